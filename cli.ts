@@ -1,0 +1,112 @@
+/**
+ * The `tailgate` command: argv in, exit code out. The only place that prints errors and chooses
+ * the exit code (docs/cli.md lists them).
+ *
+ * @module
+ */
+import { checkPlans } from "./runner/cli/check_command.ts";
+import { EXIT_CODES, type ExitCode } from "./runner/cli/exit_codes.ts";
+import { HELP, usageFor } from "./runner/cli/help.ts";
+import { parseTargetArgs, runTargetCommand } from "./runner/cli/target_command.ts";
+import { TAILGATE_VERSION } from "./runner/version.ts";
+
+/** Where the command writes: standard output and standard error, one line or block per call. */
+export interface CliIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+}
+
+const CONSOLE_IO: CliIo = {
+  stdout: (text) => console.log(text),
+  stderr: (text) => console.error(text),
+};
+
+/** Commands that later issues build; they are named in `help` so the surface is visible. */
+const NOT_YET: Record<string, string> = {
+  run: "the load engine",
+  report: "the reporters",
+  compare: "the gates",
+};
+
+/**
+ * Runs the `tailgate` command with `args` (without the program name) and returns its exit code.
+ *
+ * @example
+ * ```ts
+ * import { main } from "./cli.ts";
+ * const lines: string[] = [];
+ * const code = await main(["version"], { stdout: (t) => lines.push(t), stderr: (t) => lines.push(t) });
+ * // code === 0, lines[0] === "tailgate 0.1.0 (deno ...)"
+ * ```
+ */
+export async function main(
+  args: string[],
+  io: CliIo = CONSOLE_IO,
+  signal?: AbortSignal,
+): Promise<ExitCode> {
+  const [command, ...rest] = args;
+  if (command === undefined || command === "help" || command === "--help" || command === "-h") {
+    const topic = command === "help" ? rest[0] : undefined;
+    const text = topic ? usageFor(topic) : HELP;
+    if (text === undefined) {
+      io.stderr(`tailgate help: unknown command \`${topic}\`; see \`tailgate help\``);
+      return EXIT_CODES.usage;
+    }
+    io.stdout(text);
+    return EXIT_CODES.ok;
+  }
+  if (rest.includes("--help") || rest.includes("-h")) {
+    const text = usageFor(command);
+    if (text !== undefined) {
+      io.stdout(text);
+      return EXIT_CODES.ok;
+    }
+  }
+  switch (command) {
+    case "version":
+    case "--version":
+    case "-V":
+      io.stdout(`tailgate ${TAILGATE_VERSION} (deno ${Deno.version.deno})`);
+      return EXIT_CODES.ok;
+    case "check": {
+      const outcome = await checkPlans(rest);
+      for (const block of outcome.issues) io.stderr(block + "\n");
+      for (const line of outcome.lines) io.stdout(line);
+      return outcome.exitCode;
+    }
+    case "target": {
+      const parsed = parseTargetArgs(rest);
+      if (!parsed.ok) {
+        for (const e of parsed.errors) io.stderr(`tailgate target: ${e}`);
+        return EXIT_CODES.usage;
+      }
+      try {
+        await runTargetCommand(parsed.options, io, signal);
+      } catch (e) {
+        io.stderr(`tailgate target: ${(e as Error).message}`);
+        return EXIT_CODES.usage;
+      }
+      return EXIT_CODES.ok;
+    }
+  }
+  if (command in NOT_YET) {
+    io.stderr(
+      `tailgate ${command}: not in this build yet; it comes with ${NOT_YET[command]}. ` +
+        "Today: `tailgate check` validates plans and `tailgate target` serves known-truth latency.",
+    );
+    return EXIT_CODES.usage;
+  }
+  io.stderr(`tailgate: unknown command \`${command}\`; see \`tailgate help\``);
+  return EXIT_CODES.usage;
+}
+
+if (import.meta.main) {
+  const controller = new AbortController();
+  const onSignal = () => controller.abort();
+  Deno.addSignalListener("SIGINT", onSignal);
+  Deno.addSignalListener("SIGTERM", onSignal);
+  const code = await main(Deno.args, CONSOLE_IO, controller.signal);
+  Deno.removeSignalListener("SIGINT", onSignal);
+  Deno.removeSignalListener("SIGTERM", onSignal);
+  Deno.exit(code);
+}

@@ -1,0 +1,90 @@
+/**
+ * tailgate's public API: the plan language, the result contract, histograms and the built-in
+ * target. The `tailgate` command is `cli.ts`.
+ *
+ * @example
+ * ```ts
+ * import { formatIssue, loadPlan } from "./mod.ts";
+ * const { plan, issues, text } = await loadPlan("plans/demo.yaml", { requireEnv: false });
+ * for (const issue of issues) console.error(formatIssue(issue, text));
+ * ```
+ *
+ * @module
+ */
+export {
+  type Arrival,
+  type ConstantStage,
+  DEFAULT_MIN_TAIL_SAMPLES,
+  formatDurationMs,
+  formatIssue,
+  formatRatePerSec,
+  loadPlan,
+  type LoadPlanOptions,
+  MAX_PLAN_BYTES,
+  type Parsed,
+  type ParsedSlo,
+  parseDurationMs,
+  parsePercentFraction,
+  parsePlan,
+  parseRatePerSec,
+  parseSlo,
+  type PlanBody,
+  type PlanContext,
+  type PlanHeader,
+  type PlanIssue,
+  type PlanLoad,
+  type PlanParse,
+  type PlanRequest,
+  type PlanStage,
+  type RampStage,
+  requiredRequests,
+  type ResolvedPlan,
+  type Slo,
+  type SloMetric,
+  type SloOperator,
+  type SloParseError,
+  stagesForSlo,
+  type StatusExpectation,
+} from "./runner/plan/mod.ts";
+export {
+  collectEnvironment,
+  type EncodedHistogram,
+  type Environment,
+  type ErrorKind,
+  type HeaderRecord,
+  type HistogramEncoding,
+  type IntervalResult,
+  type LabelResult,
+  type LatencyPair,
+  type PlanRecord,
+  planRecord,
+  readRunResult,
+  type RequestCounts,
+  RESULT_SCHEMA,
+  RESULT_VERSION,
+  type RunResult,
+  type StageResult,
+  type ToolHealth,
+  type Verdict,
+  type VerdictStatus,
+} from "./runner/result/mod.ts";
+export {
+  type CodecOptions,
+  createHistogram,
+  decodeHistogram,
+  encodeHistogram,
+  HdrCodecError,
+  type Histogram,
+  HISTOGRAM_CONFIG,
+  type HistogramConfig,
+  type RecordedValue,
+} from "./runner/recorder/mod.ts";
+export {
+  startTarget,
+  TARGET_MODES,
+  type TargetMode,
+  type TargetOptions,
+  type TargetServer,
+} from "./runner/target/mod.ts";
+export { EXIT_CODES, type ExitCode } from "./runner/cli/exit_codes.ts";
+export { TAILGATE_VERSION } from "./runner/version.ts";

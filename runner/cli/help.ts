@@ -1,0 +1,57 @@
+/**
+ * Help texts of the `tailgate` command and its subcommands.
+ *
+ * @module
+ */
+import { TARGET_HELP } from "./target_command.ts";
+
+/**
+ * The top-level help.
+ *
+ * @example
+ * ```ts
+ * import { HELP } from "./help.ts";
+ * console.log(HELP);
+ * ```
+ */
+export const HELP = `tailgate: tail-latency gates for CI
+
+Usage: tailgate <command> [options]
+
+Commands:
+  check <plan.yaml|dir>...   validate plans; every problem with file:line:col and a fix
+  target [--mode M] ...      serve known-truth latency on loopback (hello, fixed, stall,
+                             bimodal, trend, first-n, faults) to calibrate a pipeline
+  run <plan.yaml>            run a plan with corrected timing (coming with the load engine)
+  report <result.json>       re-render a stored result (coming with the reporters)
+  compare <a.json> <b.json>  compare two results (coming with the gates)
+  version                    print the version
+  help [command]             this text, or a command's
+
+Exit codes: 0 pass, 1 a gate failed, 2 invalid plan or usage, 3 run invalid or insufficient
+samples, 4 target unreachable. Docs: docs/plan.md, docs/cli.md, docs/result-format.md.`;
+
+const CHECK_HELP = `Usage: tailgate check <plan.yaml|dir>...
+
+Validates each plan (a folder: every .yaml/.yml below it) and prints every problem as
+file:line:col with the offending line, a caret and a hint. Unset \${env.X} variables are warnings
+here and errors before a run; so are percentiles the planned request count cannot support.
+Exit 0 when every plan is valid, 2 otherwise.`;
+
+/**
+ * The help text of one command, or undefined for an unknown command.
+ *
+ * @example
+ * ```ts
+ * import { usageFor } from "./help.ts";
+ * console.log(usageFor("check"));
+ * ```
+ */
+export function usageFor(command: string): string | undefined {
+  if (command === "check") return CHECK_HELP;
+  if (command === "target") return TARGET_HELP;
+  if (command === "version") return "Usage: tailgate version";
+  if (command === "help") return HELP;
+  if (["run", "report", "compare"].includes(command)) return HELP;
+  return undefined;
+}

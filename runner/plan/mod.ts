@@ -1,0 +1,36 @@
+/**
+ * The plan language: parse, validate and format issues.
+ *
+ * @module
+ */
+export type {
+  Arrival,
+  ConstantStage,
+  PlanBody,
+  PlanHeader,
+  PlanIssue,
+  PlanLoad,
+  PlanRequest,
+  PlanStage,
+  RampStage,
+  ResolvedPlan,
+  Slo,
+  SloMetric,
+  SloOperator,
+  StatusExpectation,
+} from "./types.ts";
+export { MAX_PLAN_BYTES, parsePlan, type PlanParse } from "./parse_plan.ts";
+export { loadPlan, type LoadPlanOptions } from "./load_plan.ts";
+export { formatIssue } from "./format_issue.ts";
+export { type ParsedSlo, parseSlo, type SloParseError } from "./parse_slo.ts";
+export { stagesForSlo } from "./validate_slos.ts";
+export type { PlanContext } from "./validate_requests.ts";
+export {
+  formatDurationMs,
+  formatRatePerSec,
+  type Parsed,
+  parseDurationMs,
+  parsePercentFraction,
+  parseRatePerSec,
+} from "./units.ts";
+export { DEFAULT_MIN_TAIL_SAMPLES, requiredRequests } from "./sample_sufficiency.ts";

@@ -1,0 +1,185 @@
+/**
+ * The SLO grammar (docs/plan.md):
+ *
+ * ```
+ * slo    = metric op bound [ "at" rate ] [ "for" '"' label '"' ]
+ * metric = "p" number | number "%ile" | "max" | "mean" | "error_rate" | "throughput"
+ * op     = "<" | "<=" | ">" | ">="
+ * ```
+ *
+ * Latency bounds are durations, `error_rate` bounds are percentages and `throughput` bounds are
+ * rates. Pure; a failure carries the offset and length of the offending part so errors point at it.
+ *
+ * @module
+ */
+import type { Slo, SloMetric, SloOperator } from "./types.ts";
+import { parseDurationMs, parsePercentFraction, parseRatePerSec } from "./units.ts";
+import { didYouMean } from "./did_you_mean.ts";
+
+/** A parsed SLO, without its source line (the caller knows it). */
+export type ParsedSlo = Omit<Slo, "line">;
+
+/** A failed SLO parse: what is wrong, where in the string (0-based offset, length), and a fix. */
+export interface SloParseError {
+  message: string;
+  hint?: string;
+  offset: number;
+  length: number;
+}
+
+const METRIC_WORDS = ["max", "mean", "error_rate", "throughput"];
+const METRIC_SYNONYMS: Record<string, string> = {
+  avg: "mean",
+  average: "mean",
+  maximum: "max",
+  errors: "error_rate",
+  error: "error_rate",
+  errorrate: "error_rate",
+  "error-rate": "error_rate",
+  rps: "throughput",
+  qps: "throughput",
+  rate: "throughput",
+};
+const EXAMPLES = "e.g. `p99.9 < 10ms at 20k/s`, `max < 1s`, `error_rate < 0.1%`";
+
+/**
+ * Parses one SLO line.
+ *
+ * @example
+ * ```ts
+ * import { parseSlo } from "./parse_slo.ts";
+ * const r = parseSlo('p99.9 < 10ms at 20k/s for "GET /orders"');
+ * // r.ok && r.value: { metric: { kind: "percentile", percentile: 99.9 }, operator: "<",
+ * //   bound: 10000, atRatePerSec: 20000, label: "GET /orders", text: ... }
+ * ```
+ */
+export function parseSlo(
+  text: string,
+): { ok: true; value: ParsedSlo } | { ok: false; error: SloParseError } {
+  const fail = (message: string, offset: number, length: number, hint?: string) => ({
+    ok: false as const,
+    error: { message, hint, offset, length: Math.max(1, length) },
+  });
+  let pos = skipSpace(text, 0);
+  const metricMatch = /^(?:p(\d+(?:\.\d+)?)|(\d+(?:\.\d+)?)\s*%ile|([A-Za-z_][\w-]*))/.exec(
+    text.slice(pos),
+  );
+  if (!metricMatch) {
+    return fail("an SLO starts with what it measures", pos, 1, EXAMPLES);
+  }
+  let metric: SloMetric;
+  const percentileText = metricMatch[1] ?? metricMatch[2];
+  if (percentileText !== undefined) {
+    const percentile = Number(percentileText);
+    if (percentile >= 100) {
+      return fail(
+        `percentile ${percentileText} is not below 100`,
+        pos,
+        metricMatch[0].length,
+        "use `max`",
+      );
+    }
+    if (percentile <= 0) {
+      return fail(`percentile ${percentileText} must be above 0`, pos, metricMatch[0].length);
+    }
+    metric = { kind: "percentile", percentile };
+  } else {
+    const word = metricMatch[3];
+    if (!METRIC_WORDS.includes(word)) {
+      const guess = didYouMean(word, METRIC_WORDS, METRIC_SYNONYMS);
+      return fail(
+        `unknown SLO metric \`${word}\``,
+        pos,
+        word.length,
+        guess
+          ? `did you mean \`${guess}\`?`
+          : `write pNN (p99, p99.9), max, mean, error_rate or throughput`,
+      );
+    }
+    metric = { kind: word } as SloMetric;
+  }
+  pos = skipSpace(text, pos + metricMatch[0].length);
+
+  const opMatch = /^(<=|>=|<|>|==?|!=)/.exec(text.slice(pos));
+  if (!opMatch || opMatch[1].startsWith("=") || opMatch[1] === "!=") {
+    const found = opMatch?.[1] ?? text.slice(pos).split(/\s/)[0];
+    return fail(
+      found ? `expected <, <=, > or >= but found \`${found}\`` : "the SLO ends before its operator",
+      pos,
+      found.length,
+      EXAMPLES,
+    );
+  }
+  const operator = opMatch[1] as SloOperator;
+  const wantsUpper = metric.kind !== "throughput";
+  if (wantsUpper !== operator.startsWith("<")) {
+    return fail(
+      wantsUpper
+        ? `\`${operator}\` would set a floor on ${
+          metric.kind === "error_rate" ? "errors" : "latency"
+        }`
+        : "`throughput` is judged against a floor",
+      pos,
+      operator.length,
+      wantsUpper ? "use `<` or `<=`" : "use `>=` or `>`",
+    );
+  }
+  pos = skipSpace(text, pos + operator.length);
+
+  const boundText = /^\S+/.exec(text.slice(pos))?.[0] ?? "";
+  if (boundText === "") return fail("the SLO ends before its bound", pos, 1, EXAMPLES);
+  const boundParse = metric.kind === "throughput"
+    ? parseRatePerSec(boundText)
+    : metric.kind === "error_rate"
+    ? parsePercentFraction(boundText)
+    : parseDurationMs(boundText);
+  if (!boundParse.ok) return fail(boundParse.message, pos, boundText.length, boundParse.hint);
+  const isLatency = metric.kind === "percentile" || metric.kind === "max" || metric.kind === "mean";
+  const bound = isLatency ? boundParse.value * 1000 : boundParse.value;
+  if (isLatency && !(bound > 0)) {
+    return fail("a latency bound must be above zero", pos, boundText.length);
+  }
+  pos = skipSpace(text, pos + boundText.length);
+
+  const slo: ParsedSlo = { text, metric, operator, bound };
+  while (pos < text.length) {
+    const word = /^\S+/.exec(text.slice(pos))![0];
+    if (word === "at" && slo.atRatePerSec === undefined) {
+      pos = skipSpace(text, pos + 2);
+      const rateText = /^\S+/.exec(text.slice(pos))?.[0] ?? "";
+      if (rateText === "") return fail("`at` needs a rate", pos, 1, "e.g. `at 20k/s`");
+      const rate = parseRatePerSec(rateText);
+      if (!rate.ok) return fail(rate.message, pos, rateText.length, rate.hint);
+      slo.atRatePerSec = rate.value;
+      pos = skipSpace(text, pos + rateText.length);
+    } else if (word === "for" && slo.label === undefined) {
+      pos = skipSpace(text, pos + 3);
+      const quoted = /^(["'])(.*?)\1/.exec(text.slice(pos));
+      if (!quoted) {
+        const rest = text.slice(pos);
+        return fail(
+          "`for` needs a request label in quotes",
+          pos,
+          Math.max(1, rest.length),
+          rest ? `write \`for "${rest}"\`` : undefined,
+        );
+      }
+      if (quoted[2].trim() === "") return fail("the label is empty", pos, quoted[0].length);
+      slo.label = quoted[2];
+      pos = skipSpace(text, pos + quoted[0].length);
+    } else {
+      return fail(
+        `unexpected \`${word}\``,
+        pos,
+        word.length,
+        'after the bound come only `at <rate>` and `for "<label>"`',
+      );
+    }
+  }
+  return { ok: true, value: slo };
+}
+
+function skipSpace(text: string, pos: number): number {
+  while (pos < text.length && /\s/.test(text[pos])) pos++;
+  return pos;
+}

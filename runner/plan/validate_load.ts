@@ -1,0 +1,233 @@
+/**
+ * Validates `load`: connections, arrival model, seed, workers and the stages of the rate profile.
+ *
+ * @module
+ */
+import type { YamlNode } from "./_yaml.ts";
+import { join, type PlanReader, sourceText } from "./plan_reader.ts";
+import type { Arrival, PlanLoad, PlanStage } from "./types.ts";
+import { parseDurationMs, parseRatePerSec } from "./units.ts";
+import { positiveDuration } from "./validate_requests.ts";
+
+/** The keys of `load`. */
+export const LOAD_KEYS = ["connections", "max_connections", "arrival", "seed", "workers", "stages"];
+const LOAD_SYNONYMS = {
+  concurrency: "connections",
+  conns: "connections",
+  threads: "workers",
+  max_conns: "max_connections",
+  stage: "stages",
+  profile: "stages",
+  distribution: "arrival",
+};
+/** The keys of a stage. */
+export const STAGE_KEYS = ["name", "rate", "duration", "ramp", "over", "warmup"];
+const STAGE_SYNONYMS = {
+  rps: "rate",
+  qps: "rate",
+  rate_limit: "rate",
+  throughput: "rate",
+  time: "duration",
+  for: "duration",
+  length: "duration",
+  warm_up: "warmup",
+  "warm-up": "warmup",
+};
+const DEFAULT_CONNECTIONS = 50;
+const MAX_CONNECTIONS = 100_000;
+const ARRIVALS: Arrival[] = ["constant", "poisson"];
+
+/** Reads the `load` mapping. Returns undefined when it is too broken to use. */
+export function readLoad(reader: PlanReader, node: YamlNode): PlanLoad | undefined {
+  const f = reader.fields(node, "load", LOAD_KEYS, LOAD_SYNONYMS);
+  if (f === undefined) return undefined;
+  const get = (k: string) => f.get(k)?.value;
+  const intIn = (k: string, min: number, max: number) =>
+    get(k) ? reader.number(get(k)!, join("load", k), { integer: true, min, max }) : undefined;
+
+  const connections = intIn("connections", 1, MAX_CONNECTIONS) ?? DEFAULT_CONNECTIONS;
+  const maxConnections = intIn("max_connections", 1, MAX_CONNECTIONS) ?? connections;
+  if (maxConnections < connections) {
+    reader.error(
+      get("max_connections")!,
+      "load.max_connections",
+      `\`max_connections\` (${maxConnections}) is below \`connections\` (${connections})`,
+      `raise it to at least ${connections}, or remove it`,
+    );
+  }
+  let arrival: Arrival = "constant";
+  if (get("arrival")) {
+    const a = reader.string(get("arrival")!, "load.arrival");
+    if (a !== undefined && !ARRIVALS.includes(a as Arrival)) {
+      reader.error(
+        get("arrival")!,
+        "load.arrival",
+        `unknown arrival \`${a}\``,
+        "use `constant` or `poisson`",
+      );
+    } else if (a !== undefined) arrival = a as Arrival;
+  }
+  const seed = intIn("seed", 0, 2 ** 32 - 1) ?? 1;
+  if (get("seed") && arrival !== "poisson") {
+    reader.warn(get("seed")!, "load.seed", "`seed` only matters with `arrival: poisson`");
+  }
+  let workers: number | "auto" = "auto";
+  const w = get("workers");
+  if (w && !(w.kind === "scalar" && w.value === "auto")) {
+    workers = reader.number(w, "load.workers", { integer: true, min: 1, max: 256 }) ?? "auto";
+  }
+  const stagesNode = get("stages");
+  if (stagesNode === undefined) {
+    reader.error(
+      node,
+      "load",
+      "`load` needs `stages`",
+      "e.g. `stages: [{ rate: 1k/s, duration: 30s }]`",
+    );
+    return undefined;
+  }
+  const stages = readStages(reader, stagesNode);
+  if (stages === undefined) return undefined;
+  return { connections, maxConnections, arrival, seed, workers, stages };
+}
+
+function readStages(reader: PlanReader, node: YamlNode): PlanStage[] | undefined {
+  const items = reader.list(node, "load.stages");
+  if (items === undefined) return undefined;
+  if (items.length === 0) {
+    reader.error(
+      node,
+      "load.stages",
+      "`stages` is empty",
+      "add e.g. `- { rate: 1k/s, duration: 30s }`",
+    );
+    return undefined;
+  }
+  const stages: PlanStage[] = [];
+  let broken = false;
+  items.forEach((item, index) => {
+    const stage = readStage(reader, item, index);
+    if (stage) stages.push(stage);
+    else broken = true;
+  });
+  if (!broken && stages.every((s) => s.warmup)) {
+    reader.error(
+      node,
+      "load.stages",
+      "every stage is a warmup, so nothing would be judged",
+      "remove `warmup: true` from at least one stage",
+    );
+  }
+  return broken ? undefined : stages;
+}
+
+function readStage(reader: PlanReader, item: YamlNode, index: number): PlanStage | undefined {
+  const path = join("load.stages", index);
+  const before = reader.issues.length;
+  const f = reader.fields(item, path, STAGE_KEYS, STAGE_SYNONYMS);
+  if (f === undefined) return undefined;
+  // A misspelt key was reported already; "missing `rate`" on top of it would only repeat it.
+  const misspelt = reader.issues.length > before;
+  const get = (k: string) => f.get(k)?.value;
+  const warmup = get("warmup") ? reader.boolean(get("warmup")!, join(path, "warmup")) : false;
+  const name = get("name") ? reader.string(get("name")!, join(path, "name"), true) : undefined;
+  const line = item.pos.line;
+  if (get("rate") && get("ramp")) {
+    reader.error(
+      get("ramp")!,
+      join(path, "ramp"),
+      "a stage has `rate` or `ramp`, not both",
+      "split it into two stages",
+    );
+    return undefined;
+  }
+  if (get("rate")) {
+    const ratePerSec = reader.unit(get("rate")!, join(path, "rate"), parseRatePerSec);
+    if (get("over")) {
+      reader.error(
+        get("over")!,
+        join(path, "over"),
+        "`over` goes with `ramp`; a `rate` stage takes `duration`",
+        "rename it to `duration`",
+      );
+    }
+    const durationNode = get("duration");
+    if (!durationNode) {
+      if (!get("over") && !misspelt) {
+        reader.error(
+          item,
+          path,
+          "this stage has a `rate` but no `duration`",
+          "add e.g. `duration: 60s`",
+        );
+      }
+      return undefined;
+    }
+    const durationMs = positiveDuration(reader, durationNode, join(path, "duration"));
+    if (ratePerSec === undefined || durationMs === undefined || warmup === undefined) {
+      return undefined;
+    }
+    const stageName = name ?? `${sourceText(get("rate")!)} for ${sourceText(durationNode)}`;
+    return { kind: "constant", index, name: stageName, ratePerSec, durationMs, warmup, line };
+  }
+  if (get("ramp")) {
+    const rampPath = join(path, "ramp");
+    const text = reader.string(get("ramp")!, rampPath);
+    if (text === undefined) return undefined;
+    const parts = text.split(/\s*(?:->|→|\bto\b)\s*/);
+    if (parts.length !== 2) {
+      reader.error(
+        get("ramp")!,
+        rampPath,
+        `\`${text}\` is not a ramp`,
+        "write `ramp: 1k/s -> 30k/s` with `over: 2m`",
+      );
+      return undefined;
+    }
+    const from = parseRatePerSec(parts[0]);
+    const to = parseRatePerSec(parts[1]);
+    for (const r of [from, to]) if (!r.ok) reader.error(get("ramp")!, rampPath, r.message, r.hint);
+    const overNode = get("over");
+    if (!overNode) {
+      if (misspelt) return undefined;
+      const hint = get("duration")
+        ? "a ramp's length is `over`: rename `duration` to `over`"
+        : "add e.g. `over: 2m`";
+      reader.error(item, path, "this ramp has no `over`", hint);
+      return undefined;
+    }
+    if (get("duration")) {
+      reader.error(
+        get("duration")!,
+        join(path, "duration"),
+        "a ramp takes `over`, not `duration`",
+        "remove `duration`",
+      );
+    }
+    const durationMs = reader.unit(overNode, join(path, "over"), parseDurationMs);
+    if (durationMs !== undefined && !(durationMs > 0)) {
+      reader.error(overNode, join(path, "over"), "`over` must be above zero");
+      return undefined;
+    }
+    if (!from.ok || !to.ok || durationMs === undefined || warmup === undefined) return undefined;
+    const stageName = name ?? `${text} over ${sourceText(overNode)}`;
+    return {
+      kind: "ramp",
+      index,
+      name: stageName,
+      fromPerSec: from.value,
+      toPerSec: to.value,
+      durationMs,
+      warmup,
+      line,
+    };
+  }
+  if (misspelt) return undefined;
+  reader.error(
+    item,
+    path,
+    "this stage has neither `rate` nor `ramp`",
+    "add `rate: 1k/s` with `duration`, or `ramp: 1k/s -> 10k/s` with `over`",
+  );
+  return undefined;
+}

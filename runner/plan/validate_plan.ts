@@ -1,0 +1,106 @@
+/**
+ * Validates a plan's located YAML tree into a {@linkcode ResolvedPlan}, collecting every problem.
+ *
+ * @module
+ */
+import type { YamlNode } from "./_yaml.ts";
+import { PlanReader } from "./plan_reader.ts";
+import type { PlanIssue, ResolvedPlan } from "./types.ts";
+import { readLoad } from "./validate_load.ts";
+import { readSlos } from "./validate_slos.ts";
+import { type PlanContext, readDefaults, readRequests, readTarget } from "./validate_requests.ts";
+
+/** The top-level keys of a plan. */
+export const PLAN_KEYS = ["name", "description", "target", "defaults", "requests", "load", "slo"];
+const PLAN_SYNONYMS = {
+  slos: "slo",
+  objectives: "slo",
+  url: "target",
+  base_url: "target",
+  baseurl: "target",
+  host: "target",
+  request: "requests",
+  scenarios: "requests",
+  headers: "defaults",
+  stages: "load",
+  title: "name",
+};
+
+/** Keys that belong deeper in the plan, with where they go. */
+const MISPLACED: Record<string, string> = {
+  rate:
+    "a stage's `rate` goes under `load.stages`, e.g. `load: { stages: [{ rate: 1k/s, duration: 30s }] }`",
+  rate_limit: "the rate goes in a stage under `load.stages`: `- { rate: 1k/s, duration: 30s }`",
+  duration: "a stage's `duration` goes under `load.stages`",
+  ramp: "a `ramp` is a stage under `load.stages`",
+  connections: "`connections` goes under `load`",
+  timeout: "`timeout` goes under `defaults` (or on one request)",
+  method: "`method` goes on a request under `requests`",
+  path: "`path` goes on a request under `requests`",
+  regression: "regression gates are not in this version of the plan language",
+};
+
+/**
+ * Validates the tree of a plan file. The plan is returned only when there is no error; warnings
+ * may come with it.
+ *
+ * @example
+ * ```ts
+ * import { parseYaml } from "./_yaml.ts";
+ * import { validatePlan } from "./validate_plan.ts";
+ * const root = parseYaml("name: x\ntarget: http://127.0.0.1:8080\nrequests: [{ path: / }]\n" +
+ *   "load: { stages: [{ rate: 10/s, duration: 5s }] }\n").root!;
+ * const ctx = { env: () => undefined, fileSize: () => undefined, planDir: ".", requireEnv: true };
+ * const { plan, issues } = validatePlan("x.yaml", root, ctx);
+ * ```
+ */
+export function validatePlan(
+  file: string,
+  root: YamlNode,
+  ctx: PlanContext,
+): { plan?: ResolvedPlan; issues: PlanIssue[] } {
+  const reader = new PlanReader(file);
+  const f = reader.fields(root, "", PLAN_KEYS, PLAN_SYNONYMS, MISPLACED);
+  if (f === undefined) return { issues: reader.issues };
+  const get = (k: string) => f.get(k)?.value;
+  const require = (k: string, example: string) => {
+    if (!f.has(k)) reader.error(root, k, `the plan has no \`${k}\``, `add e.g. \`${example}\``);
+  };
+  require("name", "name: checkout-api");
+  require("requests", "requests: [{ path: / }]");
+  require("load", "load: { stages: [{ rate: 100/s, duration: 30s }] }");
+
+  const name = get("name") ? reader.string(get("name")!, "name", true) : undefined;
+  if (name !== undefined && name.trim() === "") {
+    reader.error(get("name")!, "name", "`name` is empty");
+  }
+  const description = get("description")
+    ? reader.string(get("description")!, "description")
+    : undefined;
+  const target = get("target") ? readTarget(reader, get("target")!) : undefined;
+  const defaults = get("defaults") ? readDefaults(reader, get("defaults")!, ctx) : { headers: [] };
+  const requests = get("requests")
+    ? readRequests(reader, get("requests")!, target, defaults, ctx)
+    : undefined;
+  const load = get("load") ? readLoad(reader, get("load")!) : undefined;
+  const requestsOk = requests !== undefined &&
+    !reader.issues.some((i) => i.path.startsWith("requests") && i.severity === "error");
+  const slos = get("slo")
+    ? readSlos(reader, get("slo")!, load, requestsOk ? requests : undefined)
+    : [];
+
+  const failed = reader.issues.some((i) => i.severity === "error");
+  if (failed || name === undefined || requests === undefined || load === undefined) {
+    return { issues: reader.issues };
+  }
+  const plan: ResolvedPlan = {
+    name,
+    ...(description === undefined ? {} : { description }),
+    file,
+    ...(target === undefined ? {} : { target }),
+    requests,
+    load,
+    slos,
+  };
+  return { plan, issues: reader.issues };
+}

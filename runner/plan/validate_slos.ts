@@ -1,0 +1,136 @@
+/**
+ * Validates the `slo` list: each line parses under the SLO grammar, binds to a stage that exists
+ * (`at 20k/s`) and a request label that exists (`for "GET /orders"`), and asks for a percentile
+ * the planned request count can support (a warning otherwise).
+ *
+ * @module
+ */
+import type { YamlNode } from "./_yaml.ts";
+import { didYouMean } from "./did_you_mean.ts";
+import { parseSlo } from "./parse_slo.ts";
+import { join, type PlanReader } from "./plan_reader.ts";
+import { requiredRequests } from "./sample_sufficiency.ts";
+import type { PlanLoad, PlanRequest, PlanStage, Slo } from "./types.ts";
+import { formatDurationMs, formatRatePerSec } from "./units.ts";
+
+/** Reads the `slo` list against the plan's stages and requests (either may be unknown if broken). */
+export function readSlos(
+  reader: PlanReader,
+  node: YamlNode,
+  load: PlanLoad | undefined,
+  requests: PlanRequest[] | undefined,
+): Slo[] {
+  const items = reader.list(node, "slo");
+  if (items === undefined) return [];
+  const out: Slo[] = [];
+  items.forEach((item, i) => {
+    const path = join("slo", i);
+    const text = reader.string(item, path);
+    if (text === undefined || item.kind !== "scalar") return;
+    const parsed = parseSlo(text);
+    if (!parsed.ok) {
+      const { message, hint, offset, length } = parsed.error;
+      // Point into the SLO text: the caret sits under the part that is wrong.
+      const col = item.pos.col + (item.contentOffset - item.offset) + offset;
+      reader.errorAt({ line: item.pos.line, col }, length, path, message, hint);
+      return;
+    }
+    const slo: Slo = { ...parsed.value, line: item.pos.line };
+    if (slo.label !== undefined && requests !== undefined) {
+      const labels = requests.map((r) => r.label);
+      if (!labels.includes(slo.label)) {
+        const guess = didYouMean(slo.label, labels);
+        reader.error(
+          item,
+          path,
+          `no request is labelled \`${slo.label}\``,
+          guess ? `did you mean \`${guess}\`?` : `labels: ${labels.join(", ")}`,
+        );
+        return;
+      }
+    }
+    if (load !== undefined && !checkBinding(reader, item, path, slo, load)) return;
+    if (load !== undefined && requests !== undefined) {
+      warnIfInsufficient(reader, item, path, slo, load, requests);
+    }
+    out.push(slo);
+  });
+  return out;
+}
+
+/** The stages an SLO judges: the constant stages at its rate, or every non-warmup stage. */
+export function stagesForSlo(slo: Pick<Slo, "atRatePerSec">, stages: PlanStage[]): PlanStage[] {
+  if (slo.atRatePerSec === undefined) return stages.filter((s) => !s.warmup);
+  return stages.filter((s) =>
+    !s.warmup && s.kind === "constant" && sameRate(s.ratePerSec, slo.atRatePerSec!)
+  );
+}
+
+function checkBinding(
+  reader: PlanReader,
+  item: YamlNode,
+  path: string,
+  slo: Slo,
+  load: PlanLoad,
+): boolean {
+  if (slo.atRatePerSec === undefined || stagesForSlo(slo, load.stages).length > 0) return true;
+  const rate = formatRatePerSec(slo.atRatePerSec);
+  const warm = load.stages.some((s) =>
+    s.kind === "constant" && s.warmup && sameRate(s.ratePerSec, slo.atRatePerSec!)
+  );
+  const rates = [
+    ...new Set(
+      load.stages.filter((s) => s.kind === "constant" && !s.warmup).map((s) =>
+        formatRatePerSec((s as { ratePerSec: number }).ratePerSec)
+      ),
+    ),
+  ];
+  reader.error(
+    item,
+    path,
+    warm ? `the only stage at ${rate} is a warmup, which gates skip` : `no stage runs at ${rate}`,
+    rates.length ? `stages run at ${rates.join(", ")}` : "add a constant-rate stage at that rate",
+  );
+  return false;
+}
+
+function warnIfInsufficient(
+  reader: PlanReader,
+  item: YamlNode,
+  path: string,
+  slo: Slo,
+  load: PlanLoad,
+  requests: PlanRequest[],
+): void {
+  if (slo.metric.kind !== "percentile") return;
+  const stages = stagesForSlo(slo, load.stages);
+  const totalWeight = requests.reduce((sum, r) => sum + r.weight, 0);
+  const share = slo.label === undefined
+    ? 1
+    : (requests.find((r) => r.label === slo.label)?.weight ?? 0) / totalWeight;
+  const planned = stages.reduce((sum, s) => sum + stageRequests(s), 0) * share;
+  const needed = requiredRequests(slo.metric.percentile);
+  if (planned >= needed) return;
+  const perSec = stages.reduce((sum, s) => sum + stageRequests(s), 0) * share /
+    (stages.reduce((sum, s) => sum + s.durationMs, 0) / 1000);
+  const seconds = Math.ceil(needed / perSec);
+  reader.warn(
+    item,
+    path,
+    `p${slo.metric.percentile} needs ${needed} requests to be judged; the plan sends about ${
+      Math.floor(planned)
+    } to it`,
+    `run at least ${
+      formatDurationMs(seconds * 1000)
+    } at this rate, or gate a lower percentile; otherwise the verdict is \`insufficient\``,
+  );
+}
+
+function stageRequests(s: PlanStage): number {
+  const seconds = s.durationMs / 1000;
+  return s.kind === "constant" ? s.ratePerSec * seconds : (s.fromPerSec + s.toPerSec) / 2 * seconds;
+}
+
+function sameRate(a: number, b: number): boolean {
+  return Math.abs(a - b) <= 1e-9 * Math.max(a, b);
+}

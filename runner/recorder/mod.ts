@@ -1,0 +1,21 @@
+/**
+ * Latency histograms: the project-wide HdrHistogram configuration, the histogram type and the
+ * reference V2 compressed encoding used in result JSON and .hlog files.
+ *
+ * @example
+ * ```ts
+ * import { createHistogram, decodeHistogram, encodeHistogram } from "./mod.ts";
+ * const h = createHistogram();
+ * h.recordValue(1_250);
+ * const base64 = encodeHistogram(h);
+ * decodeHistogram(base64).getValueAtPercentile(99); // 1250
+ * ```
+ *
+ * @module
+ */
+export { createHistogram, maxRecordableUs } from "./_hdr.ts";
+export type { Histogram, RecordedValue } from "./_hdr.ts";
+export { decodeHistogram, encodeHistogram, HdrCodecError } from "./hdr_codec.ts";
+export type { CodecOptions } from "./hdr_codec.ts";
+export { HISTOGRAM_CONFIG } from "./histogram_config.ts";
+export type { HistogramConfig, HistogramLayout } from "./histogram_config.ts";

@@ -1,0 +1,27 @@
+/**
+ * The result contract: types, the stored plan, the environment fingerprint and the reader.
+ *
+ * @module
+ */
+export {
+  type EncodedHistogram,
+  type Environment,
+  type ErrorKind,
+  type HeaderRecord,
+  type HistogramEncoding,
+  type IntervalResult,
+  type LabelResult,
+  type LatencyPair,
+  type PlanRecord,
+  type RequestCounts,
+  RESULT_SCHEMA,
+  RESULT_VERSION,
+  type RunResult,
+  type StageResult,
+  type ToolHealth,
+  type Verdict,
+  type VerdictStatus,
+} from "./run_result.ts";
+export { planRecord } from "./plan_record.ts";
+export { collectEnvironment, cpuModelFrom, detectCi } from "./environment.ts";
+export { readRunResult } from "./read_run_result.ts";

@@ -1,0 +1,59 @@
+/**
+ * The plan as a result stores it: every secret header value replaced by its template, so a
+ * result file or baseline can be shared without leaking tokens.
+ *
+ * @module
+ */
+import type { ResolvedPlan } from "../plan/types.ts";
+import type { PlanRecord } from "./run_result.ts";
+
+/**
+ * Converts a resolved plan into its stored form.
+ *
+ * @example
+ * ```ts
+ * import { planRecord } from "./plan_record.ts";
+ * // header { value: "Bearer abc", template: "Bearer ${env.TOKEN}", secret: true }
+ * // is stored as { value: "Bearer ${env.TOKEN}", secret: true }
+ * ```
+ */
+export function planRecord(plan: ResolvedPlan): PlanRecord {
+  return {
+    name: plan.name,
+    ...(plan.description === undefined ? {} : { description: plan.description }),
+    file: plan.file,
+    ...(plan.target === undefined ? {} : { target: plan.target }),
+    requests: plan.requests.map((r) => ({
+      label: r.label,
+      method: r.method,
+      url: r.url,
+      headers: r.headers.map((h) => ({
+        name: h.name,
+        value: h.secret ? h.template : h.value,
+        secret: h.secret,
+      })),
+      ...(r.body === undefined ? {} : { body: r.body }),
+      weight: r.weight,
+      timeoutMs: r.timeoutMs,
+      expect: r.expect,
+    })),
+    load: {
+      connections: plan.load.connections,
+      maxConnections: plan.load.maxConnections,
+      arrival: plan.load.arrival,
+      seed: plan.load.seed,
+      workers: plan.load.workers,
+      stages: plan.load.stages.map((s) => ({
+        index: s.index,
+        name: s.name,
+        kind: s.kind,
+        fromPerSec: s.kind === "constant" ? s.ratePerSec : s.fromPerSec,
+        toPerSec: s.kind === "constant" ? s.ratePerSec : s.toPerSec,
+        durationMs: s.durationMs,
+        warmup: s.warmup,
+        line: s.line,
+      })),
+    },
+    slos: plan.slos.map((s) => ({ text: s.text, line: s.line })),
+  };
+}

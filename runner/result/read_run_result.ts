@@ -1,0 +1,62 @@
+/**
+ * Reads a stored result document, refusing what this build cannot read with a clear reason:
+ * not JSON, not a tailgate result, or written by a newer tailgate.
+ *
+ * @module
+ */
+import { RESULT_SCHEMA, RESULT_VERSION, type RunResult } from "./run_result.ts";
+
+const REQUIRED = [
+  "run",
+  "plan",
+  "environment",
+  "histograms",
+  "totals",
+  "stages",
+  "intervals",
+  "health",
+  "verdicts",
+];
+
+/**
+ * Parses result JSON text.
+ *
+ * @example
+ * ```ts
+ * import { readRunResult } from "./read_run_result.ts";
+ * const r = readRunResult(await Deno.readTextFile("tailgate-out/result.json"));
+ * if (!r.ok) console.error(r.error);
+ * ```
+ */
+export function readRunResult(
+  text: string,
+): { ok: true; result: RunResult } | { ok: false; error: string } {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (e) {
+    return { ok: false, error: `not JSON (${(e as Error).message})` };
+  }
+  if (typeof doc !== "object" || doc === null || Array.isArray(doc)) {
+    return { ok: false, error: "not a tailgate result: the document is not a JSON object" };
+  }
+  const record = doc as Record<string, unknown>;
+  if (record.schema !== RESULT_SCHEMA) {
+    return { ok: false, error: `not a tailgate result: \`schema\` is not "${RESULT_SCHEMA}"` };
+  }
+  if (typeof record.version !== "number" || !Number.isInteger(record.version)) {
+    return { ok: false, error: "the result has no integer `version`" };
+  }
+  if (record.version > RESULT_VERSION) {
+    return {
+      ok: false,
+      error: `the result is format version ${record.version}; this tailgate reads up to ` +
+        `${RESULT_VERSION}: upgrade tailgate to read it`,
+    };
+  }
+  const missing = REQUIRED.filter((k) => !(k in record));
+  if (missing.length > 0) {
+    return { ok: false, error: `the result lacks ${missing.map((k) => `\`${k}\``).join(", ")}` };
+  }
+  return { ok: true, result: doc as RunResult };
+}

@@ -1,0 +1,234 @@
+/**
+ * The result document: what a run measured, as versioned JSON. It is the contract between the
+ * engine and everything after it: gates and reporters read only this (docs/result-format.md).
+ *
+ * Units are in the field names: `Us` microseconds, `Ms` milliseconds, `PerSec` per second.
+ *
+ * @module
+ */
+
+/** The `schema` field of every result document. */
+export const RESULT_SCHEMA = "tailgate/result";
+
+/** The version of the result format this build writes. A reader refuses newer major versions. */
+export const RESULT_VERSION = 1;
+
+/** How every histogram in the document is encoded. */
+export interface HistogramEncoding {
+  /** Reference HdrHistogram V2 compressed encoding (cookie 0x1c849304), base64. */
+  format: "hdr-v2-deflate-base64";
+  /** Unit of the recorded values. */
+  valueUnit: "us";
+  lowestDiscernibleValue: number;
+  highestTrackableValue: number;
+  significantValueDigits: number;
+}
+
+/**
+ * One histogram: the encoded distribution (the truth) and a summary read off it for people and
+ * `jq` (never an average of other percentiles).
+ */
+export interface EncodedHistogram {
+  count: number;
+  minUs: number;
+  maxUs: number;
+  meanUs: number;
+  /** Percentile (as written: "50", "99.9") to value, read off this histogram. */
+  percentilesUs: Record<string, number>;
+  /** HdrHistogram V2 compressed, base64 (see {@linkcode HistogramEncoding}). */
+  hdr: string;
+}
+
+/** Why a request failed. */
+export type ErrorKind =
+  | "refused"
+  | "reset"
+  | "timeout"
+  | "tls"
+  | "protocol"
+  | "unexpected_status"
+  | "other";
+
+/** Request counts. `scheduled = completed + unfinished`; nothing scheduled is ever dropped. */
+export interface RequestCounts {
+  /** Requests the schedule called for. */
+  scheduled: number;
+  /** Requests written to a connection. */
+  sent: number;
+  /** Requests with an outcome: a response, an error or a timeout. */
+  completed: number;
+  /** Completed with an expected status. */
+  ok: number;
+  /** Completed but failed, by kind. */
+  errors: Partial<Record<ErrorKind, number>>;
+  /** Responses by status code ("200": 1234). */
+  statusCodes: Record<string, number>;
+  bytesSent: number;
+  bytesReceived: number;
+}
+
+/** Latency of a group of requests: corrected response time and service time. */
+export interface LatencyPair {
+  /** completion − intended send time (corrected for coordinated omission). */
+  response: EncodedHistogram;
+  /** completion − actual write. */
+  service: EncodedHistogram;
+}
+
+/** Per-label results within a stage or interval. */
+export interface LabelResult extends LatencyPair {
+  label: string;
+  counts: RequestCounts;
+}
+
+/** One stage of the plan as it ran. */
+export interface StageResult extends LatencyPair {
+  index: number;
+  name: string;
+  kind: "constant" | "ramp";
+  warmup: boolean;
+  /** Intended rate: constant stages have from = to. */
+  fromPerSec: number;
+  toPerSec: number;
+  /** Offsets from the run's start. */
+  startMs: number;
+  durationMs: number;
+  counts: RequestCounts;
+  labels: LabelResult[];
+}
+
+/** One time-domain interval (1 s by default) of the run. */
+export interface IntervalResult extends LatencyPair {
+  /** Offset of the interval's start from the run's start. */
+  startMs: number;
+  durationMs: number;
+  /** The stage the interval falls in (at its start). */
+  stageIndex: number;
+  intendedPerSec: number;
+  counts: RequestCounts;
+  labels: LabelResult[];
+}
+
+/** The generator's view of itself: could it hold the schedule? */
+export interface ToolHealth {
+  /** actual write − intended send time. */
+  sendLag: EncodedHistogram;
+  /** How late the event loop woke, sampled through the run. */
+  eventLoopLag: EncodedHistogram;
+  cpu: { userMs: number; systemMs: number; perRequestUs: number };
+  intendedPerSec: number;
+  achievedPerSec: number;
+  /** True when the numbers describe the tool's limits rather than the server. */
+  toolLimited: boolean;
+  /** In words a user understands, with the figures that show it. */
+  reasons: string[];
+}
+
+/** The outcome of one gate. */
+export type VerdictStatus = "pass" | "fail" | "insufficient" | "invalid";
+
+/** One gate's verdict (SLO, regression or validity). */
+export interface Verdict {
+  kind: "slo" | "regression" | "validity";
+  /** What was judged, readable alone: `p99.9 < 10ms at 20k/s [GET /orders]`. */
+  name: string;
+  status: VerdictStatus;
+  /** The SLO's line in the plan file, for CI annotations. */
+  line?: number;
+  stageIndexes: number[];
+  label?: string;
+  /** Measured value and bound, in the metric's unit (`unit`). */
+  measured?: number;
+  bound?: number;
+  unit?: "us" | "fraction" | "per_sec";
+  /** 95% confidence interval of a percentile, from order statistics. */
+  ci95?: [number, number];
+  /** The bound lies inside the confidence interval: the verdict could flip on a rerun. */
+  marginal?: boolean;
+  message: string;
+}
+
+/** Where and with what the run happened; numbers from different fingerprints do not compare. */
+export interface Environment {
+  tailgateVersion: string;
+  denoVersion: string;
+  v8Version: string;
+  os: string;
+  arch: string;
+  cpuModel: string;
+  cores: number;
+  /** Commit of the repository the run started in, when there is one. */
+  gitSha?: string;
+  /** Name of the CI system, when running under one. */
+  ci?: string;
+}
+
+/** A plan header as stored: secret values are replaced by their template (`${env.TOKEN}`). */
+export interface HeaderRecord {
+  name: string;
+  value: string;
+  secret: boolean;
+}
+
+/** The plan as stored in a result: everything but secret values. */
+export interface PlanRecord {
+  name: string;
+  description?: string;
+  file: string;
+  target?: string;
+  requests: Array<{
+    label: string;
+    method: string;
+    url: string;
+    headers: HeaderRecord[];
+    body?: { kind: "text" | "json"; text: string } | {
+      kind: "file";
+      path: string;
+      sizeBytes: number;
+    };
+    weight: number;
+    timeoutMs: number;
+    expect: { codes: number[]; classes: number[] };
+  }>;
+  load: {
+    connections: number;
+    maxConnections: number;
+    arrival: "constant" | "poisson";
+    seed: number;
+    workers: number | "auto";
+    stages: Array<{
+      index: number;
+      name: string;
+      kind: "constant" | "ramp";
+      fromPerSec: number;
+      toPerSec: number;
+      durationMs: number;
+      warmup: boolean;
+      line: number;
+    }>;
+  };
+  slos: Array<{ text: string; line: number }>;
+}
+
+/** The whole result document. */
+export interface RunResult {
+  schema: typeof RESULT_SCHEMA;
+  version: number;
+  run: {
+    /** ISO 8601 wall-clock times. */
+    startedAt: string;
+    endedAt: string;
+    durationMs: number;
+    /** False when the run was stopped early (Ctrl-C, crash): the data is what was measured. */
+    complete: boolean;
+    stopReason: "completed" | "interrupted" | "error";
+  };
+  plan: PlanRecord;
+  environment: Environment;
+  histograms: HistogramEncoding;
+  totals: RequestCounts & LatencyPair;
+  stages: StageResult[];
+  intervals: IntervalResult[];
+  health: ToolHealth;
+  verdicts: Verdict[];
+}

@@ -1,0 +1,17 @@
+/**
+ * tailgate's version, read from deno.json so there is one place to bump it.
+ *
+ * @module
+ */
+import denoJson from "../deno.json" with { type: "json" };
+
+/**
+ * The running tailgate version.
+ *
+ * @example
+ * ```ts
+ * import { TAILGATE_VERSION } from "./version.ts";
+ * console.log(`tailgate ${TAILGATE_VERSION}`);
+ * ```
+ */
+export const TAILGATE_VERSION: string = denoJson.version;

@@ -1,0 +1,110 @@
+import assert from "node:assert/strict";
+import { type CliIo, main } from "../cli.ts";
+
+const ROOT = new URL("../", import.meta.url).pathname;
+
+function capture(): CliIo & { out: string[]; err: string[] } {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { out, err, stdout: (t) => out.push(t), stderr: (t) => err.push(t) };
+}
+
+async function runCli(args: string[]) {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-all", "cli.ts", ...args],
+    cwd: ROOT,
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).output();
+  const dec = new TextDecoder();
+  return {
+    code: output.code,
+    stdout: dec.decode(output.stdout),
+    stderr: dec.decode(output.stderr),
+  };
+}
+
+Deno.test("tailgate check on the folder of broken plans locates every error and exits 2", async () => {
+  const { code, stdout, stderr } = await runCli(["check", "tests/testdata/plans/broken"]);
+  assert.equal(code, 2);
+  assert.match(
+    stderr,
+    /unknown_unit\.yaml:6:32: error: unknown unit `sec` in `60sec`\n +6 \| .*60sec.*\n +\| +\^{5}\n {2}hint: write `60s`/,
+  );
+  const broken = [...Deno.readDirSync(`${ROOT}tests/testdata/plans/broken`)].length;
+  assert.equal(
+    stderr.match(/^tests\/testdata\/plans\/broken\/\S+:\d+:\d+: error: /gm)?.length,
+    broken,
+  );
+  assert.match(stdout, new RegExp(`${broken} plans checked: 0 valid, ${broken} invalid`));
+  assert.doesNotMatch(stderr + stdout, /Stack backtrace|Uncaught|at file:\/\//);
+});
+
+Deno.test("tailgate check passes the shipped plans and exits 0", async () => {
+  const { code, stdout } = await runCli(["check", "plans/"]);
+  assert.equal(code, 0);
+  assert.match(stdout, /3 plans checked: 3 valid, 0 invalid/);
+});
+
+Deno.test("tailgate check without a path is a usage error", async () => {
+  const io = capture();
+  assert.equal(await main(["check"], io), 2);
+  assert.match(io.err[0], /name at least one plan file or folder/);
+});
+
+Deno.test("tailgate version prints tailgate's and deno's versions", async () => {
+  const io = capture();
+  assert.equal(await main(["version"], io), 0);
+  assert.match(io.out[0], /^tailgate \d+\.\d+\.\d+ \(deno \d+\.\d+\.\d+\)$/);
+});
+
+Deno.test("tailgate help lists every command and a command's own help", async () => {
+  const io = capture();
+  assert.equal(await main([], io), 0);
+  for (const c of ["check", "target", "run", "report", "compare", "version", "help"]) {
+    assert.match(io.out[0], new RegExp(`^  ${c}\\b`, "m"), c);
+  }
+  const target = capture();
+  assert.equal(await main(["target", "--help"], target), 0);
+  assert.match(target.out[0], /--mode/);
+});
+
+Deno.test("an unknown command or help topic is a usage error, not a crash", async () => {
+  const io = capture();
+  assert.equal(await main(["lunch"], io), 2);
+  assert.match(io.err[0], /unknown command `lunch`/);
+  assert.equal(await main(["help", "lunch"], io), 2);
+});
+
+Deno.test("commands of later milestones say so and exit 2", async () => {
+  const io = capture();
+  assert.equal(await main(["run", "plans/demo.yaml"], io), 2);
+  assert.match(io.err[0], /not in this build yet; it comes with the load engine/);
+});
+
+Deno.test("tailgate target serves the mode asked for until aborted", async () => {
+  const io = capture();
+  const stop = new AbortController();
+  const done = main(
+    ["target", "--mode", "fixed", "--delay", "30ms", "--port", "0"],
+    io,
+    stop.signal,
+  );
+  for (let i = 0; i < 100 && io.out.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+  const url = /listening on (\S+)/.exec(io.out[0])?.[1];
+  assert.ok(url, io.out.join("\n"));
+  const started = performance.now();
+  const res = await fetch(url);
+  await res.body?.cancel();
+  assert.equal(res.status, 200);
+  assert.ok(performance.now() - started >= 29, "the fixed delay was not applied");
+  stop.abort();
+  assert.equal(await done, 0);
+});
+
+Deno.test("tailgate target refuses a non-loopback address with exit 2", async () => {
+  const io = capture();
+  assert.equal(await main(["target", "--host", "0.0.0.0", "--port", "0"], io), 2);
+  assert.match(io.err.join("\n"), /loopback|--listen-any/);
+});

@@ -1,0 +1,50 @@
+import assert from "node:assert/strict";
+import { parseDurationMs, parseRatePerSec } from "../../runner/plan/units.ts";
+import { LOAD_KEYS, STAGE_KEYS } from "../../runner/plan/validate_load.ts";
+import { PLAN_KEYS } from "../../runner/plan/validate_plan.ts";
+import { REQUEST_KEYS } from "../../runner/plan/validate_requests.ts";
+
+const schema = JSON.parse(
+  await Deno.readTextFile(new URL("../../plans/schema.json", import.meta.url)),
+);
+const defs = schema.definitions;
+
+Deno.test("plans/schema.json names exactly the keys the validator accepts", () => {
+  assert.deepEqual(Object.keys(schema.properties).sort(), [...PLAN_KEYS].sort());
+  assert.deepEqual(Object.keys(schema.properties.load.properties).sort(), [...LOAD_KEYS].sort());
+  assert.deepEqual(Object.keys(defs.stage.properties).sort(), [...STAGE_KEYS].sort());
+  assert.deepEqual(Object.keys(defs.request.properties).sort(), [...REQUEST_KEYS].sort());
+  assert.deepEqual(Object.keys(schema.properties.defaults.properties).sort(), [
+    "headers",
+    "timeout",
+  ]);
+});
+
+Deno.test("the schema's duration and rate patterns agree with the parsers", () => {
+  const duration = new RegExp(defs.duration.pattern, "u");
+  const durations = [
+    "250us",
+    "250µs",
+    "1.5ms",
+    "60s",
+    "2m",
+    "1h",
+    "1m30s",
+    "60sec",
+    "60",
+    "ms",
+    "-3s",
+    "2 mins",
+  ];
+  for (const d of durations) {
+    assert.equal(duration.test(d), parseDurationMs(d).ok, `duration ${d}`);
+  }
+  const rate = new RegExp(defs.rate.pattern, "u");
+  const rates = ["20k/s", "500/s", "1.5M/m", "600/min", "20000", "20krps", "2m/s", "/s", "k/s"];
+  for (const r of rates) assert.equal(rate.test(r), parseRatePerSec(r).ok, `rate ${r}`);
+});
+
+Deno.test("every example in the schema parses", () => {
+  for (const d of defs.duration.examples) assert.ok(parseDurationMs(d).ok, d);
+  for (const r of defs.rate.examples) assert.ok(parseRatePerSec(r).ok, r);
+});

@@ -1,0 +1,219 @@
+import assert from "node:assert/strict";
+import { errorsOf, MINIMAL_PLAN, parseText } from "../../_helpers/plan_fixtures.ts";
+
+Deno.test("parsePlan() resolves a minimal plan with defaults filled in", () => {
+  const { plan, issues } = parseText(MINIMAL_PLAN);
+  assert.deepEqual(issues, []);
+  assert.ok(plan);
+  assert.equal(plan.requests[0].url, "http://127.0.0.1:8080/");
+  assert.equal(plan.requests[0].label, "GET /");
+  assert.equal(plan.requests[0].timeoutMs, 10_000);
+  assert.deepEqual(plan.requests[0].expect, { codes: [], classes: [2] });
+  assert.equal(plan.load.connections, 50);
+  assert.equal(plan.load.maxConnections, 50);
+  assert.equal(plan.load.arrival, "constant");
+  assert.deepEqual(plan.load.stages[0], {
+    kind: "constant",
+    index: 0,
+    name: "1k/s for 10s",
+    ratePerSec: 1000,
+    durationMs: 10_000,
+    warmup: false,
+    line: 7,
+  });
+});
+
+Deno.test("parsePlan() reports every problem of a plan, not only the first", () => {
+  const parse = parseText(`name: t
+target: http://127.0.0.1:8080
+requests:
+  - path: /
+    metod: GET
+load:
+  conections: 5
+  stages:
+    - { rate: 20k/s, duration: 60sec }
+    - { ramp: 1k/s -> 2k/s }
+`);
+  assert.equal(parse.plan, undefined);
+  assert.deepEqual(errorsOf(parse), [
+    "5:5 unknown key `metod` in `requests[0]`",
+    "7:3 unknown key `conections` in `load`",
+    "9:32 unknown unit `sec` in `60sec`",
+    "10:7 this ramp has no `over`",
+  ]);
+  const hints = parse.issues.map((i) => i.hint);
+  assert.deepEqual(hints.slice(0, 3), [
+    "did you mean `method`?",
+    "did you mean `connections`?",
+    "write `60s`",
+  ]);
+});
+
+Deno.test("parsePlan() suggests where a misplaced top-level key belongs", () => {
+  const parse = parseText(MINIMAL_PLAN + "rate_limit: 5\n");
+  assert.deepEqual(errorsOf(parse), ["8:1 unknown key `rate_limit`"]);
+  assert.match(parse.issues[0].hint!, /load.stages/);
+});
+
+Deno.test("parsePlan() reads a ramp and a poisson arrival with its seed", () => {
+  const { plan } = parseText(MINIMAL_PLAN.replace(
+    "    - { rate: 1k/s, duration: 10s }",
+    "    - { ramp: 1k/s -> 30k/s, over: 2m }\n  arrival: poisson\n  seed: 42",
+  ));
+  assert.ok(plan);
+  assert.deepEqual(
+    { ...plan.load.stages[0], line: 0 },
+    {
+      kind: "ramp",
+      index: 0,
+      name: "1k/s -> 30k/s over 2m",
+      fromPerSec: 1000,
+      toPerSec: 30_000,
+      durationMs: 120_000,
+      warmup: false,
+      line: 0,
+    },
+  );
+  assert.equal(plan.load.arrival, "poisson");
+  assert.equal(plan.load.seed, 42);
+});
+
+Deno.test("parsePlan() substitutes ${env.X} in headers and marks the header secret", () => {
+  const text = MINIMAL_PLAN.replace(
+    "requests:",
+    'defaults:\n  headers:\n    Authorization: "Bearer ${env.TOKEN}"\n    Accept: text/plain\nrequests:',
+  );
+  const { plan } = parseText(text, { env: { TOKEN: "s3cret" } });
+  assert.ok(plan);
+  const auth = plan.requests[0].headers.find((h) => h.name === "Authorization")!;
+  assert.equal(auth.value, "Bearer s3cret");
+  assert.equal(auth.template, "Bearer ${env.TOKEN}");
+  assert.equal(auth.secret, true);
+  assert.equal(plan.requests[0].headers.find((h) => h.name === "Accept")!.secret, false);
+});
+
+Deno.test("parsePlan() errors on an unset variable before a run, warns under check", () => {
+  const text = MINIMAL_PLAN.replace(
+    "requests:",
+    'defaults:\n  headers:\n    X-Key: "${env.NOPE}"\nrequests:',
+  );
+  const run = parseText(text, { requireEnv: true });
+  assert.deepEqual(errorsOf(run), ["5:12 environment variable `NOPE` is not set"]);
+  const check = parseText(text, { requireEnv: false });
+  assert.ok(check.plan);
+  assert.equal(check.issues[0].severity, "warning");
+});
+
+Deno.test("parsePlan() reads text, JSON and file bodies, and checks the file exists", () => {
+  const text = MINIMAL_PLAN.replace(
+    "  - path: /\n",
+    "  - { name: a, method: POST, path: /a, body: hello }\n" +
+      "  - { name: b, method: POST, path: /b, body: { json: { id: 1, tags: [x] } } }\n" +
+      "  - { name: c, method: PUT, path: /c, body: { file: body.bin } }\n",
+  );
+  const { plan } = parseText(text, { files: { "/plans/body.bin": 12 } });
+  assert.ok(plan);
+  assert.deepEqual(plan.requests.map((r) => r.body), [
+    { kind: "text", text: "hello" },
+    { kind: "json", text: '{"id":1,"tags":["x"]}' },
+    { kind: "file", path: "/plans/body.bin", sizeBytes: 12 },
+  ]);
+  assert.ok(plan.requests[1].headers.some((h) => h.name === "content-type"));
+  const missing = parseText(text);
+  assert.deepEqual(errorsOf(missing), ["6:53 body file `body.bin` does not exist"]);
+});
+
+Deno.test("parsePlan() joins paths onto a target with a base path and accepts full URLs", () => {
+  const text = MINIMAL_PLAN.replace("http://127.0.0.1:8080", "https://127.0.0.1:8443/api/")
+    .replace("  - path: /\n", "  - path: /orders?limit=2\n  - url: http://[::1]:9000/x\n");
+  const { plan } = parseText(text);
+  assert.ok(plan);
+  assert.equal(plan.target, "https://127.0.0.1:8443/api");
+  assert.deepEqual(plan.requests.map((r) => r.url), [
+    "https://127.0.0.1:8443/api/orders?limit=2",
+    "http://[::1]:9000/x",
+  ]);
+  assert.deepEqual(plan.requests.map((r) => r.label), ["GET /api/orders?limit=2", "GET /x"]);
+});
+
+Deno.test("parsePlan() binds SLOs to stage rates and request labels that exist", () => {
+  const text = MINIMAL_PLAN + 'slo:\n  - p99 < 10ms at 1k/s\n  - p99 < 10ms for "GET /"\n';
+  const { plan } = parseText(text);
+  assert.ok(plan);
+  assert.deepEqual(plan.slos.map((s) => [s.atRatePerSec, s.label, s.line]), [
+    [1000, undefined, 9],
+    [undefined, "GET /", 10],
+  ]);
+  const bad = parseText(MINIMAL_PLAN + 'slo:\n  - p99 < 10ms at 2k/s\n  - p99 < 1s for "GET /x"\n');
+  assert.deepEqual(errorsOf(bad), [
+    "9:5 no stage runs at 2k/s",
+    "10:5 no request is labelled `GET /x`",
+  ]);
+});
+
+Deno.test("parsePlan() refuses an SLO bound only to a warmup stage", () => {
+  const text = MINIMAL_PLAN.replace(
+    "  stages:\n",
+    "  stages:\n    - { rate: 500/s, duration: 5s, warmup: true }\n",
+  ) + "slo:\n  - p50 < 1ms at 500/s\n";
+  assert.deepEqual(errorsOf(parseText(text)), [
+    "10:5 the only stage at 500/s is a warmup, which gates skip",
+  ]);
+});
+
+Deno.test("parsePlan() points an SLO error at the offending word inside the string", () => {
+  const parse = parseText(MINIMAL_PLAN + 'slo:\n  - "p99 < 10 parsecs"\n');
+  assert.equal(parse.issues[0].line, 9);
+  assert.equal(parse.issues[0].col, 12); // under `10`: the string opens at col 6, `10` is 6 further
+});
+
+Deno.test("parsePlan() warns when the plan sends too few requests to judge a percentile", () => {
+  const parse = parseText(MINIMAL_PLAN + "slo:\n  - p99.99 < 10ms\n  - p99 < 10ms\n");
+  assert.ok(parse.plan);
+  const warnings = parse.issues.filter((i) => i.severity === "warning");
+  assert.equal(warnings.length, 1);
+  assert.match(warnings[0].message, /p99.99 needs 100000 requests.*about 10000/);
+  assert.match(warnings[0].hint!, /run at least 1.667m/);
+});
+
+Deno.test("parsePlan() refuses a plan whose stages are all warmups", () => {
+  const text = MINIMAL_PLAN.replace("duration: 10s }", "duration: 10s, warmup: true }");
+  assert.deepEqual(errorsOf(parseText(text)), [
+    "7:5 every stage is a warmup, so nothing would be judged",
+  ]);
+});
+
+Deno.test("parsePlan() refuses duplicate labels, bad methods, weights and statuses", () => {
+  const text = MINIMAL_PLAN.replace(
+    "  - path: /\n",
+    "  - { name: a, path: /, method: get }\n  - { name: a, path: /, weight: -1, expect: 700 }\n",
+  );
+  assert.deepEqual(errorsOf(parseText(text)), [
+    "4:33 `get` is not an HTTP method",
+    "5:13 two requests have the label `a`",
+    "5:33 `requests[1].weight` must be above 0, not -1",
+    "5:45 `expect` takes status codes (`200`, `[200, 204]`) or classes (`2xx`)",
+  ]);
+});
+
+Deno.test("parsePlan() refuses max_connections below connections", () => {
+  const text = MINIMAL_PLAN.replace("load:\n", "load:\n  connections: 10\n  max_connections: 5\n");
+  assert.deepEqual(errorsOf(parseText(text)), [
+    "7:20 `max_connections` (5) is below `connections` (10)",
+  ]);
+});
+
+Deno.test("parsePlan() expands YAML aliases but refuses an alias bomb", () => {
+  const aliased =
+    MINIMAL_PLAN.replace("requests:\n  - path: /\n", "requests:\n  - &r { path: / }\n") +
+    "# anchors are fine\n";
+  assert.ok(parseText(aliased).plan);
+  let bomb = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n";
+  for (let i = 1; i < 8; i++) {
+    bomb += `a${i}: &a${i} [${Array(10).fill(`*a${i - 1}`).join(", ")}]\n`;
+  }
+  const errors = errorsOf(parseText(bomb));
+  assert.equal(errors.length, 1);
+  assert.match(errors[0], /more than 100000 YAML nodes/);
+});

@@ -1,0 +1,70 @@
+import assert from "node:assert/strict";
+import { parseSlo } from "../../../runner/plan/parse_slo.ts";
+
+function ok(text: string) {
+  const r = parseSlo(text);
+  if (!r.ok) throw new Error(`${text}: ${r.error.message}`);
+  return r.value;
+}
+
+function err(text: string) {
+  const r = parseSlo(text);
+  if (r.ok) throw new Error(`${text} parsed but should not`);
+  return r.error;
+}
+
+Deno.test("parseSlo() reads a percentile bound to a rate, in microseconds", () => {
+  const slo = ok("p99.9 < 10ms at 20k/s");
+  assert.deepEqual(slo.metric, { kind: "percentile", percentile: 99.9 });
+  assert.equal(slo.operator, "<");
+  assert.equal(slo.bound, 10_000);
+  assert.equal(slo.atRatePerSec, 20_000);
+  assert.equal(slo.label, undefined);
+});
+
+Deno.test("parseSlo() reads the seed wording 99.9%ile as p99.9", () => {
+  assert.deepEqual(ok("99.9%ile < 10ms at 20k/s").metric, { kind: "percentile", percentile: 99.9 });
+});
+
+Deno.test("parseSlo() reads max, mean, error_rate and throughput with their units", () => {
+  assert.equal(ok("max < 1s").bound, 1_000_000);
+  assert.deepEqual(ok("mean < 5ms").metric, { kind: "mean" });
+  assert.equal(ok("p50 <= 2ms").operator, "<=");
+  assert.equal(ok("error_rate < 0.1%").bound, 0.001);
+  const t = ok("throughput >= 19.5k/s");
+  assert.equal(t.bound, 19_500);
+  assert.equal(t.operator, ">=");
+});
+
+Deno.test("parseSlo() scopes to a quoted label, before or after the rate", () => {
+  assert.equal(ok('p99 < 50ms for "POST /orders"').label, "POST /orders");
+  const both = ok("p99 < 50ms for 'GET /a' at 1k/s");
+  assert.equal(both.label, "GET /a");
+  assert.equal(both.atRatePerSec, 1000);
+});
+
+Deno.test("parseSlo() points at the offending part of the line", () => {
+  const e = err("p99.9 less than 10ms");
+  assert.equal(e.offset, 6);
+  assert.equal(e.length, 4);
+  const unit = err("p99 < 10parsecs");
+  assert.equal(unit.offset, 6);
+});
+
+Deno.test("parseSlo() suggests the metric a user from another tool meant", () => {
+  assert.equal(err("avg < 5ms").hint, "did you mean `mean`?");
+  assert.equal(err("p100 < 1s").hint, "use `max`");
+  assert.equal(err("errors < 1%").hint, "did you mean `error_rate`?");
+});
+
+Deno.test("parseSlo() refuses bounds in the wrong direction", () => {
+  assert.match(err("p99 > 10ms").message, /floor on latency/);
+  assert.match(err("throughput < 10k/s").message, /floor/);
+  assert.match(err("p99 = 10ms").message, /expected </);
+});
+
+Deno.test("parseSlo() refuses a label without quotes and trailing words", () => {
+  assert.equal(err("p99 < 50ms for GET").hint, 'write `for "GET"`');
+  assert.match(err("p99 < 50ms please").message, /unexpected `please`/);
+  assert.match(err("p99 < 50ms at").message, /needs a rate/);
+});

@@ -1,0 +1,29 @@
+import assert from "node:assert/strict";
+import { planRecord } from "../../../runner/result/plan_record.ts";
+import { MINIMAL_PLAN, parseText } from "../../_helpers/plan_fixtures.ts";
+
+Deno.test("planRecord() never stores a secret header value, only its template", () => {
+  const text = MINIMAL_PLAN.replace(
+    "requests:",
+    'defaults:\n  headers:\n    Authorization: "Bearer ${env.TOKEN}"\n    Accept: text/plain\nrequests:',
+  );
+  const { plan } = parseText(text, { env: { TOKEN: "hunter2-secret" } });
+  assert.ok(plan);
+  const stored = JSON.stringify(planRecord(plan));
+  assert.ok(!stored.includes("hunter2-secret"), "the secret leaked into the record");
+  const headers = planRecord(plan).requests[0].headers;
+  assert.deepEqual(headers, [
+    { name: "Authorization", value: "Bearer ${env.TOKEN}", secret: true },
+    { name: "Accept", value: "text/plain", secret: false },
+  ]);
+});
+
+Deno.test("planRecord() stores constant stages with equal from and to rates", () => {
+  const { plan } = parseText(MINIMAL_PLAN.replace(
+    "    - { rate: 1k/s, duration: 10s }",
+    "    - { rate: 1k/s, duration: 10s }\n    - { ramp: 1k/s -> 3k/s, over: 1m }",
+  ));
+  assert.ok(plan);
+  const stages = planRecord(plan).load.stages.map((s) => [s.kind, s.fromPerSec, s.toPerSec]);
+  assert.deepEqual(stages, [["constant", 1000, 1000], ["ramp", 1000, 3000]]);
+});

@@ -1,0 +1,21 @@
+import assert from "node:assert/strict";
+import {
+  describeTargetConfig,
+  resolveTargetOptions,
+  type TargetOptions,
+} from "../../../runner/target/mod.ts";
+
+Deno.test("describeTargetConfig names each mode's parameters", () => {
+  const line = (options: TargetOptions) => {
+    const result = resolveTargetOptions(options);
+    assert.ok(result.ok);
+    return describeTargetConfig(result.config);
+  };
+  assert.equal(line({ mode: "stall", stallMs: 2_000, periodMs: 10_000 }), "stall 2s every 10s");
+  assert.equal(line({ mode: "bimodal", frac: 0.01, slowMs: 250 }), "1% at 250ms, the rest at 0ms");
+  assert.equal(line({ mode: "first-n", firstN: 5, slowMs: 1_000 }), "first 5 at 0ms, then 1s");
+  assert.equal(
+    line({ mode: "faults", faultFrac: 0.5, faultKinds: ["reset"], seed: 4 }),
+    "50% faults (reset), the rest 200 at 0ms, seed 4",
+  );
+});
