@@ -6,7 +6,9 @@
  */
 import { checkPlans } from "./runner/cli/check_command.ts";
 import { EXIT_CODES, type ExitCode } from "./runner/cli/exit_codes.ts";
+import { runDemo } from "./runner/cli/demo_command.ts";
 import { HELP, usageFor } from "./runner/cli/help.ts";
+import { parseRunArgs, type RunOutcome, runPlanCommand } from "./runner/cli/run_command.ts";
 import { parseTargetArgs, runTargetCommand } from "./runner/cli/target_command.ts";
 import { TAILGATE_VERSION } from "./runner/version.ts";
 
@@ -23,7 +25,6 @@ const CONSOLE_IO: CliIo = {
 
 /** Commands that later issues build; they are named in `help` so the surface is visible. */
 const NOT_YET: Record<string, string> = {
-  run: "the load engine",
   report: "the reporters",
   compare: "the gates",
 };
@@ -74,6 +75,18 @@ export async function main(
       for (const line of outcome.lines) io.stdout(line);
       return outcome.exitCode;
     }
+    case "run": {
+      const parsed = parseRunArgs(rest);
+      if (!parsed.ok) {
+        for (const e of parsed.errors) io.stderr(`tailgate run: ${e}`);
+        return EXIT_CODES.usage;
+      }
+      return report(await runPlanCommand(parsed.options, progressWriter(io), signal), io);
+    }
+    case "demo": {
+      const out = rest[0] ?? "tailgate-out/demo";
+      return report(await runDemo(out, progressWriter(io), signal), io);
+    }
     case "target": {
       const parsed = parseTargetArgs(rest);
       if (!parsed.ok) {
@@ -98,6 +111,36 @@ export async function main(
   }
   io.stderr(`tailgate: unknown command \`${command}\`; see \`tailgate help\``);
   return EXIT_CODES.usage;
+}
+
+function report(outcome: RunOutcome, io: CliIo): ExitCode {
+  if (io === CONSOLE_IO && Deno.stderr.isTerminal()) {
+    Deno.stderr.writeSync(new TextEncoder().encode("\r\x1b[2K"));
+  }
+  for (const e of outcome.errors) io.stderr(e);
+  if (outcome.summary) io.stdout(outcome.summary);
+  return outcome.exitCode;
+}
+
+/**
+ * Progress lines: rewritten in place on a terminal, one every 10 s otherwise (CI logs).
+ */
+function progressWriter(io: CliIo): (line: string) => void {
+  if (io !== CONSOLE_IO || !Deno.stderr.isTerminal()) {
+    let last = -Infinity;
+    return (line) => {
+      const now = performance.now();
+      if (!line.startsWith("[") || now - last >= 10_000) {
+        io.stderr(line);
+        last = line.startsWith("[") ? now : last;
+      }
+    };
+  }
+  const encoder = new TextEncoder();
+  return (line) => {
+    if (line.startsWith("[")) Deno.stderr.writeSync(encoder.encode(`\r\x1b[2K${line}`));
+    else Deno.stderr.writeSync(encoder.encode(`\r\x1b[2K${line}\n`));
+  };
 }
 
 if (import.meta.main) {

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { RUN_HELP } from "./run_command.ts";
 import { TARGET_HELP } from "./target_command.ts";
 
 /**
@@ -22,7 +23,8 @@ Commands:
   check <plan.yaml|dir>...   validate plans; every problem with file:line:col and a fix
   target [--mode M] ...      serve known-truth latency on loopback (hello, fixed, stall,
                              bimodal, trend, first-n, faults) to calibrate a pipeline
-  run <plan.yaml>            run a plan with corrected timing (coming with the load engine)
+  run <plan.yaml> [options]  run a plan with corrected timing; writes result.json
+  demo [out-dir]             the stall target and plans/demo.yaml: coordinated omission shown
   report <result.json>       re-render a stored result (coming with the reporters)
   compare <a.json> <b.json>  compare two results (coming with the gates)
   version                    print the version
@@ -52,6 +54,11 @@ export function usageFor(command: string): string | undefined {
   if (command === "target") return TARGET_HELP;
   if (command === "version") return "Usage: tailgate version";
   if (command === "help") return HELP;
-  if (["run", "report", "compare"].includes(command)) return HELP;
+  if (command === "run") return RUN_HELP;
+  if (command === "demo") {
+    return "Usage: tailgate demo [out-dir]\n\nStarts the built-in target in stall mode, runs " +
+      "plans/demo.yaml against it and writes the result (default tailgate-out/demo).";
+  }
+  if (["report", "compare"].includes(command)) return HELP;
   return undefined;
 }

@@ -141,6 +141,15 @@ export function readRequests(
       method === undefined || url === undefined || label === undefined || weight === undefined ||
       timeoutMs === undefined || expect === undefined
     ) return;
+    if (out.length > 0 && new URL(out[0].url).origin !== new URL(url).origin) {
+      reader.error(
+        get("url") ?? get("path") ?? item,
+        path,
+        `this request goes to ${new URL(url).origin}, the first to ${new URL(out[0].url).origin}`,
+        "one plan drives one origin (scheme, host and port); write a plan per origin",
+      );
+      return;
+    }
     out.push({ label, method, url, headers, body, weight, timeoutMs, expect });
   });
   return out;

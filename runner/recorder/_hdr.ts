@@ -177,7 +177,20 @@ class LibraryBackedHistogram implements Histogram {
   }
 
   get mean(): number {
-    return this.#h.mean;
+    // The library's own mean walks an iterator object per bucket (~1 ms for a few thousand
+    // values); this walks the counts array once. Same definition: bucket midpoints by count.
+    const h = this.#h;
+    const total = h.totalCount;
+    if (total === 0) return 0;
+    let sum = 0;
+    for (let index = 0, seen = 0; seen < total && index < h.countsArrayLength; index++) {
+      const count = h.getCountAtIndex(index);
+      if (count === 0) continue;
+      seen += count;
+      const { lowest, highest } = bucketRangeAt(geometry, index);
+      sum += count * (lowest + Math.floor((highest - lowest + 1) / 2));
+    }
+    return sum / total;
   }
 
   reset(): void {

@@ -104,15 +104,33 @@ export interface IntervalResult extends LatencyPair {
   durationMs: number;
   /** The stage the interval falls in (at its start). */
   stageIndex: number;
+  /** Requests scheduled in the interval, per second. */
   intendedPerSec: number;
+  /** Requests actually written during the interval (wall clock), per second. */
+  sentPerSec: number;
+  /** Requests completed during the interval (wall clock), per second. */
+  completedPerSec: number;
+  /** Counts and latencies of the requests *scheduled* in the interval. */
   counts: RequestCounts;
   labels: LabelResult[];
 }
 
 /** The generator's view of itself: could it hold the schedule? */
 export interface ToolHealth {
-  /** actual write − intended send time. */
+  /**
+   * actual write − intended send time, for requests that found a connection free: the
+   * generator's own lateness.
+   */
   sendLag: EncodedHistogram;
+  /**
+   * actual write − intended send time, for requests that waited for a busy connection: caused by
+   * the server's pace and `max_connections`, and part of the response time, not a tool limit.
+   */
+  queueWait: EncodedHistogram;
+  /** Connections open at the end, and the most open at once. */
+  connections: { opened: number; peak: number };
+  /** Whether the timing worker's timer slack could be set to 1 ns (needs --allow-ffi). */
+  timerSlackSet: boolean;
   /** How late the event loop woke, sampled through the run. */
   eventLoopLag: EncodedHistogram;
   cpu: { userMs: number; systemMs: number; perRequestUs: number };
@@ -226,7 +244,8 @@ export interface RunResult {
   plan: PlanRecord;
   environment: Environment;
   histograms: HistogramEncoding;
-  totals: RequestCounts & LatencyPair;
+  /** The whole run (warmup included): stages merged exactly. */
+  totals: { counts: RequestCounts } & LatencyPair;
   stages: StageResult[];
   intervals: IntervalResult[];
   health: ToolHealth;

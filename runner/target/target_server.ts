@@ -10,6 +10,9 @@
  *
  * @module
  */
+import { createAtomicsWaker } from "../engine/atomics_waker.ts";
+import { PERFORMANCE_CLOCK } from "../engine/types.ts";
+import { PreciseSleeper } from "./precise_sleeper.ts";
 import { listenRawHttp1, type RawReply } from "./raw_http1_server.ts";
 import {
   resolveTargetOptions,
@@ -58,17 +61,25 @@ export async function startTarget(options: TargetOptions): Promise<TargetServer>
   if (!resolved.ok) throw new TargetOptionsError(resolved.errors);
   const config = resolved.config;
   const now = options.now ?? (() => performance.now());
-  const stopping = new AbortController();
+  const sleeper = new PreciseSleeper(await createAtomicsWaker(), PERFORMANCE_CLOCK);
   const startedAtMs = now();
   let nextIndex = 0;
   const handle = async (): Promise<RawReply> => {
+    const arrivedMs = PERFORMANCE_CLOCK.nowMs();
     const decision = decideResponse(config, nextIndex++, now() - startedAtMs);
-    return replyTo(decision, await sleepMs(decision.delayMs, stopping.signal));
+    const slept = decision.delayMs <= 0 || await sleeper.sleepUntil(arrivedMs + decision.delayMs);
+    return replyTo(decision, slept);
   };
-  const listener = await listen(config, handle);
+  let listener;
+  try {
+    listener = await listen(config, handle);
+  } catch (e) {
+    sleeper.close();
+    throw e;
+  }
   const host = listener.hostname.includes(":") ? `[${listener.hostname}]` : listener.hostname;
   const shutdown = () => {
-    stopping.abort();
+    sleeper.close();
     return listener.close();
   };
   return {
@@ -138,21 +149,4 @@ function serveWithDeno(config: TargetConfig, handle: () => Promise<RawReply>) {
     finished: server.finished,
     close: () => server.shutdown(),
   };
-}
-
-/** Sleeps `ms`; resolves true, or false at once when `signal` aborts. */
-function sleepMs(ms: number, signal: AbortSignal): Promise<boolean> {
-  if (signal.aborted) return Promise.resolve(false);
-  if (ms <= 0) return Promise.resolve(true);
-  return new Promise((resolve) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve(true);
-    }, ms);
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
 }

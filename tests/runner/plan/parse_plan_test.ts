@@ -126,15 +126,22 @@ Deno.test("parsePlan() reads text, JSON and file bodies, and checks the file exi
 
 Deno.test("parsePlan() joins paths onto a target with a base path and accepts full URLs", () => {
   const text = MINIMAL_PLAN.replace("http://127.0.0.1:8080", "https://127.0.0.1:8443/api/")
-    .replace("  - path: /\n", "  - path: /orders?limit=2\n  - url: http://[::1]:9000/x\n");
+    .replace("  - path: /\n", "  - path: /orders?limit=2\n  - url: https://127.0.0.1:8443/x\n");
   const { plan } = parseText(text);
   assert.ok(plan);
   assert.equal(plan.target, "https://127.0.0.1:8443/api");
   assert.deepEqual(plan.requests.map((r) => r.url), [
     "https://127.0.0.1:8443/api/orders?limit=2",
-    "http://[::1]:9000/x",
+    "https://127.0.0.1:8443/x",
   ]);
   assert.deepEqual(plan.requests.map((r) => r.label), ["GET /api/orders?limit=2", "GET /x"]);
+});
+
+Deno.test("parsePlan() refuses requests to a second origin, since connections are per origin", () => {
+  const text = MINIMAL_PLAN.replace("  - path: /\n", "  - path: /\n  - url: http://[::1]:9000/x\n");
+  assert.deepEqual(errorsOf(parseText(text)), [
+    "5:10 this request goes to http://[::1]:9000, the first to http://127.0.0.1:8080",
+  ]);
 });
 
 Deno.test("parsePlan() binds SLOs to stage rates and request labels that exist", () => {

@@ -1,0 +1,190 @@
+/**
+ * `tailgate run plan.yaml`: validates, checks the target is reachable, runs the plan with
+ * corrected timing and a live progress line, writes the result JSON atomically and returns the
+ * summary and the exit code (cli.ts prints).
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { runEngine } from "../engine/engine.ts";
+import { checkReachable } from "../engine/preflight.ts";
+import { formatIssue } from "../plan/format_issue.ts";
+import { loadPlan } from "../plan/load_plan.ts";
+import type { ResolvedPlan } from "../plan/types.ts";
+import { formatDurationMs, formatRatePerSec } from "../plan/units.ts";
+import { writeFileAtomic } from "../result/atomic_write.ts";
+import { buildResult } from "../result/build_result.ts";
+import { collectEnvironment } from "../result/environment.ts";
+import type { RunResult } from "../result/run_result.ts";
+import { EXIT_CODES, type ExitCode } from "./exit_codes.ts";
+import { formatRunSummary } from "./run_summary.ts";
+
+/** Options of a run. */
+export interface RunOptions {
+  planPath: string;
+  outDir: string;
+  /** Replaces the plan's target (scheme, host, port and base path). */
+  target?: string;
+  caCertFiles: string[];
+}
+
+/** What a run produced, for cli.ts to print. */
+export interface RunOutcome {
+  exitCode: ExitCode;
+  /** Problems (stderr). */
+  errors: string[];
+  /** The summary (stdout). */
+  summary?: string;
+  result?: RunResult;
+  resultPath?: string;
+}
+
+/** The help of `tailgate run`. */
+export const RUN_HELP = `Usage: tailgate run <plan.yaml> [--out DIR] [--target URL] [--ca-cert FILE]
+
+Runs the plan with corrected timing: every request is timed from its intended send time.
+  --out DIR        where result.json goes (default ./tailgate-out/)
+  --target URL     run against this base URL instead of the plan's target
+  --ca-cert FILE   trust this PEM certificate for https targets (repeatable)
+Ctrl-C stops the run and still writes what was measured, marked incomplete.`;
+
+/**
+ * Parses `tailgate run` arguments.
+ *
+ * @example
+ * ```ts
+ * import { parseRunArgs } from "./run_command.ts";
+ * parseRunArgs(["plans/demo.yaml", "--out", "out"]); // { ok: true, options: { planPath: ... } }
+ * ```
+ */
+export function parseRunArgs(
+  args: string[],
+): { ok: true; options: RunOptions } | { ok: false; errors: string[] } {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        out: { type: "string" },
+        target: { type: "string" },
+        "ca-cert": { type: "string", multiple: true },
+      },
+    });
+  } catch (e) {
+    return {
+      ok: false,
+      errors: [(e as Error).message.replace(/^Unknown option/, "unknown option")],
+    };
+  }
+  const [planPath, ...extra] = parsed.positionals;
+  const errors: string[] = [];
+  if (planPath === undefined) {
+    errors.push("name the plan to run, e.g. `tailgate run plans/demo.yaml`");
+  }
+  if (extra.length) {
+    errors.push(`one plan per run; unexpected ${extra.map((e) => `\`${e}\``).join(", ")}`);
+  }
+  const target = parsed.values.target;
+  if (target !== undefined && !/^https?:\/\/[^/]/.test(target)) {
+    errors.push(`--target \`${target}\` is not an http(s) URL`);
+  }
+  if (errors.length) return { ok: false, errors };
+  return {
+    ok: true,
+    options: {
+      planPath: planPath!,
+      outDir: parsed.values.out ?? "tailgate-out",
+      ...(target === undefined ? {} : { target }),
+      caCertFiles: parsed.values["ca-cert"] ?? [],
+    },
+  };
+}
+
+/**
+ * Runs a plan end to end.
+ *
+ * @example
+ * ```ts
+ * import { runPlanCommand } from "./run_command.ts";
+ * // const outcome = await runPlanCommand({ planPath: "plans/demo.yaml", outDir: "out", caCertFiles: [] },
+ * //   (line) => console.error(line));
+ * ```
+ */
+export async function runPlanCommand(
+  options: RunOptions,
+  onProgress: (line: string) => void,
+  signal?: AbortSignal,
+): Promise<RunOutcome> {
+  const parsed = await loadPlan(options.planPath, { requireEnv: true });
+  const errors = parsed.issues.filter((i) => i.severity === "error");
+  if (!parsed.plan || errors.length) {
+    return { exitCode: EXIT_CODES.usage, errors: errors.map((i) => formatIssue(i, parsed.text)) };
+  }
+  const plan = options.target ? retarget(parsed.plan, options.target) : parsed.plan;
+  const caCerts = await Promise.all(options.caCertFiles.map((f) => Deno.readTextFile(f)));
+  const unreachable = await checkReachable(new URL(plan.requests[0].url));
+  if (unreachable) {
+    return { exitCode: EXIT_CODES.unreachable, errors: [`tailgate run: ${unreachable}`] };
+  }
+  const environment = await collectEnvironment();
+  const run = await runEngine({
+    plan,
+    signal,
+    caCerts,
+    onProgress: (p) =>
+      onProgress(
+        `[${p.stageName} ${(p.offsetMs / 1000).toFixed(0)}s/${
+          (p.durationMs / 1000).toFixed(0)
+        }s] ` +
+          `intended ${formatRatePerSec(p.intendedPerSec)} sent ${p.sentPerSec}/s ` +
+          `p99 ${p.p99Us === undefined ? "-" : formatDurationMs(p.p99Us / 1000)} ` +
+          `errors ${p.errors} queued ${p.queued}`,
+      ),
+  });
+  const stopReason = run.error ? "error" : run.complete ? "completed" : "interrupted";
+  const result = buildResult(plan, run, environment, stopReason);
+  const resultPath = join(options.outDir, "result.json");
+  await writeFileAtomic(resultPath, JSON.stringify(result, null, 1) + "\n");
+  const notes: string[] = [];
+  if (run.error) {
+    notes.push(
+      `tailgate run: the run failed part-way (${run.error}); what was measured is in ${resultPath}`,
+    );
+  }
+  const exitCode = result.health.toolLimited || !run.complete
+    ? EXIT_CODES.invalidRun
+    : EXIT_CODES.ok;
+  return {
+    exitCode,
+    errors: notes,
+    summary: `${formatRunSummary(result)}\n\nresult: ${resultPath}`,
+    result,
+    resultPath,
+  };
+}
+
+/**
+ * Points every request at `base` instead of the plan's target, keeping paths and queries.
+ *
+ * @example
+ * ```ts
+ * import { retarget } from "./run_command.ts";
+ * // retarget(plan, "http://127.0.0.1:9000") — requests keep their paths
+ * ```
+ */
+export function retarget(plan: ResolvedPlan, base: string): ResolvedPlan {
+  const newBase = base.replace(/\/$/, "");
+  return {
+    ...plan,
+    target: newBase,
+    requests: plan.requests.map((r) => {
+      const url = new URL(r.url);
+      const rest = plan.target && r.url.startsWith(plan.target)
+        ? r.url.slice(plan.target.length)
+        : url.pathname + url.search;
+      return { ...r, url: new URL(newBase + (rest.startsWith("/") ? rest : `/${rest}`)).href };
+    }),
+  };
+}

@@ -1,0 +1,266 @@
+/**
+ * Sends every scheduled request at its intended time. A due request takes a free connection, or
+ * a new one up to `maxConnections`, or waits in a FIFO queue whose wait counts in its latency.
+ * Nothing is skipped, dropped, merged or capped: a request that cannot be answered within its
+ * timeout of its *intended* send time completes as a timeout at its elapsed time, sent or not.
+ * Time comes only from the injected {@linkcode Clock} and {@linkcode Waker}.
+ *
+ * @module
+ */
+import type { Recorder } from "../recorder/recorder.ts";
+import type { ScheduleCursor } from "../schedule/build_schedule.ts";
+import { RequestQueue } from "./request_queue.ts";
+import type { Clock, Connection, PreparedRequest, ResponseOutcome, Waker } from "./types.ts";
+
+/** After a stop, how long in-flight requests may take to finish before the record closes. */
+export const STOP_GRACE_MS = 2000;
+
+/** What the dispatcher needs. */
+export interface DispatcherOptions {
+  cursor: ScheduleCursor;
+  requests: readonly PreparedRequest[];
+  connect: () => Connection;
+  connections: number;
+  maxConnections: number;
+  clock: Clock;
+  waker: Waker;
+  recorder: Recorder;
+  signal?: AbortSignal;
+  /** How often timeouts are checked (ms); the timeout's own resolution. */
+  sweepMs?: number;
+  /** Called about once a second with the offset reached. */
+  onTick?: (offsetMs: number, dispatcher: Dispatcher) => void;
+}
+
+/** How the dispatch ended. */
+export interface DispatchOutcome {
+  /** False when stopped by the signal: the record holds what was measured until then. */
+  complete: boolean;
+  /** Clock time when the last request completed (or the stop). */
+  endMs: number;
+}
+
+interface Slot {
+  conn: Connection;
+  busy: boolean;
+  fireMs: number;
+  stageIndex: number;
+  labelIndex: number;
+  waited: boolean;
+}
+
+/**
+ * The dispatcher of one run (or one worker's shard of it).
+ *
+ * @example
+ * ```ts
+ * // const d = new Dispatcher({ cursor, requests, connect, connections: 50,
+ * //   maxConnections: 200, clock, waker, recorder });
+ * // await d.openConnections();
+ * // const outcome = await d.run(clock.nowMs() + 20);
+ * ```
+ */
+export class Dispatcher {
+  readonly #o: DispatcherOptions;
+  readonly #slots: Slot[] = [];
+  readonly #idle: Slot[] = [];
+  readonly #queue = new RequestQueue();
+  readonly #sweepMs: number;
+  #inflight = 0;
+  #stopping = false;
+  #abandoned = false;
+  #sleepingBlind = false;
+  #startMs = 0;
+  /** Requests taken from the schedule (due), and the most connections open at once. */
+  dispatched = 0;
+  peakConnections = 0;
+
+  constructor(options: DispatcherOptions) {
+    this.#o = options;
+    this.#sweepMs = options.sweepMs ?? 10;
+    for (let i = 0; i < options.connections; i++) this.#idle.push(this.#newSlot());
+  }
+
+  /** Requests waiting for a connection now. */
+  get queued(): number {
+    return this.#queue.length;
+  }
+
+  /** Requests in flight now. */
+  get inflight(): number {
+    return this.#inflight;
+  }
+
+  /**
+   * Opens the initial connections in parallel before the schedule starts (as wrk does), so the
+   * first requests do not pay for connection setup. Returns how many failed to open; those
+   * connect again on first use.
+   */
+  async openConnections(): Promise<number> {
+    const failures = await Promise.all(this.#slots.map((s) => s.conn.open?.()));
+    return failures.filter((f) => f !== undefined).length;
+  }
+
+  /** Runs the schedule from `startMs` (clock time of offset 0) and waits for every outcome. */
+  async run(startMs: number): Promise<DispatchOutcome> {
+    this.#startMs = startMs;
+    const { clock, waker, cursor, signal } = this.#o;
+    const onAbort = () => waker.interrupt();
+    signal?.addEventListener("abort", onAbort);
+    let nextSweepMs = startMs;
+    let nextTickMs = startMs + 1000;
+    try {
+      while (true) {
+        if (signal?.aborted) return this.#stop();
+        this.#pump();
+        const now = clock.nowMs();
+        if (now >= nextSweepMs) {
+          this.#sweep(now);
+          nextSweepMs = now + this.#sweepMs;
+        }
+        if (now >= nextTickMs) {
+          this.#o.onTick?.(now - startMs, this);
+          nextTickMs += 1000 * Math.max(1, Math.ceil((now - nextTickMs) / 1000));
+        }
+        if (cursor.done && this.#queue.length === 0 && this.#inflight === 0) {
+          return { complete: true, endMs: clock.nowMs() };
+        }
+        let deadline = nextTickMs;
+        if (this.#inflight > 0 || this.#queue.length > 0) {
+          deadline = Math.min(deadline, nextSweepMs);
+        }
+        const canSend = this.#idle.length > 0 || this.#slots.length < this.#o.maxConnections;
+        if (!cursor.done && canSend) deadline = Math.min(deadline, startMs + cursor.fireMs);
+        // With every connection busy the sleep ignores the next fire time: a completion must
+        // then wake the loop (see #done), or due requests would wait for the next sweep.
+        this.#sleepingBlind = !cursor.done && !canSend;
+        await waker.sleepUntil(deadline);
+        this.#sleepingBlind = false;
+      }
+    } finally {
+      signal?.removeEventListener("abort", onAbort);
+      for (const slot of this.#slots) slot.conn.close();
+    }
+  }
+
+  /** Takes every due request from the schedule and starts or queues it. */
+  #pump(): void {
+    if (this.#stopping) return;
+    const { cursor, recorder, clock } = this.#o;
+    const startMs = this.#startMs;
+    const offsetMs = clock.nowMs() - startMs;
+    while (!cursor.done && cursor.fireMs <= offsetMs) {
+      recorder.scheduled(cursor.fireMs, cursor.stageIndex, cursor.labelIndex);
+      this.dispatched++;
+      const slot = this.#idle.pop() ??
+        (this.#slots.length < this.#o.maxConnections ? this.#newSlot() : undefined);
+      if (slot) this.#fire(slot, cursor.fireMs, cursor.stageIndex, cursor.labelIndex, false);
+      else this.#queue.push(cursor.fireMs, cursor.stageIndex, cursor.labelIndex);
+      cursor.advance();
+    }
+  }
+
+  #fire(slot: Slot, fireMs: number, stageIndex: number, labelIndex: number, waited: boolean) {
+    slot.busy = true;
+    slot.fireMs = fireMs;
+    slot.stageIndex = stageIndex;
+    slot.labelIndex = labelIndex;
+    slot.waited = waited;
+    this.#inflight++;
+    slot.conn.send(this.#o.requests[labelIndex]).then((outcome) => this.#done(slot, outcome));
+  }
+
+  #done(slot: Slot, o: ResponseOutcome): void {
+    this.#inflight--;
+    slot.busy = false;
+    if (this.#abandoned) return;
+    const { recorder } = this.#o;
+    const startMs = this.#startMs;
+    const sent = o.bytesSent > 0;
+    const writtenMs = sent ? o.writtenAtMs - startMs : NaN;
+    if (sent) {
+      if (slot.waited) recorder.queueWait(writtenMs - slot.fireMs, slot.stageIndex);
+      else recorder.sendLag(writtenMs - slot.fireMs, slot.stageIndex);
+    }
+    recorder.complete({
+      stageIndex: slot.stageIndex,
+      labelIndex: slot.labelIndex,
+      fireMs: slot.fireMs,
+      writtenMs,
+      completedMs: o.completedAtMs - startMs,
+      status: o.status,
+      error: o.error,
+      bytesSent: o.bytesSent,
+      bytesReceived: o.bytesReceived,
+    });
+    const q = this.#queue;
+    if (!this.#stopping && q.shift()) this.#fire(slot, q.fireMs, q.stageIndex, q.labelIndex, true);
+    else {
+      this.#idle.push(slot);
+      if (this.#sleepingBlind) {
+        this.#sleepingBlind = false;
+        this.#o.waker.interrupt();
+      }
+    }
+    this.#pump();
+    if (this.#inflight === 0 && (this.#o.cursor.done || this.#stopping)) this.#o.waker.interrupt();
+  }
+
+  /** Times out requests older than their timeout, measured from their intended send time. */
+  #sweep(now: number): void {
+    const offsetMs = now - this.#startMs;
+    for (const slot of this.#slots) {
+      if (slot.busy && offsetMs - slot.fireMs >= this.#o.requests[slot.labelIndex].timeoutMs) {
+        slot.conn.abort("timeout");
+      }
+    }
+    const q = this.#queue;
+    while (
+      q.length > 0 && offsetMs - q.headFireMs >= this.#o.requests[q.headLabelIndex].timeoutMs
+    ) {
+      q.shift();
+      this.#o.recorder.complete({
+        stageIndex: q.stageIndex,
+        labelIndex: q.labelIndex,
+        fireMs: q.fireMs,
+        writtenMs: NaN,
+        completedMs: offsetMs,
+        status: 0,
+        error: "timeout",
+        bytesSent: 0,
+        bytesReceived: 0,
+      });
+    }
+  }
+
+  /**
+   * Stops taking requests. In-flight ones get up to {@linkcode STOP_GRACE_MS} (and their own
+   * timeout) to finish and are recorded; any still open then are left out of the record, like the
+   * queued ones: the result counts them as scheduled but not completed, and is marked incomplete.
+   */
+  async #stop(): Promise<DispatchOutcome> {
+    this.#stopping = true;
+    const { clock, waker } = this.#o;
+    const graceEndMs = clock.nowMs() + STOP_GRACE_MS;
+    while (this.#inflight > 0 && clock.nowMs() < graceEndMs) {
+      this.#sweep(clock.nowMs());
+      await waker.sleepUntil(Math.min(graceEndMs, clock.nowMs() + this.#sweepMs));
+    }
+    this.#abandoned = true;
+    return { complete: false, endMs: clock.nowMs() };
+  }
+
+  #newSlot(): Slot {
+    const slot = {
+      conn: this.#o.connect(),
+      busy: false,
+      fireMs: 0,
+      stageIndex: 0,
+      labelIndex: 0,
+      waited: false,
+    };
+    this.#slots.push(slot);
+    this.peakConnections = Math.max(this.peakConnections, this.#slots.length);
+    return slot;
+  }
+}

@@ -1,0 +1,180 @@
+/**
+ * One run of a plan (or of one shard of it) on this thread: schedule, prepared requests,
+ * connections, the precise waker, the dispatcher and the recorder, wired together. The I/O edge
+ * of the engine: it reads body files, opens sockets and starts the timing worker.
+ *
+ * @module
+ */
+import process from "node:process";
+import type { ResolvedPlan } from "../plan/types.ts";
+import { type RecordedRun, Recorder } from "../recorder/recorder.ts";
+import { Schedule, type ShardSpec } from "../schedule/build_schedule.ts";
+import { rateAtMs } from "../schedule/fire_times.ts";
+import { createAtomicsWaker } from "./atomics_waker.ts";
+import { Dispatcher } from "./dispatcher.ts";
+import { Http1Connection } from "./http1_connection.ts";
+import { prepareRequest } from "./http1_request.ts";
+import { type Clock, type Connection, PERFORMANCE_CLOCK, type Waker } from "./types.ts";
+
+/** A progress snapshot, about once a second. */
+export interface Progress {
+  offsetMs: number;
+  durationMs: number;
+  stageIndex: number;
+  stageName: string;
+  intendedPerSec: number;
+  /** Requests sent in the last second. */
+  sentPerSec: number;
+  p99Us: number | undefined;
+  completed: number;
+  errors: number;
+  queued: number;
+  inflight: number;
+}
+
+/** Options of {@linkcode runEngine}. */
+export interface EngineOptions {
+  plan: ResolvedPlan;
+  shard?: ShardSpec;
+  signal?: AbortSignal;
+  onProgress?: (progress: Progress) => void;
+  /** Extra PEM certificates to trust for https targets. */
+  caCerts?: string[];
+  /** How long after setup the schedule starts, so connections and timers settle (ms). */
+  leadMs?: number;
+  clock?: Clock;
+  /** Overrides for tests. */
+  connect?: (url: URL, clock: Clock) => Connection;
+  waker?: Waker;
+}
+
+/** What one engine run measured, with the raw figures tool health is judged from. */
+export interface EngineRun {
+  recorded: RecordedRun;
+  complete: boolean;
+  /** Wall-clock time of schedule offset 0. */
+  startedAt: Date;
+  /** From schedule offset 0 to the last outcome. */
+  durationMs: number;
+  scheduleDurationMs: number;
+  scheduled: number;
+  cpu: { userMs: number; systemMs: number };
+  connections: { opened: number; peak: number };
+  timerSlackSet: boolean;
+  /** Set when the run failed part-way; the record holds what was measured until then. */
+  error?: string;
+}
+
+/**
+ * Runs `plan` (or its `shard`) to the end and returns the record.
+ *
+ * @example
+ * ```ts
+ * import { loadPlan } from "../plan/load_plan.ts";
+ * import { runEngine } from "./engine.ts";
+ * const { plan } = await loadPlan("plans/demo.yaml", { requireEnv: true });
+ * const run = await runEngine({ plan: plan! });
+ * console.log(run.recorded.stages[1].response.percentilesUs["99"]);
+ * ```
+ */
+export async function runEngine(options: EngineOptions): Promise<EngineRun> {
+  const { plan } = options;
+  const clock = options.clock ?? PERFORMANCE_CLOCK;
+  const schedule = new Schedule({
+    arrival: plan.load.arrival,
+    seed: plan.load.seed,
+    stages: plan.load.stages,
+    weights: plan.requests.map((r) => r.weight),
+  });
+  const requests = await Promise.all(plan.requests.map(async (r, i) => {
+    const body = r.body?.kind === "file" ? await Deno.readFile(r.body.path) : undefined;
+    return prepareRequest(r, i, body);
+  }));
+  const origin = new URL(plan.requests[0].url);
+  const connect = options.connect ??
+    ((url: URL, c: Clock) =>
+      new Http1Connection({ url, clock: c, tls: { caCerts: options.caCerts } }));
+  const recorder = new Recorder(
+    schedule.stages,
+    plan.requests.map((r) => r.label),
+    plan.requests.map((r) => r.expect),
+  );
+  const shard = options.shard ?? { index: 0, count: 1 };
+  const share = (n: number) => Math.max(1, Math.round(n / shard.count));
+  const waker = options.waker ?? await createAtomicsWaker();
+  const timerSlackSet = "timerSlackSet" in waker ? Boolean(waker.timerSlackSet) : false;
+  let lastSent = 0;
+  const dispatcher = new Dispatcher({
+    cursor: schedule.cursor(shard),
+    requests,
+    connect: () => connect(origin, clock),
+    connections: share(plan.load.connections),
+    maxConnections: share(plan.load.maxConnections),
+    clock,
+    waker,
+    recorder,
+    signal: options.signal,
+    onTick: (offsetMs, d) => {
+      recorder.closeIntervals(Math.min(offsetMs, schedule.durationMs) - 1);
+      const stage = schedule.stageAt(offsetMs);
+      const sent = d.dispatched - d.queued;
+      options.onProgress?.({
+        offsetMs,
+        durationMs: schedule.durationMs,
+        stageIndex: stage.index,
+        stageName: stage.name,
+        intendedPerSec: rateAtMs(stage.profile, offsetMs - stage.startMs) / shard.count,
+        sentPerSec: sent - lastSent,
+        p99Us: recorder.latestP99Us(),
+        completed: recorder.completed,
+        errors: recorder.errors,
+        queued: d.queued,
+        inflight: d.inflight,
+      });
+      lastSent = sent;
+    },
+  });
+  await dispatcher.openConnections();
+  const cpuBefore = process.cpuUsage();
+  const loopLag = watchEventLoop(recorder);
+  // The schedule starts once the connections are open.
+  const startMs = clock.nowMs() + (options.leadMs ?? 20);
+  const startedAt = new Date(Date.now() + (startMs - clock.nowMs()));
+  try {
+    let error: string | undefined;
+    const outcome = await dispatcher.run(startMs).catch((e: unknown) => {
+      // A crash mid-run still leaves what was measured: the record is closed and returned.
+      error = e instanceof Error ? e.message : String(e);
+      return { complete: false, endMs: clock.nowMs() };
+    });
+    const durationMs = outcome.endMs - startMs;
+    const cpu = process.cpuUsage(cpuBefore);
+    return {
+      recorded: recorder.finish(Math.max(durationMs, schedule.durationMs)),
+      complete: outcome.complete,
+      startedAt,
+      durationMs,
+      scheduleDurationMs: schedule.durationMs,
+      scheduled: schedule.shardCount(shard),
+      cpu: { userMs: cpu.user / 1000, systemMs: cpu.system / 1000 },
+      connections: { opened: dispatcher.peakConnections, peak: dispatcher.peakConnections },
+      timerSlackSet,
+      ...(error === undefined ? {} : { error }),
+    };
+  } finally {
+    loopLag.stop();
+    if (!options.waker) waker.close();
+  }
+}
+
+/** Samples event-loop lateness every 50 ms into the recorder. */
+function watchEventLoop(recorder: Recorder): { stop(): void } {
+  const periodMs = 50;
+  let expected = performance.now() + periodMs;
+  const id = setInterval(() => {
+    const now = performance.now();
+    recorder.eventLoopLag(Math.max(0, now - expected));
+    expected = now + periodMs;
+  }, periodMs);
+  return { stop: () => clearInterval(id) };
+}

@@ -1,0 +1,361 @@
+/**
+ * A lean HTTP/1.1 client connection over `Deno.connect` / `Deno.connectTls`: one request at a
+ * time, kept alive and reused, reconnected lazily on the next send after the server closed it.
+ *
+ * Design: a read loop runs for as long as the socket is open, so a server closing an idle
+ * connection is noticed before the next request (which then reconnects instead of failing), and
+ * bytes arriving when no request is in flight close the connection. Reads go into one reusable
+ * buffer; body bytes are counted by the parser and overwritten by the next read. `send` resolves
+ * from whichever comes first: the response, a failure, or `abort`/`close`.
+ *
+ * @module
+ */
+import type { ErrorKind } from "../result/run_result.ts";
+import { Http1ResponseParser } from "./http1_response_parser.ts";
+import type { Clock, Connection, PreparedRequest, ResponseOutcome } from "./types.ts";
+
+/**
+ * Where and how an {@linkcode Http1Connection} connects.
+ *
+ * @example
+ * ```ts
+ * import type { Http1ConnectionOptions } from "./http1_connection.ts";
+ * import { PERFORMANCE_CLOCK } from "./types.ts";
+ * const caCert = "-----BEGIN CERTIFICATE-----\n...";
+ * const options: Http1ConnectionOptions = {
+ *   url: new URL("https://localhost:8443/"),
+ *   clock: PERFORMANCE_CLOCK,
+ *   tls: { caCerts: [caCert] },
+ * };
+ * ```
+ */
+export interface Http1ConnectionOptions {
+  /** The target: scheme (http or https), host and port; the path is the request's business. */
+  url: URL;
+  clock: Clock;
+  /** TLS settings for https; `caCerts` are PEM certificates trusted besides the system's. */
+  tls?: { caCerts?: string[] };
+}
+
+/** Bytes of the per-connection read buffer; it grows only to hold a long head line. */
+const READ_BUFFER_BYTES = 16 * 1024;
+
+/** A failure while connecting, already classified. */
+class ConnectFailure {
+  constructor(readonly kind: ErrorKind) {}
+}
+
+/**
+ * One keep-alive HTTP/1.1 connection. `send` never rejects: failures are outcomes with an
+ * `error` (refused, reset, tls, protocol, timeout via `abort`, other). A status outside the
+ * request's `expect` is reported as is; judging it is the recorder's job. `writtenAtMs` is read
+ * after connecting, just before the first write; when nothing was written it equals
+ * `completedAtMs`.
+ *
+ * @example
+ * ```ts
+ * import { Http1Connection } from "./http1_connection.ts";
+ * import { prepareRequest } from "./http1_request.ts";
+ * import { PERFORMANCE_CLOCK } from "./types.ts";
+ * const url = new URL("http://127.0.0.1:8080/");
+ * const connection = new Http1Connection({ url, clock: PERFORMANCE_CLOCK });
+ * const request = prepareRequest({
+ *   label: "GET /", method: "GET", url: url.href, headers: [], weight: 1, timeoutMs: 1000,
+ *   expect: { codes: [], classes: [2] },
+ * }, 0);
+ * const outcome = await connection.send(request);
+ * console.log(outcome.status, outcome.completedAtMs - outcome.writtenAtMs);
+ * connection.close();
+ * ```
+ */
+export class Http1Connection implements Connection {
+  readonly #hostname: string;
+  readonly #port: number;
+  readonly #tls: { caCerts?: string[] } | undefined;
+  readonly #clock: Clock;
+  readonly #parser = new Http1ResponseParser();
+  #conn: Deno.Conn | undefined;
+  #buffer = new Uint8Array(READ_BUFFER_BYTES);
+  /** Bytes of an unfinished head line kept at the start of the buffer. */
+  #buffered = 0;
+  #busy = false;
+  /** Counts sends, so a late step of an earlier send can tell it is stale. */
+  #sendSeq = 0;
+  #resolve: ((outcome: ResponseOutcome) => void) | undefined;
+  readonly #captureResolve = (resolve: (outcome: ResponseOutcome) => void) => {
+    this.#resolve = resolve;
+  };
+  /** The request whose hot-path write is pending, or 0; and its bytes. */
+  #writeSeq = 0;
+  #writeBytes: Uint8Array | undefined;
+  /** Clock time just before the first write, or -1 before it. */
+  #writtenAtMs = -1;
+  #bytesSent = 0;
+  #bytesReceived = 0;
+
+  constructor(options: Http1ConnectionOptions) {
+    const { url } = options;
+    const https = url.protocol === "https:";
+    this.#hostname = url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
+    this.#port = url.port === "" ? (https ? 443 : 80) : Number(url.port);
+    this.#tls = https ? (options.tls ?? {}) : undefined;
+    this.#clock = options.clock;
+  }
+
+  /** True while a request is in flight. */
+  get busy(): boolean {
+    return this.#busy;
+  }
+
+  /** Connects if needed, writes the request and resolves with its outcome; never rejects. */
+  send(request: PreparedRequest): Promise<ResponseOutcome> {
+    if (this.#busy) {
+      const nowMs = this.#clock.nowMs();
+      return Promise.resolve(outcome(0, "other", 0, 0, nowMs, nowMs));
+    }
+    this.#busy = true;
+    this.#writtenAtMs = -1; // set just before the first write
+    this.#bytesSent = 0;
+    this.#bytesReceived = 0;
+    this.#parser.reset(request.isHead);
+    const promise = new Promise<ResponseOutcome>(this.#captureResolve);
+    const seq = ++this.#sendSeq;
+    const conn = this.#conn;
+    if (conn !== undefined && this.#writeSeq === 0) this.#writeOnce(conn, request.bytes, seq);
+    else void this.#connectAndWrite(seq, request.bytes);
+    return promise;
+  }
+
+  /**
+   * Connects ahead of the first request, so the run does not pay connection setup inside its
+   * measured schedule. Resolves with the failure kind, or undefined when connected (or busy).
+   */
+  async open(): Promise<ErrorKind | undefined> {
+    if (this.#conn !== undefined || this.#busy) return undefined;
+    let conn: Deno.Conn;
+    try {
+      conn = await this.#connect();
+    } catch (error) {
+      return error instanceof ConnectFailure ? error.kind : "other";
+    }
+    if (this.#conn !== undefined || this.#busy) {
+      conn.close();
+      return undefined;
+    }
+    this.#conn = conn;
+    this.#buffered = 0;
+    void this.#readLoop(conn);
+    return undefined;
+  }
+
+  /** Fails the in-flight request with `kind` and closes the socket. */
+  abort(kind: ErrorKind): void {
+    this.#closeSocket();
+    if (this.#busy) this.#finish(0, kind);
+  }
+
+  /** Closes the socket; an in-flight request completes with error "other". */
+  close(): void {
+    this.abort("other");
+  }
+
+  /**
+   * The hot path on an open connection: one write and bound callbacks, no async frame. Only one
+   * such write is pending at a time (`#writeSeq`), so its callbacks know whose write it was.
+   */
+  #writeOnce(conn: Deno.Conn, bytes: Uint8Array, seq: number): void {
+    this.#writtenAtMs = this.#clock.nowMs();
+    this.#bytesSent = bytes.length; // the response may be read before the write resolves
+    this.#writeSeq = seq;
+    this.#writeBytes = bytes;
+    conn.write(bytes).then(this.#onWritten, this.#onWriteFailed);
+  }
+
+  readonly #onWritten = (n: number): void => {
+    const seq = this.#writeSeq;
+    const bytes = this.#writeBytes!;
+    this.#writeSeq = 0;
+    this.#writeBytes = undefined;
+    const conn = this.#conn;
+    if (n < bytes.length && seq === this.#sendSeq && this.#busy && conn !== undefined) {
+      void this.#writeRest(seq, conn, bytes, n);
+    }
+  };
+
+  readonly #onWriteFailed = (error: unknown): void => {
+    const seq = this.#writeSeq;
+    this.#writeSeq = 0;
+    this.#writeBytes = undefined;
+    if (seq === this.#sendSeq && this.#busy) {
+      this.#bytesSent = 0;
+      this.#fail(this.#errorKind(error));
+    }
+  };
+
+  /** Connects when there is no socket, then writes (also used while a hot-path write lingers). */
+  async #connectAndWrite(seq: number, bytes: Uint8Array): Promise<void> {
+    let conn = this.#conn;
+    if (conn === undefined) {
+      try {
+        conn = await this.#connect();
+      } catch (error) {
+        if (seq === this.#sendSeq && this.#busy) {
+          this.#fail(error instanceof ConnectFailure ? error.kind : "other");
+        }
+        return;
+      }
+      if (seq !== this.#sendSeq || !this.#busy) { // aborted while connecting
+        conn.close();
+        return;
+      }
+      this.#conn = conn;
+      this.#buffered = 0;
+      void this.#readLoop(conn);
+    }
+    this.#writtenAtMs = this.#clock.nowMs();
+    this.#bytesSent = bytes.length;
+    await this.#writeRest(seq, conn, bytes, 0);
+  }
+
+  /** Writes `bytes` from `written` on, looping over partial writes while `seq` is current. */
+  async #writeRest(seq: number, conn: Deno.Conn, bytes: Uint8Array, written: number) {
+    try {
+      while (written < bytes.length && seq === this.#sendSeq && this.#busy) {
+        written += await conn.write(written === 0 ? bytes : bytes.subarray(written));
+      }
+    } catch (error) {
+      if (seq === this.#sendSeq && this.#busy) {
+        this.#bytesSent = written;
+        this.#fail(this.#errorKind(error));
+      }
+    }
+  }
+
+  async #connect(): Promise<Deno.Conn> {
+    const hostname = this.#hostname;
+    const port = this.#port;
+    if (this.#tls === undefined) {
+      try {
+        const conn = await Deno.connect({ hostname, port });
+        conn.setNoDelay(true);
+        return conn;
+      } catch (error) {
+        throw new ConnectFailure(this.#errorKind(error));
+      }
+    }
+    let conn: Deno.TlsConn | undefined;
+    try {
+      conn = await Deno.connectTls({ hostname, port, caCerts: this.#tls.caCerts });
+      await conn.handshake();
+      return conn;
+    } catch (error) {
+      conn?.close();
+      throw new ConnectFailure(this.#errorKind(error) === "refused" ? "refused" : "tls");
+    }
+  }
+
+  /** Reads for as long as `conn` is the open socket. */
+  async #readLoop(conn: Deno.Conn): Promise<void> {
+    for (;;) {
+      let n: number | null;
+      try {
+        const buffered = this.#buffered;
+        n = await conn.read(buffered === 0 ? this.#buffer : this.#buffer.subarray(buffered));
+      } catch (error) {
+        if (conn !== this.#conn) return; // closed by this side
+        this.#closeSocket();
+        if (this.#busy) this.#fail(this.#errorKind(error));
+        return;
+      }
+      if (conn !== this.#conn) return;
+      if (n === null) {
+        this.#closeSocket();
+        if (!this.#busy) return; // the server closed an idle connection: reconnect on next send
+        if (this.#parser.finish()) this.#finish(this.#parser.status, undefined);
+        else this.#fail("reset");
+        return;
+      }
+      this.#received(n);
+      if (conn !== this.#conn) return;
+    }
+  }
+
+  #received(n: number): void {
+    if (!this.#busy) { // nothing was asked: the stream cannot be trusted any more
+      this.#closeSocket();
+      return;
+    }
+    this.#bytesReceived += n;
+    const end = this.#buffered + n;
+    const parser = this.#parser;
+    const pos = parser.execute(this.#buffer, 0, end);
+    if (parser.done) {
+      this.#buffered = 0;
+      if (!parser.keepAlive || pos < end) this.#closeSocket(); // bytes past the response: drop
+      this.#finish(parser.status, undefined);
+    } else if (parser.failed) {
+      this.#fail("protocol");
+    } else if (pos < end) { // an unfinished head line: keep it at the start of the buffer
+      this.#buffer.copyWithin(0, pos, end);
+      this.#buffered = end - pos;
+      if (this.#buffered === this.#buffer.length) {
+        const grown = new Uint8Array(this.#buffer.length * 2);
+        grown.set(this.#buffer);
+        this.#buffer = grown;
+      }
+    } else {
+      this.#buffered = 0;
+    }
+  }
+
+  #fail(kind: ErrorKind): void {
+    this.#closeSocket();
+    this.#finish(0, kind);
+  }
+
+  #finish(status: number, error: ErrorKind | undefined): void {
+    const resolve = this.#resolve!;
+    this.#resolve = undefined;
+    this.#busy = false;
+    const completedAtMs = this.#clock.nowMs();
+    const writtenAtMs = this.#writtenAtMs < 0 ? completedAtMs : this.#writtenAtMs;
+    resolve(
+      outcome(status, error, this.#bytesSent, this.#bytesReceived, writtenAtMs, completedAtMs),
+    );
+  }
+
+  #closeSocket(): void {
+    const conn = this.#conn;
+    if (conn === undefined) return;
+    this.#conn = undefined;
+    this.#buffered = 0;
+    try {
+      conn.close();
+    } catch {
+      // already closed
+    }
+  }
+
+  #errorKind(error: unknown): ErrorKind {
+    const code = (error as { code?: unknown } | null)?.code;
+    if (error instanceof Deno.errors.ConnectionRefused || code === "ECONNREFUSED") return "refused";
+    if (
+      error instanceof Deno.errors.ConnectionReset || error instanceof Deno.errors.BrokenPipe ||
+      error instanceof Deno.errors.UnexpectedEof ||
+      error instanceof Deno.errors.ConnectionAborted || code === "ECONNRESET" || code === "EPIPE"
+    ) return "reset";
+    if (this.#tls !== undefined && error instanceof Deno.errors.InvalidData) return "tls";
+    return "other";
+  }
+}
+
+function outcome(
+  status: number,
+  error: ErrorKind | undefined,
+  bytesSent: number,
+  bytesReceived: number,
+  writtenAtMs: number,
+  completedAtMs: number,
+): ResponseOutcome {
+  return { status, error, bytesSent, bytesReceived, writtenAtMs, completedAtMs };
+}

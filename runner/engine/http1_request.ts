@@ -1,0 +1,94 @@
+/**
+ * Turns a plan request into the exact HTTP/1.1 bytes sent for it, once, before the run: the
+ * request line, `Host`, the plan's headers, `User-Agent` and `Content-Length`, then the body.
+ *
+ * @module
+ */
+import type { PlanRequest } from "../plan/types.ts";
+import { TAILGATE_VERSION } from "../version.ts";
+import type { PreparedRequest } from "./types.ts";
+
+/**
+ * Thrown by {@linkcode prepareRequest} for a request that cannot be sent: a URL that is not
+ * http(s), or a file body whose bytes were not passed in.
+ *
+ * @example
+ * ```ts
+ * import { PrepareRequestError } from "./http1_request.ts";
+ * new PrepareRequestError("unsupported URL scheme ftp:").name; // "PrepareRequestError"
+ * ```
+ */
+export class PrepareRequestError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "PrepareRequestError";
+  }
+}
+
+/** Methods whose request has a `Content-Length: 0` when it has no body (as fetch does). */
+const EMPTY_BODY_LENGTH_METHODS = new Set(["POST", "PUT", "PATCH"]);
+const encoder = new TextEncoder();
+
+/**
+ * Builds the request bytes. `Host` carries the port when it is not the scheme's default; a plan
+ * header named `host` or `user-agent` replaces tailgate's own, and `content-length` is always the
+ * body's true length (a plan's own is dropped). A `file` body's bytes are read by the caller and
+ * passed as `bodyBytes`.
+ *
+ * @example
+ * ```ts
+ * import { prepareRequest } from "./http1_request.ts";
+ * const prepared = prepareRequest({
+ *   label: "GET /orders", method: "GET", url: "http://127.0.0.1:8080/orders?page=2",
+ *   headers: [], weight: 1, timeoutMs: 5000, expect: { codes: [], classes: [2] },
+ * }, 0);
+ * new TextDecoder().decode(prepared.bytes).split("\r\n")[0]; // "GET /orders?page=2 HTTP/1.1"
+ * ```
+ */
+export function prepareRequest(
+  request: PlanRequest,
+  labelIndex: number,
+  bodyBytes?: Uint8Array,
+): PreparedRequest {
+  const url = new URL(request.url);
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new PrepareRequestError(
+      `${request.label}: unsupported URL scheme ${url.protocol} (use http: or https:)`,
+    );
+  }
+  const body = bodyOf(request, bodyBytes);
+  const names = new Set(request.headers.map((h) => h.name.toLowerCase()));
+  let head = `${request.method} ${url.pathname}${url.search} HTTP/1.1\r\n`;
+  if (!names.has("host")) head += `Host: ${url.host}\r\n`;
+  for (const header of request.headers) {
+    if (header.name.toLowerCase() === "content-length") continue;
+    head += `${header.name}: ${header.value}\r\n`;
+  }
+  if (!names.has("user-agent")) head += `User-Agent: tailgate/${TAILGATE_VERSION}\r\n`;
+  if (body !== undefined || EMPTY_BODY_LENGTH_METHODS.has(request.method)) {
+    head += `Content-Length: ${body?.length ?? 0}\r\n`;
+  }
+  const headBytes = encoder.encode(`${head}\r\n`);
+  const bytes = new Uint8Array(headBytes.length + (body?.length ?? 0));
+  bytes.set(headBytes);
+  if (body !== undefined) bytes.set(body, headBytes.length);
+  return {
+    labelIndex,
+    bytes,
+    isHead: request.method === "HEAD",
+    timeoutMs: request.timeoutMs,
+    expect: request.expect,
+  };
+}
+
+function bodyOf(request: PlanRequest, bodyBytes: Uint8Array | undefined): Uint8Array | undefined {
+  const body = request.body;
+  if (body === undefined) return undefined;
+  if (body.kind !== "file") return encoder.encode(body.text);
+  if (bodyBytes === undefined) {
+    throw new PrepareRequestError(
+      `${request.label}: the bytes of body file ${body.path} were not passed in`,
+    );
+  }
+  return bodyBytes;
+}

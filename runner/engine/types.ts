@@ -1,0 +1,75 @@
+/**
+ * The engine's seams: the clock, prepared requests, connections and the waker. The dispatcher is
+ * written against these so tests can drive it with a fake clock and fake connections.
+ *
+ * @module
+ */
+import type { StatusExpectation } from "../plan/types.ts";
+import type { ErrorKind } from "../result/run_result.ts";
+
+/** Monotonic time in milliseconds (fractional), on the engine thread's `performance.now()` base. */
+export interface Clock {
+  nowMs(): number;
+}
+
+/** The real clock. */
+export const PERFORMANCE_CLOCK: Clock = { nowMs: () => performance.now() };
+
+/** One plan request turned into the bytes sent on the wire, built once before the run. */
+export interface PreparedRequest {
+  /** Index of the request in the plan's `requests` (its label). */
+  labelIndex: number;
+  /** Request line, headers and body. */
+  bytes: Uint8Array;
+  /** HEAD: the response has no body whatever its headers say. */
+  isHead: boolean;
+  timeoutMs: number;
+  expect: StatusExpectation;
+}
+
+/** What became of one request on a connection. Failures are outcomes, never exceptions. */
+export interface ResponseOutcome {
+  /** HTTP status, or 0 when no complete response arrived. */
+  status: number;
+  /** Set when the request failed: a transport error, a protocol error, a timeout. */
+  error?: ErrorKind;
+  bytesSent: number;
+  bytesReceived: number;
+  /** Clock time just before the request's first byte was written (after connecting). */
+  writtenAtMs: number;
+  /** Clock time when the response was complete or the failure was seen. */
+  completedAtMs: number;
+}
+
+/** One HTTP/1.1 connection carrying one request at a time (no pipelining). */
+export interface Connection {
+  /** True while a request is in flight. */
+  readonly busy: boolean;
+  /**
+   * Connects if needed (a closed or never-opened connection reconnects), writes the request and
+   * reads its response. Never rejects.
+   */
+  send(request: PreparedRequest): Promise<ResponseOutcome>;
+  /**
+   * Connects ahead of the first request (optional); resolves with the failure kind, or undefined
+   * when connected.
+   */
+  open?(): Promise<ErrorKind | undefined>;
+  /** Fails the in-flight request with `kind` (e.g. "timeout") and closes the socket. */
+  abort(kind: ErrorKind): void;
+  /** Closes the connection; an in-flight request completes as an error. */
+  close(): void;
+}
+
+/** Sleeps the engine until a deadline with sub-millisecond precision (see timing_worker.ts). */
+export interface Waker {
+  /**
+   * Resolves at `deadlineMs` (engine clock) or soon after, or earlier when {@linkcode interrupt}
+   * is called. Only one sleep is pending at a time; a new call replaces the deadline.
+   */
+  sleepUntil(deadlineMs: number): Promise<void>;
+  /** Wakes a pending sleep now. */
+  interrupt(): void;
+  /** Stops the waker (terminates its worker). */
+  close(): void;
+}

@@ -1,0 +1,300 @@
+/**
+ * Records what the engine measured: corrected response time (completion − intended send time)
+ * and service time (completion − actual write), per stage, per request label and per interval of
+ * intended send time, with request counts. No per-request storage: an interval's histograms are
+ * encoded as soon as every request scheduled in it has completed, and their memory is reused.
+ *
+ * @module
+ */
+import type { StatusExpectation } from "../plan/types.ts";
+import type {
+  EncodedHistogram,
+  ErrorKind,
+  IntervalResult,
+  LabelResult,
+  RequestCounts,
+  StageResult,
+} from "../result/run_result.ts";
+import type { StageWindow } from "../schedule/build_schedule.ts";
+import { createHistogram, type Histogram } from "./_hdr.ts";
+import { msToRecordableUs, toEncodedHistogram } from "./encoded_histogram.ts";
+import { addCounts, emptyCounts } from "./request_counts.ts";
+
+/** Histograms and counts of one group of requests. */
+interface Group {
+  response: Histogram;
+  service: Histogram;
+  counts: RequestCounts;
+}
+
+interface OpenInterval {
+  index: number;
+  groups: Group[];
+  outstanding: number;
+}
+
+/** What the recorder hands on when the run ends. */
+export interface RecordedRun {
+  stages: StageResult[];
+  intervals: IntervalResult[];
+  sendLag: EncodedHistogram;
+  queueWait: EncodedHistogram;
+  eventLoopLag: EncodedHistogram;
+}
+
+/** One completed request, times in ms from the run's start. */
+export interface Completion {
+  stageIndex: number;
+  labelIndex: number;
+  /** Intended send time. */
+  fireMs: number;
+  /** Actual write, or NaN when the request was never written. */
+  writtenMs: number;
+  completedMs: number;
+  status: number;
+  error?: ErrorKind;
+  bytesSent: number;
+  bytesReceived: number;
+}
+
+/**
+ * The run's recorder.
+ *
+ * @example
+ * ```ts
+ * import { Recorder } from "./recorder.ts";
+ * // const rec = new Recorder(schedule.stages, ["GET /"], [{ codes: [], classes: [2] }]);
+ * // rec.scheduled(0, 0, 0); rec.complete({ stageIndex: 0, labelIndex: 0, fireMs: 0, ... });
+ * // const recorded = rec.finish(runDurationMs);
+ * ```
+ */
+export class Recorder {
+  readonly #stages: readonly StageWindow[];
+  readonly #labels: readonly string[];
+  readonly #expects: readonly StatusExpectation[];
+  readonly #intervalMs: number;
+  readonly #stageGroups: Group[][];
+  readonly #open = new Map<number, OpenInterval>();
+  readonly #closed: IntervalResult[] = [];
+  readonly #pool: Histogram[] = [];
+  readonly #sentByInterval: number[] = [];
+  readonly #completedByInterval: number[] = [];
+  readonly #sendLag = createHistogram();
+  readonly #queueWait = createHistogram();
+  readonly #loopLag = createHistogram();
+  readonly #warmup: boolean[];
+  /** Completed requests and errors so far, and the latest closed interval's p99, for progress. */
+  completed = 0;
+  errors = 0;
+
+  constructor(
+    stages: readonly StageWindow[],
+    labels: readonly string[],
+    expects: readonly StatusExpectation[],
+    intervalMs = 1000,
+  ) {
+    this.#stages = stages;
+    this.#labels = labels;
+    this.#expects = expects;
+    this.#intervalMs = intervalMs;
+    this.#stageGroups = stages.map(() => labels.map(() => this.#newGroup()));
+    this.#warmup = stages.map((s) => s.warmup);
+  }
+
+  /** A request left the schedule (it is due); call once per request, in fire-time order. */
+  scheduled(fireMs: number, stageIndex: number, labelIndex: number): void {
+    const interval = this.#interval(Math.floor(fireMs / this.#intervalMs));
+    interval.outstanding++;
+    interval.groups[labelIndex].counts.scheduled++;
+    this.#stageGroups[stageIndex][labelIndex].counts.scheduled++;
+  }
+
+  /**
+   * Records a send lag (write − intended) for a request that found a free connection. Warmup
+   * stages are left out: they exist to let compilation and connection setup settle.
+   */
+  sendLag(lagMs: number, stageIndex: number): void {
+    if (!this.#warmup[stageIndex]) this.#sendLag.recordValue(msToRecordableUs(lagMs));
+  }
+
+  /** Records a wait for a busy connection (write − intended), warmup stages left out. */
+  queueWait(waitMs: number, stageIndex: number): void {
+    if (!this.#warmup[stageIndex]) this.#queueWait.recordValue(msToRecordableUs(waitMs));
+  }
+
+  /** Records how late the event loop woke. */
+  eventLoopLag(lagMs: number): void {
+    this.#loopLag.recordValue(msToRecordableUs(lagMs));
+  }
+
+  /** Records a completed request (answered, failed or timed out; never-sent ones too). */
+  complete(c: Completion): void {
+    const index = Math.floor(c.fireMs / this.#intervalMs);
+    const interval = this.#interval(index);
+    interval.outstanding--;
+    const sent = !Number.isNaN(c.writtenMs);
+    const error: ErrorKind | undefined = c.error ??
+      (c.status !== 0 && !this.#expected(c.labelIndex, c.status) ? "unexpected_status" : undefined);
+    const responseUs = msToRecordableUs(c.completedMs - c.fireMs);
+    const serviceUs = sent ? msToRecordableUs(c.completedMs - c.writtenMs) : -1;
+    for (
+      const g of [interval.groups[c.labelIndex], this.#stageGroups[c.stageIndex][c.labelIndex]]
+    ) {
+      g.response.recordValue(responseUs);
+      if (serviceUs >= 0) g.service.recordValue(serviceUs);
+      const counts = g.counts;
+      counts.completed++;
+      if (sent) counts.sent++;
+      counts.bytesSent += c.bytesSent;
+      counts.bytesReceived += c.bytesReceived;
+      if (c.status !== 0) counts.statusCodes[c.status] = (counts.statusCodes[c.status] ?? 0) + 1;
+      if (error === undefined) counts.ok++;
+      else counts.errors[error] = (counts.errors[error] ?? 0) + 1;
+    }
+    this.completed++;
+    if (error !== undefined) this.errors++;
+    if (sent) bump(this.#sentByInterval, Math.floor(c.writtenMs / this.#intervalMs));
+    bump(this.#completedByInterval, Math.floor(c.completedMs / this.#intervalMs));
+  }
+
+  /**
+   * Encodes and releases every interval that ends at or before `scheduledUpToMs` (all its
+   * requests have left the schedule) and has no request outstanding.
+   */
+  closeIntervals(scheduledUpToMs: number): void {
+    for (const [index, interval] of this.#open) {
+      if ((index + 1) * this.#intervalMs <= scheduledUpToMs && interval.outstanding === 0) {
+        this.#closeInterval(interval);
+      }
+    }
+  }
+
+  /** The 99th percentile (us) of the most recent closed interval, for progress lines. */
+  latestP99Us(): number | undefined {
+    return this.#closed.at(-1)?.response.percentilesUs["99"];
+  }
+
+  /** Closes everything and returns the recorded run. `runMs` is how long the run lasted. */
+  finish(runMs: number): RecordedRun {
+    for (const interval of this.#open.values()) this.#closeInterval(interval);
+    const last = Math.max(
+      Math.ceil(runMs / this.#intervalMs),
+      this.#sentByInterval.length,
+      this.#completedByInterval.length,
+    );
+    // Seconds in which nothing was scheduled (the drain after the schedule) still get an interval.
+    const present = new Set(this.#closed.map((r) => Math.round(r.startMs / this.#intervalMs)));
+    for (let i = 0; i < last; i++) if (!present.has(i)) this.#closeInterval(this.#interval(i));
+    this.#closed.sort((a, b) => a.startMs - b.startMs);
+    const stages = this.#stages.map((w, i) => {
+      const labels = this.#labelResults(this.#stageGroups[i]);
+      return {
+        index: w.index,
+        name: w.name,
+        kind: w.profile.fromPerSec === w.profile.toPerSec ? "constant" as const : "ramp" as const,
+        warmup: w.warmup,
+        fromPerSec: w.profile.fromPerSec,
+        toPerSec: w.profile.toPerSec,
+        startMs: w.startMs,
+        durationMs: w.profile.durationMs,
+        ...combine(this.#stageGroups[i], labels),
+        labels,
+      };
+    });
+    return {
+      stages,
+      intervals: this.#closed,
+      sendLag: toEncodedHistogram(this.#sendLag),
+      queueWait: toEncodedHistogram(this.#queueWait),
+      eventLoopLag: toEncodedHistogram(this.#loopLag),
+    };
+  }
+
+  #closeInterval(interval: OpenInterval): void {
+    this.#open.delete(interval.index);
+    const startMs = interval.index * this.#intervalMs;
+    const end = this.#stages.at(-1)!;
+    const runEndMs = end.startMs + end.profile.durationMs;
+    const durationMs = Math.max(0, Math.min(this.#intervalMs, runEndMs - startMs)) ||
+      this.#intervalMs;
+    const labels = this.#labelResults(interval.groups);
+    const seconds = durationMs / 1000;
+    const combined = combine(interval.groups, labels);
+    this.#closed.push({
+      startMs,
+      durationMs,
+      stageIndex: this.#stageAt(startMs),
+      intendedPerSec: combined.counts.scheduled / seconds,
+      sentPerSec: (this.#sentByInterval[interval.index] ?? 0) / seconds,
+      completedPerSec: (this.#completedByInterval[interval.index] ?? 0) / seconds,
+      ...combined,
+      labels,
+    });
+    for (const g of interval.groups) this.#release(g);
+  }
+
+  #labelResults(groups: Group[]): LabelResult[] {
+    return groups.map((g, i) => ({
+      label: this.#labels[i],
+      counts: structuredClone(g.counts),
+      response: toEncodedHistogram(g.response),
+      service: toEncodedHistogram(g.service),
+    }));
+  }
+
+  #interval(index: number): OpenInterval {
+    let interval = this.#open.get(index);
+    if (interval === undefined) {
+      interval = { index, groups: this.#labels.map(() => this.#newGroup()), outstanding: 0 };
+      this.#open.set(index, interval);
+    }
+    return interval;
+  }
+
+  #stageAt(offsetMs: number): number {
+    let i = 0;
+    while (i < this.#stages.length - 1 && offsetMs >= this.#stages[i + 1].startMs) i++;
+    return this.#stages[i].index;
+  }
+
+  #expected(labelIndex: number, status: number): boolean {
+    const e = this.#expects[labelIndex];
+    return e.codes.includes(status) || e.classes.includes(Math.floor(status / 100));
+  }
+
+  #newGroup(): Group {
+    return { response: this.#take(), service: this.#take(), counts: emptyCounts() };
+  }
+
+  #take(): Histogram {
+    const h = this.#pool.pop();
+    if (h === undefined) return createHistogram();
+    h.reset();
+    return h;
+  }
+
+  #release(g: Group): void {
+    this.#pool.push(g.response, g.service);
+  }
+}
+
+/** The whole of several label groups: merged histograms (exact) and added counts. */
+function combine(groups: Group[], labels: LabelResult[]) {
+  if (groups.length === 1) {
+    return { counts: labels[0].counts, response: labels[0].response, service: labels[0].service };
+  }
+  const response = createHistogram();
+  const service = createHistogram();
+  const counts = emptyCounts();
+  for (const g of groups) {
+    response.add(g.response);
+    service.add(g.service);
+    addCounts(counts, g.counts);
+  }
+  return { counts, response: toEncodedHistogram(response), service: toEncodedHistogram(service) };
+}
+
+function bump(counts: number[], index: number): void {
+  while (counts.length <= index) counts.push(0);
+  counts[index]++;
+}

@@ -1,0 +1,118 @@
+/**
+ * Assembles the result document from what the engine recorded: the stored plan, the environment,
+ * stages, intervals, exact totals and the tool's health.
+ *
+ * @module
+ */
+import type { ResolvedPlan } from "../plan/types.ts";
+import { mergeEncodedHistograms } from "../recorder/encoded_histogram.ts";
+import { HISTOGRAM_CONFIG } from "../recorder/histogram_config.ts";
+import type { RecordedRun } from "../recorder/recorder.ts";
+import { addCounts, emptyCounts } from "../recorder/request_counts.ts";
+import { planRecord } from "./plan_record.ts";
+import {
+  type Environment,
+  RESULT_SCHEMA,
+  RESULT_VERSION,
+  type RunResult,
+  type StageResult,
+} from "./run_result.ts";
+import { judgeToolHealth } from "./tool_health.ts";
+
+/** What the engine hands over. */
+export interface RunRecord {
+  recorded: RecordedRun;
+  complete: boolean;
+  startedAt: Date;
+  durationMs: number;
+  scheduleDurationMs: number;
+  scheduled: number;
+  cpu: { userMs: number; systemMs: number };
+  connections: { opened: number; peak: number };
+  timerSlackSet: boolean;
+}
+
+/**
+ * Builds the result document.
+ *
+ * @example
+ * ```ts
+ * import { buildResult } from "./build_result.ts";
+ * // const result = buildResult(plan, engineRun, await collectEnvironment());
+ * ```
+ */
+export function buildResult(
+  plan: ResolvedPlan,
+  run: RunRecord,
+  environment: Environment,
+  stopReason: RunResult["run"]["stopReason"] = run.complete ? "completed" : "interrupted",
+): RunResult {
+  const { recorded } = run;
+  const totals = combineStages(recorded.stages);
+  const completedRequests = totals.counts.completed;
+  const health = judgeToolHealth({
+    sendLag: recorded.sendLag,
+    cpu: run.cpu,
+    durationMs: run.durationMs,
+    slos: plan.slos,
+  });
+  const seconds = run.scheduleDurationMs / 1000;
+  return {
+    schema: RESULT_SCHEMA,
+    version: RESULT_VERSION,
+    run: {
+      startedAt: run.startedAt.toISOString(),
+      endedAt: new Date(run.startedAt.getTime() + run.durationMs).toISOString(),
+      durationMs: run.durationMs,
+      complete: run.complete,
+      stopReason,
+    },
+    plan: planRecord(plan),
+    environment,
+    histograms: {
+      format: "hdr-v2-deflate-base64",
+      valueUnit: "us",
+      lowestDiscernibleValue: HISTOGRAM_CONFIG.lowestDiscernibleValue,
+      highestTrackableValue: HISTOGRAM_CONFIG.highestTrackableValue,
+      significantValueDigits: HISTOGRAM_CONFIG.significantValueDigits,
+    },
+    totals,
+    stages: recorded.stages,
+    intervals: recorded.intervals,
+    health: {
+      sendLag: recorded.sendLag,
+      queueWait: recorded.queueWait,
+      eventLoopLag: recorded.eventLoopLag,
+      connections: run.connections,
+      timerSlackSet: run.timerSlackSet,
+      cpu: {
+        userMs: round(run.cpu.userMs),
+        systemMs: round(run.cpu.systemMs),
+        perRequestUs: completedRequests
+          ? round((run.cpu.userMs + run.cpu.systemMs) * 1000 / completedRequests)
+          : 0,
+      },
+      intendedPerSec: round(run.scheduled / seconds),
+      achievedPerSec: round(totals.counts.sent / seconds),
+      ...health,
+    },
+    verdicts: [],
+  };
+}
+
+/** Exact totals of stages: merged histograms and added counts. */
+export function combineStages(
+  stages: readonly Pick<StageResult, "counts" | "response" | "service">[],
+) {
+  const counts = emptyCounts();
+  for (const s of stages) addCounts(counts, s.counts);
+  return {
+    counts,
+    response: mergeEncodedHistograms(stages.map((s) => s.response)),
+    service: mergeEncodedHistograms(stages.map((s) => s.service)),
+  };
+}
+
+function round(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}

@@ -1,0 +1,46 @@
+/**
+ * Which request of the plan's weighted mix the n-th scheduled request is. A low-discrepancy
+ * sequence (the golden-ratio sequence) keeps every prefix of the schedule close to the weights,
+ * and the choice depends only on n, so shards and workers agree without talking.
+ *
+ * @module
+ */
+
+const INVERSE_GOLDEN_RATIO = (Math.sqrt(5) - 1) / 2;
+
+/**
+ * Picks request labels by weight.
+ *
+ * @example
+ * ```ts
+ * import { RequestMix } from "./request_mix.ts";
+ * const mix = new RequestMix([9, 1]);
+ * let second = 0;
+ * for (let n = 0; n < 1000; n++) if (mix.labelIndexAt(n) === 1) second++;
+ * // second === 100 (±1)
+ * ```
+ */
+export class RequestMix {
+  readonly #cumulative: Float64Array;
+
+  constructor(weights: readonly number[]) {
+    if (weights.length === 0 || weights.some((w) => !(w > 0))) {
+      throw new RangeError("a request mix needs at least one positive weight");
+    }
+    const total = weights.reduce((a, b) => a + b, 0);
+    this.#cumulative = new Float64Array(weights.length);
+    let sum = 0;
+    weights.forEach((w, i) => this.#cumulative[i] = (sum += w) / total);
+    this.#cumulative[weights.length - 1] = 1;
+  }
+
+  /** The label index of scheduled request `n`. */
+  labelIndexAt(n: number): number {
+    const c = this.#cumulative;
+    if (c.length === 1) return 0;
+    const u = ((n + 1) * INVERSE_GOLDEN_RATIO) % 1;
+    let i = 0;
+    while (u >= c[i]) i++;
+    return i;
+  }
+}

@@ -1,0 +1,248 @@
+import assert from "node:assert/strict";
+import { Dispatcher } from "../../../runner/engine/dispatcher.ts";
+import { FakeClock } from "../../../runner/engine/fake_clock.ts";
+import { ManualWaker } from "../../../runner/engine/manual_waker.ts";
+import type { Connection, PreparedRequest, ResponseOutcome } from "../../../runner/engine/types.ts";
+import type { ErrorKind } from "../../../runner/result/run_result.ts";
+import { decodeHistogram } from "../../../runner/recorder/hdr_codec.ts";
+import { Recorder } from "../../../runner/recorder/recorder.ts";
+import { Schedule } from "../../../runner/schedule/build_schedule.ts";
+
+/** A fake server: when a request written at `writtenMs` completes (Infinity: never). */
+type ServerModel = (writtenMs: number) => number;
+
+class FakeConnection implements Connection {
+  busy = false;
+  #pending?: { resolve: (o: ResponseOutcome) => void; writtenAtMs: number; doneMs: number };
+  constructor(private clock: FakeClock, private server: ServerModel, private log: number[]) {
+    clock.onChange((now) => {
+      if (this.#pending && now >= this.#pending.doneMs) {
+        this.#finish(200, undefined, this.#pending.doneMs);
+      }
+    });
+  }
+  send(_: PreparedRequest): Promise<ResponseOutcome> {
+    this.busy = true;
+    const writtenAtMs = this.clock.nowMs();
+    this.log.push(writtenAtMs);
+    return new Promise((resolve) => {
+      this.#pending = { resolve, writtenAtMs, doneMs: this.server(writtenAtMs) };
+    });
+  }
+  nextDoneMs(): number {
+    return this.#pending?.doneMs ?? Infinity;
+  }
+  abort(kind: ErrorKind): void {
+    this.#finish(0, kind, this.clock.nowMs());
+  }
+  close(): void {
+    if (this.#pending) this.#finish(0, "other", this.clock.nowMs());
+  }
+  #finish(status: number, error: ErrorKind | undefined, at: number) {
+    const p = this.#pending!;
+    this.#pending = undefined;
+    this.busy = false;
+    p.resolve({
+      status,
+      error,
+      bytesSent: 10,
+      bytesReceived: status ? 20 : 0,
+      writtenAtMs: p.writtenAtMs,
+      completedAtMs: at,
+    });
+  }
+}
+
+/** Equal within the histogram's 3 significant digits. */
+function sameBucket(us: number, expectedUs: number): boolean {
+  return Math.abs(us - expectedUs) <= expectedUs / 1000;
+}
+
+const REQUEST: PreparedRequest = {
+  labelIndex: 0,
+  bytes: new Uint8Array(10),
+  isHead: false,
+  timeoutMs: 1000,
+  expect: { codes: [], classes: [2] },
+};
+
+async function run(opts: {
+  ratePerSec: number;
+  durationMs: number;
+  connections: number;
+  maxConnections?: number;
+  server: ServerModel;
+  timeoutMs?: number;
+  stopAtMs?: number;
+}) {
+  const clock = new FakeClock(1_000);
+  const waker = new ManualWaker(clock);
+  const schedule = new Schedule({
+    arrival: "constant",
+    seed: 1,
+    weights: [1],
+    stages: [{
+      kind: "constant",
+      index: 0,
+      name: "s",
+      ratePerSec: opts.ratePerSec,
+      durationMs: opts.durationMs,
+      warmup: false,
+      line: 1,
+    }],
+  });
+  const recorder = new Recorder(schedule.stages, ["GET /"], [REQUEST.expect]);
+  const conns: FakeConnection[] = [];
+  const writes: number[] = [];
+  const abort = new AbortController();
+  const d = new Dispatcher({
+    cursor: schedule.cursor(),
+    requests: [{ ...REQUEST, timeoutMs: opts.timeoutMs ?? 1000 }],
+    connect: () => {
+      const c = new FakeConnection(clock, opts.server, writes);
+      conns.push(c);
+      return c;
+    },
+    connections: opts.connections,
+    maxConnections: opts.maxConnections ?? opts.connections,
+    clock,
+    waker,
+    recorder,
+    signal: abort.signal,
+    sweepMs: 1,
+  });
+  let finished = false;
+  const outcome = d.run(1_000).finally(() => finished = true);
+  for (let steps = 0; !finished && steps < 1_000_000; steps++) {
+    await new Promise((r) => setTimeout(r, 0));
+    if (finished) break;
+    if (
+      opts.stopAtMs !== undefined && clock.nowMs() - 1_000 >= opts.stopAtMs && !abort.signal.aborted
+    ) {
+      abort.abort();
+      continue;
+    }
+    const next = Math.min(waker.pendingDeadlineMs ?? Infinity, ...conns.map((c) => c.nextDoneMs()));
+    if (next !== Infinity) clock.set(Math.max(next, clock.nowMs()));
+  }
+  return { outcome: await outcome, recorded: recorder.finish(opts.durationMs), d, writes };
+}
+
+Deno.test("dispatcher writes each request at its intended time when a connection is free", async () => {
+  const { recorded, writes, outcome } = await run({
+    ratePerSec: 1000,
+    durationMs: 50,
+    connections: 4,
+    server: (t) => t + 0.1,
+  });
+  assert.equal(outcome.complete, true);
+  assert.deepEqual(writes.map((t) => t - 1_000), [...Array(50).keys()]);
+  assert.equal(recorded.stages[0].counts.completed, 50);
+  assert.equal(recorded.stages[0].response.maxUs, 100);
+  assert.equal(recorded.sendLag.maxUs, 0);
+  assert.equal(recorded.queueWait.count, 0);
+});
+
+Deno.test("dispatcher queues due requests FIFO when every connection is busy, and the wait counts", async () => {
+  // One connection, 5 ms per response, a request due every 1 ms: request k is written at 5k.
+  const { recorded, writes } = await run({
+    ratePerSec: 1000,
+    durationMs: 10,
+    connections: 1,
+    server: (t) => t + 5,
+  });
+  assert.deepEqual(writes.map((t) => t - 1_000), [0, 5, 10, 15, 20, 25, 30, 35, 40, 45]);
+  const response = decodeHistogram(recorded.stages[0].response.hdr);
+  // Response time of request k = (5k + 5) − k = 4k + 5 ms; service time is always 5 ms.
+  assert.ok(Math.abs(response.maxValue - 41_000) <= 41, `max ${response.maxValue}`); // 3 digits
+  assert.ok(sameBucket(recorded.stages[0].service.maxUs, 5_000));
+  assert.ok(sameBucket(recorded.stages[0].service.minUs, 5_000));
+  assert.equal(recorded.queueWait.count, 9);
+});
+
+Deno.test("dispatcher grows to max_connections while requests queue, and no further", async () => {
+  const { d, writes } = await run({
+    ratePerSec: 1000,
+    durationMs: 20,
+    connections: 1,
+    maxConnections: 3,
+    server: (t) => t + 10,
+  });
+  assert.equal(d.peakConnections, 3);
+  assert.equal(writes.length, 20);
+});
+
+Deno.test("dispatcher never drops a request: a dead server yields timeouts at their true age", async () => {
+  const { recorded, outcome } = await run({
+    ratePerSec: 1000,
+    durationMs: 20,
+    connections: 2,
+    timeoutMs: 100,
+    server: () => Infinity,
+  });
+  assert.equal(outcome.complete, true);
+  const s = recorded.stages[0];
+  assert.equal(s.counts.scheduled, 20);
+  assert.equal(s.counts.completed, 20);
+  assert.deepEqual(s.counts.errors, { timeout: 20 });
+  // Each is timed from its due time, whether it was written or waited in the queue till its end.
+  assert.ok(
+    sameBucket(s.response.minUs, 100_000) && s.response.maxUs <= 101_100,
+    `${s.response.minUs}..${s.response.maxUs}`,
+  );
+});
+
+// The server is frozen during [100, 300) ms: anything written then completes at 300 ms.
+const frozen: ServerModel = (t) => {
+  const offset = t - 1_000;
+  return offset >= 100 && offset < 300 ? 1_300 : t + 0.1;
+};
+
+Deno.test("dispatcher measures a server freeze from the intended time: the truth, exactly", async () => {
+  // 200 of 1000 requests were due in the freeze and wait 300 − t: p90 = 100 ms, p99 = 190 ms.
+  // Connections may grow, so nothing queues and no drain blurs the figures.
+  const { recorded } = await run({
+    ratePerSec: 1000,
+    durationMs: 1000,
+    connections: 8,
+    maxConnections: 256,
+    server: frozen,
+  });
+  const s = recorded.stages[0];
+  const near = (us: number, ms: number) => Math.abs(us / 1000 - ms) <= 0.1 + ms * 0.001;
+  assert.ok(near(s.response.percentilesUs["90"], 100.1), `p90 ${s.response.percentilesUs["90"]}`);
+  assert.ok(near(s.response.percentilesUs["99"], 190.1), `p99 ${s.response.percentilesUs["99"]}`);
+  assert.ok(near(s.response.maxUs, 200), `max ${s.response.maxUs}`);
+  assert.equal(s.counts.completed, 1000);
+});
+
+Deno.test("dispatcher keeps a freeze out of service time when requests queue in the client", async () => {
+  // With 8 connections only 8 requests are on the wire when it freezes; the other 192 queue,
+  // their wait counted from the intended time, and drain in 192 / 8 × 0.1 = 2.4 ms after it.
+  const { recorded } = await run({
+    ratePerSec: 1000,
+    durationMs: 1000,
+    connections: 8,
+    server: frozen,
+  });
+  const s = recorded.stages[0];
+  const near = (us: number, ms: number) => Math.abs(us / 1000 - ms) <= 2.5;
+  assert.ok(near(s.response.percentilesUs["90"], 100), `p90 ${s.response.percentilesUs["90"]}`);
+  assert.ok(near(s.response.percentilesUs["99"], 190), `p99 ${s.response.percentilesUs["99"]}`);
+  assert.ok(s.service.percentilesUs["99"] <= 100, `service p99 ${s.service.percentilesUs["99"]}`);
+  assert.equal(s.service.maxUs >= 190_000, true, "the 8 on the wire did see the freeze");
+});
+
+Deno.test("dispatcher stops on abort and keeps what was measured", async () => {
+  const { outcome, recorded } = await run({
+    ratePerSec: 1000,
+    durationMs: 1000,
+    connections: 4,
+    server: (t) => t + 0.5,
+    stopAtMs: 100,
+  });
+  assert.equal(outcome.complete, false);
+  const s = recorded.stages[0];
+  assert.ok(s.counts.completed >= 100 && s.counts.completed <= 102, `${s.counts.completed}`);
+  assert.equal(s.counts.scheduled, s.counts.completed);
+});
