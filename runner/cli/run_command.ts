@@ -7,7 +7,7 @@
  */
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { runEngine } from "../engine/engine.ts";
+import { runPlan } from "../engine/run_plan.ts";
 import { checkReachable } from "../engine/preflight.ts";
 import { formatIssue } from "../plan/format_issue.ts";
 import { loadPlan } from "../plan/load_plan.ts";
@@ -129,15 +129,14 @@ export async function runPlanCommand(
     return { exitCode: EXIT_CODES.unreachable, errors: [`tailgate run: ${unreachable}`] };
   }
   const environment = await collectEnvironment();
-  const run = await runEngine({
+  const run = await runPlan({
     plan,
     signal,
     caCerts,
     onProgress: (p) =>
       onProgress(
-        `[${p.stageName} ${(p.offsetMs / 1000).toFixed(0)}s/${
-          (p.durationMs / 1000).toFixed(0)
-        }s] ` +
+        `[${p.stageName} ${seconds(p.offsetMs)}/${seconds(p.durationMs)}, ` +
+          `${seconds(Math.max(0, p.durationMs - p.offsetMs))} left] ` +
           `intended ${formatRatePerSec(p.intendedPerSec)} sent ${p.sentPerSec}/s ` +
           `p99 ${p.p99Us === undefined ? "-" : formatDurationMs(p.p99Us / 1000)} ` +
           `errors ${p.errors} queued ${p.queued}`,
@@ -163,6 +162,10 @@ export async function runPlanCommand(
     result,
     resultPath,
   };
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(0)}s`;
 }
 
 /**

@@ -42,6 +42,11 @@ export interface EngineOptions {
   caCerts?: string[];
   /** How long after setup the schedule starts, so connections and timers settle (ms). */
   leadMs?: number;
+  /**
+   * Wall-clock time (epoch ms, fractional) of schedule offset 0, so that workers or machines
+   * start together; overrides `leadMs`. Needs the performance clock.
+   */
+  startAtEpochMs?: number;
   clock?: Clock;
   /** Overrides for tests. */
   connect?: (url: URL, clock: Clock) => Connection;
@@ -138,7 +143,9 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
   const cpuBefore = process.cpuUsage();
   const loopLag = watchEventLoop(recorder);
   // The schedule starts once the connections are open.
-  const startMs = clock.nowMs() + (options.leadMs ?? 20);
+  const startMs = options.startAtEpochMs !== undefined
+    ? options.startAtEpochMs - performance.timeOrigin
+    : clock.nowMs() + (options.leadMs ?? 20);
   const startedAt = new Date(Date.now() + (startMs - clock.nowMs()));
   try {
     let error: string | undefined;

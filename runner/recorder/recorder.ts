@@ -137,20 +137,9 @@ export class Recorder {
       (c.status !== 0 && !this.#expected(c.labelIndex, c.status) ? "unexpected_status" : undefined);
     const responseUs = msToRecordableUs(c.completedMs - c.fireMs);
     const serviceUs = sent ? msToRecordableUs(c.completedMs - c.writtenMs) : -1;
-    for (
-      const g of [interval.groups[c.labelIndex], this.#stageGroups[c.stageIndex][c.labelIndex]]
-    ) {
-      g.response.recordValue(responseUs);
-      if (serviceUs >= 0) g.service.recordValue(serviceUs);
-      const counts = g.counts;
-      counts.completed++;
-      if (sent) counts.sent++;
-      counts.bytesSent += c.bytesSent;
-      counts.bytesReceived += c.bytesReceived;
-      if (c.status !== 0) counts.statusCodes[c.status] = (counts.statusCodes[c.status] ?? 0) + 1;
-      if (error === undefined) counts.ok++;
-      else counts.errors[error] = (counts.errors[error] ?? 0) + 1;
-    }
+    // The interval's group and the stage's: recorded into both, no array per request.
+    record(interval.groups[c.labelIndex], c, responseUs, serviceUs, sent, error);
+    record(this.#stageGroups[c.stageIndex][c.labelIndex], c, responseUs, serviceUs, sent, error);
     this.completed++;
     if (error !== undefined) this.errors++;
     if (sent) bump(this.#sentByInterval, Math.floor(c.writtenMs / this.#intervalMs));
@@ -276,6 +265,26 @@ export class Recorder {
   #release(g: Group): void {
     this.#pool.push(g.response, g.service);
   }
+}
+
+function record(
+  g: Group,
+  c: Completion,
+  responseUs: number,
+  serviceUs: number,
+  sent: boolean,
+  error: ErrorKind | undefined,
+): void {
+  g.response.recordValue(responseUs);
+  if (serviceUs >= 0) g.service.recordValue(serviceUs);
+  const counts = g.counts;
+  counts.completed++;
+  if (sent) counts.sent++;
+  counts.bytesSent += c.bytesSent;
+  counts.bytesReceived += c.bytesReceived;
+  if (c.status !== 0) counts.statusCodes[c.status] = (counts.statusCodes[c.status] ?? 0) + 1;
+  if (error === undefined) counts.ok++;
+  else counts.errors[error] = (counts.errors[error] ?? 0) + 1;
 }
 
 /** The whole of several label groups: merged histograms (exact) and added counts. */

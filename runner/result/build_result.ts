@@ -5,18 +5,11 @@
  * @module
  */
 import type { ResolvedPlan } from "../plan/types.ts";
-import { mergeEncodedHistograms } from "../recorder/encoded_histogram.ts";
 import { HISTOGRAM_CONFIG } from "../recorder/histogram_config.ts";
 import type { RecordedRun } from "../recorder/recorder.ts";
-import { addCounts, emptyCounts } from "../recorder/request_counts.ts";
+import { mergeLatency } from "../recorder/merge_recorded.ts";
 import { planRecord } from "./plan_record.ts";
-import {
-  type Environment,
-  RESULT_SCHEMA,
-  RESULT_VERSION,
-  type RunResult,
-  type StageResult,
-} from "./run_result.ts";
+import { type Environment, RESULT_SCHEMA, RESULT_VERSION, type RunResult } from "./run_result.ts";
 import { judgeToolHealth } from "./tool_health.ts";
 
 /** What the engine hands over. */
@@ -48,7 +41,7 @@ export function buildResult(
   stopReason: RunResult["run"]["stopReason"] = run.complete ? "completed" : "interrupted",
 ): RunResult {
   const { recorded } = run;
-  const totals = combineStages(recorded.stages);
+  const totals = mergeLatency(recorded.stages);
   const completedRequests = totals.counts.completed;
   const health = judgeToolHealth({
     sendLag: recorded.sendLag,
@@ -56,7 +49,9 @@ export function buildResult(
     durationMs: run.durationMs,
     slos: plan.slos,
   });
-  const seconds = run.scheduleDurationMs / 1000;
+  // A stopped run covers only part of its schedule: rates are over the part it ran.
+  const seconds = Math.min(run.durationMs, run.scheduleDurationMs) / 1000;
+  const scheduled = run.complete ? run.scheduled : totals.counts.scheduled;
   return {
     schema: RESULT_SCHEMA,
     version: RESULT_VERSION,
@@ -92,24 +87,11 @@ export function buildResult(
           ? round((run.cpu.userMs + run.cpu.systemMs) * 1000 / completedRequests)
           : 0,
       },
-      intendedPerSec: round(run.scheduled / seconds),
+      intendedPerSec: round(scheduled / seconds),
       achievedPerSec: round(totals.counts.sent / seconds),
       ...health,
     },
     verdicts: [],
-  };
-}
-
-/** Exact totals of stages: merged histograms and added counts. */
-export function combineStages(
-  stages: readonly Pick<StageResult, "counts" | "response" | "service">[],
-) {
-  const counts = emptyCounts();
-  for (const s of stages) addCounts(counts, s.counts);
-  return {
-    counts,
-    response: mergeEncodedHistograms(stages.map((s) => s.response)),
-    service: mergeEncodedHistograms(stages.map((s) => s.service)),
   };
 }
 

@@ -1,0 +1,145 @@
+/**
+ * Runs a plan on one thread or spread across Web Workers (`load.workers`). Each worker runs an
+ * interleaved share of the schedule from the same start instant; their records merge exactly,
+ * and the union of their schedules is the plan's schedule.
+ *
+ * @module
+ */
+import process from "node:process";
+import type { ResolvedPlan } from "../plan/types.ts";
+import { mergeRecordedRuns } from "../recorder/merge_recorded.ts";
+import type { ShardSpec } from "../schedule/build_schedule.ts";
+import { type EngineRun, type Progress, runEngine } from "./engine.ts";
+import type { FromEngineWorker, ToEngineWorker } from "./engine_worker.ts";
+
+/** Options of {@linkcode runPlan}. */
+export interface RunPlanOptions {
+  plan: ResolvedPlan;
+  /** This run's share of the plan (a `--shard i/n` of a sharded run); workers divide it further. */
+  shard?: ShardSpec;
+  signal?: AbortSignal;
+  onProgress?: (progress: Progress) => void;
+  caCerts?: string[];
+  startAtEpochMs?: number;
+}
+
+/**
+ * How many workers `workers: auto` means here: one per core on machines with 4 or more cores,
+ * otherwise the engine runs on the main thread (on 2 cores the second belongs to the timing
+ * worker, the OS and often the target).
+ *
+ * @example
+ * ```ts
+ * import { workerCount } from "./run_plan.ts";
+ * workerCount("auto", 2); // 1
+ * workerCount(3, 2); // 3
+ * ```
+ */
+export function workerCount(workers: number | "auto", cores: number): number {
+  if (workers !== "auto") return workers;
+  return cores >= 4 ? cores : 1;
+}
+
+/**
+ * Composes a shard of a shard: worker `inner` of the run's share `outer`.
+ *
+ * @example
+ * ```ts
+ * import { composeShards } from "./run_plan.ts";
+ * composeShards({ index: 1, count: 2 }, { index: 1, count: 3 }); // { index: 3, count: 6 }
+ * ```
+ */
+export function composeShards(outer: ShardSpec, inner: ShardSpec): ShardSpec {
+  return { index: outer.index + outer.count * inner.index, count: outer.count * inner.count };
+}
+
+/**
+ * Runs the plan and returns one merged record.
+ *
+ * @example
+ * ```ts
+ * import { runPlan } from "./run_plan.ts";
+ * // const run = await runPlan({ plan });
+ * ```
+ */
+export async function runPlan(options: RunPlanOptions): Promise<EngineRun> {
+  const count = workerCount(options.plan.load.workers, navigator.hardwareConcurrency);
+  const shard = options.shard ?? { index: 0, count: 1 };
+  if (count === 1) return await runEngine({ ...options, shard });
+  const cpuBefore = process.cpuUsage();
+  const startAtEpochMs = options.startAtEpochMs ?? performance.timeOrigin + performance.now() + 500;
+  const progress: Progress[] = [];
+  const workers = Array.from(
+    { length: count },
+    () => new Worker(new URL("./engine_worker.ts", import.meta.url).href, { type: "module" }),
+  );
+  const onAbort = () =>
+    workers.forEach((w) => w.postMessage({ type: "stop" } satisfies ToEngineWorker));
+  options.signal?.addEventListener("abort", onAbort);
+  try {
+    const runs = await Promise.all(
+      workers.map((worker, i) =>
+        new Promise<EngineRun>((resolve, reject) => {
+          worker.onmessage = (event: MessageEvent<FromEngineWorker>) => {
+            const m = event.data;
+            if (m.type === "progress") {
+              progress[i] = m.progress;
+              if (i === 0) options.onProgress?.(sumProgress(progress));
+            } else if (m.type === "done") {
+              resolve({ ...m.run, startedAt: new Date(m.run.startedAt) });
+            } else reject(new Error(`worker ${i}: ${m.message}`));
+          };
+          worker.onerror = (e) => {
+            e.preventDefault();
+            reject(new Error(`worker ${i}: ${e.message}`));
+          };
+          worker.postMessage(
+            {
+              type: "run",
+              plan: options.plan,
+              shard: composeShards(shard, { index: i, count }),
+              startAtEpochMs,
+              caCerts: options.caCerts,
+            } satisfies ToEngineWorker,
+          );
+        })
+      ),
+    );
+    const cpu = process.cpuUsage(cpuBefore);
+    return {
+      recorded: mergeRecordedRuns(runs.map((r) => r.recorded)),
+      complete: runs.every((r) => r.complete),
+      startedAt: runs[0].startedAt,
+      durationMs: Math.max(...runs.map((r) => r.durationMs)),
+      scheduleDurationMs: runs[0].scheduleDurationMs,
+      scheduled: runs.reduce((n, r) => n + r.scheduled, 0),
+      // The whole process, measured here: each worker's own reading would count every thread.
+      cpu: { userMs: cpu.user / 1000, systemMs: cpu.system / 1000 },
+      connections: {
+        opened: runs.reduce((n, r) => n + r.connections.opened, 0),
+        peak: runs.reduce((n, r) => n + r.connections.peak, 0),
+      },
+      timerSlackSet: runs.every((r) => r.timerSlackSet),
+      ...(runs.some((r) => r.error)
+        ? { error: runs.map((r) => r.error).filter(Boolean).join("; ") }
+        : {}),
+    };
+  } finally {
+    options.signal?.removeEventListener("abort", onAbort);
+    workers.forEach((w) => w.terminate());
+  }
+}
+
+function sumProgress(parts: Progress[]): Progress {
+  const first = parts[0];
+  const total = (f: (p: Progress) => number) => parts.reduce((n, p) => n + (p ? f(p) : 0), 0);
+  return {
+    ...first,
+    intendedPerSec: total((p) => p.intendedPerSec),
+    sentPerSec: total((p) => p.sentPerSec),
+    completed: total((p) => p.completed),
+    errors: total((p) => p.errors),
+    queued: total((p) => p.queued),
+    inflight: total((p) => p.inflight),
+  };
+}

@@ -1,0 +1,85 @@
+/**
+ * Merges what several recorders measured of the same plan (workers of one run, or shards run on
+ * several machines) into one record: histograms merged exactly, counts added, intervals aligned
+ * by their start. Never averages a percentile.
+ *
+ * @module
+ */
+import type { IntervalResult, LabelResult, StageResult } from "../result/run_result.ts";
+import { mergeEncodedHistograms } from "./encoded_histogram.ts";
+import type { RecordedRun } from "./recorder.ts";
+import { addCounts, emptyCounts } from "./request_counts.ts";
+
+/**
+ * Merges records of the same plan.
+ *
+ * @example
+ * ```ts
+ * import { mergeRecordedRuns } from "./merge_recorded.ts";
+ * // const whole = mergeRecordedRuns([worker0.recorded, worker1.recorded]);
+ * ```
+ */
+export function mergeRecordedRuns(runs: readonly RecordedRun[]): RecordedRun {
+  if (runs.length === 0) throw new RangeError("nothing to merge");
+  if (runs.length === 1) return runs[0];
+  const stages = runs[0].stages.map((stage, i): StageResult => {
+    const parts = runs.map((r) => r.stages[i]);
+    return { ...stage, ...mergeLatency(parts), labels: mergeLabels(parts.map((p) => p.labels)) };
+  });
+  const byStart = new Map<number, IntervalResult[]>();
+  for (const r of runs) {
+    for (const interval of r.intervals) {
+      const list = byStart.get(interval.startMs) ?? [];
+      list.push(interval);
+      byStart.set(interval.startMs, list);
+    }
+  }
+  const intervals = [...byStart.entries()].sort(([a], [b]) => a - b).map(([, parts]) => ({
+    ...parts[0],
+    intendedPerSec: sum(parts, (p) => p.intendedPerSec),
+    sentPerSec: sum(parts, (p) => p.sentPerSec),
+    completedPerSec: sum(parts, (p) => p.completedPerSec),
+    ...mergeLatency(parts),
+    labels: mergeLabels(parts.map((p) => p.labels)),
+  }));
+  return {
+    stages,
+    intervals,
+    sendLag: mergeEncodedHistograms(runs.map((r) => r.sendLag)),
+    queueWait: mergeEncodedHistograms(runs.map((r) => r.queueWait)),
+    eventLoopLag: mergeEncodedHistograms(runs.map((r) => r.eventLoopLag)),
+  };
+}
+
+/**
+ * Counts added and histograms merged exactly, of groups of the same requests' kind (labels,
+ * stages, workers' shares).
+ *
+ * @example
+ * ```ts
+ * import { mergeLatency } from "./merge_recorded.ts";
+ * // const totals = mergeLatency(result.stages);
+ * ```
+ */
+export function mergeLatency(
+  parts: readonly Pick<LabelResult, "counts" | "response" | "service">[],
+) {
+  const counts = emptyCounts();
+  for (const p of parts) addCounts(counts, p.counts);
+  return {
+    counts,
+    response: mergeEncodedHistograms(parts.map((p) => p.response)),
+    service: mergeEncodedHistograms(parts.map((p) => p.service)),
+  };
+}
+
+function mergeLabels(lists: readonly LabelResult[][]): LabelResult[] {
+  return lists[0].map((label, i) => ({
+    label: label.label,
+    ...mergeLatency(lists.map((list) => list[i])),
+  }));
+}
+
+function sum<T>(items: readonly T[], f: (item: T) => number): number {
+  return items.reduce((total, item) => total + f(item), 0);
+}

@@ -1,0 +1,147 @@
+/**
+ * Helpers for result tests: a plan with a secret header, a recorder run over its schedule with
+ * known latencies, and the result document built from it.
+ *
+ * @module
+ */
+import type { ResolvedPlan } from "../../runner/plan/types.ts";
+import { type Completion, Recorder } from "../../runner/recorder/recorder.ts";
+import { buildResult, type RunRecord } from "../../runner/result/build_result.ts";
+import type { Environment, RunResult } from "../../runner/result/run_result.ts";
+import { Schedule } from "../../runner/schedule/build_schedule.ts";
+import { parseText } from "./plan_fixtures.ts";
+
+/** The secret the plan's `${env.TOKEN}` header resolves to; it must never be stored. */
+export const SECRET_TOKEN = "s3cr3t-token-value";
+
+/**
+ * Two labels, a 1 s warmup at 10/s then a 2 s stage at 20/s, a p99 SLO and a secret header.
+ *
+ * @example
+ * ```ts
+ * import { RESULT_PLAN } from "./result_fixtures.ts";
+ * RESULT_PLAN.includes("${env.TOKEN}"); // true
+ * ```
+ */
+export const RESULT_PLAN = `name: shop
+target: http://127.0.0.1:8080
+defaults:
+  headers:
+    Authorization: "Bearer \${env.TOKEN}"
+requests:
+  - name: GET /a
+    path: /a
+  - name: GET /b
+    path: /b
+load:
+  stages:
+    - { name: warm, rate: 10/s, duration: 1s, warmup: true }
+    - { name: main, rate: 20/s, duration: 2s }
+slo:
+  - p99 < 50ms
+`;
+
+/**
+ * A fixed environment fingerprint.
+ *
+ * @example
+ * ```ts
+ * import { ENVIRONMENT } from "./result_fixtures.ts";
+ * ENVIRONMENT.cores; // 4
+ * ```
+ */
+export const ENVIRONMENT: Environment = {
+  tailgateVersion: "0.0.0-test",
+  denoVersion: "2.9.6",
+  v8Version: "0",
+  os: "linux",
+  arch: "x86_64",
+  cpuModel: "test cpu",
+  cores: 4,
+};
+
+/**
+ * {@linkcode RESULT_PLAN} parsed with `TOKEN` set to {@linkcode SECRET_TOKEN}.
+ *
+ * @example
+ * ```ts
+ * import { resultPlan } from "./result_fixtures.ts";
+ * resultPlan().requests.length; // 2
+ * ```
+ */
+export function resultPlan(): ResolvedPlan {
+  const { plan, issues } = parseText(RESULT_PLAN, { env: { TOKEN: SECRET_TOKEN } });
+  if (!plan) throw new Error(`fixture plan is invalid: ${JSON.stringify(issues)}`);
+  return plan;
+}
+
+/**
+ * Records every request of the plan's schedule: written 0.5 ms late, answered 1 ms after the
+ * write with 200, except every 10th request (refused, never written) and label 1's every 7th
+ * (answered 500).
+ *
+ * @example
+ * ```ts
+ * import { recordPlan, resultPlan } from "./result_fixtures.ts";
+ * const record = recordPlan(resultPlan());
+ * record.scheduled; // 50
+ * ```
+ */
+export function recordPlan(plan: ResolvedPlan, over: Partial<RunRecord> = {}): RunRecord {
+  const schedule = new Schedule({
+    arrival: plan.load.arrival,
+    seed: plan.load.seed,
+    stages: plan.load.stages,
+    weights: plan.requests.map((r) => r.weight),
+  });
+  const rec = new Recorder(
+    schedule.stages,
+    plan.requests.map((r) => r.label),
+    plan.requests.map((r) => r.expect),
+  );
+  const cursor = schedule.cursor();
+  for (; !cursor.done; cursor.advance()) {
+    const { index, fireMs, stageIndex, labelIndex } = cursor;
+    rec.scheduled(fireMs, stageIndex, labelIndex);
+    const refused = index % 10 === 0;
+    const c: Completion = {
+      stageIndex,
+      labelIndex,
+      fireMs,
+      writtenMs: refused ? NaN : fireMs + 0.5,
+      completedMs: fireMs + (refused ? 0.25 : 1.5),
+      status: refused ? 0 : labelIndex === 1 && index % 7 === 0 ? 500 : 200,
+      error: refused ? "refused" : undefined,
+      bytesSent: refused ? 0 : 50,
+      bytesReceived: refused ? 0 : 120,
+    };
+    if (!refused) rec.sendLag(0.5, stageIndex);
+    rec.complete(c);
+  }
+  return {
+    recorded: rec.finish(schedule.durationMs),
+    complete: true,
+    startedAt: new Date("2025-01-02T03:04:05.000Z"),
+    durationMs: schedule.durationMs + 10,
+    scheduleDurationMs: schedule.durationMs,
+    scheduled: schedule.totalCount,
+    cpu: { userMs: 300, systemMs: 100 },
+    connections: { opened: 2, peak: 3 },
+    timerSlackSet: true,
+    ...over,
+  };
+}
+
+/**
+ * The result document of {@linkcode recordPlan} on {@linkcode resultPlan}.
+ *
+ * @example
+ * ```ts
+ * import { sampleResult } from "./result_fixtures.ts";
+ * sampleResult().stages.length; // 2
+ * ```
+ */
+export function sampleResult(over: Partial<RunRecord> = {}): RunResult {
+  const plan = resultPlan();
+  return buildResult(plan, recordPlan(plan, over), ENVIRONMENT);
+}

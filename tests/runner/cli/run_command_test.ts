@@ -1,0 +1,98 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { parseRunArgs, retarget, runPlanCommand } from "../../../runner/cli/run_command.ts";
+import { readRunResult } from "../../../runner/result/read_run_result.ts";
+import { startTarget } from "../../../runner/target/mod.ts";
+import { parseText } from "../../_helpers/plan_fixtures.ts";
+
+async function tempDir(): Promise<string & AsyncDisposable> {
+  const dir = await Deno.makeTempDir();
+  return Object.assign(dir, {
+    [Symbol.asyncDispose]: () => Deno.remove(dir, { recursive: true }),
+  }) as string & AsyncDisposable;
+}
+
+async function planFile(dir: string, target: string, extra = ""): Promise<string> {
+  const file = join(dir, "plan.yaml");
+  await Deno.writeTextFile(
+    file,
+    `name: cli-run
+target: ${target}
+requests: [{ path: /x }]
+load:
+  connections: 2
+  stages: [{ rate: 200/s, duration: 500ms }]
+${extra}`,
+  );
+  return file;
+}
+
+Deno.test("tailgate run writes a readable result.json and a summary with both latencies", async () => {
+  await using target = await startTarget({ mode: "hello", port: 0 });
+  await using dir = await tempDir();
+  const file = await planFile(String(dir), target.url);
+  const lines: string[] = [];
+  const outcome = await runPlanCommand(
+    { planPath: file, outDir: join(String(dir), "out"), caCertFiles: [] },
+    (l) => lines.push(l),
+  );
+  const read = readRunResult(await Deno.readTextFile(join(String(dir), "out", "result.json")));
+  assert.ok(read.ok);
+  // A run the generator could not hold (possible on a loaded machine) exits 3, never 0.
+  assert.equal(outcome.exitCode, read.result.health.toolLimited ? 3 : 0, outcome.errors.join("\n"));
+  assert.equal(read.result.totals.counts.completed, 100);
+  assert.equal(read.result.run.complete, true);
+  assert.match(outcome.summary!, /response .*\n .*service/);
+  const leftovers = [...Deno.readDirSync(join(String(dir), "out"))].map((e) => e.name);
+  assert.deepEqual(leftovers, ["result.json"], "no temporary file may be left behind");
+});
+
+Deno.test("tailgate run exits 4 with one sentence when the target refuses connections", async () => {
+  await using dir = await tempDir();
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close(); // a port nobody listens on
+  const file = await planFile(String(dir), `http://127.0.0.1:${port}`);
+  const outcome = await runPlanCommand(
+    { planPath: file, outDir: String(dir), caCertFiles: [] },
+    () => {},
+  );
+  assert.equal(outcome.exitCode, 4);
+  assert.match(outcome.errors[0], /refused the connection: is the target running\?/);
+});
+
+Deno.test("tailgate run refuses an invalid plan with located errors and exit 2, sending nothing", async () => {
+  await using dir = await tempDir();
+  const file = await planFile(String(dir), "http://127.0.0.1:9", "slo: [p99 < 10 parsecs]\n");
+  const outcome = await runPlanCommand(
+    { planPath: file, outDir: String(dir), caCertFiles: [] },
+    () => {},
+  );
+  assert.equal(outcome.exitCode, 2);
+  assert.match(outcome.errors[0], /plan\.yaml:7:/);
+});
+
+Deno.test("parseRunArgs() reads the plan and options and names mistakes", () => {
+  const ok = parseRunArgs(["p.yaml", "--out", "o", "--target", "http://127.0.0.1:1"]);
+  assert.ok(ok.ok && ok.options.outDir === "o" && ok.options.target === "http://127.0.0.1:1");
+  const none = parseRunArgs([]);
+  assert.ok(!none.ok && /name the plan/.test(none.errors[0]));
+  const bad = parseRunArgs(["p.yaml", "--target", "ftp://x"]);
+  assert.ok(!bad.ok && /not an http\(s\) URL/.test(bad.errors[0]));
+  const two = parseRunArgs(["a.yaml", "b.yaml"]);
+  assert.ok(!two.ok && /one plan per run/.test(two.errors[0]));
+});
+
+Deno.test("retarget() moves every request to the new base and keeps paths and queries", () => {
+  const { plan } = parseText(`name: t
+target: http://127.0.0.1:8080/api
+requests: [{ path: /orders?limit=2 }, { path: / }]
+load: { stages: [{ rate: 1/s, duration: 1s }] }
+`);
+  assert.ok(plan);
+  const moved = retarget(plan, "http://127.0.0.1:9999/v2/");
+  assert.deepEqual(moved.requests.map((r) => r.url), [
+    "http://127.0.0.1:9999/v2/orders?limit=2",
+    "http://127.0.0.1:9999/v2/",
+  ]);
+});

@@ -1,0 +1,59 @@
+import assert from "node:assert/strict";
+import { composeShards, runPlan, workerCount } from "../../../runner/engine/run_plan.ts";
+import { startTarget } from "../../../runner/target/mod.ts";
+import { decodeHistogram } from "../../../runner/recorder/hdr_codec.ts";
+import { parseText } from "../../_helpers/plan_fixtures.ts";
+
+Deno.test("workerCount() runs on the main thread below 4 cores and one worker per core above", () => {
+  assert.equal(workerCount("auto", 2), 1);
+  assert.equal(workerCount("auto", 8), 8);
+  assert.equal(workerCount(3, 2), 3);
+});
+
+Deno.test("composeShards() nests a worker's share inside a run's shard without overlap", () => {
+  const outer = { index: 1, count: 2 };
+  const owners = new Map<number, string>();
+  for (let w = 0; w < 3; w++) {
+    const s = composeShards(outer, { index: w, count: 3 });
+    for (let n = 0; n < 60; n++) {
+      if (n % s.count === s.index) {
+        assert.ok(!owners.has(n), `request ${n} twice`);
+        owners.set(n, `w${w}`);
+      }
+    }
+  }
+  // Exactly the outer shard's requests (the odd ones), each owned by one worker.
+  assert.deepEqual(
+    [...owners.keys()].sort((a, b) => a - b),
+    [...Array(30).keys()].map((k) => 2 * k + 1),
+  );
+});
+
+Deno.test("runPlan() spreads a plan over workers and merges their records exactly", async () => {
+  await using target = await startTarget({ mode: "hello", port: 0 });
+  const { plan } = parseText(`name: workers
+target: ${target.url}
+requests:
+  - { name: a, path: /a, weight: 3 }
+  - { name: b, path: /b }
+load:
+  connections: 4
+  workers: 2
+  stages: [{ rate: 400/s, duration: 1s }]
+`);
+  assert.ok(plan);
+  const run = await runPlan({ plan });
+  assert.equal(run.complete, true);
+  assert.equal(run.scheduled, 400);
+  const stage = run.recorded.stages[0];
+  assert.equal(stage.counts.scheduled, 400);
+  assert.equal(stage.counts.completed, 400);
+  assert.equal(stage.counts.ok, 400);
+  const [a, b] = stage.labels.map((l) => l.counts.completed);
+  assert.equal(a + b, 400);
+  assert.ok(Math.abs(a - 300) <= 2, `a ${a}`); // the weighted mix, within a request or two
+  // Merged, not averaged: the stage histogram holds every request once.
+  assert.equal(decodeHistogram(stage.response.hdr).totalCount, 400);
+  const intervalTotal = run.recorded.intervals.reduce((n, i) => n + i.counts.completed, 0);
+  assert.equal(intervalTotal, 400);
+});

@@ -1,0 +1,124 @@
+import assert from "node:assert/strict";
+import { decodeHistogram } from "../../../runner/recorder/hdr_codec.ts";
+import { mergeRecordedRuns } from "../../../runner/recorder/merge_recorded.ts";
+import { type Completion, type RecordedRun, Recorder } from "../../../runner/recorder/recorder.ts";
+import { Schedule } from "../../../runner/schedule/build_schedule.ts";
+import { assertSameHistogram } from "./_histogram_assertions.ts";
+
+const STAGES = new Schedule({
+  arrival: "constant",
+  seed: 1,
+  weights: [1, 1],
+  stages: [
+    {
+      kind: "constant",
+      index: 0,
+      name: "warm",
+      ratePerSec: 50,
+      durationMs: 1000,
+      warmup: true,
+      line: 1,
+    },
+    {
+      kind: "ramp",
+      index: 1,
+      name: "up",
+      fromPerSec: 50,
+      toPerSec: 150,
+      durationMs: 2000,
+      warmup: false,
+      line: 2,
+    },
+  ],
+}).stages;
+
+function newRecorder(): Recorder {
+  return new Recorder(STAGES, ["GET /a", "GET /b"], [{ codes: [], classes: [2] }, {
+    codes: [],
+    classes: [2],
+  }]);
+}
+
+/** A deterministic mix of requests over the 3 s schedule, some failing, some never written. */
+function requests(): Completion[] {
+  const out: Completion[] = [];
+  for (let i = 0; i < 240; i++) {
+    const fireMs = i * 12.4;
+    const neverWritten = i % 37 === 0;
+    const writtenMs = neverWritten ? NaN : fireMs + (i % 5) * 0.3;
+    out.push({
+      stageIndex: fireMs < 1000 ? 0 : 1,
+      labelIndex: i % 4 === 0 ? 1 : 0,
+      fireMs,
+      writtenMs,
+      completedMs: fireMs + 0.5 + ((i * 7919) % 400) * (i % 11 === 0 ? 3.1 : 0.07),
+      status: neverWritten ? 0 : i % 13 === 0 ? 500 : 200,
+      error: neverWritten ? "refused" : undefined,
+      bytesSent: neverWritten ? 0 : 40,
+      bytesReceived: neverWritten ? 0 : 100 + i,
+    });
+  }
+  return out;
+}
+
+function recordAll(rec: Recorder, cs: Completion[], runMs: number): RecordedRun {
+  for (const c of cs) rec.scheduled(c.fireMs, c.stageIndex, c.labelIndex);
+  for (const c of cs) {
+    rec.complete(c);
+    if (c.fireMs < 1000) rec.sendLag(5, c.stageIndex); // warmup: left out everywhere
+    else rec.sendLag((c.fireMs % 3) * 0.1, c.stageIndex);
+    rec.eventLoopLag((c.fireMs % 2) * 0.2);
+  }
+  return rec.finish(runMs);
+}
+
+Deno.test("merging two records equals recording every request in one recorder", () => {
+  const all = requests();
+  const single = recordAll(newRecorder(), all, 4000);
+  const even = recordAll(newRecorder(), all.filter((_, i) => i % 2 === 0), 4000);
+  const odd = recordAll(newRecorder(), all.filter((_, i) => i % 2 === 1), 4000);
+  const merged = mergeRecordedRuns([even, odd]);
+  // Same counts, same encoded histograms and summaries, everywhere.
+  assert.deepEqual(merged, single);
+  for (const [m, s] of merged.stages.map((st, i) => [st, single.stages[i]] as const)) {
+    assertSameHistogram(decodeHistogram(m.response.hdr), decodeHistogram(s.response.hdr));
+    assertSameHistogram(decodeHistogram(m.service.hdr), decodeHistogram(s.service.hdr));
+  }
+  assert.equal(merged.stages[1].counts.completed + merged.stages[0].counts.completed, 240);
+  assert.ok((merged.stages[1].counts.errors.unexpected_status ?? 0) > 0);
+  assert.ok((merged.stages[1].counts.errors.refused ?? 0) > 0);
+});
+
+Deno.test("intervals are aligned by start even where only one record has them", () => {
+  const all = requests();
+  const early = all.filter((c) => c.fireMs < 1000);
+  const late = all.filter((c) => c.fireMs >= 1000);
+  const a = recordAll(newRecorder(), early, 1000);
+  const b = recordAll(newRecorder(), late, 4000);
+  assert.ok(a.intervals.length < b.intervals.length);
+  const merged = mergeRecordedRuns([b, a]);
+  assert.deepEqual(merged.intervals.map((i) => i.startMs), [0, 1000, 2000, 3000]);
+  const single = recordAll(newRecorder(), all, 4000);
+  assert.deepEqual(merged.intervals, single.intervals);
+});
+
+Deno.test("merged intervals sum the per-second rates of their parts", () => {
+  const all = requests();
+  const a = recordAll(newRecorder(), all.filter((_, i) => i % 3 === 0), 4000);
+  const b = recordAll(newRecorder(), all.filter((_, i) => i % 3 !== 0), 4000);
+  const merged = mergeRecordedRuns([a, b]);
+  merged.intervals.forEach((m, k) => {
+    const [x, y] = [a.intervals[k], b.intervals[k]];
+    assert.equal(m.intendedPerSec, x.intendedPerSec + y.intendedPerSec);
+    assert.equal(m.sentPerSec, x.sentPerSec + y.sentPerSec);
+    assert.equal(m.completedPerSec, x.completedPerSec + y.completedPerSec);
+    assert.equal(m.counts.scheduled, x.counts.scheduled + y.counts.scheduled);
+  });
+  assert.ok(merged.intervals[1].intendedPerSec > 0);
+});
+
+Deno.test("mergeRecordedRuns() refuses nothing and returns a single record unchanged", () => {
+  assert.throws(() => mergeRecordedRuns([]), RangeError);
+  const one = recordAll(newRecorder(), requests(), 4000);
+  assert.equal(mergeRecordedRuns([one]), one);
+});

@@ -1,0 +1,224 @@
+import assert from "node:assert/strict";
+import type { PlanStage, StatusExpectation } from "../../../runner/plan/types.ts";
+import { createHistogram } from "../../../runner/recorder/_hdr.ts";
+import { decodeHistogram } from "../../../runner/recorder/hdr_codec.ts";
+import { type Completion, Recorder } from "../../../runner/recorder/recorder.ts";
+import type { EncodedHistogram } from "../../../runner/result/run_result.ts";
+import { Schedule } from "../../../runner/schedule/build_schedule.ts";
+import { assertSameHistogram } from "./_histogram_assertions.ts";
+
+const LABELS = ["GET /a", "GET /b"];
+const EXPECTS: StatusExpectation[] = [{ codes: [], classes: [2] }, { codes: [404], classes: [2] }];
+
+/** A 1 s warmup stage then a 2 s measured stage, both at 10/s. */
+function windows(stages: PlanStage[] = [
+  constant(0, "warm", 1000, true),
+  constant(1, "main", 2000, false),
+]) {
+  return new Schedule({ arrival: "constant", seed: 1, weights: [1, 1], stages }).stages;
+}
+
+function constant(index: number, name: string, durationMs: number, warmup: boolean): PlanStage {
+  return { kind: "constant", index, name, ratePerSec: 10, durationMs, warmup, line: index + 1 };
+}
+
+function newRecorder(stages = windows()): Recorder {
+  return new Recorder(stages, LABELS, EXPECTS);
+}
+
+/** A request answered 200, written `writeAfterMs` after its fire time. */
+function done(over: Partial<Completion> & Pick<Completion, "fireMs" | "completedMs">): Completion {
+  return {
+    stageIndex: 0,
+    labelIndex: 0,
+    writtenMs: over.fireMs,
+    status: 200,
+    bytesSent: 10,
+    bytesReceived: 100,
+    ...over,
+  };
+}
+
+/** Schedules and completes a request in one go. */
+function record(rec: Recorder, c: Completion): void {
+  rec.scheduled(c.fireMs, c.stageIndex, c.labelIndex);
+  rec.complete(c);
+}
+
+function buckets(h: EncodedHistogram): Array<[number, number]> {
+  return [...decodeHistogram(h.hdr).recordedValues()].map((v) => [v.valueUs, v.count]);
+}
+
+Deno.test("requests are counted per stage, per label and per interval of intended send time", () => {
+  const rec = newRecorder();
+  record(rec, done({ fireMs: 100, completedMs: 101, stageIndex: 0, labelIndex: 0 }));
+  record(rec, done({ fireMs: 1100, completedMs: 1101, stageIndex: 1, labelIndex: 0 }));
+  record(rec, done({ fireMs: 1200, completedMs: 1201, stageIndex: 1, labelIndex: 1 }));
+  // Fired in second 2, completed in second 3: filed under second 2.
+  record(rec, done({ fireMs: 2900, completedMs: 3100, stageIndex: 1, labelIndex: 1 }));
+  const run = rec.finish(3000);
+  const [warm, main] = run.stages;
+  assert.deepEqual(warm.labels.map((l) => l.counts.completed), [1, 0]);
+  assert.deepEqual(main.labels.map((l) => l.counts.completed), [1, 2]);
+  assert.equal(main.counts.scheduled, 3);
+  assert.equal(main.counts.ok, 3);
+  assert.equal(main.counts.bytesReceived, 300);
+  assert.deepEqual(main.counts.statusCodes, { "200": 3 });
+  assert.deepEqual(run.intervals.map((i) => [i.startMs, i.counts.scheduled, i.counts.completed]), [
+    [0, 1, 1],
+    [1000, 2, 2],
+    [2000, 1, 1],
+    [3000, 0, 0],
+  ]);
+  assert.deepEqual(run.intervals.map((i) => i.stageIndex), [0, 1, 1, 1]);
+  assert.equal(rec.completed, 4);
+  assert.equal(rec.errors, 0);
+});
+
+Deno.test("response time runs from the fire time and service time from the write", () => {
+  const rec = newRecorder();
+  // Intended at 100 ms, written at 100.5 ms, complete at 101.5 ms: 1500 us and 1000 us.
+  record(rec, done({ fireMs: 100, writtenMs: 100.5, completedMs: 101.5 }));
+  const [warm] = rec.finish(3000).stages;
+  assert.deepEqual(buckets(warm.response), [[1500, 1]]);
+  assert.deepEqual(buckets(warm.service), [[1000, 1]]);
+  assert.equal(warm.response.percentilesUs["50"], 1500);
+  assert.equal(warm.service.maxUs, 1000);
+});
+
+Deno.test("a request never written counts in response time but not in service time or sent", () => {
+  const rec = newRecorder();
+  record(rec, done({ fireMs: 10, completedMs: 12 }));
+  record(rec, {
+    ...done({ fireMs: 20, completedMs: 21.5 }),
+    writtenMs: NaN,
+    status: 0,
+    error: "refused",
+    bytesSent: 0,
+    bytesReceived: 0,
+  });
+  const [warm] = rec.finish(3000).stages;
+  assert.equal(warm.response.count, 2);
+  assert.equal(warm.service.count, 1);
+  assert.deepEqual(buckets(warm.response), [[1500, 1], [2000, 1]]);
+  assert.equal(warm.counts.sent, 1);
+  assert.equal(warm.counts.completed, 2);
+  assert.deepEqual(warm.counts.errors, { refused: 1 });
+  assert.deepEqual(warm.counts.statusCodes, { "200": 1 });
+  assert.equal(rec.errors, 1);
+});
+
+Deno.test("a status outside `expect` is an unexpected_status error and its code is still counted", () => {
+  const rec = newRecorder();
+  record(rec, done({ fireMs: 1, completedMs: 2, labelIndex: 0, status: 404 }));
+  record(rec, done({ fireMs: 2, completedMs: 3, labelIndex: 1, status: 404 }));
+  record(rec, done({ fireMs: 3, completedMs: 4, labelIndex: 1, status: 503 }));
+  const [warm] = rec.finish(1000).stages;
+  const [a, b] = warm.labels;
+  assert.deepEqual(a.counts.errors, { unexpected_status: 1 });
+  assert.equal(a.counts.ok, 0);
+  assert.deepEqual(a.counts.statusCodes, { "404": 1 });
+  // Label b expects 404 explicitly.
+  assert.deepEqual(b.counts.errors, { unexpected_status: 1 });
+  assert.equal(b.counts.ok, 1);
+  assert.deepEqual(b.counts.statusCodes, { "404": 1, "503": 1 });
+  assert.deepEqual(warm.counts.errors, { unexpected_status: 2 });
+  assert.equal(rec.errors, 2);
+});
+
+Deno.test("an interval closes only once scheduled past and every request in it completed", () => {
+  const rec = newRecorder();
+  rec.scheduled(500, 0, 0);
+  rec.scheduled(1500, 1, 0);
+  rec.complete(done({ fireMs: 1500, completedMs: 1502, stageIndex: 1 })); // 2000 us
+  rec.closeIntervals(1999);
+  assert.equal(rec.latestP99Us(), undefined, "second 1 is not yet fully scheduled");
+  rec.closeIntervals(2000);
+  assert.equal(rec.latestP99Us(), 2000, "second 1 closed; second 0 still has a request out");
+  rec.complete(done({ fireMs: 500, completedMs: 501.75 })); // 1750 us
+  rec.closeIntervals(2000);
+  assert.equal(rec.latestP99Us(), 1750, "second 0 closed once its request completed");
+  const run = rec.finish(4500);
+  assert.deepEqual(run.intervals.map((i) => i.startMs), [0, 1000, 2000, 3000, 4000]);
+  assert.deepEqual(run.intervals.map((i) => i.response.count), [1, 1, 0, 0, 0]);
+});
+
+Deno.test("finish() gives the drain seconds after the schedule an interval with their rates", () => {
+  const rec = newRecorder();
+  record(rec, done({ fireMs: 2900, writtenMs: 2901, completedMs: 4200, stageIndex: 1 }));
+  const run = rec.finish(4300);
+  assert.deepEqual(run.intervals.map((i) => i.startMs), [0, 1000, 2000, 3000, 4000]);
+  assert.deepEqual(run.intervals.map((i) => i.durationMs), [1000, 1000, 1000, 1000, 1000]);
+  assert.deepEqual(run.intervals.map((i) => i.completedPerSec), [0, 0, 0, 0, 1]);
+  assert.deepEqual(run.intervals.map((i) => i.sentPerSec), [0, 0, 1, 0, 0]);
+  assert.deepEqual(run.intervals.map((i) => i.intendedPerSec), [0, 0, 1, 0, 0]);
+});
+
+Deno.test("a partial last interval reports its rate per second of its own length", () => {
+  const rec = newRecorder(windows([constant(0, "only", 1500, false)]));
+  record(rec, done({ fireMs: 1100, completedMs: 1101 }));
+  record(rec, done({ fireMs: 1200, completedMs: 1201 }));
+  const run = rec.finish(1500);
+  assert.deepEqual(run.intervals.map((i) => [i.startMs, i.durationMs]), [[0, 1000], [1000, 500]]);
+  assert.equal(run.intervals[1].intendedPerSec, 4);
+  assert.equal(run.intervals[1].completedPerSec, 4);
+});
+
+Deno.test("send lag and connection waits of warmup stages are left out; loop lag is not", () => {
+  const rec = newRecorder();
+  rec.sendLag(9, 0);
+  rec.sendLag(0.25, 1);
+  rec.queueWait(7, 0);
+  rec.queueWait(0.5, 1);
+  rec.queueWait(0.75, 1);
+  rec.eventLoopLag(1);
+  const run = rec.finish(3000);
+  assert.deepEqual(buckets(run.sendLag), [[250, 1]]);
+  assert.deepEqual(buckets(run.queueWait), [[500, 1], [750, 1]]);
+  assert.deepEqual(buckets(run.eventLoopLag), [[1000, 1]]);
+});
+
+Deno.test("a stage's totals are the exact merge of its labels, and intervals merge into stages", () => {
+  const rec = newRecorder();
+  for (let i = 0; i < 300; i++) {
+    const fireMs = 1000 + i * 6.5;
+    const labelIndex = i % 3 === 0 ? 1 : 0;
+    const writtenMs = fireMs + (i % 7) * 0.9;
+    record(
+      rec,
+      done({
+        fireMs,
+        writtenMs,
+        completedMs: writtenMs + 1 + i * i * 0.01,
+        labelIndex,
+        stageIndex: 1,
+      }),
+    );
+  }
+  const run = rec.finish(3000);
+  const main = run.stages[1];
+  for (const kind of ["response", "service"] as const) {
+    const labels = createHistogram();
+    for (const l of main.labels) labels.add(decodeHistogram(l[kind].hdr));
+    const stage = decodeHistogram(main[kind].hdr);
+    assert.equal(stage.totalCount, 300);
+    assertSameHistogram(stage, labels);
+    const intervals = createHistogram();
+    for (const i of run.intervals.filter((i) => i.stageIndex === 1)) {
+      intervals.add(decodeHistogram(i[kind].hdr));
+    }
+    assertSameHistogram(stage, intervals);
+  }
+  assert.deepEqual(main.labels.map((l) => l.counts.completed), [200, 100]);
+  assert.equal(main.counts.bytesSent, 3000);
+});
+
+Deno.test("histograms reused after an interval closes start empty", () => {
+  const rec = newRecorder();
+  record(rec, done({ fireMs: 100, completedMs: 101.25 }));
+  rec.closeIntervals(1000);
+  record(rec, done({ fireMs: 1100, completedMs: 1101, stageIndex: 1 }));
+  const run = rec.finish(2000);
+  assert.deepEqual(buckets(run.intervals[1].response), [[1000, 1]]);
+  assert.deepEqual(buckets(run.stages[0].response), [[1250, 1]]);
+});

@@ -1,0 +1,60 @@
+import assert from "node:assert/strict";
+import { addCounts, emptyCounts, errorTotal } from "../../../runner/recorder/request_counts.ts";
+import type { RequestCounts } from "../../../runner/result/run_result.ts";
+
+function counts(over: Partial<RequestCounts>): RequestCounts {
+  return { ...emptyCounts(), ...over };
+}
+
+Deno.test("addCounts() adds every field into its first argument and returns it", () => {
+  const a = counts({
+    scheduled: 10,
+    sent: 9,
+    completed: 8,
+    ok: 6,
+    errors: { timeout: 1, reset: 1 },
+    statusCodes: { "200": 6, "500": 1 },
+    bytesSent: 100,
+    bytesReceived: 1000,
+  });
+  const b = counts({
+    scheduled: 5,
+    sent: 5,
+    completed: 5,
+    ok: 3,
+    errors: { timeout: 2, refused: 0 },
+    statusCodes: { "200": 3, "404": 2 },
+    bytesSent: 50,
+    bytesReceived: 500,
+  });
+  const total = addCounts(a, b);
+  assert.equal(total, a);
+  assert.deepEqual(total, {
+    scheduled: 15,
+    sent: 14,
+    completed: 13,
+    ok: 9,
+    errors: { timeout: 3, reset: 1, refused: 0 },
+    statusCodes: { "200": 9, "500": 1, "404": 2 },
+    bytesSent: 150,
+    bytesReceived: 1500,
+  });
+  assert.deepEqual(b.errors, { timeout: 2, refused: 0 }, "the added counts are left alone");
+  assert.deepEqual(b.statusCodes, { "200": 3, "404": 2 });
+});
+
+Deno.test("addCounts() into empty counts copies without sharing the nested maps", () => {
+  const b = counts({ completed: 2, errors: { tls: 2 }, statusCodes: { "301": 2 } });
+  const total = addCounts(emptyCounts(), b);
+  assert.deepEqual(total, b);
+  total.errors.tls = 99;
+  total.statusCodes["301"] = 99;
+  assert.deepEqual(b.errors, { tls: 2 });
+  assert.deepEqual(b.statusCodes, { "301": 2 });
+});
+
+Deno.test("errorTotal() sums every error kind and is 0 without errors", () => {
+  assert.equal(errorTotal({ errors: { timeout: 2, reset: 1, unexpected_status: 4 } }), 7);
+  assert.equal(errorTotal({ errors: { other: undefined, protocol: 1 } }), 1);
+  assert.equal(errorTotal(emptyCounts()), 0);
+});

@@ -1,0 +1,47 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { writeFileAtomic } from "../../../runner/result/atomic_write.ts";
+
+/** A fresh temporary folder, removed when the test is done. */
+async function tempDir(): Promise<AsyncDisposable & { path: string }> {
+  const path = await Deno.makeTempDir({ prefix: "tailgate-atomic-" });
+  return { path, [Symbol.asyncDispose]: () => Deno.remove(path, { recursive: true }) };
+}
+
+async function names(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for await (const e of Deno.readDir(dir)) out.push(e.name);
+  return out.sort();
+}
+
+Deno.test("writeFileAtomic() replaces the file and leaves no temporary file", async () => {
+  await using dir = await tempDir();
+  const file = join(dir.path, "result.json");
+  await writeFileAtomic(file, "first, and longer than the second");
+  assert.equal(await Deno.readTextFile(file), "first, and longer than the second");
+  await writeFileAtomic(file, "second");
+  assert.equal(await Deno.readTextFile(file), "second");
+  await writeFileAtomic(file, new Uint8Array([104, 105]));
+  assert.equal(await Deno.readTextFile(file), "hi");
+  assert.deepEqual(await names(dir.path), ["result.json"]);
+});
+
+Deno.test("writeFileAtomic() creates the folders the file goes in", async () => {
+  await using dir = await tempDir();
+  const file = join(dir.path, "out", "run-1", "result.json");
+  await writeFileAtomic(file, "{}");
+  assert.equal(await Deno.readTextFile(file), "{}");
+  assert.deepEqual(await names(join(dir.path, "out", "run-1")), ["result.json"]);
+});
+
+Deno.test("a failed write leaves the old content intact and no temporary file", async () => {
+  await using dir = await tempDir();
+  // The target path is a non-empty folder: the final rename fails.
+  const target = join(dir.path, "result.json");
+  await Deno.mkdir(target);
+  await Deno.writeTextFile(join(target, "keep.txt"), "old");
+  await assert.rejects(writeFileAtomic(target, "new content"));
+  assert.equal(await Deno.readTextFile(join(target, "keep.txt")), "old");
+  assert.deepEqual(await names(dir.path), ["result.json"]);
+  assert.deepEqual(await names(target), ["keep.txt"]);
+});

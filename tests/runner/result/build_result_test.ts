@@ -1,0 +1,87 @@
+import assert from "node:assert/strict";
+import { createHistogram } from "../../../runner/recorder/_hdr.ts";
+import { decodeHistogram } from "../../../runner/recorder/hdr_codec.ts";
+import { addCounts, emptyCounts } from "../../../runner/recorder/request_counts.ts";
+import { buildResult } from "../../../runner/result/build_result.ts";
+import { readRunResult } from "../../../runner/result/read_run_result.ts";
+import { RESULT_SCHEMA, RESULT_VERSION } from "../../../runner/result/run_result.ts";
+import {
+  ENVIRONMENT,
+  recordPlan,
+  resultPlan,
+  sampleResult,
+  SECRET_TOKEN,
+} from "../../_helpers/result_fixtures.ts";
+import { assertSameHistogram } from "../recorder/_histogram_assertions.ts";
+
+Deno.test("buildResult() writes a document the result reader accepts, round trip intact", () => {
+  const result = sampleResult();
+  const read = readRunResult(JSON.stringify(result));
+  assert.ok(read.ok, read.ok ? "" : read.error);
+  assert.deepEqual(read.result, result);
+  assert.equal(result.schema, RESULT_SCHEMA);
+  assert.equal(result.version, RESULT_VERSION);
+  assert.deepEqual(result.verdicts, []);
+  assert.equal(result.environment, ENVIRONMENT);
+  assert.deepEqual(result.stages.map((s) => [s.name, s.warmup]), [["warm", true], ["main", false]]);
+});
+
+Deno.test("buildResult() totals are the exact merge of the stages", () => {
+  const result = sampleResult();
+  const counts = emptyCounts();
+  for (const s of result.stages) addCounts(counts, s.counts);
+  assert.deepEqual(result.totals.counts, counts);
+  assert.equal(result.totals.counts.scheduled, 50);
+  assert.equal(result.totals.counts.completed, 50);
+  assert.equal(result.totals.counts.errors.refused, 5);
+  for (const kind of ["response", "service"] as const) {
+    const merged = createHistogram();
+    for (const s of result.stages) merged.add(decodeHistogram(s[kind].hdr));
+    assertSameHistogram(decodeHistogram(result.totals[kind].hdr), merged);
+    assert.equal(result.totals[kind].count, merged.totalCount);
+  }
+  assert.equal(result.totals.response.count, 50);
+  assert.equal(result.totals.service.count, 45, "refused requests have no service time");
+});
+
+Deno.test("buildResult() reports intended and achieved send rates over the schedule", () => {
+  const result = sampleResult();
+  // 50 scheduled over the 3 s schedule; 45 written (every 10th was refused).
+  assert.equal(result.health.intendedPerSec, 16.667);
+  assert.equal(result.health.achievedPerSec, 15);
+  assert.equal(result.health.cpu.perRequestUs, 8000); // 400 ms CPU over 50 requests
+  assert.equal(result.health.toolLimited, false);
+  assert.deepEqual(result.health.connections, { opened: 2, peak: 3 });
+});
+
+Deno.test("buildResult() never stores the plan's secret header value", () => {
+  const result = sampleResult();
+  const text = JSON.stringify(result);
+  assert.ok(!text.includes(SECRET_TOKEN), "the secret leaked into the result");
+  assert.deepEqual(result.plan.requests[0].headers, [
+    { name: "Authorization", value: "Bearer ${env.TOKEN}", secret: true },
+  ]);
+});
+
+Deno.test("buildResult() records the run's times and why it stopped", () => {
+  const plan = resultPlan();
+  const stopped = buildResult(
+    plan,
+    recordPlan(plan, { complete: false, durationMs: 1500 }),
+    ENVIRONMENT,
+  );
+  assert.equal(stopped.run.startedAt, "2025-01-02T03:04:05.000Z");
+  assert.equal(stopped.run.endedAt, "2025-01-02T03:04:06.500Z");
+  assert.equal(stopped.run.complete, false);
+  assert.equal(stopped.run.stopReason, "interrupted");
+  const crashed = buildResult(plan, recordPlan(plan, { complete: false }), ENVIRONMENT, "error");
+  assert.equal(crashed.run.stopReason, "error");
+  assert.equal(sampleResult().run.stopReason, "completed");
+});
+
+Deno.test("buildResult() flags a run whose CPU was saturated as tool-limited", () => {
+  const result = sampleResult({ cpu: { userMs: 2780, systemMs: 200 }, durationMs: 3000 });
+  assert.equal(result.health.toolLimited, true);
+  assert.equal(result.health.reasons.length, 1);
+  assert.match(result.health.reasons[0], /99% of a CPU core/);
+});

@@ -1,0 +1,115 @@
+import assert from "node:assert/strict";
+import type { Slo, SloMetric } from "../../../runner/plan/types.ts";
+import { createHistogram } from "../../../runner/recorder/_hdr.ts";
+import { toEncodedHistogram } from "../../../runner/recorder/encoded_histogram.ts";
+import type { EncodedHistogram } from "../../../runner/result/run_result.ts";
+import {
+  type HealthFigures,
+  judgeToolHealth,
+  sendLagLimitUs,
+} from "../../../runner/result/tool_health.ts";
+
+function slo(metric: SloMetric, bound: number): Slo {
+  return { text: `${metric.kind} < ${bound}`, metric, operator: "<", bound, line: 1 };
+}
+
+const P99 = { kind: "percentile", percentile: 99 } as const;
+
+/**
+ * A send-lag histogram of 1000 values: 989 at 100 us and 11 at `p99Us`, so its p99 is `p99Us`
+ * (the top of its bucket above 2048 us: 6000 reads 6003).
+ */
+function lag(p99Us: number): EncodedHistogram {
+  const h = createHistogram();
+  h.recordValueWithCount(100, 989);
+  h.recordValueWithCount(p99Us, 11);
+  return toEncodedHistogram(h);
+}
+
+function figures(over: Partial<HealthFigures>): HealthFigures {
+  return {
+    sendLag: lag(200),
+    cpu: { userMs: 300, systemMs: 100 },
+    durationMs: 10_000,
+    slos: [],
+    ...over,
+  };
+}
+
+Deno.test("the send lag limit is 1 ms without latency SLOs", () => {
+  assert.equal(sendLagLimitUs([]), 1000);
+  // Error rate and throughput bounds are not latencies.
+  assert.equal(
+    sendLagLimitUs([slo({ kind: "error_rate" }, 0.001), slo({ kind: "throughput" }, 50_000)]),
+    1000,
+  );
+});
+
+Deno.test("the send lag limit is 10% of the tightest latency SLO, never below 1 ms", () => {
+  assert.equal(sendLagLimitUs([slo(P99, 50_000)]), 5000);
+  assert.equal(sendLagLimitUs([slo({ kind: "max" }, 200_000), slo(P99, 20_000)]), 2000);
+  assert.equal(
+    sendLagLimitUs([slo({ kind: "mean" }, 12_000), slo({ kind: "throughput" }, 10)]),
+    1200,
+  );
+  assert.equal(sendLagLimitUs([slo(P99, 5000)]), 1000);
+});
+
+Deno.test("a send lag p99 above the limit flags the run, with the figures in the reason", () => {
+  const health = judgeToolHealth(figures({ sendLag: lag(1500) }));
+  assert.equal(health.toolLimited, true);
+  assert.equal(health.reasons.length, 1);
+  assert.match(
+    health.reasons[0],
+    /^tailgate sent requests late: its send lag p99 was 1\.5ms, above the 1ms a sound run allows/,
+  );
+  assert.match(health.reasons[0], /the generator, not the server, limited this run/);
+});
+
+Deno.test("a send lag p99 at or below the limit does not flag the run", () => {
+  assert.deepEqual(judgeToolHealth(figures({ sendLag: lag(1000) })), {
+    toolLimited: false,
+    reasons: [],
+  });
+  assert.deepEqual(judgeToolHealth(figures({ sendLag: lag(900) })), {
+    toolLimited: false,
+    reasons: [],
+  });
+});
+
+Deno.test("the send lag is judged against the plan's latency SLOs", () => {
+  const slos = [slo(P99, 50_000)];
+  assert.equal(judgeToolHealth(figures({ sendLag: lag(4000), slos })).toolLimited, false);
+  const late = judgeToolHealth(figures({ sendLag: lag(6000), slos }));
+  assert.equal(late.toolLimited, true);
+  assert.match(late.reasons[0], /p99 was 6\.003ms, above the 5ms/);
+});
+
+Deno.test("an empty send lag histogram never flags the run", () => {
+  const empty = toEncodedHistogram(createHistogram());
+  assert.equal(judgeToolHealth(figures({ sendLag: empty })).toolLimited, false);
+});
+
+Deno.test("a CPU share over 95% of a core flags the run; 95% does not", () => {
+  const busy = judgeToolHealth(
+    figures({ cpu: { userMs: 9000, systemMs: 700 }, durationMs: 10_000 }),
+  );
+  assert.equal(busy.toolLimited, true);
+  assert.deepEqual(busy.reasons, [
+    "tailgate's process used 97% of a CPU core, so it could not keep up by itself",
+  ]);
+  const atLimit = judgeToolHealth(
+    figures({ cpu: { userMs: 9000, systemMs: 500 }, durationMs: 10_000 }),
+  );
+  assert.equal(atLimit.toolLimited, false);
+});
+
+Deno.test("a late and CPU-bound run gives both reasons", () => {
+  const health = judgeToolHealth(
+    figures({ sendLag: lag(3000), cpu: { userMs: 1000, systemMs: 0 }, durationMs: 1000 }),
+  );
+  assert.equal(health.toolLimited, true);
+  assert.equal(health.reasons.length, 2);
+  assert.match(health.reasons[0], /send lag p99 was 3\.001ms/);
+  assert.match(health.reasons[1], /used 100% of a CPU core/);
+});
