@@ -6,6 +6,7 @@
  */
 import { checkPlans } from "./runner/cli/check_command.ts";
 import { EXIT_CODES, type ExitCode } from "./runner/cli/exit_codes.ts";
+import { compareCommand } from "./runner/cli/compare_command.ts";
 import { runDemo } from "./runner/cli/demo_command.ts";
 import { HELP, usageFor } from "./runner/cli/help.ts";
 import { parseRunArgs, type RunOutcome, runPlanCommand } from "./runner/cli/run_command.ts";
@@ -26,7 +27,6 @@ const CONSOLE_IO: CliIo = {
 /** Commands that later issues build; they are named in `help` so the surface is visible. */
 const NOT_YET: Record<string, string> = {
   report: "the reporters",
-  compare: "the gates",
 };
 
 /**
@@ -82,6 +82,12 @@ export async function main(
         return EXIT_CODES.usage;
       }
       return report(await runPlanCommand(parsed.options, progressWriter(io), signal), io);
+    }
+    case "compare": {
+      const outcome = await compareCommand(rest);
+      for (const e of outcome.errors) io.stderr(`tailgate compare: ${e}`);
+      if (outcome.output) io.stdout(outcome.output);
+      return outcome.exitCode;
     }
     case "demo": {
       const out = rest[0] ?? "tailgate-out/demo";

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { COMPARE_HELP } from "./compare_command.ts";
 import { RUN_HELP } from "./run_command.ts";
 import { TARGET_HELP } from "./target_command.ts";
 
@@ -26,7 +27,7 @@ Commands:
   run <plan.yaml> [options]  run a plan with corrected timing; writes result.json
   demo [out-dir]             the stall target and plans/demo.yaml: coordinated omission shown
   report <result.json>       re-render a stored result (coming with the reporters)
-  compare <a.json> <b.json>  compare two results (coming with the gates)
+  compare <a.json> <b.json>  two results side by side, with regression verdicts and KS distance
   version                    print the version
   help [command]             this text, or a command's
 
@@ -59,6 +60,7 @@ export function usageFor(command: string): string | undefined {
     return "Usage: tailgate demo [out-dir]\n\nStarts the built-in target in stall mode, runs " +
       "plans/demo.yaml against it and writes the result (default tailgate-out/demo).";
   }
-  if (["report", "compare"].includes(command)) return HELP;
+  if (command === "compare") return COMPARE_HELP;
+  if (command === "report") return HELP;
   return undefined;
 }

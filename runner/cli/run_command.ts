@@ -19,6 +19,9 @@ import { collectEnvironment } from "../result/environment.ts";
 import type { RunResult } from "../result/run_result.ts";
 import { EXIT_CODES, type ExitCode } from "./exit_codes.ts";
 import { formatRunSummary } from "./run_summary.ts";
+import { judgeRun } from "../gates/judge_run.ts";
+import { DEFAULT_BASELINE_DIR } from "../gates/baseline_types.ts";
+import { gateExitCode } from "../gates/gate_exit_code.ts";
 
 /** Options of a run. */
 export interface RunOptions {
@@ -27,6 +30,12 @@ export interface RunOptions {
   /** Replaces the plan's target (scheme, host, port and base path). */
   target?: string;
   caCertFiles: string[];
+  /** Lets percentiles with too few samples pass CI (their verdict stays `insufficient`). */
+  allowInsufficient?: boolean;
+  /** Where the plan's baseline history is; undefined skips the regression gate. */
+  baselineDir?: string;
+  /** Append this run to the history when it is sound. */
+  updateBaseline?: boolean;
 }
 
 /** What a run produced, for cli.ts to print. */
@@ -42,12 +51,20 @@ export interface RunOutcome {
 
 /** The help of `tailgate run`. */
 export const RUN_HELP = `Usage: tailgate run <plan.yaml> [--out DIR] [--target URL] [--ca-cert FILE]
+                    [--allow-insufficient] [--baseline DIR | --no-baseline] [--update-baseline]
 
 Runs the plan with corrected timing: every request is timed from its intended send time.
   --out DIR        where result.json goes (default ./tailgate-out/)
   --target URL     run against this base URL instead of the plan's target
   --ca-cert FILE   trust this PEM certificate for https targets (repeatable)
-Ctrl-C stops the run and still writes what was measured, marked incomplete.`;
+  --allow-insufficient   do not fail CI on percentiles with too few samples to judge
+  --baseline DIR         the plans' baseline histories (default .tailgate/baselines); a run is
+                         compared with its plan's history there, when it has one
+  --no-baseline          skip the regression gate
+  --update-baseline      append this run to the plan's history (sound, complete runs only)
+Ctrl-C stops the run and still writes what was measured, marked incomplete.
+Exit codes: 0 every gate passed, 1 a gate failed, 2 invalid plan or usage, 3 the run is invalid
+(tool-limited or stopped) or a percentile had too few samples, 4 the target is unreachable.`;
 
 /**
  * Parses `tailgate run` arguments.
@@ -70,6 +87,10 @@ export function parseRunArgs(
         out: { type: "string" },
         target: { type: "string" },
         "ca-cert": { type: "string", multiple: true },
+        "allow-insufficient": { type: "boolean" },
+        baseline: { type: "string" },
+        "no-baseline": { type: "boolean" },
+        "update-baseline": { type: "boolean" },
       },
     });
   } catch (e) {
@@ -98,6 +119,11 @@ export function parseRunArgs(
       outDir: parsed.values.out ?? "tailgate-out",
       ...(target === undefined ? {} : { target }),
       caCertFiles: parsed.values["ca-cert"] ?? [],
+      allowInsufficient: parsed.values["allow-insufficient"] ?? false,
+      ...(parsed.values["no-baseline"]
+        ? {}
+        : { baselineDir: parsed.values.baseline ?? DEFAULT_BASELINE_DIR }),
+      updateBaseline: parsed.values["update-baseline"] ?? false,
     },
   };
 }
@@ -145,16 +171,24 @@ export async function runPlanCommand(
   const stopReason = run.error ? "error" : run.complete ? "completed" : "interrupted";
   const result = buildResult(plan, run, environment, stopReason);
   const resultPath = join(options.outDir, "result.json");
+  // Write what was measured before anything else can fail, then again with the verdicts.
   await writeFileAtomic(resultPath, JSON.stringify(result, null, 1) + "\n");
-  const notes: string[] = [];
+  const judged = await judgeRun(result, {
+    ...(options.baselineDir === undefined ? {} : { baselineDir: options.baselineDir }),
+    updateBaseline: options.updateBaseline && run.complete,
+  });
+  await writeFileAtomic(resultPath, JSON.stringify(result, null, 1) + "\n");
+  const notes: string[] = [...judged.notes];
   if (run.error) {
     notes.push(
       `tailgate run: the run failed part-way (${run.error}); what was measured is in ${resultPath}`,
     );
   }
-  const exitCode = result.health.toolLimited || !run.complete
+  const exitCode = !run.complete
     ? EXIT_CODES.invalidRun
-    : EXIT_CODES.ok;
+    : result.health.toolLimited
+    ? EXIT_CODES.invalidRun
+    : gateExitCode(result.verdicts, { allowInsufficient: options.allowInsufficient });
   return {
     exitCode,
     errors: notes,

@@ -67,6 +67,13 @@ export function formatRunSummary(result: RunResult): string {
           `${formatDurationMs(h.queueWait.maxUs / 1000)}, counted in their response time)`
         : ""),
   );
+  for (const w of result.warnings ?? []) lines.push(`WARNING: ${w}`);
+  if (result.verdicts.length > 0) {
+    lines.push("", "gates:");
+    for (const v of result.verdicts) {
+      lines.push(`  ${v.status.toUpperCase().padEnd(12)} ${v.name}: ${v.message}`);
+    }
+  }
   if (h.toolLimited) {
     lines.push("TOOL-LIMITED: these numbers describe tailgate's limits, not the server's:");
     for (const r of h.reasons) lines.push(`  - ${r}`);

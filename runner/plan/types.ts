@@ -138,4 +138,6 @@ export interface ResolvedPlan {
   requests: PlanRequest[];
   load: PlanLoad;
   slos: Slo[];
+  /** Regression gate floors by metric (fractions); absent means the defaults (docs/gates.md). */
+  regression?: Record<string, number>;
 }

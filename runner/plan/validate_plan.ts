@@ -7,11 +7,21 @@ import type { YamlNode } from "./_yaml.ts";
 import { PlanReader } from "./plan_reader.ts";
 import type { PlanIssue, ResolvedPlan } from "./types.ts";
 import { readLoad } from "./validate_load.ts";
+import { readRegression } from "./validate_regression.ts";
 import { readSlos } from "./validate_slos.ts";
 import { type PlanContext, readDefaults, readRequests, readTarget } from "./validate_requests.ts";
 
 /** The top-level keys of a plan. */
-export const PLAN_KEYS = ["name", "description", "target", "defaults", "requests", "load", "slo"];
+export const PLAN_KEYS = [
+  "name",
+  "description",
+  "target",
+  "defaults",
+  "requests",
+  "load",
+  "slo",
+  "regression",
+];
 const PLAN_SYNONYMS = {
   slos: "slo",
   objectives: "slo",
@@ -37,7 +47,6 @@ const MISPLACED: Record<string, string> = {
   timeout: "`timeout` goes under `defaults` (or on one request)",
   method: "`method` goes on a request under `requests`",
   path: "`path` goes on a request under `requests`",
-  regression: "regression gates are not in this version of the plan language",
 };
 
 /**
@@ -85,6 +94,7 @@ export function validatePlan(
   const load = get("load") ? readLoad(reader, get("load")!) : undefined;
   const requestsOk = requests !== undefined &&
     !reader.issues.some((i) => i.path.startsWith("requests") && i.severity === "error");
+  const regression = get("regression") ? readRegression(reader, get("regression")!) : undefined;
   const slos = get("slo")
     ? readSlos(reader, get("slo")!, load, requestsOk ? requests : undefined)
     : [];
@@ -101,6 +111,7 @@ export function validatePlan(
     requests,
     load,
     slos,
+    ...(regression === undefined ? {} : { regression }),
   };
   return { plan, issues: reader.issues };
 }

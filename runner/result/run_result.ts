@@ -159,10 +159,17 @@ export interface Verdict {
   measured?: number;
   bound?: number;
   unit?: "us" | "fraction" | "per_sec";
+  /** Headroom relative to the bound: positive passes, negative fails by that fraction. */
+  margin?: number;
   /** 95% confidence interval of a percentile, from order statistics. */
   ci95?: [number, number];
   /** The bound lies inside the confidence interval: the verdict could flip on a rerun. */
   marginal?: boolean;
+  /**
+   * Regression verdicts: two-sample Kolmogorov–Smirnov distance between this run's and the
+   * baseline's response times (an effect size: a change of shape shows even when percentiles hold).
+   */
+  ksDistance?: number;
   message: string;
 }
 
@@ -226,6 +233,8 @@ export interface PlanRecord {
     }>;
   };
   slos: Array<{ text: string; line: number }>;
+  /** Regression gate floors by metric, when the plan sets them. */
+  regression?: Record<string, number>;
 }
 
 /** The whole result document. */
@@ -250,4 +259,6 @@ export interface RunResult {
   intervals: IntervalResult[];
   health: ToolHealth;
   verdicts: Verdict[];
+  /** Things every report must show, e.g. a baseline from a machine with another fingerprint. */
+  warnings?: string[];
 }

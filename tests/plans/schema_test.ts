@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { parseDurationMs, parseRatePerSec } from "../../runner/plan/units.ts";
 import { LOAD_KEYS, STAGE_KEYS } from "../../runner/plan/validate_load.ts";
 import { PLAN_KEYS } from "../../runner/plan/validate_plan.ts";
+import { REGRESSION_METRICS } from "../../runner/plan/validate_regression.ts";
 import { REQUEST_KEYS } from "../../runner/plan/validate_requests.ts";
 
 const schema = JSON.parse(
@@ -18,6 +19,10 @@ Deno.test("plans/schema.json names exactly the keys the validator accepts", () =
     "headers",
     "timeout",
   ]);
+  assert.deepEqual(
+    Object.keys(schema.properties.regression.properties).sort(),
+    [...REGRESSION_METRICS].sort(),
+  );
 });
 
 Deno.test("the schema's duration and rate patterns agree with the parsers", () => {

@@ -1,0 +1,222 @@
+/**
+ * `tailgate compare a.json b.json`: per stage and label, percentiles side by side with deltas,
+ * the regression verdicts of b against a (a as a one-run baseline: the relative floors decide) and
+ * the Kolmogorov–Smirnov distance. Text, Markdown or JSON.
+ *
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { baselineRunFrom } from "../gates/baseline_store.ts";
+import { BASELINE_SCHEMA, BASELINE_VERSION } from "../gates/baseline_types.ts";
+import { gateExitCode } from "../gates/gate_exit_code.ts";
+import { evaluateRegression, type RegressionMetric } from "../gates/regression.ts";
+import { formatDurationMs, formatRatePerSec } from "../plan/units.ts";
+import { errorTotal } from "../recorder/request_counts.ts";
+import { readRunResult } from "../result/read_run_result.ts";
+import type { LabelResult, RunResult, StageResult, Verdict } from "../result/run_result.ts";
+import { EXIT_CODES, type ExitCode } from "./exit_codes.ts";
+
+/** The help of `tailgate compare`. */
+export const COMPARE_HELP =
+  `Usage: tailgate compare <baseline.json> <current.json> [--format text|md|json]
+
+Compares two results of the same plan, stage by stage and label by label: corrected percentiles
+side by side with their change, the regression verdicts of the second against the first (one run
+of history: the plan's relative floors decide) and the KS distance of their distributions.
+Exit 0 when nothing regressed, 1 when something did, 2 for unreadable input.`;
+
+const PERCENTILES = ["50", "90", "99", "99.9"];
+
+/** What the command produced. */
+export interface CompareOutcome {
+  exitCode: ExitCode;
+  errors: string[];
+  output?: string;
+}
+
+/**
+ * Runs `tailgate compare` with its arguments.
+ *
+ * @example
+ * ```ts
+ * import { compareCommand } from "./compare_command.ts";
+ * // const { output } = await compareCommand(["old/result.json", "new/result.json", "--format", "md"]);
+ * ```
+ */
+export async function compareCommand(args: string[]): Promise<CompareOutcome> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      options: { format: { type: "string", default: "text" } },
+    });
+  } catch (e) {
+    return { exitCode: EXIT_CODES.usage, errors: [(e as Error).message] };
+  }
+  const format = parsed.values.format!;
+  if (!["text", "md", "json"].includes(format)) {
+    return { exitCode: EXIT_CODES.usage, errors: [`--format ${format}: use text, md or json`] };
+  }
+  if (parsed.positionals.length !== 2) {
+    return {
+      exitCode: EXIT_CODES.usage,
+      errors: ["name two results: tailgate compare <baseline.json> <current.json>"],
+    };
+  }
+  const results: RunResult[] = [];
+  for (const path of parsed.positionals) {
+    let text: string;
+    try {
+      text = await Deno.readTextFile(path);
+    } catch (e) {
+      return {
+        exitCode: EXIT_CODES.usage,
+        errors: [`${path}: cannot be read (${(e as Error).message})`],
+      };
+    }
+    const r = readRunResult(text);
+    if (!r.ok) return { exitCode: EXIT_CODES.usage, errors: [`${path}: ${r.error}`] };
+    results.push(r.result);
+  }
+  const [a, b] = results;
+  const verdicts = evaluateRegression(
+    b,
+    {
+      schema: BASELINE_SCHEMA,
+      version: BASELINE_VERSION,
+      plan: a.plan.name,
+      runs: [baselineRunFrom(a)],
+    },
+    b.plan.regression
+      ? { floors: b.plan.regression as Partial<Record<RegressionMetric, number>> }
+      : {},
+  );
+  const rows = compareRows(a, b);
+  const output = format === "json"
+    ? JSON.stringify(
+      { baseline: a.run.startedAt, current: b.run.startedAt, rows, verdicts },
+      null,
+      1,
+    )
+    : render(rows, verdicts, format === "md", a.plan.name !== b.plan.name);
+  return {
+    exitCode: gateExitCode(verdicts, { allowInsufficient: true }),
+    errors: [],
+    output,
+  };
+}
+
+/** One line of the comparison: a metric of a stage (and label) in both runs. */
+export interface CompareRow {
+  stage: string;
+  label?: string;
+  metric: string;
+  baseline: number;
+  current: number;
+  unit: "us" | "fraction" | "per_sec";
+  /** Relative change (current / baseline − 1), or undefined when the baseline is 0. */
+  change?: number;
+}
+
+/**
+ * The side-by-side rows of two results, for stages both hold with the same shape.
+ *
+ * @example
+ * ```ts
+ * import { compareRows } from "./compare_command.ts";
+ * // compareRows(a, b).filter((r) => r.metric === "p99")
+ * ```
+ */
+export function compareRows(a: RunResult, b: RunResult): CompareRow[] {
+  const rows: CompareRow[] = [];
+  for (const sb of b.stages) {
+    const sa = a.stages.find((s) =>
+      s.index === sb.index && s.fromPerSec === sb.fromPerSec && s.toPerSec === sb.toPerSec
+    );
+    if (sa === undefined) continue;
+    const groups: Array<
+      [
+        string | undefined,
+        Pick<LabelResult, "counts" | "response">,
+        Pick<LabelResult, "counts" | "response">,
+      ]
+    > = [
+      [undefined, sa, sb],
+    ];
+    if (sb.labels.length > 1) {
+      for (const lb of sb.labels) {
+        const la = sa.labels.find((l) => l.label === lb.label);
+        if (la) groups.push([lb.label, la, lb]);
+      }
+    }
+    for (const [label, ga, gb] of groups) {
+      const add = (metric: string, x: number, y: number, unit: CompareRow["unit"]) =>
+        rows.push({
+          stage: sb.name,
+          ...(label ? { label } : {}),
+          metric,
+          baseline: x,
+          current: y,
+          unit,
+          ...(x > 0 ? { change: y / x - 1 } : {}),
+        });
+      for (const p of PERCENTILES) {
+        add(`p${p}`, ga.response.percentilesUs[p], gb.response.percentilesUs[p], "us");
+      }
+      add("max", ga.response.maxUs, gb.response.maxUs, "us");
+      add("error_rate", rate(ga.counts), rate(gb.counts), "fraction");
+      add(
+        "throughput",
+        ga.counts.completed / seconds(sa),
+        gb.counts.completed / seconds(sb),
+        "per_sec",
+      );
+    }
+  }
+  return rows;
+}
+
+function render(rows: CompareRow[], verdicts: Verdict[], md: boolean, otherPlan: boolean): string {
+  const header = ["stage", "metric", "baseline", "current", "change"];
+  const body = rows.map((r) => [
+    r.label ? `${r.stage} [${r.label}]` : r.stage,
+    r.metric,
+    show(r.baseline, r.unit),
+    show(r.current, r.unit),
+    r.change === undefined ? "-" : `${r.change >= 0 ? "+" : ""}${(r.change * 100).toFixed(1)}%`,
+  ]);
+  const lines = otherPlan ? ["WARNING: the two results are of different plans", ""] : [];
+  if (md) {
+    lines.push(`| ${header.join(" | ")} |`, `| ${header.map(() => "---").join(" | ")} |`);
+    for (const row of body) lines.push(`| ${row.join(" | ")} |`);
+  } else {
+    const widths = header.map((_, i) =>
+      Math.max(header[i].length, ...body.map((row) => row[i].length))
+    );
+    for (const row of [header, ...body]) {
+      lines.push(
+        row.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  "),
+      );
+    }
+  }
+  lines.push("");
+  for (const v of verdicts) {
+    lines.push(`${md ? "- " : ""}${v.status.toUpperCase()} ${v.name}: ${v.message}`);
+  }
+  return lines.join("\n");
+}
+
+function show(value: number, unit: CompareRow["unit"]): string {
+  if (unit === "us") return formatDurationMs(value / 1000);
+  if (unit === "fraction") return `${+(value * 100).toPrecision(3)}%`;
+  return formatRatePerSec(value);
+}
+
+function rate(counts: LabelResult["counts"]): number {
+  return counts.completed ? errorTotal(counts) / counts.completed : 0;
+}
+
+function seconds(stage: StageResult): number {
+  return stage.durationMs / 1000;
+}

@@ -1,0 +1,281 @@
+/**
+ * The baseline store: one JSON file per plan (`<dir>/<slug>.json`) holding the plan's last runs.
+ * Appending replaces the file atomically, so a crash mid-write leaves the old one, and a file that
+ * cannot be read is never overwritten.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { writeFileAtomic } from "../result/atomic_write.ts";
+import type { Environment, RunResult } from "../result/run_result.ts";
+import {
+  type Baseline,
+  BASELINE_SCHEMA,
+  BASELINE_VERSION,
+  type BaselineRun,
+  DEFAULT_BASELINE_RUNS,
+} from "./baseline_types.ts";
+
+/**
+ * Thrown by {@linkcode appendToBaseline}: `invalid_file` (the existing file cannot be read and was
+ * left as it is), `unsound_run` (incomplete or tool-limited run), `write_failed` (the old file is
+ * unchanged).
+ *
+ * @example
+ * ```ts
+ * import { BaselineError } from "./baseline_store.ts";
+ * const e = new BaselineError("unsound_run", "refusing to add an incomplete run");
+ * e.kind; // "unsound_run"
+ * ```
+ */
+export class BaselineError extends Error {
+  constructor(
+    readonly kind: "invalid_file" | "unsound_run" | "write_failed",
+    message: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+    this.name = "BaselineError";
+  }
+}
+
+/**
+ * The file name (without `.json`) a plan's baseline is stored under: lowercase `[a-z0-9._-]`,
+ * anything else one `-`, no leading or trailing `-`/`.`, at most 100 characters, "plan" if empty.
+ *
+ * @example
+ * ```ts
+ * import { baselineSlug } from "./baseline_store.ts";
+ * baselineSlug("Shop API / checkout"); // "shop-api-checkout"
+ * ```
+ */
+export function baselineSlug(planName: string): string {
+  const trim = (s: string) => s.replace(/^[-.]+|[-.]+$/g, "");
+  const slug = trim(
+    planName.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase()
+      .replace(/[^a-z0-9._-]+/g, "-").replace(/-{2,}/g, "-"),
+  );
+  return trim(slug.slice(0, 100)) || "plan";
+}
+
+/**
+ * The path of a plan's baseline file in `dir`.
+ *
+ * @example
+ * ```ts
+ * import { baselinePath } from "./baseline_store.ts";
+ * baselinePath(".tailgate/baselines", "Shop"); // ".tailgate/baselines/shop.json"
+ * ```
+ */
+export function baselinePath(dir: string, planName: string): string {
+  return join(dir, `${baselineSlug(planName)}.json`);
+}
+
+/**
+ * The baseline entry of a run: its date, fingerprint and stage and label histograms.
+ *
+ * @example
+ * ```ts
+ * import { baselineRunFrom } from "./baseline_store.ts";
+ * import { readRunResult } from "../result/read_run_result.ts";
+ * const r = readRunResult(await Deno.readTextFile("tailgate-out/result.json"));
+ * if (r.ok) baselineRunFrom(r.result).stages.length;
+ * ```
+ */
+export function baselineRunFrom(result: RunResult): BaselineRun {
+  return structuredClone({
+    date: result.run.startedAt,
+    environment: result.environment,
+    stages: result.stages.map((s) => ({
+      index: s.index,
+      name: s.name,
+      warmup: s.warmup,
+      fromPerSec: s.fromPerSec,
+      toPerSec: s.toPerSec,
+      durationMs: s.durationMs,
+      counts: s.counts,
+      response: s.response,
+      service: s.service,
+      labels: s.labels.map((l) => ({
+        label: l.label,
+        counts: l.counts,
+        response: l.response,
+        service: l.service,
+      })),
+    })),
+  });
+}
+
+/**
+ * Reads a plan's baseline: `undefined` when there is none yet, an error naming the file, what is
+ * wrong and how to fix it when it cannot be used.
+ *
+ * @example
+ * ```ts
+ * import { loadBaseline } from "./baseline_store.ts";
+ * const r = await loadBaseline(".tailgate/baselines", "shop");
+ * if (r.ok && r.baseline) r.baseline.runs.at(-1)?.date;
+ * ```
+ */
+export async function loadBaseline(
+  dir: string,
+  planName: string,
+): Promise<{ ok: true; baseline: Baseline | undefined } | { ok: false; error: string }> {
+  const path = baselinePath(dir, planName);
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return { ok: true, baseline: undefined };
+    return {
+      ok: false,
+      error: `cannot read baseline ${path} (${(e as Error).message}): check that it is a ` +
+        `readable file, or pass another folder with --baseline`,
+    };
+  }
+  const problem = baselineProblem(text, planName);
+  if (typeof problem === "string") return { ok: false, error: `baseline ${path} ${problem}` };
+  return { ok: true, baseline: problem };
+}
+
+/**
+ * Adds a sound run to its plan's history, keeping the newest `keep` runs, and writes the file
+ * atomically with `write`. Throws {@linkcode BaselineError}; the existing file is then unchanged.
+ *
+ * @example
+ * ```ts
+ * import { appendToBaseline } from "./baseline_store.ts";
+ * import { readRunResult } from "../result/read_run_result.ts";
+ * const r = readRunResult(await Deno.readTextFile("tailgate-out/result.json"));
+ * if (r.ok) (await appendToBaseline(".tailgate/baselines", r.result)).runs.length;
+ * ```
+ */
+export async function appendToBaseline(
+  dir: string,
+  result: RunResult,
+  keep: number = DEFAULT_BASELINE_RUNS,
+  write: (path: string, data: string) => Promise<void> = writeFileAtomic,
+): Promise<Baseline> {
+  if (!Number.isInteger(keep) || keep < 1) {
+    throw new RangeError(`keep must be a whole number of runs, at least 1 (got ${keep})`);
+  }
+  const unsound = unsoundReason(result);
+  if (unsound) throw new BaselineError("unsound_run", unsound);
+  const planName = result.plan.name;
+  const loaded = await loadBaseline(dir, planName);
+  if (!loaded.ok) {
+    throw new BaselineError("invalid_file", `${loaded.error} (the file was left as it is)`);
+  }
+  const runs = [...(loaded.baseline?.runs ?? []), baselineRunFrom(result)].slice(-keep);
+  const baseline: Baseline = {
+    schema: BASELINE_SCHEMA,
+    version: BASELINE_VERSION,
+    plan: planName,
+    runs,
+  };
+  const path = baselinePath(dir, planName);
+  try {
+    await write(path, JSON.stringify(baseline, null, 1) + "\n");
+  } catch (e) {
+    throw new BaselineError(
+      "write_failed",
+      `could not write baseline ${path} (${(e as Error).message}); the previous baseline is ` +
+        `unchanged`,
+      { cause: e },
+    );
+  }
+  return baseline;
+}
+
+const FINGERPRINT: Array<[keyof Environment, string]> = [
+  ["cpuModel", "cpu"],
+  ["cores", "cores"],
+  ["denoVersion", "deno"],
+  ["tailgateVersion", "tailgate"],
+];
+
+/**
+ * How two fingerprints differ, one readable line per field (CPU model, cores, Deno and tailgate
+ * versions; not the git commit, which differs by design). Empty when the numbers compare.
+ *
+ * @example
+ * ```ts
+ * import { fingerprintMismatch } from "./baseline_store.ts";
+ * import { collectEnvironment } from "../result/environment.ts";
+ * const here = await collectEnvironment();
+ * fingerprintMismatch(here, { ...here, cores: here.cores + 1 }); // on 4 cores: ["cores: 4 vs 5"]
+ * ```
+ */
+export function fingerprintMismatch(a: Environment, b: Environment): string[] {
+  return FINGERPRINT.filter(([key]) => a[key] !== b[key])
+    .map(([key, name]) => `${name}: ${a[key] ?? "unknown"} vs ${b[key] ?? "unknown"}`);
+}
+
+function unsoundReason(result: RunResult): string | undefined {
+  const why = "a baseline only holds sound runs, or later runs would be judged against bad numbers";
+  if (!result.run.complete) {
+    return `refusing to add an incomplete run (stopped: ${result.run.stopReason}) to the ` +
+      `baseline: ${why}; run the plan to completion and update the baseline then`;
+  }
+  if (result.health.toolLimited) {
+    return `refusing to add a tool-limited run to the baseline (${
+      result.health.reasons.join("; ")
+    }): its numbers describe the load generator, not the server, and ${why}; fix the cause ` +
+      `and rerun`;
+  }
+  return undefined;
+}
+
+const MOVE_AWAY = "move it away (the next --update-baseline starts a new history) or restore it " +
+  "from version control";
+
+/** The parsed baseline, or what is wrong with the text (completing "baseline <path> …"). */
+function baselineProblem(text: string, planName: string): Baseline | string {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (e) {
+    return `is not valid JSON (${(e as Error).message}): it is damaged; ${MOVE_AWAY}`;
+  }
+  const record = isObject(doc) ? doc : {};
+  if (record.schema !== BASELINE_SCHEMA) {
+    return `is not a tailgate baseline (\`schema\` is not "${BASELINE_SCHEMA}"); ${MOVE_AWAY}, ` +
+      `or pass another folder with --baseline`;
+  }
+  if (!Number.isInteger(record.version) || (record.version as number) < 1) {
+    return `has no valid \`version\`: it is damaged; ${MOVE_AWAY}`;
+  }
+  if ((record.version as number) > BASELINE_VERSION) {
+    return `is format version ${record.version}; this tailgate reads up to ${BASELINE_VERSION}: ` +
+      `upgrade tailgate to read it`;
+  }
+  if (record.plan !== planName) {
+    return `holds plan ${JSON.stringify(record.plan)}, not ${JSON.stringify(planName)} (both ` +
+      `names map to this file): rename one of the plans`;
+  }
+  const runs = Array.isArray(record.runs) ? record.runs : undefined;
+  const bad = runs === undefined ? -1 : runs.findIndex((r) => !isRun(r));
+  if (runs === undefined || bad >= 0) {
+    const where = runs === undefined ? "`runs` is not a list" : `run ${bad + 1} is incomplete`;
+    return `is damaged (${where}); ${MOVE_AWAY}`;
+  }
+  return doc as Baseline;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function hasHistograms(v: unknown): boolean {
+  return isObject(v) && isObject(v.counts) && isObject(v.response) && isObject(v.service) &&
+    typeof v.response.hdr === "string" && typeof v.service.hdr === "string";
+}
+
+function isRun(v: unknown): boolean {
+  return isObject(v) && typeof v.date === "string" && isObject(v.environment) &&
+    Array.isArray(v.stages) &&
+    v.stages.every((s) =>
+      hasHistograms(s) && isObject(s) && typeof s.index === "number" && Array.isArray(s.labels) &&
+      s.labels.every((l) => hasHistograms(l) && isObject(l) && typeof l.label === "string")
+    );
+}

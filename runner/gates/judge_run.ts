@@ -1,0 +1,79 @@
+/**
+ * All the gates of one run, in order: SLOs, then the regression gate against the plan's stored
+ * history (when there is one), with a warning when that history comes from a machine with another
+ * fingerprint; then, when asked, the run is appended to the history. The result's `verdicts` and
+ * `warnings` are filled in place.
+ *
+ * @module
+ */
+import type { RunResult } from "../result/run_result.ts";
+import { appendToBaseline, fingerprintMismatch, loadBaseline } from "./baseline_store.ts";
+import { evaluateSlos } from "./evaluate_slos.ts";
+import { evaluateRegression, type RegressionMetric } from "./regression.ts";
+
+/** Options of {@linkcode judgeRun}. */
+export interface JudgeOptions {
+  /** Where baselines live; undefined skips the regression gate. */
+  baselineDir?: string;
+  /** Append this run to the plan's history afterwards (sound, complete runs only). */
+  updateBaseline?: boolean;
+  /** History length kept when appending (default 10). */
+  keepRuns?: number;
+}
+
+/** What judging did besides the verdicts: notes for the user. */
+export interface JudgeOutcome {
+  notes: string[];
+}
+
+/**
+ * Fills `result.verdicts` (and `result.warnings`), and updates the baseline when asked.
+ *
+ * @example
+ * ```ts
+ * import { judgeRun } from "./judge_run.ts";
+ * // const { notes } = await judgeRun(result, { baselineDir: ".tailgate/baselines" });
+ * ```
+ */
+export async function judgeRun(
+  result: RunResult,
+  options: JudgeOptions = {},
+): Promise<JudgeOutcome> {
+  const notes: string[] = [];
+  const warnings: string[] = [];
+  result.verdicts = evaluateSlos(result);
+  if (options.baselineDir !== undefined) {
+    const loaded = await loadBaseline(options.baselineDir, result.plan.name);
+    if (!loaded.ok) warnings.push(`baseline not used: ${loaded.error}`);
+    else if (loaded.baseline === undefined || loaded.baseline.runs.length === 0) {
+      notes.push(
+        `no baseline for "${result.plan.name}" in ${options.baselineDir} yet: regression gates skipped`,
+      );
+    } else {
+      const baseline = loaded.baseline;
+      const latest = baseline.runs.at(-1)!;
+      const mismatch = fingerprintMismatch(latest.environment, result.environment);
+      if (mismatch.length > 0) {
+        warnings.push(
+          `the baseline was recorded on a different machine or build (${mismatch.join("; ")}): ` +
+            "numbers from different fingerprints do not compare",
+        );
+      }
+      result.verdicts.push(...evaluateRegression(result, baseline, {
+        ...(result.plan.regression
+          ? { floors: result.plan.regression as Partial<Record<RegressionMetric, number>> }
+          : {}),
+      }));
+    }
+  }
+  if (warnings.length > 0) result.warnings = [...(result.warnings ?? []), ...warnings];
+  if (options.updateBaseline && options.baselineDir !== undefined) {
+    try {
+      const updated = await appendToBaseline(options.baselineDir, result, options.keepRuns);
+      notes.push(`baseline updated: ${updated.runs.length} run(s) of "${result.plan.name}" kept`);
+    } catch (e) {
+      notes.push(`baseline not updated: ${(e as Error).message}`);
+    }
+  }
+  return { notes };
+}

@@ -1,0 +1,254 @@
+/**
+ * The regression gate: does this run's stage (and label) do worse than its stored history? Judged
+ * on run-level values, one per run (p50, p99, p99.9, max, error rate, throughput), never with
+ * per-request significance tests: requests within a run are autocorrelated, and over a million
+ * samples such tests call every difference significant. docs/gates.md gives the reasoning.
+ *
+ * @module
+ */
+import { createHistogram, type Histogram } from "../recorder/_hdr.ts";
+import { decodeHistogram } from "../recorder/hdr_codec.ts";
+import { errorTotal } from "../recorder/request_counts.ts";
+import type { RequestCounts, RunResult, Verdict } from "../result/run_result.ts";
+import type { Baseline } from "./baseline_types.ts";
+import { ksDistance } from "./ks_distance.ts";
+import { predictionBounds } from "./prediction_bound.ts";
+import { isSufficient } from "./tail_samples.ts";
+import { formatDurationMs, formatRatePerSec } from "../plan/units.ts";
+
+/** A metric the regression gate can judge. */
+export type RegressionMetric =
+  | "p50"
+  | "p90"
+  | "p99"
+  | "p99.9"
+  | "max"
+  | "mean"
+  | "error_rate"
+  | "throughput";
+
+/** Metrics judged by default, and the relative change each must exceed to count. */
+export const DEFAULT_REGRESSION_FLOORS: Readonly<Partial<Record<RegressionMetric, number>>> = {
+  p50: 0.10,
+  p99: 0.10,
+  "p99.9": 0.20,
+  max: 0.20,
+  error_rate: 0.001, // absolute: 0.1 percentage point
+  throughput: 0.05,
+};
+
+/** Options of the regression gate. */
+export interface RegressionOptions {
+  /** Metric → floor (relative change; absolute for error_rate). Defaults above. */
+  floors?: Partial<Record<RegressionMetric, number>>;
+  minTailSamples?: number;
+  /** History runs used at most (the last ones). */
+  maxRuns?: number;
+}
+
+/** One group's run-level figures. */
+interface Sample {
+  response: Histogram;
+  counts: RequestCounts;
+  durationMs: number;
+}
+
+/**
+ * Judges every non-warmup stage (and each label when there are several) against the history.
+ *
+ * @example
+ * ```ts
+ * import { evaluateRegression } from "./regression.ts";
+ * // const verdicts = evaluateRegression(result, baseline);
+ * ```
+ */
+export function evaluateRegression(
+  result: RunResult,
+  baseline: Baseline,
+  options: RegressionOptions = {},
+): Verdict[] {
+  const floors = options.floors ?? DEFAULT_REGRESSION_FLOORS;
+  const runs = baseline.runs.slice(-(options.maxRuns ?? 30));
+  const verdicts: Verdict[] = [];
+  for (const stage of result.stages.filter((s) => !s.warmup)) {
+    const history = runs.map((r) =>
+      r.stages.find((b) =>
+        b.index === stage.index && b.fromPerSec === stage.fromPerSec &&
+        b.toPerSec === stage.toPerSec && b.durationMs === stage.durationMs
+      )
+    );
+    const groups = stage.labels.length > 1
+      ? [undefined, ...stage.labels.map((l) => l.label)]
+      : [undefined];
+    for (const label of groups) {
+      const where = `${stage.name}${label === undefined ? "" : ` [${label}]`}`;
+      const current = sampleOf(
+        label === undefined ? stage : stage.labels.find((l) => l.label === label)!,
+        stage.durationMs,
+      );
+      const past = history.flatMap((h) => {
+        const group = h === undefined
+          ? undefined
+          : label === undefined
+          ? h
+          : h.labels.find((l) => l.label === label);
+        return group === undefined ? [] : [sampleOf(group, h!.durationMs)];
+      });
+      if (past.length === 0) continue; // a new stage or label: nothing to compare with
+      const ks = ksDistance(current.response, merged(past.map((p) => p.response)));
+      for (const [metric, floor] of Object.entries(floors) as [RegressionMetric, number][]) {
+        verdicts.push(judgeMetric(metric, floor, current, past, {
+          name: `${metric} vs baseline: ${where}`,
+          stageIndex: stage.index,
+          label,
+          ks,
+          toolLimited: result.health.toolLimited,
+          minTail: options.minTailSamples ?? 10,
+        }));
+      }
+    }
+  }
+  return verdicts;
+}
+
+interface Context {
+  name: string;
+  stageIndex: number;
+  label: string | undefined;
+  ks: number;
+  toolLimited: boolean;
+  minTail: number;
+}
+
+function judgeMetric(
+  metric: RegressionMetric,
+  floor: number,
+  current: Sample,
+  past: Sample[],
+  ctx: Context,
+): Verdict {
+  const base: Verdict = {
+    kind: "regression",
+    name: ctx.name,
+    status: "pass",
+    stageIndexes: [ctx.stageIndex],
+    ...(ctx.label === undefined ? {} : { label: ctx.label }),
+    ksDistance: ctx.ks,
+    message: "",
+  };
+  if (ctx.toolLimited) {
+    return { ...base, status: "invalid", message: "not judged: the run was tool-limited" };
+  }
+  const q = percentileOf(metric);
+  if (q !== undefined) {
+    const short = [current, ...past].find((s) =>
+      !isSufficient(s.response.totalCount, q, ctx.minTail)
+    );
+    if (short !== undefined) {
+      return {
+        ...base,
+        status: "insufficient",
+        message:
+          `p${q} needs ${ctx.minTail} requests beyond it in this run and in every baseline run; ` +
+          `one had ${short.response.totalCount} requests in all`,
+      };
+    }
+  }
+  const value = (s: Sample) => metricValue(metric, s);
+  const measured = value(current);
+  const history = past.map(value);
+  const higherIsWorse = metric !== "throughput";
+  const reference = geometricMean(history);
+  const unit = metric === "error_rate"
+    ? "fraction" as const
+    : metric === "throughput"
+    ? "per_sec" as const
+    : "us" as const;
+  const show = (v: number) =>
+    unit === "us"
+      ? formatDurationMs(v / 1000)
+      : unit === "fraction"
+      ? `${+(v * 100).toPrecision(3)}%`
+      : formatRatePerSec(v);
+  // Error rates are often 0: their floor is absolute, and the bound on log values does not apply.
+  const change = metric === "error_rate"
+    ? measured - mean(history)
+    : relative(measured, reference, higherIsWorse);
+  const bounds = metric === "error_rate"
+    ? undefined
+    : predictionBounds(history.map((v) => Math.max(v, 1e-9)));
+  const beyondBound = bounds === undefined
+    ? true
+    : higherIsWorse
+    ? measured > bounds.upper
+    : measured < bounds.lower;
+  const regressed = change > floor && beyondBound;
+  const bound = bounds === undefined ? undefined : higherIsWorse ? bounds.upper : bounds.lower;
+  const method = bounds === undefined
+    ? `${past.length} baseline run${past.length === 1 ? "" : "s"}: relative tolerance alone`
+    : `99.9% prediction bound ${show(bound!)} from ${bounds.n} runs`;
+  // toPrecision drops float noise: a 7% floor is 0.07, and 0.07 × 100 is 7.000000000000001.
+  const floorShown = `${+(floor * 100).toPrecision(6)}${metric === "error_rate" ? " points" : "%"}`;
+  return {
+    ...base,
+    status: regressed ? "fail" : "pass",
+    measured,
+    ...(bound === undefined ? {} : { bound }),
+    unit,
+    margin: -change,
+    message: `${regressed ? "regressed" : "no regression"}: ${show(measured)} against baseline ` +
+      `${show(metric === "error_rate" ? mean(history) : reference)} (${
+        signed(change, metric)
+      }; floor ` +
+      `${floorShown}; ${method}); KS distance ${ctx.ks.toFixed(3)}`,
+  };
+}
+
+function sampleOf(
+  group: { response: { hdr: string }; counts: RequestCounts },
+  durationMs: number,
+): Sample {
+  return { response: decodeHistogram(group.response.hdr), counts: group.counts, durationMs };
+}
+
+function metricValue(metric: RegressionMetric, s: Sample): number {
+  const q = percentileOf(metric);
+  if (q !== undefined) return s.response.getValueAtPercentile(q);
+  if (metric === "max") return s.response.maxValue;
+  if (metric === "mean") return s.response.mean;
+  if (metric === "error_rate") {
+    return s.counts.completed ? errorTotal(s.counts) / s.counts.completed : 0;
+  }
+  return s.counts.completed / (s.durationMs / 1000);
+}
+
+function percentileOf(metric: RegressionMetric): number | undefined {
+  return /^p\d/.test(metric) ? Number(metric.slice(1)) : undefined;
+}
+
+function merged(histograms: Histogram[]): Histogram {
+  const total = createHistogram();
+  for (const h of histograms) total.add(h);
+  return total;
+}
+
+function geometricMean(values: number[]): number {
+  return Math.exp(mean(values.map((v) => Math.log(Math.max(v, 1e-9)))));
+}
+
+function mean(values: number[]): number {
+  return values.reduce((a, b) => a + b, 0) / values.length;
+}
+
+/** Relative change in the worse direction: positive when worse. */
+function relative(measured: number, reference: number, higherIsWorse: boolean): number {
+  if (reference <= 0) return measured > 0 && higherIsWorse ? Infinity : 0;
+  return higherIsWorse ? measured / reference - 1 : 1 - measured / reference;
+}
+
+function signed(change: number, metric: RegressionMetric): string {
+  const shown = metric === "error_rate"
+    ? `${+(change * 100).toFixed(2)} points`
+    : `${+(change * 100).toFixed(1)}%`;
+  return change >= 0 ? `${shown} worse` : `${shown.replace("-", "")} better`;
+}

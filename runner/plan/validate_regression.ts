@@ -1,0 +1,58 @@
+/**
+ * Validates `regression`: which run-level metrics the baseline gate judges, each with the change
+ * it must exceed to count (a percentage; for `error_rate`, percentage points).
+ *
+ * @module
+ */
+import type { YamlNode } from "./_yaml.ts";
+import { join, type PlanReader } from "./plan_reader.ts";
+import { parsePercentFraction } from "./units.ts";
+
+/** The metrics the regression gate knows. */
+export const REGRESSION_METRICS = [
+  "p50",
+  "p90",
+  "p99",
+  "p99.9",
+  "max",
+  "mean",
+  "error_rate",
+  "throughput",
+] as const;
+
+/**
+ * Reads `regression:` as metric → floor (a fraction). Listing metrics replaces the defaults.
+ *
+ * @example
+ * ```yaml
+ * regression:
+ *   p99: 10%
+ *   max: 25%
+ *   throughput: 5%
+ * ```
+ */
+export function readRegression(
+  reader: PlanReader,
+  node: YamlNode,
+): Record<string, number> | undefined {
+  const f = reader.fields(node, "regression", REGRESSION_METRICS, {
+    "p99_9": "p99.9",
+    errors: "error_rate",
+  });
+  if (f === undefined) return undefined;
+  const floors: Record<string, number> = {};
+  for (const [metric, entry] of f) {
+    const path = join("regression", metric);
+    const text = entry.value.kind === "scalar" ? String(entry.value.value) : "";
+    const parsed = parsePercentFraction(text);
+    if (!parsed.ok) {
+      reader.error(entry.value, path, parsed.message, "write the change that counts, e.g. `10%`");
+      continue;
+    }
+    floors[metric] = parsed.value;
+  }
+  if (f.size === 0) {
+    reader.error(node, "regression", "`regression` lists no metric", "e.g. `p99: 10%`");
+  }
+  return floors;
+}

@@ -1,0 +1,186 @@
+/**
+ * Helpers for gate tests: result documents whose stages hold exactly the histograms a test
+ * chooses, encoded as the engine encodes them, on top of a real result built by the Recorder.
+ *
+ * @module
+ */
+import { createHistogram, type Histogram } from "../../runner/recorder/_hdr.ts";
+import { toEncodedHistogram } from "../../runner/recorder/encoded_histogram.ts";
+import { addCounts, emptyCounts } from "../../runner/recorder/request_counts.ts";
+import type {
+  Environment,
+  LabelResult,
+  RequestCounts,
+  RunResult,
+  StageResult,
+} from "../../runner/result/run_result.ts";
+import { ENVIRONMENT, sampleResult } from "./result_fixtures.ts";
+
+/** One request label of a chosen stage: its response times and how many of them failed. */
+export interface LabelSpec {
+  label: string;
+  response: Histogram;
+  /** Completed requests answered with an unexpected status (default 0). */
+  errors?: number;
+}
+
+/** A stage as a test wants it. */
+export interface StageSpec {
+  name?: string;
+  kind?: "constant" | "ramp";
+  warmup?: boolean;
+  ratePerSec: number;
+  /** Ramp end rate (default `ratePerSec`). */
+  toPerSec?: number;
+  durationMs: number;
+  labels: LabelSpec[];
+}
+
+/** What else of the result a test chooses. */
+export interface GateResultOptions {
+  /** SLO lines, stored at lines 20, 21, … of the plan. */
+  slos?: string[];
+  toolLimited?: boolean;
+  regression?: Record<string, number>;
+  environment?: Partial<Environment>;
+  /** ISO 8601 start of the run. */
+  startedAt?: string;
+  complete?: boolean;
+}
+
+/**
+ * `n` response times spread evenly over [lowUs, highUs] (rounded to whole microseconds).
+ *
+ * @example
+ * ```ts
+ * import { uniformUs } from "./gate_fixtures.ts";
+ * uniformUs(1_000, 500, 1_500).getValueAtPercentile(50); // 1000
+ * ```
+ */
+export function uniformUs(n: number, lowUs: number, highUs: number): Histogram {
+  const h = createHistogram();
+  for (let i = 0; i < n; i++) {
+    h.recordValue(Math.round(lowUs + ((highUs - lowUs) * i) / Math.max(1, n - 1)));
+  }
+  return h;
+}
+
+/**
+ * `n` response times spread over [500, 1500] µs times `scale`: every percentile scales with it.
+ *
+ * @example
+ * ```ts
+ * import { scaledUs } from "./gate_fixtures.ts";
+ * scaledUs(10_000, 1.3).getValueAtPercentile(99); // 1.3 × the unscaled p99, within 1 µs
+ * ```
+ */
+export function scaledUs(n: number, scale: number): Histogram {
+  return uniformUs(n, 500 * scale, 1500 * scale);
+}
+
+/**
+ * A histogram holding each `[valueUs, count]` pair.
+ *
+ * @example
+ * ```ts
+ * import { pointsUs } from "./gate_fixtures.ts";
+ * pointsUs([[1_000, 99], [9_000, 1]]).totalCount; // 100
+ * ```
+ */
+export function pointsUs(points: ReadonlyArray<readonly [number, number]>): Histogram {
+  const h = createHistogram();
+  for (const [valueUs, count] of points) h.recordValueWithCount(valueUs, count);
+  return h;
+}
+
+/**
+ * A stage result holding exactly the given label histograms; the stage histogram is their merge.
+ *
+ * @example
+ * ```ts
+ * import { scaledUs, stageResult } from "./gate_fixtures.ts";
+ * const s = stageResult(0, { ratePerSec: 1000, durationMs: 10_000, labels: [
+ *   { label: "GET /", response: scaledUs(10_000, 1) },
+ * ] });
+ * s.counts.completed; // 10000
+ * ```
+ */
+export function stageResult(index: number, spec: StageSpec): StageResult {
+  const labels: LabelResult[] = spec.labels.map((l) => {
+    const encoded = toEncodedHistogram(l.response);
+    return {
+      label: l.label,
+      counts: countsOf(l.response.totalCount, l.errors ?? 0),
+      response: encoded,
+      service: encoded,
+    };
+  });
+  const merged = createHistogram();
+  for (const l of spec.labels) merged.add(l.response);
+  const counts = emptyCounts();
+  for (const l of labels) addCounts(counts, l.counts);
+  const encoded = toEncodedHistogram(merged);
+  return {
+    index,
+    name: spec.name ?? `stage ${index}`,
+    kind: spec.kind ?? "constant",
+    warmup: spec.warmup ?? false,
+    fromPerSec: spec.ratePerSec,
+    toPerSec: spec.toPerSec ?? spec.ratePerSec,
+    startMs: 0,
+    durationMs: spec.durationMs,
+    counts,
+    response: encoded,
+    service: encoded,
+    labels,
+  };
+}
+
+/**
+ * A real result document (built through the Recorder) whose stages, SLOs, health and fingerprint
+ * are replaced by the chosen ones.
+ *
+ * @example
+ * ```ts
+ * import { gateResult, scaledUs } from "./gate_fixtures.ts";
+ * const r = gateResult([{ ratePerSec: 1000, durationMs: 10_000, labels: [
+ *   { label: "GET /", response: scaledUs(10_000, 1) },
+ * ] }], { slos: ["p99 < 2ms"] });
+ * r.plan.slos[0].line; // 20
+ * ```
+ */
+export function gateResult(stages: StageSpec[], options: GateResultOptions = {}): RunResult {
+  const result = sampleResult(
+    options.startedAt === undefined ? {} : { startedAt: new Date(options.startedAt) },
+  );
+  let startMs = 0;
+  result.stages = stages.map((spec, i) => {
+    const stage = { ...stageResult(i, spec), startMs };
+    startMs += spec.durationMs;
+    return stage;
+  });
+  result.plan.slos = (options.slos ?? []).map((text, i) => ({ text, line: 20 + i }));
+  if (options.regression !== undefined) result.plan.regression = options.regression;
+  result.environment = { ...ENVIRONMENT, ...options.environment };
+  if (options.complete === false) {
+    result.run.complete = false;
+    result.run.stopReason = "interrupted";
+  }
+  if (options.toolLimited) {
+    result.health.toolLimited = true;
+    result.health.reasons = ["send lag p99 4.2ms exceeds 1ms"];
+  }
+  return result;
+}
+
+function countsOf(completed: number, errors: number): RequestCounts {
+  return {
+    ...emptyCounts(),
+    scheduled: completed,
+    sent: completed,
+    completed,
+    ok: completed - errors,
+    errors: errors > 0 ? { unexpected_status: errors } : {},
+    statusCodes: errors > 0 ? { "200": completed - errors, "500": errors } : { "200": completed },
+  };
+}

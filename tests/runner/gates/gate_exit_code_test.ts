@@ -1,0 +1,40 @@
+import assert from "node:assert/strict";
+import { EXIT_CODES } from "../../../runner/cli/exit_codes.ts";
+import { gateExitCode } from "../../../runner/gates/gate_exit_code.ts";
+import type { Verdict, VerdictStatus } from "../../../runner/result/run_result.ts";
+
+function verdicts(...statuses: VerdictStatus[]): Verdict[] {
+  return statuses.map((status, i) => ({
+    kind: i % 2 === 0 ? "slo" : "regression",
+    name: `gate ${i}`,
+    status,
+    stageIndexes: [0],
+    message: "",
+  }));
+}
+
+Deno.test("an invalid verdict exits 3 over failures and insufficient ones, even when allowed", () => {
+  assert.equal(gateExitCode(verdicts("pass", "fail", "invalid")), EXIT_CODES.invalidRun);
+  assert.equal(
+    gateExitCode(verdicts("insufficient", "invalid", "fail"), { allowInsufficient: true }),
+    EXIT_CODES.invalidRun,
+  );
+  assert.equal(EXIT_CODES.invalidRun, 3);
+});
+
+Deno.test("a failed gate exits 1, over insufficient verdicts", () => {
+  assert.equal(gateExitCode(verdicts("pass", "fail")), 1);
+  assert.equal(gateExitCode(verdicts("insufficient", "fail", "pass")), EXIT_CODES.gateFailed);
+  assert.equal(gateExitCode(verdicts("fail"), { allowInsufficient: true }), 1);
+});
+
+Deno.test("an insufficient verdict exits 3 unless allowInsufficient, then 0", () => {
+  assert.equal(gateExitCode(verdicts("pass", "insufficient")), 3);
+  assert.equal(gateExitCode(verdicts("pass", "insufficient"), { allowInsufficient: false }), 3);
+  assert.equal(gateExitCode(verdicts("pass", "insufficient"), { allowInsufficient: true }), 0);
+});
+
+Deno.test("all passing, or no gate at all, exits 0", () => {
+  assert.equal(gateExitCode(verdicts("pass", "pass", "pass")), EXIT_CODES.ok);
+  assert.equal(gateExitCode([]), 0);
+});

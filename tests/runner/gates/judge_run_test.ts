@@ -1,0 +1,149 @@
+import assert from "node:assert/strict";
+import {
+  appendToBaseline,
+  baselinePath,
+  loadBaseline,
+} from "../../../runner/gates/baseline_store.ts";
+import { gateExitCode } from "../../../runner/gates/gate_exit_code.ts";
+import { judgeRun } from "../../../runner/gates/judge_run.ts";
+import type { RunResult } from "../../../runner/result/run_result.ts";
+import { gateResult, type GateResultOptions, scaledUs } from "../../_helpers/gate_fixtures.ts";
+import { MINIMAL_PLAN, parseText } from "../../_helpers/plan_fixtures.ts";
+
+/** A fresh temporary folder, removed when the test is done. */
+async function tempDir(): Promise<AsyncDisposable & { path: string }> {
+  const path = await Deno.makeTempDir({ prefix: "tailgate-judge-" });
+  return { path, [Symbol.asyncDispose]: () => Deno.remove(path, { recursive: true }) };
+}
+
+/** Plan "shop": one 10 s stage at 1k/s, latencies 500..1500 µs × `scale`, SLO `p99 < 5ms`. */
+function run(scale: number, day = 9, over: GateResultOptions = {}): RunResult {
+  return gateResult([{
+    name: "main",
+    ratePerSec: 1000,
+    durationMs: 10_000,
+    labels: [{ label: "GET /a", response: scaledUs(10_000, scale) }],
+  }], { slos: ["p99 < 5ms"], startedAt: `2025-02-0${day}T00:00:00.000Z`, ...over });
+}
+
+/** Appends three runs, by default within 0.4% of each other (days 1 to 3). */
+async function seedHistory(dir: string, scales = [1, 1.004, 0.996]): Promise<void> {
+  for (const [i, scale] of scales.entries()) {
+    await appendToBaseline(dir, run(scale, i + 1));
+  }
+}
+
+const p99Regression = (r: RunResult) => r.verdicts.find((v) => v.name === "p99 vs baseline: main");
+
+Deno.test("with no baseline yet, only the SLOs are judged and a note says so", async () => {
+  await using dir = await tempDir();
+  const result = run(1);
+  const { notes } = await judgeRun(result, { baselineDir: dir.path });
+  assert.equal(notes.length, 1);
+  assert.match(notes[0], /no baseline for "shop" in .* yet: regression gates skipped/);
+  assert.deepEqual(result.verdicts.map((v) => [v.kind, v.status]), [["slo", "pass"]]);
+  assert.equal(result.warnings, undefined);
+  const without = run(1);
+  assert.deepEqual(await judgeRun(without, {}), { notes: [] });
+  assert.deepEqual(without.verdicts.map((v) => v.kind), ["slo"]);
+});
+
+Deno.test("after three appended runs, a run 30% slower fails the regression gate", async () => {
+  await using dir = await tempDir();
+  await seedHistory(dir.path);
+  const steady = run(1.002);
+  assert.deepEqual(await judgeRun(steady, { baselineDir: dir.path }), { notes: [] });
+  assert.ok(steady.verdicts.some((v) => v.kind === "regression"));
+  assert.ok(steady.verdicts.every((v) => v.status === "pass"), JSON.stringify(steady.verdicts));
+  assert.equal(gateExitCode(steady.verdicts), 0);
+
+  const slower = run(1.3);
+  await judgeRun(slower, { baselineDir: dir.path });
+  assert.equal(slower.verdicts[0].kind, "slo", "SLOs first");
+  assert.equal(slower.verdicts[0].status, "pass", "1.9 ms is still under the 5 ms SLO");
+  assert.equal(p99Regression(slower)?.status, "fail");
+  assert.match(p99Regression(slower)!.message, /from 3 runs/);
+  assert.equal(gateExitCode(slower.verdicts), 1);
+  assert.equal(slower.warnings, undefined);
+});
+
+Deno.test("a baseline from another fingerprint is still compared, with a warning", async () => {
+  await using dir = await tempDir();
+  await seedHistory(dir.path);
+  const result = run(1, 9, { environment: { cores: 8, cpuModel: "other cpu" } });
+  result.warnings = ["an earlier warning"];
+  await judgeRun(result, { baselineDir: dir.path });
+  assert.equal(result.warnings.length, 2);
+  assert.equal(result.warnings[0], "an earlier warning");
+  assert.match(result.warnings[1], /different machine/);
+  assert.match(result.warnings[1], /cpu: test cpu vs other cpu/);
+  assert.match(result.warnings[1], /cores: 4 vs 8/);
+  assert.ok(p99Regression(result), "regression verdicts are still given");
+});
+
+Deno.test("an unreadable baseline is not used, and the warning says why", async () => {
+  await using dir = await tempDir();
+  await Deno.writeTextFile(baselinePath(dir.path, "shop"), "{ not json");
+  const result = run(1);
+  await judgeRun(result, { baselineDir: dir.path });
+  assert.equal(result.warnings?.length, 1);
+  assert.match(result.warnings![0], /^baseline not used: .*not valid JSON/);
+  assert.deepEqual(result.verdicts.map((v) => v.kind), ["slo"]);
+});
+
+Deno.test("updateBaseline appends the run after judging it against the old history", async () => {
+  await using dir = await tempDir();
+  await seedHistory(dir.path);
+  const slower = run(1.3);
+  const { notes } = await judgeRun(slower, { baselineDir: dir.path, updateBaseline: true });
+  assert.equal(p99Regression(slower)?.status, "fail", "not judged against itself");
+  assert.deepEqual(notes, ['baseline updated: 4 run(s) of "shop" kept']);
+  const loaded = await loadBaseline(dir.path, "shop");
+  assert.ok(loaded.ok && loaded.baseline);
+  assert.equal(loaded.baseline.runs.length, 4);
+  assert.equal(loaded.baseline.runs.at(-1)!.date, slower.run.startedAt);
+  assert.equal(loaded.baseline.runs.at(-1)!.stages[0].response.hdr, slower.stages[0].response.hdr);
+
+  const kept = await judgeRun(run(1, 8), {
+    baselineDir: dir.path,
+    updateBaseline: true,
+    keepRuns: 2,
+  });
+  assert.deepEqual(kept.notes, ['baseline updated: 2 run(s) of "shop" kept']);
+});
+
+Deno.test("updateBaseline refuses a tool-limited or incomplete run, leaving the file as it was", async () => {
+  await using dir = await tempDir();
+  const options = { baselineDir: dir.path, updateBaseline: true };
+  const first = await judgeRun(run(1, 8, { toolLimited: true }), options);
+  assert.match(first.notes.at(-1)!, /^baseline not updated: refusing to add a tool-limited run/);
+  await assert.rejects(() => Deno.stat(baselinePath(dir.path, "shop")), Deno.errors.NotFound);
+
+  await seedHistory(dir.path);
+  const before = await Deno.readFile(baselinePath(dir.path, "shop"));
+  const limited = run(1, 8, { toolLimited: true });
+  const { notes } = await judgeRun(limited, options);
+  assert.match(notes.at(-1)!, /^baseline not updated: refusing to add a tool-limited run/);
+  assert.ok(limited.verdicts.every((v) => v.status === "invalid"));
+  const incomplete = await judgeRun(run(1, 8, { complete: false }), options);
+  assert.match(incomplete.notes.at(-1)!, /^baseline not updated: refusing to add an incomplete/);
+  assert.deepEqual(await Deno.readFile(baselinePath(dir.path, "shop")), before);
+});
+
+Deno.test("the plan's `regression:` floors replace the default metrics and floors", async () => {
+  await using dir = await tempDir();
+  // Identical runs: the prediction bound is the repeated value, so the floor alone decides.
+  await seedHistory(dir.path, [1, 1, 1]);
+  const { plan, issues } = parseText(`${MINIMAL_PLAN}regression:\n  p99: 7%\n`);
+  assert.ok(plan?.regression, JSON.stringify(issues));
+  const judged = async (scale: number) => {
+    const result = run(scale, 9, { regression: plan.regression });
+    await judgeRun(result, { baselineDir: dir.path });
+    return result.verdicts.filter((v) => v.kind === "regression");
+  };
+  const within = await judged(1.05);
+  assert.deepEqual(within.map((v) => [v.name, v.status]), [["p99 vs baseline: main", "pass"]]);
+  assert.match(within[0].message, /floor 7%;/);
+  const beyond = await judged(1.085);
+  assert.deepEqual(beyond.map((v) => v.status), ["fail"], "8.5% is over 7, under the default 10");
+});

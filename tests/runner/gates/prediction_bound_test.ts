@@ -1,0 +1,86 @@
+import assert from "node:assert/strict";
+import { MAX_HISTORY_RUNS, predictionBounds } from "../../../runner/gates/prediction_bound.ts";
+
+function assertClose(actual: number, expected: number, relative: number, what = ""): void {
+  assert.ok(
+    Math.abs(actual - expected) <= relative * Math.abs(expected),
+    `${what} ${actual} is not within ${relative} (relative) of ${expected}`,
+  );
+}
+
+/** t(p, 2) in closed form: (2p − 1) / √(2p(1 − p)). */
+function tTwo(p: number): number {
+  return (2 * p - 1) / Math.sqrt(2 * p * (1 - p));
+}
+
+Deno.test("three values in geometric progression give the hand-computed bounds", () => {
+  // log 100, log 110, log 121 = log 110 + (−1, 0, 1)·log 1.1: mean log 110, s = log 1.1.
+  const bounds = predictionBounds([100, 110, 121]);
+  assert.ok(bounds);
+  const factor = 1.1 ** (tTwo(0.999) * Math.sqrt(1 + 1 / 3));
+  assertClose(bounds.upper, 110 * factor, 1e-9, "upper");
+  assertClose(bounds.lower, 110 / factor, 1e-9, "lower");
+  assert.equal(bounds.n, 3);
+});
+
+Deno.test("the confidence sets the t quantile", () => {
+  const bounds = predictionBounds([100, 110, 121], 0.9);
+  assert.ok(bounds);
+  assertClose(bounds.upper, 110 * 1.1 ** (tTwo(0.9) * Math.sqrt(4 / 3)), 1e-9);
+  const strict = predictionBounds([100, 110, 121], 0.999);
+  assert.ok(strict && strict.upper > bounds.upper && strict.lower < bounds.lower);
+});
+
+Deno.test("fewer than three values give no bound", () => {
+  assert.equal(predictionBounds([]), undefined);
+  assert.equal(predictionBounds([120]), undefined);
+  assert.equal(predictionBounds([120, 130]), undefined);
+});
+
+Deno.test("a constant history bounds the next run to that value", () => {
+  assert.deepEqual(predictionBounds([250, 250, 250, 250]), { upper: 250, lower: 250, n: 4 });
+});
+
+Deno.test("a tight history's bounds enclose every past value", () => {
+  const p99Ms = [120, 118, 125, 121, 119, 123, 122, 117, 124, 120];
+  const bounds = predictionBounds(p99Ms);
+  assert.ok(bounds);
+  assert.ok(bounds.upper > Math.max(...p99Ms), `upper ${bounds.upper}`);
+  assert.ok(bounds.lower < Math.min(...p99Ms), `lower ${bounds.lower}`);
+  // Tight history, tight bound: well under a 50% slow-down still passes, 150 ms does not.
+  assert.ok(bounds.upper < 150, `upper ${bounds.upper}`);
+});
+
+Deno.test("only the last 30 values count", () => {
+  const recent = Array.from({ length: MAX_HISTORY_RUNS }, (_, i) => 100 + (i % 7));
+  const withOldOutliers = [5_000, 1, 9_000, ...recent];
+  assert.deepEqual(predictionBounds(withOldOutliers), predictionBounds(recent));
+  assert.equal(predictionBounds(withOldOutliers)?.n, 30);
+});
+
+Deno.test("bounds scale with the values and are geometrically centred", () => {
+  const values = [3.1, 2.9, 3.4, 3.0, 3.3];
+  const base = predictionBounds(values);
+  const scaled = predictionBounds(values.map((v) => v * 1_000));
+  assert.ok(base && scaled);
+  assertClose(scaled.upper, base.upper * 1_000, 1e-12);
+  assertClose(scaled.lower, base.lower * 1_000, 1e-12);
+  const geometricMean = Math.exp(values.reduce((s, v) => s + Math.log(v), 0) / values.length);
+  assertClose(Math.sqrt(base.upper * base.lower), geometricMean, 1e-12);
+});
+
+Deno.test("a noisier history gives wider bounds", () => {
+  const tight = predictionBounds([100, 101, 99, 100, 102]);
+  const noisy = predictionBounds([100, 130, 80, 100, 120]);
+  assert.ok(tight && noisy);
+  assert.ok(noisy.upper > tight.upper && noisy.lower < tight.lower);
+});
+
+Deno.test("non-positive or non-finite values and bad confidences are rejected", () => {
+  for (const bad of [0, -5, NaN, Infinity]) {
+    assert.throws(() => predictionBounds([100, 110, bad]), RangeError);
+  }
+  for (const confidence of [0.5, 1, 0, NaN]) {
+    assert.throws(() => predictionBounds([100, 110, 121], confidence), RangeError);
+  }
+});

@@ -1,0 +1,248 @@
+import assert from "node:assert/strict";
+import { baselineRunFrom } from "../../../runner/gates/baseline_store.ts";
+import {
+  type Baseline,
+  BASELINE_SCHEMA,
+  BASELINE_VERSION,
+} from "../../../runner/gates/baseline_types.ts";
+import { DEFAULT_REGRESSION_FLOORS, evaluateRegression } from "../../../runner/gates/regression.ts";
+import type { RunResult, Verdict } from "../../../runner/result/run_result.ts";
+import { gateResult, pointsUs, scaledUs, type StageSpec } from "../../_helpers/gate_fixtures.ts";
+
+interface MainOptions {
+  requests?: number;
+  errors?: number;
+  ratePerSec?: number;
+  durationMs?: number;
+}
+
+/** A 1 s warmup, then "main": 10 s at 1k/s of "GET /a" with latencies 500..1500 µs × `scale`. */
+function mainRun(scale: number, o: MainOptions = {}, toolLimited = false): RunResult {
+  return gateResult([
+    warmup(),
+    {
+      name: "main",
+      ratePerSec: o.ratePerSec ?? 1000,
+      durationMs: o.durationMs ?? 10_000,
+      labels: [{
+        label: "GET /a",
+        response: scaledUs(o.requests ?? 10_000, scale),
+        errors: o.errors ?? 0,
+      }],
+    },
+  ], { toolLimited });
+}
+
+function warmup(): StageSpec {
+  return {
+    name: "warm",
+    warmup: true,
+    ratePerSec: 100,
+    durationMs: 1_000,
+    labels: [{ label: "GET /a", response: pointsUs([[90_000, 100]]) }],
+  };
+}
+
+function baselineOf(runs: RunResult[]): Baseline {
+  return {
+    schema: BASELINE_SCHEMA,
+    version: BASELINE_VERSION,
+    plan: "shop",
+    runs: runs.map(baselineRunFrom),
+  };
+}
+
+/** Five runs whose latencies differ by at most 0.4%. */
+const TIGHT = [1, 1.004, 0.996, 1.002, 0.998];
+
+function history(scales: number[], o: MainOptions = {}): Baseline {
+  return baselineOf(scales.map((s) => mainRun(s, o)));
+}
+
+/** The verdict of `metric` on stage "main" (and `label`). */
+function verdictOf(verdicts: Verdict[], metric: string, label?: string): Verdict {
+  const name = `${metric} vs baseline: main${label === undefined ? "" : ` [${label}]`}`;
+  const found = verdicts.filter((v) => v.name === name);
+  assert.equal(found.length, 1, `one verdict named ${name} in ${verdicts.map((v) => v.name)}`);
+  return found[0];
+}
+
+Deno.test("against a tight history, a run 30% slower fails: beyond the bound and the floor", () => {
+  const verdicts = evaluateRegression(mainRun(1.3), history(TIGHT));
+  assert.ok(verdicts.every((v) => v.kind === "regression" && v.stageIndexes[0] === 1));
+  assert.deepEqual(
+    verdicts.map((v) => v.name.split(" ")[0]),
+    Object.keys(DEFAULT_REGRESSION_FLOORS),
+    "one verdict per default metric, none for the warmup stage",
+  );
+  const p99 = verdictOf(verdicts, "p99");
+  assert.equal(p99.status, "fail");
+  assert.equal(p99.unit, "us");
+  assert.ok(p99.measured! > p99.bound!, `${p99.measured} > ${p99.bound}`);
+  assert.ok(Math.abs(p99.margin! + 0.3) < 0.005, `margin ${p99.margin}`);
+  assert.match(p99.message, /^regressed: .*99\.9% prediction bound .* from 5 runs/);
+  assert.equal(verdictOf(verdicts, "p50").status, "fail");
+  assert.equal(verdictOf(verdicts, "max").status, "fail", "30% is over max's 20% floor");
+  assert.equal(verdictOf(verdicts, "throughput").status, "pass");
+  assert.equal(verdictOf(verdicts, "error_rate").status, "pass");
+});
+
+Deno.test("5% slower is beyond a tight bound but under the 10% floor, so it passes", () => {
+  const p99 = verdictOf(evaluateRegression(mainRun(1.05), history(TIGHT)), "p99");
+  assert.ok(p99.measured! > p99.bound!, "beyond the prediction bound");
+  assert.ok(Math.abs(p99.margin! + 0.05) < 0.005, `margin ${p99.margin}`);
+  assert.equal(p99.status, "pass");
+  assert.match(p99.message, /^no regression: .*5% worse/);
+});
+
+Deno.test("against a noisy history, 15% slower stays within the bound and passes", () => {
+  const noisy = [0.8, 1.2, 0.85, 1.25, 0.9];
+  const reference = Math.exp(noisy.reduce((a, s) => a + Math.log(s), 0) / noisy.length);
+  const p99 = verdictOf(evaluateRegression(mainRun(reference * 1.15), history(noisy)), "p99");
+  assert.ok(p99.margin! < -0.1, `change ${-p99.margin!} is over the 10% floor`);
+  assert.ok(p99.measured! < p99.bound!, "but within the prediction bound");
+  assert.equal(p99.status, "pass");
+});
+
+Deno.test("with one or two baseline runs the relative floor alone decides", () => {
+  for (const scales of [[1], [1, 1.002]]) {
+    const slower = verdictOf(evaluateRegression(mainRun(1.15), history(scales)), "p99");
+    assert.equal(slower.status, "fail", `${scales.length} run(s), 15% slower`);
+    assert.equal(slower.bound, undefined);
+    assert.match(slower.message, /relative tolerance alone/);
+    const slightly = verdictOf(evaluateRegression(mainRun(1.05), history(scales)), "p99");
+    assert.equal(slightly.status, "pass", `${scales.length} run(s), 5% slower`);
+  }
+});
+
+Deno.test("a throughput regression is a drop, not a rise", () => {
+  const floors = { throughput: 0.05 };
+  const past = history([1, 1, 1]);
+  const judge = (requests: number) =>
+    verdictOf(evaluateRegression(mainRun(1, { requests }), past, { floors }), "throughput");
+  const drop = judge(9_000);
+  assert.equal(drop.status, "fail");
+  assert.equal(drop.measured, 900);
+  assert.equal(drop.unit, "per_sec");
+  assert.equal(drop.bound, 1000, "the lower bound of a history without spread");
+  assert.ok(Math.abs(drop.margin! + 0.1) < 1e-9);
+  assert.equal(judge(9_700).status, "pass", "3% lower: under the 5% floor");
+  const rise = judge(11_000);
+  assert.equal(rise.status, "pass");
+  assert.match(rise.message, /better/);
+});
+
+Deno.test("error_rate regresses by absolute points, not by relative change", () => {
+  const floors = { error_rate: 0.001 };
+  const judge = (baselineErrors: number, errors: number) =>
+    verdictOf(
+      evaluateRegression(mainRun(1, { errors }), history([1, 1, 1], { errors: baselineErrors }), {
+        floors,
+      }),
+      "error_rate",
+    );
+  const fromZero = judge(0, 5);
+  assert.equal(fromZero.status, "pass", "0% to 0.05%: infinitely worse, but 0.05 points");
+  assert.equal(fromZero.unit, "fraction");
+  assert.equal(fromZero.bound, undefined);
+  const worse = judge(0, 20);
+  assert.equal(worse.status, "fail");
+  assert.equal(worse.measured, 0.002);
+  assert.ok(Math.abs(worse.margin! + 0.002) < 1e-12);
+  assert.match(worse.message, /0\.2 points worse/);
+  assert.equal(judge(1_000, 1_008).status, "pass", "10% to 10.08%: 0.08 points");
+  assert.equal(judge(100, 150).status, "fail", "1% to 1.5%: 0.5 points");
+});
+
+Deno.test("too few requests beyond a percentile in the run or any baseline run is insufficient", () => {
+  const shortNow = evaluateRegression(mainRun(1, { requests: 5_000 }), history(TIGHT));
+  assert.equal(verdictOf(shortNow, "p99.9").status, "insufficient");
+  assert.match(verdictOf(shortNow, "p99.9").message, /one had 5000 requests/);
+  assert.notEqual(verdictOf(shortNow, "p99").status, "insufficient", "50 lie beyond p99");
+  const past = baselineOf([mainRun(1), mainRun(1, { requests: 5_000 }), mainRun(1)]);
+  const shortThen = verdictOf(evaluateRegression(mainRun(1), past), "p99.9");
+  assert.equal(shortThen.status, "insufficient");
+  assert.equal(shortThen.measured, undefined);
+  assert.match(shortThen.message, /one had 5000 requests/);
+});
+
+Deno.test("a tool-limited run's regression verdicts are all invalid", () => {
+  const verdicts = evaluateRegression(mainRun(1.3, {}, true), history(TIGHT));
+  assert.equal(verdicts.length, Object.keys(DEFAULT_REGRESSION_FLOORS).length);
+  for (const v of verdicts) {
+    assert.equal(v.status, "invalid");
+    assert.match(v.message, /tool-limited/);
+  }
+});
+
+Deno.test("a stage whose rate or duration changed is not compared with its history", () => {
+  const run = (ratePerSec: number, durationMs: number, scale: number) =>
+    gateResult([warmup(), {
+      name: "main",
+      ratePerSec,
+      durationMs,
+      labels: [{ label: "GET /a", response: scaledUs(10_000, scale) }],
+    }, {
+      name: "second",
+      ratePerSec: 2000,
+      durationMs: 5_000,
+      labels: [{ label: "GET /a", response: scaledUs(10_000, scale) }],
+    }]);
+  const past = baselineOf(TIGHT.map((s) => run(1000, 10_000, s)));
+  for (const [rate, duration] of [[1500, 10_000], [1000, 20_000]]) {
+    const verdicts = evaluateRegression(run(rate, duration, 1.3), past);
+    assert.ok(verdicts.length > 0);
+    assert.ok(verdicts.every((v) => v.name.endsWith(": second")), `${rate}/s for ${duration}ms`);
+    assert.equal(verdicts.find((v) => v.name === "p99 vs baseline: second")!.status, "fail");
+  }
+});
+
+Deno.test("with several labels the stage and each label get their own verdicts", () => {
+  const run = (scaleA: number, scaleB: number) =>
+    gateResult([warmup(), {
+      name: "main",
+      ratePerSec: 2000,
+      durationMs: 10_000,
+      labels: [
+        { label: "GET /a", response: scaledUs(10_000, scaleA) },
+        { label: "GET /b", response: scaledUs(10_000, scaleB) },
+      ],
+    }]);
+  const past = baselineOf(TIGHT.map((s) => run(s, s)));
+  const verdicts = evaluateRegression(run(1, 1.3), past, { floors: { p99: 0.1 } });
+  assert.deepEqual(verdicts.map((v) => v.name), [
+    "p99 vs baseline: main",
+    "p99 vs baseline: main [GET /a]",
+    "p99 vs baseline: main [GET /b]",
+  ]);
+  const [, a, b] = verdicts;
+  assert.equal(a.label, "GET /a");
+  assert.equal(a.status, "pass");
+  assert.equal(b.label, "GET /b");
+  assert.equal(b.status, "fail");
+  assert.equal(verdicts[0].label, undefined);
+  const single = evaluateRegression(mainRun(1), history(TIGHT), { floors: { p99: 0.1 } });
+  assert.deepEqual(single.map((v) => v.name), ["p99 vs baseline: main"], "one label: no split");
+});
+
+Deno.test("ksDistance is 0 against an identical history and large against a shifted one", () => {
+  const past = history([1, 1, 1]);
+  const same = evaluateRegression(mainRun(1), past);
+  assert.ok(same.every((v) => v.ksDistance === 0));
+  const shifted = evaluateRegression(mainRun(2), past);
+  assert.ok(shifted.every((v) => v.ksDistance! > 0.7), `${shifted[0].ksDistance}`);
+  assert.match(shifted[0].message, /KS distance 0\.7\d\d/);
+});
+
+Deno.test("floors given replace the defaults, and only the last maxRuns runs are used", () => {
+  const past = history([2, 2, ...TIGHT]);
+  const all = evaluateRegression(mainRun(1.3), past, { floors: { p99: 0.5 } });
+  assert.deepEqual(all.map((v) => v.name), ["p99 vs baseline: main"]);
+  assert.equal(all[0].status, "pass", "30% is under a 50% floor");
+  const recent = evaluateRegression(mainRun(1.3), past, { floors: { p99: 0.1 }, maxRuns: 5 });
+  assert.equal(recent[0].status, "fail");
+  assert.match(recent[0].message, /from 5 runs/);
+  const everything = evaluateRegression(mainRun(1.3), past, { floors: { p99: 0.1 } });
+  assert.match(everything[0].message, /from 7 runs/);
+  assert.equal(everything[0].status, "pass", "the old 2× runs raise the reference");
+});
