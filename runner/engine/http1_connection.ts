@@ -11,6 +11,7 @@
  * @module
  */
 import type { ErrorKind } from "../result/run_result.ts";
+import { ConnectFailure, responseOutcome, socketErrorKind } from "./http1_errors.ts";
 import { Http1ResponseParser } from "./http1_response_parser.ts";
 import type { Clock, Connection, PreparedRequest, ResponseOutcome } from "./types.ts";
 
@@ -39,11 +40,6 @@ export interface Http1ConnectionOptions {
 
 /** Bytes of the per-connection read buffer; it grows only to hold a long head line. */
 const READ_BUFFER_BYTES = 16 * 1024;
-
-/** A failure while connecting, already classified. */
-class ConnectFailure {
-  constructor(readonly kind: ErrorKind) {}
-}
 
 /**
  * One keep-alive HTTP/1.1 connection. `send` never rejects: failures are outcomes with an
@@ -111,7 +107,7 @@ export class Http1Connection implements Connection {
   send(request: PreparedRequest): Promise<ResponseOutcome> {
     if (this.#busy) {
       const nowMs = this.#clock.nowMs();
-      return Promise.resolve(outcome(0, "other", 0, 0, nowMs, nowMs));
+      return Promise.resolve(responseOutcome(0, "other", 0, 0, nowMs, nowMs));
     }
     this.#busy = true;
     this.#writtenAtMs = -1; // set just before the first write
@@ -319,9 +315,9 @@ export class Http1Connection implements Connection {
     this.#busy = false;
     const completedAtMs = this.#clock.nowMs();
     const writtenAtMs = this.#writtenAtMs < 0 ? completedAtMs : this.#writtenAtMs;
-    resolve(
-      outcome(status, error, this.#bytesSent, this.#bytesReceived, writtenAtMs, completedAtMs),
-    );
+    const sent = this.#bytesSent;
+    const received = this.#bytesReceived;
+    resolve(responseOutcome(status, error, sent, received, writtenAtMs, completedAtMs));
   }
 
   #closeSocket(): void {
@@ -337,25 +333,6 @@ export class Http1Connection implements Connection {
   }
 
   #errorKind(error: unknown): ErrorKind {
-    const code = (error as { code?: unknown } | null)?.code;
-    if (error instanceof Deno.errors.ConnectionRefused || code === "ECONNREFUSED") return "refused";
-    if (
-      error instanceof Deno.errors.ConnectionReset || error instanceof Deno.errors.BrokenPipe ||
-      error instanceof Deno.errors.UnexpectedEof ||
-      error instanceof Deno.errors.ConnectionAborted || code === "ECONNRESET" || code === "EPIPE"
-    ) return "reset";
-    if (this.#tls !== undefined && error instanceof Deno.errors.InvalidData) return "tls";
-    return "other";
+    return socketErrorKind(error, this.#tls !== undefined);
   }
-}
-
-function outcome(
-  status: number,
-  error: ErrorKind | undefined,
-  bytesSent: number,
-  bytesReceived: number,
-  writtenAtMs: number,
-  completedAtMs: number,
-): ResponseOutcome {
-  return { status, error, bytesSent, bytesReceived, writtenAtMs, completedAtMs };
 }

@@ -8,6 +8,7 @@
 import { join } from "node:path";
 import { writeFileAtomic } from "../result/atomic_write.ts";
 import type { Environment, RunResult } from "../result/run_result.ts";
+import { parseBaseline } from "./baseline_parse.ts";
 import {
   type Baseline,
   BASELINE_SCHEMA,
@@ -133,7 +134,7 @@ export async function loadBaseline(
         `readable file, or pass another folder with --baseline`,
     };
   }
-  const problem = baselineProblem(text, planName);
+  const problem = parseBaseline(text, planName);
   if (typeof problem === "string") return { ok: false, error: `baseline ${path} ${problem}` };
   return { ok: true, baseline: problem };
 }
@@ -224,58 +225,4 @@ function unsoundReason(result: RunResult): string | undefined {
       `and rerun`;
   }
   return undefined;
-}
-
-const MOVE_AWAY = "move it away (the next --update-baseline starts a new history) or restore it " +
-  "from version control";
-
-/** The parsed baseline, or what is wrong with the text (completing "baseline <path> …"). */
-function baselineProblem(text: string, planName: string): Baseline | string {
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch (e) {
-    return `is not valid JSON (${(e as Error).message}): it is damaged; ${MOVE_AWAY}`;
-  }
-  const record = isObject(doc) ? doc : {};
-  if (record.schema !== BASELINE_SCHEMA) {
-    return `is not a tailgate baseline (\`schema\` is not "${BASELINE_SCHEMA}"); ${MOVE_AWAY}, ` +
-      `or pass another folder with --baseline`;
-  }
-  if (!Number.isInteger(record.version) || (record.version as number) < 1) {
-    return `has no valid \`version\`: it is damaged; ${MOVE_AWAY}`;
-  }
-  if ((record.version as number) > BASELINE_VERSION) {
-    return `is format version ${record.version}; this tailgate reads up to ${BASELINE_VERSION}: ` +
-      `upgrade tailgate to read it`;
-  }
-  if (record.plan !== planName) {
-    return `holds plan ${JSON.stringify(record.plan)}, not ${JSON.stringify(planName)} (both ` +
-      `names map to this file): rename one of the plans`;
-  }
-  const runs = Array.isArray(record.runs) ? record.runs : undefined;
-  const bad = runs === undefined ? -1 : runs.findIndex((r) => !isRun(r));
-  if (runs === undefined || bad >= 0) {
-    const where = runs === undefined ? "`runs` is not a list" : `run ${bad + 1} is incomplete`;
-    return `is damaged (${where}); ${MOVE_AWAY}`;
-  }
-  return doc as Baseline;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-function hasHistograms(v: unknown): boolean {
-  return isObject(v) && isObject(v.counts) && isObject(v.response) && isObject(v.service) &&
-    typeof v.response.hdr === "string" && typeof v.service.hdr === "string";
-}
-
-function isRun(v: unknown): boolean {
-  return isObject(v) && typeof v.date === "string" && isObject(v.environment) &&
-    Array.isArray(v.stages) &&
-    v.stages.every((s) =>
-      hasHistograms(s) && isObject(s) && typeof s.index === "number" && Array.isArray(s.labels) &&
-      s.labels.every((l) => hasHistograms(l) && isObject(l) && typeof l.label === "string")
-    );
 }

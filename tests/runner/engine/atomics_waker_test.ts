@@ -36,9 +36,12 @@ Deno.test("sleeps end at their deadline: never early, p50 lateness under 1 ms", 
   });
 });
 
-Deno.test("the worker's clock agrees with the engine thread's to within 10 us", async () => {
+Deno.test("the worker's clock agrees with the engine thread's to well under a send lag", async () => {
+  // Measured 0.0–0.4 us on a quiet machine; the handshake's own round trip bounds the reading,
+  // and a loaded 2-core machine stretches it, so the check allows 100 us (a dropped timeOrigin
+  // shift would be off by milliseconds).
   await withWaker((waker) => {
-    assert.ok(Math.abs(waker.clockSkewUs) < 10, `clock skew ${waker.clockSkewUs} us`);
+    assert.ok(Math.abs(waker.clockSkewUs) < 100, `clock skew ${waker.clockSkewUs} us`);
     return Promise.resolve();
   });
 });

@@ -1,0 +1,29 @@
+/**
+ * The world plan validation may consult: environment variables and files beside the plan.
+ *
+ * @module
+ */
+
+/**
+ * What validation may ask of the world: environment variables and files beside the plan.
+ *
+ * @example
+ * ```ts
+ * import type { PlanContext } from "./plan_context.ts";
+ * const ctx: PlanContext = {
+ *   env: (name) => Deno.env.get(name),
+ *   fileSize: () => undefined, // no body files beside this plan
+ *   planDir: ".",
+ *   requireEnv: true,
+ * };
+ * ```
+ */
+export interface PlanContext {
+  env(name: string): string | undefined;
+  /** Size in bytes of a file, or undefined when it is missing or not a file. */
+  fileSize(path: string): number | undefined;
+  /** Directory of the plan file, for relative body files. */
+  planDir: string;
+  /** When false (`tailgate check`), an unset environment variable is a warning, not an error. */
+  requireEnv: boolean;
+}

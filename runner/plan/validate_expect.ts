@@ -1,0 +1,45 @@
+/**
+ * Validates the statuses a request expects.
+ *
+ * @module
+ */
+import type { YamlNode } from "./_yaml.ts";
+import type { PlanReader } from "./plan_reader.ts";
+import type { StatusExpectation } from "./types.ts";
+
+/**
+ * Validates a request's `expect`: status codes (`200`, `[200, 204]`) and classes (`2xx`),
+ * reporting problems on `reader`.
+ *
+ * @example
+ * ```ts
+ * import { readExpect } from "./validate_expect.ts";
+ * import type { PlanReader } from "./plan_reader.ts";
+ * import type { YamlNode } from "./_yaml.ts";
+ * declare const reader: PlanReader, node: YamlNode;
+ * readExpect(reader, node, "requests[0].expect");
+ * // for `expect: [200, 3xx]`: { codes: [200], classes: [3] }
+ * ```
+ */
+export function readExpect(
+  reader: PlanReader,
+  node: YamlNode,
+  path: string,
+): StatusExpectation | undefined {
+  const items = node.kind === "seq" ? node.items : [node];
+  const out: StatusExpectation = { codes: [], classes: [] };
+  for (const item of items) {
+    const v = item.kind === "scalar" ? item.value : undefined;
+    if (typeof v === "number" && Number.isInteger(v) && v >= 100 && v <= 599) out.codes.push(v);
+    else if (typeof v === "string" && /^[1-5]xx$/i.test(v)) out.classes.push(Number(v[0]));
+    else {
+      reader.error(
+        item,
+        path,
+        "`expect` takes status codes (`200`, `[200, 204]`) or classes (`2xx`)",
+      );
+      return undefined;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,89 @@
+/**
+ * Validates the URL of a request: an absolute http(s) `url`, or a `path` under the plan's `target`.
+ *
+ * @module
+ */
+import type { YamlNode } from "./_yaml.ts";
+import { join, type PlanReader } from "./plan_reader.ts";
+
+/**
+ * Validates a request's `path` (joined to the plan's `target`) or absolute `url`, reporting
+ * problems on `reader`; returns the request URL, or undefined when it is missing or invalid.
+ *
+ * @example
+ * ```ts
+ * import { readRequestUrl } from "./validate_url.ts";
+ * import type { PlanReader } from "./plan_reader.ts";
+ * import type { YamlNode } from "./_yaml.ts";
+ * declare const reader: PlanReader, item: YamlNode, pathNode: YamlNode;
+ * readRequestUrl(reader, item, pathNode, undefined, "requests[0]", "http://127.0.0.1:8080");
+ * // "http://127.0.0.1:8080/orders" for `path: /orders`
+ * ```
+ */
+export function readRequestUrl(
+  reader: PlanReader,
+  item: YamlNode,
+  pathNode: YamlNode | undefined,
+  urlNode: YamlNode | undefined,
+  path: string,
+  target: string | undefined,
+): string | undefined {
+  if (pathNode && urlNode) {
+    reader.error(urlNode, join(path, "url"), "a request has `path` or `url`, not both", "keep one");
+    return undefined;
+  }
+  if (urlNode) {
+    const text = reader.string(urlNode, join(path, "url"));
+    if (text === undefined) return undefined;
+    const url = parseHttpUrl(text);
+    if (url === undefined) {
+      reader.error(
+        urlNode,
+        join(path, "url"),
+        `\`${text}\` is not an absolute http(s) URL`,
+        "or use `path` with the plan's `target`",
+      );
+    }
+    return url?.href;
+  }
+  const p = pathNode ? reader.string(pathNode, join(path, "path")) : undefined;
+  if (pathNode && p === undefined) return undefined;
+  if (p !== undefined && !p.startsWith("/")) {
+    reader.error(
+      pathNode!,
+      join(path, "path"),
+      `path \`${p}\` must start with \`/\``,
+      `write \`/${p}\``,
+    );
+    return undefined;
+  }
+  if (target === undefined) {
+    reader.error(
+      pathNode ?? item,
+      path,
+      "a request with a `path` needs the plan's `target`",
+      "add `target: http://127.0.0.1:8080` at the top, or give this request a full `url`",
+    );
+    return undefined;
+  }
+  return target + (p ?? "/");
+}
+
+/**
+ * The URL `text` parses to when it is an absolute http(s) URL, else undefined.
+ *
+ * @example
+ * ```ts
+ * import { parseHttpUrl } from "./validate_url.ts";
+ * parseHttpUrl("https://127.0.0.1:8443/a")?.port; // "8443"
+ * parseHttpUrl("ftp://127.0.0.1/"); // undefined
+ * ```
+ */
+export function parseHttpUrl(text: string): URL | undefined {
+  try {
+    const url = new URL(text);
+    return url.protocol === "http:" || url.protocol === "https:" ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,68 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { compareCommand, compareRows } from "../../../runner/cli/compare_command.ts";
+import { gateResult, scaledUs } from "../../_helpers/gate_fixtures.ts";
+
+function result(scale: number) {
+  return gateResult([{
+    name: "main",
+    ratePerSec: 1000,
+    durationMs: 20_000,
+    labels: [{ label: "GET /", response: scaledUs(20_000, scale) }],
+  }]);
+}
+
+async function files(a: unknown, b: unknown) {
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(join(dir, "a.json"), JSON.stringify(a));
+  await Deno.writeTextFile(join(dir, "b.json"), JSON.stringify(b));
+  return {
+    a: join(dir, "a.json"),
+    b: join(dir, "b.json"),
+    [Symbol.asyncDispose]: () => Deno.remove(dir, { recursive: true }),
+  };
+}
+
+Deno.test("compare puts percentiles side by side with their change", () => {
+  const rows = compareRows(result(1), result(1.3));
+  const p99 = rows.find((r) => r.metric === "p99")!;
+  assert.ok(Math.abs(p99.change! - 0.3) < 0.01, `p99 change ${p99.change}`);
+  assert.deepEqual([...new Set(rows.map((r) => r.metric))], [
+    "p50",
+    "p90",
+    "p99",
+    "p99.9",
+    "max",
+    "error_rate",
+    "throughput",
+  ]);
+});
+
+Deno.test("compare exits 1 and says regressed when the second result is 30% slower", async () => {
+  await using f = await files(result(1), result(1.3));
+  const outcome = await compareCommand([f.a, f.b]);
+  assert.equal(outcome.exitCode, 1);
+  assert.match(outcome.output!, /FAIL p50 vs baseline: main: regressed/);
+  assert.match(outcome.output!, /KS distance 0\.\d+/);
+});
+
+Deno.test("compare exits 0 for the same run, and writes Markdown and JSON", async () => {
+  await using f = await files(result(1), result(1));
+  const md = await compareCommand([f.a, f.b, "--format", "md"]);
+  assert.equal(md.exitCode, 0);
+  assert.match(md.output!, /^\| stage \| metric \| baseline \| current \| change \|$/m);
+  const json = await compareCommand([f.a, f.b, "--format", "json"]);
+  const doc = JSON.parse(json.output!);
+  assert.ok(
+    doc.rows.length > 0 && doc.verdicts.every((v: { status: string }) => v.status === "pass"),
+  );
+});
+
+Deno.test("compare refuses unreadable input and bad usage with exit 2", async () => {
+  await using f = await files({ schema: "other" }, result(1));
+  const bad = await compareCommand([f.a, f.b]);
+  assert.equal(bad.exitCode, 2);
+  assert.match(bad.errors[0], /not a tailgate result/);
+  assert.equal((await compareCommand([f.a])).exitCode, 2);
+  assert.equal((await compareCommand([f.a, f.b, "--format", "pdf"])).exitCode, 2);
+});
