@@ -69,7 +69,6 @@ export class Dispatcher {
   #inflight = 0;
   #stopping = false;
   #abandoned = false;
-  #sleepingBlind = false;
   #startMs = 0;
   /** Requests taken from the schedule (due), and the most connections open at once. */
   dispatched = 0;
@@ -129,13 +128,11 @@ export class Dispatcher {
         if (this.#inflight > 0 || this.#queue.length > 0) {
           deadline = Math.min(deadline, nextSweepMs);
         }
-        const canSend = this.#idle.length > 0 || this.#slots.length < this.#o.maxConnections;
-        if (!cursor.done && canSend) deadline = Math.min(deadline, startMs + cursor.fireMs);
-        // With every connection busy the sleep ignores the next fire time: a completion must
-        // then wake the loop (see #done), or due requests would wait for the next sweep.
-        this.#sleepingBlind = !cursor.done && !canSend;
+        // Wake for the next fire time even when every connection is busy: the request then
+        // only joins the queue, but it is taken on time, so the dispatch lag measures the
+        // generator itself and a saturated engine cannot pass its lateness off as queueing.
+        if (!cursor.done) deadline = Math.min(deadline, startMs + cursor.fireMs);
         await waker.sleepUntil(deadline);
-        this.#sleepingBlind = false;
       }
     } finally {
       signal?.removeEventListener("abort", onAbort);
@@ -151,6 +148,7 @@ export class Dispatcher {
     const offsetMs = clock.nowMs() - startMs;
     while (!cursor.done && cursor.fireMs <= offsetMs) {
       recorder.scheduled(cursor.fireMs, cursor.stageIndex, cursor.labelIndex);
+      recorder.dispatchLag(offsetMs - cursor.fireMs, cursor.stageIndex);
       this.dispatched++;
       const slot = this.#idle.pop() ??
         (this.#slots.length < this.#o.maxConnections ? this.#newSlot() : undefined);
@@ -195,13 +193,7 @@ export class Dispatcher {
     });
     const q = this.#queue;
     if (!this.#stopping && q.shift()) this.#fire(slot, q.fireMs, q.stageIndex, q.labelIndex, true);
-    else {
-      this.#idle.push(slot);
-      if (this.#sleepingBlind) {
-        this.#sleepingBlind = false;
-        this.#o.waker.interrupt();
-      }
-    }
+    else this.#idle.push(slot);
     this.#pump();
     if (this.#inflight === 0 && (this.#o.cursor.done || this.#stopping)) this.#o.waker.interrupt();
   }

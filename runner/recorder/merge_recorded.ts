@@ -46,6 +46,7 @@ export function mergeRecordedRuns(runs: readonly RecordedRun[]): RecordedRun {
     stages,
     intervals,
     sendLag: mergeEncodedHistograms(runs.map((r) => r.sendLag)),
+    dispatchLag: mergeEncodedHistograms(runs.map((r) => r.dispatchLag)),
     queueWait: mergeEncodedHistograms(runs.map((r) => r.queueWait)),
     eventLoopLag: mergeEncodedHistograms(runs.map((r) => r.eventLoopLag)),
   };

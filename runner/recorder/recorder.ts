@@ -38,6 +38,8 @@ export interface RecordedRun {
   stages: StageResult[];
   intervals: IntervalResult[];
   sendLag: EncodedHistogram;
+  /** When the dispatcher took each request from the schedule − its intended time (all requests). */
+  dispatchLag: EncodedHistogram;
   queueWait: EncodedHistogram;
   eventLoopLag: EncodedHistogram;
 }
@@ -80,6 +82,7 @@ export class Recorder {
   readonly #sentByInterval: number[] = [];
   readonly #completedByInterval: number[] = [];
   readonly #sendLag = createHistogram();
+  readonly #dispatchLag = createHistogram();
   readonly #queueWait = createHistogram();
   readonly #loopLag = createHistogram();
   readonly #warmup: boolean[];
@@ -115,6 +118,14 @@ export class Recorder {
    */
   sendLag(lagMs: number, stageIndex: number): void {
     if (!this.#warmup[stageIndex]) this.#sendLag.recordValue(msToRecordableUs(lagMs));
+  }
+
+  /**
+   * Records how late the dispatcher took a request from the schedule, whether or not a connection
+   * was free: the generator's own lateness, which a saturated engine cannot hide behind a queue.
+   */
+  dispatchLag(lagMs: number, stageIndex: number): void {
+    if (!this.#warmup[stageIndex]) this.#dispatchLag.recordValue(msToRecordableUs(lagMs));
   }
 
   /** Records a wait for a busy connection (write − intended), warmup stages left out. */
@@ -194,6 +205,7 @@ export class Recorder {
       stages,
       intervals: this.#closed,
       sendLag: toEncodedHistogram(this.#sendLag),
+      dispatchLag: toEncodedHistogram(this.#dispatchLag),
       queueWait: toEncodedHistogram(this.#queueWait),
       eventLoopLag: toEncodedHistogram(this.#loopLag),
     };

@@ -45,6 +45,7 @@ export function buildResult(
   const completedRequests = totals.counts.completed;
   const health = judgeToolHealth({
     sendLag: recorded.sendLag,
+    dispatchLag: recorded.dispatchLag,
     cpu: run.cpu,
     durationMs: run.durationMs,
     slos: plan.slos,
@@ -76,6 +77,7 @@ export function buildResult(
     intervals: recorded.intervals,
     health: {
       sendLag: recorded.sendLag,
+      dispatchLag: recorded.dispatchLag,
       queueWait: recorded.queueWait,
       eventLoopLag: recorded.eventLoopLag,
       connections: run.connections,
@@ -88,11 +90,26 @@ export function buildResult(
           : 0,
       },
       intendedPerSec: round(scheduled / seconds),
-      achievedPerSec: round(totals.counts.sent / seconds),
+      // Writes made within the schedule's window: sends in the drain after it do not count, or
+      // an engine that fell behind would show the intended rate.
+      achievedPerSec: round(sentWithin(recorded.intervals, seconds * 1000) / seconds),
       ...health,
     },
     verdicts: [],
   };
+}
+
+function sentWithin(
+  intervals: readonly { startMs: number; durationMs: number; sentPerSec: number }[],
+  windowMs: number,
+): number {
+  let sent = 0;
+  for (const i of intervals) {
+    if (i.startMs >= windowMs) continue;
+    const covered = Math.min(i.durationMs, windowMs - i.startMs);
+    sent += i.sentPerSec * (i.durationMs / 1000) * (covered / i.durationMs);
+  }
+  return sent;
 }
 
 function round(x: number): number {

@@ -123,6 +123,12 @@ export interface ToolHealth {
    */
   sendLag: EncodedHistogram;
   /**
+   * When the dispatcher took each request from the schedule − its intended time, for every
+   * request: the generator's own lateness even when connections are busy (a saturated engine
+   * shows here, not only in `sendLag`).
+   */
+  dispatchLag: EncodedHistogram;
+  /**
    * actual write − intended send time, for requests that waited for a busy connection: caused by
    * the server's pace and `max_connections`, and part of the response time, not a tool limit.
    */

@@ -13,6 +13,8 @@ import type { EncodedHistogram } from "./run_result.ts";
 /** The figures the judgement reads. */
 export interface HealthFigures {
   sendLag: EncodedHistogram;
+  /** Optional for callers with no dispatcher figures (older results). */
+  dispatchLag?: EncodedHistogram;
   cpu: { userMs: number; systemMs: number };
   /** Wall time the engine ran (ms). */
   durationMs: number;
@@ -49,6 +51,18 @@ export function judgeToolHealth(f: HealthFigures): { toolLimited: boolean; reaso
           formatDurationMs(limitUs / 1000)
         } a sound run allows; the generator, not the ` +
         "server, limited this run (use fewer requests per worker, more workers or a bigger machine)",
+    );
+  }
+  const d = f.dispatchLag;
+  const dispatchP99Us = d?.percentilesUs["99"] ?? 0;
+  if (d !== undefined && d.count > 0 && dispatchP99Us > limitUs) {
+    reasons.push(
+      `tailgate took requests from its schedule late: dispatch lag p99 ` +
+        `${formatDurationMs(dispatchP99Us / 1000)}, above the ${
+          formatDurationMs(limitUs / 1000)
+        } ` +
+        "a sound run allows; the generator was saturated, so requests that waited in its queue " +
+        "were not only the server's doing",
     );
   }
   const cpuShare = (f.cpu.userMs + f.cpu.systemMs) / Math.max(1, f.durationMs);

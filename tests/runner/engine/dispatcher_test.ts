@@ -160,6 +160,20 @@ Deno.test("dispatcher queues due requests FIFO when every connection is busy, an
   assert.equal(recorded.queueWait.count, 9);
 });
 
+Deno.test("dispatcher takes each due request on time even while every connection is busy", async () => {
+  // One connection busy 5 ms per request: requests queue, yet each leaves the schedule at its
+  // fire time, so the dispatch lag (the generator's own lateness) stays 0 on the fake clock.
+  const { recorded } = await run({
+    ratePerSec: 1000,
+    durationMs: 20,
+    connections: 1,
+    server: (t) => t + 5,
+  });
+  assert.equal(recorded.dispatchLag.count, 20);
+  assert.equal(recorded.dispatchLag.maxUs, 0);
+  assert.equal(recorded.queueWait.count, 19);
+});
+
 Deno.test("dispatcher grows to max_connections while requests queue, and no further", async () => {
   const { d, writes } = await run({
     ratePerSec: 1000,

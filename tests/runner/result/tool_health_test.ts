@@ -113,3 +113,19 @@ Deno.test("a late and CPU-bound run gives both reasons", () => {
   assert.match(health.reasons[0], /send lag p99 was 3\.001ms/);
   assert.match(health.reasons[1], /used 100% of a CPU core/);
 });
+
+Deno.test("judgeToolHealth() flags a saturated dispatcher even when its sends were queued", () => {
+  const quiet = createHistogram();
+  quiet.recordValue(100);
+  const late = createHistogram();
+  for (let i = 0; i < 100; i++) late.recordValue(i < 90 ? 100 : 8_000);
+  const verdict = judgeToolHealth({
+    sendLag: toEncodedHistogram(quiet),
+    dispatchLag: toEncodedHistogram(late),
+    cpu: { userMs: 100, systemMs: 0 },
+    durationMs: 1000,
+    slos: [],
+  });
+  assert.equal(verdict.toolLimited, true);
+  assert.match(verdict.reasons[0], /dispatch lag p99 8\.\d+ms, above the 1ms/);
+});
