@@ -8,9 +8,9 @@
 import { parseArgs } from "node:util";
 import { baselineRunFrom } from "../gates/baseline_store.ts";
 import { BASELINE_SCHEMA, BASELINE_VERSION } from "../gates/baseline_types.ts";
+import { formatMetric } from "../gates/format_metric.ts";
 import { gateExitCode } from "../gates/gate_exit_code.ts";
 import { evaluateRegression, type RegressionMetric } from "../gates/regression.ts";
-import { formatDurationMs, formatRatePerSec } from "../plan/units.ts";
 import { errorTotal } from "../recorder/request_counts.ts";
 import { readRunResult } from "../result/read_run_result.ts";
 import type { LabelResult, RunResult, StageResult, Verdict } from "../result/run_result.ts";
@@ -182,8 +182,8 @@ function render(rows: CompareRow[], verdicts: Verdict[], md: boolean, otherPlan:
   const body = rows.map((r) => [
     r.label ? `${r.stage} [${r.label}]` : r.stage,
     r.metric,
-    show(r.baseline, r.unit),
-    show(r.current, r.unit),
+    formatMetric(r.baseline, r.unit),
+    formatMetric(r.current, r.unit),
     r.change === undefined ? "-" : `${r.change >= 0 ? "+" : ""}${(r.change * 100).toFixed(1)}%`,
   ]);
   const lines = otherPlan ? ["WARNING: the two results are of different plans", ""] : [];
@@ -205,12 +205,6 @@ function render(rows: CompareRow[], verdicts: Verdict[], md: boolean, otherPlan:
     lines.push(`${md ? "- " : ""}${v.status.toUpperCase()} ${v.name}: ${v.message}`);
   }
   return lines.join("\n");
-}
-
-function show(value: number, unit: CompareRow["unit"]): string {
-  if (unit === "us") return formatDurationMs(value / 1000);
-  if (unit === "fraction") return `${+(value * 100).toPrecision(3)}%`;
-  return formatRatePerSec(value);
 }
 
 function rate(counts: LabelResult["counts"]): number {

@@ -11,6 +11,7 @@ import { requiredRequests } from "../plan/sample_sufficiency.ts";
 import { formatDurationMs, formatRatePerSec } from "../plan/units.ts";
 import { errorTotal } from "../recorder/request_counts.ts";
 import type { RunResult, Verdict } from "../result/run_result.ts";
+import { formatMetric } from "./format_metric.ts";
 import { type SloScope, sloScope } from "./slo_scope.ts";
 import { percentileConfidenceInterval } from "./order_statistics.ts";
 import { isSufficient } from "./tail_samples.ts";
@@ -120,12 +121,7 @@ function decide(base: Verdict, slo: ParsedSlo, measured: number, unit: Verdict["
     : upper
     ? (bound - measured) / bound
     : (measured - bound) / bound;
-  const shown = (v: number) =>
-    unit === "us"
-      ? formatDurationMs(v / 1000)
-      : unit === "fraction"
-      ? `${+(v * 100).toPrecision(4)}%`
-      : formatRatePerSec(v);
+  const shown = (v: number) => formatMetric(v, unit!);
   return {
     ...base,
     status: ok ? "pass" : "fail",

@@ -11,10 +11,10 @@ import { decodeHistogram } from "../recorder/hdr_codec.ts";
 import { errorTotal } from "../recorder/request_counts.ts";
 import type { RequestCounts, RunResult, Verdict } from "../result/run_result.ts";
 import type { Baseline } from "./baseline_types.ts";
+import { formatMetric } from "./format_metric.ts";
 import { ksDistance } from "./ks_distance.ts";
 import { predictionBounds } from "./prediction_bound.ts";
 import { isSufficient } from "./tail_samples.ts";
-import { formatDurationMs, formatRatePerSec } from "../plan/units.ts";
 
 /** A metric the regression gate can judge. */
 export type RegressionMetric =
@@ -164,12 +164,7 @@ function judgeMetric(
     : metric === "throughput"
     ? "per_sec" as const
     : "us" as const;
-  const show = (v: number) =>
-    unit === "us"
-      ? formatDurationMs(v / 1000)
-      : unit === "fraction"
-      ? `${+(v * 100).toPrecision(3)}%`
-      : formatRatePerSec(v);
+  const show = (v: number) => formatMetric(v, unit);
   // Error rates are often 0: their floor is absolute, and the bound on log values does not apply.
   const change = metric === "error_rate"
     ? measured - mean(history)

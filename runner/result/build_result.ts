@@ -6,24 +6,14 @@
  */
 import type { ResolvedPlan } from "../plan/types.ts";
 import { HISTOGRAM_CONFIG } from "../recorder/histogram_config.ts";
-import type { RecordedRun } from "../recorder/recorder.ts";
+import type { EngineRun } from "../engine/engine.ts";
 import { mergeLatency } from "../recorder/merge_recorded.ts";
 import { planRecord } from "./plan_record.ts";
 import { type Environment, RESULT_SCHEMA, RESULT_VERSION, type RunResult } from "./run_result.ts";
 import { judgeToolHealth } from "./tool_health.ts";
 
-/** What the engine hands over. */
-export interface RunRecord {
-  recorded: RecordedRun;
-  complete: boolean;
-  startedAt: Date;
-  durationMs: number;
-  scheduleDurationMs: number;
-  scheduled: number;
-  cpu: { userMs: number; systemMs: number };
-  connections: { opened: number; peak: number };
-  timerSlackSet: boolean;
-}
+/** What the engine hands over: one thread's run or the workers' merged one. */
+export type RunRecord = EngineRun;
 
 /**
  * Builds the result document.

@@ -1,0 +1,68 @@
+/**
+ * The built-in target in a process of its own (so it shares neither the event loop nor the timers
+ * of the engine measuring it), on a free loopback port; stopped by its PID.
+ *
+ * @module
+ */
+import { fileURLToPath } from "node:url";
+
+const CLI = fileURLToPath(new URL("../../cli.ts", import.meta.url));
+
+/** A target running in a child process. */
+export interface TargetProcess extends AsyncDisposable {
+  url: string;
+  pid: number;
+  /** Stops the process (SIGTERM) and waits for it. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `tailgate target` with `args` (mode and parameters) on port 0 and resolves once it
+ * listens; rejects with its output when it exits first or takes over 30 s.
+ *
+ * @example
+ * ```ts
+ * import { spawnTarget } from "./spawn_target.ts";
+ * await using target = await spawnTarget(["--mode", "stall", "--stall", "1s", "--period", "5s"]);
+ * console.log(target.url);
+ * ```
+ */
+export async function spawnTarget(args: string[]): Promise<TargetProcess> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--allow-net=127.0.0.1",
+      "--allow-read",
+      "--allow-env",
+      CLI,
+      "target",
+      ...args,
+      "--port",
+      "0",
+    ],
+    stdout: "piped",
+    stderr: "inherit",
+    stdin: "null",
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  const stop = async () => {
+    try {
+      child.kill("SIGTERM");
+    } catch { /* already gone */ }
+    await reader.cancel().catch(() => {});
+    await child.status;
+  };
+  let text = "";
+  const deadline = Date.now() + 30_000;
+  try {
+    while (Date.now() < deadline) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += value;
+      const m = /listening on (http:\/\/\S+?)\/? /.exec(text);
+      if (m) return { url: m[1], pid: child.pid, stop, [Symbol.asyncDispose]: stop };
+    }
+  } catch { /* reported below */ }
+  await stop();
+  throw new Error(`the target did not start: ${text.trim() || "no output"}`);
+}
