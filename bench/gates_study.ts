@@ -4,7 +4,7 @@
  *
  *   deno run -A bench/gates_study.ts [--runs 10] [--baseline-runs 5] [--quick]
  *
- * It starts the built-in target (fixed delay) as a child process, runs tailgate as a child
+ * It starts the built-in target (fixed delay) as a child process (spawnTarget), runs tailgate as a child
  * process for every run, reads each result.json, and prints a table; every process it starts is
  * stopped by its PID. Loopback only.
  *
@@ -12,6 +12,7 @@
  */
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { spawnTarget } from "../runner/target/spawn_target.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const args = parseArgs({
@@ -50,39 +51,8 @@ interface Outcome {
   p99Ms: number;
 }
 
-async function startTarget(delay: string): Promise<{ url: string; stop(): Promise<void> }> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      join(ROOT, "cli.ts"),
-      "target",
-      "--mode",
-      "fixed",
-      "--delay",
-      delay,
-      "--port",
-      "0",
-    ],
-    stdout: "piped",
-    stderr: "inherit",
-  }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  while (!/listening on (\S+)/.test(text)) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`target did not start: ${text}`);
-    text += value;
-  }
-  const url = /listening on (http:\/\/\S+?)\/? /.exec(text)![1];
-  return {
-    url,
-    async stop() {
-      child.kill("SIGTERM");
-      await reader.cancel().catch(() => {});
-      await child.status;
-    },
-  };
+function startTarget(delay: string) {
+  return spawnTarget(["--mode", "fixed", "--delay", delay]);
 }
 
 async function run(url: string, extra: string[]): Promise<Outcome> {
@@ -120,6 +90,23 @@ async function run(url: string, extra: string[]): Promise<Outcome> {
   };
 }
 
+/** Runs `runs` comparisons against `url` and returns how many had a regression failure. */
+async function series(url: string, title: string): Promise<number> {
+  say(title);
+  let failing = 0;
+  for (let i = 0; i < runs; i++) {
+    const o = await run(url, []);
+    if (o.failed.length) failing++;
+    say(
+      `  run ${i + 1}: p50 ${o.p50Ms.toFixed(2)} ms, p99 ${o.p99Ms.toFixed(2)} ms, ` +
+        `regression failures: ${o.failed.join(", ") || "none"}${
+          o.toolLimited ? " (tool-limited)" : ""
+        }`,
+    );
+  }
+  return failing;
+}
+
 const lines: string[] = [];
 const say = (line: string) => {
   console.log(line);
@@ -138,34 +125,16 @@ try {
       }`,
     );
   }
-  let falseAlarms = 0;
-  say(`false alarms: ${runs} runs against the same steady target`);
-  for (let i = 0; i < runs; i++) {
-    const o = await run(steady.url, []);
-    if (o.failed.length) falseAlarms++;
-    say(
-      `  run ${i + 1}: p50 ${o.p50Ms.toFixed(2)} ms, p99 ${
-        o.p99Ms.toFixed(2)
-      } ms, regression failures: ${o.failed.join(", ") || "none"}${
-        o.toolLimited ? " (tool-limited)" : ""
-      }`,
-    );
-  }
+  const falseAlarms = await series(
+    steady.url,
+    `false alarms: ${runs} runs against the same steady target`,
+  );
   await steady.stop();
   const slow = await startTarget("13ms");
-  let detected = 0;
-  say(`detection: ${runs} runs against the target 30% slower (fixed 13 ms)`);
-  for (let i = 0; i < runs; i++) {
-    const o = await run(slow.url, []);
-    if (o.failed.length) detected++;
-    say(
-      `  run ${i + 1}: p50 ${o.p50Ms.toFixed(2)} ms, p99 ${
-        o.p99Ms.toFixed(2)
-      } ms, regression failures: ${o.failed.join(", ") || "none"}${
-        o.toolLimited ? " (tool-limited)" : ""
-      }`,
-    );
-  }
+  const detected = await series(
+    slow.url,
+    `detection: ${runs} runs against the target 30% slower (fixed 13 ms)`,
+  );
   await slow.stop();
   say(`RESULT: false alarms ${falseAlarms} of ${runs}; detected ${detected} of ${runs}`);
 } finally {

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { Recorder } from "../recorder/recorder.ts";
+import type { Completion, Recorder } from "../recorder/recorder.ts";
 import type { ScheduleCursor } from "../schedule/build_schedule.ts";
 import { RequestQueue } from "./request_queue.ts";
 import type { Clock, Connection, PreparedRequest, ResponseOutcome, Waker } from "./types.ts";
@@ -47,6 +47,7 @@ interface Slot {
   stageIndex: number;
   labelIndex: number;
   waited: boolean;
+  onOutcome: (outcome: ResponseOutcome) => void;
 }
 
 /**
@@ -70,6 +71,16 @@ export class Dispatcher {
   #stopping = false;
   #abandoned = false;
   #startMs = 0;
+  readonly #completion: Completion = {
+    stageIndex: 0,
+    labelIndex: 0,
+    fireMs: 0,
+    writtenMs: 0,
+    completedMs: 0,
+    status: 0,
+    bytesSent: 0,
+    bytesReceived: 0,
+  };
   /** Requests taken from the schedule (due), and the most connections open at once. */
   dispatched = 0;
   peakConnections = 0;
@@ -165,7 +176,7 @@ export class Dispatcher {
     slot.labelIndex = labelIndex;
     slot.waited = waited;
     this.#inflight++;
-    slot.conn.send(this.#o.requests[labelIndex]).then((outcome) => this.#done(slot, outcome));
+    slot.conn.send(this.#o.requests[labelIndex]).then(slot.onOutcome);
   }
 
   #done(slot: Slot, o: ResponseOutcome): void {
@@ -180,17 +191,18 @@ export class Dispatcher {
       if (slot.waited) recorder.queueWait(writtenMs - slot.fireMs, slot.stageIndex);
       else recorder.sendLag(writtenMs - slot.fireMs, slot.stageIndex);
     }
-    recorder.complete({
-      stageIndex: slot.stageIndex,
-      labelIndex: slot.labelIndex,
-      fireMs: slot.fireMs,
-      writtenMs,
-      completedMs: o.completedAtMs - startMs,
-      status: o.status,
-      error: o.error,
-      bytesSent: o.bytesSent,
-      bytesReceived: o.bytesReceived,
-    });
+    // One scratch record, filled per request: the recorder reads it synchronously.
+    const c = this.#completion;
+    c.stageIndex = slot.stageIndex;
+    c.labelIndex = slot.labelIndex;
+    c.fireMs = slot.fireMs;
+    c.writtenMs = writtenMs;
+    c.completedMs = o.completedAtMs - startMs;
+    c.status = o.status;
+    c.error = o.error;
+    c.bytesSent = o.bytesSent;
+    c.bytesReceived = o.bytesReceived;
+    recorder.complete(c);
     const q = this.#queue;
     if (!this.#stopping && q.shift()) this.#fire(slot, q.fireMs, q.stageIndex, q.labelIndex, true);
     else this.#idle.push(slot);
@@ -243,14 +255,17 @@ export class Dispatcher {
   }
 
   #newSlot(): Slot {
-    const slot = {
+    const slot: Slot = {
       conn: this.#o.connect(),
       busy: false,
       fireMs: 0,
       stageIndex: 0,
       labelIndex: 0,
       waited: false,
+      onOutcome: () => {},
     };
+    // Bound once per connection, not once per request.
+    slot.onOutcome = (outcome) => this.#done(slot, outcome);
     this.#slots.push(slot);
     this.peakConnections = Math.max(this.peakConnections, this.#slots.length);
     return slot;
