@@ -7,7 +7,12 @@
  * @module
  */
 import type { RunResult } from "../result/run_result.ts";
-import { appendToBaseline, fingerprintMismatch, loadBaseline } from "./baseline_store.ts";
+import {
+  appendToBaseline,
+  baselinePath,
+  fingerprintMismatch,
+  loadBaseline,
+} from "./baseline_store.ts";
 import { evaluateSlos } from "./evaluate_slos.ts";
 import { evaluateRegression, type RegressionMetric } from "./regression.ts";
 
@@ -52,6 +57,19 @@ export async function judgeRun(
     } else {
       const baseline = loaded.baseline;
       const latest = baseline.runs.at(-1)!;
+      result.baseline = {
+        source: baselinePath(options.baselineDir, result.plan.name),
+        runs: baseline.runs.length,
+        date: latest.date,
+        ...(latest.environment.gitSha ? { gitSha: latest.environment.gitSha } : {}),
+        stages: latest.stages.map((s) => ({
+          index: s.index,
+          name: s.name,
+          warmup: s.warmup,
+          response: s.response,
+          service: s.service,
+        })),
+      };
       const mismatch = fingerprintMismatch(latest.environment, result.environment);
       if (mismatch.length > 0) {
         warnings.push(

@@ -4,6 +4,7 @@
  * @module
  */
 export {
+  type BaselineReference,
   type EncodedHistogram,
   type Environment,
   type ErrorKind,

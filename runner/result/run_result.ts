@@ -243,6 +243,23 @@ export interface PlanRecord {
   regression?: Record<string, number>;
 }
 
+/**
+ * The baseline a run was compared with: the newest run of the plan's stored history, kept in the
+ * result so reports can overlay it and show deltas without reading the baseline store.
+ */
+export interface BaselineReference {
+  /** Where the history was read from (a file path). */
+  source: string;
+  /** Runs in the history; the regression gate judges against all of them. */
+  runs: number;
+  /** ISO 8601 start of the newest stored run. */
+  date: string;
+  /** Commit of the newest stored run, when it was recorded in a repository. */
+  gitSha?: string;
+  /** The newest stored run's stages, matched to this run's stages by `index`. */
+  stages: Array<{ index: number; name: string; warmup: boolean } & LatencyPair>;
+}
+
 /** The whole result document. */
 export interface RunResult {
   schema: typeof RESULT_SCHEMA;
@@ -265,6 +282,8 @@ export interface RunResult {
   intervals: IntervalResult[];
   health: ToolHealth;
   verdicts: Verdict[];
+  /** The baseline the regression gate compared with, when there was one. */
+  baseline?: BaselineReference;
   /** Things every report must show, e.g. a baseline from a machine with another fingerprint. */
   warnings?: string[];
 }

@@ -43,6 +43,7 @@ Deno.test("with no baseline yet, only the SLOs are judged and a note says so", a
   assert.match(notes[0], /no baseline for "shop" in .* yet: regression gates skipped/);
   assert.deepEqual(result.verdicts.map((v) => [v.kind, v.status]), [["slo", "pass"]]);
   assert.equal(result.warnings, undefined);
+  assert.equal(result.baseline, undefined);
   const without = run(1);
   assert.deepEqual(await judgeRun(without, {}), { notes: [] });
   assert.deepEqual(without.verdicts.map((v) => v.kind), ["slo"]);
@@ -56,6 +57,12 @@ Deno.test("after three appended runs, a run 30% slower fails the regression gate
   assert.ok(steady.verdicts.some((v) => v.kind === "regression"));
   assert.ok(steady.verdicts.every((v) => v.status === "pass"), JSON.stringify(steady.verdicts));
   assert.equal(gateExitCode(steady.verdicts), 0);
+  // The compared baseline travels in the result: the newest stored run, for overlays and deltas.
+  assert.equal(steady.baseline?.runs, 3);
+  assert.equal(steady.baseline?.date, run(1.004, 3).run.startedAt);
+  assert.match(steady.baseline?.source ?? "", /shop\.json$/);
+  assert.deepEqual(steady.baseline?.stages.map((s) => s.index), steady.stages.map((s) => s.index));
+  assert.notEqual(steady.baseline?.stages[0].response.hdr, steady.stages[0].response.hdr);
 
   const slower = run(1.3);
   await judgeRun(slower, { baselineDir: dir.path });
