@@ -11,6 +11,8 @@ import { runDemo } from "./runner/cli/demo_command.ts";
 import { HELP, usageFor } from "./runner/cli/help.ts";
 import { parseRunArgs, type RunOutcome, runPlanCommand } from "./runner/cli/run_command.ts";
 import { parseTargetArgs, runTargetCommand } from "./runner/cli/target_command.ts";
+import { mergeCommand } from "./runner/cli/merge_command.ts";
+import { reportCommand } from "./runner/cli/report_command.ts";
 import { TAILGATE_VERSION } from "./runner/version.ts";
 
 /** Where the command writes: standard output and standard error, one line or block per call. */
@@ -22,11 +24,6 @@ export interface CliIo {
 const CONSOLE_IO: CliIo = {
   stdout: (text) => console.log(text),
   stderr: (text) => console.error(text),
-};
-
-/** Commands that later issues build; they are named in `help` so the surface is visible. */
-const NOT_YET: Record<string, string> = {
-  report: "the reporters",
 };
 
 /**
@@ -83,6 +80,14 @@ export async function main(
       }
       return report(await runPlanCommand(parsed.options, progressWriter(io), signal), io);
     }
+    case "merge":
+      return report(await mergeCommand(rest), io);
+    case "report": {
+      const outcome = await reportCommand(rest);
+      for (const e of outcome.errors) io.stderr(e);
+      if (outcome.output) io.stdout(outcome.output);
+      return outcome.exitCode;
+    }
     case "compare": {
       const outcome = await compareCommand(rest);
       for (const e of outcome.errors) io.stderr(`tailgate compare: ${e}`);
@@ -107,13 +112,6 @@ export async function main(
       }
       return EXIT_CODES.ok;
     }
-  }
-  if (command in NOT_YET) {
-    io.stderr(
-      `tailgate ${command}: not in this build yet; it comes with ${NOT_YET[command]}. ` +
-        "Today: `tailgate check` validates plans and `tailgate target` serves known-truth latency.",
-    );
-    return EXIT_CODES.usage;
   }
   io.stderr(`tailgate: unknown command \`${command}\`; see \`tailgate help\``);
   return EXIT_CODES.usage;

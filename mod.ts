@@ -1,6 +1,6 @@
 /**
- * tailgate's public API: the plan language, the result contract, histograms and the built-in
- * target. The `tailgate` command is `cli.ts`.
+ * tailgate's public API: the plan language, the result contract, histograms, the reporters and
+ * the built-in target. The `tailgate` command is `cli.ts`.
  *
  * @example
  * ```ts
@@ -47,6 +47,7 @@ export {
   type StatusExpectation,
 } from "./runner/plan/mod.ts";
 export {
+  type BaselineReference,
   collectEnvironment,
   type EncodedHistogram,
   type Environment,
@@ -56,6 +57,9 @@ export {
   type IntervalResult,
   type LabelResult,
   type LatencyPair,
+  type MergedResults,
+  MergeError,
+  mergeResults,
   type PlanRecord,
   planRecord,
   readRunResult,
@@ -79,6 +83,25 @@ export {
   type HistogramConfig,
   type RecordedValue,
 } from "./runner/recorder/mod.ts";
+export {
+  DEFAULT_RUN_REPORTS,
+  type HlogEntry,
+  type HlogLog,
+  HlogParseError,
+  parseHlog,
+  parseReportFormats,
+  renderHlog,
+  renderHtml,
+  renderJunit,
+  renderMarkdown,
+  renderReport,
+  renderTerminal,
+  REPORT_FILES,
+  REPORT_FORMATS,
+  type ReportFormat,
+  shouldUseColor,
+  writeReports,
+} from "./reporters/mod.ts";
 export {
   startTarget,
   TARGET_MODES,

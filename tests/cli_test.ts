@@ -62,7 +62,9 @@ Deno.test("tailgate version prints tailgate's and deno's versions", async () => 
 Deno.test("tailgate help lists every command and a command's own help", async () => {
   const io = capture();
   assert.equal(await main([], io), 0);
-  for (const c of ["check", "target", "run", "demo", "report", "compare", "version", "help"]) {
+  for (
+    const c of ["check", "target", "run", "demo", "report", "merge", "compare", "version", "help"]
+  ) {
     assert.match(io.out[0], new RegExp(`^  ${c}\\b`, "m"), c);
   }
   const target = capture();
@@ -77,10 +79,10 @@ Deno.test("an unknown command or help topic is a usage error, not a crash", asyn
   assert.equal(await main(["help", "lunch"], io), 2);
 });
 
-Deno.test("commands of later milestones say so and exit 2", async () => {
+Deno.test("tailgate report on a missing result names the file and exits 2", async () => {
   const io = capture();
-  assert.equal(await main(["report", "result.json"], io), 2);
-  assert.match(io.err[0], /not in this build yet; it comes with the reporters/);
+  assert.equal(await main(["report", "no-such-dir/result.json"], io), 2);
+  assert.match(io.err[0], /tailgate report: cannot read no-such-dir\/result\.json/);
 });
 
 Deno.test("tailgate target serves the mode asked for until aborted", async () => {

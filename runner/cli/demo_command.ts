@@ -8,6 +8,7 @@
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { spawnTarget } from "../target/spawn_target.ts";
 import { type RunOutcome, runPlanCommand } from "./run_command.ts";
+import { REPORT_FORMATS } from "../../reporters/report_formats.ts";
 
 /** The stall the demo target is started with: frozen for 1 s in every 5 s. */
 export const DEMO_TARGET_ARGS = ["--mode", "stall", "--stall", "1s", "--period", "5s"];
@@ -36,7 +37,7 @@ export async function runDemo(
       "send time) against the service time (from the actual send).\n",
   );
   return await runPlanCommand(
-    { planPath: DEMO_PLAN, outDir, target: target.url, caCertFiles: [] },
+    { planPath: DEMO_PLAN, outDir, target: target.url, caCertFiles: [], reports: REPORT_FORMATS },
     say,
     signal,
   );

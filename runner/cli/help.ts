@@ -4,6 +4,8 @@
  * @module
  */
 import { COMPARE_HELP } from "./compare_command.ts";
+import { MERGE_HELP } from "./merge_command.ts";
+import { REPORT_HELP } from "./report_command.ts";
 import { RUN_HELP } from "./run_command.ts";
 import { TARGET_HELP } from "./target_command.ts";
 
@@ -24,9 +26,11 @@ Commands:
   check <plan.yaml|dir>...   validate plans; every problem with file:line:col and a fix
   target [--mode M] ...      serve known-truth latency on loopback (hello, fixed, stall,
                              bimodal, trend, first-n, faults) to calibrate a pipeline
-  run <plan.yaml> [options]  run a plan with corrected timing; writes result.json
+  run <plan.yaml> [options]  run a plan with corrected timing; writes result.json and the
+                             reports (HTML, JUnit, Markdown; .hlog on request)
   demo [out-dir]             the stall target and plans/demo.yaml: coordinated omission shown
-  report <result.json>       re-render a stored result (coming with the reporters)
+  report <result.json>       re-render a stored result: --format html,junit,md,hlog
+  merge <shard.json>...      merge the results of \`run --shard I/N\` on N machines, then judge
   compare <a.json> <b.json>  two results side by side, with regression verdicts and KS distance
   version                    print the version
   help [command]             this text, or a command's
@@ -58,9 +62,10 @@ export function usageFor(command: string): string | undefined {
   if (command === "run") return RUN_HELP;
   if (command === "demo") {
     return "Usage: tailgate demo [out-dir]\n\nStarts the built-in target in stall mode, runs " +
-      "plans/demo.yaml against it and writes the result (default tailgate-out/demo).";
+      "plans/demo.yaml against it and writes the result and every report (default tailgate-out/demo).";
   }
   if (command === "compare") return COMPARE_HELP;
-  if (command === "report") return HELP;
+  if (command === "report") return REPORT_HELP;
+  if (command === "merge") return MERGE_HELP;
   return undefined;
 }

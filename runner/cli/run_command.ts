@@ -18,10 +18,15 @@ import { buildResult } from "../result/build_result.ts";
 import { collectEnvironment } from "../result/environment.ts";
 import type { RunResult } from "../result/run_result.ts";
 import { EXIT_CODES, type ExitCode } from "./exit_codes.ts";
-import { formatRunSummary } from "./run_summary.ts";
-import { judgeRun } from "../gates/judge_run.ts";
 import { DEFAULT_BASELINE_DIR } from "../gates/baseline_types.ts";
-import { gateExitCode } from "../gates/gate_exit_code.ts";
+import type { ShardSpec } from "../schedule/build_schedule.ts";
+import {
+  DEFAULT_RUN_REPORTS,
+  parseReportFormats,
+  type ReportFormat,
+} from "../../reporters/report_formats.ts";
+import { finishResult } from "./finish_result.ts";
+import { parseShard, parseStartAt } from "./shard_args.ts";
 
 /** Options of a run. */
 export interface RunOptions {
@@ -36,6 +41,14 @@ export interface RunOptions {
   baselineDir?: string;
   /** Append this run to the history when it is sound. */
   updateBaseline?: boolean;
+  /** Formats written into `outDir` (default json, html, junit, md). */
+  reports?: readonly ReportFormat[];
+  /** Run only this share of the plan; the gates are judged by `tailgate merge`. */
+  shard?: ShardSpec;
+  /** Epoch ms at which the schedule's time zero falls (aligns shards on several machines). */
+  startAtEpochMs?: number;
+  /** Colour the summary (default: when stdout is a terminal and NO_COLOR is not set). */
+  color?: boolean;
 }
 
 /** What a run produced, for cli.ts to print. */
@@ -50,11 +63,16 @@ export interface RunOutcome {
 }
 
 /** The help of `tailgate run`. */
-export const RUN_HELP = `Usage: tailgate run <plan.yaml> [--out DIR] [--target URL] [--ca-cert FILE]
-                    [--allow-insufficient] [--baseline DIR | --no-baseline] [--update-baseline]
+export const RUN_HELP =
+  `Usage: tailgate run <plan.yaml> [--out DIR] [--report FORMATS] [--target URL]
+                    [--ca-cert FILE] [--allow-insufficient] [--baseline DIR | --no-baseline]
+                    [--update-baseline] [--shard I/N] [--start-at TIME]
 
 Runs the plan with corrected timing: every request is timed from its intended send time.
-  --out DIR        where result.json goes (default ./tailgate-out/)
+  --out DIR        where the reports go (default ./tailgate-out/)
+  --report FORMATS comma-separated: html, junit, md, hlog, or all (default html,junit,md):
+                   report.html, junit.xml, summary.md, latency.hlog; result.json is always
+                   written
   --target URL     run against this base URL instead of the plan's target
   --ca-cert FILE   trust this PEM certificate for https targets (repeatable)
   --allow-insufficient   do not fail CI on percentiles with too few samples to judge
@@ -62,6 +80,11 @@ Runs the plan with corrected timing: every request is timed from its intended se
                          compared with its plan's history there, when it has one
   --no-baseline          skip the regression gate
   --update-baseline      append this run to the plan's history (sound, complete runs only)
+  --shard I/N            run only share I (0..N-1) of every stage's schedule, interleaved, so N
+                         machines together run the whole plan; gates are judged by
+                         \`tailgate merge\` over the N results
+  --start-at TIME        ISO 8601 time with a zone (2026-11-22T10:00:00Z) at which the schedule
+                         starts: give every shard the same one (clocks synced by NTP)
 Ctrl-C stops the run and still writes what was measured, marked incomplete.
 Exit codes: 0 every gate passed, 1 a gate failed, 2 invalid plan or usage, 3 the run is invalid
 (tool-limited or stopped) or a percentile had too few samples, 4 the target is unreachable.`;
@@ -91,6 +114,11 @@ export function parseRunArgs(
         baseline: { type: "string" },
         "no-baseline": { type: "boolean" },
         "update-baseline": { type: "boolean" },
+        report: { type: "string" },
+        shard: { type: "string" },
+        "start-at": { type: "string" },
+        color: { type: "boolean" },
+        "no-color": { type: "boolean" },
       },
     });
   } catch (e) {
@@ -111,10 +139,34 @@ export function parseRunArgs(
   if (target !== undefined && !/^https?:\/\/[^/]/.test(target)) {
     errors.push(`--target \`${target}\` is not an http(s) URL`);
   }
+  const reports = parsed.values.report === undefined
+    ? { ok: true as const, formats: [...DEFAULT_RUN_REPORTS] }
+    : parseReportFormats(parsed.values.report);
+  if (!reports.ok) errors.push(`--report: ${reports.error}`);
+  const shard = parsed.values.shard === undefined ? undefined : parseShard(parsed.values.shard);
+  if (shard && !shard.ok) errors.push(`--shard: ${shard.error}`);
+  if (shard?.ok && parsed.values["update-baseline"]) {
+    errors.push(
+      "--update-baseline with --shard: a shard holds part of the run; update the baseline with " +
+        "`tailgate merge --update-baseline`",
+    );
+  }
+  const startAt = parsed.values["start-at"] === undefined
+    ? undefined
+    : parseStartAt(parsed.values["start-at"]);
+  if (startAt && !startAt.ok) errors.push(`--start-at: ${startAt.error}`);
   if (errors.length) return { ok: false, errors };
   return {
     ok: true,
     options: {
+      reports: reports.ok ? reports.formats : [],
+      ...(shard?.ok ? { shard: shard.shard } : {}),
+      ...(startAt?.ok ? { startAtEpochMs: startAt.epochMs } : {}),
+      ...(parsed.values.color
+        ? { color: true }
+        : parsed.values["no-color"]
+        ? { color: false }
+        : {}),
       planPath: planPath!,
       outDir: parsed.values.out ?? "tailgate-out",
       ...(target === undefined ? {} : { target }),
@@ -154,11 +206,29 @@ export async function runPlanCommand(
   if (unreachable) {
     return { exitCode: EXIT_CODES.unreachable, errors: [`tailgate run: ${unreachable}`] };
   }
+  if (options.startAtEpochMs !== undefined) {
+    const waitMs = options.startAtEpochMs - Date.now();
+    if (waitMs < 0) {
+      return {
+        exitCode: EXIT_CODES.usage,
+        errors: [
+          `tailgate run: --start-at ${new Date(options.startAtEpochMs).toISOString()} passed ` +
+          `${
+            (-waitMs / 1000).toFixed(1)
+          } s ago; give every shard a time far enough ahead for all ` +
+          "of them to start (e.g. now + 2 minutes)",
+        ],
+      };
+    }
+    onProgress(`waiting ${(waitMs / 1000).toFixed(1)} s for the common start time`);
+  }
   const environment = await collectEnvironment();
   const run = await runPlan({
     plan,
     signal,
     caCerts,
+    ...(options.shard ? { shard: options.shard } : {}),
+    ...(options.startAtEpochMs === undefined ? {} : { startAtEpochMs: options.startAtEpochMs }),
     onProgress: (p) =>
       onProgress(
         `[${p.stageName} ${seconds(p.offsetMs)}/${seconds(p.durationMs)}, ` +
@@ -170,29 +240,35 @@ export async function runPlanCommand(
   });
   const stopReason = run.error ? "error" : run.complete ? "completed" : "interrupted";
   const result = buildResult(plan, run, environment, stopReason);
+  if (options.shard) result.run.shard = { ...options.shard };
   const resultPath = join(options.outDir, "result.json");
   // Write what was measured before anything else can fail, then again with the verdicts.
   await writeFileAtomic(resultPath, JSON.stringify(result, null, 1) + "\n");
-  const judged = await judgeRun(result, {
+  const finished = await finishResult(result, {
+    outDir: options.outDir,
+    judge: options.shard === undefined,
+    ...(options.reports ? { reports: options.reports } : {}),
     ...(options.baselineDir === undefined ? {} : { baselineDir: options.baselineDir }),
-    updateBaseline: options.updateBaseline && run.complete,
+    updateBaseline: options.updateBaseline ?? false,
+    allowInsufficient: options.allowInsufficient ?? false,
+    ...(options.color === undefined ? {} : { color: options.color }),
   });
-  await writeFileAtomic(resultPath, JSON.stringify(result, null, 1) + "\n");
-  const notes: string[] = [...judged.notes];
+  const notes = [...finished.notes];
+  if (options.shard) {
+    notes.push(
+      `shard ${options.shard.index}/${options.shard.count}: gates are judged once, by ` +
+        "`tailgate merge` over every shard's result.json",
+    );
+  }
   if (run.error) {
     notes.push(
       `tailgate run: the run failed part-way (${run.error}); what was measured is in ${resultPath}`,
     );
   }
-  const exitCode = !run.complete
-    ? EXIT_CODES.invalidRun
-    : result.health.toolLimited
-    ? EXIT_CODES.invalidRun
-    : gateExitCode(result.verdicts, { allowInsufficient: options.allowInsufficient });
   return {
-    exitCode,
+    exitCode: finished.exitCode,
     errors: notes,
-    summary: `${formatRunSummary(result)}\n\nresult: ${resultPath}`,
+    summary: finished.summary,
     result,
     resultPath,
   };

@@ -26,3 +26,4 @@ export {
 export { planRecord } from "./plan_record.ts";
 export { collectEnvironment, cpuModelFrom, detectCi } from "./environment.ts";
 export { readRunResult } from "./read_run_result.ts";
+export { type MergedResults, MergeError, mergeResults } from "./merge_results.ts";

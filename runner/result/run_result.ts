@@ -272,6 +272,10 @@ export interface RunResult {
     /** False when the run was stopped early (Ctrl-C, crash): the data is what was measured. */
     complete: boolean;
     stopReason: "completed" | "interrupted" | "error";
+    /** Set on one shard's result (`tailgate run --shard I/N`): its share of the plan. */
+    shard?: { index: number; count: number };
+    /** Set on a merged result (`tailgate merge`): how many shard results it combines. */
+    mergedShards?: number;
   };
   plan: PlanRecord;
   environment: Environment;

@@ -88,17 +88,7 @@ export function resultPlan(): ResolvedPlan {
  * ```
  */
 export function recordPlan(plan: ResolvedPlan, over: Partial<RunRecord> = {}): RunRecord {
-  const schedule = new Schedule({
-    arrival: plan.load.arrival,
-    seed: plan.load.seed,
-    stages: plan.load.stages,
-    weights: plan.requests.map((r) => r.weight),
-  });
-  const rec = new Recorder(
-    schedule.stages,
-    plan.requests.map((r) => r.label),
-    plan.requests.map((r) => r.expect),
-  );
+  const { schedule, rec } = scheduleAndRecorder(plan);
   const cursor = schedule.cursor();
   for (; !cursor.done; cursor.advance()) {
     const { index, fireMs, stageIndex, labelIndex } = cursor;
@@ -130,6 +120,31 @@ export function recordPlan(plan: ResolvedPlan, over: Partial<RunRecord> = {}): R
     timerSlackSet: true,
     ...over,
   };
+}
+
+/**
+ * The plan's schedule and a recorder for its stages and labels, as the engine makes them.
+ *
+ * @example
+ * ```ts
+ * import { resultPlan, scheduleAndRecorder } from "./result_fixtures.ts";
+ * const { schedule } = scheduleAndRecorder(resultPlan());
+ * schedule.totalCount; // 50
+ * ```
+ */
+export function scheduleAndRecorder(plan: ResolvedPlan): { schedule: Schedule; rec: Recorder } {
+  const schedule = new Schedule({
+    arrival: plan.load.arrival,
+    seed: plan.load.seed,
+    stages: plan.load.stages,
+    weights: plan.requests.map((r) => r.weight),
+  });
+  const rec = new Recorder(
+    schedule.stages,
+    plan.requests.map((r) => r.label),
+    plan.requests.map((r) => r.expect),
+  );
+  return { schedule, rec };
 }
 
 /**

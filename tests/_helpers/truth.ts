@@ -37,15 +37,30 @@ load:
 /** A percentile's expected value, in milliseconds. */
 export type Truth = Record<"50" | "90" | "99" | "max", number>;
 
+/** The built-in target frozen S = 1 s at the end of every P = 5 s. */
+export const STALL_TARGET_ARGS = ["--mode", "stall", "--stall", "1s", "--period", "5s"];
+
 /**
- * The percentiles (and max) of `h` that are further from `truth` than 5% or 2 ms, whichever is
- * larger; empty when every one is within.
+ * The corrected response time of a steady schedule against {@linkcode STALL_TARGET_ARGS}: a
+ * fraction S/P = 20% of requests arrive in a freeze and wait uniformly 0..S, so p90 = S/2,
+ * p99 = 0.95·S, max = S.
  */
-export function offTruth(h: EncodedHistogram, truth: Truth): string[] {
+export const STALL_TRUTH: Truth = { "50": 0, "90": 500, "99": 950, max: 1000 };
+
+/**
+ * The percentiles (and max) of `h` that are further from `truth` than 5% or 2 ms (or the given
+ * tolerances), whichever is larger; empty when every one is within.
+ */
+export function offTruth(
+  h: EncodedHistogram,
+  truth: Truth,
+  toleranceFraction = 0.05,
+  toleranceMs = 2,
+): string[] {
   const off: string[] = [];
   for (const [key, expectedMs] of Object.entries(truth)) {
     const measuredMs = (key === "max" ? h.maxUs : h.percentilesUs[key]) / 1000;
-    const tolerance = Math.max(2, 0.05 * expectedMs);
+    const tolerance = Math.max(toleranceMs, toleranceFraction * expectedMs);
     if (Math.abs(measuredMs - expectedMs) > tolerance) {
       off.push(
         `${key === "max" ? "max" : `p${key}`} ${measuredMs.toFixed(2)}ms, truth ${expectedMs}ms ±${

@@ -9,19 +9,10 @@
  */
 import assert from "node:assert/strict";
 import { startTargetProcess } from "../_helpers/target_process.ts";
-import { offTruth, runAgainst, type Truth } from "../_helpers/truth.ts";
-
-const STALL_TRUTH: Truth = { "50": 0, "90": 500, "99": 950, max: 1000 };
+import { offTruth, runAgainst, STALL_TARGET_ARGS, STALL_TRUTH } from "../_helpers/truth.ts";
 
 Deno.test("corrected response time matches the stall target's known distribution", async () => {
-  await using target = await startTargetProcess([
-    "--mode",
-    "stall",
-    "--stall",
-    "1s",
-    "--period",
-    "5s",
-  ]);
+  await using target = await startTargetProcess(STALL_TARGET_ARGS);
   const recorded = await runAgainst(target.url, {
     rate: "500/s",
     duration: "10s",

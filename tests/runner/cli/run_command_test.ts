@@ -43,8 +43,10 @@ Deno.test("tailgate run writes a readable result.json and a summary with both la
   assert.equal(read.result.totals.counts.completed, 100);
   assert.equal(read.result.run.complete, true);
   assert.match(outcome.summary!, /response .*\n .*service/);
-  const leftovers = [...Deno.readDirSync(join(String(dir), "out"))].map((e) => e.name);
-  assert.deepEqual(leftovers, ["result.json"], "no temporary file may be left behind");
+  // The default reports, each written atomically: no temporary file is left behind.
+  const written = [...Deno.readDirSync(join(String(dir), "out"))].map((e) => e.name).sort();
+  assert.deepEqual(written, ["junit.xml", "report.html", "result.json", "summary.md"]);
+  for (const name of written) assert.match(outcome.summary!, new RegExp(`wrote .*${name}`));
 });
 
 Deno.test("tailgate run exits 4 with one sentence when the target refuses connections", async () => {

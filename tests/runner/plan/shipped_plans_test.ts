@@ -31,6 +31,10 @@ Deno.test("plans/demo.yaml gates the steady stage of the stall demo", async () =
   const { plan } = await loadPlan(join(PLANS_DIR, "demo.yaml"), { requireEnv: true });
   assert.ok(plan);
   assert.equal(plan.target, "http://127.0.0.1:8991");
-  assert.deepEqual(plan.load.stages.map((s) => s.warmup), [true, false]);
+  assert.deepEqual(plan.load.stages.map((s) => [s.kind, s.warmup]), [
+    ["constant", true],
+    ["ramp", false],
+    ["constant", false],
+  ]);
   assert.ok(plan.slos.some((s) => s.metric.kind === "percentile" && s.atRatePerSec === 1000));
 });

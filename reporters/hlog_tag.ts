@@ -1,0 +1,99 @@
+/**
+ * Tags of tailgate's HdrHistogram interval log (.hlog) lines: which latency of which requests a
+ * line holds (docs/reporters.md).
+ *
+ * - no tag: corrected response time of all requests (what tools read by default);
+ * - `service`: service time of all requests;
+ * - `response:<label>` and `service:<label>`: the same for one request label.
+ *
+ * Reference readers split lines at commas and spaces (Java) and reject tags with a comma, space, CR
+ * or LF (Java, Rust), so a label is written percent-encoded: every character outside printable
+ * ASCII (U+0021 to U+007E), and every `,` and `%`, becomes `%XX` for each of its UTF-8 bytes.
+ * `GET /orders` is written `GET%20/orders`. The mapping is one-to-one on well-formed strings and
+ * {@linkcode parseHlogTag} reverses it.
+ *
+ * @module
+ */
+
+/**
+ * Which latency a line holds: corrected response time or service time.
+ *
+ * @example
+ * ```ts
+ * import type { HlogMetric } from "./hlog_tag.ts";
+ * const metric: HlogMetric = "service";
+ * ```
+ */
+export type HlogMetric = "response" | "service";
+
+/**
+ * What a tailgate tag says: the metric, and the request label unless the line covers all requests.
+ *
+ * @example
+ * ```ts
+ * import type { HlogTagMeaning } from "./hlog_tag.ts";
+ * const m: HlogTagMeaning = { metric: "service", label: "GET /orders" };
+ * ```
+ */
+export interface HlogTagMeaning {
+  metric: HlogMetric;
+  label?: string;
+}
+
+/**
+ * The tag of a line (undefined: the untagged line of all requests' response time).
+ *
+ * @example
+ * ```ts
+ * import { hlogTag } from "./hlog_tag.ts";
+ * hlogTag("response"); // undefined
+ * hlogTag("service"); // "service"
+ * hlogTag("response", "GET /orders"); // "response:GET%20/orders"
+ * ```
+ */
+export function hlogTag(metric: HlogMetric, label?: string): string | undefined {
+  if (label === undefined) return metric === "response" ? undefined : metric;
+  return `${metric}:${encodeLabel(label)}`;
+}
+
+/**
+ * Reads a tag written by {@linkcode hlogTag}; undefined for tags tailgate does not write.
+ *
+ * @example
+ * ```ts
+ * import { parseHlogTag } from "./hlog_tag.ts";
+ * parseHlogTag(undefined); // { metric: "response" }
+ * parseHlogTag("service:GET%20/orders"); // { metric: "service", label: "GET /orders" }
+ * parseHlogTag("gc-pauses"); // undefined
+ * ```
+ */
+export function parseHlogTag(tag: string | undefined): HlogTagMeaning | undefined {
+  if (tag === undefined) return { metric: "response" };
+  if (tag === "service") return { metric: "service" };
+  const match = /^(response|service):(.*)$/s.exec(tag);
+  if (match === null) return undefined;
+  try {
+    const label = decodeURIComponent(match[2]);
+    // Only the one spelling hlogTag writes (upper-case hex, nothing needlessly escaped).
+    return encodeLabel(label) === match[2] ? { metric: match[1] as HlogMetric, label } : undefined;
+  } catch {
+    return undefined; // a malformed escape or not UTF-8
+  }
+}
+
+const utf8 = new TextEncoder();
+
+function encodeLabel(label: string): string {
+  let out = "";
+  for (const char of label) {
+    const code = char.codePointAt(0)!;
+    if (code >= 0x21 && code <= 0x7e && char !== "," && char !== "%") {
+      out += char;
+      continue;
+    }
+    for (const byte of utf8.encode(char)) {
+      out += `%${byte.toString(16).toUpperCase().padStart(2, "0")}`;
+    }
+  }
+  return out;
+}

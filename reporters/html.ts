@@ -1,0 +1,147 @@
+/**
+ * The self-contained HTML report: one file holding the verdict, the gate table, the charts
+ * (latency by percentile, latency and throughput over time, latency against rate for ramps), the
+ * stage, tool-health, plan and environment tables, chart.js and the data. It opens from disk and
+ * makes no network request; the tables read without JavaScript.
+ *
+ * @module
+ */
+import type { RunResult } from "../runner/result/run_result.ts";
+import { chartJsBundle } from "./_chart_js.ts";
+import { CLIENT_SCRIPT } from "./html_client.ts";
+import { buildChartData, type ChartData } from "./html_data.ts";
+import { escapeHtml } from "./html_escape.ts";
+import { environmentTable, toolHealthPanel } from "./html_health.ts";
+import { htmlPage } from "./html_page.ts";
+import { planSummary } from "./html_plan.ts";
+import { outcomeSummary, stageTable } from "./html_stages.ts";
+import { bannerStatus, gateTable, verdictBanner, warningsBox } from "./html_verdicts.ts";
+
+const NOSCRIPT = `<noscript><p class="noscript">Charts need JavaScript; the tables hold the same ` +
+  `numbers.</p></noscript>`;
+
+const LATENCY_TERMS = `<strong>Response time</strong> counts from the moment a request was ` +
+  `<em>scheduled</em> to be sent, so time spent waiting behind a slow or stalled server is included ` +
+  `(corrected for coordinated omission). <strong>Service time</strong> counts from the moment it was ` +
+  `actually sent. Where response time rises far above service time, requests were queueing.`;
+
+/**
+ * Renders the report of a result as one HTML document. Pure: reads only the result (and the
+ * installed chart.js bundle, once per process).
+ *
+ * @example
+ * ```ts
+ * import { renderHtml } from "./html.ts";
+ * // await Deno.writeTextFile("tailgate-out/report.html", renderHtml(result));
+ * ```
+ */
+export function renderHtml(result: RunResult): string {
+  const data = buildChartData(result);
+  const status = bannerStatus(result);
+  const sections = [
+    verdictBanner(result),
+    warningsBox(result),
+    toc(data.ramp !== undefined),
+    card("gates", "Gates", gatesIntro(), gateTable(result.verdicts)),
+    card("percentiles", "Latency by percentile", percentileIntro(result), percentileChart(data)),
+    card(
+      "stages",
+      "Stages",
+      `<p class="explain">Percentiles per stage, read off the full histograms. ${LATENCY_TERMS}</p>`,
+      stageTable(result) + outcomeSummary(result.totals.counts),
+    ),
+    data.timeline === undefined ? "" : card(
+      "timeline",
+      "Over time",
+      `<p class="explain">One point per second (requests are filed by their scheduled send ` +
+        `time, so a stall shows in the seconds it hit). Dashed lines mark stage boundaries; a ` +
+        `grey band is warmup. The rate chart shows the plan's intended rate against what was ` +
+        `sent and completed, with errors on the right axis.</p>`,
+      `<h3>Latency</h3><div class="chart"><canvas id="chart-timeline-latency" role="img" ` +
+        `aria-label="p50, p99 and max response time per second"></canvas></div>` +
+        `<h3>Throughput and errors</h3><div class="chart short"><canvas ` +
+        `id="chart-timeline-throughput" role="img" aria-label="requests per second and errors ` +
+        `per second over time"></canvas></div>${NOSCRIPT}`,
+    ),
+    data.ramp === undefined ? "" : card(
+      "ramp",
+      "Latency against rate",
+      `<p class="explain">During the ramp stage${data.ramp.stageNames.length > 1 ? "s" : ""} ${
+        data.ramp.stageNames.map((n) => `<strong>${escapeHtml(n)}</strong>`).join(", ")
+      } the rate grew second by second: each point is one second's response time at that ` +
+        `second's intended rate. The knee, where p99 and max turn upward, is the capacity.</p>`,
+      `<div class="chart"><canvas id="chart-ramp" role="img" aria-label="response time ` +
+        `percentiles against intended rate"></canvas></div>${NOSCRIPT}`,
+    ),
+    card(
+      "health",
+      "Tool health",
+      `<p class="explain">Could tailgate keep to its schedule? If it could not, the latencies ` +
+        `above include the load generator's own delay and the gates are invalid.</p>`,
+      toolHealthPanel(result.health),
+    ),
+    card("plan", "Plan", "", planSummary(result.plan)),
+    card("environment", "Environment", "", environmentTable(result.environment)),
+    `<footer>tailgate ${escapeHtml(result.environment.tailgateVersion)} · result format ` +
+    `${escapeHtml(result.schema)} v${escapeHtml(result.version)} · run ` +
+    `${escapeHtml(result.run.startedAt)} – ${escapeHtml(result.run.endedAt)} · charts by ` +
+    `Chart.js (MIT license), inlined</footer>`,
+  ];
+  return htmlPage({
+    title: `${status === "none" ? "report" : status.toUpperCase()}: ${result.plan.name} · tailgate`,
+    bodyHtml: sections.filter(Boolean).join("\n"),
+    data,
+    scripts: [chartJsBundle(), CLIENT_SCRIPT],
+  });
+}
+
+function card(id: string, title: string, intro: string, body: string): string {
+  return `<section class="card" id="${id}"><h2>${escapeHtml(title)}</h2>${intro}${body}</section>`;
+}
+
+function toc(hasRamp: boolean): string {
+  const links: Array<[string, string]> = [
+    ["gates", "Gates"],
+    ["percentiles", "Latency by percentile"],
+    ["stages", "Stages"],
+    ["timeline", "Over time"],
+    ...(hasRamp ? [["ramp", "Latency against rate"] as [string, string]] : []),
+    ["health", "Tool health"],
+    ["plan", "Plan"],
+    ["environment", "Environment"],
+  ];
+  return `<nav class="toc">${
+    links.map(([id, text]) => `<a href="#${id}">${text}</a>`).join("")
+  }</nav>`;
+}
+
+function gatesIntro(): string {
+  return `<p class="explain">Each gate compares one measured value with its bound. ` +
+    `<em>Margin</em> is the headroom relative to the bound (or how far over it is). The 95% ` +
+    `confidence interval shows how much a percentile could move on a rerun; a bound inside it ` +
+    `is <em>marginal</em>. <em>Insufficient</em>: too few requests beyond the percentile to judge ` +
+    `it. <em>Invalid</em>: the run could not be judged.</p>`;
+}
+
+function percentileIntro(result: RunResult): string {
+  const b = result.baseline;
+  const baseline = b === undefined
+    ? ""
+    : ` Grey dashed curves: the baseline, the newest of ${b.runs} stored run${
+      b.runs === 1 ? "" : "s"
+    } (${escapeHtml(b.date)}${b.gitSha ? `, commit ${escapeHtml(b.gitSha.slice(0, 12))}` : ""}).`;
+  return `<p class="explain">The whole latency distribution: left is the median, each step right ` +
+    `adds a nine (90%, 99%, 99.9%, …), the last point is the slowest request. ${LATENCY_TERMS} ` +
+    `Diamonds mark the latency SLOs at their percentile and bound (green passed, red failed).` +
+    `${baseline}</p>`;
+}
+
+function percentileChart(data: ChartData): string {
+  const options = data.percentile.views.map((v, i) =>
+    `<option value="${i}">${escapeHtml(v.title)}</option>`
+  ).join("");
+  return `<div class="controls"><label>Show <select id="percentile-view">${options}</select>` +
+    `</label><label><input type="checkbox" id="log-latency" checked> logarithmic latency axis ` +
+    `(all charts)</label></div><div class="chart"><canvas id="chart-percentile" role="img" ` +
+    `aria-label="latency by percentile"></canvas></div>${NOSCRIPT}`;
+}

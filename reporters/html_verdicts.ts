@@ -1,0 +1,148 @@
+/**
+ * The top of the HTML report: the overall verdict, the warnings every report must show, and the
+ * gate table (status, what was judged, value against bound, margin, confidence interval).
+ *
+ * @module
+ */
+import { formatMetric } from "../runner/gates/format_metric.ts";
+import { formatDurationMs } from "../runner/plan/units.ts";
+import { errorTotal } from "../runner/recorder/request_counts.ts";
+import type { RunResult, Verdict, VerdictStatus } from "../runner/result/run_result.ts";
+import { escapeHtml } from "./html_escape.ts";
+import { htmlTable } from "./html_table.ts";
+import { overallStatus } from "./overall_status.ts";
+import { verdictFigures } from "./verdict_figures.ts";
+
+/** The banner's outcome: the run's overall status, or "none" when no gate was evaluated. */
+export type BannerStatus = VerdictStatus | "none";
+
+/**
+ * The outcome the banner shows: as {@linkcode overallStatus}, but "none" for a sound run without
+ * verdicts (nothing was judged, so nothing passed).
+ *
+ * @example
+ * ```ts
+ * import { bannerStatus } from "./html_verdicts.ts";
+ * // bannerStatus(result) === "fail" when an SLO failed
+ * ```
+ */
+export function bannerStatus(result: RunResult): BannerStatus {
+  const overall = overallStatus(result);
+  return result.verdicts.length === 0 && overall.reason === undefined ? "none" : overall.status;
+}
+
+/**
+ * The banner: the overall verdict in words, and what ran.
+ *
+ * @example
+ * ```ts
+ * import { verdictBanner } from "./html_verdicts.ts";
+ * // verdictBanner(result) starts with '<section class="banner banner-fail"'
+ * ```
+ */
+export function verdictBanner(result: RunResult): string {
+  const overall = overallStatus(result);
+  const status = bannerStatus(result);
+  const count = (s: VerdictStatus) => overall.tally[s];
+  const n = result.verdicts.length;
+  const headline = {
+    pass: `PASS: all ${n} gate${n === 1 ? "" : "s"} passed`,
+    fail: `FAIL: ${count("fail")} of ${n} gate${n === 1 ? "" : "s"} failed`,
+    insufficient: `NOT JUDGED: ${count("insufficient")} of ${n} gate${
+      n === 1 ? "" : "s"
+    } had too few requests to judge`,
+    invalid: result.health.toolLimited
+      ? "INVALID: the load generator limited this run, so its numbers describe tailgate, not the server"
+      : overall.reason !== undefined
+      ? `INVALID: ${overall.reason}`
+      : `INVALID: ${count("invalid")} of ${n} gate${n === 1 ? "" : "s"} could not be judged`,
+    none: "NO GATES: this result was not judged against SLOs or a baseline",
+  }[status];
+  const t = result.totals.counts;
+  const facts = [
+    `${t.completed.toLocaleString("en-US")} of ${
+      t.scheduled.toLocaleString("en-US")
+    } requests completed`,
+    `${errorTotal(t).toLocaleString("en-US")} errors`,
+    `${formatDurationMs(result.run.durationMs)} run started ${result.run.startedAt}`,
+    ...(result.run.complete ? [] : [`stopped early (${result.run.stopReason})`]),
+  ];
+  return `<section class="banner banner-${status}" id="verdict">
+<p class="eyebrow">tailgate load test · ${escapeHtml(result.plan.name)}</p>
+<h1>${escapeHtml(headline)}</h1>
+<p class="facts">${facts.map(escapeHtml).join(" · ")}</p>
+</section>`;
+}
+
+/**
+ * The warnings every report must show: the result's own, an early stop, a tool-limited run.
+ * Empty when there are none.
+ *
+ * @example
+ * ```ts
+ * import { warningsBox } from "./html_verdicts.ts";
+ * // warningsBox(result) === "" for a clean run
+ * ```
+ */
+export function warningsBox(result: RunResult): string {
+  const items: string[] = [...(result.warnings ?? [])];
+  if (!result.run.complete) {
+    items.push(
+      `The run was stopped early (${result.run.stopReason}): the numbers are what was measured ` +
+        "until then.",
+    );
+  }
+  if (result.health.toolLimited) {
+    items.push(
+      "Tool-limited: tailgate could not hold the schedule, so latencies include its own delay. " +
+        `Why: ${result.health.reasons.join("; ") || "see tool health"}.`,
+    );
+  }
+  if (items.length === 0) return "";
+  return `<section class="warnings" id="warnings" role="alert"><h2>Warnings</h2><ul>${
+    items.map((w) => `<li>${escapeHtml(w)}</li>`).join("")
+  }</ul></section>`;
+}
+
+/**
+ * The gate table: one row per verdict.
+ *
+ * @example
+ * ```ts
+ * import { gateTable } from "./html_verdicts.ts";
+ * // gateTable(result.verdicts) holds a <table> with one row per verdict
+ * ```
+ */
+export function gateTable(verdicts: readonly Verdict[]): string {
+  if (verdicts.length === 0) {
+    return `<p class="muted">No gates were evaluated: the plan has no SLOs and no baseline was ` +
+      "compared.</p>";
+  }
+  const rows = verdicts.map((v) => [v, verdictFigures(v)] as const).map(([v, f]) => [
+    { html: `<span class="badge badge-${v.status}">${escapeHtml(v.status)}</span>` },
+    {
+      html: `<span class="kind">${escapeHtml(v.kind)}</span> ${escapeHtml(v.name)}${
+        v.line === undefined ? "" : ` <span class="muted">(plan line ${v.line})</span>`
+      }<div class="message">${escapeHtml(v.message)}</div>`,
+    },
+    f.measured,
+    f.bound,
+    { html: escapeHtml(f.margin), className: (v.margin ?? 0) < 0 ? "bad" : "" },
+    v.ci95 === undefined
+      ? "-"
+      : `${formatMetric(v.ci95[0], "us")} – ${formatMetric(v.ci95[1], "us")}`,
+    {
+      html: [
+        v.marginal
+          ? `<span class="badge badge-marginal">marginal: a rerun could flip it</span>`
+          : "",
+        v.ksDistance === undefined ? "" : `KS distance ${escapeHtml(v.ksDistance.toFixed(3))}`,
+      ].filter(Boolean).join("<br>") || "-",
+    },
+  ]);
+  return htmlTable(
+    ["status", "gate", "measured", "bound", "margin", "95% CI", "note"],
+    rows,
+    { numeric: [2, 3, 4], className: "gates" },
+  );
+}

@@ -1,0 +1,220 @@
+/**
+ * The JUnit XML report: the run's gates as tests, for the test views of GitHub, GitLab and
+ * Jenkins. One `testsuite` for the plan inside `testsuites` with totals, one `testcase` per
+ * verdict: `fail` is a `failure`, `invalid` an `error`, `insufficient` is `skipped`; a run that
+ * stopped early or was tool-limited adds an `error` case of its own. The file follows Jenkins'
+ * JUnit schema, and the Ant one apart from what that schema predates (docs/reporters.md).
+ *
+ * @module
+ */
+import { formatMetric } from "../runner/gates/format_metric.ts";
+import { formatRatePerSec } from "../runner/plan/units.ts";
+import type { RunResult, Verdict } from "../runner/result/run_result.ts";
+import { overallStatus } from "./overall_status.ts";
+import { NO_FIGURE, verdictFigures } from "./verdict_figures.ts";
+import { xmlAttr, xmlText } from "./xml_escape.ts";
+
+/** A test case as written: bare when it passed. */
+interface TestCase {
+  name: string;
+  classname: string;
+  outcome?: { element: "failure" | "error" | "skipped"; message: string; body: string };
+}
+
+/** The element of each verdict status but `pass`, and back: a failure or error's `type`. */
+const ELEMENT = { fail: "failure", invalid: "error", insufficient: "skipped" } as const;
+const TYPE = { failure: "fail", error: "invalid" } as const;
+
+/**
+ * Renders the result's verdicts as a JUnit XML document (UTF-8, XML 1.0).
+ *
+ * @example
+ * ```ts
+ * import { renderJunit } from "./junit.ts";
+ * // await Deno.writeTextFile("tailgate-out/junit.xml", renderJunit(result));
+ * ```
+ */
+export function renderJunit(result: RunResult): string {
+  const cases = [
+    ...(result.verdicts.length > 0
+      ? result.verdicts.map((v) => verdictCase(result, v))
+      : [noGatesCase(result)]),
+    ...validityCase(result),
+  ];
+  const count = (element: string) => cases.filter((c) => c.outcome?.element === element).length;
+  const totals = `tests="${cases.length}" failures="${count("failure")}" errors="${
+    count("error")
+  }" time="${seconds(result.run.durationMs)}"`;
+  const plan = xmlAttr(result.plan.name);
+  // The result records no host name; the Ant schema asks for "localhost" then.
+  const suite = `name="${plan}" package="tailgate.${plan}" id="0" hostname="localhost" ` +
+    `timestamp="${timestamp(result.run.startedAt)}" ${totals} skipped="${count("skipped")}"`;
+  return [
+    `<?xml version="1.0" encoding="UTF-8"?>`,
+    `<testsuites name="tailgate" ${totals}>`,
+    `  <testsuite ${suite}>`,
+    `    <properties>`,
+    ...properties(result).map(([name, value]) =>
+      `      <property name="${name}" value="${xmlAttr(value)}"/>`
+    ),
+    `    </properties>`,
+    ...cases.map(renderCase),
+    `    <system-out>${xmlText(summary(result).join("\n"))}</system-out>`,
+    `    <system-err/>`,
+    `  </testsuite>`,
+    `</testsuites>`,
+    "",
+  ].join("\n");
+}
+
+function renderCase(c: TestCase): string {
+  const open = `    <testcase name="${xmlAttr(c.name)}" classname="${
+    xmlAttr(c.classname)
+  }" time="0"`;
+  const o = c.outcome;
+  if (o === undefined) return `${open}/>`;
+  // Jenkins' schema gives `skipped` no attributes: its message is the text.
+  const inner = o.element === "skipped"
+    ? `<skipped>${xmlText(o.body)}</skipped>`
+    : `<${o.element} type="${TYPE[o.element]}" message="${xmlAttr(o.message)}">${
+      xmlText(o.body)
+    }</${o.element}>`;
+  return `${open}>\n      ${inner}\n    </testcase>`;
+}
+
+function verdictCase(result: RunResult, v: Verdict): TestCase {
+  const classname = `tailgate.${result.plan.name}.${v.kind}`;
+  if (v.status === "pass") return { name: v.name, classname };
+  const element = ELEMENT[v.status];
+  return {
+    name: v.name,
+    classname,
+    outcome: { element, message: v.message, body: details(result, v).join("\n") },
+  };
+}
+
+/** What a reader needs to act on a verdict: the figures, where it was judged, why it is void. */
+function details(result: RunResult, v: Verdict): string[] {
+  const lines = [v.message];
+  const figures = verdictFigures(v);
+  for (const key of ["measured", "bound", "margin"] as const) {
+    if (figures[key] !== NO_FIGURE) lines.push(`${key}: ${figures[key]}`);
+  }
+  if (v.ci95 !== undefined && v.unit !== undefined) {
+    const [low, high] = v.ci95.map((x) => formatMetric(x, v.unit!));
+    lines.push(`95% confidence interval: ${low} to ${high}`);
+  }
+  if (v.marginal) lines.push("marginal: the bound lies inside the 95% confidence interval");
+  if (v.ksDistance !== undefined) lines.push(`KS distance: ${v.ksDistance.toFixed(3)}`);
+  const stages = v.stageIndexes.map((i) => result.stages.find((s) => s.index === i)?.name ?? i);
+  if (stages.length > 0) lines.push(`stages: ${stages.join(", ")}`);
+  if (v.label !== undefined) lines.push(`label: ${v.label}`);
+  lines.push(`plan: ${result.plan.file}${v.line === undefined ? "" : `:${v.line}`}`);
+  return [...lines, ...runProblems(result)];
+}
+
+function noGatesCase(result: RunResult): TestCase {
+  const slos = result.plan.slos.length;
+  const why = [
+    slos === 0 ? "the plan defines no SLOs" : `the plan's ${slos} SLO(s) were not judged`,
+    result.baseline === undefined
+      ? "the run was not compared with a baseline"
+      : "no stage of the run matched the baseline's",
+  ].join(" and ");
+  const message = `no gate was judged: ${why}`;
+  return {
+    name: "no gates judged",
+    classname: `tailgate.${result.plan.name}.gates`,
+    outcome: { element: "skipped", message, body: message },
+  };
+}
+
+/**
+ * The run's own soundness as a case when it stopped early or was tool-limited (unless the result
+ * already holds validity verdicts): its gates may still pass, but tailgate calls the run invalid.
+ */
+function validityCase(result: RunResult): TestCase[] {
+  const { reason } = overallStatus(result);
+  if (reason === undefined || result.verdicts.some((v) => v.kind === "validity")) return [];
+  return [{
+    name: "run complete and not tool-limited",
+    classname: `tailgate.${result.plan.name}.validity`,
+    outcome: {
+      element: "error",
+      message: `${reason}: its figures do not judge the server`,
+      body: runProblems(result).join("\n"),
+    },
+  }];
+}
+
+/** Facts that void or qualify every number of the run. */
+function runProblems(result: RunResult): string[] {
+  const lines: string[] = [];
+  if (!result.run.complete) {
+    lines.push(
+      `the run stopped early (${result.run.stopReason}): the figures are what was measured until then`,
+    );
+  }
+  if (result.health.toolLimited) {
+    lines.push("the run was tool-limited: the figures describe tailgate, not the server");
+    lines.push(...result.health.reasons.map((r) => `tool health: ${r}`));
+  }
+  return lines;
+}
+
+/** The suite's `system-out`: warnings and run problems first, then every verdict in one line. */
+function summary(result: RunResult): string[] {
+  const h = result.health;
+  return [
+    overallStatus(result).summary,
+    ...(result.warnings ?? []).map((w) => `warning: ${w}`),
+    ...runProblems(result),
+    `rate: achieved ${formatRatePerSec(h.achievedPerSec)} of ${
+      formatRatePerSec(h.intendedPerSec)
+    } intended`,
+    ...result.verdicts.map((v) => `${v.status}: ${v.name}: ${v.message}`),
+  ];
+}
+
+/** Suite properties: the environment fingerprint and the facts of the run. */
+function properties(result: RunResult): Array<[string, string]> {
+  const e = result.environment;
+  const r = result.run;
+  const h = result.health;
+  const b = result.baseline;
+  const all: Array<[string, string | number | boolean | undefined]> = [
+    ["tailgate.version", e.tailgateVersion],
+    ["deno.version", e.denoVersion],
+    ["v8.version", e.v8Version],
+    ["os", e.os],
+    ["arch", e.arch],
+    ["cpu", e.cpuModel],
+    ["cores", e.cores],
+    ["git.sha", e.gitSha],
+    ["ci", e.ci],
+    ["plan.name", result.plan.name],
+    ["plan.file", result.plan.file],
+    ["run.startedAt", r.startedAt],
+    ["run.endedAt", r.endedAt],
+    ["run.durationMs", Math.round(r.durationMs)],
+    ["run.complete", r.complete],
+    ["run.stopReason", r.stopReason],
+    ["run.toolLimited", h.toolLimited],
+    ["run.intendedPerSec", Math.round(h.intendedPerSec * 10) / 10],
+    ["run.achievedPerSec", Math.round(h.achievedPerSec * 10) / 10],
+    ["baseline.source", b?.source],
+    ["baseline.runs", b?.runs],
+    ["baseline.date", b?.date],
+    ["baseline.gitSha", b?.gitSha],
+  ];
+  return all.flatMap(([name, value]) => value === undefined ? [] : [[name, String(value)]]);
+}
+
+function seconds(durationMs: number): string {
+  return (Math.max(0, durationMs) / 1000).toFixed(3);
+}
+
+/** ISO 8601 in UTC without zone or fraction, as the Ant schema's timestamp pattern requires. */
+function timestamp(iso: string): string {
+  return new Date(iso).toISOString().slice(0, 19);
+}

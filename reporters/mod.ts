@@ -1,0 +1,31 @@
+/**
+ * The reporters: each reads only the result document and renders one format. `writeReports`
+ * writes the asked formats atomically into a folder (`tailgate run --report`, `tailgate report`).
+ *
+ * @example
+ * ```ts
+ * import { renderMarkdown } from "./mod.ts";
+ * // await Deno.writeTextFile(Deno.env.get("GITHUB_STEP_SUMMARY")!, renderMarkdown(result));
+ * ```
+ *
+ * @module
+ */
+export { renderJunit } from "./junit.ts";
+export { renderHtml } from "./html.ts";
+export { MARKDOWN_MAX_BYTES, type MarkdownOptions, renderMarkdown } from "./markdown.ts";
+export { HLOG_LEGEND, renderHlog } from "./hlog.ts";
+export { type HlogEntry, type HlogLog, HlogParseError, parseHlog } from "./hlog_reader.ts";
+export {
+  type ColorContext,
+  renderTerminal,
+  shouldUseColor,
+  type TerminalOptions,
+} from "./terminal.ts";
+export {
+  DEFAULT_RUN_REPORTS,
+  parseReportFormats,
+  REPORT_FILES,
+  REPORT_FORMATS,
+  type ReportFormat,
+} from "./report_formats.ts";
+export { renderReport, writeReports, type WrittenReports } from "./write_reports.ts";

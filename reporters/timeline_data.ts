@@ -1,0 +1,146 @@
+/**
+ * The time-domain charts' data, from the result's 1 s intervals: latency (p50, p99, max) and
+ * throughput (intended, sent, completed, errors) against time with the stage boundaries, and for
+ * ramp stages latency against the intended rate.
+ *
+ * @module
+ */
+import { errorTotal } from "../runner/recorder/request_counts.ts";
+import type { EncodedHistogram, RunResult } from "../runner/result/run_result.ts";
+
+/** What a time-domain series shows; the page styles each role the same way everywhere. */
+export type TimelineRole =
+  | "p50"
+  | "p99"
+  | "max"
+  | "serviceP99"
+  | "intended"
+  | "sent"
+  | "completed"
+  | "errors";
+
+/**
+ * One series: `[x, y]` points, `y` null where the interval had no value (a gap). Interval series
+ * put each interval's value at its midpoint; the intended rate is one segment per stage.
+ */
+export interface TimelineSeries {
+  role: TimelineRole;
+  label: string;
+  points: Array<[number, number | null]>;
+}
+
+/** A stage's span on the time axis. */
+export interface StageSpan {
+  name: string;
+  warmup: boolean;
+  startS: number;
+  endS: number;
+}
+
+/** Latency and throughput over time (x in seconds from the run's start). */
+export interface TimelineChartData {
+  stages: StageSpan[];
+  latency: TimelineSeries[];
+  throughput: TimelineSeries[];
+}
+
+/** Latency against the intended rate during ramp stages (x in requests per second). */
+export interface RampChartData {
+  stageNames: string[];
+  latency: TimelineSeries[];
+}
+
+/**
+ * The time series of a result; undefined when it has no intervals.
+ *
+ * @example
+ * ```ts
+ * import { timelineData } from "./timeline_data.ts";
+ * // timelineData(result)?.latency.map((s) => s.role); // ["p50", "p99", "max", "serviceP99"]
+ * ```
+ */
+export function timelineData(result: RunResult): TimelineChartData | undefined {
+  const intervals = result.intervals;
+  if (intervals.length === 0) return undefined;
+  const at = (ms: number) => ms / 1000;
+  const perInterval = (
+    role: TimelineRole,
+    label: string,
+    pick: (i: typeof intervals[0]) => number | null,
+  ) => ({
+    role,
+    label,
+    points: intervals.map((
+      i,
+    ): [number, number | null] => [at(i.startMs + i.durationMs / 2), pick(i)]),
+  });
+  const intended: Array<[number, number | null]> = result.stages.flatMap((s) => [
+    [at(s.startMs), s.fromPerSec] as [number, number],
+    [at(s.startMs + s.durationMs), s.toPerSec] as [number, number],
+  ]);
+  return {
+    stages: result.stages.map((s) => ({
+      name: s.name,
+      warmup: s.warmup,
+      startS: at(s.startMs),
+      endS: at(s.startMs + s.durationMs),
+    })),
+    latency: [
+      perInterval("p50", "p50 response time", (i) => valueMs(i.response, "50")),
+      perInterval("p99", "p99 response time", (i) => valueMs(i.response, "99")),
+      perInterval("max", "max response time", (i) => valueMs(i.response, "max")),
+      perInterval("serviceP99", "p99 service time", (i) => valueMs(i.service, "99")),
+    ],
+    throughput: [
+      { role: "intended", label: "intended rate (plan)", points: intended },
+      perInterval("sent", "sent per second", (i) => i.sentPerSec),
+      perInterval("completed", "completed per second", (i) => i.completedPerSec),
+      perInterval(
+        "errors",
+        "errors per second",
+        (i) => errorTotal(i.counts) / (i.durationMs / 1000),
+      ),
+    ],
+  };
+}
+
+/**
+ * Latency against the intended rate over the intervals of ramp stages; undefined without a ramp.
+ *
+ * @example
+ * ```ts
+ * import { rampData } from "./timeline_data.ts";
+ * // rampData(result)?.latency[1].points: [[intendedPerSec, p99Ms], …] in rate order
+ * ```
+ */
+export function rampData(result: RunResult): RampChartData | undefined {
+  const ramps = result.stages.filter((s) => s.kind === "ramp");
+  if (ramps.length === 0) return undefined;
+  const rampIndexes = new Set(ramps.map((s) => s.index));
+  const intervals = result.intervals
+    .filter((i) => rampIndexes.has(i.stageIndex))
+    .sort((a, b) => a.intendedPerSec - b.intendedPerSec);
+  if (intervals.length === 0) return undefined;
+  const series = (role: TimelineRole, label: string, key: "50" | "99" | "max") => ({
+    role,
+    label,
+    points: intervals.map((i): [number, number | null] => [
+      i.intendedPerSec,
+      valueMs(i.response, key),
+    ]),
+  });
+  return {
+    stageNames: ramps.map((s) => s.name),
+    latency: [
+      series("p50", "p50 response time", "50"),
+      series("p99", "p99 response time", "99"),
+      series("max", "max response time", "max"),
+    ],
+  };
+}
+
+function valueMs(h: EncodedHistogram, key: string): number | null {
+  if (h.count === 0) return null;
+  const us = key === "max" ? h.maxUs : h.percentilesUs[key];
+  return us === undefined ? null : us / 1000;
+}

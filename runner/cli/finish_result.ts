@@ -1,0 +1,93 @@
+/**
+ * What follows a measured result, for `tailgate run` and `tailgate merge` alike: the gates
+ * (SLOs, then the regression gate against the baseline), the reports written atomically, the exit
+ * code and the terminal summary.
+ *
+ * @module
+ */
+import { judgeRun } from "../gates/judge_run.ts";
+import { gateExitCode } from "../gates/gate_exit_code.ts";
+import type { RunResult } from "../result/run_result.ts";
+import { DEFAULT_RUN_REPORTS, type ReportFormat } from "../../reporters/report_formats.ts";
+import { writeReports } from "../../reporters/write_reports.ts";
+import { renderTerminal, shouldUseColor } from "../../reporters/terminal.ts";
+import { EXIT_CODES, type ExitCode } from "./exit_codes.ts";
+
+/** Options of {@linkcode finishResult}. */
+export interface FinishOptions {
+  outDir: string;
+  /** Formats besides result.json, which is always written (default html, junit, md). */
+  reports?: readonly ReportFormat[];
+  /** Judge the gates (false for one shard's result: `tailgate merge` judges). */
+  judge: boolean;
+  baselineDir?: string;
+  updateBaseline?: boolean;
+  allowInsufficient?: boolean;
+  /** Colour the summary (default: see {@linkcode defaultColor}). */
+  color?: boolean;
+}
+
+/** The outcome for cli.ts to print. */
+export interface FinishedResult {
+  exitCode: ExitCode;
+  /** Notes and problems (stderr). */
+  notes: string[];
+  /** The summary table and the files written (stdout). */
+  summary: string;
+  /** Files written, by format. */
+  paths: Partial<Record<ReportFormat, string>>;
+}
+
+/**
+ * Judges `result` (filling its verdicts), writes the reports and decides the exit code: 3 for an
+ * incomplete or tool-limited run, else the gates'.
+ *
+ * @example
+ * ```ts
+ * import { finishResult } from "./finish_result.ts";
+ * // const { exitCode, summary } = await finishResult(result, { outDir: "out", judge: true });
+ * ```
+ */
+export async function finishResult(
+  result: RunResult,
+  options: FinishOptions,
+): Promise<FinishedResult> {
+  const notes: string[] = [];
+  if (options.judge) {
+    const judged = await judgeRun(result, {
+      ...(options.baselineDir === undefined ? {} : { baselineDir: options.baselineDir }),
+      updateBaseline: (options.updateBaseline ?? false) && result.run.complete,
+    });
+    notes.push(...judged.notes);
+  }
+  const formats = (options.reports ?? DEFAULT_RUN_REPORTS).filter((f) => f !== "json");
+  const written = await writeReports(result, options.outDir, ["json", ...formats]);
+  notes.push(...written.errors);
+  const exitCode = !result.run.complete || result.health.toolLimited
+    ? EXIT_CODES.invalidRun
+    : gateExitCode(result.verdicts, { allowInsufficient: options.allowInsufficient });
+  const table = renderTerminal(result, { color: options.color ?? defaultColor() });
+  const files = Object.values(written.paths).map((p) => `wrote ${p}`);
+  return { exitCode, notes, summary: [table, "", ...files].join("\n"), paths: written.paths };
+}
+
+/**
+ * Whether the summary on standard output gets colour: a terminal, NO_COLOR unset or empty,
+ * TERM not dumb, or FORCE_COLOR set.
+ *
+ * @example
+ * ```ts
+ * import { defaultColor } from "./finish_result.ts";
+ * defaultColor(); // false when piped
+ * ```
+ */
+export function defaultColor(): boolean {
+  return shouldUseColor({
+    isTerminal: Deno.stdout.isTerminal(),
+    env: {
+      NO_COLOR: Deno.env.get("NO_COLOR"),
+      FORCE_COLOR: Deno.env.get("FORCE_COLOR"),
+      TERM: Deno.env.get("TERM"),
+    },
+  });
+}

@@ -1,0 +1,113 @@
+/**
+ * `tailgate merge shard-*.json`: the results of a sharded run merged into the whole plan's
+ * result (histograms exactly, intervals by wall-clock time), judged once, every report written.
+ *
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { DEFAULT_BASELINE_DIR } from "../gates/baseline_types.ts";
+import { MergeError, mergeResults } from "../result/merge_results.ts";
+import { readRunResult } from "../result/read_run_result.ts";
+import type { RunResult } from "../result/run_result.ts";
+import {
+  DEFAULT_RUN_REPORTS,
+  parseReportFormats,
+  type ReportFormat,
+} from "../../reporters/report_formats.ts";
+import { EXIT_CODES } from "./exit_codes.ts";
+import { finishResult } from "./finish_result.ts";
+import type { RunOutcome } from "./run_command.ts";
+
+/** The help of `tailgate merge`. */
+export const MERGE_HELP =
+  `Usage: tailgate merge <shard-result.json>... [--out DIR] [--report FORMATS]
+                      [--allow-insufficient] [--baseline DIR | --no-baseline] [--update-baseline]
+
+Merges the result.json files of one sharded run (\`tailgate run --shard I/N\` on N machines, all
+N of them) into the whole plan's result: histograms merged exactly, counts added, per-interval
+data aligned by wall-clock time. Then judges the gates once and writes the reports, as
+\`tailgate run\` does (same options, same exit codes).
+  --out DIR        where the merged result and reports go (default ./tailgate-out/)
+  --report FORMATS html, junit, md, hlog or all (default html,junit,md); result.json always`;
+
+/**
+ * Runs `tailgate merge`.
+ *
+ * @example
+ * ```ts
+ * import { mergeCommand } from "./merge_command.ts";
+ * // const outcome = await mergeCommand(["s0/result.json", "s1/result.json", "--out", "merged"]);
+ * ```
+ */
+export async function mergeCommand(args: string[]): Promise<RunOutcome> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        out: { type: "string", default: "tailgate-out" },
+        report: { type: "string" },
+        "allow-insufficient": { type: "boolean" },
+        baseline: { type: "string" },
+        "no-baseline": { type: "boolean" },
+        "update-baseline": { type: "boolean" },
+        color: { type: "boolean" },
+        "no-color": { type: "boolean" },
+      },
+    });
+  } catch (e) {
+    return usage((e as Error).message.replace(/^Unknown option/, "unknown option"));
+  }
+  const files = parsed.positionals;
+  if (files.length === 0) {
+    return usage("name the shard results, e.g. `tailgate merge shard-*/result.json`");
+  }
+  let reports: ReportFormat[] = [...DEFAULT_RUN_REPORTS];
+  if (parsed.values.report !== undefined) {
+    const formats = parseReportFormats(parsed.values.report);
+    if (!formats.ok) return usage(`--report: ${formats.error}`);
+    reports = formats.formats;
+  }
+  const parts: RunResult[] = [];
+  for (const file of files) {
+    let text: string;
+    try {
+      text = await Deno.readTextFile(file);
+    } catch (e) {
+      return usage(`cannot read ${file}: ${(e as Error).message}`);
+    }
+    const read = readRunResult(text);
+    if (!read.ok) return usage(`${file}: ${read.error}`);
+    parts.push(read.result);
+  }
+  let merged;
+  try {
+    merged = mergeResults(parts, files);
+  } catch (e) {
+    if (e instanceof MergeError) return usage(e.message);
+    throw e;
+  }
+  const finished = await finishResult(merged.result, {
+    outDir: parsed.values.out!,
+    reports,
+    judge: true,
+    ...(parsed.values["no-baseline"]
+      ? {}
+      : { baselineDir: parsed.values.baseline ?? DEFAULT_BASELINE_DIR }),
+    updateBaseline: parsed.values["update-baseline"] ?? false,
+    allowInsufficient: parsed.values["allow-insufficient"] ?? false,
+    ...(parsed.values.color ? { color: true } : parsed.values["no-color"] ? { color: false } : {}),
+  });
+  return {
+    exitCode: finished.exitCode,
+    errors: [...merged.warnings.map((w) => `tailgate merge: ${w}`), ...finished.notes],
+    summary: `merged ${files.length} shard results\n${finished.summary}`,
+    result: merged.result,
+    ...(finished.paths.json ? { resultPath: finished.paths.json } : {}),
+  };
+}
+
+function usage(error: string): RunOutcome {
+  return { exitCode: EXIT_CODES.usage, errors: [`tailgate merge: ${error}`] };
+}

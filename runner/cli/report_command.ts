@@ -1,0 +1,89 @@
+/**
+ * `tailgate report result.json --format html,junit,md,hlog`: re-renders a stored result. The
+ * reporters read only the result document, so any stored run renders as it did when it ran.
+ *
+ * @module
+ */
+import { dirname } from "node:path";
+import { parseArgs } from "node:util";
+import { readRunResult } from "../result/read_run_result.ts";
+import { parseReportFormats, type ReportFormat } from "../../reporters/report_formats.ts";
+import { writeReports } from "../../reporters/write_reports.ts";
+import { renderTerminal } from "../../reporters/terminal.ts";
+import { EXIT_CODES, type ExitCode } from "./exit_codes.ts";
+import { defaultColor } from "./finish_result.ts";
+
+/** The help of `tailgate report`. */
+export const REPORT_HELP = `Usage: tailgate report <result.json> [--format FORMATS] [--out DIR]
+
+Re-renders a stored result: the reporters read only the result document.
+  --format FORMATS  comma-separated: html, junit, md, hlog, json, or all (default html,junit,md)
+  --out DIR         where the files go (default: the result's folder)
+Prints the summary table; exit 0 when every report was written, 2 otherwise. The verdicts are
+the ones stored in the result (\`tailgate run\` and \`tailgate merge\` judge).`;
+
+/** What the command produced. */
+export interface ReportOutcome {
+  exitCode: ExitCode;
+  errors: string[];
+  output?: string;
+}
+
+/**
+ * Runs `tailgate report`.
+ *
+ * @example
+ * ```ts
+ * import { reportCommand } from "./report_command.ts";
+ * // const { output } = await reportCommand(["tailgate-out/result.json", "--format", "html"]);
+ * ```
+ */
+export async function reportCommand(args: string[]): Promise<ReportOutcome> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        format: { type: "string", default: "html,junit,md" },
+        out: { type: "string" },
+        color: { type: "boolean" },
+        "no-color": { type: "boolean" },
+      },
+    });
+  } catch (e) {
+    return usage((e as Error).message.replace(/^Unknown option/, "unknown option"));
+  }
+  const [file, ...extra] = parsed.positionals;
+  if (file === undefined) {
+    return usage("name the result, e.g. `tailgate report tailgate-out/result.json`");
+  }
+  if (extra.length) return usage(`one result at a time; unexpected ${extra.join(", ")}`);
+  const formats = parseReportFormats(parsed.values.format!);
+  if (!formats.ok) return usage(`--format: ${formats.error}`);
+  let text: string;
+  try {
+    text = await Deno.readTextFile(file);
+  } catch (e) {
+    return usage(`cannot read ${file}: ${(e as Error).message}`);
+  }
+  const read = readRunResult(text);
+  if (!read.ok) return usage(`${file}: ${read.error}`);
+  const outDir = parsed.values.out ?? dirname(file);
+  const wanted: ReportFormat[] = formats.formats;
+  const written = await writeReports(read.result, outDir, wanted);
+  const color = parsed.values.color ? true : parsed.values["no-color"] ? false : defaultColor();
+  return {
+    exitCode: written.errors.length ? EXIT_CODES.usage : EXIT_CODES.ok,
+    errors: written.errors.map((e) => `tailgate report: ${e}`),
+    output: [
+      renderTerminal(read.result, { color }),
+      "",
+      ...Object.values(written.paths).map((p) => `wrote ${p}`),
+    ].join("\n"),
+  };
+}
+
+function usage(error: string): ReportOutcome {
+  return { exitCode: EXIT_CODES.usage, errors: [`tailgate report: ${error}`] };
+}

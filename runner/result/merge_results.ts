@@ -1,0 +1,194 @@
+/**
+ * Merges the results of a sharded run (`tailgate run --shard I/N` on N machines) into the result
+ * of the whole plan: histograms merged exactly (never a percentile averaged), counts added,
+ * per-interval data aligned by wall-clock time, the tool's health of every shard kept. The
+ * verdicts are left empty: the gates are judged once, on the merged result.
+ *
+ * @module
+ */
+import { mergeLatency, mergeRecordedRuns } from "../recorder/merge_recorded.ts";
+import type { RecordedRun } from "../recorder/recorder.ts";
+import type { RunResult } from "./run_result.ts";
+
+/** Why shard results cannot be merged; the message names the file and the fix. */
+export class MergeError extends Error {
+  override name = "MergeError";
+}
+
+/** Shards whose starts differ by less than this are taken as started together (`--start-at`). */
+export const ALIGNED_START_MS = 50;
+
+/** The merged result and what a reader of it must know. */
+export interface MergedResults {
+  result: RunResult;
+  warnings: string[];
+}
+
+/**
+ * Merges shard results; `names` (file names) label the errors.
+ *
+ * @example
+ * ```ts
+ * import { mergeResults } from "./merge_results.ts";
+ * // const { result, warnings } = mergeResults([shard0, shard1], ["shard-0.json", "shard-1.json"]);
+ * ```
+ */
+export function mergeResults(parts: readonly RunResult[], names: readonly string[]): MergedResults {
+  if (parts.length === 0) throw new MergeError("name the shard results to merge");
+  const count = checkShards(parts, names);
+  checkSamePlan(parts, names);
+  const warnings: string[] = [];
+  const startsMs = parts.map((p) => Date.parse(p.run.startedAt));
+  const t0Ms = Math.min(...startsMs);
+  const intervalMs = parts[0].intervals[0]?.durationMs ?? 1000;
+  const spreadMs = Math.max(...startsMs) - t0Ms;
+  if (spreadMs >= ALIGNED_START_MS) {
+    warnings.push(
+      `the shards started up to ${(spreadMs / 1000).toFixed(3)} s apart (no common --start-at): ` +
+        "their per-interval data is aligned to the nearest interval of wall-clock time, and the " +
+        "combined rate was not the plan's at every moment",
+    );
+  }
+  const recorded = mergeRecordedRuns(parts.map((p, i): RecordedRun => {
+    const shiftMs = spreadMs < ALIGNED_START_MS
+      ? 0
+      : Math.round((startsMs[i] - t0Ms) / intervalMs) * intervalMs;
+    return {
+      stages: p.stages,
+      intervals: p.intervals.map((interval) => ({
+        ...interval,
+        startMs: interval.startMs + shiftMs,
+      })),
+      sendLag: p.health.sendLag,
+      dispatchLag: p.health.dispatchLag,
+      queueWait: p.health.queueWait,
+      eventLoopLag: p.health.eventLoopLag,
+    };
+  }));
+  const fingerprints = new Set(parts.map((p) => fingerprint(p)));
+  if (fingerprints.size > 1) {
+    warnings.push(
+      `the shards ran on ${fingerprints.size} different machine or build fingerprints: ` +
+        "their latencies mix, so compare the per-shard results too",
+    );
+  }
+  const totals = mergeLatency(recorded.stages);
+  const endMs = Math.max(...parts.map((p) => Date.parse(p.run.endedAt)));
+  const cpu = {
+    userMs: sum(parts, (p) => p.health.cpu.userMs),
+    systemMs: sum(parts, (p) => p.health.cpu.systemMs),
+  };
+  const first = parts[0];
+  const result: RunResult = {
+    ...first,
+    run: {
+      startedAt: new Date(t0Ms).toISOString(),
+      endedAt: new Date(endMs).toISOString(),
+      durationMs: endMs - t0Ms,
+      complete: parts.every((p) => p.run.complete),
+      stopReason: parts.some((p) => p.run.stopReason === "error")
+        ? "error"
+        : parts.some((p) => p.run.stopReason === "interrupted")
+        ? "interrupted"
+        : "completed",
+      mergedShards: count,
+    },
+    totals,
+    stages: recorded.stages,
+    intervals: recorded.intervals,
+    health: {
+      sendLag: recorded.sendLag,
+      dispatchLag: recorded.dispatchLag,
+      queueWait: recorded.queueWait,
+      eventLoopLag: recorded.eventLoopLag,
+      connections: {
+        opened: sum(parts, (p) => p.health.connections.opened),
+        peak: sum(parts, (p) => p.health.connections.peak),
+      },
+      timerSlackSet: parts.every((p) => p.health.timerSlackSet),
+      cpu: {
+        userMs: round(cpu.userMs),
+        systemMs: round(cpu.systemMs),
+        perRequestUs: totals.counts.completed
+          ? round((cpu.userMs + cpu.systemMs) * 1000 / totals.counts.completed)
+          : 0,
+      },
+      intendedPerSec: round(sum(parts, (p) => p.health.intendedPerSec)),
+      achievedPerSec: round(sum(parts, (p) => p.health.achievedPerSec)),
+      toolLimited: parts.some((p) => p.health.toolLimited),
+      reasons: parts.flatMap((p) => p.health.reasons.map((r) => `${shardName(p)}: ${r}`)),
+    },
+    verdicts: [],
+  };
+  delete result.baseline;
+  delete result.warnings;
+  const carried = parts.flatMap((p) => (p.warnings ?? []).map((w) => `${shardName(p)}: ${w}`));
+  if (carried.length + warnings.length > 0) result.warnings = [...carried, ...warnings];
+  return { result, warnings };
+}
+
+function checkShards(parts: readonly RunResult[], names: readonly string[]): number {
+  const count = parts[0].run.shard?.count;
+  const seen = new Map<number, string>();
+  for (const [i, p] of parts.entries()) {
+    const shard = p.run.shard;
+    if (shard === undefined) {
+      throw new MergeError(
+        `${names[i]} is not a shard's result: merge the result.json files of ` +
+          "`tailgate run --shard I/N` runs",
+      );
+    }
+    if (shard.count !== count) {
+      throw new MergeError(
+        `${names[i]} is shard ${shard.index}/${shard.count} but ${names[0]} is one of ${count}: ` +
+          "merge the shards of one sharded run",
+      );
+    }
+    const other = seen.get(shard.index);
+    if (other !== undefined) {
+      throw new MergeError(`${names[i]} and ${other} are both shard ${shard.index}/${count}`);
+    }
+    seen.set(shard.index, names[i]);
+  }
+  const missing = Array.from({ length: count! }, (_, i) => i).filter((i) => !seen.has(i));
+  if (missing.length > 0) {
+    throw new MergeError(
+      `shard${missing.length > 1 ? "s" : ""} ${missing.map((i) => `${i}/${count}`).join(", ")} ` +
+        `missing: the merged run would hold ${seen.size} of ${count} shares of the schedule`,
+    );
+  }
+  return count!;
+}
+
+function checkSamePlan(parts: readonly RunResult[], names: readonly string[]): void {
+  const planOf = (p: RunResult) => JSON.stringify({ ...p.plan, file: "" });
+  const histogramsOf = (p: RunResult) => JSON.stringify(p.histograms);
+  for (const [i, p] of parts.entries()) {
+    if (planOf(p) !== planOf(parts[0])) {
+      throw new MergeError(
+        `${names[i]} ran a different plan from ${names[0]} (` +
+          `"${p.plan.name}" vs "${parts[0].plan.name}", or its stages, requests or SLOs differ)`,
+      );
+    }
+    if (histogramsOf(p) !== histogramsOf(parts[0])) {
+      throw new MergeError(`${names[i]} records histograms with another configuration`);
+    }
+  }
+}
+
+function fingerprint(p: RunResult): string {
+  const e = p.environment;
+  return [e.tailgateVersion, e.denoVersion, e.os, e.arch, e.cpuModel, e.cores].join("|");
+}
+
+function shardName(p: RunResult): string {
+  return p.run.shard ? `shard ${p.run.shard.index}/${p.run.shard.count}` : "shard";
+}
+
+function sum<T>(items: readonly T[], f: (item: T) => number): number {
+  return items.reduce((total, item) => total + f(item), 0);
+}
+
+function round(n: number): number {
+  return Math.round(n * 1000) / 1000;
+}

@@ -1,0 +1,96 @@
+/**
+ * Judged results for reporter tests: real result documents (gate fixtures) whose verdicts come
+ * from `judgeRun`, with or without a stored baseline history.
+ *
+ * @module
+ */
+import { appendToBaseline } from "../../runner/gates/baseline_store.ts";
+import { judgeRun } from "../../runner/gates/judge_run.ts";
+import type { RunResult } from "../../runner/result/run_result.ts";
+import {
+  gateResult,
+  type GateResultOptions,
+  scaledUs,
+  type StageSpec,
+} from "../_helpers/gate_fixtures.ts";
+
+/** What a judged run looks like. */
+export interface JudgedRunOptions extends GateResultOptions {
+  /** Every latency scaled by this (default 1: 500..1500 µs). */
+  scale?: number;
+  /** Name of the judged stage (default `main`). */
+  stageName?: string;
+  /** Labels of the judged stage (default `GET /a`, `GET /b`). */
+  labels?: [string, string];
+}
+
+/**
+ * Plan "shop": a 1 s warmup at 100/s, then a 10 s stage at 1k/s over two labels (6,000 and 4,000
+ * requests, the second with 10 errors), latencies 500..1500 µs × `scale`.
+ *
+ * @example
+ * ```ts
+ * import { gateRun } from "./_judged_results.ts";
+ * gateRun({ slos: ["p99 < 5ms"] }).stages.length; // 2
+ * ```
+ */
+export function gateRun(options: JudgedRunOptions = {}): RunResult {
+  const scale = options.scale ?? 1;
+  const [a, b] = options.labels ?? ["GET /a", "GET /b"];
+  const stages: StageSpec[] = [
+    {
+      name: "warm",
+      warmup: true,
+      ratePerSec: 100,
+      durationMs: 1_000,
+      labels: [{ label: a, response: scaledUs(100, scale) }],
+    },
+    {
+      name: options.stageName ?? "main",
+      ratePerSec: 1_000,
+      durationMs: 10_000,
+      labels: [
+        { label: a, response: scaledUs(6_000, scale) },
+        { label: b, response: scaledUs(4_000, scale), errors: 10 },
+      ],
+    },
+  ];
+  return gateResult(stages, options);
+}
+
+/**
+ * {@linkcode gateRun} judged by `judgeRun`; with `baselineScales`, against a temporary history
+ * of runs at those scales (so `result.baseline` holds the last of them).
+ *
+ * @example
+ * ```ts
+ * import { judgedRun } from "./_judged_results.ts";
+ * // const result = await judgedRun({ scale: 1.3, slos: ["p99 < 5ms"] }, [1, 1.01, 0.99]);
+ * ```
+ */
+export async function judgedRun(
+  options: JudgedRunOptions = {},
+  baselineScales: number[] = [],
+): Promise<RunResult> {
+  const result = gateRun({ startedAt: "2025-02-09T00:00:00.000Z", ...options });
+  if (baselineScales.length === 0) {
+    await judgeRun(result);
+    return result;
+  }
+  const dir = await Deno.makeTempDir({ prefix: "tailgate-reporters-" });
+  try {
+    for (const [i, scale] of baselineScales.entries()) {
+      const past = gateRun({
+        ...options,
+        scale,
+        startedAt: `2025-02-0${i + 1}T00:00:00.000Z`,
+        environment: { gitSha: `abc${i}def` },
+      });
+      await appendToBaseline(dir, past);
+    }
+    await judgeRun(result, { baselineDir: dir });
+    return result;
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}

@@ -1,0 +1,150 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { renderHtml } from "../../reporters/html.ts";
+import type { RunResult } from "../../runner/result/run_result.ts";
+import { type CdpEvent, Chromium, type Page } from "../_helpers/chromium.ts";
+import { HOSTILE, hostileResult, reportResult } from "../_helpers/report_fixtures.ts";
+import { ignoreWithout } from "../_helpers/test_tools.ts";
+
+/** A test that drives `chromium`: ignored where it is not installed (CI requires it). */
+function browserTest(name: string, fn: () => void | Promise<void>): void {
+  Deno.test({ name, ignore: ignoreWithout("chromium"), fn });
+}
+
+const CHART_IDS = [
+  "chart-percentile",
+  "chart-timeline-latency",
+  "chart-timeline-throughput",
+  "chart-ramp",
+];
+
+/** Renders the result to a file, opens it over file:// with the network offline. */
+async function openReport(browser: Chromium, dir: string, result: RunResult): Promise<Page> {
+  const path = join(dir, `report-${crypto.randomUUID().slice(0, 8)}.html`);
+  await Deno.writeTextFile(path, renderHtml(result));
+  const page = await browser.newPage();
+  await page.send("Network.emulateNetworkConditions", {
+    offline: true,
+    latency: 0,
+    downloadThroughput: -1,
+    uploadThroughput: -1,
+  });
+  await page.navigate(pathToFileURL(path).href);
+  return page;
+}
+
+/** Canvas id → pixels with any opacity, read back through getImageData. */
+function drawnPixels(page: Page): Promise<Record<string, number>> {
+  return page.evaluate(`(() => {
+    const out = {};
+    for (const c of document.querySelectorAll("canvas")) {
+      const pixels = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+      let drawn = 0;
+      for (let i = 3; i < pixels.length; i += 4) if (pixels[i] !== 0) drawn++;
+      out[c.id] = drawn;
+    }
+    return out;
+  })()`);
+}
+
+/** Errors the page reported: exceptions, console errors and assertions, error log entries. */
+function problems(events: readonly CdpEvent[]): string[] {
+  return events.flatMap((e) => {
+    const p = e.params as {
+      type?: string;
+      args?: unknown;
+      entry?: { level: string; source: string; text: string; url?: string };
+    };
+    if (e.method === "Runtime.exceptionThrown") return [`exception: ${JSON.stringify(p)}`];
+    if (e.method === "Runtime.consoleAPICalled" && ["error", "assert"].includes(p.type ?? "")) {
+      return [`console.${p.type}: ${JSON.stringify(p.args)}`];
+    }
+    if (e.method === "Log.entryAdded" && p.entry?.level === "error") {
+      return [`log: ${p.entry.source} ${p.entry.text} ${p.entry.url ?? ""}`];
+    }
+    return [];
+  });
+}
+
+/** URLs the page requested that are not the file itself (or inline data). */
+function remoteRequests(events: readonly CdpEvent[]): string[] {
+  return events.filter((e) => e.method === "Network.requestWillBeSent")
+    .map((e) => (e.params.request as { url: string }).url)
+    .filter((url) => !url.startsWith("file://") && !url.startsWith("data:"));
+}
+
+browserTest(
+  "renderHtml() report draws every chart offline from file:// with no console error",
+  async () => {
+    const dir = await Deno.makeTempDir({ prefix: "tailgate-html-" });
+    try {
+      await using browser = await Chromium.launch({ widthPx: 1200 });
+      const page = await openReport(browser, dir, reportResult());
+      assert.equal(await page.evaluate(`document.documentElement.dataset.charts`), "drawn");
+      const drawn = await drawnPixels(page);
+      assert.deepEqual(Object.keys(drawn).sort(), [...CHART_IDS].sort());
+      for (const id of CHART_IDS) assert.ok(drawn[id] > 1000, `${id} drew ${drawn[id]} pixels`);
+
+      // Every percentile view and the linear axis draw too.
+      const views = await page.evaluate<number>(
+        `document.getElementById("percentile-view").length`,
+      );
+      assert.equal(views, 4, "all measured stages merged, then each of the 3 stages");
+      for (let i = views - 1; i >= 0; i--) {
+        await page.evaluate(`(() => {
+        const s = document.getElementById("percentile-view");
+        s.value = "${i}";
+        s.dispatchEvent(new Event("change"));
+      })()`);
+        assert.ok((await drawnPixels(page))["chart-percentile"] > 1000, `view ${i} drew nothing`);
+      }
+      await page.evaluate(`document.getElementById("log-latency").click()`);
+      const linear = await drawnPixels(page);
+      for (const id of CHART_IDS) {
+        assert.ok(
+          linear[id] > 1000,
+          `${id} drew nothing on a linear axis`,
+        );
+      }
+
+      assert.deepEqual(problems(page.events), []);
+      assert.deepEqual(remoteRequests(page.events), []);
+      assert.ok(
+        page.events.some((e) => e.method === "Network.requestWillBeSent"),
+        "the network events were recorded (the file's own request)",
+      );
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+);
+
+browserTest(
+  "renderHtml() shows hostile plan text as text: no injected element, no script run",
+  async () => {
+    const dir = await Deno.makeTempDir({ prefix: "tailgate-html-" });
+    try {
+      await using browser = await Chromium.launch();
+      const page = await openReport(browser, dir, hostileResult());
+      const seen = await page.evaluate<
+        { title: string; images: number; pwned: boolean; text: boolean }
+      >(
+        `({
+        title: document.title,
+        images: document.querySelectorAll("img").length,
+        pwned: "pwned" in window,
+        text: document.body.innerText.includes(${JSON.stringify(HOSTILE.replace("\u2028", " "))}),
+      })`,
+      );
+      assert.equal(seen.images, 0);
+      assert.equal(seen.pwned, false);
+      assert.equal(seen.text, true, "the hostile label reads as text");
+      assert.ok(seen.title.includes(HOSTILE), seen.title);
+      assert.equal(await page.evaluate(`document.documentElement.dataset.charts`), "drawn");
+      assert.deepEqual(problems(page.events), []);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+);

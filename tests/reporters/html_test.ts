@@ -1,0 +1,171 @@
+import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { renderHtml } from "../../reporters/html.ts";
+import { buildChartData, type ChartData } from "../../reporters/html_data.ts";
+import { formatDurationMs } from "../../runner/plan/units.ts";
+import { sampleResult, SECRET_TOKEN } from "../_helpers/result_fixtures.ts";
+import { HOSTILE, hostileResult, reportResult } from "../_helpers/report_fixtures.ts";
+
+/** The contents of every `<script …>…</script>` element, with its attributes. */
+function scripts(html: string): Array<{ attributes: string; text: string }> {
+  return [...html.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)].map((m) => ({
+    attributes: m[1],
+    text: m[2],
+  }));
+}
+
+function embeddedData(html: string): ChartData {
+  const json = scripts(html).find((s) => s.attributes.includes('id="tailgate-data"'));
+  assert.ok(json, "no data element");
+  return JSON.parse(json.text);
+}
+
+function section(html: string, id: string): string {
+  const start = html.indexOf(`<section class="card" id="${id}">`);
+  assert.ok(start >= 0, `no section ${id}`);
+  return html.slice(start, html.indexOf("</section>", start));
+}
+
+Deno.test("renderHtml() escapes hostile plan text: no raw tag, and each script element closes where it should", () => {
+  const html = renderHtml(hostileResult());
+  assert.ok(!html.includes("<img"), "an <img> tag got through");
+  assert.ok(html.includes("&lt;/script&gt;&lt;img src=x onerror=window.pwned=1&gt;"));
+  assert.ok(html.includes("&lt;!--&amp;amp;&#39;"), "&, ' and <!-- are escaped");
+  assert.equal(html.match(/<script/g)?.length, 3, "the data, chart.js and the drawing script");
+  assert.equal(html.match(/<\/script>/g)?.length, 3);
+  assert.equal(html.match(/<!--/g), null);
+  const data = scripts(html).find((s) => s.attributes.includes("application/json"))!.text;
+  assert.ok(!/[<>&\u2028\u2029]/.test(data), "the JSON holds a character it must escape");
+  assert.ok(data.includes("\\u2028"), "the stage name's line separator is escaped");
+});
+
+Deno.test("renderHtml() embeds the chart data as JSON that parses back to exactly the built data", () => {
+  const result = hostileResult();
+  const data = embeddedData(renderHtml(result));
+  assert.deepEqual(data, buildChartData(result));
+  assert.ok(
+    data.percentile.views.some((v) => v.title.includes(HOSTILE)),
+    "the stage name survives",
+  );
+});
+
+Deno.test("renderHtml() loads nothing from the network: no remote src or href, a CSP allowing only its scripts", () => {
+  const html = renderHtml(reportResult());
+  assert.equal(/\b(?:src|href)\s*=\s*["']?\s*(?:https?:)?\/\//i.exec(html), null);
+  assert.equal(/<link\b|@import|url\(\s*["']?(?:https?:)?\/\//i.exec(html), null);
+  assert.ok(scripts(html).every((s) => !/\bsrc\s*=/.test(s.attributes)), "no script has a src");
+  const csp = /http-equiv="Content-Security-Policy" content="([^"]*)"/.exec(html)?.[1] ?? "";
+  assert.match(csp, /default-src 'none'/);
+  const inline = scripts(html).filter((s) => !s.attributes.includes("application/json"));
+  assert.equal(inline.length, 2);
+  for (const s of inline) {
+    const hash = createHash("sha256").update(s.text).digest("base64");
+    assert.ok(csp.includes(`'sha256-${hash}'`), "a script the CSP does not allow");
+  }
+  assert.ok(inline[0].text.includes("Chart.js v4.6.1"), "chart.js is inlined first");
+});
+
+Deno.test("renderHtml() overlays the baseline only when the result carries one", () => {
+  const roles = (data: ChartData) => data.percentile.views.map((v) => v.series.map((s) => s.role));
+  const withBaseline = renderHtml(reportResult());
+  for (const r of roles(embeddedData(withBaseline))) {
+    assert.deepEqual(r, ["response", "service", "baselineResponse", "baselineService"]);
+  }
+  assert.match(section(withBaseline, "percentiles"), /the baseline, the newest of 3 stored runs/);
+  const without = renderHtml(reportResult({ baseline: false }));
+  for (const r of roles(embeddedData(without))) assert.deepEqual(r, ["response", "service"]);
+  assert.ok(!section(without, "percentiles").includes("baseline"));
+});
+
+Deno.test("renderHtml() labels the percentile axis 0%, 50%, 90% … 99.99% and max", () => {
+  const ticks = embeddedData(renderHtml(reportResult())).percentile.axis.ticks;
+  assert.deepEqual(ticks.map((t) => t.label), [
+    "0%",
+    "50%",
+    "90%",
+    "99%",
+    "99.9%",
+    "99.99%",
+    "max",
+  ]);
+  assert.deepEqual(ticks.map((t) => t.x), [1, 2, 10, 100, 1_000, 10_000, 100_000]);
+});
+
+Deno.test("renderHtml() states a failed SLO in the banner and the gate table with value, bound and margin", () => {
+  const result = reportResult();
+  const html = renderHtml(result);
+  assert.match(html, /<section class="banner banner-fail"[^>]*>[\s\S]*FAIL: 2 of 4 gates failed/);
+  assert.match(html, /<title>FAIL: checkout · tailgate<\/title>/);
+  const row = section(html, "gates").split("<tr>").find((r) => r.includes("max &lt; 1ms"));
+  assert.ok(row, "no row for max < 1ms");
+  assert.match(row, /badge-fail/);
+  assert.match(row, />1\.5ms</);
+  assert.match(row, />1ms</);
+  assert.match(row, />-50%</);
+  const p90 = result.verdicts.find((v) => v.name === "p90 < 1ms")!;
+  assert.ok(p90.ci95, "the p90 verdict carries a confidence interval");
+  const ci = `${formatDurationMs(p90.ci95[0] / 1000)} – ${formatDurationMs(p90.ci95[1] / 1000)}`;
+  assert.ok(section(html, "gates").includes(ci), `no ${ci}`);
+});
+
+Deno.test("renderHtml() flags a marginal verdict and banners an unjudged run as such", () => {
+  const result = reportResult();
+  result.verdicts = result.verdicts.map((v) => ({ ...v, status: "pass" as const }));
+  result.verdicts[1] = { ...result.verdicts[1], marginal: true };
+  const html = renderHtml(result);
+  assert.match(html, /PASS: all 4 gates passed/);
+  const rows = section(html, "gates").split("<tr>").filter((r) => r.includes("marginal: a rerun"));
+  assert.equal(rows.length, 1);
+  assert.ok(rows[0].includes("p90 &lt; 1ms"));
+  result.verdicts = [];
+  assert.match(renderHtml(result), /NO GATES: this result was not judged/);
+});
+
+Deno.test("renderHtml() never shows a secret header's value, only its template", () => {
+  const html = renderHtml(reportResult());
+  assert.ok(!html.includes(SECRET_TOKEN), "the secret leaked into the report");
+  assert.ok(html.includes("Authorization: Bearer ${env.TOKEN}"));
+  assert.ok(html.includes("secret, not stored"));
+});
+
+Deno.test("renderHtml() shows warnings and a tool-limited run's reasons above the gates", () => {
+  const result = reportResult();
+  result.warnings = ["the baseline was recorded on a different machine"];
+  result.health.toolLimited = true;
+  result.health.reasons = ["send lag p99 4.2ms exceeds 1ms"];
+  const html = renderHtml(result);
+  const warnings = html.indexOf('<section class="warnings"');
+  assert.ok(warnings > 0 && warnings < html.indexOf('id="gates"'));
+  const box = html.slice(warnings, html.indexOf("</section>", warnings));
+  assert.ok(box.includes("the baseline was recorded on a different machine"));
+  assert.ok(box.includes("send lag p99 4.2ms exceeds 1ms"));
+  assert.match(html, /banner-invalid[\s\S]*INVALID: the load generator limited this run/);
+  assert.match(section(html, "health"), /Tool-limited\.[\s\S]*send lag p99 4\.2ms exceeds 1ms/);
+  assert.ok(!renderHtml(reportResult()).includes('<section class="warnings"'));
+});
+
+Deno.test("renderHtml() tables carry the numbers without JavaScript", () => {
+  const result = reportResult();
+  const html = renderHtml(result);
+  const stages = section(html, "stages");
+  for (const s of result.stages) {
+    assert.ok(stages.includes(`>${s.name}</strong>`));
+    const p99 = formatDurationMs(s.response.percentilesUs["99"] / 1000);
+    assert.ok(stages.includes(`>${p99}<`), `no p99 ${p99} for ${s.name}`);
+  }
+  const plan = section(html, "plan");
+  assert.ok(plan.includes("<code>POST http://127.0.0.1:8080/order</code>"));
+  assert.ok(plan.includes("20/s → 80/s"), "the ramp's rates");
+  assert.ok(section(html, "environment").includes(result.environment.cpuModel));
+  assert.ok(section(html, "health").includes("send lag"));
+  assert.match(html, /<noscript>/);
+});
+
+Deno.test("renderHtml() draws the latency-against-rate chart only for plans with a ramp stage", () => {
+  const withRamp = renderHtml(reportResult());
+  assert.ok(withRamp.includes('<canvas id="chart-ramp"'));
+  assert.deepEqual(embeddedData(withRamp).ramp?.stageNames, ["climb"]);
+  const noRamp = renderHtml(sampleResult());
+  assert.ok(!noRamp.includes('id="chart-ramp"'));
+  assert.equal(embeddedData(noRamp).ramp, undefined);
+});

@@ -1,0 +1,304 @@
+import assert from "node:assert/strict";
+import { renderJunit } from "../../reporters/junit.ts";
+import type { RunResult } from "../../runner/result/run_result.ts";
+import { junitSchemas } from "../_helpers/junit_xsd.ts";
+import { SECRET_TOKEN } from "../_helpers/result_fixtures.ts";
+import { validateXml, xpath } from "../_helpers/xmllint.ts";
+import { judgedRun } from "./_judged_results.ts";
+import { ignoreWithout } from "../_helpers/test_tools.ts";
+
+/** A test that drives `xmllint`: ignored where it is not installed (CI requires it). */
+function xmllintTest(name: string, fn: () => void | Promise<void>): void {
+  Deno.test({ name, ignore: ignoreWithout("xmllint"), fn });
+}
+
+const HOSTILE_LABEL = "GET /a?x='1'&y=<2>\u0001";
+const HOSTILE_PLAN = `shop <&> "q" 'a' ]]>\u0007`;
+
+/** Plan name, file, label and warning full of markup, quotes and control characters. */
+async function hostile(): Promise<RunResult> {
+  const result = await judgedRun({
+    slos: [`p99 < 1ms for "${HOSTILE_LABEL}"`],
+    labels: [HOSTILE_LABEL, "GET /b"],
+  });
+  result.plan.name = HOSTILE_PLAN;
+  result.plan.file = "plans/a&b<c>.yaml";
+  result.warnings = ['baseline <old> & "odd"\u001b[0m'];
+  return result;
+}
+
+let built: Promise<Record<string, RunResult>> | undefined;
+
+/**
+ * Every kind of run the report must carry, judged by the gates (plan "shop", stage "main": 10,000
+ * requests at 1k/s over 500..1500 µs, so p99 is about 1.49 ms). Built once; tests only read them.
+ */
+function fixtures(): Promise<Record<string, RunResult>> {
+  built ??= buildFixtures();
+  return built;
+}
+
+async function buildFixtures(): Promise<Record<string, RunResult>> {
+  return {
+    passing: await judgedRun({ slos: ["p99 < 5ms", "error_rate < 1%", "throughput >= 900/s"] }),
+    failing: await judgedRun({ slos: ["p99 < 1ms", "p99 < 1.49ms", "p99 < 5ms"] }),
+    insufficient: await judgedRun({ slos: ["p99.99 < 10ms"] }),
+    toolLimited: await judgedRun({ slos: ["p99 < 5ms", "max < 9ms"], toolLimited: true }),
+    incomplete: await judgedRun({ slos: ["p99 < 1ms", "p99 < 5ms"], complete: false }),
+    regression: await judgedRun({
+      scale: 1.3,
+      slos: ["p99 < 5ms"],
+      environment: { cpuModel: "new cpu" },
+    }, [1, 1.004, 0.996]),
+    hostile: await hostile(),
+    noVerdicts: await judgedRun({ slos: [] }),
+  };
+}
+
+/** How the Ant schema (older than skipped tests and totals) rejects what Jenkins' accepts. */
+const ANT_PREDATES = [
+  /Element 'testsuites', attribute '(name|tests|failures|errors|time)': The attribute '\1' is not allowed\.$/,
+  /Element 'testsuite', attribute 'skipped': The attribute 'skipped' is not allowed\.$/,
+  /Element 'skipped': This element is not expected\. Expected is one of \( error, failure \)\.$/,
+];
+
+const SUITE = "/testsuites/testsuite";
+const attr = (xml: string, path: string) => xpath(xml, `string(${path})`);
+const count = async (xml: string, path: string) => Number(await xpath(xml, `count(${path})`));
+const property = (xml: string, name: string) =>
+  attr(xml, `${SUITE}/properties/property[@name='${name}']/@value`);
+
+/** The cases a result must produce, by element: a case per verdict, or one when there is none. */
+function expectedCases(result: RunResult) {
+  const n = (status: string) => result.verdicts.filter((v) => v.status === status).length;
+  const invalidRun = !result.run.complete || result.health.toolLimited ? 1 : 0;
+  const verdicts = Math.max(1, result.verdicts.length);
+  return {
+    tests: verdicts + invalidRun,
+    failures: n("fail"),
+    errors: n("invalid") + invalidRun,
+    skipped: result.verdicts.length === 0 ? 1 : n("insufficient"),
+  };
+}
+
+xmllintTest(
+  "renderJunit() output validates against Jenkins' JUnit schema for every kind of run",
+  async () => {
+    const { jenkins } = await junitSchemas();
+    for (const [name, result] of Object.entries(await fixtures())) {
+      const xml = renderJunit(result);
+      const { valid, errors } = await validateXml(xml, jenkins);
+      assert.ok(valid, `${name}:\n${errors.join("\n")}\n${xml}`);
+      assert.ok(!xml.includes(SECRET_TOKEN), `${name}: the secret header value leaked`);
+    }
+  },
+);
+
+xmllintTest(
+  "renderJunit() output breaks the Ant schema only with skipped tests and testsuites totals",
+  async () => {
+    const { ant } = await junitSchemas();
+    for (const [name, result] of Object.entries(await fixtures())) {
+      const { errors } = await validateXml(renderJunit(result), ant);
+      const other = errors.filter((e) => !ANT_PREDATES.some((p) => p.test(e)));
+      assert.deepEqual(other, [], `${name}: Ant schema errors beyond the known extensions`);
+      const skippedElements = errors.filter((e) => e.includes("Element 'skipped'")).length;
+      assert.equal(skippedElements, expectedCases(result).skipped, name);
+    }
+  },
+);
+
+xmllintTest(
+  "renderJunit() counts tests, failures, errors and skipped as the verdicts' statuses",
+  async () => {
+    for (const [name, result] of Object.entries(await fixtures())) {
+      const xml = renderJunit(result);
+      const want = expectedCases(result);
+      assert.equal(await count(xml, `${SUITE}/testcase`), want.tests, name);
+      assert.equal(await count(xml, `${SUITE}/testcase/failure`), want.failures, name);
+      assert.equal(await count(xml, `${SUITE}/testcase/error`), want.errors, name);
+      assert.equal(await count(xml, `${SUITE}/testcase/skipped`), want.skipped, name);
+      for (const at of ["/testsuites", SUITE]) {
+        assert.equal(await attr(xml, `${at}/@tests`), String(want.tests), `${name} ${at}`);
+        assert.equal(await attr(xml, `${at}/@failures`), String(want.failures), `${name} ${at}`);
+        assert.equal(await attr(xml, `${at}/@errors`), String(want.errors), `${name} ${at}`);
+      }
+      assert.equal(await attr(xml, `${SUITE}/@skipped`), String(want.skipped), name);
+    }
+  },
+);
+
+xmllintTest(
+  "renderJunit() names each testcase after its verdict, classed by plan and gate kind",
+  async () => {
+    const { failing, regression } = await fixtures();
+    const xml = renderJunit(failing);
+    const names = [];
+    for (const i of [1, 2, 3]) names.push(await attr(xml, `${SUITE}/testcase[${i}]/@name`));
+    assert.deepEqual(names, failing.verdicts.map((v) => v.name));
+    assert.deepEqual(names, ["p99 < 1ms", "p99 < 1.49ms", "p99 < 5ms"]);
+    assert.equal(await attr(xml, `${SUITE}/testcase[1]/@classname`), "tailgate.shop.slo");
+    assert.equal(await attr(xml, `${SUITE}/@name`), "shop");
+    const rx = renderJunit(regression);
+    const p99 = regression.verdicts.findIndex((v) => v.name === "p99 vs baseline: main") + 1;
+    assert.ok(p99 > 1, "the regression verdicts follow the SLO's");
+    assert.equal(await attr(rx, `${SUITE}/testcase[${p99}]/@name`), "p99 vs baseline: main");
+    assert.equal(
+      await attr(rx, `${SUITE}/testcase[${p99}]/@classname`),
+      "tailgate.shop.regression",
+    );
+  },
+);
+
+xmllintTest(
+  "renderJunit() marks a failed p99 SLO as a failure with value, bound and margin",
+  async () => {
+    const { failing } = await fixtures();
+    const xml = renderJunit(failing);
+    const first = `${SUITE}/testcase[1]`;
+    assert.equal(await attr(xml, `${first}/failure/@type`), "fail");
+    assert.equal(await attr(xml, `${first}/failure/@message`), failing.verdicts[0].message);
+    assert.match(failing.verdicts[0].message, /^failed: measured 1\.49ms against < 1ms/);
+    const body = (await attr(xml, `${first}/failure`)).split("\n");
+    for (const line of ["measured: 1.49ms", "bound: 1ms", "margin: -49%", "plan: t.yaml:20"]) {
+      assert.ok(body.includes(line), `"${line}" in:\n${body.join("\n")}`);
+    }
+    assert.ok(
+      body.some((l) => /^95% confidence interval: 1\.4\d*ms to 1\.4\d*ms$/.test(l)),
+      body.join("\n"),
+    );
+    assert.ok(!body.some((l) => l.startsWith("marginal")));
+    const marginal = await attr(xml, `${SUITE}/testcase[2]/failure`);
+    assert.match(marginal, /^marginal: the bound lies inside the 95% confidence interval$/m);
+    assert.equal(await count(xml, `${SUITE}/testcase[3]/*`), 0, "a pass is a bare testcase");
+  },
+);
+
+xmllintTest(
+  "renderJunit() skips an insufficient verdict, saying how much longer to run",
+  async () => {
+    const { insufficient } = await fixtures();
+    const xml = renderJunit(insufficient);
+    const text = await attr(xml, `${SUITE}/testcase[1]/skipped`);
+    assert.ok(text.startsWith(insufficient.verdicts[0].message), text);
+    assert.match(text, /p99\.99 needs at least 100000 requests .* had 10000: run about \S+ longer/);
+  },
+);
+
+xmllintTest(
+  "renderJunit() reports a tool-limited run's verdicts as errors with the tool's reasons",
+  async () => {
+    const { toolLimited } = await fixtures();
+    const xml = renderJunit(toolLimited);
+    assert.equal(await count(xml, `${SUITE}/testcase/error[@type='invalid']`), 3);
+    assert.equal(
+      await attr(xml, `${SUITE}/testcase[2]/error/@message`),
+      toolLimited.verdicts[1].message,
+    );
+    const body = await attr(xml, `${SUITE}/testcase[2]/error`);
+    assert.match(body, /tool-limited/);
+    assert.ok(body.includes(`tool health: ${toolLimited.health.reasons[0]}`), body);
+    assert.equal(await property(xml, "run.toolLimited"), "true");
+  },
+);
+
+xmllintTest("renderJunit() makes a stopped run an error even when its gates pass", async () => {
+  const { incomplete } = await fixtures();
+  assert.deepEqual(incomplete.verdicts.map((v) => v.status), ["fail", "pass"]);
+  const xml = renderJunit(incomplete);
+  const validity = `${SUITE}/testcase[@classname='tailgate.shop.validity']`;
+  assert.equal(await count(xml, validity), 1);
+  assert.match(
+    await attr(xml, `${validity}/error/@message`),
+    /^the run stopped early \(interrupted\)/,
+  );
+  assert.match(await attr(xml, `${SUITE}/testcase[1]/failure`), /stopped early \(interrupted\)/);
+  assert.match(await attr(xml, `${SUITE}/system-out`), /stopped early \(interrupted\)/);
+  assert.equal(await property(xml, "run.complete"), "false");
+});
+
+xmllintTest(
+  "renderJunit() shows a regression's KS distance, the baseline and the result's warnings",
+  async () => {
+    const { regression } = await fixtures();
+    assert.ok(regression.verdicts.some((v) => v.kind === "regression" && v.status === "fail"));
+    const xml = renderJunit(regression);
+    const failed = `${SUITE}/testcase[@classname='tailgate.shop.regression'][failure]`;
+    assert.ok(await count(xml, failed) > 0);
+    assert.match(await attr(xml, `${failed}[1]/failure`), /^KS distance: 0\.\d{3}$/m);
+    assert.equal(await property(xml, "baseline.runs"), "3");
+    assert.equal(await property(xml, "baseline.gitSha"), regression.baseline?.gitSha);
+    assert.equal(regression.warnings?.length, 1, "the baseline's CPU differs");
+    const out = (await attr(xml, `${SUITE}/system-out`)).split("\n");
+    assert.ok(out.includes(`warning: ${regression.warnings![0]}`), out.join("\n"));
+  },
+);
+
+xmllintTest(
+  "renderJunit() escapes markup and replaces control characters from the plan",
+  async () => {
+    const xml = renderJunit(await hostile());
+    // deno-lint-ignore no-control-regex -- no raw control character may reach the document
+    assert.doesNotMatch(xml, /[\x00-\x08\x0B\x0C\x0E-\x1F]/);
+    const plan = HOSTILE_PLAN.replace("\u0007", "\uFFFD");
+    assert.equal(await attr(xml, `${SUITE}/@name`), plan);
+    assert.equal(await attr(xml, `${SUITE}/testcase[1]/@classname`), `tailgate.${plan}.slo`);
+    const name = `p99 < 1ms [${HOSTILE_LABEL.replace("\u0001", "\uFFFD")}]`;
+    assert.equal(await attr(xml, `${SUITE}/testcase[1]/@name`), name);
+    assert.equal(await property(xml, "plan.file"), "plans/a&b<c>.yaml");
+    assert.match(await attr(xml, `${SUITE}/system-out`), /baseline <old> & "odd"\uFFFD\[0m/);
+  },
+);
+
+xmllintTest(
+  "renderJunit() writes one skipped testcase saying why when no gate was judged",
+  async () => {
+    const xml = renderJunit((await fixtures()).noVerdicts);
+    assert.equal(await attr(xml, `${SUITE}/testcase[1]/@name`), "no gates judged");
+    assert.equal(
+      await attr(xml, `${SUITE}/testcase[1]/skipped`),
+      "no gate was judged: the plan defines no SLOs and the run was not compared with a baseline",
+    );
+  },
+);
+
+xmllintTest("renderJunit() carries the environment and run facts as suite properties", async () => {
+  const result = await judgedRun({
+    slos: ["p99 < 5ms"],
+    environment: { gitSha: "abc123", ci: "github-actions" },
+    startedAt: "2025-03-04T05:06:07.890Z",
+  });
+  const xml = renderJunit(result);
+  const e = result.environment;
+  const expected: Record<string, string> = {
+    "tailgate.version": e.tailgateVersion,
+    "deno.version": e.denoVersion,
+    "os": e.os,
+    "arch": e.arch,
+    "cpu": e.cpuModel,
+    "cores": String(e.cores),
+    "git.sha": "abc123",
+    "ci": "github-actions",
+    "run.startedAt": "2025-03-04T05:06:07.890Z",
+    "run.durationMs": String(result.run.durationMs),
+    "run.complete": "true",
+    "run.toolLimited": "false",
+    "plan.file": result.plan.file,
+  };
+  for (const [name, value] of Object.entries(expected)) {
+    assert.equal(await property(xml, name), value, name);
+  }
+  const rate = (name: string) => property(xml, name).then(Number);
+  assert.equal(
+    await rate("run.achievedPerSec"),
+    Math.round(result.health.achievedPerSec * 10) / 10,
+  );
+  assert.equal(
+    await rate("run.intendedPerSec"),
+    Math.round(result.health.intendedPerSec * 10) / 10,
+  );
+  assert.ok(await rate("run.intendedPerSec") > 0);
+  assert.equal(await attr(xml, `${SUITE}/@timestamp`), "2025-03-04T05:06:07");
+  assert.equal(Number(await attr(xml, `${SUITE}/@time`)), result.run.durationMs / 1000);
+  assert.equal(await count(xml, `${SUITE}/properties/property[@name='baseline.runs']`), 0);
+});

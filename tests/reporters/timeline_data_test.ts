@@ -1,0 +1,62 @@
+import assert from "node:assert/strict";
+import { rampData, timelineData } from "../../reporters/timeline_data.ts";
+import { errorTotal } from "../../runner/recorder/request_counts.ts";
+import { sampleResult } from "../_helpers/result_fixtures.ts";
+import { reportResult } from "../_helpers/report_fixtures.ts";
+
+Deno.test("timelineData() puts each interval's p50, p99, max and rates at its midpoint", () => {
+  const result = reportResult();
+  const data = timelineData(result)!;
+  const series = (role: string) =>
+    [...data.latency, ...data.throughput].find((s) => s.role === role)!.points;
+  const mids = result.intervals.map((i) => (i.startMs + i.durationMs / 2) / 1000);
+  assert.deepEqual(series("max").map(([x]) => x), mids);
+  assert.deepEqual(
+    series("max").map(([, y]) => y),
+    result.intervals.map((i) => i.response.maxUs / 1000),
+  );
+  assert.deepEqual(
+    series("p99").map(([, y]) => y),
+    result.intervals.map((i) => i.response.percentilesUs["99"] / 1000),
+  );
+  assert.deepEqual(series("sent").map(([, y]) => y), result.intervals.map((i) => i.sentPerSec));
+  assert.deepEqual(
+    series("errors").map(([, y]) => y),
+    result.intervals.map((i) => errorTotal(i.counts) / (i.durationMs / 1000)),
+  );
+  assert.ok(series("errors").some(([, y]) => (y ?? 0) > 0), "the fixture has errors");
+});
+
+Deno.test("timelineData() draws the plan's intended rate as one segment per stage, with the stage spans", () => {
+  const data = timelineData(reportResult())!;
+  assert.deepEqual(data.throughput.find((s) => s.role === "intended")!.points, [
+    [0, 10],
+    [1, 10],
+    [1, 30],
+    [4, 30],
+    [4, 20],
+    [8, 80],
+  ]);
+  assert.deepEqual(data.stages.map((s) => [s.name, s.startS, s.endS, s.warmup]), [
+    ["warm", 0, 1, true],
+    ["steady", 1, 4, false],
+    ["climb", 4, 8, false],
+  ]);
+  const empty = reportResult();
+  empty.intervals = [];
+  assert.equal(timelineData(empty), undefined);
+});
+
+Deno.test("rampData() plots the ramp's intervals by intended rate; none without a ramp stage", () => {
+  const result = reportResult();
+  const ramp = rampData(result)!;
+  const intervals = result.intervals.filter((i) => i.stageIndex === 2);
+  assert.ok(intervals.length >= 3);
+  const p99 = ramp.latency.find((s) => s.role === "p99")!.points;
+  assert.deepEqual(
+    p99.map(([x]) => x),
+    intervals.map((i) => i.intendedPerSec).sort((a, b) => a - b),
+  );
+  assert.ok(p99.every(([x], i) => i === 0 || x >= p99[i - 1][0]), "in rate order");
+  assert.equal(rampData(sampleResult()), undefined);
+});

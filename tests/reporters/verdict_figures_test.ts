@@ -1,0 +1,24 @@
+import assert from "node:assert/strict";
+import { signedPercent, verdictFigures } from "../../reporters/verdict_figures.ts";
+import { judgedRun } from "./_judged_results.ts";
+
+Deno.test("verdictFigures() formats a judged SLO's value and bound in its unit, and its margin signed", async () => {
+  const result = await judgedRun({ slos: ["p99 < 1ms", "error_rate < 1%", "p99.99 < 5ms"] });
+  const [latency, errors, insufficient] = result.verdicts;
+  const f = verdictFigures(latency);
+  assert.equal(f.bound, "1ms");
+  assert.match(f.measured, /^1\.\d+ms$/);
+  assert.equal(f.margin, signedPercent(latency.margin));
+  assert.ok(f.margin.startsWith("-"), "a failed SLO's margin is negative");
+  assert.equal(verdictFigures(errors).bound, "1%");
+  assert.deepEqual(verdictFigures(insufficient), { measured: "-", bound: "-", margin: "-" });
+});
+
+Deno.test("signedPercent() signs, rounds to a tenth and survives infinities and missing values", () => {
+  assert.equal(signedPercent(0.25), "+25%");
+  assert.equal(signedPercent(-0.12345), "-12.3%");
+  assert.equal(signedPercent(-0.00001), "+0%");
+  assert.equal(signedPercent(-Infinity), "-∞%");
+  assert.equal(signedPercent(null), "-");
+  assert.equal(signedPercent(undefined), "-");
+});

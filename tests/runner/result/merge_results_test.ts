@@ -1,0 +1,179 @@
+import assert from "node:assert/strict";
+import type { Completion } from "../../../runner/recorder/recorder.ts";
+import { buildResult } from "../../../runner/result/build_result.ts";
+import { MergeError, mergeResults } from "../../../runner/result/merge_results.ts";
+import type { EncodedHistogram, RunResult } from "../../../runner/result/run_result.ts";
+import type { ResolvedPlan } from "../../../runner/plan/types.ts";
+import type { ShardSpec } from "../../../runner/schedule/build_schedule.ts";
+import { ENVIRONMENT, scheduleAndRecorder } from "../../_helpers/result_fixtures.ts";
+import { parseText } from "../../_helpers/plan_fixtures.ts";
+
+const PLAN = `name: sharded
+target: http://127.0.0.1:8080
+requests:
+  - { name: GET /a, path: /a, weight: 3 }
+  - { name: GET /b, path: /b }
+load:
+  arrival: poisson
+  stages:
+    - { name: warm, rate: 100/s, duration: 1s, warmup: true }
+    - { name: ramp, ramp: 100/s -> 900/s, over: 3s }
+    - { name: hold, rate: 900/s, duration: 2s }
+slo:
+  - p99 < 80ms
+`;
+
+function plan(): ResolvedPlan {
+  const parsed = parseText(PLAN);
+  assert.ok(parsed.plan, JSON.stringify(parsed.issues));
+  return parsed.plan;
+}
+
+/**
+ * Records the requests of `shard` (or all of them) with latencies that depend only on the
+ * request's global index, so every request has the same latency whichever recorder sees it.
+ */
+function record(p: ResolvedPlan, shard?: ShardSpec, startedAt = "2026-01-01T00:00:00.000Z") {
+  const { schedule, rec } = scheduleAndRecorder(p);
+  const cursor = schedule.cursor(shard);
+  for (; !cursor.done; cursor.advance()) {
+    const { index, fireMs, stageIndex, labelIndex } = cursor;
+    rec.scheduled(fireMs, stageIndex, labelIndex);
+    // A heavy tail: most requests 1-3 ms, every 97th 40-70 ms; some 500s.
+    const serviceMs = index % 97 === 0 ? 40 + (index % 31) : 1 + (index * 7919 % 2000) / 1000;
+    const lagMs = (index % 13) / 10;
+    rec.sendLag(lagMs, stageIndex);
+    const c: Completion = {
+      stageIndex,
+      labelIndex,
+      fireMs,
+      writtenMs: fireMs + lagMs,
+      completedMs: fireMs + lagMs + serviceMs,
+      status: index % 50 === 0 ? 500 : 200,
+      bytesSent: 40,
+      bytesReceived: 100,
+    };
+    rec.complete(c);
+  }
+  const result = buildResult(p, {
+    recorded: rec.finish(schedule.durationMs),
+    complete: true,
+    startedAt: new Date(startedAt),
+    durationMs: schedule.durationMs + 5,
+    scheduleDurationMs: schedule.durationMs,
+    scheduled: shard ? schedule.shardCount(shard) : schedule.totalCount,
+    cpu: { userMs: 100, systemMs: 20 },
+    connections: { opened: 2, peak: 2 },
+    timerSlackSet: true,
+  }, ENVIRONMENT);
+  if (shard) result.run.shard = { ...shard };
+  return result;
+}
+
+function shards(p: ResolvedPlan, count: number, startedAt?: (i: number) => string): RunResult[] {
+  return Array.from(
+    { length: count },
+    (_, index) => record(p, { index, count }, startedAt?.(index)),
+  );
+}
+
+function sameHistogram(a: EncodedHistogram, b: EncodedHistogram, what: string) {
+  assert.equal(a.count, b.count, `${what} count`);
+  assert.equal(a.minUs, b.minUs, `${what} min`);
+  assert.equal(a.maxUs, b.maxUs, `${what} max`);
+  assert.deepEqual(a.percentilesUs, b.percentilesUs, `${what} percentiles`);
+  assert.equal(a.hdr, b.hdr, `${what} encoding`);
+}
+
+Deno.test("mergeResults() of 4 shards equals recording every request in one histogram", () => {
+  const p = plan();
+  const whole = record(p);
+  const { result, warnings } = mergeResults(shards(p, 4), ["s0", "s1", "s2", "s3"]);
+  assert.deepEqual(warnings, []);
+  assert.equal(result.run.mergedShards, 4);
+  assert.equal(result.run.shard, undefined);
+  assert.deepEqual(result.totals.counts, whole.totals.counts);
+  sameHistogram(result.totals.response, whole.totals.response, "totals response");
+  sameHistogram(result.totals.service, whole.totals.service, "totals service");
+  assert.equal(result.stages.length, 3);
+  for (const [i, stage] of result.stages.entries()) {
+    assert.deepEqual(stage.counts, whole.stages[i].counts, `stage ${i} counts`);
+    sameHistogram(stage.response, whole.stages[i].response, `stage ${i}`);
+    for (const [j, label] of stage.labels.entries()) {
+      sameHistogram(label.response, whole.stages[i].labels[j].response, `stage ${i} label ${j}`);
+    }
+  }
+  assert.equal(result.intervals.length, whole.intervals.length);
+  for (const [i, interval] of result.intervals.entries()) {
+    assert.equal(interval.startMs, whole.intervals[i].startMs);
+    assert.deepEqual(interval.counts, whole.intervals[i].counts, `interval ${i} counts`);
+    sameHistogram(interval.response, whole.intervals[i].response, `interval ${i}`);
+  }
+  sameHistogram(result.health.sendLag, whole.health.sendLag, "send lag");
+  // Every scheduled request is in exactly one shard: the union is the plan's schedule.
+  assert.equal(result.totals.counts.scheduled, whole.totals.counts.scheduled);
+  assert.equal(result.health.intendedPerSec, whole.health.intendedPerSec);
+  assert.deepEqual(result.verdicts, [], "the gates are judged after merging, once");
+});
+
+Deno.test("mergeResults() aligns shards that started apart by wall-clock time, and says so", () => {
+  const p = plan();
+  const starts = ["2026-01-01T00:00:00.000Z", "2026-01-01T00:00:02.100Z"];
+  const { result, warnings } = mergeResults(shards(p, 2, (i) => starts[i]), ["a", "b"]);
+  assert.equal(warnings.length, 1);
+  assert.match(warnings[0], /started up to 2\.100 s apart \(no common --start-at\)/);
+  assert.ok(result.warnings?.some((w) => w === warnings[0]));
+  assert.equal(result.run.startedAt, starts[0]);
+  // Shard b's first interval lands 2 s (the nearest whole interval) after shard a's.
+  const [a, b] = shards(p, 2);
+  const last = (r: RunResult) => r.intervals.at(-1)!.startMs;
+  assert.equal(result.intervals.at(-1)!.startMs, Math.max(last(a), last(b) + 2000));
+  assert.equal(result.intervals[0].counts.scheduled, a.intervals[0].counts.scheduled);
+  assert.equal(
+    result.intervals[2].counts.scheduled,
+    a.intervals[2].counts.scheduled + b.intervals[0].counts.scheduled,
+  );
+  assert.equal(result.totals.counts.scheduled, record(p).totals.counts.scheduled);
+});
+
+Deno.test("mergeResults() refuses missing, repeated or foreign shards with the file named", () => {
+  const p = plan();
+  const four = shards(p, 4);
+  assert.throws(
+    () => mergeResults([four[0], four[1], four[3]], ["s0", "s1", "s3"]),
+    (e) => e instanceof MergeError && /shard 2\/4 missing/.test(e.message),
+  );
+  assert.throws(
+    () => mergeResults([four[0], four[0]], ["x.json", "y.json"]),
+    (e) => e instanceof MergeError && /y\.json and x\.json are both shard 0\/4/.test(e.message),
+  );
+  assert.throws(
+    () => mergeResults([four[0], shards(p, 2)[1]], ["a", "b"]),
+    (e) => e instanceof MergeError && /b is shard 1\/2 but a is one of 4/.test(e.message),
+  );
+  assert.throws(
+    () => mergeResults([record(p)], ["whole.json"]),
+    (e) => e instanceof MergeError && /whole\.json is not a shard's result/.test(e.message),
+  );
+  const other = shards(p, 2);
+  other[1].plan = { ...other[1].plan, name: "another" };
+  assert.throws(
+    () => mergeResults(other, ["a", "b"]),
+    (e) => e instanceof MergeError && /b ran a different plan from a/.test(e.message),
+  );
+});
+
+Deno.test("mergeResults() keeps every shard's tool-health reasons and marks the whole run invalid", () => {
+  const p = plan();
+  const two = shards(p, 2);
+  two[1].health.toolLimited = true;
+  two[1].health.reasons = ["tailgate sent requests late"];
+  two[0].run.complete = false;
+  two[0].run.stopReason = "interrupted";
+  const { result } = mergeResults(two, ["a", "b"]);
+  assert.equal(result.health.toolLimited, true);
+  assert.deepEqual(result.health.reasons, ["shard 1/2: tailgate sent requests late"]);
+  assert.equal(result.run.complete, false);
+  assert.equal(result.run.stopReason, "interrupted");
+  assert.equal(result.health.connections.peak, 4);
+});
