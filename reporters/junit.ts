@@ -199,6 +199,8 @@ function properties(result: RunResult): Array<[string, string]> {
     ["run.durationMs", Math.round(r.durationMs)],
     ["run.complete", r.complete],
     ["run.stopReason", r.stopReason],
+    ["run.shard", r.shard ? `${r.shard.index}/${r.shard.count}` : undefined],
+    ["run.mergedShards", r.mergedShards],
     ["run.toolLimited", h.toolLimited],
     ["run.intendedPerSec", Math.round(h.intendedPerSec * 10) / 10],
     ["run.achievedPerSec", Math.round(h.achievedPerSec * 10) / 10],
