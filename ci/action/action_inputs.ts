@@ -1,0 +1,148 @@
+/**
+ * The action's inputs as the scripts read them: from `TAILGATE_*` variables (the input's name in
+ * upper case, `-` as `_`), which ci/action.yml sets and which a GitLab job sets by hand.
+ *
+ * @module
+ */
+import { BASELINE_MODES } from "./baseline_policy.ts";
+import { FAIL_ON_VALUES, type FailOn } from "./verdict.ts";
+import { planPatterns } from "./expand_plans.ts";
+import { reportFormats } from "./tailgate_args.ts";
+
+/**
+ * Every input's default, as ci/action.yml and docs/ci.md state them (a test keeps the three
+ * equal).
+ *
+ * @example
+ * ```ts
+ * import { INPUT_DEFAULTS } from "./action_inputs.ts";
+ * INPUT_DEFAULTS.baseline; // "cache"
+ * ```
+ */
+export const INPUT_DEFAULTS = {
+  plans: "plans/**/*.yaml",
+  baseline: "cache",
+  "baseline-dir": ".tailgate/baselines",
+  "baseline-branch": "tailgate-baselines",
+  "baseline-commit": "false",
+  "update-baseline": "auto",
+  "cache-key": "tailgate-baselines",
+  report: "json,html,junit,md,hlog",
+  "fail-on": "insufficient",
+  target: "",
+  out: "tailgate-out",
+  "artifact-name": "tailgate-report",
+  shard: "",
+  "start-at": "",
+  merge: "",
+  "deno-version": "2.9.6",
+} as const;
+
+/** The name of one input. */
+export type InputName = keyof typeof INPUT_DEFAULTS;
+
+/**
+ * The variable an input is passed in: `TAILGATE_` and its name in upper case, `-` as `_`.
+ *
+ * @example
+ * ```ts
+ * import { inputVariable } from "./action_inputs.ts";
+ * inputVariable("fail-on"); // "TAILGATE_FAIL_ON"
+ * ```
+ */
+export function inputVariable(name: InputName): string {
+  return `TAILGATE_${name.toUpperCase().replaceAll("-", "_")}`;
+}
+
+/**
+ * An input's value from its variable, trimmed; its default when the variable is not set.
+ *
+ * @example
+ * ```ts
+ * import { inputValue } from "./action_inputs.ts";
+ * inputValue({}, "out"); // "tailgate-out"
+ * ```
+ */
+export function inputValue(env: Record<string, string | undefined>, name: InputName): string {
+  return (env[inputVariable(name)] ?? INPUT_DEFAULTS[name]).trim();
+}
+
+/** What the run step needs, resolved (the baseline policy already applied). */
+export interface RunInputs {
+  plans: string[];
+  out: string;
+  reports: string[];
+  target?: string;
+  /** Undefined: no regression gate. */
+  baselineDir?: string;
+  updateBaseline: boolean;
+  /** `baseline: committed`: updated history files are copied into the artifact. */
+  committed: boolean;
+  failOn: FailOn;
+  shard?: string;
+  startAt?: string;
+  /** A folder of shard results to merge instead of running plans. */
+  merge?: string;
+}
+
+/**
+ * Reads the run step's inputs. `TAILGATE_UPDATE_BASELINE` must be `true` or `false` here (the
+ * action's settings step resolves `auto`); unset inputs take their defaults.
+ *
+ * @example
+ * ```ts
+ * import { readRunInputs } from "./action_inputs.ts";
+ * const r = readRunInputs({ TAILGATE_PLANS: "plans/a.yaml", TAILGATE_FAIL_ON: "fail" });
+ * // r.ok && r.inputs.failOn === "fail"
+ * ```
+ */
+export function readRunInputs(
+  env: Record<string, string | undefined>,
+): { ok: true; inputs: RunInputs } | { ok: false; errors: string[] } {
+  const get = (name: InputName) => inputValue(env, name);
+  const errors: string[] = [];
+  const mode = get("baseline");
+  if (!(BASELINE_MODES as readonly string[]).includes(mode)) {
+    errors.push(`baseline: \`${mode}\` is not one of ${BASELINE_MODES.join(", ")}`);
+  }
+  const update = env.TAILGATE_UPDATE_BASELINE?.trim() || "false";
+  if (update !== "true" && update !== "false") {
+    errors.push(`TAILGATE_UPDATE_BASELINE: \`${update}\` must be true or false here`);
+  }
+  const failOn = get("fail-on");
+  if (!(FAIL_ON_VALUES as readonly string[]).includes(failOn)) {
+    errors.push(`fail-on: \`${failOn}\` is not one of ${FAIL_ON_VALUES.join(", ")}`);
+  }
+  const plans = planPatterns(get("plans"));
+  const [shard, startAt, merge, target] = [
+    get("shard"),
+    get("start-at"),
+    get("merge"),
+    get("target"),
+  ];
+  if (merge && shard) errors.push("merge and shard exclude each other: a merge job runs no plan");
+  if (!merge && plans.length === 0) {
+    errors.push("plans: no pattern; name plan files, e.g. plans/*.yaml");
+  }
+  const out = get("out");
+  if (out === "") errors.push("out: empty; name the output folder, e.g. tailgate-out");
+  const baselineDir = get("baseline-dir");
+  if (mode !== "none" && baselineDir === "") errors.push("baseline-dir: empty");
+  if (errors.length) return { ok: false, errors };
+  return {
+    ok: true,
+    inputs: {
+      plans,
+      out,
+      reports: reportFormats(get("report")),
+      ...(target ? { target } : {}),
+      ...(mode === "none" ? {} : { baselineDir }),
+      updateBaseline: mode !== "none" && update === "true",
+      committed: mode === "committed",
+      failOn: failOn as FailOn,
+      ...(shard ? { shard } : {}),
+      ...(startAt ? { startAt } : {}),
+      ...(merge ? { merge } : {}),
+    },
+  };
+}

@@ -1,0 +1,127 @@
+/**
+ * GitHub annotations from a run: each failed (or unparsable) SLO as an error on its line of the
+ * plan file, each `insufficient` one as a warning, failed regression gates as errors on the plan, a
+ * tool-limited or stopped run once with its reasons; and the plan problems `tailgate` prints as
+ * `file:line:col: error: …`.
+ *
+ * @module
+ */
+import { isAbsolute, relative, resolve, sep } from "node:path";
+import type { RunResult, Verdict } from "../../runner/result/run_result.ts";
+import { type Annotation, formatAnnotation } from "./workflow_commands.ts";
+
+/** Where paths are resolved: the repository root and the folder `tailgate` ran in. */
+export interface AnnotationPaths {
+  /** `$GITHUB_WORKSPACE`: annotation paths are relative to it. */
+  workspace: string;
+  /** The folder relative plan paths in a result are relative to (where `tailgate` ran). */
+  cwd: string;
+}
+
+/**
+ * `file` as a path relative to the repository root, with `/` separators, as annotations need.
+ *
+ * @example
+ * ```ts
+ * import { repoRelative } from "./annotations.ts";
+ * repoRelative("/w/plans/a.yaml", { workspace: "/w", cwd: "/w" }); // "plans/a.yaml"
+ * ```
+ */
+export function repoRelative(file: string, paths: AnnotationPaths): string {
+  const absolute = isAbsolute(file) ? file : resolve(paths.cwd, file);
+  return relative(paths.workspace, absolute).split(sep).join("/");
+}
+
+/**
+ * The annotation lines (workflow commands) for one result's verdicts.
+ *
+ * @example
+ * ```ts
+ * import { annotationsFor } from "./annotations.ts";
+ * import { readRunResult } from "../../runner/result/read_run_result.ts";
+ * const r = readRunResult(await Deno.readTextFile("tailgate-out/shop/result.json"));
+ * if (r.ok) for (const line of annotationsFor(r.result, { workspace: ".", cwd: "." })) console.log(line);
+ * ```
+ */
+export function annotationsFor(result: RunResult, paths: AnnotationPaths): string[] {
+  const file = repoRelative(result.plan.file, paths);
+  const plan = result.plan.name;
+  const annotations: Annotation[] = [];
+  const limited = result.health.toolLimited;
+  if (limited || !result.run.complete) {
+    const reasons = [
+      ...(result.run.complete ? [] : [`the run was stopped (${result.run.stopReason})`]),
+      ...(limited ? result.health.reasons : []),
+    ];
+    annotations.push({
+      level: "error",
+      file,
+      title: `tailgate: ${plan}: run invalid`,
+      message: `no gate can be judged: ${reasons.join("; ")}`,
+    });
+  }
+  for (const v of result.verdicts) {
+    // On a tool-limited run every verdict is invalid for that one reason, said once above.
+    if (v.status === "pass" || (v.status === "invalid" && limited)) continue;
+    annotations.push({
+      level: v.status === "insufficient" ? "warning" : "error",
+      file,
+      ...(v.line === undefined ? {} : { line: v.line }),
+      title: v.name,
+      message: `${plan}: ${verdictMessage(v)}`,
+    });
+  }
+  for (const warning of result.warnings ?? []) {
+    annotations.push({ level: "warning", file, title: `tailgate: ${plan}`, message: warning });
+  }
+  return annotations.map(formatAnnotation);
+}
+
+const STATUS_WORDS = {
+  pass: "passed",
+  fail: "failed",
+  insufficient: "too few samples",
+  invalid: "invalid",
+};
+
+function verdictMessage(v: Verdict): string {
+  const marginal = v.marginal ? " (marginal: the bound is inside the 95% confidence interval)" : "";
+  return `${STATUS_WORDS[v.status]}: ${v.message}${marginal}`;
+}
+
+const ISSUE = /^(\S.*?):(\d+):(\d+): (error|warning): (.+)$/;
+
+/**
+ * Annotations for the plan problems `tailgate` printed (`file:line:col: error: message`, then the
+ * source line and a hint, which are folded into the message).
+ *
+ * @example
+ * ```ts
+ * import { planIssueAnnotations } from "./annotations.ts";
+ * planIssueAnnotations("plans/a.yaml:6:32: error: unknown unit `sec`\n  hint: write `60s`\n",
+ *   { workspace: "/w", cwd: "/w" });
+ * // ["::error file=plans/a.yaml,line=6,col=32,title=tailgate plan::unknown unit `sec` (hint: write `60s`)"]
+ * ```
+ */
+export function planIssueAnnotations(stderr: string, paths: AnnotationPaths): string[] {
+  const lines = stderr.split(/\r?\n/);
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const m = ISSUE.exec(lines[i]);
+    if (!m) continue;
+    let message = m[5];
+    for (let j = i + 1; j < lines.length && j <= i + 4 && !ISSUE.test(lines[j]); j++) {
+      const hint = /^\s+hint: (.+)$/.exec(lines[j]);
+      if (hint) message += ` (hint: ${hint[1]})`;
+    }
+    out.push(formatAnnotation({
+      level: m[4] as "error" | "warning",
+      file: repoRelative(m[1], paths),
+      line: Number(m[2]),
+      col: Number(m[3]),
+      title: "tailgate plan",
+      message,
+    }));
+  }
+  return out;
+}

@@ -1,0 +1,190 @@
+/**
+ * Baseline histories kept in git: on a branch of their own (`baseline: branch`, the files at the
+ * branch's root), or committed beside the code (`baseline: committed` with `baseline-commit`).
+ * The branch commit is built with git plumbing (hash-object, mktree, commit-tree), so the job's
+ * checkout, index and HEAD stay as they are.
+ *
+ * @module
+ */
+import { globSync } from "node:fs";
+import { join } from "node:path";
+
+/** Who the commits are by: the Actions bot, as GitHub shows it. */
+export const BOT_IDENTITY = {
+  GIT_AUTHOR_NAME: "github-actions[bot]",
+  GIT_AUTHOR_EMAIL: "41898282+github-actions[bot]@users.noreply.github.com",
+  GIT_COMMITTER_NAME: "github-actions[bot]",
+  GIT_COMMITTER_EMAIL: "41898282+github-actions[bot]@users.noreply.github.com",
+};
+
+/** Where the repository is and which remote to use. */
+export interface GitPlace {
+  /** A folder inside the repository (the job's workspace). */
+  cwd: string;
+  /** Default `origin`. */
+  remote?: string;
+}
+
+/** Runs git; throws with its standard error when it fails, unless `allowFail`. */
+async function git(
+  place: GitPlace,
+  args: string[],
+  options: { stdin?: string; allowFail?: boolean } = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const child = new Deno.Command("git", {
+    args,
+    cwd: place.cwd,
+    env: BOT_IDENTITY,
+    stdin: options.stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  if (options.stdin !== undefined) {
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(options.stdin));
+    await writer.close();
+  }
+  const out = await child.output();
+  const dec = new TextDecoder();
+  const result = { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+  if (result.code !== 0 && !options.allowFail) {
+    throw new Error(`git ${args.join(" ")} failed (${result.code}): ${result.stderr.trim()}`);
+  }
+  return result;
+}
+
+/** The remote branch's newest commit, fetched; undefined when the branch does not exist yet. */
+async function fetchBranch(place: GitPlace, branch: string): Promise<string | undefined> {
+  const remote = place.remote ?? "origin";
+  const found = await git(place, ["ls-remote", "--exit-code", "--heads", remote, branch], {
+    allowFail: true,
+  });
+  if (found.code === 2) return undefined;
+  if (found.code !== 0) throw new Error(`git ls-remote ${remote} failed: ${found.stderr.trim()}`);
+  await git(place, ["fetch", "--quiet", "--no-tags", "--depth=1", remote, `refs/heads/${branch}`]);
+  return (await git(place, ["rev-parse", "FETCH_HEAD"])).stdout.trim();
+}
+
+/** A commit's top-level files: name to blob id. */
+async function topFiles(place: GitPlace, commit: string | undefined): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  if (commit === undefined) return files;
+  const listing = (await git(place, ["ls-tree", commit])).stdout;
+  for (const line of listing.split("\n")) {
+    const m = /^100644 blob ([0-9a-f]+)\t(.+)$/.exec(line);
+    if (m) files.set(m[2], m[1]);
+  }
+  return files;
+}
+
+/**
+ * Copies the branch's `*.json` history files into `dir`; returns the commit they came from
+ * (undefined, and nothing copied, when the branch does not exist yet).
+ *
+ * @example
+ * ```ts
+ * import { restoreFromBranch } from "./baseline_git.ts";
+ * const from = await restoreFromBranch({ cwd: Deno.cwd() }, "tailgate-baselines", ".tailgate/baselines");
+ * ```
+ */
+export async function restoreFromBranch(
+  place: GitPlace,
+  branch: string,
+  dir: string,
+): Promise<{ commit?: string; files: string[] }> {
+  const commit = await fetchBranch(place, branch);
+  const files = [...(await topFiles(place, commit))].filter(([name]) => name.endsWith(".json"));
+  await Deno.mkdir(join(place.cwd, dir), { recursive: true });
+  for (const [name, blob] of files) {
+    const text = (await git(place, ["cat-file", "blob", blob])).stdout;
+    await Deno.writeTextFile(join(place.cwd, dir, name), text);
+  }
+  return { ...(commit ? { commit } : {}), files: files.map(([name]) => name).sort() };
+}
+
+/** What a save did. */
+export interface SaveOutcome {
+  /** The commit pushed; undefined when nothing changed. */
+  commit?: string;
+  /** The files this job changed. */
+  changed: string[];
+}
+
+/**
+ * Commits the `*.json` files of `dir` that differ from the restored commit onto the branch's
+ * newest commit (so another job's concurrent update of another plan is kept) and pushes; a push
+ * refused because the branch moved is retried, up to `attempts` times.
+ *
+ * @example
+ * ```ts
+ * import { saveToBranch } from "./baseline_git.ts";
+ * await saveToBranch({ cwd: Deno.cwd() }, "tailgate-baselines", ".tailgate/baselines", undefined,
+ *   "tailgate: baselines of run 42");
+ * ```
+ */
+export async function saveToBranch(
+  place: GitPlace,
+  branch: string,
+  dir: string,
+  restoredCommit: string | undefined,
+  message: string,
+  attempts = 3,
+): Promise<SaveOutcome> {
+  const restored = await topFiles(place, restoredCommit);
+  const changed = new Map<string, string>();
+  for (const name of globSync("*.json", { cwd: join(place.cwd, dir) }).sort()) {
+    const blob = (await git(place, ["hash-object", "-w", join(dir, name)])).stdout.trim();
+    if (restored.get(name) !== blob) changed.set(name, blob);
+  }
+  if (changed.size === 0) return { changed: [] };
+  for (let attempt = 1;; attempt++) {
+    const head = await fetchBranch(place, branch);
+    const files = await topFiles(place, head);
+    const before = [...files].sort().join();
+    for (const [name, blob] of changed) files.set(name, blob);
+    if (head !== undefined && [...files].sort().join() === before) {
+      return { changed: [...changed.keys()] };
+    }
+    const listing = [...files].map(([name, blob]) => `100644 blob ${blob}\t${name}\n`).join("");
+    const tree = (await git(place, ["mktree"], { stdin: listing })).stdout.trim();
+    const parent = head ? ["-p", head] : [];
+    const commit = (await git(place, ["commit-tree", tree, ...parent, "-m", message])).stdout
+      .trim();
+    const pushed = await git(place, [
+      "push",
+      "--quiet",
+      place.remote ?? "origin",
+      `${commit}:refs/heads/${branch}`,
+    ], { allowFail: true });
+    if (pushed.code === 0) return { commit, changed: [...changed.keys()] };
+    if (attempt >= attempts) {
+      throw new Error(`could not push ${branch}: ${pushed.stderr.trim()}`);
+    }
+  }
+}
+
+/**
+ * `baseline: committed` with `baseline-commit: true`: commits the changed history files in `dir`
+ * to the checked-out branch `branch` and pushes. Returns false when nothing changed.
+ *
+ * @example
+ * ```ts
+ * import { commitInPlace } from "./baseline_git.ts";
+ * await commitInPlace({ cwd: Deno.cwd() }, "main", ".tailgate/baselines", "tailgate: baselines");
+ * ```
+ */
+export async function commitInPlace(
+  place: GitPlace,
+  branch: string,
+  dir: string,
+  message: string,
+): Promise<boolean> {
+  const exists = await Deno.stat(join(place.cwd, dir)).then(() => true, () => false);
+  if (!exists) return false;
+  await git(place, ["add", "--", dir]);
+  const staged = await git(place, ["diff", "--cached", "--quiet", "--", dir], { allowFail: true });
+  if (staged.code === 0) return false;
+  await git(place, ["commit", "--quiet", "-m", message, "--", dir]);
+  await git(place, ["push", "--quiet", place.remote ?? "origin", `HEAD:refs/heads/${branch}`]);
+  return true;
+}

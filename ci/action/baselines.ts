@@ -1,0 +1,86 @@
+/**
+ * The action's git baseline steps: `restore` copies the history from the `baseline-branch` into
+ * `baseline-dir` before the run (`baseline: branch`); `save` commits the updated history to that
+ * branch, or, with `baseline: committed` and `baseline-commit: true`, to the checked-out branch.
+ * A failure is a warning: the gate's verdict stands, and the history is updated next time.
+ * (`baseline: cache` uses actions/cache in ci/action.yml instead.)
+ *
+ * Run: `deno run --allow-all ci/action/baselines.ts restore|save`.
+ *
+ * @module
+ */
+import { inputValue } from "./action_inputs.ts";
+import { commitInPlace, restoreFromBranch, saveToBranch } from "./baseline_git.ts";
+import { formatAnnotation, writeOutputs } from "./workflow_commands.ts";
+
+/**
+ * Runs `restore` or `save` for the mode in `TAILGATE_BASELINE`; returns the exit code (2 only for
+ * a wrong command).
+ *
+ * @example
+ * ```ts
+ * import { baselinesMain } from "./baselines.ts";
+ * Deno.exitCode = await baselinesMain("restore", Deno.env.toObject(), console.log);
+ * ```
+ */
+export async function baselinesMain(
+  command: string | undefined,
+  env: Record<string, string | undefined>,
+  print: (line: string) => void,
+): Promise<number> {
+  const mode = inputValue(env, "baseline");
+  const dir = inputValue(env, "baseline-dir");
+  const branch = inputValue(env, "baseline-branch");
+  const place = { cwd: env.GITHUB_WORKSPACE || Deno.cwd() };
+  const sha = (env.GITHUB_SHA ?? "").slice(0, 12) || "a local run";
+  const message = `tailgate: baselines after ${sha} (run ${
+    env.GITHUB_RUN_ID ?? "local"
+  }) [skip ci]`;
+  const warn = (what: string, e: unknown) =>
+    print(formatAnnotation({
+      level: "warning",
+      title: "tailgate baselines",
+      message: `${what}: ${(e as Error).message}`,
+    }));
+  try {
+    if (command === "restore" && mode === "branch") {
+      const restored = await restoreFromBranch(place, branch, dir);
+      print(
+        restored.commit
+          ? `restored ${restored.files.length} baseline file(s) from ${branch} at ${restored.commit}`
+          : `no branch ${branch} yet: the first update on the default branch creates it`,
+      );
+      await writeOutputs({ "restored-commit": restored.commit ?? "" }, env.GITHUB_OUTPUT);
+    } else if (command === "save" && mode === "branch") {
+      const restoredCommit = env.TAILGATE_RESTORED_COMMIT || undefined;
+      const saved = await saveToBranch(place, branch, dir, restoredCommit, message);
+      print(
+        saved.commit
+          ? `pushed ${saved.changed.join(", ")} to ${branch} (${saved.commit})`
+          : `baselines unchanged: nothing pushed to ${branch}`,
+      );
+    } else if (command === "save" && mode === "committed") {
+      const current = env.GITHUB_REF_NAME ?? "";
+      if (inputValue(env, "baseline-commit") !== "true") {
+        print(formatAnnotation({
+          level: "notice",
+          title: "tailgate baselines",
+          message: `${dir} was updated in the workspace and copied into the reports artifact ` +
+            "(baselines/): commit it, or set baseline-commit: true",
+        }));
+      } else if (await commitInPlace(place, current, dir, message)) {
+        print(`committed ${dir} to ${current}`);
+      }
+    } else if (command !== "restore" && command !== "save") {
+      print(`usage: baselines.ts restore|save (got ${command ?? "nothing"})`);
+      return 2;
+    }
+  } catch (e) {
+    warn(command === "restore" ? "baselines not restored" : "baselines not saved", e);
+  }
+  return 0;
+}
+
+if (import.meta.main) {
+  Deno.exitCode = await baselinesMain(Deno.args[0], Deno.env.toObject(), console.log);
+}

@@ -1,0 +1,91 @@
+/**
+ * Publishes a job's plan outcomes: annotations on the plan files, the Markdown summary (on the
+ * job's summary page, and in `<out>/summary.md` sized for a pull-request comment), the step
+ * outputs, and the exit code `fail-on` asks for.
+ *
+ * @module
+ */
+import { join, resolve } from "node:path";
+import { writeFileAtomic } from "../../runner/result/atomic_write.ts";
+import { EXIT_CODES } from "../../runner/cli/exit_codes.ts";
+import type { VerdictStatus } from "../../runner/result/run_result.ts";
+import { type AnnotationPaths, annotationsFor, planIssueAnnotations } from "./annotations.ts";
+import type { PlanOutcome } from "./plan_outcome.ts";
+import { appendStepSummary, COMMENT_MAX_BYTES, renderCiSummary } from "./step_summary.ts";
+import { type FailOn, jobExitCode, worstVerdict } from "./verdict.ts";
+import { writeOutputs } from "./workflow_commands.ts";
+
+/** Where to publish. */
+export interface PublishOptions {
+  /** The results folder (`out` input), as given: the outputs name it so. */
+  out: string;
+  /** The folder `out` is relative to. */
+  cwd: string;
+  failOn: FailOn;
+  paths: AnnotationPaths;
+  /** `$GITHUB_OUTPUT`, `$GITHUB_STEP_SUMMARY`; unset outside GitHub Actions. */
+  outputFile?: string;
+  summaryFile?: string;
+  /** Print workflow commands (GitHub Actions only). */
+  annotate: boolean;
+  /** Further outputs to write with the verdict. */
+  extraOutputs?: Record<string, string>;
+}
+
+/** The job's verdict and codes. */
+export interface Published {
+  verdict: VerdictStatus;
+  /** `tailgate`'s code for the worst plan. */
+  exitCode: number;
+  /** What the job exits with, by `fail-on`. */
+  jobExitCode: number;
+  summaryPath: string;
+}
+
+/**
+ * Publishes `outcomes` (none: no plan matched, an invalid job) and returns the codes.
+ *
+ * @example
+ * ```ts
+ * import { publishOutcomes } from "./publish.ts";
+ * const p = await publishOutcomes([], { out: "tailgate-out", cwd: Deno.cwd(), failOn: "fail",
+ *   annotate: false, paths: { workspace: Deno.cwd(), cwd: Deno.cwd() } }, console.log);
+ * p.verdict; // "invalid"
+ * ```
+ */
+export async function publishOutcomes(
+  outcomes: readonly PlanOutcome[],
+  options: PublishOptions,
+  print: (line: string) => void,
+): Promise<Published> {
+  const verdict = outcomes.length === 0 ? "invalid" : worstVerdict(outcomes.map((o) => o.verdict));
+  const exitCode = outcomes.find((o) => o.verdict === verdict)?.exitCode ?? EXIT_CODES.usage;
+  const code = jobExitCode(verdict, exitCode, options.failOn);
+  if (options.annotate) {
+    for (const o of outcomes) {
+      const lines = o.result
+        ? annotationsFor(o.result, options.paths)
+        : planIssueAnnotations(o.stderr, options.paths);
+      for (const line of lines) print(line);
+    }
+  }
+  const summaryPath = join(options.out, "summary.md");
+  await writeFileAtomic(
+    resolve(options.cwd, summaryPath),
+    renderCiSummary(outcomes, verdict, COMMENT_MAX_BYTES),
+  );
+  await appendStepSummary(renderCiSummary(outcomes, verdict), options.summaryFile);
+  await writeOutputs({
+    verdict,
+    "exit-code": String(exitCode),
+    "job-exit-code": String(code),
+    "results-dir": options.out,
+    "summary-file": summaryPath,
+    ...options.extraOutputs,
+  }, options.outputFile);
+  print(
+    `tailgate: ${verdict} over ${outcomes.length} plan(s), exit code ${exitCode}; ` +
+      `the job ${code === 0 ? "passes" : `fails (${code})`} with fail-on: ${options.failOn}`,
+  );
+  return { verdict, exitCode, jobExitCode: code, summaryPath };
+}

@@ -1,0 +1,57 @@
+/**
+ * The action's first step: decides the baseline policy (docs/ci.md) from the inputs in
+ * `TAILGATE_*` variables and the job's GitHub variables, and writes it as step outputs for the
+ * restore, run and save steps.
+ *
+ * Run: `deno run --allow-all ci/action/settings.ts`.
+ *
+ * @module
+ */
+import { baselinePolicy, jobContext } from "./baseline_policy.ts";
+import { type InputName, inputValue } from "./action_inputs.ts";
+import { formatAnnotation, writeOutputs } from "./workflow_commands.ts";
+
+/**
+ * Decides and writes the settings; returns the exit code (2 for invalid inputs).
+ *
+ * @example
+ * ```ts
+ * import { settingsMain } from "./settings.ts";
+ * Deno.exitCode = await settingsMain(Deno.env.toObject(), console.log);
+ * ```
+ */
+export async function settingsMain(
+  env: Record<string, string | undefined>,
+  print: (line: string) => void,
+): Promise<number> {
+  const get = (name: InputName) => inputValue(env, name);
+  const decided = baselinePolicy({
+    mode: get("baseline"),
+    baselineDir: get("baseline-dir"),
+    update: get("update-baseline"),
+    cacheKey: get("cache-key"),
+    ...(get("shard") ? { shard: get("shard") } : {}),
+  }, jobContext(env));
+  if (!decided.ok) {
+    for (const e of decided.errors) print(formatAnnotation({ level: "error", message: e }));
+    return 2;
+  }
+  const p = decided.policy;
+  for (const note of p.notes) print(formatAnnotation({ level: "notice", message: note }));
+  print(
+    `tailgate baselines: ${p.mode}` +
+      (p.baselineDir ? ` in ${p.baselineDir}, ${p.update ? "updated" : "read only"}` : ""),
+  );
+  await writeOutputs({
+    mode: p.mode,
+    "baseline-dir": p.baselineDir ?? "",
+    update: String(p.update),
+    "cache-key": p.cacheKey,
+    "cache-restore-prefix": p.cacheRestorePrefix,
+  }, env.GITHUB_OUTPUT);
+  return 0;
+}
+
+if (import.meta.main) {
+  Deno.exitCode = await settingsMain(Deno.env.toObject(), console.log);
+}

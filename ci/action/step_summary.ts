@@ -1,0 +1,98 @@
+/**
+ * The job's Markdown summary: a table of the plans and their verdicts, then each plan's
+ * `summary.md` as `tailgate` wrote it. It goes to `$GITHUB_STEP_SUMMARY` (the job's summary
+ * page) and to `<out>/summary.md` (for a pull-request comment).
+ *
+ * @module
+ */
+import type { VerdictStatus } from "../../runner/result/run_result.ts";
+import type { PlanOutcome } from "./plan_outcome.ts";
+
+/** GitHub keeps at most 1 MiB of summary per step; a little is left for the closing note. */
+export const STEP_SUMMARY_MAX_BYTES = 1024 * 1024 - 4096;
+
+/** A pull-request comment holds at most 65,536 characters; `<out>/summary.md` stays below. */
+export const COMMENT_MAX_BYTES = 64_000;
+
+const EXIT_MEANINGS: Record<number, string> = {
+  0: "every gate passed",
+  1: "a gate failed",
+  2: "invalid plan or usage",
+  3: "run invalid or too few samples",
+  4: "target unreachable",
+};
+
+/**
+ * The summary of a job's plans, at most `maxBytes` of UTF-8 (the job summary's limit by default;
+ * {@linkcode COMMENT_MAX_BYTES} for a comment): plan summaries that do not fit are left out with a
+ * note pointing at the artifact.
+ *
+ * @example
+ * ```ts
+ * import { renderCiSummary } from "./step_summary.ts";
+ * renderCiSummary([], "invalid").startsWith("## tailgate: invalid"); // true
+ * ```
+ */
+export function renderCiSummary(
+  outcomes: readonly PlanOutcome[],
+  verdict: VerdictStatus,
+  maxBytes: number = STEP_SUMMARY_MAX_BYTES,
+): string {
+  const rows = outcomes.map((o) =>
+    `| \`${cell(o.plan)}\` | ${cell(o.result?.plan.name ?? "")} | **${o.verdict}** | ` +
+    `${o.exitCode} (${EXIT_MEANINGS[o.exitCode] ?? "tailgate did not finish"}) |`
+  );
+  const head = [
+    `## tailgate: ${verdict}`,
+    "",
+    outcomes.length === 0 ? "No plan ran." : "| plan | name | verdict | exit code |",
+    ...(outcomes.length === 0 ? [] : ["| --- | --- | --- | --- |", ...rows]),
+    "",
+  ].join("\n");
+  const encoder = new TextEncoder();
+  let text = head;
+  let bytes = encoder.encode(text).length;
+  for (const [i, o] of outcomes.entries()) {
+    const section = "\n" + sectionOf(o).trimEnd() + "\n";
+    const size = encoder.encode(section).length;
+    if (bytes + size > maxBytes) {
+      const left = outcomes.length - i;
+      return text +
+        `\n_${left} more plan summar${left === 1 ? "y does" : "ies do"} not fit here: see the ` +
+        "reports artifact._\n";
+    }
+    text += section;
+    bytes += size;
+  }
+  return text;
+}
+
+function sectionOf(o: PlanOutcome): string {
+  if (o.summaryMd !== undefined) return o.summaryMd;
+  const what = EXIT_MEANINGS[o.exitCode] ?? `tailgate ended with code ${o.exitCode}`;
+  return `### \`${o.plan}\`\n\nNo report: ${what} (exit ${o.exitCode}); see the job log.`;
+}
+
+function cell(text: string): string {
+  return text.replaceAll("|", "\\|").replaceAll("\n", " ");
+}
+
+/**
+ * Appends `markdown` to the file named by `$GITHUB_STEP_SUMMARY`; does nothing outside GitHub
+ * Actions (no such variable).
+ *
+ * @example
+ * ```ts
+ * import { appendStepSummary } from "./step_summary.ts";
+ * await appendStepSummary("## tailgate: pass\n", Deno.env.get("GITHUB_STEP_SUMMARY"));
+ * ```
+ */
+export async function appendStepSummary(
+  markdown: string,
+  summaryFile: string | undefined,
+): Promise<void> {
+  if (!summaryFile) return;
+  await Deno.writeTextFile(summaryFile, markdown.endsWith("\n") ? markdown : markdown + "\n", {
+    append: true,
+  });
+}

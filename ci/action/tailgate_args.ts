@@ -1,0 +1,90 @@
+/**
+ * The `tailgate run` and `tailgate merge` arguments a CI job passes for one plan.
+ *
+ * @module
+ */
+
+/** What every invocation shares. */
+export interface CommonArgs {
+  /** This plan's output folder. */
+  outDir: string;
+  /** Report formats (`json` and `md` are always added: the CI scripts read them). */
+  reports: readonly string[];
+  /** The baseline folder; undefined runs without the regression gate. */
+  baselineDir?: string;
+  /** Append the run to the history. */
+  updateBaseline: boolean;
+}
+
+/** A plan run, possibly one shard of it. */
+export interface RunArgs extends CommonArgs {
+  plan: string;
+  target?: string;
+  /** `I/N`: this machine's share (then the gates are judged by the merge). */
+  shard?: string;
+  /** ISO 8601 time of the schedule's start, common to every shard. */
+  startAt?: string;
+}
+
+/**
+ * The formats passed to `--report`: the requested ones, plus `json` and `md`, without repeats.
+ *
+ * @example
+ * ```ts
+ * import { reportFormats } from "./tailgate_args.ts";
+ * reportFormats("html, junit"); // ["json", "md", "html", "junit"]
+ * ```
+ */
+export function reportFormats(input: string): string[] {
+  const asked = input.split(",").map((f) => f.trim()).filter((f) => f !== "");
+  return [...new Set(["json", "md", ...asked])];
+}
+
+/**
+ * `tailgate run` arguments (after `run`). A shard never compares with or updates a baseline: it
+ * holds part of the load, and the merge judges the whole.
+ *
+ * @example
+ * ```ts
+ * import { runArgs } from "./tailgate_args.ts";
+ * runArgs({ plan: "plans/a.yaml", outDir: "out/a", reports: ["json"], updateBaseline: false });
+ * // ["plans/a.yaml", "--out", "out/a", "--report", "json", "--no-baseline"]
+ * ```
+ */
+export function runArgs(args: RunArgs): string[] {
+  const sharded = args.shard !== undefined;
+  return [
+    args.plan,
+    ...common(sharded ? { ...args, baselineDir: undefined, updateBaseline: false } : args),
+    ...(args.target ? ["--target", args.target] : []),
+    ...(sharded ? ["--shard", args.shard!] : []),
+    ...(args.startAt ? ["--start-at", args.startAt] : []),
+  ];
+}
+
+/**
+ * `tailgate merge` arguments (after `merge`) for one plan's shard results.
+ *
+ * @example
+ * ```ts
+ * import { mergeArgs } from "./tailgate_args.ts";
+ * mergeArgs(["s/0/a/result.json", "s/1/a/result.json"], { outDir: "out/a", reports: ["json"],
+ *   baselineDir: ".tailgate/baselines", updateBaseline: false });
+ * // ["s/0/a/result.json", "s/1/a/result.json", "--out", "out/a", "--report", "json",
+ * //  "--baseline", ".tailgate/baselines"]
+ * ```
+ */
+export function mergeArgs(shardResults: readonly string[], args: CommonArgs): string[] {
+  return [...shardResults, ...common(args)];
+}
+
+function common(args: CommonArgs): string[] {
+  return [
+    "--out",
+    args.outDir,
+    "--report",
+    args.reports.join(","),
+    ...(args.baselineDir === undefined ? ["--no-baseline"] : ["--baseline", args.baselineDir]),
+    ...(args.baselineDir !== undefined && args.updateBaseline ? ["--update-baseline"] : []),
+  ];
+}

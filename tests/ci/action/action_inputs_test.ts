@@ -1,0 +1,67 @@
+import assert from "node:assert/strict";
+import {
+  INPUT_DEFAULTS,
+  inputValue,
+  inputVariable,
+  readRunInputs,
+} from "../../../ci/action/action_inputs.ts";
+
+Deno.test("inputVariable() is TAILGATE_ and the input's name in upper snake case", () => {
+  assert.equal(inputVariable("baseline-dir"), "TAILGATE_BASELINE_DIR");
+  assert.equal(inputVariable("plans"), "TAILGATE_PLANS");
+  assert.equal(inputValue({ TAILGATE_OUT: "  results " }, "out"), "results");
+  assert.equal(inputValue({}, "out"), INPUT_DEFAULTS.out);
+});
+
+Deno.test("readRunInputs() with nothing set runs the default plans, reports and baseline read-only", () => {
+  const r = readRunInputs({});
+  assert.ok(r.ok);
+  assert.deepEqual(r.inputs, {
+    plans: ["plans/**/*.yaml"],
+    out: "tailgate-out",
+    reports: ["json", "md", "html", "junit", "hlog"],
+    baselineDir: ".tailgate/baselines",
+    updateBaseline: false,
+    committed: false,
+    failOn: "insufficient",
+  });
+});
+
+Deno.test("readRunInputs() drops the baseline for mode none and keeps the shard timing", () => {
+  const r = readRunInputs({
+    TAILGATE_BASELINE: "none",
+    TAILGATE_UPDATE_BASELINE: "true",
+    TAILGATE_SHARD: "0/2",
+    TAILGATE_START_AT: "2026-11-22T10:00:00Z",
+    TAILGATE_TARGET: "http://127.0.0.1:9",
+    TAILGATE_FAIL_ON: "never",
+  });
+  assert.ok(r.ok);
+  assert.equal(r.inputs.baselineDir, undefined);
+  assert.equal(r.inputs.updateBaseline, false);
+  assert.deepEqual(
+    [r.inputs.shard, r.inputs.startAt, r.inputs.target, r.inputs.failOn],
+    ["0/2", "2026-11-22T10:00:00Z", "http://127.0.0.1:9", "never"],
+  );
+});
+
+Deno.test("readRunInputs() reports every wrong input at once", () => {
+  const r = readRunInputs({
+    TAILGATE_FAIL_ON: "error",
+    TAILGATE_BASELINE: "s3",
+    TAILGATE_UPDATE_BASELINE: "auto",
+    TAILGATE_SHARD: "0/2",
+    TAILGATE_MERGE: "shards",
+    TAILGATE_OUT: "",
+  });
+  assert.equal(r.ok, false);
+  if (!r.ok) {
+    assert.deepEqual(r.errors, [
+      "baseline: `s3` is not one of cache, branch, committed, none",
+      "TAILGATE_UPDATE_BASELINE: `auto` must be true or false here",
+      "fail-on: `error` is not one of insufficient, fail, never",
+      "merge and shard exclude each other: a merge job runs no plan",
+      "out: empty; name the output folder, e.g. tailgate-out",
+    ]);
+  }
+});

@@ -1,0 +1,104 @@
+import assert from "node:assert/strict";
+import {
+  annotationsFor,
+  planIssueAnnotations,
+  repoRelative,
+} from "../../../ci/action/annotations.ts";
+import { judgeRun } from "../../../runner/gates/judge_run.ts";
+import type { RunResult } from "../../../runner/result/run_result.ts";
+import { gateResult, scaledUs } from "../../_helpers/gate_fixtures.ts";
+
+const PATHS = { workspace: "/repo", cwd: "/repo" };
+
+/** 1,000 requests of 500..1500 µs: p99 about 1.49 ms, too few for p99.9; SLOs at lines 20-22. */
+async function judged(options: { toolLimited?: boolean } = {}): Promise<RunResult> {
+  const result = gateResult([{
+    name: "main",
+    ratePerSec: 100,
+    durationMs: 10_000,
+    labels: [{ label: "GET /", response: scaledUs(1_000, 1) }],
+  }], { slos: ["p50 < 5ms", "p99 < 1ms", "p99.9 < 5ms"], ...options });
+  result.plan.file = "plans/shop.yaml";
+  await judgeRun(result);
+  return result;
+}
+
+Deno.test("annotationsFor() puts a failed SLO as an error on its line and an insufficient one as a warning", async () => {
+  const result = await judged();
+  assert.deepEqual(result.verdicts.map((v) => v.status), ["pass", "fail", "insufficient"]);
+  const lines = annotationsFor(result, PATHS);
+  assert.equal(lines.length, 2);
+  assert.match(lines[0], /^::error file=plans\/shop\.yaml,line=21,title=p99 < 1ms::shop: failed: /);
+  assert.ok(lines[0].includes(result.verdicts[1].message.replaceAll("%", "%25")));
+  assert.match(
+    lines[1],
+    /^::warning file=plans\/shop\.yaml,line=22,title=p99\.9 < 5ms::shop: too few samples: /,
+  );
+  assert.match(lines[1], /needs at least/);
+});
+
+Deno.test("annotationsFor() reports a tool-limited run once, with its reasons, not per verdict", async () => {
+  const result = await judged({ toolLimited: true });
+  assert.ok(result.verdicts.every((v) => v.status === "invalid"));
+  const lines = annotationsFor(result, PATHS);
+  assert.equal(lines.length, 1);
+  assert.match(lines[0], /^::error file=plans\/shop\.yaml,title=tailgate%3A shop%3A run invalid::/);
+  assert.match(lines[0], /no gate can be judged: send lag p99 4\.2ms exceeds 1ms$/);
+});
+
+Deno.test("annotationsFor() escapes the message and the title by the workflow-command rules", async () => {
+  const result = await judged();
+  const failed = result.verdicts[1];
+  failed.name = "p99 < 1ms, at 100/s: GET";
+  failed.message = "50% over\r\nthe bound";
+  const line = annotationsFor(result, PATHS)[0];
+  assert.equal(
+    line,
+    "::error file=plans/shop.yaml,line=21,title=p99 < 1ms%2C at 100/s%3A GET::shop: failed: " +
+      "50%25 over%0D%0Athe bound",
+  );
+});
+
+Deno.test("annotationsFor() adds the result's warnings, and regression failures without a line", async () => {
+  const result = await judged();
+  result.warnings = ["the baseline was recorded on a different machine"];
+  result.verdicts.push({
+    kind: "regression",
+    name: "p99 vs baseline: main",
+    status: "fail",
+    stageIndexes: [0],
+    message: "regressed: 1.49ms against baseline 1.2ms",
+  });
+  const lines = annotationsFor(result, PATHS);
+  assert.ok(lines.includes(
+    "::error file=plans/shop.yaml,title=p99 vs baseline%3A main::shop: failed: regressed: " +
+      "1.49ms against baseline 1.2ms",
+  ));
+  assert.ok(lines.includes(
+    "::warning file=plans/shop.yaml,title=tailgate%3A shop::the baseline was recorded on a " +
+      "different machine",
+  ));
+});
+
+Deno.test("repoRelative() makes plan paths relative to the workspace whatever the run's folder", () => {
+  assert.equal(repoRelative("/repo/plans/a.yaml", PATHS), "plans/a.yaml");
+  assert.equal(repoRelative("a.yaml", { workspace: "/repo", cwd: "/repo/plans" }), "plans/a.yaml");
+  assert.equal(repoRelative("plans/a.yaml", PATHS), "plans/a.yaml");
+});
+
+Deno.test("planIssueAnnotations() turns tailgate's located plan errors into annotations with the hint", () => {
+  const stderr = [
+    "plans/orders.yaml:14:32: error: unknown unit `sec` in `60sec`",
+    "   14 |     - { rate: 20k/s, duration: 60sec }",
+    "      |                                ^^^^^",
+    "  hint: write `60s`",
+    "",
+    "plans/orders.yaml:20:5: warning: p99.9 needs 10,000 requests",
+    "tailgate run: something else",
+  ].join("\n");
+  assert.deepEqual(planIssueAnnotations(stderr, PATHS), [
+    "::error file=plans/orders.yaml,line=14,col=32,title=tailgate plan::unknown unit `sec` in " +
+    "`60sec` (hint: write `60s`)",
+    "::warning file=plans/orders.yaml,line=20,col=5,title=tailgate plan::p99.9 needs 10,000 requests",
+  ]);
+});

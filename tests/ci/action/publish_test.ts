@@ -1,0 +1,71 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { publishOutcomes } from "../../../ci/action/publish.ts";
+import type { PlanOutcome } from "../../../ci/action/plan_outcome.ts";
+
+function outcome(verdict: PlanOutcome["verdict"], exitCode: number, stderr = ""): PlanOutcome {
+  return { plan: `plans/${verdict}.yaml`, dir: "", exitCode, verdict, stderr };
+}
+
+Deno.test("publishOutcomes() takes the worst plan's verdict and its exit code, then applies fail-on", async () => {
+  const cwd = await Deno.makeTempDir({ prefix: "tailgate-publish-" });
+  const output = join(cwd, "output");
+  try {
+    const lines: string[] = [];
+    const p = await publishOutcomes(
+      [outcome("pass", 0), outcome("insufficient", 3), outcome("pass", 0)],
+      {
+        out: "out",
+        cwd,
+        failOn: "fail",
+        paths: { workspace: cwd, cwd },
+        annotate: false,
+        outputFile: output,
+      },
+      (l) => lines.push(l),
+    );
+    assert.deepEqual(
+      [p.verdict, p.exitCode, p.jobExitCode, p.summaryPath],
+      ["insufficient", 3, 0, "out/summary.md"],
+    );
+    assert.match(
+      await Deno.readTextFile(join(cwd, "out/summary.md")),
+      /^## tailgate: insufficient\n/,
+    );
+    assert.match(await Deno.readTextFile(output), /^verdict<<(\S+)\ninsufficient\n\1\n/);
+    assert.deepEqual(lines, [
+      "tailgate: insufficient over 3 plan(s), exit code 3; the job passes with fail-on: fail",
+    ]);
+  } finally {
+    await Deno.remove(cwd, { recursive: true });
+  }
+});
+
+Deno.test("publishOutcomes() annotates plan errors of runs that wrote no result, only on GitHub", async () => {
+  const cwd = await Deno.makeTempDir({ prefix: "tailgate-publish-" });
+  try {
+    const invalid = outcome("invalid", 2, "plans/invalid.yaml:6:32: error: unknown unit `sec`\n");
+    const options = {
+      out: "out",
+      cwd,
+      failOn: "insufficient" as const,
+      paths: { workspace: cwd, cwd },
+    };
+    const github: string[] = [];
+    const p = await publishOutcomes(
+      [invalid],
+      { ...options, annotate: true },
+      (l) => github.push(l),
+    );
+    assert.equal(p.jobExitCode, 2);
+    assert.equal(
+      github[0],
+      "::error file=plans/invalid.yaml,line=6,col=32,title=tailgate plan::unknown unit `sec`",
+    );
+    const elsewhere: string[] = [];
+    await publishOutcomes([invalid], { ...options, annotate: false }, (l) => elsewhere.push(l));
+    assert.ok(elsewhere.every((l) => !l.startsWith("::")));
+  } finally {
+    await Deno.remove(cwd, { recursive: true });
+  }
+});

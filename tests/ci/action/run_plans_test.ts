@@ -1,0 +1,238 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { runPlansMain, type TailgateRunner } from "../../../ci/action/run_plans.ts";
+import { judgeRun } from "../../../runner/gates/judge_run.ts";
+import { renderMarkdown } from "../../../reporters/markdown.ts";
+import { gateResult, scaledUs } from "../../_helpers/gate_fixtures.ts";
+import { startTargetProcess } from "../../_helpers/target_process.ts";
+
+/** A temporary workspace with GitHub's files, removed when done. */
+async function workspace(plans: Record<string, string>) {
+  const path = await Deno.makeTempDir({ prefix: "tailgate-ws-" });
+  const output = join(path, ".github-output");
+  const summary = join(path, ".github-summary");
+  await Deno.writeTextFile(output, "");
+  await Deno.writeTextFile(summary, "# earlier step\n");
+  for (const [file, text] of Object.entries(plans)) {
+    await Deno.mkdir(join(path, file, ".."), { recursive: true });
+    await Deno.writeTextFile(join(path, file), text);
+  }
+  return {
+    path,
+    env: {
+      GITHUB_ACTIONS: "true",
+      GITHUB_WORKSPACE: path,
+      GITHUB_OUTPUT: output,
+      GITHUB_STEP_SUMMARY: summary,
+      GITHUB_EVENT_NAME: "pull_request",
+      GITHUB_REF: "refs/pull/7/merge",
+    },
+    async outputs(): Promise<Record<string, string>> {
+      const out: Record<string, string> = {};
+      const text = await Deno.readTextFile(output);
+      for (const m of text.matchAll(/^([\w-]+)<<(\S+)\n(.*?)\n\2$/gms)) out[m[1]] = m[3];
+      return out;
+    },
+    summary: () => Deno.readTextFile(summary),
+    [Symbol.asyncDispose]: () => Deno.remove(path, { recursive: true }),
+  };
+}
+
+/**
+ * Stands in for the `tailgate run` process: writes what it would for plan "shop" (SLOs on lines
+ * 20-22: p50 passes, p99 fails, p99.9 has too few samples), judged by the real gates, and exits 1.
+ */
+const failingRun: TailgateRunner = async (args, cwd) => {
+  assert.equal(args[0], "run");
+  const outDir = join(cwd, args[args.indexOf("--out") + 1]);
+  const result = gateResult([{
+    name: "main",
+    ratePerSec: 100,
+    durationMs: 10_000,
+    labels: [{ label: "GET /", response: scaledUs(1_000, 1) }],
+  }], { slos: ["p50 < 5ms", "p99 < 1ms", "p99.9 < 5ms"] });
+  result.plan.file = args[1];
+  await judgeRun(result);
+  await Deno.mkdir(outDir, { recursive: true });
+  await Deno.writeTextFile(join(outDir, "result.json"), JSON.stringify(result));
+  await Deno.writeTextFile(join(outDir, "summary.md"), renderMarkdown(result));
+  return { code: 1, stderr: "" };
+};
+
+Deno.test("run_plans annotates the failed SLO's line, fills the job summary and outputs, and exits by fail-on", async () => {
+  await using ws = await workspace({ "plans/shop.yaml": "name: shop\n" });
+  const printed: string[] = [];
+  const code = await runPlansMain(
+    { ...ws.env, TAILGATE_PLANS: "plans/*.yaml", TAILGATE_FAIL_ON: "fail" },
+    (l) => printed.push(l),
+    { cwd: ws.path, run: failingRun },
+  );
+  assert.equal(code, 1);
+  assert.ok(printed.includes("::group::tailgate run plans/shop.yaml"), printed.join("\n"));
+  const errors = printed.filter((l) => l.startsWith("::error "));
+  assert.equal(errors.length, 1);
+  assert.match(
+    errors[0],
+    /^::error file=plans\/shop\.yaml,line=21,title=p99 < 1ms::shop: failed: /,
+  );
+  assert.match(
+    printed.find((l) => l.startsWith("::warning "))!,
+    /^::warning file=plans\/shop\.yaml,line=22,title=p99\.9 < 5ms::/,
+  );
+  const summary = await ws.summary();
+  assert.ok(summary.startsWith("# earlier step\n## tailgate: fail\n"), summary.slice(0, 200));
+  assert.match(summary, /\| `plans\/shop\.yaml` \| shop \| \*\*fail\*\* \| 1 \(a gate failed\) \|/);
+  const planSummary = await Deno.readTextFile(join(ws.path, "tailgate-out/shop/summary.md"));
+  assert.ok(summary.includes(planSummary.trimEnd()));
+  assert.deepEqual(await ws.outputs(), {
+    verdict: "fail",
+    "exit-code": "1",
+    "job-exit-code": "1",
+    "results-dir": "tailgate-out",
+    "summary-file": "tailgate-out/summary.md",
+    "baselines-present": "false",
+  });
+  assert.equal(
+    await Deno.readTextFile(join(ws.path, "tailgate-out/summary.md")),
+    summary.slice("# earlier step\n".length),
+  );
+});
+
+Deno.test("run_plans with fail-on never keeps the job green but still reports the failure", async () => {
+  await using ws = await workspace({ "plans/shop.yaml": "name: shop\n" });
+  const code = await runPlansMain(
+    { ...ws.env, TAILGATE_PLANS: "plans/*.yaml", TAILGATE_FAIL_ON: "never" },
+    () => {},
+    { cwd: ws.path, run: failingRun },
+  );
+  assert.equal(code, 0);
+  const outputs = await ws.outputs();
+  assert.deepEqual([outputs.verdict, outputs["exit-code"], outputs["job-exit-code"]], [
+    "fail",
+    "1",
+    "0",
+  ]);
+});
+
+Deno.test("run_plans with no matching plan is invalid (exit 2) and says which patterns matched nothing", async () => {
+  await using ws = await workspace({});
+  const printed: string[] = [];
+  let ran = 0;
+  const code = await runPlansMain(
+    { ...ws.env, TAILGATE_PLANS: "loadtests/*.yaml" },
+    (l) => printed.push(l),
+    { cwd: ws.path, run: () => Promise.resolve({ code: 0, stderr: String(++ran) }) },
+  );
+  assert.equal(code, 2);
+  assert.equal(ran, 0);
+  assert.match(
+    printed[0],
+    /^::error title=tailgate::no plan file matches `loadtests\/\*\.yaml` in /,
+  );
+  const outputs = await ws.outputs();
+  assert.deepEqual([outputs.verdict, outputs["exit-code"]], ["invalid", "2"]);
+  assert.match(await ws.summary(), /## tailgate: invalid\n\nNo plan ran\./);
+});
+
+Deno.test("run_plans refuses a sharded job with several plans: one --start-at cannot fit them", async () => {
+  await using ws = await workspace({ "plans/a.yaml": "", "plans/b.yaml": "" });
+  const printed: string[] = [];
+  const code = await runPlansMain(
+    {
+      ...ws.env,
+      TAILGATE_PLANS: "plans/*.yaml",
+      TAILGATE_SHARD: "0/2",
+      TAILGATE_START_AT: "2026-11-22T10:00:00Z",
+    },
+    (l) => printed.push(l),
+    { cwd: ws.path, run: () => Promise.reject(new Error("must not run")) },
+  );
+  assert.equal(code, 2);
+  assert.match(
+    printed[0],
+    /a sharded job runs one plan .* matches 2: plans\/a\.yaml, plans\/b\.yaml/,
+  );
+});
+
+/** A tiny plan for the built-in target: 2 s at 100/s; `p50 < 1ms` fails against a 5 ms delay. */
+const E2E_PLAN = `name: e2e shop
+target: http://127.0.0.1:9
+requests:
+  - { name: GET /, path: / }
+load:
+  connections: 4
+  stages:
+    - { rate: 100/s, duration: 2s }
+slo:
+  - p50 < 1ms
+  - error_rate < 1%
+`;
+
+/** The result a run wrote, and whether the generator could hold the schedule on this machine. */
+async function written(path: string) {
+  const result = JSON.parse(await Deno.readTextFile(path));
+  return { result, limited: result.health.toolLimited as boolean };
+}
+
+// End to end with the real CLI (needs `tailgate run --report` and `tailgate merge`). On a busy
+// machine a run can be tool-limited: then its verdict is invalid (exit 3), and that is checked.
+Deno.test("run_plans end to end: real runs and a two-shard merge against the built-in target", async () => {
+  await using target = await startTargetProcess(["--mode", "fixed", "--delay", "5ms"]);
+  await using ws = await workspace({ "plans/shop.yaml": E2E_PLAN });
+  const printed: string[] = [];
+  const base = { ...ws.env, TAILGATE_PLANS: "plans/shop.yaml", TAILGATE_TARGET: target.url };
+  const code = await runPlansMain(
+    { ...base, TAILGATE_BASELINE: "none" },
+    (l) => printed.push(l),
+    { cwd: ws.path },
+  );
+  const run = await written(join(ws.path, "tailgate-out/shop/result.json"));
+  const errors = printed.filter((l) => l.startsWith("::error "));
+  assert.equal(errors.length, 1, printed.join("\n"));
+  if (run.limited) {
+    assert.equal(code, 3);
+    assert.match(
+      errors[0],
+      /^::error file=plans\/shop\.yaml,title=tailgate%3A e2e shop%3A run invalid::/,
+    );
+  } else {
+    assert.equal(code, 1);
+    assert.match(
+      errors[0],
+      /^::error file=plans\/shop\.yaml,line=10,title=p50 < 1ms::e2e shop: failed: /,
+    );
+  }
+  for (const file of ["result.json", "report.html", "junit.xml", "summary.md", "latency.hlog"]) {
+    assert.ok((await Deno.stat(join(ws.path, "tailgate-out/shop", file))).isFile, file);
+  }
+  assert.match(await ws.summary(), run.limited ? /## tailgate: invalid\n/ : /## tailgate: fail\n/);
+
+  // Two shards (as two matrix jobs would run them), then the merge job over their artifacts.
+  for (const i of [0, 1]) {
+    const shardCode = await runPlansMain(
+      { ...base, TAILGATE_SHARD: `${i}/2`, TAILGATE_REPORT: "json", TAILGATE_OUT: `shards/s${i}` },
+      () => {},
+      { cwd: ws.path },
+    );
+    const shard = await written(join(ws.path, `shards/s${i}/shop/result.json`));
+    assert.deepEqual(shard.result.run.shard, { index: i, count: 2 });
+    assert.equal(shardCode, shard.limited ? 3 : 0);
+  }
+  const merged: string[] = [];
+  const mergeCode = await runPlansMain(
+    { ...ws.env, TAILGATE_MERGE: "shards", TAILGATE_OUT: "merged", TAILGATE_BASELINE: "none" },
+    (l) => merged.push(l),
+    { cwd: ws.path },
+  );
+  const whole = await written(join(ws.path, "merged/shop/result.json"));
+  assert.equal(whole.result.run.mergedShards, 2);
+  assert.equal(whole.result.totals.counts.scheduled, 200);
+  assert.equal(mergeCode, whole.limited ? 3 : 1, merged.join("\n"));
+  if (!whole.limited) {
+    assert.match(
+      merged.find((l) => l.startsWith("::error "))!,
+      /^::error file=plans\/shop\.yaml,line=10,/,
+    );
+  }
+  assert.ok(merged.includes("::group::tailgate merge shop"));
+});

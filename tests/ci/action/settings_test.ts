@@ -1,0 +1,55 @@
+import assert from "node:assert/strict";
+import { settingsMain } from "../../../ci/action/settings.ts";
+
+async function outputsOf(env: Record<string, string>) {
+  const file = await Deno.makeTempFile({ prefix: "tailgate-settings-" });
+  const printed: string[] = [];
+  try {
+    const code = await settingsMain({ ...env, GITHUB_OUTPUT: file }, (l) => printed.push(l));
+    const outputs: Record<string, string> = {};
+    for (const m of (await Deno.readTextFile(file)).matchAll(/^([\w-]+)<<(\S+)\n(.*?)\n\2$/gms)) {
+      outputs[m[1]] = m[3];
+    }
+    return { code, outputs, printed };
+  } finally {
+    await Deno.remove(file);
+  }
+}
+
+Deno.test("settings on a push to the default branch: cache mode, updated, keyed by the run", async () => {
+  const { code, outputs, printed } = await outputsOf({
+    GITHUB_EVENT_NAME: "push",
+    GITHUB_REF: "refs/heads/main",
+    TAILGATE_DEFAULT_BRANCH: "main",
+    GITHUB_RUN_ID: "9",
+    GITHUB_RUN_ATTEMPT: "1",
+    RUNNER_OS: "Linux",
+    RUNNER_ARCH: "X64",
+  });
+  assert.equal(code, 0);
+  assert.deepEqual(outputs, {
+    mode: "cache",
+    "baseline-dir": ".tailgate/baselines",
+    update: "true",
+    "cache-key": "tailgate-baselines-Linux-X64-9-1",
+    "cache-restore-prefix": "tailgate-baselines-Linux-X64-",
+  });
+  assert.deepEqual(printed, ["tailgate baselines: cache in .tailgate/baselines, updated"]);
+});
+
+Deno.test("settings on a pull request: read only; a wrong input is an error annotation and exit 2", async () => {
+  const pr = await outputsOf({
+    GITHUB_EVENT_NAME: "pull_request",
+    GITHUB_REF: "refs/pull/3/merge",
+    TAILGATE_DEFAULT_BRANCH: "main",
+    TAILGATE_BASELINE: "branch",
+  });
+  assert.equal(pr.outputs.update, "false");
+  assert.equal(pr.outputs.mode, "branch");
+  const bad = await outputsOf({ TAILGATE_BASELINE: "s3" });
+  assert.equal(bad.code, 2);
+  assert.deepEqual(bad.outputs, {});
+  assert.deepEqual(bad.printed, [
+    "::error::baseline: `s3` is not one of cache, branch, committed, none",
+  ]);
+});

@@ -1,0 +1,62 @@
+import assert from "node:assert/strict";
+import { appendStepSummary, renderCiSummary } from "../../../ci/action/step_summary.ts";
+import type { PlanOutcome } from "../../../ci/action/plan_outcome.ts";
+
+function outcome(plan: string, exitCode: number, summaryMd?: string): PlanOutcome {
+  return {
+    plan,
+    dir: `out/${plan}`,
+    exitCode,
+    verdict: exitCode === 0 ? "pass" : "invalid",
+    stderr: "",
+    ...(summaryMd === undefined ? {} : { summaryMd }),
+  };
+}
+
+Deno.test("renderCiSummary() tables every plan, then appends each plan's summary.md as written", () => {
+  const text = renderCiSummary([
+    outcome("plans/a.yaml", 0, "### a\n\nall good\n"),
+    outcome("plans/b|c.yaml", 4),
+  ], "invalid");
+  assert.equal(
+    text,
+    [
+      "## tailgate: invalid",
+      "",
+      "| plan | name | verdict | exit code |",
+      "| --- | --- | --- | --- |",
+      "| `plans/a.yaml` |  | **pass** | 0 (every gate passed) |",
+      "| `plans/b\\|c.yaml` |  | **invalid** | 4 (target unreachable) |",
+      "",
+      "### a",
+      "",
+      "all good",
+      "",
+      "### `plans/b|c.yaml`",
+      "",
+      "No report: target unreachable (exit 4); see the job log.",
+      "",
+    ].join("\n"),
+  );
+});
+
+Deno.test("renderCiSummary() leaves out the plan summaries past the size limit and says how many", () => {
+  const big = "x".repeat(600);
+  const plans = [1, 2, 3].map((i) => outcome(`p${i}.yaml`, 0, big));
+  const text = renderCiSummary(plans, "pass", 1_100);
+  assert.ok(new TextEncoder().encode(text).length < 1_100 + 200);
+  assert.equal(text.split(big).length - 1, 1);
+  assert.match(text, /_2 more plan summaries do not fit here: see the reports artifact\._/);
+});
+
+Deno.test("appendStepSummary() appends with a closing newline and does nothing without the file", async () => {
+  const file = await Deno.makeTempFile();
+  try {
+    await appendStepSummary("## one", file);
+    await appendStepSummary("## two\n", file);
+    await appendStepSummary("## never", undefined);
+    assert.equal(await Deno.readTextFile(file), "## one\n## two\n");
+  } finally {
+    await Deno.remove(file);
+  }
+});

@@ -1,0 +1,57 @@
+import assert from "node:assert/strict";
+import { jobExitCode, planVerdict, worstVerdict } from "../../../ci/action/verdict.ts";
+import { judgeRun } from "../../../runner/gates/judge_run.ts";
+import type { RunResult } from "../../../runner/result/run_result.ts";
+import { gateResult, scaledUs } from "../../_helpers/gate_fixtures.ts";
+
+async function judged(slos: string[], toolLimited = false): Promise<RunResult> {
+  const result = gateResult([{
+    ratePerSec: 100,
+    durationMs: 10_000,
+    labels: [{ label: "GET /", response: scaledUs(1_000, 1) }],
+  }], { slos, toolLimited });
+  await judgeRun(result);
+  return result;
+}
+
+Deno.test("planVerdict() reads exit 3 as insufficient only for a sound run with an insufficient verdict", async () => {
+  const insufficient = await judged(["p99.9 < 5ms"]);
+  assert.equal(planVerdict(3, insufficient), "insufficient");
+  assert.equal(planVerdict(3, await judged(["p99.9 < 5ms"], true)), "invalid");
+  const stopped = await judged(["p99.9 < 5ms"]);
+  stopped.run.complete = false;
+  assert.equal(planVerdict(3, stopped), "invalid");
+  assert.equal(planVerdict(3, undefined), "invalid");
+});
+
+Deno.test("planVerdict() reads exit 1 as fail only when a verdict failed (a crash also exits 1)", async () => {
+  assert.equal(planVerdict(1, await judged(["p99 < 1ms"])), "fail");
+  assert.equal(planVerdict(1, await judged(["p99 < 5ms"])), "invalid");
+  assert.equal(planVerdict(1, undefined), "invalid");
+  assert.equal(planVerdict(0, undefined), "pass");
+  assert.equal(planVerdict(2, undefined), "invalid");
+  assert.equal(planVerdict(4, undefined), "invalid");
+});
+
+Deno.test("worstVerdict() ranks invalid over fail over insufficient over pass", () => {
+  assert.equal(worstVerdict([]), "pass");
+  assert.equal(worstVerdict(["pass", "insufficient"]), "insufficient");
+  assert.equal(worstVerdict(["insufficient", "fail", "pass"]), "fail");
+  assert.equal(worstVerdict(["fail", "invalid", "insufficient"]), "invalid");
+});
+
+Deno.test("jobExitCode() follows fail-on: insufficient reds every non-pass, fail lets too few samples pass, never stays green", () => {
+  const table: Array<[Parameters<typeof jobExitCode>[0], number, number, number, number]> = [
+    // verdict, tailgate code, fail-on insufficient, fail, never
+    ["pass", 0, 0, 0, 0],
+    ["insufficient", 3, 3, 0, 0],
+    ["fail", 1, 1, 1, 0],
+    ["invalid", 4, 4, 4, 0],
+    ["invalid", 2, 2, 2, 0],
+  ];
+  for (const [verdict, code, strict, fail, never] of table) {
+    assert.equal(jobExitCode(verdict, code, "insufficient"), strict, `${verdict} insufficient`);
+    assert.equal(jobExitCode(verdict, code, "fail"), fail, `${verdict} fail`);
+    assert.equal(jobExitCode(verdict, code, "never"), never, `${verdict} never`);
+  }
+});

@@ -1,0 +1,112 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { INPUT_DEFAULTS } from "../../ci/action/action_inputs.ts";
+import { REPORT_FILES } from "../../reporters/report_formats.ts";
+import { TAILGATE_VERSION } from "../../runner/version.ts";
+import { asObject, readYamlObject, type YamlObject } from "../_helpers/yaml_value.ts";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const ACTION = `your-org/tailgate/ci@v${TAILGATE_VERSION}`;
+const example = (file: string) => readYamlObject(join(ROOT, "ci/examples", file));
+const jobsOf = (w: YamlObject) => asObject(w.jobs, "jobs");
+const stepsOf = (job: YamlObject) =>
+  (job.steps as YamlObject[]).map((s, i) => asObject(s, `step ${i}`));
+const withOf = (step: YamlObject) => asObject(step.with, `${step.name ?? step.uses} with`);
+const tailgateSteps = (job: YamlObject) =>
+  stepsOf(job).filter((s) => String(s.uses).includes("/tailgate/ci@"));
+
+Deno.test("every example uses the action at this release's tag with inputs it declares", async () => {
+  for (const file of ["github-pr-gate.yml", "github-nightly.yml", "github-sharded.yml"]) {
+    const w = await example(file);
+    let uses = 0;
+    for (const [name, job] of Object.entries(jobsOf(w))) {
+      for (const step of tailgateSteps(asObject(job, name))) {
+        uses++;
+        assert.equal(step.uses, ACTION, `${file} ${name}`);
+        for (const input of Object.keys(withOf(step))) {
+          assert.ok(input in INPUT_DEFAULTS, `${file} ${name}: unknown input ${input}`);
+        }
+      }
+    }
+    assert.ok(uses > 0, file);
+  }
+  const gitlab = await readYamlObject(join(ROOT, "ci/examples/gitlab-ci.yml"));
+  assert.equal(asObject(gitlab.variables, "variables").TAILGATE_REF, `v${TAILGATE_VERSION}`);
+  const k8s = await Deno.readTextFile(join(ROOT, "ci/examples/k8s-indexed-job.yaml"));
+  assert.equal(
+    k8s.match(/--branch=v[\d.]+/g)?.every((b) => b === `--branch=v${TAILGATE_VERSION}`),
+    true,
+  );
+});
+
+Deno.test("the PR gate runs on pull requests and pushes to main with minimal permissions", async () => {
+  const w = await example("github-pr-gate.yml");
+  const on = asObject(w.on, "on");
+  assert.ok("pull_request" in on);
+  assert.deepEqual(asObject(on.push, "push").branches, ["main"]);
+  assert.deepEqual(w.permissions, { contents: "read" });
+  const job = asObject(jobsOf(w)["load-test"], "load-test");
+  assert.deepEqual(job.permissions, {
+    contents: "read",
+    checks: "write",
+    "pull-requests": "write",
+  });
+  const steps = stepsOf(job);
+  const report = steps.find((s) => s.uses === "mikepenz/action-junit-report@v5")!;
+  assert.equal(
+    withOf(report).report_paths,
+    `\${{ steps.tailgate.outputs.results-dir }}/*/${REPORT_FILES.junit}`,
+  );
+  assert.match(String(withOf(report).annotate_only), /head\.repo\.fork/);
+  const comment = steps.find((s) => s.uses === "marocchino/sticky-pull-request-comment@v2")!;
+  assert.equal(withOf(comment).path, "${{ steps.tailgate.outputs.summary-file }}");
+  assert.match(String(comment.if), /github\.event_name == 'pull_request'/);
+  assert.match(String(comment.if), /!github\.event\.pull_request\.head\.repo\.fork/);
+  for (const s of [report, comment]) assert.match(String(s.if), /!cancelled\(\)/);
+  assert.equal(tailgateSteps(job)[0].id, "tailgate");
+});
+
+Deno.test("the nightly run is scheduled and may push the history to its branch", async () => {
+  const w = await example("github-nightly.yml");
+  assert.ok(Array.isArray(asObject(w.on, "on").schedule));
+  const job = asObject(jobsOf(w).nightly, "nightly");
+  assert.equal(asObject(job.permissions, "permissions").contents, "write");
+  const inputs = withOf(tailgateSteps(job)[0]);
+  assert.equal(inputs.baseline, "branch");
+  assert.equal(inputs["update-baseline"], "auto");
+  assert.ok((job["timeout-minutes"] as number) > 30);
+});
+
+Deno.test("the sharded run: matrix shards 0..N-1 of N at one start time, merged from their artifacts", async () => {
+  const w = await example("github-sharded.yml");
+  const jobs = jobsOf(w);
+  const start = asObject(jobs.start, "start");
+  assert.equal(
+    asObject(start.outputs, "outputs")["start-at"],
+    "${{ steps.time.outputs.start-at }}",
+  );
+  assert.match(String(stepsOf(start)[0].run), /date -u -d '\+\d+ minutes' \+%Y-%m-%dT%H:%M:%SZ/);
+
+  const shard = asObject(jobs.shard, "shard");
+  assert.equal(shard.needs, "start");
+  const strategy = asObject(shard.strategy, "strategy");
+  assert.equal(strategy["fail-fast"], false);
+  const indexes = asObject(strategy.matrix, "matrix").shard as number[];
+  const n = indexes.length;
+  assert.deepEqual(indexes, [...Array(n).keys()]);
+  const inputs = withOf(tailgateSteps(shard)[0]);
+  assert.equal(inputs.shard, `\${{ matrix.shard }}/${n}`);
+  assert.equal(inputs["start-at"], "${{ needs.start.outputs.start-at }}");
+  assert.doesNotMatch(String(inputs.plans), /[*?[{]/, "one plan per sharded job");
+  assert.equal(inputs.report, "json");
+  const artifact = String(inputs["artifact-name"]);
+  assert.equal(artifact, "tailgate-shard-${{ matrix.shard }}");
+
+  const merge = asObject(jobs.merge, "merge");
+  assert.equal(merge.needs, "shard");
+  assert.equal(merge.if, "${{ !cancelled() }}");
+  const download = withOf(stepsOf(merge).find((s) => s.uses === "actions/download-artifact@v4")!);
+  assert.equal(download.pattern, artifact.replace("${{ matrix.shard }}", "*"));
+  assert.equal(withOf(tailgateSteps(merge)[0]).merge, download.path);
+});
