@@ -30,5 +30,6 @@ Deno.test("corrected response time matches the stall target's known distribution
   // Service time, from the actual send, is what a closed-loop tool reports: it hides the stall.
   // The same comparison fails on it — the check can tell a corrected figure from an omitted one.
   assert.notDeepEqual(offTruth(stage.service, STALL_TRUTH), []);
-  assert.ok(stage.service.percentilesUs["90"] < 5_000, "service p90 should stay small");
+  // Small next to the corrected p90 of 500 ms (20 ms leaves room for a loaded 2-core machine).
+  assert.ok(stage.service.percentilesUs["90"] < 20_000, "service p90 should stay small");
 });
