@@ -39,7 +39,11 @@ export const DEFAULT_REGRESSION_FLOORS: Readonly<Partial<Record<RegressionMetric
 
 /** Options of the regression gate. */
 export interface RegressionOptions {
-  /** Metric → floor (relative change; absolute for error_rate). Defaults above. */
+  /**
+   * Metric → floor (relative change; absolute for error_rate). Defaults above. A percentile the
+   * plan names here is `insufficient` when the sample count cannot support it; a default one is
+   * then not judged at all (the plan did not ask for it, so it must not fail CI).
+   */
   floors?: Partial<Record<RegressionMetric, number>>;
   minTailSamples?: number;
   /** History runs used at most (the last ones). */
@@ -97,6 +101,12 @@ export function evaluateRegression(
       if (past.length === 0) continue; // a new stage or label: nothing to compare with
       const ks = ksDistance(current.response, merged(past.map((p) => p.response)));
       for (const [metric, floor] of Object.entries(floors) as [RegressionMetric, number][]) {
+        const q = percentileOf(metric);
+        const minTail = options.minTailSamples ?? 10;
+        if (
+          options.floors === undefined && q !== undefined &&
+          [current, ...past].some((s) => !isSufficient(s.response.totalCount, q, minTail))
+        ) continue; // a default metric too far in the tail for this many requests
         verdicts.push(judgeMetric(metric, floor, current, past, {
           name: `${metric} vs baseline: ${where}`,
           stageIndex: stage.index,

@@ -154,16 +154,28 @@ Deno.test("error_rate regresses by absolute points, not by relative change", () 
   assert.equal(judge(100, 150).status, "fail", "1% to 1.5%: 0.5 points");
 });
 
-Deno.test("too few requests beyond a percentile in the run or any baseline run is insufficient", () => {
-  const shortNow = evaluateRegression(mainRun(1, { requests: 5_000 }), history(TIGHT));
+Deno.test("too few requests beyond a percentile the plan names is insufficient", () => {
+  const named = { floors: DEFAULT_REGRESSION_FLOORS };
+  const shortNow = evaluateRegression(mainRun(1, { requests: 5_000 }), history(TIGHT), named);
   assert.equal(verdictOf(shortNow, "p99.9").status, "insufficient");
   assert.match(verdictOf(shortNow, "p99.9").message, /one had 5000 requests/);
   assert.notEqual(verdictOf(shortNow, "p99").status, "insufficient", "50 lie beyond p99");
   const past = baselineOf([mainRun(1), mainRun(1, { requests: 5_000 }), mainRun(1)]);
-  const shortThen = verdictOf(evaluateRegression(mainRun(1), past), "p99.9");
+  const shortThen = verdictOf(evaluateRegression(mainRun(1), past, named), "p99.9");
   assert.equal(shortThen.status, "insufficient");
   assert.equal(shortThen.measured, undefined);
   assert.match(shortThen.message, /one had 5000 requests/);
+});
+
+Deno.test("a default percentile too far in the tail for the requests is not judged, so CI stays green", () => {
+  const verdicts = evaluateRegression(mainRun(1, { requests: 5_000 }), history(TIGHT));
+  const metrics = verdicts.map((v) => v.name.split(" ")[0]);
+  assert.ok(!metrics.includes("p99.9"), "p99.9 needs 10,000 requests: not judged by default");
+  assert.ok(metrics.includes("p99"), "50 requests lie beyond p99: judged");
+  assert.ok(verdicts.every((v) => v.status !== "insufficient"), JSON.stringify(verdicts));
+  const past = baselineOf([mainRun(1), mainRun(1, { requests: 5_000 }), mainRun(1)]);
+  const names = evaluateRegression(mainRun(1), past).map((v) => v.name.split(" ")[0]);
+  assert.ok(!names.includes("p99.9"), "one short history run is enough to skip it");
 });
 
 Deno.test("a tool-limited run's regression verdicts are all invalid", () => {
