@@ -86,7 +86,10 @@ const STATUS_WORDS = {
 
 function verdictMessage(v: Verdict): string {
   const marginal = v.marginal ? " (marginal: the bound is inside the 95% confidence interval)" : "";
-  return `${STATUS_WORDS[v.status]}: ${v.message}${marginal}`;
+  const word = STATUS_WORDS[v.status];
+  // An SLO's message already starts with its status ("failed: measured …").
+  const text = v.message.startsWith(`${word}:`) ? v.message : `${word}: ${v.message}`;
+  return `${text}${marginal}`;
 }
 
 const ISSUE = /^(\S.*?):(\d+):(\d+): (error|warning): (.+)$/;

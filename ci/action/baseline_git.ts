@@ -7,7 +7,7 @@
  * @module
  */
 import { globSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 
 /** Who the commits are by: the Actions bot, as GitHub shows it. */
 export const BOT_IDENTITY = {
@@ -56,7 +56,8 @@ async function git(
 /** The remote branch's newest commit, fetched; undefined when the branch does not exist yet. */
 async function fetchBranch(place: GitPlace, branch: string): Promise<string | undefined> {
   const remote = place.remote ?? "origin";
-  const found = await git(place, ["ls-remote", "--exit-code", "--heads", remote, branch], {
+  // The full ref: a bare name would also match `refs/heads/<anything>/<branch>`.
+  const found = await git(place, ["ls-remote", "--exit-code", remote, `refs/heads/${branch}`], {
     allowFail: true,
   });
   if (found.code === 2) return undefined;
@@ -94,10 +95,10 @@ export async function restoreFromBranch(
 ): Promise<{ commit?: string; files: string[] }> {
   const commit = await fetchBranch(place, branch);
   const files = [...(await topFiles(place, commit))].filter(([name]) => name.endsWith(".json"));
-  await Deno.mkdir(join(place.cwd, dir), { recursive: true });
+  await Deno.mkdir(resolve(place.cwd, dir), { recursive: true });
   for (const [name, blob] of files) {
     const text = (await git(place, ["cat-file", "blob", blob])).stdout;
-    await Deno.writeTextFile(join(place.cwd, dir, name), text);
+    await Deno.writeTextFile(resolve(place.cwd, dir, name), text);
   }
   return { ...(commit ? { commit } : {}), files: files.map(([name]) => name).sort() };
 }
@@ -108,12 +109,18 @@ export interface SaveOutcome {
   commit?: string;
   /** The files this job changed. */
   changed: string[];
+  /**
+   * Changed files left as the branch has them: histories this job did not restore (its restore
+   * failed, or another job created them meanwhile), which its own files lack the runs of.
+   */
+  kept: string[];
 }
 
 /**
  * Commits the `*.json` files of `dir` that differ from the restored commit onto the branch's
  * newest commit (so another job's concurrent update of another plan is kept) and pushes; a push
- * refused because the branch moved is retried, up to `attempts` times.
+ * refused because the branch moved is retried, up to `attempts` times. A file the branch has but
+ * the restored commit had not is never replaced: this job's history was built without its runs.
  *
  * @example
  * ```ts
@@ -132,18 +139,20 @@ export async function saveToBranch(
 ): Promise<SaveOutcome> {
   const restored = await topFiles(place, restoredCommit);
   const changed = new Map<string, string>();
-  for (const name of globSync("*.json", { cwd: join(place.cwd, dir) }).sort()) {
+  for (const name of globSync("*.json", { cwd: resolve(place.cwd, dir) }).sort()) {
     const blob = (await git(place, ["hash-object", "-w", join(dir, name)])).stdout.trim();
     if (restored.get(name) !== blob) changed.set(name, blob);
   }
-  if (changed.size === 0) return { changed: [] };
+  if (changed.size === 0) return { changed: [], kept: [] };
   for (let attempt = 1;; attempt++) {
     const head = await fetchBranch(place, branch);
     const files = await topFiles(place, head);
     const before = [...files].sort().join();
-    for (const [name, blob] of changed) files.set(name, blob);
+    const kept = [...changed.keys()].filter((name) => files.has(name) && !restored.has(name));
+    const written = [...changed.keys()].filter((name) => !kept.includes(name));
+    for (const name of written) files.set(name, changed.get(name)!);
     if (head !== undefined && [...files].sort().join() === before) {
-      return { changed: [...changed.keys()] };
+      return { changed: written, kept };
     }
     const listing = [...files].map(([name, blob]) => `100644 blob ${blob}\t${name}\n`).join("");
     const tree = (await git(place, ["mktree"], { stdin: listing })).stdout.trim();
@@ -156,7 +165,7 @@ export async function saveToBranch(
       place.remote ?? "origin",
       `${commit}:refs/heads/${branch}`,
     ], { allowFail: true });
-    if (pushed.code === 0) return { commit, changed: [...changed.keys()] };
+    if (pushed.code === 0) return { commit, changed: written, kept };
     if (attempt >= attempts) {
       throw new Error(`could not push ${branch}: ${pushed.stderr.trim()}`);
     }
@@ -179,7 +188,7 @@ export async function commitInPlace(
   dir: string,
   message: string,
 ): Promise<boolean> {
-  const exists = await Deno.stat(join(place.cwd, dir)).then(() => true, () => false);
+  const exists = await Deno.stat(resolve(place.cwd, dir)).then(() => true, () => false);
   if (!exists) return false;
   await git(place, ["add", "--", dir]);
   const staged = await git(place, ["diff", "--cached", "--quiet", "--", dir], { allowFail: true });

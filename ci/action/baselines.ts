@@ -59,6 +59,14 @@ export async function baselinesMain(
           ? `pushed ${saved.changed.join(", ")} to ${branch} (${saved.commit})`
           : `baselines unchanged: nothing pushed to ${branch}`,
       );
+      if (saved.kept.length) {
+        print(formatAnnotation({
+          level: "warning",
+          title: "tailgate baselines",
+          message: `${saved.kept.join(", ")} left as ${branch} has them: this job did not ` +
+            "restore them, so its copies lack their runs",
+        }));
+      }
     } else if (command === "save" && mode === "committed") {
       const current = env.GITHUB_REF_NAME ?? "";
       if (inputValue(env, "baseline-commit") !== "true") {

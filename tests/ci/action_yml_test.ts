@@ -127,3 +127,8 @@ Deno.test("the run step cannot fail the job before the baselines are saved and t
     "${{ !cancelled() && inputs.artifact-name != '' }}",
   );
 });
+
+Deno.test("a re-run job can upload its reports: upload-artifact@v4 refuses an existing name unless told to overwrite", () => {
+  const upload = steps.find((s) => s.name === "Upload the reports")!;
+  assert.equal(asObject(upload.with, "with").overwrite, true);
+});

@@ -30,6 +30,8 @@ Deno.test("annotationsFor() puts a failed SLO as an error on its line and an ins
   assert.equal(lines.length, 2);
   assert.match(lines[0], /^::error file=plans\/shop\.yaml,line=21,title=p99 < 1ms::shop: failed: /);
   assert.ok(lines[0].includes(result.verdicts[1].message.replaceAll("%", "%25")));
+  // The SLO's message says "failed:" itself: the status is not said twice.
+  assert.ok(!lines[0].includes("failed: failed:"), lines[0]);
   assert.match(
     lines[1],
     /^::warning file=plans\/shop\.yaml,line=22,title=p99\.9 < 5ms::shop: too few samples: /,

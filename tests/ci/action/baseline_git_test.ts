@@ -76,3 +76,43 @@ Deno.test("commitInPlace() commits the changed history to the checked-out branch
       "tailgate: baselines [skip ci]",
   );
 });
+
+Deno.test("saveToBranch() never replaces a history the job did not restore (a failed restore)", async () => {
+  await using repo = await gitOrigin();
+  const seed = await repo.clone("seed");
+  await writeHistory(seed, { "shop.json": "10 runs\n" });
+  await saveToBranch({ cwd: seed }, BRANCH, DIR, undefined, "seed");
+
+  // The restore failed (no restored commit): the run started a fresh one-run history of shop.
+  const job = await repo.clone("job");
+  await writeHistory(job, { "shop.json": "1 run\n", "cart.json": "1 run\n" });
+  const saved = await saveToBranch({ cwd: job }, BRANCH, DIR, undefined, "job");
+  assert.deepEqual([saved.changed, saved.kept], [["cart.json"], ["shop.json"]]);
+  assert.equal(await gitIn(repo.origin, ["show", `${BRANCH}:shop.json`]), "10 runs");
+  assert.equal(await gitIn(repo.origin, ["show", `${BRANCH}:cart.json`]), "1 run");
+});
+
+Deno.test("the baseline branch is found by its full name, not a branch ending in it", async () => {
+  await using repo = await gitOrigin();
+  await gitIn(repo.origin, ["branch", `feature/${BRANCH}`, "main"]);
+  const work = await repo.clone("work");
+  assert.deepEqual(await restoreFromBranch({ cwd: work }, BRANCH, DIR), { files: [] });
+  await writeHistory(work, { "shop.json": "{}\n" });
+  const saved = await saveToBranch({ cwd: work }, BRANCH, DIR, undefined, "first");
+  assert.equal(await gitIn(repo.origin, ["rev-parse", BRANCH]), saved.commit);
+});
+
+Deno.test("restoreFromBranch() and saveToBranch() take an absolute baseline-dir as it is", async () => {
+  await using repo = await gitOrigin();
+  const push = await repo.clone("push");
+  const outside = join(repo.root, "runner-temp", "baselines");
+  await Deno.mkdir(outside, { recursive: true });
+  await Deno.writeTextFile(join(outside, "shop.json"), "{}\n");
+  assert.deepEqual((await saveToBranch({ cwd: push }, BRANCH, outside, undefined, "s")).changed, [
+    "shop.json",
+  ]);
+  const pr = await repo.clone("pr");
+  const into = join(repo.root, "pr-temp", "baselines");
+  assert.deepEqual((await restoreFromBranch({ cwd: pr }, BRANCH, into)).files, ["shop.json"]);
+  assert.equal(await Deno.readTextFile(join(into, "shop.json")), "{}\n");
+});

@@ -77,3 +77,28 @@ Deno.test("with baseline: committed and no baseline-commit, save only tells the 
   );
   assert.equal(await gitIn(repo.origin, ["rev-list", "--count", "main"]), "1");
 });
+
+Deno.test("after a failed restore, save warns and keeps the branch's history instead of replacing it", async () => {
+  await using repo = await gitOrigin();
+  const seed = await repo.clone("seed");
+  await Deno.mkdir(join(seed, ".tailgate/baselines"), { recursive: true });
+  await Deno.writeTextFile(join(seed, ".tailgate/baselines/shop.json"), "10 runs\n");
+  await main("save", { TAILGATE_BASELINE: "branch", GITHUB_WORKSPACE: seed });
+
+  const job = await repo.clone("job");
+  const url = await gitIn(job, ["remote", "get-url", "origin"]);
+  await gitIn(job, ["remote", "set-url", "origin", join(repo.root, "gone.git")]);
+  const restore = await main("restore", { TAILGATE_BASELINE: "branch", GITHUB_WORKSPACE: job });
+  assert.match(restore.printed[0], /^::warning title=tailgate baselines::baselines not restored: /);
+  await gitIn(job, ["remote", "set-url", "origin", url]);
+  // The run started a fresh history, as tailgate does with no baseline file.
+  await Deno.mkdir(join(job, ".tailgate/baselines"), { recursive: true });
+  await Deno.writeTextFile(join(job, ".tailgate/baselines/shop.json"), "1 run\n");
+  const saved = await main("save", { TAILGATE_BASELINE: "branch", GITHUB_WORKSPACE: job });
+  assert.deepEqual(saved.printed, [
+    "baselines unchanged: nothing pushed to tailgate-baselines",
+    "::warning title=tailgate baselines::shop.json left as tailgate-baselines has them: this job " +
+    "did not restore them, so its copies lack their runs",
+  ]);
+  assert.equal(await gitIn(repo.origin, ["show", "tailgate-baselines:shop.json"]), "10 runs");
+});
