@@ -171,9 +171,8 @@ function percentileChart() {
 }
 
 function timeAxis() {
-  var stages = data.timeline.stages;
   return {
-    type: "linear", min: 0, max: stages.length ? stages[stages.length - 1].endS : undefined,
+    type: "linear", min: 0, max: data.timeline.endS,
     title: { display: true, text: "seconds since start" }
   };
 }

@@ -56,7 +56,11 @@ export function percentileAxis(largestCount: number): PercentileAxis {
  * ```
  */
 export function percentileX(percentile: number): number {
-  return Number((1 / (1 - percentile / 100)).toPrecision(12)); // 90 → 10, not 10.000000000000002
+  const x = 1 / (1 - percentile / 100);
+  // Float noise off, so a percentile lands on its tick: 90 → 10, not 10.000000000000002, and
+  // 99.999 → 100000, not 99999.9999993.
+  const whole = Math.round(x);
+  return Math.abs(x - whole) <= x * 1e-8 ? whole : x;
 }
 
 /**

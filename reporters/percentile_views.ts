@@ -83,7 +83,9 @@ export function percentileViews(result: RunResult): PercentileChartData {
     ),
   }));
   const largest = Math.max(0, ...pairs.map((p) => p.current.response.totalCount));
-  const axis = percentileAxis(largest);
+  // The axis reaches the finest percentile an SLO names (`1 / (1 − p)` values resolve it), so the
+  // SLO's marker stands at that percentile, not on `max` or past the chart's edge.
+  const axis = percentileAxis(Math.max(largest, ...sloPercentileXs(result)));
   const markers = sloMarkers(result, axis);
   const baselineNote = result.baseline === undefined
     ? ""
@@ -140,7 +142,8 @@ function sloMarkers(
       : metric.kind === "max"
       ? axis.maxX
       : undefined;
-    if (x === undefined) return [];
+    // A percentile finer than the axis' six nines has no place left of `max`.
+    if (x === undefined || (metric.kind === "percentile" && x >= axis.maxX)) return [];
     const verdict = result.verdicts.find((v) => v.kind === "slo" && v.line === line);
     return [{
       name: verdict?.name ?? text.trim(),
@@ -149,5 +152,14 @@ function sloMarkers(
       boundMs: bound / 1000,
       stageIndexes: verdict?.stageIndexes ?? [],
     }];
+  });
+}
+
+function sloPercentileXs(result: RunResult): number[] {
+  return result.plan.slos.flatMap(({ text }) => {
+    const parsed = parseSlo(text);
+    return parsed.ok && parsed.value.metric.kind === "percentile"
+      ? [percentileX(parsed.value.metric.percentile)]
+      : [];
   });
 }

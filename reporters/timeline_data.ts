@@ -40,6 +40,8 @@ export interface StageSpan {
 /** Latency and throughput over time (x in seconds from the run's start). */
 export interface TimelineChartData {
   stages: StageSpan[];
+  /** Where the time axis ends: the last interval's end when answers came after the schedule. */
+  endS: number;
   latency: TimelineSeries[];
   throughput: TimelineSeries[];
 }
@@ -74,9 +76,11 @@ export function timelineData(result: RunResult): TimelineChartData | undefined {
       i,
     ): [number, number | null] => [at(i.startMs + i.durationMs / 2), pick(i)]),
   });
+  // One shard's result (`run --shard I/N`) scheduled 1/N of the plan's rate.
+  const shards = result.run.shard?.count ?? 1;
   const intended: Array<[number, number | null]> = result.stages.flatMap((s) => [
-    [at(s.startMs), s.fromPerSec] as [number, number],
-    [at(s.startMs + s.durationMs), s.toPerSec] as [number, number],
+    [at(s.startMs), s.fromPerSec / shards] as [number, number],
+    [at(s.startMs + s.durationMs), s.toPerSec / shards] as [number, number],
   ]);
   return {
     stages: result.stages.map((s) => ({
@@ -85,6 +89,10 @@ export function timelineData(result: RunResult): TimelineChartData | undefined {
       startS: at(s.startMs),
       endS: at(s.startMs + s.durationMs),
     })),
+    endS: at(Math.max(
+      ...result.stages.map((s) => s.startMs + s.durationMs),
+      ...intervals.map((i) => i.startMs + i.durationMs),
+    )),
     latency: [
       perInterval("p50", "p50 response time", (i) => valueMs(i.response, "50")),
       perInterval("p99", "p99 response time", (i) => valueMs(i.response, "99")),
@@ -92,7 +100,13 @@ export function timelineData(result: RunResult): TimelineChartData | undefined {
       perInterval("serviceP99", "p99 service time", (i) => valueMs(i.service, "99")),
     ],
     throughput: [
-      { role: "intended", label: "intended rate (plan)", points: intended },
+      {
+        role: "intended",
+        label: shards === 1
+          ? "intended rate (plan)"
+          : `intended rate (this shard: 1/${shards} of plan)`,
+        points: intended,
+      },
       perInterval("sent", "sent per second", (i) => i.sentPerSec),
       perInterval("completed", "completed per second", (i) => i.completedPerSec),
       perInterval(

@@ -13,6 +13,15 @@ import { renderJunit } from "./junit.ts";
 import { renderMarkdown } from "./markdown.ts";
 import { REPORT_FILES, type ReportFormat } from "./report_formats.ts";
 
+/** Options of {@linkcode renderReport} and {@linkcode writeReports}. */
+export interface ReportOptions {
+  /**
+   * Where readers of the Markdown summary find the HTML report (a CI run's artifacts page);
+   * without it the summary names `report.html` in the run's artifact.
+   */
+  htmlUrl?: string;
+}
+
 /**
  * The text of one report.
  *
@@ -22,7 +31,11 @@ import { REPORT_FILES, type ReportFormat } from "./report_formats.ts";
  * // const xml = renderReport(result, "junit");
  * ```
  */
-export function renderReport(result: RunResult, format: ReportFormat): string {
+export function renderReport(
+  result: RunResult,
+  format: ReportFormat,
+  options: ReportOptions = {},
+): string {
   switch (format) {
     case "json":
       return JSON.stringify(result, null, 1) + "\n";
@@ -31,7 +44,7 @@ export function renderReport(result: RunResult, format: ReportFormat): string {
     case "junit":
       return renderJunit(result);
     case "md":
-      return renderMarkdown(result, { htmlUrl: REPORT_FILES.html });
+      return renderMarkdown(result, options.htmlUrl ? { htmlUrl: options.htmlUrl } : {});
     case "hlog":
       return renderHlog(result);
   }
@@ -58,12 +71,13 @@ export async function writeReports(
   result: RunResult,
   outDir: string,
   formats: readonly ReportFormat[],
+  options: ReportOptions = {},
 ): Promise<WrittenReports> {
   const written: WrittenReports = { paths: {}, errors: [] };
   for (const format of formats) {
     const path = join(outDir, REPORT_FILES[format]);
     try {
-      await writeFileAtomic(path, renderReport(result, format));
+      await writeFileAtomic(path, renderReport(result, format, options));
       written.paths[format] = path;
     } catch (e) {
       written.errors.push(`${format} report not written to ${path}: ${(e as Error).message}`);

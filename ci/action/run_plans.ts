@@ -16,7 +16,7 @@ import { expandPlans, planSlugs } from "./expand_plans.ts";
 import { type PlanOutcome, readOutcome } from "./plan_outcome.ts";
 import { publishOutcomes } from "./publish.ts";
 import { runTailgate, type TailgateExit } from "./run_tailgate.ts";
-import { mergeArgs, runArgs } from "./tailgate_args.ts";
+import { artifactsUrl, mergeArgs, runArgs } from "./tailgate_args.ts";
 import { formatAnnotation } from "./workflow_commands.ts";
 
 /** Runs `tailgate` with arguments in a folder (the real command, or a test's). */
@@ -58,7 +58,10 @@ export async function runPlansMain(
   const group = (title: string) => github ? print(`::group::${title}`) : print(`== ${title}`);
   const endGroup = () => github && print("::endgroup::");
   const outcomes: PlanOutcome[] = [];
-  const jobs = inputs.merge ? mergeJobs(inputs, inputs.merge, cwd) : runJobs(inputs, cwd);
+  const reportUrl = artifactsUrl(env);
+  const jobs = inputs.merge
+    ? mergeJobs(inputs, inputs.merge, cwd, reportUrl)
+    : runJobs(inputs, cwd, reportUrl);
   if (typeof jobs === "string") fail(jobs);
   else {
     for (const job of jobs) {
@@ -90,7 +93,7 @@ interface Job {
   args: string[];
 }
 
-function runJobs(inputs: RunInputs, cwd: string): Job[] | string {
+function runJobs(inputs: RunInputs, cwd: string, reportUrl?: string): Job[] | string {
   const plans = expandPlans(inputs.plans, cwd);
   if (plans.length === 0) {
     return `no plan file matches ${inputs.plans.map((p) => `\`${p}\``).join(", ")} in ${cwd}`;
@@ -105,12 +108,17 @@ function runJobs(inputs: RunInputs, cwd: string): Job[] | string {
     return {
       plan,
       dir,
-      args: ["run", ...runArgs({ ...runCommon(inputs, dir), plan, ...runOnly(inputs) })],
+      args: ["run", ...runArgs({ ...runCommon(inputs, dir, reportUrl), plan, ...runOnly(inputs) })],
     };
   });
 }
 
-function mergeJobs(inputs: RunInputs, folder: string, cwd: string): Job[] | string {
+function mergeJobs(
+  inputs: RunInputs,
+  folder: string,
+  cwd: string,
+  reportUrl?: string,
+): Job[] | string {
   const files = globSync("**/result.json", { cwd: resolve(cwd, folder) }).sort();
   const byPlan = new Map<string, string[]>();
   for (const f of files) {
@@ -123,13 +131,18 @@ function mergeJobs(inputs: RunInputs, folder: string, cwd: string): Job[] | stri
   }
   return [...byPlan].sort(([a], [b]) => a.localeCompare(b)).map(([slug, results]) => {
     const dir = join(inputs.out, slug);
-    return { plan: slug, dir, args: ["merge", ...mergeArgs(results, runCommon(inputs, dir))] };
+    return {
+      plan: slug,
+      dir,
+      args: ["merge", ...mergeArgs(results, runCommon(inputs, dir, reportUrl))],
+    };
   });
 }
 
-function runCommon(inputs: RunInputs, outDir: string) {
+function runCommon(inputs: RunInputs, outDir: string, reportUrl?: string) {
   return {
     outDir,
+    ...(reportUrl ? { reportUrl } : {}),
     reports: inputs.reports,
     ...(inputs.baselineDir === undefined ? {} : { baselineDir: inputs.baselineDir }),
     updateBaseline: inputs.updateBaseline,

@@ -14,6 +14,8 @@ export interface CommonArgs {
   baselineDir?: string;
   /** Append the run to the history. */
   updateBaseline: boolean;
+  /** Where the HTML report will be (the CI run's page); the Markdown summary links it. */
+  reportUrl?: string;
 }
 
 /** A plan run, possibly one shard of it. */
@@ -86,5 +88,25 @@ function common(args: CommonArgs): string[] {
     args.reports.join(","),
     ...(args.baselineDir === undefined ? ["--no-baseline"] : ["--baseline", args.baselineDir]),
     ...(args.baselineDir !== undefined && args.updateBaseline ? ["--update-baseline"] : []),
+    ...(args.reportUrl ? ["--report-url", args.reportUrl] : []),
   ];
+}
+
+/**
+ * The page where a CI run's artifacts (the HTML report among them) are found: the GitHub Actions
+ * run page, or the GitLab job's artifact browser; undefined outside CI.
+ *
+ * @example
+ * ```ts
+ * import { artifactsUrl } from "./tailgate_args.ts";
+ * artifactsUrl({ GITHUB_SERVER_URL: "https://github.com", GITHUB_REPOSITORY: "o/r", GITHUB_RUN_ID: "7" });
+ * // "https://github.com/o/r/actions/runs/7"
+ * ```
+ */
+export function artifactsUrl(env: Record<string, string | undefined>): string | undefined {
+  if (env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID) {
+    return `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`;
+  }
+  if (env.CI_JOB_URL) return `${env.CI_JOB_URL}/artifacts/browse`;
+  return undefined;
 }

@@ -25,6 +25,8 @@ export interface FinishOptions {
   allowInsufficient?: boolean;
   /** Colour the summary (default: see {@linkcode defaultColor}). */
   color?: boolean;
+  /** Where the HTML report will be found (the Markdown summary links it). */
+  reportUrl?: string;
 }
 
 /** The outcome for cli.ts to print. */
@@ -61,7 +63,12 @@ export async function finishResult(
     notes.push(...judged.notes);
   }
   const formats = (options.reports ?? DEFAULT_RUN_REPORTS).filter((f) => f !== "json");
-  const written = await writeReports(result, options.outDir, ["json", ...formats]);
+  const written = await writeReports(
+    result,
+    options.outDir,
+    ["json", ...formats],
+    options.reportUrl ? { htmlUrl: options.reportUrl } : {},
+  );
   notes.push(...written.errors);
   const exitCode = !result.run.complete || result.health.toolLimited
     ? EXIT_CODES.invalidRun

@@ -28,7 +28,8 @@ N of them) into the whole plan's result: histograms merged exactly, counts added
 data aligned by wall-clock time. Then judges the gates once and writes the reports, as
 \`tailgate run\` does (same options, same exit codes).
   --out DIR        where the merged result and reports go (default ./tailgate-out/)
-  --report FORMATS html, junit, md, hlog or all (default html,junit,md); result.json always`;
+  --report FORMATS html, junit, md, hlog or all (default html,junit,md); result.json always
+  --report-url URL where the HTML report will be; the Markdown summary links it`;
 
 /**
  * Runs `tailgate merge`.
@@ -48,6 +49,7 @@ export async function mergeCommand(args: string[]): Promise<RunOutcome> {
       options: {
         out: { type: "string", default: "tailgate-out" },
         report: { type: "string" },
+        "report-url": { type: "string" },
         "allow-insufficient": { type: "boolean" },
         baseline: { type: "string" },
         "no-baseline": { type: "boolean" },
@@ -98,6 +100,7 @@ export async function mergeCommand(args: string[]): Promise<RunOutcome> {
     updateBaseline: parsed.values["update-baseline"] ?? false,
     allowInsufficient: parsed.values["allow-insufficient"] ?? false,
     ...(parsed.values.color ? { color: true } : parsed.values["no-color"] ? { color: false } : {}),
+    ...(parsed.values["report-url"] ? { reportUrl: parsed.values["report-url"] } : {}),
   });
   return {
     exitCode: finished.exitCode,

@@ -19,6 +19,7 @@ export const REPORT_HELP = `Usage: tailgate report <result.json> [--format FORMA
 Re-renders a stored result: the reporters read only the result document.
   --format FORMATS  comma-separated: html, junit, md, hlog, json, or all (default html,junit,md)
   --out DIR         where the files go (default: the result's folder)
+  --report-url URL  where the HTML report will be; the Markdown summary links it
 Prints the summary table; exit 0 when every report was written, 2 otherwise. The verdicts are
 the ones stored in the result (\`tailgate run\` and \`tailgate merge\` judge).`;
 
@@ -47,6 +48,7 @@ export async function reportCommand(args: string[]): Promise<ReportOutcome> {
       options: {
         format: { type: "string", default: "html,junit,md" },
         out: { type: "string" },
+        "report-url": { type: "string" },
         color: { type: "boolean" },
         "no-color": { type: "boolean" },
       },
@@ -71,7 +73,13 @@ export async function reportCommand(args: string[]): Promise<ReportOutcome> {
   if (!read.ok) return usage(`${file}: ${read.error}`);
   const outDir = parsed.values.out ?? dirname(file);
   const wanted: ReportFormat[] = formats.formats;
-  const written = await writeReports(read.result, outDir, wanted);
+  const reportUrl = parsed.values["report-url"];
+  const written = await writeReports(
+    read.result,
+    outDir,
+    wanted,
+    reportUrl ? { htmlUrl: reportUrl } : {},
+  );
   const color = parsed.values.color ? true : parsed.values["no-color"] ? false : defaultColor();
   return {
     exitCode: written.errors.length ? EXIT_CODES.usage : EXIT_CODES.ok,

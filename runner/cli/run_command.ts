@@ -49,6 +49,8 @@ export interface RunOptions {
   startAtEpochMs?: number;
   /** Colour the summary (default: when stdout is a terminal and NO_COLOR is not set). */
   color?: boolean;
+  /** Where the HTML report will be found (e.g. the CI run's artifacts); the summary links it. */
+  reportUrl?: string;
 }
 
 /** What a run produced, for cli.ts to print. */
@@ -73,6 +75,8 @@ Runs the plan with corrected timing: every request is timed from its intended se
   --report FORMATS comma-separated: html, junit, md, hlog, or all (default html,junit,md):
                    report.html, junit.xml, summary.md, latency.hlog; result.json is always
                    written
+  --report-url URL where the HTML report will be (a CI run's artifacts page): the
+                   Markdown summary links it
   --target URL     run against this base URL instead of the plan's target
   --ca-cert FILE   trust this PEM certificate for https targets (repeatable)
   --allow-insufficient   do not fail CI on percentiles with too few samples to judge
@@ -117,6 +121,7 @@ export function parseRunArgs(
         report: { type: "string" },
         shard: { type: "string" },
         "start-at": { type: "string" },
+        "report-url": { type: "string" },
         color: { type: "boolean" },
         "no-color": { type: "boolean" },
       },
@@ -162,6 +167,7 @@ export function parseRunArgs(
       reports: reports.ok ? reports.formats : [],
       ...(shard?.ok ? { shard: shard.shard } : {}),
       ...(startAt?.ok ? { startAtEpochMs: startAt.epochMs } : {}),
+      ...(parsed.values["report-url"] ? { reportUrl: parsed.values["report-url"] } : {}),
       ...(parsed.values.color
         ? { color: true }
         : parsed.values["no-color"]
@@ -252,6 +258,7 @@ export async function runPlanCommand(
     updateBaseline: options.updateBaseline ?? false,
     allowInsufficient: options.allowInsufficient ?? false,
     ...(options.color === undefined ? {} : { color: options.color }),
+    ...(options.reportUrl ? { reportUrl: options.reportUrl } : {}),
   });
   const notes = [...finished.notes];
   if (options.shard) {

@@ -6,6 +6,7 @@ import type { RunResult } from "../../runner/result/run_result.ts";
 import { type CdpEvent, Chromium, type Page } from "../_helpers/chromium.ts";
 import { HOSTILE, hostileResult, reportResult } from "../_helpers/report_fixtures.ts";
 import { ignoreWithout } from "../_helpers/test_tools.ts";
+import { recordedResult } from "./_recorded_results.ts";
 
 /** A test that drives `chromium`: ignored where it is not installed (CI requires it). */
 function browserTest(name: string, fn: () => void | Promise<void>): void {
@@ -142,6 +143,28 @@ browserTest(
       assert.equal(seen.text, true, "the hostile label reads as text");
       assert.ok(seen.title.includes(HOSTILE), seen.title);
       assert.equal(await page.evaluate(`document.documentElement.dataset.charts`), "drawn");
+      assert.deepEqual(problems(page.events), []);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+);
+
+browserTest(
+  "renderHtml() time charts run to the last interval, showing answers that came after the schedule",
+  async () => {
+    const dir = await Deno.makeTempDir({ prefix: "tailgate-html-" });
+    try {
+      await using browser = await Chromium.launch();
+      const drained = recordedResult({ responseMs: 2_500 });
+      const last = drained.intervals.at(-1)!;
+      const page = await openReport(browser, dir, drained);
+      const ends = await page.evaluate<number[]>(
+        `["chart-timeline-latency", "chart-timeline-throughput"]
+          .map((id) => Chart.getChart(id).scales.x.max)`,
+      );
+      assert.deepEqual(ends, [6, 6]);
+      assert.equal((last.startMs + last.durationMs) / 1000, 6);
       assert.deepEqual(problems(page.events), []);
     } finally {
       await Deno.remove(dir, { recursive: true });

@@ -20,6 +20,15 @@ Deno.test("percentileX() places a percentile at 1 / (1 - p)", () => {
   assert.equal(percentileX(99.9), 1000);
 });
 
+Deno.test("percentileX() puts four to seven nines exactly on their ticks", () => {
+  const ticks = percentileAxis(1e6).ticks.map((t) => t.x);
+  for (const [percentile, x] of [[99.99, 1e4], [99.999, 1e5], [99.9999, 1e6], [99.99999, 1e7]]) {
+    assert.equal(percentileX(percentile), x, `p${percentile}`);
+  }
+  assert.ok(ticks.includes(percentileX(99.999)) && ticks.includes(percentileX(99.9999)));
+  assert.equal(percentileX(99.123), 1 / (1 - 0.99123), "other percentiles stay where they are");
+});
+
 Deno.test("percentileCurve() reads the histogram's percentiles along the axis and ends at its max", () => {
   const h = pointsUs([[500, 990], [1_500, 9], [2_000, 1]]); // exact below 2048 µs
   const axis = percentileAxis(h.totalCount);

@@ -38,3 +38,17 @@ Deno.test("percentileViews() marks latency SLOs at their percentile and bound wi
   unjudged.verdicts = [];
   assert.ok(percentileViews(unjudged).views[0].slos.every((m) => m.status === "not judged"));
 });
+
+Deno.test("percentileViews() widens the axis to an SLO's finer percentile rather than drawing it at max", () => {
+  const result = reportResult();
+  result.plan.slos.push({ text: "p99.999 < 10ms", line: 90 }, {
+    text: "p99.99999 < 10ms",
+    line: 91,
+  });
+  const { axis, views } = percentileViews(result);
+  const marker = views[0].slos.find((m) => m.name === "p99.999 < 10ms")!;
+  assert.equal(marker.x, 100_000);
+  assert.ok(marker.x < axis.maxX, "left of the max tick");
+  assert.equal(axis.ticks.find((t) => t.x === marker.x)?.label, "99.999%");
+  assert.ok(views[0].slos.every((m) => m.x <= axis.maxX), "no marker past the chart's edge");
+});

@@ -3,6 +3,7 @@ import { rampData, timelineData } from "../../reporters/timeline_data.ts";
 import { errorTotal } from "../../runner/recorder/request_counts.ts";
 import { sampleResult } from "../_helpers/result_fixtures.ts";
 import { reportResult } from "../_helpers/report_fixtures.ts";
+import { recordedResult } from "./_recorded_results.ts";
 
 Deno.test("timelineData() puts each interval's p50, p99, max and rates at its midpoint", () => {
   const result = reportResult();
@@ -59,4 +60,22 @@ Deno.test("rampData() plots the ramp's intervals by intended rate; none without 
   );
   assert.ok(p99.every(([x], i) => i === 0 || x >= p99[i - 1][0]), "in rate order");
   assert.equal(rampData(sampleResult()), undefined);
+});
+
+Deno.test("timelineData() ends the time axis at the last interval, so answers after the schedule show", () => {
+  const drained = recordedResult({ responseMs: 2_500 });
+  const last = drained.intervals.at(-1)!;
+  const scheduleEndMs = drained.stages.at(-1)!.startMs + drained.stages.at(-1)!.durationMs;
+  assert.ok(last.startMs >= scheduleEndMs && last.completedPerSec > 0, "the drain holds answers");
+  assert.equal(timelineData(drained)!.endS, (last.startMs + last.durationMs) / 1000);
+  assert.equal(timelineData(reportResult())!.endS, 8, "otherwise the last stage's end");
+});
+
+Deno.test("timelineData() draws a shard's intended rate as its share of the plan's rate", () => {
+  const shard = recordedResult({ responseMs: 2, shard: { index: 1, count: 4 } });
+  const intended = timelineData(shard)!.throughput.find((s) => s.role === "intended")!;
+  assert.deepEqual(intended.points, [[0, 2.5], [1, 2.5], [1, 5], [3, 5]]);
+  const mainSecond = shard.intervals.find((i) => i.stageIndex === 1)!;
+  assert.equal(intended.points[2][1], mainSecond.intendedPerSec, "what the shard scheduled");
+  assert.match(intended.label, /1\/4/);
 });

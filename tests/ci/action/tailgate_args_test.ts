@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
-import { mergeArgs, reportFormats, runArgs } from "../../../ci/action/tailgate_args.ts";
+import {
+  artifactsUrl,
+  mergeArgs,
+  reportFormats,
+  runArgs,
+} from "../../../ci/action/tailgate_args.ts";
 
 Deno.test("reportFormats() always includes json and md first, without repeats", () => {
   assert.deepEqual(reportFormats("json,html,junit,md,hlog"), [
@@ -86,5 +91,34 @@ Deno.test("mergeArgs() lists the shard results, then the output, reports and bas
       "--baseline",
       ".b",
     ],
+  );
+});
+
+Deno.test("the summary links the CI run's artifacts: GitHub's run page or GitLab's browser", () => {
+  const github = artifactsUrl({
+    GITHUB_SERVER_URL: "https://github.com",
+    GITHUB_REPOSITORY: "acme/shop",
+    GITHUB_RUN_ID: "4242",
+  });
+  assert.equal(github, "https://github.com/acme/shop/actions/runs/4242");
+  assert.equal(
+    artifactsUrl({ CI_JOB_URL: "https://gitlab.example/acme/shop/-/jobs/9" }),
+    "https://gitlab.example/acme/shop/-/jobs/9/artifacts/browse",
+  );
+  assert.equal(artifactsUrl({}), undefined);
+  const args = runArgs({
+    plan: "p.yaml",
+    outDir: "out/p",
+    reports: ["json"],
+    updateBaseline: false,
+    reportUrl: github,
+  });
+  assert.deepEqual(args.slice(args.indexOf("--report-url"), args.indexOf("--report-url") + 2), [
+    "--report-url",
+    "https://github.com/acme/shop/actions/runs/4242",
+  ]);
+  assert.ok(
+    !runArgs({ plan: "p.yaml", outDir: "o", reports: [], updateBaseline: false })
+      .includes("--report-url"),
   );
 });

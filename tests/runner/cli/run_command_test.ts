@@ -47,6 +47,29 @@ Deno.test("tailgate run writes a readable result.json and a summary with both la
   const written = [...Deno.readDirSync(join(String(dir), "out"))].map((e) => e.name).sort();
   assert.deepEqual(written, ["junit.xml", "report.html", "result.json", "summary.md"]);
   for (const name of written) assert.match(outcome.summary!, new RegExp(`wrote .*${name}`));
+  const md = await Deno.readTextFile(join(String(dir), "out", "summary.md"));
+  assert.match(md, /`report\.html` in this run's artifact/);
+});
+
+Deno.test("tailgate run --report-url links the HTML report from the Markdown summary", async () => {
+  await using target = await startTarget({ mode: "hello", port: 0 });
+  await using dir = await tempDir();
+  const file = await planFile(String(dir), target.url);
+  const parsed = parseRunArgs([
+    file,
+    "--out",
+    join(String(dir), "out"),
+    "--report",
+    "md",
+    "--report-url",
+    "https://ci.example/runs/7",
+  ]);
+  assert.ok(parsed.ok);
+  await runPlanCommand(parsed.options, () => {});
+  const md = await Deno.readTextFile(join(String(dir), "out", "summary.md"));
+  assert.match(md, /\]\(https:\/\/ci\.example\/runs\/7\)/);
+  const written = [...Deno.readDirSync(join(String(dir), "out"))].map((e) => e.name).sort();
+  assert.deepEqual(written, ["result.json", "summary.md"]);
 });
 
 Deno.test("tailgate run exits 4 with one sentence when the target refuses connections", async () => {
