@@ -182,30 +182,38 @@ function judgeMetric(
   const bounds = metric === "error_rate"
     ? undefined
     : predictionBounds(history.map((v) => Math.max(v, 1e-9)));
-  const beyondBound = bounds === undefined
-    ? true
+  // A regression needs both: a change beyond the floor and a value beyond the prediction bound.
+  // The verdict's bound is the stricter of the two limits, so "value vs bound" and the margin
+  // read as an SLO's do.
+  const floorLimit = metric === "error_rate"
+    ? mean(history) + floor
+    : reference * (higherIsWorse ? 1 + floor : 1 - floor);
+  const bound = bounds === undefined
+    ? floorLimit
     : higherIsWorse
-    ? measured > bounds.upper
-    : measured < bounds.lower;
-  const regressed = change > floor && beyondBound;
-  const bound = bounds === undefined ? undefined : higherIsWorse ? bounds.upper : bounds.lower;
+    ? Math.max(floorLimit, bounds.upper)
+    : Math.min(floorLimit, bounds.lower);
+  const regressed = (change > floor) &&
+    (bounds === undefined || (higherIsWorse ? measured > bounds.upper : measured < bounds.lower));
   const method = bounds === undefined
     ? `${past.length} baseline run${past.length === 1 ? "" : "s"}: relative tolerance alone`
-    : `99.9% prediction bound ${show(bound!)} from ${bounds.n} runs`;
+    : `99.9% prediction bound ${
+      show(higherIsWorse ? bounds.upper : bounds.lower)
+    } from ${bounds.n} runs`;
   // toPrecision drops float noise: a 7% floor is 0.07, and 0.07 × 100 is 7.000000000000001.
   const floorShown = `${+(floor * 100).toPrecision(6)}${metric === "error_rate" ? " points" : "%"}`;
   return {
     ...base,
     status: regressed ? "fail" : "pass",
     measured,
-    ...(bound === undefined ? {} : { bound }),
+    bound,
     unit,
-    margin: -change,
+    margin: bound > 0 ? (higherIsWorse ? bound - measured : measured - bound) / bound : 0,
     message: `${regressed ? "regressed" : "no regression"}: ${show(measured)} against baseline ` +
       `${show(metric === "error_rate" ? mean(history) : reference)} (${
         signed(change, metric)
       }; floor ` +
-      `${floorShown}; ${method}); KS distance ${ctx.ks.toFixed(3)}`,
+      `${floorShown}; ${method}; limit ${show(bound)}); KS distance ${ctx.ks.toFixed(3)}`,
   };
 }
 

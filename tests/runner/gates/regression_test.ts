@@ -79,7 +79,9 @@ Deno.test("against a tight history, a run 30% slower fails: beyond the bound and
   assert.equal(p99.status, "fail");
   assert.equal(p99.unit, "us");
   assert.ok(p99.measured! > p99.bound!, `${p99.measured} > ${p99.bound}`);
-  assert.ok(Math.abs(p99.margin! + 0.3) < 0.005, `margin ${p99.margin}`);
+  // The bound is the stricter limit, here the 10% floor over a tight history: 1.3 vs 1.1.
+  assert.ok(Math.abs(p99.margin! - (1.1 - 1.3) / 1.1) < 0.005, `margin ${p99.margin}`);
+  assert.ok(Math.abs(p99.margin! - (p99.bound! - p99.measured!) / p99.bound!) < 1e-12);
   assert.match(p99.message, /^regressed: .*99\.9% prediction bound .* from 5 runs/);
   assert.equal(verdictOf(verdicts, "p50").status, "fail");
   assert.equal(verdictOf(verdicts, "max").status, "fail", "30% is over max's 20% floor");
@@ -89,8 +91,10 @@ Deno.test("against a tight history, a run 30% slower fails: beyond the bound and
 
 Deno.test("5% slower is beyond a tight bound but under the 10% floor, so it passes", () => {
   const p99 = verdictOf(evaluateRegression(mainRun(1.05), history(TIGHT)), "p99");
-  assert.ok(p99.measured! > p99.bound!, "beyond the prediction bound");
-  assert.ok(Math.abs(p99.margin! + 0.05) < 0.005, `margin ${p99.margin}`);
+  assert.ok(p99.measured! < p99.bound!, "within the limit: the floor is the stricter one");
+  assert.ok(Math.abs(p99.margin! - (1.1 - 1.05) / 1.1) < 0.005, `margin ${p99.margin}`);
+  const bound = /99\.9% prediction bound (\S+)ms/.exec(p99.message)?.[1];
+  assert.ok(bound && Number(bound) * 1000 < p99.measured!, "but beyond the prediction bound");
   assert.equal(p99.status, "pass");
   assert.match(p99.message, /^no regression: .*5% worse/);
 });
@@ -99,8 +103,9 @@ Deno.test("against a noisy history, 15% slower stays within the bound and passes
   const noisy = [0.8, 1.2, 0.85, 1.25, 0.9];
   const reference = Math.exp(noisy.reduce((a, s) => a + Math.log(s), 0) / noisy.length);
   const p99 = verdictOf(evaluateRegression(mainRun(reference * 1.15), history(noisy)), "p99");
-  assert.ok(p99.margin! < -0.1, `change ${-p99.margin!} is over the 10% floor`);
-  assert.ok(p99.measured! < p99.bound!, "but within the prediction bound");
+  assert.match(p99.message, /15(\.0)?% worse/, "a change over the 10% floor");
+  assert.ok(p99.measured! < p99.bound!, "but within the prediction bound, the stricter limit");
+  assert.ok(p99.margin! > 0);
   assert.equal(p99.status, "pass");
 });
 
@@ -108,7 +113,7 @@ Deno.test("with one or two baseline runs the relative floor alone decides", () =
   for (const scales of [[1], [1, 1.002]]) {
     const slower = verdictOf(evaluateRegression(mainRun(1.15), history(scales)), "p99");
     assert.equal(slower.status, "fail", `${scales.length} run(s), 15% slower`);
-    assert.equal(slower.bound, undefined);
+    assert.ok(slower.measured! > slower.bound!, "the floor is the limit");
     assert.match(slower.message, /relative tolerance alone/);
     const slightly = verdictOf(evaluateRegression(mainRun(1.05), history(scales)), "p99");
     assert.equal(slightly.status, "pass", `${scales.length} run(s), 5% slower`);
@@ -124,8 +129,9 @@ Deno.test("a throughput regression is a drop, not a rise", () => {
   assert.equal(drop.status, "fail");
   assert.equal(drop.measured, 900);
   assert.equal(drop.unit, "per_sec");
-  assert.equal(drop.bound, 1000, "the lower bound of a history without spread");
-  assert.ok(Math.abs(drop.margin! + 0.1) < 1e-9);
+  // 5% under a history without spread: the floor's limit, lower than the prediction bound.
+  assert.ok(Math.abs(drop.bound! - 950) < 1e-9, `bound ${drop.bound}`);
+  assert.ok(Math.abs(drop.margin! - (900 - 950) / 950) < 1e-9);
   assert.equal(judge(9_700).status, "pass", "3% lower: under the 5% floor");
   const rise = judge(11_000);
   assert.equal(rise.status, "pass");
@@ -144,11 +150,11 @@ Deno.test("error_rate regresses by absolute points, not by relative change", () 
   const fromZero = judge(0, 5);
   assert.equal(fromZero.status, "pass", "0% to 0.05%: infinitely worse, but 0.05 points");
   assert.equal(fromZero.unit, "fraction");
-  assert.equal(fromZero.bound, undefined);
+  assert.equal(fromZero.bound, 0.001, "0% + 0.1 points");
   const worse = judge(0, 20);
   assert.equal(worse.status, "fail");
   assert.equal(worse.measured, 0.002);
-  assert.ok(Math.abs(worse.margin! + 0.002) < 1e-12);
+  assert.ok(Math.abs(worse.margin! - (0.001 - 0.002) / 0.001) < 1e-9);
   assert.match(worse.message, /0\.2 points worse/);
   assert.equal(judge(1_000, 1_008).status, "pass", "10% to 10.08%: 0.08 points");
   assert.equal(judge(100, 150).status, "fail", "1% to 1.5%: 0.5 points");
