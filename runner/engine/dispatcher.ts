@@ -85,6 +85,11 @@ export class Dispatcher {
   dispatched = 0;
   peakConnections = 0;
 
+  /** Sockets opened over the run, reconnects included (by connections that count them). */
+  get socketsOpened(): number {
+    return this.#slots.reduce((n, s) => n + (s.conn.socketsOpened ?? 0), 0);
+  }
+
   constructor(options: DispatcherOptions) {
     this.#o = options;
     this.#sweepMs = options.sweepMs ?? 10;

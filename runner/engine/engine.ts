@@ -164,7 +164,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
       scheduleDurationMs: schedule.durationMs,
       scheduled: schedule.shardCount(shard),
       cpu: { userMs: cpu.user / 1000, systemMs: cpu.system / 1000 },
-      connections: { opened: dispatcher.peakConnections, peak: dispatcher.peakConnections },
+      connections: { opened: dispatcher.socketsOpened, peak: dispatcher.peakConnections },
       timerSlackSet,
       ...(error === undefined ? {} : { error }),
     };

@@ -75,6 +75,7 @@ export class Http1Connection implements Connection {
   /** Bytes of an unfinished head line kept at the start of the buffer. */
   #buffered = 0;
   #busy = false;
+  #socketsOpened = 0;
   /** Counts sends, so a late step of an earlier send can tell it is stale. */
   #sendSeq = 0;
   #resolve: ((outcome: ResponseOutcome) => void) | undefined;
@@ -227,6 +228,11 @@ export class Http1Connection implements Connection {
     }
   }
 
+  /** Sockets opened so far, reconnects included. */
+  get socketsOpened(): number {
+    return this.#socketsOpened;
+  }
+
   async #connect(): Promise<Deno.Conn> {
     const hostname = this.#hostname;
     const port = this.#port;
@@ -234,6 +240,7 @@ export class Http1Connection implements Connection {
       try {
         const conn = await Deno.connect({ hostname, port });
         conn.setNoDelay(true);
+        this.#socketsOpened++;
         return conn;
       } catch (error) {
         throw new ConnectFailure(this.#errorKind(error));
@@ -243,6 +250,7 @@ export class Http1Connection implements Connection {
     try {
       conn = await Deno.connectTls({ hostname, port, caCerts: this.#tls.caCerts });
       await conn.handshake();
+      this.#socketsOpened++;
       return conn;
     } catch (error) {
       conn?.close();

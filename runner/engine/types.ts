@@ -59,6 +59,8 @@ export interface Connection {
   abort(kind: ErrorKind): void;
   /** Closes the connection; an in-flight request completes as an error. */
   close(): void;
+  /** Sockets this connection opened so far, reconnects included (optional). */
+  readonly socketsOpened?: number;
 }
 
 /** Sleeps the engine until a deadline with sub-millisecond precision (see timing_worker.ts). */

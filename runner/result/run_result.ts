@@ -133,7 +133,10 @@ export interface ToolHealth {
    * the server's pace and `max_connections`, and part of the response time, not a tool limit.
    */
   queueWait: EncodedHistogram;
-  /** Connections open at the end, and the most open at once. */
+  /**
+   * Sockets opened over the run (reconnects after the server closed or reset one included: many
+   * more than `peak` means the server keeps dropping connections), and the most in use at once.
+   */
   connections: { opened: number; peak: number };
   /** Whether the timing worker's timer slack could be set to 1 ns (needs --allow-ffi). */
   timerSlackSet: boolean;

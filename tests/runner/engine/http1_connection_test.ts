@@ -118,6 +118,7 @@ Deno.test("many requests reuse one connection: the server sees a single client",
   const get = request(server.url);
   for (let i = 0; i < 200; i++) assert.equal((await connection.send(get)).status, 200);
   assert.equal(server.connections(), 1);
+  assert.equal(connection.socketsOpened, 1);
 });
 
 Deno.test("fixed target: the service time covers the server's delay", async () => {
@@ -185,6 +186,7 @@ Deno.test("Connection: close from the server makes the next send reconnect", asy
     assert.deepEqual([outcome.status, outcome.error], [200, undefined]);
   }
   assert.equal(server.connections(), 3);
+  assert.equal(connection.socketsOpened, 3, "every reconnect is counted");
 });
 
 Deno.test("a server closing an idle connection causes a reconnect, not an error", async () => {
@@ -239,6 +241,7 @@ Deno.test("a refused port is error refused, without a write", async () => {
   const outcome = await connection.send(request(url));
   assert.deepEqual([outcome.status, outcome.error, outcome.bytesSent], [0, "refused", 0]);
   assert.equal(outcome.writtenAtMs, outcome.completedAtMs, "nothing written: no service time");
+  assert.equal(connection.socketsOpened, 0, "a refused connect opened nothing");
 });
 
 Deno.test("https: a trusted certificate serves, an untrusted one is error tls", async () => {

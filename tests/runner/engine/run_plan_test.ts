@@ -56,4 +56,45 @@ load:
   assert.equal(decodeHistogram(stage.response.hdr).totalCount, 400);
   const intervalTotal = run.recorded.intervals.reduce((n, i) => n + i.counts.completed, 0);
   assert.equal(intervalTotal, 400);
+  // Each worker opens its share of the 4 connections, kept alive: 4 sockets in all.
+  assert.deepEqual(run.connections, { opened: 4, peak: 4 });
+});
+
+Deno.test("runPlan() counts every socket it opened when the server closes each connection", async () => {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const body = new TextEncoder().encode(
+    "HTTP/1.1 200 OK\r\ncontent-length: 2\r\nconnection: close\r\n\r\nok",
+  );
+  const serving = (async () => {
+    for await (const conn of listener) {
+      (async () => {
+        const buf = new Uint8Array(4096);
+        try {
+          if ((await conn.read(buf)) !== null) await conn.write(body);
+        } catch { /* the client went away */ }
+        conn.close();
+      })();
+    }
+  })();
+  try {
+    const { plan } = parseText(`name: closing
+target: http://127.0.0.1:${listener.addr.port}
+requests: [{ path: / }]
+load:
+  connections: 2
+  max_connections: 2
+  workers: 1
+  stages: [{ rate: 50/s, duration: 1s }]
+`);
+    assert.ok(plan);
+    const run = await runPlan({ plan });
+    assert.equal(run.recorded.stages[0].counts.ok, 50);
+    // One socket per request (2 opened ahead, one of them used first), never fewer than 50.
+    assert.ok(run.connections.opened >= 50, `opened ${run.connections.opened}`);
+    assert.ok(run.connections.opened <= 52, `opened ${run.connections.opened}`);
+    assert.equal(run.connections.peak, 2);
+  } finally {
+    listener.close();
+    await serving.catch(() => {});
+  }
 });
