@@ -5,17 +5,12 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { DEFAULT_BASELINE_DIR } from "../gates/baseline_types.ts";
 import { MergeError, mergeResults } from "../result/merge_results.ts";
 import { readRunResult } from "../result/read_run_result.ts";
 import type { RunResult } from "../result/run_result.ts";
-import {
-  DEFAULT_RUN_REPORTS,
-  parseReportFormats,
-  type ReportFormat,
-} from "../../reporters/report_formats.ts";
 import { EXIT_CODES } from "./exit_codes.ts";
 import { finishResult } from "./finish_result.ts";
+import { argsError, readResultArgs, RESULT_ARG_OPTIONS } from "./result_args.ts";
 import type { RunOutcome } from "./run_command.ts";
 
 /** The help of `tailgate merge`. */
@@ -43,34 +38,16 @@ data aligned by wall-clock time. Then judges the gates once and writes the repor
 export async function mergeCommand(args: string[]): Promise<RunOutcome> {
   let parsed;
   try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        out: { type: "string", default: "tailgate-out" },
-        report: { type: "string" },
-        "report-url": { type: "string" },
-        "allow-insufficient": { type: "boolean" },
-        baseline: { type: "string" },
-        "no-baseline": { type: "boolean" },
-        "update-baseline": { type: "boolean" },
-        color: { type: "boolean" },
-        "no-color": { type: "boolean" },
-      },
-    });
+    parsed = parseArgs({ args, allowPositionals: true, options: RESULT_ARG_OPTIONS });
   } catch (e) {
-    return usage((e as Error).message.replace(/^Unknown option/, "unknown option"));
+    return usage(argsError(e));
   }
   const files = parsed.positionals;
   if (files.length === 0) {
     return usage("name the shard results, e.g. `tailgate merge shard-*/result.json`");
   }
-  let reports: ReportFormat[] = [...DEFAULT_RUN_REPORTS];
-  if (parsed.values.report !== undefined) {
-    const formats = parseReportFormats(parsed.values.report);
-    if (!formats.ok) return usage(`--report: ${formats.error}`);
-    reports = formats.formats;
-  }
+  const shared = readResultArgs(parsed.values);
+  if (!shared.ok) return usage(shared.errors.join("; "));
   const parts: RunResult[] = [];
   for (const file of files) {
     let text: string;
@@ -90,18 +67,7 @@ export async function mergeCommand(args: string[]): Promise<RunOutcome> {
     if (e instanceof MergeError) return usage(e.message);
     throw e;
   }
-  const finished = await finishResult(merged.result, {
-    outDir: parsed.values.out!,
-    reports,
-    judge: true,
-    ...(parsed.values["no-baseline"]
-      ? {}
-      : { baselineDir: parsed.values.baseline ?? DEFAULT_BASELINE_DIR }),
-    updateBaseline: parsed.values["update-baseline"] ?? false,
-    allowInsufficient: parsed.values["allow-insufficient"] ?? false,
-    ...(parsed.values.color ? { color: true } : parsed.values["no-color"] ? { color: false } : {}),
-    ...(parsed.values["report-url"] ? { reportUrl: parsed.values["report-url"] } : {}),
-  });
+  const finished = await finishResult(merged.result, { ...shared.options, judge: true });
   return {
     exitCode: finished.exitCode,
     errors: [...merged.warnings.map((w) => `tailgate merge: ${w}`), ...finished.notes],

@@ -12,6 +12,7 @@ import { writeReports } from "../../reporters/write_reports.ts";
 import { renderTerminal } from "../../reporters/terminal.ts";
 import { EXIT_CODES, type ExitCode } from "./exit_codes.ts";
 import { defaultColor } from "./finish_result.ts";
+import { argsError, colorChoice } from "./result_args.ts";
 
 /** The help of `tailgate report`. */
 export const REPORT_HELP = `Usage: tailgate report <result.json> [--format FORMATS] [--out DIR]
@@ -54,7 +55,7 @@ export async function reportCommand(args: string[]): Promise<ReportOutcome> {
       },
     });
   } catch (e) {
-    return usage((e as Error).message.replace(/^Unknown option/, "unknown option"));
+    return usage(argsError(e));
   }
   const [file, ...extra] = parsed.positionals;
   if (file === undefined) {
@@ -80,7 +81,7 @@ export async function reportCommand(args: string[]): Promise<ReportOutcome> {
     wanted,
     reportUrl ? { htmlUrl: reportUrl } : {},
   );
-  const color = parsed.values.color ? true : parsed.values["no-color"] ? false : defaultColor();
+  const color = colorChoice(parsed.values) ?? defaultColor();
   return {
     exitCode: written.errors.length ? EXIT_CODES.usage : EXIT_CODES.ok,
     errors: written.errors.map((e) => `tailgate report: ${e}`),

@@ -18,39 +18,26 @@ import { buildResult } from "../result/build_result.ts";
 import { collectEnvironment } from "../result/environment.ts";
 import type { RunResult } from "../result/run_result.ts";
 import { EXIT_CODES, type ExitCode } from "./exit_codes.ts";
-import { DEFAULT_BASELINE_DIR } from "../gates/baseline_types.ts";
 import type { ShardSpec } from "../schedule/build_schedule.ts";
-import {
-  DEFAULT_RUN_REPORTS,
-  parseReportFormats,
-  type ReportFormat,
-} from "../../reporters/report_formats.ts";
 import { finishResult } from "./finish_result.ts";
+import {
+  argsError,
+  readResultArgs,
+  RESULT_ARG_OPTIONS,
+  type ResultOutputOptions,
+} from "./result_args.ts";
 import { parseShard, parseStartAt } from "./shard_args.ts";
 
-/** Options of a run. */
-export interface RunOptions {
+/** Options of a run: the plan, how to reach its target, its share, and the shared ones. */
+export interface RunOptions extends ResultOutputOptions {
   planPath: string;
-  outDir: string;
   /** Replaces the plan's target (scheme, host, port and base path). */
   target?: string;
   caCertFiles: string[];
-  /** Lets percentiles with too few samples pass CI (their verdict stays `insufficient`). */
-  allowInsufficient?: boolean;
-  /** Where the plan's baseline history is; undefined skips the regression gate. */
-  baselineDir?: string;
-  /** Append this run to the history when it is sound. */
-  updateBaseline?: boolean;
-  /** Formats written into `outDir` (default json, html, junit, md). */
-  reports?: readonly ReportFormat[];
   /** Run only this share of the plan; the gates are judged by `tailgate merge`. */
   shard?: ShardSpec;
   /** Epoch ms at which the schedule's time zero falls (aligns shards on several machines). */
   startAtEpochMs?: number;
-  /** Colour the summary (default: when stdout is a terminal and NO_COLOR is not set). */
-  color?: boolean;
-  /** Where the HTML report will be found (e.g. the CI run's artifacts); the summary links it. */
-  reportUrl?: string;
 }
 
 /** What a run produced, for cli.ts to print. */
@@ -111,26 +98,15 @@ export function parseRunArgs(
       args,
       allowPositionals: true,
       options: {
-        out: { type: "string" },
+        ...RESULT_ARG_OPTIONS,
         target: { type: "string" },
         "ca-cert": { type: "string", multiple: true },
-        "allow-insufficient": { type: "boolean" },
-        baseline: { type: "string" },
-        "no-baseline": { type: "boolean" },
-        "update-baseline": { type: "boolean" },
-        report: { type: "string" },
         shard: { type: "string" },
         "start-at": { type: "string" },
-        "report-url": { type: "string" },
-        color: { type: "boolean" },
-        "no-color": { type: "boolean" },
       },
     });
   } catch (e) {
-    return {
-      ok: false,
-      errors: [(e as Error).message.replace(/^Unknown option/, "unknown option")],
-    };
+    return { ok: false, errors: [argsError(e)] };
   }
   const [planPath, ...extra] = parsed.positionals;
   const errors: string[] = [];
@@ -144,10 +120,8 @@ export function parseRunArgs(
   if (target !== undefined && !/^https?:\/\/[^/]/.test(target)) {
     errors.push(`--target \`${target}\` is not an http(s) URL`);
   }
-  const reports = parsed.values.report === undefined
-    ? { ok: true as const, formats: [...DEFAULT_RUN_REPORTS] }
-    : parseReportFormats(parsed.values.report);
-  if (!reports.ok) errors.push(`--report: ${reports.error}`);
+  const shared = readResultArgs(parsed.values);
+  if (!shared.ok) errors.push(...shared.errors);
   const shard = parsed.values.shard === undefined ? undefined : parseShard(parsed.values.shard);
   if (shard && !shard.ok) errors.push(`--shard: ${shard.error}`);
   if (shard?.ok && parsed.values["update-baseline"]) {
@@ -160,28 +134,16 @@ export function parseRunArgs(
     ? undefined
     : parseStartAt(parsed.values["start-at"]);
   if (startAt && !startAt.ok) errors.push(`--start-at: ${startAt.error}`);
-  if (errors.length) return { ok: false, errors };
+  if (errors.length || !shared.ok) return { ok: false, errors };
   return {
     ok: true,
     options: {
-      reports: reports.ok ? reports.formats : [],
-      ...(shard?.ok ? { shard: shard.shard } : {}),
-      ...(startAt?.ok ? { startAtEpochMs: startAt.epochMs } : {}),
-      ...(parsed.values["report-url"] ? { reportUrl: parsed.values["report-url"] } : {}),
-      ...(parsed.values.color
-        ? { color: true }
-        : parsed.values["no-color"]
-        ? { color: false }
-        : {}),
+      ...shared.options,
       planPath: planPath!,
-      outDir: parsed.values.out ?? "tailgate-out",
       ...(target === undefined ? {} : { target }),
       caCertFiles: parsed.values["ca-cert"] ?? [],
-      allowInsufficient: parsed.values["allow-insufficient"] ?? false,
-      ...(parsed.values["no-baseline"]
-        ? {}
-        : { baselineDir: parsed.values.baseline ?? DEFAULT_BASELINE_DIR }),
-      updateBaseline: parsed.values["update-baseline"] ?? false,
+      ...(shard?.ok ? { shard: shard.shard } : {}),
+      ...(startAt?.ok ? { startAtEpochMs: startAt.epochMs } : {}),
     },
   };
 }
@@ -250,16 +212,7 @@ export async function runPlanCommand(
   const resultPath = join(options.outDir, "result.json");
   // Write what was measured before anything else can fail, then again with the verdicts.
   await writeFileAtomic(resultPath, JSON.stringify(result, null, 1) + "\n");
-  const finished = await finishResult(result, {
-    outDir: options.outDir,
-    judge: options.shard === undefined,
-    ...(options.reports ? { reports: options.reports } : {}),
-    ...(options.baselineDir === undefined ? {} : { baselineDir: options.baselineDir }),
-    updateBaseline: options.updateBaseline ?? false,
-    allowInsufficient: options.allowInsufficient ?? false,
-    ...(options.color === undefined ? {} : { color: options.color }),
-    ...(options.reportUrl ? { reportUrl: options.reportUrl } : {}),
-  });
+  const finished = await finishResult(result, { ...options, judge: options.shard === undefined });
   const notes = [...finished.notes];
   if (options.shard) {
     notes.push(

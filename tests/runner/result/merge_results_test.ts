@@ -1,81 +1,7 @@
 import assert from "node:assert/strict";
-import type { Completion } from "../../../runner/recorder/recorder.ts";
-import { buildResult } from "../../../runner/result/build_result.ts";
 import { MergeError, mergeResults } from "../../../runner/result/merge_results.ts";
 import type { EncodedHistogram, RunResult } from "../../../runner/result/run_result.ts";
-import type { ResolvedPlan } from "../../../runner/plan/types.ts";
-import type { ShardSpec } from "../../../runner/schedule/build_schedule.ts";
-import { ENVIRONMENT, scheduleAndRecorder } from "../../_helpers/result_fixtures.ts";
-import { parseText } from "../../_helpers/plan_fixtures.ts";
-
-const PLAN = `name: sharded
-target: http://127.0.0.1:8080
-requests:
-  - { name: GET /a, path: /a, weight: 3 }
-  - { name: GET /b, path: /b }
-load:
-  arrival: poisson
-  stages:
-    - { name: warm, rate: 100/s, duration: 1s, warmup: true }
-    - { name: ramp, ramp: 100/s -> 900/s, over: 3s }
-    - { name: hold, rate: 900/s, duration: 2s }
-slo:
-  - p99 < 80ms
-`;
-
-function plan(): ResolvedPlan {
-  const parsed = parseText(PLAN);
-  assert.ok(parsed.plan, JSON.stringify(parsed.issues));
-  return parsed.plan;
-}
-
-/**
- * Records the requests of `shard` (or all of them) with latencies that depend only on the
- * request's global index, so every request has the same latency whichever recorder sees it.
- */
-function record(p: ResolvedPlan, shard?: ShardSpec, startedAt = "2026-01-01T00:00:00.000Z") {
-  const { schedule, rec } = scheduleAndRecorder(p);
-  const cursor = schedule.cursor(shard);
-  for (; !cursor.done; cursor.advance()) {
-    const { index, fireMs, stageIndex, labelIndex } = cursor;
-    rec.scheduled(fireMs, stageIndex, labelIndex);
-    // A heavy tail: most requests 1-3 ms, every 97th 40-70 ms; some 500s.
-    const serviceMs = index % 97 === 0 ? 40 + (index % 31) : 1 + (index * 7919 % 2000) / 1000;
-    const lagMs = (index % 13) / 10;
-    rec.sendLag(lagMs, stageIndex);
-    const c: Completion = {
-      stageIndex,
-      labelIndex,
-      fireMs,
-      writtenMs: fireMs + lagMs,
-      completedMs: fireMs + lagMs + serviceMs,
-      status: index % 50 === 0 ? 500 : 200,
-      bytesSent: 40,
-      bytesReceived: 100,
-    };
-    rec.complete(c);
-  }
-  const result = buildResult(p, {
-    recorded: rec.finish(schedule.durationMs),
-    complete: true,
-    startedAt: new Date(startedAt),
-    durationMs: schedule.durationMs + 5,
-    scheduleDurationMs: schedule.durationMs,
-    scheduled: shard ? schedule.shardCount(shard) : schedule.totalCount,
-    cpu: { userMs: 100, systemMs: 20 },
-    connections: { opened: 2, peak: 2 },
-    timerSlackSet: true,
-  }, ENVIRONMENT);
-  if (shard) result.run.shard = { ...shard };
-  return result;
-}
-
-function shards(p: ResolvedPlan, count: number, startedAt?: (i: number) => string): RunResult[] {
-  return Array.from(
-    { length: count },
-    (_, index) => record(p, { index, count }, startedAt?.(index)),
-  );
-}
+import { recordShard, shardPlan, shardResults } from "../../_helpers/shard_fixtures.ts";
 
 function sameHistogram(a: EncodedHistogram, b: EncodedHistogram, what: string) {
   assert.equal(a.count, b.count, `${what} count`);
@@ -86,9 +12,9 @@ function sameHistogram(a: EncodedHistogram, b: EncodedHistogram, what: string) {
 }
 
 Deno.test("mergeResults() of 4 shards equals recording every request in one histogram", () => {
-  const p = plan();
-  const whole = record(p);
-  const { result, warnings } = mergeResults(shards(p, 4), ["s0", "s1", "s2", "s3"]);
+  const p = shardPlan();
+  const whole = recordShard(p);
+  const { result, warnings } = mergeResults(shardResults(p, 4), ["s0", "s1", "s2", "s3"]);
   assert.deepEqual(warnings, []);
   assert.equal(result.run.mergedShards, 4);
   assert.equal(result.run.shard, undefined);
@@ -117,15 +43,15 @@ Deno.test("mergeResults() of 4 shards equals recording every request in one hist
 });
 
 Deno.test("mergeResults() aligns shards that started apart by wall-clock time, and says so", () => {
-  const p = plan();
+  const p = shardPlan();
   const starts = ["2026-01-01T00:00:00.000Z", "2026-01-01T00:00:02.100Z"];
-  const { result, warnings } = mergeResults(shards(p, 2, (i) => starts[i]), ["a", "b"]);
+  const { result, warnings } = mergeResults(shardResults(p, 2, (i) => starts[i]), ["a", "b"]);
   assert.equal(warnings.length, 1);
   assert.match(warnings[0], /started up to 2\.100 s apart \(no common --start-at\)/);
   assert.ok(result.warnings?.some((w) => w === warnings[0]));
   assert.equal(result.run.startedAt, starts[0]);
   // Shard b's first interval lands 2 s (the nearest whole interval) after shard a's.
-  const [a, b] = shards(p, 2);
+  const [a, b] = shardResults(p, 2);
   const last = (r: RunResult) => r.intervals.at(-1)!.startMs;
   assert.equal(result.intervals.at(-1)!.startMs, Math.max(last(a), last(b) + 2000));
   assert.equal(result.intervals[0].counts.scheduled, a.intervals[0].counts.scheduled);
@@ -133,12 +59,12 @@ Deno.test("mergeResults() aligns shards that started apart by wall-clock time, a
     result.intervals[2].counts.scheduled,
     a.intervals[2].counts.scheduled + b.intervals[0].counts.scheduled,
   );
-  assert.equal(result.totals.counts.scheduled, record(p).totals.counts.scheduled);
+  assert.equal(result.totals.counts.scheduled, recordShard(p).totals.counts.scheduled);
 });
 
 Deno.test("mergeResults() refuses missing, repeated or foreign shards with the file named", () => {
-  const p = plan();
-  const four = shards(p, 4);
+  const p = shardPlan();
+  const four = shardResults(p, 4);
   assert.throws(
     () => mergeResults([four[0], four[1], four[3]], ["s0", "s1", "s3"]),
     (e) => e instanceof MergeError && /shard 2\/4 missing/.test(e.message),
@@ -148,14 +74,14 @@ Deno.test("mergeResults() refuses missing, repeated or foreign shards with the f
     (e) => e instanceof MergeError && /y\.json and x\.json are both shard 0\/4/.test(e.message),
   );
   assert.throws(
-    () => mergeResults([four[0], shards(p, 2)[1]], ["a", "b"]),
+    () => mergeResults([four[0], shardResults(p, 2)[1]], ["a", "b"]),
     (e) => e instanceof MergeError && /b is shard 1\/2 but a is one of 4/.test(e.message),
   );
   assert.throws(
-    () => mergeResults([record(p)], ["whole.json"]),
+    () => mergeResults([recordShard(p)], ["whole.json"]),
     (e) => e instanceof MergeError && /whole\.json is not a shard's result/.test(e.message),
   );
-  const other = shards(p, 2);
+  const other = shardResults(p, 2);
   other[1].plan = { ...other[1].plan, name: "another" };
   assert.throws(
     () => mergeResults(other, ["a", "b"]),
@@ -164,8 +90,8 @@ Deno.test("mergeResults() refuses missing, repeated or foreign shards with the f
 });
 
 Deno.test("mergeResults() keeps every shard's tool-health reasons and marks the whole run invalid", () => {
-  const p = plan();
-  const two = shards(p, 2);
+  const p = shardPlan();
+  const two = shardResults(p, 2);
   two[1].health.toolLimited = true;
   two[1].health.reasons = ["tailgate sent requests late"];
   two[0].run.complete = false;

@@ -1,0 +1,108 @@
+/**
+ * The options `tailgate run` and `tailgate merge` share (where the reports go, which ones, the
+ * baseline, colour), read into what {@linkcode finishResult} takes.
+ *
+ * @module
+ */
+import { DEFAULT_BASELINE_DIR } from "../gates/baseline_types.ts";
+import { DEFAULT_RUN_REPORTS, parseReportFormats } from "../../reporters/report_formats.ts";
+import type { FinishOptions } from "./finish_result.ts";
+
+/**
+ * The shared options, as `node:util` `parseArgs` declares them.
+ *
+ * @example
+ * ```ts
+ * import { parseArgs } from "node:util";
+ * import { RESULT_ARG_OPTIONS } from "./result_args.ts";
+ * parseArgs({ args: ["--no-baseline"], options: RESULT_ARG_OPTIONS }).values["no-baseline"]; // true
+ * ```
+ */
+export const RESULT_ARG_OPTIONS = {
+  out: { type: "string" },
+  report: { type: "string" },
+  "report-url": { type: "string" },
+  "allow-insufficient": { type: "boolean" },
+  baseline: { type: "string" },
+  "no-baseline": { type: "boolean" },
+  "update-baseline": { type: "boolean" },
+  color: { type: "boolean" },
+  "no-color": { type: "boolean" },
+} as const;
+
+/** What the shared options set: everything {@linkcode FinishOptions} has but `judge`. */
+export type ResultOutputOptions = Omit<FinishOptions, "judge">;
+
+/** The parsed values of {@linkcode RESULT_ARG_OPTIONS}. */
+export interface ResultArgValues {
+  out?: string;
+  report?: string;
+  "report-url"?: string;
+  "allow-insufficient"?: boolean;
+  baseline?: string;
+  "no-baseline"?: boolean;
+  "update-baseline"?: boolean;
+  color?: boolean;
+  "no-color"?: boolean;
+}
+
+/**
+ * Reads the shared options: defaults (./tailgate-out, html+junit+md, `.tailgate/baselines`), or
+ * the mistakes, each naming its option.
+ *
+ * @example
+ * ```ts
+ * import { readResultArgs } from "./result_args.ts";
+ * readResultArgs({ report: "html", "no-baseline": true });
+ * // { ok: true, options: { outDir: "tailgate-out", reports: ["html"], ... } }
+ * ```
+ */
+export function readResultArgs(
+  values: ResultArgValues,
+): { ok: true; options: ResultOutputOptions } | { ok: false; errors: string[] } {
+  const reports = values.report === undefined
+    ? { ok: true as const, formats: [...DEFAULT_RUN_REPORTS] }
+    : parseReportFormats(values.report);
+  if (!reports.ok) return { ok: false, errors: [`--report: ${reports.error}`] };
+  const color = colorChoice(values);
+  return {
+    ok: true,
+    options: {
+      outDir: values.out ?? "tailgate-out",
+      reports: reports.formats,
+      ...(values["report-url"] ? { reportUrl: values["report-url"] } : {}),
+      allowInsufficient: values["allow-insufficient"] ?? false,
+      ...(values["no-baseline"] ? {} : { baselineDir: values.baseline ?? DEFAULT_BASELINE_DIR }),
+      updateBaseline: values["update-baseline"] ?? false,
+      ...(color === undefined ? {} : { color }),
+    },
+  };
+}
+
+/**
+ * `--color` / `--no-color`, or undefined to decide from the terminal and NO_COLOR.
+ *
+ * @example
+ * ```ts
+ * import { colorChoice } from "./result_args.ts";
+ * colorChoice({ "no-color": true }); // false
+ * ```
+ */
+export function colorChoice(
+  values: { color?: boolean; "no-color"?: boolean },
+): boolean | undefined {
+  return values.color ? true : values["no-color"] ? false : undefined;
+}
+
+/**
+ * A `parseArgs` failure as one lower-case sentence.
+ *
+ * @example
+ * ```ts
+ * import { argsError } from "./result_args.ts";
+ * argsError(new Error("Unknown option '--x'")); // "unknown option '--x'"
+ * ```
+ */
+export function argsError(e: unknown): string {
+  return (e instanceof Error ? e.message : String(e)).replace(/^Unknown option/, "unknown option");
+}

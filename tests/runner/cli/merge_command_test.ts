@@ -1,0 +1,60 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { mergeCommand } from "../../../runner/cli/merge_command.ts";
+import { readRunResult } from "../../../runner/result/read_run_result.ts";
+import { recordShard, shardPlan, shardResults } from "../../_helpers/shard_fixtures.ts";
+
+async function writeShards(dir: string, count: number): Promise<string[]> {
+  const files: string[] = [];
+  for (const [i, r] of shardResults(shardPlan(), count).entries()) {
+    const file = join(dir, `shard-${i}`, "result.json");
+    await Deno.mkdir(join(dir, `shard-${i}`));
+    await Deno.writeTextFile(file, JSON.stringify(r));
+    files.push(file);
+  }
+  return files;
+}
+
+Deno.test("tailgate merge writes the merged result and reports, judged once", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const files = await writeShards(dir, 3);
+    const out = join(dir, "merged");
+    const outcome = await mergeCommand([...files, "--out", out, "--no-baseline", "--no-color"]);
+    assert.deepEqual(outcome.errors, []);
+    assert.match(outcome.summary!, /^merged 3 shard results/);
+    const read = readRunResult(await Deno.readTextFile(join(out, "result.json")));
+    assert.ok(read.ok);
+    assert.equal(read.result.run.mergedShards, 3);
+    assert.equal(
+      read.result.totals.counts.scheduled,
+      recordShard(shardPlan()).totals.counts.scheduled,
+    );
+    assert.deepEqual(read.result.verdicts.map((v) => [v.name, v.status]), [["p99 < 80ms", "pass"]]);
+    assert.equal(outcome.exitCode, 0);
+    const written = [...Deno.readDirSync(out)].map((e) => e.name).sort();
+    assert.deepEqual(written, ["junit.xml", "report.html", "result.json", "summary.md"]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("tailgate merge names a missing shard and a bad option, exit 2, writing nothing", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const files = await writeShards(dir, 3);
+    const out = join(dir, "merged");
+    const missing = await mergeCommand([files[0], files[2], "--out", out]);
+    assert.equal(missing.exitCode, 2);
+    assert.match(missing.errors[0], /tailgate merge: shard 1\/3 missing/);
+    const badReport = await mergeCommand([...files, "--report", "pdf"]);
+    assert.match(badReport.errors[0], /--report: unknown report format `pdf`/);
+    const unknown = await mergeCommand([...files, "--frobnicate"]);
+    assert.match(unknown.errors[0], /unknown option '--frobnicate'/);
+    const none = await mergeCommand([]);
+    assert.match(none.errors[0], /name the shard results/);
+    await assert.rejects(Deno.stat(out), Deno.errors.NotFound);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
