@@ -6,10 +6,10 @@
  * @module
  */
 import { parsePlan } from "../runner/plan/parse_plan.ts";
-import { type Completion, Recorder } from "../runner/recorder/recorder.ts";
+import type { Completion } from "../runner/recorder/recorder.ts";
 import { buildResult } from "../runner/result/build_result.ts";
 import type { RunResult } from "../runner/result/run_result.ts";
-import { Schedule } from "../runner/schedule/build_schedule.ts";
+import { scheduleAndRecorder } from "../tests/_helpers/result_fixtures.ts";
 import { evaluateSlos } from "../runner/gates/evaluate_slos.ts";
 import { renderReport } from "../reporters/write_reports.ts";
 import { REPORT_FORMATS } from "../reporters/report_formats.ts";
@@ -33,17 +33,7 @@ slo: [p99 < 50ms, p99.9 < 200ms]
     { env: () => undefined, fileSize: () => undefined, planDir: ".", requireEnv: false },
   );
   if (!plan) throw new Error("bench plan is invalid");
-  const schedule = new Schedule({
-    arrival: plan.load.arrival,
-    seed: plan.load.seed,
-    stages: plan.load.stages,
-    weights: plan.requests.map((r) => r.weight),
-  });
-  const rec = new Recorder(
-    schedule.stages,
-    plan.requests.map((r) => r.label),
-    plan.requests.map((r) => r.expect),
-  );
+  const { schedule, rec } = scheduleAndRecorder(plan);
   for (const c = schedule.cursor(); !c.done; c.advance()) {
     rec.scheduled(c.fireMs, c.stageIndex, c.labelIndex);
     const u = (Math.sin(c.index * 12.9898) * 43758.5453) % 1;

@@ -12,7 +12,7 @@ import { formatMetric } from "../gates/format_metric.ts";
 import { gateExitCode } from "../gates/gate_exit_code.ts";
 import { evaluateRegression, type RegressionMetric } from "../gates/regression.ts";
 import { errorTotal } from "../recorder/request_counts.ts";
-import { readRunResult } from "../result/read_run_result.ts";
+import { readRunResultFile } from "../result/read_run_result.ts";
 import type { LabelResult, RunResult, StageResult, Verdict } from "../result/run_result.ts";
 import { EXIT_CODES, type ExitCode } from "./exit_codes.ts";
 
@@ -66,17 +66,8 @@ export async function compareCommand(args: string[]): Promise<CompareOutcome> {
   }
   const results: RunResult[] = [];
   for (const path of parsed.positionals) {
-    let text: string;
-    try {
-      text = await Deno.readTextFile(path);
-    } catch (e) {
-      return {
-        exitCode: EXIT_CODES.usage,
-        errors: [`${path}: cannot be read (${(e as Error).message})`],
-      };
-    }
-    const r = readRunResult(text);
-    if (!r.ok) return { exitCode: EXIT_CODES.usage, errors: [`${path}: ${r.error}`] };
+    const r = await readRunResultFile(path);
+    if (!r.ok) return { exitCode: EXIT_CODES.usage, errors: [r.error] };
     results.push(r.result);
   }
   const [a, b] = results;

@@ -6,7 +6,7 @@
  */
 import { parseArgs } from "node:util";
 import { MergeError, mergeResults } from "../result/merge_results.ts";
-import { readRunResult } from "../result/read_run_result.ts";
+import { readRunResultFile } from "../result/read_run_result.ts";
 import type { RunResult } from "../result/run_result.ts";
 import { EXIT_CODES } from "./exit_codes.ts";
 import { finishResult } from "./finish_result.ts";
@@ -50,14 +50,8 @@ export async function mergeCommand(args: string[]): Promise<RunOutcome> {
   if (!shared.ok) return usage(shared.errors.join("; "));
   const parts: RunResult[] = [];
   for (const file of files) {
-    let text: string;
-    try {
-      text = await Deno.readTextFile(file);
-    } catch (e) {
-      return usage(`cannot read ${file}: ${(e as Error).message}`);
-    }
-    const read = readRunResult(text);
-    if (!read.ok) return usage(`${file}: ${read.error}`);
+    const read = await readRunResultFile(file);
+    if (!read.ok) return usage(read.error);
     parts.push(read.result);
   }
   let merged;

@@ -6,7 +6,7 @@
  */
 import { dirname } from "node:path";
 import { parseArgs } from "node:util";
-import { readRunResult } from "../result/read_run_result.ts";
+import { readRunResultFile } from "../result/read_run_result.ts";
 import { parseReportFormats, type ReportFormat } from "../../reporters/report_formats.ts";
 import { writeReports } from "../../reporters/write_reports.ts";
 import { renderTerminal } from "../../reporters/terminal.ts";
@@ -64,14 +64,8 @@ export async function reportCommand(args: string[]): Promise<ReportOutcome> {
   if (extra.length) return usage(`one result at a time; unexpected ${extra.join(", ")}`);
   const formats = parseReportFormats(parsed.values.format!);
   if (!formats.ok) return usage(`--format: ${formats.error}`);
-  let text: string;
-  try {
-    text = await Deno.readTextFile(file);
-  } catch (e) {
-    return usage(`cannot read ${file}: ${(e as Error).message}`);
-  }
-  const read = readRunResult(text);
-  if (!read.ok) return usage(`${file}: ${read.error}`);
+  const read = await readRunResultFile(file);
+  if (!read.ok) return usage(read.error);
   const outDir = parsed.values.out ?? dirname(file);
   const wanted: ReportFormat[] = formats.formats;
   const reportUrl = parsed.values["report-url"];

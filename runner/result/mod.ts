@@ -25,5 +25,5 @@ export {
 } from "./run_result.ts";
 export { planRecord } from "./plan_record.ts";
 export { collectEnvironment, cpuModelFrom, detectCi } from "./environment.ts";
-export { readRunResult } from "./read_run_result.ts";
+export { readRunResult, readRunResultFile } from "./read_run_result.ts";
 export { type MergedResults, MergeError, mergeResults } from "./merge_results.ts";

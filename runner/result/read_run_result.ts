@@ -60,3 +60,26 @@ export function readRunResult(
   }
   return { ok: true, result: doc as RunResult };
 }
+
+/**
+ * Reads and parses a result file; the error names the file.
+ *
+ * @example
+ * ```ts
+ * import { readRunResultFile } from "./read_run_result.ts";
+ * const r = await readRunResultFile("tailgate-out/result.json");
+ * if (!r.ok) console.error(r.error); // "cannot read tailgate-out/result.json: ..."
+ * ```
+ */
+export async function readRunResultFile(
+  path: string,
+): Promise<{ ok: true; result: RunResult } | { ok: false; error: string }> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (e) {
+    return { ok: false, error: `cannot read ${path}: ${(e as Error).message}` };
+  }
+  const read = readRunResult(text);
+  return read.ok ? read : { ok: false, error: `${path}: ${read.error}` };
+}
