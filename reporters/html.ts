@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { floorSentence } from "./floor_text.ts";
 import type { RunResult } from "../runner/result/run_result.ts";
 import { chartJsBundle } from "./_chart_js.ts";
 import { CLIENT_SCRIPT } from "./html_client.ts";
@@ -78,7 +79,7 @@ export function renderHtml(result: RunResult): string {
       "Tool health",
       `<p class="explain">Could tailgate keep to its schedule? If it could not, the latencies ` +
         `above include the load generator's own delay and the gates are invalid.</p>`,
-      toolHealthPanel(result.health),
+      toolHealthPanel(result.health, floorSentence(result)),
     ),
     card("plan", "Plan", "", planSummary(result.plan)),
     card("environment", "Environment", "", environmentTable(result.environment)),

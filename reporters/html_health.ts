@@ -16,10 +16,10 @@ import { htmlTable, keyValueTable } from "./html_table.ts";
  * @example
  * ```ts
  * import { toolHealthPanel } from "./html_health.ts";
- * // toolHealthPanel(result.health) starts with '<div class="health-verdict health-ok">'
+ * // toolHealthPanel(result.health, floorSentence(result)) starts with '<div class="health-verdict health-ok">'
  * ```
  */
-export function toolHealthPanel(health: ToolHealth): string {
+export function toolHealthPanel(health: ToolHealth, floor?: string): string {
   const verdict = health.toolLimited
     ? `<div class="health-verdict health-limited"><strong>Tool-limited.</strong> tailgate could ` +
       `not keep to the schedule, so these results describe the load generator, not the server:<ul>${
@@ -40,7 +40,16 @@ export function toolHealthPanel(health: ToolHealth): string {
       "counted in response time, not a tool limit)",
       health.queueWait,
     ],
-    ["event-loop lag", "how late the generator's event loop woke", health.eventLoopLag],
+    [
+      "engine stalls",
+      "wake signalled → engine loop running again (its own pauses: GC, busy, descheduled)",
+      health.engineStall,
+    ],
+    [
+      "platform hiccups",
+      "oversleep of a thread that only sleeps 1 ms (the OS, the VM, other processes)",
+      health.platformHiccup,
+    ],
   ];
   const table = htmlTable(
     ["measure", "count", ...PERCENTILE_HEADERS],
@@ -71,7 +80,10 @@ export function toolHealthPanel(health: ToolHealth): string {
     ["timer slack 1 ns", health.timerSlackSet ? "set" : "not set (needs --allow-ffi)"],
     ["tool-limited", health.toolLimited ? "yes" : "no"],
   ]);
-  return `${verdict}${table}${facts}`;
+  const floorNote = floor === undefined
+    ? ""
+    : `<p class="health-floor"><strong>Measured floor.</strong> ${escapeHtml(floor)}</p>`;
+  return `${verdict}${floorNote}${table}${facts}`;
 }
 
 /**

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { floorSentence } from "./floor_text.ts";
 import { formatMetric } from "../runner/gates/format_metric.ts";
 import { formatDurationMs, formatRatePerSec } from "../runner/plan/units.ts";
 import { errorTotal } from "../runner/recorder/request_counts.ts";
@@ -201,9 +202,11 @@ function health(result: RunResult, caps: Caps, esc: (t: string) => string): stri
   ];
   const reasons = h.toolLimited ? h.reasons : [];
   const shown = reasons.slice(0, caps.items);
+  const floor = floorSentence(result);
   return [
     `**Tool health:** ${facts.join(" · ")}`,
     "",
+    ...(floor === undefined ? [] : [`**Floor:** ${esc(floor)}`, ""]),
     ...(shown.length > 0 ? [...shown.map((r) => `- ${esc(r)}`), ""] : []),
     ...more(reasons.length - shown.length, "reasons"),
   ];

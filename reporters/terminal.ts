@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { floorSentence } from "./floor_text.ts";
 import { formatDurationMs } from "../runner/plan/units.ts";
 import { errorTotal } from "../runner/recorder/request_counts.ts";
 import type {
@@ -103,6 +104,8 @@ export function renderTerminal(result: RunResult, options: TerminalOptions): str
   const errors = Object.entries(t.errors).filter(([, n]) => (n ?? 0) > 0);
   if (errors.length) lines.push(`errors: ${errors.map(([k, n]) => `${k} ${n}`).join(", ")}`);
   lines.push(healthLine(result));
+  const floor = floorSentence(result);
+  if (floor !== undefined) lines.push(floor);
   if (result.baseline !== undefined) {
     const b = result.baseline;
     lines.push(paint(

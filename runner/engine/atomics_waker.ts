@@ -44,6 +44,12 @@ export interface AtomicsWakerOptions {
   minGapUs?: number;
   /** Timer slack of the worker thread via `prctl`; 0 leaves the default (50 us). Default 1. */
   timerSlackNs?: number;
+  /**
+   * The engine-stall probe: called on the engine thread each time a sleep resolves, with the time
+   * from the wake being signalled (the worker's fire, or the self-notify of a deadline already
+   * past) to this thread running again: how late the engine ran work that was due.
+   */
+  onResume?: (stallMs: number) => void;
 }
 
 /**
@@ -100,7 +106,7 @@ export class TimingWorkerError extends Error {
 export async function createAtomicsWaker(
   options: AtomicsWakerOptions = {},
 ): Promise<AtomicsWaker> {
-  const { minGapUs = 250, timerSlackNs = 1 } = options;
+  const { minGapUs = 250, timerSlackNs = 1, onResume } = options;
   for (const [name, value] of Object.entries({ minGapUs, timerSlackNs })) {
     if (!(value >= 0) || !Number.isFinite(value)) {
       throw new RangeError(`${name} must be a finite number >= 0, got ${value}`);
@@ -125,7 +131,7 @@ export async function createAtomicsWaker(
       timerSlackNs: Math.round(timerSlackNs),
     });
     const { timerSlackSet } = await ready;
-    return new WorkerWaker(worker, sab, timerSlackSet, measureClockSkewUs(sab));
+    return new WorkerWaker(worker, sab, timerSlackSet, measureClockSkewUs(sab), onResume);
   } catch (error) {
     worker.terminate();
     throw error;
@@ -147,6 +153,8 @@ class WorkerWaker implements AtomicsWaker {
   #sleep: Sleep | undefined;
   #token = 0;
   #selfWokenToken = 0;
+  #selfWokenAtMs = 0;
+  readonly #onResume: ((stallMs: number) => void) | undefined;
   #workerArmed = false;
   #lastArmedMs = -Infinity;
   #waitingAsync = false;
@@ -161,7 +169,9 @@ class WorkerWaker implements AtomicsWaker {
     sab: SharedArrayBuffer,
     readonly timerSlackSet: boolean,
     readonly clockSkewUs: number,
+    onResume?: (stallMs: number) => void,
   ) {
+    this.#onResume = onResume;
     this.#worker = worker;
     this.#i32 = new Int32Array(sab);
     this.#f64 = new Float64Array(sab);
@@ -182,6 +192,7 @@ class WorkerWaker implements AtomicsWaker {
       this.#disarmWorker();
       this.#awaitWake();
       this.#selfWokenToken = token;
+      this.#selfWokenAtMs = performance.now();
       Atomics.notify(this.#i32, SLOT.wakes);
     } else {
       this.#arm(deadlineMs, token);
@@ -278,11 +289,14 @@ class WorkerWaker implements AtomicsWaker {
     if (!sleep) return;
     if (this.#selfWokenToken === sleep.token) {
       this.#immediate++;
+      this.#onResume?.(performance.now() - this.#selfWokenAtMs);
       this.#settle();
     } else if (Atomics.load(this.#i32, SLOT.fired) === sleep.token) {
       this.#wakes++;
       this.#workerArmed = false;
-      this.#lateness.record((performance.now() - sleep.deadlineMs) * 1000);
+      const nowMs = performance.now();
+      this.#lateness.record((nowMs - sleep.deadlineMs) * 1000);
+      this.#onResume?.(nowMs - this.#f64[SLOT.f64FiredAt]);
       this.#settle();
     }
   }

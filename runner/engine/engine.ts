@@ -8,9 +8,12 @@
 import process from "node:process";
 import type { ResolvedPlan } from "../plan/types.ts";
 import { type RecordedRun, Recorder } from "../recorder/recorder.ts";
+import type { IntervalStore } from "../recorder/interval_store.ts";
+import { startWorkerIntervalStore } from "../recorder/worker_interval_store.ts";
 import { Schedule, type ShardSpec } from "../schedule/build_schedule.ts";
 import { rateAtMs } from "../schedule/fire_times.ts";
 import { createAtomicsWaker } from "./atomics_waker.ts";
+import { type HiccupMeter, startHiccupMeter } from "./hiccup_meter.ts";
 import { Dispatcher } from "./dispatcher.ts";
 import { Http1Connection } from "./http1_connection.ts";
 import { prepareRequest } from "./http1_request.ts";
@@ -99,14 +102,29 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
   const connect = options.connect ??
     ((url: URL, c: Clock) =>
       new Http1Connection({ url, clock: c, tls: { caCerts: options.caCerts } }));
+  // A real run keeps its engine thread for timing, writing, reading and recording: intervals are
+  // encoded by an idle-priority worker, and a probe thread measures the platform's hiccups.
+  // Runs with an injected waker (tests on a fake clock) do both inline or not at all.
+  const real = options.waker === undefined;
+  const store: IntervalStore | undefined = real ? await startWorkerIntervalStore() : undefined;
   const recorder = new Recorder(
     schedule.stages,
     plan.requests.map((r) => r.label),
     plan.requests.map((r) => r.expect),
+    1000,
+    store,
   );
   const shard = options.shard ?? { index: 0, count: 1 };
   const share = (n: number) => Math.max(1, Math.round(n / shard.count));
-  const waker = options.waker ?? await createAtomicsWaker();
+  // The engine-stall probe counts from the end of the leading warmup stages, as send lag does.
+  const warmupEndMs = schedule.stages.find((s) => !s.warmup)?.startMs ?? schedule.durationMs;
+  let measuredFromMs = Infinity; // clock time; set once the schedule's start is known
+  const waker = options.waker ?? await createAtomicsWaker({
+    onResume: (stallMs) => {
+      if (clock.nowMs() >= measuredFromMs) recorder.engineStall(stallMs);
+    },
+  });
+  const hiccups: HiccupMeter | undefined = real ? await startHiccupMeter() : undefined;
   const timerSlackSet = "timerSlackSet" in waker ? Boolean(waker.timerSlackSet) : false;
   let lastSent = 0;
   const dispatcher = new Dispatcher({
@@ -141,12 +159,13 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
   });
   await dispatcher.openConnections();
   const cpuBefore = process.cpuUsage();
-  const loopLag = watchEventLoop(recorder);
   // The schedule starts once the connections are open.
   const startMs = options.startAtEpochMs !== undefined
     ? options.startAtEpochMs - performance.timeOrigin
     : clock.nowMs() + (options.leadMs ?? 20);
   const startedAt = new Date(Date.now() + (startMs - clock.nowMs()));
+  measuredFromMs = startMs + warmupEndMs;
+  hiccups?.recordFrom(performance.timeOrigin + measuredFromMs);
   try {
     let error: string | undefined;
     const outcome = await dispatcher.run(startMs).catch((e: unknown) => {
@@ -156,8 +175,10 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
     });
     const durationMs = outcome.endMs - startMs;
     const cpu = process.cpuUsage(cpuBefore);
+    const platformHiccup = await hiccups?.stop();
+    await store?.flush();
     return {
-      recorded: recorder.finish(Math.max(durationMs, schedule.durationMs)),
+      recorded: recorder.finish(Math.max(durationMs, schedule.durationMs), platformHiccup),
       complete: outcome.complete,
       startedAt,
       durationMs,
@@ -169,19 +190,8 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
       ...(error === undefined ? {} : { error }),
     };
   } finally {
-    loopLag.stop();
     if (!options.waker) waker.close();
+    void hiccups?.stop();
+    store?.close();
   }
-}
-
-/** Samples event-loop lateness every 50 ms into the recorder. */
-function watchEventLoop(recorder: Recorder): { stop(): void } {
-  const periodMs = 50;
-  let expected = performance.now() + periodMs;
-  const id = setInterval(() => {
-    const now = performance.now();
-    recorder.eventLoopLag(Math.max(0, now - expected));
-    expected = now + periodMs;
-  }, periodMs);
-  return { stop: () => clearInterval(id) };
 }

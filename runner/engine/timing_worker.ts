@@ -46,7 +46,9 @@ export const SLOT = {
   f64Deadline: 4,
   /** Float64 slot: the worker's clock reading during the handshake, engine clock ms. */
   f64Stamp: 5,
-  bytes: 48,
+  /** Float64 slot: when the worker last fired, engine clock ms (the engine-stall probe's start). */
+  f64FiredAt: 6,
+  bytes: 56,
 } as const;
 
 /**
@@ -146,8 +148,17 @@ function onInit(e: MessageEvent<Init>): void {
   scope.close();
 }
 
-/** Sets this thread's timer slack through libc's prctl; false when FFI is unavailable. */
-function setTimerSlack(slackNs: number): boolean {
+/**
+ * Sets the calling thread's timer slack through libc's prctl; false when FFI is unavailable.
+ *
+ * @example
+ * ```ts
+ * import { setTimerSlack } from "./timing_worker.ts";
+ * // in a worker thread that sleeps for short, precise periods:
+ * // setTimerSlack(1); // true on Linux with --allow-ffi
+ * ```
+ */
+export function setTimerSlack(slackNs: number): boolean {
   try {
     const libc = Deno.dlopen("libc.so.6", {
       prctl: { parameters: ["i32", "u64", "u64", "u64", "u64"], result: "i32" },
@@ -191,6 +202,7 @@ function runLoop(i32: Int32Array, f64: Float64Array, nowMs: () => number, minGap
     // Fire only if the engine thread has not re-armed or disarmed meanwhile.
     if (Atomics.compareExchange(i32, SLOT.armed, token, 0) !== token) continue;
     lastWakeMs = nowMs();
+    f64[SLOT.f64FiredAt] = lastWakeMs; // published by the seq-cst store below
     Atomics.store(i32, SLOT.fired, token);
     Atomics.add(i32, SLOT.wakes, 1);
     Atomics.notify(i32, SLOT.wakes);

@@ -48,7 +48,8 @@ export function mergeRecordedRuns(runs: readonly RecordedRun[]): RecordedRun {
     sendLag: mergeEncodedHistograms(runs.map((r) => r.sendLag)),
     dispatchLag: mergeEncodedHistograms(runs.map((r) => r.dispatchLag)),
     queueWait: mergeEncodedHistograms(runs.map((r) => r.queueWait)),
-    eventLoopLag: mergeEncodedHistograms(runs.map((r) => r.eventLoopLag)),
+    engineStall: mergeEncodedHistograms(runs.map((r) => r.engineStall)),
+    platformHiccup: mergeEncodedHistograms(runs.map((r) => r.platformHiccup)),
   };
 }
 

@@ -14,8 +14,9 @@
  * @module
  */
 export { createHistogram, maxRecordableUs } from "./_hdr.ts";
-export type { Histogram, RecordedValue } from "./_hdr.ts";
+export type { Histogram, RecordedValue, SparseCounts } from "./_hdr.ts";
 export { decodeHistogram, encodeHistogram, HdrCodecError } from "./hdr_codec.ts";
+export { mergeEncodedHistograms, toEncodedHistogram } from "./encoded_histogram.ts";
 export type { CodecOptions } from "./hdr_codec.ts";
 export { HISTOGRAM_CONFIG } from "./histogram_config.ts";
 export type { HistogramConfig, HistogramLayout } from "./histogram_config.ts";

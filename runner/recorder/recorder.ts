@@ -18,7 +18,16 @@ import type {
 import type { StageWindow } from "../schedule/build_schedule.ts";
 import { createHistogram, type Histogram } from "./_hdr.ts";
 import { msToRecordableUs, toEncodedHistogram } from "./encoded_histogram.ts";
+import { InlineIntervalStore, type IntervalStore } from "./interval_store.ts";
+import type { RawInterval } from "./raw_interval.ts";
 import { addCounts, emptyCounts } from "./request_counts.ts";
+
+/**
+ * The engine-stall probe's sampling period (us): a stall longer than this is also recorded once
+ * for every further period it lasted (jHiccup's correction), so the histogram weighs a long stall
+ * by the time it covered, not as one sample.
+ */
+export const STALL_SAMPLE_PERIOD_US = 1000;
 
 /** Histograms and counts of one group of requests. */
 interface Group {
@@ -41,7 +50,16 @@ export interface RecordedRun {
   /** When the dispatcher took each request from the schedule − its intended time (all requests). */
   dispatchLag: EncodedHistogram;
   queueWait: EncodedHistogram;
-  eventLoopLag: EncodedHistogram;
+  /**
+   * How long the engine thread took to run work that was due: from a wake being signalled (the
+   * timing worker's fire, or a deadline already past) to the engine loop running again.
+   */
+  engineStall: EncodedHistogram;
+  /**
+   * The platform-hiccup probe's oversleeps (engine/hiccup_worker.ts): what the machine did to a
+   * thread that only sleeps 1 ms at a time. Empty when the run had no probe (tests).
+   */
+  platformHiccup: EncodedHistogram;
 }
 
 /** One completed request, times in ms from the run's start. */
@@ -77,14 +95,16 @@ export class Recorder {
   readonly #intervalMs: number;
   readonly #stageGroups: Group[][];
   readonly #open = new Map<number, OpenInterval>();
-  readonly #closed: IntervalResult[] = [];
+  readonly #store: IntervalStore;
+  /** Indexes of the intervals closed so far. */
+  readonly #closedIndexes = new Set<number>();
   readonly #pool: Histogram[] = [];
   readonly #sentByInterval: number[] = [];
   readonly #completedByInterval: number[] = [];
   readonly #sendLag = createHistogram();
   readonly #dispatchLag = createHistogram();
   readonly #queueWait = createHistogram();
-  readonly #loopLag = createHistogram();
+  readonly #engineStall = createHistogram();
   readonly #warmup: boolean[];
   /** Completed requests and errors so far, and the latest closed interval's p99, for progress. */
   completed = 0;
@@ -95,7 +115,9 @@ export class Recorder {
     labels: readonly string[],
     expects: readonly StatusExpectation[],
     intervalMs = 1000,
+    store: IntervalStore = new InlineIntervalStore(),
   ) {
+    this.#store = store;
     this.#stages = stages;
     this.#labels = labels;
     this.#expects = expects;
@@ -133,9 +155,21 @@ export class Recorder {
     if (!this.#warmup[stageIndex]) this.#queueWait.recordValue(msToRecordableUs(waitMs));
   }
 
-  /** Records how late the event loop woke. */
-  eventLoopLag(lagMs: number): void {
-    this.#loopLag.recordValue(msToRecordableUs(lagMs));
+  /**
+   * Records how long the engine thread took to resume after a wake was signalled, with
+   * {@linkcode STALL_SAMPLE_PERIOD_US} back-fill for long stalls.
+   */
+  engineStall(stallMs: number): void {
+    const us = msToRecordableUs(stallMs);
+    const h = this.#engineStall;
+    h.recordValue(us);
+    for (
+      let missing = us - STALL_SAMPLE_PERIOD_US;
+      missing > 0;
+      missing -= STALL_SAMPLE_PERIOD_US
+    ) {
+      h.recordValue(missing);
+    }
   }
 
   /** Records a completed request (answered, failed or timed out; never-sent ones too). */
@@ -169,13 +203,16 @@ export class Recorder {
     }
   }
 
-  /** The 99th percentile (us) of the most recent closed interval, for progress lines. */
+  /** The 99th percentile (us) of the most recent encoded interval, for progress lines. */
   latestP99Us(): number | undefined {
-    return this.#closed.at(-1)?.response.percentilesUs["99"];
+    return this.#store.latestP99Us();
   }
 
-  /** Closes everything and returns the recorded run. `runMs` is how long the run lasted. */
-  finish(runMs: number): RecordedRun {
+  /**
+   * Closes everything and returns the recorded run. `runMs` is how long the run lasted;
+   * `platformHiccup` is the engine's hiccup probe's histogram, when it ran one.
+   */
+  finish(runMs: number, platformHiccup?: EncodedHistogram): RecordedRun {
     for (const interval of this.#open.values()) this.#closeInterval(interval);
     const last = Math.max(
       Math.ceil(runMs / this.#intervalMs),
@@ -183,9 +220,10 @@ export class Recorder {
       this.#completedByInterval.length,
     );
     // Seconds in which nothing was scheduled (the drain after the schedule) still get an interval.
-    const present = new Set(this.#closed.map((r) => Math.round(r.startMs / this.#intervalMs)));
-    for (let i = 0; i < last; i++) if (!present.has(i)) this.#closeInterval(this.#interval(i));
-    this.#closed.sort((a, b) => a.startMs - b.startMs);
+    for (let i = 0; i < last; i++) {
+      if (!this.#closedIndexes.has(i)) this.#closeInterval(this.#interval(i));
+    }
+    const intervals = this.#store.all().sort((a, b) => a.startMs - b.startMs);
     const stages = this.#stages.map((w, i) => {
       const labels = this.#labelResults(this.#stageGroups[i]);
       return {
@@ -203,35 +241,43 @@ export class Recorder {
     });
     return {
       stages,
-      intervals: this.#closed,
+      intervals,
       sendLag: toEncodedHistogram(this.#sendLag),
       dispatchLag: toEncodedHistogram(this.#dispatchLag),
       queueWait: toEncodedHistogram(this.#queueWait),
-      eventLoopLag: toEncodedHistogram(this.#loopLag),
+      engineStall: toEncodedHistogram(this.#engineStall),
+      platformHiccup: platformHiccup ?? toEncodedHistogram(createHistogram()),
     };
   }
 
+  /**
+   * Hands the interval to the store as counts and non-empty buckets (cheap: the summarising and
+   * encoding happen in the store, off this thread in a real run) and reuses its histograms.
+   */
   #closeInterval(interval: OpenInterval): void {
     this.#open.delete(interval.index);
+    this.#closedIndexes.add(interval.index);
     const startMs = interval.index * this.#intervalMs;
     const end = this.#stages.at(-1)!;
     const runEndMs = end.startMs + end.profile.durationMs;
     const durationMs = Math.max(0, Math.min(this.#intervalMs, runEndMs - startMs)) ||
       this.#intervalMs;
-    const labels = this.#labelResults(interval.groups);
     const seconds = durationMs / 1000;
-    const combined = combine(interval.groups, labels);
-    this.#closed.push({
+    const raw: RawInterval = {
       startMs,
       durationMs,
       stageIndex: this.#stageAt(startMs),
-      intendedPerSec: combined.counts.scheduled / seconds,
       sentPerSec: (this.#sentByInterval[interval.index] ?? 0) / seconds,
       completedPerSec: (this.#completedByInterval[interval.index] ?? 0) / seconds,
-      ...combined,
-      labels,
-    });
+      labels: interval.groups.map((g, i) => ({
+        label: this.#labels[i],
+        counts: g.counts,
+        response: g.response.toSparse(),
+        service: g.service.toSparse(),
+      })),
+    };
     for (const g of interval.groups) this.#release(g);
+    this.#store.add(raw);
   }
 
   #labelResults(groups: Group[]): LabelResult[] {

@@ -36,6 +36,7 @@ export function buildResult(
   const health = judgeToolHealth({
     sendLag: recorded.sendLag,
     dispatchLag: recorded.dispatchLag,
+    engineStall: recorded.engineStall,
     cpu: run.cpu,
     durationMs: run.durationMs,
     slos: plan.slos,
@@ -69,7 +70,8 @@ export function buildResult(
       sendLag: recorded.sendLag,
       dispatchLag: recorded.dispatchLag,
       queueWait: recorded.queueWait,
-      eventLoopLag: recorded.eventLoopLag,
+      engineStall: recorded.engineStall,
+      platformHiccup: recorded.platformHiccup,
       connections: run.connections,
       timerSlackSet: run.timerSlackSet,
       cpu: {

@@ -62,7 +62,8 @@ export function mergeResults(parts: readonly RunResult[], names: readonly string
       sendLag: p.health.sendLag,
       dispatchLag: p.health.dispatchLag,
       queueWait: p.health.queueWait,
-      eventLoopLag: p.health.eventLoopLag,
+      engineStall: p.health.engineStall,
+      platformHiccup: p.health.platformHiccup,
     };
   }));
   const fingerprints = new Set(parts.map((p) => fingerprint(p)));
@@ -100,7 +101,8 @@ export function mergeResults(parts: readonly RunResult[], names: readonly string
       sendLag: recorded.sendLag,
       dispatchLag: recorded.dispatchLag,
       queueWait: recorded.queueWait,
-      eventLoopLag: recorded.eventLoopLag,
+      engineStall: recorded.engineStall,
+      platformHiccup: recorded.platformHiccup,
       connections: {
         opened: sum(parts, (p) => p.health.connections.opened),
         peak: sum(parts, (p) => p.health.connections.peak),

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { createHistogram, toEncodedHistogram } from "../recorder/mod.ts";
 import { RESULT_SCHEMA, RESULT_VERSION, type RunResult } from "./run_result.ts";
 
 const REQUIRED = [
@@ -58,7 +59,13 @@ export function readRunResult(
   if (missing.length > 0) {
     return { ok: false, error: `the result lacks ${missing.map((k) => `\`${k}\``).join(", ")}` };
   }
-  return { ok: true, result: doc as RunResult };
+  const result = doc as RunResult;
+  // Results written before the floor histograms existed read as having measured no floor.
+  if (typeof result.health === "object" && result.health !== null) {
+    result.health.engineStall ??= toEncodedHistogram(createHistogram());
+    result.health.platformHiccup ??= toEncodedHistogram(createHistogram());
+  }
+  return { ok: true, result };
 }
 
 /**

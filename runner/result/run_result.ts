@@ -140,8 +140,20 @@ export interface ToolHealth {
   connections: { opened: number; peak: number };
   /** Whether the timing worker's timer slack could be set to 1 ns (needs --allow-ffi). */
   timerSlackSet: boolean;
-  /** How late the event loop woke, sampled through the run. */
-  eventLoopLag: EncodedHistogram;
+  /**
+   * The engine thread's own stalls: from a wake being signalled to the engine loop running again,
+   * after the warmup. Stalls over 1 ms are back-filled once per further millisecond (jHiccup), so
+   * a long stall weighs by the time it covered. With `platformHiccup`, the run's measured floor.
+   */
+  engineStall: EncodedHistogram;
+  /**
+   * The platform's hiccups: how much longer than 1 ms a probe thread that only sleeps 1 ms at a
+   * time slept, after the warmup (jHiccup's measure; same back-fill). What the OS, the VM and
+   * other processes did to any thread of the run.
+   */
+  platformHiccup: EncodedHistogram;
+  /** Results written before the floor histograms existed: the event loop's lateness sampled every 50 ms. */
+  eventLoopLag?: EncodedHistogram;
   cpu: { userMs: number; systemMs: number; perRequestUs: number };
   intendedPerSec: number;
   achievedPerSec: number;

@@ -1,13 +1,18 @@
 /**
  * Judges whether the generator, not the server, limited a run: late sends (which is also how a
- * send rate short of the schedule shows, since nothing scheduled is ever skipped) or a saturated
- * CPU. A wait for a busy connection is not the generator's lateness: it is the server's pace (and
- * `max_connections`), and it is part of the response time. Pure: it reads figures only.
+ * send rate short of the schedule shows, since nothing scheduled is ever skipped), late dispatch,
+ * the engine thread's own stalls, or a saturated CPU. Each is read at p99 and at every percentile
+ * the plan's latency SLOs judge (p99.9, p99.99, …), against a limit of 10% of that SLO's bound
+ * (never below 1 ms): a run whose own pauses reach its p99.9 SLO is not called healthy because
+ * its p99 was clean. A wait for a busy connection is not the generator's lateness: it is the
+ * server's pace (and `max_connections`), and it is part of the response time. Pure: it reads
+ * figures only.
  *
  * @module
  */
 import type { Slo } from "../plan/types.ts";
 import { formatDurationMs } from "../plan/units.ts";
+import { percentileOf } from "./measured_floor.ts";
 import type { EncodedHistogram } from "./run_result.ts";
 
 /** The figures the judgement reads. */
@@ -15,21 +20,67 @@ export interface HealthFigures {
   sendLag: EncodedHistogram;
   /** Optional for callers with no dispatcher figures (older results). */
   dispatchLag?: EncodedHistogram;
+  /** The engine thread's own stalls; optional for older results. */
+  engineStall?: EncodedHistogram;
   cpu: { userMs: number; systemMs: number };
   /** Wall time the engine ran (ms). */
   durationMs: number;
   slos: readonly Slo[];
 }
 
+const MIN_LIMIT_US = 1000;
+
+function isLatency(s: Slo): boolean {
+  return s.metric.kind === "percentile" || s.metric.kind === "max" || s.metric.kind === "mean";
+}
+
 /** The largest send lag p99 a sound run may show: max(1 ms, 10% of the tightest latency SLO). */
 export function sendLagLimitUs(slos: readonly Slo[]): number {
-  const latencyBounds = slos
-    .filter((s) =>
-      s.metric.kind === "percentile" || s.metric.kind === "max" || s.metric.kind === "mean"
-    )
-    .map((s) => s.bound);
-  return Math.max(1000, latencyBounds.length ? Math.min(...latencyBounds) * 0.1 : 0);
+  const latencyBounds = slos.filter(isLatency).map((s) => s.bound);
+  return Math.max(MIN_LIMIT_US, latencyBounds.length ? Math.min(...latencyBounds) * 0.1 : 0);
 }
+
+/** A percentile the judgement reads and the lateness it allows there. */
+interface Checkpoint {
+  percentile: number;
+  limitUs: number;
+}
+
+/**
+ * p99 against {@linkcode sendLagLimitUs}, and each latency SLO's percentile above 99 against 10%
+ * of its own bound (never below 1 ms), the tightest limit where two SLOs share a percentile.
+ *
+ * @example
+ * ```ts
+ * import { healthCheckpoints } from "./tool_health.ts";
+ * // healthCheckpoints([p99.9 < 10ms]) → [{ percentile: 99, limitUs: 1000 }, { percentile: 99.9, limitUs: 1000 }]
+ * ```
+ */
+export function healthCheckpoints(slos: readonly Slo[]): Checkpoint[] {
+  const limits = new Map<number, number>([[99, sendLagLimitUs(slos)]]);
+  for (const s of slos) {
+    if (s.metric.kind !== "percentile" || s.metric.percentile <= 99) continue;
+    const limitUs = Math.max(MIN_LIMIT_US, s.bound * 0.1);
+    limits.set(s.metric.percentile, Math.min(limits.get(s.metric.percentile) ?? limitUs, limitUs));
+  }
+  return [...limits].sort(([a], [b]) => a - b).map(([percentile, limitUs]) => ({
+    percentile,
+    limitUs,
+  }));
+}
+
+/** The first checkpoint at which `h` exceeds the limit, with its value there. */
+function firstExcess(h: EncodedHistogram | undefined, checkpoints: Checkpoint[]) {
+  if (h === undefined || h.count === 0) return undefined;
+  for (const c of checkpoints) {
+    const valueUs = percentileOf(h, c.percentile);
+    if (valueUs > c.limitUs) return { ...c, valueUs };
+  }
+  return undefined;
+}
+
+const ms = (us: number) => formatDurationMs(us / 1000);
+const pName = (p: number) => `p${p}`;
 
 /**
  * Returns whether the run is tool-limited, and why in words a user understands.
@@ -42,27 +93,33 @@ export function sendLagLimitUs(slos: readonly Slo[]): number {
  */
 export function judgeToolHealth(f: HealthFigures): { toolLimited: boolean; reasons: string[] } {
   const reasons: string[] = [];
-  const limitUs = sendLagLimitUs(f.slos);
-  const p99Us = f.sendLag.percentilesUs["99"] ?? 0;
-  if (f.sendLag.count > 0 && p99Us > limitUs) {
+  const checkpoints = healthCheckpoints(f.slos);
+  const send = firstExcess(f.sendLag, checkpoints);
+  if (send) {
     reasons.push(
-      `tailgate sent requests late: its send lag p99 was ${formatDurationMs(p99Us / 1000)}, ` +
-        `above the ${
-          formatDurationMs(limitUs / 1000)
-        } a sound run allows; the generator, not the ` +
+      `tailgate sent requests late: its send lag ${pName(send.percentile)} was ${
+        ms(send.valueUs)
+      }, above the ${ms(send.limitUs)} a sound run allows; the generator, not the ` +
         "server, limited this run (use fewer requests per worker, more workers or a bigger machine)",
     );
   }
-  const d = f.dispatchLag;
-  const dispatchP99Us = d?.percentilesUs["99"] ?? 0;
-  if (d !== undefined && d.count > 0 && dispatchP99Us > limitUs) {
+  const dispatch = firstExcess(f.dispatchLag, checkpoints);
+  if (dispatch) {
     reasons.push(
-      `tailgate took requests from its schedule late: dispatch lag p99 ` +
-        `${formatDurationMs(dispatchP99Us / 1000)}, above the ${
-          formatDurationMs(limitUs / 1000)
-        } ` +
+      `tailgate took requests from its schedule late: dispatch lag ${pName(dispatch.percentile)} ${
+        ms(dispatch.valueUs)
+      }, above the ${ms(dispatch.limitUs)} ` +
         "a sound run allows; the generator was saturated, so requests that waited in its queue " +
         "were not only the server's doing",
+    );
+  }
+  const stall = firstExcess(f.engineStall, checkpoints);
+  if (stall) {
+    reasons.push(
+      `tailgate's engine thread stalled: its stalls reach ${ms(stall.valueUs)} at ${
+        pName(stall.percentile)
+      }, above the ${ms(stall.limitUs)} a sound run allows, so latencies at that percentile ` +
+        "include the generator's own pauses (GC, a busy or descheduled thread)",
     );
   }
   const cpuShare = (f.cpu.userMs + f.cpu.systemMs) / Math.max(1, f.durationMs);

@@ -98,3 +98,28 @@ load:
     await serving.catch(() => {});
   }
 });
+
+Deno.test("runPlan() measures its floor after the warmup: engine stalls and platform hiccups", async () => {
+  await using target = await startTarget({ mode: "hello", port: 0 });
+  const { plan } = parseText(`name: floor
+target: ${target.url}
+requests: [{ path: / }]
+load:
+  connections: 2
+  stages:
+    - { rate: 200/s, duration: 400ms, warmup: true }
+    - { rate: 200/s, duration: 600ms }
+`);
+  assert.ok(plan);
+  const run = await runPlan({ plan });
+  const { engineStall, platformHiccup } = run.recorded;
+  // The engine resumes at least once per request it sleeps toward (120 after the warmup).
+  assert.ok(engineStall.count >= 100, `engine stall samples ${engineStall.count}`);
+  // The probe sleeps 1 ms at a time: about 600 samples in the measured 600 ms, none in the
+  // warmup (a descheduled probe records fewer, so only the upper bound is tight).
+  assert.ok(platformHiccup.count >= 50, `hiccup samples ${platformHiccup.count}`);
+  assert.ok(platformHiccup.count <= 800, `hiccup samples ${platformHiccup.count}`);
+  // Intervals were encoded off the engine thread and came back whole.
+  const completed = run.recorded.intervals.reduce((n, i) => n + i.counts.completed, 0);
+  assert.equal(completed, 200);
+});

@@ -67,7 +67,7 @@ function recordAll(rec: Recorder, cs: Completion[], runMs: number): RecordedRun 
     rec.complete(c);
     if (c.fireMs < 1000) rec.sendLag(5, c.stageIndex); // warmup: left out everywhere
     else rec.sendLag((c.fireMs % 3) * 0.1, c.stageIndex);
-    rec.eventLoopLag((c.fireMs % 2) * 0.2);
+    rec.engineStall((c.fireMs % 2) * 0.2);
   }
   return rec.finish(runMs);
 }

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import type { PlanStage, StatusExpectation } from "../../../runner/plan/types.ts";
 import { createHistogram } from "../../../runner/recorder/_hdr.ts";
 import { decodeHistogram } from "../../../runner/recorder/hdr_codec.ts";
+import { toEncodedHistogram } from "../../../runner/recorder/encoded_histogram.ts";
 import { type Completion, Recorder } from "../../../runner/recorder/recorder.ts";
 import type { EncodedHistogram } from "../../../runner/result/run_result.ts";
 import { Schedule } from "../../../runner/schedule/build_schedule.ts";
@@ -164,18 +165,35 @@ Deno.test("a partial last interval reports its rate per second of its own length
   assert.equal(run.intervals[1].completedPerSec, 4);
 });
 
-Deno.test("send lag and connection waits of warmup stages are left out; loop lag is not", () => {
+Deno.test("send lag and connection waits of warmup stages are left out", () => {
   const rec = newRecorder();
   rec.sendLag(9, 0);
   rec.sendLag(0.25, 1);
   rec.queueWait(7, 0);
   rec.queueWait(0.5, 1);
   rec.queueWait(0.75, 1);
-  rec.eventLoopLag(1);
   const run = rec.finish(3000);
   assert.deepEqual(buckets(run.sendLag), [[250, 1]]);
   assert.deepEqual(buckets(run.queueWait), [[500, 1], [750, 1]]);
-  assert.deepEqual(buckets(run.eventLoopLag), [[1000, 1]]);
+});
+
+Deno.test("an engine stall longer than the probe period is back-filled once per period", () => {
+  const rec = newRecorder();
+  rec.engineStall(0.04);
+  rec.engineStall(3.5);
+  const run = rec.finish(3000);
+  // 3.5 ms stands for the work due 3.5, 2.5, 1.5 and 0.5 ms before the loop ran again (above
+  // 2048 us a bucket is 2 us wide, so 2500 and 3500 read as their buckets' tops).
+  assert.deepEqual(buckets(run.engineStall), [[40, 1], [500, 1], [1500, 1], [2501, 1], [3501, 1]]);
+  assert.equal(run.platformHiccup.count, 0, "no probe ran: an empty histogram, not a made-up one");
+});
+
+Deno.test("the platform-hiccup histogram the engine hands in is kept as given", () => {
+  const rec = newRecorder();
+  const h = createHistogram();
+  h.recordValue(2_000);
+  const run = rec.finish(3000, toEncodedHistogram(h));
+  assert.deepEqual(buckets(run.platformHiccup), [[2000, 1]]);
 });
 
 Deno.test("a stage's totals are the exact merge of its labels, and intervals merge into stages", () => {

@@ -4,6 +4,7 @@ import { createHistogram } from "../../../runner/recorder/_hdr.ts";
 import { toEncodedHistogram } from "../../../runner/recorder/encoded_histogram.ts";
 import type { EncodedHistogram } from "../../../runner/result/run_result.ts";
 import {
+  healthCheckpoints,
   type HealthFigures,
   judgeToolHealth,
   sendLagLimitUs,
@@ -128,4 +129,44 @@ Deno.test("judgeToolHealth() flags a saturated dispatcher even when its sends we
   });
   assert.equal(verdict.toolLimited, true);
   assert.match(verdict.reasons[0], /dispatch lag p99 8\.\d+ms, above the 1ms/);
+});
+
+/** 10,000 values: the rest at 100 us, `tail` of them at `tailUs` (p99 clean, p99.9 not). */
+function tailOnly(tailUs: number, tail = 20): EncodedHistogram {
+  const h = createHistogram();
+  h.recordValueWithCount(100, 10_000 - tail);
+  h.recordValueWithCount(tailUs, tail);
+  return toEncodedHistogram(h);
+}
+
+const P999 = { kind: "percentile", percentile: 99.9 } as const;
+
+Deno.test("a p99.9 SLO judges the generator at p99.9: a clean p99 does not make it healthy", () => {
+  // The issue's rounds 1-2: send lag p99 263 us, but the generator's own pauses reach the tail.
+  const slos = [slo(P999, 10_000)];
+  const health = judgeToolHealth(figures({ dispatchLag: tailOnly(6_000), slos }));
+  assert.equal(health.toolLimited, true);
+  assert.match(health.reasons[0], /dispatch lag p99\.9 6\.003ms, above the 1ms/);
+  // Without an SLO at p99.9 the same figures are judged at p99 only, where they are clean.
+  assert.equal(judgeToolHealth(figures({ dispatchLag: tailOnly(6_000) })).toolLimited, false);
+});
+
+Deno.test("engine stalls at an SLO's percentile above 10% of its bound flag the run", () => {
+  const slos = [slo(P999, 50_000)];
+  assert.equal(
+    judgeToolHealth(figures({ engineStall: tailOnly(4_000), slos })).toolLimited,
+    false,
+    "4 ms of stalls are within 10% of a 50 ms bound",
+  );
+  const stalled = judgeToolHealth(figures({ engineStall: tailOnly(8_000), slos }));
+  assert.equal(stalled.toolLimited, true);
+  assert.match(stalled.reasons[0], /engine thread stalled: its stalls reach 8\.003ms at p99\.9/);
+});
+
+Deno.test("health checkpoints: p99 always, each SLO percentile above it at its own limit", () => {
+  assert.deepEqual(healthCheckpoints([]), [{ percentile: 99, limitUs: 1000 }]);
+  assert.deepEqual(
+    healthCheckpoints([slo(P999, 50_000), slo(P999, 20_000), slo(P99, 30_000)]),
+    [{ percentile: 99, limitUs: 2000 }, { percentile: 99.9, limitUs: 2000 }],
+  );
 });

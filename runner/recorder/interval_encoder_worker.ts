@@ -1,0 +1,65 @@
+/**
+ * The Worker that encodes closed intervals for worker_interval_store.ts: it receives raw intervals
+ * and posts each back encoded, in order. It first lowers its own thread to Linux's SCHED_IDLE policy (through
+ * libc's `sched_setscheduler`, where FFI is allowed), so that on a core shared with the engine
+ * thread it runs only while the engine thread has nothing to do.
+ *
+ * @module
+ */
+import type { IntervalResult } from "../result/run_result.ts";
+import { encodeRawInterval, type RawInterval } from "./raw_interval.ts";
+
+/** Messages to the encoder worker: a raw interval to encode. */
+export type ToEncoder = { type: "add"; raw: RawInterval };
+
+/** Messages from the encoder worker: ready, and each interval encoded, in the order added. */
+export type FromEncoder =
+  | { type: "ready"; idlePriority: boolean }
+  | { type: "encoded"; interval: IntervalResult }
+  | { type: "failed"; message: string };
+
+const SCHED_IDLE = 5;
+
+/**
+ * Puts the calling thread under SCHED_IDLE; false where that is not possible (no FFI permission,
+ * no glibc, not Linux).
+ *
+ * @example
+ * ```ts
+ * import { lowerToIdlePriority } from "./interval_encoder_worker.ts";
+ * // in a worker that must never delay the engine thread:
+ * // lowerToIdlePriority(); // true on Linux with --allow-ffi
+ * ```
+ */
+export function lowerToIdlePriority(): boolean {
+  try {
+    const libc = Deno.dlopen("libc.so.6", {
+      sched_setscheduler: { parameters: ["i32", "i32", "buffer"], result: "i32" },
+    });
+    try {
+      // pid 0: the calling thread; struct sched_param { int sched_priority } = 0.
+      return libc.symbols.sched_setscheduler(0, SCHED_IDLE, new Int32Array(1)) === 0;
+    } finally {
+      libc.close();
+    }
+  } catch {
+    return false;
+  }
+}
+
+interface EncoderScope {
+  onmessage: ((e: MessageEvent<ToEncoder>) => void) | null;
+  postMessage(message: FromEncoder): void;
+}
+
+if (import.meta.main && "WorkerGlobalScope" in globalThis) {
+  const scope = globalThis as unknown as EncoderScope;
+  scope.postMessage({ type: "ready", idlePriority: lowerToIdlePriority() });
+  scope.onmessage = (e) => {
+    try {
+      scope.postMessage({ type: "encoded", interval: encodeRawInterval(e.data.raw) });
+    } catch (error) {
+      scope.postMessage({ type: "failed", message: String(error) });
+    }
+  };
+}

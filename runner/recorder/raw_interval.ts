@@ -1,0 +1,73 @@
+/**
+ * A closed interval as the engine thread hands it over: counts and the histograms' non-empty
+ * buckets, not yet summarised or encoded. Turning it into an {@linkcode IntervalResult}
+ * (percentiles, deflate, base64) costs about a millisecond per histogram, which is why that work
+ * runs off the engine thread (interval_store.ts).
+ *
+ * @module
+ */
+import type { IntervalResult, LabelResult, RequestCounts } from "../result/run_result.ts";
+import { createHistogram, type SparseCounts } from "./_hdr.ts";
+import { toEncodedHistogram } from "./encoded_histogram.ts";
+import { addCounts, emptyCounts } from "./request_counts.ts";
+
+/** One label's share of a closed interval. */
+export interface RawLabel {
+  label: string;
+  counts: RequestCounts;
+  response: SparseCounts;
+  service: SparseCounts;
+}
+
+/** A closed interval before encoding. Rates are already per second. */
+export interface RawInterval {
+  startMs: number;
+  durationMs: number;
+  stageIndex: number;
+  sentPerSec: number;
+  completedPerSec: number;
+  labels: RawLabel[];
+}
+
+/**
+ * Summarises and encodes a raw interval; the interval's whole is the exact merge of its labels.
+ *
+ * @example
+ * ```ts
+ * import { encodeRawInterval } from "./raw_interval.ts";
+ * // const interval = encodeRawInterval(raw); // interval.response.percentilesUs["99"]
+ * ```
+ */
+export function encodeRawInterval(raw: RawInterval): IntervalResult {
+  const response = createHistogram();
+  const service = createHistogram();
+  const counts = emptyCounts();
+  const labels: LabelResult[] = raw.labels.map((l) => {
+    const r = createHistogram();
+    const s = createHistogram();
+    r.addSparse(l.response);
+    s.addSparse(l.service);
+    response.add(r);
+    service.add(s);
+    addCounts(counts, l.counts);
+    return {
+      label: l.label,
+      counts: l.counts,
+      response: toEncodedHistogram(r),
+      service: toEncodedHistogram(s),
+    };
+  });
+  const single = labels.length === 1;
+  return {
+    startMs: raw.startMs,
+    durationMs: raw.durationMs,
+    stageIndex: raw.stageIndex,
+    intendedPerSec: counts.scheduled / (raw.durationMs / 1000),
+    sentPerSec: raw.sentPerSec,
+    completedPerSec: raw.completedPerSec,
+    counts: single ? labels[0].counts : counts,
+    response: single ? labels[0].response : toEncodedHistogram(response),
+    service: single ? labels[0].service : toEncodedHistogram(service),
+    labels,
+  };
+}

@@ -1,0 +1,77 @@
+/**
+ * The run's measured floor: at a percentile, the larger of the engine thread's own stalls and the
+ * platform's hiccups. A latency below it at that percentile cannot be told apart from pauses that
+ * were not the server's (jHiccup's reading of a hiccup histogram, seed: Gil Tene).
+ *
+ * @module
+ */
+import { decodeHistogram } from "../recorder/mod.ts";
+import type { EncodedHistogram, ToolHealth } from "./run_result.ts";
+
+/** The floor at one percentile, and its two parts (us). */
+export interface MeasuredFloor {
+  percentile: number;
+  engineStallUs: number;
+  platformHiccupUs: number;
+  /** max(engineStallUs, platformHiccupUs). */
+  floorUs: number;
+}
+
+/**
+ * A histogram's value at a percentile: the stored summary when it holds that percentile, else
+ * read off the decoded histogram. 0 for an empty histogram.
+ *
+ * @example
+ * ```ts
+ * import { percentileOf } from "./measured_floor.ts";
+ * // percentileOf(result.health.dispatchLag, 99.9) === result.health.dispatchLag.percentilesUs["99.9"]
+ * ```
+ */
+export function percentileOf(h: EncodedHistogram, percentile: number): number {
+  if (h.count === 0) return 0;
+  const stored = h.percentilesUs[String(percentile)];
+  return stored ?? decodeHistogram(h.hdr).getValueAtPercentile(percentile);
+}
+
+/**
+ * The floor at `percentile` (e.g. 99.9).
+ *
+ * @example
+ * ```ts
+ * import { measuredFloor } from "./measured_floor.ts";
+ * // measuredFloor(result.health, 99.9).floorUs: below it, p99.9 latencies are the run's own pauses
+ * ```
+ */
+export function measuredFloor(
+  health: Pick<ToolHealth, "engineStall" | "platformHiccup">,
+  percentile: number,
+): MeasuredFloor {
+  const engineStallUs = percentileOf(health.engineStall, percentile);
+  const platformHiccupUs = percentileOf(health.platformHiccup, percentile);
+  return {
+    percentile,
+    engineStallUs,
+    platformHiccupUs,
+    floorUs: Math.max(engineStallUs, platformHiccupUs),
+  };
+}
+
+/**
+ * The percentiles a report states the floor at: p99 and p99.9, and any other percentile from p90
+ * up that a latency SLO of the plan names (`p99.99 < 20ms`, `99.95%ile < 5ms`), ascending.
+ *
+ * @example
+ * ```ts
+ * import { floorPercentiles } from "./measured_floor.ts";
+ * floorPercentiles([{ text: "p99.99 < 20ms at 1k/s" }]); // [99, 99.9, 99.99]
+ * ```
+ */
+export function floorPercentiles(slos: readonly { text: string }[]): number[] {
+  const set = new Set([99, 99.9]);
+  for (const { text } of slos) {
+    const m = /^\s*(?:p(\d+(?:\.\d+)?)|(\d+(?:\.\d+)?)%ile)\b/.exec(text);
+    const p = Number(m?.[1] ?? m?.[2]);
+    if (p >= 90 && p < 100) set.add(p);
+  }
+  return [...set].sort((a, b) => a - b);
+}

@@ -1,0 +1,77 @@
+import assert from "node:assert/strict";
+import { createHistogram } from "../../../runner/recorder/_hdr.ts";
+import { InlineIntervalStore } from "../../../runner/recorder/interval_store.ts";
+import type { RawInterval } from "../../../runner/recorder/raw_interval.ts";
+import { emptyCounts } from "../../../runner/recorder/request_counts.ts";
+import { startWorkerIntervalStore } from "../../../runner/recorder/worker_interval_store.ts";
+
+function raw(index: number): RawInterval {
+  const labels = ["a", "b"].map((label, i) => {
+    const response = createHistogram();
+    const service = createHistogram();
+    for (let k = 0; k < 50; k++) {
+      response.recordValue(100 + 37 * k * (i + 1) + index);
+      service.recordValue(50 + 11 * k + index);
+    }
+    return {
+      label,
+      counts: { ...emptyCounts(), scheduled: 50, sent: 50, completed: 50, ok: 50 },
+      response: response.toSparse(),
+      service: service.toSparse(),
+    };
+  });
+  return {
+    startMs: index * 1000,
+    durationMs: 1000,
+    stageIndex: 0,
+    sentPerSec: 100,
+    completedPerSec: 100,
+    labels,
+  };
+}
+
+Deno.test("the worker store encodes intervals exactly as the inline store does", async () => {
+  const inline = new InlineIntervalStore();
+  const worker = await startWorkerIntervalStore();
+  try {
+    for (let i = 0; i < 5; i++) {
+      inline.add(raw(i));
+      worker.add(raw(i));
+    }
+    await worker.flush();
+    assert.equal(worker.all().length, 5);
+    assert.deepEqual(worker.all(), inline.all());
+    assert.equal(worker.latestP99Us(), inline.latestP99Us());
+    // The merged interval holds both labels' 100 values.
+    assert.equal(worker.all()[0].response.count, 100);
+    // After the flush, intervals are encoded inline (the run is over: no hot path to spare).
+    worker.add(raw(5));
+    assert.equal(worker.all().length, 6);
+  } finally {
+    worker.close();
+  }
+});
+
+Deno.test("a worker store whose worker is gone still returns every interval it was given", async () => {
+  const worker = await startWorkerIntervalStore();
+  worker.add(raw(0));
+  worker.add(raw(1));
+  worker.close(); // the worker is terminated before it answers: the two are still raw here
+  worker.add(raw(2));
+  await worker.flush();
+  assert.deepEqual(worker.all().map((i) => i.startMs), [0, 1000, 2000]);
+  assert.equal(worker.all()[1].counts.completed, 100);
+});
+
+Deno.test("sparse counts round-trip a histogram exactly", () => {
+  const h = createHistogram();
+  for (const v of [0, 1, 7, 2048, 2049, 99_999, 3_600_000_000]) h.recordValueWithCount(v, 3);
+  const copy = createHistogram();
+  copy.addSparse(h.toSparse());
+  assert.deepEqual([...copy.recordedValues()], [...h.recordedValues()]);
+  assert.equal(copy.totalCount, 21);
+  assert.throws(
+    () => copy.addSparse({ indexes: new Uint32Array([1e9]), counts: new Float64Array([1]) }),
+    /outside the layout/,
+  );
+});
