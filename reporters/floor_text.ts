@@ -22,14 +22,14 @@ export function floorsOf(result: RunResult): MeasuredFloor[] {
 const ms = (us: number) => formatDurationMs(us / 1000);
 
 /**
- * One line: "measured floor: p99 120us, p99.9 1.2ms (engine stalls p99.9 0.9ms, platform hiccups
+ * The floor in one sentence, to follow a "measured floor:" label: "p99 120us, p99.9 1.2ms (engine stalls p99.9 0.9ms, platform hiccups
  * p99.9 1.2ms): below 1.2ms at p99.9 this run cannot tell the server's latency from its own
  * pauses". Undefined when the run measured no floor.
  *
  * @example
  * ```ts
  * import { floorSentence } from "./floor_text.ts";
- * // floorSentence(result) → "measured floor: p99 140us, p99.9 1.1ms (…): …"
+ * // floorSentence(result) → "p99 140us, p99.9 1.1ms (…): below 1.1ms at p99.9 …"
  * ```
  */
 export function floorSentence(result: RunResult): string | undefined {
@@ -37,7 +37,7 @@ export function floorSentence(result: RunResult): string | undefined {
   if (floors.length === 0) return undefined;
   const top = floors.find((f) => f.percentile === 99.9) ?? floors.at(-1)!;
   const at = `p${top.percentile}`;
-  return `measured floor: ${floors.map((f) => `p${f.percentile} ${ms(f.floorUs)}`).join(", ")} ` +
+  return `${floors.map((f) => `p${f.percentile} ${ms(f.floorUs)}`).join(", ")} ` +
     `(engine stalls ${at} ${ms(top.engineStallUs)}, platform hiccups ${at} ` +
     `${ms(top.platformHiccupUs)}): below ${ms(top.floorUs)} at ${at} this run cannot tell the ` +
     "server's latency from its own pauses";

@@ -82,7 +82,7 @@ export function toolHealthPanel(health: ToolHealth, floor?: string): string {
   ]);
   const floorNote = floor === undefined
     ? ""
-    : `<p class="health-floor"><strong>Measured floor.</strong> ${escapeHtml(floor)}</p>`;
+    : `<p class="health-floor"><strong>Measured floor:</strong> ${escapeHtml(floor)}</p>`;
   return `${verdict}${floorNote}${table}${facts}`;
 }
 

@@ -206,7 +206,7 @@ function health(result: RunResult, caps: Caps, esc: (t: string) => string): stri
   return [
     `**Tool health:** ${facts.join(" · ")}`,
     "",
-    ...(floor === undefined ? [] : [`**Floor:** ${esc(floor)}`, ""]),
+    ...(floor === undefined ? [] : [`**Measured floor:** ${esc(floor)}`, ""]),
     ...(shown.length > 0 ? [...shown.map((r) => `- ${esc(r)}`), ""] : []),
     ...more(reasons.length - shown.length, "reasons"),
   ];

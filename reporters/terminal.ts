@@ -105,7 +105,7 @@ export function renderTerminal(result: RunResult, options: TerminalOptions): str
   if (errors.length) lines.push(`errors: ${errors.map(([k, n]) => `${k} ${n}`).join(", ")}`);
   lines.push(healthLine(result));
   const floor = floorSentence(result);
-  if (floor !== undefined) lines.push(floor);
+  if (floor !== undefined) lines.push(`measured floor: ${floor}`);
   if (result.baseline !== undefined) {
     const b = result.baseline;
     lines.push(paint(

@@ -27,7 +27,7 @@ Deno.test("the floor sentence names the floor at p99.9 and both of its parts", (
   const sentence = floorSentence(withFloor());
   assert.equal(
     sentence,
-    "measured floor: p99 60us, p99.9 4.001ms (engine stalls p99.9 1.5ms, platform hiccups " +
+    "p99 60us, p99.9 4.001ms (engine stalls p99.9 1.5ms, platform hiccups " +
       "p99.9 4.001ms): below 4.001ms at p99.9 this run cannot tell the server's latency from " +
       "its own pauses",
   );
@@ -44,10 +44,10 @@ Deno.test("a result with no floor measured (older tailgate) states none instead 
 Deno.test("the terminal, Markdown and HTML reports all state the measured floor", () => {
   const result = withFloor();
   const sentence = floorSentence(result)!;
-  assert.ok(renderTerminal(result, { color: false }).includes(sentence));
-  assert.ok(renderMarkdown(result).includes(`**Floor:** ${sentence}`));
+  assert.ok(renderTerminal(result, { color: false }).includes(`measured floor: ${sentence}`));
+  assert.ok(renderMarkdown(result).includes(`**Measured floor:** ${sentence}`));
   const html = renderHtml(result);
-  assert.ok(html.includes("Measured floor."));
+  assert.ok(html.includes("<strong>Measured floor:</strong>"));
   assert.ok(html.includes(sentence.replaceAll("'", "&#39;")), "the sentence, HTML-escaped");
   assert.match(html, /platform hiccups/);
 });
