@@ -69,6 +69,10 @@ export class Dispatcher {
   readonly #sweepMs: number;
   #inflight = 0;
   #stopping = false;
+  /** While the run loop sleeps: the deadline it is armed for (else NaN). */
+  #armedMs = NaN;
+  #nextSweepMs = 0;
+  #nextTickMs = 0;
   #abandoned = false;
   #startMs = 0;
   readonly #completion: Completion = {
@@ -122,38 +126,46 @@ export class Dispatcher {
     const { clock, waker, cursor, signal } = this.#o;
     const onAbort = () => waker.interrupt();
     signal?.addEventListener("abort", onAbort);
-    let nextSweepMs = startMs;
-    let nextTickMs = startMs + 1000;
+    this.#nextSweepMs = startMs;
+    this.#nextTickMs = startMs + 1000;
     try {
       while (true) {
         if (signal?.aborted) return this.#stop();
         this.#pump();
         const now = clock.nowMs();
-        if (now >= nextSweepMs) {
+        if (now >= this.#nextSweepMs) {
           this.#sweep(now);
-          nextSweepMs = now + this.#sweepMs;
+          this.#nextSweepMs = now + this.#sweepMs;
         }
-        if (now >= nextTickMs) {
+        if (now >= this.#nextTickMs) {
           this.#o.onTick?.(now - startMs, this);
-          nextTickMs += 1000 * Math.max(1, Math.ceil((now - nextTickMs) / 1000));
+          this.#nextTickMs += 1000 * Math.max(1, Math.ceil((now - this.#nextTickMs) / 1000));
         }
         if (cursor.done && this.#queue.length === 0 && this.#inflight === 0) {
           return { complete: true, endMs: clock.nowMs() };
         }
-        let deadline = nextTickMs;
-        if (this.#inflight > 0 || this.#queue.length > 0) {
-          deadline = Math.min(deadline, nextSweepMs);
-        }
-        // Wake for the next fire time even when every connection is busy: the request then
-        // only joins the queue, but it is taken on time, so the dispatch lag measures the
-        // generator itself and a saturated engine cannot pass its lateness off as queueing.
-        if (!cursor.done) deadline = Math.min(deadline, startMs + cursor.fireMs);
-        await waker.sleepUntil(deadline);
+        this.#armedMs = this.#deadline();
+        await waker.sleepUntil(this.#armedMs);
+        this.#armedMs = NaN;
       }
     } finally {
       signal?.removeEventListener("abort", onAbort);
       for (const slot of this.#slots) slot.conn.close();
     }
+  }
+
+  /** When the run loop must next run: the next fire time, sweep (with work out) or tick. */
+  #deadline(): number {
+    let deadline = this.#nextTickMs;
+    if (this.#inflight > 0 || this.#queue.length > 0) {
+      deadline = Math.min(deadline, this.#nextSweepMs);
+    }
+    // Wake for the next fire time even when every connection is busy: the request then only
+    // joins the queue, but it is taken on time, so the dispatch lag measures the generator
+    // itself and a saturated engine cannot pass its lateness off as queueing.
+    const { cursor } = this.#o;
+    if (!cursor.done) deadline = Math.min(deadline, this.#startMs + cursor.fireMs);
+    return deadline;
   }
 
   /** Takes every due request from the schedule and starts or queues it. */
@@ -212,7 +224,19 @@ export class Dispatcher {
     if (!this.#stopping && q.shift()) this.#fire(slot, q.fireMs, q.stageIndex, q.labelIndex, true);
     else this.#idle.push(slot);
     this.#pump();
-    if (this.#inflight === 0 && (this.#o.cursor.done || this.#stopping)) this.#o.waker.interrupt();
+    const { waker } = this.#o;
+    if (this.#inflight === 0 && (this.#o.cursor.done || this.#stopping)) {
+      waker.interrupt();
+    } else if (this.#armedMs === this.#armedMs && !this.#stopping) {
+      // Responses drive the dispatch under load: when this one took every request that had
+      // fallen due, the sleeping loop's wake would find nothing to do. Move it to the next
+      // deadline instead (the waker skips the notify when its worker wakes in time anyway).
+      const deadline = this.#deadline();
+      if (deadline > this.#armedMs) {
+        this.#armedMs = deadline;
+        void waker.sleepUntil(deadline);
+      }
+    }
   }
 
   /** Times out requests older than their timeout, measured from their intended send time. */

@@ -260,3 +260,65 @@ Deno.test("dispatcher stops on abort and keeps what was measured", async () => {
   assert.ok(s.counts.completed >= 100 && s.counts.completed <= 102, `${s.counts.completed}`);
   assert.equal(s.counts.scheduled, s.counts.completed);
 });
+
+Deno.test("a response that takes the due requests moves the sleeping loop's wake to the next deadline", async () => {
+  const clock = new FakeClock(1_000);
+  const deadlines: number[] = [];
+  let wake: () => void = () => {};
+  const waker = {
+    sleepUntil(deadlineMs: number) {
+      deadlines.push(deadlineMs);
+      return new Promise<void>((resolve) => wake = resolve);
+    },
+    interrupt: () => wake(),
+    close: () => wake(),
+  };
+  const outcomes: ((o: ResponseOutcome) => void)[] = [];
+  const connection: Connection = {
+    busy: false,
+    send: () => new Promise((resolve) => outcomes.push(resolve)),
+    abort: () => {},
+    close: () => {},
+  };
+  const schedule = new Schedule({
+    arrival: "constant",
+    seed: 1,
+    weights: [1],
+    stages: [{
+      kind: "constant",
+      index: 0,
+      name: "s",
+      ratePerSec: 1000,
+      durationMs: 5,
+      warmup: false,
+      line: 1,
+    }],
+  });
+  const d = new Dispatcher({
+    cursor: schedule.cursor(),
+    requests: [REQUEST],
+    connect: () => connection,
+    connections: 1,
+    maxConnections: 1,
+    clock,
+    waker,
+    recorder: new Recorder(schedule.stages, ["GET /"], [REQUEST.expect]),
+    sweepMs: 10,
+  });
+  void d.run(1_000);
+  await new Promise((r) => setTimeout(r, 0));
+  assert.deepEqual(deadlines, [1_001], "asleep until request 1 is due");
+  // The wake is late (as a coalescing waker's is); meanwhile request 0's response arrives at
+  // 1002.5 and takes requests 1 and 2, which fell due: the wake at 1001 would find nothing.
+  clock.set(1_002.5);
+  outcomes[0]({
+    status: 200,
+    bytesSent: 10,
+    bytesReceived: 20,
+    writtenAtMs: 1_000,
+    completedAtMs: 1_002.5,
+  });
+  await new Promise((r) => setTimeout(r, 0));
+  assert.equal(d.dispatched, 3);
+  assert.deepEqual(deadlines, [1_001, 1_003], "re-armed for request 3, not woken for nothing");
+});
