@@ -13,6 +13,7 @@
 import type { ErrorKind } from "../result/run_result.ts";
 import { ConnectFailure, responseOutcome, socketErrorKind } from "./http1_errors.ts";
 import { Http1ResponseParser } from "./http1_response_parser.ts";
+import { socketReader } from "./socket_reader.ts";
 import type { Clock, Connection, PreparedRequest, ResponseOutcome } from "./types.ts";
 
 /**
@@ -260,11 +261,12 @@ export class Http1Connection implements Connection {
 
   /** Reads for as long as `conn` is the open socket. */
   async #readLoop(conn: Deno.Conn): Promise<void> {
+    const { read } = socketReader(conn, this.#tls !== undefined);
     for (;;) {
       let n: number | null;
       try {
         const buffered = this.#buffered;
-        n = await conn.read(buffered === 0 ? this.#buffer : this.#buffer.subarray(buffered));
+        n = await read(buffered === 0 ? this.#buffer : this.#buffer.subarray(buffered));
       } catch (error) {
         if (conn !== this.#conn) return; // closed by this side
         this.#closeSocket();
