@@ -17,6 +17,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
+import { ENGINE_V8_FLAGS } from "../runner/engine/v8_flags.ts";
 import type { EncodedHistogram, RunResult } from "../runner/result/run_result.ts";
 
 const { values } = parseArgs({
@@ -203,7 +204,17 @@ async function runTailgate(name: string, stagesYaml: string[], everyMs: number, 
       ...stagesYaml.map((s) => `    - ${s}`),
     ].join("\n") + "\n",
   );
-  const args = [Deno.execPath(), "run", "-A", cli, "run", planPath, "--target", url];
+  const args = [
+    Deno.execPath(),
+    "run",
+    `--v8-flags=${ENGINE_V8_FLAGS}`,
+    "-A",
+    cli,
+    "run",
+    planPath,
+    "--target",
+    url,
+  ];
   const proc = await runPinned([...args, "--out", outDir], everyMs, limitS);
   if (proc.code !== 0 && proc.code !== 3) {
     throw new Error(`tailgate exited with ${proc.code}: ${proc.stderr.slice(-2000)}`);

@@ -22,6 +22,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
+import { ENGINE_V8_FLAGS } from "../runner/engine/v8_flags.ts";
 import type { RunResult } from "../runner/result/run_result.ts";
 
 const { values } = parseArgs({
@@ -295,7 +296,17 @@ function tailgateTool(version: string): Tool {
         `    - { rate: ${job.ratePerSec}/s, duration: ${measuredS}s }`,
       ];
       await Deno.writeTextFile(`${base}.yaml`, plan.join("\n") + "\n");
-      const args = [Deno.execPath(), "run", "-A", CLI, "run", `${base}.yaml`, "--out", base];
+      const args = [
+        Deno.execPath(),
+        "run",
+        `--v8-flags=${ENGINE_V8_FLAGS}`,
+        "-A",
+        CLI,
+        "run",
+        `${base}.yaml`,
+        "--out",
+        base,
+      ];
       const p = await runPinned(
         [...args, "--report", "json", "--no-baseline"],
         warmupS + measuredS + 60,

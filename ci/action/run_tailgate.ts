@@ -5,6 +5,7 @@
  * @module
  */
 import { fileURLToPath } from "node:url";
+import { ENGINE_V8_FLAGS } from "../../runner/engine/v8_flags.ts";
 
 /** cli.ts of the tailgate checkout these scripts belong to. */
 export const TAILGATE_CLI = fileURLToPath(new URL("../../cli.ts", import.meta.url));
@@ -30,7 +31,7 @@ export interface TailgateExit {
  */
 export async function runTailgate(args: readonly string[], cwd: string): Promise<TailgateExit> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-all", TAILGATE_CLI, ...args],
+    args: ["run", `--v8-flags=${ENGINE_V8_FLAGS}`, "--allow-all", TAILGATE_CLI, ...args],
     cwd,
     stdin: "null",
     stdout: "inherit",

@@ -14,6 +14,7 @@ import { Schedule, type ShardSpec } from "../schedule/build_schedule.ts";
 import { rateAtMs } from "../schedule/fire_times.ts";
 import { createAtomicsWaker } from "./atomics_waker.ts";
 import { type HiccupMeter, startHiccupMeter } from "./hiccup_meter.ts";
+import { youngGenerationMb } from "./v8_flags.ts";
 import { Dispatcher } from "./dispatcher.ts";
 import { Http1Connection } from "./http1_connection.ts";
 import { prepareRequest } from "./http1_request.ts";
@@ -69,6 +70,11 @@ export interface EngineRun {
   cpu: { userMs: number; systemMs: number };
   connections: { opened: number; peak: number };
   timerSlackSet: boolean;
+  /**
+   * The engine thread's young-generation capacity (MB) during the run (see v8_flags.ts);
+   * undefined where not measured (records built by hand in tests).
+   */
+  youngGenerationMb?: number;
   /** Set when the run failed part-way; the record holds what was measured until then. */
   error?: string;
 }
@@ -187,6 +193,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
       cpu: { userMs: cpu.user / 1000, systemMs: cpu.system / 1000 },
       connections: { opened: dispatcher.socketsOpened, peak: dispatcher.peakConnections },
       timerSlackSet,
+      youngGenerationMb: youngGenerationMb(),
       ...(error === undefined ? {} : { error }),
     };
   } finally {

@@ -120,6 +120,7 @@ export async function runPlan(options: RunPlanOptions): Promise<EngineRun> {
         peak: runs.reduce((n, r) => n + r.connections.peak, 0),
       },
       timerSlackSet: runs.every((r) => r.timerSlackSet),
+      youngGenerationMb: Math.min(...runs.map((r) => r.youngGenerationMb ?? Infinity)),
       ...(runs.some((r) => r.error)
         ? { error: runs.map((r) => r.error).filter(Boolean).join("; ") }
         : {}),

@@ -11,6 +11,7 @@ import { mergeLatency } from "../recorder/merge_recorded.ts";
 import { planRecord } from "./plan_record.ts";
 import { type Environment, RESULT_SCHEMA, RESULT_VERSION, type RunResult } from "./run_result.ts";
 import { judgeToolHealth } from "./tool_health.ts";
+import { youngGenerationWarning } from "../engine/v8_flags.ts";
 
 /** What the engine hands over: one thread's run or the workers' merged one. */
 export type RunRecord = EngineRun;
@@ -31,6 +32,9 @@ export function buildResult(
   stopReason: RunResult["run"]["stopReason"] = run.complete ? "completed" : "interrupted",
 ): RunResult {
   const { recorded } = run;
+  const youngGenerationNote = run.youngGenerationMb === undefined
+    ? undefined
+    : youngGenerationWarning(run.youngGenerationMb);
   const totals = mergeLatency(recorded.stages);
   const completedRequests = totals.counts.completed;
   const health = judgeToolHealth({
@@ -88,6 +92,7 @@ export function buildResult(
       ...health,
     },
     verdicts: [],
+    ...(youngGenerationNote === undefined ? {} : { warnings: [youngGenerationNote] }),
   };
 }
 

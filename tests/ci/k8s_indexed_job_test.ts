@@ -1,3 +1,4 @@
+import { ENGINE_V8_FLAGS } from "../../runner/engine/v8_flags.ts";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -57,7 +58,13 @@ Deno.test("each shard reads its index and the common start time from its pod, as
   assert.equal(annotations["tailgate/start-at"], "__START_AT__");
   const args = c.args as string[];
   assert.equal(args[args.indexOf("--start-at") + 1], "$(START_AT)");
-  assert.deepEqual(args.slice(0, 4), ["run", "--allow-all", "/tailgate/cli.ts", "run"]);
+  assert.deepEqual(args.slice(0, 5), [
+    "run",
+    `--v8-flags=${ENGINE_V8_FLAGS}`,
+    "--allow-all",
+    "/tailgate/cli.ts",
+    "run",
+  ]);
   assert.equal(c.image, `denoland/deno:${INPUT_DEFAULTS["deno-version"]}`);
 });
 

@@ -1,0 +1,61 @@
+/**
+ * The V8 flags the engine needs, and a check that the process has them. At 20k requests/s the
+ * engine and Deno's op machinery allocate about 2 KB per request; with V8's default young
+ * generation (a 1 MB semi-space growing to 8 MB) that is ~8 scavenges a second, and the objects
+ * that happen to be in flight at two of them are promoted, so the old generation fills and an
+ * incremental mark-compact stalls the engine thread for 10-15 ms every few seconds. A 16-32 MB
+ * semi-space makes scavenges rare enough that almost nothing is promoted (docs/engine.md). V8
+ * reads these flags when the heap is created, so they must be on the command line
+ * (`deno run --v8-flags=…`, `deno compile --v8-flags=…`); the `tailgate` and `demo` tasks, the
+ * GitHub Action and the examples pass them.
+ *
+ * @module
+ */
+import v8 from "node:v8";
+
+/**
+ * The flags, as `--v8-flags=` takes them.
+ *
+ * @example
+ * ```ts
+ * import { ENGINE_V8_FLAGS } from "./v8_flags.ts";
+ * const args = ["run", `--v8-flags=${ENGINE_V8_FLAGS}`, "--allow-all", "cli.ts"];
+ * ```
+ */
+export const ENGINE_V8_FLAGS = "--min-semi-space-size=16,--max-semi-space-size=32";
+
+/** The young generation's capacity (MB) below which a run warns (V8's default grows to 8 MB). */
+export const YOUNG_GENERATION_MIN_MB = 12;
+
+/**
+ * This isolate's young-generation capacity now, in MB (used + available of the new space).
+ *
+ * @example
+ * ```ts
+ * import { youngGenerationMb } from "./v8_flags.ts";
+ * youngGenerationMb(); // ~1 without the flags, ~16 with them
+ * ```
+ */
+export function youngGenerationMb(): number {
+  const space = v8.getHeapSpaceStatistics().find((s) => s.space_name === "new_space");
+  if (space === undefined) return NaN;
+  return (space.space_used_size + space.space_available_size) / (1024 * 1024);
+}
+
+/**
+ * The warning a result carries when the engine ran without its flags, else undefined.
+ *
+ * @example
+ * ```ts
+ * import { youngGenerationWarning } from "./v8_flags.ts";
+ * youngGenerationWarning(1.0); // "tailgate ran with V8's default young generation (1 MB) …"
+ * youngGenerationWarning(16.7); // undefined
+ * ```
+ */
+export function youngGenerationWarning(mb: number): string | undefined {
+  if (!(mb < YOUNG_GENERATION_MIN_MB)) return undefined;
+  return `tailgate ran with V8's default young generation (${mb.toFixed(1)} MB), so at high ` +
+    "rates its garbage collector stalls the engine for 10-15 ms every few seconds and the tail " +
+    `percentiles include them: run it as \`deno run --v8-flags=${ENGINE_V8_FLAGS} …\` ` +
+    "(the `deno task tailgate` task and the GitHub Action do)";
+}
