@@ -5,7 +5,7 @@
  */
 import { EXIT_CODES } from "../../runner/cli/exit_codes.ts";
 import type { RunResult, VerdictStatus } from "../../runner/result/run_result.ts";
-import { overallStatus } from "../../reporters/overall_status.ts";
+import { runExitCode, runVerdictOf } from "../../runner/gates/run_verdict.ts";
 
 /** What turns the job red: see docs/ci.md. */
 export type FailOn = "insufficient" | "fail" | "never";
@@ -16,10 +16,9 @@ export const FAIL_ON_VALUES: readonly FailOn[] = ["insufficient", "fail", "never
 const SEVERITY: Record<VerdictStatus, number> = { pass: 0, insufficient: 1, fail: 2, invalid: 3 };
 
 /**
- * One plan's verdict from `tailgate`'s exit code and the result it wrote (if any), read as every
- * report reads it (reporters/overall_status.ts): exit 1 is `fail` only when the result failed (a
- * crash also exits 1), exit 3 is `insufficient` only for a sound run whose worst verdict is
- * `insufficient`; any other non-zero exit is `invalid`.
+ * One plan's verdict: the run verdict its result stores (computed once by the gates), when the
+ * process wrote a judged result and exited with the code that verdict earns; `invalid` when it
+ * wrote none or exited otherwise (a crash, an unreachable target, a usage error).
  *
  * @example
  * ```ts
@@ -28,11 +27,12 @@ const SEVERITY: Record<VerdictStatus, number> = { pass: 0, insufficient: 1, fail
  * ```
  */
 export function planVerdict(exitCode: number, result: RunResult | undefined): VerdictStatus {
-  if (exitCode === EXIT_CODES.ok) return "pass";
-  const status = result ? overallStatus(result).status : "invalid";
-  if (exitCode === EXIT_CODES.gateFailed && status === "fail") return "fail";
-  if (exitCode === EXIT_CODES.invalidRun && status === "insufficient") return "insufficient";
-  return "invalid";
+  if (result === undefined) return exitCode === EXIT_CODES.ok ? "pass" : "invalid";
+  const { status } = runVerdictOf(result);
+  const earned = runExitCode({ status });
+  // allow-insufficient turns an insufficient run's 3 into 0: still the verdict it stored.
+  const allowed = status === "insufficient" && exitCode === EXIT_CODES.ok;
+  return exitCode === earned || allowed ? status : "invalid";
 }
 
 /**

@@ -6,12 +6,12 @@
  * @module
  */
 import { judgeRun } from "../gates/judge_run.ts";
-import { gateExitCode } from "../gates/gate_exit_code.ts";
+import { computeRunVerdict, runExitCode } from "../gates/run_verdict.ts";
 import type { RunResult } from "../result/run_result.ts";
 import { DEFAULT_RUN_REPORTS, type ReportFormat } from "../../reporters/report_formats.ts";
 import { writeReports } from "../../reporters/write_reports.ts";
 import { renderTerminal, shouldUseColor } from "../../reporters/terminal.ts";
-import { EXIT_CODES, type ExitCode } from "./exit_codes.ts";
+import type { ExitCode } from "./exit_codes.ts";
 
 /** Options of {@linkcode finishResult}. */
 export interface FinishOptions {
@@ -41,8 +41,8 @@ export interface FinishedResult {
 }
 
 /**
- * Judges `result` (filling its verdicts), writes the reports and decides the exit code: 3 for an
- * incomplete or tool-limited run, else the gates'.
+ * Judges `result` (filling its verdicts and its run verdict), writes the reports and returns the
+ * exit code the stored run verdict earns.
  *
  * @example
  * ```ts
@@ -62,6 +62,8 @@ export async function finishResult(
     });
     notes.push(...judged.notes);
   }
+  // The verdict is computed once (by judgeRun, or here for a shard's unjudged result) and stored.
+  result.verdict ??= computeRunVerdict(result);
   const formats = (options.reports ?? DEFAULT_RUN_REPORTS).filter((f) => f !== "json");
   const written = await writeReports(
     result,
@@ -70,9 +72,7 @@ export async function finishResult(
     options.reportUrl ? { htmlUrl: options.reportUrl } : {},
   );
   notes.push(...written.errors);
-  const exitCode = !result.run.complete || result.health.toolLimited
-    ? EXIT_CODES.invalidRun
-    : gateExitCode(result.verdicts, { allowInsufficient: options.allowInsufficient });
+  const exitCode = runExitCode(result.verdict, { allowInsufficient: options.allowInsufficient });
   const table = renderTerminal(result, { color: options.color ?? defaultColor() });
   const files = Object.values(written.paths).map((p) => `wrote ${p}`);
   return { exitCode, notes, summary: [table, "", ...files].join("\n"), paths: written.paths };

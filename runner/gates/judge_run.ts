@@ -15,6 +15,7 @@ import {
 } from "./baseline_store.ts";
 import { evaluateSlos } from "./evaluate_slos.ts";
 import { evaluateRegression, type RegressionMetric } from "./regression.ts";
+import { computeRunVerdict } from "./run_verdict.ts";
 
 /** Options of {@linkcode judgeRun}. */
 export interface JudgeOptions {
@@ -32,7 +33,8 @@ export interface JudgeOutcome {
 }
 
 /**
- * Fills `result.verdicts` (and `result.warnings`), and updates the baseline when asked.
+ * Fills `result.verdicts`, `result.verdict` (the run's, computed once here) and
+ * `result.warnings`, and updates the baseline when asked.
  *
  * @example
  * ```ts
@@ -85,6 +87,7 @@ export async function judgeRun(
     }
   }
   if (warnings.length > 0) result.warnings = [...(result.warnings ?? []), ...warnings];
+  result.verdict = computeRunVerdict(result);
   if (options.updateBaseline && options.baselineDir !== undefined) {
     try {
       const updated = await appendToBaseline(options.baselineDir, result, options.keepRuns);

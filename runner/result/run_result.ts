@@ -11,7 +11,7 @@
 export const RESULT_SCHEMA = "tailgate/result";
 
 /** The version of the result format this build writes. A reader refuses newer major versions. */
-export const RESULT_VERSION = 1;
+export const RESULT_VERSION = 2;
 
 /** How every histogram in the document is encoded. */
 export interface HistogramEncoding {
@@ -166,6 +166,21 @@ export interface ToolHealth {
 /** The outcome of one gate. */
 export type VerdictStatus = "pass" | "fail" | "insufficient" | "invalid";
 
+/**
+ * The run's overall verdict, computed once by the gates (runner/gates/run_verdict.ts) and stored:
+ * the exit code, every report and the GitHub Action read it.
+ */
+export interface RunVerdict {
+  /** `invalid` for a stopped or tool-limited run, else the worst gate, `pass` when none fail. */
+  status: VerdictStatus;
+  /** Verdicts by status. */
+  tally: Record<VerdictStatus, number>;
+  /** The tally in words: `3 gates: 1 fail, 2 pass`, or `no gates`. */
+  summary: string;
+  /** Why the run is invalid whatever its gates say (stopped early, tool-limited), when it is. */
+  reason?: string;
+}
+
 /** One gate's verdict (SLO, regression or validity). */
 export interface Verdict {
   kind: "slo" | "regression" | "validity";
@@ -301,6 +316,11 @@ export interface RunResult {
   intervals: IntervalResult[];
   health: ToolHealth;
   verdicts: Verdict[];
+  /**
+   * The overall verdict, set when the run is judged (format version 2); a version 1 result has
+   * none, and readers compute it from `verdicts` and `health` the same way.
+   */
+  verdict?: RunVerdict;
   /** The baseline the regression gate compared with, when there was one. */
   baseline?: BaselineReference;
   /** Things every report must show, e.g. a baseline from a machine with another fingerprint. */

@@ -4,12 +4,13 @@ import { judgeRun } from "../../../runner/gates/judge_run.ts";
 import type { RunResult } from "../../../runner/result/run_result.ts";
 import { gateResult, scaledUs } from "../../_helpers/gate_fixtures.ts";
 
-async function judged(slos: string[], toolLimited = false): Promise<RunResult> {
+async function judged(slos: string[], toolLimited = false, complete = true): Promise<RunResult> {
   const result = gateResult([{
     ratePerSec: 100,
     durationMs: 10_000,
     labels: [{ label: "GET /", response: scaledUs(1_000, 1) }],
   }], { slos, toolLimited });
+  result.run.complete = complete;
   await judgeRun(result);
   return result;
 }
@@ -18,9 +19,7 @@ Deno.test("planVerdict() reads exit 3 as insufficient only for a sound run with 
   const insufficient = await judged(["p99.9 < 5ms"]);
   assert.equal(planVerdict(3, insufficient), "insufficient");
   assert.equal(planVerdict(3, await judged(["p99.9 < 5ms"], true)), "invalid");
-  const stopped = await judged(["p99.9 < 5ms"]);
-  stopped.run.complete = false;
-  assert.equal(planVerdict(3, stopped), "invalid");
+  assert.equal(planVerdict(3, await judged(["p99.9 < 5ms"], false, false)), "invalid");
   assert.equal(planVerdict(3, undefined), "invalid");
 });
 
@@ -31,6 +30,17 @@ Deno.test("planVerdict() reads exit 1 as fail only when a verdict failed (a cras
   assert.equal(planVerdict(0, undefined), "pass");
   assert.equal(planVerdict(2, undefined), "invalid");
   assert.equal(planVerdict(4, undefined), "invalid");
+});
+
+Deno.test("planVerdict() reads the verdict the result stored, not a recomputation", async () => {
+  const result = await judged(["p99 < 1ms"]);
+  assert.equal(result.verdict?.status, "fail");
+  // A reader that recomputed from the health would now say invalid; the stored verdict stands.
+  result.health.toolLimited = true;
+  assert.equal(planVerdict(1, result), "fail");
+  // A version 1 result (no stored verdict) is read by the same computation.
+  delete result.verdict;
+  assert.equal(planVerdict(1, result), "invalid");
 });
 
 Deno.test("worstVerdict() ranks invalid over fail over insufficient over pass", () => {

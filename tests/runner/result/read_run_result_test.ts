@@ -25,6 +25,12 @@ Deno.test("readRunResult() accepts a document of this version with every section
   assert.equal(r.ok, true);
 });
 
+Deno.test("readRunResult() still reads a version 1 result (no stored run verdict)", () => {
+  const r = readRunResult(doc({ version: 1 }));
+  assert.ok(r.ok);
+  assert.equal(r.result.verdict, undefined);
+});
+
 Deno.test("readRunResult() refuses a newer format and says to upgrade", () => {
   const r = readRunResult(doc({ version: RESULT_VERSION + 1 }));
   assert.ok(!r.ok && /upgrade tailgate/.test(r.error));
