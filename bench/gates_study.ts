@@ -45,7 +45,7 @@ load:
 interface Outcome {
   exit: number;
   failed: string[];
-  insufficient: number;
+  inconclusive: number;
   toolLimited: boolean;
   p50Ms: number;
   p99Ms: number;
@@ -83,7 +83,7 @@ async function run(url: string, extra: string[]): Promise<Outcome> {
     failed: regression.filter((v: { status: string }) => v.status === "fail").map((
       v: { name: string },
     ) => v.name),
-    insufficient: regression.filter((v: { status: string }) => v.status === "insufficient").length,
+    inconclusive: regression.filter((v: { status: string }) => v.status === "inconclusive").length,
     toolLimited: result.health.toolLimited,
     p50Ms: stage.response.percentilesUs["50"] / 1000,
     p99Ms: stage.response.percentilesUs["99"] / 1000,

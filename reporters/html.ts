@@ -119,9 +119,12 @@ function toc(hasRamp: boolean): string {
 function gatesIntro(): string {
   return `<p class="explain">Each gate compares one measured value with its bound. ` +
     `<em>Margin</em> is the headroom relative to the bound (or how far over it is). The 95% ` +
-    `confidence interval shows how much a percentile could move on a rerun; a bound inside it ` +
-    `is <em>marginal</em>. <em>Insufficient</em>: too few requests beyond the percentile to judge ` +
-    `it. <em>Invalid</em>: the run could not be judged.</p>`;
+    `confidence interval shows how much a percentile could move on a rerun. A gate fails when ` +
+    `the whole interval, less what the generator may have added, is beyond the bound, and passes ` +
+    `when the whole interval is within it. <em>Inconclusive</em>: the run cannot decide (the ` +
+    `bound lies inside the interval, the generator's own delays could explain the excess, or it ` +
+    `fell behind its schedule); the gate says which and what would decide it. ` +
+    `<em>Invalid</em>: the gate or the run could not be judged.</p>`;
 }
 
 function percentileIntro(result: RunResult): string {

@@ -27,7 +27,7 @@ var COLORS = {
 };
 var DASHES = { baselineResponse: [7, 4], baselineService: [2, 3], serviceP99: [5, 3], intended: [7, 4] };
 var STATUS_COLORS = {
-  pass: "#2f9e44", fail: "#e03131", insufficient: "#e8590c", invalid: "#7048e8", "not judged": "#868e96"
+  pass: "#2f9e44", fail: "#e03131", inconclusive: "#e8590c", invalid: "#7048e8", "not judged": "#868e96"
 };
 Chart.defaults.animation = false;
 Chart.defaults.maintainAspectRatio = false;

@@ -61,7 +61,7 @@ ${scripts.map((s) => `<script>${s}</script>`).join("\n")}
 
 const STYLE = `
 :root { --fg: #212529; --muted: #6c757d; --line: #dee2e6; --bg: #fff; --soft: #f8f9fa;
-  --pass: #2f9e44; --fail: #e03131; --insufficient: #e8590c; --invalid: #7048e8; --none: #868e96; }
+  --pass: #2f9e44; --fail: #e03131; --inconclusive: #e8590c; --invalid: #7048e8; --none: #868e96; }
 * { box-sizing: border-box; }
 body { margin: 0; background: var(--soft); color: var(--fg);
   font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
@@ -77,7 +77,7 @@ section.card { background: var(--bg); border: 1px solid var(--line); border-radi
 .banner .eyebrow { margin: 0; opacity: .85; font-size: 13px; letter-spacing: .02em; }
 .banner .facts { margin: 0; opacity: .92; }
 .banner-pass { background: var(--pass); } .banner-fail { background: var(--fail); }
-.banner-insufficient { background: var(--insufficient); } .banner-invalid { background: var(--invalid); }
+.banner-inconclusive { background: var(--inconclusive); } .banner-invalid { background: var(--invalid); }
 .warnings { background: #fff9db; border: 1px solid #fcc419; border-left: 6px solid #f59f00;
   border-radius: 8px; padding: 12px 18px; margin: 16px 0; }
 .warnings h2 { font-size: 16px; margin: 0 0 4px; color: #8f5b00; }
@@ -101,7 +101,7 @@ td.row-label { padding-left: 22px; }
 .badge { display: inline-block; font-size: 12px; font-weight: 600; border-radius: 10px; padding: 1px 9px;
   color: #fff; background: var(--none); white-space: nowrap; text-transform: uppercase; }
 .badge-pass { background: var(--pass); } .badge-fail { background: var(--fail); }
-.badge-insufficient { background: var(--insufficient); } .badge-invalid { background: var(--invalid); }
+.badge-inconclusive { background: var(--inconclusive); } .badge-invalid { background: var(--invalid); }
 .badge-marginal { background: #fff3bf; color: #8f5b00; text-transform: none; font-weight: 500; }
 .badge-none { background: #e9ecef; color: #495057; text-transform: none; font-weight: 500; }
 .chart { position: relative; height: 380px; margin: 10px 0 4px; }

@@ -47,13 +47,13 @@ export function verdictBanner(result: RunResult): string {
   const n = result.verdicts.length;
   const headline = {
     pass: `PASS: all ${n} gate${n === 1 ? "" : "s"} passed`,
-    fail: `FAIL: ${count("fail")} of ${n} gate${n === 1 ? "" : "s"} failed`,
-    insufficient: `NOT JUDGED: ${count("insufficient")} of ${n} gate${
+    fail: overall.targetLost !== undefined
+      ? `FAIL: ${overall.reason}`
+      : `FAIL: ${count("fail")} of ${n} gate${n === 1 ? "" : "s"} failed`,
+    inconclusive: `INCONCLUSIVE: ${count("inconclusive")} of ${n} gate${
       n === 1 ? "" : "s"
-    } had too few requests to judge`,
-    invalid: result.health.toolLimited
-      ? "INVALID: the load generator limited this run, so its numbers describe tailgate, not the server"
-      : overall.reason !== undefined
+    } could not be decided by this run (each says why and what would decide it)`,
+    invalid: overall.reason !== undefined
       ? `INVALID: ${overall.reason}`
       : `INVALID: ${count("invalid")} of ${n} gate${n === 1 ? "" : "s"} could not be judged`,
     none: "NO GATES: this result was not judged against SLOs or a baseline",
@@ -94,7 +94,8 @@ export function warningsBox(result: RunResult): string {
   }
   if (result.health.toolLimited) {
     items.push(
-      "Tool-limited: tailgate could not hold the schedule, so latencies include its own delay. " +
+      "Tool-limited: tailgate could not hold the schedule, so latencies include its own delay " +
+        "and no gate can pass; a gate fails only beyond what that delay could explain. " +
         `Why: ${result.health.reasons.join("; ") || "see tool health"}.`,
     );
   }

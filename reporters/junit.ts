@@ -1,7 +1,7 @@
 /**
  * The JUnit XML report: the run's gates as tests, for the test views of GitHub, GitLab and
  * Jenkins. One `testsuite` for the plan inside `testsuites` with totals, one `testcase` per
- * verdict: `fail` is a `failure`, `invalid` an `error`, `insufficient` is `skipped`; a run that
+ * verdict: `fail` is a `failure`, `invalid` an `error`, `inconclusive` is `skipped`; a run that
  * stopped early or was tool-limited adds an `error` case of its own. The file follows Jenkins'
  * JUnit schema, and the Ant one apart from what that schema predates (docs/reporters.md).
  *
@@ -22,7 +22,7 @@ interface TestCase {
 }
 
 /** The element of each verdict status but `pass`, and back: a failure or error's `type`. */
-const ELEMENT = { fail: "failure", invalid: "error", insufficient: "skipped" } as const;
+const ELEMENT = { fail: "failure", invalid: "error", inconclusive: "skipped" } as const;
 const TYPE = { failure: "fail", error: "invalid" } as const;
 
 /**
@@ -130,14 +130,21 @@ function noGatesCase(result: RunResult): TestCase {
 }
 
 /**
- * The run's own soundness as a case when it stopped early or was tool-limited (unless the result
- * already holds validity verdicts): its gates may still pass, but tailgate calls the run invalid.
+ * The run's own soundness as a case when it stopped early or its target stopped answering (unless
+ * the result already holds validity verdicts): its gates may still pass, but the run does not.
  */
 function validityCase(result: RunResult): TestCase[] {
-  const { reason } = overallStatus(result);
+  const { reason, targetLost } = overallStatus(result);
   if (reason === undefined || result.verdicts.some((v) => v.kind === "validity")) return [];
+  if (targetLost !== undefined) {
+    return [{
+      name: "target answered to the end",
+      classname: `tailgate.${result.plan.name}.validity`,
+      outcome: { element: "failure", message: reason, body: runProblems(result).join("\n") },
+    }];
+  }
   return [{
-    name: "run complete and not tool-limited",
+    name: "run complete",
     classname: `tailgate.${result.plan.name}.validity`,
     outcome: {
       element: "error",
@@ -156,7 +163,10 @@ function runProblems(result: RunResult): string[] {
     );
   }
   if (result.health.toolLimited) {
-    lines.push("the run was tool-limited: the figures describe tailgate, not the server");
+    lines.push(
+      "the run was tool-limited: tailgate fell behind its schedule, so no gate can pass; a gate " +
+        "fails only beyond the generator's own delays",
+    );
     lines.push(...result.health.reasons.map((r) => `tool health: ${r}`));
   }
   return lines;

@@ -35,7 +35,7 @@ export interface MarkdownOptions {
 const MARK: Record<VerdictStatus, string> = {
   pass: "✅",
   fail: "❌",
-  insufficient: "⚠️",
+  inconclusive: "⚠️",
   invalid: "⚠️",
 };
 
@@ -57,7 +57,7 @@ interface Caps {
  * ```
  */
 export function renderMarkdown(result: RunResult, options: MarkdownOptions = {}): string {
-  let caps: Caps = { gates: 50, stages: 20, items: 20, textChars: 200 };
+  let caps: Caps = { gates: 50, stages: 20, items: 20, textChars: 400 };
   let text = render(result, options, caps);
   // Shown rows shrink until the text fits: at zero rows and 16-character names it always does.
   for (let i = 0; i < 16 && new TextEncoder().encode(text).length > MARKDOWN_MAX_BYTES; i++) {
@@ -186,7 +186,8 @@ function health(result: RunResult, caps: Caps, esc: (t: string) => string): stri
     : "";
   const facts = [
     h.toolLimited
-      ? "⚠️ **tool-limited**: these numbers describe tailgate's limits, not the server's"
+      ? "⚠️ **tool-limited**: tailgate fell behind its schedule, so no gate can pass; a gate " +
+        "fails only beyond the generator's own delays"
       : "✅ not tool-limited",
     `send lag p99 ${
       lagUs === undefined || h.sendLag.count === 0 ? NO_FIGURE : formatMetric(lagUs, "us")

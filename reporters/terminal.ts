@@ -42,13 +42,13 @@ type Style = keyof typeof SGR;
 const STATUS_STYLE: Record<VerdictStatus, Style> = {
   pass: "green",
   fail: "red",
-  insufficient: "yellow",
+  inconclusive: "yellow",
   invalid: "yellow",
 };
 const STATUS_MARK: Record<VerdictStatus, string> = {
   pass: "✓",
   fail: "✗",
-  insufficient: "?",
+  inconclusive: "?",
   invalid: "!",
 };
 
@@ -125,7 +125,11 @@ export function renderTerminal(result: RunResult, options: TerminalOptions): str
   const h = result.health;
   if (h.toolLimited) {
     lines.push(
-      paint("yellow", "TOOL-LIMITED: these numbers describe tailgate's limits, not the server's:"),
+      paint(
+        "yellow",
+        "TOOL-LIMITED: tailgate fell behind its schedule, so no gate can pass on this run " +
+          "(a gate still fails when its excess is beyond the generator's own delays):",
+      ),
     );
     for (const r of h.reasons) lines.push(`  - ${printable(r)}`);
   }

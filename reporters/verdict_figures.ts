@@ -10,6 +10,9 @@ import type { Verdict } from "../runner/result/run_result.ts";
 /** Shown where a verdict has no such figure. */
 export const NO_FIGURE = "-";
 
+/** Shown for a latency figure that falls among failed requests (beyond every bound). */
+export const CENSORED_FIGURE = "failed requests";
+
 /** A verdict's figures, formatted. */
 export interface VerdictFigures {
   measured: string;
@@ -35,7 +38,11 @@ export function verdictFigures(v: Verdict): VerdictFigures {
     typeof value === "number" && Number.isFinite(value) && v.unit !== undefined
       ? formatMetric(value, v.unit)
       : NO_FIGURE;
-  return { measured: metric(v.measured), bound: metric(v.bound), margin: signedPercent(v.margin) };
+  return {
+    measured: v.censored ? CENSORED_FIGURE : metric(v.measured),
+    bound: metric(v.bound),
+    margin: signedPercent(v.margin),
+  };
 }
 
 /**

@@ -28,7 +28,7 @@ export const INPUT_DEFAULTS = {
   "update-baseline": "auto",
   "cache-key": "tailgate-baselines",
   report: "json,html,junit,md,hlog",
-  "fail-on": "insufficient",
+  "fail-on": "inconclusive",
   target: "",
   out: "tailgate-out",
   "artifact-name": "tailgate-report",
@@ -109,7 +109,8 @@ export function readRunInputs(
   if (update !== "true" && update !== "false") {
     errors.push(`TAILGATE_UPDATE_BASELINE: \`${update}\` must be true or false here`);
   }
-  const failOn = get("fail-on");
+  // `insufficient` is the name tailgate's results used before format 3 for `inconclusive`.
+  const failOn = get("fail-on") === "insufficient" ? "inconclusive" : get("fail-on");
   if (!(FAIL_ON_VALUES as readonly string[]).includes(failOn)) {
     errors.push(`fail-on: \`${failOn}\` is not one of ${FAIL_ON_VALUES.join(", ")}`);
   }

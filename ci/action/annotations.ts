@@ -1,12 +1,14 @@
 /**
  * GitHub annotations from a run: each failed (or unparsable) SLO as an error on its line of the
- * plan file, each `insufficient` one as a warning, failed regression gates as errors on the plan, a
- * tool-limited or stopped run once with its reasons; and the plan problems `tailgate` prints as
+ * plan file, each `inconclusive` one as a warning, failed regression gates as errors on the plan, a
+ * stopped run or a lost target once as an error and a tool-limited run once as a warning, with
+ * their reasons; and the plan problems `tailgate` prints as
  * `file:line:col: error: …`.
  *
  * @module
  */
 import { isAbsolute, relative, resolve, sep } from "node:path";
+import { runVerdictOf } from "../../runner/gates/run_verdict.ts";
 import type { RunResult, Verdict } from "../../runner/result/run_result.ts";
 import { type Annotation, formatAnnotation } from "./workflow_commands.ts";
 
@@ -47,24 +49,31 @@ export function annotationsFor(result: RunResult, paths: AnnotationPaths): strin
   const file = repoRelative(result.plan.file, paths);
   const plan = result.plan.name;
   const annotations: Annotation[] = [];
-  const limited = result.health.toolLimited;
-  if (limited || !result.run.complete) {
-    const reasons = [
-      ...(result.run.complete ? [] : [`the run was stopped (${result.run.stopReason})`]),
-      ...(limited ? result.health.reasons : []),
-    ];
+  const overall = runVerdictOf(result);
+  if (!result.run.complete || overall.targetLost !== undefined) {
     annotations.push({
       level: "error",
       file,
-      title: `tailgate: ${plan}: run invalid`,
-      message: `no gate can be judged: ${reasons.join("; ")}`,
+      title: `tailgate: ${plan}: ${overall.targetLost ? "target lost" : "run invalid"}`,
+      message: overall.targetLost
+        ? `${overall.reason}`
+        : `no gate can be judged: the run was stopped (${result.run.stopReason})`,
+    });
+  }
+  if (result.health.toolLimited) {
+    annotations.push({
+      level: "warning",
+      file,
+      title: `tailgate: ${plan}: tool-limited`,
+      message: `tailgate fell behind its schedule, so no gate can pass: ${
+        result.health.reasons.join("; ")
+      }`,
     });
   }
   for (const v of result.verdicts) {
-    // On a tool-limited run every verdict is invalid for that one reason, said once above.
-    if (v.status === "pass" || (v.status === "invalid" && limited)) continue;
+    if (v.status === "pass") continue;
     annotations.push({
-      level: v.status === "insufficient" ? "warning" : "error",
+      level: v.status === "inconclusive" ? "warning" : "error",
       file,
       ...(v.line === undefined ? {} : { line: v.line }),
       title: v.name,
@@ -80,12 +89,14 @@ export function annotationsFor(result: RunResult, paths: AnnotationPaths): strin
 const STATUS_WORDS = {
   pass: "passed",
   fail: "failed",
-  insufficient: "too few samples",
+  inconclusive: "inconclusive",
   invalid: "invalid",
 };
 
 function verdictMessage(v: Verdict): string {
-  const marginal = v.marginal ? " (marginal: the bound is inside the 95% confidence interval)" : "";
+  const marginal = v.marginal && v.status !== "inconclusive"
+    ? " (marginal: the bound is inside the 95% confidence interval)"
+    : "";
   const word = STATUS_WORDS[v.status];
   // An SLO's message already starts with its status ("failed: measured …").
   const text = v.message.startsWith(`${word}:`) ? v.message : `${word}: ${v.message}`;

@@ -8,12 +8,12 @@ import type { RunResult, VerdictStatus } from "../../runner/result/run_result.ts
 import { runExitCode, runVerdictOf } from "../../runner/gates/run_verdict.ts";
 
 /** What turns the job red: see docs/ci.md. */
-export type FailOn = "insufficient" | "fail" | "never";
+export type FailOn = "inconclusive" | "fail" | "never";
 
 /** The values `fail-on` accepts, strictest first. */
-export const FAIL_ON_VALUES: readonly FailOn[] = ["insufficient", "fail", "never"];
+export const FAIL_ON_VALUES: readonly FailOn[] = ["inconclusive", "fail", "never"];
 
-const SEVERITY: Record<VerdictStatus, number> = { pass: 0, insufficient: 1, fail: 2, invalid: 3 };
+const SEVERITY: Record<VerdictStatus, number> = { pass: 0, inconclusive: 1, invalid: 2, fail: 3 };
 
 /**
  * One plan's verdict: the run verdict its result stores (computed once by the gates), when the
@@ -28,21 +28,23 @@ const SEVERITY: Record<VerdictStatus, number> = { pass: 0, insufficient: 1, fail
  */
 export function planVerdict(exitCode: number, result: RunResult | undefined): VerdictStatus {
   if (result === undefined) return exitCode === EXIT_CODES.ok ? "pass" : "invalid";
-  const { status } = runVerdictOf(result);
-  const earned = runExitCode({ status });
-  // allow-insufficient turns an insufficient run's 3 into 0: still the verdict it stored.
-  const allowed = status === "insufficient" && exitCode === EXIT_CODES.ok;
+  // A judged result whose target stopped answering is the server's failure (exit 4).
+  const verdict = runVerdictOf(result);
+  const { status } = verdict;
+  const earned = runExitCode(verdict);
+  // allow-inconclusive turns an inconclusive run's 3 into 0: still the verdict it stored.
+  const allowed = status === "inconclusive" && exitCode === EXIT_CODES.ok;
   return exitCode === earned || allowed ? status : "invalid";
 }
 
 /**
- * The worst of several verdicts: `invalid` over `fail` over `insufficient` over `pass` (a
- * tool-limited run cannot be trusted either way, so it outranks a failed gate).
+ * The worst of several verdicts: `fail` over `invalid` over `inconclusive` over `pass`, the order
+ * of one run's verdict (runner/gates/run_verdict.ts): a fail is decided beyond doubt.
  *
  * @example
  * ```ts
  * import { worstVerdict } from "./verdict.ts";
- * worstVerdict(["pass", "insufficient", "fail"]); // "fail"
+ * worstVerdict(["pass", "inconclusive", "fail"]); // "fail"
  * ```
  */
 export function worstVerdict(verdicts: Iterable<VerdictStatus>): VerdictStatus {
@@ -53,18 +55,18 @@ export function worstVerdict(verdicts: Iterable<VerdictStatus>): VerdictStatus {
 
 /**
  * The job's exit code: `tailgate`'s own code when the verdict is one `failOn` makes red, else 0.
- * `insufficient` makes every non-pass verdict red (tailgate's default), `fail` lets `insufficient`
+ * `inconclusive` makes every non-pass verdict red (tailgate's default), `fail` lets `inconclusive`
  * pass, `never` keeps the job green.
  *
  * @example
  * ```ts
  * import { jobExitCode } from "./verdict.ts";
- * jobExitCode("insufficient", 3, "fail"); // 0
+ * jobExitCode("inconclusive", 3, "fail"); // 0
  * jobExitCode("fail", 1, "fail"); // 1
  * ```
  */
 export function jobExitCode(verdict: VerdictStatus, exitCode: number, failOn: FailOn): number {
-  const red = failOn === "insufficient"
+  const red = failOn === "inconclusive"
     ? verdict !== "pass"
     : failOn === "fail"
     ? verdict === "fail" || verdict === "invalid"

@@ -92,7 +92,7 @@ export async function compareCommand(args: string[]): Promise<CompareOutcome> {
     )
     : render(rows, verdicts, format === "md", a.plan.name !== b.plan.name);
   return {
-    exitCode: gateExitCode(verdicts, { allowInsufficient: true }),
+    exitCode: gateExitCode(verdicts, { allowInconclusive: true }),
     errors: [],
     output,
   };

@@ -22,7 +22,7 @@ export interface FinishOptions {
   judge: boolean;
   baselineDir?: string;
   updateBaseline?: boolean;
-  allowInsufficient?: boolean;
+  allowInconclusive?: boolean;
   /** Colour the summary (default: see {@linkcode defaultColor}). */
   color?: boolean;
   /** Where the HTML report will be found (the Markdown summary links it). */
@@ -72,7 +72,7 @@ export async function finishResult(
     options.reportUrl ? { htmlUrl: options.reportUrl } : {},
   );
   notes.push(...written.errors);
-  const exitCode = runExitCode(result.verdict, { allowInsufficient: options.allowInsufficient });
+  const exitCode = runExitCode(result.verdict, { allowInconclusive: options.allowInconclusive });
   const table = renderTerminal(result, { color: options.color ?? defaultColor() });
   const files = Object.values(written.paths).map((p) => `wrote ${p}`);
   return { exitCode, notes, summary: [table, "", ...files].join("\n"), paths: written.paths };

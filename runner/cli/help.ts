@@ -35,8 +35,8 @@ Commands:
   version                    print the version
   help [command]             this text, or a command's
 
-Exit codes: 0 pass, 1 a gate failed, 2 invalid plan or usage, 3 run invalid or insufficient
-samples, 4 target unreachable. Docs: docs/plan.md, docs/cli.md, docs/result-format.md.`;
+Exit codes: 0 pass, 1 a gate failed, 2 invalid plan or usage, 3 a gate inconclusive or the run
+invalid, 4 target unreachable (also when it stopped answering mid-run). Docs: docs/plan.md, docs/cli.md, docs/result-format.md.`;
 
 const CHECK_HELP = `Usage: tailgate check <plan.yaml|dir>...
 

@@ -16,7 +16,7 @@ import type { RunOutcome } from "./run_command.ts";
 /** The help of `tailgate merge`. */
 export const MERGE_HELP =
   `Usage: tailgate merge <shard-result.json>... [--out DIR] [--report FORMATS]
-                      [--allow-insufficient] [--baseline DIR | --no-baseline] [--update-baseline]
+                      [--allow-inconclusive] [--baseline DIR | --no-baseline] [--update-baseline]
 
 Merges the result.json files of one sharded run (\`tailgate run --shard I/N\` on N machines, all
 N of them) into the whole plan's result: histograms merged exactly, counts added, per-interval

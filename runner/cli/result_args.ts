@@ -22,6 +22,8 @@ export const RESULT_ARG_OPTIONS = {
   out: { type: "string" },
   report: { type: "string" },
   "report-url": { type: "string" },
+  "allow-inconclusive": { type: "boolean" },
+  /** The flag's name before result format 3 (`insufficient` became `inconclusive`). */
   "allow-insufficient": { type: "boolean" },
   baseline: { type: "string" },
   "no-baseline": { type: "boolean" },
@@ -38,6 +40,7 @@ export interface ResultArgValues {
   out?: string;
   report?: string;
   "report-url"?: string;
+  "allow-inconclusive"?: boolean;
   "allow-insufficient"?: boolean;
   baseline?: string;
   "no-baseline"?: boolean;
@@ -71,7 +74,7 @@ export function readResultArgs(
       outDir: values.out ?? "tailgate-out",
       reports: reports.formats,
       ...(values["report-url"] ? { reportUrl: values["report-url"] } : {}),
-      allowInsufficient: values["allow-insufficient"] ?? false,
+      allowInconclusive: values["allow-inconclusive"] ?? values["allow-insufficient"] ?? false,
       ...(values["no-baseline"] ? {} : { baselineDir: values.baseline ?? DEFAULT_BASELINE_DIR }),
       updateBaseline: values["update-baseline"] ?? false,
       ...(color === undefined ? {} : { color }),

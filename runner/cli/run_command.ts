@@ -54,7 +54,7 @@ export interface RunOutcome {
 /** The help of `tailgate run`. */
 export const RUN_HELP =
   `Usage: tailgate run <plan.yaml> [--out DIR] [--report FORMATS] [--target URL]
-                    [--ca-cert FILE] [--allow-insufficient] [--baseline DIR | --no-baseline]
+                    [--ca-cert FILE] [--allow-inconclusive] [--baseline DIR | --no-baseline]
                     [--update-baseline] [--shard I/N] [--start-at TIME]
 
 Runs the plan with corrected timing: every request is timed from its intended send time.
@@ -66,7 +66,9 @@ Runs the plan with corrected timing: every request is timed from its intended se
                    Markdown summary links it
   --target URL     run against this base URL instead of the plan's target
   --ca-cert FILE   trust this PEM certificate for https targets (repeatable)
-  --allow-insufficient   do not fail CI on percentiles with too few samples to judge
+  --allow-inconclusive   exit 0, not 3, when a gate is inconclusive (the run could not decide
+                         it: too few requests, or the generator's own delays); it still fails
+                         on a gate that failed (--allow-insufficient: the old name)
   --baseline DIR         the plans' baseline histories (default .tailgate/baselines); a run is
                          compared with its plan's history there, when it has one
   --no-baseline          skip the regression gate

@@ -1,25 +1,27 @@
 /**
- * Judges each SLO of the plan against the result document: `pass`, `fail`, `insufficient` (too
- * few requests beyond the percentile to judge it) or `invalid` (the generator limited the run).
- * Percentiles come from the bound stages' histograms merged exactly, never from averages; each
- * judged percentile carries its 95% confidence interval, and a bound inside it is `marginal`.
+ * Judges each SLO of the plan against the result document with the one decision rule
+ * (decision_rule.ts): `pass`, `fail` or `inconclusive` (with its cause and remedy), or `invalid`
+ * when the SLO cannot be judged at all (it does not parse, or the result holds no stage or label
+ * it names). Percentiles come from the bound stages' histograms merged exactly, never from
+ * averages; failed requests count as beyond every latency bound; every verdict carries its
+ * measured value whatever its status.
  *
  * @module
  */
 import { type ParsedSlo, parseSlo } from "../plan/parse_slo.ts";
-import { requiredRequests } from "../plan/sample_sufficiency.ts";
 import { formatDurationMs, formatRatePerSec } from "../plan/units.ts";
 import { errorTotal } from "../recorder/request_counts.ts";
 import type { RunResult, Verdict } from "../result/run_result.ts";
+import { applyDecisionRule, type GateEvidence, requestsToDecide } from "./decision_rule.ts";
 import { formatMetric } from "./format_metric.ts";
+import { metricEvidence } from "./gate_evidence.ts";
+import { countBeyond } from "./latency_evidence.ts";
 import { type SloScope, sloScope } from "./slo_scope.ts";
-import { percentileConfidenceInterval } from "./order_statistics.ts";
-import { isSufficient } from "./tail_samples.ts";
 
 /** Options of the SLO gate. */
 export interface SloGateOptions {
-  /** Requests that must lie beyond a percentile to judge it (default 10). */
-  minTailSamples?: number;
+  /** Two-sided confidence of every interval is 1 − alpha (default 0.05: 95%). */
+  alpha?: number;
 }
 
 /**
@@ -32,7 +34,7 @@ export interface SloGateOptions {
  * ```
  */
 export function evaluateSlos(result: RunResult, options: SloGateOptions = {}): Verdict[] {
-  const minTail = options.minTailSamples ?? 10;
+  const alpha = options.alpha ?? 0.05;
   return result.plan.slos.map(({ text, line }) => {
     const parsed = parseSlo(text);
     if (!parsed.ok) {
@@ -44,103 +46,151 @@ export function evaluateSlos(result: RunResult, options: SloGateOptions = {}): V
     if ("missing" in scope) {
       return verdict(name, line, "invalid", [], `the result holds ${scope.missing}`, slo.label);
     }
-    if (result.health.toolLimited) {
+    const base = verdict(name, line, "pass", scope.stageIndexes, "", slo.label);
+    if (scope.counts.completed === 0) {
       return {
-        ...verdict(name, line, "invalid", scope.stageIndexes, "", slo.label),
-        message: "not judged: the run was tool-limited (see tool health)",
+        ...base,
+        status: "inconclusive",
+        message: "no request completed in these stages: run the stages this SLO binds to",
       };
     }
-    return judge(name, line, slo, scope, minTail);
+    return judge(base, slo, scope, result, alpha);
   });
 }
 
 function judge(
-  name: string,
-  line: number,
+  base: Verdict,
   slo: ParsedSlo,
   scope: SloScope,
-  minTail: number,
+  result: RunResult,
+  alpha: number,
 ): Verdict {
-  const base = verdict(name, line, "pass", scope.stageIndexes, "", slo.label);
-  const n = scope.response.totalCount;
   const m = slo.metric;
-  if (m.kind === "error_rate" || m.kind === "throughput") {
-    if (scope.counts.completed === 0) {
-      return { ...base, status: "insufficient", message: "no request completed in these stages" };
-    }
-    const measured = m.kind === "error_rate"
-      ? errorTotal(scope.counts) / scope.counts.completed
-      : scope.counts.completed / (scope.durationMs / 1000);
-    const unit = m.kind === "error_rate" ? "fraction" as const : "per_sec" as const;
-    return decide(base, slo, measured, unit);
-  }
-  if (n === 0) {
-    return { ...base, status: "insufficient", message: "no request completed in these stages" };
-  }
-  if (m.kind === "max") return decide(base, slo, scope.response.maxValue, "us");
-  if (m.kind === "mean") return decide(base, slo, scope.response.mean, "us");
-  const q = m.percentile;
-  if (!isSufficient(n, q, minTail)) {
-    const needed = requiredRequests(q, minTail);
-    const seconds = (needed - n) / Math.max(scope.intendedPerSec, 1e-9);
-    return {
-      ...base,
-      status: "insufficient",
-      message: `p${q} needs at least ${needed} requests to be judged (${minTail} beyond it); ` +
-        `these stages had ${n}: run about ${formatDurationMs(seconds * 1000)} longer at ` +
-        `${formatRatePerSec(scope.intendedPerSec)}, or gate a lower percentile`,
-    };
-  }
-  const ci = percentileConfidenceInterval(scope.response, q);
-  const judged = decide(base, slo, scope.response.getValueAtPercentile(q), "us");
-  const marginal = slo.bound >= ci.lowUs && slo.bound <= ci.highUs;
+  const e = metricEvidence(m, scope, result, slo.bound, alpha);
+  const unit = m.kind === "error_rate" ? "fraction" : m.kind === "throughput" ? "per_sec" : "us";
+  const remedy = () =>
+    m.kind === "percentile"
+      ? sampleRemedy(
+        e.n,
+        countBeyond(scope.response, e.failures, slo.bound),
+        1 - m.percentile / 100,
+        scope,
+        `requests (${e.failures} failed)`,
+        alpha,
+      )
+      : m.kind === "error_rate"
+      ? sampleRemedy(e.n, errorTotal(scope.counts), slo.bound, scope, "requests", alpha)
+      : "";
+  const ci = m.kind === "throughput" ? undefined : { low: e.evidence.low, high: e.evidence.high };
+  const censored = m.kind === "percentile"
+    ? `p${m.percentile} falls among the ${e.failures} failed requests (beyond every bound)`
+    : `${e.failures} requests failed, and a failed request is beyond every latency bound`;
+  const judged = finish(base, slo, e.measured, unit, e.evidence, remedy, ci, censored);
   return {
     ...judged,
-    ci95: [ci.lowUs, ci.highUs],
-    marginal,
-    message: judged.message +
-      (marginal
-        ? "; marginal: the bound lies inside the 95% confidence interval, a rerun could flip it"
-        : ""),
+    ...(e.evidence.generatorAllowance > 0
+      ? { generatorAllowance: e.evidence.generatorAllowance }
+      : {}),
+    ...(e.failures > 0 ? { failures: e.failures } : {}),
   };
 }
 
-function decide(base: Verdict, slo: ParsedSlo, measured: number, unit: Verdict["unit"]): Verdict {
+/** Turns the rule's outcome into a verdict with its figures and words. */
+function finish(
+  base: Verdict,
+  slo: ParsedSlo,
+  measured: number,
+  unit: NonNullable<Verdict["unit"]>,
+  evidence: GateEvidence,
+  remedy: () => string,
+  ci: { low: number; high: number } | undefined,
+  censoredText = "",
+): Verdict {
+  const outcome = applyDecisionRule(slo.operator, slo.bound, evidence);
+  const show = (v: number) => Number.isFinite(v) ? formatMetric(v, unit) : "beyond every bound";
   const bound = slo.bound;
-  const ok = slo.operator === "<"
-    ? measured < bound
-    : slo.operator === "<="
-    ? measured <= bound
-    : slo.operator === ">"
-    ? measured > bound
-    : measured >= bound;
   const upper = slo.operator.startsWith("<");
-  // Headroom relative to a zero bound (`error_rate <= 0%`) is undefined: no margin then.
-  const margin = bound === 0
+  const finite = Number.isFinite(measured);
+  const margin = bound === 0 || !finite
     ? undefined
     : upper
     ? (bound - measured) / bound
     : (measured - bound) / bound;
-  const shown = (v: number) => formatMetric(v, unit!);
+  const highText = ci && Number.isFinite(ci.high) ? show(ci.high) : "unbounded";
+  const interval = ci && show(ci.low) !== highText
+    ? ` (95% interval ${show(ci.low)} to ${highText})`
+    : "";
+  const measuredText = finite
+    ? `measured ${show(measured)}${interval} against ${slo.operator} ${show(bound)}`
+    : `${censoredText}${interval}; the bound is ${slo.operator} ${show(bound)}`;
+  const words = outcome.decision === "pass"
+    ? "passed"
+    : outcome.decision === "fail"
+    ? "failed"
+    : "inconclusive";
+  const headroom = margin === undefined
+    ? ""
+    : margin >= 0
+    ? `, ${+(margin * 100).toFixed(1)}% headroom`
+    : `, ${+(-margin * 100).toFixed(1)}% over`;
+  let message = `${words}: ${measuredText}${headroom}`;
+  if (outcome.decision === "fail" && evidence.generatorAllowance > 0) {
+    message += `; beyond what the generator's own delays (up to ${
+      show(evidence.generatorAllowance)
+    }) could explain`;
+  }
+  const reasons: string[] = [];
+  for (const cause of outcome.causes) {
+    if (cause === "sampling") {
+      const more = remedy();
+      reasons.push(
+        `the bound lies inside the 95% interval, so this run cannot tell which side of it the ` +
+          `server is on${more ? `: ${more}` : ""}`,
+      );
+    } else if (cause === "generator") {
+      reasons.push(
+        `the generator's own delays at this percentile (up to ${
+          show(evidence.generatorAllowance)
+        }: late sends and its measured floor) could explain the excess: use more workers, a ` +
+          "bigger or quieter runner, or fewer other jobs beside it",
+      );
+    } else reasons.push(evidence.scheduleShortfall!);
+  }
+  if (reasons.length > 0) message += `; ${reasons.join("; ")}`;
   return {
     ...base,
-    status: ok ? "pass" : "fail",
-    measured,
+    status: outcome.decision,
+    ...(finite ? { measured } : { censored: true }),
     bound,
     unit,
     ...(margin === undefined ? {} : { margin }),
-    message:
-      `${ok ? "passed" : "failed"}: measured ${shown(measured)} against ${slo.operator} ${
-        shown(bound)
-      }` +
-      (margin === undefined
-        ? ""
-        : ` (${
-          margin >= 0
-            ? `${+(margin * 100).toFixed(1)}% headroom`
-            : `${+(-margin * 100).toFixed(1)}% over`
-        })`),
+    ...(ci && Number.isFinite(ci.low) && Number.isFinite(ci.high)
+      ? { ci95: [ci.low, ci.high] as [number, number] }
+      : {}),
+    ...(outcome.causes.includes("sampling") ? { marginal: true } : {}),
+    ...(outcome.causes.length > 0 ? { causes: outcome.causes } : {}),
+    message,
   };
+}
+
+/** "run about 40s longer at 1k/s" from the run length that would decide at the measured share. */
+function sampleRemedy(
+  n: number,
+  beyond: number,
+  allowedShare: number,
+  scope: SloScope,
+  what: string,
+  alpha: number,
+): string {
+  const needed = requestsToDecide(n, beyond, allowedShare, alpha);
+  if (needed === undefined) {
+    return "the measured share beyond the bound equals the allowed one: no run length decides";
+  }
+  const seconds = (needed - n) / Math.max(scope.intendedPerSec, 1e-9);
+  return `at the share measured, about ${needed} ${what} would decide it (these stages had ${n}): ` +
+    `run about ${formatDurationMs(Math.max(seconds, 1) * 1000)} longer at ${
+      formatRatePerSec(scope.intendedPerSec)
+    }`;
 }
 
 /** The verdict's name: the SLO as written, its `for "label"` shown as ` [label]`. */

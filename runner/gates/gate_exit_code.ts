@@ -10,7 +10,7 @@ import { runExitCode, worstGateStatus } from "./run_verdict.ts";
 
 /**
  * Chooses the exit code: 3 when any verdict is `invalid`, else 1 when any `fail`s, else 3 when
- * any is `insufficient` (unless `allowInsufficient`), else 0.
+ * any is `inconclusive` (unless `allowInconclusive`), else 0.
  *
  * @example
  * ```ts
@@ -20,7 +20,7 @@ import { runExitCode, worstGateStatus } from "./run_verdict.ts";
  */
 export function gateExitCode(
   verdicts: readonly Verdict[],
-  options: { allowInsufficient?: boolean } = {},
+  options: { allowInconclusive?: boolean } = {},
 ): ExitCode {
   return runExitCode({ status: worstGateStatus(verdicts) }, options);
 }

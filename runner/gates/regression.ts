@@ -11,7 +11,9 @@ import { decodeHistogram } from "../recorder/hdr_codec.ts";
 import { errorTotal } from "../recorder/request_counts.ts";
 import type { RequestCounts, RunResult, Verdict } from "../result/run_result.ts";
 import type { Baseline } from "./baseline_types.ts";
+import { applyDecisionRule } from "./decision_rule.ts";
 import { formatMetric } from "./format_metric.ts";
+import { metricEvidence } from "./gate_evidence.ts";
 import { ksDistance } from "./ks_distance.ts";
 import { predictionBounds } from "./prediction_bound.ts";
 import { isSufficient } from "./tail_samples.ts";
@@ -41,7 +43,7 @@ export const DEFAULT_REGRESSION_FLOORS: Readonly<Partial<Record<RegressionMetric
 export interface RegressionOptions {
   /**
    * Metric → floor (relative change; absolute for error_rate). Defaults above. A percentile the
-   * plan names here is `insufficient` when the sample count cannot support it; a default one is
+   * plan names here is `inconclusive` when the sample count cannot support it; a default one is
    * then not judged at all (the plan did not ask for it, so it must not fail CI).
    */
   floors?: Partial<Record<RegressionMetric, number>>;
@@ -112,7 +114,7 @@ export function evaluateRegression(
           stageIndex: stage.index,
           label,
           ks,
-          toolLimited: result.health.toolLimited,
+          result,
           minTail: options.minTailSamples ?? 10,
         }));
       }
@@ -126,7 +128,8 @@ interface Context {
   stageIndex: number;
   label: string | undefined;
   ks: number;
-  toolLimited: boolean;
+  /** The run judged: its version and tool health decide how far its own figures can be trusted. */
+  result: Pick<RunResult, "version" | "health" | "run">;
   minTail: number;
 }
 
@@ -146,9 +149,6 @@ function judgeMetric(
     ksDistance: ctx.ks,
     message: "",
   };
-  if (ctx.toolLimited) {
-    return { ...base, status: "invalid", message: "not judged: the run was tool-limited" };
-  }
   const q = percentileOf(metric);
   if (q !== undefined) {
     const short = [current, ...past].find((s) =>
@@ -157,7 +157,7 @@ function judgeMetric(
     if (short !== undefined) {
       return {
         ...base,
-        status: "insufficient",
+        status: "inconclusive",
         message:
           `p${q} needs ${ctx.minTail} requests beyond it in this run and in every baseline run; ` +
           `one had ${short.response.totalCount} requests in all`,
@@ -165,7 +165,10 @@ function judgeMetric(
     }
   }
   const value = (s: Sample) => metricValue(metric, s);
-  const measured = value(current);
+  // This run's own figure, failed requests counted beyond every latency (format 3 on).
+  const sloMetric = q !== undefined
+    ? { kind: "percentile" as const, percentile: q }
+    : { kind: metric as "max" | "mean" | "error_rate" | "throughput" };
   const history = past.map(value);
   const higherIsWorse = metric !== "throughput";
   const reference = geometricMean(history);
@@ -175,10 +178,6 @@ function judgeMetric(
     ? "per_sec" as const
     : "us" as const;
   const show = (v: number) => formatMetric(v, unit);
-  // Error rates are often 0: their floor is absolute, and the bound on log values does not apply.
-  const change = metric === "error_rate"
-    ? measured - mean(history)
-    : relative(measured, reference, higherIsWorse);
   const bounds = metric === "error_rate"
     ? undefined
     : predictionBounds(history.map((v) => Math.max(v, 1e-9)));
@@ -193,8 +192,31 @@ function judgeMetric(
     : higherIsWorse
     ? Math.max(floorLimit, bounds.upper)
     : Math.min(floorLimit, bounds.lower);
+  const { evidence, measured } = metricEvidence(sloMetric, current, ctx.result, bound);
+  // Error rates are often 0: their floor is absolute, and the bound on log values does not apply.
+  const change = metric === "error_rate"
+    ? measured - mean(history)
+    : relative(measured, reference, higherIsWorse);
   const regressed = (change > floor) &&
     (bounds === undefined || (higherIsWorse ? measured > bounds.upper : measured < bounds.lower));
+  // A regression must also hold for this run's whole confidence interval, less what the
+  // generator may have added (the one decision rule); the point estimate alone makes it
+  // inconclusive. No regression is a pass only when the generator held its schedule.
+  const rule = applyDecisionRule(higherIsWorse ? "<=" : ">=", bound, evidence);
+  const status = regressed
+    ? rule.decision === "fail" ? "fail" as const : "inconclusive" as const
+    : evidence.scheduleShortfall === undefined
+    ? "pass" as const
+    : "inconclusive" as const;
+  const why = status !== "inconclusive"
+    ? ""
+    : regressed
+    ? `; not beyond doubt: ${
+      rule.causes.includes("generator")
+        ? `the generator's own delays (up to ${show(evidence.generatorAllowance)}) could explain it`
+        : "this run's 95% interval reaches back within the limit"
+    }${evidence.scheduleShortfall ? `; ${evidence.scheduleShortfall}` : ""}`
+    : `; ${evidence.scheduleShortfall}`;
   const method = bounds === undefined
     ? `${past.length} baseline run${past.length === 1 ? "" : "s"}: relative tolerance alone`
     : `99.9% prediction bound ${
@@ -202,18 +224,25 @@ function judgeMetric(
     } from ${bounds.n} runs`;
   // toPrecision drops float noise: a 7% floor is 0.07, and 0.07 × 100 is 7.000000000000001.
   const floorShown = `${+(floor * 100).toPrecision(6)}${metric === "error_rate" ? " points" : "%"}`;
+  const finite = Number.isFinite(measured);
   return {
     ...base,
-    status: regressed ? "fail" : "pass",
-    measured,
+    status,
+    ...(finite ? { measured } : { censored: true }),
     bound,
     unit,
-    margin: bound > 0 ? (higherIsWorse ? bound - measured : measured - bound) / bound : 0,
-    message: `${regressed ? "regressed" : "no regression"}: ${show(measured)} against baseline ` +
+    ...(finite
+      ? { margin: bound > 0 ? (higherIsWorse ? bound - measured : measured - bound) / bound : 0 }
+      : {}),
+    ...(evidence.generatorAllowance > 0 ? { generatorAllowance: evidence.generatorAllowance } : {}),
+    message:
+      `${regressed ? "regressed" : "no regression"}: ${
+        finite ? show(measured) : "failed requests"
+      } against baseline ` +
       `${show(metric === "error_rate" ? mean(history) : reference)} (${
         signed(change, metric)
       }; floor ` +
-      `${floorShown}; ${method}; limit ${show(bound)}); KS distance ${ctx.ks.toFixed(3)}`,
+      `${floorShown}; ${method}; limit ${show(bound)}); KS distance ${ctx.ks.toFixed(3)}${why}`,
   };
 }
 

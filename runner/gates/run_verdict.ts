@@ -1,24 +1,27 @@
 /**
  * The run's overall verdict, in one place: computed once when the run is judged, stored in the
  * result (`result.verdict`), and read by the exit code, every reporter and the GitHub Action. The
- * order, worst first: a run that stopped early or was tool-limited is `invalid` whatever its gates
- * say; else any `invalid` gate, then `fail`, then `insufficient`; else `pass`.
+ * order: a run that stopped early is `invalid` whatever its gates say; a run whose target stopped
+ * answering is `fail` (and exits with the target-unreachable code); else any gate that `fail`ed
+ * (beyond doubt, whatever the tool's health: the decision rule already allowed for it), then
+ * `invalid`, then `inconclusive`; else `pass`.
  *
  * @module
  */
 import { EXIT_CODES, type ExitCode } from "../cli/exit_codes.ts";
 import type { RunResult, RunVerdict, Verdict, VerdictStatus } from "../result/run_result.ts";
+import { targetLost } from "./target_lost.ts";
 
 /** Statuses from the worst to the best, the order reports list verdicts in when they sort. */
 export const STATUS_SEVERITY: readonly VerdictStatus[] = [
   "fail",
   "invalid",
-  "insufficient",
+  "inconclusive",
   "pass",
 ];
 
 /**
- * The worst status among gate verdicts: `invalid`, then `fail`, then `insufficient`, else `pass`.
+ * The worst status among gate verdicts: `fail`, then `invalid`, then `inconclusive`, else `pass`.
  *
  * @example
  * ```ts
@@ -28,12 +31,12 @@ export const STATUS_SEVERITY: readonly VerdictStatus[] = [
  */
 export function worstGateStatus(verdicts: readonly Pick<Verdict, "status">[]): VerdictStatus {
   const has = (s: VerdictStatus) => verdicts.some((v) => v.status === s);
-  return has("invalid")
-    ? "invalid"
-    : has("fail")
+  return has("fail")
     ? "fail"
-    : has("insufficient")
-    ? "insufficient"
+    : has("invalid")
+    ? "invalid"
+    : has("inconclusive")
+    ? "inconclusive"
     : "pass";
 }
 
@@ -47,19 +50,32 @@ export function worstGateStatus(verdicts: readonly Pick<Verdict, "status">[]): V
  * ```
  */
 export function computeRunVerdict(
-  result: Pick<RunResult, "verdicts" | "run" | "health">,
+  result: Pick<RunResult, "verdicts" | "run" | "intervals">,
 ): RunVerdict {
-  const tally: Record<VerdictStatus, number> = { fail: 0, invalid: 0, insufficient: 0, pass: 0 };
+  const tally: Record<VerdictStatus, number> = { fail: 0, invalid: 0, inconclusive: 0, pass: 0 };
   for (const v of result.verdicts) tally[v.status]++;
   const n = result.verdicts.length;
   const summary = n === 0 ? "no gates" : `${n} gate${n === 1 ? "" : "s"}: ` +
     STATUS_SEVERITY.filter((s) => tally[s] > 0).map((s) => `${tally[s]} ${s}`).join(", ");
-  const reason = !result.run.complete
-    ? `the run stopped early (${result.run.stopReason})`
-    : result.health.toolLimited
-    ? "the run was tool-limited"
-    : undefined;
-  if (reason !== undefined) return { status: "invalid", tally, reason, summary };
+  if (!result.run.complete) {
+    return {
+      status: "invalid",
+      tally,
+      reason: `the run stopped early (${result.run.stopReason})`,
+      summary,
+    };
+  }
+  const lost = targetLost(result.intervals);
+  if (lost !== undefined) {
+    return {
+      status: "fail",
+      tally,
+      reason: `the target stopped answering ${(lost.sinceMs / 1000).toFixed(1)} s into the run: ` +
+        `${lost.failedRequests} requests from then on failed on the connection`,
+      targetLost: lost,
+      summary,
+    };
+  }
   return { status: worstGateStatus(result.verdicts), tally, summary };
 }
 
@@ -74,32 +90,33 @@ export function computeRunVerdict(
  * ```
  */
 export function runVerdictOf(
-  result: Pick<RunResult, "verdict" | "verdicts" | "run" | "health">,
+  result: Pick<RunResult, "verdict" | "verdicts" | "run" | "intervals">,
 ): RunVerdict {
   return result.verdict ?? computeRunVerdict(result);
 }
 
 /**
- * The exit code a verdict earns (docs/cli.md): 0 pass, 1 fail, 3 invalid or insufficient (0 for
- * insufficient when `allowInsufficient`).
+ * The exit code a verdict earns (docs/cli.md): 0 pass, 1 fail, 3 invalid or inconclusive (0 for
+ * inconclusive when `allowInconclusive`), 4 when the target stopped answering.
  *
  * @example
  * ```ts
  * import { runExitCode } from "./run_verdict.ts";
- * runExitCode({ status: "insufficient", tally: { fail: 0, invalid: 0, insufficient: 1, pass: 0 }, summary: "" }, { allowInsufficient: true }); // 0
+ * runExitCode({ status: "inconclusive" }, { allowInconclusive: true }); // 0
  * ```
  */
 export function runExitCode(
-  verdict: Pick<RunVerdict, "status">,
-  options: { allowInsufficient?: boolean } = {},
+  verdict: Pick<RunVerdict, "status" | "targetLost">,
+  options: { allowInconclusive?: boolean } = {},
 ): ExitCode {
+  if (verdict.targetLost !== undefined) return EXIT_CODES.unreachable;
   switch (verdict.status) {
     case "pass":
       return EXIT_CODES.ok;
     case "fail":
       return EXIT_CODES.gateFailed;
-    case "insufficient":
-      return options.allowInsufficient ? EXIT_CODES.ok : EXIT_CODES.invalidRun;
+    case "inconclusive":
+      return options.allowInconclusive ? EXIT_CODES.ok : EXIT_CODES.invalidRun;
     case "invalid":
       return EXIT_CODES.invalidRun;
   }

@@ -33,4 +33,8 @@ export {
   parsePercentFraction,
   parseRatePerSec,
 } from "./units.ts";
-export { DEFAULT_MIN_TAIL_SAMPLES, requiredRequests } from "./sample_sufficiency.ts";
+export {
+  DEFAULT_MIN_TAIL_SAMPLES,
+  requestsToPass,
+  requiredRequests,
+} from "./sample_sufficiency.ts";

@@ -1,6 +1,8 @@
 /**
- * How many requests a percentile needs before it can be judged: at least `minTailSamples` requests
- * must lie beyond it, so n × (1 − q) ≥ minTailSamples (docs/gates.md).
+ * How many requests a percentile needs: for a pass at all under the decision rule
+ * ({@linkcode requestsToPass}), and for a run-level value stable enough to compare with a history
+ * (at least `minTailSamples` requests beyond it, n × (1 − q) ≥ minTailSamples; the regression
+ * gate's rule). docs/gates.md.
  *
  * @module
  */
@@ -26,4 +28,21 @@ export function requiredRequests(
   const tail = 1 - percentile / 100;
   // Round away float noise (1 - 0.999 is 0.0010000000000000009) before taking the ceiling.
   return Math.ceil(Number((minTailSamples / tail).toPrecision(12)));
+}
+
+/**
+ * The fewest requests with which percentile `percentile` (in percent) can pass at all: even with
+ * no request beyond the bound, a pass needs the chance of seeing none, were the true percentile at
+ * the bound, to fall to `alpha / 2` (q^n <= alpha / 2; the decision rule, docs/gates.md).
+ *
+ * @example
+ * ```ts
+ * import { requestsToPass } from "./sample_sufficiency.ts";
+ * requestsToPass(99.9); // 3688
+ * requestsToPass(99); // 368
+ * ```
+ */
+export function requestsToPass(percentile: number, alpha = 0.05): number {
+  const q = percentile / 100;
+  return Math.ceil(Number((Math.log(alpha / 2) / Math.log(q)).toPrecision(12)));
 }

@@ -9,7 +9,7 @@ import type { YamlNode } from "./_yaml.ts";
 import { didYouMean } from "./did_you_mean.ts";
 import { parseSlo } from "./parse_slo.ts";
 import { join, type PlanReader } from "./plan_reader.ts";
-import { requiredRequests } from "./sample_sufficiency.ts";
+import { requestsToPass } from "./sample_sufficiency.ts";
 import type { PlanLoad, PlanRequest, PlanStage, Slo } from "./types.ts";
 import { formatDurationMs, formatRatePerSec } from "./units.ts";
 
@@ -51,7 +51,7 @@ export function readSlos(
     }
     if (load !== undefined && !checkBinding(reader, item, path, slo, load)) return;
     if (load !== undefined && requests !== undefined) {
-      warnIfInsufficient(reader, item, path, slo, load, requests);
+      warnIfTooShort(reader, item, path, slo, load, requests);
     }
     out.push(slo);
   });
@@ -94,7 +94,7 @@ function checkBinding(
   return false;
 }
 
-function warnIfInsufficient(
+function warnIfTooShort(
   reader: PlanReader,
   item: YamlNode,
   path: string,
@@ -109,7 +109,7 @@ function warnIfInsufficient(
     ? 1
     : (requests.find((r) => r.label === slo.label)?.weight ?? 0) / totalWeight;
   const planned = stages.reduce((sum, s) => sum + stageRequests(s), 0) * share;
-  const needed = requiredRequests(slo.metric.percentile);
+  const needed = requestsToPass(slo.metric.percentile);
   if (planned >= needed) return;
   const perSec = stages.reduce((sum, s) => sum + stageRequests(s), 0) * share /
     (stages.reduce((sum, s) => sum + s.durationMs, 0) / 1000);
@@ -117,12 +117,12 @@ function warnIfInsufficient(
   reader.warn(
     item,
     path,
-    `p${slo.metric.percentile} needs ${needed} requests to be judged; the plan sends about ${
-      Math.floor(planned)
-    } to it`,
+    `p${slo.metric.percentile} cannot pass with fewer than ${needed} requests (even with none ` +
+      `beyond its bound); the plan sends about ${Math.floor(planned)} to it`,
     `run at least ${
       formatDurationMs(seconds * 1000)
-    } at this rate, or gate a lower percentile; otherwise the verdict is \`insufficient\``,
+    } at this rate, or gate a lower percentile; otherwise the verdict is \`inconclusive\` ` +
+      "(a clear failure still fails)",
   );
 }
 

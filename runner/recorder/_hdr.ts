@@ -23,11 +23,14 @@ import { bucketGeometry, bucketRangeAt, HISTOGRAM_CONFIG } from "./histogram_con
  * @example
  * ```ts
  * import type { RecordedValue } from "./_hdr.ts";
- * const bucket: RecordedValue = { valueUs: 2049, count: 3 }; // 2048 and 2049 share a bucket
+ * const bucket: RecordedValue = { valueUs: 2049, lowestUs: 2048, count: 3 }; // one bucket
  * ```
  */
 export interface RecordedValue {
+  /** The bucket's highest equivalent value, as percentiles report it. */
   readonly valueUs: number;
+  /** The bucket's lowest equivalent value: every value counted here is at least this. */
+  readonly lowestUs: number;
   readonly count: number;
 }
 
@@ -263,7 +266,8 @@ class LibraryBackedHistogram implements Histogram {
       const count = h.getCountAtIndex(index);
       if (count === 0) continue;
       seen += count;
-      yield { valueUs: bucketRangeAt(geometry, index).highest, count };
+      const { lowest, highest } = bucketRangeAt(geometry, index);
+      yield { valueUs: highest, lowestUs: lowest, count };
     }
   }
 }

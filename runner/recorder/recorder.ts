@@ -333,8 +333,12 @@ function record(
   sent: boolean,
   error: ErrorKind | undefined,
 ): void {
-  g.response.recordValue(responseUs);
-  if (serviceUs >= 0) g.service.recordValue(serviceUs);
+  // A failed request met no latency bound: it is counted (and gates treat it as beyond every
+  // bound), never recorded as a latency, where a fast failure would make the server look better.
+  if (error === undefined) {
+    g.response.recordValue(responseUs);
+    if (serviceUs >= 0) g.service.recordValue(serviceUs);
+  }
   const counts = g.counts;
   counts.completed++;
   if (sent) counts.sent++;

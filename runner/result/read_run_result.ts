@@ -5,7 +5,7 @@
  * @module
  */
 import { createHistogram, toEncodedHistogram } from "../recorder/mod.ts";
-import { RESULT_SCHEMA, RESULT_VERSION, type RunResult } from "./run_result.ts";
+import { RESULT_SCHEMA, RESULT_VERSION, type RunResult, type VerdictStatus } from "./run_result.ts";
 
 const REQUIRED = [
   "run",
@@ -64,6 +64,19 @@ export function readRunResult(
   if (typeof result.health === "object" && result.health !== null) {
     result.health.engineStall ??= toEncodedHistogram(createHistogram());
     result.health.platformHiccup ??= toEncodedHistogram(createHistogram());
+  }
+  // Format 3 renamed the undecided verdict `insufficient` to `inconclusive`.
+  if (result.version < 3) {
+    const renamed = (s: string) => (s === "insufficient" ? "inconclusive" : s) as VerdictStatus;
+    if (Array.isArray(result.verdicts)) {
+      for (const v of result.verdicts) v.status = renamed(v.status);
+    }
+    if (result.verdict) {
+      result.verdict.status = renamed(result.verdict.status);
+      const tally = result.verdict.tally as Record<string, number>;
+      tally.inconclusive = (tally.inconclusive ?? 0) + (tally.insufficient ?? 0);
+      delete tally.insufficient;
+    }
   }
   return { ok: true, result };
 }

@@ -11,7 +11,7 @@
 export const RESULT_SCHEMA = "tailgate/result";
 
 /** The version of the result format this build writes. A reader refuses newer major versions. */
-export const RESULT_VERSION = 2;
+export const RESULT_VERSION = 3;
 
 /** How every histogram in the document is encoded. */
 export interface HistogramEncoding {
@@ -163,22 +163,35 @@ export interface ToolHealth {
   reasons: string[];
 }
 
-/** The outcome of one gate. */
-export type VerdictStatus = "pass" | "fail" | "insufficient" | "invalid";
+/**
+ * The outcome of one gate: `pass` and `fail` when the evidence decides, `inconclusive` when it
+ * cannot (the verdict says why and what would decide it), `invalid` when the gate cannot be
+ * judged at all. Results before format version 3 said `insufficient`; readers map it to
+ * `inconclusive`.
+ */
+export type VerdictStatus = "pass" | "fail" | "inconclusive" | "invalid";
 
 /**
  * The run's overall verdict, computed once by the gates (runner/gates/run_verdict.ts) and stored:
  * the exit code, every report and the GitHub Action read it.
  */
 export interface RunVerdict {
-  /** `invalid` for a stopped or tool-limited run, else the worst gate, `pass` when none fail. */
+  /**
+   * `invalid` for a run that stopped early; `fail` when the target stopped answering; else the
+   * worst gate: `fail`, then `invalid`, then `inconclusive`; `pass` when every gate passed.
+   */
   status: VerdictStatus;
   /** Verdicts by status. */
   tally: Record<VerdictStatus, number>;
   /** The tally in words: `3 gates: 1 fail, 2 pass`, or `no gates`. */
   summary: string;
-  /** Why the run is invalid whatever its gates say (stopped early, tool-limited), when it is. */
+  /** Why the run is invalid or failed whatever its gates say (stopped early, target lost). */
   reason?: string;
+  /**
+   * Set when the target stopped answering during the run (only connection failures from some
+   * point to the end): the run exits with the target-unreachable code whatever its gates say.
+   */
+  targetLost?: { sinceMs: number; failedRequests: number };
 }
 
 /** One gate's verdict (SLO, regression or validity). */
@@ -197,10 +210,27 @@ export interface Verdict {
   unit?: "us" | "fraction" | "per_sec";
   /** Headroom relative to the bound: positive passes, negative fails by that fraction. */
   margin?: number;
-  /** 95% confidence interval of a percentile, from order statistics. */
+  /**
+   * 95% confidence interval of the measured value: order statistics for a percentile (failed
+   * requests beyond every value), exact binomial for an error rate. Absent when unbounded.
+   */
   ci95?: [number, number];
   /** The bound lies inside the confidence interval: the verdict could flip on a rerun. */
   marginal?: boolean;
+  /**
+   * A latency gate whose figure falls among failed requests (they count as beyond every bound):
+   * it has no finite `measured`.
+   */
+  censored?: boolean;
+  /** Failed requests counted as beyond the bound by a latency gate. */
+  failures?: number;
+  /**
+   * What the generator may have added to the measured latency at this figure (us): its late
+   * sends plus its measured floor. A fail must hold even with this much taken off.
+   */
+  generatorAllowance?: number;
+  /** Why an inconclusive verdict could not be decided (the message says it in words). */
+  causes?: Array<"sampling" | "generator" | "schedule">;
   /**
    * Regression verdicts: two-sample Kolmogorov–Smirnov distance between this run's and the
    * baseline's response times (an effect size: a change of shape shows even when percentiles hold).

@@ -20,7 +20,10 @@ import { ENVIRONMENT, sampleResult } from "./result_fixtures.ts";
 export interface LabelSpec {
   label: string;
   response: Histogram;
-  /** Completed requests answered with an unexpected status (default 0). */
+  /**
+   * Failed requests besides `response` (default 0): as the recorder keeps them since result
+   * format 3, counted (as unexpected statuses) but not in the latency histogram.
+   */
   errors?: number;
 }
 
@@ -40,7 +43,15 @@ export interface StageSpec {
 export interface GateResultOptions {
   /** SLO lines, stored at lines 20, 21, … of the plan. */
   slos?: string[];
+  /**
+   * The run fell behind: the health flag, its reason, and send lag (p99 4.2 ms) that shows it,
+   * unless `lateSendUs` says otherwise.
+   */
   toolLimited?: boolean;
+  /** Every send lag and dispatch lag sample at this value (us); default 10 (a prompt generator). */
+  lateSendUs?: number;
+  /** Every engine-stall and platform-hiccup sample at this value (us): the measured floor. */
+  floorUs?: number;
   regression?: Record<string, number>;
   environment?: Partial<Environment>;
   /** ISO 8601 start of the run. */
@@ -110,7 +121,7 @@ export function stageResult(index: number, spec: StageSpec): StageResult {
     const encoded = toEncodedHistogram(l.response);
     return {
       label: l.label,
-      counts: countsOf(l.response.totalCount, l.errors ?? 0),
+      counts: countsOf(l.response.totalCount + (l.errors ?? 0), l.errors ?? 0),
       response: encoded,
       service: encoded,
     };
@@ -169,6 +180,13 @@ export function gateResult(stages: StageSpec[], options: GateResultOptions = {})
   if (options.toolLimited) {
     result.health.toolLimited = true;
     result.health.reasons = ["send lag p99 4.2ms exceeds 1ms"];
+  }
+  const lateSendUs = options.lateSendUs ?? (options.toolLimited ? 4200 : 10);
+  result.health.sendLag = toEncodedHistogram(pointsUs([[lateSendUs, 1000]]));
+  result.health.dispatchLag = result.health.sendLag;
+  if (options.floorUs !== undefined) {
+    result.health.engineStall = toEncodedHistogram(pointsUs([[options.floorUs, 1000]]));
+    result.health.platformHiccup = result.health.engineStall;
   }
   return result;
 }

@@ -75,6 +75,16 @@ export function resultPlan(): ResolvedPlan {
   return plan;
 }
 
+/** How {@linkcode recordPlan} answers. */
+export interface RecordOptions {
+  /**
+   * Answer every request with 200 at the same times (the refused ones still never written): the
+   * latency histograms are then those result format 2 recorded for the failing recording, which
+   * counted failures as latencies. The committed .hlog reference vectors were made from them.
+   */
+  everyRequestAnswered?: boolean;
+}
+
 /**
  * Records every request of the plan's schedule: written 0.5 ms late, answered 1 ms after the
  * write with 200, except every 10th request (refused, never written) and label 1's every 7th
@@ -87,7 +97,12 @@ export function resultPlan(): ResolvedPlan {
  * record.scheduled; // 50
  * ```
  */
-export function recordPlan(plan: ResolvedPlan, over: Partial<RunRecord> = {}): RunRecord {
+export function recordPlan(
+  plan: ResolvedPlan,
+  over: Partial<RunRecord> = {},
+  options: RecordOptions = {},
+): RunRecord {
+  const failing = !options.everyRequestAnswered;
   const { schedule, rec } = scheduleAndRecorder(plan);
   const cursor = schedule.cursor();
   for (; !cursor.done; cursor.advance()) {
@@ -100,8 +115,10 @@ export function recordPlan(plan: ResolvedPlan, over: Partial<RunRecord> = {}): R
       fireMs,
       writtenMs: refused ? NaN : fireMs + 0.5,
       completedMs: fireMs + (refused ? 0.25 : 1.5),
-      status: refused ? 0 : labelIndex === 1 && index % 7 === 0 ? 500 : 200,
-      error: refused ? "refused" : undefined,
+      status: failing && (refused || (labelIndex === 1 && index % 7 === 0))
+        ? (refused ? 0 : 500)
+        : 200,
+      error: failing && refused ? "refused" : undefined,
       bytesSent: refused ? 0 : 50,
       bytesReceived: refused ? 0 : 120,
     };
@@ -156,7 +173,10 @@ export function scheduleAndRecorder(plan: ResolvedPlan): { schedule: Schedule; r
  * sampleResult().stages.length; // 2
  * ```
  */
-export function sampleResult(over: Partial<RunRecord> = {}): RunResult {
+export function sampleResult(
+  over: Partial<RunRecord> = {},
+  options: RecordOptions = {},
+): RunResult {
   const plan = resultPlan();
-  return buildResult(plan, recordPlan(plan, over), ENVIRONMENT);
+  return buildResult(plan, recordPlan(plan, over, options), ENVIRONMENT);
 }

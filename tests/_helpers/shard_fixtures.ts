@@ -68,7 +68,7 @@ export function recordShard(
       fireMs,
       writtenMs: fireMs + lagMs,
       completedMs: fireMs + lagMs + serviceMs,
-      status: index % 50 === 0 ? 500 : 200,
+      status: index % 200 === 0 ? 500 : 200,
       bytesSent: 40,
       bytesReceived: 100,
     };

@@ -56,7 +56,7 @@ Deno.test("every output is one the run step writes", async () => {
     await publishOutcomes([], {
       out: "out",
       cwd,
-      failOn: "insufficient",
+      failOn: "inconclusive",
       paths: { workspace: cwd, cwd },
       annotate: false,
       outputFile: file,

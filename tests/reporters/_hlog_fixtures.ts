@@ -25,7 +25,8 @@ interface IntervalSpec {
 
 /**
  * The fixtures by name, as the committed .hlog files and vectors name them:
- * `sample` is {@linkcode sampleResult} (3 intervals, 2 labels, a real recorder run);
+ * `sample` is {@linkcode sampleResult} with every request answered (3 intervals, 2 labels, a real
+ * recorder run; the histograms the vectors were made from);
  * `intervals` is {@linkcode intervalsResult}.
  *
  * @example
@@ -35,7 +36,7 @@ interface IntervalSpec {
  * ```
  */
 export const HLOG_FIXTURES: Readonly<Record<"sample" | "intervals", () => RunResult>> = {
-  sample: () => sampleResult(),
+  sample: () => sampleResult({}, { everyRequestAnswered: true }),
   intervals: () => intervalsResult(),
 };
 

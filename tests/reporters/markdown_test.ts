@@ -57,13 +57,13 @@ Deno.test("renderMarkdown() heads the summary with the run's verdict, mark and w
   const cases: Array<[VerdictStatus, RunResult]> = [
     ["pass", await judgedRun({ slos: ["p99 < 5ms"] })],
     ["fail", await judgedRun({ slos: ["p99 < 5ms", "p99 < 1ms"] })],
-    ["insufficient", await judgedRun({ slos: ["p99 < 5ms", "p99.99 < 5ms"] })],
-    ["invalid", await judgedRun({ slos: ["p99 < 5ms"], toolLimited: true })],
+    ["inconclusive", await judgedRun({ slos: ["p99 < 5ms", 'p99.99 < 5ms for "GET /a"'] })],
+    ["invalid", await judgedRun({ slos: ["p99 < 5ms"], complete: false })],
   ];
   const marks: Record<VerdictStatus, string> = {
     pass: "✅",
     fail: "❌",
-    insufficient: "⚠️",
+    inconclusive: "⚠️",
     invalid: "⚠️",
   };
   for (const [status, result] of cases) {
@@ -80,14 +80,14 @@ Deno.test("renderMarkdown() calls a run that stopped early invalid and says why"
 
 Deno.test("renderMarkdown() lists every verdict in a gate table, failing first, with its figures", async () => {
   const result = await judgedRun(
-    { slos: ["p99 < 5ms", "p99 < 1ms", "p99.99 < 5ms", "error_rate < 1%"] },
+    { slos: ["p99 < 5ms", "p99 < 1ms", 'p99.99 < 5ms for "GET /a"', "error_rate < 1%"] },
     [1, 1.01, 0.99],
   );
   const gates = table(renderMarkdown(result), "status");
   assert.deepEqual(gates[0], ["status", "gate", "measured", "bound", "margin", "detail"]);
   const rows = gates.slice(2);
   assert.equal(rows.length, result.verdicts.length);
-  const order = ["fail", "invalid", "insufficient", "pass"];
+  const order = ["fail", "invalid", "inconclusive", "pass"];
   const ranks = rows.map((r) => order.findIndex((s) => r[0].endsWith(s)));
   assert.ok(ranks.every((r, i) => r >= 0 && (i === 0 || r >= ranks[i - 1])), `${ranks}`);
   for (const v of result.verdicts) {

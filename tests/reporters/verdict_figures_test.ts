@@ -3,15 +3,31 @@ import { signedPercent, verdictFigures } from "../../reporters/verdict_figures.t
 import { judgedRun } from "./_judged_results.ts";
 
 Deno.test("verdictFigures() formats a judged SLO's value and bound in its unit, and its margin signed", async () => {
-  const result = await judgedRun({ slos: ["p99 < 1ms", "error_rate < 1%", "p99.99 < 5ms"] });
-  const [latency, errors, insufficient] = result.verdicts;
+  const result = await judgedRun({
+    slos: ["p99 < 1ms", "error_rate < 1%", 'p99.99 < 5ms for "GET /a"'],
+  });
+  const [latency, errors, inconclusive] = result.verdicts;
   const f = verdictFigures(latency);
   assert.equal(f.bound, "1ms");
   assert.match(f.measured, /^1\.\d+ms$/);
   assert.equal(f.margin, signedPercent(latency.margin));
   assert.ok(f.margin.startsWith("-"), "a failed SLO's margin is negative");
   assert.equal(verdictFigures(errors).bound, "1%");
-  assert.deepEqual(verdictFigures(insufficient), { measured: "-", bound: "-", margin: "-" });
+  // An undecided gate still shows what was measured.
+  assert.deepEqual(verdictFigures(inconclusive), {
+    measured: "1.5ms",
+    bound: "5ms",
+    margin: "+70%",
+  });
+  assert.deepEqual(verdictFigures({ ...latency, measured: undefined, censored: true }), {
+    measured: "failed requests",
+    bound: "1ms",
+    margin: f.margin,
+  });
+  assert.deepEqual(
+    verdictFigures({ ...latency, measured: undefined, bound: undefined }).bound,
+    "-",
+  );
 });
 
 Deno.test("signedPercent() signs, rounds to a tenth and survives infinities and missing values", () => {

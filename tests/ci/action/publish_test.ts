@@ -13,7 +13,7 @@ Deno.test("publishOutcomes() takes the worst plan's verdict and its exit code, t
   try {
     const lines: string[] = [];
     const p = await publishOutcomes(
-      [outcome("pass", 0), outcome("insufficient", 3), outcome("pass", 0)],
+      [outcome("pass", 0), outcome("inconclusive", 3), outcome("pass", 0)],
       {
         out: "out",
         cwd,
@@ -26,15 +26,15 @@ Deno.test("publishOutcomes() takes the worst plan's verdict and its exit code, t
     );
     assert.deepEqual(
       [p.verdict, p.exitCode, p.jobExitCode, p.summaryPath],
-      ["insufficient", 3, 0, "out/summary.md"],
+      ["inconclusive", 3, 0, "out/summary.md"],
     );
     assert.match(
       await Deno.readTextFile(join(cwd, "out/summary.md")),
-      /^## tailgate: insufficient\n/,
+      /^## tailgate: inconclusive\n/,
     );
-    assert.match(await Deno.readTextFile(output), /^verdict<<(\S+)\ninsufficient\n\1\n/);
+    assert.match(await Deno.readTextFile(output), /^verdict<<(\S+)\ninconclusive\n\1\n/);
     assert.deepEqual(lines, [
-      "tailgate: insufficient over 3 plan(s), exit code 3; the job passes with fail-on: fail",
+      "tailgate: inconclusive over 3 plan(s), exit code 3; the job passes with fail-on: fail",
     ]);
   } finally {
     await Deno.remove(cwd, { recursive: true });
@@ -48,7 +48,7 @@ Deno.test("publishOutcomes() annotates plan errors of runs that wrote no result,
     const options = {
       out: "out",
       cwd,
-      failOn: "insufficient" as const,
+      failOn: "inconclusive" as const,
       paths: { workspace: cwd, cwd },
     };
     const github: string[] = [];

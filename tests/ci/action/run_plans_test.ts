@@ -168,14 +168,19 @@ slo:
   - error_rate < 1%
 `;
 
-/** The result a run wrote, and whether the generator could hold the schedule on this machine. */
+/**
+ * The result a run wrote, and whether its p50 gate could not be failed because the generator's own
+ * delays on this machine could explain 4 ms (then the run is inconclusive, exit 3).
+ */
 async function written(path: string) {
   const result = JSON.parse(await Deno.readTextFile(path));
-  return { result, limited: result.health.toolLimited as boolean };
+  const p50 = result.verdicts.find((v: { name: string }) => v.name === "p50 < 1ms");
+  return { result, excused: p50?.causes?.includes("generator") === true };
 }
 
-// End to end with the real CLI (needs `tailgate run --report` and `tailgate merge`). On a busy
-// machine a run can be tool-limited: then its verdict is invalid (exit 3), and that is checked.
+// End to end with the real CLI (needs `tailgate run --report` and `tailgate merge`). `p50 < 1ms`
+// against a 5 ms target fails beyond doubt even when the machine is busy and the run tool-limited;
+// only if the generator's own delays at p50 reached 4 ms could it be inconclusive instead.
 Deno.test("run_plans end to end: real runs and a two-shard merge against the built-in target", async () => {
   await using target = await startTargetProcess(["--mode", "fixed", "--delay", "5ms"]);
   await using ws = await workspace({ "plans/shop.yaml": E2E_PLAN });
@@ -188,14 +193,11 @@ Deno.test("run_plans end to end: real runs and a two-shard merge against the bui
   );
   const run = await written(join(ws.path, "tailgate-out/shop/result.json"));
   const errors = printed.filter((l) => l.startsWith("::error "));
-  assert.equal(errors.length, 1, printed.join("\n"));
-  if (run.limited) {
+  if (run.excused) {
     assert.equal(code, 3);
-    assert.match(
-      errors[0],
-      /^::error file=plans\/shop\.yaml,title=tailgate%3A e2e shop%3A run invalid::/,
-    );
+    assert.equal(errors.length, 0, printed.join("\n"));
   } else {
+    assert.equal(errors.length, 1, printed.join("\n"));
     assert.equal(code, 1);
     assert.match(
       errors[0],
@@ -205,7 +207,10 @@ Deno.test("run_plans end to end: real runs and a two-shard merge against the bui
   for (const file of ["result.json", "report.html", "junit.xml", "summary.md", "latency.hlog"]) {
     assert.ok((await Deno.stat(join(ws.path, "tailgate-out/shop", file))).isFile, file);
   }
-  assert.match(await ws.summary(), run.limited ? /## tailgate: invalid\n/ : /## tailgate: fail\n/);
+  assert.match(
+    await ws.summary(),
+    run.excused ? /## tailgate: inconclusive\n/ : /## tailgate: fail\n/,
+  );
 
   // Two shards (as two matrix jobs would run them), then the merge job over their artifacts.
   for (const i of [0, 1]) {
@@ -216,7 +221,7 @@ Deno.test("run_plans end to end: real runs and a two-shard merge against the bui
     );
     const shard = await written(join(ws.path, `shards/s${i}/shop/result.json`));
     assert.deepEqual(shard.result.run.shard, { index: i, count: 2 });
-    assert.equal(shardCode, shard.limited ? 3 : 0);
+    assert.equal(shardCode, 0, "a shard is not judged: the merge is");
   }
   const merged: string[] = [];
   const mergeCode = await runPlansMain(
@@ -227,8 +232,8 @@ Deno.test("run_plans end to end: real runs and a two-shard merge against the bui
   const whole = await written(join(ws.path, "merged/shop/result.json"));
   assert.equal(whole.result.run.mergedShards, 2);
   assert.equal(whole.result.totals.counts.scheduled, 200);
-  assert.equal(mergeCode, whole.limited ? 3 : 1, merged.join("\n"));
-  if (!whole.limited) {
+  assert.equal(mergeCode, whole.excused ? 3 : 1, merged.join("\n"));
+  if (!whole.excused) {
     assert.match(
       merged.find((l) => l.startsWith("::error "))!,
       /^::error file=plans\/shop\.yaml,line=10,/,

@@ -15,10 +15,15 @@ async function judged(slos: string[], toolLimited = false, complete = true): Pro
   return result;
 }
 
-Deno.test("planVerdict() reads exit 3 as insufficient only for a sound run with an insufficient verdict", async () => {
-  const insufficient = await judged(["p99.9 < 5ms"]);
-  assert.equal(planVerdict(3, insufficient), "insufficient");
-  assert.equal(planVerdict(3, await judged(["p99.9 < 5ms"], true)), "invalid");
+Deno.test("planVerdict() reads exit 3 as inconclusive only for a sound run with an inconclusive verdict", async () => {
+  const inconclusive = await judged(["p99.9 < 5ms"]);
+  assert.equal(planVerdict(3, inconclusive), "inconclusive");
+  assert.equal(planVerdict(3, await judged(["p99.9 < 5ms"], true)), "inconclusive");
+  assert.equal(
+    planVerdict(1, await judged(["p99.9 < 5ms"], true)),
+    "invalid",
+    "not the code it earns",
+  );
   assert.equal(planVerdict(3, await judged(["p99.9 < 5ms"], false, false)), "invalid");
   assert.equal(planVerdict(3, undefined), "invalid");
 });
@@ -35,32 +40,33 @@ Deno.test("planVerdict() reads exit 1 as fail only when a verdict failed (a cras
 Deno.test("planVerdict() reads the verdict the result stored, not a recomputation", async () => {
   const result = await judged(["p99 < 1ms"]);
   assert.equal(result.verdict?.status, "fail");
-  // A reader that recomputed from the health would now say invalid; the stored verdict stands.
-  result.health.toolLimited = true;
+  // A reader that recomputed from the run would now say invalid; the stored verdict stands.
+  result.run.complete = false;
   assert.equal(planVerdict(1, result), "fail");
   // A version 1 result (no stored verdict) is read by the same computation.
   delete result.verdict;
   assert.equal(planVerdict(1, result), "invalid");
 });
 
-Deno.test("worstVerdict() ranks invalid over fail over insufficient over pass", () => {
+Deno.test("worstVerdict() ranks fail over invalid over inconclusive over pass", () => {
   assert.equal(worstVerdict([]), "pass");
-  assert.equal(worstVerdict(["pass", "insufficient"]), "insufficient");
-  assert.equal(worstVerdict(["insufficient", "fail", "pass"]), "fail");
-  assert.equal(worstVerdict(["fail", "invalid", "insufficient"]), "invalid");
+  assert.equal(worstVerdict(["pass", "inconclusive"]), "inconclusive");
+  assert.equal(worstVerdict(["inconclusive", "invalid", "pass"]), "invalid");
+  assert.equal(worstVerdict(["inconclusive", "fail", "pass"]), "fail");
+  assert.equal(worstVerdict(["fail", "invalid", "inconclusive"]), "fail");
 });
 
-Deno.test("jobExitCode() follows fail-on: insufficient reds every non-pass, fail lets too few samples pass, never stays green", () => {
+Deno.test("jobExitCode() follows fail-on: inconclusive reds every non-pass, fail lets too few samples pass, never stays green", () => {
   const table: Array<[Parameters<typeof jobExitCode>[0], number, number, number, number]> = [
-    // verdict, tailgate code, fail-on insufficient, fail, never
+    // verdict, tailgate code, fail-on inconclusive, fail, never
     ["pass", 0, 0, 0, 0],
-    ["insufficient", 3, 3, 0, 0],
+    ["inconclusive", 3, 3, 0, 0],
     ["fail", 1, 1, 1, 0],
     ["invalid", 4, 4, 4, 0],
     ["invalid", 2, 2, 2, 0],
   ];
   for (const [verdict, code, strict, fail, never] of table) {
-    assert.equal(jobExitCode(verdict, code, "insufficient"), strict, `${verdict} insufficient`);
+    assert.equal(jobExitCode(verdict, code, "inconclusive"), strict, `${verdict} inconclusive`);
     assert.equal(jobExitCode(verdict, code, "fail"), fail, `${verdict} fail`);
     assert.equal(jobExitCode(verdict, code, "never"), never, `${verdict} never`);
   }

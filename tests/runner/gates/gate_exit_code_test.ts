@@ -13,25 +13,29 @@ function verdicts(...statuses: VerdictStatus[]): Verdict[] {
   }));
 }
 
-Deno.test("an invalid verdict exits 3 over failures and insufficient ones, even when allowed", () => {
-  assert.equal(gateExitCode(verdicts("pass", "fail", "invalid")), EXIT_CODES.invalidRun);
+Deno.test("an invalid verdict exits 3 over inconclusive ones, even when they are allowed", () => {
+  assert.equal(gateExitCode(verdicts("pass", "inconclusive", "invalid")), EXIT_CODES.invalidRun);
   assert.equal(
-    gateExitCode(verdicts("insufficient", "invalid", "fail"), { allowInsufficient: true }),
+    gateExitCode(verdicts("inconclusive", "invalid"), { allowInconclusive: true }),
     EXIT_CODES.invalidRun,
   );
   assert.equal(EXIT_CODES.invalidRun, 3);
 });
 
-Deno.test("a failed gate exits 1, over insufficient verdicts", () => {
-  assert.equal(gateExitCode(verdicts("pass", "fail")), 1);
-  assert.equal(gateExitCode(verdicts("insufficient", "fail", "pass")), EXIT_CODES.gateFailed);
-  assert.equal(gateExitCode(verdicts("fail"), { allowInsufficient: true }), 1);
+Deno.test("a gate failed beyond doubt exits 1 even beside an invalid one", () => {
+  assert.equal(gateExitCode(verdicts("pass", "fail", "invalid")), EXIT_CODES.gateFailed);
 });
 
-Deno.test("an insufficient verdict exits 3 unless allowInsufficient, then 0", () => {
-  assert.equal(gateExitCode(verdicts("pass", "insufficient")), 3);
-  assert.equal(gateExitCode(verdicts("pass", "insufficient"), { allowInsufficient: false }), 3);
-  assert.equal(gateExitCode(verdicts("pass", "insufficient"), { allowInsufficient: true }), 0);
+Deno.test("a failed gate exits 1, over inconclusive verdicts", () => {
+  assert.equal(gateExitCode(verdicts("pass", "fail")), 1);
+  assert.equal(gateExitCode(verdicts("inconclusive", "fail", "pass")), EXIT_CODES.gateFailed);
+  assert.equal(gateExitCode(verdicts("fail"), { allowInconclusive: true }), 1);
+});
+
+Deno.test("an inconclusive verdict exits 3 unless allowInconclusive, then 0", () => {
+  assert.equal(gateExitCode(verdicts("pass", "inconclusive")), 3);
+  assert.equal(gateExitCode(verdicts("pass", "inconclusive"), { allowInconclusive: false }), 3);
+  assert.equal(gateExitCode(verdicts("pass", "inconclusive"), { allowInconclusive: true }), 0);
 });
 
 Deno.test("all passing, or no gate at all, exits 0", () => {

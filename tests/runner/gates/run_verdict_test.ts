@@ -11,37 +11,64 @@ import { gateResult, scaledUs } from "../../_helpers/gate_fixtures.ts";
 
 const v = (status: VerdictStatus) => ({ status });
 
-Deno.test("the worst gate orders invalid, fail, insufficient, pass", () => {
+Deno.test("the worst gate orders fail, invalid, inconclusive, pass", () => {
   assert.equal(worstGateStatus([]), "pass");
-  assert.equal(worstGateStatus([v("pass"), v("insufficient")]), "insufficient");
-  assert.equal(worstGateStatus([v("insufficient"), v("fail")]), "fail");
-  assert.equal(worstGateStatus([v("fail"), v("invalid")]), "invalid");
+  assert.equal(worstGateStatus([v("pass"), v("inconclusive")]), "inconclusive");
+  assert.equal(worstGateStatus([v("inconclusive"), v("invalid")]), "invalid");
+  assert.equal(worstGateStatus([v("inconclusive"), v("fail")]), "fail");
+  assert.equal(worstGateStatus([v("fail"), v("invalid")]), "fail");
 });
 
-Deno.test("a stopped or tool-limited run is invalid whatever its gates, with the reason", () => {
-  const base = { verdicts: [{ status: "pass" as const }], health: { toolLimited: false } };
+Deno.test("a stopped run is invalid whatever its gates; a tool-limited one is judged by its gates", () => {
+  const base = { verdicts: [{ status: "pass" as const }], intervals: [] };
   const stopped = computeRunVerdict({
     ...base,
     run: { complete: false, stopReason: "interrupted" },
   } as never);
   assert.equal(stopped.status, "invalid");
   assert.equal(stopped.reason, "the run stopped early (interrupted)");
-  const limited = computeRunVerdict({
-    ...base,
-    run: { complete: true },
-    health: { toolLimited: true },
-  } as never);
-  assert.deepEqual([limited.status, limited.reason], ["invalid", "the run was tool-limited"]);
-  assert.equal(limited.summary, "1 gate: 1 pass");
+  const judged = computeRunVerdict({ ...base, run: { complete: true } } as never);
+  assert.deepEqual([judged.status, judged.reason], ["pass", undefined]);
+  assert.equal(judged.summary, "1 gate: 1 pass");
 });
 
-Deno.test("the exit code is read off the verdict: 0, 1, 3, and 0 for insufficient when allowed", () => {
+Deno.test("a target that stopped answering fails the run with exit 4, whatever its gates", () => {
+  const counts = (ok: number, refused: number) => ({
+    completed: ok + refused,
+    ok,
+    errors: refused ? { refused } : {},
+  });
+  const intervals = [
+    { startMs: 0, durationMs: 1000, counts: counts(1000, 0) },
+    { startMs: 1000, durationMs: 1000, counts: counts(0, 1000) },
+    { startMs: 2000, durationMs: 1000, counts: counts(0, 1000) },
+  ];
+  const lost = computeRunVerdict({
+    verdicts: [{ status: "pass" }],
+    intervals,
+    run: { complete: true },
+  } as never);
+  assert.equal(lost.status, "fail");
+  assert.deepEqual(lost.targetLost, { sinceMs: 1000, failedRequests: 2000 });
+  assert.match(lost.reason!, /the target stopped answering 1\.0 s into the run/);
+  assert.equal(runExitCode(lost), EXIT_CODES.unreachable);
+  // It answered again in the last second: not lost, the gates decide.
+  const back = computeRunVerdict({
+    verdicts: [{ status: "pass" }],
+    intervals: [...intervals, { startMs: 3000, durationMs: 1000, counts: counts(5, 995) }],
+    run: { complete: true },
+  } as never);
+  assert.equal(back.targetLost, undefined);
+  assert.equal(back.status, "pass");
+});
+
+Deno.test("the exit code is read off the verdict: 0, 1, 3, and 0 for inconclusive when allowed", () => {
   assert.equal(runExitCode(v("pass")), EXIT_CODES.ok);
   assert.equal(runExitCode(v("fail")), EXIT_CODES.gateFailed);
   assert.equal(runExitCode(v("invalid")), EXIT_CODES.invalidRun);
-  assert.equal(runExitCode(v("insufficient")), EXIT_CODES.invalidRun);
-  assert.equal(runExitCode(v("insufficient"), { allowInsufficient: true }), EXIT_CODES.ok);
-  assert.equal(runExitCode(v("invalid"), { allowInsufficient: true }), EXIT_CODES.invalidRun);
+  assert.equal(runExitCode(v("inconclusive")), EXIT_CODES.invalidRun);
+  assert.equal(runExitCode(v("inconclusive"), { allowInconclusive: true }), EXIT_CODES.ok);
+  assert.equal(runExitCode(v("invalid"), { allowInconclusive: true }), EXIT_CODES.invalidRun);
 });
 
 Deno.test("judging stores the run verdict in the result once", async () => {
@@ -54,7 +81,7 @@ Deno.test("judging stores the run verdict in the result once", async () => {
   await judgeRun(result);
   assert.deepEqual(result.verdict, {
     status: "fail",
-    tally: { fail: 1, invalid: 0, insufficient: 0, pass: 1 },
+    tally: { fail: 1, invalid: 0, inconclusive: 0, pass: 1 },
     summary: "2 gates: 1 fail, 1 pass",
   });
 });

@@ -180,8 +180,11 @@ Deno.test("parsePlan() warns when the plan sends too few requests to judge a per
   assert.ok(parse.plan);
   const warnings = parse.issues.filter((i) => i.severity === "warning");
   assert.equal(warnings.length, 1);
-  assert.match(warnings[0].message, /p99.99 needs 100000 requests.*about 10000/);
-  assert.match(warnings[0].hint!, /run at least 1.667m/);
+  assert.match(
+    warnings[0].message,
+    /p99.99 cannot pass with fewer than 36887 requests.*about 10000/,
+  );
+  assert.match(warnings[0].hint!, /run at least 37s/);
 });
 
 Deno.test("parsePlan() refuses a plan whose stages are all warmups", () => {

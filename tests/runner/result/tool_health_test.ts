@@ -141,32 +141,31 @@ function tailOnly(tailUs: number, tail = 20): EncodedHistogram {
 
 const P999 = { kind: "percentile", percentile: 99.9 } as const;
 
-Deno.test("a p99.9 SLO judges the generator at p99.9: a clean p99 does not make it healthy", () => {
-  // The rounds 1-2: send lag p99 263 us, but the generator's own pauses reach the tail.
+Deno.test("the run's health reads p99 only: pauses at p99.9 are weighed by each gate instead", () => {
+  // The engine issue's rounds 1-2: send lag p99 263 us, the generator's own pauses in the tail.
+  // The run is not voided for them: each gate at p99.9 counts them (gates/decision_rule.ts).
   const slos = [slo(P999, 10_000)];
-  const health = judgeToolHealth(figures({ dispatchLag: tailOnly(6_000), slos }));
-  assert.equal(health.toolLimited, true);
-  assert.match(health.reasons[0], /dispatch lag p99\.9 6\.003ms, above the 1ms/);
-  // Without an SLO at p99.9 the same figures are judged at p99 only, where they are clean.
-  assert.equal(judgeToolHealth(figures({ dispatchLag: tailOnly(6_000) })).toolLimited, false);
+  assert.equal(judgeToolHealth(figures({ dispatchLag: tailOnly(6_000), slos })).toolLimited, false);
+  assert.equal(judgeToolHealth(figures({ engineStall: tailOnly(8_000), slos })).toolLimited, false);
 });
 
-Deno.test("engine stalls at an SLO's percentile above 10% of its bound flag the run", () => {
-  const slos = [slo(P999, 50_000)];
-  assert.equal(
-    judgeToolHealth(figures({ engineStall: tailOnly(4_000), slos })).toolLimited,
-    false,
-    "4 ms of stalls are within 10% of a 50 ms bound",
-  );
-  const stalled = judgeToolHealth(figures({ engineStall: tailOnly(8_000), slos }));
+Deno.test("engine stalls at p99 above the limit flag the run", () => {
+  const stalls = (us: number) => {
+    const h = createHistogram();
+    h.recordValueWithCount(100, 9_800);
+    h.recordValueWithCount(us, 200);
+    return toEncodedHistogram(h);
+  };
+  assert.equal(judgeToolHealth(figures({ engineStall: stalls(900) })).toolLimited, false);
+  const stalled = judgeToolHealth(figures({ engineStall: stalls(3_000) }));
   assert.equal(stalled.toolLimited, true);
-  assert.match(stalled.reasons[0], /engine thread stalled: its stalls reach 8\.003ms at p99\.9/);
+  assert.match(stalled.reasons[0], /engine thread stalled: its stalls reach 3\.001ms at p99/);
 });
 
-Deno.test("health checkpoints: p99 always, each SLO percentile above it at its own limit", () => {
+Deno.test("health checkpoints: p99 alone, at the tightest latency SLO's 10% (at least 1 ms)", () => {
   assert.deepEqual(healthCheckpoints([]), [{ percentile: 99, limitUs: 1000 }]);
   assert.deepEqual(
     healthCheckpoints([slo(P999, 50_000), slo(P999, 20_000), slo(P99, 30_000)]),
-    [{ percentile: 99, limitUs: 2000 }, { percentile: 99.9, limitUs: 2000 }],
+    [{ percentile: 99, limitUs: 2000 }],
   );
 });

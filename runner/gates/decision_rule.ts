@@ -1,0 +1,125 @@
+/**
+ * The one decision rule every gate uses. A gate has an interval for its measured figure (sampling
+ * uncertainty) and an allowance for what the generator itself may have added to it (late sends,
+ * its own pauses). It **fails** when the whole interval, less that allowance, is beyond the bound:
+ * then neither chance nor the tool can explain the excess, and a tool-limited run fails too. It
+ * **passes** when the whole interval is within the bound and the generator held its schedule (one
+ * that fell behind may have spared the server load, so it cannot pass). Otherwise it is
+ * **inconclusive**, and says why: the bound lies inside the interval (more requests decide), the
+ * generator's own pauses could explain the excess, or the schedule was not held.
+ *
+ * @module
+ */
+import type { SloOperator } from "../plan/types.ts";
+import { binomialLowerTail, binomialUpperTail } from "./binomial.ts";
+
+/** A gate's outcome under the rule. */
+export type GateDecision = "pass" | "fail" | "inconclusive";
+
+/** Why a gate could not be decided. */
+export type UndecidedCause = "sampling" | "generator" | "schedule";
+
+/** What the rule weighs, all in the gate's unit. */
+export interface GateEvidence {
+  /** The figure's confidence interval; `high` may be Infinity (failures, too few requests). */
+  low: number;
+  high: number;
+  /** How much the generator may have moved the figure against the server (>= 0). */
+  generatorAllowance: number;
+  /** Set when the generator did not hold its schedule: why, in words. */
+  scheduleShortfall?: string;
+}
+
+/** The decision and, when inconclusive, every cause that applies. */
+export interface RuleOutcome {
+  decision: GateDecision;
+  causes: UndecidedCause[];
+}
+
+/** Whether `value` meets `operator bound`. */
+export function meets(value: number, operator: SloOperator, bound: number): boolean {
+  switch (operator) {
+    case "<":
+      return value < bound;
+    case "<=":
+      return value <= bound;
+    case ">":
+      return value > bound;
+    case ">=":
+      return value >= bound;
+  }
+}
+
+/**
+ * Applies the rule. For an upper bound (`<`, `<=`: latencies, error rate) the generator can only
+ * have made the figure larger, so a fail must hold for `low − allowance`; for a lower bound (`>`,
+ * `>=`: throughput) it can only have made it smaller, so a fail must hold for `high + allowance`.
+ *
+ * @example
+ * ```ts
+ * import { applyDecisionRule } from "./decision_rule.ts";
+ * applyDecisionRule("<", 50_000, { low: 948_000, high: 958_000, generatorAllowance: 2_500 });
+ * // { decision: "fail", causes: [] }
+ * ```
+ */
+export function applyDecisionRule(
+  operator: SloOperator,
+  bound: number,
+  e: GateEvidence,
+): RuleOutcome {
+  const upper = operator === "<" || operator === "<=";
+  const worstForServer = upper ? e.low - e.generatorAllowance : e.high + e.generatorAllowance;
+  const sampledWorst = upper ? e.low : e.high;
+  const bestForServer = upper ? e.high : e.low;
+  if (!meets(worstForServer, operator, bound)) return { decision: "fail", causes: [] };
+  if (meets(bestForServer, operator, bound) && e.scheduleShortfall === undefined) {
+    return { decision: "pass", causes: [] };
+  }
+  const causes: UndecidedCause[] = [];
+  if (!meets(bestForServer, operator, bound)) {
+    // The interval reaches beyond the bound but its other end does not, or only the allowance
+    // keeps it from failing.
+    causes.push(meets(sampledWorst, operator, bound) ? "sampling" : "generator");
+  }
+  if (e.scheduleShortfall !== undefined) causes.push("schedule");
+  return { decision: "inconclusive", causes };
+}
+
+/**
+ * How many requests in all would decide a tail proportion, if the share beyond the bound stayed as
+ * measured: the smallest n' at which `beyond / n` of n' requests lies outside the binomial test's
+ * `1 − alpha` (two-sided) region for the allowed share `allowedShare`. Undefined when no run
+ * length decides (the measured share equals the allowed one) or more than `cap` would be needed.
+ *
+ * @example
+ * ```ts
+ * import { requestsToDecide } from "./decision_rule.ts";
+ * requestsToDecide(50, 0, 0.0001); // 36_887: no failure in 36,887 requests shows p99.99 is met
+ * ```
+ */
+export function requestsToDecide(
+  n: number,
+  beyond: number,
+  allowedShare: number,
+  alpha = 0.05,
+  cap = 1e10,
+): number | undefined {
+  const share = n > 0 ? beyond / n : 0;
+  if (Math.abs(share - allowedShare) < 1e-12) return undefined;
+  const decides = (m: number) =>
+    share < allowedShare
+      ? binomialLowerTail(m, allowedShare, Math.floor(share * m)) <= alpha / 2
+      : binomialUpperTail(m, allowedShare, Math.ceil(share * m)) <= alpha / 2;
+  let high = Math.max(1, n);
+  while (!decides(high)) {
+    if (high > cap) return undefined;
+    high *= 2;
+  }
+  let low = Math.max(1, Math.floor(high / 2));
+  while (low < high) {
+    const mid = Math.floor((low + high) / 2);
+    if (decides(mid)) high = mid;
+    else low = mid + 1;
+  }
+  return high;
+}

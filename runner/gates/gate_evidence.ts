@@ -1,0 +1,101 @@
+/**
+ * The evidence any gate (an SLO or a regression check) weighs for one metric over one group of
+ * requests: the measured value, its confidence interval, what the generator may have added, and
+ * whether the generator held its schedule. Pure: reads the result document only.
+ *
+ * @module
+ */
+import type { SloMetric } from "../plan/types.ts";
+import type { Histogram } from "../recorder/mod.ts";
+import { errorTotal } from "../recorder/request_counts.ts";
+import type { RequestCounts, RunResult } from "../result/run_result.ts";
+import { binomialInterval } from "./binomial.ts";
+import type { GateEvidence } from "./decision_rule.ts";
+import {
+  latenessLimitUs,
+  RATE_GATE_LATENESS_LIMIT_US,
+  scheduleShortfall,
+} from "./generator_allowance.ts";
+import { latencyEvidence } from "./latency_evidence.ts";
+
+/** A group of requests: merged histogram of successful responses, counts and length. */
+export interface RequestGroup {
+  response: Histogram;
+  counts: RequestCounts;
+  durationMs: number;
+}
+
+/** The evidence and the figures a verdict shows. */
+export interface MetricEvidence {
+  evidence: GateEvidence;
+  /** The point estimate; Infinity when failed requests decide a latency figure. */
+  measured: number;
+  /** Requests judged (latency: successful plus failed; error rate: completed). */
+  n: number;
+  /** Failed requests counted as beyond every bound by a latency figure. */
+  failures: number;
+}
+
+/**
+ * Evidence for `metric` against `bound` (its unit: us, a fraction, per second).
+ *
+ * @example
+ * ```ts
+ * import { metricEvidence } from "./gate_evidence.ts";
+ * // metricEvidence({ kind: "percentile", percentile: 99 }, group, result, 50_000).evidence
+ * ```
+ */
+export function metricEvidence(
+  metric: SloMetric,
+  group: RequestGroup,
+  result: Pick<RunResult, "version" | "health" | "run">,
+  bound: number,
+  alpha = 0.05,
+): MetricEvidence {
+  const completed = group.counts.completed;
+  if (metric.kind === "error_rate") {
+    const k = errorTotal(group.counts);
+    const ci = binomialInterval(k, completed, alpha);
+    // `error_rate <= 0%` asks that this run had no error: the count decides, not an interval.
+    const exact = bound === 0;
+    return {
+      evidence: {
+        low: exact ? k / Math.max(1, completed) : ci.low,
+        high: exact ? k / Math.max(1, completed) : ci.high,
+        generatorAllowance: 0,
+        scheduleShortfall: scheduleShortfall(result, RATE_GATE_LATENESS_LIMIT_US),
+      },
+      measured: completed ? k / completed : 0,
+      n: completed,
+      failures: 0,
+    };
+  }
+  if (metric.kind === "throughput") {
+    const measured = completed / (group.durationMs / 1000);
+    return {
+      evidence: {
+        low: measured,
+        high: measured,
+        generatorAllowance: 0,
+        scheduleShortfall: scheduleShortfall(result, RATE_GATE_LATENESS_LIMIT_US),
+      },
+      measured,
+      n: completed,
+      failures: 0,
+    };
+  }
+  // Results before format 3 recorded failed requests' elapsed time in the histograms.
+  const failures = result.version >= 3 ? errorTotal(group.counts) : 0;
+  const e = latencyEvidence(metric, group.response, failures, result.health, alpha);
+  return {
+    evidence: {
+      low: e.lowUs,
+      high: e.highUs,
+      generatorAllowance: e.allowanceUs,
+      scheduleShortfall: scheduleShortfall(result, latenessLimitUs(bound)),
+    },
+    measured: e.measuredUs,
+    n: e.n,
+    failures,
+  };
+}

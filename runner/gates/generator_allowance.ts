@@ -1,0 +1,102 @@
+/**
+ * What the generator itself may have added to a measured latency, and whether it held its
+ * schedule: the two facts about the tool that the decision rule weighs next to the sampling
+ * interval. Pure: reads the result's tool-health figures only.
+ *
+ * @module
+ */
+import { formatDurationMs } from "../plan/units.ts";
+import { percentileOf } from "../result/measured_floor.ts";
+import { cpuShare, latenessP99Us } from "../result/tool_health.ts";
+import type { RunResult, ToolHealth } from "../result/run_result.ts";
+
+/** The generator's possible contribution at one percentile (us). */
+export interface GeneratorAllowance {
+  /** Late sends: the larger of send lag and dispatch lag there. */
+  lateSendUs: number;
+  /** Late reads: the measured floor there (engine stalls or platform hiccups, the larger). */
+  floorUs: number;
+  /** lateSendUs + floorUs: at most this much of a measured latency can be the tool's. */
+  addedUs: number;
+}
+
+/**
+ * The allowance at `percentile` (in percent; 100 reads the maxima). A request can be sent late
+ * (send or dispatch lag) and its response read late (an engine stall or a platform hiccup), so
+ * the two add.
+ *
+ * @example
+ * ```ts
+ * import { generatorAllowance } from "./generator_allowance.ts";
+ * // generatorAllowance(result.health, 99.9).addedUs: the most the tool may have added at p99.9
+ * ```
+ */
+export function generatorAllowance(
+  health: Pick<ToolHealth, "sendLag" | "dispatchLag" | "engineStall" | "platformHiccup">,
+  percentile: number,
+): GeneratorAllowance {
+  const at = (h: ToolHealth["sendLag"] | undefined) =>
+    h === undefined || h.count === 0
+      ? 0
+      : percentile >= 100
+      ? h.maxUs
+      : percentileOf(h, percentile);
+  const lateSendUs = Math.max(at(health.sendLag), at(health.dispatchLag));
+  const floorUs = Math.max(at(health.engineStall), at(health.platformHiccup));
+  return { lateSendUs, floorUs, addedUs: lateSendUs + floorUs };
+}
+
+/** The same for a mean: the figures' means. */
+export function generatorAllowanceOfMean(
+  health: Pick<ToolHealth, "sendLag" | "dispatchLag" | "engineStall" | "platformHiccup">,
+): GeneratorAllowance {
+  const mean = (h: ToolHealth["sendLag"] | undefined) => h?.count ? h.meanUs : 0;
+  const lateSendUs = Math.max(mean(health.sendLag), mean(health.dispatchLag));
+  const floorUs = Math.max(mean(health.engineStall), mean(health.platformHiccup));
+  return { lateSendUs, floorUs, addedUs: lateSendUs + floorUs };
+}
+
+/** Lateness (p99) a run may show and still count as having held its schedule, for a latency gate. */
+export function latenessLimitUs(latencyBoundUs: number): number {
+  return Math.max(1000, latencyBoundUs * 0.1);
+}
+
+/** The same for a gate on error rate or throughput: late sends change the offered load only when large. */
+export const RATE_GATE_LATENESS_LIMIT_US = 10_000;
+
+/**
+ * Whether the generator held its schedule, with lateness at p99 allowed up to `limitUs`: if it fell
+ * behind, the server saw less load than planned and a pass could be flattered. Lateness is the
+ * generator's own (send lag of requests that found a free connection, dispatch lag of every
+ * request); a wait for a busy connection is the server's pace and does not count. Returns the
+ * reason in words when it did not.
+ *
+ * @example
+ * ```ts
+ * import { scheduleShortfall } from "./generator_allowance.ts";
+ * // scheduleShortfall(result, 1000) === undefined: the schedule was held
+ * ```
+ */
+export function scheduleShortfall(
+  result: {
+    health: Pick<ToolHealth, "sendLag" | "dispatchLag" | "cpu">;
+    run: Pick<RunResult["run"], "durationMs">;
+  },
+  limitUs: number,
+): string | undefined {
+  const h = result.health;
+  const lateP99 = latenessP99Us(h);
+  if (lateP99 > limitUs) {
+    return `the generator fell behind its schedule (its send lag p99 was ${
+      formatDurationMs(lateP99 / 1000)
+    }, above ${formatDurationMs(limitUs / 1000)}), so the server may have seen less load than ` +
+      "planned: use fewer requests per worker, more workers or a bigger runner";
+  }
+  const share = cpuShare(h.cpu, result.run.durationMs);
+  if (share > 0.95) {
+    return `the generator used ${
+      Math.round(share * 100)
+    }% of a CPU core and could not keep up by itself: use more workers or a bigger runner`;
+  }
+  return undefined;
+}
