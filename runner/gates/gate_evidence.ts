@@ -11,11 +11,8 @@ import { errorTotal } from "../recorder/request_counts.ts";
 import type { RequestCounts, RunResult } from "../result/run_result.ts";
 import { binomialInterval } from "./binomial.ts";
 import type { GateEvidence } from "./decision_rule.ts";
-import {
-  latenessLimitUs,
-  RATE_GATE_LATENESS_LIMIT_US,
-  scheduleShortfall,
-} from "./generator_allowance.ts";
+import { latenessLimitUs } from "../result/tool_health.ts";
+import { scheduleShortfall } from "./generator_allowance.ts";
 import { latencyEvidence } from "./latency_evidence.ts";
 
 /** A group of requests: merged histogram of successful responses, counts and length. */
@@ -63,7 +60,7 @@ export function metricEvidence(
         low: exact ? k / Math.max(1, completed) : ci.low,
         high: exact ? k / Math.max(1, completed) : ci.high,
         generatorAllowance: 0,
-        scheduleShortfall: scheduleShortfall(result, RATE_GATE_LATENESS_LIMIT_US),
+        scheduleShortfall: scheduleShortfall(result, latenessLimitUs()),
       },
       measured: completed ? k / completed : 0,
       n: completed,
@@ -77,7 +74,7 @@ export function metricEvidence(
         low: measured,
         high: measured,
         generatorAllowance: 0,
-        scheduleShortfall: scheduleShortfall(result, RATE_GATE_LATENESS_LIMIT_US),
+        scheduleShortfall: scheduleShortfall(result, latenessLimitUs()),
       },
       measured,
       n: completed,

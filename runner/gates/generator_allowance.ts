@@ -56,14 +56,6 @@ export function generatorAllowanceOfMean(
   return { lateSendUs, floorUs, addedUs: lateSendUs + floorUs };
 }
 
-/** Lateness (p99) a run may show and still count as having held its schedule, for a latency gate. */
-export function latenessLimitUs(latencyBoundUs: number): number {
-  return Math.max(1000, latencyBoundUs * 0.1);
-}
-
-/** The same for a gate on error rate or throughput: late sends change the offered load only when large. */
-export const RATE_GATE_LATENESS_LIMIT_US = 10_000;
-
 /**
  * Whether the generator held its schedule, with lateness at p99 allowed up to `limitUs`: if it fell
  * behind, the server saw less load than planned and a pass could be flattered. Lateness is the

@@ -2,7 +2,7 @@
  * Judges whether the generator, not the server, limited a run: late sends (which is also how a
  * send rate short of the schedule shows, since nothing scheduled is ever skipped), late dispatch,
  * the engine thread's own stalls, or a saturated CPU, each read at p99 against 10% of the
- * tightest latency SLO bound (never below 1 ms). It describes the run; it does not void verdicts:
+ * tightest latency SLO bound (never below 10 ms: {@linkcode latenessLimitUs}). It describes the run; it does not void verdicts:
  * each gate weighs the generator's figures at its own percentile (runner/gates/decision_rule.ts).
  * A wait for a busy connection is not the generator's lateness: it is the server's pace (and
  * `max_connections`), and it is part of the response time. Pure: it reads figures only.
@@ -27,16 +27,36 @@ export interface HealthFigures {
   slos: readonly Slo[];
 }
 
-const MIN_LIMIT_US = 1000;
+/** The least lateness (p99) that counts as falling behind, whatever the bounds: 10 ms. */
+const MIN_LIMIT_US = 10_000;
 
 function isLatency(s: Slo): boolean {
   return s.metric.kind === "percentile" || s.metric.kind === "max" || s.metric.kind === "mean";
 }
 
-/** The largest send lag p99 a sound run may show: max(1 ms, 10% of the tightest latency SLO). */
+/**
+ * The generator's lateness (p99) beyond which it no longer held its schedule, for a gate whose
+ * latency bound is `latencyBoundUs` (none for error-rate and throughput gates): max(10 ms, 10% of
+ * the bound). Lateness is part of every measured latency (timed from the intended send), so it can
+ * only make a figure worse; what it can flatter is the load the server saw, and a few milliseconds
+ * of scheduling jitter on a shared runner leave that load as planned, while a generator that cannot
+ * keep pace shows lateness far beyond it.
+ *
+ * @example
+ * ```ts
+ * import { latenessLimitUs } from "./tool_health.ts";
+ * latenessLimitUs(10_000); // 10000: 10 ms
+ * latenessLimitUs(500_000); // 50000: 10% of a 500 ms bound
+ * ```
+ */
+export function latenessLimitUs(latencyBoundUs?: number): number {
+  return Math.max(MIN_LIMIT_US, (latencyBoundUs ?? 0) * 0.1);
+}
+
+/** The run's lateness limit: {@linkcode latenessLimitUs} of the tightest latency SLO. */
 export function sendLagLimitUs(slos: readonly Slo[]): number {
   const latencyBounds = slos.filter(isLatency).map((s) => s.bound);
-  return Math.max(MIN_LIMIT_US, latencyBounds.length ? Math.min(...latencyBounds) * 0.1 : 0);
+  return latenessLimitUs(latencyBounds.length ? Math.min(...latencyBounds) : undefined);
 }
 
 /** A percentile the judgement reads and the lateness it allows there. */
@@ -54,7 +74,7 @@ interface Checkpoint {
  * @example
  * ```ts
  * import { healthCheckpoints } from "./tool_health.ts";
- * healthCheckpoints([]); // [{ percentile: 99, limitUs: 1000 }]
+ * healthCheckpoints([]); // [{ percentile: 99, limitUs: 10000 }]
  * ```
  */
 export function healthCheckpoints(slos: readonly Slo[]): Checkpoint[] {

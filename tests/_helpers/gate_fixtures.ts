@@ -44,7 +44,7 @@ export interface GateResultOptions {
   /** SLO lines, stored at lines 20, 21, … of the plan. */
   slos?: string[];
   /**
-   * The run fell behind: the health flag, its reason, and send lag (p99 4.2 ms) that shows it,
+   * The run fell behind: the health flag, its reason, and send lag (p99 42 ms) that shows it,
    * unless `lateSendUs` says otherwise.
    */
   toolLimited?: boolean;
@@ -179,9 +179,9 @@ export function gateResult(stages: StageSpec[], options: GateResultOptions = {})
   }
   if (options.toolLimited) {
     result.health.toolLimited = true;
-    result.health.reasons = ["send lag p99 4.2ms exceeds 1ms"];
+    result.health.reasons = ["send lag p99 42ms exceeds 10ms"];
   }
-  const lateSendUs = options.lateSendUs ?? (options.toolLimited ? 4200 : 10);
+  const lateSendUs = options.lateSendUs ?? (options.toolLimited ? 42_000 : 10);
   result.health.sendLag = toEncodedHistogram(pointsUs([[lateSendUs, 1000]]));
   result.health.dispatchLag = result.health.sendLag;
   if (options.floorUs !== undefined) {

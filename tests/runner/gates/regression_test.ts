@@ -188,11 +188,9 @@ Deno.test("a default percentile too far in the tail for the requests is not judg
 Deno.test("a run that fell behind passes no regression check but still fails one beyond doubt", () => {
   const verdicts = evaluateRegression(mainRun(1.3, {}, true), history(TIGHT));
   assert.equal(verdicts.length, Object.keys(DEFAULT_REGRESSION_FLOORS).length);
-  const passed = verdicts.filter((v) => v.status === "pass").map((v) => v.name.split(" ")[0]);
-  // Late by 4.2 ms at p99 is behind schedule for every latency figure of about a millisecond;
-  // error rate and throughput allow 10 ms (the offered load barely changes).
-  assert.deepEqual(passed.sort(), ["error_rate", "throughput"]);
-  // 30% slower at p50 is about 0.3 ms, which 4.2 ms of the generator's lateness could explain.
+  // Late by 42 ms at p99 is behind schedule for every gate here (the limit is 10 ms).
+  assert.deepEqual(verdicts.map((v) => v.status), verdicts.map(() => "inconclusive"));
+  // 30% slower at p50 is about 0.3 ms, which 42 ms of the generator's lateness could explain.
   const p50 = verdictOf(verdicts, "p50");
   assert.equal(p50.status, "inconclusive");
   assert.match(p50.message, /not beyond doubt: the generator's own delays/);

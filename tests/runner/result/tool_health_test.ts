@@ -37,53 +37,54 @@ function figures(over: Partial<HealthFigures>): HealthFigures {
   };
 }
 
-Deno.test("the send lag limit is 1 ms without latency SLOs", () => {
-  assert.equal(sendLagLimitUs([]), 1000);
+Deno.test("the send lag limit is 10 ms without latency SLOs", () => {
+  assert.equal(sendLagLimitUs([]), 10_000);
   // Error rate and throughput bounds are not latencies.
   assert.equal(
     sendLagLimitUs([slo({ kind: "error_rate" }, 0.001), slo({ kind: "throughput" }, 50_000)]),
-    1000,
+    10_000,
   );
 });
 
-Deno.test("the send lag limit is 10% of the tightest latency SLO, never below 1 ms", () => {
-  assert.equal(sendLagLimitUs([slo(P99, 50_000)]), 5000);
-  assert.equal(sendLagLimitUs([slo({ kind: "max" }, 200_000), slo(P99, 20_000)]), 2000);
+Deno.test("the send lag limit is 10% of the tightest latency SLO, never below 10 ms", () => {
+  assert.equal(sendLagLimitUs([slo(P99, 500_000)]), 50_000);
+  assert.equal(sendLagLimitUs([slo({ kind: "max" }, 2_000_000), slo(P99, 200_000)]), 20_000);
   assert.equal(
-    sendLagLimitUs([slo({ kind: "mean" }, 12_000), slo({ kind: "throughput" }, 10)]),
-    1200,
+    sendLagLimitUs([slo({ kind: "mean" }, 120_000), slo({ kind: "throughput" }, 10)]),
+    12_000,
   );
-  assert.equal(sendLagLimitUs([slo(P99, 5000)]), 1000);
+  assert.equal(sendLagLimitUs([slo(P99, 5000)]), 10_000);
 });
 
 Deno.test("a send lag p99 above the limit flags the run, with the figures in the reason", () => {
-  const health = judgeToolHealth(figures({ sendLag: lag(1500) }));
+  const health = judgeToolHealth(figures({ sendLag: lag(15_000) }));
   assert.equal(health.toolLimited, true);
   assert.equal(health.reasons.length, 1);
   assert.match(
     health.reasons[0],
-    /^tailgate sent requests late: its send lag p99 was 1\.5ms, above the 1ms a sound run allows/,
+    /^tailgate sent requests late: its send lag p99 was 15\.0\d*ms, above the 10ms a sound run allows/,
   );
   assert.match(health.reasons[0], /the generator, not the server, limited this run/);
 });
 
 Deno.test("a send lag p99 at or below the limit does not flag the run", () => {
-  assert.deepEqual(judgeToolHealth(figures({ sendLag: lag(1000) })), {
+  assert.deepEqual(judgeToolHealth(figures({ sendLag: lag(9_990) })), {
     toolLimited: false,
     reasons: [],
   });
-  assert.deepEqual(judgeToolHealth(figures({ sendLag: lag(900) })), {
+  // A few milliseconds of jitter on a shared runner is not falling behind.
+  assert.deepEqual(judgeToolHealth(figures({ sendLag: lag(3_000) })), {
     toolLimited: false,
     reasons: [],
   });
 });
 
 Deno.test("the send lag is judged against the plan's latency SLOs", () => {
-  const slos = [slo(P99, 50_000)];
-  assert.equal(judgeToolHealth(figures({ sendLag: lag(4000), slos })).toolLimited, false);
-  const late = judgeToolHealth(figures({ sendLag: lag(6000), slos }));
+  const slos = [slo(P99, 500_000)];
+  assert.equal(judgeToolHealth(figures({ sendLag: lag(40_000), slos })).toolLimited, false);
+  const late = judgeToolHealth(figures({ sendLag: lag(60_000), slos }));
   assert.equal(late.toolLimited, true);
-  assert.match(late.reasons[0], /p99 was 6\.003ms, above the 5ms/);
+  assert.match(late.reasons[0], /p99 was 60\.0\d*ms, above the 50ms/);
 });
 
 Deno.test("an empty send lag histogram never flags the run", () => {
@@ -107,11 +108,11 @@ Deno.test("a CPU share over 95% of a core flags the run; 95% does not", () => {
 
 Deno.test("a late and CPU-bound run gives both reasons", () => {
   const health = judgeToolHealth(
-    figures({ sendLag: lag(3000), cpu: { userMs: 1000, systemMs: 0 }, durationMs: 1000 }),
+    figures({ sendLag: lag(30_000), cpu: { userMs: 1000, systemMs: 0 }, durationMs: 1000 }),
   );
   assert.equal(health.toolLimited, true);
   assert.equal(health.reasons.length, 2);
-  assert.match(health.reasons[0], /send lag p99 was 3\.001ms/);
+  assert.match(health.reasons[0], /send lag p99 was 30\.0\d*ms/);
   assert.match(health.reasons[1], /used 100% of a CPU core/);
 });
 
@@ -119,7 +120,7 @@ Deno.test("judgeToolHealth() flags a saturated dispatcher even when its sends we
   const quiet = createHistogram();
   quiet.recordValue(100);
   const late = createHistogram();
-  for (let i = 0; i < 100; i++) late.recordValue(i < 90 ? 100 : 8_000);
+  for (let i = 0; i < 100; i++) late.recordValue(i < 90 ? 100 : 80_000);
   const verdict = judgeToolHealth({
     sendLag: toEncodedHistogram(quiet),
     dispatchLag: toEncodedHistogram(late),
@@ -128,7 +129,7 @@ Deno.test("judgeToolHealth() flags a saturated dispatcher even when its sends we
     slos: [],
   });
   assert.equal(verdict.toolLimited, true);
-  assert.match(verdict.reasons[0], /dispatch lag p99 8\.\d+ms, above the 1ms/);
+  assert.match(verdict.reasons[0], /dispatch lag p99 80\.\d+ms, above the 10ms/);
 });
 
 /** 10,000 values: the rest at 100 us, `tail` of them at `tailUs` (p99 clean, p99.9 not). */
@@ -156,16 +157,16 @@ Deno.test("engine stalls at p99 above the limit flag the run", () => {
     h.recordValueWithCount(us, 200);
     return toEncodedHistogram(h);
   };
-  assert.equal(judgeToolHealth(figures({ engineStall: stalls(900) })).toolLimited, false);
-  const stalled = judgeToolHealth(figures({ engineStall: stalls(3_000) }));
+  assert.equal(judgeToolHealth(figures({ engineStall: stalls(9_000) })).toolLimited, false);
+  const stalled = judgeToolHealth(figures({ engineStall: stalls(30_000) }));
   assert.equal(stalled.toolLimited, true);
-  assert.match(stalled.reasons[0], /engine thread stalled: its stalls reach 3\.001ms at p99/);
+  assert.match(stalled.reasons[0], /engine thread stalled: its stalls reach 30\.0\d*ms at p99/);
 });
 
-Deno.test("health checkpoints: p99 alone, at the tightest latency SLO's 10% (at least 1 ms)", () => {
-  assert.deepEqual(healthCheckpoints([]), [{ percentile: 99, limitUs: 1000 }]);
+Deno.test("health checkpoints: p99 alone, at the tightest latency SLO's 10% (at least 10 ms)", () => {
+  assert.deepEqual(healthCheckpoints([]), [{ percentile: 99, limitUs: 10_000 }]);
   assert.deepEqual(
-    healthCheckpoints([slo(P999, 50_000), slo(P999, 20_000), slo(P99, 30_000)]),
-    [{ percentile: 99, limitUs: 2000 }],
+    healthCheckpoints([slo(P999, 500_000), slo(P999, 200_000), slo(P99, 300_000)]),
+    [{ percentile: 99, limitUs: 20_000 }],
   );
 });
