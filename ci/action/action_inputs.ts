@@ -29,6 +29,7 @@ export const INPUT_DEFAULTS = {
   "cache-key": "tailgate-baselines",
   report: "json,html,junit,md,hlog",
   "fail-on": "inconclusive",
+  confirm: "0",
   target: "",
   out: "tailgate-out",
   "artifact-name": "tailgate-report",
@@ -79,6 +80,8 @@ export interface RunInputs {
   /** `baseline: committed`: updated history files are copied into the artifact. */
   committed: boolean;
   failOn: FailOn;
+  /** Reruns that must repeat a regression before it turns the job red (0: none). */
+  confirm?: number;
   shard?: string;
   startAt?: string;
   /** A folder of shard results to merge instead of running plans. */
@@ -114,6 +117,10 @@ export function readRunInputs(
   if (!(FAIL_ON_VALUES as readonly string[]).includes(failOn)) {
     errors.push(`fail-on: \`${failOn}\` is not one of ${FAIL_ON_VALUES.join(", ")}`);
   }
+  const confirm = Number(get("confirm"));
+  if (!(Number.isInteger(confirm) && confirm >= 0 && confirm <= 10)) {
+    errors.push(`confirm: \`${get("confirm")}\` is not a whole number of reruns from 0 to 10`);
+  }
   const plans = planPatterns(get("plans"));
   const [shard, startAt, merge, target] = [
     get("shard"),
@@ -141,6 +148,7 @@ export function readRunInputs(
       updateBaseline: mode !== "none" && update === "true",
       committed: mode === "committed",
       failOn: failOn as FailOn,
+      ...(confirm > 0 ? { confirm } : {}),
       ...(shard ? { shard } : {}),
       ...(startAt ? { startAt } : {}),
       ...(merge ? { merge } : {}),

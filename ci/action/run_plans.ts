@@ -154,6 +154,7 @@ function runOnly(inputs: RunInputs) {
     ...(inputs.target ? { target: inputs.target } : {}),
     ...(inputs.shard ? { shard: inputs.shard } : {}),
     ...(inputs.startAt ? { startAt: inputs.startAt } : {}),
+    ...(inputs.confirm ? { confirm: inputs.confirm } : {}),
   };
 }
 

@@ -26,6 +26,8 @@ export interface RunArgs extends CommonArgs {
   shard?: string;
   /** ISO 8601 time of the schedule's start, common to every shard. */
   startAt?: string;
+  /** Reruns that must repeat a regression before it turns the job red (`--confirm`). */
+  confirm?: number;
 }
 
 /**
@@ -61,6 +63,7 @@ export function runArgs(args: RunArgs): string[] {
     ...(args.target ? ["--target", args.target] : []),
     ...(sharded ? ["--shard", args.shard!] : []),
     ...(args.startAt ? ["--start-at", args.startAt] : []),
+    ...(args.confirm && !sharded ? ["--confirm", String(args.confirm)] : []),
   ];
 }
 

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import type { ConfirmOptions } from "../gates/confirm_regressions.ts";
 import { judgeRun } from "../gates/judge_run.ts";
 import { computeRunVerdict, runExitCode } from "../gates/run_verdict.ts";
 import type { RunResult } from "../result/run_result.ts";
@@ -27,6 +28,8 @@ export interface FinishOptions {
   color?: boolean;
   /** Where the HTML report will be found (the Markdown summary links it). */
   reportUrl?: string;
+  /** Re-measure regressions before they turn the run red (`tailgate run --confirm N`). */
+  confirm?: ConfirmOptions;
 }
 
 /** The outcome for cli.ts to print. */
@@ -59,6 +62,7 @@ export async function finishResult(
     const judged = await judgeRun(result, {
       ...(options.baselineDir === undefined ? {} : { baselineDir: options.baselineDir }),
       updateBaseline: (options.updateBaseline ?? false) && result.run.complete,
+      ...(options.confirm ? { confirm: options.confirm } : {}),
     });
     notes.push(...judged.notes);
   }

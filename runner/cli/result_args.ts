@@ -33,7 +33,7 @@ export const RESULT_ARG_OPTIONS = {
 } as const;
 
 /** What the shared options set: everything {@linkcode FinishOptions} has but `judge`. */
-export type ResultOutputOptions = Omit<FinishOptions, "judge">;
+export type ResultOutputOptions = Omit<FinishOptions, "judge" | "confirm">;
 
 /** The parsed values of {@linkcode RESULT_ARG_OPTIONS}. */
 export interface ResultArgValues {

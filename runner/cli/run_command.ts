@@ -7,6 +7,7 @@
  */
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import type { Progress as RunProgress } from "../engine/engine.ts";
 import { runPlan } from "../engine/run_plan.ts";
 import { checkReachable } from "../engine/preflight.ts";
 import { formatIssue } from "../plan/format_issue.ts";
@@ -38,6 +39,8 @@ export interface RunOptions extends ResultOutputOptions {
   shard?: ShardSpec;
   /** Epoch ms at which the schedule's time zero falls (aligns shards on several machines). */
   startAtEpochMs?: number;
+  /** Re-run the plan up to this many times to confirm a regression before it turns the run red. */
+  confirmRuns?: number;
 }
 
 /** What a run produced, for cli.ts to print. */
@@ -55,7 +58,7 @@ export interface RunOutcome {
 export const RUN_HELP =
   `Usage: tailgate run <plan.yaml> [--out DIR] [--report FORMATS] [--target URL]
                     [--ca-cert FILE] [--allow-inconclusive] [--baseline DIR | --no-baseline]
-                    [--update-baseline] [--shard I/N] [--start-at TIME]
+                    [--update-baseline] [--confirm N] [--shard I/N] [--start-at TIME]
 
 Runs the plan with corrected timing: every request is timed from its intended send time.
   --out DIR        where the reports go (default ./tailgate-out/)
@@ -73,14 +76,17 @@ Runs the plan with corrected timing: every request is timed from its intended se
                          compared with its plan's history there, when it has one
   --no-baseline          skip the regression gate
   --update-baseline      append this run to the plan's history (sound, complete runs only)
+  --confirm N            when only regression gates fail, run the plan again up to N times; a
+                         regression stays red only if every rerun repeats it (about p^(N+1)
+                         for independent runs), else it passes, saying which rerun cleared it
   --shard I/N            run only share I (0..N-1) of every stage's schedule, interleaved, so N
                          machines together run the whole plan; gates are judged by
                          \`tailgate merge\` over the N results
   --start-at TIME        ISO 8601 time with a zone (2026-11-22T10:00:00Z) at which the schedule
                          starts: give every shard the same one (clocks synced by NTP)
 Ctrl-C stops the run and still writes what was measured, marked incomplete.
-Exit codes: 0 every gate passed, 1 a gate failed, 2 invalid plan or usage, 3 the run is invalid
-(tool-limited or stopped) or a percentile had too few samples, 4 the target is unreachable.`;
+Exit codes: 0 every gate passed, 1 a gate failed, 2 invalid plan or usage, 3 a gate was
+inconclusive or the run stopped early, 4 the target is unreachable or stopped answering.`;
 
 /**
  * Parses `tailgate run` arguments.
@@ -105,6 +111,7 @@ export function parseRunArgs(
         "ca-cert": { type: "string", multiple: true },
         shard: { type: "string" },
         "start-at": { type: "string" },
+        confirm: { type: "string" },
       },
     });
   } catch (e) {
@@ -136,6 +143,14 @@ export function parseRunArgs(
     ? undefined
     : parseStartAt(parsed.values["start-at"]);
   if (startAt && !startAt.ok) errors.push(`--start-at: ${startAt.error}`);
+  const confirmText = parsed.values.confirm;
+  const confirm = confirmText === undefined ? undefined : Number(confirmText);
+  if (confirm !== undefined && !(Number.isInteger(confirm) && confirm >= 0 && confirm <= 10)) {
+    errors.push(`--confirm \`${confirmText}\`: give a whole number of reruns from 0 to 10`);
+  }
+  if (confirm && shard?.ok) {
+    errors.push("--confirm with --shard: a shard is not judged; confirm in `tailgate merge`'s job");
+  }
   if (errors.length || !shared.ok) return { ok: false, errors };
   return {
     ok: true,
@@ -146,6 +161,7 @@ export function parseRunArgs(
       caCertFiles: parsed.values["ca-cert"] ?? [],
       ...(shard?.ok ? { shard: shard.shard } : {}),
       ...(startAt?.ok ? { startAtEpochMs: startAt.epochMs } : {}),
+      ...(confirm ? { confirmRuns: confirm } : {}),
     },
   };
 }
@@ -193,28 +209,48 @@ export async function runPlanCommand(
     onProgress(`waiting ${(waitMs / 1000).toFixed(1)} s for the common start time`);
   }
   const environment = await collectEnvironment();
+  const progress = (p: RunProgress) =>
+    onProgress(
+      `[${p.stageName} ${seconds(p.offsetMs)}/${seconds(p.durationMs)}, ` +
+        `${seconds(Math.max(0, p.durationMs - p.offsetMs))} left] ` +
+        `intended ${formatRatePerSec(p.intendedPerSec)} sent ${p.sentPerSec}/s ` +
+        `p99 ${p.p99Us === undefined ? "-" : formatDurationMs(p.p99Us / 1000)} ` +
+        `errors ${p.errors} queued ${p.queued}`,
+    );
   const run = await runPlan({
     plan,
     signal,
     caCerts,
     ...(options.shard ? { shard: options.shard } : {}),
     ...(options.startAtEpochMs === undefined ? {} : { startAtEpochMs: options.startAtEpochMs }),
-    onProgress: (p) =>
-      onProgress(
-        `[${p.stageName} ${seconds(p.offsetMs)}/${seconds(p.durationMs)}, ` +
-          `${seconds(Math.max(0, p.durationMs - p.offsetMs))} left] ` +
-          `intended ${formatRatePerSec(p.intendedPerSec)} sent ${p.sentPerSec}/s ` +
-          `p99 ${p.p99Us === undefined ? "-" : formatDurationMs(p.p99Us / 1000)} ` +
-          `errors ${p.errors} queued ${p.queued}`,
-      ),
+    onProgress: progress,
   });
+  let reruns = 0;
+  const rerun = async () => {
+    reruns++;
+    onProgress(
+      `--confirm: rerun ${reruns} of up to ${options.confirmRuns} to confirm a regression`,
+    );
+    const again = await runPlan({ plan, signal, caCerts, onProgress: progress });
+    const measured = buildResult(plan, again, environment, again.complete ? "completed" : "error");
+    // Every rerun's measurements are kept beside the result.
+    await writeFileAtomic(
+      join(options.outDir, `confirm-${reruns}.json`),
+      JSON.stringify(measured, null, 1) + "\n",
+    );
+    return measured;
+  };
   const stopReason = run.error ? "error" : run.complete ? "completed" : "interrupted";
   const result = buildResult(plan, run, environment, stopReason);
   if (options.shard) result.run.shard = { ...options.shard };
   const resultPath = join(options.outDir, "result.json");
   // Write what was measured before anything else can fail, then again with the verdicts.
   await writeFileAtomic(resultPath, JSON.stringify(result, null, 1) + "\n");
-  const finished = await finishResult(result, { ...options, judge: options.shard === undefined });
+  const finished = await finishResult(result, {
+    ...options,
+    judge: options.shard === undefined,
+    ...(options.confirmRuns ? { confirm: { times: options.confirmRuns, rerun } } : {}),
+  });
   const notes = [...finished.notes];
   if (options.shard) {
     notes.push(

@@ -6,13 +6,18 @@
  *
  * @module
  */
-import type { RunResult } from "../result/run_result.ts";
+import type { RunResult, Verdict } from "../result/run_result.ts";
 import {
   appendToBaseline,
   baselinePath,
   fingerprintMismatch,
   loadBaseline,
 } from "./baseline_store.ts";
+import {
+  applyConfirmation,
+  type ConfirmOptions,
+  regressionsToConfirm,
+} from "./confirm_regressions.ts";
 import { evaluateSlos } from "./evaluate_slos.ts";
 import { evaluateRegression, type RegressionMetric } from "./regression.ts";
 import { computeRunVerdict } from "./run_verdict.ts";
@@ -25,6 +30,11 @@ export interface JudgeOptions {
   updateBaseline?: boolean;
   /** History length kept when appending (default 10). */
   keepRuns?: number;
+  /**
+   * Re-measure a run that only regressions turn red, up to `times` more runs, before believing
+   * them (`--confirm N`; confirm_regressions.ts).
+   */
+  confirm?: ConfirmOptions;
 }
 
 /** What judging did besides the verdicts: notes for the user. */
@@ -79,11 +89,19 @@ export async function judgeRun(
             "numbers from different fingerprints do not compare",
         );
       }
-      result.verdicts.push(...evaluateRegression(result, baseline, {
-        ...(result.plan.regression
-          ? { floors: result.plan.regression as Partial<Record<RegressionMetric, number>> }
-          : {}),
-      }));
+      const regressionOptions = result.plan.regression
+        ? { floors: result.plan.regression as Partial<Record<RegressionMetric, number>> }
+        : {};
+      result.verdicts.push(...evaluateRegression(result, baseline, regressionOptions));
+      if (options.confirm !== undefined) {
+        notes.push(
+          ...await confirm(
+            result,
+            options.confirm,
+            (r) => evaluateRegression(r, baseline, regressionOptions),
+          ),
+        );
+      }
     }
   }
   if (warnings.length > 0) result.warnings = [...(result.warnings ?? []), ...warnings];
@@ -97,4 +115,25 @@ export async function judgeRun(
     }
   }
   return { notes };
+}
+
+/** Reruns until every failed regression is cleared or `times` reruns repeated it; notes what happened. */
+async function confirm(
+  result: RunResult,
+  options: ConfirmOptions,
+  judge: (rerun: RunResult) => Verdict[],
+): Promise<string[]> {
+  const pending = regressionsToConfirm(result.verdicts);
+  const reruns: Verdict[][] = [];
+  const cleared = () =>
+    pending.every((v) => reruns.some((r) => r.find((x) => x.name === v.name)?.status !== "fail"));
+  while (pending.length > 0 && reruns.length < options.times && !cleared()) {
+    reruns.push(judge(await options.rerun()));
+  }
+  if (reruns.length === 0) return [];
+  const outcome = applyConfirmation(result.verdicts, reruns);
+  return [
+    `--confirm: ${reruns.length} rerun${reruns.length === 1 ? "" : "s"}; ` +
+    `${outcome.confirmed.length} regression(s) confirmed, ${outcome.cleared.length} not`,
+  ];
 }

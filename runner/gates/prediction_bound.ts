@@ -1,12 +1,15 @@
 /**
  * The regression gate's statistics: a one-sided prediction bound for the next run's value of a
- * run-level metric (a percentile, a throughput), from the values of past runs. Latencies and rates
- * are skewed and positive, so the bound is computed on log(value), where run-to-run noise is
- * closer to normal and symmetric, then mapped back.
+ * run-level metric (a percentile, a throughput), from the values of past runs, and the p-value of
+ * a new value against it. Latencies and rates are skewed and positive, so everything is computed
+ * on log(value), where run-to-run noise is closer to normal and symmetric, then mapped back. The
+ * centre is the median and the spread 1.4826 × the median absolute deviation (the standard
+ * deviation's robust stand-in for normal data), so one outlier run in the history can neither drag
+ * the centre nor widen the bound until every regression hides under it.
  *
  * @module
  */
-import { tQuantile } from "./student_t.ts";
+import { tCdf, tQuantile } from "./student_t.ts";
 
 /** Past values used at most: the last 30, so an old regime cannot anchor the bound forever. */
 export const MAX_HISTORY_RUNS = 30;
@@ -24,29 +27,28 @@ export interface PredictionBounds {
   readonly n: number;
 }
 
+/** The history on the log scale: a robust centre and spread, and how many values. */
+export interface HistoryModel {
+  /** Median of log(value). */
+  readonly centre: number;
+  /** 1.4826 × MAD of log(value); the standard deviation when the MAD is 0 (half the values equal). */
+  readonly spread: number;
+  readonly n: number;
+  /** The values it rests on (the last {@linkcode MAX_HISTORY_RUNS}). */
+  readonly values: readonly number[];
+}
+
 /**
- * One-sided prediction bounds at `confidence` for a new value, from past values `values` (all
- * > 0, oldest first; only the last {@linkcode MAX_HISTORY_RUNS} count). With m and s the mean and
- * sample standard deviation of log(value) over N values and t = tQuantile(confidence, N − 1):
- * upper = exp(m + t·s·√(1 + 1/N)) and lower = exp(m − t·s·√(1 + 1/N)).
- * A history without spread bounds the next value to exactly the repeated value.
- * `undefined` when fewer than {@linkcode MIN_HISTORY_RUNS} values are given.
+ * The model of past values `values` (all > 0, oldest first), or undefined with fewer than
+ * {@linkcode MIN_HISTORY_RUNS}.
  *
  * @example
  * ```ts
- * import { predictionBounds } from "./prediction_bound.ts";
- * const p99Ms = [120, 118, 125, 121, 119, 123];
- * const bounds = predictionBounds(p99Ms);
- * // { upper: 138.69…, lower: 105.53…, n: 6 }: a new p99 of 150 ms would be a regression
+ * import { historyModel } from "./prediction_bound.ts";
+ * Math.exp(historyModel([100, 110, 121, 500])!.centre); // 115.4: the 500 does not drag it
  * ```
  */
-export function predictionBounds(
-  values: readonly number[],
-  confidence = 0.999,
-): PredictionBounds | undefined {
-  if (!(confidence > 0.5 && confidence < 1)) {
-    throw new RangeError(`confidence must be in (0.5, 1), got ${confidence}`);
-  }
+export function historyModel(values: readonly number[]): HistoryModel | undefined {
   for (const value of values) {
     if (!(value > 0 && Number.isFinite(value))) {
       throw new RangeError(`values must be finite and > 0, got ${value}`);
@@ -56,12 +58,85 @@ export function predictionBounds(
   const n = recent.length;
   if (n < MIN_HISTORY_RUNS) return undefined;
   const logs = recent.map(Math.log);
-  const mean = logs.reduce((sum, x) => sum + x, 0) / n;
-  const variance = logs.reduce((sum, x) => sum + (x - mean) ** 2, 0) / (n - 1);
-  const margin = tQuantile(confidence, n - 1) * Math.sqrt(variance) * Math.sqrt(1 + 1 / n);
-  if (margin === 0) {
-    // No spread: exp(mean of logs) can land an ulp below the repeated value and flag it.
-    return { upper: Math.max(...recent), lower: Math.min(...recent), n };
+  const centre = median(logs);
+  const mad = median(logs.map((x) => Math.abs(x - centre)));
+  let spread = 1.4826 * mad;
+  if (spread === 0) {
+    const mean = logs.reduce((sum, x) => sum + x, 0) / n;
+    spread = Math.sqrt(logs.reduce((sum, x) => sum + (x - mean) ** 2, 0) / (n - 1));
   }
-  return { upper: Math.exp(mean + margin), lower: Math.exp(mean - margin), n };
+  return { centre, spread, n, values: recent };
+}
+
+/**
+ * The chance, were the history's noise all there is, of a new value at least as bad as `value`
+ * (higher when `higherIsWorse`, else lower): the one-sided p-value of the prediction t statistic
+ * (log(value) − centre) / (spread · √(1 + 1/N)) with N − 1 degrees of freedom. With no spread at
+ * all, 0 for a value beyond every past one and 1 otherwise.
+ *
+ * @example
+ * ```ts
+ * import { exceedanceP, historyModel } from "./prediction_bound.ts";
+ * exceedanceP(historyModel([100, 110, 121])!, 110, true); // 0.5
+ * ```
+ */
+export function exceedanceP(model: HistoryModel, value: number, higherIsWorse: boolean): number {
+  if (model.spread === 0) {
+    const beyond = higherIsWorse
+      ? value > Math.max(...model.values)
+      : value < Math.min(...model.values);
+    return beyond ? 0 : 1;
+  }
+  const t = (Math.log(Math.max(value, 1e-300)) - model.centre) /
+    (model.spread * Math.sqrt(1 + 1 / model.n));
+  return higherIsWorse ? 1 - tCdf(t, model.n - 1) : tCdf(t, model.n - 1);
+}
+
+/**
+ * One-sided prediction bounds at `confidence` for a new value, from past values `values` (all
+ * > 0, oldest first; only the last {@linkcode MAX_HISTORY_RUNS} count). With c and s the
+ * {@linkcode historyModel}'s centre and spread over N values and t = tQuantile(confidence, N − 1):
+ * upper = exp(c + t·s·√(1 + 1/N)) and lower = exp(c − t·s·√(1 + 1/N)).
+ * A history without spread bounds the next value to exactly the repeated value.
+ * `undefined` when fewer than {@linkcode MIN_HISTORY_RUNS} values are given.
+ *
+ * @example
+ * ```ts
+ * import { predictionBounds } from "./prediction_bound.ts";
+ * const p99Ms = [120, 118, 125, 121, 119, 123];
+ * const bounds = predictionBounds(p99Ms);
+ * // { upper: 140.8…, lower: 103.1…, n: 6 }: a new p99 of 150 ms would be a regression
+ * ```
+ */
+export function predictionBounds(
+  values: readonly number[],
+  confidence = 0.999,
+): PredictionBounds | undefined {
+  if (!(confidence > 0.5 && confidence < 1)) {
+    throw new RangeError(`confidence must be in (0.5, 1), got ${confidence}`);
+  }
+  const model = historyModel(values);
+  if (model === undefined) return undefined;
+  const { centre, spread, n } = model;
+  const margin = tQuantile(confidence, n - 1) * spread * Math.sqrt(1 + 1 / n);
+  if (margin === 0) {
+    // No spread: exp(centre) can land an ulp below the repeated value and flag it.
+    return { upper: Math.max(...model.values), lower: Math.min(...model.values), n };
+  }
+  return { upper: Math.exp(centre + margin), lower: Math.exp(centre - margin), n };
+}
+
+/**
+ * The median of `xs` (the mean of the middle two for an even count).
+ *
+ * @example
+ * ```ts
+ * import { median } from "./prediction_bound.ts";
+ * median([3, 1, 2, 10]); // 2.5
+ * ```
+ */
+export function median(xs: readonly number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import type { SloMetric } from "../plan/types.ts";
 import { createHistogram, type Histogram } from "../recorder/_hdr.ts";
 import { decodeHistogram } from "../recorder/hdr_codec.ts";
 import { errorTotal } from "../recorder/request_counts.ts";
@@ -15,7 +16,7 @@ import { applyDecisionRule } from "./decision_rule.ts";
 import { formatMetric } from "./format_metric.ts";
 import { metricEvidence } from "./gate_evidence.ts";
 import { ksDistance } from "./ks_distance.ts";
-import { predictionBounds } from "./prediction_bound.ts";
+import { exceedanceP, historyModel, median, predictionBounds } from "./prediction_bound.ts";
 import { isSufficient } from "./tail_samples.ts";
 
 /** A metric the regression gate can judge. */
@@ -50,6 +51,11 @@ export interface RegressionOptions {
   minTailSamples?: number;
   /** History runs used at most (the last ones). */
   maxRuns?: number;
+  /**
+   * One minus the chance a run with no regression shows one anywhere (default 0.999): the
+   * family-wise level Holm's step-down holds over all of the run's checks.
+   */
+  confidence?: number;
 }
 
 /** One group's run-level figures. */
@@ -75,7 +81,7 @@ export function evaluateRegression(
 ): Verdict[] {
   const floors = options.floors ?? DEFAULT_REGRESSION_FLOORS;
   const runs = baseline.runs.slice(-(options.maxRuns ?? 30));
-  const verdicts: Verdict[] = [];
+  const checks: Check[] = [];
   for (const stage of result.stages.filter((s) => !s.warmup)) {
     const history = runs.map((r) =>
       r.stages.find((b) =>
@@ -109,18 +115,79 @@ export function evaluateRegression(
           options.floors === undefined && q !== undefined &&
           [current, ...past].some((s) => !isSufficient(s.response.totalCount, q, minTail))
         ) continue; // a default metric too far in the tail for this many requests
-        verdicts.push(judgeMetric(metric, floor, current, past, {
-          name: `${metric} vs baseline: ${where}`,
-          stageIndex: stage.index,
-          label,
-          ks,
-          result,
-          minTail: options.minTailSamples ?? 10,
-        }));
+        checks.push({
+          metric,
+          floor,
+          current,
+          past,
+          ctx: {
+            name: `${metric} vs baseline: ${where}`,
+            stageIndex: stage.index,
+            label,
+            ks,
+            result,
+            minTail: options.minTailSamples ?? 10,
+          },
+        });
       }
     }
   }
-  return verdicts;
+  const levels = holmLevels(checks.map((c) => exceedance(c)), 1 - (options.confidence ?? 0.999));
+  return checks.map((c, i) =>
+    judgeMetric(c.metric, c.floor, c.current, c.past, { ...c.ctx, ...levels[i] })
+  );
+}
+
+/** One (stage, label, metric) pair to judge. */
+interface Check {
+  metric: RegressionMetric;
+  floor: number;
+  current: Sample;
+  past: Sample[];
+  ctx: Omit<Context, "confidence" | "rejected" | "checks">;
+}
+
+/**
+ * The chance that the history's noise alone gives a value as bad as this run's, for the checks
+ * the prediction bound judges (3 or more past runs; not the error rate, judged by its floor).
+ */
+function exceedance(c: Check): number | undefined {
+  if (c.metric === "error_rate") return undefined;
+  const model = historyModel(c.past.map((s) => Math.max(metricValue(c.metric, s), 1e-9)));
+  if (model === undefined) return undefined;
+  const measured = metricEvidence(sloMetricOf(c.metric), c.current, c.ctx.result, 0).measured;
+  return exceedanceP(model, measured, c.metric !== "throughput");
+}
+
+/**
+ * Holm's step-down over the checks with a p-value, so the whole run's chance of one false alarm
+ * stays at `alpha` however many (stage, label, metric) pairs it judges: the check with the i-th
+ * smallest p (from 0) of m is tested at alpha / (m − i), and testing stops at the first that
+ * holds. Each check gets the confidence its prediction bound is drawn at, and whether Holm
+ * rejected it (a check without a p-value is not tested: rejected stays true, its floor decides).
+ *
+ * @example
+ * ```ts
+ * import { holmLevels } from "./regression.ts";
+ * holmLevels([0.0004, 0.0009, undefined], 0.001).map((l) => l.rejected); // [true, true, true]
+ * holmLevels([0.0006, 0.0009], 0.001).map((l) => l.rejected); // [false, false]
+ * ```
+ */
+export function holmLevels(
+  ps: readonly (number | undefined)[],
+  alpha: number,
+): Array<{ confidence: number; rejected: boolean; checks: number }> {
+  const judged = ps.flatMap((p, i) => p === undefined ? [] : [{ p, i }]).sort((a, b) => a.p - b.p);
+  const m = judged.length;
+  const out = ps.map(() => ({ confidence: 1 - alpha, rejected: true, checks: m }));
+  let stopped = false;
+  judged.forEach(({ p, i }, rank) => {
+    const level = alpha / (m - rank);
+    const rejected = !stopped && p <= level;
+    if (!rejected) stopped = true;
+    out[i] = { confidence: 1 - level, rejected, checks: m };
+  });
+  return out;
 }
 
 interface Context {
@@ -131,6 +198,12 @@ interface Context {
   /** The run judged: its version and tool health decide how far its own figures can be trusted. */
   result: Pick<RunResult, "version" | "health" | "run">;
   minTail: number;
+  /** The prediction bound's confidence: Holm's level for this check. */
+  confidence: number;
+  /** Whether Holm's step-down rejected "no regression" for this check (true when not tested). */
+  rejected: boolean;
+  /** Checks in the family Holm controlled. */
+  checks: number;
 }
 
 function judgeMetric(
@@ -166,12 +239,11 @@ function judgeMetric(
   }
   const value = (s: Sample) => metricValue(metric, s);
   // This run's own figure, failed requests counted beyond every latency (format 3 on).
-  const sloMetric = q !== undefined
-    ? { kind: "percentile" as const, percentile: q }
-    : { kind: metric as "max" | "mean" | "error_rate" | "throughput" };
+  const sloMetric = sloMetricOf(metric);
   const history = past.map(value);
   const higherIsWorse = metric !== "throughput";
-  const reference = geometricMean(history);
+  // The robust centre: one outlier run cannot drag it (prediction_bound.ts).
+  const reference = Math.exp(median(history.map((v) => Math.log(Math.max(v, 1e-9)))));
   const unit = metric === "error_rate"
     ? "fraction" as const
     : metric === "throughput"
@@ -180,7 +252,7 @@ function judgeMetric(
   const show = (v: number) => formatMetric(v, unit);
   const bounds = metric === "error_rate"
     ? undefined
-    : predictionBounds(history.map((v) => Math.max(v, 1e-9)));
+    : predictionBounds(history.map((v) => Math.max(v, 1e-9)), ctx.confidence);
   // A regression needs both: a change beyond the floor and a value beyond the prediction bound.
   // The verdict's bound is the stricter of the two limits, so "value vs bound" and the margin
   // read as an SLO's do.
@@ -198,7 +270,8 @@ function judgeMetric(
     ? measured - mean(history)
     : relative(measured, reference, higherIsWorse);
   const regressed = (change > floor) &&
-    (bounds === undefined || (higherIsWorse ? measured > bounds.upper : measured < bounds.lower));
+    (bounds === undefined ||
+      (ctx.rejected && (higherIsWorse ? measured > bounds.upper : measured < bounds.lower)));
   // A regression must also hold for this run's whole confidence interval, less what the
   // generator may have added (the one decision rule); the point estimate alone makes it
   // inconclusive. No regression is a pass only when the generator held its schedule.
@@ -219,15 +292,20 @@ function judgeMetric(
     : `; ${evidence.scheduleShortfall}`;
   const method = bounds === undefined
     ? `${past.length} baseline run${past.length === 1 ? "" : "s"}: relative tolerance alone`
-    : `99.9% prediction bound ${
-      show(higherIsWorse ? bounds.upper : bounds.lower)
-    } from ${bounds.n} runs`;
+    : `prediction bound ${show(higherIsWorse ? bounds.upper : bounds.lower)} from ${bounds.n} ` +
+      `runs at ${+(ctx.confidence * 100).toPrecision(6)}% (Holm over ${ctx.checks} checks: ` +
+      `one false alarm per run at most 0.1% of the time)${
+        ctx.rejected ? "" : "; not tested further: a check with a smaller p held"
+      }`;
   // toPrecision drops float noise: a 7% floor is 0.07, and 0.07 × 100 is 7.000000000000001.
   const floorShown = `${+(floor * 100).toPrecision(6)}${metric === "error_rate" ? " points" : "%"}`;
   const finite = Number.isFinite(measured);
   return {
     ...base,
     status,
+    ...(status === "inconclusive"
+      ? { causes: regressed && rule.causes.length > 0 ? rule.causes : ["schedule" as const] }
+      : {}),
     ...(finite ? { measured } : { censored: true }),
     bound,
     unit,
@@ -274,8 +352,11 @@ function merged(histograms: Histogram[]): Histogram {
   return total;
 }
 
-function geometricMean(values: number[]): number {
-  return Math.exp(mean(values.map((v) => Math.log(Math.max(v, 1e-9)))));
+function sloMetricOf(metric: RegressionMetric): SloMetric {
+  const q = percentileOf(metric);
+  return q !== undefined
+    ? { kind: "percentile", percentile: q }
+    : { kind: metric as "max" | "mean" | "error_rate" | "throughput" };
 }
 
 function mean(values: number[]): number {

@@ -1,5 +1,12 @@
 import assert from "node:assert/strict";
-import { MAX_HISTORY_RUNS, predictionBounds } from "../../../runner/gates/prediction_bound.ts";
+import {
+  exceedanceP,
+  historyModel,
+  MAX_HISTORY_RUNS,
+  median,
+  predictionBounds,
+} from "../../../runner/gates/prediction_bound.ts";
+import { tQuantile } from "../../../runner/gates/student_t.ts";
 
 function assertClose(actual: number, expected: number, relative: number, what = ""): void {
   assert.ok(
@@ -14,10 +21,11 @@ function tTwo(p: number): number {
 }
 
 Deno.test("three values in geometric progression give the hand-computed bounds", () => {
-  // log 100, log 110, log 121 = log 110 + (−1, 0, 1)·log 1.1: mean log 110, s = log 1.1.
+  // log 100, log 110, log 121 = log 110 + (−1, 0, 1)·log 1.1: median log 110, MAD log 1.1, so
+  // the spread is 1.4826·log 1.1.
   const bounds = predictionBounds([100, 110, 121]);
   assert.ok(bounds);
-  const factor = 1.1 ** (tTwo(0.999) * Math.sqrt(1 + 1 / 3));
+  const factor = 1.1 ** (tTwo(0.999) * 1.4826 * Math.sqrt(1 + 1 / 3));
   assertClose(bounds.upper, 110 * factor, 1e-9, "upper");
   assertClose(bounds.lower, 110 / factor, 1e-9, "lower");
   assert.equal(bounds.n, 3);
@@ -26,7 +34,7 @@ Deno.test("three values in geometric progression give the hand-computed bounds",
 Deno.test("the confidence sets the t quantile", () => {
   const bounds = predictionBounds([100, 110, 121], 0.9);
   assert.ok(bounds);
-  assertClose(bounds.upper, 110 * 1.1 ** (tTwo(0.9) * Math.sqrt(4 / 3)), 1e-9);
+  assertClose(bounds.upper, 110 * 1.1 ** (tTwo(0.9) * 1.4826 * Math.sqrt(4 / 3)), 1e-9);
   const strict = predictionBounds([100, 110, 121], 0.999);
   assert.ok(strict && strict.upper > bounds.upper && strict.lower < bounds.lower);
 });
@@ -58,15 +66,15 @@ Deno.test("only the last 30 values count", () => {
   assert.equal(predictionBounds(withOldOutliers)?.n, 30);
 });
 
-Deno.test("bounds scale with the values and are geometrically centred", () => {
+Deno.test("bounds scale with the values and are centred on the median", () => {
   const values = [3.1, 2.9, 3.4, 3.0, 3.3];
   const base = predictionBounds(values);
   const scaled = predictionBounds(values.map((v) => v * 1_000));
   assert.ok(base && scaled);
   assertClose(scaled.upper, base.upper * 1_000, 1e-12);
   assertClose(scaled.lower, base.lower * 1_000, 1e-12);
-  const geometricMean = Math.exp(values.reduce((s, v) => s + Math.log(v), 0) / values.length);
-  assertClose(Math.sqrt(base.upper * base.lower), geometricMean, 1e-12);
+  // Centred on the median on the log scale.
+  assertClose(Math.sqrt(base.upper * base.lower), 3.1, 1e-12);
 });
 
 Deno.test("a noisier history gives wider bounds", () => {
@@ -83,4 +91,38 @@ Deno.test("non-positive or non-finite values and bad confidences are rejected", 
   for (const confidence of [0.5, 1, 0, NaN]) {
     assert.throws(() => predictionBounds([100, 110, 121], confidence), RangeError);
   }
+});
+
+Deno.test("one outlier run can neither drag the centre nor widen the bound much", () => {
+  const steady = [100, 101, 99, 100, 102, 98, 100];
+  const withOutlier = [...steady, 300];
+  const robust = predictionBounds(withOutlier)!;
+  // Mean and standard deviation of the logs would put the bound near 300 and hide a 50% regression.
+  const logs = withOutlier.map(Math.log);
+  const m = logs.reduce((a, b) => a + b, 0) / logs.length;
+  const sd = Math.sqrt(logs.reduce((a, b) => a + (b - m) ** 2, 0) / (logs.length - 1));
+  const classicUpper = Math.exp(m + tQuantile(0.999, 7) * sd * Math.sqrt(1 + 1 / logs.length));
+  assert.ok(classicUpper > 300, `classic ${classicUpper}`);
+  assert.ok(robust.upper < 115, `robust ${robust.upper}`);
+  assertClose(Math.exp(historyModel(withOutlier)!.centre), 100, 0.005);
+});
+
+Deno.test("exceedanceP() is one minus the confidence at the prediction bound, and 0.5 at the centre", () => {
+  const values = [120, 118, 125, 121, 119, 123];
+  const model = historyModel(values)!;
+  assertClose(exceedanceP(model, Math.exp(model.centre), true), 0.5, 1e-9);
+  for (const confidence of [0.9, 0.999, 0.9999]) {
+    const { upper, lower } = predictionBounds(values, confidence)!;
+    assertClose(exceedanceP(model, upper, true), 1 - confidence, 1e-6, `upper at ${confidence}`);
+    assertClose(exceedanceP(model, lower, false), 1 - confidence, 1e-6, `lower at ${confidence}`);
+  }
+  // No spread: beyond every past value or not.
+  const flat = historyModel([250, 250, 250])!;
+  assert.equal(exceedanceP(flat, 251, true), 0);
+  assert.equal(exceedanceP(flat, 250, true), 1);
+});
+
+Deno.test("median() of odd and even counts", () => {
+  assert.equal(median([3, 1, 2]), 2);
+  assert.equal(median([3, 1, 2, 10]), 2.5);
 });

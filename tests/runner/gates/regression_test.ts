@@ -5,7 +5,11 @@ import {
   BASELINE_SCHEMA,
   BASELINE_VERSION,
 } from "../../../runner/gates/baseline_types.ts";
-import { DEFAULT_REGRESSION_FLOORS, evaluateRegression } from "../../../runner/gates/regression.ts";
+import {
+  DEFAULT_REGRESSION_FLOORS,
+  evaluateRegression,
+  holmLevels,
+} from "../../../runner/gates/regression.ts";
 import type { RunResult, Verdict } from "../../../runner/result/run_result.ts";
 import { gateResult, pointsUs, scaledUs, type StageSpec } from "../../_helpers/gate_fixtures.ts";
 
@@ -82,7 +86,7 @@ Deno.test("against a tight history, a run 30% slower fails: beyond the bound and
   // The bound is the stricter limit, here the 10% floor over a tight history: 1.3 vs 1.1.
   assert.ok(Math.abs(p99.margin! - (1.1 - 1.3) / 1.1) < 0.005, `margin ${p99.margin}`);
   assert.ok(Math.abs(p99.margin! - (p99.bound! - p99.measured!) / p99.bound!) < 1e-12);
-  assert.match(p99.message, /^regressed: .*99\.9% prediction bound .* from 5 runs/);
+  assert.match(p99.message, /^regressed: .*prediction bound .* from 5 runs at 99\.9\d*%/);
   assert.equal(verdictOf(verdicts, "p50").status, "fail");
   assert.equal(verdictOf(verdicts, "max").status, "fail", "30% is over max's 20% floor");
   assert.equal(verdictOf(verdicts, "throughput").status, "pass");
@@ -93,7 +97,7 @@ Deno.test("5% slower is beyond a tight bound but under the 10% floor, so it pass
   const p99 = verdictOf(evaluateRegression(mainRun(1.05), history(TIGHT)), "p99");
   assert.ok(p99.measured! < p99.bound!, "within the limit: the floor is the stricter one");
   assert.ok(Math.abs(p99.margin! - (1.1 - 1.05) / 1.1) < 0.005, `margin ${p99.margin}`);
-  const bound = /99\.9% prediction bound (\S+)ms/.exec(p99.message)?.[1];
+  const bound = /prediction bound (\S+)ms from/.exec(p99.message)?.[1];
   assert.ok(bound && Number(bound) * 1000 < p99.measured!, "but beyond the prediction bound");
   assert.equal(p99.status, "pass");
   assert.match(p99.message, /^no regression: .*5% worse/);
@@ -101,7 +105,7 @@ Deno.test("5% slower is beyond a tight bound but under the 10% floor, so it pass
 
 Deno.test("against a noisy history, 15% slower stays within the bound and passes", () => {
   const noisy = [0.8, 1.2, 0.85, 1.25, 0.9];
-  const reference = Math.exp(noisy.reduce((a, s) => a + Math.log(s), 0) / noisy.length);
+  const reference = 0.9; // the median: the robust centre
   const p99 = verdictOf(evaluateRegression(mainRun(reference * 1.15), history(noisy)), "p99");
   assert.match(p99.message, /15(\.0)?% worse/, "a change over the 10% floor");
   assert.ok(p99.measured! < p99.bound!, "but within the prediction bound, the stricter limit");
@@ -194,6 +198,7 @@ Deno.test("a run that fell behind passes no regression check but still fails one
   const p50 = verdictOf(verdicts, "p50");
   assert.equal(p50.status, "inconclusive");
   assert.match(p50.message, /not beyond doubt: the generator's own delays/);
+  assert.deepEqual(p50.causes, ["generator", "schedule"]);
   const held = verdictOf(evaluateRegression(mainRun(1.3), history(TIGHT)), "p50");
   assert.equal(held.status, "fail", "the same run with a prompt generator regressed");
 });
@@ -267,5 +272,35 @@ Deno.test("floors given replace the defaults, and only the last maxRuns runs are
   assert.match(recent[0].message, /from 5 runs/);
   const everything = evaluateRegression(mainRun(1.3), past, { floors: { p99: 0.1 } });
   assert.match(everything[0].message, /from 7 runs/);
-  assert.equal(everything[0].status, "pass", "the old 2× runs raise the reference");
+  assert.equal(
+    everything[0].status,
+    "fail",
+    "two old runs at 2x neither drag the robust centre nor hide the regression",
+  );
+});
+
+Deno.test("holmLevels() holds the run's false-alarm rate over every check, step-down", () => {
+  const alpha = 0.001;
+  // Two checks: the smaller p is tested at alpha / 2, the next at alpha.
+  assert.deepEqual(holmLevels([0.0004, 0.0009], alpha).map((l) => l.rejected), [true, true]);
+  // The smaller p fails its alpha / 2: testing stops, so the other is not rejected either,
+  // though it alone would pass a per-check 99.9% bound.
+  assert.deepEqual(holmLevels([0.0006, 0.0009], alpha).map((l) => l.rejected), [false, false]);
+  // Untested checks (no p-value: a short history, the error rate) keep their floor's decision.
+  const mixed = holmLevels([undefined, 0.01, 0.00001], alpha);
+  assert.deepEqual(mixed.map((l) => l.rejected), [true, false, true]);
+  assert.deepEqual(mixed.map((l) => l.checks), [2, 2, 2]);
+  // The bound of the smallest p is drawn at 1 - alpha / m.
+  assert.ok(Math.abs(mixed[2].confidence - (1 - alpha / 2)) < 1e-15);
+  assert.ok(Math.abs(mixed[1].confidence - (1 - alpha)) < 1e-15);
+  // With 20 checks, one at p = 0.0005 is no regression (it needs 0.00005).
+  const many = holmLevels([0.0005, ...Array(19).fill(0.5)], alpha);
+  assert.equal(many[0].rejected, false);
+});
+
+Deno.test("a regression verdict says its bound comes from Holm over the run's checks", () => {
+  const verdicts = evaluateRegression(mainRun(1.3), history(TIGHT));
+  const p50 = verdictOf(verdicts, "p50");
+  assert.equal(p50.status, "fail");
+  assert.match(p50.message, new RegExp(`Holm over ${verdicts.length - 1} checks`));
 });
