@@ -180,7 +180,10 @@ Deno.test("--confirm: a regression every rerun repeats stays red; one a rerun cl
     p99Regression(repeated.result)!.message,
     /confirmed: it regressed again in each of 3 reruns/,
   );
-  assert.match(repeated.notes.at(-1)!, /^--confirm: 3 reruns; [1-9]\d* regression\(s\) confirmed, 0 not$/);
+  assert.match(
+    repeated.notes.at(-1)!,
+    /^--confirm: 3 reruns; [1-9]\d* regression\(s\) confirmed, 0 not$/,
+  );
 
   const cleared = await judgedWith([1.3, 1.0, 1.3]);
   assert.equal(cleared.made, 2, "reruns stop once every regression is cleared");
