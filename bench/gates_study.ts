@@ -167,6 +167,16 @@ async function tailgate(cliArgs: string[], hog: boolean, out: string): Promise<O
   }
 }
 
+/** `tailgate run PLAN --target URL` into a fresh folder (json only), beside the neighbour when `hog`. */
+function runPlan(planPath: string, url: string, hog: boolean, extra: string[]): Promise<Outcome> {
+  const out = join(work, `out-${crypto.randomUUID().slice(0, 8)}`);
+  return tailgate(
+    ["run", planPath, "--target", url, "--out", out, "--report", "json", ...extra],
+    hog,
+    out,
+  );
+}
+
 async function plan(name: string, body: string): Promise<string> {
   const path = join(work, `${name}.yaml`);
   await Deno.writeTextFile(path, `name: ${name}\ntarget: http://127.0.0.1:1\n${body}`);
@@ -197,23 +207,7 @@ async function series(url: string, planPath: string, title: string, n: number) {
   say(title);
   const tally: Record<string, number> = {};
   for (let i = 0; i < n; i++) {
-    const out = join(work, `out-${crypto.randomUUID().slice(0, 8)}`);
-    const o = await tailgate(
-      [
-        "run",
-        planPath,
-        "--target",
-        url,
-        "--out",
-        out,
-        "--report",
-        "json",
-        "--baseline",
-        join(work, "baselines"),
-      ],
-      i % 2 === 1,
-      out,
-    );
+    const o = await runPlan(planPath, url, i % 2 === 1, ["--baseline", join(work, "baselines")]);
     tally[o.status] = (tally[o.status] ?? 0) + 1;
     say(`  run ${i + 1}: ${describe(o)}`);
   }
@@ -234,24 +228,11 @@ try {
     );
     let stored = 0;
     for (let i = 0; stored < historyRuns && i < historyRuns * 2; i++) {
-      const out = join(work, `hist-${i}`);
-      const o = await tailgate(
-        [
-          "run",
-          studyPlan,
-          "--target",
-          steady.url,
-          "--out",
-          out,
-          "--report",
-          "json",
-          "--baseline",
-          join(work, "baselines"),
-          "--update-baseline",
-        ],
-        i % 2 === 1,
-        out,
-      );
+      const o = await runPlan(studyPlan, steady.url, i % 2 === 1, [
+        "--baseline",
+        join(work, "baselines"),
+        "--update-baseline",
+      ]);
       if (!o.toolLimited) stored++;
       say(`  history run ${i + 1}: ${describe(o)}${o.toolLimited ? " (not stored)" : ""}`);
     }
@@ -304,12 +285,7 @@ try {
       "fifth-slow",
       `requests: [{ path: / }]\nload:\n  connections: 64\n  max_connections: 512\n  stages: [{ rate: 1k/s, duration: 5s }]\nslo: [p99.9 < 10ms]\n`,
     );
-    const out1 = join(work, "fifth");
-    const a = await tailgate(
-      ["run", fifth, "--target", bimodal.url, "--out", out1, "--report", "json", "--no-baseline"],
-      false,
-      out1,
-    );
+    const a = await runPlan(fifth, bimodal.url, false, ["--no-baseline"]);
     say(`5,000 requests, a fifth over 1 s, p99.9 < 10ms: ${describe(a)}`);
     results.push(
       `5,000 requests, a fifth over 1 s, p99.9 < 10ms: ${a.status}, exit ${a.exit} (goal: fail)`,
@@ -320,12 +296,7 @@ try {
       "fifty",
       `requests: [{ path: / }]\nload:\n  connections: 4\n  stages: [{ rate: 10/s, duration: 5s }]\nslo: [p99.99 < 10s]\n`,
     );
-    const out2 = join(work, "fifty");
-    const b = await tailgate(
-      ["run", fifty, "--target", hello.url, "--out", out2, "--report", "json", "--no-baseline"],
-      false,
-      out2,
-    );
+    const b = await runPlan(fifty, hello.url, false, ["--no-baseline"]);
     say(`50 requests, p99.99 < 10s: ${describe(b)}`);
     results.push(`50 requests, p99.99 < 10s: ${b.status}, exit ${b.exit} (goal: inconclusive)`);
     await stop(hello.child);
@@ -336,24 +307,9 @@ try {
       "killed",
       `requests: [{ path: / }]\nload:\n  connections: 16\n  stages: [{ rate: 1k/s, duration: 8s }]\nslo: [p99 < 100ms]\n`,
     );
-    const out = join(work, "killed");
     // tailgate starts in about half a second: the target dies about 1 s into the schedule.
     const killer = setTimeout(() => stop(doomed.child), 1_500);
-    const o = await tailgate(
-      [
-        "run",
-        killedPlan,
-        "--target",
-        doomed.url,
-        "--out",
-        out,
-        "--report",
-        "json",
-        "--no-baseline",
-      ],
-      false,
-      out,
-    );
+    const o = await runPlan(killedPlan, doomed.url, false, ["--no-baseline"]);
     clearTimeout(killer);
     await stop(doomed.child);
     say(`target killed about 1 s into an 8 s run: ${describe(o)}`);

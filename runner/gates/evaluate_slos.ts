@@ -147,6 +147,12 @@ function finish(
         `the bound lies inside the 95% interval, so this run cannot tell which side of it the ` +
           `server is on${more ? `: ${more}` : ""}`,
       );
+    } else if (cause === "generator" && unit === "per_sec") {
+      reasons.push(
+        `the generator, behind its schedule, sent up to ${
+          show(evidence.generatorAllowance)
+        } less than planned, which could explain the shortfall`,
+      );
     } else if (cause === "generator") {
       reasons.push(
         `the generator's own delays at this percentile (up to ${

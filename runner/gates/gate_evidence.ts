@@ -69,12 +69,18 @@ export function metricEvidence(
   }
   if (metric.kind === "throughput") {
     const measured = completed / (group.durationMs / 1000);
+    const shortfall = scheduleShortfall(result, latenessLimitUs());
+    // A generator that fell behind may itself have sent less than planned: that much of a
+    // throughput shortfall can be its own. One on schedule cannot: sends that waited for a busy
+    // connection are the server's pace.
+    const h = result.health;
+    const unsent = shortfall === undefined ? 0 : Math.max(0, h.intendedPerSec - h.achievedPerSec);
     return {
       evidence: {
         low: measured,
         high: measured,
-        generatorAllowance: 0,
-        scheduleShortfall: scheduleShortfall(result, latenessLimitUs()),
+        generatorAllowance: unsent,
+        scheduleShortfall: shortfall,
       },
       measured,
       n: completed,

@@ -311,3 +311,25 @@ Deno.test("an SLO that does not parse and a stage without requests are not passe
   assert.match(verdicts[1].message, /no request completed/);
   assert.equal(verdicts[2].status, "inconclusive");
 });
+
+Deno.test("a throughput shortfall is failed unless a generator behind schedule sent too little", () => {
+  // 1k/s measured against >= 1.2k/s.
+  const onTime = evaluateSlos(gateResult([oneStage(spread())], { slos: ["throughput >= 1.2k/s"] }));
+  assert.equal(onTime[0].status, "fail");
+  const behind = gateResult([oneStage(spread())], {
+    slos: ["throughput >= 1.2k/s"],
+    toolLimited: true,
+  });
+  behind.health.intendedPerSec = 1000;
+  behind.health.achievedPerSec = 700;
+  const [v] = evaluateSlos(behind);
+  assert.equal(v.status, "inconclusive");
+  assert.deepEqual(v.causes, ["generator", "schedule"]);
+  assert.match(
+    v.message,
+    /the generator, behind its schedule, sent up to 300\/s less than planned/,
+  );
+  // A shortfall beyond what it left unsent still fails.
+  behind.health.achievedPerSec = 990;
+  assert.equal(evaluateSlos(behind)[0].status, "fail");
+});
