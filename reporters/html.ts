@@ -77,8 +77,10 @@ export function renderHtml(result: RunResult): string {
     card(
       "health",
       "Tool health",
-      `<p class="explain">Could tailgate keep to its schedule? If it could not, the latencies ` +
-        `above include the load generator's own delay and the gates are invalid.</p>`,
+      `<p class="explain">Could tailgate keep to its schedule, and how late was it itself? ` +
+        `Every latency above includes the load generator's own delays; each gate counts them at ` +
+        `its percentile (late sends plus the measured floor), so a gate they could explain is ` +
+        `inconclusive, never failed, and a generator that fell behind passes no gate.</p>`,
       toolHealthPanel(result.health, floorSentence(result)),
     ),
     card("plan", "Plan", "", planSummary(result.plan)),

@@ -22,11 +22,12 @@ import { htmlTable, keyValueTable } from "./html_table.ts";
 export function toolHealthPanel(health: ToolHealth, floor?: string): string {
   const verdict = health.toolLimited
     ? `<div class="health-verdict health-limited"><strong>Tool-limited.</strong> tailgate could ` +
-      `not keep to the schedule, so these results describe the load generator, not the server:<ul>${
+      `not keep to the schedule, so the server may have seen less load than planned: no gate ` +
+      `passes, and a gate fails only beyond what the generator's own delays explain:<ul>${
         health.reasons.map((r) => `<li>${escapeHtml(r)}</li>`).join("")
       }</ul></div>`
     : `<div class="health-verdict health-ok"><strong>Healthy.</strong> tailgate kept to its ` +
-      `schedule: the latencies describe the server.</div>`;
+      `schedule. Its own delays are below; each gate allows for them at its percentile.</div>`;
   const lags: Array<[string, string, EncodedHistogram]> = [
     ["send lag", "write − intended time, requests that found a free connection", health.sendLag],
     [

@@ -131,7 +131,7 @@ export function gateTable(verdicts: readonly Verdict[]): string {
     { html: escapeHtml(f.margin), className: (v.margin ?? 0) < 0 ? "bad" : "" },
     v.ci95 === undefined
       ? "-"
-      : `${formatMetric(v.ci95[0], "us")} – ${formatMetric(v.ci95[1], "us")}`,
+      : `${formatMetric(v.ci95[0], v.unit ?? "us")} – ${formatMetric(v.ci95[1], v.unit ?? "us")}`,
     {
       html: [
         v.marginal

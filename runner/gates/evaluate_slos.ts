@@ -81,7 +81,10 @@ function judge(
       : m.kind === "error_rate"
       ? sampleRemedy(e.n, errorTotal(scope.counts), slo.bound, scope, "requests", alpha)
       : "";
-  const ci = m.kind === "throughput" ? undefined : { low: e.evidence.low, high: e.evidence.high };
+  // The observed max and throughput have no sampling interval to show (a max's is its bucket).
+  const ci = m.kind === "throughput" || m.kind === "max"
+    ? undefined
+    : { low: e.evidence.low, high: e.evidence.high };
   const censored = m.kind === "percentile"
     ? `p${m.percentile} falls among the ${e.failures} failed requests (beyond every bound)`
     : `${e.failures} requests failed, and a failed request is beyond every latency bound`;

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { formatMetric } from "../../runner/gates/format_metric.ts";
 import { createHash } from "node:crypto";
 import { renderHtml } from "../../reporters/html.ts";
 import { buildChartData, type ChartData } from "../../reporters/html_data.ts";
@@ -107,6 +108,11 @@ Deno.test("renderHtml() states a failed SLO in the banner and the gate table wit
   assert.ok(p50.ci95, "the p50 verdict carries a confidence interval");
   const ci = `${formatDurationMs(p50.ci95[0] / 1000)} – ${formatDurationMs(p50.ci95[1] / 1000)}`;
   assert.ok(section(html, "gates").includes(ci), `no ${ci}`);
+  // An error rate's interval is a share, shown in its own unit.
+  const errors = result.verdicts.find((v) => v.name === "error_rate < 50%")!;
+  assert.ok(errors.ci95, "the error-rate verdict carries its binomial interval");
+  const shares = errors.ci95.map((x) => formatMetric(x, "fraction")).join(" – ");
+  assert.ok(section(html, "gates").includes(shares), `no ${shares}`);
 });
 
 Deno.test("renderHtml() flags a marginal verdict and banners an unjudged run as such", () => {

@@ -268,6 +268,7 @@ Deno.test("max and mean are read off the merged histogram; the mean carries a no
   // mean ± 1.96 sd/sqrt(n): sd is about 39.96 µs here.
   assert.ok(Math.abs(mean.ci95![0] - 1000.30) < 0.01 && Math.abs(mean.ci95![1] - 1001.30) < 0.01);
   assert.equal(max.marginal, undefined);
+  assert.equal(max.ci95, undefined, "an observed max has no sampling interval");
 });
 
 Deno.test("a judged percentile's 95% interval contains it; a bound inside it is inconclusive", () => {
