@@ -47,7 +47,8 @@ export function parsePlan(file: string, bytes: Uint8Array, ctx: PlanContext): Pl
   } catch {
     return whole("the file is not UTF-8 text", "save the plan as UTF-8");
   }
-  if (text.trim() === "" || /^\s*(#.*\s*)*$/.test(text)) {
+  // Line by line: one pattern over the whole text backtracked exponentially on a long `###` line.
+  if (text.split(/\r\n|\r|\n/).every((line) => /^\s*(#.*)?$/.test(line))) {
     return { ...whole("the plan is empty", "start from plans/demo.yaml"), text };
   }
   const yaml = parseYaml(text);

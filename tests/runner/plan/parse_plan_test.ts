@@ -227,3 +227,13 @@ Deno.test("parsePlan() expands YAML aliases but refuses an alias bomb", () => {
   assert.equal(errors.length, 1);
   assert.match(errors[0], /more than 100000 YAML nodes/);
 });
+
+Deno.test("parsePlan() reads a long comment line above a plan in linear time, and comments alone are empty", () => {
+  // A whole-text pattern backtracked exponentially here: 24 `#` took seconds, 60 would never end.
+  const banner = `${"#".repeat(60)}\n`;
+  const parse = parseText(banner + MINIMAL_PLAN);
+  assert.ok(parse.plan, JSON.stringify(parse.issues));
+  const empty = parseText(`${banner}  # only comments\n\n#\r\n`);
+  assert.equal(empty.plan, undefined);
+  assert.match(empty.issues[0].message, /the plan is empty/);
+});
