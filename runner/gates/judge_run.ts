@@ -18,6 +18,7 @@ import {
   type ConfirmOptions,
   regressionsToConfirm,
 } from "./confirm_regressions.ts";
+import { baselineDamage } from "./baseline_damage.ts";
 import { evaluateSlos } from "./evaluate_slos.ts";
 import { evaluateRegression, type RegressionMetric } from "./regression.ts";
 import { computeRunVerdict } from "./run_verdict.ts";
@@ -58,6 +59,7 @@ export async function judgeRun(
 ): Promise<JudgeOutcome> {
   const notes: string[] = [];
   const warnings: string[] = [];
+  let damaged = false;
   result.verdicts = evaluateSlos(result);
   if (options.baselineDir !== undefined) {
     const loaded = await loadBaseline(options.baselineDir, result.plan.name);
@@ -66,6 +68,21 @@ export async function judgeRun(
       notes.push(
         `no baseline for "${result.plan.name}" in ${options.baselineDir} yet: regression gates skipped`,
       );
+    } else if (baselineDamage(loaded.baseline) !== undefined) {
+      const d = baselineDamage(loaded.baseline)!;
+      damaged = true;
+      result.verdicts.push({
+        kind: "validity",
+        name: "baseline readable",
+        status: "invalid",
+        stageIndexes: [],
+        message:
+          `the baseline ${
+            baselinePath(options.baselineDir, result.plan.name)
+          } is damaged: run ${d.run} of ${loaded.baseline.runs.length} (${d.date}), ${d.where}: ` +
+          `${d.error}; the regression gate was not judged: restore the file from version ` +
+          "control, or move it away to start a new history",
+      });
     } else {
       const baseline = loaded.baseline;
       const latest = baseline.runs.at(-1)!;
@@ -106,7 +123,9 @@ export async function judgeRun(
   }
   if (warnings.length > 0) result.warnings = [...(result.warnings ?? []), ...warnings];
   result.verdict = computeRunVerdict(result);
-  if (options.updateBaseline && options.baselineDir !== undefined) {
+  if (options.updateBaseline && options.baselineDir !== undefined && damaged) {
+    notes.push("baseline not updated: the stored history is damaged (see the verdicts)");
+  } else if (options.updateBaseline && options.baselineDir !== undefined) {
     try {
       const updated = await appendToBaseline(options.baselineDir, result, options.keepRuns);
       notes.push(`baseline updated: ${updated.runs.length} run(s) of "${result.plan.name}" kept`);

@@ -208,3 +208,27 @@ Deno.test("--confirm makes no rerun when an SLO fails anyway or nothing regresse
   assert.equal(sloFailing.verdict?.status, "fail");
   assert.equal(made, 0);
 });
+
+Deno.test("a damaged stored histogram is an invalid verdict naming the file and run, not a crash", async () => {
+  await using dir = await tempDir();
+  await seedHistory(dir.path);
+  const path = baselinePath(dir.path, "shop");
+  const stored = JSON.parse(await Deno.readTextFile(path));
+  // One altered character inside run 2's stage histogram.
+  const hdr: string = stored.runs[1].stages[0].response.hdr;
+  stored.runs[1].stages[0].response.hdr = hdr.slice(0, 20) + (hdr[20] === "A" ? "B" : "A") +
+    hdr.slice(21);
+  await Deno.writeTextFile(path, JSON.stringify(stored));
+  const before = await Deno.readFile(path);
+  const result = run(1.3);
+  const { notes } = await judgeRun(result, { baselineDir: dir.path, updateBaseline: true });
+  const validity = result.verdicts.find((v) => v.kind === "validity")!;
+  assert.equal(validity.status, "invalid");
+  assert.match(validity.message, /shop\.json is damaged: run 2 of 5 .*stage "main", response time/);
+  assert.ok(result.verdicts.every((v) => v.kind !== "regression"), "no regression judged on it");
+  assert.equal(result.verdicts[0].status, "pass", "the SLOs are still judged");
+  assert.equal(result.verdict?.status, "invalid");
+  assert.equal(result.baseline, undefined, "no overlay from a damaged history");
+  assert.match(notes.at(-1)!, /baseline not updated: the stored history is damaged/);
+  assert.deepEqual(await Deno.readFile(path), before, "the history is left as it was");
+});
