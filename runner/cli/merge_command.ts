@@ -10,6 +10,7 @@ import { readRunResultFile } from "../result/read_run_result.ts";
 import type { RunResult } from "../result/run_result.ts";
 import { EXIT_CODES } from "./exit_codes.ts";
 import { finishResult } from "./finish_result.ts";
+import { checkOutDir } from "./out_dir.ts";
 import { argsError, readResultArgs, RESULT_ARG_OPTIONS } from "./result_args.ts";
 import type { RunOutcome } from "./run_command.ts";
 
@@ -61,6 +62,8 @@ export async function mergeCommand(args: string[]): Promise<RunOutcome> {
     if (e instanceof MergeError) return usage(e.message);
     throw e;
   }
+  const outProblem = await checkOutDir(shared.options.outDir);
+  if (outProblem) return usage(outProblem);
   const finished = await finishResult(merged.result, { ...shared.options, judge: true });
   return {
     exitCode: finished.exitCode,

@@ -21,6 +21,7 @@ import type { RunResult } from "../result/run_result.ts";
 import { EXIT_CODES, type ExitCode } from "./exit_codes.ts";
 import type { ShardSpec } from "../schedule/build_schedule.ts";
 import { finishResult } from "./finish_result.ts";
+import { checkOutDir } from "./out_dir.ts";
 import {
   argsError,
   readResultArgs,
@@ -187,7 +188,20 @@ export async function runPlanCommand(
     return { exitCode: EXIT_CODES.usage, errors: errors.map((i) => formatIssue(i, parsed.text)) };
   }
   const plan = options.target ? retarget(parsed.plan, options.target) : parsed.plan;
-  const caCerts = await Promise.all(options.caCertFiles.map((f) => Deno.readTextFile(f)));
+  // Every path argument is checked before the run, so no measurement is lost to a typo.
+  const caCerts: string[] = [];
+  for (const f of options.caCertFiles) {
+    try {
+      caCerts.push(await Deno.readTextFile(f));
+    } catch (e) {
+      return {
+        exitCode: EXIT_CODES.usage,
+        errors: [`tailgate run: --ca-cert ${f}: cannot read it (${(e as Error).message})`],
+      };
+    }
+  }
+  const outProblem = await checkOutDir(options.outDir);
+  if (outProblem) return { exitCode: EXIT_CODES.usage, errors: [`tailgate run: ${outProblem}`] };
   const unreachable = await checkReachable(new URL(plan.requests[0].url));
   if (unreachable) {
     return { exitCode: EXIT_CODES.unreachable, errors: [`tailgate run: ${unreachable}`] };

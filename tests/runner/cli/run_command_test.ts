@@ -185,3 +185,25 @@ load: { stages: [{ rate: 1/s, duration: 1s }] }
     "http://127.0.0.1:9999/v2/",
   ]);
 });
+
+Deno.test("tailgate run checks --out and --ca-cert before the run: exit 2, the option named", async () => {
+  await using dir = await tempDir();
+  const file = await planFile(String(dir), "http://127.0.0.1:9");
+  const aFile = join(String(dir), "not-a-folder");
+  await Deno.writeTextFile(aFile, "x");
+  for (const outDir of [aFile, join(aFile, "sub")]) {
+    const outcome = await runPlanCommand({ planPath: file, outDir, caCertFiles: [] }, () => {});
+    assert.equal(outcome.exitCode, 2, outcome.errors.join("\n"));
+    assert.match(
+      outcome.errors[0],
+      /^tailgate run: --out .*not-a-folder.*: .*not-a-folder is not a folder/,
+    );
+  }
+  const missing = join(String(dir), "missing.pem");
+  const outcome = await runPlanCommand(
+    { planPath: file, outDir: join(String(dir), "out"), caCertFiles: [missing] },
+    () => {},
+  );
+  assert.equal(outcome.exitCode, 2);
+  assert.match(outcome.errors[0], /--ca-cert .*missing\.pem: cannot read it/);
+});
