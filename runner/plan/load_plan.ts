@@ -5,7 +5,7 @@
  * @module
  */
 import { dirname } from "node:path";
-import { parsePlan, type PlanParse, wholeFileIssue } from "./parse_plan.ts";
+import { MAX_PLAN_BYTES, parsePlan, type PlanParse, wholeFileIssue } from "./parse_plan.ts";
 
 /** Options for {@linkcode loadPlan}. */
 export interface LoadPlanOptions {
@@ -31,7 +31,22 @@ export async function loadPlan(file: string, options: LoadPlanOptions): Promise<
     if (info.isDirectory) {
       return unreadable(file, "is a directory", "name a plan file, e.g. plans/demo.yaml");
     }
-    bytes = await Deno.readFile(file);
+    // A device (/dev/zero), a pipe or a socket could be read without end, or block forever.
+    if (!info.isFile) {
+      return unreadable(
+        file,
+        "is not a regular file (a device, pipe or socket)",
+        "name a plan file, e.g. plans/demo.yaml",
+      );
+    }
+    if (info.size > MAX_PLAN_BYTES) {
+      return wholeFileIssue(
+        file,
+        `the file is ${info.size} bytes; a plan may be at most ${MAX_PLAN_BYTES}`,
+        "is this the right file?",
+      );
+    }
+    bytes = await readAtMost(file, MAX_PLAN_BYTES + 1);
   } catch (e) {
     if (e instanceof Deno.errors.NotFound) {
       return unreadable(file, "does not exist", "check the path");
@@ -58,4 +73,17 @@ export async function loadPlan(file: string, options: LoadPlanOptions): Promise<
 
 function unreadable(file: string, what: string, hint?: string): PlanParse {
   return wholeFileIssue(file, `the plan file ${what}`, hint);
+}
+
+/** Reads up to `limit` bytes: a file that grows after its size was checked is still bounded. */
+async function readAtMost(file: string, limit: number): Promise<Uint8Array> {
+  using handle = await Deno.open(file, { read: true });
+  const out = new Uint8Array(limit);
+  let length = 0;
+  while (length < limit) {
+    const n = await handle.read(out.subarray(length));
+    if (n === null) break;
+    length += n;
+  }
+  return out.subarray(0, length);
 }
