@@ -119,6 +119,11 @@ export class PlanReader {
       return undefined;
     }
     const v = node.value;
+    // YAML reads `.inf`, and a 400-digit number, as Infinity: no setting of a plan is infinite.
+    if (!Number.isFinite(v)) {
+      this.error(node, path, `\`${path}\` must be a finite number, not ${v}`);
+      return undefined;
+    }
     if (opts.integer && !Number.isInteger(v)) {
       this.error(node, path, `\`${path}\` must be a whole number, not ${v}`);
     } else if (opts.above !== undefined && !(v > opts.above)) {

@@ -112,6 +112,14 @@ export function parseDurationMs(text: string | number): Parsed<number> {
     totalMs += amount * factor;
     rest = rest.slice(m[0].length).trimStart();
   }
+  // A 400-digit number reads as Infinity: a run of infinite length would never end.
+  if (!Number.isFinite(totalMs)) {
+    return {
+      ok: false,
+      message: `duration \`${shorten(source)}\` is too large to be a number`,
+      hint: "write a duration in s, m or h, e.g. `10m`",
+    };
+  }
   return { ok: true, value: totalMs };
 }
 
@@ -163,6 +171,13 @@ export function parseRatePerSec(text: string | number): Parsed<number> {
     };
   }
   const value = Number(num) * RATE_MULTIPLIER[mult] * perFactor;
+  if (!Number.isFinite(value)) {
+    return {
+      ok: false,
+      message: `rate \`${shorten(source)}\` is too large to be a number`,
+      hint: "write a rate such as `20k/s`",
+    };
+  }
   if (!(value > 0)) {
     return { ok: false, message: `rate \`${source}\` must be above zero`, hint: "e.g. `100/s`" };
   }
@@ -229,4 +244,9 @@ export function formatRatePerSec(ratePerSec: number): string {
 
 function round(x: number): number {
   return Number(x.toPrecision(4));
+}
+
+/** A long source text cut for a message: its start and length. */
+function shorten(text: string): string {
+  return text.length <= 40 ? text : `${text.slice(0, 24)}… (${text.length} characters)`;
 }

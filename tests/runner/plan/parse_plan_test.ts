@@ -237,3 +237,36 @@ Deno.test("parsePlan() reads a long comment line above a plan in linear time, an
   assert.equal(empty.plan, undefined);
   assert.match(empty.issues[0].message, /the plan is empty/);
 });
+
+Deno.test("parsePlan() refuses infinite numbers: a 400-digit rate or duration, `.inf` weight, an SLO bound", () => {
+  const huge = "9".repeat(400);
+  const parse = parseText(`name: t
+target: http://127.0.0.1:8080
+requests:
+  - { path: /, weight: .inf }
+load:
+  stages:
+    - { rate: ${huge}/s, duration: 10s }
+    - { rate: 10/s, duration: ${huge}s }
+slo:
+  - max < ${huge}s
+`);
+  assert.equal(parse.plan, undefined);
+  const messages = parse.issues.filter((i) => i.severity === "error").map((i) => i.message);
+  assert.ok(
+    messages.some((m) => /weight.* must be a finite number, not Infinity/.test(m)),
+    messages.join("\n"),
+  );
+  assert.ok(
+    messages.some((m) => /^rate `9{24}… \(402 characters\)` is too large to be a number$/.test(m)),
+    messages.join("\n"),
+  );
+  assert.ok(
+    messages.some((m) => /^duration `9{24}… \(401 characters\)` is too large/.test(m)),
+    messages.join("\n"),
+  );
+  assert.ok(
+    messages.filter((m) => /too large to be a number/.test(m)).length >= 3,
+    messages.join("\n"),
+  );
+});
