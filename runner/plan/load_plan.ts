@@ -67,6 +67,13 @@ export async function loadPlan(file: string, options: LoadPlanOptions): Promise<
       }
     },
     planDir: dirname(file),
+    realPath: (path) => {
+      try {
+        return Deno.realPathSync(path);
+      } catch {
+        return undefined;
+      }
+    },
     requireEnv: options.requireEnv,
   });
 }

@@ -24,6 +24,11 @@ export interface PlanContext {
   fileSize(path: string): number | undefined;
   /** Directory of the plan file, for relative body files. */
   planDir: string;
+  /**
+   * A path with every symbolic link resolved, or undefined when it does not exist (optional: without
+   * it, paths are compared as written). Body files must lie in the plan's folder.
+   */
+  realPath?(path: string): string | undefined;
   /** When false (`tailgate check`), an unset environment variable is a warning, not an error. */
   requireEnv: boolean;
 }

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { isAbsolute, normalize, relative } from "node:path";
 import type { YamlNode } from "./_yaml.ts";
 import type { PlanContext } from "./plan_context.ts";
 import { join, type PlanReader } from "./plan_reader.ts";
@@ -48,13 +49,25 @@ export function readBody(
   const text = reader.string(entry.value, join(path, key));
   if (text === undefined) return undefined;
   if (key === "text") return { kind: "text", text };
-  const resolved = text.startsWith("/") ? text : `${ctx.planDir}/${text}`;
+  const resolved = normalize(isAbsolute(text) ? text : `${ctx.planDir}/${text}`);
+  // Confined to the plan's folder: a body of /proc/self/environ or ../../etc/passwd would send the
+  // runner's secrets to the target.
+  const root = normalize(ctx.planDir);
+  if (!isInside(ctx.realPath?.(resolved) ?? resolved, ctx.realPath?.(root) ?? root)) {
+    reader.error(
+      entry.value,
+      join(path, "file"),
+      `body file \`${text}\` lies outside the plan's folder`,
+      "keep body files in the plan's folder or below it (paths are relative to the plan file)",
+    );
+    return undefined;
+  }
   const sizeBytes = ctx.fileSize(resolved);
   if (sizeBytes === undefined) {
     reader.error(
       entry.value,
       join(path, "file"),
-      `body file \`${text}\` does not exist`,
+      `body file \`${text}\` does not exist or is not a regular file`,
       "paths are relative to the plan file",
     );
     return undefined;
@@ -66,4 +79,10 @@ function toPlain(node: YamlNode): unknown {
   if (node.kind === "scalar") return node.value;
   if (node.kind === "seq") return node.items.map(toPlain);
   return Object.fromEntries(node.entries.map((e) => [e.key, toPlain(e.value)]));
+}
+
+/** Whether `path` lies strictly below the folder `root`. */
+function isInside(path: string, root: string): boolean {
+  const rel = relative(root, path);
+  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel);
 }

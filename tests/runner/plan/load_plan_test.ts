@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { loadPlan } from "../../../runner/plan/load_plan.ts";
 import { MAX_PLAN_BYTES } from "../../../runner/plan/parse_plan.ts";
+import { errorsOf, MINIMAL_PLAN } from "../../_helpers/plan_fixtures.ts";
 
 const options = { requireEnv: false, env: () => undefined };
 const firstMessage = async (file: string) => (await loadPlan(file, options)).issues[0]?.message;
@@ -34,6 +35,27 @@ Deno.test("loadPlan() refuses a plan over the size limit from its size, before r
       (await firstMessage(big))!,
       new RegExp(`the file is ${350 * 1024 * 1024} bytes; a plan may be at most ${MAX_PLAN_BYTES}`),
     );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("loadPlan()'s plans follow symbolic links before confining a body file", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/secret`, "s3cret");
+    await Deno.mkdir(`${dir}/plans`);
+    await Deno.symlink(`${dir}/secret`, `${dir}/plans/body.bin`);
+    await Deno.writeTextFile(
+      `${dir}/plans/p.yaml`,
+      MINIMAL_PLAN.replace(
+        "  - path: /\n",
+        "  - { method: PUT, path: /c, body: { file: body.bin } }\n",
+      ),
+    );
+    const parse = await loadPlan(`${dir}/plans/p.yaml`, { requireEnv: false });
+    assert.equal(parse.plan, undefined);
+    assert.match(errorsOf(parse)[0], /body file `body.bin` lies outside the plan's folder/);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -121,7 +121,9 @@ Deno.test("parsePlan() reads text, JSON and file bodies, and checks the file exi
   ]);
   assert.ok(plan.requests[1].headers.some((h) => h.name === "content-type"));
   const missing = parseText(text);
-  assert.deepEqual(errorsOf(missing), ["6:53 body file `body.bin` does not exist"]);
+  assert.deepEqual(errorsOf(missing), [
+    "6:53 body file `body.bin` does not exist or is not a regular file",
+  ]);
 });
 
 Deno.test("parsePlan() joins paths onto a target with a base path and accepts full URLs", () => {
@@ -269,4 +271,24 @@ slo:
     messages.filter((m) => /too large to be a number/.test(m)).length >= 3,
     messages.join("\n"),
   );
+});
+
+Deno.test("parsePlan() confines body files to the plan's folder: no secrets sent from elsewhere", () => {
+  const withBody = (file: string) =>
+    MINIMAL_PLAN.replace(
+      "  - path: /\n",
+      `  - { method: PUT, path: /c, body: { file: "${file}" } }\n`,
+    );
+  const files = {
+    "/plans/data/body.bin": 3,
+    "/proc/self/environ": 0,
+    "/etc/passwd": 100,
+    "/etc/shadow": 100,
+  };
+  assert.ok(parseText(withBody("data/body.bin"), { files }).plan, "below the plan's folder");
+  for (const outside of ["/proc/self/environ", "../etc/passwd", "data/../../etc/shadow"]) {
+    const parse = parseText(withBody(outside), { files });
+    assert.equal(parse.plan, undefined, outside);
+    assert.match(errorsOf(parse)[0], /body file `.*` lies outside the plan's folder$/, outside);
+  }
 });
