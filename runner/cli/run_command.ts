@@ -12,6 +12,7 @@ import { runPlan } from "../engine/run_plan.ts";
 import { checkReachable } from "../engine/preflight.ts";
 import { formatIssue } from "../plan/format_issue.ts";
 import { loadPlan } from "../plan/load_plan.ts";
+import { credentialsProblem, parseHttpUrl } from "../plan/validate_url.ts";
 import type { ResolvedPlan } from "../plan/types.ts";
 import { formatDurationMs, formatRatePerSec } from "../plan/units.ts";
 import { writeFileAtomic } from "../result/atomic_write.ts";
@@ -129,6 +130,11 @@ export function parseRunArgs(
   const target = parsed.values.target;
   if (target !== undefined && !/^https?:\/\/[^/]/.test(target)) {
     errors.push(`--target \`${target}\` is not an http(s) URL`);
+  } else if (target !== undefined) {
+    const url = parseHttpUrl(target);
+    const secret = url && credentialsProblem(url);
+    if (url === undefined) errors.push(`--target \`${target}\` is not an http(s) URL`);
+    else if (secret) errors.push(`--target: ${secret.message}; ${secret.hint}`);
   }
   const shared = readResultArgs(parsed.values);
   if (!shared.ok) errors.push(...shared.errors);

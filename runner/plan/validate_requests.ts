@@ -12,7 +12,7 @@ import { parseDurationMs } from "./units.ts";
 import { readBody } from "./validate_body.ts";
 import { readExpect } from "./validate_expect.ts";
 import { readHeaders } from "./validate_headers.ts";
-import { parseHttpUrl, readRequestUrl } from "./validate_url.ts";
+import { credentialsProblem, parseHttpUrl, readRequestUrl } from "./validate_url.ts";
 
 export type { PlanContext } from "./plan_context.ts";
 
@@ -53,6 +53,11 @@ export function readTarget(reader: PlanReader, node: YamlNode): string | undefin
       "the target is a base URL without `?query` or `#fragment`",
       "put them in a request's `path`",
     );
+    return undefined;
+  }
+  const secret = credentialsProblem(url);
+  if (secret) {
+    reader.error(node, "target", secret.message, secret.hint);
     return undefined;
   }
   return url.href.replace(/\/$/, "");

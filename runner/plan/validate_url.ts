@@ -43,8 +43,14 @@ export function readRequestUrl(
         `\`${text}\` is not an absolute http(s) URL`,
         "or use `path` with the plan's `target`",
       );
+      return undefined;
     }
-    return url?.href;
+    const secret = credentialsProblem(url);
+    if (secret) {
+      reader.error(urlNode, join(path, "url"), secret.message, secret.hint);
+      return undefined;
+    }
+    return url.href;
   }
   const p = pathNode ? reader.string(pathNode, join(path, "path")) : undefined;
   if (pathNode && p === undefined) return undefined;
@@ -86,4 +92,23 @@ export function parseHttpUrl(text: string): URL | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The error for a URL that carries credentials (`http://user:pass@host`), or undefined: they
+ * would be stored in every result and report, where `${env.X}` headers are not.
+ *
+ * @example
+ * ```ts
+ * import { credentialsProblem } from "./validate_url.ts";
+ * credentialsProblem(new URL("http://u:p@127.0.0.1/"))?.message; // "… carries credentials …"
+ * ```
+ */
+export function credentialsProblem(url: URL): { message: string; hint: string } | undefined {
+  if (url.username === "" && url.password === "") return undefined;
+  return {
+    message: "the URL carries credentials (`user:password@`), which would be stored in every " +
+      "result and report",
+    hint: 'send them in a header from the environment: `Authorization: "Basic ${env.TARGET_AUTH}"`',
+  };
 }

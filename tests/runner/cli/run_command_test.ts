@@ -207,3 +207,11 @@ Deno.test("tailgate run checks --out and --ca-cert before the run: exit 2, the o
   assert.equal(outcome.exitCode, 2);
   assert.match(outcome.errors[0], /--ca-cert .*missing\.pem: cannot read it/);
 });
+
+Deno.test("tailgate run refuses --target with credentials, without echoing them", () => {
+  const parsed = parseRunArgs(["plan.yaml", "--target", "http://ops:hunter2@127.0.0.1:9"]);
+  assert.equal(parsed.ok, false);
+  const errors = parsed.ok ? [] : parsed.errors;
+  assert.match(errors[0], /^--target: the URL carries credentials/);
+  assert.ok(!errors[0].includes("hunter2"));
+});

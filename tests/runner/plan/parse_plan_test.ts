@@ -292,3 +292,19 @@ Deno.test("parsePlan() confines body files to the plan's folder: no secrets sent
     assert.match(errorsOf(parse)[0], /body file `.*` lies outside the plan's folder$/, outside);
   }
 });
+
+Deno.test("parsePlan() refuses credentials in a target or request URL: they would be stored", () => {
+  const inTarget = parseText(
+    MINIMAL_PLAN.replace("http://127.0.0.1:8080", "http://ops:hunter2@127.0.0.1:8080"),
+  );
+  assert.equal(inTarget.plan, undefined);
+  assert.match(errorsOf(inTarget)[0], /^2:9 the URL carries credentials/);
+  const inRequest = parseText(
+    MINIMAL_PLAN.replace("  - path: /\n", "  - url: https://ops:hunter2@127.0.0.1:8443/x\n"),
+  );
+  assert.equal(inRequest.plan, undefined);
+  assert.match(errorsOf(inRequest)[0], /the URL carries credentials/);
+  for (const issue of [...inTarget.issues, ...inRequest.issues]) {
+    assert.ok(!`${issue.message} ${issue.hint}`.includes("hunter2"), "the secret is not echoed");
+  }
+});
