@@ -67,7 +67,13 @@ export async function runPlansMain(
     for (const job of jobs) {
       group(`tailgate ${job.args[0]} ${job.plan}`);
       await Deno.remove(resolve(cwd, job.dir), { recursive: true }).catch(() => {});
+      // tailgate's own output echoes plan names and values: a line such as `::error::` or
+      // `::stop-commands::` in them must not act as a workflow command, so commands are off while
+      // it runs (resumed by a token nobody can guess).
+      const token = crypto.randomUUID().replaceAll("-", "");
+      if (github) print(`::stop-commands::${token}`);
       const exit = await run(job.args, cwd);
+      if (github) print(`::${token}::`);
       endGroup();
       outcomes.push(await readOutcome(job.plan, resolve(cwd, job.dir), exit.code, exit.stderr));
     }

@@ -21,6 +21,7 @@ import { collectEnvironment } from "../result/environment.ts";
 import type { RunResult } from "../result/run_result.ts";
 import { EXIT_CODES, type ExitCode } from "./exit_codes.ts";
 import type { ShardSpec } from "../schedule/build_schedule.ts";
+import { printable } from "../../reporters/text_table.ts";
 import { finishResult } from "./finish_result.ts";
 import { checkOutDir } from "./out_dir.ts";
 import {
@@ -231,7 +232,7 @@ export async function runPlanCommand(
   const environment = await collectEnvironment();
   const progress = (p: RunProgress) =>
     onProgress(
-      `[${p.stageName} ${seconds(p.offsetMs)}/${seconds(p.durationMs)}, ` +
+      `[${printable(p.stageName)} ${seconds(p.offsetMs)}/${seconds(p.durationMs)}, ` +
         `${seconds(Math.max(0, p.durationMs - p.offsetMs))} left] ` +
         `intended ${formatRatePerSec(p.intendedPerSec)} sent ${p.sentPerSec}/s ` +
         `p99 ${p.p99Us === undefined ? "-" : formatDurationMs(p.p99Us / 1000)} ` +

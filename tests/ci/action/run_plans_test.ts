@@ -69,6 +69,12 @@ Deno.test("run_plans annotates the failed SLO's line, fills the job summary and 
   );
   assert.equal(code, 1);
   assert.ok(printed.includes("::group::tailgate run plans/shop.yaml"), printed.join("\n"));
+  // Workflow commands are off while tailgate prints, and back on after it, by a fresh token.
+  const start = printed.indexOf("::group::tailgate run plans/shop.yaml");
+  const stop = /^::stop-commands::([0-9a-f]{32})$/.exec(printed[start + 1]);
+  assert.ok(stop, printed[start + 1]);
+  assert.equal(printed[start + 2], `::${stop[1]}::`);
+  assert.equal(printed[start + 3], "::endgroup::");
   const errors = printed.filter((l) => l.startsWith("::error "));
   assert.equal(errors.length, 1);
   assert.match(

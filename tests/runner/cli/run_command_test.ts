@@ -215,3 +215,30 @@ Deno.test("tailgate run refuses --target with credentials, without echoing them"
   assert.match(errors[0], /^--target: the URL carries credentials/);
   assert.ok(!errors[0].includes("hunter2"));
 });
+
+Deno.test("tailgate run's progress lines print a hostile stage name inert", async () => {
+  await using target = await startTarget({ mode: "hello", port: 0 });
+  await using dir = await tempDir();
+  const file = join(String(dir), "plan.yaml");
+  await Deno.writeTextFile(
+    file,
+    `name: hostile
+target: ${target.url}
+requests: [{ path: /x }]
+load:
+  connections: 2
+  stages: [{ name: "x\\e[2J::error::y", rate: 50/s, duration: 2500ms }]
+`,
+  );
+  const lines: string[] = [];
+  await runPlanCommand(
+    { planPath: file, outDir: join(String(dir), "out"), caCertFiles: [] },
+    (l) => lines.push(l),
+  );
+  const progress = lines.filter((l) => l.startsWith("[x"));
+  assert.ok(progress.length > 0, lines.join("\n"));
+  for (const l of progress) {
+    assert.ok(!l.includes("\u001b"), "no raw escape reaches the terminal");
+    assert.ok(l.startsWith("[x\\u001b[2J::error::y "), l);
+  }
+});
