@@ -66,3 +66,17 @@ Deno.test("compare refuses unreadable input and bad usage with exit 2", async ()
   assert.equal((await compareCommand([f.a])).exitCode, 2);
   assert.equal((await compareCommand([f.a, f.b, "--format", "pdf"])).exitCode, 2);
 });
+
+Deno.test("compare names a damaged histogram with exit 2 instead of crashing", async () => {
+  const damaged = result(1);
+  const hdr = damaged.stages[0].response.hdr;
+  damaged.stages[0].response.hdr = hdr.slice(0, 20) + (hdr[20] === "A" ? "B" : "A") +
+    hdr.slice(21);
+  await using f = await files(result(1), damaged);
+  const outcome = await compareCommand([f.a, f.b]);
+  assert.equal(outcome.exitCode, 2);
+  assert.match(
+    outcome.errors[0],
+    /^tailgate compare: .*b\.json is damaged: stage "main", response time: /,
+  );
+});
