@@ -130,7 +130,9 @@ export class Dispatcher {
     this.#nextTickMs = startMs + 1000;
     try {
       while (true) {
-        if (signal?.aborted) return this.#stop();
+        // Awaited here: returning the promise would run `finally` at once, closing every socket
+        // before the grace period let the requests in flight finish.
+        if (signal?.aborted) return await this.#stop();
         this.#pump();
         const now = clock.nowMs();
         if (now >= this.#nextSweepMs) {

@@ -329,3 +329,18 @@ Deno.test("a response that takes the due requests moves the sleeping loop's wake
   assert.equal(d.dispatched, 3);
   assert.deepEqual(deadlines, [1_001, 1_003], "re-armed for request 3, not woken for nothing");
 });
+
+Deno.test("a stop lets requests in flight finish within the grace period, recorded as answered", async () => {
+  // Every answer takes 50 ms: at the stop about 50 requests are in flight.
+  const { outcome, recorded } = await run({
+    ratePerSec: 1000,
+    durationMs: 1000,
+    connections: 100,
+    server: (t) => t + 50,
+    stopAtMs: 100,
+  });
+  assert.equal(outcome.complete, false);
+  const s = recorded.stages[0];
+  assert.deepEqual(s.counts.errors, {}, "none was cut off by closing its socket");
+  assert.ok(s.counts.ok >= 95, `${s.counts.ok} answered`);
+});
