@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { writeFileAtomic } from "../result/atomic_write.ts";
 import type { Environment, RunResult } from "../result/run_result.ts";
 import { parseBaseline } from "./baseline_parse.ts";
+import { withHistoryLock } from "./history_lock.ts";
 import {
   type Baseline,
   BASELINE_SCHEMA,
@@ -162,6 +163,21 @@ export async function appendToBaseline(
   }
   const unsound = unsoundReason(result);
   if (unsound) throw new BaselineError("unsound_run", unsound);
+  const planName = result.plan.name;
+  await Deno.mkdir(dir, { recursive: true });
+  // Re-read under the lock: a history another run appended to meanwhile keeps its run.
+  return await withHistoryLock(
+    baselinePath(dir, planName),
+    () => appendLocked(dir, result, keep, write),
+  );
+}
+
+async function appendLocked(
+  dir: string,
+  result: RunResult,
+  keep: number,
+  write: (path: string, data: string) => Promise<void>,
+): Promise<Baseline> {
   const planName = result.plan.name;
   const loaded = await loadBaseline(dir, planName);
   if (!loaded.ok) {

@@ -208,3 +208,13 @@ Deno.test("fingerprintMismatch() lists exactly the fields that differ, not the g
     "tailgate: 0.0.0-test vs 0.2.0",
   ]);
 });
+
+Deno.test("runs appended at once all stay: each re-reads the history under the lock", async () => {
+  await using dir = await tempDir();
+  // Without the lock every append read the same old history and the last write won.
+  await Promise.all([1, 2, 3, 4, 5].map((day) => appendToBaseline(dir.path, resultOn(day))));
+  const loaded = await loadBaseline(dir.path, "shop");
+  assert.ok(loaded.ok && loaded.baseline);
+  assert.equal(loaded.baseline.runs.length, 5);
+  assert.deepEqual(await names(dir.path), ["shop.json"], "no lock file is left behind");
+});
