@@ -6,7 +6,7 @@
  * @module
  */
 import { formatDurationMs } from "../plan/units.ts";
-import { percentileOf } from "../result/measured_floor.ts";
+import { measuredFloor, percentileOf } from "../result/measured_floor.ts";
 import { cpuShare, latenessP99Us } from "../result/tool_health.ts";
 import type { RunResult, ToolHealth } from "../result/run_result.ts";
 
@@ -42,7 +42,8 @@ export function generatorAllowance(
       ? h.maxUs
       : percentileOf(h, percentile);
   const lateSendUs = Math.max(at(health.sendLag), at(health.dispatchLag));
-  const floorUs = Math.max(at(health.engineStall), at(health.platformHiccup));
+  // The run's measured floor, as every report states it (result/measured_floor.ts).
+  const floorUs = measuredFloor(health, percentile).floorUs;
   return { lateSendUs, floorUs, addedUs: lateSendUs + floorUs };
 }
 
