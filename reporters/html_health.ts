@@ -79,6 +79,7 @@ export function toolHealthPanel(health: ToolHealth, floor?: string): string {
       `${health.connections.opened} opened, at most ${health.connections.peak} at once`,
     ],
     ["timer slack 1 ns", health.timerSlackSet ? "set" : "not set (needs --allow-ffi)"],
+    ["I/O path", IO_PATHS[health.io ?? "unknown"]],
     ["tool-limited", health.toolLimited ? "yes" : "no"],
   ]);
   const floorNote = floor === undefined
@@ -107,3 +108,10 @@ export function environmentTable(env: Environment): string {
     ["CI", env.ci ?? "–"],
   ]);
 }
+
+const IO_PATHS: Record<string, string> = {
+  native: "native (libc sockets on epoll)",
+  deno: "Deno's sockets",
+  mixed: "mixed (shards differed)",
+  unknown: "not recorded",
+};

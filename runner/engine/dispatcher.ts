@@ -229,7 +229,7 @@ export class Dispatcher {
     const { waker } = this.#o;
     if (this.#inflight === 0 && (this.#o.cursor.done || this.#stopping)) {
       waker.interrupt();
-    } else if (this.#armedMs === this.#armedMs && !this.#stopping) {
+    } else if (this.#armedMs === this.#armedMs && !this.#stopping && !waker.blocking) {
       // Responses drive the dispatch under load: when this one took every request that had
       // fallen due, the sleeping loop's wake would find nothing to do. Move it to the next
       // deadline instead (the waker skips the notify when its worker wakes in time anyway).

@@ -13,6 +13,9 @@ import { startWorkerIntervalStore } from "../recorder/worker_interval_store.ts";
 import { Schedule, type ShardSpec } from "../schedule/build_schedule.ts";
 import { rateAtMs } from "../schedule/fire_times.ts";
 import { createAtomicsWaker } from "./atomics_waker.ts";
+import { EpollLoop } from "./epoll_loop.ts";
+import { type NativeTarget, nativeTarget } from "./native_target.ts";
+import { NativeConnection } from "./native_connection.ts";
 import { type HiccupMeter, startHiccupMeter } from "./hiccup_meter.ts";
 import { youngGenerationMb } from "./v8_flags.ts";
 import { Dispatcher } from "./dispatcher.ts";
@@ -52,6 +55,20 @@ export interface EngineOptions {
    */
   startAtEpochMs?: number;
   clock?: Clock;
+  /**
+   * The I/O path: `deno` (Deno's sockets and the timing worker; the default), `native` (libc
+   * sockets on an epoll loop; plain HTTP on Linux with FFI, else an error) or `auto` (native where
+   * it can run). The native loop blocks this thread between events, yielding to its event loop
+   * only every 50 ms: give it a thread of its own (runPlan runs it in a worker) unless nothing
+   * else on the thread needs to run meanwhile, such as a server in the same thread.
+   */
+  io?: "auto" | "native" | "deno";
+  /**
+   * Called once the connections are open; resolves with the wall-clock time (epoch ms) of
+   * schedule offset 0. Lets workers start together once every one of them is ready; overrides
+   * `startAtEpochMs` and `leadMs`.
+   */
+  startAt?: () => Promise<number>;
   /** Overrides for tests. */
   connect?: (url: URL, clock: Clock) => Connection;
   waker?: Waker;
@@ -70,6 +87,8 @@ export interface EngineRun {
   cpu: { userMs: number; systemMs: number };
   connections: { opened: number; peak: number };
   timerSlackSet: boolean;
+  /** Which I/O path ran: `native` (libc sockets on epoll) or `deno` (Deno's sockets). */
+  io?: "native" | "deno";
   /**
    * The engine thread's young-generation capacity (MB) during the run (see v8_flags.ts);
    * undefined where not measured (records built by hand in tests).
@@ -105,13 +124,14 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
     return prepareRequest(r, i, body);
   }));
   const origin = new URL(plan.requests[0].url);
-  const connect = options.connect ??
-    ((url: URL, c: Clock) =>
-      new Http1Connection({ url, clock: c, tls: { caCerts: options.caCerts } }));
   // A real run keeps its engine thread for timing, writing, reading and recording: intervals are
   // encoded by an idle-priority worker, and a probe thread measures the platform's hiccups.
   // Runs with an injected waker (tests on a fake clock) do both inline or not at all.
   const real = options.waker === undefined;
+  const io = options.io ?? "deno";
+  const native: NativeTarget | undefined = real && options.connect === undefined && io !== "deno"
+    ? await nativeTarget(origin, io)
+    : undefined;
   const store: IntervalStore | undefined = real ? await startWorkerIntervalStore() : undefined;
   const recorder = new Recorder(
     schedule.stages,
@@ -125,11 +145,21 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
   // The engine-stall probe counts from the end of the leading warmup stages, as send lag does.
   const warmupEndMs = schedule.stages.find((s) => !s.warmup)?.startMs ?? schedule.durationMs;
   let measuredFromMs = Infinity; // clock time; set once the schedule's start is known
-  const waker = options.waker ?? await createAtomicsWaker({
-    onResume: (stallMs) => {
-      if (clock.nowMs() >= measuredFromMs) recorder.engineStall(stallMs);
-    },
-  });
+  const onResume = (stallMs: number) => {
+    if (clock.nowMs() >= measuredFromMs) recorder.engineStall(stallMs);
+  };
+  let waker: Waker;
+  let connect: (url: URL, c: Clock) => Connection;
+  if (native !== undefined) {
+    const loop = new EpollLoop({ libc: native.libc, clock, onResume });
+    waker = loop;
+    connect = (_url, c) => new NativeConnection({ loop, clock: c, socketAddress: native.address });
+  } else {
+    waker = options.waker ?? await createAtomicsWaker({ onResume });
+    connect = options.connect ??
+      ((url: URL, c: Clock) =>
+        new Http1Connection({ url, clock: c, tls: { caCerts: options.caCerts } }));
+  }
   const hiccups: HiccupMeter | undefined = real ? await startHiccupMeter() : undefined;
   const timerSlackSet = "timerSlackSet" in waker ? Boolean(waker.timerSlackSet) : false;
   let lastSent = 0;
@@ -166,8 +196,9 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
   await dispatcher.openConnections();
   const cpuBefore = process.cpuUsage();
   // The schedule starts once the connections are open.
-  const startMs = options.startAtEpochMs !== undefined
-    ? options.startAtEpochMs - performance.timeOrigin
+  const startAtEpochMs = options.startAt ? await options.startAt() : options.startAtEpochMs;
+  const startMs = startAtEpochMs !== undefined
+    ? startAtEpochMs - performance.timeOrigin
     : clock.nowMs() + (options.leadMs ?? 20);
   const startedAt = new Date(Date.now() + (startMs - clock.nowMs()));
   measuredFromMs = startMs + warmupEndMs;
@@ -193,6 +224,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
       cpu: { userMs: cpu.user / 1000, systemMs: cpu.system / 1000 },
       connections: { opened: dispatcher.socketsOpened, peak: dispatcher.peakConnections },
       timerSlackSet,
+      io: native !== undefined ? "native" : "deno",
       youngGenerationMb: youngGenerationMb(),
       ...(error === undefined ? {} : { error }),
     };

@@ -1,7 +1,8 @@
 /**
  * The Web Worker that runs one share of a plan's schedule (see run_plan.ts). It receives the
- * plan, its shard and the common start time, posts progress about once a second, and posts its
- * record when done. A "stop" message stops it like Ctrl-C.
+ * plan and its shard, opens its connections and posts "ready"; the "start" message then gives
+ * the common start time (once every worker is ready, so none starts behind its schedule). It posts
+ * progress about once a second and its record when done. A "stop" message stops it like Ctrl-C.
  *
  * @module
  */
@@ -15,13 +16,15 @@ export type ToEngineWorker =
     type: "run";
     plan: ResolvedPlan;
     shard: ShardSpec;
-    startAtEpochMs: number;
     caCerts?: string[];
+    io: "native" | "deno";
   }
+  | { type: "start"; startAtEpochMs: number }
   | { type: "stop" };
 
 /** Messages from the worker. */
 export type FromEngineWorker =
+  | { type: "ready" }
   | { type: "progress"; progress: Progress }
   | { type: "done"; run: Omit<EngineRun, "startedAt"> & { startedAt: string } }
   | { type: "failed"; message: string };
@@ -31,18 +34,29 @@ const scope = globalThis as any;
 if (typeof scope.WorkerGlobalScope !== "undefined" && scope instanceof scope.WorkerGlobalScope) {
   const stop = new AbortController();
   const post = (message: FromEngineWorker) => scope.postMessage(message);
+  let start: ((startAtEpochMs: number) => void) | undefined;
+  const started = new Promise<number>((resolve) => start = resolve);
   scope.onmessage = async (event: MessageEvent<ToEngineWorker>) => {
     const message = event.data;
     if (message.type === "stop") {
       stop.abort();
+      start?.(performance.timeOrigin + performance.now()); // a stop before the start ends at once
+      return;
+    }
+    if (message.type === "start") {
+      start?.(message.startAtEpochMs);
       return;
     }
     try {
       const run = await runEngine({
         plan: message.plan,
         shard: message.shard,
-        startAtEpochMs: message.startAtEpochMs,
+        startAt: () => {
+          post({ type: "ready" });
+          return started;
+        },
         caCerts: message.caCerts,
+        io: message.io,
         signal: stop.signal,
         onProgress: (progress) => post({ type: "progress", progress }),
       });

@@ -12,7 +12,8 @@
  */
 import type { ErrorKind } from "../result/run_result.ts";
 import { ConnectFailure, responseOutcome, socketErrorKind } from "./http1_errors.ts";
-import { Http1ResponseParser } from "./http1_response_parser.ts";
+import { InflightRequest } from "./inflight_request.ts";
+import { ResponseReader } from "./response_reader.ts";
 import { socketReader } from "./socket_reader.ts";
 import type { Clock, Connection, PreparedRequest, ResponseOutcome } from "./types.ts";
 
@@ -38,9 +39,6 @@ export interface Http1ConnectionOptions {
   /** TLS settings for https; `caCerts` are PEM certificates trusted besides the system's. */
   tls?: { caCerts?: string[] };
 }
-
-/** Bytes of the per-connection read buffer; it grows only to hold a long head line. */
-const READ_BUFFER_BYTES = 16 * 1024;
 
 /**
  * One keep-alive HTTP/1.1 connection. `send` never rejects: failures are outcomes with an
@@ -70,26 +68,15 @@ export class Http1Connection implements Connection {
   readonly #port: number;
   readonly #tls: { caCerts?: string[] } | undefined;
   readonly #clock: Clock;
-  readonly #parser = new Http1ResponseParser();
+  readonly #reader = new ResponseReader();
+  readonly #req = new InflightRequest();
   #conn: Deno.Conn | undefined;
-  #buffer = new Uint8Array(READ_BUFFER_BYTES);
-  /** Bytes of an unfinished head line kept at the start of the buffer. */
-  #buffered = 0;
-  #busy = false;
   #socketsOpened = 0;
   /** Counts sends, so a late step of an earlier send can tell it is stale. */
   #sendSeq = 0;
-  #resolve: ((outcome: ResponseOutcome) => void) | undefined;
-  readonly #captureResolve = (resolve: (outcome: ResponseOutcome) => void) => {
-    this.#resolve = resolve;
-  };
   /** The request whose hot-path write is pending, or 0; and its bytes. */
   #writeSeq = 0;
   #writeBytes: Uint8Array | undefined;
-  /** Clock time just before the first write, or -1 before it. */
-  #writtenAtMs = -1;
-  #bytesSent = 0;
-  #bytesReceived = 0;
 
   constructor(options: Http1ConnectionOptions) {
     const { url } = options;
@@ -102,21 +89,17 @@ export class Http1Connection implements Connection {
 
   /** True while a request is in flight. */
   get busy(): boolean {
-    return this.#busy;
+    return this.#req.busy;
   }
 
   /** Connects if needed, writes the request and resolves with its outcome; never rejects. */
   send(request: PreparedRequest): Promise<ResponseOutcome> {
-    if (this.#busy) {
+    if (this.#req.busy) {
       const nowMs = this.#clock.nowMs();
       return Promise.resolve(responseOutcome(0, "other", 0, 0, nowMs, nowMs));
     }
-    this.#busy = true;
-    this.#writtenAtMs = -1; // set just before the first write
-    this.#bytesSent = 0;
-    this.#bytesReceived = 0;
-    this.#parser.reset(request.isHead);
-    const promise = new Promise<ResponseOutcome>(this.#captureResolve);
+    this.#reader.start(request.isHead);
+    const promise = this.#req.begin();
     const seq = ++this.#sendSeq;
     const conn = this.#conn;
     if (conn !== undefined && this.#writeSeq === 0) this.#writeOnce(conn, request.bytes, seq);
@@ -129,19 +112,19 @@ export class Http1Connection implements Connection {
    * measured schedule. Resolves with the failure kind, or undefined when connected (or busy).
    */
   async open(): Promise<ErrorKind | undefined> {
-    if (this.#conn !== undefined || this.#busy) return undefined;
+    if (this.#conn !== undefined || this.#req.busy) return undefined;
     let conn: Deno.Conn;
     try {
       conn = await this.#connect();
     } catch (error) {
       return error instanceof ConnectFailure ? error.kind : "other";
     }
-    if (this.#conn !== undefined || this.#busy) {
+    if (this.#conn !== undefined || this.#req.busy) {
       conn.close();
       return undefined;
     }
     this.#conn = conn;
-    this.#buffered = 0;
+    this.#reader.clear();
     void this.#readLoop(conn);
     return undefined;
   }
@@ -149,7 +132,7 @@ export class Http1Connection implements Connection {
   /** Fails the in-flight request with `kind` and closes the socket. */
   abort(kind: ErrorKind): void {
     this.#closeSocket();
-    if (this.#busy) this.#finish(0, kind);
+    if (this.#req.busy) this.#finish(0, kind);
   }
 
   /** Closes the socket; an in-flight request completes with error "other". */
@@ -162,8 +145,8 @@ export class Http1Connection implements Connection {
    * such write is pending at a time (`#writeSeq`), so its callbacks know whose write it was.
    */
   #writeOnce(conn: Deno.Conn, bytes: Uint8Array, seq: number): void {
-    this.#writtenAtMs = this.#clock.nowMs();
-    this.#bytesSent = bytes.length; // the response may be read before the write resolves
+    // Counted as sent from the first write: the response may be read before the write resolves.
+    this.#req.written(this.#clock.nowMs(), bytes.length);
     this.#writeSeq = seq;
     this.#writeBytes = bytes;
     conn.write(bytes).then(this.#onWritten, this.#onWriteFailed);
@@ -175,7 +158,7 @@ export class Http1Connection implements Connection {
     this.#writeSeq = 0;
     this.#writeBytes = undefined;
     const conn = this.#conn;
-    if (n < bytes.length && seq === this.#sendSeq && this.#busy && conn !== undefined) {
+    if (n < bytes.length && seq === this.#sendSeq && this.#req.busy && conn !== undefined) {
       void this.#writeRest(seq, conn, bytes, n);
     }
   };
@@ -184,8 +167,8 @@ export class Http1Connection implements Connection {
     const seq = this.#writeSeq;
     this.#writeSeq = 0;
     this.#writeBytes = undefined;
-    if (seq === this.#sendSeq && this.#busy) {
-      this.#bytesSent = 0;
+    if (seq === this.#sendSeq && this.#req.busy) {
+      this.#req.bytesSent = 0;
       this.#fail(this.#errorKind(error));
     }
   };
@@ -197,33 +180,32 @@ export class Http1Connection implements Connection {
       try {
         conn = await this.#connect();
       } catch (error) {
-        if (seq === this.#sendSeq && this.#busy) {
+        if (seq === this.#sendSeq && this.#req.busy) {
           this.#fail(error instanceof ConnectFailure ? error.kind : "other");
         }
         return;
       }
-      if (seq !== this.#sendSeq || !this.#busy) { // aborted while connecting
+      if (seq !== this.#sendSeq || !this.#req.busy) { // aborted while connecting
         conn.close();
         return;
       }
       this.#conn = conn;
-      this.#buffered = 0;
+      this.#reader.clear();
       void this.#readLoop(conn);
     }
-    this.#writtenAtMs = this.#clock.nowMs();
-    this.#bytesSent = bytes.length;
+    this.#req.written(this.#clock.nowMs(), bytes.length);
     await this.#writeRest(seq, conn, bytes, 0);
   }
 
   /** Writes `bytes` from `written` on, looping over partial writes while `seq` is current. */
   async #writeRest(seq: number, conn: Deno.Conn, bytes: Uint8Array, written: number) {
     try {
-      while (written < bytes.length && seq === this.#sendSeq && this.#busy) {
+      while (written < bytes.length && seq === this.#sendSeq && this.#req.busy) {
         written += await conn.write(written === 0 ? bytes : bytes.subarray(written));
       }
     } catch (error) {
-      if (seq === this.#sendSeq && this.#busy) {
-        this.#bytesSent = written;
+      if (seq === this.#sendSeq && this.#req.busy) {
+        this.#req.bytesSent = written;
         this.#fail(this.#errorKind(error));
       }
     }
@@ -265,19 +247,19 @@ export class Http1Connection implements Connection {
     for (;;) {
       let n: number | null;
       try {
-        const buffered = this.#buffered;
-        n = await read(buffered === 0 ? this.#buffer : this.#buffer.subarray(buffered));
+        n = await read(this.#reader.space());
       } catch (error) {
         if (conn !== this.#conn) return; // closed by this side
         this.#closeSocket();
-        if (this.#busy) this.#fail(this.#errorKind(error));
+        if (this.#req.busy) this.#fail(this.#errorKind(error));
         return;
       }
       if (conn !== this.#conn) return;
       if (n === null) {
         this.#closeSocket();
-        if (!this.#busy) return; // the server closed an idle connection: reconnect on next send
-        if (this.#parser.finish()) this.#finish(this.#parser.status, undefined);
+        if (!this.#req.busy) return; // the server closed an idle connection: reconnect on next send
+        const parser = this.#reader.parser;
+        if (parser.finish()) this.#finish(parser.status, undefined);
         else this.#fail("reset");
         return;
       }
@@ -287,31 +269,11 @@ export class Http1Connection implements Connection {
   }
 
   #received(n: number): void {
-    if (!this.#busy) { // nothing was asked: the stream cannot be trusted any more
+    if (!this.#req.busy) { // nothing was asked: the stream cannot be trusted any more
       this.#closeSocket();
       return;
     }
-    this.#bytesReceived += n;
-    const end = this.#buffered + n;
-    const parser = this.#parser;
-    const pos = parser.execute(this.#buffer, 0, end);
-    if (parser.done) {
-      this.#buffered = 0;
-      if (!parser.keepAlive || pos < end) this.#closeSocket(); // bytes past the response: drop
-      this.#finish(parser.status, undefined);
-    } else if (parser.failed) {
-      this.#fail("protocol");
-    } else if (pos < end) { // an unfinished head line: keep it at the start of the buffer
-      this.#buffer.copyWithin(0, pos, end);
-      this.#buffered = end - pos;
-      if (this.#buffered === this.#buffer.length) {
-        const grown = new Uint8Array(this.#buffer.length * 2);
-        grown.set(this.#buffer);
-        this.#buffer = grown;
-      }
-    } else {
-      this.#buffered = 0;
-    }
+    if (this.#reader.take(this.#req, n, this.#clock)) this.#closeSocket();
   }
 
   #fail(kind: ErrorKind): void {
@@ -320,21 +282,14 @@ export class Http1Connection implements Connection {
   }
 
   #finish(status: number, error: ErrorKind | undefined): void {
-    const resolve = this.#resolve!;
-    this.#resolve = undefined;
-    this.#busy = false;
-    const completedAtMs = this.#clock.nowMs();
-    const writtenAtMs = this.#writtenAtMs < 0 ? completedAtMs : this.#writtenAtMs;
-    const sent = this.#bytesSent;
-    const received = this.#bytesReceived;
-    resolve(responseOutcome(status, error, sent, received, writtenAtMs, completedAtMs));
+    this.#req.settle(status, error, this.#clock.nowMs());
   }
 
   #closeSocket(): void {
     const conn = this.#conn;
     if (conn === undefined) return;
     this.#conn = undefined;
-    this.#buffered = 0;
+    this.#reader.clear();
     try {
       conn.close();
     } catch {

@@ -1,7 +1,8 @@
 /**
  * Runs a plan on one thread or spread across Web Workers (`load.workers`). Each worker runs an
  * interleaved share of the schedule from the same start instant; their records merge exactly,
- * and the union of their schedules is the plan's schedule.
+ * and the union of their schedules is the plan's schedule. The native I/O path always runs in
+ * workers (one at least), since its loop blocks the thread it runs on.
  *
  * @module
  */
@@ -11,6 +12,10 @@ import { mergeRecordedRuns } from "../recorder/merge_recorded.ts";
 import type { ShardSpec } from "../schedule/build_schedule.ts";
 import { type EngineRun, type Progress, runEngine } from "./engine.ts";
 import type { FromEngineWorker, ToEngineWorker } from "./engine_worker.ts";
+import { ioChoice, nativeTarget } from "./native_target.ts";
+
+/** How far ahead of "now" workers start their schedule once all are ready (ms). */
+const START_LEAD_MS = 20;
 
 /** Options of {@linkcode runPlan}. */
 export interface RunPlanOptions {
@@ -21,6 +26,8 @@ export interface RunPlanOptions {
   onProgress?: (progress: Progress) => void;
   caCerts?: string[];
   startAtEpochMs?: number;
+  /** The I/O path (see `EngineOptions.io`); default: `TAILGATE_IO`, else auto. */
+  io?: "auto" | "native" | "deno";
 }
 
 /**
@@ -65,10 +72,15 @@ export function composeShards(outer: ShardSpec, inner: ShardSpec): ShardSpec {
 export async function runPlan(options: RunPlanOptions): Promise<EngineRun> {
   const count = workerCount(options.plan.load.workers, navigator.hardwareConcurrency);
   const shard = options.shard ?? { index: 0, count: 1 };
-  if (count === 1) return await runEngine({ ...options, shard });
+  // The native I/O path blocks its thread between events, so it always gets a worker: this
+  // thread stays free for signals, progress and anything else the caller runs on it.
+  const choice = ioChoice(options.io);
+  const origin = new URL(options.plan.requests[0].url);
+  const io = choice !== "deno" && await nativeTarget(origin, choice) ? "native" : "deno";
+  if (count === 1 && io === "deno") return await runEngine({ ...options, shard, io });
   const cpuBefore = process.cpuUsage();
-  const startAtEpochMs = options.startAtEpochMs ?? performance.timeOrigin + performance.now() + 500;
   const progress: Progress[] = [];
+  let ready = 0;
   const workers = Array.from(
     { length: count },
     () => new Worker(new URL("./engine_worker.ts", import.meta.url).href, { type: "module" }),
@@ -82,7 +94,16 @@ export async function runPlan(options: RunPlanOptions): Promise<EngineRun> {
         new Promise<EngineRun>((resolve, reject) => {
           worker.onmessage = (event: MessageEvent<FromEngineWorker>) => {
             const m = event.data;
-            if (m.type === "progress") {
+            if (m.type === "ready") {
+              if (++ready === count) {
+                // Every worker has its connections open: start together, a little ahead.
+                const startAtEpochMs = options.startAtEpochMs ??
+                  performance.timeOrigin + performance.now() + START_LEAD_MS;
+                workers.forEach((w) =>
+                  w.postMessage({ type: "start", startAtEpochMs } satisfies ToEngineWorker)
+                );
+              }
+            } else if (m.type === "progress") {
               progress[i] = m.progress;
               if (i === 0) options.onProgress?.(sumProgress(progress));
             } else if (m.type === "done") {
@@ -98,8 +119,8 @@ export async function runPlan(options: RunPlanOptions): Promise<EngineRun> {
               type: "run",
               plan: options.plan,
               shard: composeShards(shard, { index: i, count }),
-              startAtEpochMs,
               caCerts: options.caCerts,
+              io,
             } satisfies ToEngineWorker,
           );
         })
@@ -120,6 +141,7 @@ export async function runPlan(options: RunPlanOptions): Promise<EngineRun> {
         peak: runs.reduce((n, r) => n + r.connections.peak, 0),
       },
       timerSlackSet: runs.every((r) => r.timerSlackSet),
+      io: runs[0].io,
       youngGenerationMb: Math.min(...runs.map((r) => r.youngGenerationMb ?? Infinity)),
       ...(runs.some((r) => r.error)
         ? { error: runs.map((r) => r.error).filter(Boolean).join("; ") }

@@ -74,4 +74,9 @@ export interface Waker {
   interrupt(): void;
   /** Stops the waker (terminates its worker). */
   close(): void;
+  /**
+   * True for a waker whose sleeps block the thread while running I/O (the epoll loop): it must
+   * not be re-armed from an outcome's callback; the run loop's next sleep picks the deadline.
+   */
+  readonly blocking?: boolean;
 }

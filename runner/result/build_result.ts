@@ -78,6 +78,7 @@ export function buildResult(
       platformHiccup: recorded.platformHiccup,
       connections: run.connections,
       timerSlackSet: run.timerSlackSet,
+      ...(run.io === undefined ? {} : { io: run.io }),
       cpu: {
         userMs: round(run.cpu.userMs),
         systemMs: round(run.cpu.systemMs),

@@ -108,6 +108,7 @@ export function mergeResults(parts: readonly RunResult[], names: readonly string
         peak: sum(parts, (p) => p.health.connections.peak),
       },
       timerSlackSet: parts.every((p) => p.health.timerSlackSet),
+      ...mergedIo(parts.map((p) => p.health.io)),
       cpu: {
         userMs: round(cpu.userMs),
         systemMs: round(cpu.systemMs),
@@ -193,4 +194,13 @@ function sum<T>(items: readonly T[], f: (item: T) => number): number {
 
 function round(n: number): number {
   return Math.round(n * 1000) / 1000;
+}
+
+/** The merged I/O path: the shards' common one, `mixed` when they differ, absent if unknown. */
+function mergedIo(
+  paths: (RunResult["health"]["io"])[],
+): { io?: RunResult["health"]["io"] } {
+  const known = new Set(paths.filter((p) => p !== undefined));
+  if (known.size === 0) return {};
+  return { io: known.size === 1 ? [...known][0] : "mixed" };
 }

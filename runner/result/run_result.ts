@@ -138,8 +138,16 @@ export interface ToolHealth {
    * more than `peak` means the server keeps dropping connections), and the most in use at once.
    */
   connections: { opened: number; peak: number };
-  /** Whether the timing worker's timer slack could be set to 1 ns (needs --allow-ffi). */
+  /**
+   * Whether the engine's timer slack could be set to 1 ns (needs --allow-ffi): the timing
+   * worker's on Deno's I/O path, the engine thread's on the native one.
+   */
   timerSlackSet: boolean;
+  /**
+   * The engine's I/O path: `native` (libc sockets on an epoll loop), `deno` (Deno's sockets and
+   * the timing worker), `mixed` for merged shards that differed. Absent in results before it.
+   */
+  io?: "native" | "deno" | "mixed";
   /**
    * The engine thread's own stalls: from a wake being signalled to the engine loop running again,
    * after the warmup. Stalls over 1 ms are back-filled once per further millisecond (jHiccup), so

@@ -5,14 +5,16 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { runEngine } from "../../runner/engine/engine.ts";
+import { runPlan } from "../../runner/engine/run_plan.ts";
 import type { EncodedHistogram } from "../../runner/result/run_result.ts";
 import type { RecordedRun } from "../../runner/recorder/recorder.ts";
 import { parseText } from "./plan_fixtures.ts";
 
 /**
  * Runs a 1 s warmup (so JIT compilation and connection setup stay out of the measurement) and
- * then one constant stage against `url`, and returns what was recorded.
+ * then one constant stage against `url`, and returns what was recorded. It runs the way the CLI
+ * does (`runPlan`: the native I/O path in a worker where it can run), so the truth holds for
+ * what users run.
  */
 export async function runAgainst(
   url: string,
@@ -29,7 +31,7 @@ load:
     - { rate: ${load.rate}, duration: ${load.duration} }
 `);
   assert.ok(plan, JSON.stringify(issues));
-  const run = await runEngine({ plan });
+  const run = await runPlan({ plan });
   assert.equal(run.complete, true);
   return run.recorded;
 }

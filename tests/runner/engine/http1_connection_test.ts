@@ -4,6 +4,7 @@ import { prepareRequest } from "../../../runner/engine/http1_request.ts";
 import { PERFORMANCE_CLOCK, type PreparedRequest } from "../../../runner/engine/types.ts";
 import type { PlanBody } from "../../../runner/plan/types.ts";
 import { HELLO_BODY, startTarget } from "../../../runner/target/mod.ts";
+import { tcpServer } from "../../_helpers/tcp_server.ts";
 
 const TLS_DIR = new URL("../../testdata/tls/", import.meta.url);
 const CERT = Deno.readTextFileSync(new URL("cert.pem", TLS_DIR));
@@ -48,37 +49,6 @@ function serve(
     url: `${scheme}://${tls === undefined ? "127.0.0.1" : "localhost"}:${server.addr.port}/`,
     connections: () => clientPorts.size,
   });
-}
-
-/** A raw TCP server: `onConnection` drives each accepted socket; all are closed on dispose. */
-function rawServer(onConnection: (conn: Deno.TcpConn) => Promise<void>) {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const sockets = new Set<Deno.TcpConn>();
-  const tasks: Promise<void>[] = [];
-  const accepting = (async () => {
-    try {
-      for await (const conn of listener) {
-        sockets.add(conn);
-        tasks.push(onConnection(conn).catch(() => {}).finally(() => close(conn)));
-      }
-    } catch { /* listener closed */ }
-  })();
-  return {
-    url: `http://127.0.0.1:${listener.addr.port}/`,
-    accepted: () => sockets.size,
-    async [Symbol.asyncDispose]() {
-      listener.close();
-      for (const conn of sockets) close(conn);
-      await accepting;
-      await Promise.all(tasks);
-    },
-  };
-}
-
-function close(conn: Deno.Conn): void {
-  try {
-    conn.close();
-  } catch { /* already closed */ }
 }
 
 /** Reads one request head (requests in these tests have no body); false at end of stream. */
@@ -190,7 +160,7 @@ Deno.test("Connection: close from the server makes the next send reconnect", asy
 });
 
 Deno.test("a server closing an idle connection causes a reconnect, not an error", async () => {
-  await using server = rawServer(async (conn) => {
+  await using server = tcpServer(async (conn) => {
     if (await readHead(conn)) await conn.write(OK_RESPONSE); // then close while idle
   });
   using connection = connect(server.url);
@@ -287,7 +257,7 @@ Deno.test("close() fails the request in flight; a send while busy is refused", a
 });
 
 Deno.test("a response head over the limit is a protocol error", async () => {
-  await using server = rawServer(async (conn) => {
+  await using server = tcpServer(async (conn) => {
     if (!(await readHead(conn))) return;
     await conn.write(encoder.encode(`HTTP/1.1 200 OK\r\nX-Big: ${"a".repeat(100_000)}\r\n`));
     await readHead(conn); // hold the socket open until the client gives up
@@ -297,7 +267,7 @@ Deno.test("a response head over the limit is a protocol error", async () => {
 });
 
 Deno.test("a close in the middle of a body is error reset", async () => {
-  await using server = rawServer(async (conn) => {
+  await using server = tcpServer(async (conn) => {
     if (await readHead(conn)) {
       await conn.write(encoder.encode("HTTP/1.1 200 OK\r\ncontent-length: 10\r\n\r\nhalf"));
     }

@@ -3,6 +3,7 @@ import { composeShards, runPlan, workerCount } from "../../../runner/engine/run_
 import { startTarget } from "../../../runner/target/mod.ts";
 import { decodeHistogram } from "../../../runner/recorder/hdr_codec.ts";
 import { parseText } from "../../_helpers/plan_fixtures.ts";
+import { openLibcNet } from "../../../runner/engine/libc_net.ts";
 
 Deno.test("workerCount() runs on the main thread below 4 cores and one worker per core above", () => {
   assert.equal(workerCount("auto", 2), 1);
@@ -122,4 +123,35 @@ load:
   // Intervals were encoded off the engine thread and came back whole.
   const completed = run.recorded.intervals.reduce((n, i) => n + i.counts.completed, 0);
   assert.equal(completed, 200);
+});
+
+Deno.test("runPlan() takes the native I/O path for plain HTTP where it can, Deno's when asked", async () => {
+  await using target = await startTarget({ mode: "hello", port: 0 });
+  const { plan } = parseText(`name: io
+target: ${target.url}
+requests: [{ path: / }]
+load:
+  connections: 2
+  stages: [{ rate: 200/s, duration: 300ms }]
+`);
+  assert.ok(plan);
+  const nativePossible = openLibcNet() !== undefined;
+  for (const io of ["auto", "deno"] as const) {
+    const run = await runPlan({ plan, io });
+    const expected = io === "deno" || !nativePossible ? "deno" : "native";
+    assert.equal(run.io, expected, io);
+    // Either path accounts for every request the same way.
+    assert.equal(run.complete, true);
+    assert.deepEqual(run.recorded.stages[0].counts.statusCodes, { "200": 60 }, io);
+  }
+  if (nativePossible) {
+    // Asking for the native path where it cannot run is an error, never a silent fallback.
+    const https = parseText(`name: tls
+target: https://127.0.0.1:1
+requests: [{ path: / }]
+load: { connections: 1, stages: [{ rate: 1/s, duration: 1s }] }
+`).plan;
+    assert.ok(https);
+    await assert.rejects(runPlan({ plan: https, io: "native" }), /native I\/O path cannot run/);
+  }
 });

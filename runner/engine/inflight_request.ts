@@ -1,0 +1,64 @@
+/**
+ * The one request a connection carries at a time, whatever its sockets: whether one is in flight,
+ * when its first byte was written, its byte counts, and the promise `send` returned, settled once
+ * with the {@linkcode ResponseOutcome}.
+ *
+ * @module
+ */
+import type { ErrorKind } from "../result/run_result.ts";
+import { responseOutcome } from "./http1_errors.ts";
+import type { ResponseOutcome } from "./types.ts";
+
+/**
+ * A connection's in-flight request.
+ *
+ * @example
+ * ```ts
+ * import { InflightRequest } from "./inflight_request.ts";
+ * const inflight = new InflightRequest();
+ * const outcome = inflight.begin();
+ * inflight.written(10.5, 120);
+ * inflight.settle(200, undefined, 11.25);
+ * (await outcome).status; // 200
+ * ```
+ */
+export class InflightRequest {
+  /** True from `begin` until `settle`. */
+  busy = false;
+  /** Clock time just before the first write, or -1 before it. */
+  writtenAtMs = -1;
+  bytesSent = 0;
+  bytesReceived = 0;
+  #resolve: ((outcome: ResponseOutcome) => void) | undefined;
+  readonly #captureResolve = (resolve: (outcome: ResponseOutcome) => void) => {
+    this.#resolve = resolve;
+  };
+
+  /** Starts a request; the promise resolves when it is settled. */
+  begin(): Promise<ResponseOutcome> {
+    this.busy = true;
+    this.writtenAtMs = -1;
+    this.bytesSent = 0;
+    this.bytesReceived = 0;
+    return new Promise<ResponseOutcome>(this.#captureResolve);
+  }
+
+  /** Notes the first write: its time, and the request's size (counted as sent from then on). */
+  written(atMs: number, bytes: number): void {
+    this.writtenAtMs = atMs;
+    this.bytesSent = bytes;
+  }
+
+  /**
+   * Settles the request at `nowMs`: `status` 0 and an `error` kind when it failed. When nothing
+   * was written, the write time is the completion time.
+   */
+  settle(status: number, error: ErrorKind | undefined, nowMs: number): void {
+    const resolve = this.#resolve!;
+    this.#resolve = undefined;
+    this.busy = false;
+    const writtenAtMs = this.writtenAtMs < 0 ? nowMs : this.writtenAtMs;
+    const sent = this.writtenAtMs < 0 ? 0 : this.bytesSent;
+    resolve(responseOutcome(status, error, sent, this.bytesReceived, writtenAtMs, nowMs));
+  }
+}

@@ -1,0 +1,169 @@
+/**
+ * The engine's native I/O boundary: the few libc calls a non-blocking HTTP/1.1 client and an epoll
+ * loop need (socket, connect, send, recv, close, epoll, prctl), opened once through
+ * `Deno.dlopen("libc.so.6")`. Linux only, and only with `--allow-ffi`; {@linkcode openLibcNet}
+ * returns undefined elsewhere and the engine uses Deno's sockets instead. Every other file talks
+ * to libc through this one, so the native path has one place to audit.
+ *
+ * @module
+ */
+
+/** Linux constants (the same on x86_64 and aarch64). */
+export const NET = {
+  AF_INET: 2,
+  AF_INET6: 10,
+  SOCK_STREAM: 1,
+  SOCK_NONBLOCK: 0o4000,
+  SOCK_CLOEXEC: 0o2000000,
+  IPPROTO_TCP: 6,
+  TCP_NODELAY: 1,
+  SOL_SOCKET: 1,
+  SO_ERROR: 4,
+  MSG_NOSIGNAL: 0x4000,
+  EPOLLIN: 0x1,
+  EPOLLOUT: 0x4,
+  EPOLLERR: 0x8,
+  EPOLLHUP: 0x10,
+  EPOLL_CTL_ADD: 1,
+  EPOLL_CTL_DEL: 2,
+  EPOLL_CTL_MOD: 3,
+  EPOLL_CLOEXEC: 0o2000000,
+  EINTR: 4,
+  EAGAIN: 11,
+  EINPROGRESS: 115,
+  ECONNREFUSED: 111,
+  ECONNRESET: 104,
+  ECONNABORTED: 103,
+  EPIPE: 32,
+  PR_SET_TIMERSLACK: 29,
+} as const;
+
+const SYMBOLS = {
+  socket: { parameters: ["i32", "i32", "i32"], result: "i32" },
+  connect: { parameters: ["i32", "buffer", "u32"], result: "i32" },
+  setsockopt: { parameters: ["i32", "i32", "i32", "buffer", "u32"], result: "i32" },
+  getsockopt: { parameters: ["i32", "i32", "i32", "buffer", "buffer"], result: "i32" },
+  send: { parameters: ["i32", "buffer", "usize", "i32"], result: "isize" },
+  recv: { parameters: ["i32", "buffer", "usize", "i32"], result: "isize" },
+  close: { parameters: ["i32"], result: "i32" },
+  epoll_create1: { parameters: ["i32"], result: "i32" },
+  epoll_ctl: { parameters: ["i32", "i32", "i32", "buffer"], result: "i32" },
+  epoll_pwait2: { parameters: ["i32", "buffer", "i32", "buffer", "pointer"], result: "i32" },
+  __errno_location: { parameters: [], result: "pointer" },
+  prctl: { parameters: ["i32", "u64", "u64", "u64", "u64"], result: "i32" },
+} as const;
+
+/** The libc calls, as loaded; see `man 2 <name>`. Negative results mean: read {@linkcode LibcNet.errno}. */
+export type LibcSymbols = Deno.DynamicLibrary<typeof SYMBOLS>["symbols"];
+
+/** libc's network calls and how to read `errno` after one failed. */
+export interface LibcNet {
+  readonly symbols: LibcSymbols;
+  /** `send(fd, bytes, bytes.length, flags)`: bytes written, or -1. */
+  send(fd: number, bytes: Uint8Array, flags: number): number;
+  /** `recv(fd, into, into.length, flags)`: bytes read, 0 at end of stream, or -1. */
+  recv(fd: number, into: Uint8Array, flags: number): number;
+  /** The calling thread's `errno`, read right after the failed call. */
+  errno(): number;
+  /** Bytes of one `struct epoll_event` (12 on x86_64, where it is packed; 16 elsewhere). */
+  readonly epollEventBytes: number;
+  /** Offset of the event's 64-bit data field within it. */
+  readonly epollDataOffset: number;
+}
+
+let loaded: LibcNet | null | undefined;
+
+/**
+ * libc's network calls, loaded once per thread; undefined when not on Linux or when FFI is not
+ * permitted.
+ *
+ * @example
+ * ```ts
+ * import { openLibcNet } from "./libc_net.ts";
+ * const libc = openLibcNet();
+ * console.log(libc === undefined ? "Deno sockets" : "native epoll");
+ * ```
+ */
+export function openLibcNet(): LibcNet | undefined {
+  if (loaded !== undefined) return loaded ?? undefined;
+  loaded = null;
+  if (Deno.build.os !== "linux") return undefined;
+  try {
+    if (Deno.permissions.querySync({ name: "ffi" }).state !== "granted") return undefined;
+    const lib = Deno.dlopen("libc.so.6", SYMBOLS);
+    const symbols = lib.symbols;
+    const packed = Deno.build.arch === "x86_64";
+    // Deno's FFI takes a number for a 64-bit parameter at run time though its types say bigint:
+    // passing the length as a number saves a BigInt per call on the hot path.
+    const send = symbols.send as unknown as (
+      fd: number,
+      b: Uint8Array,
+      n: number,
+      f: number,
+    ) => number;
+    const recv = symbols.recv as unknown as (
+      fd: number,
+      b: Uint8Array,
+      n: number,
+      f: number,
+    ) => number;
+    loaded = {
+      symbols,
+      send: (fd, bytes, flags) => Number(send(fd, bytes, bytes.length, flags)),
+      recv: (fd, into, flags) => Number(recv(fd, into, into.length, flags)),
+      errno: () => {
+        const pointer = symbols.__errno_location();
+        return pointer === null ? 0 : new Deno.UnsafePointerView(pointer).getInt32();
+      },
+      epollEventBytes: packed ? 12 : 16,
+      epollDataOffset: packed ? 4 : 8,
+    };
+  } catch {
+    loaded = null;
+  }
+  return loaded ?? undefined;
+}
+
+/**
+ * A `struct sockaddr_in` or `sockaddr_in6` for a numeric IPv4 or IPv6 address and a port.
+ *
+ * @example
+ * ```ts
+ * import { socketAddress } from "./libc_net.ts";
+ * socketAddress("127.0.0.1", 8080).length; // 16
+ * socketAddress("::1", 8080).length; // 28
+ * ```
+ */
+export function socketAddress(address: string, port: number): Uint8Array {
+  const v6 = address.includes(":");
+  const bytes = new Uint8Array(v6 ? 28 : 16);
+  const view = new DataView(bytes.buffer);
+  view.setUint16(0, v6 ? NET.AF_INET6 : NET.AF_INET, true);
+  view.setUint16(2, port, false);
+  if (!v6) {
+    const parts = address.split(".").map(Number);
+    if (parts.length !== 4 || parts.some((p) => !(p >= 0 && p <= 255))) {
+      throw new RangeError(`not an IPv4 address: ${address}`);
+    }
+    bytes.set(parts, 4);
+    return bytes;
+  }
+  const groups = ipv6Groups(address);
+  groups.forEach((g, i) => view.setUint16(8 + 2 * i, g, false));
+  return bytes;
+}
+
+function ipv6Groups(address: string): number[] {
+  const [head, tail, extra] = address.split("::");
+  if (extra !== undefined) throw new RangeError(`not an IPv6 address: ${address}`);
+  const parse = (s: string) =>
+    s === "" ? [] : s.split(":").map((g) => /^[0-9a-f]{1,4}$/i.test(g) ? parseInt(g, 16) : NaN);
+  const left = parse(head);
+  const right = tail === undefined ? [] : parse(tail);
+  const fill = tail === undefined ? 0 : 8 - left.length - right.length;
+  const groups = [...left, ...new Array(Math.max(0, fill)).fill(0), ...right];
+  if (groups.length !== 8 || groups.some((g) => !(g >= 0 && g <= 0xffff))) {
+    throw new RangeError(`not an IPv6 address (IPv4-mapped forms are not supported): ${address}`);
+  }
+  return groups;
+}
