@@ -136,9 +136,12 @@ export class EpollLoop implements Waker {
     if (this.#closed) return 0;
     const clock = this.#clock;
     const startMs = clock.nowMs();
-    // When the loop should wake: the deadline, but not sooner than the gap after the last timed
-    // wake. Not at all before MAX_WAIT_MS from now, so Ctrl-C and messages are seen.
-    const wakeMs = Math.max(deadlineMs, this.#lastTimedWakeMs + this.#minGapMs);
+    // When the loop should wake: a deadline already due at once (as the timing worker's waker
+    // does); a later one, not sooner than the gap after the last timed wake. Never later than
+    // MAX_WAIT_MS from now, so Ctrl-C and messages are seen.
+    const wakeMs = deadlineMs <= startMs
+      ? deadlineMs
+      : Math.max(deadlineMs, this.#lastTimedWakeMs + this.#minGapMs);
     let waitMs = this.#interrupted ? 0 : Math.min(MAX_WAIT_MS, Math.max(0, wakeMs - startMs));
     this.#interrupted = false;
     if (!(waitMs >= 0)) waitMs = 0;

@@ -26,7 +26,7 @@ export interface RunPlanOptions {
   onProgress?: (progress: Progress) => void;
   caCerts?: string[];
   startAtEpochMs?: number;
-  /** The I/O path (see `EngineOptions.io`); default: `TAILGATE_IO`, else auto. */
+  /** The I/O path (see `EngineOptions.io`); default: `TAILGATE_IO`, else `deno`. */
   io?: "auto" | "native" | "deno";
 }
 

@@ -13,12 +13,12 @@ import { parseText } from "./plan_fixtures.ts";
 /**
  * Runs a 1 s warmup (so JIT compilation and connection setup stay out of the measurement) and
  * then one constant stage against `url`, and returns what was recorded. It runs the way the CLI
- * does (`runPlan`: the native I/O path in a worker where it can run), so the truth holds for
- * what users run.
+ * does (`runPlan`), on the I/O path asked for (the native one runs in a worker).
  */
 export async function runAgainst(
   url: string,
   load: { rate: string; duration: string; connections: number; maxConnections?: number },
+  io: "native" | "deno" = "deno",
 ): Promise<RecordedRun> {
   const { plan, issues } = parseText(`name: truth
 target: ${url}
@@ -31,7 +31,8 @@ load:
     - { rate: ${load.rate}, duration: ${load.duration} }
 `);
   assert.ok(plan, JSON.stringify(issues));
-  const run = await runPlan({ plan });
+  const run = await runPlan({ plan, io });
+  assert.equal(run.io, io);
   assert.equal(run.complete, true);
   return run.recorded;
 }

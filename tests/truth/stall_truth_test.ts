@@ -8,10 +8,19 @@
  * before it shifts the phase, not the distribution).
  */
 import assert from "node:assert/strict";
+import { openLibcNet } from "../../runner/engine/libc_net.ts";
 import { startTargetProcess } from "../_helpers/target_process.ts";
 import { offTruth, runAgainst, STALL_TARGET_ARGS, STALL_TRUTH } from "../_helpers/truth.ts";
 
-Deno.test("corrected response time matches the stall target's known distribution", async () => {
+for (const io of ["deno", "native"] as const) {
+  Deno.test({
+    name: `corrected response time matches the stall target's known distribution (${io} I/O)`,
+    ignore: io === "native" && openLibcNet() === undefined,
+    fn: () => stallTruth(io),
+  });
+}
+
+async function stallTruth(io: "native" | "deno") {
   await using target = await startTargetProcess(STALL_TARGET_ARGS);
   const recorded = await runAgainst(target.url, {
     rate: "500/s",
@@ -22,7 +31,7 @@ Deno.test("corrected response time matches the stall target's known distribution
     // enough that only 2 × 100 of 5000 requests are on the wire when it freezes: the service
     // time of the rest stays small.
     maxConnections: 100,
-  });
+  }, io);
   const stage = recorded.stages[1];
   assert.equal(stage.counts.completed, 5000);
   assert.equal(stage.counts.ok, 5000);
@@ -32,4 +41,4 @@ Deno.test("corrected response time matches the stall target's known distribution
   assert.notDeepEqual(offTruth(stage.service, STALL_TRUTH), []);
   // Small next to the corrected p90 of 500 ms (20 ms leaves room for a loaded 2-core machine).
   assert.ok(stage.service.percentilesUs["90"] < 20_000, "service p90 should stay small");
-});
+}
