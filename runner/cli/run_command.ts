@@ -245,6 +245,7 @@ export async function runPlanCommand(
     ...(options.shard ? { shard: options.shard } : {}),
     ...(options.startAtEpochMs === undefined ? {} : { startAtEpochMs: options.startAtEpochMs }),
     onProgress: progress,
+    onNotice: onProgress,
   });
   let reruns = 0;
   const rerun = async () => {

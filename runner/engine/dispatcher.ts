@@ -15,6 +15,9 @@ import type { Clock, Connection, PreparedRequest, ResponseOutcome, Waker } from 
 /** After a stop, how long in-flight requests may take to finish before the record closes. */
 export const STOP_GRACE_MS = 2000;
 
+/** How long the initial connections may take to open before the schedule starts anyway. */
+export const CONNECT_TIMEOUT_MS = 5000;
+
 /** What the dispatcher needs. */
 export interface DispatcherOptions {
   cursor: ScheduleCursor;
@@ -112,12 +115,34 @@ export class Dispatcher {
 
   /**
    * Opens the initial connections in parallel before the schedule starts (as wrk does), so the
-   * first requests do not pay for connection setup. Returns how many failed to open; those
-   * connect again on first use.
+   * first requests do not pay for connection setup. Waits at most `timeoutMs` (a target whose
+   * listen backlog is full leaves connects pending for minutes) and no longer once the run's
+   * signal aborts. Returns how many did not open in time; those connect again on first use,
+   * bounded then by their request's timeout.
    */
-  async openConnections(): Promise<number> {
-    const failures = await Promise.all(this.#slots.map((s) => s.conn.open?.()));
-    return failures.filter((f) => f !== undefined).length;
+  async openConnections(timeoutMs = CONNECT_TIMEOUT_MS): Promise<number> {
+    const { signal } = this.#o;
+    let open = 0;
+    const opens = this.#slots.map((s) =>
+      Promise.resolve(s.conn.open?.()).then((kind) => {
+        if (kind === undefined) open++;
+      })
+    );
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let onAbort: (() => void) | undefined;
+    const cutOff = new Promise<void>((resolve) => {
+      if (signal?.aborted) return resolve(); // stopped before the opening began
+      timer = setTimeout(resolve, timeoutMs);
+      onAbort = () => resolve();
+      signal?.addEventListener("abort", onAbort);
+    });
+    try {
+      await Promise.race([Promise.all(opens), cutOff]);
+    } finally {
+      clearTimeout(timer);
+      if (onAbort) signal?.removeEventListener("abort", onAbort);
+    }
+    return this.#slots.length - open;
   }
 
   /** Runs the schedule from `startMs` (clock time of offset 0) and waits for every outcome. */

@@ -18,7 +18,7 @@ import { type NativeTarget, nativeTarget } from "./native_target.ts";
 import { NativeConnection } from "./native_connection.ts";
 import { type HiccupMeter, startHiccupMeter } from "./hiccup_meter.ts";
 import { youngGenerationMb } from "./v8_flags.ts";
-import { Dispatcher } from "./dispatcher.ts";
+import { CONNECT_TIMEOUT_MS, Dispatcher } from "./dispatcher.ts";
 import { Http1Connection } from "./http1_connection.ts";
 import { prepareRequest } from "./http1_request.ts";
 import { type Clock, type Connection, PERFORMANCE_CLOCK, type Waker } from "./types.ts";
@@ -45,6 +45,10 @@ export interface EngineOptions {
   shard?: ShardSpec;
   signal?: AbortSignal;
   onProgress?: (progress: Progress) => void;
+  /** One-line notices about the run's setup (connections slow to open). */
+  onNotice?: (text: string) => void;
+  /** How long the initial connections may take to open (ms; default 5000). */
+  connectTimeoutMs?: number;
   /** Extra PEM certificates to trust for https targets. */
   caCerts?: string[];
   /** How long after setup the schedule starts, so connections and timers settle (ms). */
@@ -86,6 +90,8 @@ export interface EngineRun {
   scheduled: number;
   cpu: { userMs: number; systemMs: number };
   connections: { opened: number; peak: number };
+  /** Initial connections that did not open within the connect timeout (they opened on use). */
+  unopenedConnections?: number;
   timerSlackSet: boolean;
   /** Which I/O path ran: `native` (libc sockets on epoll) or `deno` (Deno's sockets). */
   io?: "native" | "deno";
@@ -193,7 +199,16 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
       lastSent = sent;
     },
   });
-  await dispatcher.openConnections();
+  const connectTimeoutMs = options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
+  const unopened = await dispatcher.openConnections(connectTimeoutMs);
+  if (unopened > 0 && !options.signal?.aborted) {
+    const within = `${connectTimeoutMs / 1000} s`;
+    options.onNotice?.(
+      `${unopened} of ${share(plan.load.connections)} connections to ${origin.origin} did not ` +
+        `open within ${within}; starting anyway (each connects on first use, within its ` +
+        "request's timeout)",
+    );
+  }
   const cpuBefore = process.cpuUsage();
   // The schedule starts once the connections are open.
   const startAtEpochMs = options.startAt ? await options.startAt() : options.startAtEpochMs;
@@ -223,6 +238,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
       scheduled: schedule.shardCount(shard),
       cpu: { userMs: cpu.user / 1000, systemMs: cpu.system / 1000 },
       connections: { opened: dispatcher.socketsOpened, peak: dispatcher.peakConnections },
+      ...(unopened > 0 ? { unopenedConnections: unopened } : {}),
       timerSlackSet,
       io: native !== undefined ? "native" : "deno",
       youngGenerationMb: youngGenerationMb(),

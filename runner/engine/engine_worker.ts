@@ -25,6 +25,7 @@ export type ToEngineWorker =
 /** Messages from the worker. */
 export type FromEngineWorker =
   | { type: "ready" }
+  | { type: "notice"; text: string }
   | { type: "progress"; progress: Progress }
   | { type: "done"; run: Omit<EngineRun, "startedAt"> & { startedAt: string } }
   | { type: "failed"; message: string };
@@ -59,6 +60,7 @@ if (typeof scope.WorkerGlobalScope !== "undefined" && scope instanceof scope.Wor
         io: message.io,
         signal: stop.signal,
         onProgress: (progress) => post({ type: "progress", progress }),
+        onNotice: (text) => post({ type: "notice", text }),
       });
       post({ type: "done", run: { ...run, startedAt: run.startedAt.toISOString() } });
     } catch (e) {

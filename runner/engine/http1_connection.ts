@@ -70,6 +70,8 @@ export class Http1Connection implements Connection {
   readonly #clock: Clock;
   readonly #reader = new ResponseReader();
   readonly #req = new InflightRequest();
+  /** Counts `close` calls, so a connect that `open` awaited past one is closed on arrival. */
+  #closes = 0;
   #conn: Deno.Conn | undefined;
   #socketsOpened = 0;
   /** Counts sends, so a late step of an earlier send can tell it is stale. */
@@ -113,11 +115,17 @@ export class Http1Connection implements Connection {
    */
   async open(): Promise<ErrorKind | undefined> {
     if (this.#conn !== undefined || this.#req.busy) return undefined;
+    const closes = this.#closes;
     let conn: Deno.Conn;
     try {
       conn = await this.#connect();
     } catch (error) {
       return error instanceof ConnectFailure ? error.kind : "other";
+    }
+    // Connected after all, but too late: the run gave up waiting and closed this connection.
+    if (closes !== this.#closes) {
+      conn.close();
+      return "other";
     }
     if (this.#conn !== undefined || this.#req.busy) {
       conn.close();
@@ -135,8 +143,12 @@ export class Http1Connection implements Connection {
     if (this.#req.busy) this.#finish(0, kind);
   }
 
-  /** Closes the socket; an in-flight request completes with error "other". */
+  /**
+   * Closes the socket; an in-flight request completes with error "other", and a connect that
+   * `open` still awaits is closed when it lands.
+   */
   close(): void {
+    this.#closes++;
     this.abort("other");
   }
 

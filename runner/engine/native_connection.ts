@@ -128,9 +128,12 @@ export class NativeConnection implements Connection, EpollHandler {
     return "timeout";
   }
 
-  /** Fails the in-flight request with `kind` and closes the socket. */
+  /** Fails the in-flight request with `kind` and closes the socket (and ends a waiting `open`). */
   abort(kind: ErrorKind): void {
     this.#closeSocket();
+    const opened = this.#opened;
+    this.#opened = undefined;
+    opened?.(kind);
     if (this.#req.busy) this.#finish(0, kind);
   }
 

@@ -24,6 +24,8 @@ export interface RunPlanOptions {
   shard?: ShardSpec;
   signal?: AbortSignal;
   onProgress?: (progress: Progress) => void;
+  /** One-line notices about the run's setup (see `EngineOptions.onNotice`). */
+  onNotice?: (text: string) => void;
   caCerts?: string[];
   startAtEpochMs?: number;
   /** The I/O path (see `EngineOptions.io`); default: `TAILGATE_IO`, else `deno`. */
@@ -103,6 +105,8 @@ export async function runPlan(options: RunPlanOptions): Promise<EngineRun> {
                   w.postMessage({ type: "start", startAtEpochMs } satisfies ToEngineWorker)
                 );
               }
+            } else if (m.type === "notice") {
+              options.onNotice?.(count > 1 ? `worker ${i}: ${m.text}` : m.text);
             } else if (m.type === "progress") {
               progress[i] = m.progress;
               if (i === 0) options.onProgress?.(sumProgress(progress));
@@ -140,6 +144,7 @@ export async function runPlan(options: RunPlanOptions): Promise<EngineRun> {
         opened: runs.reduce((n, r) => n + r.connections.opened, 0),
         peak: runs.reduce((n, r) => n + r.connections.peak, 0),
       },
+      ...unopenedSum(runs),
       timerSlackSet: runs.every((r) => r.timerSlackSet),
       io: runs[0].io,
       youngGenerationMb: Math.min(...runs.map((r) => r.youngGenerationMb ?? Infinity)),
@@ -165,4 +170,9 @@ function sumProgress(parts: Progress[]): Progress {
     queued: total((p) => p.queued),
     inflight: total((p) => p.inflight),
   };
+}
+
+function unopenedSum(runs: EngineRun[]): { unopenedConnections?: number } {
+  const n = runs.reduce((sum, r) => sum + (r.unopenedConnections ?? 0), 0);
+  return n > 0 ? { unopenedConnections: n } : {};
 }

@@ -93,7 +93,7 @@ export function buildResult(
       ...health,
     },
     verdicts: [],
-    ...(youngGenerationNote === undefined ? {} : { warnings: [youngGenerationNote] }),
+    ...warningsOf([youngGenerationNote, unopenedNote(run.unopenedConnections, plan)]),
   };
 }
 
@@ -112,4 +112,17 @@ function sentWithin(
 
 function round(x: number): number {
   return Math.round(x * 1000) / 1000;
+}
+
+function warningsOf(notes: (string | undefined)[]): { warnings?: string[] } {
+  const warnings = notes.filter((n): n is string => n !== undefined);
+  return warnings.length > 0 ? { warnings } : {};
+}
+
+/** A warning when initial connections did not open in time: their setup fell in measured time. */
+function unopenedNote(unopened: number | undefined, plan: ResolvedPlan): string | undefined {
+  if (!unopened) return undefined;
+  return `${unopened} of ${plan.load.connections} connections did not open before the schedule ` +
+    "started (the target accepted them slowly or not at all: a full listen backlog?); each " +
+    "connected on first use instead, if at all, inside the measured response times";
 }

@@ -36,3 +36,43 @@ export function tcpServer(onConnection: (conn: Deno.TcpConn) => Promise<void>) {
     },
   };
 }
+
+/**
+ * A listening socket on 127.0.0.1 that never accepts, with a listen backlog of 0: the kernel
+ * completes a handshake or two, then drops further SYNs, so a client's connect waits minutes.
+ * Made through libc (Deno.listen cannot set the backlog); undefined where FFI is unavailable.
+ */
+export function stuckListener(): ({ url: string } & Disposable) | undefined {
+  if (Deno.build.os !== "linux") return undefined;
+  let libc;
+  try {
+    libc = Deno.dlopen("libc.so.6", {
+      socket: { parameters: ["i32", "i32", "i32"], result: "i32" },
+      bind: { parameters: ["i32", "buffer", "u32"], result: "i32" },
+      listen: { parameters: ["i32", "i32"], result: "i32" },
+      getsockname: { parameters: ["i32", "buffer", "buffer"], result: "i32" },
+      close: { parameters: ["i32"], result: "i32" },
+    });
+  } catch {
+    return undefined;
+  }
+  const { symbols } = libc;
+  const fd = symbols.socket(2, 1, 0);
+  const address = new Uint8Array([2, 0, 0, 0, 127, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0]);
+  const length = new Uint32Array([16]);
+  if (
+    fd < 0 || symbols.bind(fd, address, 16) !== 0 || symbols.listen(fd, 0) !== 0 ||
+    symbols.getsockname(fd, address, new Uint8Array(length.buffer)) !== 0
+  ) {
+    libc.close();
+    throw new Error("could not open a listening socket");
+  }
+  const port = (address[2] << 8) | address[3];
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    [Symbol.dispose]: () => {
+      symbols.close(fd);
+      libc.close();
+    },
+  };
+}

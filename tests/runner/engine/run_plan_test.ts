@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { composeShards, runPlan, workerCount } from "../../../runner/engine/run_plan.ts";
 import { startTarget } from "../../../runner/target/mod.ts";
+import { runEngine } from "../../../runner/engine/engine.ts";
+import { stuckListener } from "../../_helpers/tcp_server.ts";
 import { decodeHistogram } from "../../../runner/recorder/hdr_codec.ts";
 import { parseText } from "../../_helpers/plan_fixtures.ts";
 import { openLibcNet } from "../../../runner/engine/libc_net.ts";
@@ -153,5 +155,59 @@ load: { connections: 1, stages: [{ rate: 1/s, duration: 1s }] }
 `).plan;
     assert.ok(https);
     await assert.rejects(runPlan({ plan: https, io: "native" }), /native I\/O path cannot run/);
+  }
+});
+
+Deno.test("a target that never accepts: opening gives up in time, requests time out, the run ends", async () => {
+  using stuck = stuckListener();
+  if (stuck === undefined) return; // no FFI here: nothing to test with
+  const { plan } = parseText(`name: stuck
+target: ${stuck.url}
+requests: [{ path: /, timeout: 300ms }]
+load:
+  connections: 4
+  stages: [{ rate: 20/s, duration: 500ms }]
+`);
+  assert.ok(plan);
+  for (const io of ["deno", "native"] as const) {
+    const notices: string[] = [];
+    const run = await runEngine({
+      plan,
+      io: openLibcNet() === undefined ? "deno" : io,
+      connectTimeoutMs: 300,
+      onNotice: (text) => notices.push(text),
+    });
+    assert.equal(run.complete, true, io);
+    // The backlog takes a connection or two at most; the others never open.
+    assert.ok((run.unopenedConnections ?? 0) >= 2, `${io}: ${run.unopenedConnections} unopened`);
+    assert.match(notices.join("\n"), /did not open within 0\.3 s/, io);
+    const counts = run.recorded.stages[0].counts;
+    assert.equal(counts.completed, 10, io);
+    assert.equal(counts.errors.timeout, 10, io);
+  }
+});
+
+Deno.test("Ctrl-C while connections are still opening ends the run at once", async () => {
+  using stuck = stuckListener();
+  if (stuck === undefined) return;
+  const { plan } = parseText(`name: stuck
+target: ${stuck.url}
+requests: [{ path: / }]
+load:
+  connections: 4
+  stages: [{ rate: 20/s, duration: 10s }]
+`);
+  assert.ok(plan);
+  // Stopped while opening, and stopped before the opening even began. Without the fix each waits
+  // for the kernel's SYN retries (about two minutes) or the connect timeout.
+  for (const abortAfterMs of [200, 0]) {
+    const stop = new AbortController();
+    if (abortAfterMs === 0) stop.abort();
+    else setTimeout(() => stop.abort(), abortAfterMs);
+    const startedMs = performance.now();
+    const run = await runEngine({ plan, signal: stop.signal, connectTimeoutMs: 120_000 });
+    const tookMs = performance.now() - startedMs;
+    assert.equal(run.complete, false);
+    assert.ok(tookMs < 30_000, `took ${Math.round(tookMs)} ms to stop`);
   }
 });
