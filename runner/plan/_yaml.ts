@@ -13,6 +13,7 @@ import {
   type Node as LibNode,
   parseAllDocuments,
   Scalar,
+  visit,
 } from "yaml";
 
 /** A 1-based line and column in the source text. */
@@ -116,7 +117,7 @@ export function parseYaml(text: string): YamlParse {
   }
   const budget = { nodes: MAX_NODES };
   try {
-    const root = convert(doc.contents as LibNode, posAt, doc, 0, budget);
+    const root = convert(doc.contents as LibNode, posAt, anchorTargets(doc), 0, budget);
     return { root, issues, posAt };
   } catch (e) {
     if (!(e instanceof TreeTooLarge)) throw e;
@@ -135,18 +136,36 @@ const MAX_NODES = 100_000;
 const MAX_DEPTH = 64;
 class TreeTooLarge extends Error {}
 
+/**
+ * Every alias's target, found in one pass over the document: an alias names the nearest anchor
+ * before it. (The library's `Alias.resolve` searches the whole document for each alias, which
+ * made 40,000 aliases take minutes.)
+ */
+function anchorTargets(doc: Parameters<typeof visit>[0]): Map<LibNode, LibNode> {
+  const anchors = new Map<string, LibNode>();
+  const targets = new Map<LibNode, LibNode>();
+  visit(doc, (_key, node) => {
+    if (isAlias(node)) {
+      const target = anchors.get(node.source);
+      if (target) targets.set(node as LibNode, target);
+    } else if (node && typeof node === "object" && "anchor" in node && node.anchor) {
+      anchors.set(node.anchor as string, node as LibNode);
+    }
+  });
+  return targets;
+}
+
 function convert(
   node: LibNode,
   posAt: (offset: number) => SourcePos,
-  doc: unknown,
+  aliases: Map<LibNode, LibNode>,
   depth: number,
   budget: { nodes: number },
 ): YamlNode {
   if (depth > MAX_DEPTH || --budget.nodes < 0) throw new TreeTooLarge();
   if (isAlias(node)) {
-    // deno-lint-ignore no-explicit-any
-    const target = node.resolve(doc as any);
-    if (target) return convert(target as LibNode, posAt, doc, depth + 1, budget);
+    const target = aliases.get(node);
+    if (target) return convert(target, posAt, aliases, depth + 1, budget);
   }
   const offset = node.range?.[0] ?? 0;
   const pos = posAt(offset);
@@ -158,7 +177,7 @@ function convert(
       const key = isScalar(keyNode) ? String(keyNode.value) : String(keyNode ?? "");
       const valueNode = pair.value as LibNode | null;
       const value: YamlNode = valueNode
-        ? convert(valueNode, posAt, doc, depth + 1, budget)
+        ? convert(valueNode, posAt, aliases, depth + 1, budget)
         : nullScalar(keyNode?.range?.[1] ?? keyOffset, posAt);
       entries.push({ key, keyPos: posAt(keyOffset), value });
     }
@@ -166,7 +185,7 @@ function convert(
   }
   if (isSeq(node)) {
     const items = node.items.map((item) =>
-      item ? convert(item as LibNode, posAt, doc, depth + 1, budget) : nullScalar(offset, posAt)
+      item ? convert(item as LibNode, posAt, aliases, depth + 1, budget) : nullScalar(offset, posAt)
     );
     return { kind: "seq", pos, offset, items };
   }
