@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import type { Progress as RunProgress } from "../engine/engine.ts";
 import { runPlan } from "../engine/run_plan.ts";
-import { checkReachable } from "../engine/preflight.ts";
+import { checkReachable, descriptorProblem, openFilesLimit } from "../engine/preflight.ts";
 import { formatIssue } from "../plan/format_issue.ts";
 import { loadPlan } from "../plan/load_plan.ts";
 import { credentialsProblem, parseHttpUrl } from "../plan/validate_url.ts";
@@ -209,6 +209,8 @@ export async function runPlanCommand(
   }
   const outProblem = await checkOutDir(options.outDir);
   if (outProblem) return { exitCode: EXIT_CODES.usage, errors: [`tailgate run: ${outProblem}`] };
+  const descriptors = descriptorProblem(plan.load.maxConnections, await openFilesLimit());
+  if (descriptors) return { exitCode: EXIT_CODES.usage, errors: [`tailgate run: ${descriptors}`] };
   const unreachable = await checkReachable(new URL(plan.requests[0].url));
   if (unreachable) {
     return { exitCode: EXIT_CODES.unreachable, errors: [`tailgate run: ${unreachable}`] };

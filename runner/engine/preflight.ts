@@ -41,3 +41,53 @@ export async function checkReachable(url: URL, timeoutMs = 3000): Promise<string
     clearTimeout(timer);
   }
 }
+
+/** Descriptors kept aside for everything but the plan's connections (workers, files, stdio). */
+export const RESERVED_DESCRIPTORS = 64;
+
+/**
+ * This process's soft limit on open files (`ulimit -n`), read from `/proc/self/limits`;
+ * undefined where that cannot be read (not Linux) or the limit is unlimited.
+ *
+ * @example
+ * ```ts
+ * import { openFilesLimit } from "./preflight.ts";
+ * const limit = await openFilesLimit(); // e.g. 1024
+ * ```
+ */
+export async function openFilesLimit(): Promise<number | undefined> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile("/proc/self/limits");
+  } catch {
+    return undefined;
+  }
+  const soft = /^Max open files\s+(\S+)/m.exec(text)?.[1];
+  const limit = soft === undefined ? NaN : Number(soft);
+  return Number.isFinite(limit) ? limit : undefined;
+}
+
+/**
+ * A sentence when `maxConnections` sockets, with {@linkcode RESERVED_DESCRIPTORS} more, would not
+ * fit under the open-files limit `limit`; undefined when they fit or the limit is unknown.
+ *
+ * @example
+ * ```ts
+ * import { descriptorProblem } from "./preflight.ts";
+ * descriptorProblem(100_000, 1024); // "the plan may open up to 100000 connections ..."
+ * descriptorProblem(50, 1024); // undefined
+ * ```
+ */
+export function descriptorProblem(
+  maxConnections: number,
+  limit: number | undefined,
+): string | undefined {
+  if (limit === undefined || maxConnections + RESERVED_DESCRIPTORS <= limit) return undefined;
+  const fits = limit - RESERVED_DESCRIPTORS;
+  return `the plan may open up to ${maxConnections} connections (load.max_connections) and ` +
+    `tailgate needs about ${RESERVED_DESCRIPTORS} files of its own, but this process may open ` +
+    `only ${limit} (ulimit -n): raise the limit (ulimit -n ${
+      maxConnections + RESERVED_DESCRIPTORS
+    })` +
+    (fits >= 1 ? ` or lower max_connections to ${fits} or fewer` : "");
+}

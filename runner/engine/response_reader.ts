@@ -42,7 +42,8 @@ export type ReadStep = typeof READ_STEP[keyof typeof READ_STEP];
  */
 export class ResponseReader {
   readonly parser: Http1ResponseParser = new Http1ResponseParser();
-  #buffer = new Uint8Array(READ_BUFFER_BYTES);
+  /** Allocated on the first read, so connections that never carry a request cost no buffer. */
+  #buffer = new Uint8Array(0);
   /** Bytes of an unfinished head line kept at the start of the buffer. */
   #buffered = 0;
 
@@ -58,6 +59,7 @@ export class ResponseReader {
 
   /** Where the next read goes: the buffer after any kept head line. */
   space(): Uint8Array {
+    if (this.#buffer.length === 0) this.#buffer = new Uint8Array(READ_BUFFER_BYTES);
     const buffered = this.#buffered;
     return buffered === 0 ? this.#buffer : this.#buffer.subarray(buffered);
   }

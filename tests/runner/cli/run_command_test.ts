@@ -5,6 +5,8 @@ import { parseRunArgs, retarget, runPlanCommand } from "../../../runner/cli/run_
 import { readRunResult } from "../../../runner/result/read_run_result.ts";
 import { startTarget } from "../../../runner/target/mod.ts";
 import { parseText } from "../../_helpers/plan_fixtures.ts";
+import { tcpServer } from "../../_helpers/tcp_server.ts";
+import { openFilesLimit } from "../../../runner/engine/preflight.ts";
 
 async function tempDir(): Promise<string & AsyncDisposable> {
   const dir = await Deno.makeTempDir();
@@ -241,4 +243,24 @@ load:
     assert.ok(!l.includes("\u001b"), "no raw escape reaches the terminal");
     assert.ok(l.startsWith("[x\\u001b[2J::error::y "), l);
   }
+});
+
+Deno.test("tailgate run refuses more connections than the open-files limit allows, before sending", async () => {
+  const limit = await openFilesLimit();
+  if (limit === undefined || limit >= 100_064) return; // this machine would allow them
+  await using target = tcpServer(async () => {});
+  await using dir = await tempDir();
+  const file = await planFile(String(dir), target.url, "");
+  const text = await Deno.readTextFile(file);
+  await Deno.writeTextFile(
+    file,
+    text.replace("connections: 2", "connections: 2\n  max_connections: 100000"),
+  );
+  const outcome = await runPlanCommand(
+    { planPath: file, outDir: String(dir), caCertFiles: [] },
+    () => {},
+  );
+  assert.equal(outcome.exitCode, 2);
+  assert.match(outcome.errors[0], /up to 100000 connections .* \(ulimit -n\)/);
+  assert.equal(target.accepted(), 0, "not even the reachability check connected");
 });
