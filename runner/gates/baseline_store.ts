@@ -10,6 +10,7 @@ import { writeFileAtomic } from "../result/atomic_write.ts";
 import type { Environment, RunResult } from "../result/run_result.ts";
 import { parseBaseline } from "./baseline_parse.ts";
 import { withHistoryLock } from "./history_lock.ts";
+import { type StageShape, unmatchedStages } from "./stage_match.ts";
 import {
   type Baseline,
   BASELINE_SCHEMA,
@@ -140,9 +141,14 @@ export async function loadBaseline(
   return { ok: true, baseline: problem };
 }
 
+/** The history written, and where the previous one was kept when this run started a new one. */
+export type AppendedBaseline = Baseline & { supersededPath?: string };
+
 /**
  * Adds a sound run to its plan's history, keeping the newest `keep` runs, and writes the file
  * atomically with `write`. Throws {@linkcode BaselineError}; the existing file is then unchanged.
+ * A run whose measured stages differ from the newest stored run's (the plan changed) starts a new
+ * history: the old one is first written whole to `<slug>.superseded-<time>.json` beside it.
  *
  * @example
  * ```ts
@@ -157,7 +163,7 @@ export async function appendToBaseline(
   result: RunResult,
   keep: number = DEFAULT_BASELINE_RUNS,
   write: (path: string, data: string) => Promise<void> = writeFileAtomic,
-): Promise<Baseline> {
+): Promise<AppendedBaseline> {
   if (!Number.isInteger(keep) || keep < 1) {
     throw new RangeError(`keep must be a whole number of runs, at least 1 (got ${keep})`);
   }
@@ -177,20 +183,39 @@ async function appendLocked(
   result: RunResult,
   keep: number,
   write: (path: string, data: string) => Promise<void>,
-): Promise<Baseline> {
+): Promise<AppendedBaseline> {
   const planName = result.plan.name;
   const loaded = await loadBaseline(dir, planName);
   if (!loaded.ok) {
     throw new BaselineError("invalid_file", `${loaded.error} (the file was left as it is)`);
   }
-  const runs = [...(loaded.baseline?.runs ?? []), baselineRunFrom(result)].slice(-keep);
+  const path = baselinePath(dir, planName);
+  // Never mix runs whose measured stages do not compare: a plan whose stages changed starts a new
+  // history, and the old one is kept beside it, written whole before anything is replaced.
+  const newest = loaded.baseline?.runs.at(-1);
+  let supersededPath: string | undefined;
+  if (newest !== undefined && !sameMeasuredStages(result.stages, newest.stages)) {
+    const stamp = new Date().toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+    supersededPath = path.replace(/\.json$/, `.superseded-${stamp}.json`);
+    try {
+      await write(supersededPath, JSON.stringify(loaded.baseline, null, 1) + "\n");
+    } catch (e) {
+      throw new BaselineError(
+        "write_failed",
+        `could not keep the old history as ${supersededPath} (${(e as Error).message}); the ` +
+          "baseline is unchanged",
+        { cause: e },
+      );
+    }
+  }
+  const kept = supersededPath === undefined ? loaded.baseline?.runs ?? [] : [];
+  const runs = [...kept, baselineRunFrom(result)].slice(-keep);
   const baseline: Baseline = {
     schema: BASELINE_SCHEMA,
     version: BASELINE_VERSION,
     plan: planName,
     runs,
   };
-  const path = baselinePath(dir, planName);
   try {
     await write(path, JSON.stringify(baseline, null, 1) + "\n");
   } catch (e) {
@@ -201,7 +226,12 @@ async function appendLocked(
       { cause: e },
     );
   }
-  return baseline;
+  return supersededPath === undefined ? baseline : { ...baseline, supersededPath };
+}
+
+/** Whether two runs measured the same stages (warmups aside), so their numbers compare. */
+function sameMeasuredStages(a: readonly StageShape[], b: readonly StageShape[]): boolean {
+  return unmatchedStages(a, b).length === 0 && unmatchedStages(b, a).length === 0;
 }
 
 const FINGERPRINT: Array<[keyof Environment, string]> = [

@@ -22,6 +22,7 @@ import { baselineDamage } from "./baseline_damage.ts";
 import { evaluateSlos } from "./evaluate_slos.ts";
 import { evaluateRegression, type RegressionMetric } from "./regression.ts";
 import { computeRunVerdict } from "./run_verdict.ts";
+import { unmatchedStages } from "./stage_match.ts";
 
 /** Options of {@linkcode judgeRun}. */
 export interface JudgeOptions {
@@ -106,6 +107,18 @@ export async function judgeRun(
             "numbers from different fingerprints do not compare",
         );
       }
+      // A stage the plan changed has no history to compare with: say so rather than skip quietly.
+      const unmatched = unmatchedStages(result.stages, baseline.runs.flatMap((r) => r.stages));
+      if (unmatched.length > 0) {
+        warnings.push(
+          `regression gate skipped for ${unmatched.join(", ")}: no stored run has ` +
+            `${unmatched.length === 1 ? "this stage" : "these stages"} as the plan has ` +
+            `${unmatched.length === 1 ? "it" : "them"} now (same place, rate and duration)` +
+            (options.updateBaseline
+              ? ""
+              : "; --update-baseline starts a history for the plan as it is"),
+        );
+      }
       const regressionOptions = result.plan.regression
         ? { floors: result.plan.regression as Partial<Record<RegressionMetric, number>> }
         : {};
@@ -128,7 +141,12 @@ export async function judgeRun(
   } else if (options.updateBaseline && options.baselineDir !== undefined) {
     try {
       const updated = await appendToBaseline(options.baselineDir, result, options.keepRuns);
-      notes.push(`baseline updated: ${updated.runs.length} run(s) of "${result.plan.name}" kept`);
+      notes.push(
+        updated.supersededPath === undefined
+          ? `baseline updated: ${updated.runs.length} run(s) of "${result.plan.name}" kept`
+          : `baseline restarted: the plan's measured stages changed, so this run starts a new ` +
+            `history for "${result.plan.name}"; the old one is kept as ${updated.supersededPath}`,
+      );
     } catch (e) {
       notes.push(`baseline not updated: ${(e as Error).message}`);
     }

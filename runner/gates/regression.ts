@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { stagesMatch } from "./stage_match.ts";
 import type { SloMetric } from "../plan/types.ts";
 import { createHistogram, type Histogram } from "../recorder/_hdr.ts";
 import { decodeHistogram } from "../recorder/hdr_codec.ts";
@@ -84,12 +85,7 @@ export function evaluateRegression(
   const runs = baseline.runs.slice(-(options.maxRuns ?? 30));
   const checks: Check[] = [];
   for (const stage of result.stages.filter((s) => !s.warmup)) {
-    const history = runs.map((r) =>
-      r.stages.find((b) =>
-        b.index === stage.index && b.fromPerSec === stage.fromPerSec &&
-        b.toPerSec === stage.toPerSec && b.durationMs === stage.durationMs
-      )
-    );
+    const history = runs.map((r) => r.stages.find((b) => stagesMatch(b, stage)));
     const groups = stage.labels.length > 1
       ? [undefined, ...stage.labels.map((l) => l.label)]
       : [undefined];

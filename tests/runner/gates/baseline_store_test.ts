@@ -218,3 +218,22 @@ Deno.test("runs appended at once all stay: each re-reads the history under the l
   assert.equal(loaded.baseline.runs.length, 5);
   assert.deepEqual(await names(dir.path), ["shop.json"], "no lock file is left behind");
 });
+
+Deno.test("a run whose stages changed starts a new history; the old one is kept whole beside it", async () => {
+  await using dir = await tempDir();
+  await appendToBaseline(dir.path, resultOn(1));
+  await appendToBaseline(dir.path, resultOn(2));
+  const before = await Deno.readTextFile(join(dir.path, "shop.json"));
+  const changed = resultOn(3);
+  const steady = changed.stages.find((s) => !s.warmup)!;
+  steady.durationMs *= 2; // the plan now runs this stage twice as long
+  const written = await appendToBaseline(dir.path, changed);
+  assert.equal(written.runs.length, 1, "the incomparable run is not mixed into the old history");
+  assert.ok(written.supersededPath?.match(/shop\.superseded-\d{8}T\d{6}Z\.json$/));
+  assert.equal(await Deno.readTextFile(written.supersededPath!), before);
+  assert.equal((await names(dir.path)).length, 2);
+  // A comparable run appends as before.
+  const again = await appendToBaseline(dir.path, changed);
+  assert.equal(again.runs.length, 2);
+  assert.equal(again.supersededPath, undefined);
+});

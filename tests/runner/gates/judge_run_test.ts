@@ -232,3 +232,22 @@ Deno.test("a damaged stored histogram is an invalid verdict naming the file and 
   assert.match(notes.at(-1)!, /baseline not updated: the stored history is damaged/);
   assert.deepEqual(await Deno.readFile(path), before, "the history is left as it was");
 });
+
+Deno.test("a stage the plan changed: its skipped regression gate is named, and the history restarts", async () => {
+  await using dir = await tempDir();
+  await seedHistory(dir.path);
+  const longer = gateResult([{
+    name: "main",
+    ratePerSec: 1000,
+    durationMs: 20_000, // the plan now holds the stage twice as long
+    labels: [{ label: "GET /a", response: scaledUs(10_000, 1) }],
+  }], { slos: ["p99 < 5ms"], startedAt: "2025-02-09T00:00:00.000Z" });
+  const { notes } = await judgeRun(longer, { baselineDir: dir.path, updateBaseline: true });
+  assert.ok(!longer.verdicts.some((v) => v.kind === "regression"));
+  assert.equal(longer.warnings?.length, 1, JSON.stringify(longer.warnings));
+  assert.match(longer.warnings![0], /regression gate skipped for main \(1k\/s for 20s\)/);
+  assert.match(notes.join("\n"), /baseline restarted: .* kept as .*shop\.superseded-.*\.json/);
+  const history = await loadBaseline(dir.path, "shop");
+  assert.ok(history.ok && history.baseline);
+  assert.equal(history.baseline.runs.length, 1, "the old runs are not mixed with the new");
+});
