@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { inertLines, noWorkflowCommands } from "./runner/plan/printable.ts";
 import { checkPlans } from "./runner/cli/check_command.ts";
 import { EXIT_CODES, type ExitCode } from "./runner/cli/exit_codes.ts";
 import { compareCommand } from "./runner/cli/compare_command.ts";
@@ -68,8 +69,8 @@ export async function main(
       return EXIT_CODES.ok;
     case "check": {
       const outcome = await checkPlans(rest);
-      for (const block of outcome.issues) io.stderr(block + "\n");
-      for (const line of outcome.lines) io.stdout(line);
+      for (const block of outcome.issues) io.stderr(inertLines(block) + "\n");
+      for (const line of outcome.lines) io.stdout(inertLines(line));
       return outcome.exitCode;
     }
     case "run": {
@@ -84,14 +85,14 @@ export async function main(
       return report(await mergeCommand(rest), io);
     case "report": {
       const outcome = await reportCommand(rest);
-      for (const e of outcome.errors) io.stderr(e);
-      if (outcome.output) io.stdout(outcome.output);
+      for (const e of outcome.errors) io.stderr(inertLines(e));
+      if (outcome.output) io.stdout(noWorkflowCommands(outcome.output));
       return outcome.exitCode;
     }
     case "compare": {
       const outcome = await compareCommand(rest);
-      for (const e of outcome.errors) io.stderr(`tailgate compare: ${e}`);
-      if (outcome.output) io.stdout(outcome.output);
+      for (const e of outcome.errors) io.stderr(inertLines(`tailgate compare: ${e}`));
+      if (outcome.output) io.stdout(noWorkflowCommands(outcome.output));
       return outcome.exitCode;
     }
     case "demo": {
@@ -121,8 +122,9 @@ function report(outcome: RunOutcome, io: CliIo): ExitCode {
   if (io === CONSOLE_IO && Deno.stderr.isTerminal()) {
     Deno.stderr.writeSync(new TextEncoder().encode("\r\x1b[2K"));
   }
-  for (const e of outcome.errors) io.stderr(e);
-  if (outcome.summary) io.stdout(outcome.summary);
+  // Notes and errors quote plan values; the summary's plan values are escaped by its reporter.
+  for (const e of outcome.errors) io.stderr(inertLines(e));
+  if (outcome.summary) io.stdout(noWorkflowCommands(outcome.summary));
   return outcome.exitCode;
 }
 

@@ -18,7 +18,8 @@ import type {
 import { formatMetric } from "../runner/gates/format_metric.ts";
 import { type LatencyColumn, latencyColumnTitle, latencyUs } from "./latency_columns.ts";
 import { overallStatus } from "./overall_status.ts";
-import { printable, type TextCell, textTable } from "./text_table.ts";
+import { printable } from "../runner/plan/printable.ts";
+import { type TextCell, textTable } from "./text_table.ts";
 import { NO_FIGURE, verdictFigures } from "./verdict_figures.ts";
 
 /** Options of {@linkcode renderTerminal}. */

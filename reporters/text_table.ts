@@ -67,30 +67,6 @@ export function displayWidth(text: string): number {
   return width;
 }
 
-/**
- * Plan-controlled text made safe to print: control characters, line breaks and bidirectional
- * overrides are written as escapes (`\n`, `\u001b`), so a name cannot break a row, move the
- * cursor or change colours.
- *
- * @example
- * ```ts
- * import { printable } from "./text_table.ts";
- * printable("a\nb\u001b[2J"); // "a\\nb\\u001b[2J"
- * ```
- */
-export function printable(text: string): string {
-  let out = "";
-  for (const c of text) {
-    const code = c.codePointAt(0)!;
-    const unsafe = code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x2028 ||
-      code === 0x2029 || (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069);
-    out += !unsafe ? c : (SHORT_ESCAPES[c] ?? `\\u${code.toString(16).padStart(4, "0")}`);
-  }
-  return out;
-}
-
-const SHORT_ESCAPES: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
-
 const ZERO_WIDTH: ReadonlyArray<readonly [number, number]> = [
   [0x0300, 0x036f],
   [0x200b, 0x200f],

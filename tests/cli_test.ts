@@ -111,3 +111,30 @@ Deno.test("tailgate target refuses a non-loopback address with exit 2", async ()
   assert.equal(await main(["target", "--host", "0.0.0.0", "--port", "0"], io), 2);
   assert.match(io.err.join("\n"), /loopback|--listen-any/);
 });
+
+Deno.test("plan values cannot drive the terminal or forge workflow commands in what the CLI prints", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const file = `${dir}/evil.yaml`;
+    await Deno.writeTextFile(
+      file,
+      `name: "::error::forged\\e[31m"
+target: http://127.0.0.1:9
+requests: [{ path: / }]
+load:
+  stages: [{ rate: 10/s, duration: 1s }]
+"::warning::bogus\\e]0;title\\a": 1
+`,
+    );
+    const { code, stdout, stderr } = await runCli(["check", file]);
+    assert.equal(code, 2);
+    const printed = stdout + stderr;
+    assert.ok(!/[\u0000-\u0008\u000b-\u001f\u007f]/.test(printed), JSON.stringify(printed));
+    assert.ok(!/^::/m.test(printed), printed);
+    // Escaped, not dropped: the user still sees what the plan says, and where.
+    assert.match(stderr, /unknown key `::warning::bogus\\u001b\]0;title\\u0007`/);
+    assert.match(stderr, /\n +\| \^{10,}/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -21,7 +21,7 @@ import { collectEnvironment } from "../result/environment.ts";
 import type { RunResult } from "../result/run_result.ts";
 import { EXIT_CODES, type ExitCode } from "./exit_codes.ts";
 import type { ShardSpec } from "../schedule/build_schedule.ts";
-import { printable } from "../../reporters/text_table.ts";
+import { printable } from "../plan/printable.ts";
 import { finishResult } from "./finish_result.ts";
 import { checkOutDir } from "./out_dir.ts";
 import {

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { printable } from "./printable.ts";
 import type { PlanIssue } from "./types.ts";
 
 /**
@@ -22,20 +23,25 @@ import type { PlanIssue } from "./types.ts";
  * ```
  */
 export function formatIssue(issue: PlanIssue, text: string): string {
-  const head = `${issue.file}:${issue.line}:${issue.col}: ${issue.severity}: ${issue.message}`;
+  // Plan text reaches a terminal or a CI log: control characters are shown as escapes, so a
+  // plan cannot colour, clear or retitle the screen (the carets follow the escaped text).
+  const head = `${printable(issue.file)}:${issue.line}:${issue.col}: ${issue.severity}: ` +
+    printable(issue.message);
   const lines = [head];
   const source = text.split(/\r?\n/)[issue.line - 1];
   if (source !== undefined && source.trim() !== "") {
     const gutter = String(issue.line).padStart(5);
-    const shown = source.replaceAll("\t", " ");
-    const caretCount = Math.max(1, Math.min(issue.length, shown.length - issue.col + 1));
-    lines.push(`${gutter} | ${shown}`);
+    const raw = source.replaceAll("\t", " ");
+    const caretCount = Math.max(1, Math.min(issue.length, raw.length - issue.col + 1));
+    const before = printable(raw.slice(0, Math.max(0, issue.col - 1)));
+    const marked = printable(raw.slice(Math.max(0, issue.col - 1), issue.col - 1 + caretCount));
+    lines.push(`${gutter} | ${printable(raw)}`);
     lines.push(
-      `${" ".repeat(gutter.length)} | ${" ".repeat(Math.max(0, issue.col - 1))}${
-        "^".repeat(caretCount)
+      `${" ".repeat(gutter.length)} | ${" ".repeat(before.length)}${
+        "^".repeat(Math.max(1, marked.length))
       }`,
     );
   }
-  if (issue.hint) lines.push(`  hint: ${issue.hint}`);
+  if (issue.hint) lines.push(`  hint: ${printable(issue.hint)}`);
   return lines.join("\n");
 }

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { displayWidth, printable, textTable } from "../../reporters/text_table.ts";
+import { printable } from "../../runner/plan/printable.ts";
+import { displayWidth, textTable } from "../../reporters/text_table.ts";
 
 Deno.test("displayWidth() counts wide CJK and emoji as two columns and combining marks as none", () => {
   assert.equal(displayWidth("GET /a"), 6);
