@@ -249,6 +249,9 @@ export class Dispatcher {
     recorder.complete(c);
     const q = this.#queue;
     if (!this.#stopping && q.shift()) this.#fire(slot, q.fireMs, q.stageIndex, q.labelIndex, true);
+    // A connection that could not even connect goes to the back of the idle ones: the next
+    // requests take a working connection first instead of failing on this one again and again.
+    else if (o.error !== undefined && !sent) this.#idle.unshift(slot);
     else this.#idle.push(slot);
     this.#pump();
     const { waker } = this.#o;

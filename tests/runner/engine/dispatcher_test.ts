@@ -14,7 +14,12 @@ type ServerModel = (writtenMs: number) => number;
 class FakeConnection implements Connection {
   busy = false;
   #pending?: { resolve: (o: ResponseOutcome) => void; writtenAtMs: number; doneMs: number };
-  constructor(private clock: FakeClock, private server: ServerModel, private log: number[]) {
+  constructor(
+    private clock: FakeClock,
+    private server: ServerModel,
+    private log: number[],
+    private refuses = false,
+  ) {
     clock.onChange((now) => {
       if (this.#pending && now >= this.#pending.doneMs) {
         this.#finish(200, undefined, this.#pending.doneMs);
@@ -22,6 +27,17 @@ class FakeConnection implements Connection {
     });
   }
   send(_: PreparedRequest): Promise<ResponseOutcome> {
+    if (this.refuses) { // the connect fails at once: nothing written
+      const now = this.clock.nowMs();
+      return Promise.resolve({
+        status: 0,
+        error: "refused",
+        bytesSent: 0,
+        bytesReceived: 0,
+        writtenAtMs: now,
+        completedAtMs: now,
+      });
+    }
     this.busy = true;
     const writtenAtMs = this.clock.nowMs();
     this.log.push(writtenAtMs);
@@ -74,6 +90,8 @@ async function run(opts: {
   server: ServerModel;
   timeoutMs?: number;
   stopAtMs?: number;
+  /** Indexes (in creation order) of connections whose connect always fails. */
+  refusing?: number[];
 }) {
   const clock = new FakeClock(1_000);
   const waker = new ManualWaker(clock);
@@ -106,7 +124,8 @@ async function run(opts: {
     cursor: schedule.cursor(),
     requests: [{ ...REQUEST, timeoutMs: opts.timeoutMs ?? 1000 }],
     connect: () => {
-      const c = new FakeConnection(clock, opts.server, writes);
+      const refuses = opts.refusing?.includes(conns.length) ?? false;
+      const c = new FakeConnection(clock, opts.server, writes, refuses);
       conns.push(c);
       return c;
     },
@@ -343,4 +362,20 @@ Deno.test("a stop lets requests in flight finish within the grace period, record
   const s = recorded.stages[0];
   assert.deepEqual(s.counts.errors, {}, "none was cut off by closing its socket");
   assert.ok(s.counts.ok >= 95, `${s.counts.ok} answered`);
+});
+
+Deno.test("a connection that cannot connect goes to the back of the idle ones, not first again", async () => {
+  // Two connections, the second (taken first) refusing: without the back-off every request would
+  // take it again and fail; with it, one fails and the rest go to the working connection.
+  const { recorded } = await run({
+    ratePerSec: 100,
+    durationMs: 100,
+    connections: 2,
+    refusing: [1],
+    server: (writtenMs) => writtenMs + 1,
+  });
+  const counts = recorded.stages[0].counts;
+  assert.equal(counts.completed, 10);
+  assert.equal(counts.errors.refused, 1);
+  assert.equal(counts.ok, 9);
 });
