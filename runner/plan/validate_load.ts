@@ -6,7 +6,7 @@
 import type { YamlNode } from "./_yaml.ts";
 import { join, type PlanReader, sourceText } from "./plan_reader.ts";
 import type { Arrival, PlanLoad, PlanStage } from "./types.ts";
-import { parseDurationMs, parseRatePerSec } from "./units.ts";
+import { formatRatePerSec, parseDurationMs, parseRatePerSec } from "./units.ts";
 import { positiveDuration } from "./validate_requests.ts";
 
 /** The keys of `load`. */
@@ -167,6 +167,11 @@ function readStage(reader: PlanReader, item: YamlNode, index: number): PlanStage
     if (ratePerSec === undefined || durationMs === undefined || warmup === undefined) {
       return undefined;
     }
+    checkScale(reader, [get("rate")!, join(path, "rate"), ratePerSec], [
+      durationNode,
+      join(path, "duration"),
+      durationMs,
+    ]);
     const stageName = name ?? `${sourceText(get("rate")!)} for ${sourceText(durationNode)}`;
     return { kind: "constant", index, name: stageName, ratePerSec, durationMs, warmup, line };
   }
@@ -210,6 +215,12 @@ function readStage(reader: PlanReader, item: YamlNode, index: number): PlanStage
       return undefined;
     }
     if (!from.ok || !to.ok || durationMs === undefined || warmup === undefined) return undefined;
+    const peak = Math.max(from.value, to.value);
+    checkScale(reader, [get("ramp")!, join(path, "ramp"), peak], [
+      overNode,
+      join(path, "over"),
+      durationMs,
+    ]);
     const stageName = name ?? `${text} over ${sourceText(overNode)}`;
     return {
       kind: "ramp",
@@ -230,4 +241,57 @@ function readStage(reader: PlanReader, item: YamlNode, index: number): PlanStage
     "add `rate: 1k/s` with `duration`, or `ramp: 1k/s -> 10k/s` with `over`",
   );
   return undefined;
+}
+
+/** Above this rate a plan is refused: no generator anywhere sends it (per plan, all shards). */
+export const MAX_RATE_PER_SEC = 100_000_000;
+/** Above this rate `check` warns: more than one machine's worth of tailgate. */
+export const WARN_RATE_PER_SEC = 1_000_000;
+/** A stage longer than this is refused. */
+export const MAX_STAGE_MS = 30 * 24 * 3600_000;
+/** A stage longer than this gets a warning. */
+export const WARN_STAGE_MS = 24 * 3600_000;
+
+/** Errors for absurd rates and durations, warnings for merely enormous ones. */
+function checkScale(
+  reader: PlanReader,
+  [rateNode, ratePath, ratePerSec]: [YamlNode, string, number],
+  [durationNode, durationPath, durationMs]: [YamlNode, string, number],
+): void {
+  if (ratePerSec > MAX_RATE_PER_SEC) {
+    reader.error(
+      rateNode,
+      ratePath,
+      `${formatRatePerSec(ratePerSec)} is beyond any generator (at most ` +
+        `${formatRatePerSec(MAX_RATE_PER_SEC)} per plan)`,
+      "a typo? rates read like `20k/s`; real loads this large are split across machines with " +
+        "`--shard`",
+    );
+  } else if (ratePerSec > WARN_RATE_PER_SEC) {
+    reader.warn(
+      rateNode,
+      ratePath,
+      `${formatRatePerSec(ratePerSec)} is more than one machine sends (tailgate: about 100k/s ` +
+        "per core)",
+      "split the run across machines with `--shard i/n` and `tailgate merge`, or expect a " +
+        "tool-limited run",
+    );
+  }
+  const hours = durationMs / 3600_000;
+  if (durationMs > MAX_STAGE_MS) {
+    reader.error(
+      durationNode,
+      durationPath,
+      `a stage of ${Math.round(hours)} h is longer than the ${MAX_STAGE_MS / 3600_000} h a ` +
+        "stage may last",
+      "a typo in the unit? (`10m` is ten minutes, `10h` ten hours)",
+    );
+  } else if (durationMs > WARN_STAGE_MS) {
+    reader.warn(
+      durationNode,
+      durationPath,
+      `a stage of ${Math.round(hours)} h: the run keeps every interval's histogram in memory`,
+      "make sure that is meant; soak runs of a few hours are usually enough",
+    );
+  }
 }

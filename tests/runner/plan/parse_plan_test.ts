@@ -340,3 +340,27 @@ Deno.test("parsePlan() refuses credentials in a target or request URL: they woul
     assert.ok(!`${issue.message} ${issue.hint}`.includes("hunter2"), "the secret is not echoed");
   }
 });
+
+Deno.test("parsePlan() refuses absurd rates and stage lengths, and warns about enormous ones", () => {
+  const parse = parseText(`name: t
+target: http://127.0.0.1:8080
+requests: [{ path: / }]
+load:
+  stages:
+    - { rate: 10M/s, duration: 10s }
+    - { rate: 200M/s, duration: 10s }
+    - { rate: 10/s, duration: 10000h }
+    - { rate: 10/s, duration: 48h }
+    - { ramp: 10/s -> 2M/s, over: 1m }
+`);
+  assert.equal(parse.plan, undefined);
+  const at = (severity: string) =>
+    parse.issues.filter((i) => i.severity === severity).map((i) => `${i.line}: ${i.message}`);
+  assert.deepEqual(at("error"), [
+    "7: 200M/s is beyond any generator (at most 100M/s per plan)",
+    "8: a stage of 10000 h is longer than the 720 h a stage may last",
+  ]);
+  assert.deepEqual(at("warning").map((w) => w.slice(0, 2)), ["6:", "9:", "10"]);
+  // Ordinary plans stay quiet.
+  assert.deepEqual(parseText(MINIMAL_PLAN).issues, []);
+});
