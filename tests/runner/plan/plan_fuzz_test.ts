@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { parseText } from "../../_helpers/plan_fixtures.ts";
+import { mulberry32 } from "../../_helpers/seeded_random.ts";
 
 const PLANS_DIR = new URL("../../../plans/", import.meta.url).pathname;
 const MAX_CASES = 2_000;
@@ -25,18 +26,6 @@ async function shippedPlans(): Promise<Map<string, string>> {
     }
   }
   return plans;
-}
-
-/** A small seeded generator (mulberry32), so a failing case can be replayed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const SPECIALS = [
@@ -130,7 +119,7 @@ Deno.test("random mutations of every shipped plan are parsed or located, never t
   const plans = await shippedPlans();
   assert.ok(plans.size >= 3, `found ${plans.size} shipped plans`);
   const seed = Number(Deno.env.get("TAILGATE_FUZZ_SEED") ?? 20261124);
-  const next = random(seed);
+  const next = mulberry32(seed);
   const texts = [...plans.entries()];
   const startedMs = performance.now();
   let cases = 0;

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { mulberry32 } from "../../_helpers/seeded_random.ts";
 import assert from "node:assert/strict";
 import { createHistogram, type Histogram } from "../../../runner/recorder/_hdr.ts";
 
@@ -103,16 +104,4 @@ export function seededHistogram(seed: number, samples: number): Histogram {
     h.recordValue(random() < 0.02 ? 0 : valueUs);
   }
   return h;
-}
-
-/** Small seeded PRNG (mulberry32) so failures reproduce. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
