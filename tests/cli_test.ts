@@ -53,6 +53,18 @@ Deno.test("tailgate check without a path is a usage error", async () => {
   assert.match(io.err[0], /name at least one plan file or folder/);
 });
 
+Deno.test("tailgate check on a folder without plans is a usage error, not a pass", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/notes.txt`, "not a plan");
+    const io = capture();
+    assert.equal(await main(["check", dir], io), 2);
+    assert.match(io.err[0], /holds no plan \(no \.yaml or \.yml file/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("tailgate version prints tailgate's and deno's versions", async () => {
   const io = capture();
   assert.equal(await main(["version"], io), 0);

@@ -39,7 +39,18 @@ export async function checkPlans(paths: string[]): Promise<CheckOutcome> {
       lines: [],
     };
   }
-  const files = (await Promise.all(paths.map(expand))).flat();
+  const expanded = await Promise.all(paths.map(expand));
+  const empty = paths.filter((_, i) => expanded[i].length === 0);
+  if (empty.length > 0) {
+    return {
+      exitCode: EXIT_CODES.usage,
+      issues: empty.map((p) =>
+        `tailgate check: ${p} holds no plan (no .yaml or .yml file, also in its subfolders)`
+      ),
+      lines: [],
+    };
+  }
+  const files = expanded.flat();
   const issues: string[] = [];
   const lines: string[] = [];
   let invalid = 0;

@@ -98,7 +98,16 @@ export function parseYaml(text: string): YamlParse {
   const list = Array.isArray(docs) ? docs : [];
   for (const doc of list) {
     for (const e of [...doc.errors, ...doc.warnings]) {
-      issues.push({ pos: posAt(e.pos[0]), message: cleanMessage(e.message), code: e.code });
+      // The YAML reader runs out of stack on a few thousand nested brackets: say what that means.
+      const tooDeep = /Maximum call stack size exceeded/.test(e.message);
+      issues.push({
+        pos: posAt(e.pos[0]),
+        message: tooDeep
+          ? `the plan nests too deeply to read (thousands of levels of \`[\` or \`{\`); a plan ` +
+            `needs a handful: write it flatter`
+          : cleanMessage(e.message),
+        code: tooDeep ? "TOO_DEEP" : e.code,
+      });
     }
   }
   if (list.length > 1) {

@@ -31,10 +31,16 @@ export function formatIssue(issue: PlanIssue, text: string): string {
   const source = text.split(/\r?\n/)[issue.line - 1];
   if (source !== undefined && source.trim() !== "") {
     const gutter = String(issue.line).padStart(5);
-    const raw = source.replaceAll("\t", " ");
-    const caretCount = Math.max(1, Math.min(issue.length, raw.length - issue.col + 1));
-    const before = printable(raw.slice(0, Math.max(0, issue.col - 1)));
-    const marked = printable(raw.slice(Math.max(0, issue.col - 1), issue.col - 1 + caretCount));
+    const full = source.replaceAll("\t", " ");
+    const caretCount = Math.max(1, Math.min(issue.length, full.length - issue.col + 1));
+    // A long line is shown as a window around the issue, so one line cannot flood the terminal.
+    const from = full.length > SNIPPET_CHARS ? Math.max(0, issue.col - 1 - SNIPPET_LEAD) : 0;
+    const to = Math.min(full.length, from + SNIPPET_CHARS);
+    const lead = from > 0 ? "…" : "";
+    const raw = lead + full.slice(from, to) + (to < full.length ? "…" : "");
+    const at = lead.length + Math.max(0, issue.col - 1 - from);
+    const marked = printable(raw.slice(at, Math.min(raw.length, at + caretCount)));
+    const before = printable(raw.slice(0, at));
     lines.push(`${gutter} | ${printable(raw)}`);
     lines.push(
       `${" ".repeat(gutter.length)} | ${" ".repeat(before.length)}${
@@ -45,3 +51,7 @@ export function formatIssue(issue: PlanIssue, text: string): string {
   if (issue.hint) lines.push(`  hint: ${printable(issue.hint)}`);
   return lines.join("\n");
 }
+
+/** The most characters of a source line shown under an issue, and how many before its column. */
+const SNIPPET_CHARS = 120;
+const SNIPPET_LEAD = 40;

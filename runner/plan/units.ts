@@ -200,7 +200,7 @@ export function parsePercentFraction(text: string): Parsed<number> {
     return { ok: false, message: `\`${source}\` is not a percentage`, hint: "write e.g. `0.1%`" };
   }
   const percent = Number(m[1]);
-  if (percent < 0 || percent > 100) {
+  if (percent < 0 || Object.is(percent, -0) || percent > 100) {
     return { ok: false, message: `percentage \`${source}\` is outside 0%..100%` };
   }
   return { ok: true, value: percent / 100 };

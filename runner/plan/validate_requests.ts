@@ -113,6 +113,7 @@ export function readRequests(
       }
     }
     const body = get("body") ? readBody(reader, get("body")!, join(path, "body"), ctx) : undefined;
+    for (const key of ["path", "url", "body"]) warnLiteralEnv(reader, get(key), join(path, key));
     if (body?.kind === "json" && !headers.some((h) => h.name.toLowerCase() === "content-type")) {
       const value = "application/json";
       headers.push({ name: "content-type", value, template: value, secret: false });
@@ -165,3 +166,26 @@ function positiveDuration(reader: PlanReader, node: YamlNode, path: string): num
 }
 
 export { positiveDuration };
+
+/**
+ * `${env.NAME}` is read in headers only: in a path, URL or body it would be sent as written, so
+ * say so where it appears.
+ */
+function warnLiteralEnv(reader: PlanReader, node: YamlNode | undefined, path: string): void {
+  if (node === undefined) return;
+  if (node.kind === "scalar") {
+    if (typeof node.value === "string" && node.value.includes("${env.")) {
+      reader.warn(
+        node,
+        path,
+        `\`\${env.…}\` in \`${path.split(".").at(-1)}\` is sent as written: environment ` +
+          "variables are read in headers only",
+        "move the value into a header, or write it out",
+      );
+    }
+    return;
+  }
+  for (const child of node.kind === "map" ? node.entries.map((e) => e.value) : node.items) {
+    warnLiteralEnv(reader, child, path);
+  }
+}

@@ -32,3 +32,12 @@ Deno.test("formatIssue() leaves out the snippet when the text is unavailable", (
     "plans/p.yaml:2:29: warning: unknown unit `sec` in `60sec`",
   );
 });
+
+Deno.test("formatIssue() shows a window of a very long line, the caret still under the issue", () => {
+  const text = `a: ${"x".repeat(5000)}BAD${"y".repeat(5000)}\n`;
+  const long: PlanIssue = { ...issue, line: 1, col: 5004, length: 3, hint: undefined };
+  const [, shown, carets] = formatIssue(long, text).split("\n");
+  assert.ok(shown.length < 200, `${shown.length} characters shown`);
+  assert.ok(shown.includes("…x") && shown.endsWith("y…"));
+  assert.equal(shown.slice(carets.indexOf("^"), carets.lastIndexOf("^") + 1), "BAD");
+});

@@ -364,3 +364,16 @@ load:
   // Ordinary plans stay quiet.
   assert.deepEqual(parseText(MINIMAL_PLAN).issues, []);
 });
+
+Deno.test("parsePlan() says what thousands of nested brackets, a -0% bound and ${env} in a path mean", () => {
+  const deep = parseText(`a: ${"[".repeat(5000)}${"]".repeat(5000)}\n`);
+  assert.match(errorsOf(deep)[0], /nests too deeply to read .* write it flatter/);
+  const negative = parseText(`${MINIMAL_PLAN}slo:\n  - error_rate < -0%\n`);
+  assert.match(errorsOf(negative)[0], /`-0%` is outside 0%\.\.100%/);
+  const literal = parseText(MINIMAL_PLAN.replace("path: /", 'path: "/u/${env.USER_ID}"'));
+  assert.ok(literal.plan, "a warning, not an error");
+  assert.match(
+    literal.issues.map((i) => `${i.severity} ${i.line}:${i.col} ${i.message}`).join("\n"),
+    /warning 4:11 `\$\{env\.…\}` in `path` is sent as written/,
+  );
+});
