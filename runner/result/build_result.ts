@@ -45,8 +45,12 @@ export function buildResult(
     durationMs: run.durationMs,
     slos: plan.slos,
   });
-  // A stopped run covers only part of its schedule: rates are over the part it ran.
-  const seconds = Math.min(run.durationMs, run.scheduleDurationMs) / 1000;
+  // A stopped run covers only part of its schedule: rates are over the part it ran. A complete
+  // run covers all of it, even when its last request was answered long before the schedule's end
+  // (one request at 1/m for 1s is 1/s intended, not 425/s over the 2 ms it took).
+  const seconds =
+    (run.complete ? run.scheduleDurationMs : Math.min(run.durationMs, run.scheduleDurationMs)) /
+    1000;
   const scheduled = run.complete ? run.scheduled : totals.counts.scheduled;
   return {
     schema: RESULT_SCHEMA,

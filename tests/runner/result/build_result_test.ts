@@ -56,6 +56,16 @@ Deno.test("buildResult() reports intended and achieved send rates over the sched
   assert.deepEqual(result.health.connections, { opened: 2, peak: 3 });
 });
 
+Deno.test("buildResult() takes a complete run's rates over its schedule, however early it ended", () => {
+  // The last request answered long before the schedule's end: the run is 40 ms, the schedule 3 s.
+  const early = sampleResult({ durationMs: 40 });
+  assert.equal(early.health.intendedPerSec, 16.667);
+  assert.equal(early.health.achievedPerSec, 15);
+  // A stopped run covers only the part it ran.
+  const stopped = sampleResult({ durationMs: 1500, complete: false });
+  assert.ok(stopped.health.intendedPerSec > 16.667, String(stopped.health.intendedPerSec));
+});
+
 Deno.test("buildResult() never stores the plan's secret header value", () => {
   const result = sampleResult();
   const text = JSON.stringify(result);
