@@ -65,6 +65,12 @@ export async function finishResult(
       ...(options.confirm ? { confirm: options.confirm } : {}),
     });
     notes.push(...judged.notes);
+    if (options.updateBaseline && !result.run.complete && options.baselineDir !== undefined) {
+      notes.push(
+        `baseline not updated: the run stopped early (${result.run.stopReason}), so the history ` +
+          "in " + options.baselineDir + " was left as it was",
+      );
+    }
   }
   // The verdict is computed once (by judgeRun, or here for a shard's unjudged result) and stored.
   result.verdict ??= computeRunVerdict(result);
