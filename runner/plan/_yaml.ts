@@ -67,6 +67,8 @@ export interface YamlSyntaxIssue {
   pos: SourcePos;
   message: string;
   code: string;
+  /** How to fix it, when this module knows better than the parser's message. */
+  hint?: string;
 }
 
 /** The outcome of {@linkcode parseYaml}: a root node (absent when the text is empty) and syntax issues. */
@@ -100,6 +102,18 @@ export function parseYaml(text: string): YamlParse {
     for (const e of [...doc.errors, ...doc.warnings]) {
       // The YAML reader runs out of stack on a few thousand nested brackets: say what that means.
       const tooDeep = /Maximum call stack size exceeded/.test(e.message);
+      const unclosed = /end with an? ([\]}])/.exec(e.message)?.[1];
+      const opener = unclosed === undefined ? undefined : unclosedOpener(text, e.pos[0], unclosed);
+      if (opener !== undefined) {
+        const where = posAt(e.pos[0]);
+        issues.push({
+          pos: posAt(opener),
+          message: `this \`${text[opener]}\` is never closed`,
+          code: "UNCLOSED_FLOW",
+          hint: `close it with \`${unclosed}\` before line ${where.line}, where the plan goes on`,
+        });
+        continue;
+      }
       issues.push({
         pos: posAt(e.pos[0]),
         message: tooDeep
@@ -228,4 +242,27 @@ function nullScalar(offset: number, posAt: (o: number) => SourcePos): YamlScalar
     quoted: false,
     length: 1,
   };
+}
+
+/**
+ * The offset of the last `[` (for `]`) or `{` (for `}`) before `end` that no bracket closes,
+ * skipping quoted text and comments; undefined when there is none.
+ */
+function unclosedOpener(text: string, end: number, closer: string): number | undefined {
+  const open: number[] = [];
+  for (let i = 0; i < end && i < text.length; i++) {
+    const c = text[i];
+    if (c === '"' || c === "'") {
+      for (i++; i < end && text[i] !== c; i++) if (c === '"' && text[i] === "\\") i++;
+    } else if (c === "#" && (i === 0 || /\s/.test(text[i - 1]))) {
+      while (i < end && text[i] !== "\n") i++;
+    } else if (c === "[" || c === "{") {
+      open.push(i);
+    } else if (c === "]" || c === "}") {
+      open.pop();
+    }
+  }
+  const want = closer === "]" ? "[" : "{";
+  for (let k = open.length - 1; k >= 0; k--) if (text[open[k]] === want) return open[k];
+  return undefined;
 }

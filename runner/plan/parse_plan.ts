@@ -60,7 +60,7 @@ export function parsePlan(file: string, bytes: Uint8Array, ctx: PlanContext): Pl
     col: i.pos.col,
     length: 1,
     message: i.code === "DUPLICATE_KEY" ? "this key appears twice in the same mapping" : i.message,
-    hint: i.code === "DUPLICATE_KEY" ? "remove one of them" : syntaxHint(i.code),
+    hint: i.code === "DUPLICATE_KEY" ? "remove one of them" : i.hint ?? syntaxHint(i.code),
   }));
   if (yaml.root === undefined) {
     return { issues: syntax.length ? syntax : whole("the plan is empty").issues, text };

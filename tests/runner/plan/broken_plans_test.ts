@@ -12,8 +12,7 @@ const EXPECTED: Record<string, string> = {
   "empty.yaml": "1:1 the plan is empty",
   "negative_duration.yaml": "6:30 duration `-3s` is negative",
   "negative_rate.yaml": "6:15 rate `-5/s` must be above zero",
-  "not_yaml.yaml":
-    "2:1 Flow sequence in block collection must be sufficiently indented and end with a ]",
+  "not_yaml.yaml": "1:7 this `[` is never closed",
   "ramp_without_over.yaml": "6:7 this ramp has no `over`",
   "slo_rate_without_stage.yaml": "8:5 no stage runs at 20k/s",
   "tab_indent.yaml": "2:1 Tabs are not allowed as indentation",

@@ -377,3 +377,22 @@ Deno.test("parsePlan() says what thousands of nested brackets, a -0% bound and $
     /warning 4:11 `\$\{env\.…\}` in `path` is sent as written/,
   );
 });
+
+Deno.test("parsePlan() points an unclosed [ or { at where it opened, not where the file goes on", () => {
+  const sequence = parseText(`name: t
+target: http://127.0.0.1:8080
+requests: [{ path: "/a # not a comment [" }
+load:
+  stages: [{ rate: 10/s, duration: 1s }]
+`);
+  assert.deepEqual(errorsOf(sequence), ["3:11 this `[` is never closed"]);
+  assert.match(sequence.issues[0].hint ?? "", /close it with `]` before line 4/);
+  const map = parseText(`name: t
+target: http://127.0.0.1:8080
+requests:
+  - { path: /
+load:
+  stages: [{ rate: 10/s, duration: 1s }]
+`);
+  assert.deepEqual(errorsOf(map), ["4:5 this `{` is never closed"]);
+});
