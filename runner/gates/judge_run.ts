@@ -64,8 +64,18 @@ export async function judgeRun(
   result.verdicts = evaluateSlos(result);
   if (options.baselineDir !== undefined) {
     const loaded = await loadBaseline(options.baselineDir, result.plan.name);
-    if (!loaded.ok) warnings.push(`baseline not used: ${loaded.error}`);
-    else if (loaded.baseline === undefined || loaded.baseline.runs.length === 0) {
+    if (!loaded.ok) {
+      // A history that cannot be read is a gate that cannot be judged, not a footnote: invalid.
+      damaged = true;
+      result.verdicts.push({
+        kind: "validity",
+        name: "baseline readable",
+        status: "invalid",
+        stageIndexes: [],
+        message: `the baseline cannot be read: ${loaded.error}; the regression gate was not ` +
+          "judged: restore the file from version control, or move it away to start a new history",
+      });
+    } else if (loaded.baseline === undefined || loaded.baseline.runs.length === 0) {
       notes.push(
         `no baseline for "${result.plan.name}" in ${options.baselineDir} yet: regression gates skipped`,
       );

@@ -91,14 +91,20 @@ Deno.test("a baseline from another fingerprint is still compared, with a warning
   assert.ok(p99Regression(result), "regression verdicts are still given");
 });
 
-Deno.test("an unreadable baseline is not used, and the warning says why", async () => {
+Deno.test("an unreadable baseline makes the run invalid, says why, and is left as it is", async () => {
   await using dir = await tempDir();
   await Deno.writeTextFile(baselinePath(dir.path, "shop"), "{ not json");
   const result = run(1);
-  await judgeRun(result, { baselineDir: dir.path });
-  assert.equal(result.warnings?.length, 1);
-  assert.match(result.warnings![0], /^baseline not used: .*not valid JSON/);
-  assert.deepEqual(result.verdicts.map((v) => v.kind), ["slo"]);
+  const { notes } = await judgeRun(result, { baselineDir: dir.path, updateBaseline: true });
+  assert.deepEqual(result.verdicts.map((v) => [v.kind, v.status]), [
+    ["slo", "pass"],
+    ["validity", "invalid"],
+  ]);
+  assert.match(result.verdicts[1].message, /baseline cannot be read: .*not valid JSON/);
+  assert.equal(result.verdict?.status, "invalid");
+  assert.equal(gateExitCode(result.verdicts), 3);
+  assert.match(notes.join("\n"), /baseline not updated/);
+  assert.equal(await Deno.readTextFile(baselinePath(dir.path, "shop")), "{ not json");
 });
 
 Deno.test("updateBaseline appends the run after judging it against the old history", async () => {
