@@ -20,6 +20,7 @@ import { type HiccupMeter, startHiccupMeter } from "./hiccup_meter.ts";
 import { youngGenerationMb } from "./v8_flags.ts";
 import { CONNECT_TIMEOUT_MS, Dispatcher } from "./dispatcher.ts";
 import { Http1Connection } from "./http1_connection.ts";
+import { OUT_OF_DESCRIPTORS_NOTE } from "./http1_errors.ts";
 import { prepareRequest } from "./http1_request.ts";
 import { type Clock, type Connection, PERFORMANCE_CLOCK, type Waker } from "./types.ts";
 
@@ -92,6 +93,8 @@ export interface EngineRun {
   connections: { opened: number; peak: number };
   /** Initial connections that did not open within the connect timeout (they opened on use). */
   unopenedConnections?: number;
+  /** Set when connects failed because the process ran out of file descriptors. */
+  outOfDescriptors?: boolean;
   timerSlackSet: boolean;
   /** Which I/O path ran: `native` (libc sockets on epoll) or `deno` (Deno's sockets). */
   io?: "native" | "deno";
@@ -154,17 +157,35 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
   const onResume = (stallMs: number) => {
     if (clock.nowMs() >= measuredFromMs) recorder.engineStall(stallMs);
   };
+  // Running out of descriptors fails requests as `other`: name the cause, once, as it happens.
+  let outOfDescriptors = false;
+  const onOutOfDescriptors = () => {
+    if (outOfDescriptors) return;
+    outOfDescriptors = true;
+    options.onNotice?.(OUT_OF_DESCRIPTORS_NOTE);
+  };
   let waker: Waker;
   let connect: (url: URL, c: Clock) => Connection;
   if (native !== undefined) {
     const loop = new EpollLoop({ libc: native.libc, clock, onResume });
     waker = loop;
-    connect = (_url, c) => new NativeConnection({ loop, clock: c, socketAddress: native.address });
+    connect = (_url, c) =>
+      new NativeConnection({
+        loop,
+        clock: c,
+        socketAddress: native.address,
+        onOutOfDescriptors,
+      });
   } else {
     waker = options.waker ?? await createAtomicsWaker({ onResume });
     connect = options.connect ??
       ((url: URL, c: Clock) =>
-        new Http1Connection({ url, clock: c, tls: { caCerts: options.caCerts } }));
+        new Http1Connection({
+          url,
+          clock: c,
+          tls: { caCerts: options.caCerts },
+          onOutOfDescriptors,
+        }));
   }
   const hiccups: HiccupMeter | undefined = real ? await startHiccupMeter() : undefined;
   const timerSlackSet = "timerSlackSet" in waker ? Boolean(waker.timerSlackSet) : false;
@@ -239,6 +260,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
       cpu: { userMs: cpu.user / 1000, systemMs: cpu.system / 1000 },
       connections: { opened: dispatcher.socketsOpened, peak: dispatcher.peakConnections },
       ...(unopened > 0 ? { unopenedConnections: unopened } : {}),
+      ...(outOfDescriptors ? { outOfDescriptors } : {}),
       timerSlackSet,
       io: native !== undefined ? "native" : "deno",
       youngGenerationMb: youngGenerationMb(),

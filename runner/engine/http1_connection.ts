@@ -11,7 +11,12 @@
  * @module
  */
 import type { ErrorKind } from "../result/run_result.ts";
-import { ConnectFailure, responseOutcome, socketErrorKind } from "./http1_errors.ts";
+import {
+  ConnectFailure,
+  outOfDescriptors,
+  responseOutcome,
+  socketErrorKind,
+} from "./http1_errors.ts";
 import { InflightRequest } from "./inflight_request.ts";
 import { ResponseReader } from "./response_reader.ts";
 import { socketReader } from "./socket_reader.ts";
@@ -38,6 +43,8 @@ export interface Http1ConnectionOptions {
   clock: Clock;
   /** TLS settings for https; `caCerts` are PEM certificates trusted besides the system's. */
   tls?: { caCerts?: string[] };
+  /** Called when a connect fails because the process ran out of file descriptors. */
+  onOutOfDescriptors?: () => void;
 }
 
 /**
@@ -68,6 +75,7 @@ export class Http1Connection implements Connection {
   readonly #port: number;
   readonly #tls: { caCerts?: string[] } | undefined;
   readonly #clock: Clock;
+  readonly #onOutOfDescriptors: (() => void) | undefined;
   readonly #reader = new ResponseReader();
   readonly #req = new InflightRequest();
   /** Counts `close` calls, so a connect that `open` awaited past one is closed on arrival. */
@@ -87,6 +95,7 @@ export class Http1Connection implements Connection {
     this.#port = url.port === "" ? (https ? 443 : 80) : Number(url.port);
     this.#tls = https ? (options.tls ?? {}) : undefined;
     this.#clock = options.clock;
+    this.#onOutOfDescriptors = options.onOutOfDescriptors;
   }
 
   /** True while a request is in flight. */
@@ -238,6 +247,7 @@ export class Http1Connection implements Connection {
         this.#socketsOpened++;
         return conn;
       } catch (error) {
+        if (outOfDescriptors(error)) this.#onOutOfDescriptors?.();
         throw new ConnectFailure(this.#errorKind(error));
       }
     }

@@ -67,3 +67,23 @@ export function responseOutcome(
 ): ResponseOutcome {
   return { status, error, bytesSent, bytesReceived, writtenAtMs, completedAtMs };
 }
+
+/** What a run says when connects fail for want of file descriptors (a notice and a warning). */
+export const OUT_OF_DESCRIPTORS_NOTE =
+  "connections fail: too many open files (EMFILE): the requests they carried count as errors " +
+  "`other`; raise the open-files limit (ulimit -n) or lower max_connections";
+
+/**
+ * Whether a socket error is the process (or system) running out of file descriptors (EMFILE,
+ * ENFILE): worth naming, since the request then fails as `other` with no word of why.
+ *
+ * @example
+ * ```ts
+ * import { outOfDescriptors } from "./http1_errors.ts";
+ * outOfDescriptors(new Error("Too many open files (os error 24)")); // true
+ * ```
+ */
+export function outOfDescriptors(error: unknown): boolean {
+  const message = error instanceof Error ? error.message : String(error);
+  return /\(os error 2[34]\)|too many open files/i.test(message);
+}

@@ -23,6 +23,8 @@ export interface NativeConnectionOptions {
   socketAddress: Uint8Array;
   /** How long `open` waits for a connection before the first request (ms). */
   openTimeoutMs?: number;
+  /** Called when a socket cannot be created because the process ran out of file descriptors. */
+  onOutOfDescriptors?: () => void;
 }
 
 /** The kind of a failed socket call's errno. */
@@ -62,6 +64,7 @@ export class NativeConnection implements Connection, EpollHandler {
   readonly #clock: Clock;
   readonly #address: Uint8Array;
   readonly #openTimeoutMs: number;
+  readonly #onOutOfDescriptors: (() => void) | undefined;
   readonly #reader = new ResponseReader();
   readonly #req = new InflightRequest();
   #fd = -1;
@@ -80,6 +83,7 @@ export class NativeConnection implements Connection, EpollHandler {
     this.#clock = options.clock;
     this.#address = options.socketAddress;
     this.#openTimeoutMs = options.openTimeoutMs ?? 5000;
+    this.#onOutOfDescriptors = options.onOutOfDescriptors;
   }
 
   /** True while a request is in flight. */
@@ -159,7 +163,11 @@ export class NativeConnection implements Connection, EpollHandler {
     const { symbols, errno } = this.#loop.libc;
     const family = this.#address.length === 28 ? NET.AF_INET6 : NET.AF_INET;
     const fd = symbols.socket(family, NET.SOCK_STREAM | NET.SOCK_NONBLOCK | NET.SOCK_CLOEXEC, 0);
-    if (fd < 0) return this.#connectFailed(errnoKind(errno()));
+    if (fd < 0) {
+      const code = errno();
+      if (code === NET.EMFILE || code === NET.ENFILE) this.#onOutOfDescriptors?.();
+      return this.#connectFailed(errnoKind(code));
+    }
     this.#fd = fd;
     this.#reader.clear();
     symbols.setsockopt(fd, NET.IPPROTO_TCP, NET.TCP_NODELAY, ONE, 4);

@@ -145,6 +145,7 @@ export async function runPlan(options: RunPlanOptions): Promise<EngineRun> {
         peak: runs.reduce((n, r) => n + r.connections.peak, 0),
       },
       ...unopenedSum(runs),
+      ...(runs.some((r) => r.outOfDescriptors) ? { outOfDescriptors: true } : {}),
       timerSlackSet: runs.every((r) => r.timerSlackSet),
       io: runs[0].io,
       youngGenerationMb: Math.min(...runs.map((r) => r.youngGenerationMb ?? Infinity)),

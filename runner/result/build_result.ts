@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { OUT_OF_DESCRIPTORS_NOTE } from "../engine/http1_errors.ts";
 import type { ResolvedPlan } from "../plan/types.ts";
 import { HISTOGRAM_CONFIG } from "../recorder/histogram_config.ts";
 import type { EngineRun } from "../engine/engine.ts";
@@ -97,7 +98,11 @@ export function buildResult(
       ...health,
     },
     verdicts: [],
-    ...warningsOf([youngGenerationNote, unopenedNote(run.unopenedConnections, plan)]),
+    ...warningsOf([
+      youngGenerationNote,
+      unopenedNote(run.unopenedConnections, plan),
+      run.outOfDescriptors ? OUT_OF_DESCRIPTORS_NOTE : undefined,
+    ]),
   };
 }
 
