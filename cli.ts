@@ -6,7 +6,7 @@
  */
 import { inertLines, noWorkflowCommands } from "./runner/plan/printable.ts";
 import { checkPlans } from "./runner/cli/check_command.ts";
-import { EXIT_CODES, type ExitCode } from "./runner/cli/exit_codes.ts";
+import { EXIT_CODES, type ExitCode } from "./runner/model/exit_codes.ts";
 import { compareCommand } from "./runner/cli/compare_command.ts";
 import { runDemo } from "./runner/cli/demo_command.ts";
 import { HELP, usageFor } from "./runner/cli/help.ts";

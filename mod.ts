@@ -109,5 +109,5 @@ export {
   type TargetOptions,
   type TargetServer,
 } from "./runner/target/mod.ts";
-export { EXIT_CODES, type ExitCode } from "./runner/cli/exit_codes.ts";
+export { EXIT_CODES, type ExitCode } from "./runner/model/exit_codes.ts";
 export { TAILGATE_VERSION } from "./runner/version.ts";

@@ -18,7 +18,7 @@
  */
 import { parseArgs } from "node:util";
 import { ENGINE_V8_FLAGS } from "../runner/engine/v8_flags.ts";
-import type { EncodedHistogram, RunResult } from "../runner/result/run_result.ts";
+import type { EncodedHistogram, RunResult } from "../runner/model/run_result.ts";
 
 const { values } = parseArgs({
   options: {

@@ -8,7 +8,7 @@
 import { parsePlan } from "../runner/plan/parse_plan.ts";
 import type { Completion } from "../runner/recorder/recorder.ts";
 import { buildResult } from "../runner/result/build_result.ts";
-import type { RunResult } from "../runner/result/run_result.ts";
+import type { RunResult } from "../runner/model/run_result.ts";
 import { scheduleAndRecorder } from "../tests/_helpers/result_fixtures.ts";
 import { evaluateSlos } from "../runner/gates/evaluate_slos.ts";
 import { renderReport } from "../reporters/write_reports.ts";

@@ -23,7 +23,7 @@
  */
 import { parseArgs } from "node:util";
 import { ENGINE_V8_FLAGS } from "../runner/engine/v8_flags.ts";
-import type { RunResult } from "../runner/result/run_result.ts";
+import type { RunResult } from "../runner/model/run_result.ts";
 
 const { values } = parseArgs({
   options: {

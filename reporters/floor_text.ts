@@ -10,7 +10,7 @@ import {
   type MeasuredFloor,
   measuredFloor,
 } from "../runner/result/measured_floor.ts";
-import type { RunResult } from "../runner/result/run_result.ts";
+import type { RunResult } from "../runner/model/run_result.ts";
 
 /** The floor at each reported percentile; empty when the run measured no floor (older results). */
 export function floorsOf(result: RunResult): MeasuredFloor[] {

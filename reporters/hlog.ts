@@ -19,7 +19,7 @@ import {
   HISTOGRAM_CONFIG,
   scaledLayout,
 } from "../runner/recorder/histogram_config.ts";
-import type { EncodedHistogram, RunResult } from "../runner/result/run_result.ts";
+import type { EncodedHistogram, RunResult } from "../runner/model/run_result.ts";
 import { type HlogMetric, hlogTag } from "./hlog_tag.ts";
 
 /** Nanoseconds per microsecond: .hlog histograms are in nanoseconds, the result's in microseconds. */

@@ -7,7 +7,7 @@
  * @module
  */
 import { floorSentence } from "./floor_text.ts";
-import type { RunResult } from "../runner/result/run_result.ts";
+import type { RunResult } from "../runner/model/run_result.ts";
 import { chartJsBundle } from "./_chart_js.ts";
 import { CLIENT_SCRIPT } from "./html_client.ts";
 import { buildChartData, type ChartData } from "./html_data.ts";

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { RunResult } from "../runner/result/run_result.ts";
+import type { RunResult } from "../runner/model/run_result.ts";
 import { type PercentileChartData, percentileViews } from "./percentile_views.ts";
 import {
   type RampChartData,

@@ -5,7 +5,7 @@
  * @module
  */
 import { formatDurationMs, formatRatePerSec } from "../runner/plan/units.ts";
-import type { EncodedHistogram, Environment, ToolHealth } from "../runner/result/run_result.ts";
+import type { EncodedHistogram, Environment, ToolHealth } from "../runner/model/run_result.ts";
 import { escapeHtml } from "./html_escape.ts";
 import { PERCENTILE_HEADERS, percentileCells } from "./html_stages.ts";
 import { htmlTable, keyValueTable } from "./html_table.ts";

@@ -11,7 +11,7 @@ import type {
   RequestCounts,
   RunResult,
   StageResult,
-} from "../runner/result/run_result.ts";
+} from "../runner/model/run_result.ts";
 import { escapeHtml } from "./html_escape.ts";
 import { type Cell, htmlTable } from "./html_table.ts";
 import { type LatencyColumn, latencyColumnTitle, latencyUs } from "./latency_columns.ts";

@@ -7,7 +7,7 @@
 import { formatMetric } from "../runner/gates/format_metric.ts";
 import { formatDurationMs } from "../runner/plan/units.ts";
 import { errorTotal } from "../runner/recorder/request_counts.ts";
-import type { RunResult, Verdict, VerdictStatus } from "../runner/result/run_result.ts";
+import type { RunResult, Verdict, VerdictStatus } from "../runner/model/run_result.ts";
 import { escapeHtml } from "./html_escape.ts";
 import { htmlTable } from "./html_table.ts";
 import { overallStatus } from "./overall_status.ts";

@@ -9,7 +9,7 @@
  */
 import { formatMetric } from "../runner/gates/format_metric.ts";
 import { formatRatePerSec } from "../runner/plan/units.ts";
-import type { RunResult, Verdict } from "../runner/result/run_result.ts";
+import type { RunResult, Verdict } from "../runner/model/run_result.ts";
 import { overallStatus } from "./overall_status.ts";
 import { NO_FIGURE, verdictFigures } from "./verdict_figures.ts";
 import { xmlAttr, xmlText } from "./xml_escape.ts";

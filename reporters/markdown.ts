@@ -16,7 +16,7 @@ import type {
   RunResult,
   Verdict,
   VerdictStatus,
-} from "../runner/result/run_result.ts";
+} from "../runner/model/run_result.ts";
 import { KEY_LATENCY_COLUMNS, latencyColumnTitle, latencyUs } from "./latency_columns.ts";
 import { escapeMarkdown, markdownTable, markdownUrl } from "./markdown_table.ts";
 import { overallStatus, STATUS_SEVERITY } from "./overall_status.ts";

@@ -6,7 +6,7 @@
  * @module
  */
 import { runVerdictOf, STATUS_SEVERITY } from "../runner/gates/run_verdict.ts";
-import type { RunResult, RunVerdict } from "../runner/result/run_result.ts";
+import type { RunResult, RunVerdict } from "../runner/model/run_result.ts";
 
 export { STATUS_SEVERITY };
 

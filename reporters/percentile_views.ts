@@ -8,7 +8,7 @@
 import { parseSlo } from "../runner/plan/parse_slo.ts";
 import { createHistogram, type Histogram } from "../runner/recorder/_hdr.ts";
 import { decodeHistogram } from "../runner/recorder/hdr_codec.ts";
-import type { LatencyPair, RunResult, VerdictStatus } from "../runner/result/run_result.ts";
+import type { LatencyPair, RunResult, VerdictStatus } from "../runner/model/run_result.ts";
 import {
   type PercentileAxis,
   percentileAxis,

@@ -14,7 +14,7 @@ import type {
   RunResult,
   Verdict,
   VerdictStatus,
-} from "../runner/result/run_result.ts";
+} from "../runner/model/run_result.ts";
 import { formatMetric } from "../runner/gates/format_metric.ts";
 import { type LatencyColumn, latencyColumnTitle, latencyUs } from "./latency_columns.ts";
 import { overallStatus } from "./overall_status.ts";

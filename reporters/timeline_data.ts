@@ -6,7 +6,7 @@
  * @module
  */
 import { errorTotal } from "../runner/recorder/request_counts.ts";
-import type { EncodedHistogram, RunResult } from "../runner/result/run_result.ts";
+import type { EncodedHistogram, RunResult } from "../runner/model/run_result.ts";
 
 /** What a time-domain series shows; the page styles each role the same way everywhere. */
 export type TimelineRole =

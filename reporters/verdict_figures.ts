@@ -5,7 +5,7 @@
  * @module
  */
 import { formatMetric } from "../runner/gates/format_metric.ts";
-import type { Verdict } from "../runner/result/run_result.ts";
+import type { Verdict } from "../runner/model/run_result.ts";
 
 /** Shown where a verdict has no such figure. */
 export const NO_FIGURE = "-";

@@ -9,7 +9,7 @@
  */
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { runVerdictOf } from "../../runner/gates/run_verdict.ts";
-import type { RunResult, Verdict } from "../../runner/result/run_result.ts";
+import type { RunResult, Verdict } from "../../runner/model/run_result.ts";
 import { type Annotation, formatAnnotation } from "./workflow_commands.ts";
 
 /** Where paths are resolved: the repository root and the folder `tailgate` ran in. */

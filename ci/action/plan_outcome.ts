@@ -6,7 +6,7 @@
  */
 import { join } from "node:path";
 import { readRunResult } from "../../runner/result/read_run_result.ts";
-import type { RunResult, VerdictStatus } from "../../runner/result/run_result.ts";
+import type { RunResult, VerdictStatus } from "../../runner/model/run_result.ts";
 import { REPORT_FILES } from "../../reporters/report_formats.ts";
 import { planVerdict } from "./verdict.ts";
 

@@ -7,8 +7,8 @@
  */
 import { join, resolve } from "node:path";
 import { writeFileAtomic } from "../../runner/result/atomic_write.ts";
-import { EXIT_CODES } from "../../runner/cli/exit_codes.ts";
-import type { VerdictStatus } from "../../runner/result/run_result.ts";
+import { EXIT_CODES } from "../../runner/model/exit_codes.ts";
+import type { VerdictStatus } from "../../runner/model/run_result.ts";
 import { type AnnotationPaths, annotationsFor, planIssueAnnotations } from "./annotations.ts";
 import type { PlanOutcome } from "./plan_outcome.ts";
 import { appendStepSummary, COMMENT_MAX_BYTES, renderCiSummary } from "./step_summary.ts";

@@ -10,7 +10,7 @@
  */
 import { globSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { EXIT_CODES } from "../../runner/cli/exit_codes.ts";
+import { EXIT_CODES } from "../../runner/model/exit_codes.ts";
 import { readRunInputs, type RunInputs } from "./action_inputs.ts";
 import { expandPlans, planSlugs } from "./expand_plans.ts";
 import { type PlanOutcome, readOutcome } from "./plan_outcome.ts";

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { VerdictStatus } from "../../runner/result/run_result.ts";
+import type { VerdictStatus } from "../../runner/model/run_result.ts";
 import type { PlanOutcome } from "./plan_outcome.ts";
 
 /** GitHub keeps at most 1 MiB of summary per step; a little is left for the closing note. */

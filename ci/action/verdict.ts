@@ -3,8 +3,8 @@
  *
  * @module
  */
-import { EXIT_CODES } from "../../runner/cli/exit_codes.ts";
-import type { RunResult, VerdictStatus } from "../../runner/result/run_result.ts";
+import { EXIT_CODES } from "../../runner/model/exit_codes.ts";
+import type { RunResult, VerdictStatus } from "../../runner/model/run_result.ts";
 import { runExitCode, runVerdictOf } from "../../runner/gates/run_verdict.ts";
 
 /** What turns the job red: see docs/ci.md. */

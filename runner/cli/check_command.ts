@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { formatIssue } from "../plan/format_issue.ts";
 import { loadPlan } from "../plan/load_plan.ts";
 import type { PlanIssue } from "../plan/types.ts";
-import { EXIT_CODES, type ExitCode } from "./exit_codes.ts";
+import { EXIT_CODES, type ExitCode } from "../model/exit_codes.ts";
 
 /** What `tailgate check` found: per-plan blocks of text, a closing line, and the exit code. */
 export interface CheckOutcome {

@@ -14,8 +14,8 @@ import { gateExitCode } from "../gates/gate_exit_code.ts";
 import { evaluateRegression, type RegressionMetric } from "../gates/regression.ts";
 import { errorTotal } from "../recorder/request_counts.ts";
 import { readRunResultFile } from "../result/read_run_result.ts";
-import type { LabelResult, RunResult, StageResult, Verdict } from "../result/run_result.ts";
-import { EXIT_CODES, type ExitCode } from "./exit_codes.ts";
+import type { LabelResult, RunResult, StageResult, Verdict } from "../model/run_result.ts";
+import { EXIT_CODES, type ExitCode } from "../model/exit_codes.ts";
 
 /** The help of `tailgate compare`. */
 export const COMPARE_HELP =

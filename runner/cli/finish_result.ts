@@ -8,11 +8,11 @@
 import type { ConfirmOptions } from "../gates/confirm_regressions.ts";
 import { judgeRun } from "../gates/judge_run.ts";
 import { computeRunVerdict, runExitCode } from "../gates/run_verdict.ts";
-import type { RunResult } from "../result/run_result.ts";
+import type { RunResult } from "../model/run_result.ts";
 import { DEFAULT_RUN_REPORTS, type ReportFormat } from "../../reporters/report_formats.ts";
 import { writeReports } from "../../reporters/write_reports.ts";
 import { renderTerminal, shouldUseColor } from "../../reporters/terminal.ts";
-import type { ExitCode } from "./exit_codes.ts";
+import type { ExitCode } from "../model/exit_codes.ts";
 
 /** Options of {@linkcode finishResult}. */
 export interface FinishOptions {

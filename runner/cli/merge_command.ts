@@ -7,8 +7,8 @@
 import { parseArgs } from "node:util";
 import { MergeError, mergeResults } from "../result/merge_results.ts";
 import { readRunResultFile } from "../result/read_run_result.ts";
-import type { RunResult } from "../result/run_result.ts";
-import { EXIT_CODES } from "./exit_codes.ts";
+import type { RunResult } from "../model/run_result.ts";
+import { EXIT_CODES } from "../model/exit_codes.ts";
 import { finishResult } from "./finish_result.ts";
 import { checkOutDir } from "./out_dir.ts";
 import { argsError, readResultArgs, RESULT_ARG_OPTIONS } from "./result_args.ts";

@@ -4,7 +4,7 @@
  * @module
  */
 import { createHistogram, toEncodedHistogram } from "../recorder/mod.ts";
-import type { EncodedHistogram } from "../result/run_result.ts";
+import type { EncodedHistogram } from "../model/run_result.ts";
 import { type FromHiccupWorker, HICCUP_SLOT } from "./hiccup_worker.ts";
 
 /** A running probe. */

@@ -9,7 +9,7 @@
  * @module
  */
 import { createHistogram, toEncodedHistogram } from "../recorder/mod.ts";
-import type { EncodedHistogram } from "../result/run_result.ts";
+import type { EncodedHistogram } from "../model/run_result.ts";
 import { setTimerSlack } from "./timing_worker.ts";
 
 /** The probe's sleep (ms), its sampling period. */

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import type { ErrorKind } from "../result/run_result.ts";
+import type { ErrorKind } from "../model/run_result.ts";
 import {
   ConnectFailure,
   outOfDescriptors,

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { ErrorKind } from "../result/run_result.ts";
+import type { ErrorKind } from "../model/run_result.ts";
 import type { ResponseOutcome } from "./types.ts";
 
 /**

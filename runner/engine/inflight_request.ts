@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { ErrorKind } from "../result/run_result.ts";
+import type { ErrorKind } from "../model/run_result.ts";
 import { responseOutcome } from "./http1_errors.ts";
 import type { ResponseOutcome } from "./types.ts";
 

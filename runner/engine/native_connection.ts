@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { ErrorKind } from "../result/run_result.ts";
+import type { ErrorKind } from "../model/run_result.ts";
 import type { EpollHandler, EpollLoop } from "./epoll_loop.ts";
 import { responseOutcome } from "./http1_errors.ts";
 import { NET } from "./libc_net.ts";

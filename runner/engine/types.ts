@@ -5,7 +5,7 @@
  * @module
  */
 import type { StatusExpectation } from "../plan/types.ts";
-import type { ErrorKind } from "../result/run_result.ts";
+import type { ErrorKind } from "../model/run_result.ts";
 
 /** Monotonic time in milliseconds (fractional), on the engine thread's `performance.now()` base. */
 export interface Clock {

@@ -7,7 +7,7 @@
  */
 import { join } from "node:path";
 import { writeFileAtomic } from "../result/atomic_write.ts";
-import type { Environment, RunResult } from "../result/run_result.ts";
+import type { Environment, RunResult } from "../model/run_result.ts";
 import { parseBaseline } from "./baseline_parse.ts";
 import { withHistoryLock } from "./history_lock.ts";
 import { type StageShape, unmatchedStages } from "./stage_match.ts";

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { EncodedHistogram, Environment, RequestCounts } from "../result/run_result.ts";
+import type { EncodedHistogram, Environment, RequestCounts } from "../model/run_result.ts";
 
 /**
  * The `schema` field of every baseline file.

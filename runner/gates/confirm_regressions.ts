@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { RunResult, Verdict } from "../result/run_result.ts";
+import type { RunResult, Verdict } from "../model/run_result.ts";
 
 /** What confirmation did to each regression verdict that had failed. */
 export interface ConfirmationOutcome {

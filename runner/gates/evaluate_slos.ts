@@ -11,7 +11,7 @@
 import { type ParsedSlo, parseSlo } from "../plan/parse_slo.ts";
 import { formatDurationMs, formatRatePerSec } from "../plan/units.ts";
 import { errorTotal } from "../recorder/request_counts.ts";
-import type { RunResult, Verdict } from "../result/run_result.ts";
+import type { RunResult, Verdict } from "../model/run_result.ts";
 import { applyDecisionRule, type GateEvidence, requestsToDecide } from "./decision_rule.ts";
 import { formatMetric } from "./format_metric.ts";
 import { metricEvidence } from "./gate_evidence.ts";

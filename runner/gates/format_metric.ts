@@ -4,7 +4,7 @@
  * @module
  */
 import { formatDurationMs, formatRatePerSec } from "../plan/units.ts";
-import type { Verdict } from "../result/run_result.ts";
+import type { Verdict } from "../model/run_result.ts";
 
 /**
  * Formats a measured value or bound in its unit.

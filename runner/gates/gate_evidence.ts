@@ -8,7 +8,7 @@
 import type { SloMetric } from "../plan/types.ts";
 import type { Histogram } from "../recorder/mod.ts";
 import { errorTotal } from "../recorder/request_counts.ts";
-import type { RequestCounts, RunResult } from "../result/run_result.ts";
+import type { RequestCounts, RunResult } from "../model/run_result.ts";
 import { binomialInterval } from "./binomial.ts";
 import type { GateEvidence } from "./decision_rule.ts";
 import { latenessLimitUs } from "../result/tool_health.ts";

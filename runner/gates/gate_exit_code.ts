@@ -4,8 +4,8 @@
  *
  * @module
  */
-import type { ExitCode } from "../cli/exit_codes.ts";
-import type { Verdict } from "../result/run_result.ts";
+import type { ExitCode } from "../model/exit_codes.ts";
+import type { Verdict } from "../model/run_result.ts";
 import { runExitCode, worstGateStatus } from "./run_verdict.ts";
 
 /**

@@ -8,7 +8,7 @@
 import { formatDurationMs } from "../plan/units.ts";
 import { measuredFloor, percentileOf } from "../result/measured_floor.ts";
 import { cpuShare, latenessP99Us } from "../result/tool_health.ts";
-import type { RunResult, ToolHealth } from "../result/run_result.ts";
+import type { RunResult, ToolHealth } from "../model/run_result.ts";
 
 /** The generator's possible contribution at one percentile (us). */
 export interface GeneratorAllowance {

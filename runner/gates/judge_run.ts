@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { RunResult, Verdict } from "../result/run_result.ts";
+import type { RunResult, Verdict } from "../model/run_result.ts";
 import {
   appendToBaseline,
   baselinePath,

@@ -11,7 +11,7 @@ import type { SloMetric } from "../plan/types.ts";
 import { createHistogram, type Histogram } from "../recorder/_hdr.ts";
 import { decodeHistogram } from "../recorder/hdr_codec.ts";
 import { errorTotal } from "../recorder/request_counts.ts";
-import type { RequestCounts, RunResult, Verdict } from "../result/run_result.ts";
+import type { RequestCounts, RunResult, Verdict } from "../model/run_result.ts";
 import type { Baseline } from "./baseline_types.ts";
 import { applyDecisionRule } from "./decision_rule.ts";
 import { formatMetric } from "./format_metric.ts";

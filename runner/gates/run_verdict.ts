@@ -8,8 +8,8 @@
  *
  * @module
  */
-import { EXIT_CODES, type ExitCode } from "../cli/exit_codes.ts";
-import type { RunResult, RunVerdict, Verdict, VerdictStatus } from "../result/run_result.ts";
+import { EXIT_CODES, type ExitCode } from "../model/exit_codes.ts";
+import type { RunResult, RunVerdict, Verdict, VerdictStatus } from "../model/run_result.ts";
 import { targetLost } from "./target_lost.ts";
 
 /** Statuses from the worst to the best, the order reports list verdicts in when they sort. */

@@ -8,7 +8,7 @@ import type { ParsedSlo } from "../plan/parse_slo.ts";
 import { createHistogram, type Histogram } from "../recorder/_hdr.ts";
 import { decodeHistogram } from "../recorder/hdr_codec.ts";
 import { addCounts, emptyCounts } from "../recorder/request_counts.ts";
-import type { RequestCounts, StageResult } from "../result/run_result.ts";
+import type { RequestCounts, StageResult } from "../model/run_result.ts";
 
 /** The merged measurements an SLO is judged on. */
 export interface SloScope {

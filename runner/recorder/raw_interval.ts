@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { IntervalResult, LabelResult, RequestCounts } from "../result/run_result.ts";
+import type { IntervalResult, LabelResult, RequestCounts } from "../model/run_result.ts";
 import { createHistogram, type SparseCounts } from "./_hdr.ts";
 import { toEncodedHistogram } from "./encoded_histogram.ts";
 import { addCounts, emptyCounts } from "./request_counts.ts";

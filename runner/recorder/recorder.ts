@@ -14,7 +14,7 @@ import type {
   LabelResult,
   RequestCounts,
   StageResult,
-} from "../result/run_result.ts";
+} from "../model/run_result.ts";
 import type { StageWindow } from "../schedule/build_schedule.ts";
 import { createHistogram, type Histogram } from "./_hdr.ts";
 import { msToRecordableUs, toEncodedHistogram } from "./encoded_histogram.ts";

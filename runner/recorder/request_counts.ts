@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { ErrorKind, RequestCounts } from "../result/run_result.ts";
+import type { ErrorKind, RequestCounts } from "../model/run_result.ts";
 
 /**
  * Empty counts.

@@ -10,7 +10,12 @@ import { HISTOGRAM_CONFIG } from "../recorder/histogram_config.ts";
 import type { EngineRun } from "../engine/engine.ts";
 import { mergeLatency } from "../recorder/merge_recorded.ts";
 import { planRecord } from "./plan_record.ts";
-import { type Environment, RESULT_SCHEMA, RESULT_VERSION, type RunResult } from "./run_result.ts";
+import {
+  type Environment,
+  RESULT_SCHEMA,
+  RESULT_VERSION,
+  type RunResult,
+} from "../model/run_result.ts";
 import { judgeToolHealth } from "./tool_health.ts";
 import { youngGenerationWarning } from "../engine/v8_flags.ts";
 

@@ -5,7 +5,7 @@
  * @module
  */
 import { TAILGATE_VERSION } from "../version.ts";
-import type { Environment } from "./run_result.ts";
+import type { Environment } from "../model/run_result.ts";
 
 /**
  * Collects the fingerprint of this machine and checkout. Never throws: what cannot be read is

@@ -6,7 +6,7 @@
  * @module
  */
 import { decodeHistogram } from "../recorder/mod.ts";
-import type { EncodedHistogram, ToolHealth } from "./run_result.ts";
+import type { EncodedHistogram, ToolHealth } from "../model/run_result.ts";
 
 /** The floor at one percentile, and its two parts (us). */
 export interface MeasuredFloor {

@@ -8,7 +8,7 @@
  */
 import { mergeLatency, mergeRecordedRuns } from "../recorder/merge_recorded.ts";
 import type { RecordedRun } from "../recorder/recorder.ts";
-import type { RunResult } from "./run_result.ts";
+import type { RunResult } from "../model/run_result.ts";
 
 /** Why shard results cannot be merged; the message names the file and the fix. */
 export class MergeError extends Error {

@@ -22,7 +22,7 @@ export {
   type ToolHealth,
   type Verdict,
   type VerdictStatus,
-} from "./run_result.ts";
+} from "../model/run_result.ts";
 export { planRecord } from "./plan_record.ts";
 export { collectEnvironment, cpuModelFrom, detectCi } from "./environment.ts";
 export { readRunResult, readRunResultFile } from "./read_run_result.ts";

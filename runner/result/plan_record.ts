@@ -5,7 +5,7 @@
  * @module
  */
 import type { ResolvedPlan } from "../plan/types.ts";
-import type { PlanRecord } from "./run_result.ts";
+import type { PlanRecord } from "../model/run_result.ts";
 
 /**
  * Converts a resolved plan into its stored form.

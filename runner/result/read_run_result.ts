@@ -5,7 +5,12 @@
  * @module
  */
 import { createHistogram, toEncodedHistogram } from "../recorder/mod.ts";
-import { RESULT_SCHEMA, RESULT_VERSION, type RunResult, type VerdictStatus } from "./run_result.ts";
+import {
+  RESULT_SCHEMA,
+  RESULT_VERSION,
+  type RunResult,
+  type VerdictStatus,
+} from "../model/run_result.ts";
 
 const REQUIRED = [
   "run",

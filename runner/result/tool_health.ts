@@ -12,7 +12,7 @@
 import type { Slo } from "../plan/types.ts";
 import { formatDurationMs } from "../plan/units.ts";
 import { percentileOf } from "./measured_floor.ts";
-import type { EncodedHistogram } from "./run_result.ts";
+import type { EncodedHistogram } from "../model/run_result.ts";
 
 /** The figures the judgement reads. */
 export interface HealthFigures {

@@ -13,7 +13,7 @@ import type {
   RequestCounts,
   RunResult,
   StageResult,
-} from "../../runner/result/run_result.ts";
+} from "../../runner/model/run_result.ts";
 import { ENVIRONMENT, sampleResult } from "./result_fixtures.ts";
 
 /** One request label of a chosen stage: its response times and how many of them failed. */

@@ -8,7 +8,7 @@
 import { evaluateSlos } from "../../runner/gates/evaluate_slos.ts";
 import { toEncodedHistogram } from "../../runner/recorder/encoded_histogram.ts";
 import { buildResult } from "../../runner/result/build_result.ts";
-import type { BaselineReference, RunResult } from "../../runner/result/run_result.ts";
+import type { BaselineReference, RunResult } from "../../runner/model/run_result.ts";
 import { scaledUs } from "./gate_fixtures.ts";
 import { parseText } from "./plan_fixtures.ts";
 import { ENVIRONMENT, recordPlan, SECRET_TOKEN } from "./result_fixtures.ts";

@@ -7,7 +7,7 @@
 import type { ResolvedPlan } from "../../runner/plan/types.ts";
 import { type Completion, Recorder } from "../../runner/recorder/recorder.ts";
 import { buildResult, type RunRecord } from "../../runner/result/build_result.ts";
-import type { Environment, RunResult } from "../../runner/result/run_result.ts";
+import type { Environment, RunResult } from "../../runner/model/run_result.ts";
 import { Schedule } from "../../runner/schedule/build_schedule.ts";
 import { parseText } from "./plan_fixtures.ts";
 

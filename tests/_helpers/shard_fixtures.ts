@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import type { Completion } from "../../runner/recorder/recorder.ts";
 import { buildResult } from "../../runner/result/build_result.ts";
-import type { RunResult } from "../../runner/result/run_result.ts";
+import type { RunResult } from "../../runner/model/run_result.ts";
 import type { ResolvedPlan } from "../../runner/plan/types.ts";
 import type { ShardSpec } from "../../runner/schedule/build_schedule.ts";
 import { ENVIRONMENT, scheduleAndRecorder } from "./result_fixtures.ts";

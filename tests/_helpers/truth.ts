@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { runPlan } from "../../runner/engine/run_plan.ts";
-import type { EncodedHistogram } from "../../runner/result/run_result.ts";
+import type { EncodedHistogram } from "../../runner/model/run_result.ts";
 import type { RecordedRun } from "../../runner/recorder/recorder.ts";
 import { parseText } from "./plan_fixtures.ts";
 

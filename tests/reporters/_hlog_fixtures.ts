@@ -8,7 +8,7 @@
 import { createHistogram, type Histogram, maxRecordableUs } from "../../runner/recorder/_hdr.ts";
 import { toEncodedHistogram } from "../../runner/recorder/encoded_histogram.ts";
 import { emptyCounts } from "../../runner/recorder/request_counts.ts";
-import type { IntervalResult, RunResult } from "../../runner/result/run_result.ts";
+import type { IntervalResult, RunResult } from "../../runner/model/run_result.ts";
 import { gateResult, pointsUs, scaledUs, uniformUs } from "../_helpers/gate_fixtures.ts";
 import { sampleResult } from "../_helpers/result_fixtures.ts";
 import { seededHistogram } from "../runner/recorder/_histogram_assertions.ts";

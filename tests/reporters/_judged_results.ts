@@ -6,7 +6,7 @@
  */
 import { appendToBaseline } from "../../runner/gates/baseline_store.ts";
 import { judgeRun } from "../../runner/gates/judge_run.ts";
-import type { RunResult } from "../../runner/result/run_result.ts";
+import type { RunResult } from "../../runner/model/run_result.ts";
 import {
   gateResult,
   type GateResultOptions,

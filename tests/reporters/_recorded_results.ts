@@ -6,7 +6,7 @@
  * @module
  */
 import { buildResult } from "../../runner/result/build_result.ts";
-import type { RunResult } from "../../runner/result/run_result.ts";
+import type { RunResult } from "../../runner/model/run_result.ts";
 import type { ShardSpec } from "../../runner/schedule/build_schedule.ts";
 import { ENVIRONMENT, resultPlan, scheduleAndRecorder } from "../_helpers/result_fixtures.ts";
 

@@ -5,7 +5,7 @@ import { renderMarkdown } from "../../reporters/markdown.ts";
 import { renderTerminal } from "../../reporters/terminal.ts";
 import { createHistogram } from "../../runner/recorder/_hdr.ts";
 import { toEncodedHistogram } from "../../runner/recorder/encoded_histogram.ts";
-import type { RunResult } from "../../runner/result/run_result.ts";
+import type { RunResult } from "../../runner/model/run_result.ts";
 import { sampleResult } from "../_helpers/result_fixtures.ts";
 
 /** 10,000 samples at `baseUs`, `tail` of them at `tailUs`. */

@@ -8,7 +8,7 @@ import { HLOG_LEGEND, renderHlog } from "../../reporters/hlog.ts";
 import { parseHlog } from "../../reporters/hlog_reader.ts";
 import { hlogTag, parseHlogTag } from "../../reporters/hlog_tag.ts";
 import { decodeHistogram } from "../../runner/recorder/hdr_codec.ts";
-import type { EncodedHistogram, RunResult } from "../../runner/result/run_result.ts";
+import type { EncodedHistogram, RunResult } from "../../runner/model/run_result.ts";
 import { assertSameHistogram, bucketsOf } from "../runner/recorder/_histogram_assertions.ts";
 import { HLOG_FIXTURES, intervalsResult } from "./_hlog_fixtures.ts";
 import {

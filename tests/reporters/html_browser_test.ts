@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { renderHtml } from "../../reporters/html.ts";
-import type { RunResult } from "../../runner/result/run_result.ts";
+import type { RunResult } from "../../runner/model/run_result.ts";
 import { type CdpEvent, Chromium, type Page } from "../_helpers/chromium.ts";
 import { HOSTILE, hostileResult, reportResult } from "../_helpers/report_fixtures.ts";
 import { ignoreWithout } from "../_helpers/test_tools.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { renderJunit } from "../../reporters/junit.ts";
-import type { RunResult } from "../../runner/result/run_result.ts";
+import type { RunResult } from "../../runner/model/run_result.ts";
 import { junitSchemas } from "../_helpers/junit_xsd.ts";
 import { SECRET_TOKEN } from "../_helpers/result_fixtures.ts";
 import { validateXml, xpath } from "../_helpers/xmllint.ts";

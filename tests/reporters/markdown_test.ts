@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { formatMetric } from "../../runner/gates/format_metric.ts";
 import { judgeRun } from "../../runner/gates/judge_run.ts";
 import { parseDurationMs } from "../../runner/plan/units.ts";
-import type { RunResult, VerdictStatus } from "../../runner/result/run_result.ts";
+import type { RunResult, VerdictStatus } from "../../runner/model/run_result.ts";
 import { KEY_LATENCY_COLUMNS, latencyUs } from "../../reporters/latency_columns.ts";
 import { MARKDOWN_MAX_BYTES, renderMarkdown } from "../../reporters/markdown.ts";
 import { gateResult, scaledUs, type StageSpec } from "../_helpers/gate_fixtures.ts";

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { formatMetric } from "../../runner/gates/format_metric.ts";
 import { createHistogram } from "../../runner/recorder/_hdr.ts";
 import { toEncodedHistogram } from "../../runner/recorder/encoded_histogram.ts";
-import type { RunResult } from "../../runner/result/run_result.ts";
+import type { RunResult } from "../../runner/model/run_result.ts";
 import { renderTerminal, shouldUseColor } from "../../reporters/terminal.ts";
 import { displayWidth } from "../../reporters/text_table.ts";
 import { sampleResult } from "../_helpers/result_fixtures.ts";

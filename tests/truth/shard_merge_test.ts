@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { readRunResult } from "../../runner/result/read_run_result.ts";
-import type { EncodedHistogram, RunResult } from "../../runner/result/run_result.ts";
+import type { EncodedHistogram, RunResult } from "../../runner/model/run_result.ts";
 import { startTargetProcess } from "../_helpers/target_process.ts";
 import { offTruth, STALL_TARGET_ARGS, STALL_TRUTH } from "../_helpers/truth.ts";
 

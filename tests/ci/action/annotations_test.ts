@@ -5,7 +5,7 @@ import {
   repoRelative,
 } from "../../../ci/action/annotations.ts";
 import { judgeRun } from "../../../runner/gates/judge_run.ts";
-import type { RunResult } from "../../../runner/result/run_result.ts";
+import type { RunResult } from "../../../runner/model/run_result.ts";
 import { gateResult, scaledUs } from "../../_helpers/gate_fixtures.ts";
 
 const PATHS = { workspace: "/repo", cwd: "/repo" };

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { jobExitCode, planVerdict, worstVerdict } from "../../../ci/action/verdict.ts";
 import { judgeRun } from "../../../runner/gates/judge_run.ts";
-import type { RunResult } from "../../../runner/result/run_result.ts";
+import type { RunResult } from "../../../runner/model/run_result.ts";
 import { gateResult, scaledUs } from "../../_helpers/gate_fixtures.ts";
 
 async function judged(slos: string[], toolLimited = false, complete = true): Promise<RunResult> {

@@ -3,7 +3,7 @@ import { Dispatcher } from "../../../runner/engine/dispatcher.ts";
 import { FakeClock } from "../../../runner/engine/fake_clock.ts";
 import { ManualWaker } from "../../../runner/engine/manual_waker.ts";
 import type { Connection, PreparedRequest, ResponseOutcome } from "../../../runner/engine/types.ts";
-import type { ErrorKind } from "../../../runner/result/run_result.ts";
+import type { ErrorKind } from "../../../runner/model/run_result.ts";
 import { decodeHistogram } from "../../../runner/recorder/hdr_codec.ts";
 import { Recorder } from "../../../runner/recorder/recorder.ts";
 import { Schedule } from "../../../runner/schedule/build_schedule.ts";

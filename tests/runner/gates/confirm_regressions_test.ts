@@ -3,7 +3,7 @@ import {
   applyConfirmation,
   regressionsToConfirm,
 } from "../../../runner/gates/confirm_regressions.ts";
-import type { Verdict, VerdictStatus } from "../../../runner/result/run_result.ts";
+import type { Verdict, VerdictStatus } from "../../../runner/model/run_result.ts";
 
 const v = (name: string, status: VerdictStatus, kind: Verdict["kind"] = "regression"): Verdict => ({
   kind,

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { evaluateSlos } from "../../../runner/gates/evaluate_slos.ts";
 import type { Histogram } from "../../../runner/recorder/_hdr.ts";
-import type { Verdict } from "../../../runner/result/run_result.ts";
+import type { Verdict } from "../../../runner/model/run_result.ts";
 import {
   gateResult,
   type GateResultOptions,

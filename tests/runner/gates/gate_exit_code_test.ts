@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { EXIT_CODES } from "../../../runner/cli/exit_codes.ts";
+import { EXIT_CODES } from "../../../runner/model/exit_codes.ts";
 import { gateExitCode } from "../../../runner/gates/gate_exit_code.ts";
-import type { Verdict, VerdictStatus } from "../../../runner/result/run_result.ts";
+import type { Verdict, VerdictStatus } from "../../../runner/model/run_result.ts";
 
 function verdicts(...statuses: VerdictStatus[]): Verdict[] {
   return statuses.map((status, i) => ({

@@ -6,7 +6,7 @@ import {
 } from "../../../runner/gates/baseline_store.ts";
 import { gateExitCode } from "../../../runner/gates/gate_exit_code.ts";
 import { judgeRun } from "../../../runner/gates/judge_run.ts";
-import type { RunResult } from "../../../runner/result/run_result.ts";
+import type { RunResult } from "../../../runner/model/run_result.ts";
 import { gateResult, type GateResultOptions, scaledUs } from "../../_helpers/gate_fixtures.ts";
 import { MINIMAL_PLAN, parseText } from "../../_helpers/plan_fixtures.ts";
 

@@ -6,7 +6,7 @@ import {
   BASELINE_VERSION,
 } from "../../../runner/gates/baseline_types.ts";
 import { DEFAULT_REGRESSION_FLOORS, evaluateRegression } from "../../../runner/gates/regression.ts";
-import type { RunResult, Verdict } from "../../../runner/result/run_result.ts";
+import type { RunResult, Verdict } from "../../../runner/model/run_result.ts";
 import { gateResult, pointsUs, scaledUs, type StageSpec } from "../../_helpers/gate_fixtures.ts";
 
 interface MainOptions {

@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
-import { EXIT_CODES } from "../../../runner/cli/exit_codes.ts";
+import { EXIT_CODES } from "../../../runner/model/exit_codes.ts";
 import { judgeRun } from "../../../runner/gates/judge_run.ts";
 import {
   computeRunVerdict,
   runExitCode,
   worstGateStatus,
 } from "../../../runner/gates/run_verdict.ts";
-import type { VerdictStatus } from "../../../runner/result/run_result.ts";
+import type { VerdictStatus } from "../../../runner/model/run_result.ts";
 import { gateResult, scaledUs } from "../../_helpers/gate_fixtures.ts";
 
 const v = (status: VerdictStatus) => ({ status });

@@ -4,7 +4,7 @@ import { createHistogram } from "../../../runner/recorder/_hdr.ts";
 import { decodeHistogram } from "../../../runner/recorder/hdr_codec.ts";
 import { toEncodedHistogram } from "../../../runner/recorder/encoded_histogram.ts";
 import { type Completion, Recorder } from "../../../runner/recorder/recorder.ts";
-import type { EncodedHistogram } from "../../../runner/result/run_result.ts";
+import type { EncodedHistogram } from "../../../runner/model/run_result.ts";
 import { Schedule } from "../../../runner/schedule/build_schedule.ts";
 import { assertSameHistogram } from "./_histogram_assertions.ts";
 

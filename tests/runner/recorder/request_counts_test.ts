@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { addCounts, emptyCounts, errorTotal } from "../../../runner/recorder/request_counts.ts";
-import type { RequestCounts } from "../../../runner/result/run_result.ts";
+import type { RequestCounts } from "../../../runner/model/run_result.ts";
 
 function counts(over: Partial<RequestCounts>): RequestCounts {
   return { ...emptyCounts(), ...over };

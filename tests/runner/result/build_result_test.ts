@@ -4,7 +4,7 @@ import { decodeHistogram } from "../../../runner/recorder/hdr_codec.ts";
 import { addCounts, emptyCounts } from "../../../runner/recorder/request_counts.ts";
 import { buildResult } from "../../../runner/result/build_result.ts";
 import { readRunResult } from "../../../runner/result/read_run_result.ts";
-import { RESULT_SCHEMA, RESULT_VERSION } from "../../../runner/result/run_result.ts";
+import { RESULT_SCHEMA, RESULT_VERSION } from "../../../runner/model/run_result.ts";
 import {
   ENVIRONMENT,
   recordPlan,

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { MergeError, mergeResults } from "../../../runner/result/merge_results.ts";
-import type { EncodedHistogram, RunResult } from "../../../runner/result/run_result.ts";
+import type { EncodedHistogram, RunResult } from "../../../runner/model/run_result.ts";
 import { recordShard, shardPlan, shardResults } from "../../_helpers/shard_fixtures.ts";
 
 function sameHistogram(a: EncodedHistogram, b: EncodedHistogram, what: string) {

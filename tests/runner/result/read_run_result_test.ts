@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { readRunResult } from "../../../runner/result/read_run_result.ts";
-import { RESULT_SCHEMA, RESULT_VERSION } from "../../../runner/result/run_result.ts";
+import { RESULT_SCHEMA, RESULT_VERSION } from "../../../runner/model/run_result.ts";
 
 const SECTIONS = [
   "run",
