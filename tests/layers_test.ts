@@ -30,7 +30,6 @@ const LAYERS = [
  * recorder, and the hiccup probe borrows the recorder's histograms.
  */
 const KNOWN_BACKWARD = [
-  "runner/engine/dispatcher.ts -> runner/recorder/recorder.ts",
   "runner/engine/engine.ts -> runner/recorder/interval_store.ts",
   "runner/engine/engine.ts -> runner/recorder/recorder.ts",
   "runner/engine/engine.ts -> runner/recorder/worker_interval_store.ts",

@@ -7,10 +7,17 @@
  *
  * @module
  */
-import type { Completion, Recorder } from "../recorder/recorder.ts";
 import type { ScheduleCursor } from "../schedule/build_schedule.ts";
 import { RequestQueue } from "./request_queue.ts";
-import type { Clock, Connection, PreparedRequest, ResponseOutcome, Waker } from "./types.ts";
+import type {
+  Clock,
+  Completion,
+  Connection,
+  PreparedRequest,
+  RecordSink,
+  ResponseOutcome,
+  Waker,
+} from "./types.ts";
 
 /** After a stop, how long in-flight requests may take to finish before the record closes. */
 export const STOP_GRACE_MS = 2000;
@@ -27,7 +34,8 @@ export interface DispatcherOptions {
   maxConnections: number;
   clock: Clock;
   waker: Waker;
-  recorder: Recorder;
+  /** Where outcomes and lags go (the recorder). */
+  recorder: RecordSink;
   signal?: AbortSignal;
   /** How often timeouts are checked (ms); the timeout's own resolution. */
   sweepMs?: number;

@@ -80,3 +80,35 @@ export interface Waker {
    */
   readonly blocking?: boolean;
 }
+
+/** One completed request, times in ms from the run's start. */
+export interface Completion {
+  stageIndex: number;
+  labelIndex: number;
+  /** Intended send time. */
+  fireMs: number;
+  /** Actual write, or NaN when the request was never written. */
+  writtenMs: number;
+  completedMs: number;
+  status: number;
+  error?: ErrorKind;
+  bytesSent: number;
+  bytesReceived: number;
+}
+
+/**
+ * Where the engine writes what it measures, as it happens (times in ms from the run's start);
+ * the recorder implements it. The dispatcher knows only this.
+ */
+export interface RecordSink {
+  /** A request fell due (taken from the schedule). */
+  scheduled(fireMs: number, stageIndex: number, labelIndex: number): void;
+  /** How late the dispatcher took a due request. */
+  dispatchLag(lagMs: number, stageIndex: number): void;
+  /** How late a request was written on a free connection. */
+  sendLag(lagMs: number, stageIndex: number): void;
+  /** How long a request waited for a connection before it was written. */
+  queueWait(waitMs: number, stageIndex: number): void;
+  /** A request completed, answered or failed. Called with a scratch record read at once. */
+  complete(c: Completion): void;
+}

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import type { Completion, RecordSink } from "../engine/types.ts";
 import type { StatusExpectation } from "../plan/types.ts";
 import type {
   EncodedHistogram,
@@ -62,20 +63,8 @@ export interface RecordedRun {
   platformHiccup: EncodedHistogram;
 }
 
-/** One completed request, times in ms from the run's start. */
-export interface Completion {
-  stageIndex: number;
-  labelIndex: number;
-  /** Intended send time. */
-  fireMs: number;
-  /** Actual write, or NaN when the request was never written. */
-  writtenMs: number;
-  completedMs: number;
-  status: number;
-  error?: ErrorKind;
-  bytesSent: number;
-  bytesReceived: number;
-}
+/** One completed request (defined by the engine, which writes it). */
+export type { Completion };
 
 /**
  * The run's recorder.
@@ -88,7 +77,7 @@ export interface Completion {
  * // const recorded = rec.finish(runDurationMs);
  * ```
  */
-export class Recorder {
+export class Recorder implements RecordSink {
   readonly #stages: readonly StageWindow[];
   readonly #labels: readonly string[];
   readonly #expects: readonly StatusExpectation[];
