@@ -82,7 +82,7 @@ export {
   HISTOGRAM_CONFIG,
   type HistogramConfig,
   type RecordedValue,
-} from "./runner/recorder/mod.ts";
+} from "./runner/hdr/mod.ts";
 export {
   DEFAULT_RUN_REPORTS,
   type HlogEntry,

@@ -13,8 +13,13 @@
 export { renderJunit } from "./junit.ts";
 export { renderHtml } from "./html.ts";
 export { MARKDOWN_MAX_BYTES, type MarkdownOptions, renderMarkdown } from "./markdown.ts";
-export { HLOG_LEGEND, renderHlog } from "./hlog.ts";
-export { type HlogEntry, type HlogLog, HlogParseError, parseHlog } from "./hlog_reader.ts";
+export { HLOG_LEGEND, renderHlog } from "../runner/hdr/hlog.ts";
+export {
+  type HlogEntry,
+  type HlogLog,
+  HlogParseError,
+  parseHlog,
+} from "../runner/hdr/hlog_reader.ts";
 export {
   type ColorContext,
   renderTerminal,

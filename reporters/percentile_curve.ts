@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Histogram } from "../runner/recorder/_hdr.ts";
+import type { Histogram } from "../runner/hdr/mod.ts";
 
 /** One labelled tick of the percentile axis. */
 export interface PercentileTick {
@@ -71,7 +71,7 @@ export function percentileX(percentile: number): number {
  *
  * @example
  * ```ts
- * import { createHistogram } from "../runner/recorder/_hdr.ts";
+ * import { createHistogram } from "../runner/hdr/mod.ts";
  * import { percentileAxis, percentileCurve } from "./percentile_curve.ts";
  * const h = createHistogram();
  * h.recordValueWithCount(1000, 99);

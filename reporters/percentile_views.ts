@@ -6,8 +6,8 @@
  * @module
  */
 import { parseSlo } from "../runner/plan/parse_slo.ts";
-import { createHistogram, type Histogram } from "../runner/recorder/_hdr.ts";
-import { decodeHistogram } from "../runner/recorder/hdr_codec.ts";
+import { createHistogram, type Histogram } from "../runner/hdr/mod.ts";
+import { decodeHistogram } from "../runner/hdr/hdr_codec.ts";
 import type { LatencyPair, RunResult, VerdictStatus } from "../runner/model/run_result.ts";
 import {
   type PercentileAxis,

@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import { writeFileAtomic } from "../runner/result/atomic_write.ts";
 import type { RunResult } from "../runner/model/run_result.ts";
-import { renderHlog } from "./hlog.ts";
+import { renderHlog } from "../runner/hdr/hlog.ts";
 import { renderHtml } from "./html.ts";
 import { renderJunit } from "./junit.ts";
 import { renderMarkdown } from "./markdown.ts";

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { createHistogram, toEncodedHistogram } from "../recorder/mod.ts";
+import { createHistogram, toEncodedHistogram } from "../hdr/mod.ts";
 import type { EncodedHistogram } from "../model/run_result.ts";
 import { type FromHiccupWorker, HICCUP_SLOT } from "./hiccup_worker.ts";
 

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { createHistogram, toEncodedHistogram } from "../recorder/mod.ts";
+import { createHistogram, toEncodedHistogram } from "../hdr/mod.ts";
 import type { EncodedHistogram } from "../model/run_result.ts";
 import { setTimerSlack } from "./timing_worker.ts";
 

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { Histogram } from "../recorder/mod.ts";
+import type { Histogram } from "../hdr/mod.ts";
 import { binomialLowerTail, binomialUpperTail } from "./binomial.ts";
 
 /** A percentile of successful latencies plus censored failures, with its interval. */
@@ -68,7 +68,7 @@ export function confidenceRanks(
  *
  * @example
  * ```ts
- * import { createHistogram } from "../recorder/mod.ts";
+ * import { createHistogram } from "../hdr/mod.ts";
  * import { censoredPercentile } from "./censored_percentile.ts";
  * const h = createHistogram();
  * for (let v = 1; v <= 95; v++) h.recordValue(v);

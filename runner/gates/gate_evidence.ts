@@ -6,7 +6,7 @@
  * @module
  */
 import type { SloMetric } from "../plan/types.ts";
-import type { Histogram } from "../recorder/mod.ts";
+import type { Histogram } from "../hdr/mod.ts";
 import { errorTotal } from "../recorder/request_counts.ts";
 import type { RequestCounts, RunResult } from "../model/run_result.ts";
 import { binomialInterval } from "./binomial.ts";

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Histogram, RecordedValue } from "../recorder/mod.ts";
+import type { Histogram, RecordedValue } from "../hdr/mod.ts";
 
 /**
  * The largest gap between the empirical CDFs of `a` and `b`: max over x of |Fa(x) − Fb(x)|.
@@ -14,7 +14,7 @@ import type { Histogram, RecordedValue } from "../recorder/mod.ts";
  *
  * @example
  * ```ts
- * import { createHistogram } from "../recorder/mod.ts";
+ * import { createHistogram } from "../hdr/mod.ts";
  * import { ksDistance } from "./ks_distance.ts";
  * const a = createHistogram();
  * const b = createHistogram();

@@ -6,7 +6,7 @@
  * @module
  */
 import type { SloMetric } from "../plan/types.ts";
-import type { Histogram } from "../recorder/mod.ts";
+import type { Histogram } from "../hdr/mod.ts";
 import type { ToolHealth } from "../model/run_result.ts";
 import { censoredPercentile } from "./censored_percentile.ts";
 import { generatorAllowance, generatorAllowanceOfMean } from "./generator_allowance.ts";

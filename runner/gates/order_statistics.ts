@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Histogram } from "../recorder/mod.ts";
+import type { Histogram } from "../hdr/mod.ts";
 
 /** A confidence interval of a percentile, as histogram values (bucket upper bounds). */
 export interface PercentileInterval {
@@ -20,7 +20,7 @@ export interface PercentileInterval {
  *
  * @example
  * ```ts
- * import { createHistogram } from "../recorder/mod.ts";
+ * import { createHistogram } from "../hdr/mod.ts";
  * import { valueAtRank } from "./order_statistics.ts";
  * const h = createHistogram();
  * h.recordValueWithCount(100, 3);
@@ -51,7 +51,7 @@ export function valueAtRank(h: Histogram, rank: number): number {
  *
  * @example
  * ```ts
- * import { createHistogram } from "../recorder/mod.ts";
+ * import { createHistogram } from "../hdr/mod.ts";
  * import { percentileConfidenceInterval } from "./order_statistics.ts";
  * const h = createHistogram();
  * for (let v = 1; v <= 100; v++) h.recordValue(v);

@@ -8,8 +8,8 @@
  */
 import { stagesMatch } from "./stage_match.ts";
 import type { SloMetric } from "../plan/types.ts";
-import { createHistogram, type Histogram } from "../recorder/_hdr.ts";
-import { decodeHistogram } from "../recorder/hdr_codec.ts";
+import { createHistogram, type Histogram } from "../hdr/mod.ts";
+import { decodeHistogram } from "../hdr/hdr_codec.ts";
 import { errorTotal } from "../recorder/request_counts.ts";
 import type { RequestCounts, RunResult, Verdict } from "../model/run_result.ts";
 import type { Baseline } from "./baseline_types.ts";

@@ -5,8 +5,8 @@
  * @module
  */
 import type { ParsedSlo } from "../plan/parse_slo.ts";
-import { createHistogram, type Histogram } from "../recorder/_hdr.ts";
-import { decodeHistogram } from "../recorder/hdr_codec.ts";
+import { createHistogram, type Histogram } from "../hdr/mod.ts";
+import { decodeHistogram } from "../hdr/hdr_codec.ts";
 import { addCounts, emptyCounts } from "../recorder/request_counts.ts";
 import type { RequestCounts, StageResult } from "../model/run_result.ts";
 

@@ -5,7 +5,7 @@
  *
  * @example
  * ```ts
- * import { createHistogram } from "../recorder/mod.ts";
+ * import { createHistogram } from "../hdr/mod.ts";
  * import { isSufficient, percentileConfidenceInterval } from "./statistics.ts";
  * const h = createHistogram();
  * for (let v = 1; v <= 10_000; v++) h.recordValue(v);

@@ -6,7 +6,7 @@
  * @module
  */
 import type { IntervalResult, LabelResult, StageResult } from "../model/run_result.ts";
-import { mergeEncodedHistograms } from "./encoded_histogram.ts";
+import { mergeEncodedHistograms } from "../hdr/encoded_histogram.ts";
 import type { RecordedRun } from "./recorder.ts";
 import { addCounts, emptyCounts } from "./request_counts.ts";
 

@@ -7,8 +7,8 @@
  * @module
  */
 import type { IntervalResult, LabelResult, RequestCounts } from "../model/run_result.ts";
-import { createHistogram, type SparseCounts } from "./_hdr.ts";
-import { toEncodedHistogram } from "./encoded_histogram.ts";
+import { createHistogram, type SparseCounts } from "../hdr/mod.ts";
+import { toEncodedHistogram } from "../hdr/encoded_histogram.ts";
 import { addCounts, emptyCounts } from "./request_counts.ts";
 
 /** One label's share of a closed interval. */

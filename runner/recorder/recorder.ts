@@ -17,8 +17,8 @@ import type {
   StageResult,
 } from "../model/run_result.ts";
 import type { StageWindow } from "../schedule/build_schedule.ts";
-import { createHistogram, type Histogram } from "./_hdr.ts";
-import { msToRecordableUs, toEncodedHistogram } from "./encoded_histogram.ts";
+import { createHistogram, type Histogram } from "../hdr/mod.ts";
+import { msToRecordableUs, toEncodedHistogram } from "../hdr/encoded_histogram.ts";
 import { InlineIntervalStore, type IntervalStore } from "./interval_store.ts";
 import type { RawInterval } from "./raw_interval.ts";
 import { addCounts, emptyCounts } from "./request_counts.ts";

@@ -6,7 +6,7 @@
  */
 import { OUT_OF_DESCRIPTORS_NOTE } from "../engine/http1_errors.ts";
 import type { ResolvedPlan } from "../plan/types.ts";
-import { HISTOGRAM_CONFIG } from "../recorder/histogram_config.ts";
+import { HISTOGRAM_CONFIG } from "../hdr/histogram_config.ts";
 import type { EngineRun } from "../engine/engine.ts";
 import { mergeLatency } from "../recorder/merge_recorded.ts";
 import { planRecord } from "./plan_record.ts";

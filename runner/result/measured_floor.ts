@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { decodeHistogram } from "../recorder/mod.ts";
+import { decodeHistogram } from "../hdr/mod.ts";
 import type { EncodedHistogram, ToolHealth } from "../model/run_result.ts";
 
 /** The floor at one percentile, and its two parts (us). */

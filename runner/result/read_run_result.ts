@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { createHistogram, toEncodedHistogram } from "../recorder/mod.ts";
+import { createHistogram, toEncodedHistogram } from "../hdr/mod.ts";
 import {
   RESULT_SCHEMA,
   RESULT_VERSION,

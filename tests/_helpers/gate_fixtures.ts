@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { createHistogram, type Histogram } from "../../runner/recorder/_hdr.ts";
-import { toEncodedHistogram } from "../../runner/recorder/encoded_histogram.ts";
+import { createHistogram, type Histogram } from "../../runner/hdr/mod.ts";
+import { toEncodedHistogram } from "../../runner/hdr/encoded_histogram.ts";
 import { addCounts, emptyCounts } from "../../runner/recorder/request_counts.ts";
 import type {
   Environment,

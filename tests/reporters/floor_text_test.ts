@@ -3,8 +3,8 @@ import { floorSentence, floorsOf } from "../../reporters/floor_text.ts";
 import { renderHtml } from "../../reporters/html.ts";
 import { renderMarkdown } from "../../reporters/markdown.ts";
 import { renderTerminal } from "../../reporters/terminal.ts";
-import { createHistogram } from "../../runner/recorder/_hdr.ts";
-import { toEncodedHistogram } from "../../runner/recorder/encoded_histogram.ts";
+import { createHistogram } from "../../runner/hdr/mod.ts";
+import { toEncodedHistogram } from "../../runner/hdr/encoded_histogram.ts";
 import type { RunResult } from "../../runner/model/run_result.ts";
 import { sampleResult } from "../_helpers/result_fixtures.ts";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { percentileAxis, percentileCurve, percentileX } from "../../reporters/percentile_curve.ts";
-import { createHistogram } from "../../runner/recorder/_hdr.ts";
+import { createHistogram } from "../../runner/hdr/mod.ts";
 import { pointsUs } from "../_helpers/gate_fixtures.ts";
 
 Deno.test("percentileAxis() shows 0% to 99.99% and max, and a nine more per factor of ten beyond 10^5 values", () => {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { percentileViews } from "../../reporters/percentile_views.ts";
-import { createHistogram } from "../../runner/recorder/_hdr.ts";
-import { decodeHistogram } from "../../runner/recorder/hdr_codec.ts";
+import { createHistogram } from "../../runner/hdr/mod.ts";
+import { decodeHistogram } from "../../runner/hdr/hdr_codec.ts";
 import { reportResult } from "../_helpers/report_fixtures.ts";
 
 Deno.test("percentileViews() shows the measured stages merged first, then each stage, warmup last", () => {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { formatMetric } from "../../runner/gates/format_metric.ts";
-import { createHistogram } from "../../runner/recorder/_hdr.ts";
-import { toEncodedHistogram } from "../../runner/recorder/encoded_histogram.ts";
+import { createHistogram } from "../../runner/hdr/mod.ts";
+import { toEncodedHistogram } from "../../runner/hdr/encoded_histogram.ts";
 import type { RunResult } from "../../runner/model/run_result.ts";
 import { renderTerminal, shouldUseColor } from "../../reporters/terminal.ts";
 import { displayWidth } from "../../reporters/text_table.ts";

@@ -4,7 +4,7 @@ import { FakeClock } from "../../../runner/engine/fake_clock.ts";
 import { ManualWaker } from "../../../runner/engine/manual_waker.ts";
 import type { Connection, PreparedRequest, ResponseOutcome } from "../../../runner/engine/types.ts";
 import type { ErrorKind } from "../../../runner/model/run_result.ts";
-import { decodeHistogram } from "../../../runner/recorder/hdr_codec.ts";
+import { decodeHistogram } from "../../../runner/hdr/hdr_codec.ts";
 import { Recorder } from "../../../runner/recorder/recorder.ts";
 import { Schedule } from "../../../runner/schedule/build_schedule.ts";
 

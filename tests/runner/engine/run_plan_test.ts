@@ -3,7 +3,7 @@ import { composeShards, runPlan, workerCount } from "../../../runner/engine/run_
 import { startTarget } from "../../../runner/target/mod.ts";
 import { runEngine } from "../../../runner/engine/engine.ts";
 import { stuckListener } from "../../_helpers/tcp_server.ts";
-import { decodeHistogram } from "../../../runner/recorder/hdr_codec.ts";
+import { decodeHistogram } from "../../../runner/hdr/hdr_codec.ts";
 import { parseText } from "../../_helpers/plan_fixtures.ts";
 import { openLibcNet } from "../../../runner/engine/libc_net.ts";
 

@@ -9,7 +9,7 @@ import {
   loadBaseline,
 } from "../../../runner/gates/baseline_store.ts";
 import { BASELINE_SCHEMA, BASELINE_VERSION } from "../../../runner/gates/baseline_types.ts";
-import { decodeHistogram } from "../../../runner/recorder/hdr_codec.ts";
+import { decodeHistogram } from "../../../runner/hdr/hdr_codec.ts";
 import type { RunResult } from "../../../runner/model/run_result.ts";
 import { ENVIRONMENT, sampleResult } from "../../_helpers/result_fixtures.ts";
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { binomialLowerTail, binomialUpperTail } from "../../../runner/gates/binomial.ts";
 import { censoredPercentile, confidenceRanks } from "../../../runner/gates/censored_percentile.ts";
-import { createHistogram } from "../../../runner/recorder/mod.ts";
+import { createHistogram } from "../../../runner/hdr/mod.ts";
 
 function ones(n: number, from = 1) {
   const h = createHistogram();

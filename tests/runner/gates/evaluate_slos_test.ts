@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { evaluateSlos } from "../../../runner/gates/evaluate_slos.ts";
-import type { Histogram } from "../../../runner/recorder/_hdr.ts";
+import type { Histogram } from "../../../runner/hdr/mod.ts";
 import type { Verdict } from "../../../runner/model/run_result.ts";
 import {
   gateResult,

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { ksDistance } from "../../../runner/gates/ks_distance.ts";
-import { createHistogram, type Histogram } from "../../../runner/recorder/mod.ts";
+import { createHistogram, type Histogram } from "../../../runner/hdr/mod.ts";
 
 function histogramOf(values: readonly number[]): Histogram {
   const h = createHistogram();

@@ -3,7 +3,7 @@ import {
   percentileConfidenceInterval,
   valueAtRank,
 } from "../../../runner/gates/order_statistics.ts";
-import { createHistogram, type Histogram } from "../../../runner/recorder/mod.ts";
+import { createHistogram, type Histogram } from "../../../runner/hdr/mod.ts";
 
 function histogramOf(values: readonly number[]): Histogram {
   const h = createHistogram();

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { type SloScope, sloScope } from "../../../runner/gates/slo_scope.ts";
-import { createHistogram, type Histogram } from "../../../runner/recorder/_hdr.ts";
-import { decodeHistogram } from "../../../runner/recorder/hdr_codec.ts";
+import { createHistogram, type Histogram } from "../../../runner/hdr/mod.ts";
+import { decodeHistogram } from "../../../runner/hdr/hdr_codec.ts";
 import type { StageResult } from "../../../runner/model/run_result.ts";
 import { gateResult, pointsUs, uniformUs } from "../../_helpers/gate_fixtures.ts";
 

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import { decodeHistogram } from "../../../runner/recorder/hdr_codec.ts";
+import { decodeHistogram } from "../../../runner/hdr/hdr_codec.ts";
 import { mergeRecordedRuns } from "../../../runner/recorder/merge_recorded.ts";
 import { type Completion, type RecordedRun, Recorder } from "../../../runner/recorder/recorder.ts";
 import { Schedule } from "../../../runner/schedule/build_schedule.ts";
-import { assertSameHistogram } from "./_histogram_assertions.ts";
+import { assertSameHistogram } from "../../_helpers/histogram_assertions.ts";
 
 const STAGES = new Schedule({
   arrival: "constant",

@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import type { PlanStage, StatusExpectation } from "../../../runner/plan/types.ts";
-import { createHistogram } from "../../../runner/recorder/_hdr.ts";
-import { decodeHistogram } from "../../../runner/recorder/hdr_codec.ts";
-import { toEncodedHistogram } from "../../../runner/recorder/encoded_histogram.ts";
+import { createHistogram } from "../../../runner/hdr/mod.ts";
+import { decodeHistogram } from "../../../runner/hdr/hdr_codec.ts";
+import { toEncodedHistogram } from "../../../runner/hdr/encoded_histogram.ts";
 import { type Completion, Recorder } from "../../../runner/recorder/recorder.ts";
 import type { EncodedHistogram } from "../../../runner/model/run_result.ts";
 import { Schedule } from "../../../runner/schedule/build_schedule.ts";
-import { assertSameHistogram } from "./_histogram_assertions.ts";
+import { assertSameHistogram } from "../../_helpers/histogram_assertions.ts";
 
 const LABELS = ["GET /a", "GET /b"];
 const EXPECTS: StatusExpectation[] = [{ codes: [], classes: [2] }, { codes: [404], classes: [2] }];

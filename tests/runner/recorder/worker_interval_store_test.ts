@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createHistogram } from "../../../runner/recorder/_hdr.ts";
+import { createHistogram } from "../../../runner/hdr/mod.ts";
 import { InlineIntervalStore } from "../../../runner/recorder/interval_store.ts";
 import type { RawInterval } from "../../../runner/recorder/raw_interval.ts";
 import { emptyCounts } from "../../../runner/recorder/request_counts.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { createHistogram } from "../../../runner/recorder/_hdr.ts";
-import { decodeHistogram } from "../../../runner/recorder/hdr_codec.ts";
+import { createHistogram } from "../../../runner/hdr/mod.ts";
+import { decodeHistogram } from "../../../runner/hdr/hdr_codec.ts";
 import { addCounts, emptyCounts } from "../../../runner/recorder/request_counts.ts";
 import { buildResult } from "../../../runner/result/build_result.ts";
 import { readRunResult } from "../../../runner/result/read_run_result.ts";
@@ -12,7 +12,7 @@ import {
   sampleResult,
   SECRET_TOKEN,
 } from "../../_helpers/result_fixtures.ts";
-import { assertSameHistogram } from "../recorder/_histogram_assertions.ts";
+import { assertSameHistogram } from "../../_helpers/histogram_assertions.ts";
 
 Deno.test("buildResult() writes a document the result reader accepts, round trip intact", () => {
   const result = sampleResult();

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { createHistogram } from "../../../runner/recorder/_hdr.ts";
-import { toEncodedHistogram } from "../../../runner/recorder/encoded_histogram.ts";
+import { createHistogram } from "../../../runner/hdr/mod.ts";
+import { toEncodedHistogram } from "../../../runner/hdr/encoded_histogram.ts";
 import {
   floorPercentiles,
   measuredFloor,

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { Slo, SloMetric } from "../../../runner/plan/types.ts";
-import { createHistogram } from "../../../runner/recorder/_hdr.ts";
-import { toEncodedHistogram } from "../../../runner/recorder/encoded_histogram.ts";
+import { createHistogram } from "../../../runner/hdr/mod.ts";
+import { toEncodedHistogram } from "../../../runner/hdr/encoded_histogram.ts";
 import type { EncodedHistogram } from "../../../runner/model/run_result.ts";
 import {
   healthCheckpoints,

@@ -1,13 +1,17 @@
 import assert from "node:assert/strict";
-import { createHistogram, maxRecordableUs } from "../../../runner/recorder/_hdr.ts";
+import { createHistogram, maxRecordableUs } from "../../../runner/hdr/_hdr.ts";
 import {
   mergeEncodedHistograms,
   msToRecordableUs,
   SUMMARY_PERCENTILES,
   toEncodedHistogram,
-} from "../../../runner/recorder/encoded_histogram.ts";
-import { decodeHistogram } from "../../../runner/recorder/hdr_codec.ts";
-import { assertSameHistogram, histogramOf, seededHistogram } from "./_histogram_assertions.ts";
+} from "../../../runner/hdr/encoded_histogram.ts";
+import { decodeHistogram } from "../../../runner/hdr/hdr_codec.ts";
+import {
+  assertSameHistogram,
+  histogramOf,
+  seededHistogram,
+} from "../../_helpers/histogram_assertions.ts";
 
 Deno.test("toEncodedHistogram() reads its summary off the histogram it encodes", () => {
   // 5000 us falls in a 4 us wide bucket [5000, 5003]: max and high percentiles report its top.

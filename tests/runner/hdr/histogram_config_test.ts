@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
-import { createHistogram, maxRecordableUs } from "../../../runner/recorder/_hdr.ts";
+import { createHistogram, maxRecordableUs } from "../../../runner/hdr/_hdr.ts";
 import {
   bucketGeometry,
   bucketRangeAt,
   countsIndexOf,
   HISTOGRAM_CONFIG,
-} from "../../../runner/recorder/histogram_config.ts";
-import { bucketsOf } from "./_histogram_assertions.ts";
+} from "../../../runner/hdr/histogram_config.ts";
+import { bucketsOf } from "../../_helpers/histogram_assertions.ts";
 
 Deno.test("the project config is frozen at 1 us .. 1 hour with 3 significant digits", () => {
   assert.deepEqual(HISTOGRAM_CONFIG, {

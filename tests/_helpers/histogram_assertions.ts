@@ -3,16 +3,16 @@
  *
  * @module
  */
-import { mulberry32 } from "../../_helpers/seeded_random.ts";
+import { mulberry32 } from "./seeded_random.ts";
 import assert from "node:assert/strict";
-import { createHistogram, type Histogram } from "../../../runner/recorder/_hdr.ts";
+import { createHistogram, type Histogram } from "../../runner/hdr/mod.ts";
 
 /**
  * Percentiles checked wherever two histograms must agree.
  *
  * @example
  * ```ts
- * import { PERCENTILES } from "./_histogram_assertions.ts";
+ * import { PERCENTILES } from "./histogram_assertions.ts";
  * PERCENTILES.includes(99.9); // true
  * ```
  */
@@ -42,8 +42,8 @@ export const PERCENTILES: readonly number[] = [
  *
  * @example
  * ```ts
- * import { createHistogram } from "../../../runner/recorder/_hdr.ts";
- * import { bucketsOf } from "./_histogram_assertions.ts";
+ * import { createHistogram } from "../../runner/hdr/mod.ts";
+ * import { bucketsOf } from "./histogram_assertions.ts";
  * bucketsOf(createHistogram()); // []
  * ```
  */
@@ -56,8 +56,8 @@ export function bucketsOf(h: Histogram): Array<[number, number]> {
  *
  * @example
  * ```ts
- * import { createHistogram } from "../../../runner/recorder/_hdr.ts";
- * import { assertSameHistogram } from "./_histogram_assertions.ts";
+ * import { createHistogram } from "../../runner/hdr/mod.ts";
+ * import { assertSameHistogram } from "./histogram_assertions.ts";
  * assertSameHistogram(createHistogram(), createHistogram());
  * ```
  */
@@ -77,7 +77,7 @@ export function assertSameHistogram(actual: Histogram, expected: Histogram): voi
  *
  * @example
  * ```ts
- * import { histogramOf } from "./_histogram_assertions.ts";
+ * import { histogramOf } from "./histogram_assertions.ts";
  * histogramOf([[100, 2], [250, 1]]).totalCount; // 3
  * ```
  */
@@ -92,7 +92,7 @@ export function histogramOf(pairs: Iterable<readonly [number, number]>): Histogr
  *
  * @example
  * ```ts
- * import { seededHistogram } from "./_histogram_assertions.ts";
+ * import { seededHistogram } from "./histogram_assertions.ts";
  * seededHistogram(7, 1000).totalCount; // 1000
  * ```
  */

@@ -24,7 +24,7 @@ import {
   bucketRangeAt,
   countsIndexOf,
   HISTOGRAM_CONFIG,
-} from "../../runner/recorder/histogram_config.ts";
+} from "../../../runner/hdr/histogram_config.ts";
 
 /** A `std::time::Duration` as the Rust program recorded it. */
 export interface RustDuration {
@@ -70,7 +70,7 @@ export interface HlogVectors {
   readByReference: Array<RustLog & { fixture: "sample" | "intervals" }>;
 }
 
-const testdata = new URL("../testdata/hdr/", import.meta.url);
+const testdata = new URL("../../testdata/hdr/", import.meta.url);
 
 /**
  * The parsed vectors file.

@@ -1,6 +1,7 @@
 /**
- * Latency histograms: the project-wide HdrHistogram configuration, the histogram type and the
- * reference V2 compressed encoding used in result JSON and .hlog files.
+ * Everything HdrHistogram, in one module: the project-wide configuration, the histogram type (the
+ * npm boundary is `_hdr.ts`, private to this folder), the reference V2 compressed encoding used in
+ * result JSON, and the .hlog writer and reader (`hlog.ts`, `hlog_reader.ts`).
  *
  * @example
  * ```ts

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { hlogTag, parseHlogTag } from "../../reporters/hlog_tag.ts";
+import { hlogTag, parseHlogTag } from "../../../runner/hdr/hlog_tag.ts";
 
 Deno.test("hlogTag() leaves all requests' response time untagged and names the rest", () => {
   assert.equal(hlogTag("response"), undefined);

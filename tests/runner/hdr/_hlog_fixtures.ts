@@ -5,13 +5,13 @@
  *
  * @module
  */
-import { createHistogram, type Histogram, maxRecordableUs } from "../../runner/recorder/_hdr.ts";
-import { toEncodedHistogram } from "../../runner/recorder/encoded_histogram.ts";
-import { emptyCounts } from "../../runner/recorder/request_counts.ts";
-import type { IntervalResult, RunResult } from "../../runner/model/run_result.ts";
-import { gateResult, pointsUs, scaledUs, uniformUs } from "../_helpers/gate_fixtures.ts";
-import { sampleResult } from "../_helpers/result_fixtures.ts";
-import { seededHistogram } from "../runner/recorder/_histogram_assertions.ts";
+import { createHistogram, type Histogram, maxRecordableUs } from "../../../runner/hdr/_hdr.ts";
+import { toEncodedHistogram } from "../../../runner/hdr/encoded_histogram.ts";
+import { emptyCounts } from "../../../runner/recorder/request_counts.ts";
+import type { IntervalResult, RunResult } from "../../../runner/model/run_result.ts";
+import { gateResult, pointsUs, scaledUs, uniformUs } from "../../_helpers/gate_fixtures.ts";
+import { sampleResult } from "../../_helpers/result_fixtures.ts";
+import { seededHistogram } from "../../_helpers/histogram_assertions.ts";
 
 /** Labels that need the tag encoding: a space, a comma and braces, non-ASCII and `%`. */
 export const HLOG_LABELS = ["GET /orders", "POST /orders/{id},v2", "café 100%"] as const;

@@ -4,12 +4,12 @@
  * ./_hlog_vectors.ts for how they were produced (once, outside this repository).
  */
 import assert from "node:assert/strict";
-import { HLOG_LEGEND, renderHlog } from "../../reporters/hlog.ts";
-import { parseHlog } from "../../reporters/hlog_reader.ts";
-import { hlogTag, parseHlogTag } from "../../reporters/hlog_tag.ts";
-import { decodeHistogram } from "../../runner/recorder/hdr_codec.ts";
-import type { EncodedHistogram, RunResult } from "../../runner/model/run_result.ts";
-import { assertSameHistogram, bucketsOf } from "../runner/recorder/_histogram_assertions.ts";
+import { HLOG_LEGEND, renderHlog } from "../../../runner/hdr/hlog.ts";
+import { parseHlog } from "../../../runner/hdr/hlog_reader.ts";
+import { hlogTag, parseHlogTag } from "../../../runner/hdr/hlog_tag.ts";
+import { decodeHistogram } from "../../../runner/hdr/hdr_codec.ts";
+import type { EncodedHistogram, RunResult } from "../../../runner/model/run_result.ts";
+import { assertSameHistogram, bucketsOf } from "../../_helpers/histogram_assertions.ts";
 import { HLOG_FIXTURES, intervalsResult } from "./_hlog_fixtures.ts";
 import {
   durationMs,

@@ -4,9 +4,9 @@
  * were produced (once, outside this repository).
  */
 import assert from "node:assert/strict";
-import { HLOG_LEGEND, renderHlog } from "../../reporters/hlog.ts";
-import { type HlogLog, HlogParseError, parseHlog } from "../../reporters/hlog_reader.ts";
-import { bucketsOf } from "../runner/recorder/_histogram_assertions.ts";
+import { HLOG_LEGEND, renderHlog } from "../../../runner/hdr/hlog.ts";
+import { type HlogLog, HlogParseError, parseHlog } from "../../../runner/hdr/hlog_reader.ts";
+import { bucketsOf } from "../../_helpers/histogram_assertions.ts";
 import { intervalsResult } from "./_hlog_fixtures.ts";
 import {
   durationMs,

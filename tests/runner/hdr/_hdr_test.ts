@@ -4,8 +4,12 @@ import {
   type Histogram,
   maxRecordableUs,
   type RecordedValue,
-} from "../../../runner/recorder/_hdr.ts";
-import { assertSameHistogram, bucketsOf, histogramOf } from "./_histogram_assertions.ts";
+} from "../../../runner/hdr/_hdr.ts";
+import {
+  assertSameHistogram,
+  bucketsOf,
+  histogramOf,
+} from "../../_helpers/histogram_assertions.ts";
 
 /** Deterministic latency-like values spread over 0 us .. 1 hour. */
 function valuesFrom(seed: number, n: number): number[] {

@@ -11,15 +11,15 @@
  *
  * @module
  */
-import { decodeHistogram, encodeHistogram } from "../runner/recorder/hdr_codec.ts";
+import { decodeHistogram, encodeHistogram } from "./hdr_codec.ts";
 import {
   bucketGeometry,
   bucketRangeAt,
   countsIndexOf,
   HISTOGRAM_CONFIG,
   scaledLayout,
-} from "../runner/recorder/histogram_config.ts";
-import type { EncodedHistogram, RunResult } from "../runner/model/run_result.ts";
+} from "./histogram_config.ts";
+import type { EncodedHistogram, RunResult } from "../model/run_result.ts";
 import { type HlogMetric, hlogTag } from "./hlog_tag.ts";
 
 /** Nanoseconds per microsecond: .hlog histograms are in nanoseconds, the result's in microseconds. */

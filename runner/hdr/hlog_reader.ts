@@ -15,8 +15,8 @@
  */
 import { Buffer } from "node:buffer";
 import { deflateSync } from "node:zlib";
-import type { Histogram } from "../runner/recorder/_hdr.ts";
-import { decodeHistogram, HdrCodecError } from "../runner/recorder/hdr_codec.ts";
+import type { Histogram } from "./_hdr.ts";
+import { decodeHistogram, HdrCodecError } from "./hdr_codec.ts";
 
 /** Timestamps more than this before the StartTime are taken as relative (Java's heuristic). */
 const ONE_YEAR_SEC = 365 * 24 * 3600;

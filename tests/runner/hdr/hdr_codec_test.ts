@@ -14,24 +14,20 @@ import {
   createHistogram,
   libraryNativeEncoding,
   maxRecordableUs,
-} from "../../../runner/recorder/_hdr.ts";
-import {
-  decodeHistogram,
-  encodeHistogram,
-  HdrCodecError,
-} from "../../../runner/recorder/hdr_codec.ts";
+} from "../../../runner/hdr/_hdr.ts";
+import { decodeHistogram, encodeHistogram, HdrCodecError } from "../../../runner/hdr/hdr_codec.ts";
 import {
   bucketGeometry,
   bucketRangeAt,
   countsIndexOf,
   HISTOGRAM_CONFIG,
-} from "../../../runner/recorder/histogram_config.ts";
+} from "../../../runner/hdr/histogram_config.ts";
 import {
   assertSameHistogram,
   bucketsOf,
   histogramOf,
   seededHistogram,
-} from "./_histogram_assertions.ts";
+} from "../../_helpers/histogram_assertions.ts";
 
 interface Readings {
   layout: { lowestDiscernibleValue: number; highestTrackableValue: number };
