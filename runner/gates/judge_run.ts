@@ -67,14 +67,7 @@ export async function judgeRun(
     if (!loaded.ok) {
       // A history that cannot be read is a gate that cannot be judged, not a footnote: invalid.
       damaged = true;
-      result.verdicts.push({
-        kind: "validity",
-        name: "baseline readable",
-        status: "invalid",
-        stageIndexes: [],
-        message: `the baseline cannot be read: ${loaded.error}; the regression gate was not ` +
-          "judged: restore the file from version control, or move it away to start a new history",
-      });
+      result.verdicts.push(unreadableBaseline(`the baseline cannot be read: ${loaded.error}`));
     } else if (loaded.baseline === undefined || loaded.baseline.runs.length === 0) {
       notes.push(
         `no baseline for "${result.plan.name}" in ${options.baselineDir} yet: regression gates skipped`,
@@ -82,18 +75,11 @@ export async function judgeRun(
     } else if (baselineDamage(loaded.baseline) !== undefined) {
       const d = baselineDamage(loaded.baseline)!;
       damaged = true;
-      result.verdicts.push({
-        kind: "validity",
-        name: "baseline readable",
-        status: "invalid",
-        stageIndexes: [],
-        message:
-          `the baseline ${
-            baselinePath(options.baselineDir, result.plan.name)
-          } is damaged: run ${d.run} of ${loaded.baseline.runs.length} (${d.date}), ${d.where}: ` +
-          `${d.error}; the regression gate was not judged: restore the file from version ` +
-          "control, or move it away to start a new history",
-      });
+      const path = baselinePath(options.baselineDir, result.plan.name);
+      result.verdicts.push(unreadableBaseline(
+        `the baseline ${path} is damaged: run ${d.run} of ${loaded.baseline.runs.length} ` +
+          `(${d.date}), ${d.where}: ${d.error}`,
+      ));
     } else {
       const baseline = loaded.baseline;
       const latest = baseline.runs.at(-1)!;
@@ -183,4 +169,16 @@ async function confirm(
     `--confirm: ${reruns.length} rerun${reruns.length === 1 ? "" : "s"}; ` +
     `${outcome.confirmed.length} regression(s) confirmed, ${outcome.cleared.length} not`,
   ];
+}
+
+/** The `invalid` verdict of a history the regression gate could not read; `what` says why. */
+function unreadableBaseline(what: string): Verdict {
+  return {
+    kind: "validity",
+    name: "baseline readable",
+    status: "invalid",
+    stageIndexes: [],
+    message: `${what}; the regression gate was not judged: restore the file from version ` +
+      "control, or move it away to start a new history",
+  };
 }
