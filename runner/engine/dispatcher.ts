@@ -136,6 +136,19 @@ export class Dispatcher {
         if (kind === undefined) open++;
       })
     );
+    const { waker, clock } = this.#o;
+    if (waker.blocking) {
+      // A blocking waker's loop sees the connects finish only while it polls: drive it, a few ms
+      // at a time, and let the thread's timers, signals and messages in between.
+      let settled = false;
+      void Promise.all(opens).then(() => settled = true);
+      const endMs = clock.nowMs() + timeoutMs;
+      while (!settled && !signal?.aborted && clock.nowMs() < endMs) {
+        await waker.sleepUntil(Math.min(endMs, clock.nowMs() + 5));
+        await new Promise((resolve) => setTimeout(resolve, 0));
+      }
+      return this.#slots.length - open;
+    }
     let timer: ReturnType<typeof setTimeout> | undefined;
     let onAbort: (() => void) | undefined;
     const cutOff = new Promise<void>((resolve) => {

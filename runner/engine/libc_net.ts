@@ -94,6 +94,15 @@ export function openLibcNet(): LibcNet | undefined {
     if (Deno.permissions.querySync({ name: "ffi" }).state !== "granted") return undefined;
     const lib = Deno.dlopen("libc.so.6", SYMBOLS);
     const symbols = lib.symbols;
+    // glibc may have epoll_pwait2 while the kernel (before 5.11) does not: try it once.
+    const probe = symbols.epoll_create1(NET.EPOLL_CLOEXEC);
+    const works = probe >= 0 &&
+      symbols.epoll_pwait2(probe, new Uint8Array(16), 1, new Uint8Array(16), null) >= 0;
+    if (probe >= 0) symbols.close(probe);
+    if (!works) {
+      lib.close();
+      return undefined;
+    }
     const packed = Deno.build.arch === "x86_64";
     // Deno's FFI takes a number for a 64-bit parameter at run time though its types say bigint:
     // passing the length as a number saves a BigInt per call on the hot path.

@@ -21,8 +21,6 @@ export interface NativeConnectionOptions {
   clock: Clock;
   /** `struct sockaddr_in` / `sockaddr_in6` bytes (see `socketAddress`). */
   socketAddress: Uint8Array;
-  /** How long `open` waits for a connection before the first request (ms). */
-  openTimeoutMs?: number;
   /** Called when a socket cannot be created because the process ran out of file descriptors. */
   onOutOfDescriptors?: () => void;
 }
@@ -63,7 +61,6 @@ export class NativeConnection implements Connection, EpollHandler {
   readonly #loop: EpollLoop;
   readonly #clock: Clock;
   readonly #address: Uint8Array;
-  readonly #openTimeoutMs: number;
   readonly #onOutOfDescriptors: (() => void) | undefined;
   readonly #reader = new ResponseReader();
   readonly #req = new InflightRequest();
@@ -82,7 +79,6 @@ export class NativeConnection implements Connection, EpollHandler {
     this.#loop = options.loop;
     this.#clock = options.clock;
     this.#address = options.socketAddress;
-    this.#openTimeoutMs = options.openTimeoutMs ?? 5000;
     this.#onOutOfDescriptors = options.onOutOfDescriptors;
   }
 
@@ -112,24 +108,16 @@ export class NativeConnection implements Connection, EpollHandler {
   }
 
   /**
-   * Connects ahead of the first request, polling the loop until connected or `openTimeoutMs`.
-   * Resolves with the failure kind, or undefined when connected (or busy).
+   * Connects ahead of the first request. Resolves with the failure kind, or undefined when
+   * connected (or busy), as the loop sees the connect finish: whoever awaits it drives the loop
+   * (the dispatcher's `openConnections`), bounded by its own timeout.
    */
-  async open(): Promise<ErrorKind | undefined> {
-    if (this.#state !== CLOSED || this.#req.busy) return undefined;
-    let result: ErrorKind | undefined | null = null;
-    this.#opened = (kind) => result = kind;
-    const kind = this.#connect();
-    if (kind !== undefined) return kind;
-    const giveUpMs = this.#clock.nowMs() + this.#openTimeoutMs;
-    while (result === null && this.#clock.nowMs() < giveUpMs) {
-      this.#loop.poll(Math.min(giveUpMs, this.#clock.nowMs() + 5));
-      await this.#loop.yieldMacrotask(); // other connections' opens take their turn
-    }
-    this.#opened = undefined;
-    if (result !== null) return result;
-    this.#closeSocket();
-    return "timeout";
+  open(): Promise<ErrorKind | undefined> {
+    if (this.#state !== CLOSED || this.#req.busy) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      this.#opened = resolve;
+      this.#connect(); // a connect that fails at once settles it through #connectFailed
+    });
   }
 
   /** Fails the in-flight request with `kind` and closes the socket (and ends a waiting `open`). */
@@ -270,8 +258,11 @@ export class NativeConnection implements Connection, EpollHandler {
     }
     const close = this.#reader.take(this.#req, n, this.#clock);
     if (close === undefined) return;
-    this.#pending = undefined; // an early answer ends the request, written whole or not
-    if (close) this.#closeSocket();
+    // Answered before the request was written whole (a 413, say): the rest will never be sent,
+    // so the stream is out of step and the socket must go (which also disarms EPOLLOUT).
+    const unsent = this.#pending !== undefined;
+    this.#pending = undefined;
+    if (close || unsent) this.#closeSocket();
   }
 
   #fail(kind: ErrorKind): void {

@@ -90,6 +90,7 @@ export async function runPlan(options: RunPlanOptions): Promise<EngineRun> {
   const onAbort = () =>
     workers.forEach((w) => w.postMessage({ type: "stop" } satisfies ToEngineWorker));
   options.signal?.addEventListener("abort", onAbort);
+  if (options.signal?.aborted) onAbort(); // stopped while the target's name was being resolved
   try {
     const runs = await Promise.all(
       workers.map((worker, i) =>
