@@ -74,8 +74,9 @@ export class EpollLoop implements Waker {
   readonly #eventsView: DataView;
   readonly #ctl: Uint8Array;
   readonly #ctlView: DataView;
-  readonly #timespec = new BigInt64Array(2);
-  readonly #timespecBytes = new Uint8Array(this.#timespec.buffer);
+  /** `struct timespec` (two 64-bit fields), written as 32-bit halves: no BigInt per poll. */
+  readonly #timespecBytes = new Uint8Array(16);
+  readonly #timespec = new DataView(this.#timespecBytes.buffer);
   readonly #channel = new MessageChannel();
   #yielded: (() => void) | undefined;
   /** The macrotask yield in flight, shared by everyone who asks meanwhile. */
@@ -146,8 +147,9 @@ export class EpollLoop implements Waker {
     this.#interrupted = false;
     if (!(waitMs >= 0)) waitMs = 0;
     const waitNs = Math.round(waitMs * 1e6);
-    this.#timespec[0] = BigInt(Math.floor(waitNs / 1e9));
-    this.#timespec[1] = BigInt(waitNs % 1e9);
+    // Both fields fit in 32 bits (a wait is at most MAX_WAIT_MS); the high halves stay zero.
+    this.#timespec.setUint32(0, Math.floor(waitNs / 1e9), true);
+    this.#timespec.setUint32(8, waitNs % 1e9, true);
     const { symbols, epollEventBytes, epollDataOffset } = this.libc;
     const n = symbols.epoll_pwait2(this.#epfd, this.#events, MAX_EVENTS, this.#timespecBytes, null);
     if (n < 0) {
