@@ -193,7 +193,7 @@ export class Dispatcher {
           return { complete: true, endMs: clock.nowMs() };
         }
         this.#armedMs = this.#deadline();
-        await waker.sleepUntil(this.#armedMs);
+        await waker.sleepUntil(this.#armedMs, this.#queue.length > 0);
         this.#armedMs = NaN;
       }
     } finally {

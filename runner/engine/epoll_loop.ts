@@ -37,9 +37,12 @@ export interface EpollLoopOptions {
   /** Timer slack for this thread (ns); 1 makes the kernel wake the poll on time. */
   timerSlackNs?: number;
   /**
-   * The shortest time between two timed wakes (us), as the timing worker's: at high rates one
-   * wake serves every request due in the gap, so the wake rate (and its CPU) stays bounded.
-   * Sockets that become ready wake the loop at once whatever the gap.
+   * The shortest time between two wakes of the loop (us), as the timing worker's gap: at high
+   * rates one wake serves every request due and every response that arrived in the gap, so the
+   * wake rate (and its CPU: each wake costs the kernel a context switch and a timer) stays
+   * bounded. Responses keep their true time: the connections read the kernel's receive
+   * timestamps. When requests wait for a connection (`sleepUntil(deadline, true)`), a ready
+   * socket wakes the loop at once.
    */
   minGapUs?: number;
 }
@@ -83,8 +86,10 @@ export class EpollLoop implements Waker {
   #yielding: Promise<void> | undefined;
   #lastYieldMs: number;
   readonly #minGapMs: number;
-  /** When the loop last woke for a deadline (not for sockets). */
-  #lastTimedWakeMs = -Infinity;
+  /** When the loop last woke (for a deadline or for sockets). */
+  #lastWakeMs = -Infinity;
+  /** `CLOCK_REALTIME` minus the engine clock, read at the last wake (see `arrivalMs`). */
+  #realOffsetMs = 0;
   #interrupted = false;
   #closed = false;
 
@@ -130,19 +135,24 @@ export class EpollLoop implements Waker {
   }
 
   /**
-   * Blocks until `deadlineMs`, an interrupt, or ready sockets (whichever is first, and at most
-   * {@linkcode MAX_WAIT_MS}), and runs the ready sockets' handlers. Returns how many were ready.
+   * Blocks until `deadlineMs`, an interrupt, or ready sockets (whichever is first, but not sooner
+   * than the gap after the last wake unless `eager`, and at most {@linkcode MAX_WAIT_MS}), and
+   * runs the ready sockets' handlers. Returns how many were ready.
    */
-  poll(deadlineMs: number): number {
+  poll(deadlineMs: number, eager = false): number {
     if (this.#closed) return 0;
     const clock = this.#clock;
-    const startMs = clock.nowMs();
+    let startMs = clock.nowMs();
     // When the loop should wake: a deadline already due at once (as the timing worker's waker
-    // does); a later one, not sooner than the gap after the last timed wake. Never later than
+    // does); a later one, not sooner than the gap after the last wake. Never later than
     // MAX_WAIT_MS from now, so Ctrl-C and messages are seen.
-    const wakeMs = deadlineMs <= startMs
-      ? deadlineMs
-      : Math.max(deadlineMs, this.#lastTimedWakeMs + this.#minGapMs);
+    const earliestMs = this.#lastWakeMs + this.#minGapMs;
+    const wakeMs = deadlineMs <= startMs ? deadlineMs : Math.max(deadlineMs, earliestMs);
+    if (!this.#interrupted && !eager && wakeMs > startMs && earliestMs > startMs) {
+      // Sockets do not end this part of the wait: what arrives meanwhile is read after it.
+      this.libc.sleepMs(Math.min(earliestMs, wakeMs, startMs + MAX_WAIT_MS) - startMs);
+      startMs = clock.nowMs();
+    }
     let waitMs = this.#interrupted ? 0 : Math.min(MAX_WAIT_MS, Math.max(0, wakeMs - startMs));
     this.#interrupted = false;
     if (!(waitMs >= 0)) waitMs = 0;
@@ -158,9 +168,10 @@ export class EpollLoop implements Waker {
       return 0;
     }
     const afterMs = clock.nowMs();
+    this.#lastWakeMs = afterMs;
+    if (n > 0) this.#realOffsetMs = this.libc.realtimeMs() - clock.nowMs();
     if (afterMs >= deadlineMs) {
       // Due work runs now: how late past when the loop meant to wake (busy, paused or overslept).
-      if (n === 0) this.#lastTimedWakeMs = afterMs;
       this.#onResume?.(afterMs - wakeMs);
     }
     const view = this.#eventsView;
@@ -172,9 +183,17 @@ export class EpollLoop implements Waker {
     return n;
   }
 
+  /**
+   * Places a receive timestamp (`CLOCK_REALTIME`, {@linkcode LibcNet.realtimeMs}'s scale) on the
+   * engine clock, by the two clocks' offset read at the last wake; NaN stays NaN.
+   */
+  arrivalMs(realMs: number): number {
+    return realMs - this.#realOffsetMs;
+  }
+
   /** Polls (see {@linkcode poll}); resolves at once, or after a macrotask when one is due. */
-  sleepUntil(deadlineMs: number): Promise<void> {
-    this.poll(deadlineMs);
+  sleepUntil(deadlineMs: number, eager = false): Promise<void> {
+    this.poll(deadlineMs, eager);
     if (this.#clock.nowMs() - this.#lastYieldMs < YIELD_EVERY_MS || this.#closed) return RESOLVED;
     return this.yieldMacrotask();
   }

@@ -295,7 +295,7 @@ export class Http1Connection implements Connection {
       this.#closeSocket();
       return;
     }
-    if (this.#reader.take(this.#req, n, this.#clock)) this.#closeSocket();
+    if (this.#reader.take(this.#req, n, this.#clock.nowMs())) this.#closeSocket();
   }
 
   #fail(kind: ErrorKind): void {

@@ -159,6 +159,7 @@ export class NativeConnection implements Connection, EpollHandler {
     this.#fd = fd;
     this.#reader.clear();
     symbols.setsockopt(fd, NET.IPPROTO_TCP, NET.TCP_NODELAY, ONE, 4);
+    this.#loop.libc.timestampArrivals(fd);
     if (symbols.connect(fd, this.#address, this.#address.length) !== 0) {
       const code = errno();
       if (code !== NET.EINPROGRESS) return this.#connectFailed(errnoKind(code));
@@ -235,10 +236,10 @@ export class NativeConnection implements Connection, EpollHandler {
   }
 
   #read(): void {
-    const { errno } = this.#loop.libc;
-    const n = this.#loop.libc.recv(this.#fd, this.#reader.space(), 0);
+    const libc = this.#loop.libc;
+    const n = libc.recvTimed(this.#fd, this.#reader.space(), 0);
     if (n < 0) {
-      const code = errno();
+      const code = libc.errno();
       if (code === NET.EAGAIN || code === NET.EINTR) return;
       this.#closeSocket();
       if (this.#req.busy) this.#finish(0, errnoKind(code));
@@ -256,7 +257,17 @@ export class NativeConnection implements Connection, EpollHandler {
       this.#closeSocket();
       return;
     }
-    const close = this.#reader.take(this.#req, n, this.#clock);
+    // When the bytes reached the socket, not when the loop got round to reading them: the loop
+    // wakes at most once per gap, and the kernel's receive timestamp keeps that wait (and any
+    // pause of this thread) out of the response time. Kept within [written, now].
+    const nowMs = this.#clock.nowMs();
+    const arrivedMs = this.#loop.arrivalMs(libc.arrivalRealMs);
+    const writtenMs = this.#req.writtenAtMs;
+    const close = this.#reader.take(
+      this.#req,
+      n,
+      arrivedMs <= nowMs ? (arrivedMs >= writtenMs ? arrivedMs : writtenMs) : nowMs,
+    );
     if (close === undefined) return;
     // Answered before the request was written whole (a 413, say): the rest will never be sent,
     // so the stream is out of step and the socket must go (which also disarms EPOLLOUT).

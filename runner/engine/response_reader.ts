@@ -8,7 +8,6 @@
  */
 import { Http1ResponseParser } from "./http1_response_parser.ts";
 import type { InflightRequest } from "./inflight_request.ts";
-import type { Clock } from "./types.ts";
 
 /** Bytes of the per-connection read buffer; it grows only to hold a long head line. */
 export const READ_BUFFER_BYTES = 16 * 1024;
@@ -90,15 +89,16 @@ export class ResponseReader {
 
   /**
    * Takes `n` bytes just read for `request`, settling it once its response is complete (or
-   * `protocol` when the bytes are not HTTP). Returns undefined while more is needed, else whether
+   * `protocol` when the bytes are not HTTP) at `arrivedAtMs`, when those bytes arrived (the read's
+   * time, or the kernel's receive timestamp). Returns undefined while more is needed, else whether
    * the socket must close (not HTTP, not keep-alive, or bytes past the response).
    */
-  take(request: InflightRequest, n: number, clock: Clock): boolean | undefined {
+  take(request: InflightRequest, n: number, arrivedAtMs: number): boolean | undefined {
     request.bytesReceived += n;
     const step = this.received(n);
     if (step === READ_STEP.more) return undefined;
-    if (step === READ_STEP.failed) request.settle(0, "protocol", clock.nowMs());
-    else request.settle(this.parser.status, undefined, clock.nowMs());
+    if (step === READ_STEP.failed) request.settle(0, "protocol", arrivedAtMs);
+    else request.settle(this.parser.status, undefined, arrivedAtMs);
     return step !== READ_STEP.done;
   }
 }

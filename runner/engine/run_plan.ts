@@ -28,7 +28,7 @@ export interface RunPlanOptions {
   onNotice?: (text: string) => void;
   caCerts?: string[];
   startAtEpochMs?: number;
-  /** The I/O path (see `EngineOptions.io`); default: `TAILGATE_IO`, else `deno`. */
+  /** The I/O path (see `EngineOptions.io`); default: `TAILGATE_IO`, else `auto`. */
   io?: "auto" | "native" | "deno";
 }
 

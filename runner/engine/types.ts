@@ -67,9 +67,11 @@ export interface Connection {
 export interface Waker {
   /**
    * Resolves at `deadlineMs` (engine clock) or soon after, or earlier when {@linkcode interrupt}
-   * is called. Only one sleep is pending at a time; a new call replaces the deadline.
+   * is called. Only one sleep is pending at a time; a new call replaces the deadline. `eager`:
+   * requests are waiting for a connection, so a waker that batches its wakes (the epoll loop)
+   * serves a ready socket at once instead of after its gap.
    */
-  sleepUntil(deadlineMs: number): Promise<void>;
+  sleepUntil(deadlineMs: number, eager?: boolean): Promise<void>;
   /** Wakes a pending sleep now. */
   interrupt(): void;
   /** Stops the waker (terminates its worker). */

@@ -102,6 +102,106 @@ Deno.test({
 });
 
 Deno.test({
+  name: "native: a response read late completes when it arrived (the kernel's receive timestamp)",
+  ignore,
+  async fn() {
+    let answeredAtMs = NaN;
+    await using server = tcpServer(async (conn) => {
+      if (!await readRequest(conn)) return;
+      answeredAtMs = performance.now();
+      await conn.write(OK);
+    });
+    using connection = connect(server.url);
+    const sent = connection.send(request(server.url));
+    // The server answers on this thread's event loop while the epoll loop is not polled.
+    while (connection.busy && !(answeredAtMs === answeredAtMs)) {
+      connection.loop.poll(0); // writes the request once connected
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    const readFromMs = answeredAtMs + 60;
+    while (performance.now() < readFromMs) await new Promise((r) => setTimeout(r, 10));
+    const outcome = await connection.drive(sent);
+    assert.equal(outcome.status, 200);
+    // Read at least 60 ms after the answer; the completion is the answer's arrival.
+    assert.ok(
+      outcome.completedAtMs - answeredAtMs < 30,
+      `completed ${(outcome.completedAtMs - answeredAtMs).toFixed(2)} ms after the answer`,
+    );
+    assert.ok(outcome.completedAtMs >= outcome.writtenAtMs);
+  },
+});
+
+Deno.test({
+  name: "native: recvTimed reports the arrival time on the realtime scale, NaN without a timestamp",
+  ignore,
+  async fn() {
+    const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    const fd = libc!.symbols.socket(NET.AF_INET, NET.SOCK_STREAM, 0);
+    const accepted = listener.accept();
+    assert.equal(
+      libc!.symbols.connect(fd, socketAddress("127.0.0.1", listener.addr.port), 16),
+      0,
+    );
+    const peer = await accepted;
+    try {
+      const into = new Uint8Array(1024);
+      await peer.write(encoder.encode("before"));
+      assert.equal(libc!.recvTimed(fd, into, 0), 6);
+      assert.ok(Number.isNaN(libc!.arrivalRealMs), "no timestamp asked for");
+      assert.ok(libc!.timestampArrivals(fd));
+      const writtenRealMs = libc!.realtimeMs();
+      await peer.write(encoder.encode("after"));
+      libc!.sleepMs(40);
+      const readRealMs = libc!.realtimeMs();
+      assert.equal(libc!.recvTimed(fd, into, 0), 5);
+      assert.equal(new TextDecoder().decode(into.subarray(0, 5)), "after");
+      const arrival = libc!.arrivalRealMs;
+      assert.ok(arrival >= writtenRealMs - 1 && arrival < readRealMs - 30, `${arrival}`);
+    } finally {
+      libc!.symbols.close(fd);
+      peer.close();
+      listener.close();
+    }
+  },
+});
+
+Deno.test({
+  name: "native: the loop wakes at most once per gap for sockets, at once when eager",
+  ignore,
+  async fn() {
+    const loop = new EpollLoop({ libc: libc!, clock: PERFORMANCE_CLOCK, minGapUs: 40_000 });
+    const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    const fd = libc!.symbols.socket(NET.AF_INET, NET.SOCK_STREAM, 0);
+    const accepted = listener.accept();
+    libc!.symbols.connect(fd, socketAddress("127.0.0.1", listener.addr.port), 16);
+    const peer = await accepted;
+    try {
+      let ready = 0;
+      loop.add(fd, NET.EPOLLIN, { onEvents: () => ready++ });
+      await peer.write(encoder.encode("x")); // readable, and stays so (never read)
+      const far = () => performance.now() + 10_000;
+      loop.poll(far()); // the first wake: the gap starts here
+      const t0 = performance.now();
+      loop.poll(far());
+      const gapWaitMs = performance.now() - t0;
+      const t1 = performance.now();
+      loop.poll(far(), true);
+      const eagerWaitMs = performance.now() - t1;
+      // (a 40 ms gap: a single wait is at most MAX_WAIT_MS, 50 ms)
+      assert.ok(gapWaitMs >= 35, `waited ${gapWaitMs.toFixed(1)} ms of a 40 ms gap`);
+      assert.ok(eagerWaitMs < 20, `eager waited ${eagerWaitMs.toFixed(1)} ms`);
+      assert.equal(ready, 3);
+    } finally {
+      loop.remove(fd);
+      libc!.symbols.close(fd);
+      peer.close();
+      listener.close();
+      loop.close();
+    }
+  },
+});
+
+Deno.test({
   name: "native: a port nobody listens on is error refused, at open and at send",
   ignore,
   async fn() {
