@@ -32,6 +32,8 @@ export class ManualWaker implements Waker {
   #closed = false;
   /** Calls of `sleepUntil`. */
   sleeps = 0;
+  /** Calls of `sleepUntil` that asked to be woken by ready I/O at once (`eager`). */
+  eagerSleeps = 0;
   /** Sleeps ended by `interrupt()` (or `close()`). */
   interrupts = 0;
 
@@ -47,8 +49,9 @@ export class ManualWaker implements Waker {
     return this.#pending?.deadlineMs;
   }
 
-  sleepUntil(deadlineMs: number): Promise<void> {
+  sleepUntil(deadlineMs: number, eager = false): Promise<void> {
     this.sleeps++;
+    if (eager) this.eagerSleeps++;
     for (const notify of this.#sleepWaiters.splice(0)) notify(deadlineMs);
     if (this.#closed || deadlineMs <= this.#clock.nowMs()) {
       this.#settle();

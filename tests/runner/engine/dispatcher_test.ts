@@ -151,7 +151,14 @@ async function run(opts: {
     const next = Math.min(waker.pendingDeadlineMs ?? Infinity, ...conns.map((c) => c.nextDoneMs()));
     if (next !== Infinity) clock.set(Math.max(next, clock.nowMs()));
   }
-  return { outcome: await outcome, recorded: recorder.finish(opts.durationMs), d, writes, ages };
+  return {
+    outcome: await outcome,
+    recorded: recorder.finish(opts.durationMs),
+    d,
+    writes,
+    ages,
+    waker,
+  };
 }
 
 Deno.test("dispatcher writes each request at its intended time when a connection is free", async () => {
@@ -184,6 +191,27 @@ Deno.test("dispatcher queues due requests FIFO when every connection is busy, an
   assert.ok(sameBucket(recorded.stages[0].service.maxUs, 5_000));
   assert.ok(sameBucket(recorded.stages[0].service.minUs, 5_000));
   assert.equal(recorded.queueWait.count, 9);
+});
+
+Deno.test("dispatcher sleeps eager only while requests wait for a connection", async () => {
+  // Queued requests need the next response at once (the epoll loop then skips its wake gap);
+  // with a connection always free the loop may batch its wakes.
+  const queued = await run({
+    ratePerSec: 1000,
+    durationMs: 10,
+    connections: 1,
+    server: (t) => t + 5,
+  });
+  assert.ok(queued.waker.eagerSleeps > 0, "no eager sleep while 9 requests queued");
+  const free = await run({
+    ratePerSec: 1000,
+    durationMs: 10,
+    connections: 4,
+    server: (t) => t + 0.1,
+  });
+  assert.equal(free.recorded.queueWait.count, 0);
+  assert.equal(free.waker.eagerSleeps, 0);
+  assert.ok(free.waker.sleeps > 0);
 });
 
 Deno.test("dispatcher takes each due request on time even while every connection is busy", async () => {
