@@ -5,16 +5,9 @@
  * @module
  */
 import { inertLines, noWorkflowCommands } from "./runner/plan/printable.ts";
-import { checkPlans } from "./runner/cli/check_command.ts";
 import { EXIT_CODES, type ExitCode } from "./runner/model/exit_codes.ts";
-import { compareCommand } from "./runner/cli/compare_command.ts";
-import { runDemo } from "./runner/cli/demo_command.ts";
-import { HELP, usageFor } from "./runner/cli/help.ts";
-import { parseRunArgs, type RunOutcome, runPlanCommand } from "./runner/cli/run_command.ts";
-import { parseTargetArgs, runTargetCommand } from "./runner/cli/target_command.ts";
-import { mergeCommand } from "./runner/cli/merge_command.ts";
-import { reportCommand } from "./runner/cli/report_command.ts";
-import { TAILGATE_VERSION } from "./runner/version.ts";
+import type { CommandOutcome } from "./runner/cli/command.ts";
+import { findCommand } from "./runner/cli/commands.ts";
 
 /** Where the command writes: standard output and standard error, one line or block per call. */
 export interface CliIo {
@@ -43,88 +36,34 @@ export async function main(
   io: CliIo = CONSOLE_IO,
   signal?: AbortSignal,
 ): Promise<ExitCode> {
-  const [command, ...rest] = args;
-  if (command === undefined || command === "help" || command === "--help" || command === "-h") {
-    const topic = command === "help" ? rest[0] : undefined;
-    const text = topic ? usageFor(topic) : HELP;
-    if (text === undefined) {
-      io.stderr(`tailgate help: unknown command \`${topic}\`; see \`tailgate help\``);
-      return EXIT_CODES.usage;
-    }
-    io.stdout(text);
+  const [name = "help", ...rest] = args;
+  const command = findCommand(name);
+  if (command === undefined) {
+    io.stderr(`tailgate: unknown command \`${inertLines(name)}\`; see \`tailgate help\``);
+    return EXIT_CODES.usage;
+  }
+  if (command.name !== "help" && (rest.includes("--help") || rest.includes("-h"))) {
+    io.stdout(command.usage);
     return EXIT_CODES.ok;
   }
-  if (rest.includes("--help") || rest.includes("-h")) {
-    const text = usageFor(command);
-    if (text !== undefined) {
-      io.stdout(text);
-      return EXIT_CODES.ok;
-    }
-  }
-  switch (command) {
-    case "version":
-    case "--version":
-    case "-V":
-      io.stdout(`tailgate ${TAILGATE_VERSION} (deno ${Deno.version.deno})`);
-      return EXIT_CODES.ok;
-    case "check": {
-      const outcome = await checkPlans(rest);
-      for (const block of outcome.issues) io.stderr(inertLines(block) + "\n");
-      for (const line of outcome.lines) io.stdout(inertLines(line));
-      return outcome.exitCode;
-    }
-    case "run": {
-      const parsed = parseRunArgs(rest);
-      if (!parsed.ok) {
-        for (const e of parsed.errors) io.stderr(`tailgate run: ${e}`);
-        return EXIT_CODES.usage;
-      }
-      return report(await runPlanCommand(parsed.options, progressWriter(io), signal), io);
-    }
-    case "merge":
-      return report(await mergeCommand(rest), io);
-    case "report": {
-      const outcome = await reportCommand(rest);
-      for (const e of outcome.errors) io.stderr(inertLines(e));
-      if (outcome.output) io.stdout(noWorkflowCommands(outcome.output));
-      return outcome.exitCode;
-    }
-    case "compare": {
-      const outcome = await compareCommand(rest);
-      for (const e of outcome.errors) io.stderr(inertLines(`tailgate compare: ${e}`));
-      if (outcome.output) io.stdout(noWorkflowCommands(outcome.output));
-      return outcome.exitCode;
-    }
-    case "demo": {
-      const out = rest[0] ?? "tailgate-out/demo";
-      return report(await runDemo(out, progressWriter(io), signal), io);
-    }
-    case "target": {
-      const parsed = parseTargetArgs(rest);
-      if (!parsed.ok) {
-        for (const e of parsed.errors) io.stderr(`tailgate target: ${e}`);
-        return EXIT_CODES.usage;
-      }
-      try {
-        await runTargetCommand(parsed.options, io, signal);
-      } catch (e) {
-        io.stderr(`tailgate target: ${(e as Error).message}`);
-        return EXIT_CODES.usage;
-      }
-      return EXIT_CODES.ok;
-    }
-  }
-  io.stderr(`tailgate: unknown command \`${command}\`; see \`tailgate help\``);
-  return EXIT_CODES.usage;
+  const outcome = await command.run(rest, {
+    progress: progressWriter(io),
+    stdout: (line) => io.stdout(line),
+    ...(signal ? { signal } : {}),
+  });
+  return report(command.name, outcome, io);
 }
 
-function report(outcome: RunOutcome, io: CliIo): ExitCode {
+/** Prints an outcome, the same way for every command, and returns its exit code. */
+function report(name: string, outcome: CommandOutcome, io: CliIo): ExitCode {
   if (io === CONSOLE_IO && Deno.stderr.isTerminal()) {
     Deno.stderr.writeSync(new TextEncoder().encode("\r\x1b[2K"));
   }
-  // Notes and errors quote plan values; the summary's plan values are escaped by its reporter.
-  for (const e of outcome.errors) io.stderr(inertLines(e));
-  if (outcome.summary) io.stdout(noWorkflowCommands(outcome.summary));
+  // Errors, notes and issues quote plan values and paths: made inert. The output's plan values
+  // are escaped by its renderer (it may carry colour).
+  for (const e of outcome.errors) io.stderr(inertLines(`tailgate ${name}: ${e}`));
+  for (const note of outcome.notes) io.stderr(inertLines(note));
+  if (outcome.output) io.stdout(noWorkflowCommands(outcome.output));
   return outcome.exitCode;
 }
 

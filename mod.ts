@@ -1,16 +1,38 @@
 /**
- * tailgate's public API: the plan language, the result contract, histograms, the reporters and
- * the built-in target. The `tailgate` command is `cli.ts`.
+ * tailgate's public API: run a plan and judge it (the front door: {@linkcode runPlan},
+ * {@linkcode judge}), the plan language, the result contract, histograms, the reporters and the
+ * built-in target. The `tailgate` command is `cli.ts`, built on these.
  *
  * @example
  * ```ts
- * import { formatIssue, loadPlan } from "./mod.ts";
- * const { plan, issues, text } = await loadPlan("plans/demo.yaml", { requireEnv: false });
- * for (const issue of issues) console.error(formatIssue(issue, text));
+ * import { exitCodeOf, judge, parsePlanText, runPlan, startTarget, writeReports } from "./mod.ts";
+ *
+ * await using target = await startTarget({ mode: "hello", port: 0 });
+ * const { plan, issues } = parsePlanText(`
+ * name: quick
+ * target: ${target.url}
+ * requests: [{ name: GET /, path: / }]
+ * load: { connections: 4, stages: [{ name: steady, rate: 500/s, duration: 2s }] }
+ * slo: [p90 < 100ms at 500/s, error_rate < 1%]
+ * `);
+ * if (!plan) throw new Error(issues.map((i) => i.message).join("\n"));
+ * const result = await runPlan(plan);
+ * const { verdict } = await judge(result);
+ * const { paths } = await writeReports(result, await Deno.makeTempDir(), ["json", "html", "md"]);
+ * console.log(verdict.summary, exitCodeOf(verdict), paths.html); // 2 gates: 2 pass 0 /tmp/…/report.html
  * ```
  *
  * @module
  */
+export {
+  exitCodeOf,
+  judge,
+  type Judgement,
+  type JudgeOptions,
+  type Progress,
+  runPlan,
+  type RunPlanOptions,
+} from "./runner/api/mod.ts";
 export {
   type Arrival,
   type ConstantStage,
@@ -26,6 +48,7 @@ export {
   parseDurationMs,
   parsePercentFraction,
   parsePlan,
+  parsePlanText,
   parseRatePerSec,
   parseSlo,
   type PlanBody,

@@ -97,6 +97,34 @@ Deno.test("tailgate report on a missing result names the file and exits 2", asyn
   assert.match(io.err[0], /tailgate report: cannot read no-such-dir\/result\.json/);
 });
 
+Deno.test("every command's errors carry its `tailgate <command>:` prefix exactly once", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/a.json`, "{}");
+    const cases: [string, string[]][] = [
+      ["check", ["check"]],
+      ["report", ["report", `${dir}/missing.json`]],
+      ["compare", ["compare", `${dir}/a.json`, `${dir}/a.json`]],
+      ["merge", ["merge"]],
+      ["run", ["run"]],
+      ["run", ["run", `${dir}/missing.yaml`, "--ca-cert", `${dir}/no.pem`]],
+      ["target", ["target", "--mode", "lunch"]],
+      ["help", ["help", "lunch"]],
+    ];
+    for (const [name, args] of cases) {
+      const io = capture();
+      assert.equal(await main(args, io), 2, args.join(" "));
+      assert.ok(io.err.length > 0, args.join(" "));
+      for (const line of io.err.filter((l) => l.startsWith("tailgate"))) {
+        assert.ok(line.startsWith(`tailgate ${name}: `), line);
+        assert.ok(!line.slice(9).includes("tailgate " + name + ":"), `prefixed twice: ${line}`);
+      }
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("tailgate target serves the mode asked for until aborted", async () => {
   const io = capture();
   const stop = new AbortController();

@@ -7,17 +7,18 @@
 import { join } from "node:path";
 import { formatIssue } from "../plan/format_issue.ts";
 import { loadPlan } from "../plan/load_plan.ts";
+import { inertLines } from "../plan/printable.ts";
 import type { PlanIssue } from "../plan/types.ts";
-import { EXIT_CODES, type ExitCode } from "../model/exit_codes.ts";
+import { EXIT_CODES } from "../model/exit_codes.ts";
+import { type CommandOutcome, failed } from "./command.ts";
 
-/** What `tailgate check` found: per-plan blocks of text, a closing line, and the exit code. */
-export interface CheckOutcome {
-  exitCode: ExitCode;
-  /** Rendered issues, one block per issue (stderr). */
-  issues: string[];
-  /** One line per plan and a summary (stdout). */
-  lines: string[];
-}
+/** The help of `tailgate check`. */
+export const CHECK_HELP = `Usage: tailgate check <plan.yaml|dir>...
+
+Validates each plan (a folder: every .yaml/.yml below it) and prints every problem as
+file:line:col with the offending line, a caret and a hint. Unset \${env.X} variables are warnings
+here and errors before a run; so are percentiles the planned request count cannot support.
+Exit 0 when every plan is valid, 2 otherwise.`;
 
 /**
  * Checks every plan named, expanding folders to their `.yaml`/`.yml` files.
@@ -26,29 +27,19 @@ export interface CheckOutcome {
  * ```ts
  * import { checkPlans } from "./check_command.ts";
  * const outcome = await checkPlans(["plans/"]);
- * console.log(outcome.lines.at(-1)); // "3 plans checked: 3 valid, 0 invalid, 0 warnings"
+ * console.log(outcome.output?.split("\n").at(-1)); // "3 plans checked: 3 valid, 0 invalid, 0 warnings"
  * ```
  */
-export async function checkPlans(paths: string[]): Promise<CheckOutcome> {
+export async function checkPlans(paths: string[]): Promise<CommandOutcome> {
   if (paths.length === 0) {
-    return {
-      exitCode: EXIT_CODES.usage,
-      issues: [
-        "tailgate check: name at least one plan file or folder, e.g. `tailgate check plans/`",
-      ],
-      lines: [],
-    };
+    return failed("name at least one plan file or folder, e.g. `tailgate check plans/`");
   }
   const expanded = await Promise.all(paths.map(expand));
   const empty = paths.filter((_, i) => expanded[i].length === 0);
   if (empty.length > 0) {
-    return {
-      exitCode: EXIT_CODES.usage,
-      issues: empty.map((p) =>
-        `tailgate check: ${p} holds no plan (no .yaml or .yml file, also in its subfolders)`
-      ),
-      lines: [],
-    };
+    return failed(
+      empty.map((p) => `${p} holds no plan (no .yaml or .yml file, also in its subfolders)`),
+    );
   }
   const files = expanded.flat();
   const issues: string[] = [];
@@ -59,7 +50,7 @@ export async function checkPlans(paths: string[]): Promise<CheckOutcome> {
     const parsed = await loadPlan(file, { requireEnv: false });
     const errors = parsed.issues.filter((i: PlanIssue) => i.severity === "error").length;
     warnings += parsed.issues.length - errors;
-    for (const issue of parsed.issues) issues.push(formatIssue(issue, parsed.text));
+    for (const issue of parsed.issues) issues.push(formatIssue(issue, parsed.text) + "\n");
     if (errors > 0) invalid++;
     const status = errors > 0 ? `${errors} error${errors === 1 ? "" : "s"}` : "ok";
     const extra = parsed.issues.length - errors;
@@ -73,7 +64,12 @@ export async function checkPlans(paths: string[]): Promise<CheckOutcome> {
       n - invalid
     } valid, ${invalid} invalid, ${warnings} warning${warnings === 1 ? "" : "s"}`,
   );
-  return { exitCode: invalid > 0 ? EXIT_CODES.usage : EXIT_CODES.ok, issues, lines };
+  return {
+    exitCode: invalid > 0 ? EXIT_CODES.usage : EXIT_CODES.ok,
+    errors: [],
+    notes: issues,
+    output: inertLines(lines.join("\n")),
+  };
 }
 
 async function expand(path: string): Promise<string[]> {

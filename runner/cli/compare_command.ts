@@ -15,7 +15,8 @@ import { evaluateRegression, type RegressionMetric } from "../gates/regression.t
 import { errorTotal } from "../recorder/request_counts.ts";
 import { readRunResultFile } from "../result/read_run_result.ts";
 import type { LabelResult, RunResult, StageResult, Verdict } from "../model/run_result.ts";
-import { EXIT_CODES, type ExitCode } from "../model/exit_codes.ts";
+import { EXIT_CODES } from "../model/exit_codes.ts";
+import type { CommandOutcome } from "./command.ts";
 
 /** The help of `tailgate compare`. */
 export const COMPARE_HELP =
@@ -28,13 +29,6 @@ Exit 0 when nothing regressed, 1 when something did, 2 for unreadable input.`;
 
 const PERCENTILES = ["50", "90", "99", "99.9"];
 
-/** What the command produced. */
-export interface CompareOutcome {
-  exitCode: ExitCode;
-  errors: string[];
-  output?: string;
-}
-
 /**
  * Runs `tailgate compare` with its arguments.
  *
@@ -44,7 +38,7 @@ export interface CompareOutcome {
  * // const { output } = await compareCommand(["old/result.json", "new/result.json", "--format", "md"]);
  * ```
  */
-export async function compareCommand(args: string[]): Promise<CompareOutcome> {
+export async function compareCommand(args: string[]): Promise<CommandOutcome> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -53,28 +47,34 @@ export async function compareCommand(args: string[]): Promise<CompareOutcome> {
       options: { format: { type: "string", default: "text" } },
     });
   } catch (e) {
-    return { exitCode: EXIT_CODES.usage, errors: [(e as Error).message] };
+    return { exitCode: EXIT_CODES.usage, errors: [(e as Error).message], notes: [] };
   }
   const format = parsed.values.format!;
   if (!["text", "md", "json"].includes(format)) {
-    return { exitCode: EXIT_CODES.usage, errors: [`--format ${format}: use text, md or json`] };
+    return {
+      exitCode: EXIT_CODES.usage,
+      errors: [`--format ${format}: use text, md or json`],
+      notes: [],
+    };
   }
   if (parsed.positionals.length !== 2) {
     return {
       exitCode: EXIT_CODES.usage,
       errors: ["name two results: tailgate compare <baseline.json> <current.json>"],
+      notes: [],
     };
   }
   const results: RunResult[] = [];
   for (const path of parsed.positionals) {
     const r = await readRunResultFile(path);
-    if (!r.ok) return { exitCode: EXIT_CODES.usage, errors: [r.error] };
+    if (!r.ok) return { exitCode: EXIT_CODES.usage, errors: [r.error], notes: [] };
     // One altered character in a stored histogram must be an error naming it, not a crash.
     const damage = baselineDamage({ runs: [baselineRunFrom(r.result)] } as Baseline);
     if (damage) {
       return {
         exitCode: EXIT_CODES.usage,
-        errors: [`tailgate compare: ${path} is damaged: ${damage.where}: ${damage.error}`],
+        errors: [`${path} is damaged: ${damage.where}: ${damage.error}`],
+        notes: [],
       };
     }
     results.push(r.result);
@@ -103,6 +103,7 @@ export async function compareCommand(args: string[]): Promise<CompareOutcome> {
   return {
     exitCode: gateExitCode(verdicts, { allowInconclusive: true }),
     errors: [],
+    notes: [],
     output,
   };
 }

@@ -15,6 +15,11 @@ export const DEMO_TARGET_ARGS = ["--mode", "stall", "--stall", "1s", "--period",
 
 const DEMO_PLAN = fromFileUrl(new URL("../../plans/demo.yaml", import.meta.url));
 
+/** The help of `tailgate demo`. */
+export const DEMO_HELP =
+  "Usage: tailgate demo [out-dir]\n\nStarts the built-in target in stall mode, runs " +
+  "plans/demo.yaml against it and writes the result and every report (default tailgate-out/demo).";
+
 /**
  * Runs the demo; `say` receives the explanation and the progress lines.
  *

@@ -6,8 +6,8 @@
  * @module
  */
 import type { ConfirmOptions } from "../gates/confirm_regressions.ts";
-import { judgeRun } from "../gates/judge_run.ts";
-import { computeRunVerdict, runExitCode } from "../gates/run_verdict.ts";
+import { exitCodeOf, judge } from "../api/mod.ts";
+import { computeRunVerdict } from "../gates/run_verdict.ts";
 import type { RunResult } from "../model/run_result.ts";
 import { DEFAULT_RUN_REPORTS, type ReportFormat } from "../../reporters/report_formats.ts";
 import { writeReports } from "../../reporters/write_reports.ts";
@@ -59,7 +59,7 @@ export async function finishResult(
 ): Promise<FinishedResult> {
   const notes: string[] = [];
   if (options.judge) {
-    const judged = await judgeRun(result, {
+    const judged = await judge(result, {
       ...(options.baselineDir === undefined ? {} : { baselineDir: options.baselineDir }),
       updateBaseline: (options.updateBaseline ?? false) && result.run.complete,
       ...(options.confirm ? { confirm: options.confirm } : {}),
@@ -82,7 +82,7 @@ export async function finishResult(
     options.reportUrl ? { htmlUrl: options.reportUrl } : {},
   );
   notes.push(...written.errors);
-  const exitCode = runExitCode(result.verdict, { allowInconclusive: options.allowInconclusive });
+  const exitCode = exitCodeOf(result.verdict, { allowInconclusive: options.allowInconclusive });
   const table = renderTerminal(result, { color: options.color ?? defaultColor() });
   const files = Object.values(written.paths).map((p) => `wrote ${p}`);
   return { exitCode, notes, summary: [table, "", ...files].join("\n"), paths: written.paths };

@@ -8,7 +8,7 @@ import { parseArgs } from "node:util";
 import { MergeError, mergeResults } from "../result/merge_results.ts";
 import { readRunResultFile } from "../result/read_run_result.ts";
 import type { RunResult } from "../model/run_result.ts";
-import { EXIT_CODES } from "../model/exit_codes.ts";
+import { failed } from "./command.ts";
 import { finishResult } from "./finish_result.ts";
 import { checkOutDir } from "./out_dir.ts";
 import { argsError, readResultArgs, RESULT_ARG_OPTIONS } from "./result_args.ts";
@@ -67,13 +67,14 @@ export async function mergeCommand(args: string[]): Promise<RunOutcome> {
   const finished = await finishResult(merged.result, { ...shared.options, judge: true });
   return {
     exitCode: finished.exitCode,
-    errors: [...merged.warnings.map((w) => `tailgate merge: ${w}`), ...finished.notes],
-    summary: `merged ${files.length} shard results\n${finished.summary}`,
+    errors: merged.warnings,
+    notes: finished.notes,
+    output: `merged ${files.length} shard results\n${finished.summary}`,
     result: merged.result,
     ...(finished.paths.json ? { resultPath: finished.paths.json } : {}),
   };
 }
 
 function usage(error: string): RunOutcome {
-  return { exitCode: EXIT_CODES.usage, errors: [`tailgate merge: ${error}`] };
+  return failed(error);
 }

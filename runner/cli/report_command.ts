@@ -10,9 +10,10 @@ import { readRunResultFile } from "../result/read_run_result.ts";
 import { parseReportFormats, type ReportFormat } from "../../reporters/report_formats.ts";
 import { writeReports } from "../../reporters/write_reports.ts";
 import { renderTerminal } from "../../reporters/terminal.ts";
-import { EXIT_CODES, type ExitCode } from "../model/exit_codes.ts";
+import { EXIT_CODES } from "../model/exit_codes.ts";
 import { defaultColor } from "./finish_result.ts";
 import { argsError, colorChoice } from "./result_args.ts";
+import type { CommandOutcome } from "./command.ts";
 
 /** The help of `tailgate report`. */
 export const REPORT_HELP = `Usage: tailgate report <result.json> [--format FORMATS] [--out DIR]
@@ -24,13 +25,6 @@ Re-renders a stored result: the reporters read only the result document.
 Prints the summary table; exit 0 when every report was written, 2 otherwise. The verdicts are
 the ones stored in the result (\`tailgate run\` and \`tailgate merge\` judge).`;
 
-/** What the command produced. */
-export interface ReportOutcome {
-  exitCode: ExitCode;
-  errors: string[];
-  output?: string;
-}
-
 /**
  * Runs `tailgate report`.
  *
@@ -40,7 +34,7 @@ export interface ReportOutcome {
  * // const { output } = await reportCommand(["tailgate-out/result.json", "--format", "html"]);
  * ```
  */
-export async function reportCommand(args: string[]): Promise<ReportOutcome> {
+export async function reportCommand(args: string[]): Promise<CommandOutcome> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -78,7 +72,8 @@ export async function reportCommand(args: string[]): Promise<ReportOutcome> {
   const color = colorChoice(parsed.values) ?? defaultColor();
   return {
     exitCode: written.errors.length ? EXIT_CODES.usage : EXIT_CODES.ok,
-    errors: written.errors.map((e) => `tailgate report: ${e}`),
+    errors: written.errors,
+    notes: [],
     output: [
       renderTerminal(read.result, { color }),
       "",
@@ -87,6 +82,6 @@ export async function reportCommand(args: string[]): Promise<ReportOutcome> {
   };
 }
 
-function usage(error: string): ReportOutcome {
-  return { exitCode: EXIT_CODES.usage, errors: [`tailgate report: ${error}`] };
+function usage(error: string): CommandOutcome {
+  return { exitCode: EXIT_CODES.usage, errors: [error], notes: [] };
 }

@@ -7,8 +7,7 @@
  */
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import type { Progress as RunProgress } from "../engine/engine.ts";
-import { runPlan } from "../engine/run_plan.ts";
+import { type Progress as RunProgress, runPlan } from "../api/mod.ts";
 import { checkReachable, descriptorProblem, openFilesLimit } from "../engine/preflight.ts";
 import { formatIssue } from "../plan/format_issue.ts";
 import { loadPlan } from "../plan/load_plan.ts";
@@ -16,12 +15,12 @@ import { credentialsProblem, parseHttpUrl } from "../plan/validate_url.ts";
 import type { ResolvedPlan } from "../plan/types.ts";
 import { formatDurationMs, formatRatePerSec } from "../plan/units.ts";
 import { writeFileAtomic } from "../result/atomic_write.ts";
-import { buildResult } from "../result/build_result.ts";
 import { collectEnvironment } from "../result/environment.ts";
 import type { RunResult } from "../model/run_result.ts";
-import { EXIT_CODES, type ExitCode } from "../model/exit_codes.ts";
+import { EXIT_CODES } from "../model/exit_codes.ts";
 import type { ShardSpec } from "../schedule/build_schedule.ts";
 import { printable } from "../plan/printable.ts";
+import { type CommandOutcome, failed } from "./command.ts";
 import { finishResult } from "./finish_result.ts";
 import { checkOutDir } from "./out_dir.ts";
 import {
@@ -46,13 +45,8 @@ export interface RunOptions extends ResultOutputOptions {
   confirmRuns?: number;
 }
 
-/** What a run produced, for cli.ts to print. */
-export interface RunOutcome {
-  exitCode: ExitCode;
-  /** Problems (stderr). */
-  errors: string[];
-  /** The summary (stdout). */
-  summary?: string;
+/** What a run produced, for cli.ts to print: the summary is the `output`. */
+export interface RunOutcome extends CommandOutcome {
   result?: RunResult;
   resultPath?: string;
 }
@@ -190,9 +184,13 @@ export async function runPlanCommand(
   signal?: AbortSignal,
 ): Promise<RunOutcome> {
   const parsed = await loadPlan(options.planPath, { requireEnv: true });
-  const errors = parsed.issues.filter((i) => i.severity === "error");
-  if (!parsed.plan || errors.length) {
-    return { exitCode: EXIT_CODES.usage, errors: errors.map((i) => formatIssue(i, parsed.text)) };
+  const planErrors = parsed.issues.filter((i) => i.severity === "error");
+  if (!parsed.plan || planErrors.length) {
+    return {
+      exitCode: EXIT_CODES.usage,
+      errors: [],
+      notes: planErrors.map((i) => formatIssue(i, parsed.text)),
+    };
   }
   const plan = options.target ? retarget(parsed.plan, options.target) : parsed.plan;
   // Every path argument is checked before the run, so no measurement is lost to a typo.
@@ -201,33 +199,25 @@ export async function runPlanCommand(
     try {
       caCerts.push(await Deno.readTextFile(f));
     } catch (e) {
-      return {
-        exitCode: EXIT_CODES.usage,
-        errors: [`tailgate run: --ca-cert ${f}: cannot read it (${(e as Error).message})`],
-      };
+      return failed(`--ca-cert ${f}: cannot read it (${(e as Error).message})`);
     }
   }
   const outProblem = await checkOutDir(options.outDir);
-  if (outProblem) return { exitCode: EXIT_CODES.usage, errors: [`tailgate run: ${outProblem}`] };
+  if (outProblem) return failed(outProblem);
   const descriptors = descriptorProblem(plan.load.maxConnections, await openFilesLimit());
-  if (descriptors) return { exitCode: EXIT_CODES.usage, errors: [`tailgate run: ${descriptors}`] };
+  if (descriptors) return failed(descriptors);
   const unreachable = await checkReachable(new URL(plan.requests[0].url));
   if (unreachable) {
-    return { exitCode: EXIT_CODES.unreachable, errors: [`tailgate run: ${unreachable}`] };
+    return failed(unreachable, EXIT_CODES.unreachable);
   }
   if (options.startAtEpochMs !== undefined) {
     const waitMs = options.startAtEpochMs - Date.now();
     if (waitMs < 0) {
-      return {
-        exitCode: EXIT_CODES.usage,
-        errors: [
-          `tailgate run: --start-at ${new Date(options.startAtEpochMs).toISOString()} passed ` +
-          `${
-            (-waitMs / 1000).toFixed(1)
-          } s ago; give every shard a time far enough ahead for all ` +
-          "of them to start (e.g. now + 2 minutes)",
-        ],
-      };
+      return failed(
+        `--start-at ${new Date(options.startAtEpochMs).toISOString()} passed ` +
+          `${(-waitMs / 1000).toFixed(1)} s ago; give every shard a time far enough ahead for ` +
+          "all of them to start (e.g. now + 2 minutes)",
+      );
     }
     onProgress(`waiting ${(waitMs / 1000).toFixed(1)} s for the common start time`);
   }
@@ -240,10 +230,10 @@ export async function runPlanCommand(
         `p99 ${p.p99Us === undefined ? "-" : formatDurationMs(p.p99Us / 1000)} ` +
         `errors ${p.errors} queued ${p.queued}`,
     );
-  const run = await runPlan({
-    plan,
+  const result = await runPlan(plan, {
     signal,
     caCerts,
+    environment,
     ...(options.shard ? { shard: options.shard } : {}),
     ...(options.startAtEpochMs === undefined ? {} : { startAtEpochMs: options.startAtEpochMs }),
     onProgress: progress,
@@ -255,8 +245,7 @@ export async function runPlanCommand(
     onProgress(
       `--confirm: rerun ${reruns} of up to ${options.confirmRuns} to confirm a regression`,
     );
-    const again = await runPlan({ plan, signal, caCerts, onProgress: progress });
-    const measured = buildResult(plan, again, environment, again.complete ? "completed" : "error");
+    const measured = await runPlan(plan, { signal, caCerts, environment, onProgress: progress });
     // Every rerun's measurements are kept beside the result.
     await writeFileAtomic(
       join(options.outDir, `confirm-${reruns}.json`),
@@ -264,9 +253,6 @@ export async function runPlanCommand(
     );
     return measured;
   };
-  const stopReason = run.error ? "error" : run.complete ? "completed" : "interrupted";
-  const result = buildResult(plan, run, environment, stopReason);
-  if (options.shard) result.run.shard = { ...options.shard };
   const resultPath = join(options.outDir, "result.json");
   // Write what was measured before anything else can fail, then again with the verdicts.
   await writeFileAtomic(resultPath, JSON.stringify(result, null, 1) + "\n");
@@ -276,21 +262,22 @@ export async function runPlanCommand(
     ...(options.confirmRuns ? { confirm: { times: options.confirmRuns, rerun } } : {}),
   });
   const notes = [...finished.notes];
+  const errors: string[] = [];
   if (options.shard) {
     notes.push(
       `shard ${options.shard.index}/${options.shard.count}: gates are judged once, by ` +
         "`tailgate merge` over every shard's result.json",
     );
   }
-  if (run.error) {
-    notes.push(
-      `tailgate run: the run failed part-way (${run.error}); what was measured is in ${resultPath}`,
-    );
+  if (result.run.stopReason === "error") {
+    const why = result.warnings?.find((w) => w.startsWith("the run failed part-way"));
+    errors.push(`${why ?? "the run failed part-way"}; what was measured is in ${resultPath}`);
   }
   return {
     exitCode: finished.exitCode,
-    errors: notes,
-    summary: finished.summary,
+    errors,
+    notes,
+    output: finished.summary,
     result,
     resultPath,
   };

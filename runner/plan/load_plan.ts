@@ -56,9 +56,41 @@ export async function loadPlan(file: string, options: LoadPlanOptions): Promise<
     }
     return unreadable(file, `cannot be read: ${(e as Error).message}`);
   }
-  return parsePlan(file, bytes, {
-    env: options.env ?? ((name) => Deno.env.get(name)),
-    fileSize: (path) => {
+  return parsePlan(file, bytes, realContext(dirname(file), options));
+}
+
+/**
+ * Parses plan text held in memory (a plan built by a program, or a doc example) with the real
+ * environment; `file` names it in issues, and body files (`@path`) are found beside it.
+ *
+ * @example
+ * ```ts
+ * import { parsePlanText } from "./load_plan.ts";
+ * const { plan, issues } = parsePlanText(`
+ * name: inline
+ * target: http://127.0.0.1:8080
+ * requests: [{ name: GET /, path: / }]
+ * load: { stages: [{ name: steady, rate: 10/s, duration: 1s }] }
+ * `);
+ * console.log(plan?.name, issues.length); // "inline" 0
+ * ```
+ */
+export function parsePlanText(
+  text: string,
+  options: Partial<LoadPlanOptions> & { file?: string } = {},
+): PlanParse {
+  const file = options.file ?? "plan.yaml";
+  return parsePlan(
+    file,
+    new TextEncoder().encode(text),
+    realContext(dirname(file), { requireEnv: options.requireEnv ?? true, env: options.env }),
+  );
+}
+
+function realContext(planDir: string, options: LoadPlanOptions) {
+  return {
+    env: options.env ?? ((name: string) => Deno.env.get(name)),
+    fileSize: (path: string) => {
       try {
         const info = Deno.statSync(path);
         return info.isFile ? info.size : undefined;
@@ -66,8 +98,8 @@ export async function loadPlan(file: string, options: LoadPlanOptions): Promise<
         return undefined;
       }
     },
-    planDir: dirname(file),
-    realPath: (path) => {
+    planDir,
+    realPath: (path: string) => {
       try {
         return Deno.realPathSync(path);
       } catch {
@@ -75,7 +107,7 @@ export async function loadPlan(file: string, options: LoadPlanOptions): Promise<
       }
     },
     requireEnv: options.requireEnv,
-  });
+  };
 }
 
 function unreadable(file: string, what: string, hint?: string): PlanParse {

@@ -20,7 +20,7 @@ export type {
   StatusExpectation,
 } from "./types.ts";
 export { MAX_PLAN_BYTES, parsePlan, type PlanParse } from "./parse_plan.ts";
-export { loadPlan, type LoadPlanOptions } from "./load_plan.ts";
+export { loadPlan, type LoadPlanOptions, parsePlanText } from "./load_plan.ts";
 export { formatIssue } from "./format_issue.ts";
 export { type ParsedSlo, parseSlo, type SloParseError } from "./parse_slo.ts";
 export { stagesForSlo } from "./validate_slos.ts";

@@ -7,7 +7,7 @@
 import { OUT_OF_DESCRIPTORS_NOTE } from "../engine/http1_errors.ts";
 import type { ResolvedPlan } from "../plan/types.ts";
 import { HISTOGRAM_CONFIG } from "../hdr/histogram_config.ts";
-import type { EngineRun } from "../engine/engine.ts";
+import type { EngineRun } from "../run/run_engine.ts";
 import { mergeLatency } from "../recorder/merge_recorded.ts";
 import { planRecord } from "./plan_record.ts";
 import {
@@ -35,7 +35,11 @@ export function buildResult(
   plan: ResolvedPlan,
   run: RunRecord,
   environment: Environment,
-  stopReason: RunResult["run"]["stopReason"] = run.complete ? "completed" : "interrupted",
+  stopReason: RunResult["run"]["stopReason"] = run.error !== undefined
+    ? "error"
+    : run.complete
+    ? "completed"
+    : "interrupted",
 ): RunResult {
   const { recorded } = run;
   const youngGenerationNote = run.youngGenerationMb === undefined
@@ -104,6 +108,7 @@ export function buildResult(
     },
     verdicts: [],
     ...warningsOf([
+      run.error === undefined ? undefined : `the run failed part-way: ${run.error}`,
       youngGenerationNote,
       unopenedNote(run.unopenedConnections, plan),
       run.outOfDescriptors ? OUT_OF_DESCRIPTORS_NOTE : undefined,

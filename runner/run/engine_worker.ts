@@ -1,5 +1,5 @@
 /**
- * The Web Worker that runs one share of a plan's schedule (see run_plan.ts). It receives the
+ * The Web Worker that runs one share of a plan's schedule (see run_workers.ts). It receives the
  * plan and its shard, opens its connections and posts "ready"; the "start" message then gives
  * the common start time (once every worker is ready, so none starts behind its schedule). It posts
  * progress about once a second and its record when done. A "stop" message stops it like Ctrl-C.
@@ -8,7 +8,7 @@
  */
 import type { ResolvedPlan } from "../plan/types.ts";
 import type { ShardSpec } from "../schedule/build_schedule.ts";
-import { type EngineRun, type Progress, runEngine } from "./engine.ts";
+import { type EngineRun, type Progress, runEngine } from "./run_engine.ts";
 
 /** Messages to the worker. */
 export type ToEngineWorker =

@@ -12,17 +12,17 @@ import type { IntervalStore } from "../recorder/interval_store.ts";
 import { startWorkerIntervalStore } from "../recorder/worker_interval_store.ts";
 import { Schedule, type ShardSpec } from "../schedule/build_schedule.ts";
 import { rateAtMs } from "../schedule/fire_times.ts";
-import { createAtomicsWaker } from "./atomics_waker.ts";
-import { EpollLoop } from "./epoll_loop.ts";
-import { type NativeTarget, nativeTarget } from "./native_target.ts";
-import { NativeConnection } from "./native_connection.ts";
-import { type HiccupMeter, startHiccupMeter } from "./hiccup_meter.ts";
-import { youngGenerationMb } from "./v8_flags.ts";
-import { CONNECT_TIMEOUT_MS, Dispatcher } from "./dispatcher.ts";
-import { Http1Connection } from "./http1_connection.ts";
-import { OUT_OF_DESCRIPTORS_NOTE } from "./http1_errors.ts";
-import { prepareRequest } from "./http1_request.ts";
-import { type Clock, type Connection, PERFORMANCE_CLOCK, type Waker } from "./types.ts";
+import { createAtomicsWaker } from "../engine/atomics_waker.ts";
+import { EpollLoop } from "../engine/epoll_loop.ts";
+import { type NativeTarget, nativeTarget } from "../engine/native_target.ts";
+import { NativeConnection } from "../engine/native_connection.ts";
+import { type HiccupMeter, startHiccupMeter } from "../engine/hiccup_meter.ts";
+import { youngGenerationMb } from "../engine/v8_flags.ts";
+import { CONNECT_TIMEOUT_MS, Dispatcher } from "../engine/dispatcher.ts";
+import { Http1Connection } from "../engine/http1_connection.ts";
+import { OUT_OF_DESCRIPTORS_NOTE } from "../engine/http1_errors.ts";
+import { prepareRequest } from "../engine/http1_request.ts";
+import { type Clock, type Connection, PERFORMANCE_CLOCK, type Waker } from "../engine/types.ts";
 
 /** A progress snapshot, about once a second. */
 export interface Progress {
@@ -64,7 +64,7 @@ export interface EngineOptions {
    * The I/O path: `deno` (Deno's sockets and the timing worker; the default), `native` (libc
    * sockets on an epoll loop; plain HTTP on Linux with FFI, else an error) or `auto` (native where
    * it can run). The native loop blocks this thread between events, yielding to its event loop
-   * only every 50 ms: give it a thread of its own (runPlan runs it in a worker) unless nothing
+   * only every 50 ms: give it a thread of its own (runWorkers runs it in a worker) unless nothing
    * else on the thread needs to run meanwhile, such as a server in the same thread.
    */
   io?: "auto" | "native" | "deno";
@@ -113,7 +113,7 @@ export interface EngineRun {
  * @example
  * ```ts
  * import { loadPlan } from "../plan/load_plan.ts";
- * import { runEngine } from "./engine.ts";
+ * import { runEngine } from "./run_engine.ts";
  * const { plan } = await loadPlan("plans/demo.yaml", { requireEnv: true });
  * const run = await runEngine({ plan: plan! });
  * console.log(run.recorded.stages[1].response.percentilesUs["99"]);

@@ -10,15 +10,15 @@ import process from "node:process";
 import type { ResolvedPlan } from "../plan/types.ts";
 import { mergeRecordedRuns } from "../recorder/merge_recorded.ts";
 import type { ShardSpec } from "../schedule/build_schedule.ts";
-import { type EngineRun, type Progress, runEngine } from "./engine.ts";
+import { type EngineRun, type Progress, runEngine } from "./run_engine.ts";
 import type { FromEngineWorker, ToEngineWorker } from "./engine_worker.ts";
-import { ioChoice, nativeTarget } from "./native_target.ts";
+import { ioChoice, nativeTarget } from "../engine/native_target.ts";
 
 /** How far ahead of "now" workers start their schedule once all are ready (ms). */
 const START_LEAD_MS = 20;
 
-/** Options of {@linkcode runPlan}. */
-export interface RunPlanOptions {
+/** Options of {@linkcode runWorkers}. */
+export interface RunWorkersOptions {
   plan: ResolvedPlan;
   /** This run's share of the plan (a `--shard i/n` of a sharded run); workers divide it further. */
   shard?: ShardSpec;
@@ -39,7 +39,7 @@ export interface RunPlanOptions {
  *
  * @example
  * ```ts
- * import { workerCount } from "./run_plan.ts";
+ * import { workerCount } from "./run_workers.ts";
  * workerCount("auto", 2); // 1
  * workerCount(3, 2); // 3
  * ```
@@ -54,7 +54,7 @@ export function workerCount(workers: number | "auto", cores: number): number {
  *
  * @example
  * ```ts
- * import { composeShards } from "./run_plan.ts";
+ * import { composeShards } from "./run_workers.ts";
  * composeShards({ index: 1, count: 2 }, { index: 1, count: 3 }); // { index: 3, count: 6 }
  * ```
  */
@@ -67,11 +67,11 @@ export function composeShards(outer: ShardSpec, inner: ShardSpec): ShardSpec {
  *
  * @example
  * ```ts
- * import { runPlan } from "./run_plan.ts";
- * // const run = await runPlan({ plan });
+ * import { runWorkers } from "./run_workers.ts";
+ * // const run = await runWorkers({ plan });
  * ```
  */
-export async function runPlan(options: RunPlanOptions): Promise<EngineRun> {
+export async function runWorkers(options: RunWorkersOptions): Promise<EngineRun> {
   const count = workerCount(options.plan.load.workers, navigator.hardwareConcurrency);
   const shard = options.shard ?? { index: 0, count: 1 };
   // The native I/O path blocks its thread between events, so it always gets a worker: this

@@ -5,7 +5,7 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { runPlan } from "../../runner/engine/run_plan.ts";
+import { runWorkers } from "../../runner/run/run_workers.ts";
 import type { EncodedHistogram } from "../../runner/model/run_result.ts";
 import type { RecordedRun } from "../../runner/recorder/recorder.ts";
 import { parseText } from "./plan_fixtures.ts";
@@ -13,7 +13,7 @@ import { parseText } from "./plan_fixtures.ts";
 /**
  * Runs a 1 s warmup (so JIT compilation and connection setup stay out of the measurement) and
  * then one constant stage against `url`, and returns what was recorded. It runs the way the CLI
- * does (`runPlan`), on the I/O path asked for (the native one runs in a worker).
+ * does (`runWorkers`), on the I/O path asked for (the native one runs in a worker).
  */
 export async function runAgainst(
   url: string,
@@ -31,7 +31,7 @@ load:
     - { rate: ${load.rate}, duration: ${load.duration} }
 `);
   assert.ok(plan, JSON.stringify(issues));
-  const run = await runPlan({ plan, io });
+  const run = await runWorkers({ plan, io });
   assert.equal(run.io, io);
   assert.equal(run.complete, true);
   return run.recorded;

@@ -77,6 +77,6 @@ Deno.test("compare names a damaged histogram with exit 2 instead of crashing", a
   assert.equal(outcome.exitCode, 2);
   assert.match(
     outcome.errors[0],
-    /^tailgate compare: .*b\.json is damaged: stage "main", response time: /,
+    /^[^ ]*b\.json is damaged: stage "main", response time: /,
   );
 });

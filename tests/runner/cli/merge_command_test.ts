@@ -22,7 +22,7 @@ Deno.test("tailgate merge writes the merged result and reports, judged once", as
     const out = join(dir, "merged");
     const outcome = await mergeCommand([...files, "--out", out, "--no-baseline", "--no-color"]);
     assert.deepEqual(outcome.errors, []);
-    assert.match(outcome.summary!, /^merged 3 shard results/);
+    assert.match(outcome.output!, /^merged 3 shard results/);
     const read = readRunResult(await Deno.readTextFile(join(out, "result.json")));
     assert.ok(read.ok);
     assert.equal(read.result.run.mergedShards, 3);
@@ -46,7 +46,7 @@ Deno.test("tailgate merge names a missing shard and a bad option, exit 2, writin
     const out = join(dir, "merged");
     const missing = await mergeCommand([files[0], files[2], "--out", out]);
     assert.equal(missing.exitCode, 2);
-    assert.match(missing.errors[0], /tailgate merge: shard 1\/3 missing/);
+    assert.match(missing.errors[0], /^shard 1\/3 missing/);
     const badReport = await mergeCommand([...files, "--report", "pdf"]);
     assert.match(badReport.errors[0], /--report: unknown report format `pdf`/);
     const unknown = await mergeCommand([...files, "--frobnicate"]);

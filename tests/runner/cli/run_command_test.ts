@@ -46,11 +46,11 @@ Deno.test("tailgate run writes a readable result.json and a summary with both la
   assert.equal(read.result.verdict?.summary, "no gates");
   assert.equal(read.result.totals.counts.completed, 100);
   assert.equal(read.result.run.complete, true);
-  assert.match(outcome.summary!, /response .*\n .*service/);
+  assert.match(outcome.output!, /response .*\n .*service/);
   // The default reports, each written atomically: no temporary file is left behind.
   const written = [...Deno.readDirSync(join(String(dir), "out"))].map((e) => e.name).sort();
   assert.deepEqual(written, ["junit.xml", "report.html", "result.json", "summary.md"]);
-  for (const name of written) assert.match(outcome.summary!, new RegExp(`wrote .*${name}`));
+  for (const name of written) assert.match(outcome.output!, new RegExp(`wrote .*${name}`));
   const md = await Deno.readTextFile(join(String(dir), "out", "summary.md"));
   assert.match(md, /`report\.html` in this run's artifact/);
 });
@@ -160,7 +160,7 @@ Deno.test("tailgate run refuses an invalid plan with located errors and exit 2, 
     () => {},
   );
   assert.equal(outcome.exitCode, 2);
-  assert.match(outcome.errors[0], /plan\.yaml:7:/);
+  assert.match(outcome.notes[0], /plan\.yaml:7:/);
 });
 
 Deno.test("parseRunArgs() reads the plan and options and names mistakes", () => {
@@ -198,7 +198,7 @@ Deno.test("tailgate run checks --out and --ca-cert before the run: exit 2, the o
     assert.equal(outcome.exitCode, 2, outcome.errors.join("\n"));
     assert.match(
       outcome.errors[0],
-      /^tailgate run: --out .*not-a-folder.*: .*not-a-folder is not a folder/,
+      /^--out .*not-a-folder.*: .*not-a-folder is not a folder/,
     );
   }
   const missing = join(String(dir), "missing.pem");

@@ -97,3 +97,16 @@ Deno.test("buildResult() flags a run whose CPU was saturated as tool-limited", (
   assert.equal(result.health.reasons.length, 1);
   assert.match(result.health.reasons[0], /99% of a CPU core/);
 });
+
+Deno.test("buildResult() marks a run that failed part-way as stopped by error, naming the failure", () => {
+  const result = sampleResult({ complete: false, error: "worker 1 died: out of memory" });
+  assert.equal(result.run.complete, false);
+  assert.equal(result.run.stopReason, "error");
+  assert.ok(
+    result.warnings?.includes("the run failed part-way: worker 1 died: out of memory"),
+    JSON.stringify(result.warnings),
+  );
+  const stopped = sampleResult({ complete: false });
+  assert.equal(stopped.run.stopReason, "interrupted");
+  assert.ok(!stopped.warnings?.some((w) => w.includes("failed part-way")));
+});

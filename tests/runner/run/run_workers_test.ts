@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { composeShards, runPlan, workerCount } from "../../../runner/engine/run_plan.ts";
+import { composeShards, runWorkers, workerCount } from "../../../runner/run/run_workers.ts";
 import { startTarget } from "../../../runner/target/mod.ts";
-import { runEngine } from "../../../runner/engine/engine.ts";
+import { runEngine } from "../../../runner/run/run_engine.ts";
 import { stuckListener } from "../../_helpers/tcp_server.ts";
 import { decodeHistogram } from "../../../runner/hdr/hdr_codec.ts";
 import { parseText } from "../../_helpers/plan_fixtures.ts";
@@ -32,7 +32,7 @@ Deno.test("composeShards() nests a worker's share inside a run's shard without o
   );
 });
 
-Deno.test("runPlan() spreads a plan over workers and merges their records exactly", async () => {
+Deno.test("runWorkers() spreads a plan over workers and merges their records exactly", async () => {
   await using target = await startTarget({ mode: "hello", port: 0 });
   const { plan } = parseText(`name: workers
 target: ${target.url}
@@ -45,7 +45,7 @@ load:
   stages: [{ rate: 400/s, duration: 1s }]
 `);
   assert.ok(plan);
-  const run = await runPlan({ plan });
+  const run = await runWorkers({ plan });
   assert.equal(run.complete, true);
   assert.equal(run.scheduled, 400);
   const stage = run.recorded.stages[0];
@@ -63,7 +63,7 @@ load:
   assert.deepEqual(run.connections, { opened: 4, peak: 4 });
 });
 
-Deno.test("runPlan() counts every socket it opened when the server closes each connection", async () => {
+Deno.test("runWorkers() counts every socket it opened when the server closes each connection", async () => {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const body = new TextEncoder().encode(
     "HTTP/1.1 200 OK\r\ncontent-length: 2\r\nconnection: close\r\n\r\nok",
@@ -90,7 +90,7 @@ load:
   stages: [{ rate: 50/s, duration: 1s }]
 `);
     assert.ok(plan);
-    const run = await runPlan({ plan });
+    const run = await runWorkers({ plan });
     assert.equal(run.recorded.stages[0].counts.ok, 50);
     // One socket per request (2 opened ahead, one of them used first), never fewer than 50.
     assert.ok(run.connections.opened >= 50, `opened ${run.connections.opened}`);
@@ -102,7 +102,7 @@ load:
   }
 });
 
-Deno.test("runPlan() measures its floor after the warmup: engine stalls and platform hiccups", async () => {
+Deno.test("runWorkers() measures its floor after the warmup: engine stalls and platform hiccups", async () => {
   await using target = await startTarget({ mode: "hello", port: 0 });
   const { plan } = parseText(`name: floor
 target: ${target.url}
@@ -114,7 +114,7 @@ load:
     - { rate: 200/s, duration: 600ms }
 `);
   assert.ok(plan);
-  const run = await runPlan({ plan });
+  const run = await runWorkers({ plan });
   const { engineStall, platformHiccup } = run.recorded;
   // The engine resumes at least once per request it sleeps toward (120 after the warmup).
   assert.ok(engineStall.count >= 100, `engine stall samples ${engineStall.count}`);
@@ -127,7 +127,7 @@ load:
   assert.equal(completed, 200);
 });
 
-Deno.test("runPlan() takes the native I/O path for plain HTTP where it can, Deno's when asked", async () => {
+Deno.test("runWorkers() takes the native I/O path for plain HTTP where it can, Deno's when asked", async () => {
   await using target = await startTarget({ mode: "hello", port: 0 });
   const { plan } = parseText(`name: io
 target: ${target.url}
@@ -139,7 +139,7 @@ load:
   assert.ok(plan);
   const nativePossible = openLibcNet() !== undefined;
   for (const io of ["auto", "deno"] as const) {
-    const run = await runPlan({ plan, io });
+    const run = await runWorkers({ plan, io });
     const expected = io === "deno" || !nativePossible ? "deno" : "native";
     assert.equal(run.io, expected, io);
     // Either path accounts for every request the same way.
@@ -154,7 +154,7 @@ requests: [{ path: / }]
 load: { connections: 1, stages: [{ rate: 1/s, duration: 1s }] }
 `).plan;
     assert.ok(https);
-    await assert.rejects(runPlan({ plan: https, io: "native" }), /native I\/O path cannot run/);
+    await assert.rejects(runWorkers({ plan: https, io: "native" }), /native I\/O path cannot run/);
   }
 });
 

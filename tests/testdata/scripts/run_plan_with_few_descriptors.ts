@@ -2,7 +2,7 @@
  * Run by out_of_descriptors_test.ts under `ulimit -n 80`: runs a 60-connection plan against the
  * URL in argv on the native I/O path and prints what the engine said, as one JSON line.
  */
-import { runEngine } from "../../../runner/engine/engine.ts";
+import { runEngine } from "../../../runner/run/run_engine.ts";
 import { parseText } from "../../_helpers/plan_fixtures.ts";
 
 const { plan } = parseText(`name: fd

@@ -1,0 +1,71 @@
+/**
+ * The library's front door for judging: {@linkcode judge} decides a measured result's gates
+ * (its plan's SLOs, then the regression gate against a stored history when a baseline directory
+ * is given), stores the verdicts and the run's overall verdict in the result, and returns them.
+ * A failed gate is a verdict, never an exception; `exitCodeOf` turns the verdict into the CLI's
+ * exit code.
+ *
+ * @module
+ */
+import { type JudgeOptions, judgeRun } from "../gates/judge_run.ts";
+import { runExitCode } from "../gates/run_verdict.ts";
+import type { ExitCode } from "../model/exit_codes.ts";
+import type { RunResult, RunVerdict, Verdict } from "../model/run_result.ts";
+
+export type { JudgeOptions };
+
+/** What {@linkcode judge} decided (also stored in the result). */
+export interface Judgement {
+  /** The run's overall verdict: `pass`, `fail`, `inconclusive` or `invalid`, with its reason. */
+  verdict: RunVerdict;
+  /** One verdict per gate, in the plan's order, regression gates after the SLOs. */
+  verdicts: Verdict[];
+  /** Notes for the user (a baseline skipped or updated, a history from another machine). */
+  notes: string[];
+}
+
+/**
+ * Judges `result` in place (`result.verdicts`, `result.verdict`, `result.warnings`) and returns
+ * what it decided. With `baselineDir`, the run is also compared with the plan's stored history
+ * there, and appended to it when `updateBaseline` is set and the run is sound and complete.
+ *
+ * @example
+ * ```ts
+ * import { exitCodeOf, judge, parsePlanText, runPlan, startTarget } from "../../mod.ts";
+ *
+ * // Every answer takes 20 ms, so `p99 < 5ms` fails for certain, whatever the machine.
+ * await using target = await startTarget({ mode: "fixed", delayMs: 20, port: 0 });
+ * const { plan } = parsePlanText(`
+ * name: judge-example
+ * target: ${target.url}
+ * requests: [{ name: GET /, path: / }]
+ * load: { connections: 8, stages: [{ name: steady, rate: 100/s, duration: 1s }] }
+ * slo: [p99 < 5ms]
+ * `);
+ * const result = await runPlan(plan!);
+ * const { verdict, verdicts } = await judge(result);
+ * console.log(verdict.status, verdicts[0].status); // fail fail
+ * console.log(exitCodeOf(verdict)); // 1
+ * ```
+ */
+export async function judge(result: RunResult, options: JudgeOptions = {}): Promise<Judgement> {
+  const { notes } = await judgeRun(result, options);
+  return { verdict: result.verdict!, verdicts: result.verdicts, notes };
+}
+
+/**
+ * The exit code a run verdict earns: 0 pass, 1 fail, 3 inconclusive or invalid (0 for
+ * inconclusive when `allowInconclusive`), as `tailgate run` exits.
+ *
+ * @example
+ * ```ts
+ * import { exitCodeOf } from "./judge.ts";
+ * exitCodeOf({ status: "pass", tally: { pass: 1, fail: 0, inconclusive: 0, invalid: 0 }, summary: "1 gate: 1 pass" }); // 0
+ * ```
+ */
+export function exitCodeOf(
+  verdict: RunVerdict,
+  options: { allowInconclusive?: boolean } = {},
+): ExitCode {
+  return runExitCode(verdict, options);
+}

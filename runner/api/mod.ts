@@ -1,0 +1,10 @@
+/**
+ * The library's front door: what the `tailgate` command does, as functions. Run a plan
+ * ({@linkcode runPlan}), judge its result ({@linkcode judge}), and turn the verdict into an exit
+ * code ({@linkcode exitCodeOf}); rendering reports is `renderReport` / `writeReports` in
+ * reporters/mod.ts.
+ *
+ * @module
+ */
+export { type Progress, runPlan, type RunPlanOptions } from "./run_plan.ts";
+export { exitCodeOf, judge, type Judgement, type JudgeOptions } from "./judge.ts";

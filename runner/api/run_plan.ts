@@ -1,0 +1,77 @@
+/**
+ * The library's front door for running a plan: {@linkcode runPlan} runs a resolved plan with
+ * corrected timing (every request timed from its intended send time, on as many engine workers
+ * as the plan asks for) and returns the measured result document, not yet judged (see
+ * {@linkcode judge} in judge.ts). `tailgate run` is this, between loading the plan and judging.
+ *
+ * @module
+ */
+import { collectEnvironment } from "../result/environment.ts";
+import { buildResult } from "../result/build_result.ts";
+import type { Environment, RunResult } from "../model/run_result.ts";
+import type { ResolvedPlan } from "../plan/types.ts";
+import type { Progress } from "../run/run_engine.ts";
+import { runWorkers } from "../run/run_workers.ts";
+import type { ShardSpec } from "../schedule/build_schedule.ts";
+
+export type { Progress };
+
+/** Options of {@linkcode runPlan}; all optional. */
+export interface RunPlanOptions {
+  /** Stops the run early; what was measured is still returned, marked incomplete. */
+  signal?: AbortSignal;
+  /** PEM certificates to trust for https targets. */
+  caCerts?: string[];
+  /** Run only this share of every stage's schedule (a sharded run; `tailgate merge` judges). */
+  shard?: ShardSpec;
+  /** Epoch ms at which the schedule's time zero falls (aligns shards on several machines). */
+  startAtEpochMs?: number;
+  /** Called about once a second with the run's progress. */
+  onProgress?: (progress: Progress) => void;
+  /** Called with notices as they happen (connections that did not open, out of descriptors). */
+  onNotice?: (note: string) => void;
+  /** The machine's fingerprint, when already collected (runs of one process share it). */
+  environment?: Environment;
+}
+
+/**
+ * Runs `plan` and returns its result document: percentiles, histograms and per-second intervals
+ * per stage and request, tool health and the measured floor, with `verdicts` still empty. A run
+ * that failed part-way or was stopped returns what it measured, with `run.complete` false and
+ * `run.stopReason` saying why (and a warning naming the failure).
+ *
+ * @example
+ * ```ts
+ * import { judge, parsePlanText, runPlan, startTarget } from "../../mod.ts";
+ *
+ * await using target = await startTarget({ mode: "hello", port: 0 });
+ * const { plan } = parsePlanText(`
+ * name: front-door
+ * target: ${target.url}
+ * requests: [{ name: GET /, path: / }]
+ * load: { connections: 4, stages: [{ name: steady, rate: 200/s, duration: 1s }] }
+ * slo: [p90 < 250ms]
+ * `);
+ * const result = await runPlan(plan!);
+ * const { verdict } = await judge(result);
+ * console.log(result.stages[0].counts.completed, verdict.status); // 200 pass
+ * ```
+ */
+export async function runPlan(
+  plan: ResolvedPlan,
+  options: RunPlanOptions = {},
+): Promise<RunResult> {
+  const environment = options.environment ?? await collectEnvironment();
+  const run = await runWorkers({
+    plan,
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.caCerts ? { caCerts: options.caCerts } : {}),
+    ...(options.shard ? { shard: options.shard } : {}),
+    ...(options.startAtEpochMs === undefined ? {} : { startAtEpochMs: options.startAtEpochMs }),
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    ...(options.onNotice ? { onNotice: options.onNotice } : {}),
+  });
+  const result = buildResult(plan, run, environment);
+  if (options.shard) result.run.shard = { ...options.shard };
+  return result;
+}

@@ -1,0 +1,166 @@
+/**
+ * The `tailgate` command table: every command's name, help and function, each returning one
+ * {@linkcode CommandOutcome}. cli.ts looks a command up here, runs it and prints the outcome; the
+ * top-level help is made from this table, so a command cannot be missing from it.
+ *
+ * @module
+ */
+import { EXIT_CODES } from "../model/exit_codes.ts";
+import { TAILGATE_VERSION } from "../version.ts";
+import { CHECK_HELP, checkPlans } from "./check_command.ts";
+import type { Command, CommandOutcome } from "./command.ts";
+import { failed } from "./command.ts";
+import { COMPARE_HELP, compareCommand } from "./compare_command.ts";
+import { DEMO_HELP, runDemo } from "./demo_command.ts";
+import { MERGE_HELP, mergeCommand } from "./merge_command.ts";
+import { REPORT_HELP, reportCommand } from "./report_command.ts";
+import { parseRunArgs, RUN_HELP, runPlanCommand } from "./run_command.ts";
+import { parseTargetArgs, runTargetCommand, TARGET_HELP } from "./target_command.ts";
+
+const done = (output?: string): CommandOutcome => ({
+  exitCode: EXIT_CODES.ok,
+  errors: [],
+  notes: [],
+  ...(output === undefined ? {} : { output }),
+});
+
+/** Every command, in the order the help lists them. */
+export const COMMANDS: readonly Command[] = [
+  {
+    name: "check",
+    synopsis: [
+      "check <plan.yaml|dir>...",
+      "validate plans; every problem with file:line:col and a fix",
+    ],
+    usage: CHECK_HELP,
+    run: (args) => checkPlans(args),
+  },
+  {
+    name: "target",
+    synopsis: [
+      "target [--mode M] ...",
+      "serve known-truth latency on loopback (hello, fixed, stall,\n" +
+      "bimodal, trend, first-n, faults) to calibrate a pipeline",
+    ],
+    usage: TARGET_HELP,
+    run: async (args, { stdout, signal }) => {
+      const parsed = parseTargetArgs(args);
+      if (!parsed.ok) return failed(parsed.errors);
+      try {
+        await runTargetCommand(parsed.options, { stdout }, signal);
+      } catch (e) {
+        return failed((e as Error).message);
+      }
+      return done();
+    },
+  },
+  {
+    name: "run",
+    synopsis: [
+      "run <plan.yaml> [options]",
+      "run a plan with corrected timing; writes result.json and the\n" +
+      "reports (HTML, JUnit, Markdown; .hlog on request)",
+    ],
+    usage: RUN_HELP,
+    run: async (args, { progress, signal }) => {
+      const parsed = parseRunArgs(args);
+      if (!parsed.ok) return failed(parsed.errors);
+      return await runPlanCommand(parsed.options, progress, signal);
+    },
+  },
+  {
+    name: "demo",
+    synopsis: [
+      "demo [out-dir]",
+      "the stall target and plans/demo.yaml: coordinated omission shown",
+    ],
+    usage: DEMO_HELP,
+    run: (args, { progress, signal }) => runDemo(args[0] ?? "tailgate-out/demo", progress, signal),
+  },
+  {
+    name: "report",
+    synopsis: ["report <result.json>", "re-render a stored result: --format html,junit,md,hlog"],
+    usage: REPORT_HELP,
+    run: (args) => reportCommand(args),
+  },
+  {
+    name: "merge",
+    synopsis: [
+      "merge <shard.json>...",
+      "merge the results of `run --shard I/N` on N machines, then judge",
+    ],
+    usage: MERGE_HELP,
+    run: (args) => mergeCommand(args),
+  },
+  {
+    name: "compare",
+    synopsis: [
+      "compare <a.json> <b.json>",
+      "two results side by side, with regression verdicts and KS distance",
+    ],
+    usage: COMPARE_HELP,
+    run: (args) => compareCommand(args),
+  },
+  {
+    name: "version",
+    aliases: ["--version", "-V"],
+    synopsis: ["version", "print the version"],
+    usage: "Usage: tailgate version",
+    run: () => Promise.resolve(done(`tailgate ${TAILGATE_VERSION} (deno ${Deno.version.deno})`)),
+  },
+  {
+    name: "help",
+    aliases: ["--help", "-h"],
+    synopsis: ["help [command]", "this text, or a command's"],
+    usage: "Usage: tailgate help [command]",
+    run: (args) => {
+      const topic = args[0];
+      if (topic === undefined) return Promise.resolve(done(helpText()));
+      const command = findCommand(topic);
+      return Promise.resolve(
+        command
+          ? done(command.usage)
+          : failed(`unknown command \`${topic}\`; see \`tailgate help\``),
+      );
+    },
+  },
+];
+
+/**
+ * The command called `name` (or one of its aliases), or undefined.
+ *
+ * @example
+ * ```ts
+ * import { findCommand } from "./commands.ts";
+ * findCommand("--version")?.name; // "version"
+ * ```
+ */
+export function findCommand(name: string): Command | undefined {
+  return COMMANDS.find((c) => c.name === name || (c.aliases?.includes(name) ?? false));
+}
+
+const SYNOPSIS_WIDTH = 27;
+
+/**
+ * The top-level help, made from the table.
+ *
+ * @example
+ * ```ts
+ * import { helpText } from "./commands.ts";
+ * helpText().split("\n")[0]; // "tailgate: tail-latency gates for CI"
+ * ```
+ */
+export function helpText(): string {
+  const rows = COMMANDS.flatMap(({ synopsis: [call, what] }) =>
+    what.split("\n").map((line, i) => `  ${(i === 0 ? call : "").padEnd(SYNOPSIS_WIDTH)}${line}`)
+  );
+  return `tailgate: tail-latency gates for CI
+
+Usage: tailgate <command> [options]
+
+Commands:
+${rows.join("\n")}
+
+Exit codes: 0 pass, 1 a gate failed, 2 invalid plan or usage, 3 a gate inconclusive or the run
+invalid, 4 target unreachable (also when it stopped answering mid-run). Docs: docs/plan.md, docs/cli.md, docs/result-format.md.`;
+}

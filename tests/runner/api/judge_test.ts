@@ -1,0 +1,54 @@
+import assert from "node:assert/strict";
+import { exitCodeOf, judge } from "../../../runner/api/judge.ts";
+import { EXIT_CODES } from "../../../runner/model/exit_codes.ts";
+import { runPlan } from "../../../runner/api/run_plan.ts";
+import { parsePlanText } from "../../../runner/plan/load_plan.ts";
+import { startTarget } from "../../../runner/target/mod.ts";
+import { sampleResult } from "../../_helpers/result_fixtures.ts";
+
+Deno.test("judge() decides the plan's SLOs, stores the verdicts and the run verdict once", async () => {
+  const result = sampleResult({}, { everyRequestAnswered: true });
+  assert.deepEqual(result.verdicts, []);
+  const judged = await judge(result);
+  assert.ok(judged.verdicts.length > 0);
+  assert.equal(result.verdicts, judged.verdicts, "stored in the result, not copied");
+  assert.equal(result.verdict, judged.verdict);
+  assert.deepEqual(
+    judged.verdict.tally,
+    {
+      pass: judged.verdicts.filter((v) => v.status === "pass").length,
+      fail: judged.verdicts.filter((v) => v.status === "fail").length,
+      inconclusive: judged.verdicts.filter((v) => v.status === "inconclusive").length,
+      invalid: judged.verdicts.filter((v) => v.status === "invalid").length,
+    },
+  );
+});
+
+Deno.test("exitCodeOf() maps the run verdict as tailgate run exits", () => {
+  const verdict = (status: "pass" | "fail" | "inconclusive" | "invalid") => ({
+    status,
+    tally: { pass: 0, fail: 0, inconclusive: 0, invalid: 0 },
+    summary: "",
+  });
+  assert.equal(exitCodeOf(verdict("pass")), EXIT_CODES.ok);
+  assert.equal(exitCodeOf(verdict("fail")), EXIT_CODES.gateFailed);
+  assert.equal(exitCodeOf(verdict("inconclusive")), EXIT_CODES.invalidRun);
+  assert.equal(exitCodeOf(verdict("inconclusive"), { allowInconclusive: true }), EXIT_CODES.ok);
+  assert.equal(exitCodeOf(verdict("invalid")), EXIT_CODES.invalidRun);
+});
+
+Deno.test("judge() fails a run whose every answer breaks the bound, short as it is", async () => {
+  await using target = await startTarget({ mode: "fixed", delayMs: 20, port: 0 });
+  const { plan } = parsePlanText(`
+name: certain-failure
+target: ${target.url}
+requests: [{ name: GET /, path: / }]
+load: { connections: 8, stages: [{ name: steady, rate: 100/s, duration: 1s }] }
+slo: [p99 < 5ms]
+`);
+  const result = await runPlan(plan!);
+  const { verdict, verdicts } = await judge(result);
+  assert.deepEqual(verdicts.map((v) => v.status), ["fail"]);
+  assert.equal(verdict.status, "fail");
+  assert.equal(exitCodeOf(verdict), EXIT_CODES.gateFailed);
+});
