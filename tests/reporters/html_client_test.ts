@@ -1,0 +1,11 @@
+import assert from "node:assert/strict";
+import { CLIENT_SCRIPT, reportClient } from "../../reporters/html_client.ts";
+
+Deno.test("the browser script is reportClient's source as plain JavaScript, called at once", () => {
+  // Parses as a browser would (a TypeScript annotation left in would be a SyntaxError).
+  assert.doesNotThrow(() => new Function(CLIENT_SCRIPT));
+  assert.ok(CLIENT_SCRIPT.startsWith("(function reportClient()"), CLIENT_SCRIPT.slice(0, 40));
+  assert.ok(CLIENT_SCRIPT.trimEnd().endsWith("})();"));
+  assert.equal(CLIENT_SCRIPT, `(${reportClient.toString()})();\n`);
+  assert.ok(!/:\s*(ChartData|PageElement|TooltipItem|ScaleLike)\b/.test(CLIENT_SCRIPT));
+});
