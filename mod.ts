@@ -25,6 +25,7 @@
  * @module
  */
 export {
+  type ConfirmOptions,
   exitCodeOf,
   judge,
   type Judgement,
@@ -32,6 +33,7 @@ export {
   type Progress,
   runPlan,
   type RunPlanOptions,
+  type ShardSpec,
 } from "./runner/api/mod.ts";
 export {
   type Arrival,
@@ -90,6 +92,7 @@ export {
   RESULT_SCHEMA,
   RESULT_VERSION,
   type RunResult,
+  type RunVerdict,
   type StageResult,
   type ToolHealth,
   type Verdict,
@@ -104,13 +107,17 @@ export {
   type Histogram,
   HISTOGRAM_CONFIG,
   type HistogramConfig,
+  type HistogramLayout,
   type RecordedValue,
+  type SparseCounts,
 } from "./runner/hdr/mod.ts";
 export {
+  type ColorContext,
   DEFAULT_RUN_REPORTS,
   type HlogEntry,
   type HlogLog,
   HlogParseError,
+  type MarkdownOptions,
   parseHlog,
   parseReportFormats,
   renderHlog,
@@ -122,12 +129,18 @@ export {
   REPORT_FILES,
   REPORT_FORMATS,
   type ReportFormat,
+  type ReportOptions,
   shouldUseColor,
+  type TerminalOptions,
   writeReports,
+  type WrittenReports,
 } from "./reporters/mod.ts";
 export {
+  FAULT_KINDS,
+  type FaultKind,
   startTarget,
   TARGET_MODES,
+  type TargetConfig,
   type TargetMode,
   type TargetOptions,
   type TargetServer,

@@ -33,4 +33,9 @@ export {
   REPORT_FORMATS,
   type ReportFormat,
 } from "./report_formats.ts";
-export { renderReport, writeReports, type WrittenReports } from "./write_reports.ts";
+export {
+  renderReport,
+  type ReportOptions,
+  writeReports,
+  type WrittenReports,
+} from "./write_reports.ts";

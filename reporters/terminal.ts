@@ -179,6 +179,7 @@ function verdictRow(v: Verdict, styled: (style: Style, text: string) => TextCell
 export interface ColorContext {
   /** Whether the output goes to a terminal (`Deno.stdout.isTerminal()`). */
   isTerminal: boolean;
+  /** The environment variables read: NO_COLOR, FORCE_COLOR and TERM. */
   env: { NO_COLOR?: string; FORCE_COLOR?: string; TERM?: string };
 }
 

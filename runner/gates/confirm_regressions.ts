@@ -70,6 +70,8 @@ export function applyConfirmation(
 
 /** How `judgeRun` re-measures: how many reruns at most, and how to make one (a measured result). */
 export interface ConfirmOptions {
+  /** At most this many reruns (`--confirm N`); they stop once every failed regression clears. */
   times: number;
+  /** Runs the plan again and returns its measured, unjudged result. */
   rerun: () => Promise<RunResult>;
 }

@@ -31,6 +31,7 @@ export interface RecordedValue {
   readonly valueUs: number;
   /** The bucket's lowest equivalent value: every value counted here is at least this. */
   readonly lowestUs: number;
+  /** How many recorded values fell into the bucket. */
   readonly count: number;
 }
 
@@ -48,7 +49,9 @@ export interface RecordedValue {
  * ```
  */
 export interface SparseCounts {
+  /** Index of each non-empty bucket in the counts array, ascending. */
   readonly indexes: Uint32Array;
+  /** Each bucket's count, at the same position as its index. */
   readonly counts: Float64Array;
 }
 
@@ -74,6 +77,7 @@ export interface Histogram {
   add(other: Histogram): void;
   /** Value at a percentile in [0, 100]; 0 when empty. */
   getValueAtPercentile(percentile: number): number;
+  /** How many values were recorded. */
   readonly totalCount: number;
   /** Highest equivalent value of the largest recorded value; 0 when empty. */
   readonly maxValue: number;
@@ -81,6 +85,7 @@ export interface Histogram {
   readonly minNonZeroValue: number;
   /** Mean of the bucket midpoints weighted by count; 0 when empty. */
   readonly mean: number;
+  /** Empties the histogram: every count back to zero. */
   reset(): void;
   /** The non-empty buckets in ascending value order. */
   recordedValues(): IterableIterator<RecordedValue>;

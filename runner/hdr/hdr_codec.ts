@@ -38,6 +38,7 @@ const HEADER_BYTES = 40;
  * ```
  */
 export class HdrCodecError extends Error {
+  /** The error's name, `HdrCodecError`. */
   override name = "HdrCodecError";
 }
 
@@ -54,6 +55,7 @@ export class HdrCodecError extends Error {
  * ```
  */
 export interface CodecOptions {
+  /** Multiplier of values in the encoding (a positive integer; default 1, 1000 for nanoseconds). */
   readonly unitScale?: number;
 }
 

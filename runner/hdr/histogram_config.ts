@@ -20,13 +20,17 @@
  * ```
  */
 export interface HistogramLayout {
+  /** Smallest value the layout tells apart from zero (at least 1). */
   readonly lowestDiscernibleValue: number;
+  /** Largest value the layout is sized to record (at least twice the lowest). */
   readonly highestTrackableValue: number;
+  /** Decimal digits every recorded value keeps (3: within 0.1%). */
   readonly significantValueDigits: number;
 }
 
 /** The configuration every tailgate histogram uses: the layout plus its value unit. */
 export interface HistogramConfig extends HistogramLayout {
+  /** Unit of the recorded values: microseconds. */
   readonly valueUnit: "us";
 }
 

@@ -44,6 +44,7 @@ export interface HlogEntry {
    * more than a year before the StartTime.
    */
   absoluteStartSec: number;
+  /** Interval_Length as written: the length of the interval, in seconds. */
   intervalLengthSec: number;
   /**
    * Interval_Max as written: milliseconds in logs of nanosecond values written with Java's default
@@ -71,8 +72,11 @@ export interface HlogEntry {
  * ```
  */
 export interface HlogLog {
+  /** The first `#[StartTime:` comment, seconds since the epoch. */
   startTimeSec?: number;
+  /** The first `#[BaseTime:` comment, seconds since the epoch. */
   baseTimeSec?: number;
+  /** The interval lines, in the order of the text. */
   entries: HlogEntry[];
 }
 
@@ -86,7 +90,9 @@ export interface HlogLog {
  * ```
  */
 export class HlogParseError extends Error {
+  /** The error's name, `HlogParseError`. */
   override name = "HlogParseError";
+  /** An error at the 1-based `line` of the log; the message is prefixed with `line N:`. */
   constructor(readonly line: number, message: string, options?: ErrorOptions) {
     super(`line ${line}: ${message}`, options);
   }

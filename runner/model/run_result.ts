@@ -19,8 +19,11 @@ export interface HistogramEncoding {
   format: "hdr-v2-deflate-base64";
   /** Unit of the recorded values. */
   valueUnit: "us";
+  /** Smallest value the histograms tell apart from zero, in `valueUnit` (1). */
   lowestDiscernibleValue: number;
+  /** Largest value the histograms record, in `valueUnit` (3,600,000,000: one hour). */
   highestTrackableValue: number;
+  /** Decimal digits every recorded value keeps (3: within 0.1%). */
   significantValueDigits: number;
 }
 
@@ -29,9 +32,13 @@ export interface HistogramEncoding {
  * `jq` (never an average of other percentiles).
  */
 export interface EncodedHistogram {
+  /** How many values were recorded. */
   count: number;
+  /** Smallest non-zero recorded value (its bucket's lowest equivalent value); 0 when none. */
   minUs: number;
+  /** Largest recorded value (its bucket's highest equivalent value); 0 when empty. */
   maxUs: number;
+  /** Mean of the recorded values (bucket midpoints weighted by count); 0 when empty. */
   meanUs: number;
   /** Percentile (as written: "50", "99.9") to value, read off this histogram. */
   percentilesUs: Record<string, number>;
@@ -63,7 +70,9 @@ export interface RequestCounts {
   errors: Partial<Record<ErrorKind, number>>;
   /** Responses by status code ("200": 1234). */
   statusCodes: Record<string, number>;
+  /** Bytes written to connections for these requests. */
   bytesSent: number;
+  /** Bytes read from connections in their responses. */
   bytesReceived: number;
 }
 
@@ -77,23 +86,33 @@ export interface LatencyPair {
 
 /** Per-label results within a stage or interval. */
 export interface LabelResult extends LatencyPair {
+  /** The request label (`GET /orders` unless the plan names it). */
   label: string;
+  /** Counts of this label's requests. */
   counts: RequestCounts;
 }
 
 /** One stage of the plan as it ran. */
 export interface StageResult extends LatencyPair {
+  /** Position of the stage in the plan's `load.stages` (0-based). */
   index: number;
+  /** The stage's name: the plan's, or e.g. `20k/s for 60s`. */
   name: string;
+  /** `constant`: one rate throughout; `ramp`: moves linearly from `fromPerSec` to `toPerSec`. */
   kind: "constant" | "ramp";
+  /** True for a warmup stage: it ran and is reported, but no gate judges it. */
   warmup: boolean;
   /** Intended rate: constant stages have from = to. */
   fromPerSec: number;
+  /** Intended rate at the stage's end, per second. */
   toPerSec: number;
   /** Offsets from the run's start. */
   startMs: number;
+  /** Length of the stage on the schedule, in milliseconds. */
   durationMs: number;
+  /** Counts of the stage's requests. */
   counts: RequestCounts;
+  /** The stage's results per request label. */
   labels: LabelResult[];
 }
 
@@ -101,6 +120,7 @@ export interface StageResult extends LatencyPair {
 export interface IntervalResult extends LatencyPair {
   /** Offset of the interval's start from the run's start. */
   startMs: number;
+  /** Length of the interval in milliseconds; shorter for the one in which the schedule ends. */
   durationMs: number;
   /** The stage the interval falls in (at its start). */
   stageIndex: number;
@@ -112,6 +132,7 @@ export interface IntervalResult extends LatencyPair {
   completedPerSec: number;
   /** Counts and latencies of the requests *scheduled* in the interval. */
   counts: RequestCounts;
+  /** The interval's results per request label, filed the same way as `counts`. */
   labels: LabelResult[];
 }
 
@@ -162,8 +183,14 @@ export interface ToolHealth {
   platformHiccup: EncodedHistogram;
   /** Results written before the floor histograms existed: the event loop's lateness sampled every 50 ms. */
   eventLoopLag?: EncodedHistogram;
+  /**
+   * CPU time the generator process used during the run: user and system (ms), and their sum per
+   * completed request (us).
+   */
   cpu: { userMs: number; systemMs: number; perRequestUs: number };
+  /** Requests scheduled per second over the schedule's length (or the time run, if cut short). */
   intendedPerSec: number;
+  /** Requests written per second within the schedule's window (not the drain after it). */
   achievedPerSec: number;
   /** True when the numbers describe the tool's limits rather than the server. */
   toolLimited: boolean;
@@ -204,17 +231,29 @@ export interface RunVerdict {
 
 /** One gate's verdict (SLO, regression or validity). */
 export interface Verdict {
+  /**
+   * The gate: an SLO of the plan, the regression gate against the baseline history, or a validity
+   * check (e.g. an unreadable baseline).
+   */
   kind: "slo" | "regression" | "validity";
   /** What was judged, readable alone: `p99.9 < 10ms at 20k/s [GET /orders]`. */
   name: string;
+  /** The gate's outcome. */
   status: VerdictStatus;
   /** The SLO's line in the plan file, for CI annotations. */
   line?: number;
+  /** The stages judged, by `index`; empty when the verdict is about no stage. */
   stageIndexes: number[];
+  /** The request label judged, when the gate is scoped to one. */
   label?: string;
   /** Measured value and bound, in the metric's unit (`unit`). */
   measured?: number;
+  /** The limit `measured` is judged against, in `unit`: the SLO's bound or the regression limit. */
   bound?: number;
+  /**
+   * Unit of `measured`, `bound` and `ci95`: `us` microseconds, `fraction` (error rate), `per_sec`
+   * (throughput).
+   */
   unit?: "us" | "fraction" | "per_sec";
   /** Headroom relative to the bound: positive passes, negative fails by that fraction. */
   margin?: number;
@@ -244,17 +283,25 @@ export interface Verdict {
    * baseline's response times (an effect size: a change of shape shows even when percentiles hold).
    */
   ksDistance?: number;
+  /** One sentence for people: the outcome and the figures behind it. */
   message: string;
 }
 
 /** Where and with what the run happened; numbers from different fingerprints do not compare. */
 export interface Environment {
+  /** Version of tailgate that ran. */
   tailgateVersion: string;
+  /** Version of Deno it ran on. */
   denoVersion: string;
+  /** Version of V8 in that Deno. */
   v8Version: string;
+  /** Operating system (`Deno.build.os`, e.g. `linux`). */
   os: string;
+  /** CPU architecture (`Deno.build.arch`, e.g. `x86_64`). */
   arch: string;
+  /** CPU model name (from /proc/cpuinfo), or `unknown` when it cannot be read. */
   cpuModel: string;
+  /** Logical CPU cores (`navigator.hardwareConcurrency`). */
   cores: number;
   /** Commit of the repository the run started in, when there is one. */
   gitSha?: string;
@@ -264,17 +311,28 @@ export interface Environment {
 
 /** A plan header as stored: secret values are replaced by their template (`${env.TOKEN}`). */
 export interface HeaderRecord {
+  /** Header field name. */
   name: string;
+  /** The value sent, or for a secret header its template. */
   value: string;
+  /** True when the value reads an environment variable (`${env.NAME}`): the template is kept. */
   secret: boolean;
 }
 
 /** The plan as stored in a result: everything but secret values. */
 export interface PlanRecord {
+  /** Name of the plan; results and baselines are filed under it. */
   name: string;
+  /** The plan's description, when it has one. */
   description?: string;
+  /** The plan file as the user named it. */
   file: string;
+  /** Base URL of the target, when the plan names one. */
   target?: string;
+  /**
+   * The request mix as resolved: absolute URLs, headers with the defaults applied, weights,
+   * timeouts (ms) and expected statuses.
+   */
   requests: Array<{
     label: string;
     method: string;
@@ -289,6 +347,10 @@ export interface PlanRecord {
     timeoutMs: number;
     expect: { codes: number[]; classes: number[] };
   }>;
+  /**
+   * The load profile as resolved; each stage has `fromPerSec` and `toPerSec` (equal for a constant
+   * stage) and its line in the plan file.
+   */
   load: {
     connections: number;
     maxConnections: number;
@@ -306,6 +368,7 @@ export interface PlanRecord {
       line: number;
     }>;
   };
+  /** The SLO lines as written, with their lines in the plan file. */
   slos: Array<{ text: string; line: number }>;
   /** Regression gate floors by metric, when the plan sets them. */
   regression?: Record<string, number>;
@@ -330,8 +393,11 @@ export interface BaselineReference {
 
 /** The whole result document. */
 export interface RunResult {
+  /** Always `tailgate/result`. */
   schema: typeof RESULT_SCHEMA;
+  /** Format version the document was written in ({@linkcode RESULT_VERSION} for this build). */
   version: number;
+  /** When the run happened, how long it took, and whether it ran to the end. */
   run: {
     /** ISO 8601 wall-clock times. */
     startedAt: string;
@@ -345,14 +411,21 @@ export interface RunResult {
     /** Set on a merged result (`tailgate merge`): how many shard results it combines. */
     mergedShards?: number;
   };
+  /** The plan that ran, secret header values replaced by their templates. */
   plan: PlanRecord;
+  /** The fingerprint of the machine and build the run happened on. */
   environment: Environment;
+  /** How every `hdr` field in the document is encoded. */
   histograms: HistogramEncoding;
   /** The whole run (warmup included): stages merged exactly. */
   totals: { counts: RequestCounts } & LatencyPair;
+  /** One per plan stage, in order. */
   stages: StageResult[];
+  /** Time-domain data, one per interval (1 s by default) of the run, in order. */
   intervals: IntervalResult[];
+  /** The generator's view of itself: could it hold the schedule? */
   health: ToolHealth;
+  /** One verdict per gate (SLOs, regression checks, validity); empty until the run is judged. */
   verdicts: Verdict[];
   /**
    * The overall verdict, set when the run is judged (format version 2); a version 1 result has

@@ -14,7 +14,9 @@ export const MAX_PLAN_BYTES = 1024 * 1024;
 
 /** The outcome of reading a plan: the plan when it has no error, every issue, and the text. */
 export interface PlanParse {
+  /** The validated plan; absent when any issue is an error. */
   plan?: ResolvedPlan;
+  /** Every problem found, errors and warnings. */
   issues: PlanIssue[];
   /** The decoded text (empty when the bytes were refused), for printing snippets. */
   text: string;

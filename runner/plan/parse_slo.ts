@@ -21,9 +21,13 @@ export type ParsedSlo = Omit<Slo, "line">;
 
 /** A failed SLO parse: what is wrong, where in the string (0-based offset, length), and a fix. */
 export interface SloParseError {
+  /** What is wrong. */
   message: string;
+  /** How to fix it, when there is a suggestion. */
   hint?: string;
+  /** Where the offending part starts in the SLO string (0-based). */
   offset: number;
+  /** How many characters the offending part spans. */
   length: number;
 }
 

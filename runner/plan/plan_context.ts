@@ -19,6 +19,7 @@
  * ```
  */
 export interface PlanContext {
+  /** The value of an environment variable, or undefined when it is unset. */
   env(name: string): string | undefined;
   /** Size in bytes of a file, or undefined when it is missing or not a file. */
   fileSize(path: string): number | undefined;

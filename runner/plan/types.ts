@@ -7,6 +7,7 @@
 
 /** A problem found in a plan: where it is, what is wrong, and how to fix it. */
 export interface PlanIssue {
+  /** `error`: the plan cannot run; `warning`: worth fixing, but the plan is still usable. */
   severity: "error" | "warning";
   /** The plan file as the user named it. */
   file: string;
@@ -14,20 +15,25 @@ export interface PlanIssue {
   path: string;
   /** 1-based line and column. */
   line: number;
+  /** 1-based column of the offending part. */
   col: number;
   /** How many characters the caret underlines (at least 1). */
   length: number;
+  /** What is wrong, in one line. */
   message: string;
+  /** How to fix it, when there is a suggestion. */
   hint?: string;
 }
 
 /** An HTTP header; a value read from `${env.NAME}` is secret and is never printed or stored. */
 export interface PlanHeader {
+  /** Header field name (`content-type` is added for a JSON body that sets none). */
   name: string;
   /** The value sent on the wire, environment variables substituted. */
   value: string;
   /** The value as written in the plan (`Bearer ${env.TOKEN}`): safe to print and store. */
   template: string;
+  /** True when the value reads `${env.NAME}`: sent on the wire, never printed or stored. */
   secret: boolean;
 }
 
@@ -39,7 +45,9 @@ export type PlanBody =
 
 /** Which response statuses count as success: explicit codes and whole classes (`2xx`). */
 export interface StatusExpectation {
+  /** Exact status codes that count as success (`[200, 201]`). */
   codes: number[];
+  /** Status classes that count as success, by first digit (`2` for `2xx`). */
   classes: number[];
 }
 
@@ -47,37 +55,60 @@ export interface StatusExpectation {
 export interface PlanRequest {
   /** The label results are grouped by (`GET /orders` unless named). */
   label: string;
+  /** HTTP method in capitals (`GET` unless set). */
   method: string;
   /** Absolute URL. */
   url: string;
+  /**
+   * Headers sent: `defaults.headers`, each replaced by a header of the request's own with the same
+   * name (any case).
+   */
   headers: PlanHeader[];
+  /** The body to send, when the request has one. */
   body?: PlanBody;
   /** Relative weight in the mix (> 0). */
   weight: number;
+  /** How long a request may take before it fails as a `timeout`, in milliseconds. */
   timeoutMs: number;
+  /** Statuses that count as success (`2xx` unless set). */
   expect: StatusExpectation;
 }
 
 /** A stage at a constant rate. */
 export interface ConstantStage {
+  /** A `rate` stage of the plan. */
   kind: "constant";
+  /** Position in `load.stages` (0-based). */
   index: number;
+  /** Shown in reports: the plan's `name`, or e.g. `20k/s for 60s`. */
   name: string;
+  /** The intended rate, requests per second. */
   ratePerSec: number;
+  /** Length of the stage, in milliseconds. */
   durationMs: number;
+  /** True for a warmup stage: it runs and is reported, but no gate judges it. */
   warmup: boolean;
+  /** 1-based line of the stage in the plan file. */
   line: number;
 }
 
 /** A stage whose rate moves linearly from `fromPerSec` to `toPerSec`. */
 export interface RampStage {
+  /** A `ramp` stage of the plan. */
   kind: "ramp";
+  /** Position in `load.stages` (0-based). */
   index: number;
+  /** Shown in reports: the plan's `name`, or e.g. `1k/s -> 30k/s over 2m`. */
   name: string;
+  /** Intended rate at the stage's start, requests per second. */
   fromPerSec: number;
+  /** Intended rate at the stage's end, requests per second. */
   toPerSec: number;
+  /** Length of the ramp (`over`), in milliseconds. */
   durationMs: number;
+  /** True for a warmup stage: it runs and is reported, but no gate judges it. */
   warmup: boolean;
+  /** 1-based line of the stage in the plan file. */
   line: number;
 }
 
@@ -89,12 +120,17 @@ export type Arrival = "constant" | "poisson";
 
 /** The load profile. */
 export interface PlanLoad {
+  /** Connections opened at the start (default 50). */
   connections: number;
+  /** Connections may grow up to this when requests queue for a free one (default `connections`). */
   maxConnections: number;
+  /** How sends are spaced (default `constant`). */
   arrival: Arrival;
+  /** Seed of the poisson generator (default 1): the same seed gives the same schedule. */
   seed: number;
   /** Worker count, or "auto" (one per core on larger machines). */
   workers: number | "auto";
+  /** The rate profile, run in order (at least one). */
   stages: PlanStage[];
 }
 
@@ -116,8 +152,11 @@ export type SloOperator = "<" | "<=" | ">" | ">=";
 export interface Slo {
   /** The text as written in the plan. */
   text: string;
+  /** What is measured. */
   metric: SloMetric;
+  /** How the measured value must compare with `bound`. */
   operator: SloOperator;
+  /** The limit: microseconds for latency, a fraction for error_rate, per second for throughput. */
   bound: number;
   /** Bound to the constant stages at this rate; absent means every non-warmup stage. */
   atRatePerSec?: number;
@@ -129,14 +168,19 @@ export interface Slo {
 
 /** A validated plan, ready to schedule. */
 export interface ResolvedPlan {
+  /** Name of the plan; results and baselines are filed under it. */
   name: string;
+  /** Free text shown in reports, when the plan has one. */
   description?: string;
   /** The plan file as the user named it. */
   file: string;
   /** Base URL of the target, when the plan names one. */
   target?: string;
+  /** The request mix (at least one). */
   requests: PlanRequest[];
+  /** The load profile. */
   load: PlanLoad;
+  /** The SLOs the run is judged by, in the plan's order. */
   slos: Slo[];
   /** Regression gate floors by metric (fractions); absent means the defaults (docs/gates.md). */
   regression?: Record<string, number>;

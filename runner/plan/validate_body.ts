@@ -4,6 +4,7 @@
  * @module
  */
 import { isAbsolute, normalize, relative } from "node:path";
+import { keysOf } from "./plan_language.ts";
 import type { YamlNode } from "./_yaml.ts";
 import type { PlanContext } from "./plan_context.ts";
 import { join, type PlanReader } from "./plan_reader.ts";
@@ -33,7 +34,7 @@ export function readBody(
   if (node.kind === "scalar" && typeof node.value === "string") {
     return { kind: "text", text: node.value };
   }
-  const f = reader.fields(node, path, ["json", "file", "text"]);
+  const f = reader.fields(node, path, keysOf("body"));
   if (f === undefined) return undefined;
   if (f.size !== 1) {
     reader.error(

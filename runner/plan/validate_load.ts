@@ -4,49 +4,33 @@
  * @module
  */
 import type { YamlNode } from "./_yaml.ts";
+import { boundsOf, keysOf, keySpec, PLAN_LANGUAGE } from "./plan_language.ts";
 import { join, type PlanReader, sourceText } from "./plan_reader.ts";
 import type { Arrival, PlanLoad, PlanStage } from "./types.ts";
 import { formatRatePerSec, parseDurationMs, parseRatePerSec } from "./units.ts";
 import { positiveDuration } from "./validate_requests.ts";
 
-/** The keys of `load`. */
-export const LOAD_KEYS = ["connections", "max_connections", "arrival", "seed", "workers", "stages"];
-const LOAD_SYNONYMS = {
-  concurrency: "connections",
-  conns: "connections",
-  threads: "workers",
-  max_conns: "max_connections",
-  stage: "stages",
-  profile: "stages",
-  distribution: "arrival",
-};
-/** The keys of a stage. */
-export const STAGE_KEYS = ["name", "rate", "duration", "ramp", "over", "warmup"];
-const STAGE_SYNONYMS = {
-  rps: "rate",
-  qps: "rate",
-  rate_limit: "rate",
-  throughput: "rate",
-  time: "duration",
-  for: "duration",
-  length: "duration",
-  warm_up: "warmup",
-  "warm-up": "warmup",
-};
-const DEFAULT_CONNECTIONS = 50;
-const MAX_CONNECTIONS = 100_000;
-const ARRIVALS: Arrival[] = ["constant", "poisson"];
+/** The keys of `load` (plan_language.ts). */
+export const LOAD_KEYS: readonly string[] = keysOf("load");
+/** The keys of a stage (plan_language.ts). */
+export const STAGE_KEYS: readonly string[] = keysOf("stage");
+const LOAD = PLAN_LANGUAGE.load;
+const ARRIVAL = keySpec("load", "arrival");
+const ARRIVALS = (ARRIVAL.kind === "choice" ? ARRIVAL.values : []) as readonly Arrival[];
 
 /** Reads the `load` mapping. Returns undefined when it is too broken to use. */
 export function readLoad(reader: PlanReader, node: YamlNode): PlanLoad | undefined {
-  const f = reader.fields(node, "load", LOAD_KEYS, LOAD_SYNONYMS);
+  const f = reader.fields(node, "load", LOAD_KEYS, LOAD.synonyms);
   if (f === undefined) return undefined;
   const get = (k: string) => f.get(k)?.value;
-  const intIn = (k: string, min: number, max: number) =>
-    get(k) ? reader.number(get(k)!, join("load", k), { integer: true, min, max }) : undefined;
+  // Bounds and defaults are the plan language's.
+  const intIn = (k: string) =>
+    get(k)
+      ? reader.number(get(k)!, join("load", k), { integer: true, ...boundsOf("load", k) })
+      : undefined;
 
-  const connections = intIn("connections", 1, MAX_CONNECTIONS) ?? DEFAULT_CONNECTIONS;
-  const maxConnections = intIn("max_connections", 1, MAX_CONNECTIONS) ?? connections;
+  const connections = intIn("connections") ?? Number(keySpec("load", "connections").default);
+  const maxConnections = intIn("max_connections") ?? connections;
   if (maxConnections < connections) {
     reader.error(
       get("max_connections")!,
@@ -55,7 +39,7 @@ export function readLoad(reader: PlanReader, node: YamlNode): PlanLoad | undefin
       `raise it to at least ${connections}, or remove it`,
     );
   }
-  let arrival: Arrival = "constant";
+  let arrival = ARRIVAL.default as Arrival;
   if (get("arrival")) {
     const a = reader.string(get("arrival")!, "load.arrival");
     if (a !== undefined && !ARRIVALS.includes(a as Arrival)) {
@@ -63,18 +47,19 @@ export function readLoad(reader: PlanReader, node: YamlNode): PlanLoad | undefin
         get("arrival")!,
         "load.arrival",
         `unknown arrival \`${a}\``,
-        "use `constant` or `poisson`",
+        `use ${ARRIVALS.map((a) => `\`${a}\``).join(" or ")}`,
       );
     } else if (a !== undefined) arrival = a as Arrival;
   }
-  const seed = intIn("seed", 0, 2 ** 32 - 1) ?? 1;
+  const seed = intIn("seed") ?? Number(keySpec("load", "seed").default);
   if (get("seed") && arrival !== "poisson") {
     reader.warn(get("seed")!, "load.seed", "`seed` only matters with `arrival: poisson`");
   }
   let workers: number | "auto" = "auto";
   const w = get("workers");
   if (w && !(w.kind === "scalar" && w.value === "auto")) {
-    workers = reader.number(w, "load.workers", { integer: true, min: 1, max: 256 }) ?? "auto";
+    workers = reader.number(w, "load.workers", { integer: true, ...boundsOf("load", "workers") }) ??
+      "auto";
   }
   const stagesNode = get("stages");
   if (stagesNode === undefined) {
@@ -124,7 +109,7 @@ function readStages(reader: PlanReader, node: YamlNode): PlanStage[] | undefined
 function readStage(reader: PlanReader, item: YamlNode, index: number): PlanStage | undefined {
   const path = join("load.stages", index);
   const before = reader.issues.length;
-  const f = reader.fields(item, path, STAGE_KEYS, STAGE_SYNONYMS);
+  const f = reader.fields(item, path, STAGE_KEYS, PLAN_LANGUAGE.stage.synonyms);
   if (f === undefined) return undefined;
   // A misspelt key was reported already; "missing `rate`" on top of it would only repeat it.
   const misspelt = reader.issues.length > before;

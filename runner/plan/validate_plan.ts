@@ -4,6 +4,7 @@
  * @module
  */
 import type { YamlNode } from "./_yaml.ts";
+import { keysOf, keySpec, PLAN_LANGUAGE } from "./plan_language.ts";
 import { PlanReader } from "./plan_reader.ts";
 import type { PlanIssue, ResolvedPlan } from "./types.ts";
 import { readLoad } from "./validate_load.ts";
@@ -11,43 +12,9 @@ import { readRegression } from "./validate_regression.ts";
 import { readSlos } from "./validate_slos.ts";
 import { type PlanContext, readDefaults, readRequests, readTarget } from "./validate_requests.ts";
 
-/** The top-level keys of a plan. */
-export const PLAN_KEYS = [
-  "name",
-  "description",
-  "target",
-  "defaults",
-  "requests",
-  "load",
-  "slo",
-  "regression",
-];
-const PLAN_SYNONYMS = {
-  slos: "slo",
-  objectives: "slo",
-  url: "target",
-  base_url: "target",
-  baseurl: "target",
-  host: "target",
-  request: "requests",
-  scenarios: "requests",
-  headers: "defaults",
-  stages: "load",
-  title: "name",
-};
-
-/** Keys that belong deeper in the plan, with where they go. */
-const MISPLACED: Record<string, string> = {
-  rate:
-    "a stage's `rate` goes under `load.stages`, e.g. `load: { stages: [{ rate: 1k/s, duration: 30s }] }`",
-  rate_limit: "the rate goes in a stage under `load.stages`: `- { rate: 1k/s, duration: 30s }`",
-  duration: "a stage's `duration` goes under `load.stages`",
-  ramp: "a `ramp` is a stage under `load.stages`",
-  connections: "`connections` goes under `load`",
-  timeout: "`timeout` goes under `defaults` (or on one request)",
-  method: "`method` goes on a request under `requests`",
-  path: "`path` goes on a request under `requests`",
-};
+/** The top-level keys of a plan (plan_language.ts). */
+export const PLAN_KEYS: readonly string[] = keysOf("plan");
+const PLAN = PLAN_LANGUAGE.plan;
 
 /**
  * Validates the tree of a plan file. The plan is returned only when there is no error; warnings
@@ -69,15 +36,13 @@ export function validatePlan(
   ctx: PlanContext,
 ): { plan?: ResolvedPlan; issues: PlanIssue[] } {
   const reader = new PlanReader(file);
-  const f = reader.fields(root, "", PLAN_KEYS, PLAN_SYNONYMS, MISPLACED);
+  const f = reader.fields(root, "", PLAN_KEYS, PLAN.synonyms, PLAN.misplaced);
   if (f === undefined) return { issues: reader.issues };
   const get = (k: string) => f.get(k)?.value;
-  const require = (k: string, example: string) => {
+  for (const k of PLAN.required ?? []) {
+    const example = keySpec("plan", k).example ?? `${k}: ...`;
     if (!f.has(k)) reader.error(root, k, `the plan has no \`${k}\``, `add e.g. \`${example}\``);
-  };
-  require("name", "name: checkout-api");
-  require("requests", "requests: [{ path: / }]");
-  require("load", "load: { stages: [{ rate: 100/s, duration: 30s }] }");
+  }
 
   const name = get("name") ? reader.string(get("name")!, "name", true) : undefined;
   if (name !== undefined && name.trim() === "") {

@@ -5,20 +5,11 @@
  * @module
  */
 import type { YamlNode } from "./_yaml.ts";
+import { keysOf, PLAN_LANGUAGE } from "./plan_language.ts";
 import { join, type PlanReader } from "./plan_reader.ts";
 import { parsePercentFraction } from "./units.ts";
 
-/** The metrics the regression gate knows. */
-export const REGRESSION_METRICS = [
-  "p50",
-  "p90",
-  "p99",
-  "p99.9",
-  "max",
-  "mean",
-  "error_rate",
-  "throughput",
-] as const;
+export { REGRESSION_METRICS } from "./plan_language.ts";
 
 /**
  * Reads `regression:` as metric → floor (a fraction). Listing metrics replaces the defaults.
@@ -35,9 +26,8 @@ export function readRegression(
   reader: PlanReader,
   node: YamlNode,
 ): Record<string, number> | undefined {
-  const f = reader.fields(node, "regression", REGRESSION_METRICS, {
-    "p99_9": "p99.9",
-    errors: "error_rate",
+  const f = reader.fields(node, "regression", keysOf("regression"), {
+    ...PLAN_LANGUAGE.regression.synonyms,
   });
   if (f === undefined) return undefined;
   const floors: Record<string, number> = {};

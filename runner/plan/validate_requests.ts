@@ -6,6 +6,7 @@
  */
 import type { YamlNode } from "./_yaml.ts";
 import type { PlanContext } from "./plan_context.ts";
+import { defaultDurationMs, keysOf, PLAN_LANGUAGE } from "./plan_language.ts";
 import { join, type PlanReader } from "./plan_reader.ts";
 import type { PlanHeader, PlanRequest } from "./types.ts";
 import { parseDurationMs } from "./units.ts";
@@ -16,20 +17,10 @@ import { credentialsProblem, parseHttpUrl, readRequestUrl } from "./validate_url
 
 export type { PlanContext } from "./plan_context.ts";
 
-const DEFAULT_TIMEOUT_MS = 10_000;
-/** The keys of a request. */
-export const REQUEST_KEYS = [
-  "name",
-  "method",
-  "path",
-  "url",
-  "headers",
-  "body",
-  "weight",
-  "expect",
-  "timeout",
-];
-const REQUEST_SYNONYMS = { label: "name", uri: "url", status: "expect", expect_status: "expect" };
+/** The timeout of a request when neither it nor `defaults` sets one (plan_language.ts). */
+const DEFAULT_TIMEOUT_MS = defaultDurationMs("defaults", "timeout");
+/** The keys of a request (plan_language.ts). */
+export const REQUEST_KEYS: readonly string[] = keysOf("request");
 const METHOD = /^[A-Z][A-Z-]*$/;
 
 /** Validates a target base URL; returns it without a trailing slash. */
@@ -65,7 +56,7 @@ export function readTarget(reader: PlanReader, node: YamlNode): string | undefin
 
 /** Reads `defaults`: headers and timeout shared by every request. */
 export function readDefaults(reader: PlanReader, node: YamlNode, ctx: PlanContext) {
-  const f = reader.fields(node, "defaults", ["headers", "timeout"], { timeout_ms: "timeout" });
+  const f = reader.fields(node, "defaults", keysOf("defaults"), PLAN_LANGUAGE.defaults.synonyms);
   const headersNode = f?.get("headers")?.value;
   const timeoutNode = f?.get("timeout")?.value;
   return {
@@ -91,7 +82,7 @@ export function readRequests(
   const labels = new Map<string, YamlNode>();
   items.forEach((item, i) => {
     const path = join("requests", i);
-    const f = reader.fields(item, path, REQUEST_KEYS, REQUEST_SYNONYMS);
+    const f = reader.fields(item, path, REQUEST_KEYS, PLAN_LANGUAGE.request.synonyms);
     if (f === undefined) return;
     const get = (k: string) => f.get(k)?.value;
     const method = get("method") ? reader.string(get("method")!, join(path, "method")) : "GET";

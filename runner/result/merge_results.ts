@@ -12,6 +12,7 @@ import type { RunResult } from "../model/run_result.ts";
 
 /** Why shard results cannot be merged; the message names the file and the fix. */
 export class MergeError extends Error {
+  /** The error's name, `MergeError`. */
   override name = "MergeError";
 }
 
@@ -20,7 +21,12 @@ export const ALIGNED_START_MS = 50;
 
 /** The merged result and what a reader of it must know. */
 export interface MergedResults {
+  /** The result of the whole plan, with verdicts still empty. */
   result: RunResult;
+  /**
+   * What a reader of the merged result must know (shards started apart, on different machines);
+   * also in `result.warnings`.
+   */
   warnings: string[];
 }
 

@@ -18,6 +18,7 @@ export {
   RESULT_SCHEMA,
   RESULT_VERSION,
   type RunResult,
+  type RunVerdict,
   type StageResult,
   type ToolHealth,
   type Verdict,

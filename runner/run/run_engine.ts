@@ -26,17 +26,30 @@ import { type Clock, type Connection, PERFORMANCE_CLOCK, type Waker } from "../e
 
 /** A progress snapshot, about once a second. */
 export interface Progress {
+  /** Time since the schedule's start, in milliseconds. */
   offsetMs: number;
+  /** Length of the whole schedule, in milliseconds. */
   durationMs: number;
+  /** Index of the stage running at `offsetMs`. */
   stageIndex: number;
+  /** Name of that stage. */
   stageName: string;
+  /** The schedule's intended rate at `offsetMs`, per second (a sharded run: this shard's share). */
   intendedPerSec: number;
   /** Requests sent in the last second. */
   sentPerSec: number;
+  /**
+   * 99th percentile response time of the latest finished interval, in microseconds; undefined
+   * before the first.
+   */
   p99Us: number | undefined;
+  /** Requests completed so far, failures included. */
   completed: number;
+  /** Completed requests that failed so far. */
   errors: number;
+  /** Requests waiting for a free connection now. */
   queued: number;
+  /** Requests handed to a connection and not yet complete, now. */
   inflight: number;
 }
 

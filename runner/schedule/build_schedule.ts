@@ -34,7 +34,9 @@ export interface ScheduleInput {
 
 /** Which interleaved share of the schedule to walk. */
 export interface ShardSpec {
+  /** This share, 0 to count - 1: it walks the requests n with n mod count = index. */
   index: number;
+  /** How many shares the schedule is split into (1: the whole schedule). */
   count: number;
 }
 

@@ -58,6 +58,7 @@ export const MAX_DELAY_MS = 3_600_000;
  * ```
  */
 export interface TargetOptions {
+  /** What the target models; the one option without a default. */
   mode: TargetMode;
   /** Address to bind; a non-loopback one is refused unless `listenAny`. */
   hostname?: string;

@@ -26,6 +26,7 @@ import { decideResponse, type TargetDecision } from "./target_timing.ts";
 export interface TargetServer extends AsyncDisposable {
   /** The bound address, e.g. `127.0.0.1`. */
   readonly hostname: string;
+  /** The bound TCP port (the one picked when 0 was asked for). */
   readonly port: number;
   /** `http://127.0.0.1:PORT/` (IPv6 in brackets). */
   readonly url: string;

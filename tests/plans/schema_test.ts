@@ -53,3 +53,39 @@ Deno.test("every example in the schema parses", () => {
   for (const d of defs.duration.examples) assert.ok(parseDurationMs(d).ok, d);
   for (const r of defs.rate.examples) assert.ok(parseRatePerSec(r).ok, r);
 });
+
+Deno.test("plans/schema.json is the schema the plan language generates (deno task schema)", async () => {
+  const { planSchemaText, PLAN_SCHEMA_PATH } = await import("../../runner/plan/plan_schema.ts");
+  const committed = await Deno.readTextFile(new URL(`../../${PLAN_SCHEMA_PATH}`, import.meta.url));
+  assert.equal(committed, planSchemaText(), "run `deno task schema` and commit plans/schema.json");
+});
+
+Deno.test("the validator's bounds and defaults are the ones the schema states", async () => {
+  const { parsePlanText } = await import("../../runner/plan/load_plan.ts");
+  const connections = schema.properties.load.properties.connections;
+  const plan = (load: string) =>
+    parsePlanText(`name: x
+target: http://127.0.0.1:8080
+requests: [{ path: / }]
+load: { ${load}stages: [{ rate: 10/s, duration: 1s }] }
+`);
+  assert.equal(plan("").plan?.load.connections, connections.default);
+  assert.ok(plan(`connections: ${connections.maximum}, `).plan);
+  assert.equal(plan(`connections: ${connections.maximum + 1}, `).plan, undefined);
+  assert.equal(plan(`connections: ${connections.minimum - 1}, `).plan, undefined);
+  const workers = schema.properties.load.properties.workers.oneOf[1];
+  assert.ok(plan(`workers: ${workers.maximum}, `).plan);
+  assert.equal(plan(`workers: ${workers.maximum + 1}, `).plan, undefined);
+  assert.deepEqual(
+    schema.properties.load.properties.arrival.enum.map((a: string) =>
+      plan(`arrival: ${a}, `).plan?.load.arrival
+    ),
+    schema.properties.load.properties.arrival.enum,
+  );
+  assert.equal(plan(`arrival: uniform, `).plan, undefined);
+  assert.equal(plan("").plan?.load.seed, schema.properties.load.properties.seed.default);
+  const timeoutDefault = schema.properties.defaults.properties.timeout.default;
+  const parsedTimeout = parseDurationMs(timeoutDefault);
+  assert.ok(parsedTimeout.ok);
+  assert.equal(plan("").plan?.requests[0].timeoutMs, parsedTimeout.value);
+});

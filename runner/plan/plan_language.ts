@@ -1,0 +1,350 @@
+/**
+ * The plan language, described once: every section's keys with their kind, unit, bounds, default,
+ * synonyms (names other tools use, common slips) and what the key means. The validators read
+ * their key lists, synonyms, misplaced-key hints, bounds and defaults from here, and
+ * `plans/schema.json` is generated from it (plan_schema.ts; a test keeps the committed file the
+ * generated one), so the editor's schema and the validator cannot disagree about a key.
+ *
+ * What a kind means to the validator is in the `validate_*.ts` readers (rates, ramps, the SLO
+ * grammar are parsed there, with located errors); what it means to the schema is in
+ * plan_schema.ts.
+ *
+ * @module
+ */
+import { parseDurationMs } from "./units.ts";
+
+/** A key's kind: what its value is. */
+export type KeyKind =
+  | { kind: "text"; minLength?: number }
+  | { kind: "json" }
+  | { kind: "url" }
+  | { kind: "path" }
+  | { kind: "method" }
+  | { kind: "duration" }
+  | { kind: "rate" }
+  | { kind: "ramp" }
+  | { kind: "integer"; min: number; max: number }
+  | { kind: "integer_or_auto"; min: number; max: number }
+  | { kind: "positive_number" }
+  | { kind: "boolean" }
+  | { kind: "choice"; values: readonly string[] }
+  | { kind: "headers" }
+  | { kind: "statuses" }
+  | { kind: "body" }
+  | { kind: "percent_change" }
+  | { kind: "slo_list" }
+  | { kind: "list"; of: SectionName }
+  | { kind: "section"; section: SectionName };
+
+/** One key of a section. */
+export type KeySpec = KeyKind & {
+  key: string;
+  /** What it means (the schema's description; shown by editors). */
+  description?: string;
+  /** The value used when the key is absent, as written in a plan. */
+  default?: string | number | boolean;
+  /** How a plan writes it, for the "add e.g." hint of a missing required key. */
+  example?: string;
+  /** Values shown as examples by editors. */
+  examples?: readonly string[];
+};
+
+/** A mapping of the plan: its keys and how they go together. */
+export interface SectionSpec {
+  /** Where it sits in a plan (`""` for the top level), as issues name it. */
+  path: string;
+  keys: readonly KeySpec[];
+  /** Keys that must be present. */
+  required?: readonly string[];
+  /** Groups of keys of which exactly one group is given whole (a stage: rate+duration or ramp+over). */
+  variants?: readonly (readonly string[])[];
+  /** Keys that may not be given together. */
+  exclusive?: readonly (readonly string[])[];
+  /** Names that mean a key of this section: other tools' names and common slips. */
+  synonyms?: Readonly<Record<string, string>>;
+  /** Keys that belong elsewhere in the plan, with where they go. */
+  misplaced?: Readonly<Record<string, string>>;
+  /** At least this many keys. */
+  minKeys?: number;
+  description?: string;
+}
+
+/** The regression gate's metrics. */
+export const REGRESSION_METRICS = [
+  "p50",
+  "p90",
+  "p99",
+  "p99.9",
+  "max",
+  "mean",
+  "error_rate",
+  "throughput",
+] as const;
+
+const PLAN: SectionSpec = {
+  path: "",
+  description:
+    "A tailgate load-test plan: target, requests, an open-model rate profile and SLOs. See docs/plan.md.",
+  required: ["name", "requests", "load"],
+  keys: [
+    {
+      key: "name",
+      kind: "text",
+      minLength: 1,
+      description: "Name of the plan, used in reports and baselines.",
+      example: "name: checkout-api",
+    },
+    { key: "description", kind: "text" },
+    {
+      key: "target",
+      kind: "url",
+      description: "Base URL of the system under test; request paths are joined to it.",
+      examples: ["http://127.0.0.1:8080"],
+    },
+    { key: "defaults", kind: "section", section: "defaults" },
+    { key: "requests", kind: "list", of: "request", example: "requests: [{ path: / }]" },
+    {
+      key: "load",
+      kind: "section",
+      section: "load",
+      example: "load: { stages: [{ rate: 100/s, duration: 30s }] }",
+    },
+    {
+      key: "slo",
+      kind: "slo_list",
+      examples: [
+        "p99.9 < 10ms at 20k/s",
+        "max < 1s",
+        "error_rate < 0.1%",
+        "throughput >= 19.5k/s",
+        'p99 < 50ms for "POST /orders"',
+      ],
+    },
+    { key: "regression", kind: "section", section: "regression" },
+  ],
+  synonyms: {
+    slos: "slo",
+    objectives: "slo",
+    url: "target",
+    base_url: "target",
+    baseurl: "target",
+    host: "target",
+    request: "requests",
+    scenarios: "requests",
+    headers: "defaults",
+    stages: "load",
+    title: "name",
+  },
+  misplaced: {
+    rate:
+      "a stage's `rate` goes under `load.stages`, e.g. `load: { stages: [{ rate: 1k/s, duration: 30s }] }`",
+    rate_limit: "the rate goes in a stage under `load.stages`: `- { rate: 1k/s, duration: 30s }`",
+    duration: "a stage's `duration` goes under `load.stages`",
+    ramp: "a `ramp` is a stage under `load.stages`",
+    connections: "`connections` goes under `load`",
+    timeout: "`timeout` goes under `defaults` (or on one request)",
+    method: "`method` goes on a request under `requests`",
+    path: "`path` goes on a request under `requests`",
+  },
+};
+
+const DEFAULTS: SectionSpec = {
+  path: "defaults",
+  keys: [
+    { key: "headers", kind: "headers" },
+    {
+      key: "timeout",
+      kind: "duration",
+      default: "10s",
+      description:
+        "Per-request timeout (default 10s). A timed-out request is an error and is recorded at its elapsed time.",
+    },
+  ],
+  synonyms: { timeout_ms: "timeout" },
+};
+
+const REQUEST: SectionSpec = {
+  path: "requests[]",
+  exclusive: [["path", "url"]],
+  keys: [
+    {
+      key: "name",
+      kind: "text",
+      description: "Label results are grouped by (default: METHOD path).",
+    },
+    { key: "method", kind: "method", default: "GET" },
+    { key: "path", kind: "path", description: "Joined to the plan's target." },
+    { key: "url", kind: "url", description: "An absolute URL instead of target + path." },
+    { key: "headers", kind: "headers" },
+    { key: "body", kind: "body" },
+    { key: "weight", kind: "positive_number", default: 1 },
+    {
+      key: "expect",
+      kind: "statuses",
+      description: "Statuses that count as success (default 2xx).",
+    },
+    { key: "timeout", kind: "duration" },
+  ],
+  synonyms: { label: "name", uri: "url", status: "expect", expect_status: "expect" },
+};
+
+const LOAD: SectionSpec = {
+  path: "load",
+  required: ["stages"],
+  keys: [
+    { key: "connections", kind: "integer", min: 1, max: 100_000, default: 50 },
+    {
+      key: "max_connections",
+      kind: "integer",
+      min: 1,
+      max: 100_000,
+      description: "Connections may grow up to this when requests queue (default: connections).",
+    },
+    { key: "arrival", kind: "choice", values: ["constant", "poisson"], default: "constant" },
+    {
+      key: "seed",
+      kind: "integer",
+      min: 0,
+      max: 2 ** 32 - 1,
+      default: 1,
+      description: "Seed of the poisson arrival generator.",
+    },
+    { key: "workers", kind: "integer_or_auto", min: 1, max: 256, default: "auto" },
+    {
+      key: "stages",
+      kind: "list",
+      of: "stage",
+      example: "stages: [{ rate: 1k/s, duration: 30s }]",
+    },
+  ],
+  synonyms: {
+    concurrency: "connections",
+    conns: "connections",
+    threads: "workers",
+    max_conns: "max_connections",
+    stage: "stages",
+    profile: "stages",
+    distribution: "arrival",
+  },
+};
+
+const STAGE: SectionSpec = {
+  path: "load.stages[]",
+  variants: [["rate", "duration"], ["ramp", "over"]],
+  keys: [
+    { key: "name", kind: "text" },
+    { key: "rate", kind: "rate" },
+    { key: "duration", kind: "duration" },
+    { key: "ramp", kind: "ramp", examples: ["1k/s -> 30k/s"] },
+    { key: "over", kind: "duration" },
+    {
+      key: "warmup",
+      kind: "boolean",
+      default: false,
+      description: "Warmup stages run but are excluded from gates.",
+    },
+  ],
+  synonyms: {
+    rps: "rate",
+    qps: "rate",
+    rate_limit: "rate",
+    throughput: "rate",
+    time: "duration",
+    for: "duration",
+    length: "duration",
+    warm_up: "warmup",
+    "warm-up": "warmup",
+  },
+};
+
+const REGRESSION: SectionSpec = {
+  path: "regression",
+  description:
+    "Regression gate: metric -> the change that counts (percent; percentage points for error_rate). Listing metrics replaces the defaults (p50 10%, p99 10%, p99.9 20%, max 20%, error_rate 0.1%, throughput 5%).",
+  minKeys: 1,
+  keys: REGRESSION_METRICS.map((metric) => ({ key: metric, kind: "percent_change" as const })),
+  synonyms: { "p99_9": "p99.9", errors: "error_rate" },
+};
+
+const BODY: SectionSpec = {
+  path: "requests[].body",
+  keys: [
+    { key: "text", kind: "text" },
+    { key: "json", kind: "json" },
+    { key: "file", kind: "text" },
+  ],
+};
+
+/** Every section, by name. */
+export const PLAN_LANGUAGE = {
+  plan: PLAN,
+  defaults: DEFAULTS,
+  request: REQUEST,
+  load: LOAD,
+  stage: STAGE,
+  regression: REGRESSION,
+  body: BODY,
+} as const;
+
+/** A section's name in {@linkcode PLAN_LANGUAGE}. */
+export type SectionName = keyof typeof PLAN_LANGUAGE;
+
+/**
+ * The keys of a section, in the order the language lists them.
+ *
+ * @example
+ * ```ts
+ * import { keysOf } from "./plan_language.ts";
+ * keysOf("stage"); // ["name", "rate", "duration", "ramp", "over", "warmup"]
+ * ```
+ */
+export function keysOf(section: SectionName): string[] {
+  return PLAN_LANGUAGE[section].keys.map((k) => k.key);
+}
+
+/**
+ * One key's description; throws on a key the language does not have (a programming error).
+ *
+ * @example
+ * ```ts
+ * import { keySpec } from "./plan_language.ts";
+ * keySpec("load", "connections").default; // 50
+ * ```
+ */
+export function keySpec(section: SectionName, key: string): KeySpec {
+  const spec = PLAN_LANGUAGE[section].keys.find((k) => k.key === key);
+  if (spec === undefined) throw new Error(`the plan language has no ${section}.${key}`);
+  return spec;
+}
+
+/**
+ * The bounds of an integer key.
+ *
+ * @example
+ * ```ts
+ * import { boundsOf } from "./plan_language.ts";
+ * boundsOf("load", "workers"); // { min: 1, max: 256 }
+ * ```
+ */
+export function boundsOf(section: SectionName, key: string): { min: number; max: number } {
+  const spec = keySpec(section, key);
+  if (spec.kind !== "integer" && spec.kind !== "integer_or_auto") {
+    throw new Error(`${section}.${key} has no integer bounds`);
+  }
+  return { min: spec.min, max: spec.max };
+}
+
+/**
+ * A duration key's default, in ms.
+ *
+ * @example
+ * ```ts
+ * import { defaultDurationMs } from "./plan_language.ts";
+ * defaultDurationMs("defaults", "timeout"); // 10000
+ * ```
+ */
+export function defaultDurationMs(section: SectionName, key: string): number {
+  const parsed = parseDurationMs(String(keySpec(section, key).default));
+  if (!parsed.ok) throw new Error(`${section}.${key} has no duration default`);
+  return parsed.value;
+}
