@@ -192,6 +192,9 @@ export async function runPlanCommand(
       notes: planErrors.map((i) => formatIssue(i, parsed.text)),
     };
   }
+  // Warnings (a stage that cannot work as written, a percentile too few requests support) are
+  // shown before the run, when they can still change the user's mind.
+  for (const warning of parsed.issues) onProgress(formatIssue(warning, parsed.text));
   const plan = options.target ? retarget(parsed.plan, options.target) : parsed.plan;
   // Every path argument is checked before the run, so no measurement is lost to a typo.
   const caCerts: string[] = [];

@@ -4,6 +4,7 @@
  * @module
  */
 import type { YamlNode } from "./_yaml.ts";
+import { warnInfeasible } from "./feasibility.ts";
 import { keysOf, keySpec, PLAN_LANGUAGE } from "./plan_language.ts";
 import { PlanReader } from "./plan_reader.ts";
 import type { PlanIssue, ResolvedPlan } from "./types.ts";
@@ -63,6 +64,11 @@ export function validatePlan(
   const slos = get("slo")
     ? readSlos(reader, get("slo")!, load, requestsOk ? requests : undefined)
     : [];
+
+  // Whether the stages can work as written is worth saying only of a plan that is otherwise valid.
+  if (load !== undefined && !reader.issues.some((i) => i.severity === "error")) {
+    warnInfeasible(reader, get("load")!, load, slos);
+  }
 
   const failed = reader.issues.some((i) => i.severity === "error");
   if (failed || name === undefined || requests === undefined || load === undefined) {

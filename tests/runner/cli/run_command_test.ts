@@ -90,6 +90,27 @@ Deno.test("tailgate run exits 4 with one sentence when the target refuses connec
   assert.match(outcome.errors[0], /refused the connection: is the target running\?/);
 });
 
+Deno.test("tailgate run shows the plan's warnings before it runs: a stage that cannot work as written", async () => {
+  await using dir = await tempDir();
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  // 200/s x 50 ms = 10 requests in flight at the p50 bound, against 2 connections.
+  const file = await planFile(String(dir), `http://127.0.0.1:${port}`, "slo: [p50 < 50ms]\n");
+  const lines: string[] = [];
+  const outcome = await runPlanCommand(
+    { planPath: file, outDir: String(dir), caCertFiles: [] },
+    (line) => lines.push(line),
+  );
+  assert.equal(outcome.exitCode, 4);
+  const warning = lines.find((l) => l.includes("warning:"));
+  assert.ok(warning, lines.join("\n"));
+  assert.match(
+    warning,
+    /plan\.yaml:6:\d+: warning: at 200\/s, answers of 50ms \(the p50 bound\) keep 10/,
+  );
+});
+
 /** An HTTP server on 127.0.0.1 that answers every request, until `die()` drops every socket. */
 async function mortalServer() {
   const sockets = new Set<import("node:net").Socket>();
