@@ -42,6 +42,9 @@ Modes:
   first-n   the first --n (100) responses take --delay, later ones --slow
   faults    a --fault-frac (0.1) of responses fail, taking turns among --faults:
             500 (status 500), reset (TCP RST), garbage (not HTTP), close (no response)
+  capacity  --servers (4) requests served at a time, each taking --delay (10ms), the rest
+            waiting in one FIFO queue: capacity exactly servers / delay (400/s by default);
+            above it the queue and every latency grow without bound
 
 Options:
   --port N          TCP port (default 8080; 0 picks a free one)
@@ -54,6 +57,7 @@ Options:
   --n N             first-n: number of fast responses
   --fault-frac F    faults: failing fraction             --faults K,K  faults: kinds to use
   --seed N          bimodal, faults: pick by a seeded hash instead of the exact even pattern
+  --servers N       capacity: requests served at once (1..10000)
 
 Each response carries x-tailgate-index and x-tailgate-delay-ms (the latency chosen).
 Example: tailgate target --mode stall --stall 1s --period 5s --port 8991`;
@@ -73,13 +77,14 @@ const FLAGS = {
   "fault-frac": { type: "string" },
   faults: { type: "string" },
   seed: { type: "string" },
+  servers: { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 type Flag = keyof typeof FLAGS;
 
 /** Flags that only some modes use; the others apply to every mode. */
 const FLAG_MODES: Partial<Record<Flag, readonly TargetMode[]>> = {
-  delay: ["fixed", "stall", "bimodal", "trend", "first-n", "faults"],
+  delay: ["fixed", "stall", "bimodal", "trend", "first-n", "faults", "capacity"],
   stall: ["stall"],
   period: ["stall"],
   frac: ["bimodal"],
@@ -89,6 +94,7 @@ const FLAG_MODES: Partial<Record<Flag, readonly TargetMode[]>> = {
   "fault-frac": ["faults"],
   faults: ["faults"],
   seed: ["bimodal", "faults"],
+  servers: ["capacity"],
 };
 
 /** The outcome of {@linkcode parseTargetArgs}. */
@@ -176,6 +182,7 @@ export function parseTargetArgs(args: string[]): TargetArgs {
     faultFrac: read("fault-frac", fraction),
     faultKinds: read("faults", faultKinds),
     seed: read("seed", (v) => wholeNumber(v, 2 ** 32 - 1)),
+    servers: read("servers", (v) => wholeNumber(v, 10_000)),
   };
   const defined = Object.fromEntries(
     Object.entries(options).filter(([, v]) => v !== undefined),
@@ -262,6 +269,7 @@ function example(flag: Flag): string {
     n: "100",
     seed: "1",
     faults: "500,reset",
+    servers: "4",
     growth: "1ms",
   };
   return examples[flag] ?? "20ms";

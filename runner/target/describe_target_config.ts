@@ -3,7 +3,8 @@
  *
  * @module
  */
-import { formatDurationMs } from "../plan/units.ts";
+import { formatDurationMs, formatRatePerSec } from "../plan/units.ts";
+import { capacityPerSec } from "./target_timing.ts";
 import type { TargetConfig } from "./target_options.ts";
 
 /**
@@ -34,6 +35,9 @@ export function describeTargetConfig(config: TargetConfig): string {
       return `${delay} plus ${ms(config.growthMsPerSec)} per second since start`;
     case "first-n":
       return `first ${config.firstN} at ${delay}, then ${ms(config.slowMs)}`;
+    case "capacity":
+      return `${config.servers} server(s) at ${delay} each, one FIFO queue: capacity ` +
+        formatRatePerSec(capacityPerSec(config));
     case "faults":
       return `${percent(config.faultFrac)} faults (${config.faultKinds.join(", ")}), ` +
         `the rest 200 at ${delay}${seeded}`;

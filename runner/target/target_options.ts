@@ -24,6 +24,7 @@ export const TARGET_MODES = [
   "trend",
   "first-n",
   "faults",
+  "capacity",
 ] as const;
 
 /** One of {@linkcode TARGET_MODES}. */
@@ -80,6 +81,11 @@ export interface TargetOptions {
   growthMsPerSec?: number;
   /** first-n: how many responses are fast before all later ones are slow. */
   firstN?: number;
+  /**
+   * capacity: how many requests are served at once (each takes `delayMs`; the rest wait in one
+   * FIFO queue), so the server's capacity is exactly `servers / delayMs` requests per ms.
+   */
+  servers?: number;
   /** faults: the fraction of responses (0..1) that fail. */
   faultFrac?: number;
   /** faults: the kinds of failure, taken in turn (or by `seed`). */
@@ -94,7 +100,8 @@ export interface TargetOptions {
 export type TargetConfig = Required<Omit<TargetOptions, "seed" | "now">> & { seed?: number };
 
 /**
- * Defaults of {@linkcode TargetOptions}. `fixed` without a delay uses {@linkcode FIXED_DEFAULT_DELAY_MS}.
+ * Defaults of {@linkcode TargetOptions}. `fixed` and `capacity` without a delay use
+ * {@linkcode FIXED_DEFAULT_DELAY_MS}.
  *
  * @example
  * ```ts
@@ -113,6 +120,7 @@ export const TARGET_DEFAULTS: Omit<TargetConfig, "mode"> = {
   frac: 0.1,
   growthMsPerSec: 1,
   firstN: 100,
+  servers: 4,
   faultFrac: 0.1,
   faultKinds: FAULT_KINDS,
 };
@@ -159,7 +167,9 @@ export function resolveTargetOptions(
   options: TargetOptions,
 ): { ok: true; config: TargetConfig } | { ok: false; errors: string[] } {
   const { now: _now, ...given } = options;
-  const defaultDelayMs = options.mode === "fixed" ? FIXED_DEFAULT_DELAY_MS : 0;
+  const defaultDelayMs = options.mode === "fixed" || options.mode === "capacity"
+    ? FIXED_DEFAULT_DELAY_MS
+    : 0;
   const config: TargetConfig = {
     ...TARGET_DEFAULTS,
     delayMs: defaultDelayMs,
@@ -200,6 +210,12 @@ export function resolveTargetOptions(
   }
   if (!(config.growthMsPerSec >= 0 && Number.isFinite(config.growthMsPerSec))) {
     errors.push(`growthMsPerSec ${config.growthMsPerSec} must be zero or more`);
+  }
+  if (!Number.isSafeInteger(config.servers) || config.servers < 1 || config.servers > 10_000) {
+    errors.push(`servers ${config.servers} must be a whole number from 1 to 10000`);
+  }
+  if (config.mode === "capacity" && !(config.delayMs > 0)) {
+    errors.push("capacity needs a service time above zero: e.g. delay 1ms with 4 servers (4k/s)");
   }
   if (!Number.isSafeInteger(config.firstN) || config.firstN < 0) {
     errors.push(`firstN ${config.firstN} must be a whole number, zero or more`);

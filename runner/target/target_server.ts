@@ -20,7 +20,7 @@ import {
   type TargetOptions,
   TargetOptionsError,
 } from "./target_options.ts";
-import { decideResponse, type TargetDecision } from "./target_timing.ts";
+import { CapacityQueue, decideResponse, type TargetDecision } from "./target_timing.ts";
 
 /** A running target; dispose of it (or call `shutdown`) to stop it. */
 export interface TargetServer extends AsyncDisposable {
@@ -65,9 +65,10 @@ export async function startTarget(options: TargetOptions): Promise<TargetServer>
   const sleeper = new PreciseSleeper(await createAtomicsWaker(), PERFORMANCE_CLOCK);
   const startedAtMs = now();
   let nextIndex = 0;
+  const queue = new CapacityQueue(config.servers, config.delayMs);
   const handle = async (): Promise<RawReply> => {
     const arrivedMs = PERFORMANCE_CLOCK.nowMs();
-    const decision = decideResponse(config, nextIndex++, now() - startedAtMs);
+    const decision = decideResponse(config, nextIndex++, now() - startedAtMs, queue);
     const slept = decision.delayMs <= 0 || await sleeper.sleepUntil(arrivedMs + decision.delayMs);
     return replyTo(decision, slept);
   };

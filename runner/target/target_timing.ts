@@ -90,8 +90,58 @@ export function seededUnit(seed: number, index: number): number {
 }
 
 /**
+ * The exact capacity of `capacity` mode: `servers` requests at a time, each taking `delayMs`.
+ *
+ * @example
+ * ```ts
+ * import { capacityPerSec } from "./target_timing.ts";
+ * import { TARGET_DEFAULTS } from "./target_options.ts";
+ * capacityPerSec({ ...TARGET_DEFAULTS, mode: "capacity", servers: 4, delayMs: 2 }); // 2000
+ * ```
+ */
+export function capacityPerSec(config: Pick<TargetConfig, "servers" | "delayMs">): number {
+  return config.servers * 1000 / config.delayMs;
+}
+
+/**
+ * `capacity` mode's server: `servers` identical servers, each taking exactly `serviceMs` per
+ * request, fed by one first-come-first-served queue (a D/c FIFO queue). A request's delay is its
+ * wait for the first free server plus its service. Deterministic in the arrival times alone, so
+ * a test knows each answer's latency exactly; below capacity nobody waits, above it the queue (and
+ * every latency) grows without bound.
+ *
+ * @example
+ * ```ts
+ * import { CapacityQueue } from "./target_timing.ts";
+ * const queue = new CapacityQueue(1, 10);
+ * [queue.admit(0), queue.admit(0), queue.admit(5)]; // [10, 20, 25]
+ * ```
+ */
+export class CapacityQueue {
+  /** When each server is next free (ms since the start). */
+  readonly #freeAtMs: number[];
+  readonly #serviceMs: number;
+
+  constructor(servers: number, serviceMs: number) {
+    this.#freeAtMs = new Array(servers).fill(-Infinity);
+    this.#serviceMs = serviceMs;
+  }
+
+  /** Takes a request arriving at `arrivedMs`; returns how long until it is answered. */
+  admit(arrivedMs: number): number {
+    const free = this.#freeAtMs;
+    let first = 0;
+    for (let i = 1; i < free.length; i++) if (free[i] < free[first]) first = i;
+    const startMs = Math.max(arrivedMs, free[first]);
+    free[first] = startMs + this.#serviceMs;
+    return free[first] - arrivedMs;
+  }
+}
+
+/**
  * What the target configured by `config` does with request `index` arriving `elapsedMs` after its
- * start. trend's growing latency is capped at {@linkcode MAX_DELAY_MS}.
+ * start. trend's growing latency is capped at {@linkcode MAX_DELAY_MS}. `capacity` keeps state
+ * (its queue): pass the server's {@linkcode CapacityQueue} as `queue`.
  *
  * @example
  * ```ts
@@ -105,6 +155,7 @@ export function decideResponse(
   config: TargetConfig,
   index: number,
   elapsedMs: number,
+  queue?: CapacityQueue,
 ): TargetDecision {
   switch (config.mode) {
     case "hello":
@@ -127,6 +178,10 @@ export function decideResponse(
     }
     case "first-n":
       return { index, delayMs: index < config.firstN ? config.delayMs : config.slowMs };
+    case "capacity": {
+      const delayMs = (queue ?? new CapacityQueue(config.servers, config.delayMs)).admit(elapsedMs);
+      return { index, delayMs: Math.min(MAX_DELAY_MS, delayMs) };
+    }
     case "faults":
       if (!isChosen(index, config.faultFrac, config.seed)) {
         return { index, delayMs: config.delayMs };

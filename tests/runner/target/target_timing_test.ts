@@ -9,6 +9,7 @@ import {
   TARGET_DEFAULTS,
   type TargetConfig,
 } from "../../../runner/target/mod.ts";
+import * as capacity from "../../../runner/target/target_timing.ts";
 
 const config = (over: Partial<TargetConfig>): TargetConfig => ({
   ...TARGET_DEFAULTS,
@@ -88,4 +89,28 @@ Deno.test("decideResponse in faults mode fails the chosen fraction and delays ev
   const decisions = [0, 1, 2, 3].map((i) => decideResponse(faults, i, 0));
   assert.deepEqual(decisions.map((d) => d.fault), [undefined, undefined, undefined, "reset"]);
   assert.ok(decisions.every((d) => d.delayMs === 3));
+});
+
+Deno.test("CapacityQueue serves c at a time, each for the service time, first come first served", () => {
+  const { CapacityQueue } = capacity;
+  // Two servers, 10 ms each: four at once take 10, 10, 20, 20 ms.
+  const burst = new CapacityQueue(2, 10);
+  assert.deepEqual([0, 0, 0, 0].map((t) => burst.admit(t)), [10, 10, 20, 20]);
+  // Below capacity (one every 6 ms against 5 ms of capacity per request): nobody waits.
+  const below = new CapacityQueue(2, 10);
+  assert.deepEqual([0, 6, 12, 18, 24, 30].map((t) => below.admit(t)), [10, 10, 10, 10, 10, 10]);
+  // Above it (one every 2.5 ms): one server takes the even requests back to back from 0 ms, the
+  // other the odd ones from 2.5 ms, so request k waits 2.5·(k − k mod 2) ms before its 10 ms.
+  const above = new CapacityQueue(2, 10);
+  const delays = Array.from({ length: 8 }, (_, k) => above.admit(k * 2.5));
+  assert.deepEqual(delays, [10, 10, 15, 15, 20, 20, 25, 25]);
+});
+
+Deno.test("decideResponse in capacity mode reads the server's queue; capacityPerSec is servers / delay", () => {
+  const { CapacityQueue, capacityPerSec } = capacity;
+  const c = config({ mode: "capacity", servers: 3, delayMs: 4 });
+  assert.equal(capacityPerSec(c), 750);
+  const queue = new CapacityQueue(c.servers, c.delayMs);
+  const delays = [0, 0, 0, 0].map((_, i) => decideResponse(c, i, 0, queue).delayMs);
+  assert.deepEqual(delays, [4, 4, 4, 8]);
 });
