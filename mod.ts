@@ -36,6 +36,18 @@ export {
   type ShardSpec,
 } from "./runner/api/mod.ts";
 export {
+  type PendingStep,
+  runSearch,
+  SEARCH_SCHEMA,
+  SEARCH_VERSION,
+  type SearchConclusionRecord,
+  type SearchOptions,
+  type SearchResult,
+  type SearchSettingsRecord,
+  type SearchStep,
+  type SearchVerdict,
+} from "./runner/search/mod.ts";
+export {
   type Arrival,
   type ConstantStage,
   DEFAULT_MIN_TAIL_SAMPLES,
@@ -60,6 +72,7 @@ export {
   type PlanLoad,
   type PlanParse,
   type PlanRequest,
+  type PlanSearch,
   type PlanStage,
   type RampStage,
   requiredRequests,

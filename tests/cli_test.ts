@@ -125,6 +125,18 @@ Deno.test("every command's errors carry its `tailgate <command>:` prefix exactly
   }
 });
 
+Deno.test("tailgate search on a plan without a search section says what to add, exit 2", async () => {
+  const io = capture();
+  assert.equal(await main(["search", "plans/demo.yaml"], io), 2);
+  assert.match(
+    io.err[0],
+    /^tailgate search: plans\/demo\.yaml has no `search` section: add e\.g\./,
+  );
+  const none = capture();
+  assert.equal(await main(["search"], none), 2);
+  assert.match(none.err[0], /name the plan/);
+});
+
 Deno.test("tailgate target serves the mode asked for until aborted", async () => {
   const io = capture();
   const stop = new AbortController();

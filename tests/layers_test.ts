@@ -23,6 +23,7 @@ const LAYERS = [
   "runner/gates",
   "reporters",
   "runner/api",
+  "runner/search",
   "runner/target",
   "runner/cli",
   "ci",

@@ -14,6 +14,7 @@ import { COMPARE_HELP, compareCommand } from "./compare_command.ts";
 import { DEMO_HELP, runDemo } from "./demo_command.ts";
 import { MERGE_HELP, mergeCommand } from "./merge_command.ts";
 import { REPORT_HELP, reportCommand } from "./report_command.ts";
+import { SEARCH_HELP, searchCommand } from "./search_command.ts";
 import { parseRunArgs, RUN_HELP, runPlanCommand } from "./run_command.ts";
 import { parseTargetArgs, runTargetCommand, TARGET_HELP } from "./target_command.ts";
 
@@ -67,6 +68,16 @@ export const COMMANDS: readonly Command[] = [
       if (!parsed.ok) return failed(parsed.errors);
       return await runPlanCommand(parsed.options, progress, signal);
     },
+  },
+  {
+    name: "search",
+    synopsis: [
+      "search <plan.yaml> [options]",
+      "find the highest rate at which the plan's SLOs hold (its `search`\n" +
+      "section): doubling, bisection, a soak; writes search.json",
+    ],
+    usage: SEARCH_HELP,
+    run: (args, { progress, signal }) => searchCommand(args, progress, signal),
   },
   {
     name: "demo",

@@ -11,6 +11,7 @@ export type {
   PlanIssue,
   PlanLoad,
   PlanRequest,
+  PlanSearch,
   PlanStage,
   RampStage,
   ResolvedPlan,

@@ -121,6 +121,7 @@ const PLAN: SectionSpec = {
       ],
     },
     { key: "regression", kind: "section", section: "regression" },
+    { key: "search", kind: "section", section: "search" },
   ],
   synonyms: {
     slos: "slo",
@@ -266,6 +267,66 @@ const REGRESSION: SectionSpec = {
   synonyms: { "p99_9": "p99.9", errors: "error_rate" },
 };
 
+const SEARCH: SectionSpec = {
+  path: "search",
+  description:
+    "Capacity search (`tailgate search`): the highest rate at which the plan's SLOs hold, found by doubling from `from` until a step fails, then bisecting, then a soak at the rate found.",
+  required: ["from", "max"],
+  keys: [
+    { key: "from", kind: "rate", description: "The first rate tried.", example: "from: 1k/s" },
+    {
+      key: "max",
+      kind: "rate",
+      description: "The highest rate tried; if it passes, the server sustains at least that.",
+      example: "max: 100k/s",
+    },
+    {
+      key: "step",
+      kind: "duration",
+      default: "10s",
+      description: "Each step's measured length (an inconclusive step is repeated twice as long).",
+    },
+    { key: "warmup", kind: "duration", default: "2s", description: "Each step's warmup." },
+    {
+      key: "cooldown",
+      kind: "duration",
+      default: "2s",
+      description: "Pause after each step, so a backlog the server built drains first.",
+    },
+    {
+      key: "precision",
+      kind: "percent_change",
+      default: "5%",
+      description: "Bisect until the failing rate is within this of the passing one.",
+    },
+    {
+      key: "soak",
+      kind: "duration",
+      default: "30s",
+      description: "A longer run at the rate found, to confirm it (0s: none).",
+    },
+    {
+      key: "require",
+      kind: "rate",
+      description: "The gate: the sustainable rate must be at least this (exit 1 below it).",
+    },
+  ],
+  synonyms: {
+    start: "from",
+    min: "from",
+    until: "max",
+    max_rate: "max",
+    step_duration: "step",
+    duration: "step",
+    cool_down: "cooldown",
+    warm_up: "warmup",
+    tolerance: "precision",
+    confirm: "soak",
+    min_rate: "require",
+    sustainable_rate: "require",
+  },
+};
+
 const BODY: SectionSpec = {
   path: "requests[].body",
   keys: [
@@ -283,6 +344,7 @@ export const PLAN_LANGUAGE = {
   load: LOAD,
   stage: STAGE,
   regression: REGRESSION,
+  search: SEARCH,
   body: BODY,
 } as const;
 

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { SearchSettingsRecord } from "../model/search_result.ts";
 
 /** A problem found in a plan: where it is, what is wrong, and how to fix it. */
 export interface PlanIssue {
@@ -184,4 +185,12 @@ export interface ResolvedPlan {
   slos: Slo[];
   /** Regression gate floors by metric (fractions); absent means the defaults (docs/gates.md). */
   regression?: Record<string, number>;
+  /** The capacity search's settings (`tailgate search`), when the plan has a `search` section. */
+  search?: PlanSearch;
+}
+
+/** The plan's `search` section, resolved (runner/search/search_strategy.ts). */
+export interface PlanSearch extends SearchSettingsRecord {
+  /** 1-based line of the section in the plan file. */
+  line: number;
 }

@@ -10,6 +10,7 @@ import { PlanReader } from "./plan_reader.ts";
 import type { PlanIssue, ResolvedPlan } from "./types.ts";
 import { readLoad } from "./validate_load.ts";
 import { readRegression } from "./validate_regression.ts";
+import { readSearch } from "./validate_search.ts";
 import { readSlos } from "./validate_slos.ts";
 import { type PlanContext, readDefaults, readRequests, readTarget } from "./validate_requests.ts";
 
@@ -61,6 +62,7 @@ export function validatePlan(
   const requestsOk = requests !== undefined &&
     !reader.issues.some((i) => i.path.startsWith("requests") && i.severity === "error");
   const regression = get("regression") ? readRegression(reader, get("regression")!) : undefined;
+  const search = get("search") ? readSearch(reader, get("search")!) : undefined;
   const slos = get("slo")
     ? readSlos(reader, get("slo")!, load, requestsOk ? requests : undefined)
     : [];
@@ -83,6 +85,7 @@ export function validatePlan(
     load,
     slos,
     ...(regression === undefined ? {} : { regression }),
+    ...(search === undefined ? {} : { search }),
   };
   return { plan, issues: reader.issues };
 }

@@ -1,0 +1,106 @@
+/**
+ * The capacity search's result document (`search.json`, written by `tailgate search`): every step
+ * it ran with its verdict and latencies, and what it concluded. A versioned contract like
+ * run_result.ts, whose plan record and environment it reuses.
+ *
+ * @module
+ */
+import type { Environment, PlanRecord, VerdictStatus } from "./run_result.ts";
+
+/** The document's `schema` value. */
+export const SEARCH_SCHEMA = "tailgate-search";
+/** The document's format version. */
+export const SEARCH_VERSION = 1;
+
+/** One rate tried. */
+export interface SearchStep {
+  /** The rate tried, per second. */
+  ratePerSec: number;
+  /** The measured stage's length, in milliseconds. */
+  durationMs: number;
+  /** True for the confirming soak at the rate found. */
+  soak: boolean;
+  /** `limited`: tailgate could not send the schedule (its own limit, not the server's). */
+  outcome: "pass" | "fail" | "inconclusive" | "limited";
+  /** The step's run verdict in words (`2 gates: 1 fail, 1 pass`), or why it was inconclusive. */
+  summary: string;
+  /** The SLOs that failed, as written in the plan. */
+  failedSlos: string[];
+  /** Requests the measured stage completed. */
+  completed: number;
+  /** Answers per second while the measured stage ran: above capacity, less than the rate. */
+  answeredPerSec: number;
+  /** Corrected response time of the measured stage, microseconds: p50, p99, p99.9 and max. */
+  responseUs: { p50: number; p99: number; p999: number; max: number };
+}
+
+/** What the search concluded. */
+export interface SearchConclusionRecord {
+  /**
+   * `found`: the sustainable rate, with the lowest failing rate above it; `at_least`: the plan's
+   * highest rate passed; `inconclusive`: no server figure (the reason says why).
+   */
+  status: "found" | "at_least" | "inconclusive";
+  /** The sustainable rate (a lower bound when `at_least` or `inconclusive`), per second. */
+  ratePerSec?: number;
+  /** The lowest rate that failed (the bracket's top), per second. */
+  failPerSec?: number;
+  /** The SLO that failed first above the rate found: the one that binds. */
+  bindingSlo?: string;
+  /** Why the search is inconclusive. */
+  reason?: string;
+}
+
+/** The search's gate (`search.require`): pass, fail or inconclusive, with why. */
+export interface SearchVerdict {
+  /** `pass`: the rate found meets `require` (or there is none); `fail`: it does not. */
+  status: Exclude<VerdictStatus, "invalid">;
+  /** The verdict in words, with the figures. */
+  message: string;
+}
+
+/** The search's settings (the plan's `search` section, resolved). */
+export interface SearchSettingsRecord {
+  /** The first rate tried, per second. */
+  fromPerSec: number;
+  /** The highest rate tried, per second. */
+  maxPerSec: number;
+  /** Each step's measured length, in milliseconds. */
+  stepMs: number;
+  /** Each step's warmup, in milliseconds. */
+  warmupMs: number;
+  /** The pause after each step, in milliseconds. */
+  cooldownMs: number;
+  /** Bisection stops when (fail − pass) ≤ precision × pass (a fraction). */
+  precision: number;
+  /** The confirming soak's length, in milliseconds (0: none). */
+  soakMs: number;
+  /** The gate: the sustainable rate must be at least this, per second. */
+  requirePerSec?: number;
+}
+
+/** The whole document. */
+export interface SearchResult {
+  /** Always {@linkcode SEARCH_SCHEMA}. */
+  schema: typeof SEARCH_SCHEMA;
+  /** The format version ({@linkcode SEARCH_VERSION}). */
+  version: number;
+  /** When the search started (ISO 8601). */
+  startedAt: string;
+  /** When the search ended (ISO 8601). */
+  endedAt: string;
+  /** False when it was stopped (Ctrl-C) before it concluded. */
+  complete: boolean;
+  /** The plan as the search read it (secrets redacted). */
+  plan: PlanRecord;
+  /** The machine the search ran on. */
+  environment: Environment;
+  /** The settings the search ran with (the plan's `search` section). */
+  settings: SearchSettingsRecord;
+  /** Every step, in the order they ran. */
+  steps: SearchStep[];
+  /** What the search concluded. */
+  conclusion: SearchConclusionRecord;
+  /** The gate (`search.require`). */
+  verdict: SearchVerdict;
+}

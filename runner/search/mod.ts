@@ -1,0 +1,14 @@
+/**
+ * The capacity search: the highest rate at which a plan's SLOs hold (`tailgate search`).
+ *
+ * @module
+ */
+export { type PendingStep, runSearch, type SearchOptions } from "./run_search.ts";
+export type {
+  SearchConclusionRecord,
+  SearchResult,
+  SearchSettingsRecord,
+  SearchStep,
+  SearchVerdict,
+} from "../model/search_result.ts";
+export { SEARCH_SCHEMA, SEARCH_VERSION } from "../model/search_result.ts";

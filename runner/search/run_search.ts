@@ -1,0 +1,273 @@
+/**
+ * `tailgate search`: runs the capacity search the strategy (search_strategy.ts) directs. Each step
+ * is a fresh run of the plan's requests with its own warmup and one measured stage at the step's
+ * rate, judged by the plan's SLOs with the gates' three-way decision (their `at` rates are dropped:
+ * the search asks whether they hold at each rate it tries), followed by a cool-down so a backlog the
+ * server built drains before the next step.
+ *
+ * @module
+ */
+import { judge } from "../api/judge.ts";
+import { runPlan } from "../api/run_plan.ts";
+import type { Environment, RunResult } from "../model/run_result.ts";
+import {
+  SEARCH_SCHEMA,
+  SEARCH_VERSION,
+  type SearchConclusionRecord,
+  type SearchResult,
+  type SearchStep,
+  type SearchVerdict,
+} from "../model/search_result.ts";
+import type { PlanSearch, PlanStage, ResolvedPlan } from "../plan/types.ts";
+import { formatRatePerSec } from "../plan/units.ts";
+import { collectEnvironment } from "../result/environment.ts";
+import { planRecord } from "../result/plan_record.ts";
+import {
+  type JudgedStep,
+  nextMove,
+  type SearchConclusion,
+  type SearchSettings,
+  type StepOutcome,
+} from "./search_strategy.ts";
+
+/** Options of {@linkcode runSearch}. */
+export interface SearchOptions {
+  /** Stops the search; what was measured is returned, marked incomplete. */
+  signal?: AbortSignal;
+  /** PEM certificates to trust for https targets. */
+  caCerts?: string[];
+  /** Called as each step starts and when it is judged. */
+  onStep?: (event: { phase: "start" | "done"; step: SearchStep | PendingStep }) => void;
+  /** The machine's fingerprint, when already collected. */
+  environment?: Environment;
+  /** How the pause between steps is taken (tests pass a faster one). */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** A step about to run. */
+export interface PendingStep {
+  /** The rate to try, per second. */
+  ratePerSec: number;
+  /** The measured stage's length, in milliseconds. */
+  durationMs: number;
+  /** True for the confirming soak at the rate found. */
+  soak: boolean;
+}
+
+/** Inconclusive steps are repeated (twice as long each time) at most this often. */
+const MAX_RETRIES = 2;
+
+/**
+ * Searches the highest rate at which `plan`'s SLOs hold, as its `search` section directs.
+ *
+ * @example
+ * ```ts
+ * import { parsePlanText, runSearch, startTarget } from "../../mod.ts";
+ *
+ * // 2 servers of 10 ms behind one queue: exactly 200 requests a second.
+ * await using target = await startTarget({ mode: "capacity", servers: 2, delayMs: 10, port: 0 });
+ * const { plan } = parsePlanText(`
+ * name: search-example
+ * target: ${target.url}
+ * requests: [{ path: / }]
+ * load: { connections: 8, max_connections: 200, stages: [{ rate: 100/s, duration: 1s }] }
+ * slo: [p90 < 40ms]
+ * search: { from: 100/s, max: 1k/s, step: 1s, warmup: 0s, cooldown: 0s, soak: 0s, precision: 10% }
+ * `);
+ * const result = await runSearch({ ...plan!, search: plan!.search! });
+ * console.log(result.conclusion.status, result.conclusion.ratePerSec); // found, about 200
+ * ```
+ */
+export async function runSearch(
+  plan: ResolvedPlan & { search: PlanSearch },
+  options: SearchOptions = {},
+): Promise<SearchResult> {
+  const environment = options.environment ?? await collectEnvironment();
+  const sleep = options.sleep ?? ((ms: number) => new Promise((r) => setTimeout(r, ms)));
+  const s = plan.search;
+  const settings: SearchSettings = {
+    fromPerSec: s.fromPerSec,
+    maxPerSec: s.maxPerSec,
+    stepMs: s.stepMs,
+    precision: s.precision,
+    soakMs: s.soakMs,
+    maxRetries: MAX_RETRIES,
+  };
+  const startedAt = new Date();
+  const judged: JudgedStep[] = [];
+  const steps: SearchStep[] = [];
+  let conclusion: SearchConclusion | undefined;
+  while (!options.signal?.aborted) {
+    const move = nextMove(settings, judged);
+    if (move.kind === "done") {
+      conclusion = move.conclusion;
+      break;
+    }
+    options.onStep?.({ phase: "start", step: move });
+    const result = await runPlan(stepPlan(plan, move), {
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.caCerts ? { caCerts: options.caCerts } : {}),
+      environment,
+    });
+    if (options.signal?.aborted || !result.run.complete) break;
+    const { verdict } = await judge(result);
+    const step = stepRecord(move, result, verdict.status, verdict.summary);
+    steps.push(step);
+    judged.push({ ...move, outcome: step.outcome });
+    options.onStep?.({ phase: "done", step });
+    if (s.cooldownMs > 0) await sleep(s.cooldownMs);
+  }
+  const record = conclusionRecord(conclusion, steps);
+  return {
+    schema: SEARCH_SCHEMA,
+    version: SEARCH_VERSION,
+    startedAt: startedAt.toISOString(),
+    endedAt: new Date().toISOString(),
+    complete: conclusion !== undefined,
+    plan: planRecord(plan),
+    environment,
+    settings: {
+      fromPerSec: s.fromPerSec,
+      maxPerSec: s.maxPerSec,
+      stepMs: s.stepMs,
+      warmupMs: s.warmupMs,
+      cooldownMs: s.cooldownMs,
+      precision: s.precision,
+      soakMs: s.soakMs,
+      ...(s.requirePerSec === undefined ? {} : { requirePerSec: s.requirePerSec }),
+    },
+    steps,
+    conclusion: record,
+    verdict: searchVerdict(record, s.requirePerSec, conclusion !== undefined),
+  };
+}
+
+/** The plan of one step: a warmup and one measured stage at the step's rate, SLOs on it. */
+export function stepPlan(plan: ResolvedPlan & { search: PlanSearch }, step: PendingStep) {
+  const stage = (index: number, durationMs: number, warmup: boolean): PlanStage => ({
+    kind: "constant",
+    index,
+    name: `${warmup ? "warmup " : ""}${formatRatePerSec(step.ratePerSec)}${
+      step.soak ? " (soak)" : ""
+    }`,
+    ratePerSec: step.ratePerSec,
+    durationMs,
+    warmup,
+    line: plan.search.line,
+  });
+  const stages = plan.search.warmupMs > 0
+    ? [stage(0, plan.search.warmupMs, true), stage(1, step.durationMs, false)]
+    : [stage(0, step.durationMs, false)];
+  return {
+    ...plan,
+    load: { ...plan.load, stages },
+    slos: plan.slos.map(({ atRatePerSec: _at, ...slo }) => slo),
+  };
+}
+
+function stepRecord(
+  step: PendingStep,
+  result: RunResult,
+  status: string,
+  summary: string,
+): SearchStep {
+  const measured = result.stages[result.stages.length - 1];
+  const failedSlos = result.verdicts.filter((v) => v.kind === "slo" && v.status === "fail").map((
+    v,
+  ) => v.name);
+  const outcome = stepOutcome(status, result.health.toolLimited);
+  const r = measured.response;
+  return {
+    ratePerSec: step.ratePerSec,
+    durationMs: step.durationMs,
+    soak: step.soak,
+    outcome,
+    summary: outcome === "limited" ? result.health.reasons.join("; ") : summary,
+    failedSlos,
+    completed: measured.counts.completed,
+    answeredPerSec: answeredPerSec(result, measured.index),
+    responseUs: {
+      p50: r.percentilesUs["50"] ?? 0,
+      p99: r.percentilesUs["99"] ?? 0,
+      p999: r.percentilesUs["99.9"] ?? 0,
+      max: r.maxUs,
+    },
+  };
+}
+
+/**
+ * Answers per second while the measured stage ran (its intervals, by wall clock): what the server
+ * got through, which above its capacity is less than the rate tried.
+ */
+function answeredPerSec(result: RunResult, stageIndex: number): number {
+  const intervals = result.intervals.filter((i) => i.stageIndex === stageIndex);
+  const ms = intervals.reduce((sum, i) => sum + i.durationMs, 0);
+  const answered = intervals.reduce((sum, i) => sum + i.completedPerSec * i.durationMs, 0);
+  return ms > 0 ? Math.round(answered / ms) : 0;
+}
+
+/**
+ * A step's outcome from its run verdict and tool health. A step tailgate could not send is its
+ * own limit (`limited`), unless it failed: then the server broke the SLOs beyond doubt whatever
+ * the generator added.
+ *
+ * @example
+ * ```ts
+ * import { stepOutcome } from "./run_search.ts";
+ * stepOutcome("inconclusive", true); // "limited"
+ * stepOutcome("fail", true); // "fail"
+ * ```
+ */
+export function stepOutcome(status: string, toolLimited: boolean): StepOutcome {
+  const outcome: StepOutcome = status === "pass"
+    ? "pass"
+    : status === "fail"
+    ? "fail"
+    : "inconclusive";
+  return outcome !== "fail" && toolLimited ? "limited" : outcome;
+}
+
+function conclusionRecord(
+  conclusion: SearchConclusion | undefined,
+  steps: readonly SearchStep[],
+): SearchConclusionRecord {
+  if (conclusion === undefined) {
+    return { status: "inconclusive", reason: "the search was stopped before it concluded" };
+  }
+  if (conclusion.status === "inconclusive") {
+    return {
+      status: "inconclusive",
+      reason: conclusion.reason,
+      ...(conclusion.ratePerSec === undefined ? {} : { ratePerSec: conclusion.ratePerSec }),
+    };
+  }
+  if (conclusion.status === "at_least") {
+    return { status: "at_least", ratePerSec: conclusion.ratePerSec };
+  }
+  // The binding SLO: what failed at the bracket's top (the lowest failing rate).
+  const top = steps.find((s) => s.outcome === "fail" && s.ratePerSec === conclusion.failPerSec);
+  return {
+    status: "found",
+    ratePerSec: conclusion.ratePerSec,
+    failPerSec: conclusion.failPerSec,
+    ...(top?.failedSlos.length ? { bindingSlo: top.failedSlos[0] } : {}),
+  };
+}
+
+function searchVerdict(
+  c: SearchConclusionRecord,
+  requirePerSec: number | undefined,
+  complete: boolean,
+): SearchVerdict {
+  const found = c.ratePerSec === undefined ? "no rate" : formatRatePerSec(c.ratePerSec);
+  if (!complete || c.status === "inconclusive") {
+    return { status: "inconclusive", message: c.reason ?? "the search did not conclude" };
+  }
+  if (requirePerSec === undefined) {
+    return { status: "pass", message: `sustainable rate ${found} (no \`require\` to judge)` };
+  }
+  const need = formatRatePerSec(requirePerSec);
+  return c.ratePerSec! >= requirePerSec
+    ? { status: "pass", message: `sustainable rate ${found} ≥ ${need}` }
+    : { status: "fail", message: `sustainable rate ${found} < ${need}` };
+}
