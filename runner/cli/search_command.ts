@@ -27,8 +27,8 @@ export const SEARCH_HELP = `Usage: tailgate search <plan.yaml> [--out DIR] [--ta
 Finds the highest rate at which the plan's SLOs hold (its sustainable throughput): doubling
 from search.from until a step fails, then bisecting to within search.precision, then a soak at
 the rate found. Each step is a fresh run with its own warmup, judged pass, fail or inconclusive
-(an inconclusive step is repeated twice as long, never guessed); a rate tailgate itself could not
-send ends the search inconclusive, never as a figure about the server.
+(an inconclusive step is repeated twice as long, never guessed); a rate tailgate itself keeps
+failing to send ends the search inconclusive, never as a figure about the server.
   --out DIR      where search.json and search.md go (default ./tailgate-out/)
   --target URL   search against this base URL instead of the plan's target
 Exit codes: 0 the rate found meets search.require (or no require), 1 it does not, 2 invalid

@@ -87,15 +87,18 @@ export function nextMove(settings: SearchSettings, steps: readonly JudgedStep[])
   const last = steps[steps.length - 1];
   const { passPerSec, failPerSec } = bracket(steps);
 
-  if (last.outcome === "limited") {
+  // A step tailgate could not send may have met a passing pause of the machine: it is run again
+  // (longer) like an inconclusive one; only a rate it keeps failing to send is its limit.
+  if (last.outcome === "limited" && trailingRepeats(steps) > settings.maxRetries) {
     return done({
       status: "inconclusive",
-      reason: `tailgate could not send ${rate(last.ratePerSec)}: that is the generator's limit ` +
-        "here, not the server's (more workers, a larger machine, or --shard)",
+      reason: `tailgate could not send ${rate(last.ratePerSec)} in ${trailingRepeats(steps)} ` +
+        "runs: that is the generator's limit here, not the server's (more workers, a larger " +
+        "machine, or --shard)",
       ...(passPerSec === undefined ? {} : { ratePerSec: passPerSec }),
     });
   }
-  if (last.outcome === "inconclusive") {
+  if (last.outcome === "inconclusive" || last.outcome === "limited") {
     const repeats = trailingRepeats(steps);
     if (repeats > settings.maxRetries) {
       return done({
@@ -181,9 +184,8 @@ function trailingRepeats(steps: readonly JudgedStep[]): number {
   let n = 0;
   for (let i = steps.length - 1; i >= 0; i--) {
     const s = steps[i];
-    if (s.ratePerSec !== last.ratePerSec || s.soak !== last.soak || s.outcome !== "inconclusive") {
-      break;
-    }
+    const undecided = s.outcome === "inconclusive" || s.outcome === "limited";
+    if (s.ratePerSec !== last.ratePerSec || s.soak !== last.soak || !undecided) break;
     n++;
   }
   return n;

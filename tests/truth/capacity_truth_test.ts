@@ -12,19 +12,14 @@ import { offTruth, runAgainst } from "../_helpers/truth.ts";
 const TARGET = ["--mode", "capacity", "--servers", "2", "--delay", "10ms"];
 
 Deno.test("a capacity target below its capacity answers every request in the service time", async () => {
-  // 4 servers of 100 ms (40/s) at 20/s; 100 ms, so that 5% covers a VM's one-off stall.
+  // 20 servers of 500 ms (40/s) at 20/s: 500 ms, so that 5% (25 ms) covers the VM's one-off stalls.
   await using target = await startTargetProcess([
-    "--mode",
-    "capacity",
-    "--servers",
-    "4",
-    "--delay",
-    "100ms",
+    ...["--mode", "capacity", "--servers", "20", "--delay", "500ms"],
   ]);
-  const recorded = await runAgainst(target.url, { rate: "20/s", duration: "3s", connections: 8 });
+  const recorded = await runAgainst(target.url, { rate: "20/s", duration: "3s", connections: 16 });
   const stage = recorded.stages[1];
   assert.equal(stage.counts.completed, 60);
-  assert.deepEqual(offTruth(stage.response, { "50": 100, "90": 100, "99": 100, max: 100 }), []);
+  assert.deepEqual(offTruth(stage.response, { "50": 500, "90": 500, "99": 500, max: 500 }), []);
 });
 
 Deno.test("a capacity target above its capacity queues: corrected latencies grow as the queue does", async () => {

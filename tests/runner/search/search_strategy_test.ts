@@ -70,11 +70,29 @@ Deno.test("an inconclusive step is repeated twice as long, and the search gives 
 });
 
 Deno.test("a rate tailgate could not send ends the search as the generator's limit, never a server figure", () => {
-  const { conclusion } = search((rate) => rate >= 6400 ? "limited" : "pass");
+  const { steps, conclusion } = search((rate) => rate >= 6400 ? "limited" : "pass");
+  assert.deepEqual(steps.filter((s) => s.ratePerSec === 6400).map((s) => s.durationMs), [
+    5_000,
+    10_000,
+    20_000,
+  ]);
   assert.equal(conclusion.status, "inconclusive");
   if (conclusion.status !== "inconclusive") return;
-  assert.match(conclusion.reason, /could not send 6\.4k\/s: that is the generator's limit/);
+  assert.match(
+    conclusion.reason,
+    /could not send 6\.4k\/s in 3 runs: that is the generator's limit/,
+  );
   assert.equal(conclusion.ratePerSec, 3200);
+  // A passing pause of the machine is not the generator's limit: the rate is tried again.
+  let first = true;
+  const transient = search((rate) => {
+    if (rate === 800 && first) {
+      first = false;
+      return "limited";
+    }
+    return rate <= 1_000 ? "pass" : "fail";
+  });
+  assert.equal(transient.conclusion.status, "found");
 });
 
 Deno.test("the plan's highest rate passing gives 'at least' that rate, after its soak", () => {

@@ -1,0 +1,66 @@
+import assert from "node:assert/strict";
+import { parsePlanText } from "../../../runner/plan/load_plan.ts";
+
+function parse(search: string) {
+  const parsed = parsePlanText(`name: s
+target: http://127.0.0.1:8080
+requests: [{ path: / }]
+load: { stages: [{ rate: 10/s, duration: 1s }] }
+slo: [p99 < 10ms]
+search:
+${search}
+`);
+  return { plan: parsed.plan, issues: parsed.issues.filter((i) => i.path.startsWith("search")) };
+}
+
+Deno.test("search: the defaults fill what the plan leaves out", () => {
+  const { plan, issues } = parse("  from: 1k/s\n  max: 100k/s");
+  assert.deepEqual(issues, []);
+  assert.deepEqual(plan?.search, {
+    fromPerSec: 1_000,
+    maxPerSec: 100_000,
+    stepMs: 10_000,
+    warmupMs: 2_000,
+    cooldownMs: 2_000,
+    precision: 0.05,
+    soakMs: 30_000,
+    line: 7,
+  });
+});
+
+Deno.test("search: every problem is located, with its fix", () => {
+  const { plan, issues } = parse(
+    "  from: 10k/s\n  max: 1k/s\n  precision: 150%\n  stpe: 5s\n  require: fast",
+  );
+  assert.equal(plan, undefined);
+  const at = issues.map((i) => `${i.line}:${i.path}: ${i.message}${i.hint ? ` (${i.hint})` : ""}`);
+  assert.ok(
+    at.some((l) => /^9:search\.precision: percentage `150%` is outside 0%\.\.100%/.test(l)),
+    at.join("\n"),
+  );
+  assert.ok(at.some((l) => /^10:search.*stpe.*did you mean `step`/.test(l)), at.join("\n"));
+  assert.ok(at.some((l) => /^11:search\.require: /.test(l)), at.join("\n"));
+  const order = parse("  from: 10k/s\n  max: 1k/s");
+  assert.match(order.issues[0].message, /`max` must be above `from`/);
+  assert.equal(order.issues[0].line, 8);
+  const missing = parse("  step: 5s");
+  assert.deepEqual(
+    missing.issues.map((i) => i.message),
+    ["`search` needs `from`", "`search` needs `max`"],
+  );
+});
+
+Deno.test("search: a precision of 0% or 100% is refused, other tools' names get a did-you-mean", () => {
+  assert.match(
+    parse("  from: 1k/s\n  max: 5k/s\n  precision: 0%").issues[0].message,
+    /`precision` must be above 0% and below 100%/,
+  );
+  const { issues } = parse("  start: 500/s\n  max: 5k/s\n  sustainable_rate: 2k/s");
+  assert.deepEqual(
+    issues.filter((i) => i.hint?.startsWith("did you mean")).map((i) => [i.path, i.hint]),
+    [["search.start", "did you mean `from`?"], [
+      "search.sustainable_rate",
+      "did you mean `require`?",
+    ]],
+  );
+});
