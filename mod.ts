@@ -107,7 +107,9 @@ export {
   type RunResult,
   type RunVerdict,
   type StageResult,
+  type StageTimeDomain,
   type ToolHealth,
+  type Trend,
   type Verdict,
   type VerdictStatus,
 } from "./runner/result/mod.ts";

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { timeDomainLines } from "./time_domain_lines.ts";
 import { floorSentence } from "./floor_text.ts";
 import { formatMetric } from "../runner/gates/format_metric.ts";
 import { formatDurationMs, formatRatePerSec } from "../runner/plan/units.ts";
@@ -208,6 +209,7 @@ function health(result: RunResult, caps: Caps, esc: (t: string) => string): stri
     `**Tool health:** ${facts.join(" · ")}`,
     "",
     ...(floor === undefined ? [] : [`**Measured floor:** ${esc(floor)}`, ""]),
+    ...overTime(result, esc),
     ...(shown.length > 0 ? [...shown.map((r) => `- ${esc(r)}`), ""] : []),
     ...more(reasons.length - shown.length, "reasons"),
   ];
@@ -227,4 +229,10 @@ function warnings(list: readonly string[], caps: Caps, esc: (t: string) => strin
 
 function more(hidden: number, what: string): string[] {
   return hidden > 0 ? [`… ${hidden} more ${what} (see the HTML report)`, ""] : [];
+}
+
+/** The time-domain findings (trends, stalls, two modes), one bullet per stage. */
+function overTime(result: RunResult, esc: (text: string) => string): string[] {
+  const lines = timeDomainLines(result);
+  return lines.length ? ["**Over time:**", "", ...lines.map((l) => `- ${esc(l)}`), ""] : [];
 }

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { timeDomainLines } from "./time_domain_lines.ts";
 import { floorSentence } from "./floor_text.ts";
 import { formatDurationMs } from "../runner/plan/units.ts";
 import { errorTotal } from "../runner/recorder/request_counts.ts";
@@ -107,6 +108,7 @@ export function renderTerminal(result: RunResult, options: TerminalOptions): str
   lines.push(healthLine(result));
   const floor = floorSentence(result);
   if (floor !== undefined) lines.push(`measured floor: ${floor}`);
+  for (const line of timeDomainLines(result)) lines.push(`over time: ${line}`);
   if (result.baseline !== undefined) {
     const b = result.baseline;
     lines.push(paint(

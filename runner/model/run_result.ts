@@ -114,6 +114,34 @@ export interface StageResult extends LatencyPair {
   counts: RequestCounts;
   /** The stage's results per request label. */
   labels: LabelResult[];
+  /** What its summary hides: trends, stalls and shape (measured stages; runner/result/time_domain.ts). */
+  timeDomain?: StageTimeDomain;
+}
+
+/** A robust slope with its 95% interval. */
+export interface Trend {
+  /** Theil–Sen slope, µs per minute. */
+  slope: number;
+  /** Lower end of Sen's 95% interval, µs per minute. */
+  low: number;
+  /** Upper end of Sen's 95% interval, µs per minute. */
+  high: number;
+  /** True when the interval excludes zero. */
+  significant: boolean;
+}
+
+/** A stage's time-domain analysis. */
+export interface StageTimeDomain {
+  /** Trend of the per-interval p50 (absent with fewer than 10 whole intervals). */
+  trendP50UsPerMin?: Trend;
+  /** Trend of the per-interval p99 (absent with fewer than 10 whole intervals). */
+  trendP99UsPerMin?: Trend;
+  /** Intervals in which nothing was answered while requests were due, or with an outlying max. */
+  stalls: Array<{ startMs: number; maxUs: number; why: "nothing answered" | "slow" }>;
+  /** The median time between stalls, from three stalls on. */
+  stallPeriodMs?: number;
+  /** Whether the response-time distribution has two separate modes, and where (µs). */
+  bimodal: { flagged: boolean; modesUs?: [number, number] };
 }
 
 /** One time-domain interval (1 s by default) of the run. */

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { withTimeDomain } from "./time_domain.ts";
 import { OUT_OF_DESCRIPTORS_NOTE } from "../engine/http1_errors.ts";
 import type { ResolvedPlan } from "../plan/types.ts";
 import { HISTOGRAM_CONFIG } from "../hdr/histogram_config.ts";
@@ -82,7 +83,7 @@ export function buildResult(
       significantValueDigits: HISTOGRAM_CONFIG.significantValueDigits,
     },
     totals,
-    stages: recorded.stages,
+    stages: withTimeDomain(recorded.stages, recorded.intervals),
     intervals: recorded.intervals,
     health: {
       sendLag: recorded.sendLag,

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { withTimeDomain } from "./time_domain.ts";
 import { mergeLatency, mergeRecordedRuns } from "../recorder/merge_recorded.ts";
 import type { RecordedRun } from "../recorder/recorder.ts";
 import type { RunResult } from "../model/run_result.ts";
@@ -101,7 +102,7 @@ export function mergeResults(parts: readonly RunResult[], names: readonly string
       mergedShards: count,
     },
     totals,
-    stages: recorded.stages,
+    stages: withTimeDomain(recorded.stages, recorded.intervals),
     intervals: recorded.intervals,
     health: {
       sendLag: recorded.sendLag,

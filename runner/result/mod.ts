@@ -20,7 +20,9 @@ export {
   type RunResult,
   type RunVerdict,
   type StageResult,
+  type StageTimeDomain,
   type ToolHealth,
+  type Trend,
   type Verdict,
   type VerdictStatus,
 } from "../model/run_result.ts";

@@ -1,0 +1,193 @@
+/**
+ * What a stage's summary hides, read from its per-second intervals and its histogram (Matthias
+ * Lee: summaries hide trends and stalls; keep time-domain data and test it):
+ *
+ * - **trend**: a robust slope of the per-interval p50 and p99 over time (Theil–Sen: the median of
+ *   the slopes between every pair of intervals, with Sen's 95% interval from Kendall's statistic),
+ *   in µs per minute; `significant` when the interval excludes zero.
+ * - **stalls**: intervals in which nothing was answered while requests were due, or whose max is
+ *   over {@linkcode STALL_FACTOR}× the stage's median response time (and over
+ *   {@linkcode STALL_MIN_US}); consecutive ones are one stall; with their start times and, from
+ *   three on, their period.
+ * - **shape**: whether the response-time distribution has two separate modes (two peaks on a log
+ *   scale, each with at least {@linkcode MODE_MIN_SHARE} of the requests, a valley between them).
+ *
+ * Pure: computed once when the result is built and stored in each measured stage.
+ *
+ * @module
+ */
+import { decodeHistogram } from "../hdr/mod.ts";
+import type { IntervalResult, StageResult, StageTimeDomain } from "../model/run_result.ts";
+
+/** An interval is a stall when its max exceeds this many times the stage's median response time. */
+export const STALL_FACTOR = 5;
+/** …and this many microseconds (a VM's own pauses reach several milliseconds). */
+export const STALL_MIN_US = 20_000;
+/** Intervals needed for a trend: fewer give no slope worth stating. */
+export const MIN_TREND_INTERVALS = 10;
+/** A mode must hold at least this share of the requests. */
+export const MODE_MIN_SHARE = 0.02;
+
+/**
+ * The time-domain analysis of one stage.
+ *
+ * @example
+ * ```ts
+ * import { analyseStage } from "./time_domain.ts";
+ * // analyseStage(intervals of the stage, stage.response.hdr, stage.response.percentilesUs["50"])
+ * ```
+ */
+export function analyseStage(
+  intervals: readonly IntervalResult[],
+  responseHdr: string,
+  stageP50Us: number,
+): StageTimeDomain {
+  // Whole intervals only: a stage's last, shorter one holds too few requests to weigh the same.
+  const whole = intervals.filter((i) => i.durationMs >= 900 && i.counts.completed > 0);
+  const minutes = (i: IntervalResult) => (i.startMs + i.durationMs / 2) / 60_000;
+  const trend = (p: "50" | "99") =>
+    theilSen(whole.map((i) => [minutes(i), i.response.percentilesUs[p] ?? 0]));
+  const p50 = trend("50");
+  const p99 = trend("99");
+  return {
+    ...(p50 ? { trendP50UsPerMin: p50 } : {}),
+    ...(p99 ? { trendP99UsPerMin: p99 } : {}),
+    ...stalls(intervals, stageP50Us),
+    bimodal: twoModes(responseHdr),
+  };
+}
+
+/**
+ * The stages with their time-domain analysis (measured stages only; a warmup's is not judged or
+ * shown), computed from the run's intervals; any earlier analysis (a shard's) is replaced.
+ *
+ * @example
+ * ```ts
+ * import { withTimeDomain } from "./time_domain.ts";
+ * // result.stages = withTimeDomain(result.stages, result.intervals);
+ * ```
+ */
+export function withTimeDomain(
+  stages: readonly StageResult[],
+  intervals: readonly IntervalResult[],
+): StageResult[] {
+  return stages.map(({ timeDomain: _stale, ...stage }) =>
+    stage.warmup || stage.counts.completed === 0 ? stage : {
+      ...stage,
+      timeDomain: analyseStage(
+        intervals.filter((i) => i.stageIndex === stage.index),
+        stage.response.hdr,
+        stage.response.percentilesUs["50"] ?? 0,
+      ),
+    }
+  );
+}
+
+/**
+ * Theil–Sen slope of `points` with Sen's 95% interval; undefined below
+ * {@linkcode MIN_TREND_INTERVALS} points.
+ *
+ * @example
+ * ```ts
+ * import { theilSen } from "./time_domain.ts";
+ * theilSen(Array.from({ length: 12 }, (_, i) => [i, 3 * i + 1]))?.slope; // 3
+ * ```
+ */
+export function theilSen(
+  points: readonly (readonly [number, number])[],
+): { slope: number; low: number; high: number; significant: boolean } | undefined {
+  const n = points.length;
+  if (n < MIN_TREND_INTERVALS) return undefined;
+  const slopes: number[] = [];
+  for (let i = 0; i < n; i++) {
+    for (let j = i + 1; j < n; j++) {
+      const dx = points[j][0] - points[i][0];
+      if (dx !== 0) slopes.push((points[j][1] - points[i][1]) / dx);
+    }
+  }
+  if (slopes.length === 0) return undefined;
+  slopes.sort((a, b) => a - b);
+  const m = slopes.length;
+  const median = m % 2 ? slopes[(m - 1) / 2] : (slopes[m / 2 - 1] + slopes[m / 2]) / 2;
+  // Sen (1968): C = z · sqrt(n(n−1)(2n+5)/18); the interval is the slopes ranked (m−C)/2 and
+  // (m+C)/2 + 1 (1-based).
+  const c = 1.96 * Math.sqrt(n * (n - 1) * (2 * n + 5) / 18);
+  const lowRank = Math.max(1, Math.floor((m - c) / 2));
+  const highRank = Math.min(m, Math.ceil((m + c) / 2) + 1);
+  const low = slopes[lowRank - 1];
+  const high = slopes[highRank - 1];
+  return { slope: median, low, high, significant: low > 0 || high < 0 };
+}
+
+function stalls(
+  intervals: readonly IntervalResult[],
+  stageP50Us: number,
+): Pick<StageTimeDomain, "stalls" | "stallPeriodMs"> {
+  const thresholdUs = Math.max(STALL_FACTOR * stageP50Us, STALL_MIN_US);
+  const found: StageTimeDomain["stalls"] = [];
+  let previousEndMs = -Infinity;
+  for (const i of intervals) {
+    const silent = i.intendedPerSec > 0 && i.completedPerSec === 0;
+    if (!silent && !(i.response.maxUs > thresholdUs)) continue;
+    const why = silent ? "nothing answered" : "slow";
+    const last = found[found.length - 1];
+    if (last !== undefined && i.startMs <= previousEndMs) {
+      // One stall spanning consecutive intervals is one stall.
+      last.maxUs = Math.max(last.maxUs, i.response.maxUs);
+      if (silent) last.why = "nothing answered";
+    } else {
+      found.push({ startMs: i.startMs, maxUs: i.response.maxUs, why });
+    }
+    previousEndMs = i.startMs + i.durationMs;
+  }
+  const gaps = found.slice(1).map((s, k) => s.startMs - found[k].startMs).sort((a, b) => a - b);
+  return {
+    stalls: found,
+    ...(found.length >= 3 ? { stallPeriodMs: gaps[Math.floor((gaps.length - 1) / 2)] } : {}),
+  };
+}
+
+/**
+ * Whether a histogram has two separate modes: on a log scale (four bins per doubling), two local
+ * peaks holding at least {@linkcode MODE_MIN_SHARE} of the count each, with a valley between them
+ * below a quarter of the smaller peak.
+ *
+ * @example
+ * ```ts
+ * import { twoModes } from "./time_domain.ts";
+ * // twoModes(stage.response.hdr) → { bimodal: true, modesUs: [1000, 40000] }
+ * ```
+ */
+export function twoModes(hdr: string): StageTimeDomain["bimodal"] {
+  const histogram = decodeHistogram(hdr);
+  const bins = new Map<number, number>();
+  let total = 0;
+  for (const { valueUs, count } of histogram.recordedValues()) {
+    const bin = Math.floor(4 * Math.log2(Math.max(1, valueUs)));
+    bins.set(bin, (bins.get(bin) ?? 0) + count);
+    total += count;
+  }
+  if (total === 0) return { flagged: false };
+  const lo = Math.min(...bins.keys());
+  const hi = Math.max(...bins.keys());
+  const density = Array.from({ length: hi - lo + 1 }, (_, k) => bins.get(lo + k) ?? 0);
+  // The mass of a peak is its bin and its neighbours (a mode may straddle two bins).
+  const mass = (k: number) => (density[k - 1] ?? 0) + density[k] + (density[k + 1] ?? 0);
+  const peaks: number[] = [];
+  for (let k = 0; k < density.length; k++) {
+    const isPeak = density[k] > 0 && density[k] >= (density[k - 1] ?? 0) &&
+      density[k] > (density[k + 1] ?? 0);
+    if (isPeak && mass(k) >= MODE_MIN_SHARE * total) peaks.push(k);
+  }
+  for (let a = 0; a < peaks.length; a++) {
+    for (let b = a + 1; b < peaks.length; b++) {
+      const valley = Math.min(...density.slice(peaks[a] + 1, peaks[b]));
+      const smaller = Math.min(density[peaks[a]], density[peaks[b]]);
+      if (peaks[b] - peaks[a] >= 2 && valley < smaller / 4) {
+        const valueOf = (k: number) => Math.round(2 ** ((lo + k + 0.5) / 4));
+        return { flagged: true, modesUs: [valueOf(peaks[a]), valueOf(peaks[b])] };
+      }
+    }
+  }
+  return { flagged: false };
+}
