@@ -2,9 +2,9 @@
  * What a stage's summary hides, read from its per-second intervals and its histogram (Matthias
  * Lee: summaries hide trends and stalls; keep time-domain data and test it):
  *
- * - **trend**: a robust slope of the per-interval p50 and p99 over time (Theil–Sen: the median of
- *   the slopes between every pair of intervals, with Sen's 95% interval from Kendall's statistic),
- *   in µs per minute; `significant` when the interval excludes zero.
+ * - **trend** (constant-rate stages): a robust slope of the per-interval p50 and p99 over time
+ *   (Theil–Sen: the median of the slopes between every pair of intervals, with Sen's 95% interval
+ *   from Kendall's statistic), in µs per minute; `significant` when the interval excludes zero.
  * - **stalls**: intervals in which nothing was answered while requests were due, or whose max is
  *   over {@linkcode STALL_FACTOR}× the stage's median response time (and over
  *   {@linkcode STALL_MIN_US}); consecutive ones are one stall; with their start times and, from
@@ -41,14 +41,15 @@ export function analyseStage(
   intervals: readonly IntervalResult[],
   responseHdr: string,
   stageP50Us: number,
+  withTrend = true,
 ): StageTimeDomain {
   // Whole intervals only: a stage's last, shorter one holds too few requests to weigh the same.
   const whole = intervals.filter((i) => i.durationMs >= 900 && i.counts.completed > 0);
   const minutes = (i: IntervalResult) => (i.startMs + i.durationMs / 2) / 60_000;
   const trend = (p: "50" | "99") =>
     theilSen(whole.map((i) => [minutes(i), i.response.percentilesUs[p] ?? 0]));
-  const p50 = trend("50");
-  const p99 = trend("99");
+  const p50 = withTrend ? trend("50") : undefined;
+  const p99 = withTrend ? trend("99") : undefined;
   return {
     ...(p50 ? { trendP50UsPerMin: p50 } : {}),
     ...(p99 ? { trendP99UsPerMin: p99 } : {}),
@@ -78,6 +79,8 @@ export function withTimeDomain(
         intervals.filter((i) => i.stageIndex === stage.index),
         stage.response.hdr,
         stage.response.percentilesUs["50"] ?? 0,
+        // In a ramp the rate moves: a slope there is the load's, not drift over time.
+        stage.kind === "constant",
       ),
     }
   );
