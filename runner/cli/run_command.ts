@@ -9,8 +9,6 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { type Progress as RunProgress, runPlan } from "../api/mod.ts";
 import { checkReachable, descriptorProblem, openFilesLimit } from "../engine/preflight.ts";
-import { formatIssue } from "../plan/format_issue.ts";
-import { loadPlan } from "../plan/load_plan.ts";
 import { credentialsProblem, parseHttpUrl } from "../plan/validate_url.ts";
 import type { ResolvedPlan } from "../plan/types.ts";
 import { formatDurationMs, formatRatePerSec } from "../plan/units.ts";
@@ -22,6 +20,7 @@ import type { ShardSpec } from "../schedule/build_schedule.ts";
 import { printable } from "../plan/printable.ts";
 import { type CommandOutcome, failed } from "./command.ts";
 import { finishResult } from "./finish_result.ts";
+import { planToRun } from "./plan_to_run.ts";
 import { checkOutDir } from "./out_dir.ts";
 import {
   argsError,
@@ -183,19 +182,9 @@ export async function runPlanCommand(
   onProgress: (line: string) => void,
   signal?: AbortSignal,
 ): Promise<RunOutcome> {
-  const parsed = await loadPlan(options.planPath, { requireEnv: true });
-  const planErrors = parsed.issues.filter((i) => i.severity === "error");
-  if (!parsed.plan || planErrors.length) {
-    return {
-      exitCode: EXIT_CODES.usage,
-      errors: [],
-      notes: planErrors.map((i) => formatIssue(i, parsed.text)),
-    };
-  }
-  // Warnings (a stage that cannot work as written, a percentile too few requests support) are
-  // shown before the run, when they can still change the user's mind.
-  for (const warning of parsed.issues) onProgress(formatIssue(warning, parsed.text));
-  const plan = options.target ? retarget(parsed.plan, options.target) : parsed.plan;
+  const loaded = await planToRun(options.planPath, onProgress);
+  if ("outcome" in loaded) return loaded.outcome;
+  const plan = options.target ? retarget(loaded.plan, options.target) : loaded.plan;
   // Every path argument is checked before the run, so no measurement is lost to a typo.
   const caCerts: string[] = [];
   for (const f of options.caCertFiles) {

@@ -10,14 +10,13 @@ import { parseArgs } from "node:util";
 import { checkReachable } from "../engine/preflight.ts";
 import { EXIT_CODES } from "../model/exit_codes.ts";
 import type { SearchResult } from "../model/search_result.ts";
-import { formatIssue } from "../plan/format_issue.ts";
-import { loadPlan } from "../plan/load_plan.ts";
 import { formatDurationMs, formatRatePerSec } from "../plan/units.ts";
 import { writeFileAtomic } from "../result/atomic_write.ts";
 import { runSearch } from "../search/run_search.ts";
 import { renderSearchMarkdown, renderSearchTerminal } from "../../reporters/search_report.ts";
 import { type CommandOutcome, failed } from "./command.ts";
 import { checkOutDir } from "./out_dir.ts";
+import { planToRun } from "./plan_to_run.ts";
 import { argsError } from "./result_args.ts";
 import { retarget } from "./run_command.ts";
 
@@ -62,15 +61,8 @@ export async function searchCommand(
   if (planPath === undefined) return failed("name the plan, e.g. `tailgate search plan.yaml`");
   if (extra.length) return failed(`one plan per search; unexpected \`${extra.join(" ")}\``);
   const outDir = parsed.values.out ?? "tailgate-out";
-  const loaded = await loadPlan(planPath, { requireEnv: true });
-  const planErrors = loaded.issues.filter((i) => i.severity === "error");
-  if (!loaded.plan || planErrors.length) {
-    return {
-      exitCode: EXIT_CODES.usage,
-      errors: [],
-      notes: planErrors.map((i) => formatIssue(i, loaded.text)),
-    };
-  }
+  const loaded = await planToRun(planPath, progress);
+  if ("outcome" in loaded) return loaded.outcome;
   const target = parsed.values.target;
   const plan = target ? retarget(loaded.plan, target) : loaded.plan;
   const search = plan.search;
