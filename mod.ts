@@ -41,6 +41,8 @@ export {
   SEARCH_SCHEMA,
   SEARCH_VERSION,
   type SearchConclusionRecord,
+  type SearchGate,
+  type SearchHistoryEntry,
   type SearchOptions,
   type SearchResult,
   type SearchSettingsRecord,

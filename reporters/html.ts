@@ -13,7 +13,7 @@ import { CLIENT_SCRIPT } from "./html_client.ts";
 import { buildChartData, type ChartData } from "./html_data.ts";
 import { escapeHtml } from "./html_escape.ts";
 import { environmentTable, toolHealthPanel } from "./html_health.ts";
-import { htmlPage } from "./html_page.ts";
+import { htmlCard, htmlPage } from "./html_page.ts";
 import { planSummary } from "./html_plan.ts";
 import { outcomeSummary, stageTable } from "./html_stages.ts";
 import { bannerStatus, gateTable, verdictBanner, warningsBox } from "./html_verdicts.ts";
@@ -43,20 +43,26 @@ export function renderHtml(result: RunResult): string {
     verdictBanner(result),
     warningsBox(result),
     toc(data.ramp !== undefined),
-    card("gates", "Gates", gatesIntro(), gateTable(result.verdicts)),
-    card("percentiles", "Latency by percentile", percentileIntro(result), percentileChart(data)),
-    card(
+    htmlCard("gates", "Gates", gatesIntro(), gateTable(result.verdicts)),
+    htmlCard(
+      "percentiles",
+      "Latency by percentile",
+      percentileIntro(result),
+      percentileChart(data),
+    ),
+    htmlCard(
       "stages",
       "Stages",
       `<p class="explain">Percentiles per stage, read off the full histograms. ${LATENCY_TERMS}</p>`,
       stageTable(result) + outcomeSummary(result.totals.counts),
     ),
-    data.timeline === undefined ? "" : card(
+    data.timeline === undefined ? "" : htmlCard(
       "timeline",
       "Over time",
       `<p class="explain">One point per second (requests are filed by their scheduled send ` +
         `time, so a stall shows in the seconds it hit). Dashed lines mark stage boundaries; a ` +
-        `grey band is warmup. The rate chart shows the plan's intended rate against what was ` +
+        `grey band is warmup; a red triangle marks a stall the analysis found (a second with ` +
+        `nothing answered, or a max over 5x the stage's median and 20 ms). The rate chart shows the plan's intended rate against what was ` +
         `sent and completed, with errors on the right axis.</p>`,
       `<h3>Latency</h3><div class="chart"><canvas id="chart-timeline-latency" role="img" ` +
         `aria-label="p50, p99 and max response time per second"></canvas></div>` +
@@ -64,7 +70,7 @@ export function renderHtml(result: RunResult): string {
         `id="chart-timeline-throughput" role="img" aria-label="requests per second and errors ` +
         `per second over time"></canvas></div>${NOSCRIPT}`,
     ),
-    data.ramp === undefined ? "" : card(
+    data.ramp === undefined ? "" : htmlCard(
       "ramp",
       "Latency against rate",
       `<p class="explain">During the ramp stage${data.ramp.stageNames.length > 1 ? "s" : ""} ${
@@ -74,7 +80,7 @@ export function renderHtml(result: RunResult): string {
       `<div class="chart"><canvas id="chart-ramp" role="img" aria-label="response time ` +
         `percentiles against intended rate"></canvas></div>${NOSCRIPT}`,
     ),
-    card(
+    htmlCard(
       "health",
       "Tool health",
       `<p class="explain">Could tailgate keep to its schedule, and how late was it itself? ` +
@@ -83,8 +89,8 @@ export function renderHtml(result: RunResult): string {
         `inconclusive, never failed, and a generator that fell behind passes no gate.</p>`,
       toolHealthPanel(result.health, floorSentence(result)),
     ),
-    card("plan", "Plan", "", planSummary(result.plan)),
-    card("environment", "Environment", "", environmentTable(result.environment)),
+    htmlCard("plan", "Plan", "", planSummary(result.plan)),
+    htmlCard("environment", "Environment", "", environmentTable(result.environment)),
     `<footer>tailgate ${escapeHtml(result.environment.tailgateVersion)} · result format ` +
     `${escapeHtml(result.schema)} v${escapeHtml(result.version)} · run ` +
     `${escapeHtml(result.run.startedAt)} – ${escapeHtml(result.run.endedAt)} · charts by ` +
@@ -96,10 +102,6 @@ export function renderHtml(result: RunResult): string {
     data,
     scripts: [chartJsBundle(), CLIENT_SCRIPT],
   });
-}
-
-function card(id: string, title: string, intro: string, body: string): string {
-  return `<section class="card" id="${id}"><h2>${escapeHtml(title)}</h2>${intro}${body}</section>`;
 }
 
 function toc(hasRamp: boolean): string {

@@ -14,78 +14,17 @@
 import type { ChartData } from "./html_data.ts";
 import type { PercentileSeries, SloMarker } from "./percentile_views.ts";
 import type { TimelineSeries } from "./timeline_data.ts";
+import type {
+  AxisOptions,
+  ChartGlobal,
+  ChartLike,
+  Dataset,
+  PageDocument,
+  ScaleLike,
+  TooltipItem,
+} from "./client_globals.ts";
 
-/** What the script uses of a page element. */
-interface PageElement {
-  textContent: string | null;
-  /** Inputs: a checkbox's state. */
-  checked?: boolean;
-  /** Inputs and selects: the chosen value. */
-  value?: string;
-  addEventListener(type: string, listener: () => void): void;
-  setAttribute(name: string, value: string): void;
-}
-
-/** What the script uses of the page. */
-declare const document: {
-  getElementById(id: string): PageElement | null;
-  documentElement: PageElement;
-};
-
-/** What the script uses of a canvas's 2D context. */
-interface Canvas2D {
-  font: string;
-  fillStyle: string;
-  strokeStyle: string;
-  save(): void;
-  restore(): void;
-  fillRect(x: number, y: number, width: number, height: number): void;
-  setLineDash(segments: number[]): void;
-  beginPath(): void;
-  moveTo(x: number, y: number): void;
-  lineTo(x: number, y: number): void;
-  stroke(): void;
-  fillText(text: string, x: number, y: number): void;
-}
-
-/** What the script uses of a chart.js chart (the page's own copy of chart.js, a global there). */
-interface ChartLike {
-  data: { datasets: Dataset[] };
-  options: { scales: Record<string, AxisOptions> };
-  scales: Record<string, { getPixelForValue(value: number): number }>;
-  chartArea: { left: number; right: number; top: number; bottom: number };
-  ctx: Canvas2D;
-  update(): void;
-}
-
-/** chart.js's options are wide; the script passes plain objects through. */
-type AxisOptions = Record<string, unknown>;
-type Dataset = Record<string, unknown>;
-type ChartConfig = Record<string, unknown>;
-/** A chart.js tooltip item, as the callbacks read it. */
-interface TooltipItem {
-  dataset: { label: string };
-  parsed: { x: number; y: number };
-}
-/** A chart.js scale, as the callbacks read it. */
-interface ScaleLike {
-  type: string;
-  max: number;
-  ticks: Array<{ value: number }>;
-}
-
-/** The global chart.js exposes in the page. */
-interface ChartGlobal {
-  new (canvas: PageElement, config: ChartConfig): ChartLike;
-  defaults: {
-    animation: boolean;
-    maintainAspectRatio: boolean;
-    color: string;
-    font: { family: string };
-    plugins: { legend: { labels: { boxHeight: number } } };
-  };
-}
-
+declare const document: PageDocument;
 declare const Chart: ChartGlobal;
 
 /**
@@ -118,6 +57,7 @@ export function reportClient(): void {
     sent: "#2f9e44",
     completed: "#1971c2",
     errors: "#e03131",
+    stall: "#e03131",
   };
   const DASHES: Record<string, number[]> = {
     baselineResponse: [7, 4],
@@ -340,7 +280,15 @@ export function reportClient(): void {
           type: "line",
           data: {
             datasets: timeline.latency.map(function (s) {
-              return line(s, PER_INTERVAL);
+              return s.role === "stall"
+                ? line(s, {
+                  showLine: false,
+                  pointStyle: "triangle",
+                  pointRadius: 7,
+                  pointHoverRadius: 9,
+                  backgroundColor: "rgba(224, 49, 49, 0.35)",
+                })
+                : line(s, PER_INTERVAL);
             }),
           },
           options: {

@@ -115,3 +115,17 @@ td.row-label { padding-left: 22px; }
 .noscript { background: var(--soft); border: 1px dashed var(--line); padding: 10px; color: var(--muted); }
 footer { color: var(--muted); font-size: 12px; margin-top: 24px; }
 `;
+
+/**
+ * One section of a report page: a card with its id (for the table of contents), a title, an
+ * introduction (HTML) and a body (HTML).
+ *
+ * @example
+ * ```ts
+ * import { htmlCard } from "./html_page.ts";
+ * htmlCard("gates", "Gates", "", "<p>…</p>"); // '<section class="card" id="gates"><h2>Gates</h2><p>…</p></section>'
+ * ```
+ */
+export function htmlCard(id: string, title: string, intro: string, body: string): string {
+  return `<section class="card" id="${id}"><h2>${escapeHtml(title)}</h2>${intro}${body}</section>`;
+}

@@ -186,7 +186,10 @@ function summary(result: RunResult): string[] {
   ];
 }
 
-/** Suite properties: the environment fingerprint and the facts of the run. */
+/**
+ * Suite properties: the environment fingerprint, the facts of the run, and each measured stage's
+ * time-domain findings.
+ */
 function properties(result: RunResult): Array<[string, string]> {
   const e = result.environment;
   const r = result.run;
@@ -218,8 +221,34 @@ function properties(result: RunResult): Array<[string, string]> {
     ["baseline.runs", b?.runs],
     ["baseline.date", b?.date],
     ["baseline.gitSha", b?.gitSha],
+    ...result.stages.flatMap((stage) => timeDomainProperties(stage)),
   ];
   return all.flatMap(([name, value]) => value === undefined ? [] : [[name, String(value)]]);
+}
+
+/** A measured stage's time-domain findings (trends, stalls, two modes) as `stage.<index>.…`. */
+function timeDomainProperties(
+  stage: RunResult["stages"][number],
+): Array<[string, string | number | boolean | undefined]> {
+  const t = stage.timeDomain;
+  if (t === undefined) return [];
+  const key = `stage.${stage.index}`;
+  const trend = (p: "p50" | "p99", x: typeof t.trendP50UsPerMin) =>
+    x === undefined ? [] : [
+      [`${key}.trend.${p}.usPerMin`, Math.round(x.slope)],
+      [`${key}.trend.${p}.ci95UsPerMin`, `${Math.round(x.low)}..${Math.round(x.high)}`],
+      [`${key}.trend.${p}.significant`, x.significant],
+    ] as Array<[string, string | number | boolean]>;
+  return [
+    [`${key}.name`, stage.name],
+    ...trend("p50", t.trendP50UsPerMin),
+    ...trend("p99", t.trendP99UsPerMin),
+    [`${key}.stalls`, t.stalls.length],
+    [`${key}.stalls.atMs`, t.stalls.length ? t.stalls.map((x) => x.startMs).join(",") : undefined],
+    [`${key}.stalls.periodMs`, t.stallPeriodMs],
+    [`${key}.bimodal`, t.bimodal.flagged],
+    [`${key}.bimodal.modesUs`, t.bimodal.modesUs?.join(",")],
+  ];
 }
 
 function seconds(durationMs: number): string {

@@ -1,7 +1,7 @@
 /**
  * The capacity search's reports: a terminal summary and a Markdown page (every step with its
- * verdict and latencies, the rate found with its bracket, the binding SLO and the gate). They read
- * only the search document.
+ * verdict and latencies, the rate found with its bracket, the binding SLO and the gates); the HTML
+ * page is search_html.ts. They read only the search document.
  *
  * @module
  */
@@ -31,7 +31,17 @@ export function searchRows(result: SearchResult): string[][] {
   ]);
 }
 
-const HEADER = ["rate", "length", "outcome", "p50", "p99", "p99.9", "max", "answered"];
+/** The step table's columns. */
+export const SEARCH_HEADER = [
+  "rate",
+  "length",
+  "outcome",
+  "p50",
+  "p99",
+  "p99.9",
+  "max",
+  "answered",
+];
 
 /**
  * What the search found, in one line.
@@ -43,6 +53,19 @@ const HEADER = ["rate", "length", "outcome", "p50", "p99", "p99.9", "max", "answ
  * ```
  */
 export function searchHeadline(result: SearchResult): string {
+  return `${searchFinding(result)}; verdict: ${result.verdict.status} (${result.verdict.message})`;
+}
+
+/**
+ * What the search found, without the verdict.
+ *
+ * @example
+ * ```ts
+ * import { searchFinding } from "./search_report.ts";
+ * // "sustainable rate 20k/s (fails at 21k/s: p99 < 10ms)"
+ * ```
+ */
+export function searchFinding(result: SearchResult): string {
   const c = result.conclusion;
   const rate = c.ratePerSec === undefined ? undefined : formatRatePerSec(c.ratePerSec);
   const found = c.status === "found"
@@ -51,7 +74,20 @@ export function searchHeadline(result: SearchResult): string {
     : c.status === "at_least"
     ? `sustainable rate at least ${rate} (the highest rate searched passed)`
     : `no sustainable rate: ${c.reason}${rate ? ` (${rate} passed)` : ""}`;
-  return `${found}; gate: ${result.verdict.status} (${result.verdict.message})`;
+  return found;
+}
+
+/**
+ * The gates, one line each: status, name and message.
+ *
+ * @example
+ * ```ts
+ * import { searchGateLines } from "./search_report.ts";
+ * // ["pass  sustainable_rate >= 1k/s: passed: 1.5k/s held, 1.6k/s failed, so …"]
+ * ```
+ */
+export function searchGateLines(result: SearchResult): string[] {
+  return result.verdict.gates.map((g) => `${g.status.padEnd(12)} ${g.name}: ${g.message}`);
 }
 
 /**
@@ -64,10 +100,16 @@ export function searchHeadline(result: SearchResult): string {
  * ```
  */
 export function renderSearchTerminal(result: SearchResult): string {
-  const rows = [HEADER, ...searchRows(result)];
-  const widths = HEADER.map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  const rows = [SEARCH_HEADER, ...searchRows(result)];
+  const widths = SEARCH_HEADER.map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   const lines = rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i])).join("  ").trimEnd());
-  return [`capacity search: ${result.plan.name}`, ...lines, "", searchHeadline(result)].join("\n");
+  return [
+    `capacity search: ${result.plan.name}`,
+    ...lines,
+    "",
+    ...searchGateLines(result),
+    searchHeadline(result),
+  ].join("\n");
 }
 
 /**
@@ -82,8 +124,8 @@ export function renderSearchTerminal(result: SearchResult): string {
 export function renderSearchMarkdown(result: SearchResult): string {
   const s = result.settings;
   const table = markdownTable(
-    HEADER,
-    HEADER.map((_, i) => i < 3 ? "left" : "right"),
+    SEARCH_HEADER,
+    SEARCH_HEADER.map((_, i) => i < 3 ? "left" : "right"),
     searchRows(result).map((r) => r.map((cell) => escapeMarkdown(cell))),
   );
   return [
@@ -93,6 +135,18 @@ export function renderSearchMarkdown(result: SearchResult): string {
     "",
     ...table,
     "",
+    ...(result.verdict.gates.length
+      ? [
+        ...markdownTable(
+          ["gate", "status", "message"],
+          ["left", "left", "left"],
+          result.verdict.gates.map((g) =>
+            [g.name, g.status, g.message].map((c) => escapeMarkdown(c))
+          ),
+        ),
+        "",
+      ]
+      : []),
     `Doubling from ${formatRatePerSec(s.fromPerSec)} up to ${formatRatePerSec(s.maxPerSec)}, ` +
     `then bisecting to within ${Number((s.precision * 100).toPrecision(3))}%; each step ` +
     `${formatDurationMs(s.warmupMs)} of warmup and ${formatDurationMs(s.stepMs)} measured ` +

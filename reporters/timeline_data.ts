@@ -17,7 +17,8 @@ export type TimelineRole =
   | "intended"
   | "sent"
   | "completed"
-  | "errors";
+  | "errors"
+  | "stall";
 
 /**
  * One series: `[x, y]` points, `y` null where the interval had no value (a gap). Interval series
@@ -98,6 +99,7 @@ export function timelineData(result: RunResult): TimelineChartData | undefined {
       perInterval("p99", "p99 response time", (i) => valueMs(i.response, "99")),
       perInterval("max", "max response time", (i) => valueMs(i.response, "max")),
       perInterval("serviceP99", "p99 service time", (i) => valueMs(i.service, "99")),
+      ...stallSeries(result),
     ],
     throughput: [
       {
@@ -116,6 +118,27 @@ export function timelineData(result: RunResult): TimelineChartData | undefined {
       ),
     ],
   };
+}
+
+/**
+ * The stalls the time-domain analysis listed, as points to mark on the latency chart: at the
+ * middle of the stall's first second, at its max (or the stall threshold when nothing was
+ * answered). None when no stage stalled.
+ *
+ * @example
+ * ```ts
+ * import { stallSeries } from "./timeline_data.ts";
+ * // stallSeries(result)[0]?.points → [[4.5, 812.3], [9.5, 20]]
+ * ```
+ */
+export function stallSeries(result: RunResult): TimelineSeries[] {
+  const points = result.stages.flatMap((s) =>
+    (s.timeDomain?.stalls ?? []).map((stall): [number, number | null] => [
+      (stall.startMs + 500) / 1000,
+      Math.max(stall.maxUs, s.timeDomain?.stallThresholdUs ?? 0) / 1000 || null,
+    ])
+  );
+  return points.length ? [{ role: "stall", label: "stall", points }] : [];
 }
 
 /**

@@ -1,19 +1,28 @@
 /**
  * `tailgate search plan.yaml`: the capacity search of the plan's `search` section (the highest
- * rate at which its SLOs hold). Writes `search.json` and `search.md` atomically when the search
- * ends, also when it is stopped (Ctrl-C keeps every step measured), and exits by the search's gate.
+ * rate at which its SLOs hold). Writes `search.json`, `search.md` and `search.html` atomically when the search
+ * ends, also when it is stopped (Ctrl-C keeps every step measured), and exits by the search's
+ * verdict (its `sustainable_rate` SLOs and the rate found against the plan's search history).
  *
  * @module
  */
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { checkReachable } from "../engine/preflight.ts";
+import { BaselineError } from "../gates/baseline_store.ts";
+import { DEFAULT_BASELINE_DIR } from "../gates/baseline_types.ts";
+import {
+  appendSearchHistory,
+  loadSearchHistory,
+  searchHistoryPath,
+} from "../gates/search_history.ts";
 import { EXIT_CODES } from "../model/exit_codes.ts";
 import type { SearchResult } from "../model/search_result.ts";
 import { formatDurationMs, formatRatePerSec } from "../plan/units.ts";
 import { writeFileAtomic } from "../result/atomic_write.ts";
 import { runSearch } from "../search/run_search.ts";
 import { renderSearchMarkdown, renderSearchTerminal } from "../../reporters/search_report.ts";
+import { renderSearchHtml } from "../../reporters/search_html.ts";
 import { type CommandOutcome, failed } from "./command.ts";
 import { checkOutDir } from "./out_dir.ts";
 import { planToRun } from "./plan_to_run.ts";
@@ -22,16 +31,23 @@ import { retarget } from "./run_command.ts";
 
 /** The help of `tailgate search`. */
 export const SEARCH_HELP = `Usage: tailgate search <plan.yaml> [--out DIR] [--target URL]
+                       [--baseline DIR | --no-baseline] [--update-baseline]
 
 Finds the highest rate at which the plan's SLOs hold (its sustainable throughput): doubling
 from search.from until a step fails, then bisecting to within search.precision, then a soak at
 the rate found. Each step is a fresh run with its own warmup, judged pass, fail or inconclusive
 (an inconclusive step is repeated twice as long, never guessed); a rate tailgate itself keeps
 failing to send ends the search inconclusive, never as a figure about the server.
-  --out DIR      where search.json and search.md go (default ./tailgate-out/)
+  --out DIR      where search.json, search.md and search.html go (default ./tailgate-out/)
   --target URL   search against this base URL instead of the plan's target
-Exit codes: 0 the rate found meets search.require (or no require), 1 it does not, 2 invalid
-plan or usage, 3 inconclusive or stopped, 4 the target is unreachable.`;
+  --baseline DIR the plans' histories (default .tailgate/baselines): the rate found is judged
+                 against the plan's past searches on this machine (a drop of over 10% that the
+                 history's spread cannot explain is a regression)
+  --no-baseline  skip the regression gate
+  --update-baseline  add this search's rate to the history (complete searches that found one)
+Gates: the plan's sustainable_rate SLOs (e.g. sustainable_rate >= 20k/s) and the history.
+Exit codes: 0 every gate passed (or there is none and a rate was found), 1 a gate failed,
+2 invalid plan or usage, 3 inconclusive or stopped, 4 the target is unreachable.`;
 
 /**
  * Runs `tailgate search`.
@@ -52,7 +68,13 @@ export async function searchCommand(
     parsed = parseArgs({
       args,
       allowPositionals: true,
-      options: { out: { type: "string" }, target: { type: "string" } },
+      options: {
+        out: { type: "string" },
+        target: { type: "string" },
+        baseline: { type: "string" },
+        "no-baseline": { type: "boolean" },
+        "update-baseline": { type: "boolean" },
+      },
     });
   } catch (e) {
     return failed(argsError(e));
@@ -77,9 +99,20 @@ export async function searchCommand(
   const unreachable = await checkReachable(new URL(plan.requests[0].url));
   if (unreachable) return failed(unreachable, EXIT_CODES.unreachable);
 
-  const path = join(outDir, "search.json");
+  const baselineDir = parsed.values["no-baseline"]
+    ? undefined
+    : parsed.values.baseline ?? DEFAULT_BASELINE_DIR;
+  if (baselineDir === undefined && parsed.values["update-baseline"]) {
+    return failed("--update-baseline needs a history: drop --no-baseline");
+  }
+  const history = baselineDir === undefined
+    ? { ok: true as const, entries: [] }
+    : await loadSearchHistory(baselineDir, plan.name);
+  if (!history.ok) return failed(history.error);
+
   const result = await runSearch({ ...plan, search }, {
     ...(signal ? { signal } : {}),
+    history: history.entries,
     onStep: ({ phase, step }) => {
       const what = `${formatRatePerSec(step.ratePerSec)} for ${formatDurationMs(step.durationMs)}` +
         (step.soak ? " (soak)" : "");
@@ -88,6 +121,21 @@ export async function searchCommand(
     },
   });
   await write(outDir, result);
+  const notes: string[] = [];
+  if (baselineDir !== undefined && parsed.values["update-baseline"]) {
+    try {
+      const updated = await appendSearchHistory(baselineDir, result);
+      notes.push(
+        `history ${
+          searchHistoryPath(baselineDir, plan.name)
+        } now holds ${updated.entries.length} ` +
+          "searches",
+      );
+    } catch (e) {
+      if (!(e instanceof BaselineError)) throw e;
+      notes.push(`history not updated: ${e.message}`);
+    }
+  }
   const exitCode = result.verdict.status === "pass"
     ? EXIT_CODES.ok
     : result.verdict.status === "fail"
@@ -96,8 +144,9 @@ export async function searchCommand(
   return {
     exitCode,
     errors: [],
-    notes: [],
-    output: `${renderSearchTerminal(result)}\n\nwrote ${path}\nwrote ${join(outDir, "search.md")}`,
+    notes,
+    output: `${renderSearchTerminal(result)}\n\n` +
+      ["search.json", "search.md", "search.html"].map((f) => `wrote ${join(outDir, f)}`).join("\n"),
   };
 }
 
@@ -105,4 +154,5 @@ async function write(outDir: string, result: SearchResult): Promise<void> {
   await Deno.mkdir(outDir, { recursive: true });
   await writeFileAtomic(join(outDir, "search.json"), JSON.stringify(result, null, 1) + "\n");
   await writeFileAtomic(join(outDir, "search.md"), renderSearchMarkdown(result));
+  await writeFileAtomic(join(outDir, "search.html"), renderSearchHtml(result));
 }

@@ -4,7 +4,8 @@
  * when the SLO cannot be judged at all (it does not parse, or the result holds no stage or label
  * it names). Percentiles come from the bound stages' histograms merged exactly, never from
  * averages; failed requests count as beyond every latency bound; every verdict carries its
- * measured value whatever its status.
+ * measured value whatever its status. Trends and stalls are judged by time_domain_gates.ts;
+ * `sustainable_rate` is left to the capacity search (runner/search/).
  *
  * @module
  */
@@ -17,6 +18,7 @@ import { formatMetric } from "./format_metric.ts";
 import { metricEvidence } from "./gate_evidence.ts";
 import { countBeyond } from "./latency_evidence.ts";
 import { type SloScope, sloScope } from "./slo_scope.ts";
+import { judgeStalls, judgeTrend } from "./time_domain_gates.ts";
 
 /** Options of the SLO gate. */
 export interface SloGateOptions {
@@ -35,7 +37,9 @@ export interface SloGateOptions {
  */
 export function evaluateSlos(result: RunResult, options: SloGateOptions = {}): Verdict[] {
   const alpha = options.alpha ?? 0.05;
-  return result.plan.slos.map(({ text, line }) => {
+  // `sustainable_rate` is the capacity search's finding: a run has nothing to judge it on.
+  const own = result.plan.slos.filter(({ text }) => !/^\s*sustainable_rate\b/.test(text));
+  return own.map(({ text, line }) => {
     const parsed = parseSlo(text);
     if (!parsed.ok) {
       return verdict(text, line, "invalid", [], `the SLO does not parse: ${parsed.error.message}`);
@@ -54,6 +58,9 @@ export function evaluateSlos(result: RunResult, options: SloGateOptions = {}): V
         message: "no request completed in these stages: run the stages this SLO binds to",
       };
     }
+    const stages = result.stages.filter((s) => scope.stageIndexes.includes(s.index));
+    if (slo.metric.kind === "trend") return judgeTrend(base, slo, stages, result);
+    if (slo.metric.kind === "stalls") return judgeStalls(base, slo, stages, result);
     return judge(base, slo, scope, result, alpha);
   });
 }

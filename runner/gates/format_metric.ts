@@ -1,9 +1,10 @@
 /**
- * How a gate value is written for people, by its unit: durations, percentages, rates.
+ * How a gate value is written for people, by its unit: durations, percentages, rates, slopes,
+ * counts.
  *
  * @module
  */
-import { formatDurationMs, formatRatePerSec } from "../plan/units.ts";
+import { formatDurationMs, formatRatePerSec, formatSlopeUsPerMin } from "../plan/units.ts";
 import type { Verdict } from "../model/run_result.ts";
 
 /**
@@ -15,10 +16,13 @@ import type { Verdict } from "../model/run_result.ts";
  * formatMetric(1500, "us"); // "1.5ms"
  * formatMetric(0.001, "fraction"); // "0.1%"
  * formatMetric(20_000, "per_sec"); // "20k/s"
+ * formatMetric(1_500, "us_per_min"); // "1.5ms/min"
  * ```
  */
 export function formatMetric(value: number, unit: NonNullable<Verdict["unit"]>): string {
   if (unit === "us") return formatDurationMs(value / 1000);
   if (unit === "fraction") return `${+(value * 100).toPrecision(4)}%`;
+  if (unit === "us_per_min") return formatSlopeUsPerMin(value);
+  if (unit === "count") return String(value);
   return formatRatePerSec(value);
 }

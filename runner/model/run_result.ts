@@ -140,6 +140,11 @@ export interface StageTimeDomain {
   stalls: Array<{ startMs: number; maxUs: number; why: "nothing answered" | "slow" }>;
   /** The median time between stalls, from three stalls on. */
   stallPeriodMs?: number;
+  /**
+   * The max above which an interval was a stall: max(5 × the stage's p50, 20 ms), in µs. Absent in
+   * results written before it.
+   */
+  stallThresholdUs?: number;
   /** Whether the response-time distribution has two separate modes, and where (µs). */
   bimodal: { flagged: boolean; modesUs?: [number, number] };
 }
@@ -280,9 +285,9 @@ export interface Verdict {
   bound?: number;
   /**
    * Unit of `measured`, `bound` and `ci95`: `us` microseconds, `fraction` (error rate), `per_sec`
-   * (throughput).
+   * (throughput), `us_per_min` (a trend's slope), `count` (stalls).
    */
-  unit?: "us" | "fraction" | "per_sec";
+  unit?: "us" | "fraction" | "per_sec" | "us_per_min" | "count";
   /** Headroom relative to the bound: positive passes, negative fails by that fraction. */
   margin?: number;
   /**

@@ -10,7 +10,7 @@ import type { Environment, PlanRecord, VerdictStatus } from "./run_result.ts";
 /** The document's `schema` value. */
 export const SEARCH_SCHEMA = "tailgate-search";
 /** The document's format version. */
-export const SEARCH_VERSION = 1;
+export const SEARCH_VERSION = 2;
 
 /** One rate tried. */
 export interface SearchStep {
@@ -51,12 +51,33 @@ export interface SearchConclusionRecord {
   reason?: string;
 }
 
-/** The search's gate (`search.require`): pass, fail or inconclusive, with why. */
-export interface SearchVerdict {
-  /** `pass`: the rate found meets `require` (or there is none); `fail`: it does not. */
+/** One gate of the search: a `sustainable_rate` SLO, or the found rate against its history. */
+export interface SearchGate {
+  /** `slo`: a `sustainable_rate` SLO of the plan; `regression`: the rate found vs the history. */
+  kind: "slo" | "regression";
+  /** The SLO as written, or `sustainable rate vs baseline`. */
+  name: string;
+  /** Line of the SLO in the plan file (SLO gates). */
+  line?: number;
+  /** The gate's outcome. */
   status: Exclude<VerdictStatus, "invalid">;
+  /** The bound (per second): the SLO's, or the lowest rate the history allows. */
+  bound?: number;
   /** The verdict in words, with the figures. */
   message: string;
+}
+
+/**
+ * The search's verdict, computed once: `fail` when a gate fails, `inconclusive` when one is (or,
+ * with no gate, when the search found no rate), else `pass`.
+ */
+export interface SearchVerdict {
+  /** The one outcome of the search. */
+  status: Exclude<VerdictStatus, "invalid">;
+  /** The verdict in words: the gates' count by outcome, or why there is no figure. */
+  message: string;
+  /** Every gate, in the plan's order, then the regression gate. */
+  gates: SearchGate[];
 }
 
 /** The search's settings (the plan's `search` section, resolved). */
@@ -75,8 +96,6 @@ export interface SearchSettingsRecord {
   precision: number;
   /** The confirming soak's length, in milliseconds (0: none). */
   soakMs: number;
-  /** The gate: the sustainable rate must be at least this, per second. */
-  requirePerSec?: number;
 }
 
 /** The whole document. */
@@ -101,6 +120,6 @@ export interface SearchResult {
   steps: SearchStep[];
   /** What the search concluded. */
   conclusion: SearchConclusionRecord;
-  /** The gate (`search.require`). */
+  /** The verdict and its gates. */
   verdict: SearchVerdict;
 }

@@ -4,16 +4,25 @@
  * ```
  * slo    = metric op bound [ "at" rate ] [ "for" '"' label '"' ]
  * metric = "p" number | number "%ile" | "max" | "mean" | "error_rate" | "throughput"
- * op     = "<" | "<=" | ">" | ">="
+ *        | "trend(p50)" | "trend(p99)" | "stalls" | "sustainable_rate"
+ * op     = "<" | "<=" | ">" | ">=" | "==" (only `stalls == 0`)
  * ```
  *
- * Latency bounds are durations, `error_rate` bounds are percentages and `throughput` bounds are
- * rates. Pure; a failure carries the offset and length of the offending part so errors point at it.
+ * Latency bounds are durations, `error_rate` bounds are percentages, `throughput` and
+ * `sustainable_rate` bounds are rates, a trend's bound is a slope (`1ms/min`) and `stalls` a count.
+ * `trend`, `stalls` and `sustainable_rate` judge all of a stage's requests (no `for`), and
+ * `sustainable_rate` is the capacity search's finding (no `at`: the search picks its rates). Pure; a
+ * failure carries the offset and length of the offending part so errors point at it.
  *
  * @module
  */
 import type { Slo, SloMetric, SloOperator } from "./types.ts";
-import { parseDurationMs, parsePercentFraction, parseRatePerSec } from "./units.ts";
+import {
+  parseDurationMs,
+  parsePercentFraction,
+  parseRatePerSec,
+  parseSlopeUsPerMin,
+} from "./units.ts";
 import { didYouMean } from "./did_you_mean.ts";
 
 /** A parsed SLO, without its source line (the caller knows it). */
@@ -31,7 +40,15 @@ export interface SloParseError {
   length: number;
 }
 
-const METRIC_WORDS = ["max", "mean", "error_rate", "throughput"];
+const METRIC_WORDS = [
+  "max",
+  "mean",
+  "error_rate",
+  "throughput",
+  "trend",
+  "stalls",
+  "sustainable_rate",
+];
 const METRIC_SYNONYMS: Record<string, string> = {
   avg: "mean",
   average: "mean",
@@ -43,6 +60,13 @@ const METRIC_SYNONYMS: Record<string, string> = {
   rps: "throughput",
   qps: "throughput",
   rate: "throughput",
+  stall: "stalls",
+  pauses: "stalls",
+  slope: "trend",
+  drift: "trend",
+  capacity: "sustainable_rate",
+  sustainable: "sustainable_rate",
+  max_rate: "sustainable_rate",
 };
 const EXAMPLES = "e.g. `p99.9 < 10ms at 20k/s`, `max < 1s`, `error_rate < 0.1%`";
 
@@ -72,6 +96,7 @@ export function parseSlo(
     return fail("an SLO starts with what it measures", pos, 1, EXAMPLES);
   }
   let metric: SloMetric;
+  let metricLength = metricMatch[0].length;
   const percentileText = metricMatch[1] ?? metricMatch[2];
   if (percentileText !== undefined) {
     const percentile = Number(percentileText);
@@ -97,15 +122,29 @@ export function parseSlo(
         word.length,
         guess
           ? `did you mean \`${guess}\`?`
-          : `write pNN (p99, p99.9), max, mean, error_rate or throughput`,
+          : `write pNN (p99, p99.9), max, mean, error_rate, throughput, trend(p99), stalls ` +
+            "or sustainable_rate",
       );
     }
-    metric = { kind: word } as SloMetric;
+    if (word === "trend") {
+      const arg = /^\s*\(\s*p(\d+(?:\.\d+)?)\s*\)/.exec(text.slice(pos + word.length));
+      if (!arg || (arg[1] !== "50" && arg[1] !== "99")) {
+        return fail(
+          "`trend` needs the percentile it follows: `trend(p50)` or `trend(p99)`",
+          pos,
+          word.length + (arg?.[0].length ?? 0),
+          "e.g. `trend(p99) < 1ms/min`",
+        );
+      }
+      metric = { kind: "trend", percentile: arg[1] === "50" ? 50 : 99 };
+      metricLength = word.length + arg[0].length;
+    } else metric = { kind: word } as SloMetric;
   }
-  pos = skipSpace(text, pos + metricMatch[0].length);
+  pos = skipSpace(text, pos + metricLength);
 
   const opMatch = /^(<=|>=|<|>|==?|!=)/.exec(text.slice(pos));
-  if (!opMatch || opMatch[1].startsWith("=") || opMatch[1] === "!=") {
+  const stallsEqual = metric.kind === "stalls" && opMatch?.[1] === "==";
+  if (!opMatch || ((opMatch[1].startsWith("=") || opMatch[1] === "!=") && !stallsEqual)) {
     const found = opMatch?.[1] ?? text.slice(pos).split(/\s/)[0];
     return fail(
       found ? `expected <, <=, > or >= but found \`${found}\`` : "the SLO ends before its operator",
@@ -114,30 +153,51 @@ export function parseSlo(
       EXAMPLES,
     );
   }
-  const operator = opMatch[1] as SloOperator;
-  const wantsUpper = metric.kind !== "throughput";
+  const operator: SloOperator = stallsEqual ? "<=" : opMatch[1] as SloOperator;
+  const wantsUpper = metric.kind !== "throughput" && metric.kind !== "sustainable_rate";
   if (wantsUpper !== operator.startsWith("<")) {
     return fail(
       wantsUpper
         ? `\`${operator}\` would set a floor on ${
-          metric.kind === "error_rate" ? "errors" : "latency"
+          metric.kind === "error_rate"
+            ? "errors"
+            : metric.kind === "stalls"
+            ? "stalls"
+            : metric.kind === "trend"
+            ? "a trend"
+            : "latency"
         }`
-        : "`throughput` is judged against a floor",
+        : `\`${metric.kind}\` is judged against a floor`,
       pos,
       operator.length,
       wantsUpper ? "use `<` or `<=`" : "use `>=` or `>`",
     );
   }
-  pos = skipSpace(text, pos + operator.length);
+  pos = skipSpace(text, pos + opMatch[1].length);
 
   const boundText = /^\S+/.exec(text.slice(pos))?.[0] ?? "";
   if (boundText === "") return fail("the SLO ends before its bound", pos, 1, EXAMPLES);
-  const boundParse = metric.kind === "throughput"
+  const boundParse = metric.kind === "throughput" || metric.kind === "sustainable_rate"
     ? parseRatePerSec(boundText)
     : metric.kind === "error_rate"
     ? parsePercentFraction(boundText)
+    : metric.kind === "trend"
+    ? parseSlopeUsPerMin(boundText)
+    : metric.kind === "stalls"
+    ? parseCount(boundText)
     : parseDurationMs(boundText);
   if (!boundParse.ok) return fail(boundParse.message, pos, boundText.length, boundParse.hint);
+  if (stallsEqual && boundParse.value !== 0) {
+    return fail(
+      "`==` only says `stalls == 0`",
+      pos,
+      boundText.length,
+      `write \`stalls <= ${boundParse.value}\``,
+    );
+  }
+  if (metric.kind === "stalls" && operator === "<" && boundParse.value === 0) {
+    return fail("no count of stalls is below 0", pos, boundText.length, "write `stalls == 0`");
+  }
   const isLatency = metric.kind === "percentile" || metric.kind === "max" || metric.kind === "mean";
   const bound = isLatency ? boundParse.value * 1000 : boundParse.value;
   if (isLatency && !(bound > 0)) {
@@ -148,6 +208,22 @@ export function parseSlo(
   const slo: ParsedSlo = { text, metric, operator, bound };
   while (pos < text.length) {
     const word = /^\S+/.exec(text.slice(pos))![0];
+    if ((word === "at" || word === "for") && metric.kind === "sustainable_rate") {
+      return fail(
+        `\`sustainable_rate\` takes no \`${word}\``,
+        pos,
+        word.length,
+        "the search tries its own rates and judges every SLO of the plan at each",
+      );
+    }
+    if (word === "for" && (metric.kind === "trend" || metric.kind === "stalls")) {
+      return fail(
+        `\`${metric.kind === "trend" ? "trend" : "stalls"}\` takes no \`for\``,
+        pos,
+        word.length,
+        "trends and stalls are judged on all of a stage's requests; bind a stage with `at <rate>`",
+      );
+    }
     if (word === "at" && slo.atRatePerSec === undefined) {
       pos = skipSpace(text, pos + 2);
       const rateText = /^\S+/.exec(text.slice(pos))?.[0] ?? "";
@@ -181,6 +257,16 @@ export function parseSlo(
     }
   }
   return { ok: true, value: slo };
+}
+
+function parseCount(text: string): { ok: true; value: number } | {
+  ok: false;
+  message: string;
+  hint?: string;
+} {
+  return /^\d+$/.test(text) && Number.isSafeInteger(Number(text))
+    ? { ok: true, value: Number(text) }
+    : { ok: false, message: `\`${text}\` is not a count of stalls`, hint: "e.g. `stalls == 0`" };
 }
 
 function skipSpace(text: string, pos: number): number {

@@ -305,11 +305,6 @@ const SEARCH: SectionSpec = {
       default: "30s",
       description: "A longer run at the rate found, to confirm it (0s: none).",
     },
-    {
-      key: "require",
-      kind: "rate",
-      description: "The gate: the sustainable rate must be at least this (exit 1 below it).",
-    },
   ],
   synonyms: {
     start: "from",
@@ -322,8 +317,11 @@ const SEARCH: SectionSpec = {
     warm_up: "warmup",
     tolerance: "precision",
     confirm: "soak",
-    min_rate: "require",
-    sustainable_rate: "require",
+  },
+  misplaced: {
+    require: "the gate is an SLO: under `slo`, write e.g. `sustainable_rate >= 20k/s`",
+    min_rate: "the gate is an SLO: under `slo`, write e.g. `sustainable_rate >= 20k/s`",
+    sustainable_rate: "the gate is an SLO: under `slo`, write e.g. `sustainable_rate >= 20k/s`",
   },
 };
 

@@ -141,14 +141,21 @@ export type SloMetric =
   | { kind: "max" }
   | { kind: "mean" }
   | { kind: "error_rate" }
-  | { kind: "throughput" };
+  | { kind: "throughput" }
+  /** The robust slope of the per-interval p50 or p99 over a constant stage (`trend(p99)`). */
+  | { kind: "trend"; percentile: 50 | 99 }
+  /** How many stalls the time-domain analysis lists in the bound stages. */
+  | { kind: "stalls" }
+  /** The capacity search's finding; judged by `tailgate search`, not by a run. */
+  | { kind: "sustainable_rate" };
 
 /** A comparison operator of the SLO grammar. */
 export type SloOperator = "<" | "<=" | ">" | ">=";
 
 /**
  * One SLO line. `bound` is in microseconds for latency metrics, a fraction (0.001) for
- * `error_rate` and requests per second for `throughput`.
+ * `error_rate`, requests per second for `throughput` and `sustainable_rate`, microseconds per
+ * minute for `trend(...)` and a count for `stalls`.
  */
 export interface Slo {
   /** The text as written in the plan. */
@@ -157,7 +164,10 @@ export interface Slo {
   metric: SloMetric;
   /** How the measured value must compare with `bound`. */
   operator: SloOperator;
-  /** The limit: microseconds for latency, a fraction for error_rate, per second for throughput. */
+  /**
+   * The limit: microseconds for latency, a fraction for error_rate, per second for throughput and
+   * sustainable_rate, µs per minute for a trend, a count for stalls.
+   */
   bound: number;
   /** Bound to the constant stages at this rate; absent means every non-warmup stage. */
   atRatePerSec?: number;

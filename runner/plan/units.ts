@@ -206,6 +206,51 @@ export function parsePercentFraction(text: string): Parsed<number> {
   return { ok: true, value: percent / 100 };
 }
 
+const SLOPE_PER_MIN: Record<string, number> = { s: 60, sec: 60, m: 1, min: 1, h: 1 / 60 };
+
+/**
+ * Parses a latency slope such as `1ms/min`, `50us/s` or `10ms/h` into microseconds per minute:
+ * how fast a percentile may drift over a stage (the `trend(p99) < 1ms/min` SLO's bound).
+ *
+ * @example
+ * ```ts
+ * import { parseSlopeUsPerMin } from "./units.ts";
+ * parseSlopeUsPerMin("1ms/min"); // { ok: true, value: 1000 }
+ * parseSlopeUsPerMin("50us/s"); // { ok: true, value: 3000 }
+ * ```
+ */
+export function parseSlopeUsPerMin(text: string): Parsed<number> {
+  const source = text.trim();
+  const slash = source.lastIndexOf("/");
+  const hint = "write a duration per time, e.g. `1ms/min`, `50us/s`, `10ms/h`";
+  if (slash < 0) return { ok: false, message: `\`${shorten(source)}\` is not a slope`, hint };
+  const per = source.slice(slash + 1).trim();
+  const factor = SLOPE_PER_MIN[per];
+  if (factor === undefined) {
+    return {
+      ok: false,
+      message: `unknown time unit \`${per}\` in \`${shorten(source)}\``,
+      hint: "a slope is per `s`, `min` or `h`, e.g. `1ms/min`",
+    };
+  }
+  const amount = parseDurationMs(source.slice(0, slash));
+  if (!amount.ok) return { ok: false, message: amount.message, hint };
+  return { ok: true, value: amount.value * 1000 * factor };
+}
+
+/**
+ * Formats a slope in microseconds per minute: `1.2ms/min`, `-300us/min`.
+ *
+ * @example
+ * ```ts
+ * import { formatSlopeUsPerMin } from "./units.ts";
+ * formatSlopeUsPerMin(1200); // "1.2ms/min"
+ * ```
+ */
+export function formatSlopeUsPerMin(slopeUsPerMin: number): string {
+  return `${formatDurationMs(slopeUsPerMin / 1000)}/min`;
+}
+
 /**
  * Formats milliseconds with the largest unit that keeps the value readable: `250us`, `1.5ms`, `2s`.
  *

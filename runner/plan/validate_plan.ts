@@ -8,6 +8,7 @@ import { warnInfeasible } from "./feasibility.ts";
 import { keysOf, keySpec, PLAN_LANGUAGE } from "./plan_language.ts";
 import { PlanReader } from "./plan_reader.ts";
 import type { PlanIssue, ResolvedPlan } from "./types.ts";
+import { formatRatePerSec } from "./units.ts";
 import { readLoad } from "./validate_load.ts";
 import { readRegression } from "./validate_regression.ts";
 import { readSearch } from "./validate_search.ts";
@@ -64,8 +65,31 @@ export function validatePlan(
   const regression = get("regression") ? readRegression(reader, get("regression")!) : undefined;
   const search = get("search") ? readSearch(reader, get("search")!) : undefined;
   const slos = get("slo")
-    ? readSlos(reader, get("slo")!, load, requestsOk ? requests : undefined)
+    ? readSlos(
+      reader,
+      get("slo")!,
+      load,
+      requestsOk ? requests : undefined,
+      get("search") !== undefined,
+    )
     : [];
+
+  for (const slo of slos) {
+    if (slo.metric.kind === "sustainable_rate" && search && slo.bound > search.maxPerSec) {
+      const list = get("slo")!;
+      const item = list.kind === "seq"
+        ? list.items.find((i) => i.pos.line === slo.line) ?? list
+        : list;
+      reader.error(
+        item,
+        "slo",
+        `\`${slo.text}\` cannot pass: the search stops at \`max: ${
+          formatRatePerSec(search.maxPerSec)
+        }\``,
+        `raise \`search.max\` to at least ${formatRatePerSec(slo.bound)}`,
+      );
+    }
+  }
 
   // Whether the stages can work as written is worth saying only of a plan that is otherwise valid.
   if (load !== undefined && !reader.issues.some((i) => i.severity === "error")) {

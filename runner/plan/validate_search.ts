@@ -19,11 +19,16 @@ import { parseDurationMs, parsePercentFraction, parseRatePerSec } from "./units.
  *   from: 1k/s
  *   max: 100k/s
  *   step: 10s
- *   require: 20k/s
  * ```
  */
 export function readSearch(reader: PlanReader, node: YamlNode): PlanSearch | undefined {
-  const f = reader.fields(node, "search", keysOf("search"), PLAN_LANGUAGE.search.synonyms);
+  const f = reader.fields(
+    node,
+    "search",
+    keysOf("search"),
+    PLAN_LANGUAGE.search.synonyms,
+    PLAN_LANGUAGE.search.misplaced,
+  );
   if (f === undefined) return undefined;
   const get = (k: string) => f.get(k)?.value;
   for (const k of PLAN_LANGUAGE.search.required ?? []) {
@@ -39,7 +44,6 @@ export function readSearch(reader: PlanReader, node: YamlNode): PlanSearch | und
       : defaultDurationMs("search", k);
   const fromPerSec = rate("from");
   const maxPerSec = rate("max");
-  const requirePerSec = rate("require");
   const stepMs = duration("step");
   const warmupMs = duration("warmup");
   const cooldownMs = duration("cooldown");
@@ -90,7 +94,6 @@ export function readSearch(reader: PlanReader, node: YamlNode): PlanSearch | und
     cooldownMs,
     precision,
     soakMs,
-    ...(requirePerSec === undefined ? {} : { requirePerSec }),
     line: node.pos.line,
   };
 }

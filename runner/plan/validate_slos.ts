@@ -1,7 +1,8 @@
 /**
  * Validates the `slo` list: each line parses under the SLO grammar, binds to a stage that exists
  * (`at 20k/s`) and a request label that exists (`for "GET /orders"`), and asks for a percentile
- * the planned request count can support (a warning otherwise).
+ * the planned request count can support (a warning otherwise). `sustainable_rate` needs a `search`
+ * section; a trend or stall count needs a measured stage long enough to show one (a warning).
  *
  * @module
  */
@@ -19,6 +20,7 @@ export function readSlos(
   node: YamlNode,
   load: PlanLoad | undefined,
   requests: PlanRequest[] | undefined,
+  hasSearch = false,
 ): Slo[] {
   const items = reader.list(node, "slo");
   if (items === undefined) return [];
@@ -49,10 +51,20 @@ export function readSlos(
         return;
       }
     }
+    if (slo.metric.kind === "sustainable_rate" && !hasSearch) {
+      reader.error(
+        item,
+        path,
+        "`sustainable_rate` is what the capacity search finds, and the plan has no `search`",
+        "add e.g. `search: { from: 1k/s, max: 100k/s }` and run `tailgate search`",
+      );
+      return;
+    }
     if (load !== undefined && !checkBinding(reader, item, path, slo, load)) return;
     if (load !== undefined && requests !== undefined) {
       warnIfTooShort(reader, item, path, slo, load, requests);
     }
+    if (load !== undefined) warnIfNoTimeDomain(reader, item, path, slo, load);
     out.push(slo);
   });
   return out;
@@ -123,6 +135,36 @@ function warnIfTooShort(
       formatDurationMs(seconds * 1000)
     } at this rate, or gate a lower percentile; otherwise the verdict is \`inconclusive\` ` +
       "(a clear failure still fails)",
+  );
+}
+
+/** Whole seconds a trend or a stall count needs (one point per 1 s interval). */
+export const TIME_DOMAIN_MIN_SECONDS = 10;
+
+function warnIfNoTimeDomain(
+  reader: PlanReader,
+  item: YamlNode,
+  path: string,
+  slo: Slo,
+  load: PlanLoad,
+): void {
+  const kind = slo.metric.kind;
+  if (kind !== "trend" && kind !== "stalls") return;
+  const stages = stagesForSlo(slo, load.stages).filter((s) =>
+    kind === "stalls" || s.kind === "constant"
+  );
+  const longest = Math.max(0, ...stages.map((s) => s.durationMs));
+  if (longest >= TIME_DOMAIN_MIN_SECONDS * 1000) return;
+  reader.warn(
+    item,
+    path,
+    kind === "trend"
+      ? `a trend is measured over a constant-rate stage of at least ${TIME_DOMAIN_MIN_SECONDS}s ` +
+        "(one point a second), and this SLO binds none"
+      : `stalls are counted over at least ${TIME_DOMAIN_MIN_SECONDS}s of a stage, and this SLO ` +
+        "binds none that long",
+    `add a constant stage of ${TIME_DOMAIN_MIN_SECONDS}s or more; otherwise the verdict is ` +
+      "`inconclusive` (a clear failure still fails)",
   );
 }
 

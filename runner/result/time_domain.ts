@@ -122,11 +122,26 @@ export function theilSen(
   return { slope: median, low, high, significant: low > 0 || high < 0 };
 }
 
+/**
+ * The max above which an interval is a stall, for a stage whose median response time is
+ * `stageP50Us`: max({@linkcode STALL_FACTOR} × p50, {@linkcode STALL_MIN_US}).
+ *
+ * @example
+ * ```ts
+ * import { stallThresholdUs } from "./time_domain.ts";
+ * stallThresholdUs(1_000); // 20000: the 20 ms floor
+ * stallThresholdUs(10_000); // 50000
+ * ```
+ */
+export function stallThresholdUs(stageP50Us: number): number {
+  return Math.max(STALL_FACTOR * stageP50Us, STALL_MIN_US);
+}
+
 function stalls(
   intervals: readonly IntervalResult[],
   stageP50Us: number,
-): Pick<StageTimeDomain, "stalls" | "stallPeriodMs"> {
-  const thresholdUs = Math.max(STALL_FACTOR * stageP50Us, STALL_MIN_US);
+): Pick<StageTimeDomain, "stalls" | "stallPeriodMs" | "stallThresholdUs"> {
+  const thresholdUs = stallThresholdUs(stageP50Us);
   const found: StageTimeDomain["stalls"] = [];
   let previousEndMs = -Infinity;
   for (const i of intervals) {
@@ -146,6 +161,7 @@ function stalls(
   const gaps = found.slice(1).map((s, k) => s.startMs - found[k].startMs).sort((a, b) => a - b);
   return {
     stalls: found,
+    stallThresholdUs: thresholdUs,
     ...(found.length >= 3 ? { stallPeriodMs: gaps[Math.floor((gaps.length - 1) / 2)] } : {}),
   };
 }

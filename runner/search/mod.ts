@@ -4,8 +4,10 @@
  * @module
  */
 export { type PendingStep, runSearch, type SearchOptions } from "./run_search.ts";
+export type { SearchHistoryEntry } from "../gates/search_history.ts";
 export type {
   SearchConclusionRecord,
+  SearchGate,
   SearchResult,
   SearchSettingsRecord,
   SearchStep,

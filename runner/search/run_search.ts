@@ -8,6 +8,8 @@
  * @module
  */
 import { judge } from "../api/judge.ts";
+import type { SearchHistoryEntry } from "../gates/search_history.ts";
+import { judgeSearchRegression, searchRegressionLimit } from "../gates/search_regression.ts";
 import { runPlan } from "../api/run_plan.ts";
 import type { Environment, RunResult } from "../model/run_result.ts";
 import {
@@ -16,12 +18,13 @@ import {
   type SearchConclusionRecord,
   type SearchResult,
   type SearchStep,
-  type SearchVerdict,
 } from "../model/search_result.ts";
 import type { PlanSearch, PlanStage, ResolvedPlan } from "../plan/types.ts";
-import { formatRatePerSec } from "../plan/units.ts";
+import { formatDurationMs, formatRatePerSec } from "../plan/units.ts";
 import { collectEnvironment } from "../result/environment.ts";
 import { planRecord } from "../result/plan_record.ts";
+import { type CertainFailure, earlyStopWatch } from "./early_stop.ts";
+import { judgeRateSlos, rateSlos, searchVerdict } from "./search_gates.ts";
 import {
   type JudgedStep,
   nextMove,
@@ -42,6 +45,8 @@ export interface SearchOptions {
   environment?: Environment;
   /** How the pause between steps is taken (tests pass a faster one). */
   sleep?: (ms: number) => Promise<void>;
+  /** The plan's past searches: the rate found is judged against them (runner/gates/search_regression.ts). */
+  history?: readonly SearchHistoryEntry[];
 }
 
 /** A step about to run. */
@@ -85,6 +90,7 @@ export async function runSearch(
   const environment = options.environment ?? await collectEnvironment();
   const sleep = options.sleep ?? ((ms: number) => new Promise((r) => setTimeout(r, ms)));
   const s = plan.search;
+  const limit = options.history && searchRegressionLimit(options.history, environment);
   const settings: SearchSettings = {
     fromPerSec: s.fromPerSec,
     maxPerSec: s.maxPerSec,
@@ -92,6 +98,10 @@ export async function runSearch(
     precision: s.precision,
     soakMs: s.soakMs,
     maxRetries: MAX_RETRIES,
+    gateRatesPerSec: [
+      ...rateSlos(plan.slos).map((slo) => slo.bound),
+      ...(limit ? [Number(limit.limitPerSec.toPrecision(3))] : []),
+    ],
   };
   const startedAt = new Date();
   const judged: JudgedStep[] = [];
@@ -104,20 +114,37 @@ export async function runSearch(
       break;
     }
     options.onStep?.({ phase: "start", step: move });
-    const result = await runPlan(stepPlan(plan, move), {
-      ...(options.signal ? { signal: options.signal } : {}),
+    const planned = stepPlan(plan, move);
+    const stop = new AbortController();
+    const watch = earlyStopWatch(planned.slos, {
+      ...move,
+      stageIndex: planned.load.stages.length - 1,
+    });
+    let certain: CertainFailure | undefined;
+    const result = await runPlan(planned, {
+      signal: options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal,
       ...(options.caCerts ? { caCerts: options.caCerts } : {}),
       environment,
+      onProgress: (p) => {
+        certain ??= watch(p);
+        if (certain !== undefined) stop.abort();
+      },
     });
-    if (options.signal?.aborted || !result.run.complete) break;
-    const { verdict } = await judge(result);
-    const step = stepRecord(move, result, verdict.status, verdict.summary);
+    if (options.signal?.aborted || (!result.run.complete && certain === undefined)) break;
+    const { verdict } = certain === undefined ? await judge(result) : { verdict: undefined };
+    const step = verdict === undefined
+      ? earlyFailure(move, result, certain!)
+      : stepRecord(move, result, verdict.status, verdict.summary);
     steps.push(step);
     judged.push({ ...move, outcome: step.outcome });
     options.onStep?.({ phase: "done", step });
     if (s.cooldownMs > 0) await sleep(s.cooldownMs);
   }
   const record = conclusionRecord(conclusion, steps);
+  const gates = [
+    ...judgeRateSlos(plan.slos, steps),
+    ...(limit ? [judgeSearchRegression(record, limit)] : []),
+  ];
   return {
     schema: SEARCH_SCHEMA,
     version: SEARCH_VERSION,
@@ -134,11 +161,10 @@ export async function runSearch(
       cooldownMs: s.cooldownMs,
       precision: s.precision,
       soakMs: s.soakMs,
-      ...(s.requirePerSec === undefined ? {} : { requirePerSec: s.requirePerSec }),
     },
     steps,
     conclusion: record,
-    verdict: searchVerdict(record, s.requirePerSec, conclusion !== undefined),
+    verdict: searchVerdict(gates, record, conclusion !== undefined),
   };
 }
 
@@ -161,7 +187,22 @@ export function stepPlan(plan: ResolvedPlan & { search: PlanSearch }, step: Pend
   return {
     ...plan,
     load: { ...plan.load, stages },
-    slos: plan.slos.map(({ atRatePerSec: _at, ...slo }) => slo),
+    slos: plan.slos.filter((slo) => slo.metric.kind !== "sustainable_rate").map((
+      { atRatePerSec: _at, ...slo },
+    ) => slo),
+  };
+}
+
+/** A step stopped once its failure was certain: a fail, with the figures measured until then. */
+function earlyFailure(step: PendingStep, result: RunResult, certain: CertainFailure): SearchStep {
+  const record = stepRecord(step, result, "fail", "");
+  return {
+    ...record,
+    outcome: "fail",
+    summary: `stopped after ${
+      formatDurationMs(result.run.durationMs - (result.stages.at(-2)?.durationMs ?? 0))
+    }: ${certain.reason}`,
+    failedSlos: [certain.slo],
   };
 }
 
@@ -196,13 +237,25 @@ function stepRecord(
 }
 
 /**
- * Answers per second while the measured stage ran (its intervals, by wall clock): what the server
- * got through, which above its capacity is less than the rate tried.
+ * Answers per second while the measured stage ran (its intervals, by wall clock, within the
+ * stage's scheduled span and while requests were scheduled: neither the drain after the schedule
+ * nor the empty rest of a step stopped early counts): what the server got through, which above its
+ * capacity is less than the rate tried.
  */
 function answeredPerSec(result: RunResult, stageIndex: number): number {
-  const intervals = result.intervals.filter((i) => i.stageIndex === stageIndex);
-  const ms = intervals.reduce((sum, i) => sum + i.durationMs, 0);
-  const answered = intervals.reduce((sum, i) => sum + i.completedPerSec * i.durationMs, 0);
+  const stage = result.stages.find((s) => s.index === stageIndex)!;
+  const endMs = stage.startMs + stage.durationMs;
+  let ms = 0;
+  let answered = 0;
+  for (const i of result.intervals) {
+    // Nothing scheduled: the step was stopped early (its intervals run on, empty).
+    if (i.stageIndex !== stageIndex || i.intendedPerSec === 0) continue;
+    const overlapMs = Math.min(i.startMs + i.durationMs, endMs) -
+      Math.max(i.startMs, stage.startMs);
+    if (overlapMs <= 0) continue;
+    ms += overlapMs;
+    answered += i.completedPerSec * overlapMs;
+  }
   return ms > 0 ? Math.round(answered / ms) : 0;
 }
 
@@ -252,22 +305,4 @@ function conclusionRecord(
     failPerSec: conclusion.failPerSec,
     ...(top?.failedSlos.length ? { bindingSlo: top.failedSlos[0] } : {}),
   };
-}
-
-function searchVerdict(
-  c: SearchConclusionRecord,
-  requirePerSec: number | undefined,
-  complete: boolean,
-): SearchVerdict {
-  const found = c.ratePerSec === undefined ? "no rate" : formatRatePerSec(c.ratePerSec);
-  if (!complete || c.status === "inconclusive") {
-    return { status: "inconclusive", message: c.reason ?? "the search did not conclude" };
-  }
-  if (requirePerSec === undefined) {
-    return { status: "pass", message: `sustainable rate ${found} (no \`require\` to judge)` };
-  }
-  const need = formatRatePerSec(requirePerSec);
-  return c.ratePerSec! >= requirePerSec
-    ? { status: "pass", message: `sustainable rate ${found} ≥ ${need}` }
-    : { status: "fail", message: `sustainable rate ${found} < ${need}` };
 }

@@ -5,7 +5,8 @@
  * rate until the bracket is within the precision; an inconclusive step is run again longer (never
  * guessed), and a step the generator could not send is the generator's limit, never the server's.
  * Then one longer soak at the rate found: a pass confirms it, a fail lowers the bracket's top and
- * the search goes on. (Nighthawk's adaptive load controller and AIPerf's adaptive scale search the
+ * the search goes on. A `sustainable_rate` gate's bound that falls inside the bracket is tried as
+ * a step of its own, so the gate is decided, not left between the bracket's ends. (Nighthawk's adaptive load controller and AIPerf's adaptive scale search the
  * same way; neither judges tail percentiles with a three-way decision.)
  *
  * @module
@@ -38,6 +39,11 @@ export interface SearchSettings {
   soakMs: number;
   /** How often one rate may be repeated for being inconclusive before the search gives up. */
   maxRetries: number;
+  /**
+   * The bounds of the plan's `sustainable_rate` SLOs: one inside the bracket is tried as soon as
+   * the bracket holds it, so the gate is decided rather than left inside the bracket.
+   */
+  gateRatesPerSec?: readonly number[];
 }
 
 /** What to do next. */
@@ -132,6 +138,11 @@ export function nextMove(settings: SearchSettings, steps: readonly JudgedStep[])
     }
     return step(failPerSec / 2);
   }
+  // A gate's bound inside the bracket is the rate that decides it: tried first.
+  const gate = settings.gateRatesPerSec?.find((g) =>
+    g > passPerSec && g < failPerSec && !steps.some((x) => !x.soak && x.ratePerSec === g)
+  );
+  if (gate !== undefined) return step(gate);
   // Bisection, until the bracket is within the precision (or no rate is left between its ends).
   const middle = roundRate((passPerSec + failPerSec) / 2);
   if (

@@ -2,11 +2,13 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { renderHtml } from "../../reporters/html.ts";
+import { renderSearchHtml } from "../../reporters/search_html.ts";
 import type { RunResult } from "../../runner/model/run_result.ts";
 import { type CdpEvent, Chromium, type Page } from "../_helpers/chromium.ts";
 import { HOSTILE, hostileResult, reportResult } from "../_helpers/report_fixtures.ts";
 import { ignoreWithout } from "../_helpers/test_tools.ts";
 import { recordedResult } from "./_recorded_results.ts";
+import { searchResult } from "../_helpers/search_fixtures.ts";
 
 /** A test that drives `chromium`: ignored where it is not installed (CI requires it). */
 function browserTest(name: string, fn: () => void | Promise<void>): void {
@@ -21,9 +23,13 @@ const CHART_IDS = [
 ];
 
 /** Renders the result to a file, opens it over file:// with the network offline. */
-async function openReport(browser: Chromium, dir: string, result: RunResult): Promise<Page> {
+async function openReport(
+  browser: Chromium,
+  dir: string,
+  result: RunResult | string,
+): Promise<Page> {
   const path = join(dir, `report-${crypto.randomUUID().slice(0, 8)}.html`);
-  await Deno.writeTextFile(path, renderHtml(result));
+  await Deno.writeTextFile(path, typeof result === "string" ? result : renderHtml(result));
   const page = await browser.newPage();
   await page.send("Network.emulateNetworkConditions", {
     offline: true,
@@ -166,6 +172,67 @@ browserTest(
       assert.deepEqual(ends, [6, 6]);
       assert.equal((last.startMs + last.durationMs) / 1000, 6);
       assert.deepEqual(problems(page.events), []);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+);
+
+browserTest(
+  "renderHtml() marks the stalls the analysis found on the latency time chart",
+  async () => {
+    const dir = await Deno.makeTempDir({ prefix: "tailgate-html-" });
+    try {
+      await using browser = await Chromium.launch();
+      const result = reportResult();
+      const stage = result.stages.find((s) => !s.warmup)!;
+      stage.timeDomain = {
+        stalls: [{ startMs: stage.startMs + 1_000, maxUs: 80_000, why: "slow" }],
+        stallThresholdUs: 20_000,
+        bimodal: { flagged: false },
+      };
+      const page = await openReport(browser, dir, result);
+      const stall = await page.evaluate<{ points: number; shown: boolean; style: string }>(`(() => {
+      const chart = Chart.getChart("chart-timeline-latency");
+      const i = chart.data.datasets.findIndex((d) => d.label === "stall");
+      const d = chart.data.datasets[i];
+      return { points: d.data.length, shown: chart.isDatasetVisible(i), style: d.pointStyle };
+    })()`);
+      assert.deepEqual(stall, { points: 1, shown: true, style: "triangle" });
+      assert.deepEqual(problems(page.events), []);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+);
+
+browserTest(
+  "renderSearchHtml() draws latency against rate offline, the bracket and SLOs on it",
+  async () => {
+    const dir = await Deno.makeTempDir({ prefix: "tailgate-html-" });
+    try {
+      await using browser = await Chromium.launch();
+      const page = await openReport(browser, dir, renderSearchHtml(searchResult()));
+      assert.equal(await page.evaluate(`document.documentElement.dataset.charts`), "drawn");
+      assert.ok((await drawnPixels(page))["chart-search"] > 1000);
+      const chart = await page.evaluate<{ labels: string[]; rates: number[]; x: string }>(`(() => {
+      const c = Chart.getChart("chart-search");
+      return {
+        labels: c.data.datasets.map((d) => d.label),
+        rates: c.data.datasets[1].data.map((p) => p.x),
+        x: c.scales.x.type,
+      };
+    })()`);
+      // The soak repeats 1.5k/s: one point per rate, in rate order.
+      assert.deepEqual(chart, {
+        labels: ["p50", "p99", "p99.9", "max"],
+        rates: [500, 1_000, 1_500, 2_000],
+        x: "logarithmic",
+      });
+      const text = await page.evaluate<string>(`document.body.innerText`);
+      assert.match(text, /sustainable_rate >= 1k\/s/);
+      assert.deepEqual(problems(page.events), []);
+      assert.deepEqual(remoteRequests(page.events), []);
     } finally {
       await Deno.remove(dir, { recursive: true });
     }

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { CLIENT_SCRIPT, reportClient } from "../../reporters/html_client.ts";
+import { SEARCH_CLIENT_SCRIPT, searchClient } from "../../reporters/search_html_client.ts";
 
 Deno.test("the browser script is reportClient's source as plain JavaScript, called at once", () => {
   // Parses as a browser would (a TypeScript annotation left in would be a SyntaxError).
@@ -8,4 +9,13 @@ Deno.test("the browser script is reportClient's source as plain JavaScript, call
   assert.ok(CLIENT_SCRIPT.trimEnd().endsWith("})();"));
   assert.equal(CLIENT_SCRIPT, `(${reportClient.toString()})();\n`);
   assert.ok(!/:\s*(ChartData|PageElement|TooltipItem|ScaleLike)\b/.test(CLIENT_SCRIPT));
+});
+
+Deno.test("the search page's script is searchClient's source as plain JavaScript, called at once", () => {
+  assert.doesNotThrow(() => new Function(SEARCH_CLIENT_SCRIPT));
+  assert.ok(SEARCH_CLIENT_SCRIPT.startsWith("(function searchClient()"));
+  assert.equal(SEARCH_CLIENT_SCRIPT, `(${searchClient.toString()})();\n`);
+  assert.ok(
+    !/:\s*(SearchChartData|SearchPoint|ChartLike|TooltipItem)\b/.test(SEARCH_CLIENT_SCRIPT),
+  );
 });

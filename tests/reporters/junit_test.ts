@@ -313,3 +313,37 @@ xmllintTest("renderJunit() carries the environment and run facts as suite proper
   assert.equal(Number(await attr(xml, `${SUITE}/@time`)), result.run.durationMs / 1000);
   assert.equal(await count(xml, `${SUITE}/properties/property[@name='baseline.runs']`), 0);
 });
+
+xmllintTest(
+  "renderJunit() gives each measured stage's trends, stalls and modes as properties",
+  async () => {
+    const { passing } = await fixtures();
+    const withFindings: RunResult = structuredClone(passing);
+    const stage = withFindings.stages.find((s) => !s.warmup)!;
+    stage.timeDomain = {
+      trendP99UsPerMin: { slope: 1_234.4, low: 900, high: 1_500, significant: true },
+      stalls: [{ startMs: 4_000, maxUs: 80_000, why: "slow" }, {
+        startMs: 9_000,
+        maxUs: 0,
+        why: "nothing answered",
+      }],
+      stallThresholdUs: 20_000,
+      bimodal: { flagged: true, modesUs: [1_000, 40_000] },
+    };
+    const xml = renderJunit(withFindings);
+    const key = `stage.${stage.index}`;
+    assert.equal(await property(xml, `${key}.name`), stage.name);
+    assert.equal(await property(xml, `${key}.trend.p99.usPerMin`), "1234");
+    assert.equal(await property(xml, `${key}.trend.p99.ci95UsPerMin`), "900..1500");
+    assert.equal(await property(xml, `${key}.trend.p99.significant`), "true");
+    assert.equal(
+      await count(xml, `${SUITE}/properties/property[@name='${key}.trend.p50.usPerMin']`),
+      0,
+    );
+    assert.equal(await property(xml, `${key}.stalls`), "2");
+    assert.equal(await property(xml, `${key}.stalls.atMs`), "4000,9000");
+    assert.equal(await property(xml, `${key}.bimodal.modesUs`), "1000,40000");
+    const schemas = await junitSchemas();
+    assert.deepEqual(await validateXml(xml, schemas.jenkins), { valid: true, errors: [] });
+  },
+);

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { rampData, timelineData } from "../../reporters/timeline_data.ts";
+import { rampData, stallSeries, timelineData } from "../../reporters/timeline_data.ts";
 import { errorTotal } from "../../runner/recorder/request_counts.ts";
 import { sampleResult } from "../_helpers/result_fixtures.ts";
 import { reportResult } from "../_helpers/report_fixtures.ts";
@@ -78,4 +78,26 @@ Deno.test("timelineData() draws a shard's intended rate as its share of the plan
   const mainSecond = shard.intervals.find((i) => i.stageIndex === 1)!;
   assert.equal(intended.points[2][1], mainSecond.intendedPerSec, "what the shard scheduled");
   assert.match(intended.label, /1\/4/);
+});
+
+Deno.test("stallSeries() marks each stall at its second's middle and max, the threshold when silent", () => {
+  const result = reportResult();
+  assert.deepEqual(stallSeries(result), [], "no stage stalled");
+  const stage = result.stages.find((s) => !s.warmup)!;
+  stage.timeDomain = {
+    stalls: [{ startMs: 4_000, maxUs: 80_000, why: "slow" }, {
+      startMs: 9_000,
+      maxUs: 0,
+      why: "nothing answered",
+    }],
+    stallThresholdUs: 20_000,
+    bimodal: { flagged: false },
+  };
+  const [series] = stallSeries(result);
+  assert.equal(series.role, "stall");
+  assert.deepEqual(series.points, [[4.5, 80], [9.5, 20]]);
+  assert.ok(
+    timelineData(result)!.latency.some((s) => s.role === "stall"),
+    "drawn with the latency",
+  );
 });

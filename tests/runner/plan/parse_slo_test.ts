@@ -68,3 +68,34 @@ Deno.test("parseSlo() refuses a label without quotes and trailing words", () => 
   assert.match(err("p99 < 50ms please").message, /unexpected `please`/);
   assert.match(err("p99 < 50ms at").message, /needs a rate/);
 });
+
+Deno.test("parseSlo() reads trend(p50|p99) with a slope, stalls with a count, sustainable_rate with a rate", () => {
+  assert.deepEqual(ok("trend(p99) < 1ms/min").metric, { kind: "trend", percentile: 99 });
+  assert.equal(ok("trend(p99) < 1ms/min").bound, 1_000);
+  assert.equal(ok("trend( p50 ) <= 50us/s at 1k/s").bound, 3_000);
+  assert.equal(ok("trend( p50 ) <= 50us/s at 1k/s").atRatePerSec, 1_000);
+  const zero = ok("stalls == 0");
+  assert.deepEqual([zero.metric.kind, zero.operator, zero.bound], ["stalls", "<=", 0]);
+  assert.equal(ok("stalls <= 2 at 20k/s").bound, 2);
+  const rate = ok("sustainable_rate >= 20k/s");
+  assert.deepEqual([rate.metric.kind, rate.operator, rate.bound], [
+    "sustainable_rate",
+    ">=",
+    20_000,
+  ]);
+});
+
+Deno.test("parseSlo() refuses what the time-domain and capacity SLOs cannot mean", () => {
+  assert.match(err("trend(p90) < 1ms/min").hint!, /trend\(p99\) < 1ms\/min/);
+  assert.match(err("trend(p99) < 1ms").message, /`1ms` is not a slope/);
+  assert.match(err("stalls == 2").hint!, /write `stalls <= 2`/);
+  assert.match(err("stalls < 0").hint!, /write `stalls == 0`/);
+  assert.match(err("stalls > 1").message, /floor on stalls/);
+  assert.match(err("p99 == 3ms").message, /expected <, <=, > or >= but found `==`/);
+  assert.match(err("sustainable_rate <= 2k/s").message, /judged against a floor/);
+  assert.match(err("sustainable_rate >= 2k/s at 1k/s").message, /takes no `at`/);
+  assert.match(err('stalls == 0 for "GET /"').message, /`stalls` takes no `for`/);
+  assert.equal(err("capacity >= 1k/s").hint, "did you mean `sustainable_rate`?");
+  const e = err("trend(p99) < 1ms/day");
+  assert.deepEqual([e.offset, e.length], [13, 7]);
+});

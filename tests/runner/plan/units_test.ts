@@ -2,9 +2,11 @@ import assert from "node:assert/strict";
 import {
   formatDurationMs,
   formatRatePerSec,
+  formatSlopeUsPerMin,
   parseDurationMs,
   parsePercentFraction,
   parseRatePerSec,
+  parseSlopeUsPerMin,
 } from "../../../runner/plan/units.ts";
 
 function value<T>(r: { ok: true; value: T } | { ok: false; message: string }): T {
@@ -88,4 +90,15 @@ Deno.test("formatDurationMs() and formatRatePerSec() write what the parsers read
   }
   assert.equal(formatRatePerSec(20_000), "20k/s");
   assert.equal(formatDurationMs(0.25), "250us");
+});
+
+Deno.test("parseSlopeUsPerMin() reads a duration per s, min or h into µs per minute", () => {
+  assert.deepEqual(parseSlopeUsPerMin("1ms/min"), { ok: true, value: 1_000 });
+  assert.deepEqual(parseSlopeUsPerMin("50us/s"), { ok: true, value: 3_000 });
+  assert.deepEqual(parseSlopeUsPerMin("60ms/h"), { ok: true, value: 1_000 });
+  const day = parseSlopeUsPerMin("1ms/day");
+  assert.ok(!day.ok && /unknown time unit `day`/.test(day.message));
+  const bare = parseSlopeUsPerMin("1ms");
+  assert.ok(!bare.ok && /is not a slope/.test(bare.message) && /1ms\/min/.test(bare.hint!));
+  assert.equal(formatSlopeUsPerMin(1_200), "1.2ms/min");
 });

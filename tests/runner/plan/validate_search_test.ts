@@ -39,7 +39,10 @@ Deno.test("search: every problem is located, with its fix", () => {
     at.join("\n"),
   );
   assert.ok(at.some((l) => /^10:search.*stpe.*did you mean `step`/.test(l)), at.join("\n"));
-  assert.ok(at.some((l) => /^11:search\.require: /.test(l)), at.join("\n"));
+  assert.ok(
+    at.some((l) => /^11:search\.require: unknown key .*sustainable_rate >= 20k\/s/.test(l)),
+    at.join("\n"),
+  );
   const order = parse("  from: 10k/s\n  max: 1k/s");
   assert.match(order.issues[0].message, /`max` must be above `from`/);
   assert.equal(order.issues[0].line, 8);
@@ -58,9 +61,44 @@ Deno.test("search: a precision of 0% or 100% is refused, other tools' names get 
   const { issues } = parse("  start: 500/s\n  max: 5k/s\n  sustainable_rate: 2k/s");
   assert.deepEqual(
     issues.filter((i) => i.hint?.startsWith("did you mean")).map((i) => [i.path, i.hint]),
-    [["search.start", "did you mean `from`?"], [
-      "search.sustainable_rate",
-      "did you mean `require`?",
-    ]],
+    [["search.start", "did you mean `from`?"]],
   );
+  // The gate is an SLO now: the old key and its synonyms point there.
+  assert.match(
+    issues.find((i) => i.path === "search.sustainable_rate")!.hint!,
+    /under `slo`, write e\.g\. `sustainable_rate >= 20k\/s`/,
+  );
+});
+
+function withSlo(slo: string, search = "{ from: 1k/s, max: 10k/s }") {
+  return parsePlanText(`name: s
+target: http://127.0.0.1:8080
+requests: [{ path: / }]
+load: { stages: [{ rate: 10/s, duration: 1s }] }
+slo:
+  - p99 < 10ms
+  - ${slo}
+${search ? `search: ${search}` : ""}
+`);
+}
+
+Deno.test("sustainable_rate: an SLO of the search, refused without one or beyond its max", () => {
+  const ok = withSlo("sustainable_rate >= 5k/s");
+  assert.deepEqual(ok.issues.filter((i) => i.severity === "error"), []);
+  assert.equal(ok.plan?.slos[1].metric.kind, "sustainable_rate");
+  assert.equal(ok.plan?.slos[1].bound, 5_000);
+
+  const none = withSlo("sustainable_rate >= 5k/s", "");
+  assert.equal(none.plan, undefined);
+  const missing = none.issues.find((i) => i.severity === "error")!;
+  assert.match(missing.message, /the plan has no `search`/);
+  assert.equal(missing.line, 7);
+
+  const beyond = withSlo("sustainable_rate >= 20k/s");
+  assert.equal(beyond.plan, undefined);
+  const issue = beyond.issues.find((i) =>
+    /cannot pass: the search stops at `max: 10k\/s`/.test(i.message)
+  )!;
+  assert.equal(issue.line, 7);
+  assert.match(issue.hint!, /raise `search\.max` to at least 20k\/s/);
 });

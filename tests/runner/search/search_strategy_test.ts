@@ -123,3 +123,21 @@ Deno.test("a failed soak lowers the bracket's top and the search goes on", () =>
   assert.equal(conclusion.status, "found");
   if (conclusion.status === "found") assert.ok(conclusion.ratePerSec <= 1_500);
 });
+
+Deno.test("a gate's bound inside the bracket is tried as a step of its own, then bisection goes on", () => {
+  const capacity = 3_700;
+  const settings = { ...SETTINGS, soakMs: 0, gateRatesPerSec: [3_000, 50_000] };
+  const { steps, conclusion } = search((rate) => rate <= capacity ? "pass" : "fail", settings);
+  const rates = steps.map((s) => s.ratePerSec);
+  // 100 … 3200 pass, 6400 fails: 3000 lies below the bracket, 50000 above it; neither is tried.
+  assert.ok(!rates.includes(3_000) && !rates.includes(50_000), rates.join(","));
+  const inside = search((rate) => rate <= capacity ? "pass" : "fail", {
+    ...settings,
+    gateRatesPerSec: [4_000],
+  });
+  const tried = inside.steps.map((s) => s.ratePerSec);
+  // The bracket is 3200..6400 after the doubling; 4000 is tried next, before any midpoint.
+  assert.equal(tried[tried.indexOf(6_400) + 1], 4_000);
+  assert.equal(inside.conclusion.status, "found");
+  assert.equal(conclusion.status, "found");
+});
