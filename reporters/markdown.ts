@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { ksByStage } from "./shape_vs_baseline.ts";
 import { timeDomainLines } from "./time_domain_lines.ts";
 import { floorSentence } from "./floor_text.ts";
 import { formatMetric } from "../runner/gates/format_metric.ts";
@@ -128,6 +129,7 @@ function latency(result: RunResult, caps: Caps, esc: (t: string) => string): str
   if (judged.length === 0) return [];
   const base = result.baseline;
   const shown = judged.slice(0, caps.stages);
+  const ks = ksByStage(result);
   const rows = shown.flatMap((s) => {
     const past = base?.stages.find((b) => b.index === s.index);
     const row = (kind: "response" | "service", requests: string, errors: string) => [
@@ -136,6 +138,9 @@ function latency(result: RunResult, caps: Caps, esc: (t: string) => string): str
       requests,
       errors,
       ...KEY_LATENCY_COLUMNS.map((c) => cell(s[kind], past?.[kind], c)),
+      ...(base === undefined
+        ? []
+        : [kind === "response" && ks.has(s.index) ? ks.get(s.index)!.toFixed(3) : NO_FIGURE]),
     ];
     return [
       row("response", String(s.counts.completed), String(errorTotal(s.counts))),
@@ -147,12 +152,31 @@ function latency(result: RunResult, caps: Caps, esc: (t: string) => string): str
     "",
     ...(base === undefined ? [] : [baselineLine(base, esc), ""]),
     ...markdownTable(
-      ["stage", "latency", "requests", "errors", ...KEY_LATENCY_COLUMNS.map(latencyColumnTitle)],
-      ["left", "left", "right", "right", ...KEY_LATENCY_COLUMNS.map(() => "right" as const)],
+      [
+        "stage",
+        "latency",
+        "requests",
+        "errors",
+        ...KEY_LATENCY_COLUMNS.map(latencyColumnTitle),
+        ...(base === undefined ? [] : ["shape (KS)"]),
+      ],
+      [
+        "left",
+        "left",
+        "right",
+        "right",
+        ...KEY_LATENCY_COLUMNS.map(() => "right" as const),
+        ...(base === undefined ? [] : ["right" as const]),
+      ],
       rows,
     ),
     "",
     ...more(judged.length - shown.length, "stages"),
+    ...(base === undefined ? [] : [
+      "Shape (KS): the largest gap between this run's and the baseline's response-time " +
+      "distributions (0: the same shape; 1: no overlap), shown even when the percentiles hold.",
+      "",
+    ]),
     "Response time runs from each request's intended send time (corrected for coordinated " +
     "omission); service time from its actual send.",
     "",

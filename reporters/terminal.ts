@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { shapeLines } from "./shape_vs_baseline.ts";
 import { timeDomainLines } from "./time_domain_lines.ts";
 import { floorSentence } from "./floor_text.ts";
 import { formatDurationMs } from "../runner/plan/units.ts";
@@ -118,6 +119,7 @@ export function renderTerminal(result: RunResult, options: TerminalOptions): str
           `${b.gitSha ? ` at commit ${b.gitSha.slice(0, 12)}` : ""} (${b.source})`,
       ),
     ));
+    for (const line of shapeLines(result)) lines.push(`shape vs baseline: ${printable(line)}`);
   }
   for (const w of result.warnings ?? []) lines.push(paint("yellow", `WARNING: ${printable(w)}`));
   if (result.verdicts.length > 0) {

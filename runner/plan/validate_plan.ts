@@ -11,7 +11,7 @@ import type { PlanIssue, ResolvedPlan } from "./types.ts";
 import { formatRatePerSec } from "./units.ts";
 import { readLoad } from "./validate_load.ts";
 import { readRegression } from "./validate_regression.ts";
-import { readSearch } from "./validate_search.ts";
+import { readSearch, warnSearchSteps } from "./validate_search.ts";
 import { readSlos } from "./validate_slos.ts";
 import { type PlanContext, readDefaults, readRequests, readTarget } from "./validate_requests.ts";
 
@@ -89,6 +89,10 @@ export function validatePlan(
         `raise \`search.max\` to at least ${formatRatePerSec(slo.bound)}`,
       );
     }
+  }
+
+  if (search && !reader.issues.some((i) => i.severity === "error")) {
+    warnSearchSteps(reader, get("search")!, search, slos);
   }
 
   // Whether the stages can work as written is worth saying only of a plan that is otherwise valid.

@@ -6,8 +6,15 @@
 import type { YamlNode } from "./_yaml.ts";
 import { defaultDurationMs, keysOf, keySpec, PLAN_LANGUAGE } from "./plan_language.ts";
 import { join, type PlanReader } from "./plan_reader.ts";
-import type { PlanSearch } from "./types.ts";
-import { parseDurationMs, parsePercentFraction, parseRatePerSec } from "./units.ts";
+import { requestsToPass } from "./sample_sufficiency.ts";
+import type { PlanSearch, Slo } from "./types.ts";
+import {
+  formatDurationMs,
+  formatRatePerSec,
+  parseDurationMs,
+  parsePercentFraction,
+  parseRatePerSec,
+} from "./units.ts";
 
 /**
  * Reads `search:`. Returns undefined when a required value is missing or wrong (each problem is
@@ -96,4 +103,59 @@ export function readSearch(reader: PlanReader, node: YamlNode): PlanSearch | und
     soakMs,
     line: node.pos.line,
   };
+}
+
+/** Whole seconds a trend or a stall count needs (one point per 1 s interval). */
+const TIME_DOMAIN_MIN_MS = 10_000;
+
+/**
+ * Warns when the search's steps are too short for its SLOs: a step at `from` that cannot send the
+ * requests a percentile or error-rate SLO needs to pass (it is repeated longer, then ends the
+ * search inconclusive), or a `trend`/`stalls` SLO with steps under 10 s (always inconclusive).
+ *
+ * @example
+ * ```ts
+ * import { warnSearchSteps } from "./validate_search.ts";
+ * // warnSearchSteps(reader, searchNode, search, slos)
+ * ```
+ */
+export function warnSearchSteps(
+  reader: PlanReader,
+  node: YamlNode,
+  search: PlanSearch,
+  slos: readonly Slo[],
+): void {
+  const planned = search.fromPerSec * search.stepMs / 1000;
+  for (const slo of slos) {
+    if (slo.label !== undefined) continue;
+    const m = slo.metric;
+    const needed = m.kind === "percentile"
+      ? requestsToPass(m.percentile)
+      : m.kind === "error_rate" && slo.bound > 0
+      ? requestsToPass(100 * (1 - slo.bound))
+      : undefined;
+    if (needed !== undefined && planned < needed) {
+      const stepMs = Math.ceil(needed / search.fromPerSec) * 1000;
+      reader.warn(
+        node,
+        "search.step",
+        `a step at \`from: ${formatRatePerSec(search.fromPerSec)}\` sends about ` +
+          `${Math.floor(planned)} requests, and \`${slo.text}\` cannot pass with fewer than ` +
+          `${needed}: the first steps will be repeated longer or end the search inconclusive`,
+        `raise \`step\` to ${formatDurationMs(stepMs)} or \`from\` to ${
+          formatRatePerSec(Math.ceil(needed / (search.stepMs / 1000)))
+        }`,
+      );
+    }
+    if ((m.kind === "trend" || m.kind === "stalls") && search.stepMs < TIME_DOMAIN_MIN_MS) {
+      reader.warn(
+        node,
+        "search.step",
+        `\`${slo.text}\` needs ${TIME_DOMAIN_MIN_MS / 1000}s of a stage, and each step measures ` +
+          `${formatDurationMs(search.stepMs)}: it stays inconclusive at every rate`,
+        `raise \`step\` to ${TIME_DOMAIN_MIN_MS / 1000}s or more (12s leaves room for a ` +
+          "partial first second)",
+      );
+    }
+  }
 }

@@ -111,7 +111,7 @@ Deno.test("renderMarkdown() shows p50 … max of each judged stage with deltas a
     /newest of 3 stored runs, started 2025-02-03T00:00:00\.000Z at commit abc2def/,
   );
   const latency = table(text, "stage");
-  assert.deepEqual(latency[0].slice(4), ["p50", "p90", "p99", "p99.9", "max"]);
+  assert.deepEqual(latency[0].slice(4), ["p50", "p90", "p99", "p99.9", "max", "shape (KS)"]);
   const rows = latency.slice(2);
   assert.deepEqual(rows.map((r) => [r[0], r[1]]), [
     ["main", "response time"],
@@ -136,6 +136,12 @@ Deno.test("renderMarkdown() shows p50 … max of each judged stage with deltas a
       assert.ok(Math.abs(Number(m[3]) - (1.3 / 0.99 - 1) * 100) < 0.5, `${m[3]}%`);
     });
   }
+  // The shape beside the deltas: the KS distance the regression gate measured, response rows only.
+  const ks = result.verdicts.find((v) => v.kind === "regression" && v.label === undefined)!;
+  assert.ok(ks.ksDistance! > 0.1, `a 30% slower run moves the distribution: ${ks.ksDistance}`);
+  assert.equal(rows[0][9], ks.ksDistance!.toFixed(3));
+  assert.equal(rows[1][9], "-");
+  assert.match(text, /Shape \(KS\): the largest gap between this run's and the baseline's/);
 });
 
 Deno.test("renderMarkdown() shows plain percentiles when there is no baseline", async () => {

@@ -123,6 +123,14 @@ Deno.test("renderTerminal() shows every verdict with its mark, value against bou
   }
   for (const w of result.warnings) assert.ok(lines.includes(`WARNING: ${w}`));
   assert.match(lines.join("\n"), /^baseline: newest of 3 stored runs, started 2025-02-03T/m);
+  const ks = result.verdicts.find((v) => v.kind === "regression" && v.ksDistance !== undefined);
+  assert.ok(ks, "the run was compared with its baseline");
+  assert.ok(
+    lines.some((l) =>
+      l.startsWith("shape vs baseline: ") && l.includes(`KS ${ks.ksDistance!.toFixed(3)}`)
+    ),
+    "the KS distance is shown beside the baseline",
+  );
   const failing = result.verdicts.filter((v) => v.status === "fail").length;
   assert.match(
     lines.at(-1)!,

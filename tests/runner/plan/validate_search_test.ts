@@ -102,3 +102,27 @@ Deno.test("sustainable_rate: an SLO of the search, refused without one or beyond
   assert.equal(issue.line, 7);
   assert.match(issue.hint!, /raise `search\.max` to at least 20k\/s/);
 });
+
+Deno.test("search: steps too short for an SLO at `from` are warned about, with the step that works", () => {
+  const short = withSlo("error_rate < 0.1%", "{ from: 100/s, max: 10k/s, step: 5s }");
+  const warnings = short.issues.filter((i) => i.path === "search.step").map((i) =>
+    `${i.message} (${i.hint})`
+  );
+  assert.equal(warnings.length, 1, warnings.join("\n"));
+  assert.match(
+    warnings[0],
+    /sends about 500 requests, and `error_rate < 0\.1%` cannot pass with fewer than 3688/,
+  );
+  assert.match(warnings[0], /raise `step` to 37s or `from` to 738\/s/);
+  const drift = withSlo("stalls == 0", "{ from: 1k/s, max: 10k/s, step: 5s }");
+  assert.match(
+    drift.issues.find((i) => i.path === "search.step")!.message,
+    /`stalls == 0` needs 10s of a stage, and each step measures 5s/,
+  );
+  assert.deepEqual(
+    withSlo("stalls == 0", "{ from: 1k/s, max: 10k/s, step: 12s }").issues.filter((i) =>
+      i.path === "search.step"
+    ),
+    [],
+  );
+});
