@@ -17,6 +17,7 @@ import { htmlCard, htmlPage } from "./html_page.ts";
 import { planSummary } from "./html_plan.ts";
 import { outcomeSummary, stageTable } from "./html_stages.ts";
 import { bannerStatus, gateTable, verdictBanner, warningsBox } from "./html_verdicts.ts";
+import { timeDomainLines } from "./time_domain_lines.ts";
 
 const NOSCRIPT = `<noscript><p class="noscript">Charts need JavaScript; the tables hold the same ` +
   `numbers.</p></noscript>`;
@@ -63,7 +64,7 @@ export function renderHtml(result: RunResult): string {
         `time, so a stall shows in the seconds it hit). Dashed lines mark stage boundaries; a ` +
         `grey band is warmup; a red triangle marks a stall the analysis found (a second with ` +
         `nothing answered, or a max over 5x the stage's median and 20 ms). The rate chart shows the plan's intended rate against what was ` +
-        `sent and completed, with errors on the right axis.</p>`,
+        `sent and completed, with errors on the right axis.</p>` + findings(result),
       `<h3>Latency</h3><div class="chart"><canvas id="chart-timeline-latency" role="img" ` +
         `aria-label="p50, p99 and max response time per second"></canvas></div>` +
         `<h3>Throughput and errors</h3><div class="chart short"><canvas ` +
@@ -102,6 +103,14 @@ export function renderHtml(result: RunResult): string {
     data,
     scripts: [chartJsBundle(), CLIENT_SCRIPT],
   });
+}
+
+/** The time-domain findings (trends, stalls, two modes) as a list, or nothing when there are none. */
+function findings(result: RunResult): string {
+  const lines = timeDomainLines(result);
+  return lines.length === 0
+    ? ""
+    : `<ul class="findings">${lines.map((l) => `<li>${escapeHtml(l)}</li>`).join("")}</ul>`;
 }
 
 function toc(hasRamp: boolean): string {

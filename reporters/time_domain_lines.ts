@@ -1,7 +1,7 @@
 /**
  * The time-domain analysis of each measured stage in words (runner/result/time_domain.ts), one
  * line per stage with something to say: a significant trend of p50 or p99, stalls (with their
- * times and period), two modes. The terminal and Markdown reports print these lines.
+ * times and period), two modes. The terminal, Markdown and HTML reports print these lines.
  *
  * @module
  */

@@ -177,3 +177,19 @@ Deno.test("renderHtml() draws the latency-against-rate chart only for plans with
   assert.ok(!noRamp.includes('id="chart-ramp"'));
   assert.equal(embeddedData(noRamp).ramp, undefined);
 });
+
+Deno.test("renderHtml() lists the time-domain findings under the time charts", () => {
+  const result = reportResult();
+  assert.doesNotMatch(renderHtml(result), /<ul class="findings">/);
+  const stage = result.stages.find((s) => !s.warmup)!;
+  stage.timeDomain = {
+    trendP99UsPerMin: { slope: 1_200, low: 900, high: 1_500, significant: true },
+    stalls: [{ startMs: 4_000, maxUs: 80_000, why: "slow" }],
+    stallThresholdUs: 20_000,
+    bimodal: { flagged: false },
+  };
+  const html = renderHtml(result);
+  const list = /<ul class="findings">(.*?)<\/ul>/.exec(html)?.[1] ?? "";
+  assert.match(list, new RegExp(`<li>${stage.name}: p99 rises 1\\.2ms/min`));
+  assert.match(list, /1 stall/);
+});
