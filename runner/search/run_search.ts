@@ -8,6 +8,7 @@
  * @module
  */
 import { judge } from "../api/judge.ts";
+import { formatMetric } from "../gates/format_metric.ts";
 import type { SearchHistoryEntry } from "../gates/search_history.ts";
 import { judgeSearchRegression, searchRegressionLimit } from "../gates/search_regression.ts";
 import { runPlan } from "../api/run_plan.ts";
@@ -223,7 +224,9 @@ function stepRecord(
     durationMs: step.durationMs,
     soak: step.soak,
     outcome,
-    summary: outcome === "limited" ? result.health.reasons.join("; ") : summary,
+    summary: outcome === "limited"
+      ? result.health.reasons.join("; ")
+      : [summary, ...undecided(result)].join("; "),
     failedSlos,
     completed: measured.counts.completed,
     answeredPerSec: answeredPerSec(result, measured.index),
@@ -234,6 +237,19 @@ function stepRecord(
       max: r.maxUs,
     },
   };
+}
+
+/**
+ * Each gate that did not pass, with why: "p99 < 1ms inconclusive (generator): measured 1.5ms".
+ */
+function undecided(result: RunResult): string[] {
+  return result.verdicts.filter((v) => v.status !== "pass").map((v) =>
+    `${v.name} ${v.status}${v.causes?.length ? ` (${v.causes.join(", ")})` : ""}${
+      v.measured !== undefined && v.unit !== undefined
+        ? `: measured ${formatMetric(v.measured, v.unit)}`
+        : ""
+    }`
+  );
 }
 
 /**

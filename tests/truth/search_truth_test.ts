@@ -32,6 +32,14 @@ search: { from: 350/s, max: 5k/s, step: 1500ms, warmup: 500ms, cooldown: 200ms, 
   );
   assert.ok(result.conclusion.failPerSec! > found);
   assert.equal(result.conclusion.bindingSlo, "p99 < 50ms");
+  // Each failed step says which SLO broke and what was measured (or why it stopped early).
+  for (const s of result.steps.filter((s) => s.outcome === "fail")) {
+    assert.match(
+      s.summary,
+      /p99 < 50ms (fail: measured \S+|fails whatever the rest do)/,
+      s.summary,
+    );
+  }
   // A passing pause of this shared VM may leave one step behind its schedule: it is run again,
   // never counted as the server's limit.
   result.steps.forEach((s, i) => {
