@@ -12,18 +12,10 @@ import { formatRatePerSec } from "../runner/plan/units.ts";
 import type { RunResult, Verdict } from "../runner/model/run_result.ts";
 import { overallStatus } from "./overall_status.ts";
 import { NO_FIGURE, verdictFigures } from "./verdict_figures.ts";
-import { xmlAttr, xmlText } from "./xml_escape.ts";
-
-/** A test case as written: bare when it passed. */
-interface TestCase {
-  name: string;
-  classname: string;
-  outcome?: { element: "failure" | "error" | "skipped"; message: string; body: string };
-}
+import { junitDocument, type TestCase } from "./junit_document.ts";
 
 /** The element of each verdict status but `pass`, and back: a failure or error's `type`. */
 const ELEMENT = { fail: "failure", invalid: "error", inconclusive: "skipped" } as const;
-const TYPE = { failure: "fail", error: "invalid" } as const;
 
 /**
  * Renders the result's verdicts as a JUnit XML document (UTF-8, XML 1.0).
@@ -41,45 +33,14 @@ export function renderJunit(result: RunResult): string {
       : [noGatesCase(result)]),
     ...validityCase(result),
   ];
-  const count = (element: string) => cases.filter((c) => c.outcome?.element === element).length;
-  const totals = `tests="${cases.length}" failures="${count("failure")}" errors="${
-    count("error")
-  }" time="${seconds(result.run.durationMs)}"`;
-  const plan = xmlAttr(result.plan.name);
-  // The result records no host name; the Ant schema asks for "localhost" then.
-  const suite = `name="${plan}" package="tailgate.${plan}" id="0" hostname="localhost" ` +
-    `timestamp="${timestamp(result.run.startedAt)}" ${totals} skipped="${count("skipped")}"`;
-  return [
-    `<?xml version="1.0" encoding="UTF-8"?>`,
-    `<testsuites name="tailgate" ${totals}>`,
-    `  <testsuite ${suite}>`,
-    `    <properties>`,
-    ...properties(result).map(([name, value]) =>
-      `      <property name="${name}" value="${xmlAttr(value)}"/>`
-    ),
-    `    </properties>`,
-    ...cases.map(renderCase),
-    `    <system-out>${xmlText(summary(result).join("\n"))}</system-out>`,
-    `    <system-err/>`,
-    `  </testsuite>`,
-    `</testsuites>`,
-    "",
-  ].join("\n");
-}
-
-function renderCase(c: TestCase): string {
-  const open = `    <testcase name="${xmlAttr(c.name)}" classname="${
-    xmlAttr(c.classname)
-  }" time="0"`;
-  const o = c.outcome;
-  if (o === undefined) return `${open}/>`;
-  // Jenkins' schema gives `skipped` no attributes: its message is the text.
-  const inner = o.element === "skipped"
-    ? `<skipped>${xmlText(o.body)}</skipped>`
-    : `<${o.element} type="${TYPE[o.element]}" message="${xmlAttr(o.message)}">${
-      xmlText(o.body)
-    }</${o.element}>`;
-  return `${open}>\n      ${inner}\n    </testcase>`;
+  return junitDocument({
+    name: result.plan.name,
+    startedAt: result.run.startedAt,
+    durationMs: result.run.durationMs,
+    properties: properties(result),
+    cases,
+    systemOut: summary(result),
+  });
 }
 
 function verdictCase(result: RunResult, v: Verdict): TestCase {
@@ -249,13 +210,4 @@ function timeDomainProperties(
     [`${key}.bimodal`, t.bimodal.flagged],
     [`${key}.bimodal.modesUs`, t.bimodal.modesUs?.join(",")],
   ];
-}
-
-function seconds(durationMs: number): string {
-  return (Math.max(0, durationMs) / 1000).toFixed(3);
-}
-
-/** ISO 8601 in UTC without zone or fraction, as the Ant schema's timestamp pattern requires. */
-function timestamp(iso: string): string {
-  return new Date(iso).toISOString().slice(0, 19);
 }

@@ -70,7 +70,19 @@ Deno.test("tailgate help lists every command and a command's own help", async ()
   const io = capture();
   assert.equal(await main([], io), 0);
   for (
-    const c of ["check", "target", "run", "demo", "report", "merge", "compare", "version", "help"]
+    const c of [
+      "check",
+      "target",
+      "run",
+      "search",
+      "ab",
+      "demo",
+      "report",
+      "merge",
+      "compare",
+      "version",
+      "help",
+    ]
   ) {
     assert.match(io.out[0], new RegExp(`^  ${c}\\b`, "m"), c);
   }
@@ -185,4 +197,19 @@ load:
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("tailgate ab names every missing or wrong option at once, exit 2", async () => {
+  const io = capture();
+  assert.equal(
+    await main(["ab", "plans/demo.yaml", "--head", "http://example.com:80", "--rounds", "2"], io),
+    2,
+  );
+  const text = io.err.join("\n");
+  assert.match(text, /--base is required: the base build's URL/);
+  assert.match(text, /--head http:\/\/example\.com:80: give a loopback http\(s\) URL/);
+  assert.match(text, /--rounds 2: a whole number from 3 to 100/);
+  const help = capture();
+  assert.equal(await main(["ab", "--help"], help), 0);
+  assert.match(help.out[0], /--base-start CMD/);
 });

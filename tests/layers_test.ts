@@ -24,6 +24,7 @@ const LAYERS = [
   "reporters",
   "runner/api",
   "runner/search",
+  "runner/ab",
   "runner/target",
   "runner/cli",
   "ci",

@@ -7,6 +7,7 @@
  */
 import { EXIT_CODES } from "../model/exit_codes.ts";
 import { TAILGATE_VERSION } from "../version.ts";
+import { AB_HELP, abCommand } from "./ab_command.ts";
 import { CHECK_HELP, checkPlans } from "./check_command.ts";
 import type { Command, CommandOutcome } from "./command.ts";
 import { failed } from "./command.ts";
@@ -78,6 +79,16 @@ export const COMMANDS: readonly Command[] = [
     ],
     usage: SEARCH_HELP,
     run: (args, { progress, signal }) => searchCommand(args, progress, signal),
+  },
+  {
+    name: "ab",
+    synopsis: [
+      "ab <plan.yaml> --base URL --head URL",
+      "compare two builds on this machine: rounds of base and head in\n" +
+      "random order, a paired decision per metric; writes ab.json",
+    ],
+    usage: AB_HELP,
+    run: (args, { progress, signal }) => abCommand(args, progress, signal),
   },
   {
     name: "demo",

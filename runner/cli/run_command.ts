@@ -5,12 +5,12 @@
  *
  * @module
  */
+import { retarget } from "../plan/retarget.ts";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { type Progress as RunProgress, runPlan } from "../api/mod.ts";
 import { checkReachable, descriptorProblem, openFilesLimit } from "../engine/preflight.ts";
 import { credentialsProblem, parseHttpUrl } from "../plan/validate_url.ts";
-import type { ResolvedPlan } from "../plan/types.ts";
 import { formatDurationMs, formatRatePerSec } from "../plan/units.ts";
 import { writeFileAtomic } from "../result/atomic_write.ts";
 import { collectEnvironment } from "../result/environment.ts";
@@ -277,28 +277,4 @@ export async function runPlanCommand(
 
 function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(0)}s`;
-}
-
-/**
- * Points every request at `base` instead of the plan's target, keeping paths and queries.
- *
- * @example
- * ```ts
- * import { retarget } from "./run_command.ts";
- * // retarget(plan, "http://127.0.0.1:9000") — requests keep their paths
- * ```
- */
-export function retarget(plan: ResolvedPlan, base: string): ResolvedPlan {
-  const newBase = base.replace(/\/$/, "");
-  return {
-    ...plan,
-    target: newBase,
-    requests: plan.requests.map((r) => {
-      const url = new URL(r.url);
-      const rest = plan.target && r.url.startsWith(plan.target)
-        ? r.url.slice(plan.target.length)
-        : url.pathname + url.search;
-      return { ...r, url: new URL(newBase + (rest.startsWith("/") ? rest : `/${rest}`)).href };
-    }),
-  };
 }

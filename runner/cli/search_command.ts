@@ -27,7 +27,7 @@ import { type CommandOutcome, failed } from "./command.ts";
 import { checkOutDir } from "./out_dir.ts";
 import { planToRun } from "./plan_to_run.ts";
 import { argsError } from "./result_args.ts";
-import { retarget } from "./run_command.ts";
+import { retarget } from "../plan/retarget.ts";
 
 /** The help of `tailgate search`. */
 export const SEARCH_HELP = `Usage: tailgate search <plan.yaml> [--out DIR] [--target URL]

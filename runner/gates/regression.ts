@@ -61,10 +61,44 @@ export interface RegressionOptions {
 }
 
 /** One group's run-level figures. */
-interface Sample {
+export interface Sample {
   response: Histogram;
   counts: RequestCounts;
   durationMs: number;
+}
+
+/**
+ * A run-level figure of a sample: a percentile, max or mean (µs), the error rate (a fraction) or
+ * the throughput (per second).
+ *
+ * @example
+ * ```ts
+ * import { metricValue, sampleOf } from "./regression.ts";
+ * // metricValue("p99", sampleOf(stage, stage.durationMs)) → 1840
+ * ```
+ */
+export function metricValue(metric: RegressionMetric, s: Sample): number {
+  const q = percentileOf(metric);
+  if (q !== undefined) return s.response.getValueAtPercentile(q);
+  if (metric === "max") return s.response.maxValue;
+  if (metric === "mean") return s.response.mean;
+  if (metric === "error_rate") {
+    return s.counts.completed ? errorTotal(s.counts) / s.counts.completed : 0;
+  }
+  return s.counts.completed / (s.durationMs / 1000);
+}
+
+/**
+ * The percentile a regression metric names (`p99.9` → 99.9), or undefined for the others.
+ *
+ * @example
+ * ```ts
+ * import { percentileOf } from "./regression.ts";
+ * percentileOf("p99.9"); // 99.9
+ * ```
+ */
+export function percentileOf(metric: RegressionMetric): number | undefined {
+  return /^p\d/.test(metric) ? Number(metric.slice(1)) : undefined;
 }
 
 /**
@@ -290,26 +324,21 @@ function judgeMetric(
   };
 }
 
-function sampleOf(
+/**
+ * A stage's or label's figures as the regression gates read them: its decoded histogram, counts
+ * and length.
+ *
+ * @example
+ * ```ts
+ * import { sampleOf } from "./regression.ts";
+ * // sampleOf(stage, stage.durationMs).response.getValueAtPercentile(99)
+ * ```
+ */
+export function sampleOf(
   group: { response: { hdr: string }; counts: RequestCounts },
   durationMs: number,
 ): Sample {
   return { response: decodeHistogram(group.response.hdr), counts: group.counts, durationMs };
-}
-
-function metricValue(metric: RegressionMetric, s: Sample): number {
-  const q = percentileOf(metric);
-  if (q !== undefined) return s.response.getValueAtPercentile(q);
-  if (metric === "max") return s.response.maxValue;
-  if (metric === "mean") return s.response.mean;
-  if (metric === "error_rate") {
-    return s.counts.completed ? errorTotal(s.counts) / s.counts.completed : 0;
-  }
-  return s.counts.completed / (s.durationMs / 1000);
-}
-
-function percentileOf(metric: RegressionMetric): number | undefined {
-  return /^p\d/.test(metric) ? Number(metric.slice(1)) : undefined;
 }
 
 function merged(histograms: Histogram[]): Histogram {

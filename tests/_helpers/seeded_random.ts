@@ -1,18 +1,8 @@
 /**
  * A small seeded pseudo-random generator (mulberry32) for tests that draw random cases: the same
- * seed gives the same sequence, so a failure names its seed and replays.
+ * seed gives the same sequence, so a failure names its seed and replays. The A/B comparison's
+ * round order uses the same generator.
  *
  * @module
  */
-
-/** Numbers in [0, 1) from `seed`. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { mulberry32 } from "../../runner/ab/round_order.ts";

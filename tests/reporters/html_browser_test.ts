@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { renderAbHtml } from "../../reporters/ab_html.ts";
 import { renderHtml } from "../../reporters/html.ts";
 import { renderSearchHtml } from "../../reporters/search_html.ts";
 import type { RunResult } from "../../runner/model/run_result.ts";
@@ -9,6 +10,7 @@ import { HOSTILE, hostileResult, reportResult } from "../_helpers/report_fixture
 import { ignoreWithout } from "../_helpers/test_tools.ts";
 import { recordedResult } from "./_recorded_results.ts";
 import { searchResult } from "../_helpers/search_fixtures.ts";
+import { abResult } from "../_helpers/ab_fixtures.ts";
 
 /** A test that drives `chromium`: ignored where it is not installed (CI requires it). */
 function browserTest(name: string, fn: () => void | Promise<void>): void {
@@ -231,6 +233,42 @@ browserTest(
       });
       const text = await page.evaluate<string>(`document.body.innerText`);
       assert.match(text, /sustainable_rate >= 1k\/s/);
+      assert.deepEqual(problems(page.events), []);
+      assert.deepEqual(remoteRequests(page.events), []);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+);
+
+browserTest(
+  "renderAbHtml() overlays base and head and draws each round's pair, offline",
+  async () => {
+    const dir = await Deno.makeTempDir({ prefix: "tailgate-html-" });
+    try {
+      await using browser = await Chromium.launch();
+      const page = await openReport(browser, dir, renderAbHtml(abResult(1.1)));
+      assert.equal(await page.evaluate(`document.documentElement.dataset.charts`), "drawn");
+      const drawn = await drawnPixels(page);
+      assert.ok(
+        drawn["chart-ab-curves"] > 1000 && drawn["chart-ab-rounds"] > 1000,
+        JSON.stringify(drawn),
+      );
+      const charts = await page.evaluate<{ curves: string[]; rounds: number[] }>(`(() => ({
+      curves: Chart.getChart("chart-ab-curves").data.datasets.map((d) => d.label),
+      rounds: Chart.getChart("chart-ab-rounds").data.datasets.map((d) => d.data.length),
+    }))()`);
+      assert.deepEqual(charts, {
+        curves: ["base (merged rounds)", "head (merged rounds)"],
+        rounds: [5, 5],
+      });
+      // Another check redraws the rounds chart.
+      await page.evaluate(`(() => {
+      const s = document.getElementById("ab-check");
+      s.value = "1";
+      s.dispatchEvent(new Event("change"));
+    })()`);
+      assert.ok((await drawnPixels(page))["chart-ab-rounds"] > 1000);
       assert.deepEqual(problems(page.events), []);
       assert.deepEqual(remoteRequests(page.events), []);
     } finally {

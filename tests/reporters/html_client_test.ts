@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { AB_CLIENT_SCRIPT, abClient } from "../../reporters/ab_html_client.ts";
 import { CLIENT_SCRIPT, reportClient } from "../../reporters/html_client.ts";
 import { SEARCH_CLIENT_SCRIPT, searchClient } from "../../reporters/search_html_client.ts";
 
@@ -18,4 +19,11 @@ Deno.test("the search page's script is searchClient's source as plain JavaScript
   assert.ok(
     !/:\s*(SearchChartData|SearchPoint|ChartLike|TooltipItem)\b/.test(SEARCH_CLIENT_SCRIPT),
   );
+});
+
+Deno.test("the A/B page's script is abClient's source as plain JavaScript, called at once", () => {
+  assert.doesNotThrow(() => new Function(AB_CLIENT_SCRIPT));
+  assert.ok(AB_CLIENT_SCRIPT.startsWith("(function abClient()"));
+  assert.equal(AB_CLIENT_SCRIPT, `(${abClient.toString()})();\n`);
+  assert.ok(!/:\s*(AbChartData|Dataset|TooltipItem)\b/.test(AB_CLIENT_SCRIPT));
 });

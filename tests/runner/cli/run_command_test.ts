@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { createServer } from "node:net";
 import { join } from "node:path";
-import { parseRunArgs, retarget, runPlanCommand } from "../../../runner/cli/run_command.ts";
+import { parseRunArgs, runPlanCommand } from "../../../runner/cli/run_command.ts";
+import { retarget } from "../../../runner/plan/retarget.ts";
 import { readRunResult } from "../../../runner/result/read_run_result.ts";
 import { startTarget } from "../../../runner/target/mod.ts";
 import { parseText } from "../../_helpers/plan_fixtures.ts";

@@ -1,0 +1,92 @@
+/**
+ * A JUnit XML document from test cases: `testsuites` with the totals, one `testsuite` with its
+ * properties, the cases and a `system-out`. Shared by the run's report (junit.ts) and the A/B
+ * comparison's (ab_junit.ts), so both follow the same schemas (docs/reporters.md).
+ *
+ * @module
+ */
+import { xmlAttr, xmlText } from "./xml_escape.ts";
+
+/** A test case as written: bare when it passed. */
+export interface TestCase {
+  name: string;
+  classname: string;
+  outcome?: { element: "failure" | "error" | "skipped"; message: string; body: string };
+}
+
+/** One suite's content. */
+export interface JunitSuite {
+  /** The suite's name (the plan's). */
+  name: string;
+  /** When it started (ISO 8601). */
+  startedAt: string;
+  durationMs: number;
+  properties: Array<[string, string]>;
+  cases: TestCase[];
+  /** Lines of the suite's `system-out`. */
+  systemOut: string[];
+}
+
+const TYPE = { failure: "fail", error: "invalid" } as const;
+
+/**
+ * Renders the suite as a JUnit XML document (UTF-8, XML 1.0).
+ *
+ * @example
+ * ```ts
+ * import { junitDocument } from "./junit_document.ts";
+ * const xml = junitDocument({ name: "shop", startedAt: "2026-01-02T03:04:05Z", durationMs: 1000, properties: [], cases: [{ name: "p99 < 1ms", classname: "tailgate.shop.slo" }], systemOut: [] });
+ * xml.includes('tests="1" failures="0"'); // true
+ * ```
+ */
+export function junitDocument(suite: JunitSuite): string {
+  const { cases } = suite;
+  const count = (element: string) => cases.filter((c) => c.outcome?.element === element).length;
+  const totals = `tests="${cases.length}" failures="${count("failure")}" errors="${
+    count("error")
+  }" time="${seconds(suite.durationMs)}"`;
+  const plan = xmlAttr(suite.name);
+  // The result records no host name; the Ant schema asks for "localhost" then.
+  const attrs = `name="${plan}" package="tailgate.${plan}" id="0" hostname="localhost" ` +
+    `timestamp="${timestamp(suite.startedAt)}" ${totals} skipped="${count("skipped")}"`;
+  return [
+    `<?xml version="1.0" encoding="UTF-8"?>`,
+    `<testsuites name="tailgate" ${totals}>`,
+    `  <testsuite ${attrs}>`,
+    `    <properties>`,
+    ...suite.properties.map(([name, value]) =>
+      `      <property name="${xmlAttr(name)}" value="${xmlAttr(value)}"/>`
+    ),
+    `    </properties>`,
+    ...cases.map(renderCase),
+    `    <system-out>${xmlText(suite.systemOut.join("\n"))}</system-out>`,
+    `    <system-err/>`,
+    `  </testsuite>`,
+    `</testsuites>`,
+    "",
+  ].join("\n");
+}
+
+function renderCase(c: TestCase): string {
+  const open = `    <testcase name="${xmlAttr(c.name)}" classname="${
+    xmlAttr(c.classname)
+  }" time="0"`;
+  const o = c.outcome;
+  if (o === undefined) return `${open}/>`;
+  // Jenkins' schema gives `skipped` no attributes: its message is the text.
+  const inner = o.element === "skipped"
+    ? `<skipped>${xmlText(o.body)}</skipped>`
+    : `<${o.element} type="${TYPE[o.element]}" message="${xmlAttr(o.message)}">${
+      xmlText(o.body)
+    }</${o.element}>`;
+  return `${open}>\n      ${inner}\n    </testcase>`;
+}
+
+function seconds(durationMs: number): string {
+  return (Math.max(0, durationMs) / 1000).toFixed(3);
+}
+
+/** ISO 8601 in UTC without zone or fraction, as the Ant schema's timestamp pattern requires. */
+function timestamp(iso: string): string {
+  return new Date(iso).toISOString().slice(0, 19);
+}

@@ -1,0 +1,149 @@
+/**
+ * `tailgate ab`: the paired A/B comparison. Base and head run the plan's stages (warmup included)
+ * in k rounds on this machine, in a random order within each round, one at a time (a target given
+ * as a command is started just before its run and stopped after it); every run's result is kept;
+ * the rounds are compared pairwise (runner/gates/ab_comparison.ts), and the SLOs are judged on
+ * head's runs (runner/gates/ab_verdict.ts).
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { judge } from "../api/judge.ts";
+import { runPlan } from "../api/run_plan.ts";
+import { compareRounds, type RoundPair } from "../gates/ab_comparison.ts";
+import { mergeEncodedHistograms } from "../hdr/mod.ts";
+import { abVerdict, headSloVerdicts } from "../gates/ab_verdict.ts";
+import type { RegressionMetric } from "../gates/regression.ts";
+import {
+  AB_SCHEMA,
+  AB_VERSION,
+  type AbResult,
+  type AbRound,
+  type AbSide,
+} from "../model/ab_result.ts";
+import type { Environment, RunResult } from "../model/run_result.ts";
+import { retarget } from "../plan/retarget.ts";
+import type { ResolvedPlan } from "../plan/types.ts";
+import { writeFileAtomic } from "../result/atomic_write.ts";
+import { collectEnvironment } from "../result/environment.ts";
+import { planRecord } from "../result/plan_record.ts";
+import { type AbTargetSpec, startAbTarget } from "./ab_target.ts";
+import { roundOrders } from "./round_order.ts";
+
+/** Rounds run by default: enough for a paired interval with 4 degrees of freedom. */
+export const DEFAULT_ROUNDS = 5;
+
+/** Options of {@linkcode runAb}. */
+export interface AbOptions {
+  /** The base target (the main branch's build). */
+  base: AbTargetSpec;
+  /** The head target (the pull request's build). */
+  head: AbTargetSpec;
+  /** Where each run's result and each started target's log are written. */
+  outDir: string;
+  /** Rounds (default {@linkcode DEFAULT_ROUNDS}). */
+  rounds?: number;
+  /** Seed of the rounds' order (default: a random one, recorded in the result). */
+  seed?: number;
+  /** Stops after the current run; what was measured is compared and marked incomplete. */
+  signal?: AbortSignal;
+  /** How long a started target may take to answer (ms; default 30 s). */
+  readyTimeoutMs?: number;
+  /** Called as each run starts and ends. */
+  onRun?: (
+    event: { round: number; side: AbSide; phase: "start" | "done"; status?: string },
+  ) => void;
+  /** The machine's fingerprint, when already collected. */
+  environment?: Environment;
+}
+
+/**
+ * Runs the comparison and returns its document (also writing every run's result into `outDir`).
+ *
+ * @example
+ * ```ts
+ * import { runAb } from "./run_ab.ts";
+ * // const ab = await runAb(plan, { base: { url: "http://127.0.0.1:9001" }, head: { url: "http://127.0.0.1:9002" }, outDir: "tailgate-out/ab" });
+ * // ab.verdict.status → "pass" | "fail" | "inconclusive"
+ * ```
+ */
+export async function runAb(plan: ResolvedPlan, options: AbOptions): Promise<AbResult> {
+  const rounds = options.rounds ?? DEFAULT_ROUNDS;
+  const seed = options.seed ?? crypto.getRandomValues(new Uint32Array(1))[0];
+  const environment = options.environment ?? await collectEnvironment();
+  const startedAt = new Date().toISOString();
+  await Deno.mkdir(join(options.outDir, "runs"), { recursive: true });
+  const done: AbRound[] = [];
+  const pairs: RoundPair[] = [];
+  const orders = roundOrders(rounds, seed);
+  for (let i = 0; i < rounds && !options.signal?.aborted; i++) {
+    const round: AbRound = { index: i + 1, order: orders[i], runs: [] };
+    const results: Partial<Record<AbSide, RunResult>> = {};
+    for (const side of orders[i]) {
+      if (options.signal?.aborted) break;
+      options.onRun?.({ round: i + 1, side, phase: "start" });
+      const spec = options[side];
+      await using _target = await startAbTarget(spec, {
+        logPath: join(options.outDir, "runs", `round-${i + 1}-${side}-target.log`),
+        ...(options.readyTimeoutMs === undefined ? {} : { readyTimeoutMs: options.readyTimeoutMs }),
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+      const result = await runPlan(retarget(plan, spec.url), {
+        ...(options.signal ? { signal: options.signal } : {}),
+        environment,
+      });
+      await judge(result);
+      const resultFile = join("runs", `round-${i + 1}-${side}.json`);
+      await writeFileAtomic(join(options.outDir, resultFile), JSON.stringify(result) + "\n");
+      results[side] = result;
+      round.runs.push({
+        side,
+        resultFile,
+        status: result.verdict!.status,
+        toolLimited: result.health.toolLimited,
+        complete: result.run.complete,
+      });
+      options.onRun?.({ round: i + 1, side, phase: "done", status: result.verdict!.status });
+    }
+    done.push(round);
+    if (results.base && results.head) pairs.push({ base: results.base, head: results.head });
+  }
+  const floors = plan.regression as Partial<Record<RegressionMetric, number>> | undefined;
+  const comparisons = compareRounds(pairs, floors, 0.999, floors !== undefined);
+  const slos = headSloVerdicts(pairs.map((p) => p.head));
+  const sound = pairs.filter((p) =>
+    [p.base, p.head].every((r) => r.run.complete && !r.health.toolLimited)
+  );
+  const distributions = (pairs[0]?.head.stages ?? []).filter((s) => !s.warmup).map((stage) => {
+    const merged = (side: AbSide) =>
+      mergeEncodedHistograms(
+        sound.flatMap((p) => p[side].stages.filter((s) => s.index === stage.index))
+          .map((s) => s.response),
+      );
+    return {
+      stageIndex: stage.index,
+      stageName: stage.name,
+      base: merged("base"),
+      head: merged("head"),
+    };
+  });
+  return {
+    schema: AB_SCHEMA,
+    version: AB_VERSION,
+    startedAt,
+    endedAt: new Date().toISOString(),
+    complete: done.length === rounds && pairs.length === rounds,
+    plan: planRecord(plan),
+    environment,
+    targets: {
+      base: { url: options.base.url, ...(options.base.start ? { start: options.base.start } : {}) },
+      head: { url: options.head.url, ...(options.head.start ? { start: options.head.start } : {}) },
+    },
+    settings: { rounds, seed },
+    rounds: done,
+    comparisons,
+    distributions,
+    slos,
+    verdict: abVerdict(comparisons, slos),
+  };
+}

@@ -1,0 +1,150 @@
+/**
+ * `tailgate ab plan.yaml --base URL --head URL`: the paired A/B comparison (runner/ab/). Writes
+ * `ab.json`, `ab.md`, `ab.html`, `ab-junit.xml` and every run's result under `runs/`, atomically,
+ * also when stopped (Ctrl-C compares the rounds that ran), and exits by the comparison's verdict.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { renderAbHtml } from "../../reporters/ab_html.ts";
+import { renderAbJunit } from "../../reporters/ab_junit.ts";
+import { renderAbMarkdown, renderAbTerminal } from "../../reporters/ab_report.ts";
+import { DEFAULT_ROUNDS, runAb } from "../ab/run_ab.ts";
+import { MIN_ROUNDS } from "../gates/paired_comparison.ts";
+import { EXIT_CODES } from "../model/exit_codes.ts";
+import { parseDurationMs } from "../plan/units.ts";
+import { writeFileAtomic } from "../result/atomic_write.ts";
+import { type CommandOutcome, failed } from "./command.ts";
+import { checkOutDir } from "./out_dir.ts";
+import { planToRun } from "./plan_to_run.ts";
+import { argsError } from "./result_args.ts";
+
+/** The help of `tailgate ab`. */
+export const AB_HELP = `Usage: tailgate ab <plan.yaml> --base URL --head URL [options]
+
+Compares two builds of a service on this machine: base and head run the plan's stages in
+rounds, one after the other in a random order within each round, so both see the same machine.
+Each gated (stage, label, metric) is judged on the rounds' paired changes: a regression is worse
+than the plan's regression floor beyond Holm's level; ok is a 95% interval within the floor;
+otherwise inconclusive (more rounds decide). SLOs are judged on head's runs.
+  --base URL           the base build's URL (e.g. the main branch)
+  --head URL           the head build's URL (e.g. the pull request)
+  --base-start CMD     start base with this command (sh -c) before each of its runs, and stop
+                       it after (its process group); its URL must then be free beforehand
+  --head-start CMD     the same for head
+  --rounds N           rounds of base and head (default ${DEFAULT_ROUNDS}, at least ${MIN_ROUNDS})
+  --seed N             the rounds' order (default random; the result records it)
+  --ready-timeout DUR  how long a started target may take to answer (default 30s)
+  --out DIR            where ab.json, ab.md, ab.html, ab-junit.xml and runs/ go
+                       (default ./tailgate-out/ab)
+Exit codes: 0 every gate passed, 1 a regression or a failed SLO, 2 invalid plan or usage,
+3 inconclusive or stopped, 4 a target could not be reached or started.`;
+
+/**
+ * Runs `tailgate ab`.
+ *
+ * @example
+ * ```ts
+ * import { abCommand } from "./ab_command.ts";
+ * // await abCommand(["plan.yaml", "--base", "http://127.0.0.1:9001", "--head", "http://127.0.0.1:9002"], console.error);
+ * ```
+ */
+export async function abCommand(
+  args: string[],
+  progress: (line: string) => void,
+  signal?: AbortSignal,
+): Promise<CommandOutcome> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        base: { type: "string" },
+        head: { type: "string" },
+        "base-start": { type: "string" },
+        "head-start": { type: "string" },
+        rounds: { type: "string" },
+        seed: { type: "string" },
+        "ready-timeout": { type: "string" },
+        out: { type: "string" },
+      },
+    });
+  } catch (e) {
+    return failed(argsError(e));
+  }
+  const v = parsed.values;
+  const [planPath, ...extra] = parsed.positionals;
+  const problems: string[] = [];
+  if (planPath === undefined) {
+    problems.push("name the plan, e.g. `tailgate ab plan.yaml --base URL --head URL`");
+  }
+  if (extra.length) problems.push(`one plan per comparison; unexpected \`${extra.join(" ")}\``);
+  for (const side of ["base", "head"] as const) {
+    const url = v[side];
+    if (url === undefined) problems.push(`--${side} is required: the ${side} build's URL`);
+    else if (!/^https?:\/\/(127\.\d+\.\d+\.\d+|\[::1\]|localhost)(:\d+)?(\/|$)/.test(url)) {
+      problems.push(`--${side} ${url}: give a loopback http(s) URL, e.g. http://127.0.0.1:9001`);
+    }
+  }
+  if (v.base !== undefined && v.base === v.head && (v["base-start"] || v["head-start"])) {
+    problems.push("--base and --head are the same URL: started targets need a port each");
+  }
+  const rounds = v.rounds === undefined ? DEFAULT_ROUNDS : Number(v.rounds);
+  if (!Number.isInteger(rounds) || rounds < MIN_ROUNDS || rounds > 100) {
+    problems.push(`--rounds ${v.rounds}: a whole number from ${MIN_ROUNDS} to 100`);
+  }
+  const seed = v.seed === undefined ? undefined : Number(v.seed);
+  if (seed !== undefined && !(Number.isInteger(seed) && seed >= 0 && seed < 2 ** 32)) {
+    problems.push(`--seed ${v.seed}: a whole number from 0 to 4294967295`);
+  }
+  const ready = v["ready-timeout"] === undefined ? undefined : parseDurationMs(v["ready-timeout"]);
+  if (ready !== undefined && !ready.ok) problems.push(`--ready-timeout: ${ready.message}`);
+  if (problems.length) return failed(problems);
+  const outDir = v.out ?? join("tailgate-out", "ab");
+  const loaded = await planToRun(planPath!, progress);
+  if ("outcome" in loaded) return loaded.outcome;
+  const outProblem = await checkOutDir(outDir);
+  if (outProblem) return failed(outProblem);
+
+  let ab;
+  try {
+    ab = await runAb(loaded.plan, {
+      base: { url: v.base!, ...(v["base-start"] ? { start: v["base-start"] } : {}) },
+      head: { url: v.head!, ...(v["head-start"] ? { start: v["head-start"] } : {}) },
+      outDir,
+      rounds,
+      ...(seed === undefined ? {} : { seed }),
+      ...(ready?.ok ? { readyTimeoutMs: ready.value } : {}),
+      ...(signal ? { signal } : {}),
+      onRun: ({ round, side, phase, status }) =>
+        progress(
+          phase === "start"
+            ? `ab: round ${round}: running ${side}`
+            : `ab: round ${round}: ${side} ${status}`,
+        ),
+    });
+  } catch (e) {
+    return failed((e as Error).message, EXIT_CODES.unreachable);
+  }
+  const files: Array<[string, string]> = [
+    ["ab.json", JSON.stringify(ab, null, 1) + "\n"],
+    ["ab.md", renderAbMarkdown(ab)],
+    ["ab.html", renderAbHtml(ab)],
+    ["ab-junit.xml", renderAbJunit(ab)],
+  ];
+  for (const [name, text] of files) await writeFileAtomic(join(outDir, name), text);
+  const exitCode = ab.verdict.status === "pass"
+    ? EXIT_CODES.ok
+    : ab.verdict.status === "fail"
+    ? EXIT_CODES.gateFailed
+    : EXIT_CODES.invalidRun;
+  return {
+    exitCode,
+    errors: [],
+    notes: [],
+    output: `${renderAbTerminal(ab)}\n\n` +
+      files.map(([name]) => `wrote ${join(outDir, name)}`).join("\n"),
+  };
+}

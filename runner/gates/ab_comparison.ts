@@ -1,0 +1,139 @@
+/**
+ * The A/B comparison's checks, built from the rounds' run results: for every measured stage (and
+ * each label, when there are several) and every metric of the plan's regression floors (the
+ * defaults otherwise), base's and head's figure in each round, judged together by the paired
+ * decision (paired_comparison.ts). A round in which either run was tool-limited or stopped early is
+ * left out (its two runs do not compare); a tail percentile that some run holds too few requests
+ * beyond is not judged when it is a default metric, and is inconclusive when the plan names it.
+ *
+ * @module
+ */
+import type { AbComparison } from "../model/ab_result.ts";
+import type { RunResult } from "../model/run_result.ts";
+import { formatMetric } from "./format_metric.ts";
+import { judgePaired, type PairedCheck } from "./paired_comparison.ts";
+import {
+  DEFAULT_REGRESSION_FLOORS,
+  metricValue,
+  percentileOf,
+  type RegressionMetric,
+  sampleOf,
+} from "./regression.ts";
+import { isSufficient } from "./tail_samples.ts";
+
+/** One round's two results. */
+export interface RoundPair {
+  base: RunResult;
+  head: RunResult;
+}
+
+/**
+ * The comparison of `rounds` (in round order), one entry per check.
+ *
+ * @example
+ * ```ts
+ * import { compareRounds } from "./ab_comparison.ts";
+ * // compareRounds(rounds).filter((c) => c.status === "fail").map((c) => c.name)
+ * ```
+ */
+export function compareRounds(
+  rounds: readonly RoundPair[],
+  floors: Partial<Record<RegressionMetric, number>> = DEFAULT_REGRESSION_FLOORS,
+  confidence = 0.999,
+  planNamedFloors = false,
+): AbComparison[] {
+  const sound = rounds.filter((r) =>
+    [r.base, r.head].every((x) => x.run.complete && !x.health.toolLimited)
+  );
+  const first = rounds[0]?.head;
+  if (first === undefined) return [];
+  type Pending = Omit<AbComparison, "change" | "ci95" | "p" | "confidence" | "status" | "message">;
+  const pending: Array<Pending & { check: PairedCheck; short?: string }> = [];
+  for (const stage of first.stages.filter((s) => !s.warmup)) {
+    const labels = stage.labels.length > 1
+      ? [undefined, ...stage.labels.map((l) => l.label)]
+      : [undefined];
+    for (const label of labels) {
+      const sampleIn = (r: RunResult) => {
+        const s = r.stages.find((x) => x.index === stage.index);
+        const group = label === undefined ? s : s?.labels.find((l) => l.label === label);
+        return group === undefined || s === undefined ? undefined : sampleOf(group, s.durationMs);
+      };
+      const pairs = sound.flatMap((r) => {
+        const b = sampleIn(r.base);
+        const h = sampleIn(r.head);
+        return b && h ? [{ b, h }] : [];
+      });
+      for (const [metric, floor] of Object.entries(floors) as [RegressionMetric, number][]) {
+        const q = percentileOf(metric);
+        const thin = q === undefined
+          ? undefined
+          : pairs.flatMap(({ b, h }) => [b, h]).find((s) =>
+            !isSufficient(s.response.totalCount, q)
+          );
+        if (thin !== undefined && !planNamedFloors) continue;
+        const unit = metric === "error_rate"
+          ? "fraction"
+          : metric === "throughput"
+          ? "per_sec"
+          : "us";
+        pending.push({
+          name: `${metric} head vs base: ${stage.name}${label === undefined ? "" : ` [${label}]`}`,
+          stageIndex: stage.index,
+          stageName: stage.name,
+          ...(label === undefined ? {} : { label }),
+          metric,
+          unit,
+          base: pairs.map(({ b }) => metricValue(metric, b)),
+          head: pairs.map(({ h }) => metricValue(metric, h)),
+          floor,
+          check: {
+            base: pairs.map(({ b }) => metricValue(metric, b)),
+            head: pairs.map(({ h }) => metricValue(metric, h)),
+            scale: metric === "error_rate" ? "difference" : "ratio",
+            higherIsWorse: metric !== "throughput",
+            floor,
+          },
+          ...(thin === undefined ? {} : {
+            short:
+              `p${q} needs 10 requests beyond it in every run; one had ${thin.response.totalCount} in all`,
+          }),
+        });
+      }
+    }
+  }
+  const outcomes = judgePaired(pending.map((p) => p.check), confidence);
+  const left = rounds.length - sound.length;
+  return pending.map(({ check: _check, short, ...p }, i) => {
+    const o = outcomes[i];
+    const status = short ? "inconclusive" : o.status;
+    const pct = (x: number) =>
+      p.metric === "error_rate"
+        ? `${x >= 0 ? "+" : ""}${+(x * 100).toFixed(2)} points`
+        : `${x >= 0 ? "+" : ""}${+(x * 100).toFixed(1)}%`;
+    const medianOf = (xs: number[]) =>
+      [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+    const figures = p.base.length
+      ? `base ${formatMetric(medianOf(p.base), p.unit)}, head ${
+        formatMetric(medianOf(p.head), p.unit)
+      } ` +
+        `(medians of ${p.base.length} rounds)`
+      : "no round to compare";
+    const words = status === "fail" ? "regression" : status === "pass" ? "ok" : "inconclusive";
+    const message = `${words}: ${pct(o.change)} worse (95% interval ${pct(o.ci95[0])} to ` +
+      `${pct(o.ci95[1])}; floor ${pct(p.floor)}); ${figures}` +
+      (short ? `; ${short}` : o.reason ? `; ${o.reason}` : "") +
+      (left > 0
+        ? `; ${left} round${left === 1 ? "" : "s"} left out (tool-limited or stopped)`
+        : "");
+    return {
+      ...p,
+      change: o.change,
+      ci95: o.ci95,
+      p: o.p,
+      confidence: o.confidence,
+      status,
+      message,
+    };
+  });
+}

@@ -1,0 +1,86 @@
+/**
+ * The A/B comparison's SLO verdicts and its one verdict, pure. SLOs are judged on head's runs:
+ * each head run was judged on its own (the decision rule, its own tool health), and an SLO
+ * **fails** when some head run failed it beyond doubt, **passes** when every head run passed it,
+ * and is otherwise inconclusive (or invalid, when a run could not judge it).
+ *
+ * @module
+ */
+import type { AbComparison, AbSloVerdict } from "../model/ab_result.ts";
+import type { RunResult, VerdictStatus } from "../model/run_result.ts";
+
+/**
+ * Each SLO of the plan over head's judged runs (in round order).
+ *
+ * @example
+ * ```ts
+ * import { headSloVerdicts } from "./ab_verdict.ts";
+ * // headSloVerdicts(headRuns).map((v) => `${v.status} ${v.name}`)
+ * ```
+ */
+export function headSloVerdicts(heads: readonly RunResult[]): AbSloVerdict[] {
+  const first = heads[0];
+  if (first === undefined) return [];
+  const slos = first.verdicts.filter((v) => v.kind === "slo");
+  return slos.map((slo) => {
+    const perRound: VerdictStatus[] = heads.map((h) =>
+      h.verdicts.find((v) => v.kind === "slo" && v.name === slo.name && v.line === slo.line)
+        ?.status ?? "invalid"
+    );
+    const status: VerdictStatus = perRound.includes("fail")
+      ? "fail"
+      : perRound.includes("invalid")
+      ? "invalid"
+      : perRound.every((s) => s === "pass")
+      ? "pass"
+      : "inconclusive";
+    const count = (s: VerdictStatus) => perRound.filter((x) => x === s).length;
+    const tally = (["fail", "invalid", "inconclusive", "pass"] as const).filter((s) => count(s))
+      .map((s) => `${count(s)} ${s}`).join(", ");
+    return {
+      name: slo.name,
+      ...(slo.line === undefined ? {} : { line: slo.line }),
+      status,
+      perRound,
+      message: `head's ${heads.length} run${heads.length === 1 ? "" : "s"}: ${tally}`,
+    };
+  });
+}
+
+/**
+ * The one verdict: `fail` when a comparison regressed or an SLO failed, then `invalid`, then
+ * `inconclusive`, else `pass`; with the tally in words.
+ *
+ * @example
+ * ```ts
+ * import { abVerdict } from "./ab_verdict.ts";
+ * abVerdict([], []).status; // "inconclusive": nothing was compared
+ * ```
+ */
+export function abVerdict(
+  comparisons: readonly AbComparison[],
+  slos: readonly AbSloVerdict[],
+): { status: VerdictStatus; message: string } {
+  const all: VerdictStatus[] = [...comparisons.map((c) => c.status), ...slos.map((s) => s.status)];
+  if (all.length === 0) {
+    return { status: "inconclusive", message: "nothing was compared: no round completed soundly" };
+  }
+  const status: VerdictStatus = all.includes("fail")
+    ? "fail"
+    : all.includes("invalid")
+    ? "invalid"
+    : all.includes("inconclusive")
+    ? "inconclusive"
+    : "pass";
+  const regressed = comparisons.filter((c) => c.status === "fail").length;
+  const count = (s: VerdictStatus) => all.filter((x) => x === s).length;
+  const tally = (["fail", "invalid", "inconclusive", "pass"] as const).filter((s) => count(s))
+    .map((s) => `${count(s)} ${s}`).join(", ");
+  return {
+    status,
+    message: `${all.length} gates: ${tally}` +
+      (regressed
+        ? ` (${regressed} regression${regressed === 1 ? "" : "s"} of head against base)`
+        : ""),
+  };
+}

@@ -1,0 +1,71 @@
+import assert from "node:assert/strict";
+import { renderAbHtml } from "../../reporters/ab_html.ts";
+import { abChartData } from "../../reporters/ab_chart_data.ts";
+import { renderAbJunit } from "../../reporters/ab_junit.ts";
+import { abRows, renderAbMarkdown, renderAbTerminal } from "../../reporters/ab_report.ts";
+import { abResult } from "../_helpers/ab_fixtures.ts";
+import { junitSchemas } from "../_helpers/junit_xsd.ts";
+import { ignoreWithout } from "../_helpers/test_tools.ts";
+import { validateXml, xpath } from "../_helpers/xmllint.ts";
+
+Deno.test("abRows(): base and head medians, the change with its interval, and the floor", () => {
+  const ab = abResult(1.1);
+  const [row] = abRows(ab);
+  assert.equal(row[0], "fail");
+  assert.equal(row[1], "p50 head vs base: steady");
+  assert.match(row[4], /^\+10(\.\d)?%$/);
+  assert.match(row[5], /^\+\d+(\.\d)?% … \+\d+(\.\d)?%$/);
+  assert.equal(row[6], "5%");
+});
+
+Deno.test("renderAbTerminal() and renderAbMarkdown() state the verdict, each check and the rounds", () => {
+  const ab = abResult(1.1);
+  const text = renderAbTerminal(ab);
+  assert.match(
+    text,
+    /^FAIL: 3 gates: 3 fail \(2 regressions of head against base\); 5 of 5 rounds, seed 7$/m,
+  );
+  assert.match(text, /^SLO fail: p99 < 1\.8ms \(head's 5 runs: /m);
+  assert.match(text, /^rounds: base→head, head→base, /m);
+  const md = renderAbMarkdown(ab);
+  assert.match(md, /^## A\/B comparison: orders &lt;api&gt;$/m);
+  assert.match(md, /^\| fail \| p50 head vs base: steady \| /m);
+  assert.match(md, /^- \*\*fail\*\* p99 head vs base: steady: regression: /m);
+  const same = renderAbMarkdown(abResult(1));
+  assert.match(same, /^\*\*PASS: 3 gates: 3 pass; 5 of 5 rounds, seed 7\*\*$/m);
+});
+
+Deno.test({
+  name:
+    "renderAbJunit() is valid Jenkins JUnit: a failure per regression, properties of the comparison",
+  ignore: ignoreWithout("xmllint"),
+  fn: async () => {
+    const xml = renderAbJunit(abResult(1.1));
+    const { jenkins } = await junitSchemas();
+    assert.deepEqual(await validateXml(xml, jenkins), { valid: true, errors: [] });
+    assert.equal(await xpath(xml, "string(/testsuites/@tests)"), "3");
+    assert.equal(await xpath(xml, "string(/testsuites/@failures)"), "3");
+    assert.equal(
+      await xpath(xml, "string(//testcase[@name='p50 head vs base: steady']/@classname)"),
+      "tailgate.orders <api>.ab",
+    );
+    assert.equal(await xpath(xml, "string(//property[@name='ab.seed']/@value)"), "7");
+    const ok = renderAbJunit(abResult(1));
+    assert.equal(await xpath(ok, "string(/testsuites/@failures)"), "0");
+  },
+});
+
+Deno.test("abChartData() and renderAbHtml(): both curves per stage, each round's figures, tables as text", () => {
+  const ab = abResult(1.1);
+  const data = abChartData(ab);
+  assert.equal(data.curves.length, 1);
+  const at = (points: Array<[number, number]>, x: number) => points.find((p) => p[0] === x)![1];
+  // p50 (x = 2) of head is 10% above base's.
+  assert.ok(Math.abs(at(data.curves[0].head, 2) / at(data.curves[0].base, 2) - 1.1) < 0.01);
+  assert.deepEqual(data.rounds[0].base.length, 5);
+  assert.equal(data.rounds[0].unit, "ms");
+  const html = renderAbHtml(ab);
+  assert.match(html, /<title>FAIL: orders &lt;api&gt; A\/B · tailgate<\/title>/);
+  assert.match(html, /<td>p50 head vs base: steady<\/td>/);
+  assert.match(html, /<option value="0">steady<\/option>/);
+});

@@ -1,0 +1,66 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { startAbTarget } from "../../../runner/ab/ab_target.ts";
+
+/** A free loopback port (bound once, then released). */
+function freePort(): number {
+  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (l.addr as Deno.NetAddr).port;
+  l.close();
+  return port;
+}
+
+/** A command that serves one port with Deno until killed, printing a line first. */
+function serveCommand(port: number): string {
+  const code =
+    `console.log("up"); Deno.serve({ hostname: "127.0.0.1", port: ${port}, onListen() {} }, () => new Response("ok"));`;
+  return `exec ${Deno.execPath()} eval '${code}'`;
+}
+
+async function answers(url: string): Promise<boolean> {
+  try {
+    const res = await fetch(url);
+    await res.body?.cancel();
+    return res.ok;
+  } catch {
+    return false;
+  }
+}
+
+Deno.test("startAbTarget() starts a command, waits until it answers, and stops its process group", async () => {
+  const dir = await Deno.makeTempDir();
+  const port = freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const logPath = join(dir, "base.log");
+  const target = await startAbTarget({ url, start: serveCommand(port) }, { logPath });
+  assert.equal(await answers(url), true);
+  await target.stop();
+  assert.equal(await answers(url), false, "stopped: nothing listens any more");
+  assert.match(await Deno.readTextFile(logPath), /^up$/m, "its output is kept");
+  await target.stop(); // a second stop is harmless
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("startAbTarget() refuses a port already taken, and reports a command that exits", async () => {
+  const dir = await Deno.makeTempDir();
+  const taken = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const takenUrl = `http://127.0.0.1:${(taken.addr as Deno.NetAddr).port}`;
+  await assert.rejects(
+    startAbTarget({ url: takenUrl, start: "sleep 5" }, { logPath: join(dir, "a.log") }),
+    /already listens on 127\.0\.0\.1:\d+, before `sleep 5` started/,
+  );
+  taken.close();
+  const port = freePort();
+  await assert.rejects(
+    startAbTarget(
+      { url: `http://127.0.0.1:${port}`, start: "echo broken build >&2; exit 3" },
+      { logPath: join(dir, "b.log") },
+    ),
+    /exited with code 3 before 127\.0\.0\.1:\d+ answered; its output: broken build/,
+  );
+  await assert.rejects(
+    startAbTarget({ url: `http://127.0.0.1:${port}` }, { logPath: join(dir, "c.log") }),
+    /does not answer/,
+  );
+  await Deno.remove(dir, { recursive: true });
+});

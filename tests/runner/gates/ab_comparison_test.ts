@@ -1,0 +1,78 @@
+import assert from "node:assert/strict";
+import { compareRounds, type RoundPair } from "../../../runner/gates/ab_comparison.ts";
+import { abVerdict, headSloVerdicts } from "../../../runner/gates/ab_verdict.ts";
+import { evaluateSlos } from "../../../runner/gates/evaluate_slos.ts";
+import type { RunResult } from "../../../runner/model/run_result.ts";
+import { gateResult, scaledUs } from "../../_helpers/gate_fixtures.ts";
+
+/** A run whose 20,000 response times are `scale` × 0.5..1.5 ms (uniform), two labels. */
+function run(scale: number, options: { toolLimited?: boolean } = {}): RunResult {
+  const r = gateResult([{
+    ratePerSec: 1000,
+    durationMs: 20_000,
+    labels: [
+      { label: "GET /a", response: scaledUs(10_000, scale) },
+      { label: "GET /b", response: scaledUs(10_000, scale) },
+    ],
+  }], { slos: ["p99 < 1.8ms"], ...options });
+  r.verdicts = evaluateSlos(r);
+  return r;
+}
+
+/** Rounds whose machine noise moves both runs alike (±15%), head `factor` × base. */
+function rounds(factor: number, noise = [1, 1.15, 0.9, 1.1, 0.95]): RoundPair[] {
+  return noise.map((n) => ({ base: run(n), head: run(n * factor) }));
+}
+
+Deno.test("compareRounds(): every stage and label, each metric of the floors, paired over the rounds", () => {
+  const checks = compareRounds(rounds(1), { p50: 0.05, p99: 0.05 }, 0.999, true);
+  assert.deepEqual(checks.map((c) => c.name), [
+    "p50 head vs base: stage 0",
+    "p99 head vs base: stage 0",
+    "p50 head vs base: stage 0 [GET /a]",
+    "p99 head vs base: stage 0 [GET /a]",
+    "p50 head vs base: stage 0 [GET /b]",
+    "p99 head vs base: stage 0 [GET /b]",
+  ]);
+  assert.ok(checks.every((c) => c.status === "pass"), JSON.stringify(checks.map((c) => c.message)));
+  assert.equal(checks[0].base.length, 5);
+  assert.equal(checks[0].unit, "us");
+});
+
+Deno.test("compareRounds(): a 10% slower head is a regression although the rounds differ by 25%", () => {
+  const checks = compareRounds(rounds(1.1), { p50: 0.05, p99: 0.05 }, 0.999, true);
+  assert.ok(checks.every((c) => c.status === "fail"), JSON.stringify(checks.map((c) => c.message)));
+  assert.match(checks[0].message, /^regression: \+10(\.\d)?% worse \(95% interval/);
+  assert.equal(abVerdict(checks, []).status, "fail");
+  assert.match(abVerdict(checks, []).message, /6 regressions of head against base/);
+});
+
+Deno.test("compareRounds(): a tool-limited round is left out, and the message says so", () => {
+  const pairs = rounds(1);
+  pairs[2] = { base: run(1, { toolLimited: true }), head: run(1) };
+  const [first] = compareRounds(pairs, { p50: 0.05 }, 0.999, true);
+  assert.equal(first.base.length, 4);
+  assert.match(first.message, /1 round left out \(tool-limited or stopped\)/);
+});
+
+Deno.test("compareRounds(): a default tail percentile too thin to judge is skipped; a named one is inconclusive", () => {
+  // 20,000 requests: p99.9 has 20 beyond it, p99.99 only 2.
+  const named = compareRounds(rounds(1), { "p99.9": 0.2, "p99.99": 0.2 } as never, 0.999, true);
+  assert.deepEqual(named.filter((c) => c.label === undefined).map((c) => [c.metric, c.status]), [
+    ["p99.9", "pass"],
+    ["p99.99", "inconclusive"],
+  ]);
+  const defaults = compareRounds(rounds(1), { "p99.99": 0.2 } as never, 0.999, false);
+  assert.deepEqual(defaults, []);
+});
+
+Deno.test("headSloVerdicts(): an SLO fails when a head run failed it, passes when all passed", () => {
+  const heads = [run(1), run(1.5), run(1)]; // p99 ≈ 1.5 ms, 2.2 ms, 1.5 ms against < 1.8 ms
+  const [slo] = headSloVerdicts(heads);
+  assert.equal(slo.name, "p99 < 1.8ms");
+  assert.deepEqual(slo.perRound, ["pass", "fail", "pass"]);
+  assert.equal(slo.status, "fail");
+  assert.equal(headSloVerdicts([run(1), run(1)])[0].status, "pass");
+  assert.equal(abVerdict([], [slo]).status, "fail");
+  assert.equal(abVerdict([], []).status, "inconclusive");
+});
