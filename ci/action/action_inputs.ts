@@ -36,6 +36,11 @@ export const INPUT_DEFAULTS = {
   shard: "",
   "start-at": "",
   merge: "",
+  "ab-base": "",
+  "ab-head": "",
+  "ab-base-start": "",
+  "ab-head-start": "",
+  "ab-rounds": "5",
   "deno-version": "2.9.6",
 } as const;
 
@@ -86,6 +91,17 @@ export interface RunInputs {
   startAt?: string;
   /** A folder of shard results to merge instead of running plans. */
   merge?: string;
+  /** A/B mode: `tailgate ab` of each plan against these two targets instead of `run`. */
+  ab?: AbInputs;
+}
+
+/** The A/B mode's targets and rounds (`tailgate ab`). */
+export interface AbInputs {
+  base: string;
+  head: string;
+  baseStart?: string;
+  headStart?: string;
+  rounds: number;
 }
 
 /**
@@ -132,6 +148,20 @@ export function readRunInputs(
   if (!merge && plans.length === 0) {
     errors.push("plans: no pattern; name plan files, e.g. plans/*.yaml");
   }
+  const [abBase, abHead] = [get("ab-base"), get("ab-head")];
+  const abRounds = Number(get("ab-rounds"));
+  if ((abBase === "") !== (abHead === "")) {
+    errors.push("ab-base and ab-head come together: the A/B mode compares the two targets");
+  }
+  if (abBase && (merge || shard || target || confirm > 0)) {
+    errors.push(
+      "the A/B mode (ab-base, ab-head) runs no shard, merge, target or confirm: it starts and " +
+        "compares its own two targets",
+    );
+  }
+  if (abBase && !(Number.isInteger(abRounds) && abRounds >= 3 && abRounds <= 100)) {
+    errors.push(`ab-rounds: \`${get("ab-rounds")}\` is not a whole number from 3 to 100`);
+  }
   const out = get("out");
   if (out === "") errors.push("out: empty; name the output folder, e.g. tailgate-out");
   const baselineDir = get("baseline-dir");
@@ -152,6 +182,17 @@ export function readRunInputs(
       ...(shard ? { shard } : {}),
       ...(startAt ? { startAt } : {}),
       ...(merge ? { merge } : {}),
+      ...(abBase
+        ? {
+          ab: {
+            base: abBase,
+            head: abHead,
+            ...(get("ab-base-start") ? { baseStart: get("ab-base-start") } : {}),
+            ...(get("ab-head-start") ? { headStart: get("ab-head-start") } : {}),
+            rounds: abRounds,
+          },
+        }
+        : {}),
     },
   };
 }

@@ -1,6 +1,7 @@
 /**
  * The action's run step (and a GitLab job's script): runs every plan the `plans` globs match into
- * `<out>/<plan-slug>/`, or merges the shard results under `merge`, then publishes annotations,
+ * `<out>/<plan-slug>/` (`tailgate run`, or `tailgate ab` in the A/B mode), or merges the shard
+ * results under `merge`, then publishes annotations,
  * the summary and the outputs, and exits with the code `fail-on` asks for. Inputs come in
  * `TAILGATE_*` variables (ci/action/action_inputs.ts; docs/ci.md lists them).
  *
@@ -16,7 +17,7 @@ import { expandPlans, planSlugs } from "./expand_plans.ts";
 import { type PlanOutcome, readOutcome } from "./plan_outcome.ts";
 import { publishOutcomes } from "./publish.ts";
 import { runTailgate, type TailgateExit } from "./run_tailgate.ts";
-import { artifactsUrl, mergeArgs, runArgs } from "./tailgate_args.ts";
+import { abArgs, artifactsUrl, mergeArgs, runArgs } from "./tailgate_args.ts";
 import { formatAnnotation } from "./workflow_commands.ts";
 
 /** Runs `tailgate` with arguments in a folder (the real command, or a test's). */
@@ -114,7 +115,9 @@ function runJobs(inputs: RunInputs, cwd: string, reportUrl?: string): Job[] | st
     return {
       plan,
       dir,
-      args: ["run", ...runArgs({ ...runCommon(inputs, dir, reportUrl), plan, ...runOnly(inputs) })],
+      args: inputs.ab
+        ? ["ab", ...abArgs(plan, dir, inputs.ab)]
+        : ["run", ...runArgs({ ...runCommon(inputs, dir, reportUrl), plan, ...runOnly(inputs) })],
     };
   });
 }

@@ -1,5 +1,5 @@
 /**
- * The `tailgate run` and `tailgate merge` arguments a CI job passes for one plan.
+ * The `tailgate run`, `tailgate merge` and `tailgate ab` arguments a CI job passes for one plan.
  *
  * @module
  */
@@ -81,6 +81,32 @@ export function runArgs(args: RunArgs): string[] {
  */
 export function mergeArgs(shardResults: readonly string[], args: CommonArgs): string[] {
   return [...shardResults, ...common(args)];
+}
+
+/**
+ * `tailgate ab` arguments (after `ab`) for one plan: its two targets, how to start them, the
+ * rounds, and the output folder.
+ *
+ * @example
+ * ```ts
+ * import { abArgs } from "./tailgate_args.ts";
+ * abArgs("plans/a.yaml", "out/a", { base: "http://127.0.0.1:9001", head: "http://127.0.0.1:9002", rounds: 5 });
+ * // ["plans/a.yaml", "--base", "http://127.0.0.1:9001", "--head", "http://127.0.0.1:9002",
+ * //  "--rounds", "5", "--out", "out/a"]
+ * ```
+ */
+export function abArgs(
+  plan: string,
+  outDir: string,
+  ab: { base: string; head: string; baseStart?: string; headStart?: string; rounds: number },
+): string[] {
+  return [
+    plan,
+    ...["--base", ab.base, "--head", ab.head],
+    ...(ab.baseStart ? ["--base-start", ab.baseStart] : []),
+    ...(ab.headStart ? ["--head-start", ab.headStart] : []),
+    ...["--rounds", String(ab.rounds), "--out", outDir],
+  ];
 }
 
 function common(args: CommonArgs): string[] {

@@ -5,7 +5,12 @@ import { gitIn } from "../_helpers/git_fixtures.ts";
 import { asObject, readYamlObject } from "../_helpers/yaml_value.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const WORKFLOWS = ["github-pr-gate.yml", "github-nightly.yml", "github-sharded.yml"];
+const WORKFLOWS = [
+  "github-pr-gate.yml",
+  "github-nightly.yml",
+  "github-sharded.yml",
+  "github-pr-ab.yml",
+];
 
 /**
  * actionlint (`go install github.com/rhysd/actionlint/cmd/actionlint@v1.7.7`, which .ci/install-tools

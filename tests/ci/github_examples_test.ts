@@ -17,7 +17,14 @@ const tailgateSteps = (job: YamlObject) =>
   stepsOf(job).filter((s) => String(s.uses).includes("/tailgate/ci@"));
 
 Deno.test("every example uses the action at this release's tag with inputs it declares", async () => {
-  for (const file of ["github-pr-gate.yml", "github-nightly.yml", "github-sharded.yml"]) {
+  for (
+    const file of [
+      "github-pr-gate.yml",
+      "github-nightly.yml",
+      "github-sharded.yml",
+      "github-pr-ab.yml",
+    ]
+  ) {
     const w = await example(file);
     let uses = 0;
     for (const [name, job] of Object.entries(jobsOf(w))) {
@@ -109,4 +116,24 @@ Deno.test("the sharded run: matrix shards 0..N-1 of N at one start time, merged 
   const download = withOf(stepsOf(merge).find((s) => s.uses === "actions/download-artifact@v4")!);
   assert.equal(download.pattern, artifact.replace("${{ matrix.shard }}", "*"));
   assert.equal(withOf(tailgateSteps(merge)[0]).merge, download.path);
+});
+
+Deno.test("the A/B example builds base and head on one runner and compares them with tailgate ab", async () => {
+  const w = await example("github-pr-ab.yml");
+  assert.ok("pull_request" in asObject(w.on, "on"));
+  const job = asObject(jobsOf(w).ab, "ab");
+  const steps = stepsOf(job);
+  const checkouts = steps.filter((s) => s.uses === "actions/checkout@v4").map((s) => withOf(s));
+  assert.deepEqual(checkouts.map((c) => c.path), ["head", "base"]);
+  assert.equal(checkouts[1].ref, "${{ github.event.pull_request.base.sha }}");
+  const [tailgate] = tailgateSteps(job);
+  const inputs = withOf(tailgate);
+  assert.notEqual(inputs["ab-base"], inputs["ab-head"], "two ports");
+  assert.match(String(inputs["ab-base-start"]), /8081/);
+  assert.match(String(inputs["ab-head-start"]), /8082/);
+  const report = steps.find((s) => s.uses === "mikepenz/action-junit-report@v5")!;
+  assert.equal(
+    withOf(report).report_paths,
+    "${{ steps.tailgate.outputs.results-dir }}/*/ab-junit.xml",
+  );
 });

@@ -65,3 +65,25 @@ Deno.test("readRunInputs() reports every wrong input at once", () => {
     ]);
   }
 });
+
+Deno.test("readRunInputs() reads the A/B mode's targets, and refuses half of it or a mix with shards", () => {
+  const r = readRunInputs({
+    TAILGATE_AB_BASE: "http://127.0.0.1:8081",
+    TAILGATE_AB_HEAD: "http://127.0.0.1:8082",
+    TAILGATE_AB_BASE_START: "./serve 8081",
+  });
+  assert.ok(r.ok);
+  assert.deepEqual(r.inputs.ab, {
+    base: "http://127.0.0.1:8081",
+    head: "http://127.0.0.1:8082",
+    baseStart: "./serve 8081",
+    rounds: 5,
+  });
+  const bad = readRunInputs({
+    TAILGATE_AB_BASE: "http://127.0.0.1:8081",
+    TAILGATE_SHARD: "0/2",
+    TAILGATE_AB_ROUNDS: "2",
+  });
+  assert.ok(!bad.ok);
+  assert.deepEqual(bad.errors.filter((e) => /ab/.test(e)).length, 3, bad.errors.join("\n"));
+});

@@ -3,6 +3,8 @@ import { join } from "node:path";
 import { runPlansMain, type TailgateRunner } from "../../../ci/action/run_plans.ts";
 import { judgeRun } from "../../../runner/gates/judge_run.ts";
 import { renderMarkdown } from "../../../reporters/markdown.ts";
+import { renderAbMarkdown } from "../../../reporters/ab_report.ts";
+import { abResult } from "../../_helpers/ab_fixtures.ts";
 import { gateResult, scaledUs } from "../../_helpers/gate_fixtures.ts";
 import { startTargetProcess } from "../../_helpers/target_process.ts";
 
@@ -246,4 +248,42 @@ Deno.test("run_plans end to end: real runs and a two-shard merge against the bui
     );
   }
   assert.ok(merged.includes("::group::tailgate merge shop"));
+});
+
+Deno.test("run_plans in the A/B mode runs `tailgate ab` per plan and publishes its verdict and summary", async () => {
+  await using ws = await workspace({ "plans/shop.yaml": "name: shop\n" });
+  const seen: string[][] = [];
+  const abRun: TailgateRunner = async (args, cwd) => {
+    seen.push([...args]);
+    const outDir = join(cwd, args[args.indexOf("--out") + 1]);
+    const ab = abResult(1.1, "shop");
+    await Deno.mkdir(outDir, { recursive: true });
+    await Deno.writeTextFile(join(outDir, "ab.json"), JSON.stringify(ab));
+    await Deno.writeTextFile(join(outDir, "ab.md"), renderAbMarkdown(ab));
+    return { code: 1, stderr: "" };
+  };
+  const lines: string[] = [];
+  const code = await runPlansMain(
+    {
+      ...ws.env,
+      TAILGATE_PLANS: "plans/*.yaml",
+      TAILGATE_BASELINE: "none",
+      TAILGATE_AB_BASE: "http://127.0.0.1:8081",
+      TAILGATE_AB_HEAD: "http://127.0.0.1:8082",
+      TAILGATE_AB_HEAD_START: "./serve --port 8082",
+      TAILGATE_AB_ROUNDS: "7",
+    },
+    (l) => lines.push(l),
+    { cwd: ws.path, run: abRun },
+  );
+  assert.equal(code, 1);
+  assert.deepEqual(seen, [[
+    "ab",
+    "plans/shop.yaml",
+    ...["--base", "http://127.0.0.1:8081", "--head", "http://127.0.0.1:8082"],
+    ...["--head-start", "./serve --port 8082", "--rounds", "7", "--out", "tailgate-out/shop"],
+  ]]);
+  const outputs = await ws.outputs();
+  assert.equal(outputs.verdict, "fail");
+  assert.match(await ws.summary(), /A\/B comparison: shop/);
 });
