@@ -50,6 +50,20 @@ export {
   type SearchVerdict,
 } from "./runner/search/mod.ts";
 export {
+  AB_SCHEMA,
+  AB_VERSION,
+  type AbComparison,
+  type AbOptions,
+  type AbResult,
+  type AbRound,
+  type AbRun,
+  type AbSide,
+  type AbSloVerdict,
+  type AbTargetSpec,
+  DEFAULT_ROUNDS,
+  runAb,
+} from "./runner/ab/mod.ts";
+export {
   type Arrival,
   type ConstantStage,
   DEFAULT_MIN_TAIL_SAMPLES,

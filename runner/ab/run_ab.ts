@@ -62,9 +62,27 @@ export interface AbOptions {
  *
  * @example
  * ```ts
- * import { runAb } from "./run_ab.ts";
- * // const ab = await runAb(plan, { base: { url: "http://127.0.0.1:9001" }, head: { url: "http://127.0.0.1:9002" }, outDir: "tailgate-out/ab" });
- * // ab.verdict.status → "pass" | "fail" | "inconclusive"
+ * import { parsePlanText, runAb, startTarget } from "../../mod.ts";
+ *
+ * // The same build twice: answers take 5 ms on both.
+ * await using base = await startTarget({ mode: "fixed", delayMs: 5, port: 0 });
+ * await using head = await startTarget({ mode: "fixed", delayMs: 5, port: 0 });
+ * const { plan } = parsePlanText(`
+ * name: ab-example
+ * target: ${base.url}
+ * requests: [{ path: / }]
+ * load: { connections: 4, stages: [{ rate: 200/s, duration: 500ms }] }
+ * regression: { p50: 20% }
+ * `);
+ * const outDir = await Deno.makeTempDir();
+ * const ab = await runAb(plan!, {
+ *   base: { url: base.url },
+ *   head: { url: head.url },
+ *   outDir,
+ *   rounds: 3,
+ * });
+ * console.log(ab.rounds.length, ab.comparisons[0].metric); // 3 p50
+ * await Deno.remove(outDir, { recursive: true });
  * ```
  */
 export async function runAb(plan: ResolvedPlan, options: AbOptions): Promise<AbResult> {

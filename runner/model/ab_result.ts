@@ -18,6 +18,7 @@ export type AbSide = "base" | "head";
 
 /** One run of a round: where its full result is and the figures the comparison read. */
 export interface AbRun {
+  /** The target it measured. */
   side: AbSide;
   /** The result document, relative to the A/B folder. */
   resultFile: string;
@@ -35,6 +36,7 @@ export interface AbRound {
   index: number;
   /** The order the two runs ran in (randomised per round). */
   order: [AbSide, AbSide];
+  /** Its runs, in the order they ran. */
   runs: AbRun[];
 }
 
@@ -42,8 +44,11 @@ export interface AbRound {
 export interface AbComparison {
   /** `<metric> head vs base: <stage>[ [label]]`. */
   name: string;
+  /** The stage's index in the plan. */
   stageIndex: number;
+  /** The stage's name. */
   stageName: string;
+  /** The request label, when the check is one label's. */
   label?: string;
   /** A regression metric name: p50, p90, p99, p99.9, max, mean, error_rate, throughput. */
   metric: string;
@@ -73,41 +78,55 @@ export interface AbComparison {
 export interface AbSloVerdict {
   /** The SLO as written. */
   name: string;
+  /** Its line in the plan file. */
   line?: number;
   /** `fail` when a head run failed it beyond doubt, `pass` when every head run passed it. */
   status: VerdictStatus;
   /** Each head run's status, in round order. */
   perRound: VerdictStatus[];
+  /** The tally of head's runs, in words. */
   message: string;
 }
 
 /** The whole document. */
 export interface AbResult {
+  /** Always {@linkcode AB_SCHEMA}. */
   schema: typeof AB_SCHEMA;
+  /** The format version ({@linkcode AB_VERSION}). */
   version: number;
+  /** When the first run started (ISO 8601). */
   startedAt: string;
+  /** When the last run ended (ISO 8601). */
   endedAt: string;
   /** False when stopped before every round ran. */
   complete: boolean;
   /** The plan as read (secrets redacted). */
   plan: PlanRecord;
+  /** The machine both ran on. */
   environment: Environment;
   /** The two targets, as given. */
   targets: Record<AbSide, { url: string; start?: string }>;
   /** Rounds asked for and the seed of their order (the same seed gives the same order). */
   settings: { rounds: number; seed: number };
+  /** The rounds that ran, in order. */
   rounds: AbRound[];
+  /** One decision per gated (stage, label, metric). */
   comparisons: AbComparison[];
   /**
    * Each measured stage's response times over the compared rounds, merged exactly per side: the
    * two distributions the report overlays.
    */
   distributions: Array<{
+    /** The stage's index in the plan. */
     stageIndex: number;
+    /** The stage's name. */
     stageName: string;
+    /** Base's response times, merged over the compared rounds. */
     base: EncodedHistogram;
+    /** Head's response times, merged over the compared rounds. */
     head: EncodedHistogram;
   }>;
+  /** The plan's SLOs, judged on head's runs. */
   slos: AbSloVerdict[];
   /** The one verdict: fail over inconclusive over pass, across comparisons and SLOs. */
   verdict: { status: VerdictStatus; message: string };

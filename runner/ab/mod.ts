@@ -1,0 +1,16 @@
+/**
+ * The paired A/B comparison: two builds of a service on one machine (`tailgate ab`).
+ *
+ * @module
+ */
+export { type AbOptions, DEFAULT_ROUNDS, runAb } from "./run_ab.ts";
+export type { AbTargetSpec } from "./ab_target.ts";
+export type {
+  AbComparison,
+  AbResult,
+  AbRound,
+  AbRun,
+  AbSide,
+  AbSloVerdict,
+} from "../model/ab_result.ts";
+export { AB_SCHEMA, AB_VERSION } from "../model/ab_result.ts";
