@@ -38,7 +38,10 @@ export interface SloGateOptions {
 export function evaluateSlos(result: RunResult, options: SloGateOptions = {}): Verdict[] {
   const alpha = options.alpha ?? 0.05;
   // `sustainable_rate` is the capacity search's finding: a run has nothing to judge it on.
-  const own = result.plan.slos.filter(({ text }) => !/^\s*sustainable_rate\b/.test(text));
+  const own = result.plan.slos.filter(({ text }) => {
+    const parsed = parseSlo(text);
+    return !parsed.ok || parsed.value.metric.kind !== "sustainable_rate";
+  });
   return own.map(({ text, line }) => {
     const parsed = parseSlo(text);
     if (!parsed.ok) {

@@ -132,7 +132,10 @@ export async function runSearch(
       },
     });
     if (options.signal?.aborted || (!result.run.complete && certain === undefined)) break;
-    const { verdict } = certain === undefined ? await judge(result) : { verdict: undefined };
+    // A certain failure counts only while the generator kept up: one that fell behind may have
+    // left answers unread, so the step is judged as it stands (tool-limited, run again).
+    const early = certain !== undefined && !result.health.toolLimited;
+    const { verdict } = early ? { verdict: undefined } : await judge(result);
     const step = verdict === undefined
       ? earlyFailure(move, result, certain!)
       : stepRecord(move, result, verdict.status, verdict.summary);
