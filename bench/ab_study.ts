@@ -1,7 +1,8 @@
 /**
  * Evidence for the paired A/B gate (issue 16, written up in docs/gates.md): on this machine, with
- * a CPU hog on the target's core half the time (a bounded busy loop, switched on and off every
- * 7 s, out of step with the runs), how often does each gate call a regression
+ * a CPU hog on one core half the time (a bounded busy loop, switched on and off every 7 s, out of
+ * step with the runs; `--hog-core 0` shares the targets' core, `1` tailgate's), how often does
+ * each gate call a regression
  *
  * - when base = head (the built-in fixed-delay target at 5 ms, twice): false alarms, and
  * - when head is 10% slower (5.5 ms): detections,
@@ -10,7 +11,7 @@
  * comparison, through the history gate (`tailgate run --baseline`: a history of 5 runs of base
  * made first, then one head run per trial judged against it).
  *
- *     npx -y deno@2.9.6 run -A bench/ab_study.ts [--trials 20] [--rounds 5]
+ *     npx -y deno@2.9.6 run -A bench/ab_study.ts [--trials 20] [--rounds 5] [--hog-core 0|1]
  *
  * Targets run on core 0, tailgate on core 1; only 127.0.0.1 is loaded; every process started
  * here is stopped by its PID (the hog by its own bounded timeout too).
@@ -26,8 +27,11 @@ const { values } = parseArgs({
     trials: { type: "string", default: "20" },
     rounds: { type: "string", default: "5" },
     cases: { type: "string", default: "same,slower" },
+    // The core the noisy neighbour takes: 0 shares the targets', 1 tailgate's.
+    "hog-core": { type: "string", default: "0" },
   },
 });
+const hogCore = values["hog-core"]!;
 const trials = Number(values.trials);
 const rounds = Number(values.rounds);
 const root = new URL("../", import.meta.url).pathname;
@@ -63,7 +67,7 @@ let stopHog = false;
 const hogLoop = (async () => {
   while (!stopHog) {
     hog = new Deno.Command("taskset", {
-      args: ["-c", "0", "timeout", "7", "sh", "-c", "while :; do :; done"],
+      args: ["-c", hogCore, "timeout", "7", "sh", "-c", "while :; do :; done"],
       stdout: "null",
       stderr: "null",
     }).spawn();
@@ -172,7 +176,12 @@ async function historyTrials(headDelay: string) {
   return outcomes;
 }
 
-const report: Record<string, unknown> = { trials, rounds, loadBefore: await loadAverage() };
+const report: Record<string, unknown> = {
+  trials,
+  rounds,
+  hogCore,
+  loadBefore: await loadAverage(),
+};
 try {
   for (const name of values.cases!.split(",")) {
     const headDelay = name === "same" ? "5ms" : "5.5ms";
