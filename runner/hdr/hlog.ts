@@ -43,7 +43,8 @@ export const HLOG_LEGEND =
 /**
  * Renders a run's intervals as an HdrHistogram interval log. Per interval, in this order: the
  * untagged response time line, `Tag=service`, then `Tag=response:<label>` and
- * `Tag=service:<label>` for each label of the interval, in the result's order.
+ * `Tag=service:<label>` for each label of the interval, in the result's order. Trailing intervals
+ * with no request filed in them (the drain after the schedule) are left out.
  *
  * @example
  * ```ts
@@ -68,7 +69,11 @@ export function renderHlog(result: RunResult): string {
     "one label, percent-encoded]",
     HLOG_LEGEND,
   ];
-  for (const interval of result.intervals) {
+  // After the schedule ends, the last interval holds only late answers, filed in the seconds they
+  // were due: its histograms are empty, and readers would take its min of 0 for a measurement.
+  let end = result.intervals.length;
+  while (end > 0 && result.intervals[end - 1].response.count === 0) end--;
+  for (const interval of result.intervals.slice(0, end)) {
     const startMs = Math.round(interval.startMs);
     const lengthMs = Math.round(interval.startMs + interval.durationMs) - startMs;
     const line = (metric: HlogMetric, h: EncodedHistogram, label?: string) => {

@@ -8,6 +8,7 @@ import { HLOG_LEGEND, renderHlog } from "../../../runner/hdr/hlog.ts";
 import { parseHlog } from "../../../runner/hdr/hlog_reader.ts";
 import { hlogTag, parseHlogTag } from "../../../runner/hdr/hlog_tag.ts";
 import { decodeHistogram } from "../../../runner/hdr/hdr_codec.ts";
+import { createHistogram, toEncodedHistogram } from "../../../runner/hdr/mod.ts";
 import type { EncodedHistogram, RunResult } from "../../../runner/model/run_result.ts";
 import { assertSameHistogram, bucketsOf } from "../../_helpers/histogram_assertions.ts";
 import { HLOG_FIXTURES, intervalsResult } from "./_hlog_fixtures.ts";
@@ -155,4 +156,30 @@ Deno.test("renderHlog() refuses a result whose start time is not a date", () => 
   const result = intervalsResult();
   result.run.startedAt = "yesterday";
   assert.throws(() => renderHlog(result), RangeError);
+});
+
+Deno.test("renderHlog() leaves out the empty intervals after the schedule, keeps an empty one inside it", () => {
+  const result = intervalsResult();
+  const empty = toEncodedHistogram(createHistogram());
+  const last = result.intervals.at(-1)!;
+  const blank = (startMs: number) => ({
+    ...structuredClone(last),
+    startMs,
+    response: empty,
+    service: empty,
+    labels: [],
+  });
+  const inside = blank(last.startMs + last.durationMs);
+  const trailing = blank(inside.startMs + 1000);
+  const withInside = { ...result, intervals: [...result.intervals, inside, structuredClone(last)] };
+  withInside.intervals.at(-1)!.startMs = inside.startMs + 1000;
+  const kept = parseHlog(renderHlog(withInside)).entries.filter((e) => e.tag === undefined);
+  assert.equal(kept.length, result.intervals.length + 2, "an empty second between two is kept");
+  const drained = {
+    ...result,
+    intervals: [...result.intervals, trailing, blank(trailing.startMs + 1000)],
+  };
+  const lines = parseHlog(renderHlog(drained)).entries.filter((e) => e.tag === undefined);
+  assert.equal(lines.length, result.intervals.length);
+  assert.equal(Math.round(lines.at(-1)!.startTimestampSec * 1000), last.startMs, "ends at the last");
 });
