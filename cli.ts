@@ -7,7 +7,7 @@
 import { inertLines, noWorkflowCommands } from "./runner/plan/printable.ts";
 import { EXIT_CODES, type ExitCode } from "./runner/model/exit_codes.ts";
 import type { CommandOutcome } from "./runner/cli/command.ts";
-import { findCommand } from "./runner/cli/commands.ts";
+import { findCommand, unknownCommand } from "./runner/cli/commands.ts";
 
 /** Where the command writes: standard output and standard error, one line or block per call. */
 export interface CliIo {
@@ -39,7 +39,7 @@ export async function main(
   const [name = "help", ...rest] = args;
   const command = findCommand(name);
   if (command === undefined) {
-    io.stderr(`tailgate: unknown command \`${inertLines(name)}\`; see \`tailgate help\``);
+    io.stderr(`tailgate: ${inertLines(unknownCommand(name))}`);
     return EXIT_CODES.usage;
   }
   if (command.name !== "help" && (rest.includes("--help") || rest.includes("-h"))) {

@@ -213,3 +213,22 @@ Deno.test("tailgate ab names every missing or wrong option at once, exit 2", asy
   assert.equal(await main(["ab", "--help"], help), 0);
   assert.match(help.out[0], /--base-start CMD/);
 });
+
+Deno.test("a mistyped command or option gets the nearest one, never Node's raw parser text", async () => {
+  const command = capture();
+  assert.equal(await main(["serach", "plan.yaml"], command), 2);
+  assert.equal(command.err[0], "tailgate: unknown command `serach`; did you mean `search`?");
+  const topic = capture();
+  assert.equal(await main(["help", "rnu"], topic), 2);
+  assert.match(topic.err.join("\n"), /unknown command `rnu`; did you mean `run`\?/);
+  const option = capture();
+  assert.equal(await main(["run", "plans/demo.yaml", "--targt", "http://127.0.0.1:1"], option), 2);
+  assert.match(option.err.join("\n"), /unknown option `--targt`; did you mean `--target`\?/);
+  assert.doesNotMatch(option.err.join("\n"), /positional argument starting with|Unknown option/);
+  const far = capture();
+  assert.equal(await main(["compare", "a.json", "b.json", "--zzz"], far), 2);
+  assert.match(far.err.join("\n"), /unknown option `--zzz`; the options are --format/);
+  const value = capture();
+  assert.equal(await main(["search", "plans/demo.yaml", "--out"], value), 2);
+  assert.match(value.err.join("\n"), /`--out` needs a value/);
+});

@@ -41,6 +41,18 @@ otherwise inconclusive (more rounds decide). SLOs are judged on head's runs.
 Exit codes: 0 every gate passed, 1 a regression or a failed SLO, 2 invalid plan or usage,
 3 inconclusive or stopped, 4 a target could not be reached or started.`;
 
+/** The options `parseArgs` reads (every one is in the help; a test keeps it so). */
+export const AB_OPTIONS = {
+  base: { type: "string" },
+  head: { type: "string" },
+  "base-start": { type: "string" },
+  "head-start": { type: "string" },
+  rounds: { type: "string" },
+  seed: { type: "string" },
+  "ready-timeout": { type: "string" },
+  out: { type: "string" },
+} as const;
+
 /**
  * Runs `tailgate ab`.
  *
@@ -57,22 +69,9 @@ export async function abCommand(
 ): Promise<CommandOutcome> {
   let parsed;
   try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        base: { type: "string" },
-        head: { type: "string" },
-        "base-start": { type: "string" },
-        "head-start": { type: "string" },
-        rounds: { type: "string" },
-        seed: { type: "string" },
-        "ready-timeout": { type: "string" },
-        out: { type: "string" },
-      },
-    });
+    parsed = parseArgs({ args, allowPositionals: true, options: AB_OPTIONS });
   } catch (e) {
-    return failed(argsError(e));
+    return failed(argsError(e, AB_OPTIONS));
   }
   const v = parsed.values;
   const [planPath, ...extra] = parsed.positionals;

@@ -6,6 +6,7 @@
  * @module
  */
 import { EXIT_CODES } from "../model/exit_codes.ts";
+import { didYouMean } from "../plan/did_you_mean.ts";
 import { TAILGATE_VERSION } from "../version.ts";
 import { AB_HELP, abCommand } from "./ab_command.ts";
 import { CHECK_HELP, checkPlans } from "./check_command.ts";
@@ -140,9 +141,7 @@ export const COMMANDS: readonly Command[] = [
       if (topic === undefined) return Promise.resolve(done(helpText()));
       const command = findCommand(topic);
       return Promise.resolve(
-        command
-          ? done(command.usage)
-          : failed(`unknown command \`${topic}\`; see \`tailgate help\``),
+        command ? done(command.usage) : failed(unknownCommand(topic)),
       );
     },
   },
@@ -159,6 +158,21 @@ export const COMMANDS: readonly Command[] = [
  */
 export function findCommand(name: string): Command | undefined {
   return COMMANDS.find((c) => c.name === name || (c.aliases?.includes(name) ?? false));
+}
+
+/**
+ * What to say about a command name that is not one: the nearest command, or where the list is.
+ *
+ * @example
+ * ```ts
+ * import { unknownCommand } from "./commands.ts";
+ * unknownCommand("serach"); // "unknown command `serach`; did you mean `search`?"
+ * ```
+ */
+export function unknownCommand(name: string): string {
+  const guess = didYouMean(name, COMMANDS.map((c) => c.name), { bench: "search", test: "run" });
+  return `unknown command \`${name}\`; ` +
+    (guess ? `did you mean \`${guess}\`?` : "see `tailgate help`");
 }
 
 const SYNOPSIS_WIDTH = 27;

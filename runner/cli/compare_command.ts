@@ -15,6 +15,7 @@ import { evaluateRegression, type RegressionMetric } from "../gates/regression.t
 import { errorTotal } from "../recorder/request_counts.ts";
 import { readRunResultFile } from "../result/read_run_result.ts";
 import type { LabelResult, RunResult, StageResult, Verdict } from "../model/run_result.ts";
+import { argsError } from "./result_args.ts";
 import { EXIT_CODES } from "../model/exit_codes.ts";
 import type { CommandOutcome } from "./command.ts";
 
@@ -29,6 +30,9 @@ Exit 0 when nothing regressed, 1 when something did, 2 for unreadable input.`;
 
 const PERCENTILES = ["50", "90", "99", "99.9"];
 
+/** The options `parseArgs` reads (every one is in the help; a test keeps it so). */
+export const COMPARE_OPTIONS = { format: { type: "string", default: "text" } } as const;
+
 /**
  * Runs `tailgate compare` with its arguments.
  *
@@ -41,13 +45,9 @@ const PERCENTILES = ["50", "90", "99", "99.9"];
 export async function compareCommand(args: string[]): Promise<CommandOutcome> {
   let parsed;
   try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      options: { format: { type: "string", default: "text" } },
-    });
+    parsed = parseArgs({ args, allowPositionals: true, options: COMPARE_OPTIONS });
   } catch (e) {
-    return { exitCode: EXIT_CODES.usage, errors: [(e as Error).message], notes: [] };
+    return { exitCode: EXIT_CODES.usage, errors: [argsError(e, COMPARE_OPTIONS)], notes: [] };
   }
   const format = parsed.values.format!;
   if (!["text", "md", "json"].includes(format)) {

@@ -25,7 +25,9 @@ data aligned by wall-clock time. Then judges the gates once and writes the repor
 \`tailgate run\` does (same options, same exit codes).
   --out DIR        where the merged result and reports go (default ./tailgate-out/)
   --report FORMATS html, junit, md, hlog or all (default html,junit,md); result.json always
-  --report-url URL where the HTML report will be; the Markdown summary links it`;
+  --report-url URL where the HTML report will be; the Markdown summary links it
+  --allow-inconclusive, --baseline DIR, --no-baseline, --update-baseline,
+  --color, --no-color    as for \`tailgate run\``;
 
 /**
  * Runs `tailgate merge`.
@@ -41,7 +43,7 @@ export async function mergeCommand(args: string[]): Promise<RunOutcome> {
   try {
     parsed = parseArgs({ args, allowPositionals: true, options: RESULT_ARG_OPTIONS });
   } catch (e) {
-    return usage(argsError(e));
+    return usage(argsError(e, RESULT_ARG_OPTIONS));
   }
   const files = parsed.positionals;
   if (files.length === 0) {

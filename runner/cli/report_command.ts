@@ -17,13 +17,24 @@ import type { CommandOutcome } from "./command.ts";
 
 /** The help of `tailgate report`. */
 export const REPORT_HELP = `Usage: tailgate report <result.json> [--format FORMATS] [--out DIR]
+                       [--report-url URL] [--color | --no-color]
 
 Re-renders a stored result: the reporters read only the result document.
   --format FORMATS  comma-separated: html, junit, md, hlog, json, or all (default html,junit,md)
   --out DIR         where the files go (default: the result's folder)
   --report-url URL  where the HTML report will be; the Markdown summary links it
+  --color, --no-color  colour the summary or not (default: on a terminal, unless NO_COLOR)
 Prints the summary table; exit 0 when every report was written, 2 otherwise. The verdicts are
 the ones stored in the result (\`tailgate run\` and \`tailgate merge\` judge).`;
+
+/** The options `parseArgs` reads (every one is in the help; a test keeps it so). */
+export const REPORT_OPTIONS = {
+  format: { type: "string", default: "html,junit,md" },
+  out: { type: "string" },
+  "report-url": { type: "string" },
+  color: { type: "boolean" },
+  "no-color": { type: "boolean" },
+} as const;
 
 /**
  * Runs `tailgate report`.
@@ -37,19 +48,9 @@ the ones stored in the result (\`tailgate run\` and \`tailgate merge\` judge).`;
 export async function reportCommand(args: string[]): Promise<CommandOutcome> {
   let parsed;
   try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        format: { type: "string", default: "html,junit,md" },
-        out: { type: "string" },
-        "report-url": { type: "string" },
-        color: { type: "boolean" },
-        "no-color": { type: "boolean" },
-      },
-    });
+    parsed = parseArgs({ args, allowPositionals: true, options: REPORT_OPTIONS });
   } catch (e) {
-    return usage(argsError(e));
+    return usage(argsError(e, REPORT_OPTIONS));
   }
   const [file, ...extra] = parsed.positionals;
   if (file === undefined) {

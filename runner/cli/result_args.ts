@@ -5,6 +5,7 @@
  * @module
  */
 import { DEFAULT_BASELINE_DIR } from "../gates/baseline_types.ts";
+import { didYouMean } from "../plan/did_you_mean.ts";
 import { DEFAULT_RUN_REPORTS, parseReportFormats } from "../../reporters/report_formats.ts";
 import type { FinishOptions } from "./finish_result.ts";
 
@@ -98,14 +99,34 @@ export function colorChoice(
 }
 
 /**
- * A `parseArgs` failure as one lower-case sentence.
+ * A `parseArgs` failure as one sentence a user can act on: an unknown option gets the nearest known
+ * one (`--targt` → did you mean `--target`?) or the list, a missing value says which option needs
+ * one; never Node's raw text.
  *
  * @example
  * ```ts
  * import { argsError } from "./result_args.ts";
- * argsError(new Error("Unknown option '--x'")); // "unknown option '--x'"
+ * argsError(new Error("Unknown option '--targt'"), { target: { type: "string" } });
+ * // "unknown option `--targt`; did you mean `--target`?"
  * ```
  */
-export function argsError(e: unknown): string {
-  return (e instanceof Error ? e.message : String(e)).replace(/^Unknown option/, "unknown option");
+export function argsError(e: unknown, options: Readonly<Record<string, unknown>> = {}): string {
+  const message = e instanceof Error ? e.message : String(e);
+  const flags = Object.keys(options).map((k) => `--${k}`);
+  const unknown = /^Unknown option '([^']+)'/.exec(message);
+  if (unknown) {
+    const name = unknown[1];
+    const guess = didYouMean(name.replace(/^-+/, ""), Object.keys(options));
+    return `unknown option \`${name}\`; ` +
+      (guess
+        ? `did you mean \`--${guess}\`?`
+        : flags.length
+        ? `the options are ${flags.join(", ")}`
+        : "this command takes no options");
+  }
+  const missing = /^Option '(-[^' ]+)[^']*' argument missing/.exec(message);
+  if (missing) return `\`${missing[1]}\` needs a value, e.g. \`${missing[1]} <value>\``;
+  const unexpected = /^Unexpected argument '([^']+)'/.exec(message);
+  if (unexpected) return `unexpected argument \`${unexpected[1]}\``;
+  return message.replace(/^./, (c) => c.toLowerCase()).replace(/\.?$/, "");
 }

@@ -55,6 +55,7 @@ export const RUN_HELP =
   `Usage: tailgate run <plan.yaml> [--out DIR] [--report FORMATS] [--target URL]
                     [--ca-cert FILE] [--allow-inconclusive] [--baseline DIR | --no-baseline]
                     [--update-baseline] [--confirm N] [--shard I/N] [--start-at TIME]
+                    [--report-url URL] [--color | --no-color]
 
 Runs the plan with corrected timing: every request is timed from its intended send time.
   --out DIR        where the reports go (default ./tailgate-out/)
@@ -80,9 +81,20 @@ Runs the plan with corrected timing: every request is timed from its intended se
                          \`tailgate merge\` over the N results
   --start-at TIME        ISO 8601 time with a zone (2026-11-22T10:00:00Z) at which the schedule
                          starts: give every shard the same one (clocks synced by NTP)
+  --color, --no-color    colour the summary or not (default: on a terminal, unless NO_COLOR)
 Ctrl-C stops the run and still writes what was measured, marked incomplete.
 Exit codes: 0 every gate passed, 1 a gate failed, 2 invalid plan or usage, 3 a gate was
 inconclusive or the run stopped early, 4 the target is unreachable or stopped answering.`;
+
+/** The options `parseArgs` reads (every one is in the help; a test keeps it so). */
+export const RUN_OPTIONS = {
+  ...RESULT_ARG_OPTIONS,
+  target: { type: "string" },
+  "ca-cert": { type: "string", multiple: true },
+  shard: { type: "string" },
+  "start-at": { type: "string" },
+  confirm: { type: "string" },
+} as const;
 
 /**
  * Parses `tailgate run` arguments.
@@ -98,20 +110,9 @@ export function parseRunArgs(
 ): { ok: true; options: RunOptions } | { ok: false; errors: string[] } {
   let parsed;
   try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        ...RESULT_ARG_OPTIONS,
-        target: { type: "string" },
-        "ca-cert": { type: "string", multiple: true },
-        shard: { type: "string" },
-        "start-at": { type: "string" },
-        confirm: { type: "string" },
-      },
-    });
+    parsed = parseArgs({ args, allowPositionals: true, options: RUN_OPTIONS });
   } catch (e) {
-    return { ok: false, errors: [argsError(e)] };
+    return { ok: false, errors: [argsError(e, RUN_OPTIONS)] };
   }
   const [planPath, ...extra] = parsed.positionals;
   const errors: string[] = [];

@@ -49,6 +49,15 @@ Gates: the plan's sustainable_rate SLOs (e.g. sustainable_rate >= 20k/s) and the
 Exit codes: 0 every gate passed (or there is none and a rate was found), 1 a gate failed,
 2 invalid plan or usage, 3 inconclusive or stopped, 4 the target is unreachable.`;
 
+/** The options `parseArgs` reads (every one is in the help; a test keeps it so). */
+export const SEARCH_OPTIONS = {
+  out: { type: "string" },
+  target: { type: "string" },
+  baseline: { type: "string" },
+  "no-baseline": { type: "boolean" },
+  "update-baseline": { type: "boolean" },
+} as const;
+
 /**
  * Runs `tailgate search`.
  *
@@ -65,19 +74,9 @@ export async function searchCommand(
 ): Promise<CommandOutcome> {
   let parsed;
   try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        out: { type: "string" },
-        target: { type: "string" },
-        baseline: { type: "string" },
-        "no-baseline": { type: "boolean" },
-        "update-baseline": { type: "boolean" },
-      },
-    });
+    parsed = parseArgs({ args, allowPositionals: true, options: SEARCH_OPTIONS });
   } catch (e) {
-    return failed(argsError(e));
+    return failed(argsError(e, SEARCH_OPTIONS));
   }
   const [planPath, ...extra] = parsed.positionals;
   if (planPath === undefined) return failed("name the plan, e.g. `tailgate search plan.yaml`");

@@ -181,5 +181,9 @@ Deno.test("renderHlog() leaves out the empty intervals after the schedule, keeps
   };
   const lines = parseHlog(renderHlog(drained)).entries.filter((e) => e.tag === undefined);
   assert.equal(lines.length, result.intervals.length);
-  assert.equal(Math.round(lines.at(-1)!.startTimestampSec * 1000), last.startMs, "ends at the last");
+  assert.equal(
+    Math.round(lines.at(-1)!.startTimestampSec * 1000),
+    last.startMs,
+    "ends at the last",
+  );
 });
