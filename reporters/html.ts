@@ -77,7 +77,9 @@ export function renderHtml(result: RunResult): string {
       `<p class="explain">During the ramp stage${data.ramp.stageNames.length > 1 ? "s" : ""} ${
         data.ramp.stageNames.map((n) => `<strong>${escapeHtml(n)}</strong>`).join(", ")
       } the rate grew second by second: each point is one second's response time at that ` +
-        `second's intended rate. The knee, where p99 and max turn upward, is the capacity.</p>`,
+        `second's intended rate. A p99 that climbs with the rate and stays up points at the ` +
+        `server's limit (<code>tailgate search</code> finds it); spikes that come and go at any rate are ` +
+        `stalls, which the time chart places in time.</p>`,
       `<div class="chart"><canvas id="chart-ramp" role="img" aria-label="response time ` +
         `percentiles against intended rate"></canvas></div>${NOSCRIPT}`,
     ),

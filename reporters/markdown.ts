@@ -96,7 +96,8 @@ function render(result: RunResult, options: MarkdownOptions, caps: Caps): string
     ...health(result, caps, esc),
     ...warnings(result.warnings ?? [], caps, esc),
     options.htmlUrl === undefined
-      ? `Full report: \`${REPORT_FILES.html}\` in this run's artifact.`
+      ? `Full report: \`${REPORT_FILES.html}\` in this run's artifact (\`--report-url\` makes ` +
+        "this a link; the GitHub Action sets it)."
       : `[Full report (HTML)](${markdownUrl(options.htmlUrl)})`,
     "",
   ].join("\n");

@@ -17,7 +17,10 @@ export const CENSORED_FIGURE = "failed requests";
 export interface VerdictFigures {
   measured: string;
   bound: string;
-  /** Headroom relative to the bound, signed: `+12.5%` passes, `-30%` fails by 30%. */
+  /**
+   * Headroom relative to the bound, signed: `+12.5%` passes, `-30%` fails by 30%; a figure over
+   * twice an upper bound reads `19.1x the bound`.
+   */
   margin: string;
 }
 
@@ -41,8 +44,28 @@ export function verdictFigures(v: Verdict): VerdictFigures {
   return {
     measured: v.censored ? CENSORED_FIGURE : metric(v.measured),
     bound: metric(v.bound),
-    margin: signedPercent(v.margin),
+    margin: marginText(v),
   };
+}
+
+/**
+ * The margin as people read it: a signed percentage of the bound, or, for a figure over twice an
+ * upper bound, how many times the bound it is (`-1805.7%` reads as `19.1x the bound`).
+ *
+ * @example
+ * ```ts
+ * import { marginText } from "./verdict_figures.ts";
+ * marginText({ margin: -18.057, unit: "us" }); // "19.1x the bound"
+ * marginText({ margin: 0.25, unit: "us" }); // "+25%"
+ * ```
+ */
+export function marginText(v: Pick<Verdict, "margin" | "unit">): string {
+  const m = v.margin;
+  // An upper bound (every unit but throughput's): measured / bound = 1 − margin.
+  if (typeof m === "number" && Number.isFinite(m) && m <= -1 && v.unit !== "per_sec") {
+    return `${+(1 - m).toFixed(1)}x the bound`;
+  }
+  return signedPercent(m);
 }
 
 /**

@@ -205,7 +205,10 @@ Deno.test("renderMarkdown() shows every warning and links the HTML report", asyn
   const text = renderMarkdown(result, { htmlUrl: "https://ci.example.com/artifacts/report.html" });
   for (const w of result.warnings) assert.match(text, new RegExp(`^- ⚠️ ${w}$`, "m"));
   assert.match(text, /\[[^\]]+\]\(https:\/\/ci\.example\.com\/artifacts\/report\.html\)/);
-  assert.match(renderMarkdown(result), /`report\.html` in this run's artifact/);
+  assert.match(
+    renderMarkdown(result),
+    /`report\.html` in this run's artifact \(`--report-url` makes this a link/,
+  );
 });
 
 /** 300 stages at rates 1..300/s, one label each, and one SLO per stage, every third failing. */

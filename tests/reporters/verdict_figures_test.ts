@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { signedPercent, verdictFigures } from "../../reporters/verdict_figures.ts";
+import { marginText, signedPercent, verdictFigures } from "../../reporters/verdict_figures.ts";
 import { judgedRun } from "./_judged_results.ts";
 
 Deno.test("verdictFigures() formats a judged SLO's value and bound in its unit, and its margin signed", async () => {
@@ -37,4 +37,14 @@ Deno.test("signedPercent() signs, rounds to a tenth and survives infinities and 
   assert.equal(signedPercent(-Infinity), "-∞%");
   assert.equal(signedPercent(null), "-");
   assert.equal(signedPercent(undefined), "-");
+});
+
+Deno.test("marginText(): far over an upper bound reads as times the bound, else a signed percentage", () => {
+  assert.equal(marginText({ margin: -18.057, unit: "us" }), "19.1x the bound");
+  assert.equal(marginText({ margin: -1, unit: "fraction" }), "2x the bound");
+  assert.equal(marginText({ margin: -0.5, unit: "us" }), "-50%");
+  assert.equal(marginText({ margin: 0.25, unit: "us" }), "+25%");
+  // Throughput's bound is a floor: its shortfall stays a percentage.
+  assert.equal(marginText({ margin: -0.9, unit: "per_sec" }), "-90%");
+  assert.equal(marginText({ unit: "us" }), "-");
 });
