@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { columns } from "./_string_width.ts";
 
 /** A cell: its text, and a style (e.g. an ANSI colour) applied to the text but not its padding. */
 export type TextCell = string | { text: string; style: (text: string) => string };
@@ -48,8 +49,9 @@ export function textTable(
 }
 
 /**
- * The number of terminal columns text takes: East Asian wide characters and emoji take two,
- * combining marks and zero-width characters none.
+ * The number of terminal columns text takes: an emoji sequence takes two (👩‍👩‍👧 is one glyph),
+ * East Asian wide characters two, combining marks and zero-width characters none (the
+ * `string-width` package, reporters/_string_width.ts).
  *
  * @example
  * ```ts
@@ -58,35 +60,5 @@ export function textTable(
  * ```
  */
 export function displayWidth(text: string): number {
-  let width = 0;
-  for (const c of text) {
-    const code = c.codePointAt(0)!;
-    if (ZERO_WIDTH.some(([lo, hi]) => code >= lo && code <= hi)) continue;
-    width += WIDE.some(([lo, hi]) => code >= lo && code <= hi) ? 2 : 1;
-  }
-  return width;
+  return columns(text);
 }
-
-const ZERO_WIDTH: ReadonlyArray<readonly [number, number]> = [
-  [0x0300, 0x036f],
-  [0x200b, 0x200f],
-  [0xfe00, 0xfe0f],
-];
-
-const WIDE: ReadonlyArray<readonly [number, number]> = [
-  [0x1100, 0x115f],
-  [0x2e80, 0x303e],
-  [0x3041, 0x33ff],
-  [0x3400, 0x4dbf],
-  [0x4e00, 0x9fff],
-  [0xa000, 0xa4cf],
-  [0xac00, 0xd7a3],
-  [0xf900, 0xfaff],
-  [0xfe30, 0xfe4f],
-  [0xff00, 0xff60],
-  [0xffe0, 0xffe6],
-  [0x1f300, 0x1f64f],
-  [0x1f680, 0x1f6ff],
-  [0x1f900, 0x1f9ff],
-  [0x20000, 0x3fffd],
-];

@@ -22,3 +22,9 @@ Deno.test("printable() writes control characters, line breaks and bidi overrides
   assert.equal(printable("\x1b[2J\u202e\u0085"), "\\u001b[2J\\u202e\\u0085");
   assert.equal(printable("GET /注文 ✓"), "GET /注文 ✓");
 });
+
+Deno.test("displayWidth() measures an emoji sequence as the one glyph a terminal draws", () => {
+  assert.equal(displayWidth("👩‍👩‍👧"), 2);
+  assert.equal(displayWidth("🇯🇵"), 2);
+  assert.equal(displayWidth("e\u0301"), 1);
+});
