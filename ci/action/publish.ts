@@ -62,12 +62,12 @@ export async function publishOutcomes(
   const exitCode = outcomes.find((o) => o.verdict === verdict)?.exitCode ?? EXIT_CODES.usage;
   const code = jobExitCode(verdict, exitCode, options.failOn);
   if (options.annotate) {
-    for (const o of outcomes) {
-      const lines = o.result
+    const lines = outcomes.flatMap((o) =>
+      o.result
         ? annotationsFor(o.result, options.paths)
-        : planIssueAnnotations(o.stderr, options.paths);
-      for (const line of lines) print(line);
-    }
+        : planIssueAnnotations(o.stderr, options.paths)
+    );
+    for (const line of capAnnotations(lines)) print(line);
   }
   const summaryPath = join(options.out, "summary.md");
   await writeFileAtomic(
@@ -88,4 +88,40 @@ export async function publishOutcomes(
       `the job ${code === 0 ? "passes" : `fails (${code})`} with fail-on: ${options.failOn}`,
   );
   return { verdict, exitCode, jobExitCode: code, summaryPath };
+}
+
+/** GitHub shows at most this many error and this many warning annotations per step. */
+export const ANNOTATIONS_SHOWN = 10;
+
+/**
+ * The annotations GitHub will show, most severe first: errors before warnings, at most
+ * {@linkcode ANNOTATIONS_SHOWN} of each, and one notice for those left out (they are in the job
+ * summary and the reports).
+ *
+ * @example
+ * ```ts
+ * import { capAnnotations } from "./publish.ts";
+ * capAnnotations(["::warning::w", "::error::e"]); // ["::error::e", "::warning::w"]
+ * ```
+ */
+export function capAnnotations(lines: readonly string[]): string[] {
+  const errors = lines.filter((l) => l.startsWith("::error"));
+  const warnings = lines.filter((l) => l.startsWith("::warning"));
+  const others = lines.filter((l) => !l.startsWith("::error") && !l.startsWith("::warning"));
+  const shown = [
+    ...errors.slice(0, ANNOTATIONS_SHOWN),
+    ...warnings.slice(0, ANNOTATIONS_SHOWN),
+    ...others,
+  ];
+  const left = errors.length + warnings.length - shown.length + others.length;
+  if (left > 0) {
+    shown.push(
+      `::notice title=tailgate::${left} more annotation${left === 1 ? "" : "s"} (${
+        Math.max(0, errors.length - ANNOTATIONS_SHOWN)
+      } errors, ${
+        Math.max(0, warnings.length - ANNOTATIONS_SHOWN)
+      } warnings) are not shown: GitHub shows ${ANNOTATIONS_SHOWN} of each per step; every gate is in the job summary and the reports`,
+    );
+  }
+  return shown;
 }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { publishOutcomes } from "../../../ci/action/publish.ts";
+import { capAnnotations, publishOutcomes } from "../../../ci/action/publish.ts";
 import type { PlanOutcome } from "../../../ci/action/plan_outcome.ts";
 
 function outcome(verdict: PlanOutcome["verdict"], exitCode: number, stderr = ""): PlanOutcome {
@@ -68,4 +68,18 @@ Deno.test("publishOutcomes() annotates plan errors of runs that wrote no result,
   } finally {
     await Deno.remove(cwd, { recursive: true });
   }
+});
+
+Deno.test("capAnnotations(): errors first, ten of each, one notice for the rest", () => {
+  const errors = Array.from({ length: 13 }, (_, i) => `::error title=t::gate ${i}`);
+  const warnings = Array.from({ length: 4 }, (_, i) => `::warning title=t::warn ${i}`);
+  const shown = capAnnotations([...warnings, ...errors]);
+  assert.deepEqual(shown.slice(0, 10), errors.slice(0, 10));
+  assert.deepEqual(shown.slice(10, 14), warnings);
+  assert.equal(shown.length, 15);
+  assert.match(
+    shown[14],
+    /^::notice title=tailgate::3 more annotations \(3 errors, 0 warnings\) are not shown/,
+  );
+  assert.deepEqual(capAnnotations(warnings), warnings, "nothing left out: no notice");
 });
