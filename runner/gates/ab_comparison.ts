@@ -121,7 +121,7 @@ export function compareRounds(
       : "no round to compare";
     const words = status === "fail" ? "regression" : status === "pass" ? "ok" : "inconclusive";
     const message = `${words}: ${pct(o.change)} worse (95% interval ${pct(o.ci95[0])} to ` +
-      `${pct(o.ci95[1])}; floor ${pct(p.floor)}); ${figures}` +
+      `${pct(o.ci95[1])}; floor ${pct(p.floor).replace(/^\+/, "")}); ${figures}` +
       (short ? `; ${short}` : o.reason ? `; ${o.reason}` : "") +
       (left > 0
         ? `; ${left} round${left === 1 ? "" : "s"} left out (tool-limited or stopped)`
