@@ -100,7 +100,12 @@ async function abTrial(headDelay: string, trial: number) {
     ...["--base-start", targetCommand("5ms", base), "--head-start", targetCommand(headDelay, head)],
     ...["--rounds", String(rounds), "--seed", String(trial + 1), "--out", out],
   ]);
-  const ab = JSON.parse(await Deno.readTextFile(join(out, "ab.json")));
+  const text = await Deno.readTextFile(join(out, "ab.json")).catch(() => undefined);
+  if (text === undefined) {
+    // Recorded, not hidden: a comparison that could not run is neither a pass nor a detection.
+    return { code: r.code, status: "error", regressions: [], changes: [r.stderr.slice(-300)] };
+  }
+  const ab = JSON.parse(text);
   const regressions = ab.comparisons.filter((c: { status: string }) => c.status === "fail")
     .map((c: { metric: string; change: number }) => `${c.metric} ${(c.change * 100).toFixed(1)}%`);
   const changes = ab.comparisons.map((c: { metric: string; change: number; status: string }) =>

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { capture } from "./_helpers/cli_capture.ts";
 import { main } from "../cli.ts";
+import { startTarget } from "../mod.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 
@@ -231,4 +232,44 @@ Deno.test("a mistyped command or option gets the nearest one, never Node's raw p
   const value = capture();
   assert.equal(await main(["search", "plans/demo.yaml", "--out"], value), 2);
   assert.match(value.err.join("\n"), /`--out` needs a value/);
+});
+
+Deno.test("tailgate run URL runs one request at one rate without a plan; --print-plan prints the plan", async () => {
+  await using target = await startTarget({ mode: "fixed", delayMs: 2, port: 0 });
+  const dir = await Deno.makeTempDir({ prefix: "tailgate-adhoc-" });
+  try {
+    const printed = capture();
+    const url = new URL("/orders?limit=2", target.url).href;
+    const flags = [
+      "--rate",
+      "100/s",
+      "--duration",
+      "1s",
+      "--slo",
+      "p90 < 1s",
+      "-H",
+      "Accept: text/plain",
+    ];
+    assert.equal(await main(["run", url, ...flags, "--print-plan"], printed), 0);
+    assert.match(printed.out[0], /^# tailgate run .* --rate 100\/s --duration 1s/);
+    assert.match(printed.out[0], /path: "\/orders\?limit=2"/);
+    const io = capture();
+    const code = await main(["run", url, ...flags, "--out", dir, "--no-baseline"], io);
+    const result = JSON.parse(await Deno.readTextFile(`${dir}/result.json`));
+    assert.equal(result.stages[0].counts.completed, 100);
+    assert.equal(result.plan.requests[0].url, url);
+    // 2 ms answers pass p90 < 1s; on a machine busy with other tests the generator may fall
+    // behind its schedule, which makes the gate inconclusive (exit 3), never a fail.
+    const [slo] = result.verdicts;
+    assert.equal(slo.name, "p90 < 1s");
+    assert.ok(
+      (slo.status === "pass" && code === 0) || (slo.status === "inconclusive" && code === 3),
+      `${slo.status} ${code}: ${slo.message}`,
+    );
+    const mixed = capture();
+    assert.equal(await main(["run", "plans/demo.yaml", "--rate", "1k/s"], mixed), 2);
+    assert.match(mixed.err.join("\n"), /--rate describe a run against a URL/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

@@ -7,12 +7,14 @@
  */
 import { EXIT_CODES } from "../model/exit_codes.ts";
 import { formatIssue } from "../plan/format_issue.ts";
-import { loadPlan } from "../plan/load_plan.ts";
+import { join } from "node:path";
+import { loadPlan, parsePlanText } from "../plan/load_plan.ts";
 import type { ResolvedPlan } from "../plan/types.ts";
 import type { CommandOutcome } from "./command.ts";
 
 /**
- * The plan at `path`, ready to run, or the outcome that refuses it.
+ * The plan at `path` (or, for an ad-hoc run, made from `text`), ready to run, or the outcome that
+ * refuses it.
  *
  * @example
  * ```ts
@@ -24,8 +26,13 @@ import type { CommandOutcome } from "./command.ts";
 export async function planToRun(
   path: string,
   progress: (line: string) => void,
+  text?: string,
+  requireEnv = true,
 ): Promise<{ plan: ResolvedPlan } | { outcome: CommandOutcome }> {
-  const parsed = await loadPlan(path, { requireEnv: true });
+  // An ad-hoc run's plan is made from its flags; body files are relative to the current folder.
+  const parsed = text === undefined
+    ? await loadPlan(path, { requireEnv })
+    : parsePlanText(text, { file: join(Deno.cwd(), "tailgate-run.yaml"), requireEnv });
   const errors = parsed.issues.filter((i) => i.severity === "error");
   if (!parsed.plan || errors.length) {
     return {

@@ -6,6 +6,7 @@
  * @module
  */
 import { retarget } from "../plan/retarget.ts";
+import { adHocPlanText } from "./adhoc_plan.ts";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { type Progress as RunProgress, runPlan } from "../api/mod.ts";
@@ -32,7 +33,12 @@ import { parseShard, parseStartAt } from "./shard_args.ts";
 
 /** Options of a run: the plan, how to reach its target, its share, and the shared ones. */
 export interface RunOptions extends ResultOutputOptions {
+  /** The plan file, or for an ad-hoc run the URL it loads (named in messages). */
   planPath: string;
+  /** An ad-hoc run's plan text (made from the flags; adhoc_plan.ts). */
+  planText?: string;
+  /** Print the plan (an ad-hoc run's equivalent plan) instead of running it. */
+  printPlan?: boolean;
   /** Replaces the plan's target (scheme, host, port and base path). */
   target?: string;
   caCertFiles: string[];
@@ -56,8 +62,20 @@ export const RUN_HELP =
                     [--ca-cert FILE] [--allow-inconclusive] [--baseline DIR | --no-baseline]
                     [--update-baseline] [--confirm N] [--shard I/N] [--start-at TIME]
                     [--report-url URL] [--color | --no-color]
+       tailgate run <URL> --rate RATE --duration DUR [--connections N] [--warmup DUR]
+                    [--slo SLO]... [-H "Name: value"]... [--method M] [--body TEXT|@FILE]
+                    [--print-plan] [the options above]
 
 Runs the plan with corrected timing: every request is timed from its intended send time.
+Given a URL instead of a plan, runs one request at one rate (an ad-hoc run): the flags make
+the equivalent plan, validated like any, and --print-plan prints it to commit instead.
+  --rate RATE, --duration DUR   the ad-hoc run's rate (1k/s) and length (30s)
+  --connections N               connections opened up front (default 50)
+  --warmup DUR                  a warmup at the same rate first, not judged
+  --slo SLO                     an SLO of the plan grammar (repeatable): --slo "p99 < 10ms"
+  -H, --header "Name: value"    a request header (repeatable); \${env.NAME} reads a secret
+  --method M, --body TEXT|@FILE the request's method and body (@FILE: a file's content)
+  --print-plan                  print the equivalent plan and exit
   --out DIR        where the reports go (default ./tailgate-out/)
   --report FORMATS comma-separated: html, junit, md, hlog, or all (default html,junit,md):
                    report.html, junit.xml, summary.md, latency.hlog; result.json is always
@@ -94,7 +112,29 @@ export const RUN_OPTIONS = {
   shard: { type: "string" },
   "start-at": { type: "string" },
   confirm: { type: "string" },
+  rate: { type: "string" },
+  duration: { type: "string" },
+  connections: { type: "string" },
+  warmup: { type: "string" },
+  slo: { type: "string", multiple: true },
+  header: { type: "string", short: "H", multiple: true },
+  method: { type: "string" },
+  body: { type: "string" },
+  "print-plan": { type: "boolean" },
 } as const;
+
+/** The flags that describe an ad-hoc run against a URL (adhoc_plan.ts). */
+const AD_HOC_FLAGS = [
+  "rate",
+  "duration",
+  "connections",
+  "warmup",
+  "slo",
+  "header",
+  "method",
+  "body",
+  "print-plan",
+] as const;
 
 /**
  * Parses `tailgate run` arguments.
@@ -117,7 +157,36 @@ export function parseRunArgs(
   const [planPath, ...extra] = parsed.positionals;
   const errors: string[] = [];
   if (planPath === undefined) {
-    errors.push("name the plan to run, e.g. `tailgate run plans/demo.yaml`");
+    errors.push(
+      "name the plan to run, e.g. `tailgate run plans/demo.yaml`, or a URL with --rate and " +
+        "--duration, e.g. `tailgate run http://127.0.0.1:8080/ --rate 1k/s --duration 30s`",
+    );
+  }
+  const v = parsed.values;
+  const adHoc = planPath !== undefined && /^https?:\/\//i.test(planPath);
+  let planText: string | undefined;
+  if (adHoc) {
+    const made = adHocPlanText({
+      url: planPath!,
+      ...(v.rate === undefined ? {} : { rate: v.rate }),
+      ...(v.duration === undefined ? {} : { duration: v.duration }),
+      ...(v.connections === undefined ? {} : { connections: v.connections }),
+      ...(v.warmup === undefined ? {} : { warmup: v.warmup }),
+      ...(v.method === undefined ? {} : { method: v.method }),
+      ...(v.body === undefined ? {} : { body: v.body }),
+      slos: v.slo ?? [],
+      headers: v.header ?? [],
+    });
+    if (made.ok) planText = made.text;
+    else errors.push(...made.errors);
+  } else {
+    const given = AD_HOC_FLAGS.filter((f) => v[f] !== undefined);
+    if (given.length && planPath !== undefined) {
+      errors.push(
+        `${given.map((f) => `--${f}`).join(", ")} describe a run against a URL ` +
+          "(`tailgate run http://…`); a plan sets these itself",
+      );
+    }
   }
   if (extra.length) {
     errors.push(`one plan per run; unexpected ${extra.map((e) => `\`${e}\``).join(", ")}`);
@@ -159,6 +228,8 @@ export function parseRunArgs(
     options: {
       ...shared.options,
       planPath: planPath!,
+      ...(planText === undefined ? {} : { planText }),
+      ...(v["print-plan"] ? { printPlan: true } : {}),
       ...(target === undefined ? {} : { target }),
       caCertFiles: parsed.values["ca-cert"] ?? [],
       ...(shard?.ok ? { shard: shard.shard } : {}),
@@ -183,8 +254,22 @@ export async function runPlanCommand(
   onProgress: (line: string) => void,
   signal?: AbortSignal,
 ): Promise<RunOutcome> {
-  const loaded = await planToRun(options.planPath, onProgress);
+  // Printing the plan needs no secret: `${env.X}` may stay unset until the run.
+  const loaded = await planToRun(
+    options.planPath,
+    onProgress,
+    options.planText,
+    !options.printPlan,
+  );
   if ("outcome" in loaded) return loaded.outcome;
+  if (options.printPlan) {
+    return {
+      exitCode: EXIT_CODES.ok,
+      errors: [],
+      notes: [],
+      output: options.planText ?? await Deno.readTextFile(options.planPath),
+    };
+  }
   const plan = options.target ? retarget(loaded.plan, options.target) : loaded.plan;
   // Every path argument is checked before the run, so no measurement is lost to a typo.
   const caCerts: string[] = [];
