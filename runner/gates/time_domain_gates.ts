@@ -167,7 +167,9 @@ export function judgeStalls(
     ? `: at ${listed.slice(0, 5).join(", ")}${listed.length > 5 ? ", …" : ""}`
     : "";
   let message = `${words}: ${total} stall${total === 1 ? "" : "s"} in ` +
-    `${formatDurationMs(measuredMs)} against ${slo.operator} ${slo.bound}${where}`;
+    `${formatDurationMs(measuredMs)} against ${
+      slo.bound === 0 ? "none allowed" : `${slo.operator} ${slo.bound}`
+    }${where}`;
   const reasons = causes.map((c) =>
     c === "sampling"
       ? `${formatDurationMs(measuredMs)} of measured stages is too short to show stalls: ` +
