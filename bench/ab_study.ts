@@ -29,6 +29,11 @@ const { values } = parseArgs({
     cases: { type: "string", default: "same,slower" },
     // The core the noisy neighbour takes: 0 shares the targets', 1 tailgate's.
     "hog-core": { type: "string", default: "0" },
+    // Record the history gate's base runs with the neighbour away (a quiet day), then judge the
+    // trials with it coming and going: the history's conditions differ from the trials'.
+    "quiet-history": { type: "boolean", default: false },
+    // Only the history gate's trials (the A/B ones measured in another invocation).
+    "history-only": { type: "boolean", default: false },
   },
 });
 const hogCore = values["hog-core"]!;
@@ -64,8 +69,13 @@ const targetCommand = (delay: string, port: number) =>
 let hog: Deno.ChildProcess | undefined;
 let hogOn = 0;
 let stopHog = false;
+let hogPaused = false;
 const hogLoop = (async () => {
   while (!stopHog) {
+    if (hogPaused) {
+      await new Promise((r) => setTimeout(r, 100));
+      continue;
+    }
     hog = new Deno.Command("taskset", {
       args: ["-c", hogCore, "timeout", "7", "sh", "-c", "while :; do :; done"],
       stdout: "null",
@@ -139,6 +149,10 @@ async function historyTrials(headDelay: string) {
   const baselineDir = join(dir, `history-${headDelay}`);
   const basePort = port++;
   const base = startTarget("5ms", basePort);
+  if (values["quiet-history"]) {
+    hogPaused = true;
+    if (hog) hog.kill("SIGTERM");
+  }
   try {
     await waitFor(basePort);
     for (let i = 0; i < 5; i++) {
@@ -152,6 +166,7 @@ async function historyTrials(headDelay: string) {
   } finally {
     base.kill("SIGTERM");
     await base.status;
+    hogPaused = false;
   }
   const outcomes = [];
   for (let t = 0; t < trials; t++) {
@@ -185,13 +200,14 @@ const report: Record<string, unknown> = {
   trials,
   rounds,
   hogCore,
+  quietHistory: values["quiet-history"],
   loadBefore: await loadAverage(),
 };
 try {
   for (const name of values.cases!.split(",")) {
     const headDelay = name === "same" ? "5ms" : "5.5ms";
     const ab = [];
-    for (let t = 0; t < trials; t++) {
+    for (let t = 0; t < (values["history-only"] ? 0 : trials); t++) {
       const o = await abTrial(headDelay, t);
       ab.push(o);
       console.error(`ab ${name} trial ${t + 1}: ${o.status} ${o.changes.join("; ")}`);
