@@ -7,6 +7,7 @@
  * @module
  */
 import { formatMetric } from "../runner/gates/format_metric.ts";
+import { median } from "../runner/gates/prediction_bound.ts";
 import type { AbComparison, AbResult } from "../runner/model/ab_result.ts";
 import { escapeMarkdown, markdownTable } from "./markdown_table.ts";
 
@@ -128,11 +129,6 @@ export function renderAbMarkdown(ab: AbResult): string {
     `Rounds: ${ab.rounds.map((r) => `${r.index}: ${r.order.join(" then ")}`).join("; ")}.`,
     "",
   ].join("\n");
-}
-
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 }
 
 function change(c: AbComparison, x: number): string {

@@ -12,6 +12,7 @@ import type { AbComparison } from "../model/ab_result.ts";
 import type { RunResult } from "../model/run_result.ts";
 import { formatMetric } from "./format_metric.ts";
 import { judgePaired, type PairedCheck } from "./paired_comparison.ts";
+import { median } from "./prediction_bound.ts";
 import {
   DEFAULT_REGRESSION_FLOORS,
   metricValue,
@@ -111,11 +112,9 @@ export function compareRounds(
       p.metric === "error_rate"
         ? `${x >= 0 ? "+" : ""}${+(x * 100).toFixed(2)} points`
         : `${x >= 0 ? "+" : ""}${+(x * 100).toFixed(1)}%`;
-    const medianOf = (xs: number[]) =>
-      [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
     const figures = p.base.length
-      ? `base ${formatMetric(medianOf(p.base), p.unit)}, head ${
-        formatMetric(medianOf(p.head), p.unit)
+      ? `base ${formatMetric(median(p.base), p.unit)}, head ${
+        formatMetric(median(p.head), p.unit)
       } ` +
         `(medians of ${p.base.length} rounds)`
       : "no round to compare";

@@ -5,18 +5,12 @@
  * written and every run's result kept.
  */
 import assert from "node:assert/strict";
+import { freePort } from "../_helpers/free_port.ts";
 import { join } from "node:path";
 import { main } from "../../cli.ts";
 import { capture } from "../_helpers/cli_capture.ts";
 
 const CLI = new URL("../../cli.ts", import.meta.url).pathname;
-
-function freePort(): number {
-  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (l.addr as Deno.NetAddr).port;
-  l.close();
-  return port;
-}
 
 async function ab(dir: string, headDelay: string) {
   const plan = join(dir, "plan.yaml");

@@ -1,14 +1,7 @@
 import assert from "node:assert/strict";
+import { freePort } from "../../_helpers/free_port.ts";
 import { join } from "node:path";
 import { startAbTarget } from "../../../runner/ab/ab_target.ts";
-
-/** A free loopback port (bound once, then released). */
-function freePort(): number {
-  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (l.addr as Deno.NetAddr).port;
-  l.close();
-  return port;
-}
 
 /** A command that serves one port with Deno until killed, printing a line first. */
 function serveCommand(port: number): string {
