@@ -76,8 +76,9 @@ const hogLoop = (async () => {
       await new Promise((r) => setTimeout(r, 100));
       continue;
     }
-    hog = new Deno.Command("taskset", {
-      args: ["-c", hogCore, "timeout", "7", "sh", "-c", "while :; do :; done"],
+    // Its own process group (setsid), so a pause ends the loop itself, not only its timeout.
+    hog = new Deno.Command("setsid", {
+      args: ["taskset", "-c", hogCore, "timeout", "7", "sh", "-c", "while :; do :; done"],
       stdout: "null",
       stderr: "null",
     }).spawn();
@@ -87,6 +88,15 @@ const hogLoop = (async () => {
     for (let i = 0; i < 70 && !stopHog; i++) await new Promise((r) => setTimeout(r, 100));
   }
 })();
+
+/** Ends the busy loop's whole process group (timeout and the loop it runs). */
+function killGroup(pid: number): void {
+  try {
+    Deno.kill(-pid, "SIGTERM");
+  } catch {
+    // Already gone.
+  }
+}
 
 async function tailgate(args: string[]): Promise<{ code: number; stderr: string }> {
   const out = await new Deno.Command("taskset", {
@@ -151,7 +161,7 @@ async function historyTrials(headDelay: string) {
   const base = startTarget("5ms", basePort);
   if (values["quiet-history"]) {
     hogPaused = true;
-    if (hog) hog.kill("SIGTERM");
+    if (hog) killGroup(hog.pid);
   }
   try {
     await waitFor(basePort);
@@ -228,7 +238,7 @@ try {
   }
 } finally {
   stopHog = true;
-  if (hog) hog.kill("SIGTERM");
+  if (hog) killGroup(hog.pid);
   await hogLoop;
 }
 report.loadAfter = await loadAverage();
