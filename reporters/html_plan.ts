@@ -26,6 +26,9 @@ export function planSummary(plan: PlanRecord): string {
     ["plan", plan.name],
     ...(plan.description ? [["description", plan.description] as [string, string]] : []),
     ["file", plan.file],
+    ...(plan.overrides?.length
+      ? [["overridden by", plan.overrides.join(" ")] as [string, string]]
+      : []),
     ["target", plan.target ?? "–"],
     [
       "connections",

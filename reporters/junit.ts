@@ -168,6 +168,7 @@ function properties(result: RunResult): Array<[string, string]> {
     ["ci", e.ci],
     ["plan.name", result.plan.name],
     ["plan.file", result.plan.file],
+    ["plan.overrides", result.plan.overrides?.join(" ")],
     ["run.startedAt", r.startedAt],
     ["run.endedAt", r.endedAt],
     ["run.durationMs", Math.round(r.durationMs)],

@@ -85,6 +85,9 @@ function render(result: RunResult, options: MarkdownOptions, caps: Caps): string
     `${(result.run.durationMs / 1000).toFixed(1)}s, ${errorTotal(t)} errors`,
     `started ${esc(result.run.startedAt)}`,
     ...(result.environment.gitSha ? [`commit ${esc(result.environment.gitSha.slice(0, 12))}`] : []),
+    ...(result.plan.overrides?.length
+      ? [`plan overridden: ${esc(result.plan.overrides.join(" "))}`]
+      : []),
   ];
   return [
     `## ${MARK[overall.status]} tailgate: ${esc(result.plan.name)} — ${overall.status}`,

@@ -77,6 +77,9 @@ export function renderTerminal(result: RunResult, options: TerminalOptions): str
     `${printable(result.plan.name)}: ${t.completed} of ${t.scheduled} requests completed in ` +
     `${(result.run.durationMs / 1000).toFixed(1)}s, ${errorTotal(t)} errors` +
     (result.run.complete ? "" : ` (stopped early: ${result.run.stopReason})`),
+    ...(result.plan.overrides?.length
+      ? [`plan overridden: ${printable(result.plan.overrides.join(" "))}`]
+      : []),
     "",
   ];
   const rows: TextCell[][] = [

@@ -234,6 +234,67 @@ Deno.test("a mistyped command or option gets the nearest one, never Node's raw p
   assert.match(value.err.join("\n"), /`--out` needs a value/);
 });
 
+Deno.test("tailgate run plan --rate-scale/--stage runs the overridden plan and keeps its history apart", async () => {
+  await using target = await startTarget({ mode: "fixed", delayMs: 1, port: 0 });
+  const dir = await Deno.makeTempDir({ prefix: "tailgate-override-" });
+  try {
+    const plan = `${dir}/plan.yaml`;
+    await Deno.writeTextFile(
+      plan,
+      `name: nightly\ntarget: ${target.url}\nrequests: [{ path: / }]\nload:\n  stages:\n` +
+        "    - { name: steady, rate: 400/s, duration: 60s }\nslo:\n  - p90 < 1s at 400/s\n",
+    );
+    const flags = ["--rate-scale", "0.25", "--stage", "steady:duration=1s", "--connections", "4"];
+    const printed = capture();
+    assert.equal(await main(["run", plan, ...flags, "--print-plan"], printed), 0);
+    assert.match(
+      printed.out[0],
+      /^# .*plan\.yaml as `tailgate run` runs it with --rate-scale 0\.25/,
+    );
+    assert.match(printed.out[0], /- \{ name: steady, rate: 100\/s, duration: 1s \}/);
+    assert.match(printed.out[0], /- p90 < 1s at 100\/s/);
+    const io = capture();
+    const baselines = `${dir}/baselines`;
+    await main([
+      "run",
+      plan,
+      ...flags,
+      "--out",
+      `${dir}/out`,
+      "--baseline",
+      baselines,
+      "--update-baseline",
+      "--report",
+      "junit",
+    ], io);
+    const result = JSON.parse(await Deno.readTextFile(`${dir}/out/result.json`));
+    assert.equal(result.stages[0].counts.scheduled, 100);
+    assert.equal(result.plan.load.connections, 4);
+    assert.deepEqual(result.plan.overrides, [
+      "--rate-scale 0.25",
+      "--stage steady:duration=1s",
+      "--connections 4",
+    ]);
+    assert.equal(result.verdicts[0].name, "p90 < 1s at 100/s");
+    assert.match(
+      io.out.join("\n"),
+      /plan overridden: --rate-scale 0\.25 --stage steady:duration=1s/,
+    );
+    const junit = await Deno.readTextFile(`${dir}/out/junit.xml`);
+    assert.match(
+      junit,
+      /name="plan.overrides" value="--rate-scale 0.25 --stage steady:duration=1s/,
+    );
+    // The short run's history is its own: the nightly plan's file is never touched by it.
+    const files = [...Deno.readDirSync(baselines)].map((e) => e.name);
+    assert.deepEqual(files, [
+      "nightly-rate-scale-0.25-stage-steady-duration-1s-connections-4.json",
+    ]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("tailgate run URL runs one request at one rate without a plan; --print-plan prints the plan", async () => {
   await using target = await startTarget({ mode: "fixed", delayMs: 2, port: 0 });
   const dir = await Deno.makeTempDir({ prefix: "tailgate-adhoc-" });

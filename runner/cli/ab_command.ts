@@ -18,6 +18,7 @@ import { writeFileAtomic } from "../result/atomic_write.ts";
 import { type CommandOutcome, failed } from "./command.ts";
 import { checkOutDir } from "./out_dir.ts";
 import { planToRun } from "./plan_to_run.ts";
+import { OVERRIDE_HELP, OVERRIDE_OPTIONS, readOverrideArgs } from "./override_args.ts";
 import { argsError } from "./result_args.ts";
 
 /** The help of `tailgate ab`. */
@@ -38,6 +39,8 @@ otherwise inconclusive (more rounds decide). SLOs are judged on head's runs.
   --ready-timeout DUR  how long a started target may take to answer (default 30s)
   --out DIR            where ab.json, ab.md, ab.html, ab-junit.xml and runs/ go
                        (default ./tailgate-out/ab)
+The plan's load can be changed for the comparison, as \`tailgate run\` does:
+${OVERRIDE_HELP}
 Exit codes: 0 every gate passed, 1 a regression or a failed SLO, 2 invalid plan or usage,
 3 inconclusive or stopped, 4 a target could not be reached or started.`;
 
@@ -51,6 +54,7 @@ export const AB_OPTIONS = {
   seed: { type: "string" },
   "ready-timeout": { type: "string" },
   out: { type: "string" },
+  ...OVERRIDE_OPTIONS,
 } as const;
 
 /**
@@ -100,9 +104,15 @@ export async function abCommand(
   }
   const ready = v["ready-timeout"] === undefined ? undefined : parseDurationMs(v["ready-timeout"]);
   if (ready !== undefined && !ready.ok) problems.push(`--ready-timeout: ${ready.message}`);
-  if (problems.length) return failed(problems);
+  const overrides = readOverrideArgs(v);
+  if (!overrides.ok) problems.push(...overrides.errors);
+  if (problems.length || !overrides.ok) return failed(problems);
   const outDir = v.out ?? join("tailgate-out", "ab");
-  const loaded = await planToRun(planPath!, progress);
+  const loaded = await planToRun(
+    planPath!,
+    progress,
+    overrides.overrides ? { overrides: overrides.overrides } : {},
+  );
   if ("outcome" in loaded) return loaded.outcome;
   const outProblem = await checkOutDir(outDir);
   if (outProblem) return failed(outProblem);

@@ -10,7 +10,18 @@ import { formatIssue } from "../plan/format_issue.ts";
 import { join } from "node:path";
 import { loadPlan, parsePlanText } from "../plan/load_plan.ts";
 import type { ResolvedPlan } from "../plan/types.ts";
+import type { PlanOverrides } from "../plan/plan_overrides.ts";
 import type { CommandOutcome } from "./command.ts";
+
+/** How {@linkcode planToRun} reads the plan. */
+export interface PlanToRunOptions {
+  /** An ad-hoc run's plan text (made from its flags) instead of the file at `path`. */
+  text?: string;
+  /** Whether unset `${env.X}` are errors (default true; printing a plan needs no secret). */
+  requireEnv?: boolean;
+  /** Command-line overrides of the plan's load. */
+  overrides?: PlanOverrides;
+}
 
 /**
  * The plan at `path` (or, for an ad-hoc run, made from `text`), ready to run, or the outcome that
@@ -26,13 +37,18 @@ import type { CommandOutcome } from "./command.ts";
 export async function planToRun(
   path: string,
   progress: (line: string) => void,
-  text?: string,
-  requireEnv = true,
-): Promise<{ plan: ResolvedPlan } | { outcome: CommandOutcome }> {
+  options: PlanToRunOptions = {},
+): Promise<{ plan: ResolvedPlan; text: string } | { outcome: CommandOutcome }> {
+  const requireEnv = options.requireEnv ?? true;
+  const overrides = options.overrides ? { overrides: options.overrides } : {};
   // An ad-hoc run's plan is made from its flags; body files are relative to the current folder.
-  const parsed = text === undefined
-    ? await loadPlan(path, { requireEnv })
-    : parsePlanText(text, { file: join(Deno.cwd(), "tailgate-run.yaml"), requireEnv });
+  const parsed = options.text === undefined
+    ? await loadPlan(path, { requireEnv, ...overrides })
+    : parsePlanText(options.text, {
+      file: join(Deno.cwd(), "tailgate-run.yaml"),
+      requireEnv,
+      ...overrides,
+    });
   const errors = parsed.issues.filter((i) => i.severity === "error");
   if (!parsed.plan || errors.length) {
     return {
@@ -44,5 +60,5 @@ export async function planToRun(
     };
   }
   for (const warning of parsed.issues) progress(formatIssue(warning, parsed.text));
-  return { plan: parsed.plan };
+  return { plan: parsed.plan, text: parsed.overriddenText ?? parsed.text };
 }

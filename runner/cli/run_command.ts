@@ -7,6 +7,8 @@
  */
 import { retarget } from "../plan/retarget.ts";
 import { adHocPlanText } from "./adhoc_plan.ts";
+import { OVERRIDE_HELP, OVERRIDE_OPTIONS, readOverrideArgs } from "./override_args.ts";
+import type { PlanOverrides } from "../plan/plan_overrides.ts";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { type Progress as RunProgress, runPlan } from "../api/mod.ts";
@@ -37,8 +39,10 @@ export interface RunOptions extends ResultOutputOptions {
   planPath: string;
   /** An ad-hoc run's plan text (made from the flags; adhoc_plan.ts). */
   planText?: string;
-  /** Print the plan (an ad-hoc run's equivalent plan) instead of running it. */
+  /** Print the plan as it would run (an ad-hoc run's equivalent plan) instead of running it. */
   printPlan?: boolean;
+  /** Command-line overrides of the plan's load (`--rate-scale`, `--stage` …). */
+  overrides?: PlanOverrides;
   /** Replaces the plan's target (scheme, host, port and base path). */
   target?: string;
   caCertFiles: string[];
@@ -61,12 +65,17 @@ export const RUN_HELP =
   `Usage: tailgate run <plan.yaml> [--out DIR] [--report FORMATS] [--target URL]
                     [--ca-cert FILE] [--allow-inconclusive] [--baseline DIR | --no-baseline]
                     [--update-baseline] [--confirm N] [--shard I/N] [--start-at TIME]
-                    [--report-url URL] [--color | --no-color]
+                    [--report-url URL] [--color | --no-color] [--print-plan]
+                    [--rate-scale F] [--duration-scale F] [--stage S:K=V]... [--connections N]
        tailgate run <URL> --rate RATE --duration DUR [--connections N] [--warmup DUR]
                     [--slo SLO]... [-H "Name: value"]... [--method M] [--body TEXT|@FILE]
                     [--print-plan] [the options above]
 
 Runs the plan with corrected timing: every request is timed from its intended send time.
+The plan's load can be changed for one run (a short pull-request run of the nightly plan):
+the overridden plan is validated like a written one, and its baseline history is kept apart.
+${OVERRIDE_HELP}
+  --print-plan       print the plan as it would run (overrides written in) and exit
 Given a URL instead of a plan, runs one request at one rate (an ad-hoc run): the flags make
 the equivalent plan, validated like any, and --print-plan prints it to commit instead.
   --rate RATE, --duration DUR   the ad-hoc run's rate (1k/s) and length (30s)
@@ -75,7 +84,6 @@ the equivalent plan, validated like any, and --print-plan prints it to commit in
   --slo SLO                     an SLO of the plan grammar (repeatable): --slo "p99 < 10ms"
   -H, --header "Name: value"    a request header (repeatable); \${env.NAME} reads a secret
   --method M, --body TEXT|@FILE the request's method and body (@FILE: a file's content)
-  --print-plan                  print the equivalent plan and exit
   --out DIR        where the reports go (default ./tailgate-out/)
   --report FORMATS comma-separated: html, junit, md, hlog, or all (default html,junit,md):
                    report.html, junit.xml, summary.md, latency.hlog; result.json is always
@@ -112,9 +120,9 @@ export const RUN_OPTIONS = {
   shard: { type: "string" },
   "start-at": { type: "string" },
   confirm: { type: "string" },
+  ...OVERRIDE_OPTIONS,
   rate: { type: "string" },
   duration: { type: "string" },
-  connections: { type: "string" },
   warmup: { type: "string" },
   slo: { type: "string", multiple: true },
   header: { type: "string", short: "H", multiple: true },
@@ -124,17 +132,10 @@ export const RUN_OPTIONS = {
 } as const;
 
 /** The flags that describe an ad-hoc run against a URL (adhoc_plan.ts). */
-const AD_HOC_FLAGS = [
-  "rate",
-  "duration",
-  "connections",
-  "warmup",
-  "slo",
-  "header",
-  "method",
-  "body",
-  "print-plan",
-] as const;
+const AD_HOC_FLAGS = ["rate", "duration", "warmup", "slo", "header", "method", "body"] as const;
+
+/** The overrides of a plan's stages, which an ad-hoc run sets with --rate and --duration instead. */
+const STAGE_FLAGS = ["rate-scale", "duration-scale", "stage"] as const;
 
 /**
  * Parses `tailgate run` arguments.
@@ -179,6 +180,13 @@ export function parseRunArgs(
     });
     if (made.ok) planText = made.text;
     else errors.push(...made.errors);
+    const stageFlags = STAGE_FLAGS.filter((f) => v[f] !== undefined);
+    if (stageFlags.length) {
+      errors.push(
+        `${stageFlags.map((f) => `--${f}`).join(", ")} change a plan's stages; an ad-hoc run ` +
+          "takes its rate and length from --rate and --duration",
+      );
+    }
   } else {
     const given = AD_HOC_FLAGS.filter((f) => v[f] !== undefined);
     if (given.length && planPath !== undefined) {
@@ -200,6 +208,8 @@ export function parseRunArgs(
     if (url === undefined) errors.push(`--target \`${target}\` is not an http(s) URL`);
     else if (secret) errors.push(`--target: ${secret.message}; ${secret.hint}`);
   }
+  const overrides = adHoc ? { ok: true as const } : readOverrideArgs(v);
+  if (!overrides.ok) errors.push(...overrides.errors);
   const shared = readResultArgs(parsed.values);
   if (!shared.ok) errors.push(...shared.errors);
   const shard = parsed.values.shard === undefined ? undefined : parseShard(parsed.values.shard);
@@ -222,13 +232,14 @@ export function parseRunArgs(
   if (confirm && shard?.ok) {
     errors.push("--confirm with --shard: a shard is not judged; confirm in `tailgate merge`'s job");
   }
-  if (errors.length || !shared.ok) return { ok: false, errors };
+  if (errors.length || !shared.ok || !overrides.ok) return { ok: false, errors };
   return {
     ok: true,
     options: {
       ...shared.options,
       planPath: planPath!,
       ...(planText === undefined ? {} : { planText }),
+      ...(overrides.overrides ? { overrides: overrides.overrides } : {}),
       ...(v["print-plan"] ? { printPlan: true } : {}),
       ...(target === undefined ? {} : { target }),
       caCertFiles: parsed.values["ca-cert"] ?? [],
@@ -255,20 +266,19 @@ export async function runPlanCommand(
   signal?: AbortSignal,
 ): Promise<RunOutcome> {
   // Printing the plan needs no secret: `${env.X}` may stay unset until the run.
-  const loaded = await planToRun(
-    options.planPath,
-    onProgress,
-    options.planText,
-    !options.printPlan,
-  );
+  const loaded = await planToRun(options.planPath, onProgress, {
+    ...(options.planText === undefined ? {} : { text: options.planText }),
+    requireEnv: !options.printPlan,
+    ...(options.overrides ? { overrides: options.overrides } : {}),
+  });
   if ("outcome" in loaded) return loaded.outcome;
   if (options.printPlan) {
-    return {
-      exitCode: EXIT_CODES.ok,
-      errors: [],
-      notes: [],
-      output: options.planText ?? await Deno.readTextFile(options.planPath),
-    };
+    const overridden = loaded.plan.overrides?.length
+      ? `# ${options.planPath} as \`tailgate run\` runs it with ${
+        loaded.plan.overrides.join(" ")
+      }\n`
+      : "";
+    return { exitCode: EXIT_CODES.ok, errors: [], notes: [], output: overridden + loaded.text };
   }
   const plan = options.target ? retarget(loaded.plan, options.target) : loaded.plan;
   // Every path argument is checked before the run, so no measurement is lost to a typo.

@@ -62,6 +62,21 @@ export function baselineSlug(planName: string): string {
 }
 
 /**
+ * The name a run's history is filed under: the plan's name, followed by its command-line
+ * overrides when it had any, so a short pull-request run (`--rate-scale 0.25`) keeps a history of
+ * its own and never replaces the full plan's.
+ *
+ * @example
+ * ```ts
+ * import { historyName } from "./baseline_store.ts";
+ * historyName({ name: "shop", overrides: ["--duration-scale 0.1"] }); // "shop --duration-scale 0.1"
+ * ```
+ */
+export function historyName(plan: { name: string; overrides?: string[] }): string {
+  return plan.overrides?.length ? `${plan.name} ${plan.overrides.join(" ")}` : plan.name;
+}
+
+/**
  * The path of a plan's baseline file in `dir`.
  *
  * @example
@@ -169,7 +184,7 @@ export async function appendToBaseline(
   }
   const unsound = unsoundReason(result);
   if (unsound) throw new BaselineError("unsound_run", unsound);
-  const planName = result.plan.name;
+  const planName = historyName(result.plan);
   await Deno.mkdir(dir, { recursive: true });
   // Re-read under the lock: a history another run appended to meanwhile keeps its run.
   return await withHistoryLock(
@@ -184,7 +199,7 @@ async function appendLocked(
   keep: number,
   write: (path: string, data: string) => Promise<void>,
 ): Promise<AppendedBaseline> {
-  const planName = result.plan.name;
+  const planName = historyName(result.plan);
   const loaded = await loadBaseline(dir, planName);
   if (!loaded.ok) {
     throw new BaselineError("invalid_file", `${loaded.error} (the file was left as it is)`);

@@ -11,6 +11,7 @@ import {
   appendToBaseline,
   baselinePath,
   fingerprintMismatch,
+  historyName,
   loadBaseline,
 } from "./baseline_store.ts";
 import {
@@ -63,19 +64,20 @@ export async function judgeRun(
   let damaged = false;
   result.verdicts = evaluateSlos(result);
   if (options.baselineDir !== undefined) {
-    const loaded = await loadBaseline(options.baselineDir, result.plan.name);
+    const history = historyName(result.plan);
+    const loaded = await loadBaseline(options.baselineDir, history);
     if (!loaded.ok) {
       // A history that cannot be read is a gate that cannot be judged, not a footnote: invalid.
       damaged = true;
       result.verdicts.push(unreadableBaseline(`the baseline cannot be read: ${loaded.error}`));
     } else if (loaded.baseline === undefined || loaded.baseline.runs.length === 0) {
       notes.push(
-        `no baseline for "${result.plan.name}" in ${options.baselineDir} yet: regression gates skipped`,
+        `no baseline for "${history}" in ${options.baselineDir} yet: regression gates skipped`,
       );
     } else if (baselineDamage(loaded.baseline) !== undefined) {
       const d = baselineDamage(loaded.baseline)!;
       damaged = true;
-      const path = baselinePath(options.baselineDir, result.plan.name);
+      const path = baselinePath(options.baselineDir, history);
       result.verdicts.push(unreadableBaseline(
         `the baseline ${path} is damaged: run ${d.run} of ${loaded.baseline.runs.length} ` +
           `(${d.date}), ${d.where}: ${d.error}`,
@@ -84,7 +86,7 @@ export async function judgeRun(
       const baseline = loaded.baseline;
       const latest = baseline.runs.at(-1)!;
       result.baseline = {
-        source: baselinePath(options.baselineDir, result.plan.name),
+        source: baselinePath(options.baselineDir, history),
         runs: baseline.runs.length,
         date: latest.date,
         ...(latest.environment.gitSha ? { gitSha: latest.environment.gitSha } : {}),
@@ -139,9 +141,11 @@ export async function judgeRun(
       const updated = await appendToBaseline(options.baselineDir, result, options.keepRuns);
       notes.push(
         updated.supersededPath === undefined
-          ? `baseline updated: ${updated.runs.length} run(s) of "${result.plan.name}" kept`
+          ? `baseline updated: ${updated.runs.length} run(s) of "${historyName(result.plan)}" kept`
           : `baseline restarted: the plan's measured stages changed, so this run starts a new ` +
-            `history for "${result.plan.name}"; the old one is kept as ${updated.supersededPath}`,
+            `history for "${
+              historyName(result.plan)
+            }"; the old one is kept as ${updated.supersededPath}`,
       );
     } catch (e) {
       notes.push(`baseline not updated: ${(e as Error).message}`);

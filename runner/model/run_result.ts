@@ -405,6 +405,11 @@ export interface PlanRecord {
   slos: Array<{ text: string; line: number }>;
   /** Regression gate floors by metric, when the plan sets them. */
   regression?: Record<string, number>;
+  /**
+   * The command-line overrides of the plan's load, when the run had any (`--rate-scale 0.25`):
+   * the stages above are as overridden, and the baseline history is kept apart from the plan's.
+   */
+  overrides?: string[];
 }
 
 /**

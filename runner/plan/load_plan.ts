@@ -5,6 +5,7 @@
  * @module
  */
 import { dirname } from "node:path";
+import type { PlanOverrides } from "./plan_overrides.ts";
 import { MAX_PLAN_BYTES, parsePlan, type PlanParse, wholeFileIssue } from "./parse_plan.ts";
 
 /** Options for {@linkcode loadPlan}. */
@@ -13,6 +14,8 @@ export interface LoadPlanOptions {
   requireEnv: boolean;
   /** Environment lookup; defaults to `Deno.env.get`. */
   env?: (name: string) => string | undefined;
+  /** Command-line overrides of the plan's load (runner/plan/plan_overrides.ts). */
+  overrides?: PlanOverrides;
 }
 
 /**
@@ -56,7 +59,7 @@ export async function loadPlan(file: string, options: LoadPlanOptions): Promise<
     }
     return unreadable(file, `cannot be read: ${(e as Error).message}`);
   }
-  return parsePlan(file, bytes, realContext(dirname(file), options));
+  return parsePlan(file, bytes, realContext(dirname(file), options), options.overrides);
 }
 
 /**
@@ -84,6 +87,7 @@ export function parsePlanText(
     file,
     new TextEncoder().encode(text),
     realContext(dirname(file), { requireEnv: options.requireEnv ?? true, env: options.env }),
+    options.overrides,
   );
 }
 

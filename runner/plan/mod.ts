@@ -23,6 +23,13 @@ export type {
 export { MAX_PLAN_BYTES, parsePlan, type PlanParse } from "./parse_plan.ts";
 export { loadPlan, type LoadPlanOptions, parsePlanText } from "./load_plan.ts";
 export { formatIssue } from "./format_issue.ts";
+export {
+  overrideFlags,
+  parseStageOverride,
+  type PlanOverrides,
+  type StageOverride,
+  type StageOverrideKey,
+} from "./plan_overrides.ts";
 export { type ParsedSlo, parseSlo, type SloParseError } from "./parse_slo.ts";
 export { stagesForSlo } from "./validate_slos.ts";
 export type { PlanContext } from "./validate_requests.ts";

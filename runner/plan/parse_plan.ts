@@ -6,6 +6,12 @@
  */
 import { parseYaml } from "./_yaml.ts";
 import type { PlanIssue, ResolvedPlan } from "./types.ts";
+import {
+  applyOverrides,
+  attributeIssues,
+  overriddenText,
+  type PlanOverrides,
+} from "./plan_overrides.ts";
 import { validatePlan } from "./validate_plan.ts";
 import type { PlanContext } from "./validate_requests.ts";
 
@@ -20,6 +26,8 @@ export interface PlanParse {
   issues: PlanIssue[];
   /** The decoded text (empty when the bytes were refused), for printing snippets. */
   text: string;
+  /** The plan as the command-line overrides made it, when they changed a value. */
+  overriddenText?: string;
 }
 
 /**
@@ -34,7 +42,12 @@ export interface PlanParse {
  * console.log(issues.map((i) => i.message)); // the missing `requests` and `load`
  * ```
  */
-export function parsePlan(file: string, bytes: Uint8Array, ctx: PlanContext): PlanParse {
+export function parsePlan(
+  file: string,
+  bytes: Uint8Array,
+  ctx: PlanContext,
+  overrides?: PlanOverrides,
+): PlanParse {
   const whole = (message: string, hint?: string) => wholeFileIssue(file, message, hint);
   if (bytes.length > MAX_PLAN_BYTES) {
     return whole(
@@ -82,9 +95,22 @@ export function parsePlan(file: string, bytes: Uint8Array, ctx: PlanContext): Pl
       text,
     };
   }
-  const { plan, issues } = validatePlan(file, yaml.root, ctx);
+  const applied = overrides ? applyOverrides(yaml.root, overrides, file) : undefined;
+  const validated = validatePlan(file, applied?.root ?? yaml.root, ctx);
+  const issues = applied
+    ? [...applied.issues, ...attributeIssues(validated.issues, applied.edits)]
+    : validated.issues;
+  const failed = syntax.length > 0 || issues.some((i) => i.severity === "error");
+  const plan = validated.plan && applied?.flags.length
+    ? { ...validated.plan, overrides: applied.flags }
+    : validated.plan;
   const all = [...syntax, ...issues].sort((a, b) => a.line - b.line || a.col - b.col);
-  return { ...(syntax.length === 0 && plan ? { plan } : {}), issues: all, text };
+  return {
+    ...(!failed && plan ? { plan } : {}),
+    issues: all,
+    text,
+    ...(applied?.edits.length ? { overriddenText: overriddenText(text, applied.edits) } : {}),
+  };
 }
 
 /**

@@ -197,6 +197,11 @@ export interface ResolvedPlan {
   regression?: Record<string, number>;
   /** The capacity search's settings (`tailgate search`), when the plan has a `search` section. */
   search?: PlanSearch;
+  /**
+   * The command-line overrides the plan was run with (`--rate-scale 0.25`), when any: its numbers
+   * compare only with runs given the same ones (runner/plan/plan_overrides.ts).
+   */
+  overrides?: string[];
 }
 
 /** The plan's `search` section, resolved (runner/search/search_strategy.ts). */

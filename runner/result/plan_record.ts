@@ -56,5 +56,6 @@ export function planRecord(plan: ResolvedPlan): PlanRecord {
     },
     slos: plan.slos.map((s) => ({ text: s.text, line: s.line })),
     ...(plan.regression === undefined ? {} : { regression: plan.regression }),
+    ...(plan.overrides?.length ? { overrides: [...plan.overrides] } : {}),
   };
 }

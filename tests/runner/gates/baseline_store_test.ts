@@ -6,6 +6,7 @@ import {
   baselinePath,
   baselineSlug,
   fingerprintMismatch,
+  historyName,
   loadBaseline,
 } from "../../../runner/gates/baseline_store.ts";
 import { BASELINE_SCHEMA, BASELINE_VERSION } from "../../../runner/gates/baseline_types.ts";
@@ -236,4 +237,25 @@ Deno.test("a run whose stages changed starts a new history; the old one is kept 
   const again = await appendToBaseline(dir.path, changed);
   assert.equal(again.runs.length, 2);
   assert.equal(again.supersededPath, undefined);
+});
+
+Deno.test("a run with command-line overrides keeps a history of its own beside the plan's", async () => {
+  await using dir = await tempDir();
+  await appendToBaseline(dir.path, resultOn(1));
+  const short = resultOn(2);
+  short.plan.overrides = ["--rate-scale 0.25", "--stage steady:duration=30s"];
+  short.stages = short.stages.map((s) => ({ ...s, durationMs: s.durationMs / 2 }));
+  const written = await appendToBaseline(dir.path, short);
+  // The plan's own history is neither superseded nor appended to.
+  assert.equal(written.supersededPath, undefined);
+  assert.deepEqual(await names(dir.path), [
+    "shop-rate-scale-0.25-stage-steady-duration-30s.json",
+    "shop.json",
+  ]);
+  const own = await loadBaseline(dir.path, "shop");
+  assert.equal(own.ok && own.baseline?.runs.length, 1);
+  assert.equal(
+    historyName(short.plan),
+    "shop --rate-scale 0.25 --stage steady:duration=30s",
+  );
 });

@@ -1,0 +1,496 @@
+/**
+ * Command-line overrides of a plan's load (`tailgate run plan.yaml --rate-scale 0.25 --stage
+ * steady:duration=30s --connections 100`), so one plan serves a short pull-request run and a long
+ * nightly one. The overrides are applied to the plan's located YAML tree before it is validated,
+ * so an overridden plan passes every check a written one does, with the same messages (each
+ * naming the flag its value came from), and keeps the file's line numbers. An SLO follows the
+ * stages it judges: when all of them moved by one ratio, its `at` rate and a `throughput` bound
+ * move with them. Pure.
+ *
+ * @module
+ */
+import type { YamlMap, YamlNode, YamlScalar } from "./_yaml.ts";
+import { didYouMean } from "./did_you_mean.ts";
+import { join } from "./plan_reader.ts";
+import type { PlanIssue } from "./types.ts";
+import { parseSlo } from "./parse_slo.ts";
+import { rewriteSloRates } from "./slo_rewrite.ts";
+import { formatDurationMs, formatRatePerSec, parseDurationMs, parseRatePerSec } from "./units.ts";
+
+/** The keys `--stage` may set: a constant stage's `rate` and `duration`, a ramp's `ramp` and `over`. */
+export const STAGE_OVERRIDE_KEYS: readonly StageOverrideKey[] = [
+  "rate",
+  "duration",
+  "ramp",
+  "over",
+];
+
+/** A key `--stage` may set. */
+export type StageOverrideKey = "rate" | "duration" | "ramp" | "over";
+
+/** One `--stage SEL:key=value[,key=value]`. */
+export interface StageOverride {
+  /** The stage: its 1-based number or its `name`. */
+  stage: string;
+  /** The values to set, in the plan language (`5k/s`, `30s`, `1k/s -> 5k/s`). */
+  values: Partial<Record<StageOverrideKey, string>>;
+  /** The flag as given, named in messages and recorded with the result. */
+  flag: string;
+}
+
+/** The overrides a command line gives. */
+export interface PlanOverrides {
+  /** Every stage's rates multiplied by this (> 0). */
+  rateScale?: number;
+  /** Every stage's duration (`duration`, `over`) multiplied by this (> 0). */
+  durationScale?: number;
+  /** Values set on single stages, after the scales. */
+  stages?: StageOverride[];
+  /** `load.connections`, as written on the command line. */
+  connections?: string;
+}
+
+/** One value an override changed or added: where, the new text, and the flag it came from. */
+export interface OverrideEdit {
+  /** YAML path of the value (`load.stages[1].rate`). */
+  path: string;
+  /** The value as plan text. */
+  text: string;
+  /** The flag it came from (`--rate-scale 0.25`). */
+  flag: string;
+  /** The scalar replaced; absent when the key was added (`parent` then holds the mapping). */
+  replaced?: YamlScalar;
+  /** The mapping a new key was added to. */
+  parent?: YamlMap;
+}
+
+/** What {@linkcode applyOverrides} gives: the tree to validate, its edits and its problems. */
+export interface AppliedOverrides {
+  root: YamlNode;
+  edits: OverrideEdit[];
+  issues: PlanIssue[];
+  /** The flags, in the canonical order, recorded with the result (`--rate-scale 0.25`). */
+  flags: string[];
+}
+
+/**
+ * Parses one `--stage` value: `steady:duration=30s` or `2:rate=5k/s,duration=20s`.
+ *
+ * @example
+ * ```ts
+ * import { parseStageOverride } from "./plan_overrides.ts";
+ * parseStageOverride("steady:duration=30s"); // { ok: true, value: { stage: "steady", values: { duration: "30s" }, flag: "--stage steady:duration=30s" } }
+ * ```
+ */
+export function parseStageOverride(
+  text: string,
+): { ok: true; value: StageOverride } | { ok: false; error: string } {
+  const colon = text.lastIndexOf(":", text.indexOf("="));
+  const example = "e.g. `--stage steady:duration=30s` or `--stage 2:rate=5k/s,duration=20s`";
+  if (colon <= 0) {
+    return { ok: false, error: `--stage \`${text}\`: name the stage first, ${example}` };
+  }
+  const values: StageOverride["values"] = {};
+  for (const pair of text.slice(colon + 1).split(",")) {
+    const eq = pair.indexOf("=");
+    const key = pair.slice(0, eq).trim();
+    const value = pair.slice(eq + 1).trim();
+    if (eq <= 0 || value === "") {
+      return { ok: false, error: `--stage \`${text}\`: write key=value pairs, ${example}` };
+    }
+    if (!(STAGE_OVERRIDE_KEYS as readonly string[]).includes(key)) {
+      const guess = didYouMean(key, STAGE_OVERRIDE_KEYS);
+      return {
+        ok: false,
+        error: `--stage \`${text}\`: \`${key}\` cannot be set` +
+          (guess ? `; did you mean \`${guess}\`?` : "") +
+          ` (a stage's ${STAGE_OVERRIDE_KEYS.map((k) => `\`${k}\``).join(", ")})`,
+      };
+    }
+    values[key as keyof StageOverride["values"]] = value;
+  }
+  return {
+    ok: true,
+    value: { stage: text.slice(0, colon).trim(), values, flag: `--stage ${text}` },
+  };
+}
+
+/**
+ * The plan tree with the overrides applied (a copy; `root` is unchanged).
+ *
+ * @example
+ * ```ts
+ * import { parseYaml } from "./_yaml.ts";
+ * import { applyOverrides } from "./plan_overrides.ts";
+ * const root = parseYaml("load: { stages: [{ rate: 20k/s, duration: 60s }] }\nslo: [p99 < 5ms at 20k/s]\n").root!;
+ * const applied = applyOverrides(root, { rateScale: 0.25 }, "plan.yaml");
+ * applied.edits.map((e) => e.text); // ["5k/s", "p99 < 5ms at 5k/s"]
+ * ```
+ */
+export function applyOverrides(
+  root: YamlNode,
+  overrides: PlanOverrides,
+  file: string,
+): AppliedOverrides {
+  const tree = structuredClone(root);
+  const edits: OverrideEdit[] = [];
+  const issues: PlanIssue[] = [];
+  const flags = overrideFlags(overrides);
+  if (tree.kind !== "map") return { root: tree, edits, issues, flags };
+  const issue = (node: YamlNode, path: string, message: string, hint?: string) =>
+    issues.push({
+      severity: "error",
+      file,
+      path,
+      line: node.pos.line,
+      col: node.pos.col,
+      length: 1,
+      message,
+      ...(hint ? { hint } : {}),
+    });
+  const load = entry(tree, "load");
+  const stagesNode = load?.kind === "map" ? entry(load, "stages") : undefined;
+  const stages = stagesNode?.kind === "seq" ? stagesNode.items : [];
+  const before = stages.map(stageRates);
+  const set = (scalar: YamlScalar, path: string, text: string, flag: string) => {
+    scalar.value = text;
+    edits.push({ path, text, flag, replaced: scalar });
+  };
+
+  stages.forEach((item, i) => {
+    if (item.kind !== "map") return;
+    const path = join("load.stages", i);
+    const scale = (key: string, factor: number | undefined, flag: string, fmt: Scaler) => {
+      const node = entry(item, key);
+      if (factor === undefined || node?.kind !== "scalar" || node.value === null) return;
+      const text = fmt(String(node.value), factor);
+      if (text !== undefined) set(node, join(path, key), text, flag);
+    };
+    const rateFlag = `--rate-scale ${overrides.rateScale}`;
+    const durationFlag = `--duration-scale ${overrides.durationScale}`;
+    scale("rate", overrides.rateScale, rateFlag, scaleRate);
+    scale("ramp", overrides.rateScale, rateFlag, scaleRamp);
+    scale("duration", overrides.durationScale, durationFlag, scaleDuration);
+    scale("over", overrides.durationScale, durationFlag, scaleDuration);
+  });
+
+  for (const o of overrides.stages ?? []) {
+    const index = stageIndex(stages, o.stage);
+    if (index === undefined) {
+      const names = stages.map((s, i) => {
+        const name = s.kind === "map" ? entry(s, "name") : undefined;
+        return name?.kind === "scalar" && name.value !== null
+          ? `${i + 1} (${name.value})`
+          : `${i + 1}`;
+      });
+      issue(
+        stagesNode ?? tree,
+        "load.stages",
+        `\`${o.flag}\`: the plan has no stage \`${o.stage}\``,
+        stages.length ? `name one of its stages: ${names.join(", ")}` : "the plan has no stages",
+      );
+      continue;
+    }
+    const item = stages[index] as YamlMap;
+    for (const [key, text] of Object.entries(o.values)) {
+      const path = join(join("load.stages", index), key);
+      const node = entry(item, key);
+      if (node?.kind === "scalar") set(node, path, text, o.flag);
+      else {
+        const other = key === "rate" || key === "duration"
+          ? "a ramp (`ramp`, `over`)"
+          : "a `rate` stage (`rate`, `duration`)";
+        issue(
+          item,
+          path,
+          `\`${o.flag}\`: stage ${index + 1} has no \`${key}\` to set`,
+          `it is ${other}; set those keys instead`,
+        );
+      }
+    }
+  }
+
+  if (overrides.connections !== undefined && load?.kind === "map") {
+    const text = overrides.connections;
+    const flag = `--connections ${text}`;
+    const value = /^\d+$/.test(text) ? Number(text) : text;
+    const node = entry(load, "connections");
+    if (node?.kind === "scalar") {
+      node.value = value;
+      edits.push({ path: "load.connections", text, flag, replaced: node });
+    } else if (node === undefined) {
+      const scalar: YamlScalar = {
+        kind: "scalar",
+        pos: load.pos,
+        offset: load.offset,
+        value,
+        contentOffset: load.offset,
+        quoted: false,
+        length: 1,
+      };
+      load.entries.unshift({ key: "connections", keyPos: load.pos, value: scalar });
+      edits.push({ path: "load.connections", text, flag, parent: load });
+    }
+  }
+
+  followStages(tree, before, stages.map(stageRates), set, edits, issues, file);
+  return { root: tree, edits, issues, flags };
+}
+
+/**
+ * The flags of `overrides` as a command line would give them, in one order.
+ *
+ * @example
+ * ```ts
+ * import { overrideFlags } from "./plan_overrides.ts";
+ * overrideFlags({ rateScale: 0.5, connections: "100" }); // ["--rate-scale 0.5", "--connections 100"]
+ * ```
+ */
+export function overrideFlags(overrides: PlanOverrides): string[] {
+  return [
+    ...(overrides.rateScale === undefined ? [] : [`--rate-scale ${overrides.rateScale}`]),
+    ...(overrides.durationScale === undefined
+      ? []
+      : [`--duration-scale ${overrides.durationScale}`]),
+    ...(overrides.stages ?? []).map((s) => s.flag),
+    ...(overrides.connections === undefined ? [] : [`--connections ${overrides.connections}`]),
+  ];
+}
+
+/**
+ * Names the flag behind each issue about an overridden value, so a message about `5k/s` on a
+ * line that reads `20k/s` explains itself.
+ *
+ * @example
+ * ```ts
+ * import { attributeIssues } from "./plan_overrides.ts";
+ * const issue = { severity: "error" as const, file: "p.yaml", path: "load.stages[0].rate", line: 3, col: 5, length: 4, message: "too fast" };
+ * attributeIssues([issue], [{ path: "load.stages[0].rate", text: "5M/s", flag: "--rate-scale 100" }]);
+ * // [{ ..., message: "too fast (the value 5M/s comes from `--rate-scale 100`)" }]
+ * ```
+ */
+export function attributeIssues(issues: PlanIssue[], edits: OverrideEdit[]): PlanIssue[] {
+  return issues.map((issue) => {
+    // An issue about the value, or about the stage or section that holds it.
+    const edit = issue.path === ""
+      ? undefined
+      : edits.find((e) =>
+        [issue.path, e.path].some((p, i, both) =>
+          p === both[1 - i] || p.startsWith(`${both[1 - i]}.`)
+        ) || RELATED[e.path]?.includes(issue.path)
+      );
+    return edit
+      ? {
+        ...issue,
+        message: `${issue.message} (the value ${edit.text} comes from \`${edit.flag}\`)`,
+      }
+      : issue;
+  });
+}
+
+/**
+ * The plan text with the edits written in: what `--print-plan` shows. Replaced values keep their
+ * lines; an added `connections` key gets a line (or a place in a flow mapping) of its own.
+ *
+ * @example
+ * ```ts
+ * import { parseYaml } from "./_yaml.ts";
+ * import { applyOverrides, overriddenText } from "./plan_overrides.ts";
+ * const text = "load:\n  stages: [{ rate: 20k/s, duration: 60s }]\n";
+ * const { edits } = applyOverrides(parseYaml(text).root!, { rateScale: 0.5 }, "p.yaml");
+ * overriddenText(text, edits); // "load:\n  stages: [{ rate: 10k/s, duration: 60s }]\n"
+ * ```
+ */
+export function overriddenText(text: string, edits: OverrideEdit[]): string {
+  const patches: Array<{ at: number; end: number; insert: string }> = [];
+  for (const e of edits) {
+    if (e.replaced) {
+      const plain = /^[\w./%<>=()-][\w ./%<>=():-]*$/.test(e.text) && !/: /.test(e.text);
+      const quoted = e.replaced.quoted || !plain;
+      patches.push({
+        at: e.replaced.offset,
+        end: e.replaced.offset + e.replaced.length,
+        insert: quoted ? JSON.stringify(e.text) : e.text,
+      });
+    } else if (e.parent) {
+      const first = e.parent.entries[1];
+      const lines = text.split("\n");
+      if (first === undefined) continue;
+      const at = lines.slice(0, first.keyPos.line - 1).reduce((n, l) => n + l.length + 1, 0) +
+        first.keyPos.col - 1;
+      const flow = /[{,]\s*$/.test(text.slice(0, at));
+      const indent = " ".repeat(first.keyPos.col - 1);
+      patches.push({
+        at,
+        end: at,
+        insert: flow ? `connections: ${e.text}, ` : `connections: ${e.text}\n${indent}`,
+      });
+    }
+  }
+  let out = text;
+  for (const p of patches.sort((a, b) => b.at - a.at)) {
+    out = out.slice(0, p.at) + p.insert + out.slice(p.end);
+  }
+  return out;
+}
+
+/** Values whose rules read an overridden one: `max_connections` is checked against `connections`. */
+const RELATED: Record<string, string[]> = { "load.connections": ["load.max_connections"] };
+
+type Scaler = (text: string, factor: number) => string | undefined;
+
+const scaleRate: Scaler = (text, factor) => {
+  const r = parseRatePerSec(text);
+  return r.ok ? rateText(r.value * factor) : undefined;
+};
+
+const scaleRamp: Scaler = (text, factor) => {
+  const parts = text.split(/\s*(?:->|→|\bto\b)\s*/);
+  if (parts.length !== 2) return undefined;
+  const [a, b] = parts.map((p) => scaleRate(p, factor));
+  return a === undefined || b === undefined ? undefined : `${a} -> ${b}`;
+};
+
+const scaleDuration: Scaler = (text, factor) => {
+  const d = parseDurationMs(text);
+  return d.ok ? durationText(d.value * factor) : undefined;
+};
+
+/**
+ * A rate as plan text that reads back exactly: `5k/s` when that is exact, else `12345.6/s`.
+ *
+ * @example
+ * ```ts
+ * import { rateText } from "./plan_overrides.ts";
+ * rateText(5000); // "5k/s"
+ * rateText(12345.6); // "12345.6/s"
+ * ```
+ */
+export function rateText(ratePerSec: number): string {
+  const short = formatRatePerSec(ratePerSec);
+  const back = parseRatePerSec(short);
+  return back.ok && Math.abs(back.value - ratePerSec) <= 1e-9 * ratePerSec
+    ? short
+    : `${Number(ratePerSec.toPrecision(12))}/s`;
+}
+
+function durationText(durationMs: number): string {
+  const short = formatDurationMs(durationMs);
+  const back = parseDurationMs(short);
+  return back.ok && Math.abs(back.value - durationMs) <= 1e-9 * durationMs
+    ? short
+    : `${Number(durationMs.toPrecision(12))}ms`;
+}
+
+function entry(map: YamlNode, key: string): YamlNode | undefined {
+  return map.kind === "map" ? map.entries.find((e) => e.key === key)?.value : undefined;
+}
+
+function stageIndex(stages: YamlNode[], selector: string): number | undefined {
+  if (/^\d+$/.test(selector)) {
+    const n = Number(selector);
+    return n >= 1 && n <= stages.length ? n - 1 : undefined;
+  }
+  const i = stages.findIndex((s) => {
+    const name = entry(s, "name");
+    return name?.kind === "scalar" && String(name.value) === selector;
+  });
+  return i < 0 ? undefined : i;
+}
+
+/** A stage's rates as the tree has them, when they read; `warmup` as written. */
+interface StageRates {
+  from: number;
+  to: number;
+  constant: boolean;
+  warmup: boolean;
+}
+
+function stageRates(item: YamlNode): StageRates | undefined {
+  const warm = entry(item, "warmup");
+  const warmup = warm?.kind === "scalar" && warm.value === true;
+  const rate = entry(item, "rate");
+  if (rate?.kind === "scalar" && rate.value !== null) {
+    const r = parseRatePerSec(String(rate.value));
+    return r.ok ? { from: r.value, to: r.value, constant: true, warmup } : undefined;
+  }
+  const ramp = entry(item, "ramp");
+  if (ramp?.kind !== "scalar" || typeof ramp.value !== "string") return undefined;
+  const parts = ramp.value.split(/\s*(?:->|→|\bto\b)\s*/).map((p) => parseRatePerSec(p));
+  if (parts.length !== 2 || !parts[0].ok || !parts[1].ok) return undefined;
+  return { from: parts[0].value, to: parts[1].value, constant: false, warmup };
+}
+
+/** Moves each SLO's `at` rate and `throughput` bound with the stages it judges. */
+function followStages(
+  tree: YamlMap,
+  before: Array<StageRates | undefined>,
+  after: Array<StageRates | undefined>,
+  set: (scalar: YamlScalar, path: string, text: string, flag: string) => void,
+  edits: OverrideEdit[],
+  issues: PlanIssue[],
+  file: string,
+): void {
+  const list = entry(tree, "slo");
+  if (list?.kind !== "seq") return;
+  list.items.forEach((item, i) => {
+    if (item.kind !== "scalar" || typeof item.value !== "string") return;
+    const parsed = parseSlo(item.value);
+    if (!parsed.ok) return;
+    const at = parsed.value.atRatePerSec;
+    const judged = before.flatMap((s, k) =>
+      s && !s.warmup && (at === undefined || (s.constant && Math.abs(s.from - at) <= 1e-9 * at))
+        ? [k]
+        : []
+    );
+    const ratios = judged.map((k) => {
+      const b = before[k]!, a = after[k];
+      if (a === undefined) return NaN;
+      const r = a.from / b.from;
+      return Math.abs(a.to / b.to - r) <= 1e-9 * r ? r : NaN;
+    });
+    if (judged.length === 0 || ratios.every((r) => r === 1)) return;
+    const flag = stageFlag(edits, judged);
+    const path = join("slo", i);
+    if (ratios.every((r) => Math.abs(r - ratios[0]) <= 1e-9 * ratios[0])) {
+      const newAt = at === undefined ? undefined : after[judged[0]]!.from;
+      const metric = parsed.value.metric.kind;
+      const bound = metric === "throughput" ? parsed.value.bound * ratios[0] : undefined;
+      if (newAt === undefined && bound === undefined) return;
+      const text = rewriteSloRates(item.value, {
+        ...(newAt === undefined ? {} : { atRate: rateText(newAt) }),
+        ...(bound === undefined ? {} : { bound: rateText(bound) }),
+      });
+      if (text !== item.value) set(item, path, text, flag);
+      return;
+    }
+    if (at === undefined) return;
+    const kept = judged.filter((_k, j) => ratios[j] === 1).map((k) => k + 1);
+    issues.push({
+      severity: "warning",
+      file,
+      path,
+      line: item.pos.line,
+      col: item.pos.col,
+      length: item.length,
+      message: `\`${item.value}\` judged stages ${
+        judged.map((k) => k + 1).join(", ")
+      }; \`${flag}\` ` +
+        `moved some of them, so it judges ${
+          kept.length ? `stage ${kept.join(", ")} only` : "none"
+        }`,
+      hint: "give those stages one rate, or write an SLO for each rate",
+    });
+  });
+}
+
+/** The flag that changed the first of `stages`' rates. */
+function stageFlag(edits: OverrideEdit[], stages: number[]): string {
+  for (const k of stages) {
+    const edit = edits.find((e) =>
+      /\.(rate|ramp)$/.test(e.path) && e.path.startsWith(`load.stages[${k}].`)
+    );
+    if (edit) return edit.flag;
+  }
+  return edits[0]?.flag ?? "";
+}
