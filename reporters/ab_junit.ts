@@ -23,15 +23,20 @@ const ELEMENT = { fail: "failure", invalid: "error", inconclusive: "skipped" } a
  */
 export function renderAbJunit(ab: AbResult): string {
   const plan = ab.plan.name;
+  const durationMs = Date.parse(ab.endedAt) - Date.parse(ab.startedAt);
+  // Every check is judged on the rounds as a whole: each took the comparison's time.
   const testCase = (
     name: string,
     classname: string,
     status: VerdictStatus,
     message: string,
   ): TestCase =>
-    status === "pass"
-      ? { name, classname }
-      : { name, classname, outcome: { element: ELEMENT[status], message, body: message } };
+    status === "pass" ? { name, classname, timeMs: durationMs } : {
+      name,
+      classname,
+      timeMs: durationMs,
+      outcome: { element: ELEMENT[status], message, body: message },
+    };
   const cases = [
     ...ab.comparisons.map((c) => testCase(c.name, `tailgate.${plan}.ab`, c.status, c.message)),
     ...ab.slos.map((s) => testCase(s.name, `tailgate.${plan}.slo`, s.status, s.message)),
@@ -39,7 +44,7 @@ export function renderAbJunit(ab: AbResult): string {
   return junitDocument({
     name: plan,
     startedAt: ab.startedAt,
-    durationMs: Date.parse(ab.endedAt) - Date.parse(ab.startedAt),
+    durationMs,
     properties: [
       ["tailgate.version", ab.environment.tailgateVersion],
       ["cpu", ab.environment.cpuModel],

@@ -11,6 +11,7 @@ import { formatMetric } from "../runner/gates/format_metric.ts";
 import { formatRatePerSec } from "../runner/plan/units.ts";
 import type { RunResult, Verdict } from "../runner/model/run_result.ts";
 import { overallStatus } from "./overall_status.ts";
+import { SOUNDNESS_GATES } from "../runner/gates/run_soundness.ts";
 import { NO_FIGURE, verdictFigures } from "./verdict_figures.ts";
 import { junitDocument, type TestCase } from "./junit_document.ts";
 
@@ -45,13 +46,30 @@ export function renderJunit(result: RunResult): string {
 
 function verdictCase(result: RunResult, v: Verdict): TestCase {
   const classname = `tailgate.${result.plan.name}.${v.kind}`;
-  if (v.status === "pass") return { name: v.name, classname };
+  const timeMs = judgedMs(result, v.stageIndexes);
+  if (v.status === "pass") return { name: v.name, classname, timeMs };
   const element = ELEMENT[v.status];
   return {
     name: v.name,
     classname,
+    timeMs,
     outcome: { element, message: v.message, body: details(result, v).join("\n") },
   };
+}
+
+/**
+ * How long the stages a gate judged ran (as far as the run got): a case's `time`. A gate of the
+ * whole run (soundness, no stage) took the run's time.
+ */
+function judgedMs(result: RunResult, stageIndexes: readonly number[]): number {
+  if (stageIndexes.length === 0) return result.run.durationMs;
+  const endMs = result.run.durationMs;
+  return result.stages
+    .filter((s) => stageIndexes.includes(s.index))
+    .reduce(
+      (sum, s) => sum + Math.max(0, Math.min(s.startMs + s.durationMs, endMs) - s.startMs),
+      0,
+    );
 }
 
 /** What a reader needs to act on a verdict: the figures, where it was judged, why it is void. */
@@ -86,26 +104,35 @@ function noGatesCase(result: RunResult): TestCase {
   return {
     name: "no gates judged",
     classname: `tailgate.${result.plan.name}.gates`,
+    timeMs: result.run.durationMs,
     outcome: { element: "skipped", message, body: message },
   };
 }
 
 /**
- * The run's own soundness as a case when it stopped early or its target stopped answering (unless
- * the result already holds validity verdicts): its gates may still pass, but the run does not.
+ * The run's own soundness as a case when it stopped early or its target stopped answering, for a
+ * result judged before the gates held it (runner/gates/run_soundness.ts) or not judged at all:
+ * its gates may still pass, but the run does not.
  */
 function validityCase(result: RunResult): TestCase[] {
   const { reason, targetLost } = overallStatus(result);
-  if (reason === undefined || result.verdicts.some((v) => v.kind === "validity")) return [];
+  const soundness: readonly string[] = Object.values(SOUNDNESS_GATES);
+  if (
+    reason === undefined ||
+    result.verdicts.some((v) => v.kind === "validity" && soundness.includes(v.name))
+  ) return [];
+  const timeMs = result.run.durationMs;
   if (targetLost !== undefined) {
     return [{
-      name: "target answered to the end",
+      name: SOUNDNESS_GATES.targetAnswered,
       classname: `tailgate.${result.plan.name}.validity`,
+      timeMs,
       outcome: { element: "failure", message: reason, body: runProblems(result).join("\n") },
     }];
   }
   return [{
-    name: "run complete",
+    name: SOUNDNESS_GATES.complete,
+    timeMs,
     classname: `tailgate.${result.plan.name}.validity`,
     outcome: {
       element: "error",

@@ -11,6 +11,8 @@ import { xmlAttr, xmlText } from "./xml_escape.ts";
 export interface TestCase {
   name: string;
   classname: string;
+  /** How long the measurement the case judged took (its stages), written as `time` in seconds. */
+  timeMs: number;
   outcome?: { element: "failure" | "error" | "skipped"; message: string; body: string };
 }
 
@@ -27,7 +29,7 @@ export interface JunitSuite {
   systemOut: string[];
 }
 
-const TYPE = { failure: "fail", error: "invalid" } as const;
+const TYPE = { failure: "fail", error: "invalid", skipped: "inconclusive" } as const;
 
 /**
  * Renders the suite as a JUnit XML document (UTF-8, XML 1.0).
@@ -35,8 +37,8 @@ const TYPE = { failure: "fail", error: "invalid" } as const;
  * @example
  * ```ts
  * import { junitDocument } from "./junit_document.ts";
- * const xml = junitDocument({ name: "shop", startedAt: "2026-01-02T03:04:05Z", durationMs: 1000, properties: [], cases: [{ name: "p99 < 1ms", classname: "tailgate.shop.slo" }], systemOut: [] });
- * xml.includes('tests="1" failures="0"'); // true
+ * const xml = junitDocument({ name: "shop", startedAt: "2026-01-02T03:04:05Z", durationMs: 1000, properties: [], cases: [{ name: "p99 < 1ms", classname: "tailgate.shop.slo", timeMs: 1000 }], systemOut: [] });
+ * xml.includes('tests="1" failures="0" errors="0" skipped="0"'); // true
  * ```
  */
 export function junitDocument(suite: JunitSuite): string {
@@ -44,11 +46,11 @@ export function junitDocument(suite: JunitSuite): string {
   const count = (element: string) => cases.filter((c) => c.outcome?.element === element).length;
   const totals = `tests="${cases.length}" failures="${count("failure")}" errors="${
     count("error")
-  }" time="${seconds(suite.durationMs)}"`;
+  }" skipped="${count("skipped")}" time="${seconds(suite.durationMs)}"`;
   const plan = xmlAttr(suite.name);
   // The result records no host name; the Ant schema asks for "localhost" then.
   const attrs = `name="${plan}" package="tailgate.${plan}" id="0" hostname="localhost" ` +
-    `timestamp="${timestamp(suite.startedAt)}" ${totals} skipped="${count("skipped")}"`;
+    `timestamp="${timestamp(suite.startedAt)}" ${totals}`;
   return [
     `<?xml version="1.0" encoding="UTF-8"?>`,
     `<testsuites name="tailgate" ${totals}>`,
@@ -68,17 +70,14 @@ export function junitDocument(suite: JunitSuite): string {
 }
 
 function renderCase(c: TestCase): string {
-  const open = `    <testcase name="${xmlAttr(c.name)}" classname="${
-    xmlAttr(c.classname)
-  }" time="0"`;
+  const open = `    <testcase name="${xmlAttr(c.name)}" classname="${xmlAttr(c.classname)}" time="${
+    seconds(c.timeMs)
+  }"`;
   const o = c.outcome;
   if (o === undefined) return `${open}/>`;
-  // Jenkins' schema gives `skipped` no attributes: its message is the text.
-  const inner = o.element === "skipped"
-    ? `<skipped>${xmlText(o.body)}</skipped>`
-    : `<${o.element} type="${TYPE[o.element]}" message="${xmlAttr(o.message)}">${
-      xmlText(o.body)
-    }</${o.element}>`;
+  const inner = `<${o.element} type="${TYPE[o.element]}" message="${xmlAttr(o.message)}">${
+    xmlText(o.body)
+  }</${o.element}>`;
   return `${open}>\n      ${inner}\n    </testcase>`;
 }
 

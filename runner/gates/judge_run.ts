@@ -22,6 +22,7 @@ import {
 import { baselineDamage } from "./baseline_damage.ts";
 import { evaluateSlos } from "./evaluate_slos.ts";
 import { evaluateRegression, type RegressionMetric } from "./regression.ts";
+import { soundnessVerdicts } from "./run_soundness.ts";
 import { computeRunVerdict } from "./run_verdict.ts";
 import { unmatchedStages } from "./stage_match.ts";
 
@@ -62,7 +63,8 @@ export async function judgeRun(
   const notes: string[] = [];
   const warnings: string[] = [];
   let damaged = false;
-  result.verdicts = evaluateSlos(result);
+  // The run's own soundness first: every report lists and counts it as a gate.
+  result.verdicts = [...soundnessVerdicts(result), ...evaluateSlos(result)];
   if (options.baselineDir !== undefined) {
     const history = historyName(result.plan);
     const loaded = await loadBaseline(options.baselineDir, history);

@@ -22,7 +22,10 @@ Deno.test("overallStatus() calls a stopped run invalid whatever its gates say; a
   const limited = overallStatus(await judgedRun({ slos: ["p99 < 5ms"], toolLimited: true }));
   assert.deepEqual([limited.status, limited.reason], ["inconclusive", undefined]);
   const stopped = await judgedRun({ slos: ["p99 < 1ms"], complete: false });
-  assert.equal(stopped.verdicts[0].status, "fail");
+  assert.deepEqual(stopped.verdicts.map((v) => [v.name, v.status]), [
+    ["run complete", "invalid"],
+    ["p99 < 1ms", "fail"],
+  ]);
   assert.deepEqual(
     [overallStatus(stopped).status, overallStatus(stopped).reason],
     ["invalid", "the run stopped early (interrupted)"],

@@ -165,9 +165,14 @@ slo: [p99 < 1h]
     assert.equal(verdict.status, "fail");
     assert.ok(verdict.targetLost!.sinceMs <= 1_000, JSON.stringify(verdict.targetLost));
     assert.match(verdict.reason!, /the target stopped answering/);
+    // The lost target is a failed gate of its own, counted in every report.
+    assert.deepEqual(
+      [read.result.verdicts[0].name, read.result.verdicts[0].status],
+      ["target answered to the end", "fail"],
+    );
     // Its failures are not fast latencies: p99 falls among them, never a pass.
-    assert.equal(read.result.verdicts[0].status, "fail");
-    assert.equal(read.result.verdicts[0].censored, true);
+    assert.equal(read.result.verdicts[1].status, "fail");
+    assert.equal(read.result.verdicts[1].censored, true);
   } finally {
     clearTimeout(died);
     target.die();
