@@ -14,7 +14,8 @@
 import { safeInlineScript } from "./html_escape.ts";
 
 /**
- * The pinned chart.js version (deno.json "imports"); the bundle's banner must name it.
+ * The pinned chart.js version (deno.json "imports", and the specifiers below); the bundle's banner
+ * must name it.
  *
  * @example
  * ```ts
@@ -40,7 +41,7 @@ let cached: string | undefined;
  */
 export function chartJsBundle(): string {
   if (cached !== undefined) return cached;
-  const entry = import.meta.resolve("chart.js");
+  const entry = import.meta.resolve("npm:chart.js@4.6.1");
   if (!entry.startsWith("file:")) {
     throw new Error(`chart.js resolved to ${entry}, not a local file: run \`deno install\``);
   }
@@ -62,4 +63,4 @@ export function chartJsBundle(): string {
 }
 
 // Never called: keeps chart.js in the module graph so Deno fetches it (see the module doc).
-const _inGraph = () => import("chart.js");
+const _inGraph = () => import("npm:chart.js@4.6.1");

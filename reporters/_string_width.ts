@@ -5,7 +5,7 @@
  *
  * @module
  */
-import stringWidth from "string-width";
+import stringWidth from "npm:string-width@9.0.0";
 
 /**
  * Terminal columns `text` takes: an emoji sequence such as 👩‍👩‍👧 is one wide glyph (2), East Asian

@@ -334,3 +334,34 @@ Deno.test("tailgate run URL runs one request at one rate without a plan; --print
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("deno install -g makes a working `tailgate` without the project's deno.json", async () => {
+  const root = await Deno.makeTempDir({ prefix: "tailgate-install-" });
+  try {
+    const install = await new Deno.Command(Deno.execPath(), {
+      args: ["install", "-g", "-A", "-f", "--root", root, "-n", "tailgate", `${ROOT}cli.ts`],
+      cwd: root,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const dec = new TextDecoder();
+    assert.equal(install.code, 0, dec.decode(install.stderr));
+    // Run from a folder with no deno.json in sight: bare specifiers would not resolve here.
+    const plan = `${root}/plan.yaml`;
+    await Deno.writeTextFile(
+      plan,
+      "name: x\ntarget: http://127.0.0.1:9\nrequests: [{ path: / }]\n" +
+        "load: { stages: [{ rate: 10/s, duration: 1s }] }\n",
+    );
+    const check = await new Deno.Command(`${root}/bin/tailgate`, {
+      args: ["check", plan],
+      cwd: root,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.equal(check.code, 0, dec.decode(check.stderr));
+    assert.match(dec.decode(check.stdout), /1 plan checked: 1 valid/);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});

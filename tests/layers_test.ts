@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { dirname, join, normalize, relative } from "node:path";
+import { sourceFiles } from "./_helpers/source_files.ts";
 
 const ROOT = normalize(join(dirname(new URL(import.meta.url).pathname), ".."));
 
@@ -43,16 +44,6 @@ function layerOf(path: string): number {
     }
   });
   return best;
-}
-
-async function sourceFiles(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for await (const entry of Deno.readDir(join(ROOT, dir))) {
-    const path = `${dir}/${entry.name}`;
-    if (entry.isDirectory) out.push(...await sourceFiles(path));
-    else if (entry.name.endsWith(".ts")) out.push(path);
-  }
-  return out;
 }
 
 /** Every relative import and re-export of `file`, as repository paths. */

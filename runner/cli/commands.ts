@@ -13,7 +13,7 @@ import { CHECK_HELP, checkPlans } from "./check_command.ts";
 import type { Command, CommandOutcome } from "./command.ts";
 import { failed } from "./command.ts";
 import { COMPARE_HELP, compareCommand } from "./compare_command.ts";
-import { DEMO_HELP, runDemo } from "./demo_command.ts";
+import { DEMO_HELP, parseDemoArgs, runDemo } from "./demo_command.ts";
 import { MERGE_HELP, mergeCommand } from "./merge_command.ts";
 import { REPORT_HELP, reportCommand } from "./report_command.ts";
 import { SEARCH_HELP, searchCommand } from "./search_command.ts";
@@ -94,11 +94,16 @@ export const COMMANDS: readonly Command[] = [
   {
     name: "demo",
     synopsis: [
-      "demo [out-dir]",
+      "demo [--out DIR]",
       "the stall target and plans/demo.yaml: coordinated omission shown",
     ],
     usage: DEMO_HELP,
-    run: (args, { progress, signal }) => runDemo(args[0] ?? "tailgate-out/demo", progress, signal),
+    run: (args, { progress, signal }) => {
+      const parsed = parseDemoArgs(args);
+      return parsed.ok
+        ? runDemo(parsed.outDir, progress, signal)
+        : Promise.resolve(failed(parsed.error));
+    },
   },
   {
     name: "report",

@@ -9,6 +9,8 @@ import { fileURLToPath as fromFileUrl } from "node:url";
 import { spawnTarget } from "../target/spawn_target.ts";
 import { type RunOutcome, runPlanCommand } from "./run_command.ts";
 import { REPORT_FORMATS } from "../../reporters/report_formats.ts";
+import { parseArgs } from "node:util";
+import { argsError } from "./result_args.ts";
 
 /** The stall the demo target is started with: frozen for 1 s in every 5 s. */
 export const DEMO_TARGET_ARGS = ["--mode", "stall", "--stall", "1s", "--period", "5s"];
@@ -16,9 +18,39 @@ export const DEMO_TARGET_ARGS = ["--mode", "stall", "--stall", "1s", "--period",
 const DEMO_PLAN = fromFileUrl(new URL("../../plans/demo.yaml", import.meta.url));
 
 /** The help of `tailgate demo`. */
-export const DEMO_HELP =
-  "Usage: tailgate demo [out-dir]\n\nStarts the built-in target in stall mode, runs " +
-  "plans/demo.yaml against it and writes the result and every report (default tailgate-out/demo).";
+export const DEMO_HELP = `Usage: tailgate demo [out-dir | --out DIR]
+
+Starts the built-in target in stall mode, runs plans/demo.yaml against it and writes the result
+and every report.
+  --out DIR   where the result and the reports go (default tailgate-out/demo)`;
+
+/** The options `parseArgs` reads (every one is in the help; a test keeps it so). */
+export const DEMO_OPTIONS = { out: { type: "string" } } as const;
+
+/**
+ * The demo's output folder from its arguments (`[out-dir]` or `--out DIR`), or what is wrong.
+ *
+ * @example
+ * ```ts
+ * import { parseDemoArgs } from "./demo_command.ts";
+ * parseDemoArgs(["--out", "x"]); // { ok: true, outDir: "x" }
+ * ```
+ */
+export function parseDemoArgs(
+  args: string[],
+): { ok: true; outDir: string } | { ok: false; error: string } {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, allowPositionals: true, options: DEMO_OPTIONS });
+  } catch (e) {
+    return { ok: false, error: argsError(e, DEMO_OPTIONS) };
+  }
+  const [dir, ...extra] = parsed.positionals;
+  if (extra.length || (dir !== undefined && parsed.values.out !== undefined)) {
+    return { ok: false, error: "name one output folder: `tailgate demo DIR` or `--out DIR`" };
+  }
+  return { ok: true, outDir: parsed.values.out ?? dir ?? "tailgate-out/demo" };
+}
 
 /**
  * Runs the demo; `say` receives the explanation and the progress lines.

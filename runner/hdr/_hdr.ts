@@ -14,7 +14,7 @@
  *
  * @module
  */
-import { encodeIntoCompressedBase64, Float64Histogram } from "hdr-histogram-js";
+import { encodeIntoCompressedBase64, Float64Histogram } from "npm:hdr-histogram-js@3.0.1";
 import { bucketGeometry, bucketRangeAt, HISTOGRAM_CONFIG } from "./histogram_config.ts";
 
 /**

@@ -14,7 +14,7 @@ import {
   parseAllDocuments,
   Scalar,
   visit,
-} from "yaml";
+} from "npm:yaml@2.9.1";
 
 /** A 1-based line and column in the source text. */
 export interface SourcePos {

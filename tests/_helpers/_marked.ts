@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { marked } from "marked";
+import { marked } from "npm:marked@18.2.1";
 
 /**
  * GitHub-flavoured Markdown to HTML.

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { AB_HELP, AB_OPTIONS } from "../../../runner/cli/ab_command.ts";
 import { COMPARE_HELP, COMPARE_OPTIONS } from "../../../runner/cli/compare_command.ts";
+import { DEMO_HELP, DEMO_OPTIONS, parseDemoArgs } from "../../../runner/cli/demo_command.ts";
 import { MERGE_HELP } from "../../../runner/cli/merge_command.ts";
 import { REPORT_HELP, REPORT_OPTIONS } from "../../../runner/cli/report_command.ts";
 import { RESULT_ARG_OPTIONS } from "../../../runner/cli/result_args.ts";
@@ -17,6 +18,7 @@ const COMMANDS: Array<[string, string, Record<string, unknown>]> = [
   ["report", REPORT_HELP, REPORT_OPTIONS],
   ["merge", MERGE_HELP, RESULT_ARG_OPTIONS],
   ["compare", COMPARE_HELP, COMPARE_OPTIONS],
+  ["demo", DEMO_HELP, DEMO_OPTIONS],
 ];
 
 /** The `--flags` a text names, less those of another command it mentions (`tailgate run --shard`). */
@@ -58,4 +60,14 @@ Deno.test("docs/cli.md's section of each command names the options its --help do
       );
     }
   }
+});
+
+Deno.test("tailgate demo takes its folder as an argument or --out, and refuses other flags", () => {
+  assert.deepEqual(parseDemoArgs([]), { ok: true, outDir: "tailgate-out/demo" });
+  assert.deepEqual(parseDemoArgs(["x"]), { ok: true, outDir: "x" });
+  assert.deepEqual(parseDemoArgs(["--out", "y"]), { ok: true, outDir: "y" });
+  const typo = parseDemoArgs(["--ot", "y"]);
+  assert.equal(typo.ok, false);
+  assert.match(!typo.ok ? typo.error : "", /`--ot`.*did you mean `--out`/);
+  assert.equal(parseDemoArgs(["x", "--out", "y"]).ok, false);
 });
