@@ -42,6 +42,7 @@ export const INPUT_DEFAULTS = {
   "ab-head-start": "",
   "ab-rounds": "5",
   "deno-version": "2.9.6",
+  "deno-cache": "true",
 } as const;
 
 /** The name of one input. */

@@ -65,7 +65,8 @@ Deno.test("the PR gate runs on pull requests and pushes to main with minimal per
     withOf(report).report_paths,
     `\${{ steps.tailgate.outputs.results-dir }}/*/${REPORT_FILES.junit}`,
   );
-  assert.match(String(withOf(report).annotate_only), /head\.repo\.fork/);
+  // A fork's token cannot create the check run; the action's own annotations carry the gates.
+  assert.match(String(report.if), /!github\.event\.pull_request\.head\.repo\.fork/);
   const comment = steps.find((s) => s.uses === "marocchino/sticky-pull-request-comment@v2")!;
   assert.equal(withOf(comment).path, "${{ steps.tailgate.outputs.summary-file }}");
   assert.match(String(comment.if), /github\.event_name == 'pull_request'/);
@@ -136,4 +137,26 @@ Deno.test("the A/B example builds base and head on one runner and compares them 
     withOf(report).report_paths,
     "${{ steps.tailgate.outputs.results-dir }}/*/ab-junit.xml",
   );
+});
+
+Deno.test("every example's JUnit check leaves the annotating to tailgate's action", async () => {
+  for (
+    const file of [
+      "github-pr-gate.yml",
+      "github-nightly.yml",
+      "github-sharded.yml",
+      "github-pr-ab.yml",
+    ]
+  ) {
+    const w = await example(file);
+    const reports = Object.entries(jobsOf(w)).flatMap(([name, job]) =>
+      stepsOf(asObject(job, name)).filter((s) => String(s.uses).startsWith("mikepenz/"))
+    );
+    assert.ok(reports.length > 0, file);
+    for (const r of reports) {
+      // Both would annotate every failed gate: GitHub would show each twice.
+      assert.equal(withOf(r).skip_annotations, true, file);
+      assert.equal(withOf(r).annotate_only, undefined, file);
+    }
+  }
 });
