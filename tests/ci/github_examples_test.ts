@@ -8,6 +8,13 @@ import { asObject, readYamlObject, type YamlObject } from "../_helpers/yaml_valu
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const ACTION = `your-org/tailgate/ci@v${TAILGATE_VERSION}`;
+/** The GitHub workflows among the examples. */
+const GITHUB_EXAMPLES = [
+  "github-pr-gate.yml",
+  "github-nightly.yml",
+  "github-sharded.yml",
+  "github-pr-ab.yml",
+];
 const example = (file: string) => readYamlObject(join(ROOT, "ci/examples", file));
 const jobsOf = (w: YamlObject) => asObject(w.jobs, "jobs");
 const stepsOf = (job: YamlObject) =>
@@ -17,14 +24,7 @@ const tailgateSteps = (job: YamlObject) =>
   stepsOf(job).filter((s) => String(s.uses).includes("/tailgate/ci@"));
 
 Deno.test("every example uses the action at this release's tag with inputs it declares", async () => {
-  for (
-    const file of [
-      "github-pr-gate.yml",
-      "github-nightly.yml",
-      "github-sharded.yml",
-      "github-pr-ab.yml",
-    ]
-  ) {
+  for (const file of GITHUB_EXAMPLES) {
     const w = await example(file);
     let uses = 0;
     for (const [name, job] of Object.entries(jobsOf(w))) {
@@ -140,14 +140,7 @@ Deno.test("the A/B example builds base and head on one runner and compares them 
 });
 
 Deno.test("every example's JUnit check leaves the annotating to tailgate's action", async () => {
-  for (
-    const file of [
-      "github-pr-gate.yml",
-      "github-nightly.yml",
-      "github-sharded.yml",
-      "github-pr-ab.yml",
-    ]
-  ) {
+  for (const file of GITHUB_EXAMPLES) {
     const w = await example(file);
     const reports = Object.entries(jobsOf(w)).flatMap(([name, job]) =>
       stepsOf(asObject(job, name)).filter((s) => String(s.uses).startsWith("mikepenz/"))
