@@ -38,6 +38,7 @@ export interface Canvas2D {
   lineTo(x: number, y: number): void;
   stroke(): void;
   fillText(text: string, x: number, y: number): void;
+  measureText(text: string): { width: number };
 }
 
 /** What the script uses of a chart.js chart (the page's own copy of chart.js, a global there). */
@@ -48,6 +49,8 @@ export interface ChartLike {
   chartArea: { left: number; right: number; top: number; bottom: number };
   ctx: Canvas2D;
   update(): void;
+  /** The stage names the timeline charts drew: their text and box (set by the stage bands). */
+  stageLabels?: Array<{ text: string; x: number; y: number; width: number }>;
 }
 
 /** chart.js's options are wide; the script passes plain objects through. */
@@ -64,6 +67,9 @@ export interface ScaleLike {
   type: string;
   max: number;
   ticks: Array<{ value: number }>;
+  /** The axis's length in pixels once laid out (0 before). */
+  width: number;
+  chart: { width: number };
 }
 
 /** The global chart.js exposes in the page. */

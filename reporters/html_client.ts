@@ -16,6 +16,7 @@ import type { PercentileSeries, SloMarker } from "./percentile_views.ts";
 import type { TimelineSeries } from "./timeline_data.ts";
 import type {
   AxisOptions,
+  Canvas2D,
   ChartGlobal,
   ChartLike,
   Dataset,
@@ -141,6 +142,16 @@ export function reportClient(): void {
     return item.dataset.label + ": " + fmtMs(item.parsed.y);
   }
 
+  /** `text` cut with "…" to fit `widthPx`, or "" when not even three letters do. */
+  function fitText(ctx: Canvas2D, text: string, widthPx: number): string {
+    if (ctx.measureText(text).width <= widthPx) return text;
+    for (let n = text.length - 1; n >= 3; n--) {
+      const cut = text.slice(0, n) + "…";
+      if (ctx.measureText(cut).width <= widthPx) return cut;
+    }
+    return "";
+  }
+
   const stageBands = {
     id: "stageBands",
     beforeDatasetsDraw: function (chart: ChartLike) {
@@ -148,6 +159,7 @@ export function reportClient(): void {
       const x = chart.scales.x, area = chart.chartArea, ctx = chart.ctx;
       ctx.save();
       ctx.font = "12px " + Chart.defaults.font.family;
+      const labels: Array<{ name: string; left: number; right: number }> = [];
       data.timeline.stages.forEach(function (s, i) {
         const left = Math.max(area.left, x.getPixelForValue(s.startS));
         const right = Math.min(area.right, x.getPixelForValue(s.endS));
@@ -163,9 +175,35 @@ export function reportClient(): void {
           ctx.lineTo(left, area.bottom);
           ctx.stroke();
         }
-        ctx.fillStyle = "#495057";
-        ctx.fillText(s.name, left + 4, area.top + (i % 2 === 0 ? 14 : 28));
+        labels.push({ name: s.name, left: left + 4, right: right });
       });
+      // Each name goes in the first of three rows where it clears the one before it, so short
+      // stages on a narrow page do not print over each other; a name that fits no row is cut to
+      // its stage's width, or left to the stage table when not even three letters fit.
+      const rowEnds = [-Infinity, -Infinity, -Infinity];
+      const placed: Array<{ text: string; x: number; y: number; width: number }> = [];
+      ctx.fillStyle = "#495057";
+      labels.forEach(function (l) {
+        let text = l.name;
+        const width = ctx.measureText(text).width;
+        const x = Math.max(area.left + 2, Math.min(l.left, area.right - width - 2));
+        let row = rowEnds.findIndex(function (end) {
+          return end + 6 <= x;
+        });
+        if (row < 0) {
+          row = rowEnds.indexOf(Math.min.apply(null, rowEnds));
+          const room = Math.max(l.right, rowEnds[row]) - Math.max(l.left, rowEnds[row] + 6) - 4;
+          text = fitText(ctx, l.name, room);
+          if (text === "") return;
+        }
+        const at = Math.max(x, rowEnds[row] + 6);
+        const y = area.top + 14 + 14 * row;
+        ctx.fillText(text, at, y);
+        rowEnds[row] = at + ctx.measureText(text).width;
+        placed.push({ text: text, x: at, y: y, width: rowEnds[row] - at });
+      });
+      // What was drawn where, for readers of the chart (and the browser test).
+      chart.stageLabels = placed;
       ctx.restore();
     },
   };
@@ -219,9 +257,25 @@ export function reportClient(): void {
             max: axis.maxX,
             title: { display: true, text: "percentile (each step to the right adds a nine)" },
             afterBuildTicks: function (scale: ScaleLike) {
-              scale.ticks = axis.ticks.map(function (t) {
-                return { value: t.x };
+              // A label needs about 44 px: on a narrow page a tick too close to the one kept
+              // before it (0% beside 50%) is left out; `max` always stays.
+              const widthPx = scale.width > 0 ? scale.width : scale.chart.width;
+              const span = Math.log(axis.maxX);
+              const kept: Array<{ value: number }> = [];
+              axis.ticks.forEach(function (t, i) {
+                const last = i === axis.ticks.length - 1;
+                const gapPx = (x: number) => (Math.log(t.x) - Math.log(x)) / span * widthPx;
+                const crowded = kept.length > 0 && gapPx(kept[kept.length - 1].value) < 44;
+                // The median matters more than the minimum (0%), and `max` more than any.
+                if (crowded && (last || kept[kept.length - 1].value === axis.ticks[0].x)) {
+                  kept.pop();
+                }
+                while (last && kept.length && gapPx(kept[kept.length - 1].value) < 44) kept.pop();
+                if (!kept.length || gapPx(kept[kept.length - 1].value) >= 44) {
+                  kept.push({ value: t.x });
+                }
               });
+              scale.ticks = kept;
             },
             ticks: {
               autoSkip: false,

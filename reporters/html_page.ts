@@ -107,7 +107,8 @@ td.row-label { padding-left: 22px; }
 .chart { position: relative; height: 380px; margin: 10px 0 4px; }
 .chart.short { height: 280px; }
 .controls { display: flex; gap: 18px; align-items: center; flex-wrap: wrap; font-size: 14px; }
-.controls select { font: inherit; padding: 3px 6px; }
+.controls label { max-width: 100%; }
+.controls select { font: inherit; padding: 3px 6px; max-width: 100%; }
 .health-verdict { border-radius: 6px; padding: 8px 12px; margin: 4px 0 10px; }
 .health-ok { background: #ebfbee; border: 1px solid #b2f2bb; }
 .health-limited { background: #fff5f5; border: 1px solid #ffa8a8; }

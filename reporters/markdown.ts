@@ -59,10 +59,17 @@ interface Caps {
  * ```
  */
 export function renderMarkdown(result: RunResult, options: MarkdownOptions = {}): string {
-  let caps: Caps = { gates: 50, stages: 20, items: 20, textChars: 400 };
+  // Every reason whole while the summary fits: a 2 KB summary never cuts one.
+  let caps: Caps = { gates: 50, stages: 20, items: 20, textChars: Infinity };
   let text = render(result, options, caps);
-  // Shown rows shrink until the text fits: at zero rows and 16-character names it always does.
-  for (let i = 0; i < 16 && new TextEncoder().encode(text).length > MARKDOWN_MAX_BYTES; i++) {
+  const fits = () => new TextEncoder().encode(text).length <= MARKDOWN_MAX_BYTES;
+  if (!fits()) {
+    // First the texts are cut to 400 characters, then the shown rows shrink until the text fits:
+    // at zero rows and 16-character names it always does.
+    caps = { ...caps, textChars: 400 };
+    text = render(result, options, caps);
+  }
+  for (let i = 0; i < 16 && !fits(); i++) {
     caps = {
       gates: Math.floor(caps.gates / 2),
       stages: Math.floor(caps.stages / 2),

@@ -276,3 +276,57 @@ browserTest(
     }
   },
 );
+
+browserTest(
+  "renderHtml() on a 400 px page: no axis label over another, no stage name over another",
+  async () => {
+    const dir = await Deno.makeTempDir({ prefix: "tailgate-html-" });
+    try {
+      const result = reportResult();
+      result.stages = result.stages.map((s, i) => ({
+        ...s,
+        name: `stage number ${i} of the plan`,
+      }));
+      const ticksAt = async (page: Page) =>
+        await page.evaluate<number[]>(`(() => {
+          const x = Chart.getChart(document.getElementById("chart-percentile")).scales.x;
+          return x.ticks.map((t) => x.getPixelForValue(t.value));
+        })()`);
+      await using wide = await Chromium.launch({ widthPx: 1200 });
+      const all = (await ticksAt(await openReport(wide, dir, result))).length;
+      await using browser = await Chromium.launch({ widthPx: 1200 });
+      const page = await browser.newPage();
+      await page.send("Emulation.setDeviceMetricsOverride", {
+        width: 400,
+        height: 900,
+        deviceScaleFactor: 1,
+        mobile: false,
+      });
+      const path = join(dir, "narrow.html");
+      await Deno.writeTextFile(path, renderHtml(result));
+      await page.navigate(pathToFileURL(path).href);
+      assert.equal(await page.evaluate(`document.documentElement.scrollWidth`), 400);
+      const ticks = await ticksAt(page);
+      assert.ok(ticks.length < all, `${ticks.length} of ${all} percentile labels at 400 px`);
+      ticks.slice(1).forEach((px, i) => assert.ok(px - ticks[i] >= 44, `ticks at ${ticks}`));
+      for (const id of ["chart-timeline-latency", "chart-timeline-throughput"]) {
+        const labels = await page.evaluate<Array<{ x: number; y: number; width: number }>>(
+          `Chart.getChart(document.getElementById("${id}")).stageLabels`,
+        );
+        assert.ok(labels.length > 0, `${id} drew no stage name`);
+        for (const a of labels) {
+          for (const b of labels) {
+            if (a === b || a.y !== b.y) continue;
+            assert.ok(
+              a.x + a.width <= b.x || b.x + b.width <= a.x,
+              `${id}: ${JSON.stringify([a, b])}`,
+            );
+          }
+        }
+      }
+      assert.deepEqual(problems(page.events), []);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+);

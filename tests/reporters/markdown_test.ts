@@ -266,3 +266,13 @@ Deno.test("renderMarkdown() stays under the limit even when every name and messa
   assert.ok(rows.length > 0, "some gates are still shown");
   assert.match(text.split("\n")[0], /^## ❌ tailgate: (&lt;|&amp;|&gt;)+… — fail$/);
 });
+
+Deno.test("renderMarkdown() keeps a long reason whole while the summary is far below its limit", async () => {
+  const result = await judgedRun({ slos: ["p99 < 1ms"] });
+  const reason = "inconclusive: " + "the generator's own pauses explain this; ".repeat(20) + "END";
+  result.verdicts = result.verdicts.map((v) => ({ ...v, status: "inconclusive", message: reason }));
+  const text = renderMarkdown(result);
+  assert.ok(new TextEncoder().encode(text).length < 10_000);
+  assert.ok(text.includes("own pauses explain this; END"), "the reason was cut");
+  assert.ok(!text.includes("…"), "nothing is cut in a small summary");
+});
