@@ -1,8 +1,8 @@
 /**
- * A small Chrome DevTools Protocol client for browser tests: launches headless Chromium (the
- * Debian package `chromium`) on a private profile with its network cut off from every host,
- * opens pages over one WebSocket (flattened sessions), records their console, exception, log and
- * network events, and stops the browser by its PID when disposed.
+ * The browser tests' Chromium: headless (the Debian package `chromium`, through puppeteer-core),
+ * on a private profile, with its network cut off from every host. A page records its console,
+ * exception, log and network events as Chrome DevTools Protocol events, takes raw protocol
+ * commands, and the browser is stopped by its PID when disposed.
  *
  * As a script it takes full-page screenshots:
  * `deno run -A tests/_helpers/chromium.ts screenshot <in.html> <out.png> [widthPx]`.
@@ -11,6 +11,7 @@
  */
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { type Browser, type CDPSession, launchBrowser, type PuppeteerPage } from "./_puppeteer.ts";
 
 /**
  * Where Debian installs Chromium; `CHROMIUM` in the environment overrides it.
@@ -23,24 +24,26 @@ import { pathToFileURL } from "node:url";
  */
 export const CHROMIUM_PATH = Deno.env.get("CHROMIUM") ?? "/usr/bin/chromium";
 
-/** Longest wait for the browser to start or for one protocol answer. */
+/** Longest wait for the browser to start, a page to load or one protocol answer. */
 const TIMEOUT_MS = 30_000;
 
-/** One protocol event as received: its method, parameters and the session it belongs to. */
+/** The protocol events a page records (the tests read console errors, exceptions and requests). */
+const RECORDED = [
+  "Runtime.exceptionThrown",
+  "Runtime.consoleAPICalled",
+  "Log.entryAdded",
+  "Network.requestWillBeSent",
+] as const;
+
+/** One protocol event as received: its method and parameters. */
 export interface CdpEvent {
   method: string;
   params: Record<string, unknown>;
-  sessionId?: string;
-}
-
-interface CdpMessage extends Partial<CdpEvent> {
-  id?: number;
-  result?: Record<string, unknown>;
-  error?: { message: string };
 }
 
 /**
- * One page (tab) of the browser: commands go to its session, its events collect in `events`.
+ * One page (tab) of the browser: protocol commands go to its session, its events collect in
+ * `events`.
  *
  * @example
  * ```ts
@@ -52,59 +55,42 @@ interface CdpMessage extends Partial<CdpEvent> {
  * ```
  */
 export class Page {
-  /** Every event of this page, in arrival order. */
+  /** Every recorded event of this page, in arrival order. */
   readonly events: CdpEvent[] = [];
 
-  constructor(
-    private readonly browser: Chromium,
-    readonly sessionId: string,
-  ) {}
+  constructor(private readonly page: PuppeteerPage, private readonly session: CDPSession) {
+    for (const method of RECORDED) {
+      session.on(method, (params: unknown) => {
+        this.events.push({ method, params: params as Record<string, unknown> });
+      });
+    }
+  }
 
-  /** Sends a command to this page's session and returns its result. */
+  /** Sends a protocol command to this page and returns its result. */
   send(method: string, params: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
-    return this.browser.send(method, params, this.sessionId);
+    // deno-lint-ignore no-explicit-any
+    return this.session.send(method as any, params as any) as Promise<Record<string, unknown>>;
   }
 
   /** Loads a URL and waits for its load event. */
   async navigate(url: string): Promise<void> {
-    const seen = this.events.length;
-    const answer = await this.send("Page.navigate", { url });
-    if (typeof answer.errorText === "string") throw new Error(`${url}: ${answer.errorText}`);
-    await this.browser.waitFor(
-      () => this.events.slice(seen).some((e) => e.method === "Page.loadEventFired"),
-      `the load event of ${url}`,
-    );
+    await this.page.goto(url, { waitUntil: "load", timeout: TIMEOUT_MS });
   }
 
   /** Evaluates an expression in the page (promises awaited) and returns its value as JSON. */
-  async evaluate<T = unknown>(expression: string): Promise<T> {
-    const answer = await this.send("Runtime.evaluate", {
-      expression,
-      returnByValue: true,
-      awaitPromise: true,
-    });
-    if (answer.exceptionDetails) {
-      throw new Error(`evaluation failed: ${JSON.stringify(answer.exceptionDetails)}`);
-    }
-    return (answer.result as { value: T }).value;
+  evaluate<T = unknown>(expression: string): Promise<T> {
+    return this.page.evaluate(expression) as Promise<T>;
   }
 
   /** A PNG of the whole page, beyond the viewport. */
   async screenshotPng(): Promise<Uint8Array> {
-    const metrics = await this.send("Page.getLayoutMetrics");
-    const size = metrics.cssContentSize as { width: number; height: number };
-    const answer = await this.send("Page.captureScreenshot", {
-      format: "png",
-      captureBeyondViewport: true,
-      clip: { x: 0, y: 0, width: size.width, height: size.height, scale: 1 },
-    });
-    return Uint8Array.from(atob(answer.data as string), (c) => c.charCodeAt(0));
+    return await this.page.screenshot({ type: "png", fullPage: true });
   }
 }
 
 /**
- * A headless Chromium process and its protocol connection. Dispose it (`await using`) to close
- * the browser, kill it by PID if it does not exit, and delete its profile.
+ * A headless Chromium process. Dispose it (`await using`) to close the browser, kill it by PID if
+ * it does not exit, and delete its profile.
  *
  * @example
  * ```ts
@@ -114,200 +100,63 @@ export class Page {
  * ```
  */
 export class Chromium implements AsyncDisposable {
-  #nextId = 1;
-  readonly #pending = new Map<
-    number,
-    { resolve: (r: Record<string, unknown>) => void; reject: (e: Error) => void }
-  >();
-  readonly #pages = new Map<string, Page>();
-  #closed = false;
+  private constructor(private readonly browser: Browser, private readonly profileDir: string) {}
 
-  private constructor(
-    private readonly child: Deno.ChildProcess,
-    private readonly socket: WebSocket,
-    private readonly profileDir: string,
-    private readonly stderrDone: Promise<void>,
-  ) {
-    socket.onmessage = (m) => this.#receive(JSON.parse(String(m.data)) as CdpMessage);
-    socket.onclose = () => this.#failPending(new Error("the browser connection closed"));
-  }
-
-  /** Starts Chromium and connects to it; the window is `widthPx` × `heightPx` CSS pixels. */
+  /** Starts Chromium; its pages are `widthPx` × `heightPx` CSS pixels. */
   static async launch(options: { widthPx?: number; heightPx?: number } = {}): Promise<Chromium> {
     const profileDir = await Deno.makeTempDir({ prefix: "tailgate-chromium-" });
-    const child = new Deno.Command(CHROMIUM_PATH, {
-      args: [
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--remote-debugging-port=0",
-        `--user-data-dir=${profileDir}`,
-        `--window-size=${options.widthPx ?? 1280},${options.heightPx ?? 900}`,
-        "--no-first-run",
-        "--no-default-browser-check",
-        "--disable-extensions",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--disable-default-apps",
-        "--no-pings",
-        "--hide-scrollbars",
-        "--mute-audio",
-        // No host name resolves: the browser cannot reach any machine, whatever a page asks.
-        "--host-resolver-rules=MAP * ~NOTFOUND",
-        "about:blank",
-      ],
-      stdin: "null",
-      stdout: "null",
-      stderr: "piped",
-    }).spawn();
     try {
-      const { url, rest } = await devtoolsUrl(child.stderr);
-      const socket = new WebSocket(url);
-      await new Promise<void>((ok, fail) => {
-        socket.onopen = () => ok();
-        socket.onerror = (e) => fail(new Error(`cannot connect to ${url}: ${String(e)}`));
+      const browser = await launchBrowser({
+        executablePath: CHROMIUM_PATH,
+        headless: true,
+        userDataDir: profileDir,
+        timeout: TIMEOUT_MS,
+        protocolTimeout: TIMEOUT_MS,
+        defaultViewport: { width: options.widthPx ?? 1280, height: options.heightPx ?? 900 },
+        args: [
+          "--no-sandbox",
+          "--disable-gpu",
+          "--hide-scrollbars",
+          "--mute-audio",
+          "--no-pings",
+          // No host name resolves: the browser cannot reach any machine, whatever a page asks.
+          "--host-resolver-rules=MAP * ~NOTFOUND",
+        ],
       });
-      return new Chromium(child, socket, profileDir, rest);
+      return new Chromium(browser, profileDir);
     } catch (e) {
-      await stopProcess(child, 0);
       await Deno.remove(profileDir, { recursive: true }).catch(() => {});
       throw e;
     }
   }
 
-  /** Opens a blank page and enables the Page, Runtime, Log and Network domains on it. */
+  /** Opens a blank page and enables the Runtime, Log and Network domains on it. */
   async newPage(): Promise<Page> {
-    const { targetId } = await this.send("Target.createTarget", { url: "about:blank" });
-    const { sessionId } = await this.send("Target.attachToTarget", { targetId, flatten: true });
-    const page = new Page(this, sessionId as string);
-    this.#pages.set(page.sessionId, page);
-    for (const domain of ["Page", "Runtime", "Log", "Network"]) await page.send(`${domain}.enable`);
-    return page;
-  }
-
-  /** Sends a command (to a page's session when given) and waits for its answer. */
-  send(
-    method: string,
-    params: Record<string, unknown> = {},
-    sessionId?: string,
-  ): Promise<Record<string, unknown>> {
-    if (this.#closed) return Promise.reject(new Error("the browser is closed"));
-    const id = this.#nextId++;
-    return new Promise((ok, fail) => {
-      const timer = setTimeout(() => {
-        this.#pending.delete(id);
-        fail(new Error(`no answer to ${method} within ${TIMEOUT_MS} ms`));
-      }, TIMEOUT_MS);
-      this.#pending.set(id, {
-        resolve: (r) => (clearTimeout(timer), ok(r)),
-        reject: (e) => (clearTimeout(timer), fail(e)),
-      });
-      this.socket.send(JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) }));
-    });
-  }
-
-  /** Polls `done` every 20 ms until it holds; fails after the timeout. */
-  async waitFor(done: () => boolean, what: string): Promise<void> {
-    const deadline = Date.now() + TIMEOUT_MS;
-    while (!done()) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 20));
+    const page = await this.browser.newPage();
+    const session = await page.createCDPSession();
+    const wrapped = new Page(page, session);
+    for (const domain of ["Runtime", "Log", "Network"]) {
+      await session.send(`${domain}.enable` as never);
     }
+    return wrapped;
   }
 
   /** Closes the browser, kills it by PID if it does not exit in 5 s, and deletes its profile. */
   async [Symbol.asyncDispose](): Promise<void> {
-    if (this.#closed) return;
-    try {
-      await withTimeout(this.send("Browser.close").catch(() => {}), 2_000, undefined);
-    } finally {
-      this.#closed = true;
-      this.socket.close();
-      await stopProcess(this.child);
-      await this.stderrDone.catch(() => {});
-      await Deno.remove(this.profileDir, { recursive: true }).catch(() => {});
-    }
-  }
-
-  #receive(message: CdpMessage): void {
-    if (message.id !== undefined) {
-      const pending = this.#pending.get(message.id);
-      this.#pending.delete(message.id);
-      if (message.error) pending?.reject(new Error(message.error.message));
-      else pending?.resolve(message.result ?? {});
-      return;
-    }
-    if (message.method === undefined) return;
-    if (message.sessionId === undefined) return;
-    this.#pages.get(message.sessionId)?.events.push({
-      method: message.method,
-      params: message.params ?? {},
-      sessionId: message.sessionId,
-    });
-  }
-
-  #failPending(error: Error): void {
-    for (const p of this.#pending.values()) p.reject(error);
-    this.#pending.clear();
-  }
-}
-
-/**
- * Reads Chromium's stderr until it names its DevTools WebSocket URL; the rest of stderr is then
- * drained in the background (a full pipe would stall the browser).
- */
-async function devtoolsUrl(
-  stderr: ReadableStream<Uint8Array>,
-): Promise<{ url: string; rest: Promise<void> }> {
-  const reader = stderr.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  const deadline = Date.now() + TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    const chunk = await withTimeout(
-      reader.read(),
-      Math.max(1, deadline - Date.now()),
-      "timeout" as const,
-    );
-    if (chunk === "timeout" || chunk.done) break;
-    text += chunk.value;
-    const m = /DevTools listening on (ws:\/\/\S+)/.exec(text);
-    if (m) {
-      const rest = (async () => {
-        while (!(await reader.read()).done) { /* discard */ }
-      })();
-      return { url: m[1], rest };
-    }
-  }
-  reader.cancel().catch(() => {});
-  throw new Error(`Chromium did not report its DevTools URL; stderr:\n${text.slice(-2000)}`);
-}
-
-/** `promise`'s value, or `fallback` after `ms` (the timer is cleared either way). */
-async function withTimeout<T, F>(promise: Promise<T>, ms: number, fallback: F): Promise<T | F> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  try {
-    return await Promise.race([
-      promise,
-      new Promise<F>((r) => (timer = setTimeout(() => r(fallback), ms))),
+    const pid = this.browser.process()?.pid;
+    const closed = this.browser.close().then(() => true, () => false);
+    const inTime = await Promise.race([
+      closed,
+      new Promise<boolean>((r) => setTimeout(() => r(false), 5_000)),
     ]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** Waits up to `graceMs` for the process to exit by itself, then kills it by its PID. */
-async function stopProcess(child: Deno.ChildProcess, graceMs = 5_000): Promise<void> {
-  const exited = child.status.then(() => true);
-  const within = (ms: number) => withTimeout(exited, ms, false);
-  if (await within(graceMs)) return;
-  for (const signal of ["SIGTERM", "SIGKILL"] as const) {
-    try {
-      child.kill(signal);
-    } catch {
-      return; // already gone
+    if (!inTime && pid !== undefined) {
+      try {
+        Deno.kill(pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
     }
-    if (await within(3_000)) return;
+    await Deno.remove(this.profileDir, { recursive: true }).catch(() => {});
   }
 }
 

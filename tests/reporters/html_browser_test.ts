@@ -294,14 +294,8 @@ browserTest(
         })()`);
       await using wide = await Chromium.launch({ widthPx: 1200 });
       const all = (await ticksAt(await openReport(wide, dir, result))).length;
-      await using browser = await Chromium.launch({ widthPx: 1200 });
+      await using browser = await Chromium.launch({ widthPx: 400 });
       const page = await browser.newPage();
-      await page.send("Emulation.setDeviceMetricsOverride", {
-        width: 400,
-        height: 900,
-        deviceScaleFactor: 1,
-        mobile: false,
-      });
       const path = join(dir, "narrow.html");
       await Deno.writeTextFile(path, renderHtml(result));
       await page.navigate(pathToFileURL(path).href);
