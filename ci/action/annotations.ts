@@ -8,6 +8,7 @@
  * @module
  */
 import { isAbsolute, relative, resolve, sep } from "node:path";
+import { SOUNDNESS_GATES } from "../../runner/gates/run_soundness.ts";
 import { runVerdictOf } from "../../runner/gates/run_verdict.ts";
 import type { RunResult, Verdict } from "../../runner/model/run_result.ts";
 import { type Annotation, formatAnnotation } from "./workflow_commands.ts";
@@ -50,7 +51,13 @@ export function annotationsFor(result: RunResult, paths: AnnotationPaths): strin
   const plan = result.plan.name;
   const annotations: Annotation[] = [];
   const overall = runVerdictOf(result);
-  if (!result.run.complete || overall.targetLost !== undefined) {
+  // A judged result holds the run's soundness as gates of its own (annotated below with the
+  // others); one judged before that gets the same error here, once.
+  const soundness: readonly string[] = Object.values(SOUNDNESS_GATES);
+  const judgedSound = result.verdicts.some((v) =>
+    v.kind === "validity" && soundness.includes(v.name)
+  );
+  if (!judgedSound && (!result.run.complete || overall.targetLost !== undefined)) {
     annotations.push({
       level: "error",
       file,

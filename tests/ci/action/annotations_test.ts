@@ -93,6 +93,32 @@ Deno.test("annotationsFor() adds the result's warnings, and regression failures 
   ));
 });
 
+Deno.test("annotationsFor() says once that a run stopped early, judged or not", async () => {
+  const result = gateResult([{
+    name: "main",
+    ratePerSec: 100,
+    durationMs: 10_000,
+    labels: [{ label: "GET /", response: scaledUs(1_000, 1) }],
+  }], { slos: ["p50 < 5ms"] });
+  result.plan.file = "plans/shop.yaml";
+  result.run.complete = false;
+  result.run.stopReason = "interrupted";
+  // Not judged (or judged before soundness was a gate): the run-level error.
+  const before = annotationsFor(result, PATHS).filter((l) => /stopped|run complete/.test(l));
+  assert.equal(before.length, 1, before.join("\n"));
+  assert.match(
+    before[0],
+    /^::error file=plans\/shop\.yaml,title=tailgate%3A shop%3A run invalid::/,
+  );
+  await judgeRun(result);
+  const after = annotationsFor(result, PATHS).filter((l) => /stopped|run complete/.test(l));
+  assert.equal(after.length, 1, after.join("\n"));
+  assert.match(
+    after[0],
+    /^::error file=plans\/shop\.yaml,title=run complete::shop: invalid: the run stopped early/,
+  );
+});
+
 Deno.test("repoRelative() makes plan paths relative to the workspace whatever the run's folder", () => {
   assert.equal(repoRelative("/repo/plans/a.yaml", PATHS), "plans/a.yaml");
   assert.equal(repoRelative("a.yaml", { workspace: "/repo", cwd: "/repo/plans" }), "plans/a.yaml");
