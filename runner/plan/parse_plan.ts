@@ -6,12 +6,8 @@
  */
 import { parseYaml } from "./_yaml.ts";
 import type { PlanIssue, ResolvedPlan } from "./types.ts";
-import {
-  applyOverrides,
-  attributeIssues,
-  overriddenText,
-  type PlanOverrides,
-} from "./plan_overrides.ts";
+import { applyOverrides, attributeIssues, type PlanOverrides } from "./plan_overrides.ts";
+import { overriddenText } from "./overridden_text.ts";
 import { validatePlan } from "./validate_plan.ts";
 import type { PlanContext } from "./validate_requests.ts";
 

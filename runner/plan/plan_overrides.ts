@@ -13,9 +13,8 @@ import type { YamlMap, YamlNode, YamlScalar } from "./_yaml.ts";
 import { didYouMean } from "./did_you_mean.ts";
 import { join } from "./plan_reader.ts";
 import type { PlanIssue } from "./types.ts";
-import { parseSlo } from "./parse_slo.ts";
-import { rewriteSloRates } from "./slo_rewrite.ts";
-import { formatDurationMs, formatRatePerSec, parseDurationMs, parseRatePerSec } from "./units.ts";
+import { followStages, stageRates } from "./slo_follow.ts";
+import { durationText, parseDurationMs, parseRatePerSec, rateText } from "./units.ts";
 
 /** The keys `--stage` may set: a constant stage's `rate` and `duration`, a ramp's `ramp` and `over`. */
 export const STAGE_OVERRIDE_KEYS: readonly StageOverrideKey[] = [
@@ -233,7 +232,30 @@ export function applyOverrides(
     }
   }
 
-  followStages(tree, before, stages.map(stageRates), set, edits, issues, file);
+  // Each SLO follows the stages it judged before the overrides.
+  const after = stages.map(stageRates);
+  const slos = entry(tree, "slo");
+  (slos?.kind === "seq" ? slos.items : []).forEach((item, i) => {
+    if (item.kind !== "scalar" || typeof item.value !== "string") return;
+    const followed = followStages(item.value, before, after);
+    if (followed.kind === "moved") {
+      set(item, join("slo", i), followed.text, rateFlag(edits, followed.stages));
+    } else if (followed.kind === "narrowed") {
+      const { judged, kept } = followed;
+      const n = (ks: number[]) => ks.map((k) => k + 1).join(", ");
+      issues.push({
+        severity: "warning",
+        file,
+        path: join("slo", i),
+        line: item.pos.line,
+        col: item.pos.col,
+        length: item.length,
+        message: `\`${item.value}\` judged stages ${n(judged)}; \`${rateFlag(edits, judged)}\` ` +
+          `moved some of them, so it judges ${kept.length ? `stage ${n(kept)} only` : "none"}`,
+        hint: "give those stages one rate, or write an SLO for each rate",
+      });
+    }
+  });
   return { root: tree, edits, issues, flags };
 }
 
@@ -288,52 +310,6 @@ export function attributeIssues(issues: PlanIssue[], edits: OverrideEdit[]): Pla
   });
 }
 
-/**
- * The plan text with the edits written in: what `--print-plan` shows. Replaced values keep their
- * lines; an added `connections` key gets a line (or a place in a flow mapping) of its own.
- *
- * @example
- * ```ts
- * import { parseYaml } from "./_yaml.ts";
- * import { applyOverrides, overriddenText } from "./plan_overrides.ts";
- * const text = "load:\n  stages: [{ rate: 20k/s, duration: 60s }]\n";
- * const { edits } = applyOverrides(parseYaml(text).root!, { rateScale: 0.5 }, "p.yaml");
- * overriddenText(text, edits); // "load:\n  stages: [{ rate: 10k/s, duration: 60s }]\n"
- * ```
- */
-export function overriddenText(text: string, edits: OverrideEdit[]): string {
-  const patches: Array<{ at: number; end: number; insert: string }> = [];
-  for (const e of edits) {
-    if (e.replaced) {
-      const plain = /^[\w./%<>=()-][\w ./%<>=():-]*$/.test(e.text) && !/: /.test(e.text);
-      const quoted = e.replaced.quoted || !plain;
-      patches.push({
-        at: e.replaced.offset,
-        end: e.replaced.offset + e.replaced.length,
-        insert: quoted ? JSON.stringify(e.text) : e.text,
-      });
-    } else if (e.parent) {
-      const first = e.parent.entries[1];
-      const lines = text.split("\n");
-      if (first === undefined) continue;
-      const at = lines.slice(0, first.keyPos.line - 1).reduce((n, l) => n + l.length + 1, 0) +
-        first.keyPos.col - 1;
-      const flow = /[{,]\s*$/.test(text.slice(0, at));
-      const indent = " ".repeat(first.keyPos.col - 1);
-      patches.push({
-        at,
-        end: at,
-        insert: flow ? `connections: ${e.text}, ` : `connections: ${e.text}\n${indent}`,
-      });
-    }
-  }
-  let out = text;
-  for (const p of patches.sort((a, b) => b.at - a.at)) {
-    out = out.slice(0, p.at) + p.insert + out.slice(p.end);
-  }
-  return out;
-}
-
 /** Values whose rules read an overridden one: `max_connections` is checked against `connections`. */
 const RELATED: Record<string, string[]> = { "load.connections": ["load.max_connections"] };
 
@@ -356,32 +332,6 @@ const scaleDuration: Scaler = (text, factor) => {
   return d.ok ? durationText(d.value * factor) : undefined;
 };
 
-/**
- * A rate as plan text that reads back exactly: `5k/s` when that is exact, else `12345.6/s`.
- *
- * @example
- * ```ts
- * import { rateText } from "./plan_overrides.ts";
- * rateText(5000); // "5k/s"
- * rateText(12345.6); // "12345.6/s"
- * ```
- */
-export function rateText(ratePerSec: number): string {
-  const short = formatRatePerSec(ratePerSec);
-  const back = parseRatePerSec(short);
-  return back.ok && Math.abs(back.value - ratePerSec) <= 1e-9 * ratePerSec
-    ? short
-    : `${Number(ratePerSec.toPrecision(12))}/s`;
-}
-
-function durationText(durationMs: number): string {
-  const short = formatDurationMs(durationMs);
-  const back = parseDurationMs(short);
-  return back.ok && Math.abs(back.value - durationMs) <= 1e-9 * durationMs
-    ? short
-    : `${Number(durationMs.toPrecision(12))}ms`;
-}
-
 function entry(map: YamlNode, key: string): YamlNode | undefined {
   return map.kind === "map" ? map.entries.find((e) => e.key === key)?.value : undefined;
 }
@@ -398,94 +348,8 @@ function stageIndex(stages: YamlNode[], selector: string): number | undefined {
   return i < 0 ? undefined : i;
 }
 
-/** A stage's rates as the tree has them, when they read; `warmup` as written. */
-interface StageRates {
-  from: number;
-  to: number;
-  constant: boolean;
-  warmup: boolean;
-}
-
-function stageRates(item: YamlNode): StageRates | undefined {
-  const warm = entry(item, "warmup");
-  const warmup = warm?.kind === "scalar" && warm.value === true;
-  const rate = entry(item, "rate");
-  if (rate?.kind === "scalar" && rate.value !== null) {
-    const r = parseRatePerSec(String(rate.value));
-    return r.ok ? { from: r.value, to: r.value, constant: true, warmup } : undefined;
-  }
-  const ramp = entry(item, "ramp");
-  if (ramp?.kind !== "scalar" || typeof ramp.value !== "string") return undefined;
-  const parts = ramp.value.split(/\s*(?:->|→|\bto\b)\s*/).map((p) => parseRatePerSec(p));
-  if (parts.length !== 2 || !parts[0].ok || !parts[1].ok) return undefined;
-  return { from: parts[0].value, to: parts[1].value, constant: false, warmup };
-}
-
-/** Moves each SLO's `at` rate and `throughput` bound with the stages it judges. */
-function followStages(
-  tree: YamlMap,
-  before: Array<StageRates | undefined>,
-  after: Array<StageRates | undefined>,
-  set: (scalar: YamlScalar, path: string, text: string, flag: string) => void,
-  edits: OverrideEdit[],
-  issues: PlanIssue[],
-  file: string,
-): void {
-  const list = entry(tree, "slo");
-  if (list?.kind !== "seq") return;
-  list.items.forEach((item, i) => {
-    if (item.kind !== "scalar" || typeof item.value !== "string") return;
-    const parsed = parseSlo(item.value);
-    if (!parsed.ok) return;
-    const at = parsed.value.atRatePerSec;
-    const judged = before.flatMap((s, k) =>
-      s && !s.warmup && (at === undefined || (s.constant && Math.abs(s.from - at) <= 1e-9 * at))
-        ? [k]
-        : []
-    );
-    const ratios = judged.map((k) => {
-      const b = before[k]!, a = after[k];
-      if (a === undefined) return NaN;
-      const r = a.from / b.from;
-      return Math.abs(a.to / b.to - r) <= 1e-9 * r ? r : NaN;
-    });
-    if (judged.length === 0 || ratios.every((r) => r === 1)) return;
-    const flag = stageFlag(edits, judged);
-    const path = join("slo", i);
-    if (ratios.every((r) => Math.abs(r - ratios[0]) <= 1e-9 * ratios[0])) {
-      const newAt = at === undefined ? undefined : after[judged[0]]!.from;
-      const metric = parsed.value.metric.kind;
-      const bound = metric === "throughput" ? parsed.value.bound * ratios[0] : undefined;
-      if (newAt === undefined && bound === undefined) return;
-      const text = rewriteSloRates(item.value, {
-        ...(newAt === undefined ? {} : { atRate: rateText(newAt) }),
-        ...(bound === undefined ? {} : { bound: rateText(bound) }),
-      });
-      if (text !== item.value) set(item, path, text, flag);
-      return;
-    }
-    if (at === undefined) return;
-    const kept = judged.filter((_k, j) => ratios[j] === 1).map((k) => k + 1);
-    issues.push({
-      severity: "warning",
-      file,
-      path,
-      line: item.pos.line,
-      col: item.pos.col,
-      length: item.length,
-      message: `\`${item.value}\` judged stages ${
-        judged.map((k) => k + 1).join(", ")
-      }; \`${flag}\` ` +
-        `moved some of them, so it judges ${
-          kept.length ? `stage ${kept.join(", ")} only` : "none"
-        }`,
-      hint: "give those stages one rate, or write an SLO for each rate",
-    });
-  });
-}
-
-/** The flag that changed the first of `stages`' rates. */
-function stageFlag(edits: OverrideEdit[], stages: number[]): string {
+/** The flag that changed the rate of the first of `stages` that an override moved. */
+function rateFlag(edits: OverrideEdit[], stages: number[]): string {
   for (const k of stages) {
     const edit = edits.find((e) =>
       /\.(rate|ramp)$/.test(e.path) && e.path.startsWith(`load.stages[${k}].`)

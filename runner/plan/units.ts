@@ -287,6 +287,41 @@ export function formatRatePerSec(ratePerSec: number): string {
   return `${round(ratePerSec)}/s`;
 }
 
+/**
+ * A rate as plan text that reads back exactly: `5k/s` when that is exact, else `12345.6/s`.
+ *
+ * @example
+ * ```ts
+ * import { rateText } from "./units.ts";
+ * rateText(5000); // "5k/s"
+ * rateText(12345.6); // "12345.6/s"
+ * ```
+ */
+export function rateText(ratePerSec: number): string {
+  const short = formatRatePerSec(ratePerSec);
+  const back = parseRatePerSec(short);
+  return back.ok && Math.abs(back.value - ratePerSec) <= 1e-9 * ratePerSec
+    ? short
+    : `${Number(ratePerSec.toPrecision(12))}/s`;
+}
+
+/**
+ * A duration as plan text that reads back exactly: `6s` when that is exact, else `1234.5ms`.
+ *
+ * @example
+ * ```ts
+ * import { durationText } from "./units.ts";
+ * durationText(6000); // "6s"
+ * ```
+ */
+export function durationText(durationMs: number): string {
+  const short = formatDurationMs(durationMs);
+  const back = parseDurationMs(short);
+  return back.ok && Math.abs(back.value - durationMs) <= 1e-9 * durationMs
+    ? short
+    : `${Number(durationMs.toPrecision(12))}ms`;
+}
+
 function round(x: number): number {
   return Number(x.toPrecision(4));
 }

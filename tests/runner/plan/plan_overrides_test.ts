@@ -3,13 +3,13 @@ import { parseYaml } from "../../../runner/plan/_yaml.ts";
 import { parsePlanText } from "../../../runner/plan/load_plan.ts";
 import {
   applyOverrides,
-  overriddenText,
   parseStageOverride,
   type PlanOverrides,
-  rateText,
   type StageOverride,
 } from "../../../runner/plan/plan_overrides.ts";
-import { rewriteSloRates } from "../../../runner/plan/slo_rewrite.ts";
+import { overriddenText } from "../../../runner/plan/overridden_text.ts";
+import { followStages, rewriteSloRates } from "../../../runner/plan/slo_follow.ts";
+import { rateText } from "../../../runner/plan/units.ts";
 
 const PLAN = `name: shop
 target: http://127.0.0.1:8080
@@ -179,4 +179,23 @@ Deno.test("rewriteSloRates() rewrites the at rate and throughput bound, never th
   );
   assert.equal(rewriteSloRates("throughput >= 19.5k/s", { bound: "5k/s" }), "throughput >= 5k/s");
   assert.equal(rewriteSloRates("max < 2s", { atRate: "5k/s" }), "max < 2s");
+});
+
+Deno.test("followStages() moves an SLO with its stages, or says which stages it still judges", () => {
+  const stage = (r: number, warmup = false) => ({ from: r, to: r, constant: true, warmup });
+  const before = [stage(1000, true), stage(20_000), stage(20_000)];
+  assert.deepEqual(followStages("p99 < 5ms at 20k/s", before, before), { kind: "same" });
+  assert.deepEqual(
+    followStages("p99 < 5ms at 20k/s", before, [stage(500, true), stage(10_000), stage(10_000)]),
+    { kind: "moved", text: "p99 < 5ms at 10k/s", stages: [1, 2] },
+  );
+  assert.deepEqual(
+    followStages("p99 < 5ms at 20k/s", before, [stage(1000, true), stage(20_000), stage(9000)]),
+    { kind: "narrowed", judged: [1, 2], kept: [1] },
+  );
+  // A latency SLO over every stage has nothing to move.
+  assert.deepEqual(
+    followStages("p99 < 5ms", before, [stage(500, true), stage(10_000), stage(10_000)]),
+    { kind: "same" },
+  );
 });
