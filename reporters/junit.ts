@@ -1,9 +1,11 @@
 /**
  * The JUnit XML report: the run's gates as tests, for the test views of GitHub, GitLab and
  * Jenkins. One `testsuite` for the plan inside `testsuites` with totals, one `testcase` per
- * verdict: `fail` is a `failure`, `invalid` an `error`, `inconclusive` is `skipped`; a run that
- * stopped early or was tool-limited adds an `error` case of its own. The file follows Jenkins'
- * JUnit schema, and the Ant one apart from what that schema predates (docs/reporters.md).
+ * verdict (the run's own soundness among them: `run complete`, `target answered to the end`):
+ * `fail` is a `failure`, `invalid` an `error`, `inconclusive` is `skipped` with its reason; each
+ * case's `time` is that of the stages it judged. The file follows the Jenkins xUnit JUnit schema
+ * but for the `skipped` total on `testsuites`, and the Ant one apart from what that schema
+ * predates (docs/reporters.md).
  *
  * @module
  */
@@ -11,7 +13,7 @@ import { formatMetric } from "../runner/gates/format_metric.ts";
 import { formatRatePerSec } from "../runner/plan/units.ts";
 import type { RunResult, Verdict } from "../runner/model/run_result.ts";
 import { overallStatus } from "./overall_status.ts";
-import { SOUNDNESS_GATES } from "../runner/gates/run_soundness.ts";
+import { holdsSoundness, soundnessVerdicts } from "../runner/gates/run_soundness.ts";
 import { NO_FIGURE, verdictFigures } from "./verdict_figures.ts";
 import { junitDocument, type TestCase } from "./junit_document.ts";
 
@@ -28,11 +30,14 @@ const ELEMENT = { fail: "failure", invalid: "error", inconclusive: "skipped" } a
  * ```
  */
 export function renderJunit(result: RunResult): string {
+  // A result judged before the run's soundness was a gate (or not judged: a shard) gets those
+  // gates here, once: its other gates may pass, but the run does not.
+  const soundness = holdsSoundness(result) ? [] : soundnessVerdicts(result);
   const cases = [
     ...(result.verdicts.length > 0
       ? result.verdicts.map((v) => verdictCase(result, v))
       : [noGatesCase(result)]),
-    ...validityCase(result),
+    ...soundness.map((v) => verdictCase(result, v)),
   ];
   return junitDocument({
     name: result.plan.name,
@@ -107,39 +112,6 @@ function noGatesCase(result: RunResult): TestCase {
     timeMs: result.run.durationMs,
     outcome: { element: "skipped", message, body: message },
   };
-}
-
-/**
- * The run's own soundness as a case when it stopped early or its target stopped answering, for a
- * result judged before the gates held it (runner/gates/run_soundness.ts) or not judged at all:
- * its gates may still pass, but the run does not.
- */
-function validityCase(result: RunResult): TestCase[] {
-  const { reason, targetLost } = overallStatus(result);
-  const soundness: readonly string[] = Object.values(SOUNDNESS_GATES);
-  if (
-    reason === undefined ||
-    result.verdicts.some((v) => v.kind === "validity" && soundness.includes(v.name))
-  ) return [];
-  const timeMs = result.run.durationMs;
-  if (targetLost !== undefined) {
-    return [{
-      name: SOUNDNESS_GATES.targetAnswered,
-      classname: `tailgate.${result.plan.name}.validity`,
-      timeMs,
-      outcome: { element: "failure", message: reason, body: runProblems(result).join("\n") },
-    }];
-  }
-  return [{
-    name: SOUNDNESS_GATES.complete,
-    timeMs,
-    classname: `tailgate.${result.plan.name}.validity`,
-    outcome: {
-      element: "error",
-      message: `${reason}: its figures do not judge the server`,
-      body: runProblems(result).join("\n"),
-    },
-  }];
 }
 
 /** Facts that void or qualify every number of the run. */

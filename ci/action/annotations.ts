@@ -8,8 +8,7 @@
  * @module
  */
 import { isAbsolute, relative, resolve, sep } from "node:path";
-import { SOUNDNESS_GATES } from "../../runner/gates/run_soundness.ts";
-import { runVerdictOf } from "../../runner/gates/run_verdict.ts";
+import { holdsSoundness, soundnessVerdicts } from "../../runner/gates/run_soundness.ts";
 import type { RunResult, Verdict } from "../../runner/model/run_result.ts";
 import { type Annotation, formatAnnotation } from "./workflow_commands.ts";
 
@@ -50,23 +49,6 @@ export function annotationsFor(result: RunResult, paths: AnnotationPaths): strin
   const file = repoRelative(result.plan.file, paths);
   const plan = result.plan.name;
   const annotations: Annotation[] = [];
-  const overall = runVerdictOf(result);
-  // A judged result holds the run's soundness as gates of its own (annotated below with the
-  // others); one judged before that gets the same error here, once.
-  const soundness: readonly string[] = Object.values(SOUNDNESS_GATES);
-  const judgedSound = result.verdicts.some((v) =>
-    v.kind === "validity" && soundness.includes(v.name)
-  );
-  if (!judgedSound && (!result.run.complete || overall.targetLost !== undefined)) {
-    annotations.push({
-      level: "error",
-      file,
-      title: `tailgate: ${plan}: ${overall.targetLost ? "target lost" : "run invalid"}`,
-      message: overall.targetLost
-        ? `${overall.reason}`
-        : `no gate can be judged: the run was stopped (${result.run.stopReason})`,
-    });
-  }
   if (result.health.toolLimited) {
     annotations.push({
       level: "warning",
@@ -77,7 +59,9 @@ export function annotationsFor(result: RunResult, paths: AnnotationPaths): strin
       }`,
     });
   }
-  for (const v of result.verdicts) {
+  // A result judged before the run's soundness was a gate gets those gates here, once.
+  const soundness = holdsSoundness(result) ? [] : soundnessVerdicts(result);
+  for (const v of [...soundness, ...result.verdicts]) {
     if (v.status === "pass") continue;
     annotations.push({
       level: v.status === "inconclusive" ? "warning" : "error",

@@ -54,3 +54,18 @@ export function soundnessVerdicts(
   }
   return verdicts;
 }
+
+/**
+ * Whether the result's gates already hold its soundness (judged by this version): readers of an
+ * older result say it themselves, once.
+ *
+ * @example
+ * ```ts
+ * import { holdsSoundness } from "./run_soundness.ts";
+ * holdsSoundness({ verdicts: [] }); // false
+ * ```
+ */
+export function holdsSoundness(result: Pick<RunResult, "verdicts">): boolean {
+  const names: readonly string[] = Object.values(SOUNDNESS_GATES);
+  return result.verdicts.some((v) => v.kind === "validity" && names.includes(v.name));
+}

@@ -103,12 +103,12 @@ Deno.test("annotationsFor() says once that a run stopped early, judged or not", 
   result.plan.file = "plans/shop.yaml";
   result.run.complete = false;
   result.run.stopReason = "interrupted";
-  // Not judged (or judged before soundness was a gate): the run-level error.
+  // Not judged (or judged before soundness was a gate): the same gate, from the result.
   const before = annotationsFor(result, PATHS).filter((l) => /stopped|run complete/.test(l));
   assert.equal(before.length, 1, before.join("\n"));
   assert.match(
     before[0],
-    /^::error file=plans\/shop\.yaml,title=tailgate%3A shop%3A run invalid::/,
+    /^::error file=plans\/shop\.yaml,title=run complete::shop: invalid: the run stopped early/,
   );
   await judgeRun(result);
   const after = annotationsFor(result, PATHS).filter((l) => /stopped|run complete/.test(l));
