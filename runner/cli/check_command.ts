@@ -7,6 +7,7 @@
 import { join } from "node:path";
 import { formatIssue } from "../plan/format_issue.ts";
 import { loadPlan } from "../plan/load_plan.ts";
+import { dataExhaustion, demandLine } from "../schedule/data_exhaustion.ts";
 import { inertLines } from "../plan/printable.ts";
 import type { PlanIssue } from "../plan/types.ts";
 import { EXIT_CODES } from "../model/exit_codes.ts";
@@ -48,6 +49,8 @@ export async function checkPlans(paths: string[]): Promise<CommandOutcome> {
   let warnings = 0;
   for (const file of files) {
     const parsed = await loadPlan(file, { requireEnv: false });
+    const demand = parsed.plan ? dataExhaustion(parsed.plan) : undefined;
+    parsed.issues.push(...demand?.issues ?? []);
     const errors = parsed.issues.filter((i: PlanIssue) => i.severity === "error").length;
     warnings += parsed.issues.length - errors;
     for (const issue of parsed.issues) issues.push(formatIssue(issue, parsed.text) + "\n");
@@ -57,6 +60,7 @@ export async function checkPlans(paths: string[]): Promise<CommandOutcome> {
     lines.push(
       `${file}: ${status}${extra > 0 ? `, ${extra} warning${extra === 1 ? "" : "s"}` : ""}`,
     );
+    for (const d of demand?.demand ?? []) lines.push(`  ${demandLine(d)}`);
   }
   const n = files.length;
   lines.push(

@@ -12,6 +12,7 @@ import { loadPlan, parsePlanText } from "../plan/load_plan.ts";
 import type { ResolvedPlan } from "../plan/types.ts";
 import type { PlanOverrides } from "../plan/plan_overrides.ts";
 import type { CommandOutcome } from "./command.ts";
+import { dataExhaustion } from "../schedule/data_exhaustion.ts";
 
 /** How {@linkcode planToRun} reads the plan. */
 export interface PlanToRunOptions {
@@ -49,6 +50,8 @@ export async function planToRun(
       requireEnv,
       ...overrides,
     });
+  // A data source the schedule would run out of is refused before anything is sent.
+  if (parsed.plan) parsed.issues.push(...dataExhaustion(parsed.plan).issues);
   const errors = parsed.issues.filter((i) => i.severity === "error");
   if (!parsed.plan || errors.length) {
     return {

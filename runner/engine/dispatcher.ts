@@ -15,6 +15,7 @@ import type {
   Connection,
   PreparedRequest,
   RecordSink,
+  RequestSource,
   ResponseOutcome,
   Waker,
 } from "./types.ts";
@@ -28,7 +29,10 @@ export const CONNECT_TIMEOUT_MS = 5000;
 /** What the dispatcher needs. */
 export interface DispatcherOptions {
   cursor: ScheduleCursor;
+  /** Each label's request: sent as it is, unless `source` renders them per request. */
   requests: readonly PreparedRequest[];
+  /** Where each request's bytes come from when they differ per request (a templated plan). */
+  source?: RequestSource;
   connect: () => Connection;
   connections: number;
   maxConnections: number;
@@ -57,6 +61,7 @@ interface Slot {
   fireMs: number;
   stageIndex: number;
   labelIndex: number;
+  request: PreparedRequest | undefined;
   waited: boolean;
   onOutcome: (outcome: ResponseOutcome) => void;
 }
@@ -192,6 +197,7 @@ export class Dispatcher {
         if (cursor.done && this.#queue.length === 0 && this.#inflight === 0) {
           return { complete: true, endMs: clock.nowMs() };
         }
+        this.#o.source?.renderAhead();
         this.#armedMs = this.#deadline();
         await waker.sleepUntil(this.#armedMs, this.#queue.length > 0);
         this.#armedMs = NaN;
@@ -219,34 +225,48 @@ export class Dispatcher {
   /** Takes every due request from the schedule and starts or queues it. */
   #pump(): void {
     if (this.#stopping) return;
-    const { cursor, recorder, clock } = this.#o;
+    const { cursor, recorder, clock, source } = this.#o;
     const startMs = this.#startMs;
     const offsetMs = clock.nowMs() - startMs;
     while (!cursor.done && cursor.fireMs <= offsetMs) {
       recorder.scheduled(cursor.fireMs, cursor.stageIndex, cursor.labelIndex);
       recorder.dispatchLag(offsetMs - cursor.fireMs, cursor.stageIndex);
       this.dispatched++;
+      const request = source?.take(cursor.index, cursor.labelIndex);
       const slot = this.#idle.pop() ??
         (this.#slots.length < this.#o.maxConnections ? this.#newSlot() : undefined);
-      if (slot) this.#fire(slot, cursor.fireMs, cursor.stageIndex, cursor.labelIndex, false);
-      else this.#queue.push(cursor.fireMs, cursor.stageIndex, cursor.labelIndex);
+      if (slot) {
+        this.#fire(slot, cursor.fireMs, cursor.stageIndex, cursor.labelIndex, false, request);
+      } else this.#queue.push(cursor.fireMs, cursor.stageIndex, cursor.labelIndex, request);
       cursor.advance();
     }
   }
 
-  #fire(slot: Slot, fireMs: number, stageIndex: number, labelIndex: number, waited: boolean) {
+  #fire(
+    slot: Slot,
+    fireMs: number,
+    stageIndex: number,
+    labelIndex: number,
+    waited: boolean,
+    request: PreparedRequest | undefined,
+  ) {
     slot.busy = true;
     slot.fireMs = fireMs;
     slot.stageIndex = stageIndex;
     slot.labelIndex = labelIndex;
+    slot.request = request;
     slot.waited = waited;
     this.#inflight++;
-    slot.conn.send(this.#o.requests[labelIndex]).then(slot.onOutcome);
+    slot.conn.send(request ?? this.#o.requests[labelIndex]).then(slot.onOutcome);
   }
 
   #done(slot: Slot, o: ResponseOutcome): void {
     this.#inflight--;
     slot.busy = false;
+    if (slot.request !== undefined) {
+      this.#o.source?.release(slot.request, o.error !== undefined);
+      slot.request = undefined;
+    }
     if (this.#abandoned) return;
     const { recorder } = this.#o;
     const startMs = this.#startMs;
@@ -269,11 +289,13 @@ export class Dispatcher {
     c.bytesReceived = o.bytesReceived;
     recorder.complete(c);
     const q = this.#queue;
-    if (!this.#stopping && q.shift()) this.#fire(slot, q.fireMs, q.stageIndex, q.labelIndex, true);
-    // A connection that could not even connect goes to the back of the idle ones: the next
-    // requests take a working connection first instead of failing on this one again and again.
-    else if (o.error !== undefined && !sent) this.#idle.unshift(slot);
-    else this.#idle.push(slot);
+    if (!this.#stopping && q.shift()) {
+      this.#fire(slot, q.fireMs, q.stageIndex, q.labelIndex, true, q.request);
+    } else if (o.error !== undefined && !sent) {
+      // A connection that could not even connect goes to the back of the idle ones: the next
+      // requests take a working connection first instead of failing on this one again and again.
+      this.#idle.unshift(slot);
+    } else this.#idle.push(slot);
     this.#pump();
     const { waker } = this.#o;
     if (this.#inflight === 0 && (this.#o.cursor.done || this.#stopping)) {
@@ -303,6 +325,7 @@ export class Dispatcher {
       q.length > 0 && offsetMs - q.headFireMs >= this.#o.requests[q.headLabelIndex].timeoutMs
     ) {
       q.shift();
+      if (q.request !== undefined) this.#o.source?.release(q.request, false); // never written
       this.#o.recorder.complete({
         stageIndex: q.stageIndex,
         labelIndex: q.labelIndex,
@@ -341,6 +364,7 @@ export class Dispatcher {
       fireMs: 0,
       stageIndex: 0,
       labelIndex: 0,
+      request: undefined,
       waited: false,
       onOutcome: () => {},
     };

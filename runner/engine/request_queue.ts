@@ -4,9 +4,11 @@
  *
  * @module
  */
+import type { PreparedRequest } from "./types.ts";
 
 /**
- * A FIFO of (fire time, stage, label) triples.
+ * A FIFO of (fire time, stage, label) triples, each with the request object to send when the
+ * plan renders its requests (else undefined).
  *
  * @example
  * ```ts
@@ -21,12 +23,14 @@ export class RequestQueue {
   #fire = new Float64Array(1024);
   #stage = new Int32Array(1024);
   #label = new Int32Array(1024);
+  #request: Array<PreparedRequest | undefined> = new Array(1024);
   #head = 0;
   #length = 0;
   /** The request taken by the last {@linkcode shift}. */
   fireMs = 0;
   stageIndex = 0;
   labelIndex = 0;
+  request: PreparedRequest | undefined = undefined;
 
   /** Requests waiting. */
   get length(): number {
@@ -44,9 +48,10 @@ export class RequestQueue {
   }
 
   /** Appends a request. */
-  push(fireMs: number, stageIndex: number, labelIndex: number): void {
+  push(fireMs: number, stageIndex: number, labelIndex: number, request?: PreparedRequest): void {
     if (this.#length === this.#fire.length) this.#grow();
     const at = (this.#head + this.#length) % this.#fire.length;
+    this.#request[at] = request;
     this.#fire[at] = fireMs;
     this.#stage[at] = stageIndex;
     this.#label[at] = labelIndex;
@@ -59,6 +64,8 @@ export class RequestQueue {
     this.fireMs = this.#fire[this.#head];
     this.stageIndex = this.#stage[this.#head];
     this.labelIndex = this.#label[this.#head];
+    this.request = this.#request[this.#head];
+    this.#request[this.#head] = undefined;
     this.#head = (this.#head + 1) % this.#fire.length;
     this.#length--;
     return true;
@@ -69,8 +76,10 @@ export class RequestQueue {
     const fire = new Float64Array(size);
     const stage = new Int32Array(size);
     const label = new Int32Array(size);
+    const request: Array<PreparedRequest | undefined> = new Array(size);
     for (let i = 0; i < this.#length; i++) {
       const from = (this.#head + i) % this.#fire.length;
+      request[i] = this.#request[from];
       fire[i] = this.#fire[from];
       stage[i] = this.#stage[from];
       label[i] = this.#label[from];
@@ -78,6 +87,7 @@ export class RequestQueue {
     this.#fire = fire;
     this.#stage = stage;
     this.#label = label;
+    this.#request = request;
     this.#head = 0;
   }
 }

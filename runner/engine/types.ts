@@ -27,6 +27,23 @@ export interface PreparedRequest {
   expect: StatusExpectation;
 }
 
+/**
+ * Where the dispatcher takes the bytes of each request it sends, when they differ from request to
+ * request (a templated plan): rendered ahead of the schedule, so nothing is rendered on the send
+ * path.
+ */
+export interface RequestSource {
+  /** The request to send as the schedule's request `n` (label `labelIndex`), due now. */
+  take(n: number, labelIndex: number): PreparedRequest;
+  /**
+   * The request completed. Its buffer may be reused, unless it failed (a write may still hold
+   * its bytes).
+   */
+  release(request: PreparedRequest, failed: boolean): void;
+  /** Renders upcoming requests while the run loop has time; called before it sleeps. */
+  renderAhead(): void;
+}
+
 /** What became of one request on a connection. Failures are outcomes, never exceptions. */
 export interface ResponseOutcome {
   /** HTTP status, or 0 when no complete response arrived. */

@@ -429,6 +429,34 @@ export interface BaselineReference {
   stages: Array<{ index: number; name: string; warmup: boolean } & LatencyPair>;
 }
 
+/**
+ * A templated plan's traffic: each data source with how many requests drew from it, each var, and
+ * whether the renderer kept ahead of the schedule. Values are never stored, only where they come
+ * from.
+ */
+export interface TrafficRecord {
+  sources: Array<{
+    name: string;
+    /** The file as the plan names it. */
+    file: string;
+    format: "csv" | "jsonl";
+    columns: string[];
+    rows: number;
+    order: "sequence" | "random" | "shuffle";
+    exhausted: "wrap" | "error";
+    /** Requests of this result that drew a row from the source. */
+    draws: number;
+    /** Distinct rows those draws took (sequence and shuffle; absent for random draws). */
+    rowsUsed?: number;
+    /** True when the draws went past the last row and started again (sequence and shuffle). */
+    wrapped: boolean;
+  }>;
+  /** Each var and what it draws (`uuid`, `int [1, 20]`). */
+  vars: Array<{ name: string; spec: string }>;
+  /** Requests rendered when due instead of ahead of the schedule (the renderer fell behind). */
+  lateRenders: number;
+}
+
 /** The whole result document. */
 export interface RunResult {
   /** Always `tailgate/result`. */
@@ -463,6 +491,8 @@ export interface RunResult {
   intervals: IntervalResult[];
   /** The generator's view of itself: could it hold the schedule? */
   health: ToolHealth;
+  /** Set for a plan with `data` or `vars`: where the requests' values came from. */
+  traffic?: TrafficRecord;
   /** One verdict per gate (SLOs, regression checks, validity); empty until the run is judged. */
   verdicts: Verdict[];
   /**

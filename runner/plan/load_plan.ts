@@ -102,6 +102,14 @@ function realContext(planDir: string, options: LoadPlanOptions) {
         return undefined;
       }
     },
+    readFile: (path: string, maxBytes: number) => {
+      try {
+        const info = Deno.statSync(path);
+        return info.isFile && info.size <= maxBytes ? Deno.readFileSync(path) : undefined;
+      } catch {
+        return undefined;
+      }
+    },
     planDir,
     realPath: (path: string) => {
       try {

@@ -6,19 +6,27 @@
 export type {
   Arrival,
   ConstantStage,
+  DataOrder,
   PlanBody,
+  PlanDataSource,
   PlanHeader,
   PlanIssue,
   PlanLoad,
   PlanRequest,
   PlanSearch,
   PlanStage,
+  PlanVar,
+  PlanVarSpec,
   RampStage,
+  RequestTemplate,
   ResolvedPlan,
   Slo,
   SloMetric,
   SloOperator,
   StatusExpectation,
+  TemplateEncoding,
+  TemplatePart,
+  TemplateRef,
 } from "./types.ts";
 export { MAX_PLAN_BYTES, parsePlan, type PlanParse } from "./parse_plan.ts";
 export { loadPlan, type LoadPlanOptions, parsePlanText } from "./load_plan.ts";
@@ -46,3 +54,9 @@ export {
   requestsToPass,
   requiredRequests,
 } from "./sample_sufficiency.ts";
+export {
+  DATA_LIMITS,
+  MAX_PLAN_DATA_CELLS,
+  parseTemplate,
+  type TemplateScope,
+} from "./traffic/mod.ts";

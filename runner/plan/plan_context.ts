@@ -23,6 +23,11 @@ export interface PlanContext {
   env(name: string): string | undefined;
   /** Size in bytes of a file, or undefined when it is missing or not a file. */
   fileSize(path: string): number | undefined;
+  /**
+   * The bytes of a file, or undefined when it is missing, not a regular file or larger than
+   * `maxBytes` (optional: without it, data files and template body files cannot be read).
+   */
+  readFile?(path: string, maxBytes: number): Uint8Array | undefined;
   /** Directory of the plan file, for relative body files. */
   planDir: string;
   /**

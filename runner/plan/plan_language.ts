@@ -34,6 +34,10 @@ export type KeyKind =
   | { kind: "percent_change" }
   | { kind: "slo_list" }
   | { kind: "list"; of: SectionName }
+  /** A mapping of names to data sources (`data`): each a section, or just its file. */
+  | { kind: "data_sources"; of: SectionName }
+  /** A mapping of names to var specs (`vars`): `uuid`, `counter`, `{ int: [a, b] }`, `{ choice: [...] }`. */
+  | { kind: "vars" }
   | { kind: "section"; section: SectionName };
 
 /** One key of a section. */
@@ -102,6 +106,19 @@ const PLAN: SectionSpec = {
       examples: ["http://127.0.0.1:8080"],
     },
     { key: "defaults", kind: "section", section: "defaults" },
+    {
+      key: "data",
+      kind: "data_sources",
+      of: "data_source",
+      description:
+        "Data files whose rows feed templates: `{{users.id}}` takes column `id` of source `users`'s row for each request.",
+    },
+    {
+      key: "vars",
+      kind: "vars",
+      description:
+        "Values drawn afresh for each request, from the plan's `load.seed` and the request's index: `uuid`, `counter`, `{ int: [1, 20] }`, `{ choice: [eu, us] }`.",
+    },
     { key: "requests", kind: "list", of: "request", example: "requests: [{ path: / }]" },
     {
       key: "load",
@@ -133,6 +150,11 @@ const PLAN: SectionSpec = {
     request: "requests",
     scenarios: "requests",
     headers: "defaults",
+    variables: "vars",
+    var: "vars",
+    feeders: "data",
+    datasets: "data",
+    payload: "data",
     stages: "load",
     title: "name",
   },
@@ -208,7 +230,8 @@ const LOAD: SectionSpec = {
       min: 0,
       max: 2 ** 32 - 1,
       default: 1,
-      description: "Seed of the poisson arrival generator.",
+      description:
+        "Seed of the poisson arrival generator and of every drawn value (vars, random and shuffled data): the same seed sends the same requests.",
     },
     { key: "workers", kind: "integer_or_auto", min: 1, max: 256, default: "auto" },
     {
@@ -331,7 +354,44 @@ const BODY: SectionSpec = {
     { key: "text", kind: "text" },
     { key: "json", kind: "json" },
     { key: "file", kind: "text" },
+    {
+      key: "template",
+      kind: "boolean",
+      default: false,
+      description:
+        "With `file`: read the file's `{{…}}` templates (a .json file is a JSON body; other files are text).",
+    },
   ],
+};
+
+const DATA_SOURCE: SectionSpec = {
+  path: "data.*",
+  required: ["file"],
+  keys: [
+    {
+      key: "file",
+      kind: "text",
+      description: "A CSV file with a header row, or a .jsonl file; relative to the plan.",
+      examples: ["data/users.csv"],
+    },
+    {
+      key: "order",
+      kind: "choice",
+      values: ["sequence", "random", "shuffle"],
+      default: "sequence",
+      description:
+        "sequence: rows in file order, each once per pass; shuffle: a seeded permutation per pass; random: independent seeded draws.",
+    },
+    {
+      key: "exhausted",
+      kind: "choice",
+      values: ["wrap", "error"],
+      default: "wrap",
+      description:
+        "When the schedule needs more rows than the file has: wrap to the first again, or refuse the plan before anything is sent.",
+    },
+  ],
+  synonyms: { path: "file", source: "file", mode: "order", strategy: "order", on_end: "exhausted" },
 };
 
 /** Every section, by name. */
@@ -344,6 +404,7 @@ export const PLAN_LANGUAGE = {
   regression: REGRESSION,
   search: SEARCH,
   body: BODY,
+  data_source: DATA_SOURCE,
 } as const;
 
 /** A section's name in {@linkcode PLAN_LANGUAGE}. */

@@ -36,7 +36,7 @@ const FORMATS: Record<"duration" | "rate" | "headers" | "status", JsonObject> = 
   headers: {
     type: "object",
     description:
-      "Header names to values; ${env.NAME} reads an environment variable and makes the value secret.",
+      "Header names to values; ${env.NAME} reads an environment variable and makes the value secret; {{var}} and {{source.column}} draw a value per request.",
     additionalProperties: { type: ["string", "number"] },
   },
   status: {
@@ -53,6 +53,7 @@ const RAMP_PATTERN = "^\\s*\\S+\\s*(->|→|to)\\s*\\S+\\s*$";
 const PERCENT_PATTERN = "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$";
 const URL_PATTERN = "^https?://";
 const METHOD_PATTERN = "^[A-Z][A-Z-]*$";
+const NAME_PATTERN = "^[A-Za-z_][A-Za-z0-9_]*$";
 
 const ref = (name: string): JsonObject => ({ $ref: `#/definitions/${name}` });
 
@@ -154,17 +155,62 @@ function shape(key: KeySpec): JsonObject {
       return { enum: [...key.values] };
     case "statuses":
       return { oneOf: [ref("status"), { type: "array", items: ref("status") }] };
-    case "body":
+    case "body": {
+      const keys = PLAN_LANGUAGE.body.keys;
+      const template = keys.find((k) => k.key === "template")!;
       return {
         oneOf: [
           { type: "string" },
-          ...PLAN_LANGUAGE.body.keys.map((k): JsonObject => ({
+          ...keys.filter((k) => k !== template).map((k): JsonObject => ({
             type: "object",
             additionalProperties: false,
             required: [k.key],
-            properties: { [k.key]: shape(k) },
+            properties: k.key === "file"
+              ? { file: shape(k), template: property(template) }
+              : { [k.key]: shape(k) },
           })),
         ],
+      };
+    }
+    case "data_sources":
+      return {
+        type: "object",
+        additionalProperties: false,
+        patternProperties: {
+          [NAME_PATTERN]: { oneOf: [{ type: "string" }, section(PLAN_LANGUAGE[key.of])] },
+        },
+      };
+    case "vars":
+      return {
+        type: "object",
+        additionalProperties: false,
+        patternProperties: {
+          [NAME_PATTERN]: {
+            oneOf: [
+              { enum: ["uuid", "counter"] },
+              {
+                type: "object",
+                additionalProperties: false,
+                required: ["int"],
+                properties: {
+                  int: { type: "array", items: { type: "integer" }, minItems: 2, maxItems: 2 },
+                },
+              },
+              {
+                type: "object",
+                additionalProperties: false,
+                required: ["choice"],
+                properties: {
+                  choice: {
+                    type: "array",
+                    minItems: 1,
+                    items: { type: ["string", "number", "boolean"] },
+                  },
+                },
+              },
+            ],
+          },
+        },
       };
     case "percent_change":
       return { type: "string", pattern: PERCENT_PATTERN };

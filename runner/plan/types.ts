@@ -36,6 +36,8 @@ export interface PlanHeader {
   template: string;
   /** True when the value reads `${env.NAME}`: sent on the wire, never printed or stored. */
   secret: boolean;
+  /** Set when the value draws `{{…}}` values per request; `value` is then the template. */
+  parts?: TemplatePart[];
 }
 
 /** A request body: text, JSON (serialised once at load), or a file read when the run starts. */
@@ -73,6 +75,82 @@ export interface PlanRequest {
   timeoutMs: number;
   /** Statuses that count as success (`2xx` unless set). */
   expect: StatusExpectation;
+  /**
+   * Set when the request is rendered rather than sent as one fixed string: its path, a header or
+   * its body draws `{{…}}` values, or its path or body reads `${env.NAME}`. `url`, `headers` and
+   * `body` above are then the printable forms, as written.
+   */
+  template?: RequestTemplate;
+}
+
+/** A value a template draws afresh for each request: a var, or a column of a data source's row. */
+export type TemplateRef =
+  | { kind: "var"; name: string }
+  | { kind: "column"; source: string; column: string };
+
+/**
+ * How a drawn value is written where it lands: `raw` (headers, text bodies), `percent` (path and
+ * query), `json_string` (inside a JSON string), `json_value` (a JSON string that is exactly one
+ * template: numbers stay numbers, a JSONL field keeps its JSON type).
+ */
+export type TemplateEncoding = "raw" | "percent" | "json_string" | "json_value";
+
+/** One piece of a template. A `secret` is an `${env.NAME}` value: sent, never printed or stored. */
+export type TemplatePart =
+  | { kind: "text"; text: string }
+  | { kind: "secret"; value: string; template: string }
+  | { kind: "ref"; ref: TemplateRef; encoding: TemplateEncoding };
+
+/** A request as pieces: its request-target (path and query), headers and body. */
+export interface RequestTemplate {
+  /** The request-target (`/users/{{users.id}}?region={{region}}`), literal text URL-normalised. */
+  target: TemplatePart[];
+  /** Every header sent, the plan's defaults applied. */
+  headers: Array<{ name: string; parts: TemplatePart[] }>;
+  /** The body, when the request has one; a `file` body that is not a template is not here. */
+  body?: TemplatePart[];
+}
+
+/** How a data source's rows are taken. */
+export type DataOrder = "sequence" | "random" | "shuffle";
+
+/** A data file of the plan's `data` section, read and checked at validation. */
+export interface PlanDataSource {
+  /** The name templates use (`users` in `{{users.id}}`). */
+  name: string;
+  /** The file as written in the plan (relative to it). */
+  file: string;
+  /** The file's resolved path. */
+  path: string;
+  format: "csv" | "jsonl";
+  order: DataOrder;
+  /** What happens when the schedule needs more rows than the file has: wrap, or a plan error. */
+  exhausted: "wrap" | "error";
+  columns: string[];
+  rows: number;
+  /** Column-major text form of every value: `text[c][r]`. */
+  text: string[][];
+  /** JSONL only: each value's JSON text, so a JSON body keeps its type. */
+  json?: string[][];
+  /** Where the source is declared. */
+  line: number;
+  col: number;
+}
+
+/** What a var draws. */
+export type PlanVarSpec =
+  | { kind: "uuid" }
+  | { kind: "counter" }
+  | { kind: "int"; min: number; max: number }
+  | { kind: "choice"; values: Array<string | number | boolean> };
+
+/** A var of the plan's `vars` section. */
+export interface PlanVar {
+  name: string;
+  spec: PlanVarSpec;
+  /** The spec in one line, as reports show it (`int [1, 20]`). */
+  text: string;
+  line: number;
 }
 
 /** A stage at a constant rate. */
@@ -193,6 +271,10 @@ export interface ResolvedPlan {
   load: PlanLoad;
   /** The SLOs the run is judged by, in the plan's order. */
   slos: Slo[];
+  /** The plan's data files (`data`), when it has any. */
+  data?: PlanDataSource[];
+  /** The plan's per-request variables (`vars`), when it has any. */
+  vars?: PlanVar[];
   /** Regression gate floors by metric (fractions); absent means the defaults (docs/gates.md). */
   regression?: Record<string, number>;
   /** The capacity search's settings (`tailgate search`), when the plan has a `search` section. */

@@ -1,14 +1,31 @@
 /**
- * Validates a request body: inline text, JSON, or a file beside the plan.
+ * Validates a request body: inline text, JSON, or a file beside the plan (read as a template when
+ * it opts in with `template: true`).
  *
  * @module
  */
-import { isAbsolute, normalize, relative } from "node:path";
 import { keysOf } from "./plan_language.ts";
 import type { YamlNode } from "./_yaml.ts";
 import type { PlanContext } from "./plan_context.ts";
+import { planFile } from "./plan_file.ts";
 import { join, type PlanReader } from "./plan_reader.ts";
 import type { PlanBody } from "./types.ts";
+import type { TemplateScope } from "./traffic/parse_template.ts";
+import {
+  type CompiledTemplate,
+  jsonAsTree,
+  jsonTemplate,
+  scalarTemplate,
+} from "./traffic/template_nodes.ts";
+
+/** A template body file may be at most this large (it is rendered for every request). */
+export const MAX_TEMPLATE_BODY_BYTES = 1024 * 1024;
+
+/** A body as printed and stored, and its template when it draws values or reads a secret. */
+export interface ReadBody {
+  body: PlanBody;
+  template?: CompiledTemplate;
+}
 
 /**
  * Validates a request body: a string, or one of `text`, `json` (serialised) or `file` (relative
@@ -19,10 +36,11 @@ import type { PlanBody } from "./types.ts";
  * import { readBody } from "./validate_body.ts";
  * import type { PlanReader } from "./plan_reader.ts";
  * import type { PlanContext } from "./plan_context.ts";
+ * import type { TemplateScope } from "./traffic/parse_template.ts";
  * import type { YamlNode } from "./_yaml.ts";
- * declare const reader: PlanReader, node: YamlNode, ctx: PlanContext;
- * readBody(reader, node, "requests[0].body", ctx);
- * // for `body: { json: { id: 1 } }`: { kind: "json", text: '{"id":1}' }
+ * declare const reader: PlanReader, node: YamlNode, ctx: PlanContext, scope: TemplateScope;
+ * readBody(reader, node, "requests[0].body", ctx, scope);
+ * // for `body: { json: { id: 1 } }`: { body: { kind: "json", text: '{"id":1}' } }
  * ```
  */
 export function readBody(
@@ -30,13 +48,16 @@ export function readBody(
   node: YamlNode,
   path: string,
   ctx: PlanContext,
-): PlanBody | undefined {
+  scope: TemplateScope,
+): ReadBody | undefined {
   if (node.kind === "scalar" && typeof node.value === "string") {
-    return { kind: "text", text: node.value };
+    return textBody(reader, node, path, node.value, scope);
   }
   const f = reader.fields(node, path, keysOf("body"));
   if (f === undefined) return undefined;
-  if (f.size !== 1) {
+  const template = f.get("template");
+  const kinds = [...f.keys()].filter((k) => k !== "template");
+  if (kinds.length !== 1) {
     reader.error(
       node,
       path,
@@ -45,45 +66,81 @@ export function readBody(
     );
     return undefined;
   }
-  const [key, entry] = [...f.entries()][0];
-  if (key === "json") return { kind: "json", text: JSON.stringify(toPlain(entry.value)) };
+  const key = kinds[0];
+  const entry = f.get(key)!;
+  if (template && key !== "file") {
+    reader.error(
+      template.value,
+      join(path, "template"),
+      "`template` goes with a `file` body",
+      `a \`${key}\` body reads its templates anyway`,
+    );
+    return undefined;
+  }
+  if (key === "json") {
+    const compiled = jsonTemplate(reader, entry.value, join(path, "json"), scope);
+    const body: PlanBody = { kind: "json", text: JSON.stringify(toPlain(entry.value)) };
+    return compiled.verbatim ? { body } : { body, template: compiled };
+  }
   const text = reader.string(entry.value, join(path, key));
   if (text === undefined) return undefined;
-  if (key === "text") return { kind: "text", text };
-  const resolved = normalize(isAbsolute(text) ? text : `${ctx.planDir}/${text}`);
-  // Confined to the plan's folder: a body of /proc/self/environ or ../../etc/passwd would send the
-  // runner's secrets to the target.
-  const root = normalize(ctx.planDir);
-  if (!isInside(ctx.realPath?.(resolved) ?? resolved, ctx.realPath?.(root) ?? root)) {
+  if (key === "text") return textBody(reader, entry.value, join(path, "text"), text, scope);
+  const filePath = join(path, "file");
+  const resolved = planFile(reader, entry.value, filePath, text, ctx, "body file");
+  if (resolved === undefined) return undefined;
+  const body: PlanBody = { kind: "file", path: resolved, sizeBytes: ctx.fileSize(resolved)! };
+  const opted = template ? reader.boolean(template.value, join(path, "template")) : false;
+  if (!opted) return { body };
+  const bytes = ctx.readFile?.(resolved, MAX_TEMPLATE_BODY_BYTES);
+  let content: string | undefined;
+  try {
+    content = bytes && new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch { /* reported below */ }
+  if (content === undefined) {
     reader.error(
       entry.value,
-      join(path, "file"),
-      `body file \`${text}\` lies outside the plan's folder`,
-      "keep body files in the plan's folder or below it (paths are relative to the plan file)",
+      filePath,
+      `template body file \`${text}\` is not UTF-8 text of at most ${MAX_TEMPLATE_BODY_BYTES} bytes`,
+      "a template body is rendered for every request: keep it small, or send it without `template`",
     );
     return undefined;
   }
-  const sizeBytes = ctx.fileSize(resolved);
-  if (sizeBytes === undefined) {
+  if (!/\.json$/i.test(text)) {
+    const t = scalarTemplate(reader, entry.value, filePath, content, scope, "raw");
+    return { body, template: t };
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(content);
+  } catch (e) {
     reader.error(
       entry.value,
-      join(path, "file"),
-      `body file \`${text}\` does not exist or is not a regular file`,
-      "paths are relative to the plan file",
+      filePath,
+      `\`${text}\` is not JSON: ${(e as Error).message}`,
+      "a .json template body is JSON with `{{…}}` in its strings; name it .txt to send it as text",
     );
     return undefined;
   }
-  return { kind: "file", path: resolved, sizeBytes };
+  return {
+    body,
+    template: jsonTemplate(reader, jsonAsTree(json, entry.value.pos), filePath, scope),
+  };
+}
+
+function textBody(
+  reader: PlanReader,
+  node: YamlNode,
+  path: string,
+  text: string,
+  scope: TemplateScope,
+): ReadBody {
+  const t = scalarTemplate(reader, node, path, text, scope, "raw");
+  const body: PlanBody = { kind: "text", text };
+  return t.verbatim ? { body } : { body, template: t };
 }
 
 function toPlain(node: YamlNode): unknown {
   if (node.kind === "scalar") return node.value;
   if (node.kind === "seq") return node.items.map(toPlain);
   return Object.fromEntries(node.entries.map((e) => [e.key, toPlain(e.value)]));
-}
-
-/** Whether `path` lies strictly below the folder `root`. */
-function isInside(path: string, root: string): boolean {
-  const rel = relative(root, path);
-  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel);
 }

@@ -1,28 +1,28 @@
 /**
- * Validates request headers: valid names, values without line breaks, and `${env.NAME}`
- * substitution from the environment (a header that reads one is marked secret).
+ * Validates request headers: valid names, values without line breaks, `${env.NAME}` substitution
+ * from the environment (a header that reads one is marked secret), and `{{…}}` templates.
  *
  * @module
  */
 import type { YamlNode } from "./_yaml.ts";
-import type { PlanContext } from "./plan_context.ts";
 import { join, type PlanReader } from "./plan_reader.ts";
 import type { PlanHeader } from "./types.ts";
-
-const ENV_REF = /\$\{([^}]*)\}/g;
+import type { TemplateScope } from "./traffic/parse_template.ts";
+import { scalarTemplate } from "./traffic/template_nodes.ts";
 
 /**
  * Validates a mapping of header names to values, substituting `${env.NAME}` (such headers are
- * marked secret) and reporting problems on `reader`; returns the valid headers.
+ * marked secret), reading `{{…}}` templates, and reporting problems on `reader`; returns the valid
+ * headers.
  *
  * @example
  * ```ts
  * import { readHeaders } from "./validate_headers.ts";
  * import type { PlanReader } from "./plan_reader.ts";
- * import type { PlanContext } from "./plan_context.ts";
+ * import type { TemplateScope } from "./traffic/parse_template.ts";
  * import type { YamlNode } from "./_yaml.ts";
- * declare const reader: PlanReader, node: YamlNode, ctx: PlanContext;
- * readHeaders(reader, node, "defaults.headers", ctx);
+ * declare const reader: PlanReader, node: YamlNode, scope: TemplateScope;
+ * readHeaders(reader, node, "defaults.headers", scope);
  * // for `authorization: Bearer ${env.TOKEN}`: [{ name: "authorization", secret: true, ... }]
  * ```
  */
@@ -30,7 +30,7 @@ export function readHeaders(
   reader: PlanReader,
   node: YamlNode,
   path: string,
-  ctx: PlanContext,
+  scope: TemplateScope,
 ): PlanHeader[] {
   if (node.kind !== "map") {
     reader.error(node, path, `\`${path}\` must be a mapping of header names to values`);
@@ -50,37 +50,33 @@ export function readHeaders(
     }
     const template = reader.string(entry.value, hPath, true);
     if (template === undefined) continue;
-    let secret = false;
-    let missing = false;
-    const value = template.replace(ENV_REF, (whole, inner: string) => {
-      const m = /^env\.([A-Za-z_][A-Za-z0-9_]*)$/.exec(inner.trim());
-      if (!m) {
-        reader.error(
-          entry.value,
-          hPath,
-          `\`${whole}\` is not a known substitution`,
-          "write `${env.NAME}` to read an environment variable",
-        );
-        missing = true;
-        return "";
-      }
-      secret = true;
-      const v = ctx.env(m[1]);
-      if (v === undefined) {
-        const msg = `environment variable \`${m[1]}\` is not set`;
-        const hint = `set ${m[1]} before the run (in CI, from a secret)`;
-        if (ctx.requireEnv) reader.error(entry.value, hPath, msg, hint);
-        else reader.warn(entry.value, hPath, msg, hint);
-        missing = true;
-        return "";
-      }
-      return v;
-    });
+    const before = reader.issues.length;
+    const t = scalarTemplate(reader, entry.value, hPath, template, scope, "raw");
+    if (reader.issues.slice(before).some((i) => i.severity === "error")) continue;
+    const missing = reader.issues.length > before; // an unset variable, in `tailgate check`
+    const value = t.parts.map((p) =>
+      p.kind === "text" ? p.text : p.kind === "secret" ? p.value : ""
+    )
+      .join("");
     if (/[\r\n\0]/.test(value) && !missing) {
       reader.error(entry.value, hPath, "a header value cannot hold line breaks or NUL");
       continue;
     }
-    out.push({ name: entry.key, value, template, secret });
+    let unsafe = false;
+    for (const p of t.parts) {
+      const why = p.kind === "ref" ? scope.unsafeInHeader?.(p.ref) : undefined;
+      if (why === undefined) continue;
+      reader.error(entry.value, hPath, why, "a header value cannot hold line breaks or NUL");
+      unsafe = true;
+    }
+    if (unsafe) continue;
+    out.push({
+      name: entry.key,
+      value: t.drawsValues ? template : value,
+      template,
+      secret: t.readsSecrets,
+      ...(t.drawsValues ? { parts: t.parts } : {}),
+    });
   }
   return out;
 }

@@ -14,6 +14,9 @@ import { readRegression } from "./validate_regression.ts";
 import { readSearch, warnSearchSteps } from "./validate_search.ts";
 import { readSlos } from "./validate_slos.ts";
 import { type PlanContext, readDefaults, readRequests, readTarget } from "./validate_requests.ts";
+import { readData } from "./traffic/validate_data.ts";
+import { readVars } from "./traffic/validate_vars.ts";
+import { templateScope, warnUnused } from "./traffic/template_scope.ts";
 
 /** The top-level keys of a plan (plan_language.ts). */
 export const PLAN_KEYS: readonly string[] = keysOf("plan");
@@ -55,13 +58,19 @@ export function validatePlan(
     ? reader.string(get("description")!, "description")
     : undefined;
   const target = get("target") ? readTarget(reader, get("target")!) : undefined;
-  const defaults = get("defaults") ? readDefaults(reader, get("defaults")!, ctx) : { headers: [] };
+  const data = get("data") ? readData(reader, get("data")!, ctx) : [];
+  const vars = get("vars") ? readVars(reader, get("vars")!) : [];
+  const scope = templateScope(reader, get("data"), get("vars"), data, vars, ctx);
+  const defaults = get("defaults")
+    ? readDefaults(reader, get("defaults")!, scope)
+    : { headers: [] };
   const requests = get("requests")
-    ? readRequests(reader, get("requests")!, target, defaults, ctx)
+    ? readRequests(reader, get("requests")!, target, defaults, ctx, scope)
     : undefined;
   const load = get("load") ? readLoad(reader, get("load")!) : undefined;
   const requestsOk = requests !== undefined &&
     !reader.issues.some((i) => i.path.startsWith("requests") && i.severity === "error");
+  if (requestsOk) warnUnused(reader, get("data"), get("vars"), data, vars, requests);
   const regression = get("regression") ? readRegression(reader, get("regression")!) : undefined;
   const search = get("search") ? readSearch(reader, get("search")!) : undefined;
   const slos = get("slo")
@@ -112,6 +121,8 @@ export function validatePlan(
     requests,
     load,
     slos,
+    ...(data.length ? { data } : {}),
+    ...(vars.length ? { vars } : {}),
     ...(regression === undefined ? {} : { regression }),
     ...(search === undefined ? {} : { search }),
   };

@@ -8,7 +8,10 @@ import type { YamlNode } from "./_yaml.ts";
 import type { PlanContext } from "./plan_context.ts";
 import { defaultDurationMs, keysOf, PLAN_LANGUAGE } from "./plan_language.ts";
 import { join, type PlanReader } from "./plan_reader.ts";
-import type { PlanHeader, PlanRequest } from "./types.ts";
+import type { PlanBody, PlanHeader, PlanRequest, RequestTemplate } from "./types.ts";
+import type { TemplateScope } from "./traffic/parse_template.ts";
+import { type TargetTemplate, targetTemplate } from "./traffic/target_template.ts";
+import type { CompiledTemplate } from "./traffic/template_nodes.ts";
 import { parseDurationMs } from "./units.ts";
 import { readBody } from "./validate_body.ts";
 import { readExpect } from "./validate_expect.ts";
@@ -55,12 +58,12 @@ export function readTarget(reader: PlanReader, node: YamlNode): string | undefin
 }
 
 /** Reads `defaults`: headers and timeout shared by every request. */
-export function readDefaults(reader: PlanReader, node: YamlNode, ctx: PlanContext) {
+export function readDefaults(reader: PlanReader, node: YamlNode, scope: TemplateScope) {
   const f = reader.fields(node, "defaults", keysOf("defaults"), PLAN_LANGUAGE.defaults.synonyms);
   const headersNode = f?.get("headers")?.value;
   const timeoutNode = f?.get("timeout")?.value;
   return {
-    headers: headersNode ? readHeaders(reader, headersNode, "defaults.headers", ctx) : [],
+    headers: headersNode ? readHeaders(reader, headersNode, "defaults.headers", scope) : [],
     timeoutMs: timeoutNode ? positiveDuration(reader, timeoutNode, "defaults.timeout") : undefined,
   };
 }
@@ -72,6 +75,7 @@ export function readRequests(
   target: string | undefined,
   defaults: { headers: PlanHeader[]; timeoutMs?: number },
   ctx: PlanContext,
+  scope: TemplateScope,
 ): PlanRequest[] {
   const items = reader.list(node, "requests");
   if (items === undefined) return [];
@@ -94,17 +98,34 @@ export function readRequests(
         `write \`${method.toUpperCase()}\``,
       );
     }
-    const url = readRequestUrl(reader, item, get("path"), get("url"), path, target);
+    let url = readRequestUrl(reader, item, get("path"), get("url"), path, target);
+    let targetT: TargetTemplate | undefined;
+    if (url !== undefined) {
+      const node = (get("path") ?? get("url"))!;
+      const key = get("path") ? "path" : "url";
+      const t = node === undefined ? undefined : targetTemplate(
+        reader,
+        node,
+        join(path, key),
+        reader.string(node, join(path, key))!,
+        key === "path" ? target : undefined,
+        scope,
+      );
+      if (t === "invalid") url = undefined;
+      else if (t !== undefined) [targetT, url] = [t, t.url];
+    }
     const headers = [...defaults.headers];
     if (get("headers")) {
-      for (const h of readHeaders(reader, get("headers")!, join(path, "headers"), ctx)) {
+      for (const h of readHeaders(reader, get("headers")!, join(path, "headers"), scope)) {
         const at = headers.findIndex((d) => d.name.toLowerCase() === h.name.toLowerCase());
         if (at >= 0) headers[at] = h;
         else headers.push(h);
       }
     }
-    const body = get("body") ? readBody(reader, get("body")!, join(path, "body"), ctx) : undefined;
-    for (const key of ["path", "url", "body"]) warnLiteralEnv(reader, get(key), join(path, key));
+    const read = get("body")
+      ? readBody(reader, get("body")!, join(path, "body"), ctx, scope)
+      : undefined;
+    const body = read?.body;
     if (body?.kind === "json" && !headers.some((h) => h.name.toLowerCase() === "content-type")) {
       const value = "application/json";
       headers.push({ name: "content-type", value, template: value, secret: false });
@@ -119,7 +140,9 @@ export function readRequests(
       ? readExpect(reader, get("expect")!, join(path, "expect"))
       : { codes: [], classes: [2] };
     const nameNode = get("name");
-    const shortPath = url === undefined ? "" : new URL(url).pathname + new URL(url).search;
+    const shortPath = url === undefined
+      ? ""
+      : targetT?.pathText ?? new URL(url).pathname + new URL(url).search;
     const label = nameNode ? reader.string(nameNode, join(path, "name")) : `${method} ${shortPath}`;
     if (label !== undefined && labels.has(label)) {
       reader.error(
@@ -142,9 +165,55 @@ export function readRequests(
       );
       return;
     }
-    out.push({ label, method, url, headers, body, weight, timeoutMs, expect });
+    const template = requestTemplate(url, targetT, headers, body, read?.template);
+    out.push({
+      label,
+      method,
+      url,
+      headers,
+      body,
+      weight,
+      timeoutMs,
+      expect,
+      ...(template ? { template } : {}),
+    });
   });
   return out;
+}
+
+/**
+ * The request as parts, when it is rendered rather than sent as one fixed string: a templated
+ * path, a header that draws values, or a templated body.
+ */
+function requestTemplate(
+  url: string,
+  targetT: TargetTemplate | undefined,
+  headers: PlanHeader[],
+  body: PlanBody | undefined,
+  bodyT: CompiledTemplate | undefined,
+): RequestTemplate | undefined {
+  if (targetT === undefined && bodyT === undefined && !headers.some((h) => h.parts)) {
+    return undefined;
+  }
+  const plain = new URL(url);
+  return {
+    target: targetT?.parts ?? [{ kind: "text", text: plain.pathname + plain.search }],
+    headers: headers.map((h) => ({
+      name: h.name,
+      parts: h.parts ??
+        [
+          h.secret ? { kind: "secret", value: h.value, template: h.template } : {
+            kind: "text",
+            text: h.value,
+          },
+        ],
+    })),
+    ...(bodyT
+      ? { body: bodyT.parts }
+      : body && body.kind !== "file"
+      ? { body: [{ kind: "text", text: body.text }] }
+      : {}),
+  };
 }
 
 function positiveDuration(reader: PlanReader, node: YamlNode, path: string): number | undefined {
@@ -157,26 +226,3 @@ function positiveDuration(reader: PlanReader, node: YamlNode, path: string): num
 }
 
 export { positiveDuration };
-
-/**
- * `${env.NAME}` is read in headers only: in a path, URL or body it would be sent as written, so
- * say so where it appears.
- */
-function warnLiteralEnv(reader: PlanReader, node: YamlNode | undefined, path: string): void {
-  if (node === undefined) return;
-  if (node.kind === "scalar") {
-    if (typeof node.value === "string" && node.value.includes("${env.")) {
-      reader.warn(
-        node,
-        path,
-        `\`\${env.…}\` in \`${path.split(".").at(-1)}\` is sent as written: environment ` +
-          "variables are read in headers only",
-        "move the value into a header, or write it out",
-      );
-    }
-    return;
-  }
-  for (const child of node.kind === "map" ? node.entries.map((e) => e.value) : node.items) {
-    warnLiteralEnv(reader, child, path);
-  }
-}

@@ -11,11 +11,13 @@ import { HISTOGRAM_CONFIG } from "../hdr/histogram_config.ts";
 import type { EngineRun } from "../run/run_engine.ts";
 import { mergeLatency } from "../recorder/merge_recorded.ts";
 import { planRecord } from "./plan_record.ts";
+import { trafficRecord } from "./traffic_record.ts";
 import {
   type Environment,
   RESULT_SCHEMA,
   RESULT_VERSION,
   type RunResult,
+  type TrafficRecord,
 } from "../model/run_result.ts";
 import { judgeToolHealth } from "./tool_health.ts";
 import { youngGenerationWarning } from "../engine/v8_flags.ts";
@@ -63,6 +65,7 @@ export function buildResult(
     (run.complete ? run.scheduleDurationMs : Math.min(run.durationMs, run.scheduleDurationMs)) /
     1000;
   const scheduled = run.complete ? run.scheduled : totals.counts.scheduled;
+  const traffic = trafficRecord(plan, run.rendered);
   return {
     schema: RESULT_SCHEMA,
     version: RESULT_VERSION,
@@ -107,14 +110,25 @@ export function buildResult(
       achievedPerSec: round(sentWithin(recorded.intervals, seconds * 1000) / seconds),
       ...health,
     },
+    ...(traffic ? { traffic } : {}),
     verdicts: [],
     ...warningsOf([
+      lateRenderNote(traffic, completedRequests),
       run.error === undefined ? undefined : `the run failed part-way: ${run.error}`,
       youngGenerationNote,
       unopenedNote(run.unopenedConnections, plan),
       run.outOfDescriptors ? OUT_OF_DESCRIPTORS_NOTE : undefined,
     ]),
   };
+}
+
+/** Requests rendered when due are never hidden: their render time is in their send lag. */
+function lateRenderNote(traffic: TrafficRecord | undefined, completed: number): string | undefined {
+  const late = traffic?.lateRenders ?? 0;
+  if (late === 0) return undefined;
+  const share = completed > 0 ? ` (${(late / completed * 100).toPrecision(2)}%)` : "";
+  return `${late} requests${share} were rendered when due instead of ahead of the schedule: ` +
+    "the renderer fell behind, and their render time is in their send lag";
 }
 
 function sentWithin(

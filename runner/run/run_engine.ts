@@ -22,7 +22,13 @@ import { CONNECT_TIMEOUT_MS, Dispatcher } from "../engine/dispatcher.ts";
 import { Http1Connection } from "../engine/http1_connection.ts";
 import { OUT_OF_DESCRIPTORS_NOTE } from "../engine/http1_errors.ts";
 import { prepareRequest } from "../engine/http1_request.ts";
+import { RenderAhead, RequestRenderer } from "../engine/render/mod.ts";
 import { type Clock, type Connection, PERFORMANCE_CLOCK, type Waker } from "../engine/types.ts";
+
+/** Whether any request of `plan` is rendered per request (it has a template). */
+function hasTemplates(plan: ResolvedPlan): boolean {
+  return plan.requests.some((r) => r.template !== undefined);
+}
 
 /** A progress snapshot, about once a second. */
 export interface Progress {
@@ -116,6 +122,11 @@ export interface EngineRun {
    * undefined where not measured (records built by hand in tests).
    */
   youngGenerationMb?: number;
+  /**
+   * A templated plan's rendering: requests rendered when due instead of ahead (generator
+   * lateness), and per data source how many requests drew a row from it.
+   */
+  rendered?: { late: number; draws: number[] };
   /** Set when the run failed part-way; the record holds what was measured until then. */
   error?: string;
 }
@@ -141,10 +152,21 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
     stages: plan.load.stages,
     weights: plan.requests.map((r) => r.weight),
   });
-  const requests = await Promise.all(plan.requests.map(async (r, i) => {
-    const body = r.body?.kind === "file" ? await Deno.readFile(r.body.path) : undefined;
-    return prepareRequest(r, i, body);
-  }));
+  const fileBodies = await Promise.all(
+    plan.requests.map((r) => r.body?.kind === "file" ? Deno.readFile(r.body.path) : undefined),
+  );
+  const requests = plan.requests.map((r, i) => prepareRequest(r, i, fileBodies[i]));
+  const shard = options.shard ?? { index: 0, count: 1 };
+  // A templated plan's requests are rendered ahead of the schedule, into pooled buffers.
+  const source = hasTemplates(plan)
+    ? new RenderAhead(
+      new RequestRenderer(plan, fileBodies),
+      plan.requests,
+      requests,
+      schedule.cursor(shard),
+      plan.data?.length ?? 0,
+    )
+    : undefined;
   const origin = new URL(plan.requests[0].url);
   // A real run keeps its engine thread for timing, writing, reading and recording: intervals are
   // encoded by an idle-priority worker, and a probe thread measures the platform's hiccups.
@@ -162,7 +184,6 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
     1000,
     store,
   );
-  const shard = options.shard ?? { index: 0, count: 1 };
   const share = (n: number) => Math.max(1, Math.round(n / shard.count));
   // The engine-stall probe counts from the end of the leading warmup stages, as send lag does.
   const warmupEndMs = schedule.stages.find((s) => !s.warmup)?.startMs ?? schedule.durationMs;
@@ -206,6 +227,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
   const dispatcher = new Dispatcher({
     cursor: schedule.cursor(shard),
     requests,
+    source,
     connect: () => connect(origin, clock),
     connections: share(plan.load.connections),
     maxConnections: share(plan.load.maxConnections),
@@ -243,6 +265,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
         "request's timeout)",
     );
   }
+  source?.fill();
   const cpuBefore = process.cpuUsage();
   // The schedule starts once the connections are open.
   const startAtEpochMs = options.startAt ? await options.startAt() : options.startAtEpochMs;
@@ -277,6 +300,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
       timerSlackSet,
       io: native !== undefined ? "native" : "deno",
       youngGenerationMb: youngGenerationMb(),
+      ...(source ? { rendered: { late: source.late, draws: [...source.draws] } } : {}),
       ...(error === undefined ? {} : { error }),
     };
   } finally {

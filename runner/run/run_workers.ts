@@ -150,6 +150,7 @@ export async function runWorkers(options: RunWorkersOptions): Promise<EngineRun>
       timerSlackSet: runs.every((r) => r.timerSlackSet),
       io: runs[0].io,
       youngGenerationMb: Math.min(...runs.map((r) => r.youngGenerationMb ?? Infinity)),
+      ...sumRendered(runs),
       ...(runs.some((r) => r.error)
         ? { error: runs.map((r) => r.error).filter(Boolean).join("; ") }
         : {}),
@@ -171,6 +172,17 @@ function sumProgress(parts: Progress[]): Progress {
     errors: total((p) => p.errors),
     queued: total((p) => p.queued),
     inflight: total((p) => p.inflight),
+  };
+}
+
+function sumRendered(runs: EngineRun[]): Pick<EngineRun, "rendered"> {
+  const parts = runs.flatMap((r) => r.rendered ? [r.rendered] : []);
+  if (parts.length === 0) return {};
+  return {
+    rendered: {
+      late: parts.reduce((n, p) => n + p.late, 0),
+      draws: parts[0].draws.map((_, s) => parts.reduce((n, p) => n + p.draws[s], 0)),
+    },
   };
 }
 

@@ -19,3 +19,6 @@ export {
 } from "./fire_times.ts";
 export { deriveSeed, Prng } from "./prng.ts";
 export { RequestMix } from "./request_mix.ts";
+export { dataDemand, type DataUse, RowCursor, sourceStream } from "./data_rows.ts";
+export { dataExhaustion, demandLine, type SourceDemand } from "./data_exhaustion.ts";
+export { choiceIndexAt, drawVar, hashWord, uniformAt, uuidAt } from "./draw_values.ts";

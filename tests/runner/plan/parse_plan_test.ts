@@ -99,7 +99,7 @@ Deno.test("parsePlan() errors on an unset variable before a run, warns under che
     'defaults:\n  headers:\n    X-Key: "${env.NOPE}"\nrequests:',
   );
   const run = parseText(text, { requireEnv: true });
-  assert.deepEqual(errorsOf(run), ["5:12 environment variable `NOPE` is not set"]);
+  assert.deepEqual(errorsOf(run), ["5:13 environment variable `NOPE` is not set"]);
   const check = parseText(text, { requireEnv: false });
   assert.ok(check.plan);
   assert.equal(check.issues[0].severity, "warning");
@@ -370,12 +370,18 @@ Deno.test("parsePlan() says what thousands of nested brackets, a -0% bound and $
   assert.match(errorsOf(deep)[0], /nests too deeply to read .* write it flatter/);
   const negative = parseText(`${MINIMAL_PLAN}slo:\n  - error_rate < -0%\n`);
   assert.match(errorsOf(negative)[0], /`-0%` is outside 0%\.\.100%/);
-  const literal = parseText(MINIMAL_PLAN.replace("path: /", 'path: "/u/${env.USER_ID}"'));
-  assert.ok(literal.plan, "a warning, not an error");
-  assert.match(
-    literal.issues.map((i) => `${i.severity} ${i.line}:${i.col} ${i.message}`).join("\n"),
-    /warning 4:11 `\$\{env\.…\}` in `path` is sent as written/,
-  );
+  // `${env.X}` in a path is read, sent percent-encoded, and never printed: the URL keeps it.
+  const secret = parseText(MINIMAL_PLAN.replace("path: /", 'path: "/u/${env.USER_ID}"'), {
+    env: { USER_ID: "a b" },
+  });
+  const request = secret.plan!.requests[0];
+  assert.ok(request.url.endsWith("/u/${env.USER_ID}"));
+  assert.deepEqual(request.template!.target, [
+    { kind: "text", text: "/u/" },
+    { kind: "secret", value: "a%20b", template: "${env.USER_ID}" },
+  ]);
+  const unknown = parseText(MINIMAL_PLAN.replace("path: /", 'path: "/u/${uuid}"'));
+  assert.deepEqual(errorsOf(unknown), ["4:15 `${uuid}` is not a known substitution"]);
 });
 
 Deno.test("parsePlan() points an unclosed [ or { at where it opened, not where the file goes on", () => {

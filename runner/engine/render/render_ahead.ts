@@ -1,0 +1,133 @@
+/**
+ * Requests rendered ahead of the schedule: a ring of the next requests of this engine's share, in
+ * send order, filled a few at a time while the run loop has nothing due and before the schedule
+ * starts. A due request is taken from the ring; one that is not ready (the renderer fell behind)
+ * is rendered when due and counted as generator lateness, never skipped. Buffers are pooled and
+ * reused once their request completes.
+ *
+ * @module
+ */
+import type { PlanRequest } from "../../plan/types.ts";
+import type { ScheduleCursor } from "../../schedule/build_schedule.ts";
+import type { PreparedRequest, RequestSource } from "../types.ts";
+import { ByteWriter } from "./byte_writer.ts";
+import type { RequestRenderer } from "./request_renderer.ts";
+
+/** Requests kept rendered ahead. */
+export const RENDER_AHEAD = 512;
+/** At most this many are rendered per run-loop pass, so a pass never blocks for long. */
+const BATCH = 64;
+
+/** A rendered request: a prepared request whose bytes live in a pooled buffer. */
+interface Rendered extends PreparedRequest {
+  n: number;
+  writer: ByteWriter;
+}
+
+/**
+ * The request source of a templated plan.
+ *
+ * @example
+ * ```ts
+ * import { RenderAhead } from "./render_ahead.ts";
+ * // const source = new RenderAhead(renderer, plan.requests, fixed, schedule.cursor(shard));
+ * // source.fill(); // before the schedule starts
+ * // dispatcher: source.take(cursor.index, cursor.labelIndex) ... source.release(request, failed)
+ * ```
+ */
+export class RenderAhead implements RequestSource {
+  readonly #renderer: RequestRenderer;
+  readonly #requests: readonly PlanRequest[];
+  readonly #fixed: readonly PreparedRequest[];
+  readonly #cursor: ScheduleCursor;
+  readonly #ring: Array<Rendered | undefined> = new Array(RENDER_AHEAD);
+  #head = 0;
+  #length = 0;
+  readonly #pool: Rendered[] = [];
+  /** Requests rendered when due instead of ahead. */
+  late = 0;
+  /** Per data source: how many requests drew a row from it. */
+  readonly draws: number[];
+
+  /**
+   * `fixed[label]` is sent as it is for a label without a template; `cursor` walks this engine's
+   * share of the schedule, as the dispatcher's does.
+   */
+  constructor(
+    renderer: RequestRenderer,
+    requests: readonly PlanRequest[],
+    fixed: readonly PreparedRequest[],
+    cursor: ScheduleCursor,
+    sources: number,
+  ) {
+    this.#renderer = renderer;
+    this.#requests = requests;
+    this.#fixed = fixed;
+    this.#cursor = cursor;
+    this.draws = new Array(sources).fill(0);
+  }
+
+  /** Fills the ring whole (before the schedule starts). */
+  fill(): void {
+    while (this.#length < RENDER_AHEAD && this.#renderNext()) { /* render */ }
+  }
+
+  renderAhead(): void {
+    for (let i = 0; i < BATCH && this.#length < RENDER_AHEAD && this.#renderNext(); i++) {
+      /* render */
+    }
+  }
+
+  take(n: number, labelIndex: number): PreparedRequest {
+    for (const s of this.#renderer.sourcesOf[labelIndex]) this.draws[s]++;
+    if (!this.#renderer.isTemplated(labelIndex)) return this.#fixed[labelIndex];
+    if (this.#length === 0) {
+      // Not ready when due: render now, and say so in tool health.
+      this.late++;
+      this.#renderNext();
+    }
+    const r = this.#ring[this.#head]!;
+    if (r.n !== n) throw new Error(`render-ahead out of step: request ${r.n}, due ${n}`);
+    this.#ring[this.#head] = undefined;
+    this.#head = (this.#head + 1) % RENDER_AHEAD;
+    this.#length--;
+    return r;
+  }
+
+  release(request: PreparedRequest, failed: boolean): void {
+    if (!failed && "writer" in request) this.#pool.push(request as Rendered);
+  }
+
+  /** Renders this share's next templated request into the ring; false once none is left. */
+  #renderNext(): boolean {
+    const c = this.#cursor;
+    while (!c.done && !this.#renderer.isTemplated(c.labelIndex)) c.advance();
+    if (c.done) return false;
+    const r = this.#pool.pop() ?? this.#fresh(c.labelIndex);
+    const request = this.#requests[c.labelIndex];
+    this.#renderer.render(c.index, c.labelIndex, r.writer);
+    r.n = c.index;
+    r.labelIndex = c.labelIndex;
+    r.bytes = r.writer.view();
+    r.isHead = request.method === "HEAD";
+    r.timeoutMs = request.timeoutMs;
+    r.expect = request.expect;
+    this.#ring[(this.#head + this.#length) % RENDER_AHEAD] = r;
+    this.#length++;
+    c.advance();
+    return true;
+  }
+
+  #fresh(labelIndex: number): Rendered {
+    const request = this.#requests[labelIndex];
+    return {
+      n: -1,
+      labelIndex,
+      writer: new ByteWriter(256),
+      bytes: new Uint8Array(0),
+      isHead: false,
+      timeoutMs: request.timeoutMs,
+      expect: request.expect,
+    };
+  }
+}

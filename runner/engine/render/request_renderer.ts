@@ -1,0 +1,228 @@
+/**
+ * Renders request n of a templated plan into bytes: each label's template compiled once into a
+ * list of steps (fixed bytes, or a drawn value in its encoding), then written for n into a
+ * reusable buffer. The values are pure functions of the plan's seed and n (schedule/), so the
+ * bytes are too: the same plan and seed send the same requests. The head is laid out exactly as
+ * http1_request.ts lays out a fixed request.
+ *
+ * @module
+ */
+import type { PlanRequest, PlanVar, ResolvedPlan, TemplatePart } from "../../plan/types.ts";
+import { type DataUse, RowCursor } from "../../schedule/data_rows.ts";
+import { choiceIndexAt, drawVar, uuidAt } from "../../schedule/draw_values.ts";
+import { TAILGATE_VERSION } from "../../version.ts";
+import { ByteWriter } from "./byte_writer.ts";
+import { EncodedColumn, encodeText } from "./encoded_values.ts";
+
+const encoder = new TextEncoder();
+const EMPTY_BODY_LENGTH_METHODS = new Set(["POST", "PUT", "PATCH"]);
+
+type Step =
+  | { kind: "bytes"; bytes: Uint8Array }
+  | { kind: "column"; source: number; column: EncodedColumn }
+  | { kind: "var"; index: number; encoded?: Uint8Array[]; quoted: boolean };
+
+interface Program {
+  head: Step[];
+  /** Steps of the body; undefined when it has none. */
+  body?: Step[];
+  /** Where `Content-Length: ` goes: true when the request carries one. */
+  contentLength: boolean;
+  /** Sources this label reads (their row is drawn once per request). */
+  sources: number[];
+}
+
+/**
+ * The renderer of one plan's templated requests.
+ *
+ * @example
+ * ```ts
+ * import { RequestRenderer } from "./request_renderer.ts";
+ * import { ByteWriter } from "./byte_writer.ts";
+ * import type { ResolvedPlan } from "../../plan/types.ts";
+ * declare const plan: ResolvedPlan;
+ * const renderer = new RequestRenderer(plan, []);
+ * const out = new ByteWriter();
+ * renderer.render(0, 0, out); // request 0 of the first label
+ * ```
+ */
+export class RequestRenderer {
+  /** Per label: its program, or undefined for a label without a template. */
+  readonly #programs: Array<Program | undefined>;
+  readonly #rows: RowCursor;
+  readonly #vars: readonly PlanVar[];
+  readonly #seed: number;
+  readonly #body = new ByteWriter(256);
+  /** Per source: the row drawn for the request being rendered. */
+  readonly #row: Int32Array;
+  /** Which sources each label reads (for draw counts). */
+  readonly sourcesOf: readonly (readonly number[])[];
+
+  /** `fileBodies[label]`: the bytes of a `file` body that is not a template. */
+  constructor(plan: ResolvedPlan, fileBodies: ReadonlyArray<Uint8Array | undefined>) {
+    const data = plan.data ?? [];
+    this.#vars = plan.vars ?? [];
+    this.#seed = plan.load.seed;
+    const columns = new Map<string, EncodedColumn>();
+    const column = (s: number, c: number, encoding: TemplatePart & { kind: "ref" }) => {
+      const key = `${s}/${c}/${encoding.encoding}`;
+      let col = columns.get(key);
+      if (col === undefined) {
+        col = new EncodedColumn(data[s].text[c], data[s].json?.[c], encoding.encoding);
+        columns.set(key, col);
+      }
+      return col;
+    };
+    const compile = (parts: readonly TemplatePart[], sources: Set<number>): Step[] =>
+      parts.map((p): Step => {
+        if (p.kind === "text") return { kind: "bytes", bytes: encoder.encode(p.text) };
+        if (p.kind === "secret") return { kind: "bytes", bytes: encoder.encode(p.value) };
+        if (p.ref.kind === "column") {
+          const { source: name, column: col } = p.ref;
+          const s = data.findIndex((d) => d.name === name);
+          sources.add(s);
+          return { kind: "column", source: s, column: column(s, data[s].columns.indexOf(col), p) };
+        }
+        const name = p.ref.name;
+        const index = this.#vars.findIndex((v) => v.name === name);
+        const spec = this.#vars[index].spec;
+        const encoded = spec.kind === "choice"
+          ? spec.values.map((v) =>
+            encoder.encode(
+              encodeText(String(v), p.encoding, typeof v === "string" ? undefined : String(v)),
+            )
+          )
+          : undefined;
+        return {
+          kind: "var",
+          index,
+          encoded,
+          quoted: p.encoding === "json_value" && spec.kind === "uuid",
+        };
+      });
+    this.#programs = plan.requests.map((r, label) => {
+      if (r.template === undefined) return undefined;
+      const sources = new Set<number>();
+      const program = compileRequest(r, compile, sources, fileBodies[label]);
+      return { ...program, sources: [...sources] };
+    });
+    this.sourcesOf = this.#programs.map((p) => p?.sources ?? []);
+    const uses: DataUse[] = data.map((d, s) => ({
+      order: d.order,
+      rows: d.rows,
+      labels: this.sourcesOf.flatMap((list, l) => list.includes(s) ? [l] : []),
+    }));
+    this.#rows = new RowCursor(plan.requests.map((r) => r.weight), uses, plan.load.seed);
+    this.#row = new Int32Array(data.length);
+  }
+
+  /** True when `label` is rendered per request (it has a template). */
+  isTemplated(label: number): boolean {
+    return this.#programs[label] !== undefined;
+  }
+
+  /**
+   * Writes request `n` (of label `label`) into `out`, from its start. Request indices passed to
+   * one renderer never go down.
+   */
+  render(n: number, label: number, out: ByteWriter): void {
+    const program = this.#programs[label]!;
+    this.#rows.at(n);
+    for (const s of program.sources) this.#row[s] = this.#rows.rowOf(s);
+    out.reset();
+    if (program.body !== undefined) {
+      this.#body.reset();
+      this.#write(program.body, n, this.#body);
+    }
+    this.#write(program.head, n, out);
+    if (program.contentLength) {
+      out.ascii("Content-Length: ");
+      out.integer(program.body === undefined ? 0 : this.#body.length);
+      out.ascii("\r\n");
+    }
+    out.ascii("\r\n");
+    if (program.body !== undefined) out.range(this.#body.buf, 0, this.#body.length);
+  }
+
+  #write(steps: readonly Step[], n: number, out: ByteWriter): void {
+    for (const step of steps) {
+      if (step.kind === "bytes") {
+        out.range(step.bytes, 0, step.bytes.length);
+      } else if (step.kind === "column") {
+        const { bytes, starts } = step.column;
+        const r = this.#row[step.source];
+        out.range(bytes, starts[r], starts[r + 1]);
+      } else {
+        const spec = this.#vars[step.index].spec;
+        if (spec.kind === "counter") out.integer(n);
+        else if (spec.kind === "int") {
+          out.integer(drawVar(spec, this.#seed, step.index, n) as number);
+        } else if (spec.kind === "choice") {
+          const e = step.encoded!;
+          const b = e[choiceIndexAt(this.#seed, step.index, n, e.length)];
+          out.range(b, 0, b.length);
+        } else {
+          if (step.quoted) out.ascii('"');
+          out.ascii(uuidAt(this.#seed, step.index, n));
+          if (step.quoted) out.ascii('"');
+        }
+      }
+    }
+  }
+}
+
+function compileRequest(
+  r: PlanRequest,
+  compile: (parts: readonly TemplatePart[], sources: Set<number>) => Step[],
+  sources: Set<number>,
+  fileBody: Uint8Array | undefined,
+): Omit<Program, "sources"> {
+  const t = r.template!;
+  const url = new URL(r.url);
+  const names = new Set(t.headers.map((h) => h.name.toLowerCase()));
+  const head: Step[] = [
+    { kind: "bytes", bytes: encoder.encode(`${r.method} `) },
+    ...compile(t.target, sources),
+    { kind: "bytes", bytes: encoder.encode(" HTTP/1.1\r\n") },
+  ];
+  if (!names.has("host")) {
+    head.push({ kind: "bytes", bytes: encoder.encode(`Host: ${url.host}\r\n`) });
+  }
+  for (const h of t.headers) {
+    if (h.name.toLowerCase() === "content-length") continue;
+    head.push({ kind: "bytes", bytes: encoder.encode(`${h.name}: `) });
+    head.push(...compile(h.parts, sources));
+    head.push({ kind: "bytes", bytes: encoder.encode("\r\n") });
+  }
+  if (!names.has("user-agent")) {
+    head.push({
+      kind: "bytes",
+      bytes: encoder.encode(`User-Agent: tailgate/${TAILGATE_VERSION}\r\n`),
+    });
+  }
+  const body: Step[] | undefined = t.body
+    ? compile(t.body, sources)
+    : fileBody
+    ? [{ kind: "bytes", bytes: fileBody }]
+    : undefined;
+  return {
+    head: merge(head),
+    ...(body ? { body: merge(body) } : {}),
+    contentLength: body !== undefined || EMPTY_BODY_LENGTH_METHODS.has(r.method),
+  };
+}
+
+/** Joins neighbouring fixed byte steps into one. */
+function merge(steps: Step[]): Step[] {
+  const out: Step[] = [];
+  for (const s of steps) {
+    const last = out.at(-1);
+    if (s.kind === "bytes" && last?.kind === "bytes") {
+      const joined = new Uint8Array(last.bytes.length + s.bytes.length);
+      joined.set(last.bytes);
+      joined.set(s.bytes, last.bytes.length);
+      out[out.length - 1] = { kind: "bytes", bytes: joined };
+    } else out.push(s);
+  }
+  return out;
+}

@@ -1,0 +1,84 @@
+/**
+ * A request's path (or absolute URL) as a template: its literal text normalised as the URL parser
+ * would send it, its drawn values percent-encoded, and its origin (scheme, host, port) literal.
+ *
+ * @module
+ */
+import type { YamlNode } from "../_yaml.ts";
+import type { PlanReader } from "../plan_reader.ts";
+import type { TemplatePart } from "../types.ts";
+import type { TemplateScope } from "./parse_template.ts";
+import { scalarTemplate } from "./template_nodes.ts";
+
+/** A templated request-target: the printable URL and the parts of `path?query`. */
+export interface TargetTemplate {
+  /** The URL as written (templates and `${env.NAME}` unresolved): printed and stored. */
+  url: string;
+  /** The request line's target, `/users/{{users.id}}?…`, as parts. */
+  parts: TemplatePart[];
+  /** The printable path and query, for the request's default label. */
+  pathText: string;
+}
+
+/**
+ * Reads the template in a request's `path` (joined to `target`) or absolute `url`; undefined when
+ * the text has no template syntax (it is then a plain URL) or is wrong (reported on `reader`).
+ *
+ * @example
+ * ```ts
+ * import { targetTemplate } from "./target_template.ts";
+ * import type { PlanReader } from "../plan_reader.ts";
+ * import type { TemplateScope } from "./parse_template.ts";
+ * import type { YamlNode } from "../_yaml.ts";
+ * declare const reader: PlanReader, node: YamlNode, scope: TemplateScope;
+ * targetTemplate(reader, node, "requests[0].path", "/users/{{users.id}}", "http://127.0.0.1:8080", scope);
+ * // { url: "http://127.0.0.1:8080/users/{{users.id}}", parts: ["/users/", users.id], ... }
+ * ```
+ */
+export function targetTemplate(
+  reader: PlanReader,
+  node: YamlNode,
+  path: string,
+  text: string,
+  target: string | undefined,
+  scope: TemplateScope,
+): TargetTemplate | undefined | "invalid" {
+  const before = reader.issues.filter((i) => i.severity === "error").length;
+  const t = scalarTemplate(reader, node, path, text, scope, "percent");
+  if (reader.issues.filter((i) => i.severity === "error").length > before) return "invalid";
+  if (t.verbatim) return undefined;
+  let mark = "tgph";
+  while (text.includes(mark)) mark += "x";
+  const holes: TemplatePart[] = [];
+  const written = t.parts.map((p) => {
+    if (p.kind === "text") return p.text;
+    holes.push(p.kind === "secret" ? { ...p, value: encodeURIComponent(p.value) } : p);
+    return `${mark}${holes.length - 1}z`;
+  }).join("");
+  const absolute = target === undefined;
+  let url: URL;
+  try {
+    url = new URL(absolute ? written : target + written);
+  } catch {
+    reader.error(node, path, `\`${text}\` is not a URL`, "e.g. `/users/{{users.id}}`");
+    return "invalid";
+  }
+  if (url.origin.includes(mark) || url.username.includes(mark) || url.password.includes(mark)) {
+    reader.error(
+      node,
+      path,
+      "the scheme, host and port of a URL cannot be templates",
+      "one plan drives one origin; put the template in the path or query",
+    );
+    return "invalid";
+  }
+  const parts: TemplatePart[] = [];
+  const pieces = `${url.pathname}${url.search}`.split(new RegExp(`${mark}(\\d+)z`));
+  pieces.forEach((piece, i) => {
+    if (i % 2 === 1) parts.push(holes[Number(piece)]);
+    else if (piece !== "") parts.push({ kind: "text", text: piece });
+  });
+  const origin = absolute ? url.origin : target;
+  const pathText = absolute ? text.slice(text.indexOf(url.host) + url.host.length) || "/" : text;
+  return { url: absolute ? text : origin + text, parts, pathText };
+}

@@ -1,0 +1,146 @@
+/**
+ * What a plan's templates may name: its vars and data sources, with the checks that need their
+ * values (a value that would break a header line), and the warning for one that nothing uses.
+ *
+ * @module
+ */
+import type { YamlNode } from "../_yaml.ts";
+import type { PlanContext } from "../plan_context.ts";
+import { join, type PlanReader } from "../plan_reader.ts";
+import type { PlanDataSource, PlanRequest, PlanVar, TemplateRef } from "../types.ts";
+import type { TemplateScope } from "./parse_template.ts";
+
+const LINE_BREAK = /[\r\n\0]/;
+
+/**
+ * The scope of a plan's templates. A var and a data source may not share a name.
+ *
+ * @example
+ * ```ts
+ * import { templateScope } from "./template_scope.ts";
+ * import type { PlanReader } from "../plan_reader.ts";
+ * import type { PlanContext } from "../plan_context.ts";
+ * declare const reader: PlanReader, ctx: PlanContext;
+ * const scope = templateScope(reader, undefined, undefined, [], [{ name: "n", spec: { kind: "counter" }, text: "counter", line: 3 }], ctx);
+ * scope.vars.has("n"); // true
+ * ```
+ */
+export function templateScope(
+  reader: PlanReader,
+  dataNode: YamlNode | undefined,
+  varsNode: YamlNode | undefined,
+  data: readonly PlanDataSource[],
+  vars: readonly PlanVar[],
+  ctx: PlanContext,
+): TemplateScope {
+  const varNames = new Set(vars.map((v) => v.name));
+  const declared = (node: YamlNode | undefined) =>
+    node?.kind === "map" ? node.entries.map((e) => e.key) : [];
+  const broken = new Set([
+    ...declared(dataNode).filter((k) => !data.some((d) => d.name === k)),
+    ...declared(varsNode).filter((k) => !varNames.has(k)),
+  ]);
+  const sources = new Map<string, readonly string[]>();
+  for (const d of data) {
+    if (varNames.has(d.name)) {
+      const at = dataNode?.kind === "map"
+        ? dataNode.entries.find((e) => e.key === d.name)
+        : undefined;
+      reader.errorAt(
+        at?.keyPos ?? { line: d.line, col: d.col },
+        d.name.length,
+        join("data", d.name),
+        `\`${d.name}\` is both a var and a data source`,
+        "rename one of them",
+      );
+    } else sources.set(d.name, d.columns);
+  }
+  const byName = new Map(data.map((d) => [d.name, d]));
+  const byVar = new Map(vars.map((v) => [v.name, v]));
+  return {
+    vars: varNames,
+    sources,
+    broken,
+    env: ctx.env,
+    requireEnv: ctx.requireEnv,
+    unsafeInHeader(ref: TemplateRef): string | undefined {
+      if (ref.kind === "var") {
+        const spec = byVar.get(ref.name)?.spec;
+        if (spec?.kind !== "choice") return undefined;
+        const bad = spec.values.find((v) => LINE_BREAK.test(String(v)));
+        return bad === undefined
+          ? undefined
+          : `choice ${JSON.stringify(bad)} of var \`${ref.name}\` holds a line break or NUL`;
+      }
+      const d = byName.get(ref.source)!;
+      const column = d.text[d.columns.indexOf(ref.column)];
+      const row = column.findIndex((v) => LINE_BREAK.test(v));
+      return row < 0
+        ? undefined
+        : `row ${row + 1} of \`${d.file}\` holds a line break or NUL in \`${ref.column}\``;
+    },
+  };
+}
+
+/**
+ * Warns of each var and data source that no request's template uses.
+ *
+ * @example
+ * ```ts
+ * import { warnUnused } from "./template_scope.ts";
+ * import type { PlanReader } from "../plan_reader.ts";
+ * declare const reader: PlanReader;
+ * warnUnused(reader, undefined, undefined, [], [], []);
+ * ```
+ */
+export function warnUnused(
+  reader: PlanReader,
+  dataNode: YamlNode | undefined,
+  varsNode: YamlNode | undefined,
+  data: readonly PlanDataSource[],
+  vars: readonly PlanVar[],
+  requests: readonly PlanRequest[],
+): void {
+  const used = new Set<string>();
+  for (const r of requests) for (const ref of requestRefs(r)) used.add(refOwner(ref));
+  const warn = (node: YamlNode | undefined, section: string, name: string, what: string) => {
+    const entry = node?.kind === "map" ? node.entries.find((e) => e.key === name) : undefined;
+    if (entry === undefined || used.has(name)) return;
+    reader.warn(
+      { pos: entry.keyPos, length: name.length },
+      join(section, name),
+      `${what} \`${name}\` is not used by any request`,
+      `write \`{{${name}${
+        what === "data source" ? ".column" : ""
+      }}}\` in a path, header or body, or remove it`,
+    );
+  };
+  for (const d of data) warn(dataNode, "data", d.name, "data source");
+  for (const v of vars) warn(varsNode, "vars", v.name, "var");
+}
+
+/**
+ * Every reference a request's template draws, in order (repeats included).
+ *
+ * @example
+ * ```ts
+ * import { requestRefs } from "./template_scope.ts";
+ * import type { PlanRequest } from "../types.ts";
+ * declare const request: PlanRequest;
+ * requestRefs(request); // [{ kind: "column", source: "users", column: "id" }, ...]
+ * ```
+ */
+export function requestRefs(request: PlanRequest): TemplateRef[] {
+  const t = request.template;
+  if (t === undefined) return [];
+  const out: TemplateRef[] = [];
+  for (const parts of [t.target, ...t.headers.map((h) => h.parts), t.body ?? []]) {
+    for (const p of parts) if (p.kind === "ref") out.push(p.ref);
+  }
+  return out;
+}
+
+/** The var or data source a reference draws from. */
+export function refOwner(ref: TemplateRef): string {
+  return ref.kind === "var" ? ref.name : ref.source;
+}

@@ -1,0 +1,61 @@
+/**
+ * The result's account of a templated plan's traffic: each data source (file, rows, order, how
+ * many requests drew from it, whether it wrapped) and each var. Never a value.
+ *
+ * @module
+ */
+import type { TrafficRecord } from "../model/run_result.ts";
+import type { ResolvedPlan } from "../plan/types.ts";
+
+/**
+ * The traffic record of a run of `plan`, from the engine's draw counts (one per data source).
+ *
+ * @example
+ * ```ts
+ * import { trafficRecord } from "./traffic_record.ts";
+ * import type { ResolvedPlan } from "../plan/types.ts";
+ * declare const plan: ResolvedPlan;
+ * trafficRecord(plan, { late: 0, draws: [120] }); // { sources: [{ name: "users", draws: 120, ... }], ... }
+ * ```
+ */
+export function trafficRecord(
+  plan: ResolvedPlan,
+  rendered: { late: number; draws: readonly number[] } | undefined,
+): TrafficRecord | undefined {
+  const data = plan.data ?? [];
+  const vars = plan.vars ?? [];
+  if (data.length === 0 && vars.length === 0) return undefined;
+  return {
+    sources: data.map((d, s) =>
+      usage({
+        name: d.name,
+        file: d.file,
+        format: d.format,
+        columns: [...d.columns],
+        rows: d.rows,
+        order: d.order,
+        exhausted: d.exhausted,
+      }, rendered?.draws[s] ?? 0)
+    ),
+    vars: vars.map((v) => ({ name: v.name, spec: v.text })),
+    lateRenders: rendered?.late ?? 0,
+  };
+}
+
+/**
+ * A source's record with its draw count and what follows from it.
+ *
+ * @example
+ * ```ts
+ * import { usage } from "./traffic_record.ts";
+ * usage({ name: "u", file: "u.csv", format: "csv", columns: ["id"], rows: 10, order: "sequence", exhausted: "wrap" }, 25);
+ * // { ..., draws: 25, rowsUsed: 10, wrapped: true }
+ * ```
+ */
+export function usage(
+  source: Omit<TrafficRecord["sources"][number], "draws" | "rowsUsed" | "wrapped">,
+  draws: number,
+): TrafficRecord["sources"][number] {
+  if (source.order === "random") return { ...source, draws, wrapped: false };
+  return { ...source, draws, rowsUsed: Math.min(draws, source.rows), wrapped: draws > source.rows };
+}

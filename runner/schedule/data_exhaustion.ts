@@ -1,0 +1,105 @@
+/**
+ * How many rows the schedule takes from each data source, counted from the plan before anything
+ * is sent: a `sequence` or `shuffle` source that would run out is a located plan error when it
+ * says `exhausted: error`, and otherwise wraps (said by `tailgate check`).
+ *
+ * @module
+ */
+import type { PlanIssue, ResolvedPlan } from "../plan/types.ts";
+import { Schedule } from "./build_schedule.ts";
+import { dataDemand, type DataUse } from "./data_rows.ts";
+
+/** One source's demand over the whole schedule (every shard and worker together). */
+export interface SourceDemand {
+  name: string;
+  file: string;
+  rows: number;
+  order: "sequence" | "random" | "shuffle";
+  /** Requests of the schedule that draw a row from the source. */
+  draws: number;
+}
+
+/**
+ * Each data source's demand, and an error for each `exhausted: error` source the schedule would
+ * run past the end of.
+ *
+ * @example
+ * ```ts
+ * import { dataExhaustion } from "./data_exhaustion.ts";
+ * import type { ResolvedPlan } from "../plan/types.ts";
+ * declare const plan: ResolvedPlan;
+ * const { demand, issues } = dataExhaustion(plan);
+ * // demand: [{ name: "users", rows: 100000, draws: 240000, ... }]
+ * ```
+ */
+export function dataExhaustion(
+  plan: ResolvedPlan,
+): { demand: SourceDemand[]; issues: PlanIssue[] } {
+  const data = plan.data ?? [];
+  if (data.length === 0) return { demand: [], issues: [] };
+  const schedule = new Schedule({
+    arrival: plan.load.arrival,
+    seed: plan.load.seed,
+    stages: plan.load.stages,
+    weights: plan.requests.map((r) => r.weight),
+  });
+  const uses: DataUse[] = data.map((d) => ({
+    order: d.order,
+    rows: d.rows,
+    labels: plan.requests.flatMap((r, l) => readsSource(r.template, d.name) ? [l] : []),
+  }));
+  const draws = dataDemand(plan.requests.map((r) => r.weight), uses, schedule.totalCount);
+  const demand = data.map((d, s) => ({
+    name: d.name,
+    file: d.file,
+    rows: d.rows,
+    order: d.order,
+    draws: draws[s],
+  }));
+  const issues: PlanIssue[] = data.flatMap((d, s): PlanIssue[] =>
+    d.exhausted === "error" && d.order !== "random" && draws[s] > d.rows
+      ? [{
+        severity: "error",
+        file: plan.file,
+        path: `data.${d.name}`,
+        line: d.line,
+        col: d.col,
+        length: d.name.length,
+        message: `the schedule takes ${count(draws[s])} rows of \`${d.name}\`, but \`${d.file}\` ` +
+          `holds ${count(d.rows)} (\`exhausted: error\`)`,
+        hint: "add rows, shorten or slow the stages, or set `exhausted: wrap` to start again",
+      }]
+      : []
+  );
+  return { demand, issues };
+}
+
+/**
+ * One line per source for `tailgate check`: how many rows the schedule takes, and whether it wraps.
+ *
+ * @example
+ * ```ts
+ * import { demandLine } from "./data_exhaustion.ts";
+ * demandLine({ name: "users", file: "users.csv", rows: 100, order: "sequence", draws: 250 });
+ * // "data users (users.csv, 100 rows, sequence): the schedule takes 250 rows: 2.5 passes over the file (it wraps)"
+ * ```
+ */
+export function demandLine(d: SourceDemand): string {
+  const head = `data ${d.name} (${d.file}, ${count(d.rows)} rows, ${d.order})`;
+  if (d.order === "random") return `${head}: ${count(d.draws)} random draws`;
+  const passes = Number((d.draws / d.rows).toPrecision(3));
+  const wraps = d.draws > d.rows ? `: ${passes} passes over the file (it wraps)` : "";
+  return `${head}: the schedule takes ${count(d.draws)} rows${wraps}`;
+}
+
+function count(n: number): string {
+  return n.toLocaleString("en");
+}
+
+function readsSource(template: ResolvedPlan["requests"][number]["template"], name: string) {
+  if (template === undefined) return false;
+  const parts = [template.target, ...template.headers.map((h) => h.parts), template.body ?? []];
+  return parts.some((list) =>
+    list.some((p) => p.kind === "ref" && p.ref.kind === "column" && p.ref.source === name)
+  );
+}
