@@ -1,8 +1,9 @@
 /**
  * The self-contained HTML report: one file holding the verdict, the gate table, the charts
  * (latency by percentile, latency and throughput over time, latency against rate for ramps), the
- * stage, tool-health, plan and environment tables, chart.js and the data. It opens from disk and
- * makes no network request; the tables read without JavaScript.
+ * stage, tool-health, plan, traffic (a templated plan's data and vars) and environment tables,
+ * chart.js and the data. It opens from disk and makes no network request; the tables read without
+ * JavaScript.
  *
  * @module
  */
@@ -16,6 +17,7 @@ import { environmentTable, toolHealthPanel } from "./html_health.ts";
 import { htmlCard, htmlPage } from "./html_page.ts";
 import { planSummary } from "./html_plan.ts";
 import { outcomeSummary, stageTable } from "./html_stages.ts";
+import { TRAFFIC_INTRO, trafficPanel } from "./html_traffic.ts";
 import { bannerStatus, gateTable, verdictBanner, warningsBox } from "./html_verdicts.ts";
 import { timeDomainLines } from "./time_domain_lines.ts";
 
@@ -43,7 +45,7 @@ export function renderHtml(result: RunResult): string {
   const sections = [
     verdictBanner(result),
     warningsBox(result),
-    toc(data.ramp !== undefined),
+    toc(data.ramp !== undefined, result.traffic !== undefined),
     htmlCard("gates", "Gates", gatesIntro(), gateTable(result.verdicts)),
     htmlCard(
       "percentiles",
@@ -93,6 +95,9 @@ export function renderHtml(result: RunResult): string {
       toolHealthPanel(result.health, floorSentence(result)),
     ),
     htmlCard("plan", "Plan", "", planSummary(result.plan)),
+    result.traffic === undefined
+      ? ""
+      : htmlCard("traffic", "Traffic", TRAFFIC_INTRO, trafficPanel(result.traffic)),
     htmlCard("environment", "Environment", "", environmentTable(result.environment)),
     `<footer>tailgate ${escapeHtml(result.environment.tailgateVersion)} · result format ` +
     `${escapeHtml(result.schema)} v${escapeHtml(result.version)} · run ` +
@@ -115,7 +120,7 @@ function findings(result: RunResult): string {
     : `<ul class="findings">${lines.map((l) => `<li>${escapeHtml(l)}</li>`).join("")}</ul>`;
 }
 
-function toc(hasRamp: boolean): string {
+function toc(hasRamp: boolean, hasTraffic: boolean): string {
   const links: Array<[string, string]> = [
     ["gates", "Gates"],
     ["percentiles", "Latency by percentile"],
@@ -124,6 +129,7 @@ function toc(hasRamp: boolean): string {
     ...(hasRamp ? [["ramp", "Latency against rate"] as [string, string]] : []),
     ["health", "Tool health"],
     ["plan", "Plan"],
+    ...(hasTraffic ? [["traffic", "Traffic"] as [string, string]] : []),
     ["environment", "Environment"],
   ];
   return `<nav class="toc">${

@@ -1,8 +1,8 @@
 /**
  * The Markdown summary for `$GITHUB_STEP_SUMMARY` and pull-request comments: the verdict, the
  * gates (failing first), key percentiles of every judged stage against the baseline, the tool's
- * health, warnings and a link to the HTML report. Plan-controlled text is escaped, and the whole
- * stays under {@linkcode MARKDOWN_MAX_BYTES} whatever the plan's size.
+ * health, warnings, a templated plan's traffic and a link to the HTML report. Plan-controlled text
+ * is escaped, and the whole stays under {@linkcode MARKDOWN_MAX_BYTES} whatever the plan's size.
  *
  * @module
  */
@@ -16,6 +16,7 @@ import type {
   BaselineReference,
   EncodedHistogram,
   RunResult,
+  TrafficRecord,
   Verdict,
   VerdictStatus,
 } from "../runner/model/run_result.ts";
@@ -23,6 +24,7 @@ import { KEY_LATENCY_COLUMNS, latencyColumnTitle, latencyUs } from "./latency_co
 import { escapeMarkdown, markdownTable, markdownUrl } from "./markdown_table.ts";
 import { overallStatus, STATUS_SEVERITY } from "./overall_status.ts";
 import { REPORT_FILES } from "./report_formats.ts";
+import { lateRenderSentence, sourceFigures } from "./traffic_text.ts";
 import { NO_FIGURE, signedPercent, verdictFigures } from "./verdict_figures.ts";
 
 /** The largest summary {@linkcode renderMarkdown} returns, in UTF-8 bytes (GitHub: 65,536). */
@@ -105,6 +107,7 @@ function render(result: RunResult, options: MarkdownOptions, caps: Caps): string
     ...latency(result, caps, esc),
     ...health(result, caps, esc),
     ...warnings(result.warnings ?? [], caps, esc),
+    ...(result.traffic === undefined ? [] : traffic(result.traffic, caps, esc)),
     options.htmlUrl === undefined
       ? `Full report: \`${REPORT_FILES.html}\` in this run's artifact (\`--report-url\` makes ` +
         "this a link; the GitHub Action sets it)."
@@ -259,6 +262,34 @@ function warnings(list: readonly string[], caps: Caps, esc: (t: string) => strin
     ...shown.map((w) => `- ⚠️ ${esc(w)}`),
     "",
     ...more(list.length - shown.length, "warnings"),
+  ];
+}
+
+/** The data sources as a table, the vars on one line and the late renders (a templated plan). */
+function traffic(t: TrafficRecord, caps: Caps, esc: (text: string) => string): string[] {
+  const sources = t.sources.slice(0, caps.items);
+  const vars = t.vars.slice(0, caps.items);
+  const late = lateRenderSentence(t.lateRenders);
+  return [
+    "### Traffic",
+    "",
+    ...(sources.length === 0 ? [] : [
+      ...markdownTable(
+        ["source", "file", "rows", "order", "draws", "rows used", "wrapped"],
+        ["left", "left", "right", "left", "right", "right", "right"],
+        sources.map((s) => {
+          const f = sourceFigures(s);
+          return [esc(s.name), esc(s.file), f.rows, esc(s.order), f.draws, f.rowsUsed, f.wrapped];
+        }),
+      ),
+      "",
+    ]),
+    ...more(t.sources.length - sources.length, "data sources"),
+    ...(vars.length === 0
+      ? []
+      : [`**Vars:** ${vars.map((v) => `${esc(v.name)} (${esc(v.spec)})`).join(", ")}`, ""]),
+    ...more(t.vars.length - vars.length, "vars"),
+    ...(late === undefined ? [] : [`⚠️ **Rendered late:** ${late}.`, ""]),
   ];
 }
 

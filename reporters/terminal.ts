@@ -1,8 +1,9 @@
 /**
  * The summary printed after `tailgate run`: per stage, corrected response time next to service
- * time at p50 … p99.99 and max with requests and errors, the tool's health, warnings and every
- * gate's verdict with its value against its bound; coloured for a terminal when asked, plain
- * otherwise. {@linkcode shouldUseColor} decides which, following no-color.org.
+ * time at p50 … p99.99 and max with requests and errors, the tool's health, a templated plan's
+ * data sources and vars, warnings and every gate's verdict with its value against its bound;
+ * coloured for a terminal when asked, plain otherwise. {@linkcode shouldUseColor} decides which,
+ * following no-color.org.
  *
  * @module
  */
@@ -22,6 +23,7 @@ import { type LatencyColumn, latencyColumnTitle, latencyUs } from "./latency_col
 import { overallStatus } from "./overall_status.ts";
 import { printable } from "../runner/plan/printable.ts";
 import { type TextCell, textTable } from "./text_table.ts";
+import { lateRenderSentence, sourceLine, varsLine } from "./traffic_text.ts";
 import { NO_FIGURE, verdictFigures } from "./verdict_figures.ts";
 
 /** Options of {@linkcode renderTerminal}. */
@@ -113,6 +115,13 @@ export function renderTerminal(result: RunResult, options: TerminalOptions): str
   const floor = floorSentence(result);
   if (floor !== undefined) lines.push(`measured floor: ${floor}`);
   for (const line of timeDomainLines(result)) lines.push(`over time: ${line}`);
+  if (result.traffic !== undefined) {
+    const traffic = result.traffic;
+    for (const s of traffic.sources) lines.push(`data: ${printable(sourceLine(s))}`);
+    if (traffic.vars.length) lines.push(`vars: ${printable(varsLine(traffic.vars))}`);
+    const late = lateRenderSentence(traffic.lateRenders);
+    if (late !== undefined) lines.push(paint("yellow", `rendered late: ${late}`));
+  }
   if (result.baseline !== undefined) {
     const b = result.baseline;
     lines.push(paint(

@@ -10,6 +10,7 @@ import { withTimeDomain } from "./time_domain.ts";
 import { mergeLatency, mergeRecordedRuns } from "../recorder/merge_recorded.ts";
 import type { RecordedRun } from "../recorder/recorder.ts";
 import type { RunResult } from "../model/run_result.ts";
+import { usage } from "./traffic_record.ts";
 
 /** Why shard results cannot be merged; the message names the file and the fix. */
 export class MergeError extends Error {
@@ -128,6 +129,7 @@ export function mergeResults(parts: readonly RunResult[], names: readonly string
       toolLimited: parts.some((p) => p.health.toolLimited),
       reasons: parts.flatMap((p) => p.health.reasons.map((r) => `${shardName(p)}: ${r}`)),
     },
+    ...mergedTraffic(parts),
     verdicts: [],
   };
   delete result.baseline;
@@ -135,6 +137,21 @@ export function mergeResults(parts: readonly RunResult[], names: readonly string
   const carried = parts.flatMap((p) => (p.warnings ?? []).map((w) => `${shardName(p)}: ${w}`));
   if (carried.length + warnings.length > 0) result.warnings = [...carried, ...warnings];
   return { result, warnings };
+}
+
+/** The shards' draws added: the fleet's use of each data source. */
+function mergedTraffic(parts: readonly RunResult[]): Pick<RunResult, "traffic"> {
+  const first = parts[0].traffic;
+  if (first === undefined) return {};
+  return {
+    traffic: {
+      sources: first.sources.map(({ draws: _, rowsUsed: _r, wrapped: _w, ...source }, i) =>
+        usage(source, sum(parts, (p) => p.traffic?.sources[i]?.draws ?? 0))
+      ),
+      vars: first.vars,
+      lateRenders: sum(parts, (p) => p.traffic?.lateRenders ?? 0),
+    },
+  };
 }
 
 function checkShards(parts: readonly RunResult[], names: readonly string[]): number {

@@ -3,9 +3,11 @@ import { formatMetric } from "../../runner/gates/format_metric.ts";
 import { createHash } from "node:crypto";
 import { renderHtml } from "../../reporters/html.ts";
 import { buildChartData, type ChartData } from "../../reporters/html_data.ts";
+import { escapeHtml } from "../../reporters/html_escape.ts";
 import { formatDurationMs } from "../../runner/plan/units.ts";
 import { sampleResult, SECRET_TOKEN } from "../_helpers/result_fixtures.ts";
 import { HOSTILE, hostileResult, reportResult } from "../_helpers/report_fixtures.ts";
+import { HOSTILE_MARKDOWN, HOSTILE_TRAFFIC, withTraffic } from "./_traffic_results.ts";
 
 /** The contents of every `<script …>…</script>` element, with its attributes. */
 function scripts(html: string): Array<{ attributes: string; text: string }> {
@@ -192,4 +194,50 @@ Deno.test("renderHtml() lists the time-domain findings under the time charts", (
   const list = /<ul class="findings">(.*?)<\/ul>/.exec(html)?.[1] ?? "";
   assert.match(list, new RegExp(`<li>${stage.name}: p99 rises 1\\.2ms/min`));
   assert.match(list, /1 stall/);
+});
+
+Deno.test("renderHtml() shows a templated plan's traffic after the plan: each source's file, rows, order, draws, rows used and wrapping, each var, the late renders", () => {
+  const html = renderHtml(withTraffic(reportResult()));
+  const traffic = section(html, "traffic");
+  assert.ok(html.indexOf('id="plan"') < html.indexOf('id="traffic"'), "after the plan");
+  assert.ok(html.indexOf('id="traffic"') < html.indexOf('id="environment"'));
+  assert.ok(html.includes('<a href="#traffic">Traffic</a>'), "the contents link to it");
+  const row = (name: string) => traffic.split("<tr>").find((r) => r.startsWith(`<td>${name}<`));
+  assert.match(
+    row("users")!,
+    /<code>data\/users\.csv<\/code>.*>100,000<.*>sequence<.*>240,000<.*>all 100,000<.*>2\.4×</,
+  );
+  assert.match(row("regions")!, />12<.*>random<.*>240,000<.*>-<.*>-</);
+  assert.match(row("coupons")!, />1,000<.*>shuffle<.*>500<.*>500<.*>no</);
+  assert.match(traffic, /<td>id<\/td><td><code>uuid<\/code><\/td>/);
+  assert.match(traffic, /<td>qty<\/td><td><code>int \[1, 20\]<\/code><\/td>/);
+  assert.match(traffic, /Rendered late:<\/strong> 1,200 requests were rendered when due/);
+});
+
+Deno.test("renderHtml() leaves the late renders out of the traffic when none were late", () => {
+  const result = withTraffic(reportResult());
+  result.traffic!.lateRenders = 0;
+  assert.ok(!section(renderHtml(result), "traffic").includes("Rendered late"));
+});
+
+Deno.test("renderHtml() escapes a hostile data file, source and var: no tag gets through", () => {
+  const html = renderHtml(withTraffic(reportResult(), HOSTILE_TRAFFIC));
+  const traffic = section(html, "traffic");
+  assert.ok(!/<(?:script|img)/i.test(traffic), "a tag got through");
+  assert.ok(traffic.includes(`<code>data/${escapeHtml(HOSTILE_MARKDOWN)}.csv</code>`));
+  assert.ok(traffic.includes(`<td>${escapeHtml(HOSTILE_MARKDOWN)}</td>`));
+  assert.equal(html.match(/<script/g)?.length, 3, "the data, chart.js and the drawing script");
+  assert.equal(html.match(/<\/script>/g)?.length, 3);
+  assert.equal(html.match(/<!--/g), null);
+});
+
+Deno.test("renderHtml() of a result without traffic has no traffic section or link, and adding one changes nothing else", () => {
+  const without = renderHtml(reportResult());
+  assert.ok(!without.includes('id="traffic"') && !without.includes('href="#traffic"'));
+  const withIt = renderHtml(withTraffic(reportResult()));
+  const card = withIt.slice(
+    withIt.indexOf('<section class="card" id="traffic">'),
+    withIt.indexOf("</section>", withIt.indexOf('id="traffic"')) + "</section>\n".length,
+  );
+  assert.equal(withIt.replace(card, "").replace('<a href="#traffic">Traffic</a>', ""), without);
 });

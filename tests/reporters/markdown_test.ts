@@ -7,6 +7,7 @@ import { KEY_LATENCY_COLUMNS, latencyUs } from "../../reporters/latency_columns.
 import { MARKDOWN_MAX_BYTES, renderMarkdown } from "../../reporters/markdown.ts";
 import { gateResult, scaledUs, type StageSpec } from "../_helpers/gate_fixtures.ts";
 import { judgedRun } from "./_judged_results.ts";
+import { HOSTILE_MARKDOWN, HOSTILE_TRAFFIC, TRAFFIC, withTraffic } from "./_traffic_results.ts";
 
 /** Splits a GFM table row into cells as GitHub does: a backslash escapes the next character. */
 function cellsOf(row: string): string[] {
@@ -275,4 +276,62 @@ Deno.test("renderMarkdown() keeps a long reason whole while the summary is far b
   assert.ok(new TextEncoder().encode(text).length < 10_000);
   assert.ok(text.includes("own pauses explain this; END"), "the reason was cut");
   assert.ok(!text.includes("…"), "nothing is cut in a small summary");
+});
+
+Deno.test("renderMarkdown() tables a templated plan's data sources, lists its vars and counts late renders", async () => {
+  const text = renderMarkdown(withTraffic(await judgedRun({ slos: ["p99 < 5ms"] })));
+  assert.match(text, /^### Traffic$/m);
+  assert.deepEqual(table(text, "source"), [
+    ["source", "file", "rows", "order", "draws", "rows used", "wrapped"],
+    ["---", "---", "---:", "---", "---:", "---:", "---:"],
+    ["users", "data/users.csv", "100,000", "sequence", "240,000", "all 100,000", "2.4×"],
+    ["regions", "data/regions.jsonl", "12", "random", "240,000", "-", "-"],
+    ["coupons", "data/coupons.csv", "1,000", "shuffle", "500", "500", "no"],
+  ]);
+  assert.match(text, /^\*\*Vars:\*\* id \(uuid\), qty \(int \\\[1, 20\\\]\)$/m);
+  assert.match(text, /^⚠️ \*\*Rendered late:\*\* 1,200 requests were rendered when due/m);
+  assert.ok(text.indexOf("### Traffic") < text.indexOf("Full report"), "before the report link");
+});
+
+Deno.test("renderMarkdown() escapes a hostile data file, source and var: the table keeps its cells, no HTML", async () => {
+  const result = withTraffic(await judgedRun({ slos: ["p99 < 5ms"] }), HOSTILE_TRAFFIC);
+  const text = renderMarkdown(result, { htmlUrl: "https://example.com/report.html" });
+  assert.doesNotMatch(text, /<[a-z/!]/i, "no HTML tag survives");
+  assert.doesNotMatch(text, /(^|[^\\])`/, "every backtick is escaped");
+  assert.doesNotMatch(text, /\[a\]\(b\)/, "no link from the file name");
+  const rows = table(text, "source");
+  assert.equal(rows.length, 3);
+  const hostile = HOSTILE_MARKDOWN.replace("\u2028", " ");
+  assert.equal(shown(rows[2][0]), hostile);
+  assert.equal(shown(rows[2][1]), `data/${hostile}.csv`);
+  const vars = text.split("\n").find((l) => l.startsWith("**Vars:**"))!;
+  assert.ok(shown(vars).endsWith(`(choice [${hostile}, |])`));
+});
+
+Deno.test("renderMarkdown() of a result without traffic has no traffic section", async () => {
+  const result = await judgedRun({ slos: ["p99 < 5ms"] });
+  const text = renderMarkdown(result);
+  assert.doesNotMatch(text, /Traffic|Vars:|Rendered late/);
+  const withIt = renderMarkdown(withTraffic(result));
+  const start = withIt.indexOf("### Traffic");
+  assert.equal(withIt.slice(0, start) + withIt.slice(withIt.indexOf("Full report")), text);
+});
+
+Deno.test("renderMarkdown() stays under the limit with thousands of data sources and vars, and counts those left out", async () => {
+  const result = withTraffic(await judgedRun({ slos: ["p99 < 5ms"] }), {
+    sources: Array.from({ length: 5_000 }, (_, i) => ({
+      ...TRAFFIC.sources[0],
+      name: `source ${i} ${"|".repeat(200)}`,
+      file: `data/${"<&>".repeat(100)}${i}.csv`,
+    })),
+    vars: Array.from({ length: 5_000 }, (_, i) => ({ name: `v${i}`, spec: "`".repeat(300) })),
+    lateRenders: 7,
+  });
+  const text = renderMarkdown(result);
+  assert.ok(new TextEncoder().encode(text).length <= MARKDOWN_MAX_BYTES);
+  const shownSources = table(text, "source").length - 2;
+  const hidden = Number(/^… (\d+) more data sources \(see the HTML report\)$/m.exec(text)?.[1]);
+  assert.equal(shownSources + hidden, 5_000);
+  assert.match(text, /^… \d+ more vars \(see the HTML report\)$/m);
+  assert.match(text, /7 requests were rendered when due/);
 });

@@ -7,6 +7,7 @@ import { renderTerminal, shouldUseColor } from "../../reporters/terminal.ts";
 import { displayWidth } from "../../reporters/text_table.ts";
 import { sampleResult } from "../_helpers/result_fixtures.ts";
 import { judgedRun } from "./_judged_results.ts";
+import { HOSTILE_TRAFFIC, withTraffic } from "./_traffic_results.ts";
 
 const ESC = "\x1b";
 const SGR = new RegExp(`${ESC}\\[\\d+m`, "g");
@@ -189,4 +190,45 @@ Deno.test("shouldUseColor() follows no-color.org: NO_COLOR wins, FORCE_COLOR for
       JSON.stringify({ isTerminal, env }),
     );
   }
+});
+
+Deno.test("renderTerminal() prints a line per data source, the vars and the late renders of a templated plan", () => {
+  const text = plain(withTraffic(sampleResult()));
+  const lines = text.split("\n");
+  assert.deepEqual(lines.filter((l) => /^(data|vars|rendered late): /.test(l)), [
+    "data: users — data/users.csv, 100,000 rows, sequence: 240,000 draws, all 100,000 rows used, " +
+    "wrapped 2.4×",
+    "data: regions — data/regions.jsonl, 12 rows, random: 240,000 draws",
+    "data: coupons — data/coupons.csv, 1,000 rows, shuffle: 500 draws, 500 of 1,000 rows used",
+    "vars: id (uuid), qty (int [1, 20])",
+    "rendered late: 1,200 requests were rendered when due instead of ahead of the schedule " +
+    "(the generator fell behind rendering them: its own lateness, not the server's)",
+  ]);
+  assert.ok(
+    lines.findIndex((l) => l.startsWith("tool health:")) < lines.indexOf(
+      lines.find((l) => l.startsWith("data: "))!,
+    ),
+  );
+  const coloured = renderTerminal(withTraffic(sampleResult()), { color: true });
+  assert.ok(coloured.includes(`${ESC}[33mrendered late: 1,200`), "late renders are yellow");
+  assert.equal(stripAnsi(coloured), text);
+});
+
+Deno.test("renderTerminal() prints a hostile data file and var inert", () => {
+  const result = withTraffic(sampleResult(), HOSTILE_TRAFFIC);
+  result.traffic!.sources[0].file = "data/\x1b[2Jcleared\n\u202efake.csv";
+  const text = plain(result);
+  assert.ok(!text.includes(ESC) && !text.includes("\u2028") && !text.includes("\u202e"));
+  assert.ok(text.includes("data/\\u001b[2Jcleared\\n\\u202efake.csv, 100,000 rows"));
+  assert.equal(text.split("\n").filter((l) => l.startsWith("data: ")).length, 1);
+});
+
+Deno.test("renderTerminal() of a result without traffic prints no traffic lines", () => {
+  const text = plain(sampleResult());
+  assert.doesNotMatch(text, /^(data|vars|rendered late): /m);
+  const withIt = plain(withTraffic(sampleResult()));
+  assert.equal(
+    withIt.split("\n").filter((l) => !/^(data|vars|rendered late): /.test(l)).join("\n"),
+    text,
+  );
 });

@@ -103,3 +103,34 @@ Deno.test("mergeResults() keeps every shard's tool-health reasons and marks the 
   assert.equal(result.run.stopReason, "interrupted");
   assert.equal(result.health.connections.peak, 4);
 });
+
+Deno.test("mergeResults() adds the shards' draws of each data source: the fleet wrapped, no shard did", () => {
+  const parts = shardResults(shardPlan(), 4).map((r) => ({
+    ...r,
+    traffic: {
+      sources: [{
+        name: "users",
+        file: "users.csv",
+        format: "csv" as const,
+        columns: ["id"],
+        rows: 300,
+        order: "sequence" as const,
+        exhausted: "wrap" as const,
+        draws: 100,
+        rowsUsed: 100,
+        wrapped: false,
+      }],
+      vars: [{ name: "n", spec: "counter" }],
+      lateRenders: 1,
+    },
+  }));
+  const { result } = mergeResults(parts, ["s0", "s1", "s2", "s3"]);
+  assert.deepEqual(result.traffic!.sources[0], {
+    ...parts[0].traffic.sources[0],
+    draws: 400,
+    rowsUsed: 300,
+    wrapped: true,
+  });
+  assert.equal(result.traffic!.lateRenders, 4);
+  assert.deepEqual(result.traffic!.vars, [{ name: "n", spec: "counter" }]);
+});
