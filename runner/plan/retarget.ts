@@ -17,15 +17,24 @@ import type { ResolvedPlan } from "./types.ts";
  */
 export function retarget(plan: ResolvedPlan, base: string): ResolvedPlan {
   const newBase = base.replace(/\/$/, "");
+  const basePath = (u: string) => new URL(u).pathname.replace(/\/$/, "");
   return {
     ...plan,
     target: newBase,
     requests: plan.requests.map((r) => {
       const url = new URL(r.url);
-      const rest = plan.target && r.url.startsWith(plan.target)
-        ? r.url.slice(plan.target.length)
-        : url.pathname + url.search;
-      return { ...r, url: new URL(newBase + (rest.startsWith("/") ? rest : `/${rest}`)).href };
+      const underTarget = plan.target !== undefined && r.url.startsWith(plan.target);
+      const rest = underTarget ? r.url.slice(plan.target!.length) : url.pathname + url.search;
+      const joined = newBase + (rest.startsWith("/") ? rest : `/${rest}`);
+      if (r.template === undefined) return { ...r, url: new URL(joined).href };
+      // A templated URL is kept as written; its request-target moves from the old base path to
+      // the new one (`http://h/api` + `/users/{{id}}` to `http://h2/v2` + `/users/{{id}}`).
+      const [from, to] = underTarget ? [basePath(plan.target!), basePath(newBase)] : ["", ""];
+      const [first, ...others] = r.template.target;
+      const target = first?.kind === "text" && first.text.startsWith(from)
+        ? [{ kind: "text" as const, text: to + first.text.slice(from.length) }, ...others]
+        : r.template.target;
+      return { ...r, url: joined, template: { ...r.template, target } };
     }),
   };
 }

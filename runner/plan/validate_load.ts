@@ -19,7 +19,11 @@ const ARRIVAL = keySpec("load", "arrival");
 const ARRIVALS = (ARRIVAL.kind === "choice" ? ARRIVAL.values : []) as readonly Arrival[];
 
 /** Reads the `load` mapping. Returns undefined when it is too broken to use. */
-export function readLoad(reader: PlanReader, node: YamlNode): PlanLoad | undefined {
+export function readLoad(
+  reader: PlanReader,
+  node: YamlNode,
+  seedsDraws = false,
+): PlanLoad | undefined {
   const f = reader.fields(node, "load", LOAD_KEYS, LOAD.synonyms);
   if (f === undefined) return undefined;
   const get = (k: string) => f.get(k)?.value;
@@ -52,8 +56,12 @@ export function readLoad(reader: PlanReader, node: YamlNode): PlanLoad | undefin
     } else if (a !== undefined) arrival = a as Arrival;
   }
   const seed = intIn("seed") ?? Number(keySpec("load", "seed").default);
-  if (get("seed") && arrival !== "poisson") {
-    reader.warn(get("seed")!, "load.seed", "`seed` only matters with `arrival: poisson`");
+  if (get("seed") && arrival !== "poisson" && !seedsDraws) {
+    reader.warn(
+      get("seed")!,
+      "load.seed",
+      "`seed` only matters with `arrival: poisson`, `vars`, or `random` or `shuffle` data",
+    );
   }
   let workers: number | "auto" = "auto";
   const w = get("workers");

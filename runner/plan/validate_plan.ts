@@ -67,7 +67,8 @@ export function validatePlan(
   const requests = get("requests")
     ? readRequests(reader, get("requests")!, target, defaults, ctx, scope)
     : undefined;
-  const load = get("load") ? readLoad(reader, get("load")!) : undefined;
+  const seedsDraws = vars.length > 0 || data.some((d) => d.order !== "sequence");
+  const load = get("load") ? readLoad(reader, get("load")!, seedsDraws) : undefined;
   const requestsOk = requests !== undefined &&
     !reader.issues.some((i) => i.path.startsWith("requests") && i.severity === "error");
   if (requestsOk) warnUnused(reader, get("data"), get("vars"), data, vars, requests);

@@ -1,0 +1,39 @@
+import assert from "node:assert/strict";
+import { retarget } from "../../../runner/plan/retarget.ts";
+import { parseText } from "../../_helpers/plan_fixtures.ts";
+
+const plan = (target: string, path: string) =>
+  parseText(`name: t
+target: ${target}
+vars: { n: counter }
+requests:
+  - { name: r, path: "${path}" }
+load:
+  stages: [{ rate: 10/s, duration: 1s }]
+`).plan!;
+
+Deno.test("retarget() keeps a plain request's path and query under the new base", () => {
+  const p = parseText(`name: t
+target: http://127.0.0.1:8080/api
+requests: [{ path: /a?b=1 }]
+load: { stages: [{ rate: 10/s, duration: 1s }] }
+`).plan!;
+  assert.equal(
+    retarget(p, "http://127.0.0.1:9000/v2/").requests[0].url,
+    "http://127.0.0.1:9000/v2/a?b=1",
+  );
+});
+
+Deno.test("retarget() keeps a templated URL as written and moves its request-target to the new base path", () => {
+  const p = plan("http://127.0.0.1:8080/api", "/users/{{n}}?x=1");
+  assert.deepEqual(p.requests[0].template!.target[0], { kind: "text", text: "/api/users/" });
+  const moved = retarget(p, "http://127.0.0.1:9000/v2").requests[0];
+  assert.equal(moved.url, "http://127.0.0.1:9000/v2/users/{{n}}?x=1");
+  assert.deepEqual(moved.template!.target, [
+    { kind: "text", text: "/v2/users/" },
+    { kind: "ref", ref: { kind: "var", name: "n" }, encoding: "percent" },
+    { kind: "text", text: "?x=1" },
+  ]);
+  const root = retarget(plan("http://127.0.0.1:8080", "/u/{{n}}"), "http://127.0.0.1:9000");
+  assert.deepEqual(root.requests[0].template!.target[0], { kind: "text", text: "/u/" });
+});
