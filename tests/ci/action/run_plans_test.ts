@@ -7,6 +7,7 @@ import { renderAbMarkdown } from "../../../reporters/ab_report.ts";
 import { abResult } from "../../_helpers/ab_fixtures.ts";
 import { gateResult, scaledUs } from "../../_helpers/gate_fixtures.ts";
 import { startTargetProcess } from "../../_helpers/target_process.ts";
+import { recordingServer } from "../../_helpers/recording_server.ts";
 
 /** A temporary workspace with GitHub's files, removed when done. */
 async function workspace(plans: Record<string, string>) {
@@ -286,4 +287,55 @@ Deno.test("run_plans in the A/B mode runs `tailgate ab` per plan and publishes i
   const outputs = await ws.outputs();
   assert.equal(outputs.verdict, "fail");
   assert.match(await ws.summary(), /A\/B comparison: shop/);
+});
+
+// The Action runs a templated plan as a user commits it: its data file beside it in the repository,
+// two shards as two matrix jobs, then the merge; the fleet sends each row once.
+Deno.test("run_plans sends a templated plan's rows once across two shards and merges their draws", async () => {
+  await using server = recordingServer();
+  const ids = "id\n" + Array.from({ length: 120 }, (_, i) => `i${i}`).join("\n") + "\n";
+  await using ws = await workspace({
+    "plans/data/ids.csv": ids,
+    "plans/items.yaml": `name: items
+target: http://127.0.0.1:9
+data:
+  ids: { file: data/ids.csv, exhausted: error }
+vars:
+  key: uuid
+requests:
+  - { name: GET /items, path: "/items/{{ids.id}}", headers: { X-Key: "{{key}}" } }
+load:
+  connections: 2
+  stages:
+    - { rate: 60/s, duration: 2s }
+slo:
+  - error_rate < 1%
+`,
+  });
+  const base = { ...ws.env, TAILGATE_PLANS: "plans/items.yaml", TAILGATE_TARGET: server.url };
+  for (const i of [0, 1]) {
+    const code = await runPlansMain(
+      { ...base, TAILGATE_SHARD: `${i}/2`, TAILGATE_REPORT: "json", TAILGATE_OUT: `shards/s${i}` },
+      () => {},
+      { cwd: ws.path },
+    );
+    assert.equal(code, 0);
+  }
+  assert.deepEqual(
+    server.requests.map((r) => r.target).sort(),
+    Array.from({ length: 120 }, (_, i) => `/items/i${i}`).sort(),
+  );
+  const printed: string[] = [];
+  await runPlansMain(
+    { ...ws.env, TAILGATE_MERGE: "shards", TAILGATE_OUT: "merged", TAILGATE_BASELINE: "none" },
+    (l) => printed.push(l),
+    { cwd: ws.path },
+  );
+  const { result } = await written(join(ws.path, "merged/items/result.json"));
+  assert.deepEqual(
+    result.traffic.sources.map((s: { draws: number; wrapped: boolean }) => [s.draws, s.wrapped]),
+    [[120, false]],
+    printed.join("\n"),
+  );
+  assert.equal(JSON.stringify(result).includes("i17"), false, "no value is stored");
 });
