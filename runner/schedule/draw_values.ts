@@ -101,7 +101,26 @@ export function choiceIndexAt(seed: number, stream: number, n: number, count: nu
 }
 
 /**
- * An RFC 9562 version 4 UUID for request `n`: 122 bits from the hash, version and variant set.
+ * The 128 bits of request `n`'s version 4 UUID (RFC 9562): 122 from the hash, the version and
+ * variant set. Written into `out` (4 words, most significant first) to spare an allocation.
+ *
+ * @example
+ * ```ts
+ * import { uuidWords } from "./draw_values.ts";
+ * const words = uuidWords(1, 0, 7, new Uint32Array(4));
+ * (words[1] >>> 12) & 0xf; // 4, the version
+ * ```
+ */
+export function uuidWords(seed: number, stream: number, n: number, out: Uint32Array): Uint32Array {
+  out[0] = hashWord(seed, stream, n, 0);
+  out[1] = hashWord(seed, stream, n, 1) & 0xffff0fff | 0x00004000;
+  out[2] = hashWord(seed, stream, n, 2) & 0x3fffffff | 0x80000000;
+  out[3] = hashWord(seed, stream, n, 3);
+  return out;
+}
+
+/**
+ * Request `n`'s version 4 UUID as text (`xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx`).
  *
  * @example
  * ```ts
@@ -110,10 +129,7 @@ export function choiceIndexAt(seed: number, stream: number, n: number, count: nu
  * ```
  */
 export function uuidAt(seed: number, stream: number, n: number): string {
-  const w0 = hashWord(seed, stream, n, 0);
-  const w1 = (hashWord(seed, stream, n, 1) & 0xffff0fff | 0x00004000) >>> 0;
-  const w2 = (hashWord(seed, stream, n, 2) & 0x3fffffff | 0x80000000) >>> 0;
-  const w3 = hashWord(seed, stream, n, 3);
+  const [w0, w1, w2, w3] = uuidWords(seed, stream, n, new Uint32Array(4));
   const h = (w: number) => w.toString(16).padStart(8, "0");
   const b = h(w1), c = h(w2);
   return `${h(w0)}-${b.slice(0, 4)}-${b.slice(4)}-${c.slice(0, 4)}-${c.slice(4)}${h(w3)}`;

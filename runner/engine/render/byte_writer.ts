@@ -75,6 +75,19 @@ export class ByteWriter {
     this.length += encoder.encodeInto(s, this.buf.subarray(this.length)).written;
   }
 
+  /** Appends 128 bits (4 words) as a UUID's text: 8-4-4-4-12 lower-case hex digits. */
+  uuid(words: Uint32Array): void {
+    this.reserve(36);
+    const buf = this.buf;
+    let at = this.length;
+    for (let i = 0; i < 32; i++) {
+      if (i === 8 || i === 12 || i === 16 || i === 20) buf[at++] = 45; // "-"
+      const nibble = (words[i >> 3] >>> (28 - 4 * (i & 7))) & 0xf;
+      buf[at++] = nibble < 10 ? 48 + nibble : 87 + nibble;
+    }
+    this.length = at;
+  }
+
   /** Appends a whole number (|n| < 2^53) in decimal. */
   integer(n: number): void {
     this.reserve(17);

@@ -9,7 +9,7 @@
  */
 import type { PlanRequest, PlanVar, ResolvedPlan, TemplatePart } from "../../plan/types.ts";
 import { type DataUse, RowCursor } from "../../schedule/data_rows.ts";
-import { choiceIndexAt, drawVar, uuidAt } from "../../schedule/draw_values.ts";
+import { choiceIndexAt, drawVar, uuidWords } from "../../schedule/draw_values.ts";
 import { TAILGATE_VERSION } from "../../version.ts";
 import { ByteWriter } from "./byte_writer.ts";
 import { EncodedColumn, encodeText } from "./encoded_values.ts";
@@ -55,6 +55,7 @@ export class RequestRenderer {
   readonly #body = new ByteWriter(256);
   /** Per source: the row drawn for the request being rendered. */
   readonly #row: Int32Array;
+  readonly #words = new Uint32Array(4);
   /** Which sources each label reads (for draw counts). */
   readonly sourcesOf: readonly (readonly number[])[];
 
@@ -163,7 +164,7 @@ export class RequestRenderer {
           out.range(b, 0, b.length);
         } else {
           if (step.quoted) out.ascii('"');
-          out.ascii(uuidAt(this.#seed, step.index, n));
+          out.uuid(uuidWords(this.#seed, step.index, n, this.#words));
           if (step.quoted) out.ascii('"');
         }
       }
