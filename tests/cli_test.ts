@@ -40,7 +40,12 @@ Deno.test("tailgate check on the folder of broken plans locates every error and 
 Deno.test("tailgate check passes the shipped plans and exits 0", async () => {
   const { code, stdout } = await runCli(["check", "plans/"]);
   assert.equal(code, 0);
-  assert.match(stdout, /4 plans checked: 4 valid, 0 invalid/);
+  assert.match(stdout, /5 plans checked: 5 valid, 0 invalid/);
+  // It counts the rows each data source's schedule takes.
+  assert.match(
+    stdout,
+    /data users \(data\/users\.csv, 1,000 rows, sequence\): the schedule takes 62,500 rows: 62\.5 passes/,
+  );
 });
 
 Deno.test("tailgate check without a path is a usage error", async () => {

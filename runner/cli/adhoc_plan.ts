@@ -1,14 +1,16 @@
 /**
  * `tailgate run URL --rate 1k/s --duration 30s …`: an ad-hoc run without a plan file. The flags
  * become the text of an equivalent plan, which is then validated like any plan (the same errors,
- * the same units), and which `--print-plan` prints, so a trial becomes a committed plan. Pure.
+ * the same units), and which `--print-plan` prints, so a trial becomes a committed plan. Each line
+ * of that text remembers the flag that wrote it, so a problem found in it is told as a problem of
+ * the flag (adhoc_issues.ts). Pure.
  *
  * @module
  */
 
 /** The ad-hoc flags, as given. */
 export interface AdHocFlags {
-  /** The URL to load (scheme, host, port, path and query). */
+  /** The URL to load (scheme, host, port, path and query); its path may hold `{{…}}` templates. */
   url: string;
   /** The rate, in the plan language (`1k/s`, `500/s`). */
   rate?: string;
@@ -26,6 +28,26 @@ export interface AdHocFlags {
   method?: string;
   /** The body: text, or `@file` for a file's content. */
   body?: string;
+  /** `NAME=FILE[,order=O][,exhausted=E]`: the plan's `data` sources (files relative to the cwd). */
+  data?: string[];
+  /** `NAME=SPEC` (`uuid`, `counter`, `int:1:20`, `choice:eu|us`, or a YAML flow mapping). */
+  vars?: string[];
+}
+
+/** The command-line argument one line of the made plan came from. */
+export interface AdHocSource {
+  /** The flag as written (`--duration`, `-H`), or `URL` for the URL argument. */
+  flag: string;
+  /** Its value as given. */
+  value: string;
+}
+
+/** The plan the flags stand for: its text, and per line (index 0 is line 1) the flag behind it. */
+export interface AdHocPlan {
+  ok: true;
+  text: string;
+  /** `lines[n - 1]` is the argument line n was written from; undefined for the plan's frame. */
+  lines: Array<AdHocSource | undefined>;
 }
 
 /**
@@ -40,7 +62,7 @@ export interface AdHocFlags {
  */
 export function adHocPlanText(
   flags: AdHocFlags,
-): { ok: true; text: string } | { ok: false; errors: string[] } {
+): AdHocPlan | { ok: false; errors: string[] } {
   const errors: string[] = [];
   let url: URL | undefined;
   try {
@@ -55,58 +77,220 @@ export function adHocPlanText(
   if (flags.duration === undefined) {
     errors.push("an ad-hoc run needs --duration, e.g. --duration 30s");
   }
-  const headers: Array<[string, string]> = [];
+  const headers: Array<[string, string, string]> = [];
   for (const h of flags.headers) {
     const i = h.indexOf(":");
     if (i <= 0) errors.push(`-H \`${h}\`: write a header as "Name: value"`);
-    else headers.push([h.slice(0, i).trim(), h.slice(i + 1).trim()]);
+    else headers.push([h.slice(0, i).trim(), h.slice(i + 1).trim(), h]);
+  }
+  const data: Array<[string, string]> = [];
+  for (const d of flags.data ?? []) {
+    const made = dataLine(d);
+    if (typeof made === "string") data.push([made, d]);
+    else errors.push(made.error);
+  }
+  const vars: Array<[string, string]> = [];
+  for (const v of flags.vars ?? []) {
+    const made = varLine(v);
+    if (typeof made === "string") vars.push([made, v]);
+    else errors.push(made.error);
   }
   if (errors.length || url === undefined) return { ok: false, errors };
-  const q = (s: string) => JSON.stringify(s);
+
+  const text: string[] = [];
+  const lines: Array<AdHocSource | undefined> = [];
+  const add = (line: string, flag?: string, value?: string) => {
+    text.push(line);
+    lines.push(flag === undefined ? undefined : { flag, value: value! });
+  };
+  const fromUrl = (line: string) => add(line, "URL", flags.url);
   const method = (flags.method ?? "GET").toUpperCase();
-  const path = `${url.pathname}${url.search}`;
-  const lines = [
-    `# tailgate run ${commandLine(flags)}`,
-    `name: ${q(`ad-hoc ${method} ${url.host}${url.pathname}`)}`,
-    `target: ${q(url.origin)}`,
-    "requests:",
-    `  - name: ${q(`${method} ${url.pathname}`)}`,
-    `    method: ${method}`,
-    `    path: ${q(path)}`,
-  ];
+  const path = requestTarget(flags.url, url);
+  const pathOnly = path.replace(/\?.*$/, "");
+  add(`# tailgate run ${commandLine(flags)}`);
+  fromUrl(`name: ${q(`ad-hoc ${method} ${url.host}${pathOnly}`)}`);
+  fromUrl(`target: ${q(url.origin)}`);
+  if (data.length) {
+    add("data:");
+    for (const [line, d] of data) add(`  ${line}`, "--data", d);
+  }
+  if (vars.length) {
+    add("vars:");
+    for (const [line, v] of vars) add(`  ${line}`, "--var", v);
+  }
+  add("requests:");
+  fromUrl(`  - name: ${q(`${method} ${pathOnly}`)}`);
+  if (flags.method === undefined) add(`    method: ${method}`);
+  else add(`    method: ${plain(method)}`, "--method", flags.method);
+  fromUrl(`    path: ${q(path)}`);
   if (headers.length) {
-    lines.push("    headers:");
-    for (const [k, v] of headers) lines.push(`      ${q(k)}: ${q(v)}`);
+    add("    headers:");
+    for (const [k, v, h] of headers) add(`      ${q(k)}: ${q(v)}`, "-H", h);
   }
   if (flags.body !== undefined) {
-    lines.push(
+    add(
       flags.body.startsWith("@")
         ? `    body: { file: ${q(flags.body.slice(1))} }`
         : `    body: ${q(flags.body)}`,
+      "--body",
+      flags.body,
     );
   }
-  lines.push("load:");
-  if (flags.connections !== undefined) lines.push(`  connections: ${flags.connections}`);
-  lines.push("  stages:");
-  if (flags.warmup !== undefined) {
-    lines.push(
-      `    - { name: warmup, rate: ${flags.rate}, duration: ${flags.warmup}, warmup: true }`,
-    );
+  add("load:");
+  if (flags.connections !== undefined) {
+    add(`  connections: ${plain(flags.connections)}`, "--connections", flags.connections);
   }
-  lines.push(`    - { name: steady, rate: ${flags.rate}, duration: ${flags.duration} }`);
+  add("  stages:");
+  // One flag per line, so a problem found in a line names the flag that wrote it.
+  const stage = (name: string, duration: [string, string], warmup: boolean) => {
+    add(`    - name: ${name}`);
+    add(`      rate: ${plain(flags.rate!)}`, "--rate", flags.rate!);
+    add(`      duration: ${plain(duration[1])}`, duration[0], duration[1]);
+    if (warmup) add("      warmup: true", "--warmup", duration[1]);
+  };
+  if (flags.warmup !== undefined) stage("warmup", ["--warmup", flags.warmup], true);
+  stage("steady", ["--duration", flags.duration!], false);
   if (flags.slos.length) {
-    lines.push("slo:");
-    for (const s of flags.slos) lines.push(`  - ${q(s)}`);
+    add("slo:");
+    for (const s of flags.slos) add(`  - ${q(s)}`, "--slo", s);
   }
-  return { ok: true, text: lines.join("\n") + "\n" };
+  return { ok: true, text: text.join("\n") + "\n", lines };
+}
+
+/**
+ * An argument as the shell takes it back: bare when it is plain, else in single quotes.
+ *
+ * @example
+ * ```ts
+ * import { shellQuote } from "./adhoc_plan.ts";
+ * shellQuote("p99 < 10ms"); // "'p99 < 10ms'"
+ * ```
+ */
+export function shellQuote(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`;
+}
+
+const q = (s: string) => JSON.stringify(s);
+
+/** A value bare when YAML reads it as written (`1k/s`, `30s`, `64`), else quoted: a flag's value
+ * stays one value on its own line, whatever it holds. */
+const plain = (s: string) => /^(?:[\w.+/]|-(?=\d))[\w.+/%-]*$/.test(s) ? s : q(s);
+
+/**
+ * The request-target (`/path?query`) the plan sends: from the URL as written when it holds a
+ * template, because `new URL()` percent-encodes the `{{` of `/users/{{users.id}}` in a path.
+ */
+function requestTarget(raw: string, url: URL): string {
+  const parsed = `${url.pathname}${url.search}`;
+  if (!raw.includes("{{") && !raw.includes("${")) return parsed;
+  const authority = /^\s*[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(raw);
+  if (authority === null) return parsed;
+  const rest = raw.slice(authority[0].length).trimEnd().replace(/#.*$/, "");
+  return rest.startsWith("/") ? rest : `/${rest}`;
+}
+
+/** The options `--data NAME=FILE,…` takes after the file, with their values. */
+const DATA_OPTIONS: Record<string, readonly string[]> = {
+  order: ["sequence", "random", "shuffle"],
+  exhausted: ["wrap", "error"],
+};
+
+/** `--data users=users.csv,order=shuffle` as the line `users: { file: "users.csv", order: shuffle }`. */
+function dataLine(arg: string): string | { error: string } {
+  const usage = "write --data NAME=FILE (a CSV file with a header row, or .jsonl), e.g. " +
+    "--data users=users.csv, optionally with ,order=sequence|random|shuffle and " +
+    ",exhausted=wrap|error";
+  const eq = arg.indexOf("=");
+  if (eq <= 0) return { error: `--data ${shellQuote(arg)}: ${usage}` };
+  const name = arg.slice(0, eq).trim();
+  let file = arg.slice(eq + 1);
+  const options: Array<[string, string]> = [];
+  // Options are taken from the end, so a comma elsewhere in a file name is kept.
+  for (
+    let m = /,\s*([A-Za-z_]+)=([^,]*)$/.exec(file);
+    m;
+    m = /,\s*([A-Za-z_]+)=([^,]*)$/.exec(file)
+  ) {
+    const [whole, key, value] = m;
+    if (!(key in DATA_OPTIONS)) {
+      return {
+        error: `--data ${shellQuote(arg)}: \`${key}\` is not an option of --data; give ` +
+          Object.entries(DATA_OPTIONS).map(([k, v]) => `,${k}=${v.join("|")}`).join(" or "),
+      };
+    }
+    if (options.some(([k]) => k === key)) {
+      return { error: `--data ${shellQuote(arg)}: \`${key}\` is given twice` };
+    }
+    options.unshift([key, value.trim()]);
+    file = file.slice(0, file.length - whole.length);
+  }
+  file = file.trim();
+  if (file === "") return { error: `--data ${shellQuote(arg)}: name the file; ${usage}` };
+  const fields = [`file: ${plain(file)}`, ...options.map(([k, v]) => `${k}: ${plain(v)}`)];
+  return `${yamlKey(name)}: { ${fields.join(", ")} }`;
+}
+
+/** `--var qty=int:1:20` as the line `qty: { int: [1, 20] }`. */
+function varLine(arg: string): string | { error: string } {
+  const kinds = "uuid, counter, int:MIN:MAX, choice:A|B|C, or a YAML form such as " +
+    "'{ int: [1, 20] }'";
+  const eq = arg.indexOf("=");
+  if (eq <= 0) {
+    return { error: `--var ${shellQuote(arg)}: write --var NAME=SPEC, e.g. --var qty=int:1:20` };
+  }
+  const name = yamlKey(arg.slice(0, eq).trim());
+  const spec = arg.slice(eq + 1).trim();
+  const bad = (why: string) => ({ error: `--var ${shellQuote(arg)}: ${why}` });
+  if (spec === "uuid" || spec === "counter") return `${name}: ${spec}`;
+  if (spec.startsWith("{")) {
+    // A YAML flow mapping, written into the plan as given: one line, so it stays one value.
+    if (/[\r\n]/.test(spec)) return bad("write the YAML form on one line");
+    return `${name}: ${spec}`;
+  }
+  const colon = spec.indexOf(":");
+  const kind = colon < 0 ? spec : spec.slice(0, colon);
+  const rest = colon < 0 ? undefined : spec.slice(colon + 1);
+  if (kind === "int") {
+    const bounds = rest?.split(":") ?? [];
+    if (bounds.length !== 2 || !bounds.every((b) => /^\s*[+-]?\d+\s*$/.test(b))) {
+      return bad("`int` takes two whole numbers, int:MIN:MAX, e.g. int:1:20 (both inclusive)");
+    }
+    const [min, max] = bounds.map((b) => Number(b));
+    if (min > max) {
+      return bad(`\`int\` of ${min} to ${max}: min is above max; write int:${max}:${min}`);
+    }
+    return `${name}: { int: [${min}, ${max}] }`;
+  }
+  if (kind === "choice") {
+    const values = rest === undefined || rest === "" ? [] : rest.split("|");
+    if (values.length === 0) {
+      return bad("`choice` takes values, choice:A|B|C, e.g. choice:eu|us|ap");
+    }
+    return `${name}: { choice: [${values.map(choiceValue).join(", ")}] }`;
+  }
+  return bad(
+    spec === ""
+      ? `give what the var draws: ${kinds}`
+      : `\`${kind}\` is not a kind of var; write ${kinds}`,
+  );
+}
+
+/** A choice as YAML: numbers and true/false as themselves, anything else as text. */
+function choiceValue(v: string): string {
+  if (/^-?(0|[1-9]\d*)(\.\d+)?$/.test(v) || v === "true" || v === "false") return v;
+  return /^[A-Za-z_][\w-]*$/.test(v) && !/^(null|true|false)$/i.test(v) ? v : q(v);
+}
+
+/** A mapping key: bare when YAML reads it as the same text, else quoted. */
+function yamlKey(name: string): string {
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : q(name);
 }
 
 /** The flags as a command line, for the plan's first comment. */
 function commandLine(f: AdHocFlags): string {
-  const quote = (s: string) => /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`;
-  const parts = [quote(f.url)];
+  const parts = [shellQuote(f.url)];
   const add = (flag: string, value: string | undefined) => {
-    if (value !== undefined) parts.push(flag, quote(value));
+    if (value !== undefined) parts.push(flag, shellQuote(value));
   };
   add("--rate", f.rate);
   add("--duration", f.duration);
@@ -115,6 +299,8 @@ function commandLine(f: AdHocFlags): string {
   add("--method", f.method);
   for (const h of f.headers) add("-H", h);
   add("--body", f.body);
+  for (const d of f.data ?? []) add("--data", d);
+  for (const v of f.vars ?? []) add("--var", v);
   for (const s of f.slos) add("--slo", s);
   return parts.join(" ");
 }

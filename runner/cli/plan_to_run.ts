@@ -9,7 +9,7 @@ import { EXIT_CODES } from "../model/exit_codes.ts";
 import { formatIssue } from "../plan/format_issue.ts";
 import { join } from "node:path";
 import { loadPlan, parsePlanText } from "../plan/load_plan.ts";
-import type { ResolvedPlan } from "../plan/types.ts";
+import type { PlanIssue, ResolvedPlan } from "../plan/types.ts";
 import type { PlanOverrides } from "../plan/plan_overrides.ts";
 import type { CommandOutcome } from "./command.ts";
 import { dataExhaustion } from "../schedule/data_exhaustion.ts";
@@ -22,6 +22,8 @@ export interface PlanToRunOptions {
   requireEnv?: boolean;
   /** Command-line overrides of the plan's load. */
   overrides?: PlanOverrides;
+  /** How an issue is printed (an ad-hoc run names the flag behind it); default `formatIssue`. */
+  formatIssue?: (issue: PlanIssue) => string;
 }
 
 /**
@@ -52,16 +54,17 @@ export async function planToRun(
     });
   // A data source the schedule would run out of is refused before anything is sent.
   if (parsed.plan) parsed.issues.push(...dataExhaustion(parsed.plan).issues);
+  const format = options.formatIssue ?? ((i: PlanIssue) => formatIssue(i, parsed.text));
   const errors = parsed.issues.filter((i) => i.severity === "error");
   if (!parsed.plan || errors.length) {
     return {
       outcome: {
         exitCode: EXIT_CODES.usage,
         errors: [],
-        notes: errors.map((i) => formatIssue(i, parsed.text)),
+        notes: errors.map(format),
       },
     };
   }
-  for (const warning of parsed.issues) progress(formatIssue(warning, parsed.text));
+  for (const warning of parsed.issues) progress(format(warning));
   return { plan: parsed.plan, text: parsed.overriddenText ?? parsed.text };
 }

@@ -6,7 +6,9 @@
  * @module
  */
 import { retarget } from "../plan/retarget.ts";
-import { adHocPlanText } from "./adhoc_plan.ts";
+import { type AdHocPlan, adHocPlanText } from "./adhoc_plan.ts";
+import { checkAdHocPlan, formatAdHocIssue } from "./adhoc_issues.ts";
+import type { PlanIssue } from "../plan/types.ts";
 import { OVERRIDE_HELP, OVERRIDE_OPTIONS, readOverrideArgs } from "./override_args.ts";
 import type { PlanOverrides } from "../plan/plan_overrides.ts";
 import { join } from "node:path";
@@ -39,6 +41,8 @@ export interface RunOptions extends ResultOutputOptions {
   planPath: string;
   /** An ad-hoc run's plan text (made from the flags; adhoc_plan.ts). */
   planText?: string;
+  /** An ad-hoc run's plan with the flag behind each line, so its warnings name the flag. */
+  adHocPlan?: AdHocPlan;
   /** Print the plan as it would run (an ad-hoc run's equivalent plan) instead of running it. */
   printPlan?: boolean;
   /** Command-line overrides of the plan's load (`--rate-scale`, `--stage` …). */
@@ -69,9 +73,14 @@ export const RUN_HELP =
                     [--rate-scale F] [--duration-scale F] [--stage S:K=V]... [--connections N]
        tailgate run <URL> --rate RATE --duration DUR [--connections N] [--warmup DUR]
                     [--slo SLO]... [-H "Name: value"]... [--method M] [--body TEXT|@FILE]
-                    [--print-plan] [the options above]
+                    [--data NAME=FILE]... [--var NAME=SPEC]... [--print-plan]
+                    [the options above]
 
 Runs the plan with corrected timing: every request is timed from its intended send time.
+A plan's requests may draw values per request: rows of its \`data\` files ({{users.id}}) and
+its \`vars\` ({{order_id}}: uuid, counter, int, choice) in paths, headers and bodies; request
+n's values are a pure function of load.seed and n, rendered ahead of the schedule, and every
+shard takes its own rows (docs/plan.md, "Real traffic").
 The plan's load can be changed for one run (a short pull-request run of the nightly plan):
 the overridden plan is validated like a written one, and its baseline history is kept apart.
 ${OVERRIDE_HELP}
@@ -84,6 +93,11 @@ the equivalent plan, validated like any, and --print-plan prints it to commit in
   --slo SLO                     an SLO of the plan grammar (repeatable): --slo "p99 < 10ms"
   -H, --header "Name: value"    a request header (repeatable); \${env.NAME} reads a secret
   --method M, --body TEXT|@FILE the request's method and body (@FILE: a file's content)
+  --data NAME=FILE[,K=V]        rows of a CSV (with a header) or .jsonl file in the current
+                                folder feed {{NAME.column}} (repeatable); ,order=random|shuffle
+                                (default sequence), ,exhausted=error (default wrap)
+  --var NAME=SPEC               a value drawn per request for {{NAME}} (repeatable): uuid,
+                                counter, int:1:20, choice:eu|us|ap, or YAML '{ int: [1, 20] }'
   --out DIR        where the reports go (default ./tailgate-out/)
   --report FORMATS comma-separated: html, junit, md, hlog, or all (default html,junit,md):
                    report.html, junit.xml, summary.md, latency.hlog; result.json is always
@@ -128,11 +142,23 @@ export const RUN_OPTIONS = {
   header: { type: "string", short: "H", multiple: true },
   method: { type: "string" },
   body: { type: "string" },
+  data: { type: "string", multiple: true },
+  var: { type: "string", multiple: true },
   "print-plan": { type: "boolean" },
 } as const;
 
 /** The flags that describe an ad-hoc run against a URL (adhoc_plan.ts). */
-const AD_HOC_FLAGS = ["rate", "duration", "warmup", "slo", "header", "method", "body"] as const;
+const AD_HOC_FLAGS = [
+  "rate",
+  "duration",
+  "warmup",
+  "slo",
+  "header",
+  "method",
+  "body",
+  "data",
+  "var",
+] as const;
 
 /** The overrides of a plan's stages, which an ad-hoc run sets with --rate and --duration instead. */
 const STAGE_FLAGS = ["rate-scale", "duration-scale", "stage"] as const;
@@ -166,6 +192,7 @@ export function parseRunArgs(
   const v = parsed.values;
   const adHoc = planPath !== undefined && /^https?:\/\//i.test(planPath);
   let planText: string | undefined;
+  let adHocPlan: AdHocPlan | undefined;
   if (adHoc) {
     const made = adHocPlanText({
       url: planPath!,
@@ -177,9 +204,16 @@ export function parseRunArgs(
       ...(v.body === undefined ? {} : { body: v.body }),
       slos: v.slo ?? [],
       headers: v.header ?? [],
+      data: v.data ?? [],
+      vars: v.var ?? [],
     });
-    if (made.ok) planText = made.text;
-    else errors.push(...made.errors);
+    if (!made.ok) errors.push(...made.errors);
+    else {
+      // Validated here, so every error names the flag behind it (printing needs no secret).
+      const checked = checkAdHocPlan(made, { requireEnv: !v["print-plan"] });
+      if (checked.errors.length) errors.push(...checked.errors);
+      else [planText, adHocPlan] = [made.text, made];
+    }
     const stageFlags = STAGE_FLAGS.filter((f) => v[f] !== undefined);
     if (stageFlags.length) {
       errors.push(
@@ -239,6 +273,7 @@ export function parseRunArgs(
       ...shared.options,
       planPath: planPath!,
       ...(planText === undefined ? {} : { planText }),
+      ...(adHocPlan === undefined ? {} : { adHocPlan }),
       ...(overrides.overrides ? { overrides: overrides.overrides } : {}),
       ...(v["print-plan"] ? { printPlan: true } : {}),
       ...(target === undefined ? {} : { target }),
@@ -270,6 +305,9 @@ export async function runPlanCommand(
     ...(options.planText === undefined ? {} : { text: options.planText }),
     requireEnv: !options.printPlan,
     ...(options.overrides ? { overrides: options.overrides } : {}),
+    ...(options.adHocPlan
+      ? { formatIssue: (i: PlanIssue) => formatAdHocIssue(i, options.adHocPlan!) }
+      : {}),
   });
   if ("outcome" in loaded) return loaded.outcome;
   if (options.printPlan) {

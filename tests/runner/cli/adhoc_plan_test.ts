@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
+import { join, relative } from "node:path";
+import { main } from "../../../cli.ts";
 import { adHocPlanText } from "../../../runner/cli/adhoc_plan.ts";
+import { adHocPlanFile, checkAdHocPlan } from "../../../runner/cli/adhoc_issues.ts";
+import { parseRunArgs } from "../../../runner/cli/run_command.ts";
 import { parsePlanText } from "../../../runner/plan/load_plan.ts";
+import { capture } from "../../_helpers/cli_capture.ts";
+import { headerOf, recordingServer } from "../../_helpers/recording_server.ts";
 
 Deno.test("adHocPlanText(): the flags become a plan that validates, with the command line on top", () => {
   const made = adHocPlanText({
@@ -45,4 +51,285 @@ Deno.test("adHocPlanText(): a missing rate or duration, a bad URL or header is n
     "an ad-hoc run needs --duration, e.g. --duration 30s",
     '-H `NoColon`: write a header as "Name: value"',
   ]);
+});
+
+/** A temporary folder, removed at the end of the test. */
+async function tempDir(options: Deno.MakeTempOptions = {}) {
+  const path = await Deno.makeTempDir({ prefix: "tailgate-adhoc-", ...options });
+  return { path, [Symbol.asyncDispose]: () => Deno.remove(path, { recursive: true }) };
+}
+
+const USERS_CSV = "id,name\n1,ann\n2,bob\n3,cy\n";
+const BASE = { rate: "10/s", duration: "2s", slos: [], headers: [] };
+
+Deno.test("adHocPlanText(): --data and --var become the plan's data and vars, and the plan validates", async () => {
+  await using dir = await tempDir();
+  await Deno.writeTextFile(join(dir.path, "users.csv"), USERS_CSV);
+  const made = adHocPlanText({
+    ...BASE,
+    url: "http://127.0.0.1:8080/users/{{users.id}}?region={{region}}&qty={{qty}}",
+    headers: ["X-Request-Id: {{id}}"],
+    body: "n={{n}}",
+    data: ["users=users.csv,order=shuffle,exhausted=error"],
+    vars: ["qty=int:1:20", "region=choice:eu|us|ap", "id=uuid", "n=counter"],
+  });
+  assert.ok(made.ok, JSON.stringify(made));
+  assert.deepEqual(checkAdHocPlan(made, { dir: dir.path }), { errors: [], warnings: [] });
+  const { plan, issues } = parsePlanText(made.text, { file: adHocPlanFile(dir.path) });
+  assert.deepEqual(issues, []);
+  const [users] = plan!.data!;
+  assert.deepEqual(
+    [users.name, users.file, users.path, users.order, users.exhausted, users.columns, users.rows],
+    ["users", "users.csv", join(dir.path, "users.csv"), "shuffle", "error", ["id", "name"], 3],
+  );
+  assert.deepEqual(plan!.vars!.map((v) => [v.name, v.spec]), [
+    ["qty", { kind: "int", min: 1, max: 20 }],
+    ["region", { kind: "choice", values: ["eu", "us", "ap"] }],
+    ["id", { kind: "uuid" }],
+    ["n", { kind: "counter" }],
+  ]);
+  // The URL's templates reach the plan as written: `new URL()` would have encoded `{{` as %7B%7B.
+  assert.match(
+    made.text,
+    /path: "\/users\/\{\{users\.id\}\}\?region=\{\{region\}\}&qty=\{\{qty\}\}"/,
+  );
+  assert.equal(
+    plan!.requests[0].url,
+    "http://127.0.0.1:8080/users/{{users.id}}?region={{region}}&qty={{qty}}",
+  );
+  const refs = plan!.requests[0].template!.target.filter((p) => p.kind === "ref");
+  assert.deepEqual(refs.map((p) => p.kind === "ref" && p.ref), [
+    { kind: "column", source: "users", column: "id" },
+    { kind: "var", name: "region" },
+    { kind: "var", name: "qty" },
+  ]);
+});
+
+Deno.test("adHocPlanText(): a --var in the YAML form is written into the plan as given", () => {
+  const made = adHocPlanText({
+    ...BASE,
+    url: "http://127.0.0.1:8080/{{qty}}/{{code}}",
+    vars: ["qty={ int: [1, 20] }", "code=choice:007|1.5|true|a b"],
+  });
+  assert.ok(made.ok);
+  assert.match(made.text, /\n {2}qty: \{ int: \[1, 20\] \}\n/);
+  // Numbers and true/false stay themselves; other text is quoted so YAML keeps it as written.
+  assert.match(made.text, /\n {2}code: \{ choice: \["007", 1\.5, true, "a b"\] \}\n/);
+  const { plan, issues } = parsePlanText(made.text);
+  assert.deepEqual(issues.filter((i) => i.severity === "error"), []);
+  assert.deepEqual(plan!.vars!.map((v) => v.spec), [
+    { kind: "int", min: 1, max: 20 },
+    { kind: "choice", values: ["007", 1.5, true, "a b"] },
+  ]);
+});
+
+Deno.test("adHocPlanText(): a --var or --data the flags cannot read is named with its syntax", () => {
+  const bad = adHocPlanText({
+    ...BASE,
+    url: "http://127.0.0.1:8080/",
+    vars: ["qty", "qty=int:1", "qty=int:20:1", "x=float:1:2", "x=choice:"],
+    data: ["users.csv", "users=users.csv,mode=random", "users="],
+  });
+  assert.ok(!bad.ok);
+  assert.deepEqual(bad.errors, [
+    "--data users.csv: write --data NAME=FILE (a CSV file with a header row, or .jsonl), e.g. " +
+    "--data users=users.csv, optionally with ,order=sequence|random|shuffle and " +
+    ",exhausted=wrap|error",
+    "--data users=users.csv,mode=random: `mode` is not an option of --data; give " +
+    ",order=sequence|random|shuffle or ,exhausted=wrap|error",
+    "--data users=: name the file; write --data NAME=FILE (a CSV file with a header row, or " +
+    ".jsonl), e.g. --data users=users.csv, optionally with ,order=sequence|random|shuffle and " +
+    ",exhausted=wrap|error",
+    "--var qty: write --var NAME=SPEC, e.g. --var qty=int:1:20",
+    "--var qty=int:1: `int` takes two whole numbers, int:MIN:MAX, e.g. int:1:20 (both inclusive)",
+    "--var qty=int:20:1: `int` of 20 to 1: min is above max; write int:1:20",
+    "--var x=float:1:2: `float` is not a kind of var; write uuid, counter, int:MIN:MAX, " +
+    "choice:A|B|C, or a YAML form such as '{ int: [1, 20] }'",
+    "--var x=choice:: `choice` takes values, choice:A|B|C, e.g. choice:eu|us|ap",
+  ]);
+});
+
+Deno.test("tailgate run URL: a bad --duration names --duration and its fix, not a plan file", () => {
+  const parsed = parseRunArgs(["http://127.0.0.1:8080/", "--rate", "10/s", "--duration", "3"]);
+  assert.ok(!parsed.ok);
+  assert.deepEqual(parsed.errors, [
+    "--duration 3: duration `3` has no unit\n" +
+    "  hint: write `3s` or `3ms` (units: ns, us, ms, s, m, h)",
+  ]);
+  assert.doesNotMatch(parsed.errors.join("\n"), /\.yaml|tailgate-run/);
+});
+
+Deno.test("tailgate run URL: a --var the plan language refuses names --var and underlines the spot", () => {
+  const parsed = parseRunArgs([
+    "http://127.0.0.1:8080/{{qty}}",
+    "--rate",
+    "10/s",
+    "--duration",
+    "1s",
+    "--var",
+    "qty={ int: [1, x] }",
+    "--var",
+    "9lives=uuid",
+  ]);
+  assert.ok(!parsed.ok);
+  assert.equal(parsed.errors.length, 2, parsed.errors.join("\n"));
+  assert.match(parsed.errors[0], /^--var 'qty=\{ int: \[1, x\] \}': .* must be a number\n/);
+  assert.match(parsed.errors[0], /\n {4}--var 'qty=\{ int: \[1, x\] \}'\n {26}\^\n/);
+  assert.match(parsed.errors[1], /^--var 9lives=uuid: `9lives` is not a var name\n {2}hint: /);
+  assert.doesNotMatch(parsed.errors.join("\n"), /\.yaml/);
+});
+
+Deno.test("tailgate run URL: an unknown column in the URL's template points at the URL", async () => {
+  await using dir = await tempDir();
+  await Deno.writeTextFile(join(dir.path, "users.csv"), USERS_CSV);
+  const url = "http://127.0.0.1:8080/users/{{users.idd}}";
+  const made = adHocPlanText({ ...BASE, url, data: ["users=users.csv"] });
+  assert.ok(made.ok);
+  assert.deepEqual(checkAdHocPlan(made, { dir: dir.path }).errors, [
+    `the URL '${url}': data source \`users\` has no column \`idd\`\n` +
+    `    the URL '${url}'\n` +
+    `    ${" ".repeat("the URL '".length + url.indexOf("{{"))}${
+      "^".repeat("{{users.idd}}".length)
+    }\n` +
+    "  hint: did you mean `{{users.id}}`?",
+  ]);
+  // A source the flags did not give: the hint says which flag gives it.
+  const none = adHocPlanText({ ...BASE, url: "http://127.0.0.1:8080/users/{{users.id}}" });
+  assert.ok(none.ok);
+  const [missing] = checkAdHocPlan(none, { dir: dir.path }).errors;
+  assert.match(missing, /^the URL .*: data source `users` is neither a var nor a data source/);
+  assert.match(missing, /hint: add it with `--data users=FILE`/);
+});
+
+Deno.test("tailgate run URL: a --data file outside the current folder, or missing, is named by its flag", async () => {
+  await using dir = await tempDir();
+  await using outside = await tempDir();
+  await Deno.writeTextFile(join(outside.path, "users.csv"), USERS_CSV);
+  const file = join(outside.path, "users.csv");
+  const made = adHocPlanText({
+    ...BASE,
+    url: "http://127.0.0.1:8080/{{users.id}}/{{more.id}}",
+    data: [`users=${file}`, "more=nope.csv"],
+  });
+  assert.ok(made.ok);
+  const { errors } = checkAdHocPlan(made, { dir: dir.path });
+  assert.equal(errors.length, 2, errors.join("\n"));
+  assert.match(
+    errors[0],
+    new RegExp(`^--data users=${file}: data file \`${file}\` lies outside the current folder\n`),
+  );
+  assert.match(errors[0], /hint: keep data files in the current folder or below it/);
+  assert.match(errors[1], /^--data more=nope\.csv: data file `nope\.csv` does not exist/);
+  assert.match(errors[1], /hint: paths are relative to the current folder/);
+});
+
+Deno.test("tailgate run URL: warnings of the made plan name their flag too", () => {
+  const made = adHocPlanText({
+    ...BASE,
+    url: "http://127.0.0.1:8080/",
+    vars: ["qty=int:1:20"],
+  });
+  assert.ok(made.ok);
+  const { errors, warnings } = checkAdHocPlan(made, { dir: "/nonexistent" });
+  assert.deepEqual(errors, []);
+  assert.match(warnings[0], /^warning: --var qty=int:1:20: var `qty` is not used by any request/);
+});
+
+Deno.test("tailgate run URL --data --var --print-plan prints data and vars, its command line on top", async () => {
+  // The run reads files relative to the current folder: the CSV goes in a folder below it.
+  await using dir = await tempDir({ dir: Deno.cwd(), prefix: ".tailgate-adhoc-test-" });
+  await Deno.writeTextFile(join(dir.path, "users.csv"), USERS_CSV);
+  const file = relative(Deno.cwd(), join(dir.path, "users.csv"));
+  const io = capture();
+  const code = await main([
+    "run",
+    "http://127.0.0.1:8080/users/{{users.id}}?n={{n}}",
+    "--rate",
+    "10/s",
+    "--duration",
+    "1s",
+    "--data",
+    `users=${file},order=random`,
+    "--var",
+    "n=counter",
+    "--print-plan",
+  ], io);
+  assert.equal(code, 0, io.err.join("\n"));
+  const [printed] = io.out;
+  assert.equal(
+    printed.split("\n")[0],
+    "# tailgate run 'http://127.0.0.1:8080/users/{{users.id}}?n={{n}}' --rate 10/s " +
+      `--duration 1s --data users=${file},order=random --var n=counter`,
+  );
+  assert.match(printed, new RegExp(`\ndata:\n {2}users: \\{ file: ${file}, order: random \\}\n`));
+  assert.match(printed, /\nvars:\n {2}n: counter\n/);
+  assert.match(printed, /\n {4}path: "\/users\/\{\{users\.id\}\}\?n=\{\{n\}\}"\n/);
+  // What it printed is a plan that runs the same, from the same folder.
+  const { issues } = parsePlanText(printed, { file: join(Deno.cwd(), "x.yaml") });
+  assert.deepEqual(issues.filter((i) => i.severity === "error"), []);
+});
+
+Deno.test("tailgate run on a templated URL sends each request with its row's and vars' values", async () => {
+  await using server = recordingServer();
+  await using dir = await tempDir({ dir: Deno.cwd(), prefix: ".tailgate-adhoc-test-" });
+  await Deno.writeTextFile(join(dir.path, "users.csv"), USERS_CSV);
+  const io = capture();
+  const code = await main([
+    "run",
+    `${server.url}/users/{{users.id}}?region={{region}}&n={{n}}`,
+    "--rate",
+    "20/s",
+    "--duration",
+    "1s",
+    "--connections",
+    "2",
+    "--data",
+    `users=${relative(Deno.cwd(), join(dir.path, "users.csv"))}`,
+    "--var",
+    "region=choice:eu|us",
+    "--var",
+    "n=counter",
+    "--var",
+    "id=uuid",
+    "-H",
+    "X-Request-Id: {{id}}",
+    "--out",
+    join(dir.path, "out"),
+    "--report",
+    "md",
+    "--no-baseline",
+  ], io);
+  assert.equal(code, 0, io.err.join("\n"));
+  assert.equal(server.requests.length, 20);
+  const seen = server.requests.map((r) => {
+    const m = /^\/users\/(\d)\?region=(eu|us)&n=(\d+)$/.exec(r.target);
+    assert.ok(m, r.line);
+    return { id: m[1], n: Number(m[3]), requestId: headerOf(r, "X-Request-Id") };
+  });
+  // In file order, wrapping: 20 requests over 3 rows take row 1 and 2 seven times, row 3 six.
+  const count = (id: string) => seen.filter((s) => s.id === id).length;
+  assert.deepEqual([count("1"), count("2"), count("3")], [7, 7, 6]);
+  assert.equal(new Set(seen.map((s) => s.n)).size, 20);
+  assert.equal(new Set(seen.map((s) => s.requestId)).size, 20);
+  for (const s of seen) assert.match(s.requestId!, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-/);
+});
+
+Deno.test("tailgate run URL prints the made plan's warnings as its flags, not as a plan file's lines", async () => {
+  const io = capture();
+  const code = await main([
+    "run",
+    "http://127.0.0.1:8080/",
+    "--rate",
+    "10/s",
+    "--duration",
+    "1s",
+    "--var",
+    "unused=uuid",
+    "--print-plan",
+  ], io);
+  assert.equal(code, 0, io.err.join("\n"));
+  const warning = io.err.find((l) => l.includes("is not used"));
+  assert.ok(warning, io.err.join("\n"));
+  assert.match(warning, /^warning: --var unused=uuid: var `unused` is not used by any request/);
+  assert.ok(!io.err.join("\n").includes("tailgate-run.yaml"));
 });
