@@ -11,7 +11,7 @@ import { planFile } from "../plan_file.ts";
 import { keysOf, PLAN_LANGUAGE } from "../plan_language.ts";
 import { join, type PlanReader } from "../plan_reader.ts";
 import type { DataOrder, PlanDataSource } from "../types.ts";
-import { TEMPLATE_NAME } from "./validate_vars.ts";
+import { templateName } from "./validate_vars.ts";
 
 /** All data files of a plan together may hold at most this many values (each worker keeps them). */
 export const MAX_PLAN_DATA_CELLS = 8_000_000;
@@ -43,16 +43,7 @@ export function readData(reader: PlanReader, node: YamlNode, ctx: PlanContext): 
   let cells = 0;
   for (const entry of node.entries) {
     const path = join("data", entry.key);
-    if (!TEMPLATE_NAME.test(entry.key)) {
-      reader.errorAt(
-        entry.keyPos,
-        entry.key.length,
-        path,
-        `\`${entry.key}\` is not a data source name`,
-        "use letters, digits and `_`, starting with a letter (`users`)",
-      );
-      continue;
-    }
+    if (!templateName(reader, entry, path, "data source", "users")) continue;
     const source = readSource(reader, entry.value, path, ctx, entry.key);
     if (source === undefined) continue;
     cells += source.rows * source.columns.length;

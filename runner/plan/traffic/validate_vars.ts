@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { YamlNode } from "../_yaml.ts";
+import type { YamlEntry, YamlNode } from "../_yaml.ts";
 import { join, type PlanReader } from "../plan_reader.ts";
 import type { PlanVar, PlanVarSpec } from "../types.ts";
 
@@ -15,13 +15,43 @@ export const MAX_CHOICES = 10_000;
 const KINDS = ["uuid", "counter", "int", "choice"];
 
 /**
+ * Whether a `data` or `vars` entry's key can be named in a template; else a located error.
+ *
+ * @example
+ * ```ts
+ * import { templateName } from "./validate_vars.ts";
+ * import type { PlanReader } from "../plan_reader.ts";
+ * import type { YamlEntry } from "../_yaml.ts";
+ * declare const reader: PlanReader, entry: YamlEntry;
+ * templateName(reader, entry, "vars.order_id", "var", "order_id"); // true
+ * ```
+ */
+export function templateName(
+  reader: PlanReader,
+  entry: YamlEntry,
+  path: string,
+  what: string,
+  example: string,
+): boolean {
+  if (TEMPLATE_NAME.test(entry.key)) return true;
+  reader.errorAt(
+    entry.keyPos,
+    entry.key.length,
+    path,
+    `\`${entry.key}\` is not a ${what} name`,
+    `use letters, digits and \`_\`, starting with a letter (\`${example}\`)`,
+  );
+  return false;
+}
+
+/**
  * Reads `vars`: `name: uuid | counter | { int: [min, max] } | { choice: [a, b, ...] }`.
  *
  * @example
  * ```ts
  * import { readVars } from "./validate_vars.ts";
  * import type { PlanReader } from "../plan_reader.ts";
- * import type { YamlNode } from "../_yaml.ts";
+ * import type { YamlEntry, YamlNode } from "../_yaml.ts";
  * declare const reader: PlanReader, node: YamlNode;
  * readVars(reader, node); // for `vars: { qty: { int: [1, 20] } }`: [{ name: "qty", spec: { kind: "int", min: 1, max: 20 }, ... }]
  * ```
@@ -39,16 +69,7 @@ export function readVars(reader: PlanReader, node: YamlNode): PlanVar[] {
   const out: PlanVar[] = [];
   for (const entry of node.entries) {
     const path = join("vars", entry.key);
-    if (!TEMPLATE_NAME.test(entry.key)) {
-      reader.errorAt(
-        entry.keyPos,
-        entry.key.length,
-        path,
-        `\`${entry.key}\` is not a var name`,
-        "use letters, digits and `_`, starting with a letter (`order_id`)",
-      );
-      continue;
-    }
+    if (!templateName(reader, entry, path, "var", "order_id")) continue;
     const spec = readSpec(reader, entry.value, path);
     if (spec) out.push({ name: entry.key, spec, text: specText(spec), line: entry.keyPos.line });
   }

@@ -170,3 +170,18 @@ Deno.test("a request without templates is unchanged: no template, the URL normal
   assert.equal(p.plan!.requests[0].template, undefined);
   assert.equal(p.plan!.requests[0].url, "http://127.0.0.1:8080/a b");
 });
+
+Deno.test("a var or data source must have a name a template can write, and not both at once", () => {
+  const p = parseWith(
+    plan(
+      '{ path: "/{{x}}" }',
+      'data:\n  my-users: users.csv\n  x: users.csv\nvars:\n  "2x": uuid\n  x: counter\n',
+    ),
+    { "users.csv": USERS },
+  );
+  assert.deepEqual(errors(p), [
+    "4:3 `my-users` is not a data source name",
+    "5:3 `x` is both a var and a data source",
+    "7:3 `2x` is not a var name",
+  ]);
+});
