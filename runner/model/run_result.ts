@@ -435,6 +435,7 @@ export interface BaselineReference {
  * from.
  */
 export interface TrafficRecord {
+  /** Each data source, in the plan's order. */
   sources: Array<{
     name: string;
     /** The file as the plan names it. */

@@ -122,18 +122,23 @@ export interface PlanDataSource {
   file: string;
   /** The file's resolved path. */
   path: string;
+  /** How the file is read: CSV with a header row, or one JSON object per line. */
   format: "csv" | "jsonl";
+  /** How its rows are taken. */
   order: DataOrder;
   /** What happens when the schedule needs more rows than the file has: wrap, or a plan error. */
   exhausted: "wrap" | "error";
+  /** Column names, in the file's order. */
   columns: string[];
+  /** Data rows (the header not counted). */
   rows: number;
   /** Column-major text form of every value: `text[c][r]`. */
   text: string[][];
   /** JSONL only: each value's JSON text, so a JSON body keeps its type. */
   json?: string[][];
-  /** Where the source is declared. */
+  /** Line where the source is declared. */
   line: number;
+  /** Column of the source's name. */
   col: number;
 }
 
@@ -146,10 +151,13 @@ export type PlanVarSpec =
 
 /** A var of the plan's `vars` section. */
 export interface PlanVar {
+  /** The name templates use (`qty` in `{{qty}}`). */
   name: string;
+  /** What it draws. */
   spec: PlanVarSpec;
   /** The spec in one line, as reports show it (`int [1, 20]`). */
   text: string;
+  /** Line where the var is declared. */
   line: number;
 }
 

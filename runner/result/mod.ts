@@ -22,6 +22,7 @@ export {
   type StageResult,
   type StageTimeDomain,
   type ToolHealth,
+  type TrafficRecord,
   type Trend,
   type Verdict,
   type VerdictStatus,

@@ -27,3 +27,26 @@ Deno.test("planRecord() stores constant stages with equal from and to rates", ()
   const stages = planRecord(plan).load.stages.map((s) => [s.kind, s.fromPerSec, s.toPerSec]);
   assert.deepEqual(stages, [["constant", 1000, 1000], ["ramp", 1000, 3000]]);
 });
+
+Deno.test("planRecord() never stores a secret read inside a templated path, header or body", () => {
+  const { plan } = parseText(
+    `name: t
+target: http://127.0.0.1:8080
+vars: { id: uuid }
+requests:
+  - name: r
+    method: POST
+    path: "/u/\${env.TENANT}/{{id}}"
+    headers: { Authorization: "Bearer \${env.TOKEN} {{id}}" }
+    body: { json: { key: "\${env.TOKEN}", id: "{{id}}" } }
+load: { stages: [{ rate: 10/s, duration: 1s }] }
+`,
+    { env: { TENANT: "acme-secret-tenant", TOKEN: "s3cr3t-token" } },
+  );
+  const stored = JSON.stringify(planRecord(plan!));
+  assert.ok(!stored.includes("s3cr3t-token") && !stored.includes("acme-secret-tenant"), stored);
+  assert.match(stored, /\/u\/\$\{env\.TENANT\}\/\{\{id\}\}/);
+  // The wire gets the values: they are in the template's secret parts.
+  const parts = JSON.stringify(plan!.requests[0].template);
+  assert.ok(parts.includes("s3cr3t-token") && parts.includes("acme-secret-tenant"));
+});
