@@ -65,6 +65,7 @@ export {
 } from "./runner/ab/mod.ts";
 export {
   type Arrival,
+  type ColumnValues,
   type ConstantStage,
   type DataOrder,
   DEFAULT_MIN_TAIL_SAMPLES,

@@ -225,31 +225,36 @@ export class Dispatcher {
   /** Takes every due request from the schedule and starts or queues it. */
   #pump(): void {
     if (this.#stopping) return;
-    const { cursor, recorder, clock, source } = this.#o;
+    const { cursor, recorder, clock } = this.#o;
     const startMs = this.#startMs;
     const offsetMs = clock.nowMs() - startMs;
     while (!cursor.done && cursor.fireMs <= offsetMs) {
       recorder.scheduled(cursor.fireMs, cursor.stageIndex, cursor.labelIndex);
       recorder.dispatchLag(offsetMs - cursor.fireMs, cursor.stageIndex);
       this.dispatched++;
-      const request = source?.take(cursor.index, cursor.labelIndex);
       const slot = this.#idle.pop() ??
         (this.#slots.length < this.#o.maxConnections ? this.#newSlot() : undefined);
       if (slot) {
-        this.#fire(slot, cursor.fireMs, cursor.stageIndex, cursor.labelIndex, false, request);
-      } else this.#queue.push(cursor.fireMs, cursor.stageIndex, cursor.labelIndex, request);
+        this.#fire(slot, cursor.index, cursor.fireMs, cursor.stageIndex, cursor.labelIndex, false);
+      } else this.#queue.push(cursor.fireMs, cursor.stageIndex, cursor.labelIndex, cursor.index);
       cursor.advance();
     }
   }
 
+  /**
+   * Sends request `index` on `slot`. Requests are sent in schedule order (a queued one before any
+   * that fell due after it), so a rendering source hands them out in order; one that timed out in
+   * the queue is never sent.
+   */
   #fire(
     slot: Slot,
+    index: number,
     fireMs: number,
     stageIndex: number,
     labelIndex: number,
     waited: boolean,
-    request: PreparedRequest | undefined,
   ) {
+    const request = this.#o.source?.take(index, labelIndex);
     slot.busy = true;
     slot.fireMs = fireMs;
     slot.stageIndex = stageIndex;
@@ -290,7 +295,7 @@ export class Dispatcher {
     recorder.complete(c);
     const q = this.#queue;
     if (!this.#stopping && q.shift()) {
-      this.#fire(slot, q.fireMs, q.stageIndex, q.labelIndex, true, q.request);
+      this.#fire(slot, q.index, q.fireMs, q.stageIndex, q.labelIndex, true);
     } else if (o.error !== undefined && !sent) {
       // A connection that could not even connect goes to the back of the idle ones: the next
       // requests take a working connection first instead of failing on this one again and again.
@@ -325,7 +330,6 @@ export class Dispatcher {
       q.length > 0 && offsetMs - q.headFireMs >= this.#o.requests[q.headLabelIndex].timeoutMs
     ) {
       q.shift();
-      if (q.request !== undefined) this.#o.source?.release(q.request, false); // never written
       this.#o.recorder.complete({
         stageIndex: q.stageIndex,
         labelIndex: q.labelIndex,

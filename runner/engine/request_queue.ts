@@ -4,11 +4,9 @@
  *
  * @module
  */
-import type { PreparedRequest } from "./types.ts";
 
 /**
- * A FIFO of (fire time, stage, label) triples, each with the request object to send when the
- * plan renders its requests (else undefined).
+ * A FIFO of requests by (index, fire time, stage, label).
  *
  * @example
  * ```ts
@@ -23,14 +21,15 @@ export class RequestQueue {
   #fire = new Float64Array(1024);
   #stage = new Int32Array(1024);
   #label = new Int32Array(1024);
-  #request: Array<PreparedRequest | undefined> = new Array(1024);
+  #index = new Float64Array(1024);
   #head = 0;
   #length = 0;
   /** The request taken by the last {@linkcode shift}. */
   fireMs = 0;
   stageIndex = 0;
   labelIndex = 0;
-  request: PreparedRequest | undefined = undefined;
+  /** The request's index in the schedule. */
+  index = 0;
 
   /** Requests waiting. */
   get length(): number {
@@ -48,10 +47,10 @@ export class RequestQueue {
   }
 
   /** Appends a request. */
-  push(fireMs: number, stageIndex: number, labelIndex: number, request?: PreparedRequest): void {
+  push(fireMs: number, stageIndex: number, labelIndex: number, index = 0): void {
     if (this.#length === this.#fire.length) this.#grow();
     const at = (this.#head + this.#length) % this.#fire.length;
-    this.#request[at] = request;
+    this.#index[at] = index;
     this.#fire[at] = fireMs;
     this.#stage[at] = stageIndex;
     this.#label[at] = labelIndex;
@@ -64,8 +63,7 @@ export class RequestQueue {
     this.fireMs = this.#fire[this.#head];
     this.stageIndex = this.#stage[this.#head];
     this.labelIndex = this.#label[this.#head];
-    this.request = this.#request[this.#head];
-    this.#request[this.#head] = undefined;
+    this.index = this.#index[this.#head];
     this.#head = (this.#head + 1) % this.#fire.length;
     this.#length--;
     return true;
@@ -76,10 +74,10 @@ export class RequestQueue {
     const fire = new Float64Array(size);
     const stage = new Int32Array(size);
     const label = new Int32Array(size);
-    const request: Array<PreparedRequest | undefined> = new Array(size);
+    const index = new Float64Array(size);
     for (let i = 0; i < this.#length; i++) {
       const from = (this.#head + i) % this.#fire.length;
-      request[i] = this.#request[from];
+      index[i] = this.#index[from];
       fire[i] = this.#fire[from];
       stage[i] = this.#stage[from];
       label[i] = this.#label[from];
@@ -87,7 +85,7 @@ export class RequestQueue {
     this.#fire = fire;
     this.#stage = stage;
     this.#label = label;
-    this.#request = request;
+    this.#index = index;
     this.#head = 0;
   }
 }

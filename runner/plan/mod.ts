@@ -5,6 +5,7 @@
  */
 export type {
   Arrival,
+  ColumnValues,
   ConstantStage,
   DataOrder,
   PlanBody,

@@ -6,7 +6,8 @@
  *
  * @module
  */
-import type { TemplateEncoding } from "../../plan/types.ts";
+import type { ColumnValues, TemplateEncoding } from "../../plan/types.ts";
+import { valueAt } from "../../plan/traffic/column_values.ts";
 
 const encoder = new TextEncoder();
 
@@ -36,12 +37,14 @@ export function encodeText(text: string, encoding: TemplateEncoding, jsonText?: 
 }
 
 /**
- * One column's values in one encoding: every row's bytes in one block, with offsets.
+ * One column's values in one encoding: every row's bytes in one block, with offsets. Rows are
+ * encoded straight into the block, so building it leaves no per-row objects behind.
  *
  * @example
  * ```ts
  * import { EncodedColumn } from "./encoded_values.ts";
- * const c = new EncodedColumn(["a b", "c"], undefined, "percent");
+ * import { columnValues } from "../../plan/traffic/column_values.ts";
+ * const c = new EncodedColumn(columnValues(["a b", "c"]), undefined, "percent");
  * new TextDecoder().decode(c.bytes.subarray(c.starts[0], c.starts[1])); // "a%20b"
  * ```
  */
@@ -50,25 +53,22 @@ export class EncodedColumn {
   /** Row r's bytes are `bytes[starts[r]]` to `bytes[starts[r + 1]]`. */
   readonly starts: Uint32Array;
 
-  constructor(
-    text: readonly string[],
-    json: readonly string[] | undefined,
-    encoding: TemplateEncoding,
-  ) {
-    const parts = text.map((t, r) => encoder.encode(encodeText(t, encoding, json?.[r])));
-    this.starts = new Uint32Array(parts.length + 1);
-    let total = 0;
-    parts.forEach((p, r) => {
-      this.starts[r] = total;
-      total += p.length;
-    });
-    this.starts[parts.length] = total;
-    this.bytes = new Uint8Array(total);
-    parts.forEach((p, r) => this.bytes.set(p, this.starts[r]));
-  }
-
-  /** Row `r`'s bytes (a view). */
-  row(r: number): Uint8Array {
-    return this.bytes.subarray(this.starts[r], this.starts[r + 1]);
+  constructor(text: ColumnValues, json: ColumnValues | undefined, encoding: TemplateEncoding) {
+    const rows = text.starts.length - 1;
+    this.starts = new Uint32Array(rows + 1);
+    let bytes = new Uint8Array(Math.max(64, text.text.length * 2));
+    let at = 0;
+    for (let r = 0; r < rows; r++) {
+      this.starts[r] = at;
+      const value = encodeText(valueAt(text, r), encoding, json && valueAt(json, r));
+      if (at + value.length * 3 > bytes.length) {
+        const grown = new Uint8Array(Math.max(bytes.length * 2, at + value.length * 3));
+        grown.set(bytes.subarray(0, at));
+        bytes = grown;
+      }
+      at += encoder.encodeInto(value, bytes.subarray(at)).written;
+    }
+    this.starts[rows] = at;
+    this.bytes = bytes.slice(0, at);
   }
 }

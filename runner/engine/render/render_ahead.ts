@@ -1,9 +1,11 @@
 /**
  * Requests rendered ahead of the schedule: a ring of the next requests of this engine's share, in
  * send order, filled a few at a time while the run loop has nothing due and before the schedule
- * starts. A due request is taken from the ring; one that is not ready (the renderer fell behind)
- * is rendered when due and counted as generator lateness, never skipped. Buffers are pooled and
- * reused once their request completes.
+ * starts. A request is taken from the ring when it is written, so requests waiting for a
+ * connection hold no buffer (a queue of a million costs a million small records, not a million
+ * rendered requests); one that timed out waiting is passed over. One that is not ready (the
+ * renderer fell behind) is rendered when written and counted as generator lateness, never
+ * skipped. Buffers are pooled and reused once their request completes.
  *
  * @module
  */
@@ -79,15 +81,23 @@ export class RenderAhead implements RequestSource {
   }
 
   take(n: number, labelIndex: number): PreparedRequest {
-    for (const s of this.#renderer.sourcesOf[labelIndex]) this.draws[s]++;
+    const sources = this.#renderer.sourcesOf[labelIndex];
+    for (let i = 0; i < sources.length; i++) this.draws[sources[i]]++;
     if (!this.#renderer.isTemplated(labelIndex)) return this.#fixed[labelIndex];
+    // Requests before n that are still in the ring timed out waiting for a connection: never sent.
+    while (this.#length > 0 && this.#ring[this.#head]!.n < n) this.release(this.#shift(), false);
     if (this.#length === 0) {
       // Not ready when due: render now, and say so in tool health.
       this.late++;
-      this.#renderNext();
+      this.#renderNext(n);
     }
-    const r = this.#ring[this.#head]!;
+    const r = this.#shift();
     if (r.n !== n) throw new Error(`render-ahead out of step: request ${r.n}, due ${n}`);
+    return r;
+  }
+
+  #shift(): Rendered {
+    const r = this.#ring[this.#head]!;
     this.#ring[this.#head] = undefined;
     this.#head = (this.#head + 1) % RENDER_AHEAD;
     this.#length--;
@@ -98,10 +108,13 @@ export class RenderAhead implements RequestSource {
     if (!failed && "writer" in request) this.#pool.push(request as Rendered);
   }
 
-  /** Renders this share's next templated request into the ring; false once none is left. */
-  #renderNext(): boolean {
+  /**
+   * Renders this share's next templated request (at `from` or after) into the ring; false once
+   * none is left.
+   */
+  #renderNext(from = 0): boolean {
     const c = this.#cursor;
-    while (!c.done && !this.#renderer.isTemplated(c.labelIndex)) c.advance();
+    while (!c.done && (c.index < from || !this.#renderer.isTemplated(c.labelIndex))) c.advance();
     if (c.done) return false;
     const r = this.#pool.pop() ?? this.#fresh(c.labelIndex);
     const request = this.#requests[c.labelIndex];

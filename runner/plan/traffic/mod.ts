@@ -12,6 +12,7 @@ export {
   type TemplateScope,
 } from "./parse_template.ts";
 export { MAX_PLAN_DATA_CELLS, readData } from "./validate_data.ts";
+export { columnValues, firstRowMatching, valueAt } from "./column_values.ts";
 export { MAX_CHOICES, readVars, specText, TEMPLATE_NAME } from "./validate_vars.ts";
 export { refOwner, requestRefs, templateScope, warnUnused } from "./template_scope.ts";
 export { type TargetTemplate, targetTemplate } from "./target_template.ts";

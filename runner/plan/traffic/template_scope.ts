@@ -9,6 +9,7 @@ import type { PlanContext } from "../plan_context.ts";
 import { join, type PlanReader } from "../plan_reader.ts";
 import type { PlanDataSource, PlanRequest, PlanVar, TemplateRef } from "../types.ts";
 import type { TemplateScope } from "./parse_template.ts";
+import { firstRowMatching } from "./column_values.ts";
 
 const LINE_BREAK = /[\r\n\0]/;
 
@@ -73,8 +74,7 @@ export function templateScope(
           : `choice ${JSON.stringify(bad)} of var \`${ref.name}\` holds a line break or NUL`;
       }
       const d = byName.get(ref.source)!;
-      const column = d.text[d.columns.indexOf(ref.column)];
-      const row = column.findIndex((v) => LINE_BREAK.test(v));
+      const row = firstRowMatching(d.text[d.columns.indexOf(ref.column)], LINE_BREAK);
       return row < 0
         ? undefined
         : `row ${row + 1} of \`${d.file}\` holds a line break or NUL in \`${ref.column}\``;

@@ -12,6 +12,7 @@ import { keysOf, PLAN_LANGUAGE } from "../plan_language.ts";
 import { join, type PlanReader } from "../plan_reader.ts";
 import type { DataOrder, PlanDataSource } from "../types.ts";
 import { templateName } from "./validate_vars.ts";
+import { columnValues } from "./column_values.ts";
 
 /** All data files of a plan together may hold at most this many values (each worker keeps them). */
 export const MAX_PLAN_DATA_CELLS = 8_000_000;
@@ -144,8 +145,9 @@ function readSource(
     exhausted,
     columns: table.columns,
     rows: table.rows,
-    text: table.text,
-    ...(table.json ? { json: table.json } : {}),
+    // Packed: per-row strings would be a hundred thousand objects in every engine worker.
+    text: table.text.map(columnValues),
+    ...(table.json ? { json: table.json.map(columnValues) } : {}),
   };
 }
 

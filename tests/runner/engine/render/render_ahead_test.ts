@@ -97,3 +97,23 @@ Deno.test("a completed request's buffer is reused; a failed one's is not (a writ
   while (cursor.labelIndex !== 1) cursor.advance();
   assert.notEqual(source.take(cursor.index, 1), first);
 });
+
+Deno.test("requests that timed out waiting for a connection are passed over: the next one sent is in step", () => {
+  const plan = parseText(PLAN).plan!;
+  const { schedule, source } = setup(plan);
+  source.fill();
+  const cursor = schedule.cursor();
+  const templated: number[] = [];
+  while (!cursor.done) {
+    if (cursor.labelIndex === 1) templated.push(cursor.index);
+    cursor.advance();
+  }
+  // Sent: the first two, then (the queue's head timed out) the sixth on.
+  for (const n of [templated[0], templated[1], ...templated.slice(5)]) {
+    const r = source.take(n, 1);
+    assert.match(decode(r.bytes), new RegExp(`^POST /t/${n}\\?`));
+    source.release(r, false);
+    source.renderAhead();
+  }
+  assert.equal(source.late, 0, "passing over is not lateness");
+});
