@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { parsePlan, type PlanParse } from "../../../../runner/plan/parse_plan.ts";
 import type { PlanContext } from "../../../../runner/plan/plan_context.ts";
+import type { TemplatePart } from "../../../../runner/plan/types.ts";
 import { dataExhaustion } from "../../../../runner/schedule/data_exhaustion.ts";
 
 /** Parses a plan at /plans/t.yaml whose folder holds `files` (name -> text). */
@@ -184,4 +185,66 @@ Deno.test("a var or data source must have a name a template can write, and not b
     "5:3 `x` is both a var and a data source",
     "7:3 `2x` is not a var name",
   ]);
+});
+
+const shape = (parts: readonly TemplatePart[]) =>
+  parts.map((p) => p.kind === "ref" ? p.encoding : p.kind === "text" ? p.text : p.template);
+
+Deno.test("a file body opts in with template: true: a .json file is a JSON body, another file text", () => {
+  const files = {
+    "users.csv": USERS,
+    "order.json": '{ "user": "{{users.id}}", "qty": "{{qty}}", "note": "for {{users.name}}" }',
+    "order.txt": "user={{users.id}}&qty={{qty}}",
+  };
+  const json = parseWith(
+    plan("{ method: POST, path: /o, body: { file: order.json, template: true } }", DATA),
+    files,
+  );
+  assert.deepEqual(errors(json), []);
+  assert.deepEqual(
+    shape(json.plan!.requests[0].template!.body!),
+    [
+      '{"user":',
+      "json_value",
+      ',"qty":',
+      "json_value",
+      ',"note":"for ',
+      "json_string",
+      '"}',
+    ],
+  );
+  const text = parseWith(
+    plan("{ method: POST, path: /o, body: { file: order.txt, template: true } }", DATA),
+    files,
+  );
+  assert.deepEqual(
+    shape(text.plan!.requests[0].template!.body!),
+    [
+      "user=",
+      "raw",
+      "&qty=",
+      "raw",
+    ],
+  );
+  const plain = parseWith(
+    plan("{ method: POST, path: /o, body: { file: order.txt } }", DATA),
+    files,
+  );
+  assert.equal(
+    plain.plan!.requests[0].template,
+    undefined,
+    "without template: true, sent as it is",
+  );
+  const misplaced = parseWith(
+    plan('{ method: POST, path: /o, body: { text: "x", template: true } }'),
+  );
+  assert.match(errors(misplaced)[0], /`template` goes with a `file` body/);
+  const broken = parseWith(
+    plan("{ method: POST, path: /o, body: { file: order.json, template: true } }", DATA),
+    {
+      ...files,
+      "order.json": '{ "user": ',
+    },
+  );
+  assert.match(errors(broken)[0], /`order\.json` is not JSON/);
 });
