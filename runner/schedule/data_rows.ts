@@ -43,6 +43,8 @@ export class RowCursor {
   readonly #allLabels: boolean[];
   readonly #byLabel: number[][];
   readonly #counts: Float64Array;
+  /** False when every source is read by every label: each rank is then n, with nothing to count. */
+  readonly #counting: boolean;
   #scanned = 0;
   #n = 0;
   readonly #perms = new Map<number, { pass: number; perm: Int32Array }>();
@@ -56,13 +58,14 @@ export class RowCursor {
       uses.flatMap((u, s) => !this.#allLabels[s] && u.labels.includes(l) ? [s] : [])
     );
     this.#counts = new Float64Array(uses.length);
+    this.#counting = this.#byLabel.some((s) => s.length > 0);
   }
 
   /** Moves to request `n`; `n` never goes down. */
   at(n: number): void {
     if (n < this.#n) throw new RangeError(`request ${n} comes before ${this.#n}`);
     this.#n = n;
-    if (this.#byLabel.every((s) => s.length === 0)) return;
+    if (!this.#counting) return;
     for (let m = this.#scanned; m < n; m++) {
       for (const s of this.#byLabel[this.#mix.labelIndexAt(m)]) this.#counts[s]++;
     }

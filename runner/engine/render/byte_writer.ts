@@ -6,6 +6,13 @@
  */
 
 const encoder = new TextEncoder();
+/** Two lower-case hex digits for each byte value. */
+const HEX = new Uint8Array(512);
+for (let b = 0; b < 256; b++) {
+  const digits = b.toString(16).padStart(2, "0");
+  HEX[2 * b] = digits.charCodeAt(0);
+  HEX[2 * b + 1] = digits.charCodeAt(1);
+}
 
 /**
  * Appends bytes to a buffer that grows by doubling.
@@ -80,10 +87,11 @@ export class ByteWriter {
     this.reserve(36);
     const buf = this.buf;
     let at = this.length;
-    for (let i = 0; i < 32; i++) {
-      if (i === 8 || i === 12 || i === 16 || i === 20) buf[at++] = 45; // "-"
-      const nibble = (words[i >> 3] >>> (28 - 4 * (i & 7))) & 0xf;
-      buf[at++] = nibble < 10 ? 48 + nibble : 87 + nibble;
+    for (let i = 0; i < 16; i++) {
+      if (i === 4 || i === 6 || i === 8 || i === 10) buf[at++] = 45; // "-"
+      const byte = (words[i >> 2] >>> (24 - 8 * (i & 3))) & 0xff;
+      buf[at++] = HEX[2 * byte];
+      buf[at++] = HEX[2 * byte + 1];
     }
     this.length = at;
   }

@@ -121,7 +121,9 @@ export class RenderAhead implements RequestSource {
     this.#renderer.render(c.index, c.labelIndex, r.writer);
     r.n = c.index;
     r.labelIndex = c.labelIndex;
-    r.bytes = r.writer.view();
+    // The view is kept while the buffer and the length are the same (a fixed-width request).
+    const w = r.writer;
+    if (r.bytes.buffer !== w.buf.buffer || r.bytes.length !== w.length) r.bytes = w.view();
     r.isHead = request.method === "HEAD";
     r.timeoutMs = request.timeoutMs;
     r.expect = request.expect;

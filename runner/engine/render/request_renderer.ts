@@ -56,6 +56,9 @@ export class RequestRenderer {
   /** Per source: the row drawn for the request being rendered. */
   readonly #row: Int32Array;
   readonly #words = new Uint32Array(4);
+  /** Per var: its value's text for request `#varAt[v]`, drawn once however often it is used. */
+  readonly #varText: ByteWriter[];
+  readonly #varAt: Float64Array;
   /** Which sources each label reads (for draw counts). */
   readonly sourcesOf: readonly (readonly number[])[];
 
@@ -115,6 +118,8 @@ export class RequestRenderer {
     }));
     this.#rows = new RowCursor(plan.requests.map((r) => r.weight), uses, plan.load.seed);
     this.#row = new Int32Array(data.length);
+    this.#varText = this.#vars.map(() => new ByteWriter(48));
+    this.#varAt = new Float64Array(this.#vars.length).fill(-1);
   }
 
   /** True when `label` is rendered per request (it has a template). */
@@ -145,28 +150,35 @@ export class RequestRenderer {
     if (program.body !== undefined) out.range(this.#body.buf, 0, this.#body.length);
   }
 
+  /** Var `index`'s text for request `n` (a uuid, counter or int: alike in every encoding). */
+  #varValue(index: number, n: number): ByteWriter {
+    const text = this.#varText[index];
+    if (this.#varAt[index] === n) return text;
+    const spec = this.#vars[index].spec;
+    text.reset();
+    if (spec.kind === "uuid") text.uuid(uuidWords(this.#seed, index, n, this.#words));
+    else text.integer(spec.kind === "counter" ? n : drawVar(spec, this.#seed, index, n) as number);
+    this.#varAt[index] = n;
+    return text;
+  }
+
   #write(steps: readonly Step[], n: number, out: ByteWriter): void {
     for (const step of steps) {
       if (step.kind === "bytes") {
-        out.range(step.bytes, 0, step.bytes.length);
+        out.bytes(step.bytes);
       } else if (step.kind === "column") {
         const { bytes, starts } = step.column;
         const r = this.#row[step.source];
         out.range(bytes, starts[r], starts[r + 1]);
+      } else if (step.encoded !== undefined) {
+        const e = step.encoded;
+        const b = e[choiceIndexAt(this.#seed, step.index, n, e.length)];
+        out.range(b, 0, b.length);
       } else {
-        const spec = this.#vars[step.index].spec;
-        if (spec.kind === "counter") out.integer(n);
-        else if (spec.kind === "int") {
-          out.integer(drawVar(spec, this.#seed, step.index, n) as number);
-        } else if (spec.kind === "choice") {
-          const e = step.encoded!;
-          const b = e[choiceIndexAt(this.#seed, step.index, n, e.length)];
-          out.range(b, 0, b.length);
-        } else {
-          if (step.quoted) out.ascii('"');
-          out.uuid(uuidWords(this.#seed, step.index, n, this.#words));
-          if (step.quoted) out.ascii('"');
-        }
+        const text = this.#varValue(step.index, n);
+        if (step.quoted) out.ascii('"');
+        out.range(text.buf, 0, text.length);
+        if (step.quoted) out.ascii('"');
       }
     }
   }
