@@ -11,7 +11,56 @@ import { formatIssue } from "../plan/format_issue.ts";
 import { parsePlanText } from "../plan/load_plan.ts";
 import { printable } from "../plan/printable.ts";
 import type { PlanIssue } from "../plan/types.ts";
-import { type AdHocPlan, shellQuote } from "./adhoc_plan.ts";
+import { type AdHocPlan, adHocPlanText, shellQuote } from "./adhoc_plan.ts";
+
+/** The ad-hoc flags as `parseArgs` gives them (`tailgate run URL …`). */
+export interface AdHocValues {
+  rate?: string;
+  duration?: string;
+  connections?: string;
+  warmup?: string;
+  method?: string;
+  body?: string;
+  slo?: string[];
+  header?: string[];
+  data?: string[];
+  var?: string[];
+}
+
+/**
+ * The plan an ad-hoc run's flags make, validated, or every problem told as its flag.
+ *
+ * @example
+ * ```ts
+ * import { adHocRun } from "./adhoc_issues.ts";
+ * const made = adHocRun("http://127.0.0.1:8080/", { rate: "10/s", duration: "3" });
+ * made.errors; // ["--duration 3: duration `3` has no unit …"]
+ * ```
+ */
+export function adHocRun(
+  url: string,
+  v: AdHocValues,
+  options: AdHocCheckOptions = {},
+): { plan?: AdHocPlan; errors: string[] } {
+  const optional = (key: "rate" | "duration" | "connections" | "warmup" | "method" | "body") =>
+    v[key] === undefined ? {} : { [key]: v[key] };
+  const made = adHocPlanText({
+    url,
+    ...optional("rate"),
+    ...optional("duration"),
+    ...optional("connections"),
+    ...optional("warmup"),
+    ...optional("method"),
+    ...optional("body"),
+    slos: v.slo ?? [],
+    headers: v.header ?? [],
+    data: v.data ?? [],
+    vars: v.var ?? [],
+  });
+  if (!made.ok) return { errors: made.errors };
+  const checked = checkAdHocPlan(made, options);
+  return checked.errors.length ? { errors: checked.errors } : { plan: made, errors: [] };
+}
 
 /**
  * The name an ad-hoc run's plan is parsed under, in `dir`: the files it names (`--data`,

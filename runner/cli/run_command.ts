@@ -6,8 +6,8 @@
  * @module
  */
 import { retarget } from "../plan/retarget.ts";
-import { type AdHocPlan, adHocPlanText } from "./adhoc_plan.ts";
-import { checkAdHocPlan, formatAdHocIssue } from "./adhoc_issues.ts";
+import type { AdHocPlan } from "./adhoc_plan.ts";
+import { adHocRun, formatAdHocIssue } from "./adhoc_issues.ts";
 import type { PlanIssue } from "../plan/types.ts";
 import { OVERRIDE_HELP, OVERRIDE_OPTIONS, readOverrideArgs } from "./override_args.ts";
 import type { PlanOverrides } from "../plan/plan_overrides.ts";
@@ -39,9 +39,10 @@ import { parseShard, parseStartAt } from "./shard_args.ts";
 export interface RunOptions extends ResultOutputOptions {
   /** The plan file, or for an ad-hoc run the URL it loads (named in messages). */
   planPath: string;
-  /** An ad-hoc run's plan text (made from the flags; adhoc_plan.ts). */
-  planText?: string;
-  /** An ad-hoc run's plan with the flag behind each line, so its warnings name the flag. */
+  /**
+   * An ad-hoc run's plan, made from the flags (adhoc_plan.ts), with the flag behind each line so
+   * its warnings name the flag.
+   */
   adHocPlan?: AdHocPlan;
   /** Print the plan as it would run (an ad-hoc run's equivalent plan) instead of running it. */
   printPlan?: boolean;
@@ -191,29 +192,12 @@ export function parseRunArgs(
   }
   const v = parsed.values;
   const adHoc = planPath !== undefined && /^https?:\/\//i.test(planPath);
-  let planText: string | undefined;
   let adHocPlan: AdHocPlan | undefined;
   if (adHoc) {
-    const made = adHocPlanText({
-      url: planPath!,
-      ...(v.rate === undefined ? {} : { rate: v.rate }),
-      ...(v.duration === undefined ? {} : { duration: v.duration }),
-      ...(v.connections === undefined ? {} : { connections: v.connections }),
-      ...(v.warmup === undefined ? {} : { warmup: v.warmup }),
-      ...(v.method === undefined ? {} : { method: v.method }),
-      ...(v.body === undefined ? {} : { body: v.body }),
-      slos: v.slo ?? [],
-      headers: v.header ?? [],
-      data: v.data ?? [],
-      vars: v.var ?? [],
-    });
-    if (!made.ok) errors.push(...made.errors);
-    else {
-      // Validated here, so every error names the flag behind it (printing needs no secret).
-      const checked = checkAdHocPlan(made, { requireEnv: !v["print-plan"] });
-      if (checked.errors.length) errors.push(...checked.errors);
-      else [planText, adHocPlan] = [made.text, made];
-    }
+    // Validated here, so every error names the flag behind it (printing needs no secret).
+    const made = adHocRun(planPath!, v, { requireEnv: !v["print-plan"] });
+    errors.push(...made.errors);
+    adHocPlan = made.plan;
     const stageFlags = STAGE_FLAGS.filter((f) => v[f] !== undefined);
     if (stageFlags.length) {
       errors.push(
@@ -272,7 +256,6 @@ export function parseRunArgs(
     options: {
       ...shared.options,
       planPath: planPath!,
-      ...(planText === undefined ? {} : { planText }),
       ...(adHocPlan === undefined ? {} : { adHocPlan }),
       ...(overrides.overrides ? { overrides: overrides.overrides } : {}),
       ...(v["print-plan"] ? { printPlan: true } : {}),
@@ -302,7 +285,7 @@ export async function runPlanCommand(
 ): Promise<RunOutcome> {
   // Printing the plan needs no secret: `${env.X}` may stay unset until the run.
   const loaded = await planToRun(options.planPath, onProgress, {
-    ...(options.planText === undefined ? {} : { text: options.planText }),
+    ...(options.adHocPlan === undefined ? {} : { text: options.adHocPlan.text }),
     requireEnv: !options.printPlan,
     ...(options.overrides ? { overrides: options.overrides } : {}),
     ...(options.adHocPlan

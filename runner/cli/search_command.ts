@@ -28,37 +28,7 @@ import { checkOutDir } from "./out_dir.ts";
 import { planToRun } from "./plan_to_run.ts";
 import { argsError } from "./result_args.ts";
 import { retarget } from "../plan/retarget.ts";
-import type { PlanSearch, ResolvedPlan } from "../plan/types.ts";
-import { dataExhaustion } from "../schedule/data_exhaustion.ts";
-
-/**
- * Each step of a search starts its data sources again at the first row. An `exhausted: error`
- * source must hold the longest step at the highest rate: a step repeated twice as long, or the
- * soak, after its warmup, at `max`.
- */
-function searchExhaustion(plan: ResolvedPlan, search: PlanSearch): string | undefined {
-  const longestMs = Math.max(2 * search.stepMs, search.soakMs);
-  const at = (index: number, durationMs: number, warmup: boolean) => ({
-    kind: "constant" as const,
-    index,
-    name: warmup ? "warmup" : "step",
-    ratePerSec: search.maxPerSec,
-    durationMs,
-    warmup,
-    line: search.line,
-  });
-  const stages = search.warmupMs > 0
-    ? [at(0, search.warmupMs, true), at(1, longestMs, false)]
-    : [at(0, longestMs, false)];
-  const { issues } = dataExhaustion({ ...plan, load: { ...plan.load, stages } });
-  if (issues.length === 0) return undefined;
-  return issues.map((i) =>
-    `${i.file}:${i.line}:${i.col}: ${
-      i.message.replace("the schedule", "the search's longest step")
-    }` +
-    ` at \`max: ${formatRatePerSec(search.maxPerSec)}\`; ${i.hint}`
-  ).join("\n");
-}
+import { searchExhaustion } from "../search/search_exhaustion.ts";
 
 /** The help of `tailgate search`. */
 export const SEARCH_HELP = `Usage: tailgate search <plan.yaml> [--out DIR] [--target URL]
@@ -124,7 +94,7 @@ export async function searchCommand(
         "(docs/plan.md, `search`)",
     );
   }
-  const exhausted = searchExhaustion(plan, search);
+  const exhausted = searchExhaustion({ ...plan, search });
   if (exhausted) return failed(exhausted);
   const outProblem = await checkOutDir(outDir);
   if (outProblem) return failed(outProblem);

@@ -29,6 +29,45 @@ export class PrepareRequestError extends Error {
 const EMPTY_BODY_LENGTH_METHODS = new Set(["POST", "PUT", "PATCH"]);
 const encoder = new TextEncoder();
 
+/** The `User-Agent` line tailgate sends unless the plan sets one. */
+export const USER_AGENT_LINE = `User-Agent: tailgate/${TAILGATE_VERSION}\r\n`;
+
+/** Which of tailgate's own lines a request head carries, around the plan's headers. */
+export interface HeadLayout {
+  /** `Host`, unless the plan sets one. */
+  host: boolean;
+  /** `User-Agent`, unless the plan sets one. */
+  userAgent: boolean;
+  /** `Content-Length`: with a body, or for POST, PUT and PATCH without one. */
+  contentLength: boolean;
+  /** Whether a plan header is written: a plan's `Content-Length` never is (the true one is). */
+  sends(name: string): boolean;
+}
+
+/**
+ * The layout of a request head, the one rule for fixed and rendered requests alike: the request
+ * line, `Host`, the plan's headers, `User-Agent`, `Content-Length`, a blank line.
+ *
+ * @example
+ * ```ts
+ * import { headLayout } from "./http1_request.ts";
+ * headLayout("POST", ["Host"], false); // { host: false, userAgent: true, contentLength: true, … }
+ * ```
+ */
+export function headLayout(
+  method: string,
+  headerNames: readonly string[],
+  hasBody: boolean,
+): HeadLayout {
+  const names = new Set(headerNames.map((n) => n.toLowerCase()));
+  return {
+    host: !names.has("host"),
+    userAgent: !names.has("user-agent"),
+    contentLength: hasBody || EMPTY_BODY_LENGTH_METHODS.has(method),
+    sends: (name) => name.toLowerCase() !== "content-length",
+  };
+}
+
 /**
  * Builds the request bytes. `Host` carries the port when it is not the scheme's default; a plan
  * header named `host` or `user-agent` replaces tailgate's own, and `content-length` is always the
@@ -57,17 +96,14 @@ export function prepareRequest(
     );
   }
   const body = bodyOf(request, bodyBytes);
-  const names = new Set(request.headers.map((h) => h.name.toLowerCase()));
+  const layout = headLayout(request.method, request.headers.map((h) => h.name), body !== undefined);
   let head = `${request.method} ${url.pathname}${url.search} HTTP/1.1\r\n`;
-  if (!names.has("host")) head += `Host: ${url.host}\r\n`;
+  if (layout.host) head += `Host: ${url.host}\r\n`;
   for (const header of request.headers) {
-    if (header.name.toLowerCase() === "content-length") continue;
-    head += `${header.name}: ${header.value}\r\n`;
+    if (layout.sends(header.name)) head += `${header.name}: ${header.value}\r\n`;
   }
-  if (!names.has("user-agent")) head += `User-Agent: tailgate/${TAILGATE_VERSION}\r\n`;
-  if (body !== undefined || EMPTY_BODY_LENGTH_METHODS.has(request.method)) {
-    head += `Content-Length: ${body?.length ?? 0}\r\n`;
-  }
+  if (layout.userAgent) head += USER_AGENT_LINE;
+  if (layout.contentLength) head += `Content-Length: ${body?.length ?? 0}\r\n`;
   const headBytes = encoder.encode(`${head}\r\n`);
   const bytes = new Uint8Array(headBytes.length + (body?.length ?? 0));
   bytes.set(headBytes);

@@ -25,11 +25,6 @@ import { prepareRequest } from "../engine/http1_request.ts";
 import { RenderAhead, RequestRenderer } from "../engine/render/mod.ts";
 import { type Clock, type Connection, PERFORMANCE_CLOCK, type Waker } from "../engine/types.ts";
 
-/** Whether any request of `plan` is rendered per request (it has a template). */
-function hasTemplates(plan: ResolvedPlan): boolean {
-  return plan.requests.some((r) => r.template !== undefined);
-}
-
 /** A progress snapshot, about once a second. */
 export interface Progress {
   /** Time since the schedule's start, in milliseconds. */
@@ -155,17 +150,17 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
   const fileBodies = await Promise.all(
     plan.requests.map((r) => r.body?.kind === "file" ? Deno.readFile(r.body.path) : undefined),
   );
-  const requests = plan.requests.map((r, i) => prepareRequest(r, i, fileBodies[i]));
+  const renderer = plan.requests.some((r) => r.template !== undefined)
+    ? new RequestRenderer(plan, fileBodies)
+    : undefined;
+  const requests = plan.requests.map((r, i) => {
+    const prepared = prepareRequest(r, i, fileBodies[i]);
+    return renderer ? renderer.fixedRequest(i, prepared) : prepared;
+  });
   const shard = options.shard ?? { index: 0, count: 1 };
-  // A templated plan's requests are rendered ahead of the schedule, into pooled buffers.
-  const source = hasTemplates(plan)
-    ? new RenderAhead(
-      new RequestRenderer(plan, fileBodies),
-      plan.requests,
-      requests,
-      schedule.cursor(shard),
-      plan.data?.length ?? 0,
-    )
+  // Requests that draw values are rendered ahead of the schedule, into pooled buffers.
+  const source = renderer?.drawsValues
+    ? new RenderAhead(renderer, requests, schedule.cursor(shard), plan.data?.length ?? 0)
     : undefined;
   const origin = new URL(plan.requests[0].url);
   // A real run keeps its engine thread for timing, writing, reading and recording: intervals are

@@ -8,6 +8,7 @@
 import type { PlanIssue, ResolvedPlan } from "../plan/types.ts";
 import { Schedule } from "./build_schedule.ts";
 import { dataDemand, type DataUse } from "./data_rows.ts";
+import { refOwner, requestRefs } from "../plan/traffic/template_scope.ts";
 
 /** One source's demand over the whole schedule (every shard and worker together). */
 export interface SourceDemand {
@@ -46,7 +47,9 @@ export function dataExhaustion(
   const uses: DataUse[] = data.map((d) => ({
     order: d.order,
     rows: d.rows,
-    labels: plan.requests.flatMap((r, l) => readsSource(r.template, d.name) ? [l] : []),
+    labels: plan.requests.flatMap((r, l) =>
+      requestRefs(r).some((ref) => refOwner(ref) === d.name) ? [l] : []
+    ),
   }));
   const draws = dataDemand(plan.requests.map((r) => r.weight), uses, schedule.totalCount);
   const demand = data.map((d, s) => ({
@@ -94,12 +97,4 @@ export function demandLine(d: SourceDemand): string {
 
 function count(n: number): string {
   return n.toLocaleString("en");
-}
-
-function readsSource(template: ResolvedPlan["requests"][number]["template"], name: string) {
-  if (template === undefined) return false;
-  const parts = [template.target, ...template.headers.map((h) => h.parts), template.body ?? []];
-  return parts.some((list) =>
-    list.some((p) => p.kind === "ref" && p.ref.kind === "column" && p.ref.source === name)
-  );
 }

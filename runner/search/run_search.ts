@@ -61,7 +61,7 @@ export interface PendingStep {
 }
 
 /** Inconclusive steps are repeated (twice as long each time) at most this often. */
-const MAX_RETRIES = 2;
+export const MAX_RETRIES = 2;
 
 /**
  * Searches the highest rate at which `plan`'s SLOs hold, as its `search` section directs.

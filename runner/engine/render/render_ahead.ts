@@ -9,7 +9,6 @@
  *
  * @module
  */
-import type { PlanRequest } from "../../plan/types.ts";
 import type { ScheduleCursor } from "../../schedule/build_schedule.ts";
 import type { PreparedRequest, RequestSource } from "../types.ts";
 import { ByteWriter } from "./byte_writer.ts";
@@ -32,14 +31,13 @@ interface Rendered extends PreparedRequest {
  * @example
  * ```ts
  * import { RenderAhead } from "./render_ahead.ts";
- * // const source = new RenderAhead(renderer, plan.requests, fixed, schedule.cursor(shard));
+ * // const source = new RenderAhead(renderer, fixed, schedule.cursor(shard), plan.data.length);
  * // source.fill(); // before the schedule starts
  * // dispatcher: source.take(cursor.index, cursor.labelIndex) ... source.release(request, failed)
  * ```
  */
 export class RenderAhead implements RequestSource {
   readonly #renderer: RequestRenderer;
-  readonly #requests: readonly PlanRequest[];
   readonly #fixed: readonly PreparedRequest[];
   readonly #cursor: ScheduleCursor;
   readonly #ring: Array<Rendered | undefined> = new Array(RENDER_AHEAD);
@@ -52,18 +50,17 @@ export class RenderAhead implements RequestSource {
   readonly draws: number[];
 
   /**
-   * `fixed[label]` is sent as it is for a label without a template; `cursor` walks this engine's
-   * share of the schedule, as the dispatcher's does.
+   * `fixed[label]` is sent as it is for a label the renderer does not render per request, and
+   * gives every label's method, timeout and expected statuses; `cursor` walks this engine's share
+   * of the schedule, as the dispatcher's does.
    */
   constructor(
     renderer: RequestRenderer,
-    requests: readonly PlanRequest[],
     fixed: readonly PreparedRequest[],
     cursor: ScheduleCursor,
     sources: number,
   ) {
     this.#renderer = renderer;
-    this.#requests = requests;
     this.#fixed = fixed;
     this.#cursor = cursor;
     this.draws = new Array(sources).fill(0);
@@ -117,14 +114,14 @@ export class RenderAhead implements RequestSource {
     while (!c.done && (c.index < from || !this.#renderer.isTemplated(c.labelIndex))) c.advance();
     if (c.done) return false;
     const r = this.#pool.pop() ?? this.#fresh(c.labelIndex);
-    const request = this.#requests[c.labelIndex];
+    const request = this.#fixed[c.labelIndex];
     this.#renderer.render(c.index, c.labelIndex, r.writer);
     r.n = c.index;
     r.labelIndex = c.labelIndex;
     // The view is kept while the buffer and the length are the same (a fixed-width request).
     const w = r.writer;
     if (r.bytes.buffer !== w.buf.buffer || r.bytes.length !== w.length) r.bytes = w.view();
-    r.isHead = request.method === "HEAD";
+    r.isHead = request.isHead;
     r.timeoutMs = request.timeoutMs;
     r.expect = request.expect;
     this.#ring[(this.#head + this.#length) % RENDER_AHEAD] = r;
@@ -134,7 +131,7 @@ export class RenderAhead implements RequestSource {
   }
 
   #fresh(labelIndex: number): Rendered {
-    const request = this.#requests[labelIndex];
+    const request = this.#fixed[labelIndex];
     return {
       n: -1,
       labelIndex,

@@ -8,14 +8,14 @@
  * @module
  */
 import type { PlanRequest, PlanVar, ResolvedPlan, TemplatePart } from "../../plan/types.ts";
+import type { PreparedRequest } from "../types.ts";
 import { type DataUse, RowCursor } from "../../schedule/data_rows.ts";
 import { choiceIndexAt, drawVar, uuidWords } from "../../schedule/draw_values.ts";
-import { TAILGATE_VERSION } from "../../version.ts";
+import { headLayout, USER_AGENT_LINE } from "../http1_request.ts";
 import { ByteWriter } from "./byte_writer.ts";
 import { EncodedColumn, encodeText } from "./encoded_values.ts";
 
 const encoder = new TextEncoder();
-const EMPTY_BODY_LENGTH_METHODS = new Set(["POST", "PUT", "PATCH"]);
 
 type Step =
   | { kind: "bytes"; bytes: Uint8Array }
@@ -30,6 +30,8 @@ interface Program {
   contentLength: boolean;
   /** Sources this label reads (their row is drawn once per request). */
   sources: number[];
+  /** Whether any step draws a value (else the request is the same every time). */
+  draws: boolean;
 }
 
 /**
@@ -108,7 +110,8 @@ export class RequestRenderer {
       if (r.template === undefined) return undefined;
       const sources = new Set<number>();
       const program = compileRequest(r, compile, sources, fileBodies[label]);
-      return { ...program, sources: [...sources] };
+      const draws = [...program.head, ...program.body ?? []].some((step) => step.kind !== "bytes");
+      return { ...program, sources: [...sources], draws };
     });
     this.sourcesOf = this.#programs.map((p) => p?.sources ?? []);
     const uses: DataUse[] = data.map((d, s) => ({
@@ -122,9 +125,26 @@ export class RequestRenderer {
     this.#varAt = new Float64Array(this.#vars.length).fill(-1);
   }
 
-  /** True when `label` is rendered per request (it has a template). */
+  /** True when `label` is rendered per request (its template draws values). */
   isTemplated(label: number): boolean {
-    return this.#programs[label] !== undefined;
+    return this.#programs[label]?.draws === true;
+  }
+
+  /** True when some label is rendered per request. */
+  get drawsValues(): boolean {
+    return this.#programs.some((p) => p?.draws);
+  }
+
+  /**
+   * The request sent for every request of `label`: `prepared` as it is, or for a template that
+   * draws nothing (it reads only `${env.NAME}`) its bytes rendered once, before the run.
+   */
+  fixedRequest(label: number, prepared: PreparedRequest): PreparedRequest {
+    const program = this.#programs[label];
+    if (program === undefined || program.draws) return prepared;
+    const out = new ByteWriter();
+    this.render(0, label, out);
+    return { ...prepared, bytes: out.view().slice() };
   }
 
   /**
@@ -189,30 +209,24 @@ function compileRequest(
   compile: (parts: readonly TemplatePart[], sources: Set<number>) => Step[],
   sources: Set<number>,
   fileBody: Uint8Array | undefined,
-): Omit<Program, "sources"> {
+): Omit<Program, "sources" | "draws"> {
   const t = r.template!;
   const url = new URL(r.url);
-  const names = new Set(t.headers.map((h) => h.name.toLowerCase()));
+  const hasBody = t.body !== undefined || fileBody !== undefined;
+  const layout = headLayout(r.method, t.headers.map((h) => h.name), hasBody);
   const head: Step[] = [
     { kind: "bytes", bytes: encoder.encode(`${r.method} `) },
     ...compile(t.target, sources),
     { kind: "bytes", bytes: encoder.encode(" HTTP/1.1\r\n") },
   ];
-  if (!names.has("host")) {
-    head.push({ kind: "bytes", bytes: encoder.encode(`Host: ${url.host}\r\n`) });
-  }
+  if (layout.host) head.push({ kind: "bytes", bytes: encoder.encode(`Host: ${url.host}\r\n`) });
   for (const h of t.headers) {
-    if (h.name.toLowerCase() === "content-length") continue;
+    if (!layout.sends(h.name)) continue;
     head.push({ kind: "bytes", bytes: encoder.encode(`${h.name}: `) });
     head.push(...compile(h.parts, sources));
     head.push({ kind: "bytes", bytes: encoder.encode("\r\n") });
   }
-  if (!names.has("user-agent")) {
-    head.push({
-      kind: "bytes",
-      bytes: encoder.encode(`User-Agent: tailgate/${TAILGATE_VERSION}\r\n`),
-    });
-  }
+  if (layout.userAgent) head.push({ kind: "bytes", bytes: encoder.encode(USER_AGENT_LINE) });
   const body: Step[] | undefined = t.body
     ? compile(t.body, sources)
     : fileBody
@@ -221,7 +235,7 @@ function compileRequest(
   return {
     head: merge(head),
     ...(body ? { body: merge(body) } : {}),
-    contentLength: body !== undefined || EMPTY_BODY_LENGTH_METHODS.has(r.method),
+    contentLength: layout.contentLength,
   };
 }
 

@@ -8,7 +8,7 @@ import type { YamlNode } from "../_yaml.ts";
 import { DATA_LIMITS, readDataTable } from "./data_table.ts";
 import type { PlanContext } from "../plan_context.ts";
 import { planFile } from "../plan_file.ts";
-import { keysOf, PLAN_LANGUAGE } from "../plan_language.ts";
+import { keysOf, keySpec, PLAN_LANGUAGE } from "../plan_language.ts";
 import { join, type PlanReader } from "../plan_reader.ts";
 import type { DataOrder, PlanDataSource } from "../types.ts";
 import { templateName } from "./validate_vars.ts";
@@ -85,26 +85,14 @@ function readSource(
         `add e.g. \`file: data/${name}.csv\``,
       );
     }
-    const orderNode = f.get("order")?.value;
-    if (orderNode) {
-      order = choice(
-        reader,
-        orderNode,
-        join(path, "order"),
-        ["sequence", "random", "shuffle"],
-        order,
-      );
-    }
-    const exhaustedNode = f.get("exhausted")?.value;
-    if (exhaustedNode) {
-      exhausted = choice(
-        reader,
-        exhaustedNode,
-        join(path, "exhausted"),
-        ["wrap", "error"],
-        exhausted,
-      );
-    }
+    const pick = <T extends string>(key: "order" | "exhausted", fallback: T): T => {
+      const spec = keySpec("data_source", key);
+      const valueNode = f.get(key)?.value;
+      if (valueNode === undefined || spec.kind !== "choice") return fallback;
+      return choice(reader, valueNode, join(path, key), spec.values as readonly T[], fallback);
+    };
+    order = pick("order", order);
+    exhausted = pick("exhausted", exhausted);
   }
   if (fileNode === undefined) return undefined;
   const filePath = join(path, node.kind === "scalar" ? "" : "file").replace(/\.$/, "");

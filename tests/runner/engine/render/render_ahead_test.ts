@@ -26,7 +26,6 @@ function setup(plan: ResolvedPlan) {
   const fixed = plan.requests.map((r, i) => prepareRequest(r, i));
   const source = new RenderAhead(
     new RequestRenderer(plan, []),
-    plan.requests,
     fixed,
     schedule.cursor(),
     0,
@@ -116,4 +115,23 @@ Deno.test("requests that timed out waiting for a connection are passed over: the
     source.renderAhead();
   }
   assert.equal(source.late, 0, "passing over is not lateness");
+});
+
+Deno.test("a template that draws nothing (it reads only a secret) is rendered once, before the run", () => {
+  const plan = parseText(
+    `name: s
+target: http://127.0.0.1:8080
+requests: [{ name: s, path: "/t/\${env.TENANT}" }]
+load: { stages: [{ rate: 10/s, duration: 1s }] }
+`,
+    { env: { TENANT: "a b" } },
+  ).plan!;
+  const renderer = new RequestRenderer(plan, []);
+  assert.equal(renderer.drawsValues, false);
+  assert.equal(renderer.isTemplated(0), false);
+  const fixed = renderer.fixedRequest(0, prepareRequest(plan.requests[0], 0));
+  assert.equal(
+    decode(fixed.bytes),
+    `GET /t/a%20b HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nUser-Agent: tailgate/${TAILGATE_VERSION}\r\n\r\n`,
+  );
 });
