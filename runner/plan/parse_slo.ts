@@ -203,6 +203,8 @@ export function parseSlo(
   if (isLatency && !(bound > 0)) {
     return fail("a latency bound must be above zero", pos, boundText.length);
   }
+  const never = neverPasses(metric, operator, bound);
+  if (never) return fail(never.message, pos, boundText.length, never.hint);
   pos = skipSpace(text, pos + boundText.length);
 
   const slo: ParsedSlo = { text, metric, operator, bound };
@@ -257,6 +259,33 @@ export function parseSlo(
     }
   }
   return { ok: true, value: slo };
+}
+
+/**
+ * Why an upper bound no measurement can meet is refused (it would fail every run, a healthy
+ * server's included): no error rate is below 0%, and latency is recorded in whole microseconds.
+ */
+function neverPasses(
+  metric: SloMetric,
+  operator: SloOperator,
+  bound: number,
+): { message: string; hint: string } | undefined {
+  const strict = operator === "<";
+  if (metric.kind === "error_rate" && strict && bound <= 0) {
+    return {
+      message: "no error rate is below 0%, so this SLO would fail every run",
+      hint: "write `error_rate <= 0%` to allow no errors at all",
+    };
+  }
+  const latency = metric.kind === "percentile" || metric.kind === "max" || metric.kind === "mean";
+  if (latency && (strict ? bound <= 1 : bound < 1)) {
+    return {
+      message: "tailgate measures latency in whole microseconds and none is below 1us, so this " +
+        "SLO can never pass",
+      hint: "write a bound of 2us or more (`<= 1us` at the least)",
+    };
+  }
+  return undefined;
 }
 
 function parseCount(text: string): { ok: true; value: number } | {

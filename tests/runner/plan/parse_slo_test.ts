@@ -99,3 +99,24 @@ Deno.test("parseSlo() refuses what the time-domain and capacity SLOs cannot mean
   const e = err("trend(p99) < 1ms/day");
   assert.deepEqual([e.offset, e.length], [13, 7]);
 });
+
+Deno.test("parseSlo() refuses an SLO no run can pass, pointing at its bound", () => {
+  // No error rate is below 0%: `error_rate < 0%` would fail a server with no errors at all.
+  const none = err("error_rate < 0%");
+  assert.match(none.message, /no error rate is below 0%/);
+  assert.match(none.hint!, /error_rate <= 0%/);
+  assert.deepEqual([none.offset, none.length], [13, 2]);
+  assert.match(err("error_rate < 0.0%").message, /below 0%/);
+  // Latency is measured in whole microseconds: nothing is below 1us.
+  const tiny = err("p99 < 0.5us");
+  assert.match(
+    tiny.message,
+    /whole microseconds and none is below 1us, so this SLO can never pass/,
+  );
+  assert.deepEqual([tiny.offset, tiny.length], [6, 5]);
+  assert.match(err("mean < 1us").message, /can never pass/);
+  // What can pass still parses.
+  assert.equal(ok("error_rate <= 0%").bound, 0);
+  assert.equal(ok("p99 <= 1us").bound, 1);
+  assert.equal(ok("max < 2us").bound, 2);
+});
