@@ -25,7 +25,8 @@ export type KeyKind =
   | { kind: "ramp" }
   | { kind: "integer"; min: number; max: number }
   | { kind: "integer_or_auto"; min: number; max: number }
-  | { kind: "positive_number" }
+  /** A number above 0 and at most `max`. */
+  | { kind: "positive_number"; max: number }
   | { kind: "boolean" }
   | { kind: "choice"; values: readonly string[] }
   | { kind: "headers" }
@@ -200,7 +201,15 @@ const REQUEST: SectionSpec = {
     { key: "url", kind: "url", description: "An absolute URL instead of target + path." },
     { key: "headers", kind: "headers" },
     { key: "body", kind: "body" },
-    { key: "weight", kind: "positive_number", default: 1 },
+    {
+      key: "weight",
+      kind: "positive_number",
+      // Weights are relative: 1000000 to 1 sends one request in a million, and the cap keeps any
+      // sum of weights finite.
+      max: 1_000_000,
+      default: 1,
+      description: "Relative share of the mix (above 0, at most 1000000).",
+    },
     {
       key: "expect",
       kind: "statuses",
@@ -439,18 +448,21 @@ export function keySpec(section: SectionName, key: string): KeySpec {
 }
 
 /**
- * The bounds of an integer key.
+ * The bounds of a numeric key: an integer's, or a positive number's (whose `min`, 0, is not
+ * itself allowed).
  *
  * @example
  * ```ts
  * import { boundsOf } from "./plan_language.ts";
  * boundsOf("load", "workers"); // { min: 1, max: 256 }
+ * boundsOf("request", "weight"); // { min: 0, max: 1000000 }
  * ```
  */
 export function boundsOf(section: SectionName, key: string): { min: number; max: number } {
   const spec = keySpec(section, key);
+  if (spec.kind === "positive_number") return { min: 0, max: spec.max };
   if (spec.kind !== "integer" && spec.kind !== "integer_or_auto") {
-    throw new Error(`${section}.${key} has no integer bounds`);
+    throw new Error(`${section}.${key} has no numeric bounds`);
   }
   return { min: spec.min, max: spec.max };
 }

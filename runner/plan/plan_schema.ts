@@ -148,7 +148,7 @@ function shape(key: KeySpec): JsonObject {
         oneOf: [{ const: "auto" }, { type: "integer", minimum: key.min, maximum: key.max }],
       };
     case "positive_number":
-      return { type: "number", exclusiveMinimum: 0 };
+      return { type: "number", exclusiveMinimum: 0, maximum: key.max };
     case "boolean":
       return { type: "boolean" };
     case "choice":

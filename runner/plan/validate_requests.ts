@@ -6,7 +6,7 @@
  */
 import type { YamlNode } from "./_yaml.ts";
 import type { PlanContext } from "./plan_context.ts";
-import { defaultDurationMs, keysOf, PLAN_LANGUAGE } from "./plan_language.ts";
+import { boundsOf, defaultDurationMs, keysOf, PLAN_LANGUAGE } from "./plan_language.ts";
 import { join, type PlanReader } from "./plan_reader.ts";
 import type { PlanBody, PlanHeader, PlanRequest, RequestTemplate } from "./types.ts";
 import type { TemplateScope } from "./traffic/parse_template.ts";
@@ -131,7 +131,10 @@ export function readRequests(
       headers.push({ name: "content-type", value, template: value, secret: false });
     }
     const weight = get("weight")
-      ? reader.number(get("weight")!, join(path, "weight"), { above: 0 })
+      ? reader.number(get("weight")!, join(path, "weight"), {
+        above: 0,
+        max: boundsOf("request", "weight").max,
+      })
       : 1;
     const timeoutMs = get("timeout")
       ? positiveDuration(reader, get("timeout")!, join(path, "timeout"))

@@ -24,13 +24,17 @@ export class RequestMix {
   readonly #cumulative: Float64Array;
 
   constructor(weights: readonly number[]) {
-    if (weights.length === 0 || weights.some((w) => !(w > 0))) {
-      throw new RangeError("a request mix needs at least one positive weight");
+    if (weights.length === 0 || weights.some((w) => !(w > 0 && w < Infinity))) {
+      throw new RangeError("a request mix needs positive, finite weights");
     }
-    const total = weights.reduce((a, b) => a + b, 0);
+    // Scaled by the largest first: summed as they are, weights near Number.MAX_VALUE overflow to
+    // Infinity and every share reads 0. Scaled, each is at most 1 and the sum at most their count.
+    const largest = Math.max(...weights);
+    const scaled = weights.map((w) => w / largest);
+    const total = scaled.reduce((a, b) => a + b, 0);
     this.#cumulative = new Float64Array(weights.length);
     let sum = 0;
-    weights.forEach((w, i) => this.#cumulative[i] = (sum += w) / total);
+    scaled.forEach((w, i) => this.#cumulative[i] = (sum += w) / total);
     this.#cumulative[weights.length - 1] = 1;
   }
 

@@ -209,6 +209,17 @@ Deno.test("parsePlan() refuses duplicate labels, bad methods, weights and status
   ]);
 });
 
+Deno.test("parsePlan() refuses a weight above 1000000, which no mix needs", () => {
+  // 1e308 twice overflowed the mix's sum: a:0 and b:40 were sent. Weights are relative.
+  const text = MINIMAL_PLAN.replace(
+    "  - path: /\n",
+    "  - { name: a, path: /a, weight: 1e308 }\n  - { name: b, path: /b, weight: 1000000 }\n",
+  );
+  assert.deepEqual(errorsOf(parseText(text)), [
+    "4:34 `requests[0].weight` must be at most 1000000, not 1e+308",
+  ]);
+});
+
 Deno.test("parsePlan() refuses max_connections below connections", () => {
   const text = MINIMAL_PLAN.replace("load:\n", "load:\n  connections: 10\n  max_connections: 5\n");
   assert.deepEqual(errorsOf(parseText(text)), [
