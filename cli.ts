@@ -46,9 +46,11 @@ export async function main(
     io.stdout(command.usage);
     return EXIT_CODES.ok;
   }
+  const progress = progressWriter(io);
+  // Progress lines and early output carry plan values too (stage names, notices).
   const outcome = await command.run(rest, {
-    progress: progressWriter(io),
-    stdout: (line) => io.stdout(line),
+    progress: (line) => progress(noWorkflowCommands(line)),
+    stdout: (line) => io.stdout(noWorkflowCommands(line)),
     ...(signal ? { signal } : {}),
   });
   return report(command.name, outcome, io);

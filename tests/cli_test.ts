@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { capture } from "./_helpers/cli_capture.ts";
+import { commandLines } from "./_helpers/runner_commands.ts";
 import { main } from "../cli.ts";
 import { startTarget } from "../mod.ts";
 
@@ -200,6 +201,29 @@ load:
     // Escaped, not dropped: the user still sees what the plan says, and where.
     assert.match(stderr, /unknown key `::warning::bogus\\u001b\]0;title\\u0007`/);
     assert.match(stderr, /\n +\| \^{10,}/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a run's progress, summary and notes leave the runner no workflow command, by its rules", async () => {
+  await using target = await startTarget({ mode: "fixed", delayMs: 1, port: 0 });
+  const dir = await Deno.makeTempDir({ prefix: "tailgate-commands-" });
+  try {
+    const plan = `${dir}/plan.yaml`;
+    await Deno.writeTextFile(
+      plan,
+      `name: "::error::plan-name-pwned ##[error]legacy-name"\ntarget: ${target.url}\n` +
+        'requests: [{ name: " ::warning::label ##[set-output name=x;]y", path: / }]\n' +
+        "load:\n  stages:\n" +
+        '    - { name: "::error::stage-name ##[warning]s", rate: 20/s, duration: 2s }\n' +
+        "slo:\n  - p99 < 2us\n",
+    );
+    const io = capture();
+    await main(["run", plan, "--out", `${dir}/out`, "--no-baseline"], io);
+    const printed = [...io.out, ...io.err];
+    assert.ok(printed.some((l) => l.startsWith("[::error::stage-name")), printed.join("\n"));
+    assert.deepEqual(commandLines(printed), [], printed.join("\n"));
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -31,29 +31,46 @@ const SHORT_ESCAPES: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": 
 
 /**
  * Text that may carry plan values, made inert line by line for a terminal or a CI log: control
- * characters escaped in each line (the line breaks between them kept), and a line that would start
- * with `::` (a GitHub Actions workflow command) indented by a space.
+ * characters escaped in each line (the line breaks between them kept), and workflow commands
+ * broken as {@linkcode noWorkflowCommands} does.
  *
  * @example
  * ```ts
  * import { inertLines } from "./printable.ts";
- * inertLines("::error::forged\nok \u001b[2J"); // " ::error::forged\nok \\u001b[2J"
+ * inertLines("::error::forged\nok \u001b[2J"); // ":\\:error::forged\nok \\u001b[2J"
  * ```
  */
 export function inertLines(text: string): string {
   return noWorkflowCommands(text.split("\n").map(printable).join("\n"));
 }
 
+// What a GitHub Actions runner takes for a workflow command (actions/runner:
+// src/Runner.Common/ActionCommand.cs, src/Runner.Worker/Handlers/OutputManager.cs). It reads a
+// step's output line by line (`StreamReader.ReadLine`: a line ends at CR, LF or CRLF);
+// `ActionCommand.TryParseV2` trims the line's leading whitespace (`TrimStart()`) and takes a `::`
+// prefix; failing that, `ActionCommand.TryParse` takes the legacy `##[` ANYWHERE in the line. Both
+// match with culture-sensitive `StartsWith`/`IndexOf` (ICU on Linux), which skip characters of no
+// collation weight (zero-width and other format characters, controls): those may stand between
+// the marks, so a zero-width character cannot break them; a backslash does.
+const SKIPPED = String.raw`[\p{Default_Ignorable_Code_Point}\p{Cc}]*`;
+const COMMAND_PREFIX = new RegExp(
+  String.raw`^([\s\u0085\p{Default_Ignorable_Code_Point}\p{Cc}]*:)(${SKIPPED}:)`,
+  "gmu",
+);
+const LEGACY_COMMAND = new RegExp(String.raw`#(${SKIPPED}#${SKIPPED}\[)`, "gu");
+
 /**
- * `text` with every line that starts with `::` indented by a space, so a CI runner does not read
- * it as a workflow command; everything else (colours included) is left as it is.
+ * `text` with every workflow command a GitHub Actions runner would find in it broken by a
+ * backslash, visible and read as an escape: a line whose first characters after leading whitespace
+ * are `::` gets one between them (`:\:error::…`), and every legacy `##[` becomes `#\#[`. Everything
+ * else (colours included) is left as it is.
  *
  * @example
  * ```ts
  * import { noWorkflowCommands } from "./printable.ts";
- * noWorkflowCommands("a\n::stop-commands::x"); // "a\n ::stop-commands::x"
+ * noWorkflowCommands("a\n  ::stop-commands::x ##[error]y"); // "a\n  :\\:stop-commands::x #\\#[error]y"
  * ```
  */
 export function noWorkflowCommands(text: string): string {
-  return text.replace(/^::/gm, " ::");
+  return text.replace(COMMAND_PREFIX, "$1\\$2").replace(LEGACY_COMMAND, "#\\$1");
 }
