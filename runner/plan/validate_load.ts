@@ -166,7 +166,17 @@ function readStage(reader: PlanReader, item: YamlNode, index: number): PlanStage
       durationMs,
     ]);
     const stageName = name ?? `${sourceText(get("rate")!)} for ${sourceText(durationNode)}`;
-    return { kind: "constant", index, name: stageName, ratePerSec, durationMs, warmup, line };
+    const stage: PlanStage = {
+      kind: "constant",
+      index,
+      name: stageName,
+      ratePerSec,
+      durationMs,
+      warmup,
+      line,
+    };
+    const wording = `\`${sourceText(get("rate")!)}\` for \`${sourceText(durationNode)}\``;
+    return plansOne(reader, get("rate")!, join(path, "rate"), stage, wording) ? stage : undefined;
   }
   if (get("ramp")) {
     const rampPath = join(path, "ramp");
@@ -215,7 +225,7 @@ function readStage(reader: PlanReader, item: YamlNode, index: number): PlanStage
       durationMs,
     ]);
     const stageName = name ?? `${text} over ${sourceText(overNode)}`;
-    return {
+    const stage: PlanStage = {
       kind: "ramp",
       index,
       name: stageName,
@@ -225,6 +235,8 @@ function readStage(reader: PlanReader, item: YamlNode, index: number): PlanStage
       warmup,
       line,
     };
+    const wording = `\`${text}\` over \`${sourceText(overNode)}\``;
+    return plansOne(reader, get("ramp")!, rampPath, stage, wording) ? stage : undefined;
   }
   if (misspelt) return undefined;
   reader.error(
@@ -234,6 +246,48 @@ function readStage(reader: PlanReader, item: YamlNode, index: number): PlanStage
     "add `rate: 1k/s` with `duration`, or `ramp: 1k/s -> 10k/s` with `over`",
   );
   return undefined;
+}
+
+/**
+ * The requests a stage plans: rate × duration, a ramp's mean rate × its length (the schedule sends
+ * this many, rounded up).
+ *
+ * @example
+ * ```ts
+ * import { plannedRequests } from "./validate_load.ts";
+ * plannedRequests({
+ *   kind: "ramp", index: 0, name: "up", fromPerSec: 1_000, toPerSec: 3_000, durationMs: 10_000,
+ *   warmup: false, line: 1,
+ * }); // 20000
+ * ```
+ */
+export function plannedRequests(stage: PlanStage): number {
+  const seconds = stage.durationMs / 1000;
+  return stage.kind === "constant"
+    ? stage.ratePerSec * seconds
+    : (stage.fromPerSec + stage.toPerSec) / 2 * seconds;
+}
+
+/**
+ * Refuses a stage that plans less than one request: it would send a single one at its start, and
+ * a run of it measures nothing (a rate like `0.0000001/s` is a typo). True when the stage is fine.
+ */
+function plansOne(
+  reader: PlanReader,
+  node: YamlNode,
+  path: string,
+  stage: PlanStage,
+  wording: string,
+): boolean {
+  if (plannedRequests(stage) >= 1) return true;
+  reader.error(
+    node,
+    path,
+    `at ${wording} this stage plans less than one request (rate × duration)`,
+    "raise the rate or lengthen the stage so that it plans at least one request, e.g. " +
+      "`rate: 1/s` with `duration: 10s`",
+  );
+  return false;
 }
 
 /** Above this rate a plan is refused: no generator anywhere sends it (per plan, all shards). */

@@ -13,6 +13,7 @@ import { join, type PlanReader } from "./plan_reader.ts";
 import { requestsToPass } from "./sample_sufficiency.ts";
 import type { PlanLoad, PlanRequest, PlanStage, Slo } from "./types.ts";
 import { formatDurationMs, formatRatePerSec } from "./units.ts";
+import { plannedRequests } from "./validate_load.ts";
 
 /** Reads the `slo` list against the plan's stages and requests (either may be unknown if broken). */
 export function readSlos(
@@ -120,10 +121,10 @@ function warnIfTooShort(
   const share = slo.label === undefined
     ? 1
     : (requests.find((r) => r.label === slo.label)?.weight ?? 0) / totalWeight;
-  const planned = stages.reduce((sum, s) => sum + stageRequests(s), 0) * share;
+  const planned = stages.reduce((sum, s) => sum + plannedRequests(s), 0) * share;
   const needed = requestsToPass(slo.metric.percentile);
   if (planned >= needed) return;
-  const perSec = stages.reduce((sum, s) => sum + stageRequests(s), 0) * share /
+  const perSec = stages.reduce((sum, s) => sum + plannedRequests(s), 0) * share /
     (stages.reduce((sum, s) => sum + s.durationMs, 0) / 1000);
   const seconds = Math.ceil(needed / perSec);
   reader.warn(
@@ -166,11 +167,6 @@ function warnIfNoTimeDomain(
     `add a constant stage of ${TIME_DOMAIN_MIN_SECONDS}s or more; otherwise the verdict is ` +
       "`inconclusive` (a clear failure still fails)",
   );
-}
-
-function stageRequests(s: PlanStage): number {
-  const seconds = s.durationMs / 1000;
-  return s.kind === "constant" ? s.ratePerSec * seconds : (s.fromPerSec + s.toPerSec) / 2 * seconds;
 }
 
 function sameRate(a: number, b: number): boolean {

@@ -98,9 +98,26 @@ export function latenessP99Us(
   return Math.max(at(f.sendLag), at(f.dispatchLag));
 }
 
-/** The share of one core the process used over the run (1 = a whole core). */
+/**
+ * The shortest window a CPU share is taken over (ms). The process's CPU time includes its setup
+ * (engine workers starting, connections opening), which over a run of a few milliseconds (a stage
+ * that planned one request, a run stopped at once) would read as thousands of percent of a core.
+ */
+export const MIN_CPU_WINDOW_MS = 1000;
+
+/**
+ * The share of one core the process used over the run (1 = a whole core), taken over at least
+ * {@linkcode MIN_CPU_WINDOW_MS}.
+ *
+ * @example
+ * ```ts
+ * import { cpuShare } from "./tool_health.ts";
+ * cpuShare({ userMs: 1500, systemMs: 500 }, 4000); // 0.5
+ * cpuShare({ userMs: 150, systemMs: 20 }, 2); // 0.17: over a second, not over 2 ms
+ * ```
+ */
 export function cpuShare(cpu: { userMs: number; systemMs: number }, durationMs: number): number {
-  return (cpu.userMs + cpu.systemMs) / Math.max(1, durationMs);
+  return (cpu.userMs + cpu.systemMs) / Math.max(MIN_CPU_WINDOW_MS, durationMs);
 }
 
 /** The first checkpoint at which `h` exceeds the limit, with its value there. */

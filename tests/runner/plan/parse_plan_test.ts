@@ -376,6 +376,26 @@ load:
   assert.deepEqual(parseText(MINIMAL_PLAN).issues, []);
 });
 
+Deno.test("parsePlan() refuses a stage that plans less than one request", () => {
+  // 0.0000001/s for 2s plans 0.0000002 requests: one sent at the start, and a run that proves nothing.
+  const parse = parseText(`name: t
+target: http://127.0.0.1:8080
+requests: [{ path: / }]
+load:
+  stages:
+    - { rate: 0.0000001/s, duration: 2s }
+    - { ramp: 0.1/s -> 0.3/s, over: 4s }
+    - { rate: 1/s, duration: 1s }
+    - { ramp: 0.1/s -> 0.4/s, over: 4s }
+`);
+  assert.deepEqual(errorsOf(parse), [
+    "6:15 at `0.0000001/s` for `2s` this stage plans less than one request (rate × duration)",
+    "7:15 at `0.1/s -> 0.3/s` over `4s` this stage plans less than one request (rate × duration)",
+  ]);
+  const issue = parse.issues[0];
+  assert.match(issue.hint ?? "", /raise the rate or lengthen the stage/);
+});
+
 Deno.test("parsePlan() says what thousands of nested brackets, a -0% bound and ${env} in a path mean", () => {
   const deep = parseText(`a: ${"[".repeat(5000)}${"]".repeat(5000)}\n`);
   assert.match(errorsOf(deep)[0], /nests too deeply to read .* write it flatter/);

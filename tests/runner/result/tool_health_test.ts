@@ -4,6 +4,7 @@ import { createHistogram } from "../../../runner/hdr/mod.ts";
 import { toEncodedHistogram } from "../../../runner/hdr/encoded_histogram.ts";
 import type { EncodedHistogram } from "../../../runner/model/run_result.ts";
 import {
+  cpuShare,
   healthCheckpoints,
   type HealthFigures,
   judgeToolHealth,
@@ -104,6 +105,22 @@ Deno.test("a CPU share over 95% of a core flags the run; 95% does not", () => {
     figures({ cpu: { userMs: 9000, systemMs: 500 }, durationMs: 10_000 }),
   );
   assert.equal(atLimit.toolLimited, false);
+});
+
+Deno.test("a run of a few milliseconds is not CPU-bound by its setup's CPU time", () => {
+  // A stage that planned one request ran 2 ms; the process's 170 ms of CPU (workers starting,
+  // connections opening) read as 8500% of a core, and the run as tool-limited.
+  const short = { userMs: 150, systemMs: 20 };
+  assert.equal(cpuShare(short, 2), 0.17);
+  assert.equal(cpuShare(short, 0), 0.17);
+  assert.equal(cpuShare(short, -15_900), 0.17, "a negative duration is no shorter than none");
+  assert.deepEqual(judgeToolHealth(figures({ cpu: short, durationMs: 2 })), {
+    toolLimited: false,
+    reasons: [],
+  });
+  // From a second on, the share is over the run's own duration.
+  assert.equal(cpuShare({ userMs: 1500, systemMs: 0 }, 2000), 0.75);
+  assert.equal(judgeToolHealth(figures({ cpu: short, durationMs: 170 })).toolLimited, false);
 });
 
 Deno.test("a late and CPU-bound run gives both reasons", () => {
