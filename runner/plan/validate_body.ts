@@ -21,6 +21,12 @@ import {
 /** A template body file may be at most this large (it is rendered for every request). */
 export const MAX_TEMPLATE_BODY_BYTES = 1024 * 1024;
 
+/**
+ * A body file may be at most this large (16 MiB): every engine worker holds it in memory, and a run
+ * reads at most this much of it.
+ */
+export const MAX_BODY_FILE_BYTES = 16 * 1024 * 1024;
+
 /** A body as printed and stored, and its template when it draws values or reads a secret. */
 export interface ReadBody {
   body: PlanBody;
@@ -89,6 +95,17 @@ export function readBody(
   const resolved = planFile(reader, entry.value, filePath, text, ctx, "body file");
   if (resolved === undefined) return undefined;
   const body: PlanBody = { kind: "file", path: resolved, sizeBytes: ctx.fileSize(resolved)! };
+  if (body.sizeBytes > MAX_BODY_FILE_BYTES) {
+    reader.error(
+      entry.value,
+      filePath,
+      `body file \`${text}\` is ${body.sizeBytes} bytes; a body file may be at most ` +
+        `${MAX_BODY_FILE_BYTES} (16 MiB)`,
+      "send a smaller body: a load test repeats it for every request, and every engine worker " +
+        "holds it in memory",
+    );
+    return undefined;
+  }
   const opted = template ? reader.boolean(template.value, join(path, "template")) : false;
   if (!opted) return { body };
   const bytes = ctx.readFile?.(resolved, MAX_TEMPLATE_BODY_BYTES);

@@ -126,6 +126,21 @@ Deno.test("parsePlan() reads text, JSON and file bodies, and checks the file exi
   ]);
 });
 
+Deno.test("parsePlan() refuses a body file above 16 MiB, where the plan names it", () => {
+  // A 1 GB body file took 2.2 GB of memory at run time: it is refused when the plan is read.
+  const text = MINIMAL_PLAN.replace(
+    "  - path: /\n",
+    "  - { method: PUT, path: /c, body: { file: big.bin } }\n",
+  );
+  const cap = 16 * 1024 * 1024;
+  assert.ok(parseText(text, { files: { "/plans/big.bin": cap } }).plan, "16 MiB is allowed");
+  const big = parseText(text, { files: { "/plans/big.bin": 1024 ** 3 } });
+  assert.deepEqual(errorsOf(big), [
+    "4:44 body file `big.bin` is 1073741824 bytes; a body file may be at most 16777216 (16 MiB)",
+  ]);
+  assert.match(big.issues[0].hint ?? "", /smaller body/);
+});
+
 Deno.test("parsePlan() joins paths onto a target with a base path and accepts full URLs", () => {
   const text = MINIMAL_PLAN.replace("http://127.0.0.1:8080", "https://127.0.0.1:8443/api/")
     .replace("  - path: /\n", "  - path: /orders?limit=2\n  - url: https://127.0.0.1:8443/x\n");
