@@ -9,7 +9,8 @@
 import { formatMetric } from "../runner/gates/format_metric.ts";
 import { median } from "../runner/gates/prediction_bound.ts";
 import type { AbComparison, AbResult } from "../runner/model/ab_result.ts";
-import { escapeMarkdown, markdownTable } from "./markdown_table.ts";
+import { markdownText } from "./markdown_escape.ts";
+import { markdownTable } from "./markdown_table.ts";
 
 /** The comparison table's columns. */
 export const AB_HEADER = ["status", "check", "base", "head", "change", "95% interval", "floor"];
@@ -90,15 +91,13 @@ export function renderAbTerminal(ab: AbResult): string {
  * ```
  */
 export function renderAbMarkdown(ab: AbResult): string {
-  const esc = (t: string) => escapeMarkdown(t);
+  const esc = (t: string) => markdownText(t);
   return [
     `## A/B comparison: ${esc(ab.plan.name)}`,
     "",
     `**${esc(abHeadline(ab))}**`,
     "",
-    `Base \`${esc(ab.targets.base.url)}\` and head \`${
-      esc(ab.targets.head.url)
-    }\` ran the plan in ` +
+    `Base ${esc(ab.targets.base.url)} and head ${esc(ab.targets.head.url)} ran the plan in ` +
     `${ab.rounds.length} rounds on one machine, in a random order within each round. Each check ` +
     "compares the rounds pairwise: the change is head over base (for throughput, a drop), its 95% " +
     "interval from the rounds' spread; a regression is worse than the floor beyond Holm's level, " +

@@ -21,7 +21,8 @@ import type {
   VerdictStatus,
 } from "../runner/model/run_result.ts";
 import { KEY_LATENCY_COLUMNS, latencyColumnTitle, latencyUs } from "./latency_columns.ts";
-import { escapeMarkdown, markdownTable, markdownUrl } from "./markdown_table.ts";
+import { markdownText } from "./markdown_escape.ts";
+import { markdownTable, markdownUrl } from "./markdown_table.ts";
 import { overallStatus, STATUS_SEVERITY } from "./overall_status.ts";
 import { REPORT_FILES } from "./report_formats.ts";
 import { lateRenderSentence, sourceFigures } from "./traffic_text.ts";
@@ -84,12 +85,12 @@ export function renderMarkdown(result: RunResult, options: MarkdownOptions = {})
 }
 
 function render(result: RunResult, options: MarkdownOptions, caps: Caps): string {
-  const esc = (text: string) => escapeMarkdown(text, caps.textChars);
+  const esc = (text: string) => markdownText(text, caps.textChars);
   const overall = overallStatus(result);
   const t = result.totals.counts;
   const facts = [
-    ...(overall.reason === undefined ? [] : [`**${overall.reason}**`]),
-    overall.summary,
+    ...(overall.reason === undefined ? [] : [`**${esc(overall.reason)}**`]),
+    esc(overall.summary),
     `${t.completed} of ${t.scheduled} requests completed in ` +
     `${(result.run.durationMs / 1000).toFixed(1)}s, ${errorTotal(t)} errors`,
     `started ${esc(result.run.startedAt)}`,

@@ -1,47 +1,18 @@
 /**
- * GitHub-flavoured Markdown building blocks that plan-controlled text cannot break: text escaped
- * to render literally (no table cell breaks, code spans, links, emphasis or HTML), and tables
- * with the same number of cells on every row.
+ * GitHub-flavoured Markdown building blocks that plan-controlled text cannot break: tables with
+ * the same number of cells on every row (their cells escaped by `markdownText`, in
+ * markdown_escape.ts), and link destinations.
  *
  * @module
  */
-
-const BACKSLASHED = new Set(["\\", "`", "*", "_", "[", "]", "|", "~", "$"]);
-const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;" };
-
-/**
- * Escapes text for a Markdown table cell or line, cut to `maxChars` characters (with `…`):
- * line breaks and control characters become spaces, `& < >` entities, and ``\ ` * _ [ ] | ~ $``
- * are backslash-escaped.
- *
- * @example
- * ```ts
- * import { escapeMarkdown } from "./markdown_table.ts";
- * escapeMarkdown("a|b <script>"); // "a\\|b &lt;script&gt;"
- * ```
- */
-export function escapeMarkdown(text: string, maxChars = Infinity): string {
-  const chars = [...text];
-  const kept = chars.length > maxChars
-    ? [...chars.slice(0, Math.max(0, maxChars - 1)), "…"]
-    : chars;
-  let out = "";
-  for (const c of kept) {
-    const code = c.codePointAt(0)!;
-    if (code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029) {
-      out += " ";
-    } else if (BACKSLASHED.has(c)) out += `\\${c}`;
-    else out += ENTITIES[c] ?? c;
-  }
-  return out;
-}
 
 /** Column alignment of {@linkcode markdownTable}. */
 export type MarkdownAlign = "left" | "right";
 
 /**
- * A table as lines: header, separator, rows. Cells must already be escaped; every row must have
- * as many cells as the header (an error otherwise: a short row would shift the columns).
+ * A table as lines: header, separator, rows. Cells must already be escaped (`markdownText`);
+ * every row must have as many cells as the header (an error otherwise: a short row would shift
+ * the columns).
  *
  * @example
  * ```ts

@@ -7,7 +7,8 @@
  */
 import type { SearchResult } from "../runner/model/search_result.ts";
 import { formatDurationMs, formatRatePerSec } from "../runner/plan/units.ts";
-import { escapeMarkdown, markdownTable } from "./markdown_table.ts";
+import { markdownText } from "./markdown_escape.ts";
+import { markdownTable } from "./markdown_table.ts";
 
 /**
  * The steps as rows: rate, length, outcome, p50, p99, p99.9 and max, answers per second.
@@ -126,12 +127,12 @@ export function renderSearchMarkdown(result: SearchResult): string {
   const table = markdownTable(
     SEARCH_HEADER,
     SEARCH_HEADER.map((_, i) => i < 3 ? "left" : "right"),
-    searchRows(result).map((r) => r.map((cell) => escapeMarkdown(cell))),
+    searchRows(result).map((r) => r.map((cell) => markdownText(cell))),
   );
   return [
-    `## Capacity search: ${escapeMarkdown(result.plan.name)}`,
+    `## Capacity search: ${markdownText(result.plan.name)}`,
     "",
-    `**${escapeMarkdown(searchHeadline(result))}**`,
+    `**${markdownText(searchHeadline(result))}**`,
     "",
     ...table,
     "",
@@ -141,7 +142,7 @@ export function renderSearchMarkdown(result: SearchResult): string {
           ["gate", "status", "message"],
           ["left", "left", "left"],
           result.verdict.gates.map((g) =>
-            [g.name, g.status, g.message].map((c) => escapeMarkdown(c))
+            [g.name, g.status, g.message].map((c) => markdownText(c))
           ),
         ),
         "",

@@ -4,6 +4,7 @@ import { abChartData } from "../../reporters/ab_chart_data.ts";
 import { renderAbJunit } from "../../reporters/ab_junit.ts";
 import { abRows, renderAbMarkdown, renderAbTerminal } from "../../reporters/ab_report.ts";
 import { abResult } from "../_helpers/ab_fixtures.ts";
+import { HOSTILE_PLAN_TEXT, markdownProblems } from "../_helpers/markdown_assertions.ts";
 import { xunitProblems } from "../_helpers/junit_xsd.ts";
 import { ignoreWithout } from "../_helpers/test_tools.ts";
 import { xpath } from "../_helpers/xmllint.ts";
@@ -33,6 +34,14 @@ Deno.test("renderAbTerminal() and renderAbMarkdown() state the verdict, each che
   assert.match(md, /^- \*\*fail\*\* p99 head vs base: steady: regression: /m);
   const same = renderAbMarkdown(abResult(1));
   assert.match(same, /^\*\*PASS: 3 gates: 3 pass; 5 of 5 rounds, seed 7\*\*$/m);
+});
+
+Deno.test("renderAbMarkdown() renders hostile plan, target, check and SLO text inert: no image, link, tag or mention, no broken row", () => {
+  const ab = abResult(1.1, HOSTILE_PLAN_TEXT);
+  ab.targets.head.url = `http://127.0.0.1:9002/\`${HOSTILE_PLAN_TEXT}\``;
+  ab.comparisons = ab.comparisons.map((c) => ({ ...c, name: `${c.name} ${HOSTILE_PLAN_TEXT}` }));
+  ab.slos = ab.slos.map((s) => ({ ...s, name: `${s.name} ${HOSTILE_PLAN_TEXT}` }));
+  assert.deepEqual(markdownProblems(renderAbMarkdown(ab)), []);
 });
 
 Deno.test({

@@ -5,6 +5,7 @@ import { parseDurationMs } from "../../runner/plan/units.ts";
 import type { RunResult, VerdictStatus } from "../../runner/model/run_result.ts";
 import { KEY_LATENCY_COLUMNS, latencyUs } from "../../reporters/latency_columns.ts";
 import { MARKDOWN_MAX_BYTES, renderMarkdown } from "../../reporters/markdown.ts";
+import { printable } from "../../runner/plan/printable.ts";
 import { gateResult, scaledUs, type StageSpec } from "../_helpers/gate_fixtures.ts";
 import { judgedRun } from "./_judged_results.ts";
 import { HOSTILE_MARKDOWN, HOSTILE_TRAFFIC, TRAFFIC, withTraffic } from "./_traffic_results.ts";
@@ -24,9 +25,15 @@ function cellsOf(row: string): string[] {
   return cells;
 }
 
-/** What a cell shows once rendered: backslash escapes and entities undone. */
+/**
+ * What a cell shows once rendered: backslash escapes and entities undone;
+ * zero-width spaces unseen.
+ */
 function shown(cell: string): string {
-  return cell.replace(/\\(.)/g, "$1").replace(/&lt;/g, "<").replace(/&gt;/g, ">")
+  return cell.replaceAll("\u200b", "").replace(/\\(.)/g, "$1").replace(/&lt;/g, "<").replace(
+    /&gt;/g,
+    ">",
+  )
     .replace(/&amp;/g, "&");
 }
 
@@ -172,10 +179,10 @@ Deno.test("renderMarkdown() escapes hostile names so they cannot break a table o
   const gates = table(text, "status");
   const names = gates.slice(2).map((r) => shown(r[1]));
   for (const v of result.verdicts) {
-    assert.ok(names.includes(v.name.replace(/\n/g, " ")), `verdict "${v.name}" is kept`);
+    assert.ok(names.includes(printable(v.name)), `verdict "${v.name}" is kept`);
   }
   assert.ok(names.some((n) => n.includes(label)));
-  assert.equal(shown(table(text, "stage")[2][0]), stageName.replace(/\n/g, " "));
+  assert.equal(shown(table(text, "stage")[2][0]), printable(stageName));
   assert.match(text, /\(https:\/\/example\.com\/run%201\/report\.html\)/);
 });
 
@@ -301,7 +308,7 @@ Deno.test("renderMarkdown() escapes a hostile data file, source and var: the tab
   assert.doesNotMatch(text, /\[a\]\(b\)/, "no link from the file name");
   const rows = table(text, "source");
   assert.equal(rows.length, 3);
-  const hostile = HOSTILE_MARKDOWN.replace("\u2028", " ");
+  const hostile = printable(HOSTILE_MARKDOWN);
   assert.equal(shown(rows[2][0]), hostile);
   assert.equal(shown(rows[2][1]), `data/${hostile}.csv`);
   const vars = text.split("\n").find((l) => l.startsWith("**Vars:**"))!;

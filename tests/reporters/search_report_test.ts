@@ -4,6 +4,7 @@ import {
   renderSearchTerminal,
   searchHeadline,
 } from "../../reporters/search_report.ts";
+import { HOSTILE_PLAN_TEXT, markdownProblems } from "../_helpers/markdown_assertions.ts";
 import { searchResult } from "../_helpers/search_fixtures.ts";
 
 Deno.test("the search's headline names the rate, its bracket, the binding SLO and the gate", () => {
@@ -42,4 +43,15 @@ Deno.test("the terminal and Markdown reports list every step, the soak marked, p
   assert.match(md, /bisecting to within 5%/);
   assert.match(md, /^\| sustainable\\_rate &gt;= 1k\/s \| pass \| passed: 1\.5k\/s held/m);
   assert.ok(terminal.some((l) => /^pass\s+sustainable_rate >= 1k\/s: passed/.test(l)));
+});
+
+Deno.test("renderSearchMarkdown() renders hostile plan and gate text inert: no image, link, tag or mention, no broken row", () => {
+  const result = searchResult();
+  result.plan.name = HOSTILE_PLAN_TEXT;
+  result.verdict.gates = result.verdict.gates.map((g) => ({
+    ...g,
+    name: `${g.name} ${HOSTILE_PLAN_TEXT}`,
+    message: `${g.message} ${HOSTILE_PLAN_TEXT}`,
+  }));
+  assert.deepEqual(markdownProblems(renderSearchMarkdown(result)), []);
 });
