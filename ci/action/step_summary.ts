@@ -1,11 +1,14 @@
 /**
  * The job's Markdown summary: a table of the plans and their verdicts, then each plan's
  * `summary.md` as `tailgate` wrote it. It goes to `$GITHUB_STEP_SUMMARY` (the job's summary
- * page) and to `<out>/summary.md` (for a pull-request comment).
+ * page) and to `<out>/summary.md` (for a pull-request comment). Plan files and names are plan
+ * text: written by `markdownText`, they show no image, link or HTML and ping no one.
  *
  * @module
  */
 import type { VerdictStatus } from "../../runner/model/run_result.ts";
+import { markdownText } from "../../reporters/markdown_escape.ts";
+import { markdownTable } from "../../reporters/markdown_table.ts";
 import type { PlanOutcome } from "./plan_outcome.ts";
 
 /** GitHub keeps at most 1 MiB of summary per step; a little is left for the closing note. */
@@ -38,15 +41,20 @@ export function renderCiSummary(
   verdict: VerdictStatus,
   maxBytes: number = STEP_SUMMARY_MAX_BYTES,
 ): string {
-  const rows = outcomes.map((o) =>
-    `| \`${cell(o.plan)}\` | ${cell(o.result?.plan.name ?? "")} | **${o.verdict}** | ` +
-    `${o.exitCode} (${EXIT_MEANINGS[o.exitCode] ?? "tailgate did not finish"}) |`
-  );
+  const rows = outcomes.map((o) => [
+    markdownText(o.plan),
+    markdownText(o.result?.plan.name ?? ""),
+    `**${o.verdict}**`,
+    `${o.exitCode} (${EXIT_MEANINGS[o.exitCode] ?? "tailgate did not finish"})`,
+  ]);
   const head = [
     `## tailgate: ${verdict}`,
     "",
-    outcomes.length === 0 ? "No plan ran." : "| plan | name | verdict | exit code |",
-    ...(outcomes.length === 0 ? [] : ["| --- | --- | --- | --- |", ...rows]),
+    ...(outcomes.length === 0 ? ["No plan ran."] : markdownTable(
+      ["plan", "name", "verdict", "exit code"],
+      ["left", "left", "left", "left"],
+      rows,
+    )),
     "",
   ].join("\n");
   const encoder = new TextEncoder();
@@ -70,11 +78,7 @@ export function renderCiSummary(
 function sectionOf(o: PlanOutcome): string {
   if (o.summaryMd !== undefined) return o.summaryMd;
   const what = EXIT_MEANINGS[o.exitCode] ?? `tailgate ended with code ${o.exitCode}`;
-  return `### \`${o.plan}\`\n\nNo report: ${what} (exit ${o.exitCode}); see the job log.`;
-}
-
-function cell(text: string): string {
-  return text.replaceAll("|", "\\|").replaceAll("\n", " ");
+  return `### ${markdownText(o.plan)}\n\nNo report: ${what} (exit ${o.exitCode}); see the job log.`;
 }
 
 /**

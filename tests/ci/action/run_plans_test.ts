@@ -90,7 +90,7 @@ Deno.test("run_plans annotates the failed SLO's line, fills the job summary and 
   );
   const summary = await ws.summary();
   assert.ok(summary.startsWith("# earlier step\n## tailgate: fail\n"), summary.slice(0, 200));
-  assert.match(summary, /\| `plans\/shop\.yaml` \| shop \| \*\*fail\*\* \| 1 \(a gate failed\) \|/);
+  assert.match(summary, /\| plans\/shop\.yaml \| shop \| \*\*fail\*\* \| 1 \(a gate failed\) \|/);
   const planSummary = await Deno.readTextFile(join(ws.path, "tailgate-out/shop/summary.md"));
   assert.ok(summary.includes(planSummary.trimEnd()));
   assert.deepEqual(await ws.outputs(), {

@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
 import { appendStepSummary, renderCiSummary } from "../../../ci/action/step_summary.ts";
 import type { PlanOutcome } from "../../../ci/action/plan_outcome.ts";
+import { renderMarkdown } from "../../../reporters/markdown.ts";
+import { gateResult } from "../../_helpers/gate_fixtures.ts";
+import { HOSTILE_PLAN_TEXT, markdownProblems } from "../../_helpers/markdown_assertions.ts";
 
 function outcome(plan: string, exitCode: number, summaryMd?: string): PlanOutcome {
   return {
@@ -25,19 +28,33 @@ Deno.test("renderCiSummary() tables every plan, then appends each plan's summary
       "",
       "| plan | name | verdict | exit code |",
       "| --- | --- | --- | --- |",
-      "| `plans/a.yaml` |  | **pass** | 0 (every gate passed) |",
-      "| `plans/b\\|c.yaml` |  | **invalid** | 4 (target unreachable) |",
+      "| plans/a.yaml |  | **pass** | 0 (every gate passed) |",
+      "| plans/b\\|c.yaml |  | **invalid** | 4 (target unreachable) |",
       "",
       "### a",
       "",
       "all good",
       "",
-      "### `plans/b|c.yaml`",
+      "### plans/b\\|c.yaml",
       "",
       "No report: target unreachable (exit 4); see the job log.",
       "",
     ].join("\n"),
   );
+});
+
+Deno.test("renderCiSummary() renders hostile plan files and names inert: no image, link, tag or mention, no broken row", () => {
+  const result = gateResult([]);
+  result.plan.name = HOSTILE_PLAN_TEXT;
+  const text = renderCiSummary([
+    {
+      ...outcome(`plans/${HOSTILE_PLAN_TEXT}\n| forged | row |.yaml`, 0, renderMarkdown(result)),
+      result,
+    },
+    outcome(`plans/\`${HOSTILE_PLAN_TEXT}\`.yaml`, 4),
+  ], "invalid");
+  assert.deepEqual(markdownProblems(text), []);
+  assert.equal(text.split("\n").filter((l) => l.startsWith("| ")).length, 4, "header, 2 plans");
 });
 
 Deno.test("renderCiSummary() leaves out the plan summaries past the size limit and says how many", () => {
