@@ -123,7 +123,8 @@ the equivalent plan, validated like any, and --print-plan prints it to commit in
   --start-at TIME        ISO 8601 time with a zone (2026-11-22T10:00:00Z) at which the schedule
                          starts: give every shard the same one (clocks synced by NTP)
   --color, --no-color    colour the summary or not (default: on a terminal, unless NO_COLOR)
-Ctrl-C stops the run and still writes what was measured, marked incomplete.
+Ctrl-C stops the run and still writes what was measured, marked incomplete (while waiting
+for --start-at, nothing was sent and nothing is written).
 Exit codes: 0 every gate passed, 1 a gate failed, 2 invalid plan or usage, 3 a gate was
 inconclusive or the run stopped early, 4 the target is unreachable or stopped answering.`;
 
@@ -339,6 +340,10 @@ export async function runPlanCommand(
         `p99 ${p.p99Us === undefined ? "-" : formatDurationMs(p.p99Us / 1000)} ` +
         `errors ${p.errors} queued ${p.queued}`,
     );
+  // When the stop came, to tell a stop before the start instant (nothing sent) from a stopped run.
+  let stoppedAtEpochMs = signal?.aborted ? Date.now() : undefined;
+  const onStop = () => stoppedAtEpochMs ??= Date.now();
+  signal?.addEventListener("abort", onStop, { once: true });
   const result = await runPlan(plan, {
     signal,
     caCerts,
@@ -347,7 +352,18 @@ export async function runPlanCommand(
     ...(options.startAtEpochMs === undefined ? {} : { startAtEpochMs: options.startAtEpochMs }),
     onProgress: progress,
     onNotice: onProgress,
-  });
+  }).finally(() => signal?.removeEventListener("abort", onStop));
+  if (
+    options.startAtEpochMs !== undefined && stoppedAtEpochMs !== undefined &&
+    stoppedAtEpochMs < options.startAtEpochMs && result.totals.counts.scheduled === 0
+  ) {
+    return failed(
+      `stopped before the start instant (--start-at ${
+        new Date(options.startAtEpochMs).toISOString()
+      }); nothing was sent, so no result was written`,
+      EXIT_CODES.invalidRun,
+    );
+  }
   let reruns = 0;
   const rerun = async () => {
     reruns++;

@@ -277,7 +277,8 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
       error = e instanceof Error ? e.message : String(e);
       return { complete: false, endMs: clock.nowMs() };
     });
-    const durationMs = outcome.endMs - startMs;
+    // Never negative: a run stopped before its start instant (`--start-at`) ran for no time.
+    const durationMs = Math.max(0, outcome.endMs - startMs);
     const cpu = process.cpuUsage(cpuBefore);
     const platformHiccup = await hiccups?.stop();
     await store?.flush();

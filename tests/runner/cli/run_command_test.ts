@@ -291,3 +291,45 @@ Deno.test("tailgate run refuses more connections than the open-files limit allow
   assert.match(outcome.errors[0], /up to 100000 connections .* \(ulimit -n\)/);
   assert.equal(target.accepted(), 0, "not even the reachability check connected");
 });
+
+Deno.test("Ctrl-C while a run waits for --start-at ends it at once: nothing sent, exit 3", async () => {
+  let bytesReceived = 0;
+  await using target = tcpServer(async (conn) => {
+    const buffer = new Uint8Array(4096);
+    for (let n = await conn.read(buffer); n !== null; n = await conn.read(buffer)) {
+      bytesReceived += n;
+    }
+  });
+  await using dir = await tempDir();
+  const file = await planFile(String(dir), target.url);
+  const outDir = join(String(dir), "out");
+  const controller = new AbortController();
+  const lines: string[] = [];
+  let stop: ReturnType<typeof setTimeout> | undefined;
+  const startedMs = Date.now();
+  const outcome = await runPlanCommand(
+    { planPath: file, outDir, caCertFiles: [], startAtEpochMs: startedMs + 20_000 },
+    (line) => {
+      lines.push(line);
+      // Ctrl-C a moment after the wait began, once the connections are open.
+      if (/for the common start time/.test(line)) stop = setTimeout(() => controller.abort(), 500);
+    },
+    controller.signal,
+  );
+  clearTimeout(stop);
+  assert.ok(Date.now() - startedMs < 10_000, "it stopped, not waited for the start instant");
+  assert.equal(outcome.exitCode, 3, outcome.errors.join("\n"));
+  assert.match(
+    outcome.errors[0],
+    /^stopped before the start instant \(--start-at \S+Z\); nothing was sent/,
+  );
+  assert.equal(bytesReceived, 0);
+  // Nothing was measured: no result, and no summary of "0 of 0 requests in -15.9s".
+  assert.equal(outcome.output, undefined);
+  assert.equal(outcome.result, undefined);
+  const written = await Array.fromAsync(Deno.readDir(outDir)).catch((e) => {
+    if (e instanceof Deno.errors.NotFound) return [];
+    throw e;
+  });
+  assert.deepEqual(written, []);
+});

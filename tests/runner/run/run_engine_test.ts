@@ -1,0 +1,33 @@
+import assert from "node:assert/strict";
+import { runEngine } from "../../../runner/run/run_engine.ts";
+import { startTarget } from "../../../runner/target/mod.ts";
+import { parseText } from "../../_helpers/plan_fixtures.ts";
+
+Deno.test("runEngine() stopped before its start instant ran for no time and sent nothing", async () => {
+  await using target = await startTarget({ mode: "hello", port: 0 });
+  const { plan } = parseText(`name: waits
+target: ${target.url}
+requests: [{ path: / }]
+load:
+  connections: 2
+  stages: [{ rate: 20/s, duration: 1s }]
+`);
+  assert.ok(plan);
+  const stop = new AbortController();
+  const timer = setTimeout(() => stop.abort(), 300);
+  try {
+    // A shard waiting for a common start 20 s ahead (`--start-at`), stopped while it waits.
+    const run = await runEngine({
+      plan,
+      signal: stop.signal,
+      startAtEpochMs: Date.now() + 20_000,
+    });
+    assert.equal(run.complete, false);
+    // Measured from a start that never came, the duration read -19.7 s ("in -19.7s").
+    assert.equal(run.durationMs, 0);
+    assert.equal(run.recorded.stages[0].counts.scheduled, 0);
+    assert.ok(run.startedAt.getTime() > Date.now(), "the start instant had not come");
+  } finally {
+    clearTimeout(timer);
+  }
+});
