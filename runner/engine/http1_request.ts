@@ -5,6 +5,7 @@
  * @module
  */
 import type { PlanRequest } from "../plan/types.ts";
+import { framingProblem } from "../plan/wire_rules.ts";
 import { TAILGATE_VERSION } from "../version.ts";
 import type { PreparedRequest } from "./types.ts";
 
@@ -40,7 +41,10 @@ export interface HeadLayout {
   userAgent: boolean;
   /** `Content-Length`: with a body, or for POST, PUT and PATCH without one. */
   contentLength: boolean;
-  /** Whether a plan header is written: a plan's `Content-Length` never is (the true one is). */
+  /**
+   * Whether a plan header is written: never one that frames the request (plan/wire_rules.ts), so
+   * the request says the body's true `Content-Length` and nothing else about its framing.
+   */
   sends(name: string): boolean;
 }
 
@@ -64,14 +68,15 @@ export function headLayout(
     host: !names.has("host"),
     userAgent: !names.has("user-agent"),
     contentLength: hasBody || EMPTY_BODY_LENGTH_METHODS.has(method),
-    sends: (name) => name.toLowerCase() !== "content-length",
+    sends: (name) => framingProblem(name) === undefined,
   };
 }
 
 /**
  * Builds the request bytes. `Host` carries the port when it is not the scheme's default; a plan
  * header named `host` or `user-agent` replaces tailgate's own, and `content-length` is always the
- * body's true length (a plan's own is dropped). A `file` body's bytes are read by the caller and
+ * body's true length (a plan's own framing headers, `Transfer-Encoding` and `Connection` too, are
+ * dropped; a validated plan has none). A `file` body's bytes are read by the caller and
  * passed as `bodyBytes`.
  *
  * @example

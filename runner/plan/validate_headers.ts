@@ -1,14 +1,20 @@
 /**
- * Validates request headers: valid names, values without line breaks, `${env.NAME}` substitution
- * from the environment (a header that reads one is marked secret), and `{{…}}` templates.
+ * Validates request headers: valid names, none of the headers that frame the request and none
+ * twice, values that can go on the wire (wire_rules.ts), `${env.NAME}` substitution from the
+ * environment (a header that reads one is marked secret), and `{{…}}` templates.
  *
  * @module
  */
-import type { YamlNode } from "./_yaml.ts";
+import type { YamlEntry, YamlNode } from "./_yaml.ts";
 import { join, type PlanReader } from "./plan_reader.ts";
 import type { PlanHeader } from "./types.ts";
 import type { TemplateScope } from "./traffic/parse_template.ts";
 import { scalarTemplate } from "./traffic/template_nodes.ts";
+import { framingProblem, wireTextProblem } from "./wire_rules.ts";
+
+/** The fix for a drawn value that cannot go in a header (a data row's, a choice's). */
+const DRAWN_VALUE_HINT = "a header value cannot hold it: clean the data, or send the value in " +
+  "the path (percent-encoded) or the body";
 
 /**
  * Validates a mapping of header names to values, substituting `${env.NAME}` (such headers are
@@ -37,6 +43,7 @@ export function readHeaders(
     return [];
   }
   const out: PlanHeader[] = [];
+  const seen = new Map<string, YamlEntry>();
   for (const entry of node.entries) {
     const hPath = join(path, entry.key);
     if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(entry.key)) {
@@ -46,6 +53,19 @@ export function readHeaders(
         hPath,
         `\`${entry.key}\` is not a valid header name`,
       );
+      continue;
+    }
+    const framing = framingProblem(entry.key);
+    if (framing) {
+      reader.errorAt(entry.keyPos, entry.key.length, hPath, framing.message, framing.hint);
+      continue;
+    }
+    const twice = seen.get(entry.key.toLowerCase());
+    seen.set(entry.key.toLowerCase(), twice ?? entry);
+    if (twice) {
+      const message = `\`${entry.key}\` is named twice here (\`${twice.key}\` on line ` +
+        `${twice.keyPos.line})`;
+      reader.errorAt(entry.keyPos, entry.key.length, hPath, message, "keep one");
       continue;
     }
     const template = reader.string(entry.value, hPath, true);
@@ -58,15 +78,16 @@ export function readHeaders(
       p.kind === "text" ? p.text : p.kind === "secret" ? p.value : ""
     )
       .join("");
-    if (/[\r\n\0]/.test(value) && !missing) {
-      reader.error(entry.value, hPath, "a header value cannot hold line breaks or NUL");
+    const wire = missing ? undefined : wireTextProblem(value, "header_value");
+    if (wire) {
+      reader.error(entry.value, hPath, wire.message, wire.hint);
       continue;
     }
     let unsafe = false;
     for (const p of t.parts) {
       const why = p.kind === "ref" ? scope.unsafeInHeader?.(p.ref) : undefined;
       if (why === undefined) continue;
-      reader.error(entry.value, hPath, why, "a header value cannot hold line breaks or NUL");
+      reader.error(entry.value, hPath, why, DRAWN_VALUE_HINT);
       unsafe = true;
     }
     if (unsafe) continue;

@@ -20,8 +20,8 @@ export interface TemplateScope {
   /** When false (`tailgate check`), an unset environment variable is a warning. */
   requireEnv: boolean;
   /**
-   * Why a reference's values cannot go in a header (a line break in a data row, in a choice), or
-   * undefined when they all can (optional: without it, nothing is checked).
+   * Why a reference's values cannot go in a header (a control character in a data row or a
+   * choice), or undefined when they all can (optional: without it, nothing is checked).
    */
   unsafeInHeader?(ref: TemplateRef): string | undefined;
 }

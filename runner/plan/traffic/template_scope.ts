@@ -1,6 +1,6 @@
 /**
  * What a plan's templates may name: its vars and data sources, with the checks that need their
- * values (a value that would break a header line), and the warning for one that nothing uses.
+ * values (a value a header cannot hold: wire_rules.ts), and the warning for one that nothing uses.
  *
  * @module
  */
@@ -9,9 +9,12 @@ import type { PlanContext } from "../plan_context.ts";
 import { join, type PlanReader } from "../plan_reader.ts";
 import type { PlanDataSource, PlanRequest, PlanVar, TemplateRef } from "../types.ts";
 import type { TemplateScope } from "./parse_template.ts";
-import { firstRowMatching } from "./column_values.ts";
+import { printable } from "../printable.ts";
+import { NOT_ON_THE_WIRE, wireTextProblem } from "../wire_rules.ts";
+import { firstRowMatching, valueAt } from "./column_values.ts";
 
-const LINE_BREAK = /[\r\n\0]/;
+/** What a header value cannot hold, named: "a line feed (`\n`)". */
+const unfitForHeader = (value: string) => wireTextProblem(value, "header_value")?.char;
 
 /**
  * The scope of a plan's templates. A var and a data source may not share a name.
@@ -68,16 +71,16 @@ export function templateScope(
       if (ref.kind === "var") {
         const spec = byVar.get(ref.name)?.spec;
         if (spec?.kind !== "choice") return undefined;
-        const bad = spec.values.find((v) => LINE_BREAK.test(String(v)));
+        const bad = spec.values.map(String).find(unfitForHeader);
         return bad === undefined
           ? undefined
-          : `choice ${JSON.stringify(bad)} of var \`${ref.name}\` holds a line break or NUL`;
+          : `choice "${printable(bad)}" of var \`${ref.name}\` holds ${unfitForHeader(bad)}`;
       }
       const d = byName.get(ref.source)!;
-      const row = firstRowMatching(d.text[d.columns.indexOf(ref.column)], LINE_BREAK);
-      return row < 0
-        ? undefined
-        : `row ${row + 1} of \`${d.file}\` holds a line break or NUL in \`${ref.column}\``;
+      const column = d.text[d.columns.indexOf(ref.column)];
+      const row = firstRowMatching(column, NOT_ON_THE_WIRE.header_value);
+      return row < 0 ? undefined : `row ${row + 1} of \`${printable(d.file)}\` holds ` +
+        `${unfitForHeader(valueAt(column, row))} in \`${printable(ref.column)}\``;
     },
   };
 }

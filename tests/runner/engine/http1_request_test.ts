@@ -94,6 +94,28 @@ Deno.test("a text or JSON body follows the head with its byte length", () => {
   assert.equal(decoder.decode(wire(json.bytes).body), "{}");
 });
 
+Deno.test("a plan's Transfer-Encoding or Connection is never sent: tailgate frames the request", () => {
+  const prepared = prepareRequest(
+    planRequest({
+      method: "POST",
+      headers: [
+        header("Transfer-Encoding", "chunked"),
+        header("connection", "close"),
+        header("X-Kept", "1"),
+      ],
+      body: { kind: "text", text: "x".repeat(40) },
+    }),
+    0,
+  );
+  assert.deepEqual(wire(prepared.bytes).lines, [
+    "POST / HTTP/1.1",
+    "Host: 127.0.0.1:8080",
+    "X-Kept: 1",
+    `User-Agent: tailgate/${TAILGATE_VERSION}`,
+    "Content-Length: 40",
+  ]);
+});
+
 Deno.test("a file body is the bytes the caller read, sent verbatim", () => {
   const fileBytes = new Uint8Array([0, 1, 2, 255, 13, 10, 13, 10]);
   const request = planRequest({

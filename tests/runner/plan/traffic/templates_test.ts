@@ -3,6 +3,8 @@ import { parsePlan, type PlanParse } from "../../../../runner/plan/parse_plan.ts
 import type { PlanContext } from "../../../../runner/plan/plan_context.ts";
 import type { TemplatePart } from "../../../../runner/plan/types.ts";
 import { dataExhaustion } from "../../../../runner/schedule/data_exhaustion.ts";
+import { headerOf } from "../../../_helpers/recording_server.ts";
+import { runOnRecorder } from "../../../_helpers/wire_fixtures.ts";
 
 /** Parses a plan at /plans/t.yaml whose folder holds `files` (name -> text). */
 function parseWith(
@@ -147,7 +149,37 @@ Deno.test("a data value with a line break cannot go in a header", () => {
   const p = parseWith(plan('{ path: /, headers: { X-N: "{{users.name}}" } }', DATA), {
     "users.csv": 'id,name\n1,"a\nb"\n',
   });
-  assert.match(errors(p)[0], /row 1 of `users\.csv` holds a line break or NUL in `name`/);
+  assert.match(errors(p)[0], /row 1 of `users\.csv` holds a line feed \(`\\n`\) in `name`/);
+});
+
+Deno.test("a data value or choice with ESC or DEL cannot go in a header: the row and column are named", () => {
+  const p = parseWith(
+    plan(
+      '{ path: /, headers: { X-N: "{{users.name}}", X-R: "r={{region}}" } }',
+      'data:\n  users: { file: users.csv }\nvars:\n  region: { choice: [eu, "u\\x7fs"] }\n',
+    ),
+    { "users.csv": 'id,name\n1,ann\n2,"b\u001b[2Jb"\n' },
+  );
+  assert.deepEqual(errors(p), [
+    "8:32 row 2 of `users.csv` holds ESC (`\\u001b`) in `name`",
+    '8:55 choice "u\\u007fs" of var `region` holds DEL (`\\u007f`)',
+  ]);
+  const hint = "a header value cannot hold it: clean the data, or send the value in the path " +
+    "(percent-encoded) or the body";
+  assert.deepEqual(hints(p).filter((h) => h !== ""), [hint, hint]);
+});
+
+Deno.test("a data value with CR LF in a path is sent percent-encoded: nothing reaches the head", async () => {
+  const text = plan('{ path: "/u/{{users.name}}" }', "data:\n  users: { file: users.csv }\n");
+  const files = { "users.csv": 'id,name\n1,"a\r\nX-Injected: 1"\n' };
+  assert.deepEqual(errors(parseWith(text, files)), []);
+  const run = await runOnRecorder(text, files);
+  assert.equal(run.code, 0, run.err);
+  assert.equal(run.requests.length, 10);
+  for (const r of run.requests) {
+    assert.equal(r.line, "GET /u/a%0D%0AX-Injected%3A%201 HTTP/1.1");
+    assert.equal(headerOf(r, "X-Injected"), undefined);
+  }
 });
 
 Deno.test("exhausted: error refuses a plan whose schedule needs more rows than the file holds", () => {
