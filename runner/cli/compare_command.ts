@@ -18,6 +18,8 @@ import type { LabelResult, RunResult, StageResult, Verdict } from "../model/run_
 import { argsError } from "./result_args.ts";
 import { EXIT_CODES } from "../model/exit_codes.ts";
 import type { CommandOutcome } from "./command.ts";
+import { markdownText } from "../../reporters/markdown_escape.ts";
+import { type MarkdownAlign, markdownTable } from "../../reporters/markdown_table.ts";
 
 /** The help of `tailgate compare`. */
 export const COMPARE_HELP =
@@ -189,8 +191,10 @@ function render(rows: CompareRow[], verdicts: Verdict[], md: boolean, otherPlan:
   ]);
   const lines = otherPlan ? ["WARNING: the two results are of different plans", ""] : [];
   if (md) {
-    lines.push(`| ${header.join(" | ")} |`, `| ${header.map(() => "---").join(" | ")} |`);
-    for (const row of body) lines.push(`| ${row.join(" | ")} |`);
+    const align = header.map((_, i): MarkdownAlign => i < 2 ? "left" : "right");
+    // The stage and label are the plan's text; the other cells are figures this command wrote.
+    const rows = body.map(([stage, ...figures]) => [markdownText(stage), ...figures]);
+    lines.push(...markdownTable(header, align, rows));
   } else {
     const widths = header.map((_, i) =>
       Math.max(header[i].length, ...body.map((row) => row[i].length))
@@ -203,7 +207,10 @@ function render(rows: CompareRow[], verdicts: Verdict[], md: boolean, otherPlan:
   }
   lines.push("");
   for (const v of verdicts) {
-    lines.push(`${md ? "- " : ""}${v.status.toUpperCase()} ${v.name}: ${v.message}`);
+    const [name, message] = md
+      ? [markdownText(v.name), markdownText(v.message)]
+      : [v.name, v.message];
+    lines.push(`${md ? "- " : ""}${v.status.toUpperCase()} ${name}: ${message}`);
   }
   return lines.join("\n");
 }

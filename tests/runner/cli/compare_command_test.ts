@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { compareCommand, compareRows } from "../../../runner/cli/compare_command.ts";
 import { gateResult, scaledUs } from "../../_helpers/gate_fixtures.ts";
+import { HOSTILE_PLAN_TEXT, markdownProblems } from "../../_helpers/markdown_assertions.ts";
 
 function result(scale: number) {
   return gateResult([{
@@ -56,6 +57,23 @@ Deno.test("compare exits 0 for the same run, and writes Markdown and JSON", asyn
   assert.ok(
     doc.rows.length > 0 && doc.verdicts.every((v: { status: string }) => v.status === "pass"),
   );
+});
+
+Deno.test("compare --format md renders hostile stage and label names inert: no image, link, tag or mention, no broken row", async () => {
+  const hostile = (scale: number) =>
+    gateResult([{
+      name: HOSTILE_PLAN_TEXT,
+      ratePerSec: 1000,
+      durationMs: 20_000,
+      labels: [
+        { label: `GET /a ${HOSTILE_PLAN_TEXT}`, response: scaledUs(10_000, scale) },
+        { label: `GET /b ${HOSTILE_PLAN_TEXT}`, response: scaledUs(10_000, scale) },
+      ],
+    }]);
+  await using f = await files(hostile(1), hostile(1.3));
+  const md = await compareCommand([f.a, f.b, "--format", "md"]);
+  assert.equal(md.exitCode, 1, "the verdicts quote the stage name too");
+  assert.deepEqual(markdownProblems(md.output!), []);
 });
 
 Deno.test("compare refuses unreadable input and bad usage with exit 2", async () => {
