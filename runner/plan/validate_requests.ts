@@ -16,7 +16,7 @@ import { parseDurationMs } from "./units.ts";
 import { readBody } from "./validate_body.ts";
 import { readExpect } from "./validate_expect.ts";
 import { readHeaders } from "./validate_headers.ts";
-import { credentialsProblem, parseHttpUrl, readRequestUrl } from "./validate_url.ts";
+import { credentialsProblem, parseHttpUrl, readRequestUrl, urlTextOk } from "./validate_url.ts";
 
 export type { PlanContext } from "./plan_context.ts";
 
@@ -29,7 +29,7 @@ const METHOD = /^[A-Z][A-Z-]*$/;
 /** Validates a target base URL; returns it without a trailing slash. */
 export function readTarget(reader: PlanReader, node: YamlNode): string | undefined {
   const text = reader.string(node, "target");
-  if (text === undefined) return undefined;
+  if (text === undefined || !urlTextOk(reader, node, "target", text)) return undefined;
   const url = parseHttpUrl(text);
   if (url === undefined) {
     reader.error(

@@ -1,10 +1,13 @@
 /**
- * Validates the URL of a request: an absolute http(s) `url`, or a `path` under the plan's `target`.
+ * Validates the URL of a request: an absolute http(s) `url`, or a `path` under the plan's `target`,
+ * neither holding a control character (wire_rules.ts): the URL parser would drop a line break or a
+ * tab without a word, sending another request-target than the one written.
  *
  * @module
  */
 import type { YamlNode } from "./_yaml.ts";
 import { join, type PlanReader } from "./plan_reader.ts";
+import { wireTextProblem } from "./wire_rules.ts";
 
 /**
  * Validates a request's `path` (joined to the plan's `target`) or absolute `url`, reporting
@@ -34,7 +37,9 @@ export function readRequestUrl(
   }
   if (urlNode) {
     const text = reader.string(urlNode, join(path, "url"));
-    if (text === undefined) return undefined;
+    if (text === undefined || !urlTextOk(reader, urlNode, join(path, "url"), text)) {
+      return undefined;
+    }
     const url = parseHttpUrl(text);
     if (url === undefined) {
       reader.error(
@@ -54,6 +59,9 @@ export function readRequestUrl(
   }
   const p = pathNode ? reader.string(pathNode, join(path, "path")) : undefined;
   if (pathNode && p === undefined) return undefined;
+  if (p !== undefined && !urlTextOk(reader, pathNode!, join(path, "path"), p, "a path")) {
+    return undefined;
+  }
   if (p !== undefined && !p.startsWith("/")) {
     reader.error(
       pathNode!,
@@ -76,7 +84,34 @@ export function readRequestUrl(
 }
 
 /**
- * The URL `text` parses to when it is an absolute http(s) URL, else undefined.
+ * Whether `text` (a `target`, `url` or `path`, or a template's literal text in one) holds no
+ * character a URL cannot hold; else a located error on `reader`, and false.
+ *
+ * @example
+ * ```ts
+ * import { urlTextOk } from "./validate_url.ts";
+ * import type { PlanReader } from "./plan_reader.ts";
+ * import type { YamlNode } from "./_yaml.ts";
+ * declare const reader: PlanReader, node: YamlNode;
+ * urlTextOk(reader, node, "requests[0].path", "/x\r\nX-Injected: 1", "a path");
+ * // false: "a path cannot hold a carriage return (`\r`)"
+ * ```
+ */
+export function urlTextOk(
+  reader: PlanReader,
+  node: YamlNode,
+  path: string,
+  text: string,
+  subject = "a URL",
+): boolean {
+  const problem = wireTextProblem(text, "url", subject);
+  if (problem) reader.error(node, path, problem.message, problem.hint);
+  return problem === undefined;
+}
+
+/**
+ * The URL `text` parses to when it is an absolute http(s) URL without control characters (which
+ * the URL parser would drop or encode), else undefined.
  *
  * @example
  * ```ts
@@ -86,6 +121,7 @@ export function readRequestUrl(
  * ```
  */
 export function parseHttpUrl(text: string): URL | undefined {
+  if (wireTextProblem(text, "url")) return undefined;
   try {
     const url = new URL(text);
     return url.protocol === "http:" || url.protocol === "https:" ? url : undefined;

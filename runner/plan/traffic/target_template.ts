@@ -1,6 +1,7 @@
 /**
  * A request's path (or absolute URL) as a template: its literal text normalised as the URL parser
- * would send it, its drawn values percent-encoded, and its origin (scheme, host, port) literal.
+ * would send it, its drawn values percent-encoded, and its origin (scheme, host, port) literal. Its
+ * literal text, `{{"…"}}` included, holds no control character (validate_url.ts).
  *
  * @module
  */
@@ -9,6 +10,7 @@ import type { PlanReader } from "../plan_reader.ts";
 import type { TemplatePart } from "../types.ts";
 import type { TemplateScope } from "./parse_template.ts";
 import { scalarTemplate } from "./template_nodes.ts";
+import { urlTextOk } from "../validate_url.ts";
 
 /** A templated request-target: the printable URL and the parts of `path?query`. */
 export interface TargetTemplate {
@@ -46,6 +48,9 @@ export function targetTemplate(
   const before = reader.issues.filter((i) => i.severity === "error").length;
   const t = scalarTemplate(reader, node, path, text, scope, "percent");
   if (reader.issues.filter((i) => i.severity === "error").length > before) return "invalid";
+  const literal = t.parts.map((p) => p.kind === "text" ? p.text : "").join("");
+  const subject = target === undefined ? "a URL" : "a path";
+  if (!urlTextOk(reader, node, path, literal, subject)) return "invalid";
   if (t.verbatim) return undefined;
   let mark = "tgph";
   while (text.includes(mark)) mark += "x";
