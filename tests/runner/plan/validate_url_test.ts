@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { EXIT_CODES } from "../../../runner/model/exit_codes.ts";
 import { MINIMAL_PLAN, parseText } from "../../_helpers/plan_fixtures.ts";
+import { parseHttpUrl } from "../../../runner/plan/validate_url.ts";
 import { located, runOnRecorder } from "../../_helpers/wire_fixtures.ts";
 
 Deno.test("a path with CR LF is a located error, not rewritten into another request-target", () => {
@@ -60,4 +61,10 @@ Deno.test("tailgate run on a plan with CR LF in its path sends nothing and exits
   assert.equal(run.code, EXIT_CODES.usage, run.err);
   assert.match(run.err, /plan\.yaml:4:11: .*a path cannot hold a carriage return/);
   assert.deepEqual(run.requests, []);
+});
+
+Deno.test("parseHttpUrl() takes no URL holding a control character (so neither does --target)", () => {
+  assert.equal(parseHttpUrl("http://127.0.0.1:8080/a")?.pathname, "/a");
+  assert.equal(parseHttpUrl("http://127.0.0.1:8080/a\r\nX-Injected: 1"), undefined);
+  assert.equal(parseHttpUrl("http://127.0.0.1:8080\t"), undefined);
 });
