@@ -5,8 +5,14 @@
  * of that text remembers the flag that wrote it, so a problem found in it is told as a problem of
  * the flag (adhoc_issues.ts). Pure.
  *
+ * The plan's structure is this module's alone: every value from the command line is written as one
+ * quoted scalar (or as bare text that YAML reads back as the same one value), and the command line
+ * on top is one comment line with its control characters escaped, so no argument can add a key.
+ *
  * @module
  */
+import { printable } from "../plan/printable.ts";
+import { wireTextProblem } from "../plan/wire_rules.ts";
 
 /** The ad-hoc flags, as given. */
 export interface AdHocFlags {
@@ -65,10 +71,19 @@ export function adHocPlanText(
 ): AdHocPlan | { ok: false; errors: string[] } {
   const errors: string[] = [];
   let url: URL | undefined;
-  try {
-    url = new URL(flags.url);
-  } catch {
-    errors.push(`\`${flags.url}\` is not a URL: write e.g. http://127.0.0.1:8080/orders`);
+  // The URL parser drops a line break or a tab without a word: refused before it can.
+  const control = wireTextProblem(flags.url, "url");
+  if (control) {
+    errors.push(
+      `the URL ${shellQuote(flags.url)} holds ${control.char}: a URL cannot hold control ` +
+        `characters; ${control.hint}`,
+    );
+  } else {
+    try {
+      url = new URL(flags.url);
+    } catch {
+      errors.push(`\`${flags.url}\` is not a URL: write e.g. http://127.0.0.1:8080/orders`);
+    }
   }
   if (url && url.protocol !== "http:" && url.protocol !== "https:") {
     errors.push(`\`${flags.url}\`: only http and https URLs are loaded`);
@@ -81,7 +96,8 @@ export function adHocPlanText(
   for (const h of flags.headers) {
     const i = h.indexOf(":");
     if (i <= 0) errors.push(`-H \`${h}\`: write a header as "Name: value"`);
-    else headers.push([h.slice(0, i).trim(), h.slice(i + 1).trim(), h]);
+    // Only spaces and tabs are trimmed: any other control character is the plan's to refuse.
+    else headers.push([trimBlanks(h.slice(0, i)), trimBlanks(h.slice(i + 1)), h]);
   }
   const data: Array<[string, string]> = [];
   for (const d of flags.data ?? []) {
@@ -107,7 +123,7 @@ export function adHocPlanText(
   const method = (flags.method ?? "GET").toUpperCase();
   const path = requestTarget(flags.url, url);
   const pathOnly = path.replace(/\?.*$/, "");
-  add(`# tailgate run ${commandLine(flags)}`);
+  for (const line of comment(`tailgate run ${commandLine(flags)}`)) add(line);
   fromUrl(`name: ${q(`ad-hoc ${method} ${url.host}${pathOnly}`)}`);
   fromUrl(`target: ${q(url.origin)}`);
   if (data.length) {
@@ -158,19 +174,39 @@ export function adHocPlanText(
 }
 
 /**
- * An argument as the shell takes it back: bare when it is plain, else in single quotes.
+ * An argument as the shell takes it back: bare when it is plain, in single quotes when it holds
+ * no control character, else in `$'…'` with each control character escaped (`$'a\nb'`), so it
+ * stays on one line.
  *
  * @example
  * ```ts
  * import { shellQuote } from "./adhoc_plan.ts";
  * shellQuote("p99 < 10ms"); // "'p99 < 10ms'"
+ * shellQuote("a\nb"); // "$'a\\nb'"
  * ```
  */
 export function shellQuote(s: string): string {
-  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`;
+  if (/^[\w@%+=:,./-]+$/.test(s)) return s;
+  if (printable(s) === s) return `'${s.replaceAll("'", "'\\''")}'`;
+  return `$'${printable(s.replaceAll("\\", "\\\\").replaceAll("'", "\\'"))}'`;
 }
 
-const q = (s: string) => JSON.stringify(s);
+/** Text as the lines of a YAML comment: each line `# `-prefixed, whatever breaks it. */
+function comment(text: string): string[] {
+  return text.split(/\r\n|[\n\r\u0085\u2028\u2029]/).map((line) => `# ${line}`);
+}
+
+/** A YAML double-quoted scalar on one line: JSON's escapes, and DEL, C1 controls, U+2028/2029
+ * and the byte-order mark escaped too, so the plan text holds no control character. */
+const q = (s: string) =>
+  JSON.stringify(s).replace(
+    /[\u007f-\u009f\u2028\u2029\ufeff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+
+/** Text without leading and trailing spaces and tabs (the optional whitespace around a header
+ * value, RFC 9110). */
+const trimBlanks = (s: string) => s.replace(/^[ \t]+|[ \t]+$/g, "");
 
 /** A value bare when YAML reads it as written (`1k/s`, `30s`, `64`), else quoted: a flag's value
  * stays one value on its own line, whatever it holds. */
@@ -244,7 +280,9 @@ function varLine(arg: string): string | { error: string } {
   if (spec === "uuid" || spec === "counter") return `${name}: ${spec}`;
   if (spec.startsWith("{")) {
     // A YAML flow mapping, written into the plan as given: one line, so it stays one value.
-    if (/[\r\n]/.test(spec)) return bad("write the YAML form on one line");
+    if (printable(spec) !== spec) {
+      return bad("write the YAML form on one line, without control characters");
+    }
     return `${name}: ${spec}`;
   }
   const colon = spec.indexOf(":");

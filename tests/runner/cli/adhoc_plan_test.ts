@@ -333,3 +333,139 @@ Deno.test("tailgate run URL prints the made plan's warnings as its flags, not as
   assert.match(warning, /^warning: --var unused=uuid: var `unused` is not used by any request/);
   assert.ok(!io.err.join("\n").includes("tailgate-run.yaml"));
 });
+
+/** The reproducer of issue 26: a URL whose line breaks were copied into the plan as YAML. */
+const INJECTING_URL = "http://127.0.0.1:8080/\ndefaults:\n  headers:\n    X-Evil: injected\n#";
+
+Deno.test("adHocPlanText(): a URL holding a control character is refused, naming the URL", () => {
+  const bad = adHocPlanText({ ...BASE, url: INJECTING_URL });
+  assert.ok(!bad.ok);
+  assert.deepEqual(bad.errors, [
+    "the URL $'http://127.0.0.1:8080/\\ndefaults:\\n  headers:\\n    X-Evil: injected\\n#' " +
+    "holds a line feed (`\\n`): a URL cannot hold control characters; remove it, or " +
+    "percent-encode it (`%0A`)",
+  ]);
+  const tab = adHocPlanText({ ...BASE, url: "http://127.0.0.1:8080/a\tb" });
+  assert.ok(!tab.ok);
+  assert.match(tab.errors[0], /^the URL \$'http:\/\/127\.0\.0\.1:8080\/a\\tb' holds a tab/);
+});
+
+Deno.test("adHocPlanText(): no argument can add keys; the command line is one comment, escaped", () => {
+  const yaml = "\n#\ndefaults:\n  headers:\n    X-Evil: injected\nslo: []\n";
+  const made = adHocPlanText({
+    ...BASE,
+    url: "http://127.0.0.1:8080/",
+    method: "POST",
+    body: yaml,
+    slos: [`p99 < 10ms${yaml}`],
+    headers: [`X-A: a${yaml}`, "X-B: it's \u2028 \u0085 \u001b[2J"],
+    vars: ["n=counter"],
+  });
+  assert.ok(made.ok);
+  const lines = made.text.split("\n");
+  assert.equal(
+    lines[0],
+    "# tailgate run http://127.0.0.1:8080/ --rate 10/s --duration 2s --method POST " +
+      "-H $'X-A: a\\n#\\ndefaults:\\n  headers:\\n    X-Evil: injected\\nslo: []\\n' " +
+      "-H $'X-B: it\\'s \\u2028 \\u0085 \\u001b[2J' " +
+      "--body $'\\n#\\ndefaults:\\n  headers:\\n    X-Evil: injected\\nslo: []\\n' --var n=counter " +
+      "--slo $'p99 < 10ms\\n#\\ndefaults:\\n  headers:\\n    X-Evil: injected\\nslo: []\\n'",
+  );
+  assert.equal(lines.filter((l) => l.startsWith("#")).length, 1);
+  // deno-lint-ignore no-control-regex -- no raw control character may reach the plan text
+  assert.ok(!/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029]/.test(made.text));
+  const { plan, issues } = parsePlanText(made.text);
+  assert.equal(plan, undefined, "the header and SLO are refused");
+  const found = [...new Set(issues.map((i) => i.path.split(/[.[]/)[0]))].sort();
+  assert.deepEqual(found, ["requests", "slo"], "no issue outside the keys the flags wrote");
+  const body = parsePlanText(
+    adHocPlanTextOk({ ...BASE, url: "http://127.0.0.1:8080/", body: yaml }),
+  );
+  assert.deepEqual(body.issues, []);
+  assert.equal(
+    body.plan!.requests[0].body?.kind === "text" && body.plan!.requests[0].body.text,
+    yaml,
+  );
+  assert.deepEqual(body.plan!.requests[0].headers, []);
+});
+
+/** The made plan's text, asserting the flags made one. */
+function adHocPlanTextOk(flags: Parameters<typeof adHocPlanText>[0]): string {
+  const made = adHocPlanText(flags);
+  assert.ok(made.ok, JSON.stringify(made));
+  return made.text;
+}
+
+Deno.test("tailgate run URL: -H with a control character or framing is refused, naming -H", () => {
+  const parsed = parseRunArgs([
+    "http://127.0.0.1:8080/",
+    "--rate",
+    "10/s",
+    "--duration",
+    "1s",
+    "-H",
+    "X-A: a\u001b[2Jb",
+    "-H",
+    "X-B: a\r\nX-Evil: 1",
+    "-H",
+    "X-C: trailing\n",
+    "-H",
+    "Transfer-Encoding: chunked",
+  ]);
+  assert.ok(!parsed.ok);
+  const hint =
+    "  hint: a header value is visible characters, spaces and tabs (RFC 9110): remove it";
+  assert.deepEqual(parsed.errors, [
+    `-H $'X-A: a\\u001b[2Jb': a header value cannot hold ESC (\`\\u001b\`)\n${hint}`,
+    `-H $'X-B: a\\r\\nX-Evil: 1': a header value cannot hold a carriage return (\`\\r\`)\n${hint}`,
+    `-H $'X-C: trailing\\n': a header value cannot hold a line feed (\`\\n\`)\n${hint}`,
+    "-H 'Transfer-Encoding: chunked': `Transfer-Encoding` frames the request, which tailgate " +
+    "does itself\n  hint: remove it: tailgate sends `Content-Length` (the body's true length) " +
+    "and keeps its connections open",
+  ]);
+});
+
+Deno.test("adHocPlanText(): a --var in the YAML form cannot hold control characters", () => {
+  const bad = adHocPlanText({
+    ...BASE,
+    url: "http://127.0.0.1:8080/{{x}}",
+    vars: ["x={ choice: [a] }\rdefaults: {}", "y={ choice: [\u0085] }"],
+  });
+  assert.ok(!bad.ok);
+  assert.deepEqual(bad.errors, [
+    "--var $'x={ choice: [a] }\\rdefaults: {}': write the YAML form on one line, without " +
+    "control characters",
+    "--var $'y={ choice: [\\u0085] }': write the YAML form on one line, without control characters",
+  ]);
+});
+
+Deno.test("tailgate run: the issue's injecting URL sends nothing; a YAML body is sent as itself", async () => {
+  await using server = recordingServer();
+  await using dir = await tempDir();
+  const flags = [
+    "--rate",
+    "2/s",
+    "--duration",
+    "1s",
+    "--out",
+    join(dir.path, "out"),
+    "--no-baseline",
+  ];
+  const url = INJECTING_URL.replace("http://127.0.0.1:8080", server.url);
+  const io = capture();
+  assert.equal(await main(["run", url, ...flags], io), 2, io.err.join("\n"));
+  assert.match(io.err.join("\n"), /holds a line feed/);
+  assert.equal(server.requests.length, 0);
+  const body = "\ndefaults:\n  headers:\n    X-Evil: injected\n#";
+  const sent = capture();
+  const code = await main(
+    ["run", `${server.url}/`, "--method", "POST", "--body", body, ...flags],
+    sent,
+  );
+  assert.equal(code, 0, sent.err.join("\n"));
+  assert.equal(server.requests.length, 2);
+  for (const r of server.requests) {
+    assert.equal(headerOf(r, "X-Evil"), undefined);
+    assert.equal(r.body, body);
+  }
+});
