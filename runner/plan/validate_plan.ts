@@ -9,6 +9,7 @@ import { keysOf, keySpec, PLAN_LANGUAGE } from "./plan_language.ts";
 import { PlanReader } from "./plan_reader.ts";
 import type { PlanIssue, ResolvedPlan } from "./types.ts";
 import { formatRatePerSec } from "./units.ts";
+import { checkLabelCount } from "./label_cap.ts";
 import { readLoad } from "./validate_load.ts";
 import { readRegression } from "./validate_regression.ts";
 import { readSearch, warnSearchSteps } from "./validate_search.ts";
@@ -69,6 +70,7 @@ export function validatePlan(
     : undefined;
   const seedsDraws = vars.length > 0 || data.some((d) => d.order !== "sequence");
   const load = get("load") ? readLoad(reader, get("load")!, seedsDraws) : undefined;
+  if (f.has("requests")) checkLabelCount(reader, f.get("requests")!, load?.stages.length ?? 1);
   const requestsOk = requests !== undefined &&
     !reader.issues.some((i) => i.path.startsWith("requests") && i.severity === "error");
   if (requestsOk) warnUnused(reader, get("data"), get("vars"), data, vars, requests);

@@ -1,0 +1,33 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { checkPlans } from "../../../runner/cli/check_command.ts";
+import { EXIT_CODES } from "../../../runner/model/exit_codes.ts";
+
+/** A plan file with `n` requests of distinct names; its `requests:` key is on line 3. */
+async function planFile(dir: string, n: number): Promise<string> {
+  const items = Array.from({ length: n }, (_, i) => `  - { name: item ${i}, path: /items/${i} }\n`);
+  const path = join(dir, `labels-${n}.yaml`);
+  await Deno.writeTextFile(
+    path,
+    `name: labels\ntarget: http://127.0.0.1:8080\nrequests:\n${items.join("")}` +
+      "load: { stages: [{ rate: 10/s, duration: 1s }] }\n",
+  );
+  return path;
+}
+
+Deno.test("check warns of a plan near the label limit and refuses one past it, at `requests:`", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const near = await planFile(dir, 600);
+    const warned = await checkPlans([near]);
+    assert.equal(warned.exitCode, EXIT_CODES.ok);
+    assert.match(warned.output!, /labels-600\.yaml: ok, 1 warning/);
+    assert.match(warned.notes.join("\n"), /labels-600\.yaml:3:1.*600 requests.*near the limit/s);
+    const past = await planFile(dir, 1001);
+    const refused = await checkPlans([past]);
+    assert.equal(refused.exitCode, EXIT_CODES.usage);
+    assert.match(refused.notes.join("\n"), /labels-1001\.yaml:3:1.*at most 1000/s);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
