@@ -10,6 +10,7 @@
 import { baselinePolicy, jobContext } from "./baseline_policy.ts";
 import { type InputName, inputValue } from "./action_inputs.ts";
 import { formatAnnotation, writeOutputs } from "./workflow_commands.ts";
+import { inertLine } from "../../runner/plan/printable.ts";
 
 /**
  * Decides and writes the settings; returns the exit code (2 for invalid inputs).
@@ -38,10 +39,11 @@ export async function settingsMain(
   }
   const p = decided.policy;
   for (const note of p.notes) print(formatAnnotation({ level: "notice", message: note }));
-  print(
+  // The folder is an input: printed inert, as it is outside any stop-commands guard.
+  print(inertLine(
     `tailgate baselines: ${p.mode}` +
       (p.baselineDir ? ` in ${p.baselineDir}, ${p.update ? "updated" : "read only"}` : ""),
-  );
+  ));
   await writeOutputs({
     mode: p.mode,
     "baseline-dir": p.baselineDir ?? "",

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { printable } from "../../runner/plan/printable.ts";
 
 /**
  * Escapes a command's message: `%`, `\r` and `\n` become `%25`, `%0D` and `%0A`, so a message
@@ -64,6 +65,21 @@ export function formatAnnotation(annotation: Annotation): string {
   ].filter((p) => p !== undefined);
   const head = properties.length ? `${annotation.level} ${properties.join(",")}` : annotation.level;
   return `::${head}::${escapeData(annotation.message)}`;
+}
+
+/**
+ * The command that opens a collapsible group of log lines (closed by `::endgroup::`), on one line
+ * whatever `title` holds: its control characters and line breaks written as escapes (`\n`), then
+ * escaped as the command's data.
+ *
+ * @example
+ * ```ts
+ * import { formatGroup } from "./workflow_commands.ts";
+ * formatGroup("tailgate run plans/a\n::error::x.yaml"); // "::group::tailgate run plans/a\\n::error::x.yaml"
+ * ```
+ */
+export function formatGroup(title: string): string {
+  return `::group::${escapeData(printable(title))}`;
 }
 
 /**

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { settingsMain } from "../../../ci/action/settings.ts";
+import { commandLines } from "../../_helpers/runner_commands.ts";
 
 async function outputsOf(env: Record<string, string>) {
   const file = await Deno.makeTempFile({ prefix: "tailgate-settings-" });
@@ -52,4 +53,16 @@ Deno.test("settings on a pull request: read only; a wrong input is an error anno
   assert.deepEqual(bad.printed, [
     "::error::baseline: `s3` is not one of cache, branch, committed, none",
   ]);
+});
+
+Deno.test("settings prints a hostile baseline-dir input inert: the runner runs no command from it", async () => {
+  const { printed } = await outputsOf({
+    GITHUB_EVENT_NAME: "pull_request",
+    TAILGATE_BASELINE_DIR: "perf ##[error]legacy\n::error title=INJECTED::via-input",
+  });
+  assert.deepEqual(commandLines(printed), [], printed.join("\n"));
+  assert.equal(
+    printed.at(-1),
+    "tailgate baselines: cache in perf #\\#[error]legacy\\n::error title=INJECTED::via-input, read only",
+  );
 });

@@ -3,9 +3,11 @@ import {
   escapeData,
   escapeProperty,
   formatAnnotation,
+  formatGroup,
   formatOutputs,
   writeOutputs,
 } from "../../../ci/action/workflow_commands.ts";
+import { executedCommands } from "../../_helpers/runner_commands.ts";
 
 Deno.test("escapeData() encodes %, CR and LF; escapeProperty() also : and ,", () => {
   assert.equal(escapeData("a%b\r\nc: d, e"), "a%25b%0D%0Ac: d, e");
@@ -27,6 +29,15 @@ Deno.test("formatAnnotation() writes only the properties given, in file, line, c
     }),
     "::warning file=a%2Cb.yaml,line=3,col=7,title=t::m",
   );
+});
+
+Deno.test("formatGroup() keeps any title on one line that the runner reads back as written", () => {
+  const title = "tailgate run plans/a\n::error title=X::y\r%0A.yaml";
+  const line = formatGroup(title);
+  assert.equal(line, "::group::tailgate run plans/a\\n::error title=X::y\\r%250A.yaml");
+  assert.deepEqual(executedCommands([line]).map((c) => [c.command, c.data]), [
+    ["group", "tailgate run plans/a\\n::error title=X::y\\r%0A.yaml"],
+  ]);
 });
 
 Deno.test("formatOutputs() writes multiline values between a delimiter found in no value", () => {
