@@ -10,15 +10,17 @@
  * @module
  */
 import { globSync } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { EXIT_CODES } from "../../runner/model/exit_codes.ts";
+import { claimOutDir, outPlaceProblem } from "../../runner/cli/out_dir.ts";
+import { inertLine, inertLines } from "../../runner/plan/printable.ts";
 import { readRunInputs, type RunInputs } from "./action_inputs.ts";
-import { expandPlans, planSlugs } from "./expand_plans.ts";
+import { claimJobDirs, planJobs } from "./plan_jobs.ts";
 import { type PlanOutcome, readOutcome } from "./plan_outcome.ts";
 import { publishOutcomes } from "./publish.ts";
 import { runTailgate, type TailgateExit } from "./run_tailgate.ts";
-import { abArgs, artifactsUrl, mergeArgs, runArgs } from "./tailgate_args.ts";
-import { formatAnnotation } from "./workflow_commands.ts";
+import { artifactsUrl } from "./tailgate_args.ts";
+import { formatAnnotation, formatGroup } from "./workflow_commands.ts";
 
 /** Runs `tailgate` with arguments in a folder (the real command, or a test's). */
 export type TailgateRunner = (args: readonly string[], cwd: string) => Promise<TailgateExit>;
@@ -46,8 +48,14 @@ export async function runPlansMain(
   options: RunPlansOptions = {},
 ): Promise<number> {
   const github = env.GITHUB_ACTIONS === "true";
+  // Everything printed outside the stop-commands guard below is escaped: names and inputs in it
+  // must not act as workflow commands.
   const fail = (message: string) =>
-    print(github ? formatAnnotation({ level: "error", title: "tailgate", message }) : message);
+    print(
+      github
+        ? formatAnnotation({ level: "error", title: "tailgate", message })
+        : inertLines(message),
+    );
   const read = readRunInputs(env);
   if (!read.ok) {
     for (const e of read.errors) fail(e);
@@ -55,19 +63,26 @@ export async function runPlansMain(
   }
   const inputs = read.inputs;
   const cwd = options.cwd ?? Deno.cwd();
+  const workspace = env.GITHUB_WORKSPACE || cwd;
   const run = options.run ?? runTailgate;
-  const group = (title: string) => github ? print(`::group::${title}`) : print(`== ${title}`);
+  // Each plan's folder is cleared before it runs: `out` must be a folder of tailgate's own.
+  const outDir = resolve(cwd, inputs.out);
+  const outProblem = (await outPlaceProblem(outDir, workspace)) ??
+    (await claimOutDir(outDir, { clear: false }));
+  if (outProblem) {
+    fail(`out: \`${inputs.out}\` ${outProblem}`);
+    return EXIT_CODES.usage;
+  }
+  const group = (title: string) => print(github ? formatGroup(title) : `== ${inertLine(title)}`);
   const endGroup = () => github && print("::endgroup::");
   const outcomes: PlanOutcome[] = [];
   const reportUrl = artifactsUrl(env);
-  const jobs = inputs.merge
-    ? mergeJobs(inputs, inputs.merge, cwd, reportUrl)
-    : runJobs(inputs, cwd, reportUrl);
-  if (typeof jobs === "string") fail(jobs);
-  else {
+  const jobs = planJobs(inputs, cwd, reportUrl);
+  const refused = typeof jobs === "string" ? [jobs] : await claimJobDirs(jobs, cwd);
+  for (const problem of refused) fail(problem);
+  if (typeof jobs !== "string" && refused.length === 0) {
     for (const job of jobs) {
       group(`tailgate ${job.args[0]} ${job.plan}`);
-      await Deno.remove(resolve(cwd, job.dir), { recursive: true }).catch(() => {});
       // tailgate's own output echoes plan names and values: a line such as `::error::` or
       // `::stop-commands::` in them must not act as a workflow command, so commands are off while
       // it runs (resumed by a token nobody can guess).
@@ -84,87 +99,13 @@ export async function runPlansMain(
     out: inputs.out,
     cwd,
     failOn: inputs.failOn,
-    paths: { workspace: env.GITHUB_WORKSPACE || cwd, cwd },
+    paths: { workspace, cwd },
     ...(env.GITHUB_OUTPUT ? { outputFile: env.GITHUB_OUTPUT } : {}),
     ...(env.GITHUB_STEP_SUMMARY ? { summaryFile: env.GITHUB_STEP_SUMMARY } : {}),
     annotate: github,
     extraOutputs: { "baselines-present": String(baselinesPresent) },
   }, print);
   return published.jobExitCode;
-}
-
-interface Job {
-  plan: string;
-  dir: string;
-  /** `tailgate` arguments, the command first. */
-  args: string[];
-}
-
-function runJobs(inputs: RunInputs, cwd: string, reportUrl?: string): Job[] | string {
-  const plans = expandPlans(inputs.plans, cwd);
-  if (plans.length === 0) {
-    return `no plan file matches ${inputs.plans.map((p) => `\`${p}\``).join(", ")} in ${cwd}`;
-  }
-  if (inputs.shard && inputs.startAt && plans.length > 1) {
-    return `a sharded job runs one plan (--start-at is one instant), but the plans input ` +
-      `matches ${plans.length}: ${plans.join(", ")}; make a matrix over the plans as well`;
-  }
-  const slugs = planSlugs(plans);
-  return plans.map((plan, i) => {
-    const dir = join(inputs.out, slugs[i]);
-    return {
-      plan,
-      dir,
-      args: inputs.ab
-        ? ["ab", ...abArgs(plan, dir, inputs.ab)]
-        : ["run", ...runArgs({ ...runCommon(inputs, dir, reportUrl), plan, ...runOnly(inputs) })],
-    };
-  });
-}
-
-function mergeJobs(
-  inputs: RunInputs,
-  folder: string,
-  cwd: string,
-  reportUrl?: string,
-): Job[] | string {
-  const files = globSync("**/result.json", { cwd: resolve(cwd, folder) }).sort();
-  const byPlan = new Map<string, string[]>();
-  for (const f of files) {
-    const slug = basename(dirname(f));
-    byPlan.set(slug, [...(byPlan.get(slug) ?? []), join(folder, f)]);
-  }
-  if (byPlan.size === 0) {
-    return `no shard result (…/<plan>/result.json) under \`${folder}\`: download the shards' ` +
-      "artifacts there first";
-  }
-  return [...byPlan].sort(([a], [b]) => a.localeCompare(b)).map(([slug, results]) => {
-    const dir = join(inputs.out, slug);
-    return {
-      plan: slug,
-      dir,
-      args: ["merge", ...mergeArgs(results, runCommon(inputs, dir, reportUrl))],
-    };
-  });
-}
-
-function runCommon(inputs: RunInputs, outDir: string, reportUrl?: string) {
-  return {
-    outDir,
-    ...(reportUrl ? { reportUrl } : {}),
-    reports: inputs.reports,
-    ...(inputs.baselineDir === undefined ? {} : { baselineDir: inputs.baselineDir }),
-    updateBaseline: inputs.updateBaseline,
-  };
-}
-
-function runOnly(inputs: RunInputs) {
-  return {
-    ...(inputs.target ? { target: inputs.target } : {}),
-    ...(inputs.shard ? { shard: inputs.shard } : {}),
-    ...(inputs.startAt ? { startAt: inputs.startAt } : {}),
-    ...(inputs.confirm ? { confirm: inputs.confirm } : {}),
-  };
 }
 
 /**

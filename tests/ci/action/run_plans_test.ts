@@ -8,6 +8,7 @@ import { abResult } from "../../_helpers/ab_fixtures.ts";
 import { gateResult, scaledUs } from "../../_helpers/gate_fixtures.ts";
 import { startTargetProcess } from "../../_helpers/target_process.ts";
 import { recordingServer } from "../../_helpers/recording_server.ts";
+import { commandLines, executedCommands } from "../../_helpers/runner_commands.ts";
 
 /** A temporary workspace with GitHub's files, removed when done. */
 async function workspace(plans: Record<string, string>) {
@@ -161,6 +162,154 @@ Deno.test("run_plans refuses a sharded job with several plans: one --start-at ca
     printed[0],
     /a sharded job runs one plan .* matches 2: plans\/a\.yaml, plans\/b\.yaml/,
   );
+});
+
+Deno.test("run_plans refuses plan files named with line breaks, and the runner runs no command from their names", async () => {
+  await using ws = await workspace({
+    "plans/a\n::error title=INJECTED::via-filename\nx.yaml": "name: a\n",
+    "plans/b\n::stop-commands::pwn\nx.yaml": "name: b\n",
+    "plans/shop.yaml": "name: shop\n",
+  });
+  let ran = 0;
+  const counting: TailgateRunner = (args, cwd) => (ran++, failingRun(args, cwd));
+  const printed: string[] = [];
+  const code = await runPlansMain(
+    { ...ws.env, TAILGATE_PLANS: "plans/*.yaml" },
+    (l) => printed.push(l),
+    { cwd: ws.path, run: counting },
+  );
+  const executed = executedCommands(printed);
+  assert.deepEqual(executed.map((c) => [c.command, c.properties.title]), [
+    ["error", "tailgate"],
+  ]);
+  assert.equal(code, 2);
+  assert.equal(ran, 0, "no plan runs: the job is refused as a whole");
+  assert.match(executed[0].data, /plans\/a\\n::error title=INJECTED::via-filename\\nx\.yaml/);
+  assert.match(executed[0].data, /plans\/b\\n::stop-commands::pwn\\nx\.yaml/);
+  assert.match(executed[0].data, /rename/);
+  assert.equal((await ws.outputs()).verdict, "invalid");
+  // Outside GitHub the same refusal prints no raw line break and nothing a runner would run.
+  const plain: string[] = [];
+  await runPlansMain(
+    { TAILGATE_PLANS: "plans/*.yaml" },
+    (l) => plain.push(l),
+    { cwd: ws.path, run: counting },
+  );
+  assert.deepEqual(commandLines(plain), [], plain.join("\n"));
+  assert.ok(plain.every((l) => !l.includes("\n")), plain.join("\n"));
+});
+
+Deno.test("run_plans prints names carrying ::, ##[ and % so that the runner runs only the action's own commands", async () => {
+  const name = "::error::x ##[warning]y %0A%25";
+  await using ws = await workspace({ [`plans/${name}.yaml`]: "name: shop\n" });
+  const hostile: TailgateRunner = async (args, cwd) => {
+    const exit = await failingRun(args, cwd);
+    const file = join(cwd, args[args.indexOf("--out") + 1], "result.json");
+    const result = JSON.parse(await Deno.readTextFile(file));
+    result.plan.name = `${name}\n::error title=NAME::forged`;
+    await Deno.writeTextFile(file, JSON.stringify(result));
+    return exit;
+  };
+  const printed: string[] = [];
+  await runPlansMain(
+    { ...ws.env, TAILGATE_PLANS: "plans/*.yaml" },
+    (l) => printed.push(l),
+    { cwd: ws.path, run: hostile },
+  );
+  const executed = executedCommands(printed);
+  assert.deepEqual(executed.map((c) => c.command), [
+    "group",
+    "stop-commands",
+    "resume",
+    "endgroup",
+    "error",
+    "warning",
+  ]);
+  assert.equal(executed[0].data, `tailgate run plans/${name}.yaml`);
+  assert.equal(executed[4].properties.file, `plans/${name}.yaml`);
+  assert.match(executed[4].data, /^::error::x ##\[warning\]y %0A%25\n::error title=NAME::forged: /);
+  // A merge job names each plan by its folder in the downloaded artifacts: printed as safely.
+  const folder = join(ws.path, "shards/s0/a\n::error title=SLUG::x\nb");
+  await Deno.mkdir(folder, { recursive: true });
+  await Deno.writeTextFile(join(folder, "result.json"), "{}");
+  const merged: string[] = [];
+  await runPlansMain(
+    { ...ws.env, TAILGATE_MERGE: "shards", TAILGATE_OUT: "merged", TAILGATE_BASELINE: "none" },
+    (l) => merged.push(l),
+    { cwd: ws.path, run: () => Promise.resolve({ code: 2, stderr: "" }) },
+  );
+  assert.deepEqual(executedCommands(merged).map((c) => [c.command, c.data]), [
+    ["group", "tailgate merge a\\n::error title=SLUG::x\\nb"],
+    ["stop-commands", executedCommands(merged)[1].data],
+    ["resume", ""],
+    ["endgroup", ""],
+  ]);
+});
+
+Deno.test("run_plans refuses an out folder that is the workspace, contains it or lies in .git, deleting nothing", async () => {
+  await using ws = await workspace({
+    "plans/docs.yaml": "name: docs\n",
+    "docs/important.md": "keep me\n",
+    ".git/HEAD": "ref: refs/heads/main\n",
+  });
+  for (const out of [".", "./", "..", ".git", ".git/tailgate"]) {
+    let ran = 0;
+    const printed: string[] = [];
+    const code = await runPlansMain(
+      { ...ws.env, TAILGATE_PLANS: "plans/*.yaml", TAILGATE_OUT: out },
+      (l) => printed.push(l),
+      { cwd: ws.path, run: (args, cwd) => (ran++, failingRun(args, cwd)) },
+    );
+    assert.equal(await Deno.readTextFile(join(ws.path, "docs/important.md")), "keep me\n", out);
+    assert.equal(code, 2, out);
+    assert.equal(ran, 0, out);
+    assert.match(printed[0], /^::error title=tailgate::out: /, out);
+    assert.match(printed[0], /name a folder of its own, e\.g\. tailgate-out/, out);
+  }
+  await assert.rejects(Deno.stat(join(ws.path, "summary.md")), Deno.errors.NotFound);
+  await assert.rejects(Deno.stat(join(ws.path, ".git/tailgate")), Deno.errors.NotFound);
+});
+
+Deno.test("run_plans clears only output folders it marked as its own, and refuses a plan's folder that holds other files", async () => {
+  await using ws = await workspace({
+    "plans/docs.yaml": "name: docs\n",
+    "plans/shop.yaml": "name: shop\n",
+    "site/docs/important.md": "keep me\n",
+  });
+  const env = { ...ws.env, TAILGATE_PLANS: "plans/*.yaml", TAILGATE_FAIL_ON: "never" };
+  let ran = 0;
+  const run: TailgateRunner = (args, cwd) => (ran++, failingRun(args, cwd));
+  // Into a folder of the repository (`site/`, with `site/docs/`): not tailgate's, nothing runs.
+  const printed: string[] = [];
+  const refused = await runPlansMain({ ...env, TAILGATE_OUT: "site" }, (l) => printed.push(l), {
+    cwd: ws.path,
+    run,
+  });
+  assert.equal(refused, 2);
+  assert.match(
+    printed[0],
+    /^::error title=tailgate::out: `site` holds files tailgate did not write/,
+  );
+  // Into its own folder: made and marked; a second run clears what the first one left there.
+  assert.equal(await runPlansMain(env, () => {}, { cwd: ws.path, run }), 0);
+  assert.equal(ran, 2);
+  const stale = join(ws.path, "tailgate-out/docs/confirm-1.json");
+  await Deno.writeTextFile(stale, "{}");
+  assert.equal(await runPlansMain(env, () => {}, { cwd: ws.path, run }), 0);
+  assert.equal(ran, 4);
+  await assert.rejects(Deno.stat(stale), Deno.errors.NotFound);
+  assert.ok((await Deno.stat(join(ws.path, "tailgate-out/docs/result.json"))).isFile);
+  // A plan's folder that someone else made in tailgate's own folder is refused too, up front.
+  await Deno.remove(join(ws.path, "tailgate-out/shop"), { recursive: true });
+  await Deno.mkdir(join(ws.path, "tailgate-out/shop"));
+  await Deno.writeTextFile(join(ws.path, "tailgate-out/shop/notes.md"), "keep me\n");
+  const second: string[] = [];
+  assert.equal(await runPlansMain(env, (l) => second.push(l), { cwd: ws.path, run }), 0);
+  assert.equal(ran, 4);
+  assert.match(second[0], /out: `tailgate-out\/shop` \(for plans\/shop\.yaml\) holds files/);
+  assert.equal(await Deno.readTextFile(join(ws.path, "tailgate-out/shop/notes.md")), "keep me\n");
+  assert.equal((await ws.outputs()).verdict, "invalid");
+  assert.equal(await Deno.readTextFile(join(ws.path, "site/docs/important.md")), "keep me\n");
 });
 
 /** A tiny plan for the built-in target: 2 s at 100/s; `p50 < 1ms` fails against a 5 ms delay. */
