@@ -7,9 +7,11 @@
  * @module
  */
 import type { IntervalResult, LabelResult, RequestCounts } from "../model/run_result.ts";
-import { createHistogram, type SparseCounts } from "../hdr/mod.ts";
+import type { EncodedHistogram } from "../model/run_result.ts";
+import { createHistogram, type Histogram, type SparseCounts } from "../hdr/mod.ts";
 import { toEncodedHistogram } from "../hdr/encoded_histogram.ts";
 import { addCounts, emptyCounts } from "./request_counts.ts";
+import { emptyEncodedHistogram } from "./empty_histogram.ts";
 
 /** One label's share of a closed interval. */
 export interface RawLabel {
@@ -42,19 +44,17 @@ export function encodeRawInterval(raw: RawInterval): IntervalResult {
   const response = createHistogram();
   const service = createHistogram();
   const counts = emptyCounts();
+  // One scratch histogram encodes every label's: a label is a few buckets, its layout 188 KB.
+  const scratch = createHistogram();
   const labels: LabelResult[] = raw.labels.map((l) => {
-    const r = createHistogram();
-    const s = createHistogram();
-    r.addSparse(l.response);
-    s.addSparse(l.service);
-    response.add(r);
-    service.add(s);
+    response.addSparse(l.response);
+    service.addSparse(l.service);
     addCounts(counts, l.counts);
     return {
       label: l.label,
       counts: l.counts,
-      response: toEncodedHistogram(r),
-      service: toEncodedHistogram(s),
+      response: encodeSparse(l.response, scratch),
+      service: encodeSparse(l.service, scratch),
     };
   });
   const single = labels.length === 1;
@@ -70,4 +70,12 @@ export function encodeRawInterval(raw: RawInterval): IntervalResult {
     service: single ? labels[0].service : toEncodedHistogram(service),
     labels,
   };
+}
+
+/** Encodes sparse counts through `scratch` (emptied first); no bucket: the empty histogram. */
+function encodeSparse(sparse: SparseCounts, scratch: Histogram): EncodedHistogram {
+  if (sparse.indexes.length === 0) return emptyEncodedHistogram();
+  scratch.reset();
+  scratch.addSparse(sparse);
+  return toEncodedHistogram(scratch);
 }

@@ -2,7 +2,9 @@
  * Records what the engine measured: corrected response time (completion − intended send time)
  * and service time (completion − actual write), per stage, per request label and per interval of
  * intended send time, with request counts. No per-request storage: an interval's histograms are
- * encoded as soon as every request scheduled in it has completed, and their memory is reused.
+ * encoded as soon as every request scheduled in it has completed, and their memory is reused. A
+ * label's histograms (188 KB each) exist only in the stages and seconds it had requests in; an
+ * idle one is reported with empty counts and the empty histogram.
  *
  * @module
  */
@@ -22,6 +24,7 @@ import { msToRecordableUs, toEncodedHistogram } from "../hdr/encoded_histogram.t
 import { InlineIntervalStore, type IntervalStore } from "./interval_store.ts";
 import type { RawInterval } from "./raw_interval.ts";
 import { addCounts, emptyCounts } from "./request_counts.ts";
+import { EMPTY_SPARSE, emptyEncodedHistogram } from "./empty_histogram.ts";
 
 /**
  * The engine-stall probe's sampling period (us): a stall longer than this is also recorded once
@@ -37,9 +40,12 @@ interface Group {
   counts: RequestCounts;
 }
 
+/** Groups by label index, created when a label has its first request (undefined until then). */
+type Groups = (Group | undefined)[];
+
 interface OpenInterval {
   index: number;
-  groups: Group[];
+  groups: Groups;
   outstanding: number;
 }
 
@@ -82,7 +88,7 @@ export class Recorder implements RecordSink {
   readonly #labels: readonly string[];
   readonly #expects: readonly StatusExpectation[];
   readonly #intervalMs: number;
-  readonly #stageGroups: Group[][];
+  readonly #stageGroups: Groups[];
   readonly #open = new Map<number, OpenInterval>();
   readonly #store: IntervalStore;
   /** Indexes of the intervals closed so far. */
@@ -111,7 +117,7 @@ export class Recorder implements RecordSink {
     this.#labels = labels;
     this.#expects = expects;
     this.#intervalMs = intervalMs;
-    this.#stageGroups = stages.map(() => labels.map(() => this.#newGroup()));
+    this.#stageGroups = stages.map(() => new Array(labels.length));
     this.#warmup = stages.map((s) => s.warmup);
   }
 
@@ -119,8 +125,8 @@ export class Recorder implements RecordSink {
   scheduled(fireMs: number, stageIndex: number, labelIndex: number): void {
     const interval = this.#interval(Math.floor(fireMs / this.#intervalMs));
     interval.outstanding++;
-    interval.groups[labelIndex].counts.scheduled++;
-    this.#stageGroups[stageIndex][labelIndex].counts.scheduled++;
+    this.#group(interval.groups, labelIndex).counts.scheduled++;
+    this.#group(this.#stageGroups[stageIndex], labelIndex).counts.scheduled++;
   }
 
   /**
@@ -172,8 +178,16 @@ export class Recorder implements RecordSink {
     const responseUs = msToRecordableUs(c.completedMs - c.fireMs);
     const serviceUs = sent ? msToRecordableUs(c.completedMs - c.writtenMs) : -1;
     // The interval's group and the stage's: recorded into both, no array per request.
-    record(interval.groups[c.labelIndex], c, responseUs, serviceUs, sent, error);
-    record(this.#stageGroups[c.stageIndex][c.labelIndex], c, responseUs, serviceUs, sent, error);
+    const label = c.labelIndex;
+    record(this.#group(interval.groups, label), c, responseUs, serviceUs, sent, error);
+    record(
+      this.#group(this.#stageGroups[c.stageIndex], label),
+      c,
+      responseUs,
+      serviceUs,
+      sent,
+      error,
+    );
     this.completed++;
     if (error !== undefined) this.errors++;
     if (sent) bump(this.#sentByInterval, Math.floor(c.writtenMs / this.#intervalMs));
@@ -258,30 +272,45 @@ export class Recorder implements RecordSink {
       stageIndex: this.#stageAt(startMs),
       sentPerSec: (this.#sentByInterval[interval.index] ?? 0) / seconds,
       completedPerSec: (this.#completedByInterval[interval.index] ?? 0) / seconds,
-      labels: interval.groups.map((g, i) => ({
-        label: this.#labels[i],
-        counts: g.counts,
-        response: g.response.toSparse(),
-        service: g.service.toSparse(),
-      })),
+      labels: this.#labels.map((label, i) => {
+        const g = interval.groups[i];
+        return g === undefined
+          ? { label, counts: emptyCounts(), response: EMPTY_SPARSE, service: EMPTY_SPARSE }
+          : {
+            label,
+            counts: g.counts,
+            response: g.response.toSparse(),
+            service: g.service.toSparse(),
+          };
+      }),
     };
-    for (const g of interval.groups) this.#release(g);
+    for (const g of interval.groups) if (g !== undefined) this.#release(g);
     this.#store.add(raw);
   }
 
-  #labelResults(groups: Group[]): LabelResult[] {
-    return groups.map((g, i) => ({
-      label: this.#labels[i],
-      counts: structuredClone(g.counts),
-      response: toEncodedHistogram(g.response),
-      service: toEncodedHistogram(g.service),
-    }));
+  #labelResults(groups: Groups): LabelResult[] {
+    return this.#labels.map((label, i) => {
+      const g = groups[i];
+      return g === undefined
+        ? {
+          label,
+          counts: emptyCounts(),
+          response: emptyEncodedHistogram(),
+          service: emptyEncodedHistogram(),
+        }
+        : {
+          label,
+          counts: structuredClone(g.counts),
+          response: toEncodedHistogram(g.response),
+          service: toEncodedHistogram(g.service),
+        };
+    });
   }
 
   #interval(index: number): OpenInterval {
     let interval = this.#open.get(index);
     if (interval === undefined) {
-      interval = { index, groups: this.#labels.map(() => this.#newGroup()), outstanding: 0 };
+      interval = { index, groups: new Array(this.#labels.length), outstanding: 0 };
       this.#open.set(index, interval);
     }
     return interval;
@@ -298,8 +327,13 @@ export class Recorder implements RecordSink {
     return e.codes.includes(status) || e.classes.includes(Math.floor(status / 100));
   }
 
-  #newGroup(): Group {
-    return { response: this.#take(), service: this.#take(), counts: emptyCounts() };
+  /** The label's group, created (histograms from the pool) on its first request. */
+  #group(groups: Groups, labelIndex: number): Group {
+    return groups[labelIndex] ??= {
+      response: this.#take(),
+      service: this.#take(),
+      counts: emptyCounts(),
+    };
   }
 
   #take(): Histogram {
@@ -339,14 +373,15 @@ function record(
 }
 
 /** The whole of several label groups: merged histograms (exact) and added counts. */
-function combine(groups: Group[], labels: LabelResult[]) {
-  if (groups.length === 1) {
+function combine(groups: Groups, labels: LabelResult[]) {
+  if (labels.length === 1) {
     return { counts: labels[0].counts, response: labels[0].response, service: labels[0].service };
   }
   const response = createHistogram();
   const service = createHistogram();
   const counts = emptyCounts();
   for (const g of groups) {
+    if (g === undefined) continue;
     response.add(g.response);
     service.add(g.service);
     addCounts(counts, g.counts);

@@ -244,3 +244,31 @@ Deno.test("histograms reused after an interval closes start empty", () => {
   assert.deepEqual(buckets(run.intervals[1].response), [[1000, 1]]);
   assert.deepEqual(buckets(run.stages[0].response), [[1250, 1]]);
 });
+
+Deno.test("histograms are kept only for the labels and seconds that had requests", () => {
+  const labels = Array.from({ length: 1000 }, (_, i) => `GET /items/${i}`);
+  const expects = labels.map(() => EXPECTS[0]);
+  const before = Deno.memoryUsage().external;
+  const rec = new Recorder(windows(), labels, expects);
+  record(rec, done({ fireMs: 100, completedMs: 102, labelIndex: 3 }));
+  record(rec, done({ fireMs: 1500, completedMs: 1501, labelIndex: 700, stageIndex: 1 }));
+  // Two labels, each in one stage and one second: 8 histograms of 188 KB (a pair for every
+  // label in every stage and second would be 8000, 1.5 GB).
+  const grownMb = (Deno.memoryUsage().external - before) / 1e6;
+  assert.ok(grownMb < 20, `${grownMb.toFixed(0)} MB of histograms for two labels`);
+  const run = rec.finish(3000);
+  for (const [stage, busy, us] of [[0, 3, 2000], [1, 700, 1000]]) {
+    const got = run.stages[stage].labels;
+    assert.deepEqual(got.map((l) => l.label), labels, "every label is still reported");
+    assert.deepEqual(buckets(got[busy].response), [[us, 1]]);
+    assert.deepEqual(buckets(run.stages[stage].response), [[us, 1]]);
+    const idle = got[busy + 1];
+    assert.deepEqual([idle.counts.scheduled, idle.response.count, buckets(idle.service)], [
+      0,
+      0,
+      [],
+    ]);
+  }
+  assert.deepEqual(run.intervals.map((i) => i.labels.length), [1000, 1000, 1000]);
+  assert.deepEqual(run.intervals.map((i) => i.counts.completed), [1, 1, 0]);
+});
