@@ -5,8 +5,10 @@ import { adHocPlanText } from "../../../runner/cli/adhoc_plan.ts";
 import { adHocPlanFile, checkAdHocPlan } from "../../../runner/cli/adhoc_issues.ts";
 import { parseRunArgs } from "../../../runner/cli/run_command.ts";
 import { parsePlanText } from "../../../runner/plan/load_plan.ts";
+import { parseYaml } from "../../../runner/plan/_yaml.ts";
 import { capture } from "../../_helpers/cli_capture.ts";
 import { headerOf, recordingServer } from "../../_helpers/recording_server.ts";
+import { mulberry32 } from "../../_helpers/seeded_random.ts";
 
 Deno.test("adHocPlanText(): the flags become a plan that validates, with the command line on top", () => {
   const made = adHocPlanText({
@@ -334,6 +336,10 @@ Deno.test("tailgate run URL prints the made plan's warnings as its flags, not as
   assert.ok(!io.err.join("\n").includes("tailgate-run.yaml"));
 });
 
+/** A control character (the line feeds between lines aside) or a line or paragraph separator. */
+// deno-lint-ignore no-control-regex -- no raw control character may reach the plan text
+const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029]/;
+
 /** The reproducer of issue 26: a URL whose line breaks were copied into the plan as YAML. */
 const INJECTING_URL = "http://127.0.0.1:8080/\ndefaults:\n  headers:\n    X-Evil: injected\n#";
 
@@ -372,8 +378,7 @@ Deno.test("adHocPlanText(): no argument can add keys; the command line is one co
       "--slo $'p99 < 10ms\\n#\\ndefaults:\\n  headers:\\n    X-Evil: injected\\nslo: []\\n'",
   );
   assert.equal(lines.filter((l) => l.startsWith("#")).length, 1);
-  // deno-lint-ignore no-control-regex -- no raw control character may reach the plan text
-  assert.ok(!/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029]/.test(made.text));
+  assert.ok(!RAW_CONTROL.test(made.text));
   const { plan, issues } = parsePlanText(made.text);
   assert.equal(plan, undefined, "the header and SLO are refused");
   const found = [...new Set(issues.map((i) => i.path.split(/[.[]/)[0]))].sort();
@@ -468,4 +473,101 @@ Deno.test("tailgate run: the issue's injecting URL sends nothing; a YAML body is
     assert.equal(headerOf(r, "X-Evil"), undefined);
     assert.equal(r.body, body);
   }
+});
+
+/** Pieces of hostile arguments: YAML's structure, line breaks of every kind, control characters. */
+const HOSTILE = [
+  "\n",
+  "\r",
+  "\r\n",
+  "\u0085",
+  "\u2028",
+  "\u2029",
+  "\u001b[2J",
+  "\u007f",
+  "\u0000",
+  "\t",
+  "\ufeff",
+  "#",
+  " #",
+  ": ",
+  "- ",
+  "---",
+  "...",
+  '"',
+  "'",
+  "\\",
+  "{",
+  "}",
+  "[",
+  "]",
+  "&a",
+  "*a",
+  "!!str",
+  "|",
+  ">",
+  "\ndefaults:\n  headers:\n    X-Evil: injected\n",
+  "\nslo: []",
+  "=",
+  ",",
+  "x",
+  "1",
+  "s",
+];
+
+Deno.test("adHocPlanText(): random hostile arguments never add a key or a line of their own", () => {
+  const seed = Number(Deno.env.get("TAILGATE_FUZZ_SEED") ?? 20261126);
+  const next = mulberry32(seed);
+  const hostile = () =>
+    Array.from(
+      { length: 1 + Math.floor(next() * 6) },
+      () => HOSTILE[Math.floor(next() * HOSTILE.length)],
+    ).join("");
+  const maybe = () => next() < 0.5 ? hostile() : undefined;
+  const list = () => Array.from({ length: Math.floor(next() * 3) }, hostile);
+  const TOP = new Set(["name", "target", "data", "vars", "requests", "load", "slo"]);
+  const REQUEST = new Set(["name", "method", "path", "headers", "body"]);
+  let [made, parsed] = [0, 0];
+  for (let n = 0; n < 400; n++) {
+    const flags = {
+      url: `http://127.0.0.1:8080/${next() < 0.2 ? hostile() : "x"}`,
+      rate: next() < 0.3 ? hostile() : "10/s",
+      duration: next() < 0.3 ? hostile() : "1s",
+      connections: maybe(),
+      warmup: maybe(),
+      method: maybe(),
+      body: maybe(),
+      slos: list(),
+      headers: list().map((h) => `X-${h}: ${hostile()}`),
+      data: list().map((d) => `d${n}=${d}`),
+      vars: list().map((v) => `v=${next() < 0.5 ? `{ ${v}` : v}`),
+    };
+    const context = `seed ${seed}, case ${n}: ${JSON.stringify(flags)}`;
+    const plan = adHocPlanText(flags);
+    if (!plan.ok) continue;
+    made++;
+    const lines = plan.text.split("\n");
+    assert.equal(plan.lines.length, lines.length - 1, context);
+    assert.equal(lines.filter((l) => l.startsWith("#")).length, 1, context);
+    assert.ok(!RAW_CONTROL.test(plan.text), `${context}\n${plan.text}`);
+    const { root } = parseYaml(plan.text);
+    if (root === undefined) {
+      // A --var's YAML form is written as given: one that does not read is a syntax error.
+      assert.equal(parsePlanText(plan.text).plan, undefined, context);
+      continue;
+    }
+    assert.ok(root.kind === "map", context);
+    for (const e of root.entries) assert.ok(TOP.has(e.key), `${context}: key ${e.key}`);
+    const requests = root.entries.find((e) => e.key === "requests")!.value;
+    assert.ok(requests.kind === "seq" && requests.items.length === 1, context);
+    const [request] = requests.items;
+    assert.ok(request.kind === "map", context);
+    for (const e of request.entries) assert.ok(REQUEST.has(e.key), `${context}: key ${e.key}`);
+    const headers = request.entries.find((e) => e.key === "headers")?.value;
+    const given = headers?.kind === "map" ? headers.entries.length : 0;
+    assert.equal(given, flags.headers.length, context);
+    assert.doesNotThrow(() => parsePlanText(plan.text), context);
+    parsed++;
+  }
+  assert.ok(made > 50 && parsed > 50, `only ${made} of 400 cases made a plan, ${parsed} read`);
 });
