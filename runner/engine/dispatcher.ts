@@ -7,6 +7,7 @@
  *
  * @module
  */
+import type { ErrorKind } from "../model/run_result.ts";
 import type { ScheduleCursor } from "../schedule/build_schedule.ts";
 import { RequestQueue } from "./request_queue.ts";
 import type {
@@ -104,6 +105,11 @@ export class Dispatcher {
   /** Requests taken from the schedule (due), and the most connections open at once. */
   dispatched = 0;
   peakConnections = 0;
+  /**
+   * Initial connections that failed to open, by the kind of failure (`tls`, `refused` …), as
+   * {@linkcode openConnections} left them: the rest of those it counts did not open in time.
+   */
+  readonly openFailures: Map<ErrorKind, number> = new Map();
 
   /** Sockets opened over the run, reconnects included (by connections that count them). */
   get socketsOpened(): number {
@@ -130,17 +136,25 @@ export class Dispatcher {
    * Opens the initial connections in parallel before the schedule starts (as wrk does), so the
    * first requests do not pay for connection setup. Waits at most `timeoutMs` (a target whose
    * listen backlog is full leaves connects pending for minutes) and no longer once the run's
-   * signal aborts. Returns how many did not open in time; those connect again on first use,
-   * bounded then by their request's timeout.
+   * signal aborts. Returns how many did not open, failed or not in time ({@linkcode openFailures}
+   * tells which failed, and how); those connect again on first use, bounded then by their
+   * request's timeout.
    */
   async openConnections(timeoutMs = CONNECT_TIMEOUT_MS): Promise<number> {
     const { signal } = this.#o;
     let open = 0;
+    const failures = new Map<ErrorKind, number>();
     const opens = this.#slots.map((s) =>
       Promise.resolve(s.conn.open?.()).then((kind) => {
         if (kind === undefined) open++;
+        else failures.set(kind, (failures.get(kind) ?? 0) + 1);
       })
     );
+    // What had failed when the wait ended (a connect that lands later counts as not in time).
+    const settle = () => {
+      for (const [kind, n] of failures) this.openFailures.set(kind, n);
+      return this.#slots.length - open;
+    };
     const { waker, clock } = this.#o;
     if (waker.blocking) {
       // A blocking waker's loop sees the connects finish only while it polls: drive it, a few ms
@@ -152,7 +166,7 @@ export class Dispatcher {
         await waker.sleepUntil(Math.min(endMs, clock.nowMs() + 5));
         await new Promise((resolve) => setTimeout(resolve, 0));
       }
-      return this.#slots.length - open;
+      return settle();
     }
     let timer: ReturnType<typeof setTimeout> | undefined;
     let onAbort: (() => void) | undefined;
@@ -168,7 +182,7 @@ export class Dispatcher {
       clearTimeout(timer);
       if (onAbort) signal?.removeEventListener("abort", onAbort);
     }
-    return this.#slots.length - open;
+    return settle();
   }
 
   /** Runs the schedule from `startMs` (clock time of offset 0) and waits for every outcome. */

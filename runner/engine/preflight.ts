@@ -1,6 +1,7 @@
 /**
- * Before a run: can the target be reached at all? A refused or unresolvable target is reported in
- * one sentence (exit code 4) instead of as a run full of errors.
+ * Before a run: can the target be reached at all, and does an https target's certificate hold? A
+ * refused or unresolvable target, or an untrusted certificate, is reported in one sentence (exit
+ * code 4) instead of as a run full of errors.
  *
  * @module
  */
@@ -17,26 +18,112 @@
  * ```
  */
 export async function checkReachable(url: URL, timeoutMs = 3000): Promise<string | undefined> {
-  const hostname = url.hostname.replace(/^\[|\]$/g, "");
-  const port = Number(url.port || (url.protocol === "https:" ? 443 : 80));
-  let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    const connecting = Deno.connect({ hostname, port });
-    const timeout = new Promise<"timeout">((resolve) => {
-      timer = setTimeout(() => resolve("timeout"), timeoutMs);
-    });
-    const first = await Promise.race([connecting, timeout]);
-    if (first === "timeout") {
-      connecting.then((c) => c.close(), () => {});
+    const conn = await within(Deno.connect(hostAndPort(url)), timeoutMs);
+    if (conn === undefined) {
       return `${url.origin} did not accept a connection within ${timeoutMs} ms`;
     }
-    first.close();
+    conn.close();
     return undefined;
   } catch (e) {
     if (e instanceof Deno.errors.ConnectionRefused) {
       return `${url.origin} refused the connection: is the target running?`;
     }
     return `${url.origin} cannot be reached: ${(e as Error).message}`;
+  }
+}
+
+/**
+ * What a run needs of its target before anything is sent: a connection ({@linkcode checkReachable})
+ * and, for https, a TLS handshake trusting the system's certificates and `caCerts` (PEM, as
+ * `--ca-cert` gives them), the way the run's connections make it. No request is sent. Returns
+ * undefined when both hold, or what went wrong: an untrusted certificate names `--ca-cert`, one
+ * issued for another name says so.
+ *
+ * @example
+ * ```ts
+ * import { checkTarget } from "./preflight.ts";
+ * const problem = await checkTarget(new URL("https://127.0.0.1:8443/"), []);
+ * // "https://127.0.0.1:8443: the target's TLS certificate is not trusted: ...; pass --ca-cert FILE ..."
+ * ```
+ */
+export async function checkTarget(
+  url: URL,
+  caCerts: readonly string[] = [],
+  timeoutMs = 3000,
+): Promise<string | undefined> {
+  const unreachable = await checkReachable(url, timeoutMs);
+  if (unreachable || url.protocol !== "https:") return unreachable;
+  const handshake = Deno.connectTls({ ...hostAndPort(url), caCerts: [...caCerts] })
+    .then(async (conn) => {
+      try {
+        await conn.handshake();
+        return conn;
+      } catch (e) {
+        conn.close();
+        throw e;
+      }
+    });
+  try {
+    const conn = await within(handshake, timeoutMs);
+    if (conn === undefined) {
+      return `${url.origin} did not complete a TLS handshake within ${timeoutMs} ms`;
+    }
+    conn.close();
+    return undefined;
+  } catch (e) {
+    return tlsProblem(url, (e as Error).message);
+  }
+}
+
+/** What a failed handshake with `url` means, from its error message. */
+function tlsProblem(url: URL, message: string): string {
+  const reason = /invalid peer certificate: (.*)$/.exec(message)?.[1];
+  if (reason === undefined) {
+    return `${url.origin} did not complete a TLS handshake (${message}): is it an https server? ` +
+      "A plain-HTTP target takes an http:// URL";
+  }
+  const name = /not valid for name "([^"]*)"(?:; certificate is only valid for (.*))?/
+    .exec(reason);
+  if (name) {
+    const valid = name[2]?.replace(/\w+\("([^"]*)"\)/g, "$1");
+    return `${url.origin}: the target's TLS certificate is not valid for the name ${name[1]}` +
+      (valid ? ` (only for ${valid})` : "") + "; reach the target by a name the certificate " +
+      `holds (--target), or have it present a certificate for ${name[1]}`;
+  }
+  const why = /UnknownIssuer/i.test(reason)
+    ? "it is signed by an issuer this machine does not trust (self-signed, or a private CA)"
+    : /expired/i.test(reason)
+    ? `it has expired (${reason})`
+    : /not ?valid ?yet/i.test(reason)
+    ? `it is not valid yet (${reason}): check this machine's clock`
+    : reason;
+  return `${url.origin}: the target's TLS certificate is not trusted: ${why}; pass --ca-cert ` +
+    "FILE with the CA that signed it";
+}
+
+/** The host (without an IPv6 address's brackets) and port `url` connects to. */
+function hostAndPort(url: URL): { hostname: string; port: number } {
+  const hostname = url.hostname.replace(/^\[|\]$/g, "");
+  return { hostname, port: Number(url.port || (url.protocol === "https:" ? 443 : 80)) };
+}
+
+/**
+ * `connecting`'s connection, or undefined when it takes longer than `timeoutMs` (a connection that
+ * arrives later is closed); its rejection passes through.
+ */
+async function within<T extends Deno.Conn>(
+  connecting: Promise<T>,
+  timeoutMs: number,
+): Promise<T | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), timeoutMs);
+  });
+  try {
+    const first = await Promise.race([connecting, timeout]);
+    if (first === undefined) connecting.then((c) => c.close(), () => {});
+    return first;
   } finally {
     clearTimeout(timer);
   }

@@ -24,6 +24,7 @@ import { OUT_OF_DESCRIPTORS_NOTE } from "../engine/http1_errors.ts";
 import { prepareRequest } from "../engine/http1_request.ts";
 import { RenderAhead, RequestRenderer } from "../engine/render/mod.ts";
 import { type Clock, type Connection, PERFORMANCE_CLOCK, type Waker } from "../engine/types.ts";
+import type { ErrorKind } from "../model/run_result.ts";
 
 /** A progress snapshot, about once a second. */
 export interface Progress {
@@ -253,11 +254,14 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
   const connectTimeoutMs = options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
   const unopened = await dispatcher.openConnections(connectTimeoutMs);
   if (unopened > 0 && !options.signal?.aborted) {
-    const within = `${connectTimeoutMs / 1000} s`;
     options.onNotice?.(
-      `${unopened} of ${share(plan.load.connections)} connections to ${origin.origin} did not ` +
-        `open within ${within}; starting anyway (each connects on first use, within its ` +
-        "request's timeout)",
+      unopenedNotice(
+        unopened,
+        share(plan.load.connections),
+        origin.origin,
+        dispatcher.openFailures,
+        connectTimeoutMs,
+      ),
     );
   }
   source?.fill();
@@ -304,4 +308,34 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
     void hiccups?.stop();
     store?.close();
   }
+}
+
+/**
+ * The notice for initial connections that did not open: those that failed, by kind (a `tls`
+ * failure most often an untrusted certificate), apart from those still pending at the timeout.
+ */
+function unopenedNotice(
+  unopened: number,
+  connections: number,
+  origin: string,
+  failures: ReadonlyMap<ErrorKind, number>,
+  timeoutMs: number,
+): string {
+  const failed = [...failures.values()].reduce((a, b) => a + b, 0);
+  const parts: string[] = [];
+  if (failed > 0) {
+    const kinds = [...failures].map(([kind, n]) => `${kind}: ${n}`).join(", ");
+    parts.push(
+      `${failed} of ${connections} connections to ${origin} failed to open (${kinds})` +
+        (failures.has("tls") ? ": an untrusted certificate? pass --ca-cert FILE" : ""),
+    );
+  }
+  if (unopened > failed) {
+    parts.push(
+      `${unopened - failed} of ${connections} connections to ${origin} did not open within ` +
+        `${timeoutMs / 1000} s`,
+    );
+  }
+  return `${parts.join("; ")}; starting anyway (each connects on first use, within its ` +
+    "request's timeout)";
 }

@@ -1,9 +1,30 @@
 import assert from "node:assert/strict";
 import {
   checkReachable,
+  checkTarget,
   descriptorProblem,
   openFilesLimit,
 } from "../../../runner/engine/preflight.ts";
+
+const TLS_DIR = new URL("../../testdata/tls/", import.meta.url);
+const pem = (name: string) => Deno.readTextFileSync(new URL(name, TLS_DIR));
+/** Valid for localhost and 127.0.0.1, self-signed: trusted only through `caCerts`. */
+const SELF_SIGNED = { cert: pem("cert.pem"), key: pem("key.pem") };
+/** Valid only for the name other.test. */
+const OTHER_NAME = { cert: pem("other_cert.pem"), key: pem("other_key.pem") };
+
+/** An https server on 127.0.0.1 counting the requests it was sent. */
+function httpsServer(tls: { cert: string; key: string }) {
+  let requests = 0;
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {}, ...tls }, () => {
+    requests++;
+    return new Response("ok");
+  });
+  return Object.assign(server, {
+    url: new URL(`https://127.0.0.1:${server.addr.port}/`),
+    requests: () => requests,
+  });
+}
 
 Deno.test("checkReachable() is satisfied by a listening 127.0.0.1 port", async () => {
   using listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
@@ -37,4 +58,45 @@ Deno.test("openFilesLimit() reads this process's soft limit where /proc tells it
   const limit = await openFilesLimit();
   if (Deno.build.os !== "linux") return;
   assert.ok(limit === undefined || (Number.isInteger(limit) && limit > 0), String(limit));
+});
+
+Deno.test("checkTarget() names an untrusted certificate and --ca-cert, sending no request", async () => {
+  await using server = httpsServer(SELF_SIGNED);
+  const problem = await checkTarget(server.url);
+  assert.equal(
+    problem,
+    `${server.url.origin}: the target's TLS certificate is not trusted: it is signed by an ` +
+      "issuer this machine does not trust (self-signed, or a private CA); pass --ca-cert FILE " +
+      "with the CA that signed it",
+  );
+  // Trusted through --ca-cert, the same server is fine.
+  assert.equal(await checkTarget(server.url, [SELF_SIGNED.cert]), undefined);
+  assert.equal(server.requests(), 0, "a handshake only: no request was sent");
+});
+
+Deno.test("checkTarget() names a certificate issued for another name", async () => {
+  await using server = httpsServer(OTHER_NAME);
+  // Trusted, but valid only for other.test: --ca-cert cannot help, the name can.
+  const problem = await checkTarget(server.url, [OTHER_NAME.cert]);
+  assert.equal(
+    problem,
+    `${server.url.origin}: the target's TLS certificate is not valid for the name 127.0.0.1 ` +
+      "(only for other.test); reach the target by a name the certificate holds (--target), or " +
+      "have it present a certificate for 127.0.0.1",
+  );
+  assert.equal(server.requests(), 0);
+});
+
+Deno.test("checkTarget() says when an https URL reaches a server that does not speak TLS", async () => {
+  await using server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    () => new Response("plain"),
+  );
+  const url = new URL(`https://127.0.0.1:${server.addr.port}/`);
+  assert.match(
+    (await checkTarget(url)) ?? "",
+    /^https:\/\/127\.0\.0\.1:\d+ did not complete a TLS handshake \(.+\): is it an https server\?/,
+  );
+  // Plain http is only checked for a connection.
+  assert.equal(await checkTarget(new URL(`http://127.0.0.1:${server.addr.port}/`)), undefined);
 });

@@ -31,3 +31,32 @@ load:
     clearTimeout(timer);
   }
 });
+
+Deno.test("runEngine() says initial connections failed their TLS handshake, not that they were slow", async () => {
+  const tls = new URL("../../testdata/tls/", import.meta.url);
+  await using server = Deno.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    cert: await Deno.readTextFile(new URL("cert.pem", tls)),
+    key: await Deno.readTextFile(new URL("key.pem", tls)),
+    onListen: () => {},
+  }, () => new Response("ok"));
+  const { plan } = parseText(`name: untrusted
+target: https://127.0.0.1:${server.addr.port}
+requests: [{ path: / }]
+load:
+  connections: 2
+  stages: [{ rate: 10/s, duration: 200ms }]
+`);
+  assert.ok(plan);
+  const notices: string[] = [];
+  const run = await runEngine({ plan, onNotice: (n) => notices.push(n) });
+  // Each failed at once: "did not open within 5 s (a full listen backlog?)" sent users astray.
+  assert.equal(notices.length, 1, notices.join("\n"));
+  assert.match(
+    notices[0],
+    /^2 of 2 connections to https:\/\/127\.0\.0\.1:\d+ failed to open \(tls: 2\): an untrusted certificate\? pass --ca-cert FILE/,
+  );
+  assert.doesNotMatch(notices[0], /did not open within/);
+  assert.equal(run.recorded.stages[0].counts.errors.tls, 2);
+});
