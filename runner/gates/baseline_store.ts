@@ -7,6 +7,7 @@
  */
 import { join } from "node:path";
 import { writeFileAtomic } from "../result/atomic_write.ts";
+import { readRegularFile } from "../model/regular_file.ts";
 import type { Environment, RunResult } from "../model/run_result.ts";
 import { parseBaseline } from "./baseline_parse.ts";
 import { withHistoryLock } from "./history_lock.ts";
@@ -18,6 +19,18 @@ import {
   type BaselineRun,
   DEFAULT_BASELINE_RUNS,
 } from "./baseline_types.ts";
+
+/**
+ * The largest baseline or search history read (64 MiB): a history holds stage and label
+ * histograms of at most a few dozen runs, far below it; anything larger is not one.
+ *
+ * @example
+ * ```ts
+ * import { MAX_HISTORY_BYTES } from "./baseline_store.ts";
+ * MAX_HISTORY_BYTES; // 67108864
+ * ```
+ */
+export const MAX_HISTORY_BYTES = 64 * 1024 * 1024;
 
 /**
  * Thrown by {@linkcode appendToBaseline}: `invalid_file` (the existing file cannot be read and was
@@ -140,18 +153,17 @@ export async function loadBaseline(
   planName: string,
 ): Promise<{ ok: true; baseline: Baseline | undefined } | { ok: false; error: string }> {
   const path = baselinePath(dir, planName);
-  let text: string;
-  try {
-    text = await Deno.readTextFile(path);
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return { ok: true, baseline: undefined };
+  const read = await readRegularFile(path, MAX_HISTORY_BYTES);
+  if (!read.ok) {
+    if (read.problem === "missing") return { ok: true, baseline: undefined };
     return {
       ok: false,
-      error: `cannot read baseline ${path} (${(e as Error).message}): check that it is a ` +
-        `readable file, or pass another folder with --baseline`,
+      error: `cannot read baseline ${path}: it ${read.reason}; restore it from version control, ` +
+        `move it away (the next --update-baseline starts a new history), or pass another folder ` +
+        `with --baseline`,
     };
   }
-  const problem = parseBaseline(text, planName);
+  const problem = parseBaseline(new TextDecoder().decode(read.bytes), planName);
   if (typeof problem === "string") return { ok: false, error: `baseline ${path} ${problem}` };
   return { ok: true, baseline: problem };
 }
@@ -164,6 +176,8 @@ export type AppendedBaseline = Baseline & { supersededPath?: string };
  * atomically with `write`. Throws {@linkcode BaselineError}; the existing file is then unchanged.
  * A run whose measured stages differ from the newest stored run's (the plan changed) starts a new
  * history: the old one is first written whole to `<slug>.superseded-<time>.json` beside it.
+ * `signal` stops a wait for the history's lock (history_lock.ts); the lock, a folder that cannot
+ * be made and a failed write throw, naming the file.
  *
  * @example
  * ```ts
@@ -178,6 +192,7 @@ export async function appendToBaseline(
   result: RunResult,
   keep: number = DEFAULT_BASELINE_RUNS,
   write: (path: string, data: string) => Promise<void> = writeFileAtomic,
+  signal?: AbortSignal,
 ): Promise<AppendedBaseline> {
   if (!Number.isInteger(keep) || keep < 1) {
     throw new RangeError(`keep must be a whole number of runs, at least 1 (got ${keep})`);
@@ -185,11 +200,12 @@ export async function appendToBaseline(
   const unsound = unsoundReason(result);
   if (unsound) throw new BaselineError("unsound_run", unsound);
   const planName = historyName(result.plan);
-  await Deno.mkdir(dir, { recursive: true });
+  await makeHistoryDir(dir);
   // Re-read under the lock: a history another run appended to meanwhile keeps its run.
   return await withHistoryLock(
     baselinePath(dir, planName),
     () => appendLocked(dir, result, keep, write),
+    signal ? { signal } : {},
   );
 }
 
@@ -242,6 +258,27 @@ async function appendLocked(
     );
   }
   return supersededPath === undefined ? baseline : { ...baseline, supersededPath };
+}
+
+/**
+ * Makes the folder histories are kept in, or throws a {@linkcode BaselineError} naming it.
+ *
+ * @example
+ * ```ts
+ * import { makeHistoryDir } from "./baseline_store.ts";
+ * await makeHistoryDir(".tailgate/baselines");
+ * ```
+ */
+export async function makeHistoryDir(dir: string): Promise<void> {
+  try {
+    await Deno.mkdir(dir, { recursive: true });
+  } catch (e) {
+    throw new BaselineError(
+      "write_failed",
+      `cannot make the history folder ${dir} (${(e as Error).message})`,
+      { cause: e },
+    );
+  }
 }
 
 /** Whether two runs measured the same stages (warmups aside), so their numbers compare. */

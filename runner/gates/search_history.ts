@@ -10,7 +10,13 @@ import { join } from "node:path";
 import type { Environment } from "../model/run_result.ts";
 import type { SearchResult } from "../model/search_result.ts";
 import { writeFileAtomic } from "../result/atomic_write.ts";
-import { BaselineError, baselineSlug } from "./baseline_store.ts";
+import { readRegularFile } from "../model/regular_file.ts";
+import {
+  BaselineError,
+  baselineSlug,
+  makeHistoryDir,
+  MAX_HISTORY_BYTES,
+} from "./baseline_store.ts";
 import { withHistoryLock } from "./history_lock.ts";
 import { MAX_HISTORY_RUNS } from "./prediction_bound.ts";
 
@@ -70,18 +76,16 @@ export async function loadSearchHistory(
   planName: string,
 ): Promise<{ ok: true; entries: SearchHistoryEntry[] } | { ok: false; error: string }> {
   const path = searchHistoryPath(dir, planName);
-  let text: string;
-  try {
-    text = await Deno.readTextFile(path);
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return { ok: true, entries: [] };
-    return { ok: false, error: `cannot read search history ${path} (${(e as Error).message})` };
-  }
   const fix = "move it away (the next --update-baseline starts a new history) or restore it " +
     "from version control";
+  const read = await readRegularFile(path, MAX_HISTORY_BYTES);
+  if (!read.ok) {
+    if (read.problem === "missing") return { ok: true, entries: [] };
+    return { ok: false, error: `cannot read search history ${path}: it ${read.reason}; ${fix}` };
+  }
   let doc: Partial<SearchHistory>;
   try {
-    doc = JSON.parse(text);
+    doc = JSON.parse(new TextDecoder().decode(read.bytes));
   } catch (e) {
     return {
       ok: false,
@@ -119,7 +123,8 @@ export async function loadSearchHistory(
 
 /**
  * Adds a complete search that found a rate to its plan's history (the newest
- * {@linkcode MAX_HISTORY_RUNS} kept). Throws {@linkcode BaselineError}; the file is then unchanged.
+ * {@linkcode MAX_HISTORY_RUNS} kept). Throws {@linkcode BaselineError}, or the lock's error
+ * (history_lock.ts: held, or `signal` stopped the wait); the file is then unchanged.
  *
  * @example
  * ```ts
@@ -131,6 +136,7 @@ export async function appendSearchHistory(
   dir: string,
   result: SearchResult,
   write: (path: string, data: string) => Promise<void> = writeFileAtomic,
+  signal?: AbortSignal,
 ): Promise<SearchHistory> {
   const c = result.conclusion;
   if (!result.complete || (c.status !== "found" && c.status !== "at_least")) {
@@ -144,7 +150,7 @@ export async function appendSearchHistory(
   }
   const planName = result.plan.name;
   const path = searchHistoryPath(dir, planName);
-  await Deno.mkdir(dir, { recursive: true });
+  await makeHistoryDir(dir);
   return await withHistoryLock(path, async () => {
     const loaded = await loadSearchHistory(dir, planName);
     if (!loaded.ok) {
@@ -173,5 +179,5 @@ export async function appendSearchHistory(
       );
     }
     return history;
-  });
+  }, signal ? { signal } : {});
 }

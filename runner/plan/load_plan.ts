@@ -5,6 +5,7 @@
  * @module
  */
 import { dirname } from "node:path";
+import { readRegularFile } from "../model/regular_file.ts";
 import type { PlanOverrides } from "./plan_overrides.ts";
 import { MAX_PLAN_BYTES, parsePlan, type PlanParse, wholeFileIssue } from "./parse_plan.ts";
 
@@ -28,37 +29,24 @@ export interface LoadPlanOptions {
  * ```
  */
 export async function loadPlan(file: string, options: LoadPlanOptions): Promise<PlanParse> {
-  let bytes: Uint8Array;
-  try {
-    const info = await Deno.stat(file);
-    if (info.isDirectory) {
-      return unreadable(file, "is a directory", "name a plan file, e.g. plans/demo.yaml");
-    }
-    // A device (/dev/zero), a pipe or a socket could be read without end, or block forever.
-    if (!info.isFile) {
-      return unreadable(
-        file,
-        "is not a regular file (a device, pipe or socket)",
-        "name a plan file, e.g. plans/demo.yaml",
-      );
-    }
-    if (info.size > MAX_PLAN_BYTES) {
+  // A device (/dev/zero), a pipe or a socket could be read without end, or block forever.
+  const read = await readRegularFile(file, MAX_PLAN_BYTES);
+  if (!read.ok) {
+    if (read.problem === "too_large") {
       return wholeFileIssue(
         file,
-        `the file is ${info.size} bytes; a plan may be at most ${MAX_PLAN_BYTES}`,
+        `the file is ${read.sizeBytes} bytes; a plan may be at most ${MAX_PLAN_BYTES}`,
         "is this the right file?",
       );
     }
-    bytes = await readAtMost(file, MAX_PLAN_BYTES + 1);
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound) {
-      return unreadable(file, "does not exist", "check the path");
-    }
-    if (e instanceof Deno.errors.PermissionDenied) {
-      return unreadable(file, "cannot be read (permission denied)");
-    }
-    return unreadable(file, `cannot be read: ${(e as Error).message}`);
+    const hint = read.problem === "missing"
+      ? "check the path"
+      : read.problem === "unreadable"
+      ? undefined
+      : "name a plan file, e.g. plans/demo.yaml";
+    return wholeFileIssue(file, `the plan file ${read.reason}`, hint);
   }
+  const bytes = read.bytes;
   return parsePlan(file, bytes, realContext(dirname(file), options), options.overrides);
 }
 
@@ -120,21 +108,4 @@ function realContext(planDir: string, options: LoadPlanOptions) {
     },
     requireEnv: options.requireEnv,
   };
-}
-
-function unreadable(file: string, what: string, hint?: string): PlanParse {
-  return wholeFileIssue(file, `the plan file ${what}`, hint);
-}
-
-/** Reads up to `limit` bytes: a file that grows after its size was checked is still bounded. */
-async function readAtMost(file: string, limit: number): Promise<Uint8Array> {
-  using handle = await Deno.open(file, { read: true });
-  const out = new Uint8Array(limit);
-  let length = 0;
-  while (length < limit) {
-    const n = await handle.read(out.subarray(length));
-    if (n === null) break;
-    length += n;
-  }
-  return out.subarray(0, length);
 }

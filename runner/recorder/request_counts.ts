@@ -67,3 +67,37 @@ export function errorTotal(counts: Pick<RequestCounts, "errors">): number {
   for (const v of Object.values(counts.errors)) n += v ?? 0;
   return n;
 }
+
+/**
+ * What the recorder keeps true of every group of counts, and what is wrong when `counts` breaks
+ * it (a phrase naming the counts that disagree), or undefined: each completed request is `ok` or
+ * one error; none completes or is sent unscheduled; a status code is counted once per completed
+ * request at most; and in a `complete` run every scheduled request completed (nothing scheduled is
+ * ever dropped; a stopped run may leave some unfinished).
+ *
+ * @example
+ * ```ts
+ * import { countsProblem, emptyCounts } from "./request_counts.ts";
+ * countsProblem({ ...emptyCounts(), scheduled: 3, completed: 2, ok: 2 }, true);
+ * // "scheduled 3 but completed 2 in a complete run: 1 requests unaccounted for (…)"
+ * ```
+ */
+export function countsProblem(counts: RequestCounts, complete: boolean): string | undefined {
+  const { scheduled, sent, completed, ok } = counts;
+  const errors = errorTotal(counts);
+  if (ok + errors !== completed) {
+    return `completed ${completed} but ok ${ok} + errors ${errors} = ${ok + errors}`;
+  }
+  if (completed > scheduled) return `completed ${completed} of only ${scheduled} scheduled`;
+  if (sent > scheduled) return `sent ${sent} of only ${scheduled} scheduled`;
+  const answered = Object.values(counts.statusCodes).reduce((a, b) => a + b, 0);
+  if (answered > completed) {
+    return `${answered} responses by status code but only ${completed} completed`;
+  }
+  if (complete && completed !== scheduled) {
+    return `scheduled ${scheduled} but completed ${completed} in a complete run: ` +
+      `${scheduled - completed} requests unaccounted for (a complete run completes every ` +
+      "request it schedules)";
+  }
+  return undefined;
+}

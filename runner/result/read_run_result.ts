@@ -1,16 +1,31 @@
 /**
  * Reads a stored result document, refusing what this build cannot read with a clear reason:
- * not JSON, not a tailgate result, or written by a newer tailgate.
+ * not JSON, not a tailgate result, written by a newer tailgate, or holding values no run writes
+ * (result_problem.ts); a file only when it is a regular one of at most {@linkcode MAX_RESULT_BYTES}.
  *
  * @module
  */
 import { createHistogram, toEncodedHistogram } from "../hdr/mod.ts";
+import { readRegularFile } from "../model/regular_file.ts";
+import { resultProblem } from "./result_problem.ts";
 import {
   RESULT_SCHEMA,
   RESULT_VERSION,
   type RunResult,
   type VerdictStatus,
 } from "../model/run_result.ts";
+
+/**
+ * The largest result read (256 MiB): an hour at one second per interval with a dozen labels is
+ * far below it; V8 cannot hold a string much over twice this size at all.
+ *
+ * @example
+ * ```ts
+ * import { MAX_RESULT_BYTES } from "./read_run_result.ts";
+ * MAX_RESULT_BYTES; // 268435456
+ * ```
+ */
+export const MAX_RESULT_BYTES = 256 * 1024 * 1024;
 
 const REQUIRED = [
   "run",
@@ -70,6 +85,8 @@ export function readRunResult(
     result.health.engineStall ??= toEncodedHistogram(createHistogram());
     result.health.platformHiccup ??= toEncodedHistogram(createHistogram());
   }
+  const problem = resultProblem(record);
+  if (problem) return { ok: false, error: problem };
   // Format 3 renamed the undecided verdict `insufficient` to `inconclusive`.
   if (result.version < 3) {
     const renamed = (s: string) => (s === "insufficient" ? "inconclusive" : s) as VerdictStatus;
@@ -93,18 +110,14 @@ export function readRunResult(
  * ```ts
  * import { readRunResultFile } from "./read_run_result.ts";
  * const r = await readRunResultFile("tailgate-out/result.json");
- * if (!r.ok) console.error(r.error); // "cannot read tailgate-out/result.json: ..."
+ * if (!r.ok) console.error(r.error); // "cannot read tailgate-out/result.json: it does not exist"
  * ```
  */
 export async function readRunResultFile(
   path: string,
 ): Promise<{ ok: true; result: RunResult } | { ok: false; error: string }> {
-  let text: string;
-  try {
-    text = await Deno.readTextFile(path);
-  } catch (e) {
-    return { ok: false, error: `cannot read ${path}: ${(e as Error).message}` };
-  }
-  const read = readRunResult(text);
+  const bytes = await readRegularFile(path, MAX_RESULT_BYTES);
+  if (!bytes.ok) return { ok: false, error: `cannot read ${path}: it ${bytes.reason}` };
+  const read = readRunResult(new TextDecoder().decode(bytes.bytes));
   return read.ok ? read : { ok: false, error: `${path}: ${read.error}` };
 }

@@ -7,6 +7,7 @@
 import { createHistogram, type Histogram } from "../../runner/hdr/mod.ts";
 import { toEncodedHistogram } from "../../runner/hdr/encoded_histogram.ts";
 import { addCounts, emptyCounts } from "../../runner/recorder/request_counts.ts";
+import { mergeLatency } from "../../runner/recorder/merge_recorded.ts";
 import type {
   Environment,
   LabelResult,
@@ -170,6 +171,8 @@ export function gateResult(stages: StageSpec[], options: GateResultOptions = {})
     startMs += spec.durationMs;
     return stage;
   });
+  // The run's totals add up its stages, as a run writes them (a reader checks they do).
+  result.totals = mergeLatency(result.stages);
   result.plan.slos = (options.slos ?? []).map((text, i) => ({ text, line: 20 + i }));
   if (options.regression !== undefined) result.plan.regression = options.regression;
   result.environment = { ...ENVIRONMENT, ...options.environment };

@@ -95,6 +95,6 @@ Deno.test("compare names a damaged histogram with exit 2 instead of crashing", a
   assert.equal(outcome.exitCode, 2);
   assert.match(
     outcome.errors[0],
-    /^[^ ]*b\.json is damaged: stage "main", response time: /,
+    /^[^ ]*b\.json: stages\[0\]\.response\.hdr \(stage "main", response time\) is damaged: /,
   );
 });

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { mergeCommand } from "../../../runner/cli/merge_command.ts";
 import { readRunResult } from "../../../runner/result/read_run_result.ts";
+import type { RunResult } from "../../../runner/model/run_result.ts";
 import { recordShard, shardPlan, shardResults } from "../../_helpers/shard_fixtures.ts";
 
 async function writeShards(dir: string, count: number): Promise<string[]> {
@@ -12,6 +13,19 @@ async function writeShards(dir: string, count: number): Promise<string[]> {
     await Deno.writeTextFile(file, JSON.stringify(r));
     files.push(file);
   }
+  return files;
+}
+
+/** Two shard files, shard `index` changed by `alter` as a hand or a broken disk might. */
+async function alteredShards(
+  dir: string,
+  index: number,
+  alter: (shard: RunResult) => void,
+): Promise<string[]> {
+  const files = await writeShards(dir, 2);
+  const shard = JSON.parse(await Deno.readTextFile(files[index]));
+  alter(shard);
+  await Deno.writeTextFile(files[index], JSON.stringify(shard));
   return files;
 }
 
@@ -54,6 +68,53 @@ Deno.test("tailgate merge names a missing shard and a bad option, exit 2, writin
     const none = await mergeCommand([]);
     assert.match(none.errors[0], /name the shard results/);
     await assert.rejects(Deno.stat(out), Deno.errors.NotFound);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("tailgate merge refuses a shard whose counts do not add up, naming file, stage and counts", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    // Seven requests scheduled that no count accounts for: not a run anyone measured.
+    const files = await alteredShards(dir, 1, (shard) => {
+      shard.stages[2].counts.scheduled += 7;
+      shard.stages[2].labels[0].counts.scheduled += 7;
+      shard.totals.counts.scheduled += 7;
+    });
+    const out = join(dir, "merged");
+    const outcome = await mergeCommand([...files, "--out", out, "--no-baseline"]);
+    assert.equal(outcome.exitCode, 2);
+    assert.match(
+      outcome.errors[0],
+      new RegExp(
+        `^${
+          files[1]
+        }: stages\\[2\\]\\.labels\\[0\\]\\.counts \\(stage "hold", label "GET /a"\\): ` +
+          "scheduled \\d+ but completed \\d+ in a complete run: 7 requests unaccounted for",
+      ),
+    );
+    await assert.rejects(Deno.stat(out), Deno.errors.NotFound);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("tailgate merge names the file, stage and label of a damaged shard histogram, exit 2", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const files = await alteredShards(dir, 0, (shard) => {
+      shard.stages[1].labels[1].response.hdr = shard.stages[1].labels[1].response.hdr.slice(0, 16);
+    });
+    const outcome = await mergeCommand([...files, "--out", join(dir, "merged"), "--no-baseline"]);
+    assert.equal(outcome.exitCode, 2);
+    assert.match(
+      outcome.errors[0],
+      new RegExp(
+        `^${files[0]}: stages\\[1\\]\\.labels\\[1\\]\\.response\\.hdr ` +
+          '\\(stage "ramp", label "GET /b", response time\\) is damaged: truncated histogram',
+      ),
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -8,11 +8,13 @@ import {
   fingerprintMismatch,
   historyName,
   loadBaseline,
+  MAX_HISTORY_BYTES,
 } from "../../../runner/gates/baseline_store.ts";
 import { BASELINE_SCHEMA, BASELINE_VERSION } from "../../../runner/gates/baseline_types.ts";
 import { decodeHistogram } from "../../../runner/hdr/hdr_codec.ts";
 import type { RunResult } from "../../../runner/model/run_result.ts";
 import { ENVIRONMENT, sampleResult } from "../../_helpers/result_fixtures.ts";
+import { makeFifo, settlesWithin } from "../../_helpers/special_files.ts";
 
 /** A fresh temporary folder, removed when the test is done. */
 async function tempDir(): Promise<AsyncDisposable & { path: string }> {
@@ -258,4 +260,30 @@ Deno.test("a run with command-line overrides keeps a history of its own beside t
     historyName(short.plan),
     "shop --rate-scale 0.25 --stage steady:duration=30s",
   );
+});
+
+Deno.test("a baseline that is a FIFO or a link to /dev/zero is refused at once, never read", async () => {
+  await using dir = await tempDir();
+  const path = baselinePath(dir.path, "shop");
+  await makeFifo(path);
+  // A pull request could commit either: the run must end, saying which file and why.
+  const fifo = await settlesWithin(loadBaseline(dir.path, "shop"), 2_000, path);
+  assert.ok(!fifo.ok);
+  assert.match(fifo.error, /is not a regular file \(a device, pipe or socket\)/);
+  assert.ok(fifo.error.includes(path), fifo.error);
+  await Deno.remove(path);
+  await Deno.symlink("/dev/zero", path);
+  const zero = await loadBaseline(dir.path, "shop");
+  assert.ok(!zero.ok && /is not a regular file/.test(zero.error), JSON.stringify(zero));
+});
+
+Deno.test("a baseline over the size limit is refused from its size, before it is read", async () => {
+  await using dir = await tempDir();
+  const path = baselinePath(dir.path, "shop");
+  // A sparse file: refused from its size, never read into memory.
+  using f = await Deno.open(path, { write: true, create: true });
+  await f.truncate(MAX_HISTORY_BYTES + 1);
+  const loaded = await loadBaseline(dir.path, "shop");
+  assert.ok(!loaded.ok);
+  assert.match(loaded.error, new RegExp(`is ${MAX_HISTORY_BYTES + 1} bytes; at most`));
 });

@@ -8,6 +8,7 @@ import {
 import { BaselineError } from "../../../runner/gates/baseline_store.ts";
 import type { SearchResult } from "../../../runner/model/search_result.ts";
 import { searchResult } from "../../_helpers/search_fixtures.ts";
+import { makeFifo, settlesWithin } from "../../_helpers/special_files.ts";
 
 function search(over: Partial<SearchResult> = {}): SearchResult {
   return searchResult({
@@ -84,4 +85,21 @@ Deno.test("a damaged or foreign history is named with its fix and never overwrit
   );
   assert.equal(await Deno.readTextFile(path), kept);
   await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("a search history that is a FIFO or a link to /dev/zero is refused at once, never read", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = searchHistoryPath(dir, "Orders API");
+    await makeFifo(path);
+    const fifo = await settlesWithin(loadSearchHistory(dir, "Orders API"), 2_000, path);
+    assert.ok(!fifo.ok && fifo.error.includes(path), JSON.stringify(fifo));
+    assert.match(fifo.error, /is not a regular file \(a device, pipe or socket\)/);
+    await Deno.remove(path);
+    await Deno.symlink("/dev/zero", path);
+    const zero = await loadSearchHistory(dir, "Orders API");
+    assert.ok(!zero.ok && /is not a regular file/.test(zero.error), JSON.stringify(zero));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
-import { addCounts, emptyCounts, errorTotal } from "../../../runner/recorder/request_counts.ts";
+import {
+  addCounts,
+  countsProblem,
+  emptyCounts,
+  errorTotal,
+} from "../../../runner/recorder/request_counts.ts";
 import type { RequestCounts } from "../../../runner/model/run_result.ts";
 
 function counts(over: Partial<RequestCounts>): RequestCounts {
@@ -57,4 +62,38 @@ Deno.test("errorTotal() sums every error kind and is 0 without errors", () => {
   assert.equal(errorTotal({ errors: { timeout: 2, reset: 1, unexpected_status: 4 } }), 7);
   assert.equal(errorTotal({ errors: { other: undefined, protocol: 1 } }), 1);
   assert.equal(errorTotal(emptyCounts()), 0);
+});
+
+Deno.test("countsProblem() holds what the recorder keeps: every scheduled request completed, ok or an error", () => {
+  const sound = counts({
+    scheduled: 10,
+    sent: 9,
+    completed: 10,
+    ok: 7,
+    errors: { refused: 1, timeout: 2 },
+    statusCodes: { "200": 7, "500": 1 },
+  });
+  assert.equal(countsProblem(sound, true), undefined);
+  assert.equal(countsProblem(emptyCounts(), true), undefined);
+  // A stopped run schedules more than completes; a complete one never does.
+  const stopped = { ...sound, scheduled: 12 };
+  assert.equal(countsProblem(stopped, false), undefined);
+  assert.equal(
+    countsProblem({ ...sound, scheduled: 1507, completed: 1500, ok: 1497 }, true),
+    "scheduled 1507 but completed 1500 in a complete run: 7 requests unaccounted for " +
+      "(a complete run completes every request it schedules)",
+  );
+  assert.equal(
+    countsProblem({ ...sound, ok: 8 }, true),
+    "completed 10 but ok 8 + errors 3 = 11",
+  );
+  assert.equal(
+    countsProblem({ ...sound, completed: 13, ok: 10 }, false),
+    "completed 13 of only 10 scheduled",
+  );
+  assert.equal(countsProblem({ ...sound, sent: 11 }, false), "sent 11 of only 10 scheduled");
+  assert.equal(
+    countsProblem({ ...sound, statusCodes: { "200": 11 } }, true),
+    "11 responses by status code but only 10 completed",
+  );
 });

@@ -1,33 +1,39 @@
 import assert from "node:assert/strict";
-import { readRunResult } from "../../../runner/result/read_run_result.ts";
-import { RESULT_SCHEMA, RESULT_VERSION } from "../../../runner/model/run_result.ts";
-
-const SECTIONS = [
-  "run",
-  "plan",
-  "environment",
-  "histograms",
-  "totals",
-  "stages",
-  "intervals",
-  "health",
-  "verdicts",
-];
+import { join } from "node:path";
+import {
+  MAX_RESULT_BYTES,
+  readRunResult,
+  readRunResultFile,
+} from "../../../runner/result/read_run_result.ts";
+import { RESULT_VERSION, type RunResult } from "../../../runner/model/run_result.ts";
+import { sampleResult } from "../../_helpers/result_fixtures.ts";
+import { makeFifo, settlesWithin } from "../../_helpers/special_files.ts";
 
 function doc(overrides: Record<string, unknown> = {}): string {
-  const base: Record<string, unknown> = { schema: RESULT_SCHEMA, version: RESULT_VERSION };
-  for (const k of SECTIONS) base[k] = {};
-  return JSON.stringify({ ...base, ...overrides });
+  return JSON.stringify({ ...sampleResult(), ...overrides });
 }
 
-Deno.test("readRunResult() accepts a document of this version with every section", () => {
+/** The sample result, changed by `alter`, as the text of a file. */
+function altered(alter: (r: RunResult) => void): string {
+  const r = sampleResult();
+  alter(r);
+  return JSON.stringify(r);
+}
+
+function errorOf(text: string): string {
+  const read = readRunResult(text);
+  assert.ok(!read.ok, "read as valid");
+  return read.error;
+}
+
+Deno.test("readRunResult() accepts a result as a run wrote it", () => {
   const r = readRunResult(doc());
-  assert.equal(r.ok, true);
+  assert.equal(r.ok, true, r.ok ? "" : r.error);
 });
 
 Deno.test("readRunResult() still reads a version 1 result (no stored run verdict)", () => {
-  const r = readRunResult(doc({ version: 1 }));
-  assert.ok(r.ok);
+  const r = readRunResult(doc({ version: 1, verdict: undefined }));
+  assert.ok(r.ok, r.ok ? "" : r.error);
   assert.equal(r.result.verdict, undefined);
 });
 
@@ -45,4 +51,117 @@ Deno.test("readRunResult() refuses non-JSON, other documents and missing section
   delete partial.stages;
   const missing = readRunResult(JSON.stringify(partial));
   assert.ok(!missing.ok && missing.error === "the result lacks `stages`");
+});
+
+Deno.test("readRunResult() refuses a count that is not a whole number from 0, naming its JSON path", () => {
+  assert.equal(
+    errorOf(altered((r) => r.totals.counts.completed = 1e308)),
+    "totals.counts.completed is 1e+308: a count is a whole number from 0 to 2^53",
+  );
+  assert.equal(
+    errorOf(altered((r) => r.stages[1].labels[0].counts.scheduled = -5)),
+    "stages[1].labels[0].counts.scheduled is -5: a count is a whole number from 0 to 2^53",
+  );
+  assert.match(
+    errorOf(altered((r) => r.intervals[0].counts.errors.timeout = 0.5)),
+    /^intervals\[0\]\.counts\.errors\.timeout is 0\.5: a count/,
+  );
+  assert.match(
+    errorOf(altered((r) => (r.stages[0].counts as unknown as Record<string, unknown>).ok = "7")),
+    /^stages\[0\]\.counts\.ok is "7": a count/,
+  );
+});
+
+Deno.test("readRunResult() refuses a duration, rate or latency that is negative or not a number", () => {
+  assert.equal(
+    errorOf(altered((r) => r.stages[1].durationMs = -1)),
+    "stages[1].durationMs is -1: it must be a finite number from 0",
+  );
+  // JSON has no Infinity or NaN: JSON.stringify writes them as null.
+  assert.equal(
+    errorOf(altered((r) => r.run.durationMs = Infinity)),
+    "run.durationMs is null: it must be a finite number from 0",
+  );
+  assert.match(
+    errorOf(altered((r) => r.stages[1].response.percentilesUs["99"] = -3)),
+    /^stages\[1\]\.response\.percentilesUs\.99 is -3: it must be a finite number from 0/,
+  );
+  assert.match(
+    errorOf(altered((r) => r.health.achievedPerSec = -10)),
+    /^health\.achievedPerSec is -10/,
+  );
+});
+
+Deno.test("readRunResult() refuses counts that do not add up, naming the stage and the counts", () => {
+  const unaccounted = errorOf(altered((r) => {
+    r.stages[1].counts.scheduled += 7;
+    r.totals.counts.scheduled += 7;
+  }));
+  assert.equal(
+    unaccounted,
+    'stages[1].counts (stage "main"): scheduled 47 but completed 40 in a complete run: 7 ' +
+      "requests unaccounted for (a complete run completes every request it schedules)",
+  );
+  const labels = errorOf(altered((r) => {
+    r.stages[1].labels[1].counts.ok -= 1;
+    r.stages[1].labels[1].counts.errors.other = (r.stages[1].labels[1].counts.errors.other ?? 0) +
+      1;
+  }));
+  assert.match(
+    labels,
+    /^stages\[1\]\.counts \(stage "main"\): ok \d+ is not the sum of its labels' \(\d+\)/,
+  );
+});
+
+Deno.test("readRunResult() names the stage and label of a histogram that does not decode", () => {
+  const error = errorOf(altered((r) => {
+    const hdr = r.stages[1].labels[1].service.hdr;
+    r.stages[1].labels[1].service.hdr = hdr.slice(0, 12);
+  }));
+  assert.match(
+    error,
+    /^stages\[1\]\.labels\[1\]\.service\.hdr \(stage "main", label "GET \/b", service time\) is damaged: /,
+  );
+  const count = errorOf(altered((r) => r.intervals[1].response.count += 1));
+  assert.match(
+    count,
+    /^intervals\[1\]\.response \(interval at 1 s, response time\): count \d+ but its histogram holds \d+/,
+  );
+});
+
+Deno.test("readRunResultFile() refuses a FIFO and a link to /dev/zero at once, naming the file", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = join(dir, "result.json");
+    await makeFifo(path);
+    const fifo = await settlesWithin(readRunResultFile(path), 2_000, path);
+    assert.ok(!fifo.ok);
+    assert.equal(
+      fifo.error,
+      `cannot read ${path}: it is not a regular file (a device, pipe or socket)`,
+    );
+    await Deno.remove(path);
+    await Deno.symlink("/dev/zero", path);
+    const zero = await readRunResultFile(path);
+    assert.ok(!zero.ok && zero.error.endsWith("is not a regular file (a device, pipe or socket)"));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("readRunResultFile() refuses a result over the size limit before reading it", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = join(dir, "result.json");
+    using f = await Deno.open(path, { write: true, create: true });
+    await f.truncate(MAX_RESULT_BYTES + 1);
+    const read = await readRunResultFile(path);
+    assert.ok(!read.ok);
+    assert.match(
+      read.error,
+      new RegExp(`^cannot read ${path}: it is ${MAX_RESULT_BYTES + 1} bytes`),
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

@@ -1,0 +1,170 @@
+/**
+ * The values of a result document, checked once when it is read, before any command adds,
+ * merges, judges or prints them: counts are whole numbers from 0 that add up as the recorder keeps
+ * them (runner/recorder/request_counts.ts), durations, rates and latencies are finite numbers from
+ * 0, and every histogram decodes and holds as many values as its `count` says. A problem is named
+ * by its JSON path and, for a histogram or counts, by its stage and label. Pure.
+ *
+ * @module
+ */
+import { decodeHistogram } from "../hdr/mod.ts";
+import type { RequestCounts } from "../model/run_result.ts";
+import { addCounts, countsProblem, emptyCounts } from "../recorder/request_counts.ts";
+
+type Doc = Record<string, unknown>;
+
+const COUNT_FIELDS = ["scheduled", "sent", "completed", "ok", "bytesSent", "bytesReceived"];
+const HEALTH_HISTOGRAMS = ["sendLag", "dispatchLag", "queueWait", "engineStall", "platformHiccup"];
+
+/**
+ * The first value of `doc` (a parsed result with every section) that no run could have written, as
+ * a sentence starting with its JSON path, or undefined when every value holds.
+ *
+ * @example
+ * ```ts
+ * import { resultProblem } from "./result_problem.ts";
+ * // resultProblem(JSON.parse(text)); // "totals.counts.completed is -5: a count is a whole number …"
+ * ```
+ */
+export function resultProblem(doc: Doc): string | undefined {
+  const run = isObject(doc.run) ? doc.run : {};
+  const complete = run.complete === true;
+  const stages = listOf(doc.stages, "stages");
+  const intervals = listOf(doc.intervals, "intervals");
+  if (typeof stages === "string") return stages;
+  if (typeof intervals === "string") return intervals;
+  // Stages before the totals: a problem is named where it is, not where it is added up.
+  return amount(run.durationMs, "run.durationMs") ??
+    first(stages, (s, i) => stageProblem(s, `stages[${i}]`, complete)) ??
+    group(doc.totals, "totals", "the whole run", complete) ??
+    sumProblem(doc.totals, stages, "totals", "the whole run", "stages") ??
+    first(intervals, (s, i) => stageProblem(s, `intervals[${i}]`, complete)) ??
+    healthProblem(doc.health);
+}
+
+/** A stage or an interval: its own figures, its counts and histograms, then its labels'. */
+function stageProblem(value: unknown, path: string, complete: boolean): string | undefined {
+  if (!isObject(value)) return `${path} is not an object`;
+  const interval = path.startsWith("intervals");
+  const where = interval
+    ? `interval at ${Number(value.startMs) / 1000} s`
+    : `stage ${JSON.stringify(value.name)}`;
+  const figures = interval
+    ? ["startMs", "durationMs", "intendedPerSec", "sentPerSec", "completedPerSec"]
+    : ["startMs", "durationMs", "fromPerSec", "toPerSec"];
+  const labels = listOf(value.labels, `${path}.labels`);
+  if (typeof labels === "string") return labels;
+  // Labels first: a problem is named as closely as it can be.
+  return first(figures, (f) => amount(value[f], `${path}.${f}`)) ??
+    first(
+      labels,
+      (l, i) =>
+        group(l, `${path}.labels[${i}]`, `${where}, label ${JSON.stringify(labelOf(l))}`, complete),
+    ) ??
+    group(value, path, where, complete) ??
+    sumProblem(value, labels, path, where, "labels");
+}
+
+/** Counts and the two latency histograms of one group of requests. */
+function group(value: unknown, path: string, where: string, complete: boolean) {
+  if (!isObject(value)) return `${path} is not an object`;
+  const counts = countsValues(value.counts, `${path}.counts`);
+  if (counts) return counts;
+  const problem = countsProblem(value.counts as RequestCounts, complete);
+  if (problem) return `${path}.counts (${where}): ${problem}`;
+  return histogram(value.response, `${path}.response`, `${where}, response time`) ??
+    histogram(value.service, `${path}.service`, `${where}, service time`);
+}
+
+function countsValues(value: unknown, path: string): string | undefined {
+  if (!isObject(value)) return `${path} is not an object`;
+  if (!isObject(value.errors)) return `${path}.errors is not an object`;
+  if (!isObject(value.statusCodes)) return `${path}.statusCodes is not an object`;
+  return first(COUNT_FIELDS, (f) => count(value[f], `${path}.${f}`)) ??
+    first(Object.entries(value.errors), ([k, n]) => count(n, `${path}.errors.${k}`)) ??
+    first(Object.entries(value.statusCodes), ([k, n]) => count(n, `${path}.statusCodes.${k}`));
+}
+
+function histogram(value: unknown, path: string, where: string): string | undefined {
+  if (!isObject(value)) return `${path} is not an object`;
+  if (!isObject(value.percentilesUs)) return `${path}.percentilesUs is not an object`;
+  const bad = count(value.count, `${path}.count`) ??
+    first(["minUs", "maxUs", "meanUs"], (f) => amount(value[f], `${path}.${f}`)) ??
+    first(Object.entries(value.percentilesUs), ([p, v]) => amount(v, `${path}.percentilesUs.${p}`));
+  if (bad) return bad;
+  if (typeof value.hdr !== "string") return `${path}.hdr is not a string`;
+  let held: number;
+  try {
+    held = decodeHistogram(value.hdr).totalCount;
+  } catch (e) {
+    return `${path}.hdr (${where}) is damaged: ${(e as Error).message}`;
+  }
+  return held === value.count
+    ? undefined
+    : `${path} (${where}): count ${value.count} but its histogram holds ${held}`;
+}
+
+function healthProblem(value: unknown): string | undefined {
+  if (!isObject(value)) return "health is not an object";
+  const connections = isObject(value.connections) ? value.connections : {};
+  const cpu = isObject(value.cpu) ? value.cpu : {};
+  return first(
+    HEALTH_HISTOGRAMS.filter((h) => value[h] !== undefined),
+    (h) => histogram(value[h], `health.${h}`, `the tool's ${h}`),
+  ) ??
+    first(["opened", "peak"], (f) => count(connections[f], `health.connections.${f}`)) ??
+    first(["userMs", "systemMs", "perRequestUs"], (f) => amount(cpu[f], `health.cpu.${f}`)) ??
+    first(["intendedPerSec", "achievedPerSec"], (f) => amount(value[f], `health.${f}`));
+}
+
+/** Whether a group's counts are the sum of its parts' (a stage's labels, the run's stages). */
+function sumProblem(
+  whole: unknown,
+  parts: unknown[],
+  path: string,
+  where: string,
+  partsName: string,
+): string | undefined {
+  const counts = (whole as { counts: RequestCounts }).counts;
+  const sum = emptyCounts();
+  for (const p of parts) addCounts(sum, (p as { counts: RequestCounts }).counts);
+  const field = COUNT_FIELDS.find((f) => counts[f as "ok"] !== sum[f as "ok"]);
+  return field === undefined ? undefined : `${path}.counts (${where}): ${field} ` +
+    `${counts[field as "ok"]} is not the sum of its ${partsName}' (${sum[field as "ok"]})`;
+}
+
+function count(value: unknown, path: string): string | undefined {
+  return Number.isSafeInteger(value) && (value as number) >= 0
+    ? undefined
+    : `${path} is ${shown(value)}: a count is a whole number from 0 to 2^53`;
+}
+
+function amount(value: unknown, path: string): string | undefined {
+  return typeof value === "number" && Number.isFinite(value) && value >= 0
+    ? undefined
+    : `${path} is ${shown(value)}: it must be a finite number from 0`;
+}
+
+function shown(value: unknown): string {
+  return value === undefined ? "missing" : JSON.stringify(value);
+}
+
+function listOf(value: unknown, path: string): unknown[] | string {
+  return Array.isArray(value) ? value : `${path} is not a list`;
+}
+
+function labelOf(value: unknown): unknown {
+  return isObject(value) ? value.label : undefined;
+}
+
+function first<T>(items: readonly T[], problem: (item: T, i: number) => string | undefined) {
+  for (const [i, item] of items.entries()) {
+    const p = problem(item, i);
+    if (p !== undefined) return p;
+  }
+  return undefined;
+}
+
+function isObject(v: unknown): v is Doc {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
