@@ -73,15 +73,48 @@ export async function writeReports(
   formats: readonly ReportFormat[],
   options: ReportOptions = {},
 ): Promise<WrittenReports> {
-  const written: WrittenReports = { paths: {}, errors: [] };
-  for (const format of formats) {
-    const path = join(outDir, REPORT_FILES[format]);
+  const each = await writeEach(formats.map((format) => ({
+    what: `${format} report`,
+    path: join(outDir, REPORT_FILES[format]),
+    render: () => renderReport(result, format, options),
+  })));
+  const paths: WrittenReports["paths"] = {};
+  formats.forEach((format, i) => {
+    if (each.written[i]) paths[format] = join(outDir, REPORT_FILES[format]);
+  });
+  return { paths, errors: each.errors };
+}
+
+/** One file for {@linkcode writeEach}: what it is (in messages), where, and its text. */
+export interface FileToWrite {
+  what: string;
+  path: string;
+  render: () => string;
+}
+
+/**
+ * Renders and writes each file atomically, on its own: one that fails leaves the others written.
+ * Returns, in order, whether each was written, and one error per file that was not, naming it,
+ * where it should be and why (`html report not written to out/report.html: No space left …`).
+ *
+ * @example
+ * ```ts
+ * import { writeEach } from "./write_reports.ts";
+ * // const { errors } = await writeEach([{ what: "search.md", path: "out/search.md", render: () => md }]);
+ * ```
+ */
+export async function writeEach(
+  files: readonly FileToWrite[],
+): Promise<{ written: boolean[]; errors: string[] }> {
+  const done = { written: [] as boolean[], errors: [] as string[] };
+  for (const file of files) {
     try {
-      await writeFileAtomic(path, renderReport(result, format, options));
-      written.paths[format] = path;
+      await writeFileAtomic(file.path, file.render());
+      done.written.push(true);
     } catch (e) {
-      written.errors.push(`${format} report not written to ${path}: ${(e as Error).message}`);
+      done.written.push(false);
+      done.errors.push(`${file.what} not written to ${file.path}: ${(e as Error).message}`);
     }
   }
-  return written;
+  return done;
 }

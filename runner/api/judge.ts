@@ -22,6 +22,11 @@ export interface Judgement {
   verdicts: Verdict[];
   /** Notes for the user (a baseline skipped or updated, a history from another machine). */
   notes: string[];
+  /**
+   * The history asked for could not be read, written or locked (also among `notes`): the CLI
+   * then exits with `EXIT_CODES.ioFailed` (docs/cli.md).
+   */
+  ioFailures: string[];
 }
 
 /**
@@ -49,8 +54,8 @@ export interface Judgement {
  * ```
  */
 export async function judge(result: RunResult, options: JudgeOptions = {}): Promise<Judgement> {
-  const { notes } = await judgeRun(result, options);
-  return { verdict: result.verdict!, verdicts: result.verdicts, notes };
+  const { notes, ioFailures } = await judgeRun(result, options);
+  return { verdict: result.verdict!, verdicts: result.verdicts, notes, ioFailures };
 }
 
 /**

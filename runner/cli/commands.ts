@@ -118,7 +118,7 @@ export const COMMANDS: readonly Command[] = [
       "merge the results of `run --shard I/N` on N machines, then judge",
     ],
     usage: MERGE_HELP,
-    run: (args) => mergeCommand(args),
+    run: (args, { signal }) => mergeCommand(args, signal),
   },
   {
     name: "compare",

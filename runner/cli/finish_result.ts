@@ -12,7 +12,7 @@ import type { RunResult } from "../model/run_result.ts";
 import { DEFAULT_RUN_REPORTS, type ReportFormat } from "../../reporters/report_formats.ts";
 import { writeReports } from "../../reporters/write_reports.ts";
 import { renderTerminal, shouldUseColor } from "../../reporters/terminal.ts";
-import type { ExitCode } from "../model/exit_codes.ts";
+import { type ExitCode, withIoFailures } from "../model/exit_codes.ts";
 
 /** Options of {@linkcode finishResult}. */
 export interface FinishOptions {
@@ -30,13 +30,20 @@ export interface FinishOptions {
   reportUrl?: string;
   /** Re-measure regressions before they turn the run red (`tailgate run --confirm N`). */
   confirm?: ConfirmOptions;
+  /** Ctrl-C or SIGTERM: stop waiting for the history's lock. */
+  signal?: AbortSignal;
 }
 
 /** The outcome for cli.ts to print. */
 export interface FinishedResult {
   exitCode: ExitCode;
-  /** Notes and problems (stderr). */
+  /** Notes (stderr). */
   notes: string[];
+  /**
+   * Files not written (a report, the result, the baseline), each naming the file and the cause:
+   * errors for stderr, and the reason the exit code is EXIT_CODES.ioFailed.
+   */
+  ioFailures: string[];
   /** The summary table and the files written (stdout). */
   summary: string;
   /** Files written, by format. */
@@ -45,7 +52,8 @@ export interface FinishedResult {
 
 /**
  * Judges `result` (filling its verdicts and its run verdict), writes the reports and returns the
- * exit code the stored run verdict earns.
+ * exit code the stored run verdict earns, or EXIT_CODES.ioFailed when a report, the result or the
+ * baseline asked for was not written (`withIoFailures`).
  *
  * @example
  * ```ts
@@ -58,13 +66,16 @@ export async function finishResult(
   options: FinishOptions,
 ): Promise<FinishedResult> {
   const notes: string[] = [];
+  const ioFailures: string[] = [];
   if (options.judge) {
     const judged = await judge(result, {
       ...(options.baselineDir === undefined ? {} : { baselineDir: options.baselineDir }),
       updateBaseline: (options.updateBaseline ?? false) && result.run.complete,
       ...(options.confirm ? { confirm: options.confirm } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
     });
-    notes.push(...judged.notes);
+    notes.push(...judged.notes.filter((n) => !judged.ioFailures.includes(n)));
+    ioFailures.push(...judged.ioFailures);
     if (options.updateBaseline && !result.run.complete && options.baselineDir !== undefined) {
       notes.push(
         `baseline not updated: the run stopped early (${result.run.stopReason}), so the history ` +
@@ -81,11 +92,13 @@ export async function finishResult(
     ["json", ...formats],
     options.reportUrl ? { htmlUrl: options.reportUrl } : {},
   );
-  notes.push(...written.errors);
-  const exitCode = exitCodeOf(result.verdict, { allowInconclusive: options.allowInconclusive });
+  ioFailures.push(...written.errors);
+  const verdictCode = exitCodeOf(result.verdict, { allowInconclusive: options.allowInconclusive });
+  const exitCode = withIoFailures(verdictCode, ioFailures);
   const table = renderTerminal(result, { color: options.color ?? defaultColor() });
   const files = Object.values(written.paths).map((p) => `wrote ${p}`);
-  return { exitCode, notes, summary: [table, "", ...files].join("\n"), paths: written.paths };
+  const summary = [table, "", ...files].join("\n");
+  return { exitCode, notes, ioFailures, summary, paths: written.paths };
 }
 
 /**

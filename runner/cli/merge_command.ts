@@ -35,10 +35,10 @@ data aligned by wall-clock time. Then judges the gates once and writes the repor
  * @example
  * ```ts
  * import { mergeCommand } from "./merge_command.ts";
- * // const outcome = await mergeCommand(["s0/result.json", "s1/result.json", "--out", "merged"]);
+ * // const outcome = await mergeCommand(["s0/result.json", "s1/result.json", "--out", "merged"], signal);
  * ```
  */
-export async function mergeCommand(args: string[]): Promise<RunOutcome> {
+export async function mergeCommand(args: string[], signal?: AbortSignal): Promise<RunOutcome> {
   let parsed;
   try {
     parsed = parseArgs({ args, allowPositionals: true, options: RESULT_ARG_OPTIONS });
@@ -66,10 +66,14 @@ export async function mergeCommand(args: string[]): Promise<RunOutcome> {
   }
   const outProblem = await checkOutDir(shared.options.outDir);
   if (outProblem) return usage(outProblem);
-  const finished = await finishResult(merged.result, { ...shared.options, judge: true });
+  const finished = await finishResult(merged.result, {
+    ...shared.options,
+    judge: true,
+    ...(signal ? { signal } : {}),
+  });
   return {
     exitCode: finished.exitCode,
-    errors: merged.warnings,
+    errors: [...merged.warnings, ...finished.ioFailures],
     notes: finished.notes,
     output: `merged ${files.length} shard results\n${finished.summary}`,
     result: merged.result,

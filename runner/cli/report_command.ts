@@ -10,7 +10,7 @@ import { readRunResultFile } from "../result/read_run_result.ts";
 import { parseReportFormats, type ReportFormat } from "../../reporters/report_formats.ts";
 import { writeReports } from "../../reporters/write_reports.ts";
 import { renderTerminal } from "../../reporters/terminal.ts";
-import { EXIT_CODES } from "../model/exit_codes.ts";
+import { EXIT_CODES, withIoFailures } from "../model/exit_codes.ts";
 import { defaultColor } from "./finish_result.ts";
 import { argsError, colorChoice } from "./result_args.ts";
 import type { CommandOutcome } from "./command.ts";
@@ -24,8 +24,9 @@ Re-renders a stored result: the reporters read only the result document.
   --out DIR         where the files go (default: the result's folder)
   --report-url URL  where the HTML report will be; the Markdown summary links it
   --color, --no-color  colour the summary or not (default: on a terminal, unless NO_COLOR)
-Prints the summary table; exit 0 when every report was written, 2 otherwise. The verdicts are
-the ones stored in the result (\`tailgate run\` and \`tailgate merge\` judge).`;
+Prints the summary table; exit 0 when every report was written, 2 for a result it cannot read,
+5 when a report could not be written (the others are). The verdicts are the ones stored in the
+result (\`tailgate run\` and \`tailgate merge\` judge).`;
 
 /** The options `parseArgs` reads (every one is in the help; a test keeps it so). */
 export const REPORT_OPTIONS = {
@@ -72,7 +73,7 @@ export async function reportCommand(args: string[]): Promise<CommandOutcome> {
   );
   const color = colorChoice(parsed.values) ?? defaultColor();
   return {
-    exitCode: written.errors.length ? EXIT_CODES.usage : EXIT_CODES.ok,
+    exitCode: withIoFailures(EXIT_CODES.ok, written.errors),
     errors: written.errors,
     notes: [],
     output: [

@@ -16,13 +16,13 @@ import {
   loadSearchHistory,
   searchHistoryPath,
 } from "../gates/search_history.ts";
-import { EXIT_CODES } from "../model/exit_codes.ts";
+import { EXIT_CODES, withIoFailures } from "../model/exit_codes.ts";
 import type { SearchResult } from "../model/search_result.ts";
 import { formatDurationMs, formatRatePerSec } from "../plan/units.ts";
-import { writeFileAtomic } from "../result/atomic_write.ts";
 import { runSearch } from "../search/run_search.ts";
 import { renderSearchMarkdown, renderSearchTerminal } from "../../reporters/search_report.ts";
 import { renderSearchHtml } from "../../reporters/search_html.ts";
+import { type FileToWrite, writeEach } from "../../reporters/write_reports.ts";
 import { type CommandOutcome, failed } from "./command.ts";
 import { checkOutDir } from "./out_dir.ts";
 import { planToRun } from "./plan_to_run.ts";
@@ -48,7 +48,8 @@ failing to send ends the search inconclusive, never as a figure about the server
   --update-baseline  add this search's rate to the history (complete searches that found one)
 Gates: the plan's sustainable_rate SLOs (e.g. sustainable_rate >= 20k/s) and the history.
 Exit codes: 0 every gate passed (or there is none and a rate was found), 1 a gate failed,
-2 invalid plan or usage, 3 inconclusive or stopped, 4 the target is unreachable.`;
+2 invalid plan or usage, 3 inconclusive or stopped, 4 the target is unreachable, 5 a file or
+the history could not be written (over 0, 1 and 3).`;
 
 /** The options `parseArgs` reads (every one is in the help; a test keeps it so). */
 export const SEARCH_OPTIONS = {
@@ -122,11 +123,11 @@ export async function searchCommand(
       else if ("outcome" in step) progress(`search: ${what}: ${step.outcome} (${step.summary})`);
     },
   });
-  await write(outDir, result);
+  const { written, ioFailures } = await write(outDir, result);
   const notes: string[] = [];
   if (baselineDir !== undefined && parsed.values["update-baseline"]) {
     try {
-      const updated = await appendSearchHistory(baselineDir, result);
+      const updated = await appendSearchHistory(baselineDir, result, undefined, signal);
       notes.push(
         `history ${
           searchHistoryPath(baselineDir, plan.name)
@@ -134,8 +135,9 @@ export async function searchCommand(
           "searches",
       );
     } catch (e) {
-      if (!(e instanceof BaselineError)) throw e;
-      notes.push(`history not updated: ${e.message}`);
+      // A search the history refuses is a note; a file at fault (disk, folder, lock) is not.
+      const unsound = e instanceof BaselineError && e.kind === "unsound_run";
+      (unsound ? notes : ioFailures).push(`history not updated: ${(e as Error).message}`);
     }
   }
   const exitCode = result.verdict.status === "pass"
@@ -144,17 +146,30 @@ export async function searchCommand(
     ? EXIT_CODES.gateFailed
     : EXIT_CODES.invalidRun;
   return {
-    exitCode,
-    errors: [],
+    exitCode: withIoFailures(exitCode, ioFailures),
+    errors: ioFailures,
     notes,
     output: `${renderSearchTerminal(result)}\n\n` +
-      ["search.json", "search.md", "search.html"].map((f) => `wrote ${join(outDir, f)}`).join("\n"),
+      written.map((path) => `wrote ${path}`).join("\n"),
   };
 }
 
-async function write(outDir: string, result: SearchResult): Promise<void> {
-  await Deno.mkdir(outDir, { recursive: true });
-  await writeFileAtomic(join(outDir, "search.json"), JSON.stringify(result, null, 1) + "\n");
-  await writeFileAtomic(join(outDir, "search.md"), renderSearchMarkdown(result));
-  await writeFileAtomic(join(outDir, "search.html"), renderSearchHtml(result));
+/** Writes the three files, each on its own: those written, and those not, naming the cause. */
+async function write(
+  outDir: string,
+  result: SearchResult,
+): Promise<{ written: string[]; ioFailures: string[] }> {
+  const file = (name: string, render: () => string): FileToWrite => ({
+    what: name,
+    path: join(outDir, name),
+    render,
+  });
+  const files = [
+    file("search.json", () => JSON.stringify(result, null, 1) + "\n"),
+    file("search.md", () => renderSearchMarkdown(result)),
+    file("search.html", () => renderSearchHtml(result)),
+  ];
+  const each = await writeEach(files);
+  const written = files.filter((_, i) => each.written[i]).map((f) => f.path);
+  return { written, ioFailures: each.errors };
 }

@@ -9,6 +9,7 @@
 import type { RunResult, Verdict } from "../model/run_result.ts";
 import {
   appendToBaseline,
+  BaselineError,
   baselinePath,
   fingerprintMismatch,
   historyName,
@@ -39,11 +40,18 @@ export interface JudgeOptions {
    * them (`--confirm N`; confirm_regressions.ts).
    */
   confirm?: ConfirmOptions;
+  /** Ctrl-C or SIGTERM: stop waiting for the history's lock (the history is then not updated). */
+  signal?: AbortSignal;
 }
 
 /** What judging did besides the verdicts: notes for the user. */
 export interface JudgeOutcome {
   notes: string[];
+  /**
+   * Why the history asked for was not updated when a file was at fault (it could not be read,
+   * written or locked), also among `notes`: the exit code tells it (EXIT_CODES.ioFailed).
+   */
+  ioFailures: string[];
 }
 
 /**
@@ -61,6 +69,7 @@ export async function judgeRun(
   options: JudgeOptions = {},
 ): Promise<JudgeOutcome> {
   const notes: string[] = [];
+  const ioFailures: string[] = [];
   const warnings: string[] = [];
   let damaged = false;
   // The run's own soundness first: every report lists and counts it as a gate.
@@ -140,7 +149,13 @@ export async function judgeRun(
     notes.push("baseline not updated: the stored history is damaged (see the verdicts)");
   } else if (options.updateBaseline && options.baselineDir !== undefined) {
     try {
-      const updated = await appendToBaseline(options.baselineDir, result, options.keepRuns);
+      const updated = await appendToBaseline(
+        options.baselineDir,
+        result,
+        options.keepRuns,
+        undefined,
+        options.signal,
+      );
       notes.push(
         updated.supersededPath === undefined
           ? `baseline updated: ${updated.runs.length} run(s) of "${historyName(result.plan)}" kept`
@@ -150,10 +165,13 @@ export async function judgeRun(
             }"; the old one is kept as ${updated.supersededPath}`,
       );
     } catch (e) {
-      notes.push(`baseline not updated: ${(e as Error).message}`);
+      const note = `baseline not updated: ${(e as Error).message}`;
+      notes.push(note);
+      // A run the history refuses is no file's fault; anything else is (disk, folder, lock).
+      if (!(e instanceof BaselineError && e.kind === "unsound_run")) ioFailures.push(note);
     }
   }
-  return { notes };
+  return { notes, ioFailures };
 }
 
 /** Reruns until every failed regression is cleared or `times` reruns repeated it; notes what happened. */

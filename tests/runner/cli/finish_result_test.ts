@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { finishResult } from "../../../runner/cli/finish_result.ts";
+import { EXIT_CODES } from "../../../runner/model/exit_codes.ts";
 import { sampleResult } from "../../_helpers/result_fixtures.ts";
 
 Deno.test("an interrupted run with --update-baseline says the history was left as it was", async () => {
@@ -20,6 +21,51 @@ Deno.test("an interrupted run with --update-baseline says the history was left a
       /baseline not updated: the run stopped early \(interrupted\), so the history in .* was left/,
     );
     await assert.rejects(Deno.stat(`${dir}/baselines`), Deno.errors.NotFound);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a report that cannot be written exits 5 naming it; the others and the verdict are written", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    // A folder where report.html goes: the rename over it fails, whoever runs the test.
+    await Deno.mkdir(`${dir}/out/report.html`, { recursive: true });
+    await Deno.writeTextFile(`${dir}/out/report.html/keep`, "");
+    const result = sampleResult();
+    const finished = await finishResult(result, {
+      outDir: `${dir}/out`,
+      judge: true,
+      color: false,
+    });
+    assert.equal(finished.exitCode, EXIT_CODES.ioFailed);
+    assert.equal(finished.ioFailures.length, 1);
+    assert.match(finished.ioFailures[0], /^html report not written to .*out\/report\.html: /);
+    assert.deepEqual(Object.keys(finished.paths).sort(), ["json", "junit", "md"]);
+    const stored = JSON.parse(await Deno.readTextFile(`${dir}/out/result.json`));
+    assert.ok(result.verdict, "judged");
+    assert.deepEqual(stored.verdict, result.verdict, "the gates' verdict is still stored");
+    assert.ok(finished.summary.includes(result.verdict.summary), "and still printed");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a baseline that cannot be updated exits 5 naming it, not 0 with a note", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    // The baseline folder lies below a regular file: no history there, and none can be written.
+    await Deno.writeTextFile(`${dir}/file`, "");
+    const finished = await finishResult(sampleResult(), {
+      outDir: `${dir}/out`,
+      reports: [],
+      judge: true,
+      baselineDir: `${dir}/file/baselines`,
+      updateBaseline: true,
+      color: false,
+    });
+    assert.equal(finished.exitCode, EXIT_CODES.ioFailed);
+    assert.match(finished.ioFailures.join("\n"), /^baseline not updated: .*file\/baselines/);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -48,7 +48,7 @@ Deno.test("with no baseline yet, only the SLOs are judged and a note says so", a
   assert.equal(result.warnings, undefined);
   assert.equal(result.baseline, undefined);
   const without = run(1);
-  assert.deepEqual(await judgeRun(without, {}), { notes: [] });
+  assert.deepEqual(await judgeRun(without, {}), { notes: [], ioFailures: [] });
   assert.deepEqual(without.verdicts.map((v) => v.kind), ["slo"]);
 });
 
@@ -56,7 +56,10 @@ Deno.test("after five appended runs, a run 30% slower fails the regression gate"
   await using dir = await tempDir();
   await seedHistory(dir.path);
   const steady = run(1.002);
-  assert.deepEqual(await judgeRun(steady, { baselineDir: dir.path }), { notes: [] });
+  assert.deepEqual(await judgeRun(steady, { baselineDir: dir.path }), {
+    notes: [],
+    ioFailures: [],
+  });
   assert.ok(steady.verdicts.some((v) => v.kind === "regression"));
   assert.ok(steady.verdicts.every((v) => v.status === "pass"), JSON.stringify(steady.verdicts));
   assert.equal(gateExitCode(steady.verdicts), 0);
@@ -146,6 +149,7 @@ Deno.test("updateBaseline refuses a tool-limited or incomplete run, leaving the 
   );
   const incomplete = await judgeRun(run(1, 8, { complete: false }), options);
   assert.match(incomplete.notes.at(-1)!, /^baseline not updated: refusing to add an incomplete/);
+  assert.deepEqual(incomplete.ioFailures, [], "a refused run is no file's fault");
   assert.deepEqual(await Deno.readFile(baselinePath(dir.path, "shop")), before);
 });
 
@@ -256,4 +260,21 @@ Deno.test("a stage the plan changed: its skipped regression gate is named, and t
   const history = await loadBaseline(dir.path, "shop");
   assert.ok(history.ok && history.baseline);
   assert.equal(history.baseline.runs.length, 1, "the old runs are not mixed with the new");
+});
+
+Deno.test("a history that cannot be written is an I/O failure, named with its folder", async () => {
+  await using dir = await tempDir();
+  await Deno.writeTextFile(`${dir.path}/file`, "");
+  const result = run(1);
+  const judged = await judgeRun(result, {
+    baselineDir: `${dir.path}/file/baselines`,
+    updateBaseline: true,
+  });
+  assert.equal(judged.ioFailures.length, 1);
+  assert.match(
+    judged.ioFailures[0],
+    /^baseline not updated: cannot make the history folder .*\/file\/baselines \(/,
+  );
+  assert.ok(judged.notes.includes(judged.ioFailures[0]));
+  assert.equal(result.verdict?.status, "pass", "the gates are judged all the same");
 });

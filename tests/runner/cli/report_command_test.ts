@@ -1,0 +1,71 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { reportCommand } from "../../../runner/cli/report_command.ts";
+import { EXIT_CODES } from "../../../runner/model/exit_codes.ts";
+import type { RunResult } from "../../../runner/model/run_result.ts";
+import { sampleResult } from "../../_helpers/result_fixtures.ts";
+import { makeFifo, settlesWithin } from "../../_helpers/special_files.ts";
+
+/** A folder holding `result.json` (the sample result, changed by `alter`), removed afterwards. */
+async function stored(
+  alter: (r: RunResult) => void = () => {},
+): Promise<AsyncDisposable & { dir: string; file: string }> {
+  const dir = await Deno.makeTempDir({ prefix: "tailgate-report-" });
+  const result = sampleResult();
+  alter(result);
+  const file = join(dir, "result.json");
+  await Deno.writeTextFile(file, JSON.stringify(result));
+  return { dir, file, [Symbol.asyncDispose]: () => Deno.remove(dir, { recursive: true }) };
+}
+
+Deno.test("tailgate report on a FIFO or a link to /dev/zero exits 2 at once, naming it", async () => {
+  await using s = await stored();
+  const fifo = join(s.dir, "fifo.json");
+  await makeFifo(fifo);
+  const outcome = await settlesWithin(reportCommand([fifo, "--no-color"]), 2_000, fifo);
+  assert.equal(outcome.exitCode, 2);
+  assert.deepEqual(outcome.errors, [
+    `cannot read ${fifo}: it is not a regular file (a device, pipe or socket)`,
+  ]);
+  const zero = join(s.dir, "zero.json");
+  await Deno.symlink("/dev/zero", zero);
+  const device = await reportCommand([zero, "--no-color"]);
+  assert.equal(device.exitCode, 2);
+  assert.match(device.errors[0], /is not a regular file/);
+});
+
+Deno.test("tailgate report refuses impossible counts with the JSON path, never printing them", async () => {
+  await using s = await stored((r) => {
+    r.totals.counts.completed = 1e308;
+    r.totals.counts.scheduled = -5;
+  });
+  const outcome = await reportCommand([s.file, "--no-color"]);
+  assert.equal(outcome.exitCode, 2);
+  assert.deepEqual(outcome.errors, [
+    `${s.file}: totals.counts.scheduled is -5: a count is a whole number from 0 to 2^53`,
+  ]);
+  assert.equal(outcome.output, undefined);
+});
+
+Deno.test("tailgate report names the stage and label of a damaged histogram, exit 2", async () => {
+  await using s = await stored((r) => {
+    r.stages[1].labels[0].service.hdr = "AAAA" + r.stages[1].labels[0].service.hdr.slice(4);
+  });
+  const outcome = await reportCommand([s.file, "--no-color"]);
+  assert.equal(outcome.exitCode, 2);
+  assert.match(
+    outcome.errors[0],
+    /: stages\[1\]\.labels\[0\]\.service\.hdr \(stage "main", label "GET \/a", service time\) is damaged: /,
+  );
+});
+
+Deno.test("tailgate report exits 5 naming a report it could not write, and writes the others", async () => {
+  await using s = await stored();
+  await Deno.mkdir(join(s.dir, "report.html"));
+  await Deno.writeTextFile(join(s.dir, "report.html", "keep"), "");
+  const outcome = await reportCommand([s.file, "--no-color"]);
+  assert.equal(outcome.exitCode, EXIT_CODES.ioFailed);
+  assert.equal(outcome.errors.length, 1);
+  assert.match(outcome.errors[0], /^html report not written to .*report\.html: /);
+  assert.match(outcome.output!, /wrote .*junit\.xml\nwrote .*summary\.md$/);
+});

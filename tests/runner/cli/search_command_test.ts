@@ -1,0 +1,44 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { startTarget } from "../../../mod.ts";
+import { searchCommand } from "../../../runner/cli/search_command.ts";
+import { EXIT_CODES } from "../../../runner/model/exit_codes.ts";
+
+/** A search of two short steps that both pass: a complete search that found a rate. */
+function tinySearch(url: string): string {
+  return `name: tiny-search
+target: ${url}
+requests: [{ path: / }]
+load: { connections: 4, stages: [{ rate: 10/s, duration: 1s }] }
+slo: [error_rate < 50%]
+search: { from: 40/s, max: 80/s, step: 500ms, warmup: 100ms, cooldown: 0s, soak: 0s }
+`;
+}
+
+Deno.test("tailgate search exits 5 when the history it should update cannot be written, naming it", async () => {
+  await using target = await startTarget({ mode: "hello", port: 0 });
+  const dir = await Deno.makeTempDir({ prefix: "tailgate-search-" });
+  try {
+    const plan = join(dir, "search.yaml");
+    await Deno.writeTextFile(plan, tinySearch(target.url));
+    // The history folder lies below a regular file: no history there, and none can be written.
+    await Deno.writeTextFile(join(dir, "file"), "");
+    const outcome = await searchCommand([
+      plan,
+      ...["--out", join(dir, "out"), "--baseline", join(dir, "file", "b"), "--update-baseline"],
+    ], () => {});
+    assert.equal(outcome.exitCode, EXIT_CODES.ioFailed, JSON.stringify(outcome));
+    assert.equal(outcome.errors.length, 1);
+    assert.match(
+      outcome.errors[0],
+      /^history not updated: cannot make the history folder .*file\/b/,
+    );
+    assert.match(outcome.output!, /sustainable rate at least 80\/s/, "the search still reports");
+    assert.match(
+      outcome.output!,
+      /wrote .*search\.json\nwrote .*search\.md\nwrote .*search\.html$/,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
