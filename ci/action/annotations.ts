@@ -10,6 +10,7 @@
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { holdsSoundness, soundnessVerdicts } from "../../runner/gates/run_soundness.ts";
 import type { RunResult, Verdict } from "../../runner/model/run_result.ts";
+import { inertLine } from "../../runner/plan/printable.ts";
 import { type Annotation, formatAnnotation } from "./workflow_commands.ts";
 
 /** Where paths are resolved: the repository root and the folder `tailgate` ran in. */
@@ -95,35 +96,50 @@ function verdictMessage(v: Verdict): string {
 }
 
 const ISSUE = /^(\S.*?):(\d+):(\d+): (error|warning): (.+)$/;
+const LOCATED = /^(\d+):(\d+): (error|warning): (.+)$/;
 
 /**
  * Annotations for the plan problems `tailgate` printed (`file:line:col: error: message`, then the
- * source line and a hint, which are folded into the message).
+ * source line and a hint, which are folded into the message). tailgate prints a file's name inert
+ * (runner/plan/printable.ts): a line that starts with one of `files` so printed is that file's.
  *
  * @example
  * ```ts
  * import { planIssueAnnotations } from "./annotations.ts";
  * planIssueAnnotations("plans/a.yaml:6:32: error: unknown unit `sec`\n  hint: write `60s`\n",
- *   { workspace: "/w", cwd: "/w" });
+ *   { workspace: "/w", cwd: "/w" }, ["plans/a.yaml"]);
  * // ["::error file=plans/a.yaml,line=6,col=32,title=tailgate plan::unknown unit `sec` (hint: write `60s`)"]
  * ```
  */
-export function planIssueAnnotations(stderr: string, paths: AnnotationPaths): string[] {
+export function planIssueAnnotations(
+  stderr: string,
+  paths: AnnotationPaths,
+  files: readonly string[] = [],
+): string[] {
   const lines = stderr.split(/\r?\n/);
+  const issueAt = (line: string) => {
+    const known = files.find((f) => line.startsWith(`${inertLine(f)}:`));
+    const located = known === undefined
+      ? undefined
+      : LOCATED.exec(line.slice(inertLine(known).length + 1));
+    if (known !== undefined && located) return [known, ...located.slice(1)];
+    return ISSUE.exec(line)?.slice(1);
+  };
   const out: string[] = [];
   for (let i = 0; i < lines.length; i++) {
-    const m = ISSUE.exec(lines[i]);
-    if (!m) continue;
-    let message = m[5];
-    for (let j = i + 1; j < lines.length && j <= i + 4 && !ISSUE.test(lines[j]); j++) {
+    const issue = issueAt(lines[i]);
+    if (!issue) continue;
+    const [file, line, col, level] = issue;
+    let message = issue[4];
+    for (let j = i + 1; j < lines.length && j <= i + 4 && !issueAt(lines[j]); j++) {
       const hint = /^\s+hint: (.+)$/.exec(lines[j]);
       if (hint) message += ` (hint: ${hint[1]})`;
     }
     out.push(formatAnnotation({
-      level: m[4] as "error" | "warning",
-      file: repoRelative(m[1], paths),
-      line: Number(m[2]),
-      col: Number(m[3]),
+      level: level as "error" | "warning",
+      file: repoRelative(file, paths),
+      line: Number(line),
+      col: Number(col),
       title: "tailgate plan",
       message,
     }));

@@ -65,7 +65,7 @@ export async function publishOutcomes(
     const lines = outcomes.flatMap((o) =>
       o.result
         ? annotationsFor(o.result, options.paths)
-        : planIssueAnnotations(o.stderr, options.paths)
+        : planIssueAnnotations(o.stderr, options.paths, [o.plan])
     );
     for (const line of capAnnotations(lines)) print(line);
   }

@@ -5,6 +5,7 @@ import {
   repoRelative,
 } from "../../../ci/action/annotations.ts";
 import { judgeRun } from "../../../runner/gates/judge_run.ts";
+import { inertLine } from "../../../runner/plan/printable.ts";
 import type { RunResult } from "../../../runner/model/run_result.ts";
 import { gateResult, scaledUs } from "../../_helpers/gate_fixtures.ts";
 
@@ -139,5 +140,15 @@ Deno.test("planIssueAnnotations() turns tailgate's located plan errors into anno
     "::error file=plans/orders.yaml,line=14,col=32,title=tailgate plan::unknown unit `sec` in " +
     "`60sec` (hint: write `60s`)",
     "::warning file=plans/orders.yaml,line=20,col=5,title=tailgate plan::p99.9 needs 10,000 requests",
+  ]);
+});
+
+Deno.test("planIssueAnnotations() points at the plan file itself when tailgate printed its name inert", () => {
+  // tailgate breaks `##[` and a leading `::` in what it prints; the annotation names the real file.
+  const plan = "plans/a ##[error]x:1:2: error: y.yaml";
+  const stderr = `${inertLine(plan)}:6:32: error: unknown unit \`sec\`\n  hint: write \`60s\`\n`;
+  assert.deepEqual(planIssueAnnotations(stderr, PATHS, [plan]), [
+    "::error file=plans/a ##[error]x%3A1%3A2%3A error%3A y.yaml,line=6,col=32,title=tailgate plan" +
+    "::unknown unit `sec` (hint: write `60s`)",
   ]);
 });
