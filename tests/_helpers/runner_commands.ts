@@ -88,33 +88,41 @@ export function runnerCommand(
 ): RunnerCommand | undefined {
   const known = (name: string) =>
     names === undefined ? name !== "" : names.includes(name.toLowerCase());
+  // Exactly as written first (the command's data and properties as the runner reads them), then
+  // with the characters a culture-sensitive match skips dropped.
   const folded = line.replace(COLLATION_IGNORED, "");
-  const trimmed = folded.replace(DOTNET_WHITESPACE, "");
-  if (trimmed.startsWith("::")) {
-    const end = trimmed.indexOf("::", 2);
-    if (end >= 0) {
-      const info = trimmed.slice(2, end);
-      const [name, properties] = split(info, " ");
-      if (known(name)) {
-        return {
-          form: "v2",
-          command: name.toLowerCase(),
-          properties: pairs(properties.trim(), ",", unescapeProperty),
-          data: unescapeData(trimmed.slice(end + 2)),
-        };
-      }
-    }
-  }
-  const at = folded.indexOf("##[");
-  const close = at < 0 ? -1 : folded.indexOf("]", at);
+  return parseV2(line, known) ?? parseV2(folded, known) ?? parseLegacy(line, known) ??
+    parseLegacy(folded, known);
+}
+
+/** `ActionCommand.TryParseV2`: `TrimStart()`, a `::` prefix, the name and properties to `::`. */
+function parseV2(line: string, known: (name: string) => boolean): RunnerCommand | undefined {
+  const trimmed = line.replace(DOTNET_WHITESPACE, "");
+  if (!trimmed.startsWith("::")) return undefined;
+  const end = trimmed.indexOf("::", 2);
+  if (end < 0) return undefined;
+  const [name, properties] = split(trimmed.slice(2, end), " ");
+  if (!known(name)) return undefined;
+  return {
+    form: "v2",
+    command: name.toLowerCase(),
+    properties: pairs(properties.trim(), ",", unescapeProperty),
+    data: unescapeData(trimmed.slice(end + 2)),
+  };
+}
+
+/** `ActionCommand.TryParse`: `##[` anywhere, the name and properties to `]`. */
+function parseLegacy(line: string, known: (name: string) => boolean): RunnerCommand | undefined {
+  const at = line.indexOf("##[");
+  const close = at < 0 ? -1 : line.indexOf("]", at);
   if (close < 0) return undefined;
-  const [name, properties] = split(folded.slice(at + 3, close), " ");
+  const [name, properties] = split(line.slice(at + 3, close), " ");
   if (!known(name)) return undefined;
   return {
     form: "legacy",
     command: name.toLowerCase(),
     properties: pairs(properties, ";", unescapeLegacy),
-    data: unescapeLegacy(folded.slice(close + 1)),
+    data: unescapeLegacy(line.slice(close + 1)),
   };
 }
 
