@@ -12,6 +12,7 @@
 import { inputValue } from "./action_inputs.ts";
 import { commitInPlace, restoreFromBranch, saveToBranch } from "./baseline_git.ts";
 import { formatAnnotation, writeOutputs } from "./workflow_commands.ts";
+import { inertLine } from "../../runner/plan/printable.ts";
 
 /**
  * Runs `restore` or `save` for the mode in `TAILGATE_BASELINE`; returns the exit code (2 only for
@@ -36,6 +37,8 @@ export async function baselinesMain(
   const message = `tailgate: baselines after ${sha} (run ${
     env.GITHUB_RUN_ID ?? "local"
   }) [skip ci]`;
+  // Plain lines quote inputs (the branch, the folder): printed inert, as no command guards them.
+  const say = (line: string) => print(inertLine(line));
   const warn = (what: string, e: unknown) =>
     print(formatAnnotation({
       level: "warning",
@@ -45,7 +48,7 @@ export async function baselinesMain(
   try {
     if (command === "restore" && mode === "branch") {
       const restored = await restoreFromBranch(place, branch, dir);
-      print(
+      say(
         restored.commit
           ? `restored ${restored.files.length} baseline file(s) from ${branch} at ${restored.commit}`
           : `no branch ${branch} yet: the first update on the default branch creates it`,
@@ -54,7 +57,7 @@ export async function baselinesMain(
     } else if (command === "save" && mode === "branch") {
       const restoredCommit = env.TAILGATE_RESTORED_COMMIT || undefined;
       const saved = await saveToBranch(place, branch, dir, restoredCommit, message);
-      print(
+      say(
         saved.commit
           ? `pushed ${saved.changed.join(", ")} to ${branch} (${saved.commit})`
           : `baselines unchanged: nothing pushed to ${branch}`,
@@ -77,10 +80,10 @@ export async function baselinesMain(
             "(baselines/): commit it, or set baseline-commit: true",
         }));
       } else if (await commitInPlace(place, current, dir, message)) {
-        print(`committed ${dir} to ${current}`);
+        say(`committed ${dir} to ${current}`);
       }
     } else if (command !== "restore" && command !== "save") {
-      print(`usage: baselines.ts restore|save (got ${command ?? "nothing"})`);
+      say(`usage: baselines.ts restore|save (got ${command ?? "nothing"})`);
       return 2;
     }
   } catch (e) {

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { baselinesMain } from "../../../ci/action/baselines.ts";
 import { gitIn, gitOrigin } from "../../_helpers/git_fixtures.ts";
+import { commandLines } from "../../_helpers/runner_commands.ts";
 
 async function main(command: string, env: Record<string, string>) {
   const output = await Deno.makeTempFile({ prefix: "tailgate-baselines-" });
@@ -101,4 +102,16 @@ Deno.test("after a failed restore, save warns and keeps the branch's history ins
     "did not restore them, so its copies lack their runs",
   ]);
   assert.equal(await gitIn(repo.origin, ["show", "tailgate-baselines:shop.json"]), "10 runs");
+});
+
+Deno.test("baselines prints a hostile branch input inert: the runner runs no command from it", async () => {
+  await using repo = await gitOrigin();
+  const work = await repo.clone("work");
+  const { printed } = await main("restore", {
+    TAILGATE_BASELINE: "branch",
+    TAILGATE_BASELINE_BRANCH: "perf ##[error]legacy\n::error title=INJECTED::via-input",
+    GITHUB_WORKSPACE: work,
+  });
+  assert.ok(printed.length > 0);
+  assert.deepEqual(commandLines(printed), [], printed.join("\n"));
 });
