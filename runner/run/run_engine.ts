@@ -25,6 +25,8 @@ import { prepareRequest } from "../engine/http1_request.ts";
 import { RenderAhead, RequestRenderer } from "../engine/render/mod.ts";
 import { type Clock, type Connection, PERFORMANCE_CLOCK, type Waker } from "../engine/types.ts";
 import type { ErrorKind } from "../model/run_result.ts";
+import { readRegularFile } from "../model/regular_file.ts";
+import { MAX_BODY_FILE_BYTES } from "../plan/validate_body.ts";
 
 /** A progress snapshot, about once a second. */
 export interface Progress {
@@ -149,7 +151,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
     weights: plan.requests.map((r) => r.weight),
   });
   const fileBodies = await Promise.all(
-    plan.requests.map((r) => r.body?.kind === "file" ? Deno.readFile(r.body.path) : undefined),
+    plan.requests.map((r) => r.body?.kind === "file" ? readBodyFile(r.body.path) : undefined),
   );
   const renderer = plan.requests.some((r) => r.template !== undefined)
     ? new RequestRenderer(plan, fileBodies)
@@ -338,4 +340,15 @@ function unopenedNotice(
   }
   return `${parts.join("; ")}; starting anyway (each connects on first use, within its ` +
     "request's timeout)";
+}
+
+/**
+ * A body file's bytes, read as the plan was checked: a regular file of at most
+ * {@linkcode MAX_BODY_FILE_BYTES}, and never more than that read (it may have grown, or been
+ * swapped for a device, since the plan was read).
+ */
+async function readBodyFile(path: string): Promise<Uint8Array> {
+  const read = await readRegularFile(path, MAX_BODY_FILE_BYTES);
+  if (!read.ok) throw new Error(`body file ${path} ${read.reason}`);
+  return read.bytes;
 }

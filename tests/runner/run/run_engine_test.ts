@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { join } from "node:path";
+import { loadPlan } from "../../../runner/plan/load_plan.ts";
 import { runEngine } from "../../../runner/run/run_engine.ts";
 import { startTarget } from "../../../runner/target/mod.ts";
 import { parseText } from "../../_helpers/plan_fixtures.ts";
@@ -59,4 +61,32 @@ load:
   );
   assert.doesNotMatch(notices[0], /did not open within/);
   assert.equal(run.recorded.stages[0].counts.errors.tls, 2);
+});
+
+Deno.test("runEngine() reads at most 16 MiB of a body file, even one that grew after the check", async () => {
+  await using target = await startTarget({ mode: "hello", port: 0 });
+  const dir = await Deno.makeTempDir();
+  try {
+    const body = join(dir, "body.bin");
+    await Deno.writeTextFile(body, "small");
+    const planPath = join(dir, "plan.yaml");
+    await Deno.writeTextFile(
+      planPath,
+      `name: grows
+target: ${target.url}
+requests: [{ method: PUT, path: /, body: { file: body.bin } }]
+load: { connections: 1, stages: [{ rate: 1/s, duration: 1s }] }
+`,
+    );
+    const { plan } = await loadPlan(planPath, { requireEnv: true });
+    assert.ok(plan);
+    // Checked at 5 bytes; by the run it holds 16 MiB and one byte (sparse: nothing is written).
+    await Deno.truncate(body, 16 * 1024 * 1024 + 1);
+    await assert.rejects(
+      () => runEngine({ plan }),
+      /body file .*body\.bin is 16777217 bytes; at most 16777216 are read/,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
