@@ -41,7 +41,21 @@ const SHORT_ESCAPES: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": 
  * ```
  */
 export function inertLines(text: string): string {
-  return noWorkflowCommands(text.split("\n").map(printable).join("\n"));
+  return text.split("\n").map(inertLine).join("\n");
+}
+
+/**
+ * One line of plan-controlled text made inert: {@linkcode printable}, so it stays one line, then
+ * {@linkcode noWorkflowCommands}.
+ *
+ * @example
+ * ```ts
+ * import { inertLine } from "./printable.ts";
+ * inertLine("a\n::error::b ##[warning]c"); // "a\\n::error::b #\\#[warning]c"
+ * ```
+ */
+export function inertLine(text: string): string {
+  return noWorkflowCommands(printable(text));
 }
 
 // What a GitHub Actions runner takes for a workflow command (actions/runner:
