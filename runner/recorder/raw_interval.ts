@@ -1,19 +1,23 @@
 /**
  * A closed interval as the engine thread hands it over: counts and the histograms' non-empty
- * buckets, not yet summarised or encoded. Turning it into an {@linkcode IntervalResult}
+ * buckets, not yet summarised or encoded (a closed stage's labels are kept the same way). Turning it into an {@linkcode IntervalResult}
  * (percentiles, deflate, base64) costs about a millisecond per histogram, which is why that work
  * runs off the engine thread (interval_store.ts).
  *
  * @module
  */
-import type { IntervalResult, LabelResult, RequestCounts } from "../model/run_result.ts";
-import type { EncodedHistogram } from "../model/run_result.ts";
+import type {
+  EncodedHistogram,
+  IntervalResult,
+  LabelResult,
+  RequestCounts,
+} from "../model/run_result.ts";
 import { createHistogram, type Histogram, type SparseCounts } from "../hdr/mod.ts";
 import { toEncodedHistogram } from "../hdr/encoded_histogram.ts";
 import { addCounts, emptyCounts } from "./request_counts.ts";
 import { emptyEncodedHistogram } from "./empty_histogram.ts";
 
-/** One label's share of a closed interval. */
+/** One label's share of a closed interval or stage. */
 export interface RawLabel {
   label: string;
   counts: RequestCounts;
@@ -31,6 +35,14 @@ export interface RawInterval {
   labels: RawLabel[];
 }
 
+/** Labels encoded, and their whole. */
+export interface EncodedLabels {
+  counts: RequestCounts;
+  response: EncodedHistogram;
+  service: EncodedHistogram;
+  labels: LabelResult[];
+}
+
 /**
  * Summarises and encodes a raw interval; the interval's whole is the exact merge of its labels.
  *
@@ -41,12 +53,38 @@ export interface RawInterval {
  * ```
  */
 export function encodeRawInterval(raw: RawInterval): IntervalResult {
+  const { counts, response, service, labels } = encodeRawLabels(raw.labels);
+  return {
+    startMs: raw.startMs,
+    durationMs: raw.durationMs,
+    stageIndex: raw.stageIndex,
+    intendedPerSec: counts.scheduled / (raw.durationMs / 1000),
+    sentPerSec: raw.sentPerSec,
+    completedPerSec: raw.completedPerSec,
+    counts,
+    response,
+    service,
+    labels,
+  };
+}
+
+/**
+ * Encodes the labels of an interval or a stage, and their whole: counts added, histograms merged
+ * exactly (one label: its own figures are the whole).
+ *
+ * @example
+ * ```ts
+ * import { encodeRawLabels } from "./raw_interval.ts";
+ * // const { counts, response, service, labels } = encodeRawLabels(raw.labels);
+ * ```
+ */
+export function encodeRawLabels(raw: readonly RawLabel[]): EncodedLabels {
   const response = createHistogram();
   const service = createHistogram();
   const counts = emptyCounts();
   // One scratch histogram encodes every label's: a label is a few buckets, its layout 188 KB.
   const scratch = createHistogram();
-  const labels: LabelResult[] = raw.labels.map((l) => {
+  const labels: LabelResult[] = raw.map((l) => {
     response.addSparse(l.response);
     service.addSparse(l.service);
     addCounts(counts, l.counts);
@@ -57,17 +95,18 @@ export function encodeRawInterval(raw: RawInterval): IntervalResult {
       service: encodeSparse(l.service, scratch),
     };
   });
-  const single = labels.length === 1;
+  if (labels.length === 1) {
+    return {
+      counts: labels[0].counts,
+      response: labels[0].response,
+      service: labels[0].service,
+      labels,
+    };
+  }
   return {
-    startMs: raw.startMs,
-    durationMs: raw.durationMs,
-    stageIndex: raw.stageIndex,
-    intendedPerSec: counts.scheduled / (raw.durationMs / 1000),
-    sentPerSec: raw.sentPerSec,
-    completedPerSec: raw.completedPerSec,
-    counts: single ? labels[0].counts : counts,
-    response: single ? labels[0].response : toEncodedHistogram(response),
-    service: single ? labels[0].service : toEncodedHistogram(service),
+    counts,
+    response: toEncodedHistogram(response),
+    service: toEncodedHistogram(service),
     labels,
   };
 }

@@ -2,9 +2,11 @@
  * Records what the engine measured: corrected response time (completion − intended send time)
  * and service time (completion − actual write), per stage, per request label and per interval of
  * intended send time, with request counts. No per-request storage: an interval's histograms are
- * encoded as soon as every request scheduled in it has completed, and their memory is reused. A
- * label's histograms (188 KB each) exist only in the stages and seconds it had requests in; an
- * idle one is reported with empty counts and the empty histogram.
+ * encoded as soon as every request scheduled in it has completed, and their memory is reused; a
+ * stage's are kept as counts and non-empty buckets once the schedule has passed it and its
+ * requests have completed. So a label's histograms (188 KB each) exist only in the stages and
+ * seconds still open that it had requests in: memory grows with labels, not labels x stages. An
+ * idle label is reported with empty counts and the empty histogram.
  *
  * @module
  */
@@ -14,7 +16,6 @@ import type {
   EncodedHistogram,
   ErrorKind,
   IntervalResult,
-  LabelResult,
   RequestCounts,
   StageResult,
 } from "../model/run_result.ts";
@@ -22,9 +23,9 @@ import type { StageWindow } from "../schedule/build_schedule.ts";
 import { createHistogram, type Histogram } from "../hdr/mod.ts";
 import { msToRecordableUs, toEncodedHistogram } from "../hdr/encoded_histogram.ts";
 import { InlineIntervalStore, type IntervalStore } from "./interval_store.ts";
-import type { RawInterval } from "./raw_interval.ts";
-import { addCounts, emptyCounts } from "./request_counts.ts";
-import { EMPTY_SPARSE, emptyEncodedHistogram } from "./empty_histogram.ts";
+import { encodeRawLabels, type RawInterval, type RawLabel } from "./raw_interval.ts";
+import { emptyCounts } from "./request_counts.ts";
+import { EMPTY_SPARSE } from "./empty_histogram.ts";
 
 /**
  * The engine-stall probe's sampling period (us): a stall longer than this is also recorded once
@@ -89,6 +90,10 @@ export class Recorder implements RecordSink {
   readonly #expects: readonly StatusExpectation[];
   readonly #intervalMs: number;
   readonly #stageGroups: Groups[];
+  /** A stage's labels once it is over: the schedule passed it and its requests completed. */
+  readonly #sealedStages: (RawLabel[] | undefined)[];
+  /** Requests of each stage scheduled and not yet completed. */
+  readonly #stageOutstanding: number[];
   readonly #open = new Map<number, OpenInterval>();
   readonly #store: IntervalStore;
   /** Indexes of the intervals closed so far. */
@@ -118,6 +123,8 @@ export class Recorder implements RecordSink {
     this.#expects = expects;
     this.#intervalMs = intervalMs;
     this.#stageGroups = stages.map(() => new Array(labels.length));
+    this.#sealedStages = stages.map(() => undefined);
+    this.#stageOutstanding = stages.map(() => 0);
     this.#warmup = stages.map((s) => s.warmup);
   }
 
@@ -125,6 +132,7 @@ export class Recorder implements RecordSink {
   scheduled(fireMs: number, stageIndex: number, labelIndex: number): void {
     const interval = this.#interval(Math.floor(fireMs / this.#intervalMs));
     interval.outstanding++;
+    this.#stageOutstanding[stageIndex]++;
     this.#group(interval.groups, labelIndex).counts.scheduled++;
     this.#group(this.#stageGroups[stageIndex], labelIndex).counts.scheduled++;
   }
@@ -172,6 +180,7 @@ export class Recorder implements RecordSink {
     const index = Math.floor(c.fireMs / this.#intervalMs);
     const interval = this.#interval(index);
     interval.outstanding--;
+    this.#stageOutstanding[c.stageIndex]--;
     const sent = !Number.isNaN(c.writtenMs);
     const error: ErrorKind | undefined = c.error ??
       (c.status !== 0 && !this.#expected(c.labelIndex, c.status) ? "unexpected_status" : undefined);
@@ -196,7 +205,8 @@ export class Recorder implements RecordSink {
 
   /**
    * Encodes and releases every interval that ends at or before `scheduledUpToMs` (all its
-   * requests have left the schedule) and has no request outstanding.
+   * requests have left the schedule) and has no request outstanding; keeps every such stage as
+   * counts and buckets and releases its histograms.
    */
   closeIntervals(scheduledUpToMs: number): void {
     for (const [index, interval] of this.#open) {
@@ -204,6 +214,12 @@ export class Recorder implements RecordSink {
         this.#closeInterval(interval);
       }
     }
+    this.#stages.forEach((w, i) => {
+      const over = w.startMs + w.profile.durationMs <= scheduledUpToMs;
+      if (over && this.#stageOutstanding[i] === 0 && this.#sealedStages[i] === undefined) {
+        this.#sealedStages[i] = this.#rawLabels(this.#stageGroups[i]);
+      }
+    });
   }
 
   /** The 99th percentile (us) of the most recent encoded interval, for progress lines. */
@@ -228,7 +244,7 @@ export class Recorder implements RecordSink {
     }
     const intervals = this.#store.all().sort((a, b) => a.startMs - b.startMs);
     const stages = this.#stages.map((w, i) => {
-      const labels = this.#labelResults(this.#stageGroups[i]);
+      const raw = this.#sealedStages[i] ?? this.#rawLabels(this.#stageGroups[i]);
       return {
         index: w.index,
         name: w.name,
@@ -238,8 +254,7 @@ export class Recorder implements RecordSink {
         toPerSec: w.profile.toPerSec,
         startMs: w.startMs,
         durationMs: w.profile.durationMs,
-        ...combine(this.#stageGroups[i], labels),
-        labels,
+        ...encodeRawLabels(raw),
       };
     });
     return {
@@ -272,38 +287,30 @@ export class Recorder implements RecordSink {
       stageIndex: this.#stageAt(startMs),
       sentPerSec: (this.#sentByInterval[interval.index] ?? 0) / seconds,
       completedPerSec: (this.#completedByInterval[interval.index] ?? 0) / seconds,
-      labels: this.#labels.map((label, i) => {
-        const g = interval.groups[i];
-        return g === undefined
-          ? { label, counts: emptyCounts(), response: EMPTY_SPARSE, service: EMPTY_SPARSE }
-          : {
-            label,
-            counts: g.counts,
-            response: g.response.toSparse(),
-            service: g.service.toSparse(),
-          };
-      }),
+      labels: this.#rawLabels(interval.groups),
     };
-    for (const g of interval.groups) if (g !== undefined) this.#release(g);
     this.#store.add(raw);
   }
 
-  #labelResults(groups: Groups): LabelResult[] {
+  /**
+   * The groups as counts and non-empty buckets (an idle label: none), their histograms released
+   * for reuse.
+   */
+  #rawLabels(groups: Groups): RawLabel[] {
     return this.#labels.map((label, i) => {
       const g = groups[i];
-      return g === undefined
-        ? {
-          label,
-          counts: emptyCounts(),
-          response: emptyEncodedHistogram(),
-          service: emptyEncodedHistogram(),
-        }
-        : {
-          label,
-          counts: structuredClone(g.counts),
-          response: toEncodedHistogram(g.response),
-          service: toEncodedHistogram(g.service),
-        };
+      if (g === undefined) {
+        return { label, counts: emptyCounts(), response: EMPTY_SPARSE, service: EMPTY_SPARSE };
+      }
+      groups[i] = undefined;
+      const raw = {
+        label,
+        counts: g.counts,
+        response: g.response.toSparse(),
+        service: g.service.toSparse(),
+      };
+      this.#release(g);
+      return raw;
     });
   }
 
@@ -370,23 +377,6 @@ function record(
   if (c.status !== 0) counts.statusCodes[c.status] = (counts.statusCodes[c.status] ?? 0) + 1;
   if (error === undefined) counts.ok++;
   else counts.errors[error] = (counts.errors[error] ?? 0) + 1;
-}
-
-/** The whole of several label groups: merged histograms (exact) and added counts. */
-function combine(groups: Groups, labels: LabelResult[]) {
-  if (labels.length === 1) {
-    return { counts: labels[0].counts, response: labels[0].response, service: labels[0].service };
-  }
-  const response = createHistogram();
-  const service = createHistogram();
-  const counts = emptyCounts();
-  for (const g of groups) {
-    if (g === undefined) continue;
-    response.add(g.response);
-    service.add(g.service);
-    addCounts(counts, g.counts);
-  }
-  return { counts, response: toEncodedHistogram(response), service: toEncodedHistogram(service) };
 }
 
 function bump(counts: number[], index: number): void {
