@@ -70,7 +70,7 @@ export function validatePlan(
     : undefined;
   const seedsDraws = vars.length > 0 || data.some((d) => d.order !== "sequence");
   const load = get("load") ? readLoad(reader, get("load")!, seedsDraws) : undefined;
-  if (f.has("requests")) checkLabelCount(reader, f.get("requests")!, load?.stages.length ?? 1);
+  if (f.has("requests")) checkLabelCount(reader, f.get("requests")!);
   const requestsOk = requests !== undefined &&
     !reader.issues.some((i) => i.path.startsWith("requests") && i.severity === "error");
   if (requestsOk) warnUnused(reader, get("data"), get("vars"), data, vars, requests);
