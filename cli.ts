@@ -90,13 +90,60 @@ function progressWriter(io: CliIo): (line: string) => void {
   };
 }
 
+/**
+ * How long a command may take to finish after the first SIGINT or SIGTERM: a run's 2 s grace for
+ * requests in flight, a started service's 5 s to stop (`ab`), then the result and the reports
+ * (2 s with 1000 busy labels). Past it, something is stuck: the process ends.
+ */
+const WRAP_UP_MS = 15_000;
+
+/**
+ * Turns the first SIGINT or SIGTERM into `controller.abort()`, so the command stops and still
+ * writes what it measured; ends the process (exit 3, saying why on stderr) at a second signal, or
+ * when the command is still busy `wrapUpMs` after the first. Returns a function that removes the
+ * listeners and the deadline.
+ *
+ * @example
+ * ```ts
+ * import { abortOnSignals } from "./cli.ts";
+ * const controller = new AbortController();
+ * const release = abortOnSignals(controller);
+ * // ... run a command with controller.signal ...
+ * release();
+ * ```
+ */
+export function abortOnSignals(controller: AbortController, wrapUpMs = WRAP_UP_MS): () => void {
+  let deadline: ReturnType<typeof setTimeout> | undefined;
+  const end = (why: string) => {
+    // Results, reports and baselines are written atomically: a file is whole or not there.
+    console.error(
+      `tailgate: ${why}: stopped at once; files written so far are kept, the others are not ` +
+        "written",
+    );
+    Deno.exit(EXIT_CODES.invalidRun);
+  };
+  const listeners = (["SIGINT", "SIGTERM"] as const).map((signal) => {
+    const listener = () => {
+      if (controller.signal.aborted) return end(`${signal} again`);
+      controller.abort();
+      deadline = setTimeout(
+        () => end(`still busy ${wrapUpMs / 1000} s after ${signal}`),
+        wrapUpMs,
+      );
+    };
+    Deno.addSignalListener(signal, listener);
+    return { signal, listener };
+  });
+  return () => {
+    clearTimeout(deadline);
+    for (const { signal, listener } of listeners) Deno.removeSignalListener(signal, listener);
+  };
+}
+
 if (import.meta.main) {
   const controller = new AbortController();
-  const onSignal = () => controller.abort();
-  Deno.addSignalListener("SIGINT", onSignal);
-  Deno.addSignalListener("SIGTERM", onSignal);
+  const release = abortOnSignals(controller);
   const code = await main(Deno.args, CONSOLE_IO, controller.signal);
-  Deno.removeSignalListener("SIGINT", onSignal);
-  Deno.removeSignalListener("SIGTERM", onSignal);
+  release();
   Deno.exit(code);
 }

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
 import { capture } from "./_helpers/cli_capture.ts";
 import { commandLines } from "./_helpers/runner_commands.ts";
 import { main } from "../cli.ts";
@@ -393,4 +394,169 @@ Deno.test("deno install -g makes a working `tailgate` without the project's deno
   } finally {
     await Deno.remove(root, { recursive: true });
   }
+});
+
+/** `tailgate` in a process of its own; its stderr is collected as it comes. */
+function spawnCli(args: string[]) {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-all", "cli.ts", ...args],
+    cwd: ROOT,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).spawn();
+  let stderr = "";
+  const decoder = new TextDecoder();
+  const reading = (async () => {
+    for await (const chunk of child.stderr) stderr += decoder.decode(chunk, { stream: true });
+  })();
+  const stdout = new Response(child.stdout).text();
+  return {
+    child,
+    stderr: () => stderr,
+    /** Sends `signal`; resolves once the process exits, failing (and killing it) after `boundMs`. */
+    async stop(signal: Deno.Signal, boundMs: number) {
+      const sentMs = performance.now();
+      child.kill(signal);
+      return await this.exit(boundMs, sentMs);
+    },
+    async exit(boundMs: number, sinceMs = performance.now()) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<"late">((r) => timer = setTimeout(() => r("late"), boundMs));
+      const status = await Promise.race([child.status, late]);
+      clearTimeout(timer);
+      if (status === "late") {
+        child.kill("SIGKILL");
+        await child.status;
+        await reading;
+        assert.fail(`still running ${boundMs} ms later; its output:\n${stderr.slice(-2000)}`);
+      }
+      await reading;
+      return { code: status.code, ms: performance.now() - sinceMs, stdout: await stdout, stderr };
+    },
+  };
+}
+
+/** Polls every 10 ms, at most `boundMs`, until `ready()`. */
+async function until(ready: () => boolean, boundMs: number, what: string): Promise<void> {
+  for (const start = performance.now(); !ready(); await new Promise((r) => setTimeout(r, 10))) {
+    if (performance.now() - start > boundMs) assert.fail(`not ${what} within ${boundMs} ms`);
+  }
+}
+
+/** Whether process `pid` has a handler for SIGTERM (tailgate's listener is installed). */
+function catchesSigterm(pid: number): boolean {
+  const status = Deno.readTextFileSync(`/proc/${pid}/status`);
+  const mask = BigInt(`0x${/^SigCgt:\s*([0-9a-f]+)$/m.exec(status)?.[1] ?? "0"}`);
+  return (mask & (1n << 14n)) !== 0n;
+}
+
+/**
+ * Writes `dir/<name>.yaml`, a plan of `labels` requests with distinct names (its `requests:` key
+ * on line 3) and one `stage`, and starts `tailgate run` on it, writing into `dir/<name>/`.
+ */
+async function startRun(url: string, dir: string, name: string, labels: number, stage: string) {
+  const items = Array.from({ length: labels }, (_, i) => `  - { name: r${i}, path: /${i} }\n`);
+  const plan = `${dir}/${name}.yaml`;
+  await Deno.writeTextFile(
+    plan,
+    `name: labels\ntarget: ${url}\nrequests:\n${items.join("")}` +
+      `load: { connections: 4, stages: [${stage}] }\n`,
+  );
+  return spawnCli(["run", plan, "--out", `${dir}/${name}`, "--no-baseline"]);
+}
+
+/** Runs `test` with a target started and a temporary folder, removing both after. */
+async function withTargetAndDir(
+  options: Parameters<typeof startTarget>[0],
+  test: (target: { url: string }, dir: string) => Promise<void>,
+): Promise<void> {
+  await using target = await startTarget(options);
+  const dir = await Deno.makeTempDir({ prefix: "tailgate-signal-" });
+  try {
+    await test(target, dir);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("tailgate run refuses 28,000 labels in seconds, a SIGTERM while it parses included", async () => {
+  await withTargetAndDir({ mode: "hello", port: 0 }, async (target, dir) => {
+    // Before the cap: the recorder's 56,000 histograms (10 GB) were built without a turn of the
+    // event loop, so the SIGTERM went unseen for minutes.
+    const cli = await startRun(target.url, dir, "plan", 28_000, "{ rate: 2/s, duration: 1s }");
+    await until(() => catchesSigterm(cli.child.pid), 20_000, "listening for SIGTERM");
+    const exited = await cli.stop("SIGTERM", 20_000);
+    assert.equal(exited.code, 2, exited.stderr);
+    assert.match(exited.stderr, /plan\.yaml:3:1: error: 28000 requests, each its own label/);
+  });
+});
+
+Deno.test("SIGTERM ends a run of 1000 labels in each phase, exit 3, keeping what it measured", async () => {
+  await withTargetAndDir({ mode: "hello", port: 0 }, async (target, dir) => {
+    const long = "{ rate: 200/s, duration: 20s }";
+    // Plan checks, preflight and connections: nothing measured yet.
+    const early = await startRun(target.url, dir, "early", 1000, long);
+    await until(() => catchesSigterm(early.child.pid), 20_000, "listening for SIGTERM");
+    assert.equal((await early.stop("SIGTERM", 10_000)).code, 3);
+    // The run: stopped, what was measured written.
+    const during = await startRun(target.url, dir, "during", 1000, long);
+    await until(() => /^\[/m.test(during.stderr()), 20_000, "running");
+    const stopped = await during.stop("SIGTERM", 10_000);
+    assert.equal(stopped.code, 3, stopped.stderr);
+    const result = JSON.parse(await Deno.readTextFile(`${dir}/during/result.json`));
+    assert.equal(result.run.complete, false);
+    assert.ok(result.totals.counts.completed > 0);
+    assert.equal(result.stages[0].labels.length, 1000);
+    // Judging and reports, after the result is written: finished, as the verdict says.
+    const after = await startRun(target.url, dir, "after", 1000, "{ rate: 200/s, duration: 1s }");
+    await until(() => existsSync(`${dir}/after/result.json`), 30_000, "measured");
+    const finished = await after.stop("SIGTERM", 10_000);
+    assert.equal(finished.code, 0, finished.stderr);
+    for (const file of ["result.json", "report.html", "junit.xml", "summary.md"]) {
+      assert.ok(existsSync(`${dir}/after/${file}`), file);
+    }
+  });
+});
+
+Deno.test("a second SIGTERM ends a stopping run at once, without its 2 s grace", async () => {
+  await withTargetAndDir({ mode: "fixed", delayMs: 10_000, port: 0 }, async (target, dir) => {
+    const cli = await startRun(target.url, dir, "plan", 1, "{ rate: 20/s, duration: 30s }");
+    await until(() => /^\[/m.test(cli.stderr()), 20_000, "running");
+    cli.child.kill("SIGTERM"); // every request in flight: the run waits up to 2 s for them
+    await new Promise((r) => setTimeout(r, 300));
+    const exited = await cli.stop("SIGTERM", 10_000);
+    assert.equal(exited.code, 3, exited.stderr);
+    assert.ok(exited.ms < 1000, `${exited.ms.toFixed(0)} ms after the second SIGTERM`);
+    assert.match(exited.stderr, /tailgate: SIGTERM again: stopped at once/);
+  });
+});
+
+Deno.test("a command still busy the wrap-up time after a signal is ended, exit 3", async () => {
+  // A command that never ends, whatever the signal asks: the listener must end it itself.
+  const code = `import { abortOnSignals } from "./cli.ts";
+abortOnSignals(new AbortController(), 300);
+console.log("ready");
+setInterval(() => {}, 1000);`;
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["eval", code],
+    cwd: ROOT,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const stderr = new Response(child.stderr).text();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  assert.equal((await reader.read()).value?.trim(), "ready");
+  const sentMs = performance.now();
+  child.kill("SIGINT");
+  const late = setTimeout(() => child.kill("SIGKILL"), 10_000);
+  const status = await child.status;
+  const ms = performance.now() - sentMs;
+  clearTimeout(late);
+  await reader.cancel();
+  assert.equal(status.code, 3, await stderr);
+  assert.ok(ms >= 300 && ms < 5000, `${ms.toFixed(0)} ms after SIGINT`);
+  assert.match(await stderr, /tailgate: still busy 0\.3 s after SIGINT: stopped/);
 });
