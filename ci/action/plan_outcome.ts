@@ -5,7 +5,8 @@
  * @module
  */
 import { join } from "node:path";
-import { readRunResult } from "../../runner/result/read_run_result.ts";
+import { MAX_RESULT_BYTES, readRunResult } from "../../runner/result/read_run_result.ts";
+import { readRegularFile } from "../../runner/model/regular_file.ts";
 import type { RunResult, VerdictStatus } from "../../runner/model/run_result.ts";
 import { REPORT_FILES } from "../../reporters/report_formats.ts";
 import { planVerdict } from "./verdict.ts";
@@ -26,7 +27,15 @@ export interface PlanOutcome {
   summaryMd?: string;
   /** Plan problems and other errors `tailgate` printed. */
   stderr: string;
+  /**
+   * On exit 5, what was not read or written: "I/O failure: " and the errors `tailgate` printed
+   * (each `tailgate <command>: …` line of `stderr`), for the summary and an annotation.
+   */
+  ioFailure?: string;
 }
+
+/** The largest summary.md read back; tailgate's own are a few kilobytes. */
+const MAX_SUMMARY_BYTES = 16 * 1024 * 1024;
 
 /**
  * Reads what `tailgate` wrote in `dir` (`result.json`, `summary.md`) and draws the verdict.
@@ -44,12 +53,13 @@ export async function readOutcome(
   exitCode: number,
   stderr: string,
 ): Promise<PlanOutcome> {
-  const ab = await readIfExists(join(dir, "ab.json"));
+  const ab = await readIfExists(join(dir, "ab.json"), MAX_RESULT_BYTES);
   if (ab !== undefined) return abOutcome(plan, dir, exitCode, stderr, ab);
-  const text = await readIfExists(join(dir, REPORT_FILES.json));
+  const text = await readIfExists(join(dir, REPORT_FILES.json), MAX_RESULT_BYTES);
   const read = text === undefined ? undefined : readRunResult(text);
   const result = read?.ok ? read.result : undefined;
-  const summaryMd = await readIfExists(join(dir, REPORT_FILES.md));
+  const summaryMd = await readIfExists(join(dir, REPORT_FILES.md), MAX_SUMMARY_BYTES);
+  const ioFailure = exitCode === EXIT_CODES.ioFailed ? ioFailureOf(stderr) : undefined;
   return {
     plan,
     dir,
@@ -58,7 +68,15 @@ export async function readOutcome(
     verdict: planVerdict(exitCode, result),
     ...(summaryMd === undefined ? {} : { summaryMd }),
     stderr,
+    ...(ioFailure === undefined ? {} : { ioFailure }),
   };
+}
+
+/** "I/O failure: " and the errors tailgate printed (`tailgate <command>: …`), else its last lines. */
+function ioFailureOf(stderr: string): string {
+  const lines = stderr.split(/\r?\n/).filter((l) => l.trim() !== "");
+  const errors = lines.flatMap((l) => /^tailgate [a-z]+: (.+)$/.exec(l)?.[1] ?? []);
+  return `I/O failure: ${(errors.length ? errors : lines.slice(-5)).join("; ")}`;
 }
 
 /**
@@ -83,7 +101,7 @@ async function abOutcome(
     : status === "fail"
     ? EXIT_CODES.gateFailed
     : EXIT_CODES.invalidRun;
-  const summaryMd = await readIfExists(join(dir, "ab.md"));
+  const summaryMd = await readIfExists(join(dir, "ab.md"), MAX_SUMMARY_BYTES);
   return {
     plan,
     dir,
@@ -94,11 +112,8 @@ async function abOutcome(
   };
 }
 
-async function readIfExists(path: string): Promise<string | undefined> {
-  try {
-    return await Deno.readTextFile(path);
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return undefined;
-    throw e;
-  }
+/** The file's text, or undefined when it is missing or is no regular file of at most `maxBytes`. */
+async function readIfExists(path: string, maxBytes: number): Promise<string | undefined> {
+  const read = await readRegularFile(path, maxBytes);
+  return read.ok ? new TextDecoder().decode(read.bytes) : undefined;
 }

@@ -13,7 +13,7 @@ import { type AnnotationPaths, annotationsFor, planIssueAnnotations } from "./an
 import type { PlanOutcome } from "./plan_outcome.ts";
 import { appendStepSummary, COMMENT_MAX_BYTES, renderCiSummary } from "./step_summary.ts";
 import { type FailOn, jobExitCode, worstVerdict } from "./verdict.ts";
-import { writeOutputs } from "./workflow_commands.ts";
+import { formatAnnotation, writeOutputs } from "./workflow_commands.ts";
 
 /** Where to publish. */
 export interface PublishOptions {
@@ -62,11 +62,17 @@ export async function publishOutcomes(
   const exitCode = outcomes.find((o) => o.verdict === verdict)?.exitCode ?? EXIT_CODES.usage;
   const code = jobExitCode(verdict, exitCode, options.failOn);
   if (options.annotate) {
-    const lines = outcomes.flatMap((o) =>
-      o.result
+    const lines = outcomes.flatMap((o) => [
+      ...(o.result
         ? annotationsFor(o.result, options.paths)
-        : planIssueAnnotations(o.stderr, options.paths, [o.plan])
-    );
+        : planIssueAnnotations(o.stderr, options.paths, [o.plan])),
+      // Files not written (exit 5) are told apart from a failed gate, whatever the result says.
+      ...(o.ioFailure === undefined ? [] : [formatAnnotation({
+        level: "error",
+        title: "tailgate: I/O failure",
+        message: `${o.plan}: ${o.ioFailure}`,
+      })]),
+    ]);
     for (const line of capAnnotations(lines)) print(line);
   }
   const summaryPath = join(options.out, "summary.md");

@@ -23,6 +23,7 @@ const EXIT_MEANINGS: Record<number, string> = {
   2: "invalid plan or usage",
   3: "run invalid or too few samples",
   4: "target unreachable",
+  5: "I/O failure",
 };
 
 /**
@@ -76,9 +77,13 @@ export function renderCiSummary(
 }
 
 function sectionOf(o: PlanOutcome): string {
-  if (o.summaryMd !== undefined) return o.summaryMd;
   const what = EXIT_MEANINGS[o.exitCode] ?? `tailgate ended with code ${o.exitCode}`;
-  return `### ${markdownText(o.plan)}\n\nNo report: ${what} (exit ${o.exitCode}); see the job log.`;
+  const section = o.summaryMd ??
+    `### ${markdownText(o.plan)}\n\nNo report: ${what} (exit ${o.exitCode}); see the job log.`;
+  // What was not written is said under whatever was: the summary may be all that is left.
+  return o.ioFailure === undefined
+    ? section
+    : `${section.trimEnd()}\n\n**${markdownText(o.ioFailure)}**`;
 }
 
 /**

@@ -18,7 +18,9 @@ const SEVERITY: Record<VerdictStatus, number> = { pass: 0, inconclusive: 1, inva
 /**
  * One plan's verdict: the run verdict its result stores (computed once by the gates), when the
  * process wrote a judged result and exited with the code that verdict earns; `invalid` when it
- * wrote none or exited otherwise (a crash, an unreachable target, a usage error).
+ * wrote none or exited otherwise (a crash, an unreachable target, a usage error), and on an I/O
+ * failure (exit 5: a report, the result or the history was not written), whatever the stored
+ * verdict says: the job must neither pass nor read as a failed gate when its files are missing.
  *
  * @example
  * ```ts
@@ -27,6 +29,7 @@ const SEVERITY: Record<VerdictStatus, number> = { pass: 0, inconclusive: 1, inva
  * ```
  */
 export function planVerdict(exitCode: number, result: RunResult | undefined): VerdictStatus {
+  if (exitCode === EXIT_CODES.ioFailed) return "invalid";
   if (result === undefined) return exitCode === EXIT_CODES.ok ? "pass" : "invalid";
   // A judged result whose target stopped answering is the server's failure (exit 4).
   const verdict = runVerdictOf(result);

@@ -2,18 +2,27 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { readOutcome } from "../../../ci/action/plan_outcome.ts";
 import { judgeRun } from "../../../runner/gates/judge_run.ts";
+import { EXIT_CODES } from "../../../runner/model/exit_codes.ts";
+import type { RunResult } from "../../../runner/model/run_result.ts";
 import { gateResult, scaledUs } from "../../_helpers/gate_fixtures.ts";
+import { makeFifo, settlesWithin } from "../../_helpers/special_files.ts";
+
+/** Writes `dir/result.json`: 1 ms answers at 100/s for 10 s, judged by `slo`. */
+async function writeJudged(dir: string, slo: string): Promise<RunResult> {
+  const result = gateResult([{
+    ratePerSec: 100,
+    durationMs: 10_000,
+    labels: [{ label: "GET /", response: scaledUs(1_000, 1) }],
+  }], { slos: [slo] });
+  await judgeRun(result);
+  await Deno.writeTextFile(join(dir, "result.json"), JSON.stringify(result));
+  return result;
+}
 
 Deno.test("readOutcome() reads the result and summary tailgate wrote and draws the verdict", async () => {
   const dir = await Deno.makeTempDir({ prefix: "tailgate-outcome-" });
   try {
-    const result = gateResult([{
-      ratePerSec: 100,
-      durationMs: 10_000,
-      labels: [{ label: "GET /", response: scaledUs(1_000, 1) }],
-    }], { slos: ["p99 < 1ms"] });
-    await judgeRun(result);
-    await Deno.writeTextFile(join(dir, "result.json"), JSON.stringify(result));
+    await writeJudged(dir, "p99 < 1ms");
     await Deno.writeTextFile(join(dir, "summary.md"), "### shop\n");
     const o = await readOutcome("plans/shop.yaml", dir, 1, "");
     assert.equal(o.verdict, "fail");
@@ -41,4 +50,43 @@ Deno.test("readOutcome() of a folder tailgate never wrote is invalid, without re
     { verdict: o.verdict, result: o.result, summaryMd: o.summaryMd },
     { verdict: "invalid", result: undefined, summaryMd: undefined },
   );
+});
+
+Deno.test("readOutcome() of exit 5 is an I/O failure, invalid whatever the stored verdict, with tailgate's errors", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "tailgate-outcome-" });
+  try {
+    const result = await writeJudged(dir, "p99 < 5ms");
+    assert.equal(result.verdict?.status, "pass");
+    const stderr = "[steady 1s/10s] intended 100/s\n" +
+      "tailgate run: html report not written to out/report.html: No space left on device (os error 28)\n" +
+      "tailgate run: baseline not updated: cannot take the history lock b/shop.json.lock: No space left on device (os error 28)\n";
+    const o = await readOutcome("plans/shop.yaml", dir, EXIT_CODES.ioFailed, stderr);
+    assert.equal(o.verdict, "invalid", "not a pass: its files are missing");
+    assert.equal(
+      o.ioFailure,
+      "I/O failure: html report not written to out/report.html: No space left on device (os " +
+        "error 28); baseline not updated: cannot take the history lock b/shop.json.lock: No " +
+        "space left on device (os error 28)",
+    );
+    const passed = await readOutcome("plans/shop.yaml", dir, EXIT_CODES.ok, "");
+    assert.equal(passed.ioFailure, undefined);
+    assert.equal(passed.verdict, "pass");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("readOutcome() never reads a result.json that is a FIFO", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "tailgate-outcome-" });
+  try {
+    await makeFifo(join(dir, "result.json"));
+    const o = await settlesWithin(
+      readOutcome("plans/shop.yaml", dir, 0, ""),
+      2_000,
+      join(dir, "result.json"),
+    );
+    assert.deepEqual([o.result, o.summaryMd, o.verdict], [undefined, undefined, "pass"]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

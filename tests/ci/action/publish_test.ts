@@ -83,3 +83,29 @@ Deno.test("capAnnotations(): errors first, ten of each, one notice for the rest"
   );
   assert.deepEqual(capAnnotations(warnings), warnings, "nothing left out: no notice");
 });
+
+Deno.test("publishOutcomes() annotates an I/O failure (exit 5) as an error saying what was not written", async () => {
+  const cwd = await Deno.makeTempDir({ prefix: "tailgate-publish-" });
+  try {
+    const failed: PlanOutcome = {
+      ...outcome("invalid", 5),
+      ioFailure: "I/O failure: html report not written to out/report.html: No space left on device",
+    };
+    const lines: string[] = [];
+    const p = await publishOutcomes([failed], {
+      out: "out",
+      cwd,
+      failOn: "fail",
+      paths: { workspace: cwd, cwd },
+      annotate: true,
+    }, (l) => lines.push(l));
+    assert.deepEqual([p.verdict, p.exitCode, p.jobExitCode], ["invalid", 5, 5]);
+    assert.equal(
+      lines[0],
+      "::error title=tailgate%3A I/O failure::plans/invalid.yaml: I/O failure: html report not " +
+        "written to out/report.html: No space left on device",
+    );
+  } finally {
+    await Deno.remove(cwd, { recursive: true });
+  }
+});

@@ -77,3 +77,21 @@ Deno.test("appendStepSummary() appends with a closing newline and does nothing w
     await Deno.remove(file);
   }
 });
+
+Deno.test("renderCiSummary() tells an I/O failure (exit 5) as one, with what was not written", () => {
+  const failed: PlanOutcome = {
+    ...outcome("plans/a.yaml", 5, "### a\n\nall good\n"),
+    ioFailure: "I/O failure: html report not written to out/report.html: No space left on device",
+  };
+  const text = renderCiSummary([failed], "invalid");
+  assert.match(text, /^\| plans\/a\.yaml \|  \| \*\*invalid\*\* \| 5 \(I\/O failure\) \|$/m);
+  assert.match(
+    text,
+    /### a\n\nall good\n\n\*\*I\/O failure: html report not written to out\/report\.html: No space left on device\*\*\n$/,
+  );
+  const none = renderCiSummary([{ ...failed, summaryMd: undefined } as PlanOutcome], "invalid");
+  assert.match(
+    none,
+    /No report: I\/O failure \(exit 5\); see the job log\.\n\n\*\*I\/O failure: html/,
+  );
+});

@@ -71,3 +71,11 @@ Deno.test("jobExitCode() follows fail-on: inconclusive reds every non-pass, fail
     assert.equal(jobExitCode(verdict, code, "never"), never, `${verdict} never`);
   }
 });
+
+Deno.test("planVerdict() reads exit 5 (an I/O failure) as invalid even beside a passing result, and fail-on keeps its code", async () => {
+  const passed = await judged(["p99 < 5ms"]);
+  assert.equal(planVerdict(0, passed), "pass");
+  assert.equal(planVerdict(5, passed), "invalid");
+  assert.equal(planVerdict(5, undefined), "invalid");
+  assert.equal(jobExitCode("invalid", 5, "fail"), 5);
+});
