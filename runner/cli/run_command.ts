@@ -14,7 +14,7 @@ import type { PlanOverrides } from "../plan/plan_overrides.ts";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { type Progress as RunProgress, runPlan } from "../api/mod.ts";
-import { checkReachable, descriptorProblem, openFilesLimit } from "../engine/preflight.ts";
+import { checkTarget, descriptorProblem, openFilesLimit } from "../engine/preflight.ts";
 import { credentialsProblem, parseHttpUrl } from "../plan/validate_url.ts";
 import { formatDurationMs, formatRatePerSec } from "../plan/units.ts";
 import { writeFileAtomic } from "../result/atomic_write.ts";
@@ -106,7 +106,8 @@ the equivalent plan, validated like any, and --print-plan prints it to commit in
   --report-url URL where the HTML report will be (a CI run's artifacts page): the
                    Markdown summary links it
   --target URL     run against this base URL instead of the plan's target
-  --ca-cert FILE   trust this PEM certificate for https targets (repeatable)
+  --ca-cert FILE   trust this PEM certificate for https targets (repeatable); a certificate
+                   not trusted stops the run before anything is sent (exit 4)
   --allow-inconclusive   exit 0, not 3, when a gate is inconclusive (the run could not decide
                          it: too few requests, or the generator's own delays); it still fails
                          on a gate that failed (--allow-insufficient: the old name)
@@ -316,7 +317,8 @@ export async function runPlanCommand(
   if (outProblem) return failed(outProblem);
   const descriptors = descriptorProblem(plan.load.maxConnections, await openFilesLimit());
   if (descriptors) return failed(descriptors);
-  const unreachable = await checkReachable(new URL(plan.requests[0].url));
+  // Reached, and an https target's certificate trusted, before anything is sent.
+  const unreachable = await checkTarget(new URL(plan.requests[0].url), caCerts);
   if (unreachable) {
     return failed(unreachable, EXIT_CODES.unreachable);
   }

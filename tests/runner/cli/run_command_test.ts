@@ -333,3 +333,44 @@ Deno.test("Ctrl-C while a run waits for --start-at ends it at once: nothing sent
   });
   assert.deepEqual(written, []);
 });
+
+Deno.test("tailgate run on an untrusted certificate exits 4 up front, naming --ca-cert, sending nothing", async () => {
+  const tls = new URL("../../testdata/tls/", import.meta.url);
+  const cert = await Deno.readTextFile(new URL("cert.pem", tls));
+  const key = await Deno.readTextFile(new URL("key.pem", tls));
+  let requests = 0;
+  await using server = Deno.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    cert,
+    key,
+    onListen: () => {},
+  }, () => {
+    requests++;
+    return new Response("ok");
+  });
+  await using dir = await tempDir();
+  const file = await planFile(String(dir), `https://127.0.0.1:${server.addr.port}`);
+  const outDir = join(String(dir), "out");
+  const lines: string[] = [];
+  const outcome = await runPlanCommand(
+    { planPath: file, outDir, caCertFiles: [] },
+    (l) => lines.push(l),
+  );
+  assert.equal(outcome.exitCode, 4, [...outcome.errors, ...lines].join("\n"));
+  assert.match(
+    outcome.errors[0],
+    /the target's TLS certificate is not trusted: .*; pass --ca-cert FILE with the CA that signed it/,
+  );
+  assert.equal(requests, 0);
+  assert.equal(outcome.result, undefined, "no run, so no result");
+  // With the certificate trusted, the same plan runs.
+  const pemFile = join(String(dir), "ca.pem");
+  await Deno.writeTextFile(pemFile, cert);
+  const trusted = await runPlanCommand(
+    { planPath: file, outDir, caCertFiles: [pemFile] },
+    () => {},
+  );
+  assert.equal(trusted.exitCode, 0, trusted.errors.join("\n"));
+  assert.equal(requests, 100);
+});
