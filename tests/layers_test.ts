@@ -18,6 +18,7 @@ const LAYERS = [
   "runner/plan",
   "runner/schedule",
   "runner/engine",
+  "runner/service",
   "runner/recorder",
   "runner/run",
   "runner/result",

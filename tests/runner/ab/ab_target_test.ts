@@ -2,13 +2,7 @@ import assert from "node:assert/strict";
 import { freePort } from "../../_helpers/free_port.ts";
 import { join } from "node:path";
 import { startAbTarget } from "../../../runner/ab/ab_target.ts";
-
-/** A command that serves one port with Deno until killed, printing a line first. */
-function serveCommand(port: number): string {
-  const code =
-    `console.log("up"); Deno.serve({ hostname: "127.0.0.1", port: ${port}, onListen() {} }, () => new Response("ok"));`;
-  return `exec ${Deno.execPath()} eval '${code}'`;
-}
+import { liveMembers, serveCommand, stubbornCommand } from "../../_helpers/service_commands.ts";
 
 async function answers(url: string): Promise<boolean> {
   try {
@@ -56,4 +50,29 @@ Deno.test("startAbTarget() refuses a port already taken, and reports a command t
     /does not answer/,
   );
   await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("ab stops a target command whose child ignores SIGTERM: its group is killed after 5 s", async () => {
+  const dir = await Deno.makeTempDir();
+  const port = freePort();
+  const target = await startAbTarget(
+    { url: `http://127.0.0.1:${port}`, start: stubbornCommand(port, false) },
+    { logPath: join(dir, "stubborn.log") },
+  );
+  const pgid = target.pgid!;
+  try {
+    assert.ok(liveMembers(pgid).length >= 2, "the service and its child run in one group");
+    const started = performance.now();
+    const stopping = target.stop();
+    const late = new Promise((r) => setTimeout(() => r("late"), 8_000));
+    assert.equal(await Promise.race([stopping.then(() => "stopped"), late]), "stopped");
+    const ms = performance.now() - started;
+    assert.ok(ms < 5_000 + 1_500, `stop() took ${ms.toFixed(0)} ms, the grace is 5 s`);
+    assert.deepEqual(liveMembers(pgid), [], "no process of the group survives");
+    assert.match(await Deno.readTextFile(join(dir, "stubborn.log")), /^up$/m);
+  } finally {
+    // Whatever happened: nothing this test started outlives it.
+    if (liveMembers(pgid).length) Deno.kill(-pgid, "SIGKILL");
+    await Deno.remove(dir, { recursive: true });
+  }
 });

@@ -1,0 +1,112 @@
+/**
+ * A service tailgate starts, waits for and stops: a command run by `sh -c` in a process group of
+ * its own, its output appended to a log file (never piped into tailgate, so nothing waits on a
+ * pipe a leftover child still holds), ready once its URL accepts a TCP connection, and stopped by
+ * ending its whole group (SIGTERM, SIGKILL after the grace). A port something else already answers
+ * on is refused, so a stale server cannot pass for the one just started. `tailgate ab` starts its
+ * targets with it.
+ *
+ * @module
+ */
+import { checkReachable } from "../engine/preflight.ts";
+import { endProcessGroup } from "./process_group.ts";
+
+/** What to start and where it answers. */
+export interface ServiceSpec {
+  /** The command that starts the service, run by `sh -c`. */
+  command: string;
+  /** The service's base URL: ready once its host and port accept a TCP connection. */
+  url: string;
+}
+
+/** Options of {@linkcode startService}. */
+export interface ServiceOptions {
+  /** The file the service's standard output and error go to (created or emptied). */
+  logPath: string;
+  /** How long the service may take to answer (ms; default 30 s). */
+  readyTimeoutMs?: number;
+  /** How long a stopped service may take to exit before its group is killed (ms; default 5 s). */
+  stopGraceMs?: number;
+  /** Stops waiting for the service to answer (and stops it). */
+  signal?: AbortSignal;
+}
+
+/** A started service; disposing it stops it. */
+export interface ServiceProcess extends AsyncDisposable {
+  /** Its process group: the id of the process the command started in. */
+  readonly pgid: number;
+  /**
+   * Ends every process of the group: SIGTERM, then SIGKILL to what is left after the grace,
+   * whatever the first process did. Resolves within the grace and about a second; calling it again
+   * waits for the same stop.
+   */
+  stop(): Promise<void>;
+}
+
+const DEFAULT_READY_TIMEOUT_MS = 30_000;
+const DEFAULT_STOP_GRACE_MS = 5_000;
+
+/**
+ * Starts `spec.command` and resolves once `spec.url` accepts a connection. Throws, with the last
+ * lines of its log, when the command exits first, does not answer in time or `signal` aborts (what
+ * it started is stopped first), or when something already answers there.
+ *
+ * @example
+ * ```ts
+ * import { startService } from "./service_process.ts";
+ * // await using service = await startService(
+ * //   { command: "./server --port 9001", url: "http://127.0.0.1:9001" },
+ * //   { logPath: "server.log" },
+ * // );
+ * ```
+ */
+export async function startService(
+  spec: ServiceSpec,
+  options: ServiceOptions,
+): Promise<ServiceProcess> {
+  const url = new URL(spec.url);
+  if ((await checkReachable(url, 500)) === undefined) {
+    throw new Error(
+      `something already listens on ${url.host}, before \`${spec.command}\` started: stop it, or ` +
+        "give its URL without a start command",
+    );
+  }
+  await Deno.writeFile(options.logPath, new Uint8Array());
+  // setsid: a group of its own. The shell sends its output to the log, then becomes the command.
+  const child = new Deno.Command("setsid", {
+    args: ["sh", "-c", 'exec >>"$0" 2>&1; exec sh -c "$1"', options.logPath, spec.command],
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  let exited: Deno.CommandStatus | undefined;
+  const status = child.status.then((s) => (exited = s));
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    stopping ??= (async () => {
+      await endProcessGroup(child.pid, options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS);
+      await status;
+    })();
+  const readyMs = options.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
+  const deadline = Date.now() + readyMs;
+  while ((await checkReachable(url, 500)) !== undefined) {
+    if (exited !== undefined || Date.now() > deadline || options.signal?.aborted) {
+      const why = exited !== undefined
+        ? `exited with code ${exited.code} before ${url.host} answered`
+        : options.signal?.aborted
+        ? "was stopped"
+        : `did not answer on ${url.host} within ${readyMs / 1000} s`;
+      await stop();
+      throw new Error(`\`${spec.command}\` ${why}; its output: ${await logTail(options.logPath)}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { pgid: child.pid, stop, [Symbol.asyncDispose]: stop };
+}
+
+/** The last lines of a log, on one line, for an error message. */
+async function logTail(path: string): Promise<string> {
+  const text = await Deno.readTextFile(path).catch(() => "");
+  const last = text.trim().split("\n").slice(-5).join(" | ");
+  return last === "" ? "(none)" : last.slice(-600);
+}
