@@ -11,6 +11,7 @@ import type { RunResult } from "../model/run_result.ts";
 import { failed } from "./command.ts";
 import { finishResult } from "./finish_result.ts";
 import { checkOutDir } from "./out_dir.ts";
+import { outOverlap } from "./out_overlap.ts";
 import { argsError, readResultArgs, RESULT_ARG_OPTIONS } from "./result_args.ts";
 import type { RunOutcome } from "./run_command.ts";
 
@@ -64,7 +65,8 @@ export async function mergeCommand(args: string[], signal?: AbortSignal): Promis
     if (e instanceof MergeError) return usage(e.message);
     throw e;
   }
-  const outProblem = await checkOutDir(shared.options.outDir);
+  const outProblem = await checkOutDir(shared.options.outDir) ??
+    await outOverlap(shared.options.outDir, shared.options.baselineDir);
   if (outProblem) return usage(outProblem);
   const finished = await finishResult(merged.result, {
     ...shared.options,

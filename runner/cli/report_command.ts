@@ -13,6 +13,7 @@ import { renderTerminal } from "../../reporters/terminal.ts";
 import { EXIT_CODES, withIoFailures } from "../model/exit_codes.ts";
 import { defaultColor } from "./finish_result.ts";
 import { argsError, colorChoice } from "./result_args.ts";
+import { outOverlap } from "./out_overlap.ts";
 import type { CommandOutcome } from "./command.ts";
 
 /** The help of `tailgate report`. */
@@ -63,6 +64,8 @@ export async function reportCommand(args: string[]): Promise<CommandOutcome> {
   const read = await readRunResultFile(file);
   if (!read.ok) return usage(read.error);
   const outDir = parsed.values.out ?? dirname(file);
+  const overlap = await outOverlap(outDir);
+  if (overlap) return usage(overlap);
   const wanted: ReportFormat[] = formats.formats;
   const reportUrl = parsed.values["report-url"];
   const written = await writeReports(

@@ -25,6 +25,7 @@ import { renderSearchHtml } from "../../reporters/search_html.ts";
 import { type FileToWrite, writeEach } from "../../reporters/write_reports.ts";
 import { type CommandOutcome, failed } from "./command.ts";
 import { checkOutDir } from "./out_dir.ts";
+import { outOverlap } from "./out_overlap.ts";
 import { planToRun } from "./plan_to_run.ts";
 import { argsError } from "./result_args.ts";
 import { retarget } from "../plan/retarget.ts";
@@ -97,7 +98,8 @@ export async function searchCommand(
   }
   const exhausted = searchExhaustion({ ...plan, search });
   if (exhausted) return failed(exhausted);
-  const outProblem = await checkOutDir(outDir);
+  const outProblem = await checkOutDir(outDir) ??
+    await outOverlap(outDir, parsed.values["no-baseline"] ? undefined : parsed.values.baseline);
   if (outProblem) return failed(outProblem);
   const unreachable = await checkReachable(new URL(plan.requests[0].url));
   if (unreachable) return failed(unreachable, EXIT_CODES.unreachable);

@@ -119,3 +119,28 @@ Deno.test("tailgate merge names the file, stage and label of a damaged shard his
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("tailgate merge refuses an out folder that is the baseline folder before writing, naming both", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const files = await writeShards(dir, 2);
+    const baselines = join(dir, "baselines");
+    await Deno.mkdir(baselines);
+    // A history named like a result: a plan called `result`.
+    const history = join(baselines, "result.json");
+    await Deno.writeTextFile(history, "the history of plan `result`");
+    const outcome = await mergeCommand([
+      ...files,
+      ...["--out", baselines, "--baseline", baselines, "--update-baseline"],
+    ]);
+    assert.equal(outcome.exitCode, 2);
+    assert.match(
+      outcome.errors[0],
+      new RegExp(`^--out ${baselines} is the baseline folder ${baselines}: results and histories`),
+    );
+    assert.equal(await Deno.readTextFile(history), "the history of plan `result`");
+    assert.deepEqual([...Deno.readDirSync(baselines)].map((e) => e.name), ["result.json"]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

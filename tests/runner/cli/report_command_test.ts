@@ -69,3 +69,25 @@ Deno.test("tailgate report exits 5 naming a report it could not write, and write
   assert.match(outcome.errors[0], /^html report not written to .*report\.html: /);
   assert.match(outcome.output!, /wrote .*junit\.xml\nwrote .*summary\.md$/);
 });
+
+Deno.test("tailgate report refuses to write into the baseline folder, where a history may share a report's name", async () => {
+  await using s = await stored();
+  // The default baseline folder is relative to where tailgate runs: run it in the test's folder.
+  const history = join(s.dir, ".tailgate", "baselines", "result.json");
+  await Deno.mkdir(join(s.dir, ".tailgate", "baselines"), { recursive: true });
+  await Deno.writeTextFile(history, "the history of plan `result`");
+  const cli = new URL("../../../cli.ts", import.meta.url).pathname;
+  const run = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", cli, "report", s.file, "--format", "json", "--out", ".tailgate/baselines"],
+    cwd: s.dir,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const stderr = new TextDecoder().decode(run.stderr);
+  assert.equal(run.code, EXIT_CODES.usage, stderr);
+  assert.match(
+    stderr,
+    /^tailgate report: --out \.tailgate\/baselines is the baseline folder \.tailgate\/baselines: /,
+  );
+  assert.equal(await Deno.readTextFile(history), "the history of plan `result`");
+});

@@ -42,3 +42,21 @@ Deno.test("tailgate search exits 5 when the history it should update cannot be w
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("tailgate search refuses an out folder inside the baseline folder before searching", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "tailgate-search-" });
+  try {
+    const plan = join(dir, "search.yaml");
+    // Nothing listens there: the folders are refused before the target is tried.
+    await Deno.writeTextFile(plan, tinySearch("http://127.0.0.1:9"));
+    const baselines = join(dir, "baselines");
+    const outcome = await searchCommand([
+      plan,
+      ...["--out", join(baselines, "out"), "--baseline", baselines],
+    ], () => {});
+    assert.equal(outcome.exitCode, EXIT_CODES.usage, JSON.stringify(outcome));
+    assert.match(outcome.errors[0], /^--out .*baselines\/out lies in the baseline folder /);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
