@@ -4,6 +4,10 @@ import { capture } from "./_helpers/cli_capture.ts";
 import { commandLines } from "./_helpers/runner_commands.ts";
 import { main } from "../cli.ts";
 import { startTarget } from "../mod.ts";
+import { appendToBaseline } from "../runner/gates/baseline_store.ts";
+import { EXIT_CODES } from "../runner/model/exit_codes.ts";
+import { canFillADisk, onFullDisk } from "./_helpers/full_disk.ts";
+import { sampleResult } from "./_helpers/result_fixtures.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 
@@ -559,4 +563,80 @@ setInterval(() => {}, 1000);`;
   assert.equal(status.code, 3, await stderr);
   assert.ok(ms >= 300 && ms < 5000, `${ms.toFixed(0)} ms after SIGINT`);
   assert.match(await stderr, /tailgate: still busy 0\.3 s after SIGINT: stopped/);
+});
+
+Deno.test({
+  name:
+    "a full disk: each file not written is named with its cause, the history is kept whole, exit 5",
+  ignore: !canFillADisk(),
+  async fn() {
+    await using target = await startTarget({ mode: "hello", port: 0 });
+    const dir = await Deno.makeTempDir({ prefix: "tailgate-full-" });
+    try {
+      // The history of plan "shop", put on the disk before it fills: it must come out unchanged.
+      await appendToBaseline(`${dir}/disk.seed/baselines`, sampleResult());
+      const history = await Deno.readFile(`${dir}/disk.seed/baselines/shop.json`);
+      const plan = `${dir}/plan.yaml`;
+      await Deno.writeTextFile(
+        plan,
+        `name: shop\ntarget: ${target.url}\nrequests: [{ path: / }]\n` +
+          "load: { stages: [{ rate: 20/s, duration: 1s }] }\nslo: [error_rate < 50%]\n",
+      );
+      await Deno.mkdir(`${dir}/disk`);
+      const disk = `${dir}/disk`;
+      const run = await onFullDisk(disk, [
+        ...[Deno.execPath(), "run", "--allow-all", `${ROOT}cli.ts`, "run", plan],
+        ...["--out", `${disk}/out`, "--baseline", `${disk}/baselines`, "--update-baseline"],
+      ]);
+      assert.equal(run.code, EXIT_CODES.ioFailed, run.stderr);
+      assert.doesNotMatch(run.stderr, /Uncaught/);
+      for (const report of ["json report", "html report", "junit report", "md report"]) {
+        assert.match(
+          run.stderr,
+          new RegExp(
+            `^tailgate run: ${report} not written to ${disk}/out/\\S+: No space left`,
+            "m",
+          ),
+        );
+      }
+      assert.match(
+        run.stderr,
+        new RegExp(
+          `^tailgate run: baseline not updated: cannot take the history lock ` +
+            `${disk}/baselines/shop\\.json\\.lock: No space left on device`,
+          "m",
+        ),
+      );
+      assert.match(run.stdout, /p99/, "the summary is still printed");
+      const sha = Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", history)))
+        .map((b) => b.toString(16).padStart(2, "0")).join("");
+      assert.deepEqual(run.files, { "./baselines/shop.json": sha }, "no lock, no torn file left");
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test("tailgate run refuses --out in the baseline folder before anything is sent, naming both", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "tailgate-overlap-" });
+  try {
+    // Nothing listens on port 9: a check after the target's would exit 4, not 2.
+    const plan = `${dir}/result.yaml`;
+    await Deno.writeTextFile(
+      plan,
+      "name: result\ntarget: http://127.0.0.1:9\nrequests: [{ path: / }]\n" +
+        "load: { stages: [{ rate: 20/s, duration: 1s }] }\n",
+    );
+    const baselines = `${dir}/baselines`;
+    const io = capture();
+    const args = ["run", plan, "--out", baselines, "--baseline", baselines];
+    assert.equal(await main(args, io), EXIT_CODES.usage, io.err.join("\n"));
+    assert.match(
+      io.err.join("\n"),
+      new RegExp(`tailgate run: --out ${baselines} is the baseline folder ${baselines}: `),
+    );
+    assert.ok(!existsSync(`${baselines}/result.json`));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

@@ -20,13 +20,14 @@ import { formatDurationMs, formatRatePerSec } from "../plan/units.ts";
 import { writeFileAtomic } from "../result/atomic_write.ts";
 import { collectEnvironment } from "../result/environment.ts";
 import type { RunResult } from "../model/run_result.ts";
-import { EXIT_CODES } from "../model/exit_codes.ts";
+import { EXIT_CODES, withIoFailures } from "../model/exit_codes.ts";
 import type { ShardSpec } from "../schedule/build_schedule.ts";
 import { printable } from "../plan/printable.ts";
 import { type CommandOutcome, failed } from "./command.ts";
 import { finishResult } from "./finish_result.ts";
 import { planToRun } from "./plan_to_run.ts";
 import { checkOutDir } from "./out_dir.ts";
+import { outOverlap } from "./out_overlap.ts";
 import {
   argsError,
   readResultArgs,
@@ -127,7 +128,8 @@ the equivalent plan, validated like any, and --print-plan prints it to commit in
 Ctrl-C stops the run and still writes what was measured, marked incomplete (while waiting
 for --start-at, nothing was sent and nothing is written).
 Exit codes: 0 every gate passed, 1 a gate failed, 2 invalid plan or usage, 3 a gate was
-inconclusive or the run stopped early, 4 the target is unreachable or stopped answering.`;
+inconclusive or the run stopped early, 4 the target is unreachable or stopped answering, 5 a
+result, report or baseline could not be written (over 0, 1 and 3: the verdict is still printed).`;
 
 /** The options `parseArgs` reads (every one is in the help; a test keeps it so). */
 export const RUN_OPTIONS = {
@@ -313,7 +315,8 @@ export async function runPlanCommand(
       return failed(`--ca-cert ${f}: cannot read it (${(e as Error).message})`);
     }
   }
-  const outProblem = await checkOutDir(options.outDir);
+  const outProblem = await checkOutDir(options.outDir) ??
+    await outOverlap(options.outDir, options.baselineDir);
   if (outProblem) return failed(outProblem);
   const descriptors = descriptorProblem(plan.load.maxConnections, await openFilesLimit());
   if (descriptors) return failed(descriptors);
@@ -374,20 +377,24 @@ export async function runPlanCommand(
     );
     const measured = await runPlan(plan, { signal, caCerts, environment, onProgress: progress });
     // Every rerun's measurements are kept beside the result.
-    await writeFileAtomic(
-      join(options.outDir, `confirm-${reruns}.json`),
-      JSON.stringify(measured, null, 1) + "\n",
+    const path = join(options.outDir, `confirm-${reruns}.json`);
+    await writeFileAtomic(path, JSON.stringify(measured, null, 1) + "\n").catch((e) =>
+      ioFailures.push(`rerun ${reruns} not written to ${path}: ${(e as Error).message}`)
     );
     return measured;
   };
+  const ioFailures: string[] = [];
   const resultPath = join(options.outDir, "result.json");
-  // Write what was measured before anything else can fail, then again with the verdicts.
-  await writeFileAtomic(resultPath, JSON.stringify(result, null, 1) + "\n");
+  // Write what was measured before anything else can fail, then again with the verdicts (that
+  // second write names the file if it cannot be written).
+  await writeFileAtomic(resultPath, JSON.stringify(result, null, 1) + "\n").catch(() => {});
   const finished = await finishResult(result, {
     ...options,
     judge: options.shard === undefined,
     ...(options.confirmRuns ? { confirm: { times: options.confirmRuns, rerun } } : {}),
+    ...(signal ? { signal } : {}),
   });
+  ioFailures.push(...finished.ioFailures);
   const notes = [...finished.notes];
   const errors: string[] = [];
   if (options.shard) {
@@ -400,8 +407,9 @@ export async function runPlanCommand(
     const why = result.warnings?.find((w) => w.startsWith("the run failed part-way"));
     errors.push(`${why ?? "the run failed part-way"}; what was measured is in ${resultPath}`);
   }
+  errors.push(...ioFailures);
   return {
-    exitCode: finished.exitCode,
+    exitCode: withIoFailures(finished.exitCode, ioFailures),
     errors,
     notes,
     output: finished.summary,
