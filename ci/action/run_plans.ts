@@ -12,6 +12,9 @@
 import { globSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { EXIT_CODES } from "../../runner/model/exit_codes.ts";
+import { readRegularFile } from "../../runner/model/regular_file.ts";
+import { MAX_HISTORY_BYTES } from "../../runner/gates/baseline_store.ts";
+import { writeFileAtomic } from "../../runner/result/atomic_write.ts";
 import { claimOutDir, outPlaceProblem } from "../../runner/cli/out_dir.ts";
 import { inertLine, inertLines } from "../../runner/plan/printable.ts";
 import { readRunInputs, type RunInputs } from "./action_inputs.ts";
@@ -111,15 +114,20 @@ export async function runPlansMain(
 /**
  * Whether the baseline folder holds history files; with `baseline: committed` and an update, the
  * files are also copied to `<out>/baselines/` so the artifact carries them for the team to commit.
+ * Only regular files count, each read within the history size limit: a committed link (to
+ * /dev/zero, to a file outside the repository) or a FIFO is never opened.
  */
 async function copyCommittedBaselines(inputs: RunInputs, cwd: string): Promise<boolean> {
   if (inputs.baselineDir === undefined) return false;
   const from = resolve(cwd, inputs.baselineDir);
-  const files = globSync("*.json", { cwd: from });
+  const files = globSync("*.json", { cwd: from })
+    .filter((f) => Deno.lstatSync(join(from, f)).isFile);
   if (inputs.committed && inputs.updateBaseline && files.length > 0) {
     const to = resolve(cwd, inputs.out, "baselines");
-    await Deno.mkdir(to, { recursive: true });
-    for (const f of files) await Deno.copyFile(join(from, f), join(to, f));
+    for (const f of files) {
+      const read = await readRegularFile(join(from, f), MAX_HISTORY_BYTES);
+      if (read.ok) await writeFileAtomic(join(to, f), read.bytes);
+    }
   }
   return files.length > 0;
 }

@@ -9,6 +9,7 @@ import { gateResult, scaledUs } from "../../_helpers/gate_fixtures.ts";
 import { startTargetProcess } from "../../_helpers/target_process.ts";
 import { recordingServer } from "../../_helpers/recording_server.ts";
 import { commandLines, executedCommands } from "../../_helpers/runner_commands.ts";
+import { makeFifo, settlesWithin } from "../../_helpers/special_files.ts";
 
 /** A temporary workspace with GitHub's files, removed when done. */
 async function workspace(plans: Record<string, string>) {
@@ -487,4 +488,31 @@ slo:
     printed.join("\n"),
   );
   assert.equal(JSON.stringify(result).includes("i17"), false, "no value is stored");
+});
+
+Deno.test("run_plans copies only the regular history files of a committed baseline: no link, no FIFO", async () => {
+  await using ws = await workspace({ ".tailgate/baselines/shop.json": "{}\n" });
+  const baselines = join(ws.path, ".tailgate/baselines");
+  // A pull request can commit links (to /dev/zero, to a file outside): never read, never copied.
+  await Deno.writeTextFile(join(ws.path, "secret"), "s3cret");
+  await Deno.symlink(join(ws.path, "secret"), join(baselines, "leak.json"));
+  await makeFifo(join(baselines, "fifo.json"));
+  const code = await settlesWithin(
+    runPlansMain(
+      {
+        ...ws.env,
+        TAILGATE_PLANS: "loadtests/*.yaml",
+        TAILGATE_BASELINE: "committed",
+        TAILGATE_UPDATE_BASELINE: "true",
+      },
+      () => {},
+      { cwd: ws.path, run: () => Promise.resolve({ code: 0, stderr: "" }) },
+    ),
+    2_000,
+    join(baselines, "fifo.json"),
+  );
+  assert.equal(code, 2, "no plan matched");
+  const copied = [...Deno.readDirSync(join(ws.path, "tailgate-out", "baselines"))];
+  assert.deepEqual(copied.map((e) => [e.name, e.isFile]), [["shop.json", true]]);
+  assert.equal((await ws.outputs())["baselines-present"], "true");
 });
