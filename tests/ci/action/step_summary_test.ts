@@ -84,7 +84,7 @@ Deno.test("renderCiSummary() tells an I/O failure (exit 5) as one, with what was
     ioFailure: "I/O failure: html report not written to out/report.html: No space left on device",
   };
   const text = renderCiSummary([failed], "invalid");
-  assert.match(text, /^\| plans\/a\.yaml \|  \| \*\*invalid\*\* \| 5 \(I\/O failure\) \|$/m);
+  assert.match(text, /^\| plans\/a\.yaml \| {2}\| \*\*invalid\*\* \| 5 \(I\/O failure\) \|$/m);
   assert.match(
     text,
     /### a\n\nall good\n\n\*\*I\/O failure: html report not written to out\/report\.html: No space left on device\*\*\n$/,
