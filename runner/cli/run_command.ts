@@ -26,6 +26,7 @@ import { printable } from "../plan/printable.ts";
 import { type CommandOutcome, failed } from "./command.ts";
 import { finishResult } from "./finish_result.ts";
 import { planToRun } from "./plan_to_run.ts";
+import { readCaCerts } from "./ca_certs.ts";
 import { checkOutDir } from "./out_dir.ts";
 import { outOverlap } from "./out_overlap.ts";
 import {
@@ -307,14 +308,9 @@ export async function runPlanCommand(
   }
   const plan = options.target ? retarget(loaded.plan, options.target) : loaded.plan;
   // Every path argument is checked before the run, so no measurement is lost to a typo.
-  const caCerts: string[] = [];
-  for (const f of options.caCertFiles) {
-    try {
-      caCerts.push(await Deno.readTextFile(f));
-    } catch (e) {
-      return failed(`--ca-cert ${f}: cannot read it (${(e as Error).message})`);
-    }
-  }
+  const certs = await readCaCerts(options.caCertFiles);
+  if (!certs.ok) return failed(certs.error);
+  const { caCerts } = certs;
   const outProblem = await checkOutDir(options.outDir) ??
     await outOverlap(options.outDir, options.baselineDir);
   if (outProblem) return failed(outProblem);

@@ -8,7 +8,7 @@
  */
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { checkReachable } from "../engine/preflight.ts";
+import { checkTarget } from "../engine/preflight.ts";
 import { BaselineError } from "../gates/baseline_store.ts";
 import { DEFAULT_BASELINE_DIR } from "../gates/baseline_types.ts";
 import {
@@ -24,6 +24,7 @@ import { renderSearchMarkdown, renderSearchTerminal } from "../../reporters/sear
 import { renderSearchHtml } from "../../reporters/search_html.ts";
 import { type FileToWrite, writeEach } from "../../reporters/write_reports.ts";
 import { type CommandOutcome, failed } from "./command.ts";
+import { readCaCerts } from "./ca_certs.ts";
 import { checkOutDir } from "./out_dir.ts";
 import { outOverlap } from "./out_overlap.ts";
 import { planToRun } from "./plan_to_run.ts";
@@ -33,7 +34,7 @@ import { searchExhaustion } from "../search/search_exhaustion.ts";
 
 /** The help of `tailgate search`. */
 export const SEARCH_HELP = `Usage: tailgate search <plan.yaml> [--out DIR] [--target URL]
-                       [--baseline DIR | --no-baseline] [--update-baseline]
+                       [--ca-cert FILE] [--baseline DIR | --no-baseline] [--update-baseline]
 
 Finds the highest rate at which the plan's SLOs hold (its sustainable throughput): doubling
 from search.from until a step fails, then bisecting to within search.precision, then a soak at
@@ -42,6 +43,8 @@ the rate found. Each step is a fresh run with its own warmup, judged pass, fail 
 failing to send ends the search inconclusive, never as a figure about the server.
   --out DIR      where search.json, search.md and search.html go (default ./tailgate-out/)
   --target URL   search against this base URL instead of the plan's target
+  --ca-cert FILE trust this PEM certificate for https targets (repeatable); an untrusted
+                 certificate is named before the search starts (exit 4)
   --baseline DIR the plans' histories (default .tailgate/baselines): the rate found is judged
                  against the plan's past searches on this machine (a drop of over 10% that the
                  history's spread cannot explain is a regression)
@@ -56,6 +59,7 @@ the history could not be written (over 0, 1 and 3).`;
 export const SEARCH_OPTIONS = {
   out: { type: "string" },
   target: { type: "string" },
+  "ca-cert": { type: "string", multiple: true },
   baseline: { type: "string" },
   "no-baseline": { type: "boolean" },
   "update-baseline": { type: "boolean" },
@@ -101,7 +105,11 @@ export async function searchCommand(
   const outProblem = await checkOutDir(outDir) ??
     await outOverlap(outDir, parsed.values["no-baseline"] ? undefined : parsed.values.baseline);
   if (outProblem) return failed(outProblem);
-  const unreachable = await checkReachable(new URL(plan.requests[0].url));
+  const certs = await readCaCerts(parsed.values["ca-cert"] ?? []);
+  if (!certs.ok) return failed(certs.error);
+  const { caCerts } = certs;
+  // Reached, and an https target's certificate trusted, before the first step.
+  const unreachable = await checkTarget(new URL(plan.requests[0].url), caCerts);
   if (unreachable) return failed(unreachable, EXIT_CODES.unreachable);
 
   const baselineDir = parsed.values["no-baseline"]
@@ -117,6 +125,7 @@ export async function searchCommand(
 
   const result = await runSearch({ ...plan, search }, {
     ...(signal ? { signal } : {}),
+    ...(caCerts.length ? { caCerts } : {}),
     history: history.entries,
     onStep: ({ phase, step }) => {
       const what = `${formatRatePerSec(step.ratePerSec)} for ${formatDurationMs(step.durationMs)}` +

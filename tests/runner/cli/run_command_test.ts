@@ -8,6 +8,7 @@ import { startTarget } from "../../../runner/target/mod.ts";
 import { parseText } from "../../_helpers/plan_fixtures.ts";
 import { tcpServer } from "../../_helpers/tcp_server.ts";
 import { openFilesLimit } from "../../../runner/engine/preflight.ts";
+import { makeFifo, settlesWithin } from "../../_helpers/special_files.ts";
 
 async function tempDir(): Promise<string & AsyncDisposable> {
   const dir = await Deno.makeTempDir();
@@ -234,7 +235,30 @@ Deno.test("tailgate run checks --out and --ca-cert before the run: exit 2, the o
     () => {},
   );
   assert.equal(outcome.exitCode, 2);
-  assert.match(outcome.errors[0], /--ca-cert .*missing\.pem: cannot read it/);
+  assert.match(outcome.errors[0], /--ca-cert .*missing\.pem: does not exist/);
+});
+
+Deno.test("tailgate run refuses a --ca-cert that is a FIFO or no PEM, without blocking", async () => {
+  await using dir = await tempDir();
+  const file = await planFile(String(dir), "http://127.0.0.1:9");
+  const fifo = join(String(dir), "ca.pem");
+  await makeFifo(fifo);
+  const notPem = join(String(dir), "ca.txt");
+  await Deno.writeTextFile(notPem, "not a certificate\n");
+  const outDir = join(String(dir), "out");
+  const fromFifo = await settlesWithin(
+    runPlanCommand({ planPath: file, outDir, caCertFiles: [fifo] }, () => {}),
+    5_000,
+    fifo,
+  );
+  assert.equal(fromFifo.exitCode, 2);
+  assert.match(fromFifo.errors[0], /^--ca-cert .*ca\.pem: is not a regular file/);
+  const fromText = await runPlanCommand(
+    { planPath: file, outDir, caCertFiles: [notPem] },
+    () => {},
+  );
+  assert.equal(fromText.exitCode, 2);
+  assert.match(fromText.errors[0], /^--ca-cert .*ca\.txt: holds no PEM certificate/);
 });
 
 Deno.test("tailgate run refuses --target with credentials, without echoing them", () => {

@@ -60,3 +60,37 @@ Deno.test("tailgate search refuses an out folder inside the baseline folder befo
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("tailgate search names an untrusted certificate before its first step, and takes --ca-cert", async () => {
+  const tls = new URL("../../testdata/tls/", import.meta.url);
+  const cert = await Deno.readTextFile(new URL("cert.pem", tls));
+  const key = await Deno.readTextFile(new URL("key.pem", tls));
+  let requests = 0;
+  await using server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, cert, key, onListen: () => {} },
+    () => {
+      requests++;
+      return new Response("ok");
+    },
+  );
+  const dir = await Deno.makeTempDir({ prefix: "tailgate-search-" });
+  try {
+    const plan = join(dir, "search.yaml");
+    await Deno.writeTextFile(plan, tinySearch(`https://127.0.0.1:${server.addr.port}`));
+    const out = ["--out", join(dir, "out"), "--no-baseline"];
+    const untrusted = await searchCommand([plan, ...out], () => {});
+    assert.equal(untrusted.exitCode, EXIT_CODES.unreachable, JSON.stringify(untrusted));
+    assert.match(
+      untrusted.errors[0],
+      /the target's TLS certificate is not trusted: .*; pass --ca-cert FILE with the CA that signed it/,
+    );
+    assert.equal(requests, 0, "nothing is sent to an untrusted target");
+    const pem = join(dir, "ca.pem");
+    await Deno.writeTextFile(pem, cert);
+    const trusted = await searchCommand([plan, ...out, "--ca-cert", pem], () => {});
+    assert.equal(trusted.exitCode, EXIT_CODES.ok, JSON.stringify(trusted.errors));
+    assert.ok(requests > 0);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
