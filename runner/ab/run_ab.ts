@@ -55,6 +55,11 @@ export interface AbOptions {
   ) => void;
   /** The machine's fingerprint, when already collected. */
   environment?: Environment;
+  /**
+   * Called with each file of the comparison's own that could not be written (a run's result, the
+   * runs folder), naming it and why; the comparison goes on from what is in memory.
+   */
+  onIoFailure?: (error: string) => void;
 }
 
 /**
@@ -90,7 +95,10 @@ export async function runAb(plan: ResolvedPlan, options: AbOptions): Promise<AbR
   const seed = options.seed ?? crypto.getRandomValues(new Uint32Array(1))[0];
   const environment = options.environment ?? await collectEnvironment();
   const startedAt = new Date().toISOString();
-  await Deno.mkdir(join(options.outDir, "runs"), { recursive: true });
+  const ioFailed = (e: unknown) => options.onIoFailure?.((e as Error).message);
+  await Deno.mkdir(join(options.outDir, "runs"), { recursive: true }).catch((e) =>
+    ioFailed(new Error(`cannot make ${join(options.outDir, "runs")}: ${(e as Error).message}`))
+  );
   const done: AbRound[] = [];
   const pairs: RoundPair[] = [];
   const orders = roundOrders(rounds, seed);
@@ -112,7 +120,10 @@ export async function runAb(plan: ResolvedPlan, options: AbOptions): Promise<AbR
       });
       await judge(result);
       const resultFile = join("runs", `round-${i + 1}-${side}.json`);
-      await writeFileAtomic(join(options.outDir, resultFile), JSON.stringify(result) + "\n");
+      await writeFileAtomic(join(options.outDir, resultFile), JSON.stringify(result) + "\n")
+        .catch((e) =>
+          ioFailed(new Error(`${resultFile} not written to ${options.outDir}: ${e.message}`))
+        );
       results[side] = result;
       round.runs.push({
         side,

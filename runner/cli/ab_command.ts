@@ -12,9 +12,9 @@ import { renderAbJunit } from "../../reporters/ab_junit.ts";
 import { renderAbMarkdown, renderAbTerminal } from "../../reporters/ab_report.ts";
 import { DEFAULT_ROUNDS, runAb } from "../ab/run_ab.ts";
 import { MIN_ROUNDS } from "../gates/paired_comparison.ts";
-import { EXIT_CODES } from "../model/exit_codes.ts";
+import { EXIT_CODES, withIoFailures } from "../model/exit_codes.ts";
 import { parseDurationMs } from "../plan/units.ts";
-import { writeFileAtomic } from "../result/atomic_write.ts";
+import { type FileToWrite, writeEach } from "../../reporters/write_reports.ts";
 import { type CommandOutcome, failed } from "./command.ts";
 import { checkOutDir } from "./out_dir.ts";
 import { planToRun } from "./plan_to_run.ts";
@@ -42,7 +42,8 @@ otherwise inconclusive (more rounds decide). SLOs are judged on head's runs.
 The plan's load can be changed for the comparison, as \`tailgate run\` does:
 ${OVERRIDE_HELP}
 Exit codes: 0 every gate passed, 1 a regression or a failed SLO, 2 invalid plan or usage,
-3 inconclusive or stopped, 4 a target could not be reached or started.`;
+3 inconclusive or stopped, 4 a target could not be reached or started, 5 a file could not
+be written (over 0, 1 and 3).`;
 
 /** The options `parseArgs` reads (every one is in the help; a test keeps it so). */
 export const AB_OPTIONS = {
@@ -118,6 +119,7 @@ export async function abCommand(
   if (outProblem) return failed(outProblem);
 
   let ab;
+  const ioFailures: string[] = [];
   try {
     ab = await runAb(loaded.plan, {
       base: { url: v.base!, ...(v["base-start"] ? { start: v["base-start"] } : {}) },
@@ -127,6 +129,7 @@ export async function abCommand(
       ...(seed === undefined ? {} : { seed }),
       ...(ready?.ok ? { readyTimeoutMs: ready.value } : {}),
       ...(signal ? { signal } : {}),
+      onIoFailure: (error) => ioFailures.push(error),
       onRun: ({ round, side, phase, status }) =>
         progress(
           phase === "start"
@@ -137,23 +140,29 @@ export async function abCommand(
   } catch (e) {
     return failed((e as Error).message, EXIT_CODES.unreachable);
   }
-  const files: Array<[string, string]> = [
-    ["ab.json", JSON.stringify(ab, null, 1) + "\n"],
-    ["ab.md", renderAbMarkdown(ab)],
-    ["ab.html", renderAbHtml(ab)],
-    ["ab-junit.xml", renderAbJunit(ab)],
+  const done = ab;
+  const files: FileToWrite[] = [
+    {
+      what: "ab.json",
+      path: join(outDir, "ab.json"),
+      render: () => JSON.stringify(done, null, 1) + "\n",
+    },
+    { what: "ab.md", path: join(outDir, "ab.md"), render: () => renderAbMarkdown(done) },
+    { what: "ab.html", path: join(outDir, "ab.html"), render: () => renderAbHtml(done) },
+    { what: "ab-junit.xml", path: join(outDir, "ab-junit.xml"), render: () => renderAbJunit(done) },
   ];
-  for (const [name, text] of files) await writeFileAtomic(join(outDir, name), text);
-  const exitCode = ab.verdict.status === "pass"
+  const { written, errors } = await writeEach(files);
+  ioFailures.push(...errors);
+  const verdictCode = ab.verdict.status === "pass"
     ? EXIT_CODES.ok
     : ab.verdict.status === "fail"
     ? EXIT_CODES.gateFailed
     : EXIT_CODES.invalidRun;
   return {
-    exitCode,
-    errors: [],
+    exitCode: withIoFailures(verdictCode, ioFailures),
+    errors: ioFailures,
     notes: [],
     output: `${renderAbTerminal(ab)}\n\n` +
-      files.map(([name]) => `wrote ${join(outDir, name)}`).join("\n"),
+      files.filter((_, i) => written[i]).map((f) => `wrote ${f.path}`).join("\n"),
   };
 }
