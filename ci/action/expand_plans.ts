@@ -45,10 +45,18 @@ export function expandPlans(patterns: readonly string[], cwd: string): string[] 
   return [...new Set(files)].filter((f) => !excluded.has(f)).sort();
 }
 
+/** The out folder's copy of the committed histories, for the artifact: `<out>/baselines/`. */
+export const BASELINES_FOLDER = "baselines";
+
+/** Folders of the out folder that the Action writes itself, which no plan's folder may take. */
+export const RESERVED_SLUGS: readonly string[] = [BASELINES_FOLDER];
+
 /**
  * A distinct folder name for each plan: its path without the folder all plans share and without
  * the extension, slugged like a baseline name (`plans/api/orders.yaml` among `plans/*` gives
- * `api-orders`); a clash gets `-2`, `-3`, ….
+ * `api-orders`); a clash gets `-2`, `-3`, …, and so does a name the Action itself uses in the out
+ * folder ({@linkcode RESERVED_SLUGS}: a plan named `baselines` must not write among the copied
+ * histories).
  *
  * @example
  * ```ts
@@ -64,7 +72,7 @@ export function planSlugs(plans: readonly string[]): string[] {
   ) {
     shared++;
   }
-  const used = new Set<string>();
+  const used = new Set<string>(RESERVED_SLUGS);
   return plans.map((plan) => {
     const rest = plan.split("/").slice(shared).join("/").replace(/\.ya?ml$/i, "");
     const base = baselineSlug(rest);

@@ -18,6 +18,7 @@ import { writeFileAtomic } from "../../runner/result/atomic_write.ts";
 import { claimOutDir, outPlaceProblem } from "../../runner/cli/out_dir.ts";
 import { inertLine, inertLines } from "../../runner/plan/printable.ts";
 import { readRunInputs, type RunInputs } from "./action_inputs.ts";
+import { BASELINES_FOLDER } from "./expand_plans.ts";
 import { claimJobDirs, planJobs } from "./plan_jobs.ts";
 import { type PlanOutcome, readOutcome } from "./plan_outcome.ts";
 import { publishOutcomes } from "./publish.ts";
@@ -123,7 +124,7 @@ async function copyCommittedBaselines(inputs: RunInputs, cwd: string): Promise<b
   const files = globSync("*.json", { cwd: from })
     .filter((f) => Deno.lstatSync(join(from, f)).isFile);
   if (inputs.committed && inputs.updateBaseline && files.length > 0) {
-    const to = resolve(cwd, inputs.out, "baselines");
+    const to = resolve(cwd, inputs.out, BASELINES_FOLDER);
     for (const f of files) {
       const read = await readRegularFile(join(from, f), MAX_HISTORY_BYTES);
       if (read.ok) await writeFileAtomic(join(to, f), read.bytes);

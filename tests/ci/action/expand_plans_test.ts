@@ -48,5 +48,7 @@ Deno.test("planSlugs() drops the shared folder and the extension and keeps the n
   ]);
   assert.deepEqual(planSlugs(["plans/demo.yaml"]), ["demo"]);
   assert.deepEqual(planSlugs(["smoke.yml"]), ["smoke"]);
+  // The Action copies histories to <out>/baselines/: no plan's folder may be that one.
+  assert.deepEqual(planSlugs(["plans/baselines.yaml", "plans/a.yaml"]), ["baselines-2", "a"]);
   assert.deepEqual(planSlugs(["x/a-b.yaml", "x/a/b.yaml"]), ["a-b", "a-b-2"]);
 });
