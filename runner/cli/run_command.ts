@@ -36,6 +36,13 @@ import {
   type ResultOutputOptions,
 } from "./result_args.ts";
 import { parseShard, parseStartAt } from "./shard_args.ts";
+import {
+  readStartArgs,
+  START_HELP,
+  START_OPTIONS,
+  startRunService,
+  type StartSpec,
+} from "./run_service.ts";
 
 /** Options of a run: the plan, how to reach its target, its share, and the shared ones. */
 export interface RunOptions extends ResultOutputOptions {
@@ -59,6 +66,8 @@ export interface RunOptions extends ResultOutputOptions {
   startAtEpochMs?: number;
   /** Re-run the plan up to this many times to confirm a regression before it turns the run red. */
   confirmRuns?: number;
+  /** The service under test to start before the load and stop after it (`--start`). */
+  start?: StartSpec;
 }
 
 /** What a run produced, for cli.ts to print: the summary is the `output`. */
@@ -126,10 +135,12 @@ the equivalent plan, validated like any, and --print-plan prints it to commit in
   --start-at TIME        ISO 8601 time with a zone (2026-11-22T10:00:00Z) at which the schedule
                          starts: give every shard the same one (clocks synced by NTP)
   --color, --no-color    colour the summary or not (default: on a terminal, unless NO_COLOR)
+${START_HELP}
 Ctrl-C stops the run and still writes what was measured, marked incomplete (while waiting
 for --start-at, nothing was sent and nothing is written).
 Exit codes: 0 every gate passed, 1 a gate failed, 2 invalid plan or usage, 3 a gate was
-inconclusive or the run stopped early, 4 the target is unreachable or stopped answering, 5 a
+inconclusive or the run stopped early (or Ctrl-C while --start waited), 4 the target is
+unreachable or stopped answering (or the --start service exited or was never ready), 5 a
 result, report or baseline could not be written (over 0, 1 and 3: the verdict is still printed).`;
 
 /** The options `parseArgs` reads (every one is in the help; a test keeps it so). */
@@ -151,6 +162,7 @@ export const RUN_OPTIONS = {
   data: { type: "string", multiple: true },
   var: { type: "string", multiple: true },
   "print-plan": { type: "boolean" },
+  ...START_OPTIONS,
 } as const;
 
 /** The flags that describe an ad-hoc run against a URL (adhoc_plan.ts). */
@@ -255,6 +267,8 @@ export function parseRunArgs(
   if (confirm && shard?.ok) {
     errors.push("--confirm with --shard: a shard is not judged; confirm in `tailgate merge`'s job");
   }
+  const start = readStartArgs(v);
+  if (!start.ok) errors.push(...start.errors);
   if (errors.length || !shared.ok || !overrides.ok) return { ok: false, errors };
   return {
     ok: true,
@@ -269,6 +283,7 @@ export function parseRunArgs(
       ...(shard?.ok ? { shard: shard.shard } : {}),
       ...(startAt?.ok ? { startAtEpochMs: startAt.epochMs } : {}),
       ...(confirm ? { confirmRuns: confirm } : {}),
+      ...(start.ok && start.start ? { start: start.start } : {}),
     },
   };
 }
@@ -316,6 +331,13 @@ export async function runPlanCommand(
   if (outProblem) return failed(outProblem);
   const descriptors = descriptorProblem(plan.load.maxConnections, await openFilesLimit());
   if (descriptors) return failed(descriptors);
+  const started = options.start
+    ? await startRunService(options.start, plan.requests[0].url, options.outDir, signal)
+    : undefined;
+  if (started && "outcome" in started) return started.outcome;
+  // Stopped however this returns; a service that exits during the run aborts it.
+  await using service = started?.service;
+  signal = service?.signal ?? signal;
   // Reached, and an https target's certificate trusted, before anything is sent.
   const unreachable = await checkTarget(new URL(plan.requests[0].url), caCerts);
   if (unreachable) {
@@ -365,6 +387,11 @@ export async function runPlanCommand(
       EXIT_CODES.invalidRun,
     );
   }
+  const lost = service?.death();
+  if (lost) {
+    result.warnings = [...(result.warnings ?? []), lost];
+    result.run.complete = false;
+  }
   let reruns = 0;
   const rerun = async () => {
     reruns++;
@@ -403,9 +430,10 @@ export async function runPlanCommand(
     const why = result.warnings?.find((w) => w.startsWith("the run failed part-way"));
     errors.push(`${why ?? "the run failed part-way"}; what was measured is in ${resultPath}`);
   }
+  if (lost) errors.push(`${lost}; what was measured is in ${resultPath}`);
   errors.push(...ioFailures);
   return {
-    exitCode: withIoFailures(finished.exitCode, ioFailures),
+    exitCode: lost ? EXIT_CODES.unreachable : withIoFailures(finished.exitCode, ioFailures),
     errors,
     notes,
     output: finished.summary,

@@ -17,6 +17,8 @@ export interface ServiceSpec {
   command: string;
   /** The service's base URL: ready once its host and port accept a TCP connection. */
   url: string;
+  /** When given, ready once this URL answers a GET with a 2xx status instead. */
+  readyUrl?: string;
 }
 
 /** Options of {@linkcode startService}. */
@@ -35,6 +37,10 @@ export interface ServiceOptions {
 export interface ServiceProcess extends AsyncDisposable {
   /** Its process group: the id of the process the command started in. */
   readonly pgid: number;
+  /** Resolves with the command's exit status once its first process exits (stopped or not). */
+  readonly exited: Promise<Deno.CommandStatus>;
+  /** The last lines of its log, on one line (at most 600 characters; "(none)" when empty). */
+  logTail(): Promise<string>;
   /**
    * Ends every process of the group: SIGTERM, then SIGKILL to what is left after the grace,
    * whatever the first process did. Resolves within the grace and about a second; calling it again
@@ -89,19 +95,41 @@ export async function startService(
     })();
   const readyMs = options.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
   const deadline = Date.now() + readyMs;
-  while ((await checkReachable(url, 500)) !== undefined) {
+  const readyUrl = spec.readyUrl === undefined ? undefined : new URL(spec.readyUrl);
+  const ready = readyUrl === undefined
+    ? async () => (await checkReachable(url, 500)) === undefined
+    : () => answers2xx(readyUrl);
+  const where = readyUrl === undefined ? url.host : `${readyUrl.href} (2xx)`;
+  while (!(await ready())) {
     if (exited !== undefined || Date.now() > deadline || options.signal?.aborted) {
       const why = exited !== undefined
-        ? `exited with code ${exited.code} before ${url.host} answered`
+        ? `exited with code ${exited.code} before ${where} answered`
         : options.signal?.aborted
         ? "was stopped"
-        : `did not answer on ${url.host} within ${readyMs / 1000} s`;
+        : `did not answer on ${where} within ${readyMs / 1000} s`;
       await stop();
       throw new Error(`\`${spec.command}\` ${why}; its output: ${await logTail(options.logPath)}`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { pgid: child.pid, stop, [Symbol.asyncDispose]: stop };
+  return {
+    pgid: child.pid,
+    exited: status,
+    logTail: () => logTail(options.logPath),
+    stop,
+    [Symbol.asyncDispose]: stop,
+  };
+}
+
+/** Whether `url` answers a GET with a 2xx status within 1 s (the body is read and dropped). */
+async function answers2xx(url: URL): Promise<boolean> {
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(1_000), redirect: "manual" });
+    await res.body?.cancel();
+    return res.status >= 200 && res.status < 300;
+  } catch {
+    return false;
+  }
 }
 
 /** The last lines of a log, on one line, for an error message. */

@@ -79,3 +79,30 @@ Deno.test("a service that never answers is stopped with its group, its output in
     }
   });
 });
+
+Deno.test("a service with a readiness URL is ready only once that URL answers 2xx", async () => {
+  await inTempDir(async (dir) => {
+    const port = freePort();
+    const readyUrl = `http://127.0.0.1:${freePort()}/health`; // nothing answers there
+    const error = await startService(
+      { command: serveCommand(port), url: `http://127.0.0.1:${port}`, readyUrl },
+      { logPath: join(dir, "service.log"), readyTimeoutMs: 3_000, stopGraceMs: 500 },
+    ).then(() => undefined, (e: Error) => e);
+    assert.match(
+      String(error?.message),
+      /did not answer on http:\/\/127\.0\.0\.1:\d+\/health \(2xx\)/,
+    );
+    assert.match(String(error?.message), /its output: up/, "the port answered meanwhile");
+    const service = await startService(
+      {
+        command: serveCommand(port),
+        url: `http://127.0.0.1:${port}`,
+        readyUrl: `http://127.0.0.1:${port}/health`,
+      },
+      { logPath: join(dir, "service.log") },
+    );
+    await service.stop();
+    assert.equal((await service.exited).success, false, "ended by SIGTERM");
+    assert.match(await service.logTail(), /up/);
+  });
+});
