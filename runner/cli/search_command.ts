@@ -17,12 +17,10 @@ import {
   searchHistoryPath,
 } from "../gates/search_history.ts";
 import { EXIT_CODES, withIoFailures } from "../model/exit_codes.ts";
-import type { SearchResult } from "../model/search_result.ts";
 import { formatDurationMs, formatRatePerSec } from "../plan/units.ts";
 import { runSearch } from "../search/run_search.ts";
-import { renderSearchMarkdown, renderSearchTerminal } from "../../reporters/search_report.ts";
-import { renderSearchHtml } from "../../reporters/search_html.ts";
-import { type FileToWrite, writeEach } from "../../reporters/write_reports.ts";
+import { renderSearchTerminal } from "../../reporters/search_report.ts";
+import { writeSearchFiles } from "./search_files.ts";
 import { type CommandOutcome, failed } from "./command.ts";
 import { readCaCerts } from "./ca_certs.ts";
 import { checkOutDir } from "./out_dir.ts";
@@ -31,10 +29,12 @@ import { planToRun } from "./plan_to_run.ts";
 import { argsError } from "./result_args.ts";
 import { retarget } from "../plan/retarget.ts";
 import { searchExhaustion } from "../search/search_exhaustion.ts";
+import { readStartArgs, START_HELP, START_OPTIONS, startRunService } from "./run_service.ts";
 
 /** The help of `tailgate search`. */
 export const SEARCH_HELP = `Usage: tailgate search <plan.yaml> [--out DIR] [--target URL]
                        [--ca-cert FILE] [--baseline DIR | --no-baseline] [--update-baseline]
+                       [--start CMD [--ready URL] [--ready-timeout DUR]]
 
 Finds the highest rate at which the plan's SLOs hold (its sustainable throughput): doubling
 from search.from until a step fails, then bisecting to within search.precision, then a soak at
@@ -50,10 +50,12 @@ failing to send ends the search inconclusive, never as a figure about the server
                  history's spread cannot explain is a regression)
   --no-baseline  skip the regression gate
   --update-baseline  add this search's rate to the history (complete searches that found one)
+${START_HELP}
 Gates: the plan's sustainable_rate SLOs (e.g. sustainable_rate >= 20k/s) and the history.
 Exit codes: 0 every gate passed (or there is none and a rate was found), 1 a gate failed,
-2 invalid plan or usage, 3 inconclusive or stopped, 4 the target is unreachable, 5 a file or
-the history could not be written (over 0, 1 and 3).`;
+2 invalid plan or usage, 3 inconclusive or stopped (or Ctrl-C while --start waited), 4 the
+target is unreachable (or the --start service exited or was never ready), 5 a file or the
+history could not be written (over 0, 1 and 3).`;
 
 /** The options `parseArgs` reads (every one is in the help; a test keeps it so). */
 export const SEARCH_OPTIONS = {
@@ -63,6 +65,7 @@ export const SEARCH_OPTIONS = {
   baseline: { type: "string" },
   "no-baseline": { type: "boolean" },
   "update-baseline": { type: "boolean" },
+  ...START_OPTIONS,
 } as const;
 
 /**
@@ -88,6 +91,8 @@ export async function searchCommand(
   const [planPath, ...extra] = parsed.positionals;
   if (planPath === undefined) return failed("name the plan, e.g. `tailgate search plan.yaml`");
   if (extra.length) return failed(`one plan per search; unexpected \`${extra.join(" ")}\``);
+  const start = readStartArgs(parsed.values);
+  if (!start.ok) return failed(start.errors);
   const outDir = parsed.values.out ?? "tailgate-out";
   const loaded = await planToRun(planPath, progress);
   if ("outcome" in loaded) return loaded.outcome;
@@ -108,6 +113,13 @@ export async function searchCommand(
   const certs = await readCaCerts(parsed.values["ca-cert"] ?? []);
   if (!certs.ok) return failed(certs.error);
   const { caCerts } = certs;
+  const started = start.start
+    ? await startRunService(start.start, plan.requests[0].url, outDir, signal)
+    : undefined;
+  if (started && "outcome" in started) return started.outcome;
+  // Stopped however this returns; a service that exits during the search stops it.
+  await using service = started?.service;
+  signal = service?.signal ?? signal;
   // Reached, and an https target's certificate trusted, before the first step.
   const unreachable = await checkTarget(new URL(plan.requests[0].url), caCerts);
   if (unreachable) return failed(unreachable, EXIT_CODES.unreachable);
@@ -134,7 +146,12 @@ export async function searchCommand(
       else if ("outcome" in step) progress(`search: ${what}: ${step.outcome} (${step.summary})`);
     },
   });
-  const { written, ioFailures } = await write(outDir, result);
+  const lost = service?.death();
+  if (lost) {
+    result.warnings = [...(result.warnings ?? []), lost];
+    result.complete = false;
+  }
+  const { written, ioFailures } = await writeSearchFiles(outDir, result);
   const notes: string[] = [];
   if (baselineDir !== undefined && parsed.values["update-baseline"]) {
     try {
@@ -157,30 +174,13 @@ export async function searchCommand(
     ? EXIT_CODES.gateFailed
     : EXIT_CODES.invalidRun;
   return {
-    exitCode: withIoFailures(exitCode, ioFailures),
-    errors: ioFailures,
+    exitCode: lost ? EXIT_CODES.unreachable : withIoFailures(exitCode, ioFailures),
+    errors: [
+      ...(lost ? [`${lost}; what was measured is in ${join(outDir, "search.json")}`] : []),
+      ...ioFailures,
+    ],
     notes,
     output: `${renderSearchTerminal(result)}\n\n` +
       written.map((path) => `wrote ${path}`).join("\n"),
   };
-}
-
-/** Writes the three files, each on its own: those written, and those not, naming the cause. */
-async function write(
-  outDir: string,
-  result: SearchResult,
-): Promise<{ written: string[]; ioFailures: string[] }> {
-  const file = (name: string, render: () => string): FileToWrite => ({
-    what: name,
-    path: join(outDir, name),
-    render,
-  });
-  const files = [
-    file("search.json", () => JSON.stringify(result, null, 1) + "\n"),
-    file("search.md", () => renderSearchMarkdown(result)),
-    file("search.html", () => renderSearchHtml(result)),
-  ];
-  const each = await writeEach(files);
-  const written = files.filter((_, i) => each.written[i]).map((f) => f.path);
-  return { written, ioFailures: each.errors };
 }

@@ -110,6 +110,8 @@ export interface SearchResult {
   endedAt: string;
   /** False when it was stopped (Ctrl-C) before it concluded. */
   complete: boolean;
+  /** What stopped or hampered the search as a whole (a `--start` service that exited). */
+  warnings?: string[];
   /** The plan as the search read it (secrets redacted). */
   plan: PlanRecord;
   /** The machine the search ran on. */

@@ -55,3 +55,20 @@ export function liveMembers(pgid: number): number[] {
     .filter(([, group, stat]) => Number(group) === pgid && !stat.startsWith("Z"))
     .map(([pid]) => Number(pid));
 }
+
+/**
+ * The process group a start command printed as `group N` (`echo "group $$"`) in its log, so a
+ * test can look at the group after tailgate stopped it.
+ *
+ * @example
+ * ```ts
+ * import { loggedGroup } from "./service_commands.ts";
+ * // await loggedGroup("out/service.log"); // 12345
+ * ```
+ */
+export async function loggedGroup(logPath: string): Promise<number> {
+  const log = await Deno.readTextFile(logPath);
+  const pgid = Number(/^group (\d+)$/m.exec(log)?.[1]);
+  if (!(pgid > 0)) throw new Error(`no "group N" line in ${logPath}: ${log}`);
+  return pgid;
+}

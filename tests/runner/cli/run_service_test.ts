@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { parseRunArgs, runPlanCommand } from "../../../runner/cli/run_command.ts";
 import { readStartArgs } from "../../../runner/cli/run_service.ts";
 import { freePort } from "../../_helpers/free_port.ts";
-import { liveMembers, serveCommand } from "../../_helpers/service_commands.ts";
+import { liveMembers, loggedGroup, serveCommand } from "../../_helpers/service_commands.ts";
 
 /** A temporary folder with a plan against 127.0.0.1:`port`, removed after `test`. */
 async function withPlan(
@@ -30,14 +30,6 @@ load:
   }
 }
 
-/** The process group the command printed as `group N` on its first line of service.log. */
-async function loggedGroup(out: string): Promise<number> {
-  const log = await Deno.readTextFile(join(out, "service.log"));
-  const pgid = Number(/^group (\d+)$/m.exec(log)?.[1]);
-  assert.ok(pgid > 0, `service.log: ${log}`);
-  return pgid;
-}
-
 Deno.test("run --start starts the service, waits for --ready, runs, then ends its group", async () => {
   const port = freePort();
   await withPlan(port, 500, async (plan, out) => {
@@ -57,7 +49,7 @@ Deno.test("run --start starts the service, waits for --ready, runs, then ends it
     assert.equal(outcome.exitCode, 0, outcome.errors.join("\n"));
     assert.equal(outcome.result?.run.complete, true);
     assert.ok(outcome.result!.totals.counts.completed > 0);
-    const pgid = await loggedGroup(out);
+    const pgid = await loggedGroup(join(out, "service.log"));
     assert.match(await Deno.readTextFile(join(out, "service.log")), /^up$/m);
     assert.deepEqual(liveMembers(pgid), [], "the service's group is gone");
   });
@@ -75,7 +67,11 @@ Deno.test("run --start exits 4 with the last lines when the service never gets r
     assert.match(outcome.errors.join("\n"), /did not answer on 127\.0\.0\.1:\d+ within 1 s/);
     assert.match(outcome.errors.join("\n"), /still booting/);
     assert.match(outcome.errors.join("\n"), /service\.log/);
-    assert.deepEqual(liveMembers(await loggedGroup(out)), [], "the service's group is gone");
+    assert.deepEqual(
+      liveMembers(await loggedGroup(join(out, "service.log"))),
+      [],
+      "the service's group is gone",
+    );
   });
 });
 
@@ -114,7 +110,11 @@ Deno.test("a --start service that exits mid-run ends it: exit 4, result.json who
       written.warnings.some((w: string) => /the service .* exited with code 7/.test(w)),
       JSON.stringify(written.warnings),
     );
-    assert.deepEqual(liveMembers(await loggedGroup(out)), [], "the service's group is gone");
+    assert.deepEqual(
+      liveMembers(await loggedGroup(join(out, "service.log"))),
+      [],
+      "the service's group is gone",
+    );
   });
 });
 
@@ -137,7 +137,11 @@ Deno.test("Ctrl-C while a --start service gets ready stops it and exits 3", asyn
       );
       assert.equal(outcome.exitCode, 3);
       assert.match(outcome.errors.join("\n"), /was stopped/);
-      assert.deepEqual(liveMembers(await loggedGroup(out)), [], "the service's group is gone");
+      assert.deepEqual(
+        liveMembers(await loggedGroup(join(out, "service.log"))),
+        [],
+        "the service's group is gone",
+      );
     } finally {
       clearTimeout(timer);
     }

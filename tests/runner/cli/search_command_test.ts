@@ -3,6 +3,8 @@ import { join } from "node:path";
 import { startTarget } from "../../../mod.ts";
 import { searchCommand } from "../../../runner/cli/search_command.ts";
 import { EXIT_CODES } from "../../../runner/model/exit_codes.ts";
+import { freePort } from "../../_helpers/free_port.ts";
+import { liveMembers, loggedGroup, serveCommand } from "../../_helpers/service_commands.ts";
 
 /** A search of two short steps that both pass: a complete search that found a rate. */
 function tinySearch(url: string): string {
@@ -90,6 +92,86 @@ Deno.test("tailgate search names an untrusted certificate before its first step,
     const trusted = await searchCommand([plan, ...out, "--ca-cert", pem], () => {});
     assert.equal(trusted.exitCode, EXIT_CODES.ok, JSON.stringify(trusted.errors));
     assert.ok(requests > 0);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("search --start starts the service, searches, and ends its group afterwards", async () => {
+  const port = freePort();
+  const dir = await Deno.makeTempDir({ prefix: "tailgate-search-" });
+  try {
+    const plan = join(dir, "search.yaml");
+    await Deno.writeTextFile(plan, tinySearch(`http://127.0.0.1:${port}`));
+    const out = join(dir, "out");
+    const command = `echo "group $$"; ${serveCommand(port)}`;
+    const outcome = await searchCommand(
+      [plan, "--out", out, "--no-baseline", "--start", command, "--ready-timeout", "20s"],
+      () => {},
+    );
+    assert.equal(outcome.exitCode, EXIT_CODES.ok, JSON.stringify(outcome));
+    assert.match(outcome.output!, /sustainable rate at least 80\/s/);
+    assert.deepEqual(
+      liveMembers(await loggedGroup(join(out, "service.log"))),
+      [],
+      "the service's group is gone",
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a --start service that exits mid-search ends it: exit 4, search.json written", async () => {
+  const port = freePort();
+  const dir = await Deno.makeTempDir({ prefix: "tailgate-search-" });
+  try {
+    const plan = join(dir, "search.yaml");
+    // Steps of 10 s each: the search is still in its first step when the service exits.
+    await Deno.writeTextFile(
+      plan,
+      tinySearch(`http://127.0.0.1:${port}`).replace("step: 500ms", "step: 10s"),
+    );
+    const out = join(dir, "out");
+    const command = `echo "group $$"; (${serveCommand(port)}) & sleep 3; echo dying; exit 7`;
+    const started = performance.now();
+    const outcome = await searchCommand(
+      [plan, "--out", out, "--no-baseline", "--start", command],
+      () => {},
+    );
+    assert.ok(performance.now() - started < 12_000, "the search ended when the service did");
+    assert.equal(outcome.exitCode, EXIT_CODES.unreachable, JSON.stringify(outcome));
+    assert.match(outcome.errors[0], /exited with code 7 during the run; its last lines: .*dying/);
+    const written = JSON.parse(await Deno.readTextFile(join(out, "search.json")));
+    assert.equal(written.complete, false);
+    assert.match(written.warnings[0], /the service .* exited with code 7/);
+    assert.deepEqual(
+      liveMembers(await loggedGroup(join(out, "service.log"))),
+      [],
+      "the service's group is gone",
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("search --start exits 4 with its last lines when the service never gets ready", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "tailgate-search-" });
+  try {
+    const plan = join(dir, "search.yaml");
+    await Deno.writeTextFile(plan, tinySearch(`http://127.0.0.1:${freePort()}`));
+    const out = join(dir, "out");
+    const command = 'echo "group $$"; echo "still booting"; exec sleep 30';
+    const outcome = await searchCommand(
+      [plan, "--out", out, "--start", command, "--ready-timeout", "1s"],
+      () => {},
+    );
+    assert.equal(outcome.exitCode, EXIT_CODES.unreachable, JSON.stringify(outcome));
+    assert.match(outcome.errors[0], /did not answer .* within 1 s; its output: .*still booting/);
+    assert.deepEqual(
+      liveMembers(await loggedGroup(join(out, "service.log"))),
+      [],
+      "the service's group is gone",
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
