@@ -8,6 +8,8 @@ import { appendToBaseline } from "../runner/gates/baseline_store.ts";
 import { EXIT_CODES } from "../runner/model/exit_codes.ts";
 import { canFillADisk, onFullDisk } from "./_helpers/full_disk.ts";
 import { sampleResult } from "./_helpers/result_fixtures.ts";
+import { freePort } from "./_helpers/free_port.ts";
+import { liveMembers, loggedGroup } from "./_helpers/service_commands.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 
@@ -535,6 +537,31 @@ Deno.test("a second SIGTERM ends a stopping run at once, without its 2 s grace",
     assert.ok(exited.ms < 1000, `${exited.ms.toFixed(0)} ms after the second SIGTERM`);
     assert.match(exited.stderr, /tailgate: SIGTERM again: stopped at once/);
   });
+});
+
+Deno.test("Ctrl-C while a --start service gets ready stops its whole group and exits 3", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "tailgate-signal-" });
+  try {
+    const plan = `${dir}/plan.yaml`;
+    const port = freePort();
+    await Deno.writeTextFile(
+      plan,
+      `name: started\ntarget: http://127.0.0.1:${port}\nrequests: [{ path: / }]\n` +
+        "load: { connections: 2, stages: [{ rate: 10/s, duration: 1s }] }\n",
+    );
+    // Never ready; its child ignores SIGTERM, so only the group's SIGKILL ends it.
+    const command = 'echo "group $$"; (trap "" TERM; sleep 30) & exec sleep 30';
+    const cli = spawnCli(["run", plan, "--out", `${dir}/out`, "--start", command]);
+    const log = `${dir}/out/service.log`;
+    const logged = () => existsSync(log) && /^group \d+$/m.test(Deno.readTextFileSync(log));
+    await until(() => logged() && catchesSigterm(cli.child.pid), 20_000, "starting the service");
+    const exited = await cli.stop("SIGINT", 10_000);
+    assert.equal(exited.code, EXIT_CODES.invalidRun, exited.stderr);
+    assert.match(exited.stderr, /--start: `.*` was stopped; its output: group \d+/);
+    assert.deepEqual(liveMembers(await loggedGroup(log)), [], "no process of the service is left");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 Deno.test("a command still busy the wrap-up time after a signal is ended, exit 3", async () => {
