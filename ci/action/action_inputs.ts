@@ -7,7 +7,7 @@
 import { BASELINE_MODES } from "./baseline_policy.ts";
 import { FAIL_ON_VALUES, type FailOn } from "./verdict.ts";
 import { planPatterns } from "./expand_plans.ts";
-import { reportFormats } from "./tailgate_args.ts";
+import { type AbInputs, reportFormats } from "./tailgate_args.ts";
 
 /**
  * Every input's default, as ci/action.yml and docs/ci.md state them (a test keeps the three
@@ -31,6 +31,8 @@ export const INPUT_DEFAULTS = {
   "fail-on": "inconclusive",
   confirm: "0",
   target: "",
+  start: "",
+  ready: "",
   out: "tailgate-out",
   "artifact-name": "tailgate-report",
   shard: "",
@@ -80,6 +82,9 @@ export interface RunInputs {
   out: string;
   reports: string[];
   target?: string;
+  /** `--start` and `--ready` of every plan's run: the service is started and stopped per plan. */
+  start?: string;
+  ready?: string;
   /** Undefined: no regression gate. */
   baselineDir?: string;
   updateBaseline: boolean;
@@ -94,15 +99,6 @@ export interface RunInputs {
   merge?: string;
   /** A/B mode: `tailgate ab` of each plan against these two targets instead of `run`. */
   ab?: AbInputs;
-}
-
-/** The A/B mode's targets and rounds (`tailgate ab`). */
-export interface AbInputs {
-  base: string;
-  head: string;
-  baseStart?: string;
-  headStart?: string;
-  rounds: number;
 }
 
 /**
@@ -139,13 +135,12 @@ export function readRunInputs(
     errors.push(`confirm: \`${get("confirm")}\` is not a whole number of reruns from 0 to 10`);
   }
   const plans = planPatterns(get("plans"));
-  const [shard, startAt, merge, target] = [
-    get("shard"),
-    get("start-at"),
-    get("merge"),
-    get("target"),
-  ];
+  const [shard, startAt, merge, target, start, ready] = (
+    ["shard", "start-at", "merge", "target", "start", "ready"] as const
+  ).map(get);
   if (merge && shard) errors.push("merge and shard exclude each other: a merge job runs no plan");
+  if (merge && start) errors.push("merge and start exclude each other: a merge job runs no plan");
+  if (ready && !start) errors.push("ready needs start: the command that starts the service");
   if (!merge && plans.length === 0) {
     errors.push("plans: no pattern; name plan files, e.g. plans/*.yaml");
   }
@@ -154,10 +149,10 @@ export function readRunInputs(
   if ((abBase === "") !== (abHead === "")) {
     errors.push("ab-base and ab-head come together: the A/B mode compares the two targets");
   }
-  if (abBase && (merge || shard || target || confirm > 0)) {
+  if (abBase && (merge || shard || target || confirm > 0 || start)) {
     errors.push(
-      "the A/B mode (ab-base, ab-head) runs no shard, merge, target or confirm: it starts and " +
-        "compares its own two targets",
+      "the A/B mode (ab-base, ab-head) runs no shard, merge, target, confirm or start: it " +
+        "starts (ab-base-start, ab-head-start) and compares its own two targets",
     );
   }
   if (abBase && !(Number.isInteger(abRounds) && abRounds >= 3 && abRounds <= 100)) {
@@ -175,6 +170,7 @@ export function readRunInputs(
       out,
       reports: reportFormats(get("report")),
       ...(target ? { target } : {}),
+      ...(start ? { start, ...(ready ? { ready } : {}) } : {}),
       ...(mode === "none" ? {} : { baselineDir }),
       updateBaseline: mode !== "none" && update === "true",
       committed: mode === "committed",

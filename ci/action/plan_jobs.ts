@@ -133,6 +133,8 @@ function runCommon(inputs: RunInputs, outDir: string, reportUrl?: string) {
 function runOnly(inputs: RunInputs) {
   return {
     ...(inputs.target ? { target: inputs.target } : {}),
+    ...(inputs.start ? { start: inputs.start } : {}),
+    ...(inputs.ready ? { ready: inputs.ready } : {}),
     ...(inputs.shard ? { shard: inputs.shard } : {}),
     ...(inputs.startAt ? { startAt: inputs.startAt } : {}),
     ...(inputs.confirm ? { confirm: inputs.confirm } : {}),

@@ -28,6 +28,19 @@ export interface RunArgs extends CommonArgs {
   startAt?: string;
   /** Reruns that must repeat a regression before it turns the job red (`--confirm`). */
   confirm?: number;
+  /** The command that starts the service under test (`--start`), stopped after the run. */
+  start?: string;
+  /** With `start`: the URL that answers 2xx once the service is ready (`--ready`). */
+  ready?: string;
+}
+
+/** The A/B mode's targets, how to start them, and its rounds (`tailgate ab`). */
+export interface AbInputs {
+  base: string;
+  head: string;
+  baseStart?: string;
+  headStart?: string;
+  rounds: number;
 }
 
 /**
@@ -64,6 +77,8 @@ export function runArgs(args: RunArgs): string[] {
     ...(sharded ? ["--shard", args.shard!] : []),
     ...(args.startAt ? ["--start-at", args.startAt] : []),
     ...(args.confirm && !sharded ? ["--confirm", String(args.confirm)] : []),
+    ...(args.start ? ["--start", args.start] : []),
+    ...(args.start && args.ready ? ["--ready", args.ready] : []),
   ];
 }
 
@@ -98,7 +113,7 @@ export function mergeArgs(shardResults: readonly string[], args: CommonArgs): st
 export function abArgs(
   plan: string,
   outDir: string,
-  ab: { base: string; head: string; baseStart?: string; headStart?: string; rounds: number },
+  ab: AbInputs,
 ): string[] {
   return [
     plan,

@@ -87,3 +87,21 @@ Deno.test("readRunInputs() reads the A/B mode's targets, and refuses half of it 
   assert.ok(!bad.ok);
   assert.deepEqual(bad.errors.filter((e) => /ab/.test(e)).length, 3, bad.errors.join("\n"));
 });
+
+Deno.test("readRunInputs() reads start and ready, and refuses them with merge or the A/B mode", () => {
+  const r = readRunInputs({ TAILGATE_START: "npm start", TAILGATE_READY: "http://127.0.0.1:1/h" });
+  assert.ok(r.ok);
+  assert.deepEqual([r.inputs.start, r.inputs.ready], ["npm start", "http://127.0.0.1:1/h"]);
+  const wrong = readRunInputs({
+    TAILGATE_START: "npm start",
+    TAILGATE_MERGE: "shards",
+    TAILGATE_AB_BASE: "http://127.0.0.1:8081",
+    TAILGATE_AB_HEAD: "http://127.0.0.1:8082",
+  });
+  assert.ok(!wrong.ok);
+  assert.match(wrong.errors.join("\n"), /merge and start exclude each other/);
+  assert.match(wrong.errors.join("\n"), /runs no shard, merge, target, confirm or start/);
+  const lone = readRunInputs({ TAILGATE_READY: "http://127.0.0.1:1/h" });
+  assert.ok(!lone.ok);
+  assert.match(lone.errors.join("\n"), /ready needs start/);
+});

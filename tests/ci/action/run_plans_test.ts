@@ -10,6 +10,8 @@ import { startTargetProcess } from "../../_helpers/target_process.ts";
 import { recordingServer } from "../../_helpers/recording_server.ts";
 import { commandLines, executedCommands } from "../../_helpers/runner_commands.ts";
 import { makeFifo, settlesWithin } from "../../_helpers/special_files.ts";
+import { freePort } from "../../_helpers/free_port.ts";
+import { liveMembers, loggedGroup, serveCommand } from "../../_helpers/service_commands.ts";
 
 /** A temporary workspace with GitHub's files, removed when done. */
 async function workspace(plans: Record<string, string>) {
@@ -515,4 +517,27 @@ Deno.test("run_plans copies only the regular history files of a committed baseli
   const copied = [...Deno.readDirSync(join(ws.path, "tailgate-out", "baselines"))];
   assert.deepEqual(copied.map((e) => [e.name, e.isFile]), [["shop.json", true]]);
   assert.equal((await ws.outputs())["baselines-present"], "true");
+});
+
+Deno.test("run_plans with `start` starts the service per plan, keeps its log, and ends its group", async () => {
+  const port = freePort();
+  const plan = `name: started\ntarget: http://127.0.0.1:${port}\nrequests: [{ path: / }]\n` +
+    "load: { connections: 2, stages: [{ rate: 20/s, duration: 1s }] }\n";
+  await using ws = await workspace({ "plans/started.yaml": plan });
+  const printed: string[] = [];
+  const code = await runPlansMain(
+    {
+      ...ws.env,
+      TAILGATE_PLANS: "plans/started.yaml",
+      TAILGATE_BASELINE: "none",
+      TAILGATE_START: `echo "group $$"; ${serveCommand(port)}`,
+      TAILGATE_READY: `http://127.0.0.1:${port}/health`,
+    },
+    (l) => printed.push(l),
+    { cwd: ws.path },
+  );
+  assert.equal(code, 0, printed.join("\n"));
+  const log = join(ws.path, "tailgate-out/started/service.log");
+  assert.match(await Deno.readTextFile(log), /^up$/m);
+  assert.deepEqual(liveMembers(await loggedGroup(log)), [], "the service's group is gone");
 });

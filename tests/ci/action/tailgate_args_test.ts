@@ -122,3 +122,12 @@ Deno.test("the summary links the CI run's artifacts: GitHub's run page or GitLab
       .includes("--report-url"),
   );
 });
+
+Deno.test("runArgs() passes the start command and its readiness URL (--start, --ready)", () => {
+  const common = { outDir: "o", reports: ["json"], updateBaseline: false, plan: "p.yaml" };
+  assert.deepEqual(
+    runArgs({ ...common, start: "npm start", ready: "http://127.0.0.1:8080/health" }).slice(-4),
+    ["--start", "npm start", "--ready", "http://127.0.0.1:8080/health"],
+  );
+  assert.ok(!runArgs({ ...common, ready: "http://127.0.0.1:8080/h" }).includes("--ready"));
+});
