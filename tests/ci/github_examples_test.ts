@@ -153,3 +153,18 @@ Deno.test("every example's JUnit check leaves the annotating to tailgate's actio
     }
   }
 });
+
+Deno.test("the loopback examples start the service through tailgate: no start-and-poll loop", async () => {
+  for (const file of ["github-pr-gate.yml", "github-nightly.yml"]) {
+    const w = await example(file);
+    for (const [name, job] of Object.entries(jobsOf(w))) {
+      for (const step of stepsOf(asObject(job, name))) {
+        assert.doesNotMatch(String(step.run ?? ""), /curl|sleep|start-service/, `${file} ${name}`);
+      }
+      for (const step of tailgateSteps(asObject(job, name))) {
+        assert.match(String(withOf(step).start), /start-service/, `${file} ${name}: start`);
+        assert.match(String(withOf(step).ready), /^http:\/\/127\.0\.0\.1:\d+\//, `${file} ready`);
+      }
+    }
+  }
+});
