@@ -8,6 +8,7 @@ import { inertLines, noWorkflowCommands } from "./runner/plan/printable.ts";
 import { EXIT_CODES, type ExitCode } from "./runner/model/exit_codes.ts";
 import type { CommandOutcome } from "./runner/cli/command.ts";
 import { findCommand, unknownCommand } from "./runner/cli/commands.ts";
+import { killStartedServices } from "./runner/service/mod.ts";
 
 /** Where the command writes: standard output and standard error, one line or block per call. */
 export interface CliIo {
@@ -116,9 +117,11 @@ export function abortOnSignals(controller: AbortController, wrapUpMs = WRAP_UP_M
   let deadline: ReturnType<typeof setTimeout> | undefined;
   const end = (why: string) => {
     // Results, reports and baselines are written atomically: a file is whole or not there.
+    // A started service (--start, ab's --base-start) is not left behind: its group is killed.
+    const killed = killStartedServices();
     console.error(
       `tailgate: ${why}: stopped at once; files written so far are kept, the others are not ` +
-        "written",
+        "written" + (killed.length ? `; the started service's process group was killed` : ""),
     );
     Deno.exit(EXIT_CODES.invalidRun);
   };

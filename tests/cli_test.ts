@@ -539,29 +539,56 @@ Deno.test("a second SIGTERM ends a stopping run at once, without its 2 s grace",
   });
 });
 
-Deno.test("Ctrl-C while a --start service gets ready stops its whole group and exits 3", async () => {
+/**
+ * `tailgate run --start command` in a temporary folder, a never-reached target; `test` gets the
+ * process and the service's log once the service printed its group and tailgate listens for
+ * signals. The folder is removed after.
+ */
+async function withStartedRun(
+  command: string,
+  test: (cli: ReturnType<typeof spawnCli>, log: string) => Promise<void>,
+): Promise<void> {
   const dir = await Deno.makeTempDir({ prefix: "tailgate-signal-" });
   try {
     const plan = `${dir}/plan.yaml`;
-    const port = freePort();
     await Deno.writeTextFile(
       plan,
-      `name: started\ntarget: http://127.0.0.1:${port}\nrequests: [{ path: / }]\n` +
+      `name: started\ntarget: http://127.0.0.1:${freePort()}\nrequests: [{ path: / }]\n` +
         "load: { connections: 2, stages: [{ rate: 10/s, duration: 1s }] }\n",
     );
-    // Never ready; its child ignores SIGTERM, so only the group's SIGKILL ends it.
-    const command = 'echo "group $$"; (trap "" TERM; sleep 30) & exec sleep 30';
     const cli = spawnCli(["run", plan, "--out", `${dir}/out`, "--start", command]);
     const log = `${dir}/out/service.log`;
     const logged = () => existsSync(log) && /^group \d+$/m.test(Deno.readTextFileSync(log));
     await until(() => logged() && catchesSigterm(cli.child.pid), 20_000, "starting the service");
+    await test(cli, log);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("Ctrl-C while a --start service gets ready stops its whole group and exits 3", async () => {
+  // Never ready; its child ignores SIGTERM, so only the group's SIGKILL ends it.
+  const command = 'echo "group $$"; (trap "" TERM; sleep 30) & exec sleep 30';
+  await withStartedRun(command, async (cli, log) => {
     const exited = await cli.stop("SIGINT", 10_000);
     assert.equal(exited.code, EXIT_CODES.invalidRun, exited.stderr);
     assert.match(exited.stderr, /--start: `.*` was stopped; its output: group \d+/);
     assert.deepEqual(liveMembers(await loggedGroup(log)), [], "no process of the service is left");
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
+});
+
+Deno.test("a second Ctrl-C while a --start service is being stopped kills its group at once", async () => {
+  // Ignores SIGTERM: the first Ctrl-C's stop waits out its 5 s grace.
+  const command = 'echo "group $$"; trap "" TERM; (sleep 30) & wait';
+  await withStartedRun(command, async (cli, log) => {
+    cli.child.kill("SIGINT");
+    await new Promise((r) => setTimeout(r, 500));
+    const exited = await cli.stop("SIGINT", 3_000);
+    assert.equal(exited.code, EXIT_CODES.invalidRun, exited.stderr);
+    assert.match(exited.stderr, /SIGINT again: .*the started service's process group was killed/);
+    const pgid = await loggedGroup(log);
+    await until(() => liveMembers(pgid).length === 0, 1_000, "the group gone");
+  });
 });
 
 Deno.test("a command still busy the wrap-up time after a signal is ended, exit 3", async () => {

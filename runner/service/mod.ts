@@ -5,6 +5,7 @@
  * @module
  */
 export {
+  killStartedServices,
   type ServiceOptions,
   type ServiceProcess,
   type ServiceSpec,

@@ -9,7 +9,7 @@
  * @module
  */
 import { checkReachable } from "../engine/preflight.ts";
-import { endProcessGroup } from "./process_group.ts";
+import { endProcessGroup, signalGroup } from "./process_group.ts";
 
 /** What to start and where it answers. */
 export interface ServiceSpec {
@@ -51,6 +51,26 @@ export interface ServiceProcess extends AsyncDisposable {
 
 const DEFAULT_READY_TIMEOUT_MS = 30_000;
 const DEFAULT_STOP_GRACE_MS = 5_000;
+/** The process groups started and not yet stopped, for {@linkcode killStartedServices}. */
+const STARTED_GROUPS = new Set<number>();
+
+/**
+ * SIGKILLs every group {@linkcode startService} started that is not yet stopped, at once and
+ * synchronously: for a process about to end without its usual stop (a second Ctrl-C). Returns
+ * the groups' ids.
+ *
+ * @example
+ * ```ts
+ * import { killStartedServices } from "./service_process.ts";
+ * killStartedServices(); // [] when nothing is running
+ * ```
+ */
+export function killStartedServices(): number[] {
+  const pgids = [...STARTED_GROUPS];
+  for (const pgid of pgids) signalGroup(pgid, "SIGKILL");
+  STARTED_GROUPS.clear();
+  return pgids;
+}
 
 /**
  * Starts `spec.command` and resolves once `spec.url` accepts a connection. Throws, with the last
@@ -85,12 +105,14 @@ export async function startService(
     stdout: "null",
     stderr: "null",
   }).spawn();
+  STARTED_GROUPS.add(child.pid);
   let exited: Deno.CommandStatus | undefined;
   const status = child.status.then((s) => (exited = s));
   let stopping: Promise<void> | undefined;
   const stop = () =>
     stopping ??= (async () => {
       await endProcessGroup(child.pid, options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS);
+      STARTED_GROUPS.delete(child.pid);
       await status;
     })();
   const readyMs = options.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS;

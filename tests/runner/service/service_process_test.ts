@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { startService } from "../../../runner/service/mod.ts";
+import { killStartedServices, startService } from "../../../runner/service/mod.ts";
 import { freePort } from "../../_helpers/free_port.ts";
 import { liveMembers, serveCommand, stubbornCommand } from "../../_helpers/service_commands.ts";
 
@@ -104,5 +104,26 @@ Deno.test("a service with a readiness URL is ready only once that URL answers 2x
     await service.stop();
     assert.equal((await service.exited).success, false, "ended by SIGTERM");
     assert.match(await service.logTail(), /up/);
+  });
+});
+
+Deno.test("killStartedServices() kills at once every group started and not yet stopped", async () => {
+  await inTempDir(async (dir) => {
+    const port = freePort();
+    const service = await startService(
+      { command: stubbornCommand(port, true), url: `http://127.0.0.1:${port}` },
+      { logPath: join(dir, "service.log") },
+    );
+    try {
+      assert.deepEqual(killStartedServices(), [service.pgid]);
+      for (let i = 0; i < 20 && liveMembers(service.pgid).length; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      assert.deepEqual(liveMembers(service.pgid), [], "no SIGTERM grace: SIGKILL at once");
+      assert.deepEqual(killStartedServices(), [], "each group once");
+      await service.stop();
+    } finally {
+      if (liveMembers(service.pgid).length) Deno.kill(-service.pgid, "SIGKILL");
+    }
   });
 });
