@@ -140,9 +140,10 @@ export async function startRunService(
     const how = status.signal
       ? `was killed by ${status.signal}`
       : `exited with code ${status.code}`;
-    death =
-      `the service (--start \`${start.command}\`) ${how} during the run; its last lines: ${await process
-        .logTail()} (all of it in ${logPath})`;
+    // The command is not repeated: it may carry a secret, and this goes into the result.
+    const tail = await process.logTail();
+    death = `the service (--start) ${how} during the run; its last lines: ${tail} (all of it in ` +
+      `${logPath})`;
     died.abort();
   });
   const stop = async () => {

@@ -1,10 +1,10 @@
 /**
  * A service tailgate starts, waits for and stops: a command run by `sh -c` in a process group of
  * its own, its output appended to a log file (never piped into tailgate, so nothing waits on a
- * pipe a leftover child still holds), ready once its URL accepts a TCP connection, and stopped by
- * ending its whole group (SIGTERM, SIGKILL after the grace). A port something else already answers
- * on is refused, so a stale server cannot pass for the one just started. `tailgate ab` starts its
- * targets with it.
+ * pipe a leftover child still holds), ready once its URL accepts a TCP connection (or its readiness
+ * URL answers 2xx), and stopped by ending its whole group (SIGTERM, SIGKILL after the grace). A
+ * port something else already answers on is refused, so a stale server cannot pass for the one
+ * just started. `tailgate ab` starts its targets with it, `run` and `search` their `--start`.
  *
  * @module
  */

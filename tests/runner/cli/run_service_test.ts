@@ -105,6 +105,10 @@ Deno.test("a --start service that exits mid-run ends it: exit 4, result.json who
     assert.match(errors, /exited with code 7 during the run; its last lines: .*dying/);
     const written = JSON.parse(await Deno.readTextFile(join(out, "result.json")));
     assert.equal(written.run.complete, false);
+    assert.ok(
+      !JSON.stringify(written).includes("sleep 3"),
+      "the command (a secret?) is not stored",
+    );
     assert.ok(written.totals.counts.completed > 0, "what was measured is kept");
     assert.ok(
       written.warnings.some((w: string) => /the service .* exited with code 7/.test(w)),
