@@ -34,6 +34,7 @@ export {
   runPlan,
   type RunPlanOptions,
   type ShardSpec,
+  StepFailure,
 } from "./runner/api/mod.ts";
 export {
   type PendingStep,
@@ -65,6 +66,7 @@ export {
 } from "./runner/ab/mod.ts";
 export {
   type Arrival,
+  type CaptureSource,
   type ColumnValues,
   type ConstantStage,
   type DataOrder,
@@ -85,6 +87,7 @@ export {
   parseSlo,
   parseStageOverride,
   type PlanBody,
+  type PlanCapture,
   type PlanContext,
   type PlanDataSource,
   type PlanHeader,
@@ -95,6 +98,7 @@ export {
   type PlanRequest,
   type PlanSearch,
   type PlanStage,
+  type PlanStep,
   type PlanVar,
   type PlanVarSpec,
   type RampStage,
@@ -137,6 +141,7 @@ export {
   type RunVerdict,
   type StageResult,
   type StageTimeDomain,
+  type StepRecord,
   type ToolHealth,
   type TrafficRecord,
   type Trend,

@@ -5,10 +5,12 @@
  */
 export type {
   Arrival,
+  CaptureSource,
   ColumnValues,
   ConstantStage,
   DataOrder,
   PlanBody,
+  PlanCapture,
   PlanDataSource,
   PlanHeader,
   PlanIssue,
@@ -16,6 +18,7 @@ export type {
   PlanRequest,
   PlanSearch,
   PlanStage,
+  PlanStep,
   PlanVar,
   PlanVarSpec,
   RampStage,

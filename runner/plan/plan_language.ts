@@ -39,6 +39,8 @@ export type KeyKind =
   | { kind: "data_sources"; of: SectionName }
   /** A mapping of names to var specs (`vars`): `uuid`, `counter`, `{ int: [a, b] }`, `{ choice: [...] }`. */
   | { kind: "vars" }
+  /** A mapping of names to what a setup step captures: `{ json: /pointer }` or `{ header: name }`. */
+  | { kind: "captures" }
   | { kind: "section"; section: SectionName };
 
 /** One key of a section. */
@@ -120,7 +122,21 @@ const PLAN: SectionSpec = {
       description:
         "Values drawn afresh for each request, from the plan's `load.seed` and the request's index: `uuid`, `counter`, `{ int: [1, 20] }`, `{ choice: [eu, us] }`.",
     },
+    {
+      key: "setup",
+      kind: "list",
+      of: "step",
+      description:
+        "Requests sent once, in order, before the first stage (a login): not measured; `capture` takes values from their responses for `{{name}}` in later steps and in `requests`.",
+    },
     { key: "requests", kind: "list", of: "request", example: "requests: [{ path: / }]" },
+    {
+      key: "teardown",
+      kind: "list",
+      of: "step",
+      description:
+        "Requests sent once, in order, after the last stage, also after a stopped or failed run: not measured; a failure is a warning.",
+    },
     {
       key: "load",
       kind: "section",
@@ -218,6 +234,25 @@ const REQUEST: SectionSpec = {
     { key: "timeout", kind: "duration" },
   ],
   synonyms: { label: "name", uri: "url", status: "expect", expect_status: "expect" },
+};
+
+/** A setup or teardown step: a request's keys but `weight`, and `capture`. */
+const STEP: SectionSpec = {
+  path: "setup[]",
+  exclusive: [["path", "url"]],
+  keys: [
+    ...REQUEST.keys.filter((k) => k.key !== "weight"),
+    {
+      key: "capture",
+      kind: "captures",
+      description:
+        "Values taken from the response, each `{ json: /pointer }` (RFC 6901, into a JSON body) or `{ header: name }`: secret, used as `{{name}}`.",
+    },
+  ],
+  synonyms: { ...REQUEST.synonyms, captures: "capture", extract: "capture", save: "capture" },
+  misplaced: {
+    weight: "a step is sent once, in order: `weight` shares out the measured `requests`",
+  },
 };
 
 const LOAD: SectionSpec = {
@@ -408,6 +443,7 @@ export const PLAN_LANGUAGE = {
   plan: PLAN,
   defaults: DEFAULTS,
   request: REQUEST,
+  step: STEP,
   load: LOAD,
   stage: STAGE,
   regression: REGRESSION,

@@ -19,7 +19,7 @@ type JsonObject = { [key: string]: Json };
 export const PLAN_SCHEMA_PATH = "plans/schema.json";
 
 /** Sections written once under `definitions` and referenced; the others are written in place. */
-const DEFINED: readonly SectionName[] = ["request", "stage"];
+const DEFINED: readonly SectionName[] = ["request", "step", "stage"];
 
 /** How each value format is written in the schema (the parsers in units.ts agree; a test checks). */
 const FORMATS: Record<"duration" | "rate" | "headers" | "status", JsonObject> = {
@@ -209,6 +209,26 @@ function shape(key: KeySpec): JsonObject {
                 },
               },
             ],
+          },
+        },
+      };
+    case "captures":
+      return {
+        type: "object",
+        additionalProperties: false,
+        patternProperties: {
+          [NAME_PATTERN]: {
+            oneOf: ["json", "header"].map((from) => ({
+              type: "object",
+              additionalProperties: false,
+              required: [from],
+              properties: {
+                [from]: from === "json" ? { type: "string", pattern: "^(/.*)?$" } : {
+                  type: "string",
+                  pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$",
+                },
+              },
+            })),
           },
         },
       };

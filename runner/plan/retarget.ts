@@ -4,10 +4,11 @@
  *
  * @module
  */
-import type { ResolvedPlan } from "./types.ts";
+import type { PlanRequest, PlanStep, ResolvedPlan } from "./types.ts";
 
 /**
- * Points every request at `base` instead of the plan's target, keeping paths and queries.
+ * Points every request at `base` instead of the plan's target, keeping paths and queries; so are
+ * the setup and teardown steps sent to the requests' origin.
  *
  * @example
  * ```ts
@@ -18,23 +19,29 @@ import type { ResolvedPlan } from "./types.ts";
 export function retarget(plan: ResolvedPlan, base: string): ResolvedPlan {
   const newBase = base.replace(/\/$/, "");
   const basePath = (u: string) => new URL(u).pathname.replace(/\/$/, "");
+  const move = <R extends Omit<PlanRequest, "weight">>(r: R): R => {
+    const url = new URL(r.url);
+    const underTarget = plan.target !== undefined && r.url.startsWith(plan.target);
+    const rest = underTarget ? r.url.slice(plan.target!.length) : url.pathname + url.search;
+    const joined = newBase + (rest.startsWith("/") ? rest : `/${rest}`);
+    if (r.template === undefined) return { ...r, url: new URL(joined).href };
+    // A templated URL is kept as written; its request-target moves from the old base path to
+    // the new one (`http://h/api` + `/users/{{id}}` to `http://h2/v2` + `/users/{{id}}`).
+    const [from, to] = underTarget ? [basePath(plan.target!), basePath(newBase)] : ["", ""];
+    const [first, ...others] = r.template.target;
+    const target = first?.kind === "text" && first.text.startsWith(from)
+      ? [{ kind: "text" as const, text: to + first.text.slice(from.length) }, ...others]
+      : r.template.target;
+    return { ...r, url: joined, template: { ...r.template, target } };
+  };
+  // A step at the requests' origin moves with them; one elsewhere (a login service) stays.
+  const origin = new URL(plan.requests[0].url).origin;
+  const moveStep = (s: PlanStep) => new URL(s.url).origin === origin ? move(s) : s;
   return {
     ...plan,
     target: newBase,
-    requests: plan.requests.map((r) => {
-      const url = new URL(r.url);
-      const underTarget = plan.target !== undefined && r.url.startsWith(plan.target);
-      const rest = underTarget ? r.url.slice(plan.target!.length) : url.pathname + url.search;
-      const joined = newBase + (rest.startsWith("/") ? rest : `/${rest}`);
-      if (r.template === undefined) return { ...r, url: new URL(joined).href };
-      // A templated URL is kept as written; its request-target moves from the old base path to
-      // the new one (`http://h/api` + `/users/{{id}}` to `http://h2/v2` + `/users/{{id}}`).
-      const [from, to] = underTarget ? [basePath(plan.target!), basePath(newBase)] : ["", ""];
-      const [first, ...others] = r.template.target;
-      const target = first?.kind === "text" && first.text.startsWith(from)
-        ? [{ kind: "text" as const, text: to + first.text.slice(from.length) }, ...others]
-        : r.template.target;
-      return { ...r, url: joined, template: { ...r.template, target } };
-    }),
+    requests: plan.requests.map(move),
+    ...(plan.setup ? { setup: plan.setup.map(moveStep) } : {}),
+    ...(plan.teardown ? { teardown: plan.teardown.map(moveStep) } : {}),
   };
 }

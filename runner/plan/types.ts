@@ -83,6 +83,30 @@ export interface PlanRequest {
   template?: RequestTemplate;
 }
 
+/** Where a setup or teardown step takes a value from: a JSON pointer into its body, or a header. */
+export type CaptureSource =
+  | { kind: "json"; pointer: string }
+  | { kind: "header"; name: string };
+
+/** A value a step captures for `{{name}}` in later steps and in the measured requests. */
+export interface PlanCapture {
+  /** The name templates use (`token` in `{{token}}`). */
+  name: string;
+  /** Where the value comes from. */
+  from: CaptureSource;
+}
+
+/**
+ * A setup or teardown step: a request sent once, outside the schedule and the histograms, with
+ * what it captures. Its templates read `${env.NAME}` and earlier steps' captures, never drawn values.
+ */
+export interface PlanStep extends Omit<PlanRequest, "weight"> {
+  /** What the step captures from its response, in the plan's order. */
+  captures: PlanCapture[];
+  /** 1-based line of the step in the plan file. */
+  line: number;
+}
+
 /** A value a template draws afresh for each request: a var, or a column of a data source's row. */
 export type TemplateRef =
   | { kind: "var"; name: string }
@@ -95,11 +119,16 @@ export type TemplateRef =
  */
 export type TemplateEncoding = "raw" | "percent" | "json_string" | "json_value";
 
-/** One piece of a template. A `secret` is an `${env.NAME}` value: sent, never printed or stored. */
+/**
+ * One piece of a template. A `secret` is an `${env.NAME}` value: sent, never printed or stored. A
+ * `capture` is a value a setup step takes from its response (`{{token}}`): secret too, bound into
+ * a `secret` part once setup has run, so the engine never sees one.
+ */
 export type TemplatePart =
   | { kind: "text"; text: string }
   | { kind: "secret"; value: string; template: string }
-  | { kind: "ref"; ref: TemplateRef; encoding: TemplateEncoding };
+  | { kind: "ref"; ref: TemplateRef; encoding: TemplateEncoding }
+  | { kind: "capture"; name: string; encoding: TemplateEncoding };
 
 /** A request as pieces: its request-target (path and query), headers and body. */
 export interface RequestTemplate {
@@ -287,6 +316,10 @@ export interface ResolvedPlan {
   target?: string;
   /** The request mix (at least one). */
   requests: PlanRequest[];
+  /** Requests sent once before the first stage (`setup`), when the plan has any. */
+  setup?: PlanStep[];
+  /** Requests sent once after the last stage (`teardown`), when the plan has any. */
+  teardown?: PlanStep[];
   /** The load profile. */
   load: PlanLoad;
   /** The SLOs the run is judged by, in the plan's order. */
@@ -299,6 +332,11 @@ export interface ResolvedPlan {
   regression?: Record<string, number>;
   /** The capacity search's settings (`tailgate search`), when the plan has a `search` section. */
   search?: PlanSearch;
+  /**
+   * Every value the plan read from the environment (`${env.NAME}`): sent, never printed or
+   * stored; a message that could hold one (a setup step's response) has them blotted out.
+   */
+  secretValues?: string[];
   /**
    * The command-line overrides the plan was run with (`--rate-scale 0.25`), when any: its numbers
    * compare only with runs given the same ones (runner/plan/plan_overrides.ts).

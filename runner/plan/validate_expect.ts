@@ -43,3 +43,17 @@ export function readExpect(
   }
   return out;
 }
+
+/**
+ * Whether `status` counts as success under `expect`: the one rule, for measured requests and for
+ * setup and teardown steps.
+ *
+ * @example
+ * ```ts
+ * import { statusExpected } from "./validate_expect.ts";
+ * statusExpected({ codes: [404], classes: [2] }, 204); // true
+ * ```
+ */
+export function statusExpected(expect: StatusExpectation, status: number): boolean {
+  return expect.codes.includes(status) || expect.classes.includes(Math.floor(status / 100));
+}

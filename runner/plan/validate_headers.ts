@@ -91,12 +91,14 @@ export function readHeaders(
       unsafe = true;
     }
     if (unsafe) continue;
+    // A capture is bound once setup has run: until then the header is its parts.
+    const late = t.drawsValues || t.bindsCaptures;
     out.push({
       name: entry.key,
-      value: t.drawsValues ? template : value,
+      value: late ? template : value,
       template,
-      secret: t.readsSecrets,
-      ...(t.drawsValues ? { parts: t.parts } : {}),
+      secret: t.readsSecrets || t.bindsCaptures,
+      ...(late ? { parts: t.parts } : {}),
     });
   }
   return out;

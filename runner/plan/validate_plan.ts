@@ -18,6 +18,7 @@ import { type PlanContext, readDefaults, readRequests, readTarget } from "./vali
 import { readData } from "./traffic/validate_data.ts";
 import { readVars } from "./traffic/validate_vars.ts";
 import { templateScope, warnUnused } from "./traffic/template_scope.ts";
+import { declaredCaptures, readSteps } from "./validate_steps.ts";
 
 /** The top-level keys of a plan (plan_language.ts). */
 export const PLAN_KEYS: readonly string[] = keysOf("plan");
@@ -40,8 +41,18 @@ const PLAN = PLAN_LANGUAGE.plan;
 export function validatePlan(
   file: string,
   root: YamlNode,
-  ctx: PlanContext,
+  world: PlanContext,
 ): { plan?: ResolvedPlan; issues: PlanIssue[] } {
+  // Every value read from the environment is a secret: kept, so no message ever shows it.
+  const secretValues = new Set<string>();
+  const ctx: PlanContext = {
+    ...world,
+    env: (name) => {
+      const value = world.env(name);
+      if (value) secretValues.add(value);
+      return value;
+    },
+  };
   const reader = new PlanReader(file);
   const f = reader.fields(root, "", PLAN_KEYS, PLAN.synonyms, PLAN.misplaced);
   if (f === undefined) return { issues: reader.issues };
@@ -62,12 +73,27 @@ export function validatePlan(
   const data = get("data") ? readData(reader, get("data")!, ctx) : [];
   const vars = get("vars") ? readVars(reader, get("vars")!) : [];
   const scope = templateScope(reader, get("data"), get("vars"), data, vars, ctx);
+  // The measured requests (and the defaults) read every setup capture; teardown's come later.
+  const later = declaredCaptures(get("teardown"), "teardown");
+  const measuredScope = {
+    ...scope,
+    captures: new Set(declaredCaptures(get("setup"), "setup").map((c) => c.name)),
+    capturedLater: new Map(later.map((c) => [c.name, c.step])),
+  };
   const defaults = get("defaults")
-    ? readDefaults(reader, get("defaults")!, scope)
+    ? readDefaults(reader, get("defaults")!, measuredScope)
     : { headers: [] };
   const requests = get("requests")
-    ? readRequests(reader, get("requests")!, target, defaults, ctx, scope)
+    ? readRequests(reader, get("requests")!, target, defaults, ctx, measuredScope)
     : undefined;
+  const setup = get("setup")
+    ? readSteps(reader, get("setup")!, "setup", target, defaults, ctx, scope, [])
+    : [];
+  const teardown = get("teardown")
+    ? readSteps(reader, get("teardown")!, "teardown", target, defaults, ctx, scope, [
+      ...setup.flatMap((s) => s.captures.map((c) => c.name)),
+    ])
+    : [];
   const seedsDraws = vars.length > 0 || data.some((d) => d.order !== "sequence");
   const load = get("load") ? readLoad(reader, get("load")!, seedsDraws) : undefined;
   if (f.has("requests")) checkLabelCount(reader, f.get("requests")!);
@@ -122,12 +148,15 @@ export function validatePlan(
     file,
     ...(target === undefined ? {} : { target }),
     requests,
+    ...(setup.length ? { setup } : {}),
+    ...(teardown.length ? { teardown } : {}),
     load,
     slos,
     ...(data.length ? { data } : {}),
     ...(vars.length ? { vars } : {}),
     ...(regression === undefined ? {} : { regression }),
     ...(search === undefined ? {} : { search }),
+    ...(secretValues.size ? { secretValues: [...secretValues] } : {}),
   };
   return { plan, issues: reader.issues };
 }

@@ -4,9 +4,15 @@
  *
  * @module
  */
-import type { YamlNode } from "./_yaml.ts";
+import type { YamlEntry, YamlNode } from "./_yaml.ts";
 import type { PlanContext } from "./plan_context.ts";
-import { boundsOf, defaultDurationMs, keysOf, PLAN_LANGUAGE } from "./plan_language.ts";
+import {
+  boundsOf,
+  defaultDurationMs,
+  keysOf,
+  PLAN_LANGUAGE,
+  type SectionSpec,
+} from "./plan_language.ts";
 import { join, type PlanReader } from "./plan_reader.ts";
 import type { PlanBody, PlanHeader, PlanRequest, RequestTemplate } from "./types.ts";
 import type { TemplateScope } from "./traffic/parse_template.ts";
@@ -86,67 +92,10 @@ export function readRequests(
   const labels = new Map<string, YamlNode>();
   items.forEach((item, i) => {
     const path = join("requests", i);
-    const f = reader.fields(item, path, REQUEST_KEYS, PLAN_LANGUAGE.request.synonyms);
-    if (f === undefined) return;
-    const get = (k: string) => f.get(k)?.value;
-    const method = get("method") ? reader.string(get("method")!, join(path, "method")) : "GET";
-    if (method !== undefined && !METHOD.test(method)) {
-      reader.error(
-        get("method")!,
-        join(path, "method"),
-        `\`${method}\` is not an HTTP method`,
-        `write \`${method.toUpperCase()}\``,
-      );
-    }
-    let url = readRequestUrl(reader, item, get("path"), get("url"), path, target);
-    let targetT: TargetTemplate | undefined;
-    if (url !== undefined) {
-      const node = (get("path") ?? get("url"))!;
-      const key = get("path") ? "path" : "url";
-      const t = node === undefined ? undefined : targetTemplate(
-        reader,
-        node,
-        join(path, key),
-        reader.string(node, join(path, key))!,
-        key === "path" ? target : undefined,
-        scope,
-      );
-      if (t === "invalid") url = undefined;
-      else if (t !== undefined) [targetT, url] = [t, t.url];
-    }
-    const headers = [...defaults.headers];
-    if (get("headers")) {
-      for (const h of readHeaders(reader, get("headers")!, join(path, "headers"), scope)) {
-        const at = headers.findIndex((d) => d.name.toLowerCase() === h.name.toLowerCase());
-        if (at >= 0) headers[at] = h;
-        else headers.push(h);
-      }
-    }
-    const read = get("body")
-      ? readBody(reader, get("body")!, join(path, "body"), ctx, scope)
-      : undefined;
-    const body = read?.body;
-    if (body?.kind === "json" && !headers.some((h) => h.name.toLowerCase() === "content-type")) {
-      const value = "application/json";
-      headers.push({ name: "content-type", value, template: value, secret: false });
-    }
-    const weight = get("weight")
-      ? reader.number(get("weight")!, join(path, "weight"), {
-        above: 0,
-        max: boundsOf("request", "weight").max,
-      })
-      : 1;
-    const timeoutMs = get("timeout")
-      ? positiveDuration(reader, get("timeout")!, join(path, "timeout"))
-      : defaults.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const expect = get("expect")
-      ? readExpect(reader, get("expect")!, join(path, "expect"))
-      : { codes: [], classes: [2] };
-    const nameNode = get("name");
-    const shortPath = url === undefined
-      ? ""
-      : targetT?.pathText ?? new URL(url).pathname + new URL(url).search;
-    const label = nameNode ? reader.string(nameNode, join(path, "name")) : `${method} ${shortPath}`;
+    const read = readRequest(reader, item, path, "request", target, defaults, ctx, scope);
+    if (read === undefined) return;
+    const { fields: f, request, label } = read;
+    const nameNode = f.get("name")?.value;
     if (label !== undefined && labels.has(label)) {
       reader.error(
         nameNode ?? item,
@@ -155,33 +104,121 @@ export function readRequests(
         "give each a distinct `name`",
       );
     } else if (label !== undefined) labels.set(label, item);
-    if (
-      method === undefined || url === undefined || label === undefined || weight === undefined ||
-      timeoutMs === undefined || expect === undefined
-    ) return;
+    const weight = f.get("weight")
+      ? reader.number(f.get("weight")!.value, join(path, "weight"), {
+        above: 0,
+        max: boundsOf("request", "weight").max,
+      })
+      : 1;
+    if (request === undefined || weight === undefined) return;
+    const { url } = request;
     if (out.length > 0 && new URL(out[0].url).origin !== new URL(url).origin) {
       reader.error(
-        get("url") ?? get("path") ?? item,
+        f.get("url")?.value ?? f.get("path")?.value ?? item,
         path,
         `this request goes to ${new URL(url).origin}, the first to ${new URL(out[0].url).origin}`,
         "one plan drives one origin (scheme, host and port); write a plan per origin",
       );
       return;
     }
-    const template = requestTemplate(url, targetT, headers, body, read?.template);
-    out.push({
+    out.push({ ...request, weight });
+  });
+  return out;
+}
+
+/** A request of `requests` or a step of `setup`/`teardown`, all but its weight. */
+export type RequestBasics = Omit<PlanRequest, "weight">;
+
+/**
+ * Reads one request's keys (those of `section`): method, URL or templated path, headers with the
+ * defaults applied, body, timeout, expected statuses and label. Returns its fields (for the keys
+ * the caller reads itself) and the request, undefined when one of them is wrong (reported).
+ */
+export function readRequest(
+  reader: PlanReader,
+  item: YamlNode,
+  path: string,
+  section: "request" | "step",
+  target: string | undefined,
+  defaults: { headers: PlanHeader[]; timeoutMs?: number },
+  ctx: PlanContext,
+  scope: TemplateScope,
+): { fields: Map<string, YamlEntry>; label?: string; request?: RequestBasics } | undefined {
+  const spec: SectionSpec = PLAN_LANGUAGE[section];
+  const f = reader.fields(item, path, keysOf(section), spec.synonyms, spec.misplaced);
+  if (f === undefined) return undefined;
+  const get = (k: string) => f.get(k)?.value;
+  const method = get("method") ? reader.string(get("method")!, join(path, "method")) : "GET";
+  if (method !== undefined && !METHOD.test(method)) {
+    reader.error(
+      get("method")!,
+      join(path, "method"),
+      `\`${method}\` is not an HTTP method`,
+      `write \`${method.toUpperCase()}\``,
+    );
+  }
+  let url = readRequestUrl(reader, item, get("path"), get("url"), path, target);
+  let targetT: TargetTemplate | undefined;
+  if (url !== undefined) {
+    const node = (get("path") ?? get("url"))!;
+    const key = get("path") ? "path" : "url";
+    const t = node === undefined ? undefined : targetTemplate(
+      reader,
+      node,
+      join(path, key),
+      reader.string(node, join(path, key))!,
+      key === "path" ? target : undefined,
+      scope,
+    );
+    if (t === "invalid") url = undefined;
+    else if (t !== undefined) [targetT, url] = [t, t.url];
+  }
+  const headers = [...defaults.headers];
+  if (get("headers")) {
+    for (const h of readHeaders(reader, get("headers")!, join(path, "headers"), scope)) {
+      const at = headers.findIndex((d) => d.name.toLowerCase() === h.name.toLowerCase());
+      if (at >= 0) headers[at] = h;
+      else headers.push(h);
+    }
+  }
+  const read = get("body")
+    ? readBody(reader, get("body")!, join(path, "body"), ctx, scope)
+    : undefined;
+  const body = read?.body;
+  if (body?.kind === "json" && !headers.some((h) => h.name.toLowerCase() === "content-type")) {
+    const value = "application/json";
+    headers.push({ name: "content-type", value, template: value, secret: false });
+  }
+  const timeoutMs = get("timeout")
+    ? positiveDuration(reader, get("timeout")!, join(path, "timeout"))
+    : defaults.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const expect = get("expect")
+    ? readExpect(reader, get("expect")!, join(path, "expect"))
+    : { codes: [], classes: [2] };
+  const nameNode = get("name");
+  const shortPath = url === undefined
+    ? ""
+    : targetT?.pathText ?? new URL(url).pathname + new URL(url).search;
+  const label = nameNode ? reader.string(nameNode, join(path, "name")) : `${method} ${shortPath}`;
+  if (
+    method === undefined || url === undefined || label === undefined ||
+    timeoutMs === undefined || expect === undefined
+  ) return { fields: f, ...(label === undefined ? {} : { label }) };
+  const template = requestTemplate(url, targetT, headers, body, read?.template);
+  return {
+    fields: f,
+    label,
+    request: {
       label,
       method,
       url,
       headers,
       body,
-      weight,
       timeoutMs,
       expect,
       ...(template ? { template } : {}),
-    });
-  });
-  return out;
+    },
+  };
 }
 
 /**

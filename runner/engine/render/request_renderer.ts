@@ -83,6 +83,11 @@ export class RequestRenderer {
       parts.map((p): Step => {
         if (p.kind === "text") return { kind: "bytes", bytes: encoder.encode(p.text) };
         if (p.kind === "secret") return { kind: "bytes", bytes: encoder.encode(p.value) };
+        if (p.kind === "capture") {
+          throw new Error(
+            `capture \`${p.name}\` reached the engine unbound (runner/session binds it)`,
+          );
+        }
         if (p.ref.kind === "column") {
           const { source: name, column: col } = p.ref;
           const s = data.findIndex((d) => d.name === name);

@@ -1,6 +1,7 @@
 /**
  * The template grammar of request paths, header values and bodies: `{{var}}`, `{{source.column}}`,
- * `${env.NAME}` (a secret), and `{{"text"}}` for text that would otherwise read as a template
+ * `${env.NAME}` (a secret), `{{name}}` for a value a setup step captured (a secret bound once setup
+ * has run), and `{{"text"}}` for text that would otherwise read as a template
  * (`{{"{{"}}` is a literal `{{`). Pure: the names it may resolve come in a {@linkcode TemplateScope}.
  *
  * @module
@@ -16,6 +17,15 @@ export interface TemplateScope {
   sources: ReadonlyMap<string, readonly string[]>;
   /** Vars and sources declared but in error: templates naming them add no error of their own. */
   broken?: ReadonlySet<string>;
+  /** Names captured by setup steps this template runs after (optional: none when absent). */
+  captures?: ReadonlySet<string>;
+  /** Names captured only by steps that run after this template, with where (`setup[2]`). */
+  capturedLater?: ReadonlyMap<string, string>;
+  /**
+   * Set for a setup or teardown step, which is sent once: what to say of a var or a column there
+   * (they draw a value per measured request).
+   */
+  sentOnce?: string;
   env(name: string): string | undefined;
   /** When false (`tailgate check`), an unset environment variable is a warning. */
   requireEnv: boolean;
@@ -43,6 +53,8 @@ export interface ParsedTemplate {
   drawsValues: boolean;
   /** True when a part reads `${env.NAME}`. */
   readsSecrets: boolean;
+  /** True when a part is a setup step's capture, bound once setup has run. */
+  bindsCaptures: boolean;
   /** True when the text has no template syntax at all: it is sent exactly as written. */
   verbatim: boolean;
 }
@@ -76,6 +88,7 @@ export function parseTemplate(
   const problems: TemplateProblem[] = [];
   let drawsValues = false;
   let readsSecrets = false;
+  let bindsCaptures = false;
   let literal = "";
   let at = 0;
   const flush = () => {
@@ -141,9 +154,28 @@ export function parseTemplate(
     }
     const owner = inner.split(".")[0].trim();
     if (scope.broken?.has(owner)) continue; // its own error says what is wrong
+    const drawn = scope.vars.has(inner) || scope.sources.has(owner);
+    if (!drawn && scope.captures?.has(inner)) {
+      bindsCaptures = true;
+      flush();
+      parts.push({ kind: "capture", name: inner, encoding });
+      continue;
+    }
+    const later = drawn ? undefined : scope.capturedLater?.get(inner);
+    if (later !== undefined) {
+      problem(
+        `\`{{${inner}}}\` is captured by ${later}, which runs after this`,
+        "use a capture only after the step that takes it",
+      );
+      continue;
+    }
     const ref = resolve(inner, scope);
     if ("message" in ref) {
       problem(ref.message, ref.hint);
+      continue;
+    }
+    if (scope.sentOnce !== undefined) {
+      problem(scope.sentOnce, "write the value, read it with `${env.NAME}`, or capture it");
       continue;
     }
     drawsValues = true;
@@ -154,7 +186,7 @@ export function parseTemplate(
   flush();
   const verbatim = parts.length === 0 || (parts.length === 1 && parts[0].kind === "text" &&
     parts[0].text === text);
-  return { parts, problems, drawsValues, readsSecrets, verbatim };
+  return { parts, problems, drawsValues, readsSecrets, bindsCaptures, verbatim };
 }
 
 type Resolved =
@@ -194,7 +226,7 @@ function resolve(inner: string, scope: TemplateScope): Resolved {
 }
 
 function unknown(name: string, scope: TemplateScope, column?: string): Resolved {
-  const known = [...scope.vars, ...scope.sources.keys()];
+  const known = [...scope.vars, ...scope.sources.keys(), ...(scope.captures ?? [])];
   const guess = didYouMean(name, known);
   const what = column === undefined ? `\`${name}\`` : `data source \`${name}\``;
   return {

@@ -15,6 +15,8 @@ export interface CompiledTemplate {
   parts: TemplatePart[];
   drawsValues: boolean;
   readsSecrets: boolean;
+  /** True when a part is a setup step's capture. */
+  bindsCaptures: boolean;
   /** True when there is no template syntax: the body is sent exactly as printed. */
   verbatim: boolean;
 }
@@ -73,6 +75,7 @@ export function jsonTemplate(
   const parts: TemplatePart[] = [];
   let drawsValues = false;
   let readsSecrets = false;
+  let bindsCaptures = false;
   let verbatim = true;
   const text = (t: string) => {
     const last = parts.at(-1);
@@ -114,9 +117,10 @@ export function jsonTemplate(
     const t = scalarTemplate(reader, n, at, n.value, scope, "json_string");
     drawsValues ||= t.drawsValues;
     readsSecrets ||= t.readsSecrets;
+    bindsCaptures ||= t.bindsCaptures;
     verbatim &&= t.verbatim;
     const [only] = t.parts;
-    if (t.parts.length === 1 && only.kind === "ref") {
+    if (t.parts.length === 1 && (only.kind === "ref" || only.kind === "capture")) {
       parts.push({ ...only, encoding: "json_value" });
       return;
     }
@@ -130,7 +134,7 @@ export function jsonTemplate(
     text('"');
   };
   walk(node, path);
-  return { parts, drawsValues, readsSecrets, verbatim };
+  return { parts, drawsValues, readsSecrets, bindsCaptures, verbatim };
 }
 
 /**

@@ -37,3 +37,23 @@ Deno.test("retarget() keeps a templated URL as written and moves its request-tar
   const root = retarget(plan("http://127.0.0.1:8080", "/u/{{n}}"), "http://127.0.0.1:9000");
   assert.deepEqual(root.requests[0].template!.target[0], { kind: "text", text: "/u/" });
 });
+
+Deno.test("retarget() moves the setup and teardown steps sent to the requests' origin, not others", () => {
+  const p = parseText(`name: t
+target: http://127.0.0.1:8080/api
+setup:
+  - { path: /login, capture: { token: { json: /t } } }
+  - { url: http://127.0.0.1:9999/auth/refresh }
+requests: [{ path: /orders, headers: { Authorization: "Bearer {{token}}" } }]
+teardown: [{ method: DELETE, path: "/sessions/{{token}}" }]
+load: { stages: [{ rate: 10/s, duration: 1s }] }
+`).plan!;
+  const moved = retarget(p, "http://127.0.0.1:9000/v2");
+  assert.deepEqual(moved.setup!.map((s) => s.url), [
+    "http://127.0.0.1:9000/v2/login",
+    "http://127.0.0.1:9999/auth/refresh",
+  ]);
+  assert.equal(moved.teardown![0].url, "http://127.0.0.1:9000/v2/sessions/{{token}}");
+  assert.deepEqual(moved.teardown![0].template!.target[0], { kind: "text", text: "/v2/sessions/" });
+  assert.equal(moved.requests[0].template!.target[0].kind, "text");
+});

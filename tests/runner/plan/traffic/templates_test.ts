@@ -220,7 +220,9 @@ Deno.test("a var or data source must have a name a template can write, and not b
 });
 
 const shape = (parts: readonly TemplatePart[]) =>
-  parts.map((p) => p.kind === "ref" ? p.encoding : p.kind === "text" ? p.text : p.template);
+  parts.map((p) =>
+    p.kind === "ref" || p.kind === "capture" ? p.encoding : p.kind === "text" ? p.text : p.template
+  );
 
 Deno.test("a file body opts in with template: true: a .json file is a JSON body, another file text", () => {
   const files = {

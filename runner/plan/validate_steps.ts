@@ -1,0 +1,194 @@
+/**
+ * Validates `setup` and `teardown`: requests sent once, outside the schedule, each with the
+ * request keys but `weight`, and `capture` (values taken from the response for `{{name}}`). A
+ * step's templates read `${env.NAME}` and the captures of the steps before it; a measured request
+ * reads every setup capture. Drawn values (vars, data columns) are refused in a step: it is sent
+ * once, and they are drawn per measured request.
+ *
+ * @module
+ */
+import type { YamlNode } from "./_yaml.ts";
+import type { PlanContext } from "./plan_context.ts";
+import { join, type PlanReader } from "./plan_reader.ts";
+import type { CaptureSource, PlanCapture, PlanHeader, PlanStep } from "./types.ts";
+import type { TemplateScope } from "./traffic/parse_template.ts";
+import { TEMPLATE_NAME } from "./traffic/validate_vars.ts";
+import { readRequest } from "./validate_requests.ts";
+
+/** The two lists of steps. */
+export type StepSection = "setup" | "teardown";
+
+/** A capture as declared, before its step is read: its name and the step that takes it. */
+export interface DeclaredCapture {
+  name: string;
+  /** The step, as issues name it: `setup[0]`. */
+  step: string;
+}
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/**
+ * The captures a section declares, in order, read before any template is (so a template can tell
+ * a name captured later from an unknown one).
+ *
+ * @example
+ * ```ts
+ * import { parseYaml } from "./_yaml.ts";
+ * import { declaredCaptures } from "./validate_steps.ts";
+ * const node = parseYaml("- { path: /login, capture: { token: { json: /t } } }").root!;
+ * declaredCaptures(node, "setup"); // [{ name: "token", step: "setup[0]" }]
+ * ```
+ */
+export function declaredCaptures(
+  node: YamlNode | undefined,
+  section: StepSection,
+): DeclaredCapture[] {
+  if (node?.kind !== "seq") return [];
+  return node.items.flatMap((item, i) => {
+    const capture = item.kind === "map"
+      ? item.entries.find((e) => e.key === "capture")?.value
+      : undefined;
+    return capture?.kind === "map"
+      ? capture.entries.map((e) => ({ name: e.key, step: join(section, i) }))
+      : [];
+  });
+}
+
+/**
+ * Reads `setup` or `teardown`. `before` holds the names captured by every step that runs before
+ * this section (the setup's, for teardown); `defaults` are the plan's, whose headers go on a step
+ * once every capture they read is taken.
+ *
+ * @example
+ * ```ts
+ * import { readSteps } from "./validate_steps.ts";
+ * import type { PlanReader } from "./plan_reader.ts";
+ * import type { PlanContext } from "./plan_context.ts";
+ * import type { TemplateScope } from "./traffic/parse_template.ts";
+ * import type { YamlNode } from "./_yaml.ts";
+ * declare const reader: PlanReader, node: YamlNode, ctx: PlanContext, scope: TemplateScope;
+ * readSteps(reader, node, "setup", "http://127.0.0.1:8080", { headers: [] }, ctx, scope, []);
+ * ```
+ */
+export function readSteps(
+  reader: PlanReader,
+  node: YamlNode,
+  section: StepSection,
+  target: string | undefined,
+  defaults: { headers: PlanHeader[]; timeoutMs?: number },
+  ctx: PlanContext,
+  scope: TemplateScope,
+  before: readonly string[],
+): PlanStep[] {
+  const items = reader.list(node, section);
+  if (items === undefined) return [];
+  const declared = declaredCaptures(node, section);
+  const taken = new Set(before);
+  const out: PlanStep[] = [];
+  items.forEach((item, i) => {
+    const path = join(section, i);
+    const stepScope: TemplateScope = {
+      ...scope,
+      captures: new Set(taken),
+      capturedLater: new Map(
+        declared.filter((d) => !taken.has(d.name)).map((d) => [d.name, d.step]),
+      ),
+      sentOnce: `a ${section} step is sent once; \`{{…}}\` of a var or data column draws a ` +
+        "value per measured request",
+    };
+    const ready = defaults.headers.filter((h) =>
+      (h.parts ?? []).every((p) => p.kind !== "capture" || taken.has(p.name))
+    );
+    const read = readRequest(
+      reader,
+      item,
+      path,
+      "step",
+      target,
+      { ...defaults, headers: ready },
+      ctx,
+      stepScope,
+    );
+    const captureNode = read?.fields.get("capture")?.value;
+    const captures = captureNode
+      ? readCaptures(reader, captureNode, join(path, "capture"), scope, taken)
+      : [];
+    for (const c of captures) taken.add(c.name);
+    if (read?.request === undefined) return;
+    out.push({ ...read.request, captures, line: item.pos.line });
+  });
+  return out;
+}
+
+/** Reads a step's `capture` mapping; `taken` holds the names captured before it. */
+function readCaptures(
+  reader: PlanReader,
+  node: YamlNode,
+  path: string,
+  scope: TemplateScope,
+  taken: ReadonlySet<string>,
+): PlanCapture[] {
+  if (node.kind !== "map") {
+    reader.error(node, path, "`capture` maps names to `{ json: /pointer }` or `{ header: name }`");
+    return [];
+  }
+  const out: PlanCapture[] = [];
+  for (const entry of node.entries) {
+    const at = join(path, entry.key);
+    const clash = !TEMPLATE_NAME.test(entry.key)
+      ? ["is not a name a template can use", "use letters, digits and `_`, e.g. `token`"]
+      : scope.vars.has(entry.key) || scope.sources.has(entry.key)
+      ? ["is also a var or data source of this plan", "rename the capture"]
+      : taken.has(entry.key)
+      ? ["is captured twice", "capture each name once"]
+      : undefined;
+    if (clash) {
+      reader.errorAt(entry.keyPos, entry.key.length, at, `\`${entry.key}\` ${clash[0]}`, clash[1]);
+      continue;
+    }
+    const from = readSource(reader, entry.value, at);
+    if (from) out.push({ name: entry.key, from });
+  }
+  return out;
+}
+
+function readSource(reader: PlanReader, node: YamlNode, path: string): CaptureSource | undefined {
+  const f = reader.fields(node, path, ["json", "header"], { pointer: "json", jsonpath: "json" });
+  if (f === undefined) return undefined;
+  if (f.size !== 1) {
+    reader.error(
+      node,
+      path,
+      "a capture takes its value from one place",
+      "write `{ json: /access_token }` or `{ header: set-cookie }`",
+    );
+    return undefined;
+  }
+  const [[key, entry]] = f;
+  const text = reader.string(entry.value, join(path, key));
+  if (text === undefined) return undefined;
+  if (key === "header") {
+    if (HEADER_NAME.test(text)) return { kind: "header", name: text.toLowerCase() };
+    reader.error(
+      entry.value,
+      join(path, key),
+      `\`${text}\` is not a header name`,
+      "name the header as it is sent, e.g. `set-cookie` or `x-request-id`",
+    );
+    return undefined;
+  }
+  if ((text === "" || text.startsWith("/")) && !/~(?![01])/.test(text)) {
+    return { kind: "json", pointer: text };
+  }
+  reader.error(
+    entry.value,
+    join(path, key),
+    `\`${text}\` is not a JSON pointer`,
+    text.startsWith("$")
+      ? `a JSON pointer (RFC 6901) names each step from the root: \`/${
+        text.replace(/^\$\.?/, "").replaceAll(".", "/")
+      }\``
+      : "start it with `/` (e.g. `/access_token`, `/data/0/id`); `~0` is `~` and `~1` is `/`",
+  );
+  return undefined;
+}
