@@ -13,11 +13,13 @@ import { chartJsBundle } from "./_chart_js.ts";
 import { CLIENT_SCRIPT } from "./html_client.ts";
 import { buildChartData, type ChartData } from "./html_data.ts";
 import { escapeHtml } from "./html_escape.ts";
+import { htmlTable } from "./html_table.ts";
 import { environmentTable, toolHealthPanel } from "./html_health.ts";
 import { htmlCard, htmlPage } from "./html_page.ts";
 import { planSummary } from "./html_plan.ts";
 import { outcomeSummary, stageTable } from "./html_stages.ts";
 import { TRAFFIC_INTRO, trafficPanel } from "./html_traffic.ts";
+import { STEP_COLUMNS, stepRows, STEPS_INTRO } from "./steps_text.ts";
 import { bannerStatus, gateTable, verdictBanner, warningsBox } from "./html_verdicts.ts";
 import { timeDomainLines } from "./time_domain_lines.ts";
 
@@ -45,7 +47,7 @@ export function renderHtml(result: RunResult): string {
   const sections = [
     verdictBanner(result),
     warningsBox(result),
-    toc(data.ramp !== undefined, result.traffic !== undefined),
+    toc(data.ramp !== undefined, result.traffic !== undefined, (result.steps?.length ?? 0) > 0),
     htmlCard("gates", "Gates", gatesIntro(), gateTable(result.verdicts)),
     htmlCard(
       "percentiles",
@@ -98,6 +100,14 @@ export function renderHtml(result: RunResult): string {
     result.traffic === undefined
       ? ""
       : htmlCard("traffic", "Traffic", TRAFFIC_INTRO, trafficPanel(result.traffic)),
+    result.steps?.length
+      ? htmlCard(
+        "steps",
+        "Setup and teardown",
+        `<p class="explain">${escapeHtml(STEPS_INTRO)}</p>`,
+        htmlTable([...STEP_COLUMNS], stepRows(result.steps)),
+      )
+      : "",
     htmlCard("environment", "Environment", "", environmentTable(result.environment)),
     `<footer>tailgate ${escapeHtml(result.environment.tailgateVersion)} · result format ` +
     `${escapeHtml(result.schema)} v${escapeHtml(result.version)} · run ` +
@@ -120,7 +130,7 @@ function findings(result: RunResult): string {
     : `<ul class="findings">${lines.map((l) => `<li>${escapeHtml(l)}</li>`).join("")}</ul>`;
 }
 
-function toc(hasRamp: boolean, hasTraffic: boolean): string {
+function toc(hasRamp: boolean, hasTraffic: boolean, hasSteps: boolean): string {
   const links: Array<[string, string]> = [
     ["gates", "Gates"],
     ["percentiles", "Latency by percentile"],
@@ -130,6 +140,7 @@ function toc(hasRamp: boolean, hasTraffic: boolean): string {
     ["health", "Tool health"],
     ["plan", "Plan"],
     ...(hasTraffic ? [["traffic", "Traffic"] as [string, string]] : []),
+    ...(hasSteps ? [["steps", "Setup and teardown"] as [string, string]] : []),
     ["environment", "Environment"],
   ];
   return `<nav class="toc">${

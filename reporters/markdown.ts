@@ -16,6 +16,7 @@ import type {
   BaselineReference,
   EncodedHistogram,
   RunResult,
+  StepRecord,
   TrafficRecord,
   Verdict,
   VerdictStatus,
@@ -26,6 +27,7 @@ import { markdownTable, markdownUrl } from "./markdown_table.ts";
 import { overallStatus, STATUS_SEVERITY } from "./overall_status.ts";
 import { REPORT_FILES } from "./report_formats.ts";
 import { lateRenderSentence, sourceFigures } from "./traffic_text.ts";
+import { STEP_COLUMNS, stepRows, STEPS_INTRO } from "./steps_text.ts";
 import { NO_FIGURE, signedPercent, verdictFigures } from "./verdict_figures.ts";
 
 /** The largest summary {@linkcode renderMarkdown} returns, in UTF-8 bytes (GitHub: 65,536). */
@@ -109,6 +111,7 @@ function render(result: RunResult, options: MarkdownOptions, caps: Caps): string
     ...health(result, caps, esc),
     ...warnings(result.warnings ?? [], caps, esc),
     ...(result.traffic === undefined ? [] : traffic(result.traffic, caps, esc)),
+    ...(result.steps?.length ? steps(result.steps, caps, esc) : []),
     options.htmlUrl === undefined
       ? `Full report: \`${REPORT_FILES.html}\` in this run's artifact (\`--report-url\` makes ` +
         "this a link; the GitHub Action sets it)."
@@ -291,6 +294,24 @@ function traffic(t: TrafficRecord, caps: Caps, esc: (text: string) => string): s
       : [`**Vars:** ${vars.map((v) => `${esc(v.name)} (${esc(v.spec)})`).join(", ")}`, ""]),
     ...more(t.vars.length - vars.length, "vars"),
     ...(late === undefined ? [] : [`⚠️ **Rendered late:** ${late}.`, ""]),
+  ];
+}
+
+/** The setup and teardown steps as a table. */
+function steps(list: readonly StepRecord[], caps: Caps, esc: (text: string) => string): string[] {
+  const shown = list.slice(0, caps.items);
+  return [
+    "### Setup and teardown",
+    "",
+    esc(STEPS_INTRO),
+    "",
+    ...markdownTable(
+      [...STEP_COLUMNS],
+      ["left", "left", "left", "right", "left"],
+      stepRows(shown).map((row) => row.map(esc)),
+    ),
+    "",
+    ...more(list.length - shown.length, "steps"),
   ];
 }
 

@@ -19,6 +19,7 @@ const LAYERS = [
   "runner/schedule",
   "runner/engine",
   "runner/service",
+  "runner/session",
   "runner/recorder",
   "runner/run",
   "runner/result",

@@ -10,6 +10,7 @@
 import { join } from "node:path";
 import { judge } from "../api/judge.ts";
 import { runPlan } from "../api/run_plan.ts";
+import { StepFailure } from "../session/mod.ts";
 import { compareRounds, type RoundPair } from "../gates/ab_comparison.ts";
 import { mergeEncodedHistograms } from "../hdr/mod.ts";
 import { abVerdict, headSloVerdicts } from "../gates/ab_verdict.ts";
@@ -117,6 +118,9 @@ export async function runAb(plan: ResolvedPlan, options: AbOptions): Promise<AbR
       const result = await runPlan(retarget(plan, spec.url), {
         ...(options.signal ? { signal: options.signal } : {}),
         environment,
+      }).catch((e) => {
+        if (!(e instanceof StepFailure)) throw e;
+        throw new StepFailure(`round ${i + 1}, ${side}: ${e.message}`, e.records, e.interrupted);
       });
       await judge(result);
       const resultFile = join("runs", `round-${i + 1}-${side}.json`);

@@ -12,6 +12,7 @@ import type { Environment, RunResult } from "../model/run_result.ts";
 import type { ResolvedPlan } from "../plan/types.ts";
 import type { Progress } from "../run/run_engine.ts";
 import { runWorkers } from "../run/run_workers.ts";
+import { runSetup, runTeardown } from "../session/mod.ts";
 import type { ShardSpec } from "../schedule/build_schedule.ts";
 
 export type { Progress };
@@ -62,8 +63,13 @@ export async function runPlan(
   options: RunPlanOptions = {},
 ): Promise<RunResult> {
   const environment = options.environment ?? await collectEnvironment();
+  const steps = { ...(options.caCerts ? { caCerts: options.caCerts } : {}) };
+  // Setup is not measured; a step that fails throws before any load is sent.
+  const session = plan.setup || plan.teardown
+    ? await runSetup(plan, { ...steps, ...(options.signal ? { signal: options.signal } : {}) })
+    : undefined;
   const run = await runWorkers({
-    plan,
+    plan: session?.plan ?? plan,
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.caCerts ? { caCerts: options.caCerts } : {}),
     ...(options.shard ? { shard: options.shard } : {}),
@@ -73,5 +79,13 @@ export async function runPlan(
   });
   const result = buildResult(plan, run, environment);
   if (options.shard) result.run.shard = { ...options.shard };
+  if (session) {
+    // After the load however it ended (stopped, failed part-way): cleanup is owed either way.
+    const teardown = await runTeardown(plan, session, steps);
+    result.steps = [...session.records, ...teardown.records];
+    if (teardown.warnings.length) {
+      result.warnings = [...result.warnings ?? [], ...teardown.warnings];
+    }
+  }
   return result;
 }

@@ -12,6 +12,7 @@ import { renderAbJunit } from "../../reporters/ab_junit.ts";
 import { renderAbMarkdown, renderAbTerminal } from "../../reporters/ab_report.ts";
 import { DEFAULT_ROUNDS, runAb } from "../ab/run_ab.ts";
 import { MIN_ROUNDS } from "../gates/paired_comparison.ts";
+import { StepFailure } from "../session/mod.ts";
 import { EXIT_CODES, withIoFailures } from "../model/exit_codes.ts";
 import { parseDurationMs } from "../plan/units.ts";
 import { type FileToWrite, writeEach } from "../../reporters/write_reports.ts";
@@ -138,7 +139,8 @@ export async function abCommand(
         ),
     });
   } catch (e) {
-    return failed((e as Error).message, EXIT_CODES.unreachable);
+    const stopped = e instanceof StepFailure && e.interrupted;
+    return failed((e as Error).message, stopped ? EXIT_CODES.invalidRun : EXIT_CODES.unreachable);
   }
   const done = ab;
   const files: FileToWrite[] = [

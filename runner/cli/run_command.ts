@@ -23,6 +23,7 @@ import type { RunResult } from "../model/run_result.ts";
 import { EXIT_CODES, withIoFailures } from "../model/exit_codes.ts";
 import type { ShardSpec } from "../schedule/build_schedule.ts";
 import { printable } from "../plan/printable.ts";
+import { StepFailure } from "../session/mod.ts";
 import { type CommandOutcome, failed } from "./command.ts";
 import { finishResult } from "./finish_result.ts";
 import { planToRun } from "./plan_to_run.ts";
@@ -367,15 +368,23 @@ export async function runPlanCommand(
   let stoppedAtEpochMs = signal?.aborted ? Date.now() : undefined;
   const onStop = () => stoppedAtEpochMs ??= Date.now();
   signal?.addEventListener("abort", onStop, { once: true });
-  const result = await runPlan(plan, {
-    signal,
-    caCerts,
-    environment,
-    ...(options.shard ? { shard: options.shard } : {}),
-    ...(options.startAtEpochMs === undefined ? {} : { startAtEpochMs: options.startAtEpochMs }),
-    onProgress: progress,
-    onNotice: onProgress,
-  }).finally(() => signal?.removeEventListener("abort", onStop));
+  let result: RunResult;
+  try {
+    result = await runPlan(plan, {
+      signal,
+      caCerts,
+      environment,
+      ...(options.shard ? { shard: options.shard } : {}),
+      ...(options.startAtEpochMs === undefined ? {} : { startAtEpochMs: options.startAtEpochMs }),
+      onProgress: progress,
+      onNotice: onProgress,
+    });
+  } catch (e) {
+    if (!(e instanceof StepFailure)) throw e;
+    return stepFailed(e);
+  } finally {
+    signal?.removeEventListener("abort", onStop);
+  }
   if (
     options.startAtEpochMs !== undefined && stoppedAtEpochMs !== undefined &&
     stoppedAtEpochMs < options.startAtEpochMs && result.totals.counts.scheduled === 0
@@ -440,6 +449,13 @@ export async function runPlanCommand(
     result,
     resultPath,
   };
+}
+
+/** A setup step failed, or was stopped: nothing was sent, so no result is written. */
+export function stepFailed(e: StepFailure): RunOutcome {
+  return e.interrupted
+    ? failed(`stopped during setup; no load was sent: ${e.message}`, EXIT_CODES.invalidRun)
+    : failed(`${e.message}; no load was sent`, EXIT_CODES.unreachable);
 }
 
 function seconds(ms: number): string {

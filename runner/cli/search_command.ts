@@ -30,6 +30,8 @@ import { argsError } from "./result_args.ts";
 import { retarget } from "../plan/retarget.ts";
 import { searchExhaustion } from "../search/search_exhaustion.ts";
 import { readStartArgs, START_HELP, START_OPTIONS, startRunService } from "./run_service.ts";
+import { StepFailure } from "../session/mod.ts";
+import { stepFailed } from "./run_command.ts";
 
 /** The help of `tailgate search`. */
 export const SEARCH_HELP = `Usage: tailgate search <plan.yaml> [--out DIR] [--target URL]
@@ -135,7 +137,7 @@ export async function searchCommand(
     : await loadSearchHistory(baselineDir, plan.name);
   if (!history.ok) return failed(history.error);
 
-  const result = await runSearch({ ...plan, search }, {
+  const searched = await runSearch({ ...plan, search }, {
     ...(signal ? { signal } : {}),
     ...(caCerts.length ? { caCerts } : {}),
     history: history.entries,
@@ -145,7 +147,12 @@ export async function searchCommand(
       if (phase === "start") progress(`search: trying ${what}`);
       else if ("outcome" in step) progress(`search: ${what}: ${step.outcome} (${step.summary})`);
     },
+  }).catch((e) => {
+    if (e instanceof StepFailure) return e;
+    throw e;
   });
+  if (searched instanceof StepFailure) return stepFailed(searched);
+  const result = searched;
   const lost = service?.death();
   if (lost) {
     result.warnings = [...(result.warnings ?? []), lost];

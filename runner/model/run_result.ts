@@ -458,6 +458,31 @@ export interface TrafficRecord {
   lateRenders: number;
 }
 
+/**
+ * One setup or teardown step as it was sent: not measured, never in the histograms. Captured
+ * values are never stored, only their names and where they came from.
+ */
+export interface StepRecord {
+  /** The list the step belongs to. */
+  section: "setup" | "teardown";
+  /** The step's name (`POST /login` unless the plan names it). */
+  name: string;
+  /** The HTTP method. */
+  method: string;
+  /** The URL as written in the plan (templates and `${env.NAME}` unresolved). */
+  url: string;
+  /** The response's status, when there was a response. */
+  status?: number;
+  /** From the send to the end of the response body, in milliseconds. */
+  durationMs: number;
+  /** True when the status was expected and every capture was found. */
+  ok: boolean;
+  /** What went wrong, when it did (never a secret). */
+  problem?: string;
+  /** Each capture's name and where it came from (`json /access_token`, `header set-cookie`). */
+  captures: Array<{ name: string; from: string }>;
+}
+
 /** The whole result document. */
 export interface RunResult {
   /** Always `tailgate/result`. */
@@ -494,6 +519,8 @@ export interface RunResult {
   health: ToolHealth;
   /** Set for a plan with `data` or `vars`: where the requests' values came from. */
   traffic?: TrafficRecord;
+  /** Set for a plan with `setup` or `teardown`: each step as it was sent, in order. */
+  steps?: StepRecord[];
   /** One verdict per gate (SLOs, regression checks, validity); empty until the run is judged. */
   verdicts: Verdict[];
   /**

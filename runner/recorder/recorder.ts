@@ -12,6 +12,7 @@
  */
 import type { Completion, RecordSink } from "../engine/types.ts";
 import type { StatusExpectation } from "../plan/types.ts";
+import { statusExpected } from "../plan/validate_expect.ts";
 import type {
   EncodedHistogram,
   ErrorKind,
@@ -330,8 +331,7 @@ export class Recorder implements RecordSink {
   }
 
   #expected(labelIndex: number, status: number): boolean {
-    const e = this.#expects[labelIndex];
-    return e.codes.includes(status) || e.classes.includes(Math.floor(status / 100));
+    return statusExpected(this.#expects[labelIndex], status);
   }
 
   /** The label's group, created (histograms from the pool) on its first request. */

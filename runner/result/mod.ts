@@ -21,6 +21,7 @@ export {
   type RunVerdict,
   type StageResult,
   type StageTimeDomain,
+  type StepRecord,
   type ToolHealth,
   type TrafficRecord,
   type Trend,

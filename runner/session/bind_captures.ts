@@ -1,0 +1,80 @@
+/**
+ * Binding captured values into a request: each `{{name}}` capture becomes a secret part, written
+ * as its place needs it (percent-encoded in a path, escaped in a JSON string, raw in a header).
+ * A request whose only template was a captured header becomes a fixed request again, so the
+ * engine sends it as one string. Pure.
+ *
+ * @module
+ */
+import type { PlanHeader, PlanRequest, TemplatePart } from "../plan/types.ts";
+import { wireTextProblem } from "../plan/wire_rules.ts";
+import { encodeText } from "../engine/render/encoded_values.ts";
+import type { CapturedValue } from "./capture_value.ts";
+
+/** A request of `requests`, or a setup or teardown step. */
+type Bindable = Omit<PlanRequest, "weight">;
+
+/**
+ * `request` with every capture bound to its value in `values`, or why a value cannot be sent
+ * where the plan puts it (a header cannot hold a line feed).
+ *
+ * @example
+ * ```ts
+ * import { bindCaptures } from "./bind_captures.ts";
+ * import type { PlanRequest } from "../plan/types.ts";
+ * declare const request: PlanRequest; // header `Authorization: Bearer {{token}}`
+ * const bound = bindCaptures(request, new Map([["token", { text: "abc", json: '"abc"' }]]));
+ * ```
+ */
+export function bindCaptures<R extends Bindable>(
+  request: R,
+  values: ReadonlyMap<string, CapturedValue>,
+): R | { problem: string } {
+  const t = request.template;
+  if (t === undefined) return request;
+  const bind = (parts: TemplatePart[]): TemplatePart[] =>
+    parts.map((p) => {
+      if (p.kind !== "capture") return p;
+      const v = values.get(p.name);
+      if (v === undefined) throw new Error(`capture \`${p.name}\` bound before it was taken`);
+      return {
+        kind: "secret",
+        value: encodeText(v.text, p.encoding, v.json),
+        template: `{{${p.name}}}`,
+      };
+    });
+  const headers: PlanHeader[] = [];
+  for (const h of request.headers) {
+    if (h.parts === undefined || !h.parts.some((p) => p.kind === "capture")) {
+      headers.push(h);
+      continue;
+    }
+    const parts = bind(h.parts);
+    const value = parts.map((p) => p.kind === "text" ? p.text : p.kind === "secret" ? p.value : "")
+      .join("");
+    const wire = wireTextProblem(value, "header_value");
+    if (wire) {
+      const names = h.parts.flatMap((p) => p.kind === "capture" ? [`\`${p.name}\``] : []);
+      return { problem: `${names.join(", ")} cannot go in header \`${h.name}\`: ${wire.message}` };
+    }
+    const { parts: _, ...plain } = h;
+    headers.push(parts.some((p) => p.kind === "ref") ? { ...h, parts } : { ...plain, value });
+  }
+  const target = bind(t.target);
+  const body = t.body && bind(t.body);
+  const fixed = (parts: TemplatePart[] | undefined) =>
+    (parts ?? []).every((p) => p.kind === "text");
+  if (fixed(target) && fixed(body) && headers.every((h) => h.parts === undefined)) {
+    const { template: _, ...rest } = request;
+    return { ...rest, headers } as R;
+  }
+  return {
+    ...request,
+    headers,
+    template: {
+      target,
+      headers: t.headers.map((h) => ({ name: h.name, parts: bind(h.parts) })),
+      ...(body ? { body } : {}),
+    },
+  };
+}

@@ -1,0 +1,132 @@
+/**
+ * Taking a captured value from a step's response: a JSON pointer (RFC 6901) into its body, or a
+ * header. Pure. A value keeps its text (sent in paths, headers and text) and its JSON (sent as a
+ * JSON body's whole value, keeping its type).
+ *
+ * @module
+ */
+import type { CaptureSource } from "../plan/types.ts";
+
+/** A captured value: its text form, and its JSON when the pointer found one. */
+export interface CapturedValue {
+  /** A string as it is; a number, boolean, object or array as its JSON text. */
+  text: string;
+  /** The value's JSON text. */
+  json: string;
+}
+
+/** The parts of a response a capture reads. */
+export interface StepResponse {
+  /** Header values by lower-case name; `set-cookie` keeps one value per header line. */
+  header(name: string): string[];
+  /** The response's header names, for a message (never their values). */
+  names(): string;
+  /** The body as text (at most as much as was read). */
+  bodyText: string;
+}
+
+/**
+ * Where a capture comes from, as reports show it: `json /access_token`, `header set-cookie`.
+ *
+ * @example
+ * ```ts
+ * import { captureSourceText } from "./capture_value.ts";
+ * captureSourceText({ kind: "json", pointer: "/access_token" }); // "json /access_token"
+ * ```
+ */
+export function captureSourceText(from: CaptureSource): string {
+  return from.kind === "json"
+    ? `json ${from.pointer || "(the whole body)"}`
+    : `header ${from.name}`;
+}
+
+/**
+ * The value `from` names in `response`, or why there is none. A `set-cookie` header gives its
+ * first cookie's `name=value` (what a `Cookie` header sends back); another header repeated gives
+ * its values joined by `, `.
+ *
+ * @example
+ * ```ts
+ * import { captureValue } from "./capture_value.ts";
+ * const response = { header: () => [], names: () => "", bodyText: '{"data":{"ids":[7,8]}}' };
+ * captureValue({ kind: "json", pointer: "/data/ids/1" }, response); // { text: "8", json: "8" }
+ * ```
+ */
+export function captureValue(
+  from: CaptureSource,
+  response: StepResponse,
+): CapturedValue | { problem: string; showBody?: boolean } {
+  if (from.kind === "header") {
+    const values = response.header(from.name);
+    if (values.length === 0) {
+      return {
+        problem: `the response has no \`${from.name}\` header (it has ${response.names()})`,
+      };
+    }
+    const text = from.name === "set-cookie" ? values[0].split(";")[0].trim() : values.join(", ");
+    return { text, json: JSON.stringify(text) };
+  }
+  let doc: unknown;
+  try {
+    doc = JSON.parse(response.bodyText);
+  } catch {
+    return {
+      problem: `the response body is not JSON, so \`${from.pointer}\` finds nothing`,
+      showBody: true,
+    };
+  }
+  const found = resolvePointer(doc, from.pointer);
+  if (!found.ok) {
+    // The shape where the pointer failed, never a value: a body that holds a token elsewhere
+    // must not put it in a CI log.
+    return {
+      problem: `the response's JSON has nothing at \`${from.pointer}\` (${
+        found.at === "" ? "at its root" : `at \`${found.at}\``
+      }, ${found.there})`,
+    };
+  }
+  const json = JSON.stringify(found.value);
+  return { text: typeof found.value === "string" ? found.value : json, json };
+}
+
+/**
+ * The value at an RFC 6901 pointer, or where it stopped (the pointer to the last value found, `""`
+ * for the root) and what is there.
+ *
+ * @example
+ * ```ts
+ * import { resolvePointer } from "./capture_value.ts";
+ * resolvePointer({ "a/b": [1, 2] }, "/a~1b/0"); // { ok: true, value: 1 }
+ * resolvePointer({ token: "x" }, "/access_token"); // { ok: false, at: "", there: 'an object with "token"' }
+ * ```
+ */
+export function resolvePointer(
+  doc: unknown,
+  pointer: string,
+): { ok: true; value: unknown } | { ok: false; at: string; there: string } {
+  if (pointer === "") return { ok: true, value: doc };
+  let value = doc;
+  const tokens = pointer.slice(1).split("/");
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i].replaceAll("~1", "/").replaceAll("~0", "~");
+    const at = tokens.slice(0, i).map((t) => `/${t}`).join("");
+    if (Array.isArray(value)) {
+      if (!/^(0|[1-9][0-9]*)$/.test(token) || Number(token) >= value.length) {
+        return { ok: false, at, there: `an array of ${value.length}` };
+      }
+      value = value[Number(token)];
+    } else if (value !== null && typeof value === "object" && Object.hasOwn(value, token)) {
+      value = (value as Record<string, unknown>)[token];
+    } else {
+      const keys = value !== null && typeof value === "object" ? Object.keys(value) : [];
+      const there = value === null || typeof value !== "object"
+        ? `a ${value === null ? "null" : typeof value}`
+        : keys.length === 0
+        ? "an empty object"
+        : `an object with ${keys.slice(0, 10).map((k) => JSON.stringify(k)).join(", ")}` +
+          (keys.length > 10 ? ` and ${keys.length - 10} more keys` : "");
+      return { ok: false, at, there };
+    }
+  }
+  return { ok: true, value };
+}

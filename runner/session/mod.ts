@@ -1,0 +1,22 @@
+/**
+ * A plan's setup and teardown steps: sent once, outside the schedule and the histograms; their
+ * captures bound into the measured requests as secrets.
+ *
+ * @module
+ */
+export { bindCaptures } from "./bind_captures.ts";
+export {
+  type CapturedValue,
+  captureSourceText,
+  captureValue,
+  resolvePointer,
+  type StepResponse,
+} from "./capture_value.ts";
+export { runSetup, runTeardown, type Session, shownBody, StepFailure } from "./run_steps.ts";
+export {
+  type BoundStep,
+  MAX_STEP_BODY_BYTES,
+  sendStep,
+  type SendStepOptions,
+  type StepExchange,
+} from "./send_step.ts";

@@ -1,0 +1,193 @@
+/**
+ * A plan's setup and teardown: its `setup` steps sent once, in order, before the load, their
+ * captures bound into the measured requests; its `teardown` steps sent once after it. A setup
+ * step that fails ends the run before any load ({@linkcode StepFailure}); a teardown step that
+ * fails is a warning. Messages name the step, its status and the first 200 characters of its
+ * body, with every secret (environment values, captured values) blotted out.
+ *
+ * @module
+ */
+import type { StepRecord } from "../model/run_result.ts";
+import { printable } from "../plan/printable.ts";
+import type { PlanStep, ResolvedPlan } from "../plan/types.ts";
+import { statusExpected } from "../plan/validate_expect.ts";
+import { bindCaptures } from "./bind_captures.ts";
+import { type CapturedValue, captureSourceText, captureValue } from "./capture_value.ts";
+import { sendStep, type SendStepOptions } from "./send_step.ts";
+
+/** A setup step failed: no load is sent (exit 4); `interrupted` when it was stopped instead. */
+export class StepFailure extends Error {
+  /** True when a stop (Ctrl-C), not the step, ended the setup. */
+  readonly interrupted: boolean;
+  /** The steps sent so far, the failed one last. */
+  readonly records: StepRecord[];
+  /** A failure: what went wrong, the steps sent so far, and whether a stop caused it. */
+  constructor(message: string, records: StepRecord[], interrupted = false) {
+    super(message);
+    this.name = "StepFailure";
+    this.records = records;
+    this.interrupted = interrupted;
+  }
+}
+
+/** The plan once setup has run: its requests bound, and what teardown needs. */
+export interface Session {
+  /** The plan with every capture bound into its requests (what the engine sends). */
+  plan: ResolvedPlan;
+  /** Captured values by name. */
+  values: Map<string, CapturedValue>;
+  /** The setup steps as sent. */
+  records: StepRecord[];
+}
+
+/** How much of a failed step's body a message shows. */
+const BODY_SHOWN_CHARS = 200;
+
+/**
+ * Sends `plan`'s setup steps in order and binds their captures into its requests.
+ * Throws {@linkcode StepFailure} when a step fails, naming it.
+ *
+ * @example
+ * ```ts
+ * import { runSetup } from "./run_steps.ts";
+ * import type { ResolvedPlan } from "../plan/types.ts";
+ * declare const plan: ResolvedPlan;
+ * const session = await runSetup(plan, {});
+ * session.plan.requests; // `{{token}}` sent as the value the login captured
+ * ```
+ */
+export async function runSetup(plan: ResolvedPlan, options: SendStepOptions): Promise<Session> {
+  const values = new Map<string, CapturedValue>();
+  const records: StepRecord[] = [];
+  for (const step of plan.setup ?? []) {
+    const problem = await runStep(step, "setup", plan, values, records, options);
+    if (problem !== undefined) {
+      throw new StepFailure(problem, records, options.signal?.aborted ?? false);
+    }
+  }
+  const requests = [];
+  for (const r of plan.requests) {
+    const bound = bindCaptures(r, values);
+    if ("problem" in bound) {
+      throw new StepFailure(`request \`${printable(r.label)}\`: ${bound.problem}`, records);
+    }
+    requests.push(bound);
+  }
+  return { plan: { ...plan, requests }, values, records };
+}
+
+/**
+ * Sends `plan`'s teardown steps in order, after the load however it ended; a step that fails is
+ * a warning and the others are still sent.
+ *
+ * @example
+ * ```ts
+ * import { runSetup, runTeardown } from "./run_steps.ts";
+ * import type { ResolvedPlan } from "../plan/types.ts";
+ * declare const plan: ResolvedPlan;
+ * const session = await runSetup(plan, {});
+ * const { warnings } = await runTeardown(plan, session, {});
+ * ```
+ */
+export async function runTeardown(
+  plan: ResolvedPlan,
+  session: Session,
+  options: SendStepOptions,
+): Promise<{ records: StepRecord[]; warnings: string[] }> {
+  const values = new Map(session.values);
+  const records: StepRecord[] = [];
+  const warnings: string[] = [];
+  for (const step of plan.teardown ?? []) {
+    const missing = step.template === undefined ? [] : neededCaptures(step)
+      .filter((name) => !values.has(name));
+    if (missing.length) {
+      warnings.push(
+        `teardown step \`${printable(step.label)}\` was not sent: it needs ` +
+          `${missing.map((n) => `\`${n}\``).join(", ")}, which a failed step did not capture`,
+      );
+      continue;
+    }
+    const problem = await runStep(step, "teardown", plan, values, records, options);
+    if (problem !== undefined) warnings.push(problem);
+  }
+  return { records, warnings };
+}
+
+/** Sends one step and takes its captures; the problem, when there is one, as a message. */
+async function runStep(
+  step: PlanStep,
+  section: "setup" | "teardown",
+  plan: ResolvedPlan,
+  values: Map<string, CapturedValue>,
+  records: StepRecord[],
+  options: SendStepOptions,
+): Promise<string | undefined> {
+  const name = `${section} step \`${printable(step.label)}\``;
+  const record: StepRecord = {
+    section,
+    name: step.label,
+    method: step.method,
+    url: step.url,
+    durationMs: 0,
+    ok: false,
+    captures: step.captures.map((c) => ({ name: c.name, from: captureSourceText(c.from) })),
+  };
+  records.push(record);
+  const fail = (problem: string) => {
+    record.problem = problem;
+    return `${name} (${step.method} ${printable(step.url)}) ${problem}`;
+  };
+  const bound = bindCaptures(step, values);
+  if ("problem" in bound) return fail(bound.problem);
+  const exchange = await sendStep(bound, options);
+  record.durationMs = Math.round(exchange.durationMs * 1000) / 1000;
+  if (!exchange.ok) return fail(`failed: ${exchange.error}`);
+  record.status = exchange.status;
+  const secrets = [...(plan.secretValues ?? []), ...[...values.values()].map((v) => v.text)];
+  const body = () => `; its body: ${shownBody(exchange.response.bodyText, secrets)}`;
+  if (!statusExpected(step.expect, exchange.status)) {
+    return fail(`answered ${exchange.status} (${expectedText(step)})${body()}`);
+  }
+  for (const c of step.captures) {
+    const v = captureValue(c.from, exchange.response);
+    if ("problem" in v) {
+      const shown = v.showBody ? body() : "";
+      return fail(`captured no \`${c.name}\` (${captureSourceText(c.from)}): ${v.problem}${shown}`);
+    }
+    values.set(c.name, v);
+  }
+  record.ok = true;
+  return undefined;
+}
+
+/**
+ * The first 200 characters of a body, every secret in it blotted out first (so no secret is cut
+ * in half and shown in part), control characters shown escaped.
+ *
+ * @example
+ * ```ts
+ * import { shownBody } from "./run_steps.ts";
+ * shownBody('{"error":"bad password hunter2"}', ["hunter2"]); // '"{\"error\":\"bad password ***\"}"'
+ * ```
+ */
+export function shownBody(text: string, secrets: readonly string[]): string {
+  let shown = text;
+  // Longest first, so a secret holding another is blotted out whole.
+  for (const s of [...secrets].filter((s) => s !== "").sort((a, b) => b.length - a.length)) {
+    shown = shown.replaceAll(s, "***");
+  }
+  if (shown === "") return "(empty)";
+  const cut = shown.length > BODY_SHOWN_CHARS ? `${shown.slice(0, BODY_SHOWN_CHARS)}…` : shown;
+  return JSON.stringify(printable(cut));
+}
+
+function expectedText(step: PlanStep): string {
+  const all = [...step.expect.codes.map(String), ...step.expect.classes.map((c) => `${c}xx`)];
+  return `expected ${all.join(" or ")}`;
+}
+
+function neededCaptures(step: PlanStep): string[] {
+  const t = step.template!;
+  return [t.target, ...t.headers.map((h) => h.parts), t.body ?? []].flat()
+    .flatMap((p) => p.kind === "capture" ? [p.name] : []);
+}

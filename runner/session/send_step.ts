@@ -1,0 +1,122 @@
+/**
+ * Sending one setup or teardown step (captures already bound): once, with Deno's HTTP client,
+ * outside the engine, the schedule and the histograms. Redirects are not followed (a 302 is the
+ * step's status, judged by its `expect`), and at most {@linkcode MAX_STEP_BODY_BYTES} of the
+ * response body are read.
+ *
+ * @module
+ */
+import type { PlanRequest, TemplatePart } from "../plan/types.ts";
+import { MAX_BODY_FILE_BYTES } from "../plan/validate_body.ts";
+import { readRegularFile } from "../model/regular_file.ts";
+import type { StepResponse } from "./capture_value.ts";
+
+/** A step's response body is read up to this many bytes (a capture looks no further). */
+export const MAX_STEP_BODY_BYTES = 1024 * 1024;
+
+/** A step, bound: every capture it reads is a secret part by now. */
+export type BoundStep = Omit<PlanRequest, "weight">;
+
+/** What came of sending a step. */
+export type StepExchange =
+  | { ok: true; status: number; response: StepResponse; durationMs: number }
+  | { ok: false; error: string; durationMs: number };
+
+/** Options of {@linkcode sendStep}. */
+export interface SendStepOptions {
+  /** PEM certificates to trust for https. */
+  caCerts?: string[];
+  /** Stops the step. */
+  signal?: AbortSignal;
+  /** The clock durations are read from, in milliseconds. */
+  now?: () => number;
+}
+
+const join = (parts: TemplatePart[]) =>
+  parts.map((p) => p.kind === "text" ? p.text : p.kind === "secret" ? p.value : "").join("");
+
+/**
+ * Sends `step` and reads its response, or says why there is none (refused, timed out, stopped).
+ *
+ * @example
+ * ```ts
+ * import { sendStep } from "./send_step.ts";
+ * import type { BoundStep } from "./send_step.ts";
+ * declare const step: BoundStep;
+ * const exchange = await sendStep(step, {});
+ * if (exchange.ok) console.log(exchange.status);
+ * ```
+ */
+export async function sendStep(step: BoundStep, options: SendStepOptions): Promise<StepExchange> {
+  const now = options.now ?? (() => performance.now());
+  const t = step.template;
+  const url = t ? new URL(step.url).origin + join(t.target) : step.url;
+  const headers = new Headers(
+    t ? t.headers.map((h) => [h.name, join(h.parts)]) : step.headers.map((h) => [h.name, h.value]),
+  );
+  const started = now();
+  let body: string | Uint8Array | undefined = t?.body ? join(t.body) : undefined;
+  if (body === undefined && step.body?.kind === "file") {
+    const read = await readRegularFile(step.body.path, MAX_BODY_FILE_BYTES);
+    if (!read.ok) return { ok: false, error: `body file ${read.reason}`, durationMs: 0 };
+    body = read.bytes;
+  } else if (body === undefined && step.body?.kind !== "file") body = step.body?.text;
+  const client = options.caCerts?.length
+    ? Deno.createHttpClient({ caCerts: options.caCerts })
+    : undefined;
+  const timeout = AbortSignal.timeout(step.timeoutMs);
+  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+  try {
+    const response = await fetch(url, {
+      method: step.method,
+      headers,
+      ...(body === undefined ? {} : { body: body as BodyInit }),
+      redirect: "manual",
+      signal,
+      ...(client ? { client } : {}),
+    });
+    const bodyText = await readBounded(response);
+    const cookies = response.headers.getSetCookie();
+    return {
+      ok: true,
+      status: response.status,
+      response: {
+        header: (name) => {
+          if (name === "set-cookie") return cookies;
+          const value = response.headers.get(name);
+          return value === null ? [] : [value];
+        },
+        names: () => [...response.headers.keys()].map((k) => `\`${k}\``).join(", ") || "none",
+        bodyText,
+      },
+      durationMs: now() - started,
+    };
+  } catch (e) {
+    const error = timeout.aborted
+      ? `no answer within its timeout (${step.timeoutMs} ms)`
+      : options.signal?.aborted
+      ? "stopped"
+      : (e as Error).message;
+    return { ok: false, error, durationMs: now() - started };
+  } finally {
+    client?.close();
+  }
+}
+
+async function readBounded(response: Response): Promise<string> {
+  if (response.body === null) return "";
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = response.body.getReader();
+  while (size < MAX_STEP_BODY_BYTES) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    size += value.length;
+  }
+  await reader.cancel().catch(() => {});
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) (bytes.set(c, at), at += c.length);
+  return new TextDecoder().decode(bytes.subarray(0, MAX_STEP_BODY_BYTES));
+}

@@ -1,0 +1,70 @@
+import assert from "node:assert/strict";
+import { captureValue, resolvePointer, type StepResponse } from "../../../runner/session/mod.ts";
+
+function response(bodyText: string, headers: Record<string, string[]> = {}): StepResponse {
+  return {
+    header: (name) => headers[name] ?? [],
+    names: () => Object.keys(headers).map((k) => `\`${k}\``).join(", ") || "none",
+    bodyText,
+  };
+}
+
+Deno.test("a JSON pointer follows RFC 6901: keys, array indexes, ~1 for / and ~0 for ~", () => {
+  const doc = { "a/b": { "m~n": [10, { id: "x" }] }, "": 1 };
+  assert.deepEqual(resolvePointer(doc, "/a~1b/m~0n/1/id"), { ok: true, value: "x" });
+  assert.deepEqual(resolvePointer(doc, ""), { ok: true, value: doc });
+  assert.deepEqual(resolvePointer(doc, "/"), { ok: true, value: 1 });
+  assert.equal(resolvePointer(doc, "/a~1b/m~0n/2").ok, false);
+  assert.equal(resolvePointer(doc, "/a~1b/m~0n/01").ok, false, "no leading zeros");
+  assert.equal(resolvePointer({ toString: 1 }, "/constructor").ok, false, "own keys only");
+});
+
+Deno.test("a captured JSON value keeps its text for paths and headers and its JSON for bodies", () => {
+  const body = JSON.stringify({ t: "abc", n: 42, o: { k: [1] }, b: false });
+  assert.deepEqual(captureValue({ kind: "json", pointer: "/t" }, response(body)), {
+    text: "abc",
+    json: '"abc"',
+  });
+  assert.deepEqual(captureValue({ kind: "json", pointer: "/n" }, response(body)), {
+    text: "42",
+    json: "42",
+  });
+  assert.deepEqual(captureValue({ kind: "json", pointer: "/o" }, response(body)), {
+    text: '{"k":[1]}',
+    json: '{"k":[1]}',
+  });
+});
+
+Deno.test("a pointer that finds nothing names where it stopped and the keys there, not their values", () => {
+  const r = response(JSON.stringify({ data: { token: "SECRET-1", user: 7 } }));
+  const got = captureValue({ kind: "json", pointer: "/data/access_token" }, r);
+  assert.ok("problem" in got);
+  assert.equal(
+    got.problem,
+    'the response\'s JSON has nothing at `/data/access_token` (at `/data`, an object with "token", "user")',
+  );
+  assert.ok(!got.problem.includes("SECRET-1"));
+  const arr = captureValue({ kind: "json", pointer: "/3" }, response("[1,2]"));
+  assert.ok(
+    "problem" in arr && /at its root, an array of 2/.test(arr.problem),
+    JSON.stringify(arr),
+  );
+  const text = captureValue({ kind: "json", pointer: "/t" }, response("<html>oops"));
+  assert.ok("problem" in text && text.showBody, "a body that is no JSON may be shown");
+});
+
+Deno.test("set-cookie gives the first cookie's name=value; another header all its values", () => {
+  const r = response("", {
+    "set-cookie": ["sid=abc; Path=/; HttpOnly", "theme=dark"],
+    "x-id": ["7"],
+  });
+  assert.deepEqual(captureValue({ kind: "header", name: "set-cookie" }, r), {
+    text: "sid=abc",
+    json: '"sid=abc"',
+  });
+  assert.deepEqual(captureValue({ kind: "header", name: "x-id" }, r), { text: "7", json: '"7"' });
+  const missing = captureValue({ kind: "header", name: "x-token" }, r);
+  assert.deepEqual(missing, {
+    problem: "the response has no `x-token` header (it has `set-cookie`, `x-id`)",
+  });
+});

@@ -1,0 +1,221 @@
+/**
+ * Setup, capture and teardown end to end through the CLI, against an in-process recording server:
+ * the login's token reaches every measured request, the teardown runs (after a pass, a failed gate
+ * and a stop), setup failures end the run before any load with exit 4, and no secret reaches any
+ * file in the out folder.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { main } from "../../../cli.ts";
+import { capture } from "../../_helpers/cli_capture.ts";
+
+const PASSWORD = "pw-Secret-7781";
+const TOKEN = "tok-Zq81-from-login";
+
+interface Seen {
+  method: string;
+  path: string;
+  auth: string | null;
+  body: string;
+}
+
+/** A login service: POST /login checks the password and hands out a token and a session cookie. */
+function recordingServer(options: { loginStatus?: number; tokenKey?: string; ordersMs?: number }) {
+  const seen: Seen[] = [];
+  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, async (req) => {
+    const url = new URL(req.url);
+    const body = await req.text();
+    seen.push({
+      method: req.method,
+      path: url.pathname,
+      auth: req.headers.get("authorization"),
+      body,
+    });
+    if (url.pathname === "/login") {
+      const ok = JSON.parse(body).password === PASSWORD;
+      if (options.loginStatus !== undefined || !ok) {
+        return new Response(`{"error":"no login for ${PASSWORD}, see /help"}`, {
+          status: options.loginStatus ?? 401,
+        });
+      }
+      return new Response(JSON.stringify({ [options.tokenKey ?? "access_token"]: TOKEN }), {
+        headers: {
+          "set-cookie": "sid=s3ss-42; Path=/; HttpOnly",
+          "content-type": "application/json",
+        },
+      });
+    }
+    if (url.pathname.startsWith("/orders")) {
+      if (options.ordersMs) await new Promise((r) => setTimeout(r, options.ordersMs));
+      return new Response("ok", {
+        status: req.headers.get("authorization") === `Bearer ${TOKEN}` ? 200 : 403,
+      });
+    }
+    if (url.pathname.startsWith("/sessions/")) return new Response(null, { status: 204 });
+    return new Response("no", { status: 404 });
+  });
+  const { port } = server.addr as Deno.NetAddr;
+  return { seen, server, url: `http://127.0.0.1:${port}` };
+}
+
+function planText(target: string, slo = "p99 < 1s"): string {
+  return `name: login-first
+target: ${target}
+setup:
+  - name: login
+    method: POST
+    path: /login
+    body: { json: { user: ci, password: "\${env.API_PASSWORD}" } }
+    expect: 200
+    capture:
+      token: { json: /access_token }
+      session: { header: set-cookie }
+requests:
+  - path: /orders
+    headers: { Authorization: "Bearer {{token}}" }
+teardown:
+  - { method: DELETE, path: "/sessions/{{session}}" }
+load:
+  connections: 2
+  stages: [{ rate: 50/s, duration: 1s }]
+slo: [${slo}]
+`;
+}
+
+async function run(plan: string, extra: string[] = [], signal?: AbortSignal) {
+  const dir = await Deno.makeTempDir();
+  const path = join(dir, "plan.yaml");
+  await Deno.writeTextFile(path, plan);
+  const out = join(dir, "out");
+  const io = capture();
+  Deno.env.set("API_PASSWORD", PASSWORD);
+  try {
+    const code = await main(
+      ["run", path, "--out", out, "--no-baseline", "--report", "all", ...extra],
+      io,
+      signal,
+    );
+    return { code, io, dir, out, text: [...io.out, ...io.err].join("\n") };
+  } finally {
+    Deno.env.delete("API_PASSWORD");
+  }
+}
+
+/** Every file under `dir`, as text. */
+async function filesUnder(dir: string): Promise<Array<[string, string]>> {
+  const files: Array<[string, string]> = [];
+  for await (const e of Deno.readDir(dir)) {
+    const p = join(dir, e.name);
+    if (e.isDirectory) files.push(...await filesUnder(p));
+    else files.push([p, new TextDecoder().decode(await Deno.readFile(p))]);
+  }
+  return files;
+}
+
+Deno.test("the token a setup step captures reaches every measured request, and teardown runs", async () => {
+  const target = recordingServer({});
+  const r = await run(planText(target.url).replace(/^slo: .*$/m, ""));
+  try {
+    assert.equal(r.code, 0, r.text);
+    const login = target.seen.filter((s) => s.path === "/login");
+    assert.equal(login.length, 1, "setup runs once");
+    assert.deepEqual(JSON.parse(login[0].body), { user: "ci", password: PASSWORD });
+    const orders = target.seen.filter((s) => s.path === "/orders");
+    assert.equal(orders.length, 50);
+    assert.ok(orders.every((s) => s.auth === `Bearer ${TOKEN}`), "every request carries the token");
+    const teardown = target.seen.filter((s) => s.method === "DELETE");
+    assert.deepEqual(teardown.map((s) => s.path), [
+      `/sessions/${encodeURIComponent("sid=s3ss-42")}`,
+    ]);
+    assert.ok(
+      target.seen.indexOf(teardown[0]) > target.seen.indexOf(orders.at(-1)!),
+      "after the load",
+    );
+    const result = JSON.parse(await Deno.readTextFile(join(r.out, "result.json")));
+    // Setup and teardown are not measured: the histograms hold the 50 orders only.
+    assert.equal(result.totals.counts.completed, 50);
+    assert.deepEqual(
+      result.steps.map((s: { section: string; name: string; status: number; ok: boolean }) => [
+        s.section,
+        s.name,
+        s.status,
+        s.ok,
+      ]),
+      [["setup", "login", 200, true], ["teardown", "DELETE /sessions/{{session}}", 204, true]],
+    );
+    assert.deepEqual(result.steps[0].captures, [
+      { name: "token", from: "json /access_token" },
+      { name: "session", from: "header set-cookie" },
+    ]);
+    const files = await filesUnder(r.out);
+    assert.ok(files.length >= 5, files.map(([p]) => p).join(", "));
+    for (const [file, text] of files) {
+      for (const secret of [PASSWORD, TOKEN, "s3ss-42"]) {
+        assert.ok(!text.includes(secret), `${file} holds a secret`);
+      }
+    }
+    assert.match(
+      await Deno.readTextFile(join(r.out, "summary.md")),
+      /setup: login .* token \(json \/access\\_token\), session \(header set-cookie\)/,
+    );
+    assert.ok(!r.text.includes(TOKEN) && !r.text.includes(PASSWORD));
+  } finally {
+    await target.server.shutdown();
+    await Deno.remove(r.dir, { recursive: true });
+  }
+});
+
+Deno.test("a setup step answering 401 ends the run before any load: exit 4, status and body, no secret", async () => {
+  const target = recordingServer({ loginStatus: 401 });
+  const r = await run(planText(target.url));
+  try {
+    assert.equal(r.code, 4, r.text);
+    assert.match(r.text, /setup step `login` \(POST .*\/login\) answered 401 \(expected 200\)/);
+    assert.match(r.text, /its body: .*no login for \*\*\*, see \/help/);
+    assert.ok(!r.text.includes(PASSWORD), r.text);
+    assert.deepEqual(target.seen.map((s) => s.path), ["/login"], "no load and no teardown");
+    await assert.rejects(Deno.stat(join(r.out, "result.json")));
+  } finally {
+    await target.server.shutdown();
+    await Deno.remove(r.dir, { recursive: true });
+  }
+});
+
+Deno.test("a capture whose pointer finds nothing is named, with the step: exit 4", async () => {
+  const target = recordingServer({ tokenKey: "token" });
+  const r = await run(planText(target.url));
+  try {
+    assert.equal(r.code, 4, r.text);
+    assert.match(
+      r.text,
+      /setup step `login` .* captured no `token` \(json \/access_token\): the response's JSON has nothing at `\/access_token` \(at its root, an object with "token"\)/,
+    );
+    assert.ok(!r.text.includes(TOKEN), "the body's values are not shown, only its shape");
+    assert.equal(target.seen.filter((s) => s.path === "/orders").length, 0);
+  } finally {
+    await target.server.shutdown();
+    await Deno.remove(r.dir, { recursive: true });
+  }
+});
+
+Deno.test("teardown runs after a failed gate, and its failure is a warning that leaves the verdict", async () => {
+  const target = recordingServer({ ordersMs: 30 });
+  const plan = planText(target.url, "p50 < 1ms").replace(
+    '- { method: DELETE, path: "/sessions/{{session}}" }',
+    '- { method: DELETE, path: "/sessions/{{session}}", expect: 200 }',
+  );
+  const r = await run(plan);
+  try {
+    assert.equal(r.code, 1, r.text);
+    assert.equal(target.seen.filter((s) => s.method === "DELETE").length, 1);
+    const result = JSON.parse(await Deno.readTextFile(join(r.out, "result.json")));
+    assert.equal(result.verdict.status, "fail");
+    assert.ok(
+      result.warnings.some((w: string) => /teardown step .* answered 204 \(expected 200\)/.test(w)),
+      JSON.stringify(result.warnings),
+    );
+  } finally {
+    await target.server.shutdown();
+    await Deno.remove(r.dir, { recursive: true });
+  }
+});
