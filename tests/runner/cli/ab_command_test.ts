@@ -3,6 +3,15 @@ import { join } from "node:path";
 import { startTarget } from "../../../mod.ts";
 import { abCommand } from "../../../runner/cli/ab_command.ts";
 import { EXIT_CODES } from "../../../runner/model/exit_codes.ts";
+import { freePort } from "../../_helpers/free_port.ts";
+import {
+  loggedRequests,
+  loginPlan,
+  loginServer,
+  loginServerCommand,
+  PASSWORD,
+  TOKEN,
+} from "../../_helpers/login_server.ts";
 
 Deno.test("tailgate ab exits 5 naming each file it could not write, and writes the others", async () => {
   await using base = await startTarget({ mode: "hello", port: 0 });
@@ -37,6 +46,76 @@ load: { connections: 2, stages: [{ rate: 40/s, duration: 500ms }] }
     assert.match(outcome.output!, /wrote .*ab\.json/);
     assert.doesNotMatch(outcome.output!, /wrote .*ab\.html/);
   } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("ab with setup and --base-start/--head-start: every run logs in to the service it started", async () => {
+  const [basePort, headPort] = [freePort(), freePort()];
+  const dir = await Deno.makeTempDir({ prefix: "tailgate-ab-" });
+  Deno.env.set("API_PASSWORD", PASSWORD);
+  try {
+    const plan = join(dir, "ab.yaml");
+    await Deno.writeTextFile(
+      plan,
+      loginPlan(
+        `http://127.0.0.1:${basePort}`,
+        "load: { connections: 2, stages: [{ rate: 40/s, duration: 500ms }] }\n",
+      ),
+    );
+    const [baseLog, headLog] = [join(dir, "base.jsonl"), join(dir, "head.jsonl")];
+    const outcome = await abCommand([
+      plan,
+      ...["--base", `http://127.0.0.1:${basePort}`, "--head", `http://127.0.0.1:${headPort}`],
+      ...["--base-start", loginServerCommand(basePort, baseLog)],
+      ...["--head-start", loginServerCommand(headPort, headLog)],
+      ...["--rounds", "3", "--out", join(dir, "out")],
+    ], () => {});
+    assert.notEqual(outcome.exitCode, EXIT_CODES.unreachable, outcome.errors.join("\n"));
+    assert.notEqual(outcome.exitCode, EXIT_CODES.usage, outcome.errors.join("\n"));
+    for (const log of [baseLog, headLog]) {
+      const seen = await loggedRequests(log);
+      // Each round starts the service afresh: a login, the load with its token, a teardown.
+      assert.equal(seen.filter((s) => s.path === "/login").length, 3, log);
+      assert.equal(seen.filter((s) => s.method === "DELETE").length, 3, log);
+      const orders = seen.filter((s) => s.path === "/orders");
+      assert.equal(orders.length, 60, log);
+      assert.ok(orders.every((s) => s.auth === `Bearer ${TOKEN}`), log);
+    }
+  } finally {
+    Deno.env.delete("API_PASSWORD");
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("ab whose setup fails exits 4 naming the round, the side and the step", async () => {
+  const target = loginServer({ loginStatus: 500 });
+  const dir = await Deno.makeTempDir({ prefix: "tailgate-ab-" });
+  Deno.env.set("API_PASSWORD", PASSWORD);
+  try {
+    const plan = join(dir, "ab.yaml");
+    await Deno.writeTextFile(
+      plan,
+      loginPlan(
+        target.url,
+        "load: { connections: 2, stages: [{ rate: 40/s, duration: 500ms }] }\n",
+      ),
+    );
+    const outcome = await abCommand([
+      plan,
+      ...["--base", target.url, "--head", target.url, "--rounds", "3", "--seed", "1"],
+      ...["--out", join(dir, "out")],
+    ], () => {});
+    assert.equal(outcome.exitCode, EXIT_CODES.unreachable, outcome.errors.join("\n"));
+    assert.match(
+      outcome.errors[0],
+      /^round 1, (base|head): setup step `login` \(POST .*\/login\) answered 500 \(expected 200\)/,
+    );
+    assert.ok(!outcome.errors[0].includes(PASSWORD));
+    assert.equal(target.seen.filter((s) => s.path === "/orders").length, 0);
+  } finally {
+    Deno.env.delete("API_PASSWORD");
+    await target.server.shutdown();
     await Deno.remove(dir, { recursive: true });
   }
 });

@@ -4,6 +4,14 @@ import { parseRunArgs, runPlanCommand } from "../../../runner/cli/run_command.ts
 import { readStartArgs } from "../../../runner/cli/run_service.ts";
 import { freePort } from "../../_helpers/free_port.ts";
 import { liveMembers, loggedGroup, serveCommand } from "../../_helpers/service_commands.ts";
+import {
+  loggedRequests,
+  loginPlan,
+  loginServerCommand,
+  PASSWORD,
+  SESSION,
+  TOKEN,
+} from "../../_helpers/login_server.ts";
 
 /** A temporary folder with a plan against 127.0.0.1:`port`, removed after `test`. */
 async function withPlan(
@@ -177,4 +185,48 @@ Deno.test("run reads --start, --ready and --ready-timeout (default 60 s), each c
   assert.ok(!worse.ok);
   assert.match(worse.errors.join("\n"), /--ready `ftp:\/\/x` is not an http\(s\) URL/);
   assert.match(worse.errors.join("\n"), /--ready-timeout:/);
+});
+
+Deno.test("run --start with setup: the service starts, setup logs in, the token is sent, teardown runs", async () => {
+  const port = freePort();
+  const dir = await Deno.makeTempDir();
+  Deno.env.set("API_PASSWORD", PASSWORD);
+  try {
+    const plan = join(dir, "plan.yaml");
+    const log = join(dir, "requests.jsonl");
+    await Deno.writeTextFile(
+      plan,
+      loginPlan(
+        `http://127.0.0.1:${port}`,
+        "load: { connections: 2, stages: [{ rate: 40/s, duration: 500ms }] }\n",
+      ),
+    );
+    const out = join(dir, "out");
+    const outcome = await runPlanCommand(
+      {
+        planPath: plan,
+        outDir: out,
+        caCertFiles: [],
+        start: {
+          command: `echo "group $$"; ${loginServerCommand(port, log)}`,
+          readyUrl: `http://127.0.0.1:${port}/health`,
+          readyTimeoutMs: 20_000,
+        },
+      },
+      () => {},
+    );
+    assert.equal(outcome.exitCode, 0, outcome.errors.join("\n"));
+    const seen = await loggedRequests(log);
+    assert.deepEqual(seen.map((s) => s.path).filter((p) => !p.startsWith("/orders")), [
+      "/login",
+      `/sessions/${encodeURIComponent(`sid=${SESSION}`)}`,
+    ]);
+    const orders = seen.filter((s) => s.path === "/orders");
+    assert.equal(orders.length, 20);
+    assert.ok(orders.every((s) => s.auth === `Bearer ${TOKEN}`));
+    assert.deepEqual(liveMembers(await loggedGroup(join(out, "service.log"))), []);
+  } finally {
+    Deno.env.delete("API_PASSWORD");
+    await Deno.remove(dir, { recursive: true });
+  }
 });

@@ -5,6 +5,7 @@ import { searchCommand } from "../../../runner/cli/search_command.ts";
 import { EXIT_CODES } from "../../../runner/model/exit_codes.ts";
 import { freePort } from "../../_helpers/free_port.ts";
 import { liveMembers, loggedGroup, serveCommand } from "../../_helpers/service_commands.ts";
+import { loginPlan, loginServer, PASSWORD, TOKEN } from "../../_helpers/login_server.ts";
 
 /** A search of two short steps that both pass: a complete search that found a rate. */
 function tinySearch(url: string): string {
@@ -173,6 +174,77 @@ Deno.test("search --start exits 4 with its last lines when the service never get
       "the service's group is gone",
     );
   } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("search with setup: every step is a fresh run that logs in, sends the token and tears down", async () => {
+  const target = loginServer();
+  const dir = await Deno.makeTempDir({ prefix: "tailgate-search-" });
+  Deno.env.set("API_PASSWORD", PASSWORD);
+  try {
+    const plan = join(dir, "search.yaml");
+    await Deno.writeTextFile(
+      plan,
+      loginPlan(
+        target.url,
+        `load: { connections: 4, stages: [{ rate: 10/s, duration: 1s }] }
+slo: [error_rate < 50%]
+search: { from: 40/s, max: 80/s, step: 500ms, warmup: 100ms, cooldown: 0s, soak: 0s }
+`,
+      ),
+    );
+    const outcome = await searchCommand(
+      [plan, "--out", join(dir, "out"), "--no-baseline"],
+      () => {},
+    );
+    assert.notEqual(outcome.exitCode, EXIT_CODES.unreachable, JSON.stringify(outcome));
+    assert.notEqual(outcome.exitCode, EXIT_CODES.usage, JSON.stringify(outcome));
+    const search = JSON.parse(await Deno.readTextFile(join(dir, "out", "search.json")));
+    const logins = target.seen.filter((s) => s.path === "/login").length;
+    const logouts = target.seen.filter((s) => s.method === "DELETE").length;
+    assert.ok(search.steps.length >= 2, JSON.stringify(search.steps));
+    assert.equal(logins, search.steps.length, "one login per step");
+    assert.equal(logouts, search.steps.length, "one teardown per step");
+    const orders = target.seen.filter((s) => s.path === "/orders");
+    assert.ok(orders.length > 0 && orders.every((s) => s.auth === `Bearer ${TOKEN}`));
+  } finally {
+    Deno.env.delete("API_PASSWORD");
+    await target.server.shutdown();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("search whose setup fails exits 4 naming the step, before any load", async () => {
+  const target = loginServer({ loginStatus: 503 });
+  const dir = await Deno.makeTempDir({ prefix: "tailgate-search-" });
+  Deno.env.set("API_PASSWORD", PASSWORD);
+  try {
+    const plan = join(dir, "search.yaml");
+    await Deno.writeTextFile(
+      plan,
+      loginPlan(
+        target.url,
+        `load: { connections: 4, stages: [{ rate: 10/s, duration: 1s }] }
+slo: [error_rate < 50%]
+search: { from: 40/s, max: 80/s, step: 500ms, warmup: 100ms, cooldown: 0s, soak: 0s }
+`,
+      ),
+    );
+    const outcome = await searchCommand(
+      [plan, "--out", join(dir, "out"), "--no-baseline"],
+      () => {},
+    );
+    assert.equal(outcome.exitCode, EXIT_CODES.unreachable, JSON.stringify(outcome));
+    assert.match(
+      outcome.errors[0],
+      /^setup step `login` \(POST .*\) answered 503 \(expected 200\)/,
+    );
+    assert.ok(!outcome.errors[0].includes(PASSWORD));
+    assert.deepEqual(target.seen.map((s) => s.path), ["/login"]);
+  } finally {
+    Deno.env.delete("API_PASSWORD");
+    await target.server.shutdown();
     await Deno.remove(dir, { recursive: true });
   }
 });

@@ -9,77 +9,23 @@ import { join } from "node:path";
 import { main } from "../../../cli.ts";
 import { capture } from "../../_helpers/cli_capture.ts";
 
-const PASSWORD = "pw-Secret-7781";
-const TOKEN = "tok-Zq81-from-login";
-
-interface Seen {
-  method: string;
-  path: string;
-  auth: string | null;
-  body: string;
-}
-
-/** A login service: POST /login checks the password and hands out a token and a session cookie. */
-function recordingServer(options: { loginStatus?: number; tokenKey?: string; ordersMs?: number }) {
-  const seen: Seen[] = [];
-  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, async (req) => {
-    const url = new URL(req.url);
-    const body = await req.text();
-    seen.push({
-      method: req.method,
-      path: url.pathname,
-      auth: req.headers.get("authorization"),
-      body,
-    });
-    if (url.pathname === "/login") {
-      const ok = JSON.parse(body).password === PASSWORD;
-      if (options.loginStatus !== undefined || !ok) {
-        return new Response(`{"error":"no login for ${PASSWORD}, see /help"}`, {
-          status: options.loginStatus ?? 401,
-        });
-      }
-      return new Response(JSON.stringify({ [options.tokenKey ?? "access_token"]: TOKEN }), {
-        headers: {
-          "set-cookie": "sid=s3ss-42; Path=/; HttpOnly",
-          "content-type": "application/json",
-        },
-      });
-    }
-    if (url.pathname.startsWith("/orders")) {
-      if (options.ordersMs) await new Promise((r) => setTimeout(r, options.ordersMs));
-      return new Response("ok", {
-        status: req.headers.get("authorization") === `Bearer ${TOKEN}` ? 200 : 403,
-      });
-    }
-    if (url.pathname.startsWith("/sessions/")) return new Response(null, { status: 204 });
-    return new Response("no", { status: 404 });
-  });
-  const { port } = server.addr as Deno.NetAddr;
-  return { seen, server, url: `http://127.0.0.1:${port}` };
-}
+import {
+  loginPlan,
+  loginServer as recordingServer,
+  PASSWORD,
+  SESSION,
+  TOKEN,
+} from "../../_helpers/login_server.ts";
 
 function planText(target: string, slo = "p99 < 1s"): string {
-  return `name: login-first
-target: ${target}
-setup:
-  - name: login
-    method: POST
-    path: /login
-    body: { json: { user: ci, password: "\${env.API_PASSWORD}" } }
-    expect: 200
-    capture:
-      token: { json: /access_token }
-      session: { header: set-cookie }
-requests:
-  - path: /orders
-    headers: { Authorization: "Bearer {{token}}" }
-teardown:
-  - { method: DELETE, path: "/sessions/{{session}}" }
-load:
+  return loginPlan(
+    target,
+    `load:
   connections: 2
   stages: [{ rate: 50/s, duration: 1s }]
 slo: [${slo}]
-`;
+`,
+  );
 }
 
 async function run(plan: string, extra: string[] = [], signal?: AbortSignal) {
@@ -150,7 +96,7 @@ Deno.test("the token a setup step captures reaches every measured request, and t
     const files = await filesUnder(r.out);
     assert.ok(files.length >= 5, files.map(([p]) => p).join(", "));
     for (const [file, text] of files) {
-      for (const secret of [PASSWORD, TOKEN, "s3ss-42"]) {
+      for (const secret of [PASSWORD, TOKEN, SESSION]) {
         assert.ok(!text.includes(secret), `${file} holds a secret`);
       }
     }
@@ -214,6 +160,51 @@ Deno.test("teardown runs after a failed gate, and its failure is a warning that 
       result.warnings.some((w: string) => /teardown step .* answered 204 \(expected 200\)/.test(w)),
       JSON.stringify(result.warnings),
     );
+  } finally {
+    await target.server.shutdown();
+    await Deno.remove(r.dir, { recursive: true });
+  }
+});
+
+Deno.test("a run stopped part-way still sends its teardown and keeps what it measured: exit 3", async () => {
+  const target = recordingServer({});
+  const stop = new AbortController();
+  const plan = planText(target.url).replace("duration: 1s", "duration: 20s");
+  // Stopped once the load is under way (20 orders answered), as Ctrl-C would.
+  const timer = setInterval(() => {
+    if (target.seen.filter((s) => s.path === "/orders").length >= 20) stop.abort();
+  }, 20);
+  const r = await run(plan, [], stop.signal);
+  clearInterval(timer);
+  try {
+    assert.equal(r.code, 3, r.text);
+    assert.equal(target.seen.filter((s) => s.method === "DELETE").length, 1, "teardown ran");
+    const result = JSON.parse(await Deno.readTextFile(join(r.out, "result.json")));
+    assert.equal(result.run.complete, false);
+    assert.ok(result.totals.counts.completed > 0 && result.totals.counts.completed < 1000);
+    assert.deepEqual(result.steps.map((s: { section: string }) => s.section), [
+      "setup",
+      "teardown",
+    ]);
+  } finally {
+    await target.server.shutdown();
+    await Deno.remove(r.dir, { recursive: true });
+  }
+});
+
+Deno.test("a stop during setup sends no load and no teardown: exit 3, nothing written", async () => {
+  const target = recordingServer({ loginMs: 3000 });
+  const stop = new AbortController();
+  const timer = setTimeout(() => stop.abort(), 300);
+  const started = performance.now();
+  const r = await run(planText(target.url), [], stop.signal);
+  clearTimeout(timer);
+  try {
+    assert.equal(r.code, 3, r.text);
+    assert.ok(performance.now() - started < 2500, "the login was not waited for");
+    assert.match(r.text, /stopped during setup; no load was sent/);
+    assert.deepEqual(target.seen.map((s) => s.path), ["/login"]);
+    await assert.rejects(Deno.stat(join(r.out, "result.json")));
   } finally {
     await target.server.shutdown();
     await Deno.remove(r.dir, { recursive: true });
