@@ -24,6 +24,7 @@ import { overallStatus } from "./overall_status.ts";
 import { printable } from "../runner/plan/printable.ts";
 import { type TextCell, textTable } from "./text_table.ts";
 import { lateRenderSentence, sourceLine, varsLine } from "./traffic_text.ts";
+import { stepRows } from "./steps_text.ts";
 import { NO_FIGURE, verdictFigures } from "./verdict_figures.ts";
 
 /** Options of {@linkcode renderTerminal}. */
@@ -121,6 +122,10 @@ export function renderTerminal(result: RunResult, options: TerminalOptions): str
     if (traffic.vars.length) lines.push(`vars: ${printable(varsLine(traffic.vars))}`);
     const late = lateRenderSentence(traffic.lateRenders);
     if (late !== undefined) lines.push(paint("yellow", `rendered late: ${late}`));
+  }
+  for (const [step, request, status, time, captured] of stepRows(result.steps ?? [])) {
+    const took = captured === "–" ? "" : `, captured ${captured}`;
+    lines.push(printable(`${step}: ${request} → ${status} in ${time}${took}`));
   }
   if (result.baseline !== undefined) {
     const b = result.baseline;
