@@ -10,6 +10,7 @@ import { loadPlan } from "../plan/load_plan.ts";
 import { dataExhaustion, demandLine } from "../schedule/data_exhaustion.ts";
 import { inertLines } from "../plan/printable.ts";
 import type { PlanIssue } from "../plan/types.ts";
+import { captureSourceText } from "../session/mod.ts";
 import { EXIT_CODES } from "../model/exit_codes.ts";
 import { type CommandOutcome, failed } from "./command.ts";
 
@@ -61,6 +62,20 @@ export async function checkPlans(paths: string[]): Promise<CommandOutcome> {
       `${file}: ${status}${extra > 0 ? `, ${extra} warning${extra === 1 ? "" : "s"}` : ""}`,
     );
     for (const d of demand?.demand ?? []) lines.push(`  ${demandLine(d)}`);
+    for (
+      const [section, steps] of [["setup", parsed.plan?.setup], [
+        "teardown",
+        parsed.plan?.teardown,
+      ]] as const
+    ) {
+      for (const step of steps ?? []) {
+        const captures = step.captures.map((c) => `${c.name} (${captureSourceText(c.from)})`);
+        lines.push(
+          `  ${section}: ${step.label}: ${step.method} ${step.url}` +
+            (captures.length ? `, captures ${captures.join(", ")}` : ""),
+        );
+      }
+    }
   }
   const n = files.length;
   lines.push(

@@ -31,3 +31,13 @@ Deno.test("check warns of a plan near the label limit and refuses one past it, a
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("check lists a plan's setup and teardown steps with what each captures", async () => {
+  const plans = new URL("../../../plans/examples/login_first.yaml", import.meta.url).pathname;
+  const outcome = await checkPlans([plans]);
+  assert.equal(outcome.exitCode, EXIT_CODES.ok);
+  assert.match(
+    outcome.output!,
+    /\n {2}setup: login: POST http:\/\/127\.0\.0\.1:8080\/login, captures token \(json \/access_token\), session \(header set-cookie\)\n {2}teardown: logout: DELETE http:\/\/127\.0\.0\.1:8080\/session\n/,
+  );
+});
