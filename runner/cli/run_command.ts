@@ -425,7 +425,18 @@ export async function runPlanCommand(
     judge: options.shard === undefined,
     ...(options.confirmRuns ? { confirm: { times: options.confirmRuns, rerun } } : {}),
     ...(signal ? { signal } : {}),
+  }).catch((e) => {
+    // A rerun's setup failed: the first run's measurements are already on disk.
+    if (!(e instanceof StepFailure)) throw e;
+    return e;
   });
+  if (finished instanceof StepFailure) {
+    const outcome = stepFailed(finished);
+    outcome.errors = [
+      `--confirm rerun ${reruns}: ${outcome.errors[0]}; the first run is in ${resultPath}`,
+    ];
+    return outcome;
+  }
   ioFailures.push(...finished.ioFailures);
   const notes = [...finished.notes];
   const errors: string[] = [];
