@@ -102,6 +102,7 @@ export {
   type PlanVar,
   type PlanVarSpec,
   type RampStage,
+  type RequestBasics,
   type RequestTemplate,
   requiredRequests,
   type ResolvedPlan,

@@ -76,6 +76,10 @@ export async function runPlan(
     ...(options.startAtEpochMs === undefined ? {} : { startAtEpochMs: options.startAtEpochMs }),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.onNotice ? { onNotice: options.onNotice } : {}),
+  }).catch(async (e) => {
+    // Cleanup is owed even when the engine fails outright.
+    if (session) await runTeardown(plan, session, steps).catch(() => {});
+    throw e;
   });
   const result = buildResult(plan, run, environment);
   if (options.shard) result.run.shard = { ...options.shard };

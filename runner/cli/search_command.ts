@@ -180,10 +180,12 @@ export async function searchCommand(
     : result.verdict.status === "fail"
     ? EXIT_CODES.gateFailed
     : EXIT_CODES.invalidRun;
+  // The service lost, or a step's setup failed: the search ended there (exit 4), files kept.
+  const ended = [lost, result.setupFailure].filter((w) => w !== undefined);
   return {
-    exitCode: lost ? EXIT_CODES.unreachable : withIoFailures(exitCode, ioFailures),
+    exitCode: ended.length ? EXIT_CODES.unreachable : withIoFailures(exitCode, ioFailures),
     errors: [
-      ...(lost ? [`${lost}; what was measured is in ${join(outDir, "search.json")}`] : []),
+      ...ended.map((w) => `${w}; what was measured is in ${join(outDir, "search.json")}`),
       ...ioFailures,
     ],
     notes,

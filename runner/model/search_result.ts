@@ -112,6 +112,11 @@ export interface SearchResult {
   complete: boolean;
   /** What stopped or hampered the search as a whole (a `--start` service that exited). */
   warnings?: string[];
+  /**
+   * Set when a step's `setup` failed and ended the search there: the failure, as for a run (the
+   * step, its status, its body with secrets blotted out). The steps before it are kept.
+   */
+  setupFailure?: string;
   /** The plan as the search read it (secrets redacted). */
   plan: PlanRecord;
   /** The machine the search ran on. */

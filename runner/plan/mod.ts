@@ -22,6 +22,7 @@ export type {
   PlanVar,
   PlanVarSpec,
   RampStage,
+  RequestBasics,
   RequestTemplate,
   ResolvedPlan,
   Slo,

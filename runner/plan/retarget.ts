@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { PlanRequest, PlanStep, ResolvedPlan } from "./types.ts";
+import type { PlanStep, RequestBasics, ResolvedPlan } from "./types.ts";
 
 /**
  * Points every request at `base` instead of the plan's target, keeping paths and queries; so are
@@ -19,7 +19,7 @@ import type { PlanRequest, PlanStep, ResolvedPlan } from "./types.ts";
 export function retarget(plan: ResolvedPlan, base: string): ResolvedPlan {
   const newBase = base.replace(/\/$/, "");
   const basePath = (u: string) => new URL(u).pathname.replace(/\/$/, "");
-  const move = <R extends Omit<PlanRequest, "weight">>(r: R): R => {
+  const move = <R extends RequestBasics>(r: R): R => {
     const url = new URL(r.url);
     const underTarget = plan.target !== undefined && r.url.startsWith(plan.target);
     const rest = underTarget ? r.url.slice(plan.target!.length) : url.pathname + url.search;

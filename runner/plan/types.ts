@@ -83,6 +83,9 @@ export interface PlanRequest {
   template?: RequestTemplate;
 }
 
+/** A request of `requests` or a setup or teardown step: everything but a request's weight. */
+export type RequestBasics = Omit<PlanRequest, "weight">;
+
 /** Where a setup or teardown step takes a value from: a JSON pointer into its body, or a header. */
 export type CaptureSource =
   | { kind: "json"; pointer: string }
@@ -100,7 +103,7 @@ export interface PlanCapture {
  * A setup or teardown step: a request sent once, outside the schedule and the histograms, with
  * what it captures. Its templates read `${env.NAME}` and earlier steps' captures, never drawn values.
  */
-export interface PlanStep extends Omit<PlanRequest, "weight"> {
+export interface PlanStep extends RequestBasics {
   /** What the step captures from its response, in the plan's order. */
   captures: PlanCapture[];
   /** 1-based line of the step in the plan file. */

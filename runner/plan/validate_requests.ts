@@ -14,7 +14,7 @@ import {
   type SectionSpec,
 } from "./plan_language.ts";
 import { join, type PlanReader } from "./plan_reader.ts";
-import type { PlanBody, PlanHeader, PlanRequest, RequestTemplate } from "./types.ts";
+import type { PlanBody, PlanHeader, PlanRequest, RequestBasics, RequestTemplate } from "./types.ts";
 import type { TemplateScope } from "./traffic/parse_template.ts";
 import { type TargetTemplate, targetTemplate } from "./traffic/target_template.ts";
 import type { CompiledTemplate } from "./traffic/template_nodes.ts";
@@ -125,9 +125,6 @@ export function readRequests(
   });
   return out;
 }
-
-/** A request of `requests` or a step of `setup`/`teardown`, all but its weight. */
-export type RequestBasics = Omit<PlanRequest, "weight">;
 
 /**
  * Reads one request's keys (those of `section`): method, URL or templated path, headers with the

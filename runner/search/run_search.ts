@@ -12,6 +12,7 @@ import { formatMetric } from "../gates/format_metric.ts";
 import type { SearchHistoryEntry } from "../gates/search_history.ts";
 import { judgeSearchRegression, searchRegressionLimit } from "../gates/search_regression.ts";
 import { runPlan } from "../api/run_plan.ts";
+import { StepFailure } from "../session/mod.ts";
 import type { Environment, RunResult } from "../model/run_result.ts";
 import {
   SEARCH_SCHEMA,
@@ -108,6 +109,7 @@ export async function runSearch(
   const judged: JudgedStep[] = [];
   const steps: SearchStep[] = [];
   let conclusion: SearchConclusion | undefined;
+  let setupFailure: string | undefined;
   while (!options.signal?.aborted) {
     const move = nextMove(settings, judged);
     if (move.kind === "done") {
@@ -130,7 +132,15 @@ export async function runSearch(
         certain ??= watch(p);
         if (certain !== undefined) stop.abort();
       },
+    }).catch((e) => {
+      // A step's login failed: the search ends there, the steps measured so far kept.
+      if (!(e instanceof StepFailure) || e.interrupted) throw e;
+      return e;
     });
+    if (result instanceof StepFailure) {
+      setupFailure = `${formatRatePerSec(move.ratePerSec)} step: ${result.message}`;
+      break;
+    }
     if (options.signal?.aborted || (!result.run.complete && certain === undefined)) break;
     // A certain failure counts only while the generator kept up: one that fell behind may have
     // left answers unread, so the step is judged as it stands (tool-limited, run again).
@@ -155,6 +165,7 @@ export async function runSearch(
     startedAt: startedAt.toISOString(),
     endedAt: new Date().toISOString(),
     complete: conclusion !== undefined,
+    ...(setupFailure === undefined ? {} : { setupFailure }),
     plan: planRecord(plan),
     environment,
     settings: {

@@ -6,13 +6,10 @@
  *
  * @module
  */
-import type { PlanHeader, PlanRequest, TemplatePart } from "../plan/types.ts";
+import type { PlanHeader, RequestBasics, TemplatePart } from "../plan/types.ts";
 import { wireTextProblem } from "../plan/wire_rules.ts";
 import { encodeText } from "../engine/render/encoded_values.ts";
 import type { CapturedValue } from "./capture_value.ts";
-
-/** A request of `requests`, or a setup or teardown step. */
-type Bindable = Omit<PlanRequest, "weight">;
 
 /**
  * `request` with every capture bound to its value in `values`, or why a value cannot be sent
@@ -26,7 +23,7 @@ type Bindable = Omit<PlanRequest, "weight">;
  * const bound = bindCaptures(request, new Map([["token", { text: "abc", json: '"abc"' }]]));
  * ```
  */
-export function bindCaptures<R extends Bindable>(
+export function bindCaptures<R extends RequestBasics>(
   request: R,
   values: ReadonlyMap<string, CapturedValue>,
 ): R | { problem: string } {

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { PlanRequest, TemplatePart } from "../plan/types.ts";
+import type { RequestBasics, TemplatePart } from "../plan/types.ts";
 import { MAX_BODY_FILE_BYTES } from "../plan/validate_body.ts";
 import { readRegularFile } from "../model/regular_file.ts";
 import type { StepResponse } from "./capture_value.ts";
@@ -15,7 +15,7 @@ import type { StepResponse } from "./capture_value.ts";
 export const MAX_STEP_BODY_BYTES = 1024 * 1024;
 
 /** A step, bound: every capture it reads is a secret part by now. */
-export type BoundStep = Omit<PlanRequest, "weight">;
+export type BoundStep = RequestBasics;
 
 /** What came of sending a step. */
 export type StepExchange =

@@ -31,6 +31,8 @@ export interface LoginServerOptions {
   ordersMs?: number;
   /** The login takes this long. */
   loginMs?: number;
+  /** Logins after this many answer 503 (a login service that goes down). */
+  loginsAllowed?: number;
 }
 
 /** Starts the service; `seen` fills as requests arrive. */
@@ -55,9 +57,11 @@ export function loginServer(
     if (url.pathname === "/login") {
       if (options.loginMs) await new Promise((r) => setTimeout(r, options.loginMs));
       const ok = JSON.parse(body).password === PASSWORD;
-      if (options.loginStatus !== undefined || !ok) {
+      const logins = seen.filter((s) => s.path === "/login").length;
+      const down = options.loginsAllowed !== undefined && logins > options.loginsAllowed;
+      if (options.loginStatus !== undefined || !ok || down) {
         return new Response(`{"error":"no login for ${PASSWORD}, see /help"}`, {
-          status: options.loginStatus ?? 401,
+          status: down ? 503 : options.loginStatus ?? 401,
         });
       }
       return new Response(JSON.stringify({ [options.tokenKey ?? "access_token"]: TOKEN }), {

@@ -215,8 +215,8 @@ search: { from: 40/s, max: 80/s, step: 500ms, warmup: 100ms, cooldown: 0s, soak:
   }
 });
 
-Deno.test("search whose setup fails exits 4 naming the step, before any load", async () => {
-  const target = loginServer({ loginStatus: 503 });
+Deno.test("a search step whose setup fails ends the search: exit 4, the steps before it kept", async () => {
+  const target = loginServer({ loginsAllowed: 1 });
   const dir = await Deno.makeTempDir({ prefix: "tailgate-search-" });
   Deno.env.set("API_PASSWORD", PASSWORD);
   try {
@@ -231,17 +231,19 @@ search: { from: 40/s, max: 80/s, step: 500ms, warmup: 100ms, cooldown: 0s, soak:
 `,
       ),
     );
-    const outcome = await searchCommand(
-      [plan, "--out", join(dir, "out"), "--no-baseline"],
-      () => {},
-    );
+    const out = join(dir, "out");
+    const outcome = await searchCommand([plan, "--out", out, "--no-baseline"], () => {});
     assert.equal(outcome.exitCode, EXIT_CODES.unreachable, JSON.stringify(outcome));
     assert.match(
       outcome.errors[0],
-      /^setup step `login` \(POST .*\) answered 503 \(expected 200\)/,
+      /^\d+\/s step: setup step `login` \(POST .*\) answered 503 \(expected 200\).*; what was measured is in .*search\.json$/,
     );
     assert.ok(!outcome.errors[0].includes(PASSWORD));
-    assert.deepEqual(target.seen.map((s) => s.path), ["/login"]);
+    const search = JSON.parse(await Deno.readTextFile(join(out, "search.json")));
+    assert.equal(search.steps.length, 1, "the step before the failed login is kept");
+    assert.equal(search.complete, false);
+    assert.match(search.setupFailure, /answered 503/);
+    assert.equal(target.seen.filter((s) => s.path === "/login").length, 2);
   } finally {
     Deno.env.delete("API_PASSWORD");
     await target.server.shutdown();
