@@ -12,6 +12,14 @@ import { commandLines, executedCommands } from "../../_helpers/runner_commands.t
 import { makeFifo, settlesWithin } from "../../_helpers/special_files.ts";
 import { freePort } from "../../_helpers/free_port.ts";
 import { liveMembers, loggedGroup, serveCommand } from "../../_helpers/service_commands.ts";
+import {
+  loggedRequests,
+  loginPlan,
+  loginServerCommand,
+  PASSWORD,
+  SESSION,
+  TOKEN,
+} from "../../_helpers/login_server.ts";
 
 /** A temporary workspace with GitHub's files, removed when done. */
 async function workspace(plans: Record<string, string>) {
@@ -540,4 +548,50 @@ Deno.test("run_plans with `start` starts the service per plan, keeps its log, an
   const log = join(ws.path, "tailgate-out/started/service.log");
   assert.match(await Deno.readTextFile(log), /^up$/m);
   assert.deepEqual(liveMembers(await loggedGroup(log)), [], "the service's group is gone");
+});
+
+Deno.test("run_plans with `start` and a plan that logs in: token sent, teardown run, no secret in any file", async () => {
+  const port = freePort();
+  const plan = loginPlan(
+    `http://127.0.0.1:${port}`,
+    "load: { connections: 2, stages: [{ rate: 20/s, duration: 1s }] }\n",
+  );
+  await using ws = await workspace({ "plans/login.yaml": plan });
+  const log = join(ws.path, "..", `${ws.path.split("/").pop()}-requests.jsonl`);
+  const printed: string[] = [];
+  Deno.env.set("API_PASSWORD", PASSWORD);
+  try {
+    const code = await runPlansMain(
+      {
+        ...ws.env,
+        TAILGATE_PLANS: "plans/login.yaml",
+        TAILGATE_BASELINE: "none",
+        TAILGATE_START: loginServerCommand(port, log),
+        TAILGATE_READY: `http://127.0.0.1:${port}/health`,
+      },
+      (l) => printed.push(l),
+      { cwd: ws.path },
+    );
+    assert.equal(code, 0, printed.join("\n"));
+    const seen = await loggedRequests(log);
+    assert.equal(seen.filter((s) => s.path === "/login").length, 1);
+    const orders = seen.filter((s) => s.path === "/orders");
+    assert.equal(orders.length, 20);
+    assert.ok(orders.every((s) => s.auth === `Bearer ${TOKEN}`));
+    assert.equal(seen.filter((s) => s.method === "DELETE").length, 1);
+    const texts = [printed.join("\n"), await ws.summary()];
+    for await (const f of Deno.readDir(join(ws.path, "tailgate-out/login"))) {
+      if (f.isFile) {
+        texts.push(await Deno.readTextFile(join(ws.path, "tailgate-out/login", f.name)));
+      }
+    }
+    assert.ok(texts.length >= 5);
+    for (const text of texts) {
+      for (const secret of [PASSWORD, TOKEN, SESSION]) assert.ok(!text.includes(secret), secret);
+    }
+    assert.match(await ws.summary(), /Setup and teardown/);
+  } finally {
+    Deno.env.delete("API_PASSWORD");
+    await Deno.remove(log).catch(() => {});
+  }
 });
