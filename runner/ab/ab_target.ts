@@ -16,6 +16,8 @@ export interface AbTargetSpec {
   url: string;
   /** The command that starts it (run by `sh -c`), when tailgate should start it. */
   start?: string;
+  /** With `start`: ready once this URL answers 2xx (default: once the URL's port accepts). */
+  ready?: string;
 }
 
 /** A started (or already running) target; disposing it stops what was started. */
@@ -45,5 +47,9 @@ export async function startAbTarget(
     if (problem) throw new Error(`${spec.url} does not answer: ${problem}`);
     return { stop: async () => {}, [Symbol.asyncDispose]: async () => {} };
   }
-  return await startService({ command: spec.start, url: spec.url }, options);
+  return await startService({
+    command: spec.start,
+    url: spec.url,
+    ...(spec.ready === undefined ? {} : { readyUrl: spec.ready }),
+  }, options);
 }

@@ -35,9 +35,12 @@ otherwise inconclusive (more rounds decide). SLOs are judged on head's runs.
   --base-start CMD     start base with this command (sh -c) before each of its runs, and stop
                        it after (its process group); its URL must then be free beforehand
   --head-start CMD     the same for head
+  --base-ready URL     with --base-start: ready once this URL answers 2xx (default: once
+                       the base URL's port accepts a connection)
+  --head-ready URL     the same for head
   --rounds N           rounds of base and head (default ${DEFAULT_ROUNDS}, at least ${MIN_ROUNDS})
   --seed N             the rounds' order (default random; the result records it)
-  --ready-timeout DUR  how long a started target may take to answer (default 30s)
+  --ready-timeout DUR  how long a started target may take to be ready (default 60s)
   --out DIR            where ab.json, ab.md, ab.html, ab-junit.xml and runs/ go
                        (default ./tailgate-out/ab)
 The plan's load can be changed for the comparison, as \`tailgate run\` does:
@@ -52,6 +55,8 @@ export const AB_OPTIONS = {
   head: { type: "string" },
   "base-start": { type: "string" },
   "head-start": { type: "string" },
+  "base-ready": { type: "string" },
+  "head-ready": { type: "string" },
   rounds: { type: "string" },
   seed: { type: "string" },
   "ready-timeout": { type: "string" },
@@ -93,6 +98,14 @@ export async function abCommand(
       problems.push(`--${side} ${url}: give a loopback http(s) URL, e.g. http://127.0.0.1:9001`);
     }
   }
+  for (const side of ["base", "head"] as const) {
+    const ready = v[`${side}-ready`];
+    if (ready !== undefined && v[`${side}-start`] === undefined) {
+      problems.push(`--${side}-ready needs --${side}-start: the command that starts ${side}`);
+    } else if (ready !== undefined && !/^https?:\/\/[^/]/.test(ready)) {
+      problems.push(`--${side}-ready \`${ready}\` is not an http(s) URL`);
+    }
+  }
   if (v.base !== undefined && v.base === v.head && (v["base-start"] || v["head-start"])) {
     problems.push("--base and --head are the same URL: started targets need a port each");
   }
@@ -123,8 +136,16 @@ export async function abCommand(
   const ioFailures: string[] = [];
   try {
     ab = await runAb(loaded.plan, {
-      base: { url: v.base!, ...(v["base-start"] ? { start: v["base-start"] } : {}) },
-      head: { url: v.head!, ...(v["head-start"] ? { start: v["head-start"] } : {}) },
+      base: {
+        url: v.base!,
+        ...(v["base-start"] ? { start: v["base-start"] } : {}),
+        ...(v["base-ready"] ? { ready: v["base-ready"] } : {}),
+      },
+      head: {
+        url: v.head!,
+        ...(v["head-start"] ? { start: v["head-start"] } : {}),
+        ...(v["head-ready"] ? { ready: v["head-ready"] } : {}),
+      },
       outDir,
       rounds,
       ...(seed === undefined ? {} : { seed }),

@@ -8,7 +8,7 @@
  * @module
  */
 import { join } from "node:path";
-import { startService } from "../service/mod.ts";
+import { DEFAULT_READY_TIMEOUT_MS, startService } from "../service/mod.ts";
 import { EXIT_CODES } from "../model/exit_codes.ts";
 import { type CommandOutcome, failed } from "./command.ts";
 import { parseDurationMs } from "../plan/units.ts";
@@ -40,9 +40,6 @@ export interface StartSpec {
   /** How long it may take to be ready (ms). */
   readyTimeoutMs: number;
 }
-
-/** The default of `--ready-timeout`. */
-const DEFAULT_READY_TIMEOUT_MS = 60_000;
 
 /**
  * Reads `--start`, `--ready` and `--ready-timeout`: the spec (undefined without `--start`) or

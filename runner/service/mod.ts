@@ -5,6 +5,7 @@
  * @module
  */
 export {
+  DEFAULT_READY_TIMEOUT_MS,
   killStartedServices,
   type ServiceOptions,
   type ServiceProcess,

@@ -25,7 +25,7 @@ export interface ServiceSpec {
 export interface ServiceOptions {
   /** The file the service's standard output and error go to (created or emptied). */
   logPath: string;
-  /** How long the service may take to answer (ms; default 30 s). */
+  /** How long the service may take to answer (ms; default 60 s). */
   readyTimeoutMs?: number;
   /** How long a stopped service may take to exit before its group is killed (ms; default 5 s). */
   stopGraceMs?: number;
@@ -49,7 +49,8 @@ export interface ServiceProcess extends AsyncDisposable {
   stop(): Promise<void>;
 }
 
-const DEFAULT_READY_TIMEOUT_MS = 30_000;
+/** How long a started service may take to be ready unless told otherwise (run, search, ab). */
+export const DEFAULT_READY_TIMEOUT_MS = 60_000;
 const DEFAULT_STOP_GRACE_MS = 5_000;
 /** The process groups started and not yet stopped, for {@linkcode killStartedServices}. */
 const STARTED_GROUPS = new Set<number>();

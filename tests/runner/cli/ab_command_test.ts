@@ -69,6 +69,8 @@ Deno.test("ab with setup and --base-start/--head-start: every run logs in to the
       ...["--base", `http://127.0.0.1:${basePort}`, "--head", `http://127.0.0.1:${headPort}`],
       ...["--base-start", loginServerCommand(basePort, baseLog)],
       ...["--head-start", loginServerCommand(headPort, headLog)],
+      ...["--base-ready", `http://127.0.0.1:${basePort}/health`],
+      ...["--head-ready", `http://127.0.0.1:${headPort}/health`],
       ...["--rounds", "3", "--out", join(dir, "out")],
     ], () => {});
     assert.notEqual(outcome.exitCode, EXIT_CODES.unreachable, outcome.errors.join("\n"));
@@ -118,4 +120,17 @@ Deno.test("ab whose setup fails exits 4 naming the round, the side and the step"
     await target.server.shutdown();
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("ab's --base-ready and --head-ready need their start command and an http(s) URL", async () => {
+  const outcome = await abCommand([
+    "plan.yaml",
+    ...["--base", "http://127.0.0.1:9001", "--head", "http://127.0.0.1:9002"],
+    ...["--base-ready", "http://127.0.0.1:9001/health", "--head-start", "x", "--head-ready", "/h"],
+  ], () => {});
+  assert.equal(outcome.exitCode, EXIT_CODES.usage);
+  assert.deepEqual(outcome.errors, [
+    "--base-ready needs --base-start: the command that starts base",
+    "--head-ready `/h` is not an http(s) URL",
+  ]);
 });
