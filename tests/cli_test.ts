@@ -9,7 +9,7 @@ import { EXIT_CODES } from "../runner/model/exit_codes.ts";
 import { canFillADisk, onFullDisk } from "./_helpers/full_disk.ts";
 import { sampleResult } from "./_helpers/result_fixtures.ts";
 import { freePort } from "./_helpers/free_port.ts";
-import { liveMembers, loggedGroup } from "./_helpers/service_commands.ts";
+import { liveMembers, loggedGroup, serveCommand } from "./_helpers/service_commands.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 
@@ -690,6 +690,32 @@ Deno.test("tailgate run refuses --out in the baseline folder before anything is 
       new RegExp(`tailgate run: --out ${baselines} is the baseline folder ${baselines}: `),
     );
     assert.ok(!existsSync(`${baselines}/result.json`));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a tailgate killed outright (SIGKILL) leaves no --start service behind", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "tailgate-signal-" });
+  try {
+    const plan = `${dir}/plan.yaml`;
+    const port = freePort();
+    await Deno.writeTextFile(
+      plan,
+      `name: started\ntarget: http://127.0.0.1:${port}\nrequests: [{ path: / }]\n` +
+        "load: { connections: 2, stages: [{ rate: 10/s, duration: 30s }] }\n",
+    );
+    // Ready at once and running for the whole run; its child ignores SIGTERM.
+    const command = `echo "group $$"; (trap "" TERM; sleep 60) & ${serveCommand(port)}`;
+    const cli = spawnCli(["run", plan, "--out", `${dir}/out`, "--start", command]);
+    const log = `${dir}/out/service.log`;
+    await until(() => /\[10\/s for 30s /.test(cli.stderr()), 30_000, "the run under way");
+    const pgid = await loggedGroup(log);
+    assert.ok(liveMembers(pgid).length >= 2, "the service and its child run");
+    // SIGKILL: tailgate gets no chance to stop anything itself.
+    const exited = await cli.stop("SIGKILL", 10_000);
+    assert.equal(exited.code, 137);
+    await until(() => liveMembers(pgid).length === 0, 12_000, "the service's group to be ended");
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

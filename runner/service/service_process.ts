@@ -107,6 +107,7 @@ export async function startService(
     stderr: "null",
   }).spawn();
   STARTED_GROUPS.add(child.pid);
+  const watcher = watchForOwnEnd(child.pid);
   let exited: Deno.CommandStatus | undefined;
   const status = child.status.then((s) => (exited = s));
   let stopping: Promise<void> | undefined;
@@ -114,7 +115,9 @@ export async function startService(
     stopping ??= (async () => {
       await endProcessGroup(child.pid, options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS);
       STARTED_GROUPS.delete(child.pid);
-      await status;
+      signalGroup(watcher.pid, "SIGKILL");
+      watcher.ref(); // its end is awaited now
+      await Promise.all([status, watcher.status]);
     })();
   const readyMs = options.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
   const deadline = Date.now() + readyMs;
@@ -142,6 +145,25 @@ export async function startService(
     stop,
     [Symbol.asyncDispose]: stop,
   };
+}
+
+/**
+ * A watcher in a session of its own that ends group `pgid` (SIGTERM, SIGKILL after 5 s) once this
+ * process is gone without stopping it: a tailgate killed outright (SIGKILL, the OOM killer) leaves
+ * no service behind. A normal stop kills the watcher first. (`kill "-PGID"` without `--`: dash,
+ * Debian's sh, takes no `--` there.)
+ */
+function watchForOwnEnd(pgid: number): Deno.ChildProcess {
+  const script = 'while kill -0 "$0" 2>/dev/null; do sleep 1; done; ' +
+    'kill -TERM "-$1" 2>/dev/null; sleep 5; kill -KILL "-$1" 2>/dev/null';
+  const watcher = new Deno.Command("setsid", {
+    args: ["sh", "-c", script, String(Deno.pid), String(pgid)],
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  watcher.unref();
+  return watcher;
 }
 
 /** Whether `url` answers a GET with a 2xx status within 1 s (the body is read and dropped). */
