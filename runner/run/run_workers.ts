@@ -80,7 +80,9 @@ export async function runWorkers(options: RunWorkersOptions): Promise<EngineRun>
   const origin = new URL(options.plan.requests[0].url);
   const io = choice !== "deno" && await nativeTarget(origin, choice) ? "native" : "deno";
   if (count === 1 && io === "deno") return await runEngine({ ...options, shard, io });
-  const cpuBefore = process.cpuUsage();
+  // Taken once every worker is ready, as one engine takes it once its connections are open: the
+  // share is of the run's own window, not of loading and compiling the workers' modules.
+  let cpuBefore = process.cpuUsage();
   const progress: Progress[] = [];
   let ready = 0;
   const workers = Array.from(
@@ -99,6 +101,7 @@ export async function runWorkers(options: RunWorkersOptions): Promise<EngineRun>
             const m = event.data;
             if (m.type === "ready") {
               if (++ready === count) {
+                cpuBefore = process.cpuUsage();
                 // Every worker has its connections open: start together, a little ahead.
                 const startAtEpochMs = options.startAtEpochMs ??
                   performance.timeOrigin + performance.now() + START_LEAD_MS;
