@@ -9,7 +9,7 @@ import type { YamlEntry, YamlNode } from "./_yaml.ts";
 import { join, type PlanReader } from "./plan_reader.ts";
 import type { PlanHeader } from "./types.ts";
 import type { TemplateScope } from "./traffic/parse_template.ts";
-import { scalarTemplate } from "./traffic/template_nodes.ts";
+import { scalarTemplate, sentText } from "./traffic/template_nodes.ts";
 import { framingProblem, wireTextProblem } from "./wire_rules.ts";
 
 /** The fix for a drawn value that cannot go in a header (a data row's, a choice's). */
@@ -74,10 +74,7 @@ export function readHeaders(
     const t = scalarTemplate(reader, entry.value, hPath, template, scope, "raw");
     if (reader.issues.slice(before).some((i) => i.severity === "error")) continue;
     const missing = reader.issues.length > before; // an unset variable, in `tailgate check`
-    const value = t.parts.map((p) =>
-      p.kind === "text" ? p.text : p.kind === "secret" ? p.value : ""
-    )
-      .join("");
+    const value = sentText(t.parts);
     const wire = missing ? undefined : wireTextProblem(value, "header_value");
     if (wire) {
       reader.error(entry.value, hPath, wire.message, wire.hint);

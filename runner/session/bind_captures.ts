@@ -8,6 +8,7 @@
  */
 import type { PlanHeader, RequestBasics, TemplatePart } from "../plan/types.ts";
 import { wireTextProblem } from "../plan/wire_rules.ts";
+import { sentText } from "../plan/traffic/mod.ts";
 import { encodeText } from "../engine/render/encoded_values.ts";
 import type { CapturedValue } from "./capture_value.ts";
 
@@ -47,8 +48,7 @@ export function bindCaptures<R extends RequestBasics>(
       continue;
     }
     const parts = bind(h.parts);
-    const value = parts.map((p) => p.kind === "text" ? p.text : p.kind === "secret" ? p.value : "")
-      .join("");
+    const value = sentText(parts);
     const wire = wireTextProblem(value, "header_value");
     if (wire) {
       const names = h.parts.flatMap((p) => p.kind === "capture" ? [`\`${p.name}\``] : []);

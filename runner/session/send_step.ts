@@ -6,7 +6,8 @@
  *
  * @module
  */
-import type { RequestBasics, TemplatePart } from "../plan/types.ts";
+import type { RequestBasics } from "../plan/types.ts";
+import { sentText } from "../plan/traffic/mod.ts";
 import { MAX_BODY_FILE_BYTES } from "../plan/validate_body.ts";
 import { readRegularFile } from "../model/regular_file.ts";
 import type { StepResponse } from "./capture_value.ts";
@@ -32,9 +33,6 @@ export interface SendStepOptions {
   now?: () => number;
 }
 
-const join = (parts: TemplatePart[]) =>
-  parts.map((p) => p.kind === "text" ? p.text : p.kind === "secret" ? p.value : "").join("");
-
 /**
  * Sends `step` and reads its response, or says why there is none (refused, timed out, stopped).
  *
@@ -50,12 +48,14 @@ const join = (parts: TemplatePart[]) =>
 export async function sendStep(step: BoundStep, options: SendStepOptions): Promise<StepExchange> {
   const now = options.now ?? (() => performance.now());
   const t = step.template;
-  const url = t ? new URL(step.url).origin + join(t.target) : step.url;
+  const url = t ? new URL(step.url).origin + sentText(t.target) : step.url;
   const headers = new Headers(
-    t ? t.headers.map((h) => [h.name, join(h.parts)]) : step.headers.map((h) => [h.name, h.value]),
+    t
+      ? t.headers.map((h) => [h.name, sentText(h.parts)])
+      : step.headers.map((h) => [h.name, h.value]),
   );
   const started = now();
-  let body: string | Uint8Array | undefined = t?.body ? join(t.body) : undefined;
+  let body: string | Uint8Array | undefined = t?.body ? sentText(t.body) : undefined;
   if (body === undefined && step.body?.kind === "file") {
     const read = await readRegularFile(step.body.path, MAX_BODY_FILE_BYTES);
     if (!read.ok) return { ok: false, error: `body file ${read.reason}`, durationMs: 0 };

@@ -21,4 +21,5 @@ export {
   jsonAsTree,
   jsonTemplate,
   scalarTemplate,
+  sentText,
 } from "./template_nodes.ts";

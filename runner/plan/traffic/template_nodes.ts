@@ -176,3 +176,18 @@ export function jsonAsTree(value: unknown, at: { line: number; col: number }): Y
     length: 1,
   };
 }
+
+/**
+ * The text template parts send as they stand: literal text and secrets' values; a drawn value or a
+ * capture not yet bound adds nothing.
+ *
+ * @example
+ * ```ts
+ * import { sentText } from "./template_nodes.ts";
+ * sentText([{ kind: "text", text: "Bearer " }, { kind: "secret", value: "abc", template: "{{t}}" }]);
+ * // "Bearer abc"
+ * ```
+ */
+export function sentText(parts: readonly TemplatePart[]): string {
+  return parts.map((p) => p.kind === "text" ? p.text : p.kind === "secret" ? p.value : "").join("");
+}

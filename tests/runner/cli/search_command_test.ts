@@ -178,22 +178,18 @@ Deno.test("search --start exits 4 with its last lines when the service never get
   }
 });
 
+/** The issue's login plan with tinySearch's search: two short steps. */
+function loginSearch(url: string): string {
+  return loginPlan(url, tinySearch(url).split("\n").slice(3).join("\n"));
+}
+
 Deno.test("search with setup: every step is a fresh run that logs in, sends the token and tears down", async () => {
   const target = loginServer();
   const dir = await Deno.makeTempDir({ prefix: "tailgate-search-" });
   Deno.env.set("API_PASSWORD", PASSWORD);
   try {
     const plan = join(dir, "search.yaml");
-    await Deno.writeTextFile(
-      plan,
-      loginPlan(
-        target.url,
-        `load: { connections: 4, stages: [{ rate: 10/s, duration: 1s }] }
-slo: [error_rate < 50%]
-search: { from: 40/s, max: 80/s, step: 500ms, warmup: 100ms, cooldown: 0s, soak: 0s }
-`,
-      ),
-    );
+    await Deno.writeTextFile(plan, loginSearch(target.url));
     const outcome = await searchCommand(
       [plan, "--out", join(dir, "out"), "--no-baseline"],
       () => {},
@@ -221,16 +217,7 @@ Deno.test("a search step whose setup fails ends the search: exit 4, the steps be
   Deno.env.set("API_PASSWORD", PASSWORD);
   try {
     const plan = join(dir, "search.yaml");
-    await Deno.writeTextFile(
-      plan,
-      loginPlan(
-        target.url,
-        `load: { connections: 4, stages: [{ rate: 10/s, duration: 1s }] }
-slo: [error_rate < 50%]
-search: { from: 40/s, max: 80/s, step: 500ms, warmup: 100ms, cooldown: 0s, soak: 0s }
-`,
-      ),
-    );
+    await Deno.writeTextFile(plan, loginSearch(target.url));
     const out = join(dir, "out");
     const outcome = await searchCommand([plan, "--out", out, "--no-baseline"], () => {});
     assert.equal(outcome.exitCode, EXIT_CODES.unreachable, JSON.stringify(outcome));

@@ -1,24 +1,12 @@
 import assert from "node:assert/strict";
 import { parseText } from "../../_helpers/plan_fixtures.ts";
+import { loginPlan } from "../../_helpers/login_server.ts";
 
-const CONTRACT = `name: login-first
-target: http://127.0.0.1:8080
-setup:
-  - name: login
-    method: POST
-    path: /login
-    body: { json: { user: ci, password: "\${env.API_PASSWORD}" } }
-    expect: 200
-    capture:
-      token: { json: /access_token }
-      session: { header: set-cookie }
-requests:
-  - path: /orders
-    headers: { Authorization: "Bearer {{token}}" }
-teardown:
-  - { method: DELETE, path: "/sessions/{{session}}" }
-load: { stages: [{ rate: 10/s, duration: 2s }] }
-`;
+/** The issue's plan, exactly as the contract writes it. */
+const CONTRACT = loginPlan(
+  "http://127.0.0.1:8080",
+  "load: { stages: [{ rate: 10/s, duration: 2s }] }\n",
+);
 
 /** Each error as `line:col message`. */
 function errors(text: string): string[] {
