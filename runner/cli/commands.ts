@@ -8,6 +8,11 @@
 import { EXIT_CODES } from "../model/exit_codes.ts";
 import { didYouMean } from "../plan/did_you_mean.ts";
 import { TAILGATE_VERSION } from "../version.ts";
+import { RESULT_SCHEMA, RESULT_VERSION } from "../model/run_result.ts";
+import { SEARCH_SCHEMA, SEARCH_VERSION } from "../model/search_result.ts";
+import { AB_SCHEMA, AB_VERSION } from "../model/ab_result.ts";
+import { BASELINE_SCHEMA, BASELINE_VERSION } from "../gates/baseline_types.ts";
+import { SEARCH_HISTORY_SCHEMA, SEARCH_HISTORY_VERSION } from "../gates/search_history.ts";
 import { AB_HELP, abCommand } from "./ab_command.ts";
 import { CHECK_HELP, checkPlans } from "./check_command.ts";
 import type { Command, CommandOutcome } from "./command.ts";
@@ -134,7 +139,7 @@ export const COMMANDS: readonly Command[] = [
     aliases: ["--version", "-V"],
     synopsis: ["version", "print the version"],
     usage: "Usage: tailgate version",
-    run: () => Promise.resolve(done(`tailgate ${TAILGATE_VERSION} (deno ${Deno.version.deno})`)),
+    run: () => Promise.resolve(done(versionText())),
   },
   {
     name: "help",
@@ -204,4 +209,21 @@ ${rows.join("\n")}
 
 Exit codes: 0 pass, 1 a gate failed, 2 invalid plan or usage, 3 a gate inconclusive or the run
 invalid, 4 target unreachable (also when it stopped answering mid-run). Docs: docs/plan.md, docs/cli.md, docs/result-format.md.`;
+}
+
+/**
+ * What `tailgate --version` prints: the version, the Deno it runs on, and the version of every
+ * document format it writes (a reader of an older tailgate's files needs them).
+ *
+ * @example
+ * ```ts
+ * import { versionText } from "./commands.ts";
+ * versionText().split("\n")[0]; // "tailgate 0.1.0 (deno 2.9.6)"
+ * ```
+ */
+export function versionText(): string {
+  return `tailgate ${TAILGATE_VERSION} (deno ${Deno.version.deno})\n` +
+    `formats: ${RESULT_SCHEMA} ${RESULT_VERSION}, ${SEARCH_SCHEMA} ${SEARCH_VERSION}, ` +
+    `${AB_SCHEMA} ${AB_VERSION}, ${BASELINE_SCHEMA} ${BASELINE_VERSION}, ` +
+    `${SEARCH_HISTORY_SCHEMA} ${SEARCH_HISTORY_VERSION}`;
 }
