@@ -1,6 +1,6 @@
 /**
  * The action's inputs as the scripts read them: from `TAILGATE_*` variables (the input's name in
- * upper case, `-` as `_`), which ci/action.yml sets and which a GitLab job sets by hand.
+ * upper case, `-` as `_`), which action.yml sets and which a GitLab job sets by hand.
  *
  * @module
  */
@@ -10,7 +10,7 @@ import { planPatterns } from "./expand_plans.ts";
 import { type AbInputs, reportFormats } from "./tailgate_args.ts";
 
 /**
- * Every input's default, as ci/action.yml and docs/ci.md state them (a test keeps the three
+ * Every input's default, as action.yml and docs/ci.md state them (a test keeps the three
  * equal).
  *
  * @example

@@ -3,7 +3,7 @@
  * `baseline-dir` before the run (`baseline: branch`); `save` commits the updated history to that
  * branch, or, with `baseline: committed` and `baseline-commit: true`, to the checked-out branch.
  * A failure is a warning: the gate's verdict stands, and the history is updated next time.
- * (`baseline: cache` uses actions/cache in ci/action.yml instead.)
+ * (`baseline: cache` uses actions/cache in action.yml instead.)
  *
  * Run: `deno run --allow-all ci/action/baselines.ts restore|save`.
  *

@@ -49,7 +49,7 @@ export function yamlDocuments(text: string): YamlValue[] {
  * @example
  * ```ts
  * import { readYamlObject } from "./yaml_value.ts";
- * const action = await readYamlObject("ci/action.yml");
+ * const action = await readYamlObject("action.yml");
  * ```
  */
 export async function readYamlObject(path: string | URL): Promise<YamlObject> {

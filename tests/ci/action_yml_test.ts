@@ -7,7 +7,7 @@ import { REPORT_FORMATS } from "../../reporters/report_formats.ts";
 import { asObject, readYamlObject, type YamlObject } from "../_helpers/yaml_value.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const action = await readYamlObject(join(ROOT, "ci/action.yml"));
+const action = await readYamlObject(join(ROOT, "action.yml"));
 const inputs = asObject(action.inputs, "inputs");
 const outputs = asObject(action.outputs, "outputs");
 const steps = (asObject(action.runs, "runs").steps as YamlObject[]).map((s, i) =>

@@ -59,15 +59,14 @@ async function actionlint(
 }
 
 /**
- * A temporary git repository (actionlint resolves `uses: ./ci` from the repository's root) with
- * `.github/workflows/` and tailgate's `ci/action.yml` at `ci/`.
+ * A temporary git repository (actionlint resolves `uses: ./` from the repository's root) with
+ * `.github/workflows/` and tailgate's `action.yml` at its root, as in tailgate's repository.
  */
 async function project(workflows: Record<string, string>) {
   const path = await Deno.makeTempDir({ prefix: "tailgate-actionlint-" });
   await gitIn(path, ["init", "--quiet"]);
   await Deno.mkdir(join(path, ".github/workflows"), { recursive: true });
-  await Deno.mkdir(join(path, "ci"));
-  await Deno.copyFile(join(ROOT, "ci/action.yml"), join(path, "ci/action.yml"));
+  await Deno.copyFile(join(ROOT, "action.yml"), join(path, "action.yml"));
   for (const [name, text] of Object.entries(workflows)) {
     await Deno.writeTextFile(join(path, ".github/workflows", name), text);
   }
@@ -75,11 +74,11 @@ async function project(workflows: Record<string, string>) {
 }
 
 /**
- * ci/action.yml's steps as a reusable workflow's job, its inputs as `workflow_call` inputs (the
+ * action.yml's steps as a reusable workflow's job, its inputs as `workflow_call` inputs (the
  * same `inputs` context; `workflow_dispatch` allows fewer inputs). JSON is YAML.
  */
 async function actionAsWorkflow(): Promise<string> {
-  const action = await readYamlObject(join(ROOT, "ci/action.yml"));
+  const action = await readYamlObject(join(ROOT, "action.yml"));
   const inputs = asObject(action.inputs, "inputs");
   const runs = asObject(action.runs, "runs");
   const callInputs = Object.fromEntries(
@@ -95,7 +94,7 @@ async function actionAsWorkflow(): Promise<string> {
   );
   return JSON.stringify(
     {
-      name: "ci/action.yml steps",
+      name: "action.yml steps",
       on: { workflow_call: { inputs: callInputs } },
       permissions: { contents: "read" },
       jobs: { action: { "runs-on": "ubuntu-latest", steps: runs.steps } },
@@ -131,10 +130,10 @@ Deno.test({
 
 Deno.test({
   name:
-    "actionlint checks a workflow's inputs against ci/action.yml: every input passes, a misspelt one fails",
+    "actionlint checks a workflow's inputs against action.yml: every input passes, a misspelt one fails",
   ignore,
   fn: async () => {
-    const action = await readYamlObject(join(ROOT, "ci/action.yml"));
+    const action = await readYamlObject(join(ROOT, "action.yml"));
     const all = Object.keys(asObject(action.inputs, "inputs")).map((name) =>
       `          ${name}: x`
     );
@@ -147,7 +146,7 @@ Deno.test({
         "    steps:",
         "      - uses: actions/checkout@v4",
         "      - id: tailgate",
-        "        uses: ./ci",
+        "        uses: ./",
         "        with:",
         ...inputs,
         "      - run: echo ${{ steps.tailgate.outputs.verdict }}",

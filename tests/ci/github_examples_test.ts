@@ -7,7 +7,7 @@ import { TAILGATE_VERSION } from "../../runner/version.ts";
 import { asObject, readYamlObject, type YamlObject } from "../_helpers/yaml_value.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const ACTION = `your-org/tailgate/ci@v${TAILGATE_VERSION}`;
+const ACTION = `your-org/tailgate@v${TAILGATE_VERSION}`;
 /** The GitHub workflows among the examples. */
 const GITHUB_EXAMPLES = [
   "github-pr-gate.yml",
@@ -21,7 +21,7 @@ const stepsOf = (job: YamlObject) =>
   (job.steps as YamlObject[]).map((s, i) => asObject(s, `step ${i}`));
 const withOf = (step: YamlObject) => asObject(step.with, `${step.name ?? step.uses} with`);
 const tailgateSteps = (job: YamlObject) =>
-  stepsOf(job).filter((s) => String(s.uses).includes("/tailgate/ci@"));
+  stepsOf(job).filter((s) => /^your-org\/tailgate(\/[^@]*)?@/.test(String(s.uses ?? "")));
 
 Deno.test("every example uses the action at this release's tag with inputs it declares", async () => {
   for (const file of GITHUB_EXAMPLES) {
