@@ -15,7 +15,8 @@ import { argsError } from "./result_args.ts";
 /** The stall the demo target is started with: frozen for 1 s in every 5 s. */
 export const DEMO_TARGET_ARGS = ["--mode", "stall", "--stall", "1s", "--period", "5s"];
 
-const DEMO_PLAN = fromFileUrl(new URL("../../plans/demo.yaml", import.meta.url));
+/** plans/demo.yaml: a file, or a URL when tailgate was installed from one. */
+const DEMO_PLAN = new URL("../../plans/demo.yaml", import.meta.url);
 
 /** The help of `tailgate demo`. */
 export const DEMO_HELP = `Usage: tailgate demo [out-dir | --out DIR]
@@ -73,9 +74,21 @@ export async function runDemo(
       "fifth of them wait up to a second.\nWatch the corrected response time (from the intended " +
       "send time) against the service time (from the actual send).\n",
   );
+  const planPath = DEMO_PLAN.protocol === "file:"
+    ? fromFileUrl(DEMO_PLAN)
+    : await fetchedPlan(DEMO_PLAN);
   return await runPlanCommand(
-    { planPath: DEMO_PLAN, outDir, target: target.url, caCertFiles: [], reports: REPORT_FORMATS },
+    { planPath, outDir, target: target.url, caCertFiles: [], reports: REPORT_FORMATS },
     say,
     signal,
   );
+}
+
+/** A plan at a URL (tailgate installed from one), saved to a temporary file to run. */
+async function fetchedPlan(url: URL): Promise<string> {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`cannot read the demo plan at ${url.href}: ${response.status}`);
+  const path = `${await Deno.makeTempDir({ prefix: "tailgate-demo-" })}/demo.yaml`;
+  await Deno.writeTextFile(path, await response.text());
+  return path;
 }

@@ -116,3 +116,7 @@ export class WorkerIntervalStore implements IntervalStore {
     resolve?.();
   }
 }
+
+// Never called: puts the worker's module into this module's graph, so `deno install` from a URL
+// caches it with the rest instead of leaving it to be fetched when the worker starts.
+const _workerInGraph = () => import("./interval_encoder_worker.ts");

@@ -193,3 +193,7 @@ function unopenedSum(runs: EngineRun[]): { unopenedConnections?: number } {
   const n = runs.reduce((sum, r) => sum + (r.unopenedConnections ?? 0), 0);
   return n > 0 ? { unopenedConnections: n } : {};
 }
+
+// Never called: puts the worker's module into this module's graph, so `deno install` from a URL
+// caches it with the rest instead of leaving it to be fetched when the worker starts.
+const _workerInGraph = () => import("./engine_worker.ts");

@@ -6,7 +6,8 @@
  */
 import { fileURLToPath } from "node:url";
 
-const CLI = fileURLToPath(new URL("../../cli.ts", import.meta.url));
+/** This tailgate's cli.ts: a file, or a URL when tailgate was installed from one. */
+const CLI = new URL("../../cli.ts", import.meta.url);
 
 /** A target running in a child process. */
 export interface TargetProcess extends AsyncDisposable {
@@ -34,7 +35,7 @@ export async function spawnTarget(args: string[]): Promise<TargetProcess> {
       "--allow-net=127.0.0.1",
       "--allow-read",
       "--allow-env",
-      CLI,
+      ...(CLI.protocol === "file:" ? [fileURLToPath(CLI)] : ["--allow-import", CLI.href]),
       "target",
       ...args,
       "--port",
