@@ -34,10 +34,20 @@ Deno.test("the launcher runs cli.ts with the V8 flags of the tailgate task and t
   // The flags are read from deno.json's task, so they cannot drift; the deno package is pinned.
   assert.match(denoJson.tasks.tailgate, /--v8-flags=\S+/);
   assert.match(launcher, /denoJson\.tasks\.tailgate/);
-  assert.match(packageJson.dependencies.deno, /^\d+\.\d+\.\d+$/);
+  assert.match(packageJson.peerDependencies.deno, /^\d+\.\d+\.\d+$/);
+  // A peer, which npm (7 and later) installs with the package: as a plain dependency, `deno task`
+  // in this repository would run that package's bin for every `deno` of a task.
+  assert.ok(!packageJson.dependencies?.deno, "deno is a peer dependency, not a dependency");
+  const task = await new Deno.Command(Deno.execPath(), {
+    args: ["task", "tailgate", "--version"],
+    cwd: ROOT,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(task.code, 0, new TextDecoder().decode(task.stderr));
   const ci = await Deno.readTextFile(new URL(".ci/run", ROOT));
   assert.ok(
-    ci.includes(`DENO_VERSION="${packageJson.dependencies.deno}"`),
+    ci.includes(`DENO_VERSION="${packageJson.peerDependencies.deno}"`),
     "CI's deno is the package's",
   );
   assert.equal(packageJson.bin.tailgate, "bin/tailgate.cjs");
