@@ -77,7 +77,9 @@ Deno.test("tailgate check on a folder without plans is a usage error, not a pass
 Deno.test("tailgate version prints tailgate's and deno's versions", async () => {
   const io = capture();
   assert.equal(await main(["version"], io), 0);
-  assert.match(io.out[0], /^tailgate \d+\.\d+\.\d+ \(deno \d+\.\d+\.\d+\)$/);
+  const [first, formats] = io.out.join("\n").split("\n");
+  assert.match(first, /^tailgate \d+\.\d+\.\d+ \(deno \d+\.\d+\.\d+\)$/);
+  assert.match(formats, /^formats: tailgate\/result \d+, /);
 });
 
 Deno.test("tailgate help lists every command and a command's own help", async () => {

@@ -1,8 +1,9 @@
 /**
  * The npm package, as a new user gets it: `npm pack`, the tarball installed into a temporary
- * prefix (its `deno` dependency from the registry or npm's cache), then `tailgate --version`,
+ * prefix (its peer dependency `deno` from the registry or npm's cache), then `tailgate --version`,
  * `tailgate check` on a plan the package ships and a 2 s ad-hoc run against the built-in target,
- * all from a folder outside the repository.
+ * all from a folder outside the repository. tests/install/ runs alone, after the unit tests: its
+ * processes (npm, deno install) would load the machine under the timing-sensitive ones.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";

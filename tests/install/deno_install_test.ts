@@ -7,10 +7,10 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { startTarget } from "../mod.ts";
-import denoJson from "../deno.json" with { type: "json" };
+import { startTarget } from "../../mod.ts";
+import denoJson from "../../deno.json" with { type: "json" };
 
-const ROOT = new URL("../", import.meta.url).pathname;
+const ROOT = new URL("../../", import.meta.url).pathname;
 const SHIPPED = ["cli.ts", "mod.ts", "deno.json", "deno.lock", "runner", "reporters", "plans"];
 const V8_FLAGS = /--v8-flags=\S+/.exec(denoJson.tasks.tailgate)![0];
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 
-const ROOT = new URL("../", import.meta.url).pathname;
+const ROOT = new URL("../../", import.meta.url).pathname;
 
 Deno.test("deno publish --dry-run passes with no warning: license, exports and types all there", async () => {
   const out = await new Deno.Command(Deno.execPath(), {
