@@ -50,19 +50,20 @@ load: { connections: 2, stages: [{ rate: 40/s, duration: 500ms }] }
   }
 });
 
+/** The issue's login plan at `url`, short: 20 requests a run; its path. */
+async function writeLoginPlan(dir: string, url: string): Promise<string> {
+  const plan = join(dir, "ab.yaml");
+  const load = "load: { connections: 2, stages: [{ rate: 40/s, duration: 500ms }] }\n";
+  await Deno.writeTextFile(plan, loginPlan(url, load));
+  return plan;
+}
+
 Deno.test("ab with setup and --base-start/--head-start: every run logs in to the service it started", async () => {
   const [basePort, headPort] = [freePort(), freePort()];
   const dir = await Deno.makeTempDir({ prefix: "tailgate-ab-" });
   Deno.env.set("API_PASSWORD", PASSWORD);
   try {
-    const plan = join(dir, "ab.yaml");
-    await Deno.writeTextFile(
-      plan,
-      loginPlan(
-        `http://127.0.0.1:${basePort}`,
-        "load: { connections: 2, stages: [{ rate: 40/s, duration: 500ms }] }\n",
-      ),
-    );
+    const plan = await writeLoginPlan(dir, `http://127.0.0.1:${basePort}`);
     const [baseLog, headLog] = [join(dir, "base.jsonl"), join(dir, "head.jsonl")];
     const outcome = await abCommand([
       plan,
@@ -95,14 +96,7 @@ Deno.test("ab whose setup fails exits 4 naming the round, the side and the step"
   const dir = await Deno.makeTempDir({ prefix: "tailgate-ab-" });
   Deno.env.set("API_PASSWORD", PASSWORD);
   try {
-    const plan = join(dir, "ab.yaml");
-    await Deno.writeTextFile(
-      plan,
-      loginPlan(
-        target.url,
-        "load: { connections: 2, stages: [{ rate: 40/s, duration: 500ms }] }\n",
-      ),
-    );
+    const plan = await writeLoginPlan(dir, target.url);
     const outcome = await abCommand([
       plan,
       ...["--base", target.url, "--head", target.url, "--rounds", "3", "--seed", "1"],
