@@ -42,6 +42,8 @@ export const INPUT_DEFAULTS = {
   "ab-head": "",
   "ab-base-start": "",
   "ab-head-start": "",
+  "ab-base-ready": "",
+  "ab-head-ready": "",
   "ab-rounds": "5",
   "deno-version": "2.9.6",
   "deno-cache": "true",
@@ -155,6 +157,11 @@ export function readRunInputs(
         "starts (ab-base-start, ab-head-start) and compares its own two targets",
     );
   }
+  for (const side of ["base", "head"] as const) {
+    if (get(`ab-${side}-ready`) && !get(`ab-${side}-start`)) {
+      errors.push(`ab-${side}-ready needs ab-${side}-start: the command that starts ${side}`);
+    }
+  }
   if (abBase && !(Number.isInteger(abRounds) && abRounds >= 3 && abRounds <= 100)) {
     errors.push(`ab-rounds: \`${get("ab-rounds")}\` is not a whole number from 3 to 100`);
   }
@@ -186,6 +193,8 @@ export function readRunInputs(
             head: abHead,
             ...(get("ab-base-start") ? { baseStart: get("ab-base-start") } : {}),
             ...(get("ab-head-start") ? { headStart: get("ab-head-start") } : {}),
+            ...(get("ab-base-ready") ? { baseReady: get("ab-base-ready") } : {}),
+            ...(get("ab-head-ready") ? { headReady: get("ab-head-ready") } : {}),
             rounds: abRounds,
           },
         }

@@ -40,6 +40,10 @@ export interface AbInputs {
   head: string;
   baseStart?: string;
   headStart?: string;
+  /** With `baseStart`: ready once this URL answers 2xx (`--base-ready`). */
+  baseReady?: string;
+  /** With `headStart`: ready once this URL answers 2xx (`--head-ready`). */
+  headReady?: string;
   rounds: number;
 }
 
@@ -120,6 +124,8 @@ export function abArgs(
     ...["--base", ab.base, "--head", ab.head],
     ...(ab.baseStart ? ["--base-start", ab.baseStart] : []),
     ...(ab.headStart ? ["--head-start", ab.headStart] : []),
+    ...(ab.baseReady ? ["--base-ready", ab.baseReady] : []),
+    ...(ab.headReady ? ["--head-ready", ab.headReady] : []),
     ...["--rounds", String(ab.rounds), "--out", outDir],
   ];
 }

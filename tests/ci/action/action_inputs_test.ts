@@ -105,3 +105,25 @@ Deno.test("readRunInputs() reads start and ready, and refuses them with merge or
   assert.ok(!lone.ok);
   assert.match(lone.errors.join("\n"), /ready needs start/);
 });
+
+Deno.test("readRunInputs() reads each A/B side's readiness URL, only with its start command", () => {
+  const r = readRunInputs({
+    TAILGATE_AB_BASE: "http://127.0.0.1:8081",
+    TAILGATE_AB_HEAD: "http://127.0.0.1:8082",
+    TAILGATE_AB_BASE_START: "./serve 8081",
+    TAILGATE_AB_BASE_READY: "http://127.0.0.1:8081/health",
+    TAILGATE_AB_HEAD_START: "./serve 8082",
+  });
+  assert.ok(r.ok);
+  assert.equal(r.inputs.ab?.baseReady, "http://127.0.0.1:8081/health");
+  assert.equal(r.inputs.ab?.headReady, undefined);
+  const bad = readRunInputs({
+    TAILGATE_AB_BASE: "http://127.0.0.1:8081",
+    TAILGATE_AB_HEAD: "http://127.0.0.1:8082",
+    TAILGATE_AB_HEAD_READY: "http://127.0.0.1:8082/health",
+  });
+  assert.ok(!bad.ok);
+  assert.deepEqual(bad.errors, [
+    "ab-head-ready needs ab-head-start: the command that starts head",
+  ]);
+});

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import {
+  abArgs,
   artifactsUrl,
   mergeArgs,
   reportFormats,
@@ -130,4 +131,24 @@ Deno.test("runArgs() passes the start command and its readiness URL (--start, --
     ["--start", "npm start", "--ready", "http://127.0.0.1:8080/health"],
   );
   assert.ok(!runArgs({ ...common, ready: "http://127.0.0.1:8080/h" }).includes("--ready"));
+});
+
+Deno.test("abArgs() passes each side's start command and readiness URL", () => {
+  assert.deepEqual(
+    abArgs("plans/a.yaml", "out/a", {
+      base: "http://127.0.0.1:9001",
+      head: "http://127.0.0.1:9002",
+      baseStart: "./serve 9001",
+      headStart: "./serve 9002",
+      headReady: "http://127.0.0.1:9002/health",
+      rounds: 5,
+    }),
+    [
+      "plans/a.yaml",
+      ...["--base", "http://127.0.0.1:9001", "--head", "http://127.0.0.1:9002"],
+      ...["--base-start", "./serve 9001", "--head-start", "./serve 9002"],
+      ...["--head-ready", "http://127.0.0.1:9002/health"],
+      ...["--rounds", "5", "--out", "out/a"],
+    ],
+  );
 });
