@@ -12,7 +12,14 @@ export {
   resolvePointer,
   type StepResponse,
 } from "./capture_value.ts";
-export { runSetup, runTeardown, type Session, shownBody, StepFailure } from "./run_steps.ts";
+export {
+  runSetup,
+  runTeardown,
+  secretForms,
+  type Session,
+  shownBody,
+  StepFailure,
+} from "./run_steps.ts";
 export {
   type BoundStep,
   MAX_STEP_BODY_BYTES,

@@ -141,9 +141,13 @@ async function runStep(
   if ("problem" in bound) return fail(bound.problem);
   const exchange = await sendStep(bound, options);
   record.durationMs = Math.round(exchange.durationMs * 1000) / 1000;
-  if (!exchange.ok) return fail(`failed: ${exchange.error}`);
+  const secrets = secretForms([
+    ...(plan.secretValues ?? []),
+    ...[...values.values()].map((v) => v.text),
+  ]);
+  // A client error may quote the request (its URL holds captures, percent-encoded).
+  if (!exchange.ok) return fail(`failed: ${blot(exchange.error, secrets)}`);
   record.status = exchange.status;
-  const secrets = [...(plan.secretValues ?? []), ...[...values.values()].map((v) => v.text)];
   const body = () => `; its body: ${shownBody(exchange.response.bodyText, secrets)}`;
   if (!statusExpected(step.expect, exchange.status)) {
     return fail(`answered ${exchange.status} (${expectedText(step)})${body()}`);
@@ -171,14 +175,38 @@ async function runStep(
  * ```
  */
 export function shownBody(text: string, secrets: readonly string[]): string {
-  let shown = text;
-  // Longest first, so a secret holding another is blotted out whole.
-  for (const s of [...secrets].filter((s) => s !== "").sort((a, b) => b.length - a.length)) {
-    shown = shown.replaceAll(s, "***");
-  }
+  const shown = blot(text, secrets);
   if (shown === "") return "(empty)";
   const cut = shown.length > BODY_SHOWN_CHARS ? `${shown.slice(0, BODY_SHOWN_CHARS)}…` : shown;
   return JSON.stringify(printable(cut));
+}
+
+/**
+ * Each secret as it is, and as a path (percent-encoded) and a JSON string (escaped) carry it: the
+ * forms a message quoting a request or a body may hold.
+ *
+ * @example
+ * ```ts
+ * import { secretForms } from "./run_steps.ts";
+ * secretForms(["a b"]); // ["a b", "a%20b"]
+ * ```
+ */
+export function secretForms(secrets: readonly string[]): string[] {
+  const forms = secrets.filter((s) => s !== "").flatMap((s) => [
+    s,
+    encodeURIComponent(s),
+    JSON.stringify(s).slice(1, -1),
+  ]);
+  return [...new Set(forms)];
+}
+
+/** `text` with every secret replaced by `***`, longest first (a secret holding another goes whole). */
+function blot(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const s of [...secrets].filter((s) => s !== "").sort((a, b) => b.length - a.length)) {
+    out = out.replaceAll(s, "***");
+  }
+  return out;
 }
 
 function expectedText(step: PlanStep): string {

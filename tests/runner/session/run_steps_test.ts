@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { main } from "../../../cli.ts";
+import { secretForms, shownBody } from "../../../runner/session/mod.ts";
 import { capture } from "../../_helpers/cli_capture.ts";
 
 import {
@@ -209,4 +210,12 @@ Deno.test("a stop during setup sends no load and no teardown: exit 3, nothing wr
     await target.server.shutdown();
     await Deno.remove(r.dir, { recursive: true });
   }
+});
+
+Deno.test("a shown body or error blots a secret out in every form a request carries it", () => {
+  const secrets = secretForms(['tok/1 "x"', "pw"]);
+  const text = `{"t":"tok/1 \\"x\\""} GET /s/${encodeURIComponent('tok/1 "x"')} pw`;
+  assert.equal(shownBody(text, secrets), JSON.stringify('{"t":"***"} GET /s/*** ***'));
+  assert.equal(shownBody("", secrets), "(empty)");
+  assert.equal(shownBody("x".repeat(300), []).length, 2 + 200 + 1, "200 characters and a mark");
 });
