@@ -2,7 +2,7 @@
  * The SLO grammar (docs/plan.md):
  *
  * ```
- * slo    = metric op bound [ "at" rate ] [ "for" '"' label '"' ]
+ * slo    = metric op bound [ "at" rate ] [ "for" '"' label '"' ] [ "over" duration ]
  * metric = "p" number | number "%ile" | "max" | "mean" | "error_rate" | "throughput"
  *        | "trend(p50)" | "trend(p99)" | "stalls" | "sustainable_rate"
  * op     = "<" | "<=" | ">" | ">=" | "==" (only `stalls == 0`)
@@ -11,7 +11,9 @@
  * Latency bounds are durations, `error_rate` bounds are percentages, `throughput` and
  * `sustainable_rate` bounds are rates, a trend's bound is a slope (`1ms/min`) and `stalls` a count.
  * `trend`, `stalls` and `sustainable_rate` judge all of a stage's requests (no `for`), and
- * `sustainable_rate` is the capacity search's finding (no `at`: the search picks its rates). Pure; a
+ * `sustainable_rate` is the capacity search's finding (no `at`: the search picks its rates).
+ * `over 10s` (percentiles, `max`, `mean`, `error_rate`) judges every window of that many whole
+ * seconds, stepping by 1 s, instead of the stages as a whole. Pure; a
  * failure carries the offset and length of the offending part so errors point at it.
  *
  * @module
@@ -226,7 +228,34 @@ export function parseSlo(
         "trends and stalls are judged on all of a stage's requests; bind a stage with `at <rate>`",
       );
     }
-    if (word === "at" && slo.atRatePerSec === undefined) {
+    if (word === "over" && slo.windowMs === undefined) {
+      const start = pos;
+      pos = skipSpace(text, pos + 4);
+      const windowed = ["percentile", "max", "mean", "error_rate"].includes(metric.kind);
+      if (!windowed) {
+        return fail(
+          `\`${metric.kind}\` takes no \`over\``,
+          start,
+          4,
+          "a window suits a percentile, `max`, `mean` or `error_rate`: e.g. `p99 < 50ms over 10s`",
+        );
+      }
+      const spanText = /^\S+/.exec(text.slice(pos))?.[0] ?? "";
+      if (spanText === "") return fail("`over` needs a window length", pos, 1, "e.g. `over 10s`");
+      const span = parseDurationMs(spanText);
+      if (!span.ok) return fail(span.message, pos, spanText.length, span.hint);
+      if (!(span.value >= 1000) || span.value % 1000 !== 0) {
+        const seconds = Math.max(1, Math.round(span.value / 1000));
+        return fail(
+          `a window is a whole number of seconds (the run's intervals are 1 s), not ${spanText}`,
+          pos,
+          spanText.length,
+          `write \`over ${seconds}s\``,
+        );
+      }
+      slo.windowMs = span.value;
+      pos = skipSpace(text, pos + spanText.length);
+    } else if (word === "at" && slo.atRatePerSec === undefined) {
       pos = skipSpace(text, pos + 2);
       const rateText = /^\S+/.exec(text.slice(pos))?.[0] ?? "";
       if (rateText === "") return fail("`at` needs a rate", pos, 1, "e.g. `at 20k/s`");
@@ -254,7 +283,7 @@ export function parseSlo(
         `unexpected \`${word}\``,
         pos,
         word.length,
-        'after the bound come only `at <rate>` and `for "<label>"`',
+        'after the bound come only `at <rate>`, `for "<label>"` and `over <window>`',
       );
     }
   }

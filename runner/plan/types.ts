@@ -303,6 +303,11 @@ export interface Slo {
   atRatePerSec?: number;
   /** Scoped to one request label; absent means all requests. */
   label?: string;
+  /**
+   * `over 10s`: judged in every window of this length (ms, whole seconds) within the bound
+   * stages, windows stepping by 1 s; absent means over the bound stages as a whole.
+   */
+  windowMs?: number;
   /** Line of the SLO in the plan file, for CI annotations. */
   line: number;
 }
