@@ -67,7 +67,11 @@ export function renderHtml(result: RunResult): string {
       `<p class="explain">One point per second (requests are filed by their scheduled send ` +
         `time, so a stall shows in the seconds it hit). Dashed lines mark stage boundaries; a ` +
         `grey band is warmup; a red triangle marks a stall the analysis found (a second with ` +
-        `nothing answered, or a max over 5x the stage's median and 20 ms). The rate chart shows the plan's intended rate against what was ` +
+        `nothing answered, or a max over 5x the stage's median and 20 ms)${
+          data.timeline.windows.length > 0
+            ? "; a red band along the foot marks where a windowed SLO failed (amber: undecided)"
+            : ""
+        }. The rate chart shows the plan's intended rate against what was ` +
         `sent and completed, with errors on the right axis.</p>` + findings(result),
       `<h3>Latency</h3><div class="chart"><canvas id="chart-timeline-latency" role="img" ` +
         `aria-label="p50, p99 and max response time per second"></canvas></div>` +

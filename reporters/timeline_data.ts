@@ -38,9 +38,23 @@ export interface StageSpan {
   endS: number;
 }
 
+/**
+ * A span of run time in which a windowed SLO's windows failed (or could not be decided):
+ * overlapping windows of one verdict and status merged.
+ */
+export interface WindowMark {
+  /** The verdict's name: the SLO as written. */
+  slo: string;
+  status: "fail" | "inconclusive";
+  startS: number;
+  endS: number;
+}
+
 /** Latency and throughput over time (x in seconds from the run's start). */
 export interface TimelineChartData {
   stages: StageSpan[];
+  /** Where windowed SLOs failed or stayed undecided, to shade on the latency chart. */
+  windows: WindowMark[];
   /** Where the time axis ends: the last interval's end when answers came after the schedule. */
   endS: number;
   latency: TimelineSeries[];
@@ -90,6 +104,7 @@ export function timelineData(result: RunResult): TimelineChartData | undefined {
       startS: at(s.startMs),
       endS: at(s.startMs + s.durationMs),
     })),
+    windows: windowMarks(result),
     endS: at(Math.max(
       ...result.stages.map((s) => s.startMs + s.durationMs),
       ...intervals.map((i) => i.startMs + i.durationMs),
@@ -139,6 +154,32 @@ export function stallSeries(result: RunResult): TimelineSeries[] {
     ])
   );
   return points.length ? [{ role: "stall", label: "stall", points }] : [];
+}
+
+/**
+ * The windows a windowed SLO failed in (or left undecided), as merged spans of run time.
+ *
+ * @example
+ * ```ts
+ * import { windowMarks } from "./timeline_data.ts";
+ * // windowMarks(result) → [{ slo: "p99 < 50ms over 10s", status: "fail", startS: 11, endS: 32 }]
+ * ```
+ */
+export function windowMarks(result: Pick<RunResult, "verdicts">): WindowMark[] {
+  const marks: WindowMark[] = [];
+  for (const v of result.verdicts) {
+    for (const status of ["fail", "inconclusive"] as const) {
+      let open: WindowMark | undefined;
+      for (const f of v.windows?.findings ?? []) {
+        if (f.status !== status) continue;
+        const startS = f.startMs / 1000;
+        const endS = (f.startMs + f.durationMs) / 1000;
+        if (open && startS <= open.endS) open.endS = Math.max(open.endS, endS);
+        else marks.push(open = { slo: v.name, status, startS, endS });
+      }
+    }
+  }
+  return marks;
 }
 
 /**

@@ -316,8 +316,47 @@ export interface Verdict {
    * baseline's response times (an effect size: a change of shape shows even when percentiles hold).
    */
   ksDistance?: number;
+  /**
+   * A windowed SLO (`over 10s`): its windows' tally, and the windows that failed or could not be
+   * decided. `measured`, `ci95` and `margin` are then the worst window's.
+   */
+  windows?: WindowTally;
   /** One sentence for people: the outcome and the figures behind it. */
   message: string;
+}
+
+/** How a windowed SLO's windows fared (docs/gates.md, "Windowed SLOs"). */
+export interface WindowTally {
+  /** Length of each window, in milliseconds (whole seconds). */
+  windowMs: number;
+  /** Windows judged: every run of whole 1 s intervals of that length, stepping by 1 s. */
+  judged: number;
+  /** Windows that failed beyond doubt after Holm's correction over all of them. */
+  failed: number;
+  /** Windows neither failed nor passed, `tooFew` of them for want of requests. */
+  undecided: number;
+  /** Windows holding too few requests for the figure to pass at all (named, never passed). */
+  tooFew: number;
+  /** The failed and undecided windows in time order (the first 200). */
+  findings: WindowFinding[];
+}
+
+/** One window that failed or could not be decided. */
+export interface WindowFinding {
+  /** Offset of the window's start from the run's start. */
+  startMs: number;
+  /** The window's length (its last interval may end with the schedule). */
+  durationMs: number;
+  /** The stage the window starts in, by `index`. */
+  stageIndex: number;
+  /** `fail` (beyond doubt, after Holm's correction) or `inconclusive`. */
+  status: "fail" | "inconclusive";
+  /** The window's figure in the verdict's unit; absent when failed requests decide it. */
+  measured?: number;
+  /** Requests the window judged. */
+  requests: number;
+  /** Set when the window held too few requests for its figure to pass at all. */
+  tooFew?: true;
 }
 
 /** Where and with what the run happened; numbers from different fingerprints do not compare. */

@@ -115,6 +115,9 @@ function warnIfTooShort(
   load: PlanLoad,
   requests: PlanRequest[],
 ): void {
+  if (slo.windowMs !== undefined) {
+    return warnIfWindowTooShort(reader, item, path, slo, load, requests);
+  }
   if (slo.metric.kind !== "percentile") return;
   const stages = stagesForSlo(slo, load.stages);
   const totalWeight = requests.reduce((sum, r) => sum + r.weight, 0);
@@ -136,6 +139,70 @@ function warnIfTooShort(
       formatDurationMs(seconds * 1000)
     } at this rate, or gate a lower percentile; otherwise the verdict is \`inconclusive\` ` +
       "(a clear failure still fails)",
+  );
+}
+
+/**
+ * A windowed SLO (`over 10s`): warns when no whole window fits in a bound stage, or when the
+ * thinnest window (at a stage's lowest rate) holds too few requests for its figure to pass.
+ */
+function warnIfWindowTooShort(
+  reader: PlanReader,
+  item: YamlNode,
+  path: string,
+  slo: Slo,
+  load: PlanLoad,
+  requests: PlanRequest[],
+): void {
+  const windowMs = slo.windowMs!;
+  const stages = stagesForSlo(slo, load.stages);
+  // Windows run on across adjacent bound stages.
+  let longestMs = 0;
+  let runMs = 0;
+  stages.forEach((s, i) => {
+    runMs = i > 0 && stages[i - 1].index === s.index - 1 ? runMs + s.durationMs : s.durationMs;
+    longestMs = Math.max(longestMs, runMs);
+  });
+  const windowText = formatDurationMs(windowMs);
+  if (stages.length > 0 && longestMs < windowMs) {
+    reader.warn(
+      item,
+      path,
+      `the stages this SLO binds to do not last ${windowText} in a row, so no whole window fits ` +
+        `(the longest run lasts ${formatDurationMs(longestMs)})`,
+      `shorten the window or lengthen the stage; otherwise the verdict is \`inconclusive\``,
+    );
+    return;
+  }
+  const m = slo.metric;
+  const needed = m.kind === "percentile"
+    ? requestsToPass(m.percentile)
+    : m.kind === "error_rate" && slo.bound > 0 && slo.bound < 1
+    ? requestsToPass(100 * (1 - slo.bound))
+    : 0;
+  if (needed === 0 || stages.length === 0) return;
+  const totalWeight = requests.reduce((sum, r) => sum + r.weight, 0);
+  const share = slo.label === undefined
+    ? 1
+    : (requests.find((r) => r.label === slo.label)?.weight ?? 0) / totalWeight;
+  const lowestPerSec = Math.min(
+    ...stages.map((s) => s.kind === "constant" ? s.ratePerSec : Math.min(s.fromPerSec, s.toPerSec)),
+  ) * share;
+  const planned = lowestPerSec * windowMs / 1000;
+  if (planned >= needed) return;
+  const figure = m.kind === "percentile" ? `p${m.percentile}` : "error_rate";
+  const seconds = lowestPerSec > 0 ? Math.ceil(needed / lowestPerSec) : Infinity;
+  reader.warn(
+    item,
+    path,
+    `a ${windowText} window at ${formatRatePerSec(lowestPerSec)} holds about ${
+      Math.floor(planned)
+    } requests, and ${figure} cannot pass with fewer than ${needed} (even with none beyond its ` +
+      "bound)",
+    (Number.isFinite(seconds)
+      ? `use \`over ${seconds}s\` or more, or a higher rate`
+      : "raise the rate") +
+      "; otherwise those windows are `inconclusive` (a clear failure still fails)",
   );
 }
 

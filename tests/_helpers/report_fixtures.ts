@@ -60,7 +60,8 @@ slo:
 export const HOSTILE = "</script><img src=x onerror=window.pwned=1>\u2028<!--&amp;'";
 
 /**
- * {@linkcode REPORT_PLAN} recorded and judged, with a baseline unless `baseline` is false.
+ * {@linkcode REPORT_PLAN} (with `extraSlos` after its SLOs) recorded and judged, with a baseline
+ * unless `baseline` is false.
  *
  * @example
  * ```ts
@@ -68,8 +69,11 @@ export const HOSTILE = "</script><img src=x onerror=window.pwned=1>\u2028<!--&am
  * reportResult().verdicts.some((v) => v.status === "fail"); // true
  * ```
  */
-export function reportResult(options: { baseline?: boolean } = {}): RunResult {
-  const result = judged(REPORT_PLAN);
+export function reportResult(
+  options: { baseline?: boolean; extraSlos?: string[] } = {},
+): RunResult {
+  const extra = (options.extraSlos ?? []).map((slo) => `  - ${slo}\n`).join("");
+  const result = judged(REPORT_PLAN + extra);
   if (options.baseline !== false) result.baseline = baselineOf(result);
   return result;
 }

@@ -324,3 +324,43 @@ browserTest(
     }
   },
 );
+
+browserTest("renderHtml() shades where a windowed SLO failed on the latency chart", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "tailgate-html-" });
+  try {
+    // Every answered request takes 1.5 ms: each 2 s window of the measured stages fails p50 < 1ms.
+    const result = reportResult({ extraSlos: ["p50 < 1ms over 2s"] });
+    const windowed = result.verdicts.find((v) => v.windows !== undefined)!;
+    assert.equal(windowed.status, "fail", windowed.message);
+    await using browser = await Chromium.launch({ widthPx: 1000 });
+    const page = await openReport(browser, dir, result);
+    const boxes = await page.evaluate<
+      Array<{ slo: string; status: string; left: number; right: number }>
+    >(
+      `Chart.getChart(document.getElementById("chart-timeline-latency")).windowBoxes`,
+    );
+    assert.equal(boxes.length, 1, JSON.stringify(boxes));
+    assert.deepEqual([boxes[0].slo, boxes[0].status], ["p50 < 1ms over 2s", "fail"]);
+    const x = await page.evaluate<{ warmEnd: number; end: number }>(`(() => {
+      const chart = Chart.getChart(document.getElementById("chart-timeline-latency"));
+      return { warmEnd: chart.scales.x.getPixelForValue(1), end: chart.chartArea.right };
+    })()`);
+    // From the end of the warmup (the measured stages' first window) to the last window's end.
+    assert.ok(Math.abs(boxes[0].left - x.warmEnd) < 2, `${boxes[0].left} vs ${x.warmEnd}`);
+    assert.ok(boxes[0].right > boxes[0].left + 100);
+    const caption = await page.evaluate<string>(
+      `document.getElementById("timeline").textContent`,
+    );
+    assert.match(caption, /a red band along the foot marks where a windowed SLO failed/);
+    assert.deepEqual(problems(page.events), []);
+    const plain = await openReport(browser, dir, reportResult());
+    assert.deepEqual(
+      await plain.evaluate(
+        `Chart.getChart(document.getElementById("chart-timeline-latency")).windowBoxes`,
+      ),
+      [],
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

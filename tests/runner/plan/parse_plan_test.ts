@@ -448,3 +448,30 @@ load:
 `);
   assert.deepEqual(errorsOf(map), ["4:5 this `{` is never closed"]);
 });
+
+Deno.test("parsePlan() warns when a window cannot hold enough requests at the plan's rate", () => {
+  // 1k/s for 10 s: a 2 s window holds 2,000 requests, p99.9 needs 3,688 to pass.
+  const parse = parseText(
+    MINIMAL_PLAN + "slo:\n  - p99.9 < 10ms over 2s\n  - p99 < 10ms over 2s\n",
+  );
+  assert.ok(parse.plan);
+  const warnings = parse.issues.filter((i) => i.severity === "warning");
+  assert.equal(warnings.length, 1, JSON.stringify(warnings));
+  assert.equal(warnings[0].line, 9);
+  assert.match(
+    warnings[0].message,
+    /a 2s window at 1k\/s holds about 2000 requests, and p99.9 cannot pass with fewer than 3688/,
+  );
+  assert.match(warnings[0].hint ?? "", /use `over 4s` or more/);
+});
+
+Deno.test("parsePlan() warns when no whole window fits in the stages an SLO binds to", () => {
+  const text = MINIMAL_PLAN.replace(
+    "  stages:\n",
+    "  stages:\n    - { rate: 1k/s, duration: 8s }\n    - { rate: 2k/s, duration: 4s }\n",
+  ) + "slo:\n  - p99 < 10ms over 20s\n  - p99 < 10ms over 20s at 1k/s\n  - p99 < 10ms over 15s\n";
+  const warnings = parseText(text).issues.filter((i) => i.severity === "warning");
+  // Every stage runs on for 22 s in a row; the two at 1k/s are not adjacent (8 s and 10 s).
+  assert.deepEqual(warnings.map((w) => w.line), [12]);
+  assert.match(warnings[0].message, /do not last 20s in a row.*the longest run lasts 10s/);
+});

@@ -120,3 +120,34 @@ Deno.test("parseSlo() refuses an SLO no run can pass, pointing at its bound", ()
   assert.equal(ok("p99 <= 1us").bound, 1);
   assert.equal(ok("max < 2us").bound, 2);
 });
+
+Deno.test("parseSlo() reads `over` as a window of whole seconds, beside `at` and `for`", () => {
+  assert.equal(ok("p99 < 50ms over 10s").windowMs, 10_000);
+  const all = ok('error_rate < 1% at 1k/s over 1m for "GET /"');
+  assert.deepEqual([all.windowMs, all.atRatePerSec, all.label], [60_000, 1000, "GET /"]);
+  assert.equal(ok("max < 1s over 5s").windowMs, 5_000);
+  assert.equal(ok("mean < 2ms over 3s").windowMs, 3_000);
+  assert.equal(ok("p99 < 50ms").windowMs, undefined);
+});
+
+Deno.test("parseSlo() refuses a window that is not whole seconds, or on a metric without one", () => {
+  const half = err("p99 < 50ms over 1500ms");
+  assert.match(half.message, /a window is a whole number of seconds/);
+  assert.equal(half.hint, "write `over 2s`");
+  assert.equal(half.offset, 16);
+  assert.equal(err("p99 < 50ms over 500ms").hint, "write `over 1s`");
+  for (
+    const text of [
+      "throughput > 1k/s over 10s",
+      "stalls == 0 over 10s",
+      "trend(p99) < 1ms/min over 10s",
+    ]
+  ) {
+    const e = err(text);
+    assert.match(e.message, /takes no `over`/, text);
+    assert.equal(text.slice(e.offset, e.offset + e.length), "over");
+  }
+  assert.match(err("p99 < 50ms over").message, /`over` needs a window length/);
+  assert.match(err("p99 < 50ms over soon").message, /soon/);
+  assert.match(err("p99 < 50ms over 10s over 20s").message, /unexpected `over`/);
+});
