@@ -13,6 +13,7 @@
  * @module
  */
 import type { ParsedSlo } from "../plan/parse_slo.ts";
+import { createHistogram } from "../hdr/mod.ts";
 import { requestsToPass } from "../plan/sample_sufficiency.ts";
 import { formatDurationMs, formatRatePerSec } from "../plan/units.ts";
 import type { SloMetric } from "../plan/types.ts";
@@ -20,7 +21,7 @@ import type { RunResult, StageResult, Verdict, WindowFinding } from "../model/ru
 import { errorTotal } from "../recorder/request_counts.ts";
 import { applyDecisionRule, type GateDecision } from "./decision_rule.ts";
 import { type MetricEvidence, metricEvidence } from "./gate_evidence.ts";
-import { type MeasuredWindow, measuredWindows } from "./measured_windows.ts";
+import { loadWindow, type MeasuredWindow, measuredWindows } from "./measured_windows.ts";
 import type { SloScope } from "./slo_scope.ts";
 import { sloVerdict } from "./slo_verdict.ts";
 
@@ -74,27 +75,34 @@ export function judgeWindows(
     };
   }
   const fewest = fewestToPass(m, slo.bound, alpha);
+  const scratch = createHistogram();
   const judge = (w: MeasuredWindow, level: number) => {
-    const group = { response: w.response, counts: w.counts, durationMs: w.durationMs };
+    const response = loadWindow(scratch, w);
+    const group = { response, counts: w.counts, durationMs: w.durationMs };
     const evidence = metricEvidence(m, group, result, slo.bound, level);
     return { evidence, decision: applyDecisionRule(slo.operator, slo.bound, evidence.evidence) };
   };
+  const candidates = new Set<Judged>();
   const judged: Judged[] = windows.map((window) => {
     const { evidence, decision } = judge(window, alpha);
-    return {
+    const j: Judged = {
       window,
       evidence,
       decision: decision.decision === "fail" ? "inconclusive" : decision.decision,
       tooFew: evidence.n < fewest,
     };
+    // Only a window that fails at alpha can fail at a smaller level.
+    if (decision.decision === "fail") candidates.add(j);
+    return j;
   });
   // Holm's step-down: at each step, the windows still standing that fail at alpha / (m − k).
   let rejected = 0;
   for (;;) {
     const level = alpha / (judged.length - rejected);
-    const newly = judged.filter((j) =>
-      j.decision !== "fail" && judge(j.window, level).decision.decision === "fail"
+    const newly = [...candidates].filter((j) =>
+      judge(j.window, level).decision.decision === "fail"
     );
+    for (const j of newly) candidates.delete(j);
     if (newly.length === 0) break;
     for (const j of newly) j.decision = "fail";
     rejected += newly.length;

@@ -3,11 +3,12 @@
  * consecutive 1 s intervals filed to a bound stage (an interval belongs to the stage it starts in),
  * stepping by one interval. Windows never bridge a gap: stages bound by `at RATE` that are not
  * adjacent give separate runs of intervals. Each window's figures are the exact sum of its
- * intervals' histograms and counts. Pure.
+ * intervals' histograms and counts, kept as sparse counts (a few KB, where a histogram is 188 KB):
+ * load one into a scratch histogram to read it. Pure.
  *
  * @module
  */
-import { createHistogram, decodeHistogram, type Histogram, type SparseCounts } from "../hdr/mod.ts";
+import { decodeHistogram, type Histogram, type SparseCounts } from "../hdr/mod.ts";
 import { addCounts, emptyCounts } from "../recorder/request_counts.ts";
 import type { IntervalResult, RequestCounts } from "../model/run_result.ts";
 
@@ -19,13 +20,14 @@ export interface MeasuredWindow {
   durationMs: number;
   /** The stage the window starts in. */
   stageIndex: number;
-  response: Histogram;
+  /** The window's successful responses, as sparse counts of the project's histogram layout. */
+  response: SparseCounts;
   counts: RequestCounts;
 }
 
 /**
  * The windows of `windowMs` over the intervals of `stageIndexes`, for `label` (or every request).
- * The response histogram of each window is a fresh one; intervals are decoded once.
+ * Intervals are decoded once.
  *
  * @example
  * ```ts
@@ -53,25 +55,70 @@ export function measuredWindows(
   const windows: MeasuredWindow[] = [];
   for (const run of runs) {
     const parts = run.map((interval) => part(interval, label));
-    for (let first = 0; first + width <= run.length; first++) {
-      const response = createHistogram();
-      const counts = emptyCounts();
-      let durationMs = 0;
-      for (let i = first; i < first + width; i++) {
-        if (parts[i].sparse) response.addSparse(parts[i].sparse!);
-        addCounts(counts, parts[i].counts);
-        durationMs += run[i].durationMs;
+    if (parts.length < width) continue;
+    // A running sum over the window's buckets: add the interval coming in, take away the one
+    // going out. Counts are whole numbers, so the sums are exact.
+    const size = 1 + Math.max(0, ...parts.map((p) => p.sparse?.indexes.at(-1) ?? 0));
+    const running = new Float64Array(size);
+    let durationMs = 0;
+    const slide = (i: number, sign: 1 | -1) => {
+      const sparse = parts[i].sparse;
+      if (sparse) {
+        for (let k = 0; k < sparse.indexes.length; k++) {
+          running[sparse.indexes[k]] += sign * sparse.counts[k];
+        }
       }
+      durationMs += sign * run[i].durationMs;
+    };
+    for (let i = 0; i < run.length; i++) {
+      slide(i, 1);
+      if (i >= width) slide(i - width, -1);
+      if (i < width - 1) continue;
+      const first = i - width + 1;
+      const windowCounts = emptyCounts();
+      for (let k = first; k <= i; k++) addCounts(windowCounts, parts[k].counts);
       windows.push({
         startMs: run[first].startMs,
         durationMs,
         stageIndex: run[first].stageIndex,
-        response,
-        counts,
+        response: sparseOf(running),
+        counts: windowCounts,
       });
     }
   }
   return windows;
+}
+
+/**
+ * Loads a window's responses into `scratch` (emptied first) and returns it.
+ *
+ * @example
+ * ```ts
+ * import { createHistogram } from "../hdr/mod.ts";
+ * import { loadWindow } from "./measured_windows.ts";
+ * const h = createHistogram();
+ * h.recordValue(1_000);
+ * loadWindow(createHistogram(), { response: h.toSparse() }).totalCount; // 1
+ * ```
+ */
+export function loadWindow(scratch: Histogram, w: Pick<MeasuredWindow, "response">): Histogram {
+  scratch.reset();
+  scratch.addSparse(w.response);
+  return scratch;
+}
+
+function sparseOf(running: Float64Array): SparseCounts {
+  let n = 0;
+  for (let i = 0; i < running.length; i++) if (running[i] > 0) n++;
+  const indexes = new Uint32Array(n);
+  const counts = new Float64Array(n);
+  for (let i = 0, k = 0; i < running.length; i++) {
+    if (running[i] > 0) {
+      indexes[k] = i;
+      counts[k++] = running[i];
+    }
+  }
+  return { indexes, counts };
 }
 
 function part(
