@@ -21,6 +21,7 @@
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { ENGINE_V8_FLAGS } from "../runner/engine/v8_flags.ts";
+import { loadAverage, startNeighbour } from "./_neighbour.ts";
 
 const { values } = parseArgs({
   options: {
@@ -43,8 +44,6 @@ const root = new URL("../", import.meta.url).pathname;
 const cli = join(root, "cli.ts");
 const deno = Deno.execPath();
 const dir = await Deno.makeTempDir({ prefix: "tailgate-ab-study-" });
-const loadAverage = async () =>
-  (await Deno.readTextFile("/proc/loadavg")).split(" ").slice(0, 3).join(" ");
 
 const planPath = join(dir, "plan.yaml");
 await Deno.writeTextFile(
@@ -65,38 +64,8 @@ regression: { p50: 5%, p90: 5% }
 const targetCommand = (delay: string, port: number) =>
   `exec taskset -c 0 ${deno} run -A ${cli} target --mode fixed --delay ${delay} --port ${port}`;
 
-// The noisy neighbour: a busy loop on the target's core, on for 7 s, off for 7 s, until stopped.
-let hog: Deno.ChildProcess | undefined;
-let hogOn = 0;
-let stopHog = false;
-let hogPaused = false;
-const hogLoop = (async () => {
-  while (!stopHog) {
-    if (hogPaused) {
-      await new Promise((r) => setTimeout(r, 100));
-      continue;
-    }
-    // Its own process group (setsid), so a pause ends the loop itself, not only its timeout.
-    hog = new Deno.Command("setsid", {
-      args: ["taskset", "-c", hogCore, "timeout", "7", "sh", "-c", "while :; do :; done"],
-      stdout: "null",
-      stderr: "null",
-    }).spawn();
-    hogOn++;
-    await hog.status;
-    hog = undefined;
-    for (let i = 0; i < 70 && !stopHog; i++) await new Promise((r) => setTimeout(r, 100));
-  }
-})();
-
-/** Ends the busy loop's whole process group (timeout and the loop it runs). */
-function killGroup(pid: number): void {
-  try {
-    Deno.kill(-pid, "SIGTERM");
-  } catch {
-    // Already gone.
-  }
-}
+// The noisy neighbour: a busy loop on one core, on for 7 s, off for 7 s, until stopped.
+const hog = startNeighbour(hogCore);
 
 async function tailgate(args: string[]): Promise<{ code: number; stderr: string }> {
   const out = await new Deno.Command("taskset", {
@@ -159,10 +128,7 @@ async function historyTrials(headDelay: string) {
   const baselineDir = join(dir, `history-${headDelay}`);
   const basePort = port++;
   const base = startTarget("5ms", basePort);
-  if (values["quiet-history"]) {
-    hogPaused = true;
-    if (hog) killGroup(hog.pid);
-  }
+  if (values["quiet-history"]) hog.pause();
   try {
     await waitFor(basePort);
     for (let i = 0; i < 5; i++) {
@@ -176,7 +142,7 @@ async function historyTrials(headDelay: string) {
   } finally {
     base.kill("SIGTERM");
     await base.status;
-    hogPaused = false;
+    hog.resume();
   }
   const outcomes = [];
   for (let t = 0; t < trials; t++) {
@@ -237,11 +203,9 @@ try {
     };
   }
 } finally {
-  stopHog = true;
-  if (hog) killGroup(hog.pid);
-  await hogLoop;
+  await hog.stop();
 }
 report.loadAfter = await loadAverage();
-report.hogPeriods = hogOn;
+report.hogPeriods = hog.periods();
 console.log(JSON.stringify(report, null, 1));
 await Deno.remove(dir, { recursive: true });

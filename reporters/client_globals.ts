@@ -51,8 +51,8 @@ export interface ChartLike {
   update(): void;
   /** The stage names the timeline charts drew: their text and box (set by the stage bands). */
   stageLabels?: Array<{ text: string; x: number; y: number; width: number }>;
-  /** The windowed SLOs' failing spans the latency chart shaded: their SLO, status and box. */
-  windowBoxes?: Array<{ slo: string; status: string; left: number; right: number }>;
+  /** The windowed SLOs' failing spans the latency chart shaded: their SLO and box. */
+  windowBoxes?: Array<{ slo: string; left: number; right: number }>;
 }
 
 /** chart.js's options are wide; the script passes plain objects through. */

@@ -69,7 +69,7 @@ export function renderHtml(result: RunResult): string {
         `grey band is warmup; a red triangle marks a stall the analysis found (a second with ` +
         `nothing answered, or a max over 5x the stage's median and 20 ms)${
           data.timeline.windows.length > 0
-            ? "; a red band along the foot marks where a windowed SLO failed (amber: undecided)"
+            ? "; a red band along the foot marks the windows in which a windowed SLO failed"
             : ""
         }. The rate chart shows the plan's intended rate against what was ` +
         `sent and completed, with errors on the right axis.</p>` + findings(result),

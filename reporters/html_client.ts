@@ -208,24 +208,23 @@ export function reportClient(): void {
     },
   };
 
-  // Where a windowed SLO (`over 10s`) failed: a red band along the latency chart's foot, an
-  // amber one where its windows stayed undecided.
+  // Where a windowed SLO (`over 10s`) failed: a light red band with a solid foot.
   const windowBands = {
     id: "windowBands",
     beforeDatasetsDraw: function (chart: ChartLike) {
       const marks = data.timeline ? data.timeline.windows : [];
       const x = chart.scales.x, area = chart.chartArea, ctx = chart.ctx;
-      const boxes: Array<{ slo: string; status: string; left: number; right: number }> = [];
+      const boxes: Array<{ slo: string; left: number; right: number }> = [];
       ctx.save();
       marks.forEach(function (m) {
         const left = Math.max(area.left, x.getPixelForValue(m.startS));
         const right = Math.min(area.right, x.getPixelForValue(m.endS));
         if (right <= left) return;
-        ctx.fillStyle = m.status === "fail" ? "rgba(224, 49, 49, 0.10)" : "rgba(245, 159, 0, 0.10)";
+        ctx.fillStyle = "rgba(224, 49, 49, 0.08)";
         ctx.fillRect(left, area.top, right - left, area.bottom - area.top);
-        ctx.fillStyle = m.status === "fail" ? "#e03131" : "#f59f00";
-        ctx.fillRect(left, area.bottom - 6, right - left, 6);
-        boxes.push({ slo: m.slo, status: m.status, left: left, right: right });
+        ctx.fillStyle = "#e03131";
+        ctx.fillRect(left, area.bottom - 5, right - left, 5);
+        boxes.push({ slo: m.slo, left: left, right: right });
       });
       chart.windowBoxes = boxes;
       ctx.restore();

@@ -38,14 +38,10 @@ export interface StageSpan {
   endS: number;
 }
 
-/**
- * A span of run time in which a windowed SLO's windows failed (or could not be decided):
- * overlapping windows of one verdict and status merged.
- */
+/** A span of run time in which a windowed SLO failed: its overlapping failed windows merged. */
 export interface WindowMark {
   /** The verdict's name: the SLO as written. */
   slo: string;
-  status: "fail" | "inconclusive";
   startS: number;
   endS: number;
 }
@@ -53,7 +49,7 @@ export interface WindowMark {
 /** Latency and throughput over time (x in seconds from the run's start). */
 export interface TimelineChartData {
   stages: StageSpan[];
-  /** Where windowed SLOs failed or stayed undecided, to shade on the latency chart. */
+  /** Where windowed SLOs failed, to shade on the latency chart. */
   windows: WindowMark[];
   /** Where the time axis ends: the last interval's end when answers came after the schedule. */
   endS: number;
@@ -157,26 +153,24 @@ export function stallSeries(result: RunResult): TimelineSeries[] {
 }
 
 /**
- * The windows a windowed SLO failed in (or left undecided), as merged spans of run time.
+ * The windows a windowed SLO failed in, as merged spans of run time.
  *
  * @example
  * ```ts
  * import { windowMarks } from "./timeline_data.ts";
- * // windowMarks(result) → [{ slo: "p99 < 50ms over 10s", status: "fail", startS: 11, endS: 32 }]
+ * // windowMarks(result) → [{ slo: "p99 < 50ms over 10s", startS: 11, endS: 32 }]
  * ```
  */
 export function windowMarks(result: Pick<RunResult, "verdicts">): WindowMark[] {
   const marks: WindowMark[] = [];
   for (const v of result.verdicts) {
-    for (const status of ["fail", "inconclusive"] as const) {
-      let open: WindowMark | undefined;
-      for (const f of v.windows?.findings ?? []) {
-        if (f.status !== status) continue;
-        const startS = f.startMs / 1000;
-        const endS = (f.startMs + f.durationMs) / 1000;
-        if (open && startS <= open.endS) open.endS = Math.max(open.endS, endS);
-        else marks.push(open = { slo: v.name, status, startS, endS });
-      }
+    let open: WindowMark | undefined;
+    for (const f of v.windows?.findings ?? []) {
+      if (f.status !== "fail") continue;
+      const startS = f.startMs / 1000;
+      const endS = (f.startMs + f.durationMs) / 1000;
+      if (open && startS <= open.endS) open.endS = Math.max(open.endS, endS);
+      else marks.push(open = { slo: v.name, startS, endS });
     }
   }
   return marks;
