@@ -392,3 +392,21 @@ xmllintTest(
     assert.deepEqual(await xunitProblems(xml), []);
   },
 );
+
+Deno.test({
+  name: "junitparser reads one case per windowed SLO, its failure naming the failed windows",
+  ignore: ignoreWithoutJunitparser(),
+  fn: async () => {
+    const { reportResult } = await import("../_helpers/report_fixtures.ts");
+    // Every answered request takes 1.5 ms: each 2 s window of the measured stages fails.
+    const result = reportResult({ extraSlos: ["p50 < 1ms over 2s", "p50 < 5ms over 2s"] });
+    const read = await readWithJunitparser(renderJunit(result));
+    const cases = read.suites[0].cases.filter((c) => c.name.includes("over 2s"));
+    assert.equal(cases.length, 2, cases.map((c) => c.name).join(", "));
+    const failed = cases.find((c) => c.name.includes("p50 < 1ms"))!;
+    assert.equal(failed.results[0]?.kind, "Failure");
+    assert.match(failed.results[0].message ?? "", /failed in \d+ of \d+ windows of 2s/);
+    const passed = cases.find((c) => c.name.includes("p50 < 5ms"))!;
+    assert.deepEqual(passed.results, []);
+  },
+});
