@@ -73,7 +73,13 @@ load:
     - { name: warmup, rate: 1k/s, duration: 500ms, warmup: true }
     - { name: steady, rate: 1k/s, duration: ${seconds}s }
 slo: [p99 < 100ms]
-${named ? `regression: { ${OLD.map((m) => `${m}: ${+(ALL_FLOORS[m] * 100).toFixed(3)}%`).join(", ")} }\n` : ""}`;
+${
+    named
+      ? `regression: { ${
+        OLD.map((m) => `${m}: ${+(ALL_FLOORS[m] * 100).toFixed(3)}%`).join(", ")
+      } }\n`
+      : ""
+  }`;
 }
 
 const targetCommand = (delay: string, port: number) =>
