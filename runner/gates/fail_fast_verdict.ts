@@ -61,7 +61,7 @@ export function failFastVerdict(
   result: StoppedRun,
 ): Verdict {
   const stop = result.run.stoppedBy!;
-  const when = `fail-fast stopped the run ${(stop.atMs / 1000).toFixed(1)} s in`;
+  const when = stoppedWhen(stop);
   if (soundFailFastStop(result) !== undefined) {
     return {
       ...base,
@@ -95,9 +95,15 @@ export function failFastVerdict(
  */
 export function failFastReason(result: StoppedRun): string {
   const stop = result.run.stoppedBy!;
-  const when = `fail-fast stopped the run ${(stop.atMs / 1000).toFixed(1)} s in`;
+  const when = stoppedWhen(stop);
   return soundFailFastStop(result) !== undefined
     ? `${when}: ${stop.reason}`
     : `${when} on \`${stop.slo}\`, but the generator fell behind its schedule (tool-limited), ` +
       "so the failure may be its own: run the plan again";
+}
+
+/** "fail-fast stopped the run 3.0 s in", or "… shard 1/4 …" on a merged result. */
+function stoppedWhen(stop: FailFastStop): string {
+  const what = stop.shard ? `shard ${stop.shard.index}/${stop.shard.count}` : "the run";
+  return `fail-fast stopped ${what} ${(stop.atMs / 1000).toFixed(1)} s in`;
 }

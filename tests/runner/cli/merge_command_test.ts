@@ -166,7 +166,7 @@ Deno.test("tailgate merge keeps a shard's fail-fast stop: the merged run fails o
     assert.equal(read.result.verdict!.status, "fail");
     assert.match(
       read.result.verdict!.reason!,
-      /fail-fast stopped the run [\d.]+ s in: 90 requests/,
+      /^fail-fast stopped shard 1\/2 [\d.]+ s in: 90 requests/,
     );
   } finally {
     await Deno.remove(dir, { recursive: true });
