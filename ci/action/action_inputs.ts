@@ -30,6 +30,7 @@ export const INPUT_DEFAULTS = {
   report: "json,html,junit,md,hlog",
   "fail-on": "inconclusive",
   confirm: "0",
+  "fail-fast": "",
   target: "",
   start: "",
   ready: "",
@@ -95,6 +96,8 @@ export interface RunInputs {
   failOn: FailOn;
   /** Reruns that must repeat a regression before it turns the job red (0: none). */
   confirm?: number;
+  /** `--fail-fast` (true) or `--no-fail-fast` (false); undefined: each plan's `fail_fast`. */
+  failFast?: boolean;
   shard?: string;
   startAt?: string;
   /** A folder of shard results to merge instead of running plans. */
@@ -136,12 +139,19 @@ export function readRunInputs(
   if (!(Number.isInteger(confirm) && confirm >= 0 && confirm <= 10)) {
     errors.push(`confirm: \`${get("confirm")}\` is not a whole number of reruns from 0 to 10`);
   }
+  const failFast = get("fail-fast");
+  if (!["", "true", "false"].includes(failFast)) {
+    errors.push(`fail-fast: \`${failFast}\` is not true, false or empty (each plan's fail_fast)`);
+  }
   const plans = planPatterns(get("plans"));
   const [shard, startAt, merge, target, start, ready] = (
     ["shard", "start-at", "merge", "target", "start", "ready"] as const
   ).map(get);
   if (merge && shard) errors.push("merge and shard exclude each other: a merge job runs no plan");
   if (merge && start) errors.push("merge and start exclude each other: a merge job runs no plan");
+  if (merge && failFast) {
+    errors.push("merge and fail-fast exclude each other: a merge job runs no plan");
+  }
   if (ready && !start) errors.push("ready needs start: the command that starts the service");
   if (!merge && plans.length === 0) {
     errors.push("plans: no pattern; name plan files, e.g. plans/*.yaml");
@@ -183,6 +193,7 @@ export function readRunInputs(
       committed: mode === "committed",
       failOn: failOn as FailOn,
       ...(confirm > 0 ? { confirm } : {}),
+      ...(failFast ? { failFast: failFast === "true" } : {}),
       ...(shard ? { shard } : {}),
       ...(startAt ? { startAt } : {}),
       ...(merge ? { merge } : {}),
@@ -195,6 +206,7 @@ export function readRunInputs(
             ...(get("ab-head-start") ? { headStart: get("ab-head-start") } : {}),
             ...(get("ab-base-ready") ? { baseReady: get("ab-base-ready") } : {}),
             ...(get("ab-head-ready") ? { headReady: get("ab-head-ready") } : {}),
+            ...(failFast ? { failFast: failFast === "true" } : {}),
             rounds: abRounds,
           },
         }

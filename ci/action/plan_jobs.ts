@@ -138,5 +138,6 @@ function runOnly(inputs: RunInputs) {
     ...(inputs.shard ? { shard: inputs.shard } : {}),
     ...(inputs.startAt ? { startAt: inputs.startAt } : {}),
     ...(inputs.confirm ? { confirm: inputs.confirm } : {}),
+    ...(inputs.failFast === undefined ? {} : { failFast: inputs.failFast }),
   };
 }

@@ -32,6 +32,8 @@ export interface RunArgs extends CommonArgs {
   start?: string;
   /** With `start`: the URL that answers 2xx once the service is ready (`--ready`). */
   ready?: string;
+  /** `--fail-fast` (true) or `--no-fail-fast` (false); undefined: the plan's `fail_fast`. */
+  failFast?: boolean;
 }
 
 /** The A/B mode's targets, how to start them, and its rounds (`tailgate ab`). */
@@ -44,6 +46,8 @@ export interface AbInputs {
   baseReady?: string;
   /** With `headStart`: ready once this URL answers 2xx (`--head-ready`). */
   headReady?: string;
+  /** Head runs' fail-fast, as {@linkcode RunArgs.failFast}. */
+  failFast?: boolean;
   rounds: number;
 }
 
@@ -63,7 +67,8 @@ export function reportFormats(input: string): string[] {
 
 /**
  * `tailgate run` arguments (after `run`). A shard never compares with or updates a baseline: it
- * holds part of the load, and the merge judges the whole.
+ * holds part of the load, and the merge judges the whole. A shard may stop by fail-fast: its
+ * certain failure is the whole plan's.
  *
  * @example
  * ```ts
@@ -83,6 +88,7 @@ export function runArgs(args: RunArgs): string[] {
     ...(args.confirm && !sharded ? ["--confirm", String(args.confirm)] : []),
     ...(args.start ? ["--start", args.start] : []),
     ...(args.start && args.ready ? ["--ready", args.ready] : []),
+    ...failFastArgs(args.failFast),
   ];
 }
 
@@ -126,8 +132,14 @@ export function abArgs(
     ...(ab.headStart ? ["--head-start", ab.headStart] : []),
     ...(ab.baseReady ? ["--base-ready", ab.baseReady] : []),
     ...(ab.headReady ? ["--head-ready", ab.headReady] : []),
+    ...failFastArgs(ab.failFast),
     ...["--rounds", String(ab.rounds), "--out", outDir],
   ];
+}
+
+/** `--fail-fast`, `--no-fail-fast`, or nothing: the plan decides. */
+function failFastArgs(failFast: boolean | undefined): string[] {
+  return failFast === undefined ? [] : [failFast ? "--fail-fast" : "--no-fail-fast"];
 }
 
 function common(args: CommonArgs): string[] {

@@ -57,6 +57,11 @@ export interface AbOptions {
   /** The machine's fingerprint, when already collected. */
   environment?: Environment;
   /**
+   * Stop a head run once one of its SLOs is certain to fail (runPlan's `failFast`), and end the
+   * comparison there, a fail.
+   */
+  failFast?: boolean;
+  /**
    * Called with each file of the comparison's own that could not be written (a run's result, the
    * runs folder), naming it and why; the comparison goes on from what is in memory.
    */
@@ -103,11 +108,12 @@ export async function runAb(plan: ResolvedPlan, options: AbOptions): Promise<AbR
   const done: AbRound[] = [];
   const pairs: RoundPair[] = [];
   const orders = roundOrders(rounds, seed);
-  for (let i = 0; i < rounds && !options.signal?.aborted; i++) {
+  let stopped: { head: RunResult; stop: NonNullable<AbResult["stoppedBy"]> } | undefined;
+  for (let i = 0; i < rounds && !options.signal?.aborted && !stopped; i++) {
     const round: AbRound = { index: i + 1, order: orders[i], runs: [] };
     const results: Partial<Record<AbSide, RunResult>> = {};
     for (const side of orders[i]) {
-      if (options.signal?.aborted) break;
+      if (options.signal?.aborted || stopped) break;
       options.onRun?.({ round: i + 1, side, phase: "start" });
       const spec = options[side];
       await using _target = await startAbTarget(spec, {
@@ -118,6 +124,7 @@ export async function runAb(plan: ResolvedPlan, options: AbOptions): Promise<AbR
       const result = await runPlan(retarget(plan, spec.url), {
         ...(options.signal ? { signal: options.signal } : {}),
         environment,
+        ...(side === "head" && options.failFast ? { failFast: true } : {}),
       }).catch((e) => {
         if (!(e instanceof StepFailure)) throw e;
         throw new StepFailure(`round ${i + 1}, ${side}: ${e.message}`, e.records, e.interrupted);
@@ -137,13 +144,20 @@ export async function runAb(plan: ResolvedPlan, options: AbOptions): Promise<AbR
         complete: result.run.complete,
       });
       options.onRun?.({ round: i + 1, side, phase: "done", status: result.verdict!.status });
+      // Head failed for certain (the generator keeping up): the comparison ends, a fail.
+      const stop = result.run.stoppedBy;
+      if (stop !== undefined && result.verdict!.status === "fail") {
+        stopped = { head: result, stop: { round: i + 1, slo: stop.slo, reason: stop.reason } };
+      }
     }
     done.push(round);
     if (results.base && results.head) pairs.push({ base: results.base, head: results.head });
   }
   const floors = plan.regression as Partial<Record<RegressionMetric, number>> | undefined;
   const comparisons = compareRounds(pairs, floors, 0.999, floors !== undefined);
-  const slos = headSloVerdicts(pairs.map((p) => p.head));
+  const heads = pairs.map((p) => p.head);
+  if (stopped && !heads.includes(stopped.head)) heads.push(stopped.head);
+  const slos = headSloVerdicts(heads);
   const sound = pairs.filter((p) =>
     [p.base, p.head].every((r) => r.run.complete && !r.health.toolLimited)
   );
@@ -177,6 +191,7 @@ export async function runAb(plan: ResolvedPlan, options: AbOptions): Promise<AbR
     comparisons,
     distributions,
     slos,
-    verdict: abVerdict(comparisons, slos),
+    ...(stopped ? { stoppedBy: stopped.stop } : {}),
+    verdict: abVerdict(comparisons, slos, stopped?.stop),
   };
 }

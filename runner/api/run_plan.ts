@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { type CertainFailure, failFastWatch } from "../gates/fail_fast_watch.ts";
 import { collectEnvironment } from "../result/environment.ts";
 import { buildResult } from "../result/build_result.ts";
 import type { Environment, RunResult } from "../model/run_result.ts";
@@ -33,6 +34,11 @@ export interface RunPlanOptions {
   onNotice?: (note: string) => void;
   /** The machine's fingerprint, when already collected (runs of one process share it). */
   environment?: Environment;
+  /**
+   * Stop once an SLO's failure is certain (runner/gates/fail_fast_watch.ts): the result is what
+   * ran until then, `run.stopReason` `fail_fast` and `run.stoppedBy` naming the SLO and why.
+   */
+  failFast?: boolean;
 }
 
 /**
@@ -68,20 +74,45 @@ export async function runPlan(
   const session = plan.setup || plan.teardown
     ? await runSetup(plan, { ...steps, ...(options.signal ? { signal: options.signal } : {}) })
     : undefined;
+  const watch = options.failFast
+    ? failFastWatch(plan, { shardCount: options.shard?.count ?? 1 })
+    : undefined;
+  const stop = new AbortController();
+  let certain: { failure: CertainFailure; atMs: number } | undefined;
+  const onProgress = (p: Progress) => {
+    options.onProgress?.(p);
+    const failure = certain === undefined ? watch?.(p) : undefined;
+    if (failure === undefined) return;
+    certain = { failure, atMs: p.offsetMs };
+    stop.abort();
+  };
+  const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
   const run = await runWorkers({
     plan: session?.plan ?? plan,
-    ...(options.signal ? { signal: options.signal } : {}),
+    signal,
     ...(options.caCerts ? { caCerts: options.caCerts } : {}),
     ...(options.shard ? { shard: options.shard } : {}),
     ...(options.startAtEpochMs === undefined ? {} : { startAtEpochMs: options.startAtEpochMs }),
-    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    ...(options.onProgress || watch ? { onProgress } : {}),
     ...(options.onNotice ? { onNotice: options.onNotice } : {}),
   }).catch(async (e) => {
     // Cleanup is owed even when the engine fails outright.
     if (session) await runTeardown(plan, session, steps).catch(() => {});
     throw e;
   });
-  const result = buildResult(plan, run, environment);
+  // A run that ended on its own before the stop took hold ran to its end: nothing to mark.
+  const stopped = certain !== undefined && !run.complete ? certain : undefined;
+  const result = stopped
+    ? buildResult(plan, run, environment, "fail_fast")
+    : buildResult(plan, run, environment);
+  if (stopped) {
+    result.run.stoppedBy = {
+      slo: stopped.failure.slo,
+      line: stopped.failure.line,
+      reason: stopped.failure.reason,
+      atMs: Math.round(stopped.atMs),
+    };
+  }
   if (options.shard) result.run.shard = { ...options.shard };
   if (session) {
     // After the load however it ended (stopped, failed part-way): cleanup is owed either way.

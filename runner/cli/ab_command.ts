@@ -41,13 +41,17 @@ otherwise inconclusive (more rounds decide). SLOs are judged on head's runs.
   --rounds N           rounds of base and head (default ${DEFAULT_ROUNDS}, at least ${MIN_ROUNDS})
   --seed N             the rounds' order (default random; the result records it)
   --ready-timeout DUR  how long a started target may take to be ready (default 60s)
+  --fail-fast          stop a head run once one of its SLOs is certain to fail, as
+                       \`tailgate run --fail-fast\` does, and end the comparison there: a fail
+                       (the plan's fail_fast: true does the same)
+  --no-fail-fast       run every head run to its end even when the plan says fail_fast
   --out DIR            where ab.json, ab.md, ab.html, ab-junit.xml and runs/ go
                        (default ./tailgate-out/ab)
 The plan's load can be changed for the comparison, as \`tailgate run\` does:
 ${OVERRIDE_HELP}
-Exit codes: 0 every gate passed, 1 a regression or a failed SLO, 2 invalid plan or usage,
-3 inconclusive or stopped, 4 a target could not be reached or started, 5 a file could not
-be written (over 0, 1 and 3).`;
+Exit codes: 0 every gate passed, 1 a regression or a failed SLO (or a head run stopped by
+fail-fast), 2 invalid plan or usage, 3 inconclusive or stopped, 4 a target could not be
+reached or started, 5 a file could not be written (over 0, 1 and 3).`;
 
 /** The options `parseArgs` reads (every one is in the help; a test keeps it so). */
 export const AB_OPTIONS = {
@@ -60,6 +64,8 @@ export const AB_OPTIONS = {
   rounds: { type: "string" },
   seed: { type: "string" },
   "ready-timeout": { type: "string" },
+  "fail-fast": { type: "boolean" },
+  "no-fail-fast": { type: "boolean" },
   out: { type: "string" },
   ...OVERRIDE_OPTIONS,
 } as const;
@@ -121,6 +127,9 @@ export async function abCommand(
   if (ready !== undefined && !ready.ok) problems.push(`--ready-timeout: ${ready.message}`);
   const overrides = readOverrideArgs(v);
   if (!overrides.ok) problems.push(...overrides.errors);
+  if (v["fail-fast"] && v["no-fail-fast"]) {
+    problems.push("--fail-fast and --no-fail-fast contradict each other: give one");
+  }
   if (problems.length || !overrides.ok) return failed(problems);
   const outDir = v.out ?? join("tailgate-out", "ab");
   const loaded = await planToRun(
@@ -150,6 +159,7 @@ export async function abCommand(
       rounds,
       ...(seed === undefined ? {} : { seed }),
       ...(ready?.ok ? { readyTimeoutMs: ready.value } : {}),
+      failFast: v["fail-fast"] ?? (v["no-fail-fast"] ? false : loaded.plan.failFast ?? false),
       ...(signal ? { signal } : {}),
       onIoFailure: (error) => ioFailures.push(error),
       onRun: ({ round, side, phase, status }) =>

@@ -69,6 +69,8 @@ export interface RunOptions extends ResultOutputOptions {
   confirmRuns?: number;
   /** The service under test to start before the load and stop after it (`--start`). */
   start?: StartSpec;
+  /** `--fail-fast` (true) or `--no-fail-fast` (false); undefined: the plan's `fail_fast`. */
+  failFast?: boolean;
 }
 
 /** What a run produced, for cli.ts to print: the summary is the `output`. */
@@ -82,6 +84,7 @@ export const RUN_HELP =
   `Usage: tailgate run <plan.yaml> [--out DIR] [--report FORMATS] [--target URL]
                     [--ca-cert FILE] [--allow-inconclusive] [--baseline DIR | --no-baseline]
                     [--update-baseline] [--confirm N] [--shard I/N] [--start-at TIME]
+                    [--fail-fast | --no-fail-fast]
                     [--report-url URL] [--color | --no-color] [--print-plan]
                     [--rate-scale F] [--duration-scale F] [--stage S:K=V]... [--connections N]
        tailgate run <URL> --rate RATE --duration DUR [--connections N] [--warmup DUR]
@@ -135,14 +138,21 @@ the equivalent plan, validated like any, and --print-plan prints it to commit in
                          \`tailgate merge\` over the N results
   --start-at TIME        ISO 8601 time with a zone (2026-11-22T10:00:00Z) at which the schedule
                          starts: give every shard the same one (clocks synced by NTP)
+  --fail-fast            stop once an SLO's failure is certain, whatever the rest of the
+                         requests do (failures and overdue requests beyond what it allows of
+                         all it plans, with 95% confidence): result.json and the reports hold
+                         what ran, marked stopped by fail-fast, and the run exits 1; never
+                         while tailgate itself is behind its schedule (plan key fail_fast)
+  --no-fail-fast         run to the end even when the plan says fail_fast: true
   --color, --no-color    colour the summary or not (default: on a terminal, unless NO_COLOR)
 ${START_HELP}
 Ctrl-C stops the run and still writes what was measured, marked incomplete (while waiting
 for --start-at, nothing was sent and nothing is written).
-Exit codes: 0 every gate passed, 1 a gate failed, 2 invalid plan or usage, 3 a gate was
-inconclusive or the run stopped early (or Ctrl-C while --start waited), 4 the target is
-unreachable or stopped answering (or the --start service exited or was never ready), 5 a
-result, report or baseline could not be written (over 0, 1 and 3: the verdict is still printed).`;
+Exit codes: 0 every gate passed, 1 a gate failed (or --fail-fast stopped the run), 2 invalid
+plan or usage, 3 a gate was inconclusive or the run stopped early (or Ctrl-C while --start
+waited), 4 the target is unreachable or stopped answering (or the --start service exited or
+was never ready), 5 a result, report or baseline could not be written (over 0, 1 and 3: the
+verdict is still printed).`;
 
 /** The options `parseArgs` reads (every one is in the help; a test keeps it so). */
 export const RUN_OPTIONS = {
@@ -163,6 +173,8 @@ export const RUN_OPTIONS = {
   data: { type: "string", multiple: true },
   var: { type: "string", multiple: true },
   "print-plan": { type: "boolean" },
+  "fail-fast": { type: "boolean" },
+  "no-fail-fast": { type: "boolean" },
   ...START_OPTIONS,
 } as const;
 
@@ -270,6 +282,9 @@ export function parseRunArgs(
   }
   const start = readStartArgs(v);
   if (!start.ok) errors.push(...start.errors);
+  if (v["fail-fast"] && v["no-fail-fast"]) {
+    errors.push("--fail-fast and --no-fail-fast contradict each other: give one");
+  }
   if (errors.length || !shared.ok || !overrides.ok) return { ok: false, errors };
   return {
     ok: true,
@@ -285,6 +300,7 @@ export function parseRunArgs(
       ...(startAt?.ok ? { startAtEpochMs: startAt.epochMs } : {}),
       ...(confirm ? { confirmRuns: confirm } : {}),
       ...(start.ok && start.start ? { start: start.start } : {}),
+      ...(v["fail-fast"] ? { failFast: true } : v["no-fail-fast"] ? { failFast: false } : {}),
     },
   };
 }
@@ -378,6 +394,7 @@ export async function runPlanCommand(
       ...(options.startAtEpochMs === undefined ? {} : { startAtEpochMs: options.startAtEpochMs }),
       onProgress: progress,
       onNotice: onProgress,
+      failFast: options.failFast ?? plan.failFast ?? false,
     });
   } catch (e) {
     if (!(e instanceof StepFailure)) throw e;
@@ -444,6 +461,11 @@ export async function runPlanCommand(
     notes.push(
       `shard ${options.shard.index}/${options.shard.count}: gates are judged once, by ` +
         "`tailgate merge` over every shard's result.json",
+    );
+  }
+  if (result.run.stoppedBy) {
+    notes.push(
+      `stopped by fail-fast: ${result.run.stoppedBy.reason}; what ran is in ${resultPath}`,
     );
   }
   if (result.run.stopReason === "error") {

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { AbComparison, AbSloVerdict } from "../model/ab_result.ts";
+import type { AbComparison, AbResult, AbSloVerdict } from "../model/ab_result.ts";
 import type { RunResult, VerdictStatus } from "../model/run_result.ts";
 
 /**
@@ -48,8 +48,8 @@ export function headSloVerdicts(heads: readonly RunResult[]): AbSloVerdict[] {
 }
 
 /**
- * The one verdict: `fail` when a comparison regressed or an SLO failed, then `invalid`, then
- * `inconclusive`, else `pass`; with the tally in words.
+ * The one verdict: `fail` when fail-fast stopped a head run (`stoppedBy`), a comparison regressed
+ * or an SLO failed, then `invalid`, then `inconclusive`, else `pass`; with the tally in words.
  *
  * @example
  * ```ts
@@ -60,7 +60,15 @@ export function headSloVerdicts(heads: readonly RunResult[]): AbSloVerdict[] {
 export function abVerdict(
   comparisons: readonly AbComparison[],
   slos: readonly AbSloVerdict[],
+  stoppedBy?: AbResult["stoppedBy"],
 ): { status: VerdictStatus; message: string } {
+  if (stoppedBy !== undefined) {
+    return {
+      status: "fail",
+      message: `head's run in round ${stoppedBy.round} was stopped by fail-fast: ` +
+        stoppedBy.reason,
+    };
+  }
   const all: VerdictStatus[] = [...comparisons.map((c) => c.status), ...slos.map((s) => s.status)];
   if (all.length === 0) {
     return { status: "inconclusive", message: "nothing was compared: no round completed soundly" };

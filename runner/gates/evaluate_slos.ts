@@ -19,6 +19,7 @@ import { countBeyond } from "./latency_evidence.ts";
 import { type SloScope, sloScope } from "./slo_scope.ts";
 import { sampleRemedy, sloVerdict } from "./slo_verdict.ts";
 import { judgeStalls, judgeTrend } from "./time_domain_gates.ts";
+import { failFastVerdict, stoppedOn } from "./fail_fast_verdict.ts";
 
 /** Options of the SLO gate. */
 export interface SloGateOptions {
@@ -54,6 +55,10 @@ export function evaluateSlos(result: RunResult, options: SloGateOptions = {}): V
       return verdict(name, line, "invalid", [], `the result holds ${scope.missing}`, slo.label);
     }
     const base = verdict(name, line, "pass", scope.stageIndexes, "", slo.label);
+    if (stoppedOn(result, { text, line })) {
+      const unit = slo.metric.kind === "error_rate" ? "fraction" : "us";
+      return failFastVerdict(base, { bound: slo.bound, unit }, result);
+    }
     if (scope.counts.completed === 0) {
       return {
         ...base,

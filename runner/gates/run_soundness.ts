@@ -9,6 +9,7 @@
  */
 import type { RunResult, Verdict } from "../model/run_result.ts";
 import { targetLost } from "./target_lost.ts";
+import { failFastReason, soundFailFastStop, type StoppedRun } from "./fail_fast_verdict.ts";
 
 /** The names of the soundness gates, for readers that must tell them from others. */
 export const SOUNDNESS_GATES = {
@@ -27,18 +28,21 @@ export const SOUNDNESS_GATES = {
  * ```
  */
 export function soundnessVerdicts(
-  result: Pick<RunResult, "run" | "intervals">,
+  result: Pick<RunResult, "run" | "intervals"> & StoppedRun,
 ): Verdict[] {
   const verdicts: Verdict[] = [];
-  if (!result.run.complete) {
+  // A fail-fast stop the generator kept up with is the stopping SLO's failure, not a gate of its own.
+  if (!result.run.complete && soundFailFastStop(result) === undefined) {
     verdicts.push({
       kind: "validity",
       name: SOUNDNESS_GATES.complete,
       status: "invalid",
       stageIndexes: [],
-      message: `the run stopped early (${result.run.stopReason}) after ` +
-        `${(result.run.durationMs / 1000).toFixed(1)} s: its figures are what was measured until ` +
-        "then and do not judge the server; run the plan to its end",
+      message: result.run.stoppedBy
+        ? `${failFastReason(result)}; its figures are what was measured until then`
+        : `the run stopped early (${result.run.stopReason}) after ` +
+          `${(result.run.durationMs / 1000).toFixed(1)} s: its figures are what was measured ` +
+          "until then and do not judge the server; run the plan to its end",
     });
   }
   const lost = targetLost(result.intervals);

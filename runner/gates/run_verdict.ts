@@ -1,8 +1,10 @@
 /**
  * The run's overall verdict, in one place: computed once when the run is judged, stored in the
  * result (`result.verdict`), and read by the exit code, every reporter and the GitHub Action. The
- * order: a run that stopped early is `invalid` whatever its gates say; a run whose target stopped
- * answering is `fail` (and exits with the target-unreachable code); else any gate that `fail`ed
+ * order: a run that stopped early is `invalid` whatever its gates say, unless fail-fast stopped it
+ * with the generator keeping up (fail_fast_verdict.ts); a run whose target stopped answering is
+ * `fail` (and exits with the target-unreachable code); a run fail-fast stopped is `fail`; else any
+ * gate that `fail`ed
  * (beyond doubt, whatever the tool's health: the decision rule already allowed for it), then
  * `invalid`, then `inconclusive`; else `pass`.
  *
@@ -11,6 +13,7 @@
 import { EXIT_CODES, type ExitCode } from "../model/exit_codes.ts";
 import type { RunResult, RunVerdict, Verdict, VerdictStatus } from "../model/run_result.ts";
 import { targetLost } from "./target_lost.ts";
+import { failFastReason, soundFailFastStop, type StoppedRun } from "./fail_fast_verdict.ts";
 
 /** Statuses from the worst to the best, the order reports list verdicts in when they sort. */
 export const STATUS_SEVERITY: readonly VerdictStatus[] = [
@@ -50,18 +53,21 @@ export function worstGateStatus(verdicts: readonly Pick<Verdict, "status">[]): V
  * ```
  */
 export function computeRunVerdict(
-  result: Pick<RunResult, "verdicts" | "run" | "intervals">,
+  result: Pick<RunResult, "verdicts" | "run" | "intervals"> & StoppedRun,
 ): RunVerdict {
   const tally: Record<VerdictStatus, number> = { fail: 0, invalid: 0, inconclusive: 0, pass: 0 };
   for (const v of result.verdicts) tally[v.status]++;
   const n = result.verdicts.length;
   const summary = n === 0 ? "no gates" : `${n} gate${n === 1 ? "" : "s"}: ` +
     STATUS_SEVERITY.filter((s) => tally[s] > 0).map((s) => `${tally[s]} ${s}`).join(", ");
-  if (!result.run.complete) {
+  const certain = soundFailFastStop(result) !== undefined;
+  if (!result.run.complete && !certain) {
     return {
       status: "invalid",
       tally,
-      reason: `the run stopped early (${result.run.stopReason})`,
+      reason: result.run.stoppedBy
+        ? failFastReason(result)
+        : `the run stopped early (${result.run.stopReason})`,
       summary,
     };
   }
@@ -76,6 +82,7 @@ export function computeRunVerdict(
       summary,
     };
   }
+  if (certain) return { status: "fail", tally, reason: failFastReason(result), summary };
   return { status: worstGateStatus(result.verdicts), tally, summary };
 }
 
@@ -90,7 +97,7 @@ export function computeRunVerdict(
  * ```
  */
 export function runVerdictOf(
-  result: Pick<RunResult, "verdict" | "verdicts" | "run" | "intervals">,
+  result: Pick<RunResult, "verdict" | "verdicts" | "run" | "intervals"> & StoppedRun,
 ): RunVerdict {
   return result.verdict ?? computeRunVerdict(result);
 }

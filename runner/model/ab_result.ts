@@ -128,6 +128,11 @@ export interface AbResult {
   }>;
   /** The plan's SLOs, judged on head's runs. */
   slos: AbSloVerdict[];
+  /**
+   * Set when fail-fast (`ab --fail-fast`) stopped a head run on an SLO certain to fail, ending the
+   * comparison there: the round, the SLO as written and why.
+   */
+  stoppedBy?: { round: number; slo: string; reason: string };
   /** The one verdict: fail over inconclusive over pass, across comparisons and SLOs. */
   verdict: { status: VerdictStatus; message: string };
 }

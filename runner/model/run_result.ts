@@ -522,6 +522,23 @@ export interface StepRecord {
   captures: Array<{ name: string; from: string }>;
 }
 
+/**
+ * What stopped a run under fail-fast (`--fail-fast`, plan key `fail_fast`): the SLO whose failure
+ * became certain, as the plan writes it, and the figures that made it certain.
+ */
+export interface FailFastStop {
+  /** The SLO as written in the plan (its `text`). */
+  slo: string;
+  /** The SLO's line in the plan file. */
+  line: number;
+  /** Why its failure is certain, in words with the figures. */
+  reason: string;
+  /** Offset from the run's start at which the run was stopped, in milliseconds. */
+  atMs: number;
+  /** Set on a merged result: the shard that stopped. */
+  shard?: { index: number; count: number };
+}
+
 /** The whole result document. */
 export interface RunResult {
   /** Always `tailgate/result`. */
@@ -534,9 +551,12 @@ export interface RunResult {
     startedAt: string;
     endedAt: string;
     durationMs: number;
-    /** False when the run was stopped early (Ctrl-C, crash): the data is what was measured. */
+    /** False when the run was stopped early (Ctrl-C, crash, fail-fast): the data is what was measured. */
     complete: boolean;
-    stopReason: "completed" | "interrupted" | "error";
+    /** Why the run ended: `fail_fast` when an SLO's failure was certain (`stoppedBy` says which). */
+    stopReason: "completed" | "interrupted" | "error" | "fail_fast";
+    /** Set when fail-fast stopped the run: the SLO certain to fail, and why. */
+    stoppedBy?: FailFastStop;
     /** Set on one shard's result (`tailgate run --shard I/N`): its share of the plan. */
     shard?: { index: number; count: number };
     /** Set on a merged result (`tailgate merge`): how many shard results it combines. */

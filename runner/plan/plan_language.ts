@@ -156,6 +156,13 @@ const PLAN: SectionSpec = {
     },
     { key: "regression", kind: "section", section: "regression" },
     { key: "search", kind: "section", section: "search" },
+    {
+      key: "fail_fast",
+      kind: "boolean",
+      default: false,
+      description:
+        "Stop the run once an SLO's failure is certain, whatever the rest of the requests do (as `tailgate run --fail-fast`; `--no-fail-fast` overrides it): the result holds what ran and the SLO that stopped it, and the run fails (exit 1).",
+    },
   ],
   synonyms: {
     slos: "slo",
@@ -174,6 +181,7 @@ const PLAN: SectionSpec = {
     payload: "data",
     stages: "load",
     title: "name",
+    abortonfail: "fail_fast",
   },
   misplaced: {
     rate:

@@ -340,6 +340,8 @@ export interface ResolvedPlan {
   regression?: Record<string, number>;
   /** The capacity search's settings (`tailgate search`), when the plan has a `search` section. */
   search?: PlanSearch;
+  /** `fail_fast: true`: `run` (and `ab`'s head runs) stop once an SLO's failure is certain. */
+  failFast?: boolean;
   /**
    * Every value the plan read from the environment (`${env.NAME}`): sent, never printed or
    * stored; a message that could hold one (a setup step's response) has them blotted out.

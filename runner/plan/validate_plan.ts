@@ -102,6 +102,7 @@ export function validatePlan(
   if (requestsOk) warnUnused(reader, get("data"), get("vars"), data, vars, requests);
   const regression = get("regression") ? readRegression(reader, get("regression")!) : undefined;
   const search = get("search") ? readSearch(reader, get("search")!) : undefined;
+  const failFast = get("fail_fast") ? reader.boolean(get("fail_fast")!, "fail_fast") : undefined;
   const slos = get("slo")
     ? readSlos(
       reader,
@@ -156,6 +157,7 @@ export function validatePlan(
     ...(vars.length ? { vars } : {}),
     ...(regression === undefined ? {} : { regression }),
     ...(search === undefined ? {} : { search }),
+    ...(failFast ? { failFast } : {}),
     ...(secretValues.size ? { secretValues: [...secretValues] } : {}),
   };
   return { plan, issues: reader.issues };

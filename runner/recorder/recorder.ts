@@ -26,6 +26,7 @@ import { msToRecordableUs, toEncodedHistogram } from "../hdr/encoded_histogram.t
 import { InlineIntervalStore, type IntervalStore } from "./interval_store.ts";
 import { encodeRawLabels, type RawInterval, type RawLabel } from "./raw_interval.ts";
 import { emptyCounts } from "./request_counts.ts";
+import { type LiveTally, TALLY_FIELDS } from "./live_tally.ts";
 import { EMPTY_SPARSE } from "./empty_histogram.ts";
 
 /**
@@ -107,6 +108,8 @@ export class Recorder implements RecordSink {
   readonly #queueWait = createHistogram();
   readonly #engineStall = createHistogram();
   readonly #warmup: boolean[];
+  /** The longest dispatch lag (ms) since the last tally. */
+  #lagSinceTallyMs = 0;
   /** Completed requests and errors so far, and the latest closed interval's p99, for progress. */
   completed = 0;
   errors = 0;
@@ -151,6 +154,7 @@ export class Recorder implements RecordSink {
    * was free: the generator's own lateness, which a saturated engine cannot hide behind a queue.
    */
   dispatchLag(lagMs: number, stageIndex: number): void {
+    if (lagMs > this.#lagSinceTallyMs) this.#lagSinceTallyMs = lagMs;
     if (!this.#warmup[stageIndex]) this.#dispatchLag.recordValue(msToRecordableUs(lagMs));
   }
 
@@ -221,6 +225,33 @@ export class Recorder implements RecordSink {
         this.#sealedStages[i] = this.#rawLabels(this.#stageGroups[i]);
       }
     });
+  }
+
+  /**
+   * The counts fail-fast reads (live_tally.ts), taken at offset `atMs`: call it before
+   * {@linkcode closeIntervals}, so an interval's final counts are in the tally that closes it.
+   */
+  tally(atMs: number): LiveTally {
+    const width = this.#labels.length * TALLY_FIELDS;
+    const stages = new Float64Array(this.#stages.length * width);
+    this.#stages.forEach((_, i) => {
+      const sealed = this.#sealedStages[i];
+      this.#labels.forEach((_, l) =>
+        putCounts(
+          stages,
+          i * width + l * TALLY_FIELDS,
+          sealed?.[l].counts ?? this.#stageGroups[i][l]?.counts,
+        )
+      );
+    });
+    const intervals = [...this.#open.values()].map((o) => {
+      const counts = new Float64Array(width);
+      o.groups.forEach((g, l) => putCounts(counts, l * TALLY_FIELDS, g?.counts));
+      return { index: o.index, counts };
+    });
+    const dispatchLagMs = this.#lagSinceTallyMs;
+    this.#lagSinceTallyMs = 0;
+    return { labelCount: this.#labels.length, stages, intervals, atMs, dispatchLagMs };
   }
 
   /** The 99th percentile (us) of the most recent encoded interval, for progress lines. */
@@ -377,6 +408,13 @@ function record(
   if (c.status !== 0) counts.statusCodes[c.status] = (counts.statusCodes[c.status] ?? 0) + 1;
   if (error === undefined) counts.ok++;
   else counts.errors[error] = (counts.errors[error] ?? 0) + 1;
+}
+
+function putCounts(into: Float64Array, at: number, counts: RequestCounts | undefined): void {
+  if (counts === undefined) return;
+  into[at] = counts.scheduled;
+  into[at + 1] = counts.ok;
+  into[at + 2] = counts.completed - counts.ok;
 }
 
 function bump(counts: number[], index: number): void {

@@ -1,15 +1,16 @@
 /**
  * Merges the results of a sharded run (`tailgate run --shard I/N` on N machines) into the result
  * of the whole plan: histograms merged exactly (never a percentile averaged), counts added,
- * per-interval data aligned by wall-clock time, the tool's health of every shard kept. The
- * verdicts are left empty: the gates are judged once, on the merged result.
+ * per-interval data aligned by wall-clock time, the tool's health of every shard kept, and a shard's
+ * fail-fast stop (the first, when several stopped). The verdicts are left empty: the gates are
+ * judged once, on the merged result.
  *
  * @module
  */
 import { withTimeDomain } from "./time_domain.ts";
 import { mergeLatency, mergeRecordedRuns } from "../recorder/merge_recorded.ts";
 import type { RecordedRun } from "../recorder/recorder.ts";
-import type { RunResult } from "../model/run_result.ts";
+import type { FailFastStop, RunResult } from "../model/run_result.ts";
 import { usage } from "./traffic_record.ts";
 
 /** Why shard results cannot be merged; the message names the file and the fix. */
@@ -88,6 +89,7 @@ export function mergeResults(parts: readonly RunResult[], names: readonly string
     systemMs: sum(parts, (p) => p.health.cpu.systemMs),
   };
   const first = parts[0];
+  const stop = firstStop(parts, startsMs.map((ms) => ms - t0Ms));
   const result: RunResult = {
     ...first,
     run: {
@@ -95,11 +97,16 @@ export function mergeResults(parts: readonly RunResult[], names: readonly string
       endedAt: new Date(endMs).toISOString(),
       durationMs: endMs - t0Ms,
       complete: parts.every((p) => p.run.complete),
-      stopReason: parts.some((p) => p.run.stopReason === "error")
+      // A shard's certain failure holds for the whole plan (it was counted against every shard's
+      // requests): it comes before any other stop.
+      stopReason: stop !== undefined
+        ? "fail_fast"
+        : parts.some((p) => p.run.stopReason === "error")
         ? "error"
         : parts.some((p) => p.run.stopReason === "interrupted")
         ? "interrupted"
         : "completed",
+      ...(stop === undefined ? {} : { stoppedBy: stop }),
       mergedShards: count,
     },
     totals,
@@ -137,6 +144,21 @@ export function mergeResults(parts: readonly RunResult[], names: readonly string
   const carried = parts.flatMap((p) => (p.warnings ?? []).map((w) => `${shardName(p)}: ${w}`));
   if (carried.length + warnings.length > 0) result.warnings = [...carried, ...warnings];
   return { result, warnings };
+}
+
+/**
+ * The first fail-fast stop among the shards, its time on the merged run's clock, naming its shard;
+ * `offsetsMs` is each shard's start after the merged run's.
+ */
+function firstStop(
+  parts: readonly RunResult[],
+  offsetsMs: readonly number[],
+): FailFastStop | undefined {
+  const stops = parts.flatMap((p, i) => {
+    const s = p.run.complete ? undefined : p.run.stoppedBy;
+    return s === undefined ? [] : [{ ...s, atMs: s.atMs + offsetsMs[i], shard: p.run.shard! }];
+  });
+  return stops.sort((a, b) => a.atMs - b.atMs)[0];
 }
 
 /** The shards' draws added: the fleet's use of each data source. */

@@ -8,6 +8,7 @@ export {
   type EncodedHistogram,
   type Environment,
   type ErrorKind,
+  type FailFastStop,
   type HeaderRecord,
   type HistogramEncoding,
   type IntervalResult,

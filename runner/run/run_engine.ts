@@ -9,6 +9,7 @@ import process from "node:process";
 import type { ResolvedPlan } from "../plan/types.ts";
 import { type RecordedRun, Recorder } from "../recorder/recorder.ts";
 import type { IntervalStore } from "../recorder/interval_store.ts";
+import type { LiveTally } from "../recorder/live_tally.ts";
 import { startWorkerIntervalStore } from "../recorder/worker_interval_store.ts";
 import { Schedule, type ShardSpec } from "../schedule/build_schedule.ts";
 import { rateAtMs } from "../schedule/fire_times.ts";
@@ -55,6 +56,8 @@ export interface Progress {
   queued: number;
   /** Requests handed to a connection and not yet complete, now. */
   inflight: number;
+  /** Per stage, label and open second: requests taken, answered and failed (fail-fast reads it). */
+  tally: LiveTally;
 }
 
 /** Options of {@linkcode runEngine}. */
@@ -234,6 +237,8 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
     recorder,
     signal: options.signal,
     onTick: (offsetMs, d) => {
+      // Taken before the intervals close: the tally that closes an interval holds its last counts.
+      const tally = recorder.tally(offsetMs);
       recorder.closeIntervals(Math.min(offsetMs, schedule.durationMs) - 1);
       const stage = schedule.stageAt(offsetMs);
       const sent = d.dispatched - d.queued;
@@ -249,6 +254,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
         errors: recorder.errors,
         queued: d.queued,
         inflight: d.inflight,
+        tally,
       });
       lastSent = sent;
     },

@@ -9,6 +9,7 @@
 import process from "node:process";
 import type { ResolvedPlan } from "../plan/types.ts";
 import { mergeRecordedRuns } from "../recorder/merge_recorded.ts";
+import { TallySum } from "../recorder/live_tally.ts";
 import type { ShardSpec } from "../schedule/build_schedule.ts";
 import { type EngineRun, type Progress, runEngine } from "./run_engine.ts";
 import type { FromEngineWorker, ToEngineWorker } from "./engine_worker.ts";
@@ -84,6 +85,7 @@ export async function runWorkers(options: RunWorkersOptions): Promise<EngineRun>
   // share is of the run's own window, not of loading and compiling the workers' modules.
   let cpuBefore = process.cpuUsage();
   const progress: Progress[] = [];
+  const tallies = new TallySum();
   let ready = 0;
   const workers = Array.from(
     { length: count },
@@ -113,7 +115,8 @@ export async function runWorkers(options: RunWorkersOptions): Promise<EngineRun>
               options.onNotice?.(count > 1 ? `worker ${i}: ${m.text}` : m.text);
             } else if (m.type === "progress") {
               progress[i] = m.progress;
-              if (i === 0) options.onProgress?.(sumProgress(progress));
+              tallies.add(i, m.progress.tally);
+              if (i === 0) options.onProgress?.({ ...sumProgress(progress), tally: tallies.sum() });
             } else if (m.type === "done") {
               resolve({ ...m.run, startedAt: new Date(m.run.startedAt) });
             } else reject(new Error(`worker ${i}: ${m.message}`));

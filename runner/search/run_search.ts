@@ -13,7 +13,7 @@ import type { SearchHistoryEntry } from "../gates/search_history.ts";
 import { judgeSearchRegression, searchRegressionLimit } from "../gates/search_regression.ts";
 import { runPlan } from "../api/run_plan.ts";
 import { StepFailure } from "../session/mod.ts";
-import type { Environment, RunResult } from "../model/run_result.ts";
+import type { Environment, FailFastStop, RunResult } from "../model/run_result.ts";
 import {
   SEARCH_SCHEMA,
   SEARCH_VERSION,
@@ -25,7 +25,6 @@ import type { PlanSearch, PlanStage, ResolvedPlan } from "../plan/types.ts";
 import { formatDurationMs, formatRatePerSec } from "../plan/units.ts";
 import { collectEnvironment } from "../result/environment.ts";
 import { planRecord } from "../result/plan_record.ts";
-import { type CertainFailure, earlyStopWatch } from "./early_stop.ts";
 import { judgeRateSlos, rateSlos, searchVerdict } from "./search_gates.ts";
 import {
   type JudgedStep,
@@ -117,21 +116,12 @@ export async function runSearch(
       break;
     }
     options.onStep?.({ phase: "start", step: move });
-    const planned = stepPlan(plan, move);
-    const stop = new AbortController();
-    const watch = earlyStopWatch(planned.slos, {
-      ...move,
-      stageIndex: planned.load.stages.length - 1,
-    });
-    let certain: CertainFailure | undefined;
-    const result = await runPlan(planned, {
-      signal: options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal,
+    // A step stops once its failure is certain: the rule `run --fail-fast` stops on.
+    const result = await runPlan(stepPlan(plan, move), {
+      ...(options.signal ? { signal: options.signal } : {}),
       ...(options.caCerts ? { caCerts: options.caCerts } : {}),
       environment,
-      onProgress: (p) => {
-        certain ??= watch(p);
-        if (certain !== undefined) stop.abort();
-      },
+      failFast: true,
     }).catch((e) => {
       // A step's login failed: the search ends there, the steps measured so far kept.
       if (!(e instanceof StepFailure) || e.interrupted) throw e;
@@ -141,6 +131,7 @@ export async function runSearch(
       setupFailure = `${formatRatePerSec(move.ratePerSec)} step: ${result.message}`;
       break;
     }
+    const certain = result.run.stoppedBy;
     if (options.signal?.aborted || (!result.run.complete && certain === undefined)) break;
     // A certain failure counts only while the generator kept up: one that fell behind may have
     // left answers unread, so the step is judged as it stands (tool-limited, run again).
@@ -209,7 +200,7 @@ export function stepPlan(plan: ResolvedPlan & { search: PlanSearch }, step: Pend
 }
 
 /** A step stopped once its failure was certain: a fail, with the figures measured until then. */
-function earlyFailure(step: PendingStep, result: RunResult, certain: CertainFailure): SearchStep {
+function earlyFailure(step: PendingStep, result: RunResult, certain: FailFastStop): SearchStep {
   const record = stepRecord(step, result, "fail", "");
   return {
     ...record,

@@ -127,3 +127,29 @@ Deno.test("readRunInputs() reads each A/B side's readiness URL, only with its st
     "ab-head-ready needs ab-head-start: the command that starts head",
   ]);
 });
+
+Deno.test("readRunInputs() reads fail-fast for runs and the A/B mode's head, and refuses it with merge", () => {
+  const on = readRunInputs({ TAILGATE_FAIL_FAST: "true" });
+  assert.ok(on.ok);
+  assert.equal(on.inputs.failFast, true);
+  const off = readRunInputs({ TAILGATE_FAIL_FAST: "false" });
+  assert.ok(off.ok);
+  assert.equal(off.inputs.failFast, false);
+  // Empty: each plan's fail_fast decides.
+  const plan = readRunInputs({ TAILGATE_FAIL_FAST: "" });
+  assert.ok(plan.ok);
+  assert.equal("failFast" in plan.inputs, false);
+  const ab = readRunInputs({
+    TAILGATE_AB_BASE: "http://127.0.0.1:8081",
+    TAILGATE_AB_HEAD: "http://127.0.0.1:8082",
+    TAILGATE_FAIL_FAST: "true",
+  });
+  assert.ok(ab.ok);
+  assert.equal(ab.inputs.ab?.failFast, true);
+  const bad = readRunInputs({ TAILGATE_FAIL_FAST: "yes", TAILGATE_MERGE: "shards" });
+  assert.ok(!bad.ok);
+  assert.deepEqual(bad.errors, [
+    "fail-fast: `yes` is not true, false or empty (each plan's fail_fast)",
+    "merge and fail-fast exclude each other: a merge job runs no plan",
+  ]);
+});

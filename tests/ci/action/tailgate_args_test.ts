@@ -152,3 +152,17 @@ Deno.test("abArgs() passes each side's start command and readiness URL", () => {
     ],
   );
 });
+
+Deno.test("runArgs() and abArgs() pass --fail-fast or --no-fail-fast, or leave it to the plan", () => {
+  const run = { outDir: "o", reports: ["json"], updateBaseline: false, plan: "p.yaml" };
+  assert.ok(runArgs({ ...run, failFast: true }).includes("--fail-fast"));
+  assert.ok(runArgs({ ...run, shard: "0/2", failFast: true }).includes("--fail-fast"));
+  assert.ok(runArgs({ ...run, failFast: false }).includes("--no-fail-fast"));
+  assert.ok(!runArgs(run).some((a) => a.includes("fail-fast")));
+  const ab = { base: "http://127.0.0.1:1", head: "http://127.0.0.1:2", rounds: 5 };
+  assert.deepEqual(abArgs("p.yaml", "o", { ...ab, failFast: true }), [
+    "p.yaml",
+    ...["--base", ab.base, "--head", ab.head, "--fail-fast", "--rounds", "5", "--out", "o"],
+  ]);
+  assert.ok(!abArgs("p.yaml", "o", ab).some((a) => a.includes("fail-fast")));
+});

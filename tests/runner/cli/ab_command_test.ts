@@ -128,3 +128,48 @@ Deno.test("ab's --base-ready and --head-ready need their start command and an ht
     "--head-ready `/h` is not an http(s) URL",
   ]);
 });
+
+Deno.test("ab --fail-fast: a head that fails for certain is stopped and the comparison ends a fail", async () => {
+  await using base = await startTarget({ mode: "hello", port: 0 });
+  const failing = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    () => new Response("no", { status: 500 }),
+  );
+  const head = `http://127.0.0.1:${failing.addr.port}`;
+  const dir = await Deno.makeTempDir({ prefix: "tailgate-ab-" });
+  try {
+    const plan = join(dir, "ab.yaml");
+    await Deno.writeTextFile(
+      plan,
+      `name: fail-fast-ab
+target: ${base.url}
+requests: [{ path: / }]
+load: { connections: 2, stages: [{ rate: 100/s, duration: 4s }] }
+slo: [error_rate < 1%]
+`,
+    );
+    const out = join(dir, "out");
+    const outcome = await abCommand([
+      plan,
+      ...["--base", base.url, "--head", head, "--rounds", "3", "--out", out, "--fail-fast"],
+    ], () => {});
+    assert.equal(outcome.exitCode, EXIT_CODES.gateFailed, outcome.errors.join("\n"));
+    const ab = JSON.parse(await Deno.readTextFile(join(out, "ab.json")));
+    // The first round's head stopped: no further round ran.
+    assert.equal(ab.rounds.length, 1);
+    assert.equal(ab.complete, false);
+    assert.deepEqual([ab.stoppedBy.round, ab.stoppedBy.slo], [1, "error_rate < 1%"]);
+    assert.equal(ab.verdict.status, "fail");
+    assert.match(
+      ab.verdict.message,
+      /^head's run in round 1 was stopped by fail-fast: \d+ requests/,
+    );
+    assert.deepEqual(ab.slos.map((s: { status: string }) => s.status), ["fail"]);
+    const headRun = JSON.parse(await Deno.readTextFile(join(out, "runs", "round-1-head.json")));
+    assert.equal(headRun.run.stopReason, "fail_fast");
+    assert.ok(headRun.run.durationMs < 3_500, `head ran ${headRun.run.durationMs} ms of 4 s`);
+  } finally {
+    await failing.shutdown();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -144,3 +144,31 @@ Deno.test("tailgate merge refuses an out folder that is the baseline folder befo
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("tailgate merge keeps a shard's fail-fast stop: the merged run fails on it, exit 1", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const reason = "90 requests already failed, of the 3000 planned: `p99 < 80ms` fails whatever " +
+      "the rest do";
+    const files = await alteredShards(dir, 1, (shard) => {
+      shard.run.complete = false;
+      shard.run.stopReason = "fail_fast";
+      shard.run.stoppedBy = { slo: "p99 < 80ms", line: 13, reason, atMs: 2000 };
+    });
+    const out = join(dir, "merged");
+    const outcome = await mergeCommand([...files, "--out", out, "--no-baseline", "--no-color"]);
+    assert.equal(outcome.exitCode, 1, outcome.errors.join("\n"));
+    const read = readRunResult(await Deno.readTextFile(join(out, "result.json")));
+    assert.ok(read.ok);
+    assert.equal(read.result.run.stopReason, "fail_fast");
+    assert.deepEqual(read.result.run.stoppedBy?.shard, { index: 1, count: 2 });
+    assert.deepEqual(read.result.verdicts.map((v) => [v.name, v.status]), [["p99 < 80ms", "fail"]]);
+    assert.equal(read.result.verdict!.status, "fail");
+    assert.match(
+      read.result.verdict!.reason!,
+      /^fail-fast stopped shard 1\/2 [\d.]+ s in: 90 requests/,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

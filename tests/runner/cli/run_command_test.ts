@@ -398,3 +398,127 @@ Deno.test("tailgate run on an untrusted certificate exits 4 up front, naming --c
   assert.equal(trusted.exitCode, 0, trusted.errors.join("\n"));
   assert.equal(requests, 100);
 });
+
+/** An in-process server on port 0 that answers `handler`, ended when disposed. */
+function localServer(handler: () => Response | Promise<Response>) {
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, handler);
+  return {
+    url: `http://127.0.0.1:${server.addr.port}`,
+    [Symbol.asyncDispose]: () => server.shutdown(),
+  };
+}
+
+/** A 20 s plan at 100/s with `slos`, run with --fail-fast into `dir`/out. */
+async function runFailFast(dir: string, target: string, slos: string[]) {
+  const file = join(dir, "plan.yaml");
+  await Deno.writeTextFile(
+    file,
+    `name: fail-fast
+target: ${target}
+requests: [{ path: /x }]
+load:
+  connections: 4
+  stages: [{ name: steady, rate: 100/s, duration: 20s }]
+slo: ${JSON.stringify(slos)}
+`,
+  );
+  const parsed = parseRunArgs([file, "--out", join(dir, "out"), "--fail-fast", "--no-baseline"]);
+  assert.ok(parsed.ok);
+  const startedMs = Date.now();
+  const outcome = await runPlanCommand(parsed.options, () => {});
+  const read = readRunResult(await Deno.readTextFile(join(dir, "out", "result.json")));
+  assert.ok(read.ok, read.ok ? "" : read.error);
+  return { outcome, result: read.result, tookMs: Date.now() - startedMs };
+}
+
+Deno.test("run --fail-fast on a server answering 500 stops within seconds, fails, and writes it all", async () => {
+  await using server = localServer(() => new Response("no", { status: 500 }));
+  await using dir = await tempDir();
+  const { outcome, result, tookMs } = await runFailFast(String(dir), server.url, [
+    "error_rate < 1%",
+    "p99 < 100ms",
+  ]);
+  assert.equal(outcome.exitCode, 1, outcome.errors.join("\n"));
+  assert.ok(tookMs < 10_000, `took ${tookMs} ms of a 20 s plan`);
+  assert.equal(result.run.complete, false);
+  assert.equal(result.run.stopReason, "fail_fast");
+  const stop = result.run.stoppedBy!;
+  assert.deepEqual([stop.slo, stop.line], ["error_rate < 1%", 7]);
+  assert.match(stop.reason, /^\d+ requests already failed, of the 2000 planned in stage "steady"/);
+  assert.ok(stop.atMs < 6_000, `stopped at ${stop.atMs} ms`);
+  // The stopping SLO failed for certain, and the run with it: exit 1, not 3.
+  const errors = result.verdicts.find((v) => v.name === "error_rate < 1%")!;
+  assert.equal(errors.status, "fail");
+  assert.match(errors.message, /^failed for certain \(fail-fast stopped the run \d+\.\d s in\)/);
+  assert.equal(result.verdict!.status, "fail");
+  assert.match(result.verdict!.reason!, /^fail-fast stopped the run/);
+  assert.ok(
+    outcome.notes.some((n) => n.startsWith("stopped by fail-fast: ")),
+    outcome.notes.join(),
+  );
+  // Every report of a normal run, each saying it was stopped.
+  const written = [...Deno.readDirSync(join(String(dir), "out"))].map((e) => e.name).sort();
+  assert.deepEqual(written, ["junit.xml", "report.html", "result.json", "summary.md"]);
+  const md = await Deno.readTextFile(join(String(dir), "out", "summary.md"));
+  assert.match(md, /fail-fast stopped the run/);
+});
+
+Deno.test("run --fail-fast stops on requests outstanding past the bound, before any fails", async () => {
+  let release = () => {};
+  const released = new Promise<void>((r) => release = r);
+  await using server = localServer(async () => {
+    await released;
+    return new Response("late");
+  });
+  await using dir = await tempDir();
+  try {
+    const { outcome, result, tookMs } = await runFailFast(String(dir), server.url, ["p99 < 50ms"]);
+    assert.equal(outcome.exitCode, 1, outcome.errors.join("\n"));
+    assert.ok(tookMs < 12_000, `took ${tookMs} ms of a 20 s plan`);
+    assert.equal(result.run.stopReason, "fail_fast");
+    assert.match(
+      result.run.stoppedBy!.reason,
+      /^\d+ requests already failed or are outstanding for over 100ms, of the 2000 planned/,
+    );
+    assert.equal(result.verdicts[0].status, "fail");
+  } finally {
+    release();
+  }
+});
+
+Deno.test("run --fail-fast against a healthy server runs to the end and passes", async () => {
+  await using target = await startTarget({ mode: "hello", port: 0 });
+  await using dir = await tempDir();
+  const file = join(String(dir), "plan.yaml");
+  await Deno.writeTextFile(
+    file,
+    `name: healthy
+target: ${target.url}
+requests: [{ path: /x }]
+load: { connections: 4, stages: [{ rate: 100/s, duration: 2s }] }
+slo: [p90 < 1s, error_rate < 5%]
+fail_fast: true
+`,
+  );
+  const parsed = parseRunArgs([file, "--out", join(String(dir), "out")]);
+  assert.ok(parsed.ok);
+  const outcome = await runPlanCommand(parsed.options, () => {});
+  assert.equal(outcome.exitCode, 0, outcome.errors.join("\n"));
+  assert.equal(outcome.result!.run.complete, true);
+  assert.equal(outcome.result!.run.stopReason, "completed");
+  assert.equal(outcome.result!.run.stoppedBy, undefined);
+  assert.equal(outcome.result!.totals.counts.completed, 200);
+});
+
+Deno.test("parseRunArgs() reads --fail-fast and --no-fail-fast, and refuses both at once", () => {
+  const read = (...flags: string[]) => {
+    const r = parseRunArgs(["plan.yaml", ...flags]);
+    return r.ok ? r.options.failFast : r.errors;
+  };
+  assert.equal(read(), undefined);
+  assert.equal(read("--fail-fast"), true);
+  assert.equal(read("--no-fail-fast"), false);
+  assert.deepEqual(read("--fail-fast", "--no-fail-fast"), [
+    "--fail-fast and --no-fail-fast contradict each other: give one",
+  ]);
+});

@@ -475,3 +475,14 @@ Deno.test("parsePlan() warns when no whole window fits in the stages an SLO bind
   assert.deepEqual(warnings.map((w) => w.line), [12]);
   assert.match(warnings[0].message, /do not last 20s in a row.*the longest run lasts 10s/);
 });
+
+Deno.test("parsePlan() reads fail_fast as true or false, and names a mistaken value", () => {
+  assert.equal(parseText(`${MINIMAL_PLAN}fail_fast: true\n`).plan?.failFast, true);
+  assert.equal(parseText(`${MINIMAL_PLAN}fail_fast: false\n`).plan?.failFast, undefined);
+  assert.equal(parseText(MINIMAL_PLAN).plan?.failFast, undefined);
+  assert.deepEqual(errorsOf(parseText(`${MINIMAL_PLAN}fail_fast: yes please\n`)), [
+    "8:12 `fail_fast` must be true or false",
+  ]);
+  const k6 = parseText(`${MINIMAL_PLAN}abortOnFail: true\n`);
+  assert.match(k6.issues[0].hint ?? "", /did you mean `fail_fast`\?/);
+});

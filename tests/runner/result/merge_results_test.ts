@@ -134,3 +134,29 @@ Deno.test("mergeResults() adds the shards' draws of each data source: the fleet 
   assert.equal(result.traffic!.lateRenders, 4);
   assert.deepEqual(result.traffic!.vars, [{ name: "n", spec: "counter" }]);
 });
+
+Deno.test("mergeResults() keeps the first shard's fail-fast stop, before another shard's stop", () => {
+  const p = shardPlan();
+  const three = shardResults(p, 3);
+  const stop = (i: number, atMs: number) => {
+    three[i].run.complete = false;
+    three[i].run.stopReason = "fail_fast";
+    three[i].run.stoppedBy = { slo: "p99 < 10ms", line: 9, reason: `shard ${i}'s reason`, atMs };
+  };
+  stop(1, 2500);
+  stop(2, 1800);
+  three[0].run.complete = false;
+  three[0].run.stopReason = "error";
+  const { result } = mergeResults(three, ["a", "b", "c"]);
+  assert.equal(result.run.complete, false);
+  assert.equal(result.run.stopReason, "fail_fast");
+  assert.deepEqual(result.run.stoppedBy, {
+    slo: "p99 < 10ms",
+    line: 9,
+    reason: "shard 2's reason",
+    atMs: 1800,
+    shard: { index: 2, count: 3 },
+  });
+  // A shard that ran to its end without stopping carries nothing to keep.
+  assert.equal(mergeResults(shardResults(p, 2), ["a", "b"]).result.run.stoppedBy, undefined);
+});
