@@ -78,7 +78,9 @@ export function certainlyBeyond(slo: Pick<Slo, "metric">, e: CertainEvidence): n
 }
 
 /**
- * Whether `slo` fails whatever the requests still to come do, on evidence `e`.
+ * Whether `slo` fails whatever the requests still to come do, on evidence `e`, at two-sided level
+ * `alpha` (a windowed SLO's watch passes alpha over its number of windows: Holm's first step, as
+ * the finished run's windows are judged).
  *
  * @example
  * ```ts
@@ -88,7 +90,7 @@ export function certainlyBeyond(slo: Pick<Slo, "metric">, e: CertainEvidence): n
  * failsForCertain(slo, { planned: 10_000, failed: 0, overdue: 90 }); // false
  * ```
  */
-export function failsForCertain(slo: Slo, e: CertainEvidence): boolean {
+export function failsForCertain(slo: Slo, e: CertainEvidence, alpha = 0.05): boolean {
   const n = plannedCount(e);
   if (!decidedEarly(slo) || n === 0) return false;
   const beyond = certainlyBeyond(slo, e);
@@ -96,7 +98,7 @@ export function failsForCertain(slo: Slo, e: CertainEvidence): boolean {
   const allowed = slo.metric.kind === "percentile" ? 1 - slo.metric.percentile / 100 : slo.bound;
   // The interval's low end lies below the share measured: no need to compute it at or below.
   if (beyond / n <= allowed) return false;
-  return binomialInterval(beyond, n).low > allowed;
+  return binomialInterval(beyond, n, alpha).low > allowed;
 }
 
 /**

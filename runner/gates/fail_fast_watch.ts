@@ -5,7 +5,8 @@
  * requests: those of its bound stages (`at <rate>`, or every non-warmup stage) and label, against
  * the whole plan's planned count of them (every shard's, so a shard stops only when the whole run
  * fails whatever the other shards see). A windowed SLO (`over 10s`) is judged in every window of
- * that many whole seconds of intended send time lying within its bound stages, once the window is
+ * that many whole seconds of intended send time lying within its bound stages (at Holm's first
+ * level, alpha over the number of windows, as judge_windows.ts judges them), once the window is
  * over: its failures and overdue requests against the requests it held. A rolling record of the
  * per-second counts keeps what each second held. No stop while the generator is behind its
  * schedule (a dispatch lag over the run's lateness limit), nor on one report alone: an answer that
@@ -145,7 +146,9 @@ function windowFailure(
     }
     if (!inside) continue;
     e.planned = windowPlanned(e.planned, all, w, shards);
-    if (!failsForCertain(w.slo, e)) continue;
+    // One of many windows: certain only at Holm's first level over all of them (judge_windows.ts).
+    const windows = Math.max(1, w.seconds!.size - length + 1);
+    if (!failsForCertain(w.slo, e, 0.05 / windows)) continue;
     w.certainStarts.push(a);
     failure ??= found(
       w,

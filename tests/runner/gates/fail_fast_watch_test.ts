@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import type { Progress } from "../../../runner/run/run_engine.ts";
 import type { ResolvedPlan } from "../../../runner/plan/types.ts";
 import { failFastWatch } from "../../../runner/gates/fail_fast_watch.ts";
+import { binomialInterval } from "../../../runner/gates/binomial.ts";
 import { parseText } from "../../_helpers/plan_fixtures.ts";
 
 /** A plan with these requests, stages and SLOs. */
@@ -183,4 +184,30 @@ Deno.test("a window not yet over waits; one run's shard counts against the whole
   const all = { 0: [[100, 0, 100]], 1: [[80, 0, 80]] };
   assert.equal(shard(report(p, 2200, {}, all)), undefined);
   assert.match(shard(report(p, 2300, {}, all))!.reason, /of the 724 planned/);
+});
+
+Deno.test("a window is certain only at Holm's first level over all the windows, as it is judged", () => {
+  // A 20 s stage at 100/s holds 19 windows of 2 s. Failures in 2 s (200 requests) past the 10%
+  // share with 95% confidence alone, but not at alpha / 19, do not stop the run; more do.
+  const p = plan(ONE, "[{ rate: 100/s, duration: 20s }]", ["error_rate < 10% over 2s"]);
+  let alone = 20;
+  while (binomialInterval(alone, 200).low <= 0.1) alone++;
+  let holm = alone;
+  while (binomialInterval(holm, 200, 0.05 / 19).low <= 0.1) holm++;
+  assert.ok(holm > alone, `${alone} vs ${holm}`);
+  const at = (failed: number) => {
+    const seconds = {
+      0: [[100, 100 - Math.ceil(failed / 2), Math.ceil(failed / 2)]],
+      1: [[100, 100 - Math.floor(failed / 2), Math.floor(failed / 2)]],
+    };
+    const watch = failFastWatch(p);
+    watch(report(p, 2000, {}, seconds));
+    return watch(report(p, 2100, {}, seconds));
+  };
+  assert.equal(at(alone), undefined);
+  assert.equal(at(holm - 1), undefined);
+  assert.match(
+    at(holm)!.reason,
+    new RegExp(`^${holm} requests already failed, of the 200 planned`),
+  );
 });
