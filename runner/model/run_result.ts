@@ -316,6 +316,11 @@ export interface Verdict {
    * baseline's response times (an effect size: a change of shape shows even when percentiles hold).
    */
   ksDistance?: number;
+  /**
+   * True for a gate the plan did not write: the implicit `error_rate <= 1%` of a plan without an
+   * `error_rate` SLO whose run had more than 1% failed requests (docs/gates.md).
+   */
+  implicit?: boolean;
   /** One sentence for people: the outcome and the figures behind it. */
   message: string;
 }
@@ -403,6 +408,11 @@ export interface PlanRecord {
   };
   /** The SLO lines as written, with their lines in the plan file. */
   slos: Array<{ text: string; line: number }>;
+  /**
+   * True when the plan says `allow_errors: true`: no implicit error gate is judged (absent means
+   * false; docs/gates.md).
+   */
+  allowErrors?: boolean;
   /** Regression gate floors by metric, when the plan sets them. */
   regression?: Record<string, number>;
   /**
