@@ -54,10 +54,10 @@ export function sentRateNote(
     ? "Requests waited for a connection"
     : `“Sent per second” dips below the intended rate in ${dips.length} second${
       dips.length === 1 ? "" : "s"
-    } (from ${formatDurationMs(dips[0].startMs)})`;
+    } (the first ${+(dips[0].startMs / 1000).toFixed(1)} s into the run)`;
   if (queued > 0) {
-    return `${where}: all ${h.connections.peak} connections tailgate had open (at most ` +
-      `${result.plan.load.maxConnections}, \`max_connections\`) were busy with unanswered ` +
+    return `${where}: all ${h.connections.peak} connections tailgate had open (the plan's ` +
+      `max_connections is ${result.plan.load.maxConnections}) were busy with unanswered ` +
       `requests, so ${queued} requests waited in tailgate's queue (up to ${
         formatDurationMs(h.queueWait.maxUs / 1000)
       }) and were sent as soon as a connection freed up. None was skipped: the rate catches up ` +
