@@ -71,8 +71,8 @@ export function implicitErrorVerdict(result: RunResult): Verdict | undefined {
     implicit: true,
     message:
       `${verdict.message}; implicit gate: ${failed} of ${counts.completed} judged requests ` +
-      `failed${kinds ? ` (${kinds})` : ""} and the plan has no \`error_rate\` SLO: add one to ` +
-      "set the bound, or `allow_errors: true` to let errors pass",
+      `failed${kinds ? ` (${kinds})` : ""} and the plan sets no \`error_rate\` SLO over all ` +
+      "requests: add one to set the bound, or `allow_errors: true` to let errors pass",
   };
 }
 
