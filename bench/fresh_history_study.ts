@@ -33,7 +33,7 @@ const port = Number(values.port);
 
 // The Action's default `fail-on`, as a user who sets nothing gets it.
 const actionYml = await Deno.readTextFile(join(root, "action.yml"));
-const failOn = /\n  fail-on:\n(?:    .*\n)*?    default: (\S+)/.exec(actionYml)?.[1];
+const failOn = /\n {2}fail-on:\n(?: {4}.*\n)*? {4}default: (\S+)/.exec(actionYml)?.[1];
 if (failOn === undefined) throw new Error("action.yml has no default for fail-on");
 
 await Deno.mkdir(join(ws, "www"));

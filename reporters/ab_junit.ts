@@ -24,17 +24,17 @@ const ELEMENT = { fail: "failure", invalid: "error", inconclusive: "skipped" } a
 export function renderAbJunit(ab: AbResult): string {
   const plan = ab.plan.name;
   const durationMs = Date.parse(ab.endedAt) - Date.parse(ab.startedAt);
-  // Every check is judged on the rounds as a whole: each took the comparison's time.
+  // Every check is judged on the rounds as a whole: each weighs the same in the comparison's time.
   const testCase = (
     name: string,
     classname: string,
     status: VerdictStatus,
     message: string,
   ): TestCase =>
-    status === "pass" ? { name, classname, timeMs: durationMs } : {
+    status === "pass" ? { name, classname, judgedMs: durationMs } : {
       name,
       classname,
-      timeMs: durationMs,
+      judgedMs: durationMs,
       outcome: { element: ELEMENT[status], message, body: message },
     };
   const cases = [

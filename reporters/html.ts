@@ -1,9 +1,9 @@
 /**
- * The self-contained HTML report: one file holding the verdict, the gate table, the charts
- * (latency by percentile, latency and throughput over time, latency against rate for ramps), the
- * stage, tool-health, plan, traffic (a templated plan's data and vars) and environment tables,
- * chart.js and the data. It opens from disk and makes no network request; the tables read without
- * JavaScript.
+ * The self-contained HTML report: one file holding the verdict, the gate table (failing gates
+ * first, right under the verdict), the charts (latency by percentile, latency and throughput over
+ * time, latency against rate for ramps), the stage, tool-health, plan, traffic (a templated plan's
+ * data and vars) and environment tables, chart.js and the data. It opens from disk and makes no
+ * network request; the tables read without JavaScript.
  *
  * @module
  */
@@ -21,6 +21,7 @@ import { outcomeSummary, stageTable } from "./html_stages.ts";
 import { TRAFFIC_INTRO, trafficPanel } from "./html_traffic.ts";
 import { STEP_COLUMNS, stepRows, STEPS_INTRO } from "./steps_text.ts";
 import { bannerStatus, gateTable, verdictBanner, warningsBox } from "./html_verdicts.ts";
+import { sentRateNote } from "./sent_rate_note.ts";
 import { timeDomainLines } from "./time_domain_lines.ts";
 
 const NOSCRIPT = `<noscript><p class="noscript">Charts need JavaScript; the tables hold the same ` +
@@ -44,11 +45,14 @@ const LATENCY_TERMS = `<strong>Response time</strong> counts from the moment a r
 export function renderHtml(result: RunResult): string {
   const data = buildChartData(result);
   const status = bannerStatus(result);
+  const sent = sentRateNote(result);
+  // What failed leads: the verdict, then the gates (failing first, the explanation after them),
+  // so a failing gate is on the first screen even of a phone; the warnings qualify them next.
   const sections = [
     verdictBanner(result),
+    htmlCard("gates", "Gates", "", gateTable(result.verdicts) + gatesIntro()),
     warningsBox(result),
     toc(data.ramp !== undefined, result.traffic !== undefined, (result.steps?.length ?? 0) > 0),
-    htmlCard("gates", "Gates", gatesIntro(), gateTable(result.verdicts)),
     htmlCard(
       "percentiles",
       "Latency by percentile",
@@ -77,7 +81,10 @@ export function renderHtml(result: RunResult): string {
         `aria-label="p50, p99 and max response time per second"></canvas></div>` +
         `<h3>Throughput and errors</h3><div class="chart short"><canvas ` +
         `id="chart-timeline-throughput" role="img" aria-label="requests per second and errors ` +
-        `per second over time"></canvas></div>${NOSCRIPT}`,
+        `per second over time"></canvas></div>${NOSCRIPT}` +
+        (sent === undefined
+          ? ""
+          : `<p class="explain" id="sent-rate-note">${escapeHtml(sent)}</p>`),
     ),
     data.ramp === undefined ? "" : htmlCard(
       "ramp",

@@ -94,6 +94,7 @@ thead th { font-size: 12px; text-transform: uppercase; letter-spacing: .03em; co
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 table.kv { width: auto; min-width: 50%; } table.kv th { color: var(--muted); font-weight: 500; width: 180px; }
 td.bad { color: var(--fail); font-weight: 600; }
+table.gates td:nth-child(2) { min-width: 13em; }
 td.row-label { padding-left: 22px; }
 .message { color: #495057; font-size: 13px; margin-top: 2px; }
 .kind { display: inline-block; font-size: 11px; text-transform: uppercase; color: var(--muted);

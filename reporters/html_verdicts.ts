@@ -10,7 +10,7 @@ import { errorTotal } from "../runner/recorder/request_counts.ts";
 import type { RunResult, Verdict, VerdictStatus } from "../runner/model/run_result.ts";
 import { escapeHtml } from "./html_escape.ts";
 import { htmlTable } from "./html_table.ts";
-import { overallStatus } from "./overall_status.ts";
+import { overallStatus, STATUS_SEVERITY } from "./overall_status.ts";
 import { verdictFigures } from "./verdict_figures.ts";
 
 /** The banner's outcome: the run's overall status, or "none" when no gate was evaluated. */
@@ -106,7 +106,8 @@ export function warningsBox(result: RunResult): string {
 }
 
 /**
- * The gate table: one row per verdict.
+ * The gate table: one row per verdict, failing gates first (fail, invalid, inconclusive, pass; the
+ * plan's order within each).
  *
  * @example
  * ```ts
@@ -119,10 +120,15 @@ export function gateTable(verdicts: readonly Verdict[]): string {
     return `<p class="muted">No gates were evaluated: the plan has no SLOs and no baseline was ` +
       "compared.</p>";
   }
-  const rows = verdicts.map((v) => [v, verdictFigures(v)] as const).map(([v, f]) => [
+  // What failed first: fail, invalid, inconclusive, pass (as the Markdown summary lists them).
+  const rank = (v: Verdict) => STATUS_SEVERITY.indexOf(v.status);
+  const sorted = [...verdicts].sort((a, b) => rank(a) - rank(b));
+  const rows = sorted.map((v) => [v, verdictFigures(v)] as const).map(([v, f]) => [
     { html: `<span class="badge badge-${v.status}">${escapeHtml(v.status)}</span>` },
     {
-      html: `<span class="kind">${escapeHtml(v.kind)}</span> ${escapeHtml(v.name)}${
+      html: `<span class="kind">${v.implicit ? "implicit " : ""}${escapeHtml(v.kind)}</span> ${
+        escapeHtml(v.name)
+      }${
         v.line === undefined ? "" : ` <span class="muted">(plan line ${v.line})</span>`
       }<div class="message">${escapeHtml(v.message)}</div>`,
     },

@@ -2,8 +2,9 @@
  * The JUnit XML report: the run's gates as tests, for the test views of GitHub, GitLab and
  * Jenkins. One `testsuite` for the plan inside `testsuites` with totals, one `testcase` per
  * verdict (the run's own soundness among them: `run complete`, `target answered to the end`):
- * `fail` is a `failure`, `invalid` an `error`, `inconclusive` is `skipped` with its reason; each
- * case's `time` is that of the stages it judged. The file follows the Jenkins xUnit JUnit schema
+ * `fail` is a `failure`, `invalid` an `error`, `inconclusive` is `skipped` with its reason; the
+ * cases' `time`s share out the run's, each in proportion to the stages it judged, so they add up
+ * to the suite's `time`, the run's duration. The file follows the Jenkins xUnit JUnit schema
  * but for the `skipped` total on `testsuites`, and the Ant one apart from what that schema
  * predates (docs/reporters.md).
  *
@@ -51,20 +52,20 @@ export function renderJunit(result: RunResult): string {
 
 function verdictCase(result: RunResult, v: Verdict): TestCase {
   const classname = `tailgate.${result.plan.name}.${v.kind}`;
-  const timeMs = judgedMs(result, v.stageIndexes);
-  if (v.status === "pass") return { name: v.name, classname, timeMs };
+  const judged = judgedMs(result, v.stageIndexes);
+  if (v.status === "pass") return { name: v.name, classname, judgedMs: judged };
   const element = ELEMENT[v.status];
   return {
     name: v.name,
     classname,
-    timeMs,
+    judgedMs: judged,
     outcome: { element, message: v.message, body: details(result, v).join("\n") },
   };
 }
 
 /**
- * How long the stages a gate judged ran (as far as the run got): a case's `time`. A gate of the
- * whole run (soundness, no stage) took the run's time.
+ * How long the stages a gate judged ran (as far as the run got): a case's weight in the run's time
+ * (junit_document.ts). A gate of the whole run (soundness, no stage) weighs the run's time.
  */
 function judgedMs(result: RunResult, stageIndexes: readonly number[]): number {
   if (stageIndexes.length === 0) return result.run.durationMs;
@@ -109,7 +110,7 @@ function noGatesCase(result: RunResult): TestCase {
   return {
     name: "no gates judged",
     classname: `tailgate.${result.plan.name}.gates`,
-    timeMs: result.run.durationMs,
+    judgedMs: result.run.durationMs,
     outcome: { element: "skipped", message, body: message },
   };
 }

@@ -5,14 +5,18 @@
  *
  * @module
  */
+import { apportionMs } from "./apportion_ms.ts";
 import { xmlAttr, xmlText } from "./xml_escape.ts";
 
 /** A test case as written: bare when it passed. */
 export interface TestCase {
   name: string;
   classname: string;
-  /** How long the measurement the case judged took (its stages), written as `time` in seconds. */
-  timeMs: number;
+  /**
+   * How long the measurement the case judged took (its stages): its weight in the suite's time.
+   * The case's `time` is its share of the suite's, so the cases add up to the suite's `time`.
+   */
+  judgedMs: number;
   outcome?: { element: "failure" | "error" | "skipped"; message: string; body: string };
 }
 
@@ -37,12 +41,14 @@ const TYPE = { failure: "fail", error: "invalid", skipped: "inconclusive" } as c
  * @example
  * ```ts
  * import { junitDocument } from "./junit_document.ts";
- * const xml = junitDocument({ name: "shop", startedAt: "2026-01-02T03:04:05Z", durationMs: 1000, properties: [], cases: [{ name: "p99 < 1ms", classname: "tailgate.shop.slo", timeMs: 1000 }], systemOut: [] });
+ * const xml = junitDocument({ name: "shop", startedAt: "2026-01-02T03:04:05Z", durationMs: 1000, properties: [], cases: [{ name: "p99 < 1ms", classname: "tailgate.shop.slo", judgedMs: 1000 }], systemOut: [] });
  * xml.includes('tests="1" failures="0" errors="0" skipped="0"'); // true
  * ```
  */
 export function junitDocument(suite: JunitSuite): string {
   const { cases } = suite;
+  // Readers that add up the cases' times (GitLab, report mergers) get the suite's: the run's.
+  const timesMs = apportionMs(suite.durationMs, cases.map((c) => c.judgedMs));
   const count = (element: string) => cases.filter((c) => c.outcome?.element === element).length;
   const totals = `tests="${cases.length}" failures="${count("failure")}" errors="${
     count("error")
@@ -60,7 +66,7 @@ export function junitDocument(suite: JunitSuite): string {
       `      <property name="${xmlAttr(name)}" value="${xmlAttr(value)}"/>`
     ),
     `    </properties>`,
-    ...cases.map(renderCase),
+    ...cases.map((c, i) => renderCase(c, timesMs[i])),
     `    <system-out>${xmlText(suite.systemOut.join("\n"))}</system-out>`,
     `    <system-err/>`,
     `  </testsuite>`,
@@ -69,9 +75,9 @@ export function junitDocument(suite: JunitSuite): string {
   ].join("\n");
 }
 
-function renderCase(c: TestCase): string {
+function renderCase(c: TestCase, timeMs: number): string {
   const open = `    <testcase name="${xmlAttr(c.name)}" classname="${xmlAttr(c.classname)}" time="${
-    seconds(c.timeMs)
+    seconds(timeMs)
   }"`;
   const o = c.outcome;
   if (o === undefined) return `${open}/>`;
@@ -81,8 +87,9 @@ function renderCase(c: TestCase): string {
   return `${open}>\n      ${inner}\n    </testcase>`;
 }
 
+/** Whole milliseconds as seconds, as apportionMs() rounds them: the cases add up to the suite. */
 function seconds(durationMs: number): string {
-  return (Math.max(0, durationMs) / 1000).toFixed(3);
+  return (Math.round(Math.max(0, durationMs)) / 1000).toFixed(3);
 }
 
 /** ISO 8601 in UTC without zone or fraction, as the Ant schema's timestamp pattern requires. */

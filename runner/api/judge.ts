@@ -1,9 +1,10 @@
 /**
  * The library's front door for judging: {@linkcode judge} decides a measured result's gates
- * (its plan's SLOs, then the regression gate against a stored history when a baseline directory
- * is given), stores the verdicts and the run's overall verdict in the result, and returns them.
- * A failed gate is a verdict, never an exception; `exitCodeOf` turns the verdict into the CLI's
- * exit code.
+ * (its plan's SLOs and, when more than 1% of the requests failed without an `error_rate` SLO,
+ * the implicit error gate; then the regression gate against a stored history when a baseline
+ * directory is given), stores the verdicts and the run's overall verdict in the result, and returns
+ * them. A failed gate is a verdict, never an exception; `exitCodeOf` turns the verdict into the
+ * CLI's exit code.
  *
  * @module
  */

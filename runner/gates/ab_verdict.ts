@@ -2,12 +2,14 @@
  * The A/B comparison's SLO verdicts and its one verdict, pure. SLOs are judged on head's runs:
  * each head run was judged on its own (the decision rule, its own tool health), and an SLO
  * **fails** when some head run failed it beyond doubt, **passes** when every head run passed it,
- * and is otherwise inconclusive (or invalid, when a run could not judge it).
+ * and is otherwise inconclusive (or invalid, when a run could not judge it). The implicit error
+ * gate (implicit_error_gate.ts) joins them once some head run needed it.
  *
  * @module
  */
 import type { AbComparison, AbResult, AbSloVerdict } from "../model/ab_result.ts";
-import type { RunResult, VerdictStatus } from "../model/run_result.ts";
+import type { RunResult, Verdict, VerdictStatus } from "../model/run_result.ts";
+import { implicitErrorVerdict } from "./implicit_error_gate.ts";
 
 /**
  * Each SLO of the plan over head's judged runs (in round order).
@@ -21,12 +23,15 @@ import type { RunResult, VerdictStatus } from "../model/run_result.ts";
 export function headSloVerdicts(heads: readonly RunResult[]): AbSloVerdict[] {
   const first = heads[0];
   if (first === undefined) return [];
-  const slos = first.verdicts.filter((v) => v.kind === "slo");
-  return slos.map((slo) => {
-    const perRound: VerdictStatus[] = heads.map((h) =>
-      h.verdicts.find((v) => v.kind === "slo" && v.name === slo.name && v.line === slo.line)
-        ?.status ?? "invalid"
-    );
+  const slos = first.verdicts.filter((v) => v.kind === "slo" && !v.implicit);
+  // The implicit error gate, once any head run needed it, is judged on every head run: one that
+  // did not need it (at most 1% failed) is judged the same way, not counted as a pass.
+  const implicit = heads.flatMap((h) => h.verdicts).find((v) => v.kind === "slo" && v.implicit);
+  const judgedIn = (h: RunResult, slo: Verdict) =>
+    h.verdicts.find((v) => v.kind === "slo" && v.name === slo.name && v.line === slo.line)
+      ?.status ?? (slo.implicit ? implicitErrorVerdict(h)?.status : undefined) ?? "invalid";
+  return [...slos, ...(implicit ? [implicit] : [])].map((slo) => {
+    const perRound: VerdictStatus[] = heads.map((h) => judgedIn(h, slo));
     const status: VerdictStatus = perRound.includes("fail")
       ? "fail"
       : perRound.includes("invalid")
@@ -40,6 +45,7 @@ export function headSloVerdicts(heads: readonly RunResult[]): AbSloVerdict[] {
     return {
       name: slo.name,
       ...(slo.line === undefined ? {} : { line: slo.line }),
+      ...(slo.implicit ? { implicit: true } : {}),
       status,
       perRound,
       message: `head's ${heads.length} run${heads.length === 1 ? "" : "s"}: ${tally}`,

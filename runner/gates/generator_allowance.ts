@@ -80,10 +80,16 @@ export function scheduleShortfall(
   const h = result.health;
   const lateP99 = latenessP99Us(h);
   if (lateP99 > limitUs) {
-    return `the generator fell behind its schedule (its send lag p99 was ${
-      formatDurationMs(lateP99 / 1000)
-    }, above ${formatDurationMs(limitUs / 1000)}), so the server may have seen less load than ` +
-      "planned: use fewer requests per worker, more workers or a bigger runner";
+    // Name the lag that was late: the larger of the two, the other beside it.
+    const ms = (us: number) => formatDurationMs(us / 1000);
+    const sendUs = h.sendLag.count ? percentileOf(h.sendLag, 99) : 0;
+    const lag = sendUs >= lateP99
+      ? `its send lag p99 was ${ms(sendUs)}`
+      : `its dispatch lag p99 was ${ms(lateP99)}` +
+        (h.sendLag.count ? `, send lag ${ms(sendUs)}` : "");
+    return `the generator fell behind its schedule (${lag}, above ${ms(limitUs)}), so the ` +
+      "server may have seen less load than planned: use fewer requests per worker, more " +
+      "workers or a bigger runner";
   }
   const share = cpuShare(h.cpu, result.run.durationMs);
   if (share > 0.95) {

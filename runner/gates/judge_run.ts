@@ -1,8 +1,9 @@
 /**
- * All the gates of one run, in order: SLOs, then the regression gate against the plan's stored
- * history (when there is one), with a warning when that history comes from a machine with another
- * fingerprint; then, when asked, the run is appended to the history. The result's `verdicts` and
- * `warnings` are filled in place.
+ * All the gates of one run, in order: SLOs (with the implicit error gate when the run needs it:
+ * implicit_error_gate.ts), then the regression gate against the plan's stored history (when there
+ * is one), with a warning when that history comes from a machine with another fingerprint; then,
+ * when asked, the run is appended to the history. The result's `verdicts` and `warnings` are
+ * filled in place.
  *
  * @module
  */
@@ -22,6 +23,7 @@ import {
 } from "./confirm_regressions.ts";
 import { baselineDamage } from "./baseline_damage.ts";
 import { evaluateSlos } from "./evaluate_slos.ts";
+import { implicitErrorGate } from "./implicit_error_gate.ts";
 import { evaluateRegression, type RegressionMetric } from "./regression.ts";
 import { soundnessVerdicts } from "./run_soundness.ts";
 import { computeRunVerdict } from "./run_verdict.ts";
@@ -73,7 +75,12 @@ export async function judgeRun(
   const warnings: string[] = [];
   let damaged = false;
   // The run's own soundness first: every report lists and counts it as a gate.
-  result.verdicts = [...soundnessVerdicts(result), ...evaluateSlos(result)];
+  result.verdicts = [
+    ...soundnessVerdicts(result),
+    ...evaluateSlos(result),
+    // No silent pass: errors the plan set no bound for are judged against 1%.
+    ...implicitErrorGate(result),
+  ];
   if (options.baselineDir !== undefined) {
     const history = historyName(result.plan);
     const loaded = await loadBaseline(options.baselineDir, history);

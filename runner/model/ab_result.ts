@@ -80,6 +80,8 @@ export interface AbSloVerdict {
   name: string;
   /** Its line in the plan file. */
   line?: number;
+  /** True for the implicit error gate (`error_rate <= 1% (implicit)`), which the plan did not write. */
+  implicit?: boolean;
   /** `fail` when a head run failed it beyond doubt, `pass` when every head run passed it. */
   status: VerdictStatus;
   /** Each head run's status, in round order. */

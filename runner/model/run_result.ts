@@ -321,6 +321,11 @@ export interface Verdict {
    * decided. `measured`, `ci95` and `margin` are then the worst window's.
    */
   windows?: WindowTally;
+  /**
+   * True for a gate the plan did not write: the implicit `error_rate <= 1%` of a plan without an
+   * `error_rate` SLO whose run had more than 1% failed requests (docs/gates.md).
+   */
+  implicit?: boolean;
   /** One sentence for people: the outcome and the figures behind it. */
   message: string;
 }
@@ -442,6 +447,11 @@ export interface PlanRecord {
   };
   /** The SLO lines as written, with their lines in the plan file. */
   slos: Array<{ text: string; line: number }>;
+  /**
+   * True when the plan says `allow_errors: true`: no implicit error gate is judged (absent means
+   * false; docs/gates.md).
+   */
+  allowErrors?: boolean;
   /** Regression gate floors by metric, when the plan sets them. */
   regression?: Record<string, number>;
   /**

@@ -154,6 +154,13 @@ const PLAN: SectionSpec = {
         'p99 < 50ms for "POST /orders"',
       ],
     },
+    {
+      key: "allow_errors",
+      kind: "boolean",
+      default: false,
+      description:
+        "Let failed requests pass: without an `error_rate` SLO over all requests, a run in which more than 1% of the judged requests failed gets the implicit gate `error_rate <= 1%` unless this is true (docs/gates.md).",
+    },
     { key: "regression", kind: "section", section: "regression" },
     { key: "search", kind: "section", section: "search" },
     {
@@ -165,6 +172,8 @@ const PLAN: SectionSpec = {
     },
   ],
   synonyms: {
+    ignore_errors: "allow_errors",
+    allow_failures: "allow_errors",
     slos: "slo",
     objectives: "slo",
     url: "target",

@@ -332,6 +332,11 @@ export interface ResolvedPlan {
   load: PlanLoad;
   /** The SLOs the run is judged by, in the plan's order. */
   slos: Slo[];
+  /**
+   * `allow_errors: true`: no implicit `error_rate <= 1%` gate for a plan without an `error_rate`
+   * SLO (runner/gates/implicit_error_gate.ts); absent means false.
+   */
+  allowErrors?: boolean;
   /** The plan's data files (`data`), when it has any. */
   data?: PlanDataSource[];
   /** The plan's per-request variables (`vars`), when it has any. */

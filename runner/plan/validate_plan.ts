@@ -100,6 +100,9 @@ export function validatePlan(
   const requestsOk = requests !== undefined &&
     !reader.issues.some((i) => i.path.startsWith("requests") && i.severity === "error");
   if (requestsOk) warnUnused(reader, get("data"), get("vars"), data, vars, requests);
+  const allowErrors = get("allow_errors")
+    ? reader.boolean(get("allow_errors")!, "allow_errors")
+    : false;
   const regression = get("regression") ? readRegression(reader, get("regression")!) : undefined;
   const search = get("search") ? readSearch(reader, get("search")!) : undefined;
   const failFast = get("fail_fast") ? reader.boolean(get("fail_fast")!, "fail_fast") : undefined;
@@ -153,6 +156,7 @@ export function validatePlan(
     ...(teardown.length ? { teardown } : {}),
     load,
     slos,
+    ...(allowErrors ? { allowErrors: true } : {}),
     ...(data.length ? { data } : {}),
     ...(vars.length ? { vars } : {}),
     ...(regression === undefined ? {} : { regression }),

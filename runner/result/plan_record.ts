@@ -55,6 +55,7 @@ export function planRecord(plan: ResolvedPlan): PlanRecord {
       })),
     },
     slos: plan.slos.map((s) => ({ text: s.text, line: s.line })),
+    ...(plan.allowErrors ? { allowErrors: true } : {}),
     ...(plan.regression === undefined ? {} : { regression: plan.regression }),
     ...(plan.overrides?.length ? { overrides: [...plan.overrides] } : {}),
   };

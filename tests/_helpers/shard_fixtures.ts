@@ -52,13 +52,14 @@ export function recordShard(
   p: ResolvedPlan,
   shard?: ShardSpec,
   startedAt = "2026-01-01T00:00:00.000Z",
+  failEvery = 200,
 ): RunResult {
   const { schedule, rec } = scheduleAndRecorder(p);
   const cursor = schedule.cursor(shard);
   for (; !cursor.done; cursor.advance()) {
     const { index, fireMs, stageIndex, labelIndex } = cursor;
     rec.scheduled(fireMs, stageIndex, labelIndex);
-    // A heavy tail: most requests 1-3 ms, every 97th 40-70 ms; some 500s.
+    // A heavy tail: most requests 1-3 ms, every 97th 40-70 ms; every `failEvery`th a 500.
     const serviceMs = index % 97 === 0 ? 40 + (index % 31) : 1 + (index * 7919 % 2000) / 1000;
     const lagMs = (index % 13) / 10;
     rec.sendLag(lagMs, stageIndex);
@@ -68,7 +69,7 @@ export function recordShard(
       fireMs,
       writtenMs: fireMs + lagMs,
       completedMs: fireMs + lagMs + serviceMs,
-      status: index % 200 === 0 ? 500 : 200,
+      status: index % failEvery === 0 ? 500 : 200,
       bytesSent: 40,
       bytesReceived: 100,
     };
@@ -90,7 +91,8 @@ export function recordShard(
 }
 
 /**
- * The results of all `count` shards, optionally started at different times.
+ * The results of all `count` shards, optionally started at different times, every `failEvery`th
+ * request answered 500 (default 200: 0.5% of them).
  *
  * @example
  * ```ts
@@ -102,9 +104,10 @@ export function shardResults(
   p: ResolvedPlan,
   count: number,
   startedAt?: (i: number) => string,
+  failEvery?: number,
 ): RunResult[] {
   return Array.from(
     { length: count },
-    (_, index) => recordShard(p, { index, count }, startedAt?.(index)),
+    (_, index) => recordShard(p, { index, count }, startedAt?.(index), failEvery),
   );
 }

@@ -94,3 +94,34 @@ export async function judgedRun(
     await Deno.remove(dir, { recursive: true });
   }
 }
+
+/**
+ * Plan "shop" without SLOs against a server that rejected every request of its judged stage
+ * (10,000 unexpected statuses after a clean warmup), judged by `judgeRun`: its one gate is the
+ * implicit `error_rate <= 1% (implicit)`, failed.
+ *
+ * @example
+ * ```ts
+ * import { rejectedRun } from "./_judged_results.ts";
+ * // (await rejectedRun()).verdicts[0].implicit; // true
+ * ```
+ */
+export async function rejectedRun(): Promise<RunResult> {
+  const result = gateResult([
+    {
+      name: "warm",
+      warmup: true,
+      ratePerSec: 100,
+      durationMs: 1_000,
+      labels: [{ label: "GET /a", response: scaledUs(100, 1) }],
+    },
+    {
+      name: "main",
+      ratePerSec: 1_000,
+      durationMs: 10_000,
+      labels: [{ label: "GET /a", response: scaledUs(0, 1), errors: 10_000 }],
+    },
+  ], { startedAt: "2025-02-09T00:00:00.000Z" });
+  await judgeRun(result);
+  return result;
+}

@@ -8,6 +8,9 @@ import { HOSTILE_PLAN_TEXT, markdownProblems } from "../_helpers/markdown_assert
 import { xunitProblems } from "../_helpers/junit_xsd.ts";
 import { ignoreWithout } from "../_helpers/test_tools.ts";
 import { xpath } from "../_helpers/xmllint.ts";
+import { abVerdict, headSloVerdicts } from "../../runner/gates/ab_verdict.ts";
+import { judgeRun } from "../../runner/gates/judge_run.ts";
+import { gateResult, scaledUs } from "../_helpers/gate_fixtures.ts";
 
 Deno.test("abRows(): base and head medians, the change with its interval, and the floor", () => {
   const ab = abResult(1.1);
@@ -76,4 +79,47 @@ Deno.test("abChartData() and renderAbHtml(): both curves per stage, each round's
   assert.match(html, /<title>FAIL: orders &lt;api&gt; A\/B · tailgate<\/title>/);
   assert.match(html, /<td>p50 head vs base: steady<\/td>/);
   assert.match(html, /<option value="0">steady<\/option>/);
+});
+
+Deno.test({
+  name: "renderAbJunit(): the cases share out the comparison's time, as the suite states it",
+  ignore: ignoreWithout("xmllint"),
+  fn: async () => {
+    const xml = renderAbJunit(abResult(1.1));
+    const times = (await xpath(xml, "//testcase/@time")).match(/time="[^"]*"/g)!
+      .map((t) => Number(t.slice(6, -1)));
+    assert.deepEqual(times, [40, 40, 40]);
+    assert.equal(await xpath(xml, "string(/testsuites/testsuite/@time)"), "120.000");
+  },
+});
+
+Deno.test("the A/B reports name the implicit error gate judged on head's runs as implicit", async () => {
+  const head = async (errors: number) => {
+    const r = gateResult([{
+      ratePerSec: 1000,
+      durationMs: 20_000,
+      labels: [{ label: "GET /", response: scaledUs(20_000 - errors, 1), errors }],
+    }]);
+    await judgeRun(r);
+    return r;
+  };
+  const ab = abResult(1);
+  ab.slos = headSloVerdicts([await head(2_000), await head(0)]);
+  ab.verdict = abVerdict(ab.comparisons, ab.slos);
+  assert.deepEqual(ab.slos.map((s) => [s.name, s.implicit, s.status]), [
+    ["error_rate <= 1% (implicit)", true, "fail"],
+  ]);
+  assert.match(
+    renderAbTerminal(ab),
+    /^SLO fail: error_rate <= 1% \(implicit\) \(head's 2 runs: 1 fail, 1 pass\)$/m,
+  );
+  assert.match(
+    renderAbMarkdown(ab),
+    /^\| fail \| error\\_rate &lt;= 1% \(implicit\) \| fail, pass \|$/m,
+  );
+  assert.match(
+    renderAbJunit(ab),
+    /<testcase name="error_rate &lt;= 1% \(implicit\)"[^>]*>\s*<failure/,
+  );
+  assert.match(renderAbHtml(ab), /<td>error_rate &lt;= 1% \(implicit\)<\/td>/);
 });

@@ -325,6 +325,71 @@ browserTest(
   },
 );
 
+browserTest(
+  "renderHtml() on a 400×800 screen: a failing gate the plan lists last is on the first screen",
+  async () => {
+    const dir = await Deno.makeTempDir({ prefix: "tailgate-html-" });
+    try {
+      // Eight passing gates before the failing one, a warning and a tool-limited run's reasons:
+      // everything that could push the failure down.
+      const result = reportResult();
+      const pass = result.verdicts.find((v) => v.status === "pass")!;
+      const fail = result.verdicts.find((v) => v.status === "fail")!;
+      result.verdicts = [
+        ...Array.from({ length: 8 }, (_, i) => ({ ...pass, name: `p${50 + i} < 5ms` })),
+        fail,
+      ];
+      result.warnings = [
+        "the baseline was recorded on a different machine or build (cpu: A vs B; cores: 2 vs " +
+        "4): numbers from different fingerprints do not compare",
+      ];
+      result.health.toolLimited = true;
+      result.health.reasons = [
+        "tailgate sent requests late: its send lag p99 was 35.23ms, above the 10ms a sound run " +
+        "allows; the generator, not the server, limited this run (use fewer requests per " +
+        "worker, more workers or a bigger machine)",
+        "tailgate's engine thread stalled: its stalls reach 12ms at p99, above the 10ms a sound " +
+        "run allows, so latencies at that percentile include the generator's own pauses",
+      ];
+      await using browser = await Chromium.launch({ widthPx: 400, heightPx: 800 });
+      const page = await openReport(browser, dir, result);
+      const seen = await page.evaluate<{
+        status: string;
+        badge: { left: number; top: number; right: number; bottom: number };
+        gate: { left: number; top: number };
+        name: string;
+        warningsTop: number;
+        viewport: [number, number];
+        scrollWidth: number;
+      }>(`(() => {
+        const row = document.querySelector("table.gates tbody tr");
+        const badge = row.querySelector(".badge");
+        const rect = (e) => { const r = e.getBoundingClientRect(); return { left: r.left, top: r.top, right: r.right, bottom: r.bottom }; };
+        return {
+          status: badge.textContent,
+          badge: rect(badge),
+          gate: rect(row.cells[1]),
+          name: row.cells[1].innerText,
+          warningsTop: document.getElementById("warnings").getBoundingClientRect().top,
+          viewport: [innerWidth, innerHeight],
+          scrollWidth: document.documentElement.scrollWidth,
+        };
+      })()`);
+      assert.deepEqual(seen.viewport, [400, 800]);
+      assert.equal(seen.scrollWidth, 400, "nothing wider than the screen");
+      assert.equal(seen.status, "fail");
+      assert.ok(seen.name.startsWith(`SLO ${fail.name}`), seen.name);
+      const b = seen.badge;
+      assert.ok(b.left >= 0 && b.right <= 400 && b.top >= 0 && b.bottom <= 800, JSON.stringify(b));
+      assert.ok(seen.gate.left < 400 && seen.gate.top < 800, JSON.stringify(seen.gate));
+      assert.ok(seen.warningsTop > b.bottom, "the warnings come after the gates");
+      assert.deepEqual(problems(page.events), []);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+);
+
 browserTest("renderHtml() shades where a windowed SLO failed on the latency chart", async () => {
   const dir = await Deno.makeTempDir({ prefix: "tailgate-html-" });
   try {

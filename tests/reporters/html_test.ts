@@ -8,6 +8,10 @@ import { formatDurationMs } from "../../runner/plan/units.ts";
 import { sampleResult, SECRET_TOKEN } from "../_helpers/result_fixtures.ts";
 import { HOSTILE, hostileResult, reportResult } from "../_helpers/report_fixtures.ts";
 import { HOSTILE_MARKDOWN, HOSTILE_TRAFFIC, withTraffic } from "./_traffic_results.ts";
+import { rejectedRun } from "./_judged_results.ts";
+import { toEncodedHistogram } from "../../runner/hdr/encoded_histogram.ts";
+import { pointsUs } from "../_helpers/gate_fixtures.ts";
+import type { Verdict } from "../../runner/model/run_result.ts";
 
 /** The contents of every `<script …>…</script>` element, with its attributes. */
 function scripts(html: string): Array<{ attributes: string; text: string }> {
@@ -137,14 +141,18 @@ Deno.test("renderHtml() never shows a secret header's value, only its template",
   assert.ok(html.includes("secret, not stored"));
 });
 
-Deno.test("renderHtml() shows warnings and a tool-limited run's reasons above the gates", () => {
+Deno.test("renderHtml() shows warnings and a tool-limited run's reasons right after the gates", () => {
   const result = reportResult();
   result.warnings = ["the baseline was recorded on a different machine"];
   result.health.toolLimited = true;
   result.health.reasons = ["send lag p99 4.2ms exceeds 1ms"];
   const html = renderHtml(result);
   const warnings = html.indexOf('<section class="warnings"');
-  assert.ok(warnings > 0 && warnings < html.indexOf('id="gates"'));
+  // The verdict and what failed lead; the warnings qualify them before anything else.
+  assert.ok(html.indexOf('id="verdict"') < html.indexOf('id="gates"'));
+  assert.ok(warnings > html.indexOf('id="gates"'));
+  assert.ok(warnings < html.indexOf('<nav class="toc"'));
+  assert.ok(warnings < html.indexOf('id="percentiles"'));
   const box = html.slice(warnings, html.indexOf("</section>", warnings));
   assert.ok(box.includes("the baseline was recorded on a different machine"));
   assert.ok(box.includes("send lag p99 4.2ms exceeds 1ms"));
@@ -240,4 +248,60 @@ Deno.test("renderHtml() of a result without traffic has no traffic section or li
     withIt.indexOf("</section>", withIt.indexOf('id="traffic"')) + "</section>\n".length,
   );
   assert.equal(withIt.replace(card, "").replace('<a href="#traffic">Traffic</a>', ""), without);
+});
+
+Deno.test("renderHtml() lists the gates failing first: fail, invalid, inconclusive, pass", () => {
+  const result = reportResult();
+  const gate = (name: string, status: Verdict["status"]): Verdict => ({
+    kind: "slo",
+    name,
+    status,
+    stageIndexes: [],
+    message: `${status}: ${name}`,
+  });
+  result.verdicts = [
+    gate("first pass", "pass"),
+    gate("first inconclusive", "inconclusive"),
+    gate("first fail", "fail"),
+    gate("only invalid", "invalid"),
+    gate("second pass", "pass"),
+    gate("second fail", "fail"),
+  ];
+  const rows = section(renderHtml(result), "gates").split("<tr>").slice(2);
+  const shown = rows.map((r) => /<div class="message">(\w+): ([^<]*)</.exec(r)?.slice(1, 3));
+  assert.deepEqual(shown, [
+    ["fail", "first fail"],
+    ["fail", "second fail"],
+    ["invalid", "only invalid"],
+    ["inconclusive", "first inconclusive"],
+    ["pass", "first pass"],
+    ["pass", "second pass"],
+  ]);
+  assert.equal(result.verdicts[0].name, "first pass", "the result's own order is left alone");
+});
+
+Deno.test("renderHtml() marks the implicit error gate of a plan without SLOs as implicit", async () => {
+  const html = renderHtml(await rejectedRun());
+  assert.match(html, /<section class="banner banner-fail"[^>]*>[\s\S]*FAIL: 1 of 1 gate failed/);
+  const row = section(html, "gates").split("<tr>").find((r) => r.includes("(implicit)"));
+  assert.ok(row, "no row for the implicit gate");
+  assert.match(row, /badge-fail/);
+  assert.match(row, /<span class="kind">implicit slo<\/span> error_rate &lt;= 1% \(implicit\)/);
+  assert.match(row, /`allow_errors: true` to let errors pass/);
+});
+
+Deno.test("renderHtml() says under the throughput chart why the sent rate dips: queued, none skipped", () => {
+  const result = reportResult();
+  for (const i of result.intervals) i.sentPerSec = i.intendedPerSec;
+  assert.ok(!section(renderHtml(result), "timeline").includes('id="sent-rate-note"'));
+  const dip = result.intervals.find((i) => i.intendedPerSec >= 30)!;
+  dip.sentPerSec = dip.intendedPerSec / 2;
+  result.health.queueWait = toEncodedHistogram(pointsUs([[40_000, 12]]));
+  const timeline = section(renderHtml(result), "timeline");
+  const note = /<p class="explain" id="sent-rate-note">([^<]*)<\/p>/.exec(timeline)?.[1];
+  assert.ok(note, "no note under the chart");
+  assert.ok(timeline.indexOf("chart-timeline-throughput") < timeline.indexOf("sent-rate-note"));
+  assert.match(note, /dips below the intended rate in 1 second/);
+  assert.match(note, /12 requests waited in tailgate&#39;s queue/);
+  assert.match(note, /None was skipped/);
 });

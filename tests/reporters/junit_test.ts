@@ -6,7 +6,9 @@ import { ignoreWithoutJunitparser, readWithJunitparser } from "../_helpers/junit
 import { overallStatus } from "../../reporters/overall_status.ts";
 import { SECRET_TOKEN } from "../_helpers/result_fixtures.ts";
 import { validateXml, xpath } from "../_helpers/xmllint.ts";
-import { judgedRun } from "./_judged_results.ts";
+import { judgedRun, rejectedRun } from "./_judged_results.ts";
+import { gateResult, scaledUs } from "../_helpers/gate_fixtures.ts";
+import { judgeRun } from "../../runner/gates/judge_run.ts";
 import { ignoreWithout } from "../_helpers/test_tools.ts";
 
 /** A test that drives `xmllint`: ignored where it is not installed (CI requires it). */
@@ -57,6 +59,7 @@ async function buildFixtures(): Promise<Record<string, RunResult>> {
     }, [1, 1.004, 0.996]),
     hostile: await hostile(),
     noVerdicts: await judgedRun({ slos: [] }),
+    implicit: await rejectedRun(),
   };
 }
 
@@ -110,11 +113,14 @@ Deno.test({
         { ...totals, skipped: want.skipped, time: undefined },
         name,
       );
-      // A report merger recomputes the totals from the cases: the same counts, and a time that
-      // is the cases' (never 0 for a run that measured something).
+      // A report merger recomputes the totals from the cases: the same counts, and the run's
+      // time, which the cases share out (not the gates' times added up: a multiple of it).
       const { time: recomputedTime, ...recomputed } = read.recomputed;
       assert.deepEqual(recomputed, { ...totals, skipped: want.skipped }, name);
-      assert.ok(recomputedTime > 0, `${name}: recomputed time ${recomputedTime}`);
+      const runSeconds = Math.round(result.run.durationMs) / 1000;
+      assert.ok(runSeconds > 0, name);
+      assert.ok(Math.abs(recomputedTime - runSeconds) < 1e-6, `${name}: ${recomputedTime}`);
+      assert.ok(Math.abs(read.suites[0].time - runSeconds) < 1e-6, `${name}: suite time`);
       const cases = read.suites[0].cases;
       // The terminal's "N gates" is the number of cases.
       if (result.verdicts.length) {
@@ -390,6 +396,43 @@ xmllintTest(
     assert.equal(await property(xml, `${key}.stalls.atMs`), "4000,9000");
     assert.equal(await property(xml, `${key}.bimodal.modesUs`), "1000,40000");
     assert.deepEqual(await xunitProblems(xml), []);
+  },
+);
+
+xmllintTest("renderJunit() names the implicit error gate as implicit: a failure", async () => {
+  const { implicit } = await fixtures();
+  const xml = renderJunit(implicit);
+  assert.equal(await count(xml, `${SUITE}/testcase`), 1);
+  assert.equal(await attr(xml, `${SUITE}/testcase/@name`), "error_rate <= 1% (implicit)");
+  assert.equal(await attr(xml, `${SUITE}/testcase/@classname`), "tailgate.shop.slo");
+  assert.match(
+    await attr(xml, `${SUITE}/testcase/failure/@message`),
+    /^failed: measured 100% .*`allow_errors: true` to let errors pass$/,
+  );
+});
+
+xmllintTest(
+  "renderJunit() shares the run's time out over the cases by the stages each judged",
+  async () => {
+    const stage = (ratePerSec: number, durationMs: number) => ({
+      ratePerSec,
+      durationMs,
+      labels: [{ label: "GET /a", response: scaledUs(ratePerSec * durationMs / 1000, 1) }],
+    });
+    const result = gateResult([stage(1_000, 2_000), stage(2_000, 6_000)], {
+      slos: ["p99 < 5ms at 1k/s", "p99 < 5ms at 2k/s", "p99 < 5ms"],
+    });
+    result.run.durationMs = 8_000;
+    await judgeRun(result);
+    const xml = renderJunit(result);
+    const times = [];
+    for (const i of [1, 2, 3]) {
+      times.push(Number(await attr(xml, `${SUITE}/testcase[${i}]/@time`)));
+    }
+    // 2 s, 6 s and both (8 s) of an 8 s run: an eighth, three eighths and a half of it.
+    assert.deepEqual(times, [1, 3, 4]);
+    assert.equal(Number(await attr(xml, `${SUITE}/@time`)), 8);
+    assert.equal(Number(await attr(xml, `/testsuites/@time`)), 8);
   },
 );
 

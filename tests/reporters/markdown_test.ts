@@ -7,7 +7,7 @@ import { KEY_LATENCY_COLUMNS, latencyUs } from "../../reporters/latency_columns.
 import { MARKDOWN_MAX_BYTES, renderMarkdown } from "../../reporters/markdown.ts";
 import { printable } from "../../runner/plan/printable.ts";
 import { gateResult, scaledUs, type StageSpec } from "../_helpers/gate_fixtures.ts";
-import { judgedRun } from "./_judged_results.ts";
+import { judgedRun, rejectedRun } from "./_judged_results.ts";
 import { HOSTILE_MARKDOWN, HOSTILE_TRAFFIC, TRAFFIC, withTraffic } from "./_traffic_results.ts";
 
 /** Splits a GFM table row into cells as GitHub does: a backslash escapes the next character. */
@@ -341,4 +341,14 @@ Deno.test("renderMarkdown() stays under the limit with thousands of data sources
   assert.equal(shownSources + hidden, 5_000);
   assert.match(text, /^… \d+ more vars \(see the HTML report\)$/m);
   assert.match(text, /7 requests were rendered when due/);
+});
+
+Deno.test("renderMarkdown() of a plan without SLOs whose requests all failed: ❌ fail, the implicit gate", async () => {
+  const text = renderMarkdown(await rejectedRun());
+  assert.match(text, /^## ❌ tailgate: shop — fail$/m);
+  assert.match(text, /1 gate: 1 fail/);
+  const row = text.split("\n").find((l) => l.includes("(implicit)"));
+  assert.ok(row, text);
+  assert.match(row, /^\| ❌ fail \| error\\_rate &lt;= 1% \(implicit\) \| 100% \| 1% \| /);
+  assert.match(row, /\\`allow\\_errors: true\\` to let errors pass \|$/);
 });

@@ -6,7 +6,7 @@ import type { RunResult } from "../../runner/model/run_result.ts";
 import { renderTerminal, shouldUseColor } from "../../reporters/terminal.ts";
 import { displayWidth } from "../../reporters/text_table.ts";
 import { sampleResult } from "../_helpers/result_fixtures.ts";
-import { judgedRun } from "./_judged_results.ts";
+import { judgedRun, rejectedRun } from "./_judged_results.ts";
 import { HOSTILE_TRAFFIC, withTraffic } from "./_traffic_results.ts";
 
 const ESC = "\x1b";
@@ -231,4 +231,14 @@ Deno.test("renderTerminal() of a result without traffic prints no traffic lines"
     withIt.split("\n").filter((l) => !/^(data|vars|rendered late): /.test(l)).join("\n"),
     text,
   );
+});
+
+Deno.test("renderTerminal() of a plan without SLOs whose requests all failed: the implicit gate, FAIL", async () => {
+  const lines = plain(await rejectedRun()).split("\n");
+  const gates = lines.slice(lines.indexOf("gates:") + 1);
+  const row = gates.find((l) => l.includes("error_rate <= 1% (implicit)"));
+  assert.ok(row, lines.join("\n"));
+  assert.match(row, /^ {2}✗ FAIL +error_rate <= 1% \(implicit\) +100% +vs 1%/);
+  assert.match(row, /`allow_errors: true` to let errors pass$/);
+  assert.equal(lines.at(-1), "✗ FAIL: 1 gate: 1 fail");
 });

@@ -152,3 +152,21 @@ Deno.test("planIssueAnnotations() points at the plan file itself when tailgate p
     "::unknown unit `sec` (hint: write `60s`)",
   ]);
 });
+
+Deno.test("annotationsFor() makes a failed implicit error gate an error on the plan file", async () => {
+  const result = gateResult([{
+    name: "main",
+    ratePerSec: 100,
+    durationMs: 10_000,
+    labels: [{ label: "GET /", response: scaledUs(0, 1), errors: 1_000 }],
+  }]);
+  result.plan.file = "plans/shop.yaml";
+  await judgeRun(result);
+  const lines = annotationsFor(result, PATHS);
+  assert.equal(lines.length, 1);
+  assert.match(
+    lines[0],
+    /^::error file=plans\/shop\.yaml,title=error_rate <= 1%25 \(implicit\)::shop: failed: measured 100%25/,
+  );
+  assert.match(lines[0], /`allow_errors: true` to let errors pass$/);
+});

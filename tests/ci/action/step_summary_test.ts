@@ -2,7 +2,10 @@ import assert from "node:assert/strict";
 import { appendStepSummary, renderCiSummary } from "../../../ci/action/step_summary.ts";
 import type { PlanOutcome } from "../../../ci/action/plan_outcome.ts";
 import { renderMarkdown } from "../../../reporters/markdown.ts";
-import { gateResult } from "../../_helpers/gate_fixtures.ts";
+import { gateResult, pointsUs } from "../../_helpers/gate_fixtures.ts";
+import { readOutcome } from "../../../ci/action/plan_outcome.ts";
+import { judgeRun } from "../../../runner/gates/judge_run.ts";
+import { join } from "node:path";
 import { HOSTILE_PLAN_TEXT, markdownProblems } from "../../_helpers/markdown_assertions.ts";
 
 function outcome(plan: string, exitCode: number, summaryMd?: string): PlanOutcome {
@@ -94,4 +97,28 @@ Deno.test("renderCiSummary() tells an I/O failure (exit 5) as one, with what was
     none,
     /No report: I\/O failure \(exit 5\); see the job log\.\n\n\*\*I\/O failure: html/,
   );
+});
+
+Deno.test("renderCiSummary() of a plan without SLOs whose every request failed: fail, the implicit gate", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "tailgate-summary-" });
+  try {
+    // What `tailgate run` leaves behind for a server that answered 403 to every request.
+    const result = gateResult([{
+      ratePerSec: 100,
+      durationMs: 10_000,
+      labels: [{ label: "GET /", response: pointsUs([]), errors: 1_000 }],
+    }]);
+    await judgeRun(result);
+    await Deno.writeTextFile(join(dir, "result.json"), JSON.stringify(result));
+    await Deno.writeTextFile(join(dir, "summary.md"), renderMarkdown(result));
+    const read = await readOutcome("plans/shop.yaml", dir, 1, "");
+    assert.equal(read.verdict, "fail");
+    const text = renderCiSummary([read], read.verdict);
+    assert.match(text, /^## tailgate: fail$/m);
+    assert.match(text, /^\| plans\/shop\.yaml \| shop \| \*\*fail\*\* \| 1 \(a gate failed\) \|$/m);
+    assert.match(text, /^## ❌ tailgate: shop — fail$/m);
+    assert.match(text, /^\| ❌ fail \| error\\_rate &lt;= 1% \(implicit\) \| 100% \| 1% \| /m);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

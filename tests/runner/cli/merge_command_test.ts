@@ -3,11 +3,17 @@ import { join } from "node:path";
 import { mergeCommand } from "../../../runner/cli/merge_command.ts";
 import { readRunResult } from "../../../runner/result/read_run_result.ts";
 import type { RunResult } from "../../../runner/model/run_result.ts";
-import { recordShard, shardPlan, shardResults } from "../../_helpers/shard_fixtures.ts";
+import { parseText } from "../../_helpers/plan_fixtures.ts";
+import { recordShard, SHARD_PLAN, shardPlan, shardResults } from "../../_helpers/shard_fixtures.ts";
 
-async function writeShards(dir: string, count: number): Promise<string[]> {
+async function writeShards(
+  dir: string,
+  count: number,
+  plan = shardPlan(),
+  failEvery?: number,
+): Promise<string[]> {
   const files: string[] = [];
-  for (const [i, r] of shardResults(shardPlan(), count).entries()) {
+  for (const [i, r] of shardResults(plan, count, undefined, failEvery).entries()) {
     const file = join(dir, `shard-${i}`, "result.json");
     await Deno.mkdir(join(dir, `shard-${i}`));
     await Deno.writeTextFile(file, JSON.stringify(r));
@@ -140,6 +146,42 @@ Deno.test("tailgate merge refuses an out folder that is the baseline folder befo
     );
     assert.equal(await Deno.readTextFile(history), "the history of plan `result`");
     assert.deepEqual([...Deno.readDirSync(baselines)].map((e) => e.name), ["result.json"]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("tailgate merge judges the implicit error gate of shards whose plan set no error SLO", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    // Every 20th request answered 500: 5% failed, and the plan says nothing about errors.
+    const noSlo = parseText(SHARD_PLAN.replace(/slo:\n.*\n/, "")).plan!;
+    assert.deepEqual(noSlo.slos, []);
+    const files = await writeShards(dir, 2, noSlo, 20);
+    for (const f of files) {
+      const shard = readRunResult(await Deno.readTextFile(f));
+      assert.ok(shard.ok && shard.result.verdicts.length === 0, "a shard is not judged");
+    }
+    const out = join(dir, "merged");
+    const outcome = await mergeCommand([...files, "--out", out, "--no-baseline", "--no-color"]);
+    assert.equal(outcome.exitCode, 1, outcome.errors.join("\n"));
+    const read = readRunResult(await Deno.readTextFile(join(out, "result.json")));
+    assert.ok(read.ok);
+    assert.deepEqual(read.result.verdicts.map((v) => [v.name, v.status, v.implicit]), [
+      ["error_rate <= 1% (implicit)", "fail", true],
+    ]);
+    // `allow_errors: true` travels in the shards' plan record: the merge judges no such gate.
+    const allowedPlan = parseText(SHARD_PLAN.replace(/slo:\n.*\n/, "allow_errors: true\n")).plan!;
+    await Deno.mkdir(join(dir, "allowed"));
+    const allowedFiles = await writeShards(join(dir, "allowed"), 2, allowedPlan, 20);
+    const allowed = await mergeCommand([
+      ...allowedFiles,
+      "--out",
+      join(dir, "allowed-merged"),
+      "--no-baseline",
+    ]);
+    assert.equal(allowed.exitCode, 0, allowed.errors.join("\n"));
+    assert.equal(allowed.result?.verdict?.summary, "no gates");
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -399,6 +399,43 @@ Deno.test("tailgate run on an untrusted certificate exits 4 up front, naming --c
   assert.equal(requests, 100);
 });
 
+Deno.test("tailgate run of a plan without SLOs against a server answering 403 fails, exit 1", async () => {
+  await using server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    () => new Response("forbidden", { status: 403 }),
+  );
+  await using dir = await tempDir();
+  const url = `http://127.0.0.1:${server.addr.port}`;
+  const outDir = join(String(dir), "out");
+  const outcome = await runPlanCommand(
+    { planPath: await planFile(String(dir), url), outDir, caCertFiles: [] },
+    () => {},
+  );
+  assert.equal(outcome.exitCode, 1, [...outcome.errors, outcome.output].join("\n"));
+  assert.match(outcome.output!, /error_rate <= 1% \(implicit\)/);
+  assert.match(outcome.output!, /✗ FAIL: 1 gate: 1 fail/);
+  assert.doesNotMatch(outcome.output!, /PASS/);
+  const read = readRunResult(await Deno.readTextFile(join(outDir, "result.json")));
+  assert.ok(read.ok);
+  assert.deepEqual(read.result.verdicts.map((v) => [v.name, v.status, v.implicit]), [
+    ["error_rate <= 1% (implicit)", "fail", true],
+  ]);
+  const md = await Deno.readTextFile(join(outDir, "summary.md"));
+  assert.match(md, /^## ❌ tailgate: cli-run — fail/);
+  // The plan's explicit word lets the errors pass.
+  const allowed = await runPlanCommand(
+    {
+      planPath: await planFile(String(dir), url, "allow_errors: true\n"),
+      outDir: join(String(dir), "allowed"),
+      caCertFiles: [],
+    },
+    () => {},
+  );
+  assert.equal(allowed.exitCode, 0, allowed.errors.join("\n"));
+  assert.equal(allowed.result?.verdict?.summary, "no gates");
+  assert.equal(allowed.result?.plan.allowErrors, true);
+});
+
 /** An in-process server on port 0 that answers `handler`, ended when disposed. */
 function localServer(handler: () => Response | Promise<Response>) {
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, handler);

@@ -278,3 +278,35 @@ Deno.test("a history that cannot be written is an I/O failure, named with its fo
   assert.ok(judged.notes.includes(judged.ioFailures[0]));
   assert.equal(result.verdict?.status, "pass", "the gates are judged all the same");
 });
+
+Deno.test("a run of a plan without SLOs whose every request failed is no silent pass", async () => {
+  const rejected = () =>
+    gateResult([{
+      name: "main",
+      ratePerSec: 1000,
+      durationMs: 10_000,
+      labels: [{ label: "GET /a", response: scaledUs(0, 1), errors: 10_000 }],
+    }]);
+  const result = rejected();
+  assert.deepEqual(await judgeRun(result, {}), { notes: [], ioFailures: [] });
+  assert.deepEqual(result.verdicts.map((v) => [v.name, v.status, v.implicit]), [
+    ["error_rate <= 1% (implicit)", "fail", true],
+  ]);
+  assert.equal(result.verdict?.status, "fail");
+  assert.equal(result.verdict?.summary, "1 gate: 1 fail");
+  assert.equal(gateExitCode(result.verdicts), 1);
+  // `allow_errors: true` is the plan's explicit word: nothing is judged.
+  const allowed = rejected();
+  allowed.plan.allowErrors = true;
+  await judgeRun(allowed, {});
+  assert.deepEqual(allowed.verdicts, []);
+  assert.equal(allowed.verdict?.summary, "no gates");
+  // The written SLOs come first, the implicit gate after them.
+  const withSlo = rejected();
+  withSlo.plan.slos = [{ text: "p99 < 5ms", line: 20 }];
+  await judgeRun(withSlo, {});
+  assert.deepEqual(withSlo.verdicts.map((v) => [v.name, v.status]), [
+    ["p99 < 5ms", "fail"],
+    ["error_rate <= 1% (implicit)", "fail"],
+  ]);
+});

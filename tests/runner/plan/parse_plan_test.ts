@@ -449,6 +449,18 @@ load:
   assert.deepEqual(errorsOf(map), ["4:5 this `{` is never closed"]);
 });
 
+Deno.test("parsePlan() reads `allow_errors`, refuses a non-boolean and suggests it for a slip", () => {
+  assert.equal(parseText(MINIMAL_PLAN).plan?.allowErrors, undefined);
+  assert.equal(parseText(MINIMAL_PLAN + "allow_errors: false\n").plan?.allowErrors, undefined);
+  assert.equal(parseText(MINIMAL_PLAN + "allow_errors: true\n").plan?.allowErrors, true);
+  assert.equal(errorsOf(parseText(MINIMAL_PLAN + "allow_errors: often\n")).length, 1);
+  const slip = parseText(MINIMAL_PLAN + "ignore_errors: true\n");
+  assert.deepEqual(errorsOf(slip), ["8:1 unknown key `ignore_errors`"]);
+  assert.equal(slip.issues[0].hint, "did you mean `allow_errors`?");
+  const typo = parseText(MINIMAL_PLAN + "allow_error: true\n");
+  assert.equal(typo.issues[0].hint, "did you mean `allow_errors`?");
+});
+
 Deno.test("parsePlan() warns when a window cannot hold enough requests at the plan's rate", () => {
   // 1k/s for 10 s: a 2 s window holds 2,000 requests, p99.9 needs 3,688 to pass.
   const parse = parseText(

@@ -50,3 +50,12 @@ load: { stages: [{ rate: 10/s, duration: 1s }] }
   const parts = JSON.stringify(plan!.requests[0].template);
   assert.ok(parts.includes("s3cr3t-token") && parts.includes("acme-secret-tenant"));
 });
+
+Deno.test("planRecord() keeps `allow_errors: true`, so a stored result is judged the same way", () => {
+  const allowed = parseText(MINIMAL_PLAN + "allow_errors: true\n").plan;
+  assert.ok(allowed);
+  assert.equal(planRecord(allowed).allowErrors, true);
+  const plain = parseText(MINIMAL_PLAN).plan;
+  assert.ok(plain);
+  assert.equal("allowErrors" in planRecord(plain), false, "absent means false");
+});
