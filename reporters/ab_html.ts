@@ -42,8 +42,9 @@ export function renderAbHtml(ab: AbResult): string {
       "comparisons",
       "Head against base",
       `<p class="explain">Each round ran base and head one after the other on this machine, in a ` +
-        `random order. A check pairs the two runs of each round: the change is head over base ` +
-        `(for throughput, the drop), its 95% interval from the spread of the rounds. A ` +
+        `random order. A check pairs the two runs of each round: the change is head against ` +
+        `base, better or worse (for throughput a drop is worse), its 95% interval from the ` +
+        `spread of the rounds. A ` +
         `<em>regression</em> is worse than the floor beyond Holm's level over all checks; ` +
         `<em>ok</em> means the interval stays within the floor; otherwise more rounds decide.</p>`,
       htmlTable(AB_HEADER, abRows(ab), { numeric: [2, 3, 4, 5, 6] }) +

@@ -14,6 +14,7 @@ import { errorTotal } from "../recorder/request_counts.ts";
 import type { RequestCounts, RunResult, Verdict } from "../model/run_result.ts";
 import type { Baseline } from "./baseline_types.ts";
 import { applyDecisionRule } from "./decision_rule.ts";
+import { formatChange } from "./format_change.ts";
 import { formatMetric } from "./format_metric.ts";
 import { metricEvidence } from "./gate_evidence.ts";
 import { holmLevels } from "./holm.ts";
@@ -32,12 +33,15 @@ export type RegressionMetric =
   | "error_rate"
   | "throughput";
 
-/** Metrics judged by default, and the relative change each must exceed to count. */
+/**
+ * Metrics judged by default, and the relative change each must exceed to count. Not `max`: one
+ * request decides it, so two runs of an unchanged build often differ by more than a floor (a plan
+ * can still name it under `regression:`).
+ */
 export const DEFAULT_REGRESSION_FLOORS: Readonly<Partial<Record<RegressionMetric, number>>> = {
   p50: 0.10,
   p99: 0.10,
   "p99.9": 0.20,
-  max: 0.20,
   error_rate: 0.001, // absolute: 0.1 percentage point
   throughput: 0.05,
 };
@@ -318,7 +322,7 @@ function judgeMetric(
         finite ? show(measured) : "failed requests"
       } against baseline ` +
       `${show(metric === "error_rate" ? mean(history) : reference)} (${
-        signed(change, metric)
+        formatChange(change, metric === "error_rate")
       }; floor ` +
       `${floorShown}; ${method}; limit ${show(bound)}); KS distance ${ctx.ks.toFixed(3)}${why}`,
   };
@@ -362,11 +366,4 @@ function mean(values: number[]): number {
 function relative(measured: number, reference: number, higherIsWorse: boolean): number {
   if (reference <= 0) return measured > 0 && higherIsWorse ? Infinity : 0;
   return higherIsWorse ? measured / reference - 1 : 1 - measured / reference;
-}
-
-function signed(change: number, metric: RegressionMetric): string {
-  const shown = metric === "error_rate"
-    ? `${+(change * 100).toFixed(2)} points`
-    : `${+(change * 100).toFixed(1)}%`;
-  return change >= 0 ? `${shown} worse` : `${shown.replace("-", "")} better`;
 }

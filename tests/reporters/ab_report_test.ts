@@ -14,9 +14,19 @@ Deno.test("abRows(): base and head medians, the change with its interval, and th
   const [row] = abRows(ab);
   assert.equal(row[0], "fail");
   assert.equal(row[1], "p50 head vs base: steady");
-  assert.match(row[4], /^\+10(\.\d)?%$/);
-  assert.match(row[5], /^\+\d+(\.\d)?% … \+\d+(\.\d)?%$/);
+  assert.match(row[4], /^10(\.\d)?% worse$/);
+  assert.match(row[5], /^\d+(\.\d)?% worse to \d+(\.\d)?% worse$/);
   assert.equal(row[6], "5%");
+});
+
+Deno.test("abRows() and the check's message write a faster head as better, never as a negative worse", () => {
+  const ab = abResult(0.9);
+  const [row] = abRows(ab);
+  assert.match(row[4], /^10(\.\d)?% better$/);
+  assert.match(row[5], /^\d+(\.\d)?% better to \d+(\.\d)?% better$/);
+  const shown = [renderAbTerminal(ab), renderAbMarkdown(ab), renderAbHtml(ab), renderAbJunit(ab)];
+  for (const text of shown) assert.doesNotMatch(text, /-\d+(\.\d+)?% worse/);
+  assert.match(ab.comparisons[0].message, /^ok: head 10(\.\d)?% better \(95% interval /);
 });
 
 Deno.test("renderAbTerminal() and renderAbMarkdown() state the verdict, each check and the rounds", () => {

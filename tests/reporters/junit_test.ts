@@ -54,7 +54,7 @@ async function buildFixtures(): Promise<Record<string, RunResult>> {
       scale: 1.3,
       slos: ["p99 < 5ms"],
       environment: { cpuModel: "new cpu" },
-    }, [1, 1.004, 0.996]),
+    }, [1, 1.004, 0.996, 1.002, 0.998]),
     hostile: await hostile(),
     noVerdicts: await judgedRun({ slos: [] }),
   };
@@ -283,7 +283,7 @@ xmllintTest(
     const failed = `${SUITE}/testcase[@classname='tailgate.shop.regression'][failure]`;
     assert.ok(await count(xml, failed) > 0);
     assert.match(await attr(xml, `${failed}[1]/failure`), /^KS distance: 0\.\d{3}$/m);
-    assert.equal(await property(xml, "baseline.runs"), "3");
+    assert.equal(await property(xml, "baseline.runs"), "5");
     assert.equal(await property(xml, "baseline.gitSha"), regression.baseline?.gitSha);
     assert.equal(regression.warnings?.length, 1, "the baseline's CPU differs");
     const out = (await attr(xml, `${SUITE}/system-out`)).split("\n");

@@ -84,9 +84,15 @@ Deno.test("against a tight history, a run 30% slower fails: beyond the bound and
   assert.ok(Math.abs(p99.margin! - (p99.bound! - p99.measured!) / p99.bound!) < 1e-12);
   assert.match(p99.message, /^regressed: .*prediction bound .* from 5 runs at 99\.9\d*%/);
   assert.equal(verdictOf(verdicts, "p50").status, "fail");
-  assert.equal(verdictOf(verdicts, "max").status, "fail", "30% is over max's 20% floor");
+  assert.ok(!verdicts.some((v) => v.name.startsWith("max ")), "max is no default metric");
   assert.equal(verdictOf(verdicts, "throughput").status, "pass");
   assert.equal(verdictOf(verdicts, "error_rate").status, "pass");
+});
+
+Deno.test("max is judged only when the plan names it under regression", () => {
+  const named = evaluateRegression(mainRun(1.3), history(TIGHT), { floors: { max: 0.2 } });
+  assert.deepEqual(named.map((v) => [v.name, v.status]), [["max vs baseline: main", "fail"]]);
+  assert.equal(DEFAULT_REGRESSION_FLOORS.max, undefined);
 });
 
 Deno.test("5% slower is beyond a tight bound but under the 10% floor, so it passes", () => {
