@@ -21,7 +21,7 @@ import {
   type RegressionMetric,
   sampleOf,
 } from "./regression.ts";
-import { isSufficient } from "./tail_samples.ts";
+import { isSufficient, requiredRequests } from "./tail_samples.ts";
 
 /** One round's two results. */
 export interface RoundPair {
@@ -98,7 +98,8 @@ export function compareRounds(
           },
           ...(thin === undefined ? {} : {
             short:
-              `p${q} needs 10 requests beyond it in every run; one had ${thin.response.totalCount} in all`,
+              `p${q} needs 10 requests beyond it in every run; one had ${thin.response.totalCount} ` +
+              `in all: run the stage for at least ${requiredRequests(q!)} requests`,
           }),
         });
       }

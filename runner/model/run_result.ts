@@ -309,8 +309,11 @@ export interface Verdict {
    * sends plus its measured floor. A fail must hold even with this much taken off.
    */
   generatorAllowance?: number;
-  /** Why an inconclusive verdict could not be decided (the message says it in words). */
-  causes?: Array<"sampling" | "generator" | "schedule">;
+  /**
+   * Why an inconclusive verdict could not be decided (the message says it in words); `history`:
+   * a regression check whose stored runs are too few or too scattered to bound the next one.
+   */
+  causes?: Array<"sampling" | "generator" | "schedule" | "history">;
   /**
    * Regression verdicts: two-sample Kolmogorov–Smirnov distance between this run's and the
    * baseline's response times (an effect size: a change of shape shows even when percentiles hold).

@@ -65,6 +65,10 @@ Deno.test("compareRounds(): a default tail percentile too thin to judge is skipp
     ["p99.9", "pass"],
     ["p99.99", "inconclusive"],
   ]);
+  assert.match(
+    named.find((c) => c.metric === "p99.99")!.message,
+    /one had 20000 in all: run the stage for at least 100000 requests/,
+  );
   const defaults = compareRounds(rounds(1), { "p99.99": 0.2 } as never, 0.999, false);
   assert.deepEqual(defaults, []);
 });
