@@ -8,6 +8,7 @@
  * @module
  */
 import type { AbResult } from "../runner/model/ab_result.ts";
+import { regressionOnlyWarning } from "../runner/gates/fail_on.ts";
 import { chartJsBundle } from "./_chart_js.ts";
 import { abChartData } from "./ab_chart_data.ts";
 import { AB_CLIENT_SCRIPT } from "./ab_html_client.ts";
@@ -27,6 +28,7 @@ import { htmlTable } from "./html_table.ts";
  */
 export function renderAbHtml(ab: AbResult): string {
   const v = ab.verdict;
+  const warning = regressionOnlyWarning(v);
   const option = (text: string, i: number) => `<option value="${i}">${escapeHtml(text)}</option>`;
   const sections = [
     `<section class="banner banner-${v.status}" id="verdict">
@@ -38,6 +40,8 @@ export function renderAbHtml(ab: AbResult): string {
       )
     }</p>
 </section>`,
+    warning === undefined ? "" : `<section class="warnings" id="warnings" role="alert">` +
+      `<h2>Warnings</h2><ul><li>${escapeHtml(warning)}</li></ul></section>`,
     htmlCard(
       "comparisons",
       "Head against base",

@@ -7,6 +7,7 @@
  * @module
  */
 import { formatChange, formatChangeRange } from "../runner/gates/format_change.ts";
+import { regressionOnlyWarning } from "../runner/gates/fail_on.ts";
 import { formatMetric } from "../runner/gates/format_metric.ts";
 import { median } from "../runner/gates/prediction_bound.ts";
 import type { AbResult } from "../runner/model/ab_result.ts";
@@ -77,6 +78,7 @@ export function renderAbTerminal(ab: AbResult): string {
     ...undecided,
     ...ab.slos.map((s) => `SLO ${s.status}: ${s.name} (${s.message})`),
     `rounds: ${ab.rounds.map((r) => r.order.join("→")).join(", ")}`,
+    ...[regressionOnlyWarning(ab.verdict)].flatMap((w) => w ? [`WARNING: ${w}`] : []),
     abHeadline(ab),
   ].join("\n");
 }
@@ -97,6 +99,9 @@ export function renderAbMarkdown(ab: AbResult): string {
     "",
     `**${esc(abHeadline(ab))}**`,
     "",
+    ...[regressionOnlyWarning(ab.verdict)].flatMap((w) =>
+      w ? [`> ⚠️ **Warning:** ${esc(w)}.`, ""] : []
+    ),
     `Base ${esc(ab.targets.base.url)} and head ${esc(ab.targets.head.url)} ran the plan in ` +
     `${ab.rounds.length} rounds on one machine, in a random order within each round. Each check ` +
     "compares the rounds pairwise: the change is head against base, better or worse (for " +

@@ -12,6 +12,7 @@ import { renderAbJunit } from "../../reporters/ab_junit.ts";
 import { renderAbMarkdown, renderAbTerminal } from "../../reporters/ab_report.ts";
 import { DEFAULT_ROUNDS, runAb } from "../ab/run_ab.ts";
 import { MIN_ROUNDS } from "../gates/paired_comparison.ts";
+import { runExitCode } from "../gates/run_verdict.ts";
 import { StepFailure } from "../session/mod.ts";
 import { EXIT_CODES, withIoFailures } from "../model/exit_codes.ts";
 import { parseDurationMs } from "../plan/units.ts";
@@ -20,7 +21,7 @@ import { type CommandOutcome, failed } from "./command.ts";
 import { checkOutDir } from "./out_dir.ts";
 import { planToRun } from "./plan_to_run.ts";
 import { OVERRIDE_HELP, OVERRIDE_OPTIONS, readOverrideArgs } from "./override_args.ts";
-import { argsError } from "./result_args.ts";
+import { argsError, failOnArg } from "./result_args.ts";
 
 /** The help of `tailgate ab`. */
 export const AB_HELP = `Usage: tailgate ab <plan.yaml> --base URL --head URL [options]
@@ -43,11 +44,15 @@ otherwise inconclusive (more rounds decide). SLOs are judged on head's runs.
   --ready-timeout DUR  how long a started target may take to be ready (default 60s)
   --out DIR            where ab.json, ab.md, ab.html, ab-junit.xml and runs/ go
                        (default ./tailgate-out/ab)
+  --fail-on WHAT       which undecided gates exit 3, as for \`tailgate run\`: inconclusive-slo
+                       (default: an undecided SLO; undecided comparisons alone exit 0 with a
+                       warning), inconclusive (any undecided gate) or fail (none)
 The plan's load can be changed for the comparison, as \`tailgate run\` does:
 ${OVERRIDE_HELP}
-Exit codes: 0 every gate passed, 1 a regression or a failed SLO, 2 invalid plan or usage,
-3 inconclusive or stopped, 4 a target could not be reached or started, 5 a file could not
-be written (over 0, 1 and 3).`;
+Exit codes: 0 every gate passed (or only comparisons were undecided: a warning), 1 a
+regression or a failed SLO, 2 invalid plan or usage, 3 an SLO inconclusive (any gate, with
+--fail-on inconclusive) or stopped, 4 a target could not be reached or started, 5 a file
+could not be written (over 0, 1 and 3).`;
 
 /** The options `parseArgs` reads (every one is in the help; a test keeps it so). */
 export const AB_OPTIONS = {
@@ -61,6 +66,7 @@ export const AB_OPTIONS = {
   seed: { type: "string" },
   "ready-timeout": { type: "string" },
   out: { type: "string" },
+  "fail-on": { type: "string" },
   ...OVERRIDE_OPTIONS,
 } as const;
 
@@ -119,9 +125,11 @@ export async function abCommand(
   }
   const ready = v["ready-timeout"] === undefined ? undefined : parseDurationMs(v["ready-timeout"]);
   if (ready !== undefined && !ready.ok) problems.push(`--ready-timeout: ${ready.message}`);
+  const failOn = failOnArg(v);
+  if (!failOn.ok) problems.push(failOn.error);
   const overrides = readOverrideArgs(v);
   if (!overrides.ok) problems.push(...overrides.errors);
-  if (problems.length || !overrides.ok) return failed(problems);
+  if (problems.length || !overrides.ok || !failOn.ok) return failed(problems);
   const outDir = v.out ?? join("tailgate-out", "ab");
   const loaded = await planToRun(
     planPath!,
@@ -176,11 +184,7 @@ export async function abCommand(
   ];
   const { written, errors } = await writeEach(files);
   ioFailures.push(...errors);
-  const verdictCode = ab.verdict.status === "pass"
-    ? EXIT_CODES.ok
-    : ab.verdict.status === "fail"
-    ? EXIT_CODES.gateFailed
-    : EXIT_CODES.invalidRun;
+  const verdictCode = runExitCode(ab.verdict, { failOn: failOn.failOn });
   return {
     exitCode: withIoFailures(verdictCode, ioFailures),
     errors: ioFailures,

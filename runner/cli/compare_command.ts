@@ -95,7 +95,8 @@ export async function compareCommand(args: string[]): Promise<CommandOutcome> {
     )
     : render(rows, verdicts, format === "md", a.plan.name !== b.plan.name);
   return {
-    exitCode: gateExitCode(verdicts, { allowInconclusive: true }),
+    // Two stored runs are no history: only a regression beyond doubt exits non-zero.
+    exitCode: gateExitCode(verdicts, { failOn: "fail" }),
     errors: [],
     notes: [],
     output,

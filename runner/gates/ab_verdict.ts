@@ -49,7 +49,8 @@ export function headSloVerdicts(heads: readonly RunResult[]): AbSloVerdict[] {
 
 /**
  * The one verdict: `fail` when a comparison regressed or an SLO failed, then `invalid`, then
- * `inconclusive`, else `pass`; with the tally in words.
+ * `inconclusive`, else `pass`; with the tally in words, and `regressionOnly` when only
+ * comparisons are undecided (no SLO).
  *
  * @example
  * ```ts
@@ -60,7 +61,7 @@ export function headSloVerdicts(heads: readonly RunResult[]): AbSloVerdict[] {
 export function abVerdict(
   comparisons: readonly AbComparison[],
   slos: readonly AbSloVerdict[],
-): { status: VerdictStatus; message: string } {
+): { status: VerdictStatus; message: string; regressionOnly?: true } {
   const all: VerdictStatus[] = [...comparisons.map((c) => c.status), ...slos.map((s) => s.status)];
   if (all.length === 0) {
     return { status: "inconclusive", message: "nothing was compared: no round completed soundly" };
@@ -76,8 +77,12 @@ export function abVerdict(
   const count = (s: VerdictStatus) => all.filter((x) => x === s).length;
   const tally = (["fail", "invalid", "inconclusive", "pass"] as const).filter((s) => count(s))
     .map((s) => `${count(s)} ${s}`).join(", ");
+  // As a run's verdict: only comparisons undecided, no SLO, is a warning by default (fail_on.ts).
+  const regressionOnly = status === "inconclusive" &&
+    !slos.some((s) => s.status === "inconclusive");
   return {
     status,
+    ...(regressionOnly ? { regressionOnly: true as const } : {}),
     message: `${all.length} gates: ${tally}` +
       (regressed
         ? ` (${regressed} regression${regressed === 1 ? "" : "s"} of head against base)`

@@ -128,6 +128,9 @@ export interface AbResult {
   }>;
   /** The plan's SLOs, judged on head's runs. */
   slos: AbSloVerdict[];
-  /** The one verdict: fail over inconclusive over pass, across comparisons and SLOs. */
-  verdict: { status: VerdictStatus; message: string };
+  /**
+   * The one verdict: fail over inconclusive over pass, across comparisons and SLOs;
+   * `regressionOnly` as a run's (run_result.ts): only comparisons are undecided, no SLO.
+   */
+  verdict: { status: VerdictStatus; message: string; regressionOnly?: true };
 }

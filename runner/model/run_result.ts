@@ -256,6 +256,11 @@ export interface RunVerdict {
   /** Why the run is invalid or failed whatever its gates say (stopped early, target lost). */
   reason?: string;
   /**
+   * Set when the status is `inconclusive` and every undecided gate is a regression check (none
+   * an SLO): by default such a run is a warning and exits 0 (`--fail-on`, docs/gates.md).
+   */
+  regressionOnly?: true;
+  /**
    * Set when the target stopped answering during the run (only connection failures from some
    * point to the end): the run exits with the target-unreachable code whatever its gates say.
    */

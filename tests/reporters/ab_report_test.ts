@@ -87,3 +87,21 @@ Deno.test("abChartData() and renderAbHtml(): both curves per stage, each round's
   assert.match(html, /<td>p50 head vs base: steady<\/td>/);
   assert.match(html, /<option value="0">steady<\/option>/);
 });
+
+Deno.test("the A/B reports warn when only comparisons are undecided, and abVerdict() records it", () => {
+  // Head's own noise of up to 10% a round: a change under the floor cannot be ruled out.
+  const ab = abResult(1, "orders", [1.08, 0.98, 1.1, 0.99, 1]);
+  assert.equal(ab.verdict.status, "inconclusive", ab.verdict.message);
+  assert.equal(ab.verdict.regressionOnly, true);
+  assert.ok(ab.slos.every((s) => s.status === "pass"));
+  const warning = /only regression checks are undecided: a warning, not a failure/;
+  assert.match(renderAbTerminal(ab).split("\n").at(-2)!, /^WARNING: /);
+  for (
+    const text of [renderAbTerminal(ab), renderAbMarkdown(ab), renderAbHtml(ab), renderAbJunit(ab)]
+  ) {
+    assert.match(text, warning);
+  }
+  for (const text of [renderAbTerminal(abResult(1.1)), renderAbMarkdown(abResult(1))]) {
+    assert.doesNotMatch(text, warning);
+  }
+});

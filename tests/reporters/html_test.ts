@@ -8,6 +8,7 @@ import { formatDurationMs } from "../../runner/plan/units.ts";
 import { sampleResult, SECRET_TOKEN } from "../_helpers/result_fixtures.ts";
 import { HOSTILE, hostileResult, reportResult } from "../_helpers/report_fixtures.ts";
 import { HOSTILE_MARKDOWN, HOSTILE_TRAFFIC, withTraffic } from "./_traffic_results.ts";
+import { judgedRun, undecidedRegressionRun } from "./_judged_results.ts";
 
 /** The contents of every `<script …>…</script>` element, with its attributes. */
 function scripts(html: string): Array<{ attributes: string; text: string }> {
@@ -240,4 +241,16 @@ Deno.test("renderHtml() of a result without traffic has no traffic section or li
     withIt.indexOf("</section>", withIt.indexOf('id="traffic"')) + "</section>\n".length,
   );
   assert.equal(withIt.replace(card, "").replace('<a href="#traffic">Traffic</a>', ""), without);
+});
+
+Deno.test("renderHtml() says in the banner and the warnings box when only regression checks are undecided", async () => {
+  const html = renderHtml(await undecidedRegressionRun());
+  assert.match(
+    html,
+    /<h1>INCONCLUSIVE: \d+ of \d+ gates could not be decided by this run \(regression checks only: a warning; each says why/,
+  );
+  const box = html.slice(html.indexOf('<section class="warnings"'));
+  assert.match(box, /<li>Only regression checks are undecided: a warning, not a failure/);
+  const slo = renderHtml(await judgedRun({ slos: ['p99.99 < 5ms for "GET /a"'] }));
+  assert.doesNotMatch(slo, /regression checks only|Only regression checks/);
 });

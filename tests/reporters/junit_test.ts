@@ -6,7 +6,7 @@ import { ignoreWithoutJunitparser, readWithJunitparser } from "../_helpers/junit
 import { overallStatus } from "../../reporters/overall_status.ts";
 import { SECRET_TOKEN } from "../_helpers/result_fixtures.ts";
 import { validateXml, xpath } from "../_helpers/xmllint.ts";
-import { judgedRun } from "./_judged_results.ts";
+import { judgedRun, undecidedRegressionRun } from "./_judged_results.ts";
 import { ignoreWithout } from "../_helpers/test_tools.ts";
 
 /** A test that drives `xmllint`: ignored where it is not installed (CI requires it). */
@@ -390,5 +390,22 @@ xmllintTest(
     assert.equal(await property(xml, `${key}.stalls.atMs`), "4000,9000");
     assert.equal(await property(xml, `${key}.bimodal.modesUs`), "1000,40000");
     assert.deepEqual(await xunitProblems(xml), []);
+  },
+);
+
+xmllintTest(
+  "renderJunit() skips undecided regression checks and says in system-out that they are a warning",
+  async () => {
+    const result = await undecidedRegressionRun();
+    const xml = renderJunit(result);
+    assert.equal(await attr(xml, `${SUITE}/@failures`), "0");
+    const skipped = result.verdicts.filter((v) => v.status === "inconclusive").length;
+    assert.ok(skipped > 0);
+    assert.equal(await attr(xml, `${SUITE}/@skipped`), String(skipped));
+    const out = (await attr(xml, `${SUITE}/system-out`)).split("\n");
+    assert.ok(
+      out.some((l) => l.startsWith("warning: only regression checks are undecided")),
+      out.join("\n"),
+    );
   },
 );

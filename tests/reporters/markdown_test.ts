@@ -7,7 +7,7 @@ import { KEY_LATENCY_COLUMNS, latencyUs } from "../../reporters/latency_columns.
 import { MARKDOWN_MAX_BYTES, renderMarkdown } from "../../reporters/markdown.ts";
 import { printable } from "../../runner/plan/printable.ts";
 import { gateResult, scaledUs, type StageSpec } from "../_helpers/gate_fixtures.ts";
-import { judgedRun } from "./_judged_results.ts";
+import { judgedRun, undecidedRegressionRun } from "./_judged_results.ts";
 import { HOSTILE_MARKDOWN, HOSTILE_TRAFFIC, TRAFFIC, withTraffic } from "./_traffic_results.ts";
 
 /** Splits a GFM table row into cells as GitHub does: a backslash escapes the next character. */
@@ -341,4 +341,15 @@ Deno.test("renderMarkdown() stays under the limit with thousands of data sources
   assert.equal(shownSources + hidden, 5_000);
   assert.match(text, /^… \d+ more vars \(see the HTML report\)$/m);
   assert.match(text, /7 requests were rendered when due/);
+});
+
+Deno.test("renderMarkdown() quotes a warning under the facts when only regression checks are undecided", async () => {
+  const text = renderMarkdown(await undecidedRegressionRun());
+  const lines = text.split("\n");
+  assert.match(lines[0], /— inconclusive$/);
+  const at = lines.findIndex((l) => l.startsWith("> ⚠️ **Warning:** only regression checks"));
+  assert.ok(at > 0 && at < lines.indexOf("### Gates"), text);
+  assert.match(lines[at], /a warning, not a failure \(exit 0\)/);
+  const slo = await judgedRun({ slos: ['p99.99 < 5ms for "GET /a"'] });
+  assert.doesNotMatch(renderMarkdown(slo), /only regression checks/);
 });

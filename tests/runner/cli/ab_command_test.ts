@@ -128,3 +128,15 @@ Deno.test("ab's --base-ready and --head-ready need their start command and an ht
     "--head-ready `/h` is not an http(s) URL",
   ]);
 });
+
+Deno.test("ab's --fail-on takes run's values and refuses the rest before anything runs", async () => {
+  const outcome = await abCommand([
+    "plan.yaml",
+    ...["--base", "http://127.0.0.1:9001", "--head", "http://127.0.0.1:9002"],
+    ...["--fail-on", "never"],
+  ], () => {});
+  assert.equal(outcome.exitCode, EXIT_CODES.usage);
+  assert.deepEqual(outcome.errors, [
+    "--fail-on: `never` is not one of inconclusive, inconclusive-slo, fail",
+  ]);
+});

@@ -83,3 +83,21 @@ Deno.test("headSloVerdicts(): an SLO fails when a head run failed it, passes whe
   assert.equal(abVerdict([], [slo]).status, "fail");
   assert.equal(abVerdict([], []).status, "inconclusive");
 });
+
+Deno.test("abVerdict(): inconclusive comparisons alone are regression-only; an undecided SLO is not", () => {
+  const headNoise = [1.08, 0.98, 1.1, 0.99, 1];
+  const pairs = [1, 1.15, 0.9, 1.1, 0.95].map((n, i) => ({
+    base: run(n),
+    head: run(n * headNoise[i]),
+  }));
+  const checks = compareRounds(pairs, { p50: 0.05 }, 0.999, true);
+  assert.ok(checks.some((c) => c.status === "inconclusive"), JSON.stringify(checks));
+  const passing = headSloVerdicts(pairs.map((p) => p.head));
+  assert.deepEqual(passing.map((s) => s.status), ["pass"]);
+  assert.deepEqual(abVerdict(checks, passing).regressionOnly, true);
+  const late = headSloVerdicts([...pairs.map((p) => p.head), run(1, { toolLimited: true })]);
+  assert.deepEqual(late.map((s) => s.status), ["inconclusive"]);
+  assert.equal(abVerdict(checks, late).status, "inconclusive");
+  assert.equal(abVerdict(checks, late).regressionOnly, undefined);
+  assert.equal(abVerdict([], []).regressionOnly, undefined, "nothing compared is no warning");
+});
