@@ -13,6 +13,7 @@ import { renderAbMarkdown, renderAbTerminal } from "../../reporters/ab_report.ts
 import { DEFAULT_ROUNDS, runAb } from "../ab/run_ab.ts";
 import { MIN_ROUNDS } from "../gates/paired_comparison.ts";
 import { runExitCode } from "../gates/run_verdict.ts";
+import { undecidableTails } from "../gates/undecidable_tails.ts";
 import { StepFailure } from "../session/mod.ts";
 import { EXIT_CODES, withIoFailures } from "../model/exit_codes.ts";
 import { parseDurationMs } from "../plan/units.ts";
@@ -30,7 +31,9 @@ Compares two builds of a service on this machine: base and head run the plan's s
 rounds, one after the other in a random order within each round, so both see the same machine.
 Each gated (stage, label, metric) is judged on the rounds' paired changes: a regression is worse
 than the plan's regression floor beyond Holm's level; ok is a 95% interval within the floor;
-otherwise inconclusive (more rounds decide). SLOs are judged on head's runs.
+otherwise inconclusive (more rounds decide). SLOs are judged on head's runs. A tail percentile
+that one round's stage is too short to judge is said before the rounds, with the length that
+would decide it.
   --base URL           the base build's URL (e.g. the main branch)
   --head URL           the head build's URL (e.g. the pull request)
   --base-start CMD     start base with this command (sh -c) before each of its runs, and stop
@@ -131,11 +134,11 @@ export async function abCommand(
   if (!overrides.ok) problems.push(...overrides.errors);
   if (problems.length || !overrides.ok || !failOn.ok) return failed(problems);
   const outDir = v.out ?? join("tailgate-out", "ab");
-  const loaded = await planToRun(
-    planPath!,
-    progress,
-    overrides.overrides ? { overrides: overrides.overrides } : {},
-  );
+  const loaded = await planToRun(planPath!, progress, {
+    ...(overrides.overrides ? { overrides: overrides.overrides } : {}),
+    // Said before the rounds: a tail percentile one round cannot decide, and how long would.
+    warnings: undecidableTails,
+  });
   if ("outcome" in loaded) return loaded.outcome;
   const outProblem = await checkOutDir(outDir);
   if (outProblem) return failed(outProblem);
