@@ -26,7 +26,9 @@
  */
 export {
   type ConfirmOptions,
+  DEFAULT_FAIL_ON,
   exitCodeOf,
+  type FailOn,
   judge,
   type Judgement,
   type JudgeOptions,

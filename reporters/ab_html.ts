@@ -8,6 +8,7 @@
  * @module
  */
 import type { AbResult } from "../runner/model/ab_result.ts";
+import { regressionOnlyWarning } from "../runner/gates/fail_on.ts";
 import { chartJsBundle } from "./_chart_js.ts";
 import { abChartData } from "./ab_chart_data.ts";
 import { AB_CLIENT_SCRIPT } from "./ab_html_client.ts";
@@ -27,6 +28,7 @@ import { htmlTable } from "./html_table.ts";
  */
 export function renderAbHtml(ab: AbResult): string {
   const v = ab.verdict;
+  const warning = regressionOnlyWarning(v);
   const option = (text: string, i: number) => `<option value="${i}">${escapeHtml(text)}</option>`;
   const sections = [
     `<section class="banner banner-${v.status}" id="verdict">
@@ -38,12 +40,15 @@ export function renderAbHtml(ab: AbResult): string {
       )
     }</p>
 </section>`,
+    warning === undefined ? "" : `<section class="warnings" id="warnings" role="alert">` +
+      `<h2>Warnings</h2><ul><li>${escapeHtml(warning)}</li></ul></section>`,
     htmlCard(
       "comparisons",
       "Head against base",
       `<p class="explain">Each round ran base and head one after the other on this machine, in a ` +
-        `random order. A check pairs the two runs of each round: the change is head over base ` +
-        `(for throughput, the drop), its 95% interval from the spread of the rounds. A ` +
+        `random order. A check pairs the two runs of each round: the change is head against ` +
+        `base, better or worse (for throughput a drop is worse), its 95% interval from the ` +
+        `spread of the rounds. A ` +
         `<em>regression</em> is worse than the floor beyond Holm's level over all checks; ` +
         `<em>ok</em> means the interval stays within the floor; otherwise more rounds decide.</p>`,
       htmlTable(AB_HEADER, abRows(ab), { numeric: [2, 3, 4, 5, 6] }) +

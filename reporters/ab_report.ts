@@ -6,9 +6,11 @@
  *
  * @module
  */
+import { formatChange, formatChangeRange } from "../runner/gates/format_change.ts";
+import { regressionOnlyWarning } from "../runner/gates/fail_on.ts";
 import { formatMetric } from "../runner/gates/format_metric.ts";
 import { median } from "../runner/gates/prediction_bound.ts";
-import type { AbComparison, AbResult } from "../runner/model/ab_result.ts";
+import type { AbResult } from "../runner/model/ab_result.ts";
 import { markdownText } from "./markdown_escape.ts";
 import { markdownTable } from "./markdown_table.ts";
 
@@ -21,7 +23,8 @@ export const AB_HEADER = ["status", "check", "base", "head", "change", "95% inte
  * @example
  * ```ts
  * import { abRows } from "./ab_report.ts";
- * // abRows(ab)[0] → ["fail", "p99 head vs base: steady", "10.2ms", "11.3ms", "+10.4%", "+8.1% … +12.9%", "5%"]
+ * // abRows(ab)[0] → ["fail", "p99 head vs base: steady", "10.2ms", "11.3ms", "10.4% worse",
+ * //   "8.1% worse to 12.9% worse", "5%"]
  * ```
  */
 export function abRows(ab: AbResult): string[][] {
@@ -30,10 +33,8 @@ export function abRows(ab: AbResult): string[][] {
     c.name,
     c.base.length ? formatMetric(median(c.base), c.unit) : "-",
     c.head.length ? formatMetric(median(c.head), c.unit) : "-",
-    change(c, c.change),
-    Number.isFinite(c.ci95[0]) && Number.isFinite(c.ci95[1])
-      ? `${change(c, c.ci95[0])} … ${change(c, c.ci95[1])}`
-      : "-",
+    c.base.length ? formatChange(c.change, c.metric === "error_rate") : "-",
+    formatChangeRange(c.ci95[0], c.ci95[1], c.metric === "error_rate"),
     c.metric === "error_rate"
       ? `${+(c.floor * 100).toFixed(2)} points`
       : `${+(c.floor * 100).toFixed(1)}%`,
@@ -77,6 +78,7 @@ export function renderAbTerminal(ab: AbResult): string {
     ...undecided,
     ...ab.slos.map((s) => `SLO ${s.status}: ${s.name} (${s.message})`),
     `rounds: ${ab.rounds.map((r) => r.order.join("→")).join(", ")}`,
+    ...[regressionOnlyWarning(ab.verdict)].flatMap((w) => w ? [`WARNING: ${w}`] : []),
     abHeadline(ab),
   ].join("\n");
 }
@@ -97,10 +99,13 @@ export function renderAbMarkdown(ab: AbResult): string {
     "",
     `**${esc(abHeadline(ab))}**`,
     "",
+    ...[regressionOnlyWarning(ab.verdict)].flatMap((w) =>
+      w ? [`> ⚠️ **Warning:** ${esc(w)}.`, ""] : []
+    ),
     `Base ${esc(ab.targets.base.url)} and head ${esc(ab.targets.head.url)} ran the plan in ` +
     `${ab.rounds.length} rounds on one machine, in a random order within each round. Each check ` +
-    "compares the rounds pairwise: the change is head over base (for throughput, a drop), its 95% " +
-    "interval from the rounds' spread; a regression is worse than the floor beyond Holm's level, " +
+    "compares the rounds pairwise: the change is head against base, better or worse (for " +
+    "throughput a drop is worse), its 95% interval from the rounds' spread; a regression is worse than the floor beyond Holm's level, " +
     "ok is an interval within the floor.",
     "",
     ...markdownTable(
@@ -128,11 +133,4 @@ export function renderAbMarkdown(ab: AbResult): string {
     `Rounds: ${ab.rounds.map((r) => `${r.index}: ${r.order.join(" then ")}`).join("; ")}.`,
     "",
   ].join("\n");
-}
-
-function change(c: AbComparison, x: number): string {
-  if (!Number.isFinite(x)) return "-";
-  return c.metric === "error_rate"
-    ? `${x >= 0 ? "+" : ""}${+(x * 100).toFixed(2)} points`
-    : `${x >= 0 ? "+" : ""}${+(x * 100).toFixed(1)}%`;
 }

@@ -5,6 +5,7 @@
  * @module
  */
 import { formatMetric } from "../runner/gates/format_metric.ts";
+import { regressionOnlyWarning } from "../runner/gates/fail_on.ts";
 import { formatDurationMs } from "../runner/plan/units.ts";
 import { errorTotal } from "../runner/recorder/request_counts.ts";
 import type { RunResult, Verdict, VerdictStatus } from "../runner/model/run_result.ts";
@@ -52,7 +53,9 @@ export function verdictBanner(result: RunResult): string {
       : `FAIL: ${count("fail")} of ${n} gate${n === 1 ? "" : "s"} failed`,
     inconclusive: `INCONCLUSIVE: ${count("inconclusive")} of ${n} gate${
       n === 1 ? "" : "s"
-    } could not be decided by this run (each says why and what would decide it)`,
+    } could not be decided by this run (${
+      overall.regressionOnly ? "regression checks only: a warning; " : ""
+    }each says why and what would decide it)`,
     invalid: overall.reason !== undefined
       ? `INVALID: ${overall.reason}`
       : `INVALID: ${count("invalid")} of ${n} gate${n === 1 ? "" : "s"} could not be judged`,
@@ -75,7 +78,8 @@ export function verdictBanner(result: RunResult): string {
 }
 
 /**
- * The warnings every report must show: the result's own, an early stop, a tool-limited run.
+ * The warnings every report must show: regression checks that alone are undecided, the result's
+ * own, an early stop, a tool-limited run.
  * Empty when there are none.
  *
  * @example
@@ -85,7 +89,11 @@ export function verdictBanner(result: RunResult): string {
  * ```
  */
 export function warningsBox(result: RunResult): string {
-  const items: string[] = [...(result.warnings ?? [])];
+  const undecided = regressionOnlyWarning(overallStatus(result));
+  const items: string[] = [
+    ...(undecided === undefined ? [] : [`${undecided[0].toUpperCase()}${undecided.slice(1)}.`]),
+    ...(result.warnings ?? []),
+  ];
   if (!result.run.complete) {
     items.push(
       `The run was stopped early (${result.run.stopReason}): the numbers are what was measured ` +

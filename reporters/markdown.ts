@@ -10,12 +10,14 @@ import { ksByStage } from "./shape_vs_baseline.ts";
 import { timeDomainLines } from "./time_domain_lines.ts";
 import { floorSentence } from "./floor_text.ts";
 import { formatMetric } from "../runner/gates/format_metric.ts";
+import { regressionOnlyWarning } from "../runner/gates/fail_on.ts";
 import { formatDurationMs, formatRatePerSec } from "../runner/plan/units.ts";
 import { errorTotal } from "../runner/recorder/request_counts.ts";
 import type {
   BaselineReference,
   EncodedHistogram,
   RunResult,
+  RunVerdict,
   StepRecord,
   TrafficRecord,
   Verdict,
@@ -106,6 +108,7 @@ function render(result: RunResult, options: MarkdownOptions, caps: Caps): string
     "",
     facts.join(" · "),
     "",
+    ...regressionWarning(overall),
     ...gates(result.verdicts, caps, esc),
     ...latency(result, caps, esc),
     ...health(result, caps, esc),
@@ -118,6 +121,12 @@ function render(result: RunResult, options: MarkdownOptions, caps: Caps): string
       : `[Full report (HTML)](${markdownUrl(options.htmlUrl)})`,
     "",
   ].join("\n");
+}
+
+/** The undecided regression checks' warning, above the gates (fail_on.ts words it). */
+function regressionWarning(overall: RunVerdict): string[] {
+  const warning = regressionOnlyWarning(overall);
+  return warning === undefined ? [] : [`> ⚠️ **Warning:** ${markdownText(warning)}.`, ""];
 }
 
 function gates(verdicts: readonly Verdict[], caps: Caps, esc: (t: string) => string): string[] {

@@ -19,6 +19,7 @@ import type {
   VerdictStatus,
 } from "../runner/model/run_result.ts";
 import { formatMetric } from "../runner/gates/format_metric.ts";
+import { regressionOnlyWarning } from "../runner/gates/fail_on.ts";
 import { type LatencyColumn, latencyColumnTitle, latencyUs } from "./latency_columns.ts";
 import { overallStatus } from "./overall_status.ts";
 import { printable } from "../runner/plan/printable.ts";
@@ -156,6 +157,8 @@ export function renderTerminal(result: RunResult, options: TerminalOptions): str
     for (const r of h.reasons) lines.push(`  - ${printable(r)}`);
   }
   const overall = overallStatus(result);
+  const warning = regressionOnlyWarning(overall);
+  if (warning !== undefined) lines.push("", paint("yellow", `WARNING: ${warning}`));
   const verdict = `${STATUS_MARK[overall.status]} ${overall.status.toUpperCase()}: ` +
     overall.summary + (overall.reason === undefined ? "" : ` (${overall.reason})`);
   lines.push("", paint("bold", paint(STATUS_STYLE[overall.status], verdict)));

@@ -6,6 +6,7 @@
  */
 import { BASELINE_MODES } from "./baseline_policy.ts";
 import { FAIL_ON_VALUES, type FailOn } from "./verdict.ts";
+import { readFailOn } from "../../runner/gates/fail_on.ts";
 import { planPatterns } from "./expand_plans.ts";
 import { type AbInputs, reportFormats } from "./tailgate_args.ts";
 
@@ -28,7 +29,7 @@ export const INPUT_DEFAULTS = {
   "update-baseline": "auto",
   "cache-key": "tailgate-baselines",
   report: "json,html,junit,md,hlog",
-  "fail-on": "inconclusive",
+  "fail-on": "inconclusive-slo",
   confirm: "0",
   "fail-fast": "",
   target: "",
@@ -131,10 +132,8 @@ export function readRunInputs(
     errors.push(`TAILGATE_UPDATE_BASELINE: \`${update}\` must be true or false here`);
   }
   // `insufficient` is the name tailgate's results used before format 3 for `inconclusive`.
-  const failOn = get("fail-on") === "insufficient" ? "inconclusive" : get("fail-on");
-  if (!(FAIL_ON_VALUES as readonly string[]).includes(failOn)) {
-    errors.push(`fail-on: \`${failOn}\` is not one of ${FAIL_ON_VALUES.join(", ")}`);
-  }
+  const failOn = readFailOn(get("fail-on"), FAIL_ON_VALUES);
+  if (!failOn.ok) errors.push(`fail-on: ${failOn.error}`);
   const confirm = Number(get("confirm"));
   if (!(Number.isInteger(confirm) && confirm >= 0 && confirm <= 10)) {
     errors.push(`confirm: \`${get("confirm")}\` is not a whole number of reruns from 0 to 10`);
@@ -179,7 +178,7 @@ export function readRunInputs(
   if (out === "") errors.push("out: empty; name the output folder, e.g. tailgate-out");
   const baselineDir = get("baseline-dir");
   if (mode !== "none" && baselineDir === "") errors.push("baseline-dir: empty");
-  if (errors.length) return { ok: false, errors };
+  if (errors.length || !failOn.ok) return { ok: false, errors };
   return {
     ok: true,
     inputs: {
@@ -191,7 +190,7 @@ export function readRunInputs(
       ...(mode === "none" ? {} : { baselineDir }),
       updateBaseline: mode !== "none" && update === "true",
       committed: mode === "committed",
-      failOn: failOn as FailOn,
+      failOn: failOn.failOn,
       ...(confirm > 0 ? { confirm } : {}),
       ...(failFast ? { failFast: failFast === "true" } : {}),
       ...(shard ? { shard } : {}),

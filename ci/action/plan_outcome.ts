@@ -9,7 +9,8 @@ import { MAX_RESULT_BYTES, readRunResult } from "../../runner/result/read_run_re
 import { readRegularFile } from "../../runner/model/regular_file.ts";
 import type { RunResult, VerdictStatus } from "../../runner/model/run_result.ts";
 import { REPORT_FILES } from "../../reporters/report_formats.ts";
-import { planVerdict } from "./verdict.ts";
+import { earnedCodes, planVerdict } from "./verdict.ts";
+import { runVerdictOf } from "../../runner/gates/run_verdict.ts";
 import { EXIT_CODES } from "../../runner/model/exit_codes.ts";
 import type { AbResult } from "../../runner/model/ab_result.ts";
 
@@ -23,6 +24,11 @@ export interface PlanOutcome {
   /** The result, when `tailgate` wrote a readable one. */
   result?: RunResult;
   verdict: VerdictStatus;
+  /**
+   * Set when the verdict is `inconclusive` only by regression checks (the history's or the A/B
+   * comparison's), no SLO: a warning under the default `fail-on` (runner/gates/fail_on.ts).
+   */
+  regressionOnly?: true;
   /** The Markdown summary, when `tailgate` wrote one. */
   summaryMd?: string;
   /** Plan problems and other errors `tailgate` printed. */
@@ -60,12 +66,16 @@ export async function readOutcome(
   const result = read?.ok ? read.result : undefined;
   const summaryMd = await readIfExists(join(dir, REPORT_FILES.md), MAX_SUMMARY_BYTES);
   const ioFailure = exitCode === EXIT_CODES.ioFailed ? ioFailureOf(stderr) : undefined;
+  const verdict = planVerdict(exitCode, result);
+  const regressionOnly = verdict === "inconclusive" && result &&
+    runVerdictOf(result).regressionOnly;
   return {
     plan,
     dir,
     exitCode,
     ...(result ? { result } : {}),
-    verdict: planVerdict(exitCode, result),
+    verdict,
+    ...(regressionOnly ? { regressionOnly } : {}),
     ...(summaryMd === undefined ? {} : { summaryMd }),
     stderr,
     ...(ioFailure === undefined ? {} : { ioFailure }),
@@ -90,23 +100,25 @@ async function abOutcome(
   stderr: string,
   text: string,
 ): Promise<PlanOutcome> {
-  let status: VerdictStatus | undefined;
+  let stored: AbResult["verdict"] | undefined;
   try {
-    status = (JSON.parse(text) as Partial<AbResult>).verdict?.status;
+    stored = (JSON.parse(text) as Partial<AbResult>).verdict;
   } catch {
-    status = undefined;
+    stored = undefined;
   }
-  const earned = status === "pass"
-    ? EXIT_CODES.ok
-    : status === "fail"
-    ? EXIT_CODES.gateFailed
-    : EXIT_CODES.invalidRun;
+  const status = stored?.status;
+  const verdict = stored !== undefined && status !== undefined &&
+      earnedCodes({ status, ...(stored.regressionOnly ? { regressionOnly: true } : {}) })
+        .includes(exitCode)
+    ? status
+    : "invalid";
   const summaryMd = await readIfExists(join(dir, "ab.md"), MAX_SUMMARY_BYTES);
   return {
     plan,
     dir,
     exitCode,
-    verdict: status !== undefined && exitCode === earned ? status : "invalid",
+    verdict,
+    ...(verdict === "inconclusive" && stored?.regressionOnly ? { regressionOnly: true } : {}),
     ...(summaryMd === undefined ? {} : { summaryMd }),
     stderr,
   };

@@ -12,7 +12,7 @@ import type { VerdictStatus } from "../../runner/model/run_result.ts";
 import { type AnnotationPaths, annotationsFor, planIssueAnnotations } from "./annotations.ts";
 import type { PlanOutcome } from "./plan_outcome.ts";
 import { appendStepSummary, COMMENT_MAX_BYTES, renderCiSummary } from "./step_summary.ts";
-import { type FailOn, jobExitCode, worstVerdict } from "./verdict.ts";
+import { type FailOn, jobExitCode, jobVerdict } from "./verdict.ts";
 import { formatAnnotation, writeOutputs } from "./workflow_commands.ts";
 
 /** Where to publish. */
@@ -58,9 +58,10 @@ export async function publishOutcomes(
   options: PublishOptions,
   print: (line: string) => void,
 ): Promise<Published> {
-  const verdict = outcomes.length === 0 ? "invalid" : worstVerdict(outcomes.map((o) => o.verdict));
+  const job = jobVerdict(outcomes);
+  const verdict = job.status;
   const exitCode = outcomes.find((o) => o.verdict === verdict)?.exitCode ?? EXIT_CODES.usage;
-  const code = jobExitCode(verdict, exitCode, options.failOn);
+  const code = jobExitCode(job, exitCode, options.failOn);
   if (options.annotate) {
     const lines = outcomes.flatMap((o) => [
       ...(o.result
@@ -78,9 +79,9 @@ export async function publishOutcomes(
   const summaryPath = join(options.out, "summary.md");
   await writeFileAtomic(
     resolve(options.cwd, summaryPath),
-    renderCiSummary(outcomes, verdict, COMMENT_MAX_BYTES),
+    renderCiSummary(outcomes, job, COMMENT_MAX_BYTES),
   );
-  await appendStepSummary(renderCiSummary(outcomes, verdict), options.summaryFile);
+  await appendStepSummary(renderCiSummary(outcomes, job), options.summaryFile);
   await writeOutputs({
     verdict,
     "exit-code": String(exitCode),

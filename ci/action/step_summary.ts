@@ -7,6 +7,7 @@
  * @module
  */
 import type { VerdictStatus } from "../../runner/model/run_result.ts";
+import { regressionOnlyWarning, type VerdictScope } from "../../runner/gates/fail_on.ts";
 import { markdownText } from "../../reporters/markdown_escape.ts";
 import { markdownTable } from "../../reporters/markdown_table.ts";
 import type { PlanOutcome } from "./plan_outcome.ts";
@@ -18,10 +19,10 @@ export const STEP_SUMMARY_MAX_BYTES = 1024 * 1024 - 4096;
 export const COMMENT_MAX_BYTES = 64_000;
 
 const EXIT_MEANINGS: Record<number, string> = {
-  0: "every gate passed",
+  0: "every gate passed, or only regression checks undecided",
   1: "a gate failed",
   2: "invalid plan or usage",
-  3: "run invalid or too few samples",
+  3: "an SLO undecided, a gate not judged, or the run stopped",
   4: "target unreachable",
   5: "I/O failure",
 };
@@ -39,18 +40,21 @@ const EXIT_MEANINGS: Record<number, string> = {
  */
 export function renderCiSummary(
   outcomes: readonly PlanOutcome[],
-  verdict: VerdictStatus,
+  verdict: VerdictStatus | VerdictScope,
   maxBytes: number = STEP_SUMMARY_MAX_BYTES,
 ): string {
+  const job = typeof verdict === "string" ? { status: verdict } : verdict;
   const rows = outcomes.map((o) => [
     markdownText(o.plan),
     markdownText(o.result?.plan.name ?? ""),
-    `**${o.verdict}**`,
+    `**${o.verdict}**${o.regressionOnly ? " (regression checks only: a warning)" : ""}`,
     `${o.exitCode} (${EXIT_MEANINGS[o.exitCode] ?? "tailgate did not finish"})`,
   ]);
+  const warning = regressionOnlyWarning(job);
   const head = [
-    `## tailgate: ${verdict}`,
+    `## tailgate: ${job.status}`,
     "",
+    ...(warning === undefined ? [] : [`⚠️ ${warning[0].toUpperCase()}${warning.slice(1)}.`, ""]),
     ...(outcomes.length === 0 ? ["No plan ran."] : markdownTable(
       ["plan", "name", "verdict", "exit code"],
       ["left", "left", "left", "left"],

@@ -1,17 +1,21 @@
 /**
- * The CI verdict of a set of plan runs and the exit code the job ends with, by `fail-on`.
+ * The CI verdict of a set of plan runs and the exit code the job ends with, by `fail-on` (the
+ * policy itself is runner/gates/fail_on.ts, shared with `tailgate --fail-on`).
  *
  * @module
  */
 import { EXIT_CODES } from "../../runner/model/exit_codes.ts";
-import type { RunResult, VerdictStatus } from "../../runner/model/run_result.ts";
+import type { RunResult, RunVerdict, VerdictStatus } from "../../runner/model/run_result.ts";
+import {
+  CLI_FAIL_ON_VALUES,
+  FAIL_ON_VALUES,
+  type FailOn,
+  failsUnder,
+  type VerdictScope,
+} from "../../runner/gates/fail_on.ts";
 import { runExitCode, runVerdictOf } from "../../runner/gates/run_verdict.ts";
 
-/** What turns the job red: see docs/ci.md. */
-export type FailOn = "inconclusive" | "fail" | "never";
-
-/** The values `fail-on` accepts, strictest first. */
-export const FAIL_ON_VALUES: readonly FailOn[] = ["inconclusive", "fail", "never"];
+export { FAIL_ON_VALUES, type FailOn, type VerdictScope };
 
 const SEVERITY: Record<VerdictStatus, number> = { pass: 0, inconclusive: 1, invalid: 2, fail: 3 };
 
@@ -33,11 +37,45 @@ export function planVerdict(exitCode: number, result: RunResult | undefined): Ve
   if (result === undefined) return exitCode === EXIT_CODES.ok ? "pass" : "invalid";
   // A judged result whose target stopped answering is the server's failure (exit 4).
   const verdict = runVerdictOf(result);
-  const { status } = verdict;
-  const earned = runExitCode(verdict);
-  // allow-inconclusive turns an inconclusive run's 3 into 0: still the verdict it stored.
-  const allowed = status === "inconclusive" && exitCode === EXIT_CODES.ok;
-  return exitCode === earned || allowed ? status : "invalid";
+  return earnedCodes(verdict).includes(exitCode) ? verdict.status : "invalid";
+}
+
+/**
+ * The exit codes `tailgate` ends with for `verdict`, one for each `--fail-on` it accepts: an
+ * inconclusive run exits 3 or 0 by how strict it was asked to be, and is the verdict it stored
+ * either way.
+ *
+ * @example
+ * ```ts
+ * import { earnedCodes } from "./verdict.ts";
+ * earnedCodes({ status: "inconclusive", regressionOnly: true }); // [3, 0, 0]
+ * earnedCodes({ status: "fail" }); // [1, 1, 1]
+ * ```
+ */
+export function earnedCodes(verdict: VerdictScope & Pick<RunVerdict, "targetLost">): number[] {
+  return CLI_FAIL_ON_VALUES.map((failOn) => runExitCode(verdict, { failOn }));
+}
+
+/**
+ * The job's verdict: the worst plan's status, and `regressionOnly` when it is `inconclusive` and
+ * every inconclusive plan is so only by its regression checks.
+ *
+ * @example
+ * ```ts
+ * import { jobVerdict } from "./verdict.ts";
+ * jobVerdict([{ verdict: "pass" }, { verdict: "inconclusive", regressionOnly: true }]);
+ * // { status: "inconclusive", regressionOnly: true }
+ * ```
+ */
+export function jobVerdict(
+  outcomes: readonly { verdict: VerdictStatus; regressionOnly?: true }[],
+): VerdictScope {
+  if (outcomes.length === 0) return { status: "invalid" };
+  const status = worstVerdict(outcomes.map((o) => o.verdict));
+  const undecided = outcomes.filter((o) => o.verdict === "inconclusive");
+  return status === "inconclusive" && undecided.every((o) => o.regressionOnly)
+    ? { status, regressionOnly: true }
+    : { status };
 }
 
 /**
@@ -57,23 +95,20 @@ export function worstVerdict(verdicts: Iterable<VerdictStatus>): VerdictStatus {
 }
 
 /**
- * The job's exit code: `tailgate`'s own code when the verdict is one `failOn` makes red, else 0.
- * `inconclusive` makes every non-pass verdict red (tailgate's default), `fail` lets `inconclusive`
- * pass, `never` keeps the job green.
+ * The job's exit code: `tailgate`'s own code when `failOn` makes the verdict red (fail_on.ts),
+ * else 0. `inconclusive` makes every non-pass verdict red; `inconclusive-slo` (the default) lets
+ * a verdict that only regression checks left undecided pass, as a warning; `fail` lets every
+ * inconclusive pass; `never` keeps the job green.
  *
  * @example
  * ```ts
  * import { jobExitCode } from "./verdict.ts";
- * jobExitCode("inconclusive", 3, "fail"); // 0
- * jobExitCode("fail", 1, "fail"); // 1
+ * jobExitCode({ status: "inconclusive" }, 3, "fail"); // 0
+ * jobExitCode({ status: "inconclusive", regressionOnly: true }, 0, "inconclusive"); // 3
+ * jobExitCode({ status: "fail" }, 1, "fail"); // 1
  * ```
  */
-export function jobExitCode(verdict: VerdictStatus, exitCode: number, failOn: FailOn): number {
-  const red = failOn === "inconclusive"
-    ? verdict !== "pass"
-    : failOn === "fail"
-    ? verdict === "fail" || verdict === "invalid"
-    : false;
-  if (!red) return EXIT_CODES.ok;
+export function jobExitCode(verdict: VerdictScope, exitCode: number, failOn: FailOn): number {
+  if (!failsUnder(verdict, failOn)) return EXIT_CODES.ok;
   return exitCode === EXIT_CODES.ok ? EXIT_CODES.invalidRun : exitCode;
 }

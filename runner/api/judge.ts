@@ -10,6 +10,7 @@
  */
 import { type JudgeOptions, judgeRun } from "../gates/judge_run.ts";
 import { runExitCode } from "../gates/run_verdict.ts";
+import type { FailOn } from "../gates/fail_on.ts";
 import type { ExitCode } from "../model/exit_codes.ts";
 import type { RunResult, RunVerdict, Verdict } from "../model/run_result.ts";
 
@@ -60,8 +61,9 @@ export async function judge(result: RunResult, options: JudgeOptions = {}): Prom
 }
 
 /**
- * The exit code a run verdict earns: 0 pass, 1 fail, 3 inconclusive or invalid (0 for
- * inconclusive when `allowInconclusive`), as `tailgate run` exits.
+ * The exit code a run verdict earns, as `tailgate run` exits: 0 pass, 1 fail, 3 invalid; for
+ * inconclusive, 3 when `failOn` (default `inconclusive-slo`: an undecided SLO, not an undecided
+ * regression check alone) makes it red, else 0. `allowInconclusive` is `failOn: "fail"`.
  *
  * @example
  * ```ts
@@ -71,7 +73,8 @@ export async function judge(result: RunResult, options: JudgeOptions = {}): Prom
  */
 export function exitCodeOf(
   verdict: RunVerdict,
-  options: { allowInconclusive?: boolean } = {},
+  options: { failOn?: FailOn; allowInconclusive?: boolean } = {},
 ): ExitCode {
-  return runExitCode(verdict, options);
+  const failOn = options.failOn ?? (options.allowInconclusive ? "fail" : undefined);
+  return runExitCode(verdict, failOn === undefined ? {} : { failOn });
 }

@@ -12,6 +12,8 @@ import { renderAbJunit } from "../../reporters/ab_junit.ts";
 import { renderAbMarkdown, renderAbTerminal } from "../../reporters/ab_report.ts";
 import { DEFAULT_ROUNDS, runAb } from "../ab/run_ab.ts";
 import { MIN_ROUNDS } from "../gates/paired_comparison.ts";
+import { runExitCode } from "../gates/run_verdict.ts";
+import { undecidableTails } from "../gates/undecidable_tails.ts";
 import { StepFailure } from "../session/mod.ts";
 import { EXIT_CODES, withIoFailures } from "../model/exit_codes.ts";
 import { parseDurationMs } from "../plan/units.ts";
@@ -20,7 +22,7 @@ import { type CommandOutcome, failed } from "./command.ts";
 import { checkOutDir } from "./out_dir.ts";
 import { planToRun } from "./plan_to_run.ts";
 import { OVERRIDE_HELP, OVERRIDE_OPTIONS, readOverrideArgs } from "./override_args.ts";
-import { argsError } from "./result_args.ts";
+import { argsError, failOnArg } from "./result_args.ts";
 
 /** The help of `tailgate ab`. */
 export const AB_HELP = `Usage: tailgate ab <plan.yaml> --base URL --head URL [options]
@@ -29,7 +31,9 @@ Compares two builds of a service on this machine: base and head run the plan's s
 rounds, one after the other in a random order within each round, so both see the same machine.
 Each gated (stage, label, metric) is judged on the rounds' paired changes: a regression is worse
 than the plan's regression floor beyond Holm's level; ok is a 95% interval within the floor;
-otherwise inconclusive (more rounds decide). SLOs are judged on head's runs.
+otherwise inconclusive (more rounds decide). SLOs are judged on head's runs. A tail percentile
+that one round's stage is too short to judge is said before the rounds, with the length that
+would decide it.
   --base URL           the base build's URL (e.g. the main branch)
   --head URL           the head build's URL (e.g. the pull request)
   --base-start CMD     start base with this command (sh -c) before each of its runs, and stop
@@ -47,10 +51,14 @@ otherwise inconclusive (more rounds decide). SLOs are judged on head's runs.
   --no-fail-fast       run every head run to its end even when the plan says fail_fast
   --out DIR            where ab.json, ab.md, ab.html, ab-junit.xml and runs/ go
                        (default ./tailgate-out/ab)
+  --fail-on WHAT       which undecided gates exit 3, as for \`tailgate run\`: inconclusive-slo
+                       (default: an undecided SLO; undecided comparisons alone exit 0 with a
+                       warning), inconclusive (any undecided gate) or fail (none)
 The plan's load can be changed for the comparison, as \`tailgate run\` does:
 ${OVERRIDE_HELP}
-Exit codes: 0 every gate passed, 1 a regression or a failed SLO (or a head run stopped by
-fail-fast), 2 invalid plan or usage, 3 inconclusive or stopped, 4 a target could not be
+Exit codes: 0 every gate passed (or only comparisons were undecided: a warning), 1 a
+regression or a failed SLO (or a head run stopped by fail-fast), 2 invalid plan or usage, 3 an
+SLO inconclusive (any gate, with --fail-on inconclusive) or stopped, 4 a target could not be
 reached or started, 5 a file could not be written (over 0, 1 and 3).`;
 
 /** The options `parseArgs` reads (every one is in the help; a test keeps it so). */
@@ -67,6 +75,7 @@ export const AB_OPTIONS = {
   "fail-fast": { type: "boolean" },
   "no-fail-fast": { type: "boolean" },
   out: { type: "string" },
+  "fail-on": { type: "string" },
   ...OVERRIDE_OPTIONS,
 } as const;
 
@@ -125,18 +134,20 @@ export async function abCommand(
   }
   const ready = v["ready-timeout"] === undefined ? undefined : parseDurationMs(v["ready-timeout"]);
   if (ready !== undefined && !ready.ok) problems.push(`--ready-timeout: ${ready.message}`);
+  const failOn = failOnArg(v);
+  if (!failOn.ok) problems.push(failOn.error);
   const overrides = readOverrideArgs(v);
   if (!overrides.ok) problems.push(...overrides.errors);
   if (v["fail-fast"] && v["no-fail-fast"]) {
     problems.push("--fail-fast and --no-fail-fast contradict each other: give one");
   }
-  if (problems.length || !overrides.ok) return failed(problems);
+  if (problems.length || !overrides.ok || !failOn.ok) return failed(problems);
   const outDir = v.out ?? join("tailgate-out", "ab");
-  const loaded = await planToRun(
-    planPath!,
-    progress,
-    overrides.overrides ? { overrides: overrides.overrides } : {},
-  );
+  const loaded = await planToRun(planPath!, progress, {
+    ...(overrides.overrides ? { overrides: overrides.overrides } : {}),
+    // Said before the rounds: a tail percentile one round cannot decide, and how long would.
+    warnings: undecidableTails,
+  });
   if ("outcome" in loaded) return loaded.outcome;
   const outProblem = await checkOutDir(outDir);
   if (outProblem) return failed(outProblem);
@@ -186,11 +197,7 @@ export async function abCommand(
   ];
   const { written, errors } = await writeEach(files);
   ioFailures.push(...errors);
-  const verdictCode = ab.verdict.status === "pass"
-    ? EXIT_CODES.ok
-    : ab.verdict.status === "fail"
-    ? EXIT_CODES.gateFailed
-    : EXIT_CODES.invalidRun;
+  const verdictCode = runExitCode(ab.verdict, { failOn: failOn.failOn });
   return {
     exitCode: withIoFailures(verdictCode, ioFailures),
     errors: ioFailures,

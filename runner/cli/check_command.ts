@@ -12,6 +12,7 @@ import { inertLines } from "../plan/printable.ts";
 import type { PlanIssue } from "../plan/types.ts";
 import { captureSourceText } from "../session/mod.ts";
 import { EXIT_CODES } from "../model/exit_codes.ts";
+import { undecidableTails } from "../gates/undecidable_tails.ts";
 import { type CommandOutcome, failed } from "./command.ts";
 
 /** The help of `tailgate check`. */
@@ -20,6 +21,8 @@ export const CHECK_HELP = `Usage: tailgate check <plan.yaml|dir>...
 Validates each plan (a folder: every .yaml/.yml below it) and prints every problem as
 file:line:col with the offending line, a caret and a hint. Unset \${env.X} variables are warnings
 here and errors before a run; so are percentiles the planned request count cannot support.
+Tail percentiles a regression check (against the history, or \`tailgate ab\`) cannot judge on a
+stage are warnings too, with the stage length that would decide them.
 Exit 0 when every plan is valid, 2 otherwise.`;
 
 /**
@@ -52,6 +55,8 @@ export async function checkPlans(paths: string[]): Promise<CommandOutcome> {
     const parsed = await loadPlan(file, { requireEnv: false });
     const demand = parsed.plan ? dataExhaustion(parsed.plan) : undefined;
     parsed.issues.push(...demand?.issues ?? []);
+    // Tail percentiles a regression check (history or A/B) could not judge, said up front.
+    if (parsed.plan) parsed.issues.push(...undecidableTails(parsed.plan, parsed.text));
     const errors = parsed.issues.filter((i: PlanIssue) => i.severity === "error").length;
     warnings += parsed.issues.length - errors;
     for (const issue of parsed.issues) issues.push(formatIssue(issue, parsed.text) + "\n");

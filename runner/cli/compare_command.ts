@@ -8,6 +8,7 @@
 import { parseArgs } from "node:util";
 import { baselineRunFrom } from "../gates/baseline_store.ts";
 import { BASELINE_SCHEMA, BASELINE_VERSION } from "../gates/baseline_types.ts";
+import { formatChange } from "../gates/format_change.ts";
 import { formatMetric } from "../gates/format_metric.ts";
 import { gateExitCode } from "../gates/gate_exit_code.ts";
 import { evaluateRegression, type RegressionMetric } from "../gates/regression.ts";
@@ -94,7 +95,8 @@ export async function compareCommand(args: string[]): Promise<CommandOutcome> {
     )
     : render(rows, verdicts, format === "md", a.plan.name !== b.plan.name);
   return {
-    exitCode: gateExitCode(verdicts, { allowInconclusive: true }),
+    // Two stored runs are no history: only a regression beyond doubt exits non-zero.
+    exitCode: gateExitCode(verdicts, { failOn: "fail" }),
     errors: [],
     notes: [],
     output,
@@ -178,7 +180,8 @@ function render(rows: CompareRow[], verdicts: Verdict[], md: boolean, otherPlan:
     r.metric,
     formatMetric(r.baseline, r.unit),
     formatMetric(r.current, r.unit),
-    r.change === undefined ? "-" : `${r.change >= 0 ? "+" : ""}${(r.change * 100).toFixed(1)}%`,
+    // In words: a lower latency is better, a lower throughput worse.
+    r.change === undefined ? "-" : formatChange(r.metric === "throughput" ? -r.change : r.change),
   ]);
   const lines = otherPlan ? ["WARNING: the two results are of different plans", ""] : [];
   if (md) {

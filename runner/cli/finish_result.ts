@@ -8,6 +8,7 @@
 import type { ConfirmOptions } from "../gates/confirm_regressions.ts";
 import { exitCodeOf, judge } from "../api/mod.ts";
 import { computeRunVerdict } from "../gates/run_verdict.ts";
+import type { FailOn } from "../gates/fail_on.ts";
 import type { RunResult } from "../model/run_result.ts";
 import { DEFAULT_RUN_REPORTS, type ReportFormat } from "../../reporters/report_formats.ts";
 import { writeReports } from "../../reporters/write_reports.ts";
@@ -23,7 +24,8 @@ export interface FinishOptions {
   judge: boolean;
   baselineDir?: string;
   updateBaseline?: boolean;
-  allowInconclusive?: boolean;
+  /** What turns the exit code non-zero (fail_on.ts; default `inconclusive-slo`). */
+  failOn?: FailOn;
   /** Colour the summary (default: see {@linkcode defaultColor}). */
   color?: boolean;
   /** Where the HTML report will be found (the Markdown summary links it). */
@@ -93,7 +95,7 @@ export async function finishResult(
     options.reportUrl ? { htmlUrl: options.reportUrl } : {},
   );
   ioFailures.push(...written.errors);
-  const verdictCode = exitCodeOf(result.verdict, { allowInconclusive: options.allowInconclusive });
+  const verdictCode = exitCodeOf(result.verdict, options.failOn ? { failOn: options.failOn } : {});
   const exitCode = withIoFailures(verdictCode, ioFailures);
   const table = renderTerminal(result, { color: options.color ?? defaultColor() });
   const files = Object.values(written.paths).map((p) => `wrote ${p}`);

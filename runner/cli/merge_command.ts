@@ -18,7 +18,7 @@ import type { RunOutcome } from "./run_command.ts";
 /** The help of `tailgate merge`. */
 export const MERGE_HELP =
   `Usage: tailgate merge <shard-result.json>... [--out DIR] [--report FORMATS]
-                      [--allow-inconclusive] [--baseline DIR | --no-baseline] [--update-baseline]
+                      [--fail-on WHAT] [--baseline DIR | --no-baseline] [--update-baseline]
 
 Merges the result.json files of one sharded run (\`tailgate run --shard I/N\` on N machines, all
 N of them) into the whole plan's result: histograms merged exactly, counts added, per-interval
@@ -27,8 +27,8 @@ data aligned by wall-clock time. Then judges the gates once and writes the repor
   --out DIR        where the merged result and reports go (default ./tailgate-out/)
   --report FORMATS html, junit, md, hlog or all (default html,junit,md); result.json always
   --report-url URL where the HTML report will be; the Markdown summary links it
-  --allow-inconclusive, --baseline DIR, --no-baseline, --update-baseline,
-  --color, --no-color    as for \`tailgate run\``;
+  --fail-on WHAT, --allow-inconclusive, --baseline DIR, --no-baseline,
+  --update-baseline, --color, --no-color    as for \`tailgate run\``;
 
 /**
  * Runs `tailgate merge`.

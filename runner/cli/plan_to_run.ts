@@ -24,6 +24,11 @@ export interface PlanToRunOptions {
   overrides?: PlanOverrides;
   /** How an issue is printed (an ad-hoc run names the flag behind it); default `formatIssue`. */
   formatIssue?: (issue: PlanIssue) => string;
+  /**
+   * Further warnings about a valid plan, shown with its own before anything runs (`tailgate ab`:
+   * the tail percentiles one round cannot decide).
+   */
+  warnings?: (plan: ResolvedPlan, text: string) => PlanIssue[];
 }
 
 /**
@@ -65,6 +70,7 @@ export async function planToRun(
       },
     };
   }
+  parsed.issues.push(...options.warnings?.(parsed.plan, parsed.text) ?? []);
   for (const warning of parsed.issues) progress(format(warning));
   return { plan: parsed.plan, text: parsed.overriddenText ?? parsed.text };
 }

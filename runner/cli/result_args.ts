@@ -6,6 +6,7 @@
  */
 import { DEFAULT_BASELINE_DIR } from "../gates/baseline_types.ts";
 import { didYouMean } from "../plan/did_you_mean.ts";
+import { CLI_FAIL_ON_VALUES, DEFAULT_FAIL_ON, type FailOn, readFailOn } from "../gates/fail_on.ts";
 import { DEFAULT_RUN_REPORTS, parseReportFormats } from "../../reporters/report_formats.ts";
 import type { FinishOptions } from "./finish_result.ts";
 
@@ -23,6 +24,7 @@ export const RESULT_ARG_OPTIONS = {
   out: { type: "string" },
   report: { type: "string" },
   "report-url": { type: "string" },
+  "fail-on": { type: "string" },
   "allow-inconclusive": { type: "boolean" },
   /** The flag's name before result format 3 (`insufficient` became `inconclusive`). */
   "allow-insufficient": { type: "boolean" },
@@ -41,6 +43,7 @@ export interface ResultArgValues {
   out?: string;
   report?: string;
   "report-url"?: string;
+  "fail-on"?: string;
   "allow-inconclusive"?: boolean;
   "allow-insufficient"?: boolean;
   baseline?: string;
@@ -68,6 +71,8 @@ export function readResultArgs(
     ? { ok: true as const, formats: [...DEFAULT_RUN_REPORTS] }
     : parseReportFormats(values.report);
   if (!reports.ok) return { ok: false, errors: [`--report: ${reports.error}`] };
+  const failOn = failOnArg(values);
+  if (!failOn.ok) return { ok: false, errors: [failOn.error] };
   const color = colorChoice(values);
   return {
     ok: true,
@@ -75,12 +80,43 @@ export function readResultArgs(
       outDir: values.out ?? "tailgate-out",
       reports: reports.formats,
       ...(values["report-url"] ? { reportUrl: values["report-url"] } : {}),
-      allowInconclusive: values["allow-inconclusive"] ?? values["allow-insufficient"] ?? false,
+      failOn: failOn.failOn,
       ...(values["no-baseline"] ? {} : { baselineDir: values.baseline ?? DEFAULT_BASELINE_DIR }),
       updateBaseline: values["update-baseline"] ?? false,
       ...(color === undefined ? {} : { color }),
     },
   };
+}
+
+/**
+ * `--fail-on` (fail_on.ts: `inconclusive`, `inconclusive-slo`, `fail`; default
+ * `inconclusive-slo`), or `--allow-inconclusive` (and its old name `--allow-insufficient`), which
+ * is `--fail-on fail`. Both at once, asking for different things, is a mistake.
+ *
+ * @example
+ * ```ts
+ * import { failOnArg } from "./result_args.ts";
+ * failOnArg({ "allow-inconclusive": true }); // { ok: true, failOn: "fail" }
+ * failOnArg({}); // { ok: true, failOn: "inconclusive-slo" }
+ * ```
+ */
+export function failOnArg(
+  values: { "fail-on"?: string; "allow-inconclusive"?: boolean; "allow-insufficient"?: boolean },
+): { ok: true; failOn: FailOn } | { ok: false; error: string } {
+  const allow = values["allow-inconclusive"] ?? values["allow-insufficient"] ?? false;
+  if (values["fail-on"] === undefined) {
+    return { ok: true, failOn: allow ? "fail" : DEFAULT_FAIL_ON };
+  }
+  const read = readFailOn(values["fail-on"], CLI_FAIL_ON_VALUES);
+  if (!read.ok) return { ok: false, error: `--fail-on: ${read.error}` };
+  if (allow && read.failOn !== "fail") {
+    return {
+      ok: false,
+      error:
+        `--allow-inconclusive is \`--fail-on fail\`; it contradicts \`--fail-on ${read.failOn}\``,
+    };
+  }
+  return read;
 }
 
 /**

@@ -82,7 +82,7 @@ export interface RunOutcome extends CommandOutcome {
 /** The help of `tailgate run`. */
 export const RUN_HELP =
   `Usage: tailgate run <plan.yaml> [--out DIR] [--report FORMATS] [--target URL]
-                    [--ca-cert FILE] [--allow-inconclusive] [--baseline DIR | --no-baseline]
+                    [--ca-cert FILE] [--fail-on WHAT] [--baseline DIR | --no-baseline]
                     [--update-baseline] [--confirm N] [--shard I/N] [--start-at TIME]
                     [--fail-fast | --no-fail-fast]
                     [--report-url URL] [--color | --no-color] [--print-plan]
@@ -123,9 +123,13 @@ the equivalent plan, validated like any, and --print-plan prints it to commit in
   --target URL     run against this base URL instead of the plan's target
   --ca-cert FILE   trust this PEM certificate for https targets (repeatable); a certificate
                    not trusted stops the run before anything is sent (exit 4)
-  --allow-inconclusive   exit 0, not 3, when a gate is inconclusive (the run could not decide
-                         it: too few requests, or the generator's own delays); it still fails
-                         on a gate that failed (--allow-insufficient: the old name)
+  --fail-on WHAT         which undecided gates (too few requests, the generator's own delays, a
+                         short history) exit 3; a failed gate always exits 1:
+                         inconclusive-slo (default): an undecided SLO; when only regression
+                         checks are undecided, exit 0 with a warning and each check's remedy
+                         inconclusive: any undecided gate, regression checks included
+                         fail: none (exit 0 whenever nothing failed)
+  --allow-inconclusive   the same as --fail-on fail (--allow-insufficient: the old name)
   --baseline DIR         the plans' baseline histories (default .tailgate/baselines); a run is
                          compared with its plan's history there, when it has one
   --no-baseline          skip the regression gate
@@ -148,11 +152,12 @@ the equivalent plan, validated like any, and --print-plan prints it to commit in
 ${START_HELP}
 Ctrl-C stops the run and still writes what was measured, marked incomplete (while waiting
 for --start-at, nothing was sent and nothing is written).
-Exit codes: 0 every gate passed, 1 a gate failed (or --fail-fast stopped the run), 2 invalid
-plan or usage, 3 a gate was inconclusive or the run stopped early (or Ctrl-C while --start
-waited), 4 the target is unreachable or stopped answering (or the --start service exited or
-was never ready), 5 a result, report or baseline could not be written (over 0, 1 and 3: the
-verdict is still printed).`;
+Exit codes: 0 every gate passed (or only regression checks were undecided: a warning), 1 a
+gate failed (or --fail-fast stopped the run), 2 invalid plan or usage, 3 an SLO was
+inconclusive (any gate, with --fail-on inconclusive), a gate could not be judged or the run
+stopped early (or Ctrl-C while --start waited), 4 the target is unreachable or stopped
+answering (or the --start service exited or was never ready), 5 a result, report or baseline
+could not be written (over 0, 1 and 3: the verdict is still printed).`;
 
 /** The options `parseArgs` reads (every one is in the help; a test keeps it so). */
 export const RUN_OPTIONS = {

@@ -10,6 +10,7 @@
  */
 import type { AbComparison } from "../model/ab_result.ts";
 import type { RunResult } from "../model/run_result.ts";
+import { formatChange, formatChangeRange } from "./format_change.ts";
 import { formatMetric } from "./format_metric.ts";
 import { judgePaired, type PairedCheck } from "./paired_comparison.ts";
 import { median } from "./prediction_bound.ts";
@@ -20,7 +21,7 @@ import {
   type RegressionMetric,
   sampleOf,
 } from "./regression.ts";
-import { isSufficient } from "./tail_samples.ts";
+import { isSufficient, requiredRequests } from "./tail_samples.ts";
 
 /** One round's two results. */
 export interface RoundPair {
@@ -97,7 +98,8 @@ export function compareRounds(
           },
           ...(thin === undefined ? {} : {
             short:
-              `p${q} needs 10 requests beyond it in every run; one had ${thin.response.totalCount} in all`,
+              `p${q} needs 10 requests beyond it in every run; one had ${thin.response.totalCount} ` +
+              `in all: run the stage for at least ${requiredRequests(q!)} requests`,
           }),
         });
       }
@@ -108,10 +110,7 @@ export function compareRounds(
   return pending.map(({ check: _check, short, ...p }, i) => {
     const o = outcomes[i];
     const status = short ? "inconclusive" : o.status;
-    const pct = (x: number) =>
-      p.metric === "error_rate"
-        ? `${x >= 0 ? "+" : ""}${+(x * 100).toFixed(2)} points`
-        : `${x >= 0 ? "+" : ""}${+(x * 100).toFixed(1)}%`;
+    const points = p.metric === "error_rate";
     const figures = p.base.length
       ? `base ${formatMetric(median(p.base), p.unit)}, head ${
         formatMetric(median(p.head), p.unit)
@@ -119,8 +118,12 @@ export function compareRounds(
         `(medians of ${p.base.length} rounds)`
       : "no round to compare";
     const words = status === "fail" ? "regression" : status === "pass" ? "ok" : "inconclusive";
-    const message = `${words}: ${pct(o.change)} worse (95% interval ${pct(o.ci95[0])} to ` +
-      `${pct(o.ci95[1])}; floor ${pct(p.floor).replace(/^\+/, "")}); ${figures}` +
+    const interval = formatChangeRange(o.ci95[0], o.ci95[1], points);
+    const floor = `floor ${floorText(p.floor, points)}`;
+    const change = interval === "-"
+      ? `no interval (${floor})`
+      : `head ${formatChange(o.change, points)} (95% interval ${interval}; ${floor})`;
+    const message = `${words}: ${change}; ${figures}` +
       (short ? `; ${short}` : o.reason ? `; ${o.reason}` : "") +
       (left > 0
         ? `; ${left} round${left === 1 ? "" : "s"} left out (tool-limited or stopped)`
@@ -135,4 +138,9 @@ export function compareRounds(
       message,
     };
   });
+}
+
+/** A floor as the plan wrote it: "5%", or "0.1 points" for the error rate. */
+function floorText(floor: number, points: boolean): string {
+  return points ? `${+(floor * 100).toFixed(2)} points` : `${+(floor * 100).toFixed(1)}%`;
 }

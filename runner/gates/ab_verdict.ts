@@ -55,7 +55,8 @@ export function headSloVerdicts(heads: readonly RunResult[]): AbSloVerdict[] {
 
 /**
  * The one verdict: `fail` when fail-fast stopped a head run (`stoppedBy`), a comparison regressed
- * or an SLO failed, then `invalid`, then `inconclusive`, else `pass`; with the tally in words.
+ * or an SLO failed, then `invalid`, then `inconclusive`, else `pass`; with the tally in words, and
+ * `regressionOnly` when only comparisons are undecided (no SLO).
  *
  * @example
  * ```ts
@@ -67,7 +68,7 @@ export function abVerdict(
   comparisons: readonly AbComparison[],
   slos: readonly AbSloVerdict[],
   stoppedBy?: AbResult["stoppedBy"],
-): { status: VerdictStatus; message: string } {
+): { status: VerdictStatus; message: string; regressionOnly?: true } {
   if (stoppedBy !== undefined) {
     return {
       status: "fail",
@@ -90,8 +91,12 @@ export function abVerdict(
   const count = (s: VerdictStatus) => all.filter((x) => x === s).length;
   const tally = (["fail", "invalid", "inconclusive", "pass"] as const).filter((s) => count(s))
     .map((s) => `${count(s)} ${s}`).join(", ");
+  // As a run's verdict: only comparisons undecided, no SLO, is a warning by default (fail_on.ts).
+  const regressionOnly = status === "inconclusive" &&
+    !slos.some((s) => s.status === "inconclusive");
   return {
     status,
+    ...(regressionOnly ? { regressionOnly: true as const } : {}),
     message: `${all.length} gates: ${tally}` +
       (regressed
         ? ` (${regressed} regression${regressed === 1 ? "" : "s"} of head against base)`

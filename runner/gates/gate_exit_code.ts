@@ -6,11 +6,13 @@
  */
 import type { ExitCode } from "../model/exit_codes.ts";
 import type { Verdict } from "../model/run_result.ts";
-import { runExitCode, worstGateStatus } from "./run_verdict.ts";
+import type { FailOn } from "./fail_on.ts";
+import { onlyRegressionsUndecided, runExitCode, worstGateStatus } from "./run_verdict.ts";
 
 /**
- * Chooses the exit code: 3 when any verdict is `invalid`, else 1 when any `fail`s, else 3 when
- * any is `inconclusive` (unless `allowInconclusive`), else 0.
+ * Chooses the exit code: 3 when any verdict is `invalid`, else 1 when any `fail`s, else for
+ * `inconclusive` ones what `failOn` says (fail_on.ts: by default 0 when only regression checks are
+ * undecided, else 3), else 0.
  *
  * @example
  * ```ts
@@ -20,7 +22,9 @@ import { runExitCode, worstGateStatus } from "./run_verdict.ts";
  */
 export function gateExitCode(
   verdicts: readonly Verdict[],
-  options: { allowInconclusive?: boolean } = {},
+  options: { failOn?: FailOn } = {},
 ): ExitCode {
-  return runExitCode({ status: worstGateStatus(verdicts) }, options);
+  const status = worstGateStatus(verdicts);
+  const regressionOnly = status === "inconclusive" && onlyRegressionsUndecided(verdicts);
+  return runExitCode({ status, ...(regressionOnly ? { regressionOnly: true } : {}) }, options);
 }

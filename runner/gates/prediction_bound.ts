@@ -17,6 +17,13 @@ export const MAX_HISTORY_RUNS = 30;
 /** Fewest past values that give a bound: two leave one degree of freedom and a useless t. */
 export const MIN_HISTORY_RUNS = 3;
 
+/**
+ * How far from the history's centre a prediction bound may lie and still be of use: a bound above
+ * 3× the centre (below a third, for throughput) comes from a history too short or too scattered
+ * to tell a regression from noise, and is not reported as a limit (docs/gates.md).
+ */
+export const USEFUL_BOUND_RATIO = 3;
+
 /** One-sided prediction bounds for the next run's value, in the values' own unit. */
 export interface PredictionBounds {
   /** A new value above this is a regression for metrics where higher is worse (latency). */
@@ -124,6 +131,27 @@ export function predictionBounds(
     return { upper: Math.max(...model.values), lower: Math.min(...model.values), n };
   }
   return { upper: Math.exp(centre + margin), lower: Math.exp(centre - margin), n };
+}
+
+/**
+ * Whether `bounds` say something about the next run: the bound on the worse side within
+ * {@linkcode USEFUL_BOUND_RATIO} of `centre` (the history's robust centre, in the values' unit).
+ *
+ * @example
+ * ```ts
+ * import { isUsefulBound } from "./prediction_bound.ts";
+ * isUsefulBound({ upper: 140, lower: 103, n: 6 }, 121, true); // true
+ * isUsefulBound({ upper: 433_000_000, lower: 0.4, n: 3 }, 900, true); // false: 120 hours
+ * ```
+ */
+export function isUsefulBound(
+  bounds: PredictionBounds,
+  centre: number,
+  higherIsWorse: boolean,
+): boolean {
+  return higherIsWorse
+    ? bounds.upper <= centre * USEFUL_BOUND_RATIO
+    : bounds.lower >= centre / USEFUL_BOUND_RATIO;
 }
 
 /**

@@ -14,12 +14,20 @@ import { errorTotal } from "../recorder/request_counts.ts";
 import type { RequestCounts, RunResult, Verdict } from "../model/run_result.ts";
 import type { Baseline } from "./baseline_types.ts";
 import { applyDecisionRule } from "./decision_rule.ts";
+import { formatChange } from "./format_change.ts";
 import { formatMetric } from "./format_metric.ts";
 import { metricEvidence } from "./gate_evidence.ts";
 import { holmLevels } from "./holm.ts";
 import { ksDistance } from "./ks_distance.ts";
-import { exceedanceP, historyModel, median, predictionBounds } from "./prediction_bound.ts";
-import { isSufficient } from "./tail_samples.ts";
+import {
+  exceedanceP,
+  historyModel,
+  isUsefulBound,
+  median,
+  predictionBounds,
+  USEFUL_BOUND_RATIO,
+} from "./prediction_bound.ts";
+import { isSufficient, requiredRequests } from "./tail_samples.ts";
 
 /** A metric the regression gate can judge. */
 export type RegressionMetric =
@@ -32,12 +40,15 @@ export type RegressionMetric =
   | "error_rate"
   | "throughput";
 
-/** Metrics judged by default, and the relative change each must exceed to count. */
+/**
+ * Metrics judged by default, and the relative change each must exceed to count. Not `max`: one
+ * request decides it, so two runs of an unchanged build often differ by more than a floor (a plan
+ * can still name it under `regression:`).
+ */
 export const DEFAULT_REGRESSION_FLOORS: Readonly<Partial<Record<RegressionMetric, number>>> = {
   p50: 0.10,
   p99: 0.10,
   "p99.9": 0.20,
-  max: 0.20,
   error_rate: 0.001, // absolute: 0.1 percentage point
   throughput: 0.05,
 };
@@ -233,7 +244,8 @@ function judgeMetric(
         status: "inconclusive",
         message:
           `p${q} needs ${ctx.minTail} requests beyond it in this run and in every baseline run; ` +
-          `one had ${short.response.totalCount} requests in all`,
+          `one had ${short.response.totalCount} requests in all: run the stage for at least ` +
+          `${requiredRequests(q, ctx.minTail)} requests (\`tailgate check\` says how long)`,
       };
     }
   }
@@ -259,39 +271,53 @@ function judgeMetric(
   const floorLimit = metric === "error_rate"
     ? mean(history) + floor
     : reference * (higherIsWorse ? 1 + floor : 1 - floor);
-  const bound = bounds === undefined
+  // The figure itself does not depend on the limit it is weighed against.
+  const figure = metricEvidence(sloMetric, current, ctx.result, floorLimit).measured;
+  const beyondBound = bounds !== undefined && ctx.rejected &&
+    (higherIsWorse ? figure > bounds.upper : figure < bounds.lower);
+  // A history too short or too scattered bounds the next run only far beyond its centre (120 h
+  // for a max from 3 runs): no limit to show, and no regression within it to rule out.
+  const wide = bounds !== undefined && !isUsefulBound(bounds, reference, higherIsWorse);
+  const bounded = bounds !== undefined && (!wide || beyondBound);
+  const bound = !bounded
     ? floorLimit
     : higherIsWorse
-    ? Math.max(floorLimit, bounds.upper)
-    : Math.min(floorLimit, bounds.lower);
+    ? Math.max(floorLimit, bounds!.upper)
+    : Math.min(floorLimit, bounds!.lower);
   const { evidence, measured } = metricEvidence(sloMetric, current, ctx.result, bound);
   // Error rates are often 0: their floor is absolute, and the bound on log values does not apply.
   const change = metric === "error_rate"
     ? measured - mean(history)
     : relative(measured, reference, higherIsWorse);
-  const regressed = (change > floor) &&
-    (bounds === undefined ||
-      (ctx.rejected && (higherIsWorse ? measured > bounds.upper : measured < bounds.lower)));
+  const regressed = (change > floor) && (bounds === undefined || beyondBound);
+  // Beyond the floor, but the history cannot say whether that is more than its own noise.
+  const unbounded = wide && !regressed && change > floor;
   // A regression must also hold for this run's whole confidence interval, less what the
   // generator may have added (the one decision rule); the point estimate alone makes it
   // inconclusive. No regression is a pass only when the generator held its schedule.
   const rule = applyDecisionRule(higherIsWorse ? "<=" : ">=", bound, evidence);
   const status = regressed
     ? rule.decision === "fail" ? "fail" as const : "inconclusive" as const
-    : evidence.scheduleShortfall === undefined
+    : evidence.scheduleShortfall === undefined && !unbounded
     ? "pass" as const
     : "inconclusive" as const;
-  const why = status !== "inconclusive"
+  const shortfall = evidence.scheduleShortfall ? `; ${evidence.scheduleShortfall}` : "";
+  const why = status !== "inconclusive" || unbounded
     ? ""
     : regressed
     ? `; not beyond doubt: ${
       rule.causes.includes("generator")
-        ? `the generator's own delays (up to ${show(evidence.generatorAllowance)}) could explain it`
-        : "this run's 95% interval reaches back within the limit"
-    }${evidence.scheduleShortfall ? `; ${evidence.scheduleShortfall}` : ""}`
-    : `; ${evidence.scheduleShortfall}`;
+        ? `the generator's own delays (up to ${
+          show(evidence.generatorAllowance)
+        }) could explain it: rerun on a quieter runner, or with more workers`
+        : "this run's 95% interval reaches back within the limit: a longer run narrows it"
+    }${shortfall}`
+    : shortfall;
+  const runs = (n: number) => `${n} baseline run${n === 1 ? "" : "s"}`;
   const method = bounds === undefined
-    ? `${past.length} baseline run${past.length === 1 ? "" : "s"}: relative tolerance alone`
+    ? `${runs(past.length)}: relative tolerance alone`
+    : !bounded
+    ? `not enough history yet (${runs(bounds.n)}) for a prediction bound: the floor alone limits`
     : `prediction bound ${show(higherIsWorse ? bounds.upper : bounds.lower)} from ${bounds.n} ` +
       `runs at ${+(ctx.confidence * 100).toPrecision(6)}% (Holm over ${ctx.checks} checks: ` +
       `one false alarm per run at most 0.1% of the time)${
@@ -300,12 +326,19 @@ function judgeMetric(
   // toPrecision drops float noise: a 7% floor is 0.07, and 0.07 × 100 is 7.000000000000001.
   const floorShown = `${+(floor * 100).toPrecision(6)}${metric === "error_rate" ? " points" : "%"}`;
   const finite = Number.isFinite(measured);
+  const figures = `${finite ? show(measured) : "failed requests"} against baseline ` +
+    `${show(metric === "error_rate" ? mean(history) : reference)} (${
+      formatChange(change, metric === "error_rate")
+    }; floor ${floorShown}`;
+  const causes = unbounded
+    ? ["history" as const, ...(shortfall ? ["schedule" as const] : [])]
+    : regressed && rule.causes.length > 0
+    ? rule.causes
+    : ["schedule" as const];
   return {
     ...base,
     status,
-    ...(status === "inconclusive"
-      ? { causes: regressed && rule.causes.length > 0 ? rule.causes : ["schedule" as const] }
-      : {}),
+    ...(status === "inconclusive" ? { causes } : {}),
     ...(finite ? { measured } : { censored: true }),
     bound,
     unit,
@@ -313,14 +346,14 @@ function judgeMetric(
       ? { margin: bound > 0 ? (higherIsWorse ? bound - measured : measured - bound) / bound : 0 }
       : {}),
     ...(evidence.generatorAllowance > 0 ? { generatorAllowance: evidence.generatorAllowance } : {}),
-    message:
-      `${regressed ? "regressed" : "no regression"}: ${
-        finite ? show(measured) : "failed requests"
-      } against baseline ` +
-      `${show(metric === "error_rate" ? mean(history) : reference)} (${
-        signed(change, metric)
-      }; floor ` +
-      `${floorShown}; ${method}; limit ${show(bound)}); KS distance ${ctx.ks.toFixed(3)}${why}`,
+    message: unbounded
+      ? `not enough history yet (${runs(bounds!.n)}): ${figures}) is beyond the floor, but ` +
+        `the stored runs vary too much to tell it from their noise (a prediction bound beyond ` +
+        `${USEFUL_BOUND_RATIO}× their centre); it decides as more runs are stored ` +
+        `(--update-baseline); KS distance ${ctx.ks.toFixed(3)}${shortfall}`
+      : `${regressed ? "regressed" : "no regression"}: ${figures}; ${method}; limit ${
+        show(bound)
+      }); KS distance ${ctx.ks.toFixed(3)}${why}`,
   };
 }
 
@@ -362,11 +395,4 @@ function mean(values: number[]): number {
 function relative(measured: number, reference: number, higherIsWorse: boolean): number {
   if (reference <= 0) return measured > 0 && higherIsWorse ? Infinity : 0;
   return higherIsWorse ? measured / reference - 1 : 1 - measured / reference;
-}
-
-function signed(change: number, metric: RegressionMetric): string {
-  const shown = metric === "error_rate"
-    ? `${+(change * 100).toFixed(2)} points`
-    : `${+(change * 100).toFixed(1)}%`;
-  return change >= 0 ? `${shown} worse` : `${shown.replace("-", "")} better`;
 }

@@ -11,6 +11,7 @@
  * @module
  */
 import { EXIT_CODES, type ExitCode } from "../model/exit_codes.ts";
+import { DEFAULT_FAIL_ON, type FailOn, failsUnder, type VerdictScope } from "./fail_on.ts";
 import type { RunResult, RunVerdict, Verdict, VerdictStatus } from "../model/run_result.ts";
 import { targetLost } from "./target_lost.ts";
 import { failFastReason, soundFailFastStop, type StoppedRun } from "./fail_fast_verdict.ts";
@@ -41,6 +42,24 @@ export function worstGateStatus(verdicts: readonly Pick<Verdict, "status">[]): V
     : has("inconclusive")
     ? "inconclusive"
     : "pass";
+}
+
+/**
+ * Whether the undecided verdicts among `verdicts` are all regression checks (and there is one):
+ * what `regressionOnly` on the run's verdict records.
+ *
+ * @example
+ * ```ts
+ * import { onlyRegressionsUndecided } from "./run_verdict.ts";
+ * onlyRegressionsUndecided([{ kind: "regression", status: "inconclusive" }]); // true
+ * onlyRegressionsUndecided([{ kind: "slo", status: "inconclusive" }]); // false
+ * ```
+ */
+export function onlyRegressionsUndecided(
+  verdicts: readonly Pick<Verdict, "kind" | "status">[],
+): boolean {
+  const undecided = verdicts.filter((v) => v.status === "inconclusive");
+  return undecided.length > 0 && undecided.every((v) => v.kind === "regression");
 }
 
 /**
@@ -83,7 +102,9 @@ export function computeRunVerdict(
     };
   }
   if (certain) return { status: "fail", tally, reason: failFastReason(result), summary };
-  return { status: worstGateStatus(result.verdicts), tally, summary };
+  const status = worstGateStatus(result.verdicts);
+  const regressionOnly = status === "inconclusive" && onlyRegressionsUndecided(result.verdicts);
+  return { status, tally, summary, ...(regressionOnly ? { regressionOnly: true as const } : {}) };
 }
 
 /**
@@ -103,18 +124,21 @@ export function runVerdictOf(
 }
 
 /**
- * The exit code a verdict earns (docs/cli.md): 0 pass, 1 fail, 3 invalid or inconclusive (0 for
- * inconclusive when `allowInconclusive`), 4 when the target stopped answering.
+ * The exit code a verdict earns (docs/cli.md): 0 pass, 1 fail, 3 invalid, 4 when the target
+ * stopped answering; for inconclusive, 3 when `failOn` (default `inconclusive-slo`, fail_on.ts)
+ * makes it red, else 0.
  *
  * @example
  * ```ts
  * import { runExitCode } from "./run_verdict.ts";
- * runExitCode({ status: "inconclusive" }, { allowInconclusive: true }); // 0
+ * runExitCode({ status: "inconclusive", regressionOnly: true }); // 0: a warning
+ * runExitCode({ status: "inconclusive" }); // 3: an SLO is undecided
+ * runExitCode({ status: "inconclusive" }, { failOn: "fail" }); // 0
  * ```
  */
 export function runExitCode(
-  verdict: Pick<RunVerdict, "status" | "targetLost">,
-  options: { allowInconclusive?: boolean } = {},
+  verdict: VerdictScope & Pick<RunVerdict, "targetLost">,
+  options: { failOn?: FailOn } = {},
 ): ExitCode {
   if (verdict.targetLost !== undefined) return EXIT_CODES.unreachable;
   switch (verdict.status) {
@@ -123,7 +147,9 @@ export function runExitCode(
     case "fail":
       return EXIT_CODES.gateFailed;
     case "inconclusive":
-      return options.allowInconclusive ? EXIT_CODES.ok : EXIT_CODES.invalidRun;
+      return failsUnder(verdict, options.failOn ?? DEFAULT_FAIL_ON)
+        ? EXIT_CODES.invalidRun
+        : EXIT_CODES.ok;
     case "invalid":
       return EXIT_CODES.invalidRun;
   }

@@ -135,6 +135,9 @@ export interface AbResult {
    * comparison there: the round, the SLO as written and why.
    */
   stoppedBy?: { round: number; slo: string; reason: string };
-  /** The one verdict: fail over inconclusive over pass, across comparisons and SLOs. */
-  verdict: { status: VerdictStatus; message: string };
+  /**
+   * The one verdict: fail over inconclusive over pass, across comparisons and SLOs;
+   * `regressionOnly` as a run's (run_result.ts): only comparisons are undecided, no SLO.
+   */
+  verdict: { status: VerdictStatus; message: string; regressionOnly?: true };
 }

@@ -256,6 +256,11 @@ export interface RunVerdict {
   /** Why the run is invalid or failed whatever its gates say (stopped early, target lost). */
   reason?: string;
   /**
+   * Set when the status is `inconclusive` and every undecided gate is a regression check (none
+   * an SLO): by default such a run is a warning and exits 0 (`--fail-on`, docs/gates.md).
+   */
+  regressionOnly?: true;
+  /**
    * Set when the target stopped answering during the run (only connection failures from some
    * point to the end): the run exits with the target-unreachable code whatever its gates say.
    */
@@ -309,8 +314,11 @@ export interface Verdict {
    * sends plus its measured floor. A fail must hold even with this much taken off.
    */
   generatorAllowance?: number;
-  /** Why an inconclusive verdict could not be decided (the message says it in words). */
-  causes?: Array<"sampling" | "generator" | "schedule">;
+  /**
+   * Why an inconclusive verdict could not be decided (the message says it in words); `history`:
+   * a regression check whose stored runs are too few or too scattered to bound the next one.
+   */
+  causes?: Array<"sampling" | "generator" | "schedule" | "history">;
   /**
    * Regression verdicts: two-sample Kolmogorov–Smirnov distance between this run's and the
    * baseline's response times (an effect size: a change of shape shows even when percentiles hold).

@@ -345,7 +345,7 @@ const STAGE: SectionSpec = {
 const REGRESSION: SectionSpec = {
   path: "regression",
   description:
-    "Regression gate: metric -> the change that counts (percent; percentage points for error_rate). Listing metrics replaces the defaults (p50 10%, p99 10%, p99.9 20%, max 20%, error_rate 0.1%, throughput 5%).",
+    "Regression gate: metric -> the change that counts (percent; percentage points for error_rate). Listing metrics replaces the defaults (p50 10%, p99 10%, p99.9 20%, error_rate 0.1%, throughput 5%).",
   minKeys: 1,
   keys: REGRESSION_METRICS.map((metric) => ({ key: metric, kind: "percent_change" as const })),
   synonyms: { "p99_9": "p99.9", errors: "error_rate" },

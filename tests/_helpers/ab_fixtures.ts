@@ -25,7 +25,8 @@ function run(scale: number, name: string): RunResult {
 }
 
 /**
- * A comparison of 5 rounds in which head is `factor` × base (1.1: 10% slower).
+ * A comparison of 5 rounds in which head is `factor` × base (1.1: 10% slower), and in round i
+ * also `headNoise[i]` × base (noise of head's own, which the pairing does not cancel).
  *
  * @example
  * ```ts
@@ -33,9 +34,16 @@ function run(scale: number, name: string): RunResult {
  * abResult(1.1).verdict.status; // "fail"
  * ```
  */
-export function abResult(factor: number, planName = "orders <api>"): AbResult {
+export function abResult(
+  factor: number,
+  planName = "orders <api>",
+  headNoise: readonly number[] = [],
+): AbResult {
   const noise = [1, 1.15, 0.9, 1.1, 0.95];
-  const pairs = noise.map((n) => ({ base: run(n, "steady"), head: run(n * factor, "steady") }));
+  const pairs = noise.map((n, i) => ({
+    base: run(n, "steady"),
+    head: run(n * factor * (headNoise[i] ?? 1), "steady"),
+  }));
   const comparisons = compareRounds(pairs, { p50: 0.05, p99: 0.05 }, 0.999, true);
   const slos = headSloVerdicts(pairs.map((p) => p.head));
   const first = pairs[0].head;

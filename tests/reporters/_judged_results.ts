@@ -125,3 +125,18 @@ export async function rejectedRun(): Promise<RunResult> {
   await judgeRun(result);
   return result;
 }
+
+/**
+ * A run 25% slower than a history of three runs ±25% apart, its SLO met: every regression check
+ * beyond its floor is `inconclusive` (not enough history yet), none fails, so only regression
+ * checks are undecided (`verdict.regressionOnly`).
+ *
+ * @example
+ * ```ts
+ * import { undecidedRegressionRun } from "./_judged_results.ts";
+ * // (await undecidedRegressionRun()).verdict?.regressionOnly === true
+ * ```
+ */
+export function undecidedRegressionRun(): Promise<RunResult> {
+  return judgedRun({ scale: 1.25, slos: ["p99 < 5ms"] }, [1, 1.3, 0.8]);
+}

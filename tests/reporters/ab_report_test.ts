@@ -17,9 +17,19 @@ Deno.test("abRows(): base and head medians, the change with its interval, and th
   const [row] = abRows(ab);
   assert.equal(row[0], "fail");
   assert.equal(row[1], "p50 head vs base: steady");
-  assert.match(row[4], /^\+10(\.\d)?%$/);
-  assert.match(row[5], /^\+\d+(\.\d)?% … \+\d+(\.\d)?%$/);
+  assert.match(row[4], /^10(\.\d)?% worse$/);
+  assert.match(row[5], /^\d+(\.\d)?% worse to \d+(\.\d)?% worse$/);
   assert.equal(row[6], "5%");
+});
+
+Deno.test("abRows() and the check's message write a faster head as better, never as a negative worse", () => {
+  const ab = abResult(0.9);
+  const [row] = abRows(ab);
+  assert.match(row[4], /^10(\.\d)?% better$/);
+  assert.match(row[5], /^\d+(\.\d)?% better to \d+(\.\d)?% better$/);
+  const shown = [renderAbTerminal(ab), renderAbMarkdown(ab), renderAbHtml(ab), renderAbJunit(ab)];
+  for (const text of shown) assert.doesNotMatch(text, /-\d+(\.\d+)?% worse/);
+  assert.match(ab.comparisons[0].message, /^ok: head 10(\.\d)?% better \(95% interval /);
 });
 
 Deno.test("renderAbTerminal() and renderAbMarkdown() state the verdict, each check and the rounds", () => {
@@ -122,4 +132,22 @@ Deno.test("the A/B reports name the implicit error gate judged on head's runs as
     /<testcase name="error_rate &lt;= 1% \(implicit\)"[^>]*>\s*<failure/,
   );
   assert.match(renderAbHtml(ab), /<td>error_rate &lt;= 1% \(implicit\)<\/td>/);
+});
+
+Deno.test("the A/B reports warn when only comparisons are undecided, and abVerdict() records it", () => {
+  // Head's own noise of up to 10% a round: a change under the floor cannot be ruled out.
+  const ab = abResult(1, "orders", [1.08, 0.98, 1.1, 0.99, 1]);
+  assert.equal(ab.verdict.status, "inconclusive", ab.verdict.message);
+  assert.equal(ab.verdict.regressionOnly, true);
+  assert.ok(ab.slos.every((s) => s.status === "pass"));
+  const warning = /only regression checks are undecided: a warning, not a failure/;
+  assert.match(renderAbTerminal(ab).split("\n").at(-2)!, /^WARNING: /);
+  for (
+    const text of [renderAbTerminal(ab), renderAbMarkdown(ab), renderAbHtml(ab), renderAbJunit(ab)]
+  ) {
+    assert.match(text, warning);
+  }
+  for (const text of [renderAbTerminal(abResult(1.1)), renderAbMarkdown(abResult(1))]) {
+    assert.doesNotMatch(text, warning);
+  }
 });

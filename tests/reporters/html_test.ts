@@ -8,7 +8,7 @@ import { formatDurationMs } from "../../runner/plan/units.ts";
 import { sampleResult, SECRET_TOKEN } from "../_helpers/result_fixtures.ts";
 import { HOSTILE, hostileResult, reportResult } from "../_helpers/report_fixtures.ts";
 import { HOSTILE_MARKDOWN, HOSTILE_TRAFFIC, withTraffic } from "./_traffic_results.ts";
-import { rejectedRun } from "./_judged_results.ts";
+import { judgedRun, rejectedRun, undecidedRegressionRun } from "./_judged_results.ts";
 import { toEncodedHistogram } from "../../runner/hdr/encoded_histogram.ts";
 import { pointsUs } from "../_helpers/gate_fixtures.ts";
 import type { Verdict } from "../../runner/model/run_result.ts";
@@ -304,4 +304,16 @@ Deno.test("renderHtml() says under the throughput chart why the sent rate dips: 
   assert.match(note, /dips below the intended rate in 1 second/);
   assert.match(note, /12 requests waited in tailgate&#39;s queue/);
   assert.match(note, /None was skipped/);
+});
+
+Deno.test("renderHtml() says in the banner and the warnings box when only regression checks are undecided", async () => {
+  const html = renderHtml(await undecidedRegressionRun());
+  assert.match(
+    html,
+    /<h1>INCONCLUSIVE: \d+ of \d+ gates could not be decided by this run \(regression checks only: a warning; each says why/,
+  );
+  const box = html.slice(html.indexOf('<section class="warnings"'));
+  assert.match(box, /<li>Only regression checks are undecided: a warning, not a failure/);
+  const slo = renderHtml(await judgedRun({ slos: ['p99.99 < 5ms for "GET /a"'] }));
+  assert.doesNotMatch(slo, /regression checks only|Only regression checks/);
 });

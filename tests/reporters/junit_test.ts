@@ -6,7 +6,7 @@ import { ignoreWithoutJunitparser, readWithJunitparser } from "../_helpers/junit
 import { overallStatus } from "../../reporters/overall_status.ts";
 import { SECRET_TOKEN } from "../_helpers/result_fixtures.ts";
 import { validateXml, xpath } from "../_helpers/xmllint.ts";
-import { judgedRun, rejectedRun } from "./_judged_results.ts";
+import { judgedRun, rejectedRun, undecidedRegressionRun } from "./_judged_results.ts";
 import { gateResult, scaledUs } from "../_helpers/gate_fixtures.ts";
 import { judgeRun } from "../../runner/gates/judge_run.ts";
 import { ignoreWithout } from "../_helpers/test_tools.ts";
@@ -56,7 +56,7 @@ async function buildFixtures(): Promise<Record<string, RunResult>> {
       scale: 1.3,
       slos: ["p99 < 5ms"],
       environment: { cpuModel: "new cpu" },
-    }, [1, 1.004, 0.996]),
+    }, [1, 1.004, 0.996, 1.002, 0.998]),
     hostile: await hostile(),
     noVerdicts: await judgedRun({ slos: [] }),
     implicit: await rejectedRun(),
@@ -289,7 +289,7 @@ xmllintTest(
     const failed = `${SUITE}/testcase[@classname='tailgate.shop.regression'][failure]`;
     assert.ok(await count(xml, failed) > 0);
     assert.match(await attr(xml, `${failed}[1]/failure`), /^KS distance: 0\.\d{3}$/m);
-    assert.equal(await property(xml, "baseline.runs"), "3");
+    assert.equal(await property(xml, "baseline.runs"), "5");
     assert.equal(await property(xml, "baseline.gitSha"), regression.baseline?.gitSha);
     assert.equal(regression.warnings?.length, 1, "the baseline's CPU differs");
     const out = (await attr(xml, `${SUITE}/system-out`)).split("\n");
@@ -453,3 +453,20 @@ Deno.test({
     assert.deepEqual(passed.results, []);
   },
 });
+
+xmllintTest(
+  "renderJunit() skips undecided regression checks and says in system-out that they are a warning",
+  async () => {
+    const result = await undecidedRegressionRun();
+    const xml = renderJunit(result);
+    assert.equal(await attr(xml, `${SUITE}/@failures`), "0");
+    const skipped = result.verdicts.filter((v) => v.status === "inconclusive").length;
+    assert.ok(skipped > 0);
+    assert.equal(await attr(xml, `${SUITE}/@skipped`), String(skipped));
+    const out = (await attr(xml, `${SUITE}/system-out`)).split("\n");
+    assert.ok(
+      out.some((l) => l.startsWith("warning: only regression checks are undecided")),
+      out.join("\n"),
+    );
+  },
+);

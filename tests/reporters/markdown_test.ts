@@ -7,7 +7,7 @@ import { KEY_LATENCY_COLUMNS, latencyUs } from "../../reporters/latency_columns.
 import { MARKDOWN_MAX_BYTES, renderMarkdown } from "../../reporters/markdown.ts";
 import { printable } from "../../runner/plan/printable.ts";
 import { gateResult, scaledUs, type StageSpec } from "../_helpers/gate_fixtures.ts";
-import { judgedRun, rejectedRun } from "./_judged_results.ts";
+import { judgedRun, rejectedRun, undecidedRegressionRun } from "./_judged_results.ts";
 import { HOSTILE_MARKDOWN, HOSTILE_TRAFFIC, TRAFFIC, withTraffic } from "./_traffic_results.ts";
 
 /** Splits a GFM table row into cells as GitHub does: a backslash escapes the next character. */
@@ -351,4 +351,15 @@ Deno.test("renderMarkdown() of a plan without SLOs whose requests all failed: �
   assert.ok(row, text);
   assert.match(row, /^\| ❌ fail \| error\\_rate &lt;= 1% \(implicit\) \| 100% \| 1% \| /);
   assert.match(row, /\\`allow\\_errors: true\\` to let errors pass \|$/);
+});
+
+Deno.test("renderMarkdown() quotes a warning under the facts when only regression checks are undecided", async () => {
+  const text = renderMarkdown(await undecidedRegressionRun());
+  const lines = text.split("\n");
+  assert.match(lines[0], /— inconclusive$/);
+  const at = lines.findIndex((l) => l.startsWith("> ⚠️ **Warning:** only regression checks"));
+  assert.ok(at > 0 && at < lines.indexOf("### Gates"), text);
+  assert.match(lines[at], /a warning, not a failure \(exit 0\)/);
+  const slo = await judgedRun({ slos: ['p99.99 < 5ms for "GET /a"'] });
+  assert.doesNotMatch(renderMarkdown(slo), /only regression checks/);
 });

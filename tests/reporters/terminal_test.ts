@@ -6,7 +6,7 @@ import type { RunResult } from "../../runner/model/run_result.ts";
 import { renderTerminal, shouldUseColor } from "../../reporters/terminal.ts";
 import { displayWidth } from "../../reporters/text_table.ts";
 import { sampleResult } from "../_helpers/result_fixtures.ts";
-import { judgedRun, rejectedRun } from "./_judged_results.ts";
+import { judgedRun, rejectedRun, undecidedRegressionRun } from "./_judged_results.ts";
 import { HOSTILE_TRAFFIC, withTraffic } from "./_traffic_results.ts";
 
 const ESC = "\x1b";
@@ -241,4 +241,20 @@ Deno.test("renderTerminal() of a plan without SLOs whose requests all failed: th
   assert.match(row, /^ {2}✗ FAIL +error_rate <= 1% \(implicit\) +100% +vs 1%/);
   assert.match(row, /`allow_errors: true` to let errors pass$/);
   assert.equal(lines.at(-1), "✗ FAIL: 1 gate: 1 fail");
+});
+
+Deno.test("renderTerminal() warns, above the verdict, when only regression checks are undecided", async () => {
+  const result = await undecidedRegressionRun();
+  assert.equal(result.verdict?.status, "inconclusive");
+  assert.equal(result.verdict?.regressionOnly, true);
+  const lines = plain(result).split("\n");
+  const warning = lines.findIndex((l) =>
+    l.startsWith("WARNING: only regression checks are undecided: a warning, not a failure")
+  );
+  assert.ok(warning > 0, lines.join("\n"));
+  assert.match(lines.at(-1)!, /^\? INCONCLUSIVE: /);
+  assert.ok(warning < lines.length - 1);
+  const slo = await judgedRun({ slos: ['p99.99 < 5ms for "GET /a"'] });
+  assert.equal(slo.verdict?.status, "inconclusive");
+  assert.doesNotMatch(plain(slo), /only regression checks are undecided/);
 });

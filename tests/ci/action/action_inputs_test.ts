@@ -23,7 +23,7 @@ Deno.test("readRunInputs() with nothing set runs the default plans, reports and 
     baselineDir: ".tailgate/baselines",
     updateBaseline: false,
     committed: false,
-    failOn: "inconclusive",
+    failOn: "inconclusive-slo",
   });
 });
 
@@ -59,7 +59,7 @@ Deno.test("readRunInputs() reports every wrong input at once", () => {
     assert.deepEqual(r.errors, [
       "baseline: `s3` is not one of cache, branch, committed, none",
       "TAILGATE_UPDATE_BASELINE: `auto` must be true or false here",
-      "fail-on: `error` is not one of inconclusive, fail, never",
+      "fail-on: `error` is not one of inconclusive, inconclusive-slo, fail, never",
       "merge and shard exclude each other: a merge job runs no plan",
       "out: empty; name the output folder, e.g. tailgate-out",
     ]);

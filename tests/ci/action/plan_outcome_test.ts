@@ -1,6 +1,10 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { readOutcome } from "../../../ci/action/plan_outcome.ts";
+import { publishOutcomes } from "../../../ci/action/publish.ts";
+import type { FailOn } from "../../../ci/action/verdict.ts";
+import { undecidedRegressionRun } from "../../reporters/_judged_results.ts";
+import { abResult } from "../../_helpers/ab_fixtures.ts";
 import { judgeRun } from "../../../runner/gates/judge_run.ts";
 import { EXIT_CODES } from "../../../runner/model/exit_codes.ts";
 import type { RunResult } from "../../../runner/model/run_result.ts";
@@ -86,6 +90,55 @@ Deno.test("readOutcome() never reads a result.json that is a FIFO", async () => 
       join(dir, "result.json"),
     );
     assert.deepEqual([o.result, o.summaryMd, o.verdict], [undefined, undefined, "pass"]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("readOutcome() keeps that only regression checks are undecided, and the job passes by default", async () => {
+  const cwd = await Deno.makeTempDir({ prefix: "tailgate-outcome-" });
+  try {
+    const dir = join(cwd, "plan");
+    await Deno.mkdir(dir);
+    await Deno.writeTextFile(
+      join(dir, "result.json"),
+      JSON.stringify(await undecidedRegressionRun()),
+    );
+    // tailgate run exits 0 for it by default, 3 with --fail-on inconclusive: both are its verdict.
+    for (const code of [EXIT_CODES.ok, EXIT_CODES.invalidRun]) {
+      const o = await readOutcome("plans/shop.yaml", dir, code, "");
+      assert.deepEqual([o.verdict, o.regressionOnly], ["inconclusive", true], `exit ${code}`);
+    }
+    const o = await readOutcome("plans/shop.yaml", dir, EXIT_CODES.ok, "");
+    const publish = (failOn: FailOn) =>
+      publishOutcomes([o], {
+        out: "out",
+        cwd,
+        failOn,
+        paths: { workspace: cwd, cwd },
+        annotate: false,
+      }, () => {});
+    assert.equal((await publish("inconclusive-slo")).jobExitCode, EXIT_CODES.ok);
+    assert.equal((await publish("inconclusive")).jobExitCode, EXIT_CODES.invalidRun);
+    assert.match(
+      await Deno.readTextFile(join(cwd, "out/summary.md")),
+      /^⚠️ Only regression checks are undecided: a warning, not a failure/m,
+    );
+  } finally {
+    await Deno.remove(cwd, { recursive: true });
+  }
+});
+
+Deno.test("readOutcome() of an A/B comparison whose only undecided gates are comparisons: inconclusive, regression-only", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "tailgate-outcome-" });
+  try {
+    const ab = abResult(1, "orders", [1.08, 0.98, 1.1, 0.99, 1]);
+    assert.equal(ab.verdict.regressionOnly, true);
+    await Deno.writeTextFile(join(dir, "ab.json"), JSON.stringify(ab));
+    const o = await readOutcome("plans/orders.yaml", dir, EXIT_CODES.ok, "");
+    assert.deepEqual([o.verdict, o.regressionOnly], ["inconclusive", true]);
+    const failed = await readOutcome("plans/orders.yaml", dir, EXIT_CODES.gateFailed, "");
+    assert.deepEqual([failed.verdict, failed.regressionOnly], ["invalid", undefined]);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -31,7 +31,7 @@ Deno.test("renderCiSummary() tables every plan, then appends each plan's summary
       "",
       "| plan | name | verdict | exit code |",
       "| --- | --- | --- | --- |",
-      "| plans/a.yaml |  | **pass** | 0 (every gate passed) |",
+      "| plans/a.yaml |  | **pass** | 0 (every gate passed, or only regression checks undecided) |",
       "| plans/b\\|c.yaml |  | **invalid** | 4 (target unreachable) |",
       "",
       "### a",
@@ -44,6 +44,32 @@ Deno.test("renderCiSummary() tables every plan, then appends each plan's summary
       "",
     ].join("\n"),
   );
+});
+
+Deno.test("renderCiSummary() says when only regression checks are undecided: a warning", () => {
+  const undecided: PlanOutcome = {
+    ...outcome("plans/a.yaml", 0),
+    verdict: "inconclusive",
+    regressionOnly: true,
+  };
+  const text = renderCiSummary([undecided, outcome("plans/b.yaml", 0)], {
+    status: "inconclusive",
+    regressionOnly: true,
+  });
+  const lines = text.split("\n");
+  assert.equal(lines[0], "## tailgate: inconclusive");
+  assert.match(lines[2], /^⚠️ Only regression checks are undecided: a warning, not a failure/);
+  assert.ok(
+    lines.includes(
+      "| plans/a.yaml |  | **inconclusive** (regression checks only: a warning) | 0 (every " +
+        "gate passed, or only regression checks undecided) |",
+    ),
+    text,
+  );
+  const slo = renderCiSummary([{ ...undecided, regressionOnly: undefined, exitCode: 3 }], {
+    status: "inconclusive",
+  });
+  assert.doesNotMatch(slo, /a warning/);
 });
 
 Deno.test("renderCiSummary() renders hostile plan files and names inert: no image, link, tag or mention, no broken row", () => {

@@ -1,5 +1,12 @@
 import assert from "node:assert/strict";
-import { jobExitCode, planVerdict, worstVerdict } from "../../../ci/action/verdict.ts";
+import {
+  earnedCodes,
+  jobExitCode,
+  jobVerdict,
+  planVerdict,
+  type VerdictScope,
+  worstVerdict,
+} from "../../../ci/action/verdict.ts";
 import { judgeRun } from "../../../runner/gates/judge_run.ts";
 import type { RunResult } from "../../../runner/model/run_result.ts";
 import { gateResult, scaledUs } from "../../_helpers/gate_fixtures.ts";
@@ -56,20 +63,45 @@ Deno.test("worstVerdict() ranks fail over invalid over inconclusive over pass", 
   assert.equal(worstVerdict(["fail", "invalid", "inconclusive"]), "fail");
 });
 
-Deno.test("jobExitCode() follows fail-on: inconclusive reds every non-pass, fail lets too few samples pass, never stays green", () => {
-  const table: Array<[Parameters<typeof jobExitCode>[0], number, number, number, number]> = [
-    // verdict, tailgate code, fail-on inconclusive, fail, never
-    ["pass", 0, 0, 0, 0],
-    ["inconclusive", 3, 3, 0, 0],
-    ["fail", 1, 1, 1, 0],
-    ["invalid", 4, 4, 4, 0],
-    ["invalid", 2, 2, 2, 0],
+Deno.test("jobExitCode() follows fail-on: inconclusive reds every non-pass, inconclusive-slo lets regression checks alone pass, fail lets every undecided gate pass, never stays green", () => {
+  const regressionOnly = { status: "inconclusive", regressionOnly: true } as const;
+  const table: Array<[VerdictScope, number, number, number, number, number]> = [
+    // verdict, tailgate code, fail-on inconclusive, inconclusive-slo, fail, never
+    [{ status: "pass" }, 0, 0, 0, 0, 0],
+    [regressionOnly, 0, 3, 0, 0, 0],
+    [{ status: "inconclusive" }, 3, 3, 3, 0, 0],
+    [{ status: "fail" }, 1, 1, 1, 1, 0],
+    [{ status: "invalid" }, 4, 4, 4, 4, 0],
+    [{ status: "invalid" }, 2, 2, 2, 2, 0],
   ];
-  for (const [verdict, code, strict, fail, never] of table) {
-    assert.equal(jobExitCode(verdict, code, "inconclusive"), strict, `${verdict} inconclusive`);
-    assert.equal(jobExitCode(verdict, code, "fail"), fail, `${verdict} fail`);
-    assert.equal(jobExitCode(verdict, code, "never"), never, `${verdict} never`);
+  for (const [verdict, code, strict, slo, fail, never] of table) {
+    const what = JSON.stringify(verdict);
+    assert.equal(jobExitCode(verdict, code, "inconclusive"), strict, `${what} inconclusive`);
+    assert.equal(jobExitCode(verdict, code, "inconclusive-slo"), slo, `${what} inconclusive-slo`);
+    assert.equal(jobExitCode(verdict, code, "fail"), fail, `${what} fail`);
+    assert.equal(jobExitCode(verdict, code, "never"), never, `${what} never`);
   }
+});
+
+Deno.test("planVerdict() reads exit 0 or 3 as inconclusive when only regression checks were undecided", async () => {
+  const result = await judged(["p99 < 5ms"]);
+  result.verdict = { ...result.verdict!, status: "inconclusive", regressionOnly: true };
+  assert.equal(planVerdict(0, result), "inconclusive", "tailgate's default: a warning, exit 0");
+  assert.equal(planVerdict(3, result), "inconclusive", "--fail-on inconclusive");
+  assert.equal(planVerdict(1, result), "invalid");
+  assert.deepEqual(earnedCodes(result.verdict), [3, 0, 0]);
+  assert.deepEqual(earnedCodes({ status: "inconclusive" }), [3, 3, 0]);
+});
+
+Deno.test("jobVerdict() is the worst plan's, regression-only while every undecided plan is", () => {
+  const only = { verdict: "inconclusive", regressionOnly: true } as const;
+  assert.deepEqual(jobVerdict([{ verdict: "pass" }, only]), {
+    status: "inconclusive",
+    regressionOnly: true,
+  });
+  assert.deepEqual(jobVerdict([only, { verdict: "inconclusive" }]), { status: "inconclusive" });
+  assert.deepEqual(jobVerdict([only, { verdict: "fail" }]), { status: "fail" });
+  assert.deepEqual(jobVerdict([]), { status: "invalid" });
 });
 
 Deno.test("planVerdict() reads exit 5 (an I/O failure) as invalid even beside a passing result, and fail-on keeps its code", async () => {
@@ -77,5 +109,5 @@ Deno.test("planVerdict() reads exit 5 (an I/O failure) as invalid even beside a 
   assert.equal(planVerdict(0, passed), "pass");
   assert.equal(planVerdict(5, passed), "invalid");
   assert.equal(planVerdict(5, undefined), "invalid");
-  assert.equal(jobExitCode("invalid", 5, "fail"), 5);
+  assert.equal(jobExitCode({ status: "invalid" }, 5, "fail"), 5);
 });

@@ -35,6 +35,10 @@ Deno.test("exitCodeOf() maps the run verdict as tailgate run exits", () => {
   assert.equal(exitCodeOf(verdict("inconclusive")), EXIT_CODES.invalidRun);
   assert.equal(exitCodeOf(verdict("inconclusive"), { allowInconclusive: true }), EXIT_CODES.ok);
   assert.equal(exitCodeOf(verdict("invalid")), EXIT_CODES.invalidRun);
+  const warning = { ...verdict("inconclusive"), regressionOnly: true as const };
+  assert.equal(exitCodeOf(warning), EXIT_CODES.ok, "regression checks alone: a warning");
+  assert.equal(exitCodeOf(warning, { failOn: "inconclusive" }), EXIT_CODES.invalidRun);
+  assert.equal(exitCodeOf(verdict("inconclusive"), { failOn: "fail" }), EXIT_CODES.ok);
 });
 
 Deno.test("judge() fails a run whose every answer breaks the bound, short as it is", async () => {

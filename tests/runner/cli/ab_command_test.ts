@@ -31,11 +31,17 @@ load: { connections: 2, stages: [{ rate: 40/s, duration: 500ms }] }
     // A folder where a file goes: the write fails as on a full disk, whoever runs the test.
     await Deno.mkdir(join(out, "ab.html"), { recursive: true });
     await Deno.mkdir(join(out, "runs", "round-2-head.json"), { recursive: true });
+    const progress: string[] = [];
     const outcome = await abCommand([
       plan,
       ...["--base", base.url, "--head", head.url, "--rounds", "3", "--out", out],
-    ], () => {});
+    ], (line) => progress.push(line));
     assert.equal(outcome.exitCode, EXIT_CODES.ioFailed, JSON.stringify(outcome.errors));
+    // Said before the first round: 20 requests a round decide neither p99 nor p99.9.
+    const warned = progress.findIndex((l) => /warning: p99 and p99\.9 cannot be judged/.test(l));
+    assert.ok(warned >= 0, progress.join("\n"));
+    assert.ok(warned < progress.findIndex((l) => l.startsWith("ab: round 1")));
+    assert.match(progress[warned], /run the stage for at least 5m at 40\/s/);
     assert.equal(outcome.errors.length, 2, outcome.errors.join("\n"));
     assert.match(outcome.errors.join("\n"), /runs\/round-2-head\.json not written to .*out: /);
     assert.match(outcome.errors.join("\n"), /ab\.html not written to .*out\/ab\.html: /);
@@ -172,4 +178,16 @@ slo: [error_rate < 1%]
     await failing.shutdown();
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("ab's --fail-on takes run's values and refuses the rest before anything runs", async () => {
+  const outcome = await abCommand([
+    "plan.yaml",
+    ...["--base", "http://127.0.0.1:9001", "--head", "http://127.0.0.1:9002"],
+    ...["--fail-on", "never"],
+  ], () => {});
+  assert.equal(outcome.exitCode, EXIT_CODES.usage);
+  assert.deepEqual(outcome.errors, [
+    "--fail-on: `never` is not one of inconclusive, inconclusive-slo, fail",
+  ]);
 });

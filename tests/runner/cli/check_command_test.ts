@@ -21,7 +21,8 @@ Deno.test("check warns of a plan near the label limit and refuses one past it, a
     const near = await planFile(dir, 600);
     const warned = await checkPlans([near]);
     assert.equal(warned.exitCode, EXIT_CODES.ok);
-    assert.match(warned.output!, /labels-600\.yaml: ok, 1 warning/);
+    // The label limit, and the tail percentiles its 10-request stage cannot decide.
+    assert.match(warned.output!, /labels-600\.yaml: ok, 2 warnings/);
     assert.match(warned.notes.join("\n"), /labels-600\.yaml:3:1.*600 requests.*near the limit/s);
     const past = await planFile(dir, 1001);
     const refused = await checkPlans([past]);
@@ -40,4 +41,27 @@ Deno.test("check lists a plan's setup and teardown steps with what each captures
     outcome.output!,
     /\n {2}setup: login: POST http:\/\/127\.0\.0\.1:8080\/login, captures token \(json \/access_token\), session \(header set-cookie\)\n {2}teardown: logout: DELETE http:\/\/127\.0\.0\.1:8080\/session\n/,
   );
+});
+
+Deno.test("check says which regression percentiles a stage is too short for, and how long would do", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = join(dir, "smoke.yaml");
+    await Deno.writeTextFile(
+      path,
+      "name: smoke\ntarget: http://127.0.0.1:8080\nrequests: [{ path: / }]\n" +
+        "load: { stages: [{ rate: 100/s, duration: 30s }] }\n",
+    );
+    const outcome = await checkPlans([path]);
+    assert.equal(outcome.exitCode, EXIT_CODES.ok, "a warning, not an error");
+    assert.match(outcome.output!, /smoke\.yaml: ok, 1 warning/);
+    const notes = outcome.notes.join("\n");
+    assert.match(
+      notes,
+      /smoke\.yaml:4:1: warning: p99\.9 cannot be judged on stage "100\/s for 30s" by a regression check/,
+    );
+    assert.match(notes, /hint: run the stage for at least 100s at 100\/s /);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

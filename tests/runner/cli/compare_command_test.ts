@@ -47,6 +47,26 @@ Deno.test("compare exits 1 and says regressed when the second result is 30% slow
   assert.match(outcome.output!, /KS distance 0\.\d+/);
 });
 
+Deno.test("compare writes a faster run as better and a throughput drop as worse", async () => {
+  await using f = await files(result(1), result(0.9));
+  const outcome = await compareCommand([f.a, f.b]);
+  assert.equal(outcome.exitCode, 0);
+  assert.match(outcome.output!, /^main\s+p99\s+.*\s10(\.0)?% better$/m);
+  assert.doesNotMatch(outcome.output!, /-\d+(\.\d+)?% worse/);
+  assert.match(outcome.output!, /PASS p99 vs baseline: main: no regression: .*10(\.0)?% better/);
+  const fewer = gateResult([{
+    name: "main",
+    ratePerSec: 1000,
+    durationMs: 20_000,
+    labels: [{ label: "GET /", response: scaledUs(18_000, 1) }],
+  }]);
+  await using g = await files(result(1), fewer);
+  assert.match(
+    (await compareCommand([g.a, g.b])).output!,
+    /^main\s+throughput\s+.*\s10(\.0)?% worse$/m,
+  );
+});
+
 Deno.test("compare exits 0 for the same run, and writes Markdown and JSON", async () => {
   await using f = await files(result(1), result(1));
   const md = await compareCommand([f.a, f.b, "--format", "md"]);

@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import { finishResult } from "../../../runner/cli/finish_result.ts";
 import { EXIT_CODES } from "../../../runner/model/exit_codes.ts";
 import { sampleResult } from "../../_helpers/result_fixtures.ts";
+import type { FailOn } from "../../../runner/gates/fail_on.ts";
+import { undecidedRegressionRun } from "../../reporters/_judged_results.ts";
 
 Deno.test("an interrupted run with --update-baseline says the history was left as it was", async () => {
   const dir = await Deno.makeTempDir();
@@ -66,6 +68,32 @@ Deno.test("a baseline that cannot be updated exits 5 naming it, not 0 with a not
     });
     assert.equal(finished.exitCode, EXIT_CODES.ioFailed);
     assert.match(finished.ioFailures.join("\n"), /^baseline not updated: .*file\/baselines/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a run whose only undecided gates are regression checks exits 0 with a warning, 3 under --fail-on inconclusive", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const result = await undecidedRegressionRun();
+    assert.equal(result.verdict?.regressionOnly, true);
+    const finish = (failOn?: FailOn) =>
+      finishResult(result, {
+        outDir: `${dir}/out`,
+        reports: ["json"],
+        judge: false,
+        color: false,
+        ...(failOn ? { failOn } : {}),
+      });
+    const lenient = await finish();
+    assert.equal(lenient.exitCode, EXIT_CODES.ok);
+    assert.match(lenient.summary, /^WARNING: only regression checks are undecided/m);
+    assert.equal((await finish("inconclusive")).exitCode, EXIT_CODES.invalidRun);
+    assert.equal((await finish("fail")).exitCode, EXIT_CODES.ok);
+    const stored = JSON.parse(await Deno.readTextFile(`${dir}/out/result.json`));
+    assert.equal(stored.verdict.status, "inconclusive", "the stored verdict keeps its status");
+    assert.equal(stored.verdict.regressionOnly, true);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

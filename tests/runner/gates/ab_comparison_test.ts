@@ -42,7 +42,10 @@ Deno.test("compareRounds(): every stage and label, each metric of the floors, pa
 Deno.test("compareRounds(): a 10% slower head is a regression although the rounds differ by 25%", () => {
   const checks = compareRounds(rounds(1.1), { p50: 0.05, p99: 0.05 }, 0.999, true);
   assert.ok(checks.every((c) => c.status === "fail"), JSON.stringify(checks.map((c) => c.message)));
-  assert.match(checks[0].message, /^regression: \+10(\.\d)?% worse \(95% interval/);
+  assert.match(
+    checks[0].message,
+    /^regression: head 10(\.\d)?% worse \(95% interval \d+(\.\d)?% worse to /,
+  );
   assert.equal(abVerdict(checks, []).status, "fail");
   assert.match(abVerdict(checks, []).message, /6 regressions of head against base/);
 });
@@ -62,6 +65,10 @@ Deno.test("compareRounds(): a default tail percentile too thin to judge is skipp
     ["p99.9", "pass"],
     ["p99.99", "inconclusive"],
   ]);
+  assert.match(
+    named.find((c) => c.metric === "p99.99")!.message,
+    /one had 20000 in all: run the stage for at least 100000 requests/,
+  );
   const defaults = compareRounds(rounds(1), { "p99.99": 0.2 } as never, 0.999, false);
   assert.deepEqual(defaults, []);
 });
@@ -75,4 +82,22 @@ Deno.test("headSloVerdicts(): an SLO fails when a head run failed it, passes whe
   assert.equal(headSloVerdicts([run(1), run(1)])[0].status, "pass");
   assert.equal(abVerdict([], [slo]).status, "fail");
   assert.equal(abVerdict([], []).status, "inconclusive");
+});
+
+Deno.test("abVerdict(): inconclusive comparisons alone are regression-only; an undecided SLO is not", () => {
+  const headNoise = [1.08, 0.98, 1.1, 0.99, 1];
+  const pairs = [1, 1.15, 0.9, 1.1, 0.95].map((n, i) => ({
+    base: run(n),
+    head: run(n * headNoise[i]),
+  }));
+  const checks = compareRounds(pairs, { p50: 0.05 }, 0.999, true);
+  assert.ok(checks.some((c) => c.status === "inconclusive"), JSON.stringify(checks));
+  const passing = headSloVerdicts(pairs.map((p) => p.head));
+  assert.deepEqual(passing.map((s) => s.status), ["pass"]);
+  assert.deepEqual(abVerdict(checks, passing).regressionOnly, true);
+  const late = headSloVerdicts([...pairs.map((p) => p.head), run(1, { toolLimited: true })]);
+  assert.deepEqual(late.map((s) => s.status), ["inconclusive"]);
+  assert.equal(abVerdict(checks, late).status, "inconclusive");
+  assert.equal(abVerdict(checks, late).regressionOnly, undefined);
+  assert.equal(abVerdict([], []).regressionOnly, undefined, "nothing compared is no warning");
 });

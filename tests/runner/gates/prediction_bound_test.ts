@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import {
   exceedanceP,
   historyModel,
+  isUsefulBound,
   MAX_HISTORY_RUNS,
   median,
   predictionBounds,
@@ -125,4 +126,20 @@ Deno.test("exceedanceP() is one minus the confidence at the prediction bound, an
 Deno.test("median() of odd and even counts", () => {
   assert.equal(median([3, 1, 2]), 2);
   assert.equal(median([3, 1, 2, 10]), 2.5);
+});
+
+Deno.test("isUsefulBound(): a bound beyond 3× the centre (a third, for a drop) is of no use", () => {
+  const tight = predictionBounds([1, 1.1, 0.95, 1.05, 0.9], 0.9998)!;
+  assert.ok(isUsefulBound(tight, 1, true) && isUsefulBound(tight, 1, false), JSON.stringify(tight));
+  const scattered = predictionBounds([1, 1.3, 0.8], 0.9998)!;
+  assert.ok(scattered.upper > 1_000, `three runs ±25% apart bound at ${scattered.upper}`);
+  assert.equal(isUsefulBound(scattered, 1, true), false);
+  assert.equal(isUsefulBound(scattered, 1, false), false);
+  assert.equal(
+    isUsefulBound({ upper: 3, lower: 1 / 3, n: 5 }, 1, true),
+    true,
+    "3× itself is of use",
+  );
+  assert.equal(isUsefulBound({ upper: 3.01, lower: 0.5, n: 5 }, 1, true), false);
+  assert.equal(isUsefulBound({ upper: 3.01, lower: 0.5, n: 5 }, 1, false), true);
 });

@@ -84,9 +84,15 @@ Deno.test("against a tight history, a run 30% slower fails: beyond the bound and
   assert.ok(Math.abs(p99.margin! - (p99.bound! - p99.measured!) / p99.bound!) < 1e-12);
   assert.match(p99.message, /^regressed: .*prediction bound .* from 5 runs at 99\.9\d*%/);
   assert.equal(verdictOf(verdicts, "p50").status, "fail");
-  assert.equal(verdictOf(verdicts, "max").status, "fail", "30% is over max's 20% floor");
+  assert.ok(!verdicts.some((v) => v.name.startsWith("max ")), "max is no default metric");
   assert.equal(verdictOf(verdicts, "throughput").status, "pass");
   assert.equal(verdictOf(verdicts, "error_rate").status, "pass");
+});
+
+Deno.test("max is judged only when the plan names it under regression", () => {
+  const named = evaluateRegression(mainRun(1.3), history(TIGHT), { floors: { max: 0.2 } });
+  assert.deepEqual(named.map((v) => [v.name, v.status]), [["max vs baseline: main", "fail"]]);
+  assert.equal(DEFAULT_REGRESSION_FLOORS.max, undefined);
 });
 
 Deno.test("5% slower is beyond a tight bound but under the 10% floor, so it passes", () => {
@@ -100,13 +106,57 @@ Deno.test("5% slower is beyond a tight bound but under the 10% floor, so it pass
 });
 
 Deno.test("against a noisy history, 15% slower stays within the bound and passes", () => {
-  const noisy = [0.8, 1.2, 0.85, 1.25, 0.9];
-  const reference = 0.9; // the median: the robust centre
+  const noisy = [1, 1.1, 0.95, 1.05, 0.9];
+  const reference = 1; // the median: the robust centre
   const p99 = verdictOf(evaluateRegression(mainRun(reference * 1.15), history(noisy)), "p99");
   assert.match(p99.message, /15(\.0)?% worse/, "a change over the 10% floor");
   assert.ok(p99.measured! < p99.bound!, "but within the prediction bound, the stricter limit");
   assert.ok(p99.margin! > 0);
   assert.equal(p99.status, "pass");
+});
+
+/** Three runs ±25% apart: at Holm's level their bound lies far beyond 3× their centre. */
+const SCATTERED = [1, 1.3, 0.8];
+
+Deno.test("a history too scattered to bound the next run says not enough history yet, not a limit in hours", () => {
+  const slower = verdictOf(evaluateRegression(mainRun(1.25), history(SCATTERED)), "p99");
+  assert.equal(slower.status, "inconclusive");
+  assert.deepEqual(slower.causes, ["history"]);
+  assert.match(slower.message, /^not enough history yet \(3 baseline runs\): .*25(\.\d)?% worse/);
+  assert.match(slower.message, /it decides as more runs are stored/);
+  assert.doesNotMatch(slower.message, /prediction bound \d/);
+  // The limit shown is the floor's (10% over the centre), not the useless bound.
+  const centre = verdictOf(evaluateRegression(mainRun(1), history(SCATTERED)), "p99").measured!;
+  assert.ok(Math.abs(slower.bound! / centre - 1.1) < 0.01, `bound ${slower.bound} vs ${centre}`);
+  assert.ok(slower.margin! < 0);
+});
+
+Deno.test("within the floor, a scattered history still passes, and says the floor alone limited it", () => {
+  const p99 = verdictOf(evaluateRegression(mainRun(1.05), history(SCATTERED)), "p99");
+  assert.equal(p99.status, "pass");
+  assert.match(
+    p99.message,
+    /^no regression: .*5% worse; floor 10%; not enough history yet \(3 baseline runs\) for a prediction bound: the floor alone limits; limit /,
+  );
+  assert.ok(p99.measured! < p99.bound! && p99.bound! < p99.measured! * 1.1);
+  const faster = verdictOf(evaluateRegression(mainRun(0.8), history(SCATTERED)), "p99");
+  assert.equal(faster.status, "pass");
+  assert.match(faster.message, /20(\.0)?% better/);
+});
+
+Deno.test("a throughput history too scattered to bound a drop says not enough history yet", () => {
+  const floors = { throughput: 0.05 };
+  const past = baselineOf([8_000, 10_000, 13_000].map((requests) => mainRun(1, { requests })));
+  const drop = verdictOf(
+    evaluateRegression(mainRun(1, { requests: 8_500 }), past, { floors }),
+    "throughput",
+  );
+  assert.equal(drop.status, "inconclusive");
+  assert.match(
+    drop.message,
+    /^not enough history yet \(3 baseline runs\): 850\/s against baseline 1000\/s/,
+  );
+  assert.ok(Math.abs(drop.bound! - 950) < 1e-6, `the floor's limit: ${drop.bound}`);
 });
 
 Deno.test("with one or two baseline runs the relative floor alone decides", () => {
@@ -165,7 +215,11 @@ Deno.test("too few requests beyond a percentile the plan names is inconclusive",
   const named = { floors: DEFAULT_REGRESSION_FLOORS };
   const shortNow = evaluateRegression(mainRun(1, { requests: 5_000 }), history(TIGHT), named);
   assert.equal(verdictOf(shortNow, "p99.9").status, "inconclusive");
-  assert.match(verdictOf(shortNow, "p99.9").message, /one had 5000 requests/);
+  assert.match(
+    verdictOf(shortNow, "p99.9").message,
+    /one had 5000 requests in all: run the stage for at least 10000 requests/,
+    "the remedy: how many requests would decide it",
+  );
   assert.notEqual(verdictOf(shortNow, "p99").status, "inconclusive", "50 lie beyond p99");
   const past = baselineOf([mainRun(1), mainRun(1, { requests: 5_000 }), mainRun(1)]);
   const shortThen = verdictOf(evaluateRegression(mainRun(1), past, named), "p99.9");
@@ -194,6 +248,7 @@ Deno.test("a run that fell behind passes no regression check but still fails one
   const p50 = verdictOf(verdicts, "p50");
   assert.equal(p50.status, "inconclusive");
   assert.match(p50.message, /not beyond doubt: the generator's own delays/);
+  assert.match(p50.message, /could explain it: rerun on a quieter runner, or with more workers/);
   assert.deepEqual(p50.causes, ["generator", "schedule"]);
   const held = verdictOf(evaluateRegression(mainRun(1.3), history(TIGHT)), "p50");
   assert.equal(held.status, "fail", "the same run with a prompt generator regressed");

@@ -62,13 +62,42 @@ Deno.test("a target that stopped answering fails the run with exit 4, whatever i
   assert.equal(back.status, "pass");
 });
 
-Deno.test("the exit code is read off the verdict: 0, 1, 3, and 0 for inconclusive when allowed", () => {
+Deno.test("the exit code is read off the verdict: 0, 1, 3, and for inconclusive by fail-on", () => {
   assert.equal(runExitCode(v("pass")), EXIT_CODES.ok);
   assert.equal(runExitCode(v("fail")), EXIT_CODES.gateFailed);
   assert.equal(runExitCode(v("invalid")), EXIT_CODES.invalidRun);
   assert.equal(runExitCode(v("inconclusive")), EXIT_CODES.invalidRun);
-  assert.equal(runExitCode(v("inconclusive"), { allowInconclusive: true }), EXIT_CODES.ok);
-  assert.equal(runExitCode(v("invalid"), { allowInconclusive: true }), EXIT_CODES.invalidRun);
+  assert.equal(runExitCode(v("inconclusive"), { failOn: "fail" }), EXIT_CODES.ok);
+  assert.equal(runExitCode(v("invalid"), { failOn: "fail" }), EXIT_CODES.invalidRun);
+  assert.equal(runExitCode(v("fail"), { failOn: "fail" }), EXIT_CODES.gateFailed);
+  const warning = { status: "inconclusive" as const, regressionOnly: true as const };
+  assert.equal(runExitCode(warning), EXIT_CODES.ok, "regression checks alone: a warning");
+  assert.equal(runExitCode(warning, { failOn: "inconclusive" }), EXIT_CODES.invalidRun);
+});
+
+Deno.test("the run verdict records when only regression checks are undecided", () => {
+  const run = { complete: true };
+  const verdict = (...gates: Array<[string, VerdictStatus]>) =>
+    computeRunVerdict({
+      verdicts: gates.map(([kind, status]) => ({ kind, status })),
+      intervals: [],
+      run,
+    } as never);
+  const only = verdict(["slo", "pass"], ["regression", "inconclusive"]);
+  assert.equal(only.status, "inconclusive");
+  assert.equal(only.regressionOnly, true);
+  assert.equal(
+    verdict(["slo", "inconclusive"], ["regression", "inconclusive"]).regressionOnly,
+    undefined,
+  );
+  assert.equal(verdict(["validity", "inconclusive"]).regressionOnly, undefined);
+  // A failed or invalid run is red whatever its undecided regression checks.
+  assert.equal(verdict(["slo", "fail"], ["regression", "inconclusive"]).regressionOnly, undefined);
+  assert.equal(
+    verdict(["validity", "invalid"], ["regression", "inconclusive"]).regressionOnly,
+    undefined,
+  );
+  assert.equal(verdict(["regression", "pass"]).regressionOnly, undefined);
 });
 
 Deno.test("judging stores the run verdict in the result once", async () => {
