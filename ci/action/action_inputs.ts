@@ -46,7 +46,7 @@ export const INPUT_DEFAULTS = {
   "ab-head-start": "",
   "ab-base-ready": "",
   "ab-head-ready": "",
-  "ab-rounds": "5",
+  "ab-rounds": "12",
   "deno-version": "2.9.6",
   "deno-cache": "true",
 } as const;

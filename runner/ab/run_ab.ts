@@ -31,8 +31,12 @@ import { planRecord } from "../result/plan_record.ts";
 import { type AbTargetSpec, startAbTarget } from "./ab_target.ts";
 import { roundOrders } from "./round_order.ts";
 
-/** Rounds run by default: enough for a paired interval with 4 degrees of freedom. */
-export const DEFAULT_ROUNDS = 5;
+/**
+ * Rounds by default: with a busy neighbour half the time, 12 rounds of 10 s at 1k/s kept identical
+ * builds' p99 within its 10% floor 19 times in 20, and every round count from 5 found a 20% slower
+ * p50 (bench/ab_defaults_study.ts, docs/gates.md).
+ */
+export const DEFAULT_ROUNDS = 12;
 
 /** Options of {@linkcode runAb}. */
 export interface AbOptions {

@@ -14,6 +14,7 @@ import { DEFAULT_ROUNDS, runAb } from "../ab/run_ab.ts";
 import { MIN_ROUNDS } from "../gates/paired_comparison.ts";
 import { runExitCode } from "../gates/run_verdict.ts";
 import { undecidableTails } from "../gates/undecidable_tails.ts";
+import { AB_DEFAULT_MIN_TAIL_SAMPLES } from "../gates/ab_comparison.ts";
 import { StepFailure } from "../session/mod.ts";
 import { EXIT_CODES, withIoFailures } from "../model/exit_codes.ts";
 import { parseDurationMs } from "../plan/units.ts";
@@ -146,7 +147,8 @@ export async function abCommand(
   const loaded = await planToRun(planPath!, progress, {
     ...(overrides.overrides ? { overrides: overrides.overrides } : {}),
     // Said before the rounds: a tail percentile one round cannot decide, and how long would.
-    warnings: undecidableTails,
+    warnings: (plan, text) =>
+      undecidableTails(plan, text, { defaultMinTail: AB_DEFAULT_MIN_TAIL_SAMPLES }),
   });
   if ("outcome" in loaded) return loaded.outcome;
   const outProblem = await checkOutDir(outDir);

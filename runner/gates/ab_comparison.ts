@@ -30,6 +30,17 @@ export interface RoundPair {
 }
 
 /**
+ * Requests beyond a *default* tail percentile (above p50) every A/B run must hold for it to be
+ * compared (p99:
+ * 10,000 requests a run). With fewer, its paired change swings wider than its floor: beside a busy
+ * neighbour, p99 of 2,000-request rounds moved by 32% (standard deviation of log head/base, base =
+ * head) and 12 rounds of them left identical builds undecided 84% of the time; rounds of 10,000 moved
+ * by 10% (bench/ab_defaults_study.ts, docs/gates.md). A percentile the plan names is compared
+ * whenever it has the 10 beyond it any regression check needs.
+ */
+export const AB_DEFAULT_MIN_TAIL_SAMPLES = 100;
+
+/**
  * The comparison of `rounds` (in round order), one entry per check.
  *
  * @example
@@ -74,6 +85,13 @@ export function compareRounds(
             !isSufficient(s.response.totalCount, q)
           );
         if (thin !== undefined && !planNamedFloors) continue;
+        // A default tail metric is compared only when every run holds enough beyond it to be
+        // steadier than the floor (AB_DEFAULT_MIN_TAIL_SAMPLES); the plan may name it anyway.
+        const steady = q === undefined || q <= 50 || planNamedFloors ||
+          pairs.every(({ b, h }) =>
+            [b, h].every((s) => isSufficient(s.response.totalCount, q, AB_DEFAULT_MIN_TAIL_SAMPLES))
+          );
+        if (!steady) continue;
         const unit = metric === "error_rate"
           ? "fraction"
           : metric === "throughput"

@@ -1,8 +1,9 @@
 /**
  * Tail percentiles a regression check cannot judge on a plan, said before anything runs. The
  * history gate (regression.ts) and the A/B comparison (ab_comparison.ts) judge a percentile only
- * when every run holds at least 10 requests beyond it; a default metric with fewer is skipped, one
- * the plan names under `regression:` is inconclusive. `tailgate check` and `tailgate ab` warn from
+ * when every run holds at least 10 requests beyond it (a default one in the A/B comparison, 100:
+ * `defaultMinTail`); a default metric with fewer is skipped, one the plan names under
+ * `regression:` is inconclusive. `tailgate check` and `tailgate ab` warn from
  * the plan's planned request counts, per measured stage (and per label, when there are several),
  * with the stage length that would decide them: one warning per stage, one more for its labels.
  *
@@ -30,8 +31,16 @@ import { isSufficient, requiredRequests } from "./tail_samples.ts";
  * //  5,000 requests there, and p99.9 needs 10,000 (10 beyond it); tailgate skips it there"
  * ```
  */
-export function undecidableTails(plan: ResolvedPlan, text = ""): PlanIssue[] {
+export function undecidableTails(
+  plan: ResolvedPlan,
+  text = "",
+  options: { defaultMinTail?: number } = {},
+): PlanIssue[] {
   const named = plan.regression !== undefined;
+  // `tailgate ab` asks more of a default tail metric (ab_comparison.ts); a named one needs 10.
+  const minTail = named
+    ? DEFAULT_MIN_TAIL_SAMPLES
+    : options.defaultMinTail ?? DEFAULT_MIN_TAIL_SAMPLES;
   const floors = (plan.regression ?? DEFAULT_REGRESSION_FLOORS) as Partial<
     Record<RegressionMetric, number>
   >;
@@ -49,11 +58,11 @@ export function undecidableTails(plan: ResolvedPlan, text = ""): PlanIssue[] {
   for (const stage of plan.load.stages.filter((s) => !s.warmup)) {
     const planned = plannedRequests(stage);
     const short = (share: number) =>
-      tails.filter((t) =>
-        !isSufficient(Math.floor(planned * share), t.q, DEFAULT_MIN_TAIL_SAMPLES)
-      );
+      tails.filter((t) => !isSufficient(Math.floor(planned * share), t.q, tailOf(t.q, minTail)));
     const whole = short(1);
-    if (whole.length > 0) issues.push(issue(plan, stage, lines, whole, planned, 1, named));
+    if (whole.length > 0) {
+      issues.push(issue(plan, stage, lines, whole, planned, 1, named, minTail));
+    }
     const undecided = labels.map((l) => ({ ...l, tails: short(l.share) }))
       .filter((l) => l.tails.some((t) => !whole.includes(t)));
     if (undecided.length === 0) continue;
@@ -64,7 +73,7 @@ export function undecidableTails(plan: ResolvedPlan, text = ""): PlanIssue[] {
     const names = undecided.slice(0, 3).map((l) => `"${l.label}"`).join(", ") +
       (undecided.length > 3 ? ` and ${undecided.length - 3} more` : "");
     issues.push(
-      issue(plan, stage, lines, metrics, planned, rarest.share, named, {
+      issue(plan, stage, lines, metrics, planned, rarest.share, named, minTail, {
         text: `for ${undecided.length === 1 ? "label" : "labels"} ${names}`,
         rarest: rarest.label,
       }),
@@ -81,6 +90,7 @@ function issue(
   planned: number,
   share: number,
   named: boolean,
+  minTail: number,
   labels?: { text: string; rarest: string },
 ): PlanIssue {
   const count = (n: number) => Math.floor(n).toLocaleString("en-US");
@@ -89,11 +99,14 @@ function issue(
     ? metrics[0]
     : `${metrics.slice(0, -1).join(", ")} and ${metrics.at(-1)}`;
   const needs = tails.map((t, i) =>
-    `${i === 0 ? `${t.metric} needs ` : `${t.metric} `}${count(requiredRequests(t.q))}`
+    `${i === 0 ? `${t.metric} needs ` : `${t.metric} `}${
+      count(requiredRequests(t.q, tailOf(t.q, minTail)))
+    }`
   ).join(", ");
   const one = tails.length === 1;
   const where = labels === undefined ? "there" : `for "${labels.rarest}"`;
-  const most = requiredRequests(Math.max(...tails.map((t) => t.q)));
+  const top = Math.max(...tails.map((t) => t.q));
+  const most = requiredRequests(top, tailOf(top, minTail));
   const perSec = planned * share / (stage.durationMs / 1000);
   const seconds = Math.ceil(most / perSec);
   const source = lines[stage.line - 1] ?? "";
@@ -109,9 +122,7 @@ function issue(
       `${list} cannot be judged on stage "${stage.name}"${
         labels === undefined ? "" : ` ${labels.text}`
       } by a regression check (against the history, or in \`tailgate ab\`): one run plans about ` +
-      `${
-        count(planned * share)
-      } requests ${where}, and ${needs} (${DEFAULT_MIN_TAIL_SAMPLES} beyond ${
+      `${count(planned * share)} requests ${where}, and ${needs} (${minTail} beyond ${
         one ? "it" : "each"
       }); ` +
       (named
@@ -131,4 +142,9 @@ function lengthText(seconds: number): string {
   if (seconds < 120) return `${seconds}s`;
   if (seconds < 7_200) return `${Math.ceil(seconds / 60)}m`;
   return `${Math.ceil(seconds / 3_600)}h`;
+}
+
+/** The requests beyond percentile `q` a check needs: `minTail` for a tail one, 10 for the median. */
+function tailOf(q: number, minTail: number): number {
+  return q > 50 ? minTail : DEFAULT_MIN_TAIL_SAMPLES;
 }

@@ -41,7 +41,8 @@ load: { connections: 2, stages: [{ rate: 40/s, duration: 500ms }] }
     const warned = progress.findIndex((l) => /warning: p99 and p99\.9 cannot be judged/.test(l));
     assert.ok(warned >= 0, progress.join("\n"));
     assert.ok(warned < progress.findIndex((l) => l.startsWith("ab: round 1")));
-    assert.match(progress[warned], /run the stage for at least 5m at 40\/s/);
+    assert.match(progress[warned], /p99 needs 10,000, p99\.9 100,000 \(100 beyond each\)/);
+    assert.match(progress[warned], /run the stage for at least 42m at 40\/s/);
     assert.equal(outcome.errors.length, 2, outcome.errors.join("\n"));
     assert.match(outcome.errors.join("\n"), /runs\/round-2-head\.json not written to .*out: /);
     assert.match(outcome.errors.join("\n"), /ab\.html not written to .*out\/ab\.html: /);

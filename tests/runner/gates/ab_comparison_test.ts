@@ -1,5 +1,9 @@
 import assert from "node:assert/strict";
-import { compareRounds, type RoundPair } from "../../../runner/gates/ab_comparison.ts";
+import {
+  AB_DEFAULT_MIN_TAIL_SAMPLES,
+  compareRounds,
+  type RoundPair,
+} from "../../../runner/gates/ab_comparison.ts";
 import { abVerdict, headSloVerdicts } from "../../../runner/gates/ab_verdict.ts";
 import { evaluateSlos } from "../../../runner/gates/evaluate_slos.ts";
 import type { RunResult } from "../../../runner/model/run_result.ts";
@@ -100,4 +104,19 @@ Deno.test("abVerdict(): inconclusive comparisons alone are regression-only; an u
   assert.equal(abVerdict(checks, late).status, "inconclusive");
   assert.equal(abVerdict(checks, late).regressionOnly, undefined);
   assert.equal(abVerdict([], []).regressionOnly, undefined, "nothing compared is no warning");
+});
+
+Deno.test("compareRounds(): a default p99 needs 100 requests beyond it in every run, a named one 10", () => {
+  // Each label's runs hold 10,000 requests (100 beyond p99), the whole stage 20,000 (200).
+  const names = (floors: Record<string, number>, named: boolean) =>
+    compareRounds(rounds(1), floors, 0.999, named).map((c) => c.name);
+  assert.deepEqual(names({ p99: 0.1 }, false), [
+    "p99 head vs base: stage 0",
+    "p99 head vs base: stage 0 [GET /a]",
+    "p99 head vs base: stage 0 [GET /b]",
+  ]);
+  // p99.9: 20 beyond it in the stage, 10 per label: compared when the plan names it, else not.
+  assert.deepEqual(names({ "p99.9": 0.2 }, false), []);
+  assert.equal(names({ "p99.9": 0.2 }, true).length, 3);
+  assert.equal(AB_DEFAULT_MIN_TAIL_SAMPLES, 100);
 });
