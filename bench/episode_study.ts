@@ -3,8 +3,8 @@
  * each case is one `tailgate run` against the built-in target on core 0 (tailgate on core 1),
  * printed with its exit code, wall time and verdicts.
  *
- * - **episode**: a server that freezes for 150 ms once every 12 s, judged by `p99 < 50ms` over
- *   the 40 s stage and by `p99 < 50ms over 10s`.
+ * - **episode**: a server that freezes for 300 ms once (every 45 s), judged by `p99 < 50ms` over
+ *   the 60 s stage and by `p99 < 50ms over 10s`.
  * - **fail-fast**: a 60 s plan against a server failing 5% of its answers, `error_rate < 1%`,
  *   with and without `--fail-fast`.
  * - **rejected**: a plan without SLOs against a server failing every answer.
@@ -75,12 +75,12 @@ const report: Record<string, unknown> = { loadBefore: await loadAverage() };
 const cases = [
   await runCase(
     "episode",
-    ["--mode", "stall", "--stall", "150ms", "--period", "12s"],
+    ["--mode", "stall", "--stall", "300ms", "--period", "45s"],
     plan(`load:
   connections: 64
   stages:
     - { name: warm, rate: 1k/s, duration: 2s, warmup: true }
-    - { name: steady, rate: 1k/s, duration: 40s }
+    - { name: steady, rate: 1k/s, duration: 60s }
 slo:
   - p99 < 50ms
   - p99 < 50ms over 10s
