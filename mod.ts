@@ -152,6 +152,8 @@ export {
   type Trend,
   type Verdict,
   type VerdictStatus,
+  type WindowFinding,
+  type WindowTally,
 } from "./runner/result/mod.ts";
 export {
   type CodecOptions,

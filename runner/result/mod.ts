@@ -28,6 +28,8 @@ export {
   type Trend,
   type Verdict,
   type VerdictStatus,
+  type WindowFinding,
+  type WindowTally,
 } from "../model/run_result.ts";
 export { planRecord } from "./plan_record.ts";
 export { collectEnvironment, cpuModelFrom, detectCi } from "./environment.ts";
