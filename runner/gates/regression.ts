@@ -157,11 +157,15 @@ export function evaluateRegression(
           options.floors === undefined && q !== undefined &&
           [current, ...past].some((s) => !isSufficient(s.response.totalCount, q, minTail))
         ) continue; // a default metric too far in the tail for this many requests
+        // A stored run in which no request was answered has no latency to compare with.
+        const latency = q !== undefined || metric === "max" || metric === "mean";
+        const compared = latency ? past.filter((s) => s.response.totalCount > 0) : past;
+        if (compared.length === 0) continue;
         checks.push({
           metric,
           floor,
           current,
-          past,
+          past: compared,
           ctx: {
             name: `${metric} vs baseline: ${where}`,
             stageIndex: stage.index,

@@ -336,3 +336,20 @@ Deno.test("a regression verdict says its bound comes from Holm over the run's ch
   assert.equal(p50.status, "fail");
   assert.match(p50.message, new RegExp(`Holm over ${verdicts.length - 1} checks`));
 });
+
+Deno.test("a stored run with no answered request is no latency baseline: max and mean skip it", () => {
+  const floors = { max: 0.2, mean: 0.2, error_rate: 0.001 };
+  // Every request of the stored run failed: its latency histogram is empty.
+  const failed = history([1], { requests: 0, errors: 10_000 });
+  const alone = evaluateRegression(mainRun(1), failed, { floors });
+  assert.deepEqual(alone.map((v) => v.name), ["error_rate vs baseline: main"]);
+  assert.ok(alone.every((v) => !v.message.includes("Infinity")), alone[0].message);
+  // Beside an answered run, max and mean are judged against that one only.
+  const mixed = baselineOf([mainRun(1, { requests: 0, errors: 10_000 }), mainRun(1)]);
+  const verdicts = evaluateRegression(mainRun(1), mixed, { floors });
+  for (const metric of ["max", "mean"]) {
+    const v = verdictOf(verdicts, metric);
+    assert.equal(v.status, "pass", v.message);
+    assert.match(v.message, /1 baseline run/);
+  }
+});
