@@ -22,6 +22,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { ENGINE_V8_FLAGS } from "../runner/engine/v8_flags.ts";
 import { loadAverage, startNeighbour } from "./_neighbour.ts";
+import { waitForPort } from "./_wait_port.ts";
 
 const { values } = parseArgs({
   options: {
@@ -112,25 +113,13 @@ function startTarget(delay: string, port: number): Deno.ChildProcess {
   }).spawn();
 }
 
-async function waitFor(port: number): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    try {
-      (await Deno.connect({ hostname: "127.0.0.1", port })).close();
-      return;
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  throw new Error(`nothing answered on ${port}`);
-}
-
 async function historyTrials(headDelay: string) {
   const baselineDir = join(dir, `history-${headDelay}`);
   const basePort = port++;
   const base = startTarget("5ms", basePort);
   if (values["quiet-history"]) hog.pause();
   try {
-    await waitFor(basePort);
+    await waitForPort(basePort);
     for (let i = 0; i < 5; i++) {
       await tailgate([
         "run",
@@ -149,7 +138,7 @@ async function historyTrials(headDelay: string) {
     const headPort = port++;
     const head = startTarget(headDelay, headPort);
     try {
-      await waitFor(headPort);
+      await waitForPort(headPort);
       const out = join(dir, `history-${headDelay}-head-${t}`);
       await tailgate([
         "run",

@@ -18,6 +18,7 @@
 import { join } from "node:path";
 import { ENGINE_V8_FLAGS } from "../runner/engine/v8_flags.ts";
 import { loadAverage } from "./_neighbour.ts";
+import { waitForPort } from "./_wait_port.ts";
 
 const root = new URL("../", import.meta.url).pathname;
 const cli = join(root, "cli.ts");
@@ -38,7 +39,7 @@ async function runCase(
     stderr: "null",
   }).spawn();
   try {
-    await waitFor(p);
+    await waitForPort(p);
     const file = join(dir, `${name}.yaml`);
     await Deno.writeTextFile(file, plan(p));
     const out = join(dir, name);
@@ -118,15 +119,3 @@ report.cases = cases;
 report.loadAfter = await loadAverage();
 console.log(JSON.stringify(report, null, 1));
 await Deno.remove(dir, { recursive: true });
-
-async function waitFor(p: number): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    try {
-      (await Deno.connect({ hostname: "127.0.0.1", port: p })).close();
-      return;
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  throw new Error(`nothing answered on ${p}`);
-}

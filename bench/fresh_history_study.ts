@@ -15,6 +15,7 @@
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { loadAverage } from "./_neighbour.ts";
+import { waitForPort } from "./_wait_port.ts";
 
 const { values } = parseArgs({
   options: {
@@ -81,7 +82,7 @@ const nginx = new Deno.Command("taskset", {
 const rows: Array<Record<string, unknown>> = [];
 const report: Record<string, unknown> = { failOn, loadBefore: await loadAverage() };
 try {
-  await waitFor(port);
+  await waitForPort(port);
   for (let i = 0; i < Number(values.runs); i++) {
     const noisy = i % 2 === 1;
     const hog = noisy
@@ -151,15 +152,3 @@ report.red = rows.filter((r) => r.red).length;
 report.loadAfter = await loadAverage();
 console.log(JSON.stringify(report, null, 1));
 await Deno.remove(ws, { recursive: true });
-
-async function waitFor(p: number): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    try {
-      (await Deno.connect({ hostname: "127.0.0.1", port: p })).close();
-      return;
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  throw new Error(`nginx did not answer on ${p}`);
-}

@@ -14,7 +14,7 @@
  */
 import type { ParsedSlo } from "../plan/parse_slo.ts";
 import { createHistogram } from "../hdr/mod.ts";
-import { requestsToPass } from "../plan/sample_sufficiency.ts";
+import { requestsToPassSlo } from "../plan/sample_sufficiency.ts";
 import { formatDurationMs, formatRatePerSec } from "../plan/units.ts";
 import type { SloMetric } from "../plan/types.ts";
 import type { RunResult, StageResult, Verdict, WindowFinding } from "../model/run_result.ts";
@@ -74,7 +74,7 @@ export function judgeWindows(
         `${formatDurationMs(scope.durationMs)}): shorten the window or lengthen the stage`,
     };
   }
-  const fewest = fewestToPass(m, slo.bound, alpha);
+  const fewest = requestsToPassSlo(m, slo.bound, alpha);
   const scratch = createHistogram();
   const judge = (w: MeasuredWindow, level: number) => {
     const response = loadWindow(scratch, w);
@@ -173,15 +173,6 @@ export function judgeWindows(
     },
     message,
   };
-}
-
-/** The fewest requests with which the figure can pass at all (see sample_sufficiency.ts). */
-function fewestToPass(metric: SloMetric, bound: number, alpha: number): number {
-  if (metric.kind === "percentile") return requestsToPass(metric.percentile, alpha);
-  if (metric.kind === "error_rate") {
-    return bound > 0 && bound < 1 ? requestsToPass(100 * (1 - bound), alpha) : 1;
-  }
-  return metric.kind === "mean" ? 2 : 1;
 }
 
 /** The highest figure for an upper bound, the lowest for a lower one; failures count as highest. */

@@ -46,3 +46,27 @@ export function requestsToPass(percentile: number, alpha = 0.05): number {
   const q = percentile / 100;
   return Math.ceil(Number((Math.log(alpha / 2) / Math.log(q)).toPrecision(12)));
 }
+
+/**
+ * The fewest requests with which an upper-bound SLO's figure can pass at all: a percentile's
+ * {@linkcode requestsToPass}, an error rate's the same at its allowed share (any count decides
+ * `<= 0%`), two for a mean (an interval needs a spread), one for a max.
+ *
+ * @example
+ * ```ts
+ * import { requestsToPassSlo } from "./sample_sufficiency.ts";
+ * requestsToPassSlo({ kind: "percentile", percentile: 99 }, 50_000); // 368
+ * requestsToPassSlo({ kind: "error_rate" }, 0.01); // 368
+ * ```
+ */
+export function requestsToPassSlo(
+  metric: { kind: string; percentile?: number },
+  bound: number,
+  alpha = 0.05,
+): number {
+  if (metric.kind === "percentile") return requestsToPass(metric.percentile!, alpha);
+  if (metric.kind === "error_rate") {
+    return bound > 0 && bound < 1 ? requestsToPass(100 * (1 - bound), alpha) : 1;
+  }
+  return metric.kind === "mean" ? 2 : 1;
+}

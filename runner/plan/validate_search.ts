@@ -6,7 +6,7 @@
 import type { YamlNode } from "./_yaml.ts";
 import { defaultDurationMs, keysOf, keySpec, PLAN_LANGUAGE } from "./plan_language.ts";
 import { join, type PlanReader } from "./plan_reader.ts";
-import { requestsToPass } from "./sample_sufficiency.ts";
+import { requestsToPassSlo } from "./sample_sufficiency.ts";
 import type { PlanSearch, Slo } from "./types.ts";
 import {
   formatDurationMs,
@@ -129,10 +129,8 @@ export function warnSearchSteps(
   for (const slo of slos) {
     if (slo.label !== undefined) continue;
     const m = slo.metric;
-    const needed = m.kind === "percentile"
-      ? requestsToPass(m.percentile)
-      : m.kind === "error_rate" && slo.bound > 0
-      ? requestsToPass(100 * (1 - slo.bound))
+    const needed = m.kind === "percentile" || (m.kind === "error_rate" && slo.bound > 0)
+      ? requestsToPassSlo(m, slo.bound)
       : undefined;
     if (needed !== undefined && planned < needed) {
       const stepMs = Math.ceil(needed / search.fromPerSec) * 1000;

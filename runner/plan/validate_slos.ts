@@ -10,7 +10,7 @@ import type { YamlNode } from "./_yaml.ts";
 import { didYouMean } from "./did_you_mean.ts";
 import { parseSlo } from "./parse_slo.ts";
 import { join, type PlanReader } from "./plan_reader.ts";
-import { requestsToPass } from "./sample_sufficiency.ts";
+import { requestsToPass, requestsToPassSlo } from "./sample_sufficiency.ts";
 import type { PlanLoad, PlanRequest, PlanStage, Slo } from "./types.ts";
 import { formatDurationMs, formatRatePerSec } from "./units.ts";
 import { plannedRequests } from "./validate_load.ts";
@@ -120,10 +120,7 @@ function warnIfTooShort(
   }
   if (slo.metric.kind !== "percentile") return;
   const stages = stagesForSlo(slo, load.stages);
-  const totalWeight = requests.reduce((sum, r) => sum + r.weight, 0);
-  const share = slo.label === undefined
-    ? 1
-    : (requests.find((r) => r.label === slo.label)?.weight ?? 0) / totalWeight;
+  const share = labelShare(slo, requests);
   const planned = stages.reduce((sum, s) => sum + plannedRequests(s), 0) * share;
   const needed = requestsToPass(slo.metric.percentile);
   if (planned >= needed) return;
@@ -175,16 +172,9 @@ function warnIfWindowTooShort(
     return;
   }
   const m = slo.metric;
-  const needed = m.kind === "percentile"
-    ? requestsToPass(m.percentile)
-    : m.kind === "error_rate" && slo.bound > 0 && slo.bound < 1
-    ? requestsToPass(100 * (1 - slo.bound))
-    : 0;
-  if (needed === 0 || stages.length === 0) return;
-  const totalWeight = requests.reduce((sum, r) => sum + r.weight, 0);
-  const share = slo.label === undefined
-    ? 1
-    : (requests.find((r) => r.label === slo.label)?.weight ?? 0) / totalWeight;
+  if ((m.kind !== "percentile" && m.kind !== "error_rate") || stages.length === 0) return;
+  const needed = requestsToPassSlo(m, slo.bound);
+  const share = labelShare(slo, requests);
   const lowestPerSec = Math.min(
     ...stages.map((s) => s.kind === "constant" ? s.ratePerSec : Math.min(s.fromPerSec, s.toPerSec)),
   ) * share;
@@ -204,6 +194,13 @@ function warnIfWindowTooShort(
       : "raise the rate") +
       "; otherwise those windows are `inconclusive` (a clear failure still fails)",
   );
+}
+
+/** The share of the plan's requests an SLO judges: its label's weight, or all of them. */
+function labelShare(slo: Slo, requests: PlanRequest[]): number {
+  if (slo.label === undefined) return 1;
+  const totalWeight = requests.reduce((sum, r) => sum + r.weight, 0);
+  return (requests.find((r) => r.label === slo.label)?.weight ?? 0) / totalWeight;
 }
 
 /** Whole seconds a trend or a stall count needs (one point per 1 s interval). */

@@ -194,7 +194,16 @@ export function gateResult(stages: StageSpec[], options: GateResultOptions = {})
   return result;
 }
 
-function countsOf(completed: number, errors: number): RequestCounts {
+/**
+ * Counts of `completed` requests of which `errors` were answered 500, the rest 200.
+ *
+ * @example
+ * ```ts
+ * import { countsOf } from "./gate_fixtures.ts";
+ * countsOf(100, 5).ok; // 95
+ * ```
+ */
+export function countsOf(completed: number, errors: number): RequestCounts {
   return {
     ...emptyCounts(),
     scheduled: completed,

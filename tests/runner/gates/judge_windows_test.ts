@@ -3,8 +3,8 @@ import { evaluateSlos } from "../../../runner/gates/evaluate_slos.ts";
 import { createHistogram, type Histogram } from "../../../runner/hdr/mod.ts";
 import { toEncodedHistogram } from "../../../runner/hdr/encoded_histogram.ts";
 import { addCounts, emptyCounts } from "../../../runner/recorder/request_counts.ts";
-import type { IntervalResult, RequestCounts, RunResult } from "../../../runner/model/run_result.ts";
-import { gateResult, pointsUs, type StageSpec } from "../../_helpers/gate_fixtures.ts";
+import type { IntervalResult, RunResult } from "../../../runner/model/run_result.ts";
+import { countsOf, gateResult, pointsUs, type StageSpec } from "../../_helpers/gate_fixtures.ts";
 
 /** One second of a run: requests at 1 ms, `slow` of them at 100 ms, `errors` failed. */
 interface Second {
@@ -12,18 +12,6 @@ interface Second {
   slow?: number;
   errors?: number;
   label?: string;
-}
-
-function counts(completed: number, errors: number): RequestCounts {
-  return {
-    ...emptyCounts(),
-    scheduled: completed,
-    sent: completed,
-    completed,
-    ok: completed - errors,
-    errors: errors > 0 ? { unexpected_status: errors } : {},
-    statusCodes: errors > 0 ? { "200": completed - errors, "500": errors } : { "200": completed },
-  };
 }
 
 function secondHistogram(s: Second): Histogram {
@@ -56,7 +44,7 @@ function windowedResult(stages: Array<{ ratePerSec: number; seconds: Second[] }>
     for (const s of stage.seconds) {
       const h = toEncodedHistogram(secondHistogram(s));
       const total = s.fast + (s.slow ?? 0) + (s.errors ?? 0);
-      const c = counts(total, s.errors ?? 0);
+      const c = countsOf(total, s.errors ?? 0);
       intervals.push({
         startMs,
         durationMs: 1000,
