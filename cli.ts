@@ -145,8 +145,9 @@ export function abortOnSignals(controller: AbortController, wrapUpMs = WRAP_UP_M
 
 if (import.meta.main) {
   const controller = new AbortController();
-  const release = abortOnSignals(controller);
+  // The listeners stay until the process ends: removed first, a SIGTERM in the instant before
+  // `Deno.exit` would take the default action and end the process 143, whatever `code` was.
+  abortOnSignals(controller);
   const code = await main(Deno.args, CONSOLE_IO, controller.signal);
-  release();
   Deno.exit(code);
 }
