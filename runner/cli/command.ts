@@ -34,7 +34,7 @@ export interface Command {
   name: string;
   /** Other names that run it (`--version`). */
   aliases?: readonly string[];
-  /** The top-level help's line: how it is called, and what it does (continuation lines allowed). */
+  /** The top-level help's line: how it is called, and what it does (wrapped by the help). */
   synopsis: readonly [string, string];
   /** Its own help (`tailgate help <name>`, `tailgate <name> --help`). */
   usage: string;
