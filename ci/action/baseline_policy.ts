@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { err, ok, problems, type Result } from "../../runner/model/result.ts";
 
 /** Where the history lives between runs. */
 export type BaselineMode = "cache" | "branch" | "committed" | "none";
@@ -64,13 +65,13 @@ const UPDATE_EVENTS = new Set(["push", "schedule", "workflow_dispatch"]);
  *   { eventName: "push", ref: "refs/heads/main", defaultBranch: "main", runId: "42", runAttempt: "1",
  *     runnerOs: "Linux", runnerArch: "X64" },
  * );
- * // p.ok && p.policy.update === true; p.policy.cacheKey === "tailgate-baselines-Linux-X64-42-1"
+ * // p.ok && p.value.update === true; p.value.cacheKey === "tailgate-baselines-Linux-X64-42-1"
  * ```
  */
 export function baselinePolicy(
   inputs: PolicyInputs,
   ctx: JobContext,
-): { ok: true; policy: BaselinePolicy } | { ok: false; errors: string[] } {
+): Result<BaselinePolicy> {
   const errors: string[] = [];
   if (!(BASELINE_MODES as readonly string[]).includes(inputs.mode)) {
     errors.push(`baseline: \`${inputs.mode}\` is not one of ${BASELINE_MODES.join(", ")}`);
@@ -84,7 +85,7 @@ export function baselinePolicy(
   if (!/^[^,\s]+$/.test(inputs.cacheKey)) {
     errors.push(`cache-key: \`${inputs.cacheKey}\` must be one word without commas`);
   }
-  if (errors.length) return { ok: false, errors };
+  if (errors.length) return err(problems(errors));
   const notes: string[] = [];
   let mode = inputs.mode as BaselineMode;
   if (inputs.shard && mode !== "none") {
@@ -102,17 +103,14 @@ export function baselinePolicy(
     (inputs.update === "true" ||
       (inputs.update === "auto" && UPDATE_EVENTS.has(ctx.eventName ?? "") && onDefault));
   const prefix = `${inputs.cacheKey}-${ctx.runnerOs ?? "local"}-${ctx.runnerArch ?? "local"}-`;
-  return {
-    ok: true,
-    policy: {
-      mode,
-      ...(mode === "none" ? {} : { baselineDir: inputs.baselineDir.trim() }),
-      update,
-      cacheKey: `${prefix}${ctx.runId ?? Date.now()}-${ctx.runAttempt ?? "1"}`,
-      cacheRestorePrefix: prefix,
-      notes,
-    },
-  };
+  return ok({
+    mode,
+    ...(mode === "none" ? {} : { baselineDir: inputs.baselineDir.trim() }),
+    update,
+    cacheKey: `${prefix}${ctx.runId ?? Date.now()}-${ctx.runAttempt ?? "1"}`,
+    cacheRestorePrefix: prefix,
+    notes,
+  });
 }
 
 /**

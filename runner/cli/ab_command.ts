@@ -20,6 +20,7 @@ import { EXIT_CODES, withIoFailures } from "../model/exit_codes.ts";
 import { parseDurationMs } from "../plan/units.ts";
 import { type FileToWrite, writeEach } from "../../reporters/write_reports.ts";
 import { type CommandOutcome, failed } from "./command.ts";
+import { problemText } from "../model/result.ts";
 import { checkOutDir } from "./output/mod.ts";
 import { planToRun } from "./plan_to_run.ts";
 import { OVERRIDE_HELP, OVERRIDE_OPTIONS, readOverrideArgs } from "./override_args.ts";
@@ -136,7 +137,7 @@ export async function abCommand(
   const ready = v["ready-timeout"] === undefined ? undefined : parseDurationMs(v["ready-timeout"]);
   if (ready !== undefined && !ready.ok) problems.push(`--ready-timeout: ${ready.message}`);
   const failOn = failOnArg(v);
-  if (!failOn.ok) problems.push(failOn.error);
+  if (!failOn.ok) problems.push(...failOn.problems.map(problemText));
   const overrides = readOverrideArgs(v);
   if (!overrides.ok) problems.push(...overrides.errors);
   if (v["fail-fast"] && v["no-fail-fast"]) {
@@ -199,7 +200,7 @@ export async function abCommand(
   ];
   const { written, errors } = await writeEach(files);
   ioFailures.push(...errors);
-  const verdictCode = runExitCode(ab.verdict, { failOn: failOn.failOn });
+  const verdictCode = runExitCode(ab.verdict, { failOn: failOn.value });
   return {
     exitCode: withIoFailures(verdictCode, ioFailures),
     errors: ioFailures,

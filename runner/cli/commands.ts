@@ -54,9 +54,9 @@ export const COMMANDS: readonly Command[] = [
     usage: TARGET_HELP,
     run: async (args, { stdout, signal }) => {
       const parsed = parseTargetArgs(args);
-      if (!parsed.ok) return failed(parsed.errors);
+      if (!parsed.ok) return failed(parsed.problems);
       try {
-        await runTargetCommand(parsed.options, { stdout }, signal);
+        await runTargetCommand(parsed.value, { stdout }, signal);
       } catch (e) {
         return failed((e as Error).message);
       }
@@ -73,8 +73,8 @@ export const COMMANDS: readonly Command[] = [
     usage: RUN_HELP,
     run: async (args, { progress, signal }) => {
       const parsed = parseRunArgs(args);
-      if (!parsed.ok) return failed(parsed.errors);
-      return await runPlanCommand(parsed.options, progress, signal);
+      if (!parsed.ok) return failed(parsed.problems);
+      return await runPlanCommand(parsed.value, progress, signal);
     },
   },
   {
@@ -107,8 +107,8 @@ export const COMMANDS: readonly Command[] = [
     run: (args, { progress, signal }) => {
       const parsed = parseDemoArgs(args);
       return parsed.ok
-        ? runDemo(parsed.outDir, progress, signal)
-        : Promise.resolve(failed(parsed.error));
+        ? runDemo(parsed.value, progress, signal)
+        : Promise.resolve(failed(parsed.problems));
     },
   },
   {

@@ -14,6 +14,7 @@ import { checkOutDir } from "./output/mod.ts";
 import { outOverlap } from "./output/mod.ts";
 import { argsError, readResultArgs, RESULT_ARG_OPTIONS } from "./args/mod.ts";
 import type { RunOutcome } from "./run_command.ts";
+import { problemText } from "../model/result.ts";
 
 /** The help of `tailgate merge`. */
 export const MERGE_HELP =
@@ -51,7 +52,7 @@ export async function mergeCommand(args: string[], signal?: AbortSignal): Promis
     return usage("name the shard results, e.g. `tailgate merge shard-*/result.json`");
   }
   const shared = readResultArgs(parsed.values);
-  if (!shared.ok) return usage(shared.errors.join("; "));
+  if (!shared.ok) return usage(shared.problems.map(problemText).join("; "));
   const parts: RunResult[] = [];
   for (const file of files) {
     const read = await readRunResultFile(file);
@@ -65,11 +66,11 @@ export async function mergeCommand(args: string[], signal?: AbortSignal): Promis
     if (e instanceof MergeError) return usage(e.message);
     throw e;
   }
-  const outProblem = await checkOutDir(shared.options.outDir) ??
-    await outOverlap(shared.options.outDir, shared.options.baselineDir);
+  const outProblem = await checkOutDir(shared.value.outDir) ??
+    await outOverlap(shared.value.outDir, shared.value.baselineDir);
   if (outProblem) return usage(outProblem);
   const finished = await finishResult(merged.result, {
-    ...shared.options,
+    ...shared.value,
     judge: true,
     ...(signal ? { signal } : {}),
   });

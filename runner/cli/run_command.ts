@@ -21,6 +21,7 @@ import { writeFileAtomic } from "../result/atomic_write.ts";
 import { collectEnvironment } from "../result/environment.ts";
 import type { RunResult } from "../model/run_result.ts";
 import { EXIT_CODES, withIoFailures } from "../model/exit_codes.ts";
+import { err, ok, prefixed, problem, problems, problemText, type Result } from "../model/result.ts";
 import type { ShardSpec } from "../schedule/build_schedule.ts";
 import { printable } from "../plan/printable.ts";
 import { StepFailure } from "../session/mod.ts";
@@ -205,17 +206,17 @@ const STAGE_FLAGS = ["rate-scale", "duration-scale", "stage"] as const;
  * @example
  * ```ts
  * import { parseRunArgs } from "./run_command.ts";
- * parseRunArgs(["plans/demo.yaml", "--out", "out"]); // { ok: true, options: { planPath: ... } }
+ * parseRunArgs(["plans/demo.yaml", "--out", "out"]); // { ok: true, value: { planPath: ... } }
  * ```
  */
 export function parseRunArgs(
   args: string[],
-): { ok: true; options: RunOptions } | { ok: false; errors: string[] } {
+): Result<RunOptions> {
   let parsed;
   try {
     parsed = parseArgs({ args, allowPositionals: true, options: RUN_OPTIONS });
   } catch (e) {
-    return { ok: false, errors: [argsError(e, RUN_OPTIONS)] };
+    return err(problem(argsError(e, RUN_OPTIONS)));
   }
   const [planPath, ...extra] = parsed.positionals;
   const errors: string[] = [];
@@ -264,9 +265,9 @@ export function parseRunArgs(
   const overrides = adHoc ? { ok: true as const } : readOverrideArgs(v);
   if (!overrides.ok) errors.push(...overrides.errors);
   const shared = readResultArgs(parsed.values);
-  if (!shared.ok) errors.push(...shared.errors);
+  if (!shared.ok) errors.push(...shared.problems.map(problemText));
   const shard = parsed.values.shard === undefined ? undefined : parseShard(parsed.values.shard);
-  if (shard && !shard.ok) errors.push(`--shard: ${shard.error}`);
+  if (shard && !shard.ok) errors.push(...prefixed("--shard: ", shard.problems).map(problemText));
   if (shard?.ok && parsed.values["update-baseline"]) {
     errors.push(
       "--update-baseline with --shard: a shard holds part of the run; update the baseline with " +
@@ -276,7 +277,9 @@ export function parseRunArgs(
   const startAt = parsed.values["start-at"] === undefined
     ? undefined
     : parseStartAt(parsed.values["start-at"]);
-  if (startAt && !startAt.ok) errors.push(`--start-at: ${startAt.error}`);
+  if (startAt && !startAt.ok) {
+    errors.push(...prefixed("--start-at: ", startAt.problems).map(problemText));
+  }
   const confirmText = parsed.values.confirm;
   const confirm = confirmText === undefined ? undefined : Number(confirmText);
   if (confirm !== undefined && !(Number.isInteger(confirm) && confirm >= 0 && confirm <= 10)) {
@@ -286,28 +289,25 @@ export function parseRunArgs(
     errors.push("--confirm with --shard: a shard is not judged; confirm in `tailgate merge`'s job");
   }
   const start = readStartArgs(v);
-  if (!start.ok) errors.push(...start.errors);
+  if (!start.ok) errors.push(...start.problems.map(problemText));
   if (v["fail-fast"] && v["no-fail-fast"]) {
     errors.push("--fail-fast and --no-fail-fast contradict each other: give one");
   }
-  if (errors.length || !shared.ok || !overrides.ok) return { ok: false, errors };
-  return {
-    ok: true,
-    options: {
-      ...shared.options,
-      planPath: planPath!,
-      ...(adHocPlan === undefined ? {} : { adHocPlan }),
-      ...(overrides.overrides ? { overrides: overrides.overrides } : {}),
-      ...(v["print-plan"] ? { printPlan: true } : {}),
-      ...(target === undefined ? {} : { target }),
-      caCertFiles: parsed.values["ca-cert"] ?? [],
-      ...(shard?.ok ? { shard: shard.shard } : {}),
-      ...(startAt?.ok ? { startAtEpochMs: startAt.epochMs } : {}),
-      ...(confirm ? { confirmRuns: confirm } : {}),
-      ...(start.ok && start.start ? { start: start.start } : {}),
-      ...(v["fail-fast"] ? { failFast: true } : v["no-fail-fast"] ? { failFast: false } : {}),
-    },
-  };
+  if (errors.length || !shared.ok || !overrides.ok) return err(problems(errors));
+  return ok({
+    ...shared.value,
+    planPath: planPath!,
+    ...(adHocPlan === undefined ? {} : { adHocPlan }),
+    ...(overrides.overrides ? { overrides: overrides.overrides } : {}),
+    ...(v["print-plan"] ? { printPlan: true } : {}),
+    ...(target === undefined ? {} : { target }),
+    caCertFiles: parsed.values["ca-cert"] ?? [],
+    ...(shard?.ok ? { shard: shard.value } : {}),
+    ...(startAt?.ok ? { startAtEpochMs: startAt.value } : {}),
+    ...(confirm ? { confirmRuns: confirm } : {}),
+    ...(start.ok && start.value ? { start: start.value } : {}),
+    ...(v["fail-fast"] ? { failFast: true } : v["no-fail-fast"] ? { failFast: false } : {}),
+  });
 }
 
 /**
@@ -346,8 +346,8 @@ export async function runPlanCommand(
   const plan = options.target ? retarget(loaded.plan, options.target) : loaded.plan;
   // Every path argument is checked before the run, so no measurement is lost to a typo.
   const certs = await readCaCerts(options.caCertFiles);
-  if (!certs.ok) return failed(certs.error);
-  const { caCerts } = certs;
+  if (!certs.ok) return failed(certs.problems);
+  const caCerts = certs.value;
   const outProblem = await checkOutDir(options.outDir) ??
     await outOverlap(options.outDir, options.baselineDir);
   if (outProblem) return failed(outProblem);

@@ -94,7 +94,7 @@ export async function searchCommand(
   if (planPath === undefined) return failed("name the plan, e.g. `tailgate search plan.yaml`");
   if (extra.length) return failed(`one plan per search; unexpected \`${extra.join(" ")}\``);
   const start = readStartArgs(parsed.values);
-  if (!start.ok) return failed(start.errors);
+  if (!start.ok) return failed(start.problems);
   const outDir = parsed.values.out ?? "tailgate-out";
   const loaded = await planToRun(planPath, progress);
   if ("outcome" in loaded) return loaded.outcome;
@@ -113,10 +113,10 @@ export async function searchCommand(
     await outOverlap(outDir, parsed.values["no-baseline"] ? undefined : parsed.values.baseline);
   if (outProblem) return failed(outProblem);
   const certs = await readCaCerts(parsed.values["ca-cert"] ?? []);
-  if (!certs.ok) return failed(certs.error);
-  const { caCerts } = certs;
-  const started = start.start
-    ? await startRunService(start.start, plan.requests[0].url, outDir, signal)
+  if (!certs.ok) return failed(certs.problems);
+  const caCerts = certs.value;
+  const started = start.value
+    ? await startRunService(start.value, plan.requests[0].url, outDir, signal)
     : undefined;
   if (started && "outcome" in started) return started.outcome;
   // Stopped however this returns; a service that exits during the search stops it.

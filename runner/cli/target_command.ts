@@ -7,6 +7,7 @@
 import { parseArgs } from "node:util";
 import { didYouMean } from "../plan/did_you_mean.ts";
 import { parseDurationMs, parsePercentFraction } from "../plan/units.ts";
+import { err, ok, problems, type Result } from "../model/result.ts";
 import {
   describeTargetConfig,
   FAULT_KINDS,
@@ -97,10 +98,8 @@ const FLAG_MODES: Partial<Record<Flag, readonly TargetMode[]>> = {
   servers: ["capacity"],
 };
 
-/** The outcome of {@linkcode parseTargetArgs}. */
-export type TargetArgs =
-  | { ok: true; options: TargetOptions; help?: true }
-  | { ok: false; errors: string[] };
+/** The outcome of {@linkcode parseTargetArgs}: the options, or every problem; `help` when asked. */
+export type TargetArgs = Result<TargetOptions> & { help?: true };
 
 /**
  * Parses `tailgate target` flags. Every problem is listed, each with the fix.
@@ -109,7 +108,7 @@ export type TargetArgs =
  * ```ts
  * import { parseTargetArgs } from "./target_command.ts";
  * parseTargetArgs(["--mode", "stall", "--stall", "2s", "--period", "10s"]);
- * // { ok: true, options: { mode: "stall", stallMs: 2000, periodMs: 10000 } }
+ * // { ok: true, value: { mode: "stall", stallMs: 2000, periodMs: 10000 } }
  * ```
  */
 export function parseTargetArgs(args: string[]): TargetArgs {
@@ -142,7 +141,7 @@ export function parseTargetArgs(args: string[]): TargetArgs {
       errors.push(`${token.rawName} takes no value: write ${token.rawName} alone`);
     } else given.set(flag, token.value ?? true);
   }
-  if (given.has("help")) return { ok: true, options: { mode: "hello" }, help: true };
+  if (given.has("help")) return { ...ok({ mode: "hello" }), help: true };
 
   const text = (flag: Flag) => given.get(flag) as string | undefined;
   const modeText = text("mode") ?? "hello";
@@ -189,9 +188,9 @@ export function parseTargetArgs(args: string[]): TargetArgs {
   ) as TargetOptions;
   if (errors.length === 0) {
     const resolved = resolveTargetOptions(defined);
-    if (!resolved.ok) errors.push(...resolved.errors);
+    if (!resolved.ok) return resolved;
   }
-  return errors.length > 0 ? { ok: false, errors } : { ok: true, options: defined };
+  return errors.length > 0 ? err(problems(errors)) : ok(defined);
 }
 
 /**

@@ -16,6 +16,7 @@
  * @module
  */
 import type { RunVerdict } from "../model/run_result.ts";
+import { err, ok, problem, type Result } from "../model/result.ts";
 
 /** What turns a run red: see the module's documentation and docs/gates.md. */
 export type FailOn = "inconclusive" | "inconclusive-slo" | "fail" | "never";
@@ -64,18 +65,18 @@ export function failsUnder(verdict: VerdictScope, failOn: FailOn): boolean {
  * @example
  * ```ts
  * import { CLI_FAIL_ON_VALUES, readFailOn } from "./fail_on.ts";
- * readFailOn("fail"); // { ok: true, failOn: "fail" }
+ * readFailOn("fail"); // { ok: true, value: "fail" }
  * readFailOn("never", CLI_FAIL_ON_VALUES).ok; // false
  * ```
  */
 export function readFailOn(
   text: string,
   accepted: readonly FailOn[] = FAIL_ON_VALUES,
-): { ok: true; failOn: FailOn } | { ok: false; error: string } {
+): Result<FailOn> {
   const value = text.trim() === "insufficient" ? "inconclusive" : text.trim();
   return (accepted as readonly string[]).includes(value)
-    ? { ok: true, failOn: value as FailOn }
-    : { ok: false, error: `\`${text}\` is not one of ${accepted.join(", ")}` };
+    ? ok(value as FailOn)
+    : err(problem(`\`${text}\` is not one of ${accepted.join(", ")}`));
 }
 
 /**

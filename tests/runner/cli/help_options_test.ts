@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { problemText } from "../../../runner/model/result.ts";
 import { AB_HELP, AB_OPTIONS } from "../../../runner/cli/ab_command.ts";
 import { COMPARE_HELP, COMPARE_OPTIONS } from "../../../runner/cli/compare_command.ts";
 import { DEMO_HELP, DEMO_OPTIONS, parseDemoArgs } from "../../../runner/cli/demo_command.ts";
@@ -66,12 +67,12 @@ Deno.test("docs/cli.md's section of each command names the options its --help do
 });
 
 Deno.test("tailgate demo takes its folder as an argument or --out, and refuses other flags", () => {
-  assert.deepEqual(parseDemoArgs([]), { ok: true, outDir: "tailgate-out/demo" });
-  assert.deepEqual(parseDemoArgs(["x"]), { ok: true, outDir: "x" });
-  assert.deepEqual(parseDemoArgs(["--out", "y"]), { ok: true, outDir: "y" });
+  assert.deepEqual(parseDemoArgs([]), { ok: true, value: "tailgate-out/demo" });
+  assert.deepEqual(parseDemoArgs(["x"]), { ok: true, value: "x" });
+  assert.deepEqual(parseDemoArgs(["--out", "y"]), { ok: true, value: "y" });
   const typo = parseDemoArgs(["--ot", "y"]);
   assert.equal(typo.ok, false);
-  assert.match(!typo.ok ? typo.error : "", /`--ot`.*did you mean `--out`/);
+  assert.match(!typo.ok ? problemText(typo.problems[0]) : "", /`--ot`.*did you mean `--out`/);
   assert.equal(parseDemoArgs(["x", "--out", "y"]).ok, false);
 });
 

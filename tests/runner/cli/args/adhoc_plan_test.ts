@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { problemText } from "../../../../runner/model/result.ts";
 import { join, relative } from "node:path";
 import { main } from "../../../../cli.ts";
 import { adHocPlanText } from "../../../../runner/cli/args/adhoc_plan.ts";
@@ -154,11 +155,11 @@ Deno.test("adHocPlanText(): a --var or --data the flags cannot read is named wit
 Deno.test("tailgate run URL: a bad --duration names --duration and its fix, not a plan file", () => {
   const parsed = parseRunArgs(["http://127.0.0.1:8080/", "--rate", "10/s", "--duration", "3"]);
   assert.ok(!parsed.ok);
-  assert.deepEqual(parsed.errors, [
+  assert.deepEqual(parsed.problems.map(problemText), [
     "--duration 3: duration `3` has no unit\n" +
     "  hint: write `3s` or `3ms` (units: ns, us, ms, s, m, h)",
   ]);
-  assert.doesNotMatch(parsed.errors.join("\n"), /\.yaml|tailgate-run/);
+  assert.doesNotMatch(parsed.problems.map(problemText).join("\n"), /\.yaml|tailgate-run/);
 });
 
 Deno.test("tailgate run URL: a --var the plan language refuses names --var and underlines the spot", () => {
@@ -174,11 +175,17 @@ Deno.test("tailgate run URL: a --var the plan language refuses names --var and u
     "9lives=uuid",
   ]);
   assert.ok(!parsed.ok);
-  assert.equal(parsed.errors.length, 2, parsed.errors.join("\n"));
-  assert.match(parsed.errors[0], /^--var 'qty=\{ int: \[1, x\] \}': .* must be a number\n/);
-  assert.match(parsed.errors[0], /\n {4}--var 'qty=\{ int: \[1, x\] \}'\n {26}\^\n/);
-  assert.match(parsed.errors[1], /^--var 9lives=uuid: `9lives` is not a var name\n {2}hint: /);
-  assert.doesNotMatch(parsed.errors.join("\n"), /\.yaml/);
+  assert.equal(parsed.problems.length, 2, parsed.problems.map(problemText).join("\n"));
+  assert.match(
+    problemText(parsed.problems[0]),
+    /^--var 'qty=\{ int: \[1, x\] \}': .* must be a number\n/,
+  );
+  assert.match(problemText(parsed.problems[0]), /\n {4}--var 'qty=\{ int: \[1, x\] \}'\n {26}\^\n/);
+  assert.match(
+    problemText(parsed.problems[1]),
+    /^--var 9lives=uuid: `9lives` is not a var name\n {2}hint: /,
+  );
+  assert.doesNotMatch(parsed.problems.map(problemText).join("\n"), /\.yaml/);
 });
 
 Deno.test("tailgate run URL: an unknown column in the URL's template points at the URL", async () => {
@@ -420,7 +427,7 @@ Deno.test("tailgate run URL: -H with a control character or framing is refused, 
   assert.ok(!parsed.ok);
   const hint =
     "  hint: a header value is visible characters, spaces and tabs (RFC 9110): remove it";
-  assert.deepEqual(parsed.errors, [
+  assert.deepEqual(parsed.problems.map(problemText), [
     `-H $'X-A: a\\u001b[2Jb': a header value cannot hold ESC (\`\\u001b\`)\n${hint}`,
     `-H $'X-B: a\\r\\nX-Evil: 1': a header value cannot hold a carriage return (\`\\r\`)\n${hint}`,
     `-H $'X-C: trailing\\n': a header value cannot hold a line feed (\`\\n\`)\n${hint}`,
