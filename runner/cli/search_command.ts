@@ -22,6 +22,7 @@ import { runSearch } from "../search/run_search.ts";
 import { renderSearchTerminal } from "../../reporters/search_report.ts";
 import { writeSearchFiles } from "./output/mod.ts";
 import { type CommandOutcome, failed } from "./command.ts";
+import { ok } from "../model/result.ts";
 import { readCaCerts } from "./args/mod.ts";
 import { checkOutDir } from "./output/mod.ts";
 import { outOverlap } from "./output/mod.ts";
@@ -133,14 +134,14 @@ export async function searchCommand(
     return failed("--update-baseline needs a history: drop --no-baseline");
   }
   const history = baselineDir === undefined
-    ? { ok: true as const, entries: [] }
+    ? ok([])
     : await loadSearchHistory(baselineDir, plan.name);
-  if (!history.ok) return failed(history.error);
+  if (!history.ok) return failed(history.problems);
 
   const searched = await runSearch({ ...plan, search }, {
     ...(signal ? { signal } : {}),
     ...(caCerts.length ? { caCerts } : {}),
-    history: history.entries,
+    history: history.value,
     onStep: ({ phase, step }) => {
       const what = `${formatRatePerSec(step.ratePerSec)} for ${formatDurationMs(step.durationMs)}` +
         (step.soak ? " (soak)" : "");

@@ -8,6 +8,7 @@
  * @module
  */
 import type { RunResult, Verdict } from "../model/run_result.ts";
+import { problemText } from "../model/result.ts";
 import {
   appendToBaseline,
   BaselineError,
@@ -83,21 +84,22 @@ export async function judgeRun(
     if (!loaded.ok) {
       // A history that cannot be read is a gate that cannot be judged, not a footnote: invalid.
       damaged = true;
-      result.verdicts.push(unreadableBaseline(`the baseline cannot be read: ${loaded.error}`));
-    } else if (loaded.baseline === undefined || loaded.baseline.runs.length === 0) {
+      const why = problemText(loaded.problems[0]);
+      result.verdicts.push(unreadableBaseline(`the baseline cannot be read: ${why}`));
+    } else if (loaded.value === undefined || loaded.value.runs.length === 0) {
       notes.push(
         `no baseline for "${history}" in ${options.baselineDir} yet: regression gates skipped`,
       );
-    } else if (baselineDamage(loaded.baseline) !== undefined) {
-      const d = baselineDamage(loaded.baseline)!;
+    } else if (baselineDamage(loaded.value) !== undefined) {
+      const d = baselineDamage(loaded.value)!;
       damaged = true;
       const path = baselinePath(options.baselineDir, history);
       result.verdicts.push(unreadableBaseline(
-        `the baseline ${path} is damaged: run ${d.run} of ${loaded.baseline.runs.length} ` +
+        `the baseline ${path} is damaged: run ${d.run} of ${loaded.value.runs.length} ` +
           `(${d.date}), ${d.where}: ${d.error}`,
       ));
     } else {
-      const baseline = loaded.baseline;
+      const baseline = loaded.value;
       const latest = baseline.runs.at(-1)!;
       result.baseline = {
         source: baselinePath(options.baselineDir, history),

@@ -6,6 +6,7 @@
  * @module
  */
 import type { CaptureSource } from "../plan/types.ts";
+import { err, ok, type Problem, type Result } from "../model/result.ts";
 
 /** A captured value: its text form, and its JSON when the pointer found one. */
 export interface CapturedValue {
@@ -81,30 +82,38 @@ export function captureValue(
     // must not put it in a CI log.
     return {
       problem: `the response's JSON has nothing at \`${from.pointer}\` (${
-        found.at === "" ? "at its root" : `at \`${found.at}\``
-      }, ${found.there})`,
+        found.problems[0].message
+      })`,
     };
   }
   const json = JSON.stringify(found.value);
   return { text: typeof found.value === "string" ? found.value : json, json };
 }
 
+/** Where a JSON pointer stopped: the pointer to the last value found (`""`: the root), what is there. */
+export interface PointerMiss extends Problem {
+  at: string;
+  there: string;
+}
+
 /**
- * The value at an RFC 6901 pointer, or where it stopped (the pointer to the last value found, `""`
- * for the root) and what is there.
+ * The value at an RFC 6901 pointer, or the problem saying where it stopped (`at`: the pointer to
+ * the last value found, `""` for the root) and what is there.
  *
  * @example
  * ```ts
  * import { resolvePointer } from "./capture_value.ts";
  * resolvePointer({ "a/b": [1, 2] }, "/a~1b/0"); // { ok: true, value: 1 }
- * resolvePointer({ token: "x" }, "/access_token"); // { ok: false, at: "", there: 'an object with "token"' }
+ * resolvePointer({ token: "x" }, "/access_token").ok; // false: 'at its root, an object with "token"'
  * ```
  */
 export function resolvePointer(
   doc: unknown,
   pointer: string,
-): { ok: true; value: unknown } | { ok: false; at: string; there: string } {
-  if (pointer === "") return { ok: true, value: doc };
+): Result<unknown, PointerMiss> {
+  if (pointer === "") return ok(doc);
+  const miss = (at: string, there: string) =>
+    err({ message: `${at === "" ? "at its root" : `at \`${at}\``}, ${there}`, at, there });
   let value = doc;
   const tokens = pointer.slice(1).split("/");
   for (let i = 0; i < tokens.length; i++) {
@@ -112,7 +121,7 @@ export function resolvePointer(
     const at = tokens.slice(0, i).map((t) => `/${t}`).join("");
     if (Array.isArray(value)) {
       if (!/^(0|[1-9][0-9]*)$/.test(token) || Number(token) >= value.length) {
-        return { ok: false, at, there: `an array of ${value.length}` };
+        return miss(at, `an array of ${value.length}`);
       }
       value = value[Number(token)];
     } else if (value !== null && typeof value === "object" && Object.hasOwn(value, token)) {
@@ -125,8 +134,8 @@ export function resolvePointer(
         ? "an empty object"
         : `an object with ${keys.slice(0, 10).map((k) => JSON.stringify(k)).join(", ")}` +
           (keys.length > 10 ? ` and ${keys.length - 10} more keys` : "");
-      return { ok: false, at, there };
+      return miss(at, there);
     }
   }
-  return { ok: true, value };
+  return ok(value);
 }

@@ -8,6 +8,7 @@
  * @module
  */
 import type { StepRecord } from "../model/run_result.ts";
+import { problemText } from "../model/result.ts";
 import { printable } from "../plan/printable.ts";
 import type { PlanStep, ResolvedPlan } from "../plan/types.ts";
 import { statusExpected } from "../plan/validate_expect.ts";
@@ -146,14 +147,15 @@ async function runStep(
     ...[...values.values()].map((v) => v.text),
   ]);
   // A client error may quote the request (its URL holds captures, percent-encoded).
-  if (!exchange.ok) return fail(`failed: ${blot(exchange.error, secrets)}`);
-  record.status = exchange.status;
-  const body = () => `; its body: ${shownBody(exchange.response.bodyText, secrets)}`;
-  if (!statusExpected(step.expect, exchange.status)) {
-    return fail(`answered ${exchange.status} (${expectedText(step)})${body()}`);
+  if (!exchange.ok) return fail(`failed: ${blot(problemText(exchange.problems[0]), secrets)}`);
+  const { status, response } = exchange.value;
+  record.status = status;
+  const body = () => `; its body: ${shownBody(response.bodyText, secrets)}`;
+  if (!statusExpected(step.expect, status)) {
+    return fail(`answered ${status} (${expectedText(step)})${body()}`);
   }
   for (const c of step.captures) {
-    const v = captureValue(c.from, exchange.response);
+    const v = captureValue(c.from, response);
     if ("problem" in v) {
       const shown = v.showBody ? body() : "";
       return fail(`captured no \`${c.name}\` (${captureSourceText(c.from)}): ${v.problem}${shown}`);

@@ -8,6 +8,7 @@
 import { join } from "node:path";
 import { writeFileAtomic } from "../../result/atomic_write.ts";
 import { readRegularFile } from "../../model/regular_file.ts";
+import { err, ok, problem, problemText, type Result } from "../../model/result.ts";
 import type { Environment, RunResult } from "../../model/run_result.ts";
 import { parseBaseline } from "./baseline_parse.ts";
 import { withHistoryLock } from "./history_lock.ts";
@@ -138,34 +139,33 @@ export function baselineRunFrom(result: RunResult): BaselineRun {
 }
 
 /**
- * Reads a plan's baseline: `undefined` when there is none yet, an error naming the file, what is
+ * Reads a plan's baseline: `undefined` when there is none yet, a problem naming the file, what is
  * wrong and how to fix it when it cannot be used.
  *
  * @example
  * ```ts
  * import { loadBaseline } from "./baseline_store.ts";
  * const r = await loadBaseline(".tailgate/baselines", "shop");
- * if (r.ok && r.baseline) r.baseline.runs.at(-1)?.date;
+ * if (r.ok && r.value) r.value.runs.at(-1)?.date;
  * ```
  */
 export async function loadBaseline(
   dir: string,
   planName: string,
-): Promise<{ ok: true; baseline: Baseline | undefined } | { ok: false; error: string }> {
+): Promise<Result<Baseline | undefined>> {
   const path = baselinePath(dir, planName);
   const read = await readRegularFile(path, MAX_HISTORY_BYTES);
   if (!read.ok) {
-    if (read.problem === "missing") return { ok: true, baseline: undefined };
-    return {
-      ok: false,
-      error: `cannot read baseline ${path}: it ${read.reason}; restore it from version control, ` +
-        `move it away (the next --update-baseline starts a new history), or pass another folder ` +
-        `with --baseline`,
-    };
+    if (read.problem === "missing") return ok(undefined);
+    return err(problem(
+      `cannot read baseline ${path}: it ${read.reason}`,
+      "restore it from version control, move it away (the next --update-baseline starts a new " +
+        "history), or pass another folder with --baseline",
+    ));
   }
-  const problem = parseBaseline(new TextDecoder().decode(read.bytes), planName);
-  if (typeof problem === "string") return { ok: false, error: `baseline ${path} ${problem}` };
-  return { ok: true, baseline: problem };
+  const parsed = parseBaseline(new TextDecoder().decode(read.bytes), planName);
+  if (typeof parsed === "string") return err(problem(`baseline ${path} ${parsed}`));
+  return ok(parsed);
 }
 
 /** The history written, and where the previous one was kept when this run started a new one. */
@@ -218,18 +218,21 @@ async function appendLocked(
   const planName = historyName(result.plan);
   const loaded = await loadBaseline(dir, planName);
   if (!loaded.ok) {
-    throw new BaselineError("invalid_file", `${loaded.error} (the file was left as it is)`);
+    throw new BaselineError(
+      "invalid_file",
+      `${problemText(loaded.problems[0])} (the file was left as it is)`,
+    );
   }
   const path = baselinePath(dir, planName);
   // Never mix runs whose measured stages do not compare: a plan whose stages changed starts a new
   // history, and the old one is kept beside it, written whole before anything is replaced.
-  const newest = loaded.baseline?.runs.at(-1);
+  const newest = loaded.value?.runs.at(-1);
   let supersededPath: string | undefined;
   if (newest !== undefined && !sameMeasuredStages(result.stages, newest.stages)) {
     const stamp = new Date().toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
     supersededPath = path.replace(/\.json$/, `.superseded-${stamp}.json`);
     try {
-      await write(supersededPath, JSON.stringify(loaded.baseline, null, 1) + "\n");
+      await write(supersededPath, JSON.stringify(loaded.value, null, 1) + "\n");
     } catch (e) {
       throw new BaselineError(
         "write_failed",
@@ -239,7 +242,7 @@ async function appendLocked(
       );
     }
   }
-  const kept = supersededPath === undefined ? loaded.baseline?.runs ?? [] : [];
+  const kept = supersededPath === undefined ? loaded.value?.runs ?? [] : [];
   const runs = [...kept, baselineRunFrom(result)].slice(-keep);
   const baseline: Baseline = {
     schema: BASELINE_SCHEMA,

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { problemText } from "../../../../runner/model/result.ts";
 import { join } from "node:path";
 import {
   appendToBaseline,
@@ -39,11 +40,11 @@ async function names(dir: string): Promise<string[]> {
 Deno.test("an appended run loads back with byte-identical stage and label histograms", async () => {
   await using dir = await tempDir();
   const result = sampleResult();
-  assert.deepEqual(await loadBaseline(dir.path, "shop"), { ok: true, baseline: undefined });
+  assert.deepEqual(await loadBaseline(dir.path, "shop"), { ok: true, value: undefined });
   await appendToBaseline(dir.path, result);
   const loaded = await loadBaseline(dir.path, "shop");
-  assert.ok(loaded.ok && loaded.baseline, loaded.ok ? "no baseline" : loaded.error);
-  const { baseline } = loaded;
+  assert.ok(loaded.ok && loaded.value, loaded.ok ? "no baseline" : problemText(loaded.problems[0]));
+  const baseline = loaded.value;
   assert.equal(baseline.schema, BASELINE_SCHEMA);
   assert.equal(baseline.version, BASELINE_VERSION);
   assert.equal(baseline.plan, "shop");
@@ -77,8 +78,8 @@ Deno.test("the history keeps the newest `keep` runs, oldest first", async () => 
     assert.equal(written.runs.length, Math.min(day, 3));
   }
   const loaded = await loadBaseline(dir.path, "shop");
-  assert.ok(loaded.ok && loaded.baseline);
-  assert.deepEqual(loaded.baseline.runs.map((r) => r.date.slice(0, 10)), [
+  assert.ok(loaded.ok && loaded.value);
+  assert.deepEqual(loaded.value.runs.map((r) => r.date.slice(0, 10)), [
     "2025-01-03",
     "2025-01-04",
     "2025-01-05",
@@ -107,8 +108,12 @@ Deno.test("a corrupt baseline is left byte-identical and the append fails saying
   await Deno.writeTextFile(path, damaged);
   const loaded = await loadBaseline(dir.path, "shop");
   assert.ok(!loaded.ok);
-  assert.ok(loaded.error.includes(path) && /not valid JSON/.test(loaded.error), loaded.error);
-  assert.match(loaded.error, /move it away/);
+  assert.ok(
+    problemText(loaded.problems[0]).includes(path) &&
+      /not valid JSON/.test(problemText(loaded.problems[0])),
+    problemText(loaded.problems[0]),
+  );
+  assert.match(problemText(loaded.problems[0]), /move it away/);
   await assert.rejects(
     () => appendToBaseline(dir.path, sampleResult()),
     (e) => e instanceof BaselineError && e.kind === "invalid_file" && e.message.includes(path),
@@ -182,7 +187,10 @@ Deno.test("a newer baseline format is refused with 'upgrade tailgate'", async ()
   });
   await Deno.writeTextFile(path, newer);
   const loaded = await loadBaseline(dir.path, "shop");
-  assert.ok(!loaded.ok && loaded.error.includes(path) && /upgrade tailgate/.test(loaded.error));
+  assert.ok(
+    !loaded.ok && problemText(loaded.problems[0]).includes(path) &&
+      /upgrade tailgate/.test(problemText(loaded.problems[0])),
+  );
   await assert.rejects(() => appendToBaseline(dir.path, sampleResult()), BaselineError);
   assert.equal(await Deno.readTextFile(path), newer);
 });
@@ -192,13 +200,13 @@ Deno.test("other documents and other plans' baselines under the same file are re
   const path = baselinePath(dir.path, "shop");
   await Deno.writeTextFile(path, JSON.stringify({ schema: "tailgate/result", version: 1 }));
   const other = await loadBaseline(dir.path, "shop");
-  assert.ok(!other.ok && /not a tailgate baseline/.test(other.error));
+  assert.ok(!other.ok && /not a tailgate baseline/.test(problemText(other.problems[0])));
   await Deno.writeTextFile(
     path,
     JSON.stringify({ schema: BASELINE_SCHEMA, version: 1, plan: "Shop", runs: [] }),
   );
   const clash = await loadBaseline(dir.path, "shop");
-  assert.ok(!clash.ok && /holds plan "Shop", not "shop"/.test(clash.error));
+  assert.ok(!clash.ok && /holds plan "Shop", not "shop"/.test(problemText(clash.problems[0])));
 });
 
 Deno.test("fingerprintMismatch() lists exactly the fields that differ, not the git commit", () => {
@@ -220,8 +228,8 @@ Deno.test("runs appended at once all stay: each re-reads the history under the l
   // Without the lock every append read the same old history and the last write won.
   await Promise.all([1, 2, 3, 4, 5].map((day) => appendToBaseline(dir.path, resultOn(day))));
   const loaded = await loadBaseline(dir.path, "shop");
-  assert.ok(loaded.ok && loaded.baseline);
-  assert.equal(loaded.baseline.runs.length, 5);
+  assert.ok(loaded.ok && loaded.value);
+  assert.equal(loaded.value.runs.length, 5);
   assert.deepEqual(await names(dir.path), ["shop.json"], "no lock file is left behind");
 });
 
@@ -258,7 +266,7 @@ Deno.test("a run with command-line overrides keeps a history of its own beside t
     "shop.json",
   ]);
   const own = await loadBaseline(dir.path, "shop");
-  assert.equal(own.ok && own.baseline?.runs.length, 1);
+  assert.equal(own.ok && own.value?.runs.length, 1);
   assert.equal(
     historyName(short.plan),
     "shop --rate-scale 0.25 --stage steady:duration=30s",
@@ -272,12 +280,15 @@ Deno.test("a baseline that is a FIFO or a link to /dev/zero is refused at once, 
   // A pull request could commit either: the run must end, saying which file and why.
   const fifo = await settlesWithin(loadBaseline(dir.path, "shop"), 2_000, path);
   assert.ok(!fifo.ok);
-  assert.match(fifo.error, /is not a regular file \(a device, pipe or socket\)/);
-  assert.ok(fifo.error.includes(path), fifo.error);
+  assert.match(problemText(fifo.problems[0]), /is not a regular file \(a device, pipe or socket\)/);
+  assert.ok(problemText(fifo.problems[0]).includes(path), problemText(fifo.problems[0]));
   await Deno.remove(path);
   await Deno.symlink("/dev/zero", path);
   const zero = await loadBaseline(dir.path, "shop");
-  assert.ok(!zero.ok && /is not a regular file/.test(zero.error), JSON.stringify(zero));
+  assert.ok(
+    !zero.ok && /is not a regular file/.test(problemText(zero.problems[0])),
+    JSON.stringify(zero),
+  );
 });
 
 Deno.test("a baseline over the size limit is refused from its size, before it is read", async () => {
@@ -288,5 +299,8 @@ Deno.test("a baseline over the size limit is refused from its size, before it is
   await f.truncate(MAX_HISTORY_BYTES + 1);
   const loaded = await loadBaseline(dir.path, "shop");
   assert.ok(!loaded.ok);
-  assert.match(loaded.error, new RegExp(`is ${MAX_HISTORY_BYTES + 1} bytes; at most`));
+  assert.match(
+    problemText(loaded.problems[0]),
+    new RegExp(`is ${MAX_HISTORY_BYTES + 1} bytes; at most`),
+  );
 });

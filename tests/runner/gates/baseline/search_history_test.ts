@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { problemText } from "../../../../runner/model/result.ts";
 import { join } from "node:path";
 import {
   appendSearchHistory,
@@ -21,7 +22,7 @@ function search(over: Partial<SearchResult> = {}): SearchResult {
 Deno.test("a search that found a rate is appended; one that found none is refused, the file unchanged", async () => {
   const dir = await Deno.makeTempDir();
   assert.equal(searchHistoryPath(dir, "Orders API"), join(dir, "orders-api.search.json"));
-  assert.deepEqual(await loadSearchHistory(dir, "Orders API"), { ok: true, entries: [] });
+  assert.deepEqual(await loadSearchHistory(dir, "Orders API"), { ok: true, value: [] });
   await appendSearchHistory(dir, search());
   const second = await appendSearchHistory(
     dir,
@@ -50,8 +51,8 @@ Deno.test("a damaged or foreign history is named with its fix and never overwrit
   await Deno.writeTextFile(path, "{ not json");
   const damaged = await loadSearchHistory(dir, "Orders API");
   assert.ok(
-    !damaged.ok && damaged.error.includes(path) &&
-      /not valid JSON.*move it away/.test(damaged.error),
+    !damaged.ok && problemText(damaged.problems[0]).includes(path) &&
+      /not valid JSON.*move it away/.test(problemText(damaged.problems[0])),
   );
   await assert.rejects(
     appendSearchHistory(dir, search()),
@@ -63,7 +64,7 @@ Deno.test("a damaged or foreign history is named with its fix and never overwrit
     JSON.stringify({ schema: "tailgate/search-history", version: 1, plan: "Other", entries: [] }),
   );
   const foreign = await loadSearchHistory(dir, "Orders API");
-  assert.ok(!foreign.ok && /belongs to plan "Other"/.test(foreign.error));
+  assert.ok(!foreign.ok && /belongs to plan "Other"/.test(problemText(foreign.problems[0])));
   await Deno.writeTextFile(
     path,
     JSON.stringify({
@@ -74,7 +75,7 @@ Deno.test("a damaged or foreign history is named with its fix and never overwrit
     }),
   );
   const entry = await loadSearchHistory(dir, "Orders API");
-  assert.ok(!entry.ok && /damaged entry \(number 1\)/.test(entry.error));
+  assert.ok(!entry.ok && /damaged entry \(number 1\)/.test(problemText(entry.problems[0])));
   // A failed write leaves the previous file.
   await Deno.remove(path);
   await appendSearchHistory(dir, search());
@@ -93,12 +94,18 @@ Deno.test("a search history that is a FIFO or a link to /dev/zero is refused at 
     const path = searchHistoryPath(dir, "Orders API");
     await makeFifo(path);
     const fifo = await settlesWithin(loadSearchHistory(dir, "Orders API"), 2_000, path);
-    assert.ok(!fifo.ok && fifo.error.includes(path), JSON.stringify(fifo));
-    assert.match(fifo.error, /is not a regular file \(a device, pipe or socket\)/);
+    assert.ok(!fifo.ok && problemText(fifo.problems[0]).includes(path), JSON.stringify(fifo));
+    assert.match(
+      problemText(fifo.problems[0]),
+      /is not a regular file \(a device, pipe or socket\)/,
+    );
     await Deno.remove(path);
     await Deno.symlink("/dev/zero", path);
     const zero = await loadSearchHistory(dir, "Orders API");
-    assert.ok(!zero.ok && /is not a regular file/.test(zero.error), JSON.stringify(zero));
+    assert.ok(
+      !zero.ok && /is not a regular file/.test(problemText(zero.problems[0])),
+      JSON.stringify(zero),
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
