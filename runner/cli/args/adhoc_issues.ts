@@ -12,6 +12,7 @@ import { parsePlanText } from "../../plan/load_plan.ts";
 import { printable } from "../../plan/printable.ts";
 import type { PlanIssue } from "../../plan/types.ts";
 import { type AdHocPlan, adHocPlanText, shellQuote } from "./adhoc_plan.ts";
+import { problemText } from "../../model/result.ts";
 
 /** The ad-hoc flags as `parseArgs` gives them (`tailgate run URL …`). */
 export interface AdHocValues {
@@ -57,9 +58,9 @@ export function adHocRun(
     data: v.data ?? [],
     vars: v.var ?? [],
   });
-  if (!made.ok) return { errors: made.errors };
-  const checked = checkAdHocPlan(made, options);
-  return checked.errors.length ? { errors: checked.errors } : { plan: made, errors: [] };
+  if (!made.ok) return { errors: made.problems.map(problemText) };
+  const checked = checkAdHocPlan(made.value, options);
+  return checked.errors.length ? { errors: checked.errors } : { plan: made.value, errors: [] };
 }
 
 /**

@@ -13,6 +13,7 @@
  */
 import { printable } from "../../plan/printable.ts";
 import { wireTextProblem } from "../../plan/wire_rules.ts";
+import { err, ok, problems, type Result } from "../../model/result.ts";
 
 /** The ad-hoc flags, as given. */
 export interface AdHocFlags {
@@ -50,7 +51,6 @@ export interface AdHocSource {
 
 /** The plan the flags stand for: its text, and per line (index 0 is line 1) the flag behind it. */
 export interface AdHocPlan {
-  ok: true;
   text: string;
   /** `lines[n - 1]` is the argument line n was written from; undefined for the plan's frame. */
   lines: Array<AdHocSource | undefined>;
@@ -63,12 +63,12 @@ export interface AdHocPlan {
  * ```ts
  * import { adHocPlanText } from "./adhoc_plan.ts";
  * const r = adHocPlanText({ url: "http://127.0.0.1:8080/orders", rate: "1k/s", duration: "30s", slos: [], headers: [] });
- * // r.ok && r.text starts with "# tailgate run http://127.0.0.1:8080/orders --rate 1k/s --duration 30s"
+ * // r.ok && r.value.text starts with "# tailgate run http://127.0.0.1:8080/orders --rate 1k/s --duration 30s"
  * ```
  */
 export function adHocPlanText(
   flags: AdHocFlags,
-): AdHocPlan | { ok: false; errors: string[] } {
+): Result<AdHocPlan> {
   const errors: string[] = [];
   let url: URL | undefined;
   // The URL parser drops a line break or a tab without a word: refused before it can.
@@ -111,7 +111,7 @@ export function adHocPlanText(
     if (typeof made === "string") vars.push([made, v]);
     else errors.push(made.error);
   }
-  if (errors.length || url === undefined) return { ok: false, errors };
+  if (errors.length || url === undefined) return err(problems(errors));
 
   const text: string[] = [];
   const lines: Array<AdHocSource | undefined> = [];
@@ -170,7 +170,7 @@ export function adHocPlanText(
     add("slo:");
     for (const s of flags.slos) add(`  - ${q(s)}`, "--slo", s);
   }
-  return { ok: true, text: text.join("\n") + "\n", lines };
+  return ok({ text: text.join("\n") + "\n", lines });
 }
 
 /**
