@@ -128,7 +128,7 @@ async function copyCommittedBaselines(inputs: RunInputs, cwd: string): Promise<b
     const to = resolve(cwd, inputs.out, BASELINES_FOLDER);
     for (const f of files) {
       const read = await readRegularFile(join(from, f), MAX_HISTORY_BYTES);
-      if (read.ok) await writeFileAtomic(join(to, f), read.bytes);
+      if (read.ok) await writeFileAtomic(join(to, f), read.value);
     }
   }
   return files.length > 0;

@@ -117,7 +117,7 @@ export async function readRunResultFile(
   path: string,
 ): Promise<{ ok: true; result: RunResult } | { ok: false; error: string }> {
   const bytes = await readRegularFile(path, MAX_RESULT_BYTES);
-  if (!bytes.ok) return { ok: false, error: `cannot read ${path}: it ${bytes.reason}` };
-  const read = readRunResult(new TextDecoder().decode(bytes.bytes));
+  if (!bytes.ok) return { ok: false, error: `cannot read ${path}: it ${bytes.problems[0].reason}` };
+  const read = readRunResult(new TextDecoder().decode(bytes.value));
   return read.ok ? read : { ok: false, error: `${path}: ${read.error}` };
 }

@@ -355,6 +355,6 @@ function unopenedNotice(
  */
 async function readBodyFile(path: string): Promise<Uint8Array> {
   const read = await readRegularFile(path, MAX_BODY_FILE_BYTES);
-  if (!read.ok) throw new Error(`body file ${path} ${read.reason}`);
-  return read.bytes;
+  if (!read.ok) throw new Error(`body file ${read.problems[0].message}`);
+  return read.value;
 }

@@ -63,8 +63,8 @@ export async function sendStep(step: BoundStep, options: SendStepOptions): Promi
   let body: string | Uint8Array | undefined = t?.body ? sentText(t.body) : undefined;
   if (body === undefined && step.body?.kind === "file") {
     const read = await readRegularFile(step.body.path, MAX_BODY_FILE_BYTES);
-    if (!read.ok) return { ...err(problem(`body file ${read.reason}`)), durationMs: 0 };
-    body = read.bytes;
+    if (!read.ok) return { ...err(problem(`body file ${read.problems[0].reason}`)), durationMs: 0 };
+    body = read.value;
   } else if (body === undefined && step.body?.kind !== "file") body = step.body?.text;
   const client = options.caCerts?.length
     ? Deno.createHttpClient({ caCerts: options.caCerts })

@@ -31,8 +31,8 @@ export async function readCaCerts(
   const caCerts: string[] = [];
   for (const file of files) {
     const read = await readRegularFile(file, MAX_CA_CERT_BYTES);
-    if (!read.ok) return err(problem(`--ca-cert ${file}: ${read.reason}`));
-    const text = new TextDecoder().decode(read.bytes);
+    if (!read.ok) return err(problem(`--ca-cert ${file}: ${read.problems[0].reason}`));
+    const text = new TextDecoder().decode(read.value);
     if (!text.includes("-----BEGIN CERTIFICATE-----")) {
       return err(problem(
         `--ca-cert ${file}: holds no PEM certificate (a \`-----BEGIN CERTIFICATE-----\` block)`,

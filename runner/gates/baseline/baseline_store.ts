@@ -156,14 +156,14 @@ export async function loadBaseline(
   const path = baselinePath(dir, planName);
   const read = await readRegularFile(path, MAX_HISTORY_BYTES);
   if (!read.ok) {
-    if (read.problem === "missing") return ok(undefined);
+    if (read.problems[0].kind === "missing") return ok(undefined);
     return err(problem(
-      `cannot read baseline ${path}: it ${read.reason}`,
+      `cannot read baseline ${path}: it ${read.problems[0].reason}`,
       "restore it from version control, move it away (the next --update-baseline starts a new " +
         "history), or pass another folder with --baseline",
     ));
   }
-  const parsed = parseBaseline(new TextDecoder().decode(read.bytes), planName);
+  const parsed = parseBaseline(new TextDecoder().decode(read.value), planName);
   if (typeof parsed === "string") return err(problem(`baseline ${path} ${parsed}`));
   return ok(parsed);
 }

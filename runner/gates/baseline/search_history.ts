@@ -81,13 +81,13 @@ export async function loadSearchHistory(
     "from version control";
   const read = await readRegularFile(path, MAX_HISTORY_BYTES);
   if (!read.ok) {
-    if (read.problem === "missing") return ok([]);
-    return err(problem(`cannot read search history ${path}: it ${read.reason}`, fix));
+    if (read.problems[0].kind === "missing") return ok([]);
+    return err(problem(`cannot read search history ${path}: it ${read.problems[0].reason}`, fix));
   }
   const refuse = (what: string) => err(problem(`search history ${path} ${what}: ${fix}`));
   let doc: Partial<SearchHistory>;
   try {
-    doc = JSON.parse(new TextDecoder().decode(read.bytes));
+    doc = JSON.parse(new TextDecoder().decode(read.value));
   } catch (e) {
     return refuse(`is not valid JSON (${(e as Error).message})`);
   }
