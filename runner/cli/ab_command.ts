@@ -139,14 +139,14 @@ export async function abCommand(
   const failOn = failOnArg(v);
   if (!failOn.ok) problems.push(...failOn.problems.map(problemText));
   const overrides = readOverrideArgs(v);
-  if (!overrides.ok) problems.push(...overrides.errors);
+  if (!overrides.ok) problems.push(...overrides.problems.map(problemText));
   if (v["fail-fast"] && v["no-fail-fast"]) {
     problems.push("--fail-fast and --no-fail-fast contradict each other: give one");
   }
   if (problems.length || !overrides.ok || !failOn.ok) return failed(problems);
   const outDir = v.out ?? join("tailgate-out", "ab");
   const loaded = await planToRun(planPath!, progress, {
-    ...(overrides.overrides ? { overrides: overrides.overrides } : {}),
+    ...(overrides.value ? { overrides: overrides.value } : {}),
     // Said before the rounds: a tail percentile one round cannot decide, and how long would.
     warnings: (plan, text) =>
       undecidableTails(plan, text, { defaultMinTail: AB_DEFAULT_MIN_TAIL_SAMPLES }),

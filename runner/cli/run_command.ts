@@ -262,8 +262,8 @@ export function parseRunArgs(
     if (url === undefined) errors.push(`--target \`${target}\` is not an http(s) URL`);
     else if (secret) errors.push(`--target: ${secret.message}; ${secret.hint}`);
   }
-  const overrides = adHoc ? { ok: true as const } : readOverrideArgs(v);
-  if (!overrides.ok) errors.push(...overrides.errors);
+  const overrides = adHoc ? ok(undefined) : readOverrideArgs(v);
+  if (!overrides.ok) errors.push(...overrides.problems.map(problemText));
   const shared = readResultArgs(parsed.values);
   if (!shared.ok) errors.push(...shared.problems.map(problemText));
   const shard = parsed.values.shard === undefined ? undefined : parseShard(parsed.values.shard);
@@ -298,7 +298,7 @@ export function parseRunArgs(
     ...shared.value,
     planPath: planPath!,
     ...(adHocPlan === undefined ? {} : { adHocPlan }),
-    ...(overrides.overrides ? { overrides: overrides.overrides } : {}),
+    ...(overrides.value ? { overrides: overrides.value } : {}),
     ...(v["print-plan"] ? { printPlan: true } : {}),
     ...(target === undefined ? {} : { target }),
     caCertFiles: parsed.values["ca-cert"] ?? [],
