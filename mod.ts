@@ -134,7 +134,6 @@ export {
   type LabelResult,
   type LatencyPair,
   type MergedResults,
-  MergeError,
   mergeResults,
   type PlanRecord,
   planRecord,
@@ -203,4 +202,5 @@ export {
   type TargetServer,
 } from "./runner/target/mod.ts";
 export { EXIT_CODES, type ExitCode } from "./runner/model/exit_codes.ts";
+export { err, ok, type Problem, problem, problemText, type Result } from "./runner/model/result.ts";
 export { TAILGATE_VERSION } from "./runner/version.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { MergeError, mergeResults } from "../result/merge_results.ts";
+import { mergeResults } from "../result/merge_results.ts";
 import { readRunResultFile } from "../result/read_run_result.ts";
 import type { RunResult } from "../model/run_result.ts";
 import { failed } from "./command.ts";
@@ -59,13 +59,9 @@ export async function mergeCommand(args: string[], signal?: AbortSignal): Promis
     if (!read.ok) return usage(read.error);
     parts.push(read.result);
   }
-  let merged;
-  try {
-    merged = mergeResults(parts, files);
-  } catch (e) {
-    if (e instanceof MergeError) return usage(e.message);
-    throw e;
-  }
+  const mergedOrNot = mergeResults(parts, files);
+  if (!mergedOrNot.ok) return usage(mergedOrNot.problems.map(problemText).join("; "));
+  const merged = mergedOrNot.value;
   const outProblem = await checkOutDir(shared.value.outDir) ??
     await outOverlap(shared.value.outDir, shared.value.baselineDir);
   if (outProblem) return usage(outProblem);

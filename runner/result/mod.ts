@@ -34,4 +34,4 @@ export {
 export { planRecord } from "./plan_record.ts";
 export { collectEnvironment, cpuModelFrom, detectCi } from "./environment.ts";
 export { readRunResult, readRunResultFile } from "./read_run_result.ts";
-export { type MergedResults, MergeError, mergeResults } from "./merge_results.ts";
+export { type MergedResults, mergeResults } from "./merge_results.ts";
