@@ -41,6 +41,11 @@ export function captureSourceText(from: CaptureSource): string {
     : `header ${from.name}`;
 }
 
+/** Why a capture found nothing; `showBody` when the body may be shown to explain it. */
+export interface CaptureProblem extends Problem {
+  showBody?: boolean;
+}
+
 /**
  * The value `from` names in `response`, or why there is none. A `set-cookie` header gives its
  * first cookie's `name=value` (what a `Cookie` header sends back); another header repeated gives
@@ -50,44 +55,44 @@ export function captureSourceText(from: CaptureSource): string {
  * ```ts
  * import { captureValue } from "./capture_value.ts";
  * const response = { header: () => [], names: () => "", bodyText: '{"data":{"ids":[7,8]}}' };
- * captureValue({ kind: "json", pointer: "/data/ids/1" }, response); // { text: "8", json: "8" }
+ * captureValue({ kind: "json", pointer: "/data/ids/1" }, response); // { ok: true, value: { text: "8", json: "8" } }
  * ```
  */
 export function captureValue(
   from: CaptureSource,
   response: StepResponse,
-): CapturedValue | { problem: string; showBody?: boolean } {
+): Result<CapturedValue, CaptureProblem> {
   if (from.kind === "header") {
     const values = response.header(from.name);
     if (values.length === 0) {
-      return {
-        problem: `the response has no \`${from.name}\` header (it has ${response.names()})`,
-      };
+      return err({
+        message: `the response has no \`${from.name}\` header (it has ${response.names()})`,
+      });
     }
     const text = from.name === "set-cookie" ? values[0].split(";")[0].trim() : values.join(", ");
-    return { text, json: JSON.stringify(text) };
+    return ok({ text, json: JSON.stringify(text) });
   }
   let doc: unknown;
   try {
     doc = JSON.parse(response.bodyText);
   } catch {
-    return {
-      problem: `the response body is not JSON, so \`${from.pointer}\` finds nothing`,
+    return err({
+      message: `the response body is not JSON, so \`${from.pointer}\` finds nothing`,
       showBody: true,
-    };
+    });
   }
   const found = resolvePointer(doc, from.pointer);
   if (!found.ok) {
     // The shape where the pointer failed, never a value: a body that holds a token elsewhere
     // must not put it in a CI log.
-    return {
-      problem: `the response's JSON has nothing at \`${from.pointer}\` (${
+    return err({
+      message: `the response's JSON has nothing at \`${from.pointer}\` (${
         found.problems[0].message
       })`,
-    };
+    });
   }
   const json = JSON.stringify(found.value);
-  return { text: typeof found.value === "string" ? found.value : json, json };
+  return ok({ text: typeof found.value === "string" ? found.value : json, json });
 }
 
 /** Where a JSON pointer stopped: the pointer to the last value found (`""`: the root), what is there. */

@@ -69,10 +69,11 @@ export async function runSetup(plan: ResolvedPlan, options: SendStepOptions): Pr
   const requests = [];
   for (const r of plan.requests) {
     const bound = bindCaptures(r, values);
-    if ("problem" in bound) {
-      throw new StepFailure(`request \`${printable(r.label)}\`: ${bound.problem}`, records);
+    if (!bound.ok) {
+      const why = problemText(bound.problems[0]);
+      throw new StepFailure(`request \`${printable(r.label)}\`: ${why}`, records);
     }
-    requests.push(bound);
+    requests.push(bound.value);
   }
   return { plan: { ...plan, requests }, values, records };
 }
@@ -139,8 +140,8 @@ async function runStep(
     return `${name} (${step.method} ${printable(step.url)}) ${problem}`;
   };
   const bound = bindCaptures(step, values);
-  if ("problem" in bound) return fail(bound.problem);
-  const exchange = await sendStep(bound, options);
+  if (!bound.ok) return fail(problemText(bound.problems[0]));
+  const exchange = await sendStep(bound.value, options);
   record.durationMs = Math.round(exchange.durationMs * 1000) / 1000;
   const secrets = secretForms([
     ...(plan.secretValues ?? []),
@@ -156,11 +157,14 @@ async function runStep(
   }
   for (const c of step.captures) {
     const v = captureValue(c.from, response);
-    if ("problem" in v) {
-      const shown = v.showBody ? body() : "";
-      return fail(`captured no \`${c.name}\` (${captureSourceText(c.from)}): ${v.problem}${shown}`);
+    if (!v.ok) {
+      const [why] = v.problems;
+      const shown = why.showBody ? body() : "";
+      return fail(
+        `captured no \`${c.name}\` (${captureSourceText(c.from)}): ${problemText(why)}${shown}`,
+      );
     }
-    values.set(c.name, v);
+    values.set(c.name, v.value);
   }
   record.ok = true;
   return undefined;
