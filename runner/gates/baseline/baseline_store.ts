@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import { writeFileAtomic } from "../../result/atomic_write.ts";
 import { readRegularFile } from "../../model/regular_file.ts";
-import { err, ok, problem, problemText, type Result } from "../../model/result.ts";
+import { err, ok, prefixed, problem, problemText, type Result } from "../../model/result.ts";
 import type { Environment, RunResult } from "../../model/run_result.ts";
 import { parseBaseline } from "./baseline_parse.ts";
 import { withHistoryLock } from "./history_lock.ts";
@@ -164,8 +164,7 @@ export async function loadBaseline(
     ));
   }
   const parsed = parseBaseline(new TextDecoder().decode(read.value), planName);
-  if (typeof parsed === "string") return err(problem(`baseline ${path} ${parsed}`));
-  return ok(parsed);
+  return parsed.ok ? parsed : err(prefixed(`baseline ${path} `, parsed.problems));
 }
 
 /** The history written, and where the previous one was kept when this run started a new one. */
