@@ -10,9 +10,9 @@
  *
  * @module
  */
-export { renderJunit } from "./junit.ts";
-export { renderHtml } from "./html.ts";
-export { MARKDOWN_MAX_BYTES, type MarkdownOptions, renderMarkdown } from "./markdown.ts";
+export { renderJunit } from "./junit/mod.ts";
+export { renderHtml } from "./html/mod.ts";
+export { MARKDOWN_MAX_BYTES, type MarkdownOptions, renderMarkdown } from "./text/mod.ts";
 export { HLOG_LEGEND, renderHlog } from "../runner/hdr/hlog.ts";
 export {
   type HlogEntry,
@@ -25,7 +25,7 @@ export {
   renderTerminal,
   shouldUseColor,
   type TerminalOptions,
-} from "./terminal.ts";
+} from "./text/mod.ts";
 export {
   DEFAULT_RUN_REPORTS,
   parseReportFormats,

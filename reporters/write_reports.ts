@@ -8,9 +8,9 @@ import { join } from "node:path";
 import { writeFileAtomic } from "../runner/result/atomic_write.ts";
 import type { RunResult } from "../runner/model/run_result.ts";
 import { renderHlog } from "../runner/hdr/hlog.ts";
-import { renderHtml } from "./html.ts";
-import { renderJunit } from "./junit.ts";
-import { renderMarkdown } from "./markdown.ts";
+import { renderHtml } from "./html/mod.ts";
+import { renderJunit } from "./junit/mod.ts";
+import { renderMarkdown } from "./text/mod.ts";
 import { REPORT_FILES, type ReportFormat } from "./report_formats.ts";
 
 /** Options of {@linkcode renderReport} and {@linkcode writeReports}. */

@@ -7,9 +7,9 @@
  */
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { renderAbHtml } from "../../reporters/ab_html.ts";
-import { renderAbJunit } from "../../reporters/ab_junit.ts";
-import { renderAbMarkdown, renderAbTerminal } from "../../reporters/ab_report.ts";
+import { renderAbHtml } from "../../reporters/ab/ab_html.ts";
+import { renderAbJunit } from "../../reporters/ab/ab_junit.ts";
+import { renderAbMarkdown, renderAbTerminal } from "../../reporters/ab/ab_report.ts";
 import { DEFAULT_ROUNDS, runAb } from "../ab/run_ab.ts";
 import { MIN_ROUNDS } from "../gates/paired_comparison.ts";
 import { runExitCode } from "../gates/run_verdict.ts";
