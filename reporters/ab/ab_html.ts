@@ -11,7 +11,7 @@ import type { AbResult } from "../../runner/model/ab_result.ts";
 import { regressionOnlyWarning } from "../../runner/gates/fail_on.ts";
 import { chartJsBundle, escapeHtml, htmlCard, htmlPage, htmlTable } from "../page/mod.ts";
 import { abChartData } from "./ab_chart_data.ts";
-import { AB_CLIENT_SCRIPT } from "../browser/ab_html_client.ts";
+import { browserScript } from "../browser/mod.ts";
 import { AB_HEADER, abHeadline, abRows } from "./ab_report.ts";
 
 /**
@@ -105,6 +105,6 @@ export function renderAbHtml(ab: AbResult): string {
     title: `${v.status.toUpperCase()}: ${ab.plan.name} A/B · tailgate`,
     bodyHtml: sections.filter(Boolean).join("\n"),
     data: abChartData(ab),
-    scripts: [chartJsBundle(), AB_CLIENT_SCRIPT],
+    scripts: [chartJsBundle(), browserScript("ab")],
   });
 }

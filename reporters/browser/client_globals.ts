@@ -1,8 +1,9 @@
 /**
  * The browser globals the report pages' scripts use (the DOM library cannot join Deno's in one
- * program): a page element, the document, a canvas's 2D context and the inlined chart.js, each
- * declared as far as the scripts use them. Types only: the scripts embed their own source with
- * the types erased.
+ * program: `deno check` checks every file in one program, and the DOM's `HeadersInit` and others
+ * clash with Deno's): a page element, the document, a canvas's 2D context and the inlined
+ * chart.js, each declared as far as the scripts use them. Types only; `chart_kit.ts` declares the
+ * two globals with them.
  *
  * @module
  */

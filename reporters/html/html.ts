@@ -17,7 +17,7 @@ import {
 } from "../figures/mod.ts";
 import type { RunResult } from "../../runner/model/run_result.ts";
 import { chartJsBundle, escapeHtml, htmlCard, htmlPage, htmlTable } from "../page/mod.ts";
-import { CLIENT_SCRIPT } from "../browser/html_client.ts";
+import { browserScript } from "../browser/mod.ts";
 import { buildChartData, type ChartData } from "./html_data.ts";
 import { environmentTable, toolHealthPanel } from "./html_health.ts";
 import { planSummary } from "./html_plan.ts";
@@ -130,7 +130,7 @@ export function renderHtml(result: RunResult): string {
     title: `${status === "none" ? "report" : status.toUpperCase()}: ${result.plan.name} · tailgate`,
     bodyHtml: sections.filter(Boolean).join("\n"),
     data,
-    scripts: [chartJsBundle(), CLIENT_SCRIPT],
+    scripts: [chartJsBundle(), browserScript("run")],
   });
 }
 

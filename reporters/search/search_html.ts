@@ -16,7 +16,7 @@ import {
   keyValueTable,
 } from "../page/mod.ts";
 import { searchChartData } from "./search_chart_data.ts";
-import { SEARCH_CLIENT_SCRIPT } from "../browser/search_html_client.ts";
+import { browserScript } from "../browser/mod.ts";
 import { SEARCH_HEADER, searchFinding, searchRows } from "./search_report.ts";
 
 /**
@@ -109,6 +109,6 @@ export function renderSearchHtml(result: SearchResult): string {
     title: `${v.status.toUpperCase()}: ${result.plan.name} capacity search · tailgate`,
     bodyHtml: sections.join("\n"),
     data: searchChartData(result),
-    scripts: [chartJsBundle(), SEARCH_CLIENT_SCRIPT],
+    scripts: [chartJsBundle(), browserScript("search")],
   });
 }
