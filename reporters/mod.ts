@@ -2,12 +2,6 @@
  * The reporters: each reads only the result document and renders one format. `writeReports`
  * writes the asked formats atomically into a folder (`tailgate run --report`, `tailgate report`).
  *
- * @example
- * ```ts
- * import { renderMarkdown } from "./mod.ts";
- * // await Deno.writeTextFile(Deno.env.get("GITHUB_STEP_SUMMARY")!, renderMarkdown(result));
- * ```
- *
  * @module
  */
 export { renderJunit } from "./junit/mod.ts";

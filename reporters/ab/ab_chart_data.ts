@@ -24,12 +24,6 @@ export interface AbChartData {
 
 /**
  * Builds the page's data.
- *
- * @example
- * ```ts
- * import { abChartData } from "./ab_chart_data.ts";
- * // abChartData(ab).curves[0].head → [[1, 0.98], [2, 1.1], …]
- * ```
  */
 export function abChartData(ab: AbResult): AbChartData {
   return {

@@ -16,12 +16,6 @@ import { AB_HEADER, abHeadline, abRows } from "./ab_report.ts";
 
 /**
  * Renders the A/B page.
- *
- * @example
- * ```ts
- * import { renderAbHtml } from "./ab_html.ts";
- * // await Deno.writeTextFile("tailgate-out/ab/ab.html", renderAbHtml(ab));
- * ```
  */
 export function renderAbHtml(ab: AbResult): string {
   const v = ab.verdict;

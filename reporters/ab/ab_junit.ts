@@ -15,12 +15,6 @@ const ELEMENT = { fail: "failure", invalid: "error", inconclusive: "skipped" } a
 
 /**
  * Renders the comparison.
- *
- * @example
- * ```ts
- * import { renderAbJunit } from "./ab_junit.ts";
- * // await Deno.writeTextFile("tailgate-out/ab/ab-junit.xml", renderAbJunit(ab));
- * ```
  */
 export function renderAbJunit(ab: AbResult): string {
   const plan = ab.plan.name;

@@ -18,13 +18,6 @@ export const AB_HEADER = ["status", "check", "base", "head", "change", "95% inte
 
 /**
  * One row per comparison.
- *
- * @example
- * ```ts
- * import { abRows } from "./ab_report.ts";
- * // abRows(ab)[0] → ["fail", "p99 head vs base: steady", "10.2ms", "11.3ms", "10.4% worse",
- * //   "8.1% worse to 12.9% worse", "5%"]
- * ```
  */
 export function abRows(ab: AbResult): string[][] {
   return ab.comparisons.map((c) => [
@@ -42,12 +35,6 @@ export function abRows(ab: AbResult): string[][] {
 
 /**
  * The verdict in one line.
- *
- * @example
- * ```ts
- * import { abHeadline } from "./ab_report.ts";
- * // "FAIL: 9 gates: 1 fail, 8 pass (1 regression of head against base); 5 rounds, seed 42"
- * ```
  */
 export function abHeadline(ab: AbResult): string {
   return `${ab.verdict.status.toUpperCase()}: ${ab.verdict.message}; ${ab.rounds.length} of ` +
@@ -58,12 +45,6 @@ export function abHeadline(ab: AbResult): string {
 
 /**
  * The terminal summary.
- *
- * @example
- * ```ts
- * import { renderAbTerminal } from "./ab_report.ts";
- * // console.log(renderAbTerminal(ab));
- * ```
  */
 export function renderAbTerminal(ab: AbResult): string {
   const rows = [AB_HEADER, ...abRows(ab)];
@@ -84,12 +65,6 @@ export function renderAbTerminal(ab: AbResult): string {
 
 /**
  * The Markdown page.
- *
- * @example
- * ```ts
- * import { renderAbMarkdown } from "./ab_report.ts";
- * // await Deno.writeTextFile("ab.md", renderAbMarkdown(ab));
- * ```
  */
 export function renderAbMarkdown(ab: AbResult): string {
   const esc = (t: string) => markdownText(t);

@@ -25,12 +25,6 @@ const ms = (us: number) => formatDurationMs(us / 1000);
  * The floor in one sentence, to follow a "measured floor:" label: "p99 120us, p99.9 1.2ms (engine stalls p99.9 0.9ms, platform hiccups
  * p99.9 1.2ms): below 1.2ms at p99.9 this run cannot tell the server's latency from its own
  * pauses". Undefined when the run measured no floor.
- *
- * @example
- * ```ts
- * import { floorSentence } from "./floor_text.ts";
- * // floorSentence(result) → "p99 140us, p99.9 1.1ms (…): below 1.1ms at p99.9 …"
- * ```
  */
 export function floorSentence(result: RunResult): string | undefined {
   const floors = floorsOf(result);

@@ -27,12 +27,6 @@ export function latencyColumnTitle(column: LatencyColumn): string {
 
 /**
  * The column's value in microseconds, or undefined when the histogram is empty or lacks it.
- *
- * @example
- * ```ts
- * import { latencyUs } from "./latency_columns.ts";
- * // latencyUs(result.stages[1].response, "99"); // 1500
- * ```
  */
 export function latencyUs(h: EncodedHistogram, column: LatencyColumn): number | undefined {
   if (h.count === 0) return undefined;

@@ -18,12 +18,6 @@ const DIP_REQUESTS = 2;
 /**
  * The seconds in which the sent rate fell below the intended rate: at least 10% and at least 2 of
  * the requests scheduled in the interval were not written within it.
- *
- * @example
- * ```ts
- * import { sentRateDips } from "./sent_rate_note.ts";
- * // sentRateDips(result.intervals).length; // 3: three seconds sent less than planned
- * ```
  */
 export function sentRateDips(intervals: readonly IntervalResult[]): IntervalResult[] {
   return intervals.filter((i) => {
@@ -36,12 +30,6 @@ export function sentRateDips(intervals: readonly IntervalResult[]): IntervalResu
 /**
  * The note under the throughput chart, or undefined when requests neither waited for a
  * connection nor were sent below the intended rate in any second.
- *
- * @example
- * ```ts
- * import { sentRateNote } from "./sent_rate_note.ts";
- * // sentRateNote(result); // "“Sent per second” dips below the intended rate in 4 seconds: …"
- * ```
  */
 export function sentRateNote(
   result: Pick<RunResult, "intervals" | "health" | "plan">,

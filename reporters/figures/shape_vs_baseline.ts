@@ -11,12 +11,6 @@ import type { RunResult } from "../../runner/model/run_result.ts";
 /**
  * Stage index → KS distance against the baseline (all requests of the stage; stages the
  * regression gate did not compare are absent).
- *
- * @example
- * ```ts
- * import { ksByStage } from "./shape_vs_baseline.ts";
- * // ksByStage(result).get(1) → 0.124
- * ```
  */
 export function ksByStage(result: RunResult): Map<number, number> {
   const out = new Map<number, number>();
@@ -30,12 +24,6 @@ export function ksByStage(result: RunResult): Map<number, number> {
 /**
  * One line per compared stage: "steady: KS 0.124 (12.4% of requests lie on the other side of some
  * latency than in the baseline)".
- *
- * @example
- * ```ts
- * import { shapeLines } from "./shape_vs_baseline.ts";
- * // shapeLines(result) → ["steady: KS 0.124 (at most 12.4% of requests changed side of any latency)"]
- * ```
  */
 export function shapeLines(result: RunResult): string[] {
   const ks = ksByStage(result);

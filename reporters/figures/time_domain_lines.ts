@@ -11,12 +11,6 @@ import { printable } from "../../runner/plan/printable.ts";
 
 /**
  * One line per measured stage whose analysis shows something; empty when none does.
- *
- * @example
- * ```ts
- * import { timeDomainLines } from "./time_domain_lines.ts";
- * // timeDomainLines(result) → ["steady: p99 rises 1.2ms/min (0.9..1.5); 4 stalls every 5s (at 4s, 9s, …)"]
- * ```
  */
 export function timeDomainLines(result: RunResult): string[] {
   return result.stages.flatMap((stage) => {

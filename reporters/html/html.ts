@@ -36,12 +36,6 @@ const LATENCY_TERMS = `<strong>Response time</strong> counts from the moment a r
 /**
  * Renders the report of a result as one HTML document. Pure: reads only the result (and the
  * installed chart.js bundle, once per process).
- *
- * @example
- * ```ts
- * import { renderHtml } from "./html.ts";
- * // await Deno.writeTextFile("tailgate-out/report.html", renderHtml(result));
- * ```
  */
 export function renderHtml(result: RunResult): string {
   const data = buildChartData(result);

@@ -25,12 +25,6 @@ export interface ChartData {
 
 /**
  * Builds the charts' data.
- *
- * @example
- * ```ts
- * import { buildChartData } from "./html_data.ts";
- * // const data = buildChartData(result); data.percentile.axis.ticks.at(-1)?.label === "max"
- * ```
  */
 export function buildChartData(result: RunResult): ChartData {
   const timeline = timelineData(result);

@@ -11,12 +11,6 @@ import { PERCENTILE_HEADERS, percentileCells } from "./html_stages.ts";
 
 /**
  * The tool-health panel: a verdict in words, the lag histograms, rates, CPU and connections.
- *
- * @example
- * ```ts
- * import { toolHealthPanel } from "./html_health.ts";
- * // toolHealthPanel(result.health, floorSentence(result)) starts with '<div class="health-verdict health-ok">'
- * ```
  */
 export function toolHealthPanel(health: ToolHealth, floor?: string): string {
   const verdict = health.toolLimited
@@ -89,12 +83,6 @@ export function toolHealthPanel(health: ToolHealth, floor?: string): string {
 
 /**
  * The environment fingerprint as a table.
- *
- * @example
- * ```ts
- * import { environmentTable } from "./html_health.ts";
- * // environmentTable(result.environment) lists tailgate, Deno and V8 versions, OS, CPU, …
- * ```
  */
 export function environmentTable(env: Environment): string {
   return keyValueTable([

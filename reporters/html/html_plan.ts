@@ -12,12 +12,6 @@ type PlanRequestRecord = PlanRecord["requests"][number];
 
 /**
  * The plan summary.
- *
- * @example
- * ```ts
- * import { planSummary } from "./html_plan.ts";
- * // planSummary(result.plan) lists the stages, the requests (method and URL) and the SLOs
- * ```
  */
 export function planSummary(plan: PlanRecord): string {
   const load = plan.load;

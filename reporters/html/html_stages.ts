@@ -20,12 +20,6 @@ const COLUMNS: readonly LatencyColumn[] = ["50", "90", "99", "99.9", "99.99", "m
 
 /**
  * A histogram's summary cells: p50 … p99.99 and max, "-" when it is empty.
- *
- * @example
- * ```ts
- * import { percentileCells } from "./html_stages.ts";
- * // percentileCells(stage.response) → ["170us", "519.2ms", "953.9ms", "996.9ms", "1.001s", "1.002s"]
- * ```
  */
 export function percentileCells(h: EncodedHistogram): string[] {
   return COLUMNS.map((c) => {
@@ -47,12 +41,6 @@ export const PERCENTILE_HEADERS: readonly string[] = COLUMNS.map(latencyColumnTi
 
 /**
  * The stage table.
- *
- * @example
- * ```ts
- * import { stageTable } from "./html_stages.ts";
- * // stageTable(result) holds two rows per stage: response time and service time
- * ```
  */
 export function stageTable(result: RunResult): string {
   const rows: Cell[][] = [];
@@ -73,12 +61,6 @@ export function stageTable(result: RunResult): string {
 
 /**
  * The status codes and error kinds of the whole run, in words.
- *
- * @example
- * ```ts
- * import { outcomeSummary } from "./html_stages.ts";
- * // outcomeSummary(result.totals.counts) → "<p>Status codes: 200 × 20,000. Errors: none.</p>"
- * ```
  */
 export function outcomeSummary(counts: RequestCounts): string {
   const codes = Object.entries(counts.statusCodes).map(([code, n]) =>

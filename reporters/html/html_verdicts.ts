@@ -19,12 +19,6 @@ export type BannerStatus = VerdictStatus | "none";
 /**
  * The outcome the banner shows: as {@linkcode overallStatus}, but "none" for a sound run without
  * verdicts (nothing was judged, so nothing passed).
- *
- * @example
- * ```ts
- * import { bannerStatus } from "./html_verdicts.ts";
- * // bannerStatus(result) === "fail" when an SLO failed
- * ```
  */
 export function bannerStatus(result: RunResult): BannerStatus {
   const overall = overallStatus(result);
@@ -33,12 +27,6 @@ export function bannerStatus(result: RunResult): BannerStatus {
 
 /**
  * The banner: the overall verdict in words, and what ran.
- *
- * @example
- * ```ts
- * import { verdictBanner } from "./html_verdicts.ts";
- * // verdictBanner(result) starts with '<section class="banner banner-fail"'
- * ```
  */
 export function verdictBanner(result: RunResult): string {
   const overall = overallStatus(result);
@@ -80,12 +68,6 @@ export function verdictBanner(result: RunResult): string {
  * The warnings every report must show: regression checks that alone are undecided, the result's
  * own, an early stop, a tool-limited run.
  * Empty when there are none.
- *
- * @example
- * ```ts
- * import { warningsBox } from "./html_verdicts.ts";
- * // warningsBox(result) === "" for a clean run
- * ```
  */
 export function warningsBox(result: RunResult): string {
   const undecided = regressionOnlyWarning(overallStatus(result));
@@ -115,12 +97,6 @@ export function warningsBox(result: RunResult): string {
 /**
  * The gate table: one row per verdict, failing gates first (fail, invalid, inconclusive, pass; the
  * plan's order within each).
- *
- * @example
- * ```ts
- * import { gateTable } from "./html_verdicts.ts";
- * // gateTable(result.verdicts) holds a <table> with one row per verdict
- * ```
  */
 export function gateTable(verdicts: readonly Verdict[]): string {
   if (verdicts.length === 0) {

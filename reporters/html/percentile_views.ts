@@ -46,12 +46,6 @@ export interface PercentileChartData {
 
 /**
  * Builds the views from the result's histograms (decoded and merged exactly).
- *
- * @example
- * ```ts
- * import { percentileViews } from "./percentile_views.ts";
- * // percentileViews(result).views[0].title === "All measured stages (warmup excluded)"
- * ```
  */
 export function percentileViews(result: RunResult): PercentileChartData {
   const measured = result.stages.filter((s) => !s.warmup);

@@ -65,12 +65,6 @@ export interface RampChartData {
 
 /**
  * The time series of a result; undefined when it has no intervals.
- *
- * @example
- * ```ts
- * import { timelineData } from "./timeline_data.ts";
- * // timelineData(result)?.latency.map((s) => s.role); // ["p50", "p99", "max", "serviceP99"]
- * ```
  */
 export function timelineData(result: RunResult): TimelineChartData | undefined {
   const intervals = result.intervals;
@@ -135,12 +129,6 @@ export function timelineData(result: RunResult): TimelineChartData | undefined {
  * The stalls the time-domain analysis listed, as points to mark on the latency chart: at the
  * middle of the stall's first second, at its max (or the stall threshold when nothing was
  * answered). None when no stage stalled.
- *
- * @example
- * ```ts
- * import { stallSeries } from "./timeline_data.ts";
- * // stallSeries(result)[0]?.points → [[4.5, 812.3], [9.5, 20]]
- * ```
  */
 export function stallSeries(result: RunResult): TimelineSeries[] {
   const points = result.stages.flatMap((s) =>
@@ -154,12 +142,6 @@ export function stallSeries(result: RunResult): TimelineSeries[] {
 
 /**
  * The windows a windowed SLO failed in, as merged spans of run time.
- *
- * @example
- * ```ts
- * import { windowMarks } from "./timeline_data.ts";
- * // windowMarks(result) → [{ slo: "p99 < 50ms over 10s", startS: 11, endS: 32 }]
- * ```
  */
 export function windowMarks(result: Pick<RunResult, "verdicts">): WindowMark[] {
   const marks: WindowMark[] = [];
@@ -178,12 +160,6 @@ export function windowMarks(result: Pick<RunResult, "verdicts">): WindowMark[] {
 
 /**
  * Latency against the intended rate over the intervals of ramp stages; undefined without a ramp.
- *
- * @example
- * ```ts
- * import { rampData } from "./timeline_data.ts";
- * // rampData(result)?.latency[1].points: [[intendedPerSec, p99Ms], …] in rate order
- * ```
  */
 export function rampData(result: RunResult): RampChartData | undefined {
   const ramps = result.stages.filter((s) => s.kind === "ramp");

@@ -24,12 +24,6 @@ const ELEMENT = { fail: "failure", invalid: "error", inconclusive: "skipped" } a
 
 /**
  * Renders the result's verdicts as a JUnit XML document (UTF-8, XML 1.0).
- *
- * @example
- * ```ts
- * import { renderJunit } from "./junit.ts";
- * // await Deno.writeTextFile("tailgate-out/junit.xml", renderJunit(result));
- * ```
  */
 export function renderJunit(result: RunResult): string {
   // A result judged before the run's soundness was a gate (or not judged: a shard) gets those

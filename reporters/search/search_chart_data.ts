@@ -36,12 +36,6 @@ export interface SearchChartData {
 
 /**
  * Builds the chart data of a search.
- *
- * @example
- * ```ts
- * import { searchChartData } from "./search_chart_data.ts";
- * // searchChartData(result).points.map((p) => p.ratePerSec) → [1000, 2000, 4000, 3000, …]
- * ```
  */
 export function searchChartData(result: SearchResult): SearchChartData {
   const ms = (us: number) => us / 1000;

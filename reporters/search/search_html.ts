@@ -21,12 +21,6 @@ import { SEARCH_HEADER, searchFinding, searchRows } from "./search_report.ts";
 
 /**
  * Renders the search page.
- *
- * @example
- * ```ts
- * import { renderSearchHtml } from "./search_html.ts";
- * // await Deno.writeTextFile("tailgate-out/search.html", renderSearchHtml(result));
- * ```
  */
 export function renderSearchHtml(result: SearchResult): string {
   const v = result.verdict;

@@ -11,12 +11,6 @@ import { markdownTable, markdownText } from "../text/mod.ts";
 
 /**
  * The steps as rows: rate, length, outcome, p50, p99, p99.9 and max, answers per second.
- *
- * @example
- * ```ts
- * import { searchRows } from "./search_report.ts";
- * // searchRows(result)[0] → ["1k/s", "10s", "pass", "1.2ms", ...]
- * ```
  */
 export function searchRows(result: SearchResult): string[][] {
   return result.steps.map((s) => [
@@ -45,12 +39,6 @@ export const SEARCH_HEADER = [
 
 /**
  * What the search found, in one line.
- *
- * @example
- * ```ts
- * import { searchHeadline } from "./search_report.ts";
- * // "sustainable rate 20k/s (fails at 21k/s: p99 < 10ms); gate: pass"
- * ```
  */
 export function searchHeadline(result: SearchResult): string {
   return `${searchFinding(result)}; verdict: ${result.verdict.status} (${result.verdict.message})`;
@@ -58,12 +46,6 @@ export function searchHeadline(result: SearchResult): string {
 
 /**
  * What the search found, without the verdict.
- *
- * @example
- * ```ts
- * import { searchFinding } from "./search_report.ts";
- * // "sustainable rate 20k/s (fails at 21k/s: p99 < 10ms)"
- * ```
  */
 export function searchFinding(result: SearchResult): string {
   const c = result.conclusion;
@@ -79,12 +61,6 @@ export function searchFinding(result: SearchResult): string {
 
 /**
  * The gates, one line each: status, name and message.
- *
- * @example
- * ```ts
- * import { searchGateLines } from "./search_report.ts";
- * // ["pass  sustainable_rate >= 1k/s: passed: 1.5k/s held, 1.6k/s failed, so …"]
- * ```
  */
 export function searchGateLines(result: SearchResult): string[] {
   return result.verdict.gates.map((g) => `${g.status.padEnd(12)} ${g.name}: ${g.message}`);
@@ -92,12 +68,6 @@ export function searchGateLines(result: SearchResult): string[] {
 
 /**
  * The terminal summary: the steps as a table, then the headline.
- *
- * @example
- * ```ts
- * import { renderSearchTerminal } from "./search_report.ts";
- * // console.log(renderSearchTerminal(result));
- * ```
  */
 export function renderSearchTerminal(result: SearchResult): string {
   const rows = [SEARCH_HEADER, ...searchRows(result)];
@@ -114,12 +84,6 @@ export function renderSearchTerminal(result: SearchResult): string {
 
 /**
  * The Markdown page: headline, the step table, the settings.
- *
- * @example
- * ```ts
- * import { renderSearchMarkdown } from "./search_report.ts";
- * // await Deno.writeTextFile("search.md", renderSearchMarkdown(result));
- * ```
  */
 export function renderSearchMarkdown(result: SearchResult): string {
   const s = result.settings;

@@ -67,12 +67,6 @@ interface Caps {
 
 /**
  * Renders the Markdown summary of a judged result.
- *
- * @example
- * ```ts
- * import { renderMarkdown } from "./markdown.ts";
- * // await Deno.writeTextFile(Deno.env.get("GITHUB_STEP_SUMMARY")!, renderMarkdown(result), { append: true });
- * ```
  */
 export function renderMarkdown(result: RunResult, options: MarkdownOptions = {}): string {
   // Every reason whole while the summary fits: a 2 KB summary never cuts one.

@@ -68,13 +68,6 @@ const STATUS_MARK: Record<VerdictStatus, string> = {
 
 /**
  * Renders the end-of-run summary of a judged result.
- *
- * @example
- * ```ts
- * import { renderTerminal, shouldUseColor } from "./terminal.ts";
- * // const color = shouldUseColor({ isTerminal: Deno.stdout.isTerminal(), env: Deno.env.toObject() });
- * // console.log(renderTerminal(result, { color }));
- * ```
  */
 export function renderTerminal(result: RunResult, options: TerminalOptions): string {
   const paint = (style: Style, text: string) =>
