@@ -8,8 +8,7 @@
  */
 import type { VerdictStatus } from "../../runner/model/run_result.ts";
 import { regressionOnlyWarning, type VerdictScope } from "../../runner/gates/fail_on.ts";
-import { markdownText } from "../../reporters/text/markdown_escape.ts";
-import { markdownTable } from "../../reporters/text/markdown_table.ts";
+import { markdownTable, markdownText } from "../../reporters/text/mod.ts";
 import type { PlanOutcome } from "./plan_outcome.ts";
 
 /** GitHub keeps at most 1 MiB of summary per step; a little is left for the closing note. */

@@ -7,9 +7,12 @@
  */
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { renderAbHtml } from "../../reporters/ab/ab_html.ts";
-import { renderAbJunit } from "../../reporters/ab/ab_junit.ts";
-import { renderAbMarkdown, renderAbTerminal } from "../../reporters/ab/ab_report.ts";
+import {
+  renderAbHtml,
+  renderAbJunit,
+  renderAbMarkdown,
+  renderAbTerminal,
+} from "../../reporters/ab/mod.ts";
 import { DEFAULT_ROUNDS, runAb } from "../ab/run_ab.ts";
 import { MIN_ROUNDS } from "../gates/ab/mod.ts";
 import { runExitCode } from "../gates/run_verdict.ts";

@@ -18,8 +18,7 @@ import type { LabelResult, RunResult, StageResult, Verdict } from "../model/run_
 import { argsError } from "./args/mod.ts";
 import { EXIT_CODES } from "../model/exit_codes.ts";
 import type { CommandOutcome } from "./command.ts";
-import { markdownText } from "../../reporters/text/markdown_escape.ts";
-import { type MarkdownAlign, markdownTable } from "../../reporters/text/markdown_table.ts";
+import { type MarkdownAlign, markdownTable, markdownText } from "../../reporters/text/mod.ts";
 
 /** The help of `tailgate compare`. */
 export const COMPARE_HELP =

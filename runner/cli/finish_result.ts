@@ -12,7 +12,7 @@ import type { FailOn } from "../gates/fail_on.ts";
 import type { RunResult } from "../model/run_result.ts";
 import { DEFAULT_RUN_REPORTS, type ReportFormat } from "../../reporters/report_formats.ts";
 import { writeReports } from "../../reporters/write_reports.ts";
-import { renderTerminal, shouldUseColor } from "../../reporters/text/terminal.ts";
+import { renderTerminal, shouldUseColor } from "../../reporters/text/mod.ts";
 import { type ExitCode, withIoFailures } from "../model/exit_codes.ts";
 
 /** Options of {@linkcode finishResult}. */

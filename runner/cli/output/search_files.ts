@@ -6,8 +6,7 @@
  */
 import { join } from "node:path";
 import type { SearchResult } from "../../model/search_result.ts";
-import { renderSearchMarkdown } from "../../../reporters/search/search_report.ts";
-import { renderSearchHtml } from "../../../reporters/search/search_html.ts";
+import { renderSearchHtml, renderSearchMarkdown } from "../../../reporters/search/mod.ts";
 import { type FileToWrite, writeEach } from "../../../reporters/write_reports.ts";
 
 /**
