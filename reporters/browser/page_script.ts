@@ -15,7 +15,9 @@ import nodeModule from "node:module";
 
 /** A browser module's file name (`chart_kit.ts`) and TypeScript source. */
 export interface BrowserModule {
+  /** The file name other modules import it by (`./chart_kit.ts`, without the `./`). */
   name: string;
+  /** Its TypeScript source. */
   source: string;
 }
 
