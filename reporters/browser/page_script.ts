@@ -23,15 +23,16 @@ export interface BrowserModule {
 
 const IMPORT = /^import\s*\{([^}]*)\}\s*from\s*"\.\/([a-z0-9_]+\.ts)";?[ \t]*$/gm;
 const ANY_IMPORT = /^import\b/m;
-const EXPORT = /^export (function|const|let) ([A-Za-z0-9_$]+)/gm;
+const EXPORT = /^export (function|const) ([A-Za-z0-9_$]+)/gm;
 const ANY_EXPORT = /^export\b/m;
 
 interface Emitted {
   dependencies: string[];
+  exported: string[];
   body: string;
 }
 
-/** One module's JavaScript: types stripped, imports bound to the modules' exports, exports returned. */
+/** A module's JavaScript: types stripped, imports bound to their modules, exports returned. */
 function emit(module: BrowserModule, scopeOf: (name: string) => string): Emitted {
   const js = nodeModule.stripTypeScriptTypes(module.source, { mode: "strip" });
   const dependencies: string[] = [];
@@ -52,7 +53,7 @@ function emit(module: BrowserModule, scopeOf: (name: string) => string): Emitted
   if (ANY_EXPORT.test(body)) {
     throw new Error(`${module.name}: a browser module exports only \`function\` or \`const\``);
   }
-  return { dependencies, body: `${body}\nreturn { ${exported.join(", ")} };\n` };
+  return { dependencies, exported, body: `${body}\nreturn { ${exported.join(", ")} };\n` };
 }
 
 /**
@@ -74,6 +75,7 @@ export function pageScript(modules: BrowserModule[], entry: string, call: string
   const scopeOf = (name: string) => `module_${name.replace(/\W/g, "_")}`;
   const order: string[] = [];
   const parts = new Map<string, string>();
+  const exported = new Map<string, string[]>();
   const visit = (name: string, from: string[]): void => {
     if (parts.has(name)) return;
     if (from.includes(name)) {
@@ -84,11 +86,15 @@ export function pageScript(modules: BrowserModule[], entry: string, call: string
       throw new Error(`${from.at(-1) ?? "the page"} imports ${name}, not a browser module given`);
     }
     const emitted = emit(module, scopeOf);
+    exported.set(name, emitted.exported);
     for (const d of emitted.dependencies) visit(d, [...from, name]);
     parts.set(name, `const ${scopeOf(name)} = (function () {\n${emitted.body}})();\n`);
     order.push(name);
   };
   visit(entry, []);
+  if (!exported.get(entry)?.includes(call)) {
+    throw new Error(`${entry} exports no function ${call} for the page to call`);
+  }
   return `(function () {\n"use strict";\n${order.map((n) => parts.get(n)).join("")}${
     scopeOf(entry)
   }.${call}();\n})();\n`;

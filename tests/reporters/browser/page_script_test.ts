@@ -69,6 +69,10 @@ Deno.test("pageScript() refuses what it cannot bind: unknown module, other impor
   const a = { name: "a.ts", source: `import { b } from "./b.ts";\nexport function a() {}\n` };
   const b = { name: "b.ts", source: `import { a } from "./a.ts";\nexport function b() {}\n` };
   assert.throws(() => pageScript([a, b], "a.ts", "a"), /cycle: a\.ts → b\.ts → a\.ts/);
+  assert.throws(
+    () => pageScript([PAGE, KIT], "page.ts", "hidden"),
+    /page\.ts exports no function hidden/,
+  );
 });
 
 Deno.test("pageScript() refuses TypeScript that is not erasable", () => {
