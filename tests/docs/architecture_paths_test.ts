@@ -1,0 +1,124 @@
+/**
+ * Keeps the documentation from naming files that are not there: every repository path that
+ * docs/ARCHITECTURE.md, the other docs/*.md and README.md name must exist. A path is a token that
+ * starts at one of the code's top folders (`runner/…`, `reporters/…`, `ci/…`, `bench/…`, `tests/…`,
+ * `bin/…`, `docs/…`) or is a `.ts` file name (`run_engine.ts`, `render/render_ahead.ts`): a full
+ * path must exist as written, a file name must be the end of some file's path. docs/ARCHITECTURE.md
+ * also says where each file name lives: the folder its table row or diagram line is about, so a
+ * name must be in that folder or below it.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { REPO_ROOT } from "../_helpers/source_files.ts";
+
+/** The folders a named path can start at; `plans/…` is left out: the docs' plans are users'. */
+const ROOTS = ["runner", "reporters", "ci", "bench", "tests", "bin", "docs"];
+
+/** Folders that hold no file a doc could name. */
+const SKIPPED = new Set([".git", "node_modules", "tailgate-out", ".test-results", ".scratch"]);
+
+/** A path from a top folder; not part of a URL, an absolute path or a `../` path. */
+const FULL_PATH = new RegExp(`(?<![\\w./:@-])((?:${ROOTS.join("|")})/[\\w.*/-]*)`, "g");
+
+/** A `.ts` file name in backticks, possibly after a folder or two (`render/byte_writer.ts`). */
+const FILE_NAME = /`((?:[\w*-]+\/)*[\w*-]+\.ts)`/g;
+
+/** A folder an ARCHITECTURE line is about: a table row's first cell or a diagram line's start. */
+const LINE_FOLDER = /^(?:\|\s*`|\s*(?:└\s*)?)((?:runner|reporters|ci)(?:\/[\w-]+)*)\/?[`,\s]/;
+
+async function repoFiles(dir = ""): Promise<string[]> {
+  const out: string[] = [];
+  for await (const entry of Deno.readDir(join(REPO_ROOT, dir))) {
+    if (SKIPPED.has(entry.name)) continue;
+    const path = dir === "" ? entry.name : `${dir}/${entry.name}`;
+    if (entry.isDirectory) out.push(`${path}/`, ...await repoFiles(path));
+    else out.push(path);
+  }
+  return out;
+}
+
+/** `glob` with `*` matching within one path segment, as a whole-path pattern. */
+function globPattern(glob: string): RegExp {
+  const escaped = glob.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replaceAll("*", "[^/]*");
+  return new RegExp(`^${escaped}$`);
+}
+
+/** Whether `path` (a file, or a folder ending in `/`, possibly with `*`) is in `files`. */
+function exists(files: readonly string[], path: string): boolean {
+  const want = path.replace(/[.]$/, "");
+  const pattern = globPattern(want);
+  return files.some((f) => pattern.test(f) || pattern.test(f.replace(/\/$/, "")));
+}
+
+/** Whether some file under `folder` ends with `name` (which may hold a folder or a `*`). */
+function nameExists(files: readonly string[], name: string, folder = ""): boolean {
+  const inFolder = folder === "" ? "" : `${folder}/`;
+  const pattern = globPattern(name);
+  const segments = name.split("/").length;
+  return files.some((f) =>
+    f.startsWith(inFolder) && pattern.test(f.split("/").slice(-segments).join("/"))
+  );
+}
+
+/** Every path `text` names that is not in `files`, as `line N: path`. */
+function missingPaths(
+  text: string,
+  files: readonly string[],
+  byLineFolder: boolean,
+): string[] {
+  const missing: string[] = [];
+  let folder = "";
+  text.split("\n").forEach((line, i) => {
+    const found = byLineFolder ? LINE_FOLDER.exec(line) : null;
+    if (found !== null) folder = found[1];
+    else if (byLineFolder && !/^\s{4,}\S/.test(line)) folder = "";
+    for (const [, path] of line.matchAll(FULL_PATH)) {
+      if (!exists(files, path)) missing.push(`line ${i + 1}: ${path}`);
+    }
+    for (const [, name] of line.matchAll(FILE_NAME)) {
+      if (ROOTS.some((root) => name.startsWith(`${root}/`))) continue;
+      if (!nameExists(files, name, folder)) {
+        missing.push(`line ${i + 1}: ${name}${folder === "" ? "" : ` (in ${folder}/)`}`);
+      }
+    }
+  });
+  return missing;
+}
+
+const files = await repoFiles();
+
+async function docsToCheck(): Promise<string[]> {
+  const docs = ["README.md"];
+  for await (const entry of Deno.readDir(join(REPO_ROOT, "docs"))) {
+    if (entry.isFile && entry.name.endsWith(".md")) docs.push(`docs/${entry.name}`);
+  }
+  return docs.sort();
+}
+
+Deno.test("every path docs/ARCHITECTURE.md names exists, in the folder its line is about", async () => {
+  const text = await Deno.readTextFile(join(REPO_ROOT, "docs/ARCHITECTURE.md"));
+  assert.deepEqual(missingPaths(text, files, true), []);
+});
+
+Deno.test("every repository path the other docs and README.md name exists", async () => {
+  const missing: string[] = [];
+  for (const doc of await docsToCheck()) {
+    if (doc === "docs/ARCHITECTURE.md") continue;
+    const text = await Deno.readTextFile(join(REPO_ROOT, doc));
+    missing.push(...missingPaths(text, files, false).map((m) => `${doc} ${m}`));
+  }
+  assert.deepEqual(missing, []);
+});
+
+Deno.test("the path check flags a wrong path and passes prose", () => {
+  const sample = [
+    "| `runner/run/` | `run_engine.ts`, `run_plan.ts` (engine workers) |",
+    "see `runner/run/run_engine.ts` and runner/nowhere/x.ts; https://example.com/runner/x.ts",
+    "a ratio like 20k/s, `../shared/bench/peers.sh`, `tests/<same path>_test.ts`",
+  ].join("\n");
+  const some = ["runner/", "runner/run/", "runner/run/run_engine.ts", "tests/"];
+  assert.deepEqual(missingPaths(sample, some, true), [
+    "line 1: run_plan.ts (in runner/run/)",
+    "line 2: runner/nowhere/x.ts",
+  ]);
+});
