@@ -77,6 +77,7 @@ export interface AbOptions {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parsePlanText, runAb, startTarget } from "../../mod.ts";
  *
  * // The same build twice: answers take 5 ms on both.
@@ -96,7 +97,8 @@ export interface AbOptions {
  *   outDir,
  *   rounds: 3,
  * });
- * console.log(ab.rounds.length, ab.comparisons[0].metric); // 3 p50
+ * assert.equal(ab.rounds.length, 3);
+ * assert.equal(ab.comparisons[0].metric, "p50");
  * await Deno.remove(outDir, { recursive: true });
  * ```
  */

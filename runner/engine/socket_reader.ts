@@ -42,13 +42,6 @@ function ridOf(conn: Deno.Conn): number | undefined {
 /**
  * The reader for `conn`: the direct read op for a plain TCP connection where reachable, else
  * `conn.read`. `direct` says which.
- *
- * @example
- * ```ts
- * import { socketReader } from "./socket_reader.ts";
- * // const { read, direct } = socketReader(conn, false);
- * // const n = await read(buffer); // null at end of stream
- * ```
  */
 export function socketReader(conn: Deno.Conn, tls: boolean): { read: SocketRead; direct: boolean } {
   const rid = tls || CORE === undefined ? undefined : ridOf(conn);

@@ -15,12 +15,6 @@ import v8 from "node:v8";
 
 /**
  * The flags, as `--v8-flags=` takes them.
- *
- * @example
- * ```ts
- * import { ENGINE_V8_FLAGS } from "./v8_flags.ts";
- * const args = ["run", `--v8-flags=${ENGINE_V8_FLAGS}`, "--allow-all", "cli.ts"];
- * ```
  */
 export const ENGINE_V8_FLAGS = "--min-semi-space-size=16,--max-semi-space-size=32";
 
@@ -32,8 +26,9 @@ export const YOUNG_GENERATION_MIN_MB = 12;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { youngGenerationMb } from "./v8_flags.ts";
- * youngGenerationMb(); // ~1 without the flags, ~16 with them
+ * assert.ok(youngGenerationMb() > 0); // ~1 without the flags, ~16 with them
  * ```
  */
 export function youngGenerationMb(): number {
@@ -47,9 +42,10 @@ export function youngGenerationMb(): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { youngGenerationWarning } from "./v8_flags.ts";
  * youngGenerationWarning(1.0); // "tailgate ran with V8's default young generation (1 MB) …"
- * youngGenerationWarning(16.7); // undefined
+ * assert.equal(youngGenerationWarning(16.7), undefined);
  * ```
  */
 export function youngGenerationWarning(mb: number): string | undefined {

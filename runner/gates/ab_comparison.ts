@@ -42,12 +42,6 @@ export const AB_DEFAULT_MIN_TAIL_SAMPLES = 100;
 
 /**
  * The comparison of `rounds` (in round order), one entry per check.
- *
- * @example
- * ```ts
- * import { compareRounds } from "./ab_comparison.ts";
- * // compareRounds(rounds).filter((c) => c.status === "fail").map((c) => c.name)
- * ```
  */
 export function compareRounds(
   rounds: readonly RoundPair[],

@@ -3,15 +3,6 @@
  * statistics, sample sufficiency, the two-sample Kolmogorov–Smirnov distance between histograms,
  * Student's t quantiles and the regression gate's prediction bounds. Each lives in its own file.
  *
- * @example
- * ```ts
- * import { createHistogram } from "../hdr/mod.ts";
- * import { isSufficient, percentileConfidenceInterval } from "./statistics.ts";
- * const h = createHistogram();
- * for (let v = 1; v <= 10_000; v++) h.recordValue(v);
- * if (isSufficient(h.totalCount, 99.9)) percentileConfidenceInterval(h, 99.9); // 9983..9999
- * ```
- *
  * @module
  */
 export { percentileConfidenceInterval, valueAtRank } from "./order_statistics.ts";
