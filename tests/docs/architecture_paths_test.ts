@@ -1,6 +1,6 @@
 /**
  * Keeps the documentation from naming files that are not there: every repository path that
- * docs/ARCHITECTURE.md, the other docs/*.md and README.md name must exist. A path is a token that
+ * docs/ARCHITECTURE.md, the other docs (docs/decisions/ too) and README.md name must exist. A path is a token that
  * starts at one of the code's top folders (`runner/…`, `reporters/…`, `ci/…`, `bench/…`, `tests/…`,
  * `bin/…`, `docs/…`) or is a `.ts` file name (`run_engine.ts`, `render/render_ahead.ts`): a full
  * path must exist as written, a file name must be the end of some file's path. docs/ARCHITECTURE.md
@@ -87,12 +87,8 @@ function missingPaths(
 
 const files = await repoFiles();
 
-async function docsToCheck(): Promise<string[]> {
-  const docs = ["README.md"];
-  for await (const entry of Deno.readDir(join(REPO_ROOT, "docs"))) {
-    if (entry.isFile && entry.name.endsWith(".md")) docs.push(`docs/${entry.name}`);
-  }
-  return docs.sort();
+function docsToCheck(): string[] {
+  return ["README.md", ...files.filter((f) => f.startsWith("docs/") && f.endsWith(".md"))].sort();
 }
 
 Deno.test("every path docs/ARCHITECTURE.md names exists, in the folder its line is about", async () => {
@@ -100,9 +96,9 @@ Deno.test("every path docs/ARCHITECTURE.md names exists, in the folder its line 
   assert.deepEqual(missingPaths(text, files, true), []);
 });
 
-Deno.test("every repository path the other docs and README.md name exists", async () => {
+Deno.test("every repository path README.md and the other docs (decisions too) name exists", async () => {
   const missing: string[] = [];
-  for (const doc of await docsToCheck()) {
+  for (const doc of docsToCheck()) {
     if (doc === "docs/ARCHITECTURE.md") continue;
     const text = await Deno.readTextFile(join(REPO_ROOT, doc));
     missing.push(...missingPaths(text, files, false).map((m) => `${doc} ${m}`));
