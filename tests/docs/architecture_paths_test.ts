@@ -1,9 +1,10 @@
 /**
  * Keeps the documentation from naming files that are not there: every repository path that
- * docs/ARCHITECTURE.md, the other docs (docs/decisions/ too) and README.md name must exist. A path is a token that
- * starts at one of the code's top folders (`runner/…`, `reporters/…`, `ci/…`, `bench/…`, `tests/…`,
- * `bin/…`, `docs/…`) or is a `.ts` file name (`run_engine.ts`, `render/render_ahead.ts`): a full
- * path must exist as written, a file name must be the end of some file's path. docs/ARCHITECTURE.md
+ * docs/ARCHITECTURE.md, the other docs (docs/decisions/ too), README.md and CHANGELOG.md name must
+ * exist. A path is a token that starts at one of the code's top folders (`runner/…`,
+ * `reporters/…`, `ci/…`, `bench/…`, `tests/…`, `bin/…`, `docs/…`) or is a `.ts` file name
+ * (`run_engine.ts`, `render/render_ahead.ts`): a full path must exist as written, a file name must
+ * be the end of some file's path. docs/ARCHITECTURE.md
  * also says where each file name lives: the folder its table row or diagram line is about, so a
  * name must be in that folder or below it.
  */
@@ -88,7 +89,11 @@ function missingPaths(
 const files = await repoFiles();
 
 function docsToCheck(): string[] {
-  return ["README.md", ...files.filter((f) => f.startsWith("docs/") && f.endsWith(".md"))].sort();
+  return [
+    "README.md",
+    "CHANGELOG.md",
+    ...files.filter((f) => f.startsWith("docs/") && f.endsWith(".md")),
+  ].sort();
 }
 
 Deno.test("every path docs/ARCHITECTURE.md names exists, in the folder its line is about", async () => {
@@ -96,7 +101,7 @@ Deno.test("every path docs/ARCHITECTURE.md names exists, in the folder its line 
   assert.deepEqual(missingPaths(text, files, true), []);
 });
 
-Deno.test("every repository path README.md and the other docs (decisions too) name exists", async () => {
+Deno.test("every repository path README.md, CHANGELOG.md and the other docs name exists", async () => {
   const missing: string[] = [];
   for (const doc of docsToCheck()) {
     if (doc === "docs/ARCHITECTURE.md") continue;
