@@ -6,10 +6,10 @@
  * (`run_engine.ts`, `render/render_ahead.ts`): a full path must exist as written, a file name must
  * be the end of some file's path. docs/ARCHITECTURE.md
  * also says where each file name lives: the folder its table row or diagram line is about, so a
- * name must be in that folder or below it.
+ * name must be in that folder or below it. A Markdown link to a file must lead to one.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { dirname, join, normalize } from "node:path";
 import { REPO_ROOT } from "../_helpers/source_files.ts";
 
 /** The folders a named path can start at; `plans/…` is left out: the docs' plans are users'. */
@@ -23,6 +23,9 @@ const FULL_PATH = new RegExp(`(?<![\\w./:@-])((?:${ROOTS.join("|")})/[\\w.*/-]*)
 
 /** A `.ts` file name in backticks, possibly after a folder or two (`render/byte_writer.ts`). */
 const FILE_NAME = /`((?:[\w*-]+\/)*[\w*-]+\.ts)`/g;
+
+/** A Markdown link (outside code) to a file of the repository: not a URL, an anchor or an address. */
+const LINK = /\]\((?![a-z]+:|#)([^)\s#]+)(?:#[^)]*)?\)/g;
 
 /** A folder an ARCHITECTURE line is about: a table row's first cell or a diagram line's start. */
 const LINE_FOLDER = /^(?:\|\s*`|\s*(?:└\s*)?)((?:runner|reporters|ci)(?:\/[\w-]+)*)\/?[`,\s]/;
@@ -66,6 +69,7 @@ function missingPaths(
   text: string,
   files: readonly string[],
   byLineFolder: boolean,
+  docFolder = "",
 ): string[] {
   const missing: string[] = [];
   let folder = "";
@@ -75,6 +79,10 @@ function missingPaths(
     else if (byLineFolder && !/^\s{4,}\S/.test(line)) folder = "";
     for (const [, path] of line.matchAll(FULL_PATH)) {
       if (!exists(files, path)) missing.push(`line ${i + 1}: ${path}`);
+    }
+    for (const [, link] of line.replace(/`[^`]*`/g, "").matchAll(LINK)) {
+      const path = normalize(join(docFolder, link)).replace(/^\.\/?/, "");
+      if (path.startsWith("..") || !exists(files, path)) missing.push(`line ${i + 1}: (${link})`);
     }
     for (const [, name] of line.matchAll(FILE_NAME)) {
       if (ROOTS.some((root) => name.startsWith(`${root}/`))) continue;
@@ -98,7 +106,7 @@ function docsToCheck(): string[] {
 
 Deno.test("every path docs/ARCHITECTURE.md names exists, in the folder its line is about", async () => {
   const text = await Deno.readTextFile(join(REPO_ROOT, "docs/ARCHITECTURE.md"));
-  assert.deepEqual(missingPaths(text, files, true), []);
+  assert.deepEqual(missingPaths(text, files, true, "docs"), []);
 });
 
 Deno.test("every repository path README.md, CHANGELOG.md and the other docs name exists", async () => {
@@ -106,7 +114,8 @@ Deno.test("every repository path README.md, CHANGELOG.md and the other docs name
   for (const doc of docsToCheck()) {
     if (doc === "docs/ARCHITECTURE.md") continue;
     const text = await Deno.readTextFile(join(REPO_ROOT, doc));
-    missing.push(...missingPaths(text, files, false).map((m) => `${doc} ${m}`));
+    const folder = dirname(doc) === "." ? "" : dirname(doc);
+    missing.push(...missingPaths(text, files, false, folder).map((m) => `${doc} ${m}`));
   }
   assert.deepEqual(missing, []);
 });
@@ -116,10 +125,12 @@ Deno.test("the path check flags a wrong path and passes prose", () => {
     "| `runner/run/` | `run_engine.ts`, `run_plan.ts` (engine workers) |",
     "see `runner/run/run_engine.ts` and runner/nowhere/x.ts; https://example.com/runner/x.ts",
     "a ratio like 20k/s, `../shared/bench/peers.sh`, `tests/<same path>_test.ts`",
+    "[the engine](engine.md), [gone](decisions/gone.md#why), [site](https://e.com/x.md), `![x](…)`",
   ].join("\n");
-  const some = ["runner/", "runner/run/", "runner/run/run_engine.ts", "tests/"];
-  assert.deepEqual(missingPaths(sample, some, true), [
+  const some = ["runner/", "runner/run/", "runner/run/run_engine.ts", "tests/", "docs/engine.md"];
+  assert.deepEqual(missingPaths(sample, some, true, "docs"), [
     "line 1: run_plan.ts (in runner/run/)",
     "line 2: runner/nowhere/x.ts",
+    "line 4: (decisions/gone.md)",
   ]);
 });
