@@ -4,10 +4,10 @@
  * generation (a 1 MB semi-space growing to 8 MB) that is ~8 scavenges a second, and the objects
  * that happen to be in flight at two of them are promoted, so the old generation fills and an
  * incremental mark-compact stalls the engine thread for 10-15 ms every few seconds. A 16-32 MB
- * semi-space makes scavenges rare enough that almost nothing is promoted (docs/engine.md). V8
- * reads these flags when the heap is created, so they must be on the command line
- * (`deno run --v8-flags=…`, `deno compile --v8-flags=…`); the `tailgate` and `demo` tasks, the
- * GitHub Action and the examples pass them.
+ * semi-space makes scavenges rare enough that almost nothing is promoted
+ * (docs/decisions/direct_reads_semi_space.md). V8 reads these flags when the heap is created, so
+ * they must be on the command line (`deno run --v8-flags=…`, `deno compile --v8-flags=…`); the
+ * `tailgate` and `demo` tasks, the GitHub Action and the examples pass them.
  *
  * @module
  */

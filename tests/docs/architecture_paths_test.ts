@@ -120,6 +120,25 @@ Deno.test("every repository path README.md, CHANGELOG.md and the other docs name
   assert.deepEqual(missing, []);
 });
 
+/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens. */
+function anchorOf(heading: string): string {
+  return heading.trim().toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, "").replaceAll(" ", "-");
+}
+
+Deno.test("every link to a section of a doc finds that section's heading", async () => {
+  const missing: string[] = [];
+  for (const doc of docsToCheck()) {
+    const text = (await Deno.readTextFile(join(REPO_ROOT, doc))).replace(/`[^`\n]*`/g, "");
+    for (const [, file, anchor] of text.matchAll(/\]\(([^)\s#:]+\.md)#([^)\s]+)\)/g)) {
+      const target = normalize(join(dirname(doc), file));
+      const headings = (await Deno.readTextFile(join(REPO_ROOT, target))).split("\n")
+        .flatMap((line) => /^#{1,6} (.*)$/.exec(line)?.slice(1) ?? []).map(anchorOf);
+      if (!headings.includes(anchor)) missing.push(`${doc}: ${file}#${anchor}`);
+    }
+  }
+  assert.deepEqual(missing, []);
+});
+
 Deno.test("the path check flags a wrong path and passes prose", () => {
   const sample = [
     "| `runner/run/` | `run_engine.ts`, `run_plan.ts` (engine workers) |",
