@@ -33,8 +33,9 @@ const EXIT_MEANINGS: Record<number, string> = {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { renderCiSummary } from "./step_summary.ts";
- * renderCiSummary([], "invalid").startsWith("## tailgate: invalid"); // true
+ * assert.equal(renderCiSummary([], "invalid").startsWith("## tailgate: invalid"), true);
  * ```
  */
 export function renderCiSummary(
@@ -92,12 +93,6 @@ function sectionOf(o: PlanOutcome): string {
 /**
  * Appends `markdown` to the file named by `$GITHUB_STEP_SUMMARY`; does nothing outside GitHub
  * Actions (no such variable).
- *
- * @example
- * ```ts
- * import { appendStepSummary } from "./step_summary.ts";
- * await appendStepSummary("## tailgate: pass\n", Deno.env.get("GITHUB_STEP_SUMMARY"));
- * ```
  */
 export async function appendStepSummary(
   markdown: string,

@@ -85,12 +85,6 @@ export const AB_OPTIONS = {
 
 /**
  * Runs `tailgate ab`.
- *
- * @example
- * ```ts
- * import { abCommand } from "./ab_command.ts";
- * // await abCommand(["plan.yaml", "--base", "http://127.0.0.1:9001", "--head", "http://127.0.0.1:9002"], console.error);
- * ```
  */
 export async function abCommand(
   args: string[],

@@ -36,12 +36,6 @@ export const COMPARE_OPTIONS = { format: { type: "string", default: "text" } } a
 
 /**
  * Runs `tailgate compare` with its arguments.
- *
- * @example
- * ```ts
- * import { compareCommand } from "./compare_command.ts";
- * // const { output } = await compareCommand(["old/result.json", "new/result.json", "--format", "md"]);
- * ```
  */
 export async function compareCommand(args: string[]): Promise<CommandOutcome> {
   let parsed;
@@ -116,12 +110,6 @@ export interface CompareRow {
 
 /**
  * The side-by-side rows of two results, for stages both hold with the same shape.
- *
- * @example
- * ```ts
- * import { compareRows } from "./compare_command.ts";
- * // compareRows(a, b).filter((r) => r.metric === "p99")
- * ```
  */
 export function compareRows(a: RunResult, b: RunResult): CompareRow[] {
   const rows: CompareRow[] = [];

@@ -40,12 +40,6 @@ export const REPORT_OPTIONS = {
 
 /**
  * Runs `tailgate report`.
- *
- * @example
- * ```ts
- * import { reportCommand } from "./report_command.ts";
- * // const { output } = await reportCommand(["tailgate-out/result.json", "--format", "html"]);
- * ```
  */
 export async function reportCommand(args: string[]): Promise<CommandOutcome> {
   let parsed;

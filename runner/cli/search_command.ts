@@ -72,12 +72,6 @@ export const SEARCH_OPTIONS = {
 
 /**
  * Runs `tailgate search`.
- *
- * @example
- * ```ts
- * import { searchCommand } from "./search_command.ts";
- * // const outcome = await searchCommand(["plans/search.yaml"], console.error);
- * ```
  */
 export async function searchCommand(
   args: string[],

@@ -12,12 +12,6 @@ import { type FileToWrite, writeEach } from "../../../reporters/write_reports.ts
 /**
  * Writes `search.json`, `search.md` and `search.html` in `outDir`, each on its own: those written,
  * and those not, naming the cause.
- *
- * @example
- * ```ts
- * import { writeSearchFiles } from "./search_files.ts";
- * // const { written, ioFailures } = await writeSearchFiles("out", result);
- * ```
  */
 export async function writeSearchFiles(
   outDir: string,
