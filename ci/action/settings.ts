@@ -15,12 +15,6 @@ import { problemText } from "../../runner/model/result.ts";
 
 /**
  * Decides and writes the settings; returns the exit code (2 for invalid inputs).
- *
- * @example
- * ```ts
- * import { settingsMain } from "./settings.ts";
- * Deno.exitCode = await settingsMain(Deno.env.toObject(), console.log);
- * ```
  */
 export async function settingsMain(
   env: Record<string, string | undefined>,

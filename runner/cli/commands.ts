@@ -163,8 +163,9 @@ export const COMMANDS: readonly Command[] = [
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { findCommand } from "./commands.ts";
- * findCommand("--version")?.name; // "version"
+ * assert.equal(findCommand("--version")?.name, "version");
  * ```
  */
 export function findCommand(name: string): Command | undefined {
@@ -176,8 +177,9 @@ export function findCommand(name: string): Command | undefined {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { unknownCommand } from "./commands.ts";
- * unknownCommand("serach"); // "unknown command `serach`; did you mean `search`?"
+ * assert.equal(unknownCommand("serach"), "unknown command `serach`; did you mean `search`?");
  * ```
  */
 export function unknownCommand(name: string): string {
@@ -195,8 +197,9 @@ const HELP_WIDTH = 100;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { helpText } from "./commands.ts";
- * helpText().split("\n")[0]; // "tailgate: tail-latency gates for CI"
+ * assert.equal(helpText().split("\n")[0], "tailgate: tail-latency gates for CI");
  * ```
  */
 export function helpText(commands: readonly Pick<Command, "synopsis">[] = COMMANDS): string {
@@ -239,8 +242,9 @@ function wrapWords(text: string, width: number): string[] {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { versionText } from "./commands.ts";
- * versionText().split("\n")[0]; // "tailgate 0.1.0 (deno 2.9.6)"
+ * assert.equal(versionText().split("\n")[0], "tailgate 0.1.0 (deno 2.9.6)");
  * ```
  */
 export function versionText(): string {

@@ -57,12 +57,6 @@ export function parseDemoArgs(
 
 /**
  * Runs the demo; `say` receives the explanation and the progress lines.
- *
- * @example
- * ```ts
- * import { runDemo } from "./demo_command.ts";
- * // const outcome = await runDemo("tailgate-out/demo", console.error);
- * ```
  */
 export async function runDemo(
   outDir: string,

@@ -42,8 +42,9 @@ export interface OverrideValues {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { readOverrideArgs } from "./override_args.ts";
- * readOverrideArgs({ "rate-scale": "25%" }); // { ok: true, value: { rateScale: 0.25 } }
+ * assert.deepEqual(readOverrideArgs({ "rate-scale": "25%" }), { ok: true, value: { rateScale: 0.25 } });
  * ```
  */
 export function readOverrideArgs(

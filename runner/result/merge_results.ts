@@ -31,12 +31,6 @@ export interface MergedResults {
 /**
  * Merges shard results, or says why they cannot be (one problem naming the file and the fix);
  * `names` (file names) label the problems.
- *
- * @example
- * ```ts
- * import { mergeResults } from "./merge_results.ts";
- * // const { result, warnings } = mergeResults([shard0, shard1], ["shard-0.json", "shard-1.json"]);
- * ```
  */
 export function mergeResults(
   parts: readonly RunResult[],

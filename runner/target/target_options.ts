@@ -13,8 +13,9 @@ import { err, ok, problems, type Result } from "../model/result.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { TARGET_MODES } from "./target_options.ts";
- * TARGET_MODES.includes("stall"); // true
+ * assert.equal(TARGET_MODES.includes("stall"), true);
  * ```
  */
 export const TARGET_MODES = [
@@ -37,8 +38,9 @@ export type TargetMode = typeof TARGET_MODES[number];
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { FAULT_KINDS } from "./target_options.ts";
- * FAULT_KINDS.join(","); // "500,reset,garbage,close"
+ * assert.equal(FAULT_KINDS.join(","), "500,reset,garbage,close");
  * ```
  */
 export const FAULT_KINDS = ["500", "reset", "garbage", "close"] as const;
@@ -52,12 +54,6 @@ export const MAX_DELAY_MS = 3_600_000;
 /**
  * Options of {@linkcode startTarget}; every field but `mode` has a default in
  * {@linkcode TARGET_DEFAULTS}. Fields a mode does not use are ignored.
- *
- * @example
- * ```ts
- * import type { TargetOptions } from "./target_options.ts";
- * const options: TargetOptions = { mode: "stall", port: 0, stallMs: 200, periodMs: 400 };
- * ```
  */
 export interface TargetOptions {
   /** What the target models; the one option without a default. */
@@ -106,8 +102,9 @@ export type TargetConfig = Required<Omit<TargetOptions, "seed" | "now">> & { see
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { TARGET_DEFAULTS } from "./target_options.ts";
- * TARGET_DEFAULTS.periodMs; // 10000
+ * assert.equal(TARGET_DEFAULTS.periodMs, 10000);
  * ```
  */
 export const TARGET_DEFAULTS: Omit<TargetConfig, "mode"> = {
@@ -131,8 +128,9 @@ export const TARGET_DEFAULTS: Omit<TargetConfig, "mode"> = {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { FIXED_DEFAULT_DELAY_MS } from "./target_options.ts";
- * FIXED_DEFAULT_DELAY_MS; // 10
+ * assert.equal(FIXED_DEFAULT_DELAY_MS, 10);
  * ```
  */
 export const FIXED_DEFAULT_DELAY_MS = 10;
@@ -142,9 +140,10 @@ export const FIXED_DEFAULT_DELAY_MS = 10;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { TargetOptionsError } from "./target_options.ts";
  * const error = new TargetOptionsError(["port 70000 is not a port"]);
- * error.errors.length; // 1
+ * assert.equal(error.errors.length, 1);
  * ```
  */
 export class TargetOptionsError extends Error {
@@ -159,9 +158,10 @@ export class TargetOptionsError extends Error {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { resolveTargetOptions } from "./target_options.ts";
  * const r = resolveTargetOptions({ mode: "stall", stallMs: 3000, periodMs: 2000 });
- * r.ok; // false: problems [{ message: "stall 3s must be above zero and shorter than period 2s ..." }]
+ * assert.equal(r.ok, false); // "stall 3s must be above zero and shorter than period 2s ..."
  * ```
  */
 export function resolveTargetOptions(

@@ -96,15 +96,6 @@ export interface RunService extends AsyncDisposable {
 /**
  * Starts `start` in front of `targetUrl`, its log `service.log` in `outDir`, and waits for it to be
  * ready: the running service, or the outcome to return (exit 4; 3 when `signal` stopped the wait).
- *
- * @example
- * ```ts
- * import { startRunService } from "./run_service.ts";
- * // const started = await startRunService({ command: "npm start", readyTimeoutMs: 60_000 },
- * //   "http://127.0.0.1:8080", "out");
- * // if ("outcome" in started) return started.outcome;
- * // await using service = started.service;
- * ```
  */
 export async function startRunService(
   start: StartSpec,
