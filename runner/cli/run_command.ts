@@ -226,8 +226,8 @@ export function parseRunArgs(
   if (adHoc) {
     // Validated here, so every error names the flag behind it (printing needs no secret).
     const made = adHocRun(planPath!, v, { requireEnv: !v["print-plan"] });
-    errors.push(...made.errors);
-    adHocPlan = made.plan;
+    if (made.ok) adHocPlan = made.value;
+    else errors.push(...made.problems.map(problemText));
     const stageFlags = STAGE_FLAGS.filter((f) => v[f] !== undefined);
     if (stageFlags.length) {
       errors.push(
