@@ -8,7 +8,7 @@
  * @module
  */
 import type { AbResult } from "../runner/model/ab_result.ts";
-import { regressionOnlyWarning } from "../runner/gates/fail_on.ts";
+import { regressionOnlyWarning } from "../runner/result/read/mod.ts";
 import { chartJsBundle } from "./_chart_js.ts";
 import { abChartData } from "./ab_chart_data.ts";
 import { AB_CLIENT_SCRIPT } from "./ab_html_client.ts";

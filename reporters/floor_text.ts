@@ -5,11 +5,7 @@
  * @module
  */
 import { formatDurationMs } from "../runner/plan/units.ts";
-import {
-  floorPercentiles,
-  type MeasuredFloor,
-  measuredFloor,
-} from "../runner/result/measured_floor.ts";
+import { floorPercentiles, type MeasuredFloor, measuredFloor } from "../runner/result/read/mod.ts";
 import type { RunResult } from "../runner/model/run_result.ts";
 
 /** The floor at each reported percentile; empty when the run measured no floor (older results). */

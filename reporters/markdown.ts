@@ -9,10 +9,14 @@
 import { ksByStage } from "./shape_vs_baseline.ts";
 import { timeDomainLines } from "./time_domain_lines.ts";
 import { floorSentence } from "./floor_text.ts";
-import { formatMetric } from "../runner/gates/format_metric.ts";
-import { regressionOnlyWarning } from "../runner/gates/fail_on.ts";
+import {
+  formatMetric,
+  regressionOnlyWarning,
+  runVerdict,
+  STATUS_SEVERITY,
+} from "../runner/result/read/mod.ts";
 import { formatDurationMs, formatRatePerSec } from "../runner/plan/units.ts";
-import { errorTotal } from "../runner/recorder/request_counts.ts";
+import { errorTotal } from "../runner/model/request_counts.ts";
 import type {
   BaselineReference,
   EncodedHistogram,
@@ -26,7 +30,6 @@ import type {
 import { KEY_LATENCY_COLUMNS, latencyColumnTitle, latencyUs } from "./latency_columns.ts";
 import { markdownText } from "./markdown_escape.ts";
 import { markdownTable, markdownUrl } from "./markdown_table.ts";
-import { overallStatus, STATUS_SEVERITY } from "./overall_status.ts";
 import { REPORT_FILES } from "./report_formats.ts";
 import { lateRenderSentence, sourceFigures } from "./traffic_text.ts";
 import { STEP_COLUMNS, stepRows, STEPS_INTRO } from "./steps_text.ts";
@@ -90,7 +93,7 @@ export function renderMarkdown(result: RunResult, options: MarkdownOptions = {})
 
 function render(result: RunResult, options: MarkdownOptions, caps: Caps): string {
   const esc = (text: string) => markdownText(text, caps.textChars);
-  const overall = overallStatus(result);
+  const overall = runVerdict(result);
   const t = result.totals.counts;
   const facts = [
     ...(overall.reason === undefined ? [] : [`**${esc(overall.reason)}**`]),

@@ -11,10 +11,9 @@ import { renderAbHtml } from "../../reporters/ab_html.ts";
 import { renderAbJunit } from "../../reporters/ab_junit.ts";
 import { renderAbMarkdown, renderAbTerminal } from "../../reporters/ab_report.ts";
 import { DEFAULT_ROUNDS, runAb } from "../ab/run_ab.ts";
-import { MIN_ROUNDS } from "../gates/ab/mod.ts";
-import { runExitCode } from "../gates/run_verdict.ts";
+import { AB_DEFAULT_MIN_TAIL_SAMPLES, MIN_ROUNDS } from "../gates/ab/mod.ts";
+import { exitCodeOf } from "../gates/fail_on.ts";
 import { undecidableTails } from "../gates/regression/mod.ts";
-import { AB_DEFAULT_MIN_TAIL_SAMPLES } from "../gates/ab/mod.ts";
 import { StepFailure } from "../session/mod.ts";
 import { EXIT_CODES, withIoFailures } from "../model/exit_codes.ts";
 import { parseDurationMs } from "../plan/units.ts";
@@ -199,7 +198,7 @@ export async function abCommand(
   ];
   const { written, errors } = await writeEach(files);
   ioFailures.push(...errors);
-  const verdictCode = runExitCode(ab.verdict, { failOn: failOn.failOn });
+  const verdictCode = exitCodeOf(ab.verdict, { failOn: failOn.failOn });
   return {
     exitCode: withIoFailures(verdictCode, ioFailures),
     errors: ioFailures,

@@ -6,7 +6,7 @@
  * @module
  */
 import { formatDurationMs } from "../plan/units.ts";
-import { measuredFloor, percentileOf } from "../result/measured_floor.ts";
+import { measuredFloor, percentileOf } from "../result/read/mod.ts";
 import { cpuShare, latenessP99Us } from "../result/tool_health.ts";
 import type { RunResult, ToolHealth } from "../model/run_result.ts";
 

@@ -10,20 +10,24 @@
 import type { RunResult, Verdict } from "../model/run_result.ts";
 import {
   appendToBaseline,
+  baselineDamage,
   BaselineError,
   baselinePath,
   fingerprintMismatch,
   historyName,
   loadBaseline,
 } from "./baseline/mod.ts";
-import { applyConfirmation, type ConfirmOptions, regressionsToConfirm } from "./regression/mod.ts";
-import { baselineDamage } from "./baseline/mod.ts";
-import { evaluateSlos } from "./slo/mod.ts";
-import { implicitErrorGate } from "./slo/mod.ts";
-import { evaluateRegression, type RegressionMetric } from "./regression/mod.ts";
-import { soundnessVerdicts } from "./run_soundness.ts";
+import {
+  applyConfirmation,
+  type ConfirmOptions,
+  evaluateRegression,
+  type RegressionMetric,
+  regressionsToConfirm,
+  unmatchedStages,
+} from "./regression/mod.ts";
+import { evaluateSlos, implicitErrorGate } from "./slo/mod.ts";
+import { soundnessVerdicts } from "../result/read/mod.ts";
 import { computeRunVerdict } from "./run_verdict.ts";
-import { unmatchedStages } from "./regression/mod.ts";
 
 /** Options of {@linkcode judgeRun}. */
 export interface JudgeOptions {

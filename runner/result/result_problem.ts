@@ -9,7 +9,7 @@
  */
 import { decodeHistogram } from "../hdr/mod.ts";
 import type { RequestCounts } from "../model/run_result.ts";
-import { addCounts, countsProblem, emptyCounts } from "../recorder/request_counts.ts";
+import { addCounts, countsProblem, emptyCounts } from "../model/request_counts.ts";
 
 type Doc = Record<string, unknown>;
 
