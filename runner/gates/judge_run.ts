@@ -84,6 +84,8 @@ export async function judgeRun(
   if (options.baselineDir !== undefined) {
     const history = historyName(result.plan);
     const loaded = await loadBaseline(options.baselineDir, history);
+    // Decoding every stored histogram is not free: once.
+    const damage = loaded.ok && loaded.baseline ? baselineDamage(loaded.baseline) : undefined;
     if (!loaded.ok) {
       // A history that cannot be read is a gate that cannot be judged, not a footnote: invalid.
       damaged = true;
@@ -92,13 +94,12 @@ export async function judgeRun(
       notes.push(
         `no baseline for "${history}" in ${options.baselineDir} yet: regression gates skipped`,
       );
-    } else if (baselineDamage(loaded.baseline) !== undefined) {
-      const d = baselineDamage(loaded.baseline)!;
+    } else if (damage !== undefined) {
       damaged = true;
       const path = baselinePath(options.baselineDir, history);
       result.verdicts.push(unreadableBaseline(
-        `the baseline ${path} is damaged: run ${d.run} of ${loaded.baseline.runs.length} ` +
-          `(${d.date}), ${d.where}: ${d.error}`,
+        `the baseline ${path} is damaged: run ${damage.run} of ${loaded.baseline.runs.length} ` +
+          `(${damage.date}), ${damage.where}: ${damage.error}`,
       ));
     } else {
       const baseline = loaded.baseline;
