@@ -44,10 +44,11 @@ export const DEFAULT_FAIL_ON: FailOn = "inconclusive-slo";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { failsUnder } from "./fail_on.ts";
- * failsUnder({ status: "inconclusive", regressionOnly: true }, "inconclusive-slo"); // false
- * failsUnder({ status: "inconclusive" }, "inconclusive-slo"); // true: an SLO is undecided
- * failsUnder({ status: "fail" }, "fail"); // true
+ * assert.equal(failsUnder({ status: "inconclusive", regressionOnly: true }, "inconclusive-slo"), false);
+ * assert.equal(failsUnder({ status: "inconclusive" }, "inconclusive-slo"), true); // an SLO is undecided
+ * assert.equal(failsUnder({ status: "fail" }, "fail"), true);
  * ```
  */
 export function failsUnder(verdict: VerdictScope, failOn: FailOn): boolean {
@@ -62,9 +63,10 @@ export function failsUnder(verdict: VerdictScope, failOn: FailOn): boolean {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { CLI_FAIL_ON_VALUES, readFailOn } from "./fail_on.ts";
- * readFailOn("fail"); // { ok: true, failOn: "fail" }
- * readFailOn("never", CLI_FAIL_ON_VALUES).ok; // false
+ * assert.deepEqual(readFailOn("fail"), { ok: true, failOn: "fail" });
+ * assert.equal(readFailOn("never", CLI_FAIL_ON_VALUES).ok, false);
  * ```
  */
 export function readFailOn(
@@ -86,10 +88,11 @@ export function readFailOn(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { exitCodeOf } from "./fail_on.ts";
- * exitCodeOf({ status: "inconclusive", regressionOnly: true }); // 0: a warning
- * exitCodeOf({ status: "inconclusive" }); // 3: an SLO is undecided
- * exitCodeOf({ status: "inconclusive" }, { failOn: "fail" }); // 0
+ * assert.equal(exitCodeOf({ status: "inconclusive", regressionOnly: true }), 0); // a warning
+ * assert.equal(exitCodeOf({ status: "inconclusive" }), 3); // an SLO is undecided
+ * assert.equal(exitCodeOf({ status: "inconclusive" }, { failOn: "fail" }), 0);
  * ```
  */
 export function exitCodeOf(

@@ -23,12 +23,6 @@ import {
 
 /**
  * Computes the run's verdict from its gates and its soundness. Call once, after judging; store it.
- *
- * @example
- * ```ts
- * import { computeRunVerdict } from "./run_verdict.ts";
- * // result.verdict = computeRunVerdict(result); // { status: "fail", summary: "3 gates: 1 fail, 2 pass", ... }
- * ```
  */
 export function computeRunVerdict(
   result: Pick<RunResult, "verdicts" | "run" | "intervals"> & StoppedRun,

@@ -22,8 +22,9 @@ import {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { MAX_RESULT_BYTES } from "./read_run_result.ts";
- * MAX_RESULT_BYTES; // 268435456
+ * assert.equal(MAX_RESULT_BYTES, 268435456);
  * ```
  */
 export const MAX_RESULT_BYTES = 256 * 1024 * 1024;
@@ -42,13 +43,6 @@ const REQUIRED = [
 
 /**
  * Parses result JSON text.
- *
- * @example
- * ```ts
- * import { readRunResult } from "./read_run_result.ts";
- * const r = readRunResult(await Deno.readTextFile("tailgate-out/result.json"));
- * if (!r.ok) console.error(r.problems[0].message);
- * ```
  */
 export function readRunResult(text: string): Result<RunResult> {
   let doc: unknown;
@@ -103,13 +97,6 @@ export function readRunResult(text: string): Result<RunResult> {
 
 /**
  * Reads and parses a result file; the error names the file.
- *
- * @example
- * ```ts
- * import { readRunResultFile } from "./read_run_result.ts";
- * const r = await readRunResultFile("tailgate-out/result.json");
- * if (!r.ok) console.error(r.problems[0].message); // "cannot read tailgate-out/result.json: it does not exist"
- * ```
  */
 export async function readRunResultFile(path: string): Promise<Result<RunResult>> {
   const bytes = await readRegularFile(path, MAX_RESULT_BYTES);

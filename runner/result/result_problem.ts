@@ -1,7 +1,7 @@
 /**
  * The values of a result document, checked once when it is read, before any command adds,
  * merges, judges or prints them: counts are whole numbers from 0 that add up as the recorder keeps
- * them (runner/recorder/request_counts.ts), durations, rates and latencies are finite numbers from
+ * them (runner/model/request_counts.ts), durations, rates and latencies are finite numbers from
  * 0, and every histogram decodes and holds as many values as its `count` says. A problem is named
  * by its JSON path and, for a histogram or counts, by its stage and label. Pure.
  *
@@ -19,12 +19,6 @@ const HEALTH_HISTOGRAMS = ["sendLag", "dispatchLag", "queueWait", "engineStall",
 /**
  * The first value of `doc` (a parsed result with every section) that no run could have written, as
  * a sentence starting with its JSON path, or undefined when every value holds.
- *
- * @example
- * ```ts
- * import { resultProblem } from "./result_problem.ts";
- * // resultProblem(JSON.parse(text)); // "totals.counts.completed is -5: a count is a whole number …"
- * ```
  */
 export function resultProblem(doc: Doc): string | undefined {
   const run = isObject(doc.run) ? doc.run : {};

@@ -13,12 +13,6 @@ import { soundFailFastStop, type StoppedRun, stoppedWhen } from "../../result/re
 
 /**
  * Whether `slo` (text and line, as the plan writes it) is the one that stopped the run.
- *
- * @example
- * ```ts
- * import { stoppedOn } from "./fail_fast_verdict.ts";
- * // stoppedOn(result, { text: "p99 < 50ms", line: 7 }); // true
- * ```
  */
 export function stoppedOn(result: StoppedRun, slo: { text: string; line: number }): boolean {
   const stop = result.run.complete ? undefined : result.run.stoppedBy;
@@ -28,12 +22,6 @@ export function stoppedOn(result: StoppedRun, slo: { text: string; line: number 
 /**
  * The verdict of the SLO that stopped the run: `base` (its name, line, stages and label) failed
  * with the reason, or inconclusive when the run turned out tool-limited.
- *
- * @example
- * ```ts
- * import { failFastVerdict } from "./fail_fast_verdict.ts";
- * // failFastVerdict(base, { bound: 50_000, unit: "us" }, result).status; // "fail"
- * ```
  */
 export function failFastVerdict(
   base: Verdict,

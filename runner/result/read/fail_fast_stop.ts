@@ -16,12 +16,6 @@ export type StoppedRun = Pick<RunResult, "run"> & {
 /**
  * The fail-fast stop the verdicts stand on: set when fail-fast stopped the run and the generator
  * kept up.
- *
- * @example
- * ```ts
- * import { soundFailFastStop } from "./fail_fast_stop.ts";
- * // soundFailFastStop(result)?.slo; // "p99 < 50ms"
- * ```
  */
 export function soundFailFastStop(result: StoppedRun): FailFastStop | undefined {
   const stop = result.run.complete ? undefined : result.run.stoppedBy;
@@ -31,12 +25,6 @@ export function soundFailFastStop(result: StoppedRun): FailFastStop | undefined 
 /**
  * Why the run's verdict is what it is when fail-fast stopped it: the stop's reason for a `fail`, or
  * why a tool-limited stop proves nothing.
- *
- * @example
- * ```ts
- * import { failFastReason } from "./fail_fast_stop.ts";
- * // failFastReason(result); // "fail-fast stopped the run 3.0 s in: 240 requests already failed …"
- * ```
  */
 export function failFastReason(result: StoppedRun): string {
   const stop = result.run.stoppedBy!;

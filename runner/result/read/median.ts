@@ -10,8 +10,9 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { median } from "./median.ts";
- * median([3, 1, 2, 10]); // 2.5
+ * assert.equal(median([3, 1, 2, 10]), 2.5);
  * ```
  */
 export function median(xs: readonly number[]): number {

@@ -15,8 +15,12 @@ import type { VerdictScope } from "./verdict_order.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { runVerdict } from "./stored_verdict.ts";
- * // runVerdict(result).status; // "fail"
+ * const tally = { fail: 1, invalid: 0, inconclusive: 0, pass: 0 };
+ * const verdict = { status: "fail" as const, tally, summary: "1 gate: 1 fail" };
+ * assert.equal(runVerdict({ verdict }).status, "fail");
+ * assert.throws(() => runVerdict({}), /judge it first/);
  * ```
  */
 export function runVerdict(result: Pick<RunResult, "verdict">): RunVerdict {
@@ -31,9 +35,11 @@ export function runVerdict(result: Pick<RunResult, "verdict">): RunVerdict {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { regressionOnlyWarning } from "./stored_verdict.ts";
- * regressionOnlyWarning({ status: "inconclusive", regressionOnly: true });
- * // "only regression checks are undecided: a warning, not a failure (exit 0), unless …"
+ * const warning = regressionOnlyWarning({ status: "inconclusive", regressionOnly: true });
+ * assert.match(warning!, /^only regression checks are undecided: a warning/);
+ * assert.equal(regressionOnlyWarning({ status: "inconclusive" }), undefined);
  * ```
  */
 export function regressionOnlyWarning(verdict: VerdictScope): string | undefined {

@@ -24,9 +24,10 @@ export type VerdictScope = Pick<RunVerdict, "status" | "regressionOnly">;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { worstStatus } from "./verdict_order.ts";
- * worstStatus(["pass", "inconclusive", "fail"]); // "fail"
- * worstStatus([]); // "pass"
+ * assert.equal(worstStatus(["pass", "inconclusive", "fail"]), "fail");
+ * assert.equal(worstStatus([]), "pass");
  * ```
  */
 export function worstStatus(statuses: Iterable<VerdictStatus>): VerdictStatus {
@@ -41,10 +42,13 @@ export function worstStatus(statuses: Iterable<VerdictStatus>): VerdictStatus {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { gatesVerdict } from "./verdict_order.ts";
- * gatesVerdict([{ kind: "regression", status: "inconclusive" }]);
- * // { status: "inconclusive", regressionOnly: true }
- * gatesVerdict([{ kind: "slo", status: "inconclusive" }]); // { status: "inconclusive" }
+ * assert.deepEqual(gatesVerdict([{ kind: "regression", status: "inconclusive" }]), {
+ *   status: "inconclusive",
+ *   regressionOnly: true,
+ * });
+ * assert.deepEqual(gatesVerdict([{ kind: "slo", status: "inconclusive" }]), { status: "inconclusive" });
  * ```
  */
 export function gatesVerdict(verdicts: readonly Pick<Verdict, "kind" | "status">[]): VerdictScope {
