@@ -140,8 +140,10 @@ export {
   mergeResults,
   type PlanRecord,
   planRecord,
+  type Problem,
   readRunResult,
   type RequestCounts,
+  type Result,
   RESULT_SCHEMA,
   RESULT_VERSION,
   type RunResult,
@@ -153,6 +155,7 @@ export {
   type TrafficRecord,
   type Trend,
   type Verdict,
+  type VerdictScope,
   type VerdictStatus,
   type WindowFinding,
   type WindowTally,
@@ -205,5 +208,5 @@ export {
   type TargetServer,
 } from "./runner/target/mod.ts";
 export { EXIT_CODES, type ExitCode } from "./runner/model/exit_codes.ts";
-export { err, ok, type Problem, problem, problemText, type Result } from "./runner/model/result.ts";
+export { err, ok, problem, problemText } from "./runner/model/result.ts";
 export { TAILGATE_VERSION } from "./runner/version.ts";
