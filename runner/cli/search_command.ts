@@ -9,7 +9,6 @@
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { checkTarget } from "../engine/preflight.ts";
-import { BaselineError } from "../gates/baseline/mod.ts";
 import { DEFAULT_BASELINE_DIR } from "../gates/baseline/mod.ts";
 import {
   appendSearchHistory,
@@ -22,7 +21,7 @@ import { runSearch } from "../search/run_search.ts";
 import { renderSearchTerminal } from "../../reporters/search/mod.ts";
 import { writeSearchFiles } from "./output/mod.ts";
 import { type CommandOutcome, failed } from "./command.ts";
-import { ok } from "../model/result.ts";
+import { ok, problemText } from "../model/result.ts";
 import { readCaCerts } from "./args/mod.ts";
 import { checkOutDir } from "./output/mod.ts";
 import { outOverlap } from "./output/mod.ts";
@@ -158,16 +157,15 @@ export async function searchCommand(
   if (baselineDir !== undefined && parsed.values["update-baseline"]) {
     try {
       const updated = await appendSearchHistory(baselineDir, result, undefined, signal);
+      // A search the history refuses is a note; a file at fault (disk, folder, lock) throws.
       notes.push(
-        `history ${
-          searchHistoryPath(baselineDir, plan.name)
-        } now holds ${updated.entries.length} ` +
-          "searches",
+        updated.ok
+          ? `history ${searchHistoryPath(baselineDir, plan.name)} now holds ` +
+            `${updated.value.entries.length} searches`
+          : `history not updated: ${problemText(updated.problems[0])}`,
       );
     } catch (e) {
-      // A search the history refuses is a note; a file at fault (disk, folder, lock) is not.
-      const unsound = e instanceof BaselineError && e.kind === "unsound_run";
-      (unsound ? notes : ioFailures).push(`history not updated: ${(e as Error).message}`);
+      ioFailures.push(`history not updated: ${(e as Error).message}`);
     }
   }
   const exitCode = result.verdict.status === "pass"

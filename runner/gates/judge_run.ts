@@ -12,7 +12,6 @@ import { problemText } from "../model/result.ts";
 import {
   appendToBaseline,
   baselineDamage,
-  BaselineError,
   baselinePath,
   fingerprintMismatch,
   historyName,
@@ -153,26 +152,32 @@ export async function judgeRun(
     notes.push("baseline not updated: the stored history is damaged (see the verdicts)");
   } else if (options.updateBaseline && options.baselineDir !== undefined) {
     try {
-      const updated = await appendToBaseline(
+      const appended = await appendToBaseline(
         options.baselineDir,
         result,
         options.keepRuns,
         undefined,
         options.signal,
       );
-      notes.push(
-        updated.supersededPath === undefined
-          ? `baseline updated: ${updated.runs.length} run(s) of "${historyName(result.plan)}" kept`
-          : `baseline restarted: the plan's measured stages changed, so this run starts a new ` +
-            `history for "${
+      // A run the history refuses is no file's fault: a note, not an I/O failure.
+      if (!appended.ok) notes.push(`baseline not updated: ${problemText(appended.problems[0])}`);
+      else {
+        const updated = appended.value;
+        notes.push(
+          updated.supersededPath === undefined
+            ? `baseline updated: ${updated.runs.length} run(s) of "${
               historyName(result.plan)
-            }"; the old one is kept as ${updated.supersededPath}`,
-      );
+            }" kept`
+            : `baseline restarted: the plan's measured stages changed, so this run starts a new ` +
+              `history for "${historyName(result.plan)}"; the old one is kept as ` +
+              updated.supersededPath,
+        );
+      }
     } catch (e) {
+      // What throws is a file's fault (disk, folder, lock).
       const note = `baseline not updated: ${(e as Error).message}`;
       notes.push(note);
-      // A run the history refuses is no file's fault; anything else is (disk, folder, lock).
-      if (!(e instanceof BaselineError && e.kind === "unsound_run")) ioFailures.push(note);
+      ioFailures.push(note);
     }
   }
   return { notes, ioFailures };

@@ -35,21 +35,21 @@ import {
 export const MAX_HISTORY_BYTES = 64 * 1024 * 1024;
 
 /**
- * Thrown by {@linkcode appendToBaseline}: `invalid_file` (the existing file cannot be read and was
- * left as it is), `unsound_run` (incomplete or tool-limited run), `write_failed` (the old file is
- * unchanged).
+ * Thrown by {@linkcode appendToBaseline} and `appendSearchHistory` when the history's file fails
+ * them: `invalid_file` (the existing file cannot be read and was left as it is), `write_failed`
+ * (the old file is unchanged). A run the history refuses is no exception: a problem.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { BaselineError } from "./baseline_store.ts";
- * const e = new BaselineError("unsound_run", "refusing to add an incomplete run");
- * assert.equal(e.kind, "unsound_run");
+ * const e = new BaselineError("write_failed", "could not write the history: disk full");
+ * assert.equal(e.kind, "write_failed");
  * ```
  */
 export class BaselineError extends Error {
   constructor(
-    readonly kind: "invalid_file" | "unsound_run" | "write_failed",
+    readonly kind: "invalid_file" | "write_failed",
     message: string,
     options?: ErrorOptions,
   ) {
@@ -162,7 +162,8 @@ export type AppendedBaseline = Baseline & { supersededPath?: string };
 
 /**
  * Adds a sound run to its plan's history, keeping the newest `keep` runs, and writes the file
- * atomically with `write`. Throws {@linkcode BaselineError}; the existing file is then unchanged.
+ * atomically with `write`, or the problem when the run may not join it (incomplete, tool-limited).
+ * Throws {@linkcode BaselineError}; the existing file is then unchanged.
  * A run whose measured stages differ from the newest stored run's (the plan changed) starts a new
  * history: the old one is first written whole to `<slug>.superseded-<time>.json` beside it.
  * `signal` stops a wait for the history's lock (history_lock.ts); the lock, a folder that cannot
@@ -174,19 +175,21 @@ export async function appendToBaseline(
   keep: number = DEFAULT_BASELINE_RUNS,
   write: (path: string, data: string) => Promise<void> = writeFileAtomic,
   signal?: AbortSignal,
-): Promise<AppendedBaseline> {
+): Promise<Result<AppendedBaseline>> {
   if (!Number.isInteger(keep) || keep < 1) {
     throw new RangeError(`keep must be a whole number of runs, at least 1 (got ${keep})`);
   }
   const unsound = unsoundReason(result);
-  if (unsound) throw new BaselineError("unsound_run", unsound);
+  if (unsound) return err(problem(unsound));
   const planName = historyName(result.plan);
   await makeHistoryDir(dir);
   // Re-read under the lock: a history another run appended to meanwhile keeps its run.
-  return await withHistoryLock(
-    baselinePath(dir, planName),
-    () => appendLocked(dir, result, keep, write),
-    signal ? { signal } : {},
+  return ok(
+    await withHistoryLock(
+      baselinePath(dir, planName),
+      () => appendLocked(dir, result, keep, write),
+      signal ? { signal } : {},
+    ),
   );
 }
 

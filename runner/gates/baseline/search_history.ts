@@ -104,58 +104,60 @@ export async function loadSearchHistory(
 
 /**
  * Adds a complete search that found a rate to its plan's history (the newest
- * {@linkcode MAX_HISTORY_RUNS} kept). Throws {@linkcode BaselineError}, or the lock's error
- * (history_lock.ts: held, or `signal` stopped the wait); the file is then unchanged.
+ * {@linkcode MAX_HISTORY_RUNS} kept), or the problem when the search found no rate to keep. Throws
+ * {@linkcode BaselineError}, or the lock's error (history_lock.ts: held, or `signal` stopped the
+ * wait); the file is then unchanged.
  */
 export async function appendSearchHistory(
   dir: string,
   result: SearchResult,
   write: (path: string, data: string) => Promise<void> = writeFileAtomic,
   signal?: AbortSignal,
-): Promise<SearchHistory> {
+): Promise<Result<SearchHistory>> {
   const c = result.conclusion;
   if (!result.complete || (c.status !== "found" && c.status !== "at_least")) {
-    throw new BaselineError(
-      "unsound_run",
+    return err(problem(
       "refusing to add a search that found no rate to the history: " +
         (result.complete
           ? c.reason ?? "it was inconclusive"
           : "it was stopped before it concluded"),
-    );
+    ));
   }
   const planName = result.plan.name;
   const path = searchHistoryPath(dir, planName);
   await makeHistoryDir(dir);
-  return await withHistoryLock(path, async () => {
-    const loaded = await loadSearchHistory(dir, planName);
-    if (!loaded.ok) {
-      throw new BaselineError(
-        "invalid_file",
-        `${problemText(loaded.problems[0])} (the file was left as it is)`,
-      );
-    }
-    const entry: SearchHistoryEntry = {
-      date: result.startedAt,
-      status: c.status as "found" | "at_least",
-      ratePerSec: c.ratePerSec!,
-      ...(c.failPerSec === undefined ? {} : { failPerSec: c.failPerSec }),
-      environment: result.environment,
-    };
-    const history: SearchHistory = {
-      schema: SEARCH_HISTORY_SCHEMA,
-      version: SEARCH_HISTORY_VERSION,
-      plan: planName,
-      entries: [...loaded.value, entry].slice(-MAX_HISTORY_RUNS),
-    };
-    try {
-      await write(path, JSON.stringify(history, null, 1) + "\n");
-    } catch (e) {
-      throw new BaselineError(
-        "write_failed",
-        `could not write search history ${path} (${(e as Error).message}); it is unchanged`,
-        { cause: e },
-      );
-    }
-    return history;
-  }, signal ? { signal } : {});
+  return ok(
+    await withHistoryLock(path, async () => {
+      const loaded = await loadSearchHistory(dir, planName);
+      if (!loaded.ok) {
+        throw new BaselineError(
+          "invalid_file",
+          `${problemText(loaded.problems[0])} (the file was left as it is)`,
+        );
+      }
+      const entry: SearchHistoryEntry = {
+        date: result.startedAt,
+        status: c.status as "found" | "at_least",
+        ratePerSec: c.ratePerSec!,
+        ...(c.failPerSec === undefined ? {} : { failPerSec: c.failPerSec }),
+        environment: result.environment,
+      };
+      const history: SearchHistory = {
+        schema: SEARCH_HISTORY_SCHEMA,
+        version: SEARCH_HISTORY_VERSION,
+        plan: planName,
+        entries: [...loaded.value, entry].slice(-MAX_HISTORY_RUNS),
+      };
+      try {
+        await write(path, JSON.stringify(history, null, 1) + "\n");
+      } catch (e) {
+        throw new BaselineError(
+          "write_failed",
+          `could not write search history ${path} (${(e as Error).message}); it is unchanged`,
+          { cause: e },
+        );
+      }
+      return history;
+    }, signal ? { signal } : {}),
+  );
 }

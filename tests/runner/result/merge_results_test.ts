@@ -3,12 +3,7 @@ import { type MergedResults, mergeResults } from "../../../runner/result/merge_r
 import { problemText, type Result } from "../../../runner/model/result.ts";
 import type { EncodedHistogram, RunResult } from "../../../runner/model/run_result.ts";
 import { recordShard, shardPlan, shardResults } from "../../_helpers/shard_fixtures.ts";
-
-/** The merged results, asserting the shards merged. */
-function merged(r: Result<MergedResults>): MergedResults {
-  assert.ok(r.ok, r.ok ? "" : r.problems.map(problemText).join("\n"));
-  return r.value;
-}
+import { valueOf } from "../../_helpers/result_value.ts";
 
 /** Why the shards were refused, asserting they were. */
 function refusal(r: Result<MergedResults>): string {
@@ -27,7 +22,7 @@ function sameHistogram(a: EncodedHistogram, b: EncodedHistogram, what: string) {
 Deno.test("mergeResults() of 4 shards equals recording every request in one histogram", () => {
   const p = shardPlan();
   const whole = recordShard(p);
-  const { result, warnings } = merged(mergeResults(shardResults(p, 4), ["s0", "s1", "s2", "s3"]));
+  const { result, warnings } = valueOf(mergeResults(shardResults(p, 4), ["s0", "s1", "s2", "s3"]));
   assert.deepEqual(warnings, []);
   assert.equal(result.run.mergedShards, 4);
   assert.equal(result.run.shard, undefined);
@@ -58,7 +53,7 @@ Deno.test("mergeResults() of 4 shards equals recording every request in one hist
 Deno.test("mergeResults() aligns shards that started apart by wall-clock time, and says so", () => {
   const p = shardPlan();
   const starts = ["2026-01-01T00:00:00.000Z", "2026-01-01T00:00:02.100Z"];
-  const { result, warnings } = merged(
+  const { result, warnings } = valueOf(
     mergeResults(shardResults(p, 2, (i) => starts[i]), ["a", "b"]),
   );
   assert.equal(warnings.length, 1);
@@ -108,7 +103,7 @@ Deno.test("mergeResults() keeps every shard's tool-health reasons and marks the 
   two[1].health.reasons = ["tailgate sent requests late"];
   two[0].run.complete = false;
   two[0].run.stopReason = "interrupted";
-  const { result } = merged(mergeResults(two, ["a", "b"]));
+  const { result } = valueOf(mergeResults(two, ["a", "b"]));
   assert.equal(result.health.toolLimited, true);
   assert.deepEqual(result.health.reasons, ["shard 1/2: tailgate sent requests late"]);
   assert.equal(result.run.complete, false);
@@ -136,7 +131,7 @@ Deno.test("mergeResults() adds the shards' draws of each data source: the fleet 
       lateRenders: 1,
     },
   }));
-  const { result } = merged(mergeResults(parts, ["s0", "s1", "s2", "s3"]));
+  const { result } = valueOf(mergeResults(parts, ["s0", "s1", "s2", "s3"]));
   assert.deepEqual(result.traffic!.sources[0], {
     ...parts[0].traffic.sources[0],
     draws: 400,
@@ -159,7 +154,7 @@ Deno.test("mergeResults() keeps the first shard's fail-fast stop, before another
   stop(2, 1800);
   three[0].run.complete = false;
   three[0].run.stopReason = "error";
-  const { result } = merged(mergeResults(three, ["a", "b", "c"]));
+  const { result } = valueOf(mergeResults(three, ["a", "b", "c"]));
   assert.equal(result.run.complete, false);
   assert.equal(result.run.stopReason, "fail_fast");
   assert.deepEqual(result.run.stoppedBy, {
@@ -171,7 +166,7 @@ Deno.test("mergeResults() keeps the first shard's fail-fast stop, before another
   });
   // A shard that ran to its end without stopping carries nothing to keep.
   assert.equal(
-    merged(mergeResults(shardResults(p, 2), ["a", "b"])).result.run.stoppedBy,
+    valueOf(mergeResults(shardResults(p, 2), ["a", "b"])).result.run.stoppedBy,
     undefined,
   );
 });

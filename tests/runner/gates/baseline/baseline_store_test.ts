@@ -19,6 +19,7 @@ import { decodeHistogram } from "../../../../runner/hdr/hdr_codec.ts";
 import type { RunResult } from "../../../../runner/model/run_result.ts";
 import { ENVIRONMENT, sampleResult } from "../../../_helpers/result_fixtures.ts";
 import { makeFifo, settlesWithin } from "../../../_helpers/special_files.ts";
+import { valueOf } from "../../../_helpers/result_value.ts";
 
 /** A fresh temporary folder, removed when the test is done. */
 async function tempDir(): Promise<AsyncDisposable & { path: string }> {
@@ -74,7 +75,7 @@ Deno.test("an appended run loads back with byte-identical stage and label histog
 Deno.test("the history keeps the newest `keep` runs, oldest first", async () => {
   await using dir = await tempDir();
   for (const day of [1, 2, 3, 4, 5]) {
-    const written = await appendToBaseline(dir.path, resultOn(day), 3);
+    const written = valueOf(await appendToBaseline(dir.path, resultOn(day), 3));
     assert.equal(written.runs.length, Math.min(day, 3));
   }
   const loaded = await loadBaseline(dir.path, "shop");
@@ -165,13 +166,9 @@ Deno.test("incomplete and tool-limited runs are refused and nothing is written",
   limited.health.toolLimited = true;
   limited.health.reasons = ["send lag p99 4.2ms exceeds 1ms"];
   for (const [result, why] of [[incomplete, /incomplete/], [limited, /tool-limited.*4\.2ms/]]) {
-    try {
-      await appendToBaseline(dir.path, result as RunResult);
-      assert.fail("an unsound run was appended");
-    } catch (e) {
-      assert.ok(e instanceof BaselineError && e.kind === "unsound_run", String(e));
-      assert.match(e.message, why as RegExp);
-    }
+    const refused = await appendToBaseline(dir.path, result as RunResult);
+    assert.ok(!refused.ok, "an unsound run was appended");
+    assert.match(refused.problems[0].message, why as RegExp);
   }
   assert.deepEqual(await names(dir.path), []);
 });
@@ -241,13 +238,13 @@ Deno.test("a run whose stages changed starts a new history; the old one is kept 
   const changed = resultOn(3);
   const steady = changed.stages.find((s) => !s.warmup)!;
   steady.durationMs *= 2; // the plan now runs this stage twice as long
-  const written = await appendToBaseline(dir.path, changed);
+  const written = valueOf(await appendToBaseline(dir.path, changed));
   assert.equal(written.runs.length, 1, "the incomparable run is not mixed into the old history");
   assert.ok(written.supersededPath?.match(/shop\.superseded-\d{8}T\d{6}Z\.json$/));
   assert.equal(await Deno.readTextFile(written.supersededPath!), before);
   assert.equal((await names(dir.path)).length, 2);
   // A comparable run appends as before.
-  const again = await appendToBaseline(dir.path, changed);
+  const again = valueOf(await appendToBaseline(dir.path, changed));
   assert.equal(again.runs.length, 2);
   assert.equal(again.supersededPath, undefined);
 });
@@ -258,7 +255,7 @@ Deno.test("a run with command-line overrides keeps a history of its own beside t
   const short = resultOn(2);
   short.plan.overrides = ["--rate-scale 0.25", "--stage steady:duration=30s"];
   short.stages = short.stages.map((s) => ({ ...s, durationMs: s.durationMs / 2 }));
-  const written = await appendToBaseline(dir.path, short);
+  const written = valueOf(await appendToBaseline(dir.path, short));
   // The plan's own history is neither superseded nor appended to.
   assert.equal(written.supersededPath, undefined);
   assert.deepEqual(await names(dir.path), [
