@@ -36,18 +36,6 @@ export interface ReadBody {
 /**
  * Validates a request body: a string, or one of `text`, `json` (serialised) or `file` (relative
  * to the plan, and present), reporting problems on `reader`.
- *
- * @example
- * ```ts
- * import { readBody } from "./validate_body.ts";
- * import type { PlanReader } from "./plan_reader.ts";
- * import type { PlanContext } from "./plan_context.ts";
- * import type { TemplateScope } from "./traffic/parse_template.ts";
- * import type { YamlNode } from "./_yaml.ts";
- * declare const reader: PlanReader, node: YamlNode, ctx: PlanContext, scope: TemplateScope;
- * readBody(reader, node, "requests[0].body", ctx, scope);
- * // for `body: { json: { id: 1 } }`: { body: { kind: "json", text: '{"id":1}' } }
- * ```
  */
 export function readBody(
   reader: PlanReader,

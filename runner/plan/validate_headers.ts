@@ -20,17 +20,6 @@ const DRAWN_VALUE_HINT = "a header value cannot hold it: clean the data, or send
  * Validates a mapping of header names to values, substituting `${env.NAME}` (such headers are
  * marked secret), reading `{{…}}` templates, and reporting problems on `reader`; returns the valid
  * headers.
- *
- * @example
- * ```ts
- * import { readHeaders } from "./validate_headers.ts";
- * import type { PlanReader } from "./plan_reader.ts";
- * import type { TemplateScope } from "./traffic/parse_template.ts";
- * import type { YamlNode } from "./_yaml.ts";
- * declare const reader: PlanReader, node: YamlNode, scope: TemplateScope;
- * readHeaders(reader, node, "defaults.headers", scope);
- * // for `authorization: Bearer ${env.TOKEN}`: [{ name: "authorization", secret: true, ... }]
- * ```
  */
 export function readHeaders(
   reader: PlanReader,

@@ -13,14 +13,6 @@ export { REGRESSION_METRICS } from "./plan_language.ts";
 
 /**
  * Reads `regression:` as metric → floor (a fraction). Listing metrics replaces the defaults.
- *
- * @example
- * ```yaml
- * regression:
- *   p99: 10%
- *   max: 25%
- *   throughput: 5%
- * ```
  */
 export function readRegression(
   reader: PlanReader,

@@ -19,14 +19,6 @@ import {
 /**
  * Reads `search:`. Returns undefined when a required value is missing or wrong (each problem is
  * an issue of its own).
- *
- * @example
- * ```yaml
- * search:
- *   from: 1k/s
- *   max: 100k/s
- *   step: 10s
- * ```
  */
 export function readSearch(reader: PlanReader, node: YamlNode): PlanSearch | undefined {
   const f = reader.fields(
@@ -112,12 +104,6 @@ const TIME_DOMAIN_MIN_MS = 10_000;
  * Warns when the search's steps are too short for its SLOs: a step at `from` that cannot send the
  * requests a percentile or error-rate SLO needs to pass (it is repeated longer, then ends the
  * search inconclusive), or a `trend`/`stalls` SLO with steps under 10 s (always inconclusive).
- *
- * @example
- * ```ts
- * import { warnSearchSteps } from "./validate_search.ts";
- * // warnSearchSteps(reader, searchNode, search, slos)
- * ```
  */
 export function warnSearchSteps(
   reader: PlanReader,

@@ -58,17 +58,6 @@ export function declaredCaptures(
  * Reads `setup` or `teardown`. `before` holds the names captured by every step that runs before
  * this section (the setup's, for teardown); `defaults` are the plan's, whose headers go on a step
  * once every capture they read is taken.
- *
- * @example
- * ```ts
- * import { readSteps } from "./validate_steps.ts";
- * import type { PlanReader } from "./plan_reader.ts";
- * import type { PlanContext } from "./plan_context.ts";
- * import type { TemplateScope } from "./traffic/parse_template.ts";
- * import type { YamlNode } from "./_yaml.ts";
- * declare const reader: PlanReader, node: YamlNode, ctx: PlanContext, scope: TemplateScope;
- * readSteps(reader, node, "setup", "http://127.0.0.1:8080", { headers: [] }, ctx, scope, []);
- * ```
  */
 export function readSteps(
   reader: PlanReader,

@@ -19,16 +19,6 @@ export const MAX_PLAN_DATA_CELLS = 8_000_000;
 
 /**
  * Reads `data`: `name: { file, order?, exhausted? }`, or `name: file` for the defaults.
- *
- * @example
- * ```ts
- * import { readData } from "./validate_data.ts";
- * import type { PlanReader } from "../plan_reader.ts";
- * import type { PlanContext } from "../plan_context.ts";
- * import type { YamlNode } from "../_yaml.ts";
- * declare const reader: PlanReader, node: YamlNode, ctx: PlanContext;
- * readData(reader, node, ctx); // for `data: { users: { file: users.csv } }`: [{ name: "users", rows: ..., ... }]
- * ```
  */
 export function readData(reader: PlanReader, node: YamlNode, ctx: PlanContext): PlanDataSource[] {
   if (node.kind !== "map") {
