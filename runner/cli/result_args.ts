@@ -5,7 +5,7 @@
  * @module
  */
 import { DEFAULT_BASELINE_DIR } from "../gates/baseline_types.ts";
-import { didYouMean } from "../plan/did_you_mean.ts";
+import { didYouMean } from "../plan/read/did_you_mean.ts";
 import { CLI_FAIL_ON_VALUES, DEFAULT_FAIL_ON, type FailOn, readFailOn } from "../gates/fail_on.ts";
 import { DEFAULT_RUN_REPORTS, parseReportFormats } from "../../reporters/report_formats.ts";
 import type { FinishOptions } from "./finish_result.ts";

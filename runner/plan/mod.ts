@@ -42,10 +42,10 @@ export {
   type PlanOverrides,
   type StageOverride,
   type StageOverrideKey,
-} from "./plan_overrides.ts";
-export { type ParsedSlo, parseSlo, type SloParseError } from "./parse_slo.ts";
-export { stagesForSlo } from "./validate_slos.ts";
-export type { PlanContext } from "./validate_requests.ts";
+} from "./overrides/plan_overrides.ts";
+export { type ParsedSlo, parseSlo, type SloParseError } from "./slo/parse_slo.ts";
+export { stagesForSlo } from "./slo/validate_slos.ts";
+export type { PlanContext } from "./requests/validate_requests.ts";
 export {
   formatDurationMs,
   formatRatePerSec,
@@ -58,7 +58,7 @@ export {
   DEFAULT_MIN_TAIL_SAMPLES,
   requestsToPass,
   requiredRequests,
-} from "./sample_sufficiency.ts";
+} from "./slo/sample_sufficiency.ts";
 export {
   DATA_LIMITS,
   MAX_PLAN_DATA_CELLS,

@@ -354,7 +354,7 @@ export interface ResolvedPlan {
   secretValues?: string[];
   /**
    * The command-line overrides the plan was run with (`--rate-scale 0.25`), when any: its numbers
-   * compare only with runs given the same ones (runner/plan/plan_overrides.ts).
+   * compare only with runs given the same ones (runner/plan/overrides/plan_overrides.ts).
    */
   overrides?: string[];
 }

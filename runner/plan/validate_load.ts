@@ -3,12 +3,12 @@
  *
  * @module
  */
-import type { YamlNode } from "./_yaml.ts";
-import { boundsOf, keysOf, keySpec, PLAN_LANGUAGE } from "./plan_language.ts";
-import { join, type PlanReader, sourceText } from "./plan_reader.ts";
+import type { YamlNode } from "./read/_yaml.ts";
+import { boundsOf, keysOf, keySpec, PLAN_LANGUAGE } from "./read/plan_language.ts";
+import { join, type PlanReader, sourceText } from "./read/plan_reader.ts";
 import type { Arrival, PlanLoad, PlanStage } from "./types.ts";
 import { formatRatePerSec, parseDurationMs, parseRatePerSec } from "./units.ts";
-import { positiveDuration } from "./validate_requests.ts";
+import { positiveDuration } from "./requests/validate_requests.ts";
 
 /** The keys of `load` (plan_language.ts). */
 export const LOAD_KEYS: readonly string[] = keysOf("load");

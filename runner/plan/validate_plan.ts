@@ -3,22 +3,27 @@
  *
  * @module
  */
-import type { YamlNode } from "./_yaml.ts";
-import { warnInfeasible } from "./feasibility.ts";
-import { keysOf, keySpec, PLAN_LANGUAGE } from "./plan_language.ts";
-import { PlanReader } from "./plan_reader.ts";
+import type { YamlNode } from "./read/_yaml.ts";
+import { warnInfeasible } from "./slo/feasibility.ts";
+import { keysOf, keySpec, PLAN_LANGUAGE } from "./read/plan_language.ts";
+import { PlanReader } from "./read/plan_reader.ts";
 import type { PlanIssue, ResolvedPlan } from "./types.ts";
 import { formatRatePerSec } from "./units.ts";
-import { checkLabelCount } from "./label_cap.ts";
+import { checkLabelCount } from "./requests/label_cap.ts";
 import { readLoad } from "./validate_load.ts";
 import { readRegression } from "./validate_regression.ts";
 import { readSearch, warnSearchSteps } from "./validate_search.ts";
-import { readSlos } from "./validate_slos.ts";
-import { type PlanContext, readDefaults, readRequests, readTarget } from "./validate_requests.ts";
+import { readSlos } from "./slo/validate_slos.ts";
+import {
+  type PlanContext,
+  readDefaults,
+  readRequests,
+  readTarget,
+} from "./requests/validate_requests.ts";
 import { readData } from "./traffic/validate_data.ts";
 import { readVars } from "./traffic/validate_vars.ts";
 import { templateScope, warnUnused } from "./traffic/template_scope.ts";
-import { declaredCaptures, readSteps } from "./validate_steps.ts";
+import { declaredCaptures, readSteps } from "./requests/validate_steps.ts";
 
 /** The top-level keys of a plan (plan_language.ts). */
 export const PLAN_KEYS: readonly string[] = keysOf("plan");
@@ -30,7 +35,7 @@ const PLAN = PLAN_LANGUAGE.plan;
  *
  * @example
  * ```ts
- * import { parseYaml } from "./_yaml.ts";
+ * import { parseYaml } from "./read/_yaml.ts";
  * import { validatePlan } from "./validate_plan.ts";
  * const root = parseYaml("name: x\ntarget: http://127.0.0.1:8080\nrequests: [{ path: / }]\n" +
  *   "load: { stages: [{ rate: 10/s, duration: 5s }] }\n").root!;

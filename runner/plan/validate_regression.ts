@@ -4,12 +4,12 @@
  *
  * @module
  */
-import type { YamlNode } from "./_yaml.ts";
-import { keysOf, PLAN_LANGUAGE } from "./plan_language.ts";
-import { join, type PlanReader } from "./plan_reader.ts";
+import type { YamlNode } from "./read/_yaml.ts";
+import { keysOf, PLAN_LANGUAGE } from "./read/plan_language.ts";
+import { join, type PlanReader } from "./read/plan_reader.ts";
 import { parsePercentFraction } from "./units.ts";
 
-export { REGRESSION_METRICS } from "./plan_language.ts";
+export { REGRESSION_METRICS } from "./read/plan_language.ts";
 
 /**
  * Reads `regression:` as metric → floor (a fraction). Listing metrics replaces the defaults.

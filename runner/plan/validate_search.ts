@@ -3,10 +3,10 @@
  *
  * @module
  */
-import type { YamlNode } from "./_yaml.ts";
-import { defaultDurationMs, keysOf, keySpec, PLAN_LANGUAGE } from "./plan_language.ts";
-import { join, type PlanReader } from "./plan_reader.ts";
-import { requestsToPassSlo } from "./sample_sufficiency.ts";
+import type { YamlNode } from "./read/_yaml.ts";
+import { defaultDurationMs, keysOf, keySpec, PLAN_LANGUAGE } from "./read/plan_language.ts";
+import { join, type PlanReader } from "./read/plan_reader.ts";
+import { requestsToPassSlo } from "./slo/sample_sufficiency.ts";
 import type { PlanSearch, Slo } from "./types.ts";
 import {
   formatDurationMs,

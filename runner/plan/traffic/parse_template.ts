@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { didYouMean } from "../did_you_mean.ts";
+import { didYouMean } from "../read/did_you_mean.ts";
 import type { TemplateEncoding, TemplatePart, TemplateRef } from "../types.ts";
 
 /** What a template may name, and how `${env.NAME}` is read. */

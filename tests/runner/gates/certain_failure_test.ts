@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { Slo } from "../../../runner/plan/types.ts";
-import { parseSlo } from "../../../runner/plan/parse_slo.ts";
+import { parseSlo } from "../../../runner/plan/slo/parse_slo.ts";
 import {
   ageBeyondUs,
   certainlyBeyond,

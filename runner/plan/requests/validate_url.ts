@@ -5,9 +5,9 @@
  *
  * @module
  */
-import type { YamlNode } from "./_yaml.ts";
-import { join, type PlanReader } from "./plan_reader.ts";
-import { wireTextProblem } from "./wire_rules.ts";
+import type { YamlNode } from "../read/_yaml.ts";
+import { join, type PlanReader } from "../read/plan_reader.ts";
+import { wireTextProblem } from "../wire_rules.ts";
 
 /**
  * Validates a request's `path` (joined to the plan's `target`) or absolute `url`, reporting

@@ -3,9 +3,9 @@
  *
  * @module
  */
-import type { YamlNode } from "./_yaml.ts";
-import type { PlanReader } from "./plan_reader.ts";
-import type { StatusExpectation } from "./types.ts";
+import type { YamlNode } from "../read/_yaml.ts";
+import type { PlanReader } from "../read/plan_reader.ts";
+import type { StatusExpectation } from "../types.ts";
 
 /**
  * Validates a request's `expect`: status codes (`200`, `[200, 204]`) and classes (`2xx`),

@@ -5,9 +5,9 @@
  * @module
  */
 import type { SourcePos, YamlEntry, YamlNode } from "./_yaml.ts";
-import type { PlanIssue } from "./types.ts";
+import type { PlanIssue } from "../types.ts";
 import { didYouMean } from "./did_you_mean.ts";
-import type { Parsed } from "./units.ts";
+import type { Parsed } from "../units.ts";
 
 /** Where an issue points: a node, or a key of a mapping. */
 export type IssueAt = YamlNode | { pos: SourcePos; length: number };

@@ -5,12 +5,12 @@
  *
  * @module
  */
-import type { YamlEntry, YamlNode } from "./_yaml.ts";
-import { join, type PlanReader } from "./plan_reader.ts";
-import type { PlanHeader } from "./types.ts";
-import type { TemplateScope } from "./traffic/parse_template.ts";
-import { scalarTemplate, sentText } from "./traffic/template_nodes.ts";
-import { framingProblem, wireTextProblem } from "./wire_rules.ts";
+import type { YamlEntry, YamlNode } from "../read/_yaml.ts";
+import { join, type PlanReader } from "../read/plan_reader.ts";
+import type { PlanHeader } from "../types.ts";
+import type { TemplateScope } from "../traffic/parse_template.ts";
+import { scalarTemplate, sentText } from "../traffic/template_nodes.ts";
+import { framingProblem, wireTextProblem } from "../wire_rules.ts";
 
 /** The fix for a drawn value that cannot go in a header (a data row's, a choice's). */
 const DRAWN_VALUE_HINT = "a header value cannot hold it: clean the data, or send the value in " +

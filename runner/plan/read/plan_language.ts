@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { parseDurationMs } from "./units.ts";
+import { parseDurationMs } from "../units.ts";
 
 /** A key's kind: what its value is. */
 export type KeyKind =

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { parseSlo } from "../../../runner/plan/parse_slo.ts";
+import { parseSlo } from "../../../../runner/plan/slo/parse_slo.ts";
 
 function ok(text: string) {
   const r = parseSlo(text);

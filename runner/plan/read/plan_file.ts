@@ -5,7 +5,7 @@
  */
 import { isAbsolute, normalize, relative } from "node:path";
 import type { YamlNode } from "./_yaml.ts";
-import type { PlanContext } from "./plan_context.ts";
+import type { PlanContext } from "../plan_context.ts";
 import type { PlanReader } from "./plan_reader.ts";
 
 /**

@@ -18,14 +18,14 @@
  *
  * @module
  */
-import type { Slo, SloMetric, SloOperator } from "./types.ts";
+import type { Slo, SloMetric, SloOperator } from "../types.ts";
 import {
   parseDurationMs,
   parsePercentFraction,
   parseRatePerSec,
   parseSlopeUsPerMin,
-} from "./units.ts";
-import { didYouMean } from "./did_you_mean.ts";
+} from "../units.ts";
+import { didYouMean } from "../read/did_you_mean.ts";
 
 /** A parsed SLO, without its source line (the caller knows it). */
 export type ParsedSlo = Omit<Slo, "line">;

@@ -9,12 +9,12 @@
  *
  * @module
  */
-import type { YamlMap, YamlNode, YamlScalar } from "./_yaml.ts";
-import { didYouMean } from "./did_you_mean.ts";
-import { join } from "./plan_reader.ts";
-import type { PlanIssue } from "./types.ts";
+import type { YamlMap, YamlNode, YamlScalar } from "../read/_yaml.ts";
+import { didYouMean } from "../read/did_you_mean.ts";
+import { join } from "../read/plan_reader.ts";
+import type { PlanIssue } from "../types.ts";
 import { followStages, stageRates } from "./slo_follow.ts";
-import { durationText, parseDurationMs, parseRatePerSec, rateText } from "./units.ts";
+import { durationText, parseDurationMs, parseRatePerSec, rateText } from "../units.ts";
 
 /** The keys `--stage` may set: a constant stage's `rate` and `duration`, a ramp's `ramp` and `over`. */
 export const STAGE_OVERRIDE_KEYS: readonly StageOverrideKey[] = [
@@ -119,7 +119,7 @@ export function parseStageOverride(
  *
  * @example
  * ```ts
- * import { parseYaml } from "./_yaml.ts";
+ * import { parseYaml } from "../read/_yaml.ts";
  * import { applyOverrides } from "./plan_overrides.ts";
  * const root = parseYaml("load: { stages: [{ rate: 20k/s, duration: 60s }] }\nslo: [p99 < 5ms at 20k/s]\n").root!;
  * const applied = applyOverrides(root, { rateScale: 0.25 }, "plan.yaml");

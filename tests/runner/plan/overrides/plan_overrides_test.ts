@@ -1,15 +1,15 @@
 import assert from "node:assert/strict";
-import { parseYaml } from "../../../runner/plan/_yaml.ts";
-import { parsePlanText } from "../../../runner/plan/load_plan.ts";
+import { parseYaml } from "../../../../runner/plan/read/_yaml.ts";
+import { parsePlanText } from "../../../../runner/plan/load_plan.ts";
 import {
   applyOverrides,
   parseStageOverride,
   type PlanOverrides,
   type StageOverride,
-} from "../../../runner/plan/plan_overrides.ts";
-import { overriddenText } from "../../../runner/plan/overridden_text.ts";
-import { followStages, rewriteSloRates } from "../../../runner/plan/slo_follow.ts";
-import { rateText } from "../../../runner/plan/units.ts";
+} from "../../../../runner/plan/overrides/plan_overrides.ts";
+import { overriddenText } from "../../../../runner/plan/overrides/overridden_text.ts";
+import { followStages, rewriteSloRates } from "../../../../runner/plan/overrides/slo_follow.ts";
+import { rateText } from "../../../../runner/plan/units.ts";
 
 const PLAN = `name: shop
 target: http://127.0.0.1:8080

@@ -4,27 +4,33 @@
  *
  * @module
  */
-import type { YamlEntry, YamlNode } from "./_yaml.ts";
-import type { PlanContext } from "./plan_context.ts";
+import type { YamlEntry, YamlNode } from "../read/_yaml.ts";
+import type { PlanContext } from "../plan_context.ts";
 import {
   boundsOf,
   defaultDurationMs,
   keysOf,
   PLAN_LANGUAGE,
   type SectionSpec,
-} from "./plan_language.ts";
-import { join, type PlanReader } from "./plan_reader.ts";
-import type { PlanBody, PlanHeader, PlanRequest, RequestBasics, RequestTemplate } from "./types.ts";
-import type { TemplateScope } from "./traffic/parse_template.ts";
-import { type TargetTemplate, targetTemplate } from "./traffic/target_template.ts";
-import type { CompiledTemplate } from "./traffic/template_nodes.ts";
-import { parseDurationMs } from "./units.ts";
+} from "../read/plan_language.ts";
+import { join, type PlanReader } from "../read/plan_reader.ts";
+import type {
+  PlanBody,
+  PlanHeader,
+  PlanRequest,
+  RequestBasics,
+  RequestTemplate,
+} from "../types.ts";
+import type { TemplateScope } from "../traffic/parse_template.ts";
+import { type TargetTemplate, targetTemplate } from "../traffic/target_template.ts";
+import type { CompiledTemplate } from "../traffic/template_nodes.ts";
+import { parseDurationMs } from "../units.ts";
 import { readBody } from "./validate_body.ts";
 import { readExpect } from "./validate_expect.ts";
 import { readHeaders } from "./validate_headers.ts";
 import { credentialsProblem, parseHttpUrl, readRequestUrl, urlTextOk } from "./validate_url.ts";
 
-export type { PlanContext } from "./plan_context.ts";
+export type { PlanContext } from "../plan_context.ts";
 
 /** The timeout of a request when neither it nor `defaults` sets one (plan_language.ts). */
 const DEFAULT_TIMEOUT_MS = defaultDurationMs("defaults", "timeout");

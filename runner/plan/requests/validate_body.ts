@@ -4,19 +4,19 @@
  *
  * @module
  */
-import { keysOf } from "./plan_language.ts";
-import type { YamlNode } from "./_yaml.ts";
-import type { PlanContext } from "./plan_context.ts";
-import { planFile } from "./plan_file.ts";
-import { join, type PlanReader } from "./plan_reader.ts";
-import type { PlanBody } from "./types.ts";
-import type { TemplateScope } from "./traffic/parse_template.ts";
+import { keysOf } from "../read/plan_language.ts";
+import type { YamlNode } from "../read/_yaml.ts";
+import type { PlanContext } from "../plan_context.ts";
+import { planFile } from "../read/plan_file.ts";
+import { join, type PlanReader } from "../read/plan_reader.ts";
+import type { PlanBody } from "../types.ts";
+import type { TemplateScope } from "../traffic/parse_template.ts";
 import {
   type CompiledTemplate,
   jsonAsTree,
   jsonTemplate,
   scalarTemplate,
-} from "./traffic/template_nodes.ts";
+} from "../traffic/template_nodes.ts";
 
 /** A template body file may be at most this large (it is rendered for every request). */
 export const MAX_TEMPLATE_BODY_BYTES = 1024 * 1024;

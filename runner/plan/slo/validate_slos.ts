@@ -6,14 +6,14 @@
  *
  * @module
  */
-import type { YamlNode } from "./_yaml.ts";
-import { didYouMean } from "./did_you_mean.ts";
+import type { YamlNode } from "../read/_yaml.ts";
+import { didYouMean } from "../read/did_you_mean.ts";
 import { parseSlo } from "./parse_slo.ts";
-import { join, type PlanReader } from "./plan_reader.ts";
+import { join, type PlanReader } from "../read/plan_reader.ts";
 import { requestsToPass, requestsToPassSlo } from "./sample_sufficiency.ts";
-import type { PlanLoad, PlanRequest, PlanStage, Slo } from "./types.ts";
-import { formatDurationMs, formatRatePerSec } from "./units.ts";
-import { plannedRequests } from "./validate_load.ts";
+import type { PlanLoad, PlanRequest, PlanStage, Slo } from "../types.ts";
+import { formatDurationMs, formatRatePerSec } from "../units.ts";
+import { plannedRequests } from "../validate_load.ts";
 
 /** Reads the `slo` list against the plan's stages and requests (either may be unknown if broken). */
 export function readSlos(
