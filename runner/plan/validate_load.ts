@@ -4,19 +4,10 @@
  * @module
  */
 import type { YamlNode } from "./read/_yaml.ts";
-import { boundsOf, keysOf, keySpec, PLAN_LANGUAGE } from "./read/plan_language.ts";
 import { join, type PlanReader, sourceText } from "./read/plan_reader.ts";
+import { readSection } from "./read/read_section.ts";
 import type { Arrival, PlanLoad, PlanStage } from "./types.ts";
-import { formatRatePerSec, parseDurationMs, parseRatePerSec } from "./units.ts";
-import { positiveDuration } from "./requests/validate_requests.ts";
-
-/** The keys of `load` (plan_language.ts). */
-export const LOAD_KEYS: readonly string[] = keysOf("load");
-/** The keys of a stage (plan_language.ts). */
-export const STAGE_KEYS: readonly string[] = keysOf("stage");
-const LOAD = PLAN_LANGUAGE.load;
-const ARRIVAL = keySpec("load", "arrival");
-const ARRIVALS = (ARRIVAL.kind === "choice" ? ARRIVAL.values : []) as readonly Arrival[];
+import { formatRatePerSec, parseRatePerSec } from "./units.ts";
 
 /** Reads the `load` mapping. Returns undefined when it is too broken to use. */
 export function readLoad(
@@ -24,62 +15,30 @@ export function readLoad(
   node: YamlNode,
   seedsDraws = false,
 ): PlanLoad | undefined {
-  const f = reader.fields(node, "load", LOAD_KEYS, LOAD.synonyms);
-  if (f === undefined) return undefined;
-  const get = (k: string) => f.get(k)?.value;
-  // Bounds and defaults are the plan language's.
-  const intIn = (k: string) =>
-    get(k)
-      ? reader.number(get(k)!, join("load", k), { integer: true, ...boundsOf("load", k) })
-      : undefined;
-
-  const connections = intIn("connections") ?? Number(keySpec("load", "connections").default);
-  const maxConnections = intIn("max_connections") ?? connections;
+  const s = readSection(reader, node, "load", "load");
+  if (s === undefined) return undefined;
+  // Kinds, bounds and defaults are the plan language's.
+  const connections = s.value<number>("connections");
+  const maxConnections = s.get<number>("max_connections") ?? connections;
   if (maxConnections < connections) {
     reader.error(
-      get("max_connections")!,
+      s.at("max_connections")!,
       "load.max_connections",
       `\`max_connections\` (${maxConnections}) is below \`connections\` (${connections})`,
       `raise it to at least ${connections}, or remove it`,
     );
   }
-  let arrival = ARRIVAL.default as Arrival;
-  if (get("arrival")) {
-    const a = reader.string(get("arrival")!, "load.arrival");
-    if (a !== undefined && !ARRIVALS.includes(a as Arrival)) {
-      reader.error(
-        get("arrival")!,
-        "load.arrival",
-        `unknown arrival \`${a}\``,
-        `use ${ARRIVALS.map((a) => `\`${a}\``).join(" or ")}`,
-      );
-    } else if (a !== undefined) arrival = a as Arrival;
-  }
-  const seed = intIn("seed") ?? Number(keySpec("load", "seed").default);
-  if (get("seed") && arrival !== "poisson" && !seedsDraws) {
+  const arrival = s.value<Arrival>("arrival");
+  const seed = s.value<number>("seed");
+  if (s.has("seed") && arrival !== "poisson" && !seedsDraws) {
     reader.warn(
-      get("seed")!,
+      s.at("seed")!,
       "load.seed",
       "`seed` only matters with `arrival: poisson`, `vars`, or `random` or `shuffle` data",
     );
   }
-  let workers: number | "auto" = "auto";
-  const w = get("workers");
-  if (w && !(w.kind === "scalar" && w.value === "auto")) {
-    workers = reader.number(w, "load.workers", { integer: true, ...boundsOf("load", "workers") }) ??
-      "auto";
-  }
-  const stagesNode = get("stages");
-  if (stagesNode === undefined) {
-    reader.error(
-      node,
-      "load",
-      "`load` needs `stages`",
-      "e.g. `stages: [{ rate: 1k/s, duration: 30s }]`",
-    );
-    return undefined;
-  }
-  const stages = readStages(reader, stagesNode);
+  const workers = s.value<number | "auto">("workers");
+  const stages = s.has("stages") ? readStages(reader, s.at("stages")!) : undefined;
   if (stages === undefined) return undefined;
   return { connections, maxConnections, arrival, seed, workers, stages };
 }
@@ -117,13 +76,13 @@ function readStages(reader: PlanReader, node: YamlNode): PlanStage[] | undefined
 function readStage(reader: PlanReader, item: YamlNode, index: number): PlanStage | undefined {
   const path = join("load.stages", index);
   const before = reader.issues.length;
-  const f = reader.fields(item, path, STAGE_KEYS, PLAN_LANGUAGE.stage.synonyms);
-  if (f === undefined) return undefined;
+  const s = readSection(reader, item, path, "stage");
+  if (s === undefined) return undefined;
   // A misspelt key was reported already; "missing `rate`" on top of it would only repeat it.
   const misspelt = reader.issues.length > before;
-  const get = (k: string) => f.get(k)?.value;
-  const warmup = get("warmup") ? reader.boolean(get("warmup")!, join(path, "warmup")) : false;
-  const name = get("name") ? reader.string(get("name")!, join(path, "name"), true) : undefined;
+  const get = (k: string) => s.at(k);
+  const warmup = s.get<boolean>("warmup");
+  const name = s.get<string>("name");
   const line = item.pos.line;
   if (get("rate") && get("ramp")) {
     reader.error(
@@ -135,7 +94,7 @@ function readStage(reader: PlanReader, item: YamlNode, index: number): PlanStage
     return undefined;
   }
   if (get("rate")) {
-    const ratePerSec = reader.unit(get("rate")!, join(path, "rate"), parseRatePerSec);
+    const ratePerSec = s.get<number>("rate");
     if (get("over")) {
       reader.error(
         get("over")!,
@@ -156,7 +115,7 @@ function readStage(reader: PlanReader, item: YamlNode, index: number): PlanStage
       }
       return undefined;
     }
-    const durationMs = positiveDuration(reader, durationNode, join(path, "duration"));
+    const durationMs = s.get<number>("duration");
     if (ratePerSec === undefined || durationMs === undefined || warmup === undefined) {
       return undefined;
     }
@@ -212,7 +171,7 @@ function readStage(reader: PlanReader, item: YamlNode, index: number): PlanStage
         "remove `duration`",
       );
     }
-    const durationMs = reader.unit(overNode, join(path, "over"), parseDurationMs);
+    const durationMs = s.get<number>("over");
     if (durationMs !== undefined && !(durationMs > 0)) {
       reader.error(overNode, join(path, "over"), "`over` must be above zero");
       return undefined;

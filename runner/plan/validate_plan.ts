@@ -5,8 +5,8 @@
  */
 import type { YamlNode } from "./read/_yaml.ts";
 import { warnInfeasible } from "./slo/feasibility.ts";
-import { keysOf, keySpec, PLAN_LANGUAGE } from "./read/plan_language.ts";
 import { PlanReader } from "./read/plan_reader.ts";
+import { readSection } from "./read/read_section.ts";
 import type { PlanIssue, ResolvedPlan } from "./types.ts";
 import { formatRatePerSec } from "./units.ts";
 import { checkLabelCount } from "./requests/label_cap.ts";
@@ -24,10 +24,6 @@ import { readData } from "./traffic/validate_data.ts";
 import { readVars } from "./traffic/validate_vars.ts";
 import { templateScope, warnUnused } from "./traffic/template_scope.ts";
 import { declaredCaptures, readSteps } from "./requests/validate_steps.ts";
-
-/** The top-level keys of a plan (plan_language.ts). */
-export const PLAN_KEYS: readonly string[] = keysOf("plan");
-const PLAN = PLAN_LANGUAGE.plan;
 
 /**
  * Validates the tree of a plan file. The plan is returned only when there is no error; warnings
@@ -59,21 +55,11 @@ export function validatePlan(
     },
   };
   const reader = new PlanReader(file);
-  const f = reader.fields(root, "", PLAN_KEYS, PLAN.synonyms, PLAN.misplaced);
+  const f = readSection(reader, root, "", "plan");
   if (f === undefined) return { issues: reader.issues };
-  const get = (k: string) => f.get(k)?.value;
-  for (const k of PLAN.required ?? []) {
-    const example = keySpec("plan", k).example ?? `${k}: ...`;
-    if (!f.has(k)) reader.error(root, k, `the plan has no \`${k}\``, `add e.g. \`${example}\``);
-  }
-
-  const name = get("name") ? reader.string(get("name")!, "name", true) : undefined;
-  if (name !== undefined && name.trim() === "") {
-    reader.error(get("name")!, "name", "`name` is empty");
-  }
-  const description = get("description")
-    ? reader.string(get("description")!, "description")
-    : undefined;
+  const get = (k: string) => f.at(k);
+  const name = f.get<string>("name");
+  const description = f.get<string>("description");
   const target = get("target") ? readTarget(reader, get("target")!) : undefined;
   const data = get("data") ? readData(reader, get("data")!, ctx) : [];
   const vars = get("vars") ? readVars(reader, get("vars")!) : [];
@@ -101,16 +87,14 @@ export function validatePlan(
     : [];
   const seedsDraws = vars.length > 0 || data.some((d) => d.order !== "sequence");
   const load = get("load") ? readLoad(reader, get("load")!, seedsDraws) : undefined;
-  if (f.has("requests")) checkLabelCount(reader, f.get("requests")!);
+  if (f.has("requests")) checkLabelCount(reader, f.entries.get("requests")!);
   const requestsOk = requests !== undefined &&
     !reader.issues.some((i) => i.path.startsWith("requests") && i.severity === "error");
   if (requestsOk) warnUnused(reader, get("data"), get("vars"), data, vars, requests);
-  const allowErrors = get("allow_errors")
-    ? reader.boolean(get("allow_errors")!, "allow_errors")
-    : false;
+  const allowErrors = f.get<boolean>("allow_errors");
   const regression = get("regression") ? readRegression(reader, get("regression")!) : undefined;
   const search = get("search") ? readSearch(reader, get("search")!) : undefined;
-  const failFast = get("fail_fast") ? reader.boolean(get("fail_fast")!, "fail_fast") : undefined;
+  const failFast = f.get<boolean>("fail_fast");
   const slos = get("slo")
     ? readSlos(
       reader,

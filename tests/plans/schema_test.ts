@@ -1,9 +1,11 @@
 import assert from "node:assert/strict";
 import { parseDurationMs, parseRatePerSec } from "../../runner/plan/units.ts";
-import { LOAD_KEYS, STAGE_KEYS } from "../../runner/plan/validate_load.ts";
-import { PLAN_KEYS } from "../../runner/plan/validate_plan.ts";
-import { REGRESSION_METRICS } from "../../runner/plan/validate_regression.ts";
-import { REQUEST_KEYS } from "../../runner/plan/requests/validate_requests.ts";
+import { keysOf, REGRESSION_METRICS } from "../../runner/plan/read/plan_language.ts";
+
+// The keys the readers accept: the plan language's (runner/plan/read/read_section.ts).
+const [PLAN_KEYS, LOAD_KEYS, STAGE_KEYS, REQUEST_KEYS] =
+  (["plan", "load", "stage", "request"] as const)
+    .map(keysOf);
 
 const schema = JSON.parse(
   await Deno.readTextFile(new URL("../../plans/schema.json", import.meta.url)),

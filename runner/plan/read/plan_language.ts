@@ -15,12 +15,14 @@ import { parseDurationMs } from "../units.ts";
 
 /** A key's kind: what its value is. */
 export type KeyKind =
-  | { kind: "text"; minLength?: number }
+  /** Text; `numbersAsText` reads a number as its text (`name: 2024`). */
+  | { kind: "text"; minLength?: number; numbersAsText?: boolean }
   | { kind: "json" }
   | { kind: "url" }
   | { kind: "path" }
   | { kind: "method" }
-  | { kind: "duration" }
+  /** A duration; `positive`: above zero. */
+  | { kind: "duration"; positive?: boolean }
   | { kind: "rate" }
   | { kind: "ramp" }
   | { kind: "integer"; min: number; max: number }
@@ -28,11 +30,13 @@ export type KeyKind =
   /** A number above 0 and at most `max`. */
   | { kind: "positive_number"; max: number }
   | { kind: "boolean" }
-  | { kind: "choice"; values: readonly string[] }
+  /** One of `values`; `noun` words the error (`unknown arrival …`), else `… is not one of …`. */
+  | { kind: "choice"; values: readonly string[]; noun?: string }
   | { kind: "headers" }
   | { kind: "statuses" }
   | { kind: "body" }
-  | { kind: "percent_change" }
+  /** A percentage; `hint` is shown when it does not parse. */
+  | { kind: "percent_change"; hint?: string }
   | { kind: "slo_list" }
   | { kind: "list"; of: SectionName }
   /** A mapping of names to data sources (`data`): each a section, or just its file. */
@@ -71,6 +75,8 @@ export interface SectionSpec {
   synonyms?: Readonly<Record<string, string>>;
   /** Keys that belong elsewhere in the plan, with where they go. */
   misplaced?: Readonly<Record<string, string>>;
+  /** What a missing required key says: `{key}`, `{example}` and `{name}` (the section's). */
+  missing?: { message: string; hint: string };
   /** At least this many keys. */
   minKeys?: number;
   description?: string;
@@ -93,11 +99,13 @@ const PLAN: SectionSpec = {
   description:
     "A tailgate load-test plan: target, requests, an open-model rate profile and SLOs. See docs/plan.md.",
   required: ["name", "requests", "load"],
+  missing: { message: "the plan has no `{key}`", hint: "add e.g. `{example}`" },
   keys: [
     {
       key: "name",
       kind: "text",
       minLength: 1,
+      numbersAsText: true,
       description: "Name of the plan, used in reports and baselines.",
       example: "name: checkout-api",
     },
@@ -212,6 +220,7 @@ const DEFAULTS: SectionSpec = {
     {
       key: "timeout",
       kind: "duration",
+      positive: true,
       default: "10s",
       description:
         "Per-request timeout (default 10s). A timed-out request is an error and is recorded at its elapsed time.",
@@ -248,7 +257,7 @@ const REQUEST: SectionSpec = {
       kind: "statuses",
       description: "Statuses that count as success (default 2xx).",
     },
-    { key: "timeout", kind: "duration" },
+    { key: "timeout", kind: "duration", positive: true },
   ],
   synonyms: { label: "name", uri: "url", status: "expect", expect_status: "expect" },
 };
@@ -275,6 +284,7 @@ const STEP: SectionSpec = {
 const LOAD: SectionSpec = {
   path: "load",
   required: ["stages"],
+  missing: { message: "`load` needs `{key}`", hint: "e.g. `{example}`" },
   keys: [
     { key: "connections", kind: "integer", min: 1, max: 100_000, default: 50 },
     {
@@ -284,7 +294,13 @@ const LOAD: SectionSpec = {
       max: 100_000,
       description: "Connections may grow up to this when requests queue (default: connections).",
     },
-    { key: "arrival", kind: "choice", values: ["constant", "poisson"], default: "constant" },
+    {
+      key: "arrival",
+      kind: "choice",
+      values: ["constant", "poisson"],
+      noun: "arrival",
+      default: "constant",
+    },
     {
       key: "seed",
       kind: "integer",
@@ -317,9 +333,9 @@ const STAGE: SectionSpec = {
   path: "load.stages[]",
   variants: [["rate", "duration"], ["ramp", "over"]],
   keys: [
-    { key: "name", kind: "text" },
+    { key: "name", kind: "text", numbersAsText: true },
     { key: "rate", kind: "rate" },
-    { key: "duration", kind: "duration" },
+    { key: "duration", kind: "duration", positive: true },
     { key: "ramp", kind: "ramp", examples: ["1k/s -> 30k/s"] },
     { key: "over", kind: "duration" },
     {
@@ -347,7 +363,11 @@ const REGRESSION: SectionSpec = {
   description:
     "Regression gate: metric -> the change that counts (percent; percentage points for error_rate). Listing metrics replaces the defaults (p50 10%, p99 10%, p99.9 20%, error_rate 0.1%, throughput 5%).",
   minKeys: 1,
-  keys: REGRESSION_METRICS.map((metric) => ({ key: metric, kind: "percent_change" as const })),
+  keys: REGRESSION_METRICS.map((metric) => ({
+    key: metric,
+    kind: "percent_change" as const,
+    hint: "write the change that counts, e.g. `10%`",
+  })),
   synonyms: { "p99_9": "p99.9", errors: "error_rate" },
 };
 
@@ -356,6 +376,7 @@ const SEARCH: SectionSpec = {
   description:
     "Capacity search (`tailgate search`): the highest rate at which the plan's SLOs hold, found by doubling from `from` until a step fails, then bisecting, then a soak at the rate found.",
   required: ["from", "max"],
+  missing: { message: "`search` needs `{key}`", hint: "add e.g. `{key}: 1k/s`" },
   keys: [
     { key: "from", kind: "rate", description: "The first rate tried.", example: "from: 1k/s" },
     {
@@ -380,6 +401,7 @@ const SEARCH: SectionSpec = {
     {
       key: "precision",
       kind: "percent_change",
+      hint: "e.g. `5%`",
       default: "5%",
       description: "Bisect until the failing rate is within this of the passing one.",
     },
@@ -428,6 +450,10 @@ const BODY: SectionSpec = {
 const DATA_SOURCE: SectionSpec = {
   path: "data.*",
   required: ["file"],
+  missing: {
+    message: "data source `{name}` has no `file`",
+    hint: "add e.g. `file: data/{name}.csv`",
+  },
   keys: [
     {
       key: "file",
