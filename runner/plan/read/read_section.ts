@@ -105,6 +105,14 @@ function readValue(
       }
       return text;
     }
+    case "method": {
+      const method = reader.string(node, path);
+      if (method !== undefined && !/^[A-Z][A-Z-]*$/.test(method)) {
+        const hint = `write \`${method.toUpperCase()}\``;
+        reader.error(node, path, `\`${method}\` is not an HTTP method`, hint);
+      }
+      return method;
+    }
     case "boolean":
       return reader.boolean(node, path);
     case "integer":

@@ -98,7 +98,7 @@ export function readSteps(
       ctx,
       stepScope,
     );
-    const captureNode = read?.fields.get("capture")?.value;
+    const captureNode = read?.fields.at("capture");
     const captures = captureNode
       ? readCaptures(reader, captureNode, join(path, "capture"), scope, taken)
       : [];
