@@ -246,6 +246,11 @@ export interface RampStage {
 /** One stage of the load profile. */
 export type PlanStage = ConstantStage | RampStage;
 
+/** What an SLO's `at` rate binds to: a stage's kind, rate and warmup (known of a broken stage too). */
+export type StageBinding =
+  | Pick<ConstantStage, "kind" | "ratePerSec" | "warmup">
+  | Pick<RampStage, "kind" | "warmup">;
+
 /** How requests arrive: evenly spaced, or exponential gaps from a seeded generator. */
 export type Arrival = "constant" | "poisson";
 

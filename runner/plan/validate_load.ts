@@ -5,18 +5,21 @@
  */
 import type { YamlNode } from "./read/_yaml.ts";
 import { join, type PlanReader, sourceText } from "./read/plan_reader.ts";
-import { readSection } from "./read/read_section.ts";
-import type { Arrival, PlanLoad, PlanStage } from "./types.ts";
+import { readSection, type Section } from "./read/read_section.ts";
+import type { Arrival, PlanLoad, PlanStage, StageBinding } from "./types.ts";
 import { formatRatePerSec, parseRatePerSec } from "./units.ts";
 
-/** Reads the `load` mapping. Returns undefined when it is too broken to use. */
+/**
+ * Reads the `load` mapping: the load, undefined when it is too broken to use, and what its stages
+ * bind an SLO's `at` rate to, also when a stage is broken (undefined when a stage's rate is unknown).
+ */
 export function readLoad(
   reader: PlanReader,
   node: YamlNode,
   seedsDraws = false,
-): PlanLoad | undefined {
+): { load?: PlanLoad; binding?: StageBinding[] } {
   const s = readSection(reader, node, "load", "load");
-  if (s === undefined) return undefined;
+  if (s === undefined) return {};
   // Kinds, bounds and defaults are the plan language's.
   const connections = s.value<number>("connections");
   const maxConnections = s.get<number>("max_connections") ?? connections;
@@ -38,14 +41,17 @@ export function readLoad(
     );
   }
   const workers = s.value<number | "auto">("workers");
-  const stages = s.has("stages") ? readStages(reader, s.at("stages")!) : undefined;
-  if (stages === undefined) return undefined;
-  return { connections, maxConnections, arrival, seed, workers, stages };
+  const { stages, binding } = s.has("stages") ? readStages(reader, s.at("stages")!) : {};
+  if (stages === undefined) return { binding };
+  return { load: { connections, maxConnections, arrival, seed, workers, stages }, binding };
 }
 
-function readStages(reader: PlanReader, node: YamlNode): PlanStage[] | undefined {
+function readStages(
+  reader: PlanReader,
+  node: YamlNode,
+): { stages?: PlanStage[]; binding?: StageBinding[] } {
   const items = reader.list(node, "load.stages");
-  if (items === undefined) return undefined;
+  if (items === undefined) return {};
   if (items.length === 0) {
     reader.error(
       node,
@@ -53,15 +59,18 @@ function readStages(reader: PlanReader, node: YamlNode): PlanStage[] | undefined
       "`stages` is empty",
       "add e.g. `- { rate: 1k/s, duration: 30s }`",
     );
-    return undefined;
+    return {};
   }
   const stages: PlanStage[] = [];
+  const bindings: (StageBinding | undefined)[] = [];
   let broken = false;
   items.forEach((item, index) => {
-    const stage = readStage(reader, item, index);
+    const { stage, binding } = readStage(reader, item, index);
     if (stage) stages.push(stage);
     else broken = true;
+    bindings.push(stage ?? binding);
   });
+  const binding = bindings.every((b) => b !== undefined) ? bindings : undefined;
   if (!broken && stages.every((s) => s.warmup)) {
     reader.error(
       node,
@@ -70,18 +79,45 @@ function readStages(reader: PlanReader, node: YamlNode): PlanStage[] | undefined
       "remove `warmup: true` from at least one stage",
     );
   }
-  return broken ? undefined : stages;
+  return broken ? { binding } : { stages, binding };
 }
 
-function readStage(reader: PlanReader, item: YamlNode, index: number): PlanStage | undefined {
+/** A stage, or (broken) what an `at` rate binds to when that much is known. */
+function readStage(
+  reader: PlanReader,
+  item: YamlNode,
+  index: number,
+): { stage?: PlanStage; binding?: StageBinding } {
   const path = join("load.stages", index);
   const before = reader.issues.length;
   const s = readSection(reader, item, path, "stage");
-  if (s === undefined) return undefined;
+  if (s === undefined) return {};
   // A misspelt key was reported already; "missing `rate`" on top of it would only repeat it.
   const misspelt = reader.issues.length > before;
-  const get = (k: string) => s.at(k);
   const warmup = s.get<boolean>("warmup");
+  const stage = stageOf(reader, s, index, misspelt, warmup);
+  if (stage || misspelt || warmup === undefined || (s.has("rate") && s.has("ramp"))) {
+    return { stage };
+  }
+  const rate = s.at("rate");
+  if (rate === undefined) return s.has("ramp") ? { binding: { kind: "ramp", warmup } } : {};
+  const parsed = rate.kind === "scalar" && (typeof rate.value === "string" ||
+      typeof rate.value === "number")
+    ? parseRatePerSec(rate.value)
+    : undefined;
+  return parsed?.ok ? { binding: { kind: "constant", ratePerSec: parsed.value, warmup } } : {};
+}
+
+function stageOf(
+  reader: PlanReader,
+  s: Section,
+  index: number,
+  misspelt: boolean,
+  warmup: boolean | undefined,
+): PlanStage | undefined {
+  const { path } = s;
+  const item = s.node;
+  const get = (k: string) => s.at(k);
   const name = s.get<string>("name");
   const line = item.pos.line;
   if (get("rate") && get("ramp")) {

@@ -74,9 +74,9 @@ export function validatePlan(
   const defaults = get("defaults")
     ? readDefaults(reader, get("defaults")!, measuredScope)
     : { headers: [] };
-  const requests = get("requests")
+  const { requests, labels } = get("requests")
     ? readRequests(reader, get("requests")!, target, defaults, ctx, measuredScope)
-    : undefined;
+    : { requests: undefined, labels: undefined };
   const setup = get("setup")
     ? readSteps(reader, get("setup")!, "setup", target, defaults, ctx, scope, [])
     : [];
@@ -86,7 +86,7 @@ export function validatePlan(
     ])
     : [];
   const seedsDraws = vars.length > 0 || data.some((d) => d.order !== "sequence");
-  const load = get("load") ? readLoad(reader, get("load")!, seedsDraws) : undefined;
+  const { load, binding } = get("load") ? readLoad(reader, get("load")!, seedsDraws) : {};
   if (f.has("requests")) checkLabelCount(reader, f.entries.get("requests")!);
   const requestsOk = requests !== undefined &&
     !reader.issues.some((i) => i.path.startsWith("requests") && i.severity === "error");
@@ -96,13 +96,13 @@ export function validatePlan(
   const search = get("search") ? readSearch(reader, get("search")!) : undefined;
   const failFast = f.get<boolean>("fail_fast");
   const slos = get("slo")
-    ? readSlos(
-      reader,
-      get("slo")!,
+    ? readSlos(reader, get("slo")!, {
       load,
-      requestsOk ? requests : undefined,
-      get("search") !== undefined,
-    )
+      stages: binding,
+      requests: requestsOk ? requests : undefined,
+      labels,
+      hasSearch: get("search") !== undefined,
+    })
     : [];
 
   for (const slo of slos) {

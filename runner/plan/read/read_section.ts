@@ -20,6 +20,7 @@ export class Section {
   constructor(
     readonly reader: PlanReader,
     readonly name: SectionName,
+    readonly node: YamlNode,
     readonly path: string,
     readonly entries: ReadonlyMap<string, YamlEntry>,
   ) {}
@@ -77,7 +78,7 @@ export function readSection(
     const at = spec.path === "" ? key : path;
     reader.error(node, at, fill(spec.missing.message), fill(spec.missing.hint));
   }
-  return new Section(reader, name, path, entries);
+  return new Section(reader, name, node, path, entries);
 }
 
 function defaultOf(spec: KeySpec): KeyValue | undefined {

@@ -70,7 +70,10 @@ export function readDefaults(reader: PlanReader, node: YamlNode, scope: Template
   };
 }
 
-/** Reads the `requests` list. */
+/**
+ * Reads the `requests` list: the valid requests, and every request's label, also of a broken
+ * request (undefined when one cannot be told).
+ */
 export function readRequests(
   reader: PlanReader,
   node: YamlNode,
@@ -78,20 +81,24 @@ export function readRequests(
   defaults: { headers: PlanHeader[]; timeoutMs?: number },
   ctx: PlanContext,
   scope: TemplateScope,
-): PlanRequest[] {
+): { requests: PlanRequest[]; labels?: string[] } {
   const items = reader.list(node, "requests");
-  if (items === undefined) return [];
+  if (items === undefined) return { requests: [] };
   if (items.length === 0) {
     reader.error(node, "requests", "`requests` is empty", "add at least one request");
   }
   const out: PlanRequest[] = [];
   const labels = new Map<string, YamlNode>();
+  let known: string[] | undefined = [];
   items.forEach((item, i) => {
     const path = join("requests", i);
     const read = readRequest(reader, item, path, "request", target, defaults, ctx, scope);
-    if (read === undefined) return;
-    const { fields: f, request, label } = read;
-    const nameNode = f.at("name");
+    const { fields: f, request, label } = read ?? {};
+    const nameNode = f?.at("name");
+    // A label made of a broken method or URL is not the one meant.
+    if (label !== undefined && (nameNode || request)) known?.push(label);
+    else known = undefined;
+    if (f === undefined) return;
     if (label !== undefined && labels.has(label)) {
       reader.error(
         nameNode ?? item,
@@ -114,7 +121,7 @@ export function readRequests(
     }
     out.push({ ...request, weight });
   });
-  return out;
+  return { requests: out, ...(known ? { labels: known } : {}) };
 }
 
 /**

@@ -11,18 +11,30 @@ import { didYouMean } from "../read/did_you_mean.ts";
 import { parseSlo } from "./parse_slo.ts";
 import { join, type PlanReader } from "../read/plan_reader.ts";
 import { requestsToPass, requestsToPassSlo } from "./sample_sufficiency.ts";
-import type { PlanLoad, PlanRequest, PlanStage, Slo } from "../types.ts";
+import type { PlanLoad, PlanRequest, Slo, StageBinding } from "../types.ts";
 import { formatDurationMs, formatRatePerSec } from "../units.ts";
 import { plannedRequests } from "../validate_load.ts";
 
-/** Reads the `slo` list against the plan's stages and requests (either may be unknown if broken). */
-export function readSlos(
-  reader: PlanReader,
-  node: YamlNode,
-  load: PlanLoad | undefined,
-  requests: PlanRequest[] | undefined,
-  hasSearch = false,
-): Slo[] {
+/** What the `slo` list is read against: each part undefined when it is too broken to tell. */
+export interface SloContext {
+  /** The load, when it is valid. */
+  load?: PlanLoad;
+  /** What an `at` rate binds to, also when a stage is broken. */
+  stages?: StageBinding[];
+  /** The requests, when they are all valid. */
+  requests?: PlanRequest[];
+  /** Every request's label, also when a request is broken. */
+  labels?: string[];
+  hasSearch: boolean;
+}
+
+/**
+ * Reads the `slo` list against the plan's stages and requests: an unknown `at` rate or `for`
+ * label is reported together with the stage's or request's own errors.
+ */
+export function readSlos(reader: PlanReader, node: YamlNode, plan: SloContext): Slo[] {
+  const { load, requests, labels, hasSearch } = plan;
+  const stages = load?.stages ?? plan.stages;
   const items = reader.list(node, "slo");
   if (items === undefined) return [];
   const out: Slo[] = [];
@@ -39,8 +51,7 @@ export function readSlos(
       return;
     }
     const slo: Slo = { ...parsed.value, line: item.pos.line };
-    if (slo.label !== undefined && requests !== undefined) {
-      const labels = requests.map((r) => r.label);
+    if (slo.label !== undefined && labels !== undefined) {
       if (!labels.includes(slo.label)) {
         const guess = didYouMean(slo.label, labels);
         reader.error(
@@ -61,7 +72,7 @@ export function readSlos(
       );
       return;
     }
-    if (load !== undefined && !checkBinding(reader, item, path, slo, load)) return;
+    if (stages !== undefined && !checkBinding(reader, item, path, slo, stages)) return;
     if (load !== undefined && requests !== undefined) {
       warnIfTooShort(reader, item, path, slo, load, requests);
     }
@@ -72,9 +83,12 @@ export function readSlos(
 }
 
 /** The stages an SLO judges: the constant stages at its rate, or every non-warmup stage. */
-export function stagesForSlo(slo: Pick<Slo, "atRatePerSec">, stages: PlanStage[]): PlanStage[] {
+export function stagesForSlo<S extends StageBinding>(
+  slo: Pick<Slo, "atRatePerSec">,
+  stages: readonly S[],
+): S[] {
   if (slo.atRatePerSec === undefined) return stages.filter((s) => !s.warmup);
-  return stages.filter((s) =>
+  return stages.filter((s: StageBinding) =>
     !s.warmup && s.kind === "constant" && sameRate(s.ratePerSec, slo.atRatePerSec!)
   );
 }
@@ -84,17 +98,17 @@ function checkBinding(
   item: YamlNode,
   path: string,
   slo: Slo,
-  load: PlanLoad,
+  stages: readonly StageBinding[],
 ): boolean {
-  if (slo.atRatePerSec === undefined || stagesForSlo(slo, load.stages).length > 0) return true;
+  if (slo.atRatePerSec === undefined || stagesForSlo(slo, stages).length > 0) return true;
   const rate = formatRatePerSec(slo.atRatePerSec);
-  const warm = load.stages.some((s) =>
+  const warm = stages.some((s) =>
     s.kind === "constant" && s.warmup && sameRate(s.ratePerSec, slo.atRatePerSec!)
   );
   const rates = [
     ...new Set(
-      load.stages.filter((s) => s.kind === "constant" && !s.warmup).map((s) =>
-        formatRatePerSec((s as { ratePerSec: number }).ratePerSec)
+      stages.flatMap((s) =>
+        s.kind === "constant" && !s.warmup ? [formatRatePerSec(s.ratePerSec)] : []
       ),
     ),
   ];
