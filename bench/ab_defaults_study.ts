@@ -26,8 +26,8 @@
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { ENGINE_V8_FLAGS } from "../runner/engine/v8_flags.ts";
-import { judgePaired, type PairedCheck } from "../runner/gates/paired_comparison.ts";
-import { isSufficient } from "../runner/gates/tail_samples.ts";
+import { judgePaired, type PairedCheck } from "../runner/gates/ab/paired_comparison.ts";
+import { isSufficient } from "../runner/gates/stats/tail_samples.ts";
 import { loadAverage, startNeighbour } from "./_neighbour.ts";
 import { mulberry32 } from "../runner/ab/round_order.ts";
 

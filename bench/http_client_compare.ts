@@ -17,8 +17,8 @@
 import http from "node:http";
 import process from "node:process";
 import { parseArgs } from "node:util";
-import { Http1Connection } from "../runner/engine/http1_connection.ts";
-import { prepareRequest } from "../runner/engine/http1_request.ts";
+import { Http1Connection } from "../runner/engine/socket/http1_connection.ts";
+import { prepareRequest } from "../runner/engine/http1/http1_request.ts";
 import { PERFORMANCE_CLOCK, type ResponseOutcome } from "../runner/engine/types.ts";
 
 /** Upper bound on requests per client and run, so no loop is unbounded. */

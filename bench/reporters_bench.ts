@@ -10,7 +10,7 @@ import type { Completion } from "../runner/recorder/recorder.ts";
 import { buildResult } from "../runner/result/build_result.ts";
 import type { RunResult } from "../runner/model/run_result.ts";
 import { scheduleAndRecorder } from "../tests/_helpers/result_fixtures.ts";
-import { evaluateSlos } from "../runner/gates/evaluate_slos.ts";
+import { evaluateSlos } from "../runner/gates/slo/evaluate_slos.ts";
 import { renderReport } from "../reporters/write_reports.ts";
 import { REPORT_FORMATS } from "../reporters/report_formats.ts";
 

@@ -16,7 +16,7 @@
  */
 import process from "node:process";
 import { parseArgs } from "node:util";
-import { createAtomicsWaker } from "../runner/engine/atomics_waker.ts";
+import { createAtomicsWaker } from "../runner/engine/timing/atomics_waker.ts";
 
 interface Variant {
   intervalUs: number;

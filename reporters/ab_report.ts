@@ -6,10 +6,10 @@
  *
  * @module
  */
-import { formatChange, formatChangeRange } from "../runner/gates/format_change.ts";
+import { formatChange, formatChangeRange } from "../runner/gates/regression/mod.ts";
 import { regressionOnlyWarning } from "../runner/gates/fail_on.ts";
 import { formatMetric } from "../runner/gates/format_metric.ts";
-import { median } from "../runner/gates/prediction_bound.ts";
+import { median } from "../runner/gates/stats/mod.ts";
 import type { AbResult } from "../runner/model/ab_result.ts";
 import { markdownText } from "./markdown_escape.ts";
 import { markdownTable } from "./markdown_table.ts";

@@ -84,3 +84,79 @@ Deno.test("the layer test sees a backward import when there is one", async () =>
   assert.equal(layerOf("runner/version.ts"), 2);
   assert.equal(layerOf("elsewhere/x.ts"), -1);
 });
+
+/** The rooms: sub-folders of a layer with a `mod.ts` naming their public surface. */
+function rooms(files: string[]): string[] {
+  const folders = new Set(files.filter((f) => f.endsWith("/mod.ts")).map((f) => dirname(f)));
+  return [...folders].filter((folder) => !LAYERS.includes(folder)).sort();
+}
+
+/** Imports from outside a room into it that skip its `mod.ts`, and imports of `_private.ts` files. */
+async function roomViolations(
+  files: string[],
+  imports: (file: string) => Promise<string[]> = importsOf,
+): Promise<string[]> {
+  const roomList = rooms(files);
+  const found: string[] = [];
+  for (const file of files) {
+    for (const target of await imports(file)) {
+      const folder = dirname(target);
+      const base = target.slice(folder.length + 1);
+      const inside = dirname(file) === folder || dirname(file).startsWith(`${folder}/`);
+      if (base.startsWith("_") && !inside) found.push(`${file} -> ${target} (private)`);
+      if (roomList.includes(folder) && !inside && base !== "mod.ts") {
+        found.push(`${file} -> ${target} (not through ${folder}/mod.ts)`);
+      }
+    }
+  }
+  return found.sort();
+}
+
+/** Folders being given rooms in this change; removed once they have them. */
+const PENDING = ["runner/plan", "reporters"];
+const pending = (line: string) =>
+  PENDING.some((p) => line.includes(`${p}/`) || line.startsWith(`${p}:`));
+
+Deno.test("code outside a room imports it only through its mod.ts, never a _private file", async () => {
+  const files = (await Promise.all(["runner", "reporters", "ci"].map(sourceFiles))).flat();
+  assert.ok(rooms(files).includes("runner/gates/stats"));
+  assert.deepEqual((await roomViolations(files)).filter((v) => !pending(v)), []);
+});
+
+Deno.test("the room check sees an import past a room's mod.ts or into a private file", async () => {
+  const files = [
+    "runner/gates/stats/mod.ts",
+    "runner/gates/stats/holm.ts",
+    "runner/gates/stats/_sum.ts",
+    "runner/gates/judge_run.ts",
+    "runner/gates/regression/regression.ts",
+  ];
+  const imports: Record<string, string[]> = {
+    "runner/gates/stats/mod.ts": ["runner/gates/stats/holm.ts"],
+    "runner/gates/stats/holm.ts": ["runner/gates/stats/_sum.ts"],
+    "runner/gates/judge_run.ts": ["runner/gates/stats/holm.ts", "runner/gates/stats/mod.ts"],
+    "runner/gates/regression/regression.ts": ["runner/gates/stats/_sum.ts"],
+  };
+  assert.deepEqual(await roomViolations(files, (f) => Promise.resolve(imports[f] ?? [])), [
+    "runner/gates/judge_run.ts -> runner/gates/stats/holm.ts (not through runner/gates/stats/mod.ts)",
+    "runner/gates/regression/regression.ts -> runner/gates/stats/_sum.ts (not through runner/gates/stats/mod.ts)",
+    "runner/gates/regression/regression.ts -> runner/gates/stats/_sum.ts (private)",
+  ]);
+});
+
+/** At most this many files directly in one source folder; past it, the folder gets rooms. */
+const MAX_FILES_PER_FOLDER = 16;
+
+Deno.test("no source folder holds more than ~15 files directly", async () => {
+  const files = (await Promise.all(["runner", "reporters", "ci", "bench"].map(sourceFiles))).flat();
+  const counts = new Map<string, number>();
+  for (const f of files) counts.set(dirname(f), (counts.get(dirname(f)) ?? 0) + 1);
+  const crowded = [...counts].filter(([, n]) => n > MAX_FILES_PER_FOLDER).map(([d, n]) =>
+    `${d}: ${n}`
+  );
+  assert.deepEqual(
+    crowded.filter((c) => !pending(c)),
+    [],
+    "give these folders rooms (sub-folders with a mod.ts)",
+  );
+});

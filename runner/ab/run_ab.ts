@@ -2,8 +2,8 @@
  * `tailgate ab`: the paired A/B comparison. Base and head run the plan's stages (warmup included)
  * in k rounds on this machine, in a random order within each round, one at a time (a target given
  * as a command is started just before its run and stopped after it); every run's result is kept;
- * the rounds are compared pairwise (runner/gates/ab_comparison.ts), and the SLOs are judged on
- * head's runs (runner/gates/ab_verdict.ts).
+ * the rounds are compared pairwise (runner/gates/ab/ab_comparison.ts), and the SLOs are judged on
+ * head's runs (runner/gates/ab/ab_verdict.ts).
  *
  * @module
  */
@@ -11,10 +11,10 @@ import { join } from "node:path";
 import { judge } from "../api/judge.ts";
 import { runPlan } from "../api/run_plan.ts";
 import { StepFailure } from "../session/mod.ts";
-import { compareRounds, type RoundPair } from "../gates/ab_comparison.ts";
+import { compareRounds, type RoundPair } from "../gates/ab/mod.ts";
 import { mergeEncodedHistograms } from "../hdr/mod.ts";
-import { abVerdict, headSloVerdicts } from "../gates/ab_verdict.ts";
-import type { RegressionMetric } from "../gates/regression.ts";
+import { abVerdict, headSloVerdicts } from "../gates/ab/mod.ts";
+import type { RegressionMetric } from "../gates/regression/mod.ts";
 import {
   AB_SCHEMA,
   AB_VERSION,

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { type CertainFailure, failFastWatch } from "../gates/fail_fast_watch.ts";
+import { type CertainFailure, failFastWatch } from "../gates/fail_fast/mod.ts";
 import { collectEnvironment } from "../result/environment.ts";
 import { buildResult } from "../result/build_result.ts";
 import type { Environment, RunResult } from "../model/run_result.ts";
@@ -35,7 +35,7 @@ export interface RunPlanOptions {
   /** The machine's fingerprint, when already collected (runs of one process share it). */
   environment?: Environment;
   /**
-   * Stop once an SLO's failure is certain (runner/gates/fail_fast_watch.ts): the result is what
+   * Stop once an SLO's failure is certain (runner/gates/fail_fast/fail_fast_watch.ts): the result is what
    * ran until then, `run.stopReason` `fail_fast` and `run.stoppedBy` naming the SLO and why.
    */
   failFast?: boolean;

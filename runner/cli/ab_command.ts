@@ -11,19 +11,19 @@ import { renderAbHtml } from "../../reporters/ab_html.ts";
 import { renderAbJunit } from "../../reporters/ab_junit.ts";
 import { renderAbMarkdown, renderAbTerminal } from "../../reporters/ab_report.ts";
 import { DEFAULT_ROUNDS, runAb } from "../ab/run_ab.ts";
-import { MIN_ROUNDS } from "../gates/paired_comparison.ts";
+import { MIN_ROUNDS } from "../gates/ab/mod.ts";
 import { runExitCode } from "../gates/run_verdict.ts";
-import { undecidableTails } from "../gates/undecidable_tails.ts";
-import { AB_DEFAULT_MIN_TAIL_SAMPLES } from "../gates/ab_comparison.ts";
+import { undecidableTails } from "../gates/regression/mod.ts";
+import { AB_DEFAULT_MIN_TAIL_SAMPLES } from "../gates/ab/mod.ts";
 import { StepFailure } from "../session/mod.ts";
 import { EXIT_CODES, withIoFailures } from "../model/exit_codes.ts";
 import { parseDurationMs } from "../plan/units.ts";
 import { type FileToWrite, writeEach } from "../../reporters/write_reports.ts";
 import { type CommandOutcome, failed } from "./command.ts";
-import { checkOutDir } from "./out_dir.ts";
+import { checkOutDir } from "./output/mod.ts";
 import { planToRun } from "./plan_to_run.ts";
 import { OVERRIDE_HELP, OVERRIDE_OPTIONS, readOverrideArgs } from "./override_args.ts";
-import { argsError, failOnArg } from "./result_args.ts";
+import { argsError, failOnArg } from "./args/mod.ts";
 
 /** The help of `tailgate ab`. */
 export const AB_HELP = `Usage: tailgate ab <plan.yaml> --base URL --head URL [options]

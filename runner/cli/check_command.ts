@@ -12,7 +12,7 @@ import { inertLines } from "../plan/printable.ts";
 import type { PlanIssue } from "../plan/types.ts";
 import { captureSourceText } from "../session/mod.ts";
 import { EXIT_CODES } from "../model/exit_codes.ts";
-import { undecidableTails } from "../gates/undecidable_tails.ts";
+import { undecidableTails } from "../gates/regression/mod.ts";
 import { type CommandOutcome, failed } from "./command.ts";
 
 /** The help of `tailgate check`. */

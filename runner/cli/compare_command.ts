@@ -6,16 +6,16 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { baselineRunFrom } from "../gates/baseline_store.ts";
-import { BASELINE_SCHEMA, BASELINE_VERSION } from "../gates/baseline_types.ts";
-import { formatChange } from "../gates/format_change.ts";
+import { baselineRunFrom } from "../gates/baseline/mod.ts";
+import { BASELINE_SCHEMA, BASELINE_VERSION } from "../gates/baseline/mod.ts";
+import { formatChange } from "../gates/regression/mod.ts";
 import { formatMetric } from "../gates/format_metric.ts";
 import { gateExitCode } from "../gates/gate_exit_code.ts";
-import { evaluateRegression, type RegressionMetric } from "../gates/regression.ts";
+import { evaluateRegression, type RegressionMetric } from "../gates/regression/mod.ts";
 import { errorTotal } from "../recorder/request_counts.ts";
 import { readRunResultFile } from "../result/read_run_result.ts";
 import type { LabelResult, RunResult, StageResult, Verdict } from "../model/run_result.ts";
-import { argsError } from "./result_args.ts";
+import { argsError } from "./args/mod.ts";
 import { EXIT_CODES } from "../model/exit_codes.ts";
 import type { CommandOutcome } from "./command.ts";
 import { markdownText } from "../../reporters/markdown_escape.ts";

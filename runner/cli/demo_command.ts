@@ -10,7 +10,7 @@ import { spawnTarget } from "../target/spawn_target.ts";
 import { type RunOutcome, runPlanCommand } from "./run_command.ts";
 import { REPORT_FORMATS } from "../../reporters/report_formats.ts";
 import { parseArgs } from "node:util";
-import { argsError } from "./result_args.ts";
+import { argsError } from "./args/mod.ts";
 
 /** The stall the demo target is started with: frozen for 1 s in every 5 s. */
 export const DEMO_TARGET_ARGS = ["--mode", "stall", "--stall", "1s", "--period", "5s"];

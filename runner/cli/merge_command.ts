@@ -10,9 +10,9 @@ import { readRunResultFile } from "../result/read_run_result.ts";
 import type { RunResult } from "../model/run_result.ts";
 import { failed } from "./command.ts";
 import { finishResult } from "./finish_result.ts";
-import { checkOutDir } from "./out_dir.ts";
-import { outOverlap } from "./out_overlap.ts";
-import { argsError, readResultArgs, RESULT_ARG_OPTIONS } from "./result_args.ts";
+import { checkOutDir } from "./output/mod.ts";
+import { outOverlap } from "./output/mod.ts";
+import { argsError, readResultArgs, RESULT_ARG_OPTIONS } from "./args/mod.ts";
 import type { RunOutcome } from "./run_command.ts";
 
 /** The help of `tailgate merge`. */

@@ -12,8 +12,8 @@ import { writeReports } from "../../reporters/write_reports.ts";
 import { renderTerminal } from "../../reporters/terminal.ts";
 import { EXIT_CODES, withIoFailures } from "../model/exit_codes.ts";
 import { defaultColor } from "./finish_result.ts";
-import { argsError, colorChoice } from "./result_args.ts";
-import { outOverlap } from "./out_overlap.ts";
+import { argsError, colorChoice } from "./args/mod.ts";
+import { outOverlap } from "./output/mod.ts";
 import type { CommandOutcome } from "./command.ts";
 
 /** The help of `tailgate report`. */

@@ -6,8 +6,8 @@
  * @module
  */
 import { retarget } from "../plan/retarget.ts";
-import type { AdHocPlan } from "./adhoc_plan.ts";
-import { adHocRun, formatAdHocIssue } from "./adhoc_issues.ts";
+import type { AdHocPlan } from "./args/mod.ts";
+import { adHocRun, formatAdHocIssue } from "./args/mod.ts";
 import type { PlanIssue } from "../plan/types.ts";
 import { OVERRIDE_HELP, OVERRIDE_OPTIONS, readOverrideArgs } from "./override_args.ts";
 import type { PlanOverrides } from "../plan/overrides/plan_overrides.ts";
@@ -27,23 +27,23 @@ import { StepFailure } from "../session/mod.ts";
 import { type CommandOutcome, failed } from "./command.ts";
 import { finishResult } from "./finish_result.ts";
 import { planToRun } from "./plan_to_run.ts";
-import { readCaCerts } from "./ca_certs.ts";
-import { checkOutDir } from "./out_dir.ts";
-import { outOverlap } from "./out_overlap.ts";
+import { readCaCerts } from "./args/mod.ts";
+import { checkOutDir } from "./output/mod.ts";
+import { outOverlap } from "./output/mod.ts";
 import {
   argsError,
   readResultArgs,
   RESULT_ARG_OPTIONS,
   type ResultOutputOptions,
-} from "./result_args.ts";
-import { parseShard, parseStartAt } from "./shard_args.ts";
+} from "./args/mod.ts";
+import { parseShard, parseStartAt } from "./args/mod.ts";
 import {
   readStartArgs,
   START_HELP,
   START_OPTIONS,
   startRunService,
   type StartSpec,
-} from "./run_service.ts";
+} from "./args/mod.ts";
 
 /** Options of a run: the plan, how to reach its target, its share, and the shared ones. */
 export interface RunOptions extends ResultOutputOptions {

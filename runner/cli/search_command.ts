@@ -9,27 +9,27 @@
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { checkTarget } from "../engine/preflight.ts";
-import { BaselineError } from "../gates/baseline_store.ts";
-import { DEFAULT_BASELINE_DIR } from "../gates/baseline_types.ts";
+import { BaselineError } from "../gates/baseline/mod.ts";
+import { DEFAULT_BASELINE_DIR } from "../gates/baseline/mod.ts";
 import {
   appendSearchHistory,
   loadSearchHistory,
   searchHistoryPath,
-} from "../gates/search_history.ts";
+} from "../gates/baseline/mod.ts";
 import { EXIT_CODES, withIoFailures } from "../model/exit_codes.ts";
 import { formatDurationMs, formatRatePerSec } from "../plan/units.ts";
 import { runSearch } from "../search/run_search.ts";
 import { renderSearchTerminal } from "../../reporters/search_report.ts";
-import { writeSearchFiles } from "./search_files.ts";
+import { writeSearchFiles } from "./output/mod.ts";
 import { type CommandOutcome, failed } from "./command.ts";
-import { readCaCerts } from "./ca_certs.ts";
-import { checkOutDir } from "./out_dir.ts";
-import { outOverlap } from "./out_overlap.ts";
+import { readCaCerts } from "./args/mod.ts";
+import { checkOutDir } from "./output/mod.ts";
+import { outOverlap } from "./output/mod.ts";
 import { planToRun } from "./plan_to_run.ts";
-import { argsError } from "./result_args.ts";
+import { argsError } from "./args/mod.ts";
 import { retarget } from "../plan/retarget.ts";
 import { searchExhaustion } from "../search/search_exhaustion.ts";
-import { readStartArgs, START_HELP, START_OPTIONS, startRunService } from "./run_service.ts";
+import { readStartArgs, START_HELP, START_OPTIONS, startRunService } from "./args/mod.ts";
 import { StepFailure } from "../session/mod.ts";
 import { stepFailed } from "./run_command.ts";
 

@@ -6,7 +6,7 @@
  * @module
  */
 import type { ErrorKind } from "../model/run_result.ts";
-import { responseOutcome } from "./http1_errors.ts";
+import { responseOutcome } from "./http1/mod.ts";
 import type { ResponseOutcome } from "./types.ts";
 
 /**

@@ -11,7 +11,7 @@
  * @module
  */
 import type { SloOperator } from "../plan/types.ts";
-import { binomialLowerTail, binomialUpperTail } from "./binomial.ts";
+import { binomialLowerTail, binomialUpperTail } from "./stats/mod.ts";
 
 /** A gate's outcome under the rule. */
 export type GateDecision = "pass" | "fail" | "inconclusive";

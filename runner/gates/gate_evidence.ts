@@ -9,7 +9,7 @@ import type { SloMetric } from "../plan/types.ts";
 import type { Histogram } from "../hdr/mod.ts";
 import { errorTotal } from "../recorder/request_counts.ts";
 import type { RequestCounts, RunResult } from "../model/run_result.ts";
-import { binomialInterval } from "./binomial.ts";
+import { binomialInterval } from "./stats/mod.ts";
 import type { GateEvidence } from "./decision_rule.ts";
 import { latenessLimitUs } from "../result/tool_health.ts";
 import { scheduleShortfall } from "./generator_allowance.ts";

@@ -15,19 +15,15 @@ import {
   fingerprintMismatch,
   historyName,
   loadBaseline,
-} from "./baseline_store.ts";
-import {
-  applyConfirmation,
-  type ConfirmOptions,
-  regressionsToConfirm,
-} from "./confirm_regressions.ts";
-import { baselineDamage } from "./baseline_damage.ts";
-import { evaluateSlos } from "./evaluate_slos.ts";
-import { implicitErrorGate } from "./implicit_error_gate.ts";
-import { evaluateRegression, type RegressionMetric } from "./regression.ts";
+} from "./baseline/mod.ts";
+import { applyConfirmation, type ConfirmOptions, regressionsToConfirm } from "./regression/mod.ts";
+import { baselineDamage } from "./baseline/mod.ts";
+import { evaluateSlos } from "./slo/mod.ts";
+import { implicitErrorGate } from "./slo/mod.ts";
+import { evaluateRegression, type RegressionMetric } from "./regression/mod.ts";
 import { soundnessVerdicts } from "./run_soundness.ts";
 import { computeRunVerdict } from "./run_verdict.ts";
-import { unmatchedStages } from "./stage_match.ts";
+import { unmatchedStages } from "./regression/mod.ts";
 
 /** Options of {@linkcode judgeRun}. */
 export interface JudgeOptions {

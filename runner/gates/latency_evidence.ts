@@ -8,7 +8,7 @@
 import type { SloMetric } from "../plan/types.ts";
 import type { Histogram } from "../hdr/mod.ts";
 import type { ToolHealth } from "../model/run_result.ts";
-import { censoredPercentile } from "./censored_percentile.ts";
+import { censoredPercentile } from "./stats/mod.ts";
 import { generatorAllowance, generatorAllowanceOfMean } from "./generator_allowance.ts";
 
 /** A latency figure and its interval (us); Infinity where failures decide it. */

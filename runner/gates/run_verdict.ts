@@ -14,7 +14,7 @@ import { EXIT_CODES, type ExitCode } from "../model/exit_codes.ts";
 import { DEFAULT_FAIL_ON, type FailOn, failsUnder, type VerdictScope } from "./fail_on.ts";
 import type { RunResult, RunVerdict, Verdict, VerdictStatus } from "../model/run_result.ts";
 import { targetLost } from "./target_lost.ts";
-import { failFastReason, soundFailFastStop, type StoppedRun } from "./fail_fast_verdict.ts";
+import { failFastReason, soundFailFastStop, type StoppedRun } from "./fail_fast/mod.ts";
 
 /** Statuses from the worst to the best, the order reports list verdicts in when they sort. */
 export const STATUS_SEVERITY: readonly VerdictStatus[] = [

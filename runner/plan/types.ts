@@ -339,7 +339,7 @@ export interface ResolvedPlan {
   slos: Slo[];
   /**
    * `allow_errors: true`: no implicit `error_rate <= 1%` gate for a plan without an `error_rate`
-   * SLO (runner/gates/implicit_error_gate.ts); absent means false.
+   * SLO (runner/gates/slo/implicit_error_gate.ts); absent means false.
    */
   allowErrors?: boolean;
   /** The plan's data files (`data`), when it has any. */

@@ -1,5 +1,5 @@
 /**
- * The counts a progress report carries for fail-fast (runner/gates/fail_fast_watch.ts): per stage
+ * The counts a progress report carries for fail-fast (runner/gates/fail_fast/fail_fast_watch.ts): per stage
  * and request label, and per open 1 s interval of intended send time and label, how many requests
  * were taken from the schedule, answered as expected, and failed so far. Requests taken and neither
  * answered nor failed are outstanding. Flat arrays, three numbers per group, so a worker posts them

@@ -66,7 +66,7 @@ export interface RecordedRun {
    */
   engineStall: EncodedHistogram;
   /**
-   * The platform-hiccup probe's oversleeps (engine/hiccup_worker.ts): what the machine did to a
+   * The platform-hiccup probe's oversleeps (engine/timing/hiccup_worker.ts): what the machine did to a
    * thread that only sleeps 1 ms at a time. Empty when the run had no probe (tests).
    */
   platformHiccup: EncodedHistogram;

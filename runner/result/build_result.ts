@@ -5,7 +5,7 @@
  * @module
  */
 import { withTimeDomain } from "./time_domain.ts";
-import { OUT_OF_DESCRIPTORS_NOTE } from "../engine/http1_errors.ts";
+import { OUT_OF_DESCRIPTORS_NOTE } from "../engine/http1/mod.ts";
 import type { ResolvedPlan } from "../plan/types.ts";
 import { HISTOGRAM_CONFIG } from "../hdr/histogram_config.ts";
 import type { EngineRun } from "../run/run_engine.ts";

@@ -13,7 +13,7 @@ import { TallySum } from "../recorder/live_tally.ts";
 import type { ShardSpec } from "../schedule/build_schedule.ts";
 import { type EngineRun, type Progress, runEngine } from "./run_engine.ts";
 import type { FromEngineWorker, ToEngineWorker } from "./engine_worker.ts";
-import { ioChoice, nativeTarget } from "../engine/native_target.ts";
+import { ioChoice, nativeTarget } from "../engine/native/mod.ts";
 
 /** How far ahead of "now" workers start their schedule once all are ready (ms). */
 const START_LEAD_MS = 20;

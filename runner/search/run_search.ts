@@ -9,8 +9,8 @@
  */
 import { judge } from "../api/judge.ts";
 import { formatMetric } from "../gates/format_metric.ts";
-import type { SearchHistoryEntry } from "../gates/search_history.ts";
-import { judgeSearchRegression, searchRegressionLimit } from "../gates/search_regression.ts";
+import type { SearchHistoryEntry } from "../gates/baseline/mod.ts";
+import { judgeSearchRegression, searchRegressionLimit } from "../gates/regression/mod.ts";
 import { runPlan } from "../api/run_plan.ts";
 import { StepFailure } from "../session/mod.ts";
 import type { Environment, FailFastStop, RunResult } from "../model/run_result.ts";
@@ -46,7 +46,7 @@ export interface SearchOptions {
   environment?: Environment;
   /** How the pause between steps is taken (tests pass a faster one). */
   sleep?: (ms: number) => Promise<void>;
-  /** The plan's past searches: the rate found is judged against them (runner/gates/search_regression.ts). */
+  /** The plan's past searches: the rate found is judged against them (runner/gates/regression/search_regression.ts). */
   history?: readonly SearchHistoryEntry[];
 }
 

@@ -17,7 +17,7 @@ interface Sleep {
  *
  * @example
  * ```ts
- * import { createAtomicsWaker } from "../engine/atomics_waker.ts";
+ * import { createAtomicsWaker } from "../engine/timing/mod.ts";
  * import { PERFORMANCE_CLOCK } from "../engine/types.ts";
  * import { PreciseSleeper } from "./precise_sleeper.ts";
  * const sleeper = new PreciseSleeper(await createAtomicsWaker(), PERFORMANCE_CLOCK);

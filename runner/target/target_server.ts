@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { createAtomicsWaker } from "../engine/atomics_waker.ts";
+import { createAtomicsWaker } from "../engine/timing/mod.ts";
 import { PERFORMANCE_CLOCK } from "../engine/types.ts";
 import { PreciseSleeper } from "./precise_sleeper.ts";
 import { listenRawHttp1, type RawReply } from "./raw_http1_server.ts";

@@ -4,9 +4,9 @@
  *
  * @module
  */
-import { compareRounds } from "../../runner/gates/ab_comparison.ts";
-import { abVerdict, headSloVerdicts } from "../../runner/gates/ab_verdict.ts";
-import { evaluateSlos } from "../../runner/gates/evaluate_slos.ts";
+import { compareRounds } from "../../runner/gates/ab/ab_comparison.ts";
+import { abVerdict, headSloVerdicts } from "../../runner/gates/ab/ab_verdict.ts";
+import { evaluateSlos } from "../../runner/gates/slo/evaluate_slos.ts";
 import { mergeEncodedHistograms } from "../../runner/hdr/mod.ts";
 import { AB_SCHEMA, AB_VERSION, type AbResult } from "../../runner/model/ab_result.ts";
 import type { RunResult } from "../../runner/model/run_result.ts";

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { evaluateSlos } from "../../runner/gates/evaluate_slos.ts";
+import { evaluateSlos } from "../../runner/gates/slo/evaluate_slos.ts";
 import { toEncodedHistogram } from "../../runner/hdr/encoded_histogram.ts";
 import { buildResult } from "../../runner/result/build_result.ts";
 import type { BaselineReference, RunResult } from "../../runner/model/run_result.ts";

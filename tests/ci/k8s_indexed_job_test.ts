@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { INPUT_DEFAULTS } from "../../ci/action/action_inputs.ts";
-import { parseShard } from "../../runner/cli/shard_args.ts";
+import { parseShard } from "../../runner/cli/args/shard_args.ts";
 import { REPORT_FILES } from "../../reporters/report_formats.ts";
 import { asObject, yamlDocuments, type YamlObject } from "../_helpers/yaml_value.ts";
 

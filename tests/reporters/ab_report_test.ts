@@ -8,7 +8,7 @@ import { HOSTILE_PLAN_TEXT, markdownProblems } from "../_helpers/markdown_assert
 import { xunitProblems } from "../_helpers/junit_xsd.ts";
 import { ignoreWithout } from "../_helpers/test_tools.ts";
 import { xpath } from "../_helpers/xmllint.ts";
-import { abVerdict, headSloVerdicts } from "../../runner/gates/ab_verdict.ts";
+import { abVerdict, headSloVerdicts } from "../../runner/gates/ab/ab_verdict.ts";
 import { judgeRun } from "../../runner/gates/judge_run.ts";
 import { gateResult, scaledUs } from "../_helpers/gate_fixtures.ts";
 

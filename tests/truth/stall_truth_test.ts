@@ -8,7 +8,7 @@
  * before it shifts the phase, not the distribution).
  */
 import assert from "node:assert/strict";
-import { openLibcNet } from "../../runner/engine/libc_net.ts";
+import { openLibcNet } from "../../runner/engine/native/libc_net.ts";
 import { startTargetProcess } from "../_helpers/target_process.ts";
 import { offTruth, runAgainst, STALL_TARGET_ARGS, STALL_TRUTH } from "../_helpers/truth.ts";
 

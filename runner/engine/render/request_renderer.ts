@@ -11,7 +11,7 @@ import type { PlanRequest, PlanVar, ResolvedPlan, TemplatePart } from "../../pla
 import type { PreparedRequest } from "../types.ts";
 import { type DataUse, RowCursor } from "../../schedule/data_rows.ts";
 import { choiceIndexAt, drawVar, uuidWords } from "../../schedule/draw_values.ts";
-import { headLayout, USER_AGENT_LINE } from "../http1_request.ts";
+import { headLayout, USER_AGENT_LINE } from "../http1/mod.ts";
 import { ByteWriter } from "./byte_writer.ts";
 import { EncodedColumn, encodeText } from "./encoded_values.ts";
 

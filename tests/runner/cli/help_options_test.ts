@@ -4,7 +4,7 @@ import { COMPARE_HELP, COMPARE_OPTIONS } from "../../../runner/cli/compare_comma
 import { DEMO_HELP, DEMO_OPTIONS, parseDemoArgs } from "../../../runner/cli/demo_command.ts";
 import { MERGE_HELP } from "../../../runner/cli/merge_command.ts";
 import { REPORT_HELP, REPORT_OPTIONS } from "../../../runner/cli/report_command.ts";
-import { RESULT_ARG_OPTIONS } from "../../../runner/cli/result_args.ts";
+import { RESULT_ARG_OPTIONS } from "../../../runner/cli/args/result_args.ts";
 import { RUN_HELP, RUN_OPTIONS } from "../../../runner/cli/run_command.ts";
 import { SEARCH_HELP, SEARCH_OPTIONS } from "../../../runner/cli/search_command.ts";
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { Dispatcher } from "../../../runner/engine/dispatcher.ts";
-import { FakeClock } from "../../../runner/engine/fake_clock.ts";
-import { ManualWaker } from "../../../runner/engine/manual_waker.ts";
+import { FakeClock } from "../../_helpers/fake_clock.ts";
+import { ManualWaker } from "../../_helpers/manual_waker.ts";
 import type { Connection, PreparedRequest, ResponseOutcome } from "../../../runner/engine/types.ts";
 import type { ErrorKind } from "../../../runner/model/run_result.ts";
 import { decodeHistogram } from "../../../runner/hdr/hdr_codec.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { openLibcNet } from "../../../runner/engine/libc_net.ts";
+import { openLibcNet } from "../../../runner/engine/native/libc_net.ts";
 import { startTargetProcess } from "../../_helpers/target_process.ts";
 
 const SCRIPT = new URL("../../testdata/scripts/run_plan_with_few_descriptors.ts", import.meta.url)

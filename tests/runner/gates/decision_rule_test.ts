@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { binomialLowerTail } from "../../../runner/gates/binomial.ts";
+import { binomialLowerTail } from "../../../runner/gates/stats/binomial.ts";
 import { applyDecisionRule, requestsToDecide } from "../../../runner/gates/decision_rule.ts";
 
 const e = (low: number, high: number, generatorAllowance = 0, scheduleShortfall?: string) => ({

@@ -3,7 +3,7 @@ import {
   appendToBaseline,
   baselinePath,
   loadBaseline,
-} from "../../../runner/gates/baseline_store.ts";
+} from "../../../runner/gates/baseline/baseline_store.ts";
 import { gateExitCode } from "../../../runner/gates/gate_exit_code.ts";
 import { judgeRun } from "../../../runner/gates/judge_run.ts";
 import type { RunResult } from "../../../runner/model/run_result.ts";

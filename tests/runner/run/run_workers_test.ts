@@ -5,7 +5,7 @@ import { runEngine } from "../../../runner/run/run_engine.ts";
 import { stuckListener } from "../../_helpers/tcp_server.ts";
 import { decodeHistogram } from "../../../runner/hdr/hdr_codec.ts";
 import { parseText } from "../../_helpers/plan_fixtures.ts";
-import { openLibcNet } from "../../../runner/engine/libc_net.ts";
+import { openLibcNet } from "../../../runner/engine/native/libc_net.ts";
 
 Deno.test("workerCount() runs on the main thread below 4 cores and one worker per core above", () => {
   assert.equal(workerCount("auto", 2), 1);

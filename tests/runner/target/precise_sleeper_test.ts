@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { createAtomicsWaker } from "../../../runner/engine/atomics_waker.ts";
-import { FakeClock } from "../../../runner/engine/fake_clock.ts";
-import { ManualWaker } from "../../../runner/engine/manual_waker.ts";
+import { createAtomicsWaker } from "../../../runner/engine/timing/atomics_waker.ts";
+import { FakeClock } from "../../_helpers/fake_clock.ts";
+import { ManualWaker } from "../../_helpers/manual_waker.ts";
 import { PERFORMANCE_CLOCK } from "../../../runner/engine/types.ts";
 import { PreciseSleeper } from "../../../runner/target/precise_sleeper.ts";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { RenderAhead, RequestRenderer } from "../../../../runner/engine/render/mod.ts";
-import { prepareRequest } from "../../../../runner/engine/http1_request.ts";
+import { prepareRequest } from "../../../../runner/engine/http1/http1_request.ts";
 import { Schedule } from "../../../../runner/schedule/build_schedule.ts";
 import type { ResolvedPlan } from "../../../../runner/plan/types.ts";
 import { parseText } from "../../../_helpers/plan_fixtures.ts";

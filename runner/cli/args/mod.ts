@@ -1,0 +1,20 @@
+/**
+ * Command-line arguments shared by several commands: the ad-hoc plan made from flags, the result
+ * options, shards, CA certificates and `--start`.
+ *
+ * @module
+ */
+export { adHocRun, formatAdHocIssue } from "./adhoc_issues.ts";
+export type { AdHocPlan } from "./adhoc_plan.ts";
+export { readCaCerts } from "./ca_certs.ts";
+export {
+  argsError,
+  colorChoice,
+  failOnArg,
+  readResultArgs,
+  RESULT_ARG_OPTIONS,
+} from "./result_args.ts";
+export type { ResultOutputOptions } from "./result_args.ts";
+export { readStartArgs, START_HELP, START_OPTIONS, startRunService } from "./run_service.ts";
+export type { StartSpec } from "./run_service.ts";
+export { parseShard, parseStartAt } from "./shard_args.ts";

@@ -1,0 +1,173 @@
+/**
+ * The options `tailgate run` and `tailgate merge` share (where the reports go, which ones, the
+ * baseline, colour), read into what {@linkcode finishResult} takes.
+ *
+ * @module
+ */
+import { DEFAULT_BASELINE_DIR } from "../../gates/baseline/mod.ts";
+import { didYouMean } from "../../plan/read/did_you_mean.ts";
+import {
+  CLI_FAIL_ON_VALUES,
+  DEFAULT_FAIL_ON,
+  type FailOn,
+  readFailOn,
+} from "../../gates/fail_on.ts";
+import { DEFAULT_RUN_REPORTS, parseReportFormats } from "../../../reporters/report_formats.ts";
+import type { FinishOptions } from "../finish_result.ts";
+
+/**
+ * The shared options, as `node:util` `parseArgs` declares them.
+ *
+ * @example
+ * ```ts
+ * import { parseArgs } from "node:util";
+ * import { RESULT_ARG_OPTIONS } from "./result_args.ts";
+ * parseArgs({ args: ["--no-baseline"], options: RESULT_ARG_OPTIONS }).values["no-baseline"]; // true
+ * ```
+ */
+export const RESULT_ARG_OPTIONS = {
+  out: { type: "string" },
+  report: { type: "string" },
+  "report-url": { type: "string" },
+  "fail-on": { type: "string" },
+  "allow-inconclusive": { type: "boolean" },
+  /** The flag's name before result format 3 (`insufficient` became `inconclusive`). */
+  "allow-insufficient": { type: "boolean" },
+  baseline: { type: "string" },
+  "no-baseline": { type: "boolean" },
+  "update-baseline": { type: "boolean" },
+  color: { type: "boolean" },
+  "no-color": { type: "boolean" },
+} as const;
+
+/** What the shared options set: everything {@linkcode FinishOptions} has but `judge`. */
+export type ResultOutputOptions = Omit<FinishOptions, "judge" | "confirm">;
+
+/** The parsed values of {@linkcode RESULT_ARG_OPTIONS}. */
+export interface ResultArgValues {
+  out?: string;
+  report?: string;
+  "report-url"?: string;
+  "fail-on"?: string;
+  "allow-inconclusive"?: boolean;
+  "allow-insufficient"?: boolean;
+  baseline?: string;
+  "no-baseline"?: boolean;
+  "update-baseline"?: boolean;
+  color?: boolean;
+  "no-color"?: boolean;
+}
+
+/**
+ * Reads the shared options: defaults (./tailgate-out, html+junit+md, `.tailgate/baselines`), or
+ * the mistakes, each naming its option.
+ *
+ * @example
+ * ```ts
+ * import { readResultArgs } from "./result_args.ts";
+ * readResultArgs({ report: "html", "no-baseline": true });
+ * // { ok: true, options: { outDir: "tailgate-out", reports: ["html"], ... } }
+ * ```
+ */
+export function readResultArgs(
+  values: ResultArgValues,
+): { ok: true; options: ResultOutputOptions } | { ok: false; errors: string[] } {
+  const reports = values.report === undefined
+    ? { ok: true as const, formats: [...DEFAULT_RUN_REPORTS] }
+    : parseReportFormats(values.report);
+  if (!reports.ok) return { ok: false, errors: [`--report: ${reports.error}`] };
+  const failOn = failOnArg(values);
+  if (!failOn.ok) return { ok: false, errors: [failOn.error] };
+  const color = colorChoice(values);
+  return {
+    ok: true,
+    options: {
+      outDir: values.out ?? "tailgate-out",
+      reports: reports.formats,
+      ...(values["report-url"] ? { reportUrl: values["report-url"] } : {}),
+      failOn: failOn.failOn,
+      ...(values["no-baseline"] ? {} : { baselineDir: values.baseline ?? DEFAULT_BASELINE_DIR }),
+      updateBaseline: values["update-baseline"] ?? false,
+      ...(color === undefined ? {} : { color }),
+    },
+  };
+}
+
+/**
+ * `--fail-on` (fail_on.ts: `inconclusive`, `inconclusive-slo`, `fail`; default
+ * `inconclusive-slo`), or `--allow-inconclusive` (and its old name `--allow-insufficient`), which
+ * is `--fail-on fail`. Both at once, asking for different things, is a mistake.
+ *
+ * @example
+ * ```ts
+ * import { failOnArg } from "./result_args.ts";
+ * failOnArg({ "allow-inconclusive": true }); // { ok: true, failOn: "fail" }
+ * failOnArg({}); // { ok: true, failOn: "inconclusive-slo" }
+ * ```
+ */
+export function failOnArg(
+  values: { "fail-on"?: string; "allow-inconclusive"?: boolean; "allow-insufficient"?: boolean },
+): { ok: true; failOn: FailOn } | { ok: false; error: string } {
+  const allow = values["allow-inconclusive"] ?? values["allow-insufficient"] ?? false;
+  if (values["fail-on"] === undefined) {
+    return { ok: true, failOn: allow ? "fail" : DEFAULT_FAIL_ON };
+  }
+  const read = readFailOn(values["fail-on"], CLI_FAIL_ON_VALUES);
+  if (!read.ok) return { ok: false, error: `--fail-on: ${read.error}` };
+  if (allow && read.failOn !== "fail") {
+    return {
+      ok: false,
+      error:
+        `--allow-inconclusive is \`--fail-on fail\`; it contradicts \`--fail-on ${read.failOn}\``,
+    };
+  }
+  return read;
+}
+
+/**
+ * `--color` / `--no-color`, or undefined to decide from the terminal and NO_COLOR.
+ *
+ * @example
+ * ```ts
+ * import { colorChoice } from "./result_args.ts";
+ * colorChoice({ "no-color": true }); // false
+ * ```
+ */
+export function colorChoice(
+  values: { color?: boolean; "no-color"?: boolean },
+): boolean | undefined {
+  return values.color ? true : values["no-color"] ? false : undefined;
+}
+
+/**
+ * A `parseArgs` failure as one sentence a user can act on: an unknown option gets the nearest known
+ * one (`--targt` → did you mean `--target`?) or the list, a missing value says which option needs
+ * one; never Node's raw text.
+ *
+ * @example
+ * ```ts
+ * import { argsError } from "./result_args.ts";
+ * argsError(new Error("Unknown option '--targt'"), { target: { type: "string" } });
+ * // "unknown option `--targt`; did you mean `--target`?"
+ * ```
+ */
+export function argsError(e: unknown, options: Readonly<Record<string, unknown>> = {}): string {
+  const message = e instanceof Error ? e.message : String(e);
+  const flags = Object.keys(options).map((k) => `--${k}`);
+  const unknown = /^Unknown option '([^']+)'/.exec(message);
+  if (unknown) {
+    const name = unknown[1];
+    const guess = didYouMean(name.replace(/^-+/, ""), Object.keys(options));
+    return `unknown option \`${name}\`; ` +
+      (guess
+        ? `did you mean \`--${guess}\`?`
+        : flags.length
+        ? `the options are ${flags.join(", ")}`
+        : "this command takes no options");
+  }
+  const missing = /^Option '(-[^' ]+)[^']*' argument missing/.exec(message);
+  if (missing) return `\`${missing[1]}\` needs a value, e.g. \`${missing[1]} <value>\``;
+  const unexpected = /^Unexpected argument '([^']+)'/.exec(message);
+  if (unexpected) return `unexpected argument \`${unexpected[1]}\``;
+  return message.replace(/^./, (c) => c.toLowerCase()).replace(/\.?$/, "");
+}

@@ -1,0 +1,89 @@
+/**
+ * How an HTTP/1.1 connection reports what happened to a request: socket errors classified into
+ * {@linkcode ErrorKind}s, and the {@linkcode ResponseOutcome} a send resolves with.
+ *
+ * @module
+ */
+import type { ErrorKind } from "../../model/run_result.ts";
+import type { ResponseOutcome } from "../types.ts";
+
+/**
+ * A failure while connecting, already classified; thrown by a connect step so its caller can tell
+ * it from an unexpected error.
+ *
+ * @example
+ * ```ts
+ * import { ConnectFailure } from "./http1_errors.ts";
+ * try {
+ *   throw new ConnectFailure("refused");
+ * } catch (error) {
+ *   error instanceof ConnectFailure ? error.kind : "other"; // "refused"
+ * }
+ * ```
+ */
+export class ConnectFailure {
+  constructor(readonly kind: ErrorKind) {}
+}
+
+/**
+ * The kind of a socket error: `refused`, `reset` (reset, broken pipe, unexpected end, aborted),
+ * `tls` (invalid data on a TLS connection), else `other`.
+ *
+ * @example
+ * ```ts
+ * import { socketErrorKind } from "./http1_errors.ts";
+ * socketErrorKind(new Deno.errors.ConnectionReset("peer reset"), false); // "reset"
+ * socketErrorKind(new Deno.errors.InvalidData("bad record"), true); // "tls"
+ * ```
+ */
+export function socketErrorKind(error: unknown, tls: boolean): ErrorKind {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (error instanceof Deno.errors.ConnectionRefused || code === "ECONNREFUSED") return "refused";
+  if (
+    error instanceof Deno.errors.ConnectionReset || error instanceof Deno.errors.BrokenPipe ||
+    error instanceof Deno.errors.UnexpectedEof ||
+    error instanceof Deno.errors.ConnectionAborted || code === "ECONNRESET" || code === "EPIPE"
+  ) return "reset";
+  if (tls && error instanceof Deno.errors.InvalidData) return "tls";
+  return "other";
+}
+
+/**
+ * The outcome of one send: `status` 0 and an `error` kind when it failed.
+ *
+ * @example
+ * ```ts
+ * import { responseOutcome } from "./http1_errors.ts";
+ * responseOutcome(0, "reset", 120, 0, 10.5, 11.25).error; // "reset"
+ * ```
+ */
+export function responseOutcome(
+  status: number,
+  error: ErrorKind | undefined,
+  bytesSent: number,
+  bytesReceived: number,
+  writtenAtMs: number,
+  completedAtMs: number,
+): ResponseOutcome {
+  return { status, error, bytesSent, bytesReceived, writtenAtMs, completedAtMs };
+}
+
+/** What a run says when connects fail for want of file descriptors (a notice and a warning). */
+export const OUT_OF_DESCRIPTORS_NOTE =
+  "connections fail: too many open files (EMFILE): the requests they carried count as errors " +
+  "`other`; raise the open-files limit (ulimit -n) or lower max_connections";
+
+/**
+ * Whether a socket error is the process (or system) running out of file descriptors (EMFILE,
+ * ENFILE): worth naming, since the request then fails as `other` with no word of why.
+ *
+ * @example
+ * ```ts
+ * import { outOfDescriptors } from "./http1_errors.ts";
+ * outOfDescriptors(new Error("Too many open files (os error 24)")); // true
+ * ```
+ */
+export function outOfDescriptors(error: unknown): boolean {
+  const message = error instanceof Error ? error.message : String(error);
+  return /\(os error 2[34]\)|too many open files/i.test(message);
+}

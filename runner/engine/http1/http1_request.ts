@@ -1,0 +1,135 @@
+/**
+ * Turns a plan request into the exact HTTP/1.1 bytes sent for it, once, before the run: the
+ * request line, `Host`, the plan's headers, `User-Agent` and `Content-Length`, then the body.
+ *
+ * @module
+ */
+import type { PlanRequest } from "../../plan/types.ts";
+import { framingProblem } from "../../plan/wire_rules.ts";
+import { TAILGATE_VERSION } from "../../version.ts";
+import type { PreparedRequest } from "../types.ts";
+
+/**
+ * Thrown by {@linkcode prepareRequest} for a request that cannot be sent: a URL that is not
+ * http(s), or a file body whose bytes were not passed in.
+ *
+ * @example
+ * ```ts
+ * import { PrepareRequestError } from "./http1_request.ts";
+ * new PrepareRequestError("unsupported URL scheme ftp:").name; // "PrepareRequestError"
+ * ```
+ */
+export class PrepareRequestError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "PrepareRequestError";
+  }
+}
+
+/** Methods whose request has a `Content-Length: 0` when it has no body (as fetch does). */
+const EMPTY_BODY_LENGTH_METHODS = new Set(["POST", "PUT", "PATCH"]);
+const encoder = new TextEncoder();
+
+/** The `User-Agent` line tailgate sends unless the plan sets one. */
+export const USER_AGENT_LINE = `User-Agent: tailgate/${TAILGATE_VERSION}\r\n`;
+
+/** Which of tailgate's own lines a request head carries, around the plan's headers. */
+export interface HeadLayout {
+  /** `Host`, unless the plan sets one. */
+  host: boolean;
+  /** `User-Agent`, unless the plan sets one. */
+  userAgent: boolean;
+  /** `Content-Length`: with a body, or for POST, PUT and PATCH without one. */
+  contentLength: boolean;
+  /**
+   * Whether a plan header is written: never one that frames the request (plan/wire_rules.ts), so
+   * the request says the body's true `Content-Length` and nothing else about its framing.
+   */
+  sends(name: string): boolean;
+}
+
+/**
+ * The layout of a request head, the one rule for fixed and rendered requests alike: the request
+ * line, `Host`, the plan's headers, `User-Agent`, `Content-Length`, a blank line.
+ *
+ * @example
+ * ```ts
+ * import { headLayout } from "./http1_request.ts";
+ * headLayout("POST", ["Host"], false); // { host: false, userAgent: true, contentLength: true, … }
+ * ```
+ */
+export function headLayout(
+  method: string,
+  headerNames: readonly string[],
+  hasBody: boolean,
+): HeadLayout {
+  const names = new Set(headerNames.map((n) => n.toLowerCase()));
+  return {
+    host: !names.has("host"),
+    userAgent: !names.has("user-agent"),
+    contentLength: hasBody || EMPTY_BODY_LENGTH_METHODS.has(method),
+    sends: (name) => framingProblem(name) === undefined,
+  };
+}
+
+/**
+ * Builds the request bytes. `Host` carries the port when it is not the scheme's default; a plan
+ * header named `host` or `user-agent` replaces tailgate's own, and `content-length` is always the
+ * body's true length (a plan's own framing headers, `Transfer-Encoding` and `Connection` too, are
+ * dropped; a validated plan has none). A `file` body's bytes are read by the caller and
+ * passed as `bodyBytes`.
+ *
+ * @example
+ * ```ts
+ * import { prepareRequest } from "./http1_request.ts";
+ * const prepared = prepareRequest({
+ *   label: "GET /orders", method: "GET", url: "http://127.0.0.1:8080/orders?page=2",
+ *   headers: [], weight: 1, timeoutMs: 5000, expect: { codes: [], classes: [2] },
+ * }, 0);
+ * new TextDecoder().decode(prepared.bytes).split("\r\n")[0]; // "GET /orders?page=2 HTTP/1.1"
+ * ```
+ */
+export function prepareRequest(
+  request: PlanRequest,
+  labelIndex: number,
+  bodyBytes?: Uint8Array,
+): PreparedRequest {
+  const url = new URL(request.url);
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new PrepareRequestError(
+      `${request.label}: unsupported URL scheme ${url.protocol} (use http: or https:)`,
+    );
+  }
+  const body = bodyOf(request, bodyBytes);
+  const layout = headLayout(request.method, request.headers.map((h) => h.name), body !== undefined);
+  let head = `${request.method} ${url.pathname}${url.search} HTTP/1.1\r\n`;
+  if (layout.host) head += `Host: ${url.host}\r\n`;
+  for (const header of request.headers) {
+    if (layout.sends(header.name)) head += `${header.name}: ${header.value}\r\n`;
+  }
+  if (layout.userAgent) head += USER_AGENT_LINE;
+  if (layout.contentLength) head += `Content-Length: ${body?.length ?? 0}\r\n`;
+  const headBytes = encoder.encode(`${head}\r\n`);
+  const bytes = new Uint8Array(headBytes.length + (body?.length ?? 0));
+  bytes.set(headBytes);
+  if (body !== undefined) bytes.set(body, headBytes.length);
+  return {
+    labelIndex,
+    bytes,
+    isHead: request.method === "HEAD",
+    timeoutMs: request.timeoutMs,
+    expect: request.expect,
+  };
+}
+
+function bodyOf(request: PlanRequest, bodyBytes: Uint8Array | undefined): Uint8Array | undefined {
+  const body = request.body;
+  if (body === undefined) return undefined;
+  if (body.kind !== "file") return encoder.encode(body.text);
+  if (bodyBytes === undefined) {
+    throw new PrepareRequestError(
+      `${request.label}: the bytes of body file ${body.path} were not passed in`,
+    );
+  }
+  return bodyBytes;
+}

@@ -1,0 +1,104 @@
+/**
+ * The read side every HTTP/1.1 connection shares, whatever its sockets: one reusable read buffer
+ * and the incremental parser. Body bytes are counted by the parser and overwritten by the next
+ * read; only an unfinished head line is kept, moved to the buffer's start, and the buffer grows
+ * only to hold a long head line (the parser bounds the head).
+ *
+ * @module
+ */
+import { Http1ResponseParser } from "./http1_response_parser.ts";
+import type { InflightRequest } from "../inflight_request.ts";
+
+/** Bytes of the per-connection read buffer; it grows only to hold a long head line. */
+export const READ_BUFFER_BYTES = 16 * 1024;
+
+/** What a read did: more is needed, the response is done, or it is not HTTP. */
+export const READ_STEP = {
+  more: 0,
+  /** Done, and the connection can carry the next request. */
+  done: 1,
+  /** Done, but the socket must close (not keep-alive, or bytes past the response). */
+  doneClose: 2,
+  failed: 3,
+} as const;
+
+/** One of {@linkcode READ_STEP}'s values. */
+export type ReadStep = typeof READ_STEP[keyof typeof READ_STEP];
+
+/**
+ * A connection's read buffer and parser.
+ *
+ * @example
+ * ```ts
+ * import { READ_STEP, ResponseReader } from "./response_reader.ts";
+ * const reader = new ResponseReader();
+ * reader.start(false);
+ * const bytes = new TextEncoder().encode("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");
+ * reader.space().set(bytes);
+ * reader.received(bytes.length) === READ_STEP.done; // true
+ * reader.parser.status; // 200
+ * ```
+ */
+export class ResponseReader {
+  readonly parser: Http1ResponseParser = new Http1ResponseParser();
+  /** Allocated on the first read, so connections that never carry a request cost no buffer. */
+  #buffer = new Uint8Array(0);
+  /** Bytes of an unfinished head line kept at the start of the buffer. */
+  #buffered = 0;
+
+  /** Prepares for the next response (HEAD responses have no body). */
+  start(isHead: boolean): void {
+    this.parser.reset(isHead);
+  }
+
+  /** Forgets buffered bytes (the socket they came from is gone). */
+  clear(): void {
+    this.#buffered = 0;
+  }
+
+  /** Where the next read goes: the buffer after any kept head line. */
+  space(): Uint8Array {
+    if (this.#buffer.length === 0) this.#buffer = new Uint8Array(READ_BUFFER_BYTES);
+    const buffered = this.#buffered;
+    return buffered === 0 ? this.#buffer : this.#buffer.subarray(buffered);
+  }
+
+  /** Takes `n` bytes just read into {@linkcode space} and says what they did. */
+  received(n: number): ReadStep {
+    const end = this.#buffered + n;
+    const parser = this.parser;
+    const pos = parser.execute(this.#buffer, 0, end);
+    if (parser.done) {
+      this.#buffered = 0;
+      return !parser.keepAlive || pos < end ? READ_STEP.doneClose : READ_STEP.done;
+    }
+    if (parser.failed) return READ_STEP.failed;
+    if (pos < end) { // an unfinished head line: keep it at the start of the buffer
+      this.#buffer.copyWithin(0, pos, end);
+      this.#buffered = end - pos;
+      if (this.#buffered === this.#buffer.length) {
+        const grown = new Uint8Array(this.#buffer.length * 2);
+        grown.set(this.#buffer);
+        this.#buffer = grown;
+      }
+    } else {
+      this.#buffered = 0;
+    }
+    return READ_STEP.more;
+  }
+
+  /**
+   * Takes `n` bytes just read for `request`, settling it once its response is complete (or
+   * `protocol` when the bytes are not HTTP) at `arrivedAtMs`, when those bytes arrived (the read's
+   * time, or the kernel's receive timestamp). Returns undefined while more is needed, else whether
+   * the socket must close (not HTTP, not keep-alive, or bytes past the response).
+   */
+  take(request: InflightRequest, n: number, arrivedAtMs: number): boolean | undefined {
+    request.bytesReceived += n;
+    const step = this.received(n);
+    if (step === READ_STEP.more) return undefined;
+    if (step === READ_STEP.failed) request.settle(0, "protocol", arrivedAtMs);
+    else request.settle(this.parser.status, undefined, arrivedAtMs);
+    return step !== READ_STEP.done;
+  }
+}

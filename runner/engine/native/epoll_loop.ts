@@ -1,0 +1,234 @@
+/**
+ * The native engine's event loop: one epoll instance on the engine thread, waited on with
+ * `epoll_pwait2` until the dispatcher's next deadline (nanosecond timeout, 1 ns timer slack), so
+ * one system call both sleeps until the next fire time and collects every socket that became
+ * readable or writable. It is the dispatcher's {@linkcode Waker}: `sleepUntil` blocks the thread
+ * in the poll, runs the ready sockets' handlers, and returns; the dispatcher's `await` then lets
+ * the outcomes those handlers settled run first (they were queued before it). No timing worker,
+ * no cross-thread wake, no promise per read.
+ *
+ * Blocking the thread would starve its event loop (signals, worker messages), so the loop yields
+ * one macrotask at least every {@linkcode YIELD_EVERY_MS} (about 4 us each, measured) and never
+ * blocks longer than {@linkcode MAX_WAIT_MS} at a time.
+ *
+ * @module
+ */
+import { type LibcNet, NET } from "./libc_net.ts";
+import type { Clock, Waker } from "../types.ts";
+
+/** Something registered with the loop: called with the epoll event bits when its fd is ready. */
+export interface EpollHandler {
+  onEvents(events: number): void;
+}
+
+/** The longest single wait, so Ctrl-C and worker messages are seen within it. */
+export const MAX_WAIT_MS = 50;
+/** How often, at least, the loop yields a macrotask to the thread's event loop while busy. */
+export const YIELD_EVERY_MS = 50;
+const MAX_EVENTS = 256;
+const RESOLVED = Promise.resolve();
+
+/** Options of {@linkcode EpollLoop}. */
+export interface EpollLoopOptions {
+  libc: LibcNet;
+  clock: Clock;
+  /** Called whenever the loop reaches a deadline, with how late it got there (ms). */
+  onResume?: (stallMs: number) => void;
+  /** Timer slack for this thread (ns); 1 makes the kernel wake the poll on time. */
+  timerSlackNs?: number;
+  /**
+   * The shortest time between two wakes of the loop (us), as the timing worker's gap: at high
+   * rates one wake serves every request due and every response that arrived in the gap, so the
+   * wake rate (and its CPU: each wake costs the kernel a context switch and a timer) stays
+   * bounded. Responses keep their true time: the connections read the kernel's receive
+   * timestamps. When requests wait for a connection (`sleepUntil(deadline, true)`), a ready
+   * socket wakes the loop at once.
+   */
+  minGapUs?: number;
+}
+
+/**
+ * An epoll loop that is also the dispatcher's waker (`blocking`: its sleeps block the thread).
+ *
+ * @example
+ * ```ts
+ * import { EpollLoop } from "./epoll_loop.ts";
+ * import { openLibcNet } from "./libc_net.ts";
+ * import { PERFORMANCE_CLOCK } from "../types.ts";
+ * const libc = openLibcNet();
+ * if (libc) {
+ *   const loop = new EpollLoop({ libc, clock: PERFORMANCE_CLOCK });
+ *   await loop.sleepUntil(PERFORMANCE_CLOCK.nowMs() + 1); // sleeps about 1 ms
+ *   loop.close();
+ * }
+ * ```
+ */
+export class EpollLoop implements Waker {
+  /** Sleeps block the thread: callers must not sleep from inside a handler's callbacks. */
+  readonly blocking = true;
+  /** Whether this thread's timer slack was set. */
+  readonly timerSlackSet: boolean;
+  readonly libc: LibcNet;
+  readonly #clock: Clock;
+  readonly #onResume: ((stallMs: number) => void) | undefined;
+  readonly #epfd: number;
+  readonly #handlers: (EpollHandler | undefined)[] = [];
+  readonly #events: Uint8Array;
+  readonly #eventsView: DataView;
+  readonly #ctl: Uint8Array;
+  readonly #ctlView: DataView;
+  /** `struct timespec` (two 64-bit fields), written as 32-bit halves: no BigInt per poll. */
+  readonly #timespecBytes = new Uint8Array(16);
+  readonly #timespec = new DataView(this.#timespecBytes.buffer);
+  readonly #channel = new MessageChannel();
+  #yielded: (() => void) | undefined;
+  /** The macrotask yield in flight, shared by everyone who asks meanwhile. */
+  #yielding: Promise<void> | undefined;
+  #lastYieldMs: number;
+  readonly #minGapMs: number;
+  /** When the loop last woke (for a deadline or for sockets). */
+  #lastWakeMs = -Infinity;
+  /** `CLOCK_REALTIME` minus the engine clock, read at the last wake (see `arrivalMs`). */
+  #realOffsetMs = 0;
+  #interrupted = false;
+  #closed = false;
+
+  constructor(options: EpollLoopOptions) {
+    const { libc } = options;
+    this.libc = libc;
+    this.#clock = options.clock;
+    this.#onResume = options.onResume;
+    this.#minGapMs = (options.minGapUs ?? 250) / 1000;
+    const { epollEventBytes } = libc;
+    this.#events = new Uint8Array(epollEventBytes * MAX_EVENTS);
+    this.#eventsView = new DataView(this.#events.buffer);
+    this.#ctl = new Uint8Array(epollEventBytes);
+    this.#ctlView = new DataView(this.#ctl.buffer);
+    this.#epfd = libc.symbols.epoll_create1(NET.EPOLL_CLOEXEC);
+    if (this.#epfd < 0) throw new Error(`epoll_create1 failed (errno ${libc.errno()})`);
+    const slack = BigInt(options.timerSlackNs ?? 1);
+    this.timerSlackSet = libc.symbols.prctl(NET.PR_SET_TIMERSLACK, slack, 0n, 0n, 0n) === 0;
+    this.#channel.port1.onmessage = () => {
+      const resolve = this.#yielded;
+      this.#yielded = undefined;
+      this.#yielding = undefined;
+      resolve?.();
+    };
+    this.#lastYieldMs = this.#clock.nowMs();
+  }
+
+  /** Watches `fd` for `events` (EPOLLIN, EPOLLOUT), calling `handler` when ready. */
+  add(fd: number, events: number, handler: EpollHandler): boolean {
+    this.#handlers[fd] = handler;
+    return this.#control(NET.EPOLL_CTL_ADD, fd, events);
+  }
+
+  /** Changes what `fd` is watched for. */
+  modify(fd: number, events: number): boolean {
+    return this.#control(NET.EPOLL_CTL_MOD, fd, events);
+  }
+
+  /** Stops watching `fd` (before it is closed). */
+  remove(fd: number): void {
+    this.#handlers[fd] = undefined;
+    this.#control(NET.EPOLL_CTL_DEL, fd, 0);
+  }
+
+  /**
+   * Blocks until `deadlineMs`, an interrupt, or ready sockets (whichever is first, but not sooner
+   * than the gap after the last wake unless `eager`, and at most {@linkcode MAX_WAIT_MS}), and
+   * runs the ready sockets' handlers. Returns how many were ready.
+   */
+  poll(deadlineMs: number, eager = false): number {
+    if (this.#closed) return 0;
+    const clock = this.#clock;
+    let startMs = clock.nowMs();
+    // When the loop should wake: a deadline already due at once (as the timing worker's waker
+    // does); a later one, not sooner than the gap after the last wake. Never later than
+    // MAX_WAIT_MS from now, so Ctrl-C and messages are seen.
+    const earliestMs = this.#lastWakeMs + this.#minGapMs;
+    const wakeMs = deadlineMs <= startMs ? deadlineMs : Math.max(deadlineMs, earliestMs);
+    if (!this.#interrupted && !eager && wakeMs > startMs && earliestMs > startMs) {
+      // Sockets do not end this part of the wait: what arrives meanwhile is read after it.
+      this.libc.sleepMs(Math.min(earliestMs, wakeMs, startMs + MAX_WAIT_MS) - startMs);
+      startMs = clock.nowMs();
+    }
+    let waitMs = this.#interrupted ? 0 : Math.min(MAX_WAIT_MS, Math.max(0, wakeMs - startMs));
+    this.#interrupted = false;
+    if (!(waitMs >= 0)) waitMs = 0;
+    const waitNs = Math.round(waitMs * 1e6);
+    // Both fields fit in 32 bits (a wait is at most MAX_WAIT_MS); the high halves stay zero.
+    this.#timespec.setUint32(0, Math.floor(waitNs / 1e9), true);
+    this.#timespec.setUint32(8, waitNs % 1e9, true);
+    const { symbols, epollEventBytes, epollDataOffset } = this.libc;
+    const n = symbols.epoll_pwait2(this.#epfd, this.#events, MAX_EVENTS, this.#timespecBytes, null);
+    if (n < 0) {
+      const errno = this.libc.errno();
+      if (errno !== NET.EINTR) throw new Error(`epoll_pwait2 failed (errno ${errno})`);
+      return 0;
+    }
+    const afterMs = clock.nowMs();
+    this.#lastWakeMs = afterMs;
+    if (n > 0) this.#realOffsetMs = this.libc.realtimeMs() - clock.nowMs();
+    if (afterMs >= deadlineMs) {
+      // Due work runs now: how late past when the loop meant to wake (busy, paused or overslept).
+      this.#onResume?.(afterMs - wakeMs);
+    }
+    const view = this.#eventsView;
+    for (let i = 0; i < n; i++) {
+      const at = i * epollEventBytes;
+      const fd = view.getInt32(at + epollDataOffset, true);
+      this.#handlers[fd]?.onEvents(view.getUint32(at, true));
+    }
+    return n;
+  }
+
+  /**
+   * Places a receive timestamp (`CLOCK_REALTIME`, {@linkcode LibcNet.realtimeMs}'s scale) on the
+   * engine clock, by the two clocks' offset read at the last wake; NaN stays NaN.
+   */
+  arrivalMs(realMs: number): number {
+    return realMs - this.#realOffsetMs;
+  }
+
+  /** Polls (see {@linkcode poll}); resolves at once, or after a macrotask when one is due. */
+  sleepUntil(deadlineMs: number, eager = false): Promise<void> {
+    this.poll(deadlineMs, eager);
+    if (this.#clock.nowMs() - this.#lastYieldMs < YIELD_EVERY_MS || this.#closed) return RESOLVED;
+    return this.yieldMacrotask();
+  }
+
+  /** Lets the thread's event loop run once (signals, worker messages, timers due). */
+  yieldMacrotask(): Promise<void> {
+    this.#lastYieldMs = this.#clock.nowMs();
+    if (this.#closed) return RESOLVED;
+    this.#yielding ??= new Promise<void>((resolve) => {
+      this.#yielded = resolve;
+      this.#channel.port2.postMessage(0);
+    });
+    return this.#yielding;
+  }
+
+  /** Makes the next poll return without waiting. */
+  interrupt(): void {
+    this.#interrupted = true;
+  }
+
+  /** Closes the epoll instance (the sockets are their owners' to close). */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.libc.symbols.close(this.#epfd);
+    this.#channel.port1.close();
+    this.#channel.port2.close();
+    this.#yielded?.();
+  }
+
+  #control(op: number, fd: number, events: number): boolean {
+    const view = this.#ctlView;
+    view.setUint32(0, events, true);
+    view.setInt32(this.libc.epollDataOffset, fd, true);
+    view.setInt32(this.libc.epollDataOffset + 4, 0, true);
+    return this.libc.symbols.epoll_ctl(this.#epfd, op, fd, this.#ctl) === 0;
+  }
+}

@@ -1,0 +1,9 @@
+/**
+ * Time the engine can trust: the precise waker (a timing worker sleeping in `Atomics.wait`) and the
+ * platform-hiccup probe that measures the machine's own pauses.
+ *
+ * @module
+ */
+export { createAtomicsWaker } from "./atomics_waker.ts";
+export { startHiccupMeter } from "./hiccup_meter.ts";
+export type { HiccupMeter } from "./hiccup_meter.ts";

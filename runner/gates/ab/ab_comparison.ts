@@ -1,0 +1,164 @@
+/**
+ * The A/B comparison's checks, built from the rounds' run results: for every measured stage (and
+ * each label, when there are several) and every metric of the plan's regression floors (the
+ * defaults otherwise), base's and head's figure in each round, judged together by the paired
+ * decision (paired_comparison.ts). A round in which either run was tool-limited or stopped early is
+ * left out (its two runs do not compare); a tail percentile that some run holds too few requests
+ * beyond is not judged when it is a default metric, and is inconclusive when the plan names it.
+ *
+ * @module
+ */
+import type { AbComparison } from "../../model/ab_result.ts";
+import type { RunResult } from "../../model/run_result.ts";
+import { formatChange, formatChangeRange } from "../regression/mod.ts";
+import { formatMetric } from "../format_metric.ts";
+import { judgePaired, type PairedCheck } from "./paired_comparison.ts";
+import { median } from "../stats/mod.ts";
+import {
+  DEFAULT_REGRESSION_FLOORS,
+  metricValue,
+  percentileOf,
+  type RegressionMetric,
+  sampleOf,
+} from "../regression/mod.ts";
+import { isSufficient, requiredRequests } from "../stats/mod.ts";
+
+/** One round's two results. */
+export interface RoundPair {
+  base: RunResult;
+  head: RunResult;
+}
+
+/**
+ * Requests beyond a *default* tail percentile (above p50) every A/B run must hold for it to be
+ * compared (p99:
+ * 10,000 requests a run). With fewer, its paired change swings wider than its floor: beside a busy
+ * neighbour, p99 of 2,000-request rounds moved by 32% (standard deviation of log head/base, base =
+ * head) and 12 rounds of them left identical builds undecided 84% of the time; rounds of 10,000 moved
+ * by 10% (bench/ab_defaults_study.ts, docs/gates.md). A percentile the plan names is compared
+ * whenever it has the 10 beyond it any regression check needs.
+ */
+export const AB_DEFAULT_MIN_TAIL_SAMPLES = 100;
+
+/**
+ * The comparison of `rounds` (in round order), one entry per check.
+ *
+ * @example
+ * ```ts
+ * import { compareRounds } from "./ab_comparison.ts";
+ * // compareRounds(rounds).filter((c) => c.status === "fail").map((c) => c.name)
+ * ```
+ */
+export function compareRounds(
+  rounds: readonly RoundPair[],
+  floors: Partial<Record<RegressionMetric, number>> = DEFAULT_REGRESSION_FLOORS,
+  confidence = 0.999,
+  planNamedFloors = false,
+): AbComparison[] {
+  const sound = rounds.filter((r) =>
+    [r.base, r.head].every((x) => x.run.complete && !x.health.toolLimited)
+  );
+  const first = rounds[0]?.head;
+  if (first === undefined) return [];
+  type Pending = Omit<AbComparison, "change" | "ci95" | "p" | "confidence" | "status" | "message">;
+  const pending: Array<Pending & { check: PairedCheck; short?: string }> = [];
+  for (const stage of first.stages.filter((s) => !s.warmup)) {
+    const labels = stage.labels.length > 1
+      ? [undefined, ...stage.labels.map((l) => l.label)]
+      : [undefined];
+    for (const label of labels) {
+      const sampleIn = (r: RunResult) => {
+        const s = r.stages.find((x) => x.index === stage.index);
+        const group = label === undefined ? s : s?.labels.find((l) => l.label === label);
+        return group === undefined || s === undefined ? undefined : sampleOf(group, s.durationMs);
+      };
+      const pairs = sound.flatMap((r) => {
+        const b = sampleIn(r.base);
+        const h = sampleIn(r.head);
+        return b && h ? [{ b, h }] : [];
+      });
+      for (const [metric, floor] of Object.entries(floors) as [RegressionMetric, number][]) {
+        const q = percentileOf(metric);
+        const thin = q === undefined
+          ? undefined
+          : pairs.flatMap(({ b, h }) => [b, h]).find((s) =>
+            !isSufficient(s.response.totalCount, q)
+          );
+        if (thin !== undefined && !planNamedFloors) continue;
+        // A default tail metric is compared only when every run holds enough beyond it to be
+        // steadier than the floor (AB_DEFAULT_MIN_TAIL_SAMPLES); the plan may name it anyway.
+        const steady = q === undefined || q <= 50 || planNamedFloors ||
+          pairs.every(({ b, h }) =>
+            [b, h].every((s) => isSufficient(s.response.totalCount, q, AB_DEFAULT_MIN_TAIL_SAMPLES))
+          );
+        if (!steady) continue;
+        const unit = metric === "error_rate"
+          ? "fraction"
+          : metric === "throughput"
+          ? "per_sec"
+          : "us";
+        pending.push({
+          name: `${metric} head vs base: ${stage.name}${label === undefined ? "" : ` [${label}]`}`,
+          stageIndex: stage.index,
+          stageName: stage.name,
+          ...(label === undefined ? {} : { label }),
+          metric,
+          unit,
+          base: pairs.map(({ b }) => metricValue(metric, b)),
+          head: pairs.map(({ h }) => metricValue(metric, h)),
+          floor,
+          check: {
+            base: pairs.map(({ b }) => metricValue(metric, b)),
+            head: pairs.map(({ h }) => metricValue(metric, h)),
+            scale: metric === "error_rate" ? "difference" : "ratio",
+            higherIsWorse: metric !== "throughput",
+            floor,
+          },
+          ...(thin === undefined ? {} : {
+            short:
+              `p${q} needs 10 requests beyond it in every run; one had ${thin.response.totalCount} ` +
+              `in all: run the stage for at least ${requiredRequests(q!)} requests`,
+          }),
+        });
+      }
+    }
+  }
+  const outcomes = judgePaired(pending.map((p) => p.check), confidence);
+  const left = rounds.length - sound.length;
+  return pending.map(({ check: _check, short, ...p }, i) => {
+    const o = outcomes[i];
+    const status = short ? "inconclusive" : o.status;
+    const points = p.metric === "error_rate";
+    const figures = p.base.length
+      ? `base ${formatMetric(median(p.base), p.unit)}, head ${
+        formatMetric(median(p.head), p.unit)
+      } ` +
+        `(medians of ${p.base.length} rounds)`
+      : "no round to compare";
+    const words = status === "fail" ? "regression" : status === "pass" ? "ok" : "inconclusive";
+    const interval = formatChangeRange(o.ci95[0], o.ci95[1], points);
+    const floor = `floor ${floorText(p.floor, points)}`;
+    const change = interval === "-"
+      ? `no interval (${floor})`
+      : `head ${formatChange(o.change, points)} (95% interval ${interval}; ${floor})`;
+    const message = `${words}: ${change}; ${figures}` +
+      (short ? `; ${short}` : o.reason ? `; ${o.reason}` : "") +
+      (left > 0
+        ? `; ${left} round${left === 1 ? "" : "s"} left out (tool-limited or stopped)`
+        : "");
+    return {
+      ...p,
+      change: o.change,
+      ci95: o.ci95,
+      p: o.p,
+      confidence: o.confidence,
+      status,
+      message,
+    };
+  });
+}
+
+/** A floor as the plan wrote it: "5%", or "0.1 points" for the error rate. */
+function floorText(floor: number, points: boolean): string {
+  return points ? `${+(floor * 100).toFixed(2)} points` : `${+(floor * 100).toFixed(1)}%`;
+}

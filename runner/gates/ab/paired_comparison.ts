@@ -1,0 +1,133 @@
+/**
+ * The paired A/B decision, pure: base and head ran the same plan in k rounds on one machine, in a
+ * random order within each round, so a round's two runs share that round's conditions (duet
+ * benchmarking: Bulej et al. 2020; Laaber et al. 2019). Each round gives one paired change, the log
+ * of head's figure over base's (for throughput base over head; for the error rate the difference in
+ * points), so what the machine did to both cancels out. Over the rounds:
+ *
+ * - the estimate is the mean paired change (as a ratio: its geometric mean), with a Student-t
+ *   interval from the rounds' spread (k − 1 degrees of freedom);
+ * - the one-sided p-value of "head is no worse" feeds Holm's step-down over every check of the
+ *   comparison, so one false alarm per comparison happens at most `1 − confidence` of the time;
+ * - **regression** (fail): the change is worse than the plan's floor and Holm rejects "no worse";
+ *   **ok** (pass): the upper end of the one-sided 95% interval is within the floor (any slowdown
+ *   is smaller than what the plan counts); **inconclusive** otherwise, with the reason (more
+ *   rounds narrow the interval). Holm's stricter level guards the false alarms; an `ok` needs only
+ *   the ordinary 95%, as a pass of the SLO gates does.
+ *
+ * @module
+ */
+import { holmLevels } from "../stats/mod.ts";
+import { tCdf, tQuantile } from "../stats/mod.ts";
+
+/** One (stage, label, metric) check's figures, one per round, paired by index. */
+export interface PairedCheck {
+  /** Base's figure in each round. */
+  base: readonly number[];
+  /** Head's figure in each round (same order). */
+  head: readonly number[];
+  /** `ratio`: latencies and throughput (relative change); `difference`: error rate (points). */
+  scale: "ratio" | "difference";
+  /** True for latencies and errors; false for throughput (a drop is worse). */
+  higherIsWorse: boolean;
+  /** The change that counts (a fraction: 0.1 is 10%, or 0.1 points for a difference). */
+  floor: number;
+}
+
+/** The outcome of one check. */
+export interface PairedOutcome {
+  status: "pass" | "fail" | "inconclusive";
+  /** The estimated change in the worse direction: +0.1 is 10% (or 0.1 points) worse. */
+  change: number;
+  /** The change's two-sided 95% interval, in the worse direction. */
+  ci95: [number, number];
+  /** The upper end of the one-sided 95% interval (what `ok` needs within the floor). */
+  upper: number;
+  /** One-sided p-value of "head is no worse than base". */
+  p: number;
+  /** The check's confidence under Holm's step-down. */
+  confidence: number;
+  /** Why it is inconclusive. */
+  reason?: string;
+}
+
+/** Fewest rounds that give an interval (two leave one degree of freedom). */
+export const MIN_ROUNDS = 3;
+
+/**
+ * Judges every check of one comparison together (Holm's family-wise control).
+ *
+ * @example
+ * ```ts
+ * import { judgePaired } from "./paired_comparison.ts";
+ * const [slower] = judgePaired([{
+ *   base: [10, 10.2, 9.9, 10.1, 10], head: [11, 11.3, 10.8, 11.1, 11], scale: "ratio",
+ *   higherIsWorse: true, floor: 0.05,
+ * }]);
+ * slower.status; // "fail": 10% slower in every round
+ * ```
+ */
+export function judgePaired(checks: readonly PairedCheck[], confidence = 0.999): PairedOutcome[] {
+  const stats = checks.map(pairedStats);
+  const levels = holmLevels(stats.map((s) => s?.p), 1 - confidence);
+  return checks.map((check, i) => {
+    const s = stats[i];
+    const level = levels[i];
+    if (s === undefined) {
+      return {
+        status: "inconclusive",
+        change: 0,
+        ci95: [-Infinity, Infinity],
+        upper: Infinity,
+        p: 1,
+        confidence: level.confidence,
+        reason: `${check.base.length} rounds: a paired interval needs ${MIN_ROUNDS} or more`,
+      };
+    }
+    const t95 = tQuantile(0.975, s.df);
+    const t95OneSided = tQuantile(0.95, s.df);
+    const toChange = (x: number) => check.scale === "ratio" ? Math.exp(x) - 1 : x;
+    const change = toChange(s.mean);
+    const upper = toChange(s.mean + t95OneSided * s.se);
+    const ci95: [number, number] = [toChange(s.mean - t95 * s.se), toChange(s.mean + t95 * s.se)];
+    const worse = change > check.floor && level.rejected && s.p <= 1 - level.confidence;
+    const status = worse ? "fail" : upper <= check.floor ? "pass" : "inconclusive";
+    const reason = status !== "inconclusive"
+      ? undefined
+      : change > check.floor
+      ? "worse than the floor, but within the rounds' spread (not beyond Holm's level): more rounds decide"
+      : "the rounds' spread leaves room for a change beyond the floor: more rounds decide";
+    return {
+      status,
+      change,
+      ci95,
+      upper,
+      p: s.p,
+      confidence: level.confidence,
+      ...(reason === undefined ? {} : { reason }),
+    };
+  });
+}
+
+/** The paired changes' mean, standard error and p-value, in the worse direction. */
+function pairedStats(
+  c: PairedCheck,
+): { mean: number; se: number; df: number; p: number } | undefined {
+  const n = Math.min(c.base.length, c.head.length);
+  if (n < MIN_ROUNDS) return undefined;
+  const d: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const sign = c.higherIsWorse ? 1 : -1;
+    d.push(
+      c.scale === "ratio"
+        ? sign * (Math.log(Math.max(c.head[i], 1e-9)) - Math.log(Math.max(c.base[i], 1e-9)))
+        : sign * (c.head[i] - c.base[i]),
+    );
+  }
+  const mean = d.reduce((a, b) => a + b, 0) / n;
+  const sd = Math.sqrt(d.reduce((a, x) => a + (x - mean) ** 2, 0) / (n - 1));
+  const se = sd / Math.sqrt(n);
+  // Identical rounds: no spread, the change is exact.
+  if (se === 0) return { mean, se: 0, df: n - 1, p: mean > 0 ? 0 : 1 };
+  return { mean, se, df: n - 1, p: 1 - tCdf(mean / se, n - 1) };
+}

@@ -1,0 +1,51 @@
+/**
+ * Finds a stored history's first histogram that does not decode: one altered character in a
+ * baseline file would otherwise surface as an uncaught codec error after the whole run. Pure.
+ *
+ * @module
+ */
+import { decodeHistogram } from "../../hdr/mod.ts";
+import type { Baseline } from "./baseline_types.ts";
+
+/** Where a history is damaged: which run (1 = oldest), its date, which histogram, and why. */
+export interface BaselineDamage {
+  run: number;
+  date: string;
+  where: string;
+  error: string;
+}
+
+/**
+ * The first damaged histogram of `baseline`, or undefined when every one decodes.
+ *
+ * @example
+ * ```ts
+ * import { baselineDamage } from "./baseline_damage.ts";
+ * baselineDamage({ runs: [] } as never); // undefined
+ * ```
+ */
+export function baselineDamage(baseline: Baseline): BaselineDamage | undefined {
+  for (const [i, run] of baseline.runs.entries()) {
+    for (const stage of run.stages) {
+      const groups = [
+        { where: `stage "${stage.name}"`, g: stage },
+        ...stage.labels.map((l) => ({ where: `stage "${stage.name}" label "${l.label}"`, g: l })),
+      ];
+      for (const { where, g } of groups) {
+        for (const kind of ["response", "service"] as const) {
+          try {
+            decodeHistogram(g[kind].hdr);
+          } catch (e) {
+            return {
+              run: i + 1,
+              date: run.date,
+              where: `${where}, ${kind} time`,
+              error: (e as Error).message,
+            };
+          }
+        }
+      }
+    }
+  }
+  return undefined;
+}

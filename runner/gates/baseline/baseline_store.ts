@@ -1,0 +1,326 @@
+/**
+ * The baseline store: one JSON file per plan (`<dir>/<slug>.json`) holding the plan's last runs.
+ * Appending replaces the file atomically, so a crash mid-write leaves the old one, and a file that
+ * cannot be read is never overwritten.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { writeFileAtomic } from "../../result/atomic_write.ts";
+import { readRegularFile } from "../../model/regular_file.ts";
+import type { Environment, RunResult } from "../../model/run_result.ts";
+import { parseBaseline } from "./baseline_parse.ts";
+import { withHistoryLock } from "./history_lock.ts";
+import { type StageShape, unmatchedStages } from "../regression/mod.ts";
+import {
+  type Baseline,
+  BASELINE_SCHEMA,
+  BASELINE_VERSION,
+  type BaselineRun,
+  DEFAULT_BASELINE_RUNS,
+} from "./baseline_types.ts";
+
+/**
+ * The largest baseline or search history read (64 MiB): a history holds stage and label
+ * histograms of at most a few dozen runs, far below it; anything larger is not one.
+ *
+ * @example
+ * ```ts
+ * import { MAX_HISTORY_BYTES } from "./baseline_store.ts";
+ * MAX_HISTORY_BYTES; // 67108864
+ * ```
+ */
+export const MAX_HISTORY_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Thrown by {@linkcode appendToBaseline}: `invalid_file` (the existing file cannot be read and was
+ * left as it is), `unsound_run` (incomplete or tool-limited run), `write_failed` (the old file is
+ * unchanged).
+ *
+ * @example
+ * ```ts
+ * import { BaselineError } from "./baseline_store.ts";
+ * const e = new BaselineError("unsound_run", "refusing to add an incomplete run");
+ * e.kind; // "unsound_run"
+ * ```
+ */
+export class BaselineError extends Error {
+  constructor(
+    readonly kind: "invalid_file" | "unsound_run" | "write_failed",
+    message: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+    this.name = "BaselineError";
+  }
+}
+
+/**
+ * The file name (without `.json`) a plan's baseline is stored under: lowercase `[a-z0-9._-]`,
+ * anything else one `-`, no leading or trailing `-`/`.`, at most 100 characters, "plan" if empty.
+ *
+ * @example
+ * ```ts
+ * import { baselineSlug } from "./baseline_store.ts";
+ * baselineSlug("Shop API / checkout"); // "shop-api-checkout"
+ * ```
+ */
+export function baselineSlug(planName: string): string {
+  const trim = (s: string) => s.replace(/^[-.]+|[-.]+$/g, "");
+  const slug = trim(
+    planName.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase()
+      .replace(/[^a-z0-9._-]+/g, "-").replace(/-{2,}/g, "-"),
+  );
+  return trim(slug.slice(0, 100)) || "plan";
+}
+
+/**
+ * The name a run's history is filed under: the plan's name, followed by its command-line
+ * overrides when it had any, so a short pull-request run (`--rate-scale 0.25`) keeps a history of
+ * its own and never replaces the full plan's.
+ *
+ * @example
+ * ```ts
+ * import { historyName } from "./baseline_store.ts";
+ * historyName({ name: "shop", overrides: ["--duration-scale 0.1"] }); // "shop --duration-scale 0.1"
+ * ```
+ */
+export function historyName(plan: { name: string; overrides?: string[] }): string {
+  return plan.overrides?.length ? `${plan.name} ${plan.overrides.join(" ")}` : plan.name;
+}
+
+/**
+ * The path of a plan's baseline file in `dir`.
+ *
+ * @example
+ * ```ts
+ * import { baselinePath } from "./baseline_store.ts";
+ * baselinePath(".tailgate/baselines", "Shop"); // ".tailgate/baselines/shop.json"
+ * ```
+ */
+export function baselinePath(dir: string, planName: string): string {
+  return join(dir, `${baselineSlug(planName)}.json`);
+}
+
+/**
+ * The baseline entry of a run: its date, fingerprint and stage and label histograms.
+ *
+ * @example
+ * ```ts
+ * import { baselineRunFrom } from "./baseline_store.ts";
+ * import { readRunResult } from "../../result/read_run_result.ts";
+ * const r = readRunResult(await Deno.readTextFile("tailgate-out/result.json"));
+ * if (r.ok) baselineRunFrom(r.result).stages.length;
+ * ```
+ */
+export function baselineRunFrom(result: RunResult): BaselineRun {
+  return structuredClone({
+    date: result.run.startedAt,
+    environment: result.environment,
+    stages: result.stages.map((s) => ({
+      index: s.index,
+      name: s.name,
+      warmup: s.warmup,
+      fromPerSec: s.fromPerSec,
+      toPerSec: s.toPerSec,
+      durationMs: s.durationMs,
+      counts: s.counts,
+      response: s.response,
+      service: s.service,
+      labels: s.labels.map((l) => ({
+        label: l.label,
+        counts: l.counts,
+        response: l.response,
+        service: l.service,
+      })),
+    })),
+  });
+}
+
+/**
+ * Reads a plan's baseline: `undefined` when there is none yet, an error naming the file, what is
+ * wrong and how to fix it when it cannot be used.
+ *
+ * @example
+ * ```ts
+ * import { loadBaseline } from "./baseline_store.ts";
+ * const r = await loadBaseline(".tailgate/baselines", "shop");
+ * if (r.ok && r.baseline) r.baseline.runs.at(-1)?.date;
+ * ```
+ */
+export async function loadBaseline(
+  dir: string,
+  planName: string,
+): Promise<{ ok: true; baseline: Baseline | undefined } | { ok: false; error: string }> {
+  const path = baselinePath(dir, planName);
+  const read = await readRegularFile(path, MAX_HISTORY_BYTES);
+  if (!read.ok) {
+    if (read.problem === "missing") return { ok: true, baseline: undefined };
+    return {
+      ok: false,
+      error: `cannot read baseline ${path}: it ${read.reason}; restore it from version control, ` +
+        `move it away (the next --update-baseline starts a new history), or pass another folder ` +
+        `with --baseline`,
+    };
+  }
+  const problem = parseBaseline(new TextDecoder().decode(read.bytes), planName);
+  if (typeof problem === "string") return { ok: false, error: `baseline ${path} ${problem}` };
+  return { ok: true, baseline: problem };
+}
+
+/** The history written, and where the previous one was kept when this run started a new one. */
+export type AppendedBaseline = Baseline & { supersededPath?: string };
+
+/**
+ * Adds a sound run to its plan's history, keeping the newest `keep` runs, and writes the file
+ * atomically with `write`. Throws {@linkcode BaselineError}; the existing file is then unchanged.
+ * A run whose measured stages differ from the newest stored run's (the plan changed) starts a new
+ * history: the old one is first written whole to `<slug>.superseded-<time>.json` beside it.
+ * `signal` stops a wait for the history's lock (history_lock.ts); the lock, a folder that cannot
+ * be made and a failed write throw, naming the file.
+ *
+ * @example
+ * ```ts
+ * import { appendToBaseline } from "./baseline_store.ts";
+ * import { readRunResult } from "../../result/read_run_result.ts";
+ * const r = readRunResult(await Deno.readTextFile("tailgate-out/result.json"));
+ * if (r.ok) (await appendToBaseline(".tailgate/baselines", r.result)).runs.length;
+ * ```
+ */
+export async function appendToBaseline(
+  dir: string,
+  result: RunResult,
+  keep: number = DEFAULT_BASELINE_RUNS,
+  write: (path: string, data: string) => Promise<void> = writeFileAtomic,
+  signal?: AbortSignal,
+): Promise<AppendedBaseline> {
+  if (!Number.isInteger(keep) || keep < 1) {
+    throw new RangeError(`keep must be a whole number of runs, at least 1 (got ${keep})`);
+  }
+  const unsound = unsoundReason(result);
+  if (unsound) throw new BaselineError("unsound_run", unsound);
+  const planName = historyName(result.plan);
+  await makeHistoryDir(dir);
+  // Re-read under the lock: a history another run appended to meanwhile keeps its run.
+  return await withHistoryLock(
+    baselinePath(dir, planName),
+    () => appendLocked(dir, result, keep, write),
+    signal ? { signal } : {},
+  );
+}
+
+async function appendLocked(
+  dir: string,
+  result: RunResult,
+  keep: number,
+  write: (path: string, data: string) => Promise<void>,
+): Promise<AppendedBaseline> {
+  const planName = historyName(result.plan);
+  const loaded = await loadBaseline(dir, planName);
+  if (!loaded.ok) {
+    throw new BaselineError("invalid_file", `${loaded.error} (the file was left as it is)`);
+  }
+  const path = baselinePath(dir, planName);
+  // Never mix runs whose measured stages do not compare: a plan whose stages changed starts a new
+  // history, and the old one is kept beside it, written whole before anything is replaced.
+  const newest = loaded.baseline?.runs.at(-1);
+  let supersededPath: string | undefined;
+  if (newest !== undefined && !sameMeasuredStages(result.stages, newest.stages)) {
+    const stamp = new Date().toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+    supersededPath = path.replace(/\.json$/, `.superseded-${stamp}.json`);
+    try {
+      await write(supersededPath, JSON.stringify(loaded.baseline, null, 1) + "\n");
+    } catch (e) {
+      throw new BaselineError(
+        "write_failed",
+        `could not keep the old history as ${supersededPath} (${(e as Error).message}); the ` +
+          "baseline is unchanged",
+        { cause: e },
+      );
+    }
+  }
+  const kept = supersededPath === undefined ? loaded.baseline?.runs ?? [] : [];
+  const runs = [...kept, baselineRunFrom(result)].slice(-keep);
+  const baseline: Baseline = {
+    schema: BASELINE_SCHEMA,
+    version: BASELINE_VERSION,
+    plan: planName,
+    runs,
+  };
+  try {
+    await write(path, JSON.stringify(baseline, null, 1) + "\n");
+  } catch (e) {
+    throw new BaselineError(
+      "write_failed",
+      `could not write baseline ${path} (${(e as Error).message}); the previous baseline is ` +
+        `unchanged`,
+      { cause: e },
+    );
+  }
+  return supersededPath === undefined ? baseline : { ...baseline, supersededPath };
+}
+
+/**
+ * Makes the folder histories are kept in, or throws a {@linkcode BaselineError} naming it.
+ *
+ * @example
+ * ```ts
+ * import { makeHistoryDir } from "./baseline_store.ts";
+ * await makeHistoryDir(".tailgate/baselines");
+ * ```
+ */
+export async function makeHistoryDir(dir: string): Promise<void> {
+  try {
+    await Deno.mkdir(dir, { recursive: true });
+  } catch (e) {
+    throw new BaselineError(
+      "write_failed",
+      `cannot make the history folder ${dir} (${(e as Error).message})`,
+      { cause: e },
+    );
+  }
+}
+
+/** Whether two runs measured the same stages (warmups aside), so their numbers compare. */
+function sameMeasuredStages(a: readonly StageShape[], b: readonly StageShape[]): boolean {
+  return unmatchedStages(a, b).length === 0 && unmatchedStages(b, a).length === 0;
+}
+
+const FINGERPRINT: Array<[keyof Environment, string]> = [
+  ["cpuModel", "cpu"],
+  ["cores", "cores"],
+  ["denoVersion", "deno"],
+  ["tailgateVersion", "tailgate"],
+];
+
+/**
+ * How two fingerprints differ, one readable line per field (CPU model, cores, Deno and tailgate
+ * versions; not the git commit, which differs by design). Empty when the numbers compare.
+ *
+ * @example
+ * ```ts
+ * import { fingerprintMismatch } from "./baseline_store.ts";
+ * import { collectEnvironment } from "../../result/environment.ts";
+ * const here = await collectEnvironment();
+ * fingerprintMismatch(here, { ...here, cores: here.cores + 1 }); // on 4 cores: ["cores: 4 vs 5"]
+ * ```
+ */
+export function fingerprintMismatch(a: Environment, b: Environment): string[] {
+  return FINGERPRINT.filter(([key]) => a[key] !== b[key])
+    .map(([key, name]) => `${name}: ${a[key] ?? "unknown"} vs ${b[key] ?? "unknown"}`);
+}
+
+function unsoundReason(result: RunResult): string | undefined {
+  const why = "a baseline only holds sound runs, or later runs would be judged against bad numbers";
+  if (!result.run.complete) {
+    return `refusing to add an incomplete run (stopped: ${result.run.stopReason}) to the ` +
+      `baseline: ${why}; run the plan to completion and update the baseline then`;
+  }
+  if (result.health.toolLimited) {
+    return `refusing to add a tool-limited run to the baseline (${
+      result.health.reasons.join("; ")
+    }): its numbers describe the load generator, not the server, and ${why}; fix the cause ` +
+      `and rerun`;
+  }
+  return undefined;
+}

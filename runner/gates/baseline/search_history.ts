@@ -1,0 +1,183 @@
+/**
+ * The capacity search's history: one JSON file per plan (`<dir>/<slug>.search.json`, beside the
+ * run baselines) holding the rates its last searches found, each with the machine's fingerprint.
+ * Appending re-reads the file under the history lock and replaces it atomically; a file that
+ * cannot be read is never overwritten; only complete searches that found a rate are added.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import type { Environment } from "../../model/run_result.ts";
+import type { SearchResult } from "../../model/search_result.ts";
+import { writeFileAtomic } from "../../result/atomic_write.ts";
+import { readRegularFile } from "../../model/regular_file.ts";
+import {
+  BaselineError,
+  baselineSlug,
+  makeHistoryDir,
+  MAX_HISTORY_BYTES,
+} from "./baseline_store.ts";
+import { withHistoryLock } from "./history_lock.ts";
+import { MAX_HISTORY_RUNS } from "../stats/mod.ts";
+
+/** The file's `schema` value. */
+export const SEARCH_HISTORY_SCHEMA = "tailgate/search-history";
+/** The file's format version. */
+export const SEARCH_HISTORY_VERSION = 1;
+
+/** One past search. */
+export interface SearchHistoryEntry {
+  /** When it started (ISO 8601). */
+  date: string;
+  /** `found` (a bracket) or `at_least` (the plan's highest rate passed). */
+  status: "found" | "at_least";
+  /** The sustainable rate found, per second. */
+  ratePerSec: number;
+  /** The lowest rate that failed, per second (`found` only). */
+  failPerSec?: number;
+  /** The machine it ran on. */
+  environment: Environment;
+}
+
+/** The whole file. */
+export interface SearchHistory {
+  schema: typeof SEARCH_HISTORY_SCHEMA;
+  version: number;
+  plan: string;
+  entries: SearchHistoryEntry[];
+}
+
+/**
+ * Where a plan's search history is kept in `dir`.
+ *
+ * @example
+ * ```ts
+ * import { searchHistoryPath } from "./search_history.ts";
+ * searchHistoryPath(".tailgate/baselines", "Shop"); // ".tailgate/baselines/shop.search.json"
+ * ```
+ */
+export function searchHistoryPath(dir: string, planName: string): string {
+  return join(dir, `${baselineSlug(planName)}.search.json`);
+}
+
+/**
+ * Reads a plan's search history: no entries when there is none yet; an error naming the file,
+ * what is wrong and the fix when it cannot be used.
+ *
+ * @example
+ * ```ts
+ * import { loadSearchHistory } from "./search_history.ts";
+ * const r = await loadSearchHistory(".tailgate/baselines", "shop");
+ * if (r.ok) r.entries.length;
+ * ```
+ */
+export async function loadSearchHistory(
+  dir: string,
+  planName: string,
+): Promise<{ ok: true; entries: SearchHistoryEntry[] } | { ok: false; error: string }> {
+  const path = searchHistoryPath(dir, planName);
+  const fix = "move it away (the next --update-baseline starts a new history) or restore it " +
+    "from version control";
+  const read = await readRegularFile(path, MAX_HISTORY_BYTES);
+  if (!read.ok) {
+    if (read.problem === "missing") return { ok: true, entries: [] };
+    return { ok: false, error: `cannot read search history ${path}: it ${read.reason}; ${fix}` };
+  }
+  let doc: Partial<SearchHistory>;
+  try {
+    doc = JSON.parse(new TextDecoder().decode(read.bytes));
+  } catch (e) {
+    return {
+      ok: false,
+      error: `search history ${path} is not valid JSON (${(e as Error).message}): ${fix}`,
+    };
+  }
+  if (doc?.schema !== SEARCH_HISTORY_SCHEMA || doc.version !== SEARCH_HISTORY_VERSION) {
+    return {
+      ok: false,
+      error: `search history ${path} is not a ${SEARCH_HISTORY_SCHEMA} file of version ` +
+        `${SEARCH_HISTORY_VERSION}: ${fix}`,
+    };
+  }
+  if (doc.plan !== planName) {
+    return {
+      ok: false,
+      error: `search history ${path} belongs to plan "${doc.plan}", not "${planName}": ${fix}`,
+    };
+  }
+  const entries = Array.isArray(doc.entries) ? doc.entries : undefined;
+  const bad = entries?.findIndex((e) =>
+    !(typeof e?.ratePerSec === "number" && e.ratePerSec > 0 && typeof e.date === "string" &&
+      (e.status === "found" || e.status === "at_least") && typeof e.environment === "object")
+  );
+  if (entries === undefined || bad !== -1) {
+    return {
+      ok: false,
+      error: `search history ${path} has a damaged entry${
+        entries === undefined ? " list" : ` (number ${bad! + 1})`
+      }: ${fix}`,
+    };
+  }
+  return { ok: true, entries };
+}
+
+/**
+ * Adds a complete search that found a rate to its plan's history (the newest
+ * {@linkcode MAX_HISTORY_RUNS} kept). Throws {@linkcode BaselineError}, or the lock's error
+ * (history_lock.ts: held, or `signal` stopped the wait); the file is then unchanged.
+ *
+ * @example
+ * ```ts
+ * import { appendSearchHistory } from "./search_history.ts";
+ * // await appendSearchHistory(".tailgate/baselines", searchResult);
+ * ```
+ */
+export async function appendSearchHistory(
+  dir: string,
+  result: SearchResult,
+  write: (path: string, data: string) => Promise<void> = writeFileAtomic,
+  signal?: AbortSignal,
+): Promise<SearchHistory> {
+  const c = result.conclusion;
+  if (!result.complete || (c.status !== "found" && c.status !== "at_least")) {
+    throw new BaselineError(
+      "unsound_run",
+      "refusing to add a search that found no rate to the history: " +
+        (result.complete
+          ? c.reason ?? "it was inconclusive"
+          : "it was stopped before it concluded"),
+    );
+  }
+  const planName = result.plan.name;
+  const path = searchHistoryPath(dir, planName);
+  await makeHistoryDir(dir);
+  return await withHistoryLock(path, async () => {
+    const loaded = await loadSearchHistory(dir, planName);
+    if (!loaded.ok) {
+      throw new BaselineError("invalid_file", `${loaded.error} (the file was left as it is)`);
+    }
+    const entry: SearchHistoryEntry = {
+      date: result.startedAt,
+      status: c.status as "found" | "at_least",
+      ratePerSec: c.ratePerSec!,
+      ...(c.failPerSec === undefined ? {} : { failPerSec: c.failPerSec }),
+      environment: result.environment,
+    };
+    const history: SearchHistory = {
+      schema: SEARCH_HISTORY_SCHEMA,
+      version: SEARCH_HISTORY_VERSION,
+      plan: planName,
+      entries: [...loaded.entries, entry].slice(-MAX_HISTORY_RUNS),
+    };
+    try {
+      await write(path, JSON.stringify(history, null, 1) + "\n");
+    } catch (e) {
+      throw new BaselineError(
+        "write_failed",
+        `could not write search history ${path} (${(e as Error).message}); it is unchanged`,
+        { cause: e },
+      );
+    }
+    return history;
+  }, signal ? { signal } : {});
+}

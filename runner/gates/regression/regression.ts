@@ -1,0 +1,402 @@
+/**
+ * The regression gate: does this run's stage (and label) do worse than its stored history? Judged
+ * on run-level values, one per run (p50, p99, p99.9, max, error rate, throughput), never with
+ * per-request significance tests: requests within a run are autocorrelated, and over a million
+ * samples such tests call every difference significant. docs/gates.md gives the reasoning.
+ *
+ * @module
+ */
+import { stagesMatch } from "./stage_match.ts";
+import type { SloMetric } from "../../plan/types.ts";
+import { createHistogram, type Histogram } from "../../hdr/mod.ts";
+import { decodeHistogram } from "../../hdr/hdr_codec.ts";
+import { errorTotal } from "../../recorder/request_counts.ts";
+import type { RequestCounts, RunResult, Verdict } from "../../model/run_result.ts";
+import type { Baseline } from "../baseline/mod.ts";
+import { applyDecisionRule } from "../decision_rule.ts";
+import { formatChange } from "./format_change.ts";
+import { formatMetric } from "../format_metric.ts";
+import { metricEvidence } from "../gate_evidence.ts";
+import { holmLevels } from "../stats/mod.ts";
+import { ksDistance } from "../stats/mod.ts";
+import {
+  exceedanceP,
+  historyModel,
+  isUsefulBound,
+  median,
+  predictionBounds,
+  USEFUL_BOUND_RATIO,
+} from "../stats/mod.ts";
+import { isSufficient, requiredRequests } from "../stats/mod.ts";
+
+/** A metric the regression gate can judge. */
+export type RegressionMetric =
+  | "p50"
+  | "p90"
+  | "p99"
+  | "p99.9"
+  | "max"
+  | "mean"
+  | "error_rate"
+  | "throughput";
+
+/**
+ * Metrics judged by default, and the relative change each must exceed to count. Not `max`: one
+ * request decides it, so two runs of an unchanged build often differ by more than a floor (a plan
+ * can still name it under `regression:`).
+ */
+export const DEFAULT_REGRESSION_FLOORS: Readonly<Partial<Record<RegressionMetric, number>>> = {
+  p50: 0.10,
+  p99: 0.10,
+  "p99.9": 0.20,
+  error_rate: 0.001, // absolute: 0.1 percentage point
+  throughput: 0.05,
+};
+
+/** Options of the regression gate. */
+export interface RegressionOptions {
+  /**
+   * Metric → floor (relative change; absolute for error_rate). Defaults above. A percentile the
+   * plan names here is `inconclusive` when the sample count cannot support it; a default one is
+   * then not judged at all (the plan did not ask for it, so it must not fail CI).
+   */
+  floors?: Partial<Record<RegressionMetric, number>>;
+  minTailSamples?: number;
+  /** History runs used at most (the last ones). */
+  maxRuns?: number;
+  /**
+   * One minus the chance a run with no regression shows one anywhere (default 0.999): the
+   * family-wise level Holm's step-down holds over all of the run's checks.
+   */
+  confidence?: number;
+}
+
+/** One group's run-level figures. */
+export interface Sample {
+  response: Histogram;
+  counts: RequestCounts;
+  durationMs: number;
+}
+
+/**
+ * A run-level figure of a sample: a percentile, max or mean (µs), the error rate (a fraction) or
+ * the throughput (per second).
+ *
+ * @example
+ * ```ts
+ * import { metricValue, sampleOf } from "./regression.ts";
+ * // metricValue("p99", sampleOf(stage, stage.durationMs)) → 1840
+ * ```
+ */
+export function metricValue(metric: RegressionMetric, s: Sample): number {
+  const q = percentileOf(metric);
+  if (q !== undefined) return s.response.getValueAtPercentile(q);
+  if (metric === "max") return s.response.maxValue;
+  if (metric === "mean") return s.response.mean;
+  if (metric === "error_rate") {
+    return s.counts.completed ? errorTotal(s.counts) / s.counts.completed : 0;
+  }
+  return s.counts.completed / (s.durationMs / 1000);
+}
+
+/**
+ * The percentile a regression metric names (`p99.9` → 99.9), or undefined for the others.
+ *
+ * @example
+ * ```ts
+ * import { percentileOf } from "./regression.ts";
+ * percentileOf("p99.9"); // 99.9
+ * ```
+ */
+export function percentileOf(metric: RegressionMetric): number | undefined {
+  return /^p\d/.test(metric) ? Number(metric.slice(1)) : undefined;
+}
+
+/**
+ * Judges every non-warmup stage (and each label when there are several) against the history.
+ *
+ * @example
+ * ```ts
+ * import { evaluateRegression } from "./regression.ts";
+ * // const verdicts = evaluateRegression(result, baseline);
+ * ```
+ */
+export function evaluateRegression(
+  result: RunResult,
+  baseline: Baseline,
+  options: RegressionOptions = {},
+): Verdict[] {
+  const floors = options.floors ?? DEFAULT_REGRESSION_FLOORS;
+  const runs = baseline.runs.slice(-(options.maxRuns ?? 30));
+  const checks: Check[] = [];
+  for (const stage of result.stages.filter((s) => !s.warmup)) {
+    const history = runs.map((r) => r.stages.find((b) => stagesMatch(b, stage)));
+    const groups = stage.labels.length > 1
+      ? [undefined, ...stage.labels.map((l) => l.label)]
+      : [undefined];
+    for (const label of groups) {
+      const where = `${stage.name}${label === undefined ? "" : ` [${label}]`}`;
+      const current = sampleOf(
+        label === undefined ? stage : stage.labels.find((l) => l.label === label)!,
+        stage.durationMs,
+      );
+      const past = history.flatMap((h) => {
+        const group = h === undefined
+          ? undefined
+          : label === undefined
+          ? h
+          : h.labels.find((l) => l.label === label);
+        return group === undefined ? [] : [sampleOf(group, h!.durationMs)];
+      });
+      if (past.length === 0) continue; // a new stage or label: nothing to compare with
+      const ks = ksDistance(current.response, merged(past.map((p) => p.response)));
+      for (const [metric, floor] of Object.entries(floors) as [RegressionMetric, number][]) {
+        const q = percentileOf(metric);
+        const minTail = options.minTailSamples ?? 10;
+        if (
+          options.floors === undefined && q !== undefined &&
+          [current, ...past].some((s) => !isSufficient(s.response.totalCount, q, minTail))
+        ) continue; // a default metric too far in the tail for this many requests
+        // A stored run in which no request was answered has no latency to compare with.
+        const latency = q !== undefined || metric === "max" || metric === "mean";
+        const compared = latency ? past.filter((s) => s.response.totalCount > 0) : past;
+        if (compared.length === 0) continue;
+        checks.push({
+          metric,
+          floor,
+          current,
+          past: compared,
+          ctx: {
+            name: `${metric} vs baseline: ${where}`,
+            stageIndex: stage.index,
+            label,
+            ks,
+            result,
+            minTail: options.minTailSamples ?? 10,
+          },
+        });
+      }
+    }
+  }
+  const levels = holmLevels(checks.map((c) => exceedance(c)), 1 - (options.confidence ?? 0.999));
+  return checks.map((c, i) =>
+    judgeMetric(c.metric, c.floor, c.current, c.past, { ...c.ctx, ...levels[i] })
+  );
+}
+
+/** One (stage, label, metric) pair to judge. */
+interface Check {
+  metric: RegressionMetric;
+  floor: number;
+  current: Sample;
+  past: Sample[];
+  ctx: Omit<Context, "confidence" | "rejected" | "checks">;
+}
+
+/**
+ * The chance that the history's noise alone gives a value as bad as this run's, for the checks
+ * the prediction bound judges (3 or more past runs; not the error rate, judged by its floor).
+ */
+function exceedance(c: Check): number | undefined {
+  if (c.metric === "error_rate") return undefined;
+  const model = historyModel(c.past.map((s) => Math.max(metricValue(c.metric, s), 1e-9)));
+  if (model === undefined) return undefined;
+  const measured = metricEvidence(sloMetricOf(c.metric), c.current, c.ctx.result, 0).measured;
+  return exceedanceP(model, measured, c.metric !== "throughput");
+}
+
+interface Context {
+  name: string;
+  stageIndex: number;
+  label: string | undefined;
+  ks: number;
+  /** The run judged: its version and tool health decide how far its own figures can be trusted. */
+  result: Pick<RunResult, "version" | "health" | "run">;
+  minTail: number;
+  /** The prediction bound's confidence: Holm's level for this check. */
+  confidence: number;
+  /** Whether Holm's step-down rejected "no regression" for this check (true when not tested). */
+  rejected: boolean;
+  /** Checks in the family Holm controlled. */
+  checks: number;
+}
+
+function judgeMetric(
+  metric: RegressionMetric,
+  floor: number,
+  current: Sample,
+  past: Sample[],
+  ctx: Context,
+): Verdict {
+  const base: Verdict = {
+    kind: "regression",
+    name: ctx.name,
+    status: "pass",
+    stageIndexes: [ctx.stageIndex],
+    ...(ctx.label === undefined ? {} : { label: ctx.label }),
+    ksDistance: ctx.ks,
+    message: "",
+  };
+  const q = percentileOf(metric);
+  if (q !== undefined) {
+    const short = [current, ...past].find((s) =>
+      !isSufficient(s.response.totalCount, q, ctx.minTail)
+    );
+    if (short !== undefined) {
+      return {
+        ...base,
+        status: "inconclusive",
+        message:
+          `p${q} needs ${ctx.minTail} requests beyond it in this run and in every baseline run; ` +
+          `one had ${short.response.totalCount} requests in all: run the stage for at least ` +
+          `${requiredRequests(q, ctx.minTail)} requests (\`tailgate check\` says how long)`,
+      };
+    }
+  }
+  const value = (s: Sample) => metricValue(metric, s);
+  // This run's own figure, failed requests counted beyond every latency (format 3 on).
+  const sloMetric = sloMetricOf(metric);
+  const history = past.map(value);
+  const higherIsWorse = metric !== "throughput";
+  // The robust centre: one outlier run cannot drag it (prediction_bound.ts).
+  const reference = Math.exp(median(history.map((v) => Math.log(Math.max(v, 1e-9)))));
+  const unit = metric === "error_rate"
+    ? "fraction" as const
+    : metric === "throughput"
+    ? "per_sec" as const
+    : "us" as const;
+  const show = (v: number) => formatMetric(v, unit);
+  const bounds = metric === "error_rate"
+    ? undefined
+    : predictionBounds(history.map((v) => Math.max(v, 1e-9)), ctx.confidence);
+  // A regression needs both: a change beyond the floor and a value beyond the prediction bound.
+  // The verdict's bound is the stricter of the two limits, so "value vs bound" and the margin
+  // read as an SLO's do.
+  const floorLimit = metric === "error_rate"
+    ? mean(history) + floor
+    : reference * (higherIsWorse ? 1 + floor : 1 - floor);
+  // The figure itself does not depend on the limit it is weighed against.
+  const figure = metricEvidence(sloMetric, current, ctx.result, floorLimit).measured;
+  const beyondBound = bounds !== undefined && ctx.rejected &&
+    (higherIsWorse ? figure > bounds.upper : figure < bounds.lower);
+  // A history too short or too scattered bounds the next run only far beyond its centre (120 h
+  // for a max from 3 runs): no limit to show, and no regression within it to rule out.
+  const wide = bounds !== undefined && !isUsefulBound(bounds, reference, higherIsWorse);
+  const bounded = bounds !== undefined && (!wide || beyondBound);
+  const bound = !bounded
+    ? floorLimit
+    : higherIsWorse
+    ? Math.max(floorLimit, bounds!.upper)
+    : Math.min(floorLimit, bounds!.lower);
+  const { evidence, measured } = metricEvidence(sloMetric, current, ctx.result, bound);
+  // Error rates are often 0: their floor is absolute, and the bound on log values does not apply.
+  const change = metric === "error_rate"
+    ? measured - mean(history)
+    : relative(measured, reference, higherIsWorse);
+  const regressed = (change > floor) && (bounds === undefined || beyondBound);
+  // Beyond the floor, but the history cannot say whether that is more than its own noise.
+  const unbounded = wide && !regressed && change > floor;
+  // A regression must also hold for this run's whole confidence interval, less what the
+  // generator may have added (the one decision rule); the point estimate alone makes it
+  // inconclusive. No regression is a pass only when the generator held its schedule.
+  const rule = applyDecisionRule(higherIsWorse ? "<=" : ">=", bound, evidence);
+  const status = regressed
+    ? rule.decision === "fail" ? "fail" as const : "inconclusive" as const
+    : evidence.scheduleShortfall === undefined && !unbounded
+    ? "pass" as const
+    : "inconclusive" as const;
+  const shortfall = evidence.scheduleShortfall ? `; ${evidence.scheduleShortfall}` : "";
+  const why = status !== "inconclusive" || unbounded
+    ? ""
+    : regressed
+    ? `; not beyond doubt: ${
+      rule.causes.includes("generator")
+        ? `the generator's own delays (up to ${
+          show(evidence.generatorAllowance)
+        }) could explain it: rerun on a quieter runner, or with more workers`
+        : "this run's 95% interval reaches back within the limit: a longer run narrows it"
+    }${shortfall}`
+    : shortfall;
+  const runs = (n: number) => `${n} baseline run${n === 1 ? "" : "s"}`;
+  const method = bounds === undefined
+    ? `${runs(past.length)}: relative tolerance alone`
+    : !bounded
+    ? `not enough history yet (${runs(bounds.n)}) for a prediction bound: the floor alone limits`
+    : `prediction bound ${show(higherIsWorse ? bounds.upper : bounds.lower)} from ${bounds.n} ` +
+      `runs at ${+(ctx.confidence * 100).toPrecision(6)}% (Holm over ${ctx.checks} checks: ` +
+      `one false alarm per run at most 0.1% of the time)${
+        ctx.rejected ? "" : "; not tested further: a check with a smaller p held"
+      }`;
+  // toPrecision drops float noise: a 7% floor is 0.07, and 0.07 × 100 is 7.000000000000001.
+  const floorShown = `${+(floor * 100).toPrecision(6)}${metric === "error_rate" ? " points" : "%"}`;
+  const finite = Number.isFinite(measured);
+  const figures = `${finite ? show(measured) : "failed requests"} against baseline ` +
+    `${show(metric === "error_rate" ? mean(history) : reference)} (${
+      formatChange(change, metric === "error_rate")
+    }; floor ${floorShown}`;
+  const causes = unbounded
+    ? ["history" as const, ...(shortfall ? ["schedule" as const] : [])]
+    : regressed && rule.causes.length > 0
+    ? rule.causes
+    : ["schedule" as const];
+  return {
+    ...base,
+    status,
+    ...(status === "inconclusive" ? { causes } : {}),
+    ...(finite ? { measured } : { censored: true }),
+    bound,
+    unit,
+    ...(finite
+      ? { margin: bound > 0 ? (higherIsWorse ? bound - measured : measured - bound) / bound : 0 }
+      : {}),
+    ...(evidence.generatorAllowance > 0 ? { generatorAllowance: evidence.generatorAllowance } : {}),
+    message: unbounded
+      ? `not enough history yet (${runs(bounds!.n)}): ${figures}) is beyond the floor, but ` +
+        `the stored runs vary too much to tell it from their noise (a prediction bound beyond ` +
+        `${USEFUL_BOUND_RATIO}× their centre); it decides as more runs are stored ` +
+        `(--update-baseline); KS distance ${ctx.ks.toFixed(3)}${shortfall}`
+      : `${regressed ? "regressed" : "no regression"}: ${figures}; ${method}; limit ${
+        show(bound)
+      }); KS distance ${ctx.ks.toFixed(3)}${why}`,
+  };
+}
+
+/**
+ * A stage's or label's figures as the regression gates read them: its decoded histogram, counts
+ * and length.
+ *
+ * @example
+ * ```ts
+ * import { sampleOf } from "./regression.ts";
+ * // sampleOf(stage, stage.durationMs).response.getValueAtPercentile(99)
+ * ```
+ */
+export function sampleOf(
+  group: { response: { hdr: string }; counts: RequestCounts },
+  durationMs: number,
+): Sample {
+  return { response: decodeHistogram(group.response.hdr), counts: group.counts, durationMs };
+}
+
+function merged(histograms: Histogram[]): Histogram {
+  const total = createHistogram();
+  for (const h of histograms) total.add(h);
+  return total;
+}
+
+function sloMetricOf(metric: RegressionMetric): SloMetric {
+  const q = percentileOf(metric);
+  return q !== undefined
+    ? { kind: "percentile", percentile: q }
+    : { kind: metric as "max" | "mean" | "error_rate" | "throughput" };
+}
+
+function mean(values: number[]): number {
+  return values.reduce((a, b) => a + b, 0) / values.length;
+}
+
+/** Relative change in the worse direction: positive when worse. */
+function relative(measured: number, reference: number, higherIsWorse: boolean): number {
+  if (reference <= 0) return measured > 0 && higherIsWorse ? Infinity : 0;
+  return higherIsWorse ? measured / reference - 1 : 1 - measured / reference;
+}

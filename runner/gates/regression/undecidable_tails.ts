@@ -1,0 +1,150 @@
+/**
+ * Tail percentiles a regression check cannot judge on a plan, said before anything runs. The
+ * history gate (regression.ts) and the A/B comparison (ab_comparison.ts) judge a percentile only
+ * when every run holds at least 10 requests beyond it (a default one in the A/B comparison, 100:
+ * `defaultMinTail`); a default metric with fewer is skipped, one the plan names under
+ * `regression:` is inconclusive. `tailgate check` and `tailgate ab` warn from
+ * the plan's planned request counts, per measured stage (and per label, when there are several),
+ * with the stage length that would decide them: one warning per stage, one more for its labels.
+ *
+ * @module
+ */
+import { plannedRequests } from "../../plan/validate_load.ts";
+import type { PlanIssue, PlanStage, ResolvedPlan } from "../../plan/types.ts";
+import { formatRatePerSec } from "../../plan/units.ts";
+import { DEFAULT_MIN_TAIL_SAMPLES } from "../../plan/slo/sample_sufficiency.ts";
+import { DEFAULT_REGRESSION_FLOORS, percentileOf, type RegressionMetric } from "./regression.ts";
+import { isSufficient, requiredRequests } from "../stats/mod.ts";
+
+/**
+ * A warning for each measured stage (and one for its labels) on which one run plans too few
+ * requests for a tail percentile of the regression floors (the plan's, else the defaults).
+ * `text` (the plan's) places the caret under the stage.
+ *
+ * @example
+ * ```ts
+ * import { undecidableTails } from "./undecidable_tails.ts";
+ * import type { ResolvedPlan } from "../../plan/types.ts";
+ * declare const plan: ResolvedPlan; // one stage of 5k requests, default floors
+ * undecidableTails(plan)[0].message;
+ * // "p99.9 cannot be judged on stage \"steady\" by a regression check (…): one run plans about
+ * //  5,000 requests there, and p99.9 needs 10,000 (10 beyond it); tailgate skips it there"
+ * ```
+ */
+export function undecidableTails(
+  plan: ResolvedPlan,
+  text = "",
+  options: { defaultMinTail?: number } = {},
+): PlanIssue[] {
+  const named = plan.regression !== undefined;
+  // `tailgate ab` asks more of a default tail metric (ab_comparison.ts); a named one needs 10.
+  const minTail = named
+    ? DEFAULT_MIN_TAIL_SAMPLES
+    : options.defaultMinTail ?? DEFAULT_MIN_TAIL_SAMPLES;
+  const floors = (plan.regression ?? DEFAULT_REGRESSION_FLOORS) as Partial<
+    Record<RegressionMetric, number>
+  >;
+  const tails = (Object.keys(floors) as RegressionMetric[]).flatMap((m) => {
+    const q = percentileOf(m);
+    return q === undefined ? [] : [{ metric: m, q }];
+  });
+  if (tails.length === 0) return [];
+  const totalWeight = plan.requests.reduce((sum, r) => sum + r.weight, 0);
+  const labels = plan.requests.length > 1
+    ? plan.requests.map((r) => ({ label: r.label, share: r.weight / totalWeight }))
+    : [];
+  const lines = text.split(/\r?\n/);
+  const issues: PlanIssue[] = [];
+  for (const stage of plan.load.stages.filter((s) => !s.warmup)) {
+    const planned = plannedRequests(stage);
+    const short = (share: number) =>
+      tails.filter((t) => !isSufficient(Math.floor(planned * share), t.q, tailOf(t.q, minTail)));
+    const whole = short(1);
+    if (whole.length > 0) {
+      issues.push(issue(plan, stage, lines, whole, planned, 1, named, minTail));
+    }
+    const undecided = labels.map((l) => ({ ...l, tails: short(l.share) }))
+      .filter((l) => l.tails.some((t) => !whole.includes(t)));
+    if (undecided.length === 0) continue;
+    const rarest = undecided.reduce((a, b) => (b.share < a.share ? b : a));
+    const metrics = tails.filter((t) =>
+      !whole.includes(t) && undecided.some((l) => l.tails.includes(t))
+    );
+    const names = undecided.slice(0, 3).map((l) => `"${l.label}"`).join(", ") +
+      (undecided.length > 3 ? ` and ${undecided.length - 3} more` : "");
+    issues.push(
+      issue(plan, stage, lines, metrics, planned, rarest.share, named, minTail, {
+        text: `for ${undecided.length === 1 ? "label" : "labels"} ${names}`,
+        rarest: rarest.label,
+      }),
+    );
+  }
+  return issues;
+}
+
+function issue(
+  plan: ResolvedPlan,
+  stage: PlanStage,
+  lines: readonly string[],
+  tails: ReadonlyArray<{ metric: RegressionMetric; q: number }>,
+  planned: number,
+  share: number,
+  named: boolean,
+  minTail: number,
+  labels?: { text: string; rarest: string },
+): PlanIssue {
+  const count = (n: number) => Math.floor(n).toLocaleString("en-US");
+  const metrics = tails.map((t) => t.metric);
+  const list = metrics.length === 1
+    ? metrics[0]
+    : `${metrics.slice(0, -1).join(", ")} and ${metrics.at(-1)}`;
+  const needs = tails.map((t, i) =>
+    `${i === 0 ? `${t.metric} needs ` : `${t.metric} `}${
+      count(requiredRequests(t.q, tailOf(t.q, minTail)))
+    }`
+  ).join(", ");
+  const one = tails.length === 1;
+  const where = labels === undefined ? "there" : `for "${labels.rarest}"`;
+  const top = Math.max(...tails.map((t) => t.q));
+  const most = requiredRequests(top, tailOf(top, minTail));
+  const perSec = planned * share / (stage.durationMs / 1000);
+  const seconds = Math.ceil(most / perSec);
+  const source = lines[stage.line - 1] ?? "";
+  const col = source.length - source.trimStart().length + 1;
+  return {
+    severity: "warning",
+    file: plan.file,
+    path: `load.stages[${stage.index}]`,
+    line: stage.line,
+    col,
+    length: Math.max(1, source.trimEnd().length - col + 1),
+    message:
+      `${list} cannot be judged on stage "${stage.name}"${
+        labels === undefined ? "" : ` ${labels.text}`
+      } by a regression check (against the history, or in \`tailgate ab\`): one run plans about ` +
+      `${count(planned * share)} requests ${where}, and ${needs} (${minTail} beyond ${
+        one ? "it" : "each"
+      }); ` +
+      (named
+        ? `named under \`regression\`, ${one ? "it" : "they"} will be inconclusive (a warning)`
+        : `tailgate skips ${one ? "this default metric" : "these default metrics"} there`),
+    hint:
+      `run the stage for at least ${lengthText(seconds)} at ${
+        stage.kind === "ramp" ? "its average rate, " : ""
+      }${formatRatePerSec(planned / (stage.durationMs / 1000))} (each run, or each round of ` +
+      `\`tailgate ab\`) to decide ${one ? "it" : "them"}` +
+      (named ? `, or drop ${one ? "it" : "them"} from \`regression\`` : ""),
+  };
+}
+
+/** A stage length as a plan would write it, rounded up: `34s`, `17m`, `11h`. */
+function lengthText(seconds: number): string {
+  if (seconds < 120) return `${seconds}s`;
+  if (seconds < 7_200) return `${Math.ceil(seconds / 60)}m`;
+  return `${Math.ceil(seconds / 3_600)}h`;
+}
+
+/** The requests beyond percentile `q` a check needs: `minTail` for a tail one, 10 for the median. */
+function tailOf(q: number, minTail: number): number {
+  return q > 50 ? minTail : DEFAULT_MIN_TAIL_SAMPLES;
+}

@@ -1,0 +1,102 @@
+/**
+ * No silent pass: a run in which more than 1% of the judged requests failed, of a plan that sets
+ * no `error_rate` SLO over all its requests and does not say `allow_errors: true`, is judged
+ * against the implicit SLO `error_rate <= 1%`, exactly as if the plan had written it (the same
+ * scope, evidence and decision rule: evaluate_slos.ts), so it fails when its errors are beyond
+ * doubt. Its verdict is marked `implicit` and named so (`error_rate <= 1% (implicit)`), so every
+ * report that shows a gate's name shows that the plan did not write it. Pure.
+ *
+ * @module
+ */
+import { parseSlo } from "../../plan/slo/parse_slo.ts";
+import { addCounts, emptyCounts, errorTotal } from "../../recorder/request_counts.ts";
+import type { RunResult, Verdict } from "../../model/run_result.ts";
+import { evaluateSlos } from "./evaluate_slos.ts";
+
+/** The share of failed requests above which the implicit gate is judged: 1%. */
+export const IMPLICIT_ERROR_SHARE = 0.01;
+
+/** The implicit SLO, as a plan would write it. */
+export const IMPLICIT_ERROR_SLO = "error_rate <= 1%";
+
+/** The implicit gate's verdict name. */
+export const IMPLICIT_ERROR_GATE = `${IMPLICIT_ERROR_SLO} (implicit)`;
+
+/**
+ * Whether the plan leaves errors to the implicit gate: it has no `error_rate` SLO over all its
+ * requests (one `for "label"` covers only that label; one `at` a rate or `over` a window is the
+ * plan's own word on errors) and does not say `allow_errors: true`.
+ *
+ * @example
+ * ```ts
+ * import { coversErrors } from "./implicit_error_gate.ts";
+ * coversErrors({ slos: [{ text: "error_rate < 5%", line: 9 }] }); // true
+ * coversErrors({ slos: [{ text: "p99 < 50ms", line: 9 }] }); // false
+ * ```
+ */
+export function coversErrors(plan: Pick<RunResult["plan"], "slos" | "allowErrors">): boolean {
+  if (plan.allowErrors) return true;
+  return plan.slos.some(({ text }) => {
+    const parsed = parseSlo(text);
+    return parsed.ok && parsed.value.metric.kind === "error_rate" &&
+      parsed.value.label === undefined;
+  });
+}
+
+/**
+ * The implicit gate's verdict, judged whatever the share of errors (`tailgate ab` judges it on
+ * every head run once one needed it); undefined when no stage is judged (every stage a warmup).
+ *
+ * @example
+ * ```ts
+ * import { implicitErrorVerdict } from "./implicit_error_gate.ts";
+ * // implicitErrorVerdict(result)?.status; // "fail" when 403 answered every request
+ * ```
+ */
+export function implicitErrorVerdict(result: RunResult): Verdict | undefined {
+  // The same path as a written SLO: the plan's SLOs replaced by the implicit one.
+  const judged = evaluateSlos({
+    ...result,
+    plan: { ...result.plan, slos: [{ text: IMPLICIT_ERROR_SLO, line: 0 }] },
+  })[0];
+  if (judged === undefined || judged.status === "invalid") return undefined;
+  const { line: _line, ...verdict } = judged;
+  const counts = judgedCounts(result);
+  const failed = errorTotal(counts);
+  const kinds = Object.entries(counts.errors).filter(([, n]) => (n ?? 0) > 0)
+    .map(([kind, n]) => `${kind} ${n}`).join(", ");
+  return {
+    ...verdict,
+    name: IMPLICIT_ERROR_GATE,
+    implicit: true,
+    message:
+      `${verdict.message}; implicit gate: ${failed} of ${counts.completed} judged requests ` +
+      `failed${kinds ? ` (${kinds})` : ""} and the plan sets no \`error_rate\` SLO over all ` +
+      "requests: add one to set the bound, or `allow_errors: true` to let errors pass",
+  };
+}
+
+/**
+ * The implicit gate, when the run needs it: one verdict when the plan leaves errors to it and more
+ * than {@linkcode IMPLICIT_ERROR_SHARE} of the judged (non-warmup) requests failed, else none.
+ *
+ * @example
+ * ```ts
+ * import { implicitErrorGate } from "./implicit_error_gate.ts";
+ * // result.verdicts.push(...implicitErrorGate(result));
+ * ```
+ */
+export function implicitErrorGate(result: RunResult): Verdict[] {
+  if (coversErrors(result.plan)) return [];
+  const counts = judgedCounts(result);
+  if (errorTotal(counts) <= IMPLICIT_ERROR_SHARE * counts.completed) return [];
+  const verdict = implicitErrorVerdict(result);
+  return verdict === undefined ? [] : [verdict];
+}
+
+/** The counts of the judged (non-warmup) stages. */
+function judgedCounts(result: Pick<RunResult, "stages">) {
+  const counts = emptyCounts();
+  for (const s of result.stages) if (!s.warmup) addCounts(counts, s.counts);
+  return counts;
+}

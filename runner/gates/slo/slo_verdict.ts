@@ -1,0 +1,132 @@
+/**
+ * An SLO verdict's figures and words from the decision rule's outcome on one figure: what was
+ * measured against the bound, the headroom, and why an undecided gate could not be decided, with
+ * the run length that would decide it.
+ *
+ * @module
+ */
+import type { ParsedSlo } from "../../plan/slo/parse_slo.ts";
+import { formatDurationMs, formatRatePerSec } from "../../plan/units.ts";
+import type { Verdict } from "../../model/run_result.ts";
+import { applyDecisionRule, type GateEvidence, requestsToDecide } from "../decision_rule.ts";
+import { formatMetric } from "../format_metric.ts";
+
+/**
+ * Turns the rule's outcome into a verdict with its figures and words.
+ *
+ * @example
+ * ```ts
+ * import { sloVerdict } from "./slo_verdict.ts";
+ * // sloVerdict(base, slo, measuredUs, "us", evidence, () => "", { low, high }).message
+ * ```
+ */
+export function sloVerdict(
+  base: Verdict,
+  slo: ParsedSlo,
+  measured: number,
+  unit: NonNullable<Verdict["unit"]>,
+  evidence: GateEvidence,
+  remedy: () => string,
+  ci: { low: number; high: number } | undefined,
+  censoredText = "",
+): Verdict {
+  const outcome = applyDecisionRule(slo.operator, slo.bound, evidence);
+  const show = (v: number) => Number.isFinite(v) ? formatMetric(v, unit) : "beyond every bound";
+  const bound = slo.bound;
+  const upper = slo.operator.startsWith("<");
+  const finite = Number.isFinite(measured);
+  const margin = bound === 0 || !finite
+    ? undefined
+    : upper
+    ? (bound - measured) / bound
+    : (measured - bound) / bound;
+  const highText = ci && Number.isFinite(ci.high) ? show(ci.high) : "unbounded";
+  const interval = ci && show(ci.low) !== highText
+    ? ` (95% interval ${show(ci.low)} to ${highText})`
+    : "";
+  const measuredText = finite
+    ? `measured ${show(measured)}${interval} against ${slo.operator} ${show(bound)}`
+    : `${censoredText}${interval}; the bound is ${slo.operator} ${show(bound)}`;
+  const words = outcome.decision === "pass"
+    ? "passed"
+    : outcome.decision === "fail"
+    ? "failed"
+    : "inconclusive";
+  const headroom = margin === undefined
+    ? ""
+    : margin >= 0
+    ? `, ${+(margin * 100).toFixed(1)}% headroom`
+    : `, ${+(-margin * 100).toFixed(1)}% over`;
+  let message = `${words}: ${measuredText}${headroom}`;
+  if (outcome.decision === "fail" && evidence.generatorAllowance > 0) {
+    message += `; beyond what the generator's own delays (up to ${
+      show(evidence.generatorAllowance)
+    }) could explain`;
+  }
+  const reasons: string[] = [];
+  for (const cause of outcome.causes) {
+    if (cause === "sampling") {
+      const more = remedy();
+      reasons.push(
+        `the bound lies inside the 95% interval, so this run cannot tell which side of it the ` +
+          `server is on${more ? `: ${more}` : ""}`,
+      );
+    } else if (cause === "generator" && unit === "per_sec") {
+      reasons.push(
+        `the generator, behind its schedule, sent up to ${
+          show(evidence.generatorAllowance)
+        } less than planned, which could explain the shortfall`,
+      );
+    } else if (cause === "generator") {
+      reasons.push(
+        `the generator's own delays at this percentile (up to ${
+          show(evidence.generatorAllowance)
+        }: late sends and its measured floor) could explain the excess: use more workers, a ` +
+          "bigger or quieter runner, or fewer other jobs beside it",
+      );
+    } else reasons.push(evidence.scheduleShortfall!);
+  }
+  if (reasons.length > 0) message += `; ${reasons.join("; ")}`;
+  return {
+    ...base,
+    status: outcome.decision,
+    ...(finite ? { measured } : { censored: true }),
+    bound,
+    unit,
+    ...(margin === undefined ? {} : { margin }),
+    ...(ci && Number.isFinite(ci.low) && Number.isFinite(ci.high)
+      ? { ci95: [ci.low, ci.high] as [number, number] }
+      : {}),
+    ...(outcome.causes.includes("sampling") ? { marginal: true } : {}),
+    ...(outcome.causes.length > 0 ? { causes: outcome.causes } : {}),
+    message,
+  };
+}
+
+/**
+ * "run about 40s longer at 1k/s": the run length that would decide at the measured share.
+ *
+ * @example
+ * ```ts
+ * import { sampleRemedy } from "./slo_verdict.ts";
+ * sampleRemedy(1_000, 12, 0.01, 1_000, "requests"); // "at the share measured, about … requests would decide it …"
+ * ```
+ */
+export function sampleRemedy(
+  n: number,
+  beyond: number,
+  allowedShare: number,
+  intendedPerSec: number,
+  what: string,
+  alpha: number,
+): string {
+  const needed = requestsToDecide(n, beyond, allowedShare, alpha);
+  if (needed === undefined) {
+    return "the measured share beyond the bound equals the allowed one: no run length decides";
+  }
+  const seconds = (needed - n) / Math.max(intendedPerSec, 1e-9);
+  return `at the share measured, about ${needed} ${what} would decide it (these stages had ${n}): ` +
+    `run about ${formatDurationMs(Math.max(seconds, 1) * 1000)} longer at ${
+      formatRatePerSec(intendedPerSec)
+    }`;
+}

@@ -1,0 +1,43 @@
+import assert from "node:assert/strict";
+import { failOnArg, readResultArgs } from "../../../../runner/cli/args/result_args.ts";
+
+Deno.test("failOnArg(): the default is inconclusive-slo; --fail-on takes the CLI's values", () => {
+  assert.deepEqual(failOnArg({}), { ok: true, failOn: "inconclusive-slo" });
+  for (const value of ["inconclusive", "inconclusive-slo", "fail"]) {
+    assert.deepEqual(failOnArg({ "fail-on": value }), { ok: true, failOn: value });
+  }
+  assert.deepEqual(failOnArg({ "fail-on": "insufficient" }), { ok: true, failOn: "inconclusive" });
+});
+
+Deno.test("failOnArg(): never and unknown values are refused, naming what --fail-on takes", () => {
+  for (const value of ["never", "slo", ""]) {
+    const read = failOnArg({ "fail-on": value });
+    assert.equal(read.ok, false, value);
+    assert.match(
+      (read as { error: string }).error,
+      /^--fail-on: `.*` is not one of inconclusive, inconclusive-slo, fail$/,
+    );
+  }
+});
+
+Deno.test("failOnArg(): --allow-inconclusive is --fail-on fail, and refuses a contradicting --fail-on", () => {
+  assert.deepEqual(failOnArg({ "allow-inconclusive": true }), { ok: true, failOn: "fail" });
+  assert.deepEqual(failOnArg({ "allow-insufficient": true }), { ok: true, failOn: "fail" });
+  assert.deepEqual(failOnArg({ "allow-inconclusive": true, "fail-on": "fail" }), {
+    ok: true,
+    failOn: "fail",
+  });
+  const both = failOnArg({ "allow-inconclusive": true, "fail-on": "inconclusive" });
+  assert.equal(both.ok, false);
+  assert.match((both as { error: string }).error, /contradicts `--fail-on inconclusive`/);
+});
+
+Deno.test("readResultArgs() carries --fail-on into the run's options, or its mistake", () => {
+  const read = readResultArgs({ "fail-on": "inconclusive" });
+  assert.ok(read.ok);
+  assert.equal(read.options.failOn, "inconclusive");
+  assert.deepEqual(readResultArgs({ "fail-on": "never" }), {
+    ok: false,
+    errors: ["--fail-on: `never` is not one of inconclusive, inconclusive-slo, fail"],
+  });
+});

@@ -1,0 +1,292 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import {
+  appendToBaseline,
+  BaselineError,
+  baselinePath,
+  baselineSlug,
+  fingerprintMismatch,
+  historyName,
+  loadBaseline,
+  MAX_HISTORY_BYTES,
+} from "../../../../runner/gates/baseline/baseline_store.ts";
+import {
+  BASELINE_SCHEMA,
+  BASELINE_VERSION,
+} from "../../../../runner/gates/baseline/baseline_types.ts";
+import { decodeHistogram } from "../../../../runner/hdr/hdr_codec.ts";
+import type { RunResult } from "../../../../runner/model/run_result.ts";
+import { ENVIRONMENT, sampleResult } from "../../../_helpers/result_fixtures.ts";
+import { makeFifo, settlesWithin } from "../../../_helpers/special_files.ts";
+
+/** A fresh temporary folder, removed when the test is done. */
+async function tempDir(): Promise<AsyncDisposable & { path: string }> {
+  const path = await Deno.makeTempDir({ prefix: "tailgate-baseline-" });
+  return { path, [Symbol.asyncDispose]: () => Deno.remove(path, { recursive: true }) };
+}
+
+/** The sample result, started at `2025-01-0<day>T00:00:00Z`. */
+function resultOn(day: number): RunResult {
+  return sampleResult({ startedAt: new Date(`2025-01-0${day}T00:00:00.000Z`) });
+}
+
+async function names(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for await (const e of Deno.readDir(dir)) out.push(e.name);
+  return out.sort();
+}
+
+Deno.test("an appended run loads back with byte-identical stage and label histograms", async () => {
+  await using dir = await tempDir();
+  const result = sampleResult();
+  assert.deepEqual(await loadBaseline(dir.path, "shop"), { ok: true, baseline: undefined });
+  await appendToBaseline(dir.path, result);
+  const loaded = await loadBaseline(dir.path, "shop");
+  assert.ok(loaded.ok && loaded.baseline, loaded.ok ? "no baseline" : loaded.error);
+  const { baseline } = loaded;
+  assert.equal(baseline.schema, BASELINE_SCHEMA);
+  assert.equal(baseline.version, BASELINE_VERSION);
+  assert.equal(baseline.plan, "shop");
+  assert.equal(baseline.runs.length, 1);
+  const [run] = baseline.runs;
+  assert.equal(run.date, result.run.startedAt);
+  assert.deepEqual(run.environment, ENVIRONMENT);
+  assert.equal(run.stages.length, result.stages.length);
+  for (const [i, stage] of result.stages.entries()) {
+    const stored = run.stages[i];
+    assert.deepEqual(
+      [stored.index, stored.name, stored.warmup, stored.fromPerSec, stored.toPerSec],
+      [stage.index, stage.name, stage.warmup, stage.fromPerSec, stage.toPerSec],
+    );
+    assert.equal(stored.durationMs, stage.durationMs);
+    assert.deepEqual(stored.counts, stage.counts);
+    assert.equal(stored.response.hdr, stage.response.hdr);
+    assert.equal(stored.service.hdr, stage.service.hdr);
+    assert.equal(decodeHistogram(stored.response.hdr).totalCount, stage.response.count);
+    assert.deepEqual(stored.labels, stage.labels);
+    assert.ok(!("intervals" in stored) && !("startMs" in stored) && !("kind" in stored));
+  }
+  assert.ok(run.stages.every((s) => s.labels.length === 2 && s.response.count > 0));
+  assert.deepEqual(await names(dir.path), ["shop.json"]);
+});
+
+Deno.test("the history keeps the newest `keep` runs, oldest first", async () => {
+  await using dir = await tempDir();
+  for (const day of [1, 2, 3, 4, 5]) {
+    const written = await appendToBaseline(dir.path, resultOn(day), 3);
+    assert.equal(written.runs.length, Math.min(day, 3));
+  }
+  const loaded = await loadBaseline(dir.path, "shop");
+  assert.ok(loaded.ok && loaded.baseline);
+  assert.deepEqual(loaded.baseline.runs.map((r) => r.date.slice(0, 10)), [
+    "2025-01-03",
+    "2025-01-04",
+    "2025-01-05",
+  ]);
+  await assert.rejects(() => appendToBaseline(dir.path, resultOn(6), 0), RangeError);
+});
+
+Deno.test("baselineSlug() makes a safe, bounded file name from any plan name", () => {
+  assert.equal(baselineSlug("shop"), "shop");
+  assert.equal(baselineSlug("Shop API / Checkout v2.1"), "shop-api-checkout-v2.1");
+  assert.equal(baselineSlug("a  --  b__c"), "a-b__c");
+  assert.equal(baselineSlug("../../etc/passwd"), "etc-passwd");
+  assert.equal(baselineSlug("Café Über"), "cafe-uber");
+  assert.equal(baselineSlug(".hidden"), "hidden");
+  assert.equal(baselineSlug(""), "plan");
+  assert.equal(baselineSlug("日本語"), "plan");
+  assert.equal(baselineSlug("x".repeat(150)), "x".repeat(100));
+  assert.equal(baselineSlug(`${"y".repeat(99)} z`), "y".repeat(99));
+  assert.equal(baselinePath("base", "Shop API"), join("base", "shop-api.json"));
+});
+
+Deno.test("a corrupt baseline is left byte-identical and the append fails saying so", async () => {
+  await using dir = await tempDir();
+  const path = baselinePath(dir.path, "shop");
+  const damaged = '{"schema":"tailgate/baseline","version":1,"plan":"shop","runs":[{"da';
+  await Deno.writeTextFile(path, damaged);
+  const loaded = await loadBaseline(dir.path, "shop");
+  assert.ok(!loaded.ok);
+  assert.ok(loaded.error.includes(path) && /not valid JSON/.test(loaded.error), loaded.error);
+  assert.match(loaded.error, /move it away/);
+  await assert.rejects(
+    () => appendToBaseline(dir.path, sampleResult()),
+    (e) => e instanceof BaselineError && e.kind === "invalid_file" && e.message.includes(path),
+  );
+  assert.equal(await Deno.readTextFile(path), damaged);
+  assert.deepEqual(await names(dir.path), ["shop.json"]);
+});
+
+Deno.test("an append over a corrupt file throws an invalid_file BaselineError", async () => {
+  await using dir = await tempDir();
+  const path = baselinePath(dir.path, "shop");
+  const runsDamaged = JSON.stringify({
+    schema: BASELINE_SCHEMA,
+    version: 1,
+    plan: "shop",
+    runs: [{ date: "2025-01-01", environment: ENVIRONMENT, stages: [{ index: 0 }] }],
+  });
+  await Deno.writeTextFile(path, runsDamaged);
+  try {
+    await appendToBaseline(dir.path, sampleResult());
+    assert.fail("append over a damaged file succeeded");
+  } catch (e) {
+    assert.ok(e instanceof BaselineError && e.kind === "invalid_file", String(e));
+    assert.match(e.message, /run 1 is incomplete/);
+  }
+  assert.equal(await Deno.readTextFile(path), runsDamaged);
+});
+
+Deno.test("a failed write leaves the previous baseline intact", async () => {
+  await using dir = await tempDir();
+  await appendToBaseline(dir.path, resultOn(1));
+  const path = baselinePath(dir.path, "shop");
+  const before = await Deno.readTextFile(path);
+  const failing = () => Promise.reject(new Error("disk full"));
+  try {
+    await appendToBaseline(dir.path, resultOn(2), 10, failing);
+    assert.fail("append with a failing writer succeeded");
+  } catch (e) {
+    assert.ok(e instanceof BaselineError && e.kind === "write_failed", String(e));
+    assert.match(e.message, /disk full.*unchanged/);
+  }
+  assert.equal(await Deno.readTextFile(path), before);
+});
+
+Deno.test("incomplete and tool-limited runs are refused and nothing is written", async () => {
+  await using dir = await tempDir();
+  const incomplete = sampleResult({ complete: false });
+  const limited = sampleResult();
+  limited.health.toolLimited = true;
+  limited.health.reasons = ["send lag p99 4.2ms exceeds 1ms"];
+  for (const [result, why] of [[incomplete, /incomplete/], [limited, /tool-limited.*4\.2ms/]]) {
+    try {
+      await appendToBaseline(dir.path, result as RunResult);
+      assert.fail("an unsound run was appended");
+    } catch (e) {
+      assert.ok(e instanceof BaselineError && e.kind === "unsound_run", String(e));
+      assert.match(e.message, why as RegExp);
+    }
+  }
+  assert.deepEqual(await names(dir.path), []);
+});
+
+Deno.test("a newer baseline format is refused with 'upgrade tailgate'", async () => {
+  await using dir = await tempDir();
+  const path = baselinePath(dir.path, "shop");
+  const newer = JSON.stringify({
+    schema: BASELINE_SCHEMA,
+    version: BASELINE_VERSION + 1,
+    plan: "shop",
+    runs: [],
+  });
+  await Deno.writeTextFile(path, newer);
+  const loaded = await loadBaseline(dir.path, "shop");
+  assert.ok(!loaded.ok && loaded.error.includes(path) && /upgrade tailgate/.test(loaded.error));
+  await assert.rejects(() => appendToBaseline(dir.path, sampleResult()), BaselineError);
+  assert.equal(await Deno.readTextFile(path), newer);
+});
+
+Deno.test("other documents and other plans' baselines under the same file are refused", async () => {
+  await using dir = await tempDir();
+  const path = baselinePath(dir.path, "shop");
+  await Deno.writeTextFile(path, JSON.stringify({ schema: "tailgate/result", version: 1 }));
+  const other = await loadBaseline(dir.path, "shop");
+  assert.ok(!other.ok && /not a tailgate baseline/.test(other.error));
+  await Deno.writeTextFile(
+    path,
+    JSON.stringify({ schema: BASELINE_SCHEMA, version: 1, plan: "Shop", runs: [] }),
+  );
+  const clash = await loadBaseline(dir.path, "shop");
+  assert.ok(!clash.ok && /holds plan "Shop", not "shop"/.test(clash.error));
+});
+
+Deno.test("fingerprintMismatch() lists exactly the fields that differ, not the git commit", () => {
+  const a = { ...ENVIRONMENT, gitSha: "aaaa" };
+  assert.deepEqual(fingerprintMismatch(a, { ...a, gitSha: "bbbb", v8Version: "x" }), []);
+  assert.deepEqual(fingerprintMismatch(a, { ...a, cores: 8, denoVersion: "2.9.7" }), [
+    "cores: 4 vs 8",
+    "deno: 2.9.6 vs 2.9.7",
+  ]);
+  const b = { ...a, cpuModel: "AMD EPYC 7B13", tailgateVersion: "0.2.0" };
+  assert.deepEqual(fingerprintMismatch(a, b), [
+    "cpu: test cpu vs AMD EPYC 7B13",
+    "tailgate: 0.0.0-test vs 0.2.0",
+  ]);
+});
+
+Deno.test("runs appended at once all stay: each re-reads the history under the lock", async () => {
+  await using dir = await tempDir();
+  // Without the lock every append read the same old history and the last write won.
+  await Promise.all([1, 2, 3, 4, 5].map((day) => appendToBaseline(dir.path, resultOn(day))));
+  const loaded = await loadBaseline(dir.path, "shop");
+  assert.ok(loaded.ok && loaded.baseline);
+  assert.equal(loaded.baseline.runs.length, 5);
+  assert.deepEqual(await names(dir.path), ["shop.json"], "no lock file is left behind");
+});
+
+Deno.test("a run whose stages changed starts a new history; the old one is kept whole beside it", async () => {
+  await using dir = await tempDir();
+  await appendToBaseline(dir.path, resultOn(1));
+  await appendToBaseline(dir.path, resultOn(2));
+  const before = await Deno.readTextFile(join(dir.path, "shop.json"));
+  const changed = resultOn(3);
+  const steady = changed.stages.find((s) => !s.warmup)!;
+  steady.durationMs *= 2; // the plan now runs this stage twice as long
+  const written = await appendToBaseline(dir.path, changed);
+  assert.equal(written.runs.length, 1, "the incomparable run is not mixed into the old history");
+  assert.ok(written.supersededPath?.match(/shop\.superseded-\d{8}T\d{6}Z\.json$/));
+  assert.equal(await Deno.readTextFile(written.supersededPath!), before);
+  assert.equal((await names(dir.path)).length, 2);
+  // A comparable run appends as before.
+  const again = await appendToBaseline(dir.path, changed);
+  assert.equal(again.runs.length, 2);
+  assert.equal(again.supersededPath, undefined);
+});
+
+Deno.test("a run with command-line overrides keeps a history of its own beside the plan's", async () => {
+  await using dir = await tempDir();
+  await appendToBaseline(dir.path, resultOn(1));
+  const short = resultOn(2);
+  short.plan.overrides = ["--rate-scale 0.25", "--stage steady:duration=30s"];
+  short.stages = short.stages.map((s) => ({ ...s, durationMs: s.durationMs / 2 }));
+  const written = await appendToBaseline(dir.path, short);
+  // The plan's own history is neither superseded nor appended to.
+  assert.equal(written.supersededPath, undefined);
+  assert.deepEqual(await names(dir.path), [
+    "shop-rate-scale-0.25-stage-steady-duration-30s.json",
+    "shop.json",
+  ]);
+  const own = await loadBaseline(dir.path, "shop");
+  assert.equal(own.ok && own.baseline?.runs.length, 1);
+  assert.equal(
+    historyName(short.plan),
+    "shop --rate-scale 0.25 --stage steady:duration=30s",
+  );
+});
+
+Deno.test("a baseline that is a FIFO or a link to /dev/zero is refused at once, never read", async () => {
+  await using dir = await tempDir();
+  const path = baselinePath(dir.path, "shop");
+  await makeFifo(path);
+  // A pull request could commit either: the run must end, saying which file and why.
+  const fifo = await settlesWithin(loadBaseline(dir.path, "shop"), 2_000, path);
+  assert.ok(!fifo.ok);
+  assert.match(fifo.error, /is not a regular file \(a device, pipe or socket\)/);
+  assert.ok(fifo.error.includes(path), fifo.error);
+  await Deno.remove(path);
+  await Deno.symlink("/dev/zero", path);
+  const zero = await loadBaseline(dir.path, "shop");
+  assert.ok(!zero.ok && /is not a regular file/.test(zero.error), JSON.stringify(zero));
+});
+
+Deno.test("a baseline over the size limit is refused from its size, before it is read", async () => {
+  await using dir = await tempDir();
+  const path = baselinePath(dir.path, "shop");
+  // A sparse file: refused from its size, never read into memory.
+  using f = await Deno.open(path, { write: true, create: true });
+  await f.truncate(MAX_HISTORY_BYTES + 1);
+  const loaded = await loadBaseline(dir.path, "shop");
+  assert.ok(!loaded.ok);
+  assert.match(loaded.error, new RegExp(`is ${MAX_HISTORY_BYTES + 1} bytes; at most`));
+});

@@ -1,0 +1,32 @@
+import assert from "node:assert/strict";
+import {
+  describeStage,
+  stagesMatch,
+  unmatchedStages,
+} from "../../../../runner/gates/regression/stage_match.ts";
+
+const steady = {
+  index: 1,
+  name: "steady",
+  warmup: false,
+  fromPerSec: 1000,
+  toPerSec: 1000,
+  durationMs: 10_000,
+};
+
+Deno.test("stages compare by place, rate and duration, not by name", () => {
+  assert.ok(stagesMatch(steady, { ...steady, name: "renamed" }));
+  for (
+    const changed of [{ index: 2 }, { fromPerSec: 900 }, { toPerSec: 2000 }, { durationMs: 9999 }]
+  ) {
+    assert.ok(!stagesMatch(steady, { ...steady, ...changed }), JSON.stringify(changed));
+  }
+});
+
+Deno.test("unmatchedStages() names the measured stages with no counterpart; warmups do not count", () => {
+  const warmup = { ...steady, index: 0, name: "warm", warmup: true, fromPerSec: 10, toPerSec: 10 };
+  assert.deepEqual(unmatchedStages([warmup, steady], [steady]), []);
+  const ramp = { ...steady, index: 2, name: "climb", fromPerSec: 100, toPerSec: 1000 };
+  assert.deepEqual(unmatchedStages([steady, ramp], [steady]), ["climb (100/s -> 1k/s over 10s)"]);
+  assert.equal(describeStage(steady), "steady (1k/s for 10s)");
+});
