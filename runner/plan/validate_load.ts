@@ -189,7 +189,9 @@ function stageOf(
     }
     const from = parseRatePerSec(parts[0]);
     const to = parseRatePerSec(parts[1]);
-    for (const r of [from, to]) if (!r.ok) reader.error(get("ramp")!, rampPath, r.message, r.hint);
+    for (const r of [from, to]) {
+      if (!r.ok) reader.error(get("ramp")!, rampPath, r.problems[0].message, r.problems[0].hint);
+    }
     const overNode = get("over");
     if (!overNode) {
       if (misspelt) return undefined;

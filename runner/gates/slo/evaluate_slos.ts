@@ -46,7 +46,13 @@ export function evaluateSlos(result: RunResult, options: SloGateOptions = {}): V
   return own.map(({ text, line }) => {
     const parsed = parseSlo(text);
     if (!parsed.ok) {
-      return verdict(text, line, "invalid", [], `the SLO does not parse: ${parsed.error.message}`);
+      return verdict(
+        text,
+        line,
+        "invalid",
+        [],
+        `the SLO does not parse: ${parsed.problems[0].message}`,
+      );
     }
     const slo = parsed.value;
     const name = sloName(slo);

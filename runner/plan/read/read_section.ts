@@ -145,7 +145,7 @@ function readValue(
     case "percent_change": {
       const parsed = parsePercentFraction(node.kind === "scalar" ? String(node.value) : "");
       if (parsed.ok) return parsed.value;
-      reader.error(node, path, parsed.message, spec.hint);
+      reader.error(node, path, parsed.problems[0].message, spec.hint);
       return undefined;
     }
     default:

@@ -44,7 +44,7 @@ export function readSlos(reader: PlanReader, node: YamlNode, plan: SloContext): 
     if (text === undefined || item.kind !== "scalar") return;
     const parsed = parseSlo(text);
     if (!parsed.ok) {
-      const { message, hint, offset, length } = parsed.error;
+      const { message, hint, offset, length } = parsed.problems[0];
       // Point into the SLO text: the caret sits under the part that is wrong.
       const col = item.pos.col + (item.contentOffset - item.offset) + offset;
       reader.errorAt({ line: item.pos.line, col }, length, path, message, hint);

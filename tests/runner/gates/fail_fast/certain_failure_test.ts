@@ -11,7 +11,7 @@ import {
 
 function slo(text: string): Slo {
   const parsed = parseSlo(text);
-  if (!parsed.ok) throw new Error(parsed.error.message);
+  if (!parsed.ok) throw new Error(parsed.problems[0].message);
   return { ...parsed.value, line: 1 };
 }
 
