@@ -66,7 +66,7 @@ export function readOverrideArgs(
   for (const text of values.stage ?? []) {
     const parsed = parseStageOverride(text);
     if (parsed.ok) stages.push(parsed.value);
-    else errors.push(parsed.error);
+    else errors.push(parsed.problems[0].message);
   }
   const connections = values.connections;
   if (connections !== undefined && !/^\d+$/.test(connections.trim())) {

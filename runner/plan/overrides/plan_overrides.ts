@@ -11,6 +11,7 @@
  */
 import type { YamlMap, YamlNode, YamlScalar } from "../read/_yaml.ts";
 import { didYouMean } from "../read/did_you_mean.ts";
+import { err, ok, problem, type Result } from "../../model/result.ts";
 import { join } from "../read/plan_reader.ts";
 import type { PlanIssue } from "../types.ts";
 import { followStages, stageRates } from "./slo_follow.ts";
@@ -83,11 +84,11 @@ export interface AppliedOverrides {
  */
 export function parseStageOverride(
   text: string,
-): { ok: true; value: StageOverride } | { ok: false; error: string } {
+): Result<StageOverride> {
   const colon = text.lastIndexOf(":", text.indexOf("="));
   const example = "e.g. `--stage steady:duration=30s` or `--stage 2:rate=5k/s,duration=20s`";
   if (colon <= 0) {
-    return { ok: false, error: `--stage \`${text}\`: name the stage first, ${example}` };
+    return err(problem(`--stage \`${text}\`: name the stage first, ${example}`));
   }
   const values: StageOverride["values"] = {};
   for (const pair of text.slice(colon + 1).split(",")) {
@@ -95,23 +96,19 @@ export function parseStageOverride(
     const key = pair.slice(0, eq).trim();
     const value = pair.slice(eq + 1).trim();
     if (eq <= 0 || value === "") {
-      return { ok: false, error: `--stage \`${text}\`: write key=value pairs, ${example}` };
+      return err(problem(`--stage \`${text}\`: write key=value pairs, ${example}`));
     }
     if (!(STAGE_OVERRIDE_KEYS as readonly string[]).includes(key)) {
       const guess = didYouMean(key, STAGE_OVERRIDE_KEYS);
-      return {
-        ok: false,
-        error: `--stage \`${text}\`: \`${key}\` cannot be set` +
-          (guess ? `; did you mean \`${guess}\`?` : "") +
-          ` (a stage's ${STAGE_OVERRIDE_KEYS.map((k) => `\`${k}\``).join(", ")})`,
-      };
+      const keys = STAGE_OVERRIDE_KEYS.map((k) => `\`${k}\``).join(", ");
+      const mean = guess ? `; did you mean \`${guess}\`?` : "";
+      return err(
+        problem(`--stage \`${text}\`: \`${key}\` cannot be set${mean} (a stage's ${keys})`),
+      );
     }
     values[key as keyof StageOverride["values"]] = value;
   }
-  return {
-    ok: true,
-    value: { stage: text.slice(0, colon).trim(), values, flag: `--stage ${text}` },
-  };
+  return ok({ stage: text.slice(0, colon).trim(), values, flag: `--stage ${text}` });
 }
 
 /**

@@ -93,12 +93,12 @@ function readSource(
     reader.error(
       fileNode,
       filePath,
-      `${file}:${read.problem.line}: ${read.problem.message}`,
-      read.problem.hint,
+      `${file}:${read.problems[0].line}: ${read.problems[0].message}`,
+      read.problems[0].hint,
     );
     return undefined;
   }
-  const { table } = read;
+  const table = read.value;
   return {
     name,
     file,

@@ -29,7 +29,7 @@ slo:
 
 const stage = (text: string): StageOverride => {
   const parsed = parseStageOverride(text);
-  if (!parsed.ok) throw new Error(parsed.error);
+  if (!parsed.ok) throw new Error(parsed.problems[0].message);
   return parsed.value;
 };
 
@@ -132,7 +132,10 @@ Deno.test("parseStageOverride() reads key=value pairs and refuses other keys wit
   assert.equal(ramp.ok && ramp.value.values.ramp, "1k/s -> 2k/s");
   const bad = parseStageOverride("steady:durration=30s");
   assert.equal(bad.ok, false);
-  assert.match(!bad.ok ? bad.error : "", /`durration` cannot be set; did you mean `duration`\?/);
+  assert.match(
+    !bad.ok ? bad.problems[0].message : "",
+    /`durration` cannot be set; did you mean `duration`\?/,
+  );
   assert.equal(parseStageOverride("duration=30s").ok, false);
 });
 
