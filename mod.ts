@@ -113,6 +113,7 @@ export {
   type SloMetric,
   type SloOperator,
   type SloParseError,
+  type StageBinding,
   type StageOverride,
   type StageOverrideKey,
   stagesForSlo,
@@ -203,4 +204,5 @@ export {
   type TargetServer,
 } from "./runner/target/mod.ts";
 export { EXIT_CODES, type ExitCode } from "./runner/model/exit_codes.ts";
+export { type Problem, type Result } from "./runner/model/result.ts";
 export { TAILGATE_VERSION } from "./runner/version.ts";

@@ -28,6 +28,7 @@ export type {
   Slo,
   SloMetric,
   SloOperator,
+  StageBinding,
   StatusExpectation,
   TemplateEncoding,
   TemplatePart,

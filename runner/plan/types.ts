@@ -4,10 +4,11 @@
  *
  * @module
  */
+import type { Problem } from "../model/result.ts";
 import type { SearchSettingsRecord } from "../model/search_result.ts";
 
 /** A problem found in a plan: where it is, what is wrong, and how to fix it. */
-export interface PlanIssue {
+export interface PlanIssue extends Problem {
   /** `error`: the plan cannot run; `warning`: worth fixing, but the plan is still usable. */
   severity: "error" | "warning";
   /** The plan file as the user named it. */
@@ -20,10 +21,6 @@ export interface PlanIssue {
   col: number;
   /** How many characters the caret underlines (at least 1). */
   length: number;
-  /** What is wrong, in one line. */
-  message: string;
-  /** How to fix it, when there is a suggestion. */
-  hint?: string;
 }
 
 /** An HTTP header; a value read from `${env.NAME}` is secret and is never printed or stored. */
