@@ -8,7 +8,6 @@ export { parseYaml, type SourcePos, type YamlEntry, type YamlNode } from "./_yam
 export { didYouMean, editDistance } from "./did_you_mean.ts";
 export { planFile } from "./plan_file.ts";
 export {
-  boundsOf,
   defaultDurationMs,
   keysOf,
   keySpec,

@@ -527,26 +527,6 @@ export function keySpec(section: SectionName, key: string): KeySpec {
 }
 
 /**
- * The bounds of a numeric key: an integer's, or a positive number's (whose `min`, 0, is not
- * itself allowed).
- *
- * @example
- * ```ts
- * import { boundsOf } from "./plan_language.ts";
- * boundsOf("load", "workers"); // { min: 1, max: 256 }
- * boundsOf("request", "weight"); // { min: 0, max: 1000000 }
- * ```
- */
-export function boundsOf(section: SectionName, key: string): { min: number; max: number } {
-  const spec = keySpec(section, key);
-  if (spec.kind === "positive_number") return { min: 0, max: spec.max };
-  if (spec.kind !== "integer" && spec.kind !== "integer_or_auto") {
-    throw new Error(`${section}.${key} has no numeric bounds`);
-  }
-  return { min: spec.min, max: spec.max };
-}
-
-/**
  * A duration key's default, in ms.
  *
  * @example

@@ -4,11 +4,11 @@
  *
  * @module
  */
-import { keysOf } from "../read/plan_language.ts";
 import type { YamlNode } from "../read/_yaml.ts";
 import type { PlanContext } from "../plan_context.ts";
 import { planFile } from "../read/plan_file.ts";
 import { join, type PlanReader } from "../read/plan_reader.ts";
+import { readSection } from "../read/read_section.ts";
 import type { PlanBody } from "../types.ts";
 import type { TemplateScope } from "../traffic/parse_template.ts";
 import {
@@ -47,10 +47,10 @@ export function readBody(
   if (node.kind === "scalar" && typeof node.value === "string") {
     return textBody(reader, node, path, node.value, scope);
   }
-  const f = reader.fields(node, path, keysOf("body"));
-  if (f === undefined) return undefined;
-  const template = f.get("template");
-  const kinds = [...f.keys()].filter((k) => k !== "template");
+  const s = readSection(reader, node, path, "body");
+  if (s === undefined) return undefined;
+  const template = s.entries.get("template");
+  const kinds = [...s.entries.keys()].filter((k) => k !== "template");
   if (kinds.length !== 1) {
     reader.error(
       node,
@@ -61,7 +61,7 @@ export function readBody(
     return undefined;
   }
   const key = kinds[0];
-  const entry = f.get(key)!;
+  const entry = s.entries.get(key)!;
   if (template && key !== "file") {
     reader.error(
       template.value,
@@ -76,7 +76,7 @@ export function readBody(
     const body: PlanBody = { kind: "json", text: JSON.stringify(toPlain(entry.value)) };
     return compiled.verbatim ? { body } : { body, template: compiled };
   }
-  const text = reader.string(entry.value, join(path, key));
+  const text = s.get<string>(key);
   if (text === undefined) return undefined;
   if (key === "text") return textBody(reader, entry.value, join(path, "text"), text, scope);
   const filePath = join(path, "file");
@@ -94,7 +94,7 @@ export function readBody(
     );
     return undefined;
   }
-  const opted = template ? reader.boolean(template.value, join(path, "template")) : false;
+  const opted = s.get<boolean>("template");
   if (!opted) return { body };
   const bytes = ctx.readFile?.(resolved, MAX_TEMPLATE_BODY_BYTES);
   let content: string | undefined;
