@@ -17,6 +17,9 @@ export type KeyValue = string | number | boolean;
 
 /** One mapping of the plan, its keys known to the table. */
 export class Section {
+  /** Each key's value once read, so reading it again reports nothing twice. */
+  readonly #read = new Map<string, KeyValue | undefined>();
+
   constructor(
     readonly reader: PlanReader,
     readonly name: SectionName,
@@ -45,10 +48,15 @@ export class Section {
    * when the value is wrong (reported) or when there is no default.
    */
   get<T extends KeyValue = KeyValue>(key: string): T | undefined {
-    const spec = keySpec(this.name, key);
-    const node = this.at(key);
-    if (node === undefined) return defaultOf(spec) as T | undefined;
-    return readValue(this.reader, node, this.pathOf(key), spec) as T | undefined;
+    if (!this.#read.has(key)) {
+      const spec = keySpec(this.name, key);
+      const node = this.at(key);
+      const value = node === undefined
+        ? defaultOf(spec)
+        : readValue(this.reader, node, this.pathOf(key), spec);
+      this.#read.set(key, value);
+    }
+    return this.#read.get(key) as T | undefined;
   }
 
   /** `key` read by its kind, the table's default when it is absent or wrong. */
