@@ -26,10 +26,12 @@ const CONSOLE_IO: CliIo = {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { main } from "./cli.ts";
  * const lines: string[] = [];
  * const code = await main(["version"], { stdout: (t) => lines.push(t), stderr: (t) => lines.push(t) });
- * // code === 0, lines[0] === "tailgate 0.1.0 (deno ...)"
+ * assert.equal(code, 0);
+ * assert.match(lines[0], /^tailgate \d+\.\d+\.\d+ \(deno /);
  * ```
  */
 export async function main(
@@ -103,15 +105,6 @@ const WRAP_UP_MS = 15_000;
  * writes what it measured; ends the process (exit 3, saying why on stderr) at a second signal, or
  * when the command is still busy `wrapUpMs` after the first. Returns a function that removes the
  * listeners and the deadline.
- *
- * @example
- * ```ts
- * import { abortOnSignals } from "./cli.ts";
- * const controller = new AbortController();
- * const release = abortOnSignals(controller);
- * // ... run a command with controller.signal ...
- * release();
- * ```
  */
 export function abortOnSignals(controller: AbortController, wrapUpMs = WRAP_UP_MS): () => void {
   let deadline: ReturnType<typeof setTimeout> | undefined;

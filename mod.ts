@@ -5,7 +5,8 @@
  *
  * @example
  * ```ts
- * import { exitCodeOf, judge, parsePlanText, runPlan, startTarget, writeReports } from "./mod.ts";
+ * import assert from "node:assert/strict";
+ * import { judge, parsePlanText, runPlan, startTarget, writeReports } from "./mod.ts";
  *
  * await using target = await startTarget({ mode: "hello", port: 0 });
  * const { plan, issues } = parsePlanText(`
@@ -19,7 +20,9 @@
  * const result = await runPlan(plan);
  * const { verdict } = await judge(result);
  * const { paths } = await writeReports(result, await Deno.makeTempDir(), ["json", "html", "md"]);
- * console.log(verdict.summary, exitCodeOf(verdict), paths.html); // 2 gates: 2 pass 0 /tmp/…/report.html
+ * assert.equal(result.stages[0].counts.completed, 1000); // every request has an outcome
+ * assert.equal(verdict.summary.split(":")[0], "2 gates"); // "2 gates: 2 pass", exit code 0
+ * assert.ok(paths.html?.endsWith("/report.html"));
  * ```
  *
  * @module

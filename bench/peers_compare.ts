@@ -19,6 +19,16 @@
 import { parseArgs } from "node:util";
 import { ENGINE_V8_FLAGS } from "../runner/engine/v8_flags.ts";
 import type { EncodedHistogram, RunResult } from "../runner/model/run_result.ts";
+import {
+  childOf,
+  killLive,
+  live,
+  loadAverage,
+  median,
+  procStat,
+  sleep,
+  startCServer,
+} from "./_harness.ts";
 
 const { values } = parseArgs({
   options: {
@@ -49,8 +59,6 @@ const cli = new URL("../cli.ts", import.meta.url).pathname;
 const dir = values.out ?? await Deno.makeTempDir({ prefix: "tailgate-peers-" });
 await Deno.mkdir(dir, { recursive: true });
 /** PIDs of every process started and not yet reaped, killed on the way out. */
-const live = new Set<number>();
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Sample {
   tMs: number;
@@ -78,16 +86,6 @@ interface ToolRun {
   stealPct: number;
 }
 
-function procStat(pid: number): { cpuTicks: number; rssKb: number } | undefined {
-  try {
-    const f = Deno.readTextFileSync(`/proc/${pid}/stat`).split(") ")[1].split(" ");
-    const rss = /VmRSS:\s+(\d+)/.exec(Deno.readTextFileSync(`/proc/${pid}/status`))?.[1];
-    return { cpuTicks: Number(f[11]) + Number(f[12]), rssKb: Number(rss ?? NaN) };
-  } catch {
-    return undefined; // exited
-  }
-}
-
 /**
  * Each core's busy, steal and total ticks, from /proc/stat. Busy includes irq and softirq: a tick
  * spent in softirq is also charged to the process it interrupted (here mostly the generator, whose
@@ -109,21 +107,6 @@ function coreTicks(): { busy: number; steal: number; total: number }[] {
 const core0OwnTicks = () =>
   (procStat(Deno.pid)?.cpuTicks ?? 0) + (procStat(serverPid)?.cpuTicks ?? 0);
 let serverPid = 0;
-
-/** The child whose parent is `ppid` (the generator under /usr/bin/time). */
-async function childOf(ppid: number): Promise<number> {
-  for (let attempt = 0; attempt < 200; attempt++) { // up to ~2 s
-    for (const entry of Deno.readDirSync("/proc")) {
-      if (!/^\d+$/.test(entry.name)) continue;
-      try {
-        const f = Deno.readTextFileSync(`/proc/${entry.name}/stat`).split(") ")[1].split(" ");
-        if (Number(f[1]) === ppid) return Number(entry.name);
-      } catch { /* gone */ }
-    }
-    await sleep(10);
-  }
-  throw new Error(`no child of ${ppid} appeared`);
-}
 
 /** Runs `args` on core 1 under /usr/bin/time, sampling its CPU and RSS every `everyMs`. */
 async function runPinned(args: string[], everyMs: number, limitS: number): Promise<ToolRun> {
@@ -393,50 +376,12 @@ async function memoryRun() {
   };
 }
 
-function median(xs: number[]): number {
-  const s = xs.filter((x) => !Number.isNaN(x)).sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length === 0 ? NaN : s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-}
-
 /** `median (min–max)` with `digits` decimals. */
 function summary(xs: number[], digits = 0): string {
   const f = (x: number) => x.toLocaleString("en-US", { maximumFractionDigits: digits });
   return `${f(median(xs))} (${f(Math.min(...xs))}–${f(Math.max(...xs))})`;
 }
 
-async function startServer(port: number): Promise<Deno.ChildProcess> {
-  const binary = `${dir}/hello_epoll`;
-  const source = new URL("./servers/hello_epoll.c", import.meta.url).pathname;
-  const built = await new Deno.Command("cc", { args: ["-O2", "-o", binary, source] }).output();
-  if (!built.success) throw new Error(new TextDecoder().decode(built.stderr));
-  const server = new Deno.Command("taskset", {
-    args: ["-c", "0", binary, String(port)],
-    stdout: "null",
-    stderr: "inherit",
-  }).spawn();
-  live.add(server.pid);
-  for (let attempt = 0; attempt < 50; attempt++) { // up to ~1 s for the port to open
-    try {
-      (await Deno.connect({ hostname: "127.0.0.1", port })).close();
-      return server;
-    } catch {
-      await sleep(20);
-    }
-  }
-  throw new Error(`hello_epoll did not listen on port ${port}`);
-}
-
-function killLive(): void {
-  for (const pid of live) {
-    try {
-      Deno.kill(pid, "SIGTERM");
-    } catch { /* already gone */ }
-  }
-  live.clear();
-}
-
-const loadAverage = () => Deno.readTextFileSync("/proc/loadavg").split(" ").slice(0, 3).join(" ");
 const log = (line: string) => console.log(line);
 
 async function main(): Promise<void> {
@@ -447,7 +392,7 @@ async function main(): Promise<void> {
     }), ` +
       `Deno ${Deno.version.deno}, load average ${loadAverage()}, raw results in ${dir}`,
   );
-  serverPid = (await startServer(Number(values.port))).pid;
+  serverPid = (await startCServer(Number(values.port), dir)).pid;
   const raw: Record<string, unknown> = { quick, rounds, T, loadAtStart: loadAverage() };
   if (only.has("peak")) {
     const peaks = [];
@@ -536,11 +481,11 @@ async function main(): Promise<void> {
 }
 
 Deno.addSignalListener("SIGINT", () => {
-  killLive();
+  killLive("SIGTERM");
   Deno.exit(130);
 });
 try {
   await main();
 } finally {
-  killLive();
+  killLive("SIGTERM");
 }

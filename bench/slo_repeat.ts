@@ -13,6 +13,7 @@
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { ENGINE_V8_FLAGS } from "../runner/engine/v8_flags.ts";
+import { kill, live, loadAverage, startCServer } from "./_harness.ts";
 
 const { values } = parseArgs({
   options: { runs: { type: "string", default: "5" }, port: { type: "string", default: "18280" } },
@@ -21,14 +22,6 @@ const runs = Number(values.runs);
 const port = Number(values.port);
 const root = new URL("../", import.meta.url).pathname;
 const dir = await Deno.makeTempDir({ prefix: "tailgate-slo-repeat-" });
-const loadAverage = async () =>
-  (await Deno.readTextFile("/proc/loadavg")).split(" ").slice(0, 3).join(" ");
-
-const binary = join(dir, "hello_epoll");
-const built = await new Deno.Command("cc", {
-  args: ["-O2", "-o", binary, join(root, "bench/servers/hello_epoll.c")],
-}).output();
-if (!built.success) throw new Error(new TextDecoder().decode(built.stderr));
 const planPath = join(dir, "plan.yaml");
 await Deno.writeTextFile(
   planPath,
@@ -44,14 +37,9 @@ slo:
   - p99.9 < 10ms at 20k/s
 `,
 );
-const server = new Deno.Command("taskset", {
-  args: ["-c", "0", binary, String(port)],
-  stdout: "null",
-  stderr: "inherit",
-}).spawn();
+const server = await startCServer(port, dir);
 try {
-  await new Promise((resolve) => setTimeout(resolve, 500));
-  console.log(`load average at the start: ${await loadAverage()}`);
+  console.log(`load average at the start: ${loadAverage()}`);
   const ms = (us: number) => `${(us / 1000).toFixed(2)} ms`;
   for (let i = 1; i <= runs; i++) {
     const out = join(dir, `run-${i}`);
@@ -91,11 +79,10 @@ try {
         `CPU ${h.cpu.perRequestUs} us/request`,
     );
   }
-  console.log(`load average at the end: ${await loadAverage()}`);
+  console.log(`load average at the end: ${loadAverage()}`);
 } finally {
-  try {
-    server.kill("SIGTERM");
-  } catch { /* gone */ }
+  kill(server.pid, "SIGTERM");
   await server.status;
+  live.delete(server.pid);
   await Deno.remove(dir, { recursive: true }).catch(() => {});
 }

@@ -24,6 +24,17 @@
 import { parseArgs } from "node:util";
 import { ENGINE_V8_FLAGS } from "../runner/engine/v8_flags.ts";
 import type { RunResult } from "../runner/model/run_result.ts";
+import {
+  childOf,
+  decode,
+  kill,
+  killLive,
+  live,
+  loadAverage,
+  median,
+  sleep,
+  startCServer,
+} from "./_harness.ts";
 
 const { values } = parseArgs({
   options: {
@@ -51,11 +62,6 @@ const WRK2 = "/tmp/wrk2/wrk";
 const WRK = "/usr/bin/wrk";
 const dir = values.out ?? await Deno.makeTempDir({ prefix: "tailgate-truth-" });
 await Deno.mkdir(dir, { recursive: true });
-/** PIDs of every process started and not yet reaped, killed on the way out. */
-const live = new Set<number>();
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-const loadAverage = () => Deno.readTextFileSync("/proc/loadavg").split(" ").slice(0, 3).join(" ");
 const progress = (line: string) => console.error(`# ${line}`);
 
 /** Percentiles every tool reports, with the quantile each stands for (max = 1). */
@@ -211,27 +217,6 @@ const CASES: Case[] = [
     },
   },
 ];
-
-/** The child whose parent is `ppid` (the generator under /usr/bin/time). */
-async function childOf(ppid: number): Promise<number> {
-  for (let attempt = 0; attempt < 200; attempt++) { // up to ~2 s
-    for (const entry of Deno.readDirSync("/proc")) {
-      if (!/^\d+$/.test(entry.name)) continue;
-      try {
-        const f = Deno.readTextFileSync(`/proc/${entry.name}/stat`).split(") ")[1].split(" ");
-        if (Number(f[1]) === ppid) return Number(entry.name);
-      } catch { /* gone */ }
-    }
-    await sleep(10);
-  }
-  throw new Error(`no child of ${ppid} appeared`);
-}
-
-function kill(pid: number, signal: Deno.Signal): void {
-  try {
-    Deno.kill(pid, signal);
-  } catch { /* already gone */ }
-}
 
 /** A generator's output, its whole-process CPU and the load average around it. */
 interface ProcessRun {
@@ -567,29 +552,6 @@ async function findTools(): Promise<{ tools: Tool[]; missing: string[] }> {
   return { tools, missing };
 }
 
-/** Builds hello_epoll.c and starts it on core 0. */
-async function startCServer(port: number): Promise<Deno.ChildProcess> {
-  const binary = `${dir}/hello_epoll`;
-  const source = new URL("./servers/hello_epoll.c", import.meta.url).pathname;
-  const built = await new Deno.Command("cc", { args: ["-O2", "-o", binary, source] }).output();
-  if (!built.success) throw new Error(decode(built.stderr));
-  const server = new Deno.Command("taskset", {
-    args: ["-c", "0", binary, String(port)],
-    stdout: "null",
-    stderr: "inherit",
-  }).spawn();
-  live.add(server.pid);
-  for (let attempt = 0; attempt < 50; attempt++) { // up to ~1 s for the port to open
-    try {
-      (await Deno.connect({ hostname: "127.0.0.1", port })).close();
-      return server;
-    } catch {
-      await sleep(20);
-    }
-  }
-  throw new Error(`hello_epoll did not listen on port ${port}`);
-}
-
 /** Starts `tailgate target` on core 0 and a free port; resolves with its URL once it listens. */
 async function startTarget(flags: string[]): Promise<{ proc: Deno.ChildProcess; url: string }> {
   const proc = new Deno.Command("taskset", {
@@ -696,11 +658,6 @@ const num = (x: number, digits = 0) =>
 const finite = (xs: number[]) => xs.filter(Number.isFinite);
 const min = (xs: number[]) => finite(xs).length ? Math.min(...finite(xs)) : NaN;
 const max = (xs: number[]) => finite(xs).length ? Math.max(...finite(xs)) : NaN;
-function median(xs: number[]): number {
-  const s = finite(xs).sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length === 0 ? NaN : s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-}
 /** `median (min–max)`, or the one value. */
 const spread = (xs: number[], digits: number) =>
   finite(xs).length > 1
@@ -867,7 +824,7 @@ async function main(): Promise<void> {
   const { tools, missing } = await findTools();
   const cpuinfo = Deno.readTextFileSync("/proc/cpuinfo");
   const runs: { c: Case; round: number; order: string[]; ms: Measurement[] }[] = [];
-  const server = await startCServer(Number(values.port));
+  const server = await startCServer(Number(values.port), dir);
   const cUrl = `http://127.0.0.1:${Number(values.port)}/`;
   try {
     for (const c of CASES) {
@@ -956,19 +913,14 @@ ${
 - Compare tools within a round; the load average beside every run shows how quiet the machine was.`;
 }
 
-function killLive(): void {
-  for (const pid of live) kill(pid, "SIGKILL");
-  live.clear();
-}
-
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   Deno.addSignalListener(signal, () => {
-    killLive();
+    killLive("SIGKILL");
     Deno.exit(signal === "SIGINT" ? 130 : 143);
   });
 }
 try {
   await main();
 } finally {
-  killLive();
+  killLive("SIGKILL");
 }

@@ -2,17 +2,11 @@
  * The reporters: each reads only the result document and renders one format. `writeReports`
  * writes the asked formats atomically into a folder (`tailgate run --report`, `tailgate report`).
  *
- * @example
- * ```ts
- * import { renderMarkdown } from "./mod.ts";
- * // await Deno.writeTextFile(Deno.env.get("GITHUB_STEP_SUMMARY")!, renderMarkdown(result));
- * ```
- *
  * @module
  */
-export { renderJunit } from "./junit.ts";
-export { renderHtml } from "./html.ts";
-export { MARKDOWN_MAX_BYTES, type MarkdownOptions, renderMarkdown } from "./markdown.ts";
+export { renderJunit } from "./junit/mod.ts";
+export { renderHtml } from "./html/mod.ts";
+export { MARKDOWN_MAX_BYTES, type MarkdownOptions, renderMarkdown } from "./text/mod.ts";
 export { HLOG_LEGEND, renderHlog } from "../runner/hdr/hlog.ts";
 export {
   type HlogEntry,
@@ -25,7 +19,7 @@ export {
   renderTerminal,
   shouldUseColor,
   type TerminalOptions,
-} from "./terminal.ts";
+} from "./text/mod.ts";
 export {
   DEFAULT_RUN_REPORTS,
   parseReportFormats,

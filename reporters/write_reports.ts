@@ -8,9 +8,9 @@ import { join } from "node:path";
 import { writeFileAtomic } from "../runner/result/atomic_write.ts";
 import type { RunResult } from "../runner/model/run_result.ts";
 import { renderHlog } from "../runner/hdr/hlog.ts";
-import { renderHtml } from "./html.ts";
-import { renderJunit } from "./junit.ts";
-import { renderMarkdown } from "./markdown.ts";
+import { renderHtml } from "./html/mod.ts";
+import { renderJunit } from "./junit/mod.ts";
+import { renderMarkdown } from "./text/mod.ts";
 import { REPORT_FILES, type ReportFormat } from "./report_formats.ts";
 
 /** Options of {@linkcode renderReport} and {@linkcode writeReports}. */
@@ -24,12 +24,6 @@ export interface ReportOptions {
 
 /**
  * The text of one report.
- *
- * @example
- * ```ts
- * import { renderReport } from "./write_reports.ts";
- * // const xml = renderReport(result, "junit");
- * ```
  */
 export function renderReport(
   result: RunResult,
@@ -60,12 +54,6 @@ export interface WrittenReports {
 
 /**
  * Writes `formats` of `result` into `outDir` (created when missing).
- *
- * @example
- * ```ts
- * import { writeReports } from "./write_reports.ts";
- * // const { paths, errors } = await writeReports(result, "tailgate-out", ["html", "junit"]);
- * ```
  */
 export async function writeReports(
   result: RunResult,
@@ -96,12 +84,6 @@ export interface FileToWrite {
  * Renders and writes each file atomically, on its own: one that fails leaves the others written.
  * Returns, in order, whether each was written, and one error per file that was not, naming it,
  * where it should be and why (`html report not written to out/report.html: No space left …`).
- *
- * @example
- * ```ts
- * import { writeEach } from "./write_reports.ts";
- * // const { errors } = await writeEach([{ what: "search.md", path: "out/search.md", render: () => md }]);
- * ```
  */
 export async function writeEach(
   files: readonly FileToWrite[],

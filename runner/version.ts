@@ -7,11 +7,5 @@ import denoJson from "../deno.json" with { type: "json" };
 
 /**
  * The running tailgate version.
- *
- * @example
- * ```ts
- * import { TAILGATE_VERSION } from "./version.ts";
- * console.log(`tailgate ${TAILGATE_VERSION}`);
- * ```
  */
 export const TAILGATE_VERSION: string = denoJson.version;

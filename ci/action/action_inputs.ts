@@ -16,8 +16,9 @@ import { type AbInputs, reportFormats } from "./tailgate_args.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { INPUT_DEFAULTS } from "./action_inputs.ts";
- * INPUT_DEFAULTS.baseline; // "cache"
+ * assert.equal(INPUT_DEFAULTS.baseline, "cache");
  * ```
  */
 export const INPUT_DEFAULTS = {
@@ -59,8 +60,9 @@ export type InputName = keyof typeof INPUT_DEFAULTS;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { inputVariable } from "./action_inputs.ts";
- * inputVariable("fail-on"); // "TAILGATE_FAIL_ON"
+ * assert.equal(inputVariable("fail-on"), "TAILGATE_FAIL_ON");
  * ```
  */
 export function inputVariable(name: InputName): string {
@@ -72,8 +74,9 @@ export function inputVariable(name: InputName): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { inputValue } from "./action_inputs.ts";
- * inputValue({}, "out"); // "tailgate-out"
+ * assert.equal(inputValue({}, "out"), "tailgate-out");
  * ```
  */
 export function inputValue(env: Record<string, string | undefined>, name: InputName): string {
@@ -110,13 +113,6 @@ export interface RunInputs {
 /**
  * Reads the run step's inputs. `TAILGATE_UPDATE_BASELINE` must be `true` or `false` here (the
  * action's settings step resolves `auto`); unset inputs take their defaults.
- *
- * @example
- * ```ts
- * import { readRunInputs } from "./action_inputs.ts";
- * const r = readRunInputs({ TAILGATE_PLANS: "plans/a.yaml", TAILGATE_FAIL_ON: "fail" });
- * // r.ok && r.inputs.failOn === "fail"
- * ```
  */
 export function readRunInputs(
   env: Record<string, string | undefined>,

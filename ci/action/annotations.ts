@@ -26,8 +26,9 @@ export interface AnnotationPaths {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { repoRelative } from "./annotations.ts";
- * repoRelative("/w/plans/a.yaml", { workspace: "/w", cwd: "/w" }); // "plans/a.yaml"
+ * assert.equal(repoRelative("/w/plans/a.yaml", { workspace: "/w", cwd: "/w" }), "plans/a.yaml");
  * ```
  */
 export function repoRelative(file: string, paths: AnnotationPaths): string {
@@ -37,14 +38,6 @@ export function repoRelative(file: string, paths: AnnotationPaths): string {
 
 /**
  * The annotation lines (workflow commands) for one result's verdicts.
- *
- * @example
- * ```ts
- * import { annotationsFor } from "./annotations.ts";
- * import { readRunResult } from "../../runner/result/read_run_result.ts";
- * const r = readRunResult(await Deno.readTextFile("tailgate-out/shop/result.json"));
- * if (r.ok) for (const line of annotationsFor(r.result, { workspace: ".", cwd: "." })) console.log(line);
- * ```
  */
 export function annotationsFor(result: RunResult, paths: AnnotationPaths): string[] {
   const file = repoRelative(result.plan.file, paths);
@@ -102,14 +95,6 @@ const LOCATED = /^(\d+):(\d+): (error|warning): (.+)$/;
  * Annotations for the plan problems `tailgate` printed (`file:line:col: error: message`, then the
  * source line and a hint, which are folded into the message). tailgate prints a file's name inert
  * (runner/plan/printable.ts): a line that starts with one of `files` so printed is that file's.
- *
- * @example
- * ```ts
- * import { planIssueAnnotations } from "./annotations.ts";
- * planIssueAnnotations("plans/a.yaml:6:32: error: unknown unit `sec`\n  hint: write `60s`\n",
- *   { workspace: "/w", cwd: "/w" }, ["plans/a.yaml"]);
- * // ["::error file=plans/a.yaml,line=6,col=32,title=tailgate plan::unknown unit `sec` (hint: write `60s`)"]
- * ```
  */
 export function planIssueAnnotations(
   stderr: string,

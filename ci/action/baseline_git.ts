@@ -81,12 +81,6 @@ async function topFiles(place: GitPlace, commit: string | undefined): Promise<Ma
 /**
  * Copies the branch's `*.json` history files into `dir`; returns the commit they came from
  * (undefined, and nothing copied, when the branch does not exist yet).
- *
- * @example
- * ```ts
- * import { restoreFromBranch } from "./baseline_git.ts";
- * const from = await restoreFromBranch({ cwd: Deno.cwd() }, "tailgate-baselines", ".tailgate/baselines");
- * ```
  */
 export async function restoreFromBranch(
   place: GitPlace,
@@ -121,13 +115,6 @@ export interface SaveOutcome {
  * newest commit (so another job's concurrent update of another plan is kept) and pushes; a push
  * refused because the branch moved is retried, up to `attempts` times. A file the branch has but
  * the restored commit had not is never replaced: this job's history was built without its runs.
- *
- * @example
- * ```ts
- * import { saveToBranch } from "./baseline_git.ts";
- * await saveToBranch({ cwd: Deno.cwd() }, "tailgate-baselines", ".tailgate/baselines", undefined,
- *   "tailgate: baselines of run 42");
- * ```
  */
 export async function saveToBranch(
   place: GitPlace,
@@ -175,12 +162,6 @@ export async function saveToBranch(
 /**
  * `baseline: committed` with `baseline-commit: true`: commits the changed history files in `dir`
  * to the checked-out branch `branch` and pushes. Returns false when nothing changed.
- *
- * @example
- * ```ts
- * import { commitInPlace } from "./baseline_git.ts";
- * await commitInPlace({ cwd: Deno.cwd() }, "main", ".tailgate/baselines", "tailgate: baselines");
- * ```
  */
 export async function commitInPlace(
   place: GitPlace,

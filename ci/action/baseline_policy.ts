@@ -55,17 +55,6 @@ const UPDATE_EVENTS = new Set(["push", "schedule", "workflow_dispatch"]);
 
 /**
  * Decides the baseline policy, or says what is wrong with the inputs.
- *
- * @example
- * ```ts
- * import { baselinePolicy } from "./baseline_policy.ts";
- * const p = baselinePolicy(
- *   { mode: "cache", baselineDir: ".tailgate/baselines", update: "auto", cacheKey: "tailgate-baselines" },
- *   { eventName: "push", ref: "refs/heads/main", defaultBranch: "main", runId: "42", runAttempt: "1",
- *     runnerOs: "Linux", runnerArch: "X64" },
- * );
- * // p.ok && p.policy.update === true; p.policy.cacheKey === "tailgate-baselines-Linux-X64-42-1"
- * ```
  */
 export function baselinePolicy(
   inputs: PolicyInputs,
@@ -121,8 +110,9 @@ export function baselinePolicy(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { jobContext } from "./baseline_policy.ts";
- * jobContext({ GITHUB_EVENT_NAME: "push", GITHUB_REF: "refs/heads/main" }).eventName; // "push"
+ * assert.equal(jobContext({ GITHUB_EVENT_NAME: "push", GITHUB_REF: "refs/heads/main" }).eventName, "push");
  * ```
  */
 export function jobContext(env: Record<string, string | undefined>): JobContext {

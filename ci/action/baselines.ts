@@ -17,12 +17,6 @@ import { inertLine } from "../../runner/plan/printable.ts";
 /**
  * Runs `restore` or `save` for the mode in `TAILGATE_BASELINE`; returns the exit code (2 only for
  * a wrong command).
- *
- * @example
- * ```ts
- * import { baselinesMain } from "./baselines.ts";
- * Deno.exitCode = await baselinesMain("restore", Deno.env.toObject(), console.log);
- * ```
  */
 export async function baselinesMain(
   command: string | undefined,

@@ -12,8 +12,9 @@ import { baselineSlug } from "../../runner/gates/baseline/mod.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { planPatterns } from "./expand_plans.ts";
- * planPatterns("plans/*.yaml\n!plans/wip-*.yaml\n"); // ["plans/*.yaml", "!plans/wip-*.yaml"]
+ * assert.deepEqual(planPatterns("plans/*.yaml\n!plans/wip-*.yaml\n"), ["plans/*.yaml", "!plans/wip-*.yaml"]);
  * ```
  */
 export function planPatterns(input: string): string[] {
@@ -23,12 +24,6 @@ export function planPatterns(input: string): string[] {
 /**
  * The files under `cwd` that match any pattern and no `!pattern`, as sorted `/`-separated paths
  * relative to `cwd` (`**` matches any number of folders, including none).
- *
- * @example
- * ```ts
- * import { expandPlans } from "./expand_plans.ts";
- * expandPlans(["plans/**\/*.yaml", "!plans/wip/**"], Deno.cwd()); // ["plans/a.yaml", ...]
- * ```
  */
 export function expandPlans(patterns: readonly string[], cwd: string): string[] {
   const include = patterns.filter((p) => !p.startsWith("!"));
@@ -60,8 +55,9 @@ export const RESERVED_SLUGS: readonly string[] = [BASELINES_FOLDER];
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { planSlugs } from "./expand_plans.ts";
- * planSlugs(["plans/a.yaml", "plans/api/orders.yaml"]); // ["a", "api-orders"]
+ * assert.deepEqual(planSlugs(["plans/a.yaml", "plans/api/orders.yaml"]), ["a", "api-orders"]);
  * ```
  */
 export function planSlugs(plans: readonly string[]): string[] {

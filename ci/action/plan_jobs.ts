@@ -26,14 +26,6 @@ export interface Job {
 /**
  * The job's plans and their commands: the plan files the `plans` globs match, or under `merge` the
  * plans' shard results; or why there are none to run (no match, a file name no plan may have).
- *
- * @example
- * ```ts
- * import { planJobs } from "./plan_jobs.ts";
- * import { readRunInputs } from "./action_inputs.ts";
- * const read = readRunInputs({ TAILGATE_PLANS: "plans/*.yaml" });
- * if (read.ok) planJobs(read.inputs, Deno.cwd()); // [{ plan: "plans/demo.yaml", dir: "tailgate-out/demo", args: ["run", …] }, …]
- * ```
  */
 export function planJobs(inputs: RunInputs, cwd: string, reportUrl?: string): Job[] | string {
   return inputs.merge
@@ -44,12 +36,6 @@ export function planJobs(inputs: RunInputs, cwd: string, reportUrl?: string): Jo
 /**
  * Clears each plan's folder for its run (what an earlier run left must not pass for this one's);
  * or, when one holds what tailgate did not write, clears none and returns the problems.
- *
- * @example
- * ```ts
- * import { claimJobDirs } from "./plan_jobs.ts";
- * await claimJobDirs([{ plan: "plans/a.yaml", dir: "tailgate-out/a", args: [] }], Deno.cwd()); // []
- * ```
  */
 export async function claimJobDirs(jobs: readonly Job[], cwd: string): Promise<string[]> {
   const claims = [ownOutDirProblem, (dir: string) => claimOutDir(dir, { clear: true })];

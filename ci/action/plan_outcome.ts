@@ -45,13 +45,6 @@ const MAX_SUMMARY_BYTES = 16 * 1024 * 1024;
 
 /**
  * Reads what `tailgate` wrote in `dir` (`result.json`, `summary.md`) and draws the verdict.
- *
- * @example
- * ```ts
- * import { readOutcome } from "./plan_outcome.ts";
- * const o = await readOutcome("plans/shop.yaml", "tailgate-out/shop", 1, "");
- * o.verdict; // "fail" when a gate failed
- * ```
  */
 export async function readOutcome(
   plan: string,

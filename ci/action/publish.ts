@@ -47,10 +47,11 @@ export interface Published {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { publishOutcomes } from "./publish.ts";
  * const p = await publishOutcomes([], { out: "tailgate-out", cwd: Deno.cwd(), failOn: "fail",
  *   annotate: false, paths: { workspace: Deno.cwd(), cwd: Deno.cwd() } }, console.log);
- * p.verdict; // "invalid"
+ * assert.equal(p.verdict, "invalid");
  * ```
  */
 export async function publishOutcomes(
@@ -107,8 +108,9 @@ export const ANNOTATIONS_SHOWN = 10;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { capAnnotations } from "./publish.ts";
- * capAnnotations(["::warning::w", "::error::e"]); // ["::error::e", "::warning::w"]
+ * assert.deepEqual(capAnnotations(["::warning::w", "::error::e"]), ["::error::e", "::warning::w"]);
  * ```
  */
 export function capAnnotations(lines: readonly string[]): string[] {

@@ -39,12 +39,6 @@ export interface RunPlansOptions {
 
 /**
  * Runs (or merges) and publishes; returns the job's exit code.
- *
- * @example
- * ```ts
- * import { runPlansMain } from "./run_plans.ts";
- * Deno.exitCode = await runPlansMain(Deno.env.toObject(), console.log);
- * ```
  */
 export async function runPlansMain(
   env: Record<string, string | undefined>,

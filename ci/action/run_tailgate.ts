@@ -22,12 +22,6 @@ export interface TailgateExit {
 
 /**
  * Runs `tailgate <args>` in `cwd` and waits for it; standard output and error are passed through.
- *
- * @example
- * ```ts
- * import { runTailgate } from "./run_tailgate.ts";
- * const { code } = await runTailgate(["check", "plans/"], Deno.cwd());
- * ```
  */
 export async function runTailgate(args: readonly string[], cwd: string): Promise<TailgateExit> {
   const child = new Deno.Command(Deno.execPath(), {

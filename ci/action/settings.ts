@@ -14,12 +14,6 @@ import { inertLine } from "../../runner/plan/printable.ts";
 
 /**
  * Decides and writes the settings; returns the exit code (2 for invalid inputs).
- *
- * @example
- * ```ts
- * import { settingsMain } from "./settings.ts";
- * Deno.exitCode = await settingsMain(Deno.env.toObject(), console.log);
- * ```
  */
 export async function settingsMain(
   env: Record<string, string | undefined>,

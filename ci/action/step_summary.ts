@@ -8,8 +8,7 @@
  */
 import type { VerdictStatus } from "../../runner/model/run_result.ts";
 import { regressionOnlyWarning, type VerdictScope } from "../../runner/gates/fail_on.ts";
-import { markdownText } from "../../reporters/markdown_escape.ts";
-import { markdownTable } from "../../reporters/markdown_table.ts";
+import { markdownTable, markdownText } from "../../reporters/text/mod.ts";
 import type { PlanOutcome } from "./plan_outcome.ts";
 
 /** GitHub keeps at most 1 MiB of summary per step; a little is left for the closing note. */
@@ -34,8 +33,9 @@ const EXIT_MEANINGS: Record<number, string> = {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { renderCiSummary } from "./step_summary.ts";
- * renderCiSummary([], "invalid").startsWith("## tailgate: invalid"); // true
+ * assert.equal(renderCiSummary([], "invalid").startsWith("## tailgate: invalid"), true);
  * ```
  */
 export function renderCiSummary(
@@ -93,12 +93,6 @@ function sectionOf(o: PlanOutcome): string {
 /**
  * Appends `markdown` to the file named by `$GITHUB_STEP_SUMMARY`; does nothing outside GitHub
  * Actions (no such variable).
- *
- * @example
- * ```ts
- * import { appendStepSummary } from "./step_summary.ts";
- * await appendStepSummary("## tailgate: pass\n", Deno.env.get("GITHUB_STEP_SUMMARY"));
- * ```
  */
 export async function appendStepSummary(
   markdown: string,

@@ -56,8 +56,9 @@ export interface AbInputs {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { reportFormats } from "./tailgate_args.ts";
- * reportFormats("html, junit"); // ["json", "md", "html", "junit"]
+ * assert.deepEqual(reportFormats("html, junit"), ["json", "md", "html", "junit"]);
  * ```
  */
 export function reportFormats(input: string): string[] {
@@ -69,13 +70,6 @@ export function reportFormats(input: string): string[] {
  * `tailgate run` arguments (after `run`). A shard never compares with or updates a baseline: it
  * holds part of the load, and the merge judges the whole. A shard may stop by fail-fast: its
  * certain failure is the whole plan's.
- *
- * @example
- * ```ts
- * import { runArgs } from "./tailgate_args.ts";
- * runArgs({ plan: "plans/a.yaml", outDir: "out/a", reports: ["json"], updateBaseline: false });
- * // ["plans/a.yaml", "--out", "out/a", "--report", "json", "--no-baseline"]
- * ```
  */
 export function runArgs(args: RunArgs): string[] {
   const sharded = args.shard !== undefined;
@@ -94,15 +88,6 @@ export function runArgs(args: RunArgs): string[] {
 
 /**
  * `tailgate merge` arguments (after `merge`) for one plan's shard results.
- *
- * @example
- * ```ts
- * import { mergeArgs } from "./tailgate_args.ts";
- * mergeArgs(["s/0/a/result.json", "s/1/a/result.json"], { outDir: "out/a", reports: ["json"],
- *   baselineDir: ".tailgate/baselines", updateBaseline: false });
- * // ["s/0/a/result.json", "s/1/a/result.json", "--out", "out/a", "--report", "json",
- * //  "--baseline", ".tailgate/baselines"]
- * ```
  */
 export function mergeArgs(shardResults: readonly string[], args: CommonArgs): string[] {
   return [...shardResults, ...common(args)];
@@ -111,14 +96,6 @@ export function mergeArgs(shardResults: readonly string[], args: CommonArgs): st
 /**
  * `tailgate ab` arguments (after `ab`) for one plan: its two targets, how to start them, the
  * rounds, and the output folder.
- *
- * @example
- * ```ts
- * import { abArgs } from "./tailgate_args.ts";
- * abArgs("plans/a.yaml", "out/a", { base: "http://127.0.0.1:9001", head: "http://127.0.0.1:9002", rounds: 5 });
- * // ["plans/a.yaml", "--base", "http://127.0.0.1:9001", "--head", "http://127.0.0.1:9002",
- * //  "--rounds", "5", "--out", "out/a"]
- * ```
  */
 export function abArgs(
   plan: string,
@@ -157,13 +134,6 @@ function common(args: CommonArgs): string[] {
 /**
  * The page where a CI run's artifacts (the HTML report among them) are found: the GitHub Actions
  * run page, or the GitLab job's artifact browser; undefined outside CI.
- *
- * @example
- * ```ts
- * import { artifactsUrl } from "./tailgate_args.ts";
- * artifactsUrl({ GITHUB_SERVER_URL: "https://github.com", GITHUB_REPOSITORY: "o/r", GITHUB_RUN_ID: "7" });
- * // "https://github.com/o/r/actions/runs/7"
- * ```
  */
 export function artifactsUrl(env: Record<string, string | undefined>): string | undefined {
   if (env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID) {

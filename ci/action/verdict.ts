@@ -28,8 +28,9 @@ const SEVERITY: Record<VerdictStatus, number> = { pass: 0, inconclusive: 1, inva
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { planVerdict } from "./verdict.ts";
- * planVerdict(4, undefined); // "invalid": the target was unreachable
+ * assert.equal(planVerdict(4, undefined), "invalid"); // the target was unreachable
  * ```
  */
 export function planVerdict(exitCode: number, result: RunResult | undefined): VerdictStatus {
@@ -47,9 +48,10 @@ export function planVerdict(exitCode: number, result: RunResult | undefined): Ve
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { earnedCodes } from "./verdict.ts";
- * earnedCodes({ status: "inconclusive", regressionOnly: true }); // [3, 0, 0]
- * earnedCodes({ status: "fail" }); // [1, 1, 1]
+ * assert.deepEqual(earnedCodes({ status: "inconclusive", regressionOnly: true }), [3, 0, 0]);
+ * assert.deepEqual(earnedCodes({ status: "fail" }), [1, 1, 1]);
  * ```
  */
 export function earnedCodes(verdict: VerdictScope & Pick<RunVerdict, "targetLost">): number[] {
@@ -59,13 +61,6 @@ export function earnedCodes(verdict: VerdictScope & Pick<RunVerdict, "targetLost
 /**
  * The job's verdict: the worst plan's status, and `regressionOnly` when it is `inconclusive` and
  * every inconclusive plan is so only by its regression checks.
- *
- * @example
- * ```ts
- * import { jobVerdict } from "./verdict.ts";
- * jobVerdict([{ verdict: "pass" }, { verdict: "inconclusive", regressionOnly: true }]);
- * // { status: "inconclusive", regressionOnly: true }
- * ```
  */
 export function jobVerdict(
   outcomes: readonly { verdict: VerdictStatus; regressionOnly?: true }[],
@@ -84,8 +79,9 @@ export function jobVerdict(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { worstVerdict } from "./verdict.ts";
- * worstVerdict(["pass", "inconclusive", "fail"]); // "fail"
+ * assert.equal(worstVerdict(["pass", "inconclusive", "fail"]), "fail");
  * ```
  */
 export function worstVerdict(verdicts: Iterable<VerdictStatus>): VerdictStatus {
@@ -102,10 +98,11 @@ export function worstVerdict(verdicts: Iterable<VerdictStatus>): VerdictStatus {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { jobExitCode } from "./verdict.ts";
- * jobExitCode({ status: "inconclusive" }, 3, "fail"); // 0
- * jobExitCode({ status: "inconclusive", regressionOnly: true }, 0, "inconclusive"); // 3
- * jobExitCode({ status: "fail" }, 1, "fail"); // 1
+ * assert.equal(jobExitCode({ status: "inconclusive" }, 3, "fail"), 0);
+ * assert.equal(jobExitCode({ status: "inconclusive", regressionOnly: true }, 0, "inconclusive"), 3);
+ * assert.equal(jobExitCode({ status: "fail" }, 1, "fail"), 1);
  * ```
  */
 export function jobExitCode(verdict: VerdictScope, exitCode: number, failOn: FailOn): number {

@@ -13,8 +13,9 @@ import { printable } from "../../runner/plan/printable.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { escapeData } from "./workflow_commands.ts";
- * escapeData("100%\nok"); // "100%25%0Aok"
+ * assert.equal(escapeData("100%\nok"), "100%25%0Aok");
  * ```
  */
 export function escapeData(text: string): string {
@@ -27,8 +28,9 @@ export function escapeData(text: string): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { escapeProperty } from "./workflow_commands.ts";
- * escapeProperty("p99 < 5ms, at 1k/s: GET"); // "p99 < 5ms%2C at 1k/s%3A GET"
+ * assert.equal(escapeProperty("p99 < 5ms, at 1k/s: GET"), "p99 < 5ms%2C at 1k/s%3A GET");
  * ```
  */
 export function escapeProperty(text: string): string {
@@ -51,9 +53,10 @@ export interface Annotation {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { formatAnnotation } from "./workflow_commands.ts";
- * formatAnnotation({ level: "error", file: "plans/a.yaml", line: 12, title: "p99 < 5ms",
- *   message: "p99 7ms" }); // "::error file=plans/a.yaml,line=12,title=p99 < 5ms::p99 7ms"
+ * assert.equal(formatAnnotation({ level: "error", file: "plans/a.yaml", line: 12, title: "p99 < 5ms",
+ *   message: "p99 7ms" }), "::error file=plans/a.yaml,line=12,title=p99 < 5ms::p99 7ms");
  * ```
  */
 export function formatAnnotation(annotation: Annotation): string {
@@ -74,8 +77,9 @@ export function formatAnnotation(annotation: Annotation): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { formatGroup } from "./workflow_commands.ts";
- * formatGroup("tailgate run plans/a\n::error::x.yaml"); // "::group::tailgate run plans/a\\n::error::x.yaml"
+ * assert.equal(formatGroup("tailgate run plans/a\n::error::x.yaml"), "::group::tailgate run plans/a\\n::error::x.yaml");
  * ```
  */
 export function formatGroup(title: string): string {
@@ -85,12 +89,6 @@ export function formatGroup(title: string): string {
 /**
  * Step outputs as `$GITHUB_OUTPUT` reads them: each as `name<<DELIMITER`, the value, `DELIMITER`,
  * with a random delimiter that occurs in no value, so values may span lines.
- *
- * @example
- * ```ts
- * import { formatOutputs } from "./workflow_commands.ts";
- * formatOutputs({ verdict: "fail" }); // "verdict<<ghadelimiter_…\nfail\nghadelimiter_…\n"
- * ```
  */
 export function formatOutputs(
   outputs: Record<string, string>,
@@ -114,12 +112,6 @@ export function formatOutputs(
 /**
  * Appends `outputs` to the file named by `$GITHUB_OUTPUT`; does nothing outside GitHub Actions
  * (no such variable), so the scripts also run in GitLab CI or a terminal.
- *
- * @example
- * ```ts
- * import { writeOutputs } from "./workflow_commands.ts";
- * await writeOutputs({ verdict: "pass" }, Deno.env.get("GITHUB_OUTPUT"));
- * ```
  */
 export async function writeOutputs(
   outputs: Record<string, string>,

@@ -31,12 +31,6 @@ export interface RunningTarget extends AsyncDisposable {
 /**
  * Makes `spec` ready: checks a URL-only target answers, or starts its command and waits for its
  * port. Throws with what went wrong (the command's log tail included).
- *
- * @example
- * ```ts
- * import { startAbTarget } from "./ab_target.ts";
- * // await using target = await startAbTarget({ url: "http://127.0.0.1:9001", start: "./server --port 9001" }, { logPath: "base.log" });
- * ```
  */
 export async function startAbTarget(
   spec: AbTargetSpec,

@@ -13,9 +13,10 @@ import type { AbSide } from "../model/ab_result.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { mulberry32 } from "./round_order.ts";
  * const next = mulberry32(42);
- * next() === mulberry32(42)(); // true
+ * assert.equal(next() === mulberry32(42)(), true);
  * ```
  */
 export function mulberry32(seed: number): () => number {
@@ -34,8 +35,9 @@ export function mulberry32(seed: number): () => number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { roundOrders } from "./round_order.ts";
- * roundOrders(3, 7).length; // 3, each ["base", "head"] or ["head", "base"]
+ * assert.equal(roundOrders(3, 7).length, 3); // , each ["base", "head"] or ["head", "base"]
  * ```
  */
 export function roundOrders(rounds: number, seed: number): Array<[AbSide, AbSide]> {

@@ -34,7 +34,7 @@ import { roundOrders } from "./round_order.ts";
 /**
  * Rounds by default: with a busy neighbour half the time, 12 rounds of 10 s at 1k/s kept identical
  * builds' p99 within its 10% floor 19 times in 20, and every round count from 5 found a 20% slower
- * p50 (bench/ab_defaults_study.ts, docs/gates.md).
+ * p50 (docs/decisions/ab_defaults.md).
  */
 export const DEFAULT_ROUNDS = 12;
 
@@ -77,6 +77,7 @@ export interface AbOptions {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parsePlanText, runAb, startTarget } from "../../mod.ts";
  *
  * // The same build twice: answers take 5 ms on both.
@@ -96,7 +97,8 @@ export interface AbOptions {
  *   outDir,
  *   rounds: 3,
  * });
- * console.log(ab.rounds.length, ab.comparisons[0].metric); // 3 p50
+ * assert.equal(ab.rounds.length, 3);
+ * assert.equal(ab.comparisons[0].metric, "p50");
  * await Deno.remove(outDir, { recursive: true });
  * ```
  */

@@ -49,6 +49,7 @@ export interface RunPlanOptions {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { judge, parsePlanText, runPlan, startTarget } from "../../mod.ts";
  *
  * await using target = await startTarget({ mode: "hello", port: 0 });
@@ -61,7 +62,8 @@ export interface RunPlanOptions {
  * `);
  * const result = await runPlan(plan!);
  * const { verdict } = await judge(result);
- * console.log(result.stages[0].counts.completed, verdict.status); // 200 pass
+ * assert.equal(result.stages[0].counts.completed, 200);
+ * assert.equal(verdict.summary.split(":")[0], "1 gate"); // pass, unless the machine is overloaded
  * ```
  */
 export async function runPlan(

@@ -7,9 +7,12 @@
  */
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { renderAbHtml } from "../../reporters/ab_html.ts";
-import { renderAbJunit } from "../../reporters/ab_junit.ts";
-import { renderAbMarkdown, renderAbTerminal } from "../../reporters/ab_report.ts";
+import {
+  renderAbHtml,
+  renderAbJunit,
+  renderAbMarkdown,
+  renderAbTerminal,
+} from "../../reporters/ab/mod.ts";
 import { DEFAULT_ROUNDS, runAb } from "../ab/run_ab.ts";
 import { MIN_ROUNDS } from "../gates/ab/mod.ts";
 import { runExitCode } from "../gates/run_verdict.ts";
@@ -82,12 +85,6 @@ export const AB_OPTIONS = {
 
 /**
  * Runs `tailgate ab`.
- *
- * @example
- * ```ts
- * import { abCommand } from "./ab_command.ts";
- * // await abCommand(["plan.yaml", "--base", "http://127.0.0.1:9001", "--head", "http://127.0.0.1:9002"], console.error);
- * ```
  */
 export async function abCommand(
   args: string[],

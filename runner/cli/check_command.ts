@@ -27,13 +27,6 @@ Exit 0 when every plan is valid, 2 otherwise.`;
 
 /**
  * Checks every plan named, expanding folders to their `.yaml`/`.yml` files.
- *
- * @example
- * ```ts
- * import { checkPlans } from "./check_command.ts";
- * const outcome = await checkPlans(["plans/"]);
- * console.log(outcome.output?.split("\n").at(-1)); // "3 plans checked: 3 valid, 0 invalid, 0 warnings"
- * ```
  */
 export async function checkPlans(paths: string[]): Promise<CommandOutcome> {
   if (paths.length === 0) {

@@ -46,8 +46,9 @@ export interface Command {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { failed } from "./command.ts";
- * failed("name a plan"); // { exitCode: 2, errors: ["name a plan"], notes: [] }
+ * assert.deepEqual(failed("name a plan"), { exitCode: 2, errors: ["name a plan"], notes: [] });
  * ```
  */
 export function failed(error: string | string[], exitCode: ExitCode = 2): CommandOutcome {

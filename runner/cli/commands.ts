@@ -162,8 +162,9 @@ export const COMMANDS: readonly Command[] = [
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { findCommand } from "./commands.ts";
- * findCommand("--version")?.name; // "version"
+ * assert.equal(findCommand("--version")?.name, "version");
  * ```
  */
 export function findCommand(name: string): Command | undefined {
@@ -175,8 +176,9 @@ export function findCommand(name: string): Command | undefined {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { unknownCommand } from "./commands.ts";
- * unknownCommand("serach"); // "unknown command `serach`; did you mean `search`?"
+ * assert.equal(unknownCommand("serach"), "unknown command `serach`; did you mean `search`?");
  * ```
  */
 export function unknownCommand(name: string): string {
@@ -192,8 +194,9 @@ const SYNOPSIS_WIDTH = 27;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { helpText } from "./commands.ts";
- * helpText().split("\n")[0]; // "tailgate: tail-latency gates for CI"
+ * assert.equal(helpText().split("\n")[0], "tailgate: tail-latency gates for CI");
  * ```
  */
 export function helpText(): string {
@@ -217,8 +220,9 @@ invalid, 4 target unreachable (also when it stopped answering mid-run). Docs: do
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { versionText } from "./commands.ts";
- * versionText().split("\n")[0]; // "tailgate 0.1.0 (deno 2.9.6)"
+ * assert.equal(versionText().split("\n")[0], "tailgate 0.1.0 (deno 2.9.6)");
  * ```
  */
 export function versionText(): string {

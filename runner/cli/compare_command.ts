@@ -18,8 +18,7 @@ import type { LabelResult, RunResult, StageResult, Verdict } from "../model/run_
 import { argsError } from "./args/mod.ts";
 import { EXIT_CODES } from "../model/exit_codes.ts";
 import type { CommandOutcome } from "./command.ts";
-import { markdownText } from "../../reporters/markdown_escape.ts";
-import { type MarkdownAlign, markdownTable } from "../../reporters/markdown_table.ts";
+import { type MarkdownAlign, markdownTable, markdownText } from "../../reporters/text/mod.ts";
 
 /** The help of `tailgate compare`. */
 export const COMPARE_HELP =
@@ -37,12 +36,6 @@ export const COMPARE_OPTIONS = { format: { type: "string", default: "text" } } a
 
 /**
  * Runs `tailgate compare` with its arguments.
- *
- * @example
- * ```ts
- * import { compareCommand } from "./compare_command.ts";
- * // const { output } = await compareCommand(["old/result.json", "new/result.json", "--format", "md"]);
- * ```
  */
 export async function compareCommand(args: string[]): Promise<CommandOutcome> {
   let parsed;
@@ -117,12 +110,6 @@ export interface CompareRow {
 
 /**
  * The side-by-side rows of two results, for stages both hold with the same shape.
- *
- * @example
- * ```ts
- * import { compareRows } from "./compare_command.ts";
- * // compareRows(a, b).filter((r) => r.metric === "p99")
- * ```
  */
 export function compareRows(a: RunResult, b: RunResult): CompareRow[] {
   const rows: CompareRow[] = [];

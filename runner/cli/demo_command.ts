@@ -33,8 +33,9 @@ export const DEMO_OPTIONS = { out: { type: "string" } } as const;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseDemoArgs } from "./demo_command.ts";
- * parseDemoArgs(["--out", "x"]); // { ok: true, outDir: "x" }
+ * assert.deepEqual(parseDemoArgs(["--out", "x"]), { ok: true, outDir: "x" });
  * ```
  */
 export function parseDemoArgs(
@@ -55,12 +56,6 @@ export function parseDemoArgs(
 
 /**
  * Runs the demo; `say` receives the explanation and the progress lines.
- *
- * @example
- * ```ts
- * import { runDemo } from "./demo_command.ts";
- * // const outcome = await runDemo("tailgate-out/demo", console.error);
- * ```
  */
 export async function runDemo(
   outDir: string,

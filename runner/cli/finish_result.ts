@@ -12,7 +12,7 @@ import type { FailOn } from "../gates/fail_on.ts";
 import type { RunResult } from "../model/run_result.ts";
 import { DEFAULT_RUN_REPORTS, type ReportFormat } from "../../reporters/report_formats.ts";
 import { writeReports } from "../../reporters/write_reports.ts";
-import { renderTerminal, shouldUseColor } from "../../reporters/terminal.ts";
+import { renderTerminal, shouldUseColor } from "../../reporters/text/mod.ts";
 import { type ExitCode, withIoFailures } from "../model/exit_codes.ts";
 
 /** Options of {@linkcode finishResult}. */
@@ -56,12 +56,6 @@ export interface FinishedResult {
  * Judges `result` (filling its verdicts and its run verdict), writes the reports and returns the
  * exit code the stored run verdict earns, or EXIT_CODES.ioFailed when a report, the result or the
  * baseline asked for was not written (`withIoFailures`).
- *
- * @example
- * ```ts
- * import { finishResult } from "./finish_result.ts";
- * // const { exitCode, summary } = await finishResult(result, { outDir: "out", judge: true });
- * ```
  */
 export async function finishResult(
   result: RunResult,
@@ -109,8 +103,9 @@ export async function finishResult(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { defaultColor } from "./finish_result.ts";
- * defaultColor(); // false when piped
+ * assert.equal(defaultColor(), false); // when piped
  * ```
  */
 export function defaultColor(): boolean {

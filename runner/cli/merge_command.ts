@@ -32,12 +32,6 @@ data aligned by wall-clock time. Then judges the gates once and writes the repor
 
 /**
  * Runs `tailgate merge`.
- *
- * @example
- * ```ts
- * import { mergeCommand } from "./merge_command.ts";
- * // const outcome = await mergeCommand(["s0/result.json", "s1/result.json", "--out", "merged"], signal);
- * ```
  */
 export async function mergeCommand(args: string[], signal?: AbortSignal): Promise<RunOutcome> {
   let parsed;

@@ -41,8 +41,9 @@ export interface OverrideValues {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { readOverrideArgs } from "./override_args.ts";
- * readOverrideArgs({ "rate-scale": "25%" }); // { ok: true, overrides: { rateScale: 0.25 } }
+ * assert.deepEqual(readOverrideArgs({ "rate-scale": "25%" }), { ok: true, overrides: { rateScale: 0.25 } });
  * ```
  */
 export function readOverrideArgs(

@@ -34,13 +34,6 @@ export interface PlanToRunOptions {
 /**
  * The plan at `path` (or, for an ad-hoc run, made from `text`), ready to run, or the outcome that
  * refuses it.
- *
- * @example
- * ```ts
- * import { planToRun } from "./plan_to_run.ts";
- * const loaded = await planToRun("plans/demo.yaml", console.error);
- * console.log("plan" in loaded ? loaded.plan.name : loaded.outcome.exitCode); // demo-stall
- * ```
  */
 export async function planToRun(
   path: string,

@@ -9,7 +9,7 @@ import { parseArgs } from "node:util";
 import { readRunResultFile } from "../result/read_run_result.ts";
 import { parseReportFormats, type ReportFormat } from "../../reporters/report_formats.ts";
 import { writeReports } from "../../reporters/write_reports.ts";
-import { renderTerminal } from "../../reporters/terminal.ts";
+import { renderTerminal } from "../../reporters/text/mod.ts";
 import { EXIT_CODES, withIoFailures } from "../model/exit_codes.ts";
 import { defaultColor } from "./finish_result.ts";
 import { argsError, colorChoice } from "./args/mod.ts";
@@ -40,12 +40,6 @@ export const REPORT_OPTIONS = {
 
 /**
  * Runs `tailgate report`.
- *
- * @example
- * ```ts
- * import { reportCommand } from "./report_command.ts";
- * // const { output } = await reportCommand(["tailgate-out/result.json", "--format", "html"]);
- * ```
  */
 export async function reportCommand(args: string[]): Promise<CommandOutcome> {
   let parsed;

@@ -201,12 +201,6 @@ const STAGE_FLAGS = ["rate-scale", "duration-scale", "stage"] as const;
 
 /**
  * Parses `tailgate run` arguments.
- *
- * @example
- * ```ts
- * import { parseRunArgs } from "./run_command.ts";
- * parseRunArgs(["plans/demo.yaml", "--out", "out"]); // { ok: true, options: { planPath: ... } }
- * ```
  */
 export function parseRunArgs(
   args: string[],
@@ -312,13 +306,6 @@ export function parseRunArgs(
 
 /**
  * Runs a plan end to end.
- *
- * @example
- * ```ts
- * import { runPlanCommand } from "./run_command.ts";
- * // const outcome = await runPlanCommand({ planPath: "plans/demo.yaml", outDir: "out", caCertFiles: [] },
- * //   (line) => console.error(line));
- * ```
  */
 export async function runPlanCommand(
   options: RunOptions,

@@ -19,7 +19,7 @@ import {
 import { EXIT_CODES, withIoFailures } from "../model/exit_codes.ts";
 import { formatDurationMs, formatRatePerSec } from "../plan/units.ts";
 import { runSearch } from "../search/run_search.ts";
-import { renderSearchTerminal } from "../../reporters/search_report.ts";
+import { renderSearchTerminal } from "../../reporters/search/mod.ts";
 import { writeSearchFiles } from "./output/mod.ts";
 import { type CommandOutcome, failed } from "./command.ts";
 import { readCaCerts } from "./args/mod.ts";
@@ -72,12 +72,6 @@ export const SEARCH_OPTIONS = {
 
 /**
  * Runs `tailgate search`.
- *
- * @example
- * ```ts
- * import { searchCommand } from "./search_command.ts";
- * // const outcome = await searchCommand(["plans/search.yaml"], console.error);
- * ```
  */
 export async function searchCommand(
   args: string[],

@@ -20,12 +20,6 @@ import {
 
 /**
  * Help text of `tailgate target`.
- *
- * @example
- * ```ts
- * import { TARGET_HELP } from "./target_command.ts";
- * console.log(TARGET_HELP);
- * ```
  */
 export const TARGET_HELP = `Usage: tailgate target [--mode M] [options]
 
@@ -104,13 +98,6 @@ export type TargetArgs =
 
 /**
  * Parses `tailgate target` flags. Every problem is listed, each with the fix.
- *
- * @example
- * ```ts
- * import { parseTargetArgs } from "./target_command.ts";
- * parseTargetArgs(["--mode", "stall", "--stall", "2s", "--period", "10s"]);
- * // { ok: true, options: { mode: "stall", stallMs: 2000, periodMs: 10000 } }
- * ```
  */
 export function parseTargetArgs(args: string[]): TargetArgs {
   const errors: string[] = [];
@@ -198,15 +185,6 @@ export function parseTargetArgs(args: string[]): TargetArgs {
  * Runs the target until `signal` aborts, after printing one line such as
  * `tailgate target: stall listening on http://127.0.0.1:8080/ (stall 2s every 10s)`.
  * Rejects with TargetOptionsError for invalid options or a port in use.
- *
- * @example
- * ```ts
- * import { runTargetCommand } from "./target_command.ts";
- * const stop = new AbortController();
- * const done = runTargetCommand({ mode: "hello", port: 0 }, { stdout: console.log }, stop.signal);
- * stop.abort();
- * await done;
- * ```
  */
 export async function runTargetCommand(
   options: TargetOptions,

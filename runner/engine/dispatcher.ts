@@ -69,14 +69,6 @@ interface Slot {
 
 /**
  * The dispatcher of one run (or one worker's shard of it).
- *
- * @example
- * ```ts
- * // const d = new Dispatcher({ cursor, requests, connect, connections: 50,
- * //   maxConnections: 200, clock, waker, recorder });
- * // await d.openConnections();
- * // const outcome = await d.run(clock.nowMs() + 20);
- * ```
  */
 export class Dispatcher {
   readonly #o: DispatcherOptions;

@@ -14,12 +14,13 @@ import type { ResponseOutcome } from "./types.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { InflightRequest } from "./inflight_request.ts";
  * const inflight = new InflightRequest();
  * const outcome = inflight.begin();
  * inflight.written(10.5, 120);
  * inflight.settle(200, undefined, 11.25);
- * (await outcome).status; // 200
+ * assert.equal((await outcome).status, 200);
  * ```
  */
 export class InflightRequest {

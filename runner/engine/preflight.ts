@@ -9,13 +9,6 @@
 /**
  * Opens and closes one TCP connection to the URL's host and port. Returns undefined when it
  * succeeds, or what went wrong.
- *
- * @example
- * ```ts
- * import { checkReachable } from "./preflight.ts";
- * const problem = await checkReachable(new URL("http://127.0.0.1:8080/"));
- * if (problem) console.error(problem);
- * ```
  */
 export async function checkReachable(url: URL, timeoutMs = 3000): Promise<string | undefined> {
   try {
@@ -39,13 +32,6 @@ export async function checkReachable(url: URL, timeoutMs = 3000): Promise<string
  * `--ca-cert` gives them), the way the run's connections make it. No request is sent. Returns
  * undefined when both hold, or what went wrong: an untrusted certificate names `--ca-cert`, one
  * issued for another name says so.
- *
- * @example
- * ```ts
- * import { checkTarget } from "./preflight.ts";
- * const problem = await checkTarget(new URL("https://127.0.0.1:8443/"), []);
- * // "https://127.0.0.1:8443: the target's TLS certificate is not trusted: ...; pass --ca-cert FILE ..."
- * ```
  */
 export async function checkTarget(
   url: URL,
@@ -135,12 +121,6 @@ export const RESERVED_DESCRIPTORS = 64;
 /**
  * This process's soft limit on open files (`ulimit -n`), read from `/proc/self/limits`;
  * undefined where that cannot be read (not Linux) or the limit is unlimited.
- *
- * @example
- * ```ts
- * import { openFilesLimit } from "./preflight.ts";
- * const limit = await openFilesLimit(); // e.g. 1024
- * ```
  */
 export async function openFilesLimit(): Promise<number | undefined> {
   let text: string;
@@ -160,9 +140,10 @@ export async function openFilesLimit(): Promise<number | undefined> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { descriptorProblem } from "./preflight.ts";
  * descriptorProblem(100_000, 1024); // "the plan may open up to 100000 connections ..."
- * descriptorProblem(50, 1024); // undefined
+ * assert.equal(descriptorProblem(50, 1024), undefined);
  * ```
  */
 export function descriptorProblem(

@@ -10,10 +10,11 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { RequestQueue } from "./request_queue.ts";
  * const q = new RequestQueue();
  * q.push(1.5, 0, 2);
- * q.headFireMs; // 1.5
+ * assert.equal(q.headFireMs, 1.5);
  * q.shift(); // fills q.fireMs, q.stageIndex, q.labelIndex
  * ```
  */

@@ -4,10 +4,10 @@
  * generation (a 1 MB semi-space growing to 8 MB) that is ~8 scavenges a second, and the objects
  * that happen to be in flight at two of them are promoted, so the old generation fills and an
  * incremental mark-compact stalls the engine thread for 10-15 ms every few seconds. A 16-32 MB
- * semi-space makes scavenges rare enough that almost nothing is promoted (docs/engine.md). V8
- * reads these flags when the heap is created, so they must be on the command line
- * (`deno run --v8-flags=…`, `deno compile --v8-flags=…`); the `tailgate` and `demo` tasks, the
- * GitHub Action and the examples pass them.
+ * semi-space makes scavenges rare enough that almost nothing is promoted
+ * (docs/decisions/direct_reads_semi_space.md). V8 reads these flags when the heap is created, so
+ * they must be on the command line (`deno run --v8-flags=…`, `deno compile --v8-flags=…`); the
+ * `tailgate` and `demo` tasks, the GitHub Action and the examples pass them.
  *
  * @module
  */
@@ -15,12 +15,6 @@ import v8 from "node:v8";
 
 /**
  * The flags, as `--v8-flags=` takes them.
- *
- * @example
- * ```ts
- * import { ENGINE_V8_FLAGS } from "./v8_flags.ts";
- * const args = ["run", `--v8-flags=${ENGINE_V8_FLAGS}`, "--allow-all", "cli.ts"];
- * ```
  */
 export const ENGINE_V8_FLAGS = "--min-semi-space-size=16,--max-semi-space-size=32";
 
@@ -32,8 +26,9 @@ export const YOUNG_GENERATION_MIN_MB = 12;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { youngGenerationMb } from "./v8_flags.ts";
- * youngGenerationMb(); // ~1 without the flags, ~16 with them
+ * assert.ok(youngGenerationMb() > 0); // ~1 without the flags, ~16 with them
  * ```
  */
 export function youngGenerationMb(): number {
@@ -47,9 +42,10 @@ export function youngGenerationMb(): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { youngGenerationWarning } from "./v8_flags.ts";
  * youngGenerationWarning(1.0); // "tailgate ran with V8's default young generation (1 MB) …"
- * youngGenerationWarning(16.7); // undefined
+ * assert.equal(youngGenerationWarning(16.7), undefined);
  * ```
  */
 export function youngGenerationWarning(mb: number): string | undefined {

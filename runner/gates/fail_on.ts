@@ -45,10 +45,11 @@ export type VerdictScope = Pick<RunVerdict, "status" | "regressionOnly">;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { failsUnder } from "./fail_on.ts";
- * failsUnder({ status: "inconclusive", regressionOnly: true }, "inconclusive-slo"); // false
- * failsUnder({ status: "inconclusive" }, "inconclusive-slo"); // true: an SLO is undecided
- * failsUnder({ status: "fail" }, "fail"); // true
+ * assert.equal(failsUnder({ status: "inconclusive", regressionOnly: true }, "inconclusive-slo"), false);
+ * assert.equal(failsUnder({ status: "inconclusive" }, "inconclusive-slo"), true); // an SLO is undecided
+ * assert.equal(failsUnder({ status: "fail" }, "fail"), true);
  * ```
  */
 export function failsUnder(verdict: VerdictScope, failOn: FailOn): boolean {
@@ -63,9 +64,10 @@ export function failsUnder(verdict: VerdictScope, failOn: FailOn): boolean {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { CLI_FAIL_ON_VALUES, readFailOn } from "./fail_on.ts";
- * readFailOn("fail"); // { ok: true, failOn: "fail" }
- * readFailOn("never", CLI_FAIL_ON_VALUES).ok; // false
+ * assert.deepEqual(readFailOn("fail"), { ok: true, failOn: "fail" });
+ * assert.equal(readFailOn("never", CLI_FAIL_ON_VALUES).ok, false);
  * ```
  */
 export function readFailOn(
@@ -80,13 +82,6 @@ export function readFailOn(
 
 /**
  * The warning every report shows when only regression checks are undecided, or undefined.
- *
- * @example
- * ```ts
- * import { regressionOnlyWarning } from "./fail_on.ts";
- * regressionOnlyWarning({ status: "inconclusive", regressionOnly: true });
- * // "only regression checks are undecided: a warning, not a failure (exit 0), unless …"
- * ```
  */
 export function regressionOnlyWarning(verdict: VerdictScope): string | undefined {
   if (verdict.status !== "inconclusive" || !verdict.regressionOnly) return undefined;

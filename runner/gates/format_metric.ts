@@ -12,11 +12,12 @@ import type { Verdict } from "../model/run_result.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { formatMetric } from "./format_metric.ts";
- * formatMetric(1500, "us"); // "1.5ms"
- * formatMetric(0.001, "fraction"); // "0.1%"
- * formatMetric(20_000, "per_sec"); // "20k/s"
- * formatMetric(1_500, "us_per_min"); // "1.5ms/min"
+ * assert.equal(formatMetric(1500, "us"), "1.5ms");
+ * assert.equal(formatMetric(0.001, "fraction"), "0.1%");
+ * assert.equal(formatMetric(20_000, "per_sec"), "20k/s");
+ * assert.equal(formatMetric(1_500, "us_per_min"), "1.5ms/min");
  * ```
  */
 export function formatMetric(value: number, unit: NonNullable<Verdict["unit"]>): string {

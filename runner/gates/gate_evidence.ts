@@ -35,12 +35,6 @@ export interface MetricEvidence {
 
 /**
  * Evidence for `metric` against `bound` (its unit: us, a fraction, per second).
- *
- * @example
- * ```ts
- * import { metricEvidence } from "./gate_evidence.ts";
- * // metricEvidence({ kind: "percentile", percentile: 99 }, group, result, 50_000).evidence
- * ```
  */
 export function metricEvidence(
   metric: SloMetric,

@@ -16,8 +16,9 @@ import { onlyRegressionsUndecided, runExitCode, worstGateStatus } from "./run_ve
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { gateExitCode } from "./gate_exit_code.ts";
- * gateExitCode([{ kind: "slo", name: "p99 < 1ms", status: "fail", stageIndexes: [1], message: "" }]); // 1
+ * assert.equal(gateExitCode([{ kind: "slo", name: "p99 < 1ms", status: "fail", stageIndexes: [1], message: "" }]), 1);
  * ```
  */
 export function gateExitCode(

@@ -24,12 +24,6 @@ export interface GeneratorAllowance {
  * The allowance at `percentile` (in percent; 100 reads the maxima). A request can be sent late
  * (send or dispatch lag) and its response read late (an engine stall or a platform hiccup), so
  * the two add.
- *
- * @example
- * ```ts
- * import { generatorAllowance } from "./generator_allowance.ts";
- * // generatorAllowance(result.health, 99.9).addedUs: the most the tool may have added at p99.9
- * ```
  */
 export function generatorAllowance(
   health: Pick<ToolHealth, "sendLag" | "dispatchLag" | "engineStall" | "platformHiccup">,
@@ -63,12 +57,6 @@ export function generatorAllowanceOfMean(
  * generator's own (send lag of requests that found a free connection, dispatch lag of every
  * request); a wait for a busy connection is the server's pace and does not count. Returns the
  * reason in words when it did not.
- *
- * @example
- * ```ts
- * import { scheduleShortfall } from "./generator_allowance.ts";
- * // scheduleShortfall(result, 1000) === undefined: the schedule was held
- * ```
  */
 export function scheduleShortfall(
   result: {

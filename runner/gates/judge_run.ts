@@ -55,12 +55,6 @@ export interface JudgeOutcome {
 /**
  * Fills `result.verdicts`, `result.verdict` (the run's, computed once here) and
  * `result.warnings`, and updates the baseline when asked.
- *
- * @example
- * ```ts
- * import { judgeRun } from "./judge_run.ts";
- * // const { notes } = await judgeRun(result, { baselineDir: ".tailgate/baselines" });
- * ```
  */
 export async function judgeRun(
   result: RunResult,

@@ -25,12 +25,6 @@ export interface LatencyEvidence {
 
 /**
  * Evidence for a latency metric over `h` (successful responses) and `failures` failed requests.
- *
- * @example
- * ```ts
- * import { latencyEvidence } from "./latency_evidence.ts";
- * // latencyEvidence({ kind: "percentile", percentile: 99 }, scope.response, failures, result.health)
- * ```
  */
 export function latencyEvidence(
   metric: Exclude<SloMetric, { kind: "error_rate" | "throughput" }>,

@@ -20,12 +20,6 @@ export const SOUNDNESS_GATES = {
 /**
  * The soundness verdicts the run earns: none for a run that ran to its end with its target
  * answering.
- *
- * @example
- * ```ts
- * import { soundnessVerdicts } from "./run_soundness.ts";
- * // soundnessVerdicts(result); // [{ kind: "validity", name: "run complete", status: "invalid", ... }]
- * ```
  */
 export function soundnessVerdicts(
   result: Pick<RunResult, "run" | "intervals"> & StoppedRun,
@@ -65,8 +59,9 @@ export function soundnessVerdicts(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { holdsSoundness } from "./run_soundness.ts";
- * holdsSoundness({ verdicts: [] }); // false
+ * assert.equal(holdsSoundness({ verdicts: [] }), false);
  * ```
  */
 export function holdsSoundness(result: Pick<RunResult, "verdicts">): boolean {

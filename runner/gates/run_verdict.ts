@@ -29,8 +29,9 @@ export const STATUS_SEVERITY: readonly VerdictStatus[] = [
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { worstGateStatus } from "./run_verdict.ts";
- * worstGateStatus([]); // "pass"
+ * assert.equal(worstGateStatus([]), "pass");
  * ```
  */
 export function worstGateStatus(verdicts: readonly Pick<Verdict, "status">[]): VerdictStatus {
@@ -50,9 +51,10 @@ export function worstGateStatus(verdicts: readonly Pick<Verdict, "status">[]): V
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { onlyRegressionsUndecided } from "./run_verdict.ts";
- * onlyRegressionsUndecided([{ kind: "regression", status: "inconclusive" }]); // true
- * onlyRegressionsUndecided([{ kind: "slo", status: "inconclusive" }]); // false
+ * assert.equal(onlyRegressionsUndecided([{ kind: "regression", status: "inconclusive" }]), true);
+ * assert.equal(onlyRegressionsUndecided([{ kind: "slo", status: "inconclusive" }]), false);
  * ```
  */
 export function onlyRegressionsUndecided(
@@ -64,12 +66,6 @@ export function onlyRegressionsUndecided(
 
 /**
  * Computes the run's verdict from its gates and its soundness. Call once, after judging; store it.
- *
- * @example
- * ```ts
- * import { computeRunVerdict } from "./run_verdict.ts";
- * // result.verdict = computeRunVerdict(result); // { status: "fail", summary: "3 gates: 1 fail, 2 pass", ... }
- * ```
  */
 export function computeRunVerdict(
   result: Pick<RunResult, "verdicts" | "run" | "intervals"> & StoppedRun,
@@ -110,12 +106,6 @@ export function computeRunVerdict(
 /**
  * The result's stored verdict, or, for a result written before verdicts were stored (format
  * version 1) or not judged yet, the same computation.
- *
- * @example
- * ```ts
- * import { runVerdictOf } from "./run_verdict.ts";
- * // runVerdictOf(result).status
- * ```
  */
 export function runVerdictOf(
   result: Pick<RunResult, "verdict" | "verdicts" | "run" | "intervals"> & StoppedRun,
@@ -130,10 +120,11 @@ export function runVerdictOf(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { runExitCode } from "./run_verdict.ts";
- * runExitCode({ status: "inconclusive", regressionOnly: true }); // 0: a warning
- * runExitCode({ status: "inconclusive" }); // 3: an SLO is undecided
- * runExitCode({ status: "inconclusive" }, { failOn: "fail" }); // 0
+ * assert.equal(runExitCode({ status: "inconclusive", regressionOnly: true }), 0); // a warning
+ * assert.equal(runExitCode({ status: "inconclusive" }), 3); // an SLO is undecided
+ * assert.equal(runExitCode({ status: "inconclusive" }, { failOn: "fail" }), 0);
  * ```
  */
 export function runExitCode(

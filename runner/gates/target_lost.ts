@@ -17,12 +17,6 @@ export const TARGET_LOST_MIN_MS = 1000;
 /**
  * The trailing span of intervals in which every completed request failed on the connection, when
  * it lasts at least {@linkcode TARGET_LOST_MIN_MS} and holds at least 10 failed requests.
- *
- * @example
- * ```ts
- * import { targetLost } from "./target_lost.ts";
- * // targetLost(result.intervals) → { sinceMs: 1000, failedRequests: 7131 }
- * ```
  */
 export function targetLost(
   intervals: readonly Pick<IntervalResult, "startMs" | "durationMs" | "counts">[],

@@ -19,12 +19,6 @@ import { bucketGeometry, bucketRangeAt, HISTOGRAM_CONFIG } from "./histogram_con
 
 /**
  * One recorded bucket: its highest equivalent value and how many values fell into it.
- *
- * @example
- * ```ts
- * import type { RecordedValue } from "./_hdr.ts";
- * const bucket: RecordedValue = { valueUs: 2049, lowestUs: 2048, count: 3 }; // one bucket
- * ```
  */
 export interface RecordedValue {
   /** The bucket's highest equivalent value, as percentiles report it. */
@@ -42,10 +36,12 @@ export interface RecordedValue {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createHistogram } from "./_hdr.ts";
  * const h = createHistogram();
  * h.recordValue(150);
- * const sparse = h.toSparse(); // { indexes: Uint32Array [150], counts: Float64Array [1] }
+ * const sparse = h.toSparse();
+ * assert.deepEqual([...sparse.indexes, ...sparse.counts], [150, 1]);
  * ```
  */
 export interface SparseCounts {
@@ -62,10 +58,11 @@ export interface SparseCounts {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createHistogram } from "./_hdr.ts";
  * const h = createHistogram();
  * h.recordValue(1500);
- * h.getValueAtPercentile(99); // 1500
+ * assert.equal(h.getValueAtPercentile(99), 1500);
  * ```
  */
 export interface Histogram {
@@ -103,8 +100,9 @@ const geometry = bucketGeometry(HISTOGRAM_CONFIG);
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { maxRecordableUs } from "./_hdr.ts";
- * maxRecordableUs > 3_600_000_000; // true (3_600_809_983)
+ * assert.equal(maxRecordableUs > 3_600_000_000, true); // (3_600_809_983)
  * ```
  */
 export const maxRecordableUs: number = template.highestEquivalentValue(
@@ -116,10 +114,11 @@ export const maxRecordableUs: number = template.highestEquivalentValue(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createHistogram } from "./_hdr.ts";
  * const h = createHistogram();
  * h.recordValueWithCount(250, 10);
- * h.totalCount; // 10
+ * assert.equal(h.totalCount, 10);
  * ```
  */
 export function createHistogram(): Histogram {
@@ -130,12 +129,6 @@ export function createHistogram(): Histogram {
  * The library's own base64 encoding of a histogram. Not the reference format (it writes
  * normalizingIndexOffset 1 and the conversion ratio as the integer 1, which Java and Rust reject);
  * kept so tests can show that, and so the decoder can be tested against that variant.
- *
- * @example
- * ```ts
- * import { createHistogram, libraryNativeEncoding } from "./_hdr.ts";
- * const base64 = libraryNativeEncoding(createHistogram());
- * ```
  */
 export function libraryNativeEncoding(histogram: Histogram): string {
   const copy = new LibraryBackedHistogram();

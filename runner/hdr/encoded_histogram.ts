@@ -16,11 +16,12 @@ export const SUMMARY_PERCENTILES = [50, 90, 99, 99.9, 99.99] as const;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createHistogram } from "./_hdr.ts";
  * import { toEncodedHistogram } from "./encoded_histogram.ts";
  * const h = createHistogram();
  * h.recordValue(150);
- * toEncodedHistogram(h).percentilesUs["99"]; // 150
+ * assert.equal(toEncodedHistogram(h).percentilesUs["99"], 150);
  * ```
  */
 export function toEncodedHistogram(h: Histogram): EncodedHistogram {
@@ -38,12 +39,6 @@ export function toEncodedHistogram(h: Histogram): EncodedHistogram {
 
 /**
  * Merges encoded histograms exactly (decode, add, re-encode): never averages their summaries.
- *
- * @example
- * ```ts
- * import { mergeEncodedHistograms } from "./encoded_histogram.ts";
- * // mergeEncodedHistograms([a, b]).count === a.count + b.count
- * ```
  */
 export function mergeEncodedHistograms(parts: readonly EncodedHistogram[]): EncodedHistogram {
   const total = createHistogram();
@@ -56,8 +51,9 @@ export function mergeEncodedHistograms(parts: readonly EncodedHistogram[]): Enco
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { msToRecordableUs } from "./encoded_histogram.ts";
- * msToRecordableUs(1.2345); // 1235
+ * assert.equal(msToRecordableUs(1.2345), 1235);
  * ```
  */
 export function msToRecordableUs(ms: number): number {

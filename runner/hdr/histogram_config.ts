@@ -8,16 +8,6 @@
 
 /**
  * Parameters of an HdrHistogram bucket layout. Values are in the unit of the histogram.
- *
- * @example
- * ```ts
- * import type { HistogramLayout } from "./histogram_config.ts";
- * const nsLayout: HistogramLayout = {
- *   lowestDiscernibleValue: 1,
- *   highestTrackableValue: 3_600_000_000_000,
- *   significantValueDigits: 4,
- * };
- * ```
  */
 export interface HistogramLayout {
   /** Smallest value the layout tells apart from zero (at least 1). */
@@ -40,8 +30,10 @@ export interface HistogramConfig extends HistogramLayout {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { HISTOGRAM_CONFIG } from "./histogram_config.ts";
- * const oneHourUs = HISTOGRAM_CONFIG.highestTrackableValue; // 3_600_000_000
+ * const oneHourUs = HISTOGRAM_CONFIG.highestTrackableValue;
+ * assert.equal(oneHourUs, 3_600_000_000);
  * ```
  */
 export const HISTOGRAM_CONFIG: HistogramConfig = Object.freeze({
@@ -56,8 +48,9 @@ export const HISTOGRAM_CONFIG: HistogramConfig = Object.freeze({
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { bucketGeometry, HISTOGRAM_CONFIG } from "./histogram_config.ts";
- * bucketGeometry(HISTOGRAM_CONFIG).subBucketCount; // 2048
+ * assert.equal(bucketGeometry(HISTOGRAM_CONFIG).subBucketCount, 2048);
  * ```
  */
 export interface BucketGeometry {
@@ -75,8 +68,9 @@ export interface BucketGeometry {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { bucketGeometry, HISTOGRAM_CONFIG } from "./histogram_config.ts";
- * bucketGeometry(HISTOGRAM_CONFIG).countsLength; // 23552
+ * assert.equal(bucketGeometry(HISTOGRAM_CONFIG).countsLength, 23552);
  * ```
  */
 export function bucketGeometry(layout: HistogramLayout): BucketGeometry {
@@ -118,8 +112,9 @@ export function bucketGeometry(layout: HistogramLayout): BucketGeometry {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { bucketGeometry, countsIndexOf, HISTOGRAM_CONFIG } from "./histogram_config.ts";
- * countsIndexOf(bucketGeometry(HISTOGRAM_CONFIG), 2049); // 2048: 2048 and 2049 share a bucket
+ * assert.equal(countsIndexOf(bucketGeometry(HISTOGRAM_CONFIG), 2049), 2048); // 2048 and 2049 share a bucket
  * ```
  */
 export function countsIndexOf(geometry: BucketGeometry, value: number): number {
@@ -136,8 +131,9 @@ export function countsIndexOf(geometry: BucketGeometry, value: number): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { bucketGeometry, bucketRangeAt, HISTOGRAM_CONFIG } from "./histogram_config.ts";
- * bucketRangeAt(bucketGeometry(HISTOGRAM_CONFIG), 2048); // { lowest: 2048, highest: 2049 }
+ * assert.deepEqual(bucketRangeAt(bucketGeometry(HISTOGRAM_CONFIG), 2048), { lowest: 2048, highest: 2049 });
  * ```
  */
 export function bucketRangeAt(
@@ -169,8 +165,9 @@ export function bucketRangeAt(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { HISTOGRAM_CONFIG, scaledLayout } from "./histogram_config.ts";
- * scaledLayout(HISTOGRAM_CONFIG, 1000).significantValueDigits; // 4
+ * assert.equal(scaledLayout(HISTOGRAM_CONFIG, 1000).significantValueDigits, 4);
  * ```
  */
 export function scaledLayout(layout: HistogramLayout, unitScale: number): HistogramLayout {

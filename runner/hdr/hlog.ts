@@ -33,8 +33,9 @@ const nsGeometry = bucketGeometry(scaledLayout(HISTOGRAM_CONFIG, NS_PER_US));
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { HLOG_LEGEND } from "./hlog.ts";
- * HLOG_LEGEND.startsWith('"StartTimestamp"'); // true
+ * assert.equal(HLOG_LEGEND.startsWith('"StartTimestamp"'), true);
  * ```
  */
 export const HLOG_LEGEND =
@@ -45,13 +46,6 @@ export const HLOG_LEGEND =
  * untagged response time line, `Tag=service`, then `Tag=response:<label>` and
  * `Tag=service:<label>` for each label of the interval, in the result's order. Trailing intervals
  * with no request filed in them (the drain after the schedule) are left out.
- *
- * @example
- * ```ts
- * import { renderHlog } from "./hlog.ts";
- * // await Deno.writeTextFile("run.hlog", renderHlog(result));
- * // java -cp HdrHistogram.jar org.HdrHistogram.HistogramLogProcessor -i run.hlog
- * ```
  */
 export function renderHlog(result: RunResult): string {
   const startEpochMs = Date.parse(result.run.startedAt);

@@ -26,12 +26,6 @@ const V2_COMPRESSED_COOKIE = 0x1c849304;
 
 /**
  * One interval line of a log.
- *
- * @example
- * ```ts
- * import type { HlogEntry } from "./hlog_reader.ts";
- * const p99Us = (e: HlogEntry) => e.histogram.getValueAtPercentile(99);
- * ```
  */
 export interface HlogEntry {
   /** The `Tag=` of the line; absent on untagged lines (tailgate: see `parseHlogTag`). */
@@ -64,12 +58,6 @@ export interface HlogEntry {
 /**
  * A parsed log. `startTimeSec` and `baseTimeSec` are the first StartTime and BaseTime comments
  * (seconds since the epoch), absent when the log has none; a later one applies from its line on.
- *
- * @example
- * ```ts
- * import type { HlogLog } from "./hlog_reader.ts";
- * const tags = (log: HlogLog) => new Set(log.entries.map((e) => e.tag));
- * ```
  */
 export interface HlogLog {
   /** The first `#[StartTime:` comment, seconds since the epoch. */
@@ -82,12 +70,6 @@ export interface HlogLog {
 
 /**
  * A malformed log: the message starts with `line N:`.
- *
- * @example
- * ```ts
- * import { HlogParseError, parseHlog } from "./hlog_reader.ts";
- * try { parseHlog("0.000,1.000,x,AAAA\n"); } catch (e) { (e as HlogParseError).line; } // 1
- * ```
  */
 export class HlogParseError extends Error {
   /** The error's name, `HlogParseError`. */
@@ -100,13 +82,6 @@ export class HlogParseError extends Error {
 
 /**
  * Parses an interval log. Pure: throws {@linkcode HlogParseError} on the first malformed line.
- *
- * @example
- * ```ts
- * import { parseHlog } from "./hlog_reader.ts";
- * // const log = parseHlog(await Deno.readTextFile("run.hlog"));
- * // log.entries.filter((e) => e.tag === undefined).map((e) => e.histogram.getValueAtPercentile(99));
- * ```
  */
 export function parseHlog(text: string): HlogLog {
   const log: HlogLog = { entries: [] };

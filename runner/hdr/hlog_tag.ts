@@ -17,23 +17,11 @@
 
 /**
  * Which latency a line holds: corrected response time or service time.
- *
- * @example
- * ```ts
- * import type { HlogMetric } from "./hlog_tag.ts";
- * const metric: HlogMetric = "service";
- * ```
  */
 export type HlogMetric = "response" | "service";
 
 /**
  * What a tailgate tag says: the metric, and the request label unless the line covers all requests.
- *
- * @example
- * ```ts
- * import type { HlogTagMeaning } from "./hlog_tag.ts";
- * const m: HlogTagMeaning = { metric: "service", label: "GET /orders" };
- * ```
  */
 export interface HlogTagMeaning {
   metric: HlogMetric;
@@ -45,10 +33,11 @@ export interface HlogTagMeaning {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { hlogTag } from "./hlog_tag.ts";
- * hlogTag("response"); // undefined
- * hlogTag("service"); // "service"
- * hlogTag("response", "GET /orders"); // "response:GET%20/orders"
+ * assert.equal(hlogTag("response"), undefined);
+ * assert.equal(hlogTag("service"), "service");
+ * assert.equal(hlogTag("response", "GET /orders"), "response:GET%20/orders");
  * ```
  */
 export function hlogTag(metric: HlogMetric, label?: string): string | undefined {
@@ -61,10 +50,11 @@ export function hlogTag(metric: HlogMetric, label?: string): string | undefined 
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseHlogTag } from "./hlog_tag.ts";
- * parseHlogTag(undefined); // { metric: "response" }
- * parseHlogTag("service:GET%20/orders"); // { metric: "service", label: "GET /orders" }
- * parseHlogTag("gc-pauses"); // undefined
+ * assert.deepEqual(parseHlogTag(undefined), { metric: "response" });
+ * assert.deepEqual(parseHlogTag("service:GET%20/orders"), { metric: "service", label: "GET /orders" });
+ * assert.equal(parseHlogTag("gc-pauses"), undefined);
  * ```
  */
 export function parseHlogTag(tag: string | undefined): HlogTagMeaning | undefined {

@@ -5,11 +5,12 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createHistogram, decodeHistogram, encodeHistogram } from "./mod.ts";
  * const h = createHistogram();
  * h.recordValue(1_250);
  * const base64 = encodeHistogram(h);
- * decodeHistogram(base64).getValueAtPercentile(99); // 1250
+ * assert.equal(decodeHistogram(base64).getValueAtPercentile(99), 1250);
  * ```
  *
  * @module

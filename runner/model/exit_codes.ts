@@ -1,11 +1,5 @@
 /**
  * Process exit codes of the `tailgate` command, documented in docs/cli.md.
- *
- * @example
- * ```ts
- * import { EXIT_CODES } from "./exit_codes.ts";
- * Deno.exitCode = EXIT_CODES.usage;
- * ```
  */
 export const EXIT_CODES = {
   /** Everything passed. */
@@ -37,9 +31,10 @@ export type ExitCode = typeof EXIT_CODES[keyof typeof EXIT_CODES];
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { EXIT_CODES, withIoFailures } from "./exit_codes.ts";
- * withIoFailures(EXIT_CODES.gateFailed, ["report.html not written: disk full"]); // 5
- * withIoFailures(EXIT_CODES.gateFailed, []); // 1
+ * assert.equal(withIoFailures(EXIT_CODES.gateFailed, ["report.html not written: disk full"]), 5);
+ * assert.equal(withIoFailures(EXIT_CODES.gateFailed, []), 1);
  * ```
  */
 export function withIoFailures(code: ExitCode, failures: readonly string[]): ExitCode {

@@ -26,13 +26,6 @@ export type RegularFileRead =
  * Reads `path` when it is a regular file of at most `maxBytes` bytes: its type is checked before
  * it is opened and again on the open handle (a file swapped meanwhile is refused), and no more
  * than `maxBytes + 1` bytes are ever read, so a file that grows is still bounded.
- *
- * @example
- * ```ts
- * import { readRegularFile } from "./regular_file.ts";
- * const read = await readRegularFile("/dev/zero", 1024);
- * if (!read.ok) console.error(`/dev/zero ${read.reason}`); // "… is not a regular file (a device, pipe or socket)"
- * ```
  */
 export async function readRegularFile(path: string, maxBytes: number): Promise<RegularFileRead> {
   try {

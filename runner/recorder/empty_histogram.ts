@@ -15,8 +15,9 @@ let encoded: EncodedHistogram | undefined;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { emptyEncodedHistogram } from "./empty_histogram.ts";
- * emptyEncodedHistogram().count; // 0
+ * assert.equal(emptyEncodedHistogram().count, 0);
  * ```
  */
 export function emptyEncodedHistogram(): EncodedHistogram {
@@ -29,8 +30,9 @@ export function emptyEncodedHistogram(): EncodedHistogram {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { EMPTY_SPARSE } from "./empty_histogram.ts";
- * EMPTY_SPARSE.indexes.length; // 0
+ * assert.equal(EMPTY_SPARSE.indexes.length, 0);
  * ```
  */
 export const EMPTY_SPARSE: SparseCounts = Object.freeze({

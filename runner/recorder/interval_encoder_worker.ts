@@ -23,13 +23,6 @@ const SCHED_IDLE = 5;
 /**
  * Puts the calling thread under SCHED_IDLE; false where that is not possible (no FFI permission,
  * no glibc, not Linux).
- *
- * @example
- * ```ts
- * import { lowerToIdlePriority } from "./interval_encoder_worker.ts";
- * // in a worker that must never delay the engine thread:
- * // lowerToIdlePriority(); // true on Linux with --allow-ffi
- * ```
  */
 export function lowerToIdlePriority(): boolean {
   try {

@@ -28,9 +28,10 @@ export interface IntervalStore {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { InlineIntervalStore } from "./interval_store.ts";
  * const store = new InlineIntervalStore();
- * store.all().length; // 0
+ * assert.equal(store.all().length, 0);
  * ```
  */
 export class InlineIntervalStore implements IntervalStore {

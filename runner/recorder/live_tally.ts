@@ -40,8 +40,9 @@ export interface GroupCounts {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { groupCounts } from "./live_tally.ts";
- * groupCounts(new Float64Array([5, 3, 1, 2, 2, 0]), 0, [0, 1]); // { scheduled: 7, ok: 5, failed: 1 }
+ * assert.deepEqual(groupCounts(new Float64Array([5, 3, 1, 2, 2, 0]), 0, [0, 1]), { scheduled: 7, ok: 5, failed: 1 });
  * ```
  */
 export function groupCounts(
@@ -64,13 +65,6 @@ export function groupCounts(
  * kept, and each interval's latest counts from each engine, so an interval one engine closed
  * between two sums is still counted. A sum's intervals are those some engine reported since the
  * previous sum; its time is the earliest engine's, so an age judged at it holds for every engine.
- *
- * @example
- * ```ts
- * import { TallySum } from "./live_tally.ts";
- * const sum = new TallySum();
- * // worker.onmessage = (m) => { sum.add(i, m.progress.tally); if (i === 0) report(sum.sum()); }
- * ```
  */
 export class TallySum {
   readonly #parts = new Map<

@@ -12,12 +12,6 @@ import { addCounts, emptyCounts } from "./request_counts.ts";
 
 /**
  * Merges records of the same plan.
- *
- * @example
- * ```ts
- * import { mergeRecordedRuns } from "./merge_recorded.ts";
- * // const whole = mergeRecordedRuns([worker0.recorded, worker1.recorded]);
- * ```
  */
 export function mergeRecordedRuns(runs: readonly RecordedRun[]): RecordedRun {
   if (runs.length === 0) throw new RangeError("nothing to merge");
@@ -56,12 +50,6 @@ export function mergeRecordedRuns(runs: readonly RecordedRun[]): RecordedRun {
 /**
  * Counts added and histograms merged exactly, of groups of the same requests' kind (labels,
  * stages, workers' shares).
- *
- * @example
- * ```ts
- * import { mergeLatency } from "./merge_recorded.ts";
- * // const totals = mergeLatency(result.stages);
- * ```
  */
 export function mergeLatency(
   parts: readonly Pick<LabelResult, "counts" | "response" | "service">[],

@@ -45,12 +45,6 @@ export interface EncodedLabels {
 
 /**
  * Summarises and encodes a raw interval; the interval's whole is the exact merge of its labels.
- *
- * @example
- * ```ts
- * import { encodeRawInterval } from "./raw_interval.ts";
- * // const interval = encodeRawInterval(raw); // interval.response.percentilesUs["99"]
- * ```
  */
 export function encodeRawInterval(raw: RawInterval): IntervalResult {
   const { counts, response, service, labels } = encodeRawLabels(raw.labels);
@@ -71,12 +65,6 @@ export function encodeRawInterval(raw: RawInterval): IntervalResult {
 /**
  * Encodes the labels of an interval or a stage, and their whole: counts added, histograms merged
  * exactly (one label: its own figures are the whole).
- *
- * @example
- * ```ts
- * import { encodeRawLabels } from "./raw_interval.ts";
- * // const { counts, response, service, labels } = encodeRawLabels(raw.labels);
- * ```
  */
 export function encodeRawLabels(raw: readonly RawLabel[]): EncodedLabels {
   const response = createHistogram();

@@ -77,14 +77,6 @@ export type { Completion };
 
 /**
  * The run's recorder.
- *
- * @example
- * ```ts
- * import { Recorder } from "./recorder.ts";
- * // const rec = new Recorder(schedule.stages, ["GET /"], [{ codes: [], classes: [2] }]);
- * // rec.scheduled(0, 0, 0); rec.complete({ stageIndex: 0, labelIndex: 0, fireMs: 0, ... });
- * // const recorded = rec.finish(runDurationMs);
- * ```
  */
 export class Recorder implements RecordSink {
   readonly #stages: readonly StageWindow[];

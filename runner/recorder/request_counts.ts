@@ -10,8 +10,9 @@ import type { ErrorKind, RequestCounts } from "../model/run_result.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { emptyCounts } from "./request_counts.ts";
- * emptyCounts().completed; // 0
+ * assert.equal(emptyCounts().completed, 0);
  * ```
  */
 export function emptyCounts(): RequestCounts {
@@ -32,9 +33,10 @@ export function emptyCounts(): RequestCounts {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { addCounts, emptyCounts } from "./request_counts.ts";
  * const total = addCounts(emptyCounts(), { ...emptyCounts(), completed: 3 });
- * total.completed; // 3
+ * assert.equal(total.completed, 3);
  * ```
  */
 export function addCounts(a: RequestCounts, b: RequestCounts): RequestCounts {
@@ -58,8 +60,9 @@ export function addCounts(a: RequestCounts, b: RequestCounts): RequestCounts {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { errorTotal } from "./request_counts.ts";
- * errorTotal({ errors: { timeout: 2, reset: 1 } }); // 3
+ * assert.equal(errorTotal({ errors: { timeout: 2, reset: 1 } }), 3);
  * ```
  */
 export function errorTotal(counts: Pick<RequestCounts, "errors">): number {
@@ -74,13 +77,6 @@ export function errorTotal(counts: Pick<RequestCounts, "errors">): number {
  * one error; none completes or is sent unscheduled; a status code is counted once per completed
  * request at most; and in a `complete` run every scheduled request completed (nothing scheduled is
  * ever dropped; a stopped run may leave some unfinished).
- *
- * @example
- * ```ts
- * import { countsProblem, emptyCounts } from "./request_counts.ts";
- * countsProblem({ ...emptyCounts(), scheduled: 3, completed: 2, ok: 2 }, true);
- * // "scheduled 3 but completed 2 in a complete run: 1 requests unaccounted for (…)"
- * ```
  */
 export function countsProblem(counts: RequestCounts, complete: boolean): string | undefined {
   const { scheduled, sent, completed, ok } = counts;

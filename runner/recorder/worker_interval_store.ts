@@ -13,14 +13,6 @@ import { encodeRawInterval, type RawInterval } from "./raw_interval.ts";
 
 /**
  * Starts the encoder worker; resolves once it is ready.
- *
- * @example
- * ```ts
- * import { startWorkerIntervalStore } from "./worker_interval_store.ts";
- * const store = await startWorkerIntervalStore();
- * await store.flush();
- * store.close();
- * ```
  */
 export async function startWorkerIntervalStore(): Promise<WorkerIntervalStore> {
   const worker = new Worker(new URL("./interval_encoder_worker.ts", import.meta.url).href, {

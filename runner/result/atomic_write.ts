@@ -8,12 +8,6 @@ import { basename, dirname, join } from "node:path";
 
 /**
  * Atomically replaces `path` with `data`, creating its folder if needed.
- *
- * @example
- * ```ts
- * import { writeFileAtomic } from "./atomic_write.ts";
- * await writeFileAtomic("tailgate-out/result.json", JSON.stringify({ ok: true }));
- * ```
  */
 export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
   const dir = dirname(path);

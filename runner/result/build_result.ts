@@ -27,12 +27,6 @@ export type RunRecord = EngineRun;
 
 /**
  * Builds the result document.
- *
- * @example
- * ```ts
- * import { buildResult } from "./build_result.ts";
- * // const result = buildResult(plan, engineRun, await collectEnvironment());
- * ```
  */
 export function buildResult(
   plan: ResolvedPlan,

@@ -10,13 +10,6 @@ import type { Environment } from "../model/run_result.ts";
 /**
  * Collects the fingerprint of this machine and checkout. Never throws: what cannot be read is
  * left out or marked `unknown`.
- *
- * @example
- * ```ts
- * import { collectEnvironment } from "./environment.ts";
- * const env = await collectEnvironment();
- * console.log(env.cpuModel, env.cores);
- * ```
  */
 export async function collectEnvironment(cwd: string = Deno.cwd()): Promise<Environment> {
   const gitSha = await readGitSha(cwd);
@@ -39,8 +32,9 @@ export async function collectEnvironment(cwd: string = Deno.cwd()): Promise<Envi
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { detectCi } from "./environment.ts";
- * detectCi((n) => n === "GITHUB_ACTIONS" ? "true" : undefined); // "github-actions"
+ * assert.equal(detectCi((n) => n === "GITHUB_ACTIONS" ? "true" : undefined), "github-actions");
  * ```
  */
 export function detectCi(env: (name: string) => string | undefined): string | undefined {
@@ -58,8 +52,9 @@ export function detectCi(env: (name: string) => string | undefined): string | un
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { cpuModelFrom } from "./environment.ts";
- * cpuModelFrom("model name\t: AMD EPYC 7B13\n"); // "AMD EPYC 7B13"
+ * assert.equal(cpuModelFrom("model name\t: AMD EPYC 7B13\n"), "AMD EPYC 7B13");
  * ```
  */
 export function cpuModelFrom(cpuinfo: string): string | undefined {

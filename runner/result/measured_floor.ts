@@ -20,12 +20,6 @@ export interface MeasuredFloor {
 /**
  * A histogram's value at a percentile: the stored summary when it holds that percentile, else
  * read off the decoded histogram. 0 for an empty histogram.
- *
- * @example
- * ```ts
- * import { percentileOf } from "./measured_floor.ts";
- * // percentileOf(result.health.dispatchLag, 99.9) === result.health.dispatchLag.percentilesUs["99.9"]
- * ```
  */
 export function percentileOf(h: EncodedHistogram, percentile: number): number {
   if (h.count === 0) return 0;
@@ -35,12 +29,6 @@ export function percentileOf(h: EncodedHistogram, percentile: number): number {
 
 /**
  * The floor at `percentile` (e.g. 99.9).
- *
- * @example
- * ```ts
- * import { measuredFloor } from "./measured_floor.ts";
- * // measuredFloor(result.health, 99.9).floorUs: below it, p99.9 latencies are the run's own pauses
- * ```
  */
 export function measuredFloor(
   health: Pick<ToolHealth, "engineStall" | "platformHiccup">,
@@ -62,8 +50,9 @@ export function measuredFloor(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { floorPercentiles } from "./measured_floor.ts";
- * floorPercentiles([{ text: "p99.99 < 20ms at 1k/s" }]); // [99, 99.9, 99.99]
+ * assert.deepEqual(floorPercentiles([{ text: "p99.99 < 20ms at 1k/s" }]), [99, 99.9, 99.99]);
  * ```
  */
 export function floorPercentiles(slos: readonly { text: string }[]): number[] {

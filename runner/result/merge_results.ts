@@ -35,12 +35,6 @@ export interface MergedResults {
 
 /**
  * Merges shard results; `names` (file names) label the errors.
- *
- * @example
- * ```ts
- * import { mergeResults } from "./merge_results.ts";
- * // const { result, warnings } = mergeResults([shard0, shard1], ["shard-0.json", "shard-1.json"]);
- * ```
  */
 export function mergeResults(parts: readonly RunResult[], names: readonly string[]): MergedResults {
   if (parts.length === 0) throw new MergeError("name the shard results to merge");

@@ -9,13 +9,6 @@ import type { PlanRecord } from "../model/run_result.ts";
 
 /**
  * Converts a resolved plan into its stored form.
- *
- * @example
- * ```ts
- * import { planRecord } from "./plan_record.ts";
- * // header { value: "Bearer abc", template: "Bearer ${env.TOKEN}", secret: true }
- * // is stored as { value: "Bearer ${env.TOKEN}", secret: true }
- * ```
  */
 export function planRecord(plan: ResolvedPlan): PlanRecord {
   return {

@@ -21,8 +21,9 @@ import {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { MAX_RESULT_BYTES } from "./read_run_result.ts";
- * MAX_RESULT_BYTES; // 268435456
+ * assert.equal(MAX_RESULT_BYTES, 268435456);
  * ```
  */
 export const MAX_RESULT_BYTES = 256 * 1024 * 1024;
@@ -41,13 +42,6 @@ const REQUIRED = [
 
 /**
  * Parses result JSON text.
- *
- * @example
- * ```ts
- * import { readRunResult } from "./read_run_result.ts";
- * const r = readRunResult(await Deno.readTextFile("tailgate-out/result.json"));
- * if (!r.ok) console.error(r.error);
- * ```
  */
 export function readRunResult(
   text: string,
@@ -105,13 +99,6 @@ export function readRunResult(
 
 /**
  * Reads and parses a result file; the error names the file.
- *
- * @example
- * ```ts
- * import { readRunResultFile } from "./read_run_result.ts";
- * const r = await readRunResultFile("tailgate-out/result.json");
- * if (!r.ok) console.error(r.error); // "cannot read tailgate-out/result.json: it does not exist"
- * ```
  */
 export async function readRunResultFile(
   path: string,

@@ -19,12 +19,6 @@ const HEALTH_HISTOGRAMS = ["sendLag", "dispatchLag", "queueWait", "engineStall",
 /**
  * The first value of `doc` (a parsed result with every section) that no run could have written, as
  * a sentence starting with its JSON path, or undefined when every value holds.
- *
- * @example
- * ```ts
- * import { resultProblem } from "./result_problem.ts";
- * // resultProblem(JSON.parse(text)); // "totals.counts.completed is -5: a count is a whole number …"
- * ```
  */
 export function resultProblem(doc: Doc): string | undefined {
   const run = isObject(doc.run) ? doc.run : {};

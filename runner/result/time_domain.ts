@@ -30,12 +30,6 @@ export const MODE_MIN_SHARE = 0.02;
 
 /**
  * The time-domain analysis of one stage.
- *
- * @example
- * ```ts
- * import { analyseStage } from "./time_domain.ts";
- * // analyseStage(intervals of the stage, stage.response.hdr, stage.response.percentilesUs["50"])
- * ```
  */
 export function analyseStage(
   intervals: readonly IntervalResult[],
@@ -61,12 +55,6 @@ export function analyseStage(
 /**
  * The stages with their time-domain analysis (measured stages only; a warmup's is not judged or
  * shown), computed from the run's intervals; any earlier analysis (a shard's) is replaced.
- *
- * @example
- * ```ts
- * import { withTimeDomain } from "./time_domain.ts";
- * // result.stages = withTimeDomain(result.stages, result.intervals);
- * ```
  */
 export function withTimeDomain(
   stages: readonly StageResult[],
@@ -92,8 +80,9 @@ export function withTimeDomain(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { theilSen } from "./time_domain.ts";
- * theilSen(Array.from({ length: 12 }, (_, i) => [i, 3 * i + 1]))?.slope; // 3
+ * assert.equal(theilSen(Array.from({ length: 12 }, (_, i) => [i, 3 * i + 1]))?.slope, 3);
  * ```
  */
 export function theilSen(
@@ -128,9 +117,10 @@ export function theilSen(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { stallThresholdUs } from "./time_domain.ts";
- * stallThresholdUs(1_000); // 20000: the 20 ms floor
- * stallThresholdUs(10_000); // 50000
+ * assert.equal(stallThresholdUs(1_000), 20000); // the 20 ms floor
+ * assert.equal(stallThresholdUs(10_000), 50000);
  * ```
  */
 export function stallThresholdUs(stageP50Us: number): number {
@@ -170,12 +160,6 @@ function stalls(
  * Whether a histogram has two separate modes: on a log scale (four bins per doubling), two local
  * peaks holding at least {@linkcode MODE_MIN_SHARE} of the count each, with a valley between them
  * below a quarter of the smaller peak.
- *
- * @example
- * ```ts
- * import { twoModes } from "./time_domain.ts";
- * // twoModes(stage.response.hdr) → { bimodal: true, modesUs: [1000, 40000] }
- * ```
  */
 export function twoModes(hdr: string): StageTimeDomain["bimodal"] {
   const histogram = decodeHistogram(hdr);

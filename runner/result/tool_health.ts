@@ -44,9 +44,10 @@ function isLatency(s: Slo): boolean {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { latenessLimitUs } from "./tool_health.ts";
- * latenessLimitUs(10_000); // 10000: 10 ms
- * latenessLimitUs(500_000); // 50000: 10% of a 500 ms bound
+ * assert.equal(latenessLimitUs(10_000), 10000); // 10 ms
+ * assert.equal(latenessLimitUs(500_000), 50000); // 10% of a 500 ms bound
  * ```
  */
 export function latenessLimitUs(latencyBoundUs?: number): number {
@@ -73,8 +74,9 @@ interface Checkpoint {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { healthCheckpoints } from "./tool_health.ts";
- * healthCheckpoints([]); // [{ percentile: 99, limitUs: 10000 }]
+ * assert.deepEqual(healthCheckpoints([]), [{ percentile: 99, limitUs: 10000 }]);
  * ```
  */
 export function healthCheckpoints(slos: readonly Slo[]): Checkpoint[] {
@@ -84,12 +86,6 @@ export function healthCheckpoints(slos: readonly Slo[]): Checkpoint[] {
 /**
  * The generator's own lateness at p99 (us): the larger of send lag and dispatch lag, the figure
  * both the run's health and each gate's "held its schedule" read.
- *
- * @example
- * ```ts
- * import { latenessP99Us } from "./tool_health.ts";
- * // latenessP99Us(result.health) <= 1000: on time at p99
- * ```
  */
 export function latenessP99Us(
   f: { sendLag: EncodedHistogram; dispatchLag?: EncodedHistogram },
@@ -111,9 +107,10 @@ export const MIN_CPU_WINDOW_MS = 1000;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { cpuShare } from "./tool_health.ts";
- * cpuShare({ userMs: 1500, systemMs: 500 }, 4000); // 0.5
- * cpuShare({ userMs: 150, systemMs: 20 }, 2); // 0.17: over a second, not over 2 ms
+ * assert.equal(cpuShare({ userMs: 1500, systemMs: 500 }, 4000), 0.5);
+ * assert.equal(cpuShare({ userMs: 150, systemMs: 20 }, 2), 0.17); // over a second, not over 2 ms
  * ```
  */
 export function cpuShare(cpu: { userMs: number; systemMs: number }, durationMs: number): number {
@@ -135,12 +132,6 @@ const pName = (p: number) => `p${p}`;
 
 /**
  * Returns whether the run is tool-limited, and why in words a user understands.
- *
- * @example
- * ```ts
- * import { judgeToolHealth } from "./tool_health.ts";
- * // judgeToolHealth(figures) → { toolLimited: true, reasons: ["tailgate sent requests late: ..."] }
- * ```
  */
 export function judgeToolHealth(f: HealthFigures): { toolLimited: boolean; reasons: string[] } {
   const reasons: string[] = [];

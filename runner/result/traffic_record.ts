@@ -9,14 +9,6 @@ import type { ResolvedPlan } from "../plan/types.ts";
 
 /**
  * The traffic record of a run of `plan`, from the engine's draw counts (one per data source).
- *
- * @example
- * ```ts
- * import { trafficRecord } from "./traffic_record.ts";
- * import type { ResolvedPlan } from "../plan/types.ts";
- * declare const plan: ResolvedPlan;
- * trafficRecord(plan, { late: 0, draws: [120] }); // { sources: [{ name: "users", draws: 120, ... }], ... }
- * ```
  */
 export function trafficRecord(
   plan: ResolvedPlan,
@@ -44,13 +36,6 @@ export function trafficRecord(
 
 /**
  * A source's record with its draw count and what follows from it.
- *
- * @example
- * ```ts
- * import { usage } from "./traffic_record.ts";
- * usage({ name: "u", file: "u.csv", format: "csv", columns: ["id"], rows: 10, order: "sequence", exhausted: "wrap" }, 25);
- * // { ..., draws: 25, rowsUsed: 10, wrapped: true }
- * ```
  */
 export function usage(
   source: Omit<TrafficRecord["sources"][number], "draws" | "rowsUsed" | "wrapped">,

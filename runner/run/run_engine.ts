@@ -134,15 +134,6 @@ export interface EngineRun {
 
 /**
  * Runs `plan` (or its `shard`) to the end and returns the record.
- *
- * @example
- * ```ts
- * import { loadPlan } from "../plan/load_plan.ts";
- * import { runEngine } from "./run_engine.ts";
- * const { plan } = await loadPlan("plans/demo.yaml", { requireEnv: true });
- * const run = await runEngine({ plan: plan! });
- * console.log(run.recorded.stages[1].response.percentilesUs["99"]);
- * ```
  */
 export async function runEngine(options: EngineOptions): Promise<EngineRun> {
   const { plan } = options;

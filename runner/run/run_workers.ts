@@ -40,9 +40,10 @@ export interface RunWorkersOptions {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { workerCount } from "./run_workers.ts";
- * workerCount("auto", 2); // 1
- * workerCount(3, 2); // 3
+ * assert.equal(workerCount("auto", 2), 1);
+ * assert.equal(workerCount(3, 2), 3);
  * ```
  */
 export function workerCount(workers: number | "auto", cores: number): number {
@@ -55,8 +56,9 @@ export function workerCount(workers: number | "auto", cores: number): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { composeShards } from "./run_workers.ts";
- * composeShards({ index: 1, count: 2 }, { index: 1, count: 3 }); // { index: 3, count: 6 }
+ * assert.deepEqual(composeShards({ index: 1, count: 2 }, { index: 1, count: 3 }), { index: 3, count: 6 });
  * ```
  */
 export function composeShards(outer: ShardSpec, inner: ShardSpec): ShardSpec {
@@ -65,12 +67,6 @@ export function composeShards(outer: ShardSpec, inner: ShardSpec): ShardSpec {
 
 /**
  * Runs the plan and returns one merged record.
- *
- * @example
- * ```ts
- * import { runWorkers } from "./run_workers.ts";
- * // const run = await runWorkers({ plan });
- * ```
  */
 export async function runWorkers(options: RunWorkersOptions): Promise<EngineRun> {
   const count = workerCount(options.plan.load.workers, navigator.hardwareConcurrency);

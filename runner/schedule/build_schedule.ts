@@ -45,13 +45,14 @@ export interface ShardSpec {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { Schedule } from "./build_schedule.ts";
  * const s = new Schedule({ arrival: "constant", seed: 1, weights: [1], stages: [
  *   { kind: "constant", index: 0, name: "s", ratePerSec: 20_000, durationMs: 1_000, warmup: false, line: 1 },
  * ] });
  * const c = s.cursor();
  * c.advance();
- * c.fireMs; // 0.05: the second request, 50 us after the first
+ * assert.equal(c.fireMs, 0.05); // the second request, 50 us after the first
  * ```
  */
 export class Schedule {

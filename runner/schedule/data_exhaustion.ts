@@ -23,15 +23,6 @@ export interface SourceDemand {
 /**
  * Each data source's demand, and an error for each `exhausted: error` source the schedule would
  * run past the end of.
- *
- * @example
- * ```ts
- * import { dataExhaustion } from "./data_exhaustion.ts";
- * import type { ResolvedPlan } from "../plan/types.ts";
- * declare const plan: ResolvedPlan;
- * const { demand, issues } = dataExhaustion(plan);
- * // demand: [{ name: "users", rows: 100000, draws: 240000, ... }]
- * ```
  */
 export function dataExhaustion(
   plan: ResolvedPlan,
@@ -79,13 +70,6 @@ export function dataExhaustion(
 
 /**
  * One line per source for `tailgate check`: how many rows the schedule takes, and whether it wraps.
- *
- * @example
- * ```ts
- * import { demandLine } from "./data_exhaustion.ts";
- * demandLine({ name: "users", file: "users.csv", rows: 100, order: "sequence", draws: 250 });
- * // "data users (users.csv, 100 rows, sequence): the schedule takes 250 rows: 2.5 passes over the file (it wraps)"
- * ```
  */
 export function demandLine(d: SourceDemand): string {
   const head = `data ${d.name} (${d.file}, ${count(d.rows)} rows, ${d.order})`;

@@ -27,14 +27,6 @@ export function sourceStream(s: number): number {
 
 /**
  * Walks request indices upwards and gives each source's rank and row for the current request.
- *
- * @example
- * ```ts
- * import { RowCursor } from "./data_rows.ts";
- * const rows = new RowCursor([1, 1], [{ order: "sequence", rows: 3, labels: [0] }], 1);
- * rows.at(10);
- * rows.rankOf(0); // how many of requests 0..9 had label 0
- * ```
  */
 export class RowCursor {
   readonly #mix: RequestMix;
@@ -114,8 +106,9 @@ export class RowCursor {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { dataDemand } from "./data_rows.ts";
- * dataDemand([3, 1], [{ order: "sequence", rows: 10, labels: [1] }], 1000); // [250] (±1)
+ * assert.deepEqual(dataDemand([3, 1], [{ order: "sequence", rows: 10, labels: [1] }], 1000), [250]); // (±1)
  * ```
  */
 export function dataDemand(

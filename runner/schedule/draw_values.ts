@@ -26,9 +26,10 @@ function fmix32(h: number): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { hashWord } from "./draw_values.ts";
- * hashWord(1, 0, 5, 0) === hashWord(1, 0, 5, 0); // true
- * hashWord(1, 0, 5, 0) !== hashWord(1, 0, 6, 0); // true
+ * assert.equal(hashWord(1, 0, 5, 0) === hashWord(1, 0, 5, 0), true);
+ * assert.equal(hashWord(1, 0, 5, 0) !== hashWord(1, 0, 6, 0), true);
  * ```
  */
 export function hashWord(seed: number, stream: number, n: number, word: number): number {
@@ -46,9 +47,10 @@ export function hashWord(seed: number, stream: number, n: number, word: number):
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { uniformAt } from "./draw_values.ts";
  * const u = uniformAt(1, 3, 1000);
- * u >= 0 && u < 1; // true
+ * assert.equal(u >= 0 && u < 1, true);
  * ```
  */
 export function uniformAt(seed: number, stream: number, n: number): number {
@@ -63,10 +65,11 @@ export function uniformAt(seed: number, stream: number, n: number): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { drawVar } from "./draw_values.ts";
- * drawVar({ kind: "counter" }, 1, 0, 41); // 41
+ * assert.equal(drawVar({ kind: "counter" }, 1, 0, 41), 41);
  * drawVar({ kind: "int", min: 1, max: 6 }, 1, 0, 41); // 1 to 6
- * String(drawVar({ kind: "uuid" }, 1, 0, 41)).length; // 36
+ * assert.equal(String(drawVar({ kind: "uuid" }, 1, 0, 41)).length, 36);
  * ```
  */
 export function drawVar(
@@ -92,8 +95,9 @@ export function drawVar(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { choiceIndexAt } from "./draw_values.ts";
- * choiceIndexAt(1, 0, 7, 3) < 3; // true
+ * assert.equal(choiceIndexAt(1, 0, 7, 3) < 3, true);
  * ```
  */
 export function choiceIndexAt(seed: number, stream: number, n: number, count: number): number {
@@ -103,13 +107,6 @@ export function choiceIndexAt(seed: number, stream: number, n: number, count: nu
 /**
  * The 128 bits of request `n`'s version 4 UUID (RFC 9562): 122 from the hash, the version and
  * variant set. Written into `out` (4 words, most significant first) to spare an allocation.
- *
- * @example
- * ```ts
- * import { uuidWords } from "./draw_values.ts";
- * const words = uuidWords(1, 0, 7, new Uint32Array(4));
- * (words[1] >>> 12) & 0xf; // 4, the version
- * ```
  */
 export function uuidWords(seed: number, stream: number, n: number, out: Uint32Array): Uint32Array {
   out[0] = hashWord(seed, stream, n, 0);
@@ -124,8 +121,9 @@ export function uuidWords(seed: number, stream: number, n: number, out: Uint32Ar
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { uuidAt } from "./draw_values.ts";
- * /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(uuidAt(1, 0, 7)); // true
+ * assert.equal(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(uuidAt(1, 0, 7)), true);
  * ```
  */
 export function uuidAt(seed: number, stream: number, n: number): string {

@@ -21,9 +21,10 @@ export interface RateProfile {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { expectedCount } from "./fire_times.ts";
- * expectedCount({ fromPerSec: 20_000, toPerSec: 20_000, durationMs: 60_000 }); // 1_200_000
- * expectedCount({ fromPerSec: 1_000, toPerSec: 3_000, durationMs: 10_000 }); // 20_000
+ * assert.equal(expectedCount({ fromPerSec: 20_000, toPerSec: 20_000, durationMs: 60_000 }), 1_200_000);
+ * assert.equal(expectedCount({ fromPerSec: 1_000, toPerSec: 3_000, durationMs: 10_000 }), 20_000);
  * ```
  */
 export function expectedCount(p: RateProfile): number {
@@ -35,8 +36,9 @@ export function expectedCount(p: RateProfile): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { scheduledCount } from "./fire_times.ts";
- * scheduledCount({ fromPerSec: 3, toPerSec: 3, durationMs: 1_500 }); // 5 (at 0, 333, 667, 1000, 1333 ms)
+ * assert.equal(scheduledCount({ fromPerSec: 3, toPerSec: 3, durationMs: 1_500 }), 5); // (at 0, 333, 667, 1000, 1333 ms)
  * ```
  */
 export function scheduledCount(p: RateProfile): number {
@@ -50,8 +52,9 @@ export function scheduledCount(p: RateProfile): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { offsetAtCountMs } from "./fire_times.ts";
- * offsetAtCountMs({ fromPerSec: 20_000, toPerSec: 20_000, durationMs: 60_000 }, 3); // 0.15
+ * assert.equal(offsetAtCountMs({ fromPerSec: 20_000, toPerSec: 20_000, durationMs: 60_000 }, 3), 0.15);
  * ```
  */
 export function offsetAtCountMs(p: RateProfile, k: number): number {
@@ -71,8 +74,9 @@ export function offsetAtCountMs(p: RateProfile, k: number): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { rateAtMs } from "./fire_times.ts";
- * rateAtMs({ fromPerSec: 1_000, toPerSec: 3_000, durationMs: 10_000 }, 5_000); // 2000
+ * assert.equal(rateAtMs({ fromPerSec: 1_000, toPerSec: 3_000, durationMs: 10_000 }, 5_000), 2000);
  * ```
  */
 export function rateAtMs(p: RateProfile, offsetMs: number): number {

@@ -10,9 +10,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { Prng } from "./prng.ts";
  * const a = new Prng(42), b = new Prng(42);
- * a.next() === b.next(); // true
+ * assert.equal(a.next() === b.next(), true);
  * ```
  */
 export class Prng {
@@ -41,8 +42,9 @@ export class Prng {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { deriveSeed } from "./prng.ts";
- * deriveSeed(7, 0) !== deriveSeed(7, 1); // true
+ * assert.equal(deriveSeed(7, 0) !== deriveSeed(7, 1), true);
  * ```
  */
 export function deriveSeed(seed: number, part: number): number {

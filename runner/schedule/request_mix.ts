@@ -10,15 +10,6 @@ const INVERSE_GOLDEN_RATIO = (Math.sqrt(5) - 1) / 2;
 
 /**
  * Picks request labels by weight.
- *
- * @example
- * ```ts
- * import { RequestMix } from "./request_mix.ts";
- * const mix = new RequestMix([9, 1]);
- * let second = 0;
- * for (let n = 0; n < 1000; n++) if (mix.labelIndexAt(n) === 1) second++;
- * // second === 100 (±1)
- * ```
  */
 export class RequestMix {
   readonly #cumulative: Float64Array;

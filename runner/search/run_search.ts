@@ -68,6 +68,7 @@ export const MAX_RETRIES = 2;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parsePlanText, runSearch, startTarget } from "../../mod.ts";
  *
  * // 2 servers of 10 ms behind one queue: exactly 200 requests a second.
@@ -81,7 +82,7 @@ export const MAX_RETRIES = 2;
  * search: { from: 100/s, max: 1k/s, step: 1s, warmup: 0s, cooldown: 0s, soak: 0s, precision: 10% }
  * `);
  * const result = await runSearch({ ...plan!, search: plan!.search! });
- * console.log(result.conclusion.status, result.conclusion.ratePerSec); // found, about 200
+ * assert.equal(result.conclusion.status, "found"); // at about 200/s
  * ```
  */
 export async function runSearch(
@@ -287,9 +288,10 @@ function answeredPerSec(result: RunResult, stageIndex: number): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { stepOutcome } from "./run_search.ts";
- * stepOutcome("inconclusive", true); // "limited"
- * stepOutcome("fail", true); // "fail"
+ * assert.equal(stepOutcome("inconclusive", true), "limited");
+ * assert.equal(stepOutcome("fail", true), "fail");
  * ```
  */
 export function stepOutcome(status: string, toolLimited: boolean): StepOutcome {

@@ -13,14 +13,6 @@ import { MAX_RETRIES, stepPlan } from "./run_search.ts";
 
 /**
  * The problem with `plan`'s data for its search, or undefined when every source is enough.
- *
- * @example
- * ```ts
- * import { searchExhaustion } from "./search_exhaustion.ts";
- * import type { ResolvedPlan, PlanSearch } from "../plan/types.ts";
- * declare const plan: ResolvedPlan & { search: PlanSearch };
- * searchExhaustion(plan); // "plan.yaml:4:3: the search's longest step takes 4,000 rows of …"
- * ```
  */
 export function searchExhaustion(plan: ResolvedPlan & { search: PlanSearch }): string | undefined {
   const { search } = plan;

@@ -20,12 +20,6 @@ import { bracket } from "./search_strategy.ts";
 
 /**
  * The `sustainable_rate` SLOs of a plan's SLO list.
- *
- * @example
- * ```ts
- * import { rateSlos } from "./search_gates.ts";
- * // rateSlos(plan.slos).map((s) => s.bound) → [20000]
- * ```
  */
 export function rateSlos(slos: readonly Slo[]): Slo[] {
   return slos.filter((s) => s.metric.kind === "sustainable_rate");
@@ -36,10 +30,11 @@ export function rateSlos(slos: readonly Slo[]): Slo[] {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { judgeRateSlos } from "./search_gates.ts";
  * const slo = { text: "sustainable_rate >= 150/s", metric: { kind: "sustainable_rate" }, operator: ">=", bound: 150, line: 3 } as const;
  * const step = (ratePerSec: number, outcome: "pass" | "fail") => ({ ratePerSec, outcome, soak: false, durationMs: 1000 });
- * judgeRateSlos([slo], [step(100, "pass"), step(200, "pass"), step(400, "fail")])[0].status; // "pass"
+ * assert.equal(judgeRateSlos([slo], [step(100, "pass"), step(200, "pass"), step(400, "fail")])[0].status, "pass");
  * ```
  */
 export function judgeRateSlos(
@@ -84,8 +79,9 @@ export function judgeRateSlos(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { searchVerdict } from "./search_gates.ts";
- * searchVerdict([], { status: "found", ratePerSec: 200, failPerSec: 210 }, true).status; // "pass"
+ * assert.equal(searchVerdict([], { status: "found", ratePerSec: 200, failPerSec: 210 }, true).status, "pass");
  * ```
  */
 export function searchVerdict(

@@ -77,9 +77,10 @@ export type SearchConclusion =
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { nextMove } from "./search_strategy.ts";
  * const settings = { fromPerSec: 100, maxPerSec: 10_000, stepMs: 5000, precision: 0.05, soakMs: 0, maxRetries: 2 };
- * nextMove(settings, []); // { kind: "step", ratePerSec: 100, durationMs: 5000, soak: false }
+ * assert.deepEqual(nextMove(settings, []), { kind: "step", ratePerSec: 100, durationMs: 5000, soak: false });
  * ```
  */
 export function nextMove(settings: SearchSettings, steps: readonly JudgedStep[]): SearchMove {
@@ -169,11 +170,12 @@ export function nextMove(settings: SearchSettings, steps: readonly JudgedStep[])
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { bracket } from "./search_strategy.ts";
- * bracket([
+ * assert.deepEqual(bracket([
  *   { ratePerSec: 100, durationMs: 1, outcome: "pass", soak: false },
  *   { ratePerSec: 200, durationMs: 1, outcome: "fail", soak: false },
- * ]); // { passPerSec: 100, failPerSec: 200 }
+ * ]), { passPerSec: 100, failPerSec: 200 });
  * ```
  */
 export function bracket(

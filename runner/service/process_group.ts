@@ -18,8 +18,9 @@ const POLL_MS = 50;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { liveGroupMembers } from "./process_group.ts";
- * liveGroupMembers(2 ** 22 + 1).length; // 0: no such group
+ * assert.equal(liveGroupMembers(2 ** 22 + 1).length, 0); // no such group
  * ```
  */
 export function liveGroupMembers(pgid: number): number[] {
@@ -49,13 +50,6 @@ export function liveGroupMembers(pgid: number): number[] {
  * Ends group `pgid`: SIGTERM (and SIGCONT, so a stopped process sees it), up to `graceMs` for the
  * group to exit, then SIGKILL to what is left. Resolves once no process of the group is alive, or
  * 1 s after the SIGKILL at the latest.
- *
- * @example
- * ```ts
- * import { endProcessGroup } from "./process_group.ts";
- * // const child = new Deno.Command("setsid", { args: ["sleep", "60"] }).spawn();
- * // await endProcessGroup(child.pid, 5_000);
- * ```
  */
 export async function endProcessGroup(pgid: number, graceMs: number): Promise<void> {
   signalGroup(pgid, "SIGTERM");
@@ -67,12 +61,6 @@ export async function endProcessGroup(pgid: number, graceMs: number): Promise<vo
 
 /**
  * Sends `signal` to every process of group `pgid`; a group already gone is no error.
- *
- * @example
- * ```ts
- * import { signalGroup } from "./process_group.ts";
- * signalGroup(2 ** 22 + 1, "SIGTERM"); // no such group: nothing happens
- * ```
  */
 export function signalGroup(pgid: number, signal: Deno.Signal): void {
   try {

@@ -62,8 +62,9 @@ const STARTED_GROUPS = new Set<number>();
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { killStartedServices } from "./service_process.ts";
- * killStartedServices(); // [] when nothing is running
+ * assert.deepEqual(killStartedServices(), []); // when nothing is running
  * ```
  */
 export function killStartedServices(): number[] {
@@ -77,15 +78,6 @@ export function killStartedServices(): number[] {
  * Starts `spec.command` and resolves once `spec.url` accepts a connection. Throws, with the last
  * lines of its log, when the command exits first, does not answer in time or `signal` aborts (what
  * it started is stopped first), or when something already answers there.
- *
- * @example
- * ```ts
- * import { startService } from "./service_process.ts";
- * // await using service = await startService(
- * //   { command: "./server --port 9001", url: "http://127.0.0.1:9001" },
- * //   { logPath: "server.log" },
- * // );
- * ```
  */
 export async function startService(
   spec: ServiceSpec,

@@ -15,14 +15,6 @@ import type { CapturedValue } from "./capture_value.ts";
 /**
  * `request` with every capture bound to its value in `values`, or why a value cannot be sent
  * where the plan puts it (a header cannot hold a line feed).
- *
- * @example
- * ```ts
- * import { bindCaptures } from "./bind_captures.ts";
- * import type { PlanRequest } from "../plan/types.ts";
- * declare const request: PlanRequest; // header `Authorization: Bearer {{token}}`
- * const bound = bindCaptures(request, new Map([["token", { text: "abc", json: '"abc"' }]]));
- * ```
  */
 export function bindCaptures<R extends RequestBasics>(
   request: R,

@@ -30,8 +30,9 @@ export interface StepResponse {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { captureSourceText } from "./capture_value.ts";
- * captureSourceText({ kind: "json", pointer: "/access_token" }); // "json /access_token"
+ * assert.equal(captureSourceText({ kind: "json", pointer: "/access_token" }), "json /access_token");
  * ```
  */
 export function captureSourceText(from: CaptureSource): string {
@@ -47,9 +48,10 @@ export function captureSourceText(from: CaptureSource): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { captureValue } from "./capture_value.ts";
  * const response = { header: () => [], names: () => "", bodyText: '{"data":{"ids":[7,8]}}' };
- * captureValue({ kind: "json", pointer: "/data/ids/1" }, response); // { text: "8", json: "8" }
+ * assert.deepEqual(captureValue({ kind: "json", pointer: "/data/ids/1" }, response), { text: "8", json: "8" });
  * ```
  */
 export function captureValue(
@@ -95,9 +97,10 @@ export function captureValue(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { resolvePointer } from "./capture_value.ts";
- * resolvePointer({ "a/b": [1, 2] }, "/a~1b/0"); // { ok: true, value: 1 }
- * resolvePointer({ token: "x" }, "/access_token"); // { ok: false, at: "", there: 'an object with "token"' }
+ * assert.deepEqual(resolvePointer({ "a/b": [1, 2] }, "/a~1b/0"), { ok: true, value: 1 });
+ * assert.deepEqual(resolvePointer({ token: "x" }, "/access_token"), { ok: false, at: "", there: 'an object with "token"' });
  * ```
  */
 export function resolvePointer(

@@ -46,15 +46,6 @@ const BODY_SHOWN_CHARS = 200;
 /**
  * Sends `plan`'s setup steps in order and binds their captures into its requests.
  * Throws {@linkcode StepFailure} when a step fails, naming it.
- *
- * @example
- * ```ts
- * import { runSetup } from "./run_steps.ts";
- * import type { ResolvedPlan } from "../plan/types.ts";
- * declare const plan: ResolvedPlan;
- * const session = await runSetup(plan, {});
- * session.plan.requests; // `{{token}}` sent as the value the login captured
- * ```
  */
 export async function runSetup(plan: ResolvedPlan, options: SendStepOptions): Promise<Session> {
   const values = new Map<string, CapturedValue>();
@@ -79,15 +70,6 @@ export async function runSetup(plan: ResolvedPlan, options: SendStepOptions): Pr
 /**
  * Sends `plan`'s teardown steps in order, after the load however it ended; a step that fails is
  * a warning and the others are still sent.
- *
- * @example
- * ```ts
- * import { runSetup, runTeardown } from "./run_steps.ts";
- * import type { ResolvedPlan } from "../plan/types.ts";
- * declare const plan: ResolvedPlan;
- * const session = await runSetup(plan, {});
- * const { warnings } = await runTeardown(plan, session, {});
- * ```
  */
 export async function runTeardown(
   plan: ResolvedPlan,
@@ -170,8 +152,9 @@ async function runStep(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { shownBody } from "./run_steps.ts";
- * shownBody('{"error":"bad password hunter2"}', ["hunter2"]); // '"{\"error\":\"bad password ***\"}"'
+ * assert.equal(shownBody('{"error":"bad password hunter2"}', ["hunter2"]), JSON.stringify('{"error":"bad password ***"}'));
  * ```
  */
 export function shownBody(text: string, secrets: readonly string[]): string {
@@ -187,8 +170,9 @@ export function shownBody(text: string, secrets: readonly string[]): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { secretForms } from "./run_steps.ts";
- * secretForms(["a b"]); // ["a b", "a%20b"]
+ * assert.deepEqual(secretForms(["a b"]), ["a b", "a%20b"]);
  * ```
  */
 export function secretForms(secrets: readonly string[]): string[] {

@@ -35,15 +35,6 @@ export interface SendStepOptions {
 
 /**
  * Sends `step` and reads its response, or says why there is none (refused, timed out, stopped).
- *
- * @example
- * ```ts
- * import { sendStep } from "./send_step.ts";
- * import type { BoundStep } from "./send_step.ts";
- * declare const step: BoundStep;
- * const exchange = await sendStep(step, {});
- * if (exchange.ok) console.log(exchange.status);
- * ```
  */
 export async function sendStep(step: BoundStep, options: SendStepOptions): Promise<StepExchange> {
   const now = options.now ?? (() => performance.now());

@@ -12,9 +12,10 @@ import type { TargetConfig } from "./target_options.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { describeTargetConfig } from "./describe_target_config.ts";
  * import { TARGET_DEFAULTS } from "./target_options.ts";
- * describeTargetConfig({ ...TARGET_DEFAULTS, mode: "bimodal" }); // "10% at 100ms, the rest at 0ms"
+ * assert.equal(describeTargetConfig({ ...TARGET_DEFAULTS, mode: "bimodal" }), "10% at 100ms, the rest at 0ms");
  * ```
  */
 export function describeTargetConfig(config: TargetConfig): string {

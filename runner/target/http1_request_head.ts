@@ -31,13 +31,6 @@ const latin1 = new TextDecoder("latin1");
 
 /**
  * Parses the request head at the start of `bytes`, or says more bytes are needed.
- *
- * @example
- * ```ts
- * import { parseRequestHead } from "./http1_request_head.ts";
- * const bytes = new TextEncoder().encode("GET / HTTP/1.1\r\nHost: a\r\n\r\n");
- * parseRequestHead(bytes); // { kind: "request", method: "GET", target: "/", headBytes: 27, ... }
- * ```
  */
 export function parseRequestHead(bytes: Uint8Array): RequestHead {
   const end = indexOfBlankLine(bytes);

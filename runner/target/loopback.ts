@@ -12,10 +12,11 @@ const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { isLoopbackHostname } from "./loopback.ts";
- * isLoopbackHostname("127.0.0.2"); // true
- * isLoopbackHostname("[::1]"); // true
- * isLoopbackHostname("0.0.0.0"); // false
+ * assert.equal(isLoopbackHostname("127.0.0.2"), true);
+ * assert.equal(isLoopbackHostname("[::1]"), true);
+ * assert.equal(isLoopbackHostname("0.0.0.0"), false);
  * ```
  */
 export function isLoopbackHostname(hostname: string): boolean {

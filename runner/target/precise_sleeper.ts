@@ -17,11 +17,12 @@ interface Sleep {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createAtomicsWaker } from "../engine/timing/mod.ts";
  * import { PERFORMANCE_CLOCK } from "../engine/types.ts";
  * import { PreciseSleeper } from "./precise_sleeper.ts";
  * const sleeper = new PreciseSleeper(await createAtomicsWaker(), PERFORMANCE_CLOCK);
- * await sleeper.sleepUntil(performance.now() + 1.5); // true: slept to the deadline
+ * assert.equal(await sleeper.sleepUntil(performance.now() + 1.5), true); // slept to the deadline
  * sleeper.close();
  * ```
  */

@@ -48,17 +48,6 @@ const encoder = new TextEncoder();
  * Listens on `hostname:port` and answers each request, in order per connection, with what
  * `handle` returns. Requests are read with keep-alive, `Connection: close` and `Content-Length`
  * bodies; a malformed request gets a 4xx/5xx and the connection is closed.
- *
- * @example
- * ```ts
- * import { listenRawHttp1 } from "./raw_http1_server.ts";
- * const server = await listenRawHttp1({
- *   hostname: "127.0.0.1",
- *   port: 0,
- *   handle: () => Promise.resolve({ kind: "reset" }),
- * });
- * await server.close();
- * ```
  */
 export async function listenRawHttp1(options: {
   hostname: string;

@@ -20,13 +20,6 @@ export interface TargetProcess extends AsyncDisposable {
 /**
  * Starts `tailgate target` with `args` (mode and parameters) on port 0 and resolves once it
  * listens; rejects with its output when it exits first or takes over 30 s.
- *
- * @example
- * ```ts
- * import { spawnTarget } from "./spawn_target.ts";
- * await using target = await spawnTarget(["--mode", "stall", "--stall", "1s", "--period", "5s"]);
- * console.log(target.url);
- * ```
  */
 export async function spawnTarget(args: string[]): Promise<TargetProcess> {
   const child = new Deno.Command(Deno.execPath(), {

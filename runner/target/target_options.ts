@@ -12,8 +12,9 @@ import { isLoopbackHostname } from "./loopback.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { TARGET_MODES } from "./target_options.ts";
- * TARGET_MODES.includes("stall"); // true
+ * assert.equal(TARGET_MODES.includes("stall"), true);
  * ```
  */
 export const TARGET_MODES = [
@@ -36,8 +37,9 @@ export type TargetMode = typeof TARGET_MODES[number];
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { FAULT_KINDS } from "./target_options.ts";
- * FAULT_KINDS.join(","); // "500,reset,garbage,close"
+ * assert.equal(FAULT_KINDS.join(","), "500,reset,garbage,close");
  * ```
  */
 export const FAULT_KINDS = ["500", "reset", "garbage", "close"] as const;
@@ -51,12 +53,6 @@ export const MAX_DELAY_MS = 3_600_000;
 /**
  * Options of {@linkcode startTarget}; every field but `mode` has a default in
  * {@linkcode TARGET_DEFAULTS}. Fields a mode does not use are ignored.
- *
- * @example
- * ```ts
- * import type { TargetOptions } from "./target_options.ts";
- * const options: TargetOptions = { mode: "stall", port: 0, stallMs: 200, periodMs: 400 };
- * ```
  */
 export interface TargetOptions {
   /** What the target models; the one option without a default. */
@@ -105,8 +101,9 @@ export type TargetConfig = Required<Omit<TargetOptions, "seed" | "now">> & { see
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { TARGET_DEFAULTS } from "./target_options.ts";
- * TARGET_DEFAULTS.periodMs; // 10000
+ * assert.equal(TARGET_DEFAULTS.periodMs, 10000);
  * ```
  */
 export const TARGET_DEFAULTS: Omit<TargetConfig, "mode"> = {
@@ -130,8 +127,9 @@ export const TARGET_DEFAULTS: Omit<TargetConfig, "mode"> = {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { FIXED_DEFAULT_DELAY_MS } from "./target_options.ts";
- * FIXED_DEFAULT_DELAY_MS; // 10
+ * assert.equal(FIXED_DEFAULT_DELAY_MS, 10);
  * ```
  */
 export const FIXED_DEFAULT_DELAY_MS = 10;
@@ -141,9 +139,10 @@ export const FIXED_DEFAULT_DELAY_MS = 10;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { TargetOptionsError } from "./target_options.ts";
  * const error = new TargetOptionsError(["port 70000 is not a port"]);
- * error.errors.length; // 1
+ * assert.equal(error.errors.length, 1);
  * ```
  */
 export class TargetOptionsError extends Error {
@@ -158,9 +157,10 @@ export class TargetOptionsError extends Error {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { resolveTargetOptions } from "./target_options.ts";
  * const r = resolveTargetOptions({ mode: "stall", stallMs: 3000, periodMs: 2000 });
- * r.ok; // false: "stall 3s must be shorter than period 2s ..."
+ * assert.equal(r.ok, false); // "stall 3s must be shorter than period 2s ..."
  * ```
  */
 export function resolveTargetOptions(

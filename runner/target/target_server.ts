@@ -48,14 +48,6 @@ export const HELLO_BODY = "hello\n";
  * `x-tailgate-delay-ms` (the latency the server chose); a 500 fault also `x-tailgate-fault`.
  * Rejects with {@linkcode TargetOptionsError} for invalid options (e.g. a non-loopback hostname
  * without `listenAny`) or a port already in use.
- *
- * @example
- * ```ts
- * import { startTarget } from "./target_server.ts";
- * await using target = await startTarget({ mode: "stall", port: 0, stallMs: 200, periodMs: 400 });
- * const response = await fetch(target.url);
- * console.log(response.headers.get("x-tailgate-delay-ms"), await response.text());
- * ```
  */
 export async function startTarget(options: TargetOptions): Promise<TargetServer> {
   const resolved = resolveTargetOptions(options);

@@ -24,9 +24,10 @@ export interface TargetDecision {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { stallWaitMs } from "./target_timing.ts";
- * stallWaitMs(8_500, 10_000, 2_000); // 1500: frozen during [8s, 10s)
- * stallWaitMs(10_000, 10_000, 2_000); // 0: the next period has begun
+ * assert.equal(stallWaitMs(8_500, 10_000, 2_000), 1500); // frozen during [8s, 10s)
+ * assert.equal(stallWaitMs(10_000, 10_000, 2_000), 0); // the next period has begun
  * ```
  */
 export function stallWaitMs(elapsedMs: number, periodMs: number, stallMs: number): number {
@@ -42,8 +43,9 @@ export function stallWaitMs(elapsedMs: number, periodMs: number, stallMs: number
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { isChosen } from "./target_timing.ts";
- * [0, 1, 2, 3].map((i) => isChosen(i, 0.25)); // [false, false, false, true]
+ * assert.deepEqual([0, 1, 2, 3].map((i) => isChosen(i, 0.25)), [false, false, false, true]);
  * ```
  */
 export function isChosen(index: number, frac: number, seed?: number): boolean {
@@ -57,8 +59,9 @@ export function isChosen(index: number, frac: number, seed?: number): boolean {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { faultKindAt } from "./target_timing.ts";
- * faultKindAt(1, 1, ["500", "reset"]); // "reset"
+ * assert.equal(faultKindAt(1, 1, ["500", "reset"]), "reset");
  * ```
  */
 export function faultKindAt(
@@ -78,8 +81,9 @@ export function faultKindAt(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { seededUnit } from "./target_timing.ts";
- * seededUnit(42, 7) === seededUnit(42, 7); // true
+ * assert.equal(seededUnit(42, 7) === seededUnit(42, 7), true);
  * ```
  */
 export function seededUnit(seed: number, index: number): number {
@@ -94,9 +98,9 @@ export function seededUnit(seed: number, index: number): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { capacityPerSec } from "./target_timing.ts";
- * import { TARGET_DEFAULTS } from "./target_options.ts";
- * capacityPerSec({ ...TARGET_DEFAULTS, mode: "capacity", servers: 4, delayMs: 2 }); // 2000
+ * assert.equal(capacityPerSec({ servers: 4, delayMs: 2 }), 2000);
  * ```
  */
 export function capacityPerSec(config: Pick<TargetConfig, "servers" | "delayMs">): number {
@@ -112,9 +116,10 @@ export function capacityPerSec(config: Pick<TargetConfig, "servers" | "delayMs">
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { CapacityQueue } from "./target_timing.ts";
  * const queue = new CapacityQueue(1, 10);
- * [queue.admit(0), queue.admit(0), queue.admit(5)]; // [10, 20, 25]
+ * assert.deepEqual([queue.admit(0), queue.admit(0), queue.admit(5)], [10, 20, 25]);
  * ```
  */
 export class CapacityQueue {
@@ -145,10 +150,11 @@ export class CapacityQueue {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { decideResponse } from "./target_timing.ts";
  * import { TARGET_DEFAULTS } from "./target_options.ts";
  * const config = { ...TARGET_DEFAULTS, mode: "trend" as const, growthMsPerSec: 2 };
- * decideResponse(config, 0, 30_000); // { index: 0, delayMs: 60 }
+ * assert.deepEqual(decideResponse(config, 0, 30_000), { index: 0, delayMs: 60 });
  * ```
  */
 export function decideResponse(

@@ -11,10 +11,11 @@ import type { Clock } from "../../runner/engine/types.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { FakeClock } from "./fake_clock.ts";
  * const clock = new FakeClock(100);
  * clock.advance(2.5);
- * clock.nowMs(); // 102.5
+ * assert.equal(clock.nowMs(), 102.5);
  * ```
  */
 export class FakeClock implements Clock {

@@ -11,18 +11,6 @@ import type { Waker } from "../../runner/engine/types.ts";
  * Resolves the pending sleep once the fake clock reaches its deadline, on `interrupt()` or on
  * `close()`. Like the real waker, a new `sleepUntil` while a sleep is pending moves that sleep's
  * deadline and returns the same promise, and a deadline already reached resolves at once.
- *
- * @example
- * ```ts
- * import { FakeClock } from "./fake_clock.ts";
- * import { ManualWaker } from "./manual_waker.ts";
- * const clock = new FakeClock();
- * const waker = new ManualWaker(clock);
- * const slept = waker.sleepUntil(5);
- * clock.advance(5); // resolves `slept`
- * await slept;
- * waker.close();
- * ```
  */
 export class ManualWaker implements Waker {
   readonly #clock: FakeClock;

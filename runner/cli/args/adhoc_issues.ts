@@ -29,13 +29,6 @@ export interface AdHocValues {
 
 /**
  * The plan an ad-hoc run's flags make, validated, or every problem told as its flag.
- *
- * @example
- * ```ts
- * import { adHocRun } from "./adhoc_issues.ts";
- * const made = adHocRun("http://127.0.0.1:8080/", { rate: "10/s", duration: "3" });
- * made.errors; // ["--duration 3: duration `3` has no unit …"]
- * ```
  */
 export function adHocRun(
   url: string,
@@ -69,8 +62,9 @@ export function adHocRun(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { adHocPlanFile } from "./adhoc_issues.ts";
- * adHocPlanFile("/home/me/load"); // "/home/me/load/tailgate-run.yaml"
+ * assert.equal(adHocPlanFile("/home/me/load"), "/home/me/load/tailgate-run.yaml");
  * ```
  */
 export function adHocPlanFile(dir: string = Deno.cwd()): string {
@@ -90,16 +84,6 @@ export interface AdHocCheckOptions {
 /**
  * Validates an ad-hoc run's plan as the run will, its errors and warnings each told against the
  * flag it came from.
- *
- * @example
- * ```ts
- * import { adHocPlanText } from "./adhoc_plan.ts";
- * import { checkAdHocPlan } from "./adhoc_issues.ts";
- * const made = adHocPlanText({ url: "http://127.0.0.1:8080/", rate: "10/s", duration: "3",
- *   slos: [], headers: [] });
- * if (made.ok) checkAdHocPlan(made).errors;
- * // ["--duration 3: duration `3` has no unit\n  hint: write `3s` or `3ms` (units: …)"]
- * ```
  */
 export function checkAdHocPlan(
   made: AdHocPlan,
@@ -122,19 +106,6 @@ export function checkAdHocPlan(
  * One issue of the made plan, told against the flag that wrote its line: `--slo 'p99 < 10': …`,
  * the spot underlined when it is part of the value, and the hint in the flags' terms. An issue of
  * a line no flag wrote is located in the made plan (which `--print-plan` shows).
- *
- * @example
- * ```ts
- * import { adHocPlanText } from "./adhoc_plan.ts";
- * import { formatAdHocIssue } from "./adhoc_issues.ts";
- * const made = adHocPlanText({ url: "http://127.0.0.1:8080/", rate: "10/s", duration: "3",
- *   slos: [], headers: [] });
- * if (made.ok) {
- *   formatAdHocIssue({ severity: "error", file: "x", path: "load.stages[0].duration",
- *     line: 10, col: 17, length: 1, message: "duration `3` has no unit" }, made);
- *   // "--duration 3: duration `3` has no unit"
- * }
- * ```
  */
 export function formatAdHocIssue(issue: PlanIssue, made: AdHocPlan): string {
   const source = made.lines[issue.line - 1];

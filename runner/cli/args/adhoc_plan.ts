@@ -58,13 +58,6 @@ export interface AdHocPlan {
 
 /**
  * The plan text the flags stand for, or the problems that keep them from being one.
- *
- * @example
- * ```ts
- * import { adHocPlanText } from "./adhoc_plan.ts";
- * const r = adHocPlanText({ url: "http://127.0.0.1:8080/orders", rate: "1k/s", duration: "30s", slos: [], headers: [] });
- * // r.ok && r.text starts with "# tailgate run http://127.0.0.1:8080/orders --rate 1k/s --duration 30s"
- * ```
  */
 export function adHocPlanText(
   flags: AdHocFlags,
@@ -180,9 +173,10 @@ export function adHocPlanText(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { shellQuote } from "./adhoc_plan.ts";
- * shellQuote("p99 < 10ms"); // "'p99 < 10ms'"
- * shellQuote("a\nb"); // "$'a\\nb'"
+ * assert.equal(shellQuote("p99 < 10ms"), "'p99 < 10ms'");
+ * assert.equal(shellQuote("a\nb"), "$'a\\nb'");
  * ```
  */
 export function shellQuote(s: string): string {

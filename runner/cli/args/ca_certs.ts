@@ -12,13 +12,6 @@ export const MAX_CA_CERT_BYTES = 1024 * 1024;
 
 /**
  * The PEM text of each file, or the error naming the first that cannot be read.
- *
- * @example
- * ```ts
- * import { readCaCerts } from "./ca_certs.ts";
- * const read = await readCaCerts(["/dev/zero"]);
- * // { ok: false, error: "--ca-cert /dev/zero: is not a regular file (a device, pipe or socket)" }
- * ```
  */
 export async function readCaCerts(
   files: readonly string[],

@@ -20,9 +20,10 @@ import type { FinishOptions } from "../finish_result.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseArgs } from "node:util";
  * import { RESULT_ARG_OPTIONS } from "./result_args.ts";
- * parseArgs({ args: ["--no-baseline"], options: RESULT_ARG_OPTIONS }).values["no-baseline"]; // true
+ * assert.equal(parseArgs({ args: ["--no-baseline"], options: RESULT_ARG_OPTIONS }).values["no-baseline"], true);
  * ```
  */
 export const RESULT_ARG_OPTIONS = {
@@ -61,13 +62,6 @@ export interface ResultArgValues {
 /**
  * Reads the shared options: defaults (./tailgate-out, html+junit+md, `.tailgate/baselines`), or
  * the mistakes, each naming its option.
- *
- * @example
- * ```ts
- * import { readResultArgs } from "./result_args.ts";
- * readResultArgs({ report: "html", "no-baseline": true });
- * // { ok: true, options: { outDir: "tailgate-out", reports: ["html"], ... } }
- * ```
  */
 export function readResultArgs(
   values: ResultArgValues,
@@ -100,9 +94,10 @@ export function readResultArgs(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { failOnArg } from "./result_args.ts";
- * failOnArg({ "allow-inconclusive": true }); // { ok: true, failOn: "fail" }
- * failOnArg({}); // { ok: true, failOn: "inconclusive-slo" }
+ * assert.deepEqual(failOnArg({ "allow-inconclusive": true }), { ok: true, failOn: "fail" });
+ * assert.deepEqual(failOnArg({}), { ok: true, failOn: "inconclusive-slo" });
  * ```
  */
 export function failOnArg(
@@ -129,8 +124,9 @@ export function failOnArg(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { colorChoice } from "./result_args.ts";
- * colorChoice({ "no-color": true }); // false
+ * assert.equal(colorChoice({ "no-color": true }), false);
  * ```
  */
 export function colorChoice(
@@ -143,13 +139,6 @@ export function colorChoice(
  * A `parseArgs` failure as one sentence a user can act on: an unknown option gets the nearest known
  * one (`--targt` → did you mean `--target`?) or the list, a missing value says which option needs
  * one; never Node's raw text.
- *
- * @example
- * ```ts
- * import { argsError } from "./result_args.ts";
- * argsError(new Error("Unknown option '--targt'"), { target: { type: "string" } });
- * // "unknown option `--targt`; did you mean `--target`?"
- * ```
  */
 export function argsError(e: unknown, options: Readonly<Record<string, unknown>> = {}): string {
   const message = e instanceof Error ? e.message : String(e);

@@ -44,13 +44,6 @@ export interface StartSpec {
 /**
  * Reads `--start`, `--ready` and `--ready-timeout`: the spec (undefined without `--start`) or
  * the problems, each naming its flag.
- *
- * @example
- * ```ts
- * import { readStartArgs } from "./run_service.ts";
- * readStartArgs({ start: "npm start", "ready-timeout": "30s" });
- * // { ok: true, start: { command: "npm start", readyTimeoutMs: 30000 } }
- * ```
  */
 export function readStartArgs(
   v: { start?: string; ready?: string; "ready-timeout"?: string },
@@ -96,15 +89,6 @@ export interface RunService extends AsyncDisposable {
 /**
  * Starts `start` in front of `targetUrl`, its log `service.log` in `outDir`, and waits for it to be
  * ready: the running service, or the outcome to return (exit 4; 3 when `signal` stopped the wait).
- *
- * @example
- * ```ts
- * import { startRunService } from "./run_service.ts";
- * // const started = await startRunService({ command: "npm start", readyTimeoutMs: 60_000 },
- * //   "http://127.0.0.1:8080", "out");
- * // if ("outcome" in started) return started.outcome;
- * // await using service = started.service;
- * ```
  */
 export async function startRunService(
   start: StartSpec,

@@ -16,9 +16,10 @@ export const MAX_START_AHEAD_MS = 24 * 3600_000;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseShard } from "./shard_args.ts";
- * parseShard("1/4"); // { ok: true, shard: { index: 1, count: 4 } }
- * parseShard("4/4").ok; // false: shards are 0/4 .. 3/4
+ * assert.deepEqual(parseShard("1/4"), { ok: true, shard: { index: 1, count: 4 } });
+ * assert.equal(parseShard("4/4").ok, false); // shards are 0/4 .. 3/4
  * ```
  */
 export function parseShard(
@@ -47,9 +48,10 @@ export function parseShard(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseStartAt } from "./shard_args.ts";
- * parseStartAt("2026-11-22T10:00:00Z"); // { ok: true, epochMs: 1795341600000 }
- * parseStartAt("2026-11-22 10:00").ok; // false: no zone
+ * assert.deepEqual(parseStartAt("2026-11-22T10:00:00Z"), { ok: true, epochMs: 1795341600000 });
+ * assert.equal(parseStartAt("2026-11-22 10:00").ok, false); // no zone
  * ```
  */
 export function parseStartAt(

@@ -13,12 +13,6 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
  * Whether `outDir` is, or can become, a writable folder: it is a folder, or it does not exist and
  * its nearest existing ancestor is a folder this process can write in. Returns the problem in words
  * naming the option, or undefined.
- *
- * @example
- * ```ts
- * import { checkOutDir } from "./out_dir.ts";
- * // await checkOutDir("/dev/null/sub"); // "--out /dev/null/sub: /dev/null is not a folder; ..."
- * ```
  */
 export async function checkOutDir(outDir: string): Promise<string | undefined> {
   let path = resolve(outDir);
@@ -55,8 +49,9 @@ export async function checkOutDir(outDir: string): Promise<string | undefined> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { OUT_MARKER } from "./out_dir.ts";
- * OUT_MARKER; // ".tailgate-out"
+ * assert.equal(OUT_MARKER, ".tailgate-out");
  * ```
  */
 export const OUT_MARKER = ".tailgate-out";
@@ -71,9 +66,10 @@ const MARKER_TEXT = "tailgate made this folder for its output and clears it befo
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { outPlaceProblem } from "./out_dir.ts";
  * await outPlaceProblem("/w", "/w"); // "is the workspace (/w) or contains it: ..."
- * await outPlaceProblem("/w/tailgate-out", "/w"); // undefined
+ * assert.equal(await outPlaceProblem("/w/tailgate-out", "/w"), undefined);
  * ```
  */
 export async function outPlaceProblem(dir: string, workspace: string): Promise<string | undefined> {
@@ -90,12 +86,6 @@ export async function outPlaceProblem(dir: string, workspace: string): Promise<s
  * Why tailgate may not clear `dir` and write there, or undefined: it may when `dir` does not exist,
  * is an empty folder, or carries the {@linkcode OUT_MARKER}. A link, a file, or a folder holding
  * files without the marker (someone else's) is refused. The reason reads after the folder's name.
- *
- * @example
- * ```ts
- * import { ownOutDirProblem } from "./out_dir.ts";
- * await ownOutDirProblem("docs"); // "holds files tailgate did not write (…): name a new or empty folder, …"
- * ```
  */
 export async function ownOutDirProblem(dir: string): Promise<string | undefined> {
   let info: Deno.FileInfo;
@@ -120,12 +110,6 @@ export async function ownOutDirProblem(dir: string): Promise<string | undefined>
  * {@linkcode OUT_MARKER}, and with `clear` removes everything else a marked folder holds (what an
  * earlier run wrote), so nothing stale is read as this run's. Refuses, touching nothing, a folder
  * {@linkcode ownOutDirProblem} refuses; returns the problem, or undefined.
- *
- * @example
- * ```ts
- * import { claimOutDir } from "./out_dir.ts";
- * const problem = await claimOutDir("tailgate-out/shop", { clear: true });
- * ```
  */
 export async function claimOutDir(
   dir: string,

@@ -16,10 +16,11 @@ import { DEFAULT_BASELINE_DIR } from "../../gates/baseline/mod.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { outOverlap } from "./out_overlap.ts";
  * await outOverlap(".tailgate/baselines", ".tailgate/baselines");
  * // "--out .tailgate/baselines is the baseline folder .tailgate/baselines: results and …"
- * await outOverlap("tailgate-out", ".tailgate/baselines"); // undefined
+ * assert.equal(await outOverlap("tailgate-out", ".tailgate/baselines"), undefined);
  * ```
  */
 export async function outOverlap(

@@ -6,19 +6,12 @@
  */
 import { join } from "node:path";
 import type { SearchResult } from "../../model/search_result.ts";
-import { renderSearchMarkdown } from "../../../reporters/search_report.ts";
-import { renderSearchHtml } from "../../../reporters/search_html.ts";
+import { renderSearchHtml, renderSearchMarkdown } from "../../../reporters/search/mod.ts";
 import { type FileToWrite, writeEach } from "../../../reporters/write_reports.ts";
 
 /**
  * Writes `search.json`, `search.md` and `search.html` in `outDir`, each on its own: those written,
  * and those not, naming the cause.
- *
- * @example
- * ```ts
- * import { writeSearchFiles } from "./search_files.ts";
- * // const { written, ioFailures } = await writeSearchFiles("out", result);
- * ```
  */
 export async function writeSearchFiles(
   outDir: string,

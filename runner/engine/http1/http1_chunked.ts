@@ -32,12 +32,13 @@ const HEX = hexTable();
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { ChunkedBodyDecoder } from "./http1_chunked.ts";
  * const bytes = new TextEncoder().encode("2\r\nhi\r\n0\r\n\r\n");
  * const decoder = new ChunkedBodyDecoder(1024);
  * decoder.start();
- * decoder.execute(bytes, 0, bytes.length); // 12: every byte consumed
- * decoder.done; // true
+ * assert.equal(decoder.execute(bytes, 0, bytes.length), 12); // every byte consumed
+ * assert.equal(decoder.done, true);
  * ```
  */
 export class ChunkedBodyDecoder {

@@ -13,11 +13,12 @@ import type { ResponseOutcome } from "../types.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { ConnectFailure } from "./http1_errors.ts";
  * try {
  *   throw new ConnectFailure("refused");
  * } catch (error) {
- *   error instanceof ConnectFailure ? error.kind : "other"; // "refused"
+ * assert.equal(  error instanceof ConnectFailure ? error.kind : "other", "refused");
  * }
  * ```
  */
@@ -31,9 +32,10 @@ export class ConnectFailure {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { socketErrorKind } from "./http1_errors.ts";
- * socketErrorKind(new Deno.errors.ConnectionReset("peer reset"), false); // "reset"
- * socketErrorKind(new Deno.errors.InvalidData("bad record"), true); // "tls"
+ * assert.equal(socketErrorKind(new Deno.errors.ConnectionReset("peer reset"), false), "reset");
+ * assert.equal(socketErrorKind(new Deno.errors.InvalidData("bad record"), true), "tls");
  * ```
  */
 export function socketErrorKind(error: unknown, tls: boolean): ErrorKind {
@@ -53,8 +55,9 @@ export function socketErrorKind(error: unknown, tls: boolean): ErrorKind {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { responseOutcome } from "./http1_errors.ts";
- * responseOutcome(0, "reset", 120, 0, 10.5, 11.25).error; // "reset"
+ * assert.equal(responseOutcome(0, "reset", 120, 0, 10.5, 11.25).error, "reset");
  * ```
  */
 export function responseOutcome(
@@ -79,8 +82,9 @@ export const OUT_OF_DESCRIPTORS_NOTE =
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { outOfDescriptors } from "./http1_errors.ts";
- * outOfDescriptors(new Error("Too many open files (os error 24)")); // true
+ * assert.equal(outOfDescriptors(new Error("Too many open files (os error 24)")), true);
  * ```
  */
 export function outOfDescriptors(error: unknown): boolean {

@@ -24,9 +24,10 @@ const TOKEN = tokenTable();
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { startsLikeStatusLine } from "./http1_head_scan.ts";
  * const bytes = new TextEncoder().encode("HTT");
- * startsLikeStatusLine(bytes, 0, bytes.length); // true
+ * assert.equal(startsLikeStatusLine(bytes, 0, bytes.length), true);
  * ```
  */
 export function startsLikeStatusLine(bytes: Uint8Array, pos: number, end: number): boolean {
@@ -43,9 +44,10 @@ export function startsLikeStatusLine(bytes: Uint8Array, pos: number, end: number
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { statusLineCode } from "./http1_head_scan.ts";
  * const line = new TextEncoder().encode("HTTP/1.1 204 No Content");
- * statusLineCode(line, 0, line.length); // 204
+ * assert.equal(statusLineCode(line, 0, line.length), 204);
  * ```
  */
 export function statusLineCode(bytes: Uint8Array, pos: number, lineEnd: number): number {
@@ -68,11 +70,12 @@ export function statusLineCode(bytes: Uint8Array, pos: number, lineEnd: number):
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { ResponseHeaderFields } from "./http1_head_scan.ts";
  * const line = new TextEncoder().encode("Transfer-Encoding: gzip, chunked");
  * const fields = new ResponseHeaderFields();
- * fields.read(line, 0, line.length); // "": the line is valid
- * [fields.transferEncoding, fields.chunked]; // [true, true]
+ * assert.equal(fields.read(line, 0, line.length), ""); // the line is valid
+ * assert.deepEqual([fields.transferEncoding, fields.chunked], [true, true]);
  * ```
  */
 export class ResponseHeaderFields {

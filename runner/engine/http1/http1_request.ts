@@ -15,8 +15,9 @@ import type { PreparedRequest } from "../types.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { PrepareRequestError } from "./http1_request.ts";
- * new PrepareRequestError("unsupported URL scheme ftp:").name; // "PrepareRequestError"
+ * assert.equal(new PrepareRequestError("unsupported URL scheme ftp:").name, "PrepareRequestError");
  * ```
  */
 export class PrepareRequestError extends Error {
@@ -51,12 +52,6 @@ export interface HeadLayout {
 /**
  * The layout of a request head, the one rule for fixed and rendered requests alike: the request
  * line, `Host`, the plan's headers, `User-Agent`, `Content-Length`, a blank line.
- *
- * @example
- * ```ts
- * import { headLayout } from "./http1_request.ts";
- * headLayout("POST", ["Host"], false); // { host: false, userAgent: true, contentLength: true, … }
- * ```
  */
 export function headLayout(
   method: string,
@@ -81,12 +76,13 @@ export function headLayout(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { prepareRequest } from "./http1_request.ts";
  * const prepared = prepareRequest({
  *   label: "GET /orders", method: "GET", url: "http://127.0.0.1:8080/orders?page=2",
  *   headers: [], weight: 1, timeoutMs: 5000, expect: { codes: [], classes: [2] },
  * }, 0);
- * new TextDecoder().decode(prepared.bytes).split("\r\n")[0]; // "GET /orders?page=2 HTTP/1.1"
+ * assert.equal(new TextDecoder().decode(prepared.bytes).split("\r\n")[0], "GET /orders?page=2 HTTP/1.1");
  * ```
  */
 export function prepareRequest(

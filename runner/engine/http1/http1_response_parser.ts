@@ -14,8 +14,9 @@ import { ResponseHeaderFields, startsLikeStatusLine, statusLineCode } from "./ht
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { Http1ResponseParser, MAX_RESPONSE_HEAD_BYTES } from "./http1_response_parser.ts";
- * new Http1ResponseParser().maxHeadBytes === MAX_RESPONSE_HEAD_BYTES; // true
+ * assert.equal(new Http1ResponseParser().maxHeadBytes === MAX_RESPONSE_HEAD_BYTES, true);
  * ```
  */
 export const MAX_RESPONSE_HEAD_BYTES = 64 * 1024;
@@ -38,12 +39,13 @@ const LF = 10;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { Http1ResponseParser } from "./http1_response_parser.ts";
  * const bytes = new TextEncoder().encode("HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nhi");
  * const parser = new Http1ResponseParser();
  * parser.reset(false);
- * parser.execute(bytes, 0, bytes.length); // 40: every byte consumed
- * [parser.done, parser.status, parser.keepAlive]; // [true, 200, true]
+ * assert.equal(parser.execute(bytes, 0, bytes.length), 40); // every byte consumed
+ * assert.deepEqual([parser.done, parser.status, parser.keepAlive], [true, 200, true]);
  * ```
  */
 export class Http1ResponseParser {

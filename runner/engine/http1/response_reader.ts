@@ -30,13 +30,14 @@ export type ReadStep = typeof READ_STEP[keyof typeof READ_STEP];
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { READ_STEP, ResponseReader } from "./response_reader.ts";
  * const reader = new ResponseReader();
  * reader.start(false);
  * const bytes = new TextEncoder().encode("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");
  * reader.space().set(bytes);
- * reader.received(bytes.length) === READ_STEP.done; // true
- * reader.parser.status; // 200
+ * assert.equal(reader.received(bytes.length) === READ_STEP.done, true);
+ * assert.equal(reader.parser.status, 200);
  * ```
  */
 export class ResponseReader {

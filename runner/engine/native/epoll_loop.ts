@@ -49,19 +49,6 @@ export interface EpollLoopOptions {
 
 /**
  * An epoll loop that is also the dispatcher's waker (`blocking`: its sleeps block the thread).
- *
- * @example
- * ```ts
- * import { EpollLoop } from "./epoll_loop.ts";
- * import { openLibcNet } from "./libc_net.ts";
- * import { PERFORMANCE_CLOCK } from "../types.ts";
- * const libc = openLibcNet();
- * if (libc) {
- *   const loop = new EpollLoop({ libc, clock: PERFORMANCE_CLOCK });
- *   await loop.sleepUntil(PERFORMANCE_CLOCK.nowMs() + 1); // sleeps about 1 ms
- *   loop.close();
- * }
- * ```
  */
 export class EpollLoop implements Waker {
   /** Sleeps block the thread: callers must not sleep from inside a handler's callbacks. */

@@ -106,13 +106,6 @@ let loaded: LibcNet | null | undefined;
 /**
  * libc's network calls, loaded once per thread; undefined when not on Linux or when FFI is not
  * permitted.
- *
- * @example
- * ```ts
- * import { openLibcNet } from "./libc_net.ts";
- * const libc = openLibcNet();
- * console.log(libc === undefined ? "Deno sockets" : "native epoll");
- * ```
  */
 export function openLibcNet(): LibcNet | undefined {
   if (loaded !== undefined) return loaded ?? undefined;
@@ -250,9 +243,10 @@ function writeAddress(view: DataView, at: number, address: number): void {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { socketAddress } from "./libc_net.ts";
- * socketAddress("127.0.0.1", 8080).length; // 16
- * socketAddress("::1", 8080).length; // 28
+ * assert.equal(socketAddress("127.0.0.1", 8080).length, 16);
+ * assert.equal(socketAddress("::1", 8080).length, 28);
  * ```
  */
 export function socketAddress(address: string, port: number): Uint8Array {

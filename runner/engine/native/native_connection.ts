@@ -38,24 +38,6 @@ const OPEN = 2;
 
 /**
  * One keep-alive connection on a native socket. `send` never rejects.
- *
- * @example
- * ```ts
- * import { EpollLoop } from "./epoll_loop.ts";
- * import { openLibcNet, socketAddress } from "./libc_net.ts";
- * import { NativeConnection } from "./native_connection.ts";
- * import { PERFORMANCE_CLOCK } from "../types.ts";
- * const libc = openLibcNet();
- * if (libc) {
- *   const loop = new EpollLoop({ libc, clock: PERFORMANCE_CLOCK });
- *   const connection = new NativeConnection({
- *     loop, clock: PERFORMANCE_CLOCK, socketAddress: socketAddress("127.0.0.1", 8080),
- *   });
- *   // const outcome = connection.send(request); while busy: await loop.sleepUntil(...)
- *   connection.close();
- *   loop.close();
- * }
- * ```
  */
 export class NativeConnection implements Connection, EpollHandler {
   readonly #loop: EpollLoop;

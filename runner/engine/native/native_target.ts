@@ -24,8 +24,9 @@ export interface NativeTarget {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { ioChoice } from "./native_target.ts";
- * ioChoice("deno"); // "deno"
+ * assert.equal(ioChoice("deno"), "deno");
  * ```
  */
 export function ioChoice(io: "auto" | "native" | "deno" | undefined): "auto" | "native" | "deno" {
@@ -43,13 +44,6 @@ export function ioChoice(io: "auto" | "native" | "deno" | undefined): "auto" | "
  * The native target for `url`, or undefined when the run takes Deno's sockets (`io` "deno", or
  * "auto" where native cannot run). `native` asked for but impossible is an error, so a benchmark
  * never measures the wrong path.
- *
- * @example
- * ```ts
- * import { nativeTarget } from "./native_target.ts";
- * const target = await nativeTarget(new URL("http://127.0.0.1:8080/"), "auto");
- * console.log(target ? "native" : "deno");
- * ```
  */
 export async function nativeTarget(
   url: URL,

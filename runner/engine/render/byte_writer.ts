@@ -19,11 +19,12 @@ for (let b = 0; b < 256; b++) {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { ByteWriter } from "./byte_writer.ts";
  * const w = new ByteWriter(16);
  * w.ascii("id=");
  * w.integer(-42);
- * new TextDecoder().decode(w.view()); // "id=-42"
+ * assert.equal(new TextDecoder().decode(w.view()), "id=-42");
  * ```
  */
 export class ByteWriter {

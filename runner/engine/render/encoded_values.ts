@@ -17,10 +17,11 @@ const encoder = new TextEncoder();
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { encodeText } from "./encoded_values.ts";
- * encodeText("a b/c", "percent"); // "a%20b%2Fc"
- * encodeText('say "hi"', "json_string"); // 'say \\"hi\\"'
- * encodeText("42", "json_value", "42"); // "42"
+ * assert.equal(encodeText("a b/c", "percent"), "a%20b%2Fc");
+ * assert.equal(encodeText('say "hi"', "json_string"), 'say \\"hi\\"');
+ * assert.equal(encodeText("42", "json_value", "42"), "42");
  * ```
  */
 export function encodeText(text: string, encoding: TemplateEncoding, jsonText?: string): string {
@@ -42,10 +43,11 @@ export function encodeText(text: string, encoding: TemplateEncoding, jsonText?: 
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { EncodedColumn } from "./encoded_values.ts";
  * import { columnValues } from "../../plan/traffic/column_values.ts";
  * const c = new EncodedColumn(columnValues(["a b", "c"]), undefined, "percent");
- * new TextDecoder().decode(c.bytes.subarray(c.starts[0], c.starts[1])); // "a%20b"
+ * assert.equal(new TextDecoder().decode(c.bytes.subarray(c.starts[0], c.starts[1])), "a%20b");
  * ```
  */
 export class EncodedColumn {

@@ -27,14 +27,6 @@ interface Rendered extends PreparedRequest {
 
 /**
  * The request source of a templated plan.
- *
- * @example
- * ```ts
- * import { RenderAhead } from "./render_ahead.ts";
- * // const source = new RenderAhead(renderer, fixed, schedule.cursor(shard), plan.data.length);
- * // source.fill(); // before the schedule starts
- * // dispatcher: source.take(cursor.index, cursor.labelIndex) ... source.release(request, failed)
- * ```
  */
 export class RenderAhead implements RequestSource {
   readonly #renderer: RequestRenderer;

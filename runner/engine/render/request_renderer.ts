@@ -36,17 +36,6 @@ interface Program {
 
 /**
  * The renderer of one plan's templated requests.
- *
- * @example
- * ```ts
- * import { RequestRenderer } from "./request_renderer.ts";
- * import { ByteWriter } from "./byte_writer.ts";
- * import type { ResolvedPlan } from "../../plan/types.ts";
- * declare const plan: ResolvedPlan;
- * const renderer = new RequestRenderer(plan, []);
- * const out = new ByteWriter();
- * renderer.render(0, 0, out); // request 0 of the first label
- * ```
  */
 export class RequestRenderer {
   /** Per label: its program, or undefined for a label without a template. */

@@ -24,18 +24,6 @@ import type { Clock, Connection, PreparedRequest, ResponseOutcome } from "../typ
 
 /**
  * Where and how an {@linkcode Http1Connection} connects.
- *
- * @example
- * ```ts
- * import type { Http1ConnectionOptions } from "./http1_connection.ts";
- * import { PERFORMANCE_CLOCK } from "../types.ts";
- * const caCert = "-----BEGIN CERTIFICATE-----\n...";
- * const options: Http1ConnectionOptions = {
- *   url: new URL("https://localhost:8443/"),
- *   clock: PERFORMANCE_CLOCK,
- *   tls: { caCerts: [caCert] },
- * };
- * ```
  */
 export interface Http1ConnectionOptions {
   /** The target: scheme (http or https), host and port; the path is the request's business. */
@@ -53,22 +41,6 @@ export interface Http1ConnectionOptions {
  * request's `expect` is reported as is; judging it is the recorder's job. `writtenAtMs` is read
  * after connecting, just before the first write; when nothing was written it equals
  * `completedAtMs`.
- *
- * @example
- * ```ts
- * import { Http1Connection } from "./http1_connection.ts";
- * import { prepareRequest } from "../http1/mod.ts";
- * import { PERFORMANCE_CLOCK } from "../types.ts";
- * const url = new URL("http://127.0.0.1:8080/");
- * const connection = new Http1Connection({ url, clock: PERFORMANCE_CLOCK });
- * const request = prepareRequest({
- *   label: "GET /", method: "GET", url: url.href, headers: [], weight: 1, timeoutMs: 1000,
- *   expect: { codes: [], classes: [2] },
- * }, 0);
- * const outcome = await connection.send(request);
- * console.log(outcome.status, outcome.completedAtMs - outcome.writtenAtMs);
- * connection.close();
- * ```
  */
 export class Http1Connection implements Connection {
   readonly #hostname: string;

@@ -5,10 +5,11 @@
  * rehash of that set's table (about one read in two) allocates the new table straight into the
  * old generation: about 2 MB a second at 20k requests/s, which set off an incremental
  * mark-compact every ~2.6 s whose marking steps stalled the engine thread for 10-15 ms (measured
- * with the sampling heap profiler and `--trace-gc`; docs/engine.md). For plain TCP this reads
- * through Deno's read op directly, as `Conn.read` itself does, without the set; where that op or
- * the connection's resource id is not reachable (another Deno, TLS) it uses `Conn.read`. The
- * engine never unrefs its connections, so the bookkeeping skipped is never needed.
+ * with the sampling heap profiler and `--trace-gc`; docs/decisions/direct_reads_semi_space.md).
+ * For plain TCP this reads through Deno's read op directly, as `Conn.read` itself does, without
+ * the set; where that op or the connection's resource id is not reachable (another Deno, TLS) it
+ * uses `Conn.read`. The engine never unrefs its connections, so the bookkeeping skipped is never
+ * needed.
  *
  * @module
  */
@@ -42,13 +43,6 @@ function ridOf(conn: Deno.Conn): number | undefined {
 /**
  * The reader for `conn`: the direct read op for a plain TCP connection where reachable, else
  * `conn.read`. `direct` says which.
- *
- * @example
- * ```ts
- * import { socketReader } from "./socket_reader.ts";
- * // const { read, direct } = socketReader(conn, false);
- * // const n = await read(buffer); // null at end of stream
- * ```
  */
 export function socketReader(conn: Deno.Conn, tls: boolean): { read: SocketRead; direct: boolean } {
   const rid = tls || CORE === undefined ? undefined : ridOf(conn);

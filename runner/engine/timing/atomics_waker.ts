@@ -11,12 +11,6 @@ import type { Waker } from "../types.ts";
 /**
  * What the waker has done so far. Lateness is time from the requested deadline to the engine
  * thread running again, for sleeps the worker woke (percentiles to 10 us, capped at 10 ms).
- *
- * @example
- * ```ts
- * import type { WakerStats } from "./atomics_waker.ts";
- * const healthy = (s: WakerStats) => s.lateness.p99Us < 1_000;
- * ```
  */
 export interface WakerStats {
   /** Sleeps the worker woke at their deadline. */
@@ -32,12 +26,6 @@ export interface WakerStats {
 
 /**
  * Options of {@linkcode createAtomicsWaker}.
- *
- * @example
- * ```ts
- * import type { AtomicsWakerOptions } from "./atomics_waker.ts";
- * const noSlack: AtomicsWakerOptions = { timerSlackNs: 0 }; // keep the kernel's 50 us default
- * ```
  */
 export interface AtomicsWakerOptions {
   /** The worker wakes no sooner than this after its last wake (coalescing). Default 250. */
@@ -54,12 +42,6 @@ export interface AtomicsWakerOptions {
 
 /**
  * The waker returned by {@linkcode createAtomicsWaker}.
- *
- * @example
- * ```ts
- * import type { AtomicsWaker } from "./atomics_waker.ts";
- * const health = (w: AtomicsWaker) => ({ timerSlackSet: w.timerSlackSet, ...w.stats() });
- * ```
  */
 export interface AtomicsWaker extends Waker {
   /** Whether the worker thread's timer slack was set (needs `--allow-ffi`). */
@@ -75,16 +57,6 @@ interface Ready {
 
 /**
  * The timing worker could not start (e.g. no read permission for its module file).
- *
- * @example
- * ```ts
- * import { createAtomicsWaker, TimingWorkerError } from "./atomics_waker.ts";
- * const waker = await createAtomicsWaker().catch((e) => {
- *   if (e instanceof TimingWorkerError) return undefined; // fall back or report
- *   throw e;
- * });
- * waker?.close();
- * ```
  */
 export class TimingWorkerError extends Error {
   override name = "TimingWorkerError";
@@ -94,14 +66,6 @@ export class TimingWorkerError extends Error {
  * Starts the timing worker and returns once it is ready. Call `close()` when done. Throws a
  * `RangeError` for a negative or non-finite option and {@linkcode TimingWorkerError} when the
  * worker fails to start.
- *
- * @example
- * ```ts
- * import { createAtomicsWaker } from "./atomics_waker.ts";
- * const waker = await createAtomicsWaker();
- * await waker.sleepUntil(performance.now() + 1.5); // wakes ~1.5 ms from now, +tens of us
- * waker.close();
- * ```
  */
 export async function createAtomicsWaker(
   options: AtomicsWakerOptions = {},

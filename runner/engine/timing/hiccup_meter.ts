@@ -17,15 +17,6 @@ export interface HiccupMeter {
 
 /**
  * Starts the probe thread; resolves once it runs.
- *
- * @example
- * ```ts
- * import { startHiccupMeter } from "./hiccup_meter.ts";
- * const meter = await startHiccupMeter();
- * meter.recordFrom(performance.timeOrigin + performance.now());
- * await new Promise((r) => setTimeout(r, 50));
- * const hiccups = await meter.stop(); // hiccups.count: about 45 samples of 1 ms sleeps
- * ```
  */
 export async function startHiccupMeter(): Promise<HiccupMeter> {
   const sab = new SharedArrayBuffer(HICCUP_SLOT.bytes);

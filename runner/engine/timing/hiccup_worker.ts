@@ -19,13 +19,6 @@ export const HICCUP_PERIOD_MS = 1;
  * Slots of the shared buffer: the Int32 `stop` (non-zero ends the loop) and the Float64
  * `f64RecordFrom`, the wall-clock time (epoch ms) from which samples count (the end of the
  * warmup; +Infinity until the engine knows it).
- *
- * @example
- * ```ts
- * import { HICCUP_SLOT } from "./hiccup_worker.ts";
- * const sab = new SharedArrayBuffer(HICCUP_SLOT.bytes);
- * new Float64Array(sab)[HICCUP_SLOT.f64RecordFrom] = Date.now() + 3000;
- * ```
  */
 export const HICCUP_SLOT = { stop: 0, f64RecordFrom: 1, bytes: 16 } as const;
 

@@ -18,13 +18,6 @@
 
 /**
  * Slots of the shared buffer: Int32 indexes, and Float64 indexes for the `f64*` ones.
- *
- * @example
- * ```ts
- * import { SLOT } from "./timing_worker.ts";
- * const control = new Int32Array(new SharedArrayBuffer(64));
- * Atomics.add(control, SLOT.control, 1); // tell the worker to re-read the deadline
- * ```
  */
 export const SLOT = {
   /** Bumped on every change the worker must see; the worker waits on it. */
@@ -54,13 +47,6 @@ export const SLOT = {
 /**
  * Values of the `waitKind` slot. The engine thread skips the notify (a syscall and a context
  * switch) when the worker is already due to wake no later than the new deadline needs.
- *
- * @example
- * ```ts
- * import { SLOT, WAIT } from "./timing_worker.ts";
- * const i32 = new Int32Array(new SharedArrayBuffer(64));
- * const mustNotify = Atomics.load(i32, SLOT.waitKind) !== WAIT.gap;
- * ```
  */
 export const WAIT = {
   /** Checking the slots; not waiting. */
@@ -75,12 +61,6 @@ export const WAIT = {
 
 /**
  * Handshake rounds used to check the worker's clock conversion.
- *
- * @example
- * ```ts
- * import { HANDSHAKE_ROUNDS } from "./timing_worker.ts";
- * for (let round = 1; round <= HANDSHAKE_ROUNDS; round++) {} // one ping and echo each
- * ```
  */
 export const HANDSHAKE_ROUNDS = 32;
 
@@ -89,13 +69,6 @@ export const HANDSHAKE_ROUNDS = 32;
  * which answers with its reading of the engine clock. Each round bounds that reading's error
  * between (reading − answer seen) and (reading − ping sent); this returns the middle of the
  * intersection of all rounds' bounds, in us (NaN if the worker never answered). Blocks briefly.
- *
- * @example
- * ```ts
- * import { measureClockSkewUs } from "./timing_worker.ts";
- * // after the worker posted its ready message:
- * // const skewUs = measureClockSkewUs(sab); // e.g. 0.3
- * ```
  */
 export function measureClockSkewUs(sab: SharedArrayBuffer): number {
   const i32 = new Int32Array(sab);
@@ -150,13 +123,6 @@ function onInit(e: MessageEvent<Init>): void {
 
 /**
  * Sets the calling thread's timer slack through libc's prctl; false when FFI is unavailable.
- *
- * @example
- * ```ts
- * import { setTimerSlack } from "./timing_worker.ts";
- * // in a worker thread that sleeps for short, precise periods:
- * // setTimerSlack(1); // true on Linux with --allow-ffi
- * ```
  */
 export function setTimerSlack(slackNs: number): boolean {
   try {

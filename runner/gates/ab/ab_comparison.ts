@@ -35,19 +35,13 @@ export interface RoundPair {
  * 10,000 requests a run). With fewer, its paired change swings wider than its floor: beside a busy
  * neighbour, p99 of 2,000-request rounds moved by 32% (standard deviation of log head/base, base =
  * head) and 12 rounds of them left identical builds undecided 84% of the time; rounds of 10,000 moved
- * by 10% (bench/ab_defaults_study.ts, docs/gates.md). A percentile the plan names is compared
+ * by 10% (docs/decisions/ab_defaults.md). A percentile the plan names is compared
  * whenever it has the 10 beyond it any regression check needs.
  */
 export const AB_DEFAULT_MIN_TAIL_SAMPLES = 100;
 
 /**
  * The comparison of `rounds` (in round order), one entry per check.
- *
- * @example
- * ```ts
- * import { compareRounds } from "./ab_comparison.ts";
- * // compareRounds(rounds).filter((c) => c.status === "fail").map((c) => c.name)
- * ```
  */
 export function compareRounds(
   rounds: readonly RoundPair[],

@@ -13,12 +13,6 @@ import { implicitErrorVerdict } from "../slo/mod.ts";
 
 /**
  * Each SLO of the plan over head's judged runs (in round order).
- *
- * @example
- * ```ts
- * import { headSloVerdicts } from "./ab_verdict.ts";
- * // headSloVerdicts(headRuns).map((v) => `${v.status} ${v.name}`)
- * ```
  */
 export function headSloVerdicts(heads: readonly RunResult[]): AbSloVerdict[] {
   const first = heads[0];
@@ -60,8 +54,9 @@ export function headSloVerdicts(heads: readonly RunResult[]): AbSloVerdict[] {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { abVerdict } from "./ab_verdict.ts";
- * abVerdict([], []).status; // "inconclusive": nothing was compared
+ * assert.equal(abVerdict([], []).status, "inconclusive"); // nothing was compared
  * ```
  */
 export function abVerdict(

@@ -59,12 +59,13 @@ export const MIN_ROUNDS = 3;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { judgePaired } from "./paired_comparison.ts";
  * const [slower] = judgePaired([{
  *   base: [10, 10.2, 9.9, 10.1, 10], head: [11, 11.3, 10.8, 11.1, 11], scale: "ratio",
  *   higherIsWorse: true, floor: 0.05,
  * }]);
- * slower.status; // "fail": 10% slower in every round
+ * assert.equal(slower.status, "fail"); // 10% slower in every round
  * ```
  */
 export function judgePaired(checks: readonly PairedCheck[], confidence = 0.999): PairedOutcome[] {

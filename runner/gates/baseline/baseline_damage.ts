@@ -20,8 +20,9 @@ export interface BaselineDamage {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { baselineDamage } from "./baseline_damage.ts";
- * baselineDamage({ runs: [] } as never); // undefined
+ * assert.equal(baselineDamage({ runs: [] } as never), undefined);
  * ```
  */
 export function baselineDamage(baseline: Baseline): BaselineDamage | undefined {

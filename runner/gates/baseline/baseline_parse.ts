@@ -15,10 +15,11 @@ const MOVE_AWAY = "move it away (the next --update-baseline starts a new history
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseBaseline } from "./baseline_parse.ts";
  * parseBaseline("{", "shop"); // "is not valid JSON (…): it is damaged; move it away …"
  * const text = JSON.stringify({ schema: "tailgate/baseline", version: 1, plan: "shop", runs: [] });
- * parseBaseline(text, "shop"); // { schema: "tailgate/baseline", version: 1, plan: "shop", runs: [] }
+ * assert.deepEqual(parseBaseline(text, "shop"), { schema: "tailgate/baseline", version: 1, plan: "shop", runs: [] });
  * ```
  */
 export function parseBaseline(text: string, planName: string): Baseline | string {

@@ -26,8 +26,9 @@ import {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { MAX_HISTORY_BYTES } from "./baseline_store.ts";
- * MAX_HISTORY_BYTES; // 67108864
+ * assert.equal(MAX_HISTORY_BYTES, 67108864);
  * ```
  */
 export const MAX_HISTORY_BYTES = 64 * 1024 * 1024;
@@ -39,9 +40,10 @@ export const MAX_HISTORY_BYTES = 64 * 1024 * 1024;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { BaselineError } from "./baseline_store.ts";
  * const e = new BaselineError("unsound_run", "refusing to add an incomplete run");
- * e.kind; // "unsound_run"
+ * assert.equal(e.kind, "unsound_run");
  * ```
  */
 export class BaselineError extends Error {
@@ -61,8 +63,9 @@ export class BaselineError extends Error {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { baselineSlug } from "./baseline_store.ts";
- * baselineSlug("Shop API / checkout"); // "shop-api-checkout"
+ * assert.equal(baselineSlug("Shop API / checkout"), "shop-api-checkout");
  * ```
  */
 export function baselineSlug(planName: string): string {
@@ -81,8 +84,9 @@ export function baselineSlug(planName: string): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { historyName } from "./baseline_store.ts";
- * historyName({ name: "shop", overrides: ["--duration-scale 0.1"] }); // "shop --duration-scale 0.1"
+ * assert.equal(historyName({ name: "shop", overrides: ["--duration-scale 0.1"] }), "shop --duration-scale 0.1");
  * ```
  */
 export function historyName(plan: { name: string; overrides?: string[] }): string {
@@ -94,8 +98,9 @@ export function historyName(plan: { name: string; overrides?: string[] }): strin
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { baselinePath } from "./baseline_store.ts";
- * baselinePath(".tailgate/baselines", "Shop"); // ".tailgate/baselines/shop.json"
+ * assert.equal(baselinePath(".tailgate/baselines", "Shop"), ".tailgate/baselines/shop.json");
  * ```
  */
 export function baselinePath(dir: string, planName: string): string {
@@ -104,14 +109,6 @@ export function baselinePath(dir: string, planName: string): string {
 
 /**
  * The baseline entry of a run: its date, fingerprint and stage and label histograms.
- *
- * @example
- * ```ts
- * import { baselineRunFrom } from "./baseline_store.ts";
- * import { readRunResult } from "../../result/read_run_result.ts";
- * const r = readRunResult(await Deno.readTextFile("tailgate-out/result.json"));
- * if (r.ok) baselineRunFrom(r.result).stages.length;
- * ```
  */
 export function baselineRunFrom(result: RunResult): BaselineRun {
   return structuredClone({
@@ -140,13 +137,6 @@ export function baselineRunFrom(result: RunResult): BaselineRun {
 /**
  * Reads a plan's baseline: `undefined` when there is none yet, an error naming the file, what is
  * wrong and how to fix it when it cannot be used.
- *
- * @example
- * ```ts
- * import { loadBaseline } from "./baseline_store.ts";
- * const r = await loadBaseline(".tailgate/baselines", "shop");
- * if (r.ok && r.baseline) r.baseline.runs.at(-1)?.date;
- * ```
  */
 export async function loadBaseline(
   dir: string,
@@ -178,14 +168,6 @@ export type AppendedBaseline = Baseline & { supersededPath?: string };
  * history: the old one is first written whole to `<slug>.superseded-<time>.json` beside it.
  * `signal` stops a wait for the history's lock (history_lock.ts); the lock, a folder that cannot
  * be made and a failed write throw, naming the file.
- *
- * @example
- * ```ts
- * import { appendToBaseline } from "./baseline_store.ts";
- * import { readRunResult } from "../../result/read_run_result.ts";
- * const r = readRunResult(await Deno.readTextFile("tailgate-out/result.json"));
- * if (r.ok) (await appendToBaseline(".tailgate/baselines", r.result)).runs.length;
- * ```
  */
 export async function appendToBaseline(
   dir: string,
@@ -262,12 +244,6 @@ async function appendLocked(
 
 /**
  * Makes the folder histories are kept in, or throws a {@linkcode BaselineError} naming it.
- *
- * @example
- * ```ts
- * import { makeHistoryDir } from "./baseline_store.ts";
- * await makeHistoryDir(".tailgate/baselines");
- * ```
  */
 export async function makeHistoryDir(dir: string): Promise<void> {
   try {
@@ -296,14 +272,6 @@ const FINGERPRINT: Array<[keyof Environment, string]> = [
 /**
  * How two fingerprints differ, one readable line per field (CPU model, cores, Deno and tailgate
  * versions; not the git commit, which differs by design). Empty when the numbers compare.
- *
- * @example
- * ```ts
- * import { fingerprintMismatch } from "./baseline_store.ts";
- * import { collectEnvironment } from "../../result/environment.ts";
- * const here = await collectEnvironment();
- * fingerprintMismatch(here, { ...here, cores: here.cores + 1 }); // on 4 cores: ["cores: 4 vs 5"]
- * ```
  */
 export function fingerprintMismatch(a: Environment, b: Environment): string[] {
   return FINGERPRINT.filter(([key]) => a[key] !== b[key])

@@ -11,8 +11,9 @@ import type { EncodedHistogram, Environment, RequestCounts } from "../../model/r
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { BASELINE_SCHEMA } from "./baseline_types.ts";
- * BASELINE_SCHEMA; // "tailgate/baseline"
+ * assert.equal(BASELINE_SCHEMA, "tailgate/baseline");
  * ```
  */
 export const BASELINE_SCHEMA = "tailgate/baseline";
@@ -22,8 +23,9 @@ export const BASELINE_SCHEMA = "tailgate/baseline";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { BASELINE_VERSION } from "./baseline_types.ts";
- * BASELINE_VERSION; // 1
+ * assert.equal(BASELINE_VERSION, 1);
  * ```
  */
 export const BASELINE_VERSION = 1;
@@ -33,8 +35,9 @@ export const BASELINE_VERSION = 1;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { DEFAULT_BASELINE_DIR } from "./baseline_types.ts";
- * DEFAULT_BASELINE_DIR; // ".tailgate/baselines"
+ * assert.equal(DEFAULT_BASELINE_DIR, ".tailgate/baselines");
  * ```
  */
 export const DEFAULT_BASELINE_DIR = ".tailgate/baselines";
@@ -44,20 +47,15 @@ export const DEFAULT_BASELINE_DIR = ".tailgate/baselines";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { DEFAULT_BASELINE_RUNS } from "./baseline_types.ts";
- * DEFAULT_BASELINE_RUNS; // 10
+ * assert.equal(DEFAULT_BASELINE_RUNS, 10);
  * ```
  */
 export const DEFAULT_BASELINE_RUNS = 10;
 
 /**
  * One request label within a baseline stage.
- *
- * @example
- * ```ts
- * import type { BaselineLabel } from "./baseline_types.ts";
- * const p99 = (l: BaselineLabel) => l.response.percentilesUs["99"];
- * ```
  */
 export interface BaselineLabel {
   label: string;
@@ -70,12 +68,6 @@ export interface BaselineLabel {
 
 /**
  * One stage of a baseline run, copied from the result's `stages[]`.
- *
- * @example
- * ```ts
- * import type { BaselineStage } from "./baseline_types.ts";
- * const judged = (stages: BaselineStage[]) => stages.filter((s) => !s.warmup);
- * ```
  */
 export interface BaselineStage {
   index: number;
@@ -93,12 +85,6 @@ export interface BaselineStage {
 
 /**
  * One stored run: when, where, and the stage histograms.
- *
- * @example
- * ```ts
- * import type { BaselineRun } from "./baseline_types.ts";
- * const newest = (runs: BaselineRun[]) => runs.at(-1);
- * ```
  */
 export interface BaselineRun {
   /** ISO 8601, the run's `startedAt`. */
@@ -110,12 +96,6 @@ export interface BaselineRun {
 
 /**
  * The baseline file of one plan: `<dir>/<slug>.json`.
- *
- * @example
- * ```ts
- * import type { Baseline } from "./baseline_types.ts";
- * const count = (b: Baseline) => b.runs.length;
- * ```
  */
 export interface Baseline {
   schema: typeof BASELINE_SCHEMA;

@@ -28,12 +28,6 @@ export interface HistoryLockOptions {
  * Runs `work` while holding `<path>.lock`, and removes the lock afterwards whatever happens.
  * Throws, naming the lock, when it stays held by a live owner for {@linkcode LOCK_WAIT_MS}, when
  * `signal` stops the wait, or when the lock cannot be written (a full disk, a read-only folder).
- *
- * @example
- * ```ts
- * import { withHistoryLock } from "./history_lock.ts";
- * // await withHistoryLock(".tailgate/baselines/shop.json", () => appendUnderLock(), { signal });
- * ```
  */
 export async function withHistoryLock<T>(
   path: string,
@@ -164,8 +158,9 @@ export interface LockOwner {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { currentLockOwner } from "./history_lock.ts";
- * currentLockOwner().pid === Deno.pid; // true
+ * assert.equal(currentLockOwner().pid === Deno.pid, true);
  * ```
  */
 export function currentLockOwner(): LockOwner {

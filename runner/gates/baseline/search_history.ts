@@ -52,8 +52,9 @@ export interface SearchHistory {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { searchHistoryPath } from "./search_history.ts";
- * searchHistoryPath(".tailgate/baselines", "Shop"); // ".tailgate/baselines/shop.search.json"
+ * assert.equal(searchHistoryPath(".tailgate/baselines", "Shop"), ".tailgate/baselines/shop.search.json");
  * ```
  */
 export function searchHistoryPath(dir: string, planName: string): string {
@@ -63,13 +64,6 @@ export function searchHistoryPath(dir: string, planName: string): string {
 /**
  * Reads a plan's search history: no entries when there is none yet; an error naming the file,
  * what is wrong and the fix when it cannot be used.
- *
- * @example
- * ```ts
- * import { loadSearchHistory } from "./search_history.ts";
- * const r = await loadSearchHistory(".tailgate/baselines", "shop");
- * if (r.ok) r.entries.length;
- * ```
  */
 export async function loadSearchHistory(
   dir: string,
@@ -125,12 +119,6 @@ export async function loadSearchHistory(
  * Adds a complete search that found a rate to its plan's history (the newest
  * {@linkcode MAX_HISTORY_RUNS} kept). Throws {@linkcode BaselineError}, or the lock's error
  * (history_lock.ts: held, or `signal` stopped the wait); the file is then unchanged.
- *
- * @example
- * ```ts
- * import { appendSearchHistory } from "./search_history.ts";
- * // await appendSearchHistory(".tailgate/baselines", searchResult);
- * ```
  */
 export async function appendSearchHistory(
   dir: string,

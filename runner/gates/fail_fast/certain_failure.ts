@@ -27,9 +27,10 @@ import { formatDurationMs } from "../../plan/units.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { ageBeyondUs } from "./certain_failure.ts";
- * ageBeyondUs(10_000); // 60000: 10 ms + 50 ms
- * ageBeyondUs(200_000); // 400000
+ * assert.equal(ageBeyondUs(10_000), 60000); // 10 ms + 50 ms
+ * assert.equal(ageBeyondUs(200_000), 400000);
  * ```
  */
 export function ageBeyondUs(boundUs: number): number {
@@ -42,8 +43,9 @@ export function ageBeyondUs(boundUs: number): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { decidedEarly } from "./certain_failure.ts";
- * decidedEarly({ metric: { kind: "mean" } }); // false
+ * assert.equal(decidedEarly({ metric: { kind: "mean" } }), false);
  * ```
  */
 export function decidedEarly(slo: Pick<Slo, "metric">): boolean {
@@ -67,9 +69,10 @@ export interface CertainEvidence {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { certainlyBeyond } from "./certain_failure.ts";
  * const p99 = { metric: { kind: "percentile", percentile: 99 } } as const;
- * certainlyBeyond(p99, { planned: 1000, failed: 3, overdue: 7 }); // 10
+ * assert.equal(certainlyBeyond(p99, { planned: 1000, failed: 3, overdue: 7 }), 10);
  * ```
  */
 export function certainlyBeyond(slo: Pick<Slo, "metric">, e: CertainEvidence): number {
@@ -84,10 +87,11 @@ export function certainlyBeyond(slo: Pick<Slo, "metric">, e: CertainEvidence): n
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { failsForCertain } from "./certain_failure.ts";
  * const slo = { text: "p99 < 10ms", metric: { kind: "percentile", percentile: 99 }, operator: "<", bound: 10_000, line: 1 } as const;
- * failsForCertain(slo, { planned: 10_000, failed: 0, overdue: 240 }); // true: about 100 may be beyond
- * failsForCertain(slo, { planned: 10_000, failed: 0, overdue: 90 }); // false
+ * assert.equal(failsForCertain(slo, { planned: 10_000, failed: 0, overdue: 240 }), true); // about 100 may be beyond
+ * assert.equal(failsForCertain(slo, { planned: 10_000, failed: 0, overdue: 90 }), false);
  * ```
  */
 export function failsForCertain(slo: Slo, e: CertainEvidence, alpha = 0.05): boolean {
@@ -103,14 +107,6 @@ export function failsForCertain(slo: Slo, e: CertainEvidence, alpha = 0.05): boo
 
 /**
  * The reason in words, `of` naming the requests judged ("the 10000 its stages plan").
- *
- * @example
- * ```ts
- * import { certainReason } from "./certain_failure.ts";
- * const slo = { text: "error_rate < 1%", metric: { kind: "error_rate" }, operator: "<", bound: 0.01, line: 1 } as const;
- * certainReason(slo, { planned: 1000, failed: 40, overdue: 0 }, "the 1000 planned");
- * // "40 requests already failed, of the 1000 planned: `error_rate < 1%` fails whatever the rest do"
- * ```
  */
 export function certainReason(slo: Slo, e: CertainEvidence, of: string): string {
   const beyond = certainlyBeyond(slo, e);

@@ -33,12 +33,6 @@ export interface FailFastScope {
 
 /**
  * The SLOs of `plan` the certain-failure rule decides, each with its scope.
- *
- * @example
- * ```ts
- * import { failFastScopes } from "./fail_fast_scope.ts";
- * // failFastScopes(plan).map((s) => [s.slo.text, s.planned]); // [["p99 < 50ms", 6000]]
- * ```
  */
 export function failFastScopes(plan: ResolvedPlan): FailFastScope[] {
   const schedule = new Schedule({
@@ -100,10 +94,11 @@ function labelBound(count: number, share: number, every: boolean): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { windowPlanned } from "./fail_fast_scope.ts";
  * const w = { everyLabel: true, share: 1 };
- * windowPlanned(500, 500, w, 1); // 500
- * windowPlanned(500, 500, w, 4); // 2004
+ * assert.equal(windowPlanned(500, 500, w, 1), 500);
+ * assert.equal(windowPlanned(500, 500, w, 4), 2004);
  * ```
  */
 export function windowPlanned(

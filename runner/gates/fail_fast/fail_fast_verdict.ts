@@ -19,12 +19,6 @@ export type StoppedRun = Pick<RunResult, "run"> & {
 /**
  * The fail-fast stop the verdicts stand on: set when fail-fast stopped the run and the generator
  * kept up.
- *
- * @example
- * ```ts
- * import { soundFailFastStop } from "./fail_fast_verdict.ts";
- * // soundFailFastStop(result)?.slo; // "p99 < 50ms"
- * ```
  */
 export function soundFailFastStop(result: StoppedRun): FailFastStop | undefined {
   const stop = result.run.complete ? undefined : result.run.stoppedBy;
@@ -33,12 +27,6 @@ export function soundFailFastStop(result: StoppedRun): FailFastStop | undefined 
 
 /**
  * Whether `slo` (text and line, as the plan writes it) is the one that stopped the run.
- *
- * @example
- * ```ts
- * import { stoppedOn } from "./fail_fast_verdict.ts";
- * // stoppedOn(result, { text: "p99 < 50ms", line: 7 }); // true
- * ```
  */
 export function stoppedOn(result: StoppedRun, slo: { text: string; line: number }): boolean {
   const stop = result.run.complete ? undefined : result.run.stoppedBy;
@@ -48,12 +36,6 @@ export function stoppedOn(result: StoppedRun, slo: { text: string; line: number 
 /**
  * The verdict of the SLO that stopped the run: `base` (its name, line, stages and label) failed
  * with the reason, or inconclusive when the run turned out tool-limited.
- *
- * @example
- * ```ts
- * import { failFastVerdict } from "./fail_fast_verdict.ts";
- * // failFastVerdict(base, { bound: 50_000, unit: "us" }, result).status; // "fail"
- * ```
  */
 export function failFastVerdict(
   base: Verdict,
@@ -86,12 +68,6 @@ export function failFastVerdict(
 /**
  * Why the run's verdict is what it is when fail-fast stopped it: the stop's reason for a `fail`, or
  * why a tool-limited stop proves nothing.
- *
- * @example
- * ```ts
- * import { failFastReason } from "./fail_fast_verdict.ts";
- * // failFastReason(result); // "fail-fast stopped the run 3.0 s in: 240 requests already failed …"
- * ```
  */
 export function failFastReason(result: StoppedRun): string {
   const stop = result.run.stoppedBy!;

@@ -35,13 +35,6 @@ export interface CertainFailure {
 
 /**
  * Watches `plan`'s progress; `shardCount` is the run's shard count when it runs one shard.
- *
- * @example
- * ```ts
- * import { failFastWatch } from "./fail_fast_watch.ts";
- * // const watch = failFastWatch(plan);
- * // runPlan(plan, { onProgress: (p) => { if (watch(p)) controller.abort(); } })
- * ```
  */
 export function failFastWatch(
   plan: ResolvedPlan,

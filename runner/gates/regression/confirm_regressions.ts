@@ -24,8 +24,9 @@ export interface ConfirmationOutcome {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { regressionsToConfirm } from "./confirm_regressions.ts";
- * regressionsToConfirm([]); // []
+ * assert.deepEqual(regressionsToConfirm([]), []);
  * ```
  */
 export function regressionsToConfirm(verdicts: readonly Verdict[]): Verdict[] {
@@ -37,12 +38,6 @@ export function regressionsToConfirm(verdicts: readonly Verdict[]): Verdict[] {
  * Applies the reruns' regression verdicts (each rerun's, judged against the same history, in order)
  * to `verdicts` in place: a failed regression stays failed, saying so, only when every rerun failed
  * it too; otherwise it becomes `pass` with the rerun that cleared it and its figure.
- *
- * @example
- * ```ts
- * import { applyConfirmation } from "./confirm_regressions.ts";
- * // applyConfirmation(result.verdicts, [rerun1.verdicts, rerun2.verdicts])
- * ```
  */
 export function applyConfirmation(
   verdicts: Verdict[],

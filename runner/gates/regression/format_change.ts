@@ -13,11 +13,12 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { formatChange } from "./format_change.ts";
- * formatChange(0.104); // "10.4% worse"
- * formatChange(-0.092); // "9.2% better"
- * formatChange(0.0012, true); // "0.12 points worse"
- * formatChange(0); // "no change"
+ * assert.equal(formatChange(0.104), "10.4% worse");
+ * assert.equal(formatChange(-0.092), "9.2% better");
+ * assert.equal(formatChange(0.0012, true), "0.12 points worse");
+ * assert.equal(formatChange(0), "no change");
  * ```
  */
 export function formatChange(worse: number, points = false): string {
@@ -35,9 +36,10 @@ export function formatChange(worse: number, points = false): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { formatChangeRange } from "./format_change.ts";
- * formatChangeRange(-0.031, 0.129); // "3.1% better to 12.9% worse"
- * formatChangeRange(-Infinity, Infinity); // "-"
+ * assert.equal(formatChangeRange(-0.031, 0.129), "3.1% better to 12.9% worse");
+ * assert.equal(formatChangeRange(-Infinity, Infinity), "-");
  * ```
  */
 export function formatChangeRange(low: number, high: number, points = false): string {

@@ -81,12 +81,6 @@ export interface Sample {
 /**
  * A run-level figure of a sample: a percentile, max or mean (µs), the error rate (a fraction) or
  * the throughput (per second).
- *
- * @example
- * ```ts
- * import { metricValue, sampleOf } from "./regression.ts";
- * // metricValue("p99", sampleOf(stage, stage.durationMs)) → 1840
- * ```
  */
 export function metricValue(metric: RegressionMetric, s: Sample): number {
   const q = percentileOf(metric);
@@ -104,8 +98,9 @@ export function metricValue(metric: RegressionMetric, s: Sample): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { percentileOf } from "./regression.ts";
- * percentileOf("p99.9"); // 99.9
+ * assert.equal(percentileOf("p99.9"), 99.9);
  * ```
  */
 export function percentileOf(metric: RegressionMetric): number | undefined {
@@ -114,12 +109,6 @@ export function percentileOf(metric: RegressionMetric): number | undefined {
 
 /**
  * Judges every non-warmup stage (and each label when there are several) against the history.
- *
- * @example
- * ```ts
- * import { evaluateRegression } from "./regression.ts";
- * // const verdicts = evaluateRegression(result, baseline);
- * ```
  */
 export function evaluateRegression(
   result: RunResult,
@@ -364,12 +353,6 @@ function judgeMetric(
 /**
  * A stage's or label's figures as the regression gates read them: its decoded histogram, counts
  * and length.
- *
- * @example
- * ```ts
- * import { sampleOf } from "./regression.ts";
- * // sampleOf(stage, stage.durationMs).response.getValueAtPercentile(99)
- * ```
  */
 export function sampleOf(
   group: { response: { hdr: string }; counts: RequestCounts },

@@ -36,12 +36,6 @@ export interface SearchRegressionLimit {
 
 /**
  * The limit from the history comparable with `environment`, or undefined with none.
- *
- * @example
- * ```ts
- * import { searchRegressionLimit } from "./search_regression.ts";
- * // searchRegressionLimit(entries, environment)?.limitPerSec → 18000 (for a history at 20k/s)
- * ```
  */
 export function searchRegressionLimit(
   entries: readonly SearchHistoryEntry[],
@@ -70,9 +64,10 @@ export function searchRegressionLimit(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { judgeSearchRegression } from "./search_regression.ts";
  * const limit = { limitPerSec: 18_000, medianPerSec: 20_000, n: 2 };
- * judgeSearchRegression({ status: "found", ratePerSec: 15_000, failPerSec: 16_000 }, limit).status; // "fail"
+ * assert.equal(judgeSearchRegression({ status: "found", ratePerSec: 15_000, failPerSec: 16_000 }, limit).status, "fail");
  * ```
  */
 export function judgeSearchRegression(

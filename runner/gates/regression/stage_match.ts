@@ -19,10 +19,11 @@ export type StageShape = Pick<
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { stagesMatch } from "./stage_match.ts";
  * const s = { index: 1, name: "steady", warmup: false, fromPerSec: 100, toPerSec: 100, durationMs: 1000 };
- * stagesMatch(s, { ...s, name: "renamed" }); // true
- * stagesMatch(s, { ...s, durationMs: 2000 }); // false
+ * assert.equal(stagesMatch(s, { ...s, name: "renamed" }), true);
+ * assert.equal(stagesMatch(s, { ...s, durationMs: 2000 }), false);
  * ```
  */
 export function stagesMatch(a: StageShape, b: StageShape): boolean {
@@ -36,9 +37,10 @@ export function stagesMatch(a: StageShape, b: StageShape): boolean {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { unmatchedStages } from "./stage_match.ts";
  * const s = { index: 0, name: "steady", warmup: false, fromPerSec: 100, toPerSec: 100, durationMs: 1000 };
- * unmatchedStages([s], [{ ...s, fromPerSec: 50, toPerSec: 50 }]); // ["steady (100/s for 1s)"]
+ * assert.deepEqual(unmatchedStages([s], [{ ...s, fromPerSec: 50, toPerSec: 50 }]), ["steady (100/s for 1s)"]);
  * ```
  */
 export function unmatchedStages(

@@ -20,16 +20,6 @@ import { isSufficient, requiredRequests } from "../stats/mod.ts";
  * A warning for each measured stage (and one for its labels) on which one run plans too few
  * requests for a tail percentile of the regression floors (the plan's, else the defaults).
  * `text` (the plan's) places the caret under the stage.
- *
- * @example
- * ```ts
- * import { undecidableTails } from "./undecidable_tails.ts";
- * import type { ResolvedPlan } from "../../plan/types.ts";
- * declare const plan: ResolvedPlan; // one stage of 5k requests, default floors
- * undecidableTails(plan)[0].message;
- * // "p99.9 cannot be judged on stage \"steady\" by a regression check (…): one run plans about
- * //  5,000 requests there, and p99.9 needs 10,000 (10 beyond it); tailgate skips it there"
- * ```
  */
 export function undecidableTails(
   plan: ResolvedPlan,

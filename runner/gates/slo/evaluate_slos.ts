@@ -29,12 +29,6 @@ export interface SloGateOptions {
 
 /**
  * Evaluates every SLO stored with the result's plan.
- *
- * @example
- * ```ts
- * import { evaluateSlos } from "./evaluate_slos.ts";
- * // for (const v of evaluateSlos(result)) console.log(v.status, v.name, v.message);
- * ```
  */
 export function evaluateSlos(result: RunResult, options: SloGateOptions = {}): Verdict[] {
   const alpha = options.alpha ?? 0.05;

@@ -29,9 +29,10 @@ export const IMPLICIT_ERROR_GATE = `${IMPLICIT_ERROR_SLO} (implicit)`;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { coversErrors } from "./implicit_error_gate.ts";
- * coversErrors({ slos: [{ text: "error_rate < 5%", line: 9 }] }); // true
- * coversErrors({ slos: [{ text: "p99 < 50ms", line: 9 }] }); // false
+ * assert.equal(coversErrors({ slos: [{ text: "error_rate < 5%", line: 9 }] }), true);
+ * assert.equal(coversErrors({ slos: [{ text: "p99 < 50ms", line: 9 }] }), false);
  * ```
  */
 export function coversErrors(plan: Pick<RunResult["plan"], "slos" | "allowErrors">): boolean {
@@ -46,12 +47,6 @@ export function coversErrors(plan: Pick<RunResult["plan"], "slos" | "allowErrors
 /**
  * The implicit gate's verdict, judged whatever the share of errors (`tailgate ab` judges it on
  * every head run once one needed it); undefined when no stage is judged (every stage a warmup).
- *
- * @example
- * ```ts
- * import { implicitErrorVerdict } from "./implicit_error_gate.ts";
- * // implicitErrorVerdict(result)?.status; // "fail" when 403 answered every request
- * ```
  */
 export function implicitErrorVerdict(result: RunResult): Verdict | undefined {
   // The same path as a written SLO: the plan's SLOs replaced by the implicit one.
@@ -79,12 +74,6 @@ export function implicitErrorVerdict(result: RunResult): Verdict | undefined {
 /**
  * The implicit gate, when the run needs it: one verdict when the plan leaves errors to it and more
  * than {@linkcode IMPLICIT_ERROR_SHARE} of the judged (non-warmup) requests failed, else none.
- *
- * @example
- * ```ts
- * import { implicitErrorGate } from "./implicit_error_gate.ts";
- * // result.verdicts.push(...implicitErrorGate(result));
- * ```
  */
 export function implicitErrorGate(result: RunResult): Verdict[] {
   if (coversErrors(result.plan)) return [];

@@ -37,12 +37,6 @@ interface Judged {
 
 /**
  * Judges `slo` (which has `windowMs`) over the windows of `scope`'s stages.
- *
- * @example
- * ```ts
- * import { judgeWindows } from "./judge_windows.ts";
- * // judgeWindows(base, parsed, scope, result).windows?.failed
- * ```
  */
 export function judgeWindows(
   base: Verdict,

@@ -31,8 +31,9 @@ export interface MeasuredWindow {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { measuredWindows } from "./measured_windows.ts";
- * measuredWindows([], [1], 10_000).length; // 0: no interval, no window
+ * assert.equal(measuredWindows([], [1], 10_000).length, 0); // no interval, no window
  * ```
  */
 export function measuredWindows(
@@ -94,11 +95,12 @@ export function measuredWindows(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createHistogram } from "../../hdr/mod.ts";
  * import { loadWindow } from "./measured_windows.ts";
  * const h = createHistogram();
  * h.recordValue(1_000);
- * loadWindow(createHistogram(), { response: h.toSparse() }).totalCount; // 1
+ * assert.equal(loadWindow(createHistogram(), { response: h.toSparse() }).totalCount, 1);
  * ```
  */
 export function loadWindow(scratch: Histogram, w: Pick<MeasuredWindow, "response">): Histogram {

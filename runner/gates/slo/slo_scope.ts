@@ -24,12 +24,6 @@ export interface SloScope {
 /**
  * Gathers the stages and label an SLO binds to. Returns a reason when the result does not hold
  * them (a label or rate that no stage has).
- *
- * @example
- * ```ts
- * import { sloScope } from "./slo_scope.ts";
- * // const scope = sloScope(result.stages, parsedSlo);
- * ```
  */
 export function sloScope(
   stages: readonly StageResult[],

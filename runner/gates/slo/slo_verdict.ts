@@ -13,12 +13,6 @@ import { formatMetric } from "../format_metric.ts";
 
 /**
  * Turns the rule's outcome into a verdict with its figures and words.
- *
- * @example
- * ```ts
- * import { sloVerdict } from "./slo_verdict.ts";
- * // sloVerdict(base, slo, measuredUs, "us", evidence, () => "", { low, high }).message
- * ```
  */
 export function sloVerdict(
   base: Verdict,
@@ -105,12 +99,6 @@ export function sloVerdict(
 
 /**
  * "run about 40s longer at 1k/s": the run length that would decide at the measured share.
- *
- * @example
- * ```ts
- * import { sampleRemedy } from "./slo_verdict.ts";
- * sampleRemedy(1_000, 12, 0.01, 1_000, "requests"); // "at the share measured, about … requests would decide it …"
- * ```
  */
 export function sampleRemedy(
   n: number,

@@ -28,12 +28,6 @@ const SILENCE_PAUSE_US = 500_000;
 
 /**
  * Judges a `trend(pNN)` SLO over the bound stages.
- *
- * @example
- * ```ts
- * import { judgeTrend } from "./time_domain_gates.ts";
- * // judgeTrend(base, parsed, stages bound by the SLO, result).status
- * ```
  */
 export function judgeTrend(
   base: Verdict,
@@ -113,12 +107,6 @@ function evidenceOf(t: Trend, shortfall: string | undefined): GateEvidence {
 
 /**
  * Judges a `stalls` SLO over the bound stages.
- *
- * @example
- * ```ts
- * import { judgeStalls } from "./time_domain_gates.ts";
- * // judgeStalls(base, parsed, stages bound by the SLO, result).status
- * ```
  */
 export function judgeStalls(
   base: Verdict,

@@ -31,8 +31,9 @@ export interface CensoredPercentile {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { confidenceRanks } from "./censored_percentile.ts";
- * confidenceRanks(100, 0.5); // { low: 40, high: 61 }
+ * assert.deepEqual(confidenceRanks(100, 0.5), { low: 40, high: 61 });
  * ```
  */
 export function confidenceRanks(
@@ -68,11 +69,12 @@ export function confidenceRanks(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createHistogram } from "../../hdr/mod.ts";
  * import { censoredPercentile } from "./censored_percentile.ts";
  * const h = createHistogram();
  * for (let v = 1; v <= 95; v++) h.recordValue(v);
- * censoredPercentile(h, 5, 99).estimateUs; // Infinity: 5 of 100 requests failed
+ * assert.equal(censoredPercentile(h, 5, 99).estimateUs, Infinity); // 5 of 100 requests failed
  * ```
  */
 export function censoredPercentile(

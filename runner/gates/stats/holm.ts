@@ -15,9 +15,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { holmLevels } from "./holm.ts";
- * holmLevels([0.0004, 0.0009, undefined], 0.001).map((l) => l.rejected); // [true, true, true]
- * holmLevels([0.0006, 0.0009], 0.001).map((l) => l.rejected); // [false, false]
+ * assert.deepEqual(holmLevels([0.0004, 0.0009, undefined], 0.001).map((l) => l.rejected), [true, true, true]);
+ * assert.deepEqual(holmLevels([0.0006, 0.0009], 0.001).map((l) => l.rejected), [false, false]);
  * ```
  */
 export function holmLevels(

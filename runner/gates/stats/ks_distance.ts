@@ -14,6 +14,7 @@ import type { Histogram, RecordedValue } from "../../hdr/mod.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createHistogram } from "../../hdr/mod.ts";
  * import { ksDistance } from "./ks_distance.ts";
  * const a = createHistogram();
@@ -21,7 +22,7 @@ import type { Histogram, RecordedValue } from "../../hdr/mod.ts";
  * a.recordValue(100);
  * a.recordValue(200);
  * b.recordValue(200);
- * ksDistance(a, b); // 0.5
+ * assert.equal(ksDistance(a, b), 0.5);
  * ```
  */
 export function ksDistance(a: Histogram, b: Histogram): number {

@@ -24,8 +24,9 @@ const LANCZOS_COEFFICIENTS = [
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { logGamma } from "./log_gamma.ts";
- * Math.round(Math.exp(logGamma(5))); // 24 (4!)
+ * assert.equal(Math.round(Math.exp(logGamma(5))), 24); // (4!)
  * ```
  */
 export function logGamma(x: number): number {

@@ -20,13 +20,14 @@ export interface PercentileInterval {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createHistogram } from "../../hdr/mod.ts";
  * import { valueAtRank } from "./order_statistics.ts";
  * const h = createHistogram();
  * h.recordValueWithCount(100, 3);
  * h.recordValue(200);
- * valueAtRank(h, 3); // 100
- * valueAtRank(h, 4); // 200
+ * assert.equal(valueAtRank(h, 3), 100);
+ * assert.equal(valueAtRank(h, 4), 200);
  * ```
  */
 export function valueAtRank(h: Histogram, rank: number): number {
@@ -51,11 +52,12 @@ export function valueAtRank(h: Histogram, rank: number): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createHistogram } from "../../hdr/mod.ts";
  * import { percentileConfidenceInterval } from "./order_statistics.ts";
  * const h = createHistogram();
  * for (let v = 1; v <= 100; v++) h.recordValue(v);
- * percentileConfidenceInterval(h, 50); // { lowUs: 40, highUs: 60 }
+ * assert.deepEqual(percentileConfidenceInterval(h, 50), { lowUs: 40, highUs: 60 });
  * ```
  */
 export function percentileConfidenceInterval(

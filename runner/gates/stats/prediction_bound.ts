@@ -51,8 +51,10 @@ export interface HistoryModel {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { historyModel } from "./prediction_bound.ts";
- * Math.exp(historyModel([100, 110, 121, 500])!.centre); // 115.4: the 500 does not drag it
+ * const centre = Math.exp(historyModel([100, 110, 121, 500])!.centre);
+ * assert.equal(Math.round(centre * 10) / 10, 115.4); // the 500 does not drag it
  * ```
  */
 export function historyModel(values: readonly number[]): HistoryModel | undefined {
@@ -83,8 +85,9 @@ export function historyModel(values: readonly number[]): HistoryModel | undefine
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { exceedanceP, historyModel } from "./prediction_bound.ts";
- * exceedanceP(historyModel([100, 110, 121])!, 110, true); // 0.5
+ * assert.equal(exceedanceP(historyModel([100, 110, 121])!, 110, true), 0.5);
  * ```
  */
 export function exceedanceP(model: HistoryModel, value: number, higherIsWorse: boolean): number {
@@ -106,14 +109,6 @@ export function exceedanceP(model: HistoryModel, value: number, higherIsWorse: b
  * upper = exp(c + t·s·√(1 + 1/N)) and lower = exp(c − t·s·√(1 + 1/N)).
  * A history without spread bounds the next value to exactly the repeated value.
  * `undefined` when fewer than {@linkcode MIN_HISTORY_RUNS} values are given.
- *
- * @example
- * ```ts
- * import { predictionBounds } from "./prediction_bound.ts";
- * const p99Ms = [120, 118, 125, 121, 119, 123];
- * const bounds = predictionBounds(p99Ms);
- * // { upper: 140.8…, lower: 103.1…, n: 6 }: a new p99 of 150 ms would be a regression
- * ```
  */
 export function predictionBounds(
   values: readonly number[],
@@ -139,9 +134,10 @@ export function predictionBounds(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { isUsefulBound } from "./prediction_bound.ts";
- * isUsefulBound({ upper: 140, lower: 103, n: 6 }, 121, true); // true
- * isUsefulBound({ upper: 433_000_000, lower: 0.4, n: 3 }, 900, true); // false: 120 hours
+ * assert.equal(isUsefulBound({ upper: 140, lower: 103, n: 6 }, 121, true), true);
+ * assert.equal(isUsefulBound({ upper: 433_000_000, lower: 0.4, n: 3 }, 900, true), false); // 120 hours
  * ```
  */
 export function isUsefulBound(
@@ -159,8 +155,9 @@ export function isUsefulBound(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { median } from "./prediction_bound.ts";
- * median([3, 1, 2, 10]); // 2.5
+ * assert.equal(median([3, 1, 2, 10]), 2.5);
  * ```
  */
 export function median(xs: readonly number[]): number {

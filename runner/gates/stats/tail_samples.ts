@@ -14,9 +14,10 @@ export { requiredRequests };
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { tailSamples } from "./tail_samples.ts";
- * tailSamples(10_000, 99.9); // 10
- * tailSamples(500, 99); // 5
+ * assert.equal(tailSamples(10_000, 99.9), 10);
+ * assert.equal(tailSamples(500, 99), 5);
  * ```
  */
 export function tailSamples(n: number, percentile: number): number {
@@ -30,9 +31,10 @@ export function tailSamples(n: number, percentile: number): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { isSufficient } from "./tail_samples.ts";
- * isSufficient(10_000, 99.9); // true
- * isSufficient(9_999, 99.9); // false
+ * assert.equal(isSufficient(10_000, 99.9), true);
+ * assert.equal(isSufficient(9_999, 99.9), false);
  * ```
  */
 export function isSufficient(

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { appendStepSummary, renderCiSummary } from "../../../ci/action/step_summary.ts";
 import type { PlanOutcome } from "../../../ci/action/plan_outcome.ts";
-import { renderMarkdown } from "../../../reporters/markdown.ts";
+import { renderMarkdown } from "../../../reporters/text/markdown.ts";
 import { gateResult, pointsUs } from "../../_helpers/gate_fixtures.ts";
 import { readOutcome } from "../../../ci/action/plan_outcome.ts";
 import { judgeRun } from "../../../runner/gates/judge_run.ts";

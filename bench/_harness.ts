@@ -1,0 +1,112 @@
+/**
+ * What the kept studies share (peers_compare.ts, truth_table.ts, slo_repeat.ts): the C server
+ * (servers/hello_epoll.c) built and pinned to a core, every process a study starts tracked and
+ * stopped by its PID, CPU time and RSS from /proc, the load average, and the median. The fixed-rate
+ * yardstick against oha and wrk2 is `../shared/bench/peers.sh` (docs/benchmarks.md).
+ *
+ * @module
+ */
+
+/** Resolves after `ms`. */
+export const sleep = (ms: number): Promise<void> =>
+  new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Text of a process's output. */
+export const decode = (bytes: Uint8Array): string => new TextDecoder().decode(bytes);
+
+/** PIDs of every process a study started and has not reaped; {@linkcode killLive} ends them. */
+export const live: Set<number> = new Set();
+
+/** Sends `signal` to `pid`, which may be gone already. */
+export function kill(pid: number, signal: Deno.Signal): void {
+  try {
+    Deno.kill(pid, signal);
+  } catch { /* already gone */ }
+}
+
+/** Ends every process in {@linkcode live} with `signal` (never by name) and forgets them. */
+export function killLive(signal: Deno.Signal): void {
+  for (const pid of live) kill(pid, signal);
+  live.clear();
+}
+
+/** The median of the finite values of `xs`; NaN when there is none. */
+export function median(xs: readonly number[]): number {
+  const s = xs.filter(Number.isFinite).sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length === 0 ? NaN : s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
+/** The machine's load average (1, 5, 15 minutes) as /proc/loadavg has it. */
+export function loadAverage(): string {
+  return Deno.readTextFileSync("/proc/loadavg").split(" ").slice(0, 3).join(" ");
+}
+
+/** A process's CPU time (user + system, in clock ticks) and resident memory; undefined once gone. */
+export function procStat(pid: number): { cpuTicks: number; rssKb: number } | undefined {
+  try {
+    const f = Deno.readTextFileSync(`/proc/${pid}/stat`).split(") ")[1].split(" ");
+    const rss = /VmRSS:\s+(\d+)/.exec(Deno.readTextFileSync(`/proc/${pid}/status`))?.[1];
+    return { cpuTicks: Number(f[11]) + Number(f[12]), rssKb: Number(rss ?? NaN) };
+  } catch {
+    return undefined; // exited
+  }
+}
+
+/** The child whose parent is `ppid` (a generator under /usr/bin/time); waits up to ~2 s. */
+export async function childOf(ppid: number): Promise<number> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    for (const entry of Deno.readDirSync("/proc")) {
+      if (!/^\d+$/.test(entry.name)) continue;
+      try {
+        const f = Deno.readTextFileSync(`/proc/${entry.name}/stat`).split(") ")[1].split(" ");
+        if (Number(f[1]) === ppid) return Number(entry.name);
+      } catch { /* gone */ }
+    }
+    await sleep(10);
+  }
+  throw new Error(`no child of ${ppid} appeared`);
+}
+
+/** Resolves once 127.0.0.1:`port` accepts a connection; throws after `timeoutMs`. */
+export async function waitForPort(port: number, timeoutMs = 1_000): Promise<void> {
+  for (const until = Date.now() + timeoutMs; Date.now() < until;) {
+    try {
+      (await Deno.connect({ hostname: "127.0.0.1", port })).close();
+      return;
+    } catch {
+      await sleep(20);
+    }
+  }
+  throw new Error(`nothing listened on 127.0.0.1:${port}`);
+}
+
+/**
+ * Builds servers/hello_epoll.c (`cc -O2`) into `dir` and starts it on `port`, pinned to `core`
+ * (taskset); resolves once it listens. Its PID is in {@linkcode live}; a server that does not
+ * listen is killed.
+ */
+export async function startCServer(
+  port: number,
+  dir: string,
+  core = "0",
+): Promise<Deno.ChildProcess> {
+  const binary = `${dir}/hello_epoll`;
+  const source = new URL("./servers/hello_epoll.c", import.meta.url).pathname;
+  const built = await new Deno.Command("cc", { args: ["-O2", "-o", binary, source] }).output();
+  if (!built.success) throw new Error(decode(built.stderr));
+  const server = new Deno.Command("taskset", {
+    args: ["-c", core, binary, String(port)],
+    stdout: "null",
+    stderr: "inherit",
+  }).spawn();
+  live.add(server.pid);
+  try {
+    await waitForPort(port);
+  } catch (error) {
+    kill(server.pid, "SIGKILL");
+    live.delete(server.pid);
+    throw error;
+  }
+  return server;
+}

@@ -1,0 +1,64 @@
+/**
+ * The A/B comparison as JUnit XML (`ab-junit.xml`): one test case per gated (stage, label, metric)
+ * comparison (classname `tailgate.<plan>.ab`) and per SLO judged on head's runs (`….slo`); a
+ * regression or failed SLO is a `failure`, an undecided one `skipped` with why, an invalid one an
+ * `error`. The same document shape as the run's report (junit_document.ts).
+ *
+ * @module
+ */
+import type { AbResult } from "../../runner/model/ab_result.ts";
+import { regressionOnlyWarning } from "../../runner/gates/fail_on.ts";
+import type { VerdictStatus } from "../../runner/model/run_result.ts";
+import { junitDocument, type TestCase } from "../junit/mod.ts";
+
+const ELEMENT = { fail: "failure", invalid: "error", inconclusive: "skipped" } as const;
+
+/**
+ * Renders the comparison.
+ */
+export function renderAbJunit(ab: AbResult): string {
+  const plan = ab.plan.name;
+  const durationMs = Date.parse(ab.endedAt) - Date.parse(ab.startedAt);
+  // Every check is judged on the rounds as a whole: each weighs the same in the comparison's time.
+  const testCase = (
+    name: string,
+    classname: string,
+    status: VerdictStatus,
+    message: string,
+  ): TestCase =>
+    status === "pass" ? { name, classname, judgedMs: durationMs } : {
+      name,
+      classname,
+      judgedMs: durationMs,
+      outcome: { element: ELEMENT[status], message, body: message },
+    };
+  const cases = [
+    ...ab.comparisons.map((c) => testCase(c.name, `tailgate.${plan}.ab`, c.status, c.message)),
+    ...ab.slos.map((s) => testCase(s.name, `tailgate.${plan}.slo`, s.status, s.message)),
+  ];
+  return junitDocument({
+    name: plan,
+    startedAt: ab.startedAt,
+    durationMs,
+    properties: [
+      ["tailgate.version", ab.environment.tailgateVersion],
+      ["cpu", ab.environment.cpuModel],
+      ["cores", String(ab.environment.cores)],
+      ["plan.name", plan],
+      ["plan.file", ab.plan.file],
+      ["ab.base", ab.targets.base.url],
+      ["ab.head", ab.targets.head.url],
+      ["ab.rounds", String(ab.rounds.length)],
+      ["ab.seed", String(ab.settings.seed)],
+      ["ab.complete", String(ab.complete)],
+    ],
+    cases: cases.length
+      ? cases
+      : [testCase("comparison", `tailgate.${plan}.ab`, ab.verdict.status, ab.verdict.message)],
+    systemOut: [
+      `${ab.verdict.status}: ${ab.verdict.message}`,
+      ...[regressionOnlyWarning(ab.verdict)].flatMap((w) => w ? [`warning: ${w}`] : []),
+      ...ab.rounds.map((r) => `round ${r.index}: ${r.order.join(" then ")}`),
+    ],
+  });
+}

@@ -1,0 +1,35 @@
+/**
+ * The figures and sentences every report format shares: a verdict's value, bound and margin, the
+ * latency columns, the measured floor, setup and teardown steps, a templated plan's traffic, the
+ * sent rate's dips, the time-domain lines and the shape against the baseline. Each format
+ * (text/, html/, junit/) only lays them out.
+ *
+ * @module
+ */
+export {
+  CENSORED_FIGURE,
+  marginText,
+  NO_FIGURE,
+  signedPercent,
+  type VerdictFigures,
+  verdictFigures,
+} from "./verdict_figures.ts";
+export {
+  KEY_LATENCY_COLUMNS,
+  type LatencyColumn,
+  latencyColumnTitle,
+  latencyUs,
+} from "./latency_columns.ts";
+export { floorSentence, floorsOf } from "./floor_text.ts";
+export { STEP_COLUMNS, stepRows, STEPS_INTRO } from "./steps_text.ts";
+export {
+  lateRenderSentence,
+  type SourceFigures,
+  sourceFigures,
+  sourceLine,
+  type TrafficSource,
+  varsLine,
+} from "./traffic_text.ts";
+export { sentRateDips, sentRateNote } from "./sent_rate_note.ts";
+export { timeDomainLines } from "./time_domain_lines.ts";
+export { ksByStage, shapeLines } from "./shape_vs_baseline.ts";

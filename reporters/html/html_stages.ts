@@ -1,0 +1,125 @@
+/**
+ * The report's per-stage table: for each stage (and each request label when there are several),
+ * requests, errors and the response and service time percentiles, as read off the result.
+ *
+ * @module
+ */
+import { formatDurationMs, formatRatePerSec } from "../../runner/plan/units.ts";
+import { errorTotal } from "../../runner/recorder/request_counts.ts";
+import type {
+  EncodedHistogram,
+  RequestCounts,
+  RunResult,
+  StageResult,
+} from "../../runner/model/run_result.ts";
+import { type Cell, escapeHtml, htmlTable } from "../page/mod.ts";
+import { type LatencyColumn, latencyColumnTitle, latencyUs, NO_FIGURE } from "../figures/mod.ts";
+
+/** Every summary column: p50 … p99.99 and max. */
+const COLUMNS: readonly LatencyColumn[] = ["50", "90", "99", "99.9", "99.99", "max"];
+
+/**
+ * A histogram's summary cells: p50 … p99.99 and max, "-" when it is empty.
+ */
+export function percentileCells(h: EncodedHistogram): string[] {
+  return COLUMNS.map((c) => {
+    const us = latencyUs(h, c);
+    return us === undefined ? NO_FIGURE : formatDurationMs(us / 1000);
+  });
+}
+
+/**
+ * Header cells matching {@linkcode percentileCells}.
+ *
+ * @example
+ * ```ts
+ * import { PERCENTILE_HEADERS } from "./html_stages.ts";
+ * PERCENTILE_HEADERS; // ["p50", "p90", "p99", "p99.9", "p99.99", "max"]
+ * ```
+ */
+export const PERCENTILE_HEADERS: readonly string[] = COLUMNS.map(latencyColumnTitle);
+
+/**
+ * The stage table.
+ */
+export function stageTable(result: RunResult): string {
+  const rows: Cell[][] = [];
+  for (const stage of result.stages) {
+    rows.push(...groupRows(stageTitle(stage), stage.counts, stage, "stage"));
+    if (stage.labels.length > 1) {
+      for (const l of stage.labels) {
+        rows.push(...groupRows({ html: `↳ ${escapeHtml(l.label)}` }, l.counts, l, "label"));
+      }
+    }
+  }
+  return htmlTable(
+    ["stage", "latency", "requests", "errors", ...PERCENTILE_HEADERS],
+    rows,
+    { numeric: [2, 3, 4, 5, 6, 7, 8, 9], className: "stages" },
+  );
+}
+
+/**
+ * The status codes and error kinds of the whole run, in words.
+ */
+export function outcomeSummary(counts: RequestCounts): string {
+  const codes = Object.entries(counts.statusCodes).map(([code, n]) =>
+    `${code} × ${n.toLocaleString("en-US")}`
+  );
+  const errors = Object.entries(counts.errors).filter(([, n]) => (n ?? 0) > 0).map(([kind, n]) =>
+    `${kind.replace("_", " ")} × ${(n ?? 0).toLocaleString("en-US")}`
+  );
+  return `<p>Status codes: ${escapeHtml(codes.join(", ") || "none")}. Errors: ${
+    escapeHtml(errors.join(", ") || "none")
+  }. ${escapeHtml(formatBytes(counts.bytesSent))} sent, ${
+    escapeHtml(formatBytes(counts.bytesReceived))
+  } received.</p>`;
+}
+
+function stageTitle(stage: StageResult): Cell {
+  const rate = stage.kind === "ramp"
+    ? `${formatRatePerSec(stage.fromPerSec)} → ${formatRatePerSec(stage.toPerSec)}`
+    : formatRatePerSec(stage.fromPerSec);
+  return {
+    html: `<strong>${escapeHtml(stage.name)}</strong>${
+      stage.warmup ? ' <span class="badge badge-none">warmup</span>' : ""
+    }<div class="muted">${escapeHtml(`${rate} for ${formatDurationMs(stage.durationMs)}`)}</div>`,
+  };
+}
+
+function groupRows(
+  title: Cell,
+  counts: RequestCounts,
+  latency: { response: EncodedHistogram; service: EncodedHistogram },
+  kind: "stage" | "label",
+): Cell[][] {
+  const errors = errorTotal(counts);
+  return [
+    [
+      title,
+      "response",
+      counts.completed.toLocaleString("en-US"),
+      { html: escapeHtml(errors.toLocaleString("en-US")), className: errors > 0 ? "bad" : "" },
+      ...percentileCells(latency.response),
+    ].map((c, i) => i === 0 ? withClass(c, `row-${kind}`) : c),
+    [
+      "",
+      { html: '<span class="muted">service</span>' },
+      "",
+      "",
+      ...percentileCells(latency.service),
+    ]
+      .map((c, i) => i >= 4 ? { html: `<span class="muted">${escapeHtml(String(c))}</span>` } : c),
+  ];
+}
+
+function withClass(c: Cell, className: string): Cell {
+  return typeof c === "object" ? { ...c, className } : { html: escapeHtml(c), className };
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes >= 1e9) return `${+(bytes / 1e9).toPrecision(3)} GB`;
+  if (bytes >= 1e6) return `${+(bytes / 1e6).toPrecision(3)} MB`;
+  if (bytes >= 1e3) return `${+(bytes / 1e3).toPrecision(3)} kB`;
+  return `${bytes} B`;
+}

@@ -1,0 +1,22 @@
+/**
+ * The capacity search's reports: the page (`search.html`) and the terminal and Markdown
+ * summaries, each read from the `SearchResult`.
+ *
+ * @module
+ */
+export { renderSearchHtml } from "./search_html.ts";
+export {
+  type SearchBound,
+  type SearchChartData,
+  searchChartData,
+  type SearchPoint,
+} from "./search_chart_data.ts";
+export {
+  renderSearchMarkdown,
+  renderSearchTerminal,
+  SEARCH_HEADER,
+  searchFinding,
+  searchGateLines,
+  searchHeadline,
+  searchRows,
+} from "./search_report.ts";

@@ -1,0 +1,78 @@
+/**
+ * The data the capacity search's HTML page draws: each rate tried with its latencies and outcome,
+ * the bracket the search found, and the latency SLOs as bounds. Pure: reads the search document.
+ *
+ * @module
+ */
+import type { SearchResult } from "../../runner/model/search_result.ts";
+import { parseSlo } from "../../runner/plan/slo/parse_slo.ts";
+
+/** One step as a point: its rate, outcome and corrected response times (ms). */
+export interface SearchPoint {
+  ratePerSec: number;
+  outcome: "pass" | "fail" | "inconclusive" | "limited";
+  soak: boolean;
+  p50Ms: number;
+  p99Ms: number;
+  p999Ms: number;
+  maxMs: number;
+}
+
+/** A latency SLO drawn as a bound: at which series it applies and where. */
+export interface SearchBound {
+  text: string;
+  /** The series it bounds: `p50`, `p99`, `p999` or `max`; others are drawn on no series. */
+  series: "p50" | "p99" | "p999" | "max" | "other";
+  boundMs: number;
+}
+
+/** Everything the page's script reads. */
+export interface SearchChartData {
+  points: SearchPoint[];
+  /** The highest rate that held and the lowest that failed, when known. */
+  bracket: { passPerSec?: number; failPerSec?: number };
+  bounds: SearchBound[];
+}
+
+/**
+ * Builds the chart data of a search.
+ */
+export function searchChartData(result: SearchResult): SearchChartData {
+  const ms = (us: number) => us / 1000;
+  const c = result.conclusion;
+  const bounds = result.plan.slos.flatMap((s): SearchBound[] => {
+    const parsed = parseSlo(s.text);
+    if (!parsed.ok || parsed.value.label !== undefined) return [];
+    const m = parsed.value.metric;
+    const series = m.kind === "max"
+      ? "max"
+      : m.kind !== "percentile"
+      ? undefined
+      : m.percentile === 50
+      ? "p50"
+      : m.percentile === 99
+      ? "p99"
+      : m.percentile === 99.9
+      ? "p999"
+      : "other";
+    return series === undefined
+      ? []
+      : [{ text: s.text, series, boundMs: parsed.value.bound / 1000 }];
+  });
+  return {
+    points: result.steps.map((s) => ({
+      ratePerSec: s.ratePerSec,
+      outcome: s.outcome,
+      soak: s.soak,
+      p50Ms: ms(s.responseUs.p50),
+      p99Ms: ms(s.responseUs.p99),
+      p999Ms: ms(s.responseUs.p999),
+      maxMs: ms(s.responseUs.max),
+    })),
+    bracket: {
+      ...(c.ratePerSec === undefined ? {} : { passPerSec: c.ratePerSec }),
+      ...(c.failPerSec === undefined ? {} : { failPerSec: c.failPerSec }),
+    },
+    bounds,
+  };
+}

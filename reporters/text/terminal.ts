@@ -1,0 +1,230 @@
+/**
+ * The summary printed after `tailgate run`: per stage, corrected response time next to service
+ * time at p50 … p99.99 and max with requests and errors, the tool's health, a templated plan's
+ * data sources and vars, warnings and every gate's verdict with its value against its bound;
+ * coloured for a terminal when asked, plain otherwise. {@linkcode shouldUseColor} decides which,
+ * following no-color.org.
+ *
+ * @module
+ */
+import {
+  floorSentence,
+  type LatencyColumn,
+  latencyColumnTitle,
+  latencyUs,
+  lateRenderSentence,
+  NO_FIGURE,
+  shapeLines,
+  sourceLine,
+  stepRows,
+  timeDomainLines,
+  varsLine,
+  verdictFigures,
+} from "../figures/mod.ts";
+import { formatDurationMs } from "../../runner/plan/units.ts";
+import { errorTotal } from "../../runner/recorder/request_counts.ts";
+import type {
+  EncodedHistogram,
+  RunResult,
+  Verdict,
+  VerdictStatus,
+} from "../../runner/model/run_result.ts";
+import { formatMetric } from "../../runner/gates/format_metric.ts";
+import { regressionOnlyWarning } from "../../runner/gates/fail_on.ts";
+import { overallStatus } from "../overall_status.ts";
+import { printable } from "../../runner/plan/printable.ts";
+import { type TextCell, textTable } from "./text_table.ts";
+
+/** Options of {@linkcode renderTerminal}. */
+export interface TerminalOptions {
+  /** Colour with ANSI escapes (see {@linkcode shouldUseColor}). */
+  color: boolean;
+}
+
+const COLUMNS: readonly LatencyColumn[] = ["50", "90", "99", "99.9", "99.99", "max"];
+
+/** SGR codes: [on, off]. */
+const SGR = {
+  green: [32, 39],
+  red: [31, 39],
+  yellow: [33, 39],
+  dim: [2, 22],
+  bold: [1, 22],
+} as const;
+type Style = keyof typeof SGR;
+
+const STATUS_STYLE: Record<VerdictStatus, Style> = {
+  pass: "green",
+  fail: "red",
+  inconclusive: "yellow",
+  invalid: "yellow",
+};
+const STATUS_MARK: Record<VerdictStatus, string> = {
+  pass: "✓",
+  fail: "✗",
+  inconclusive: "?",
+  invalid: "!",
+};
+
+/**
+ * Renders the end-of-run summary of a judged result.
+ */
+export function renderTerminal(result: RunResult, options: TerminalOptions): string {
+  const paint = (style: Style, text: string) =>
+    options.color && text !== "" ? `\x1b[${SGR[style][0]}m${text}\x1b[${SGR[style][1]}m` : text;
+  const styled = (style: Style, text: string): TextCell => ({
+    text,
+    style: (t) => paint(style, t),
+  });
+  const t = result.totals.counts;
+  const lines = [
+    `${printable(result.plan.name)}: ${t.completed} of ${t.scheduled} requests completed in ` +
+    `${(result.run.durationMs / 1000).toFixed(1)}s, ${errorTotal(t)} errors` +
+    (result.run.complete ? "" : ` (stopped early: ${result.run.stopReason})`),
+    ...(result.plan.overrides?.length
+      ? [`plan overridden: ${printable(result.plan.overrides.join(" "))}`]
+      : []),
+    "",
+  ];
+  const rows: TextCell[][] = [
+    ["stage", "latency", "requests", "errors", ...COLUMNS.map(latencyColumnTitle)].map((h) =>
+      styled("bold", h)
+    ),
+  ];
+  for (const s of result.stages) {
+    const name = printable(s.warmup ? `${s.name} (warmup)` : s.name);
+    rows.push([
+      name,
+      "response",
+      String(s.counts.completed),
+      String(errorTotal(s.counts)),
+      ...cells(s.response),
+    ]);
+    rows.push(["", ...["service", "", "", ...cells(s.service)].map((c) => styled("dim", c))]);
+  }
+  lines.push(...textTable(rows, ["left", "left", ...rows[0].slice(2).map(() => "right" as const)]));
+  lines.push(
+    "",
+    paint(
+      "dim",
+      "response = from the intended send time (corrected for coordinated omission); " +
+        "service = from the actual send",
+    ),
+  );
+  const errors = Object.entries(t.errors).filter(([, n]) => (n ?? 0) > 0);
+  if (errors.length) lines.push(`errors: ${errors.map(([k, n]) => `${k} ${n}`).join(", ")}`);
+  lines.push(healthLine(result));
+  const floor = floorSentence(result);
+  if (floor !== undefined) lines.push(`measured floor: ${floor}`);
+  for (const line of timeDomainLines(result)) lines.push(`over time: ${line}`);
+  if (result.traffic !== undefined) {
+    const traffic = result.traffic;
+    for (const s of traffic.sources) lines.push(`data: ${printable(sourceLine(s))}`);
+    if (traffic.vars.length) lines.push(`vars: ${printable(varsLine(traffic.vars))}`);
+    const late = lateRenderSentence(traffic.lateRenders);
+    if (late !== undefined) lines.push(paint("yellow", `rendered late: ${late}`));
+  }
+  for (const [step, request, status, time, captured] of stepRows(result.steps ?? [])) {
+    const took = captured === "–" ? "" : `, captured ${captured}`;
+    lines.push(printable(`${step}: ${request} → ${status} in ${time}${took}`));
+  }
+  if (result.baseline !== undefined) {
+    const b = result.baseline;
+    lines.push(paint(
+      "dim",
+      printable(
+        `baseline: newest of ${b.runs} stored run${b.runs === 1 ? "" : "s"}, started ${b.date}` +
+          `${b.gitSha ? ` at commit ${b.gitSha.slice(0, 12)}` : ""} (${b.source})`,
+      ),
+    ));
+    for (const line of shapeLines(result)) lines.push(`shape vs baseline: ${printable(line)}`);
+  }
+  for (const w of result.warnings ?? []) lines.push(paint("yellow", `WARNING: ${printable(w)}`));
+  if (result.verdicts.length > 0) {
+    lines.push("", "gates:");
+    const gateRows = result.verdicts.map((v) => verdictRow(v, styled));
+    lines.push(...textTable(gateRows, ["left", "left", "right", "left", "right", "left"]));
+  }
+  const h = result.health;
+  if (h.toolLimited) {
+    lines.push(
+      paint(
+        "yellow",
+        "TOOL-LIMITED: tailgate fell behind its schedule, so no gate can pass on this run " +
+          "(a gate still fails when its excess is beyond the generator's own delays):",
+      ),
+    );
+    for (const r of h.reasons) lines.push(`  - ${printable(r)}`);
+  }
+  const overall = overallStatus(result);
+  const warning = regressionOnlyWarning(overall);
+  if (warning !== undefined) lines.push("", paint("yellow", `WARNING: ${warning}`));
+  const verdict = `${STATUS_MARK[overall.status]} ${overall.status.toUpperCase()}: ` +
+    overall.summary + (overall.reason === undefined ? "" : ` (${overall.reason})`);
+  lines.push("", paint("bold", paint(STATUS_STYLE[overall.status], verdict)));
+  return lines.join("\n");
+}
+
+function cells(h: EncodedHistogram): string[] {
+  return COLUMNS.map((c) => {
+    const valueUs = latencyUs(h, c);
+    return valueUs === undefined ? NO_FIGURE : formatMetric(valueUs, "us");
+  });
+}
+
+function healthLine(result: RunResult): string {
+  const h = result.health;
+  const lagUs = h.sendLag.count > 0 ? h.sendLag.percentilesUs["99"] : undefined;
+  return `tool health: send lag p99 ${
+    lagUs === undefined ? NO_FIGURE : formatMetric(lagUs, "us")
+  }, ` +
+    `${h.cpu.perRequestUs.toFixed(1)} us CPU/request, ` +
+    `${Math.round(h.achievedPerSec)}/s sent of ${Math.round(h.intendedPerSec)}/s scheduled` +
+    (h.queueWait.count > 0
+      ? `; ${h.queueWait.count} requests waited for a connection (up to ` +
+        `${formatDurationMs(h.queueWait.maxUs / 1000)}, counted in their response time)`
+      : "");
+}
+
+function verdictRow(v: Verdict, styled: (style: Style, text: string) => TextCell): TextCell[] {
+  const f = verdictFigures(v);
+  const has = (s: string) => s !== NO_FIGURE;
+  return [
+    styled(STATUS_STYLE[v.status], `  ${STATUS_MARK[v.status]} ${v.status.toUpperCase()}`),
+    printable(v.name),
+    has(f.measured) ? f.measured : "",
+    has(f.bound) ? `vs ${f.bound}` : "",
+    has(f.margin) ? f.margin : "",
+    styled("dim", printable(v.message)),
+  ];
+}
+
+/** What {@linkcode shouldUseColor} looks at. */
+export interface ColorContext {
+  /** Whether the output goes to a terminal (`Deno.stdout.isTerminal()`). */
+  isTerminal: boolean;
+  /** The environment variables read: NO_COLOR, FORCE_COLOR and TERM. */
+  env: { NO_COLOR?: string; FORCE_COLOR?: string; TERM?: string };
+}
+
+/**
+ * Whether to colour, after no-color.org: `NO_COLOR` set and non-empty disables colour (it wins);
+ * `FORCE_COLOR` set and non-empty forces it (`0` or `false` disables it); `TERM=dumb` and output
+ * that is not a terminal disable it.
+ *
+ * @example
+ * ```ts
+ * import { shouldUseColor } from "./terminal.ts";
+ * shouldUseColor({ isTerminal: true, env: { NO_COLOR: "1" } }); // false
+ * shouldUseColor({ isTerminal: false, env: { FORCE_COLOR: "1" } }); // true
+ * ```
+ */
+export function shouldUseColor(context: ColorContext): boolean {
+  const { NO_COLOR, FORCE_COLOR, TERM } = context.env;
+  if (NO_COLOR !== undefined && NO_COLOR !== "") return false;
+  if (FORCE_COLOR !== undefined && FORCE_COLOR !== "") {
+    return !["0", "false"].includes(FORCE_COLOR.toLowerCase());
+  }
+  if (TERM === "dumb") return false;
+  return context.isTerminal;
+}
