@@ -5,7 +5,7 @@
  * @module
  */
 
-import { err, ok, problem, type Result } from "../model/result.ts";
+import { err, ok, type Problem, problem, type Result } from "../model/result.ts";
 
 /** A unit parse's outcome: the value, or the problem (its message and the fix). */
 export type Parsed<T> = Result<T>;
@@ -187,6 +187,38 @@ export function parseRatePerSec(text: string | number): Result<number> {
     return err(problem(`rate \`${source}\` must be above zero`, "e.g. `100/s`"));
   }
   return ok(value);
+}
+
+/** A ramp's two rates. */
+export interface RampRates {
+  fromPerSec: number;
+  toPerSec: number;
+}
+
+/** A problem with a ramp: with the `side` whose rate is wrong, or without when it is no ramp. */
+export interface RampProblem extends Problem {
+  side?: "from" | "to";
+}
+
+/**
+ * Parses a ramp, `1k/s -> 30k/s` (or `→`, `to`), into its two rates; a failure holds the problem
+ * of each side that is wrong.
+ *
+ * @example
+ * ```ts
+ * import { parseRamp } from "./units.ts";
+ * parseRamp("1k/s -> 30k/s"); // { ok: true, value: { fromPerSec: 1000, toPerSec: 30000 } }
+ * ```
+ */
+export function parseRamp(text: string): Result<RampRates, RampProblem> {
+  const parts = text.split(/\s*(?:->|→|\bto\b)\s*/);
+  if (parts.length !== 2) {
+    return err(problem(`\`${text}\` is not a ramp`, "write `ramp: 1k/s -> 30k/s` with `over: 2m`"));
+  }
+  const [from, to] = parts.map(parseRatePerSec);
+  if (from.ok && to.ok) return ok({ fromPerSec: from.value, toPerSec: to.value });
+  const sides = [["from", from], ["to", to]] as const;
+  return err(sides.flatMap(([side, r]) => r.ok ? [] : r.problems.map((p) => ({ ...p, side }))));
 }
 
 /**

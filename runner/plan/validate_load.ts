@@ -7,7 +7,7 @@ import type { YamlNode } from "./read/_yaml.ts";
 import { join, type PlanReader, sourceText } from "./read/plan_reader.ts";
 import { readSection, type Section } from "./read/read_section.ts";
 import type { Arrival, PlanLoad, PlanStage, StageBinding } from "./types.ts";
-import { formatRatePerSec, parseRatePerSec } from "./units.ts";
+import { formatRatePerSec, parseRamp, parseRatePerSec } from "./units.ts";
 
 /**
  * Reads the `load` mapping: the load, undefined when it is too broken to use, and what its stages
@@ -177,21 +177,11 @@ function stageOf(
     const rampPath = join(path, "ramp");
     const text = reader.string(get("ramp")!, rampPath);
     if (text === undefined) return undefined;
-    const parts = text.split(/\s*(?:->|→|\bto\b)\s*/);
-    if (parts.length !== 2) {
-      reader.error(
-        get("ramp")!,
-        rampPath,
-        `\`${text}\` is not a ramp`,
-        "write `ramp: 1k/s -> 30k/s` with `over: 2m`",
-      );
-      return undefined;
+    const ramp = parseRamp(text);
+    for (const p of ramp.ok ? [] : ramp.problems) {
+      reader.error(get("ramp")!, rampPath, p.message, p.hint);
     }
-    const from = parseRatePerSec(parts[0]);
-    const to = parseRatePerSec(parts[1]);
-    for (const r of [from, to]) {
-      if (!r.ok) reader.error(get("ramp")!, rampPath, r.problems[0].message, r.problems[0].hint);
-    }
+    if (!ramp.ok && ramp.problems.some((p) => p.side === undefined)) return undefined;
     const overNode = get("over");
     if (!overNode) {
       if (misspelt) return undefined;
@@ -214,8 +204,9 @@ function stageOf(
       reader.error(overNode, join(path, "over"), "`over` must be above zero");
       return undefined;
     }
-    if (!from.ok || !to.ok || durationMs === undefined || warmup === undefined) return undefined;
-    const peak = Math.max(from.value, to.value);
+    if (!ramp.ok || durationMs === undefined || warmup === undefined) return undefined;
+    const { fromPerSec, toPerSec } = ramp.value;
+    const peak = Math.max(fromPerSec, toPerSec);
     checkScale(reader, [get("ramp")!, join(path, "ramp"), peak], [
       overNode,
       join(path, "over"),
@@ -226,8 +217,8 @@ function stageOf(
       kind: "ramp",
       index,
       name: stageName,
-      fromPerSec: from.value,
-      toPerSec: to.value,
+      fromPerSec,
+      toPerSec,
       durationMs,
       warmup,
       line,

@@ -15,7 +15,7 @@ import { err, ok, problem, type Result } from "../../model/result.ts";
 import { join } from "../read/plan_reader.ts";
 import type { PlanIssue } from "../types.ts";
 import { followStages, stageRates } from "./slo_follow.ts";
-import { durationText, parseDurationMs, parseRatePerSec, rateText } from "../units.ts";
+import { durationText, parseDurationMs, parseRamp, parseRatePerSec, rateText } from "../units.ts";
 
 /** The keys `--stage` may set: a constant stage's `rate` and `duration`, a ramp's `ramp` and `over`. */
 export const STAGE_OVERRIDE_KEYS: readonly StageOverrideKey[] = [
@@ -318,10 +318,9 @@ const scaleRate: Scaler = (text, factor) => {
 };
 
 const scaleRamp: Scaler = (text, factor) => {
-  const parts = text.split(/\s*(?:->|→|\bto\b)\s*/);
-  if (parts.length !== 2) return undefined;
-  const [a, b] = parts.map((p) => scaleRate(p, factor));
-  return a === undefined || b === undefined ? undefined : `${a} -> ${b}`;
+  const r = parseRamp(text);
+  if (!r.ok) return undefined;
+  return `${rateText(r.value.fromPerSec * factor)} -> ${rateText(r.value.toPerSec * factor)}`;
 };
 
 const scaleDuration: Scaler = (text, factor) => {

@@ -9,7 +9,7 @@
  */
 import type { YamlNode } from "../read/_yaml.ts";
 import { parseSlo } from "../slo/parse_slo.ts";
-import { parseRatePerSec, rateText } from "../units.ts";
+import { parseRamp, parseRatePerSec, rateText } from "../units.ts";
 
 /** The new texts; an absent one is left as written. */
 export interface SloRates {
@@ -80,9 +80,10 @@ export function stageRates(item: YamlNode): StageRates | undefined {
   }
   const ramp = entry("ramp");
   if (ramp?.kind !== "scalar" || typeof ramp.value !== "string") return undefined;
-  const parts = ramp.value.split(/\s*(?:->|→|\bto\b)\s*/).map((p) => parseRatePerSec(p));
-  if (parts.length !== 2 || !parts[0].ok || !parts[1].ok) return undefined;
-  return { from: parts[0].value, to: parts[1].value, constant: false, warmup };
+  const r = parseRamp(ramp.value);
+  return r.ok
+    ? { from: r.value.fromPerSec, to: r.value.toPerSec, constant: false, warmup }
+    : undefined;
 }
 
 /** What becomes of one SLO: its new text, or the stages it no longer judges. */
