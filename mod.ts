@@ -142,8 +142,10 @@ export {
   mergeResults,
   type PlanRecord,
   planRecord,
+  type Problem,
   readRunResult,
   type RequestCounts,
+  type Result,
   RESULT_SCHEMA,
   RESULT_VERSION,
   type RunResult,
@@ -155,6 +157,7 @@ export {
   type TrafficRecord,
   type Trend,
   type Verdict,
+  type VerdictScope,
   type VerdictStatus,
   type WindowFinding,
   type WindowTally,
@@ -207,5 +210,4 @@ export {
   type TargetServer,
 } from "./runner/target/mod.ts";
 export { EXIT_CODES, type ExitCode } from "./runner/model/exit_codes.ts";
-export { type Problem, type Result } from "./runner/model/result.ts";
 export { TAILGATE_VERSION } from "./runner/version.ts";

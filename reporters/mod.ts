@@ -1,6 +1,7 @@
 /**
- * The reporters: each reads only the result document and renders one format. `writeReports`
- * writes the asked formats atomically into a folder (`tailgate run --report`, `tailgate report`).
+ * The reporters: each reads only the judged result document (its stored run verdict, through
+ * runner/result/read; `judge()` stores it) and renders one format. `writeReports` writes the asked
+ * formats atomically into a folder (`tailgate run --report`, `tailgate report`).
  *
  * @module
  */

@@ -144,6 +144,62 @@ Deno.test("the room check sees an import past a room's mod.ts or into a private 
   ]);
 });
 
+/**
+ * What a reporter may import from runner/: the result's vocabulary (model, hdr), the plan's own
+ * words (units, printable text, the SLO grammar), the reading of a judged result (result/read) and
+ * the one way files are written. Never the layers that produce a result (engine, recorder, gates).
+ */
+const REPORTER_SOURCES = [
+  "runner/model",
+  "runner/hdr",
+  "runner/plan",
+  "runner/result/read",
+  "runner/result/atomic_write.ts",
+];
+
+/** Imports of reporters/ files that reach into runner/ beyond {@linkcode REPORTER_SOURCES}. */
+async function reporterViolations(
+  files: string[],
+  imports: (file: string) => Promise<string[]> = importsOf,
+): Promise<string[]> {
+  const allowed = (target: string) =>
+    !target.startsWith("runner/") ||
+    REPORTER_SOURCES.some((s) => target === s || target.startsWith(`${s}/`));
+  const found: string[] = [];
+  for (const file of files.filter((f) => f.startsWith("reporters/"))) {
+    for (const target of await imports(file)) {
+      if (!allowed(target)) found.push(`${file} -> ${target}`);
+    }
+  }
+  return found.sort();
+}
+
+Deno.test("reporters read a result only through the model, hdr, plan words and result/read", async () => {
+  const files = await sourceFiles("reporters");
+  assert.deepEqual(await reporterViolations(files), []);
+});
+
+Deno.test("the reporter check sees a reporter reaching into the gates, recorder or engine", async () => {
+  const imports: Record<string, string[]> = {
+    "reporters/html.ts": [
+      "runner/result/read/mod.ts",
+      "runner/model/run_result.ts",
+      "reporters/html_page.ts",
+      "runner/gates/run_verdict.ts",
+    ],
+    "reporters/markdown.ts": ["runner/recorder/request_counts.ts", "runner/plan/units.ts"],
+    "reporters/terminal.ts": ["runner/engine/mod.ts", "runner/result/build_result.ts"],
+    "runner/gates/judge_run.ts": ["runner/engine/mod.ts"],
+  };
+  const files = Object.keys(imports);
+  assert.deepEqual(await reporterViolations(files, (f) => Promise.resolve(imports[f] ?? [])), [
+    "reporters/html.ts -> runner/gates/run_verdict.ts",
+    "reporters/markdown.ts -> runner/recorder/request_counts.ts",
+    "reporters/terminal.ts -> runner/engine/mod.ts",
+    "reporters/terminal.ts -> runner/result/build_result.ts",
+  ]);
+});
+
 /** At most this many files directly in one source folder; past it, the folder gets rooms. */
 const MAX_FILES_PER_FOLDER = 16;
 

@@ -8,7 +8,7 @@
  * @module
  */
 import { isAbsolute, relative, resolve, sep } from "node:path";
-import { holdsSoundness, soundnessVerdicts } from "../../runner/gates/run_soundness.ts";
+import { holdsSoundness, soundnessVerdicts } from "../../runner/result/read/mod.ts";
 import type { RunResult, Verdict } from "../../runner/model/run_result.ts";
 import { inertLine } from "../../runner/plan/printable.ts";
 import { type Annotation, formatAnnotation } from "./workflow_commands.ts";

@@ -10,7 +10,6 @@ import { readRegularFile } from "../../runner/model/regular_file.ts";
 import type { RunResult, VerdictStatus } from "../../runner/model/run_result.ts";
 import { REPORT_FILES } from "../../reporters/report_formats.ts";
 import { earnedCodes, planVerdict } from "./verdict.ts";
-import { runVerdictOf } from "../../runner/gates/run_verdict.ts";
 import { EXIT_CODES } from "../../runner/model/exit_codes.ts";
 import type { AbResult } from "../../runner/model/ab_result.ts";
 
@@ -56,12 +55,12 @@ export async function readOutcome(
   if (ab !== undefined) return abOutcome(plan, dir, exitCode, stderr, ab);
   const text = await readIfExists(join(dir, REPORT_FILES.json), MAX_RESULT_BYTES);
   const read = text === undefined ? undefined : readRunResult(text);
-  const result = read?.ok ? read.result : undefined;
+  const result = read?.ok ? read.value : undefined;
   const summaryMd = await readIfExists(join(dir, REPORT_FILES.md), MAX_SUMMARY_BYTES);
   const ioFailure = exitCode === EXIT_CODES.ioFailed ? ioFailureOf(stderr) : undefined;
   const verdict = planVerdict(exitCode, result);
   const regressionOnly = verdict === "inconclusive" && result &&
-    runVerdictOf(result).regressionOnly;
+    result.verdict?.regressionOnly;
   return {
     plan,
     dir,

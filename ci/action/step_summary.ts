@@ -7,7 +7,7 @@
  * @module
  */
 import type { VerdictStatus } from "../../runner/model/run_result.ts";
-import { regressionOnlyWarning, type VerdictScope } from "../../runner/gates/fail_on.ts";
+import { regressionOnlyWarning, type VerdictScope } from "../../runner/result/read/mod.ts";
 import { markdownTable, markdownText } from "../../reporters/text/mod.ts";
 import type { PlanOutcome } from "./plan_outcome.ts";
 

@@ -8,21 +8,20 @@ import { EXIT_CODES } from "../../runner/model/exit_codes.ts";
 import type { RunResult, RunVerdict, VerdictStatus } from "../../runner/model/run_result.ts";
 import {
   CLI_FAIL_ON_VALUES,
+  exitCodeOf,
   FAIL_ON_VALUES,
   type FailOn,
   failsUnder,
-  type VerdictScope,
 } from "../../runner/gates/fail_on.ts";
-import { runExitCode, runVerdictOf } from "../../runner/gates/run_verdict.ts";
+import { type VerdictScope, worstStatus } from "../../runner/result/read/mod.ts";
 
 export { FAIL_ON_VALUES, type FailOn, type VerdictScope };
-
-const SEVERITY: Record<VerdictStatus, number> = { pass: 0, inconclusive: 1, invalid: 2, fail: 3 };
 
 /**
  * One plan's verdict: the run verdict its result stores (computed once by the gates), when the
  * process wrote a judged result and exited with the code that verdict earns; `invalid` when it
- * wrote none or exited otherwise (a crash, an unreachable target, a usage error), and on an I/O
+ * wrote none, or one that holds no verdict (never judged), or exited otherwise (a crash, an
+ * unreachable target, a usage error), and on an I/O
  * failure (exit 5: a report, the result or the history was not written), whatever the stored
  * verdict says: the job must neither pass nor read as a failed gate when its files are missing.
  *
@@ -37,7 +36,8 @@ export function planVerdict(exitCode: number, result: RunResult | undefined): Ve
   if (exitCode === EXIT_CODES.ioFailed) return "invalid";
   if (result === undefined) return exitCode === EXIT_CODES.ok ? "pass" : "invalid";
   // A judged result whose target stopped answering is the server's failure (exit 4).
-  const verdict = runVerdictOf(result);
+  const verdict = result.verdict;
+  if (verdict === undefined) return "invalid";
   return earnedCodes(verdict).includes(exitCode) ? verdict.status : "invalid";
 }
 
@@ -55,7 +55,7 @@ export function planVerdict(exitCode: number, result: RunResult | undefined): Ve
  * ```
  */
 export function earnedCodes(verdict: VerdictScope & Pick<RunVerdict, "targetLost">): number[] {
-  return CLI_FAIL_ON_VALUES.map((failOn) => runExitCode(verdict, { failOn }));
+  return CLI_FAIL_ON_VALUES.map((failOn) => exitCodeOf(verdict, { failOn }));
 }
 
 /**
@@ -66,28 +66,11 @@ export function jobVerdict(
   outcomes: readonly { verdict: VerdictStatus; regressionOnly?: true }[],
 ): VerdictScope {
   if (outcomes.length === 0) return { status: "invalid" };
-  const status = worstVerdict(outcomes.map((o) => o.verdict));
+  const status = worstStatus(outcomes.map((o) => o.verdict));
   const undecided = outcomes.filter((o) => o.verdict === "inconclusive");
   return status === "inconclusive" && undecided.every((o) => o.regressionOnly)
     ? { status, regressionOnly: true }
     : { status };
-}
-
-/**
- * The worst of several verdicts: `fail` over `invalid` over `inconclusive` over `pass`, the order
- * of one run's verdict (runner/gates/run_verdict.ts): a fail is decided beyond doubt.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { worstVerdict } from "./verdict.ts";
- * assert.equal(worstVerdict(["pass", "inconclusive", "fail"]), "fail");
- * ```
- */
-export function worstVerdict(verdicts: Iterable<VerdictStatus>): VerdictStatus {
-  let worst: VerdictStatus = "pass";
-  for (const v of verdicts) if (SEVERITY[v] > SEVERITY[worst]) worst = v;
-  return worst;
 }
 
 /**

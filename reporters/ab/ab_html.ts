@@ -8,7 +8,7 @@
  * @module
  */
 import type { AbResult } from "../../runner/model/ab_result.ts";
-import { regressionOnlyWarning } from "../../runner/gates/fail_on.ts";
+import { regressionOnlyWarning } from "../../runner/result/read/mod.ts";
 import { chartJsBundle, escapeHtml, htmlCard, htmlPage, htmlTable } from "../page/mod.ts";
 import { abChartData } from "./ab_chart_data.ts";
 import { browserScript } from "../browser/mod.ts";

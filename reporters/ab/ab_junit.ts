@@ -7,7 +7,7 @@
  * @module
  */
 import type { AbResult } from "../../runner/model/ab_result.ts";
-import { regressionOnlyWarning } from "../../runner/gates/fail_on.ts";
+import { regressionOnlyWarning } from "../../runner/result/read/mod.ts";
 import type { VerdictStatus } from "../../runner/model/run_result.ts";
 import { junitDocument, type TestCase } from "../junit/mod.ts";
 

@@ -6,10 +6,13 @@
  *
  * @module
  */
-import { formatChange, formatChangeRange } from "../../runner/gates/regression/mod.ts";
-import { regressionOnlyWarning } from "../../runner/gates/fail_on.ts";
-import { formatMetric } from "../../runner/gates/format_metric.ts";
-import { median } from "../../runner/gates/stats/mod.ts";
+import {
+  formatChange,
+  formatChangeRange,
+  formatMetric,
+  median,
+  regressionOnlyWarning,
+} from "../../runner/result/read/mod.ts";
 import type { AbResult } from "../../runner/model/ab_result.ts";
 import { markdownTable, markdownText } from "../text/mod.ts";
 

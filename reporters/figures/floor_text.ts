@@ -9,7 +9,7 @@ import {
   floorPercentiles,
   type MeasuredFloor,
   measuredFloor,
-} from "../../runner/result/measured_floor.ts";
+} from "../../runner/result/read/mod.ts";
 import type { RunResult } from "../../runner/model/run_result.ts";
 
 /** The floor at each reported percentile; empty when the run measured no floor (older results). */

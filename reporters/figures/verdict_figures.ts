@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { formatMetric } from "../../runner/gates/format_metric.ts";
+import { formatMetric } from "../../runner/result/read/mod.ts";
 import type { Verdict } from "../../runner/model/run_result.ts";
 
 /** Shown where a verdict has no such figure. */

@@ -5,7 +5,7 @@
  * @module
  */
 import { formatDurationMs, formatRatePerSec } from "../../runner/plan/units.ts";
-import { errorTotal } from "../../runner/recorder/request_counts.ts";
+import { errorTotal } from "../../runner/model/request_counts.ts";
 import type {
   EncodedHistogram,
   RequestCounts,

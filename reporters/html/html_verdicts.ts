@@ -4,24 +4,27 @@
  *
  * @module
  */
-import { formatMetric } from "../../runner/gates/format_metric.ts";
-import { regressionOnlyWarning } from "../../runner/gates/fail_on.ts";
+import {
+  formatMetric,
+  regressionOnlyWarning,
+  runVerdict,
+  STATUS_SEVERITY,
+} from "../../runner/result/read/mod.ts";
 import { formatDurationMs } from "../../runner/plan/units.ts";
-import { errorTotal } from "../../runner/recorder/request_counts.ts";
+import { errorTotal } from "../../runner/model/request_counts.ts";
 import type { RunResult, Verdict, VerdictStatus } from "../../runner/model/run_result.ts";
 import { escapeHtml, htmlTable } from "../page/mod.ts";
-import { overallStatus, STATUS_SEVERITY } from "../overall_status.ts";
 import { verdictFigures } from "../figures/mod.ts";
 
 /** The banner's outcome: the run's overall status, or "none" when no gate was evaluated. */
 export type BannerStatus = VerdictStatus | "none";
 
 /**
- * The outcome the banner shows: as {@linkcode overallStatus}, but "none" for a sound run without
+ * The outcome the banner shows: as {@linkcode runVerdict}, but "none" for a sound run without
  * verdicts (nothing was judged, so nothing passed).
  */
 export function bannerStatus(result: RunResult): BannerStatus {
-  const overall = overallStatus(result);
+  const overall = runVerdict(result);
   return result.verdicts.length === 0 && overall.reason === undefined ? "none" : overall.status;
 }
 
@@ -29,7 +32,7 @@ export function bannerStatus(result: RunResult): BannerStatus {
  * The banner: the overall verdict in words, and what ran.
  */
 export function verdictBanner(result: RunResult): string {
-  const overall = overallStatus(result);
+  const overall = runVerdict(result);
   const status = bannerStatus(result);
   const count = (s: VerdictStatus) => overall.tally[s];
   const n = result.verdicts.length;
@@ -70,7 +73,7 @@ export function verdictBanner(result: RunResult): string {
  * Empty when there are none.
  */
 export function warningsBox(result: RunResult): string {
-  const undecided = regressionOnlyWarning(overallStatus(result));
+  const undecided = regressionOnlyWarning(runVerdict(result));
   const items: string[] = [
     ...(undecided === undefined ? [] : [`${undecided[0].toUpperCase()}${undecided.slice(1)}.`]),
     ...(result.warnings ?? []),

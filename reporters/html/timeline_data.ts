@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { errorTotal } from "../../runner/recorder/request_counts.ts";
+import { errorTotal } from "../../runner/model/request_counts.ts";
 import type { EncodedHistogram, RunResult } from "../../runner/model/run_result.ts";
 
 /** What a time-domain series shows; the page styles each role the same way everywhere. */

@@ -10,12 +10,15 @@
  *
  * @module
  */
-import { formatMetric } from "../../runner/gates/format_metric.ts";
+import {
+  formatMetric,
+  holdsSoundness,
+  regressionOnlyWarning,
+  runVerdict,
+  soundnessVerdicts,
+} from "../../runner/result/read/mod.ts";
 import { formatRatePerSec } from "../../runner/plan/units.ts";
 import type { RunResult, Verdict } from "../../runner/model/run_result.ts";
-import { overallStatus } from "../overall_status.ts";
-import { regressionOnlyWarning } from "../../runner/gates/fail_on.ts";
-import { holdsSoundness, soundnessVerdicts } from "../../runner/gates/run_soundness.ts";
 import { NO_FIGURE, verdictFigures } from "../figures/mod.ts";
 import { junitDocument, type TestCase } from "./junit_document.ts";
 
@@ -132,8 +135,8 @@ function runProblems(result: RunResult): string[] {
 function summary(result: RunResult): string[] {
   const h = result.health;
   return [
-    overallStatus(result).summary,
-    ...[regressionOnlyWarning(overallStatus(result))].flatMap((w) => w ? [`warning: ${w}`] : []),
+    runVerdict(result).summary,
+    ...[regressionOnlyWarning(runVerdict(result))].flatMap((w) => w ? [`warning: ${w}`] : []),
     ...(result.warnings ?? []).map((w) => `warning: ${w}`),
     ...runProblems(result),
     `rate: achieved ${formatRatePerSec(h.achievedPerSec)} of ${

@@ -22,10 +22,14 @@ import {
   timeDomainLines,
   verdictFigures,
 } from "../figures/mod.ts";
-import { formatMetric } from "../../runner/gates/format_metric.ts";
-import { regressionOnlyWarning } from "../../runner/gates/fail_on.ts";
+import {
+  formatMetric,
+  regressionOnlyWarning,
+  runVerdict,
+  STATUS_SEVERITY,
+} from "../../runner/result/read/mod.ts";
 import { formatDurationMs, formatRatePerSec } from "../../runner/plan/units.ts";
-import { errorTotal } from "../../runner/recorder/request_counts.ts";
+import { errorTotal } from "../../runner/model/request_counts.ts";
 import type {
   BaselineReference,
   EncodedHistogram,
@@ -38,7 +42,6 @@ import type {
 } from "../../runner/model/run_result.ts";
 import { markdownText } from "./markdown_escape.ts";
 import { markdownTable, markdownUrl } from "./markdown_table.ts";
-import { overallStatus, STATUS_SEVERITY } from "../overall_status.ts";
 import { REPORT_FILES } from "../report_formats.ts";
 
 /** The largest summary {@linkcode renderMarkdown} returns, in UTF-8 bytes (GitHub: 65,536). */
@@ -93,7 +96,7 @@ export function renderMarkdown(result: RunResult, options: MarkdownOptions = {})
 
 function render(result: RunResult, options: MarkdownOptions, caps: Caps): string {
   const esc = (text: string) => markdownText(text, caps.textChars);
-  const overall = overallStatus(result);
+  const overall = runVerdict(result);
   const t = result.totals.counts;
   const facts = [
     ...(overall.reason === undefined ? [] : [`**${esc(overall.reason)}**`]),

@@ -22,16 +22,14 @@ import {
   verdictFigures,
 } from "../figures/mod.ts";
 import { formatDurationMs } from "../../runner/plan/units.ts";
-import { errorTotal } from "../../runner/recorder/request_counts.ts";
+import { errorTotal } from "../../runner/model/request_counts.ts";
 import type {
   EncodedHistogram,
   RunResult,
   Verdict,
   VerdictStatus,
 } from "../../runner/model/run_result.ts";
-import { formatMetric } from "../../runner/gates/format_metric.ts";
-import { regressionOnlyWarning } from "../../runner/gates/fail_on.ts";
-import { overallStatus } from "../overall_status.ts";
+import { formatMetric, regressionOnlyWarning, runVerdict } from "../../runner/result/read/mod.ts";
 import { printable } from "../../runner/plan/printable.ts";
 import { type TextCell, textTable } from "./text_table.ts";
 
@@ -156,7 +154,7 @@ export function renderTerminal(result: RunResult, options: TerminalOptions): str
     );
     for (const r of h.reasons) lines.push(`  - ${printable(r)}`);
   }
-  const overall = overallStatus(result);
+  const overall = runVerdict(result);
   const warning = regressionOnlyWarning(overall);
   if (warning !== undefined) lines.push("", paint("yellow", `WARNING: ${warning}`));
   const verdict = `${STATUS_MARK[overall.status]} ${overall.status.toUpperCase()}: ` +

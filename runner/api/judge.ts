@@ -4,14 +4,11 @@
  * the implicit error gate; then the regression gate against a stored history when a baseline
  * directory is given), stores the verdicts and the run's overall verdict in the result, and returns
  * them. A failed gate is a verdict, never an exception; `exitCodeOf` turns the verdict into the
- * CLI's exit code.
+ * CLI's exit code (runner/gates/fail_on.ts).
  *
  * @module
  */
 import { type JudgeOptions, judgeRun } from "../gates/judge_run.ts";
-import { runExitCode } from "../gates/run_verdict.ts";
-import type { FailOn } from "../gates/fail_on.ts";
-import type { ExitCode } from "../model/exit_codes.ts";
 import type { RunResult, RunVerdict, Verdict } from "../model/run_result.ts";
 
 export type { JudgeOptions };
@@ -60,24 +57,4 @@ export interface Judgement {
 export async function judge(result: RunResult, options: JudgeOptions = {}): Promise<Judgement> {
   const { notes, ioFailures } = await judgeRun(result, options);
   return { verdict: result.verdict!, verdicts: result.verdicts, notes, ioFailures };
-}
-
-/**
- * The exit code a run verdict earns, as `tailgate run` exits: 0 pass, 1 fail, 3 invalid; for
- * inconclusive, 3 when `failOn` (default `inconclusive-slo`: an undecided SLO, not an undecided
- * regression check alone) makes it red, else 0. `allowInconclusive` is `failOn: "fail"`.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { exitCodeOf } from "./judge.ts";
- * assert.equal(exitCodeOf({ status: "pass", tally: { pass: 1, fail: 0, inconclusive: 0, invalid: 0 }, summary: "1 gate: 1 pass" }), 0);
- * ```
- */
-export function exitCodeOf(
-  verdict: RunVerdict,
-  options: { failOn?: FailOn; allowInconclusive?: boolean } = {},
-): ExitCode {
-  const failOn = options.failOn ?? (options.allowInconclusive ? "fail" : undefined);
-  return runExitCode(verdict, failOn === undefined ? {} : { failOn });
 }

@@ -8,8 +8,8 @@
  */
 export { type Progress, runPlan, type RunPlanOptions } from "./run_plan.ts";
 export type { LiveTally } from "../recorder/live_tally.ts";
-export { exitCodeOf, judge, type Judgement, type JudgeOptions } from "./judge.ts";
+export { judge, type Judgement, type JudgeOptions } from "./judge.ts";
 export type { ConfirmOptions } from "../gates/regression/mod.ts";
-export { DEFAULT_FAIL_ON, type FailOn } from "../gates/fail_on.ts";
+export { DEFAULT_FAIL_ON, exitCodeOf, type FailOn } from "../gates/fail_on.ts";
 export type { ShardSpec } from "../schedule/build_schedule.ts";
 export { StepFailure } from "../session/mod.ts";

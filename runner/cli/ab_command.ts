@@ -14,10 +14,9 @@ import {
   renderAbTerminal,
 } from "../../reporters/ab/mod.ts";
 import { DEFAULT_ROUNDS, runAb } from "../ab/run_ab.ts";
-import { MIN_ROUNDS } from "../gates/ab/mod.ts";
-import { runExitCode } from "../gates/run_verdict.ts";
+import { AB_DEFAULT_MIN_TAIL_SAMPLES, MIN_ROUNDS } from "../gates/ab/mod.ts";
+import { exitCodeOf } from "../gates/fail_on.ts";
 import { undecidableTails } from "../gates/regression/mod.ts";
-import { AB_DEFAULT_MIN_TAIL_SAMPLES } from "../gates/ab/mod.ts";
 import { StepFailure } from "../session/mod.ts";
 import { EXIT_CODES, withIoFailures } from "../model/exit_codes.ts";
 import { parseDurationMs } from "../plan/units.ts";
@@ -198,7 +197,7 @@ export async function abCommand(
   ];
   const { written, errors } = await writeEach(files);
   ioFailures.push(...errors);
-  const verdictCode = runExitCode(ab.verdict, { failOn: failOn.failOn });
+  const verdictCode = exitCodeOf(ab.verdict, { failOn: failOn.failOn });
   return {
     exitCode: withIoFailures(verdictCode, ioFailures),
     errors: ioFailures,

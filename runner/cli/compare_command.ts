@@ -6,13 +6,11 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { baselineRunFrom } from "../gates/baseline/mod.ts";
-import { BASELINE_SCHEMA, BASELINE_VERSION } from "../gates/baseline/mod.ts";
-import { formatChange } from "../gates/regression/mod.ts";
-import { formatMetric } from "../gates/format_metric.ts";
-import { gateExitCode } from "../gates/gate_exit_code.ts";
+import { BASELINE_SCHEMA, BASELINE_VERSION, baselineRunFrom } from "../gates/baseline/mod.ts";
 import { evaluateRegression, type RegressionMetric } from "../gates/regression/mod.ts";
-import { errorTotal } from "../recorder/request_counts.ts";
+import { formatChange, formatMetric, gatesVerdict } from "../result/read/mod.ts";
+import { exitCodeOf } from "../gates/fail_on.ts";
+import { errorTotal } from "../model/request_counts.ts";
 import { readRunResultFile } from "../result/read_run_result.ts";
 import type { LabelResult, RunResult, StageResult, Verdict } from "../model/run_result.ts";
 import { argsError } from "./args/mod.ts";
@@ -63,8 +61,10 @@ export async function compareCommand(args: string[]): Promise<CommandOutcome> {
   for (const path of parsed.positionals) {
     const r = await readRunResultFile(path);
     // A damaged histogram or impossible counts are refused on read, naming stage and label.
-    if (!r.ok) return { exitCode: EXIT_CODES.usage, errors: [r.error], notes: [] };
-    results.push(r.result);
+    if (!r.ok) {
+      return { exitCode: EXIT_CODES.usage, errors: r.problems.map((p) => p.message), notes: [] };
+    }
+    results.push(r.value);
   }
   const [a, b] = results;
   const verdicts = evaluateRegression(
@@ -89,7 +89,7 @@ export async function compareCommand(args: string[]): Promise<CommandOutcome> {
     : render(rows, verdicts, format === "md", a.plan.name !== b.plan.name);
   return {
     // Two stored runs are no history: only a regression beyond doubt exits non-zero.
-    exitCode: gateExitCode(verdicts, { failOn: "fail" }),
+    exitCode: exitCodeOf(gatesVerdict(verdicts), { failOn: "fail" }),
     errors: [],
     notes: [],
     output,

@@ -10,8 +10,7 @@ import { readRunResultFile } from "../result/read_run_result.ts";
 import type { RunResult } from "../model/run_result.ts";
 import { failed } from "./command.ts";
 import { finishResult } from "./finish_result.ts";
-import { checkOutDir } from "./output/mod.ts";
-import { outOverlap } from "./output/mod.ts";
+import { checkOutDir, outOverlap } from "./output/mod.ts";
 import { argsError, readResultArgs, RESULT_ARG_OPTIONS } from "./args/mod.ts";
 import type { RunOutcome } from "./run_command.ts";
 
@@ -49,8 +48,8 @@ export async function mergeCommand(args: string[], signal?: AbortSignal): Promis
   const parts: RunResult[] = [];
   for (const file of files) {
     const read = await readRunResultFile(file);
-    if (!read.ok) return usage(read.error);
-    parts.push(read.result);
+    if (!read.ok) return usage(read.problems.map((p) => p.message).join("\n"));
+    parts.push(read.value);
   }
   let merged;
   try {

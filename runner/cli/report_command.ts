@@ -7,6 +7,7 @@
 import { dirname } from "node:path";
 import { parseArgs } from "node:util";
 import { readRunResultFile } from "../result/read_run_result.ts";
+import { computeRunVerdict } from "../gates/run_verdict.ts";
 import { parseReportFormats, type ReportFormat } from "../../reporters/report_formats.ts";
 import { writeReports } from "../../reporters/write_reports.ts";
 import { renderTerminal } from "../../reporters/text/mod.ts";
@@ -56,14 +57,17 @@ export async function reportCommand(args: string[]): Promise<CommandOutcome> {
   const formats = parseReportFormats(parsed.values.format!);
   if (!formats.ok) return usage(`--format: ${formats.error}`);
   const read = await readRunResultFile(file);
-  if (!read.ok) return usage(read.error);
+  if (!read.ok) return usage(read.problems.map((p) => p.message).join("\n"));
+  const result = read.value;
+  // A result written before the run verdict was stored (format 1) is judged once, here.
+  result.verdict ??= computeRunVerdict(result);
   const outDir = parsed.values.out ?? dirname(file);
   const overlap = await outOverlap(outDir);
   if (overlap) return usage(overlap);
   const wanted: ReportFormat[] = formats.formats;
   const reportUrl = parsed.values["report-url"];
   const written = await writeReports(
-    read.result,
+    result,
     outDir,
     wanted,
     reportUrl ? { htmlUrl: reportUrl } : {},
@@ -74,7 +78,7 @@ export async function reportCommand(args: string[]): Promise<CommandOutcome> {
     errors: written.errors,
     notes: [],
     output: [
-      renderTerminal(read.result, { color }),
+      renderTerminal(result, { color }),
       "",
       ...Object.values(written.paths).map((p) => `wrote ${p}`),
     ].join("\n"),

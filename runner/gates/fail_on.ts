@@ -15,7 +15,9 @@
  *
  * @module
  */
+import { EXIT_CODES, type ExitCode } from "../model/exit_codes.ts";
 import type { RunVerdict } from "../model/run_result.ts";
+import type { VerdictScope } from "../result/read/mod.ts";
 
 /** What turns a run red: see the module's documentation and docs/gates.md. */
 export type FailOn = "inconclusive" | "inconclusive-slo" | "fail" | "never";
@@ -36,9 +38,6 @@ export const CLI_FAIL_ON_VALUES: readonly FailOn[] = ["inconclusive", "inconclus
 
 /** The default of `--fail-on` and of the Action's `fail-on`. */
 export const DEFAULT_FAIL_ON: FailOn = "inconclusive-slo";
-
-/** What {@linkcode failsUnder} reads of a verdict. */
-export type VerdictScope = Pick<RunVerdict, "status" | "regressionOnly">;
 
 /**
  * Whether `verdict` is red under `failOn`.
@@ -81,11 +80,36 @@ export function readFailOn(
 }
 
 /**
- * The warning every report shows when only regression checks are undecided, or undefined.
+ * The exit code a verdict earns, as `tailgate run`, `merge`, `compare` and `ab` exit (docs/cli.md):
+ * 4 when the target stopped answering, 0 pass, 1 fail, 3 invalid; for inconclusive, 3 when
+ * `failOn` (default `inconclusive-slo`: an undecided SLO, not an undecided regression check
+ * alone) makes it red, else 0. `allowInconclusive` is `failOn: "fail"`. A set of gates with no run
+ * behind them (`tailgate compare`) is `exitCodeOf(gatesVerdict(verdicts))`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { exitCodeOf } from "./fail_on.ts";
+ * assert.equal(exitCodeOf({ status: "inconclusive", regressionOnly: true }), 0); // a warning
+ * assert.equal(exitCodeOf({ status: "inconclusive" }), 3); // an SLO is undecided
+ * assert.equal(exitCodeOf({ status: "inconclusive" }, { failOn: "fail" }), 0);
+ * ```
  */
-export function regressionOnlyWarning(verdict: VerdictScope): string | undefined {
-  if (verdict.status !== "inconclusive" || !verdict.regressionOnly) return undefined;
-  return "only regression checks are undecided: a warning, not a failure (exit 0), unless the " +
-    "run is strict (`--fail-on inconclusive`, the Action's `fail-on: inconclusive`); each check " +
-    "says why and what would decide it";
+export function exitCodeOf(
+  verdict: VerdictScope & Pick<RunVerdict, "targetLost">,
+  options: { failOn?: FailOn; allowInconclusive?: boolean } = {},
+): ExitCode {
+  if (verdict.targetLost !== undefined) return EXIT_CODES.unreachable;
+  switch (verdict.status) {
+    case "pass":
+      return EXIT_CODES.ok;
+    case "fail":
+      return EXIT_CODES.gateFailed;
+    case "inconclusive": {
+      const failOn = options.failOn ?? (options.allowInconclusive ? "fail" : DEFAULT_FAIL_ON);
+      return failsUnder(verdict, failOn) ? EXIT_CODES.invalidRun : EXIT_CODES.ok;
+    }
+    case "invalid":
+      return EXIT_CODES.invalidRun;
+  }
 }

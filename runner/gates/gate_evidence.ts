@@ -7,7 +7,7 @@
  */
 import type { SloMetric } from "../plan/types.ts";
 import type { Histogram } from "../hdr/mod.ts";
-import { errorTotal } from "../recorder/request_counts.ts";
+import { errorTotal } from "../model/request_counts.ts";
 import type { RequestCounts, RunResult } from "../model/run_result.ts";
 import { binomialInterval } from "./stats/mod.ts";
 import type { GateEvidence } from "./decision_rule.ts";

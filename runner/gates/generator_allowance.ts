@@ -6,7 +6,7 @@
  * @module
  */
 import { formatDurationMs } from "../plan/units.ts";
-import { measuredFloor, percentileOf } from "../result/measured_floor.ts";
+import { measuredFloor, percentileOf } from "../result/read/mod.ts";
 import { cpuShare, latenessP99Us } from "../result/tool_health.ts";
 import type { RunResult, ToolHealth } from "../model/run_result.ts";
 
@@ -36,7 +36,7 @@ export function generatorAllowance(
       ? h.maxUs
       : percentileOf(h, percentile);
   const lateSendUs = Math.max(at(health.sendLag), at(health.dispatchLag));
-  // The run's measured floor, as every report states it (result/measured_floor.ts).
+  // The run's measured floor, as every report states it (result/read/measured_floor.ts).
   const floorUs = measuredFloor(health, percentile).floorUs;
   return { lateSendUs, floorUs, addedUs: lateSendUs + floorUs };
 }

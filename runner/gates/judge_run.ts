@@ -10,20 +10,24 @@
 import type { RunResult, Verdict } from "../model/run_result.ts";
 import {
   appendToBaseline,
+  baselineDamage,
   BaselineError,
   baselinePath,
   fingerprintMismatch,
   historyName,
   loadBaseline,
 } from "./baseline/mod.ts";
-import { applyConfirmation, type ConfirmOptions, regressionsToConfirm } from "./regression/mod.ts";
-import { baselineDamage } from "./baseline/mod.ts";
-import { evaluateSlos } from "./slo/mod.ts";
-import { implicitErrorGate } from "./slo/mod.ts";
-import { evaluateRegression, type RegressionMetric } from "./regression/mod.ts";
-import { soundnessVerdicts } from "./run_soundness.ts";
+import {
+  applyConfirmation,
+  type ConfirmOptions,
+  evaluateRegression,
+  type RegressionMetric,
+  regressionsToConfirm,
+  unmatchedStages,
+} from "./regression/mod.ts";
+import { evaluateSlos, implicitErrorGate } from "./slo/mod.ts";
+import { soundnessVerdicts } from "../result/read/mod.ts";
 import { computeRunVerdict } from "./run_verdict.ts";
-import { unmatchedStages } from "./regression/mod.ts";
 
 /** Options of {@linkcode judgeRun}. */
 export interface JudgeOptions {
@@ -74,6 +78,8 @@ export async function judgeRun(
   if (options.baselineDir !== undefined) {
     const history = historyName(result.plan);
     const loaded = await loadBaseline(options.baselineDir, history);
+    // Decoding every stored histogram is not free: once.
+    const damage = loaded.ok && loaded.baseline ? baselineDamage(loaded.baseline) : undefined;
     if (!loaded.ok) {
       // A history that cannot be read is a gate that cannot be judged, not a footnote: invalid.
       damaged = true;
@@ -82,13 +88,12 @@ export async function judgeRun(
       notes.push(
         `no baseline for "${history}" in ${options.baselineDir} yet: regression gates skipped`,
       );
-    } else if (baselineDamage(loaded.baseline) !== undefined) {
-      const d = baselineDamage(loaded.baseline)!;
+    } else if (damage !== undefined) {
       damaged = true;
       const path = baselinePath(options.baselineDir, history);
       result.verdicts.push(unreadableBaseline(
-        `the baseline ${path} is damaged: run ${d.run} of ${loaded.baseline.runs.length} ` +
-          `(${d.date}), ${d.where}: ${d.error}`,
+        `the baseline ${path} is damaged: run ${damage.run} of ${loaded.baseline.runs.length} ` +
+          `(${damage.date}), ${damage.where}: ${damage.error}`,
       ));
     } else {
       const baseline = loaded.baseline;

@@ -14,7 +14,7 @@
  *
  * @module
  */
-import { encodeIntoCompressedBase64, Float64Histogram } from "npm:hdr-histogram-js@3.0.1";
+import { Float64Histogram } from "npm:hdr-histogram-js@3.0.1";
 import { bucketGeometry, bucketRangeAt, HISTOGRAM_CONFIG } from "./histogram_config.ts";
 
 /**
@@ -125,17 +125,6 @@ export function createHistogram(): Histogram {
   return new LibraryBackedHistogram();
 }
 
-/**
- * The library's own base64 encoding of a histogram. Not the reference format (it writes
- * normalizingIndexOffset 1 and the conversion ratio as the integer 1, which Java and Rust reject);
- * kept so tests can show that, and so the decoder can be tested against that variant.
- */
-export function libraryNativeEncoding(histogram: Histogram): string {
-  const copy = new LibraryBackedHistogram();
-  copy.add(histogram);
-  return encodeIntoCompressedBase64(copy.library);
-}
-
 function newLibraryHistogram(): Float64Histogram {
   const { lowestDiscernibleValue, highestTrackableValue, significantValueDigits } =
     HISTOGRAM_CONFIG;
@@ -150,11 +139,6 @@ function newLibraryHistogram(): Float64Histogram {
 
 class LibraryBackedHistogram implements Histogram {
   readonly #h = newLibraryHistogram();
-
-  /** The wrapped library object, for {@linkcode libraryNativeEncoding} only. */
-  get library(): Float64Histogram {
-    return this.#h;
-  }
 
   recordValue(valueUs: number): void {
     checkValue(valueUs);

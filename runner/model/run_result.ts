@@ -601,8 +601,9 @@ export interface RunResult {
   /** One verdict per gate (SLOs, regression checks, validity); empty until the run is judged. */
   verdicts: Verdict[];
   /**
-   * The overall verdict, set when the run is judged (format version 2); a version 1 result has
-   * none, and readers compute it from `verdicts` and `health` the same way.
+   * The overall verdict, set when the run is judged (format version 2), and only read afterwards
+   * (runner/result/read/stored_verdict.ts); a version 1 result has none until `tailgate report`
+   * judges it on reading it.
    */
   verdict?: RunVerdict;
   /** The baseline the regression gate compared with, when there was one. */

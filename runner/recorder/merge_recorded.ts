@@ -8,7 +8,7 @@
 import type { IntervalResult, LabelResult, StageResult } from "../model/run_result.ts";
 import { mergeEncodedHistograms } from "../hdr/encoded_histogram.ts";
 import type { RecordedRun } from "./recorder.ts";
-import { addCounts, emptyCounts } from "./request_counts.ts";
+import { addCounts, emptyCounts } from "../model/request_counts.ts";
 
 /**
  * Merges records of the same plan.

@@ -14,7 +14,7 @@ import type {
 } from "../model/run_result.ts";
 import { createHistogram, type Histogram, type SparseCounts } from "../hdr/mod.ts";
 import { toEncodedHistogram } from "../hdr/encoded_histogram.ts";
-import { addCounts, emptyCounts } from "./request_counts.ts";
+import { addCounts, emptyCounts } from "../model/request_counts.ts";
 import { emptyEncodedHistogram } from "./empty_histogram.ts";
 
 /** One label's share of a closed interval or stage. */

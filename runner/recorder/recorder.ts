@@ -25,7 +25,7 @@ import { createHistogram, type Histogram } from "../hdr/mod.ts";
 import { msToRecordableUs, toEncodedHistogram } from "../hdr/encoded_histogram.ts";
 import { InlineIntervalStore, type IntervalStore } from "./interval_store.ts";
 import { encodeRawLabels, type RawInterval, type RawLabel } from "./raw_interval.ts";
-import { emptyCounts } from "./request_counts.ts";
+import { emptyCounts } from "../model/request_counts.ts";
 import { type LiveTally, TALLY_FIELDS } from "./live_tally.ts";
 import { EMPTY_SPARSE } from "./empty_histogram.ts";
 

@@ -7,6 +7,7 @@
  */
 import { createHistogram, toEncodedHistogram } from "../hdr/mod.ts";
 import { readRegularFile } from "../model/regular_file.ts";
+import { err, ok, problem, type Result } from "../model/result.ts";
 import { resultProblem } from "./result_problem.ts";
 import {
   RESULT_SCHEMA,
@@ -43,35 +44,32 @@ const REQUIRED = [
 /**
  * Parses result JSON text.
  */
-export function readRunResult(
-  text: string,
-): { ok: true; result: RunResult } | { ok: false; error: string } {
+export function readRunResult(text: string): Result<RunResult> {
   let doc: unknown;
   try {
     doc = JSON.parse(text);
   } catch (e) {
-    return { ok: false, error: `not JSON (${(e as Error).message})` };
+    return err(problem(`not JSON (${(e as Error).message})`));
   }
   if (typeof doc !== "object" || doc === null || Array.isArray(doc)) {
-    return { ok: false, error: "not a tailgate result: the document is not a JSON object" };
+    return err(problem("not a tailgate result: the document is not a JSON object"));
   }
   const record = doc as Record<string, unknown>;
   if (record.schema !== RESULT_SCHEMA) {
-    return { ok: false, error: `not a tailgate result: \`schema\` is not "${RESULT_SCHEMA}"` };
+    return err(problem(`not a tailgate result: \`schema\` is not "${RESULT_SCHEMA}"`));
   }
   if (typeof record.version !== "number" || !Number.isInteger(record.version)) {
-    return { ok: false, error: "the result has no integer `version`" };
+    return err(problem("the result has no integer `version`"));
   }
   if (record.version > RESULT_VERSION) {
-    return {
-      ok: false,
-      error: `the result is format version ${record.version}; this tailgate reads up to ` +
+    return err(problem(
+      `the result is format version ${record.version}; this tailgate reads up to ` +
         `${RESULT_VERSION}: upgrade tailgate to read it`,
-    };
+    ));
   }
   const missing = REQUIRED.filter((k) => !(k in record));
   if (missing.length > 0) {
-    return { ok: false, error: `the result lacks ${missing.map((k) => `\`${k}\``).join(", ")}` };
+    return err(problem(`the result lacks ${missing.map((k) => `\`${k}\``).join(", ")}`));
   }
   const result = doc as RunResult;
   // Results written before the floor histograms existed read as having measured no floor.
@@ -79,8 +77,8 @@ export function readRunResult(
     result.health.engineStall ??= toEncodedHistogram(createHistogram());
     result.health.platformHiccup ??= toEncodedHistogram(createHistogram());
   }
-  const problem = resultProblem(record);
-  if (problem) return { ok: false, error: problem };
+  const refused = resultProblem(record);
+  if (refused) return err(problem(refused));
   // Format 3 renamed the undecided verdict `insufficient` to `inconclusive`.
   if (result.version < 3) {
     const renamed = (s: string) => (s === "insufficient" ? "inconclusive" : s) as VerdictStatus;
@@ -94,17 +92,17 @@ export function readRunResult(
       delete tally.insufficient;
     }
   }
-  return { ok: true, result };
+  return ok(result);
 }
 
 /**
  * Reads and parses a result file; the error names the file.
  */
-export async function readRunResultFile(
-  path: string,
-): Promise<{ ok: true; result: RunResult } | { ok: false; error: string }> {
+export async function readRunResultFile(path: string): Promise<Result<RunResult>> {
   const bytes = await readRegularFile(path, MAX_RESULT_BYTES);
-  if (!bytes.ok) return { ok: false, error: `cannot read ${path}: it ${bytes.reason}` };
+  if (!bytes.ok) return err(problem(`cannot read ${path}: it ${bytes.reason}`));
   const read = readRunResult(new TextDecoder().decode(bytes.bytes));
-  return read.ok ? read : { ok: false, error: `${path}: ${read.error}` };
+  return read.ok
+    ? read
+    : err(read.problems.map((p) => ({ ...p, message: `${path}: ${p.message}` })));
 }

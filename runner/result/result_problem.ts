@@ -1,7 +1,7 @@
 /**
  * The values of a result document, checked once when it is read, before any command adds,
  * merges, judges or prints them: counts are whole numbers from 0 that add up as the recorder keeps
- * them (runner/recorder/request_counts.ts), durations, rates and latencies are finite numbers from
+ * them (runner/model/request_counts.ts), durations, rates and latencies are finite numbers from
  * 0, and every histogram decodes and holds as many values as its `count` says. A problem is named
  * by its JSON path and, for a histogram or counts, by its stage and label. Pure.
  *
@@ -9,7 +9,7 @@
  */
 import { decodeHistogram } from "../hdr/mod.ts";
 import type { RequestCounts } from "../model/run_result.ts";
-import { addCounts, countsProblem, emptyCounts } from "../recorder/request_counts.ts";
+import { addCounts, countsProblem, emptyCounts } from "../model/request_counts.ts";
 
 type Doc = Record<string, unknown>;
 

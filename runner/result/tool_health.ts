@@ -11,7 +11,7 @@
  */
 import type { Slo } from "../plan/types.ts";
 import { formatDurationMs } from "../plan/units.ts";
-import { percentileOf } from "./measured_floor.ts";
+import { percentileOf } from "./read/mod.ts";
 import type { EncodedHistogram } from "../model/run_result.ts";
 
 /** The figures the judgement reads. */

@@ -15,7 +15,7 @@ import { Schedule, type ShardSpec } from "../schedule/build_schedule.ts";
 import { rateAtMs } from "../schedule/fire_times.ts";
 import { createAtomicsWaker } from "../engine/timing/mod.ts";
 import { EpollLoop } from "../engine/native/mod.ts";
-import { type NativeTarget, nativeTarget } from "../engine/native/mod.ts";
+import { ioChoice, type NativeTarget, nativeTarget } from "../engine/native/mod.ts";
 import { NativeConnection } from "../engine/native/mod.ts";
 import { type HiccupMeter, startHiccupMeter } from "../engine/timing/mod.ts";
 import { youngGenerationMb } from "../engine/v8_flags.ts";
@@ -81,9 +81,9 @@ export interface EngineOptions {
   startAtEpochMs?: number;
   clock?: Clock;
   /**
-   * The I/O path: `deno` (Deno's sockets and the timing worker; the default), `native` (libc
-   * sockets on an epoll loop; plain HTTP on Linux with FFI, else an error) or `auto` (native where
-   * it can run). The native loop blocks this thread between events, yielding to its event loop
+   * The I/O path: `deno` (Deno's sockets and the timing worker), `native` (libc sockets on an
+   * epoll loop; plain HTTP on Linux with FFI, else an error) or `auto` (native where it can run);
+   * default: `TAILGATE_IO`, else `auto`, as runWorkers. The native loop blocks this thread between events, yielding to its event loop
    * only every 50 ms: give it a thread of its own (runWorkers runs it in a worker) unless nothing
    * else on the thread needs to run meanwhile, such as a server in the same thread.
    */
@@ -164,7 +164,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
   // encoded by an idle-priority worker, and a probe thread measures the platform's hiccups.
   // Runs with an injected waker (tests on a fake clock) do both inline or not at all.
   const real = options.waker === undefined;
-  const io = options.io ?? "deno";
+  const io = ioChoice(options.io);
   const native: NativeTarget | undefined = real && options.connect === undefined && io !== "deno"
     ? await nativeTarget(origin, io)
     : undefined;

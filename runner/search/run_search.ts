@@ -8,7 +8,7 @@
  * @module
  */
 import { judge } from "../api/judge.ts";
-import { formatMetric } from "../gates/format_metric.ts";
+import { formatMetric } from "../result/read/mod.ts";
 import type { SearchHistoryEntry } from "../gates/baseline/mod.ts";
 import { judgeSearchRegression, searchRegressionLimit } from "../gates/regression/mod.ts";
 import { runPlan } from "../api/run_plan.ts";

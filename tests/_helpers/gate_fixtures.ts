@@ -6,7 +6,7 @@
  */
 import { createHistogram, type Histogram } from "../../runner/hdr/mod.ts";
 import { toEncodedHistogram } from "../../runner/hdr/encoded_histogram.ts";
-import { addCounts, emptyCounts } from "../../runner/recorder/request_counts.ts";
+import { addCounts, emptyCounts } from "../../runner/model/request_counts.ts";
 import { mergeLatency } from "../../runner/recorder/merge_recorded.ts";
 import type {
   Environment,

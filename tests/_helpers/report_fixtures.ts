@@ -6,6 +6,7 @@
  * @module
  */
 import { evaluateSlos } from "../../runner/gates/slo/evaluate_slos.ts";
+import { computeRunVerdict } from "../../runner/gates/run_verdict.ts";
 import { toEncodedHistogram } from "../../runner/hdr/encoded_histogram.ts";
 import { buildResult } from "../../runner/result/build_result.ts";
 import type { BaselineReference, RunResult } from "../../runner/model/run_result.ts";
@@ -109,6 +110,7 @@ function judged(text: string): RunResult {
   if (!plan) throw new Error(`fixture plan is invalid: ${JSON.stringify(issues)}`);
   const result = buildResult(plan, recordPlan(plan), ENVIRONMENT);
   result.verdicts = evaluateSlos(result);
+  result.verdict = computeRunVerdict(result);
   return result;
 }
 

@@ -7,6 +7,7 @@
 import type { ResolvedPlan } from "../../runner/plan/types.ts";
 import { type Completion, Recorder } from "../../runner/recorder/recorder.ts";
 import { buildResult, type RunRecord } from "../../runner/result/build_result.ts";
+import { computeRunVerdict } from "../../runner/gates/run_verdict.ts";
 import type { Environment, RunResult } from "../../runner/model/run_result.ts";
 import { Schedule } from "../../runner/schedule/build_schedule.ts";
 import { parseText } from "./plan_fixtures.ts";
@@ -165,7 +166,8 @@ export function scheduleAndRecorder(plan: ResolvedPlan): { schedule: Schedule; r
 }
 
 /**
- * The result document of {@linkcode recordPlan} on {@linkcode resultPlan}.
+ * The result document of {@linkcode recordPlan} on {@linkcode resultPlan}, as `runPlan` returns
+ * it: not judged.
  *
  * @example
  * ```ts
@@ -179,4 +181,23 @@ export function sampleResult(
 ): RunResult {
   const plan = resultPlan();
   return buildResult(plan, recordPlan(plan, over, options), ENVIRONMENT);
+}
+
+/**
+ * {@linkcode sampleResult} as `tailgate run` writes it for a plan without gates: its run verdict
+ * stored, which every reader reads.
+ *
+ * @example
+ * ```ts
+ * import { writtenResult } from "./result_fixtures.ts";
+ * writtenResult().verdict?.summary; // "no gates"
+ * ```
+ */
+export function writtenResult(
+  over: Partial<RunRecord> = {},
+  options: RecordOptions = {},
+): RunResult {
+  const result = sampleResult(over, options);
+  result.verdict = computeRunVerdict(result);
+  return result;
 }

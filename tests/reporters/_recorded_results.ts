@@ -6,6 +6,7 @@
  * @module
  */
 import { buildResult } from "../../runner/result/build_result.ts";
+import { computeRunVerdict } from "../../runner/gates/run_verdict.ts";
 import type { RunResult } from "../../runner/model/run_result.ts";
 import type { ShardSpec } from "../../runner/schedule/build_schedule.ts";
 import { ENVIRONMENT, resultPlan, scheduleAndRecorder } from "../_helpers/result_fixtures.ts";
@@ -62,5 +63,6 @@ export function recordedResult(options: RecordedRunOptions): RunResult {
     timerSlackSet: true,
   }, ENVIRONMENT);
   if (options.shard) result.run.shard = { ...options.shard };
+  result.verdict = computeRunVerdict(result);
   return result;
 }

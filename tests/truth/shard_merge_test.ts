@@ -45,7 +45,7 @@ async function tailgate(args: string[]): Promise<{ code: number; stderr: string 
 async function resultIn(dir: string): Promise<RunResult> {
   const read = readRunResult(await Deno.readTextFile(join(dir, "result.json")));
   assert.ok(read.ok);
-  return read.result;
+  return read.value;
 }
 
 Deno.test("4 shards at rate/4, merged, hold the plan's requests and the stall's true percentiles", async () => {

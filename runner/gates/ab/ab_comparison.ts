@@ -10,10 +10,6 @@
  */
 import type { AbComparison } from "../../model/ab_result.ts";
 import type { RunResult } from "../../model/run_result.ts";
-import { formatChange, formatChangeRange } from "../regression/mod.ts";
-import { formatMetric } from "../format_metric.ts";
-import { judgePaired, type PairedCheck } from "./paired_comparison.ts";
-import { median } from "../stats/mod.ts";
 import {
   DEFAULT_REGRESSION_FLOORS,
   metricValue,
@@ -21,6 +17,8 @@ import {
   type RegressionMetric,
   sampleOf,
 } from "../regression/mod.ts";
+import { formatChange, formatChangeRange, formatMetric, median } from "../../result/read/mod.ts";
+import { judgePaired, type PairedCheck } from "./paired_comparison.ts";
 import { isSufficient, requiredRequests } from "../stats/mod.ts";
 
 /** One round's two results. */

@@ -4,12 +4,6 @@
  *
  * @module
  */
-export {
-  failFastReason,
-  failFastVerdict,
-  soundFailFastStop,
-  stoppedOn,
-} from "./fail_fast_verdict.ts";
-export type { StoppedRun } from "./fail_fast_verdict.ts";
+export { failFastVerdict, stoppedOn } from "./fail_fast_verdict.ts";
 export { failFastWatch } from "./fail_fast_watch.ts";
 export type { CertainFailure } from "./fail_fast_watch.ts";

@@ -6,7 +6,6 @@
  */
 export { applyConfirmation, regressionsToConfirm } from "./confirm_regressions.ts";
 export type { ConfirmOptions } from "./confirm_regressions.ts";
-export { formatChange, formatChangeRange } from "./format_change.ts";
 export {
   DEFAULT_REGRESSION_FLOORS,
   evaluateRegression,

@@ -10,24 +10,23 @@ import { stagesMatch } from "./stage_match.ts";
 import type { SloMetric } from "../../plan/types.ts";
 import { createHistogram, type Histogram } from "../../hdr/mod.ts";
 import { decodeHistogram } from "../../hdr/hdr_codec.ts";
-import { errorTotal } from "../../recorder/request_counts.ts";
+import { errorTotal } from "../../model/request_counts.ts";
 import type { RequestCounts, RunResult, Verdict } from "../../model/run_result.ts";
 import type { Baseline } from "../baseline/mod.ts";
 import { applyDecisionRule } from "../decision_rule.ts";
-import { formatChange } from "./format_change.ts";
-import { formatMetric } from "../format_metric.ts";
+import { formatChange, formatMetric, median } from "../../result/read/mod.ts";
 import { metricEvidence } from "../gate_evidence.ts";
-import { holmLevels } from "../stats/mod.ts";
-import { ksDistance } from "../stats/mod.ts";
 import {
   exceedanceP,
   historyModel,
+  holmLevels,
+  isSufficient,
   isUsefulBound,
-  median,
+  ksDistance,
   predictionBounds,
+  requiredRequests,
   USEFUL_BOUND_RATIO,
 } from "../stats/mod.ts";
-import { isSufficient, requiredRequests } from "../stats/mod.ts";
 
 /** A metric the regression gate can judge. */
 export type RegressionMetric =

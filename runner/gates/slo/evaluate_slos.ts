@@ -11,7 +11,7 @@
  * @module
  */
 import { type ParsedSlo, parseSlo } from "../../plan/slo/parse_slo.ts";
-import { errorTotal } from "../../recorder/request_counts.ts";
+import { errorTotal } from "../../model/request_counts.ts";
 import type { RunResult, Verdict } from "../../model/run_result.ts";
 import { metricEvidence } from "../gate_evidence.ts";
 import { judgeWindows } from "./judge_windows.ts";

@@ -9,7 +9,7 @@
  * @module
  */
 import { parseSlo } from "../../plan/slo/parse_slo.ts";
-import { addCounts, emptyCounts, errorTotal } from "../../recorder/request_counts.ts";
+import { addCounts, emptyCounts, errorTotal } from "../../model/request_counts.ts";
 import type { RunResult, Verdict } from "../../model/run_result.ts";
 import { evaluateSlos } from "./evaluate_slos.ts";
 

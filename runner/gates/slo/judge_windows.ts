@@ -18,7 +18,7 @@ import { requestsToPassSlo } from "../../plan/slo/sample_sufficiency.ts";
 import { formatDurationMs, formatRatePerSec } from "../../plan/units.ts";
 import type { SloMetric } from "../../plan/types.ts";
 import type { RunResult, StageResult, Verdict, WindowFinding } from "../../model/run_result.ts";
-import { errorTotal } from "../../recorder/request_counts.ts";
+import { errorTotal } from "../../model/request_counts.ts";
 import { applyDecisionRule, type GateDecision } from "../decision_rule.ts";
 import { type MetricEvidence, metricEvidence } from "../gate_evidence.ts";
 import { loadWindow, type MeasuredWindow, measuredWindows } from "./measured_windows.ts";

@@ -9,7 +9,7 @@
  * @module
  */
 import { decodeHistogram, type Histogram, type SparseCounts } from "../../hdr/mod.ts";
-import { addCounts, emptyCounts } from "../../recorder/request_counts.ts";
+import { addCounts, emptyCounts } from "../../model/request_counts.ts";
 import type { IntervalResult, RequestCounts } from "../../model/run_result.ts";
 
 /** One window's merged measurements. */

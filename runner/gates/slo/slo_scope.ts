@@ -7,7 +7,7 @@
 import type { ParsedSlo } from "../../plan/slo/parse_slo.ts";
 import { createHistogram, type Histogram } from "../../hdr/mod.ts";
 import { decodeHistogram } from "../../hdr/hdr_codec.ts";
-import { addCounts, emptyCounts } from "../../recorder/request_counts.ts";
+import { addCounts, emptyCounts } from "../../model/request_counts.ts";
 import type { RequestCounts, StageResult } from "../../model/run_result.ts";
 
 /** The merged measurements an SLO is judged on. */

@@ -9,7 +9,7 @@ import type { ParsedSlo } from "../../plan/slo/parse_slo.ts";
 import { formatDurationMs, formatRatePerSec } from "../../plan/units.ts";
 import type { Verdict } from "../../model/run_result.ts";
 import { applyDecisionRule, type GateEvidence, requestsToDecide } from "../decision_rule.ts";
-import { formatMetric } from "../format_metric.ts";
+import { formatMetric } from "../../result/read/mod.ts";
 
 /**
  * Turns the rule's outcome into a verdict with its figures and words.

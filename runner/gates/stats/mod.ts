@@ -14,7 +14,6 @@ export {
   historyModel,
   isUsefulBound,
   MAX_HISTORY_RUNS,
-  median,
   MIN_HISTORY_RUNS,
   predictionBounds,
   USEFUL_BOUND_RATIO,

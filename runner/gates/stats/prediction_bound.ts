@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { median } from "../../result/read/mod.ts";
 import { tCdf, tQuantile } from "./student_t.ts";
 
 /** Past values used at most: the last 30, so an old regime cannot anchor the bound forever. */
@@ -148,20 +149,4 @@ export function isUsefulBound(
   return higherIsWorse
     ? bounds.upper <= centre * USEFUL_BOUND_RATIO
     : bounds.lower >= centre / USEFUL_BOUND_RATIO;
-}
-
-/**
- * The median of `xs` (the mean of the middle two for an even count).
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { median } from "./prediction_bound.ts";
- * assert.equal(median([3, 1, 2, 10]), 2.5);
- * ```
- */
-export function median(xs: readonly number[]): number {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }

@@ -5,6 +5,7 @@ import { renderMarkdown } from "../../../reporters/text/markdown.ts";
 import { gateResult, pointsUs } from "../../_helpers/gate_fixtures.ts";
 import { readOutcome } from "../../../ci/action/plan_outcome.ts";
 import { judgeRun } from "../../../runner/gates/judge_run.ts";
+import { computeRunVerdict } from "../../../runner/gates/run_verdict.ts";
 import { join } from "node:path";
 import { HOSTILE_PLAN_TEXT, markdownProblems } from "../../_helpers/markdown_assertions.ts";
 
@@ -75,6 +76,7 @@ Deno.test("renderCiSummary() says when only regression checks are undecided: a w
 Deno.test("renderCiSummary() renders hostile plan files and names inert: no image, link, tag or mention, no broken row", () => {
   const result = gateResult([]);
   result.plan.name = HOSTILE_PLAN_TEXT;
+  result.verdict = computeRunVerdict(result);
   const text = renderCiSummary([
     {
       ...outcome(`plans/${HOSTILE_PLAN_TEXT}\n| forged | row |.yaml`, 0, renderMarkdown(result)),

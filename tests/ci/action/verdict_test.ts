@@ -5,7 +5,6 @@ import {
   jobVerdict,
   planVerdict,
   type VerdictScope,
-  worstVerdict,
 } from "../../../ci/action/verdict.ts";
 import { judgeRun } from "../../../runner/gates/judge_run.ts";
 import type { RunResult } from "../../../runner/model/run_result.ts";
@@ -50,17 +49,9 @@ Deno.test("planVerdict() reads the verdict the result stored, not a recomputatio
   // A reader that recomputed from the run would now say invalid; the stored verdict stands.
   result.run.complete = false;
   assert.equal(planVerdict(1, result), "fail");
-  // A version 1 result (no stored verdict) is read by the same computation.
+  // A result that stores no verdict (version 1, or never judged) is not one the job can trust.
   delete result.verdict;
   assert.equal(planVerdict(1, result), "invalid");
-});
-
-Deno.test("worstVerdict() ranks fail over invalid over inconclusive over pass", () => {
-  assert.equal(worstVerdict([]), "pass");
-  assert.equal(worstVerdict(["pass", "inconclusive"]), "inconclusive");
-  assert.equal(worstVerdict(["inconclusive", "invalid", "pass"]), "invalid");
-  assert.equal(worstVerdict(["inconclusive", "fail", "pass"]), "fail");
-  assert.equal(worstVerdict(["fail", "invalid", "inconclusive"]), "fail");
 });
 
 Deno.test("jobExitCode() follows fail-on: inconclusive reds every non-pass, inconclusive-slo lets regression checks alone pass, fail lets every undecided gate pass, never stays green", () => {

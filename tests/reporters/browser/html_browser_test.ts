@@ -4,6 +4,7 @@ import { pathToFileURL } from "node:url";
 import { renderAbHtml } from "../../../reporters/ab/ab_html.ts";
 import { renderHtml } from "../../../reporters/html/html.ts";
 import { renderSearchHtml } from "../../../reporters/search/search_html.ts";
+import { computeRunVerdict } from "../../../runner/gates/run_verdict.ts";
 import type { RunResult } from "../../../runner/model/run_result.ts";
 import { type CdpEvent, Chromium, type Page } from "../../_helpers/chromium.ts";
 import { HOSTILE, hostileResult, reportResult } from "../../_helpers/report_fixtures.ts";
@@ -351,6 +352,7 @@ browserTest(
         "tailgate's engine thread stalled: its stalls reach 12ms at p99, above the 10ms a sound " +
         "run allows, so latencies at that percentile include the generator's own pauses",
       ];
+      result.verdict = computeRunVerdict(result);
       await using browser = await Chromium.launch({ widthPx: 400, heightPx: 800 });
       const page = await openReport(browser, dir, result);
       const seen = await page.evaluate<{

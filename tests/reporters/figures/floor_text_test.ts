@@ -6,7 +6,7 @@ import { renderTerminal } from "../../../reporters/text/terminal.ts";
 import { createHistogram } from "../../../runner/hdr/mod.ts";
 import { toEncodedHistogram } from "../../../runner/hdr/encoded_histogram.ts";
 import type { RunResult } from "../../../runner/model/run_result.ts";
-import { sampleResult } from "../../_helpers/result_fixtures.ts";
+import { writtenResult } from "../../_helpers/result_fixtures.ts";
 
 /** 10,000 samples at `baseUs`, `tail` of them at `tailUs`. */
 function hist(baseUs: number, tailUs: number, tail: number) {
@@ -17,7 +17,7 @@ function hist(baseUs: number, tailUs: number, tail: number) {
 }
 
 function withFloor(): RunResult {
-  const result = sampleResult();
+  const result = writtenResult();
   result.health.engineStall = hist(20, 1_500, 20); // p99.9 1.5 ms, p99 20 us
   result.health.platformHiccup = hist(60, 4_000, 15); // p99.9 4 ms, p99 60 us
   return result;
@@ -34,7 +34,7 @@ Deno.test("the floor sentence names the floor at p99.9 and both of its parts", (
 });
 
 Deno.test("a result with no floor measured (older tailgate) states none instead of a zero", () => {
-  const result = sampleResult();
+  const result = writtenResult();
   assert.equal(result.health.engineStall.count, 0);
   assert.deepEqual(floorsOf(result), []);
   assert.equal(floorSentence(result), undefined);

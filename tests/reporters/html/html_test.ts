@@ -1,11 +1,12 @@
 import assert from "node:assert/strict";
-import { formatMetric } from "../../../runner/gates/format_metric.ts";
+import { computeRunVerdict } from "../../../runner/gates/run_verdict.ts";
+import { formatMetric } from "../../../runner/result/read/format_metric.ts";
 import { createHash } from "node:crypto";
 import { renderHtml } from "../../../reporters/html/html.ts";
 import { buildChartData, type ChartData } from "../../../reporters/html/html_data.ts";
 import { escapeHtml } from "../../../reporters/page/html_escape.ts";
 import { formatDurationMs } from "../../../runner/plan/units.ts";
-import { sampleResult, SECRET_TOKEN } from "../../_helpers/result_fixtures.ts";
+import { SECRET_TOKEN, writtenResult } from "../../_helpers/result_fixtures.ts";
 import { HOSTILE, hostileResult, reportResult } from "../../_helpers/report_fixtures.ts";
 import { HOSTILE_MARKDOWN, HOSTILE_TRAFFIC, withTraffic } from "../_traffic_results.ts";
 import { judgedRun, rejectedRun, undecidedRegressionRun } from "../_judged_results.ts";
@@ -125,12 +126,14 @@ Deno.test("renderHtml() flags a marginal verdict and banners an unjudged run as 
   const result = reportResult();
   result.verdicts = result.verdicts.map((v) => ({ ...v, status: "pass" as const }));
   result.verdicts[1] = { ...result.verdicts[1], marginal: true };
+  result.verdict = computeRunVerdict(result);
   const html = renderHtml(result);
   assert.match(html, /PASS: all 4 gates passed/);
   const rows = section(html, "gates").split("<tr>").filter((r) => r.includes("marginal: a rerun"));
   assert.equal(rows.length, 1);
   assert.ok(rows[0].includes("p90 &lt; 1ms"));
   result.verdicts = [];
+  result.verdict = computeRunVerdict(result);
   assert.match(renderHtml(result), /NO GATES: this result was not judged/);
 });
 
@@ -183,7 +186,7 @@ Deno.test("renderHtml() draws the latency-against-rate chart only for plans with
   const withRamp = renderHtml(reportResult());
   assert.ok(withRamp.includes('<canvas id="chart-ramp"'));
   assert.deepEqual(embeddedData(withRamp).ramp?.stageNames, ["climb"]);
-  const noRamp = renderHtml(sampleResult());
+  const noRamp = renderHtml(writtenResult());
   assert.ok(!noRamp.includes('id="chart-ramp"'));
   assert.equal(embeddedData(noRamp).ramp, undefined);
 });

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { rampData, stallSeries, timelineData } from "../../../reporters/html/timeline_data.ts";
-import { errorTotal } from "../../../runner/recorder/request_counts.ts";
+import { errorTotal } from "../../../runner/model/request_counts.ts";
 import { sampleResult } from "../../_helpers/result_fixtures.ts";
 import { reportResult } from "../../_helpers/report_fixtures.ts";
 import { recordedResult } from "../_recorded_results.ts";

@@ -3,7 +3,7 @@ import { renderJunit } from "../../../reporters/junit/junit.ts";
 import type { RunResult } from "../../../runner/model/run_result.ts";
 import { junitSchemas, xunitProblems } from "../../_helpers/junit_xsd.ts";
 import { ignoreWithoutJunitparser, readWithJunitparser } from "../../_helpers/junitparser.ts";
-import { overallStatus } from "../../../reporters/overall_status.ts";
+import { runVerdict } from "../../../runner/result/read/mod.ts";
 import { SECRET_TOKEN } from "../../_helpers/result_fixtures.ts";
 import { validateXml, xpath } from "../../_helpers/xmllint.ts";
 import { judgedRun, rejectedRun, undecidedRegressionRun } from "../_judged_results.ts";
@@ -124,7 +124,7 @@ Deno.test({
       const cases = read.suites[0].cases;
       // The terminal's "N gates" is the number of cases.
       if (result.verdicts.length) {
-        assert.match(overallStatus(result).summary, new RegExp(`^${cases.length} gates?`), name);
+        assert.match(runVerdict(result).summary, new RegExp(`^${cases.length} gates?`), name);
       }
       for (const c of cases) {
         assert.ok(c.time > 0, `${name}: ${c.name} has time ${c.time}`);

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
-import { formatMetric } from "../../../runner/gates/format_metric.ts";
+import { formatMetric } from "../../../runner/result/read/format_metric.ts";
 import { createHistogram } from "../../../runner/hdr/mod.ts";
 import { toEncodedHistogram } from "../../../runner/hdr/encoded_histogram.ts";
 import type { RunResult } from "../../../runner/model/run_result.ts";
 import { renderTerminal, shouldUseColor } from "../../../reporters/text/terminal.ts";
 import { displayWidth } from "../../../reporters/text/text_table.ts";
-import { sampleResult } from "../../_helpers/result_fixtures.ts";
+import { writtenResult } from "../../_helpers/result_fixtures.ts";
 import { judgedRun, rejectedRun, undecidedRegressionRun } from "../_judged_results.ts";
 import { HOSTILE_TRAFFIC, withTraffic } from "../_traffic_results.ts";
 
@@ -24,7 +24,7 @@ function stageTable(text: string): string[] {
 }
 
 Deno.test("renderTerminal() shows a response row and a service row per stage at p50 … p99.99 and max", () => {
-  const table = stageTable(plain(sampleResult()));
+  const table = stageTable(plain(writtenResult()));
   assert.match(
     table[0],
     /^stage\s+latency\s+requests\s+errors\s+p50\s+p90\s+p99\s+p99\.9\s+p99\.99\s+max$/,
@@ -37,7 +37,7 @@ Deno.test("renderTerminal() shows a response row and a service row per stage at 
 });
 
 Deno.test("renderTerminal() shows dashes for a stage with no service time", () => {
-  const result = sampleResult();
+  const result = writtenResult();
   result.stages[0].service = toEncodedHistogram(createHistogram());
   const table = stageTable(plain(result));
   assert.match(table[2], /^\s+service(\s+-){6}$/);
@@ -48,7 +48,7 @@ Deno.test("renderTerminal() aligns every column, whatever the width of a stage n
   for (
     const name of ["a stage with a very long name indeed, longer than any number", "注文 API ✓"]
   ) {
-    const result = sampleResult();
+    const result = writtenResult();
     result.stages[1].name = name;
     const table = stageTable(plain(result));
     assert.ok(table[3].startsWith(name));
@@ -65,17 +65,17 @@ Deno.test("renderTerminal() aligns every column, whatever the width of a stage n
 
 Deno.test("renderTerminal()'s first line counts requests and errors, and says when the run stopped early", () => {
   assert.equal(
-    plain(sampleResult()).split("\n")[0],
+    plain(writtenResult()).split("\n")[0],
     "shop: 50 of 50 requests completed in 3.0s, 10 errors",
   );
   assert.equal(
-    plain(sampleResult({ complete: false, durationMs: 1500 })).split("\n")[0],
+    plain(writtenResult({ complete: false, durationMs: 1500 })).split("\n")[0],
     "shop: 50 of 50 requests completed in 1.5s, 10 errors (stopped early: interrupted)",
   );
 });
 
 Deno.test("renderTerminal() lists errors by kind, and no errors line when nothing failed", () => {
-  const result = sampleResult();
+  const result = writtenResult();
   const e = result.totals.counts.errors;
   assert.ok((e.refused ?? 0) > 0 && (e.unexpected_status ?? 0) > 0);
   assert.match(
@@ -87,7 +87,7 @@ Deno.test("renderTerminal() lists errors by kind, and no errors line when nothin
 });
 
 Deno.test("renderTerminal() reports send lag, CPU per request and send rates of a sound run", () => {
-  const text = plain(sampleResult());
+  const text = plain(writtenResult());
   assert.doesNotMatch(text, /TOOL-LIMITED/);
   assert.match(
     text,
@@ -96,7 +96,7 @@ Deno.test("renderTerminal() reports send lag, CPU per request and send rates of 
 });
 
 Deno.test("renderTerminal() gives a tool-limited run a TOOL-LIMITED section with every reason", () => {
-  const result = sampleResult({ cpu: { userMs: 2990, systemMs: 10 }, durationMs: 3000 });
+  const result = writtenResult({ cpu: { userMs: 2990, systemMs: 10 }, durationMs: 3000 });
   result.health.reasons.push("a second reason");
   const text = plain(result);
   assert.match(text, /^TOOL-LIMITED: tailgate fell behind its schedule, so no gate can pass/m);
@@ -193,7 +193,7 @@ Deno.test("shouldUseColor() follows no-color.org: NO_COLOR wins, FORCE_COLOR for
 });
 
 Deno.test("renderTerminal() prints a line per data source, the vars and the late renders of a templated plan", () => {
-  const text = plain(withTraffic(sampleResult()));
+  const text = plain(withTraffic(writtenResult()));
   const lines = text.split("\n");
   assert.deepEqual(lines.filter((l) => /^(data|vars|rendered late): /.test(l)), [
     "data: users — data/users.csv, 100,000 rows, sequence: 240,000 draws, all 100,000 rows used, " +
@@ -209,13 +209,13 @@ Deno.test("renderTerminal() prints a line per data source, the vars and the late
       lines.find((l) => l.startsWith("data: "))!,
     ),
   );
-  const coloured = renderTerminal(withTraffic(sampleResult()), { color: true });
+  const coloured = renderTerminal(withTraffic(writtenResult()), { color: true });
   assert.ok(coloured.includes(`${ESC}[33mrendered late: 1,200`), "late renders are yellow");
   assert.equal(stripAnsi(coloured), text);
 });
 
 Deno.test("renderTerminal() prints a hostile data file and var inert", () => {
-  const result = withTraffic(sampleResult(), HOSTILE_TRAFFIC);
+  const result = withTraffic(writtenResult(), HOSTILE_TRAFFIC);
   result.traffic!.sources[0].file = "data/\x1b[2Jcleared\n\u202efake.csv";
   const text = plain(result);
   assert.ok(!text.includes(ESC) && !text.includes("\u2028") && !text.includes("\u202e"));
@@ -224,9 +224,9 @@ Deno.test("renderTerminal() prints a hostile data file and var inert", () => {
 });
 
 Deno.test("renderTerminal() of a result without traffic prints no traffic lines", () => {
-  const text = plain(sampleResult());
+  const text = plain(writtenResult());
   assert.doesNotMatch(text, /^(data|vars|rendered late): /m);
-  const withIt = plain(withTraffic(sampleResult()));
+  const withIt = plain(withTraffic(writtenResult()));
   assert.equal(
     withIt.split("\n").filter((l) => !/^(data|vars|rendered late): /.test(l)).join("\n"),
     text,

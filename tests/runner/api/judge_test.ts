@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { exitCodeOf, judge } from "../../../runner/api/judge.ts";
+import { exitCodeOf, judge } from "../../../runner/api/mod.ts";
 import { EXIT_CODES } from "../../../runner/model/exit_codes.ts";
 import { runPlan } from "../../../runner/api/run_plan.ts";
 import { parsePlanText } from "../../../runner/plan/load_plan.ts";

@@ -32,7 +32,7 @@ Deno.test("runPlan() returns the measured result of every scheduled request, not
   assert.equal(result.verdict, undefined);
   assert.ok(progress.includes("steady"), "progress reported");
   const read = readRunResult(JSON.stringify(result));
-  assert.ok(read.ok, read.ok ? "" : read.error);
+  assert.ok(read.ok, read.ok ? "" : read.problems[0].message);
 });
 
 Deno.test("runPlan() stopped by its signal returns what it measured, marked interrupted", async () => {

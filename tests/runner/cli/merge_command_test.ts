@@ -45,12 +45,12 @@ Deno.test("tailgate merge writes the merged result and reports, judged once", as
     assert.match(outcome.output!, /^merged 3 shard results/);
     const read = readRunResult(await Deno.readTextFile(join(out, "result.json")));
     assert.ok(read.ok);
-    assert.equal(read.result.run.mergedShards, 3);
+    assert.equal(read.value.run.mergedShards, 3);
     assert.equal(
-      read.result.totals.counts.scheduled,
+      read.value.totals.counts.scheduled,
       recordShard(shardPlan()).totals.counts.scheduled,
     );
-    assert.deepEqual(read.result.verdicts.map((v) => [v.name, v.status]), [["p99 < 80ms", "pass"]]);
+    assert.deepEqual(read.value.verdicts.map((v) => [v.name, v.status]), [["p99 < 80ms", "pass"]]);
     assert.equal(outcome.exitCode, 0);
     const written = [...Deno.readDirSync(out)].map((e) => e.name).sort();
     assert.deepEqual(written, ["junit.xml", "report.html", "result.json", "summary.md"]);
@@ -160,14 +160,14 @@ Deno.test("tailgate merge judges the implicit error gate of shards whose plan se
     const files = await writeShards(dir, 2, noSlo, 20);
     for (const f of files) {
       const shard = readRunResult(await Deno.readTextFile(f));
-      assert.ok(shard.ok && shard.result.verdicts.length === 0, "a shard is not judged");
+      assert.ok(shard.ok && shard.value.verdicts.length === 0, "a shard is not judged");
     }
     const out = join(dir, "merged");
     const outcome = await mergeCommand([...files, "--out", out, "--no-baseline", "--no-color"]);
     assert.equal(outcome.exitCode, 1, outcome.errors.join("\n"));
     const read = readRunResult(await Deno.readTextFile(join(out, "result.json")));
     assert.ok(read.ok);
-    assert.deepEqual(read.result.verdicts.map((v) => [v.name, v.status, v.implicit]), [
+    assert.deepEqual(read.value.verdicts.map((v) => [v.name, v.status, v.implicit]), [
       ["error_rate <= 1% (implicit)", "fail", true],
     ]);
     // `allow_errors: true` travels in the shards' plan record: the merge judges no such gate.
@@ -202,12 +202,12 @@ Deno.test("tailgate merge keeps a shard's fail-fast stop: the merged run fails o
     assert.equal(outcome.exitCode, 1, outcome.errors.join("\n"));
     const read = readRunResult(await Deno.readTextFile(join(out, "result.json")));
     assert.ok(read.ok);
-    assert.equal(read.result.run.stopReason, "fail_fast");
-    assert.deepEqual(read.result.run.stoppedBy?.shard, { index: 1, count: 2 });
-    assert.deepEqual(read.result.verdicts.map((v) => [v.name, v.status]), [["p99 < 80ms", "fail"]]);
-    assert.equal(read.result.verdict!.status, "fail");
+    assert.equal(read.value.run.stopReason, "fail_fast");
+    assert.deepEqual(read.value.run.stoppedBy?.shard, { index: 1, count: 2 });
+    assert.deepEqual(read.value.verdicts.map((v) => [v.name, v.status]), [["p99 < 80ms", "fail"]]);
+    assert.equal(read.value.verdict!.status, "fail");
     assert.match(
-      read.result.verdict!.reason!,
+      read.value.verdict!.reason!,
       /^fail-fast stopped shard 1\/2 [\d.]+ s in: 90 requests/,
     );
   } finally {

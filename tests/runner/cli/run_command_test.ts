@@ -45,9 +45,9 @@ Deno.test("tailgate run writes a readable result.json and a summary with both la
   assert.ok(read.ok);
   // No gate: the run passes, tool-limited or not (the reports say so when it is).
   assert.equal(outcome.exitCode, 0, outcome.errors.join("\n"));
-  assert.equal(read.result.verdict?.summary, "no gates");
-  assert.equal(read.result.totals.counts.completed, 100);
-  assert.equal(read.result.run.complete, true);
+  assert.equal(read.value.verdict?.summary, "no gates");
+  assert.equal(read.value.totals.counts.completed, 100);
+  assert.equal(read.value.run.complete, true);
   assert.match(outcome.output!, /response .*\n .*service/);
   // The default reports, each written atomically: no temporary file is left behind.
   const written = [...Deno.readDirSync(join(String(dir), "out"))].map((e) => e.name).sort();
@@ -162,18 +162,18 @@ slo: [p99 < 1h]
     assert.equal(outcome.exitCode, 4, outcome.errors.join("\n"));
     const read = readRunResult(await Deno.readTextFile(join(String(dir), "out", "result.json")));
     assert.ok(read.ok);
-    const verdict = read.result.verdict!;
+    const verdict = read.value.verdict!;
     assert.equal(verdict.status, "fail");
     assert.ok(verdict.targetLost!.sinceMs <= 1_000, JSON.stringify(verdict.targetLost));
     assert.match(verdict.reason!, /the target stopped answering/);
     // The lost target is a failed gate of its own, counted in every report.
     assert.deepEqual(
-      [read.result.verdicts[0].name, read.result.verdicts[0].status],
+      [read.value.verdicts[0].name, read.value.verdicts[0].status],
       ["target answered to the end", "fail"],
     );
     // Its failures are not fast latencies: p99 falls among them, never a pass.
-    assert.equal(read.result.verdicts[1].status, "fail");
-    assert.equal(read.result.verdicts[1].censored, true);
+    assert.equal(read.value.verdicts[1].status, "fail");
+    assert.equal(read.value.verdicts[1].censored, true);
   } finally {
     clearTimeout(died);
     target.die();
@@ -417,7 +417,7 @@ Deno.test("tailgate run of a plan without SLOs against a server answering 403 fa
   assert.doesNotMatch(outcome.output!, /PASS/);
   const read = readRunResult(await Deno.readTextFile(join(outDir, "result.json")));
   assert.ok(read.ok);
-  assert.deepEqual(read.result.verdicts.map((v) => [v.name, v.status, v.implicit]), [
+  assert.deepEqual(read.value.verdicts.map((v) => [v.name, v.status, v.implicit]), [
     ["error_rate <= 1% (implicit)", "fail", true],
   ]);
   const md = await Deno.readTextFile(join(outDir, "summary.md"));
@@ -464,8 +464,8 @@ slo: ${JSON.stringify(slos)}
   const startedMs = Date.now();
   const outcome = await runPlanCommand(parsed.options, () => {});
   const read = readRunResult(await Deno.readTextFile(join(dir, "out", "result.json")));
-  assert.ok(read.ok, read.ok ? "" : read.error);
-  return { outcome, result: read.result, tookMs: Date.now() - startedMs };
+  assert.ok(read.ok, read.ok ? "" : read.problems[0].message);
+  return { outcome, result: read.value, tookMs: Date.now() - startedMs };
 }
 
 Deno.test("run --fail-fast on a server answering 500 stops within seconds, fails, and writes it all", async () => {

@@ -2,12 +2,15 @@ import assert from "node:assert/strict";
 import {
   CLI_FAIL_ON_VALUES,
   DEFAULT_FAIL_ON,
+  exitCodeOf,
   FAIL_ON_VALUES,
+  type FailOn,
   failsUnder,
   readFailOn,
-  regressionOnlyWarning,
-  type VerdictScope,
 } from "../../../runner/gates/fail_on.ts";
+import { EXIT_CODES } from "../../../runner/model/exit_codes.ts";
+import type { Verdict, VerdictStatus } from "../../../runner/model/run_result.ts";
+import { gatesVerdict, type VerdictScope } from "../../../runner/result/read/mod.ts";
 
 const PASS: VerdictScope = { status: "pass" };
 const FAIL: VerdictScope = { status: "fail" };
@@ -51,11 +54,59 @@ Deno.test("readFailOn() reads every value, the old name insufficient, and refuse
   assert.equal(readFailOn("slo").ok, false);
 });
 
-Deno.test("regressionOnlyWarning() speaks only when regression checks alone are undecided", () => {
-  const warning = regressionOnlyWarning(REGRESSION_UNDECIDED);
-  assert.match(warning!, /^only regression checks are undecided: a warning, not a failure/);
-  assert.match(warning!, /--fail-on inconclusive/);
-  for (const v of [PASS, FAIL, INVALID, SLO_UNDECIDED]) {
-    assert.equal(regressionOnlyWarning(v), undefined, JSON.stringify(v));
-  }
+/** The exit code of gates judged on their own (`tailgate compare`): their verdict's. */
+function gateExitCode(gates: readonly Verdict[], options: { failOn?: FailOn } = {}) {
+  return exitCodeOf(gatesVerdict(gates), options);
+}
+
+function verdicts(...statuses: VerdictStatus[]): Verdict[] {
+  return statuses.map((status, i) => ({
+    kind: i % 2 === 0 ? "slo" : "regression",
+    name: `gate ${i}`,
+    status,
+    stageIndexes: [0],
+    message: "",
+  }));
+}
+
+Deno.test("an invalid verdict exits 3 over inconclusive ones, even when they are allowed", () => {
+  assert.equal(gateExitCode(verdicts("pass", "inconclusive", "invalid")), EXIT_CODES.invalidRun);
+  assert.equal(
+    gateExitCode(verdicts("inconclusive", "invalid"), { failOn: "fail" }),
+    EXIT_CODES.invalidRun,
+  );
+  assert.equal(EXIT_CODES.invalidRun, 3);
+});
+
+Deno.test("a gate failed beyond doubt exits 1 even beside an invalid one", () => {
+  assert.equal(gateExitCode(verdicts("pass", "fail", "invalid")), EXIT_CODES.gateFailed);
+});
+
+Deno.test("a failed gate exits 1, over inconclusive verdicts", () => {
+  assert.equal(gateExitCode(verdicts("pass", "fail")), 1);
+  assert.equal(gateExitCode(verdicts("inconclusive", "fail", "pass")), EXIT_CODES.gateFailed);
+  assert.equal(gateExitCode(verdicts("fail"), { failOn: "fail" }), 1);
+});
+
+Deno.test("an undecided SLO exits 3 by default and under inconclusive, 0 under fail", () => {
+  const slo = verdicts("inconclusive", "pass");
+  assert.equal(gateExitCode(slo), 3);
+  assert.equal(gateExitCode(slo, { failOn: "inconclusive" }), 3);
+  assert.equal(gateExitCode(slo, { failOn: "inconclusive-slo" }), 3);
+  assert.equal(gateExitCode(slo, { failOn: "fail" }), 0);
+  // An undecided SLO beside an undecided regression check is still an undecided SLO.
+  assert.equal(gateExitCode(verdicts("inconclusive", "inconclusive")), 3);
+});
+
+Deno.test("undecided regression checks alone exit 0 by default, 3 only under inconclusive", () => {
+  const regression = verdicts("pass", "inconclusive");
+  assert.equal(gateExitCode(regression), 0);
+  assert.equal(gateExitCode(regression, { failOn: "inconclusive-slo" }), 0);
+  assert.equal(gateExitCode(regression, { failOn: "inconclusive" }), 3);
+  assert.equal(gateExitCode(regression, { failOn: "fail" }), 0);
+});
+
+Deno.test("all passing, or no gate at all, exits 0", () => {
+  assert.equal(gateExitCode(verdicts("pass", "pass", "pass")), EXIT_CODES.ok);
+  assert.equal(gateExitCode([]), 0);
 });

@@ -4,7 +4,8 @@ import {
   baselinePath,
   loadBaseline,
 } from "../../../runner/gates/baseline/baseline_store.ts";
-import { gateExitCode } from "../../../runner/gates/gate_exit_code.ts";
+import { exitCodeOf } from "../../../runner/gates/fail_on.ts";
+import { gatesVerdict } from "../../../runner/result/read/mod.ts";
 import { judgeRun } from "../../../runner/gates/judge_run.ts";
 import type { RunResult } from "../../../runner/model/run_result.ts";
 import { gateResult, type GateResultOptions, scaledUs } from "../../_helpers/gate_fixtures.ts";
@@ -62,7 +63,7 @@ Deno.test("after five appended runs, a run 30% slower fails the regression gate"
   });
   assert.ok(steady.verdicts.some((v) => v.kind === "regression"));
   assert.ok(steady.verdicts.every((v) => v.status === "pass"), JSON.stringify(steady.verdicts));
-  assert.equal(gateExitCode(steady.verdicts), 0);
+  assert.equal(exitCodeOf(gatesVerdict(steady.verdicts)), 0);
   // The compared baseline travels in the result: the newest stored run, for overlays and deltas.
   assert.equal(steady.baseline?.runs, 5);
   assert.equal(steady.baseline?.date, run(0.998, 5).run.startedAt);
@@ -76,7 +77,7 @@ Deno.test("after five appended runs, a run 30% slower fails the regression gate"
   assert.equal(slower.verdicts[0].status, "pass", "1.9 ms is still under the 5 ms SLO");
   assert.equal(p99Regression(slower)?.status, "fail");
   assert.match(p99Regression(slower)!.message, /from 5 runs/);
-  assert.equal(gateExitCode(slower.verdicts), 1);
+  assert.equal(exitCodeOf(gatesVerdict(slower.verdicts)), 1);
   assert.equal(slower.warnings, undefined);
 });
 
@@ -105,7 +106,7 @@ Deno.test("an unreadable baseline makes the run invalid, says why, and is left a
   ]);
   assert.match(result.verdicts[1].message, /baseline cannot be read: .*not valid JSON/);
   assert.equal(result.verdict?.status, "invalid");
-  assert.equal(gateExitCode(result.verdicts), 3);
+  assert.equal(exitCodeOf(gatesVerdict(result.verdicts)), 3);
   assert.match(notes.join("\n"), /baseline not updated/);
   assert.equal(await Deno.readTextFile(baselinePath(dir.path, "shop")), "{ not json");
 });
@@ -294,7 +295,7 @@ Deno.test("a run of a plan without SLOs whose every request failed is no silent 
   ]);
   assert.equal(result.verdict?.status, "fail");
   assert.equal(result.verdict?.summary, "1 gate: 1 fail");
-  assert.equal(gateExitCode(result.verdicts), 1);
+  assert.equal(exitCodeOf(gatesVerdict(result.verdicts)), 1);
   // `allow_errors: true` is the plan's explicit word: nothing is judged.
   const allowed = rejected();
   allowed.plan.allowErrors = true;

@@ -1,23 +1,12 @@
 import assert from "node:assert/strict";
 import { EXIT_CODES } from "../../../runner/model/exit_codes.ts";
 import { judgeRun } from "../../../runner/gates/judge_run.ts";
-import {
-  computeRunVerdict,
-  runExitCode,
-  worstGateStatus,
-} from "../../../runner/gates/run_verdict.ts";
+import { computeRunVerdict } from "../../../runner/gates/run_verdict.ts";
+import { exitCodeOf } from "../../../runner/gates/fail_on.ts";
 import type { VerdictStatus } from "../../../runner/model/run_result.ts";
 import { gateResult, scaledUs } from "../../_helpers/gate_fixtures.ts";
 
 const v = (status: VerdictStatus) => ({ status });
-
-Deno.test("the worst gate orders fail, invalid, inconclusive, pass", () => {
-  assert.equal(worstGateStatus([]), "pass");
-  assert.equal(worstGateStatus([v("pass"), v("inconclusive")]), "inconclusive");
-  assert.equal(worstGateStatus([v("inconclusive"), v("invalid")]), "invalid");
-  assert.equal(worstGateStatus([v("inconclusive"), v("fail")]), "fail");
-  assert.equal(worstGateStatus([v("fail"), v("invalid")]), "fail");
-});
 
 Deno.test("a stopped run is invalid whatever its gates; a tool-limited one is judged by its gates", () => {
   const base = { verdicts: [{ status: "pass" as const }], intervals: [] };
@@ -51,7 +40,7 @@ Deno.test("a target that stopped answering fails the run with exit 4, whatever i
   assert.equal(lost.status, "fail");
   assert.deepEqual(lost.targetLost, { sinceMs: 1000, failedRequests: 2000 });
   assert.match(lost.reason!, /the target stopped answering 1\.0 s into the run/);
-  assert.equal(runExitCode(lost), EXIT_CODES.unreachable);
+  assert.equal(exitCodeOf(lost), EXIT_CODES.unreachable);
   // It answered again in the last second: not lost, the gates decide.
   const back = computeRunVerdict({
     verdicts: [{ status: "pass" }],
@@ -63,16 +52,16 @@ Deno.test("a target that stopped answering fails the run with exit 4, whatever i
 });
 
 Deno.test("the exit code is read off the verdict: 0, 1, 3, and for inconclusive by fail-on", () => {
-  assert.equal(runExitCode(v("pass")), EXIT_CODES.ok);
-  assert.equal(runExitCode(v("fail")), EXIT_CODES.gateFailed);
-  assert.equal(runExitCode(v("invalid")), EXIT_CODES.invalidRun);
-  assert.equal(runExitCode(v("inconclusive")), EXIT_CODES.invalidRun);
-  assert.equal(runExitCode(v("inconclusive"), { failOn: "fail" }), EXIT_CODES.ok);
-  assert.equal(runExitCode(v("invalid"), { failOn: "fail" }), EXIT_CODES.invalidRun);
-  assert.equal(runExitCode(v("fail"), { failOn: "fail" }), EXIT_CODES.gateFailed);
+  assert.equal(exitCodeOf(v("pass")), EXIT_CODES.ok);
+  assert.equal(exitCodeOf(v("fail")), EXIT_CODES.gateFailed);
+  assert.equal(exitCodeOf(v("invalid")), EXIT_CODES.invalidRun);
+  assert.equal(exitCodeOf(v("inconclusive")), EXIT_CODES.invalidRun);
+  assert.equal(exitCodeOf(v("inconclusive"), { failOn: "fail" }), EXIT_CODES.ok);
+  assert.equal(exitCodeOf(v("invalid"), { failOn: "fail" }), EXIT_CODES.invalidRun);
+  assert.equal(exitCodeOf(v("fail"), { failOn: "fail" }), EXIT_CODES.gateFailed);
   const warning = { status: "inconclusive" as const, regressionOnly: true as const };
-  assert.equal(runExitCode(warning), EXIT_CODES.ok, "regression checks alone: a warning");
-  assert.equal(runExitCode(warning, { failOn: "inconclusive" }), EXIT_CODES.invalidRun);
+  assert.equal(exitCodeOf(warning), EXIT_CODES.ok, "regression checks alone: a warning");
+  assert.equal(exitCodeOf(warning, { failOn: "inconclusive" }), EXIT_CODES.invalidRun);
 });
 
 Deno.test("the run verdict records when only regression checks are undecided", () => {

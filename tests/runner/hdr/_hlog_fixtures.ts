@@ -7,7 +7,7 @@
  */
 import { createHistogram, type Histogram, maxRecordableUs } from "../../../runner/hdr/_hdr.ts";
 import { toEncodedHistogram } from "../../../runner/hdr/encoded_histogram.ts";
-import { emptyCounts } from "../../../runner/recorder/request_counts.ts";
+import { emptyCounts } from "../../../runner/model/request_counts.ts";
 import type { IntervalResult, RunResult } from "../../../runner/model/run_result.ts";
 import { gateResult, pointsUs, scaledUs, uniformUs } from "../../_helpers/gate_fixtures.ts";
 import { sampleResult } from "../../_helpers/result_fixtures.ts";

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { createHistogram } from "../../../runner/hdr/mod.ts";
 import { InlineIntervalStore } from "../../../runner/recorder/interval_store.ts";
 import type { RawInterval } from "../../../runner/recorder/raw_interval.ts";
-import { emptyCounts } from "../../../runner/recorder/request_counts.ts";
+import { emptyCounts } from "../../../runner/model/request_counts.ts";
 import { startWorkerIntervalStore } from "../../../runner/recorder/worker_interval_store.ts";
 
 function raw(index: number): RawInterval {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { createHistogram } from "../../../runner/hdr/mod.ts";
 import { decodeHistogram } from "../../../runner/hdr/hdr_codec.ts";
-import { addCounts, emptyCounts } from "../../../runner/recorder/request_counts.ts";
+import { addCounts, emptyCounts } from "../../../runner/model/request_counts.ts";
 import { buildResult } from "../../../runner/result/build_result.ts";
 import { readRunResult } from "../../../runner/result/read_run_result.ts";
 import { RESULT_SCHEMA, RESULT_VERSION } from "../../../runner/model/run_result.ts";
@@ -17,8 +17,8 @@ import { assertSameHistogram } from "../../_helpers/histogram_assertions.ts";
 Deno.test("buildResult() writes a document the result reader accepts, round trip intact", () => {
   const result = sampleResult();
   const read = readRunResult(JSON.stringify(result));
-  assert.ok(read.ok, read.ok ? "" : read.error);
-  assert.deepEqual(read.result, result);
+  assert.ok(read.ok, read.ok ? "" : read.problems[0].message);
+  assert.deepEqual(read.value, result);
   assert.equal(result.schema, RESULT_SCHEMA);
   assert.equal(result.version, RESULT_VERSION);
   assert.deepEqual(result.verdicts, []);

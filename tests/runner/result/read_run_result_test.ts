@@ -23,34 +23,34 @@ function altered(alter: (r: RunResult) => void): string {
 function errorOf(text: string): string {
   const read = readRunResult(text);
   assert.ok(!read.ok, "read as valid");
-  return read.error;
+  return read.problems[0].message;
 }
 
 Deno.test("readRunResult() accepts a result as a run wrote it", () => {
   const r = readRunResult(doc());
-  assert.equal(r.ok, true, r.ok ? "" : r.error);
+  assert.equal(r.ok, true, r.ok ? "" : r.problems[0].message);
 });
 
 Deno.test("readRunResult() still reads a version 1 result (no stored run verdict)", () => {
   const r = readRunResult(doc({ version: 1, verdict: undefined }));
-  assert.ok(r.ok, r.ok ? "" : r.error);
-  assert.equal(r.result.verdict, undefined);
+  assert.ok(r.ok, r.ok ? "" : r.problems[0].message);
+  assert.equal(r.value.verdict, undefined);
 });
 
 Deno.test("readRunResult() refuses a newer format and says to upgrade", () => {
   const r = readRunResult(doc({ version: RESULT_VERSION + 1 }));
-  assert.ok(!r.ok && /upgrade tailgate/.test(r.error));
+  assert.ok(!r.ok && /upgrade tailgate/.test(r.problems[0].message));
 });
 
 Deno.test("readRunResult() refuses non-JSON, other documents and missing sections", () => {
   const notJson = readRunResult("{ nope");
-  assert.ok(!notJson.ok && notJson.error.startsWith("not JSON"));
+  assert.ok(!notJson.ok && notJson.problems[0].message.startsWith("not JSON"));
   const other = readRunResult(JSON.stringify({ schema: "k6/summary" }));
-  assert.ok(!other.ok && other.error.startsWith("not a tailgate result"));
+  assert.ok(!other.ok && other.problems[0].message.startsWith("not a tailgate result"));
   const partial = JSON.parse(doc());
   delete partial.stages;
   const missing = readRunResult(JSON.stringify(partial));
-  assert.ok(!missing.ok && missing.error === "the result lacks `stages`");
+  assert.ok(!missing.ok && missing.problems[0].message === "the result lacks `stages`");
 });
 
 Deno.test("readRunResult() refuses a count that is not a whole number from 0, naming its JSON path", () => {
@@ -137,13 +137,16 @@ Deno.test("readRunResultFile() refuses a FIFO and a link to /dev/zero at once, n
     const fifo = await settlesWithin(readRunResultFile(path), 2_000, path);
     assert.ok(!fifo.ok);
     assert.equal(
-      fifo.error,
+      fifo.problems[0].message,
       `cannot read ${path}: it is not a regular file (a device, pipe or socket)`,
     );
     await Deno.remove(path);
     await Deno.symlink("/dev/zero", path);
     const zero = await readRunResultFile(path);
-    assert.ok(!zero.ok && zero.error.endsWith("is not a regular file (a device, pipe or socket)"));
+    assert.ok(
+      !zero.ok &&
+        zero.problems[0].message.endsWith("is not a regular file (a device, pipe or socket)"),
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -158,7 +161,7 @@ Deno.test("readRunResultFile() refuses a result over the size limit before readi
     const read = await readRunResultFile(path);
     assert.ok(!read.ok);
     assert.match(
-      read.error,
+      read.problems[0].message,
       new RegExp(`^cannot read ${path}: it is ${MAX_RESULT_BYTES + 1} bytes`),
     );
   } finally {

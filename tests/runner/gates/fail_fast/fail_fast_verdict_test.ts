@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { judgeRun } from "../../../../runner/gates/judge_run.ts";
-import { runExitCode } from "../../../../runner/gates/run_verdict.ts";
-import { soundnessVerdicts } from "../../../../runner/gates/run_soundness.ts";
+import { exitCodeOf } from "../../../../runner/gates/fail_on.ts";
+import { soundnessVerdicts } from "../../../../runner/result/read/run_soundness.ts";
 import type { RunResult } from "../../../../runner/model/run_result.ts";
 import { gateResult, scaledUs } from "../../../_helpers/gate_fixtures.ts";
 
@@ -42,7 +42,7 @@ Deno.test("fail-fast's SLO fails with the certain reason, and the run fails (exi
   assert.equal(result.verdicts.length, 2);
   assert.equal(result.verdict!.status, "fail");
   assert.equal(result.verdict!.reason, `fail-fast stopped the run 3.0 s in: ${REASON}`);
-  assert.equal(runExitCode(result.verdict!), 1);
+  assert.equal(exitCodeOf(result.verdict!), 1);
 });
 
 Deno.test("a fail-fast stop in a tool-limited run proves nothing: the SLO is inconclusive, the run invalid", async () => {
@@ -57,7 +57,7 @@ Deno.test("a fail-fast stop in a tool-limited run proves nothing: the SLO is inc
   assert.match(complete.message, /on `p99 < 50ms`, but the generator fell behind its schedule/);
   assert.equal(result.verdict!.status, "invalid");
   assert.match(result.verdict!.reason!, /the failure may be its own: run the plan again/);
-  assert.equal(runExitCode(result.verdict!), 3);
+  assert.equal(exitCodeOf(result.verdict!), 3);
 });
 
 Deno.test("a run stopped another way keeps its `run complete` gate and stays invalid", async () => {

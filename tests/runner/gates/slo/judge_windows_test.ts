@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { evaluateSlos } from "../../../../runner/gates/slo/evaluate_slos.ts";
 import { createHistogram, type Histogram } from "../../../../runner/hdr/mod.ts";
 import { toEncodedHistogram } from "../../../../runner/hdr/encoded_histogram.ts";
-import { addCounts, emptyCounts } from "../../../../runner/recorder/request_counts.ts";
+import { addCounts, emptyCounts } from "../../../../runner/model/request_counts.ts";
 import type { IntervalResult, RunResult } from "../../../../runner/model/run_result.ts";
 import { countsOf, gateResult, pointsUs, type StageSpec } from "../../../_helpers/gate_fixtures.ts";
 

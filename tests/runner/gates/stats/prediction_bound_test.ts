@@ -4,7 +4,6 @@ import {
   historyModel,
   isUsefulBound,
   MAX_HISTORY_RUNS,
-  median,
   predictionBounds,
 } from "../../../../runner/gates/stats/prediction_bound.ts";
 import { tQuantile } from "../../../../runner/gates/stats/student_t.ts";
@@ -121,11 +120,6 @@ Deno.test("exceedanceP() is one minus the confidence at the prediction bound, an
   const flat = historyModel([250, 250, 250])!;
   assert.equal(exceedanceP(flat, 251, true), 0);
   assert.equal(exceedanceP(flat, 250, true), 1);
-});
-
-Deno.test("median() of odd and even counts", () => {
-  assert.equal(median([3, 1, 2]), 2);
-  assert.equal(median([3, 1, 2, 10]), 2.5);
 });
 
 Deno.test("isUsefulBound(): a bound beyond 3× the centre (a third, for a drop) is of no use", () => {

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
-import { createHistogram } from "../../../runner/hdr/mod.ts";
-import { toEncodedHistogram } from "../../../runner/hdr/encoded_histogram.ts";
+import { createHistogram } from "../../../../runner/hdr/mod.ts";
+import { toEncodedHistogram } from "../../../../runner/hdr/encoded_histogram.ts";
 import {
   floorPercentiles,
   measuredFloor,
   percentileOf,
-} from "../../../runner/result/measured_floor.ts";
+} from "../../../../runner/result/read/measured_floor.ts";
 
 /** 1000 values: `base` for the first 1000 - `tail`, then `tailUs` for the rest. */
 function hist(base: number, tailUs: number, tail: number) {

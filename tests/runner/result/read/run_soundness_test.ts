@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { soundnessVerdicts } from "../../../runner/gates/run_soundness.ts";
-import { computeRunVerdict } from "../../../runner/gates/run_verdict.ts";
+import { soundnessVerdicts } from "../../../../runner/result/read/run_soundness.ts";
+import { computeRunVerdict } from "../../../../runner/gates/run_verdict.ts";
 
 const counts = (ok: number, refused: number) => ({
   completed: ok + refused,

@@ -4,7 +4,7 @@ import {
   countsProblem,
   emptyCounts,
   errorTotal,
-} from "../../../runner/recorder/request_counts.ts";
+} from "../../../runner/model/request_counts.ts";
 import type { RequestCounts } from "../../../runner/model/run_result.ts";
 
 function counts(over: Partial<RequestCounts>): RequestCounts {

@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { decodeHistogram } from "../hdr/mod.ts";
-import type { EncodedHistogram, ToolHealth } from "../model/run_result.ts";
+import { decodeHistogram } from "../../hdr/mod.ts";
+import type { EncodedHistogram, ToolHealth } from "../../model/run_result.ts";
 
 /** The floor at one percentile, and its two parts (us). */
 export interface MeasuredFloor {

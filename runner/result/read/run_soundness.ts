@@ -7,9 +7,9 @@
  *
  * @module
  */
-import type { RunResult, Verdict } from "../model/run_result.ts";
+import type { RunResult, Verdict } from "../../model/run_result.ts";
 import { targetLost } from "./target_lost.ts";
-import { failFastReason, soundFailFastStop, type StoppedRun } from "./fail_fast/mod.ts";
+import { failFastReason, soundFailFastStop, type StoppedRun } from "./fail_fast_stop.ts";
 
 /** The names of the soundness gates, for readers that must tell them from others. */
 export const SOUNDNESS_GATES = {

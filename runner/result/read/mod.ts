@@ -1,0 +1,27 @@
+/**
+ * Reading a judged result: what the reports, the CLI and the GitHub Action need of it, in one
+ * room. The run's verdict as stored (never recomputed by a reader), the order of verdicts, the
+ * run's soundness (stopped early, target lost, a fail-fast stop that stands), the measured floor,
+ * and how figures are written (metrics, changes, the median).
+ *
+ * @module
+ */
+export { regressionOnlyWarning, runVerdict } from "./stored_verdict.ts";
+export { gatesVerdict, STATUS_SEVERITY, type VerdictScope, worstStatus } from "./verdict_order.ts";
+export { holdsSoundness, SOUNDNESS_GATES, soundnessVerdicts } from "./run_soundness.ts";
+export { TARGET_LOST_MIN_MS, targetLost } from "./target_lost.ts";
+export {
+  failFastReason,
+  soundFailFastStop,
+  type StoppedRun,
+  stoppedWhen,
+} from "./fail_fast_stop.ts";
+export {
+  floorPercentiles,
+  type MeasuredFloor,
+  measuredFloor,
+  percentileOf,
+} from "./measured_floor.ts";
+export { formatMetric } from "./format_metric.ts";
+export { formatChange, formatChangeRange } from "./format_change.ts";
+export { median } from "./median.ts";

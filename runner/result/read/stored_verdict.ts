@@ -1,0 +1,50 @@
+/**
+ * The run's verdict as the result stores it: computed once when the run is judged
+ * (runner/gates/run_verdict.ts) and only read afterwards, by the exit code, every report and the
+ * GitHub Action.
+ *
+ * @module
+ */
+import type { RunResult, RunVerdict } from "../../model/run_result.ts";
+import type { VerdictScope } from "./verdict_order.ts";
+
+/**
+ * The run verdict `result` stores. A result without one was never judged (or is format 1):
+ * judging it (`judge()`, or `computeRunVerdict` for an old file) is the caller's step, so this
+ * throws.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { runVerdict } from "./stored_verdict.ts";
+ * const tally = { fail: 1, invalid: 0, inconclusive: 0, pass: 0 };
+ * const verdict = { status: "fail" as const, tally, summary: "1 gate: 1 fail" };
+ * assert.equal(runVerdict({ verdict }).status, "fail");
+ * assert.throws(() => runVerdict({}), /judge it first/);
+ * ```
+ */
+export function runVerdict(result: Pick<RunResult, "verdict">): RunVerdict {
+  if (result.verdict === undefined) {
+    throw new Error("the result holds no run verdict: judge it first (judge() stores it)");
+  }
+  return result.verdict;
+}
+
+/**
+ * The warning every report shows when only regression checks are undecided, or undefined.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { regressionOnlyWarning } from "./stored_verdict.ts";
+ * const warning = regressionOnlyWarning({ status: "inconclusive", regressionOnly: true });
+ * assert.match(warning!, /^only regression checks are undecided: a warning/);
+ * assert.equal(regressionOnlyWarning({ status: "inconclusive" }), undefined);
+ * ```
+ */
+export function regressionOnlyWarning(verdict: VerdictScope): string | undefined {
+  if (verdict.status !== "inconclusive" || !verdict.regressionOnly) return undefined;
+  return "only regression checks are undecided: a warning, not a failure (exit 0), unless the " +
+    "run is strict (`--fail-on inconclusive`, the Action's `fail-on: inconclusive`); each check " +
+    "says why and what would decide it";
+}

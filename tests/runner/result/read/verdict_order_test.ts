@@ -1,0 +1,34 @@
+import assert from "node:assert/strict";
+import { gatesVerdict, worstStatus } from "../../../../runner/result/read/verdict_order.ts";
+
+Deno.test("worstStatus() of gates orders fail, invalid, inconclusive, pass", () => {
+  assert.equal(worstStatus([]), "pass");
+  assert.equal(worstStatus(["pass", "inconclusive"]), "inconclusive");
+  assert.equal(worstStatus(["inconclusive", "invalid"]), "invalid");
+  assert.equal(worstStatus(["inconclusive", "fail"]), "fail");
+  assert.equal(worstStatus(["fail", "invalid"]), "fail");
+});
+
+Deno.test("worstStatus() ranks fail over invalid over inconclusive over pass", () => {
+  assert.equal(worstStatus([]), "pass");
+  assert.equal(worstStatus(["pass", "inconclusive"]), "inconclusive");
+  assert.equal(worstStatus(["inconclusive", "invalid", "pass"]), "invalid");
+  assert.equal(worstStatus(["inconclusive", "fail", "pass"]), "fail");
+  assert.equal(worstStatus(["fail", "invalid", "inconclusive"]), "fail");
+});
+
+Deno.test("gatesVerdict() is regression-only when every undecided gate is a regression check", () => {
+  assert.deepEqual(gatesVerdict([{ kind: "regression", status: "inconclusive" }]), {
+    status: "inconclusive",
+    regressionOnly: true,
+  });
+  assert.deepEqual(
+    gatesVerdict([{ kind: "slo", status: "inconclusive" }, {
+      kind: "regression",
+      status: "inconclusive",
+    }]),
+    { status: "inconclusive" },
+  );
+  assert.deepEqual(gatesVerdict([{ kind: "regression", status: "fail" }]), { status: "fail" });
+  assert.deepEqual(gatesVerdict([]), { status: "pass" });
+});
