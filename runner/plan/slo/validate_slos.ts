@@ -40,6 +40,10 @@ export function readSlos(reader: PlanReader, node: YamlNode, plan: SloContext): 
   const out: Slo[] = [];
   items.forEach((item, i) => {
     const path = join("slo", i);
+    const report: SloReport = {
+      error: (message, hint) => reader.error(item, path, message, hint),
+      warn: (message, hint) => reader.warn(item, path, message, hint),
+    };
     const text = reader.string(item, path);
     if (text === undefined || item.kind !== "scalar") return;
     const parsed = parseSlo(text);
@@ -54,9 +58,7 @@ export function readSlos(reader: PlanReader, node: YamlNode, plan: SloContext): 
     if (slo.label !== undefined && labels !== undefined) {
       if (!labels.includes(slo.label)) {
         const guess = didYouMean(slo.label, labels);
-        reader.error(
-          item,
-          path,
+        report.error(
           `no request is labelled \`${slo.label}\``,
           guess ? `did you mean \`${guess}\`?` : `labels: ${labels.join(", ")}`,
         );
@@ -64,22 +66,26 @@ export function readSlos(reader: PlanReader, node: YamlNode, plan: SloContext): 
       }
     }
     if (slo.metric.kind === "sustainable_rate" && !hasSearch) {
-      reader.error(
-        item,
-        path,
+      report.error(
         "`sustainable_rate` is what the capacity search finds, and the plan has no `search`",
         "add e.g. `search: { from: 1k/s, max: 100k/s }` and run `tailgate search`",
       );
       return;
     }
-    if (stages !== undefined && !checkBinding(reader, item, path, slo, stages)) return;
+    if (stages !== undefined && !checkBinding(report, slo, stages)) return;
     if (load !== undefined && requests !== undefined) {
-      warnIfTooShort(reader, item, path, slo, load, requests);
+      warnIfTooShort(report, slo, load, requests);
     }
-    if (load !== undefined) warnIfNoTimeDomain(reader, item, path, slo, load);
+    if (load !== undefined) warnIfNoTimeDomain(report, slo, load);
     out.push(slo);
   });
   return out;
+}
+
+/** Reports about one SLO of the list, located at its line. */
+interface SloReport {
+  error(message: string, hint?: string): void;
+  warn(message: string, hint?: string): void;
 }
 
 /** The stages an SLO judges: the constant stages at its rate, or every non-warmup stage. */
@@ -94,9 +100,7 @@ export function stagesForSlo<S extends StageBinding>(
 }
 
 function checkBinding(
-  reader: PlanReader,
-  item: YamlNode,
-  path: string,
+  report: SloReport,
   slo: Slo,
   stages: readonly StageBinding[],
 ): boolean {
@@ -112,9 +116,7 @@ function checkBinding(
       ),
     ),
   ];
-  reader.error(
-    item,
-    path,
+  report.error(
     warm ? `the only stage at ${rate} is a warmup, which gates skip` : `no stage runs at ${rate}`,
     rates.length ? `stages run at ${rates.join(", ")}` : "add a constant-rate stage at that rate",
   );
@@ -122,15 +124,13 @@ function checkBinding(
 }
 
 function warnIfTooShort(
-  reader: PlanReader,
-  item: YamlNode,
-  path: string,
+  report: SloReport,
   slo: Slo,
   load: PlanLoad,
   requests: PlanRequest[],
 ): void {
   if (slo.windowMs !== undefined) {
-    return warnIfWindowTooShort(reader, item, path, slo, load, requests);
+    return warnIfWindowTooShort(report, slo, load, requests);
   }
   if (slo.metric.kind !== "percentile") return;
   const stages = stagesForSlo(slo, load.stages);
@@ -141,9 +141,7 @@ function warnIfTooShort(
   const perSec = stages.reduce((sum, s) => sum + plannedRequests(s), 0) * share /
     (stages.reduce((sum, s) => sum + s.durationMs, 0) / 1000);
   const seconds = Math.ceil(needed / perSec);
-  reader.warn(
-    item,
-    path,
+  report.warn(
     `p${slo.metric.percentile} cannot pass with fewer than ${needed} requests (even with none ` +
       `beyond its bound); the plan sends about ${Math.floor(planned)} to it`,
     `run at least ${
@@ -158,9 +156,7 @@ function warnIfTooShort(
  * thinnest window (at a stage's lowest rate) holds too few requests for its figure to pass.
  */
 function warnIfWindowTooShort(
-  reader: PlanReader,
-  item: YamlNode,
-  path: string,
+  report: SloReport,
   slo: Slo,
   load: PlanLoad,
   requests: PlanRequest[],
@@ -176,9 +172,7 @@ function warnIfWindowTooShort(
   });
   const windowText = formatDurationMs(windowMs);
   if (stages.length > 0 && longestMs < windowMs) {
-    reader.warn(
-      item,
-      path,
+    report.warn(
       `the stages this SLO binds to do not last ${windowText} in a row, so no whole window fits ` +
         `(the longest run lasts ${formatDurationMs(longestMs)})`,
       `shorten the window or lengthen the stage; otherwise the verdict is \`inconclusive\``,
@@ -196,9 +190,7 @@ function warnIfWindowTooShort(
   if (planned >= needed) return;
   const figure = m.kind === "percentile" ? `p${m.percentile}` : "error_rate";
   const seconds = lowestPerSec > 0 ? Math.ceil(needed / lowestPerSec) : Infinity;
-  reader.warn(
-    item,
-    path,
+  report.warn(
     `a ${windowText} window at ${formatRatePerSec(lowestPerSec)} holds about ${
       Math.floor(planned)
     } requests, and ${figure} cannot pass with fewer than ${needed} (even with none beyond its ` +
@@ -221,9 +213,7 @@ function labelShare(slo: Slo, requests: PlanRequest[]): number {
 export const TIME_DOMAIN_MIN_SECONDS = 10;
 
 function warnIfNoTimeDomain(
-  reader: PlanReader,
-  item: YamlNode,
-  path: string,
+  report: SloReport,
   slo: Slo,
   load: PlanLoad,
 ): void {
@@ -234,9 +224,7 @@ function warnIfNoTimeDomain(
   );
   const longest = Math.max(0, ...stages.map((s) => s.durationMs));
   if (longest >= TIME_DOMAIN_MIN_SECONDS * 1000) return;
-  reader.warn(
-    item,
-    path,
+  report.warn(
     kind === "trend"
       ? `a trend is measured over a constant-rate stage of at least ${TIME_DOMAIN_MIN_SECONDS}s ` +
         "(one point a second), and this SLO binds none"
