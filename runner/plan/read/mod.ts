@@ -8,7 +8,6 @@ export { parseYaml, type SourcePos, type YamlEntry, type YamlNode } from "./_yam
 export { didYouMean, editDistance } from "./did_you_mean.ts";
 export { planFile } from "./plan_file.ts";
 export {
-  defaultDurationMs,
   keysOf,
   keySpec,
   PLAN_LANGUAGE,
@@ -16,4 +15,5 @@ export {
   type SectionName,
 } from "./plan_language.ts";
 export { join, PlanReader, sourceText } from "./plan_reader.ts";
+export { keyDefault, readSection, Section } from "./read_section.ts";
 export { PLAN_SCHEMA_PATH, planSchema, planSchemaText } from "./plan_schema.ts";

@@ -1,17 +1,16 @@
 /**
  * The plan language, described once: every section's keys with their kind, unit, bounds, default,
- * synonyms (names other tools use, common slips) and what the key means. The validators read
- * their key lists, synonyms, misplaced-key hints, bounds and defaults from here, and
- * `plans/schema.json` is generated from it (plan_schema.ts; a test keeps the committed file the
- * generated one), so the editor's schema and the validator cannot disagree about a key.
+ * synonyms (names other tools use, common slips), the wording of a missing required key, and
+ * what the key means. The generic reader (read_section.ts) reads every section by it: unknown and
+ * required keys, and each scalar key by its kind, bounds and default; `plans/schema.json` is
+ * generated from it (plan_schema.ts; a test keeps the committed file the generated one), so the
+ * editor's schema and the validator cannot disagree about a key.
  *
- * What a kind means to the validator is in the `validate_*.ts` readers (rates, ramps, the SLO
- * grammar are parsed there, with located errors); what it means to the schema is in
- * plan_schema.ts.
+ * What the table cannot say (ramps, the SLO grammar, bodies, URLs, templates) the section readers
+ * add, with located errors; what a kind means to the schema is in plan_schema.ts.
  *
  * @module
  */
-import { parseDurationMs } from "../units.ts";
 
 /** A key's kind: what its value is. */
 export type KeyKind =
@@ -524,19 +523,4 @@ export function keySpec(section: SectionName, key: string): KeySpec {
   const spec = PLAN_LANGUAGE[section].keys.find((k) => k.key === key);
   if (spec === undefined) throw new Error(`the plan language has no ${section}.${key}`);
   return spec;
-}
-
-/**
- * A duration key's default, in ms.
- *
- * @example
- * ```ts
- * import { defaultDurationMs } from "./plan_language.ts";
- * defaultDurationMs("defaults", "timeout"); // 10000
- * ```
- */
-export function defaultDurationMs(section: SectionName, key: string): number {
-  const parsed = parseDurationMs(String(keySpec(section, key).default));
-  if (!parsed.ok) throw new Error(`${section}.${key} has no duration default`);
-  return parsed.value;
 }

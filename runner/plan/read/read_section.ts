@@ -11,6 +11,7 @@ import type { YamlEntry, YamlNode } from "./_yaml.ts";
 import { keysOf, type KeySpec, keySpec, PLAN_LANGUAGE, type SectionName } from "./plan_language.ts";
 import { join, type PlanReader } from "./plan_reader.ts";
 import { parseDurationMs, parsePercentFraction, parseRatePerSec } from "../units.ts";
+import type { Result } from "../../model/result.ts";
 
 /** A scalar key's value as its kind reads it. */
 export type KeyValue = string | number | boolean;
@@ -78,15 +79,22 @@ export function readSection(
   const spec = PLAN_LANGUAGE[name];
   const entries = reader.fields(node, path, keysOf(name), spec.synonyms, spec.misplaced);
   if (entries === undefined) return undefined;
+  const missing = spec.missing ??
+    { message: "`{name}` needs `{key}`", hint: "add e.g. `{example}`" };
   for (const key of spec.required ?? []) {
-    if (entries.has(key) || spec.missing === undefined) continue;
+    if (entries.has(key)) continue;
     const fill = (text: string) =>
       text.replaceAll("{key}", key).replaceAll("{name}", path.slice(path.lastIndexOf(".") + 1))
         .replaceAll("{example}", keySpec(name, key).example ?? `${key}: ...`);
     const at = spec.path === "" ? key : path;
-    reader.error(node, at, fill(spec.missing.message), fill(spec.missing.hint));
+    reader.error(node, at, fill(missing.message), fill(missing.hint));
   }
   return new Section(reader, name, node, path, entries);
+}
+
+/** A key's default as its kind reads it (a duration's in ms), undefined when it has none. */
+export function keyDefault(section: SectionName, key: string): KeyValue | undefined {
+  return defaultOf(keySpec(section, key));
 }
 
 function defaultOf(spec: KeySpec): KeyValue | undefined {
@@ -96,7 +104,7 @@ function defaultOf(spec: KeySpec): KeyValue | undefined {
   return spec.default;
 }
 
-function unwrap(parsed: { ok: true; value: number } | { ok: false }): number | undefined {
+function unwrap(parsed: Result<number>): number | undefined {
   return parsed.ok ? parsed.value : undefined;
 }
 

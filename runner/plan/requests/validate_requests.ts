@@ -6,9 +6,8 @@
  */
 import type { YamlNode } from "../read/_yaml.ts";
 import type { PlanContext } from "../plan_context.ts";
-import { defaultDurationMs } from "../read/plan_language.ts";
 import { join, type PlanReader } from "../read/plan_reader.ts";
-import { readSection, type Section } from "../read/read_section.ts";
+import { keyDefault, readSection, type Section } from "../read/read_section.ts";
 import type {
   PlanBody,
   PlanHeader,
@@ -27,7 +26,7 @@ import { credentialsProblem, parseHttpUrl, readRequestUrl, urlTextOk } from "./v
 export type { PlanContext } from "../plan_context.ts";
 
 /** The timeout of a request when neither it nor `defaults` sets one (plan_language.ts). */
-const DEFAULT_TIMEOUT_MS = defaultDurationMs("defaults", "timeout");
+const DEFAULT_TIMEOUT_MS = keyDefault("defaults", "timeout") as number;
 
 /** Validates a target base URL; returns it without a trailing slash. */
 export function readTarget(reader: PlanReader, node: YamlNode): string | undefined {
