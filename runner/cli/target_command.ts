@@ -5,7 +5,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { didYouMean } from "../plan/read/did_you_mean.ts";
+import { didYouMean } from "../plan/read/mod.ts";
 import { parseDurationMs, parsePercentFraction } from "../plan/units.ts";
 import {
   describeTargetConfig,

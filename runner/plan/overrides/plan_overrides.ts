@@ -9,10 +9,10 @@
  *
  * @module
  */
-import type { YamlMap, YamlNode, YamlScalar } from "../read/_yaml.ts";
-import { didYouMean } from "../read/did_you_mean.ts";
+import type { YamlMap, YamlNode, YamlScalar } from "../read/mod.ts";
+import { didYouMean } from "../read/mod.ts";
 import { err, ok, problem, type Result } from "../../model/result.ts";
-import { join } from "../read/plan_reader.ts";
+import { join } from "../read/mod.ts";
 import type { PlanIssue } from "../types.ts";
 import { followStages, stageRates } from "./slo_follow.ts";
 import { durationText, parseDurationMs, parseRamp, parseRatePerSec, rateText } from "../units.ts";
@@ -116,7 +116,7 @@ export function parseStageOverride(
  *
  * @example
  * ```ts
- * import { parseYaml } from "../read/_yaml.ts";
+ * import { parseYaml } from "../read/mod.ts";
  * import { applyOverrides } from "./plan_overrides.ts";
  * const root = parseYaml("load: { stages: [{ rate: 20k/s, duration: 60s }] }\nslo: [p99 < 5ms at 20k/s]\n").root!;
  * const applied = applyOverrides(root, { rateScale: 0.25 }, "plan.yaml");

@@ -7,8 +7,8 @@
  *
  * @module
  */
-import type { YamlNode } from "../read/_yaml.ts";
-import { parseSlo } from "../slo/parse_slo.ts";
+import type { YamlNode } from "../read/mod.ts";
+import { parseSlo } from "../slo/mod.ts";
 import { parseRamp, parseRatePerSec, rateText } from "../units.ts";
 
 /** The new texts; an absent one is left as written. */
@@ -63,7 +63,7 @@ export interface StageRates {
  *
  * @example
  * ```ts
- * import { parseYaml } from "../read/_yaml.ts";
+ * import { parseYaml } from "../read/mod.ts";
  * import { stageRates } from "./slo_follow.ts";
  * stageRates(parseYaml("{ ramp: 1k/s -> 2k/s, over: 1m }").root!); // { from: 1000, to: 2000, constant: false, warmup: false }
  * ```
