@@ -116,6 +116,7 @@ export {
   type SloMetric,
   type SloOperator,
   type SloParseError,
+  type StageBinding,
   type StageOverride,
   type StageOverrideKey,
   stagesForSlo,

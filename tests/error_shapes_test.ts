@@ -11,16 +11,10 @@ import { REPO_ROOT, sourceFiles } from "./_helpers/source_files.ts";
 const DEFINITION = "runner/model/result.ts";
 
 /**
- * Files that still spell their own union, each with why; an entry whose file no longer does fails
- * too, so converting a file removes its entry. The plan layer is converted on its own branch
- * (issue 30): these entries go when it merges.
+ * Files that still spell their own union, each with why: none. An entry whose file no longer does
+ * fails too, so converting a file removes its entry.
  */
-const NOT_YET: Record<string, string> = {
-  "runner/plan/units.ts": "Parsed<T>: converted on the plan branch",
-  "runner/plan/plan_overrides.ts": "parseStageOverride: converted on the plan branch",
-  "runner/plan/parse_slo.ts": "parseSlo, parseCount: converted on the plan branch",
-  "runner/plan/traffic/data_table.ts": "DataTableRead: converted on the plan branch",
-};
+const NOT_YET: Record<string, string> = {};
 
 /**
  * The lines of `source` that declare an ad-hoc success-or-failure type: a type literal with an

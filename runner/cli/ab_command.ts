@@ -131,7 +131,9 @@ export async function abCommand(
     problems.push(`--seed ${v.seed}: a whole number from 0 to 4294967295`);
   }
   const ready = v["ready-timeout"] === undefined ? undefined : parseDurationMs(v["ready-timeout"]);
-  if (ready !== undefined && !ready.ok) problems.push(`--ready-timeout: ${ready.message}`);
+  if (ready !== undefined && !ready.ok) {
+    problems.push(`--ready-timeout: ${ready.problems[0].message}`);
+  }
   const failOn = failOnArg(v);
   if (!failOn.ok) problems.push(...failOn.problems.map(problemText));
   const overrides = readOverrideArgs(v);

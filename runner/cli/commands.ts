@@ -6,7 +6,7 @@
  * @module
  */
 import { EXIT_CODES } from "../model/exit_codes.ts";
-import { didYouMean } from "../plan/did_you_mean.ts";
+import { didYouMean } from "../plan/read/mod.ts";
 import { TAILGATE_VERSION } from "../version.ts";
 import { RESULT_SCHEMA, RESULT_VERSION } from "../model/run_result.ts";
 import { SEARCH_SCHEMA, SEARCH_VERSION } from "../model/search_result.ts";

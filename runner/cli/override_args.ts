@@ -1,7 +1,7 @@
 /**
  * The command-line overrides of a plan's load, shared by `run`, `ab` and `check`: `--rate-scale F`,
  * `--duration-scale F`, `--stage SEL:key=value[,key=value]` (repeatable) and `--connections N`
- * (runner/plan/plan_overrides.ts applies them).
+ * (runner/plan/overrides/plan_overrides.ts applies them).
  *
  * @module
  */
@@ -9,7 +9,7 @@ import {
   parseStageOverride,
   type PlanOverrides,
   type StageOverride,
-} from "../plan/plan_overrides.ts";
+} from "../plan/overrides/plan_overrides.ts";
 import { err, ok, problems, type Result } from "../model/result.ts";
 
 /** The options `parseArgs` reads for the overrides. */
@@ -68,7 +68,7 @@ export function readOverrideArgs(
   for (const text of values.stage ?? []) {
     const parsed = parseStageOverride(text);
     if (parsed.ok) stages.push(parsed.value);
-    else errors.push(parsed.error);
+    else errors.push(parsed.problems[0].message);
   }
   const connections = values.connections;
   if (connections !== undefined && !/^\d+$/.test(connections.trim())) {

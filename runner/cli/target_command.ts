@@ -5,7 +5,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { didYouMean } from "../plan/did_you_mean.ts";
+import { didYouMean } from "../plan/read/mod.ts";
 import { parseDurationMs, parsePercentFraction } from "../plan/units.ts";
 import { err, ok, problems, type Result } from "../model/result.ts";
 import {
@@ -208,13 +208,14 @@ export async function runTargetCommand(
 function duration(value: string): number | string {
   const parsed = parseDurationMs(value);
   if (parsed.ok) return parsed.value;
-  return parsed.hint ? `${parsed.message}; ${parsed.hint}` : parsed.message;
+  const { message, hint } = parsed.problems[0];
+  return hint ? `${message}; ${hint}` : message;
 }
 
 function fraction(value: string): number | string {
   if (value.trim().endsWith("%")) {
     const parsed = parsePercentFraction(value);
-    return parsed.ok ? parsed.value : parsed.message;
+    return parsed.ok ? parsed.value : parsed.problems[0].message;
   }
   const number = Number(value);
   return value.trim() !== "" && number >= 0 && number <= 1

@@ -6,7 +6,7 @@
  */
 import { dirname } from "node:path";
 import { readRegularFile } from "../model/regular_file.ts";
-import type { PlanOverrides } from "./plan_overrides.ts";
+import type { PlanOverrides } from "./overrides/plan_overrides.ts";
 import { MAX_PLAN_BYTES, parsePlan, type PlanParse, wholeFileIssue } from "./parse_plan.ts";
 
 /** Options for {@linkcode loadPlan}. */
@@ -15,7 +15,7 @@ export interface LoadPlanOptions {
   requireEnv: boolean;
   /** Environment lookup; defaults to `Deno.env.get`. */
   env?: (name: string) => string | undefined;
-  /** Command-line overrides of the plan's load (runner/plan/plan_overrides.ts). */
+  /** Command-line overrides of the plan's load (runner/plan/overrides/plan_overrides.ts). */
   overrides?: PlanOverrides;
 }
 

@@ -28,6 +28,7 @@ export type {
   Slo,
   SloMetric,
   SloOperator,
+  StageBinding,
   StatusExpectation,
   TemplateEncoding,
   TemplatePart,
@@ -42,10 +43,10 @@ export {
   type PlanOverrides,
   type StageOverride,
   type StageOverrideKey,
-} from "./plan_overrides.ts";
-export { type ParsedSlo, parseSlo, type SloParseError } from "./parse_slo.ts";
-export { stagesForSlo } from "./validate_slos.ts";
-export type { PlanContext } from "./validate_requests.ts";
+} from "./overrides/plan_overrides.ts";
+export { type ParsedSlo, parseSlo, type SloParseError } from "./slo/mod.ts";
+export { stagesForSlo } from "./slo/mod.ts";
+export type { PlanContext } from "./requests/mod.ts";
 export {
   formatDurationMs,
   formatRatePerSec,
@@ -54,11 +55,7 @@ export {
   parsePercentFraction,
   parseRatePerSec,
 } from "./units.ts";
-export {
-  DEFAULT_MIN_TAIL_SAMPLES,
-  requestsToPass,
-  requiredRequests,
-} from "./sample_sufficiency.ts";
+export { DEFAULT_MIN_TAIL_SAMPLES, requestsToPass, requiredRequests } from "./slo/mod.ts";
 export {
   DATA_LIMITS,
   MAX_PLAN_DATA_CELLS,

@@ -9,12 +9,6 @@ import type { PlanStep, RequestBasics, ResolvedPlan } from "./types.ts";
 /**
  * Points every request at `base` instead of the plan's target, keeping paths and queries; so are
  * the setup and teardown steps sent to the requests' origin.
- *
- * @example
- * ```ts
- * import { retarget } from "./retarget.ts";
- * // retarget(plan, "http://127.0.0.1:9000") — requests keep their paths
- * ```
  */
 export function retarget(plan: ResolvedPlan, base: string): ResolvedPlan {
   const newBase = base.replace(/\/$/, "");

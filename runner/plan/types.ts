@@ -4,10 +4,11 @@
  *
  * @module
  */
+import type { Problem } from "../model/result.ts";
 import type { SearchSettingsRecord } from "../model/search_result.ts";
 
 /** A problem found in a plan: where it is, what is wrong, and how to fix it. */
-export interface PlanIssue {
+export interface PlanIssue extends Problem {
   /** `error`: the plan cannot run; `warning`: worth fixing, but the plan is still usable. */
   severity: "error" | "warning";
   /** The plan file as the user named it. */
@@ -20,10 +21,6 @@ export interface PlanIssue {
   col: number;
   /** How many characters the caret underlines (at least 1). */
   length: number;
-  /** What is wrong, in one line. */
-  message: string;
-  /** How to fix it, when there is a suggestion. */
-  hint?: string;
 }
 
 /** An HTTP header; a value read from `${env.NAME}` is secret and is never printed or stored. */
@@ -246,6 +243,11 @@ export interface RampStage {
 /** One stage of the load profile. */
 export type PlanStage = ConstantStage | RampStage;
 
+/** What an SLO's `at` rate binds to: a stage's kind, rate and warmup (known of a broken stage too). */
+export type StageBinding =
+  | Pick<ConstantStage, "kind" | "ratePerSec" | "warmup">
+  | Pick<RampStage, "kind" | "warmup">;
+
 /** How requests arrive: evenly spaced, or exponential gaps from a seeded generator. */
 export type Arrival = "constant" | "poisson";
 
@@ -354,7 +356,7 @@ export interface ResolvedPlan {
   secretValues?: string[];
   /**
    * The command-line overrides the plan was run with (`--rate-scale 0.25`), when any: its numbers
-   * compare only with runs given the same ones (runner/plan/plan_overrides.ts).
+   * compare only with runs given the same ones (runner/plan/overrides/plan_overrides.ts).
    */
   overrides?: string[];
 }

@@ -5,8 +5,10 @@
  * @module
  */
 
-/** A parse outcome: the value, or a message with an optional hint that names the fix. */
-export type Parsed<T> = { ok: true; value: T } | { ok: false; message: string; hint?: string };
+import { err, ok, type Problem, problem, type Result } from "../model/result.ts";
+
+/** A unit parse's outcome: the value, or the problem (its message and the fix). */
+export type Parsed<T> = Result<T>;
 
 const DURATION_UNITS_MS: Record<string, number> = {
   ns: 1e-6,
@@ -58,69 +60,68 @@ const DURATION_PART = new RegExp(String.raw`^${NUMBER}\s*([a-zA-Zµμ]*)`);
  * ```ts
  * import { parseDurationMs } from "./units.ts";
  * parseDurationMs("1m30s"); // { ok: true, value: 90000 }
- * parseDurationMs("60sec"); // { ok: false, message: "unknown unit `sec` in `60sec`", hint: "write `60s`" }
+ * parseDurationMs("60sec"); // { ok: false, problems: [{ message: "unknown unit `sec` in `60sec`", hint: "write `60s`" }] }
  * ```
  */
-export function parseDurationMs(text: string | number): Parsed<number> {
+export function parseDurationMs(text: string | number): Result<number> {
   if (typeof text === "number") {
-    return {
-      ok: false,
-      message: `duration \`${text}\` has no unit`,
-      hint: `write \`${text}s\` or \`${text}ms\` (units: ns, us, ms, s, m, h)`,
-    };
+    return err(
+      problem(
+        `duration \`${text}\` has no unit`,
+        `write \`${text}s\` or \`${text}ms\` (units: ns, us, ms, s, m, h)`,
+      ),
+    );
   }
   const source = text.trim();
-  if (source === "") return { ok: false, message: "empty duration", hint: "write e.g. `60s`" };
+  if (source === "") return err(problem("empty duration", "write e.g. `60s`"));
   let rest = source;
   let totalMs = 0;
   while (rest.length > 0) {
     const m = DURATION_PART.exec(rest);
     if (!m) {
-      return {
-        ok: false,
-        message: `\`${source}\` is not a duration`,
-        hint: "write a number and a unit, e.g. `250us`, `10ms`, `60s`, `2m`, `1m30s`",
-      };
+      return err(
+        problem(
+          `\`${source}\` is not a duration`,
+          "write a number and a unit, e.g. `250us`, `10ms`, `60s`, `2m`, `1m30s`",
+        ),
+      );
     }
     const amount = Number(m[1]);
     const unit = m[2];
     if (unit === "") {
-      return {
-        ok: false,
-        message: `duration \`${source}\` has no unit`,
-        hint: `write \`${source}s\` or \`${source}ms\` (units: ns, us, ms, s, m, h)`,
-      };
+      return err(
+        problem(
+          `duration \`${source}\` has no unit`,
+          `write \`${source}s\` or \`${source}ms\` (units: ns, us, ms, s, m, h)`,
+        ),
+      );
     }
     const factor = DURATION_UNITS_MS[unit];
     if (factor === undefined) {
       const fix = DURATION_SYNONYMS[unit] ?? DURATION_SYNONYMS[unit.toLowerCase()];
-      return {
-        ok: false,
-        message: `unknown unit \`${unit}\` in \`${source}\``,
-        hint: fix
-          ? `write \`${source.replace(unit, fix)}\``
-          : "units are ns, us (or µs), ms, s, m, h",
-      };
+      return err(
+        problem(
+          `unknown unit \`${unit}\` in \`${source}\``,
+          fix ? `write \`${source.replace(unit, fix)}\`` : "units are ns, us (or µs), ms, s, m, h",
+        ),
+      );
     }
     if (amount < 0) {
-      return {
-        ok: false,
-        message: `duration \`${source}\` is negative`,
-        hint: "use a positive one",
-      };
+      return err(problem(`duration \`${source}\` is negative`, "use a positive one"));
     }
     totalMs += amount * factor;
     rest = rest.slice(m[0].length).trimStart();
   }
   // A 400-digit number reads as Infinity: a run of infinite length would never end.
   if (!Number.isFinite(totalMs)) {
-    return {
-      ok: false,
-      message: `duration \`${shorten(source)}\` is too large to be a number`,
-      hint: "write a duration in s, m or h, e.g. `10m`",
-    };
+    return err(
+      problem(
+        `duration \`${shorten(source)}\` is too large to be a number`,
+        "write a duration in s, m or h, e.g. `10m`",
+      ),
+    );
   }
-  return { ok: true, value: totalMs };
+  return ok(totalMs);
 }
 
 const RATE = new RegExp(String.raw`^${NUMBER}\s*([kKmM]?)\s*(?:/\s*([a-zA-Z]+)|([a-zA-Z]*))$`);
@@ -137,15 +138,16 @@ const RATE_MULTIPLIER: Record<string, number> = { "": 1, k: 1e3, K: 1e3, M: 1e6 
  * parseRatePerSec("600/m"); // { ok: true, value: 10 }
  * ```
  */
-export function parseRatePerSec(text: string | number): Parsed<number> {
+export function parseRatePerSec(text: string | number): Result<number> {
   const source = String(text).trim();
   const m = RATE.exec(source);
   if (!m) {
-    return {
-      ok: false,
-      message: `\`${source}\` is not a rate`,
-      hint: "write requests per second or minute, e.g. `500/s`, `20k/s`, `1.5M/m`",
-    };
+    return err(
+      problem(
+        `\`${source}\` is not a rate`,
+        "write requests per second or minute, e.g. `500/s`, `20k/s`, `1.5M/m`",
+      ),
+    );
   }
   const [, num, mult, per, suffix] = m;
   if (per === undefined) {
@@ -153,35 +155,70 @@ export function parseRatePerSec(text: string | number): Parsed<number> {
     const what = suffix === ""
       ? "has no unit"
       : `has unit \`${suffix}\`, which tailgate does not read`;
-    return { ok: false, message: `rate \`${source}\` ${what}`, hint: `write \`${guess}\`` };
+    return err(problem(`rate \`${source}\` ${what}`, `write \`${guess}\``));
   }
   if (mult === "m") {
-    return {
-      ok: false,
-      message: `\`m\` in rate \`${source}\` is ambiguous`,
-      hint: `write \`${num}M/${per}\` for millions (k = thousand, M = million)`,
-    };
+    return err(
+      problem(
+        `\`m\` in rate \`${source}\` is ambiguous`,
+        `write \`${num}M/${per}\` for millions (k = thousand, M = million)`,
+      ),
+    );
   }
   const perFactor = RATE_PER[per] ?? RATE_PER[per.toLowerCase()];
   if (perFactor === undefined) {
-    return {
-      ok: false,
-      message: `unknown time unit \`/${per}\` in rate \`${source}\``,
-      hint: "rates are per second (`/s`) or per minute (`/m`)",
-    };
+    return err(
+      problem(
+        `unknown time unit \`/${per}\` in rate \`${source}\``,
+        "rates are per second (`/s`) or per minute (`/m`)",
+      ),
+    );
   }
   const value = Number(num) * RATE_MULTIPLIER[mult] * perFactor;
   if (!Number.isFinite(value)) {
-    return {
-      ok: false,
-      message: `rate \`${shorten(source)}\` is too large to be a number`,
-      hint: "write a rate such as `20k/s`",
-    };
+    return err(
+      problem(
+        `rate \`${shorten(source)}\` is too large to be a number`,
+        "write a rate such as `20k/s`",
+      ),
+    );
   }
   if (!(value > 0)) {
-    return { ok: false, message: `rate \`${source}\` must be above zero`, hint: "e.g. `100/s`" };
+    return err(problem(`rate \`${source}\` must be above zero`, "e.g. `100/s`"));
   }
-  return { ok: true, value };
+  return ok(value);
+}
+
+/** A ramp's two rates. */
+export interface RampRates {
+  fromPerSec: number;
+  toPerSec: number;
+}
+
+/** A problem with a ramp: with the `side` whose rate is wrong, or without when it is no ramp. */
+export interface RampProblem extends Problem {
+  side?: "from" | "to";
+}
+
+/**
+ * Parses a ramp, `1k/s -> 30k/s` (or `→`, `to`), into its two rates; a failure holds the problem
+ * of each side that is wrong.
+ *
+ * @example
+ * ```ts
+ * import { parseRamp } from "./units.ts";
+ * parseRamp("1k/s -> 30k/s"); // { ok: true, value: { fromPerSec: 1000, toPerSec: 30000 } }
+ * ```
+ */
+export function parseRamp(text: string): Result<RampRates, RampProblem> {
+  const parts = text.split(/\s*(?:->|→|\bto\b)\s*/);
+  if (parts.length !== 2) {
+    return err(problem(`\`${text}\` is not a ramp`, "write `ramp: 1k/s -> 30k/s` with `over: 2m`"));
+  }
+  const [from, to] = parts.map(parseRatePerSec);
+  if (from.ok && to.ok) return ok({ fromPerSec: from.value, toPerSec: to.value });
+  const sides = [["from", from], ["to", to]] as const;
+  return err(sides.flatMap(([side, r]) => r.ok ? [] : r.problems.map((p) => ({ ...p, side }))));
 }
 
 /**
@@ -193,17 +230,17 @@ export function parseRatePerSec(text: string | number): Parsed<number> {
  * parsePercentFraction("0.1%"); // { ok: true, value: 0.001 }
  * ```
  */
-export function parsePercentFraction(text: string): Parsed<number> {
+export function parsePercentFraction(text: string): Result<number> {
   const source = text.trim();
   const m = new RegExp(String.raw`^${NUMBER}\s*%$`).exec(source);
   if (!m) {
-    return { ok: false, message: `\`${source}\` is not a percentage`, hint: "write e.g. `0.1%`" };
+    return err(problem(`\`${source}\` is not a percentage`, "write e.g. `0.1%`"));
   }
   const percent = Number(m[1]);
   if (percent < 0 || Object.is(percent, -0) || percent > 100) {
-    return { ok: false, message: `percentage \`${source}\` is outside 0%..100%` };
+    return err(problem(`percentage \`${source}\` is outside 0%..100%`));
   }
-  return { ok: true, value: percent / 100 };
+  return ok(percent / 100);
 }
 
 const SLOPE_PER_MIN: Record<string, number> = { s: 60, sec: 60, m: 1, min: 1, h: 1 / 60 };
@@ -219,23 +256,24 @@ const SLOPE_PER_MIN: Record<string, number> = { s: 60, sec: 60, m: 1, min: 1, h:
  * parseSlopeUsPerMin("50us/s"); // { ok: true, value: 3000 }
  * ```
  */
-export function parseSlopeUsPerMin(text: string): Parsed<number> {
+export function parseSlopeUsPerMin(text: string): Result<number> {
   const source = text.trim();
   const slash = source.lastIndexOf("/");
   const hint = "write a duration per time, e.g. `1ms/min`, `50us/s`, `10ms/h`";
-  if (slash < 0) return { ok: false, message: `\`${shorten(source)}\` is not a slope`, hint };
+  if (slash < 0) return err(problem(`\`${shorten(source)}\` is not a slope`, hint));
   const per = source.slice(slash + 1).trim();
   const factor = SLOPE_PER_MIN[per];
   if (factor === undefined) {
-    return {
-      ok: false,
-      message: `unknown time unit \`${per}\` in \`${shorten(source)}\``,
-      hint: "a slope is per `s`, `min` or `h`, e.g. `1ms/min`",
-    };
+    return err(
+      problem(
+        `unknown time unit \`${per}\` in \`${shorten(source)}\``,
+        "a slope is per `s`, `min` or `h`, e.g. `1ms/min`",
+      ),
+    );
   }
   const amount = parseDurationMs(source.slice(0, slash));
-  if (!amount.ok) return { ok: false, message: amount.message, hint };
-  return { ok: true, value: amount.value * 1000 * factor };
+  if (!amount.ok) return err(problem(amount.problems[0].message, hint));
+  return ok(amount.value * 1000 * factor);
 }
 
 /**

@@ -3,90 +3,55 @@
  *
  * @module
  */
-import type { YamlNode } from "./_yaml.ts";
-import { boundsOf, keysOf, keySpec, PLAN_LANGUAGE } from "./plan_language.ts";
-import { join, type PlanReader, sourceText } from "./plan_reader.ts";
-import type { Arrival, PlanLoad, PlanStage } from "./types.ts";
-import { formatRatePerSec, parseDurationMs, parseRatePerSec } from "./units.ts";
-import { positiveDuration } from "./validate_requests.ts";
+import type { YamlNode } from "./read/mod.ts";
+import { join, type PlanReader, sourceText } from "./read/mod.ts";
+import { readSection, type Section } from "./read/mod.ts";
+import type { Arrival, PlanLoad, PlanStage, StageBinding } from "./types.ts";
+import { formatRatePerSec, parseRamp, parseRatePerSec } from "./units.ts";
 
-/** The keys of `load` (plan_language.ts). */
-export const LOAD_KEYS: readonly string[] = keysOf("load");
-/** The keys of a stage (plan_language.ts). */
-export const STAGE_KEYS: readonly string[] = keysOf("stage");
-const LOAD = PLAN_LANGUAGE.load;
-const ARRIVAL = keySpec("load", "arrival");
-const ARRIVALS = (ARRIVAL.kind === "choice" ? ARRIVAL.values : []) as readonly Arrival[];
-
-/** Reads the `load` mapping. Returns undefined when it is too broken to use. */
+/**
+ * Reads the `load` mapping: the load, undefined when it is too broken to use, and what its stages
+ * bind an SLO's `at` rate to, also when a stage is broken (undefined when a stage's rate is unknown).
+ */
 export function readLoad(
   reader: PlanReader,
   node: YamlNode,
   seedsDraws = false,
-): PlanLoad | undefined {
-  const f = reader.fields(node, "load", LOAD_KEYS, LOAD.synonyms);
-  if (f === undefined) return undefined;
-  const get = (k: string) => f.get(k)?.value;
-  // Bounds and defaults are the plan language's.
-  const intIn = (k: string) =>
-    get(k)
-      ? reader.number(get(k)!, join("load", k), { integer: true, ...boundsOf("load", k) })
-      : undefined;
-
-  const connections = intIn("connections") ?? Number(keySpec("load", "connections").default);
-  const maxConnections = intIn("max_connections") ?? connections;
+): { load?: PlanLoad; binding?: StageBinding[] } {
+  const s = readSection(reader, node, "load", "load");
+  if (s === undefined) return {};
+  // Kinds, bounds and defaults are the plan language's.
+  const connections = s.value<number>("connections");
+  const maxConnections = s.get<number>("max_connections") ?? connections;
   if (maxConnections < connections) {
     reader.error(
-      get("max_connections")!,
+      s.at("max_connections")!,
       "load.max_connections",
       `\`max_connections\` (${maxConnections}) is below \`connections\` (${connections})`,
       `raise it to at least ${connections}, or remove it`,
     );
   }
-  let arrival = ARRIVAL.default as Arrival;
-  if (get("arrival")) {
-    const a = reader.string(get("arrival")!, "load.arrival");
-    if (a !== undefined && !ARRIVALS.includes(a as Arrival)) {
-      reader.error(
-        get("arrival")!,
-        "load.arrival",
-        `unknown arrival \`${a}\``,
-        `use ${ARRIVALS.map((a) => `\`${a}\``).join(" or ")}`,
-      );
-    } else if (a !== undefined) arrival = a as Arrival;
-  }
-  const seed = intIn("seed") ?? Number(keySpec("load", "seed").default);
-  if (get("seed") && arrival !== "poisson" && !seedsDraws) {
+  const arrival = s.value<Arrival>("arrival");
+  const seed = s.value<number>("seed");
+  if (s.has("seed") && arrival !== "poisson" && !seedsDraws) {
     reader.warn(
-      get("seed")!,
+      s.at("seed")!,
       "load.seed",
       "`seed` only matters with `arrival: poisson`, `vars`, or `random` or `shuffle` data",
     );
   }
-  let workers: number | "auto" = "auto";
-  const w = get("workers");
-  if (w && !(w.kind === "scalar" && w.value === "auto")) {
-    workers = reader.number(w, "load.workers", { integer: true, ...boundsOf("load", "workers") }) ??
-      "auto";
-  }
-  const stagesNode = get("stages");
-  if (stagesNode === undefined) {
-    reader.error(
-      node,
-      "load",
-      "`load` needs `stages`",
-      "e.g. `stages: [{ rate: 1k/s, duration: 30s }]`",
-    );
-    return undefined;
-  }
-  const stages = readStages(reader, stagesNode);
-  if (stages === undefined) return undefined;
-  return { connections, maxConnections, arrival, seed, workers, stages };
+  const workers = s.value<number | "auto">("workers");
+  const { stages, binding } = s.has("stages") ? readStages(reader, s.at("stages")!) : {};
+  if (stages === undefined) return { binding };
+  return { load: { connections, maxConnections, arrival, seed, workers, stages }, binding };
 }
 
-function readStages(reader: PlanReader, node: YamlNode): PlanStage[] | undefined {
+function readStages(
+  reader: PlanReader,
+  node: YamlNode,
+): { stages?: PlanStage[]; binding?: StageBinding[] } {
   const items = reader.list(node, "load.stages");
-  if (items === undefined) return undefined;
+  if (items === undefined) return {};
   if (items.length === 0) {
     reader.error(
       node,
@@ -94,15 +59,18 @@ function readStages(reader: PlanReader, node: YamlNode): PlanStage[] | undefined
       "`stages` is empty",
       "add e.g. `- { rate: 1k/s, duration: 30s }`",
     );
-    return undefined;
+    return {};
   }
   const stages: PlanStage[] = [];
+  const bindings: (StageBinding | undefined)[] = [];
   let broken = false;
   items.forEach((item, index) => {
-    const stage = readStage(reader, item, index);
+    const { stage, binding } = readStage(reader, item, index);
     if (stage) stages.push(stage);
     else broken = true;
+    bindings.push(stage ?? binding);
   });
+  const binding = bindings.every((b) => b !== undefined) ? bindings : undefined;
   if (!broken && stages.every((s) => s.warmup)) {
     reader.error(
       node,
@@ -111,19 +79,46 @@ function readStages(reader: PlanReader, node: YamlNode): PlanStage[] | undefined
       "remove `warmup: true` from at least one stage",
     );
   }
-  return broken ? undefined : stages;
+  return broken ? { binding } : { stages, binding };
 }
 
-function readStage(reader: PlanReader, item: YamlNode, index: number): PlanStage | undefined {
+/** A stage, or (broken) what an `at` rate binds to when that much is known. */
+function readStage(
+  reader: PlanReader,
+  item: YamlNode,
+  index: number,
+): { stage?: PlanStage; binding?: StageBinding } {
   const path = join("load.stages", index);
   const before = reader.issues.length;
-  const f = reader.fields(item, path, STAGE_KEYS, PLAN_LANGUAGE.stage.synonyms);
-  if (f === undefined) return undefined;
+  const s = readSection(reader, item, path, "stage");
+  if (s === undefined) return {};
   // A misspelt key was reported already; "missing `rate`" on top of it would only repeat it.
   const misspelt = reader.issues.length > before;
-  const get = (k: string) => f.get(k)?.value;
-  const warmup = get("warmup") ? reader.boolean(get("warmup")!, join(path, "warmup")) : false;
-  const name = get("name") ? reader.string(get("name")!, join(path, "name"), true) : undefined;
+  const warmup = s.get<boolean>("warmup");
+  const stage = stageOf(reader, s, index, misspelt, warmup);
+  if (stage || misspelt || warmup === undefined || (s.has("rate") && s.has("ramp"))) {
+    return { stage };
+  }
+  const rate = s.at("rate");
+  if (rate === undefined) return s.has("ramp") ? { binding: { kind: "ramp", warmup } } : {};
+  const parsed = rate.kind === "scalar" && (typeof rate.value === "string" ||
+      typeof rate.value === "number")
+    ? parseRatePerSec(rate.value)
+    : undefined;
+  return parsed?.ok ? { binding: { kind: "constant", ratePerSec: parsed.value, warmup } } : {};
+}
+
+function stageOf(
+  reader: PlanReader,
+  s: Section,
+  index: number,
+  misspelt: boolean,
+  warmup: boolean | undefined,
+): PlanStage | undefined {
+  const { path } = s;
+  const item = s.node;
+  const get = (k: string) => s.at(k);
+  const name = s.get<string>("name");
   const line = item.pos.line;
   if (get("rate") && get("ramp")) {
     reader.error(
@@ -135,7 +130,7 @@ function readStage(reader: PlanReader, item: YamlNode, index: number): PlanStage
     return undefined;
   }
   if (get("rate")) {
-    const ratePerSec = reader.unit(get("rate")!, join(path, "rate"), parseRatePerSec);
+    const ratePerSec = s.get<number>("rate");
     if (get("over")) {
       reader.error(
         get("over")!,
@@ -156,7 +151,7 @@ function readStage(reader: PlanReader, item: YamlNode, index: number): PlanStage
       }
       return undefined;
     }
-    const durationMs = positiveDuration(reader, durationNode, join(path, "duration"));
+    const durationMs = s.get<number>("duration");
     if (ratePerSec === undefined || durationMs === undefined || warmup === undefined) {
       return undefined;
     }
@@ -182,19 +177,11 @@ function readStage(reader: PlanReader, item: YamlNode, index: number): PlanStage
     const rampPath = join(path, "ramp");
     const text = reader.string(get("ramp")!, rampPath);
     if (text === undefined) return undefined;
-    const parts = text.split(/\s*(?:->|→|\bto\b)\s*/);
-    if (parts.length !== 2) {
-      reader.error(
-        get("ramp")!,
-        rampPath,
-        `\`${text}\` is not a ramp`,
-        "write `ramp: 1k/s -> 30k/s` with `over: 2m`",
-      );
-      return undefined;
+    const ramp = parseRamp(text);
+    for (const p of ramp.ok ? [] : ramp.problems) {
+      reader.error(get("ramp")!, rampPath, p.message, p.hint);
     }
-    const from = parseRatePerSec(parts[0]);
-    const to = parseRatePerSec(parts[1]);
-    for (const r of [from, to]) if (!r.ok) reader.error(get("ramp")!, rampPath, r.message, r.hint);
+    if (!ramp.ok && ramp.problems.some((p) => p.side === undefined)) return undefined;
     const overNode = get("over");
     if (!overNode) {
       if (misspelt) return undefined;
@@ -212,13 +199,14 @@ function readStage(reader: PlanReader, item: YamlNode, index: number): PlanStage
         "remove `duration`",
       );
     }
-    const durationMs = reader.unit(overNode, join(path, "over"), parseDurationMs);
+    const durationMs = s.get<number>("over");
     if (durationMs !== undefined && !(durationMs > 0)) {
       reader.error(overNode, join(path, "over"), "`over` must be above zero");
       return undefined;
     }
-    if (!from.ok || !to.ok || durationMs === undefined || warmup === undefined) return undefined;
-    const peak = Math.max(from.value, to.value);
+    if (!ramp.ok || durationMs === undefined || warmup === undefined) return undefined;
+    const { fromPerSec, toPerSec } = ramp.value;
+    const peak = Math.max(fromPerSec, toPerSec);
     checkScale(reader, [get("ramp")!, join(path, "ramp"), peak], [
       overNode,
       join(path, "over"),
@@ -229,8 +217,8 @@ function readStage(reader: PlanReader, item: YamlNode, index: number): PlanStage
       kind: "ramp",
       index,
       name: stageName,
-      fromPerSec: from.value,
-      toPerSec: to.value,
+      fromPerSec,
+      toPerSec,
       durationMs,
       warmup,
       line,

@@ -3,26 +3,22 @@
  *
  * @module
  */
-import type { YamlNode } from "./_yaml.ts";
-import { warnInfeasible } from "./feasibility.ts";
-import { keysOf, keySpec, PLAN_LANGUAGE } from "./plan_language.ts";
-import { PlanReader } from "./plan_reader.ts";
+import type { YamlNode } from "./read/mod.ts";
+import { warnInfeasible } from "./slo/mod.ts";
+import { PlanReader } from "./read/mod.ts";
+import { readSection } from "./read/mod.ts";
 import type { PlanIssue, ResolvedPlan } from "./types.ts";
 import { formatRatePerSec } from "./units.ts";
-import { checkLabelCount } from "./label_cap.ts";
+import { checkLabelCount } from "./requests/mod.ts";
 import { readLoad } from "./validate_load.ts";
 import { readRegression } from "./validate_regression.ts";
 import { readSearch, warnSearchSteps } from "./validate_search.ts";
-import { readSlos } from "./validate_slos.ts";
-import { type PlanContext, readDefaults, readRequests, readTarget } from "./validate_requests.ts";
-import { readData } from "./traffic/validate_data.ts";
-import { readVars } from "./traffic/validate_vars.ts";
-import { templateScope, warnUnused } from "./traffic/template_scope.ts";
-import { declaredCaptures, readSteps } from "./validate_steps.ts";
-
-/** The top-level keys of a plan (plan_language.ts). */
-export const PLAN_KEYS: readonly string[] = keysOf("plan");
-const PLAN = PLAN_LANGUAGE.plan;
+import { readSlos } from "./slo/mod.ts";
+import { type PlanContext, readDefaults, readRequests, readTarget } from "./requests/mod.ts";
+import { readData } from "./traffic/mod.ts";
+import { readVars } from "./traffic/mod.ts";
+import { templateScope, warnUnused } from "./traffic/mod.ts";
+import { declaredCaptures, readSteps } from "./requests/mod.ts";
 
 /**
  * Validates the tree of a plan file. The plan is returned only when there is no error; warnings
@@ -30,7 +26,7 @@ const PLAN = PLAN_LANGUAGE.plan;
  *
  * @example
  * ```ts
- * import { parseYaml } from "./_yaml.ts";
+ * import { parseYaml } from "./read/mod.ts";
  * import { validatePlan } from "./validate_plan.ts";
  * const root = parseYaml("name: x\ntarget: http://127.0.0.1:8080\nrequests: [{ path: / }]\n" +
  *   "load: { stages: [{ rate: 10/s, duration: 5s }] }\n").root!;
@@ -54,21 +50,11 @@ export function validatePlan(
     },
   };
   const reader = new PlanReader(file);
-  const f = reader.fields(root, "", PLAN_KEYS, PLAN.synonyms, PLAN.misplaced);
+  const f = readSection(reader, root, "", "plan");
   if (f === undefined) return { issues: reader.issues };
-  const get = (k: string) => f.get(k)?.value;
-  for (const k of PLAN.required ?? []) {
-    const example = keySpec("plan", k).example ?? `${k}: ...`;
-    if (!f.has(k)) reader.error(root, k, `the plan has no \`${k}\``, `add e.g. \`${example}\``);
-  }
-
-  const name = get("name") ? reader.string(get("name")!, "name", true) : undefined;
-  if (name !== undefined && name.trim() === "") {
-    reader.error(get("name")!, "name", "`name` is empty");
-  }
-  const description = get("description")
-    ? reader.string(get("description")!, "description")
-    : undefined;
+  const get = (k: string) => f.at(k);
+  const name = f.get<string>("name");
+  const description = f.get<string>("description");
   const target = get("target") ? readTarget(reader, get("target")!) : undefined;
   const data = get("data") ? readData(reader, get("data")!, ctx) : [];
   const vars = get("vars") ? readVars(reader, get("vars")!) : [];
@@ -83,9 +69,9 @@ export function validatePlan(
   const defaults = get("defaults")
     ? readDefaults(reader, get("defaults")!, measuredScope)
     : { headers: [] };
-  const requests = get("requests")
+  const { requests, labels } = get("requests")
     ? readRequests(reader, get("requests")!, target, defaults, ctx, measuredScope)
-    : undefined;
+    : { requests: undefined, labels: undefined };
   const setup = get("setup")
     ? readSteps(reader, get("setup")!, "setup", target, defaults, ctx, scope, [])
     : [];
@@ -95,25 +81,23 @@ export function validatePlan(
     ])
     : [];
   const seedsDraws = vars.length > 0 || data.some((d) => d.order !== "sequence");
-  const load = get("load") ? readLoad(reader, get("load")!, seedsDraws) : undefined;
-  if (f.has("requests")) checkLabelCount(reader, f.get("requests")!);
+  const { load, binding } = get("load") ? readLoad(reader, get("load")!, seedsDraws) : {};
+  if (f.has("requests")) checkLabelCount(reader, f.entries.get("requests")!);
   const requestsOk = requests !== undefined &&
     !reader.issues.some((i) => i.path.startsWith("requests") && i.severity === "error");
   if (requestsOk) warnUnused(reader, get("data"), get("vars"), data, vars, requests);
-  const allowErrors = get("allow_errors")
-    ? reader.boolean(get("allow_errors")!, "allow_errors")
-    : false;
+  const allowErrors = f.get<boolean>("allow_errors");
   const regression = get("regression") ? readRegression(reader, get("regression")!) : undefined;
   const search = get("search") ? readSearch(reader, get("search")!) : undefined;
-  const failFast = get("fail_fast") ? reader.boolean(get("fail_fast")!, "fail_fast") : undefined;
+  const failFast = f.get<boolean>("fail_fast");
   const slos = get("slo")
-    ? readSlos(
-      reader,
-      get("slo")!,
+    ? readSlos(reader, get("slo")!, {
       load,
-      requestsOk ? requests : undefined,
-      get("search") !== undefined,
-    )
+      stages: binding,
+      requests: requestsOk ? requests : undefined,
+      labels,
+      hasSearch: get("search") !== undefined,
+    })
     : [];
 
   for (const slo of slos) {

@@ -4,44 +4,25 @@
  *
  * @module
  */
-import type { YamlNode } from "./_yaml.ts";
-import { keysOf, PLAN_LANGUAGE } from "./plan_language.ts";
-import { join, type PlanReader } from "./plan_reader.ts";
-import { parsePercentFraction } from "./units.ts";
+import type { YamlNode } from "./read/mod.ts";
+import type { PlanReader } from "./read/mod.ts";
+import { readSection } from "./read/mod.ts";
 
-export { REGRESSION_METRICS } from "./plan_language.ts";
+export { REGRESSION_METRICS } from "./read/mod.ts";
 
-/**
- * Reads `regression:` as metric → floor (a fraction). Listing metrics replaces the defaults.
- *
- * @example
- * ```yaml
- * regression:
- *   p99: 10%
- *   max: 25%
- *   throughput: 5%
- * ```
- */
+/** Reads `regression:` as metric → floor (a fraction). Listing metrics replaces the defaults. */
 export function readRegression(
   reader: PlanReader,
   node: YamlNode,
 ): Record<string, number> | undefined {
-  const f = reader.fields(node, "regression", keysOf("regression"), {
-    ...PLAN_LANGUAGE.regression.synonyms,
-  });
-  if (f === undefined) return undefined;
+  const s = readSection(reader, node, "regression", "regression");
+  if (s === undefined) return undefined;
   const floors: Record<string, number> = {};
-  for (const [metric, entry] of f) {
-    const path = join("regression", metric);
-    const text = entry.value.kind === "scalar" ? String(entry.value.value) : "";
-    const parsed = parsePercentFraction(text);
-    if (!parsed.ok) {
-      reader.error(entry.value, path, parsed.message, "write the change that counts, e.g. `10%`");
-      continue;
-    }
-    floors[metric] = parsed.value;
+  for (const metric of s.entries.keys()) {
+    const floor = s.get<number>(metric);
+    if (floor !== undefined) floors[metric] = floor;
   }
-  if (f.size === 0) {
+  if (s.entries.size === 0) {
     reader.error(node, "regression", "`regression` lists no metric", "e.g. `p99: 10%`");
   }
   return floors;

@@ -3,77 +3,36 @@
  *
  * @module
  */
-import type { YamlNode } from "./_yaml.ts";
-import { defaultDurationMs, keysOf, keySpec, PLAN_LANGUAGE } from "./plan_language.ts";
-import { join, type PlanReader } from "./plan_reader.ts";
-import { requestsToPassSlo } from "./sample_sufficiency.ts";
+import type { YamlNode } from "./read/mod.ts";
+import type { PlanReader } from "./read/mod.ts";
+import { readSection } from "./read/mod.ts";
+import { requestsToPassSlo } from "./slo/mod.ts";
 import type { PlanSearch, Slo } from "./types.ts";
-import {
-  formatDurationMs,
-  formatRatePerSec,
-  parseDurationMs,
-  parsePercentFraction,
-  parseRatePerSec,
-} from "./units.ts";
+import { formatDurationMs, formatRatePerSec } from "./units.ts";
 
 /**
  * Reads `search:`. Returns undefined when a required value is missing or wrong (each problem is
  * an issue of its own).
- *
- * @example
- * ```yaml
- * search:
- *   from: 1k/s
- *   max: 100k/s
- *   step: 10s
- * ```
  */
 export function readSearch(reader: PlanReader, node: YamlNode): PlanSearch | undefined {
-  const f = reader.fields(
-    node,
-    "search",
-    keysOf("search"),
-    PLAN_LANGUAGE.search.synonyms,
-    PLAN_LANGUAGE.search.misplaced,
-  );
-  if (f === undefined) return undefined;
-  const get = (k: string) => f.get(k)?.value;
-  for (const k of PLAN_LANGUAGE.search.required ?? []) {
-    if (!f.has(k)) {
-      reader.error(node, "search", `\`search\` needs \`${k}\``, `add e.g. \`${k}: 1k/s\``);
-    }
-  }
-  const rate = (k: string) =>
-    get(k) ? reader.unit(get(k)!, join("search", k), parseRatePerSec) : undefined;
-  const duration = (k: string) =>
-    get(k)
-      ? reader.unit(get(k)!, join("search", k), parseDurationMs)
-      : defaultDurationMs("search", k);
-  const fromPerSec = rate("from");
-  const maxPerSec = rate("max");
-  const stepMs = duration("step");
-  const warmupMs = duration("warmup");
-  const cooldownMs = duration("cooldown");
-  const soakMs = duration("soak");
-  const precisionDefault = parsePercentFraction(String(keySpec("search", "precision").default));
-  let precision: number | undefined = precisionDefault.ok ? precisionDefault.value : undefined;
-  if (get("precision")) {
-    const text = get("precision")!.kind === "scalar"
-      ? String((get("precision") as { value: unknown }).value)
-      : "";
-    const parsed = parsePercentFraction(text);
-    precision = parsed.ok ? parsed.value : undefined;
-    if (!parsed.ok) {
-      reader.error(get("precision")!, "search.precision", parsed.message, "e.g. `5%`");
-    } else if (!(parsed.value > 0 && parsed.value < 1)) {
-      precision = undefined;
-      reader.error(
-        get("precision")!,
-        "search.precision",
-        "`precision` must be above 0% and below 100%",
-        "e.g. `5%`",
-      );
-    }
+  const s = readSection(reader, node, "search", "search");
+  if (s === undefined) return undefined;
+  const get = (k: string) => s.at(k);
+  const fromPerSec = s.get<number>("from");
+  const maxPerSec = s.get<number>("max");
+  const stepMs = s.get<number>("step");
+  const warmupMs = s.get<number>("warmup");
+  const cooldownMs = s.get<number>("cooldown");
+  const soakMs = s.get<number>("soak");
+  let precision = s.get<number>("precision");
+  if (precision !== undefined && !(precision > 0 && precision < 1)) {
+    precision = undefined;
+    reader.error(
+      get("precision")!,
+      "search.precision",
+      "`precision` must be above 0% and below 100%",
+      "e.g. `5%`",
+    );
   }
   if (fromPerSec !== undefined && maxPerSec !== undefined && !(fromPerSec < maxPerSec)) {
     reader.error(
@@ -112,12 +71,6 @@ const TIME_DOMAIN_MIN_MS = 10_000;
  * Warns when the search's steps are too short for its SLOs: a step at `from` that cannot send the
  * requests a percentile or error-rate SLO needs to pass (it is repeated longer, then ends the
  * search inconclusive), or a `trend`/`stalls` SLO with steps under 10 s (always inconclusive).
- *
- * @example
- * ```ts
- * import { warnSearchSteps } from "./validate_search.ts";
- * // warnSearchSteps(reader, searchNode, search, slos)
- * ```
  */
 export function warnSearchSteps(
   reader: PlanReader,

@@ -11,7 +11,7 @@ import type { StepRecord } from "../model/run_result.ts";
 import { problemText } from "../model/result.ts";
 import { printable } from "../plan/printable.ts";
 import type { PlanStep, ResolvedPlan } from "../plan/types.ts";
-import { statusExpected } from "../plan/validate_expect.ts";
+import { statusExpected } from "../plan/requests/mod.ts";
 import { bindCaptures } from "./bind_captures.ts";
 import { type CapturedValue, captureSourceText, captureValue } from "./capture_value.ts";
 import { sendStep, type SendStepOptions } from "./send_step.ts";

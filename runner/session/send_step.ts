@@ -8,7 +8,7 @@
  */
 import type { RequestBasics } from "../plan/types.ts";
 import { sentText } from "../plan/traffic/mod.ts";
-import { MAX_BODY_FILE_BYTES } from "../plan/validate_body.ts";
+import { MAX_BODY_FILE_BYTES } from "../plan/requests/mod.ts";
 import { readRegularFile } from "../model/regular_file.ts";
 import { err, ok, problem, type Result } from "../model/result.ts";
 import type { StepResponse } from "./capture_value.ts";

@@ -4,7 +4,7 @@
  * @module
  */
 import { parsePlan, type PlanParse } from "../../runner/plan/parse_plan.ts";
-import type { PlanContext } from "../../runner/plan/validate_requests.ts";
+import type { PlanContext } from "../../runner/plan/requests/validate_requests.ts";
 
 /** A minimal valid plan; tests append or replace parts of it. */
 export const MINIMAL_PLAN = `name: t

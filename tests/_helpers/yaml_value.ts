@@ -1,10 +1,10 @@
 /**
  * YAML files as plain values for the CI tests, through the project's one YAML boundary
- * (runner/plan/_yaml.ts).
+ * (runner/plan/read/_yaml.ts).
  *
  * @module
  */
-import { parseYaml, type YamlNode } from "../../runner/plan/_yaml.ts";
+import { parseYaml, type YamlNode } from "../../runner/plan/read/_yaml.ts";
 
 /** A YAML mapping as a plain object. */
 export type YamlObject = { [key: string]: YamlValue };

@@ -1,9 +1,11 @@
 import assert from "node:assert/strict";
 import { parseDurationMs, parseRatePerSec } from "../../runner/plan/units.ts";
-import { LOAD_KEYS, STAGE_KEYS } from "../../runner/plan/validate_load.ts";
-import { PLAN_KEYS } from "../../runner/plan/validate_plan.ts";
-import { REGRESSION_METRICS } from "../../runner/plan/validate_regression.ts";
-import { REQUEST_KEYS } from "../../runner/plan/validate_requests.ts";
+import { keysOf, REGRESSION_METRICS } from "../../runner/plan/read/plan_language.ts";
+
+// The keys the readers accept: the plan language's (runner/plan/read/read_section.ts).
+const [PLAN_KEYS, LOAD_KEYS, STAGE_KEYS, REQUEST_KEYS] =
+  (["plan", "load", "stage", "request"] as const)
+    .map(keysOf);
 
 const schema = JSON.parse(
   await Deno.readTextFile(new URL("../../plans/schema.json", import.meta.url)),
@@ -55,7 +57,9 @@ Deno.test("every example in the schema parses", () => {
 });
 
 Deno.test("plans/schema.json is the schema the plan language generates (deno task schema)", async () => {
-  const { planSchemaText, PLAN_SCHEMA_PATH } = await import("../../runner/plan/plan_schema.ts");
+  const { planSchemaText, PLAN_SCHEMA_PATH } = await import(
+    "../../runner/plan/read/plan_schema.ts"
+  );
   const committed = await Deno.readTextFile(new URL(`../../${PLAN_SCHEMA_PATH}`, import.meta.url));
   assert.equal(committed, planSchemaText(), "run `deno task schema` and commit plans/schema.json");
 });

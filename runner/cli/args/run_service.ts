@@ -75,7 +75,8 @@ export function readStartArgs(
     ? { ok: true as const, value: DEFAULT_READY_TIMEOUT_MS }
     : parseDurationMs(v["ready-timeout"]);
   if (!timeout.ok) {
-    errors.push(`--ready-timeout: ${timeout.message}${timeout.hint ? `; ${timeout.hint}` : ""}`);
+    const { message, hint } = timeout.problems[0];
+    errors.push(`--ready-timeout: ${message}${hint ? `; ${hint}` : ""}`);
   } else if (timeout.value <= 0) errors.push("--ready-timeout: give a duration above zero");
   if (errors.length || !timeout.ok) return err(problems(errors));
   return ok({

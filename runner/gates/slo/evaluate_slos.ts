@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { type ParsedSlo, parseSlo } from "../../plan/parse_slo.ts";
+import { type ParsedSlo, parseSlo } from "../../plan/slo/mod.ts";
 import { errorTotal } from "../../model/request_counts.ts";
 import type { RunResult, Verdict } from "../../model/run_result.ts";
 import { metricEvidence } from "../gate_evidence.ts";
@@ -40,7 +40,13 @@ export function evaluateSlos(result: RunResult, options: SloGateOptions = {}): V
   return own.map(({ text, line }) => {
     const parsed = parseSlo(text);
     if (!parsed.ok) {
-      return verdict(text, line, "invalid", [], `the SLO does not parse: ${parsed.error.message}`);
+      return verdict(
+        text,
+        line,
+        "invalid",
+        [],
+        `the SLO does not parse: ${parsed.problems[0].message}`,
+      );
     }
     const slo = parsed.value;
     const name = sloName(slo);

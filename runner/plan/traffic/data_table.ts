@@ -6,6 +6,7 @@
  * @module
  */
 import { readCsvRecords } from "./_csv.ts";
+import { err, ok, type Problem, type Result } from "../../model/result.ts";
 
 /** A data file read into columns. Values are column-major: text[c][r] is row r of column c. */
 export interface DataTable {
@@ -19,10 +20,8 @@ export interface DataTable {
 }
 
 /** Why a data file cannot be used: the 1-based line, what is wrong (never the file's name), a fix. */
-export interface DataTableProblem {
+export interface DataTableProblem extends Problem {
   line: number;
-  message: string;
-  hint?: string;
 }
 
 /** The most a data file may hold: bytes, data rows (the header excluded), columns, values. */
@@ -34,10 +33,7 @@ export const DATA_LIMITS = {
 } as const;
 
 /** The outcome of {@linkcode readDataTable}. */
-export type DataTableRead = { ok: true; table: DataTable } | {
-  ok: false;
-  problem: DataTableProblem;
-};
+export type DataTableRead = Result<DataTable, DataTableProblem>;
 
 /**
  * Reads a data file's bytes: `.csv` (a header row, then rows of as many fields) or `.jsonl` /
@@ -48,8 +44,8 @@ export type DataTableRead = { ok: true; table: DataTable } | {
  * ```ts
  * import { readDataTable } from "./data_table.ts";
  * const read = readDataTable(new TextEncoder().encode('id,name\n1,"Smith, Jane"\n'), "users.csv");
- * if (read.ok) console.log(read.table.text[1][0]); // "Smith, Jane"
- * else console.log(`users.csv:${read.problem.line}: ${read.problem.message}`);
+ * if (read.ok) console.log(read.value.text[1][0]); // "Smith, Jane"
+ * else console.log(`users.csv:${read.problems[0].line}: ${read.problems[0].message}`);
  * ```
  */
 export function readDataTable(bytes: Uint8Array, fileName: string): DataTableRead {
@@ -76,7 +72,7 @@ const NO_ROWS = "the file has no rows";
 const ONE_OBJECT = 'write one JSON object per line, like {"id": 1, "name": "Ann"}';
 
 function fail(line: number, message: string, hint: string): DataTableRead {
-  return { ok: false, problem: { line, message, hint } };
+  return err({ line, message, hint });
 }
 
 const count = (n: number) => n.toLocaleString("en-US");
@@ -113,7 +109,7 @@ class Columns {
     if (cells > maxCells) return fail(overLine, values, FEWER);
     const table: DataTable = { format, columns: names, rows, text: this.text };
     if (this.json) table.json = this.json;
-    return { ok: true, table };
+    return ok(table);
   }
 }
 
@@ -160,7 +156,7 @@ function readCsv(source: string): DataTableRead {
     return problem === undefined;
   });
   const found = syntax ?? problem;
-  if (found) return { ok: false, problem: found };
+  if (found) return err(found);
   const hint = "write a header row naming the columns, then one row per line";
   return table?.finish("csv", 1, "add rows below the header") ?? fail(1, NO_ROWS, hint);
 }
@@ -178,7 +174,7 @@ function readJsonl(source: string): DataTableRead {
     const keys = Object.keys(object);
     if (table === undefined) {
       const problem = checkNames(keys, line, false);
-      if (problem) return { ok: false, problem };
+      if (problem) return err(problem);
       [table, names, first] = [new Columns(keys, true), new Set(keys), line];
     }
     const missing = table.names.find((name) => !Object.hasOwn(object, name));

@@ -6,8 +6,9 @@
  *
  * @module
  */
-import { didYouMean } from "../did_you_mean.ts";
+import { didYouMean } from "../read/mod.ts";
 import type { TemplateEncoding, TemplatePart, TemplateRef } from "../types.ts";
+import type { Problem } from "../../model/result.ts";
 
 /** What a template may name, and how `${env.NAME}` is read. */
 export interface TemplateScope {
@@ -37,12 +38,10 @@ export interface TemplateScope {
 }
 
 /** A problem at `offset` (characters into the text), `length` characters long. */
-export interface TemplateProblem {
+export interface TemplateProblem extends Problem {
   severity: "error" | "warning";
   offset: number;
   length: number;
-  message: string;
-  hint?: string;
 }
 
 /** A parsed template: its parts, and whether it draws values or reads secrets. */

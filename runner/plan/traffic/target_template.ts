@@ -5,12 +5,12 @@
  *
  * @module
  */
-import type { YamlNode } from "../_yaml.ts";
-import type { PlanReader } from "../plan_reader.ts";
+import type { YamlNode } from "../read/mod.ts";
+import type { PlanReader } from "../read/mod.ts";
 import type { TemplatePart } from "../types.ts";
 import type { TemplateScope } from "./parse_template.ts";
 import { scalarTemplate } from "./template_nodes.ts";
-import { urlTextOk } from "../validate_url.ts";
+import { urlTextOk } from "../requests/mod.ts";
 
 /** A templated request-target: the printable URL and the parts of `path?query`. */
 export interface TargetTemplate {
@@ -25,17 +25,6 @@ export interface TargetTemplate {
 /**
  * Reads the template in a request's `path` (joined to `target`) or absolute `url`; undefined when
  * the text has no template syntax (it is then a plain URL) or is wrong (reported on `reader`).
- *
- * @example
- * ```ts
- * import { targetTemplate } from "./target_template.ts";
- * import type { PlanReader } from "../plan_reader.ts";
- * import type { TemplateScope } from "./parse_template.ts";
- * import type { YamlNode } from "../_yaml.ts";
- * declare const reader: PlanReader, node: YamlNode, scope: TemplateScope;
- * targetTemplate(reader, node, "requests[0].path", "/users/{{users.id}}", "http://127.0.0.1:8080", scope);
- * // { url: "http://127.0.0.1:8080/users/{{users.id}}", parts: ["/users/", users.id], ... }
- * ```
  */
 export function targetTemplate(
   reader: PlanReader,

@@ -5,8 +5,8 @@
  *
  * @module
  */
-import type { YamlNode } from "../_yaml.ts";
-import { join, type PlanReader } from "../plan_reader.ts";
+import type { YamlNode } from "../read/mod.ts";
+import { join, type PlanReader } from "../read/mod.ts";
 import type { TemplateEncoding, TemplatePart } from "../types.ts";
 import { type ParsedTemplate, parseTemplate, type TemplateScope } from "./parse_template.ts";
 
@@ -23,16 +23,6 @@ export interface CompiledTemplate {
 
 /**
  * Parses the template in a text scalar, reporting each problem at its place in the scalar.
- *
- * @example
- * ```ts
- * import { scalarTemplate } from "./template_nodes.ts";
- * import type { PlanReader } from "../plan_reader.ts";
- * import type { TemplateScope } from "./parse_template.ts";
- * import type { YamlNode } from "../_yaml.ts";
- * declare const reader: PlanReader, node: YamlNode, scope: TemplateScope;
- * scalarTemplate(reader, node, "requests[0].path", "/users/{{users.id}}", scope, "percent");
- * ```
  */
 export function scalarTemplate(
   reader: PlanReader,
@@ -54,17 +44,6 @@ export function scalarTemplate(
 
 /**
  * Compiles a JSON body's tree into template parts.
- *
- * @example
- * ```ts
- * import { jsonTemplate } from "./template_nodes.ts";
- * import type { PlanReader } from "../plan_reader.ts";
- * import type { TemplateScope } from "./parse_template.ts";
- * import type { YamlNode } from "../_yaml.ts";
- * declare const reader: PlanReader, node: YamlNode, scope: TemplateScope;
- * jsonTemplate(reader, node, "requests[0].body.json", scope);
- * // for `{ qty: "{{qty}}" }`: `{"qty":` then qty as a JSON value, then `}`
- * ```
  */
 export function jsonTemplate(
   reader: PlanReader,

@@ -4,9 +4,9 @@
  *
  * @module
  */
-import type { YamlNode } from "../_yaml.ts";
+import type { YamlNode } from "../read/mod.ts";
 import type { PlanContext } from "../plan_context.ts";
-import { join, type PlanReader } from "../plan_reader.ts";
+import { join, type PlanReader } from "../read/mod.ts";
 import type { PlanDataSource, PlanRequest, PlanVar, TemplateRef } from "../types.ts";
 import type { TemplateScope } from "./parse_template.ts";
 import { printable } from "../printable.ts";
@@ -18,16 +18,6 @@ const unfitForHeader = (value: string) => wireTextProblem(value, "header_value")
 
 /**
  * The scope of a plan's templates. A var and a data source may not share a name.
- *
- * @example
- * ```ts
- * import { templateScope } from "./template_scope.ts";
- * import type { PlanReader } from "../plan_reader.ts";
- * import type { PlanContext } from "../plan_context.ts";
- * declare const reader: PlanReader, ctx: PlanContext;
- * const scope = templateScope(reader, undefined, undefined, [], [{ name: "n", spec: { kind: "counter" }, text: "counter", line: 3 }], ctx);
- * scope.vars.has("n"); // true
- * ```
  */
 export function templateScope(
   reader: PlanReader,
@@ -87,14 +77,6 @@ export function templateScope(
 
 /**
  * Warns of each var and data source that no request's template uses.
- *
- * @example
- * ```ts
- * import { warnUnused } from "./template_scope.ts";
- * import type { PlanReader } from "../plan_reader.ts";
- * declare const reader: PlanReader;
- * warnUnused(reader, undefined, undefined, [], [], []);
- * ```
  */
 export function warnUnused(
   reader: PlanReader,
@@ -124,14 +106,6 @@ export function warnUnused(
 
 /**
  * Every reference a request's template draws, in order (repeats included).
- *
- * @example
- * ```ts
- * import { requestRefs } from "./template_scope.ts";
- * import type { PlanRequest } from "../types.ts";
- * declare const request: PlanRequest;
- * requestRefs(request); // [{ kind: "column", source: "users", column: "id" }, ...]
- * ```
  */
 export function requestRefs(request: PlanRequest): TemplateRef[] {
   const t = request.template;

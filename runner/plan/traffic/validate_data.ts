@@ -4,12 +4,12 @@
  *
  * @module
  */
-import type { YamlNode } from "../_yaml.ts";
+import type { YamlNode } from "../read/mod.ts";
 import { DATA_LIMITS, readDataTable } from "./data_table.ts";
 import type { PlanContext } from "../plan_context.ts";
-import { planFile } from "../plan_file.ts";
-import { keysOf, keySpec, PLAN_LANGUAGE } from "../plan_language.ts";
-import { join, type PlanReader } from "../plan_reader.ts";
+import { planFile } from "../read/mod.ts";
+import { join, type PlanReader } from "../read/mod.ts";
+import { readSection } from "../read/mod.ts";
 import type { DataOrder, PlanDataSource } from "../types.ts";
 import { templateName } from "./validate_vars.ts";
 import { columnValues } from "./column_values.ts";
@@ -19,16 +19,6 @@ export const MAX_PLAN_DATA_CELLS = 8_000_000;
 
 /**
  * Reads `data`: `name: { file, order?, exhausted? }`, or `name: file` for the defaults.
- *
- * @example
- * ```ts
- * import { readData } from "./validate_data.ts";
- * import type { PlanReader } from "../plan_reader.ts";
- * import type { PlanContext } from "../plan_context.ts";
- * import type { YamlNode } from "../_yaml.ts";
- * declare const reader: PlanReader, node: YamlNode, ctx: PlanContext;
- * readData(reader, node, ctx); // for `data: { users: { file: users.csv } }`: [{ name: "users", rows: ..., ... }]
- * ```
  */
 export function readData(reader: PlanReader, node: YamlNode, ctx: PlanContext): PlanDataSource[] {
   if (node.kind !== "map") {
@@ -73,26 +63,11 @@ function readSource(
   let order: DataOrder = "sequence";
   let exhausted: "wrap" | "error" = "wrap";
   if (node.kind !== "scalar") {
-    const spec = PLAN_LANGUAGE.data_source;
-    const f = reader.fields(node, path, keysOf("data_source"), spec.synonyms);
-    if (f === undefined) return undefined;
-    fileNode = f.get("file")?.value;
-    if (fileNode === undefined) {
-      reader.error(
-        node,
-        path,
-        `data source \`${name}\` has no \`file\``,
-        `add e.g. \`file: data/${name}.csv\``,
-      );
-    }
-    const pick = <T extends string>(key: "order" | "exhausted", fallback: T): T => {
-      const spec = keySpec("data_source", key);
-      const valueNode = f.get(key)?.value;
-      if (valueNode === undefined || spec.kind !== "choice") return fallback;
-      return choice(reader, valueNode, join(path, key), spec.values as readonly T[], fallback);
-    };
-    order = pick("order", order);
-    exhausted = pick("exhausted", exhausted);
+    const s = readSection(reader, node, path, "data_source");
+    if (s === undefined) return undefined;
+    fileNode = s.at("file");
+    order = s.value<DataOrder>("order");
+    exhausted = s.value<"wrap" | "error">("exhausted");
   }
   if (fileNode === undefined) return undefined;
   const filePath = join(path, node.kind === "scalar" ? "" : "file").replace(/\.$/, "");
@@ -118,12 +93,12 @@ function readSource(
     reader.error(
       fileNode,
       filePath,
-      `${file}:${read.problem.line}: ${read.problem.message}`,
-      read.problem.hint,
+      `${file}:${read.problems[0].line}: ${read.problems[0].message}`,
+      read.problems[0].hint,
     );
     return undefined;
   }
-  const { table } = read;
+  const table = read.value;
   return {
     name,
     file,
@@ -137,18 +112,4 @@ function readSource(
     text: table.text.map(columnValues),
     ...(table.json ? { json: table.json.map(columnValues) } : {}),
   };
-}
-
-function choice<T extends string>(
-  reader: PlanReader,
-  node: YamlNode,
-  path: string,
-  values: readonly T[],
-  fallback: T,
-): T {
-  const text = reader.string(node, path);
-  if (text === undefined) return fallback;
-  if ((values as readonly string[]).includes(text)) return text as T;
-  reader.error(node, path, `\`${text}\` is not one of ${values.map((v) => `\`${v}\``).join(", ")}`);
-  return fallback;
 }

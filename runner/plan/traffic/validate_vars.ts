@@ -4,8 +4,8 @@
  *
  * @module
  */
-import type { YamlEntry, YamlNode } from "../_yaml.ts";
-import { join, type PlanReader } from "../plan_reader.ts";
+import type { YamlEntry, YamlNode } from "../read/mod.ts";
+import { join, type PlanReader } from "../read/mod.ts";
 import type { PlanVar, PlanVarSpec } from "../types.ts";
 
 /** A var or data source name: what `{{name}}` can refer to. */
@@ -16,15 +16,6 @@ const KINDS = ["uuid", "counter", "int", "choice"];
 
 /**
  * Whether a `data` or `vars` entry's key can be named in a template; else a located error.
- *
- * @example
- * ```ts
- * import { templateName } from "./validate_vars.ts";
- * import type { PlanReader } from "../plan_reader.ts";
- * import type { YamlEntry } from "../_yaml.ts";
- * declare const reader: PlanReader, entry: YamlEntry;
- * templateName(reader, entry, "vars.order_id", "var", "order_id"); // true
- * ```
  */
 export function templateName(
   reader: PlanReader,
@@ -46,15 +37,6 @@ export function templateName(
 
 /**
  * Reads `vars`: `name: uuid | counter | { int: [min, max] } | { choice: [a, b, ...] }`.
- *
- * @example
- * ```ts
- * import { readVars } from "./validate_vars.ts";
- * import type { PlanReader } from "../plan_reader.ts";
- * import type { YamlEntry, YamlNode } from "../_yaml.ts";
- * declare const reader: PlanReader, node: YamlNode;
- * readVars(reader, node); // for `vars: { qty: { int: [1, 20] } }`: [{ name: "qty", spec: { kind: "int", min: 1, max: 20 }, ... }]
- * ```
  */
 export function readVars(reader: PlanReader, node: YamlNode): PlanVar[] {
   if (node.kind !== "map") {

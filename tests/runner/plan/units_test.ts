@@ -8,9 +8,10 @@ import {
   parseRatePerSec,
   parseSlopeUsPerMin,
 } from "../../../runner/plan/units.ts";
+import type { Result } from "../../../runner/model/result.ts";
 
-function value<T>(r: { ok: true; value: T } | { ok: false; message: string }): T {
-  if (!r.ok) throw new Error(`expected a value, got: ${r.message}`);
+function value<T>(r: Result<T>): T {
+  if (!r.ok) throw new Error(`expected a value, got: ${r.problems[0].message}`);
   return r.value;
 }
 
@@ -32,16 +33,16 @@ Deno.test("parseDurationMs() adds compound durations such as 1m30s", () => {
 Deno.test("parseDurationMs() names the fix for a unit from another tool", () => {
   const r = parseDurationMs("60sec");
   assert.equal(r.ok, false);
-  assert.ok(!r.ok && r.message.includes("`sec`"));
-  assert.ok(!r.ok && r.hint === "write `60s`");
+  assert.ok(!r.ok && r.problems[0].message.includes("`sec`"));
+  assert.ok(!r.ok && r.problems[0].hint === "write `60s`");
   const mins = parseDurationMs("2mins");
-  assert.ok(!mins.ok && mins.hint === "write `2m`");
+  assert.ok(!mins.ok && mins.problems[0].hint === "write `2m`");
 });
 
 Deno.test("parseDurationMs() refuses a bare number, since seconds and ms are both plausible", () => {
   const r = parseDurationMs(60);
-  assert.ok(!r.ok && r.message.includes("no unit"));
-  assert.ok(!r.ok && r.hint?.includes("`60s`"));
+  assert.ok(!r.ok && r.problems[0].message.includes("no unit"));
+  assert.ok(!r.ok && r.problems[0].hint?.includes("`60s`"));
   assert.equal(parseDurationMs("60").ok, false);
 });
 
@@ -64,14 +65,14 @@ Deno.test("parseRatePerSec() refuses zero, negative and unitless rates with a fi
   assert.equal(parseRatePerSec("0/s").ok, false);
   assert.equal(parseRatePerSec("-5/s").ok, false);
   const bare = parseRatePerSec(20000);
-  assert.ok(!bare.ok && bare.hint === "write `20000/s`");
+  assert.ok(!bare.ok && bare.problems[0].hint === "write `20000/s`");
   const rps = parseRatePerSec("20krps");
-  assert.ok(!rps.ok && rps.hint === "write `20k/s`");
+  assert.ok(!rps.ok && rps.problems[0].hint === "write `20k/s`");
 });
 
 Deno.test("parseRatePerSec() refuses a lowercase m multiplier as ambiguous", () => {
   const r = parseRatePerSec("2m/s");
-  assert.ok(!r.ok && r.hint?.includes("2M/s"));
+  assert.ok(!r.ok && r.problems[0].hint?.includes("2M/s"));
 });
 
 Deno.test("parsePercentFraction() turns percentages into fractions within 0..100%", () => {
@@ -97,8 +98,11 @@ Deno.test("parseSlopeUsPerMin() reads a duration per s, min or h into µs per mi
   assert.deepEqual(parseSlopeUsPerMin("50us/s"), { ok: true, value: 3_000 });
   assert.deepEqual(parseSlopeUsPerMin("60ms/h"), { ok: true, value: 1_000 });
   const day = parseSlopeUsPerMin("1ms/day");
-  assert.ok(!day.ok && /unknown time unit `day`/.test(day.message));
+  assert.ok(!day.ok && /unknown time unit `day`/.test(day.problems[0].message));
   const bare = parseSlopeUsPerMin("1ms");
-  assert.ok(!bare.ok && /is not a slope/.test(bare.message) && /1ms\/min/.test(bare.hint!));
+  assert.ok(
+    !bare.ok && /is not a slope/.test(bare.problems[0].message) &&
+      /1ms\/min/.test(bare.problems[0].hint!),
+  );
   assert.equal(formatSlopeUsPerMin(1_200), "1.2ms/min");
 });

@@ -6,7 +6,7 @@ import { adHocPlanText } from "../../../../runner/cli/args/adhoc_plan.ts";
 import { adHocPlanFile, checkAdHocPlan } from "../../../../runner/cli/args/adhoc_issues.ts";
 import { parseRunArgs } from "../../../../runner/cli/run_command.ts";
 import { parsePlanText } from "../../../../runner/plan/load_plan.ts";
-import { parseYaml } from "../../../../runner/plan/_yaml.ts";
+import { parseYaml } from "../../../../runner/plan/read/_yaml.ts";
 import { capture } from "../../../_helpers/cli_capture.ts";
 import { headerOf, recordingServer } from "../../../_helpers/recording_server.ts";
 import { mulberry32 } from "../../../_helpers/seeded_random.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { Slo } from "../../../../runner/plan/types.ts";
-import { parseSlo } from "../../../../runner/plan/parse_slo.ts";
+import { parseSlo } from "../../../../runner/plan/slo/parse_slo.ts";
 import {
   ageBeyondUs,
   certainlyBeyond,
@@ -11,7 +11,7 @@ import {
 
 function slo(text: string): Slo {
   const parsed = parseSlo(text);
-  if (!parsed.ok) throw new Error(parsed.error.message);
+  if (!parsed.ok) throw new Error(parsed.problems[0].message);
   return { ...parsed.value, line: 1 };
 }
 

@@ -11,16 +11,16 @@ const utf8 = (text: string) => new TextEncoder().encode(text);
 function table(text: string, fileName = "users.csv"): DataTable {
   const read = readDataTable(utf8(text), fileName);
   if (!read.ok) {
-    throw new Error(`expected a table, got ${read.problem.line}: ${read.problem.message}`);
+    throw new Error(`expected a table, got ${read.problems[0].line}: ${read.problems[0].message}`);
   }
-  return read.table;
+  return read.value;
 }
 
 function problem(text: string | Uint8Array, fileName = "users.csv"): DataTableProblem {
   const read = readDataTable(typeof text === "string" ? utf8(text) : text, fileName);
-  if (read.ok) throw new Error(`expected a problem, got ${read.table.rows} rows`);
-  assert.ok(!read.problem.message.includes(fileName), "the caller names the file");
-  return read.problem;
+  if (read.ok) throw new Error(`expected a problem, got ${read.value.rows} rows`);
+  assert.ok(!read.problems[0].message.includes(fileName), "the caller names the file");
+  return read.problems[0];
 }
 
 Deno.test("a CSV is read into columns: text[c][r] is row r of column c", () => {

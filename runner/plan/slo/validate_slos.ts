@@ -6,46 +6,59 @@
  *
  * @module
  */
-import type { YamlNode } from "./_yaml.ts";
-import { didYouMean } from "./did_you_mean.ts";
+import type { YamlNode } from "../read/mod.ts";
+import { didYouMean } from "../read/mod.ts";
 import { parseSlo } from "./parse_slo.ts";
-import { join, type PlanReader } from "./plan_reader.ts";
+import { join, type PlanReader } from "../read/mod.ts";
 import { requestsToPass, requestsToPassSlo } from "./sample_sufficiency.ts";
-import type { PlanLoad, PlanRequest, PlanStage, Slo } from "./types.ts";
-import { formatDurationMs, formatRatePerSec } from "./units.ts";
-import { plannedRequests } from "./validate_load.ts";
+import type { PlanLoad, PlanRequest, Slo, StageBinding } from "../types.ts";
+import { formatDurationMs, formatRatePerSec } from "../units.ts";
+import { plannedRequests } from "../validate_load.ts";
 
-/** Reads the `slo` list against the plan's stages and requests (either may be unknown if broken). */
-export function readSlos(
-  reader: PlanReader,
-  node: YamlNode,
-  load: PlanLoad | undefined,
-  requests: PlanRequest[] | undefined,
-  hasSearch = false,
-): Slo[] {
+/** What the `slo` list is read against: each part undefined when it is too broken to tell. */
+export interface SloContext {
+  /** The load, when it is valid. */
+  load?: PlanLoad;
+  /** What an `at` rate binds to, also when a stage is broken. */
+  stages?: StageBinding[];
+  /** The requests, when they are all valid. */
+  requests?: PlanRequest[];
+  /** Every request's label, also when a request is broken. */
+  labels?: string[];
+  hasSearch: boolean;
+}
+
+/**
+ * Reads the `slo` list against the plan's stages and requests: an unknown `at` rate or `for`
+ * label is reported together with the stage's or request's own errors.
+ */
+export function readSlos(reader: PlanReader, node: YamlNode, plan: SloContext): Slo[] {
+  const { load, requests, labels, hasSearch } = plan;
+  const stages = load?.stages ?? plan.stages;
   const items = reader.list(node, "slo");
   if (items === undefined) return [];
   const out: Slo[] = [];
   items.forEach((item, i) => {
     const path = join("slo", i);
+    const report: SloReport = {
+      error: (message, hint) => reader.error(item, path, message, hint),
+      warn: (message, hint) => reader.warn(item, path, message, hint),
+    };
     const text = reader.string(item, path);
     if (text === undefined || item.kind !== "scalar") return;
     const parsed = parseSlo(text);
     if (!parsed.ok) {
-      const { message, hint, offset, length } = parsed.error;
+      const { message, hint, offset, length } = parsed.problems[0];
       // Point into the SLO text: the caret sits under the part that is wrong.
       const col = item.pos.col + (item.contentOffset - item.offset) + offset;
       reader.errorAt({ line: item.pos.line, col }, length, path, message, hint);
       return;
     }
     const slo: Slo = { ...parsed.value, line: item.pos.line };
-    if (slo.label !== undefined && requests !== undefined) {
-      const labels = requests.map((r) => r.label);
+    if (slo.label !== undefined && labels !== undefined) {
       if (!labels.includes(slo.label)) {
         const guess = didYouMean(slo.label, labels);
-        reader.error(
-          item,
-          path,
+        report.error(
           `no request is labelled \`${slo.label}\``,
           guess ? `did you mean \`${guess}\`?` : `labels: ${labels.join(", ")}`,
         );
@@ -53,54 +66,57 @@ export function readSlos(
       }
     }
     if (slo.metric.kind === "sustainable_rate" && !hasSearch) {
-      reader.error(
-        item,
-        path,
+      report.error(
         "`sustainable_rate` is what the capacity search finds, and the plan has no `search`",
         "add e.g. `search: { from: 1k/s, max: 100k/s }` and run `tailgate search`",
       );
       return;
     }
-    if (load !== undefined && !checkBinding(reader, item, path, slo, load)) return;
+    if (stages !== undefined && !checkBinding(report, slo, stages)) return;
     if (load !== undefined && requests !== undefined) {
-      warnIfTooShort(reader, item, path, slo, load, requests);
+      warnIfTooShort(report, slo, load, requests);
     }
-    if (load !== undefined) warnIfNoTimeDomain(reader, item, path, slo, load);
+    if (load !== undefined) warnIfNoTimeDomain(report, slo, load);
     out.push(slo);
   });
   return out;
 }
 
+/** Reports about one SLO of the list, located at its line. */
+interface SloReport {
+  error(message: string, hint?: string): void;
+  warn(message: string, hint?: string): void;
+}
+
 /** The stages an SLO judges: the constant stages at its rate, or every non-warmup stage. */
-export function stagesForSlo(slo: Pick<Slo, "atRatePerSec">, stages: PlanStage[]): PlanStage[] {
+export function stagesForSlo<S extends StageBinding>(
+  slo: Pick<Slo, "atRatePerSec">,
+  stages: readonly S[],
+): S[] {
   if (slo.atRatePerSec === undefined) return stages.filter((s) => !s.warmup);
-  return stages.filter((s) =>
+  return stages.filter((s: StageBinding) =>
     !s.warmup && s.kind === "constant" && sameRate(s.ratePerSec, slo.atRatePerSec!)
   );
 }
 
 function checkBinding(
-  reader: PlanReader,
-  item: YamlNode,
-  path: string,
+  report: SloReport,
   slo: Slo,
-  load: PlanLoad,
+  stages: readonly StageBinding[],
 ): boolean {
-  if (slo.atRatePerSec === undefined || stagesForSlo(slo, load.stages).length > 0) return true;
+  if (slo.atRatePerSec === undefined || stagesForSlo(slo, stages).length > 0) return true;
   const rate = formatRatePerSec(slo.atRatePerSec);
-  const warm = load.stages.some((s) =>
+  const warm = stages.some((s) =>
     s.kind === "constant" && s.warmup && sameRate(s.ratePerSec, slo.atRatePerSec!)
   );
   const rates = [
     ...new Set(
-      load.stages.filter((s) => s.kind === "constant" && !s.warmup).map((s) =>
-        formatRatePerSec((s as { ratePerSec: number }).ratePerSec)
+      stages.flatMap((s) =>
+        s.kind === "constant" && !s.warmup ? [formatRatePerSec(s.ratePerSec)] : []
       ),
     ),
   ];
-  reader.error(
-    item,
-    path,
+  report.error(
     warm ? `the only stage at ${rate} is a warmup, which gates skip` : `no stage runs at ${rate}`,
     rates.length ? `stages run at ${rates.join(", ")}` : "add a constant-rate stage at that rate",
   );
@@ -108,15 +124,13 @@ function checkBinding(
 }
 
 function warnIfTooShort(
-  reader: PlanReader,
-  item: YamlNode,
-  path: string,
+  report: SloReport,
   slo: Slo,
   load: PlanLoad,
   requests: PlanRequest[],
 ): void {
   if (slo.windowMs !== undefined) {
-    return warnIfWindowTooShort(reader, item, path, slo, load, requests);
+    return warnIfWindowTooShort(report, slo, load, requests);
   }
   if (slo.metric.kind !== "percentile") return;
   const stages = stagesForSlo(slo, load.stages);
@@ -127,9 +141,7 @@ function warnIfTooShort(
   const perSec = stages.reduce((sum, s) => sum + plannedRequests(s), 0) * share /
     (stages.reduce((sum, s) => sum + s.durationMs, 0) / 1000);
   const seconds = Math.ceil(needed / perSec);
-  reader.warn(
-    item,
-    path,
+  report.warn(
     `p${slo.metric.percentile} cannot pass with fewer than ${needed} requests (even with none ` +
       `beyond its bound); the plan sends about ${Math.floor(planned)} to it`,
     `run at least ${
@@ -144,9 +156,7 @@ function warnIfTooShort(
  * thinnest window (at a stage's lowest rate) holds too few requests for its figure to pass.
  */
 function warnIfWindowTooShort(
-  reader: PlanReader,
-  item: YamlNode,
-  path: string,
+  report: SloReport,
   slo: Slo,
   load: PlanLoad,
   requests: PlanRequest[],
@@ -162,9 +172,7 @@ function warnIfWindowTooShort(
   });
   const windowText = formatDurationMs(windowMs);
   if (stages.length > 0 && longestMs < windowMs) {
-    reader.warn(
-      item,
-      path,
+    report.warn(
       `the stages this SLO binds to do not last ${windowText} in a row, so no whole window fits ` +
         `(the longest run lasts ${formatDurationMs(longestMs)})`,
       `shorten the window or lengthen the stage; otherwise the verdict is \`inconclusive\``,
@@ -182,9 +190,7 @@ function warnIfWindowTooShort(
   if (planned >= needed) return;
   const figure = m.kind === "percentile" ? `p${m.percentile}` : "error_rate";
   const seconds = lowestPerSec > 0 ? Math.ceil(needed / lowestPerSec) : Infinity;
-  reader.warn(
-    item,
-    path,
+  report.warn(
     `a ${windowText} window at ${formatRatePerSec(lowestPerSec)} holds about ${
       Math.floor(planned)
     } requests, and ${figure} cannot pass with fewer than ${needed} (even with none beyond its ` +
@@ -207,9 +213,7 @@ function labelShare(slo: Slo, requests: PlanRequest[]): number {
 export const TIME_DOMAIN_MIN_SECONDS = 10;
 
 function warnIfNoTimeDomain(
-  reader: PlanReader,
-  item: YamlNode,
-  path: string,
+  report: SloReport,
   slo: Slo,
   load: PlanLoad,
 ): void {
@@ -220,9 +224,7 @@ function warnIfNoTimeDomain(
   );
   const longest = Math.max(0, ...stages.map((s) => s.durationMs));
   if (longest >= TIME_DOMAIN_MIN_SECONDS * 1000) return;
-  reader.warn(
-    item,
-    path,
+  report.warn(
     kind === "trend"
       ? `a trend is measured over a constant-rate stage of at least ${TIME_DOMAIN_MIN_SECONDS}s ` +
         "(one point a second), and this SLO binds none"

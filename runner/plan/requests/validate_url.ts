@@ -5,23 +5,13 @@
  *
  * @module
  */
-import type { YamlNode } from "./_yaml.ts";
-import { join, type PlanReader } from "./plan_reader.ts";
-import { wireTextProblem } from "./wire_rules.ts";
+import type { YamlNode } from "../read/mod.ts";
+import { join, type PlanReader } from "../read/mod.ts";
+import { wireTextProblem } from "../wire_rules.ts";
 
 /**
  * Validates a request's `path` (joined to the plan's `target`) or absolute `url`, reporting
  * problems on `reader`; returns the request URL, or undefined when it is missing or invalid.
- *
- * @example
- * ```ts
- * import { readRequestUrl } from "./validate_url.ts";
- * import type { PlanReader } from "./plan_reader.ts";
- * import type { YamlNode } from "./_yaml.ts";
- * declare const reader: PlanReader, item: YamlNode, pathNode: YamlNode;
- * readRequestUrl(reader, item, pathNode, undefined, "requests[0]", "http://127.0.0.1:8080");
- * // "http://127.0.0.1:8080/orders" for `path: /orders`
- * ```
  */
 export function readRequestUrl(
   reader: PlanReader,
@@ -86,16 +76,6 @@ export function readRequestUrl(
 /**
  * Whether `text` (a `target`, `url` or `path`, or a template's literal text in one) holds no
  * character a URL cannot hold; else a located error on `reader`, and false.
- *
- * @example
- * ```ts
- * import { urlTextOk } from "./validate_url.ts";
- * import type { PlanReader } from "./plan_reader.ts";
- * import type { YamlNode } from "./_yaml.ts";
- * declare const reader: PlanReader, node: YamlNode;
- * urlTextOk(reader, node, "requests[0].path", "/x\r\nX-Injected: 1", "a path");
- * // false: "a path cannot hold a carriage return (`\r`)"
- * ```
  */
 export function urlTextOk(
   reader: PlanReader,

@@ -1,16 +1,16 @@
 import assert from "node:assert/strict";
-import { parseSlo } from "../../../runner/plan/parse_slo.ts";
+import { parseSlo } from "../../../../runner/plan/slo/parse_slo.ts";
 
 function ok(text: string) {
   const r = parseSlo(text);
-  if (!r.ok) throw new Error(`${text}: ${r.error.message}`);
+  if (!r.ok) throw new Error(`${text}: ${r.problems[0].message}`);
   return r.value;
 }
 
 function err(text: string) {
   const r = parseSlo(text);
   if (r.ok) throw new Error(`${text} parsed but should not`);
-  return r.error;
+  return r.problems[0];
 }
 
 Deno.test("parseSlo() reads a percentile bound to a rate, in microseconds", () => {

@@ -5,9 +5,9 @@
  * @module
  */
 import type { SourcePos, YamlEntry, YamlNode } from "./_yaml.ts";
-import type { PlanIssue } from "./types.ts";
+import type { PlanIssue } from "../types.ts";
 import { didYouMean } from "./did_you_mean.ts";
-import type { Parsed } from "./units.ts";
+import type { Result } from "../../model/result.ts";
 
 /** Where an issue points: a node, or a key of a mapping. */
 export type IssueAt = YamlNode | { pos: SourcePos; length: number };
@@ -146,14 +146,14 @@ export class PlanReader {
   }
 
   /** Reads a scalar with a unit parser (durations, rates); a failure becomes a located error. */
-  unit(node: YamlNode, path: string, parse: (text: string | number) => Parsed<number>) {
+  unit(node: YamlNode, path: string, parse: (text: string | number) => Result<number>) {
     if (node.kind !== "scalar" || node.value === null || typeof node.value === "boolean") {
       this.error(node, path, `\`${path}\` is missing its value`, describe(node));
       return undefined;
     }
     const r = parse(node.value);
     if (r.ok) return r.value;
-    this.error(node, path, r.message, r.hint);
+    this.error(node, path, r.problems[0].message, r.problems[0].hint);
     return undefined;
   }
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { parseText } from "../../_helpers/plan_fixtures.ts";
+import { parseText } from "../../../_helpers/plan_fixtures.ts";
 
 /** A plan whose `requests:` key is on line 3, with `n` requests of distinct names. */
 function planWith(n: number, style: "block" | "flow" = "block", stages = 1): string {

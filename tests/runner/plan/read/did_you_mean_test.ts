@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { didYouMean, editDistance } from "../../../runner/plan/did_you_mean.ts";
+import { didYouMean, editDistance } from "../../../../runner/plan/read/did_you_mean.ts";
 
 Deno.test("didYouMean() finds a typo within a third of the word's length", () => {
   assert.equal(didYouMean("conections", ["connections", "stages"]), "connections");

@@ -1,26 +1,27 @@
 /**
  * The plan language, described once: every section's keys with their kind, unit, bounds, default,
- * synonyms (names other tools use, common slips) and what the key means. The validators read
- * their key lists, synonyms, misplaced-key hints, bounds and defaults from here, and
- * `plans/schema.json` is generated from it (plan_schema.ts; a test keeps the committed file the
- * generated one), so the editor's schema and the validator cannot disagree about a key.
+ * synonyms (names other tools use, common slips), the wording of a missing required key, and
+ * what the key means. The generic reader (read_section.ts) reads every section by it: unknown and
+ * required keys, and each scalar key by its kind, bounds and default; `plans/schema.json` is
+ * generated from it (plan_schema.ts; a test keeps the committed file the generated one), so the
+ * editor's schema and the validator cannot disagree about a key.
  *
- * What a kind means to the validator is in the `validate_*.ts` readers (rates, ramps, the SLO
- * grammar are parsed there, with located errors); what it means to the schema is in
- * plan_schema.ts.
+ * What the table cannot say (ramps, the SLO grammar, bodies, URLs, templates) the section readers
+ * add, with located errors; what a kind means to the schema is in plan_schema.ts.
  *
  * @module
  */
-import { parseDurationMs } from "./units.ts";
 
 /** A key's kind: what its value is. */
 export type KeyKind =
-  | { kind: "text"; minLength?: number }
+  /** Text; `numbersAsText` reads a number as its text (`name: 2024`). */
+  | { kind: "text"; minLength?: number; numbersAsText?: boolean }
   | { kind: "json" }
   | { kind: "url" }
   | { kind: "path" }
   | { kind: "method" }
-  | { kind: "duration" }
+  /** A duration; `positive`: above zero. */
+  | { kind: "duration"; positive?: boolean }
   | { kind: "rate" }
   | { kind: "ramp" }
   | { kind: "integer"; min: number; max: number }
@@ -28,11 +29,13 @@ export type KeyKind =
   /** A number above 0 and at most `max`. */
   | { kind: "positive_number"; max: number }
   | { kind: "boolean" }
-  | { kind: "choice"; values: readonly string[] }
+  /** One of `values`; `noun` words the error (`unknown arrival …`), else `… is not one of …`. */
+  | { kind: "choice"; values: readonly string[]; noun?: string }
   | { kind: "headers" }
   | { kind: "statuses" }
   | { kind: "body" }
-  | { kind: "percent_change" }
+  /** A percentage; `hint` is shown when it does not parse. */
+  | { kind: "percent_change"; hint?: string }
   | { kind: "slo_list" }
   | { kind: "list"; of: SectionName }
   /** A mapping of names to data sources (`data`): each a section, or just its file. */
@@ -71,6 +74,8 @@ export interface SectionSpec {
   synonyms?: Readonly<Record<string, string>>;
   /** Keys that belong elsewhere in the plan, with where they go. */
   misplaced?: Readonly<Record<string, string>>;
+  /** What a missing required key says: `{key}`, `{example}` and `{name}` (the section's). */
+  missing?: { message: string; hint: string };
   /** At least this many keys. */
   minKeys?: number;
   description?: string;
@@ -93,11 +98,13 @@ const PLAN: SectionSpec = {
   description:
     "A tailgate load-test plan: target, requests, an open-model rate profile and SLOs. See docs/plan.md.",
   required: ["name", "requests", "load"],
+  missing: { message: "the plan has no `{key}`", hint: "add e.g. `{example}`" },
   keys: [
     {
       key: "name",
       kind: "text",
       minLength: 1,
+      numbersAsText: true,
       description: "Name of the plan, used in reports and baselines.",
       example: "name: checkout-api",
     },
@@ -212,6 +219,7 @@ const DEFAULTS: SectionSpec = {
     {
       key: "timeout",
       kind: "duration",
+      positive: true,
       default: "10s",
       description:
         "Per-request timeout (default 10s). A timed-out request is an error and is recorded at its elapsed time.",
@@ -248,7 +256,7 @@ const REQUEST: SectionSpec = {
       kind: "statuses",
       description: "Statuses that count as success (default 2xx).",
     },
-    { key: "timeout", kind: "duration" },
+    { key: "timeout", kind: "duration", positive: true },
   ],
   synonyms: { label: "name", uri: "url", status: "expect", expect_status: "expect" },
 };
@@ -275,6 +283,7 @@ const STEP: SectionSpec = {
 const LOAD: SectionSpec = {
   path: "load",
   required: ["stages"],
+  missing: { message: "`load` needs `{key}`", hint: "e.g. `{example}`" },
   keys: [
     { key: "connections", kind: "integer", min: 1, max: 100_000, default: 50 },
     {
@@ -284,7 +293,13 @@ const LOAD: SectionSpec = {
       max: 100_000,
       description: "Connections may grow up to this when requests queue (default: connections).",
     },
-    { key: "arrival", kind: "choice", values: ["constant", "poisson"], default: "constant" },
+    {
+      key: "arrival",
+      kind: "choice",
+      values: ["constant", "poisson"],
+      noun: "arrival",
+      default: "constant",
+    },
     {
       key: "seed",
       kind: "integer",
@@ -317,9 +332,9 @@ const STAGE: SectionSpec = {
   path: "load.stages[]",
   variants: [["rate", "duration"], ["ramp", "over"]],
   keys: [
-    { key: "name", kind: "text" },
+    { key: "name", kind: "text", numbersAsText: true },
     { key: "rate", kind: "rate" },
-    { key: "duration", kind: "duration" },
+    { key: "duration", kind: "duration", positive: true },
     { key: "ramp", kind: "ramp", examples: ["1k/s -> 30k/s"] },
     { key: "over", kind: "duration" },
     {
@@ -347,7 +362,11 @@ const REGRESSION: SectionSpec = {
   description:
     "Regression gate: metric -> the change that counts (percent; percentage points for error_rate). Listing metrics replaces the defaults (p50 10%, p99 10%, p99.9 20%, error_rate 0.1%, throughput 5%).",
   minKeys: 1,
-  keys: REGRESSION_METRICS.map((metric) => ({ key: metric, kind: "percent_change" as const })),
+  keys: REGRESSION_METRICS.map((metric) => ({
+    key: metric,
+    kind: "percent_change" as const,
+    hint: "write the change that counts, e.g. `10%`",
+  })),
   synonyms: { "p99_9": "p99.9", errors: "error_rate" },
 };
 
@@ -356,6 +375,7 @@ const SEARCH: SectionSpec = {
   description:
     "Capacity search (`tailgate search`): the highest rate at which the plan's SLOs hold, found by doubling from `from` until a step fails, then bisecting, then a soak at the rate found.",
   required: ["from", "max"],
+  missing: { message: "`search` needs `{key}`", hint: "add e.g. `{key}: 1k/s`" },
   keys: [
     { key: "from", kind: "rate", description: "The first rate tried.", example: "from: 1k/s" },
     {
@@ -380,6 +400,7 @@ const SEARCH: SectionSpec = {
     {
       key: "precision",
       kind: "percent_change",
+      hint: "e.g. `5%`",
       default: "5%",
       description: "Bisect until the failing rate is within this of the passing one.",
     },
@@ -428,6 +449,10 @@ const BODY: SectionSpec = {
 const DATA_SOURCE: SectionSpec = {
   path: "data.*",
   required: ["file"],
+  missing: {
+    message: "data source `{name}` has no `file`",
+    hint: "add e.g. `file: data/{name}.csv`",
+  },
   keys: [
     {
       key: "file",
@@ -498,39 +523,4 @@ export function keySpec(section: SectionName, key: string): KeySpec {
   const spec = PLAN_LANGUAGE[section].keys.find((k) => k.key === key);
   if (spec === undefined) throw new Error(`the plan language has no ${section}.${key}`);
   return spec;
-}
-
-/**
- * The bounds of a numeric key: an integer's, or a positive number's (whose `min`, 0, is not
- * itself allowed).
- *
- * @example
- * ```ts
- * import { boundsOf } from "./plan_language.ts";
- * boundsOf("load", "workers"); // { min: 1, max: 256 }
- * boundsOf("request", "weight"); // { min: 0, max: 1000000 }
- * ```
- */
-export function boundsOf(section: SectionName, key: string): { min: number; max: number } {
-  const spec = keySpec(section, key);
-  if (spec.kind === "positive_number") return { min: 0, max: spec.max };
-  if (spec.kind !== "integer" && spec.kind !== "integer_or_auto") {
-    throw new Error(`${section}.${key} has no numeric bounds`);
-  }
-  return { min: spec.min, max: spec.max };
-}
-
-/**
- * A duration key's default, in ms.
- *
- * @example
- * ```ts
- * import { defaultDurationMs } from "./plan_language.ts";
- * defaultDurationMs("defaults", "timeout"); // 10000
- * ```
- */
-export function defaultDurationMs(section: SectionName, key: string): number {
-  const parsed = parseDurationMs(String(keySpec(section, key).default));
-  if (!parsed.ok) throw new Error(`${section}.${key} has no duration default`);
-  return parsed.value;
 }

@@ -252,7 +252,7 @@ function shape(key: KeySpec): JsonObject {
 
 if (import.meta.main) {
   // `deno task schema`: writes the schema where editors find it (plans/*.yaml point at it).
-  const path = new URL(`../../${PLAN_SCHEMA_PATH}`, import.meta.url);
+  const path = new URL(`../../../${PLAN_SCHEMA_PATH}`, import.meta.url);
   await Deno.writeTextFile(path, planSchemaText());
   console.log(`wrote ${PLAN_SCHEMA_PATH}`);
 }

@@ -14,10 +14,10 @@
  *
  * @module
  */
-import type { YamlNode } from "./_yaml.ts";
-import { join, type PlanReader } from "./plan_reader.ts";
-import type { PlanLoad, PlanStage, Slo } from "./types.ts";
-import { formatDurationMs, formatRatePerSec } from "./units.ts";
+import type { YamlNode } from "../read/mod.ts";
+import { join, type PlanReader } from "../read/mod.ts";
+import type { PlanLoad, PlanStage, Slo } from "../types.ts";
+import { formatDurationMs, formatRatePerSec } from "../units.ts";
 import { stagesForSlo } from "./validate_slos.ts";
 
 /**
@@ -32,7 +32,7 @@ export const ENGINE_PEAK_PER_WORKER_PER_SEC = 100_000;
  *
  * @example
  * ```ts
- * import { parsePlanText } from "./load_plan.ts";
+ * import { parsePlanText } from "../load_plan.ts";
  * const { issues } = parsePlanText(`
  * name: x
  * target: http://127.0.0.1:8080

@@ -3,23 +3,13 @@
  *
  * @module
  */
-import type { YamlNode } from "./_yaml.ts";
-import type { PlanReader } from "./plan_reader.ts";
-import type { StatusExpectation } from "./types.ts";
+import type { YamlNode } from "../read/mod.ts";
+import type { PlanReader } from "../read/mod.ts";
+import type { StatusExpectation } from "../types.ts";
 
 /**
  * Validates a request's `expect`: status codes (`200`, `[200, 204]`) and classes (`2xx`),
  * reporting problems on `reader`.
- *
- * @example
- * ```ts
- * import { readExpect } from "./validate_expect.ts";
- * import type { PlanReader } from "./plan_reader.ts";
- * import type { YamlNode } from "./_yaml.ts";
- * declare const reader: PlanReader, node: YamlNode;
- * readExpect(reader, node, "requests[0].expect");
- * // for `expect: [200, 3xx]`: { codes: [200], classes: [3] }
- * ```
  */
 export function readExpect(
   reader: PlanReader,

@@ -4,33 +4,29 @@
  *
  * @module
  */
-import type { YamlEntry, YamlNode } from "./_yaml.ts";
-import type { PlanContext } from "./plan_context.ts";
-import {
-  boundsOf,
-  defaultDurationMs,
-  keysOf,
-  PLAN_LANGUAGE,
-  type SectionSpec,
-} from "./plan_language.ts";
-import { join, type PlanReader } from "./plan_reader.ts";
-import type { PlanBody, PlanHeader, PlanRequest, RequestBasics, RequestTemplate } from "./types.ts";
-import type { TemplateScope } from "./traffic/parse_template.ts";
-import { type TargetTemplate, targetTemplate } from "./traffic/target_template.ts";
-import type { CompiledTemplate } from "./traffic/template_nodes.ts";
-import { parseDurationMs } from "./units.ts";
+import type { YamlNode } from "../read/mod.ts";
+import type { PlanContext } from "../plan_context.ts";
+import { join, type PlanReader } from "../read/mod.ts";
+import { keyDefault, readSection, type Section } from "../read/mod.ts";
+import type {
+  PlanBody,
+  PlanHeader,
+  PlanRequest,
+  RequestBasics,
+  RequestTemplate,
+} from "../types.ts";
+import type { TemplateScope } from "../traffic/mod.ts";
+import { type TargetTemplate, targetTemplate } from "../traffic/mod.ts";
+import type { CompiledTemplate } from "../traffic/mod.ts";
 import { readBody } from "./validate_body.ts";
 import { readExpect } from "./validate_expect.ts";
 import { readHeaders } from "./validate_headers.ts";
 import { credentialsProblem, parseHttpUrl, readRequestUrl, urlTextOk } from "./validate_url.ts";
 
-export type { PlanContext } from "./plan_context.ts";
+export type { PlanContext } from "../plan_context.ts";
 
 /** The timeout of a request when neither it nor `defaults` sets one (plan_language.ts). */
-const DEFAULT_TIMEOUT_MS = defaultDurationMs("defaults", "timeout");
-/** The keys of a request (plan_language.ts). */
-export const REQUEST_KEYS: readonly string[] = keysOf("request");
-const METHOD = /^[A-Z][A-Z-]*$/;
+const DEFAULT_TIMEOUT_MS = keyDefault("defaults", "timeout") as number;
 
 /** Validates a target base URL; returns it without a trailing slash. */
 export function readTarget(reader: PlanReader, node: YamlNode): string | undefined {
@@ -65,16 +61,18 @@ export function readTarget(reader: PlanReader, node: YamlNode): string | undefin
 
 /** Reads `defaults`: headers and timeout shared by every request. */
 export function readDefaults(reader: PlanReader, node: YamlNode, scope: TemplateScope) {
-  const f = reader.fields(node, "defaults", keysOf("defaults"), PLAN_LANGUAGE.defaults.synonyms);
-  const headersNode = f?.get("headers")?.value;
-  const timeoutNode = f?.get("timeout")?.value;
+  const s = readSection(reader, node, "defaults", "defaults");
+  const headersNode = s?.at("headers");
   return {
     headers: headersNode ? readHeaders(reader, headersNode, "defaults.headers", scope) : [],
-    timeoutMs: timeoutNode ? positiveDuration(reader, timeoutNode, "defaults.timeout") : undefined,
+    timeoutMs: s?.has("timeout") ? s.get<number>("timeout") : undefined,
   };
 }
 
-/** Reads the `requests` list. */
+/**
+ * Reads the `requests` list: the valid requests, and every request's label, also of a broken
+ * request (undefined when one cannot be told).
+ */
 export function readRequests(
   reader: PlanReader,
   node: YamlNode,
@@ -82,20 +80,24 @@ export function readRequests(
   defaults: { headers: PlanHeader[]; timeoutMs?: number },
   ctx: PlanContext,
   scope: TemplateScope,
-): PlanRequest[] {
+): { requests: PlanRequest[]; labels?: string[] } {
   const items = reader.list(node, "requests");
-  if (items === undefined) return [];
+  if (items === undefined) return { requests: [] };
   if (items.length === 0) {
     reader.error(node, "requests", "`requests` is empty", "add at least one request");
   }
   const out: PlanRequest[] = [];
   const labels = new Map<string, YamlNode>();
+  let known: string[] | undefined = [];
   items.forEach((item, i) => {
     const path = join("requests", i);
     const read = readRequest(reader, item, path, "request", target, defaults, ctx, scope);
-    if (read === undefined) return;
-    const { fields: f, request, label } = read;
-    const nameNode = f.get("name")?.value;
+    const { fields: f, request, label } = read ?? {};
+    const nameNode = f?.at("name");
+    // A label made of a broken method or URL is not the one meant.
+    if (label !== undefined && (nameNode || request)) known?.push(label);
+    else known = undefined;
+    if (f === undefined) return;
     if (label !== undefined && labels.has(label)) {
       reader.error(
         nameNode ?? item,
@@ -104,17 +106,12 @@ export function readRequests(
         "give each a distinct `name`",
       );
     } else if (label !== undefined) labels.set(label, item);
-    const weight = f.get("weight")
-      ? reader.number(f.get("weight")!.value, join(path, "weight"), {
-        above: 0,
-        max: boundsOf("request", "weight").max,
-      })
-      : 1;
+    const weight = f.get<number>("weight");
     if (request === undefined || weight === undefined) return;
     const { url } = request;
     if (out.length > 0 && new URL(out[0].url).origin !== new URL(url).origin) {
       reader.error(
-        f.get("url")?.value ?? f.get("path")?.value ?? item,
+        f.at("url") ?? f.at("path") ?? item,
         path,
         `this request goes to ${new URL(url).origin}, the first to ${new URL(out[0].url).origin}`,
         "one plan drives one origin (scheme, host and port); write a plan per origin",
@@ -123,7 +120,7 @@ export function readRequests(
     }
     out.push({ ...request, weight });
   });
-  return out;
+  return { requests: out, ...(known ? { labels: known } : {}) };
 }
 
 /**
@@ -140,20 +137,11 @@ export function readRequest(
   defaults: { headers: PlanHeader[]; timeoutMs?: number },
   ctx: PlanContext,
   scope: TemplateScope,
-): { fields: Map<string, YamlEntry>; label?: string; request?: RequestBasics } | undefined {
-  const spec: SectionSpec = PLAN_LANGUAGE[section];
-  const f = reader.fields(item, path, keysOf(section), spec.synonyms, spec.misplaced);
+): { fields: Section; label?: string; request?: RequestBasics } | undefined {
+  const f = readSection(reader, item, path, section);
   if (f === undefined) return undefined;
-  const get = (k: string) => f.get(k)?.value;
-  const method = get("method") ? reader.string(get("method")!, join(path, "method")) : "GET";
-  if (method !== undefined && !METHOD.test(method)) {
-    reader.error(
-      get("method")!,
-      join(path, "method"),
-      `\`${method}\` is not an HTTP method`,
-      `write \`${method.toUpperCase()}\``,
-    );
-  }
+  const get = (k: string) => f.at(k);
+  const method = f.get<string>("method");
   let url = readRequestUrl(reader, item, get("path"), get("url"), path, target);
   let targetT: TargetTemplate | undefined;
   if (url !== undefined) {
@@ -186,8 +174,8 @@ export function readRequest(
     const value = "application/json";
     headers.push({ name: "content-type", value, template: value, secret: false });
   }
-  const timeoutMs = get("timeout")
-    ? positiveDuration(reader, get("timeout")!, join(path, "timeout"))
+  const timeoutMs = f.has("timeout")
+    ? f.get<number>("timeout")
     : defaults.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const expect = get("expect")
     ? readExpect(reader, get("expect")!, join(path, "expect"))
@@ -252,14 +240,3 @@ function requestTemplate(
       : {}),
   };
 }
-
-function positiveDuration(reader: PlanReader, node: YamlNode, path: string): number | undefined {
-  const ms = reader.unit(node, path, parseDurationMs);
-  if (ms !== undefined && !(ms > 0)) {
-    reader.error(node, path, `\`${path}\` must be above zero`);
-    return undefined;
-  }
-  return ms;
-}
-
-export { positiveDuration };

@@ -1,5 +1,5 @@
 /**
- * How an SLO follows its stages when a command line changes them (runner/plan/plan_overrides.ts):
+ * How an SLO follows its stages when a command line changes them (runner/plan/overrides/plan_overrides.ts):
  * the SLO binds the stages it judged before; when all of them moved by one ratio, its `at` rate
  * and a `throughput` bound move with them, written into the SLO line with the rest left as
  * written; when an override moved only some apart, the SLO judges fewer stages and a warning says
@@ -7,9 +7,9 @@
  *
  * @module
  */
-import type { YamlNode } from "./_yaml.ts";
-import { parseSlo } from "./parse_slo.ts";
-import { parseRatePerSec, rateText } from "./units.ts";
+import type { YamlNode } from "../read/mod.ts";
+import { parseSlo } from "../slo/mod.ts";
+import { parseRamp, parseRatePerSec, rateText } from "../units.ts";
 
 /** The new texts; an absent one is left as written. */
 export interface SloRates {
@@ -63,7 +63,7 @@ export interface StageRates {
  *
  * @example
  * ```ts
- * import { parseYaml } from "./_yaml.ts";
+ * import { parseYaml } from "../read/mod.ts";
  * import { stageRates } from "./slo_follow.ts";
  * stageRates(parseYaml("{ ramp: 1k/s -> 2k/s, over: 1m }").root!); // { from: 1000, to: 2000, constant: false, warmup: false }
  * ```
@@ -80,9 +80,10 @@ export function stageRates(item: YamlNode): StageRates | undefined {
   }
   const ramp = entry("ramp");
   if (ramp?.kind !== "scalar" || typeof ramp.value !== "string") return undefined;
-  const parts = ramp.value.split(/\s*(?:->|→|\bto\b)\s*/).map((p) => parseRatePerSec(p));
-  if (parts.length !== 2 || !parts[0].ok || !parts[1].ok) return undefined;
-  return { from: parts[0].value, to: parts[1].value, constant: false, warmup };
+  const r = parseRamp(ramp.value);
+  return r.ok
+    ? { from: r.value.fromPerSec, to: r.value.toPerSec, constant: false, warmup }
+    : undefined;
 }
 
 /** What becomes of one SLO: its new text, or the stages it no longer judges. */

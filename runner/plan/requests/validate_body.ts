@@ -4,19 +4,14 @@
  *
  * @module
  */
-import { keysOf } from "./plan_language.ts";
-import type { YamlNode } from "./_yaml.ts";
-import type { PlanContext } from "./plan_context.ts";
-import { planFile } from "./plan_file.ts";
-import { join, type PlanReader } from "./plan_reader.ts";
-import type { PlanBody } from "./types.ts";
-import type { TemplateScope } from "./traffic/parse_template.ts";
-import {
-  type CompiledTemplate,
-  jsonAsTree,
-  jsonTemplate,
-  scalarTemplate,
-} from "./traffic/template_nodes.ts";
+import type { YamlNode } from "../read/mod.ts";
+import type { PlanContext } from "../plan_context.ts";
+import { planFile } from "../read/mod.ts";
+import { join, type PlanReader } from "../read/mod.ts";
+import { readSection } from "../read/mod.ts";
+import type { PlanBody } from "../types.ts";
+import type { TemplateScope } from "../traffic/mod.ts";
+import { type CompiledTemplate, jsonAsTree, jsonTemplate, scalarTemplate } from "../traffic/mod.ts";
 
 /** A template body file may be at most this large (it is rendered for every request). */
 export const MAX_TEMPLATE_BODY_BYTES = 1024 * 1024;
@@ -36,18 +31,6 @@ export interface ReadBody {
 /**
  * Validates a request body: a string, or one of `text`, `json` (serialised) or `file` (relative
  * to the plan, and present), reporting problems on `reader`.
- *
- * @example
- * ```ts
- * import { readBody } from "./validate_body.ts";
- * import type { PlanReader } from "./plan_reader.ts";
- * import type { PlanContext } from "./plan_context.ts";
- * import type { TemplateScope } from "./traffic/parse_template.ts";
- * import type { YamlNode } from "./_yaml.ts";
- * declare const reader: PlanReader, node: YamlNode, ctx: PlanContext, scope: TemplateScope;
- * readBody(reader, node, "requests[0].body", ctx, scope);
- * // for `body: { json: { id: 1 } }`: { body: { kind: "json", text: '{"id":1}' } }
- * ```
  */
 export function readBody(
   reader: PlanReader,
@@ -59,10 +42,10 @@ export function readBody(
   if (node.kind === "scalar" && typeof node.value === "string") {
     return textBody(reader, node, path, node.value, scope);
   }
-  const f = reader.fields(node, path, keysOf("body"));
-  if (f === undefined) return undefined;
-  const template = f.get("template");
-  const kinds = [...f.keys()].filter((k) => k !== "template");
+  const s = readSection(reader, node, path, "body");
+  if (s === undefined) return undefined;
+  const template = s.entries.get("template");
+  const kinds = [...s.entries.keys()].filter((k) => k !== "template");
   if (kinds.length !== 1) {
     reader.error(
       node,
@@ -73,7 +56,7 @@ export function readBody(
     return undefined;
   }
   const key = kinds[0];
-  const entry = f.get(key)!;
+  const entry = s.entries.get(key)!;
   if (template && key !== "file") {
     reader.error(
       template.value,
@@ -88,7 +71,7 @@ export function readBody(
     const body: PlanBody = { kind: "json", text: JSON.stringify(toPlain(entry.value)) };
     return compiled.verbatim ? { body } : { body, template: compiled };
   }
-  const text = reader.string(entry.value, join(path, key));
+  const text = s.get<string>(key);
   if (text === undefined) return undefined;
   if (key === "text") return textBody(reader, entry.value, join(path, "text"), text, scope);
   const filePath = join(path, "file");
@@ -106,7 +89,7 @@ export function readBody(
     );
     return undefined;
   }
-  const opted = template ? reader.boolean(template.value, join(path, "template")) : false;
+  const opted = s.get<boolean>("template");
   if (!opted) return { body };
   const bytes = ctx.readFile?.(resolved, MAX_TEMPLATE_BODY_BYTES);
   let content: string | undefined;

@@ -1,15 +1,15 @@
 import assert from "node:assert/strict";
-import { parseYaml } from "../../../runner/plan/_yaml.ts";
-import { parsePlanText } from "../../../runner/plan/load_plan.ts";
+import { parseYaml } from "../../../../runner/plan/read/_yaml.ts";
+import { parsePlanText } from "../../../../runner/plan/load_plan.ts";
 import {
   applyOverrides,
   parseStageOverride,
   type PlanOverrides,
   type StageOverride,
-} from "../../../runner/plan/plan_overrides.ts";
-import { overriddenText } from "../../../runner/plan/overridden_text.ts";
-import { followStages, rewriteSloRates } from "../../../runner/plan/slo_follow.ts";
-import { rateText } from "../../../runner/plan/units.ts";
+} from "../../../../runner/plan/overrides/plan_overrides.ts";
+import { overriddenText } from "../../../../runner/plan/overrides/overridden_text.ts";
+import { followStages, rewriteSloRates } from "../../../../runner/plan/overrides/slo_follow.ts";
+import { rateText } from "../../../../runner/plan/units.ts";
 
 const PLAN = `name: shop
 target: http://127.0.0.1:8080
@@ -29,7 +29,7 @@ slo:
 
 const stage = (text: string): StageOverride => {
   const parsed = parseStageOverride(text);
-  if (!parsed.ok) throw new Error(parsed.error);
+  if (!parsed.ok) throw new Error(parsed.problems[0].message);
   return parsed.value;
 };
 
@@ -132,7 +132,10 @@ Deno.test("parseStageOverride() reads key=value pairs and refuses other keys wit
   assert.equal(ramp.ok && ramp.value.values.ramp, "1k/s -> 2k/s");
   const bad = parseStageOverride("steady:durration=30s");
   assert.equal(bad.ok, false);
-  assert.match(!bad.ok ? bad.error : "", /`durration` cannot be set; did you mean `duration`\?/);
+  assert.match(
+    !bad.ok ? bad.problems[0].message : "",
+    /`durration` cannot be set; did you mean `duration`\?/,
+  );
   assert.equal(parseStageOverride("duration=30s").ok, false);
 });
 

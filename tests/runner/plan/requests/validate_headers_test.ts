@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { EXIT_CODES } from "../../../runner/model/exit_codes.ts";
-import { MINIMAL_PLAN, parseText } from "../../_helpers/plan_fixtures.ts";
-import { located, runOnRecorder } from "../../_helpers/wire_fixtures.ts";
+import { EXIT_CODES } from "../../../../runner/model/exit_codes.ts";
+import { MINIMAL_PLAN, parseText } from "../../../_helpers/plan_fixtures.ts";
+import { located, runOnRecorder } from "../../../_helpers/wire_fixtures.ts";
 
 /** MINIMAL_PLAN whose request has these header lines (YAML, indented under `headers:`). */
 const withHeaders = (...lines: string[]) =>

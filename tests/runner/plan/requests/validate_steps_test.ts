@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { parseText } from "../../_helpers/plan_fixtures.ts";
-import { loginPlan } from "../../_helpers/login_server.ts";
+import { parseText } from "../../../_helpers/plan_fixtures.ts";
+import { loginPlan } from "../../../_helpers/login_server.ts";
 
 /** The plan, exactly as the contract writes it. */
 const CONTRACT = loginPlan(

@@ -5,23 +5,12 @@
  */
 import { isAbsolute, normalize, relative } from "node:path";
 import type { YamlNode } from "./_yaml.ts";
-import type { PlanContext } from "./plan_context.ts";
+import type { PlanContext } from "../plan_context.ts";
 import type { PlanReader } from "./plan_reader.ts";
 
 /**
  * The resolved path of a file the plan names at `node` (`what`: "body file", "data file"), or
  * undefined with a located error when it lies outside the plan's folder or is not a regular file.
- *
- * @example
- * ```ts
- * import { planFile } from "./plan_file.ts";
- * import type { PlanReader } from "./plan_reader.ts";
- * import type { PlanContext } from "./plan_context.ts";
- * import type { YamlNode } from "./_yaml.ts";
- * declare const reader: PlanReader, node: YamlNode, ctx: PlanContext;
- * planFile(reader, node, "data.users.file", "data/users.csv", ctx, "data file");
- * // "<plan folder>/data/users.csv"
- * ```
  */
 export function planFile(
   reader: PlanReader,

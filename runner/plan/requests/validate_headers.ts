@@ -5,12 +5,12 @@
  *
  * @module
  */
-import type { YamlEntry, YamlNode } from "./_yaml.ts";
-import { join, type PlanReader } from "./plan_reader.ts";
-import type { PlanHeader } from "./types.ts";
-import type { TemplateScope } from "./traffic/parse_template.ts";
-import { scalarTemplate, sentText } from "./traffic/template_nodes.ts";
-import { framingProblem, wireTextProblem } from "./wire_rules.ts";
+import type { YamlEntry, YamlNode } from "../read/mod.ts";
+import { join, type PlanReader } from "../read/mod.ts";
+import type { PlanHeader } from "../types.ts";
+import type { TemplateScope } from "../traffic/mod.ts";
+import { scalarTemplate, sentText } from "../traffic/mod.ts";
+import { framingProblem, wireTextProblem } from "../wire_rules.ts";
 
 /** The fix for a drawn value that cannot go in a header (a data row's, a choice's). */
 const DRAWN_VALUE_HINT = "a header value cannot hold it: clean the data, or send the value in " +
@@ -20,17 +20,6 @@ const DRAWN_VALUE_HINT = "a header value cannot hold it: clean the data, or send
  * Validates a mapping of header names to values, substituting `${env.NAME}` (such headers are
  * marked secret), reading `{{…}}` templates, and reporting problems on `reader`; returns the valid
  * headers.
- *
- * @example
- * ```ts
- * import { readHeaders } from "./validate_headers.ts";
- * import type { PlanReader } from "./plan_reader.ts";
- * import type { TemplateScope } from "./traffic/parse_template.ts";
- * import type { YamlNode } from "./_yaml.ts";
- * declare const reader: PlanReader, node: YamlNode, scope: TemplateScope;
- * readHeaders(reader, node, "defaults.headers", scope);
- * // for `authorization: Bearer ${env.TOKEN}`: [{ name: "authorization", secret: true, ... }]
- * ```
  */
 export function readHeaders(
   reader: PlanReader,

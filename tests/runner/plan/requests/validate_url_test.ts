@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { EXIT_CODES } from "../../../runner/model/exit_codes.ts";
-import { MINIMAL_PLAN, parseText } from "../../_helpers/plan_fixtures.ts";
-import { parseHttpUrl } from "../../../runner/plan/validate_url.ts";
-import { located, runOnRecorder } from "../../_helpers/wire_fixtures.ts";
+import { EXIT_CODES } from "../../../../runner/model/exit_codes.ts";
+import { MINIMAL_PLAN, parseText } from "../../../_helpers/plan_fixtures.ts";
+import { parseHttpUrl } from "../../../../runner/plan/requests/validate_url.ts";
+import { located, runOnRecorder } from "../../../_helpers/wire_fixtures.ts";
 
 Deno.test("a path with CR LF is a located error, not rewritten into another request-target", () => {
   const text = MINIMAL_PLAN.replace(

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { ENGINE_PEAK_PER_WORKER_PER_SEC } from "../../../runner/plan/feasibility.ts";
-import { parsePlanText } from "../../../runner/plan/load_plan.ts";
+import { ENGINE_PEAK_PER_WORKER_PER_SEC } from "../../../../runner/plan/slo/feasibility.ts";
+import { parsePlanText } from "../../../../runner/plan/load_plan.ts";
 
 function warnings(load: string, slo: string) {
   const { plan, issues } = parsePlanText(`name: feasibility

@@ -18,24 +18,21 @@
  *
  * @module
  */
-import type { Slo, SloMetric, SloOperator } from "./types.ts";
+import type { Slo, SloMetric, SloOperator } from "../types.ts";
 import {
   parseDurationMs,
   parsePercentFraction,
   parseRatePerSec,
   parseSlopeUsPerMin,
-} from "./units.ts";
-import { didYouMean } from "./did_you_mean.ts";
+} from "../units.ts";
+import { didYouMean } from "../read/mod.ts";
+import { err, ok, type Problem, problem, type Result } from "../../model/result.ts";
 
 /** A parsed SLO, without its source line (the caller knows it). */
 export type ParsedSlo = Omit<Slo, "line">;
 
 /** A failed SLO parse: what is wrong, where in the string (0-based offset, length), and a fix. */
-export interface SloParseError {
-  /** What is wrong. */
-  message: string;
-  /** How to fix it, when there is a suggestion. */
-  hint?: string;
+export interface SloParseError extends Problem {
   /** Where the offending part starts in the SLO string (0-based). */
   offset: number;
   /** How many characters the offending part spans. */
@@ -85,11 +82,11 @@ const EXAMPLES = "e.g. `p99.9 < 10ms at 20k/s`, `max < 1s`, `error_rate < 0.1%`"
  */
 export function parseSlo(
   text: string,
-): { ok: true; value: ParsedSlo } | { ok: false; error: SloParseError } {
-  const fail = (message: string, offset: number, length: number, hint?: string) => ({
-    ok: false as const,
-    error: { message, hint, offset, length: Math.max(1, length) },
-  });
+): Result<ParsedSlo, SloParseError> {
+  const fail = (message: string, offset: number, length: number, hint?: string) =>
+    err({ message, hint, offset, length: Math.max(1, length) });
+  const failWith = (p: Problem, offset: number, length: number) =>
+    fail(p.message, offset, length, p.hint);
   let pos = skipSpace(text, 0);
   const metricMatch = /^(?:p(\d+(?:\.\d+)?)|(\d+(?:\.\d+)?)\s*%ile|([A-Za-z_][\w-]*))/.exec(
     text.slice(pos),
@@ -188,7 +185,7 @@ export function parseSlo(
     : metric.kind === "stalls"
     ? parseCount(boundText)
     : parseDurationMs(boundText);
-  if (!boundParse.ok) return fail(boundParse.message, pos, boundText.length, boundParse.hint);
+  if (!boundParse.ok) return failWith(boundParse.problems[0], pos, boundText.length);
   if (stallsEqual && boundParse.value !== 0) {
     return fail(
       "`==` only says `stalls == 0`",
@@ -206,7 +203,7 @@ export function parseSlo(
     return fail("a latency bound must be above zero", pos, boundText.length);
   }
   const never = neverPasses(metric, operator, bound);
-  if (never) return fail(never.message, pos, boundText.length, never.hint);
+  if (never) return failWith(never, pos, boundText.length);
   pos = skipSpace(text, pos + boundText.length);
 
   const slo: ParsedSlo = { text, metric, operator, bound };
@@ -243,7 +240,7 @@ export function parseSlo(
       const spanText = /^\S+/.exec(text.slice(pos))?.[0] ?? "";
       if (spanText === "") return fail("`over` needs a window length", pos, 1, "e.g. `over 10s`");
       const span = parseDurationMs(spanText);
-      if (!span.ok) return fail(span.message, pos, spanText.length, span.hint);
+      if (!span.ok) return failWith(span.problems[0], pos, spanText.length);
       if (!(span.value >= 1000) || span.value % 1000 !== 0) {
         const seconds = Math.max(1, Math.round(span.value / 1000));
         return fail(
@@ -260,7 +257,7 @@ export function parseSlo(
       const rateText = /^\S+/.exec(text.slice(pos))?.[0] ?? "";
       if (rateText === "") return fail("`at` needs a rate", pos, 1, "e.g. `at 20k/s`");
       const rate = parseRatePerSec(rateText);
-      if (!rate.ok) return fail(rate.message, pos, rateText.length, rate.hint);
+      if (!rate.ok) return failWith(rate.problems[0], pos, rateText.length);
       slo.atRatePerSec = rate.value;
       pos = skipSpace(text, pos + rateText.length);
     } else if (word === "for" && slo.label === undefined) {
@@ -287,7 +284,7 @@ export function parseSlo(
       );
     }
   }
-  return { ok: true, value: slo };
+  return ok(slo);
 }
 
 /**
@@ -298,7 +295,7 @@ function neverPasses(
   metric: SloMetric,
   operator: SloOperator,
   bound: number,
-): { message: string; hint: string } | undefined {
+): Problem | undefined {
   const strict = operator === "<";
   if (metric.kind === "error_rate" && strict && bound <= 0) {
     return {
@@ -317,14 +314,10 @@ function neverPasses(
   return undefined;
 }
 
-function parseCount(text: string): { ok: true; value: number } | {
-  ok: false;
-  message: string;
-  hint?: string;
-} {
+function parseCount(text: string): Result<number> {
   return /^\d+$/.test(text) && Number.isSafeInteger(Number(text))
-    ? { ok: true, value: Number(text) }
-    : { ok: false, message: `\`${text}\` is not a count of stalls`, hint: "e.g. `stalls == 0`" };
+    ? ok(Number(text))
+    : err(problem(`\`${text}\` is not a count of stalls`, "e.g. `stalls == 0`"));
 }
 
 function skipSpace(text: string, pos: number): number {

@@ -7,12 +7,12 @@
  *
  * @module
  */
-import type { YamlNode } from "./_yaml.ts";
-import type { PlanContext } from "./plan_context.ts";
-import { join, type PlanReader } from "./plan_reader.ts";
-import type { CaptureSource, PlanCapture, PlanHeader, PlanStep } from "./types.ts";
-import type { TemplateScope } from "./traffic/parse_template.ts";
-import { TEMPLATE_NAME } from "./traffic/validate_vars.ts";
+import type { YamlNode } from "../read/mod.ts";
+import type { PlanContext } from "../plan_context.ts";
+import { join, type PlanReader } from "../read/mod.ts";
+import type { CaptureSource, PlanCapture, PlanHeader, PlanStep } from "../types.ts";
+import type { TemplateScope } from "../traffic/mod.ts";
+import { TEMPLATE_NAME } from "../traffic/mod.ts";
 import { readRequest } from "./validate_requests.ts";
 
 /** The two lists of steps. */
@@ -33,7 +33,7 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
  *
  * @example
  * ```ts
- * import { parseYaml } from "./_yaml.ts";
+ * import { parseYaml } from "../read/mod.ts";
  * import { declaredCaptures } from "./validate_steps.ts";
  * const node = parseYaml("- { path: /login, capture: { token: { json: /t } } }").root!;
  * declaredCaptures(node, "setup"); // [{ name: "token", step: "setup[0]" }]
@@ -58,17 +58,6 @@ export function declaredCaptures(
  * Reads `setup` or `teardown`. `before` holds the names captured by every step that runs before
  * this section (the setup's, for teardown); `defaults` are the plan's, whose headers go on a step
  * once every capture they read is taken.
- *
- * @example
- * ```ts
- * import { readSteps } from "./validate_steps.ts";
- * import type { PlanReader } from "./plan_reader.ts";
- * import type { PlanContext } from "./plan_context.ts";
- * import type { TemplateScope } from "./traffic/parse_template.ts";
- * import type { YamlNode } from "./_yaml.ts";
- * declare const reader: PlanReader, node: YamlNode, ctx: PlanContext, scope: TemplateScope;
- * readSteps(reader, node, "setup", "http://127.0.0.1:8080", { headers: [] }, ctx, scope, []);
- * ```
  */
 export function readSteps(
   reader: PlanReader,
@@ -109,7 +98,7 @@ export function readSteps(
       ctx,
       stepScope,
     );
-    const captureNode = read?.fields.get("capture")?.value;
+    const captureNode = read?.fields.at("capture");
     const captures = captureNode
       ? readCaptures(reader, captureNode, join(path, "capture"), scope, taken)
       : [];

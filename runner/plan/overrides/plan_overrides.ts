@@ -9,12 +9,13 @@
  *
  * @module
  */
-import type { YamlMap, YamlNode, YamlScalar } from "./_yaml.ts";
-import { didYouMean } from "./did_you_mean.ts";
-import { join } from "./plan_reader.ts";
-import type { PlanIssue } from "./types.ts";
+import type { YamlMap, YamlNode, YamlScalar } from "../read/mod.ts";
+import { didYouMean } from "../read/mod.ts";
+import { err, ok, problem, type Result } from "../../model/result.ts";
+import { join } from "../read/mod.ts";
+import type { PlanIssue } from "../types.ts";
 import { followStages, stageRates } from "./slo_follow.ts";
-import { durationText, parseDurationMs, parseRatePerSec, rateText } from "./units.ts";
+import { durationText, parseDurationMs, parseRamp, parseRatePerSec, rateText } from "../units.ts";
 
 /** The keys `--stage` may set: a constant stage's `rate` and `duration`, a ramp's `ramp` and `over`. */
 export const STAGE_OVERRIDE_KEYS: readonly StageOverrideKey[] = [
@@ -83,11 +84,11 @@ export interface AppliedOverrides {
  */
 export function parseStageOverride(
   text: string,
-): { ok: true; value: StageOverride } | { ok: false; error: string } {
+): Result<StageOverride> {
   const colon = text.lastIndexOf(":", text.indexOf("="));
   const example = "e.g. `--stage steady:duration=30s` or `--stage 2:rate=5k/s,duration=20s`";
   if (colon <= 0) {
-    return { ok: false, error: `--stage \`${text}\`: name the stage first, ${example}` };
+    return err(problem(`--stage \`${text}\`: name the stage first, ${example}`));
   }
   const values: StageOverride["values"] = {};
   for (const pair of text.slice(colon + 1).split(",")) {
@@ -95,23 +96,19 @@ export function parseStageOverride(
     const key = pair.slice(0, eq).trim();
     const value = pair.slice(eq + 1).trim();
     if (eq <= 0 || value === "") {
-      return { ok: false, error: `--stage \`${text}\`: write key=value pairs, ${example}` };
+      return err(problem(`--stage \`${text}\`: write key=value pairs, ${example}`));
     }
     if (!(STAGE_OVERRIDE_KEYS as readonly string[]).includes(key)) {
       const guess = didYouMean(key, STAGE_OVERRIDE_KEYS);
-      return {
-        ok: false,
-        error: `--stage \`${text}\`: \`${key}\` cannot be set` +
-          (guess ? `; did you mean \`${guess}\`?` : "") +
-          ` (a stage's ${STAGE_OVERRIDE_KEYS.map((k) => `\`${k}\``).join(", ")})`,
-      };
+      const keys = STAGE_OVERRIDE_KEYS.map((k) => `\`${k}\``).join(", ");
+      const mean = guess ? `; did you mean \`${guess}\`?` : "";
+      return err(
+        problem(`--stage \`${text}\`: \`${key}\` cannot be set${mean} (a stage's ${keys})`),
+      );
     }
     values[key as keyof StageOverride["values"]] = value;
   }
-  return {
-    ok: true,
-    value: { stage: text.slice(0, colon).trim(), values, flag: `--stage ${text}` },
-  };
+  return ok({ stage: text.slice(0, colon).trim(), values, flag: `--stage ${text}` });
 }
 
 /**
@@ -119,7 +116,7 @@ export function parseStageOverride(
  *
  * @example
  * ```ts
- * import { parseYaml } from "./_yaml.ts";
+ * import { parseYaml } from "../read/mod.ts";
  * import { applyOverrides } from "./plan_overrides.ts";
  * const root = parseYaml("load: { stages: [{ rate: 20k/s, duration: 60s }] }\nslo: [p99 < 5ms at 20k/s]\n").root!;
  * const applied = applyOverrides(root, { rateScale: 0.25 }, "plan.yaml");
@@ -321,10 +318,9 @@ const scaleRate: Scaler = (text, factor) => {
 };
 
 const scaleRamp: Scaler = (text, factor) => {
-  const parts = text.split(/\s*(?:->|→|\bto\b)\s*/);
-  if (parts.length !== 2) return undefined;
-  const [a, b] = parts.map((p) => scaleRate(p, factor));
-  return a === undefined || b === undefined ? undefined : `${a} -> ${b}`;
+  const r = parseRamp(text);
+  if (!r.ok) return undefined;
+  return `${rateText(r.value.fromPerSec * factor)} -> ${rateText(r.value.toPerSec * factor)}`;
 };
 
 const scaleDuration: Scaler = (text, factor) => {

@@ -1,0 +1,14 @@
+/**
+ * The plan's requests: `target`, `defaults`, `requests`, `setup` and `teardown`, with their URLs,
+ * headers, bodies and expected statuses.
+ *
+ * @module
+ */
+export { checkLabelCount, LABEL_WARNING_COUNT, MAX_REQUEST_LABELS } from "./label_cap.ts";
+export { MAX_BODY_FILE_BYTES, MAX_TEMPLATE_BODY_BYTES, readBody } from "./validate_body.ts";
+export { readExpect, statusExpected } from "./validate_expect.ts";
+export { readHeaders } from "./validate_headers.ts";
+export { readDefaults, readRequests, readTarget } from "./validate_requests.ts";
+export type { PlanContext } from "./validate_requests.ts";
+export { declaredCaptures, readSteps } from "./validate_steps.ts";
+export { credentialsProblem, parseHttpUrl, readRequestUrl, urlTextOk } from "./validate_url.ts";
