@@ -17,9 +17,10 @@ Deno.test("each npm package is imported by one file, by the version deno.json pi
   const importers = new Map<string, string[]>();
   for (const file of files) {
     const text = await Deno.readTextFile(join(REPO_ROOT, file));
-    // Import statements and dynamic imports; never a name written in a comment or a string.
+    // Import statements and dynamic imports; never a name written in a comment or a string
+    // (`side?: "from" | "to"` is no import).
     const statements =
-      /^(?:import|export)\b[^;]*?\bfrom\s*["']([^"']+)["']|^import\s*["']([^"']+)["']/gm;
+      /^(?:import|export)\b[^;]*?[\s}*]from\s*["']([^"']+)["']|^import\s*["']([^"']+)["']/gm;
     const dynamic = /\bimport\(\s*["']([^"']+)["']\s*\)/g;
     for (const m of [...text.matchAll(statements), ...text.matchAll(dynamic)]) {
       const specifier = m[1] ?? m[2];
