@@ -13,7 +13,7 @@ import { checkLabelCount } from "./requests/label_cap.ts";
 import { readLoad } from "./validate_load.ts";
 import { readRegression } from "./validate_regression.ts";
 import { readSearch, warnSearchSteps } from "./validate_search.ts";
-import { readSlos } from "./slo/validate_slos.ts";
+import { readSlos, type SloFollow } from "./slo/validate_slos.ts";
 import {
   type PlanContext,
   readDefaults,
@@ -43,6 +43,7 @@ export function validatePlan(
   file: string,
   root: YamlNode,
   world: PlanContext,
+  follow?: SloFollow,
 ): { plan?: ResolvedPlan; issues: PlanIssue[] } {
   // Every value read from the environment is a secret: kept, so no message ever shows it.
   const secretValues = new Set<string>();
@@ -102,6 +103,7 @@ export function validatePlan(
       requests: requestsOk ? requests : undefined,
       labels,
       hasSearch: get("search") !== undefined,
+      ...(follow ? { follow } : {}),
     })
     : [];
 

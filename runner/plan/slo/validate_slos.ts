@@ -11,7 +11,7 @@ import { didYouMean } from "../read/did_you_mean.ts";
 import { parseSlo } from "./parse_slo.ts";
 import { join, type PlanReader } from "../read/plan_reader.ts";
 import { requestsToPass, requestsToPassSlo } from "./sample_sufficiency.ts";
-import type { PlanLoad, PlanRequest, Slo, StageBinding } from "../types.ts";
+import type { PlanLoad, PlanRequest, PlanStage, Slo, StageBinding } from "../types.ts";
 import { formatDurationMs, formatRatePerSec } from "../units.ts";
 import { plannedRequests } from "../validate_load.ts";
 
@@ -21,12 +21,24 @@ export interface SloContext {
   load?: PlanLoad;
   /** What an `at` rate binds to, also when a stage is broken. */
   stages?: StageBinding[];
+  /** When command-line overrides moved the stages: makes each SLO follow the stages it judged. */
+  follow?: SloFollow;
   /** The requests, when they are all valid. */
   requests?: PlanRequest[];
   /** Every request's label, also when a request is broken. */
   labels?: string[];
   hasSearch: boolean;
 }
+
+/**
+ * Makes an SLO, bound to the stages as written, follow them to the overridden `stages`
+ * (runner/plan/overrides/follow_slos.ts); `warn` reports at the SLO's line.
+ */
+export type SloFollow = (
+  slo: Slo,
+  stages: readonly PlanStage[],
+  at: { item: YamlNode; index: number; warn(message: string, hint?: string): void },
+) => Slo;
 
 /**
  * Reads the `slo` list against the plan's stages and requests: an unknown `at` rate or `for`
@@ -54,7 +66,10 @@ export function readSlos(reader: PlanReader, node: YamlNode, plan: SloContext): 
       reader.errorAt({ line: item.pos.line, col }, length, path, message, hint);
       return;
     }
-    const slo: Slo = { ...parsed.value, line: item.pos.line };
+    const written: Slo = { ...parsed.value, line: item.pos.line };
+    const slo = plan.follow && load
+      ? plan.follow(written, load.stages, { item, index: i, warn: report.warn })
+      : written;
     if (slo.label !== undefined && labels !== undefined) {
       if (!labels.includes(slo.label)) {
         const guess = didYouMean(slo.label, labels);

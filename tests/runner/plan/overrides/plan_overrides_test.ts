@@ -8,7 +8,9 @@ import {
   type StageOverride,
 } from "../../../../runner/plan/overrides/plan_overrides.ts";
 import { overriddenText } from "../../../../runner/plan/overrides/overridden_text.ts";
-import { followStages, rewriteSloRates } from "../../../../runner/plan/overrides/slo_follow.ts";
+import { followStages, rewriteSloRates } from "../../../../runner/plan/overrides/follow_slos.ts";
+import { parseSlo } from "../../../../runner/plan/slo/parse_slo.ts";
+import type { PlanStage, Slo } from "../../../../runner/plan/types.ts";
 import { rateText } from "../../../../runner/plan/units.ts";
 
 const PLAN = `name: shop
@@ -185,20 +187,34 @@ Deno.test("rewriteSloRates() rewrites the at rate and throughput bound, never th
 });
 
 Deno.test("followStages() moves an SLO with its stages, or says which stages it still judges", () => {
-  const stage = (r: number, warmup = false) => ({ from: r, to: r, constant: true, warmup });
-  const before = [stage(1000, true), stage(20_000), stage(20_000)];
-  assert.deepEqual(followStages("p99 < 5ms at 20k/s", before, before), { kind: "same" });
+  const stages = (...rates: number[]): PlanStage[] =>
+    rates.map((ratePerSec, index) => ({
+      kind: "constant",
+      index,
+      name: `s${index}`,
+      ratePerSec,
+      durationMs: 60_000,
+      warmup: index === 0,
+      line: index + 1,
+    }));
+  const slo = (text: string): Slo => {
+    const parsed = parseSlo(text);
+    if (!parsed.ok) throw new Error(parsed.problems[0].message);
+    return { ...parsed.value, line: 9 };
+  };
+  const before = stages(1000, 20_000, 20_000);
+  assert.deepEqual(followStages(slo("p99 < 5ms at 20k/s"), before, before), { kind: "same" });
   assert.deepEqual(
-    followStages("p99 < 5ms at 20k/s", before, [stage(500, true), stage(10_000), stage(10_000)]),
-    { kind: "moved", text: "p99 < 5ms at 10k/s", stages: [1, 2] },
+    followStages(slo("p99 < 5ms at 20k/s"), before, stages(500, 10_000, 10_000)),
+    { kind: "moved", slo: slo("p99 < 5ms at 10k/s"), stages: [1, 2] },
   );
   assert.deepEqual(
-    followStages("p99 < 5ms at 20k/s", before, [stage(1000, true), stage(20_000), stage(9000)]),
+    followStages(slo("p99 < 5ms at 20k/s"), before, stages(1000, 20_000, 9000)),
     { kind: "narrowed", judged: [1, 2], kept: [1] },
   );
   // A latency SLO over every stage has nothing to move.
   assert.deepEqual(
-    followStages("p99 < 5ms", before, [stage(500, true), stage(10_000), stage(10_000)]),
+    followStages(slo("p99 < 5ms"), before, stages(500, 10_000, 10_000)),
     { kind: "same" },
   );
 });

@@ -1,0 +1,153 @@
+/**
+ * How an SLO follows its stages when a command line changes them (runner/plan/overrides/plan_overrides.ts).
+ * The SLO is bound to the stages it judged as written, by index; when all of them moved by one
+ * ratio, its `at` rate and a `throughput` bound move with them; when an override moved only some
+ * apart, the SLO judges fewer stages and a warning says which. The typed SLO is what follows; its
+ * text is rewritten only so that reports and `--print-plan` show what runs. Pure.
+ *
+ * @module
+ */
+import type { YamlScalar } from "../read/_yaml.ts";
+import { join } from "../read/plan_reader.ts";
+import { parseSlo } from "../slo/parse_slo.ts";
+import { type SloFollow, stagesForSlo } from "../slo/validate_slos.ts";
+import type { PlanStage, Slo } from "../types.ts";
+import { rateText } from "../units.ts";
+import type { OverrideEdit } from "./plan_overrides.ts";
+
+/** The new texts; an absent one is left as written. */
+export interface SloRates {
+  /** The new `at` rate (`5k/s`). */
+  atRate?: string;
+  /** The new bound of a `throughput` SLO (`4.9k/s`). */
+  bound?: string;
+}
+
+/**
+ * The SLO text with its `at` rate or `throughput` bound replaced.
+ *
+ * @example
+ * ```ts
+ * import { rewriteSloRates } from "./follow_slos.ts";
+ * rewriteSloRates('p99 < 10ms at 20k/s for "GET /at 1k/s"', { atRate: "5k/s" });
+ * // 'p99 < 10ms at 5k/s for "GET /at 1k/s"'
+ * rewriteSloRates("throughput >= 19.5k/s", { bound: "4.875k/s" }); // "throughput >= 4.875k/s"
+ * ```
+ */
+export function rewriteSloRates(text: string, rates: SloRates): string {
+  // The label (`for "…"`) is free text: only what comes before it is rewritten.
+  const forAt = text.search(/\s+for\s+"/);
+  let head = forAt < 0 ? text : text.slice(0, forAt);
+  const tail = forAt < 0 ? "" : text.slice(forAt);
+  if (rates.atRate !== undefined) {
+    head = head.replace(
+      /(\bat\s+)(\S+)(\s*)$/,
+      (_, at, _rate, space) => `${at}${rates.atRate}${space}`,
+    );
+  }
+  if (rates.bound !== undefined) {
+    head = head.replace(
+      /^(\s*throughput\s*(?:<=|>=|<|>)\s*)(\S+)/,
+      (_, lead) => `${lead}${rates.bound}`,
+    );
+  }
+  return head + tail;
+}
+
+/** What becomes of one SLO: the SLO that follows its stages, or the stages it no longer judges. */
+export type SloFollowing =
+  | { kind: "same" }
+  | { kind: "moved"; slo: Slo; stages: number[] }
+  | { kind: "narrowed"; judged: number[]; kept: number[] };
+
+/**
+ * What becomes of `slo`, bound to the `written` stages, when the overrides made them `stages`
+ * (the same stages, by index; 0-based stage indexes in the result).
+ *
+ * @example
+ * ```ts
+ * import { parseSlo } from "../slo/parse_slo.ts";
+ * import { followStages } from "./follow_slos.ts";
+ * const stage = (ratePerSec: number) => ({
+ *   kind: "constant" as const, index: 0, name: "s", ratePerSec, durationMs: 1000, warmup: false, line: 1,
+ * });
+ * const slo = parseSlo("p99 < 5ms at 20k/s");
+ * if (slo.ok) followStages({ ...slo.value, line: 1 }, [stage(20_000)], [stage(5_000)]);
+ * // { kind: "moved", slo: { text: "p99 < 5ms at 5k/s", atRatePerSec: 5000, … }, stages: [0] }
+ * ```
+ */
+export function followStages(
+  slo: Slo,
+  written: readonly PlanStage[],
+  stages: readonly PlanStage[],
+): SloFollowing {
+  const judged = stagesForSlo(slo, written).map((s) => s.index);
+  const ratios = judged.map((k) => ratio(written[k], stages[k]));
+  if (judged.length === 0 || ratios.every((r) => r === 1)) return { kind: "same" };
+  if (ratios.every((r) => Math.abs(r - ratios[0]) <= 1e-9 * ratios[0])) {
+    const moved = stages[judged[0]];
+    const newAt = slo.atRatePerSec === undefined || moved.kind !== "constant"
+      ? undefined
+      : moved.ratePerSec;
+    const bound = slo.metric.kind === "throughput" ? slo.bound * ratios[0] : undefined;
+    if (newAt === undefined && bound === undefined) return { kind: "same" };
+    const text = rewriteSloRates(slo.text, {
+      ...(newAt === undefined ? {} : { atRate: rateText(newAt) }),
+      ...(bound === undefined ? {} : { bound: rateText(bound) }),
+    });
+    // The moved SLO is read from its new text, so it is what a plan written that way would give.
+    const parsed = parseSlo(text);
+    if (text === slo.text || !parsed.ok) return { kind: "same" };
+    return { kind: "moved", slo: { ...parsed.value, line: slo.line }, stages: judged };
+  }
+  if (slo.atRatePerSec === undefined) return { kind: "same" };
+  return { kind: "narrowed", judged, kept: judged.filter((_k, j) => ratios[j] === 1) };
+}
+
+/**
+ * The step that makes each SLO, bound to the stages as `written`, follow them to the overridden
+ * ones (runner/plan/slo/validate_slos.ts calls it): a moved SLO's new text is added to `edits`, so
+ * `--print-plan` writes it and messages name its flag; a narrowed one is warned about.
+ */
+export function sloFollower(written: readonly PlanStage[], edits: OverrideEdit[]): SloFollow {
+  return (slo, stages, { item, index, warn }) => {
+    const followed = followStages(slo, written, stages);
+    if (followed.kind === "moved") {
+      const flag = rateFlag(edits, followed.stages);
+      const text = followed.slo.text;
+      edits.push({ path: join("slo", index), text, flag, replaced: item as YamlScalar });
+      return followed.slo;
+    }
+    if (followed.kind === "narrowed") {
+      const { judged, kept } = followed;
+      const n = (ks: number[]) => ks.map((k) => k + 1).join(", ");
+      warn(
+        `\`${slo.text}\` judged stages ${n(judged)}; \`${rateFlag(edits, judged)}\` ` +
+          `moved some of them, so it judges ${kept.length ? `stage ${n(kept)} only` : "none"}`,
+        "give those stages one rate, or write an SLO for each rate",
+      );
+    }
+    return slo;
+  };
+}
+
+/** How much a stage's rates moved: one ratio, or NaN when its ends moved apart. */
+function ratio(before: PlanStage, after: PlanStage | undefined): number {
+  const rates = (s: PlanStage) =>
+    s.kind === "constant" ? [s.ratePerSec, s.ratePerSec] : [s.fromPerSec, s.toPerSec];
+  if (after === undefined) return NaN;
+  const [b0, b1] = rates(before), [a0, a1] = rates(after);
+  const r = a0 / b0;
+  return Math.abs(a1 / b1 - r) <= 1e-9 * r ? r : NaN;
+}
+
+/** The flag that changed the rate of the first of `stages` that an override moved. */
+function rateFlag(edits: OverrideEdit[], stages: number[]): string {
+  for (const k of stages) {
+    const edit = edits.find((e) =>
+      /\.(rate|ramp)$/.test(e.path) && e.path.startsWith(`load.stages[${k}].`)
+    );
+    if (edit) return edit.flag;
+  }
+  return edits[0]?.flag ?? "";
+}
