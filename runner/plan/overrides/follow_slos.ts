@@ -11,7 +11,7 @@ import type { YamlScalar } from "../read/_yaml.ts";
 import { join } from "../read/plan_reader.ts";
 import { parseSlo } from "../slo/parse_slo.ts";
 import { type SloFollow, stagesForSlo } from "../slo/validate_slos.ts";
-import type { PlanStage, Slo } from "../types.ts";
+import type { PlanStage, Slo, StageBinding } from "../types.ts";
 import { rateText } from "../units.ts";
 import type { OverrideEdit } from "./plan_overrides.ts";
 
@@ -54,6 +54,23 @@ export function rewriteSloRates(text: string, rates: SloRates): string {
   return head + tail;
 }
 
+/** A stage's rates at its start and end (the same for a constant stage), requests per second. */
+export type StageRates = readonly [fromPerSec: number, toPerSec: number];
+
+/**
+ * A stage's rates, when they read: a ramp broken as written binds without them.
+ *
+ * @example
+ * ```ts
+ * import { stageRates } from "./follow_slos.ts";
+ * stageRates({ kind: "constant", ratePerSec: 20_000, warmup: false }); // [20000, 20000]
+ * ```
+ */
+export function stageRates(s: StageBinding | PlanStage): StageRates | undefined {
+  if (s.kind === "constant") return [s.ratePerSec, s.ratePerSec];
+  return "fromPerSec" in s ? [s.fromPerSec, s.toPerSec] : undefined;
+}
+
 /** What becomes of one SLO: the SLO that follows its stages, or the stages it no longer judges. */
 export type SloFollowing =
   | { kind: "same" }
@@ -61,34 +78,35 @@ export type SloFollowing =
   | { kind: "narrowed"; judged: number[]; kept: number[] };
 
 /**
- * What becomes of `slo`, bound to the `written` stages, when the overrides made them `stages`
- * (the same stages, by index; 0-based stage indexes in the result).
+ * What becomes of `slo`, bound to the `written` stages (read, or what is known of a broken one),
+ * when the overrides gave them the rates `after` (by index; undefined where they do not read).
+ * Stage indexes in the result are 0-based.
  *
  * @example
  * ```ts
  * import { parseSlo } from "../slo/parse_slo.ts";
  * import { followStages } from "./follow_slos.ts";
- * const stage = (ratePerSec: number) => ({
- *   kind: "constant" as const, index: 0, name: "s", ratePerSec, durationMs: 1000, warmup: false, line: 1,
- * });
+ * const stage = { kind: "constant" as const, ratePerSec: 20_000, warmup: false };
  * const slo = parseSlo("p99 < 5ms at 20k/s");
- * if (slo.ok) followStages({ ...slo.value, line: 1 }, [stage(20_000)], [stage(5_000)]);
+ * if (slo.ok) followStages({ ...slo.value, line: 1 }, [stage], [[5000, 5000]]);
  * // { kind: "moved", slo: { text: "p99 < 5ms at 5k/s", atRatePerSec: 5000, … }, stages: [0] }
  * ```
  */
 export function followStages(
   slo: Slo,
-  written: readonly PlanStage[],
-  stages: readonly PlanStage[],
+  written: readonly StageBinding[],
+  after: ReadonlyArray<StageRates | undefined>,
 ): SloFollowing {
-  const judged = stagesForSlo(slo, written).map((s) => s.index);
-  const ratios = judged.map((k) => ratio(written[k], stages[k]));
+  const judged = written.flatMap((s, k) =>
+    stageRates(s) && stagesForSlo(slo, [s]).length > 0 ? [k] : []
+  );
+  const ratios = judged.map((k) => {
+    const [b0, b1] = stageRates(written[k])!, [a0, a1] = after[k] ?? [NaN, NaN];
+    return Math.abs(a1 / b1 - a0 / b0) <= 1e-9 * (a0 / b0) ? a0 / b0 : NaN;
+  });
   if (judged.length === 0 || ratios.every((r) => r === 1)) return { kind: "same" };
   if (ratios.every((r) => Math.abs(r - ratios[0]) <= 1e-9 * ratios[0])) {
-    const moved = stages[judged[0]];
-    const newAt = slo.atRatePerSec === undefined || moved.kind !== "constant"
-      ? undefined
-      : moved.ratePerSec;
+    const newAt = slo.atRatePerSec === undefined ? undefined : after[judged[0]]![0];
     const bound = slo.metric.kind === "throughput" ? slo.bound * ratios[0] : undefined;
     if (newAt === undefined && bound === undefined) return { kind: "same" };
     const text = rewriteSloRates(slo.text, {
@@ -105,13 +123,18 @@ export function followStages(
 }
 
 /**
- * The step that makes each SLO, bound to the stages as `written`, follow them to the overridden
- * ones (runner/plan/slo/validate_slos.ts calls it): a moved SLO's new text is added to `edits`, so
- * `--print-plan` writes it and messages name its flag; a narrowed one is warned about.
+ * The step that makes each SLO, bound to the stages as `written`, follow them to the rates
+ * `after` the overrides (runner/plan/slo/validate_slos.ts calls it): a moved SLO's new text is
+ * added to `edits`, so `--print-plan` writes it and messages name its flag; a narrowed one is
+ * warned about.
  */
-export function sloFollower(written: readonly PlanStage[], edits: OverrideEdit[]): SloFollow {
-  return (slo, stages, { item, index, warn }) => {
-    const followed = followStages(slo, written, stages);
+export function sloFollower(
+  written: readonly StageBinding[],
+  after: ReadonlyArray<StageRates | undefined>,
+  edits: OverrideEdit[],
+): SloFollow {
+  return (slo, { item, index, warn }) => {
+    const followed = followStages(slo, written, after);
     if (followed.kind === "moved") {
       const flag = rateFlag(edits, followed.stages);
       const text = followed.slo.text;
@@ -129,16 +152,6 @@ export function sloFollower(written: readonly PlanStage[], edits: OverrideEdit[]
     }
     return slo;
   };
-}
-
-/** How much a stage's rates moved: one ratio, or NaN when its ends moved apart. */
-function ratio(before: PlanStage, after: PlanStage | undefined): number {
-  const rates = (s: PlanStage) =>
-    s.kind === "constant" ? [s.ratePerSec, s.ratePerSec] : [s.fromPerSec, s.toPerSec];
-  if (after === undefined) return NaN;
-  const [b0, b1] = rates(before), [a0, a1] = rates(after);
-  const r = a0 / b0;
-  return Math.abs(a1 / b1 - r) <= 1e-9 * r ? r : NaN;
 }
 
 /** The flag that changed the rate of the first of `stages` that an override moved. */

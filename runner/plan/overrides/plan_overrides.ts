@@ -14,7 +14,7 @@ import { err, ok, problem, type Result } from "../../model/result.ts";
 import { join, PlanReader } from "../read/plan_reader.ts";
 import type { SloFollow } from "../slo/validate_slos.ts";
 import { readLoad } from "../validate_load.ts";
-import { sloFollower } from "./follow_slos.ts";
+import { sloFollower, type StageRates, stageRates } from "./follow_slos.ts";
 import type { PlanIssue } from "../types.ts";
 import { durationText, parseDurationMs, parseRamp, parseRatePerSec, rateText } from "../units.ts";
 
@@ -139,10 +139,16 @@ export function applyOverrides(
   const issues: PlanIssue[] = [];
   const flags = overrideFlags(overrides);
   if (tree.kind !== "map") return { root: tree, edits, issues, flags };
-  // The SLOs bind to the stages as written, read here on their own (their issues are the plan's).
+  // The SLOs bind to the stages as written, read here on their own (their issues are the plan's),
+  // and follow the rates the overrides give those stages.
   const writtenLoad = entry(root, "load");
-  const written = writtenLoad && readLoad(new PlanReader(file), writtenLoad).load?.stages;
-  const follow = written ? { follow: sloFollower(written, edits) } : {};
+  const read = writtenLoad && readLoad(new PlanReader(file), writtenLoad);
+  const written = read && (read.load?.stages ?? read.binding);
+  const after: Array<StageRates | undefined> = (written ?? []).map((s) => {
+    const [from, to] = stageRates(s) ?? [NaN, NaN];
+    const factor = overrides.rateScale ?? 1;
+    return Number.isNaN(from) ? undefined : [from * factor, to * factor];
+  });
   const issue = (node: YamlNode, path: string, message: string, hint?: string) =>
     issues.push({
       severity: "error",
@@ -200,8 +206,10 @@ export function applyOverrides(
     for (const [key, text] of Object.entries(o.values)) {
       const path = join(join("load.stages", index), key);
       const node = entry(item, key);
-      if (node?.kind === "scalar") set(node, path, text, o.flag);
-      else {
+      if (node?.kind === "scalar") {
+        set(node, path, text, o.flag);
+        if (key === "rate" || key === "ramp") after[index] = ratesOf(key, text);
+      } else {
         const other = key === "rate" || key === "duration"
           ? "a ramp (`ramp`, `over`)"
           : "a `rate` stage (`rate`, `duration`)";
@@ -238,6 +246,7 @@ export function applyOverrides(
     }
   }
 
+  const follow = written ? { follow: sloFollower(written, after, edits) } : {};
   return { root: tree, edits, issues, flags, ...follow };
 }
 
@@ -312,6 +321,16 @@ const scaleDuration: Scaler = (text, factor) => {
   const d = parseDurationMs(text);
   return d.ok ? durationText(d.value * factor) : undefined;
 };
+
+/** The rates a `--stage` value of `rate` or `ramp` gives, when it reads. */
+function ratesOf(key: "rate" | "ramp", text: string): StageRates | undefined {
+  if (key === "rate") {
+    const r = parseRatePerSec(text);
+    return r.ok ? [r.value, r.value] : undefined;
+  }
+  const r = parseRamp(text);
+  return r.ok ? [r.value.fromPerSec, r.value.toPerSec] : undefined;
+}
 
 function entry(map: YamlNode, key: string): YamlNode | undefined {
   return map.kind === "map" ? map.entries.find((e) => e.key === key)?.value : undefined;

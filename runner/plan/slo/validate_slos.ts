@@ -11,7 +11,7 @@ import { didYouMean } from "../read/did_you_mean.ts";
 import { parseSlo } from "./parse_slo.ts";
 import { join, type PlanReader } from "../read/plan_reader.ts";
 import { requestsToPass, requestsToPassSlo } from "./sample_sufficiency.ts";
-import type { PlanLoad, PlanRequest, PlanStage, Slo, StageBinding } from "../types.ts";
+import type { PlanLoad, PlanRequest, Slo, StageBinding } from "../types.ts";
 import { formatDurationMs, formatRatePerSec } from "../units.ts";
 import { plannedRequests } from "../validate_load.ts";
 
@@ -31,12 +31,11 @@ export interface SloContext {
 }
 
 /**
- * Makes an SLO, bound to the stages as written, follow them to the overridden `stages`
- * (runner/plan/overrides/follow_slos.ts); `warn` reports at the SLO's line.
+ * Makes an SLO, bound to the stages as written, follow them where command-line overrides moved
+ * them (runner/plan/overrides/follow_slos.ts); `warn` reports at the SLO's line.
  */
 export type SloFollow = (
   slo: Slo,
-  stages: readonly PlanStage[],
   at: { item: YamlNode; index: number; warn(message: string, hint?: string): void },
 ) => Slo;
 
@@ -67,9 +66,7 @@ export function readSlos(reader: PlanReader, node: YamlNode, plan: SloContext): 
       return;
     }
     const written: Slo = { ...parsed.value, line: item.pos.line };
-    const slo = plan.follow && load
-      ? plan.follow(written, load.stages, { item, index: i, warn: report.warn })
-      : written;
+    const slo = plan.follow?.(written, { item, index: i, warn: report.warn }) ?? written;
     if (slo.label !== undefined && labels !== undefined) {
       if (!labels.includes(slo.label)) {
         const guess = didYouMean(slo.label, labels);

@@ -8,7 +8,11 @@ import {
   type StageOverride,
 } from "../../../../runner/plan/overrides/plan_overrides.ts";
 import { overriddenText } from "../../../../runner/plan/overrides/overridden_text.ts";
-import { followStages, rewriteSloRates } from "../../../../runner/plan/overrides/follow_slos.ts";
+import {
+  followStages,
+  rewriteSloRates,
+  type StageRates,
+} from "../../../../runner/plan/overrides/follow_slos.ts";
 import { parseSlo } from "../../../../runner/plan/slo/parse_slo.ts";
 import type { PlanStage, Slo } from "../../../../runner/plan/types.ts";
 import { rateText } from "../../../../runner/plan/units.ts";
@@ -197,24 +201,37 @@ Deno.test("followStages() moves an SLO with its stages, or says which stages it 
       warmup: index === 0,
       line: index + 1,
     }));
+  const rates = (...perSec: number[]): StageRates[] => perSec.map((r) => [r, r]);
   const slo = (text: string): Slo => {
     const parsed = parseSlo(text);
     if (!parsed.ok) throw new Error(parsed.problems[0].message);
     return { ...parsed.value, line: 9 };
   };
   const before = stages(1000, 20_000, 20_000);
-  assert.deepEqual(followStages(slo("p99 < 5ms at 20k/s"), before, before), { kind: "same" });
   assert.deepEqual(
-    followStages(slo("p99 < 5ms at 20k/s"), before, stages(500, 10_000, 10_000)),
+    followStages(slo("p99 < 5ms at 20k/s"), before, rates(1000, 20_000, 20_000)),
+    { kind: "same" },
+  );
+  assert.deepEqual(
+    followStages(slo("p99 < 5ms at 20k/s"), before, rates(500, 10_000, 10_000)),
     { kind: "moved", slo: slo("p99 < 5ms at 10k/s"), stages: [1, 2] },
   );
   assert.deepEqual(
-    followStages(slo("p99 < 5ms at 20k/s"), before, stages(1000, 20_000, 9000)),
+    followStages(slo("p99 < 5ms at 20k/s"), before, rates(1000, 20_000, 9000)),
     { kind: "narrowed", judged: [1, 2], kept: [1] },
   );
   // A latency SLO over every stage has nothing to move.
   assert.deepEqual(
-    followStages(slo("p99 < 5ms"), before, stages(500, 10_000, 10_000)),
+    followStages(slo("p99 < 5ms"), before, rates(500, 10_000, 10_000)),
     { kind: "same" },
   );
+  // A ramp moves its SLOs when both of its ends moved by one ratio.
+  const ramp: PlanStage = { ...before[1], kind: "ramp", fromPerSec: 1000, toPerSec: 2000 };
+  assert.deepEqual(
+    followStages(slo("throughput >= 1k/s"), [ramp], [[500, 1000]]),
+    { kind: "moved", slo: slo("throughput >= 500/s"), stages: [0] },
+  );
+  assert.deepEqual(followStages(slo("throughput >= 1k/s"), [ramp], [[500, 2000]]), {
+    kind: "same",
+  });
 });
