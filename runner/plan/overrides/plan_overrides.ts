@@ -144,11 +144,10 @@ export function applyOverrides(
   const writtenLoad = entry(root, "load");
   const read = writtenLoad && readLoad(new PlanReader(file), writtenLoad);
   const written = read && (read.load?.stages ?? read.binding);
-  const after: Array<StageRates | undefined> = (written ?? []).map((s) => {
-    const [from, to] = stageRates(s) ?? [NaN, NaN];
-    const factor = overrides.rateScale ?? 1;
-    return Number.isNaN(from) ? undefined : [from * factor, to * factor];
-  });
+  const factor = overrides.rateScale ?? 1;
+  const after = (written ?? []).map((s) =>
+    stageRates(s)?.map((r) => r * factor) as StageRates | undefined
+  );
   const issue = (node: YamlNode, path: string, message: string, hint?: string) =>
     issues.push({
       severity: "error",

@@ -116,6 +116,15 @@ Deno.test("an overridden value that breaks a rule is refused, naming the flag it
   assert.match(error.message, /comes from `--stage steady:duration=0s`/);
 });
 
+Deno.test("an SLO follows a stage broken as written, so only the stage's error is reported", () => {
+  const text = PLAN.replace("{ name: steady, rate: 20k/s, duration: 10m }", "{ rate: 20k/s }");
+  const { issues } = parse({ rateScale: 0.25 }, text);
+  assert.deepEqual(issues.filter((i) => i.severity === "error").map((i) => i.path), [
+    "load.stages[2]",
+  ]);
+  assert.match(issues.find((i) => i.severity === "error")!.message, /comes from `--rate-scale/);
+});
+
 Deno.test("--stage names a stage by number or name, and a wrong one lists the stages", () => {
   const { issues } = parse({ stages: [stage("stedy:rate=1k/s")] });
   const error = issues.find((i) => i.severity === "error")!;
