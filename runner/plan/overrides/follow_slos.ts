@@ -7,7 +7,6 @@
  *
  * @module
  */
-import type { YamlScalar } from "../read/_yaml.ts";
 import { join } from "../read/plan_reader.ts";
 import { parseSlo } from "../slo/parse_slo.ts";
 import { type SloFollow, stagesForSlo } from "../slo/validate_slos.ts";
@@ -138,7 +137,7 @@ export function sloFollower(
     if (followed.kind === "moved") {
       const flag = rateFlag(edits, followed.stages);
       const text = followed.slo.text;
-      edits.push({ path: join("slo", index), text, flag, replaced: item as YamlScalar });
+      edits.push({ path: join("slo", index), text, flag, replaced: item });
       return followed.slo;
     }
     if (followed.kind === "narrowed") {

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { YamlNode } from "../read/_yaml.ts";
+import type { YamlNode, YamlScalar } from "../read/_yaml.ts";
 import { didYouMean } from "../read/did_you_mean.ts";
 import { parseSlo } from "./parse_slo.ts";
 import { join, type PlanReader } from "../read/plan_reader.ts";
@@ -36,7 +36,7 @@ export interface SloContext {
  */
 export type SloFollow = (
   slo: Slo,
-  at: { item: YamlNode; index: number; warn(message: string, hint?: string): void },
+  at: { item: YamlScalar; index: number; warn(message: string, hint?: string): void },
 ) => Slo;
 
 /**
