@@ -7,7 +7,7 @@
 import { inertLines, noWorkflowCommands } from "./runner/plan/printable.ts";
 import { EXIT_CODES, type ExitCode } from "./runner/model/exit_codes.ts";
 import type { CommandOutcome } from "./runner/cli/command.ts";
-import { findCommand, unknownCommand } from "./runner/cli/commands.ts";
+import { findCommand, helpText, unknownCommand } from "./runner/cli/commands.ts";
 import { killStartedServices } from "./runner/service/mod.ts";
 
 /** Where the command writes: standard output and standard error, one line or block per call. */
@@ -39,7 +39,12 @@ export async function main(
   io: CliIo = CONSOLE_IO,
   signal?: AbortSignal,
 ): Promise<ExitCode> {
-  const [name = "help", ...rest] = args;
+  // Like `git`: no command is a usage error, the help on standard error.
+  if (args.length === 0) {
+    io.stderr(helpText());
+    return EXIT_CODES.usage;
+  }
+  const [name, ...rest] = args;
   const command = findCommand(name);
   if (command === undefined) {
     io.stderr(`tailgate: ${inertLines(unknownCommand(name))}`);

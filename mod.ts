@@ -138,7 +138,6 @@ export {
   type LabelResult,
   type LatencyPair,
   type MergedResults,
-  MergeError,
   mergeResults,
   type PlanRecord,
   planRecord,
@@ -210,4 +209,5 @@ export {
   type TargetServer,
 } from "./runner/target/mod.ts";
 export { EXIT_CODES, type ExitCode } from "./runner/model/exit_codes.ts";
+export { err, ok, problem, problemText } from "./runner/model/result.ts";
 export { TAILGATE_VERSION } from "./runner/version.ts";

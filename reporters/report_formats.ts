@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { err, ok, problem, type Result } from "../runner/model/result.ts";
 
 /**
  * Every format, in the order reports are written.
@@ -61,13 +62,13 @@ const ALIASES: Record<string, ReportFormat> = {
  * @example
  * ```ts
  * import { parseReportFormats } from "./report_formats.ts";
- * parseReportFormats("html, md"); // { ok: true, formats: ["html", "md"] }
- * parseReportFormats("pdf"); // { ok: false, error: "unknown report format `pdf`; ..." }
+ * parseReportFormats("html, md"); // { ok: true, value: ["html", "md"] }
+ * parseReportFormats("pdf"); // { ok: false, problems: [{ message: "unknown report format `pdf`; ..." }] }
  * ```
  */
 export function parseReportFormats(
   text: string,
-): { ok: true; formats: ReportFormat[] } | { ok: false; error: string } {
+): Result<ReportFormat[]> {
   const formats: ReportFormat[] = [];
   for (const raw of text.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean)) {
     if (raw === "all") {
@@ -78,15 +79,15 @@ export function parseReportFormats(
       ? raw as ReportFormat
       : ALIASES[raw];
     if (format === undefined) {
-      return {
-        ok: false,
-        error: `unknown report format \`${raw}\`; choose from ${REPORT_FORMATS.join(", ")} or all`,
-      };
+      return err(problem(
+        `unknown report format \`${raw}\``,
+        `choose from ${REPORT_FORMATS.join(", ")} or all`,
+      ));
     }
     if (!formats.includes(format)) formats.push(format);
   }
   if (formats.length === 0) {
-    return { ok: false, error: `name at least one report format: ${REPORT_FORMATS.join(", ")}` };
+    return err(problem(`name at least one report format: ${REPORT_FORMATS.join(", ")}`));
   }
-  return { ok: true, formats };
+  return ok(formats);
 }

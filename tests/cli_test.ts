@@ -84,7 +84,7 @@ Deno.test("tailgate version prints tailgate's and deno's versions", async () => 
 
 Deno.test("tailgate help lists every command and a command's own help", async () => {
   const io = capture();
-  assert.equal(await main([], io), 0);
+  assert.equal(await main(["help"], io), 0);
   for (
     const c of [
       "check",
@@ -105,6 +105,13 @@ Deno.test("tailgate help lists every command and a command's own help", async ()
   const target = capture();
   assert.equal(await main(["target", "--help"], target), 0);
   assert.match(target.out[0], /--mode/);
+});
+
+Deno.test("a bare tailgate prints the help on stderr and exits 2, as git does", async () => {
+  const io = capture();
+  assert.equal(await main([], io), EXIT_CODES.usage);
+  assert.deepEqual(io.out, []);
+  assert.match(io.err[0], /^tailgate: tail-latency gates for CI\n\nUsage: tailgate <command>/);
 });
 
 Deno.test("an unknown command or help topic is a usage error, not a crash", async () => {

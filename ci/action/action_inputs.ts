@@ -8,6 +8,14 @@ import { BASELINE_MODES } from "./baseline_policy.ts";
 import { FAIL_ON_VALUES, type FailOn } from "./verdict.ts";
 import { readFailOn } from "../../runner/gates/fail_on.ts";
 import { planPatterns } from "./expand_plans.ts";
+import {
+  err,
+  ok,
+  prefixed,
+  problems,
+  problemText,
+  type Result,
+} from "../../runner/model/result.ts";
 import { type AbInputs, reportFormats } from "./tailgate_args.ts";
 
 /**
@@ -116,7 +124,7 @@ export interface RunInputs {
  */
 export function readRunInputs(
   env: Record<string, string | undefined>,
-): { ok: true; inputs: RunInputs } | { ok: false; errors: string[] } {
+): Result<RunInputs> {
   const get = (name: InputName) => inputValue(env, name);
   const errors: string[] = [];
   const mode = get("baseline");
@@ -129,7 +137,7 @@ export function readRunInputs(
   }
   // `insufficient` is the name tailgate's results used before format 3 for `inconclusive`.
   const failOn = readFailOn(get("fail-on"), FAIL_ON_VALUES);
-  if (!failOn.ok) errors.push(`fail-on: ${failOn.error}`);
+  if (!failOn.ok) errors.push(...prefixed("fail-on: ", failOn.problems).map(problemText));
   const confirm = Number(get("confirm"));
   if (!(Number.isInteger(confirm) && confirm >= 0 && confirm <= 10)) {
     errors.push(`confirm: \`${get("confirm")}\` is not a whole number of reruns from 0 to 10`);
@@ -174,38 +182,35 @@ export function readRunInputs(
   if (out === "") errors.push("out: empty; name the output folder, e.g. tailgate-out");
   const baselineDir = get("baseline-dir");
   if (mode !== "none" && baselineDir === "") errors.push("baseline-dir: empty");
-  if (errors.length || !failOn.ok) return { ok: false, errors };
-  return {
-    ok: true,
-    inputs: {
-      plans,
-      out,
-      reports: reportFormats(get("report")),
-      ...(target ? { target } : {}),
-      ...(start ? { start, ...(ready ? { ready } : {}) } : {}),
-      ...(mode === "none" ? {} : { baselineDir }),
-      updateBaseline: mode !== "none" && update === "true",
-      committed: mode === "committed",
-      failOn: failOn.failOn,
-      ...(confirm > 0 ? { confirm } : {}),
-      ...(failFast ? { failFast: failFast === "true" } : {}),
-      ...(shard ? { shard } : {}),
-      ...(startAt ? { startAt } : {}),
-      ...(merge ? { merge } : {}),
-      ...(abBase
-        ? {
-          ab: {
-            base: abBase,
-            head: abHead,
-            ...(get("ab-base-start") ? { baseStart: get("ab-base-start") } : {}),
-            ...(get("ab-head-start") ? { headStart: get("ab-head-start") } : {}),
-            ...(get("ab-base-ready") ? { baseReady: get("ab-base-ready") } : {}),
-            ...(get("ab-head-ready") ? { headReady: get("ab-head-ready") } : {}),
-            ...(failFast ? { failFast: failFast === "true" } : {}),
-            rounds: abRounds,
-          },
-        }
-        : {}),
-    },
-  };
+  if (errors.length || !failOn.ok) return err(problems(errors));
+  return ok({
+    plans,
+    out,
+    reports: reportFormats(get("report")),
+    ...(target ? { target } : {}),
+    ...(start ? { start, ...(ready ? { ready } : {}) } : {}),
+    ...(mode === "none" ? {} : { baselineDir }),
+    updateBaseline: mode !== "none" && update === "true",
+    committed: mode === "committed",
+    failOn: failOn.value,
+    ...(confirm > 0 ? { confirm } : {}),
+    ...(failFast ? { failFast: failFast === "true" } : {}),
+    ...(shard ? { shard } : {}),
+    ...(startAt ? { startAt } : {}),
+    ...(merge ? { merge } : {}),
+    ...(abBase
+      ? {
+        ab: {
+          base: abBase,
+          head: abHead,
+          ...(get("ab-base-start") ? { baseStart: get("ab-base-start") } : {}),
+          ...(get("ab-head-start") ? { headStart: get("ab-head-start") } : {}),
+          ...(get("ab-base-ready") ? { baseReady: get("ab-base-ready") } : {}),
+          ...(get("ab-head-ready") ? { headReady: get("ab-head-ready") } : {}),
+          ...(failFast ? { failFast: failFast === "true" } : {}),
+          rounds: abRounds,
+        },
+      }
+      : {}),
+  });
 }

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { err, ok, problems, type Result } from "../../runner/model/result.ts";
 
 /** Where the history lives between runs. */
 export type BaselineMode = "cache" | "branch" | "committed" | "none";
@@ -59,7 +60,7 @@ const UPDATE_EVENTS = new Set(["push", "schedule", "workflow_dispatch"]);
 export function baselinePolicy(
   inputs: PolicyInputs,
   ctx: JobContext,
-): { ok: true; policy: BaselinePolicy } | { ok: false; errors: string[] } {
+): Result<BaselinePolicy> {
   const errors: string[] = [];
   if (!(BASELINE_MODES as readonly string[]).includes(inputs.mode)) {
     errors.push(`baseline: \`${inputs.mode}\` is not one of ${BASELINE_MODES.join(", ")}`);
@@ -73,7 +74,7 @@ export function baselinePolicy(
   if (!/^[^,\s]+$/.test(inputs.cacheKey)) {
     errors.push(`cache-key: \`${inputs.cacheKey}\` must be one word without commas`);
   }
-  if (errors.length) return { ok: false, errors };
+  if (errors.length) return err(problems(errors));
   const notes: string[] = [];
   let mode = inputs.mode as BaselineMode;
   if (inputs.shard && mode !== "none") {
@@ -91,17 +92,14 @@ export function baselinePolicy(
     (inputs.update === "true" ||
       (inputs.update === "auto" && UPDATE_EVENTS.has(ctx.eventName ?? "") && onDefault));
   const prefix = `${inputs.cacheKey}-${ctx.runnerOs ?? "local"}-${ctx.runnerArch ?? "local"}-`;
-  return {
-    ok: true,
-    policy: {
-      mode,
-      ...(mode === "none" ? {} : { baselineDir: inputs.baselineDir.trim() }),
-      update,
-      cacheKey: `${prefix}${ctx.runId ?? Date.now()}-${ctx.runAttempt ?? "1"}`,
-      cacheRestorePrefix: prefix,
-      notes,
-    },
-  };
+  return ok({
+    mode,
+    ...(mode === "none" ? {} : { baselineDir: inputs.baselineDir.trim() }),
+    update,
+    cacheKey: `${prefix}${ctx.runId ?? Date.now()}-${ctx.runAttempt ?? "1"}`,
+    cacheRestorePrefix: prefix,
+    notes,
+  });
 }
 
 /**

@@ -119,5 +119,5 @@ async function abOutcome(
 /** The file's text, or undefined when it is missing or is no regular file of at most `maxBytes`. */
 async function readIfExists(path: string, maxBytes: number): Promise<string | undefined> {
   const read = await readRegularFile(path, maxBytes);
-  return read.ok ? new TextDecoder().decode(read.bytes) : undefined;
+  return read.ok ? new TextDecoder().decode(read.value) : undefined;
 }

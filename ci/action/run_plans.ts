@@ -18,6 +18,7 @@ import { writeFileAtomic } from "../../runner/result/atomic_write.ts";
 import { claimOutDir, outPlaceProblem } from "../../runner/cli/output/mod.ts";
 import { inertLine, inertLines } from "../../runner/plan/printable.ts";
 import { readRunInputs, type RunInputs } from "./action_inputs.ts";
+import { problemText } from "../../runner/model/result.ts";
 import { BASELINES_FOLDER } from "./expand_plans.ts";
 import { claimJobDirs, planJobs } from "./plan_jobs.ts";
 import { type PlanOutcome, readOutcome } from "./plan_outcome.ts";
@@ -56,10 +57,10 @@ export async function runPlansMain(
     );
   const read = readRunInputs(env);
   if (!read.ok) {
-    for (const e of read.errors) fail(e);
+    for (const p of read.problems) fail(problemText(p));
     return EXIT_CODES.usage;
   }
-  const inputs = read.inputs;
+  const inputs = read.value;
   const cwd = options.cwd ?? Deno.cwd();
   const workspace = env.GITHUB_WORKSPACE || cwd;
   const run = options.run ?? runTailgate;
@@ -121,7 +122,7 @@ async function copyCommittedBaselines(inputs: RunInputs, cwd: string): Promise<b
     const to = resolve(cwd, inputs.out, BASELINES_FOLDER);
     for (const f of files) {
       const read = await readRegularFile(join(from, f), MAX_HISTORY_BYTES);
-      if (read.ok) await writeFileAtomic(join(to, f), read.bytes);
+      if (read.ok) await writeFileAtomic(join(to, f), read.value);
     }
   }
   return files.length > 0;

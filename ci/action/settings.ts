@@ -11,6 +11,7 @@ import { baselinePolicy, jobContext } from "./baseline_policy.ts";
 import { type InputName, inputValue } from "./action_inputs.ts";
 import { formatAnnotation, writeOutputs } from "./workflow_commands.ts";
 import { inertLine } from "../../runner/plan/printable.ts";
+import { problemText } from "../../runner/model/result.ts";
 
 /**
  * Decides and writes the settings; returns the exit code (2 for invalid inputs).
@@ -28,10 +29,12 @@ export async function settingsMain(
     ...(get("shard") ? { shard: get("shard") } : {}),
   }, jobContext(env));
   if (!decided.ok) {
-    for (const e of decided.errors) print(formatAnnotation({ level: "error", message: e }));
+    for (const e of decided.problems) {
+      print(formatAnnotation({ level: "error", message: problemText(e) }));
+    }
     return 2;
   }
-  const p = decided.policy;
+  const p = decided.value;
   for (const note of p.notes) print(formatAnnotation({ level: "notice", message: note }));
   // The folder is an input: printed inert, as it is outside any stop-commands guard.
   print(inertLine(

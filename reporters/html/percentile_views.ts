@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { parseSlo } from "../../runner/plan/slo/parse_slo.ts";
+import { parseSlo } from "../../runner/plan/slo/mod.ts";
 import { createHistogram, type Histogram } from "../../runner/hdr/mod.ts";
 import { decodeHistogram } from "../../runner/hdr/hdr_codec.ts";
 import type { LatencyPair, RunResult, VerdictStatus } from "../../runner/model/run_result.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 import type { SearchResult } from "../../runner/model/search_result.ts";
-import { parseSlo } from "../../runner/plan/slo/parse_slo.ts";
+import { parseSlo } from "../../runner/plan/slo/mod.ts";
 
 /** One step as a point: its rate, outcome and corrected response times (ms). */
 export interface SearchPoint {

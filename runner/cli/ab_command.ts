@@ -22,6 +22,7 @@ import { EXIT_CODES, withIoFailures } from "../model/exit_codes.ts";
 import { parseDurationMs } from "../plan/units.ts";
 import { type FileToWrite, writeEach } from "../../reporters/write_reports.ts";
 import { type CommandOutcome, failed } from "./command.ts";
+import { problemText } from "../model/result.ts";
 import { checkOutDir } from "./output/mod.ts";
 import { planToRun } from "./plan_to_run.ts";
 import { OVERRIDE_HELP, OVERRIDE_OPTIONS, readOverrideArgs } from "./override_args.ts";
@@ -134,16 +135,16 @@ export async function abCommand(
     problems.push(`--ready-timeout: ${ready.problems[0].message}`);
   }
   const failOn = failOnArg(v);
-  if (!failOn.ok) problems.push(failOn.error);
+  if (!failOn.ok) problems.push(...failOn.problems.map(problemText));
   const overrides = readOverrideArgs(v);
-  if (!overrides.ok) problems.push(...overrides.errors);
+  if (!overrides.ok) problems.push(...overrides.problems.map(problemText));
   if (v["fail-fast"] && v["no-fail-fast"]) {
     problems.push("--fail-fast and --no-fail-fast contradict each other: give one");
   }
   if (problems.length || !overrides.ok || !failOn.ok) return failed(problems);
   const outDir = v.out ?? join("tailgate-out", "ab");
   const loaded = await planToRun(planPath!, progress, {
-    ...(overrides.overrides ? { overrides: overrides.overrides } : {}),
+    ...(overrides.value ? { overrides: overrides.value } : {}),
     // Said before the rounds: a tail percentile one round cannot decide, and how long would.
     warnings: (plan, text) =>
       undecidableTails(plan, text, { defaultMinTail: AB_DEFAULT_MIN_TAIL_SAMPLES }),
@@ -197,7 +198,7 @@ export async function abCommand(
   ];
   const { written, errors } = await writeEach(files);
   ioFailures.push(...errors);
-  const verdictCode = exitCodeOf(ab.verdict, { failOn: failOn.failOn });
+  const verdictCode = exitCodeOf(ab.verdict, { failOn: failOn.value });
   return {
     exitCode: withIoFailures(verdictCode, ioFailures),
     errors: ioFailures,

@@ -7,6 +7,7 @@
  * @module
  */
 import type { ExitCode } from "../model/exit_codes.ts";
+import { type Problem, problemText } from "../model/result.ts";
 
 /** What a command produced. */
 export interface CommandOutcome {
@@ -34,7 +35,7 @@ export interface Command {
   name: string;
   /** Other names that run it (`--version`). */
   aliases?: readonly string[];
-  /** The top-level help's line: how it is called, and what it does (continuation lines allowed). */
+  /** The top-level help's line: how it is called, and what it does (wrapped by the help). */
   synopsis: readonly [string, string];
   /** Its own help (`tailgate help <name>`, `tailgate <name> --help`). */
   usage: string;
@@ -42,7 +43,8 @@ export interface Command {
 }
 
 /**
- * An outcome with only errors: a usage problem (exit 2) unless another code is given.
+ * An outcome with only errors (messages, or the problems of a failed `Result`, each one line): a
+ * usage problem (exit 2) unless another code is given.
  *
  * @example
  * ```ts
@@ -51,6 +53,14 @@ export interface Command {
  * assert.deepEqual(failed("name a plan"), { exitCode: 2, errors: ["name a plan"], notes: [] });
  * ```
  */
-export function failed(error: string | string[], exitCode: ExitCode = 2): CommandOutcome {
-  return { exitCode, errors: Array.isArray(error) ? error : [error], notes: [] };
+export function failed(
+  error: string | Problem | readonly (string | Problem)[],
+  exitCode: ExitCode = 2,
+): CommandOutcome {
+  const list = Array.isArray(error) ? error : [error as string | Problem];
+  return {
+    exitCode,
+    errors: list.map((e: string | Problem) => typeof e === "string" ? e : problemText(e)),
+    notes: [],
+  };
 }

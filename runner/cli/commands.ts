@@ -6,7 +6,7 @@
  * @module
  */
 import { EXIT_CODES } from "../model/exit_codes.ts";
-import { didYouMean } from "../plan/read/did_you_mean.ts";
+import { didYouMean } from "../plan/read/mod.ts";
 import { TAILGATE_VERSION } from "../version.ts";
 import { RESULT_SCHEMA, RESULT_VERSION } from "../model/run_result.ts";
 import { SEARCH_SCHEMA, SEARCH_VERSION } from "../model/search_result.ts";
@@ -24,6 +24,7 @@ import { REPORT_HELP, reportCommand } from "./report_command.ts";
 import { SEARCH_HELP, searchCommand } from "./search_command.ts";
 import { parseRunArgs, RUN_HELP, runPlanCommand } from "./run_command.ts";
 import { parseTargetArgs, runTargetCommand, TARGET_HELP } from "./target_command.ts";
+import { TARGET_MODES } from "../target/mod.ts";
 
 const done = (output?: string): CommandOutcome => ({
   exitCode: EXIT_CODES.ok,
@@ -47,15 +48,15 @@ export const COMMANDS: readonly Command[] = [
     name: "target",
     synopsis: [
       "target [--mode M] ...",
-      "serve known-truth latency on loopback (hello, fixed, stall,\n" +
-      "bimodal, trend, first-n, faults) to calibrate a pipeline",
+      `serve known-truth latency on loopback (${TARGET_MODES.join(", ")}) to calibrate a ` +
+      "pipeline",
     ],
     usage: TARGET_HELP,
     run: async (args, { stdout, signal }) => {
       const parsed = parseTargetArgs(args);
-      if (!parsed.ok) return failed(parsed.errors);
+      if (!parsed.ok) return failed(parsed.problems);
       try {
-        await runTargetCommand(parsed.options, { stdout }, signal);
+        await runTargetCommand(parsed.value, { stdout }, signal);
       } catch (e) {
         return failed((e as Error).message);
       }
@@ -66,21 +67,21 @@ export const COMMANDS: readonly Command[] = [
     name: "run",
     synopsis: [
       "run <plan.yaml> [options]",
-      "run a plan with corrected timing; writes result.json and the\n" +
+      "run a plan with corrected timing; writes result.json and the " +
       "reports (HTML, JUnit, Markdown; .hlog on request)",
     ],
     usage: RUN_HELP,
     run: async (args, { progress, signal }) => {
       const parsed = parseRunArgs(args);
-      if (!parsed.ok) return failed(parsed.errors);
-      return await runPlanCommand(parsed.options, progress, signal);
+      if (!parsed.ok) return failed(parsed.problems);
+      return await runPlanCommand(parsed.value, progress, signal);
     },
   },
   {
     name: "search",
     synopsis: [
       "search <plan.yaml> [options]",
-      "find the highest rate at which the plan's SLOs hold (its `search`\n" +
+      "find the highest rate at which the plan's SLOs hold (its `search` " +
       "section): doubling, bisection, a soak; writes search.json",
     ],
     usage: SEARCH_HELP,
@@ -90,7 +91,7 @@ export const COMMANDS: readonly Command[] = [
     name: "ab",
     synopsis: [
       "ab <plan.yaml> --base URL --head URL",
-      "compare two builds on this machine: rounds of base and head in\n" +
+      "compare two builds on this machine: rounds of base and head in " +
       "random order, a paired decision per metric; writes ab.json",
     ],
     usage: AB_HELP,
@@ -106,8 +107,8 @@ export const COMMANDS: readonly Command[] = [
     run: (args, { progress, signal }) => {
       const parsed = parseDemoArgs(args);
       return parsed.ok
-        ? runDemo(parsed.outDir, progress, signal)
-        : Promise.resolve(failed(parsed.error));
+        ? runDemo(parsed.value, progress, signal)
+        : Promise.resolve(failed(parsed.problems));
     },
   },
   {
@@ -187,10 +188,12 @@ export function unknownCommand(name: string): string {
     (guess ? `did you mean \`${guess}\`?` : "see `tailgate help`");
 }
 
-const SYNOPSIS_WIDTH = 27;
+/** The top-level help's width: descriptions are wrapped to it. */
+const HELP_WIDTH = 100;
 
 /**
- * The top-level help, made from the table.
+ * The top-level help, made from the table: each command's call, then its description in one
+ * column two spaces past the longest call, wrapped to the help's width.
  *
  * @example
  * ```ts
@@ -199,9 +202,12 @@ const SYNOPSIS_WIDTH = 27;
  * assert.equal(helpText().split("\n")[0], "tailgate: tail-latency gates for CI");
  * ```
  */
-export function helpText(): string {
-  const rows = COMMANDS.flatMap(({ synopsis: [call, what] }) =>
-    what.split("\n").map((line, i) => `  ${(i === 0 ? call : "").padEnd(SYNOPSIS_WIDTH)}${line}`)
+export function helpText(commands: readonly Pick<Command, "synopsis">[] = COMMANDS): string {
+  const column = 2 + Math.max(...commands.map(({ synopsis: [call] }) => call.length)) + 2;
+  const rows = commands.flatMap(({ synopsis: [call, what] }) =>
+    wrapWords(what, Math.max(HELP_WIDTH - column, 20)).map((line, i) =>
+      `  ${(i === 0 ? call : "").padEnd(column - 2)}${line}`
+    )
   );
   return `tailgate: tail-latency gates for CI
 
@@ -210,8 +216,24 @@ Usage: tailgate <command> [options]
 Commands:
 ${rows.join("\n")}
 
-Exit codes: 0 pass, 1 a gate failed, 2 invalid plan or usage, 3 a gate inconclusive or the run
-invalid, 4 target unreachable (also when it stopped answering mid-run). Docs: docs/plan.md, docs/cli.md, docs/result-format.md.`;
+${wrapWords(EXIT_CODES_LINE, HELP_WIDTH).join("\n")}`;
+}
+
+const EXIT_CODES_LINE = "Exit codes: 0 pass, 1 a gate failed, 2 invalid plan or usage, 3 a gate " +
+  "inconclusive or the run invalid, 4 target unreachable (also when it stopped answering " +
+  "mid-run). Docs: docs/plan.md, docs/cli.md, docs/result-format.md.";
+
+/** `text` in lines of at most `width` characters, broken between words. */
+function wrapWords(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(/\s+/)) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  return [...lines, line];
 }
 
 /**

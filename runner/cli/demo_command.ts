@@ -10,6 +10,7 @@ import { spawnTarget } from "../target/spawn_target.ts";
 import { type RunOutcome, runPlanCommand } from "./run_command.ts";
 import { REPORT_FORMATS } from "../../reporters/report_formats.ts";
 import { parseArgs } from "node:util";
+import { err, ok, problem, type Result } from "../model/result.ts";
 import { argsError } from "./args/mod.ts";
 
 /** The stall the demo target is started with: frozen for 1 s in every 5 s. */
@@ -35,23 +36,23 @@ export const DEMO_OPTIONS = { out: { type: "string" } } as const;
  * ```ts
  * import assert from "node:assert/strict";
  * import { parseDemoArgs } from "./demo_command.ts";
- * assert.deepEqual(parseDemoArgs(["--out", "x"]), { ok: true, outDir: "x" });
+ * assert.deepEqual(parseDemoArgs(["--out", "x"]), { ok: true, value: "x" });
  * ```
  */
 export function parseDemoArgs(
   args: string[],
-): { ok: true; outDir: string } | { ok: false; error: string } {
+): Result<string> {
   let parsed;
   try {
     parsed = parseArgs({ args, allowPositionals: true, options: DEMO_OPTIONS });
   } catch (e) {
-    return { ok: false, error: argsError(e, DEMO_OPTIONS) };
+    return err(problem(argsError(e, DEMO_OPTIONS)));
   }
   const [dir, ...extra] = parsed.positionals;
   if (extra.length || (dir !== undefined && parsed.values.out !== undefined)) {
-    return { ok: false, error: "name one output folder: `tailgate demo DIR` or `--out DIR`" };
+    return err(problem("name one output folder: `tailgate demo DIR` or `--out DIR`"));
   }
-  return { ok: true, outDir: parsed.values.out ?? dir ?? "tailgate-out/demo" };
+  return ok(parsed.values.out ?? dir ?? "tailgate-out/demo");
 }
 
 /**

@@ -5,7 +5,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { MergeError, mergeResults } from "../result/merge_results.ts";
+import { mergeResults } from "../result/merge_results.ts";
 import { readRunResultFile } from "../result/read_run_result.ts";
 import type { RunResult } from "../model/run_result.ts";
 import { failed } from "./command.ts";
@@ -13,6 +13,7 @@ import { finishResult } from "./finish_result.ts";
 import { checkOutDir, outOverlap } from "./output/mod.ts";
 import { argsError, readResultArgs, RESULT_ARG_OPTIONS } from "./args/mod.ts";
 import type { RunOutcome } from "./run_command.ts";
+import { problemText } from "../model/result.ts";
 
 /** The help of `tailgate merge`. */
 export const MERGE_HELP =
@@ -44,25 +45,21 @@ export async function mergeCommand(args: string[], signal?: AbortSignal): Promis
     return usage("name the shard results, e.g. `tailgate merge shard-*/result.json`");
   }
   const shared = readResultArgs(parsed.values);
-  if (!shared.ok) return usage(shared.errors.join("; "));
+  if (!shared.ok) return usage(shared.problems.map(problemText).join("; "));
   const parts: RunResult[] = [];
   for (const file of files) {
     const read = await readRunResultFile(file);
     if (!read.ok) return usage(read.problems.map((p) => p.message).join("\n"));
     parts.push(read.value);
   }
-  let merged;
-  try {
-    merged = mergeResults(parts, files);
-  } catch (e) {
-    if (e instanceof MergeError) return usage(e.message);
-    throw e;
-  }
-  const outProblem = await checkOutDir(shared.options.outDir) ??
-    await outOverlap(shared.options.outDir, shared.options.baselineDir);
+  const mergedOrNot = mergeResults(parts, files);
+  if (!mergedOrNot.ok) return usage(mergedOrNot.problems.map(problemText).join("; "));
+  const merged = mergedOrNot.value;
+  const outProblem = await checkOutDir(shared.value.outDir) ??
+    await outOverlap(shared.value.outDir, shared.value.baselineDir);
   if (outProblem) return usage(outProblem);
   const finished = await finishResult(merged.result, {
-    ...shared.options,
+    ...shared.value,
     judge: true,
     ...(signal ? { signal } : {}),
   });

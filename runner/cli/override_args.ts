@@ -10,6 +10,7 @@ import {
   type PlanOverrides,
   type StageOverride,
 } from "../plan/overrides/plan_overrides.ts";
+import { err, ok, problems, type Result } from "../model/result.ts";
 
 /** The options `parseArgs` reads for the overrides. */
 export const OVERRIDE_OPTIONS = {
@@ -43,12 +44,12 @@ export interface OverrideValues {
  * ```ts
  * import assert from "node:assert/strict";
  * import { readOverrideArgs } from "./override_args.ts";
- * assert.deepEqual(readOverrideArgs({ "rate-scale": "25%" }), { ok: true, overrides: { rateScale: 0.25 } });
+ * assert.deepEqual(readOverrideArgs({ "rate-scale": "25%" }), { ok: true, value: { rateScale: 0.25 } });
  * ```
  */
 export function readOverrideArgs(
   values: OverrideValues,
-): { ok: true; overrides?: PlanOverrides } | { ok: false; errors: string[] } {
+): Result<PlanOverrides | undefined> {
   const errors: string[] = [];
   const scale = (flag: "rate-scale" | "duration-scale") => {
     const text = values[flag];
@@ -73,12 +74,12 @@ export function readOverrideArgs(
   if (connections !== undefined && !/^\d+$/.test(connections.trim())) {
     errors.push(`--connections \`${connections}\`: give a whole number, e.g. 100`);
   }
-  if (errors.length) return { ok: false, errors };
+  if (errors.length) return err(problems(errors));
   const overrides: PlanOverrides = {
     ...(rateScale === undefined ? {} : { rateScale }),
     ...(durationScale === undefined ? {} : { durationScale }),
     ...(stages.length ? { stages } : {}),
     ...(connections === undefined ? {} : { connections: connections.trim() }),
   };
-  return Object.keys(overrides).length ? { ok: true, overrides } : { ok: true };
+  return ok(Object.keys(overrides).length ? overrides : undefined);
 }

@@ -16,6 +16,7 @@ import { defaultColor } from "./finish_result.ts";
 import { argsError, colorChoice } from "./args/mod.ts";
 import { outOverlap } from "./output/mod.ts";
 import type { CommandOutcome } from "./command.ts";
+import { prefixed, problemText } from "../model/result.ts";
 
 /** The help of `tailgate report`. */
 export const REPORT_HELP = `Usage: tailgate report <result.json> [--format FORMATS] [--out DIR]
@@ -55,7 +56,7 @@ export async function reportCommand(args: string[]): Promise<CommandOutcome> {
   }
   if (extra.length) return usage(`one result at a time; unexpected ${extra.join(", ")}`);
   const formats = parseReportFormats(parsed.values.format!);
-  if (!formats.ok) return usage(`--format: ${formats.error}`);
+  if (!formats.ok) return usage(problemText(prefixed("--format: ", formats.problems)[0]));
   const read = await readRunResultFile(file);
   if (!read.ok) return usage(read.problems.map((p) => p.message).join("\n"));
   const result = read.value;
@@ -64,7 +65,7 @@ export async function reportCommand(args: string[]): Promise<CommandOutcome> {
   const outDir = parsed.values.out ?? dirname(file);
   const overlap = await outOverlap(outDir);
   if (overlap) return usage(overlap);
-  const wanted: ReportFormat[] = formats.formats;
+  const wanted: ReportFormat[] = formats.value;
   const reportUrl = parsed.values["report-url"];
   const written = await writeReports(
     result,

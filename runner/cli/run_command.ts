@@ -15,12 +15,13 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { type Progress as RunProgress, runPlan } from "../api/mod.ts";
 import { checkTarget, descriptorProblem, openFilesLimit } from "../engine/preflight.ts";
-import { credentialsProblem, parseHttpUrl } from "../plan/requests/validate_url.ts";
+import { credentialsProblem, parseHttpUrl } from "../plan/requests/mod.ts";
 import { formatDurationMs, formatRatePerSec } from "../plan/units.ts";
 import { writeFileAtomic } from "../result/atomic_write.ts";
 import { collectEnvironment } from "../result/environment.ts";
 import type { RunResult } from "../model/run_result.ts";
 import { EXIT_CODES, withIoFailures } from "../model/exit_codes.ts";
+import { err, ok, prefixed, problem, problems, problemText, type Result } from "../model/result.ts";
 import type { ShardSpec } from "../schedule/build_schedule.ts";
 import { printable } from "../plan/printable.ts";
 import { StepFailure } from "../session/mod.ts";
@@ -204,12 +205,12 @@ const STAGE_FLAGS = ["rate-scale", "duration-scale", "stage"] as const;
  */
 export function parseRunArgs(
   args: string[],
-): { ok: true; options: RunOptions } | { ok: false; errors: string[] } {
+): Result<RunOptions> {
   let parsed;
   try {
     parsed = parseArgs({ args, allowPositionals: true, options: RUN_OPTIONS });
   } catch (e) {
-    return { ok: false, errors: [argsError(e, RUN_OPTIONS)] };
+    return err(problem(argsError(e, RUN_OPTIONS)));
   }
   const [planPath, ...extra] = parsed.positionals;
   const errors: string[] = [];
@@ -225,8 +226,8 @@ export function parseRunArgs(
   if (adHoc) {
     // Validated here, so every error names the flag behind it (printing needs no secret).
     const made = adHocRun(planPath!, v, { requireEnv: !v["print-plan"] });
-    errors.push(...made.errors);
-    adHocPlan = made.plan;
+    if (made.ok) adHocPlan = made.value;
+    else errors.push(...made.problems.map(problemText));
     const stageFlags = STAGE_FLAGS.filter((f) => v[f] !== undefined);
     if (stageFlags.length) {
       errors.push(
@@ -255,12 +256,12 @@ export function parseRunArgs(
     if (url === undefined) errors.push(`--target \`${target}\` is not an http(s) URL`);
     else if (secret) errors.push(`--target: ${secret.message}; ${secret.hint}`);
   }
-  const overrides = adHoc ? { ok: true as const } : readOverrideArgs(v);
-  if (!overrides.ok) errors.push(...overrides.errors);
+  const overrides = adHoc ? ok(undefined) : readOverrideArgs(v);
+  if (!overrides.ok) errors.push(...overrides.problems.map(problemText));
   const shared = readResultArgs(parsed.values);
-  if (!shared.ok) errors.push(...shared.errors);
+  if (!shared.ok) errors.push(...shared.problems.map(problemText));
   const shard = parsed.values.shard === undefined ? undefined : parseShard(parsed.values.shard);
-  if (shard && !shard.ok) errors.push(`--shard: ${shard.error}`);
+  if (shard && !shard.ok) errors.push(...prefixed("--shard: ", shard.problems).map(problemText));
   if (shard?.ok && parsed.values["update-baseline"]) {
     errors.push(
       "--update-baseline with --shard: a shard holds part of the run; update the baseline with " +
@@ -270,7 +271,9 @@ export function parseRunArgs(
   const startAt = parsed.values["start-at"] === undefined
     ? undefined
     : parseStartAt(parsed.values["start-at"]);
-  if (startAt && !startAt.ok) errors.push(`--start-at: ${startAt.error}`);
+  if (startAt && !startAt.ok) {
+    errors.push(...prefixed("--start-at: ", startAt.problems).map(problemText));
+  }
   const confirmText = parsed.values.confirm;
   const confirm = confirmText === undefined ? undefined : Number(confirmText);
   if (confirm !== undefined && !(Number.isInteger(confirm) && confirm >= 0 && confirm <= 10)) {
@@ -280,28 +283,25 @@ export function parseRunArgs(
     errors.push("--confirm with --shard: a shard is not judged; confirm in `tailgate merge`'s job");
   }
   const start = readStartArgs(v);
-  if (!start.ok) errors.push(...start.errors);
+  if (!start.ok) errors.push(...start.problems.map(problemText));
   if (v["fail-fast"] && v["no-fail-fast"]) {
     errors.push("--fail-fast and --no-fail-fast contradict each other: give one");
   }
-  if (errors.length || !shared.ok || !overrides.ok) return { ok: false, errors };
-  return {
-    ok: true,
-    options: {
-      ...shared.options,
-      planPath: planPath!,
-      ...(adHocPlan === undefined ? {} : { adHocPlan }),
-      ...(overrides.overrides ? { overrides: overrides.overrides } : {}),
-      ...(v["print-plan"] ? { printPlan: true } : {}),
-      ...(target === undefined ? {} : { target }),
-      caCertFiles: parsed.values["ca-cert"] ?? [],
-      ...(shard?.ok ? { shard: shard.shard } : {}),
-      ...(startAt?.ok ? { startAtEpochMs: startAt.epochMs } : {}),
-      ...(confirm ? { confirmRuns: confirm } : {}),
-      ...(start.ok && start.start ? { start: start.start } : {}),
-      ...(v["fail-fast"] ? { failFast: true } : v["no-fail-fast"] ? { failFast: false } : {}),
-    },
-  };
+  if (errors.length || !shared.ok || !overrides.ok) return err(problems(errors));
+  return ok({
+    ...shared.value,
+    planPath: planPath!,
+    ...(adHocPlan === undefined ? {} : { adHocPlan }),
+    ...(overrides.value ? { overrides: overrides.value } : {}),
+    ...(v["print-plan"] ? { printPlan: true } : {}),
+    ...(target === undefined ? {} : { target }),
+    caCertFiles: parsed.values["ca-cert"] ?? [],
+    ...(shard?.ok ? { shard: shard.value } : {}),
+    ...(startAt?.ok ? { startAtEpochMs: startAt.value } : {}),
+    ...(confirm ? { confirmRuns: confirm } : {}),
+    ...(start.ok && start.value ? { start: start.value } : {}),
+    ...(v["fail-fast"] ? { failFast: true } : v["no-fail-fast"] ? { failFast: false } : {}),
+  });
 }
 
 /**
@@ -333,8 +333,8 @@ export async function runPlanCommand(
   const plan = options.target ? retarget(loaded.plan, options.target) : loaded.plan;
   // Every path argument is checked before the run, so no measurement is lost to a typo.
   const certs = await readCaCerts(options.caCertFiles);
-  if (!certs.ok) return failed(certs.error);
-  const { caCerts } = certs;
+  if (!certs.ok) return failed(certs.problems);
+  const caCerts = certs.value;
   const outProblem = await checkOutDir(options.outDir) ??
     await outOverlap(options.outDir, options.baselineDir);
   if (outProblem) return failed(outProblem);

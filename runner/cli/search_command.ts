@@ -9,7 +9,6 @@
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { checkTarget } from "../engine/preflight.ts";
-import { BaselineError } from "../gates/baseline/mod.ts";
 import { DEFAULT_BASELINE_DIR } from "../gates/baseline/mod.ts";
 import {
   appendSearchHistory,
@@ -22,6 +21,7 @@ import { runSearch } from "../search/run_search.ts";
 import { renderSearchTerminal } from "../../reporters/search/mod.ts";
 import { writeSearchFiles } from "./output/mod.ts";
 import { type CommandOutcome, failed } from "./command.ts";
+import { ok, problemText } from "../model/result.ts";
 import { readCaCerts } from "./args/mod.ts";
 import { checkOutDir } from "./output/mod.ts";
 import { outOverlap } from "./output/mod.ts";
@@ -88,7 +88,7 @@ export async function searchCommand(
   if (planPath === undefined) return failed("name the plan, e.g. `tailgate search plan.yaml`");
   if (extra.length) return failed(`one plan per search; unexpected \`${extra.join(" ")}\``);
   const start = readStartArgs(parsed.values);
-  if (!start.ok) return failed(start.errors);
+  if (!start.ok) return failed(start.problems);
   const outDir = parsed.values.out ?? "tailgate-out";
   const loaded = await planToRun(planPath, progress);
   if ("outcome" in loaded) return loaded.outcome;
@@ -107,10 +107,10 @@ export async function searchCommand(
     await outOverlap(outDir, parsed.values["no-baseline"] ? undefined : parsed.values.baseline);
   if (outProblem) return failed(outProblem);
   const certs = await readCaCerts(parsed.values["ca-cert"] ?? []);
-  if (!certs.ok) return failed(certs.error);
-  const { caCerts } = certs;
-  const started = start.start
-    ? await startRunService(start.start, plan.requests[0].url, outDir, signal)
+  if (!certs.ok) return failed(certs.problems);
+  const caCerts = certs.value;
+  const started = start.value
+    ? await startRunService(start.value, plan.requests[0].url, outDir, signal)
     : undefined;
   if (started && "outcome" in started) return started.outcome;
   // Stopped however this returns; a service that exits during the search stops it.
@@ -127,14 +127,14 @@ export async function searchCommand(
     return failed("--update-baseline needs a history: drop --no-baseline");
   }
   const history = baselineDir === undefined
-    ? { ok: true as const, entries: [] }
+    ? ok([])
     : await loadSearchHistory(baselineDir, plan.name);
-  if (!history.ok) return failed(history.error);
+  if (!history.ok) return failed(history.problems);
 
   const searched = await runSearch({ ...plan, search }, {
     ...(signal ? { signal } : {}),
     ...(caCerts.length ? { caCerts } : {}),
-    history: history.entries,
+    history: history.value,
     onStep: ({ phase, step }) => {
       const what = `${formatRatePerSec(step.ratePerSec)} for ${formatDurationMs(step.durationMs)}` +
         (step.soak ? " (soak)" : "");
@@ -157,16 +157,15 @@ export async function searchCommand(
   if (baselineDir !== undefined && parsed.values["update-baseline"]) {
     try {
       const updated = await appendSearchHistory(baselineDir, result, undefined, signal);
+      // A search the history refuses is a note; a file at fault (disk, folder, lock) throws.
       notes.push(
-        `history ${
-          searchHistoryPath(baselineDir, plan.name)
-        } now holds ${updated.entries.length} ` +
-          "searches",
+        updated.ok
+          ? `history ${searchHistoryPath(baselineDir, plan.name)} now holds ` +
+            `${updated.value.entries.length} searches`
+          : `history not updated: ${problemText(updated.problems[0])}`,
       );
     } catch (e) {
-      // A search the history refuses is a note; a file at fault (disk, folder, lock) is not.
-      const unsound = e instanceof BaselineError && e.kind === "unsound_run";
-      (unsound ? notes : ioFailures).push(`history not updated: ${(e as Error).message}`);
+      ioFailures.push(`history not updated: ${(e as Error).message}`);
     }
   }
   const exitCode = result.verdict.status === "pass"

@@ -5,8 +5,9 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { didYouMean } from "../plan/read/did_you_mean.ts";
+import { didYouMean } from "../plan/read/mod.ts";
 import { parseDurationMs, parsePercentFraction } from "../plan/units.ts";
+import { err, ok, problems, type Result } from "../model/result.ts";
 import {
   describeTargetConfig,
   FAULT_KINDS,
@@ -91,10 +92,8 @@ const FLAG_MODES: Partial<Record<Flag, readonly TargetMode[]>> = {
   servers: ["capacity"],
 };
 
-/** The outcome of {@linkcode parseTargetArgs}. */
-export type TargetArgs =
-  | { ok: true; options: TargetOptions; help?: true }
-  | { ok: false; errors: string[] };
+/** The outcome of {@linkcode parseTargetArgs}: the options, or every problem; `help` when asked. */
+export type TargetArgs = Result<TargetOptions> & { help?: true };
 
 /**
  * Parses `tailgate target` flags. Every problem is listed, each with the fix.
@@ -129,7 +128,7 @@ export function parseTargetArgs(args: string[]): TargetArgs {
       errors.push(`${token.rawName} takes no value: write ${token.rawName} alone`);
     } else given.set(flag, token.value ?? true);
   }
-  if (given.has("help")) return { ok: true, options: { mode: "hello" }, help: true };
+  if (given.has("help")) return { ...ok({ mode: "hello" }), help: true };
 
   const text = (flag: Flag) => given.get(flag) as string | undefined;
   const modeText = text("mode") ?? "hello";
@@ -176,9 +175,9 @@ export function parseTargetArgs(args: string[]): TargetArgs {
   ) as TargetOptions;
   if (errors.length === 0) {
     const resolved = resolveTargetOptions(defined);
-    if (!resolved.ok) errors.push(...resolved.errors);
+    if (!resolved.ok) return resolved;
   }
-  return errors.length > 0 ? { ok: false, errors } : { ok: true, options: defined };
+  return errors.length > 0 ? err(problems(errors)) : ok(defined);
 }
 
 /**

@@ -17,6 +17,7 @@
  */
 import { EXIT_CODES, type ExitCode } from "../model/exit_codes.ts";
 import type { RunVerdict } from "../model/run_result.ts";
+import { err, ok, problem, type Result } from "../model/result.ts";
 import type { VerdictScope } from "../result/read/mod.ts";
 
 /** What turns a run red: see the module's documentation and docs/gates.md. */
@@ -65,18 +66,18 @@ export function failsUnder(verdict: VerdictScope, failOn: FailOn): boolean {
  * ```ts
  * import assert from "node:assert/strict";
  * import { CLI_FAIL_ON_VALUES, readFailOn } from "./fail_on.ts";
- * assert.deepEqual(readFailOn("fail"), { ok: true, failOn: "fail" });
+ * assert.deepEqual(readFailOn("fail"), { ok: true, value: "fail" });
  * assert.equal(readFailOn("never", CLI_FAIL_ON_VALUES).ok, false);
  * ```
  */
 export function readFailOn(
   text: string,
   accepted: readonly FailOn[] = FAIL_ON_VALUES,
-): { ok: true; failOn: FailOn } | { ok: false; error: string } {
+): Result<FailOn> {
   const value = text.trim() === "insufficient" ? "inconclusive" : text.trim();
   return (accepted as readonly string[]).includes(value)
-    ? { ok: true, failOn: value as FailOn }
-    : { ok: false, error: `\`${text}\` is not one of ${accepted.join(", ")}` };
+    ? ok(value as FailOn)
+    : err(problem(`\`${text}\` is not one of ${accepted.join(", ")}`));
 }
 
 /**

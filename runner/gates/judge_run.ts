@@ -8,10 +8,10 @@
  * @module
  */
 import type { RunResult, Verdict } from "../model/run_result.ts";
+import { problemText } from "../model/result.ts";
 import {
   appendToBaseline,
   baselineDamage,
-  BaselineError,
   baselinePath,
   fingerprintMismatch,
   historyName,
@@ -79,12 +79,13 @@ export async function judgeRun(
     const history = historyName(result.plan);
     const loaded = await loadBaseline(options.baselineDir, history);
     // Decoding every stored histogram is not free: once.
-    const damage = loaded.ok && loaded.baseline ? baselineDamage(loaded.baseline) : undefined;
+    const damage = loaded.ok && loaded.value ? baselineDamage(loaded.value) : undefined;
     if (!loaded.ok) {
       // A history that cannot be read is a gate that cannot be judged, not a footnote: invalid.
       damaged = true;
-      result.verdicts.push(unreadableBaseline(`the baseline cannot be read: ${loaded.error}`));
-    } else if (loaded.baseline === undefined || loaded.baseline.runs.length === 0) {
+      const why = problemText(loaded.problems[0]);
+      result.verdicts.push(unreadableBaseline(`the baseline cannot be read: ${why}`));
+    } else if (loaded.value === undefined || loaded.value.runs.length === 0) {
       notes.push(
         `no baseline for "${history}" in ${options.baselineDir} yet: regression gates skipped`,
       );
@@ -92,11 +93,11 @@ export async function judgeRun(
       damaged = true;
       const path = baselinePath(options.baselineDir, history);
       result.verdicts.push(unreadableBaseline(
-        `the baseline ${path} is damaged: run ${damage.run} of ${loaded.baseline.runs.length} ` +
+        `the baseline ${path} is damaged: run ${damage.run} of ${loaded.value.runs.length} ` +
           `(${damage.date}), ${damage.where}: ${damage.error}`,
       ));
     } else {
-      const baseline = loaded.baseline;
+      const baseline = loaded.value;
       const latest = baseline.runs.at(-1)!;
       result.baseline = {
         source: baselinePath(options.baselineDir, history),
@@ -151,26 +152,32 @@ export async function judgeRun(
     notes.push("baseline not updated: the stored history is damaged (see the verdicts)");
   } else if (options.updateBaseline && options.baselineDir !== undefined) {
     try {
-      const updated = await appendToBaseline(
+      const appended = await appendToBaseline(
         options.baselineDir,
         result,
         options.keepRuns,
         undefined,
         options.signal,
       );
-      notes.push(
-        updated.supersededPath === undefined
-          ? `baseline updated: ${updated.runs.length} run(s) of "${historyName(result.plan)}" kept`
-          : `baseline restarted: the plan's measured stages changed, so this run starts a new ` +
-            `history for "${
+      // A run the history refuses is no file's fault: a note, not an I/O failure.
+      if (!appended.ok) notes.push(`baseline not updated: ${problemText(appended.problems[0])}`);
+      else {
+        const updated = appended.value;
+        notes.push(
+          updated.supersededPath === undefined
+            ? `baseline updated: ${updated.runs.length} run(s) of "${
               historyName(result.plan)
-            }"; the old one is kept as ${updated.supersededPath}`,
-      );
+            }" kept`
+            : `baseline restarted: the plan's measured stages changed, so this run starts a new ` +
+              `history for "${historyName(result.plan)}"; the old one is kept as ` +
+              updated.supersededPath,
+        );
+      }
     } catch (e) {
+      // What throws is a file's fault (disk, folder, lock).
       const note = `baseline not updated: ${(e as Error).message}`;
       notes.push(note);
-      // A run the history refuses is no file's fault; anything else is (disk, folder, lock).
-      if (!(e instanceof BaselineError && e.kind === "unsound_run")) ioFailures.push(note);
+      ioFailures.push(note);
     }
   }
   return { notes, ioFailures };

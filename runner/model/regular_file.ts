@@ -6,21 +6,23 @@
  *
  * @module
  */
+import { err, ok, type Problem, type Result } from "./result.ts";
 
 /** Why a file was not read. */
 export type RegularFileProblem = "missing" | "directory" | "special" | "too_large" | "unreadable";
 
-/** The bytes read, or why none were, as a phrase completing "<path> …". */
-export type RegularFileRead =
-  | { ok: true; bytes: Uint8Array }
-  | {
-    ok: false;
-    problem: RegularFileProblem;
-    /** Completes "<path> …": "is not a regular file (a device, pipe or socket)". */
-    reason: string;
-    /** For `too_large`: the size seen (at least `maxBytes + 1`). */
-    sizeBytes?: number;
-  };
+/** A file not read: `message` is "<path> <reason>", `file` the path. */
+export interface FileProblem extends Problem {
+  file: string;
+  kind: RegularFileProblem;
+  /** Completes "<path> …": "is not a regular file (a device, pipe or socket)". */
+  reason: string;
+  /** For `too_large`: the size seen (at least `maxBytes + 1`). */
+  sizeBytes?: number;
+}
+
+/** The bytes read, or why none were. */
+export type RegularFileRead = Result<Uint8Array, FileProblem>;
 
 /**
  * Reads `path` when it is a regular file of at most `maxBytes` bytes: its type is checked before
@@ -30,51 +32,59 @@ export type RegularFileRead =
 export async function readRegularFile(path: string, maxBytes: number): Promise<RegularFileRead> {
   try {
     const before = await Deno.stat(path);
-    const kind = problemOf(before, maxBytes);
-    if (kind) return kind;
+    const refusal = problemOf(path, before, maxBytes);
+    if (refusal) return refusal;
     using handle = await Deno.open(path, { read: true });
     const opened = await handle.stat();
     if (!opened.isFile || (before.ino !== null && opened.ino !== before.ino)) {
-      return refused("unreadable", "changed while it was being opened; try again");
+      return refused(path, "unreadable", "changed while it was being opened; try again");
     }
     let out = new Uint8Array(Math.min(maxBytes, opened.size) + 1);
     let length = 0;
     for (;;) {
       if (length === out.length) {
         // The file grew since its size was read: room for more, up to one byte past the limit.
-        if (length > maxBytes) return tooLarge(length, maxBytes, "grew past");
+        if (length > maxBytes) return tooLarge(path, length, maxBytes, "grew past");
         const grown = new Uint8Array(Math.min(maxBytes + 1, out.length * 2));
         grown.set(out);
         out = grown;
       }
       const n = await handle.read(out.subarray(length));
-      if (n === null) return { ok: true, bytes: out.subarray(0, length) };
+      if (n === null) return ok(out.subarray(0, length));
       length += n;
     }
   } catch (e) {
     if (e instanceof Deno.errors.NotFound || e instanceof Deno.errors.NotADirectory) {
-      return refused("missing", "does not exist");
+      return refused(path, "missing", "does not exist");
     }
     if (e instanceof Deno.errors.PermissionDenied) {
-      return refused("unreadable", "cannot be read (permission denied)");
+      return refused(path, "unreadable", "cannot be read (permission denied)");
     }
-    return refused("unreadable", `cannot be read: ${(e as Error).message}`);
+    return refused(path, "unreadable", `cannot be read: ${(e as Error).message}`);
   }
 }
 
-function problemOf(info: Deno.FileInfo, maxBytes: number): RegularFileRead | undefined {
-  if (info.isDirectory) return refused("directory", "is a directory");
-  if (!info.isFile) return refused("special", "is not a regular file (a device, pipe or socket)");
-  return info.size > maxBytes ? tooLarge(info.size, maxBytes) : undefined;
+function problemOf(path: string, info: Deno.FileInfo, maxBytes: number) {
+  if (info.isDirectory) return refused(path, "directory", "is a directory");
+  if (!info.isFile) {
+    return refused(path, "special", "is not a regular file (a device, pipe or socket)");
+  }
+  return info.size > maxBytes ? tooLarge(path, info.size, maxBytes) : undefined;
 }
 
-function tooLarge(sizeBytes: number, maxBytes: number, grew?: "grew past"): RegularFileRead {
+function tooLarge(path: string, sizeBytes: number, maxBytes: number, grew?: "grew past") {
   const reason = grew
     ? `grew past ${maxBytes} bytes while it was read; at most ${maxBytes} are read`
     : `is ${sizeBytes} bytes; at most ${maxBytes} are read`;
-  return { ok: false, problem: "too_large", reason, sizeBytes };
+  return refused(path, "too_large", reason, sizeBytes);
 }
 
-function refused(problem: RegularFileProblem, reason: string): RegularFileRead {
-  return { ok: false, problem, reason };
+function refused(
+  file: string,
+  kind: RegularFileProblem,
+  reason: string,
+  sizeBytes?: number,
+): RegularFileRead & { ok: false } {
+  const problem: FileProblem = { message: `${file} ${reason}`, file, kind, reason };
+  return err(sizeBytes === undefined ? problem : { ...problem, sizeBytes });
 }

@@ -43,3 +43,54 @@ export function err<P extends Problem = Problem>(problems: P | P[]): { ok: false
 export function problem(message: string, hint?: string): Problem {
   return hint === undefined ? { message } : { message, hint };
 }
+
+/**
+ * A problem as one line: where (`file:line:col: `, as far as known), what, then the hint after
+ * `; `. How the CLI and the Action print a problem that is not a plan issue (those have their
+ * own, with the source line and a caret).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { problem, problemText } from "./result.ts";
+ * assert.equal(problemText(problem("`4/4` is past the last shard", "write 3/4")), "`4/4` is past the last shard; write 3/4");
+ * assert.equal(problemText({ message: "not YAML", file: "a.yaml", line: 3 }), "a.yaml:3: not YAML");
+ * ```
+ */
+export function problemText(p: Problem): string {
+  const where = p.file === undefined
+    ? ""
+    : `${
+      [p.file, p.line, p.line === undefined ? undefined : p.col].filter((x) => x !== undefined)
+        .join(":")
+    }: `;
+  return `${where}${p.message}${p.hint === undefined ? "" : `; ${p.hint}`}`;
+}
+
+/**
+ * Problems from plain messages (each one whole: no hint split off).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { problems } from "./result.ts";
+ * assert.deepEqual(problems(["a", "b"]), [{ message: "a" }, { message: "b" }]);
+ * ```
+ */
+export function problems(messages: readonly string[]): Problem[] {
+  return messages.map((message) => ({ message }));
+}
+
+/**
+ * The problems with `prefix` before each message: the flag or input they came from.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { prefixed, problem } from "./result.ts";
+ * assert.deepEqual(prefixed("--shard: ", [problem("N must be 1..1024")]), [{ message: "--shard: N must be 1..1024" }]);
+ * ```
+ */
+export function prefixed<P extends Problem>(prefix: string, problems: readonly P[]): P[] {
+  return problems.map((p) => ({ ...p, message: prefix + p.message }));
+}

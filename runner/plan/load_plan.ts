@@ -32,21 +32,22 @@ export async function loadPlan(file: string, options: LoadPlanOptions): Promise<
   // A device (/dev/zero), a pipe or a socket could be read without end, or block forever.
   const read = await readRegularFile(file, MAX_PLAN_BYTES);
   if (!read.ok) {
-    if (read.problem === "too_large") {
+    const [why] = read.problems;
+    if (why.kind === "too_large") {
       return wholeFileIssue(
         file,
-        `the file is ${read.sizeBytes} bytes; a plan may be at most ${MAX_PLAN_BYTES}`,
+        `the file is ${why.sizeBytes} bytes; a plan may be at most ${MAX_PLAN_BYTES}`,
         "is this the right file?",
       );
     }
-    const hint = read.problem === "missing"
+    const hint = why.kind === "missing"
       ? "check the path"
-      : read.problem === "unreadable"
+      : why.kind === "unreadable"
       ? undefined
       : "name a plan file, e.g. plans/demo.yaml";
-    return wholeFileIssue(file, `the plan file ${read.reason}`, hint);
+    return wholeFileIssue(file, `the plan file ${why.reason}`, hint);
   }
-  const bytes = read.bytes;
+  const bytes = read.value;
   return parsePlan(file, bytes, realContext(dirname(file), options), options.overrides);
 }
 

@@ -44,9 +44,9 @@ export {
   type StageOverride,
   type StageOverrideKey,
 } from "./overrides/plan_overrides.ts";
-export { type ParsedSlo, parseSlo, type SloParseError } from "./slo/parse_slo.ts";
-export { stagesForSlo } from "./slo/validate_slos.ts";
-export type { PlanContext } from "./requests/validate_requests.ts";
+export { type ParsedSlo, parseSlo, type SloParseError } from "./slo/mod.ts";
+export { stagesForSlo } from "./slo/mod.ts";
+export type { PlanContext } from "./requests/mod.ts";
 export {
   formatDurationMs,
   formatRatePerSec,
@@ -55,11 +55,7 @@ export {
   parsePercentFraction,
   parseRatePerSec,
 } from "./units.ts";
-export {
-  DEFAULT_MIN_TAIL_SAMPLES,
-  requestsToPass,
-  requiredRequests,
-} from "./slo/sample_sufficiency.ts";
+export { DEFAULT_MIN_TAIL_SAMPLES, requestsToPass, requiredRequests } from "./slo/mod.ts";
 export {
   DATA_LIMITS,
   MAX_PLAN_DATA_CELLS,

@@ -4,12 +4,12 @@
  *
  * @module
  */
-import { parseYaml } from "./read/_yaml.ts";
+import { parseYaml } from "./read/mod.ts";
 import type { PlanIssue, ResolvedPlan } from "./types.ts";
 import { applyOverrides, attributeIssues, type PlanOverrides } from "./overrides/plan_overrides.ts";
 import { overriddenText } from "./overrides/overridden_text.ts";
 import { validatePlan } from "./validate_plan.ts";
-import type { PlanContext } from "./requests/validate_requests.ts";
+import type { PlanContext } from "./requests/mod.ts";
 
 /** Plans larger than this are refused: a plan is a page of YAML, not a data file. */
 export const MAX_PLAN_BYTES = 1024 * 1024;

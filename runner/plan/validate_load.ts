@@ -3,9 +3,9 @@
  *
  * @module
  */
-import type { YamlNode } from "./read/_yaml.ts";
-import { join, type PlanReader, sourceText } from "./read/plan_reader.ts";
-import { readSection, type Section } from "./read/read_section.ts";
+import type { YamlNode } from "./read/mod.ts";
+import { join, type PlanReader, sourceText } from "./read/mod.ts";
+import { readSection, type Section } from "./read/mod.ts";
 import type { Arrival, PlanLoad, PlanStage, StageBinding } from "./types.ts";
 import { formatRatePerSec, parseRamp, parseRatePerSec } from "./units.ts";
 

@@ -3,27 +3,22 @@
  *
  * @module
  */
-import type { YamlNode } from "./read/_yaml.ts";
-import { warnInfeasible } from "./slo/feasibility.ts";
-import { PlanReader } from "./read/plan_reader.ts";
-import { readSection } from "./read/read_section.ts";
+import type { YamlNode } from "./read/mod.ts";
+import { warnInfeasible } from "./slo/mod.ts";
+import { PlanReader } from "./read/mod.ts";
+import { readSection } from "./read/mod.ts";
 import type { PlanIssue, ResolvedPlan } from "./types.ts";
 import { formatRatePerSec } from "./units.ts";
-import { checkLabelCount } from "./requests/label_cap.ts";
+import { checkLabelCount } from "./requests/mod.ts";
 import { readLoad } from "./validate_load.ts";
 import { readRegression } from "./validate_regression.ts";
 import { readSearch, warnSearchSteps } from "./validate_search.ts";
-import { readSlos, type SloFollow } from "./slo/validate_slos.ts";
-import {
-  type PlanContext,
-  readDefaults,
-  readRequests,
-  readTarget,
-} from "./requests/validate_requests.ts";
-import { readData } from "./traffic/validate_data.ts";
-import { readVars } from "./traffic/validate_vars.ts";
-import { templateScope, warnUnused } from "./traffic/template_scope.ts";
-import { declaredCaptures, readSteps } from "./requests/validate_steps.ts";
+import { readSlos, type SloFollow } from "./slo/mod.ts";
+import { type PlanContext, readDefaults, readRequests, readTarget } from "./requests/mod.ts";
+import { readData } from "./traffic/mod.ts";
+import { readVars } from "./traffic/mod.ts";
+import { templateScope, warnUnused } from "./traffic/mod.ts";
+import { declaredCaptures, readSteps } from "./requests/mod.ts";
 
 /**
  * Validates the tree of a plan file. The plan is returned only when there is no error; warnings
@@ -31,7 +26,7 @@ import { declaredCaptures, readSteps } from "./requests/validate_steps.ts";
  *
  * @example
  * ```ts
- * import { parseYaml } from "./read/_yaml.ts";
+ * import { parseYaml } from "./read/mod.ts";
  * import { validatePlan } from "./validate_plan.ts";
  * const root = parseYaml("name: x\ntarget: http://127.0.0.1:8080\nrequests: [{ path: / }]\n" +
  *   "load: { stages: [{ rate: 10/s, duration: 5s }] }\n").root!;

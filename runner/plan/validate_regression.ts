@@ -4,11 +4,11 @@
  *
  * @module
  */
-import type { YamlNode } from "./read/_yaml.ts";
-import type { PlanReader } from "./read/plan_reader.ts";
-import { readSection } from "./read/read_section.ts";
+import type { YamlNode } from "./read/mod.ts";
+import type { PlanReader } from "./read/mod.ts";
+import { readSection } from "./read/mod.ts";
 
-export { REGRESSION_METRICS } from "./read/plan_language.ts";
+export { REGRESSION_METRICS } from "./read/mod.ts";
 
 /** Reads `regression:` as metric → floor (a fraction). Listing metrics replaces the defaults. */
 export function readRegression(

@@ -3,10 +3,10 @@
  *
  * @module
  */
-import type { YamlNode } from "./read/_yaml.ts";
-import type { PlanReader } from "./read/plan_reader.ts";
-import { readSection } from "./read/read_section.ts";
-import { requestsToPassSlo } from "./slo/sample_sufficiency.ts";
+import type { YamlNode } from "./read/mod.ts";
+import type { PlanReader } from "./read/mod.ts";
+import { readSection } from "./read/mod.ts";
+import { requestsToPassSlo } from "./slo/mod.ts";
 import type { PlanSearch, Slo } from "./types.ts";
 import { formatDurationMs, formatRatePerSec } from "./units.ts";
 

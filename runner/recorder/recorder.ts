@@ -12,7 +12,7 @@
  */
 import type { Completion, RecordSink } from "../engine/types.ts";
 import type { StatusExpectation } from "../plan/types.ts";
-import { statusExpected } from "../plan/requests/validate_expect.ts";
+import { statusExpected } from "../plan/requests/mod.ts";
 import type {
   EncodedHistogram,
   ErrorKind,

@@ -12,12 +12,7 @@ import { mergeLatency, mergeRecordedRuns } from "../recorder/merge_recorded.ts";
 import type { RecordedRun } from "../recorder/recorder.ts";
 import type { FailFastStop, RunResult } from "../model/run_result.ts";
 import { usage } from "./traffic_record.ts";
-
-/** Why shard results cannot be merged; the message names the file and the fix. */
-export class MergeError extends Error {
-  /** The error's name, `MergeError`. */
-  override name = "MergeError";
-}
+import { err, ok, type Problem, problem, type Result } from "../model/result.ts";
 
 /** Shards whose starts differ by less than this are taken as started together (`--start-at`). */
 export const ALIGNED_START_MS = 50;
@@ -34,12 +29,17 @@ export interface MergedResults {
 }
 
 /**
- * Merges shard results; `names` (file names) label the errors.
+ * Merges shard results, or says why they cannot be (one problem naming the file and the fix);
+ * `names` (file names) label the problems.
  */
-export function mergeResults(parts: readonly RunResult[], names: readonly string[]): MergedResults {
-  if (parts.length === 0) throw new MergeError("name the shard results to merge");
-  const count = checkShards(parts, names);
-  checkSamePlan(parts, names);
+export function mergeResults(
+  parts: readonly RunResult[],
+  names: readonly string[],
+): Result<MergedResults> {
+  if (parts.length === 0) return err(problem("name the shard results to merge"));
+  const refused = shardProblem(parts, names) ?? planProblem(parts, names);
+  if (refused) return err(refused);
+  const count = parts[0].run.shard!.count;
   const warnings: string[] = [];
   const startsMs = parts.map((p) => Date.parse(p.run.startedAt));
   const t0Ms = Math.min(...startsMs);
@@ -137,7 +137,7 @@ export function mergeResults(parts: readonly RunResult[], names: readonly string
   delete result.warnings;
   const carried = parts.flatMap((p) => (p.warnings ?? []).map((w) => `${shardName(p)}: ${w}`));
   if (carried.length + warnings.length > 0) result.warnings = [...carried, ...warnings];
-  return { result, warnings };
+  return ok({ result, warnings });
 }
 
 /**
@@ -170,53 +170,54 @@ function mergedTraffic(parts: readonly RunResult[]): Pick<RunResult, "traffic"> 
   };
 }
 
-function checkShards(parts: readonly RunResult[], names: readonly string[]): number {
+function shardProblem(parts: readonly RunResult[], names: readonly string[]): Problem | undefined {
   const count = parts[0].run.shard?.count;
   const seen = new Map<number, string>();
   for (const [i, p] of parts.entries()) {
     const shard = p.run.shard;
     if (shard === undefined) {
-      throw new MergeError(
+      return problem(
         `${names[i]} is not a shard's result: merge the result.json files of ` +
           "`tailgate run --shard I/N` runs",
       );
     }
     if (shard.count !== count) {
-      throw new MergeError(
+      return problem(
         `${names[i]} is shard ${shard.index}/${shard.count} but ${names[0]} is one of ${count}: ` +
           "merge the shards of one sharded run",
       );
     }
     const other = seen.get(shard.index);
     if (other !== undefined) {
-      throw new MergeError(`${names[i]} and ${other} are both shard ${shard.index}/${count}`);
+      return problem(`${names[i]} and ${other} are both shard ${shard.index}/${count}`);
     }
     seen.set(shard.index, names[i]);
   }
   const missing = Array.from({ length: count! }, (_, i) => i).filter((i) => !seen.has(i));
   if (missing.length > 0) {
-    throw new MergeError(
+    return problem(
       `shard${missing.length > 1 ? "s" : ""} ${missing.map((i) => `${i}/${count}`).join(", ")} ` +
         `missing: the merged run would hold ${seen.size} of ${count} shares of the schedule`,
     );
   }
-  return count!;
+  return undefined;
 }
 
-function checkSamePlan(parts: readonly RunResult[], names: readonly string[]): void {
+function planProblem(parts: readonly RunResult[], names: readonly string[]): Problem | undefined {
   const planOf = (p: RunResult) => JSON.stringify({ ...p.plan, file: "" });
   const histogramsOf = (p: RunResult) => JSON.stringify(p.histograms);
   for (const [i, p] of parts.entries()) {
     if (planOf(p) !== planOf(parts[0])) {
-      throw new MergeError(
+      return problem(
         `${names[i]} ran a different plan from ${names[0]} (` +
           `"${p.plan.name}" vs "${parts[0].plan.name}", or its stages, requests or SLOs differ)`,
       );
     }
     if (histogramsOf(p) !== histogramsOf(parts[0])) {
-      throw new MergeError(`${names[i]} records histograms with another configuration`);
+      return problem(`${names[i]} records histograms with another configuration`);
     }
   }
+  return undefined;
 }
 
 function fingerprint(p: RunResult): string {

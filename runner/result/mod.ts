@@ -36,4 +36,4 @@ export { collectEnvironment, cpuModelFrom, detectCi } from "./environment.ts";
 export { readRunResult, readRunResultFile } from "./read_run_result.ts";
 export type { Problem, Result } from "../model/result.ts";
 export type { VerdictScope } from "./read/mod.ts";
-export { type MergedResults, MergeError, mergeResults } from "./merge_results.ts";
+export { type MergedResults, mergeResults } from "./merge_results.ts";

@@ -7,7 +7,7 @@
  */
 import { createHistogram, toEncodedHistogram } from "../hdr/mod.ts";
 import { readRegularFile } from "../model/regular_file.ts";
-import { err, ok, problem, type Result } from "../model/result.ts";
+import { err, ok, prefixed, problem, type Result } from "../model/result.ts";
 import { resultProblem } from "./result_problem.ts";
 import {
   RESULT_SCHEMA,
@@ -100,9 +100,7 @@ export function readRunResult(text: string): Result<RunResult> {
  */
 export async function readRunResultFile(path: string): Promise<Result<RunResult>> {
   const bytes = await readRegularFile(path, MAX_RESULT_BYTES);
-  if (!bytes.ok) return err(problem(`cannot read ${path}: it ${bytes.reason}`));
-  const read = readRunResult(new TextDecoder().decode(bytes.bytes));
-  return read.ok
-    ? read
-    : err(read.problems.map((p) => ({ ...p, message: `${path}: ${p.message}` })));
+  if (!bytes.ok) return err(problem(`cannot read ${path}: it ${bytes.problems[0].reason}`));
+  const read = readRunResult(new TextDecoder().decode(bytes.value));
+  return read.ok ? read : err(prefixed(`${path}: `, read.problems));
 }

@@ -27,7 +27,7 @@ import { RenderAhead, RequestRenderer } from "../engine/render/mod.ts";
 import { type Clock, type Connection, PERFORMANCE_CLOCK, type Waker } from "../engine/types.ts";
 import type { ErrorKind } from "../model/run_result.ts";
 import { readRegularFile } from "../model/regular_file.ts";
-import { MAX_BODY_FILE_BYTES } from "../plan/requests/validate_body.ts";
+import { MAX_BODY_FILE_BYTES } from "../plan/requests/mod.ts";
 
 /** A progress snapshot, about once a second. */
 export interface Progress {
@@ -346,6 +346,6 @@ function unopenedNotice(
  */
 async function readBodyFile(path: string): Promise<Uint8Array> {
   const read = await readRegularFile(path, MAX_BODY_FILE_BYTES);
-  if (!read.ok) throw new Error(`body file ${path} ${read.reason}`);
-  return read.bytes;
+  if (!read.ok) throw new Error(`body file ${read.problems[0].message}`);
+  return read.value;
 }

@@ -8,7 +8,7 @@
 import type { PlanIssue, ResolvedPlan } from "../plan/types.ts";
 import { Schedule } from "./build_schedule.ts";
 import { dataDemand, type DataUse } from "./data_rows.ts";
-import { refOwner, requestRefs } from "../plan/traffic/template_scope.ts";
+import { refOwner, requestRefs } from "../plan/traffic/mod.ts";
 
 /** One source's demand over the whole schedule (every shard and worker together). */
 export interface SourceDemand {

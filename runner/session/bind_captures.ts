@@ -11,6 +11,7 @@ import { wireTextProblem } from "../plan/wire_rules.ts";
 import { sentText } from "../plan/traffic/mod.ts";
 import { encodeText } from "../engine/render/mod.ts";
 import type { CapturedValue } from "./capture_value.ts";
+import { err, ok, problem, type Result } from "../model/result.ts";
 
 /**
  * `request` with every capture bound to its value in `values`, or why a value cannot be sent
@@ -19,9 +20,9 @@ import type { CapturedValue } from "./capture_value.ts";
 export function bindCaptures<R extends RequestBasics>(
   request: R,
   values: ReadonlyMap<string, CapturedValue>,
-): R | { problem: string } {
+): Result<R> {
   const t = request.template;
-  if (t === undefined) return request;
+  if (t === undefined) return ok(request);
   const bind = (parts: TemplatePart[]): TemplatePart[] =>
     parts.map((p) => {
       if (p.kind !== "capture") return p;
@@ -44,7 +45,7 @@ export function bindCaptures<R extends RequestBasics>(
     const wire = wireTextProblem(value, "header_value");
     if (wire) {
       const names = h.parts.flatMap((p) => p.kind === "capture" ? [`\`${p.name}\``] : []);
-      return { problem: `${names.join(", ")} cannot go in header \`${h.name}\`: ${wire.message}` };
+      return err(problem(`${names.join(", ")} cannot go in header \`${h.name}\`: ${wire.message}`));
     }
     const { parts: _, ...plain } = h;
     headers.push(parts.some((p) => p.kind === "ref") ? { ...h, parts } : { ...plain, value });
@@ -55,9 +56,9 @@ export function bindCaptures<R extends RequestBasics>(
     (parts ?? []).every((p) => p.kind === "text");
   if (fixed(target) && fixed(body) && headers.every((h) => h.parts === undefined)) {
     const { template: _, ...rest } = request;
-    return { ...rest, headers } as R;
+    return ok({ ...rest, headers } as R);
   }
-  return {
+  return ok({
     ...request,
     headers,
     template: {
@@ -65,5 +66,5 @@ export function bindCaptures<R extends RequestBasics>(
       headers: t.headers.map((h) => ({ name: h.name, parts: bind(h.parts) })),
       ...(body ? { body } : {}),
     },
-  };
+  });
 }

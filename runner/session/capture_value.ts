@@ -6,6 +6,7 @@
  * @module
  */
 import type { CaptureSource } from "../plan/types.ts";
+import { err, ok, type Problem, type Result } from "../model/result.ts";
 
 /** A captured value: its text form, and its JSON when the pointer found one. */
 export interface CapturedValue {
@@ -41,6 +42,11 @@ export function captureSourceText(from: CaptureSource): string {
     : `header ${from.name}`;
 }
 
+/** Why a capture found nothing; `showBody` when the body may be shown to explain it. */
+export interface CaptureProblem extends Problem {
+  showBody?: boolean;
+}
+
 /**
  * The value `from` names in `response`, or why there is none. A `set-cookie` header gives its
  * first cookie's `name=value` (what a `Cookie` header sends back); another header repeated gives
@@ -51,63 +57,74 @@ export function captureSourceText(from: CaptureSource): string {
  * import assert from "node:assert/strict";
  * import { captureValue } from "./capture_value.ts";
  * const response = { header: () => [], names: () => "", bodyText: '{"data":{"ids":[7,8]}}' };
- * assert.deepEqual(captureValue({ kind: "json", pointer: "/data/ids/1" }, response), { text: "8", json: "8" });
+ * assert.deepEqual(captureValue({ kind: "json", pointer: "/data/ids/1" }, response), { ok: true, value: { text: "8", json: "8" } });
  * ```
  */
 export function captureValue(
   from: CaptureSource,
   response: StepResponse,
-): CapturedValue | { problem: string; showBody?: boolean } {
+): Result<CapturedValue, CaptureProblem> {
   if (from.kind === "header") {
     const values = response.header(from.name);
     if (values.length === 0) {
-      return {
-        problem: `the response has no \`${from.name}\` header (it has ${response.names()})`,
-      };
+      return err({
+        message: `the response has no \`${from.name}\` header (it has ${response.names()})`,
+      });
     }
     const text = from.name === "set-cookie" ? values[0].split(";")[0].trim() : values.join(", ");
-    return { text, json: JSON.stringify(text) };
+    return ok({ text, json: JSON.stringify(text) });
   }
   let doc: unknown;
   try {
     doc = JSON.parse(response.bodyText);
   } catch {
-    return {
-      problem: `the response body is not JSON, so \`${from.pointer}\` finds nothing`,
+    return err({
+      message: `the response body is not JSON, so \`${from.pointer}\` finds nothing`,
       showBody: true,
-    };
+    });
   }
   const found = resolvePointer(doc, from.pointer);
   if (!found.ok) {
     // The shape where the pointer failed, never a value: a body that holds a token elsewhere
     // must not put it in a CI log.
-    return {
-      problem: `the response's JSON has nothing at \`${from.pointer}\` (${
-        found.at === "" ? "at its root" : `at \`${found.at}\``
-      }, ${found.there})`,
-    };
+    return err({
+      message: `the response's JSON has nothing at \`${from.pointer}\` (${
+        found.problems[0].message
+      })`,
+    });
   }
   const json = JSON.stringify(found.value);
-  return { text: typeof found.value === "string" ? found.value : json, json };
+  return ok({ text: typeof found.value === "string" ? found.value : json, json });
+}
+
+/** Where a JSON pointer stopped: the pointer to the last value found (`""`: the root), what is there. */
+export interface PointerMiss extends Problem {
+  at: string;
+  there: string;
 }
 
 /**
- * The value at an RFC 6901 pointer, or where it stopped (the pointer to the last value found, `""`
- * for the root) and what is there.
+ * The value at an RFC 6901 pointer, or the problem saying where it stopped (`at`: the pointer to
+ * the last value found, `""` for the root) and what is there.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { resolvePointer } from "./capture_value.ts";
  * assert.deepEqual(resolvePointer({ "a/b": [1, 2] }, "/a~1b/0"), { ok: true, value: 1 });
- * assert.deepEqual(resolvePointer({ token: "x" }, "/access_token"), { ok: false, at: "", there: 'an object with "token"' });
+ * assert.deepEqual(resolvePointer({ token: "x" }, "/access_token"), {
+ *   ok: false,
+ *   problems: [{ message: 'at its root, an object with "token"', at: "", there: 'an object with "token"' }],
+ * });
  * ```
  */
 export function resolvePointer(
   doc: unknown,
   pointer: string,
-): { ok: true; value: unknown } | { ok: false; at: string; there: string } {
-  if (pointer === "") return { ok: true, value: doc };
+): Result<unknown, PointerMiss> {
+  if (pointer === "") return ok(doc);
+  const miss = (at: string, there: string) =>
+    err({ message: `${at === "" ? "at its root" : `at \`${at}\``}, ${there}`, at, there });
   let value = doc;
   const tokens = pointer.slice(1).split("/");
   for (let i = 0; i < tokens.length; i++) {
@@ -115,7 +132,7 @@ export function resolvePointer(
     const at = tokens.slice(0, i).map((t) => `/${t}`).join("");
     if (Array.isArray(value)) {
       if (!/^(0|[1-9][0-9]*)$/.test(token) || Number(token) >= value.length) {
-        return { ok: false, at, there: `an array of ${value.length}` };
+        return miss(at, `an array of ${value.length}`);
       }
       value = value[Number(token)];
     } else if (value !== null && typeof value === "object" && Object.hasOwn(value, token)) {
@@ -128,8 +145,8 @@ export function resolvePointer(
         ? "an empty object"
         : `an object with ${keys.slice(0, 10).map((k) => JSON.stringify(k)).join(", ")}` +
           (keys.length > 10 ? ` and ${keys.length - 10} more keys` : "");
-      return { ok: false, at, there };
+      return miss(at, there);
     }
   }
-  return { ok: true, value };
+  return ok(value);
 }

@@ -7,8 +7,10 @@
 export { bindCaptures } from "./bind_captures.ts";
 export {
   type CapturedValue,
+  type CaptureProblem,
   captureSourceText,
   captureValue,
+  type PointerMiss,
   resolvePointer,
   type StepResponse,
 } from "./capture_value.ts";
@@ -25,5 +27,6 @@ export {
   MAX_STEP_BODY_BYTES,
   sendStep,
   type SendStepOptions,
+  type StepAnswer,
   type StepExchange,
 } from "./send_step.ts";

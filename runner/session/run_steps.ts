@@ -8,9 +8,10 @@
  * @module
  */
 import type { StepRecord } from "../model/run_result.ts";
+import { problemText } from "../model/result.ts";
 import { printable } from "../plan/printable.ts";
 import type { PlanStep, ResolvedPlan } from "../plan/types.ts";
-import { statusExpected } from "../plan/requests/validate_expect.ts";
+import { statusExpected } from "../plan/requests/mod.ts";
 import { bindCaptures } from "./bind_captures.ts";
 import { type CapturedValue, captureSourceText, captureValue } from "./capture_value.ts";
 import { sendStep, type SendStepOptions } from "./send_step.ts";
@@ -59,10 +60,11 @@ export async function runSetup(plan: ResolvedPlan, options: SendStepOptions): Pr
   const requests = [];
   for (const r of plan.requests) {
     const bound = bindCaptures(r, values);
-    if ("problem" in bound) {
-      throw new StepFailure(`request \`${printable(r.label)}\`: ${bound.problem}`, records);
+    if (!bound.ok) {
+      const why = problemText(bound.problems[0]);
+      throw new StepFailure(`request \`${printable(r.label)}\`: ${why}`, records);
     }
-    requests.push(bound);
+    requests.push(bound.value);
   }
   return { plan: { ...plan, requests }, values, records };
 }
@@ -120,27 +122,31 @@ async function runStep(
     return `${name} (${step.method} ${printable(step.url)}) ${problem}`;
   };
   const bound = bindCaptures(step, values);
-  if ("problem" in bound) return fail(bound.problem);
-  const exchange = await sendStep(bound, options);
+  if (!bound.ok) return fail(problemText(bound.problems[0]));
+  const exchange = await sendStep(bound.value, options);
   record.durationMs = Math.round(exchange.durationMs * 1000) / 1000;
   const secrets = secretForms([
     ...(plan.secretValues ?? []),
     ...[...values.values()].map((v) => v.text),
   ]);
   // A client error may quote the request (its URL holds captures, percent-encoded).
-  if (!exchange.ok) return fail(`failed: ${blot(exchange.error, secrets)}`);
-  record.status = exchange.status;
-  const body = () => `; its body: ${shownBody(exchange.response.bodyText, secrets)}`;
-  if (!statusExpected(step.expect, exchange.status)) {
-    return fail(`answered ${exchange.status} (${expectedText(step)})${body()}`);
+  if (!exchange.ok) return fail(`failed: ${blot(problemText(exchange.problems[0]), secrets)}`);
+  const { status, response } = exchange.value;
+  record.status = status;
+  const body = () => `; its body: ${shownBody(response.bodyText, secrets)}`;
+  if (!statusExpected(step.expect, status)) {
+    return fail(`answered ${status} (${expectedText(step)})${body()}`);
   }
   for (const c of step.captures) {
-    const v = captureValue(c.from, exchange.response);
-    if ("problem" in v) {
-      const shown = v.showBody ? body() : "";
-      return fail(`captured no \`${c.name}\` (${captureSourceText(c.from)}): ${v.problem}${shown}`);
+    const v = captureValue(c.from, response);
+    if (!v.ok) {
+      const [why] = v.problems;
+      const shown = why.showBody ? body() : "";
+      return fail(
+        `captured no \`${c.name}\` (${captureSourceText(c.from)}): ${problemText(why)}${shown}`,
+      );
     }
-    values.set(c.name, v);
+    values.set(c.name, v.value);
   }
   record.ok = true;
   return undefined;

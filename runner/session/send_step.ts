@@ -8,8 +8,9 @@
  */
 import type { RequestBasics } from "../plan/types.ts";
 import { sentText } from "../plan/traffic/mod.ts";
-import { MAX_BODY_FILE_BYTES } from "../plan/requests/validate_body.ts";
+import { MAX_BODY_FILE_BYTES } from "../plan/requests/mod.ts";
 import { readRegularFile } from "../model/regular_file.ts";
+import { err, ok, problem, type Result } from "../model/result.ts";
 import type { StepResponse } from "./capture_value.ts";
 
 /** A step's response body is read up to this many bytes (a capture looks no further). */
@@ -18,10 +19,14 @@ export const MAX_STEP_BODY_BYTES = 1024 * 1024;
 /** A step, bound: every capture it reads is a secret part by now. */
 export type BoundStep = RequestBasics;
 
-/** What came of sending a step. */
-export type StepExchange =
-  | { ok: true; status: number; response: StepResponse; durationMs: number }
-  | { ok: false; error: string; durationMs: number };
+/** A step's answer: its status and response. */
+export interface StepAnswer {
+  status: number;
+  response: StepResponse;
+}
+
+/** What came of sending a step: the answer or why there is none, and how long it took. */
+export type StepExchange = Result<StepAnswer> & { durationMs: number };
 
 /** Options of {@linkcode sendStep}. */
 export interface SendStepOptions {
@@ -49,8 +54,8 @@ export async function sendStep(step: BoundStep, options: SendStepOptions): Promi
   let body: string | Uint8Array | undefined = t?.body ? sentText(t.body) : undefined;
   if (body === undefined && step.body?.kind === "file") {
     const read = await readRegularFile(step.body.path, MAX_BODY_FILE_BYTES);
-    if (!read.ok) return { ok: false, error: `body file ${read.reason}`, durationMs: 0 };
-    body = read.bytes;
+    if (!read.ok) return { ...err(problem(`body file ${read.problems[0].reason}`)), durationMs: 0 };
+    body = read.value;
   } else if (body === undefined && step.body?.kind !== "file") body = step.body?.text;
   const client = options.caCerts?.length
     ? Deno.createHttpClient({ caCerts: options.caCerts })
@@ -69,17 +74,18 @@ export async function sendStep(step: BoundStep, options: SendStepOptions): Promi
     const bodyText = await readBounded(response);
     const cookies = response.headers.getSetCookie();
     return {
-      ok: true,
-      status: response.status,
-      response: {
-        header: (name) => {
-          if (name === "set-cookie") return cookies;
-          const value = response.headers.get(name);
-          return value === null ? [] : [value];
+      ...ok({
+        status: response.status,
+        response: {
+          header: (name) => {
+            if (name === "set-cookie") return cookies;
+            const value = response.headers.get(name);
+            return value === null ? [] : [value];
+          },
+          names: () => [...response.headers.keys()].map((k) => `\`${k}\``).join(", ") || "none",
+          bodyText,
         },
-        names: () => [...response.headers.keys()].map((k) => `\`${k}\``).join(", ") || "none",
-        bodyText,
-      },
+      }),
       durationMs: now() - started,
     };
   } catch (e) {
@@ -88,7 +94,7 @@ export async function sendStep(step: BoundStep, options: SendStepOptions): Promi
       : options.signal?.aborted
       ? "stopped"
       : (e as Error).message;
-    return { ok: false, error, durationMs: now() - started };
+    return { ...err(problem(error)), durationMs: now() - started };
   } finally {
     client?.close();
   }

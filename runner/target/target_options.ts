@@ -6,6 +6,7 @@
  */
 import { formatDurationMs } from "../plan/units.ts";
 import { isLoopbackHostname } from "./loopback.ts";
+import { err, ok, problems, type Result } from "../model/result.ts";
 
 /**
  * The behaviours the target models, each with a latency that is known exactly in advance.
@@ -160,12 +161,12 @@ export class TargetOptionsError extends Error {
  * import assert from "node:assert/strict";
  * import { resolveTargetOptions } from "./target_options.ts";
  * const r = resolveTargetOptions({ mode: "stall", stallMs: 3000, periodMs: 2000 });
- * assert.equal(r.ok, false); // "stall 3s must be shorter than period 2s ..."
+ * assert.equal(r.ok, false); // "stall 3s must be above zero and shorter than period 2s ..."
  * ```
  */
 export function resolveTargetOptions(
   options: TargetOptions,
-): { ok: true; config: TargetConfig } | { ok: false; errors: string[] } {
+): Result<TargetConfig> {
   const { now: _now, ...given } = options;
   const defaultDelayMs = options.mode === "fixed" || options.mode === "capacity"
     ? FIXED_DEFAULT_DELAY_MS
@@ -230,7 +231,7 @@ export function resolveTargetOptions(
   if (config.seed !== undefined && !(Number.isInteger(config.seed) && config.seed >= 0)) {
     errors.push(`seed ${config.seed} must be a whole number, zero or more`);
   }
-  return errors.length > 0 ? { ok: false, errors } : { ok: true, config };
+  return errors.length > 0 ? err(problems(errors)) : ok(config);
 }
 
 function withoutUndefined<T extends object>(value: T): Partial<T> {

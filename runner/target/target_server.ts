@@ -21,6 +21,7 @@ import {
   TargetOptionsError,
 } from "./target_options.ts";
 import { CapacityQueue, decideResponse, type TargetDecision } from "./target_timing.ts";
+import { problemText } from "../model/result.ts";
 
 /** A running target; dispose of it (or call `shutdown`) to stop it. */
 export interface TargetServer extends AsyncDisposable {
@@ -51,8 +52,8 @@ export const HELLO_BODY = "hello\n";
  */
 export async function startTarget(options: TargetOptions): Promise<TargetServer> {
   const resolved = resolveTargetOptions(options);
-  if (!resolved.ok) throw new TargetOptionsError(resolved.errors);
-  const config = resolved.config;
+  if (!resolved.ok) throw new TargetOptionsError(resolved.problems.map(problemText));
+  const config = resolved.value;
   const now = options.now ?? (() => performance.now());
   const sleeper = new PreciseSleeper(await createAtomicsWaker(), PERFORMANCE_CLOCK);
   const startedAtMs = now();

@@ -84,9 +84,9 @@ Deno.test("each GitLab job's TAILGATE_ variables are inputs the script accepts, 
     const read = readRunInputs(vars);
     assert.ok(read.ok, `${name}: ${JSON.stringify(read)}`);
     const update = name === "tailgate:default-branch";
-    assert.equal(read.inputs.updateBaseline, update, name);
+    assert.equal(read.value.updateBaseline, update, name);
     const cache = asObject(j.cache, "cache");
-    assert.deepEqual(cache.paths, [`${read.inputs.baselineDir}/`]);
+    assert.deepEqual(cache.paths, [`${read.value.baselineDir}/`]);
     assert.equal(cache.policy, update ? "pull-push" : "pull");
     assert.ok((j.script as string[]).some((l) => l.includes("/ci/action/run_plans.ts")));
   }

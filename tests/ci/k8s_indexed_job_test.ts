@@ -34,7 +34,7 @@ Deno.test("the shards are an Indexed batch/v1 Job with completions = parallelism
   for (let i = 0; i < n; i++) {
     assert.deepEqual(parseShard(shard.replace("$(JOB_COMPLETION_INDEX)", String(i))), {
       ok: true,
-      shard: { index: i, count: n },
+      value: { index: i, count: n },
     });
   }
   assert.equal(parseShard(shard.replace("$(JOB_COMPLETION_INDEX)", String(n))).ok, false);

@@ -12,6 +12,7 @@ import { parsePlanText } from "../../plan/load_plan.ts";
 import { printable } from "../../plan/printable.ts";
 import type { PlanIssue } from "../../plan/types.ts";
 import { type AdHocPlan, adHocPlanText, shellQuote } from "./adhoc_plan.ts";
+import { err, problems, type Result } from "../../model/result.ts";
 
 /** The ad-hoc flags as `parseArgs` gives them (`tailgate run URL …`). */
 export interface AdHocValues {
@@ -34,7 +35,7 @@ export function adHocRun(
   url: string,
   v: AdHocValues,
   options: AdHocCheckOptions = {},
-): { plan?: AdHocPlan; errors: string[] } {
+): Result<AdHocPlan> {
   const optional = (key: "rate" | "duration" | "connections" | "warmup" | "method" | "body") =>
     v[key] === undefined ? {} : { [key]: v[key] };
   const made = adHocPlanText({
@@ -50,9 +51,9 @@ export function adHocRun(
     data: v.data ?? [],
     vars: v.var ?? [],
   });
-  if (!made.ok) return { errors: made.errors };
-  const checked = checkAdHocPlan(made, options);
-  return checked.errors.length ? { errors: checked.errors } : { plan: made, errors: [] };
+  if (!made.ok) return made;
+  const checked = checkAdHocPlan(made.value, options);
+  return checked.errors.length ? err(problems(checked.errors)) : made;
 }
 
 /**

@@ -13,6 +13,7 @@
  */
 import { printable } from "../../plan/printable.ts";
 import { wireTextProblem } from "../../plan/wire_rules.ts";
+import { err, ok, problem, problems, problemText, type Result } from "../../model/result.ts";
 
 /** The ad-hoc flags, as given. */
 export interface AdHocFlags {
@@ -50,7 +51,6 @@ export interface AdHocSource {
 
 /** The plan the flags stand for: its text, and per line (index 0 is line 1) the flag behind it. */
 export interface AdHocPlan {
-  ok: true;
   text: string;
   /** `lines[n - 1]` is the argument line n was written from; undefined for the plan's frame. */
   lines: Array<AdHocSource | undefined>;
@@ -61,7 +61,7 @@ export interface AdHocPlan {
  */
 export function adHocPlanText(
   flags: AdHocFlags,
-): AdHocPlan | { ok: false; errors: string[] } {
+): Result<AdHocPlan> {
   const errors: string[] = [];
   let url: URL | undefined;
   // The URL parser drops a line break or a tab without a word: refused before it can.
@@ -95,16 +95,16 @@ export function adHocPlanText(
   const data: Array<[string, string]> = [];
   for (const d of flags.data ?? []) {
     const made = dataLine(d);
-    if (typeof made === "string") data.push([made, d]);
-    else errors.push(made.error);
+    if (made.ok) data.push([made.value, d]);
+    else errors.push(...made.problems.map(problemText));
   }
   const vars: Array<[string, string]> = [];
   for (const v of flags.vars ?? []) {
     const made = varLine(v);
-    if (typeof made === "string") vars.push([made, v]);
-    else errors.push(made.error);
+    if (made.ok) vars.push([made.value, v]);
+    else errors.push(...made.problems.map(problemText));
   }
-  if (errors.length || url === undefined) return { ok: false, errors };
+  if (errors.length || url === undefined) return err(problems(errors));
 
   const text: string[] = [];
   const lines: Array<AdHocSource | undefined> = [];
@@ -163,7 +163,7 @@ export function adHocPlanText(
     add("slo:");
     for (const s of flags.slos) add(`  - ${q(s)}`, "--slo", s);
   }
-  return { ok: true, text: text.join("\n") + "\n", lines };
+  return ok({ text: text.join("\n") + "\n", lines });
 }
 
 /**
@@ -226,12 +226,12 @@ const DATA_OPTIONS: Record<string, readonly string[]> = {
 };
 
 /** `--data users=users.csv,order=shuffle` as the line `users: { file: "users.csv", order: shuffle }`. */
-function dataLine(arg: string): string | { error: string } {
+function dataLine(arg: string): Result<string> {
   const usage = "write --data NAME=FILE (a CSV file with a header row, or .jsonl), e.g. " +
     "--data users=users.csv, optionally with ,order=sequence|random|shuffle and " +
     ",exhausted=wrap|error";
   const eq = arg.indexOf("=");
-  if (eq <= 0) return { error: `--data ${shellQuote(arg)}: ${usage}` };
+  if (eq <= 0) return err(problem(`--data ${shellQuote(arg)}: ${usage}`));
   const name = arg.slice(0, eq).trim();
   let file = arg.slice(eq + 1);
   const options: Array<[string, string]> = [];
@@ -243,41 +243,41 @@ function dataLine(arg: string): string | { error: string } {
   ) {
     const [whole, key, value] = m;
     if (!(key in DATA_OPTIONS)) {
-      return {
-        error: `--data ${shellQuote(arg)}: \`${key}\` is not an option of --data; give ` +
+      return err(problem(
+        `--data ${shellQuote(arg)}: \`${key}\` is not an option of --data; give ` +
           Object.entries(DATA_OPTIONS).map(([k, v]) => `,${k}=${v.join("|")}`).join(" or "),
-      };
+      ));
     }
     if (options.some(([k]) => k === key)) {
-      return { error: `--data ${shellQuote(arg)}: \`${key}\` is given twice` };
+      return err(problem(`--data ${shellQuote(arg)}: \`${key}\` is given twice`));
     }
     options.unshift([key, value.trim()]);
     file = file.slice(0, file.length - whole.length);
   }
   file = file.trim();
-  if (file === "") return { error: `--data ${shellQuote(arg)}: name the file; ${usage}` };
+  if (file === "") return err(problem(`--data ${shellQuote(arg)}: name the file; ${usage}`));
   const fields = [`file: ${plain(file)}`, ...options.map(([k, v]) => `${k}: ${plain(v)}`)];
-  return `${yamlKey(name)}: { ${fields.join(", ")} }`;
+  return ok(`${yamlKey(name)}: { ${fields.join(", ")} }`);
 }
 
 /** `--var qty=int:1:20` as the line `qty: { int: [1, 20] }`. */
-function varLine(arg: string): string | { error: string } {
+function varLine(arg: string): Result<string> {
   const kinds = "uuid, counter, int:MIN:MAX, choice:A|B|C, or a YAML form such as " +
     "'{ int: [1, 20] }'";
   const eq = arg.indexOf("=");
   if (eq <= 0) {
-    return { error: `--var ${shellQuote(arg)}: write --var NAME=SPEC, e.g. --var qty=int:1:20` };
+    return err(problem(`--var ${shellQuote(arg)}: write --var NAME=SPEC, e.g. --var qty=int:1:20`));
   }
   const name = yamlKey(arg.slice(0, eq).trim());
   const spec = arg.slice(eq + 1).trim();
-  const bad = (why: string) => ({ error: `--var ${shellQuote(arg)}: ${why}` });
-  if (spec === "uuid" || spec === "counter") return `${name}: ${spec}`;
+  const bad = (why: string) => err(problem(`--var ${shellQuote(arg)}: ${why}`));
+  if (spec === "uuid" || spec === "counter") return ok(`${name}: ${spec}`);
   if (spec.startsWith("{")) {
     // A YAML flow mapping, written into the plan as given: one line, so it stays one value.
     if (printable(spec) !== spec) {
       return bad("write the YAML form on one line, without control characters");
     }
-    return `${name}: ${spec}`;
+    return ok(`${name}: ${spec}`);
   }
   const colon = spec.indexOf(":");
   const kind = colon < 0 ? spec : spec.slice(0, colon);
@@ -291,14 +291,14 @@ function varLine(arg: string): string | { error: string } {
     if (min > max) {
       return bad(`\`int\` of ${min} to ${max}: min is above max; write int:${max}:${min}`);
     }
-    return `${name}: { int: [${min}, ${max}] }`;
+    return ok(`${name}: { int: [${min}, ${max}] }`);
   }
   if (kind === "choice") {
     const values = rest === undefined || rest === "" ? [] : rest.split("|");
     if (values.length === 0) {
       return bad("`choice` takes values, choice:A|B|C, e.g. choice:eu|us|ap");
     }
-    return `${name}: { choice: [${values.map(choiceValue).join(", ")}] }`;
+    return ok(`${name}: { choice: [${values.map(choiceValue).join(", ")}] }`);
   }
   return bad(
     spec === ""

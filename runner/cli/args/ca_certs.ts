@@ -6,29 +6,40 @@
  * @module
  */
 import { readRegularFile } from "../../model/regular_file.ts";
+import { err, ok, problem, type Result } from "../../model/result.ts";
 
 /** A PEM bundle larger than this is no certificate file. */
 export const MAX_CA_CERT_BYTES = 1024 * 1024;
 
 /**
- * The PEM text of each file, or the error naming the first that cannot be read.
+ * The PEM text of each file, or the problem naming the first that cannot be read.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { readCaCerts } from "./ca_certs.ts";
+ * const read = await readCaCerts(["/dev/zero"]);
+ * assert.deepEqual(read, {
+ *   ok: false,
+ *   problems: [{ message: "--ca-cert /dev/zero: is not a regular file (a device, pipe or socket)" }],
+ * });
+ * ```
  */
 export async function readCaCerts(
   files: readonly string[],
-): Promise<{ ok: true; caCerts: string[] } | { ok: false; error: string }> {
+): Promise<Result<string[]>> {
   const caCerts: string[] = [];
   for (const file of files) {
     const read = await readRegularFile(file, MAX_CA_CERT_BYTES);
-    if (!read.ok) return { ok: false, error: `--ca-cert ${file}: ${read.reason}` };
-    const text = new TextDecoder().decode(read.bytes);
+    if (!read.ok) return err(problem(`--ca-cert ${file}: ${read.problems[0].reason}`));
+    const text = new TextDecoder().decode(read.value);
     if (!text.includes("-----BEGIN CERTIFICATE-----")) {
-      return {
-        ok: false,
-        error: `--ca-cert ${file}: holds no PEM certificate ` +
-          "(a `-----BEGIN CERTIFICATE-----` block); pass the CA's certificate in PEM form",
-      };
+      return err(problem(
+        `--ca-cert ${file}: holds no PEM certificate (a \`-----BEGIN CERTIFICATE-----\` block)`,
+        "pass the CA's certificate in PEM form",
+      ));
     }
     caCerts.push(text);
   }
-  return { ok: true, caCerts };
+  return ok(caCerts);
 }

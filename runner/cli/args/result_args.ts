@@ -5,7 +5,7 @@
  * @module
  */
 import { DEFAULT_BASELINE_DIR } from "../../gates/baseline/mod.ts";
-import { didYouMean } from "../../plan/read/did_you_mean.ts";
+import { didYouMean } from "../../plan/read/mod.ts";
 import {
   CLI_FAIL_ON_VALUES,
   DEFAULT_FAIL_ON,
@@ -14,6 +14,7 @@ import {
 } from "../../gates/fail_on.ts";
 import { DEFAULT_RUN_REPORTS, parseReportFormats } from "../../../reporters/report_formats.ts";
 import type { FinishOptions } from "../finish_result.ts";
+import { err, ok, prefixed, problem, type Result } from "../../model/result.ts";
 
 /**
  * The shared options, as `node:util` `parseArgs` declares them.
@@ -65,26 +66,23 @@ export interface ResultArgValues {
  */
 export function readResultArgs(
   values: ResultArgValues,
-): { ok: true; options: ResultOutputOptions } | { ok: false; errors: string[] } {
+): Result<ResultOutputOptions> {
   const reports = values.report === undefined
-    ? { ok: true as const, formats: [...DEFAULT_RUN_REPORTS] }
+    ? ok([...DEFAULT_RUN_REPORTS])
     : parseReportFormats(values.report);
-  if (!reports.ok) return { ok: false, errors: [`--report: ${reports.error}`] };
+  if (!reports.ok) return err(prefixed("--report: ", reports.problems));
   const failOn = failOnArg(values);
-  if (!failOn.ok) return { ok: false, errors: [failOn.error] };
+  if (!failOn.ok) return failOn;
   const color = colorChoice(values);
-  return {
-    ok: true,
-    options: {
-      outDir: values.out ?? "tailgate-out",
-      reports: reports.formats,
-      ...(values["report-url"] ? { reportUrl: values["report-url"] } : {}),
-      failOn: failOn.failOn,
-      ...(values["no-baseline"] ? {} : { baselineDir: values.baseline ?? DEFAULT_BASELINE_DIR }),
-      updateBaseline: values["update-baseline"] ?? false,
-      ...(color === undefined ? {} : { color }),
-    },
-  };
+  return ok({
+    outDir: values.out ?? "tailgate-out",
+    reports: reports.value,
+    ...(values["report-url"] ? { reportUrl: values["report-url"] } : {}),
+    failOn: failOn.value,
+    ...(values["no-baseline"] ? {} : { baselineDir: values.baseline ?? DEFAULT_BASELINE_DIR }),
+    updateBaseline: values["update-baseline"] ?? false,
+    ...(color === undefined ? {} : { color }),
+  });
 }
 
 /**
@@ -96,25 +94,21 @@ export function readResultArgs(
  * ```ts
  * import assert from "node:assert/strict";
  * import { failOnArg } from "./result_args.ts";
- * assert.deepEqual(failOnArg({ "allow-inconclusive": true }), { ok: true, failOn: "fail" });
- * assert.deepEqual(failOnArg({}), { ok: true, failOn: "inconclusive-slo" });
+ * assert.deepEqual(failOnArg({ "allow-inconclusive": true }), { ok: true, value: "fail" });
+ * assert.deepEqual(failOnArg({}), { ok: true, value: "inconclusive-slo" });
  * ```
  */
 export function failOnArg(
   values: { "fail-on"?: string; "allow-inconclusive"?: boolean; "allow-insufficient"?: boolean },
-): { ok: true; failOn: FailOn } | { ok: false; error: string } {
+): Result<FailOn> {
   const allow = values["allow-inconclusive"] ?? values["allow-insufficient"] ?? false;
-  if (values["fail-on"] === undefined) {
-    return { ok: true, failOn: allow ? "fail" : DEFAULT_FAIL_ON };
-  }
+  if (values["fail-on"] === undefined) return ok(allow ? "fail" : DEFAULT_FAIL_ON);
   const read = readFailOn(values["fail-on"], CLI_FAIL_ON_VALUES);
-  if (!read.ok) return { ok: false, error: `--fail-on: ${read.error}` };
-  if (allow && read.failOn !== "fail") {
-    return {
-      ok: false,
-      error:
-        `--allow-inconclusive is \`--fail-on fail\`; it contradicts \`--fail-on ${read.failOn}\``,
-    };
+  if (!read.ok) return err(prefixed("--fail-on: ", read.problems));
+  if (allow && read.value !== "fail") {
+    return err(problem(
+      `--allow-inconclusive is \`--fail-on fail\`; it contradicts \`--fail-on ${read.value}\``,
+    ));
   }
   return read;
 }

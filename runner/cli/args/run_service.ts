@@ -12,6 +12,7 @@ import { DEFAULT_READY_TIMEOUT_MS, startService } from "../../service/mod.ts";
 import { EXIT_CODES } from "../../model/exit_codes.ts";
 import { type CommandOutcome, failed } from "../command.ts";
 import { parseDurationMs } from "../../plan/units.ts";
+import { err, ok, problems, type Result } from "../../model/result.ts";
 
 /** The options `parseArgs` reads for a started service (every one is in the help). */
 export const START_OPTIONS = {
@@ -44,17 +45,27 @@ export interface StartSpec {
 /**
  * Reads `--start`, `--ready` and `--ready-timeout`: the spec (undefined without `--start`) or
  * the problems, each naming its flag.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { readStartArgs } from "./run_service.ts";
+ * assert.deepEqual(readStartArgs({ start: "npm start", "ready-timeout": "30s" }), {
+ *   ok: true,
+ *   value: { command: "npm start", readyTimeoutMs: 30000 },
+ * });
+ * ```
  */
 export function readStartArgs(
   v: { start?: string; ready?: string; "ready-timeout"?: string },
-): { ok: true; start?: StartSpec } | { ok: false; errors: string[] } {
+): Result<StartSpec | undefined> {
   const errors: string[] = [];
   if (v.start === undefined) {
     const stray = (["ready", "ready-timeout"] as const).filter((f) => v[f] !== undefined);
     if (stray.length) {
       errors.push(`${stray.map((f) => `--${f}`).join(", ")} need --start: the command to start`);
     }
-    return errors.length ? { ok: false, errors } : { ok: true };
+    return errors.length ? err(problems(errors)) : ok(undefined);
   }
   if (v.start.trim() === "") errors.push("--start: give the command that starts the service");
   if (v.ready !== undefined && !/^https?:\/\/[^/]/.test(v.ready)) {
@@ -67,15 +78,12 @@ export function readStartArgs(
     const { message, hint } = timeout.problems[0];
     errors.push(`--ready-timeout: ${message}${hint ? `; ${hint}` : ""}`);
   } else if (timeout.value <= 0) errors.push("--ready-timeout: give a duration above zero");
-  if (errors.length || !timeout.ok) return { ok: false, errors };
-  return {
-    ok: true,
-    start: {
-      command: v.start,
-      ...(v.ready === undefined ? {} : { readyUrl: v.ready }),
-      readyTimeoutMs: timeout.value,
-    },
-  };
+  if (errors.length || !timeout.ok) return err(problems(errors));
+  return ok({
+    command: v.start,
+    ...(v.ready === undefined ? {} : { readyUrl: v.ready }),
+    readyTimeoutMs: timeout.value,
+  });
 }
 
 /** A started service while the run goes on; disposing it stops it. */

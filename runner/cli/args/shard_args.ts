@@ -4,6 +4,7 @@
  * @module
  */
 import type { ShardSpec } from "../../schedule/build_schedule.ts";
+import { err, ok, problem, type Result } from "../../model/result.ts";
 
 /** Most shards a plan can be split into (a guard against typos such as `0/4000`). */
 export const MAX_SHARDS = 1024;
@@ -18,28 +19,27 @@ export const MAX_START_AHEAD_MS = 24 * 3600_000;
  * ```ts
  * import assert from "node:assert/strict";
  * import { parseShard } from "./shard_args.ts";
- * assert.deepEqual(parseShard("1/4"), { ok: true, shard: { index: 1, count: 4 } });
+ * assert.deepEqual(parseShard("1/4"), { ok: true, value: { index: 1, count: 4 } });
  * assert.equal(parseShard("4/4").ok, false); // shards are 0/4 .. 3/4
  * ```
  */
 export function parseShard(
   text: string,
-): { ok: true; shard: ShardSpec } | { ok: false; error: string } {
+): Result<ShardSpec> {
   const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
-  if (!m) return { ok: false, error: `\`${text}\` is not I/N; write e.g. 0/4 for the first of 4` };
+  if (!m) return err(problem(`\`${text}\` is not I/N`, "write e.g. 0/4 for the first of 4"));
   const index = Number(m[1]);
   const count = Number(m[2]);
   if (count < 1 || count > MAX_SHARDS) {
-    return { ok: false, error: `N must be 1..${MAX_SHARDS}, not ${count}` };
+    return err(problem(`N must be 1..${MAX_SHARDS}, not ${count}`));
   }
   if (index >= count) {
-    return {
-      ok: false,
-      error: `shard ${index} of ${count} does not exist: shards count from 0, so they are ` +
+    return err(problem(
+      `shard ${index} of ${count} does not exist: shards count from 0, so they are ` +
         `0/${count} .. ${count - 1}/${count}`,
-    };
+    ));
   }
-  return { ok: true, shard: { index, count } };
+  return ok({ index, count });
 }
 
 /**
@@ -50,30 +50,28 @@ export function parseShard(
  * ```ts
  * import assert from "node:assert/strict";
  * import { parseStartAt } from "./shard_args.ts";
- * assert.deepEqual(parseStartAt("2026-11-22T10:00:00Z"), { ok: true, epochMs: 1795341600000 });
+ * assert.deepEqual(parseStartAt("2026-11-22T10:00:00Z"), { ok: true, value: 1795341600000 });
  * assert.equal(parseStartAt("2026-11-22 10:00").ok, false); // no zone
  * ```
  */
 export function parseStartAt(
   text: string,
   nowEpochMs: number = Date.now(),
-): { ok: true; epochMs: number } | { ok: false; error: string } {
+): Result<number> {
   const iso = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:?\d\d)$/i;
   if (!iso.test(text.trim())) {
-    return {
-      ok: false,
-      error: `\`${text}\` is not an ISO 8601 time with a zone; write e.g. ` +
+    return err(problem(
+      `\`${text}\` is not an ISO 8601 time with a zone; write e.g. ` +
         `${new Date(Math.ceil(nowEpochMs / 60_000) * 60_000 + 120_000).toISOString()} ` +
         "(`date -u -d '+2 min' +%FT%TZ`)",
-    };
+    ));
   }
   const epochMs = Date.parse(text.trim());
-  if (Number.isNaN(epochMs)) return { ok: false, error: `\`${text}\` is not a valid date` };
+  if (Number.isNaN(epochMs)) return err(problem(`\`${text}\` is not a valid date`));
   if (epochMs - nowEpochMs > MAX_START_AHEAD_MS) {
-    return {
-      ok: false,
-      error: `${text} is more than 24 h ahead; check the date and the zone`,
-    };
+    return err(problem(
+      `${text} is more than 24 h ahead; check the date and the zone`,
+    ));
   }
-  return { ok: true, epochMs };
+  return ok(epochMs);
 }

@@ -7,7 +7,7 @@
  * @module
  */
 import type { ColumnValues, TemplateEncoding } from "../../plan/types.ts";
-import { valueAt } from "../../plan/traffic/column_values.ts";
+import { valueAt } from "../../plan/traffic/mod.ts";
 
 const encoder = new TextEncoder();
 
@@ -45,7 +45,7 @@ export function encodeText(text: string, encoding: TemplateEncoding, jsonText?: 
  * ```ts
  * import assert from "node:assert/strict";
  * import { EncodedColumn } from "./encoded_values.ts";
- * import { columnValues } from "../../plan/traffic/column_values.ts";
+ * import { columnValues } from "../../plan/traffic/mod.ts";
  * const c = new EncodedColumn(columnValues(["a b", "c"]), undefined, "percent");
  * assert.equal(new TextDecoder().decode(c.bytes.subarray(c.starts[0], c.starts[1])), "a%20b");
  * ```

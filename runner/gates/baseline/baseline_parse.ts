@@ -5,53 +5,61 @@
  * @module
  */
 import { type Baseline, BASELINE_SCHEMA, BASELINE_VERSION } from "./baseline_types.ts";
+import { err, ok, problem, type Result } from "../../model/result.ts";
 
 const MOVE_AWAY = "move it away (the next --update-baseline starts a new history) or restore it " +
   "from version control";
 
 /**
- * The baseline file `text` holds for `planName`, or what is wrong with it: a phrase completing
- * "baseline <path> …" that says what is wrong and how to fix it.
+ * The baseline file `text` holds for `planName`, or what is wrong with it: a problem whose message
+ * is a phrase completing "baseline <path> …" that says what is wrong and how to fix it.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { parseBaseline } from "./baseline_parse.ts";
- * parseBaseline("{", "shop"); // "is not valid JSON (…): it is damaged; move it away …"
+ * parseBaseline("{", "shop"); // { ok: false, problems: [{ message: "is not valid JSON (…): it is damaged; move it away …" }] }
  * const text = JSON.stringify({ schema: "tailgate/baseline", version: 1, plan: "shop", runs: [] });
- * assert.deepEqual(parseBaseline(text, "shop"), { schema: "tailgate/baseline", version: 1, plan: "shop", runs: [] });
+ * assert.deepEqual(parseBaseline(text, "shop"), { ok: true, value: { schema: "tailgate/baseline", version: 1, plan: "shop", runs: [] } });
  * ```
  */
-export function parseBaseline(text: string, planName: string): Baseline | string {
+export function parseBaseline(text: string, planName: string): Result<Baseline> {
+  const refuse = (phrase: string) => err(problem(phrase));
   let doc: unknown;
   try {
     doc = JSON.parse(text);
   } catch (e) {
-    return `is not valid JSON (${(e as Error).message}): it is damaged; ${MOVE_AWAY}`;
+    return refuse(`is not valid JSON (${(e as Error).message}): it is damaged; ${MOVE_AWAY}`);
   }
   const record = isObject(doc) ? doc : {};
   if (record.schema !== BASELINE_SCHEMA) {
-    return `is not a tailgate baseline (\`schema\` is not "${BASELINE_SCHEMA}"); ${MOVE_AWAY}, ` +
-      `or pass another folder with --baseline`;
+    return refuse(
+      `is not a tailgate baseline (\`schema\` is not "${BASELINE_SCHEMA}"); ${MOVE_AWAY}, ` +
+        `or pass another folder with --baseline`,
+    );
   }
   if (!Number.isInteger(record.version) || (record.version as number) < 1) {
-    return `has no valid \`version\`: it is damaged; ${MOVE_AWAY}`;
+    return refuse(`has no valid \`version\`: it is damaged; ${MOVE_AWAY}`);
   }
   if ((record.version as number) > BASELINE_VERSION) {
-    return `is format version ${record.version}; this tailgate reads up to ${BASELINE_VERSION}: ` +
-      `upgrade tailgate to read it`;
+    return refuse(
+      `is format version ${record.version}; this tailgate reads up to ${BASELINE_VERSION}: ` +
+        `upgrade tailgate to read it`,
+    );
   }
   if (record.plan !== planName) {
-    return `holds plan ${JSON.stringify(record.plan)}, not ${JSON.stringify(planName)} (both ` +
-      `names map to this file): rename one of the plans`;
+    return refuse(
+      `holds plan ${JSON.stringify(record.plan)}, not ${JSON.stringify(planName)} (both ` +
+        `names map to this file): rename one of the plans`,
+    );
   }
   const runs = Array.isArray(record.runs) ? record.runs : undefined;
   const bad = runs === undefined ? -1 : runs.findIndex((r) => !isRun(r));
   if (runs === undefined || bad >= 0) {
     const where = runs === undefined ? "`runs` is not a list" : `run ${bad + 1} is incomplete`;
-    return `is damaged (${where}); ${MOVE_AWAY}`;
+    return refuse(`is damaged (${where}); ${MOVE_AWAY}`);
   }
-  return doc as Baseline;
+  return ok(doc as Baseline);
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

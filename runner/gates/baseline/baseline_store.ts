@@ -8,6 +8,7 @@
 import { join } from "node:path";
 import { writeFileAtomic } from "../../result/atomic_write.ts";
 import { readRegularFile } from "../../model/regular_file.ts";
+import { err, ok, prefixed, problem, problemText, type Result } from "../../model/result.ts";
 import type { Environment, RunResult } from "../../model/run_result.ts";
 import { parseBaseline } from "./baseline_parse.ts";
 import { withHistoryLock } from "./history_lock.ts";
@@ -34,21 +35,21 @@ import {
 export const MAX_HISTORY_BYTES = 64 * 1024 * 1024;
 
 /**
- * Thrown by {@linkcode appendToBaseline}: `invalid_file` (the existing file cannot be read and was
- * left as it is), `unsound_run` (incomplete or tool-limited run), `write_failed` (the old file is
- * unchanged).
+ * Thrown by {@linkcode appendToBaseline} and `appendSearchHistory` when the history's file fails
+ * them: `invalid_file` (the existing file cannot be read and was left as it is), `write_failed`
+ * (the old file is unchanged). A run the history refuses is no exception: a problem.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { BaselineError } from "./baseline_store.ts";
- * const e = new BaselineError("unsound_run", "refusing to add an incomplete run");
- * assert.equal(e.kind, "unsound_run");
+ * const e = new BaselineError("write_failed", "could not write the history: disk full");
+ * assert.equal(e.kind, "write_failed");
  * ```
  */
 export class BaselineError extends Error {
   constructor(
-    readonly kind: "invalid_file" | "unsound_run" | "write_failed",
+    readonly kind: "invalid_file" | "write_failed",
     message: string,
     options?: ErrorOptions,
   ) {
@@ -135,27 +136,25 @@ export function baselineRunFrom(result: RunResult): BaselineRun {
 }
 
 /**
- * Reads a plan's baseline: `undefined` when there is none yet, an error naming the file, what is
+ * Reads a plan's baseline: `undefined` when there is none yet, a problem naming the file, what is
  * wrong and how to fix it when it cannot be used.
  */
 export async function loadBaseline(
   dir: string,
   planName: string,
-): Promise<{ ok: true; baseline: Baseline | undefined } | { ok: false; error: string }> {
+): Promise<Result<Baseline | undefined>> {
   const path = baselinePath(dir, planName);
   const read = await readRegularFile(path, MAX_HISTORY_BYTES);
   if (!read.ok) {
-    if (read.problem === "missing") return { ok: true, baseline: undefined };
-    return {
-      ok: false,
-      error: `cannot read baseline ${path}: it ${read.reason}; restore it from version control, ` +
-        `move it away (the next --update-baseline starts a new history), or pass another folder ` +
-        `with --baseline`,
-    };
+    if (read.problems[0].kind === "missing") return ok(undefined);
+    return err(problem(
+      `cannot read baseline ${path}: it ${read.problems[0].reason}`,
+      "restore it from version control, move it away (the next --update-baseline starts a new " +
+        "history), or pass another folder with --baseline",
+    ));
   }
-  const problem = parseBaseline(new TextDecoder().decode(read.bytes), planName);
-  if (typeof problem === "string") return { ok: false, error: `baseline ${path} ${problem}` };
-  return { ok: true, baseline: problem };
+  const parsed = parseBaseline(new TextDecoder().decode(read.value), planName);
+  return parsed.ok ? parsed : err(prefixed(`baseline ${path} `, parsed.problems));
 }
 
 /** The history written, and where the previous one was kept when this run started a new one. */
@@ -163,7 +162,8 @@ export type AppendedBaseline = Baseline & { supersededPath?: string };
 
 /**
  * Adds a sound run to its plan's history, keeping the newest `keep` runs, and writes the file
- * atomically with `write`. Throws {@linkcode BaselineError}; the existing file is then unchanged.
+ * atomically with `write`, or the problem when the run may not join it (incomplete, tool-limited).
+ * Throws {@linkcode BaselineError}; the existing file is then unchanged.
  * A run whose measured stages differ from the newest stored run's (the plan changed) starts a new
  * history: the old one is first written whole to `<slug>.superseded-<time>.json` beside it.
  * `signal` stops a wait for the history's lock (history_lock.ts); the lock, a folder that cannot
@@ -175,19 +175,21 @@ export async function appendToBaseline(
   keep: number = DEFAULT_BASELINE_RUNS,
   write: (path: string, data: string) => Promise<void> = writeFileAtomic,
   signal?: AbortSignal,
-): Promise<AppendedBaseline> {
+): Promise<Result<AppendedBaseline>> {
   if (!Number.isInteger(keep) || keep < 1) {
     throw new RangeError(`keep must be a whole number of runs, at least 1 (got ${keep})`);
   }
   const unsound = unsoundReason(result);
-  if (unsound) throw new BaselineError("unsound_run", unsound);
+  if (unsound) return err(problem(unsound));
   const planName = historyName(result.plan);
   await makeHistoryDir(dir);
   // Re-read under the lock: a history another run appended to meanwhile keeps its run.
-  return await withHistoryLock(
-    baselinePath(dir, planName),
-    () => appendLocked(dir, result, keep, write),
-    signal ? { signal } : {},
+  return ok(
+    await withHistoryLock(
+      baselinePath(dir, planName),
+      () => appendLocked(dir, result, keep, write),
+      signal ? { signal } : {},
+    ),
   );
 }
 
@@ -200,18 +202,21 @@ async function appendLocked(
   const planName = historyName(result.plan);
   const loaded = await loadBaseline(dir, planName);
   if (!loaded.ok) {
-    throw new BaselineError("invalid_file", `${loaded.error} (the file was left as it is)`);
+    throw new BaselineError(
+      "invalid_file",
+      `${problemText(loaded.problems[0])} (the file was left as it is)`,
+    );
   }
   const path = baselinePath(dir, planName);
   // Never mix runs whose measured stages do not compare: a plan whose stages changed starts a new
   // history, and the old one is kept beside it, written whole before anything is replaced.
-  const newest = loaded.baseline?.runs.at(-1);
+  const newest = loaded.value?.runs.at(-1);
   let supersededPath: string | undefined;
   if (newest !== undefined && !sameMeasuredStages(result.stages, newest.stages)) {
     const stamp = new Date().toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
     supersededPath = path.replace(/\.json$/, `.superseded-${stamp}.json`);
     try {
-      await write(supersededPath, JSON.stringify(loaded.baseline, null, 1) + "\n");
+      await write(supersededPath, JSON.stringify(loaded.value, null, 1) + "\n");
     } catch (e) {
       throw new BaselineError(
         "write_failed",
@@ -221,7 +226,7 @@ async function appendLocked(
       );
     }
   }
-  const kept = supersededPath === undefined ? loaded.baseline?.runs ?? [] : [];
+  const kept = supersededPath === undefined ? loaded.value?.runs ?? [] : [];
   const runs = [...kept, baselineRunFrom(result)].slice(-keep);
   const baseline: Baseline = {
     schema: BASELINE_SCHEMA,

@@ -11,6 +11,7 @@ import type { Environment } from "../../model/run_result.ts";
 import type { SearchResult } from "../../model/search_result.ts";
 import { writeFileAtomic } from "../../result/atomic_write.ts";
 import { readRegularFile } from "../../model/regular_file.ts";
+import { err, ok, problem, problemText, type Result } from "../../model/result.ts";
 import {
   BaselineError,
   baselineSlug,
@@ -62,110 +63,101 @@ export function searchHistoryPath(dir: string, planName: string): string {
 }
 
 /**
- * Reads a plan's search history: no entries when there is none yet; an error naming the file,
+ * Reads a plan's search history: no entries when there is none yet; a problem naming the file,
  * what is wrong and the fix when it cannot be used.
  */
 export async function loadSearchHistory(
   dir: string,
   planName: string,
-): Promise<{ ok: true; entries: SearchHistoryEntry[] } | { ok: false; error: string }> {
+): Promise<Result<SearchHistoryEntry[]>> {
   const path = searchHistoryPath(dir, planName);
   const fix = "move it away (the next --update-baseline starts a new history) or restore it " +
     "from version control";
   const read = await readRegularFile(path, MAX_HISTORY_BYTES);
   if (!read.ok) {
-    if (read.problem === "missing") return { ok: true, entries: [] };
-    return { ok: false, error: `cannot read search history ${path}: it ${read.reason}; ${fix}` };
+    if (read.problems[0].kind === "missing") return ok([]);
+    return err(problem(`cannot read search history ${path}: it ${read.problems[0].reason}`, fix));
   }
+  const refuse = (what: string) => err(problem(`search history ${path} ${what}: ${fix}`));
   let doc: Partial<SearchHistory>;
   try {
-    doc = JSON.parse(new TextDecoder().decode(read.bytes));
+    doc = JSON.parse(new TextDecoder().decode(read.value));
   } catch (e) {
-    return {
-      ok: false,
-      error: `search history ${path} is not valid JSON (${(e as Error).message}): ${fix}`,
-    };
+    return refuse(`is not valid JSON (${(e as Error).message})`);
   }
   if (doc?.schema !== SEARCH_HISTORY_SCHEMA || doc.version !== SEARCH_HISTORY_VERSION) {
-    return {
-      ok: false,
-      error: `search history ${path} is not a ${SEARCH_HISTORY_SCHEMA} file of version ` +
-        `${SEARCH_HISTORY_VERSION}: ${fix}`,
-    };
+    return refuse(`is not a ${SEARCH_HISTORY_SCHEMA} file of version ${SEARCH_HISTORY_VERSION}`);
   }
-  if (doc.plan !== planName) {
-    return {
-      ok: false,
-      error: `search history ${path} belongs to plan "${doc.plan}", not "${planName}": ${fix}`,
-    };
-  }
+  if (doc.plan !== planName) return refuse(`belongs to plan "${doc.plan}", not "${planName}"`);
   const entries = Array.isArray(doc.entries) ? doc.entries : undefined;
   const bad = entries?.findIndex((e) =>
     !(typeof e?.ratePerSec === "number" && e.ratePerSec > 0 && typeof e.date === "string" &&
       (e.status === "found" || e.status === "at_least") && typeof e.environment === "object")
   );
   if (entries === undefined || bad !== -1) {
-    return {
-      ok: false,
-      error: `search history ${path} has a damaged entry${
-        entries === undefined ? " list" : ` (number ${bad! + 1})`
-      }: ${fix}`,
-    };
+    return refuse(
+      `has a damaged entry${entries === undefined ? " list" : ` (number ${bad! + 1})`}`,
+    );
   }
-  return { ok: true, entries };
+  return ok(entries);
 }
 
 /**
  * Adds a complete search that found a rate to its plan's history (the newest
- * {@linkcode MAX_HISTORY_RUNS} kept). Throws {@linkcode BaselineError}, or the lock's error
- * (history_lock.ts: held, or `signal` stopped the wait); the file is then unchanged.
+ * {@linkcode MAX_HISTORY_RUNS} kept), or the problem when the search found no rate to keep. Throws
+ * {@linkcode BaselineError}, or the lock's error (history_lock.ts: held, or `signal` stopped the
+ * wait); the file is then unchanged.
  */
 export async function appendSearchHistory(
   dir: string,
   result: SearchResult,
   write: (path: string, data: string) => Promise<void> = writeFileAtomic,
   signal?: AbortSignal,
-): Promise<SearchHistory> {
+): Promise<Result<SearchHistory>> {
   const c = result.conclusion;
   if (!result.complete || (c.status !== "found" && c.status !== "at_least")) {
-    throw new BaselineError(
-      "unsound_run",
+    return err(problem(
       "refusing to add a search that found no rate to the history: " +
         (result.complete
           ? c.reason ?? "it was inconclusive"
           : "it was stopped before it concluded"),
-    );
+    ));
   }
   const planName = result.plan.name;
   const path = searchHistoryPath(dir, planName);
   await makeHistoryDir(dir);
-  return await withHistoryLock(path, async () => {
-    const loaded = await loadSearchHistory(dir, planName);
-    if (!loaded.ok) {
-      throw new BaselineError("invalid_file", `${loaded.error} (the file was left as it is)`);
-    }
-    const entry: SearchHistoryEntry = {
-      date: result.startedAt,
-      status: c.status as "found" | "at_least",
-      ratePerSec: c.ratePerSec!,
-      ...(c.failPerSec === undefined ? {} : { failPerSec: c.failPerSec }),
-      environment: result.environment,
-    };
-    const history: SearchHistory = {
-      schema: SEARCH_HISTORY_SCHEMA,
-      version: SEARCH_HISTORY_VERSION,
-      plan: planName,
-      entries: [...loaded.entries, entry].slice(-MAX_HISTORY_RUNS),
-    };
-    try {
-      await write(path, JSON.stringify(history, null, 1) + "\n");
-    } catch (e) {
-      throw new BaselineError(
-        "write_failed",
-        `could not write search history ${path} (${(e as Error).message}); it is unchanged`,
-        { cause: e },
-      );
-    }
-    return history;
-  }, signal ? { signal } : {});
+  return ok(
+    await withHistoryLock(path, async () => {
+      const loaded = await loadSearchHistory(dir, planName);
+      if (!loaded.ok) {
+        throw new BaselineError(
+          "invalid_file",
+          `${problemText(loaded.problems[0])} (the file was left as it is)`,
+        );
+      }
+      const entry: SearchHistoryEntry = {
+        date: result.startedAt,
+        status: c.status as "found" | "at_least",
+        ratePerSec: c.ratePerSec!,
+        ...(c.failPerSec === undefined ? {} : { failPerSec: c.failPerSec }),
+        environment: result.environment,
+      };
+      const history: SearchHistory = {
+        schema: SEARCH_HISTORY_SCHEMA,
+        version: SEARCH_HISTORY_VERSION,
+        plan: planName,
+        entries: [...loaded.value, entry].slice(-MAX_HISTORY_RUNS),
+      };
+      try {
+        await write(path, JSON.stringify(history, null, 1) + "\n");
+      } catch (e) {
+        throw new BaselineError(
+          "write_failed",
+          `could not write search history ${path} (${(e as Error).message}); it is unchanged`,
+          { cause: e },
+        );
+      }
+      return history;
+    }, signal ? { signal } : {}),
+  );
 }

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { type ParsedSlo, parseSlo } from "../../plan/slo/parse_slo.ts";
+import { type ParsedSlo, parseSlo } from "../../plan/slo/mod.ts";
 import { errorTotal } from "../../model/request_counts.ts";
 import type { RunResult, Verdict } from "../../model/run_result.ts";
 import { metricEvidence } from "../gate_evidence.ts";

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { parseSlo } from "../../plan/slo/parse_slo.ts";
+import { parseSlo } from "../../plan/slo/mod.ts";
 import { addCounts, emptyCounts, errorTotal } from "../../model/request_counts.ts";
 import type { RunResult, Verdict } from "../../model/run_result.ts";
 import { evaluateSlos } from "./evaluate_slos.ts";

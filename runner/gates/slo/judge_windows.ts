@@ -12,9 +12,9 @@
  *
  * @module
  */
-import type { ParsedSlo } from "../../plan/slo/parse_slo.ts";
+import type { ParsedSlo } from "../../plan/slo/mod.ts";
 import { createHistogram } from "../../hdr/mod.ts";
-import { requestsToPassSlo } from "../../plan/slo/sample_sufficiency.ts";
+import { requestsToPassSlo } from "../../plan/slo/mod.ts";
 import { formatDurationMs, formatRatePerSec } from "../../plan/units.ts";
 import type { SloMetric } from "../../plan/types.ts";
 import type { RunResult, StageResult, Verdict, WindowFinding } from "../../model/run_result.ts";

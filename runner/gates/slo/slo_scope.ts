@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { ParsedSlo } from "../../plan/slo/parse_slo.ts";
+import type { ParsedSlo } from "../../plan/slo/mod.ts";
 import { createHistogram, type Histogram } from "../../hdr/mod.ts";
 import { decodeHistogram } from "../../hdr/hdr_codec.ts";
 import { addCounts, emptyCounts } from "../../model/request_counts.ts";

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { ParsedSlo } from "../../plan/slo/parse_slo.ts";
+import type { ParsedSlo } from "../../plan/slo/mod.ts";
 import { formatDurationMs, formatRatePerSec } from "../../plan/units.ts";
 import type { Verdict } from "../../model/run_result.ts";
 import { applyDecisionRule, type GateEvidence, requestsToDecide } from "../decision_rule.ts";

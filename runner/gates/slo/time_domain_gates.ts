@@ -15,7 +15,7 @@
  *
  * @module
  */
-import type { ParsedSlo } from "../../plan/slo/parse_slo.ts";
+import type { ParsedSlo } from "../../plan/slo/mod.ts";
 import { formatDurationMs, formatSlopeUsPerMin } from "../../plan/units.ts";
 import type { RunResult, StageResult, Trend, Verdict } from "../../model/run_result.ts";
 import { MIN_TREND_INTERVALS, stallThresholdUs } from "../../result/time_domain.ts";

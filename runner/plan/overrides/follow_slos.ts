@@ -7,9 +7,8 @@
  *
  * @module
  */
-import { join } from "../read/plan_reader.ts";
-import { parseSlo } from "../slo/parse_slo.ts";
-import { type SloFollow, stagesForSlo } from "../slo/validate_slos.ts";
+import { join } from "../read/mod.ts";
+import { parseSlo, type SloFollow, stagesForSlo } from "../slo/mod.ts";
 import type { PlanStage, Slo, StageBinding } from "../types.ts";
 import { rateText } from "../units.ts";
 import type { OverrideEdit } from "./plan_overrides.ts";
@@ -83,7 +82,7 @@ export type SloFollowing =
  *
  * @example
  * ```ts
- * import { parseSlo } from "../slo/parse_slo.ts";
+ * import { parseSlo } from "../slo/mod.ts";
  * import { followStages } from "./follow_slos.ts";
  * const stage = { kind: "constant" as const, ratePerSec: 20_000, warmup: false };
  * const slo = parseSlo("p99 < 5ms at 20k/s");

@@ -12,7 +12,7 @@ import type { OverrideEdit } from "./plan_overrides.ts";
  *
  * @example
  * ```ts
- * import { parseYaml } from "../read/_yaml.ts";
+ * import { parseYaml } from "../read/mod.ts";
  * import { applyOverrides } from "./plan_overrides.ts";
  * import { overriddenText } from "./overridden_text.ts";
  * const text = "load:\n  stages: [{ rate: 20k/s, duration: 60s }]\n";

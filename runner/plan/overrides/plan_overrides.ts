@@ -8,11 +8,11 @@
  *
  * @module
  */
-import type { YamlMap, YamlNode, YamlScalar } from "../read/_yaml.ts";
-import { didYouMean } from "../read/did_you_mean.ts";
+import type { YamlMap, YamlNode, YamlScalar } from "../read/mod.ts";
+import { didYouMean } from "../read/mod.ts";
 import { err, ok, problem, type Result } from "../../model/result.ts";
-import { join, PlanReader } from "../read/plan_reader.ts";
-import type { SloFollow } from "../slo/validate_slos.ts";
+import { join, PlanReader } from "../read/mod.ts";
+import type { SloFollow } from "../slo/mod.ts";
 import { readLoad } from "../validate_load.ts";
 import { sloFollower, type StageRates, stageRates } from "./follow_slos.ts";
 import type { PlanIssue } from "../types.ts";
@@ -122,7 +122,7 @@ export function parseStageOverride(
  *
  * @example
  * ```ts
- * import { parseYaml } from "../read/_yaml.ts";
+ * import { parseYaml } from "../read/mod.ts";
  * import { applyOverrides } from "./plan_overrides.ts";
  * const root = parseYaml("load: { stages: [{ rate: 20k/s, duration: 60s }] }\nslo: [p99 < 5ms at 20k/s]\n").root!;
  * const applied = applyOverrides(root, { rateScale: 0.25 }, "plan.yaml");

@@ -8,8 +8,8 @@
  *
  * @module
  */
-import type { YamlEntry } from "../read/_yaml.ts";
-import type { PlanReader } from "../read/plan_reader.ts";
+import type { YamlEntry } from "../read/mod.ts";
+import type { PlanReader } from "../read/mod.ts";
 
 /**
  * The most requests (each its own label) a plan may have.
@@ -49,8 +49,8 @@ function groupHint(count: number): string {
  *
  * @example
  * ```ts
- * import { parseYaml } from "../read/_yaml.ts";
- * import { PlanReader } from "../read/plan_reader.ts";
+ * import { parseYaml } from "../read/mod.ts";
+ * import { PlanReader } from "../read/mod.ts";
  * import { checkLabelCount } from "./label_cap.ts";
  * const root = parseYaml("requests: [{ path: / }]\n").root!;
  * const reader = new PlanReader("plan.yaml");

@@ -9,5 +9,6 @@ export { MAX_BODY_FILE_BYTES, MAX_TEMPLATE_BODY_BYTES, readBody } from "./valida
 export { readExpect, statusExpected } from "./validate_expect.ts";
 export { readHeaders } from "./validate_headers.ts";
 export { readDefaults, readRequests, readTarget } from "./validate_requests.ts";
+export type { PlanContext } from "./validate_requests.ts";
 export { declaredCaptures, readSteps } from "./validate_steps.ts";
-export { parseHttpUrl, readRequestUrl, urlTextOk } from "./validate_url.ts";
+export { credentialsProblem, parseHttpUrl, readRequestUrl, urlTextOk } from "./validate_url.ts";

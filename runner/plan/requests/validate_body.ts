@@ -4,19 +4,14 @@
  *
  * @module
  */
-import type { YamlNode } from "../read/_yaml.ts";
+import type { YamlNode } from "../read/mod.ts";
 import type { PlanContext } from "../plan_context.ts";
-import { planFile } from "../read/plan_file.ts";
-import { join, type PlanReader } from "../read/plan_reader.ts";
-import { readSection } from "../read/read_section.ts";
+import { planFile } from "../read/mod.ts";
+import { join, type PlanReader } from "../read/mod.ts";
+import { readSection } from "../read/mod.ts";
 import type { PlanBody } from "../types.ts";
-import type { TemplateScope } from "../traffic/parse_template.ts";
-import {
-  type CompiledTemplate,
-  jsonAsTree,
-  jsonTemplate,
-  scalarTemplate,
-} from "../traffic/template_nodes.ts";
+import type { TemplateScope } from "../traffic/mod.ts";
+import { type CompiledTemplate, jsonAsTree, jsonTemplate, scalarTemplate } from "../traffic/mod.ts";
 
 /** A template body file may be at most this large (it is rendered for every request). */
 export const MAX_TEMPLATE_BODY_BYTES = 1024 * 1024;

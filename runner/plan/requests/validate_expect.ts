@@ -3,8 +3,8 @@
  *
  * @module
  */
-import type { YamlNode } from "../read/_yaml.ts";
-import type { PlanReader } from "../read/plan_reader.ts";
+import type { YamlNode } from "../read/mod.ts";
+import type { PlanReader } from "../read/mod.ts";
 import type { StatusExpectation } from "../types.ts";
 
 /**

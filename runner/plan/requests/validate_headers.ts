@@ -5,11 +5,11 @@
  *
  * @module
  */
-import type { YamlEntry, YamlNode } from "../read/_yaml.ts";
-import { join, type PlanReader } from "../read/plan_reader.ts";
+import type { YamlEntry, YamlNode } from "../read/mod.ts";
+import { join, type PlanReader } from "../read/mod.ts";
 import type { PlanHeader } from "../types.ts";
-import type { TemplateScope } from "../traffic/parse_template.ts";
-import { scalarTemplate, sentText } from "../traffic/template_nodes.ts";
+import type { TemplateScope } from "../traffic/mod.ts";
+import { scalarTemplate, sentText } from "../traffic/mod.ts";
 import { framingProblem, wireTextProblem } from "../wire_rules.ts";
 
 /** The fix for a drawn value that cannot go in a header (a data row's, a choice's). */

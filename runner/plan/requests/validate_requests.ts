@@ -4,10 +4,10 @@
  *
  * @module
  */
-import type { YamlNode } from "../read/_yaml.ts";
+import type { YamlNode } from "../read/mod.ts";
 import type { PlanContext } from "../plan_context.ts";
-import { join, type PlanReader } from "../read/plan_reader.ts";
-import { keyDefault, readSection, type Section } from "../read/read_section.ts";
+import { join, type PlanReader } from "../read/mod.ts";
+import { keyDefault, readSection, type Section } from "../read/mod.ts";
 import type {
   PlanBody,
   PlanHeader,
@@ -15,9 +15,9 @@ import type {
   RequestBasics,
   RequestTemplate,
 } from "../types.ts";
-import type { TemplateScope } from "../traffic/parse_template.ts";
-import { type TargetTemplate, targetTemplate } from "../traffic/target_template.ts";
-import type { CompiledTemplate } from "../traffic/template_nodes.ts";
+import type { TemplateScope } from "../traffic/mod.ts";
+import { type TargetTemplate, targetTemplate } from "../traffic/mod.ts";
+import type { CompiledTemplate } from "../traffic/mod.ts";
 import { readBody } from "./validate_body.ts";
 import { readExpect } from "./validate_expect.ts";
 import { readHeaders } from "./validate_headers.ts";

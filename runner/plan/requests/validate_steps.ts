@@ -7,12 +7,12 @@
  *
  * @module
  */
-import type { YamlNode } from "../read/_yaml.ts";
+import type { YamlNode } from "../read/mod.ts";
 import type { PlanContext } from "../plan_context.ts";
-import { join, type PlanReader } from "../read/plan_reader.ts";
+import { join, type PlanReader } from "../read/mod.ts";
 import type { CaptureSource, PlanCapture, PlanHeader, PlanStep } from "../types.ts";
-import type { TemplateScope } from "../traffic/parse_template.ts";
-import { TEMPLATE_NAME } from "../traffic/validate_vars.ts";
+import type { TemplateScope } from "../traffic/mod.ts";
+import { TEMPLATE_NAME } from "../traffic/mod.ts";
 import { readRequest } from "./validate_requests.ts";
 
 /** The two lists of steps. */
@@ -33,7 +33,7 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
  *
  * @example
  * ```ts
- * import { parseYaml } from "../read/_yaml.ts";
+ * import { parseYaml } from "../read/mod.ts";
  * import { declaredCaptures } from "./validate_steps.ts";
  * const node = parseYaml("- { path: /login, capture: { token: { json: /t } } }").root!;
  * declaredCaptures(node, "setup"); // [{ name: "token", step: "setup[0]" }]

@@ -14,8 +14,8 @@
  *
  * @module
  */
-import type { YamlNode } from "../read/_yaml.ts";
-import { join, type PlanReader } from "../read/plan_reader.ts";
+import type { YamlNode } from "../read/mod.ts";
+import { join, type PlanReader } from "../read/mod.ts";
 import type { PlanLoad, PlanStage, Slo } from "../types.ts";
 import { formatDurationMs, formatRatePerSec } from "../units.ts";
 import { stagesForSlo } from "./validate_slos.ts";

@@ -25,7 +25,7 @@ import {
   parseRatePerSec,
   parseSlopeUsPerMin,
 } from "../units.ts";
-import { didYouMean } from "../read/did_you_mean.ts";
+import { didYouMean } from "../read/mod.ts";
 import { err, ok, type Problem, problem, type Result } from "../../model/result.ts";
 
 /** A parsed SLO, without its source line (the caller knows it). */

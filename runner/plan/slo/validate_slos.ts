@@ -6,10 +6,10 @@
  *
  * @module
  */
-import type { YamlNode, YamlScalar } from "../read/_yaml.ts";
-import { didYouMean } from "../read/did_you_mean.ts";
+import type { YamlNode, YamlScalar } from "../read/mod.ts";
+import { didYouMean } from "../read/mod.ts";
 import { parseSlo } from "./parse_slo.ts";
-import { join, type PlanReader } from "../read/plan_reader.ts";
+import { join, type PlanReader } from "../read/mod.ts";
 import { requestsToPass, requestsToPassSlo } from "./sample_sufficiency.ts";
 import type { PlanLoad, PlanRequest, Slo, StageBinding } from "../types.ts";
 import { formatDurationMs, formatRatePerSec } from "../units.ts";

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { didYouMean } from "../read/did_you_mean.ts";
+import { didYouMean } from "../read/mod.ts";
 import type { TemplateEncoding, TemplatePart, TemplateRef } from "../types.ts";
 import type { Problem } from "../../model/result.ts";
 

@@ -5,12 +5,12 @@
  *
  * @module
  */
-import type { YamlNode } from "../read/_yaml.ts";
-import type { PlanReader } from "../read/plan_reader.ts";
+import type { YamlNode } from "../read/mod.ts";
+import type { PlanReader } from "../read/mod.ts";
 import type { TemplatePart } from "../types.ts";
 import type { TemplateScope } from "./parse_template.ts";
 import { scalarTemplate } from "./template_nodes.ts";
-import { urlTextOk } from "../requests/validate_url.ts";
+import { urlTextOk } from "../requests/mod.ts";
 
 /** A templated request-target: the printable URL and the parts of `path?query`. */
 export interface TargetTemplate {

@@ -5,8 +5,8 @@
  *
  * @module
  */
-import type { YamlNode } from "../read/_yaml.ts";
-import { join, type PlanReader } from "../read/plan_reader.ts";
+import type { YamlNode } from "../read/mod.ts";
+import { join, type PlanReader } from "../read/mod.ts";
 import type { TemplateEncoding, TemplatePart } from "../types.ts";
 import { type ParsedTemplate, parseTemplate, type TemplateScope } from "./parse_template.ts";
 

@@ -4,9 +4,9 @@
  *
  * @module
  */
-import type { YamlNode } from "../read/_yaml.ts";
+import type { YamlNode } from "../read/mod.ts";
 import type { PlanContext } from "../plan_context.ts";
-import { join, type PlanReader } from "../read/plan_reader.ts";
+import { join, type PlanReader } from "../read/mod.ts";
 import type { PlanDataSource, PlanRequest, PlanVar, TemplateRef } from "../types.ts";
 import type { TemplateScope } from "./parse_template.ts";
 import { printable } from "../printable.ts";

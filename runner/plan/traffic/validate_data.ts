@@ -4,12 +4,12 @@
  *
  * @module
  */
-import type { YamlNode } from "../read/_yaml.ts";
+import type { YamlNode } from "../read/mod.ts";
 import { DATA_LIMITS, readDataTable } from "./data_table.ts";
 import type { PlanContext } from "../plan_context.ts";
-import { planFile } from "../read/plan_file.ts";
-import { join, type PlanReader } from "../read/plan_reader.ts";
-import { readSection } from "../read/read_section.ts";
+import { planFile } from "../read/mod.ts";
+import { join, type PlanReader } from "../read/mod.ts";
+import { readSection } from "../read/mod.ts";
 import type { DataOrder, PlanDataSource } from "../types.ts";
 import { templateName } from "./validate_vars.ts";
 import { columnValues } from "./column_values.ts";

@@ -4,8 +4,8 @@
  *
  * @module
  */
-import type { YamlEntry, YamlNode } from "../read/_yaml.ts";
-import { join, type PlanReader } from "../read/plan_reader.ts";
+import type { YamlEntry, YamlNode } from "../read/mod.ts";
+import { join, type PlanReader } from "../read/mod.ts";
 import type { PlanVar, PlanVarSpec } from "../types.ts";
 
 /** A var or data source name: what `{{name}}` can refer to. */

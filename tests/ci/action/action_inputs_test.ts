@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { problemText } from "../../../runner/model/result.ts";
 import {
   INPUT_DEFAULTS,
   inputValue,
@@ -16,7 +17,7 @@ Deno.test("inputVariable() is TAILGATE_ and the input's name in upper snake case
 Deno.test("readRunInputs() with nothing set runs the default plans, reports and baseline read-only", () => {
   const r = readRunInputs({});
   assert.ok(r.ok);
-  assert.deepEqual(r.inputs, {
+  assert.deepEqual(r.value, {
     plans: ["plans/**/*.yaml"],
     out: "tailgate-out",
     reports: ["json", "md", "html", "junit", "hlog"],
@@ -37,10 +38,10 @@ Deno.test("readRunInputs() drops the baseline for mode none and keeps the shard 
     TAILGATE_FAIL_ON: "never",
   });
   assert.ok(r.ok);
-  assert.equal(r.inputs.baselineDir, undefined);
-  assert.equal(r.inputs.updateBaseline, false);
+  assert.equal(r.value.baselineDir, undefined);
+  assert.equal(r.value.updateBaseline, false);
   assert.deepEqual(
-    [r.inputs.shard, r.inputs.startAt, r.inputs.target, r.inputs.failOn],
+    [r.value.shard, r.value.startAt, r.value.target, r.value.failOn],
     ["0/2", "2026-11-22T10:00:00Z", "http://127.0.0.1:9", "never"],
   );
 });
@@ -56,7 +57,7 @@ Deno.test("readRunInputs() reports every wrong input at once", () => {
   });
   assert.equal(r.ok, false);
   if (!r.ok) {
-    assert.deepEqual(r.errors, [
+    assert.deepEqual(r.problems.map(problemText), [
       "baseline: `s3` is not one of cache, branch, committed, none",
       "TAILGATE_UPDATE_BASELINE: `auto` must be true or false here",
       "fail-on: `error` is not one of inconclusive, inconclusive-slo, fail, never",
@@ -73,7 +74,7 @@ Deno.test("readRunInputs() reads the A/B mode's targets, and refuses half of it 
     TAILGATE_AB_BASE_START: "./serve 8081",
   });
   assert.ok(r.ok);
-  assert.deepEqual(r.inputs.ab, {
+  assert.deepEqual(r.value.ab, {
     base: "http://127.0.0.1:8081",
     head: "http://127.0.0.1:8082",
     baseStart: "./serve 8081",
@@ -85,13 +86,17 @@ Deno.test("readRunInputs() reads the A/B mode's targets, and refuses half of it 
     TAILGATE_AB_ROUNDS: "2",
   });
   assert.ok(!bad.ok);
-  assert.deepEqual(bad.errors.filter((e) => /ab/.test(e)).length, 3, bad.errors.join("\n"));
+  assert.deepEqual(
+    bad.problems.map(problemText).filter((e) => /ab/.test(e)).length,
+    3,
+    bad.problems.map(problemText).join("\n"),
+  );
 });
 
 Deno.test("readRunInputs() reads start and ready, and refuses them with merge or the A/B mode", () => {
   const r = readRunInputs({ TAILGATE_START: "npm start", TAILGATE_READY: "http://127.0.0.1:1/h" });
   assert.ok(r.ok);
-  assert.deepEqual([r.inputs.start, r.inputs.ready], ["npm start", "http://127.0.0.1:1/h"]);
+  assert.deepEqual([r.value.start, r.value.ready], ["npm start", "http://127.0.0.1:1/h"]);
   const wrong = readRunInputs({
     TAILGATE_START: "npm start",
     TAILGATE_MERGE: "shards",
@@ -99,11 +104,14 @@ Deno.test("readRunInputs() reads start and ready, and refuses them with merge or
     TAILGATE_AB_HEAD: "http://127.0.0.1:8082",
   });
   assert.ok(!wrong.ok);
-  assert.match(wrong.errors.join("\n"), /merge and start exclude each other/);
-  assert.match(wrong.errors.join("\n"), /runs no shard, merge, target, confirm or start/);
+  assert.match(wrong.problems.map(problemText).join("\n"), /merge and start exclude each other/);
+  assert.match(
+    wrong.problems.map(problemText).join("\n"),
+    /runs no shard, merge, target, confirm or start/,
+  );
   const lone = readRunInputs({ TAILGATE_READY: "http://127.0.0.1:1/h" });
   assert.ok(!lone.ok);
-  assert.match(lone.errors.join("\n"), /ready needs start/);
+  assert.match(lone.problems.map(problemText).join("\n"), /ready needs start/);
 });
 
 Deno.test("readRunInputs() reads each A/B side's readiness URL, only with its start command", () => {
@@ -115,15 +123,15 @@ Deno.test("readRunInputs() reads each A/B side's readiness URL, only with its st
     TAILGATE_AB_HEAD_START: "./serve 8082",
   });
   assert.ok(r.ok);
-  assert.equal(r.inputs.ab?.baseReady, "http://127.0.0.1:8081/health");
-  assert.equal(r.inputs.ab?.headReady, undefined);
+  assert.equal(r.value.ab?.baseReady, "http://127.0.0.1:8081/health");
+  assert.equal(r.value.ab?.headReady, undefined);
   const bad = readRunInputs({
     TAILGATE_AB_BASE: "http://127.0.0.1:8081",
     TAILGATE_AB_HEAD: "http://127.0.0.1:8082",
     TAILGATE_AB_HEAD_READY: "http://127.0.0.1:8082/health",
   });
   assert.ok(!bad.ok);
-  assert.deepEqual(bad.errors, [
+  assert.deepEqual(bad.problems.map(problemText), [
     "ab-head-ready needs ab-head-start: the command that starts head",
   ]);
 });
@@ -131,24 +139,24 @@ Deno.test("readRunInputs() reads each A/B side's readiness URL, only with its st
 Deno.test("readRunInputs() reads fail-fast for runs and the A/B mode's head, and refuses it with merge", () => {
   const on = readRunInputs({ TAILGATE_FAIL_FAST: "true" });
   assert.ok(on.ok);
-  assert.equal(on.inputs.failFast, true);
+  assert.equal(on.value.failFast, true);
   const off = readRunInputs({ TAILGATE_FAIL_FAST: "false" });
   assert.ok(off.ok);
-  assert.equal(off.inputs.failFast, false);
+  assert.equal(off.value.failFast, false);
   // Empty: each plan's fail_fast decides.
   const plan = readRunInputs({ TAILGATE_FAIL_FAST: "" });
   assert.ok(plan.ok);
-  assert.equal("failFast" in plan.inputs, false);
+  assert.equal("failFast" in plan.value, false);
   const ab = readRunInputs({
     TAILGATE_AB_BASE: "http://127.0.0.1:8081",
     TAILGATE_AB_HEAD: "http://127.0.0.1:8082",
     TAILGATE_FAIL_FAST: "true",
   });
   assert.ok(ab.ok);
-  assert.equal(ab.inputs.ab?.failFast, true);
+  assert.equal(ab.value.ab?.failFast, true);
   const bad = readRunInputs({ TAILGATE_FAIL_FAST: "yes", TAILGATE_MERGE: "shards" });
   assert.ok(!bad.ok);
-  assert.deepEqual(bad.errors, [
+  assert.deepEqual(bad.problems.map(problemText), [
     "fail-fast: `yes` is not true, false or empty (each plan's fail_fast)",
     "merge and fail-fast exclude each other: a merge job runs no plan",
   ]);

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { problemText } from "../../../runner/model/result.ts";
 import {
   baselinePolicy,
   type JobContext,
@@ -22,8 +23,8 @@ const RUNNER = {
 
 function decide(inputs: Partial<PolicyInputs>, ctx: JobContext) {
   const r = baselinePolicy({ ...INPUTS, ...inputs }, { ...RUNNER, ...ctx });
-  if (!r.ok) throw new Error(r.errors.join("; "));
-  return r.policy;
+  if (!r.ok) throw new Error(r.problems.map(problemText).join("; "));
+  return r.value;
 }
 
 Deno.test("baselinePolicy() updates on a push, schedule or manual run on the default branch only", () => {
@@ -77,7 +78,7 @@ Deno.test("baselinePolicy() rejects unknown modes and update values, with the ac
   );
   assert.equal(r.ok, false);
   if (!r.ok) {
-    assert.deepEqual(r.errors, [
+    assert.deepEqual(r.problems.map(problemText), [
       "baseline: `s3` is not one of cache, branch, committed, none",
       "update-baseline: `yes` is not auto, true or false",
       "cache-key: `a,b` must be one word without commas",

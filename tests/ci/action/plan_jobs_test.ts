@@ -13,7 +13,7 @@ Deno.test("planJobs() gives each plan its folder and refuses file names with con
     }
     const read = readRunInputs({ TAILGATE_PLANS: "plans/**/*.yaml", TAILGATE_BASELINE: "none" });
     assert.ok(read.ok);
-    const jobs = planJobs(read.inputs, dir);
+    const jobs = planJobs(read.value, dir);
     assert.ok(typeof jobs !== "string", String(jobs));
     assert.deepEqual(jobs.map((j) => [j.plan, j.dir, j.args[0]]), [
       ["plans/a.yaml", "tailgate-out/a", "run"],
@@ -21,7 +21,7 @@ Deno.test("planJobs() gives each plan its folder and refuses file names with con
     ]);
     await Deno.writeTextFile(join(dir, "plans/b\u2028::error::x\t.yaml"), "name: b\n");
     assert.equal(
-      planJobs(read.inputs, dir),
+      planJobs(read.value, dir),
       "plan file names with a control character or line break: `plans/b\\u2028::error::x\\t.yaml`; " +
         "rename them (printed in the log, such a name could pass for a workflow command)",
     );

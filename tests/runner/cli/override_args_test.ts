@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
+import { problemText } from "../../../runner/model/result.ts";
 import { readOverrideArgs } from "../../../runner/cli/override_args.ts";
 
 Deno.test("readOverrideArgs() reads factors, percentages, stages and connections", () => {
-  assert.deepEqual(readOverrideArgs({}), { ok: true });
+  assert.deepEqual(readOverrideArgs({}), { ok: true, value: undefined });
   const read = readOverrideArgs({
     "rate-scale": "25%",
     "duration-scale": "0.1",
@@ -10,10 +11,10 @@ Deno.test("readOverrideArgs() reads factors, percentages, stages and connections
     connections: "100",
   });
   assert.ok(read.ok);
-  assert.equal(read.overrides?.rateScale, 0.25);
-  assert.equal(read.overrides?.durationScale, 0.1);
-  assert.equal(read.overrides?.stages?.[0].values.duration, "30s");
-  assert.equal(read.overrides?.connections, "100");
+  assert.equal(read.value?.rateScale, 0.25);
+  assert.equal(read.value?.durationScale, 0.1);
+  assert.equal(read.value?.stages?.[0].values.duration, "30s");
+  assert.equal(read.value?.connections, "100");
 });
 
 Deno.test("readOverrideArgs() names every bad value with the fix", () => {
@@ -24,7 +25,7 @@ Deno.test("readOverrideArgs() names every bad value with the fix", () => {
     connections: "-3",
   });
   assert.equal(read.ok, false);
-  const errors = read.ok ? [] : read.errors;
+  const errors = read.ok ? [] : read.problems.map(problemText);
   assert.equal(errors.length, 4);
   assert.match(errors[0], /--rate-scale `0`: give a factor above 0, e.g. 0.25 or 25%/);
   assert.match(errors[1], /--duration-scale `half`/);

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { problemText } from "../../../runner/model/result.ts";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { parseRunArgs, runPlanCommand } from "../../../runner/cli/run_command.ts";
@@ -71,7 +72,7 @@ Deno.test("tailgate run --report-url links the HTML report from the Markdown sum
     "https://ci.example/runs/7",
   ]);
   assert.ok(parsed.ok);
-  await runPlanCommand(parsed.options, () => {});
+  await runPlanCommand(parsed.value, () => {});
   const md = await Deno.readTextFile(join(String(dir), "out", "summary.md"));
   assert.match(md, /\]\(https:\/\/ci\.example\/runs\/7\)/);
   const written = [...Deno.readDirSync(join(String(dir), "out"))].map((e) => e.name).sort();
@@ -193,13 +194,13 @@ Deno.test("tailgate run refuses an invalid plan with located errors and exit 2, 
 
 Deno.test("parseRunArgs() reads the plan and options and names mistakes", () => {
   const ok = parseRunArgs(["p.yaml", "--out", "o", "--target", "http://127.0.0.1:1"]);
-  assert.ok(ok.ok && ok.options.outDir === "o" && ok.options.target === "http://127.0.0.1:1");
+  assert.ok(ok.ok && ok.value.outDir === "o" && ok.value.target === "http://127.0.0.1:1");
   const none = parseRunArgs([]);
-  assert.ok(!none.ok && /name the plan/.test(none.errors[0]));
+  assert.ok(!none.ok && /name the plan/.test(problemText(none.problems[0])));
   const bad = parseRunArgs(["p.yaml", "--target", "ftp://x"]);
-  assert.ok(!bad.ok && /not an http\(s\) URL/.test(bad.errors[0]));
+  assert.ok(!bad.ok && /not an http\(s\) URL/.test(problemText(bad.problems[0])));
   const two = parseRunArgs(["a.yaml", "b.yaml"]);
-  assert.ok(!two.ok && /one plan per run/.test(two.errors[0]));
+  assert.ok(!two.ok && /one plan per run/.test(problemText(two.problems[0])));
 });
 
 Deno.test("retarget() moves every request to the new base and keeps paths and queries", () => {
@@ -264,7 +265,7 @@ Deno.test("tailgate run refuses a --ca-cert that is a FIFO or no PEM, without bl
 Deno.test("tailgate run refuses --target with credentials, without echoing them", () => {
   const parsed = parseRunArgs(["plan.yaml", "--target", "http://ops:hunter2@127.0.0.1:9"]);
   assert.equal(parsed.ok, false);
-  const errors = parsed.ok ? [] : parsed.errors;
+  const errors = parsed.ok ? [] : parsed.problems.map(problemText);
   assert.match(errors[0], /^--target: the URL carries credentials/);
   assert.ok(!errors[0].includes("hunter2"));
 });
@@ -462,7 +463,7 @@ slo: ${JSON.stringify(slos)}
   const parsed = parseRunArgs([file, "--out", join(dir, "out"), "--fail-fast", "--no-baseline"]);
   assert.ok(parsed.ok);
   const startedMs = Date.now();
-  const outcome = await runPlanCommand(parsed.options, () => {});
+  const outcome = await runPlanCommand(parsed.value, () => {});
   const read = readRunResult(await Deno.readTextFile(join(dir, "out", "result.json")));
   assert.ok(read.ok, read.ok ? "" : read.problems[0].message);
   return { outcome, result: read.value, tookMs: Date.now() - startedMs };
@@ -539,7 +540,7 @@ fail_fast: true
   );
   const parsed = parseRunArgs([file, "--out", join(String(dir), "out")]);
   assert.ok(parsed.ok);
-  const outcome = await runPlanCommand(parsed.options, () => {});
+  const outcome = await runPlanCommand(parsed.value, () => {});
   assert.equal(outcome.exitCode, 0, outcome.errors.join("\n"));
   assert.equal(outcome.result!.run.complete, true);
   assert.equal(outcome.result!.run.stopReason, "completed");
@@ -550,7 +551,7 @@ fail_fast: true
 Deno.test("parseRunArgs() reads --fail-fast and --no-fail-fast, and refuses both at once", () => {
   const read = (...flags: string[]) => {
     const r = parseRunArgs(["plan.yaml", ...flags]);
-    return r.ok ? r.options.failFast : r.errors;
+    return r.ok ? r.value.failFast : r.problems.map(problemText);
   };
   assert.equal(read(), undefined);
   assert.equal(read("--fail-fast"), true);

@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
+import { problemText } from "../../../runner/model/result.ts";
 import { parseTargetArgs, runTargetCommand } from "../../../runner/cli/target_command.ts";
 
 function errorsOf(args: string[]): string {
   const parsed = parseTargetArgs(args);
   assert.equal(parsed.ok, false, `expected errors for ${args.join(" ")}`);
-  return parsed.ok ? "" : parsed.errors.join("\n");
+  return parsed.ok ? "" : parsed.problems.map(problemText).join("\n");
 }
 
 Deno.test("parseTargetArgs reads the stall demo's flags into options in ms", () => {
@@ -19,12 +20,12 @@ Deno.test("parseTargetArgs reads the stall demo's flags into options in ms", () 
   ]);
   assert.deepEqual(parsed, {
     ok: true,
-    options: { mode: "stall", stallMs: 2000, periodMs: 10_000, port: 0 },
+    value: { mode: "stall", stallMs: 2000, periodMs: 10_000, port: 0 },
   });
 });
 
 Deno.test("parseTargetArgs defaults to hello mode", () => {
-  assert.deepEqual(parseTargetArgs([]), { ok: true, options: { mode: "hello" } });
+  assert.deepEqual(parseTargetArgs([]), { ok: true, value: { mode: "hello" } });
 });
 
 Deno.test("parseTargetArgs reads every duration unit, fractions and percentages", () => {
@@ -40,12 +41,12 @@ Deno.test("parseTargetArgs reads every duration unit, fractions and percentages"
   ]);
   assert.deepEqual(bimodal, {
     ok: true,
-    options: { mode: "bimodal", delayMs: 0.25, slowMs: 60_000, frac: 0.1 },
+    value: { mode: "bimodal", delayMs: 0.25, slowMs: 60_000, frac: 0.1 },
   });
   const trend = parseTargetArgs(["--mode", "trend", "--growth", "2ms/s", "--delay", "500ms"]);
   assert.deepEqual(trend, {
     ok: true,
-    options: { mode: "trend", growthMsPerSec: 2, delayMs: 500 },
+    value: { mode: "trend", growthMsPerSec: 2, delayMs: 500 },
   });
   const faults = parseTargetArgs([
     "--mode=faults",
@@ -58,10 +59,10 @@ Deno.test("parseTargetArgs reads every duration unit, fractions and percentages"
   ]);
   assert.deepEqual(faults, {
     ok: true,
-    options: { mode: "faults", faultFrac: 0.05, faultKinds: ["500", "reset"], seed: 7 },
+    value: { mode: "faults", faultFrac: 0.05, faultKinds: ["500", "reset"], seed: 7 },
   });
   const firstN = parseTargetArgs(["--mode", "first-n", "--n", "3", "--slow", "1s"]);
-  assert.deepEqual(firstN, { ok: true, options: { mode: "first-n", firstN: 3, slowMs: 1000 } });
+  assert.deepEqual(firstN, { ok: true, value: { mode: "first-n", firstN: 3, slowMs: 1000 } });
 });
 
 Deno.test("parseTargetArgs suggests the flag or mode that was meant", () => {
@@ -119,14 +120,14 @@ Deno.test("parseTargetArgs refuses a non-loopback --host unless --listen-any", (
   assert.match(errorsOf(["--host", "0.0.0.0"]), /non-loopback.*--listen-any/);
   assert.deepEqual(parseTargetArgs(["--host", "0.0.0.0", "--listen-any"]), {
     ok: true,
-    options: { mode: "hello", hostname: "0.0.0.0", listenAny: true },
+    value: { mode: "hello", hostname: "0.0.0.0", listenAny: true },
   });
 });
 
 Deno.test("parseTargetArgs reports --help", () => {
   assert.deepEqual(parseTargetArgs(["--mode", "stall", "-h"]), {
     ok: true,
-    options: { mode: "hello" },
+    value: { mode: "hello" },
     help: true,
   });
 });

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { type Problem, problemText } from "../../../runner/model/result.ts";
 import {
   CLI_FAIL_ON_VALUES,
   DEFAULT_FAIL_ON,
@@ -42,13 +43,13 @@ Deno.test("the default reds an undecided SLO but not undecided regression checks
 
 Deno.test("readFailOn() reads every value, the old name insufficient, and refuses the rest", () => {
   for (const value of FAIL_ON_VALUES) {
-    assert.deepEqual(readFailOn(value), { ok: true, failOn: value });
+    assert.deepEqual(readFailOn(value), { ok: true, value: value });
   }
-  assert.deepEqual(readFailOn("insufficient"), { ok: true, failOn: "inconclusive" });
+  assert.deepEqual(readFailOn("insufficient"), { ok: true, value: "inconclusive" });
   const never = readFailOn("never", CLI_FAIL_ON_VALUES);
   assert.equal(never.ok, false);
   assert.match(
-    (never as { error: string }).error,
+    problemText((never as { problems: Problem[] }).problems[0]),
     /`never` is not one of inconclusive, inconclusive-slo, fail$/,
   );
   assert.equal(readFailOn("slo").ok, false);

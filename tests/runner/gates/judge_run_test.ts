@@ -119,10 +119,10 @@ Deno.test("updateBaseline appends the run after judging it against the old histo
   assert.equal(p99Regression(slower)?.status, "fail", "not judged against itself");
   assert.deepEqual(notes, ['baseline updated: 6 run(s) of "shop" kept']);
   const loaded = await loadBaseline(dir.path, "shop");
-  assert.ok(loaded.ok && loaded.baseline);
-  assert.equal(loaded.baseline.runs.length, 6);
-  assert.equal(loaded.baseline.runs.at(-1)!.date, slower.run.startedAt);
-  assert.equal(loaded.baseline.runs.at(-1)!.stages[0].response.hdr, slower.stages[0].response.hdr);
+  assert.ok(loaded.ok && loaded.value);
+  assert.equal(loaded.value.runs.length, 6);
+  assert.equal(loaded.value.runs.at(-1)!.date, slower.run.startedAt);
+  assert.equal(loaded.value.runs.at(-1)!.stages[0].response.hdr, slower.stages[0].response.hdr);
 
   const kept = await judgeRun(run(1, 8), {
     baselineDir: dir.path,
@@ -259,8 +259,8 @@ Deno.test("a stage the plan changed: its skipped regression gate is named, and t
   assert.match(longer.warnings![0], /regression gate skipped for main \(1k\/s for 20s\)/);
   assert.match(notes.join("\n"), /baseline restarted: .* kept as .*shop\.superseded-.*\.json/);
   const history = await loadBaseline(dir.path, "shop");
-  assert.ok(history.ok && history.baseline);
-  assert.equal(history.baseline.runs.length, 1, "the old runs are not mixed with the new");
+  assert.ok(history.ok && history.value);
+  assert.equal(history.value.runs.length, 1, "the old runs are not mixed with the new");
 });
 
 Deno.test("a history that cannot be written is an I/O failure, named with its folder", async () => {

@@ -12,14 +12,18 @@ Deno.test("readRegularFile() reads a regular file, also through a link, up to th
     for (const p of [path, join(dir, "link.json")]) {
       const read = await readRegularFile(p, 5);
       assert.ok(read.ok);
-      assert.equal(new TextDecoder().decode(read.bytes), "12345");
+      assert.equal(new TextDecoder().decode(read.value), "12345");
     }
     const over = await readRegularFile(path, 4);
     assert.deepEqual(over, {
       ok: false,
-      problem: "too_large",
-      reason: "is 5 bytes; at most 4 are read",
-      sizeBytes: 5,
+      problems: [{
+        message: `${path} is 5 bytes; at most 4 are read`,
+        file: path,
+        kind: "too_large",
+        reason: "is 5 bytes; at most 4 are read",
+        sizeBytes: 5,
+      }],
     });
   } finally {
     await Deno.remove(dir, { recursive: true });
@@ -42,7 +46,7 @@ Deno.test("readRegularFile() refuses a missing path, a folder, a FIFO and a devi
     ];
     for (const [path, problem] of cases) {
       const read = await settlesWithin(readRegularFile(path, 1024), 2_000, fifo);
-      assert.ok(!read.ok && read.problem === problem, `${path}: ${JSON.stringify(read)}`);
+      assert.ok(!read.ok && read.problems[0].kind === problem, `${path}: ${JSON.stringify(read)}`);
     }
   } finally {
     await Deno.remove(dir, { recursive: true });

@@ -22,35 +22,35 @@ Deno.test("a JSON pointer follows RFC 6901: keys, array indexes, ~1 for / and ~0
 Deno.test("a captured JSON value keeps its text for paths and headers and its JSON for bodies", () => {
   const body = JSON.stringify({ t: "abc", n: 42, o: { k: [1] }, b: false });
   assert.deepEqual(captureValue({ kind: "json", pointer: "/t" }, response(body)), {
-    text: "abc",
-    json: '"abc"',
+    ok: true,
+    value: { text: "abc", json: '"abc"' },
   });
   assert.deepEqual(captureValue({ kind: "json", pointer: "/n" }, response(body)), {
-    text: "42",
-    json: "42",
+    ok: true,
+    value: { text: "42", json: "42" },
   });
   assert.deepEqual(captureValue({ kind: "json", pointer: "/o" }, response(body)), {
-    text: '{"k":[1]}',
-    json: '{"k":[1]}',
+    ok: true,
+    value: { text: '{"k":[1]}', json: '{"k":[1]}' },
   });
 });
 
 Deno.test("a pointer that finds nothing names where it stopped and the keys there, not their values", () => {
   const r = response(JSON.stringify({ data: { token: "SECRET-1", user: 7 } }));
   const got = captureValue({ kind: "json", pointer: "/data/access_token" }, r);
-  assert.ok("problem" in got);
+  assert.ok(!got.ok);
   assert.equal(
-    got.problem,
+    got.problems[0].message,
     'the response\'s JSON has nothing at `/data/access_token` (at `/data`, an object with "token", "user")',
   );
-  assert.ok(!got.problem.includes("SECRET-1"));
+  assert.ok(!got.problems[0].message.includes("SECRET-1"));
   const arr = captureValue({ kind: "json", pointer: "/3" }, response("[1,2]"));
   assert.ok(
-    "problem" in arr && /at its root, an array of 2/.test(arr.problem),
+    !arr.ok && /at its root, an array of 2/.test(arr.problems[0].message),
     JSON.stringify(arr),
   );
   const text = captureValue({ kind: "json", pointer: "/t" }, response("<html>oops"));
-  assert.ok("problem" in text && text.showBody, "a body that is no JSON may be shown");
+  assert.ok(!text.ok && text.problems[0].showBody, "a body that is no JSON may be shown");
 });
 
 Deno.test("set-cookie gives the first cookie's name=value; another header all its values", () => {
@@ -59,12 +59,16 @@ Deno.test("set-cookie gives the first cookie's name=value; another header all it
     "x-id": ["7"],
   });
   assert.deepEqual(captureValue({ kind: "header", name: "set-cookie" }, r), {
-    text: "sid=abc",
-    json: '"sid=abc"',
+    ok: true,
+    value: { text: "sid=abc", json: '"sid=abc"' },
   });
-  assert.deepEqual(captureValue({ kind: "header", name: "x-id" }, r), { text: "7", json: '"7"' });
+  assert.deepEqual(captureValue({ kind: "header", name: "x-id" }, r), {
+    ok: true,
+    value: { text: "7", json: '"7"' },
+  });
   const missing = captureValue({ kind: "header", name: "x-token" }, r);
   assert.deepEqual(missing, {
-    problem: "the response has no `x-token` header (it has `set-cookie`, `x-id`)",
+    ok: false,
+    problems: [{ message: "the response has no `x-token` header (it has `set-cookie`, `x-id`)" }],
   });
 });

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { problemText } from "../../../runner/model/result.ts";
 import {
   describeTargetConfig,
   resolveTargetOptions,
@@ -9,7 +10,7 @@ Deno.test("describeTargetConfig names each mode's parameters", () => {
   const line = (options: TargetOptions) => {
     const result = resolveTargetOptions(options);
     assert.ok(result.ok);
-    return describeTargetConfig(result.config);
+    return describeTargetConfig(result.value);
   };
   assert.equal(line({ mode: "stall", stallMs: 2_000, periodMs: 10_000 }), "stall 2s every 10s");
   assert.equal(line({ mode: "bimodal", frac: 0.01, slowMs: 250 }), "1% at 250ms, the rest at 0ms");
@@ -27,7 +28,7 @@ Deno.test("describeTargetConfig names each mode's parameters", () => {
 Deno.test("capacity mode needs whole servers and a service time, and says so", () => {
   const errors = (options: TargetOptions) => {
     const result = resolveTargetOptions(options);
-    return result.ok ? [] : result.errors;
+    return result.ok ? [] : result.problems.map(problemText);
   };
   assert.deepEqual(errors({ mode: "capacity" }), []); // 4 servers x 10 ms: 400/s
   assert.match(errors({ mode: "capacity", servers: 0 })[0], /servers 0 must be a whole number/);

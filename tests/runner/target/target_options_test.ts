@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { problemText } from "../../../runner/model/result.ts";
 import {
   resolveTargetOptions,
   TARGET_DEFAULTS,
@@ -7,17 +8,17 @@ import {
 
 function errorsOf(options: TargetOptions): string[] {
   const result = resolveTargetOptions(options);
-  return result.ok ? [] : result.errors;
+  return result.ok ? [] : result.problems.map(problemText);
 }
 
 Deno.test("resolveTargetOptions applies the defaults, 10ms for fixed mode's delay", () => {
   const stall = resolveTargetOptions({ mode: "stall" });
   assert.ok(stall.ok);
-  assert.deepEqual(stall.config, { ...TARGET_DEFAULTS, mode: "stall" });
+  assert.deepEqual(stall.value, { ...TARGET_DEFAULTS, mode: "stall" });
   const fixed = resolveTargetOptions({ mode: "fixed", port: 0 });
   assert.ok(fixed.ok);
-  assert.equal(fixed.config.delayMs, 10);
-  assert.equal(fixed.config.port, 0);
+  assert.equal(fixed.value.delayMs, 10);
+  assert.equal(fixed.value.port, 0);
 });
 
 Deno.test("resolveTargetOptions refuses a non-loopback hostname unless listenAny", () => {

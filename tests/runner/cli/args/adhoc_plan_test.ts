@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { problemText } from "../../../../runner/model/result.ts";
 import { join, relative } from "node:path";
 import { main } from "../../../../cli.ts";
 import { adHocPlanText } from "../../../../runner/cli/args/adhoc_plan.ts";
@@ -24,10 +25,10 @@ Deno.test("adHocPlanText(): the flags become a plan that validates, with the com
   });
   assert.ok(made.ok);
   assert.match(
-    made.text,
+    made.value.text,
     /^# tailgate run 'http:\/\/127\.0\.0\.1:8080\/orders\?limit=20' --rate 1k\/s/,
   );
-  const { plan, issues } = parsePlanText(made.text.replace('{ file: "body.json" }', '"{}"'));
+  const { plan, issues } = parsePlanText(made.value.text.replace('{ file: "body.json" }', '"{}"'));
   assert.deepEqual(issues.filter((i) => i.severity === "error"), []);
   assert.equal(plan!.requests[0].method, "POST");
   assert.equal(plan!.requests[0].url, "http://127.0.0.1:8080/orders?limit=20");
@@ -41,13 +42,13 @@ Deno.test("adHocPlanText(): the flags become a plan that validates, with the com
   ]);
   assert.equal(plan!.load.connections, 64);
   assert.deepEqual(plan!.slos.map((s) => s.text), ["p99 < 10ms", "error_rate < 1%"]);
-  assert.match(made.text, /body: \{ file: "body\.json" \}/);
+  assert.match(made.value.text, /body: \{ file: "body\.json" \}/);
 });
 
 Deno.test("adHocPlanText(): a missing rate or duration, a bad URL or header is named with the fix", () => {
   const bad = adHocPlanText({ url: "ftp://x", slos: [], headers: ["NoColon"] });
   assert.ok(!bad.ok);
-  assert.deepEqual(bad.errors, [
+  assert.deepEqual(bad.problems.map(problemText), [
     "`ftp://x`: only http and https URLs are loaded",
     "an ad-hoc run needs --rate, e.g. --rate 1k/s",
     "an ad-hoc run needs --duration, e.g. --duration 30s",
@@ -76,8 +77,8 @@ Deno.test("adHocPlanText(): --data and --var become the plan's data and vars, an
     vars: ["qty=int:1:20", "region=choice:eu|us|ap", "id=uuid", "n=counter"],
   });
   assert.ok(made.ok, JSON.stringify(made));
-  assert.deepEqual(checkAdHocPlan(made, { dir: dir.path }), { errors: [], warnings: [] });
-  const { plan, issues } = parsePlanText(made.text, { file: adHocPlanFile(dir.path) });
+  assert.deepEqual(checkAdHocPlan(made.value, { dir: dir.path }), { errors: [], warnings: [] });
+  const { plan, issues } = parsePlanText(made.value.text, { file: adHocPlanFile(dir.path) });
   assert.deepEqual(issues, []);
   const [users] = plan!.data!;
   assert.deepEqual(
@@ -92,7 +93,7 @@ Deno.test("adHocPlanText(): --data and --var become the plan's data and vars, an
   ]);
   // The URL's templates reach the plan as written: `new URL()` would have encoded `{{` as %7B%7B.
   assert.match(
-    made.text,
+    made.value.text,
     /path: "\/users\/\{\{users\.id\}\}\?region=\{\{region\}\}&qty=\{\{qty\}\}"/,
   );
   assert.equal(
@@ -114,10 +115,10 @@ Deno.test("adHocPlanText(): a --var in the YAML form is written into the plan as
     vars: ["qty={ int: [1, 20] }", "code=choice:007|1.5|true|a b"],
   });
   assert.ok(made.ok);
-  assert.match(made.text, /\n {2}qty: \{ int: \[1, 20\] \}\n/);
+  assert.match(made.value.text, /\n {2}qty: \{ int: \[1, 20\] \}\n/);
   // Numbers and true/false stay themselves; other text is quoted so YAML keeps it as written.
-  assert.match(made.text, /\n {2}code: \{ choice: \["007", 1\.5, true, "a b"\] \}\n/);
-  const { plan, issues } = parsePlanText(made.text);
+  assert.match(made.value.text, /\n {2}code: \{ choice: \["007", 1\.5, true, "a b"\] \}\n/);
+  const { plan, issues } = parsePlanText(made.value.text);
   assert.deepEqual(issues.filter((i) => i.severity === "error"), []);
   assert.deepEqual(plan!.vars!.map((v) => v.spec), [
     { kind: "int", min: 1, max: 20 },
@@ -133,7 +134,7 @@ Deno.test("adHocPlanText(): a --var or --data the flags cannot read is named wit
     data: ["users.csv", "users=users.csv,mode=random", "users="],
   });
   assert.ok(!bad.ok);
-  assert.deepEqual(bad.errors, [
+  assert.deepEqual(bad.problems.map(problemText), [
     "--data users.csv: write --data NAME=FILE (a CSV file with a header row, or .jsonl), e.g. " +
     "--data users=users.csv, optionally with ,order=sequence|random|shuffle and " +
     ",exhausted=wrap|error",
@@ -154,11 +155,11 @@ Deno.test("adHocPlanText(): a --var or --data the flags cannot read is named wit
 Deno.test("tailgate run URL: a bad --duration names --duration and its fix, not a plan file", () => {
   const parsed = parseRunArgs(["http://127.0.0.1:8080/", "--rate", "10/s", "--duration", "3"]);
   assert.ok(!parsed.ok);
-  assert.deepEqual(parsed.errors, [
+  assert.deepEqual(parsed.problems.map(problemText), [
     "--duration 3: duration `3` has no unit\n" +
     "  hint: write `3s` or `3ms` (units: ns, us, ms, s, m, h)",
   ]);
-  assert.doesNotMatch(parsed.errors.join("\n"), /\.yaml|tailgate-run/);
+  assert.doesNotMatch(parsed.problems.map(problemText).join("\n"), /\.yaml|tailgate-run/);
 });
 
 Deno.test("tailgate run URL: a --var the plan language refuses names --var and underlines the spot", () => {
@@ -174,11 +175,17 @@ Deno.test("tailgate run URL: a --var the plan language refuses names --var and u
     "9lives=uuid",
   ]);
   assert.ok(!parsed.ok);
-  assert.equal(parsed.errors.length, 2, parsed.errors.join("\n"));
-  assert.match(parsed.errors[0], /^--var 'qty=\{ int: \[1, x\] \}': .* must be a number\n/);
-  assert.match(parsed.errors[0], /\n {4}--var 'qty=\{ int: \[1, x\] \}'\n {26}\^\n/);
-  assert.match(parsed.errors[1], /^--var 9lives=uuid: `9lives` is not a var name\n {2}hint: /);
-  assert.doesNotMatch(parsed.errors.join("\n"), /\.yaml/);
+  assert.equal(parsed.problems.length, 2, parsed.problems.map(problemText).join("\n"));
+  assert.match(
+    problemText(parsed.problems[0]),
+    /^--var 'qty=\{ int: \[1, x\] \}': .* must be a number\n/,
+  );
+  assert.match(problemText(parsed.problems[0]), /\n {4}--var 'qty=\{ int: \[1, x\] \}'\n {26}\^\n/);
+  assert.match(
+    problemText(parsed.problems[1]),
+    /^--var 9lives=uuid: `9lives` is not a var name\n {2}hint: /,
+  );
+  assert.doesNotMatch(parsed.problems.map(problemText).join("\n"), /\.yaml/);
 });
 
 Deno.test("tailgate run URL: an unknown column in the URL's template points at the URL", async () => {
@@ -187,7 +194,7 @@ Deno.test("tailgate run URL: an unknown column in the URL's template points at t
   const url = "http://127.0.0.1:8080/users/{{users.idd}}";
   const made = adHocPlanText({ ...BASE, url, data: ["users=users.csv"] });
   assert.ok(made.ok);
-  assert.deepEqual(checkAdHocPlan(made, { dir: dir.path }).errors, [
+  assert.deepEqual(checkAdHocPlan(made.value, { dir: dir.path }).errors, [
     `the URL '${url}': data source \`users\` has no column \`idd\`\n` +
     `    the URL '${url}'\n` +
     `    ${" ".repeat("the URL '".length + url.indexOf("{{"))}${
@@ -198,7 +205,7 @@ Deno.test("tailgate run URL: an unknown column in the URL's template points at t
   // A source the flags did not give: the hint says which flag gives it.
   const none = adHocPlanText({ ...BASE, url: "http://127.0.0.1:8080/users/{{users.id}}" });
   assert.ok(none.ok);
-  const [missing] = checkAdHocPlan(none, { dir: dir.path }).errors;
+  const [missing] = checkAdHocPlan(none.value, { dir: dir.path }).errors;
   assert.match(missing, /^the URL .*: data source `users` is neither a var nor a data source/);
   assert.match(missing, /hint: add it with `--data users=FILE`/);
 });
@@ -214,7 +221,7 @@ Deno.test("tailgate run URL: a --data file outside the current folder, or missin
     data: [`users=${file}`, "more=nope.csv"],
   });
   assert.ok(made.ok);
-  const { errors } = checkAdHocPlan(made, { dir: dir.path });
+  const { errors } = checkAdHocPlan(made.value, { dir: dir.path });
   assert.equal(errors.length, 2, errors.join("\n"));
   assert.match(
     errors[0],
@@ -232,7 +239,7 @@ Deno.test("tailgate run URL: warnings of the made plan name their flag too", () 
     vars: ["qty=int:1:20"],
   });
   assert.ok(made.ok);
-  const { errors, warnings } = checkAdHocPlan(made, { dir: "/nonexistent" });
+  const { errors, warnings } = checkAdHocPlan(made.value, { dir: "/nonexistent" });
   assert.deepEqual(errors, []);
   assert.match(warnings[0], /^warning: --var qty=int:1:20: var `qty` is not used by any request/);
 });
@@ -346,14 +353,17 @@ const INJECTING_URL = "http://127.0.0.1:8080/\ndefaults:\n  headers:\n    X-Evil
 Deno.test("adHocPlanText(): a URL holding a control character is refused, naming the URL", () => {
   const bad = adHocPlanText({ ...BASE, url: INJECTING_URL });
   assert.ok(!bad.ok);
-  assert.deepEqual(bad.errors, [
+  assert.deepEqual(bad.problems.map(problemText), [
     "the URL $'http://127.0.0.1:8080/\\ndefaults:\\n  headers:\\n    X-Evil: injected\\n#' " +
     "holds a line feed (`\\n`): a URL cannot hold control characters; remove it, or " +
     "percent-encode it (`%0A`)",
   ]);
   const tab = adHocPlanText({ ...BASE, url: "http://127.0.0.1:8080/a\tb" });
   assert.ok(!tab.ok);
-  assert.match(tab.errors[0], /^the URL \$'http:\/\/127\.0\.0\.1:8080\/a\\tb' holds a tab/);
+  assert.match(
+    problemText(tab.problems[0]),
+    /^the URL \$'http:\/\/127\.0\.0\.1:8080\/a\\tb' holds a tab/,
+  );
 });
 
 Deno.test("adHocPlanText(): no argument can add keys; the command line is one comment, escaped", () => {
@@ -368,7 +378,7 @@ Deno.test("adHocPlanText(): no argument can add keys; the command line is one co
     vars: ["n=counter"],
   });
   assert.ok(made.ok);
-  const lines = made.text.split("\n");
+  const lines = made.value.text.split("\n");
   assert.equal(
     lines[0],
     "# tailgate run http://127.0.0.1:8080/ --rate 10/s --duration 2s --method POST " +
@@ -378,8 +388,8 @@ Deno.test("adHocPlanText(): no argument can add keys; the command line is one co
       "--slo $'p99 < 10ms\\n#\\ndefaults:\\n  headers:\\n    X-Evil: injected\\nslo: []\\n'",
   );
   assert.equal(lines.filter((l) => l.startsWith("#")).length, 1);
-  assert.ok(!RAW_CONTROL.test(made.text));
-  const { plan, issues } = parsePlanText(made.text);
+  assert.ok(!RAW_CONTROL.test(made.value.text));
+  const { plan, issues } = parsePlanText(made.value.text);
   assert.equal(plan, undefined, "the header and SLO are refused");
   const found = [...new Set(issues.map((i) => i.path.split(/[.[]/)[0]))].sort();
   assert.deepEqual(found, ["requests", "slo"], "no issue outside the keys the flags wrote");
@@ -398,7 +408,7 @@ Deno.test("adHocPlanText(): no argument can add keys; the command line is one co
 function adHocPlanTextOk(flags: Parameters<typeof adHocPlanText>[0]): string {
   const made = adHocPlanText(flags);
   assert.ok(made.ok, JSON.stringify(made));
-  return made.text;
+  return made.value.text;
 }
 
 Deno.test("tailgate run URL: -H with a control character or framing is refused, naming -H", () => {
@@ -420,7 +430,7 @@ Deno.test("tailgate run URL: -H with a control character or framing is refused, 
   assert.ok(!parsed.ok);
   const hint =
     "  hint: a header value is visible characters, spaces and tabs (RFC 9110): remove it";
-  assert.deepEqual(parsed.errors, [
+  assert.deepEqual(parsed.problems.map(problemText), [
     `-H $'X-A: a\\u001b[2Jb': a header value cannot hold ESC (\`\\u001b\`)\n${hint}`,
     `-H $'X-B: a\\r\\nX-Evil: 1': a header value cannot hold a carriage return (\`\\r\`)\n${hint}`,
     `-H $'X-C: trailing\\n': a header value cannot hold a line feed (\`\\n\`)\n${hint}`,
@@ -437,7 +447,7 @@ Deno.test("adHocPlanText(): a --var in the YAML form cannot hold control charact
     vars: ["x={ choice: [a] }\rdefaults: {}", "y={ choice: [\u0085] }"],
   });
   assert.ok(!bad.ok);
-  assert.deepEqual(bad.errors, [
+  assert.deepEqual(bad.problems.map(problemText), [
     "--var $'x={ choice: [a] }\\rdefaults: {}': write the YAML form on one line, without " +
     "control characters",
     "--var $'y={ choice: [\\u0085] }': write the YAML form on one line, without control characters",
@@ -546,14 +556,14 @@ Deno.test("adHocPlanText(): random hostile arguments never add a key or a line o
     const plan = adHocPlanText(flags);
     if (!plan.ok) continue;
     made++;
-    const lines = plan.text.split("\n");
-    assert.equal(plan.lines.length, lines.length - 1, context);
+    const lines = plan.value.text.split("\n");
+    assert.equal(plan.value.lines.length, lines.length - 1, context);
     assert.equal(lines.filter((l) => l.startsWith("#")).length, 1, context);
-    assert.ok(!RAW_CONTROL.test(plan.text), `${context}\n${plan.text}`);
-    const { root } = parseYaml(plan.text);
+    assert.ok(!RAW_CONTROL.test(plan.value.text), `${context}\n${plan.value.text}`);
+    const { root } = parseYaml(plan.value.text);
     if (root === undefined) {
       // A --var's YAML form is written as given: one that does not read is a syntax error.
-      assert.equal(parsePlanText(plan.text).plan, undefined, context);
+      assert.equal(parsePlanText(plan.value.text).plan, undefined, context);
       continue;
     }
     assert.ok(root.kind === "map", context);
@@ -566,7 +576,7 @@ Deno.test("adHocPlanText(): random hostile arguments never add a key or a line o
     const headers = request.entries.find((e) => e.key === "headers")?.value;
     const given = headers?.kind === "map" ? headers.entries.length : 0;
     assert.equal(given, flags.headers.length, context);
-    assert.doesNotThrow(() => parsePlanText(plan.text), context);
+    assert.doesNotThrow(() => parsePlanText(plan.value.text), context);
     parsed++;
   }
   assert.ok(made > 50 && parsed > 50, `only ${made} of 400 cases made a plan, ${parsed} read`);

@@ -1,12 +1,13 @@
 import assert from "node:assert/strict";
+import { type Problem, problemText } from "../../../../runner/model/result.ts";
 import { failOnArg, readResultArgs } from "../../../../runner/cli/args/result_args.ts";
 
 Deno.test("failOnArg(): the default is inconclusive-slo; --fail-on takes the CLI's values", () => {
-  assert.deepEqual(failOnArg({}), { ok: true, failOn: "inconclusive-slo" });
+  assert.deepEqual(failOnArg({}), { ok: true, value: "inconclusive-slo" });
   for (const value of ["inconclusive", "inconclusive-slo", "fail"]) {
-    assert.deepEqual(failOnArg({ "fail-on": value }), { ok: true, failOn: value });
+    assert.deepEqual(failOnArg({ "fail-on": value }), { ok: true, value: value });
   }
-  assert.deepEqual(failOnArg({ "fail-on": "insufficient" }), { ok: true, failOn: "inconclusive" });
+  assert.deepEqual(failOnArg({ "fail-on": "insufficient" }), { ok: true, value: "inconclusive" });
 });
 
 Deno.test("failOnArg(): never and unknown values are refused, naming what --fail-on takes", () => {
@@ -14,30 +15,35 @@ Deno.test("failOnArg(): never and unknown values are refused, naming what --fail
     const read = failOnArg({ "fail-on": value });
     assert.equal(read.ok, false, value);
     assert.match(
-      (read as { error: string }).error,
+      problemText((read as { problems: Problem[] }).problems[0]),
       /^--fail-on: `.*` is not one of inconclusive, inconclusive-slo, fail$/,
     );
   }
 });
 
 Deno.test("failOnArg(): --allow-inconclusive is --fail-on fail, and refuses a contradicting --fail-on", () => {
-  assert.deepEqual(failOnArg({ "allow-inconclusive": true }), { ok: true, failOn: "fail" });
-  assert.deepEqual(failOnArg({ "allow-insufficient": true }), { ok: true, failOn: "fail" });
+  assert.deepEqual(failOnArg({ "allow-inconclusive": true }), { ok: true, value: "fail" });
+  assert.deepEqual(failOnArg({ "allow-insufficient": true }), { ok: true, value: "fail" });
   assert.deepEqual(failOnArg({ "allow-inconclusive": true, "fail-on": "fail" }), {
     ok: true,
-    failOn: "fail",
+    value: "fail",
   });
   const both = failOnArg({ "allow-inconclusive": true, "fail-on": "inconclusive" });
   assert.equal(both.ok, false);
-  assert.match((both as { error: string }).error, /contradicts `--fail-on inconclusive`/);
+  assert.match(
+    problemText((both as { problems: Problem[] }).problems[0]),
+    /contradicts `--fail-on inconclusive`/,
+  );
 });
 
 Deno.test("readResultArgs() carries --fail-on into the run's options, or its mistake", () => {
   const read = readResultArgs({ "fail-on": "inconclusive" });
   assert.ok(read.ok);
-  assert.equal(read.options.failOn, "inconclusive");
+  assert.equal(read.value.failOn, "inconclusive");
   assert.deepEqual(readResultArgs({ "fail-on": "never" }), {
     ok: false,
-    errors: ["--fail-on: `never` is not one of inconclusive, inconclusive-slo, fail"],
+    problems: [{
+      message: "--fail-on: `never` is not one of inconclusive, inconclusive-slo, fail",
+    }],
   });
 });

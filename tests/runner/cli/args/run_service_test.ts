@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { problemText } from "../../../../runner/model/result.ts";
 import { join } from "node:path";
 import { parseRunArgs, runPlanCommand } from "../../../../runner/cli/run_command.ts";
 import { readStartArgs } from "../../../../runner/cli/args/run_service.ts";
@@ -169,22 +170,25 @@ Deno.test("run reads --start, --ready and --ready-timeout (default 60 s), each c
     "http://127.0.0.1:1/h",
   ]);
   assert.ok(parsed.ok);
-  assert.deepEqual(parsed.options.start, {
+  assert.deepEqual(parsed.value.start, {
     command: "npm start",
     readyUrl: "http://127.0.0.1:1/h",
     readyTimeoutMs: 60_000,
   });
   assert.deepEqual(readStartArgs({ start: "x", "ready-timeout": "2s" }), {
     ok: true,
-    start: { command: "x", readyTimeoutMs: 2_000 },
+    value: { command: "x", readyTimeoutMs: 2_000 },
   });
   const bad = parseRunArgs(["p.yaml", "--ready", "ftp://x", "--ready-timeout", "soon"]);
   assert.ok(!bad.ok);
-  assert.match(bad.errors.join("\n"), /--ready, --ready-timeout need --start/);
+  assert.match(bad.problems.map(problemText).join("\n"), /--ready, --ready-timeout need --start/);
   const worse = readStartArgs({ start: "x", ready: "ftp://x", "ready-timeout": "soon" });
   assert.ok(!worse.ok);
-  assert.match(worse.errors.join("\n"), /--ready `ftp:\/\/x` is not an http\(s\) URL/);
-  assert.match(worse.errors.join("\n"), /--ready-timeout:/);
+  assert.match(
+    worse.problems.map(problemText).join("\n"),
+    /--ready `ftp:\/\/x` is not an http\(s\) URL/,
+  );
+  assert.match(worse.problems.map(problemText).join("\n"), /--ready-timeout:/);
 });
 
 Deno.test("run --start with setup: the service starts, setup logs in, the token is sent, teardown runs", async () => {

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { problemText } from "../../../../runner/model/result.ts";
 import { join } from "node:path";
 import {
   appendToBaseline,
@@ -18,6 +19,7 @@ import { decodeHistogram } from "../../../../runner/hdr/hdr_codec.ts";
 import type { RunResult } from "../../../../runner/model/run_result.ts";
 import { ENVIRONMENT, sampleResult } from "../../../_helpers/result_fixtures.ts";
 import { makeFifo, settlesWithin } from "../../../_helpers/special_files.ts";
+import { valueOf } from "../../../_helpers/result_value.ts";
 
 /** A fresh temporary folder, removed when the test is done. */
 async function tempDir(): Promise<AsyncDisposable & { path: string }> {
@@ -39,11 +41,11 @@ async function names(dir: string): Promise<string[]> {
 Deno.test("an appended run loads back with byte-identical stage and label histograms", async () => {
   await using dir = await tempDir();
   const result = sampleResult();
-  assert.deepEqual(await loadBaseline(dir.path, "shop"), { ok: true, baseline: undefined });
+  assert.deepEqual(await loadBaseline(dir.path, "shop"), { ok: true, value: undefined });
   await appendToBaseline(dir.path, result);
   const loaded = await loadBaseline(dir.path, "shop");
-  assert.ok(loaded.ok && loaded.baseline, loaded.ok ? "no baseline" : loaded.error);
-  const { baseline } = loaded;
+  assert.ok(loaded.ok && loaded.value, loaded.ok ? "no baseline" : problemText(loaded.problems[0]));
+  const baseline = loaded.value;
   assert.equal(baseline.schema, BASELINE_SCHEMA);
   assert.equal(baseline.version, BASELINE_VERSION);
   assert.equal(baseline.plan, "shop");
@@ -73,12 +75,12 @@ Deno.test("an appended run loads back with byte-identical stage and label histog
 Deno.test("the history keeps the newest `keep` runs, oldest first", async () => {
   await using dir = await tempDir();
   for (const day of [1, 2, 3, 4, 5]) {
-    const written = await appendToBaseline(dir.path, resultOn(day), 3);
+    const written = valueOf(await appendToBaseline(dir.path, resultOn(day), 3));
     assert.equal(written.runs.length, Math.min(day, 3));
   }
   const loaded = await loadBaseline(dir.path, "shop");
-  assert.ok(loaded.ok && loaded.baseline);
-  assert.deepEqual(loaded.baseline.runs.map((r) => r.date.slice(0, 10)), [
+  assert.ok(loaded.ok && loaded.value);
+  assert.deepEqual(loaded.value.runs.map((r) => r.date.slice(0, 10)), [
     "2025-01-03",
     "2025-01-04",
     "2025-01-05",
@@ -107,8 +109,12 @@ Deno.test("a corrupt baseline is left byte-identical and the append fails saying
   await Deno.writeTextFile(path, damaged);
   const loaded = await loadBaseline(dir.path, "shop");
   assert.ok(!loaded.ok);
-  assert.ok(loaded.error.includes(path) && /not valid JSON/.test(loaded.error), loaded.error);
-  assert.match(loaded.error, /move it away/);
+  assert.ok(
+    problemText(loaded.problems[0]).includes(path) &&
+      /not valid JSON/.test(problemText(loaded.problems[0])),
+    problemText(loaded.problems[0]),
+  );
+  assert.match(problemText(loaded.problems[0]), /move it away/);
   await assert.rejects(
     () => appendToBaseline(dir.path, sampleResult()),
     (e) => e instanceof BaselineError && e.kind === "invalid_file" && e.message.includes(path),
@@ -160,13 +166,9 @@ Deno.test("incomplete and tool-limited runs are refused and nothing is written",
   limited.health.toolLimited = true;
   limited.health.reasons = ["send lag p99 4.2ms exceeds 1ms"];
   for (const [result, why] of [[incomplete, /incomplete/], [limited, /tool-limited.*4\.2ms/]]) {
-    try {
-      await appendToBaseline(dir.path, result as RunResult);
-      assert.fail("an unsound run was appended");
-    } catch (e) {
-      assert.ok(e instanceof BaselineError && e.kind === "unsound_run", String(e));
-      assert.match(e.message, why as RegExp);
-    }
+    const refused = await appendToBaseline(dir.path, result as RunResult);
+    assert.ok(!refused.ok, "an unsound run was appended");
+    assert.match(refused.problems[0].message, why as RegExp);
   }
   assert.deepEqual(await names(dir.path), []);
 });
@@ -182,7 +184,10 @@ Deno.test("a newer baseline format is refused with 'upgrade tailgate'", async ()
   });
   await Deno.writeTextFile(path, newer);
   const loaded = await loadBaseline(dir.path, "shop");
-  assert.ok(!loaded.ok && loaded.error.includes(path) && /upgrade tailgate/.test(loaded.error));
+  assert.ok(
+    !loaded.ok && problemText(loaded.problems[0]).includes(path) &&
+      /upgrade tailgate/.test(problemText(loaded.problems[0])),
+  );
   await assert.rejects(() => appendToBaseline(dir.path, sampleResult()), BaselineError);
   assert.equal(await Deno.readTextFile(path), newer);
 });
@@ -192,13 +197,13 @@ Deno.test("other documents and other plans' baselines under the same file are re
   const path = baselinePath(dir.path, "shop");
   await Deno.writeTextFile(path, JSON.stringify({ schema: "tailgate/result", version: 1 }));
   const other = await loadBaseline(dir.path, "shop");
-  assert.ok(!other.ok && /not a tailgate baseline/.test(other.error));
+  assert.ok(!other.ok && /not a tailgate baseline/.test(problemText(other.problems[0])));
   await Deno.writeTextFile(
     path,
     JSON.stringify({ schema: BASELINE_SCHEMA, version: 1, plan: "Shop", runs: [] }),
   );
   const clash = await loadBaseline(dir.path, "shop");
-  assert.ok(!clash.ok && /holds plan "Shop", not "shop"/.test(clash.error));
+  assert.ok(!clash.ok && /holds plan "Shop", not "shop"/.test(problemText(clash.problems[0])));
 });
 
 Deno.test("fingerprintMismatch() lists exactly the fields that differ, not the git commit", () => {
@@ -220,8 +225,8 @@ Deno.test("runs appended at once all stay: each re-reads the history under the l
   // Without the lock every append read the same old history and the last write won.
   await Promise.all([1, 2, 3, 4, 5].map((day) => appendToBaseline(dir.path, resultOn(day))));
   const loaded = await loadBaseline(dir.path, "shop");
-  assert.ok(loaded.ok && loaded.baseline);
-  assert.equal(loaded.baseline.runs.length, 5);
+  assert.ok(loaded.ok && loaded.value);
+  assert.equal(loaded.value.runs.length, 5);
   assert.deepEqual(await names(dir.path), ["shop.json"], "no lock file is left behind");
 });
 
@@ -233,13 +238,13 @@ Deno.test("a run whose stages changed starts a new history; the old one is kept 
   const changed = resultOn(3);
   const steady = changed.stages.find((s) => !s.warmup)!;
   steady.durationMs *= 2; // the plan now runs this stage twice as long
-  const written = await appendToBaseline(dir.path, changed);
+  const written = valueOf(await appendToBaseline(dir.path, changed));
   assert.equal(written.runs.length, 1, "the incomparable run is not mixed into the old history");
   assert.ok(written.supersededPath?.match(/shop\.superseded-\d{8}T\d{6}Z\.json$/));
   assert.equal(await Deno.readTextFile(written.supersededPath!), before);
   assert.equal((await names(dir.path)).length, 2);
   // A comparable run appends as before.
-  const again = await appendToBaseline(dir.path, changed);
+  const again = valueOf(await appendToBaseline(dir.path, changed));
   assert.equal(again.runs.length, 2);
   assert.equal(again.supersededPath, undefined);
 });
@@ -250,7 +255,7 @@ Deno.test("a run with command-line overrides keeps a history of its own beside t
   const short = resultOn(2);
   short.plan.overrides = ["--rate-scale 0.25", "--stage steady:duration=30s"];
   short.stages = short.stages.map((s) => ({ ...s, durationMs: s.durationMs / 2 }));
-  const written = await appendToBaseline(dir.path, short);
+  const written = valueOf(await appendToBaseline(dir.path, short));
   // The plan's own history is neither superseded nor appended to.
   assert.equal(written.supersededPath, undefined);
   assert.deepEqual(await names(dir.path), [
@@ -258,7 +263,7 @@ Deno.test("a run with command-line overrides keeps a history of its own beside t
     "shop.json",
   ]);
   const own = await loadBaseline(dir.path, "shop");
-  assert.equal(own.ok && own.baseline?.runs.length, 1);
+  assert.equal(own.ok && own.value?.runs.length, 1);
   assert.equal(
     historyName(short.plan),
     "shop --rate-scale 0.25 --stage steady:duration=30s",
@@ -272,12 +277,15 @@ Deno.test("a baseline that is a FIFO or a link to /dev/zero is refused at once, 
   // A pull request could commit either: the run must end, saying which file and why.
   const fifo = await settlesWithin(loadBaseline(dir.path, "shop"), 2_000, path);
   assert.ok(!fifo.ok);
-  assert.match(fifo.error, /is not a regular file \(a device, pipe or socket\)/);
-  assert.ok(fifo.error.includes(path), fifo.error);
+  assert.match(problemText(fifo.problems[0]), /is not a regular file \(a device, pipe or socket\)/);
+  assert.ok(problemText(fifo.problems[0]).includes(path), problemText(fifo.problems[0]));
   await Deno.remove(path);
   await Deno.symlink("/dev/zero", path);
   const zero = await loadBaseline(dir.path, "shop");
-  assert.ok(!zero.ok && /is not a regular file/.test(zero.error), JSON.stringify(zero));
+  assert.ok(
+    !zero.ok && /is not a regular file/.test(problemText(zero.problems[0])),
+    JSON.stringify(zero),
+  );
 });
 
 Deno.test("a baseline over the size limit is refused from its size, before it is read", async () => {
@@ -288,5 +296,8 @@ Deno.test("a baseline over the size limit is refused from its size, before it is
   await f.truncate(MAX_HISTORY_BYTES + 1);
   const loaded = await loadBaseline(dir.path, "shop");
   assert.ok(!loaded.ok);
-  assert.match(loaded.error, new RegExp(`is ${MAX_HISTORY_BYTES + 1} bytes; at most`));
+  assert.match(
+    problemText(loaded.problems[0]),
+    new RegExp(`is ${MAX_HISTORY_BYTES + 1} bytes; at most`),
+  );
 });
