@@ -13,43 +13,29 @@ import type { PlanStage, Slo, StageBinding } from "../types.ts";
 import { rateText } from "../units.ts";
 import type { OverrideEdit } from "./plan_overrides.ts";
 
-/** The new texts; an absent one is left as written. */
-export interface SloRates {
-  /** The new `at` rate (`5k/s`). */
-  atRate?: string;
-  /** The new bound of a `throughput` SLO (`4.9k/s`). */
-  bound?: string;
-}
-
 /**
- * The SLO text with its `at` rate or `throughput` bound replaced.
+ * The SLO text with its `at` rate or `throughput` bound replaced (an absent one is left as
+ * written); the label (`for "…"`) is free text and never rewritten.
  *
  * @example
  * ```ts
  * import { rewriteSloRates } from "./follow_slos.ts";
- * rewriteSloRates('p99 < 10ms at 20k/s for "GET /at 1k/s"', { atRate: "5k/s" });
+ * rewriteSloRates('p99 < 10ms at 20k/s for "GET /at 1k/s"', "5k/s");
  * // 'p99 < 10ms at 5k/s for "GET /at 1k/s"'
- * rewriteSloRates("throughput >= 19.5k/s", { bound: "4.875k/s" }); // "throughput >= 4.875k/s"
+ * rewriteSloRates("throughput >= 19.5k/s", undefined, "4.875k/s"); // "throughput >= 4.875k/s"
  * ```
  */
-export function rewriteSloRates(text: string, rates: SloRates): string {
-  // The label (`for "…"`) is free text: only what comes before it is rewritten.
+export function rewriteSloRates(text: string, atRate?: string, bound?: string): string {
   const forAt = text.search(/\s+for\s+"/);
-  let head = forAt < 0 ? text : text.slice(0, forAt);
+  const head = forAt < 0 ? text : text.slice(0, forAt);
   const tail = forAt < 0 ? "" : text.slice(forAt);
-  if (rates.atRate !== undefined) {
-    head = head.replace(
-      /(\bat\s+)(\S+)(\s*)$/,
-      (_, at, _rate, space) => `${at}${rates.atRate}${space}`,
-    );
-  }
-  if (rates.bound !== undefined) {
-    head = head.replace(
-      /^(\s*throughput\s*(?:<=|>=|<|>)\s*)(\S+)/,
-      (_, lead) => `${lead}${rates.bound}`,
-    );
-  }
-  return head + tail;
+  const at = atRate === undefined
+    ? head
+    : head.replace(/(\bat\s+)\S+(\s*)$/, (_, lead, space) => `${lead}${atRate}${space}`);
+  return (bound === undefined
+    ? at
+    : at.replace(/^(\s*throughput\s*(?:<=|>=|<|>)\s*)\S+/, (_, lead) => `${lead}${bound}`)) +
+    tail;
 }
 
 /** A stage's rates at its start and end (the same for a constant stage), requests per second. */
@@ -107,10 +93,11 @@ export function followStages(
     const newAt = slo.atRatePerSec === undefined ? undefined : after[judged[0]]![0];
     const bound = slo.metric.kind === "throughput" ? slo.bound * ratios[0] : undefined;
     if (newAt === undefined && bound === undefined) return { kind: "same" };
-    const text = rewriteSloRates(slo.text, {
-      ...(newAt === undefined ? {} : { atRate: rateText(newAt) }),
-      ...(bound === undefined ? {} : { bound: rateText(bound) }),
-    });
+    const text = rewriteSloRates(
+      slo.text,
+      newAt === undefined ? undefined : rateText(newAt),
+      bound === undefined ? undefined : rateText(bound),
+    );
     // The moved SLO is read from its new text, so it is what a plan written that way would give.
     const parsed = parseSlo(text);
     if (text === slo.text || !parsed.ok) return { kind: "same" };

@@ -306,14 +306,13 @@ const RELATED: Record<string, string[]> = { "load.connections": ["load.max_conne
 type Scaler = (text: string, factor: number) => string | undefined;
 
 const scaleRate: Scaler = (text, factor) => {
-  const r = parseRatePerSec(text);
-  return r.ok ? rateText(r.value * factor) : undefined;
+  const r = ratesOf("rate", text);
+  return r && rateText(r[0] * factor);
 };
 
 const scaleRamp: Scaler = (text, factor) => {
-  const r = parseRamp(text);
-  if (!r.ok) return undefined;
-  return `${rateText(r.value.fromPerSec * factor)} -> ${rateText(r.value.toPerSec * factor)}`;
+  const r = ratesOf("ramp", text);
+  return r && `${rateText(r[0] * factor)} -> ${rateText(r[1] * factor)}`;
 };
 
 const scaleDuration: Scaler = (text, factor) => {
@@ -321,7 +320,7 @@ const scaleDuration: Scaler = (text, factor) => {
   return d.ok ? durationText(d.value * factor) : undefined;
 };
 
-/** The rates a `--stage` value of `rate` or `ramp` gives, when it reads. */
+/** The rates a `rate` or `ramp` value gives, when it reads. */
 function ratesOf(key: "rate" | "ramp", text: string): StageRates | undefined {
   if (key === "rate") {
     const r = parseRatePerSec(text);

@@ -192,11 +192,11 @@ Deno.test("rateText() writes a rate that reads back exactly", () => {
 
 Deno.test("rewriteSloRates() rewrites the at rate and throughput bound, never the label", () => {
   assert.equal(
-    rewriteSloRates('p99 < 10ms at 20k/s for "GET /at 1k/s"', { atRate: "5k/s" }),
+    rewriteSloRates('p99 < 10ms at 20k/s for "GET /at 1k/s"', "5k/s"),
     'p99 < 10ms at 5k/s for "GET /at 1k/s"',
   );
-  assert.equal(rewriteSloRates("throughput >= 19.5k/s", { bound: "5k/s" }), "throughput >= 5k/s");
-  assert.equal(rewriteSloRates("max < 2s", { atRate: "5k/s" }), "max < 2s");
+  assert.equal(rewriteSloRates("throughput >= 19.5k/s", undefined, "5k/s"), "throughput >= 5k/s");
+  assert.equal(rewriteSloRates("max < 2s", "5k/s"), "max < 2s");
 });
 
 Deno.test("followStages() moves an SLO with its stages, or says which stages it still judges", () => {
