@@ -6,7 +6,6 @@
  * @module
  */
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import {
   renderAbHtml,
   renderAbJunit,
@@ -26,7 +25,7 @@ import { problemText } from "../model/result.ts";
 import { checkOutDir } from "./output/mod.ts";
 import { planToRun } from "./plan_to_run.ts";
 import { OVERRIDE_HELP, OVERRIDE_OPTIONS, readOverrideArgs } from "./override_args.ts";
-import { argsError, failOnArg } from "./args/mod.ts";
+import { failOnArg, parseCommandArgs } from "./args/mod.ts";
 
 /** The help of `tailgate ab`. */
 export const AB_HELP = `Usage: tailgate ab <plan.yaml> --base URL --head URL [options]
@@ -91,12 +90,9 @@ export async function abCommand(
   progress: (line: string) => void,
   signal?: AbortSignal,
 ): Promise<CommandOutcome> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args, allowPositionals: true, options: AB_OPTIONS });
-  } catch (e) {
-    return failed(argsError(e, AB_OPTIONS));
-  }
+  const read = parseCommandArgs(args, AB_OPTIONS);
+  if (!read.ok) return failed(read.problems);
+  const parsed = read.value;
   const v = parsed.values;
   const [planPath, ...extra] = parsed.positionals;
   const problems: string[] = [];

@@ -5,7 +5,6 @@
  *
  * @module
  */
-import { parseArgs } from "node:util";
 import { BASELINE_SCHEMA, BASELINE_VERSION, baselineRunFrom } from "../gates/baseline/mod.ts";
 import { evaluateRegression, type RegressionMetric } from "../gates/regression/mod.ts";
 import { formatChange, formatMetric, gatesVerdict } from "../result/read/mod.ts";
@@ -13,7 +12,7 @@ import { exitCodeOf } from "../gates/fail_on.ts";
 import { errorTotal } from "../model/request_counts.ts";
 import { readRunResultFile } from "../result/read_run_result.ts";
 import type { LabelResult, RunResult, StageResult, Verdict } from "../model/run_result.ts";
-import { argsError } from "./args/mod.ts";
+import { parseCommandArgs } from "./args/mod.ts";
 import { EXIT_CODES } from "../model/exit_codes.ts";
 import type { CommandOutcome } from "./command.ts";
 import { type MarkdownAlign, markdownTable, markdownText } from "../../reporters/text/mod.ts";
@@ -36,12 +35,11 @@ export const COMPARE_OPTIONS = { format: { type: "string", default: "text" } } a
  * Runs `tailgate compare` with its arguments.
  */
 export async function compareCommand(args: string[]): Promise<CommandOutcome> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args, allowPositionals: true, options: COMPARE_OPTIONS });
-  } catch (e) {
-    return { exitCode: EXIT_CODES.usage, errors: [argsError(e, COMPARE_OPTIONS)], notes: [] };
+  const read = parseCommandArgs(args, COMPARE_OPTIONS);
+  if (!read.ok) {
+    return { exitCode: EXIT_CODES.usage, errors: [read.problems[0].message], notes: [] };
   }
+  const parsed = read.value;
   const format = parsed.values.format!;
   if (!["text", "md", "json"].includes(format)) {
     return {

@@ -9,9 +9,8 @@ import { fileURLToPath as fromFileUrl } from "node:url";
 import { spawnTarget } from "../target/spawn_target.ts";
 import { type RunOutcome, runPlanCommand } from "./run_command.ts";
 import { REPORT_FORMATS } from "../../reporters/report_formats.ts";
-import { parseArgs } from "node:util";
 import { err, ok, problem, type Result } from "../model/result.ts";
-import { argsError } from "./args/mod.ts";
+import { parseCommandArgs } from "./args/mod.ts";
 
 /** The stall the demo target is started with: frozen for 1 s in every 5 s. */
 export const DEMO_TARGET_ARGS = ["--mode", "stall", "--stall", "1s", "--period", "5s"];
@@ -42,12 +41,9 @@ export const DEMO_OPTIONS = { out: { type: "string" } } as const;
 export function parseDemoArgs(
   args: string[],
 ): Result<string> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args, allowPositionals: true, options: DEMO_OPTIONS });
-  } catch (e) {
-    return err(problem(argsError(e, DEMO_OPTIONS)));
-  }
+  const read = parseCommandArgs(args, DEMO_OPTIONS);
+  if (!read.ok) return err(read.problems);
+  const parsed = read.value;
   const [dir, ...extra] = parsed.positionals;
   if (extra.length || (dir !== undefined && parsed.values.out !== undefined)) {
     return err(problem("name one output folder: `tailgate demo DIR` or `--out DIR`"));

@@ -4,14 +4,13 @@
  *
  * @module
  */
-import { parseArgs } from "node:util";
 import { mergeResults } from "../result/merge_results.ts";
 import { readRunResultFile } from "../result/read_run_result.ts";
 import type { RunResult } from "../model/run_result.ts";
 import { failed } from "./command.ts";
 import { finishResult } from "./finish_result.ts";
 import { checkOutDir, outOverlap } from "./output/mod.ts";
-import { argsError, readResultArgs, RESULT_ARG_OPTIONS } from "./args/mod.ts";
+import { parseCommandArgs, readResultArgs, RESULT_ARG_OPTIONS } from "./args/mod.ts";
 import type { RunOutcome } from "./run_command.ts";
 import { problemText } from "../model/result.ts";
 
@@ -34,12 +33,9 @@ data aligned by wall-clock time. Then judges the gates once and writes the repor
  * Runs `tailgate merge`.
  */
 export async function mergeCommand(args: string[], signal?: AbortSignal): Promise<RunOutcome> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args, allowPositionals: true, options: RESULT_ARG_OPTIONS });
-  } catch (e) {
-    return usage(argsError(e, RESULT_ARG_OPTIONS));
-  }
+  const read = parseCommandArgs(args, RESULT_ARG_OPTIONS);
+  if (!read.ok) return usage(read.problems[0].message);
+  const parsed = read.value;
   const files = parsed.positionals;
   if (files.length === 0) {
     return usage("name the shard results, e.g. `tailgate merge shard-*/result.json`");

@@ -5,7 +5,6 @@
  * @module
  */
 import { dirname } from "node:path";
-import { parseArgs } from "node:util";
 import { readRunResultFile } from "../result/read_run_result.ts";
 import { computeRunVerdict } from "../gates/run_verdict.ts";
 import { parseReportFormats, type ReportFormat } from "../../reporters/report_formats.ts";
@@ -13,7 +12,7 @@ import { writeReports } from "../../reporters/write_reports.ts";
 import { renderTerminal } from "../../reporters/text/mod.ts";
 import { EXIT_CODES, withIoFailures } from "../model/exit_codes.ts";
 import { defaultColor } from "./finish_result.ts";
-import { argsError, colorChoice } from "./args/mod.ts";
+import { colorChoice, parseCommandArgs } from "./args/mod.ts";
 import { outOverlap } from "./output/mod.ts";
 import type { CommandOutcome } from "./command.ts";
 import { prefixed, problemText } from "../model/result.ts";
@@ -44,12 +43,9 @@ export const REPORT_OPTIONS = {
  * Runs `tailgate report`.
  */
 export async function reportCommand(args: string[]): Promise<CommandOutcome> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args, allowPositionals: true, options: REPORT_OPTIONS });
-  } catch (e) {
-    return usage(argsError(e, REPORT_OPTIONS));
-  }
+  const readArgs = parseCommandArgs(args, REPORT_OPTIONS);
+  if (!readArgs.ok) return usage(readArgs.problems[0].message);
+  const parsed = readArgs.value;
   const [file, ...extra] = parsed.positionals;
   if (file === undefined) {
     return usage("name the result, e.g. `tailgate report tailgate-out/result.json`");

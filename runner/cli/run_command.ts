@@ -12,7 +12,6 @@ import type { PlanIssue } from "../plan/types.ts";
 import { OVERRIDE_HELP, OVERRIDE_OPTIONS, readOverrideArgs } from "./override_args.ts";
 import type { PlanOverrides } from "../plan/overrides/plan_overrides.ts";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import { type Progress as RunProgress, runPlan } from "../api/mod.ts";
 import { checkTarget, descriptorProblem, openFilesLimit } from "../engine/preflight.ts";
 import { credentialsProblem, parseHttpUrl } from "../plan/requests/mod.ts";
@@ -21,7 +20,7 @@ import { writeFileAtomic } from "../result/atomic_write.ts";
 import { collectEnvironment } from "../result/environment.ts";
 import type { RunResult } from "../model/run_result.ts";
 import { EXIT_CODES, withIoFailures } from "../model/exit_codes.ts";
-import { err, ok, prefixed, problem, problems, problemText, type Result } from "../model/result.ts";
+import { err, ok, prefixed, problems, problemText, type Result } from "../model/result.ts";
 import type { ShardSpec } from "../schedule/build_schedule.ts";
 import { printable } from "../plan/printable.ts";
 import { StepFailure } from "../session/mod.ts";
@@ -32,7 +31,7 @@ import { readCaCerts } from "./args/mod.ts";
 import { checkOutDir } from "./output/mod.ts";
 import { outOverlap } from "./output/mod.ts";
 import {
-  argsError,
+  parseCommandArgs,
   readResultArgs,
   RESULT_ARG_OPTIONS,
   type ResultOutputOptions,
@@ -206,12 +205,9 @@ const STAGE_FLAGS = ["rate-scale", "duration-scale", "stage"] as const;
 export function parseRunArgs(
   args: string[],
 ): Result<RunOptions> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args, allowPositionals: true, options: RUN_OPTIONS });
-  } catch (e) {
-    return err(problem(argsError(e, RUN_OPTIONS)));
-  }
+  const read = parseCommandArgs(args, RUN_OPTIONS);
+  if (!read.ok) return err(read.problems);
+  const parsed = read.value;
   const [planPath, ...extra] = parsed.positionals;
   const errors: string[] = [];
   if (planPath === undefined) {

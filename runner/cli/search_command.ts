@@ -7,7 +7,6 @@
  * @module
  */
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import { checkTarget } from "../engine/preflight.ts";
 import { DEFAULT_BASELINE_DIR } from "../gates/baseline/mod.ts";
 import {
@@ -26,7 +25,7 @@ import { readCaCerts } from "./args/mod.ts";
 import { checkOutDir } from "./output/mod.ts";
 import { outOverlap } from "./output/mod.ts";
 import { planToRun } from "./plan_to_run.ts";
-import { argsError } from "./args/mod.ts";
+import { parseCommandArgs } from "./args/mod.ts";
 import { retarget } from "../plan/retarget.ts";
 import { searchExhaustion } from "../search/search_exhaustion.ts";
 import { readStartArgs, START_HELP, START_OPTIONS, startRunService } from "./args/mod.ts";
@@ -78,12 +77,9 @@ export async function searchCommand(
   progress: (line: string) => void,
   signal?: AbortSignal,
 ): Promise<CommandOutcome> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args, allowPositionals: true, options: SEARCH_OPTIONS });
-  } catch (e) {
-    return failed(argsError(e, SEARCH_OPTIONS));
-  }
+  const read = parseCommandArgs(args, SEARCH_OPTIONS);
+  if (!read.ok) return failed(read.problems);
+  const parsed = read.value;
   const [planPath, ...extra] = parsed.positionals;
   if (planPath === undefined) return failed("name the plan, e.g. `tailgate search plan.yaml`");
   if (extra.length) return failed(`one plan per search; unexpected \`${extra.join(" ")}\``);

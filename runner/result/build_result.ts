@@ -10,6 +10,7 @@ import type { ResolvedPlan } from "../plan/types.ts";
 import { HISTOGRAM_CONFIG } from "../hdr/histogram_config.ts";
 import type { EngineRun } from "../run/run_engine.ts";
 import { mergeLatency } from "../recorder/merge_recorded.ts";
+import type { RecordedRun } from "../recorder/recorder.ts";
 import { planRecord } from "./plan_record.ts";
 import { trafficRecord } from "./traffic_record.ts";
 import {
@@ -17,6 +18,7 @@ import {
   RESULT_SCHEMA,
   RESULT_VERSION,
   type RunResult,
+  type ToolHealth,
   type TrafficRecord,
 } from "../model/run_result.ts";
 import { judgeToolHealth } from "./tool_health.ts";
@@ -80,14 +82,9 @@ export function buildResult(
       significantValueDigits: HISTOGRAM_CONFIG.significantValueDigits,
     },
     totals,
-    stages: withTimeDomain(recorded.stages, recorded.intervals),
-    intervals: recorded.intervals,
+    ...recordedSeries(recorded),
     health: {
-      sendLag: recorded.sendLag,
-      dispatchLag: recorded.dispatchLag,
-      queueWait: recorded.queueWait,
-      engineStall: recorded.engineStall,
-      platformHiccup: recorded.platformHiccup,
+      ...recordedLateness(recorded),
       connections: run.connections,
       timerSlackSet: run.timerSlackSet,
       ...(run.io === undefined ? {} : { io: run.io }),
@@ -153,4 +150,27 @@ function unopenedNote(unopened: number | undefined, plan: ResolvedPlan): string 
   return `${unopened} of ${plan.load.connections} connections did not open before the schedule ` +
     "started (the target accepted them slowly or not at all: a full listen backlog?); each " +
     "connected on first use instead, if at all, inside the measured response times";
+}
+
+/** The per-stage and per-interval series a result carries, with each stage's time-domain figures. */
+export function recordedSeries(
+  recorded: RecordedRun,
+): Pick<RunResult, "stages" | "intervals"> {
+  return {
+    stages: withTimeDomain(recorded.stages, recorded.intervals),
+    intervals: recorded.intervals,
+  };
+}
+
+/** The generator's and the machine's lateness histograms, as recorded. */
+export function recordedLateness(
+  recorded: RecordedRun,
+): Pick<ToolHealth, "sendLag" | "dispatchLag" | "queueWait" | "engineStall" | "platformHiccup"> {
+  return {
+    sendLag: recorded.sendLag,
+    dispatchLag: recorded.dispatchLag,
+    queueWait: recorded.queueWait,
+    engineStall: recorded.engineStall,
+    platformHiccup: recorded.platformHiccup,
+  };
 }

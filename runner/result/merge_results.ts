@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { withTimeDomain } from "./time_domain.ts";
+import { recordedLateness, recordedSeries } from "./build_result.ts";
 import { mergeLatency, mergeRecordedRuns } from "../recorder/merge_recorded.ts";
 import type { RecordedRun } from "../recorder/recorder.ts";
 import type { FailFastStop, RunResult } from "../model/run_result.ts";
@@ -104,14 +104,9 @@ export function mergeResults(
       mergedShards: count,
     },
     totals,
-    stages: withTimeDomain(recorded.stages, recorded.intervals),
-    intervals: recorded.intervals,
+    ...recordedSeries(recorded),
     health: {
-      sendLag: recorded.sendLag,
-      dispatchLag: recorded.dispatchLag,
-      queueWait: recorded.queueWait,
-      engineStall: recorded.engineStall,
-      platformHiccup: recorded.platformHiccup,
+      ...recordedLateness(recorded),
       connections: {
         opened: sum(parts, (p) => p.health.connections.opened),
         peak: sum(parts, (p) => p.health.connections.peak),

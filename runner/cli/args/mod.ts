@@ -7,13 +7,8 @@
 export { adHocRun, formatAdHocIssue } from "./adhoc_issues.ts";
 export type { AdHocPlan } from "./adhoc_plan.ts";
 export { readCaCerts } from "./ca_certs.ts";
-export {
-  argsError,
-  colorChoice,
-  failOnArg,
-  readResultArgs,
-  RESULT_ARG_OPTIONS,
-} from "./result_args.ts";
+export { argsError, parseCommandArgs } from "./command_args.ts";
+export { colorChoice, failOnArg, readResultArgs, RESULT_ARG_OPTIONS } from "./result_args.ts";
 export type { ResultOutputOptions } from "./result_args.ts";
 export { readStartArgs, START_HELP, START_OPTIONS, startRunService } from "./run_service.ts";
 export type { StartSpec } from "./run_service.ts";

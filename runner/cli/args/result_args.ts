@@ -5,7 +5,6 @@
  * @module
  */
 import { DEFAULT_BASELINE_DIR } from "../../gates/baseline/mod.ts";
-import { didYouMean } from "../../plan/read/mod.ts";
 import {
   CLI_FAIL_ON_VALUES,
   DEFAULT_FAIL_ON,
@@ -127,30 +126,4 @@ export function colorChoice(
   values: { color?: boolean; "no-color"?: boolean },
 ): boolean | undefined {
   return values.color ? true : values["no-color"] ? false : undefined;
-}
-
-/**
- * A `parseArgs` failure as one sentence a user can act on: an unknown option gets the nearest known
- * one (`--targt` → did you mean `--target`?) or the list, a missing value says which option needs
- * one; never Node's raw text.
- */
-export function argsError(e: unknown, options: Readonly<Record<string, unknown>> = {}): string {
-  const message = e instanceof Error ? e.message : String(e);
-  const flags = Object.keys(options).map((k) => `--${k}`);
-  const unknown = /^Unknown option '([^']+)'/.exec(message);
-  if (unknown) {
-    const name = unknown[1];
-    const guess = didYouMean(name.replace(/^-+/, ""), Object.keys(options));
-    return `unknown option \`${name}\`; ` +
-      (guess
-        ? `did you mean \`--${guess}\`?`
-        : flags.length
-        ? `the options are ${flags.join(", ")}`
-        : "this command takes no options");
-  }
-  const missing = /^Option '(-[^' ]+)[^']*' argument missing/.exec(message);
-  if (missing) return `\`${missing[1]}\` needs a value, e.g. \`${missing[1]} <value>\``;
-  const unexpected = /^Unexpected argument '([^']+)'/.exec(message);
-  if (unexpected) return `unexpected argument \`${unexpected[1]}\``;
-  return message.replace(/^./, (c) => c.toLowerCase()).replace(/\.?$/, "");
 }
