@@ -92,7 +92,7 @@ export function parsePlan(
     };
   }
   const applied = overrides ? applyOverrides(yaml.root, overrides, file) : undefined;
-  const validated = validatePlan(file, applied?.root ?? yaml.root, ctx);
+  const validated = validatePlan(file, applied?.root ?? yaml.root, ctx, applied?.follow);
   const issues = applied
     ? [...applied.issues, ...attributeIssues(validated.issues, applied.edits)]
     : validated.issues;

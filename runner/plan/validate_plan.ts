@@ -13,7 +13,7 @@ import { checkLabelCount } from "./requests/mod.ts";
 import { readLoad } from "./validate_load.ts";
 import { readRegression } from "./validate_regression.ts";
 import { readSearch, warnSearchSteps } from "./validate_search.ts";
-import { readSlos } from "./slo/mod.ts";
+import { readSlos, type SloFollow } from "./slo/mod.ts";
 import { type PlanContext, readDefaults, readRequests, readTarget } from "./requests/mod.ts";
 import { readData } from "./traffic/mod.ts";
 import { readVars } from "./traffic/mod.ts";
@@ -38,6 +38,7 @@ export function validatePlan(
   file: string,
   root: YamlNode,
   world: PlanContext,
+  follow?: SloFollow,
 ): { plan?: ResolvedPlan; issues: PlanIssue[] } {
   // Every value read from the environment is a secret: kept, so no message ever shows it.
   const secretValues = new Set<string>();
@@ -97,6 +98,7 @@ export function validatePlan(
       requests: requestsOk ? requests : undefined,
       labels,
       hasSearch: get("search") !== undefined,
+      ...(follow ? { follow } : {}),
     })
     : [];
 

@@ -3,18 +3,19 @@
  * steady:duration=30s --connections 100`), so one plan serves a short pull-request run and a long
  * nightly one. The overrides are applied to the plan's located YAML tree before it is validated,
  * so an overridden plan passes every check a written one does, with the same messages (each
- * naming the flag its value came from), and keeps the file's line numbers. An SLO follows the
- * stages it judges: when all of them moved by one ratio, its `at` rate and a `throughput` bound
- * move with them. Pure.
+ * naming the flag its value came from), and keeps the file's line numbers. The SLOs are bound to
+ * the stages as written and follow them in the typed plan (follow_slos.ts). Pure.
  *
  * @module
  */
 import type { YamlMap, YamlNode, YamlScalar } from "../read/mod.ts";
 import { didYouMean } from "../read/mod.ts";
 import { err, ok, problem, type Result } from "../../model/result.ts";
-import { join } from "../read/mod.ts";
+import { join, PlanReader } from "../read/mod.ts";
+import type { SloFollow } from "../slo/mod.ts";
+import { readLoad } from "../validate_load.ts";
+import { sloFollower, type StageRates, stageRates } from "./follow_slos.ts";
 import type { PlanIssue } from "../types.ts";
-import { followStages, stageRates } from "./slo_follow.ts";
 import { durationText, parseDurationMs, parseRamp, parseRatePerSec, rateText } from "../units.ts";
 
 /** The keys `--stage` may set: a constant stage's `rate` and `duration`, a ramp's `ramp` and `over`. */
@@ -64,13 +65,18 @@ export interface OverrideEdit {
   parent?: YamlMap;
 }
 
-/** What {@linkcode applyOverrides} gives: the tree to validate, its edits and its problems. */
+/**
+ * What {@linkcode applyOverrides} gives: the tree to validate, its edits (an SLO's are added as
+ * it follows its stages) and its problems.
+ */
 export interface AppliedOverrides {
   root: YamlNode;
   edits: OverrideEdit[];
   issues: PlanIssue[];
   /** The flags, in the canonical order, recorded with the result (`--rate-scale 0.25`). */
   flags: string[];
+  /** Makes each SLO follow the stages it judged as written; absent when those do not read. */
+  follow?: SloFollow;
 }
 
 /**
@@ -120,7 +126,7 @@ export function parseStageOverride(
  * import { applyOverrides } from "./plan_overrides.ts";
  * const root = parseYaml("load: { stages: [{ rate: 20k/s, duration: 60s }] }\nslo: [p99 < 5ms at 20k/s]\n").root!;
  * const applied = applyOverrides(root, { rateScale: 0.25 }, "plan.yaml");
- * applied.edits.map((e) => e.text); // ["5k/s", "p99 < 5ms at 5k/s"]
+ * applied.edits.map((e) => e.text); // ["5k/s"]; the SLO follows while the plan is read
  * ```
  */
 export function applyOverrides(
@@ -133,6 +139,15 @@ export function applyOverrides(
   const issues: PlanIssue[] = [];
   const flags = overrideFlags(overrides);
   if (tree.kind !== "map") return { root: tree, edits, issues, flags };
+  // The SLOs bind to the stages as written, read here on their own (their issues are the plan's),
+  // and follow the rates the overrides give those stages.
+  const writtenLoad = entry(root, "load");
+  const read = writtenLoad && readLoad(new PlanReader(file), writtenLoad);
+  const written = read && (read.load?.stages ?? read.binding);
+  const factor = overrides.rateScale ?? 1;
+  const after = (written ?? []).map((s) =>
+    stageRates(s)?.map((r) => r * factor) as StageRates | undefined
+  );
   const issue = (node: YamlNode, path: string, message: string, hint?: string) =>
     issues.push({
       severity: "error",
@@ -147,7 +162,6 @@ export function applyOverrides(
   const load = entry(tree, "load");
   const stagesNode = load?.kind === "map" ? entry(load, "stages") : undefined;
   const stages = stagesNode?.kind === "seq" ? stagesNode.items : [];
-  const before = stages.map(stageRates);
   const set = (scalar: YamlScalar, path: string, text: string, flag: string) => {
     scalar.value = text;
     edits.push({ path, text, flag, replaced: scalar });
@@ -191,8 +205,10 @@ export function applyOverrides(
     for (const [key, text] of Object.entries(o.values)) {
       const path = join(join("load.stages", index), key);
       const node = entry(item, key);
-      if (node?.kind === "scalar") set(node, path, text, o.flag);
-      else {
+      if (node?.kind === "scalar") {
+        set(node, path, text, o.flag);
+        if (key === "rate" || key === "ramp") after[index] = ratesOf(key, text);
+      } else {
         const other = key === "rate" || key === "duration"
           ? "a ramp (`ramp`, `over`)"
           : "a `rate` stage (`rate`, `duration`)";
@@ -229,31 +245,8 @@ export function applyOverrides(
     }
   }
 
-  // Each SLO follows the stages it judged before the overrides.
-  const after = stages.map(stageRates);
-  const slos = entry(tree, "slo");
-  (slos?.kind === "seq" ? slos.items : []).forEach((item, i) => {
-    if (item.kind !== "scalar" || typeof item.value !== "string") return;
-    const followed = followStages(item.value, before, after);
-    if (followed.kind === "moved") {
-      set(item, join("slo", i), followed.text, rateFlag(edits, followed.stages));
-    } else if (followed.kind === "narrowed") {
-      const { judged, kept } = followed;
-      const n = (ks: number[]) => ks.map((k) => k + 1).join(", ");
-      issues.push({
-        severity: "warning",
-        file,
-        path: join("slo", i),
-        line: item.pos.line,
-        col: item.pos.col,
-        length: item.length,
-        message: `\`${item.value}\` judged stages ${n(judged)}; \`${rateFlag(edits, judged)}\` ` +
-          `moved some of them, so it judges ${kept.length ? `stage ${n(kept)} only` : "none"}`,
-        hint: "give those stages one rate, or write an SLO for each rate",
-      });
-    }
-  });
-  return { root: tree, edits, issues, flags };
+  const follow = written ? { follow: sloFollower(written, after, edits) } : {};
+  return { root: tree, edits, issues, flags, ...follow };
 }
 
 /**
@@ -313,20 +306,29 @@ const RELATED: Record<string, string[]> = { "load.connections": ["load.max_conne
 type Scaler = (text: string, factor: number) => string | undefined;
 
 const scaleRate: Scaler = (text, factor) => {
-  const r = parseRatePerSec(text);
-  return r.ok ? rateText(r.value * factor) : undefined;
+  const r = ratesOf("rate", text);
+  return r && rateText(r[0] * factor);
 };
 
 const scaleRamp: Scaler = (text, factor) => {
-  const r = parseRamp(text);
-  if (!r.ok) return undefined;
-  return `${rateText(r.value.fromPerSec * factor)} -> ${rateText(r.value.toPerSec * factor)}`;
+  const r = ratesOf("ramp", text);
+  return r && `${rateText(r[0] * factor)} -> ${rateText(r[1] * factor)}`;
 };
 
 const scaleDuration: Scaler = (text, factor) => {
   const d = parseDurationMs(text);
   return d.ok ? durationText(d.value * factor) : undefined;
 };
+
+/** The rates a `rate` or `ramp` value gives, when it reads. */
+function ratesOf(key: "rate" | "ramp", text: string): StageRates | undefined {
+  if (key === "rate") {
+    const r = parseRatePerSec(text);
+    return r.ok ? [r.value, r.value] : undefined;
+  }
+  const r = parseRamp(text);
+  return r.ok ? [r.value.fromPerSec, r.value.toPerSec] : undefined;
+}
 
 function entry(map: YamlNode, key: string): YamlNode | undefined {
   return map.kind === "map" ? map.entries.find((e) => e.key === key)?.value : undefined;
@@ -342,15 +344,4 @@ function stageIndex(stages: YamlNode[], selector: string): number | undefined {
     return name?.kind === "scalar" && String(name.value) === selector;
   });
   return i < 0 ? undefined : i;
-}
-
-/** The flag that changed the rate of the first of `stages` that an override moved. */
-function rateFlag(edits: OverrideEdit[], stages: number[]): string {
-  for (const k of stages) {
-    const edit = edits.find((e) =>
-      /\.(rate|ramp)$/.test(e.path) && e.path.startsWith(`load.stages[${k}].`)
-    );
-    if (edit) return edit.flag;
-  }
-  return edits[0]?.flag ?? "";
 }

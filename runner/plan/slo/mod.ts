@@ -13,3 +13,4 @@ export {
   requiredRequests,
 } from "./sample_sufficiency.ts";
 export { readSlos, stagesForSlo, TIME_DOMAIN_MIN_SECONDS } from "./validate_slos.ts";
+export type { SloFollow } from "./validate_slos.ts";

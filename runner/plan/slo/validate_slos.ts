@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { YamlNode } from "../read/mod.ts";
+import type { YamlNode, YamlScalar } from "../read/mod.ts";
 import { didYouMean } from "../read/mod.ts";
 import { parseSlo } from "./parse_slo.ts";
 import { join, type PlanReader } from "../read/mod.ts";
@@ -21,12 +21,23 @@ export interface SloContext {
   load?: PlanLoad;
   /** What an `at` rate binds to, also when a stage is broken. */
   stages?: StageBinding[];
+  /** When command-line overrides moved the stages: makes each SLO follow the stages it judged. */
+  follow?: SloFollow;
   /** The requests, when they are all valid. */
   requests?: PlanRequest[];
   /** Every request's label, also when a request is broken. */
   labels?: string[];
   hasSearch: boolean;
 }
+
+/**
+ * Makes an SLO, bound to the stages as written, follow them where command-line overrides moved
+ * them (runner/plan/overrides/follow_slos.ts); `warn` reports at the SLO's line.
+ */
+export type SloFollow = (
+  slo: Slo,
+  at: { item: YamlScalar; index: number; warn(message: string, hint?: string): void },
+) => Slo;
 
 /**
  * Reads the `slo` list against the plan's stages and requests: an unknown `at` rate or `for`
@@ -54,7 +65,8 @@ export function readSlos(reader: PlanReader, node: YamlNode, plan: SloContext): 
       reader.errorAt({ line: item.pos.line, col }, length, path, message, hint);
       return;
     }
-    const slo: Slo = { ...parsed.value, line: item.pos.line };
+    const written: Slo = { ...parsed.value, line: item.pos.line };
+    const slo = plan.follow?.(written, { item, index: i, warn: report.warn }) ?? written;
     if (slo.label !== undefined && labels !== undefined) {
       if (!labels.includes(slo.label)) {
         const guess = didYouMean(slo.label, labels);

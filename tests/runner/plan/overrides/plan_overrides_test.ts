@@ -8,7 +8,13 @@ import {
   type StageOverride,
 } from "../../../../runner/plan/overrides/plan_overrides.ts";
 import { overriddenText } from "../../../../runner/plan/overrides/overridden_text.ts";
-import { followStages, rewriteSloRates } from "../../../../runner/plan/overrides/slo_follow.ts";
+import {
+  followStages,
+  rewriteSloRates,
+  type StageRates,
+} from "../../../../runner/plan/overrides/follow_slos.ts";
+import { parseSlo } from "../../../../runner/plan/slo/parse_slo.ts";
+import type { PlanStage, Slo } from "../../../../runner/plan/types.ts";
 import { rateText } from "../../../../runner/plan/units.ts";
 
 const PLAN = `name: shop
@@ -110,6 +116,15 @@ Deno.test("an overridden value that breaks a rule is refused, naming the flag it
   assert.match(error.message, /comes from `--stage steady:duration=0s`/);
 });
 
+Deno.test("an SLO follows a stage broken as written, so only the stage's error is reported", () => {
+  const text = PLAN.replace("{ name: steady, rate: 20k/s, duration: 10m }", "{ rate: 20k/s }");
+  const { issues } = parse({ rateScale: 0.25 }, text);
+  assert.deepEqual(issues.filter((i) => i.severity === "error").map((i) => i.path), [
+    "load.stages[2]",
+  ]);
+  assert.match(issues.find((i) => i.severity === "error")!.message, /comes from `--rate-scale/);
+});
+
 Deno.test("--stage names a stage by number or name, and a wrong one lists the stages", () => {
   const { issues } = parse({ stages: [stage("stedy:rate=1k/s")] });
   const error = issues.find((i) => i.severity === "error")!;
@@ -177,28 +192,55 @@ Deno.test("rateText() writes a rate that reads back exactly", () => {
 
 Deno.test("rewriteSloRates() rewrites the at rate and throughput bound, never the label", () => {
   assert.equal(
-    rewriteSloRates('p99 < 10ms at 20k/s for "GET /at 1k/s"', { atRate: "5k/s" }),
+    rewriteSloRates('p99 < 10ms at 20k/s for "GET /at 1k/s"', "5k/s"),
     'p99 < 10ms at 5k/s for "GET /at 1k/s"',
   );
-  assert.equal(rewriteSloRates("throughput >= 19.5k/s", { bound: "5k/s" }), "throughput >= 5k/s");
-  assert.equal(rewriteSloRates("max < 2s", { atRate: "5k/s" }), "max < 2s");
+  assert.equal(rewriteSloRates("throughput >= 19.5k/s", undefined, "5k/s"), "throughput >= 5k/s");
+  assert.equal(rewriteSloRates("max < 2s", "5k/s"), "max < 2s");
 });
 
 Deno.test("followStages() moves an SLO with its stages, or says which stages it still judges", () => {
-  const stage = (r: number, warmup = false) => ({ from: r, to: r, constant: true, warmup });
-  const before = [stage(1000, true), stage(20_000), stage(20_000)];
-  assert.deepEqual(followStages("p99 < 5ms at 20k/s", before, before), { kind: "same" });
+  const stages = (...rates: number[]): PlanStage[] =>
+    rates.map((ratePerSec, index) => ({
+      kind: "constant",
+      index,
+      name: `s${index}`,
+      ratePerSec,
+      durationMs: 60_000,
+      warmup: index === 0,
+      line: index + 1,
+    }));
+  const rates = (...perSec: number[]): StageRates[] => perSec.map((r) => [r, r]);
+  const slo = (text: string): Slo => {
+    const parsed = parseSlo(text);
+    if (!parsed.ok) throw new Error(parsed.problems[0].message);
+    return { ...parsed.value, line: 9 };
+  };
+  const before = stages(1000, 20_000, 20_000);
   assert.deepEqual(
-    followStages("p99 < 5ms at 20k/s", before, [stage(500, true), stage(10_000), stage(10_000)]),
-    { kind: "moved", text: "p99 < 5ms at 10k/s", stages: [1, 2] },
+    followStages(slo("p99 < 5ms at 20k/s"), before, rates(1000, 20_000, 20_000)),
+    { kind: "same" },
   );
   assert.deepEqual(
-    followStages("p99 < 5ms at 20k/s", before, [stage(1000, true), stage(20_000), stage(9000)]),
+    followStages(slo("p99 < 5ms at 20k/s"), before, rates(500, 10_000, 10_000)),
+    { kind: "moved", slo: slo("p99 < 5ms at 10k/s"), stages: [1, 2] },
+  );
+  assert.deepEqual(
+    followStages(slo("p99 < 5ms at 20k/s"), before, rates(1000, 20_000, 9000)),
     { kind: "narrowed", judged: [1, 2], kept: [1] },
   );
   // A latency SLO over every stage has nothing to move.
   assert.deepEqual(
-    followStages("p99 < 5ms", before, [stage(500, true), stage(10_000), stage(10_000)]),
+    followStages(slo("p99 < 5ms"), before, rates(500, 10_000, 10_000)),
     { kind: "same" },
   );
+  // A ramp moves its SLOs when both of its ends moved by one ratio.
+  const ramp: PlanStage = { ...before[1], kind: "ramp", fromPerSec: 1000, toPerSec: 2000 };
+  assert.deepEqual(
+    followStages(slo("throughput >= 1k/s"), [ramp], [[500, 1000]]),
+    { kind: "moved", slo: slo("throughput >= 500/s"), stages: [0] },
+  );
+  assert.deepEqual(followStages(slo("throughput >= 1k/s"), [ramp], [[500, 2000]]), {
+    kind: "same",
+  });
 });
