@@ -112,15 +112,10 @@ async function roomViolations(
   return found.sort();
 }
 
-/** Folders being given rooms in this change; removed once they have them. */
-const PENDING = ["runner/plan/overrides"];
-const pending = (line: string) =>
-  PENDING.some((p) => line.includes(`${p}/`) || line.startsWith(`${p}:`));
-
 Deno.test("code outside a room imports it only through its mod.ts, never a _private file", async () => {
   const files = (await Promise.all(["runner", "reporters", "ci"].map(sourceFiles))).flat();
   assert.ok(rooms(files).includes("runner/gates/stats"));
-  assert.deepEqual((await roomViolations(files)).filter((v) => !pending(v)), []);
+  assert.deepEqual(await roomViolations(files), []);
 });
 
 Deno.test("the room check sees an import past a room's mod.ts or into a private file", async () => {
@@ -211,7 +206,7 @@ Deno.test("no source folder holds more than ~15 files directly", async () => {
     `${d}: ${n}`
   );
   assert.deepEqual(
-    crowded.filter((c) => !pending(c)),
+    crowded,
     [],
     "give these folders rooms (sub-folders with a mod.ts)",
   );

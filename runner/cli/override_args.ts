@@ -9,7 +9,7 @@ import {
   parseStageOverride,
   type PlanOverrides,
   type StageOverride,
-} from "../plan/overrides/plan_overrides.ts";
+} from "../plan/overrides/mod.ts";
 import { err, ok, problems, type Result } from "../model/result.ts";
 
 /** The options `parseArgs` reads for the overrides. */

@@ -10,7 +10,7 @@ import { formatIssue } from "../plan/format_issue.ts";
 import { join } from "node:path";
 import { loadPlan, parsePlanText } from "../plan/load_plan.ts";
 import type { PlanIssue, ResolvedPlan } from "../plan/types.ts";
-import type { PlanOverrides } from "../plan/overrides/plan_overrides.ts";
+import type { PlanOverrides } from "../plan/overrides/mod.ts";
 import type { CommandOutcome } from "./command.ts";
 import { dataExhaustion } from "../schedule/data_exhaustion.ts";
 

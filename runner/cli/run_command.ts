@@ -10,7 +10,7 @@ import type { AdHocPlan } from "./args/mod.ts";
 import { adHocRun, formatAdHocIssue } from "./args/mod.ts";
 import type { PlanIssue } from "../plan/types.ts";
 import { OVERRIDE_HELP, OVERRIDE_OPTIONS, readOverrideArgs } from "./override_args.ts";
-import type { PlanOverrides } from "../plan/overrides/plan_overrides.ts";
+import type { PlanOverrides } from "../plan/overrides/mod.ts";
 import { join } from "node:path";
 import { type Progress as RunProgress, runPlan } from "../api/mod.ts";
 import { checkTarget, descriptorProblem, openFilesLimit } from "../engine/preflight.ts";

@@ -6,7 +6,7 @@
  */
 import { dirname } from "node:path";
 import { readRegularFile } from "../model/regular_file.ts";
-import type { PlanOverrides } from "./overrides/plan_overrides.ts";
+import type { PlanOverrides } from "./overrides/mod.ts";
 import { MAX_PLAN_BYTES, parsePlan, type PlanParse, wholeFileIssue } from "./parse_plan.ts";
 
 /** Options for {@linkcode loadPlan}. */

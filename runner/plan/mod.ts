@@ -43,7 +43,7 @@ export {
   type PlanOverrides,
   type StageOverride,
   type StageOverrideKey,
-} from "./overrides/plan_overrides.ts";
+} from "./overrides/mod.ts";
 export { type ParsedSlo, parseSlo, type SloParseError } from "./slo/mod.ts";
 export { stagesForSlo } from "./slo/mod.ts";
 export type { PlanContext } from "./requests/mod.ts";

@@ -6,8 +6,8 @@
  */
 import { parseYaml } from "./read/mod.ts";
 import type { PlanIssue, ResolvedPlan } from "./types.ts";
-import { applyOverrides, attributeIssues, type PlanOverrides } from "./overrides/plan_overrides.ts";
-import { overriddenText } from "./overrides/overridden_text.ts";
+import { applyOverrides, attributeIssues, type PlanOverrides } from "./overrides/mod.ts";
+import { overriddenText } from "./overrides/mod.ts";
 import { validatePlan } from "./validate_plan.ts";
 import type { PlanContext } from "./requests/mod.ts";
 

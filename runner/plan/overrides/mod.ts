@@ -4,13 +4,11 @@
  *
  * @module
  */
+export { overriddenText } from "./overridden_text.ts";
 export {
   applyOverrides,
   attributeIssues,
   overrideFlags,
   parseStageOverride,
-  type PlanOverrides,
-  type StageOverride,
-  type StageOverrideKey,
 } from "./plan_overrides.ts";
-export { overriddenText } from "./overridden_text.ts";
+export type { PlanOverrides, StageOverride, StageOverrideKey } from "./plan_overrides.ts";
