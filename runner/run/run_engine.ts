@@ -10,14 +10,14 @@ import type { ResolvedPlan } from "../plan/types.ts";
 import { type RecordedRun, Recorder } from "../recorder/recorder.ts";
 import type { IntervalStore } from "../recorder/interval_store.ts";
 import type { LiveTally } from "../recorder/live_tally.ts";
-import { startWorkerIntervalStore } from "../recorder/worker_interval_store.ts";
 import { Schedule, type ShardSpec } from "../schedule/build_schedule.ts";
 import { rateAtMs } from "../schedule/fire_times.ts";
 import { createAtomicsWaker } from "../engine/timing/mod.ts";
 import { EpollLoop } from "../engine/native/mod.ts";
 import { ioChoice, type NativeTarget, nativeTarget } from "../engine/native/mod.ts";
 import { NativeConnection } from "../engine/native/mod.ts";
-import { type HiccupMeter, startHiccupMeter } from "../engine/timing/mod.ts";
+import type { HiccupMeter } from "../engine/timing/mod.ts";
+import { startSideWorkers } from "./start_side_workers.ts";
 import { youngGenerationMb } from "../engine/v8_flags.ts";
 import { CONNECT_TIMEOUT_MS, Dispatcher } from "../engine/dispatcher.ts";
 import { Http1Connection } from "../engine/socket/mod.ts";
@@ -168,7 +168,9 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
   const native: NativeTarget | undefined = real && options.connect === undefined && io !== "deno"
     ? await nativeTarget(origin, io)
     : undefined;
-  const store: IntervalStore | undefined = real ? await startWorkerIntervalStore() : undefined;
+  const [store, hiccups]: [IntervalStore | undefined, HiccupMeter | undefined] = real
+    ? await startSideWorkers()
+    : [undefined, undefined];
   const recorder = new Recorder(
     schedule.stages,
     plan.requests.map((r) => r.label),
@@ -213,7 +215,6 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
           onOutOfDescriptors,
         }));
   }
-  const hiccups: HiccupMeter | undefined = real ? await startHiccupMeter() : undefined;
   const timerSlackSet = "timerSlackSet" in waker ? Boolean(waker.timerSlackSet) : false;
   let lastSent = 0;
   const dispatcher = new Dispatcher({
