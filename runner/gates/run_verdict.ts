@@ -16,7 +16,7 @@ import {
   failFastReason,
   gatesVerdict,
   soundFailFastStop,
-  STATUS_SEVERITY,
+  statusTally,
   type StoppedRun,
   targetLost,
 } from "../result/read/mod.ts";
@@ -31,7 +31,7 @@ export function computeRunVerdict(
   for (const v of result.verdicts) tally[v.status]++;
   const n = result.verdicts.length;
   const summary = n === 0 ? "no gates" : `${n} gate${n === 1 ? "" : "s"}: ` +
-    STATUS_SEVERITY.filter((s) => tally[s] > 0).map((s) => `${tally[s]} ${s}`).join(", ");
+    statusTally(result.verdicts.map((v) => v.status));
   const certain = soundFailFastStop(result) !== undefined;
   if (!result.run.complete && !certain) {
     return {

@@ -10,6 +10,7 @@
 import type { AbComparison, AbResult, AbSloVerdict } from "../../model/ab_result.ts";
 import type { RunResult, Verdict, VerdictStatus } from "../../model/run_result.ts";
 import { implicitErrorVerdict } from "../slo/mod.ts";
+import { statusTally, worstStatus } from "../../result/read/mod.ts";
 
 /**
  * Each SLO of the plan over head's judged runs (in round order).
@@ -26,16 +27,8 @@ export function headSloVerdicts(heads: readonly RunResult[]): AbSloVerdict[] {
       ?.status ?? (slo.implicit ? implicitErrorVerdict(h)?.status : undefined) ?? "invalid";
   return [...slos, ...(implicit ? [implicit] : [])].map((slo) => {
     const perRound: VerdictStatus[] = heads.map((h) => judgedIn(h, slo));
-    const status: VerdictStatus = perRound.includes("fail")
-      ? "fail"
-      : perRound.includes("invalid")
-      ? "invalid"
-      : perRound.every((s) => s === "pass")
-      ? "pass"
-      : "inconclusive";
-    const count = (s: VerdictStatus) => perRound.filter((x) => x === s).length;
-    const tally = (["fail", "invalid", "inconclusive", "pass"] as const).filter((s) => count(s))
-      .map((s) => `${count(s)} ${s}`).join(", ");
+    const status = worstStatus(perRound);
+    const tally = statusTally(perRound);
     return {
       name: slo.name,
       ...(slo.line === undefined ? {} : { line: slo.line }),
@@ -75,17 +68,9 @@ export function abVerdict(
   if (all.length === 0) {
     return { status: "inconclusive", message: "nothing was compared: no round completed soundly" };
   }
-  const status: VerdictStatus = all.includes("fail")
-    ? "fail"
-    : all.includes("invalid")
-    ? "invalid"
-    : all.includes("inconclusive")
-    ? "inconclusive"
-    : "pass";
+  const status = worstStatus(all);
   const regressed = comparisons.filter((c) => c.status === "fail").length;
-  const count = (s: VerdictStatus) => all.filter((x) => x === s).length;
-  const tally = (["fail", "invalid", "inconclusive", "pass"] as const).filter((s) => count(s))
-    .map((s) => `${count(s)} ${s}`).join(", ");
+  const tally = statusTally(all);
   // As a run's verdict: only comparisons undecided, no SLO, is a warning by default (fail_on.ts).
   const regressionOnly = status === "inconclusive" &&
     !slos.some((s) => s.status === "inconclusive");

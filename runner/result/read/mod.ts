@@ -7,7 +7,13 @@
  * @module
  */
 export { regressionOnlyWarning, runVerdict } from "./stored_verdict.ts";
-export { gatesVerdict, STATUS_SEVERITY, type VerdictScope, worstStatus } from "./verdict_order.ts";
+export {
+  gatesVerdict,
+  STATUS_SEVERITY,
+  statusTally,
+  type VerdictScope,
+  worstStatus,
+} from "./verdict_order.ts";
 export { holdsSoundness, SOUNDNESS_GATES, soundnessVerdicts } from "./run_soundness.ts";
 export { TARGET_LOST_MIN_MS, targetLost } from "./target_lost.ts";
 export {

@@ -58,3 +58,18 @@ export function gatesVerdict(verdicts: readonly Pick<Verdict, "kind" | "status">
     ? { status, regressionOnly: true }
     : { status };
 }
+
+/**
+ * How many of `statuses` there are of each, worst first, the absent ones left out.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { statusTally } from "./verdict_order.ts";
+ * assert.equal(statusTally(["pass", "fail", "pass"]), "1 fail, 2 pass");
+ * ```
+ */
+export function statusTally(statuses: readonly VerdictStatus[]): string {
+  return STATUS_SEVERITY.map((s) => [s, statuses.filter((x) => x === s).length] as const)
+    .filter(([, n]) => n > 0).map(([s, n]) => `${n} ${s}`).join(", ");
+}
