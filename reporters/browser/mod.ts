@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { safeInlineScript } from "../page/mod.ts";
 import abCharts from "./ab_charts.ts" with { type: "text" };
 import chartKit from "./chart_kit.ts" with { type: "text" };
 import runCharts from "./run_charts.ts" with { type: "text" };
@@ -46,7 +47,8 @@ const made = new Map<PageName, string>();
 export function browserScript(page: PageName): string {
   let script = made.get(page);
   if (script === undefined) {
-    script = pageScript(MODULES, ENTRIES[page].module, ENTRIES[page].call);
+    // Inlined in a `<script>` element, as chart.js is: no `</script` or `<!--` may end it early.
+    script = safeInlineScript(pageScript(MODULES, ENTRIES[page].module, ENTRIES[page].call));
     made.set(page, script);
   }
   return script;
