@@ -22,7 +22,8 @@ import { DEMO_HELP, parseDemoArgs, runDemo } from "./demo_command.ts";
 import { MERGE_HELP, mergeCommand } from "./merge_command.ts";
 import { REPORT_HELP, reportCommand } from "./report_command.ts";
 import { SEARCH_HELP, searchCommand } from "./search_command.ts";
-import { parseRunArgs, RUN_HELP, runPlanCommand } from "./run_command.ts";
+import { RUN_HELP, runPlanCommand } from "./run_command.ts";
+import { parseRunArgs } from "./run_args.ts";
 import { parseTargetArgs, runTargetCommand, TARGET_HELP } from "./target_command.ts";
 import { TARGET_MODES } from "../target/mod.ts";
 

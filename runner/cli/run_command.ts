@@ -6,22 +6,17 @@
  * @module
  */
 import { retarget } from "../plan/retarget.ts";
-import type { AdHocPlan } from "./args/mod.ts";
-import { adHocRun, formatAdHocIssue } from "./args/mod.ts";
+import { formatAdHocIssue } from "./args/mod.ts";
 import type { PlanIssue } from "../plan/types.ts";
-import { OVERRIDE_HELP, OVERRIDE_OPTIONS, readOverrideArgs } from "./override_args.ts";
-import type { PlanOverrides } from "../plan/overrides/mod.ts";
+import { OVERRIDE_HELP } from "./override_args.ts";
 import { join } from "node:path";
 import { type Progress as RunProgress, runPlan } from "../api/mod.ts";
 import { checkTarget, descriptorProblem, openFilesLimit } from "../engine/preflight.ts";
-import { credentialsProblem, parseHttpUrl } from "../plan/requests/mod.ts";
 import { formatDurationMs, formatRatePerSec } from "../plan/units.ts";
 import { writeFileAtomic } from "../result/atomic_write.ts";
 import { collectEnvironment } from "../result/environment.ts";
 import type { RunResult } from "../model/run_result.ts";
 import { EXIT_CODES, withIoFailures } from "../model/exit_codes.ts";
-import { err, ok, prefixed, problems, problemText, type Result } from "../model/result.ts";
-import type { ShardSpec } from "../schedule/build_schedule.ts";
 import { printable } from "../plan/printable.ts";
 import { StepFailure } from "../session/mod.ts";
 import { type CommandOutcome, failed } from "./command.ts";
@@ -30,49 +25,9 @@ import { planToRun } from "./plan_to_run.ts";
 import { readCaCerts } from "./args/mod.ts";
 import { checkOutDir } from "./output/mod.ts";
 import { outOverlap } from "./output/mod.ts";
-import {
-  parseCommandArgs,
-  readResultArgs,
-  RESULT_ARG_OPTIONS,
-  type ResultOutputOptions,
-} from "./args/mod.ts";
-import { parseShard, parseStartAt } from "./args/mod.ts";
-import {
-  readStartArgs,
-  START_HELP,
-  START_OPTIONS,
-  startRunService,
-  type StartSpec,
-} from "./args/mod.ts";
+import { START_HELP, startRunService } from "./args/mod.ts";
 
-/** Options of a run: the plan, how to reach its target, its share, and the shared ones. */
-export interface RunOptions extends ResultOutputOptions {
-  /** The plan file, or for an ad-hoc run the URL it loads (named in messages). */
-  planPath: string;
-  /**
-   * An ad-hoc run's plan, made from the flags (adhoc_plan.ts), with the flag behind each line so
-   * its warnings name the flag.
-   */
-  adHocPlan?: AdHocPlan;
-  /** Print the plan as it would run (an ad-hoc run's equivalent plan) instead of running it. */
-  printPlan?: boolean;
-  /** Command-line overrides of the plan's load (`--rate-scale`, `--stage` …). */
-  overrides?: PlanOverrides;
-  /** Replaces the plan's target (scheme, host, port and base path). */
-  target?: string;
-  caCertFiles: string[];
-  /** Run only this share of the plan; the gates are judged by `tailgate merge`. */
-  shard?: ShardSpec;
-  /** Epoch ms at which the schedule's time zero falls (aligns shards on several machines). */
-  startAtEpochMs?: number;
-  /** Re-run the plan up to this many times to confirm a regression before it turns the run red. */
-  confirmRuns?: number;
-  /** The service under test to start before the load and stop after it (`--start`). */
-  start?: StartSpec;
-  /** `--fail-fast` (true) or `--no-fail-fast` (false); undefined: the plan's `fail_fast`. */
-  failFast?: boolean;
-}
-
+import type { RunOptions } from "./run_args.ts";
 /** What a run produced, for cli.ts to print: the summary is the `output`. */
 export interface RunOutcome extends CommandOutcome {
   result?: RunResult;
@@ -158,147 +113,6 @@ inconclusive (any gate, with --fail-on inconclusive), a gate could not be judged
 stopped early (or Ctrl-C while --start waited), 4 the target is unreachable or stopped
 answering (or the --start service exited or was never ready), 5 a result, report or baseline
 could not be written (over 0, 1 and 3: the verdict is still printed).`;
-
-/** The options `parseArgs` reads (every one is in the help; a test keeps it so). */
-export const RUN_OPTIONS = {
-  ...RESULT_ARG_OPTIONS,
-  target: { type: "string" },
-  "ca-cert": { type: "string", multiple: true },
-  shard: { type: "string" },
-  "start-at": { type: "string" },
-  confirm: { type: "string" },
-  ...OVERRIDE_OPTIONS,
-  rate: { type: "string" },
-  duration: { type: "string" },
-  warmup: { type: "string" },
-  slo: { type: "string", multiple: true },
-  header: { type: "string", short: "H", multiple: true },
-  method: { type: "string" },
-  body: { type: "string" },
-  data: { type: "string", multiple: true },
-  var: { type: "string", multiple: true },
-  "print-plan": { type: "boolean" },
-  "fail-fast": { type: "boolean" },
-  "no-fail-fast": { type: "boolean" },
-  ...START_OPTIONS,
-} as const;
-
-/** The flags that describe an ad-hoc run against a URL (adhoc_plan.ts). */
-const AD_HOC_FLAGS = [
-  "rate",
-  "duration",
-  "warmup",
-  "slo",
-  "header",
-  "method",
-  "body",
-  "data",
-  "var",
-] as const;
-
-/** The overrides of a plan's stages, which an ad-hoc run sets with --rate and --duration instead. */
-const STAGE_FLAGS = ["rate-scale", "duration-scale", "stage"] as const;
-
-/**
- * Parses `tailgate run` arguments.
- */
-export function parseRunArgs(
-  args: string[],
-): Result<RunOptions> {
-  const read = parseCommandArgs(args, RUN_OPTIONS);
-  if (!read.ok) return err(read.problems);
-  const parsed = read.value;
-  const [planPath, ...extra] = parsed.positionals;
-  const errors: string[] = [];
-  if (planPath === undefined) {
-    errors.push(
-      "name the plan to run, e.g. `tailgate run plans/demo.yaml`, or a URL with --rate and " +
-        "--duration, e.g. `tailgate run http://127.0.0.1:8080/ --rate 1k/s --duration 30s`",
-    );
-  }
-  const v = parsed.values;
-  const adHoc = planPath !== undefined && /^https?:\/\//i.test(planPath);
-  let adHocPlan: AdHocPlan | undefined;
-  if (adHoc) {
-    // Validated here, so every error names the flag behind it (printing needs no secret).
-    const made = adHocRun(planPath!, v, { requireEnv: !v["print-plan"] });
-    if (made.ok) adHocPlan = made.value;
-    else errors.push(...made.problems.map(problemText));
-    const stageFlags = STAGE_FLAGS.filter((f) => v[f] !== undefined);
-    if (stageFlags.length) {
-      errors.push(
-        `${stageFlags.map((f) => `--${f}`).join(", ")} change a plan's stages; an ad-hoc run ` +
-          "takes its rate and length from --rate and --duration",
-      );
-    }
-  } else {
-    const given = AD_HOC_FLAGS.filter((f) => v[f] !== undefined);
-    if (given.length && planPath !== undefined) {
-      errors.push(
-        `${given.map((f) => `--${f}`).join(", ")} describe a run against a URL ` +
-          "(`tailgate run http://…`); a plan sets these itself",
-      );
-    }
-  }
-  if (extra.length) {
-    errors.push(`one plan per run; unexpected ${extra.map((e) => `\`${e}\``).join(", ")}`);
-  }
-  const target = parsed.values.target;
-  if (target !== undefined && !/^https?:\/\/[^/]/.test(target)) {
-    errors.push(`--target \`${target}\` is not an http(s) URL`);
-  } else if (target !== undefined) {
-    const url = parseHttpUrl(target);
-    const secret = url && credentialsProblem(url);
-    if (url === undefined) errors.push(`--target \`${target}\` is not an http(s) URL`);
-    else if (secret) errors.push(`--target: ${secret.message}; ${secret.hint}`);
-  }
-  const overrides = adHoc ? ok(undefined) : readOverrideArgs(v);
-  if (!overrides.ok) errors.push(...overrides.problems.map(problemText));
-  const shared = readResultArgs(parsed.values);
-  if (!shared.ok) errors.push(...shared.problems.map(problemText));
-  const shard = parsed.values.shard === undefined ? undefined : parseShard(parsed.values.shard);
-  if (shard && !shard.ok) errors.push(...prefixed("--shard: ", shard.problems).map(problemText));
-  if (shard?.ok && parsed.values["update-baseline"]) {
-    errors.push(
-      "--update-baseline with --shard: a shard holds part of the run; update the baseline with " +
-        "`tailgate merge --update-baseline`",
-    );
-  }
-  const startAt = parsed.values["start-at"] === undefined
-    ? undefined
-    : parseStartAt(parsed.values["start-at"]);
-  if (startAt && !startAt.ok) {
-    errors.push(...prefixed("--start-at: ", startAt.problems).map(problemText));
-  }
-  const confirmText = parsed.values.confirm;
-  const confirm = confirmText === undefined ? undefined : Number(confirmText);
-  if (confirm !== undefined && !(Number.isInteger(confirm) && confirm >= 0 && confirm <= 10)) {
-    errors.push(`--confirm \`${confirmText}\`: give a whole number of reruns from 0 to 10`);
-  }
-  if (confirm && shard?.ok) {
-    errors.push("--confirm with --shard: a shard is not judged; confirm in `tailgate merge`'s job");
-  }
-  const start = readStartArgs(v);
-  if (!start.ok) errors.push(...start.problems.map(problemText));
-  if (v["fail-fast"] && v["no-fail-fast"]) {
-    errors.push("--fail-fast and --no-fail-fast contradict each other: give one");
-  }
-  if (errors.length || !shared.ok || !overrides.ok) return err(problems(errors));
-  return ok({
-    ...shared.value,
-    planPath: planPath!,
-    ...(adHocPlan === undefined ? {} : { adHocPlan }),
-    ...(overrides.value ? { overrides: overrides.value } : {}),
-    ...(v["print-plan"] ? { printPlan: true } : {}),
-    ...(target === undefined ? {} : { target }),
-    caCertFiles: parsed.values["ca-cert"] ?? [],
-    ...(shard?.ok ? { shard: shard.value } : {}),
-    ...(startAt?.ok ? { startAtEpochMs: startAt.value } : {}),
-    ...(confirm ? { confirmRuns: confirm } : {}),
-    ...(start.ok && start.value ? { start: start.value } : {}),
-    ...(v["fail-fast"] ? { failFast: true } : v["no-fail-fast"] ? { failFast: false } : {}),
-  });
-}
 
 /**
  * Runs a plan end to end.

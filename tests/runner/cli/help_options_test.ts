@@ -6,7 +6,8 @@ import { DEMO_HELP, DEMO_OPTIONS, parseDemoArgs } from "../../../runner/cli/demo
 import { MERGE_HELP } from "../../../runner/cli/merge_command.ts";
 import { REPORT_HELP, REPORT_OPTIONS } from "../../../runner/cli/report_command.ts";
 import { RESULT_ARG_OPTIONS } from "../../../runner/cli/args/result_args.ts";
-import { RUN_HELP, RUN_OPTIONS } from "../../../runner/cli/run_command.ts";
+import { RUN_HELP } from "../../../runner/cli/run_command.ts";
+import { RUN_OPTIONS } from "../../../runner/cli/run_args.ts";
 import { SEARCH_HELP, SEARCH_OPTIONS } from "../../../runner/cli/search_command.ts";
 import { COMMANDS as COMMAND_TABLE, helpText } from "../../../runner/cli/commands.ts";
 import { TARGET_HELP } from "../../../runner/cli/target_command.ts";

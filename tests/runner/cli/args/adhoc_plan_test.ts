@@ -4,7 +4,7 @@ import { join, relative } from "node:path";
 import { main } from "../../../../cli.ts";
 import { adHocPlanText } from "../../../../runner/cli/args/adhoc_plan.ts";
 import { adHocPlanFile, checkAdHocPlan } from "../../../../runner/cli/args/adhoc_issues.ts";
-import { parseRunArgs } from "../../../../runner/cli/run_command.ts";
+import { parseRunArgs } from "../../../../runner/cli/run_args.ts";
 import { parsePlanText } from "../../../../runner/plan/load_plan.ts";
 import { parseYaml } from "../../../../runner/plan/read/_yaml.ts";
 import { capture } from "../../../_helpers/cli_capture.ts";

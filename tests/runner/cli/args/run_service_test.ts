@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { problemText } from "../../../../runner/model/result.ts";
 import { join } from "node:path";
-import { parseRunArgs, runPlanCommand } from "../../../../runner/cli/run_command.ts";
+import { runPlanCommand } from "../../../../runner/cli/run_command.ts";
+import { parseRunArgs } from "../../../../runner/cli/run_args.ts";
 import { readStartArgs } from "../../../../runner/cli/args/run_service.ts";
 import { freePort } from "../../../_helpers/free_port.ts";
 import { liveMembers, loggedGroup, serveCommand } from "../../../_helpers/service_commands.ts";

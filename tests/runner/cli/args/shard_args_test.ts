@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { problemText } from "../../../../runner/model/result.ts";
 import { parseShard, parseStartAt } from "../../../../runner/cli/args/shard_args.ts";
-import { parseRunArgs } from "../../../../runner/cli/run_command.ts";
+import { parseRunArgs } from "../../../../runner/cli/run_args.ts";
 
 Deno.test("parseShard() reads I/N counted from 0 and refuses shards that do not exist", () => {
   assert.deepEqual(parseShard("0/4"), { ok: true, value: { index: 0, count: 4 } });
