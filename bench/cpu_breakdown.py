@@ -109,7 +109,9 @@ def oha_run(rate, duration):
 
 def show(tool, rate, g, n, wall, total):
     wakes = sum(v[1] + v[2] for v in g.values())
-    parts = ", ".join(f"{k} {v[0] * 1e6 / n:.1f}" for k, v in sorted(g.items(), key=lambda kv: -kv[1][0]) if v[0] > 0)
+    # Per group: CPU µs per request, and wake-ups per second of wall time.
+    parts = ", ".join(f"{k} {v[0] * 1e6 / n:.1f} ({(v[1] + v[2]) / wall:.0f}/s)"
+                      for k, v in sorted(g.items(), key=lambda kv: -kv[1][0]) if v[0] > 0)
     print(f"{tool:8} {rate:>6}/s  CPU {total * 1e6 / n:6.1f} us/req  wakes {wakes / n:5.2f}/req  threads {len(g)} groups  "
           f"[{parts}]  wall {wall:.1f}s n={n}", flush=True)
 

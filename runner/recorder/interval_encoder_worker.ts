@@ -9,10 +9,16 @@
 import type { IntervalResult } from "../model/run_result.ts";
 import { encodeRawInterval, type RawInterval } from "./raw_interval.ts";
 
-/** Messages to the encoder worker: a raw interval to encode. */
-export type ToEncoder = { type: "add"; raw: RawInterval };
+/**
+ * Messages to the encoder worker: first, on the worker itself, the port the store talks over;
+ * then, on that port, each raw interval to encode.
+ */
+export type ToEncoder = { type: "port"; port: MessagePort } | { type: "add"; raw: RawInterval };
 
-/** Messages from the encoder worker: ready, and each interval encoded, in the order added. */
+/**
+ * Messages from the encoder worker: ready (on the worker), and each interval encoded, in the order
+ * added (on the port).
+ */
 export type FromEncoder =
   | { type: "ready"; idlePriority: boolean }
   | { type: "encoded"; interval: IntervalResult }
@@ -47,12 +53,18 @@ interface EncoderScope {
 
 if (import.meta.main && "WorkerGlobalScope" in globalThis) {
   const scope = globalThis as unknown as EncoderScope;
-  scope.postMessage({ type: "ready", idlePriority: lowerToIdlePriority() });
   scope.onmessage = (e) => {
-    try {
-      scope.postMessage({ type: "encoded", interval: encodeRawInterval(e.data.raw) });
-    } catch (error) {
-      scope.postMessage({ type: "failed", message: String(error) });
-    }
+    if (e.data.type !== "port") return;
+    const port = e.data.port;
+    scope.onmessage = null;
+    port.onmessage = (m: MessageEvent<ToEncoder>) => {
+      if (m.data.type !== "add") return;
+      try {
+        port.postMessage({ type: "encoded", interval: encodeRawInterval(m.data.raw) });
+      } catch (error) {
+        port.postMessage({ type: "failed", message: String(error) });
+      }
+    };
+    scope.postMessage({ type: "ready", idlePriority: lowerToIdlePriority() });
   };
 }

@@ -9,6 +9,7 @@
 import type { ResolvedPlan } from "../plan/types.ts";
 import type { ShardSpec } from "../schedule/build_schedule.ts";
 import { type EngineRun, type Progress, runEngine } from "./run_engine.ts";
+import type { SideLinks } from "./start_side_workers.ts";
 
 /** Messages to the worker. */
 export type ToEngineWorker =
@@ -18,6 +19,8 @@ export type ToEngineWorker =
     shard: ShardSpec;
     caCerts?: string[];
     io: "native" | "deno";
+    /** The encoder and hiccup probe the main thread started for this worker. */
+    side: SideLinks;
   }
   | { type: "start"; startAtEpochMs: number }
   | { type: "stop" };
@@ -58,6 +61,7 @@ if (typeof scope.WorkerGlobalScope !== "undefined" && scope instanceof scope.Wor
         },
         caCerts: message.caCerts,
         io: message.io,
+        side: message.side,
         signal: stop.signal,
         onProgress: (progress) => post({ type: "progress", progress }),
         onNotice: (text) => post({ type: "notice", text }),

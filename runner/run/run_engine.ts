@@ -17,7 +17,7 @@ import { EpollLoop } from "../engine/native/mod.ts";
 import { ioChoice, type NativeTarget, nativeTarget } from "../engine/native/mod.ts";
 import { NativeConnection } from "../engine/native/mod.ts";
 import type { HiccupMeter } from "../engine/timing/mod.ts";
-import { startSideWorkers } from "./start_side_workers.ts";
+import { attachSideWorkers, type SideLinks, startSideWorkers } from "./start_side_workers.ts";
 import { youngGenerationMb } from "../engine/v8_flags.ts";
 import { CONNECT_TIMEOUT_MS, Dispatcher } from "../engine/dispatcher.ts";
 import { Http1Connection } from "../engine/socket/mod.ts";
@@ -94,6 +94,11 @@ export interface EngineOptions {
    * `startAtEpochMs` and `leadMs`.
    */
   startAt?: () => Promise<number>;
+  /**
+   * The side Workers (interval encoder, hiccup probe) another thread started for this run
+   * (runWorkers starts them from the main thread); without it a real run starts its own.
+   */
+  side?: SideLinks;
   /** Overrides for tests. */
   connect?: (url: URL, clock: Clock) => Connection;
   waker?: Waker;
@@ -168,9 +173,13 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
   const native: NativeTarget | undefined = real && options.connect === undefined && io !== "deno"
     ? await nativeTarget(origin, io)
     : undefined;
-  const [store, hiccups]: [IntervalStore | undefined, HiccupMeter | undefined] = real
-    ? await startSideWorkers()
-    : [undefined, undefined];
+  // Side Workers this thread starts (when no other thread did) are this run's to end.
+  const ownSide = real && options.side === undefined ? startSideWorkers() : undefined;
+  await ownSide?.ready;
+  const links = options.side ?? ownSide?.links;
+  const { store, hiccups }: { store?: IntervalStore; hiccups?: HiccupMeter } = real && links
+    ? attachSideWorkers(links)
+    : {};
   const recorder = new Recorder(
     schedule.stages,
     plan.requests.map((r) => r.label),
@@ -307,6 +316,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
     if (!options.waker) waker.close();
     void hiccups?.stop();
     store?.close();
+    ownSide?.close();
   }
 }
 

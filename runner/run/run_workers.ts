@@ -14,6 +14,7 @@ import type { ShardSpec } from "../schedule/build_schedule.ts";
 import { type EngineRun, type Progress, runEngine } from "./run_engine.ts";
 import type { FromEngineWorker, ToEngineWorker } from "./engine_worker.ts";
 import { ioChoice, nativeTarget } from "../engine/native/mod.ts";
+import { startSideWorkers } from "./start_side_workers.ts";
 
 /** How far ahead of "now" workers start their schedule once all are ready (ms). */
 const START_LEAD_MS = 20;
@@ -87,6 +88,10 @@ export async function runWorkers(options: RunWorkersOptions): Promise<EngineRun>
     { length: count },
     () => new Worker(new URL("./engine_worker.ts", import.meta.url).href, { type: "module" }),
   );
+  // Each engine's encoder and hiccup probe start from this thread, while the engines load: a
+  // Worker started from a Worker would answer half a second later (start_side_workers.ts).
+  const sides = workers.map(() => startSideWorkers());
+  const sidesReady = Promise.all(sides.map((s) => s.ready));
   const onAbort = () =>
     workers.forEach((w) => w.postMessage({ type: "stop" } satisfies ToEngineWorker));
   options.signal?.addEventListener("abort", onAbort);
@@ -99,13 +104,16 @@ export async function runWorkers(options: RunWorkersOptions): Promise<EngineRun>
             const m = event.data;
             if (m.type === "ready") {
               if (++ready === count) {
-                cpuBefore = process.cpuUsage();
-                // Every worker has its connections open: start together, a little ahead.
-                const startAtEpochMs = options.startAtEpochMs ??
-                  performance.timeOrigin + performance.now() + START_LEAD_MS;
-                workers.forEach((w) =>
-                  w.postMessage({ type: "start", startAtEpochMs } satisfies ToEngineWorker)
-                );
+                // Every worker has its connections open, and every probe runs: start together,
+                // a little ahead.
+                sidesReady.then(() => {
+                  cpuBefore = process.cpuUsage();
+                  const startAtEpochMs = options.startAtEpochMs ??
+                    performance.timeOrigin + performance.now() + START_LEAD_MS;
+                  workers.forEach((w) =>
+                    w.postMessage({ type: "start", startAtEpochMs } satisfies ToEngineWorker)
+                  );
+                }, reject);
               }
             } else if (m.type === "notice") {
               options.onNotice?.(count > 1 ? `worker ${i}: ${m.text}` : m.text);
@@ -121,6 +129,7 @@ export async function runWorkers(options: RunWorkersOptions): Promise<EngineRun>
             e.preventDefault();
             reject(new Error(`worker ${i}: ${e.message}`));
           };
+          const side = sides[i].links;
           worker.postMessage(
             {
               type: "run",
@@ -128,7 +137,9 @@ export async function runWorkers(options: RunWorkersOptions): Promise<EngineRun>
               shard: composeShards(shard, { index: i, count }),
               caCerts: options.caCerts,
               io,
+              side,
             } satisfies ToEngineWorker,
+            [side.encoderPort],
           );
         })
       ),
@@ -160,6 +171,7 @@ export async function runWorkers(options: RunWorkersOptions): Promise<EngineRun>
   } finally {
     options.signal?.removeEventListener("abort", onAbort);
     workers.forEach((w) => w.terminate());
+    sides.forEach((s) => s.close());
   }
 }
 

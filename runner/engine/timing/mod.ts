@@ -5,5 +5,5 @@
  * @module
  */
 export { createAtomicsWaker } from "./atomics_waker.ts";
-export { startHiccupMeter } from "./hiccup_meter.ts";
-export type { HiccupMeter } from "./hiccup_meter.ts";
+export { hiccupMeterOn, startHiccupProbe } from "./hiccup_meter.ts";
+export type { HiccupMeter, HiccupProbe } from "./hiccup_meter.ts";

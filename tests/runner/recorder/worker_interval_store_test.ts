@@ -3,7 +3,10 @@ import { createHistogram } from "../../../runner/hdr/mod.ts";
 import { InlineIntervalStore } from "../../../runner/recorder/interval_store.ts";
 import type { RawInterval } from "../../../runner/recorder/raw_interval.ts";
 import { emptyCounts } from "../../../runner/model/request_counts.ts";
-import { startWorkerIntervalStore } from "../../../runner/recorder/worker_interval_store.ts";
+import {
+  startIntervalEncoder,
+  WorkerIntervalStore,
+} from "../../../runner/recorder/worker_interval_store.ts";
 
 function raw(index: number): RawInterval {
   const labels = ["a", "b"].map((label, i) => {
@@ -32,8 +35,10 @@ function raw(index: number): RawInterval {
 
 Deno.test("the worker store encodes intervals exactly as the inline store does", async () => {
   const inline = new InlineIntervalStore();
-  const worker = await startWorkerIntervalStore();
+  const encoder = startIntervalEncoder();
+  const worker = new WorkerIntervalStore(encoder.port);
   try {
+    assert.equal(typeof await encoder.ready, "boolean");
     for (let i = 0; i < 5; i++) {
       inline.add(raw(i));
       worker.add(raw(i));
@@ -49,18 +54,45 @@ Deno.test("the worker store encodes intervals exactly as the inline store does",
     assert.equal(worker.all().length, 6);
   } finally {
     worker.close();
+    encoder.close();
   }
 });
 
-Deno.test("a worker store whose worker is gone still returns every interval it was given", async () => {
-  const worker = await startWorkerIntervalStore();
+Deno.test("intervals posted before the encoder runs are encoded once it does", async () => {
+  const encoder = startIntervalEncoder();
+  const worker = new WorkerIntervalStore(encoder.port);
+  worker.add(raw(0)); // the encoder's modules are still loading
+  await encoder.ready;
+  await worker.flush();
+  assert.deepEqual(worker.all().map((i) => i.startMs), [0]);
+  encoder.close();
+});
+
+Deno.test("a store that stops using its encoder still returns every interval it was given", async () => {
+  const encoder = startIntervalEncoder();
+  await encoder.ready;
+  const worker = new WorkerIntervalStore(encoder.port);
   worker.add(raw(0));
   worker.add(raw(1));
-  worker.close(); // the worker is terminated before it answers: the two are still raw here
+  worker.close(); // before the encoder answers: the two are still raw here
   worker.add(raw(2));
   await worker.flush();
   assert.deepEqual(worker.all().map((i) => i.startMs), [0, 1000, 2000]);
   assert.equal(worker.all()[1].counts.completed, 100);
+  encoder.close();
+});
+
+Deno.test("a flush whose encoder was ended gives up after the silence and loses nothing", async () => {
+  const encoder = startIntervalEncoder();
+  await encoder.ready;
+  const worker = new WorkerIntervalStore(encoder.port, 100);
+  encoder.close(); // its owner ended it: nothing will answer on the port
+  worker.add(raw(0));
+  worker.add(raw(1));
+  const startMs = performance.now();
+  await worker.flush();
+  assert.ok(performance.now() - startMs >= 90, "waited for the silence");
+  assert.deepEqual(worker.all().map((i) => i.startMs), [0, 1000]);
 });
 
 Deno.test("sparse counts round-trip a histogram exactly", () => {

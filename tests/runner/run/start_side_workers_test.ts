@@ -1,74 +1,88 @@
 import assert from "node:assert/strict";
-import { startSideWorkers } from "../../../runner/run/start_side_workers.ts";
-import type { IntervalStore } from "../../../runner/recorder/interval_store.ts";
-import type { HiccupMeter } from "../../../runner/engine/timing/mod.ts";
+import { attachSideWorkers, startSideWorkers } from "../../../runner/run/start_side_workers.ts";
+import type { IntervalEncoder } from "../../../runner/recorder/worker_interval_store.ts";
+import type { HiccupProbe } from "../../../runner/engine/timing/mod.ts";
 
-/** A store and a meter that only note what was done to them. */
-function doubles(log: string[]): { store: IntervalStore; hiccups: HiccupMeter } {
-  const store = {
-    add() {},
-    all: () => [],
-    latestP99Us: () => undefined,
-    flush: () => Promise.resolve(),
-    close: () => log.push("store closed"),
-  } as unknown as IntervalStore;
-  const hiccups = {
-    recordFrom() {},
-    stop: () => {
-      log.push("hiccups stopped");
-      return Promise.resolve({} as never);
-    },
-  } as unknown as HiccupMeter;
-  return { store, hiccups };
+/** An encoder and a probe that start when told to, and note being closed. */
+function doubles(log: string[]) {
+  let encoderStarted = (_idle: boolean) => {};
+  let encoderFailed = (_e: Error) => {};
+  let probeStarted = () => {};
+  let probeFailed = (_e: Error) => {};
+  const channel = new MessageChannel();
+  const encoder: IntervalEncoder = {
+    port: channel.port2,
+    ready: new Promise((resolve, reject) => {
+      encoderStarted = resolve;
+      encoderFailed = reject;
+    }),
+    close: () => log.push("encoder closed"),
+  };
+  const probe: HiccupProbe = {
+    sab: new SharedArrayBuffer(16),
+    ready: new Promise((resolve, reject) => {
+      probeStarted = resolve;
+      probeFailed = reject;
+    }),
+    close: () => log.push("probe closed"),
+  };
+  const starters = {
+    encoder: () => (log.push("encoder starting"), encoder),
+    probe: () => (log.push("probe starting"), probe),
+  };
+  const done = () => {
+    channel.port1.close();
+    channel.port2.close();
+  };
+  return {
+    starters,
+    encoder,
+    probe,
+    encoderStarted,
+    encoderFailed,
+    probeStarted,
+    probeFailed,
+    done,
+  };
 }
 
-Deno.test("the encoder and the hiccup probe start together, not one after the other", async () => {
+Deno.test("the encoder and the probe start together, and their links are there at once", async () => {
   const log: string[] = [];
-  const { store, hiccups } = doubles(log);
-  let releaseStore = () => {};
-  const storeStarted = new Promise<void>((r) => releaseStore = r);
-  const started = startSideWorkers({
-    store: async () => {
-      log.push("store starting");
-      await storeStarted;
-      return store;
-    },
-    hiccups: () => {
-      log.push("hiccups starting");
-      return Promise.resolve(hiccups);
-    },
-  });
-  await Promise.resolve();
-  // The probe was asked to start while the encoder had not yet answered.
-  assert.deepEqual(log, ["store starting", "hiccups starting"]);
-  releaseStore();
-  assert.deepEqual(await started, [store, hiccups]);
+  const d = doubles(log);
+  const side = startSideWorkers(d.starters);
+  // Both were asked to start before either answered; the links need no answer.
+  assert.deepEqual(log, ["encoder starting", "probe starting"]);
+  assert.equal(side.links.encoderPort, d.encoder.port);
+  assert.equal(side.links.hiccupSab, d.probe.sab);
+  let ready = false;
+  side.ready.then(() => ready = true);
+  d.probeStarted();
+  await new Promise((r) => setTimeout(r, 0));
+  assert.equal(ready, false, "ready waits for both");
+  d.encoderStarted(true);
+  await side.ready;
+  side.close();
+  assert.deepEqual(log.slice(2), ["encoder closed", "probe closed"]);
+  d.done();
 });
 
-Deno.test("a side worker that fails to start stops the other, and the failure is thrown", async () => {
+Deno.test("a side worker that fails to start ends both, and ready rejects with its failure", async () => {
   const log: string[] = [];
-  const { store, hiccups } = doubles(log);
-  await assert.rejects(
-    startSideWorkers({
-      store: () => Promise.resolve(store),
-      hiccups: () => Promise.reject(new Error("hiccup probe failed: no threads")),
-    }),
-    /hiccup probe failed: no threads/,
-  );
-  assert.deepEqual(log, ["store closed"]);
-  await assert.rejects(
-    startSideWorkers({
-      store: () => Promise.reject(new Error("interval encoder worker failed to start")),
-      hiccups: () => Promise.resolve(hiccups),
-    }),
-    /interval encoder worker failed to start/,
-  );
-  assert.deepEqual(log, ["store closed", "hiccups stopped"]);
+  const d = doubles(log);
+  const side = startSideWorkers(d.starters);
+  d.encoderStarted(true);
+  d.probeFailed(new Error("hiccup probe failed: no threads"));
+  await assert.rejects(side.ready, /hiccup probe failed: no threads/);
+  assert.deepEqual(log.slice(2), ["encoder closed", "probe closed"]);
+  d.done();
 });
 
-Deno.test("the real encoder and probe start, answer and stop", async () => {
-  const [store, hiccups] = await startSideWorkers();
+Deno.test("the real encoder and probe answer the engine that attaches to them", async () => {
+  const side = startSideWorkers();
+  await side.ready;
+  const { store, hiccups } = attachSideWorkers(side.links);
   assert.deepEqual(store.all(), []);
   assert.equal((await hiccups.stop()).count, 0);
   store.close();
+  side.close();
 });
