@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { Dispatcher } from "../../../runner/engine/dispatcher.ts";
+import { Dispatcher, TICK_WAIT_MAX_MS } from "../../../runner/engine/dispatcher.ts";
 import { FakeClock } from "../../_helpers/fake_clock.ts";
 import { ManualWaker } from "../../_helpers/manual_waker.ts";
 import type { Connection, PreparedRequest, ResponseOutcome } from "../../../runner/engine/types.ts";
@@ -92,6 +92,10 @@ async function run(opts: {
   stopAtMs?: number;
   /** Indexes (in creation order) of connections whose connect always fails. */
   refusing?: number[];
+  /** Collects the offsets at which the once-a-second tick ran. */
+  ticks?: number[];
+  /** Stages after the first (which is `ratePerSec` for `durationMs`). */
+  then?: { ratePerSec: number; durationMs: number }[];
 }) {
   const clock = new FakeClock(1_000);
   const waker = new ManualWaker(clock);
@@ -99,15 +103,17 @@ async function run(opts: {
     arrival: "constant",
     seed: 1,
     weights: [1],
-    stages: [{
-      kind: "constant",
-      index: 0,
-      name: "s",
-      ratePerSec: opts.ratePerSec,
-      durationMs: opts.durationMs,
+    stages: [{ ratePerSec: opts.ratePerSec, durationMs: opts.durationMs }, ...opts.then ?? []].map((
+      stage,
+      index,
+    ) => ({
+      ...stage,
+      kind: "constant" as const,
+      index,
+      name: `s${index}`,
       warmup: false,
       line: 1,
-    }],
+    })),
   });
   const recorder = new Recorder(schedule.stages, ["GET /"], [REQUEST.expect]);
   // Every outcome's age (completion − intended), failures included, as the engine reports it.
@@ -136,6 +142,7 @@ async function run(opts: {
     recorder,
     signal: abort.signal,
     sweepMs: 1,
+    onTick: (offsetMs) => opts.ticks?.push(offsetMs),
   });
   let finished = false;
   const outcome = d.run(1_000).finally(() => finished = true);
@@ -406,4 +413,28 @@ Deno.test("a connection that cannot connect goes to the back of the idle ones, n
   assert.equal(counts.completed, 10);
   assert.equal(counts.errors.refused, 1);
   assert.equal(counts.ok, 9);
+});
+
+Deno.test("the once-a-second tick waits for a gap between sends, and never past its limit", async () => {
+  // 10/s up to 990 ms, then sends around the tick's second: every 0.5 ms (a gap the tick fits in:
+  // it runs on its second), or every 0.33 ms (too short: it runs once it has waited its limit).
+  for (const [ratePerSec, tickMs] of [[2000, 1000], [3000, 1000 + TICK_WAIT_MAX_MS]]) {
+    const ticks: number[] = [];
+    const { writes } = await run({
+      ratePerSec: 10,
+      durationMs: 990,
+      then: [{ ratePerSec, durationMs: 160 }],
+      connections: 4,
+      server: (t) => t + 0.1,
+      ticks,
+    });
+    assert.deepEqual(ticks, [tickMs], `${ratePerSec}/s`);
+    // Either way, every request was written at its intended time.
+    const intended = [
+      ...Array.from({ length: 10 }, (_, k) => k * 100),
+      ...Array.from({ length: (ratePerSec * 160) / 1000 }, (_, k) => 990 + (k * 1000) / ratePerSec),
+    ];
+    assert.equal(writes.length, intended.length);
+    writes.forEach((t, k) => assert.ok(Math.abs(t - 1_000 - intended[k]) < 1e-6, `${k}`));
+  }
 });
