@@ -12,6 +12,7 @@
  * @module
  */
 import v8 from "node:v8";
+import vm from "node:vm";
 
 /**
  * The flags, as `--v8-flags=` takes them.
@@ -54,4 +55,30 @@ export function youngGenerationWarning(mb: number): string | undefined {
     "rates its garbage collector stalls the engine for 10-15 ms every few seconds and the tail " +
     `percentiles include them: run it as \`deno run --v8-flags=${ENGINE_V8_FLAGS} …\` ` +
     "(the `deno task tailgate` task and the GitHub Action do)";
+}
+
+/**
+ * Runs a full garbage collection on the calling thread now, where V8 lets it be asked for (node's
+ * `--expose-gc` idiom); false where it cannot. The engine calls it once its connections are open
+ * and before its schedule starts: its young generation then holds only what the run allocates,
+ * and the run's first scavenge copies that instead of everything loading left behind (measured:
+ * 7 ms, in the middle of a run at 1k/s).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { collectGarbage } from "./v8_flags.ts";
+ * assert.equal(collectGarbage(), true);
+ * ```
+ */
+export function collectGarbage(): boolean {
+  try {
+    v8.setFlagsFromString("--expose-gc");
+    const gc = vm.runInNewContext("gc") as unknown;
+    if (typeof gc !== "function") return false;
+    gc();
+    return true;
+  } catch {
+    return false;
+  }
 }

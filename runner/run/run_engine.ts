@@ -18,7 +18,7 @@ import { ioChoice, type NativeTarget, nativeTarget } from "../engine/native/mod.
 import { NativeConnection } from "../engine/native/mod.ts";
 import type { HiccupMeter } from "../engine/timing/mod.ts";
 import { attachSideWorkers, type SideLinks, startSideWorkers } from "./start_side_workers.ts";
-import { youngGenerationMb } from "../engine/v8_flags.ts";
+import { collectGarbage, youngGenerationMb } from "../engine/v8_flags.ts";
 import { CONNECT_TIMEOUT_MS, Dispatcher } from "../engine/dispatcher.ts";
 import { Http1Connection } from "../engine/socket/mod.ts";
 import { OUT_OF_DESCRIPTORS_NOTE } from "../engine/http1/mod.ts";
@@ -274,6 +274,8 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
     );
   }
   source?.fill();
+  // Loading left the young generation full of garbage that the run's first scavenge would copy.
+  if (real) collectGarbage();
   const cpuBefore = process.cpuUsage();
   // The schedule starts once the connections are open.
   const startAtEpochMs = options.startAt ? await options.startAt() : options.startAtEpochMs;
