@@ -1,26 +1,34 @@
 #!/usr/bin/env python3
 """Where a generator's CPU goes, by thread: tailgate beside oha at fixed rates against nginx.
 
-    python3 bench/cpu_breakdown.py [--rates 2000,5000,20000] [--secs 10] [--rounds 2]
+    python3 bench/cpu_breakdown.py [--rates 2000,5000,20000] [--secs 10] [--rounds 2] [--neighbour 0]
 
 Run from the project's root. nginx (one worker) on core 0, each generator on core 1, tools
 alternating. While a generator runs, every thread's user and system time and its voluntary and
 involuntary context switches are sampled from /proc/PID/task/*/ every 200 ms; the last sample
 before exit is kept. Threads are grouped by name (tokio workers, V8 platform threads, each Worker).
 Printed per tool and rate: CPU µs per request split by thread group, context switches (wake-ups)
-per request, and the whole process's start-up: CPU and wall time of a run of one request.
-Every load is bounded (--secs per run) and only 127.0.0.1 is loaded; nginx is stopped by its PID.
+per request, the latency percentiles each tool reports (tailgate's measured stage, oha's whole
+run), and the whole process's start-up: CPU and wall time of a run of one request.
+
+--neighbour PCT runs a noisy neighbour beside every generator run: a busy loop on the generator's
+core (core 1) for PCT% of every 10 ms, bounded to the run's length (a second past it at most).
+Both tools meet the same neighbour in the same rounds; start-up is then not measured.
+Every load is bounded (--secs per run) and only 127.0.0.1 is loaded; nginx and the neighbour are
+stopped by their PIDs.
 """
 import glob, json, os, re, shutil, subprocess, sys, tempfile, time
 from collections import defaultdict
 
-args = dict(rates="2000,5000,20000", secs="10", rounds="2", conns="50")
+args = dict(rates="2000,5000,20000", secs="10", rounds="2", conns="50", neighbour="0")
 argv = sys.argv[1:]
 while argv:
     k, v, argv = argv[0].lstrip("-"), argv[1], argv[2:]
     args[k] = v
 rates = [int(r) for r in args["rates"].split(",")]
 secs, rounds, conns = int(args["secs"]), int(args["rounds"]), int(args["conns"])
+neighbour_pct = int(args["neighbour"])
+assert 0 <= neighbour_pct < 100, "--neighbour is a percentage of the core, 0-99"
 root = os.getcwd()
 assert os.path.exists(os.path.join(root, "cli.ts")), "run it from the project's root"
 deno = subprocess.run(["npx", "-y", "deno@2.9.6", "eval", "console.log(Deno.execPath())"],
@@ -61,10 +69,29 @@ def sample(pid, last):
         last[task] = (group(comm), (int(f[11]) + int(f[12])) / tick, vol, invol)
 
 
-def run(cmd):
-    """Runs cmd on core 1; returns its thread groups, wall time, whole-process CPU and stdout."""
+# The neighbour: busy for PCT% of every 10 ms period, idle the rest, until its deadline.
+NEIGHBOUR = """import sys, time
+busy, end = float(sys.argv[1]) / 100 * 0.01, time.monotonic() + float(sys.argv[2])
+while time.monotonic() < end:
+    t = time.monotonic()
+    while time.monotonic() - t < busy: pass
+    time.sleep(max(0.0, 0.01 - busy))
+"""
+
+
+def start_neighbour(seconds):
+    if neighbour_pct == 0:
+        return None
+    return subprocess.Popen(["taskset", "-c", "1", sys.executable, "-c", NEIGHBOUR,
+                             str(neighbour_pct), str(seconds)])
+
+
+def run(cmd, bound_s=None):
+    """Runs cmd on core 1 (beside the neighbour, if any, for at most bound_s); returns its
+    thread groups, wall time, whole-process CPU and stdout."""
     t0 = time.monotonic()
     stdout = open(f"{out}/stdout", "w+")
+    neighbour = start_neighbour(bound_s) if bound_s else None
     p = subprocess.Popen(["taskset", "-c", "1"] + cmd, stdout=stdout, stderr=subprocess.DEVNULL)
     last = {}
     while True:
@@ -74,6 +101,9 @@ def run(cmd):
         sample(p.pid, last)
         time.sleep(0.2)
     wall = time.monotonic() - t0
+    if neighbour is not None:
+        neighbour.kill()
+        neighbour.wait()
     groups = defaultdict(lambda: [0.0, 0, 0])
     for g, cpu, vol, invol in last.values():
         groups[g][0] += cpu; groups[g][1] += vol; groups[g][2] += invol
@@ -93,44 +123,49 @@ def plan(rate, duration, warmup=True):
 def tailgate(rate, duration, warmup=True):
     res = f"{out}/tg"
     shutil.rmtree(res, ignore_errors=True)
+    bound = int(duration.rstrip("s")) + (2 if warmup else 0) + 1
     g, wall, cpu, _ = run([deno, "run", "--v8-flags=--min-semi-space-size=16,--max-semi-space-size=32", "-A",
                    f"{root}/cli.ts", "run", plan(rate, duration, warmup), "--out", res, "--report", "json",
-                   "--no-baseline"])
+                   "--no-baseline"], bound if warmup else None)
     d = json.load(open(glob.glob(f"{res}/*.json")[0]))
     n = sum(s["counts"]["completed"] for s in d["stages"])
-    return g, wall, cpu, n
+    p = [s for s in d["stages"] if not s["warmup"]][0]["response"]["percentilesUs"]
+    return g, wall, cpu, n, (p["50"], p["99"], p["99.9"])
 
 
 def oha_run(rate, duration):
     g, wall, cpu, text = run([oha, "-z", duration, "-q", str(rate), "-c", str(conns), "--latency-correction", "--no-tui",
-                   "--output-format", "json", f"http://127.0.0.1:{port}/index.html"])
-    return g, wall, cpu, sum(json.loads(text)["statusCodeDistribution"].values())
+                   "--output-format", "json", f"http://127.0.0.1:{port}/index.html"], int(duration.rstrip("s")) + 1)
+    d = json.loads(text)
+    p = d["latencyPercentiles"]
+    return g, wall, cpu, sum(d["statusCodeDistribution"].values()), tuple(p[k] * 1e6 for k in ("p50", "p99", "p99.9"))
 
 
-def show(tool, rate, g, n, wall, total):
+def show(tool, rate, g, n, wall, total, pcts):
     wakes = sum(v[1] + v[2] for v in g.values())
     # Per group: CPU µs per request, and wake-ups per second of wall time.
     parts = ", ".join(f"{k} {v[0] * 1e6 / n:.1f} ({(v[1] + v[2]) / wall:.0f}/s)"
                       for k, v in sorted(g.items(), key=lambda kv: -kv[1][0]) if v[0] > 0)
-    print(f"{tool:8} {rate:>6}/s  CPU {total * 1e6 / n:6.1f} us/req  wakes {wakes / n:5.2f}/req  threads {len(g)} groups  "
+    print(f"{tool:8} {rate:>6}/s  CPU {total * 1e6 / n:6.1f} us/req  p50/p99/p99.9 {'/'.join(f'{v:.0f}' for v in pcts)} us  "
+          f"wakes {wakes / n:5.2f}/req  threads {len(g)} groups  "
           f"[{parts}]  wall {wall:.1f}s n={n}", flush=True)
 
 
 try:
     time.sleep(0.5)
-    print(f"# load {open('/proc/loadavg').read().split()[:3]}", flush=True)
+    print(f"# load {open('/proc/loadavg').read().split()[:3]}; neighbour {neighbour_pct}% of core 1", flush=True)
     for rate in rates:
         for r in range(rounds):
             order = ["tailgate", "oha"] if r % 2 == 0 else ["oha", "tailgate"]
             for tool in order:
                 if tool == "tailgate":
-                    g, wall, cpu, n = tailgate(rate, f"{secs}s")
+                    g, wall, cpu, n, pcts = tailgate(rate, f"{secs}s")
                 else:
-                    g, wall, cpu, n = oha_run(rate, f"{secs + 2}s")
-                show(tool, rate, g, n, wall, cpu)
-    # Start-up: one request, end to end.
-    for r in range(rounds):
-        g, wall, cpu, n = tailgate(1, "1s", warmup=False)
+                    g, wall, cpu, n, pcts = oha_run(rate, f"{secs + 2}s")
+                show(tool, rate, g, n, wall, cpu, pcts)
+    # Start-up: one request, end to end (quiet runs only).
+    for r in range(rounds if neighbour_pct == 0 else 0):
+        g, wall, cpu, n, _ = tailgate(1, "1s", warmup=False)
         print(f"tailgate start-up: CPU {cpu * 1e3:.0f} ms, wall {wall:.2f}s for {n} request(s)", flush=True)
         g, wall, cpu, _ = run([oha, "-n", "1", "--no-tui", "--output-format", "json",
                                f"http://127.0.0.1:{port}/index.html"])

@@ -15,6 +15,7 @@
  */
 import { bucketGeometry, countsIndexOf, HISTOGRAM_CONFIG } from "../../hdr/histogram_config.ts";
 import { setTimerSlack } from "./timing_worker.ts";
+import { setShortSlice } from "./short_slice.ts";
 
 /** The probe's sleep (ms), its sampling period. */
 export const HICCUP_PERIOD_MS = 1;
@@ -92,7 +93,11 @@ if (import.meta.main && "WorkerGlobalScope" in globalThis) {
   const scope = globalThis as unknown as HiccupScope;
   scope.onmessage = (e) => {
     scope.onmessage = null;
-    scope.postMessage({ type: "ready", timerSlackSet: setTimerSlack(1) });
+    const timerSlackSet = setTimerSlack(1);
+    // The engine's threads wake with the short slice: so does the probe, or it would count as
+    // the platform's the waits behind the slice that the engine does not have.
+    setShortSlice();
+    scope.postMessage({ type: "ready", timerSlackSet });
     runHiccupProbe(e.data.sab);
     scope.close();
   };

@@ -7,3 +7,4 @@
 export { createAtomicsWaker } from "./atomics_waker.ts";
 export { hiccupMeterOn, startHiccupProbe } from "./hiccup_meter.ts";
 export type { HiccupMeter, HiccupProbe } from "./hiccup_meter.ts";
+export { setShortSlice, SHORT_SLICE_NS } from "./short_slice.ts";

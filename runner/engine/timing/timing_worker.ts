@@ -15,6 +15,7 @@
  *
  * @module
  */
+import { setShortSlice } from "./short_slice.ts";
 
 /**
  * Slots of the shared buffer: Int32 indexes, and Float64 indexes for the `f64*` ones.
@@ -114,6 +115,7 @@ function onInit(e: MessageEvent<Init>): void {
   const shiftMs = performance.timeOrigin - mainTimeOriginMs;
   const nowMs = () => performance.now() + shiftMs;
   const timerSlackSet = timerSlackNs > 0 && setTimerSlack(timerSlackNs);
+  setShortSlice(); // wakes ahead of the process's other threads on its core (short_slice.ts)
   scope.postMessage({ timerSlackSet });
   const i32 = new Int32Array(sab);
   answerHandshake(i32, new Float64Array(sab), nowMs);
