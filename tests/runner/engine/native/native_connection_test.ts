@@ -182,16 +182,23 @@ Deno.test({
   },
 });
 
+/** A libc socket connected to a Deno listener on loopback, and the listener's end of it. */
+async function connectedSocket(): Promise<
+  { fd: number; peer: Deno.Conn; listener: Deno.Listener }
+> {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const fd = libc!.symbols.socket(NET.AF_INET, NET.SOCK_STREAM, 0);
+  const accepted = listener.accept();
+  libc!.symbols.connect(fd, socketAddress("127.0.0.1", listener.addr.port), 16);
+  return { fd, peer: await accepted, listener };
+}
+
 Deno.test({
   name: "native: the loop wakes at most once per gap for sockets, at once when eager",
   ignore,
   async fn() {
     const loop = new EpollLoop({ libc: libc!, clock: PERFORMANCE_CLOCK, minGapUs: 40_000 });
-    const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-    const fd = libc!.symbols.socket(NET.AF_INET, NET.SOCK_STREAM, 0);
-    const accepted = listener.accept();
-    libc!.symbols.connect(fd, socketAddress("127.0.0.1", listener.addr.port), 16);
-    const peer = await accepted;
+    const { fd, peer, listener } = await connectedSocket();
     try {
       let ready = 0;
       loop.add(fd, NET.EPOLLIN, { onEvents: () => ready++ });
@@ -208,6 +215,52 @@ Deno.test({
       assert.ok(gapWaitMs >= 35, `waited ${gapWaitMs.toFixed(1)} ms of a 40 ms gap`);
       assert.ok(eagerWaitMs < 20, `eager waited ${eagerWaitMs.toFixed(1)} ms`);
       assert.equal(ready, 3);
+    } finally {
+      loop.remove(fd);
+      libc!.symbols.close(fd);
+      peer.close();
+      listener.close();
+      loop.close();
+    }
+  },
+});
+
+Deno.test({
+  name: "native: the gap holds only while deadlines come more often than once per two gaps",
+  ignore,
+  async fn() {
+    const loop = new EpollLoop({ libc: libc!, clock: PERFORMANCE_CLOCK, minGapUs: 1_000 });
+    const { fd, peer, listener } = await connectedSocket();
+    const everyMs = (ms: number, n: number) => {
+      for (let i = 0; i < n; i++) {
+        const deadlineMs = performance.now() + ms;
+        while (performance.now() < deadlineMs) loop.poll(deadlineMs);
+      }
+    };
+    const socketWaitMs = () => {
+      loop.poll(performance.now() + 30); // a wake for the socket: any gap starts here
+      const t0 = performance.now();
+      loop.poll(performance.now() + 30);
+      return performance.now() - t0;
+    };
+    try {
+      assert.equal(loop.gapped, true, "before any deadline");
+      let ready = 0;
+      loop.add(fd, NET.EPOLLIN, { onEvents: () => ready++ });
+      await peer.write(encoder.encode("x")); // readable, and stays so (never read)
+      loop.modify(fd, 0); // watched for nothing while the deadlines run
+      everyMs(5, 40); // a deadline every 5 ms: more than two 1 ms gaps apart
+      assert.equal(loop.gapped, false);
+      loop.modify(fd, NET.EPOLLIN);
+      const freeMs = socketWaitMs();
+      assert.ok(freeMs < 0.9, `a ready socket waited ${freeMs.toFixed(2)} ms without the gap`);
+      loop.modify(fd, 0);
+      everyMs(0.2, 200); // every 0.2 ms: the gap holds again
+      assert.equal(loop.gapped, true);
+      loop.modify(fd, NET.EPOLLIN);
+      const gappedMs = socketWaitMs();
+      assert.ok(gappedMs >= 0.9, `a ready socket waited ${gappedMs.toFixed(2)} ms of the 1 ms gap`);
+      assert.ok(ready >= 4);
     } finally {
       loop.remove(fd);
       libc!.symbols.close(fd);
