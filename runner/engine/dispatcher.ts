@@ -93,6 +93,9 @@ export class Dispatcher {
   #nextTickMs = 0;
   #abandoned = false;
   #startMs = 0;
+  /** The mean interval between the fire times taken lately (ms; EWMA), and the last one taken. */
+  #sendIntervalMs = 0;
+  #lastFireMs = NaN;
   readonly #completion: Completion = {
     stageIndex: 0,
     labelIndex: 0,
@@ -255,7 +258,11 @@ export class Dispatcher {
     const offsetMs = nowMs - startMs;
     // Due as #deadline() computes it (start + fire time, on the clock), so a wake at that deadline
     // always finds the request due: offsets round differently.
+    const taken = this.dispatched;
     while (!cursor.done && startMs + cursor.fireMs <= nowMs) {
+      const sinceMs = cursor.fireMs - this.#lastFireMs;
+      if (sinceMs >= 0) this.#sendIntervalMs += (sinceMs - this.#sendIntervalMs) / 16;
+      this.#lastFireMs = cursor.fireMs;
       recorder.scheduled(cursor.fireMs, cursor.stageIndex, cursor.labelIndex);
       recorder.dispatchLag(Math.max(0, offsetMs - cursor.fireMs), cursor.stageIndex);
       this.dispatched++;
@@ -266,6 +273,7 @@ export class Dispatcher {
       } else this.#queue.push(cursor.fireMs, cursor.stageIndex, cursor.labelIndex, cursor.index);
       cursor.advance();
     }
+    if (this.dispatched > taken) this.#o.waker.pace?.(this.#sendIntervalMs);
   }
 
   /**

@@ -98,6 +98,11 @@ export interface Waker {
    * not be re-armed from an outcome's callback; the run loop's next sleep picks the deadline.
    */
   readonly blocking?: boolean;
+  /**
+   * Told, as requests are taken, the mean interval between their intended send times lately
+   * (ms): a waker that batches its wakes (the epoll loop) batches only when sends come that fast.
+   */
+  pace?(sendIntervalMs: number): void;
 }
 
 /** One completed request, times in ms from the run's start. */

@@ -94,11 +94,14 @@ async function run(opts: {
   refusing?: number[];
   /** Collects the offsets at which the once-a-second tick ran. */
   ticks?: number[];
+  /** Sees the waker before the run (to watch what the dispatcher tells it). */
+  onWaker?: (waker: ManualWaker & { pace?: (ms: number) => void }) => void;
   /** Stages after the first (which is `ratePerSec` for `durationMs`). */
   then?: { ratePerSec: number; durationMs: number }[];
 }) {
   const clock = new FakeClock(1_000);
   const waker = new ManualWaker(clock);
+  opts.onWaker?.(waker);
   const schedule = new Schedule({
     arrival: "constant",
     seed: 1,
@@ -437,4 +440,20 @@ Deno.test("the once-a-second tick waits for a gap between sends, and never past 
     assert.equal(writes.length, intended.length);
     writes.forEach((t, k) => assert.ok(Math.abs(t - 1_000 - intended[k]) < 1e-6, `${k}`));
   }
+});
+
+Deno.test("the dispatcher tells its waker the interval between the sends it takes", async () => {
+  const paces: number[] = [];
+  const { waker } = await run({
+    ratePerSec: 10,
+    durationMs: 990,
+    then: [{ ratePerSec: 2000, durationMs: 160 }],
+    connections: 4,
+    server: (t) => t + 0.1,
+    onWaker: (w) => w.pace = (ms: number) => paces.push(ms),
+  });
+  assert.ok(waker);
+  // 10/s: 100 ms apart, learned from 0 over a few sends; then 2k/s: 0.5 ms apart, 320 sends.
+  assert.ok(paces[9] > 30 && paces[9] < 100, `after ten sends at 10/s: ${paces[9]}`);
+  assert.ok(Math.abs(paces.at(-1)! - 0.5) < 0.05, `after 320 at 2k/s: ${paces.at(-1)}`);
 });

@@ -226,17 +226,11 @@ Deno.test({
 });
 
 Deno.test({
-  name: "native: the gap holds only while deadlines come more often than once per two gaps",
+  name: "native: the gap holds for sockets above one send per two gaps, for sends above two a gap",
   ignore,
   async fn() {
     const loop = new EpollLoop({ libc: libc!, clock: PERFORMANCE_CLOCK, minGapUs: 1_000 });
     const { fd, peer, listener } = await connectedSocket();
-    const everyMs = (ms: number, n: number) => {
-      for (let i = 0; i < n; i++) {
-        const deadlineMs = performance.now() + ms;
-        while (performance.now() < deadlineMs) loop.poll(deadlineMs);
-      }
-    };
     const socketWaitMs = () => {
       loop.poll(performance.now() + 30); // a wake for the socket: any gap starts here
       const t0 = performance.now();
@@ -244,23 +238,37 @@ Deno.test({
       return performance.now() - t0;
     };
     try {
-      assert.equal(loop.gapped, true, "before any deadline");
+      assert.deepEqual([loop.gapped, loop.batching], [true, true], "before the dispatcher says");
       let ready = 0;
       loop.add(fd, NET.EPOLLIN, { onEvents: () => ready++ });
       await peer.write(encoder.encode("x")); // readable, and stays so (never read)
-      loop.modify(fd, 0); // watched for nothing while the deadlines run
-      everyMs(5, 40); // a deadline every 5 ms: more than two 1 ms gaps apart
-      assert.equal(loop.gapped, false);
-      loop.modify(fd, NET.EPOLLIN);
+      loop.pace(5); // a send every 5 ms: more than two 1 ms gaps apart
+      assert.deepEqual([loop.gapped, loop.batching], [false, false]);
       const freeMs = socketWaitMs();
       assert.ok(freeMs < 0.9, `a ready socket waited ${freeMs.toFixed(2)} ms without the gap`);
-      loop.modify(fd, 0);
-      everyMs(0.2, 200); // every 0.2 ms: the gap holds again
-      assert.equal(loop.gapped, true);
-      loop.modify(fd, NET.EPOLLIN);
+      loop.pace(1); // every 1 ms: the gap holds for sockets, not for deadlines
+      assert.deepEqual([loop.gapped, loop.batching], [true, false]);
       const gappedMs = socketWaitMs();
-      assert.ok(gappedMs >= 0.9, `a ready socket waited ${gappedMs.toFixed(2)} ms of the 1 ms gap`);
-      assert.ok(ready >= 4);
+      assert.ok(
+        gappedMs >= 0.9 && gappedMs < 20,
+        `a ready socket waited ${gappedMs.toFixed(2)} ms of the 1 ms gap`,
+      );
+      loop.poll(performance.now() + 30); // a wake: the gap starts here
+      const t0 = performance.now();
+      while (performance.now() < t0 + 0.3) loop.poll(t0 + 0.3); // a deadline inside the gap
+      const deadlineMs = performance.now() - t0;
+      assert.ok(deadlineMs < 0.9, `a deadline 0.3 ms away waited ${deadlineMs.toFixed(2)} ms`);
+      loop.pace(0.2); // every 0.2 ms, more than twice a gap: deadlines wait for it too
+      assert.deepEqual([loop.gapped, loop.batching], [true, true]);
+      loop.poll(performance.now() + 30); // a wake: the gap starts here
+      const t1 = performance.now();
+      while (performance.now() < t1 + 0.3) loop.poll(t1 + 0.3);
+      const batchedMs = performance.now() - t1;
+      assert.ok(
+        batchedMs >= 0.9 && batchedMs < 20,
+        `a deadline 0.3 ms away waited ${batchedMs.toFixed(2)} ms`,
+      );
+      assert.ok(ready >= 6, `${ready} wakes saw the socket`);
     } finally {
       loop.remove(fd);
       libc!.symbols.close(fd);
