@@ -36,6 +36,7 @@ deno = subprocess.run(["npx", "-y", "deno@2.9.6", "eval", "console.log(Deno.exec
 oha = shutil.which("oha") or os.path.expanduser("~/.cargo/bin/oha")
 tick = os.sysconf("SC_CLK_TCK")
 out = tempfile.mkdtemp(prefix="cpu_breakdown.")
+os.chmod(out, 0o755)  # nginx's worker (another user) reads www/ below it: else every answer is a 403
 port = 18900 + os.getpid() % 90
 
 os.makedirs(f"{out}/www"); os.makedirs(f"{out}/logs")
@@ -129,6 +130,8 @@ def tailgate(rate, duration, warmup=True):
                    "--no-baseline"], bound if warmup else None)
     d = json.load(open(glob.glob(f"{res}/*.json")[0]))
     n = sum(s["counts"]["completed"] for s in d["stages"])
+    failed = n - sum(s["counts"]["ok"] for s in d["stages"])
+    assert failed == 0, f"{failed} of {n} requests failed: the figures would not be of answers"
     p = [s for s in d["stages"] if not s["warmup"]][0]["response"]["percentilesUs"]
     return g, wall, cpu, n, (p["50"], p["99"], p["99.9"])
 
@@ -137,6 +140,8 @@ def oha_run(rate, duration):
     g, wall, cpu, text = run([oha, "-z", duration, "-q", str(rate), "-c", str(conns), "--latency-correction", "--no-tui",
                    "--output-format", "json", f"http://127.0.0.1:{port}/index.html"], int(duration.rstrip("s")) + 1)
     d = json.loads(text)
+    codes = d["statusCodeDistribution"]
+    assert set(codes) <= {"200"}, f"oha got {codes}: the figures would not be of answers"
     p = d["latencyPercentiles"]
     return g, wall, cpu, sum(d["statusCodeDistribution"].values()), tuple(p[k] * 1e6 for k in ("p50", "p99", "p99.9"))
 
