@@ -12,7 +12,7 @@ import type { IntervalStore } from "../recorder/interval_store.ts";
 import type { LiveTally } from "../recorder/live_tally.ts";
 import { Schedule, type ShardSpec } from "../schedule/build_schedule.ts";
 import { rateAtMs } from "../schedule/fire_times.ts";
-import { createAtomicsWaker } from "../engine/timing/mod.ts";
+import { createAtomicsWaker, setShortSlice } from "../engine/timing/mod.ts";
 import { EpollLoop } from "../engine/native/mod.ts";
 import { ioChoice, type NativeTarget, nativeTarget } from "../engine/native/mod.ts";
 import { NativeConnection } from "../engine/native/mod.ts";
@@ -173,6 +173,9 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
   const native: NativeTarget | undefined = real && options.connect === undefined && io !== "deno"
     ? await nativeTarget(origin, io)
     : undefined;
+  // This thread keeps time: it wakes ahead of the process's other threads on its core, on
+  // either I/O path (short_slice.ts).
+  if (real) setShortSlice();
   // Side Workers this thread starts (when no other thread did) are this run's to end.
   const ownSide = real && options.side === undefined ? startSideWorkers() : undefined;
   await ownSide?.ready;

@@ -92,6 +92,9 @@ export async function runWorkers(options: RunWorkersOptions): Promise<EngineRun>
   // Worker started from a Worker would answer half a second later (start_side_workers.ts).
   const sides = workers.map(() => startSideWorkers());
   const sidesReady = Promise.all(sides.map((s) => s.ready));
+  // Handled where the start waits for it; until then a side that fails to start must not be an
+  // unhandled rejection (it would end the process before the run could report it).
+  sidesReady.catch(() => {});
   const onAbort = () =>
     workers.forEach((w) => w.postMessage({ type: "stop" } satisfies ToEngineWorker));
   options.signal?.addEventListener("abort", onAbort);

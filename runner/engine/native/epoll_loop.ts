@@ -15,7 +15,6 @@
  */
 import { type LibcNet, NET } from "./libc_net.ts";
 import type { Clock, Waker } from "../types.ts";
-import { setShortSlice } from "../timing/mod.ts";
 
 /** Something registered with the loop: called with the epoll event bits when its fd is ready. */
 export interface EpollHandler {
@@ -59,8 +58,6 @@ export class EpollLoop implements Waker {
   readonly blocking = true;
   /** Whether this thread's timer slack was set. */
   readonly timerSlackSet: boolean;
-  /** Whether this thread runs with the short scheduler slice (see short_slice.ts). */
-  readonly shortSliceSet: boolean;
   readonly libc: LibcNet;
   readonly #clock: Clock;
   readonly #onResume: ((stallMs: number) => void) | undefined;
@@ -103,7 +100,6 @@ export class EpollLoop implements Waker {
     if (this.#epfd < 0) throw new Error(`epoll_create1 failed (errno ${libc.errno()})`);
     const slack = BigInt(options.timerSlackNs ?? 1);
     this.timerSlackSet = libc.symbols.prctl(NET.PR_SET_TIMERSLACK, slack, 0n, 0n, 0n) === 0;
-    this.shortSliceSet = setShortSlice();
     this.#channel.port1.onmessage = () => {
       const resolve = this.#yielded;
       this.#yielded = undefined;

@@ -1,6 +1,6 @@
 /**
- * The short scheduler slice of the threads that keep time: the engine's, the timing worker's and
- * the hiccup probe's. Linux's EEVDF scheduler (6.6 and later) lets a thread that wakes run at once
+ * The short scheduler slice of the threads that keep time: the engine's (set by runEngine, on
+ * either I/O path), the timing worker's and the hiccup probe's. Linux's EEVDF scheduler (6.6 and later) lets a thread that wakes run at once
  * only if its virtual deadline is earlier than the running thread's; with the default slice
  * (about 3 ms on the 2-vCPU machine measured) the engine, woken for a send at 1k/s, waited up to
  * 4.5 ms behind other threads of its own process on the same core (V8's helpers, the probe), and

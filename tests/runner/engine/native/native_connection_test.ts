@@ -182,15 +182,27 @@ Deno.test({
   },
 });
 
-/** A libc socket connected to a Deno listener on loopback, and the listener's end of it. */
-async function connectedSocket(): Promise<
-  { fd: number; peer: Deno.Conn; listener: Deno.Listener }
-> {
+/**
+ * A libc socket connected to a Deno listener on loopback, the listener's end of it, and `loop`:
+ * disposing of it unwatches and closes the socket, its peer, the listener and the loop.
+ */
+async function connectedSocket(loop: EpollLoop) {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const fd = libc!.symbols.socket(NET.AF_INET, NET.SOCK_STREAM, 0);
   const accepted = listener.accept();
   libc!.symbols.connect(fd, socketAddress("127.0.0.1", listener.addr.port), 16);
-  return { fd, peer: await accepted, listener };
+  const peer = await accepted;
+  return {
+    fd,
+    peer,
+    [Symbol.dispose]() {
+      loop.remove(fd);
+      libc!.symbols.close(fd);
+      peer.close();
+      listener.close();
+      loop.close();
+    },
+  };
 }
 
 Deno.test({
@@ -198,30 +210,23 @@ Deno.test({
   ignore,
   async fn() {
     const loop = new EpollLoop({ libc: libc!, clock: PERFORMANCE_CLOCK, minGapUs: 40_000 });
-    const { fd, peer, listener } = await connectedSocket();
-    try {
-      let ready = 0;
-      loop.add(fd, NET.EPOLLIN, { onEvents: () => ready++ });
-      await peer.write(encoder.encode("x")); // readable, and stays so (never read)
-      const far = () => performance.now() + 10_000;
-      loop.poll(far()); // the first wake: the gap starts here
-      const t0 = performance.now();
-      loop.poll(far());
-      const gapWaitMs = performance.now() - t0;
-      const t1 = performance.now();
-      loop.poll(far(), true);
-      const eagerWaitMs = performance.now() - t1;
-      // (a 40 ms gap: a single wait is at most MAX_WAIT_MS, 50 ms)
-      assert.ok(gapWaitMs >= 35, `waited ${gapWaitMs.toFixed(1)} ms of a 40 ms gap`);
-      assert.ok(eagerWaitMs < 20, `eager waited ${eagerWaitMs.toFixed(1)} ms`);
-      assert.equal(ready, 3);
-    } finally {
-      loop.remove(fd);
-      libc!.symbols.close(fd);
-      peer.close();
-      listener.close();
-      loop.close();
-    }
+    using socket = await connectedSocket(loop);
+    const { fd, peer } = socket;
+    let ready = 0;
+    loop.add(fd, NET.EPOLLIN, { onEvents: () => ready++ });
+    await peer.write(encoder.encode("x")); // readable, and stays so (never read)
+    const far = () => performance.now() + 10_000;
+    loop.poll(far()); // the first wake: the gap starts here
+    const t0 = performance.now();
+    loop.poll(far());
+    const gapWaitMs = performance.now() - t0;
+    const t1 = performance.now();
+    loop.poll(far(), true);
+    const eagerWaitMs = performance.now() - t1;
+    // (a 40 ms gap: a single wait is at most MAX_WAIT_MS, 50 ms)
+    assert.ok(gapWaitMs >= 35, `waited ${gapWaitMs.toFixed(1)} ms of a 40 ms gap`);
+    assert.ok(eagerWaitMs < 20, `eager waited ${eagerWaitMs.toFixed(1)} ms`);
+    assert.equal(ready, 3);
   },
 });
 
@@ -230,52 +235,45 @@ Deno.test({
   ignore,
   async fn() {
     const loop = new EpollLoop({ libc: libc!, clock: PERFORMANCE_CLOCK, minGapUs: 1_000 });
-    const { fd, peer, listener } = await connectedSocket();
+    using socket = await connectedSocket(loop);
+    const { fd, peer } = socket;
     const socketWaitMs = () => {
       loop.poll(performance.now() + 30); // a wake for the socket: any gap starts here
       const t0 = performance.now();
       loop.poll(performance.now() + 30);
       return performance.now() - t0;
     };
-    try {
-      assert.deepEqual([loop.gapped, loop.batching], [true, true], "before the dispatcher says");
-      let ready = 0;
-      loop.add(fd, NET.EPOLLIN, { onEvents: () => ready++ });
-      await peer.write(encoder.encode("x")); // readable, and stays so (never read)
-      loop.pace(5); // a send every 5 ms: more than two 1 ms gaps apart
-      assert.deepEqual([loop.gapped, loop.batching], [false, false]);
-      const freeMs = socketWaitMs();
-      assert.ok(freeMs < 0.9, `a ready socket waited ${freeMs.toFixed(2)} ms without the gap`);
-      loop.pace(1); // every 1 ms: the gap holds for sockets, not for deadlines
-      assert.deepEqual([loop.gapped, loop.batching], [true, false]);
-      const gappedMs = socketWaitMs();
-      assert.ok(
-        gappedMs >= 0.9 && gappedMs < 20,
-        `a ready socket waited ${gappedMs.toFixed(2)} ms of the 1 ms gap`,
-      );
-      loop.poll(performance.now() + 30); // a wake: the gap starts here
-      const t0 = performance.now();
-      while (performance.now() < t0 + 0.3) loop.poll(t0 + 0.3); // a deadline inside the gap
-      const deadlineMs = performance.now() - t0;
-      assert.ok(deadlineMs < 0.9, `a deadline 0.3 ms away waited ${deadlineMs.toFixed(2)} ms`);
-      loop.pace(0.2); // every 0.2 ms, more than twice a gap: deadlines wait for it too
-      assert.deepEqual([loop.gapped, loop.batching], [true, true]);
-      loop.poll(performance.now() + 30); // a wake: the gap starts here
-      const t1 = performance.now();
-      while (performance.now() < t1 + 0.3) loop.poll(t1 + 0.3);
-      const batchedMs = performance.now() - t1;
-      assert.ok(
-        batchedMs >= 0.9 && batchedMs < 20,
-        `a deadline 0.3 ms away waited ${batchedMs.toFixed(2)} ms`,
-      );
-      assert.ok(ready >= 6, `${ready} wakes saw the socket`);
-    } finally {
-      loop.remove(fd);
-      libc!.symbols.close(fd);
-      peer.close();
-      listener.close();
-      loop.close();
-    }
+    assert.deepEqual([loop.gapped, loop.batching], [true, true], "before the dispatcher says");
+    let ready = 0;
+    loop.add(fd, NET.EPOLLIN, { onEvents: () => ready++ });
+    await peer.write(encoder.encode("x")); // readable, and stays so (never read)
+    loop.pace(5); // a send every 5 ms: more than two 1 ms gaps apart
+    assert.deepEqual([loop.gapped, loop.batching], [false, false]);
+    const freeMs = socketWaitMs();
+    assert.ok(freeMs < 0.9, `a ready socket waited ${freeMs.toFixed(2)} ms without the gap`);
+    loop.pace(1); // every 1 ms: the gap holds for sockets, not for deadlines
+    assert.deepEqual([loop.gapped, loop.batching], [true, false]);
+    const gappedMs = socketWaitMs();
+    assert.ok(
+      gappedMs >= 0.9 && gappedMs < 20,
+      `a ready socket waited ${gappedMs.toFixed(2)} ms of the 1 ms gap`,
+    );
+    loop.poll(performance.now() + 30); // a wake: the gap starts here
+    const t0 = performance.now();
+    while (performance.now() < t0 + 0.3) loop.poll(t0 + 0.3); // a deadline inside the gap
+    const deadlineMs = performance.now() - t0;
+    assert.ok(deadlineMs < 0.9, `a deadline 0.3 ms away waited ${deadlineMs.toFixed(2)} ms`);
+    loop.pace(0.2); // every 0.2 ms, more than twice a gap: deadlines wait for it too
+    assert.deepEqual([loop.gapped, loop.batching], [true, true]);
+    loop.poll(performance.now() + 30); // a wake: the gap starts here
+    const t1 = performance.now();
+    while (performance.now() < t1 + 0.3) loop.poll(t1 + 0.3);
+    const batchedMs = performance.now() - t1;
+    assert.ok(
+      batchedMs >= 0.9 && batchedMs < 20,
+      `a deadline 0.3 ms away waited ${batchedMs.toFixed(2)} ms`,
+    );
+    assert.ok(ready >= 6, `${ready} wakes saw the socket`);
   },
 });
 
