@@ -102,6 +102,60 @@ export interface Baseline {
   version: number;
   /** The plan's `name`, as written in the plan. */
   plan: string;
-  /** Oldest first. */
+  /** The runs the regression gate judges against: the newest, oldest first. */
   runs: BaselineRun[];
+  /** The long history `tailgate history` reads: up to `--history-runs`, oldest first. */
+  history?: HistoryEntry[];
+}
+
+/**
+ * How many runs a plan's long history keeps by default (`--history-runs N`): the newest. The
+ * regression gate judges only the newest {@linkcode DEFAULT_BASELINE_RUNS} of them (`runs`); the
+ * long history (`history`) feeds `tailgate history`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { DEFAULT_HISTORY_RUNS } from "./baseline_types.ts";
+ * assert.equal(DEFAULT_HISTORY_RUNS, 500);
+ * ```
+ */
+export const DEFAULT_HISTORY_RUNS = 500;
+
+/** One request label of a stage in the long history: counts and percentiles, no histogram. */
+export interface HistoryLabel {
+  label: string;
+  counts: RequestCounts;
+  /** The label's response-time percentiles (µs) as its histogram gave them: "50", "99.9"... */
+  responsePercentilesUs: Record<string, number>;
+}
+
+/** One stage of a run in the long history: counts, the response histogram, label summaries. */
+export interface HistoryStage {
+  index: number;
+  name: string;
+  warmup: boolean;
+  fromPerSec: number;
+  toPerSec: number;
+  durationMs: number;
+  counts: RequestCounts;
+  /** completion − intended send time, with its percentiles. */
+  response: EncodedHistogram;
+  labels: HistoryLabel[];
+}
+
+/** One run of the long history: what it measured, where, and at which commit. */
+export interface HistoryEntry {
+  /** ISO 8601, the run's `startedAt`. */
+  date: string;
+  /** The commit measured: `--commit`, else `GITHUB_SHA`/`CI_COMMIT_SHA`, else git's HEAD. */
+  commit?: string;
+  /** The branch it ran on, when known. */
+  branch?: string;
+  /** The runner fingerprint: a digest of CPU model, cores, Deno and tailgate versions. */
+  runner: string;
+  /** The plan fingerprint: a digest of the requests and stages as run. */
+  plan: string;
+  environment: Environment;
+  stages: HistoryStage[];
 }

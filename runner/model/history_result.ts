@@ -1,0 +1,134 @@
+/**
+ * The history document (`history.json`, written by `tailgate history`): each plan's stored runs over
+ * commits, every (stage, label, metric) series drawn from them, and the change points found in
+ * those series. A versioned contract like run_result.ts; history.md and history.html read only it.
+ *
+ * @module
+ */
+import type { VerdictStatus } from "./run_result.ts";
+
+/** The document's `schema` value. */
+export const HISTORY_SCHEMA = "tailgate-history";
+/** The document's format version. */
+export const HISTORY_VERSION = 1;
+
+/** The metrics a history follows in every stage and label. */
+export const HISTORY_METRICS = ["p50", "p90", "p99", "p99.9", "throughput", "error_rate"] as const;
+
+/** One of {@linkcode HISTORY_METRICS}. */
+export type HistoryMetric = typeof HISTORY_METRICS[number];
+
+/** The unit of a series' values: microseconds, per second, or a fraction (0.01 is 1%). */
+export type HistoryUnit = "us" | "per_sec" | "fraction";
+
+/** One stored run, as the history lists it (oldest first). */
+export interface HistoryRunRef {
+  /** ISO 8601: when the run started. */
+  date: string;
+  /** The commit the run measured (40 hex digits, or whatever `--commit` gave), when known. */
+  commit?: string;
+  /** The branch it ran on, when known. */
+  branch?: string;
+  /** The runner's fingerprint (CPU model, cores, Deno, tailgate): runs that compare share one. */
+  runner: string;
+  /** The plan's fingerprint (its requests and stages as run): a change here changes the load. */
+  plan: string;
+}
+
+/** One metric of one stage (and label) over the runs. */
+export interface HistorySeries {
+  /** The stage's name as the plan has it. */
+  stage: string;
+  /** The stage's position in the plan (0-based). */
+  stageIndex: number;
+  /** The request label, for a series of one label; absent for the stage's requests as a whole. */
+  label?: string;
+  metric: HistoryMetric;
+  unit: HistoryUnit;
+  /** One value per run of {@linkcode PlanHistory.runs}; null where that run lacks it. */
+  values: (number | null)[];
+  /** The tightest SLO bound on this metric here, in the series' unit, when the plan has one. */
+  bound?: { value: number; slo: string };
+}
+
+/** A change found in a series. */
+export interface HistoryChange {
+  /** Index into {@linkcode PlanHistory.series}. */
+  series: number;
+  /** `step`: the level moved between two runs; `trend`: it crept over a span of runs. */
+  kind: "step" | "trend";
+  /** True when the change is for the worse (latency or errors up, throughput down). */
+  worse: boolean;
+  /** The first run after the change (a step), or the trend's first run: an index into `runs`. */
+  index: number;
+  /** A trend's last run; a step's is its `index`. */
+  endIndex: number;
+  /** The commit of run `index` (the change is near it), when known. */
+  commit?: string;
+  /** The commit of the run before `index`: the change lies between the two. */
+  previousCommit?: string;
+  /** The mean of the series over the runs before the change (back to the previous change). */
+  meanBefore: number;
+  /** The mean over the runs after it (up to the next change). */
+  meanAfter: number;
+  /** Runs the two means hold. */
+  runsBefore: number;
+  runsAfter: number;
+  /** meanAfter / meanBefore − 1: 0.12 is "rose 12%". */
+  relativeChange: number;
+  /** The 95% interval of `relativeChange`. */
+  interval95: [number, number];
+  /** The change's significance (two-sided), as the detector tests it. */
+  pValue: number;
+  /** True when `index` lies within the newest `--fail-recent` runs. */
+  recent: boolean;
+  /** What else changed at the same run: "the runner changed (cpu: A vs B)", "the plan changed". */
+  coincides: string[];
+  /** The change in words, commits by their first 7 characters. */
+  text: string;
+}
+
+/** One plan's history. */
+export interface PlanHistory {
+  /** The history's name (the plan's name). */
+  plan: string;
+  /** The plan file. */
+  planFile: string;
+  /** The history file read. */
+  source: string;
+  /** Every stored run, oldest first. */
+  runs: HistoryRunRef[];
+  series: HistorySeries[];
+  /** Every change found, in the order of their runs. */
+  changes: HistoryChange[];
+  /** What the reader should know about this history (too few runs, a restarted history...). */
+  notes: string[];
+}
+
+/** The settings the changes were found with. */
+export interface HistorySettings {
+  /** The largest p-value a change may have (two-sided): 0.001 by default. */
+  maxPValue: number;
+  /** Runs per window of the split step: 50 by default. */
+  windowRuns: number;
+  /** The smallest relative change reported: 0.05 (5%) by default. */
+  minMagnitude: number;
+  /** `--fail-recent N`: a worse change within the newest N runs fails; 0 only reports. */
+  failRecent: number;
+}
+
+/** The whole `history.json` document. */
+export interface HistoryReport {
+  schema: typeof HISTORY_SCHEMA;
+  version: number;
+  tailgateVersion: string;
+  /** ISO 8601: when the document was made. */
+  generatedAt: string;
+  settings: HistorySettings;
+  plans: PlanHistory[];
+  /**
+   * The document's verdict, computed once: `fail` when a worse change lies within the newest
+   * `failRecent` runs, else `pass`; the message says which changes, or that none did.
+   */
+  verdict: { status: Extract<VerdictStatus, "pass" | "fail">; message: string };
+}
