@@ -88,8 +88,8 @@ export interface HistoryChange {
   /** The 95% interval of `relativeChange`. */
   interval95: [number, number];
   /**
-   * The change's significance (two-sided), as the detector tests it: a step by the rank scan
-   * (resolved to 1/2000), a trend by its slope's t-test.
+   * The change's significance (two-sided), as the detector tests it: a step by the shuffle scan
+   * (0.00067: none of 3000 shuffles came near), a trend by its slope's t-test.
    */
   pValue: number;
   /** True when `index` lies within the newest `--fail-recent` runs. */

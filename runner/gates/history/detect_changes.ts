@@ -6,13 +6,14 @@
  * tailgate does differently, and why (docs/decisions/change_point_detector.md has the numbers):
  *
  * - **Significance that survives real tails.** The real runs' p90–p99.9 jump 2–5× for one run in
- *   one run of ten; Otava's t-test reads such spikes as changes (up to 8 false points in 500
- *   stationary runs) and E-divisive on the raw values spends its splits on them. The split step
- *   therefore runs twice, on the values (Otava's) and on each window's ranks, and the weak points
- *   are the union; the merge step tests a point by its standardised rank sum against the largest
- *   one over every split of the same values shuffled ({@linkcode rankScanPValue}'s 1999 or more
- *   shuffles), which also pays for the split having been chosen as the best. `pValue` is that
- *   test's: resolved to 1/2000, so 0.0005 means "as extreme as any shuffle".
+ *   ten; Otava's t-test reads such spikes as changes (up to 8 false points in 500 stationary
+ *   runs) and E-divisive on the raw values spends its splits on them. So the split step runs
+ *   twice, on the values (Otava's) and on each window's ranks, and the weak points are Otava's
+ *   plus the ranked run's that lie more than 2 runs from one of Otava's; the merge step tests a
+ *   point by shuffling (`_shuffle_scan.ts`: its split against the best split of the
+ *   same values shuffled, on the values and on their ranks, 9999 shuffles or more), which also
+ *   pays for the split having been chosen as the best of many. `pValue` is that test's: 0.00067
+ *   (at the default) means no shuffle of 3000 came near; a closer call runs 10000.
  * - **The minimum magnitude judges the interval, not the estimate.** Otava drops a point whose
  *   measured magnitude is ≤ the minimum. Here a point is dropped only when the whole 95% interval
  *   of its relative change lies within ±minimum (the interval's far end from zero is below it): a
@@ -37,8 +38,11 @@ import { type ChangeOptions, resolveChangeOptions, type SeriesChange } from "./s
 import { checkFinite } from "./otava_change_points.ts";
 import { relativeChangeOf, sideOf } from "./_two_sample.ts";
 import { splitIndexes, type WeakPoint } from "./_split_step.ts";
-import { rankScanPValue, shufflesFor } from "./_rank_scan.ts";
+import { shuffleScanPValue, shufflesFor } from "./_shuffle_scan.ts";
 import { trendOf } from "./_trend_of.ts";
+
+/** A ranked split's point this close to one of Otava's is the same change. */
+const NEAR_RUNS = 2;
 
 /** The fewest runs a trend's line spans (endIndex − index): a shorter ramp is a step. */
 export const MIN_TREND_RUNS = 4;
@@ -62,12 +66,10 @@ export function detectChanges(values: readonly number[], options?: ChangeOptions
   const resolved = resolveChangeOptions(options);
   checkFinite(values);
   const { windowRuns, maxPValue } = resolved;
-  const indexes = [
-    ...new Set([
-      ...splitIndexes(values, windowRuns, maxPValue),
-      ...splitIndexes(values, windowRuns, maxPValue, true),
-    ]),
-  ].sort((a, b) => a - b);
+  const indexes = unionOf(
+    splitIndexes(values, windowRuns, maxPValue),
+    splitIndexes(values, windowRuns, maxPValue, true),
+  );
   const test = (from: number, index: number, to: number) =>
     tested(values, from, index, to, resolved);
   const points = indexes.map((index, k) =>
@@ -91,6 +93,12 @@ export function detectChanges(values: readonly number[], options?: ChangeOptions
 
 type Test = (from: number, index: number, to: number) => WeakPoint;
 
+/** Otava's points and the ranked split's, less those within 2 runs of one of Otava's. */
+function unionOf(otava: number[], ranked: number[]): number[] {
+  const near = (index: number) => otava.some((point) => Math.abs(point - index) <= NEAR_RUNS);
+  return [...otava, ...ranked.filter((index) => !near(index))].sort((a, b) => a - b);
+}
+
 /** The point at `index` with the sides [from, index) and [index, to), by the rank scan. */
 function tested(
   values: readonly number[],
@@ -99,7 +107,7 @@ function tested(
   to: number,
   { maxPValue }: Required<ChangeOptions>,
 ): WeakPoint {
-  const pValue = rankScanPValue(values, from, index, to, maxPValue, shufflesFor(maxPValue));
+  const pValue = shuffleScanPValue(values, from, index, to, maxPValue, shufflesFor(maxPValue));
   return { index, before: sideOf(values, from, index), after: sideOf(values, index, to), pValue };
 }
 

@@ -1,0 +1,92 @@
+/**
+ * A change point's significance calibrated for having been chosen, by shuffling: the point's
+ * split is compared with the best split (any position) of the same values shuffled, on two
+ * scales, the values themselves (the standardised difference of the means, which ranks splits as
+ * Student's t does) and their ranks (Mann–Whitney's standardised rank sum). Each scale's p-value
+ * is the share of shuffles whose best split reaches the observed one; the point's p-value is twice
+ * the smaller (Bonferroni over the two scales). The t-test's p-value at the split E-divisive
+ * picked is the smallest of many and reads a one-run spike of the real runs' p99 as a change;
+ * these read neither: the split is one of all the splits the shuffles try, and a value or rank
+ * at the end of a run is no more extreme than where a shuffle can put it.
+ *
+ * @module
+ */
+import { Prng } from "../../schedule/mod.ts";
+
+/** The fewest shuffles per test: p-values resolve to 2/10000, a fifth of the default 0.001. */
+export const SHUFFLES = 9999;
+
+/** Shuffles enough to resolve p-values (twice the smaller share) to a fifth of `maxPValue`. */
+export function shufflesFor(maxPValue: number): number {
+  return Math.max(SHUFFLES, Math.ceil(10 / maxPValue) - 1);
+}
+
+/**
+ * The p-value of the split of values[from, to) at `index` (see the module). Deterministic: the
+ * shuffles come from a fixed seed. Once both shares are past `stopAbove` / 2 it stops and returns
+ * the shares so far; when no shuffle has reached the split after 3 / `stopAbove` of them, it
+ * stops too and returns 2 / (1 + that many): 0.00067 at the default p ≤ 0.001 says "at most".
+ */
+export function shuffleScanPValue(
+  values: readonly number[],
+  from: number,
+  index: number,
+  to: number,
+  stopAbove = 1,
+  shuffles = SHUFFLES,
+): number {
+  const n = to - from;
+  const split = index - from;
+  if (split < 1 || to - index < 1) return 1;
+  const scales = [values.slice(from, to), Array.from(ranksOf(values.slice(from, to)))];
+  const weights = new Float64Array(n);
+  for (let k = 1; k < n; k++) weights[k] = Math.sqrt(n / (k * (n - k)));
+  const means = scales.map((scale) => scale.reduce((sum, value) => sum + value, 0) / n);
+  const observed = scales.map((scale, s) => {
+    let sum = 0;
+    for (let k = 0; k < split; k++) sum += scale[k] - means[s];
+    return Math.abs(sum) * weights[split] * (1 - 1e-12);
+  });
+  if (!(observed[0] > 0 || observed[1] > 0)) return 1;
+  const order = Int32Array.from({ length: n }, (_, k) => k);
+  const random = new Prng(0x9e3779b9 ^ (n * 7919 + split));
+  const counts = [0, 0];
+  const stop = stopAbove / 2 * (1 + shuffles);
+  const firstLook = Math.ceil(3 / stopAbove) - 1;
+  for (let done = 0; done < shuffles; done++) {
+    for (let k = n - 1; k > 0; k--) {
+      const j = Math.floor(random.next() * (k + 1));
+      [order[k], order[j]] = [order[j], order[k]];
+    }
+    for (let s = 0; s < 2; s++) {
+      const scale = scales[s];
+      const mean = means[s];
+      let sum = 0;
+      for (let k = 1; k < n; k++) {
+        sum += scale[order[k - 1]] - mean;
+        if (Math.abs(sum) * weights[k] >= observed[s]) {
+          counts[s]++;
+          break;
+        }
+      }
+    }
+    if (1 + counts[0] > stop && 1 + counts[1] > stop) {
+      return Math.min(1, 2 * (1 + Math.min(counts[0], counts[1])) / (2 + done));
+    }
+    if (done + 1 === firstLook && Math.min(counts[0], counts[1]) === 0) return 2 / (1 + firstLook);
+  }
+  return Math.min(1, 2 * (1 + Math.min(counts[0], counts[1])) / (1 + shuffles));
+}
+
+/** The values' ranks (1-based), ties given their average rank. */
+export function ranksOf(values: readonly number[]): Float64Array {
+  const order = values.map((_, k) => k).sort((a, b) => values[a] - values[b]);
+  const ranks = new Float64Array(values.length);
+  for (let k = 0; k < order.length;) {
+    let last = k;
+    while (last + 1 < order.length && values[order[last + 1]] === values[order[k]]) last++;
+    for (let q = k; q <= last; q++) ranks[order[q]] = (k + last) / 2 + 1;
+    k = last + 1;
+  }
+  return ranks;
+}
