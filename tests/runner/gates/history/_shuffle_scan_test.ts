@@ -1,0 +1,27 @@
+import assert from "node:assert/strict";
+import { shuffleScanPValue } from "../../../../runner/gates/history/_shuffle_scan.ts";
+import { noisySeries, stepLevels } from "./_real_noise.ts";
+
+Deno.test("a one-run spike at the end of a side is never significant", () => {
+  // 99 quiet runs and one 5× spike: the t-test's p at that split is tiny, a shuffle's is not.
+  const values = noisySeries("p50", Array(100).fill(1), 1);
+  values[99] *= 5;
+  const p = shuffleScanPValue(values, 0, 99, 100, 0.001);
+  assert.ok(p > 0.001, `p = ${p}`);
+});
+
+Deno.test("a clear step is as far out as no shuffle reaches", () => {
+  const values = noisySeries("p50", stepLevels(120, 60, 1.3), 2);
+  assert.equal(shuffleScanPValue(values, 0, 60, 120, 0.001), 2 / 3000);
+});
+
+Deno.test("constant values and empty sides give p = 1", () => {
+  assert.equal(shuffleScanPValue(Array(50).fill(3), 0, 25, 50), 1);
+  assert.equal(shuffleScanPValue([1, 2, 3], 0, 0, 3), 1);
+  assert.equal(shuffleScanPValue([1, 2, 3], 0, 3, 3), 1);
+});
+
+Deno.test("the same split of the same values gives the same p: the shuffles are seeded", () => {
+  const values = noisySeries("p99", stepLevels(80, 40, 1.5), 3);
+  assert.equal(shuffleScanPValue(values, 0, 40, 80), shuffleScanPValue(values, 0, 40, 80));
+});
