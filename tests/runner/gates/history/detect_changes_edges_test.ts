@@ -107,3 +107,13 @@ Deno.test("500 values with steps and a creep take well under a second", () => {
     assert.ok(elapsedMs < 500, `${metric}: ${elapsedMs.toFixed(0)} ms`);
   }
 });
+
+Deno.test("the newest run alone is never a change; three runs of a clear step are", () => {
+  for (let seed = 1; seed <= 10; seed++) {
+    const spiked = noisySeries("p50", Array(100).fill(1), seed);
+    spiked.push(spiked[0] * 5);
+    assert.deepEqual(detectChanges(spiked), [], `seed ${seed}`);
+    const stepped = noisySeries("p50", [...Array(100).fill(1), 2, 2, 2], seed);
+    assert.deepEqual(detectChanges(stepped).map((change) => change.index), [100], `seed ${seed}`);
+  }
+});
