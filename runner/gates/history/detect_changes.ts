@@ -10,10 +10,11 @@
  *   runs) and E-divisive on the raw values spends its splits on them. So the split step runs
  *   twice, on the values (Otava's) and on each window's ranks, and the weak points are Otava's
  *   plus the ranked run's that lie more than 2 runs from one of Otava's; the merge step tests a
- *   point by shuffling (`_shuffle_scan.ts`: its split against the best split of the
- *   same values shuffled, on the values and on their ranks, 9999 shuffles or more), which also
- *   pays for the split having been chosen as the best of many. `pValue` is that test's: 0.00067
- *   (at the default) means no shuffle of 3000 came near; a closer call runs 10000.
+ *   point by shuffling (`_shuffle_scan.ts`: its split against the best split of the same values
+ *   shuffled, on the values and on their ranks, up to 10 000 shuffles), which also pays for the
+ *   split having been chosen as the best of many. `pValue` is that test's: 0.00067 (at the
+ *   default) means none of 3000 shuffles came near. One or two runs after a change never reach
+ *   p ≤ 0.001: as far as the data can tell, they are a spike.
  * - **The minimum magnitude judges the interval, not the estimate.** Otava drops a point whose
  *   measured magnitude is ≤ the minimum. Here a point is dropped only when the whole 95% interval
  *   of its relative change lies within ±minimum (the interval's far end from zero is below it): a
