@@ -170,9 +170,9 @@ function drawChart(
           max: runs.length - 0.5,
           title: { display: true, text: "runs, oldest first (commit, or date)" },
           afterBuildTicks: function (scale: ScaleLike) {
-            // A commit needs about 64 px: label every step-th run, the newest always.
+            // A label needs about 72 px: label every step-th run, the newest always.
             const widthPx = scale.width > 0 ? scale.width : scale.chart.width;
-            const step = Math.max(1, Math.ceil(runs.length / Math.max(1, widthPx / 64)));
+            const step = Math.max(1, Math.ceil(runs.length / Math.max(1, widthPx / 72)));
             const ticks: Array<{ value: number }> = [];
             for (let i = (runs.length - 1) % step; i < runs.length; i += step) {
               ticks.push({ value: i });

@@ -131,3 +131,36 @@ browserTest(
     }
   },
 );
+
+browserTest(
+  "historyHtml() of 500 runs on a 400 px page: run labels apart, the newest labelled, no page overflow",
+  async () => {
+    const dir = await Deno.makeTempDir({ prefix: "tailgate-history-" });
+    try {
+      await using browser = await Chromium.launch({ widthPx: 400, heightPx: 800 });
+      const page = await openPage(
+        browser,
+        dir,
+        historyHtml(historyReport([planHistory("long", 500)])),
+      );
+      const seen = await page.evaluate<{ px: number[]; last: string; scrollWidth: number }>(
+        `(() => {
+        const x = Chart.getChart("history-0-0").scales.x;
+        return {
+          px: x.ticks.map((t) => x.getPixelForValue(t.value)),
+          last: x.ticks[x.ticks.length - 1].label,
+          scrollWidth: document.documentElement.scrollWidth,
+        };
+      })()`,
+      );
+      assert.ok(seen.px.length >= 3, `${seen.px.length} run labels`);
+      seen.px.slice(1).forEach((px, i) => assert.ok(px - seen.px[i] >= 60, `ticks at ${seen.px}`));
+      assert.equal(seen.last, commitOf(499).slice(0, 7), "the newest run is labelled");
+      assert.equal(seen.scrollWidth, 400, "nothing wider than the screen");
+      assert.ok((await drawnPixels(page))["history-0-0"] > 1000);
+      assert.deepEqual(problems(page.events), []);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+);
