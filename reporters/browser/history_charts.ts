@@ -10,17 +10,8 @@
  */
 import type { HistoryChart, HistoryChartData, HistoryPlanCharts } from "../history/mod.ts";
 import type { AxisOptions, ChartLike, Dataset, ScaleLike, TooltipItem } from "./client_globals.ts";
-import {
-  chartDefaults,
-  fmtMs,
-  fmtRate,
-  markDrawn,
-  newChart,
-  pageData,
-  pageElement,
-  round4,
-} from "./chart_kit.ts";
-import { latencyAxis, rateTicks } from "./run_style.ts";
+import { fmtMs, fmtRate, markDrawn, newChart, pageData, pageElement, round4 } from "./chart_kit.ts";
+import { latencyAxis, logLatencySwitch, rateTicks, styledDefaults } from "./run_style.ts";
 
 const METRIC_COLORS: Record<string, string> = {
   p50: "#1971c2",
@@ -124,9 +115,14 @@ function overlay(chart: HistoryChart, fontFamily: string) {
         ctx.moveTo(area.left, py);
         ctx.lineTo(area.right, py);
         ctx.stroke();
-        ctx.fillStyle = ctx.strokeStyle;
+        // The text on a light box, so a line running through it does not strike it out.
         const text = "SLO " + b.text;
-        ctx.fillText(text, area.right - ctx.measureText(text).width - 4, py - 4 - (k % 2) * 13);
+        const width = ctx.measureText(text).width;
+        const tx = area.right - width - 4, ty = py - 4 - (k % 2) * 13;
+        ctx.fillStyle = "rgba(255, 255, 255, 0.85)";
+        ctx.fillRect(tx - 2, ty - 11, width + 4, 14);
+        ctx.fillStyle = ctx.strokeStyle;
+        ctx.fillText(text, tx, ty);
         bounds.push({ text: b.text, y: py });
       });
       c.historyMarks = marks;
@@ -174,9 +170,9 @@ function drawChart(
           max: runs.length - 0.5,
           title: { display: true, text: "runs, oldest first (commit, or date)" },
           afterBuildTicks: function (scale: ScaleLike) {
-            // A commit needs about 64 px: label every step-th run, the newest always.
+            // A label needs about 72 px: label every step-th run, the newest always.
             const widthPx = scale.width > 0 ? scale.width : scale.chart.width;
-            const step = Math.max(1, Math.ceil(runs.length / Math.max(1, widthPx / 64)));
+            const step = Math.max(1, Math.ceil(runs.length / Math.max(1, widthPx / 72)));
             const ticks: Array<{ value: number }> = [];
             for (let i = (runs.length - 1) % step; i < runs.length; i += step) {
               ticks.push({ value: i });
@@ -226,28 +222,19 @@ function drawChart(
  */
 export function drawHistoryCharts(): void {
   const data = pageData<HistoryChartData>();
-  const defaults = chartDefaults();
-  defaults.color = "#495057";
-  defaults.font.family = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
-  defaults.plugins.legend.labels.boxHeight = 2;
-  const logToggle = pageElement("log-latency");
-  function useLog(): boolean {
-    return !logToggle || logToggle.checked === true;
-  }
+  const defaults = styledDefaults();
   const latency: Array<{ chart: ChartLike; data: HistoryChart }> = [];
+  const log = logLatencySwitch(function (useLog) {
+    latency.forEach(function (l) {
+      l.chart.options.scales.y = yAxis(l.data, useLog);
+      l.chart.update();
+    });
+  });
   data.plans.forEach(function (plan) {
     plan.charts.forEach(function (c) {
-      const drawn = drawChart(plan, c, useLog(), defaults.font.family);
+      const drawn = drawChart(plan, c, log, defaults.font.family);
       if (drawn && c.axis === "latency") latency.push({ chart: drawn, data: c });
     });
   });
-  if (logToggle) {
-    logToggle.addEventListener("change", function () {
-      latency.forEach(function (l) {
-        l.chart.options.scales.y = yAxis(l.data, useLog());
-        l.chart.update();
-      });
-    });
-  }
   markDrawn();
 }

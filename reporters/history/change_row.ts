@@ -24,6 +24,8 @@ export interface ChangeRow {
   worse: boolean;
   /** True when the change lies within the newest `--fail-recent` runs. */
   recent: boolean;
+  /** `rose 12%`, `fell 15% over 26 runs`: the change without its interval. */
+  movement: string;
   /** `rose 12% (95% interval +8.1% to +16%)`. */
   change: string;
   /** The levels: `5ms → 5.6ms`. */
@@ -102,6 +104,7 @@ export function changeRow(plan: PlanHistory, change: HistoryChange): ChangeRow {
     kind: change.kind,
     worse: change.worse,
     recent: change.recent,
+    movement: `${direction}${size}${span}`,
     change: `${direction}${size}${span} (95% interval ${signedPercent(low)} to ` +
       `${signedPercent(high)})`,
     values: `${historyValueText(change.meanBefore, unit)} → ${

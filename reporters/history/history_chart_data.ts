@@ -136,17 +136,14 @@ function planCharts(plan: PlanHistory, planIndex: number): HistoryPlanCharts {
         metric: s.metric,
         values: s.values.map((v) => display(v, s.unit)),
       })),
-      marks: plan.changes.filter((ch) => members.includes(ch.series)).map((ch) => {
-        const row = changeRow(plan, ch);
-        return {
-          kind: ch.kind,
-          worse: ch.worse,
-          metric: plan.series[ch.series].metric,
-          index: ch.index,
-          endIndex: ch.kind === "trend" ? ch.endIndex : ch.index,
-          text: `${plan.series[ch.series].metric} ${row.change.replace(/ \(95%.*$/, "")}`,
-        };
-      }),
+      marks: plan.changes.filter((ch) => members.includes(ch.series)).map((ch) => ({
+        kind: ch.kind,
+        worse: ch.worse,
+        metric: plan.series[ch.series].metric,
+        index: ch.index,
+        endIndex: ch.kind === "trend" ? ch.endIndex : ch.index,
+        text: `${plan.series[ch.series].metric} ${changeRow(plan, ch).movement}`,
+      })),
       bounds: series.flatMap((s) => {
         const value = s.bound === undefined ? null : display(s.bound.value, s.unit);
         return value === null ? [] : [{ metric: s.metric, value, text: s.bound!.slo }];

@@ -97,8 +97,7 @@ export function signedPercent(fraction: number): string {
  * @example
  * ```ts
  * import { seriesPlace } from "./history_figures.ts";
- * seriesPlace({ stage: "steady", stageIndex: 1, label: "GET /a", metric: "p99", unit: "us", values: [] });
- * // "stage steady [GET /a]"
+ * seriesPlace({ stage: "steady", label: "GET /a" }); // "stage steady [GET /a]"
  * ```
  */
 export function seriesPlace(series: Pick<HistorySeries, "stage" | "label">): string {

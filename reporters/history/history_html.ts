@@ -28,7 +28,9 @@ function commitsHtml(parts: PhrasePart[]): { html: string } {
   return {
     html: parts.map((p) =>
       "commit" in p
-        ? `<code title="${escapeHtml(p.commit)}">${escapeHtml(shortCommit(p.commit))}</code>`
+        ? `<code title="${escapeHtml(p.commit)}" style="word-break: normal">${
+          escapeHtml(shortCommit(p.commit))
+        }</code>`
         : escapeHtml(p.text)
     ).join(""),
   };
@@ -97,8 +99,8 @@ export function historyHtml(report: HistoryReport): string {
 </section>`,
     toc,
     hasLatency
-      ? `<div class="controls"><label><input type="checkbox" id="log-latency" checked> ` +
-        `logarithmic latency axis (all charts)</label></div>${EXPLAIN}`
+      ? `${EXPLAIN}<div class="controls"><label><input type="checkbox" id="log-latency" ` +
+        `checked> logarithmic latency axis (all charts)</label></div>`
       : EXPLAIN,
     ...report.plans.map((p, i) => planCard(p, i, data.plans[i].charts)),
     report.plans.length === 0 ? `<p>No plan's history was read.</p>` : "",

@@ -12,7 +12,8 @@ import type { HistorySettings } from "../../runner/model/history_result.ts";
  * ```ts
  * import { settingsText } from "./history_settings.ts";
  * settingsText({ maxPValue: 0.001, windowRuns: 50, minMagnitude: 0.05, failRecent: 0 });
- * // "Changes found by E-divisive means with a t-test (p ≤ 0.001, windows of 50 runs), kept when they reach 5%; report only (--fail-recent 0)."
+ * // "Changes found by E-divisive means with a t-test (p ≤ 0.001, windows of 50 runs), kept
+ * // unless their whole 95% interval lies below 5%; report only (--fail-recent 0)."
  * ```
  */
 export function settingsText(s: HistorySettings): string {
@@ -21,7 +22,7 @@ export function settingsText(s: HistorySettings): string {
       `fails (--fail-recent ${s.failRecent})`
     : "report only (--fail-recent 0)";
   return `Changes found by E-divisive means with a t-test (p ≤ ${s.maxPValue}, windows of ` +
-    `${s.windowRuns} runs), kept when they reach ${
+    `${s.windowRuns} runs), kept unless their whole 95% interval lies below ${
       Number((s.minMagnitude * 100).toPrecision(3))
     }%; ${fails}.`;
 }

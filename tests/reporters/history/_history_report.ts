@@ -27,9 +27,9 @@ export function commitOf(i: number): string {
 
 const WOBBLE = [0, 0.01, -0.008, 0.004, -0.012, 0.007, -0.003, 0.009, -0.006, 0.002];
 
-function levels(base: number, stepFactor = 1): number[] {
+function levels(runs: number, base: number, stepFactor = 1): number[] {
   return Array.from(
-    { length: RUNS },
+    { length: runs },
     (_, i) => Math.round(base * (i >= STEP_AT ? stepFactor : 1) * (1 + WOBBLE[i % WOBBLE.length])),
   );
 }
@@ -54,11 +54,11 @@ function mean(values: number[]): number {
   return values.reduce((a, b) => a + b, 0) / values.length;
 }
 
-/** The fixture's plan history; `planName` replaces the plan's name. */
-export function planHistory(planName = "checkout"): PlanHistory {
-  const p99 = levels(5_000, 1.12);
-  const p999 = levels(9_000, 1.1).map((v, i) => (i === 12 ? null : v));
-  const errors = levels(20).map((v, i) => (i === 10 ? null : v / 10_000));
+/** The fixture's plan history; `planName` replaces the plan's name, `runs` the number of runs. */
+export function planHistory(planName = "checkout", runs = RUNS): PlanHistory {
+  const p99 = levels(runs, 5_000, 1.12);
+  const p999 = levels(runs, 9_000, 1.1).map((v, i) => (i === 12 ? null : v));
+  const errors = levels(runs, 20).map((v, i) => (i === 10 ? null : v / 10_000));
   const before = p99.slice(0, STEP_AT);
   const after = p99.slice(STEP_AT);
   const change: HistoryChange = {
@@ -86,7 +86,7 @@ export function planHistory(planName = "checkout"): PlanHistory {
     plan: planName,
     planFile: "plans/checkout.yaml",
     source: ".tailgate/baseline/checkout.json",
-    runs: Array.from({ length: RUNS }, (_, i) => ({
+    runs: Array.from({ length: runs }, (_, i) => ({
       date: new Date(Date.UTC(2026, 9, 1 + i, 3, 4, 5)).toISOString(),
       commit: commitOf(i),
       branch: "main",
@@ -94,11 +94,11 @@ export function planHistory(planName = "checkout"): PlanHistory {
       plan: "plan-3f2a",
     })),
     series: [
-      series("p50", "us", levels(1_500)),
-      series("p90", "us", levels(3_000)),
+      series("p50", "us", levels(runs, 1_500)),
+      series("p90", "us", levels(runs, 3_000)),
       series("p99", "us", p99, { value: 10_000, slo: "p99 < 10ms" }),
       series("p99.9", "us", p999),
-      series("throughput", "per_sec", levels(500)),
+      series("throughput", "per_sec", levels(runs, 500)),
       series("error_rate", "fraction", errors, { value: 0.01, slo: "error_rate < 1%" }),
     ],
     changes: [change],

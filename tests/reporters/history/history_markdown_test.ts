@@ -67,3 +67,20 @@ Deno.test("historyMarkdown() escapes an odd plan name, file and note: no HTML, l
   assert.ok(md.includes("- &lt;script&gt;x&lt;/script&gt;"));
   assert.doesNotMatch(md, /<img|<script/);
 });
+
+Deno.test("historyMarkdown() shows a failing verdict and marks a worse change within the newest runs", () => {
+  const plan = planHistory();
+  plan.changes = plan.changes.map((c) => ({ ...c, recent: true }));
+  const report = {
+    ...historyReport([plan]),
+    settings: { maxPValue: 0.001, windowRuns: 50, minMagnitude: 0.05, failRecent: 25 },
+    verdict: {
+      status: "fail" as const,
+      message: "p99 of stage steady rose 12% in the newest 25 runs",
+    },
+  };
+  const md = historyMarkdown(report);
+  assert.match(md, /^\*\*FAIL\*\*: p99 of stage steady rose 12% in the newest 25 runs$/m);
+  assert.match(md, /a worse change within the newest 25 runs fails \(--fail-recent 25\)/);
+  assert.match(md, /^\| p99 \| stage steady \| step \(worse\), recent \|/m);
+});
