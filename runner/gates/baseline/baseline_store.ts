@@ -1,7 +1,8 @@
 /**
- * The baseline store: one JSON file per plan (`<dir>/<slug>.json`) holding the plan's last runs.
- * Appending replaces the file atomically, so a crash mid-write leaves the old one, and a file that
- * cannot be read is never overwritten.
+ * The baseline store: one JSON file per plan (`<dir>/<slug>.json`) holding the plan's last runs
+ * in full (the regression gate's window) and its long history (`tailgate history`). Appending
+ * replaces the file atomically, so a crash mid-write leaves the old one, and a file that cannot be
+ * read is never overwritten.
  *
  * @module
  */
@@ -19,11 +20,15 @@ import {
   BASELINE_VERSION,
   type BaselineRun,
   DEFAULT_BASELINE_RUNS,
+  DEFAULT_HISTORY_RUNS,
 } from "./baseline_types.ts";
+import { historyEntryFromRun } from "./history_entry.ts";
+import { planFingerprint } from "./fingerprints.ts";
 
 /**
- * The largest baseline or search history read (64 MiB): a history holds stage and label
- * histograms of at most a few dozen runs, far below it; anything larger is not one.
+ * The largest baseline or search history read (64 MiB): a baseline holds 10 runs in full and a
+ * long history of 500 runs in about 2 MiB (docs/benchmarks.md), far below it; anything larger is
+ * not one.
  *
  * @example
  * ```ts
@@ -137,7 +142,8 @@ export function baselineRunFrom(result: RunResult): BaselineRun {
 
 /**
  * Reads a plan's baseline: `undefined` when there is none yet, a problem naming the file, what is
- * wrong and how to fix it when it cannot be used.
+ * wrong and how to fix it when it cannot be used. A version-1 file comes back migrated (its runs
+ * are the history's first entries).
  */
 export async function loadBaseline(
   dir: string,
@@ -157,12 +163,29 @@ export async function loadBaseline(
   return parsed.ok ? parsed : err(prefixed(`baseline ${path} `, parsed.problems));
 }
 
+/**
+ * Reads a plan's long history for `tailgate history`: the baseline file of `planName` in `dir`
+ * (migrated when it is version 1), whose `history` lists the stored runs oldest first, with its
+ * path; `undefined` when the plan has none yet.
+ */
+export async function loadHistory(
+  dir: string,
+  planName: string,
+): Promise<Result<{ path: string; baseline: Baseline } | undefined>> {
+  const loaded = await loadBaseline(dir, planName);
+  if (!loaded.ok) return loaded;
+  if (loaded.value === undefined) return ok(undefined);
+  return ok({ path: baselinePath(dir, planName), baseline: loaded.value });
+}
+
 /** The history written, and where the previous one was kept when this run started a new one. */
 export type AppendedBaseline = Baseline & { supersededPath?: string };
 
 /**
- * Adds a sound run to its plan's history, keeping the newest `keep` runs, and writes the file
- * atomically with `write`, or the problem when the run may not join it (incomplete, tool-limited).
+ * Adds a sound run to its plan's history, keeping the newest `keep` runs in full (`runs`, the
+ * regression gate's window) and the newest `historyRuns` in the long history (`history`), and
+ * writes the file atomically with `write` as version {@linkcode BASELINE_VERSION}, or the problem
+ * when the run may not join it (incomplete, tool-limited).
  * Throws {@linkcode BaselineError}; the existing file is then unchanged.
  * A run whose measured stages differ from the newest stored run's (the plan changed) starts a new
  * history: the old one is first written whole to `<slug>.superseded-<time>.json` beside it.
@@ -175,9 +198,15 @@ export async function appendToBaseline(
   keep: number = DEFAULT_BASELINE_RUNS,
   write: (path: string, data: string) => Promise<void> = writeFileAtomic,
   signal?: AbortSignal,
+  historyRuns: number = DEFAULT_HISTORY_RUNS,
 ): Promise<Result<AppendedBaseline>> {
   if (!Number.isInteger(keep) || keep < 1) {
     throw new RangeError(`keep must be a whole number of runs, at least 1 (got ${keep})`);
+  }
+  if (!Number.isInteger(historyRuns) || historyRuns < 1) {
+    throw new RangeError(
+      `historyRuns must be a whole number of runs, at least 1 (got ${historyRuns})`,
+    );
   }
   const unsound = unsoundReason(result);
   if (unsound) return err(problem(unsound));
@@ -187,7 +216,7 @@ export async function appendToBaseline(
   return ok(
     await withHistoryLock(
       baselinePath(dir, planName),
-      () => appendLocked(dir, result, keep, write),
+      () => appendLocked(dir, result, { keep, historyRuns }, write),
       signal ? { signal } : {},
     ),
   );
@@ -196,7 +225,7 @@ export async function appendToBaseline(
 async function appendLocked(
   dir: string,
   result: RunResult,
-  keep: number,
+  limits: { keep: number; historyRuns: number },
   write: (path: string, data: string) => Promise<void>,
 ): Promise<AppendedBaseline> {
   const planName = historyName(result.plan);
@@ -226,13 +255,15 @@ async function appendLocked(
       );
     }
   }
-  const kept = supersededPath === undefined ? loaded.value?.runs ?? [] : [];
-  const runs = [...kept, baselineRunFrom(result)].slice(-keep);
+  const kept = supersededPath === undefined ? loaded.value : undefined;
+  const run = baselineRunFrom(result);
+  const entry = historyEntryFromRun(run, planFingerprint(result));
   const baseline: Baseline = {
     schema: BASELINE_SCHEMA,
     version: BASELINE_VERSION,
     plan: planName,
-    runs,
+    runs: [...kept?.runs ?? [], run].slice(-limits.keep),
+    history: [...kept?.history ?? [], entry].slice(-limits.historyRuns),
   };
   try {
     await write(path, JSON.stringify(baseline, null, 1) + "\n");
