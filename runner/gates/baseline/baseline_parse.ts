@@ -78,7 +78,7 @@ export function parseBaseline(text: string, planName: string): Result<Baseline> 
   for (const [i, entry] of record.history.entries()) {
     const damage = historyEntryDamage(entry);
     if (damage === undefined) continue;
-    const date = isObject(entry) && typeof entry.date === "string" ? ` (${entry.date})` : "";
+    const date = isObject(entry) && typeof entry.date === "string" ? `, ${entry.date}` : "";
     return refuse(
       `is damaged (history entry ${i + 1} of ${record.history.length}${date}: ${damage}); ` +
         MOVE_AWAY,
