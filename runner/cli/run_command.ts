@@ -96,7 +96,7 @@ the equivalent plan, validated like any, and --print-plan prints it to commit in
                          GITHUB_SHA, else CI_COMMIT_SHA, else git's HEAD in the plan's folder
   --branch NAME          the branch it ran on; default GITHUB_HEAD_REF (a pull request),
                          GITHUB_REF_NAME, CI_COMMIT_REF_NAME, else git's branch there
-  --history-runs N       runs the long history keeps, the newest (10 to 5000; default 500)
+  --history-runs N       runs the long history keeps, the newest (10 to 2000; default 500)
   --confirm N            when only regression gates fail, run the plan again up to N times; a
                          regression stays red only if every rerun repeats it (about p^(N+1)
                          for independent runs), else it passes, saying which rerun cleared it

@@ -16,6 +16,7 @@ import {
   fingerprintMismatch,
   historyName,
   loadBaseline,
+  MAX_HISTORY_BYTES,
 } from "./baseline/mod.ts";
 import {
   applyConfirmation,
@@ -177,6 +178,12 @@ export async function judgeRun(
               `history for "${historyName(result.plan)}"; the old one is kept as ` +
               updated.supersededPath,
         );
+        if (updated.droppedForSize) {
+          notes.push(
+            `the history dropped its ${updated.droppedForSize} oldest run(s) to stay under ` +
+              `${MAX_HISTORY_BYTES / 1024 / 1024} MiB: give a smaller --history-runs`,
+          );
+        }
       }
     } catch (e) {
       // What throws is a file's fault (disk, folder, lock).

@@ -24,11 +24,12 @@ import {
 } from "./baseline_types.ts";
 import { historyEntryFromRun } from "./history_entry.ts";
 import { planFingerprint } from "./fingerprints.ts";
+import { baselineText, fitHistory } from "./baseline_text.ts";
 
 /**
- * The largest baseline or search history read (64 MiB): a baseline holds 10 runs in full and a
- * long history of 500 runs in about 2 MiB (docs/benchmarks.md), far below it; anything larger is
- * not one.
+ * The largest baseline or search history read (64 MiB): a baseline of a 3-stage plan holds 10
+ * runs in full and a long history of 500 runs in about 7 MiB (docs/benchmarks.md); a longer
+ * history is trimmed, oldest first, to stay below it; anything larger is not one.
  *
  * @example
  * ```ts
@@ -178,8 +179,12 @@ export async function loadHistory(
   return ok({ path: baselinePath(dir, planName), baseline: loaded.value });
 }
 
-/** The history written, and where the previous one was kept when this run started a new one. */
-export type AppendedBaseline = Baseline & { supersededPath?: string };
+/**
+ * The history written; where the previous one was kept when this run started a new one; how many
+ * of the oldest history entries were dropped for the file to stay under
+ * {@linkcode MAX_HISTORY_BYTES}.
+ */
+export type AppendedBaseline = Baseline & { supersededPath?: string; droppedForSize?: number };
 
 /**
  * Adds a sound run to its plan's history, keeping the newest `keep` runs in full (`runs`, the
@@ -245,7 +250,7 @@ async function appendLocked(
     const stamp = new Date().toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
     supersededPath = path.replace(/\.json$/, `.superseded-${stamp}.json`);
     try {
-      await write(supersededPath, JSON.stringify(loaded.value, null, 1) + "\n");
+      await write(supersededPath, baselineText(loaded.value!));
     } catch (e) {
       throw new BaselineError(
         "write_failed",
@@ -258,15 +263,15 @@ async function appendLocked(
   const kept = supersededPath === undefined ? loaded.value : undefined;
   const run = baselineRunFrom(result);
   const entry = historyEntryFromRun(run, planFingerprint(result));
-  const baseline: Baseline = {
+  const { baseline, dropped } = fitHistory({
     schema: BASELINE_SCHEMA,
     version: BASELINE_VERSION,
     plan: planName,
     runs: [...kept?.runs ?? [], run].slice(-limits.keep),
     history: [...kept?.history ?? [], entry].slice(-limits.historyRuns),
-  };
+  }, MAX_HISTORY_BYTES);
   try {
-    await write(path, JSON.stringify(baseline, null, 1) + "\n");
+    await write(path, baselineText(baseline));
   } catch (e) {
     throw new BaselineError(
       "write_failed",
@@ -275,7 +280,11 @@ async function appendLocked(
       { cause: e },
     );
   }
-  return supersededPath === undefined ? baseline : { ...baseline, supersededPath };
+  return {
+    ...baseline,
+    ...(supersededPath === undefined ? {} : { supersededPath }),
+    ...(dropped === 0 ? {} : { droppedForSize: dropped }),
+  };
 }
 
 /**
