@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { writeFileAtomic } from "../../result/atomic_write.ts";
 import { readRegularFile } from "../../model/regular_file.ts";
 import { err, ok, prefixed, problem, problemText, type Result } from "../../model/result.ts";
-import type { Environment, RunResult } from "../../model/run_result.ts";
+import type { RunResult } from "../../model/run_result.ts";
 import { parseBaseline } from "./baseline_parse.ts";
 import { withHistoryLock } from "./history_lock.ts";
 import { type StageShape, unmatchedStages } from "../regression/mod.ts";
@@ -165,21 +165,6 @@ export async function loadBaseline(
 }
 
 /**
- * Reads a plan's long history for `tailgate history`: the baseline file of `planName` in `dir`
- * (migrated when it is version 1), whose `history` lists the stored runs oldest first, with its
- * path; `undefined` when the plan has none yet.
- */
-export async function loadHistory(
-  dir: string,
-  planName: string,
-): Promise<Result<{ path: string; baseline: Baseline } | undefined>> {
-  const loaded = await loadBaseline(dir, planName);
-  if (!loaded.ok) return loaded;
-  if (loaded.value === undefined) return ok(undefined);
-  return ok({ path: baselinePath(dir, planName), baseline: loaded.value });
-}
-
-/**
  * The history written; where the previous one was kept when this run started a new one; how many
  * of the oldest history entries were dropped for the file to stay under
  * {@linkcode MAX_HISTORY_BYTES}.
@@ -305,22 +290,6 @@ export async function makeHistoryDir(dir: string): Promise<void> {
 /** Whether two runs measured the same stages (warmups aside), so their numbers compare. */
 function sameMeasuredStages(a: readonly StageShape[], b: readonly StageShape[]): boolean {
   return unmatchedStages(a, b).length === 0 && unmatchedStages(b, a).length === 0;
-}
-
-const FINGERPRINT: Array<[keyof Environment, string]> = [
-  ["cpuModel", "cpu"],
-  ["cores", "cores"],
-  ["denoVersion", "deno"],
-  ["tailgateVersion", "tailgate"],
-];
-
-/**
- * How two fingerprints differ, one readable line per field (CPU model, cores, Deno and tailgate
- * versions; not the git commit, which differs by design). Empty when the numbers compare.
- */
-export function fingerprintMismatch(a: Environment, b: Environment): string[] {
-  return FINGERPRINT.filter(([key]) => a[key] !== b[key])
-    .map(([key, name]) => `${name}: ${a[key] ?? "unknown"} vs ${b[key] ?? "unknown"}`);
 }
 
 function unsoundReason(result: RunResult): string | undefined {

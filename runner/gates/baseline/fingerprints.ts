@@ -1,6 +1,6 @@
 /**
- * Short digests that tell whether two stored runs compare: the runner's (the machine and build
- * that measured) and the plan's (the load it sent). Pure.
+ * Whether two stored runs compare: short digests of the runner (the machine and build that
+ * measured) and of the plan (the load it sent), and how two runners differ in words. Pure.
  *
  * @module
  */
@@ -10,6 +10,14 @@ import type { BaselineStage } from "./baseline_types.ts";
 
 /** How many hex digits of the SHA-256 a fingerprint keeps (48 bits). */
 const DIGITS = 12;
+
+/** The fields of an environment that say whether its numbers compare, and their short names. */
+const FINGERPRINT: Array<[keyof Environment, string]> = [
+  ["cpuModel", "cpu"],
+  ["cores", "cores"],
+  ["denoVersion", "deno"],
+  ["tailgateVersion", "tailgate"],
+];
 
 function digest(value: unknown): string {
   return createHash("sha256").update(JSON.stringify(value)).digest("hex").slice(0, DIGITS);
@@ -30,8 +38,7 @@ function digest(value: unknown): string {
  * ```
  */
 export function runnerFingerprint(environment: Environment): string {
-  const e = environment;
-  return digest(["runner", e.cpuModel, e.cores, e.denoVersion, e.tailgateVersion]);
+  return digest(["runner", ...FINGERPRINT.map(([key]) => environment[key])]);
 }
 
 /**
@@ -117,4 +124,13 @@ function pathOf(url: string): string {
   } catch {
     return url;
   }
+}
+
+/**
+ * How two fingerprints differ, one readable line per field (CPU model, cores, Deno and tailgate
+ * versions; not the git commit, which differs by design). Empty when the numbers compare.
+ */
+export function fingerprintMismatch(a: Environment, b: Environment): string[] {
+  return FINGERPRINT.filter(([key]) => a[key] !== b[key])
+    .map(([key, name]) => `${name}: ${a[key] ?? "unknown"} vs ${b[key] ?? "unknown"}`);
 }

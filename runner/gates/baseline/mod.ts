@@ -6,19 +6,21 @@
  *
  * @module
  */
-export { baselineDamage } from "./baseline_damage.ts";
+export { baselineDamage, historyDamage } from "./baseline_damage.ts";
+export type { BaselineDamage } from "./baseline_damage.ts";
 export {
   appendToBaseline,
   BaselineError,
   baselinePath,
   baselineRunFrom,
   baselineSlug,
-  fingerprintMismatch,
   historyName,
   loadBaseline,
-  loadHistory,
   MAX_HISTORY_BYTES,
 } from "./baseline_store.ts";
+export type { AppendedBaseline } from "./baseline_store.ts";
+export { loadHistories, loadHistory } from "./history_files.ts";
+export type { StoredHistory } from "./history_files.ts";
 export {
   BASELINE_SCHEMA,
   BASELINE_VERSION,
@@ -33,7 +35,7 @@ export type {
   HistoryLabel,
   HistoryStage,
 } from "./baseline_types.ts";
-export { planFingerprint, runnerFingerprint } from "./fingerprints.ts";
+export { fingerprintMismatch, planFingerprint, runnerFingerprint } from "./fingerprints.ts";
 export { historyEntryFromRun } from "./history_entry.ts";
 export {
   appendSearchHistory,

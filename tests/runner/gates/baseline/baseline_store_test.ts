@@ -6,10 +6,8 @@ import {
   BaselineError,
   baselinePath,
   baselineSlug,
-  fingerprintMismatch,
   historyName,
   loadBaseline,
-  loadHistory,
   MAX_HISTORY_BYTES,
 } from "../../../../runner/gates/baseline/baseline_store.ts";
 import {
@@ -211,20 +209,6 @@ Deno.test("other documents and other plans' baselines under the same file are re
   assert.ok(!clash.ok && /holds plan "Shop", not "shop"/.test(problemText(clash.problems[0])));
 });
 
-Deno.test("fingerprintMismatch() lists exactly the fields that differ, not the git commit", () => {
-  const a = { ...ENVIRONMENT, gitSha: "aaaa" };
-  assert.deepEqual(fingerprintMismatch(a, { ...a, gitSha: "bbbb", v8Version: "x" }), []);
-  assert.deepEqual(fingerprintMismatch(a, { ...a, cores: 8, denoVersion: "2.9.7" }), [
-    "cores: 4 vs 8",
-    "deno: 2.9.6 vs 2.9.7",
-  ]);
-  const b = { ...a, cpuModel: "AMD EPYC 7B13", tailgateVersion: "0.2.0" };
-  assert.deepEqual(fingerprintMismatch(a, b), [
-    "cpu: test cpu vs AMD EPYC 7B13",
-    "tailgate: 0.0.0-test vs 0.2.0",
-  ]);
-});
-
 Deno.test("runs appended at once all stay: each re-reads the history under the lock", async () => {
   await using dir = await tempDir();
   // Without the lock every append read the same old history and the last write won.
@@ -400,16 +384,4 @@ Deno.test("a run whose stages changed starts the long history anew as well", asy
   assert.equal(written.history.length, 1);
   const old = JSON.parse(await Deno.readTextFile(written.supersededPath!));
   assert.equal(old.history.length, 2, "the old history is kept whole");
-});
-
-Deno.test("loadHistory() gives the plan's history with its file, or nothing yet", async () => {
-  await using dir = await tempDir();
-  assert.deepEqual(await loadHistory(dir.path, "shop"), { ok: true, value: undefined });
-  await appendToBaseline(dir.path, resultAt(1));
-  const read = valueOf(await loadHistory(dir.path, "shop"))!;
-  assert.equal(read.path, baselinePath(dir.path, "shop"));
-  assert.equal(read.baseline.history.length, 1);
-  await Deno.writeTextFile(read.path, "{");
-  const damaged = await loadHistory(dir.path, "shop");
-  assert.ok(!damaged.ok && problemText(damaged.problems[0]).includes(read.path));
 });

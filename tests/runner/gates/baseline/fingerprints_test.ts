@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import {
+  fingerprintMismatch,
   planFingerprint,
   runnerFingerprint,
 } from "../../../../runner/gates/baseline/fingerprints.ts";
@@ -61,4 +62,18 @@ Deno.test("the runner fingerprint changes with the CPU, cores, Deno or tailgate"
   ) {
     assert.notEqual(runnerFingerprint({ ...ENVIRONMENT, ...other }), base, JSON.stringify(other));
   }
+});
+
+Deno.test("fingerprintMismatch() lists exactly the fields that differ, not the git commit", () => {
+  const a = { ...ENVIRONMENT, gitSha: "aaaa" };
+  assert.deepEqual(fingerprintMismatch(a, { ...a, gitSha: "bbbb", v8Version: "x" }), []);
+  assert.deepEqual(fingerprintMismatch(a, { ...a, cores: 8, denoVersion: "2.9.7" }), [
+    "cores: 4 vs 8",
+    "deno: 2.9.6 vs 2.9.7",
+  ]);
+  const b = { ...a, cpuModel: "AMD EPYC 7B13", tailgateVersion: "0.2.0" };
+  assert.deepEqual(fingerprintMismatch(a, b), [
+    "cpu: test cpu vs AMD EPYC 7B13",
+    "tailgate: 0.0.0-test vs 0.2.0",
+  ]);
 });
