@@ -7,6 +7,7 @@ import {
   resolveGitRefs,
 } from "../../../runner/result/git_refs.ts";
 import { collectEnvironment } from "../../../runner/result/environment.ts";
+import { gitIn, gitOrigin } from "../../_helpers/git_fixtures.ts";
 
 const FLAG = "f".repeat(40);
 const GITHUB = "1".repeat(40);
@@ -17,33 +18,13 @@ function envOf(vars: Record<string, string>): (name: string) => string | undefin
   return (name) => vars[name];
 }
 
-async function git(cwd: string, ...args: string[]): Promise<string> {
-  const out = await new Deno.Command("git", {
-    args,
-    cwd,
-    stdout: "piped",
-    stderr: "piped",
-    env: {
-      GIT_AUTHOR_NAME: "t",
-      GIT_AUTHOR_EMAIL: "t@example.com",
-      GIT_COMMITTER_NAME: "t",
-      GIT_COMMITTER_EMAIL: "t@example.com",
-    },
-  }).output();
-  assert.ok(out.success, new TextDecoder().decode(out.stderr));
-  return new TextDecoder().decode(out.stdout).trim();
-}
-
-/** A temporary repository on branch `trunk` with one commit, its plans in `plans/`. */
+/** A clone on branch `main` with one commit, and a `plans/` folder in it. */
 async function tempRepo(): Promise<AsyncDisposable & { path: string; head: string }> {
-  const path = await Deno.makeTempDir({ prefix: "tailgate-git-" });
-  await git(path, "init", "-q", "-b", "trunk");
+  const origin = await gitOrigin();
+  const path = await origin.clone("work");
   await Deno.mkdir(join(path, "plans"));
-  await Deno.writeTextFile(join(path, "plans", "shop.yaml"), "name: shop\n");
-  await git(path, "add", ".");
-  await git(path, "commit", "-q", "-m", "plan");
-  const head = await git(path, "rev-parse", "HEAD");
-  return { path, head, [Symbol.asyncDispose]: () => Deno.remove(path, { recursive: true }) };
+  const head = await gitIn(path, ["rev-parse", "HEAD"]);
+  return { path, head, [Symbol.asyncDispose]: () => origin[Symbol.asyncDispose]() };
 }
 
 Deno.test("the commit comes from the flag, then GITHUB_SHA, then CI_COMMIT_SHA, then git", () => {
@@ -68,24 +49,24 @@ Deno.test("the branch prefers a pull request's head, and git's detached HEAD is 
   const push = envOf({ GITHUB_HEAD_REF: "", GITHUB_REF_NAME: "main" });
   assert.equal(resolveGitRefs({}, push, { branch: "x" }).branch, "main");
   assert.equal(resolveGitRefs({}, envOf({ CI_COMMIT_REF_NAME: "dev" }), {}).branch, "dev");
-  assert.equal(resolveGitRefs({}, envOf({}), { branch: "trunk" }).branch, "trunk");
+  assert.equal(resolveGitRefs({}, envOf({}), { branch: "main" }).branch, "main");
   assert.deepEqual(resolveGitRefs({}, envOf({}), { branch: "HEAD" }), {});
 });
 
 Deno.test("readGitRefs() asks git in the plan's folder, not the current one", async () => {
   await using repo = await tempRepo();
   const refs = await readGitRefs(join(repo.path, "plans"), {}, envOf({}));
-  assert.deepEqual(refs, { commit: repo.head, branch: "trunk" });
+  assert.deepEqual(refs, { commit: repo.head, branch: "main" });
   assert.match(repo.head, /^[0-9a-f]{40}$/);
   // The flag and the CI's variables win over git.
-  const ci = envOf({ GITHUB_SHA: GITHUB, GITHUB_REF_NAME: "main" });
-  assert.deepEqual(await readGitRefs(repo.path, {}, ci), { commit: GITHUB, branch: "main" });
+  const ci = envOf({ GITHUB_SHA: GITHUB, GITHUB_REF_NAME: "release" });
+  assert.deepEqual(await readGitRefs(repo.path, {}, ci), { commit: GITHUB, branch: "release" });
   assert.deepEqual(await readGitRefs(repo.path, { commit: FLAG }, ci), {
     commit: FLAG,
-    branch: "main",
+    branch: "release",
   });
   // Detached at the commit: the commit, no branch.
-  await git(repo.path, "checkout", "-q", "--detach");
+  await gitIn(repo.path, ["checkout", "-q", "--detach"]);
   assert.deepEqual(await readGitRefs(repo.path, {}, envOf({})), { commit: repo.head });
 });
 
@@ -93,7 +74,7 @@ Deno.test("collectEnvironment() stores the resolved commit and branch", async ()
   await using repo = await tempRepo();
   const env = await collectEnvironment({ gitDir: join(repo.path, "plans"), env: envOf({}) });
   assert.equal(env.gitSha, repo.head);
-  assert.equal(env.gitBranch, "trunk");
+  assert.equal(env.gitBranch, "main");
   const flagged = await collectEnvironment({
     gitDir: repo.path,
     env: envOf({}),
