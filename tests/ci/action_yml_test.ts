@@ -80,6 +80,7 @@ Deno.test("action.yml pins actions by major version and runs scripts that exist,
     "TAILGATE_DEFAULT_BRANCH",
     "TAILGATE_RESTORED_COMMIT",
     "TAILGATE_CACHE_RESTORED_KEY",
+    "TAILGATE_HISTORY_DIR",
   ]);
   const variables = new Set(
     Object.keys(INPUT_DEFAULTS).map((n) => inputVariable(n as keyof typeof INPUT_DEFAULTS)),

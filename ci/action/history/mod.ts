@@ -36,3 +36,11 @@ export {
   type StartedHistory,
   startedHistoryMessage,
 } from "./started_histories.ts";
+export {
+  type HistoryPage,
+  historyPages,
+  indexPage,
+  PAGES_FOLDER,
+  pagesEntries,
+  type WriteBlob,
+} from "./history_pages.ts";
