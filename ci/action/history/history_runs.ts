@@ -31,8 +31,11 @@ export interface HistoryOutcome {
   planFile: string;
   /** Its output folder, relative to the job's folder: `<out>/history/<slug>`. */
   dir: string;
-  /** `tailgate history`'s exit code: 0, or 1 for a worse change among the newest runs. */
-  exitCode: number;
+  /**
+   * `tailgate history`'s exit code: 0, or 1 for a worse change among the newest runs; undefined
+   * when it did not run (the plan has no stored history yet).
+   */
+  exitCode?: number;
   /** The document it wrote, when readable. */
   report?: HistoryReport;
   /** Why there is none, in words: the exit code and the file not read. */

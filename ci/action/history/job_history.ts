@@ -11,6 +11,7 @@ import { basename, join, resolve } from "node:path";
 import { claimOutDir } from "../../../runner/cli/output/mod.ts";
 import type { RunResult } from "../../../runner/model/run_result.ts";
 import { formatAnnotation } from "../workflow_commands.ts";
+import { baselinePath, historyName } from "../../../runner/gates/baseline/mod.ts";
 import { HISTORY_FOLDER } from "../expand_plans.ts";
 import { inertLine } from "../../../runner/plan/printable.ts";
 import type { HistoryInputs } from "./history_inputs.ts";
@@ -95,21 +96,36 @@ export async function jobHistory(
     if (problem) warn(`no history run: \`${dir}\` ${problem}`);
     else {
       historyDir = dir;
+      const baselineDir = inputs.baselineDir;
       const targets = plans.flatMap((p) => {
         const planFile = p.result?.plan.file && existsSync(resolve(cwd, p.result.plan.file))
           ? p.result.plan.file
           : existsSync(resolve(cwd, p.plan))
           ? p.plan
           : undefined;
-        return p.result && planFile ? [{ planFile, slug: basename(p.dir) }] : [];
+        if (!p.result || !planFile) return [];
+        const stored = existsSync(
+          baselinePath(resolve(cwd, baselineDir), historyName(p.result.plan)),
+        );
+        return [{ planFile, slug: basename(p.dir), stored }];
       });
-      outcomes = await runHistories(targets, {
-        baselineDir: inputs.baselineDir,
+      const ran = await runHistories(targets.filter((t) => t.stored), {
+        baselineDir,
         historyDir: dir,
         cwd,
         inputs: inputs.history,
       }, run);
-      for (const o of outcomes) if (o.problem) warn(`${o.planFile}: ${o.problem}`);
+      for (const o of ran) if (o.problem) warn(`${o.planFile}: ${o.problem}`);
+      // A plan none of whose runs was stored yet (each run unsound, or a new plan's first) has
+      // no history to read: said in the summary, not run, and no warning.
+      outcomes = targets.map((t) =>
+        t.stored ? ran.shift()! : {
+          planFile: t.planFile,
+          dir: join(dir, t.slug),
+          problem: "No stored run yet: a run is stored once it is sound (complete, not " +
+            "tool-limited), and the history starts then",
+        }
+      );
     }
   }
   const failed = (inputs.history?.failOnWorse ?? false) &&

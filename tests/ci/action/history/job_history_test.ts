@@ -244,3 +244,25 @@ Deno.test("with another baseline mode, or no restore key passed (GitLab), nothin
     assert.doesNotMatch(await ws.summary(), /tailgate history/);
   }
 });
+
+Deno.test("a plan with no stored run yet gets no tailgate history and no warning, only a line", async () => {
+  await using ws = await pushWorkspace(["shop"]);
+  const calls: string[][] = [];
+  const runner = tailgate({ shop: shopSteppedUp }, calls);
+  const printed: string[] = [];
+  await runPlansMain(ws.env, (l) => printed.push(l), {
+    cwd: ws.path,
+    // The run was not stored (unsound): tailgate left no history file.
+    run: async (args, cwd) => {
+      const exit = await runner(args, cwd);
+      if (args[0] === "run") await Deno.remove(join(cwd, ".tailgate/baselines/shop.json"));
+      return exit;
+    },
+  });
+  assert.deepEqual(calls.map((c) => c[0]), ["run"]);
+  assert.deepEqual(executedCommands(printed).filter((c) => c.command === "warning"), []);
+  assert.match(
+    await ws.summary(),
+    /## tailgate history\n\n### plans\/shop\.yaml\n\nNo stored run yet: a run is stored once it is sound/,
+  );
+});
