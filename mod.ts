@@ -130,6 +130,7 @@ export {
   collectEnvironment,
   type EncodedHistogram,
   type Environment,
+  type EnvironmentOptions,
   type ErrorKind,
   type FailFastStop,
   type HeaderRecord,

@@ -67,18 +67,30 @@ export interface HistoryChange {
   commit?: string;
   /** The commit of the run before `index`: the change lies between the two. */
   previousCommit?: string;
-  /** The mean of the series over the runs before the change (back to the previous change). */
+  /**
+   * A step: the mean of the series over the runs before the change (back to the previous change).
+   * A trend: its fitted line's value at `index`.
+   */
   meanBefore: number;
-  /** The mean over the runs after it (up to the next change). */
+  /**
+   * A step: the mean over the runs after it (up to the next change). A trend: its line's value
+   * at `endIndex`.
+   */
   meanAfter: number;
-  /** Runs the two means hold. */
+  /** Runs the two means hold (a trend: the runs its line was fitted to, in both). */
   runsBefore: number;
   runsAfter: number;
-  /** meanAfter / meanBefore − 1: 0.12 is "rose 12%". */
+  /**
+   * meanAfter / meanBefore − 1: 0.12 is "rose 12%". A meanBefore near zero is floored at 0.001 ×
+   * the larger mean, so a rise from zero reads +1000× (100 000%): say it from the means instead.
+   */
   relativeChange: number;
   /** The 95% interval of `relativeChange`. */
   interval95: [number, number];
-  /** The change's significance (two-sided), as the detector tests it. */
+  /**
+   * The change's significance (two-sided), as the detector tests it: a step by the rank scan
+   * (resolved to 1/2000), a trend by its slope's t-test.
+   */
   pValue: number;
   /** True when `index` lies within the newest `--fail-recent` runs. */
   recent: boolean;

@@ -1,0 +1,150 @@
+/**
+ * The change points of one series of per-run values, found as Apache Otava finds them (0.8.0,
+ * after Fleming et al. 2023) where the data allow: E-divisive means (Matteson & James 2014) over
+ * sliding windows of `windowRuns` runs at a relaxed p-value (the split step), then each point
+ * tested against its neighbours and the weakest dropped one at a time (the merge step). What
+ * tailgate does differently, and why (docs/decisions/change_point_detector.md has the numbers):
+ *
+ * - **Significance that survives real tails.** The real runs' p90–p99.9 jump 2–5× for one run in
+ *   one run of ten; Otava's t-test reads such spikes as changes (up to 8 false points in 500
+ *   stationary runs) and E-divisive on the raw values spends its splits on them. The split step
+ *   therefore runs twice, on the values (Otava's) and on each window's ranks, and the weak points
+ *   are the union; the merge step tests a point by its standardised rank sum against the largest
+ *   one over every split of the same values shuffled ({@linkcode rankScanPValue}'s 1999 or more
+ *   shuffles), which also pays for the split having been chosen as the best. `pValue` is that
+ *   test's: resolved to 1/2000, so 0.0005 means "as extreme as any shuffle".
+ * - **The minimum magnitude judges the interval, not the estimate.** Otava drops a point whose
+ *   measured magnitude is ≤ the minimum. Here a point is dropped only when the whole 95% interval
+ *   of its relative change lies within ±minimum (the interval's far end from zero is below it): a
+ *   true 5% step measured as 4.9% is kept, a 1% wobble is not. The relative change is
+ *   meanAfter / meanBefore − 1; its interval is the 95% Welch interval of the difference of the
+ *   means divided by meanBefore.
+ * - **Zero means.** The relative change divides by max(|meanBefore|, 0.001 × the larger mean), so
+ *   a change from zero (an error rate 0 → 0.2%) is +1000× (+100 000%), never a division by zero.
+ * - **The merge step recomputes both neighbours** of a dropped point (Otava recomputes the one
+ *   after it and the next, leaving the one before it with its old figures).
+ * - **A slow creep is one trend, not a cascade of steps.** Each run of consecutive changes in the
+ *   same direction (a single change too) is refitted over its span (from the change before it to
+ *   the change after it) as a ramp: flat, a straight line from run `index` to run `endIndex`, flat.
+ *   When the ramp's BIC beats the steps' (4 parameters against 2k + 1 for k steps), the ramp spans
+ *   at least {@linkcode MIN_TREND_RUNS} runs, and a straight line fitted to the ramp's runs has a
+ *   slope with p ≤ maxPValue (Student's t) and a relative change (the line's end / its start − 1,
+ *   the interval from the slope's) that passes the magnitude rule, the steps are that one trend.
+ *
+ * @module
+ */
+import { type ChangeOptions, resolveChangeOptions, type SeriesChange } from "./series_change.ts";
+import { checkFinite } from "./otava_change_points.ts";
+import { relativeChangeOf, sideOf } from "./_two_sample.ts";
+import { splitIndexes, type WeakPoint } from "./_split_step.ts";
+import { rankScanPValue, shufflesFor } from "./_rank_scan.ts";
+import { trendOf } from "./_trend_of.ts";
+
+/** The fewest runs a trend's line spans (endIndex − index): a shorter ramp is a step. */
+export const MIN_TREND_RUNS = 4;
+
+/**
+ * Every change in `values` (finite numbers, oldest first), in index order. Pure and deterministic;
+ * a RangeError for a value that is not finite or an option out of range.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { detectChanges } from "./detect_changes.ts";
+ * const values = Array.from({ length: 60 }, (_, i) => (i < 30 ? 100 : 120) + (i % 4));
+ * const [change] = detectChanges(values);
+ * assert.equal(change.kind, "step");
+ * assert.equal(change.index, 30);
+ * assert.ok(Math.abs(change.relativeChange - 0.2) < 0.01);
+ * ```
+ */
+export function detectChanges(values: readonly number[], options?: ChangeOptions): SeriesChange[] {
+  const resolved = resolveChangeOptions(options);
+  checkFinite(values);
+  const { windowRuns, maxPValue } = resolved;
+  const indexes = [
+    ...new Set([
+      ...splitIndexes(values, windowRuns, maxPValue),
+      ...splitIndexes(values, windowRuns, maxPValue, true),
+    ]),
+  ].sort((a, b) => a - b);
+  const test = (from: number, index: number, to: number) =>
+    tested(values, from, index, to, resolved);
+  const points = indexes.map((index, k) =>
+    test(k === 0 ? 0 : indexes[k - 1], index, indexes[k + 1] ?? values.length)
+  );
+  merge(points, values.length, test, resolved);
+  const changes: SeriesChange[] = [];
+  for (let first = 0; first < points.length;) {
+    const direction = directionOf(points[first]);
+    let last = first;
+    while (last + 1 < points.length && directionOf(points[last + 1]) === direction) last++;
+    const group = points.slice(first, last + 1);
+    const from = first === 0 ? 0 : points[first - 1].index;
+    const to = points[last + 1]?.index ?? values.length;
+    const trend = trendOf(values, from, to, group, direction, resolved, MIN_TREND_RUNS);
+    changes.push(...(trend ? [trend] : group.map(stepOf)));
+    first = last + 1;
+  }
+  return changes;
+}
+
+type Test = (from: number, index: number, to: number) => WeakPoint;
+
+/** The point at `index` with the sides [from, index) and [index, to), by the rank scan. */
+function tested(
+  values: readonly number[],
+  from: number,
+  index: number,
+  to: number,
+  { maxPValue }: Required<ChangeOptions>,
+): WeakPoint {
+  const pValue = rankScanPValue(values, from, index, to, maxPValue, shufflesFor(maxPValue));
+  return { index, before: sideOf(values, from, index), after: sideOf(values, index, to), pValue };
+}
+
+/** Drops the weakest point while its p-value is not below maxPValue or it is too small. */
+function merge(points: WeakPoint[], count: number, test: Test, options: Required<ChangeOptions>) {
+  while (points.length > 0) {
+    const pValues = points.map((point) => point.pValue);
+    let weakest = pValues.indexOf(Math.max(...pValues));
+    if (pValues[weakest] < options.maxPValue) {
+      const reaches = points.map((point) => farEnd(relativeChangeOf(point.before, point.after)));
+      weakest = reaches.indexOf(Math.min(...reaches));
+      if (reaches[weakest] >= options.minMagnitude) return;
+    }
+    points.splice(weakest, 1);
+    for (const k of [weakest - 1, weakest]) {
+      if (k < 0 || k >= points.length) continue;
+      points[k] = test(
+        k === 0 ? 0 : points[k - 1].index,
+        points[k].index,
+        points[k + 1]?.index ?? count,
+      );
+    }
+  }
+}
+
+/** +1 for a rise, −1 for a fall. */
+function directionOf(point: WeakPoint): number {
+  return Math.sign(point.after.mean - point.before.mean);
+}
+
+/** How far from zero the interval reaches: a change is kept when this is ≥ the minimum. */
+function farEnd({ interval95: [low, high] }: { interval95: [number, number] }): number {
+  return Math.max(Math.abs(low), Math.abs(high));
+}
+
+function stepOf({ index, before, after, pValue }: WeakPoint): SeriesChange {
+  return {
+    kind: "step",
+    index,
+    endIndex: index,
+    meanBefore: before.mean,
+    meanAfter: after.mean,
+    runsBefore: before.count,
+    runsAfter: after.count,
+    ...relativeChangeOf(before, after),
+    pValue,
+  };
+}
