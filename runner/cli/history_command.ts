@@ -11,7 +11,7 @@ import type { HistorySettings, PlanHistory } from "../model/history_result.ts";
 import { formatIssue } from "../plan/format_issue.ts";
 import { loadPlan } from "../plan/load_plan.ts";
 import type { ResolvedPlan } from "../plan/types.ts";
-import { DEFAULT_BASELINE_DIR } from "../gates/baseline/mod.ts";
+import { DEFAULT_BASELINE_DIR, loadHistories } from "../gates/baseline/mod.ts";
 import { shortCommit } from "../gates/history/mod.ts";
 import { expandPlanPaths, parseCommandArgs } from "./args/mod.ts";
 import { type CommandOutcome, failed } from "./command.ts";
@@ -108,6 +108,16 @@ function pValueText(p: number): string {
   return p < 1e-4 ? p.toExponential(1) : String(+p.toPrecision(2));
 }
 
+/** Why folder `path` gives no plan; a folder of histories is told how to name the plans. */
+async function noPlanProblem(path: string): Promise<string> {
+  const histories = await loadHistories(path);
+  if (histories.ok && histories.value.length > 0) {
+    return `${path} holds histories, not plans: name the plans and the histories' folder, e.g. ` +
+      `\`tailgate history plans/ --baseline ${path}\``;
+  }
+  return `${path} holds no plan (no .yaml or .yml file, also in its subfolders)`;
+}
+
 /**
  * Runs `tailgate history`.
  */
@@ -127,7 +137,7 @@ export async function historyCommand(args: string[]): Promise<CommandOutcome> {
 
   const expanded = await Promise.all(positionals.map(expandPlanPaths));
   const empty = positionals.filter((_, i) => expanded[i].length === 0);
-  if (empty.length) return failed(empty.map((p) => `${p} holds no plan (no .yaml or .yml file)`));
+  if (empty.length) return failed(await Promise.all(empty.map(noPlanProblem)));
   const plans: ResolvedPlan[] = [];
   const issues: string[] = [];
   for (const file of expanded.flat()) {

@@ -134,6 +134,13 @@ Deno.test("history with no stored history, or bad flags, exits 2 naming the fix"
       "--p-value `1` is not a probability above 0 and below 0.5, e.g. 0.001",
       "--min-change `5` is not a percentage, e.g. 5%",
     ]);
+    const histories = await historyCommand([t.baselines]);
+    assert.equal(histories.exitCode, EXIT_CODES.usage);
+    assert.equal(
+      histories.errors[0],
+      `${t.baselines} holds histories, not plans: name the plans and the histories' folder, e.g. ` +
+        `\`tailgate history plans/ --baseline ${t.baselines}\``,
+    );
     const nothing = await historyCommand([]);
     assert.match(nothing.errors[0], /name a plan or a folder of plans/);
   } finally {
