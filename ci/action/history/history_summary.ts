@@ -57,8 +57,8 @@ function commitText(sha: string, links: CommitLinks | undefined): string {
 }
 
 /**
- * One change as a list item: worse or better, tailgate's sentence, then its commit linked and,
- * when the commit before it is known too, the compare view of the two.
+ * One change as a list item: worse or better, tailgate's sentence, what else changed at that run,
+ * then its commit linked and, when the commit before it is known too, the compare view of the two.
  *
  * @example
  * ```ts
@@ -70,7 +70,9 @@ function commitText(sha: string, links: CommitLinks | undefined): string {
  * ```
  */
 export function changeLine(
-  change: Pick<HistoryChange, "worse" | "text" | "commit" | "previousCommit">,
+  change:
+    & Pick<HistoryChange, "worse" | "text" | "commit" | "previousCommit">
+    & Partial<Pick<HistoryChange, "coincides">>,
   links: CommitLinks | undefined,
 ): string {
   const refs: string[] = [];
@@ -86,7 +88,11 @@ export function changeLine(
         : `between ${span}`,
     );
   }
-  return `- **${change.worse ? "worse" : "better"}**: ${markdownText(change.text)}` +
+  // What else changed at that run (the runner, the plan) may explain it: said beside it.
+  const also = change.coincides?.length
+    ? `; at the same run ${markdownText(change.coincides.join("; "))}`
+    : "";
+  return `- **${change.worse ? "worse" : "better"}**: ${markdownText(change.text)}${also}` +
     (refs.length ? ` (${refs.join(", ")})` : "");
 }
 

@@ -141,3 +141,17 @@ Deno.test("a history that did not finish says why; a lost one leads the section 
   );
   assert.equal(renderHistorySummary([], [], 10, undefined), "");
 });
+
+Deno.test("a change that coincides with a runner or plan change says so beside its sentence", () => {
+  const line = changeLine({
+    worse: true,
+    text: "p99 rose 30%",
+    commit: commitOf(9),
+    coincides: ["the runner changed (cpu: A vs B)", "the plan changed"],
+  }, undefined);
+  assert.equal(
+    line,
+    "- **worse**: p99 rose 30%; at the same run the runner changed (cpu: A vs B); the plan changed " +
+      `(commit ${commitOf(9).slice(0, 7)})`,
+  );
+});

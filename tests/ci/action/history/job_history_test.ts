@@ -8,6 +8,7 @@ import { executedCommands } from "../../../_helpers/runner_commands.ts";
 import type { PlanHistory } from "../../../../runner/model/history_result.ts";
 import { commitOf, historyReport, planHistory } from "./_history_doc.ts";
 import { workspace } from "../_github_workspace.ts";
+import { startTargetProcess } from "../../../_helpers/target_process.ts";
 
 /** A workspace with the plans `plans/<name>.yaml`, its job a push to main that updates. */
 async function pushWorkspace(plans: string[]) {
@@ -265,4 +266,65 @@ Deno.test("a plan with no stored run yet gets no tailgate history and no warning
     await ws.summary(),
     /## tailgate history\n\n### plans\/shop\.yaml\n\nNo stored run yet: a run is stored once it is sound/,
   );
+});
+
+const E2E_PLAN = `name: e2e shop
+target: http://127.0.0.1:9
+requests:
+  - { name: GET /, path: / }
+load:
+  connections: 2
+  stages:
+    - { rate: 50/s, duration: 1s }
+`;
+
+// End to end with the real CLI: three pushes to main, each a real `tailgate run --update-baseline`
+// against the built-in target and then the real `tailgate history` over what was stored. A run on
+// a busy machine may be tool-limited and not stored: the test follows what the history file holds.
+Deno.test("end to end: three updating jobs, then the real tailgate history in the summary and the artifact", async () => {
+  await using target = await startTargetProcess(["--mode", "fixed", "--delay", "1ms"]);
+  await using ws = await pushWorkspace([]);
+  await Deno.mkdir(join(ws.path, "plans"));
+  await Deno.writeTextFile(join(ws.path, "plans/shop.yaml"), E2E_PLAN);
+  // The gates are not what this test is about: only a plan that does not run turns it red.
+  const env = {
+    ...ws.env,
+    TAILGATE_TARGET: target.url,
+    TAILGATE_REPORT: "json",
+    TAILGATE_FAIL_ON: "fail",
+  };
+  const printed: string[] = [];
+  for (const job of [1, 2, 3]) {
+    printed.length = 0;
+    await Deno.writeTextFile(env.GITHUB_STEP_SUMMARY, "");
+    const code = await runPlansMain(
+      // The first job's cache restore matched nothing; the later ones restored the workspace's.
+      { ...env, TAILGATE_CACHE_RESTORED_KEY: job === 1 ? "" : `key-${job - 1}` },
+      (l) => printed.push(l),
+      { cwd: ws.path },
+    );
+    assert.equal(code, 0, printed.join("\n"));
+  }
+  const stored = await Deno.readTextFile(join(ws.path, ".tailgate/baselines/e2e-shop.json"))
+    .then(() => true, () => false);
+  const summary = await ws.summary();
+  if (!stored) {
+    assert.match(summary, /No stored run yet/);
+    return;
+  }
+  const report = JSON.parse(
+    await Deno.readTextFile(join(ws.path, "tailgate-out/history/shop/history.json")),
+  );
+  assert.equal(report.schema, "tailgate-history");
+  assert.equal(report.settings.failRecent, 10);
+  assert.equal(report.plans[0].plan, "e2e shop");
+  for (const file of ["history.html", "history.md"]) {
+    assert.ok((await Deno.stat(join(ws.path, "tailgate-out/history/shop", file))).isFile, file);
+  }
+  const runs = report.plans[0].runs.length;
+  assert.ok(runs >= 1 && runs <= 3, String(runs));
+  assert.match(summary, /## tailgate history\n\n### e2e shop \(plans\/shop\.yaml\)\n\n/);
+  assert.match(summary, new RegExp(`${runs} runs? in the history`));
+  assert.equal((await ws.outputs())["history-dir"], "tailgate-out/history");
+  assert.ok(printed.includes("::group::tailgate history plans/shop.yaml"), printed.join("\n"));
 });
