@@ -5,6 +5,10 @@
 # tests draw the noise of their synthetic series from these runs' spread around their median.
 #
 #   bash bench/history_noise.sh [RUNS] [OUT.json]
+#
+# QUIET=1 runs nginx and tailgate at the highest CPU weight (nice -n -19), so other work on
+# the machine seldom delays them: near the spread of a quiet, dedicated runner. A run that fails is
+# left out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-40}
@@ -13,7 +17,8 @@ out=$(mktemp -d)
 chmod 755 "$out" # nginx's worker (user nobody) reads the page
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; [ -n "${KEEP:-}" ] || rm -rf "$out"; }
-trap cleanup EXIT INT TERM
+trap cleanup EXIT
+trap "exit 130" INT TERM
 command -v nginx >/dev/null || { echo "nginx is not installed (apt-get install -y nginx-light)" >&2; exit 2; }
 port=$((18100 + RANDOM % 300))
 mkdir -p "$out/www" "$out/logs"
@@ -30,7 +35,11 @@ http {
   server { listen 127.0.0.1:$port; root $out/www; location / { } }
 }
 CONF
-taskset -c 0 nginx -c "$out/nginx.conf" -p "$out" >/dev/null 2>&1 &
+rt=()
+[ -n "${QUIET:-}" ] && rt=(nice -n -19)
+# deno itself, not npx: the run is the process measured.
+deno_bin=$(npx -y deno@2.9.6 eval "console.log(Deno.execPath())")
+"${rt[@]}" taskset -c 0 nginx -c "$out/nginx.conf" -p "$out" >/dev/null 2>&1 &
 pids+=($!)
 for _ in $(seq 50); do (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null && break; sleep 0.1; done
 cat >"$out/plan.yaml" <<PLAN
@@ -45,23 +54,22 @@ load:
 slo: [p99 < 50ms]
 PLAN
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
-{
-  echo "["
-  for i in $(seq "$runs"); do
-    taskset -c 1 npx -y deno@2.9.6 task -q tailgate run "$out/plan.yaml" --out "$out/r" \
-      >/dev/null 2>&1 || true
-    python3 - "$out/r/result.json" "$i" "$runs" <<'PY'
+for i in $(seq "$runs"); do
+  rm -rf "$out/r"
+  "${rt[@]}" taskset -c 1 "$deno_bin" task -q tailgate run "$out/plan.yaml" --out "$out/r" \
+    >/dev/null 2>"$out/err.txt" || true
+  [ -f "$out/r/result.json" ] || { echo "run $i wrote no result: left out: $(tail -c 300 "$out/err.txt")" >&2; continue; }
+  python3 - "$out/r/result.json" >>"$out/rows.jsonl" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
 s = [s for s in r["stages"] if not s["warmup"]][0]
 p = s["response"]["percentilesUs"]
 c = s["counts"]
-row = {"p50": p["50"], "p90": p["90"], "p99": p["99"], "p99.9": p["99.9"],
-       "throughput": c["completed"] / (s["durationMs"] / 1000),
-       "error_rate": (c["completed"] - c["ok"]) / max(1, c["completed"])}
-print(json.dumps(row) + ("," if sys.argv[2] != sys.argv[3] else ""))
+print(json.dumps({"p50": p["50"], "p90": p["90"], "p99": p["99"], "p99.9": p["99.9"],
+                  "throughput": c["completed"] / (s["durationMs"] / 1000),
+                  "error_rate": (c["completed"] - c["ok"]) / max(1, c["completed"])}))
 PY
-  done
-  echo "]"
-} >"$dest"
+done
+python3 -c "import json, sys; print(json.dumps([json.loads(l) for l in open(sys.argv[1])], indent=0))" \
+  "$out/rows.jsonl" >"$dest"
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)" >&2

@@ -7,6 +7,7 @@
  */
 export { renderJunit } from "./junit/mod.ts";
 export { renderHtml } from "./html/mod.ts";
+export { historyHtml, historyMarkdown } from "./history/mod.ts";
 export { MARKDOWN_MAX_BYTES, type MarkdownOptions, renderMarkdown } from "./text/mod.ts";
 export { HLOG_LEGEND, renderHlog } from "../runner/hdr/hlog.ts";
 export {

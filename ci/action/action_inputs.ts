@@ -17,6 +17,7 @@ import {
   type Result,
 } from "../../runner/model/result.ts";
 import { type AbInputs, reportFormats } from "./tailgate_args.ts";
+import { type HistoryInputs, readHistoryInputs } from "./history/mod.ts";
 
 /**
  * Every input's default, as action.yml and docs/ci.md state them (a test keeps the three
@@ -37,6 +38,9 @@ export const INPUT_DEFAULTS = {
   "baseline-commit": "false",
   "update-baseline": "auto",
   "cache-key": "tailgate-baselines",
+  history: "auto",
+  "history-recent": "10",
+  "history-fail": "false",
   report: "json,html,junit,md,hlog",
   "fail-on": "inconclusive-slo",
   confirm: "0",
@@ -116,11 +120,14 @@ export interface RunInputs {
   merge?: string;
   /** A/B mode: `tailgate ab` of each plan against these two targets instead of `run`. */
   ab?: AbInputs;
+  /** `tailgate history` after the plans; undefined: not run. */
+  history?: HistoryInputs;
 }
 
 /**
  * Reads the run step's inputs. `TAILGATE_UPDATE_BASELINE` must be `true` or `false` here (the
- * action's settings step resolves `auto`); unset inputs take their defaults.
+ * action's settings step resolves `auto`); `TAILGATE_HISTORY` may still be `auto` (a GitLab job):
+ * then the history runs when the job updates it. Unset inputs take their defaults.
  */
 export function readRunInputs(
   env: Record<string, string | undefined>,
@@ -182,7 +189,16 @@ export function readRunInputs(
   if (out === "") errors.push("out: empty; name the output folder, e.g. tailgate-out");
   const baselineDir = get("baseline-dir");
   if (mode !== "none" && baselineDir === "") errors.push("baseline-dir: empty");
-  if (errors.length || !failOn.ok) return err(problems(errors));
+  const history = readHistoryInputs({
+    history: get("history"),
+    recent: get("history-recent"),
+    fail: get("history-fail"),
+    updateBaseline: mode !== "none" && update === "true" && !shard,
+    hasBaseline: mode !== "none" && !shard,
+    ab: abBase !== "",
+  });
+  if (!history.ok) errors.push(...history.problems.map(problemText));
+  if (errors.length || !failOn.ok || !history.ok) return err(problems(errors));
   return ok({
     plans,
     out,
@@ -212,5 +228,6 @@ export function readRunInputs(
         },
       }
       : {}),
+    ...(history.value ? { history: history.value } : {}),
   });
 }

@@ -1,6 +1,7 @@
 /**
  * Baseline histories kept in git: on a branch of their own (`baseline: branch`, the files at the
- * branch's root), or committed beside the code (`baseline: committed` with `baseline-commit`).
+ * branch's root, the history pages in its `docs/`), or committed beside the code
+ * (`baseline: committed` with `baseline-commit`).
  * The branch commit is built with git plumbing (hash-object, mktree, commit-tree), so the job's
  * checkout, index and HEAD stay as they are.
  *
@@ -8,6 +9,7 @@
  */
 import { globSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { type HistoryPage, PAGES_FOLDER, pagesEntries } from "./history/mod.ts";
 
 /** Who the commits are by: the Actions bot, as GitHub shows it. */
 export const BOT_IDENTITY = {
@@ -66,14 +68,27 @@ async function fetchBranch(place: GitPlace, branch: string): Promise<string | un
   return (await git(place, ["rev-parse", "FETCH_HEAD"])).stdout.trim();
 }
 
+/** A tree's entries (a commit's top level, or `<commit>:docs`): name to "mode type id". */
+async function treeEntries(
+  place: GitPlace,
+  tree: string | undefined,
+): Promise<Map<string, string>> {
+  const entries = new Map<string, string>();
+  if (tree === undefined) return entries;
+  const listing = await git(place, ["ls-tree", tree], { allowFail: true });
+  for (const line of listing.stdout.split("\n")) {
+    const m = /^(\d+ \w+ [0-9a-f]+)\t(.+)$/.exec(line);
+    if (m) entries.set(m[2], m[1]);
+  }
+  return entries;
+}
+
 /** A commit's top-level files: name to blob id. */
 async function topFiles(place: GitPlace, commit: string | undefined): Promise<Map<string, string>> {
   const files = new Map<string, string>();
-  if (commit === undefined) return files;
-  const listing = (await git(place, ["ls-tree", commit])).stdout;
-  for (const line of listing.split("\n")) {
-    const m = /^100644 blob ([0-9a-f]+)\t(.+)$/.exec(line);
-    if (m) files.set(m[2], m[1]);
+  for (const [name, entry] of await treeEntries(place, commit)) {
+    const m = /^100644 blob ([0-9a-f]+)$/.exec(entry);
+    if (m) files.set(name, m[1]);
   }
   return files;
 }
@@ -101,20 +116,31 @@ export async function restoreFromBranch(
 export interface SaveOutcome {
   /** The commit pushed; undefined when nothing changed. */
   commit?: string;
-  /** The files this job changed. */
+  /** The history files this job changed. */
   changed: string[];
   /**
    * Changed files left as the branch has them: histories this job did not restore (its restore
    * failed, or another job created them meanwhile), which its own files lack the runs of.
    */
   kept: string[];
+  /** The history pages published with them (`docs/shop.html`, `docs/shop.json`). */
+  pages: string[];
+}
+
+/** Writes a tree of `entries` (name to "mode type id") and returns its id. */
+async function makeTree(place: GitPlace, entries: ReadonlyMap<string, string>): Promise<string> {
+  const listing = [...entries].map(([name, entry]) => `${entry}\t${name}\n`).join("");
+  return (await git(place, ["mktree"], { stdin: listing })).stdout.trim();
 }
 
 /**
  * Commits the `*.json` files of `dir` that differ from the restored commit onto the branch's
  * newest commit (so another job's concurrent update of another plan is kept) and pushes; a push
- * refused because the branch moved is retried, up to `attempts` times. A file the branch has but
- * the restored commit had not is never replaced: this job's history was built without its runs.
+ * refused because the branch moved is retried, up to `attempts` times (default 3). A file the
+ * branch has but the restored commit had not is never replaced: this job's history was built
+ * without its runs. With `pages`, the changed histories' pages go into the branch's `docs/`
+ * (ci/action/history/history_pages.ts), the other pages there kept; whatever else the branch
+ * holds is kept as it is.
  */
 export async function saveToBranch(
   place: GitPlace,
@@ -122,27 +148,46 @@ export async function saveToBranch(
   dir: string,
   restoredCommit: string | undefined,
   message: string,
-  attempts = 3,
+  options: { attempts?: number; pages?: readonly HistoryPage[] } = {},
 ): Promise<SaveOutcome> {
+  const attempts = options.attempts ?? 3;
   const restored = await topFiles(place, restoredCommit);
   const changed = new Map<string, string>();
   for (const name of globSync("*.json", { cwd: resolve(place.cwd, dir) }).sort()) {
     const blob = (await git(place, ["hash-object", "-w", join(dir, name)])).stdout.trim();
     if (restored.get(name) !== blob) changed.set(name, blob);
   }
-  if (changed.size === 0) return { changed: [], kept: [] };
+  if (changed.size === 0) return { changed: [], kept: [], pages: [] };
+  const hashFile = async (path: string) =>
+    (await git(place, ["hash-object", "-w", path])).stdout.trim();
+  const writeBlob = async (text: string) =>
+    (await git(place, ["hash-object", "-w", "--stdin"], { stdin: text })).stdout.trim();
+  const pageBlobs = new Map<string, [string, string][]>();
+  for (const p of options.pages ?? []) {
+    pageBlobs.set(`${p.name}.json`, [
+      [`${p.name}.html`, await hashFile(p.html)],
+      [`${p.name}.json`, await hashFile(p.json)],
+    ]);
+  }
   for (let attempt = 1;; attempt++) {
     const head = await fetchBranch(place, branch);
-    const files = await topFiles(place, head);
-    const before = [...files].sort().join();
-    const kept = [...changed.keys()].filter((name) => files.has(name) && !restored.has(name));
+    const entries = await treeEntries(place, head);
+    const before = [...entries].sort().join();
+    const kept = [...changed.keys()].filter((name) => entries.has(name) && !restored.has(name));
     const written = [...changed.keys()].filter((name) => !kept.includes(name));
-    for (const name of written) files.set(name, changed.get(name)!);
-    if (head !== undefined && [...files].sort().join() === before) {
-      return { changed: written, kept };
+    for (const name of written) entries.set(name, `100644 blob ${changed.get(name)!}`);
+    // Only the pages of histories this job wrote: a kept one's page lacks the branch's runs.
+    const pageFiles = new Map(written.flatMap((name) => pageBlobs.get(name) ?? []));
+    if (pageFiles.size > 0) {
+      const folder = entries.has(PAGES_FOLDER) ? `${head}:${PAGES_FOLDER}` : undefined;
+      const docs = await pagesEntries(await treeEntries(place, folder), pageFiles, writeBlob);
+      entries.set(PAGES_FOLDER, `040000 tree ${await makeTree(place, docs)}`);
     }
-    const listing = [...files].map(([name, blob]) => `100644 blob ${blob}\t${name}\n`).join("");
-    const tree = (await git(place, ["mktree"], { stdin: listing })).stdout.trim();
+    const pages = [...pageFiles.keys()].map((name) => `${PAGES_FOLDER}/${name}`);
+    if (head !== undefined && [...entries].sort().join() === before) {
+      return { changed: written, kept, pages };
+    }
+    const tree = await makeTree(place, entries);
     const parent = head ? ["-p", head] : [];
     const commit = (await git(place, ["commit-tree", tree, ...parent, "-m", message])).stdout
       .trim();
@@ -152,7 +197,7 @@ export async function saveToBranch(
       place.remote ?? "origin",
       `${commit}:refs/heads/${branch}`,
     ], { allowFail: true });
-    if (pushed.code === 0) return { commit, changed: written, kept };
+    if (pushed.code === 0) return { commit, changed: written, kept, pages };
     if (attempt >= attempts) {
       throw new Error(`could not push ${branch}: ${pushed.stderr.trim()}`);
     }

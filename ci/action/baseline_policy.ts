@@ -43,6 +43,8 @@ export interface BaselinePolicy {
   /** The folder `tailgate` reads (and updates); undefined: no regression gate. */
   baselineDir?: string;
   update: boolean;
+  /** The job runs on the default branch (a push, schedule or manual run there). */
+  onDefaultBranch: boolean;
   /** The key a cache update is saved under: unique per run and attempt. */
   cacheKey: string;
   /** The prefix a restore matches: the newest entry the branch (or the default branch) saved. */
@@ -96,6 +98,7 @@ export function baselinePolicy(
     mode,
     ...(mode === "none" ? {} : { baselineDir: inputs.baselineDir.trim() }),
     update,
+    onDefaultBranch: onDefault,
     cacheKey: `${prefix}${ctx.runId ?? Date.now()}-${ctx.runAttempt ?? "1"}`,
     cacheRestorePrefix: prefix,
     notes,

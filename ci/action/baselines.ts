@@ -1,7 +1,8 @@
 /**
  * The action's git baseline steps: `restore` copies the history from the `baseline-branch` into
  * `baseline-dir` before the run (`baseline: branch`); `save` commits the updated history to that
- * branch, or, with `baseline: committed` and `baseline-commit: true`, to the checked-out branch.
+ * branch (with the history pages of `tailgate history`, `TAILGATE_HISTORY_DIR`, in its `docs/`),
+ * or, with `baseline: committed` and `baseline-commit: true`, to the checked-out branch.
  * A failure is a warning: the gate's verdict stands, and the history is updated next time.
  * (`baseline: cache` uses actions/cache in action.yml instead.)
  *
@@ -13,6 +14,8 @@ import { inputValue } from "./action_inputs.ts";
 import { commitInPlace, restoreFromBranch, saveToBranch } from "./baseline_git.ts";
 import { formatAnnotation, writeOutputs } from "./workflow_commands.ts";
 import { inertLine } from "../../runner/plan/printable.ts";
+import { historyPages } from "./history/mod.ts";
+import { resolve } from "node:path";
 
 /**
  * Runs `restore` or `save` for the mode in `TAILGATE_BASELINE`; returns the exit code (2 only for
@@ -50,10 +53,13 @@ export async function baselinesMain(
       await writeOutputs({ "restored-commit": restored.commit ?? "" }, env.GITHUB_OUTPUT);
     } else if (command === "save" && mode === "branch") {
       const restoredCommit = env.TAILGATE_RESTORED_COMMIT || undefined;
-      const saved = await saveToBranch(place, branch, dir, restoredCommit, message);
+      // The run step's `history-dir`: set when it ran `tailgate history`, whose pages go along.
+      const historyDir = env.TAILGATE_HISTORY_DIR?.trim();
+      const pages = historyDir ? await historyPages(resolve(place.cwd, historyDir)) : [];
+      const saved = await saveToBranch(place, branch, dir, restoredCommit, message, { pages });
       say(
         saved.commit
-          ? `pushed ${saved.changed.join(", ")} to ${branch} (${saved.commit})`
+          ? `pushed ${[...saved.changed, ...saved.pages].join(", ")} to ${branch} (${saved.commit})`
           : `baselines unchanged: nothing pushed to ${branch}`,
       );
       if (saved.kept.length) {

@@ -43,8 +43,11 @@ export function expandPlans(patterns: readonly string[], cwd: string): string[] 
 /** The out folder's copy of the committed histories, for the artifact: `<out>/baselines/`. */
 export const BASELINES_FOLDER = "baselines";
 
+/** The out folder's folder of the plans' histories (`tailgate history`): `<out>/history/`. */
+export const HISTORY_FOLDER = "history";
+
 /** Folders of the out folder that the Action writes itself, which no plan's folder may take. */
-export const RESERVED_SLUGS: readonly string[] = [BASELINES_FOLDER];
+export const RESERVED_SLUGS: readonly string[] = [BASELINES_FOLDER, HISTORY_FOLDER];
 
 /**
  * A distinct folder name for each plan: its path without the folder all plans share and without

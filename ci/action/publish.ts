@@ -11,7 +11,12 @@ import { EXIT_CODES } from "../../runner/model/exit_codes.ts";
 import type { VerdictStatus } from "../../runner/model/run_result.ts";
 import { type AnnotationPaths, annotationsFor, planIssueAnnotations } from "./annotations.ts";
 import type { PlanOutcome } from "./plan_outcome.ts";
-import { appendStepSummary, COMMENT_MAX_BYTES, renderCiSummary } from "./step_summary.ts";
+import {
+  appendStepSummary,
+  COMMENT_MAX_BYTES,
+  renderCiSummary,
+  STEP_SUMMARY_MAX_BYTES,
+} from "./step_summary.ts";
 import { type FailOn, jobExitCode, jobVerdict } from "./verdict.ts";
 import { formatAnnotation, writeOutputs } from "./workflow_commands.ts";
 
@@ -30,6 +35,10 @@ export interface PublishOptions {
   annotate: boolean;
   /** Further outputs to write with the verdict. */
   extraOutputs?: Record<string, string>;
+  /** The history step's section, put after the plans' summaries (docs/ci.md, "History"). */
+  historySummary?: string;
+  /** A worse new change point with `history-fail: true`: a job that would pass fails (exit 1). */
+  historyFailed?: boolean;
 }
 
 /** The job's verdict and codes. */
@@ -62,7 +71,8 @@ export async function publishOutcomes(
   const job = jobVerdict(outcomes);
   const verdict = job.status;
   const exitCode = outcomes.find((o) => o.verdict === verdict)?.exitCode ?? EXIT_CODES.usage;
-  const code = jobExitCode(job, exitCode, options.failOn);
+  const gateCode = jobExitCode(job, exitCode, options.failOn);
+  const code = gateCode === 0 && options.historyFailed ? EXIT_CODES.gateFailed : gateCode;
   if (options.annotate) {
     const lines = outcomes.flatMap((o) => [
       ...(o.result
@@ -78,11 +88,16 @@ export async function publishOutcomes(
     for (const line of capAnnotations(lines)) print(line);
   }
   const summaryPath = join(options.out, "summary.md");
+  const history = options.historySummary ? `\n${options.historySummary.trimEnd()}\n` : "";
+  const historyBytes = new TextEncoder().encode(history).length;
   await writeFileAtomic(
     resolve(options.cwd, summaryPath),
-    renderCiSummary(outcomes, job, COMMENT_MAX_BYTES),
+    renderCiSummary(outcomes, job, COMMENT_MAX_BYTES - historyBytes) + history,
   );
-  await appendStepSummary(renderCiSummary(outcomes, job), options.summaryFile);
+  await appendStepSummary(
+    renderCiSummary(outcomes, job, STEP_SUMMARY_MAX_BYTES - historyBytes) + history,
+    options.summaryFile,
+  );
   await writeOutputs({
     verdict,
     "exit-code": String(exitCode),
@@ -93,7 +108,8 @@ export async function publishOutcomes(
   }, options.outputFile);
   print(
     `tailgate: ${verdict} over ${outcomes.length} plan(s), exit code ${exitCode}; ` +
-      `the job ${code === 0 ? "passes" : `fails (${code})`} with fail-on: ${options.failOn}`,
+      `the job ${code === 0 ? "passes" : `fails (${code})`} with fail-on: ${options.failOn}` +
+      (code !== gateCode ? " and history-fail: true (a worse change among the newest runs)" : ""),
   );
   return { verdict, exitCode, jobExitCode: code, summaryPath };
 }

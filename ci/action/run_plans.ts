@@ -1,8 +1,9 @@
 /**
  * The action's run step (and a GitLab job's script): runs every plan the `plans` globs match into
  * `<out>/<plan-slug>/` (`tailgate run`, or `tailgate ab` in the A/B mode), or merges the shard
- * results under `merge`, then publishes annotations,
- * the summary and the outputs, and exits with the code `fail-on` asks for. Inputs come in
+ * results under `merge`; then runs `tailgate history` for them into `<out>/history/` when the
+ * history inputs ask; then publishes annotations, the summary and the outputs, and exits with the
+ * code `fail-on` (and `history-fail`) asks for. Inputs come in
  * `TAILGATE_*` variables (ci/action/action_inputs.ts; docs/ci.md lists them).
  *
  * Run: `deno run --allow-all ci/action/run_plans.ts`.
@@ -26,6 +27,7 @@ import { publishOutcomes } from "./publish.ts";
 import { runTailgate, type TailgateExit } from "./run_tailgate.ts";
 import { artifactsUrl } from "./tailgate_args.ts";
 import { formatAnnotation, formatGroup } from "./workflow_commands.ts";
+import { historyFiles, jobHistory } from "./history/mod.ts";
 
 /** Runs `tailgate` with arguments in a folder (the real command, or a test's). */
 export type TailgateRunner = (args: readonly string[], cwd: string) => Promise<TailgateExit>;
@@ -79,21 +81,35 @@ export async function runPlansMain(
   const jobs = planJobs(inputs, cwd, reportUrl);
   const refused = typeof jobs === "string" ? [jobs] : await claimJobDirs(jobs, cwd);
   for (const problem of refused) fail(problem);
+  // tailgate's own output echoes plan names and values: a line such as `::error::` or
+  // `::stop-commands::` in them must not act as a workflow command, so commands are off while it
+  // runs (resumed by a token nobody can guess).
+  const guarded = async (args: readonly string[], title: string) => {
+    group(`tailgate ${args[0]} ${title}`);
+    const token = crypto.randomUUID().replaceAll("-", "");
+    if (github) print(`::stop-commands::${token}`);
+    const exit = await run(args, cwd);
+    if (github) print(`::${token}::`);
+    endGroup();
+    return exit;
+  };
+  const before = inputs.baselineDir === undefined
+    ? new Set<string>()
+    : historyFiles(resolve(cwd, inputs.baselineDir));
   if (typeof jobs !== "string" && refused.length === 0) {
     for (const job of jobs) {
-      group(`tailgate ${job.args[0]} ${job.plan}`);
-      // tailgate's own output echoes plan names and values: a line such as `::error::` or
-      // `::stop-commands::` in them must not act as a workflow command, so commands are off while
-      // it runs (resumed by a token nobody can guess).
-      const token = crypto.randomUUID().replaceAll("-", "");
-      if (github) print(`::stop-commands::${token}`);
-      const exit = await run(job.args, cwd);
-      if (github) print(`::${token}::`);
-      endGroup();
+      const exit = await guarded(job.args, job.plan);
       outcomes.push(await readOutcome(job.plan, resolve(cwd, job.dir), exit.code, exit.stderr));
     }
   }
   const baselinesPresent = await copyCommittedBaselines(inputs, cwd);
+  const history = await jobHistory(
+    inputs,
+    outcomes,
+    { env, cwd, before, annotate: github },
+    (args) => guarded(args, args[1]),
+    print,
+  );
   const published = await publishOutcomes(outcomes, {
     out: inputs.out,
     cwd,
@@ -102,7 +118,12 @@ export async function runPlansMain(
     ...(env.GITHUB_OUTPUT ? { outputFile: env.GITHUB_OUTPUT } : {}),
     ...(env.GITHUB_STEP_SUMMARY ? { summaryFile: env.GITHUB_STEP_SUMMARY } : {}),
     annotate: github,
-    extraOutputs: { "baselines-present": String(baselinesPresent) },
+    extraOutputs: {
+      "baselines-present": String(baselinesPresent),
+      "history-dir": history.historyDir ?? "",
+    },
+    historySummary: history.summary,
+    historyFailed: history.failed,
   }, print);
   return published.jobExitCode;
 }

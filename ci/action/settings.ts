@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { baselinePolicy, jobContext } from "./baseline_policy.ts";
+import { type BaselinePolicy, baselinePolicy, jobContext } from "./baseline_policy.ts";
 import { type InputName, inputValue } from "./action_inputs.ts";
 import { formatAnnotation, writeOutputs } from "./workflow_commands.ts";
 import { inertLine } from "../../runner/plan/printable.ts";
@@ -35,6 +35,10 @@ export async function settingsMain(
     return 2;
   }
   const p = decided.value;
+  const history = historySetting(get("history"), p, get("shard") !== "");
+  if (history !== get("history") && get("history") === "true") {
+    p.notes.push("a shard keeps no history (its merge job does): history ignored");
+  }
   for (const note of p.notes) print(formatAnnotation({ level: "notice", message: note }));
   // The folder is an input: printed inert, as it is outside any stop-commands guard.
   print(inertLine(
@@ -47,8 +51,34 @@ export async function settingsMain(
     update: String(p.update),
     "cache-key": p.cacheKey,
     "cache-restore-prefix": p.cacheRestorePrefix,
+    history,
   }, env.GITHUB_OUTPUT);
   return 0;
+}
+
+/**
+ * The `history` input resolved for the run step: `auto` runs `tailgate history` on a job that
+ * updates the history on the default branch; `true` on any job with a baseline, a shard's
+ * excepted (the merge job keeps the history); anything else is passed on, for the run step to
+ * refuse what it must.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { historySetting } from "./settings.ts";
+ * const onMain = { update: true, onDefaultBranch: true };
+ * assert.equal(historySetting("auto", onMain, false), "true");
+ * assert.equal(historySetting("auto", { ...onMain, onDefaultBranch: false }, false), "false");
+ * assert.equal(historySetting("true", { update: false, onDefaultBranch: false }, true), "false");
+ * ```
+ */
+export function historySetting(
+  input: string,
+  policy: Pick<BaselinePolicy, "update" | "onDefaultBranch">,
+  shard: boolean,
+): string {
+  if (input === "auto") return String(policy.update && policy.onDefaultBranch);
+  return input === "true" && shard ? "false" : input;
 }
 
 if (import.meta.main) {

@@ -30,6 +30,7 @@ export interface Canvas2D {
   font: string;
   fillStyle: string;
   strokeStyle: string;
+  lineWidth: number;
   save(): void;
   restore(): void;
   fillRect(x: number, y: number, width: number, height: number): void;
@@ -54,6 +55,10 @@ export interface ChartLike {
   stageLabels?: Array<{ text: string; x: number; y: number; width: number }>;
   /** The windowed SLOs' failing spans the latency chart shaded: their SLO and box. */
   windowBoxes?: Array<{ slo: string; left: number; right: number }>;
+  /** The history page's change points as drawn: kind, worse, their box (a step's is a line). */
+  historyMarks?: Array<{ kind: string; worse: boolean; text: string; left: number; right: number }>;
+  /** The history page's SLO bounds as drawn: their text and height (null: off the chart). */
+  boundLines?: Array<{ text: string; y: number | null }>;
 }
 
 /** chart.js's options are wide; the script passes plain objects through. */

@@ -1,7 +1,7 @@
 /**
  * The report pages' browser scripts, as the pages embed them: each page's module (`run_charts.ts`,
- * `search_charts.ts`, `ab_charts.ts`) with the modules it imports (the shared `chart_kit.ts`),
- * made one plain-JavaScript script by page_script.ts. The sources are imported as text, so they
+ * `search_charts.ts`, `ab_charts.ts`, `history_charts.ts`) with the modules it imports (the
+ * shared `chart_kit.ts`), made one plain-JavaScript script by page_script.ts. The sources are imported as text, so they
  * travel with the code wherever it is installed (a checkout, the npm package, JSR).
  *
  * @module
@@ -9,6 +9,7 @@
 import { safeInlineScript } from "../page/mod.ts";
 import abCharts from "./ab_charts.ts" with { type: "text" };
 import chartKit from "./chart_kit.ts" with { type: "text" };
+import historyCharts from "./history_charts.ts" with { type: "text" };
 import runCharts from "./run_charts.ts" with { type: "text" };
 import runStyle from "./run_style.ts" with { type: "text" };
 import runTimeline from "./run_timeline.ts" with { type: "text" };
@@ -18,6 +19,7 @@ import { type BrowserModule, pageScript } from "./page_script.ts";
 const MODULES: BrowserModule[] = [
   { name: "ab_charts.ts", source: abCharts },
   { name: "chart_kit.ts", source: chartKit },
+  { name: "history_charts.ts", source: historyCharts },
   { name: "run_charts.ts", source: runCharts },
   { name: "run_style.ts", source: runStyle },
   { name: "run_timeline.ts", source: runTimeline },
@@ -25,12 +27,13 @@ const MODULES: BrowserModule[] = [
 ];
 
 /** Which page's script. */
-export type PageName = "run" | "search" | "ab";
+export type PageName = "run" | "search" | "ab" | "history";
 
 const ENTRIES: Record<PageName, { module: string; call: string }> = {
   run: { module: "run_charts.ts", call: "drawRunCharts" },
   search: { module: "search_charts.ts", call: "drawSearchCharts" },
   ab: { module: "ab_charts.ts", call: "drawAbCharts" },
+  history: { module: "history_charts.ts", call: "drawHistoryCharts" },
 };
 const made = new Map<PageName, string>();
 

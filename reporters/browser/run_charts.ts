@@ -8,16 +8,15 @@
  */
 import type { ChartData, RampChartData } from "../html/mod.ts";
 import type { ChartLike, Dataset, ScaleLike, TooltipItem } from "./client_globals.ts";
+import { fmtRate, markDrawn, msLabel, newChart, pageData, pageElement } from "./chart_kit.ts";
 import {
-  chartDefaults,
-  fmtRate,
-  markDrawn,
-  msLabel,
-  newChart,
-  pageData,
-  pageElement,
-} from "./chart_kit.ts";
-import { latencyAxis, line, rateTicks, STATUS_COLORS } from "./run_style.ts";
+  latencyAxis,
+  line,
+  logLatencySwitch,
+  rateTicks,
+  STATUS_COLORS,
+  styledDefaults,
+} from "./run_style.ts";
 import { timelineCharts } from "./run_timeline.ts";
 
 type PercentileData = ChartData["percentile"];
@@ -162,27 +161,19 @@ function rampChart(ramp: RampChartData, log: boolean): ChartLike | undefined {
  */
 export function drawRunCharts(): void {
   const data = pageData<ChartData>();
-  const defaults = chartDefaults();
-  defaults.color = "#495057";
-  defaults.font.family = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
-  defaults.plugins.legend.labels.boxHeight = 2;
-  const logToggle = pageElement("log-latency");
-  function useLog(): boolean {
-    return !logToggle || logToggle.checked === true;
-  }
-  const latencyCharts = [
-    percentileChart(data.percentile, useLog()),
-    data.timeline ? timelineCharts(data.timeline, useLog(), defaults.font.family) : undefined,
-    data.ramp ? rampChart(data.ramp, useLog()) : undefined,
-  ];
-  if (logToggle) {
-    logToggle.addEventListener("change", function () {
-      latencyCharts.forEach(function (chart) {
-        if (!chart) return;
-        chart.options.scales.y = latencyAxis(useLog());
-        chart.update();
-      });
+  const defaults = styledDefaults();
+  const latencyCharts: Array<ChartLike | undefined> = [];
+  const log = logLatencySwitch(function (useLog) {
+    latencyCharts.forEach(function (chart) {
+      if (!chart) return;
+      chart.options.scales.y = latencyAxis(useLog);
+      chart.update();
     });
-  }
+  });
+  latencyCharts.push(
+    percentileChart(data.percentile, log),
+    data.timeline ? timelineCharts(data.timeline, log, defaults.font.family) : undefined,
+    data.ramp ? rampChart(data.ramp, log) : undefined,
+  );
   markDrawn();
 }

@@ -6,8 +6,37 @@
  * @module
  */
 import type { PercentileSeries, SloMarker, TimelineSeries } from "../html/mod.ts";
-import type { AxisOptions, Dataset, ScaleLike, TooltipItem } from "./client_globals.ts";
-import { fmtMs, fmtRate } from "./chart_kit.ts";
+import type {
+  AxisOptions,
+  ChartGlobal,
+  Dataset,
+  ScaleLike,
+  TooltipItem,
+} from "./client_globals.ts";
+import { chartDefaults, fmtMs, fmtRate, pageElement } from "./chart_kit.ts";
+
+/** chart.js's defaults as the run and history pages set them: muted text, the page's font. */
+export function styledDefaults(): ChartGlobal["defaults"] {
+  const defaults = chartDefaults();
+  defaults.color = "#495057";
+  defaults.font.family = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
+  defaults.plugins.legend.labels.boxHeight = 2;
+  return defaults;
+}
+
+/**
+ * The page's `log-latency` checkbox: whether latency axes are logarithmic now (yes without the
+ * checkbox), and `onSwitch` called with the new choice each time it is switched.
+ */
+export function logLatencySwitch(onSwitch: (log: boolean) => void): boolean {
+  const box = pageElement("log-latency");
+  if (box) {
+    box.addEventListener("change", function () {
+      onSwitch(box.checked === true);
+    });
+  }
+  return !box || box.checked === true;
+}
 
 /** Each series role's colour. */
 export const COLORS: Record<string, string> = {

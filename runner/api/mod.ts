@@ -1,7 +1,8 @@
 /**
  * The library's front door: what the `tailgate` command does, as functions. Run a plan
  * ({@linkcode runPlan}), judge its result ({@linkcode judge}), and turn the verdict into an exit
- * code ({@linkcode exitCodeOf}); rendering reports is `renderReport` / `writeReports` in
+ * code ({@linkcode exitCodeOf}); follow a plan's history over commits ({@linkcode history});
+ * rendering reports is `renderReport` / `writeReports` in
  * reporters/mod.ts.
  *
  * @module
@@ -9,6 +10,20 @@
 export { type Progress, runPlan, type RunPlanOptions } from "./run_plan.ts";
 export type { LiveTally } from "../recorder/live_tally.ts";
 export { judge, type Judgement, type JudgeOptions } from "./judge.ts";
+export { history, type HistoryOptions, type HistoryOutcome, historySettings } from "./history.ts";
+export {
+  HISTORY_METRICS,
+  HISTORY_SCHEMA,
+  HISTORY_VERSION,
+  type HistoryChange,
+  type HistoryMetric,
+  type HistoryReport,
+  type HistoryRunRef,
+  type HistorySeries,
+  type HistorySettings,
+  type HistoryUnit,
+  type PlanHistory,
+} from "../model/history_result.ts";
 export type { ConfirmOptions } from "../gates/regression/mod.ts";
 export { DEFAULT_FAIL_ON, exitCodeOf, type FailOn } from "../gates/fail_on.ts";
 export type { ShardSpec } from "../schedule/build_schedule.ts";

@@ -4,7 +4,6 @@
  *
  * @module
  */
-import { join } from "node:path";
 import { formatIssue } from "../plan/format_issue.ts";
 import { loadPlan } from "../plan/load_plan.ts";
 import { dataExhaustion, demandLine } from "../schedule/data_exhaustion.ts";
@@ -14,6 +13,7 @@ import { captureSourceText } from "../session/mod.ts";
 import { EXIT_CODES } from "../model/exit_codes.ts";
 import { undecidableTails } from "../gates/regression/mod.ts";
 import { type CommandOutcome, failed } from "./command.ts";
+import { expandPlanPaths } from "./args/mod.ts";
 
 /** The help of `tailgate check`. */
 export const CHECK_HELP = `Usage: tailgate check <plan.yaml|dir>...
@@ -32,7 +32,7 @@ export async function checkPlans(paths: string[]): Promise<CommandOutcome> {
   if (paths.length === 0) {
     return failed("name at least one plan file or folder, e.g. `tailgate check plans/`");
   }
-  const expanded = await Promise.all(paths.map(expand));
+  const expanded = await Promise.all(paths.map(expandPlanPaths));
   const empty = paths.filter((_, i) => expanded[i].length === 0);
   if (empty.length > 0) {
     return failed(
@@ -87,21 +87,4 @@ export async function checkPlans(paths: string[]): Promise<CommandOutcome> {
     notes: issues,
     output: inertLines(lines.join("\n")),
   };
-}
-
-async function expand(path: string): Promise<string[]> {
-  let info: Deno.FileInfo;
-  try {
-    info = await Deno.stat(path);
-  } catch {
-    return [path]; // loadPlan reports the missing file with its location.
-  }
-  if (!info.isDirectory) return [path];
-  const out: string[] = [];
-  for await (const entry of Deno.readDir(path)) {
-    const child = join(path, entry.name);
-    if (entry.isDirectory) out.push(...await expand(child));
-    else if (/\.ya?ml$/i.test(entry.name)) out.push(child);
-  }
-  return out.sort();
 }

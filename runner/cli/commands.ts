@@ -19,6 +19,7 @@ import type { Command, CommandOutcome } from "./command.ts";
 import { failed } from "./command.ts";
 import { COMPARE_HELP, compareCommand } from "./compare_command.ts";
 import { DEMO_HELP, parseDemoArgs, runDemo } from "./demo_command.ts";
+import { HISTORY_HELP, historyCommand } from "./history_command.ts";
 import { MERGE_HELP, mergeCommand } from "./merge_command.ts";
 import { REPORT_HELP, reportCommand } from "./report_command.ts";
 import { SEARCH_HELP, searchCommand } from "./search_command.ts";
@@ -135,6 +136,16 @@ export const COMMANDS: readonly Command[] = [
     ],
     usage: COMPARE_HELP,
     run: (args) => compareCommand(args),
+  },
+  {
+    name: "history",
+    synopsis: [
+      "history <plan.yaml|dir>... [options]",
+      "find the commits where latency, throughput or errors changed over the " +
+      "stored runs; writes history.json, history.md and history.html",
+    ],
+    usage: HISTORY_HELP,
+    run: (args) => historyCommand(args),
   },
   {
     name: "version",

@@ -72,6 +72,7 @@ export async function compareCommand(args: string[]): Promise<CommandOutcome> {
       version: BASELINE_VERSION,
       plan: a.plan.name,
       runs: [baselineRunFrom(a)],
+      history: [],
     },
     b.plan.regression
       ? { floors: b.plan.regression as Partial<Record<RegressionMetric, number>> }

@@ -24,6 +24,8 @@ export interface FinishOptions {
   judge: boolean;
   baselineDir?: string;
   updateBaseline?: boolean;
+  /** How many runs the plan's long history keeps (`--history-runs`; default 500). */
+  historyRuns?: number;
   /** What turns the exit code non-zero (fail_on.ts; default `inconclusive-slo`). */
   failOn?: FailOn;
   /** Colour the summary (default: see {@linkcode defaultColor}). */
@@ -67,6 +69,7 @@ export async function finishResult(
     const judged = await judge(result, {
       ...(options.baselineDir === undefined ? {} : { baselineDir: options.baselineDir }),
       updateBaseline: (options.updateBaseline ?? false) && result.run.complete,
+      ...(options.historyRuns === undefined ? {} : { historyRuns: options.historyRuns }),
       ...(options.confirm ? { confirm: options.confirm } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });

@@ -18,6 +18,7 @@ import { problemText } from "../model/result.ts";
 export const MERGE_HELP =
   `Usage: tailgate merge <shard-result.json>... [--out DIR] [--report FORMATS]
                       [--fail-on WHAT] [--baseline DIR | --no-baseline] [--update-baseline]
+                      [--commit SHA] [--branch NAME] [--history-runs N]
 
 Merges the result.json files of one sharded run (\`tailgate run --shard I/N\` on N machines, all
 N of them) into the whole plan's result: histograms merged exactly, counts added, per-interval
@@ -26,8 +27,11 @@ data aligned by wall-clock time. Then judges the gates once and writes the repor
   --out DIR        where the merged result and reports go (default ./tailgate-out/)
   --report FORMATS html, junit, md, hlog or all (default html,junit,md); result.json always
   --report-url URL where the HTML report will be; the Markdown summary links it
+  --commit SHA     the commit the shards measured (7 to 40 hex digits); default the one
+                   the shards recorded (GITHUB_SHA, CI_COMMIT_SHA or git's HEAD there)
+  --branch NAME    the branch they ran on; default the one the shards recorded
   --fail-on WHAT, --allow-inconclusive, --baseline DIR, --no-baseline,
-  --update-baseline, --color, --no-color    as for \`tailgate run\``;
+  --update-baseline, --history-runs N, --color, --no-color    as for \`tailgate run\``;
 
 /**
  * Runs `tailgate merge`.
@@ -51,6 +55,10 @@ export async function mergeCommand(args: string[], signal?: AbortSignal): Promis
   const mergedOrNot = mergeResults(parts, files);
   if (!mergedOrNot.ok) return usage(mergedOrNot.problems.map(problemText).join("; "));
   const merged = mergedOrNot.value;
+  // The commit and branch the merged run is filed under: the flags, else what the shards recorded.
+  const { commit, branch } = shared.value;
+  if (commit !== undefined) merged.result.environment.gitSha = commit;
+  if (branch !== undefined) merged.result.environment.gitBranch = branch;
   const outProblem = await checkOutDir(shared.value.outDir) ??
     await outOverlap(shared.value.outDir, shared.value.baselineDir);
   if (outProblem) return usage(outProblem);

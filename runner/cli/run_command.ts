@@ -9,7 +9,7 @@ import { retarget } from "../plan/retarget.ts";
 import { formatAdHocIssue } from "./args/mod.ts";
 import type { PlanIssue } from "../plan/types.ts";
 import { OVERRIDE_HELP } from "./override_args.ts";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { type Progress as RunProgress, runPlan } from "../api/mod.ts";
 import { checkTarget, descriptorProblem, openFilesLimit } from "../engine/preflight.ts";
 import { formatDurationMs, formatRatePerSec } from "../plan/units.ts";
@@ -38,7 +38,8 @@ export interface RunOutcome extends CommandOutcome {
 export const RUN_HELP =
   `Usage: tailgate run <plan.yaml> [--out DIR] [--report FORMATS] [--target URL]
                     [--ca-cert FILE] [--fail-on WHAT] [--baseline DIR | --no-baseline]
-                    [--update-baseline] [--confirm N] [--shard I/N] [--start-at TIME]
+                    [--update-baseline] [--commit SHA] [--branch NAME] [--history-runs N]
+                    [--confirm N] [--shard I/N] [--start-at TIME]
                     [--fail-fast | --no-fail-fast]
                     [--report-url URL] [--color | --no-color] [--print-plan]
                     [--rate-scale F] [--duration-scale F] [--stage S:K=V]... [--connections N]
@@ -88,7 +89,14 @@ the equivalent plan, validated like any, and --print-plan prints it to commit in
   --baseline DIR         the plans' baseline histories (default .tailgate/baselines); a run is
                          compared with its plan's history there, when it has one
   --no-baseline          skip the regression gate
-  --update-baseline      append this run to the plan's history (sound, complete runs only)
+  --update-baseline      append this run to the plan's history (sound, complete runs only):
+                         the newest 10 runs in full, which the regression gate judges
+                         against, and the long history \`tailgate history\` reads
+  --commit SHA           the commit this run measured (7 to 40 hex digits); default
+                         GITHUB_SHA, else CI_COMMIT_SHA, else git's HEAD in the plan's folder
+  --branch NAME          the branch it ran on; default GITHUB_HEAD_REF (a pull request),
+                         GITHUB_REF_NAME, CI_COMMIT_REF_NAME, else git's branch there
+  --history-runs N       runs the long history keeps, the newest (10 to 2000; default 500)
   --confirm N            when only regression gates fail, run the plan again up to N times; a
                          regression stays red only if every rerun repeats it (about p^(N+1)
                          for independent runs), else it passes, saying which rerun cleared it
@@ -173,7 +181,12 @@ export async function runPlanCommand(
     }
     onProgress(`waiting ${(waitMs / 1000).toFixed(1)} s for the common start time`);
   }
-  const environment = await collectEnvironment();
+  // The commit measured: --commit, else the CI's variables, else git in the plan's folder.
+  const environment = await collectEnvironment({
+    ...(options.adHocPlan === undefined ? { gitDir: dirname(options.planPath) } : {}),
+    ...(options.commit === undefined ? {} : { commit: options.commit }),
+    ...(options.branch === undefined ? {} : { branch: options.branch }),
+  });
   const progress = (p: RunProgress) =>
     onProgress(
       `[${printable(p.stageName)} ${seconds(p.offsetMs)}/${seconds(p.durationMs)}, ` +

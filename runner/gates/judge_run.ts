@@ -16,6 +16,7 @@ import {
   fingerprintMismatch,
   historyName,
   loadBaseline,
+  MAX_HISTORY_BYTES,
 } from "./baseline/mod.ts";
 import {
   applyConfirmation,
@@ -35,8 +36,10 @@ export interface JudgeOptions {
   baselineDir?: string;
   /** Append this run to the plan's history afterwards (sound, complete runs only). */
   updateBaseline?: boolean;
-  /** History length kept when appending (default 10). */
+  /** Runs kept in full when appending, the regression gate's window (default 10). */
   keepRuns?: number;
+  /** Runs the long history keeps when appending (`--history-runs`; default 500). */
+  historyRuns?: number;
   /**
    * Re-measure a run that only regressions turn red, up to `times` more runs, before believing
    * them (`--confirm N`; confirm_regressions.ts).
@@ -158,6 +161,7 @@ export async function judgeRun(
         options.keepRuns,
         undefined,
         options.signal,
+        options.historyRuns,
       );
       // A run the history refuses is no file's fault: a note, not an I/O failure.
       if (!appended.ok) notes.push(`baseline not updated: ${problemText(appended.problems[0])}`);
@@ -165,13 +169,21 @@ export async function judgeRun(
         const updated = appended.value;
         notes.push(
           updated.supersededPath === undefined
-            ? `baseline updated: ${updated.runs.length} run(s) of "${
-              historyName(result.plan)
-            }" kept`
+            ? `baseline updated: "${historyName(result.plan)}" keeps ${updated.runs.length} ` +
+              `run(s) for the regression gate and ${updated.history.length} in its history` +
+              (result.environment.gitSha
+                ? ` (this one at ${result.environment.gitSha.slice(0, 7)})`
+                : "")
             : `baseline restarted: the plan's measured stages changed, so this run starts a new ` +
               `history for "${historyName(result.plan)}"; the old one is kept as ` +
               updated.supersededPath,
         );
+        if (updated.droppedForSize) {
+          notes.push(
+            `the history dropped its ${updated.droppedForSize} oldest run(s) to stay under ` +
+              `${MAX_HISTORY_BYTES / 1024 / 1024} MiB: give a smaller --history-runs`,
+          );
+        }
       }
     } catch (e) {
       // What throws is a file's fault (disk, folder, lock).

@@ -43,7 +43,9 @@ export interface HistorySeries {
   stageIndex: number;
   /** The request label, for a series of one label; absent for the stage's requests as a whole. */
   label?: string;
+  /** What the values measure. */
   metric: HistoryMetric;
+  /** The values' unit. */
   unit: HistoryUnit;
   /** One value per run of {@linkcode PlanHistory.runs}; null where that run lacks it. */
   values: (number | null)[];
@@ -79,6 +81,7 @@ export interface HistoryChange {
   meanAfter: number;
   /** Runs the two means hold (a trend: the runs its line was fitted to, in both). */
   runsBefore: number;
+  /** Runs `meanAfter` holds (a trend: as `runsBefore`). */
   runsAfter: number;
   /**
    * meanAfter / meanBefore − 1: 0.12 is "rose 12%". A meanBefore near zero is floored at 0.001 ×
@@ -110,6 +113,7 @@ export interface PlanHistory {
   source: string;
   /** Every stored run, oldest first. */
   runs: HistoryRunRef[];
+  /** Every series, stage by stage: the stage as a whole first, then each label. */
   series: HistorySeries[];
   /** Every change found, in the order of their runs. */
   changes: HistoryChange[];
@@ -131,12 +135,17 @@ export interface HistorySettings {
 
 /** The whole `history.json` document. */
 export interface HistoryReport {
+  /** Always {@linkcode HISTORY_SCHEMA}. */
   schema: typeof HISTORY_SCHEMA;
+  /** The format version ({@linkcode HISTORY_VERSION}). */
   version: number;
+  /** The tailgate that wrote it. */
   tailgateVersion: string;
   /** ISO 8601: when the document was made. */
   generatedAt: string;
+  /** The settings the changes were found with. */
   settings: HistorySettings;
+  /** Each plan with a stored history, in the order named. */
   plans: PlanHistory[];
   /**
    * The document's verdict, computed once: `fail` when a worse change lies within the newest

@@ -388,8 +388,16 @@ export interface Environment {
   cpuModel: string;
   /** Logical CPU cores (`navigator.hardwareConcurrency`). */
   cores: number;
-  /** Commit of the repository the run started in, when there is one. */
+  /**
+   * The commit measured, when known: `--commit`, else `GITHUB_SHA`, else `CI_COMMIT_SHA`, else
+   * git's HEAD in the plan's folder (7 to 40 lowercase hex digits).
+   */
   gitSha?: string;
+  /**
+   * The branch it ran on, when known: `--branch`, else `GITHUB_HEAD_REF` (a pull request),
+   * `GITHUB_REF_NAME`, `CI_COMMIT_REF_NAME`, else git's branch in the plan's folder.
+   */
+  gitBranch?: string;
   /** Name of the CI system, when running under one. */
   ci?: string;
 }

@@ -1,19 +1,34 @@
 /**
- * The environment fingerprint stored with every result: versions, CPU, cores, git commit, CI.
- * The I/O edge of the result code (reads /proc/cpuinfo and asks git).
+ * The environment fingerprint stored with every result: versions, CPU, cores, git commit and
+ * branch, CI. The I/O edge of the result code (reads /proc/cpuinfo and asks git: git_refs.ts).
  *
  * @module
  */
 import { TAILGATE_VERSION } from "../version.ts";
 import type { Environment } from "../model/run_result.ts";
+import { readGitRefs } from "./git_refs.ts";
+
+/** Where {@linkcode collectEnvironment} finds the run's commit and branch. */
+export interface EnvironmentOptions {
+  /** `--commit`: the commit measured, already checked (git_refs.ts `parseCommit`). */
+  commit?: string;
+  /** `--branch`: the branch it ran on. */
+  branch?: string;
+  /** The folder git is asked in when no flag or CI variable names the commit: the plan's. */
+  gitDir?: string;
+  /** Reads an environment variable (default `Deno.env.get`). */
+  env?: (name: string) => string | undefined;
+}
 
 /**
- * Collects the fingerprint of this machine and checkout. Never throws: what cannot be read is
- * left out or marked `unknown`.
+ * Collects the fingerprint of this machine and checkout; the commit and branch come from the
+ * flags, else the CI's variables, else git in `gitDir` (git_refs.ts). Never throws: what cannot
+ * be read is left out or marked `unknown`.
  */
-export async function collectEnvironment(cwd: string = Deno.cwd()): Promise<Environment> {
-  const gitSha = await readGitSha(cwd);
-  const ci = detectCi((name) => Deno.env.get(name));
+export async function collectEnvironment(options: EnvironmentOptions = {}): Promise<Environment> {
+  const env = options.env ?? ((name: string) => Deno.env.get(name));
+  const refs = await readGitRefs(options.gitDir ?? Deno.cwd(), options, env);
+  const ci = detectCi(env);
   return {
     tailgateVersion: TAILGATE_VERSION,
     denoVersion: Deno.version.deno,
@@ -22,7 +37,8 @@ export async function collectEnvironment(cwd: string = Deno.cwd()): Promise<Envi
     arch: Deno.build.arch,
     cpuModel: await readCpuModel(),
     cores: navigator.hardwareConcurrency,
-    ...(gitSha ? { gitSha } : {}),
+    ...(refs.commit ? { gitSha: refs.commit } : {}),
+    ...(refs.branch ? { gitBranch: refs.branch } : {}),
     ...(ci ? { ci } : {}),
   };
 }
@@ -67,20 +83,5 @@ async function readCpuModel(): Promise<string> {
     return cpuModelFrom(await Deno.readTextFile("/proc/cpuinfo")) ?? "unknown";
   } catch {
     return "unknown";
-  }
-}
-
-async function readGitSha(cwd: string): Promise<string | undefined> {
-  try {
-    const out = await new Deno.Command("git", {
-      args: ["rev-parse", "HEAD"],
-      cwd,
-      stdout: "piped",
-      stderr: "null",
-    }).output();
-    const sha = new TextDecoder().decode(out.stdout).trim();
-    return out.success && /^[0-9a-f]{40}$/.test(sha) ? sha : undefined;
-  } catch {
-    return undefined;
   }
 }

@@ -33,6 +33,7 @@ export {
 } from "../model/run_result.ts";
 export { planRecord } from "./plan_record.ts";
 export { collectEnvironment, cpuModelFrom, detectCi } from "./environment.ts";
+export type { EnvironmentOptions } from "./environment.ts";
 export { readRunResult, readRunResultFile } from "./read_run_result.ts";
 export type { Problem, Result } from "../model/result.ts";
 export type { VerdictScope } from "./read/mod.ts";

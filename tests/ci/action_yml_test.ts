@@ -76,7 +76,12 @@ Deno.test("every output is one the run step writes", async () => {
 });
 
 Deno.test("action.yml pins actions by major version and runs scripts that exist, with the inputs' variables", async () => {
-  const internal = new Set(["TAILGATE_DEFAULT_BRANCH", "TAILGATE_RESTORED_COMMIT"]);
+  const internal = new Set([
+    "TAILGATE_DEFAULT_BRANCH",
+    "TAILGATE_RESTORED_COMMIT",
+    "TAILGATE_CACHE_RESTORED_KEY",
+    "TAILGATE_HISTORY_DIR",
+  ]);
   const variables = new Set(
     Object.keys(INPUT_DEFAULTS).map((n) => inputVariable(n as keyof typeof INPUT_DEFAULTS)),
   );

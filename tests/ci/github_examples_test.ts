@@ -86,6 +86,21 @@ Deno.test("the nightly run is scheduled and may push the history to its branch",
   assert.ok((job["timeout-minutes"] as number) > 30);
 });
 
+Deno.test("the nightly run finds change points after its update and says how Pages serves the page", async () => {
+  const w = await example("github-nightly.yml");
+  const inputs = withOf(tailgateSteps(asObject(jobsOf(w).nightly, "nightly"))[0]);
+  assert.equal(inputs.history, "auto");
+  assert.equal(
+    inputs["history-fail"],
+    "false",
+    "a nightly reports a change, it is not failed for it",
+  );
+  assert.ok(Number(inputs["history-recent"]) >= 1);
+  const text = await Deno.readTextFile(join(ROOT, "ci/examples/github-nightly.yml"));
+  assert.match(text, /Pages .*Deploy from a branch/);
+  assert.match(text, /branch `tailgate-baselines`, folder `\/docs`/);
+});
+
 Deno.test("the sharded run: matrix shards 0..N-1 of N at one start time, merged from their artifacts", async () => {
   const w = await example("github-sharded.yml");
   const jobs = jobsOf(w);

@@ -13,3 +13,4 @@ export type { ResultOutputOptions } from "./result_args.ts";
 export { readStartArgs, START_HELP, START_OPTIONS, startRunService } from "./run_service.ts";
 export type { StartSpec } from "./run_service.ts";
 export { parseShard, parseStartAt } from "./shard_args.ts";
+export { expandPlanPaths } from "./plan_paths.ts";

@@ -1,6 +1,7 @@
 /**
  * The options `tailgate run` and `tailgate merge` share (where the reports go, which ones, the
- * baseline, colour), read into what {@linkcode finishResult} takes.
+ * baseline and the commit it files the run under, colour), read into what
+ * {@linkcode finishResult} takes.
  *
  * @module
  */
@@ -14,6 +15,7 @@ import {
 import { DEFAULT_RUN_REPORTS, parseReportFormats } from "../../../reporters/report_formats.ts";
 import type { FinishOptions } from "../finish_result.ts";
 import { err, ok, prefixed, problem, type Result } from "../../model/result.ts";
+import { HISTORY_ARG_OPTIONS, readHistoryArgs } from "./history_args.ts";
 
 /**
  * The shared options, as `node:util` `parseArgs` declares them.
@@ -39,10 +41,17 @@ export const RESULT_ARG_OPTIONS = {
   "update-baseline": { type: "boolean" },
   color: { type: "boolean" },
   "no-color": { type: "boolean" },
+  ...HISTORY_ARG_OPTIONS,
 } as const;
 
-/** What the shared options set: everything {@linkcode FinishOptions} has but `judge`. */
-export type ResultOutputOptions = Omit<FinishOptions, "judge" | "confirm">;
+/**
+ * What the shared options set: everything {@linkcode FinishOptions} has but `judge`, and the
+ * commit and branch (`--commit`, `--branch`) the run is filed under.
+ */
+export type ResultOutputOptions = Omit<FinishOptions, "judge" | "confirm"> & {
+  commit?: string;
+  branch?: string;
+};
 
 /** The parsed values of {@linkcode RESULT_ARG_OPTIONS}. */
 export interface ResultArgValues {
@@ -57,6 +66,9 @@ export interface ResultArgValues {
   "update-baseline"?: boolean;
   color?: boolean;
   "no-color"?: boolean;
+  commit?: string;
+  branch?: string;
+  "history-runs"?: string;
 }
 
 /**
@@ -73,7 +85,10 @@ export function readResultArgs(
   const failOn = failOnArg(values);
   if (!failOn.ok) return failOn;
   const color = colorChoice(values);
+  const history = readHistoryArgs(values);
+  if (!history.ok) return history;
   return ok({
+    ...history.value,
     outDir: values.out ?? "tailgate-out",
     reports: reports.value,
     ...(values["report-url"] ? { reportUrl: values["report-url"] } : {}),

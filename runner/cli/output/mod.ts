@@ -7,3 +7,4 @@
 export { checkOutDir, claimOutDir, outPlaceProblem, ownOutDirProblem } from "./out_dir.ts";
 export { outOverlap } from "./out_overlap.ts";
 export { writeSearchFiles } from "./search_files.ts";
+export { writeHistoryFiles } from "./history_files.ts";

@@ -1,6 +1,7 @@
 /**
  * Finds a stored history's first histogram that does not decode: one altered character in a
- * baseline file would otherwise surface as an uncaught codec error after the whole run. Pure.
+ * baseline file would otherwise surface as an uncaught codec error after the whole run (the
+ * regression gate's runs) or in `tailgate history` (the long history). Pure.
  *
  * @module
  */
@@ -45,6 +46,32 @@ export function baselineDamage(baseline: Baseline): BaselineDamage | undefined {
             };
           }
         }
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The first stage histogram of `baseline`'s long history that does not decode, or undefined when
+ * every one does: `run` counts the history's entries (1 = oldest).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { historyDamage } from "./baseline_damage.ts";
+ * const entry = { date: "2025-01-01", stages: [{ name: "main", response: { hdr: "not a histogram" } }] };
+ * assert.equal(historyDamage({ history: [entry] } as never)?.where, 'stage "main", response time');
+ * ```
+ */
+export function historyDamage(baseline: Baseline): BaselineDamage | undefined {
+  for (const [i, entry] of baseline.history.entries()) {
+    for (const stage of entry.stages) {
+      try {
+        decodeHistogram(stage.response.hdr);
+      } catch (e) {
+        const where = `stage "${stage.name}", response time`;
+        return { run: i + 1, date: entry.date, where, error: (e as Error).message };
       }
     }
   }

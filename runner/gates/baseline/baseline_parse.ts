@@ -1,18 +1,23 @@
 /**
- * Reading a baseline file's text: checks its schema, version, plan and the shape of each run,
- * and says what is wrong (and how to fix it) when the file cannot be used.
+ * Reading a baseline file's text: checks its schema, version, plan and the shape of each run and
+ * history entry, migrates a version-1 file (its runs become the first history entries), and says
+ * what is wrong (and how to fix it) when the file cannot be used.
  *
  * @module
  */
 import { type Baseline, BASELINE_SCHEMA, BASELINE_VERSION } from "./baseline_types.ts";
 import { err, ok, problem, type Result } from "../../model/result.ts";
+import { historyEntryFromRun } from "./history_entry.ts";
+import { historyEntryDamage } from "./history_shape.ts";
 
 const MOVE_AWAY = "move it away (the next --update-baseline starts a new history) or restore it " +
   "from version control";
 
 /**
  * The baseline file `text` holds for `planName`, or what is wrong with it: a problem whose message
- * is a phrase completing "baseline <path> …" that says what is wrong and how to fix it.
+ * is a phrase completing "baseline <path> …" that says what is wrong and how to fix it. A
+ * version-1 file comes back migrated to version {@linkcode BASELINE_VERSION}: its runs are its
+ * history's first entries (history_entry.ts).
  *
  * @example
  * ```ts
@@ -20,7 +25,7 @@ const MOVE_AWAY = "move it away (the next --update-baseline starts a new history
  * import { parseBaseline } from "./baseline_parse.ts";
  * parseBaseline("{", "shop"); // { ok: false, problems: [{ message: "is not valid JSON (…): it is damaged; move it away …" }] }
  * const text = JSON.stringify({ schema: "tailgate/baseline", version: 1, plan: "shop", runs: [] });
- * assert.deepEqual(parseBaseline(text, "shop"), { ok: true, value: { schema: "tailgate/baseline", version: 1, plan: "shop", runs: [] } });
+ * assert.deepEqual(parseBaseline(text, "shop"), { ok: true, value: { schema: "tailgate/baseline", version: 2, plan: "shop", runs: [], history: [] } });
  * ```
  */
 export function parseBaseline(text: string, planName: string): Result<Baseline> {
@@ -58,6 +63,26 @@ export function parseBaseline(text: string, planName: string): Result<Baseline> 
   if (runs === undefined || bad >= 0) {
     const where = runs === undefined ? "`runs` is not a list" : `run ${bad + 1} is incomplete`;
     return refuse(`is damaged (${where}); ${MOVE_AWAY}`);
+  }
+  if (record.version === 1) {
+    const v1 = doc as Baseline;
+    return ok({
+      ...v1,
+      version: BASELINE_VERSION,
+      history: v1.runs.map((run) => historyEntryFromRun(run)),
+    });
+  }
+  if (!Array.isArray(record.history)) {
+    return refuse(`is damaged (\`history\` is not a list); ${MOVE_AWAY}`);
+  }
+  for (const [i, entry] of record.history.entries()) {
+    const damage = historyEntryDamage(entry);
+    if (damage === undefined) continue;
+    const date = isObject(entry) && typeof entry.date === "string" ? `, ${entry.date}` : "";
+    return refuse(
+      `is damaged (history entry ${i + 1} of ${record.history.length}${date}: ${damage}); ` +
+        MOVE_AWAY,
+    );
   }
   return ok(doc as Baseline);
 }

@@ -1,7 +1,8 @@
 /**
- * The baseline store: one JSON file per plan (`<dir>/<slug>.json`) holding the plan's last runs.
- * Appending replaces the file atomically, so a crash mid-write leaves the old one, and a file that
- * cannot be read is never overwritten.
+ * The baseline store: one JSON file per plan (`<dir>/<slug>.json`) holding the plan's last runs
+ * in full (the regression gate's window) and its long history (`tailgate history`). Appending
+ * replaces the file atomically, so a crash mid-write leaves the old one, and a file that cannot be
+ * read is never overwritten.
  *
  * @module
  */
@@ -9,7 +10,7 @@ import { join } from "node:path";
 import { writeFileAtomic } from "../../result/atomic_write.ts";
 import { readRegularFile } from "../../model/regular_file.ts";
 import { err, ok, prefixed, problem, problemText, type Result } from "../../model/result.ts";
-import type { Environment, RunResult } from "../../model/run_result.ts";
+import type { RunResult } from "../../model/run_result.ts";
 import { parseBaseline } from "./baseline_parse.ts";
 import { withHistoryLock } from "./history_lock.ts";
 import { type StageShape, unmatchedStages } from "../regression/mod.ts";
@@ -19,11 +20,16 @@ import {
   BASELINE_VERSION,
   type BaselineRun,
   DEFAULT_BASELINE_RUNS,
+  DEFAULT_HISTORY_RUNS,
 } from "./baseline_types.ts";
+import { historyEntryFromRun } from "./history_entry.ts";
+import { planFingerprint } from "./fingerprints.ts";
+import { baselineText, fitHistory } from "./baseline_text.ts";
 
 /**
- * The largest baseline or search history read (64 MiB): a history holds stage and label
- * histograms of at most a few dozen runs, far below it; anything larger is not one.
+ * The largest baseline or search history read (64 MiB): a baseline of a 3-stage plan holds 10
+ * runs in full and a long history of 500 runs in about 7 MiB (docs/benchmarks.md); a longer
+ * history is trimmed, oldest first, to stay below it; anything larger is not one.
  *
  * @example
  * ```ts
@@ -137,7 +143,8 @@ export function baselineRunFrom(result: RunResult): BaselineRun {
 
 /**
  * Reads a plan's baseline: `undefined` when there is none yet, a problem naming the file, what is
- * wrong and how to fix it when it cannot be used.
+ * wrong and how to fix it when it cannot be used. A version-1 file comes back migrated (its runs
+ * are the history's first entries).
  */
 export async function loadBaseline(
   dir: string,
@@ -157,12 +164,18 @@ export async function loadBaseline(
   return parsed.ok ? parsed : err(prefixed(`baseline ${path} `, parsed.problems));
 }
 
-/** The history written, and where the previous one was kept when this run started a new one. */
-export type AppendedBaseline = Baseline & { supersededPath?: string };
+/**
+ * The history written; where the previous one was kept when this run started a new one; how many
+ * of the oldest history entries were dropped for the file to stay under
+ * {@linkcode MAX_HISTORY_BYTES}.
+ */
+export type AppendedBaseline = Baseline & { supersededPath?: string; droppedForSize?: number };
 
 /**
- * Adds a sound run to its plan's history, keeping the newest `keep` runs, and writes the file
- * atomically with `write`, or the problem when the run may not join it (incomplete, tool-limited).
+ * Adds a sound run to its plan's history, keeping the newest `keep` runs in full (`runs`, the
+ * regression gate's window) and the newest `historyRuns` in the long history (`history`), and
+ * writes the file atomically with `write` as version {@linkcode BASELINE_VERSION}, or the problem
+ * when the run may not join it (incomplete, tool-limited).
  * Throws {@linkcode BaselineError}; the existing file is then unchanged.
  * A run whose measured stages differ from the newest stored run's (the plan changed) starts a new
  * history: the old one is first written whole to `<slug>.superseded-<time>.json` beside it.
@@ -175,9 +188,15 @@ export async function appendToBaseline(
   keep: number = DEFAULT_BASELINE_RUNS,
   write: (path: string, data: string) => Promise<void> = writeFileAtomic,
   signal?: AbortSignal,
+  historyRuns: number = DEFAULT_HISTORY_RUNS,
 ): Promise<Result<AppendedBaseline>> {
   if (!Number.isInteger(keep) || keep < 1) {
     throw new RangeError(`keep must be a whole number of runs, at least 1 (got ${keep})`);
+  }
+  if (!Number.isInteger(historyRuns) || historyRuns < 1) {
+    throw new RangeError(
+      `historyRuns must be a whole number of runs, at least 1 (got ${historyRuns})`,
+    );
   }
   const unsound = unsoundReason(result);
   if (unsound) return err(problem(unsound));
@@ -187,7 +206,7 @@ export async function appendToBaseline(
   return ok(
     await withHistoryLock(
       baselinePath(dir, planName),
-      () => appendLocked(dir, result, keep, write),
+      () => appendLocked(dir, result, { keep, historyRuns }, write),
       signal ? { signal } : {},
     ),
   );
@@ -196,7 +215,7 @@ export async function appendToBaseline(
 async function appendLocked(
   dir: string,
   result: RunResult,
-  keep: number,
+  limits: { keep: number; historyRuns: number },
   write: (path: string, data: string) => Promise<void>,
 ): Promise<AppendedBaseline> {
   const planName = historyName(result.plan);
@@ -216,7 +235,7 @@ async function appendLocked(
     const stamp = new Date().toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
     supersededPath = path.replace(/\.json$/, `.superseded-${stamp}.json`);
     try {
-      await write(supersededPath, JSON.stringify(loaded.value, null, 1) + "\n");
+      await write(supersededPath, baselineText(loaded.value!));
     } catch (e) {
       throw new BaselineError(
         "write_failed",
@@ -226,16 +245,18 @@ async function appendLocked(
       );
     }
   }
-  const kept = supersededPath === undefined ? loaded.value?.runs ?? [] : [];
-  const runs = [...kept, baselineRunFrom(result)].slice(-keep);
-  const baseline: Baseline = {
+  const kept = supersededPath === undefined ? loaded.value : undefined;
+  const run = baselineRunFrom(result);
+  const entry = historyEntryFromRun(run, planFingerprint(result));
+  const { baseline, dropped } = fitHistory({
     schema: BASELINE_SCHEMA,
     version: BASELINE_VERSION,
     plan: planName,
-    runs,
-  };
+    runs: [...kept?.runs ?? [], run].slice(-limits.keep),
+    history: [...kept?.history ?? [], entry].slice(-limits.historyRuns),
+  }, MAX_HISTORY_BYTES);
   try {
-    await write(path, JSON.stringify(baseline, null, 1) + "\n");
+    await write(path, baselineText(baseline));
   } catch (e) {
     throw new BaselineError(
       "write_failed",
@@ -244,7 +265,11 @@ async function appendLocked(
       { cause: e },
     );
   }
-  return supersededPath === undefined ? baseline : { ...baseline, supersededPath };
+  return {
+    ...baseline,
+    ...(supersededPath === undefined ? {} : { supersededPath }),
+    ...(dropped === 0 ? {} : { droppedForSize: dropped }),
+  };
 }
 
 /**
@@ -265,22 +290,6 @@ export async function makeHistoryDir(dir: string): Promise<void> {
 /** Whether two runs measured the same stages (warmups aside), so their numbers compare. */
 function sameMeasuredStages(a: readonly StageShape[], b: readonly StageShape[]): boolean {
   return unmatchedStages(a, b).length === 0 && unmatchedStages(b, a).length === 0;
-}
-
-const FINGERPRINT: Array<[keyof Environment, string]> = [
-  ["cpuModel", "cpu"],
-  ["cores", "cores"],
-  ["denoVersion", "deno"],
-  ["tailgateVersion", "tailgate"],
-];
-
-/**
- * How two fingerprints differ, one readable line per field (CPU model, cores, Deno and tailgate
- * versions; not the git commit, which differs by design). Empty when the numbers compare.
- */
-export function fingerprintMismatch(a: Environment, b: Environment): string[] {
-  return FINGERPRINT.filter(([key]) => a[key] !== b[key])
-    .map(([key, name]) => `${name}: ${a[key] ?? "unknown"} vs ${b[key] ?? "unknown"}`);
 }
 
 function unsoundReason(result: RunResult): string | undefined {

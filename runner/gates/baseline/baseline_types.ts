@@ -1,6 +1,8 @@
 /**
- * The baseline file: the recent history of one plan's sound runs, kept small (stage and label
- * histograms, no intervals) so it can be committed or cached in CI.
+ * The baseline file: one plan's sound runs, kept small so it can be committed or cached in CI:
+ * the newest 10 in full (stage and label histograms, which the regression gate judges against)
+ * and the long history (up to 500 by default: summaries and one response histogram per stage,
+ * with commits and fingerprints, which `tailgate history` reads). No intervals.
  *
  * @module
  */
@@ -19,16 +21,18 @@ import type { EncodedHistogram, Environment, RequestCounts } from "../../model/r
 export const BASELINE_SCHEMA = "tailgate/baseline";
 
 /**
- * The version of the baseline format this build writes; a newer file is refused.
+ * The version of the baseline format this build writes; a newer file is refused. Version 2 added
+ * the long history (`history`); a version-1 file is read and migrated (its runs become the
+ * history's first entries) and written as version 2 at the next append.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { BASELINE_VERSION } from "./baseline_types.ts";
- * assert.equal(BASELINE_VERSION, 1);
+ * assert.equal(BASELINE_VERSION, 2);
  * ```
  */
-export const BASELINE_VERSION = 1;
+export const BASELINE_VERSION = 2;
 
 /**
  * Where `tailgate run` looks for baselines when `--baseline` is not given.
@@ -43,7 +47,7 @@ export const BASELINE_VERSION = 1;
 export const DEFAULT_BASELINE_DIR = ".tailgate/baselines";
 
 /**
- * How many runs a plan's history keeps by default (the newest).
+ * How many runs the regression gate's window keeps (`runs`: the newest, in full).
  *
  * @example
  * ```ts
@@ -105,7 +109,7 @@ export interface Baseline {
   /** The runs the regression gate judges against: the newest, oldest first. */
   runs: BaselineRun[];
   /** The long history `tailgate history` reads: up to `--history-runs`, oldest first. */
-  history?: HistoryEntry[];
+  history: HistoryEntry[];
 }
 
 /**
@@ -156,6 +160,11 @@ export interface HistoryEntry {
   runner: string;
   /** The plan fingerprint: a digest of the requests and stages as run. */
   plan: string;
+  /**
+   * Set on a run migrated from a version-1 file, which kept no plan: `plan` then digests its
+   * stages alone, so a different `plan` next to it says nothing about the requests.
+   */
+  migrated?: true;
   environment: Environment;
   stages: HistoryStage[];
 }

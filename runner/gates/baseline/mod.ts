@@ -1,23 +1,42 @@
 /**
- * The stored histories the regression gates read: the baseline file (one plan's recent sound
- * runs), its parsing and damage check, the lock two writers take, and the capacity search's history.
+ * The stored histories: the baseline file (one plan's recent sound runs, which the regression
+ * gates read, and its long history with commits and fingerprints, which `tailgate history`
+ * reads), its parsing, migration and damage check, the lock two writers take, and the capacity
+ * search's history.
  *
  * @module
  */
-export { baselineDamage } from "./baseline_damage.ts";
+export { baselineDamage, historyDamage } from "./baseline_damage.ts";
+export type { BaselineDamage } from "./baseline_damage.ts";
 export {
   appendToBaseline,
   BaselineError,
   baselinePath,
   baselineRunFrom,
   baselineSlug,
-  fingerprintMismatch,
   historyName,
   loadBaseline,
   MAX_HISTORY_BYTES,
 } from "./baseline_store.ts";
-export { BASELINE_SCHEMA, BASELINE_VERSION, DEFAULT_BASELINE_DIR } from "./baseline_types.ts";
-export type { Baseline, BaselineStage } from "./baseline_types.ts";
+export type { AppendedBaseline } from "./baseline_store.ts";
+export { loadHistories, loadHistory } from "./history_files.ts";
+export type { StoredHistory } from "./history_files.ts";
+export {
+  BASELINE_SCHEMA,
+  BASELINE_VERSION,
+  DEFAULT_BASELINE_DIR,
+  DEFAULT_BASELINE_RUNS,
+  DEFAULT_HISTORY_RUNS,
+} from "./baseline_types.ts";
+export type {
+  Baseline,
+  BaselineStage,
+  HistoryEntry,
+  HistoryLabel,
+  HistoryStage,
+} from "./baseline_types.ts";
+export { fingerprintMismatch, planFingerprint, runnerFingerprint } from "./fingerprints.ts";
+export { historyEntryFromRun } from "./history_entry.ts";
 export {
   appendSearchHistory,
   loadSearchHistory,

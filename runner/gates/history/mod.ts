@@ -1,7 +1,8 @@
 /**
  * The history's statistics: the change points of one series of per-run values (a metric of a
  * stage over commits), found as Apache Otava finds them, with tailgate's magnitude rule, zero
- * floor and trends (`detect_changes.ts` says what differs), and Otava's own rule for comparison.
+ * floor and trends (`detect_changes.ts` says what differs), and Otava's own rule for comparison;
+ * one plan's history judged from them (`analyze_history.ts`), and the verdict (`history_verdict.ts`).
  *
  * @module
  */
@@ -13,3 +14,13 @@ export {
   resolveChangeOptions,
   type SeriesChange,
 } from "./series_change.ts";
+export {
+  analyzeHistory,
+  formatSeriesValue,
+  type HistoryInput,
+  MIN_HISTORY_RUNS,
+  seriesName,
+  shortCommit,
+} from "./analyze_history.ts";
+export { higherIsWorse, historySeries, unitOf } from "./history_series.ts";
+export { historyVerdict } from "./history_verdict.ts";

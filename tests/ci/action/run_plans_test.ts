@@ -20,38 +20,7 @@ import {
   SESSION,
   TOKEN,
 } from "../../_helpers/login_server.ts";
-
-/** A temporary workspace with GitHub's files, removed when done. */
-async function workspace(plans: Record<string, string>) {
-  const path = await Deno.makeTempDir({ prefix: "tailgate-ws-" });
-  const output = join(path, ".github-output");
-  const summary = join(path, ".github-summary");
-  await Deno.writeTextFile(output, "");
-  await Deno.writeTextFile(summary, "# earlier step\n");
-  for (const [file, text] of Object.entries(plans)) {
-    await Deno.mkdir(join(path, file, ".."), { recursive: true });
-    await Deno.writeTextFile(join(path, file), text);
-  }
-  return {
-    path,
-    env: {
-      GITHUB_ACTIONS: "true",
-      GITHUB_WORKSPACE: path,
-      GITHUB_OUTPUT: output,
-      GITHUB_STEP_SUMMARY: summary,
-      GITHUB_EVENT_NAME: "pull_request",
-      GITHUB_REF: "refs/pull/7/merge",
-    },
-    async outputs(): Promise<Record<string, string>> {
-      const out: Record<string, string> = {};
-      const text = await Deno.readTextFile(output);
-      for (const m of text.matchAll(/^([\w-]+)<<(\S+)\n(.*?)\n\2$/gms)) out[m[1]] = m[3];
-      return out;
-    },
-    summary: () => Deno.readTextFile(summary),
-    [Symbol.asyncDispose]: () => Deno.remove(path, { recursive: true }),
-  };
-}
+import { workspace } from "./_github_workspace.ts";
 
 /**
  * Stands in for the `tailgate run` process: writes what it would for plan "shop" (SLOs on lines
@@ -112,6 +81,7 @@ Deno.test("run_plans annotates the failed SLO's line, fills the job summary and 
     "results-dir": "tailgate-out",
     "summary-file": "tailgate-out/summary.md",
     "baselines-present": "false",
+    "history-dir": "",
   });
   assert.equal(
     await Deno.readTextFile(join(ws.path, "tailgate-out/summary.md")),

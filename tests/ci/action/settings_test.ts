@@ -34,8 +34,37 @@ Deno.test("settings on a push to the default branch: cache mode, updated, keyed 
     update: "true",
     "cache-key": "tailgate-baselines-Linux-X64-9-1",
     "cache-restore-prefix": "tailgate-baselines-Linux-X64-",
+    history: "true",
   });
   assert.deepEqual(printed, ["tailgate baselines: cache in .tailgate/baselines, updated"]);
+});
+
+Deno.test("settings resolves history: auto runs it only after an update on the default branch", async () => {
+  const push = (ref: string, extra: Record<string, string> = {}) =>
+    outputsOf({
+      GITHUB_EVENT_NAME: "push",
+      GITHUB_REF: ref,
+      TAILGATE_DEFAULT_BRANCH: "main",
+      ...extra,
+    });
+  assert.equal((await push("refs/heads/main")).outputs.history, "true");
+  // update-baseline: true updates a feature branch's push, but auto keeps the history for main.
+  const feature = await push("refs/heads/feature", { TAILGATE_UPDATE_BASELINE: "true" });
+  assert.deepEqual([feature.outputs.update, feature.outputs.history], ["true", "false"]);
+  assert.equal(
+    (await push("refs/heads/main", { TAILGATE_HISTORY: "false" })).outputs.history,
+    "false",
+  );
+  const pr = await outputsOf({ GITHUB_EVENT_NAME: "pull_request", TAILGATE_HISTORY: "true" });
+  assert.deepEqual([pr.outputs.update, pr.outputs.history], ["false", "true"]);
+  const shard = await push("refs/heads/main", { TAILGATE_HISTORY: "true", TAILGATE_SHARD: "0/2" });
+  assert.equal(shard.outputs.history, "false");
+  assert.ok(
+    shard.printed.includes(
+      "::notice::a shard keeps no history (its merge job does): history ignored",
+    ),
+    shard.printed.join("\n"),
+  );
 });
 
 Deno.test("settings on a pull request: read only; a wrong input is an error annotation and exit 2", async () => {

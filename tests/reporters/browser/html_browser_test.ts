@@ -6,17 +6,12 @@ import { renderHtml } from "../../../reporters/html/html.ts";
 import { renderSearchHtml } from "../../../reporters/search/search_html.ts";
 import { computeRunVerdict } from "../../../runner/gates/run_verdict.ts";
 import type { RunResult } from "../../../runner/model/run_result.ts";
-import { type CdpEvent, Chromium, type Page } from "../../_helpers/chromium.ts";
+import { Chromium, type Page } from "../../_helpers/chromium.ts";
 import { HOSTILE, hostileResult, reportResult } from "../../_helpers/report_fixtures.ts";
-import { ignoreWithout } from "../../_helpers/test_tools.ts";
+import { browserTest, drawnPixels, openPage, problems, remoteRequests } from "./_page_probe.ts";
 import { recordedResult } from "../_recorded_results.ts";
 import { searchResult } from "../../_helpers/search_fixtures.ts";
 import { abResult } from "../../_helpers/ab_fixtures.ts";
-
-/** A test that drives `chromium`: ignored where it is not installed (CI requires it). */
-function browserTest(name: string, fn: () => void | Promise<void>): void {
-  Deno.test({ name, ignore: ignoreWithout("chromium"), fn });
-}
 
 const CHART_IDS = [
   "chart-percentile",
@@ -26,62 +21,8 @@ const CHART_IDS = [
 ];
 
 /** Renders the result to a file, opens it over file:// with the network offline. */
-async function openReport(
-  browser: Chromium,
-  dir: string,
-  result: RunResult | string,
-): Promise<Page> {
-  const path = join(dir, `report-${crypto.randomUUID().slice(0, 8)}.html`);
-  await Deno.writeTextFile(path, typeof result === "string" ? result : renderHtml(result));
-  const page = await browser.newPage();
-  await page.send("Network.emulateNetworkConditions", {
-    offline: true,
-    latency: 0,
-    downloadThroughput: -1,
-    uploadThroughput: -1,
-  });
-  await page.navigate(pathToFileURL(path).href);
-  return page;
-}
-
-/** Canvas id → pixels with any opacity, read back through getImageData. */
-function drawnPixels(page: Page): Promise<Record<string, number>> {
-  return page.evaluate(`(() => {
-    const out = {};
-    for (const c of document.querySelectorAll("canvas")) {
-      const pixels = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
-      let drawn = 0;
-      for (let i = 3; i < pixels.length; i += 4) if (pixels[i] !== 0) drawn++;
-      out[c.id] = drawn;
-    }
-    return out;
-  })()`);
-}
-
-/** Errors the page reported: exceptions, console errors and assertions, error log entries. */
-function problems(events: readonly CdpEvent[]): string[] {
-  return events.flatMap((e) => {
-    const p = e.params as {
-      type?: string;
-      args?: unknown;
-      entry?: { level: string; source: string; text: string; url?: string };
-    };
-    if (e.method === "Runtime.exceptionThrown") return [`exception: ${JSON.stringify(p)}`];
-    if (e.method === "Runtime.consoleAPICalled" && ["error", "assert"].includes(p.type ?? "")) {
-      return [`console.${p.type}: ${JSON.stringify(p.args)}`];
-    }
-    if (e.method === "Log.entryAdded" && p.entry?.level === "error") {
-      return [`log: ${p.entry.source} ${p.entry.text} ${p.entry.url ?? ""}`];
-    }
-    return [];
-  });
-}
-
-/** URLs the page requested that are not the file itself (or inline data). */
-function remoteRequests(events: readonly CdpEvent[]): string[] {
-  return events.filter((e) => e.method === "Network.requestWillBeSent")
-    .map((e) => (e.params.request as { url: string }).url)
-    .filter((url) => !url.startsWith("file://") && !url.startsWith("data:"));
+function openReport(browser: Chromium, dir: string, result: RunResult | string): Promise<Page> {
+  return openPage(browser, dir, typeof result === "string" ? result : renderHtml(result));
 }
 
 browserTest(

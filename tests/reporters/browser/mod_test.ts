@@ -5,6 +5,7 @@ const PAGES: Array<[PageName, string]> = [
   ["run", "drawRunCharts"],
   ["search", "drawSearchCharts"],
   ["ab", "drawAbCharts"],
+  ["history", "drawHistoryCharts"],
 ];
 
 Deno.test("each page's script is plain JavaScript that calls its page's entry once", () => {
@@ -14,7 +15,7 @@ Deno.test("each page's script is plain JavaScript that calls its page's entry on
     assert.doesNotThrow(() => new Function(script), page);
     assert.equal(script.match(new RegExp(`\\.${entry}\\(\\);`, "g"))?.length, 1, page);
     assert.ok(
-      !/:\s*(ChartData|AbChartData|SearchChartData|PageElement|TooltipItem|ScaleLike)\b/
+      !/:\s*(ChartData|AbChartData|SearchChartData|HistoryChartData|PageElement|TooltipItem|ScaleLike)\b/
         .test(script),
       page,
     );

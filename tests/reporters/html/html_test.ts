@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { computeRunVerdict } from "../../../runner/gates/run_verdict.ts";
 import { formatMetric } from "../../../runner/result/read/format_metric.ts";
-import { createHash } from "node:crypto";
 import { renderHtml } from "../../../reporters/html/html.ts";
 import { buildChartData, type ChartData } from "../../../reporters/html/html_data.ts";
 import { escapeHtml } from "../../../reporters/page/html_escape.ts";
@@ -9,18 +8,11 @@ import { formatDurationMs } from "../../../runner/plan/units.ts";
 import { SECRET_TOKEN, writtenResult } from "../../_helpers/result_fixtures.ts";
 import { HOSTILE, hostileResult, reportResult } from "../../_helpers/report_fixtures.ts";
 import { HOSTILE_MARKDOWN, HOSTILE_TRAFFIC, withTraffic } from "../_traffic_results.ts";
+import { assertSelfContained, pageScripts as scripts } from "../_page_checks.ts";
 import { judgedRun, rejectedRun, undecidedRegressionRun } from "../_judged_results.ts";
 import { toEncodedHistogram } from "../../../runner/hdr/encoded_histogram.ts";
 import { pointsUs } from "../../_helpers/gate_fixtures.ts";
 import type { Verdict } from "../../../runner/model/run_result.ts";
-
-/** The contents of every `<script …>…</script>` element, with its attributes. */
-function scripts(html: string): Array<{ attributes: string; text: string }> {
-  return [...html.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)].map((m) => ({
-    attributes: m[1],
-    text: m[2],
-  }));
-}
 
 function embeddedData(html: string): ChartData {
   const json = scripts(html).find((s) => s.attributes.includes('id="tailgate-data"'));
@@ -58,19 +50,7 @@ Deno.test("renderHtml() embeds the chart data as JSON that parses back to exactl
 });
 
 Deno.test("renderHtml() loads nothing from the network: no remote src or href, a CSP allowing only its scripts", () => {
-  const html = renderHtml(reportResult());
-  assert.equal(/\b(?:src|href)\s*=\s*["']?\s*(?:https?:)?\/\//i.exec(html), null);
-  assert.equal(/<link\b|@import|url\(\s*["']?(?:https?:)?\/\//i.exec(html), null);
-  assert.ok(scripts(html).every((s) => !/\bsrc\s*=/.test(s.attributes)), "no script has a src");
-  const csp = /http-equiv="Content-Security-Policy" content="([^"]*)"/.exec(html)?.[1] ?? "";
-  assert.match(csp, /default-src 'none'/);
-  const inline = scripts(html).filter((s) => !s.attributes.includes("application/json"));
-  assert.equal(inline.length, 2);
-  for (const s of inline) {
-    const hash = createHash("sha256").update(s.text).digest("base64");
-    assert.ok(csp.includes(`'sha256-${hash}'`), "a script the CSP does not allow");
-  }
-  assert.ok(inline[0].text.includes("Chart.js v4.6.1"), "chart.js is inlined first");
+  assertSelfContained(renderHtml(reportResult()));
 });
 
 Deno.test("renderHtml() overlays the baseline only when the result carries one", () => {

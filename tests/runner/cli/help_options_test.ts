@@ -3,6 +3,7 @@ import { problemText } from "../../../runner/model/result.ts";
 import { AB_HELP, AB_OPTIONS } from "../../../runner/cli/ab_command.ts";
 import { COMPARE_HELP, COMPARE_OPTIONS } from "../../../runner/cli/compare_command.ts";
 import { DEMO_HELP, DEMO_OPTIONS, parseDemoArgs } from "../../../runner/cli/demo_command.ts";
+import { HISTORY_HELP, HISTORY_OPTIONS } from "../../../runner/cli/history_command.ts";
 import { MERGE_HELP } from "../../../runner/cli/merge_command.ts";
 import { REPORT_HELP, REPORT_OPTIONS } from "../../../runner/cli/report_command.ts";
 import { RESULT_ARG_OPTIONS } from "../../../runner/cli/args/result_args.ts";
@@ -24,6 +25,7 @@ const COMMANDS: Array<[string, string, Record<string, unknown>]> = [
   ["merge", MERGE_HELP, RESULT_ARG_OPTIONS],
   ["compare", COMPARE_HELP, COMPARE_OPTIONS],
   ["demo", DEMO_HELP, DEMO_OPTIONS],
+  ["history", HISTORY_HELP, HISTORY_OPTIONS],
 ];
 
 /** The `--flags` a text names, less those of another command it mentions (`tailgate run --shard`). */

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { mergeCommand } from "../../../runner/cli/merge_command.ts";
+import { loadHistory } from "../../../runner/gates/baseline/mod.ts";
 import { readRunResult } from "../../../runner/result/read_run_result.ts";
 import type { RunResult } from "../../../runner/model/run_result.ts";
 import { parseText } from "../../_helpers/plan_fixtures.ts";
@@ -210,6 +211,31 @@ Deno.test("tailgate merge keeps a shard's fail-fast stop: the merged run fails o
       read.value.verdict!.reason!,
       /^fail-fast stopped shard 1\/2 [\d.]+ s in: 90 requests/,
     );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("tailgate merge --commit files the merged run under that commit in the history", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const files = await writeShards(dir, 2);
+    const baselines = join(dir, "baselines");
+    const commit = "0123456789abcdef0123456789abcdef01234567";
+    const outcome = await mergeCommand([
+      ...files,
+      ...["--out", join(dir, "out"), "--baseline", baselines, "--update-baseline"],
+      ...["--commit", commit.toUpperCase(), "--branch", "main", "--history-runs", "10"],
+    ]);
+    assert.equal(outcome.exitCode, 0, outcome.errors.join("\n"));
+    assert.equal(outcome.result?.environment.gitSha, commit);
+    const history = await loadHistory(baselines, shardPlan().name);
+    assert.ok(history.ok && history.value);
+    const [entry] = history.value.baseline.history;
+    assert.deepEqual([entry.commit, entry.branch], [commit, "main"]);
+    const refused = await mergeCommand([...files, "--commit", "not-a-sha"]);
+    assert.equal(refused.exitCode, 2);
+    assert.match(refused.errors[0], /--commit: `not-a-sha` is not a commit SHA/);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

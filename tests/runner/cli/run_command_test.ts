@@ -11,6 +11,8 @@ import { parseText } from "../../_helpers/plan_fixtures.ts";
 import { tcpServer } from "../../_helpers/tcp_server.ts";
 import { openFilesLimit } from "../../../runner/engine/preflight.ts";
 import { makeFifo, settlesWithin } from "../../_helpers/special_files.ts";
+import { gitIn, gitOrigin } from "../../_helpers/git_fixtures.ts";
+import { loadHistory } from "../../../runner/gates/baseline/mod.ts";
 
 async function tempDir(): Promise<string & AsyncDisposable> {
   const dir = await Deno.makeTempDir();
@@ -560,4 +562,43 @@ Deno.test("parseRunArgs() reads --fail-fast and --no-fail-fast, and refuses both
   assert.deepEqual(read("--fail-fast", "--no-fail-fast"), [
     "--fail-fast and --no-fail-fast contradict each other: give one",
   ]);
+});
+
+Deno.test("tailgate run files the run under the plan folder's commit, or --commit, in the history", async () => {
+  await using target = await startTarget({ mode: "hello", port: 0 });
+  await using repo = await gitOrigin();
+  // The plan lives in a repository of its own; the run starts in this one.
+  const work = await repo.clone("work");
+  const file = await planFile(work, target.url);
+  const head = await gitIn(work, ["rev-parse", "HEAD"]);
+  const baselines = join(repo.root, "baselines");
+  const ciVariables = [
+    "GITHUB_SHA",
+    "CI_COMMIT_SHA",
+    "GITHUB_HEAD_REF",
+    "GITHUB_REF_NAME",
+    "CI_COMMIT_REF_NAME",
+  ];
+  const saved = ciVariables.map((name) => [name, Deno.env.get(name)] as const);
+  ciVariables.forEach((name) => Deno.env.delete(name));
+  try {
+    for (const extra of [[], ["--commit", "ABCDEF1"]]) {
+      const args = parseRunArgs([
+        file,
+        ...["--out", join(repo.root, "out"), "--baseline", baselines, "--update-baseline"],
+        ...extra,
+      ]);
+      assert.ok(args.ok, args.ok ? "" : args.problems.map(problemText).join("\n"));
+      const outcome = await runPlanCommand(args.value, () => {});
+      assert.equal(outcome.exitCode, 0, outcome.errors.join("\n"));
+    }
+  } finally {
+    for (const [name, value] of saved) if (value !== undefined) Deno.env.set(name, value);
+  }
+  const history = await loadHistory(baselines, "cli-run");
+  assert.ok(history.ok && history.value);
+  assert.deepEqual(
+    history.value.baseline.history.map((e) => [e.commit, e.branch]),
+    [[head, "main"], ["abcdef1", "main"]],
+  );
 });

@@ -117,19 +117,30 @@ Deno.test("updateBaseline appends the run after judging it against the old histo
   const slower = run(1.3);
   const { notes } = await judgeRun(slower, { baselineDir: dir.path, updateBaseline: true });
   assert.equal(p99Regression(slower)?.status, "fail", "not judged against itself");
-  assert.deepEqual(notes, ['baseline updated: 6 run(s) of "shop" kept']);
+  assert.deepEqual(notes, [
+    'baseline updated: "shop" keeps 6 run(s) for the regression gate and 6 in its history',
+  ]);
   const loaded = await loadBaseline(dir.path, "shop");
   assert.ok(loaded.ok && loaded.value);
   assert.equal(loaded.value.runs.length, 6);
   assert.equal(loaded.value.runs.at(-1)!.date, slower.run.startedAt);
   assert.equal(loaded.value.runs.at(-1)!.stages[0].response.hdr, slower.stages[0].response.hdr);
 
-  const kept = await judgeRun(run(1, 8), {
+  const at = run(1, 8);
+  at.environment = { ...at.environment, gitSha: "c0ffee1234567890c0ffee1234567890c0ffee12" };
+  const kept = await judgeRun(at, {
     baselineDir: dir.path,
     updateBaseline: true,
     keepRuns: 2,
+    historyRuns: 4,
   });
-  assert.deepEqual(kept.notes, ['baseline updated: 2 run(s) of "shop" kept']);
+  assert.deepEqual(kept.notes, [
+    'baseline updated: "shop" keeps 2 run(s) for the regression gate and 4 in its history ' +
+    "(this one at c0ffee1)",
+  ]);
+  const trimmed = await loadBaseline(dir.path, "shop");
+  assert.ok(trimmed.ok && trimmed.value);
+  assert.equal(trimmed.value.history.at(-1)!.commit, at.environment.gitSha);
 });
 
 Deno.test("updateBaseline refuses a tool-limited or incomplete run, leaving the file as it was", async () => {

@@ -1,8 +1,13 @@
 import assert from "node:assert/strict";
 import { collectEnvironment, cpuModelFrom, detectCi } from "../../../runner/result/environment.ts";
 
+const NO_CI = () => undefined;
+
 Deno.test("collectEnvironment() fingerprints deno, cores and the git commit of the checkout", async () => {
-  const env = await collectEnvironment(new URL("../../../", import.meta.url).pathname);
+  const env = await collectEnvironment({
+    gitDir: new URL("../../../", import.meta.url).pathname,
+    env: NO_CI,
+  });
   assert.equal(env.denoVersion, Deno.version.deno);
   assert.equal(env.cores, navigator.hardwareConcurrency);
   assert.ok(env.cores >= 1);
@@ -13,8 +18,9 @@ Deno.test("collectEnvironment() fingerprints deno, cores and the git commit of t
 Deno.test("collectEnvironment() leaves out the git commit outside a repository", async () => {
   const dir = await Deno.makeTempDir();
   try {
-    const env = await collectEnvironment(dir);
+    const env = await collectEnvironment({ gitDir: dir, env: NO_CI });
     assert.equal(env.gitSha, undefined);
+    assert.equal(env.gitBranch, undefined);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

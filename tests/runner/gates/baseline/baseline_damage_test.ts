@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
-import { baselineDamage } from "../../../../runner/gates/baseline/baseline_damage.ts";
+import {
+  baselineDamage,
+  historyDamage,
+} from "../../../../runner/gates/baseline/baseline_damage.ts";
+import { parseBaseline } from "../../../../runner/gates/baseline/baseline_parse.ts";
+import { valueOf } from "../../../_helpers/result_value.ts";
 import { baselineRunFrom } from "../../../../runner/gates/baseline/baseline_store.ts";
 import { gateResult, scaledUs } from "../../../_helpers/gate_fixtures.ts";
 
@@ -24,4 +29,21 @@ Deno.test("baselineDamage() is undefined for a sound history and names the first
   assert.equal(damage.run, 2);
   assert.equal(damage.where, 'stage "main" label "GET /b", response time');
   assert.ok(damage.error.length > 0);
+});
+
+Deno.test("historyDamage() names the long history's first stage histogram that does not decode", async () => {
+  const text = await Deno.readTextFile(
+    new URL("../../../testdata/baseline_v1/shop.json", import.meta.url),
+  );
+  const baseline = valueOf(parseBaseline(text, "shop"));
+  assert.equal(historyDamage(baseline), undefined);
+  // One character changed, as a bad merge or a hand might.
+  const hdr = baseline.history[2].stages[1].response.hdr;
+  baseline.history[2].stages[1].response.hdr = hdr.slice(0, 20) + "!" + hdr.slice(21);
+  const damage = historyDamage(baseline)!;
+  assert.deepEqual([damage.run, damage.date, damage.where], [
+    3,
+    "2025-01-03T00:00:00.000Z",
+    'stage "main", response time',
+  ]);
 });

@@ -6,11 +6,14 @@ import {
   BaselineError,
   baselinePath,
   baselineSlug,
-  fingerprintMismatch,
   historyName,
   loadBaseline,
   MAX_HISTORY_BYTES,
 } from "../../../../runner/gates/baseline/baseline_store.ts";
+import {
+  planFingerprint,
+  runnerFingerprint,
+} from "../../../../runner/gates/baseline/fingerprints.ts";
 import {
   BASELINE_SCHEMA,
   BASELINE_VERSION,
@@ -206,20 +209,6 @@ Deno.test("other documents and other plans' baselines under the same file are re
   assert.ok(!clash.ok && /holds plan "Shop", not "shop"/.test(problemText(clash.problems[0])));
 });
 
-Deno.test("fingerprintMismatch() lists exactly the fields that differ, not the git commit", () => {
-  const a = { ...ENVIRONMENT, gitSha: "aaaa" };
-  assert.deepEqual(fingerprintMismatch(a, { ...a, gitSha: "bbbb", v8Version: "x" }), []);
-  assert.deepEqual(fingerprintMismatch(a, { ...a, cores: 8, denoVersion: "2.9.7" }), [
-    "cores: 4 vs 8",
-    "deno: 2.9.6 vs 2.9.7",
-  ]);
-  const b = { ...a, cpuModel: "AMD EPYC 7B13", tailgateVersion: "0.2.0" };
-  assert.deepEqual(fingerprintMismatch(a, b), [
-    "cpu: test cpu vs AMD EPYC 7B13",
-    "tailgate: 0.0.0-test vs 0.2.0",
-  ]);
-});
-
 Deno.test("runs appended at once all stay: each re-reads the history under the lock", async () => {
   await using dir = await tempDir();
   // Without the lock every append read the same old history and the last write won.
@@ -300,4 +289,99 @@ Deno.test("a baseline over the size limit is refused from its size, before it is
     problemText(loaded.problems[0]),
     new RegExp(`is ${MAX_HISTORY_BYTES + 1} bytes; at most`),
   );
+});
+
+/** The sample result, started `n` days after 2025-01-01, at commit n (40 hex digits). */
+function resultAt(n: number): RunResult {
+  const result = sampleResult({ startedAt: new Date(Date.UTC(2025, 0, 1 + n)) });
+  result.environment = { ...ENVIRONMENT, gitSha: n.toString(16).padStart(40, "0") };
+  return result;
+}
+
+Deno.test("the long history keeps the newest historyRuns while runs keeps the gate's 10", async () => {
+  await using dir = await tempDir();
+  for (let n = 1; n <= 14; n++) {
+    await appendToBaseline(dir.path, resultAt(n), undefined, undefined, undefined, 12);
+  }
+  const baseline = valueOf(await loadBaseline(dir.path, "shop"))!;
+  assert.equal(baseline.version, BASELINE_VERSION);
+  assert.deepEqual(
+    baseline.runs.map((r) => r.environment.gitSha),
+    [5, 6, 7, 8, 9, 10, 11, 12, 13, 14].map((n) => resultAt(n).environment.gitSha),
+  );
+  assert.deepEqual(
+    baseline.history.map((e) => e.commit),
+    [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14].map((n) => resultAt(n).environment.gitSha),
+  );
+  assert.deepEqual(
+    baseline.history.map((e) => e.date),
+    baseline.history.map((e) => e.date).toSorted(),
+  );
+  await assert.rejects(
+    () => appendToBaseline(dir.path, resultAt(15), 10, undefined, undefined, 0),
+    RangeError,
+  );
+});
+
+Deno.test("a history entry holds the run's commit, branch, fingerprints and stage summaries", async () => {
+  await using dir = await tempDir();
+  const result = resultAt(1);
+  result.environment.gitBranch = "main";
+  const written = valueOf(await appendToBaseline(dir.path, result));
+  const [entry] = written.history;
+  assert.equal(entry.date, result.run.startedAt);
+  assert.equal(entry.commit, result.environment.gitSha);
+  assert.equal(entry.branch, "main");
+  assert.equal(entry.runner, runnerFingerprint(result.environment));
+  assert.equal(entry.plan, planFingerprint(result));
+  assert.equal(entry.migrated, undefined);
+  for (const [i, stage] of result.stages.entries()) {
+    const kept = entry.stages[i];
+    assert.equal(kept.response.hdr, stage.response.hdr);
+    assert.deepEqual(kept.counts, stage.counts);
+    assert.ok(!("service" in kept) && !("startMs" in kept), "no service histogram, no timing");
+    assert.deepEqual(
+      kept.labels,
+      stage.labels.map((l) => ({
+        label: l.label,
+        counts: l.counts,
+        responsePercentilesUs: l.response.percentilesUs,
+      })),
+    );
+  }
+  // The entry is smaller than the full run kept for the regression gate.
+  assert.ok(JSON.stringify(entry).length < JSON.stringify(written.runs[0]).length);
+});
+
+Deno.test("appending to a version-1 file writes version 2, its runs first in the history", async () => {
+  await using dir = await tempDir();
+  const v1 = new URL("../../../testdata/baseline_v1/shop.json", import.meta.url);
+  await Deno.copyFile(v1, baselinePath(dir.path, "shop"));
+  const result = resultAt(4);
+  valueOf(await appendToBaseline(dir.path, result));
+  const stored = JSON.parse(await Deno.readTextFile(baselinePath(dir.path, "shop")));
+  assert.equal(stored.version, 2);
+  assert.equal(stored.runs.length, 4);
+  assert.equal(stored.history.length, 4);
+  assert.deepEqual(stored.history.map((e: { migrated?: true }) => e.migrated), [
+    true,
+    true,
+    true,
+    undefined,
+  ]);
+  assert.equal(stored.history[3].plan, planFingerprint(result));
+  assert.equal(stored.history[3].commit, result.environment.gitSha);
+  assert.deepEqual(valueOf(await loadBaseline(dir.path, "shop")), stored);
+});
+
+Deno.test("a run whose stages changed starts the long history anew as well", async () => {
+  await using dir = await tempDir();
+  await appendToBaseline(dir.path, resultAt(1));
+  await appendToBaseline(dir.path, resultAt(2));
+  const changed = resultAt(3);
+  changed.stages.find((s) => !s.warmup)!.durationMs *= 2;
+  const written = valueOf(await appendToBaseline(dir.path, changed));
+  assert.equal(written.history.length, 1);
+  const old = JSON.parse(await Deno.readTextFile(written.supersededPath!));
+  assert.equal(old.history.length, 2, "the old history is kept whole");
 });

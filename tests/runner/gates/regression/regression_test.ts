@@ -52,6 +52,7 @@ function baselineOf(runs: RunResult[]): Baseline {
     version: BASELINE_VERSION,
     plan: "shop",
     runs: runs.map(baselineRunFrom),
+    history: [],
   };
 }
 

@@ -1,0 +1,140 @@
+/**
+ * One change point as a table row, shared by history.md and history.html: the metric and where it
+ * was measured, step or trend, the change with its 95% interval, the levels before and after, the
+ * commits it lies between, the runs on either side, its p-value and what else changed at that run.
+ * Pure; text only, except the commits, which each format renders (short, the full SHA kept).
+ *
+ * @module
+ */
+import type { HistoryChange, PlanHistory } from "../../runner/model/history_result.ts";
+import { historyValueText, runName, seriesPlace, signedPercent } from "./history_figures.ts";
+
+/** A piece of a phrase: text, or a commit (its full SHA: each format shortens it). */
+export type PhrasePart = { text: string } | { commit: string };
+
+/** A change's cells, in words. */
+export interface ChangeRow {
+  /** `p99`, `throughput`, `error rate`. */
+  metric: string;
+  /** `stage steady [GET /a]`. */
+  place: string;
+  /** A step between two runs, or a trend over a span of runs. */
+  kind: "step" | "trend";
+  /** True for a change for the worse. */
+  worse: boolean;
+  /** True when the change lies within the newest `--fail-recent` runs. */
+  recent: boolean;
+  /** `rose 12%`, `fell 15% over 26 runs`: the change without its interval. */
+  movement: string;
+  /** `rose 12% (95% interval +8.1% to +16%)`. */
+  change: string;
+  /** The levels: `5ms → 5.6ms`. */
+  values: string;
+  /** `near abc1234, between def5678 and abc1234` (a step) or `from … to …` (a trend). */
+  commits: PhrasePart[];
+  /** `40 / 20`: the runs the two levels hold. */
+  runs: string;
+  /** The change's p-value (two-sided). */
+  pValue: string;
+  /** What else changed at that run, or "–". */
+  coincides: string;
+}
+
+/** The change table's columns, in the order of {@linkcode changeCells}. */
+export const CHANGE_HEADER = [
+  "metric",
+  "where",
+  "kind",
+  "change (95% interval)",
+  "before → after",
+  "commit",
+  "runs before / after",
+  "p-value",
+  "coincides with",
+];
+
+/**
+ * A p-value as the tables print it: two significant digits, or `< 0.0001`.
+ *
+ * @example
+ * ```ts
+ * import { pValueText } from "./change_row.ts";
+ * pValueText(0.00042); // "0.00042"
+ * pValueText(3e-9); // "< 0.0001"
+ * ```
+ */
+export function pValueText(pValue: number): string {
+  return pValue < 1e-4 ? "< 0.0001" : String(Number(pValue.toPrecision(2)));
+}
+
+/**
+ * The row of one change of `plan`.
+ */
+export function changeRow(plan: PlanHistory, change: HistoryChange): ChangeRow {
+  const series = plan.series[change.series];
+  const unit = series?.unit ?? "us";
+  const run = (i: number): PhrasePart => {
+    const commit = i === change.index
+      ? change.commit ?? plan.runs[i]?.commit
+      : i === change.index - 1
+      ? change.previousCommit ?? plan.runs[i]?.commit
+      : plan.runs[i]?.commit;
+    return commit ? { commit } : { text: runName(plan.runs[i], i) };
+  };
+  const rel = change.relativeChange;
+  const direction = rel > 0 ? "rose" : rel < 0 ? "fell" : "moved";
+  const size = Number.isFinite(rel) ? ` ${signedPercent(Math.abs(rel)).replace("+", "")}` : "";
+  const span = change.kind === "trend" ? ` over ${change.endIndex - change.index + 1} runs` : "";
+  const [low, high] = change.interval95;
+  const commits: PhrasePart[] = change.kind === "step"
+    ? change.index > 0
+      ? [
+        { text: "near " },
+        run(change.index),
+        { text: ", between " },
+        run(change.index - 1),
+        { text: " and " },
+        run(change.index),
+      ]
+      : [{ text: "at " }, run(change.index)]
+    : [{ text: "from " }, run(change.index), { text: " to " }, run(change.endIndex)];
+  return {
+    metric: series === undefined ? "?" : series.metric.replace("_", " "),
+    place: series === undefined ? `series ${change.series}` : seriesPlace(series),
+    kind: change.kind,
+    worse: change.worse,
+    recent: change.recent,
+    movement: `${direction}${size}${span}`,
+    change: `${direction}${size}${span} (95% interval ${signedPercent(low)} to ` +
+      `${signedPercent(high)})`,
+    values: `${historyValueText(change.meanBefore, unit)} → ${
+      historyValueText(change.meanAfter, unit)
+    }`,
+    commits,
+    runs: `${change.runsBefore} / ${change.runsAfter}`,
+    pValue: pValueText(change.pValue),
+    coincides: change.coincides.length === 0 ? "–" : change.coincides.join("; "),
+  };
+}
+
+/**
+ * A row's cells in {@linkcode CHANGE_HEADER}'s order, each text cell passed through `text` and the
+ * commit phrase through `commit` (a format's escaping and its way of showing a commit).
+ */
+export function changeCells<T>(
+  row: ChangeRow,
+  text: (s: string) => T,
+  commits: (parts: PhrasePart[]) => T,
+): T[] {
+  return [
+    text(row.metric),
+    text(row.place),
+    text(`${row.kind}${row.worse ? " (worse)" : ""}${row.recent ? ", recent" : ""}`),
+    text(row.change),
+    text(row.values),
+    commits(row.commits),
+    text(row.runs),
+    text(row.pValue),
+    text(row.coincides),
+  ];
+}

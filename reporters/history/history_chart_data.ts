@@ -1,0 +1,170 @@
+/**
+ * What history.html draws, pure: per plan its runs (each labelled by its short commit, or its
+ * date), and one chart per stage, label and kind of metric: the latency percentiles together (in
+ * ms), throughput (per second) and the error rate (in percent) each alone. Each chart carries its
+ * change points (the run a step lies at, a trend's span; worse or better) and its SLO bounds.
+ * Null values stay null: the chart leaves a gap.
+ *
+ * @module
+ */
+import type {
+  HistoryMetric,
+  HistoryReport,
+  HistorySeries,
+  HistoryUnit,
+  PlanHistory,
+} from "../../runner/model/history_result.ts";
+import { changeRow } from "./change_row.ts";
+import { runDateText, shortCommit } from "./history_figures.ts";
+
+/** One run on the x axis. */
+export interface HistoryRunPoint {
+  /** The axis label: the commit's first 7 characters, else the run's date. */
+  tick: string;
+  /** The commit's first 7 characters, when known. */
+  commit?: string;
+  /** The branch it ran on, when known. */
+  branch?: string;
+  /** The run's date and time (UTC, to the minute). */
+  date: string;
+}
+
+/** One metric's line: a value per run, in the chart's display unit; null leaves a gap. */
+export interface HistoryLine {
+  /** The metric the line follows. */
+  metric: HistoryMetric;
+  /** One value per run, oldest first. */
+  values: (number | null)[];
+}
+
+/** A change point as the chart marks it. */
+export interface HistoryMark {
+  /** A step between two runs, or a trend over a span of runs. */
+  kind: "step" | "trend";
+  /** True for a change for the worse (drawn in the failing colour). */
+  worse: boolean;
+  /** The metric that changed. */
+  metric: HistoryMetric;
+  /** A step's run (the first after the change), or a trend's first run. */
+  index: number;
+  /** A trend's last run; a step's is `index`. */
+  endIndex: number;
+  /** `p99 rose 12%`. */
+  text: string;
+}
+
+/** An SLO bound drawn across the chart, in its display unit. */
+export interface HistoryBound {
+  /** The metric the SLO bounds. */
+  metric: HistoryMetric;
+  /** The bound in the chart's display unit. */
+  value: number;
+  /** The SLO as the plan wrote it. */
+  text: string;
+}
+
+/** One chart: a stage (and label), one kind of metric. */
+export interface HistoryChart {
+  /** The canvas's id in the page. */
+  id: string;
+  /** `stage steady · GET /a · latency`. */
+  title: string;
+  /** What the y axis shows: latency (ms, log or linear), requests per second, percent. */
+  axis: "latency" | "throughput" | "error_rate";
+  /** The metrics drawn, one line each. */
+  lines: HistoryLine[];
+  /** The change points of those metrics. */
+  marks: HistoryMark[];
+  /** The SLO bounds on those metrics. */
+  bounds: HistoryBound[];
+}
+
+/** One plan's runs and charts. */
+export interface HistoryPlanCharts {
+  /** The plan's name. */
+  plan: string;
+  /** Its runs, oldest first: the x axis. */
+  runs: HistoryRunPoint[];
+  /** Its charts, by stage, label and kind of metric. */
+  charts: HistoryChart[];
+}
+
+/** Everything the page's script reads. */
+export interface HistoryChartData {
+  /** Each plan of the document, in its order. */
+  plans: HistoryPlanCharts[];
+}
+
+const AXIS_ORDER = ["latency", "throughput", "error_rate"] as const;
+
+function axisOf(metric: HistoryMetric): HistoryChart["axis"] {
+  return metric === "throughput" || metric === "error_rate" ? metric : "latency";
+}
+
+/** A value in the chart's display unit: ms, per second, percent. */
+function display(value: number | null, unit: HistoryUnit): number | null {
+  if (value === null || !Number.isFinite(value)) return null;
+  return unit === "us" ? value / 1000 : unit === "fraction" ? value * 100 : value;
+}
+
+function planCharts(plan: PlanHistory, planIndex: number): HistoryPlanCharts {
+  const groups = new Map<string, { first: HistorySeries; members: number[] }>();
+  plan.series.forEach((s, i) => {
+    const key = JSON.stringify([s.stageIndex, s.label ?? null, axisOf(s.metric)]);
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, { first: s, members: [i] });
+    else group.members.push(i);
+  });
+  const ordered = [...groups.values()].sort((a, b) =>
+    a.first.stageIndex - b.first.stageIndex ||
+    (a.first.label === undefined ? -1 : 0) - (b.first.label === undefined ? -1 : 0) ||
+    (a.first.label ?? "").localeCompare(b.first.label ?? "") ||
+    AXIS_ORDER.indexOf(axisOf(a.first.metric)) - AXIS_ORDER.indexOf(axisOf(b.first.metric))
+  );
+  const charts = ordered.map(({ first, members }, c): HistoryChart => {
+    const axis = axisOf(first.metric);
+    const series = members.map((i) => plan.series[i]);
+    return {
+      id: `history-${planIndex}-${c}`,
+      title: [
+        `stage ${first.stage}`,
+        first.label ?? "all requests",
+        axis === "error_rate" ? "error rate" : axis,
+      ].join(" · "),
+      axis,
+      lines: series.map((s) => ({
+        metric: s.metric,
+        values: s.values.map((v) => display(v, s.unit)),
+      })),
+      marks: plan.changes.filter((ch) => members.includes(ch.series)).map((ch) => ({
+        kind: ch.kind,
+        worse: ch.worse,
+        metric: plan.series[ch.series].metric,
+        index: ch.index,
+        endIndex: ch.kind === "trend" ? ch.endIndex : ch.index,
+        text: `${plan.series[ch.series].metric} ${changeRow(plan, ch).movement}`,
+      })),
+      bounds: series.flatMap((s) => {
+        const value = s.bound === undefined ? null : display(s.bound.value, s.unit);
+        return value === null ? [] : [{ metric: s.metric, value, text: s.bound!.slo }];
+      }),
+    };
+  });
+  return {
+    plan: plan.plan,
+    runs: plan.runs.map((r) => ({
+      tick: r.commit ? shortCommit(r.commit) : runDateText(r.date).slice(0, 10),
+      ...(r.commit ? { commit: shortCommit(r.commit) } : {}),
+      ...(r.branch ? { branch: r.branch } : {}),
+      date: runDateText(r.date),
+    })),
+    charts,
+  };
+}
+
+/**
+ * Builds the page's chart data.
+ */
+export function historyChartData(report: HistoryReport): HistoryChartData {
+  return { plans: report.plans.map(planCharts) };
+}

@@ -1,0 +1,83 @@
+/**
+ * history.md: the history document as Markdown (a CI job summary, a pull-request comment). The
+ * verdict, the settings the changes were found with, then per plan its runs, each change in
+ * words and as a table row, and the notes; a plan without a change says so plainly. Reads only
+ * the document; every plan-controlled text is escaped by `markdownText`.
+ *
+ * @module
+ */
+import type { HistoryReport, PlanHistory } from "../../runner/model/history_result.ts";
+import { markdownTable, markdownText } from "../text/mod.ts";
+import { CHANGE_HEADER, changeCells, changeRow, type PhrasePart } from "./change_row.ts";
+import { runsSummary, shortCommit } from "./history_figures.ts";
+import { settingsText } from "./history_settings.ts";
+
+/** A commit phrase in Markdown: commits by their first 7 characters. */
+function commitsMarkdown(parts: PhrasePart[]): string {
+  return markdownText(parts.map((p) => "commit" in p ? shortCommit(p.commit) : p.text).join(""));
+}
+
+function planMarkdown(plan: PlanHistory): string[] {
+  const rows = plan.changes.map((c) => changeRow(plan, c));
+  const changes = rows.length === 0
+    ? [
+      `No change found in ${plan.runs.length} run${
+        plan.runs.length === 1 ? "" : "s"
+      }: every series held its level.`,
+    ]
+    : [
+      ...plan.changes.map((c, i) =>
+        `- ${rows[i].worse ? "**worse**" : "better"}: ${
+          markdownText(c.text || `${rows[i].metric} of ${rows[i].place} ${rows[i].change}`)
+        }`
+      ),
+      "",
+      ...markdownTable(
+        CHANGE_HEADER,
+        CHANGE_HEADER.map((_, i) => (i === 6 || i === 7 ? "right" : "left")),
+        rows.map((r) => changeCells(r, (s) => markdownText(s), commitsMarkdown)),
+      ),
+    ];
+  return [
+    `## ${markdownText(plan.plan)}`,
+    "",
+    `${markdownText(runsSummary(plan))}; plan ${markdownText(plan.planFile)}, history ` +
+    `${markdownText(plan.source)}.`,
+    "",
+    ...changes,
+    "",
+    ...(plan.notes.length === 0
+      ? []
+      : ["**Notes**", "", ...plan.notes.map((n) => `- ${markdownText(n)}`), ""]),
+  ];
+}
+
+/**
+ * Renders history.md.
+ *
+ * @example
+ * ```ts
+ * import { historyMarkdown } from "./history_markdown.ts";
+ * const md = historyMarkdown({
+ *   schema: "tailgate-history", version: 1, tailgateVersion: "0.0.0", generatedAt: "2026-11-27T08:00:00Z",
+ *   settings: { maxPValue: 0.001, windowRuns: 50, minMagnitude: 0.05, failRecent: 0 },
+ *   plans: [], verdict: { status: "pass", message: "no history to judge" },
+ * });
+ * md.startsWith("# tailgate history"); // true
+ * ```
+ */
+export function historyMarkdown(report: HistoryReport): string {
+  const v = report.verdict;
+  return [
+    "# tailgate history",
+    "",
+    `**${v.status.toUpperCase()}**: ${markdownText(v.message)}`,
+    "",
+    `${markdownText(settingsText(report.settings))} Made ${
+      markdownText(report.generatedAt)
+    } by tailgate ${markdownText(report.tailgateVersion)}.`,
+    "",
+    ...(report.plans.length === 0 ? ["No plan's history was read.", ""] : []),
+    ...report.plans.flatMap(planMarkdown),
+  ].join("\n");
+}

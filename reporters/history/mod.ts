@@ -1,0 +1,36 @@
+/**
+ * The history's reports: history.md and history.html, each read from the `HistoryReport`
+ * (`tailgate history`), with the chart data the page draws and the change table both share.
+ *
+ * @module
+ */
+export { historyMarkdown } from "./history_markdown.ts";
+export { historyHtml } from "./history_html.ts";
+export {
+  type HistoryBound,
+  type HistoryChart,
+  type HistoryChartData,
+  historyChartData,
+  type HistoryLine,
+  type HistoryMark,
+  type HistoryPlanCharts,
+  type HistoryRunPoint,
+} from "./history_chart_data.ts";
+export {
+  CHANGE_HEADER,
+  changeCells,
+  type ChangeRow,
+  changeRow,
+  type PhrasePart,
+  pValueText,
+} from "./change_row.ts";
+export {
+  historyValueText,
+  runDateText,
+  runName,
+  runsSummary,
+  seriesPlace,
+  shortCommit,
+  signedPercent,
+} from "./history_figures.ts";
+export { settingsPairs, settingsText } from "./history_settings.ts";

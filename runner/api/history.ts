@@ -1,0 +1,128 @@
+/**
+ * The library's front door for history: {@linkcode history} reads each plan's long history from
+ * the baseline folder, follows every stage's p50, p90, p99, p99.9, throughput and error rate over
+ * the stored runs, and finds the commits where they changed (change-point detection:
+ * E-divisive means, Student's t-test at p ≤ 0.001, a 5% minimum change, as Apache Otava does;
+ * docs/history.md). The verdict is computed once, here: `fail` when a change for the worse lies
+ * within the newest `failRecent` runs.
+ *
+ * @module
+ */
+import { TAILGATE_VERSION } from "../version.ts";
+import {
+  HISTORY_SCHEMA,
+  HISTORY_VERSION,
+  type HistoryReport,
+  type HistorySettings,
+  type PlanHistory,
+} from "../model/history_result.ts";
+import { problemText } from "../model/result.ts";
+import type { ResolvedPlan } from "../plan/types.ts";
+import { baselinePath, DEFAULT_BASELINE_DIR, loadBaseline } from "../gates/baseline/mod.ts";
+import { analyzeHistory, DEFAULT_CHANGE_OPTIONS, historyVerdict } from "../gates/history/mod.ts";
+
+/** What {@linkcode history} reads besides the plans. */
+export interface HistoryOptions extends Partial<HistorySettings> {
+  /** The folder of the histories (default `.tailgate/baselines`). */
+  baselineDir?: string;
+  /** The document's time (default now). */
+  now?: Date;
+}
+
+/** What {@linkcode history} found. */
+export interface HistoryOutcome {
+  /** The document: every plan with a history, and the verdict. */
+  report: HistoryReport;
+  /** For the user: plans without a history yet, histories restarted. */
+  notes: string[];
+  /** Histories that could not be read, each naming the file and the fix. */
+  problems: string[];
+}
+
+/**
+ * The settings a history is judged with: `options`' own, else the defaults (p ≤ 0.001, windows
+ * of 50 runs, a 5% minimum change, report only).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { historySettings } from "./history.ts";
+ * assert.deepEqual(historySettings({ failRecent: 5 }), { maxPValue: 0.001, windowRuns: 50, minMagnitude: 0.05, failRecent: 5 });
+ * ```
+ */
+export function historySettings(options: Partial<HistorySettings> = {}): HistorySettings {
+  return {
+    maxPValue: options.maxPValue ?? DEFAULT_CHANGE_OPTIONS.maxPValue,
+    windowRuns: options.windowRuns ?? DEFAULT_CHANGE_OPTIONS.windowRuns,
+    minMagnitude: options.minMagnitude ?? DEFAULT_CHANGE_OPTIONS.minMagnitude,
+    failRecent: options.failRecent ?? 0,
+  };
+}
+
+/**
+ * Reads and judges the histories of `plans`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { history, parsePlanText } from "../../mod.ts";
+ * const { plan } = parsePlanText(`
+ * name: history-example
+ * target: http://127.0.0.1:8080
+ * requests: [{ path: / }]
+ * load: { stages: [{ rate: 100/s, duration: 10s }] }
+ * `);
+ * const baselineDir = await Deno.makeTempDir();
+ * const { report, notes } = await history([plan!], { baselineDir });
+ * assert.equal(report.plans.length, 0);
+ * assert.match(notes[0], /^no history of "history-example"/);
+ * assert.equal(report.verdict.status, "pass");
+ * await Deno.remove(baselineDir, { recursive: true });
+ * ```
+ */
+export async function history(
+  plans: readonly ResolvedPlan[],
+  options: HistoryOptions = {},
+): Promise<HistoryOutcome> {
+  const settings = historySettings(options);
+  const dir = options.baselineDir ?? DEFAULT_BASELINE_DIR;
+  const notes: string[] = [];
+  const problems: string[] = [];
+  const histories: PlanHistory[] = [];
+  for (const plan of plans) {
+    const loaded = await loadBaseline(dir, plan.name);
+    const source = baselinePath(dir, plan.name);
+    if (!loaded.ok) {
+      problems.push(problemText(loaded.problems[0]));
+      continue;
+    }
+    const entries = loaded.value?.history ?? [];
+    if (entries.length === 0) {
+      notes.push(
+        `no history of "${plan.name}" in ${dir} yet: \`tailgate run ${plan.file} --baseline ` +
+          `${dir} --update-baseline\` adds each sound run to it`,
+      );
+      continue;
+    }
+    histories.push(analyzeHistory({
+      plan: plan.name,
+      planFile: plan.file,
+      source,
+      entries,
+      slos: plan.slos,
+    }, settings));
+  }
+  return {
+    report: {
+      schema: HISTORY_SCHEMA,
+      version: HISTORY_VERSION,
+      tailgateVersion: TAILGATE_VERSION,
+      generatedAt: (options.now ?? new Date()).toISOString(),
+      settings,
+      plans: histories,
+      verdict: historyVerdict(histories, settings),
+    },
+    notes,
+    problems,
+  };
+}

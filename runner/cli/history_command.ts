@@ -1,0 +1,172 @@
+/**
+ * `tailgate history [PLAN|DIR]...`: reads each plan's long history, finds the commits where its
+ * latency, throughput or errors changed, and writes history.json, history.md and history.html.
+ * Returns the text to print and the exit code; cli.ts does the printing.
+ *
+ * @module
+ */
+import { history } from "../api/history.ts";
+import { EXIT_CODES, withIoFailures } from "../model/exit_codes.ts";
+import type { HistorySettings, PlanHistory } from "../model/history_result.ts";
+import { formatIssue } from "../plan/format_issue.ts";
+import { loadPlan } from "../plan/load_plan.ts";
+import type { ResolvedPlan } from "../plan/types.ts";
+import { DEFAULT_BASELINE_DIR, loadHistories } from "../gates/baseline/mod.ts";
+import { shortCommit } from "../gates/history/mod.ts";
+import { expandPlanPaths, parseCommandArgs } from "./args/mod.ts";
+import { type CommandOutcome, failed } from "./command.ts";
+import { checkOutDir, outOverlap, writeHistoryFiles } from "./output/mod.ts";
+
+/** The help of `tailgate history`. */
+export const HISTORY_HELP = `Usage: tailgate history <plan.yaml|dir>... [options]
+
+Reads each plan's long history (the runs \`tailgate run --update-baseline\` stored, with their
+commits), follows every measured stage's p50, p90, p99, p99.9, throughput and error rate over
+the runs, and finds where they changed: E-divisive means with Student's t-test, as Apache Otava
+does. A change is a step near one commit (between it and the commit before), or a trend over a
+span of runs. Writes history.json, history.md and history.html (charts over the commits, the
+changes marked, the SLO bounds drawn).
+
+Options:
+  --baseline DIR      the folder of the histories (default ${DEFAULT_BASELINE_DIR})
+  --out DIR           where the files go (default ./tailgate-out)
+  --fail-recent N     exit 1 when a change for the worse lies within the newest N runs
+                      (default 0: report only)
+  --p-value P         the largest p-value of a change (default 0.001)
+  --min-change PCT    the smallest change reported (default 5%)
+  --window N          runs per window of the detector's first pass (default 50)
+
+Exit 0 when no change fails, 1 when one does (--fail-recent), 2 on bad arguments, an invalid
+plan or an unreadable history, 5 when a file cannot be written.`;
+
+/** The options `parseArgs` reads (every one is in the help; a test keeps it so). */
+export const HISTORY_OPTIONS = {
+  baseline: { type: "string" },
+  out: { type: "string" },
+  "fail-recent": { type: "string" },
+  "p-value": { type: "string" },
+  "min-change": { type: "string" },
+  window: { type: "string" },
+} as const;
+
+/** `--fail-recent`, `--p-value`, `--min-change` and `--window`, each checked, every problem named. */
+function readSettings(values: Record<string, string | undefined>): {
+  settings: Partial<HistorySettings>;
+  errors: string[];
+} {
+  const errors: string[] = [];
+  const settings: Partial<HistorySettings> = {};
+  const whole = (flag: string, min: number): number | undefined => {
+    const text = values[flag];
+    if (text === undefined) return undefined;
+    const n = Number(text);
+    if (/^\d+$/.test(text) && n >= min) return n;
+    errors.push(`--${flag} \`${text}\` is not a whole number of runs, at least ${min}`);
+  };
+  const failRecent = whole("fail-recent", 0);
+  if (failRecent !== undefined) settings.failRecent = failRecent;
+  const window = whole("window", 4);
+  if (window !== undefined) settings.windowRuns = window;
+  const p = values["p-value"];
+  if (p !== undefined) {
+    const n = Number(p);
+    if (p.trim() !== "" && n > 0 && n < 0.5) settings.maxPValue = n;
+    else errors.push(`--p-value \`${p}\` is not a probability above 0 and below 0.5, e.g. 0.001`);
+  }
+  const change = values["min-change"];
+  if (change !== undefined) {
+    const m = /^(\d+(?:\.\d+)?)%$/.exec(change);
+    if (m && Number(m[1]) < 1000) settings.minMagnitude = Number(m[1]) / 100;
+    else errors.push(`--min-change \`${change}\` is not a percentage, e.g. 5%`);
+  }
+  return { settings, errors };
+}
+
+/** A plan's lines for the terminal: its runs, then each change, worse ones marked. */
+function planLines(p: PlanHistory): string[] {
+  const first = p.runs[0];
+  const last = p.runs.at(-1)!;
+  const at = (r: typeof first) => `${r.commit ? `${shortCommit(r.commit)}, ` : ""}${r.date}`;
+  const lines = [
+    `history of "${p.plan}" (${p.source}): ${p.runs.length} run${
+      p.runs.length === 1 ? "" : "s"
+    }, from ${at(first)} to ${at(last)}`,
+  ];
+  if (p.changes.length === 0) lines.push("  no change found");
+  for (const c of p.changes) {
+    const mark = c.worse ? "▲ worse" : "▽ better";
+    const also = c.coincides.length ? `; ${c.coincides.join("; ")} there` : "";
+    lines.push(
+      `  ${mark}${c.recent ? " (recent)" : ""}: ${c.text} (p ${pValueText(c.pValue)}${also})`,
+    );
+  }
+  for (const note of p.notes) lines.push(`  note: ${note}`);
+  return lines;
+}
+
+function pValueText(p: number): string {
+  return p < 1e-4 ? p.toExponential(1) : String(+p.toPrecision(2));
+}
+
+/** Why folder `path` gives no plan; a folder of histories is told how to name the plans. */
+async function noPlanProblem(path: string): Promise<string> {
+  const histories = await loadHistories(path);
+  if (histories.ok && histories.value.length > 0) {
+    return `${path} holds histories, not plans: name the plans and the histories' folder, e.g. ` +
+      `\`tailgate history plans/ --baseline ${path}\``;
+  }
+  return `${path} holds no plan (no .yaml or .yml file, also in its subfolders)`;
+}
+
+/**
+ * Runs `tailgate history`.
+ */
+export async function historyCommand(args: string[]): Promise<CommandOutcome> {
+  const read = parseCommandArgs(args, HISTORY_OPTIONS);
+  if (!read.ok) return failed(read.problems);
+  const { values, positionals } = read.value;
+  if (positionals.length === 0) {
+    return failed("name a plan or a folder of plans, e.g. `tailgate history plans/`");
+  }
+  const { settings, errors } = readSettings(values);
+  if (errors.length) return failed(errors);
+  const outDir = values.out ?? "tailgate-out";
+  const baselineDir = values.baseline ?? DEFAULT_BASELINE_DIR;
+  const outProblem = await checkOutDir(outDir) ?? await outOverlap(outDir, baselineDir);
+  if (outProblem) return failed(outProblem);
+
+  const expanded = await Promise.all(positionals.map(expandPlanPaths));
+  const empty = positionals.filter((_, i) => expanded[i].length === 0);
+  if (empty.length) return failed(await Promise.all(empty.map(noPlanProblem)));
+  const plans: ResolvedPlan[] = [];
+  const issues: string[] = [];
+  for (const file of expanded.flat()) {
+    const parsed = await loadPlan(file, { requireEnv: false });
+    const bad = parsed.issues.filter((i) => i.severity === "error");
+    if (parsed.plan && bad.length === 0) plans.push(parsed.plan);
+    else issues.push(...bad.map((i) => formatIssue(i, parsed.text)));
+  }
+  if (issues.length) return { exitCode: EXIT_CODES.usage, errors: [], notes: issues };
+
+  const { report, notes, problems } = await history(plans, { baselineDir, ...settings });
+  if (problems.length) return failed(problems);
+  if (report.plans.length === 0) {
+    return failed([
+      ...notes,
+      `no history to read in ${baselineDir}: is --baseline the folder the runs were stored in?`,
+    ]);
+  }
+  const { written, ioFailures } = await writeHistoryFiles(outDir, report);
+  const lines = [
+    ...report.plans.flatMap(planLines),
+    `${report.verdict.status === "pass" ? "✓ PASS" : "✗ FAIL"}: ${report.verdict.message}`,
+    ...written.map((path) => `wrote ${path}`),
+  ];
+  const code = report.verdict.status === "fail" ? EXIT_CODES.gateFailed : EXIT_CODES.ok;
+  return {
+    exitCode: withIoFailures(code, ioFailures),
+    errors: ioFailures,
+    notes,
+    output: lines.join("\n"),
+  };
+}

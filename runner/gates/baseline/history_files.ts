@@ -1,0 +1,79 @@
+/**
+ * Reading the long histories for `tailgate history`: one plan's baseline file, or every one in a
+ * baseline folder, each parsed (and migrated when it is version 1) with its path.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { readRegularFile } from "../../model/regular_file.ts";
+import { err, ok, prefixed, type Problem, problem, type Result } from "../../model/result.ts";
+import { baselinePath, loadBaseline, MAX_HISTORY_BYTES } from "./baseline_store.ts";
+import { parseBaseline } from "./baseline_parse.ts";
+import type { Baseline } from "./baseline_types.ts";
+
+/** A baseline file as read: where it is, and what it holds (its `history`, oldest first). */
+export interface StoredHistory {
+  path: string;
+  baseline: Baseline;
+}
+
+/**
+ * Reads a plan's long history: the baseline file of `planName` in `dir` (migrated when it is
+ * version 1) with its path; `undefined` when the plan has none yet; a problem naming the file,
+ * what is wrong and the fix when it cannot be used.
+ */
+export async function loadHistory(
+  dir: string,
+  planName: string,
+): Promise<Result<StoredHistory | undefined>> {
+  const loaded = await loadBaseline(dir, planName);
+  if (!loaded.ok) return loaded;
+  if (loaded.value === undefined) return ok(undefined);
+  return ok({ path: baselinePath(dir, planName), baseline: loaded.value });
+}
+
+/**
+ * Every plan's long history in the baseline folder `dir`, by file name: each `<slug>.json` but
+ * the kept old histories (`.superseded-…`) and the search histories (`.search.json`). Every file
+ * that cannot be used is a problem naming it; a folder that is missing or not a folder is one too.
+ */
+export async function loadHistories(dir: string): Promise<Result<StoredHistory[]>> {
+  const names: string[] = [];
+  try {
+    for await (const entry of Deno.readDir(dir)) {
+      const name = entry.name;
+      if (!entry.isFile || !name.endsWith(".json") || name.endsWith(".search.json")) continue;
+      if (!name.includes(".superseded-")) names.push(name);
+    }
+  } catch (e) {
+    return err(problem(
+      `cannot read the baseline folder ${dir} (${(e as Error).message})`,
+      "name the folder `tailgate run --baseline` writes to (default .tailgate/baselines)",
+    ));
+  }
+  const histories: StoredHistory[] = [];
+  const problems: Problem[] = [];
+  for (const name of names.sort()) {
+    const path = join(dir, name);
+    const read = await readRegularFile(path, MAX_HISTORY_BYTES);
+    if (!read.ok) {
+      problems.push(problem(`cannot read baseline ${path}: it ${read.problems[0].reason}`));
+      continue;
+    }
+    const text = new TextDecoder().decode(read.value);
+    const parsed = parseBaseline(text, planOf(text));
+    if (parsed.ok) histories.push({ path, baseline: parsed.value });
+    else problems.push(...prefixed(`baseline ${path} `, parsed.problems));
+  }
+  return problems.length ? err(problems) : ok(histories);
+}
+
+/** The plan a baseline file names, so parsing checks all but that; "" when it names none. */
+function planOf(text: string): string {
+  try {
+    const plan = (JSON.parse(text) as { plan?: unknown }).plan;
+    return typeof plan === "string" ? plan : "";
+  } catch {
+    return "";
+  }
+}

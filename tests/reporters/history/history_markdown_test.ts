@@ -1,0 +1,86 @@
+import assert from "node:assert/strict";
+import { historyMarkdown } from "../../../reporters/history/history_markdown.ts";
+import { commitOf, historyReport, planHistory, RUNS, STEP_AT } from "./_history_report.ts";
+
+const short = (i: number) => commitOf(i).slice(0, 7);
+
+Deno.test("historyMarkdown() states the verdict, the runs and each change in words and as a row", () => {
+  const md = historyMarkdown(historyReport());
+  assert.match(md, /^\*\*PASS\*\*: no worse change in the newest runs \(report only\)$/m);
+  assert.ok(
+    md.includes(
+      `60 runs, from 2026-10-01 03:04Z (commit ${short(0)}) to 2026-11-29 03:04Z (commit ` +
+        `${short(RUNS - 1)})`,
+    ),
+    md,
+  );
+  assert.ok(
+    md.includes(
+      `- **worse**: p99 of stage steady rose 12% (95% interval 8.1% to 16%) near commit ` +
+        `${short(STEP_AT)}, between ${short(STEP_AT - 1)} and ${short(STEP_AT)}`,
+    ),
+  );
+  const row = md.split("\n").find((l) => l.startsWith("| p99 |"));
+  assert.equal(
+    row,
+    `| p99 | stage steady | step (worse) | rose 12% (95% interval +8.1% to +16%) | ` +
+      `5.002ms → 5.601ms | near ${short(STEP_AT)}, between ${short(STEP_AT - 1)} and ` +
+      `${short(STEP_AT)} | 40 / 20 | &lt; 0.0001 | the runner changed (cores: 4 vs 8) |`,
+  );
+  assert.ok(!md.includes(commitOf(STEP_AT)), "no commit is printed in full");
+  assert.match(md, /^- the runner changed at run 41 \(cores: 4 vs 8\)$/m);
+  assert.doesNotMatch(md, /No change found/);
+});
+
+Deno.test("historyMarkdown() says plainly when a plan's history holds no change", () => {
+  const plan = { ...planHistory(), changes: [], notes: [] };
+  const md = historyMarkdown(historyReport([plan]));
+  assert.match(md, /^No change found in 60 runs: every series held its level\.$/m);
+  assert.doesNotMatch(md, /\| metric \|/, "no empty table");
+  assert.doesNotMatch(md, /\*\*Notes\*\*/);
+});
+
+Deno.test("historyMarkdown() names a run without a commit by its place and date", () => {
+  const plan = planHistory();
+  plan.runs = plan.runs.map(({ commit: _, ...r }) => r);
+  plan.changes = plan.changes.map(({ commit: _c, previousCommit: _p, ...c }) => c);
+  const row = historyMarkdown(historyReport([plan])).split("\n").find((l) =>
+    l.startsWith("| p99 |")
+  );
+  assert.ok(
+    row?.includes("near run 41 (2026-11-10 03:04Z), between run 40 (2026-11-09 03:04Z) and run 41"),
+    row,
+  );
+});
+
+Deno.test("historyMarkdown() escapes an odd plan name, file and note: no HTML, link, table break or mention", () => {
+  const odd = "orders | *api* <img src=x> [x](javascript:1) @team\n# not a heading";
+  const plan = { ...planHistory(odd), planFile: "plans/a|b.yaml", notes: ["<script>x</script>"] };
+  const md = historyMarkdown(historyReport([plan]));
+  const heading = md.split("\n").find((l) => l.startsWith("## "));
+  assert.equal(
+    heading,
+    "## orders \\| \\*api\\* &lt;img src=x&gt; \\[x\\](javascript:1) @\u200bteam" +
+      "\\\\n\\#\u200b not a heading",
+  );
+  assert.ok(md.includes("plans/a\\|b.yaml"));
+  assert.ok(md.includes("- &lt;script&gt;x&lt;/script&gt;"));
+  assert.doesNotMatch(md, /<img|<script/);
+});
+
+Deno.test("historyMarkdown() shows a failing verdict and marks a worse change within the newest runs", () => {
+  const plan = planHistory();
+  plan.changes = plan.changes.map((c) => ({ ...c, recent: true }));
+  const report = {
+    ...historyReport([plan]),
+    settings: { maxPValue: 0.001, windowRuns: 50, minMagnitude: 0.05, failRecent: 25 },
+    verdict: {
+      status: "fail" as const,
+      message: "p99 of stage steady rose 12% in the newest 25 runs",
+    },
+  };
+  const md = historyMarkdown(report);
+  assert.match(md, /^\*\*FAIL\*\*: p99 of stage steady rose 12% in the newest 25 runs$/m);
+  assert.match(md, /a worse change within the newest 25 runs fails \(--fail-recent 25\)/);
+  assert.match(md, /^\| p99 \| stage steady \| step \(worse\), recent \|/m);
+});

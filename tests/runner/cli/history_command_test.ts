@@ -1,0 +1,149 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { historyCommand } from "../../../runner/cli/history_command.ts";
+import { EXIT_CODES } from "../../../runner/model/exit_codes.ts";
+import {
+  BASELINE_SCHEMA,
+  BASELINE_VERSION,
+  baselinePath,
+} from "../../../runner/gates/baseline/mod.ts";
+import type { HistoryEntry } from "../../../runner/gates/baseline/baseline_types.ts";
+import type { HistoryReport } from "../../../runner/model/history_result.ts";
+import { mulberry32 } from "../../_helpers/seeded_random.ts";
+import { commitOf, entryAt, stageAt } from "../../_helpers/history_fixtures.ts";
+
+const PLAN = `name: shop
+target: http://127.0.0.1:8080
+requests: [{ path: / }]
+load: { stages: [{ name: steady, rate: 100/s, duration: 10s }] }
+slo: [p99 < 5ms]
+`;
+
+/** 60 runs at 2 ms ± 2%, the last `stepRuns` of them `stepBy` higher. */
+function entries(stepRuns: number, stepBy: number, seed = 7): HistoryEntry[] {
+  const random = mulberry32(seed);
+  return Array.from({ length: 60 }, (_, i) => {
+    const level = 2000 * (1 + (random() - 0.5) * 0.04) * (i >= 60 - stepRuns ? 1 + stepBy : 1);
+    return entryAt(i, [stageAt(level, { name: "steady" })]);
+  });
+}
+
+async function setUp(history: HistoryEntry[]) {
+  const dir = await Deno.makeTempDir({ prefix: "tailgate-history-" });
+  const plan = join(dir, "shop.yaml");
+  await Deno.writeTextFile(plan, PLAN);
+  const baselines = join(dir, "baselines");
+  await Deno.mkdir(baselines);
+  const file = {
+    schema: BASELINE_SCHEMA,
+    version: BASELINE_VERSION,
+    plan: "shop",
+    runs: [],
+    history,
+  };
+  await Deno.writeTextFile(baselinePath(baselines, "shop"), JSON.stringify(file));
+  return { dir, plan, baselines, out: join(dir, "out") };
+}
+
+Deno.test("history names the commit where p99 rose, and fails it with --fail-recent", async () => {
+  const t = await setUp(entries(20, 0.2));
+  try {
+    const outcome = await historyCommand([
+      t.plan,
+      ...["--baseline", t.baselines, "--out", t.out, "--fail-recent", "25"],
+    ]);
+    assert.equal(outcome.exitCode, EXIT_CODES.gateFailed, outcome.errors.join("\n"));
+    const output = outcome.output!;
+    const near = commitOf(40).slice(0, 7);
+    const before = commitOf(39).slice(0, 7);
+    assert.match(output, /^history of "shop" \(.*shop\.json\): 60 runs, from /);
+    assert.ok(
+      output.includes(`p99 of stage steady rose `) &&
+        output.includes(`near commit ${near}, between ${before} and ${near}`),
+      output,
+    );
+    assert.ok(!output.includes(commitOf(40)), "commits are shown by 7 characters");
+    assert.match(output, /✗ FAIL: \d+ changes? for the worse within the newest 25 runs/);
+    const report: HistoryReport = JSON.parse(await Deno.readTextFile(join(t.out, "history.json")));
+    assert.equal(report.schema, "tailgate-history");
+    assert.equal(report.verdict.status, "fail");
+    const [plan] = report.plans;
+    const p99 = plan.series.findIndex((s) => s.metric === "p99" && s.label === undefined);
+    assert.deepEqual(plan.series[p99].bound, { value: 5000, slo: "p99 < 5ms" });
+    const change = plan.changes.find((c) => c.series === p99)!;
+    assert.equal(change.kind, "step");
+    assert.ok(Math.abs(change.index - 40) <= 1, `found at run ${change.index}`);
+    assert.equal(change.commit, commitOf(change.index));
+    assert.ok(change.worse && change.recent);
+    assert.ok(change.relativeChange > 0.15 && change.relativeChange < 0.25);
+    for (const name of ["history.md", "history.html"]) {
+      assert.ok((await Deno.stat(join(t.out, name))).size > 0, name);
+    }
+  } finally {
+    await Deno.remove(t.dir, { recursive: true });
+  }
+});
+
+Deno.test("history reports a change beyond the newest runs and passes, and a calm one finds none", async () => {
+  const t = await setUp(entries(40, 0.2));
+  try {
+    const old = await historyCommand([
+      t.plan,
+      ...["--baseline", t.baselines, "--out", t.out, "--fail-recent", "10"],
+    ]);
+    assert.equal(old.exitCode, EXIT_CODES.ok, old.errors.join("\n"));
+    assert.match(old.output!, /▲ worse: p99 of stage steady rose/);
+    assert.match(old.output!, /✓ PASS: no change for the worse within the newest 10 runs/);
+  } finally {
+    await Deno.remove(t.dir, { recursive: true });
+  }
+  const calm = await setUp(entries(0, 0));
+  try {
+    const outcome = await historyCommand([
+      calm.plan,
+      "--baseline",
+      calm.baselines,
+      "--out",
+      calm.out,
+    ]);
+    assert.equal(outcome.exitCode, EXIT_CODES.ok, outcome.errors.join("\n"));
+    assert.match(outcome.output!, /\n {2}no change found\n/);
+    assert.match(outcome.output!, /0 changes found \(0 for the worse\); report only/);
+  } finally {
+    await Deno.remove(calm.dir, { recursive: true });
+  }
+});
+
+Deno.test("history with no stored history, or bad flags, exits 2 naming the fix", async () => {
+  const t = await setUp([]);
+  try {
+    const none = await historyCommand([t.plan, "--baseline", t.baselines, "--out", t.out]);
+    assert.equal(none.exitCode, EXIT_CODES.usage);
+    assert.match(
+      none.errors[0],
+      /^no history of "shop" in .* yet: `tailgate run .*--update-baseline`/,
+    );
+    const flags = await historyCommand([
+      t.plan,
+      ...["--fail-recent=-1", "--p-value", "1", "--min-change", "5", "--window", "2"],
+    ]);
+    assert.equal(flags.exitCode, EXIT_CODES.usage);
+    assert.deepEqual(flags.errors, [
+      "--fail-recent `-1` is not a whole number of runs, at least 0",
+      "--window `2` is not a whole number of runs, at least 4",
+      "--p-value `1` is not a probability above 0 and below 0.5, e.g. 0.001",
+      "--min-change `5` is not a percentage, e.g. 5%",
+    ]);
+    const histories = await historyCommand([t.baselines]);
+    assert.equal(histories.exitCode, EXIT_CODES.usage);
+    assert.equal(
+      histories.errors[0],
+      `${t.baselines} holds histories, not plans: name the plans and the histories' folder, e.g. ` +
+        `\`tailgate history plans/ --baseline ${t.baselines}\``,
+    );
+    const nothing = await historyCommand([]);
+    assert.match(nothing.errors[0], /name a plan or a folder of plans/);
+  } finally {
+    await Deno.remove(t.dir, { recursive: true });
+  }
+});

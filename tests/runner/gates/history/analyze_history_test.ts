@@ -1,0 +1,111 @@
+import assert from "node:assert/strict";
+import { analyzeHistory } from "../../../../runner/gates/history/mod.ts";
+import type { HistoryEntry } from "../../../../runner/gates/baseline/mod.ts";
+import { mulberry32 } from "../../../_helpers/seeded_random.ts";
+import { commitOf, entryAt, stageAt } from "../../../_helpers/history_fixtures.ts";
+
+const SETTINGS = { maxPValue: 0.001, windowRuns: 50, minMagnitude: 0.05, failRecent: 10 };
+
+/** 80 runs at 2 ms ± 2%, `shape(i)` times that. */
+function runs(
+  shape: (i: number) => number,
+  options: (i: number) => Parameters<typeof entryAt>[2] = () => ({}),
+): HistoryEntry[] {
+  const random = mulberry32(11);
+  return Array.from({ length: 80 }, (_, i) => {
+    const level = 2000 * (1 + (random() - 0.5) * 0.04) * shape(i);
+    return entryAt(i, [stageAt(level)], options(i));
+  });
+}
+
+function analyze(entries: HistoryEntry[], settings = SETTINGS) {
+  return analyzeHistory(
+    { plan: "shop", planFile: "shop.yaml", source: "b/shop.json", entries, slos: [] },
+    settings,
+  );
+}
+
+function p99Changes(history: ReturnType<typeof analyze>) {
+  const p99 = history.series.findIndex((s) => s.metric === "p99");
+  return history.changes.filter((c) => c.series === p99);
+}
+
+Deno.test("analyzeHistory names a step by the commits on either side, by 7 characters", () => {
+  const history = analyze(runs((i) => i >= 50 ? 0.85 : 1));
+  const [change] = p99Changes(history);
+  assert.equal(change.kind, "step");
+  assert.equal(change.index, 50);
+  assert.equal(change.commit, commitOf(50));
+  assert.equal(change.previousCommit, commitOf(49));
+  assert.equal(change.worse, false, "a fall of latency is for the better");
+  assert.equal(change.recent, false, "run 50 of 80 lies before the newest 10");
+  assert.match(
+    change.text,
+    new RegExp(
+      `^p99 of stage steady fell 1\\d\\.\\d% \\(95% interval -\\d+(\\.\\d)?% to -\\d+(\\.\\d)?%\\), ` +
+        `from 2\\.\\d+ms to 1\\.\\d+ms near commit ${commitOf(50).slice(0, 7)}, between ` +
+        `${commitOf(49).slice(0, 7)} and ${commitOf(50).slice(0, 7)}$`,
+    ),
+  );
+  assert.equal(history.runs.length, 80);
+  assert.equal(history.runs[50].commit, commitOf(50));
+});
+
+Deno.test("analyzeHistory says when the runner or the plan changed at the step, not a migration", () => {
+  const moved = analyze(runs(
+    (i) => i >= 40 ? 1.3 : 1,
+    (i) => i >= 40 ? { runner: "runner-b", cpuModel: "Other CPU", plan: "plan-b" } : {},
+  ));
+  assert.deepEqual(p99Changes(moved)[0].coincides, [
+    "the runner changed (cpu: Test CPU 3000 vs Other CPU)",
+    "the plan's requests or stages changed",
+  ]);
+  assert.deepEqual(moved.notes, [
+    `at run 41 (${moved.runs[40].date}): the runner changed (cpu: Test CPU 3000 vs Other CPU); ` +
+    "the plan's requests or stages changed",
+  ]);
+  const migrated = runs((i) => i >= 40 ? 1.3 : 1, (i) => i >= 40 ? { plan: "plan-b" } : {});
+  for (const e of migrated.slice(0, 40)) e.migrated = true;
+  assert.deepEqual(p99Changes(analyze(migrated))[0].coincides, []);
+});
+
+Deno.test("analyzeHistory maps a change past runs without the stage back to the runs' indexes", () => {
+  const entries = runs((i) => i >= 60 ? 1.3 : 1);
+  for (const i of [10, 20, 55]) entries[i] = entryAt(i, [stageAt(2000, { name: "other" })]);
+  const history = analyze(entries);
+  const [change] = p99Changes(history);
+  assert.equal(change.index, 60);
+  assert.equal(change.commit, commitOf(60));
+  assert.equal(change.recent, false);
+  const recent = analyze(entries, { ...SETTINGS, failRecent: 20 });
+  assert.equal(p99Changes(recent)[0].recent, true);
+  assert.equal(p99Changes(recent)[0].worse, true);
+});
+
+Deno.test("analyzeHistory reports a creep as one trend from its first commit to its last", () => {
+  const history = analyze(runs((i) => i >= 30 ? 1 + (i - 30) * 0.006 : 1));
+  const changes = p99Changes(history);
+  assert.equal(changes.length, 1, JSON.stringify(changes.map((c) => [c.kind, c.index])));
+  const [trend] = changes;
+  assert.equal(trend.kind, "trend");
+  assert.ok(Math.abs(trend.index - 30) <= 4, `trend starts at ${trend.index}`);
+  assert.equal(trend.endIndex, 79);
+  assert.match(
+    trend.text,
+    /^p99 of stage steady crept up \d+(\.\d)?% .* over \d+ runs, from commit \w{7} to commit \w{7}$/,
+  );
+  assert.deepEqual(trend.coincides, []);
+});
+
+Deno.test("analyzeHistory names runs by their date when no commit was stored, and looks at 6 runs on", () => {
+  const entries = runs((i) => i >= 40 ? 1.3 : 1, () => ({ commit: false }));
+  const [change] = p99Changes(analyze(entries));
+  assert.equal(change.commit, undefined);
+  assert.match(
+    change.text,
+    / near run 41 \(2026-02-10T00:00:00\.000Z\), between run 40 \(.*\) and run 41 \(/,
+  );
+  const short = analyze(entries.slice(0, 5));
+  assert.deepEqual(short.changes, []);
+  assert.deepEqual(short.notes, ["only 5 runs stored: changes are looked for from 6 on"]);
+});
