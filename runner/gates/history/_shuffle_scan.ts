@@ -16,9 +16,15 @@ import { Prng } from "../../schedule/mod.ts";
 /** The fewest shuffles per test: p-values resolve to 2/10000, a fifth of the default 0.001. */
 export const SHUFFLES = 9999;
 
-/** Shuffles enough to resolve p-values (twice the smaller share) to a fifth of `maxPValue`. */
+/** The most shuffles per test: p-values resolve to 2/100 000 at best, and no finer. */
+export const MAX_SHUFFLES = 99_999;
+
+/**
+ * Shuffles enough to resolve p-values (twice the smaller share) to a fifth of `maxPValue`, within
+ * {@linkcode MAX_SHUFFLES}: below p = 0.00002 no split can be shown, so none is a change.
+ */
 export function shufflesFor(maxPValue: number): number {
-  return Math.max(SHUFFLES, Math.ceil(10 / maxPValue) - 1);
+  return Math.min(MAX_SHUFFLES, Math.max(SHUFFLES, Math.ceil(10 / maxPValue) - 1));
 }
 
 /**
@@ -52,7 +58,7 @@ export function shuffleScanPValue(
   const random = new Prng(0x9e3779b9 ^ (n * 7919 + split));
   const counts = [0, 0];
   const stop = stopAbove / 2 * (1 + shuffles);
-  const firstLook = Math.ceil(3 / stopAbove) - 1;
+  const firstLook = Math.min(shuffles, Math.ceil(3 / stopAbove) - 1);
   for (let done = 0; done < shuffles; done++) {
     for (let k = n - 1; k > 0; k--) {
       const j = Math.floor(random.next() * (k + 1));

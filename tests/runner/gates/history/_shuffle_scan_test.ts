@@ -1,5 +1,9 @@
 import assert from "node:assert/strict";
-import { shuffleScanPValue } from "../../../../runner/gates/history/_shuffle_scan.ts";
+import {
+  MAX_SHUFFLES,
+  shuffleScanPValue,
+  shufflesFor,
+} from "../../../../runner/gates/history/_shuffle_scan.ts";
 import { noisySeries, stepLevels } from "./_real_noise.ts";
 
 Deno.test("a one-run spike at the end of a side is never significant", () => {
@@ -24,4 +28,14 @@ Deno.test("constant values and empty sides give p = 1", () => {
 Deno.test("the same split of the same values gives the same p: the shuffles are seeded", () => {
   const values = noisySeries("p99", stepLevels(80, 40, 1.5), 3);
   assert.equal(shuffleScanPValue(values, 0, 40, 80), shuffleScanPValue(values, 0, 40, 80));
+});
+
+Deno.test("a tiny maxPValue is resolved within 100 000 shuffles, no further", () => {
+  assert.equal(shufflesFor(0.001), 9999);
+  assert.equal(shufflesFor(0.0001), 99_999);
+  assert.equal(shufflesFor(1e-9), MAX_SHUFFLES);
+  const values = noisySeries("p50", stepLevels(120, 60, 1.3), 2);
+  // No count of 100 000 shuffles can show p ≤ 1e-9: the scan stops at once, not significant.
+  assert.ok(shuffleScanPValue(values, 0, 60, 120, 1e-9, shufflesFor(1e-9)) > 1e-9);
+  assert.equal(shuffleScanPValue(values, 0, 60, 120, 1e-4, shufflesFor(1e-4)), 2 / 30_000);
 });
