@@ -12,7 +12,7 @@ import type { HistorySettings } from "../../runner/model/history_result.ts";
  * ```ts
  * import { settingsText } from "./history_settings.ts";
  * settingsText({ maxPValue: 0.001, windowRuns: 50, minMagnitude: 0.05, failRecent: 0 });
- * // "Changes found by E-divisive means with a t-test (p ≤ 0.001, windows of 50 runs), kept
+ * // "Changes found by E-divisive means, each tested by shuffling (p ≤ 0.001, windows of 50 runs), kept
  * // unless their whole 95% interval lies below 5%; report only (--fail-recent 0)."
  * ```
  */
@@ -21,7 +21,8 @@ export function settingsText(s: HistorySettings): string {
     ? `a worse change within the newest ${s.failRecent} run${s.failRecent === 1 ? "" : "s"} ` +
       `fails (--fail-recent ${s.failRecent})`
     : "report only (--fail-recent 0)";
-  return `Changes found by E-divisive means with a t-test (p ≤ ${s.maxPValue}, windows of ` +
+  return `Changes found by E-divisive means, each tested by shuffling (p ≤ ${s.maxPValue}, ` +
+    `windows of ` +
     `${s.windowRuns} runs), kept unless their whole 95% interval lies below ${
       Number((s.minMagnitude * 100).toPrecision(3))
     }%; ${fails}.`;

@@ -2,8 +2,8 @@
  * The library's front door for history: {@linkcode history} reads each plan's long history from
  * the baseline folder, follows every stage's p50, p90, p99, p99.9, throughput and error rate over
  * the stored runs, and finds the commits where they changed (change-point detection:
- * E-divisive means, Student's t-test at p ≤ 0.001, a 5% minimum change, as Apache Otava does;
- * docs/history.md). The verdict is computed once, here: `fail` when a change for the worse lies
+ * E-divisive means as Apache Otava finds them, each change tested by shuffling at p ≤ 0.001, a 5%
+ * minimum change; docs/history.md). The verdict is computed once, here: `fail` when a change for the worse lies
  * within the newest `failRecent` runs.
  *
  * @module

@@ -22,8 +22,9 @@ export const HISTORY_HELP = `Usage: tailgate history <plan.yaml|dir>... [options
 
 Reads each plan's long history (the runs \`tailgate run --update-baseline\` stored, with their
 commits), follows every measured stage's p50, p90, p99, p99.9, throughput and error rate over
-the runs, and finds where they changed: E-divisive means with Student's t-test, as Apache Otava
-does. A change is a step near one commit (between it and the commit before), or a trend over a
+the runs, and finds where they changed: E-divisive means over windows of runs, as Apache Otava
+does, each change tested by shuffling the runs on either side (a one-run spike is not a change;
+a change needs about 3 runs after it before it can be told from one). A change is a step near one commit (between it and the commit before), or a trend over a
 span of runs. Writes history.json, history.md and history.html (charts over the commits, the
 changes marked, the SLO bounds drawn).
 
@@ -32,7 +33,7 @@ Options:
   --out DIR           where the files go (default ./tailgate-out)
   --fail-recent N     exit 1 when a change for the worse lies within the newest N runs
                       (default 0: report only)
-  --p-value P         the largest p-value of a change (default 0.001)
+  --p-value P         the largest p-value of a change (default 0.001, at least 0.0001)
   --min-change PCT    the smallest change reported (default 5%)
   --window N          runs per window of the detector's first pass (default 50)
 
@@ -70,8 +71,11 @@ function readSettings(values: Record<string, string | undefined>): {
   const p = values["p-value"];
   if (p !== undefined) {
     const n = Number(p);
-    if (p.trim() !== "" && n > 0 && n < 0.5) settings.maxPValue = n;
-    else errors.push(`--p-value \`${p}\` is not a probability above 0 and below 0.5, e.g. 0.001`);
+    // The shuffle test resolves p-values down to 1 in 100 000: a smaller one could never pass.
+    if (p.trim() !== "" && n >= 0.0001 && n < 0.5) settings.maxPValue = n;
+    else {errors.push(
+        `--p-value \`${p}\` is not a probability from 0.0001 to below 0.5, e.g. 0.001`,
+      );}
   }
   const change = values["min-change"];
   if (change !== undefined) {

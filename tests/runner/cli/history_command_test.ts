@@ -131,7 +131,7 @@ Deno.test("history with no stored history, or bad flags, exits 2 naming the fix"
     assert.deepEqual(flags.errors, [
       "--fail-recent `-1` is not a whole number of runs, at least 0",
       "--window `2` is not a whole number of runs, at least 4",
-      "--p-value `1` is not a probability above 0 and below 0.5, e.g. 0.001",
+      "--p-value `1` is not a probability from 0.0001 to below 0.5, e.g. 0.001",
       "--min-change `5` is not a percentage, e.g. 5%",
     ]);
     const histories = await historyCommand([t.baselines]);
