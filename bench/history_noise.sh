@@ -4,7 +4,7 @@
 # throughput and error rate, one JSON object per run, to the file named (default stdout). The
 # tests draw the noise of their synthetic series from these runs' spread around their median.
 #
-#   bash bench/history_noise.sh [RUNS] [OUT.json]
+#   bash bench/history_noise.sh [RUNS] [OUT.json]   (SECS=N: the measured stage's length, default 4)
 #
 # QUIET=1 runs nginx and tailgate at the highest CPU weight (nice -n -19), so other work on
 # the machine seldom delays them: near the spread of a quiet, dedicated runner. A run that fails is
@@ -50,7 +50,7 @@ load:
   connections: 10
   stages:
     - { name: warmup, rate: 2000/s, duration: 1s, warmup: true }
-    - { name: steady, rate: 2000/s, duration: 4s }
+    - { name: steady, rate: 2000/s, duration: ${SECS:-4}s }
 slo: [p99 < 50ms]
 PLAN
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)" >&2

@@ -63,3 +63,27 @@ export function noisySeries(
 export function stepLevels(runs: number, at: number, factor: number): number[] {
   return Array.from({ length: runs }, (_, i) => (i >= at ? factor : 1));
 }
+
+/** The log standard deviation of a metric's real residuals: its spread. */
+export function realSpread(metric: NoiseMetric): number {
+  const residuals = realResiduals(metric);
+  return Math.sqrt(residuals.reduce((sum, r) => sum + r * r, 0) / residuals.length);
+}
+
+/**
+ * As {@linkcode noisySeries}, the real residuals' shape (their tails, their skew) scaled to the
+ * log standard deviation `spread`: the same kind of noise on a steadier runner or longer runs.
+ */
+export function scaledNoisySeries(
+  metric: NoiseMetric,
+  levels: readonly number[],
+  seed: number,
+  spread: number,
+): number[] {
+  const residuals = realResiduals(metric);
+  const scale = spread / realSpread(metric);
+  const random = new Prng(seed);
+  return levels.map((level) =>
+    100 * level * Math.exp(scale * residuals[Math.floor(random.next() * residuals.length)])
+  );
+}
