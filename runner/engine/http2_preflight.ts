@@ -21,11 +21,16 @@ import { http2OpeningFrame, mayBeHttp2FrameStart, USER_AGENT_LINE } from "./http
 /** The least time the cleartext probe waits for an answer, in ms (more on a slow connect). */
 export const PROBE_MIN_WAIT_MS = 50;
 
-/** What the pre-flight says of an origin that speaks only HTTP/2, and how `how` showed it. */
-export function http2OnlyProblem(origin: string, how: string): string {
-  return `${origin} speaks only HTTP/2 (${how}), and tailgate sends HTTP/1.1 today: point the ` +
-    "plan at a port that speaks HTTP/1.1 (nginx: a `listen` without `http2`; an https server: " +
-    "one that offers http/1.1 by ALPN too)";
+/**
+ * What the pre-flight says of an origin that speaks only HTTP/2: how it showed (`how`), what
+ * tailgate sends, and the fix: a cleartext port that speaks HTTP/1.1, or a TLS server that offers
+ * it by ALPN too.
+ */
+export function http2OnlyProblem(url: URL, how: string): string {
+  const fix = url.protocol === "https:"
+    ? "point the plan at a server that offers http/1.1 by ALPN too (node:http2: allowHTTP1: true)"
+    : "point the plan at a port that speaks HTTP/1.1 (nginx: a `listen` without `http2`)";
+  return `${url.origin} speaks only HTTP/2 (${how}), and tailgate sends HTTP/1.1 today: ${fix}`;
 }
 
 /**
@@ -52,7 +57,7 @@ export async function probeCleartextHttp2(
     await conn.write(new TextEncoder().encode(probeHead(url)));
     const frame = await firstFrame(conn);
     return frame === undefined ? undefined : http2OnlyProblem(
-      url.origin,
+      url,
       `it answered an HTTP/1.1 request with an HTTP/2 ${frame} frame`,
     );
   } catch {
@@ -107,7 +112,7 @@ export async function alpnHttp2Problem(
     });
     const { alpnProtocol } = await conn.handshake();
     if (alpnProtocol !== "h2") return undefined;
-    return http2OnlyProblem(url.origin, "its TLS offers only ALPN h2, refusing http/1.1");
+    return http2OnlyProblem(url, "its TLS offers only ALPN h2, refusing http/1.1");
   } catch {
     return undefined;
   } finally {

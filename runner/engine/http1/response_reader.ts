@@ -49,6 +49,8 @@ export class ResponseReader {
   readonly #onHttp2Reply: (() => void) | undefined;
 
   /**
+   * An empty reader; its buffer is allocated on the first read.
+   *
    * @param onHttp2Reply Called when {@linkcode ResponseReader.take} fails a request because the
    * server answered with HTTP/2 frames (the parser's `http2`).
    */
