@@ -1,7 +1,8 @@
 /**
- * Before a run: can the target be reached at all, and does an https target's certificate hold? A
- * refused or unresolvable target, or an untrusted certificate, is reported in one sentence (exit
- * code 4) instead of as a run full of errors.
+ * Before a run: can the target be reached at all, does an https target's certificate hold, and
+ * does it speak HTTP/1.1 rather than only HTTP/2? A refused or unresolvable target, an untrusted
+ * certificate or an HTTP/2-only server is reported in one sentence (exit code 4) instead of as a
+ * run full of errors.
  *
  * @module
  */
