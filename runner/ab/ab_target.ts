@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { checkReachable } from "../engine/preflight.ts";
+import { checkTarget } from "../engine/preflight.ts";
 import { startService } from "../service/mod.ts";
 
 /** A target as given on the command line. */
@@ -29,21 +29,29 @@ export interface RunningTarget extends AsyncDisposable {
 }
 
 /**
- * Makes `spec` ready: checks a URL-only target answers, or starts its command and waits for its
- * port. Throws with what went wrong (the command's log tail included).
+ * Makes `spec` ready: checks a URL-only target as a run's pre-flight does (reached, its TLS
+ * trusted, not HTTP/2 only), or starts its command, waits for its port and checks it the same way.
+ * Throws with what went wrong (the command's log tail included).
  */
 export async function startAbTarget(
   spec: AbTargetSpec,
   options: { logPath: string; readyTimeoutMs?: number; signal?: AbortSignal },
 ): Promise<RunningTarget> {
   if (spec.start === undefined) {
-    const problem = await checkReachable(new URL(spec.url));
-    if (problem) throw new Error(`${spec.url} does not answer: ${problem}`);
+    const problem = await checkTarget(new URL(spec.url));
+    if (problem) throw new Error(`ab target ${spec.url}: ${problem}`);
     return { stop: async () => {}, [Symbol.asyncDispose]: async () => {} };
   }
-  return await startService({
+  const started = await startService({
     command: spec.start,
     url: spec.url,
     ...(spec.ready === undefined ? {} : { readyUrl: spec.ready }),
   }, options);
+  // Ready once its port accepts; it must also speak HTTP/1.1 (and TLS as the run makes it).
+  const problem = await checkTarget(new URL(spec.url));
+  if (problem) {
+    await started.stop();
+    throw new Error(`${spec.url}, started by \`${spec.start}\`: ${problem}`);
+  }
+  return started;
 }

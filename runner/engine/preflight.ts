@@ -1,10 +1,13 @@
 /**
- * Before a run: can the target be reached at all, and does an https target's certificate hold? A
- * refused or unresolvable target, or an untrusted certificate, is reported in one sentence (exit
- * code 4) instead of as a run full of errors.
+ * Before a run: can the target be reached at all, does an https target's certificate hold, and
+ * does it speak HTTP/1.1 rather than only HTTP/2? A refused or unresolvable target, an untrusted
+ * certificate or an HTTP/2-only server is reported in one sentence (exit code 4) instead of as a
+ * run full of errors.
  *
  * @module
  */
+import { TLS_HTTP1 } from "./http1/mod.ts";
+import { alpnHttp2Problem, hostAndPort, probeCleartextHttp2 } from "./http2_preflight.ts";
 
 /**
  * Opens and closes one TCP connection to the URL's host and port. Returns undefined when it
@@ -28,10 +31,12 @@ export async function checkReachable(url: URL, timeoutMs = 3000): Promise<string
 
 /**
  * What a run needs of its target before anything is sent: a connection ({@linkcode checkReachable})
- * and, for https, a TLS handshake trusting the system's certificates and `caCerts` (PEM, as
- * `--ca-cert` gives them), the way the run's connections make it. No request is sent. Returns
- * undefined when both hold, or what went wrong: an untrusted certificate names `--ca-cert`, one
- * issued for another name says so.
+ * that does not speak only HTTP/2, and, for https, a TLS handshake trusting the system's
+ * certificates and `caCerts` (PEM, as `--ca-cert` gives them), offering ALPN `http/1.1` the way
+ * the run's connections make it. No request is sent: a cleartext target gets the start of a head
+ * (http2_preflight.ts). Returns undefined when all hold, or what went wrong: an untrusted
+ * certificate names `--ca-cert`, one issued for another name says so, a server that speaks only
+ * HTTP/2 (h2c, or ALPN `h2` alone) says so and how to reach HTTP/1.1.
  */
 export async function checkTarget(
   url: URL,
@@ -39,8 +44,9 @@ export async function checkTarget(
   timeoutMs = 3000,
 ): Promise<string | undefined> {
   const unreachable = await checkReachable(url, timeoutMs);
-  if (unreachable || url.protocol !== "https:") return unreachable;
-  const handshake = Deno.connectTls({ ...hostAndPort(url), caCerts: [...caCerts] })
+  if (unreachable) return unreachable;
+  if (url.protocol !== "https:") return await probeCleartextHttp2(url, timeoutMs);
+  const handshake = Deno.connectTls({ ...TLS_HTTP1, ...hostAndPort(url), caCerts: [...caCerts] })
     .then(async (conn) => {
       try {
         await conn.handshake();
@@ -58,12 +64,17 @@ export async function checkTarget(
     conn.close();
     return undefined;
   } catch (e) {
-    return tlsProblem(url, (e as Error).message);
+    const message = (e as Error).message;
+    return await alpnHttp2Problem(url, message, caCerts, timeoutMs) ?? tlsProblem(url, message);
   }
 }
 
 /** What a failed handshake with `url` means, from its error message. */
 function tlsProblem(url: URL, message: string): string {
+  if (/NoApplicationProtocol/i.test(message)) {
+    return `${url.origin} refused a TLS handshake offering ALPN http/1.1 (${message}): it does ` +
+      "not speak HTTP/1.1, which tailgate sends; point the plan at a server that does";
+  }
   const reason = /invalid peer certificate: (.*)$/.exec(message)?.[1];
   if (reason === undefined) {
     return `${url.origin} did not complete a TLS handshake (${message}): is it an https server? ` +
@@ -86,12 +97,6 @@ function tlsProblem(url: URL, message: string): string {
     : reason;
   return `${url.origin}: the target's TLS certificate is not trusted: ${why}; pass --ca-cert ` +
     "FILE with the CA that signed it";
-}
-
-/** The host (without an IPv6 address's brackets) and port `url` connects to. */
-function hostAndPort(url: URL): { hostname: string; port: number } {
-  const hostname = url.hostname.replace(/^\[|\]$/g, "");
-  return { hostname, port: Number(url.port || (url.protocol === "https:" ? 443 : 80)) };
 }
 
 /**

@@ -5,7 +5,7 @@
  * @module
  */
 import { withTimeDomain } from "./time_domain.ts";
-import { OUT_OF_DESCRIPTORS_NOTE } from "../engine/http1/mod.ts";
+import { HTTP2_REPLY_NOTE, OUT_OF_DESCRIPTORS_NOTE } from "../engine/http1/mod.ts";
 import type { ResolvedPlan } from "../plan/types.ts";
 import { HISTOGRAM_CONFIG } from "../hdr/histogram_config.ts";
 import type { EngineRun } from "../run/run_engine.ts";
@@ -109,6 +109,7 @@ export function buildResult(
       youngGenerationNote,
       unopenedNote(run.unopenedConnections, plan),
       run.outOfDescriptors ? OUT_OF_DESCRIPTORS_NOTE : undefined,
+      run.http2Reply ? HTTP2_REPLY_NOTE : undefined,
     ]),
   };
 }

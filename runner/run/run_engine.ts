@@ -21,7 +21,7 @@ import { attachSideWorkers, type SideLinks, startSideWorkers } from "./start_sid
 import { collectGarbage, youngGenerationMb } from "../engine/v8_flags.ts";
 import { CONNECT_TIMEOUT_MS, Dispatcher } from "../engine/dispatcher.ts";
 import { Http1Connection } from "../engine/socket/mod.ts";
-import { OUT_OF_DESCRIPTORS_NOTE } from "../engine/http1/mod.ts";
+import { HTTP2_REPLY_NOTE, OUT_OF_DESCRIPTORS_NOTE } from "../engine/http1/mod.ts";
 import { prepareRequest } from "../engine/http1/mod.ts";
 import { RenderAhead, RequestRenderer } from "../engine/render/mod.ts";
 import { type Clock, type Connection, PERFORMANCE_CLOCK, type Waker } from "../engine/types.ts";
@@ -120,6 +120,8 @@ export interface EngineRun {
   unopenedConnections?: number;
   /** Set when connects failed because the process ran out of file descriptors. */
   outOfDescriptors?: boolean;
+  /** Set when the target answered requests with HTTP/2 frames (it speaks only HTTP/2). */
+  http2Reply?: boolean;
   timerSlackSet: boolean;
   /** Which I/O path ran: `native` (libc sockets on epoll) or `deno` (Deno's sockets). */
   io?: "native" | "deno";
@@ -204,6 +206,13 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
     outOfDescriptors = true;
     options.onNotice?.(OUT_OF_DESCRIPTORS_NOTE);
   };
+  // So does a target that speaks only HTTP/2: its frames fail requests as `protocol`.
+  let http2Reply = false;
+  const onHttp2Reply = () => {
+    if (http2Reply) return;
+    http2Reply = true;
+    options.onNotice?.(HTTP2_REPLY_NOTE);
+  };
   let waker: Waker;
   let connect: (url: URL, c: Clock) => Connection;
   if (native !== undefined) {
@@ -215,6 +224,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
         clock: c,
         socketAddress: native.address,
         onOutOfDescriptors,
+        onHttp2Reply,
       });
   } else {
     waker = options.waker ?? await createAtomicsWaker({ onResume });
@@ -225,6 +235,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
           clock: c,
           tls: { caCerts: options.caCerts },
           onOutOfDescriptors,
+          onHttp2Reply,
         }));
   }
   const timerSlackSet = "timerSlackSet" in waker ? Boolean(waker.timerSlackSet) : false;
@@ -311,6 +322,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
       connections: { opened: dispatcher.socketsOpened, peak: dispatcher.peakConnections },
       ...(unopened > 0 ? { unopenedConnections: unopened } : {}),
       ...(outOfDescriptors ? { outOfDescriptors } : {}),
+      ...(http2Reply ? { http2Reply } : {}),
       timerSlackSet,
       io: native !== undefined ? "native" : "deno",
       youngGenerationMb: youngGenerationMb(),

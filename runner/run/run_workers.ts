@@ -163,6 +163,7 @@ export async function runWorkers(options: RunWorkersOptions): Promise<EngineRun>
       },
       ...unopenedSum(runs),
       ...(runs.some((r) => r.outOfDescriptors) ? { outOfDescriptors: true } : {}),
+      ...(runs.some((r) => r.http2Reply) ? { http2Reply: true } : {}),
       timerSlackSet: runs.every((r) => r.timerSlackSet),
       io: runs[0].io,
       youngGenerationMb: Math.min(...runs.map((r) => r.youngGenerationMb ?? Infinity)),

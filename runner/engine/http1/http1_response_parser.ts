@@ -8,6 +8,7 @@
  */
 import { ChunkedBodyDecoder } from "./http1_chunked.ts";
 import { ResponseHeaderFields, startsLikeStatusLine, statusLineCode } from "./http1_head_scan.ts";
+import { http2OpeningFrame, mayBeHttp2FrameStart } from "./http2_only.ts";
 
 /**
  * Longest response head (status line and headers) or chunked trailer section accepted.
@@ -55,6 +56,11 @@ export class Http1ResponseParser {
   keepAlive = true;
   /** What was wrong, when {@linkcode Http1ResponseParser.failed}. */
   error = "";
+  /**
+   * Set when the response was an HTTP/2 frame instead (a server that speaks only HTTP/2); the
+   * parser then also {@linkcode Http1ResponseParser.failed}.
+   */
+  http2 = false;
   #state = DONE;
   #isHead = false;
   /** Body bytes still to come (Content-Length framing). */
@@ -87,6 +93,7 @@ export class Http1ResponseParser {
     this.#isHead = isHead;
     this.status = 0;
     this.error = "";
+    this.http2 = false;
     this.#startHead();
   }
 
@@ -151,6 +158,10 @@ export class Http1ResponseParser {
 
   /** Reads one head line starting at `pos`; returns the index after it, or -1 for more bytes. */
   #headLine(bytes: Uint8Array, pos: number, end: number): number {
+    // No status line starts with the 0 that starts an HTTP/2 frame: wait for its header, name it.
+    if (bytes[pos] === 0 && this.#headBytes === 0 && this.status === 0) {
+      return this.#frame(bytes, pos, end);
+    }
     let lf = pos + this.#lineScanned;
     while (lf < end && bytes[lf] !== LF) lf++;
     if (lf === end) {
@@ -177,6 +188,16 @@ export class Http1ResponseParser {
       if (problem !== "") this.#fail(problem);
     }
     return this.#state === FAILED ? -1 : lf + 1;
+  }
+
+  /** The response's first bytes start with 0: an HTTP/2 frame, or at least not HTTP/1. */
+  #frame(bytes: Uint8Array, pos: number, end: number): number {
+    this.#lineScanned = 0;
+    if (mayBeHttp2FrameStart(bytes, pos, end)) return -1;
+    const frame = http2OpeningFrame(bytes, pos, end);
+    if (frame === undefined) return this.#fail("response does not start with HTTP/");
+    this.http2 = true;
+    return this.#fail(`an HTTP/2 ${frame} frame instead of an HTTP/1.1 response`);
   }
 
   /** `HTTP/1.x NNN reason` */

@@ -13,3 +13,9 @@ export {
 } from "./http1_errors.ts";
 export { headLayout, prepareRequest, USER_AGENT_LINE } from "./http1_request.ts";
 export { ResponseReader } from "./response_reader.ts";
+export {
+  HTTP2_REPLY_NOTE,
+  http2OpeningFrame,
+  mayBeHttp2FrameStart,
+  TLS_HTTP1,
+} from "./http2_only.ts";

@@ -46,6 +46,17 @@ export class ResponseReader {
   #buffer = new Uint8Array(0);
   /** Bytes of an unfinished head line kept at the start of the buffer. */
   #buffered = 0;
+  readonly #onHttp2Reply: (() => void) | undefined;
+
+  /**
+   * An empty reader; its buffer is allocated on the first read.
+   *
+   * @param onHttp2Reply Called when {@linkcode ResponseReader.take} fails a request because the
+   * server answered with HTTP/2 frames (the parser's `http2`).
+   */
+  constructor(onHttp2Reply?: () => void) {
+    this.#onHttp2Reply = onHttp2Reply;
+  }
 
   /** Prepares for the next response (HEAD responses have no body). */
   start(isHead: boolean): void {
@@ -90,7 +101,7 @@ export class ResponseReader {
 
   /**
    * Takes `n` bytes just read for `request`, settling it once its response is complete (or
-   * `protocol` when the bytes are not HTTP) at `arrivedAtMs`, when those bytes arrived (the read's
+   * `protocol` when the bytes are not HTTP/1, HTTP/2 frames included) at `arrivedAtMs`, when those bytes arrived (the read's
    * time, or the kernel's receive timestamp). Returns undefined while more is needed, else whether
    * the socket must close (not HTTP, not keep-alive, or bytes past the response).
    */
@@ -98,8 +109,10 @@ export class ResponseReader {
     request.bytesReceived += n;
     const step = this.received(n);
     if (step === READ_STEP.more) return undefined;
-    if (step === READ_STEP.failed) request.settle(0, "protocol", arrivedAtMs);
-    else request.settle(this.parser.status, undefined, arrivedAtMs);
+    if (step === READ_STEP.failed) {
+      request.settle(0, "protocol", arrivedAtMs);
+      if (this.parser.http2) this.#onHttp2Reply?.();
+    } else request.settle(this.parser.status, undefined, arrivedAtMs);
     return step !== READ_STEP.done;
   }
 }

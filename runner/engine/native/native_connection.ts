@@ -23,6 +23,8 @@ export interface NativeConnectionOptions {
   socketAddress: Uint8Array;
   /** Called when a socket cannot be created because the process ran out of file descriptors. */
   onOutOfDescriptors?: () => void;
+  /** Called when a request fails because the server answered with HTTP/2 frames. */
+  onHttp2Reply?: () => void;
 }
 
 /** The kind of a failed socket call's errno. */
@@ -44,7 +46,7 @@ export class NativeConnection implements Connection, EpollHandler {
   readonly #clock: Clock;
   readonly #address: Uint8Array;
   readonly #onOutOfDescriptors: (() => void) | undefined;
-  readonly #reader = new ResponseReader();
+  readonly #reader: ResponseReader;
   readonly #req = new InflightRequest();
   #fd = -1;
   #state = CLOSED;
@@ -62,6 +64,7 @@ export class NativeConnection implements Connection, EpollHandler {
     this.#clock = options.clock;
     this.#address = options.socketAddress;
     this.#onOutOfDescriptors = options.onOutOfDescriptors;
+    this.#reader = new ResponseReader(options.onHttp2Reply);
   }
 
   /** True while a request is in flight. */

@@ -20,6 +20,7 @@ import {
 import { InflightRequest } from "../inflight_request.ts";
 import { ResponseReader } from "../http1/mod.ts";
 import { socketReader } from "./socket_reader.ts";
+import { TLS_HTTP1 } from "../http1/mod.ts";
 import type { Clock, Connection, PreparedRequest, ResponseOutcome } from "../types.ts";
 
 /**
@@ -33,6 +34,8 @@ export interface Http1ConnectionOptions {
   tls?: { caCerts?: string[] };
   /** Called when a connect fails because the process ran out of file descriptors. */
   onOutOfDescriptors?: () => void;
+  /** Called when a request fails because the server answered with HTTP/2 frames. */
+  onHttp2Reply?: () => void;
 }
 
 /**
@@ -48,7 +51,7 @@ export class Http1Connection implements Connection {
   readonly #tls: { caCerts?: string[] } | undefined;
   readonly #clock: Clock;
   readonly #onOutOfDescriptors: (() => void) | undefined;
-  readonly #reader = new ResponseReader();
+  readonly #reader: ResponseReader;
   readonly #req = new InflightRequest();
   /** Counts `close` calls, so a connect that `open` awaited past one is closed on arrival. */
   #closes = 0;
@@ -68,6 +71,7 @@ export class Http1Connection implements Connection {
     this.#tls = https ? (options.tls ?? {}) : undefined;
     this.#clock = options.clock;
     this.#onOutOfDescriptors = options.onOutOfDescriptors;
+    this.#reader = new ResponseReader(options.onHttp2Reply);
   }
 
   /** True while a request is in flight. */
@@ -225,7 +229,9 @@ export class Http1Connection implements Connection {
     }
     let conn: Deno.TlsConn | undefined;
     try {
-      conn = await Deno.connectTls({ hostname, port, caCerts: this.#tls.caCerts });
+      // Offering HTTP/1.1 by ALPN, as the pre-flight does: a server that speaks only HTTP/2 refuses
+      // the handshake rather than answering requests in a protocol tailgate does not send.
+      conn = await Deno.connectTls({ ...TLS_HTTP1, hostname, port, caCerts: this.#tls.caCerts });
       await conn.handshake();
       this.#socketsOpened++;
       return conn;

@@ -3,6 +3,7 @@ import { freePort } from "../../_helpers/free_port.ts";
 import { join } from "node:path";
 import { startAbTarget } from "../../../runner/ab/ab_target.ts";
 import { liveMembers, serveCommand, stubbornCommand } from "../../_helpers/service_commands.ts";
+import { h2cServer } from "../../_helpers/http2_servers.ts";
 
 async function answers(url: string): Promise<boolean> {
   try {
@@ -47,7 +48,7 @@ Deno.test("startAbTarget() refuses a port already taken, and reports a command t
   );
   await assert.rejects(
     startAbTarget({ url: `http://127.0.0.1:${port}` }, { logPath: join(dir, "c.log") }),
-    /does not answer/,
+    /^Error: ab target http:\/\/127\.0\.0\.1:\d+: http:\/\/127\.0\.0\.1:\d+ refused the connection/,
   );
   await Deno.remove(dir, { recursive: true });
 });
@@ -75,4 +76,13 @@ Deno.test("ab stops a target command whose child ignores SIGTERM: its group is k
     if (liveMembers(pgid).length) Deno.kill(-pgid, "SIGKILL");
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("startAbTarget() refuses a URL that speaks only HTTP/2, naming it before any round", async () => {
+  await using server = await h2cServer();
+  await assert.rejects(
+    startAbTarget({ url: server.url }, { logPath: "unused.log" }),
+    /^Error: ab target http:\/\/127\.0\.0\.1:\d+\/: http:\/\/127\.0\.0\.1:\d+ speaks only HTTP\/2/,
+  );
+  assert.equal(server.requests(), 0);
 });

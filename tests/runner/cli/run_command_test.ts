@@ -321,11 +321,13 @@ Deno.test("tailgate run refuses more connections than the open-files limit allow
 });
 
 Deno.test("Ctrl-C while a run waits for --start-at ends it at once: nothing sent, exit 3", async () => {
-  let bytesReceived = 0;
+  /** What each connection received: the pre-flight's unfinished head, and no request. */
+  const received: string[] = [];
   await using target = tcpServer(async (conn) => {
     const buffer = new Uint8Array(4096);
+    const index = received.push("") - 1;
     for (let n = await conn.read(buffer); n !== null; n = await conn.read(buffer)) {
-      bytesReceived += n;
+      received[index] += new TextDecoder().decode(buffer.subarray(0, n));
     }
   });
   await using dir = await tempDir();
@@ -351,7 +353,9 @@ Deno.test("Ctrl-C while a run waits for --start-at ends it at once: nothing sent
     outcome.errors[0],
     /^stopped before the start instant \(--start-at \S+Z\); nothing was sent/,
   );
-  assert.equal(bytesReceived, 0);
+  const requests = received.filter((bytes) => bytes.includes("\r\n\r\n"));
+  assert.deepEqual(requests, [], "no request head was ever finished");
+  assert.ok(received.some((bytes) => bytes.startsWith("HEAD / HTTP/1.1\r\n")), "the probe came");
   // Nothing was measured: no result, and no summary of "0 of 0 requests in -15.9s".
   assert.equal(outcome.output, undefined);
   assert.equal(outcome.result, undefined);

@@ -5,6 +5,7 @@ import {
   descriptorProblem,
   openFilesLimit,
 } from "../../../runner/engine/preflight.ts";
+import { H2_CERT, h2cServer, h2TlsServer } from "../../_helpers/http2_servers.ts";
 
 const TLS_DIR = new URL("../../testdata/tls/", import.meta.url);
 const pem = (name: string) => Deno.readTextFileSync(new URL(name, TLS_DIR));
@@ -97,6 +98,42 @@ Deno.test("checkTarget() says when an https URL reaches a server that does not s
     (await checkTarget(url)) ?? "",
     /^https:\/\/127\.0\.0\.1:\d+ did not complete a TLS handshake \(.+\): is it an https server\?/,
   );
-  // Plain http is only checked for a connection.
+  // Plain http to an HTTP/1.1 server: reached, and not HTTP/2 only.
   assert.equal(await checkTarget(new URL(`http://127.0.0.1:${server.addr.port}/`)), undefined);
+});
+
+Deno.test("checkTarget() names an h2c-only server, what tailgate sends and the fix", async () => {
+  await using server = await h2cServer();
+  const { origin } = new URL(server.url);
+  assert.equal(
+    await checkTarget(new URL(server.url)),
+    `${origin} speaks only HTTP/2 (it answered an HTTP/1.1 request with an HTTP/2 SETTINGS ` +
+      "frame), and tailgate sends HTTP/1.1 today: point the plan at a port that speaks HTTP/1.1 " +
+      "(nginx: a `listen` without `http2`)",
+  );
+  assert.equal(server.requests(), 0);
+});
+
+Deno.test("checkTarget() names a TLS server offering only ALPN h2; one offering http/1.1 passes", async () => {
+  await using only = await h2TlsServer(false);
+  const problem = await checkTarget(new URL(only.url), [H2_CERT]);
+  assert.match(
+    problem ?? "",
+    /^https:\/\/127\.0\.0\.1:\d+ speaks only HTTP\/2 \(its TLS offers only ALPN h2, refusing http\/1\.1\), and tailgate sends HTTP\/1\.1 today: point the plan at a server that offers http\/1\.1 by ALPN too/,
+  );
+  await using both = await h2TlsServer(true);
+  assert.equal(await checkTarget(new URL(both.url), [H2_CERT]), undefined);
+  assert.equal(only.requests() + both.requests(), 0, "handshakes only");
+});
+
+Deno.test("checkTarget() passes an HTTP/1.1 server without sending it a request", async () => {
+  await using server = httpsServer(SELF_SIGNED);
+  let plainRequests = 0;
+  await using plain = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, () => {
+    plainRequests++;
+    return new Response("ok");
+  });
+  assert.equal(await checkTarget(server.url, [SELF_SIGNED.cert]), undefined);
+  assert.equal(await checkTarget(new URL(`http://127.0.0.1:${plain.addr.port}/`)), undefined);
+  assert.deepEqual([server.requests(), plainRequests], [0, 0]);
 });

@@ -3,6 +3,7 @@ import { createHistogram } from "../../../runner/hdr/mod.ts";
 import { decodeHistogram } from "../../../runner/hdr/hdr_codec.ts";
 import { addCounts, emptyCounts } from "../../../runner/model/request_counts.ts";
 import { buildResult } from "../../../runner/result/build_result.ts";
+import { HTTP2_REPLY_NOTE } from "../../../runner/engine/http1/mod.ts";
 import { readRunResult } from "../../../runner/result/read_run_result.ts";
 import { RESULT_SCHEMA, RESULT_VERSION } from "../../../runner/model/run_result.ts";
 import {
@@ -109,4 +110,11 @@ Deno.test("buildResult() marks a run that failed part-way as stopped by error, n
   const stopped = sampleResult({ complete: false });
   assert.equal(stopped.run.stopReason, "interrupted");
   assert.ok(!stopped.warnings?.some((w) => w.includes("failed part-way")));
+});
+
+Deno.test("buildResult() says once that the target answered with HTTP/2 frames, the counts kept", () => {
+  const result = sampleResult({ http2Reply: true });
+  assert.equal(result.warnings?.filter((w) => w === HTTP2_REPLY_NOTE).length, 1);
+  assert.deepEqual(result.totals.counts, sampleResult().totals.counts);
+  assert.ok(!sampleResult().warnings?.includes(HTTP2_REPLY_NOTE));
 });

@@ -4,6 +4,8 @@ import { loadPlan } from "../../../runner/plan/load_plan.ts";
 import { runEngine } from "../../../runner/run/run_engine.ts";
 import { startTarget } from "../../../runner/target/mod.ts";
 import { parseText } from "../../_helpers/plan_fixtures.ts";
+import { h2cServer } from "../../_helpers/http2_servers.ts";
+import { HTTP2_REPLY_NOTE } from "../../../runner/engine/http1/mod.ts";
 
 Deno.test("runEngine() stopped before its start instant ran for no time and sent nothing", async () => {
   await using target = await startTarget({ mode: "hello", port: 0 });
@@ -89,4 +91,23 @@ load: { connections: 1, stages: [{ rate: 1/s, duration: 1s }] }
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("runEngine() names an h2c-only target once, every request still counted as protocol", async () => {
+  await using server = await h2cServer();
+  const { plan } = parseText(`name: h2c
+target: ${server.url}
+requests: [{ path: / }]
+load:
+  connections: 2
+  stages: [{ rate: 20/s, duration: 300ms }]
+`);
+  assert.ok(plan);
+  const notices: string[] = [];
+  const run = await runEngine({ plan, io: "deno", onNotice: (n) => notices.push(n) });
+  assert.deepEqual(notices, [HTTP2_REPLY_NOTE]);
+  assert.equal(run.http2Reply, true);
+  const { counts } = run.recorded.stages[0];
+  assert.equal(counts.errors.protocol, counts.scheduled);
+  assert.ok(counts.scheduled >= 5, `scheduled ${counts.scheduled}`);
 });

@@ -3,6 +3,7 @@ import {
   Http1ResponseParser,
   MAX_RESPONSE_HEAD_BYTES,
 } from "../../../../runner/engine/http1/http1_response_parser.ts";
+import { NGINX_H2C_REPLY, NODE_H2C_REPLY } from "../../../_helpers/http2_servers.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -228,3 +229,37 @@ Deno.test("a status line without a reason phrase is accepted", () => {
   const r = parse("HTTP/1.1 200\r\nContent-Length: 0\r\n\r\n");
   assert.deepEqual([r.done, r.status], [true, 200]);
 });
+
+Deno.test("an HTTP/2 server's reply fails as HTTP/2 however it is cut, waiting for the frame header", () => {
+  for (const reply of [NGINX_H2C_REPLY, NODE_H2C_REPLY]) {
+    for (const cuts of everyByteSplit(reply.length)) {
+      const parser = new Http1ResponseParser();
+      const parsed = parse(reply, { cuts, parser });
+      assert.equal(parsed.failed, true, `cut at ${cuts}`);
+      assert.equal(parser.http2, true, `cut at ${cuts}`);
+      assert.match(parser.error, /HTTP\/2 SETTINGS frame/);
+    }
+  }
+  // Fewer bytes than a frame header: nothing is decided yet, and nothing is consumed.
+  const parser = new Http1ResponseParser();
+  const short = parse(NGINX_H2C_REPLY.subarray(0, 8), { parser });
+  assert.deepEqual([short.done, short.failed, short.leftover.length], [false, false, 8]);
+  // The next response on the same parser starts clean.
+  assert.equal(parse("HTTP/1.1 204 No Content\r\n\r\n", { parser }).status, 204);
+  assert.equal(parser.http2, false);
+});
+
+Deno.test("bytes led by 0 that are no HTTP/2 frame fail as not HTTP, not as HTTP/2", () => {
+  const parser = new Http1ResponseParser();
+  const parsed = parse(new Uint8Array([0, 0, 0, 1, 0, 0, 0, 0, 1, 10]), { parser });
+  assert.equal(parsed.failed, true);
+  assert.equal(parser.http2, false);
+  assert.equal(parser.error, "response does not start with HTTP/");
+});
+
+/** Every way of cutting `length` bytes in two, and one byte at a time. */
+function everyByteSplit(length: number): number[][] {
+  const splits = Array.from({ length: length + 1 }, (_, i) => [i]);
+  splits.push(Array.from({ length }, (_, i) => i));
+  return splits;
+}

@@ -6,6 +6,7 @@ import { errnoKind, NativeConnection } from "../../../../runner/engine/native/na
 import { PERFORMANCE_CLOCK, type PreparedRequest } from "../../../../runner/engine/types.ts";
 import { startTarget } from "../../../../runner/target/mod.ts";
 import { tcpServer } from "../../../_helpers/tcp_server.ts";
+import { h2cServer } from "../../../_helpers/http2_servers.ts";
 
 const libc = openLibcNet();
 const ignore = libc === undefined; // not Linux, or no FFI: the engine uses Deno's sockets
@@ -25,13 +26,14 @@ function request(url: string, method = "GET", bodyBytes = 0): PreparedRequest {
 }
 
 /** A loop and a connection to `url`, closed when the test's scope ends. */
-function connect(url: string) {
+function connect(url: string, onHttp2Reply?: () => void) {
   const loop = new EpollLoop({ libc: libc!, clock: PERFORMANCE_CLOCK });
   const { hostname, port } = new URL(url);
   const connection = new NativeConnection({
     loop,
     clock: PERFORMANCE_CLOCK,
     socketAddress: socketAddress(hostname, Number(port)),
+    onHttp2Reply,
   });
   /**
    * Runs the loop until `promise` settles. The servers here live on this thread, so the loop
@@ -460,5 +462,18 @@ Deno.test({
     const next = await connection.drive(connection.send(request(server.url)));
     assert.deepEqual([next.status, next.error], [200, undefined]);
     assert.equal(connection.socketsOpened, 2);
+  },
+});
+
+Deno.test({
+  name: "native: an h2c server's frames fail the request as protocol and are named",
+  ignore,
+  async fn() {
+    await using server = await h2cServer();
+    let named = 0;
+    using connection = connect(server.url, () => named++);
+    const outcome = await connection.drive(connection.send(request(server.url)));
+    assert.deepEqual([outcome.status, outcome.error], [0, "protocol"]);
+    assert.equal(named, 1);
   },
 });

@@ -5,6 +5,7 @@ import { PERFORMANCE_CLOCK, type PreparedRequest } from "../../../../runner/engi
 import type { PlanBody } from "../../../../runner/plan/types.ts";
 import { HELLO_BODY, startTarget } from "../../../../runner/target/mod.ts";
 import { tcpServer } from "../../../_helpers/tcp_server.ts";
+import { H2_CERT, h2cServer, h2TlsServer } from "../../../_helpers/http2_servers.ts";
 
 const TLS_DIR = new URL("../../../testdata/tls/", import.meta.url);
 const CERT = Deno.readTextFileSync(new URL("cert.pem", TLS_DIR));
@@ -275,4 +276,37 @@ Deno.test("a close in the middle of a body is error reset", async () => {
   using connection = connect(server.url);
   const outcome = await connection.send(request(server.url));
   assert.deepEqual([outcome.status, outcome.error], [0, "reset"]);
+});
+
+Deno.test("an h2c server's frames fail the request as protocol and are named, once per request", async () => {
+  await using server = await h2cServer();
+  let named = 0;
+  const url = new URL(server.url);
+  const connection = new Http1Connection({
+    url,
+    clock: PERFORMANCE_CLOCK,
+    onHttp2Reply: () => named++,
+  });
+  try {
+    for (let i = 1; i <= 2; i++) {
+      const outcome = await connection.send(request(server.url));
+      assert.deepEqual([outcome.status, outcome.error], [0, "protocol"]);
+      assert.equal(named, i, "each such request is told apart from other protocol errors");
+    }
+  } finally {
+    connection.close();
+  }
+  assert.equal(server.requests(), 0);
+});
+
+Deno.test("https offers ALPN http/1.1: a server offering only h2 refuses it (tls), never 403s", async () => {
+  await using only = await h2TlsServer(false);
+  using refused = connect(only.url, [H2_CERT]);
+  // Offered no ALPN, node:http2 completed the handshake and answered 403 Missing ALPN Protocol.
+  const outcome = await refused.send(request(only.url));
+  assert.deepEqual([outcome.status, outcome.error], [0, "tls"]);
+  await using both = await h2TlsServer(true);
+  using served = connect(both.url, [H2_CERT]);
+  assert.equal((await served.send(request(both.url))).status, 200);
+  assert.equal(both.requests(), 1);
 });
