@@ -8,6 +8,7 @@
  * @module
  */
 import type {
+  HistoryChange,
   HistoryMetric,
   HistoryReport,
   HistorySeries,
@@ -43,13 +44,13 @@ export interface HistoryMark {
   kind: "step" | "trend";
   /** True for a change for the worse (drawn in the failing colour). */
   worse: boolean;
-  /** The metric that changed. */
-  metric: HistoryMetric;
+  /** The metrics that changed there, alike (one mark for p50 to p99.9 moving together). */
+  metrics: HistoryMetric[];
   /** A step's run (the first after the change), or a trend's first run. */
   index: number;
   /** A trend's last run; a step's is `index`. */
   endIndex: number;
-  /** `p99 rose 12%`. */
+  /** `p99 rose 12%`; `p50, p99 rose 12%` when they moved alike; else each, `; ` between. */
   text: string;
 }
 
@@ -136,14 +137,7 @@ function planCharts(plan: PlanHistory, planIndex: number): HistoryPlanCharts {
         metric: s.metric,
         values: s.values.map((v) => display(v, s.unit)),
       })),
-      marks: plan.changes.filter((ch) => members.includes(ch.series)).map((ch) => ({
-        kind: ch.kind,
-        worse: ch.worse,
-        metric: plan.series[ch.series].metric,
-        index: ch.index,
-        endIndex: ch.kind === "trend" ? ch.endIndex : ch.index,
-        text: `${plan.series[ch.series].metric} ${changeRow(plan, ch).movement}`,
-      })),
+      marks: chartMarks(plan, plan.changes.filter((ch) => members.includes(ch.series))),
       bounds: series.flatMap((s) => {
         const value = s.bound === undefined ? null : display(s.bound.value, s.unit);
         return value === null ? [] : [{ metric: s.metric, value, text: s.bound!.slo }];
@@ -160,6 +154,40 @@ function planCharts(plan: PlanHistory, planIndex: number): HistoryPlanCharts {
     })),
     charts,
   };
+}
+
+/**
+ * A chart's marks: the changes at the same runs, of the same kind and direction, are one mark, so
+ * four percentiles stepping together make one line with one label, not four labels on top of
+ * each other.
+ */
+function chartMarks(plan: PlanHistory, changes: readonly HistoryChange[]): HistoryMark[] {
+  const marks = new Map<string, HistoryMark & { movements: string[] }>();
+  for (const ch of changes) {
+    const endIndex = ch.kind === "trend" ? ch.endIndex : ch.index;
+    const key = JSON.stringify([ch.kind, ch.worse, ch.index, endIndex]);
+    const metric = plan.series[ch.series].metric;
+    const movement = changeRow(plan, ch).movement;
+    const mark = marks.get(key) ??
+      {
+        kind: ch.kind,
+        worse: ch.worse,
+        metrics: [],
+        index: ch.index,
+        endIndex,
+        text: "",
+        movements: [],
+      };
+    mark.metrics.push(metric);
+    mark.movements.push(movement);
+    marks.set(key, mark);
+  }
+  return [...marks.values()].map(({ movements, ...mark }) => ({
+    ...mark,
+    text: movements.every((m) => m === movements[0])
+      ? `${mark.metrics.join(", ")} ${movements[0]}`
+      : mark.metrics.map((m, i) => `${m} ${movements[i]}`).join("; "),
+  }));
 }
 
 /**

@@ -32,7 +32,7 @@ Deno.test("historyChartData() marks the step at its run on its own chart, and ca
   assert.deepEqual(latency.marks, [{
     kind: "step",
     worse: true,
-    metric: "p99",
+    metrics: ["p99"],
     index: STEP_AT,
     endIndex: STEP_AT,
     text: "p99 rose 12%",
@@ -91,4 +91,23 @@ Deno.test("historyChartData() gives each stage and label its own charts, stages 
     "stage steady · GET /cart · error rate",
   ]);
   assert.deepEqual(charts.map((c) => c.id), charts.map((_, i) => `history-0-${i}`));
+});
+
+Deno.test("historyChartData() makes one mark of percentiles that moved alike at the same run", () => {
+  const report = historyReport();
+  const [plan] = report.plans;
+  const p99 = plan.changes[0];
+  const p50 = plan.series.findIndex((s) => s.metric === "p50" && s.label === undefined);
+  const p90 = plan.series.findIndex((s) => s.metric === "p90" && s.label === undefined);
+  plan.changes = [
+    { ...p99, series: p50 },
+    p99,
+    { ...p99, series: p90, relativeChange: 0.3, interval95: [0.28, 0.32] },
+  ];
+  const [latency] = historyChartData(report).plans[0].charts;
+  assert.equal(latency.marks.length, 1);
+  assert.deepEqual(latency.marks[0].metrics, ["p50", "p99", "p90"]);
+  assert.equal(latency.marks[0].text, "p50 rose 12%; p99 rose 12%; p90 rose 30%");
+  plan.changes = [{ ...p99, series: p50 }, p99];
+  assert.equal(historyChartData(report).plans[0].charts[0].marks[0].text, "p50, p99 rose 12%");
 });
