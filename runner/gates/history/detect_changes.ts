@@ -32,6 +32,8 @@
  *   at least {@linkcode MIN_TREND_RUNS} runs, and a straight line fitted to the ramp's runs has a
  *   slope with p ≤ maxPValue (Student's t) and a relative change (the line's end / its start − 1,
  *   the interval from the slope's) that passes the magnitude rule, the steps are that one trend.
+ *   A group's first change stays a step, the rest its trend, when a level lies on either side of
+ *   it (`stepThenTrend`): a step followed by a creep is not one creep from before the step.
  *
  * @module
  */
@@ -41,6 +43,7 @@ import { relativeChangeOf, sideOf } from "./_two_sample.ts";
 import { splitIndexes, type WeakPoint } from "./_split_step.ts";
 import { shuffleScanPValue, shufflesFor } from "./_shuffle_scan.ts";
 import { trendOf } from "./_trend_of.ts";
+import { bestRamp, bic } from "./_trend.ts";
 
 /** A ranked split's point this close to one of Otava's is the same change. */
 const NEAR_RUNS = 2;
@@ -86,10 +89,53 @@ export function detectChanges(values: readonly number[], options?: ChangeOptions
     const from = first === 0 ? 0 : points[first - 1].index;
     const to = points[last + 1]?.index ?? values.length;
     const trend = trendOf(values, from, to, group, direction, resolved, MIN_TREND_RUNS);
-    changes.push(...(trend ? [trend] : group.map(stepOf)));
+    const stepFirst = stepThenTrend(values, [from, to], [group, direction], resolved);
+    changes.push(...(stepFirst ?? (trend ? [trend] : group.map(stepOf))));
     first = last + 1;
   }
   return changes;
+}
+
+/**
+ * A group's first change as a step and the rest as a trend, when that explains the span better
+ * (BIC: the flat before the step, then a ramp, 6 parameters, against one ramp over it all, 4) and
+ * the rest is a trend by itself: a step followed by a creep is not read as one creep starting
+ * before the step. The step needs a level on either side: the runs before it flat (a ramp does
+ * not explain them better, by BIC), and the ramp after it starting at least
+ * {@linkcode MIN_TREND_RUNS} runs later.
+ */
+function stepThenTrend(
+  values: readonly number[],
+  [from, to]: [number, number],
+  [group, direction]: [WeakPoint[], number],
+  options: Required<ChangeOptions>,
+): SeriesChange[] | undefined {
+  if (group.length < 2) return undefined;
+  const whole = bestRamp(values, from, to);
+  const after = bestRamp(values, group[0].index, to);
+  // A level between the step and the creep: a creep cut in two leaves none.
+  if (whole === undefined || after === undefined) return undefined;
+  if (after.start - group[0].index < MIN_TREND_RUNS) return undefined;
+  // A level before it too: a step cut out of a creep has part of the creep before it.
+  const before = bestRamp(values, from, group[0].index);
+  const flatBefore = group[0].before;
+  if (
+    before !== undefined &&
+    bic(before.rss, flatBefore.count, 4, scaleOf(group)) <
+      bic(flatBefore.squares, flatBefore.count, 1, scaleOf(group))
+  ) return undefined;
+  const count = to - from;
+  const scale = scaleOf(group);
+  const split = group[0].before.squares + after.rss;
+  if (bic(split, count, 6, scale) >= bic(whole.rss, count, 4, scale)) return undefined;
+  const rest = group.slice(1);
+  const trend = trendOf(values, group[0].index, to, rest, direction, options, MIN_TREND_RUNS);
+  return trend ? [stepOf(group[0]), trend] : undefined;
+}
+
+/** The values' size, for BIC's floor on a residual sum of squares. */
+function scaleOf(group: WeakPoint[]): number {
+  return Math.abs(group[0].before.mean) + Math.abs(group[0].after.mean);
 }
 
 type Test = (from: number, index: number, to: number) => WeakPoint;

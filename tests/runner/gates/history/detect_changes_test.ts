@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { detectChanges, type SeriesChange } from "../../../../runner/gates/history/mod.ts";
+import { Prng } from "../../../../runner/schedule/mod.ts";
 import {
   NOISE_METRICS,
   type NoiseMetric,
@@ -141,4 +142,25 @@ Deno.test("the real runs' own p50 shows the busy stretch of runs 12 to 17", () =
     17,
   ]]);
   assert.ok(changes[0].relativeChange < -0.35 && changes[1].relativeChange > 0.45);
+});
+
+Deno.test("a step followed, after a level, by a creep is a step and then a trend", () => {
+  // 8% at run 70, flat to 90, then +0.6% a run to the end; ±3% uniform noise, 20 seeds.
+  let read = 0;
+  for (let seed = 1; seed <= 20; seed++) {
+    const random = new Prng(seed);
+    const values = Array.from(
+      { length: 120 },
+      (_, i) =>
+        100 * (i >= 70 ? 1.08 : 1) * (i >= 90 ? 1 + (i - 90) * 0.006 : 1) *
+        (1 + (random.next() - 0.5) * 0.06),
+    );
+    const changes = detectChanges(values);
+    const [step, trend] = changes;
+    if (
+      changes.length === 2 && step.kind === "step" && Math.abs(step.index - 70) <= 2 &&
+      trend.kind === "trend" && Math.abs(trend.index - 90) <= 5 && trend.endIndex >= 110
+    ) read++;
+  }
+  assert.ok(read >= 17, `${read} of 20 read as a step, then a trend`); // measured: 19
 });
