@@ -54,7 +54,9 @@ export {
   type Progress,
   runPlan,
   type RunPlanOptions,
+  type SeriesChange,
   type ShardSpec,
+  shortCommit,
   StepFailure,
 } from "./runner/api/mod.ts";
 export {

@@ -16,7 +16,8 @@ import type {
   PlanHistory,
 } from "../../runner/model/history_result.ts";
 import { changeRow } from "./change_row.ts";
-import { runDateText, shortCommit } from "./history_figures.ts";
+import { runDateText } from "./history_figures.ts";
+import { shortCommit } from "../../runner/model/history_result.ts";
 
 /** One run on the x axis. */
 export interface HistoryRunPoint {

@@ -6,26 +6,14 @@
  *
  * @module
  */
-import type {
-  HistoryRunRef,
-  HistorySeries,
-  HistoryUnit,
-  PlanHistory,
+import {
+  type HistoryRunRef,
+  type HistorySeries,
+  type HistoryUnit,
+  type PlanHistory,
+  shortCommit,
 } from "../../runner/model/history_result.ts";
 import { formatDurationMs, formatRatePerSec } from "../../runner/plan/units.ts";
-
-/**
- * A commit by its first 7 characters, as the terminal and the pages name it.
- *
- * @example
- * ```ts
- * import { shortCommit } from "./history_figures.ts";
- * shortCommit("9fceb02d0ae598e95dc970b74767f19372d61af8"); // "9fceb02"
- * ```
- */
-export function shortCommit(commit: string): string {
-  return [...commit].slice(0, 7).join("");
-}
 
 /**
  * A run's date as the pages print it: the ISO date and time to the minute, in UTC.

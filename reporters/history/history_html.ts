@@ -20,7 +20,8 @@ import {
 import { browserScript } from "../browser/mod.ts";
 import { CHANGE_HEADER, changeCells, changeRow, type PhrasePart } from "./change_row.ts";
 import { type HistoryChart, historyChartData } from "./history_chart_data.ts";
-import { runsSummary, shortCommit } from "./history_figures.ts";
+import { runsSummary } from "./history_figures.ts";
+import { shortCommit } from "../../runner/model/history_result.ts";
 import { settingsPairs, settingsText } from "./history_settings.ts";
 
 /** A commit phrase as HTML: each commit short, its full SHA in the title. */

@@ -9,7 +9,8 @@
 import type { HistoryReport, PlanHistory } from "../../runner/model/history_result.ts";
 import { markdownTable, markdownText } from "../text/mod.ts";
 import { CHANGE_HEADER, changeCells, changeRow, type PhrasePart } from "./change_row.ts";
-import { runsSummary, shortCommit } from "./history_figures.ts";
+import { runsSummary } from "./history_figures.ts";
+import { shortCommit } from "../../runner/model/history_result.ts";
 import { settingsText } from "./history_settings.ts";
 
 /** A commit phrase in Markdown: commits by their first 7 characters. */

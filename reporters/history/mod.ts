@@ -30,7 +30,6 @@ export {
   runName,
   runsSummary,
   seriesPlace,
-  shortCommit,
   signedPercent,
 } from "./history_figures.ts";
 export { settingsPairs, settingsText } from "./history_settings.ts";

@@ -18,7 +18,7 @@ import {
 } from "../model/history_result.ts";
 import { problemText } from "../model/result.ts";
 import type { ResolvedPlan } from "../plan/types.ts";
-import { baselinePath, DEFAULT_BASELINE_DIR, loadBaseline } from "../gates/baseline/mod.ts";
+import { DEFAULT_BASELINE_DIR, loadHistory } from "../gates/baseline/mod.ts";
 import { analyzeHistory, DEFAULT_CHANGE_OPTIONS, historyVerdict } from "../gates/history/mod.ts";
 
 /** What {@linkcode history} reads besides the plans. */
@@ -90,14 +90,13 @@ export async function history(
   const problems: string[] = [];
   const histories: PlanHistory[] = [];
   for (const plan of plans) {
-    const loaded = await loadBaseline(dir, plan.name);
-    const source = baselinePath(dir, plan.name);
+    const loaded = await loadHistory(dir, plan.name);
     if (!loaded.ok) {
       problems.push(problemText(loaded.problems[0]));
       continue;
     }
-    const entries = loaded.value?.history ?? [];
-    if (entries.length === 0) {
+    const stored = loaded.value;
+    if (stored === undefined || stored.baseline.history.length === 0) {
       notes.push(
         `no history of "${plan.name}" in ${dir} yet: \`tailgate run ${plan.file} --baseline ` +
           `${dir} --update-baseline\` adds each sound run to it`,
@@ -107,8 +106,8 @@ export async function history(
     histories.push(analyzeHistory({
       plan: plan.name,
       planFile: plan.file,
-      source,
-      entries,
+      source: stored.path,
+      entries: stored.baseline.history,
       slos: plan.slos,
     }, settings));
   }

@@ -23,6 +23,8 @@ export {
   type HistorySettings,
   type HistoryUnit,
   type PlanHistory,
+  type SeriesChange,
+  shortCommit,
 } from "../model/history_result.ts";
 export type { ConfirmOptions } from "../gates/regression/mod.ts";
 export { DEFAULT_FAIL_ON, exitCodeOf, type FailOn } from "../gates/fail_on.ts";

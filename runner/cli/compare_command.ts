@@ -9,7 +9,7 @@ import { BASELINE_SCHEMA, BASELINE_VERSION, baselineRunFrom } from "../gates/bas
 import { evaluateRegression, type RegressionMetric } from "../gates/regression/mod.ts";
 import { formatChange, formatMetric, gatesVerdict } from "../result/read/mod.ts";
 import { exitCodeOf } from "../gates/fail_on.ts";
-import { errorTotal } from "../model/request_counts.ts";
+import { errorRate } from "../model/request_counts.ts";
 import { readRunResultFile } from "../result/read_run_result.ts";
 import type { LabelResult, RunResult, StageResult, Verdict } from "../model/run_result.ts";
 import { parseCommandArgs } from "./args/mod.ts";
@@ -147,7 +147,7 @@ export function compareRows(a: RunResult, b: RunResult): CompareRow[] {
         add(`p${p}`, ga.response.percentilesUs[p], gb.response.percentilesUs[p], "us");
       }
       add("max", ga.response.maxUs, gb.response.maxUs, "us");
-      add("error_rate", rate(ga.counts), rate(gb.counts), "fraction");
+      add("error_rate", errorRate(ga.counts), errorRate(gb.counts), "fraction");
       add(
         "throughput",
         ga.counts.completed / seconds(sa),
@@ -193,10 +193,6 @@ function render(rows: CompareRow[], verdicts: Verdict[], md: boolean, otherPlan:
     lines.push(`${md ? "- " : ""}${v.status.toUpperCase()} ${name}: ${message}`);
   }
   return lines.join("\n");
-}
-
-function rate(counts: LabelResult["counts"]): number {
-  return counts.completed ? errorTotal(counts) / counts.completed : 0;
 }
 
 function seconds(stage: StageResult): number {

@@ -7,7 +7,7 @@
  */
 import type { SloMetric } from "../plan/types.ts";
 import type { Histogram } from "../hdr/mod.ts";
-import { errorTotal } from "../model/request_counts.ts";
+import { completedPerSec, errorTotal } from "../model/request_counts.ts";
 import type { RequestCounts, RunResult } from "../model/run_result.ts";
 import { binomialInterval } from "./stats/mod.ts";
 import type { GateEvidence } from "./decision_rule.ts";
@@ -62,7 +62,7 @@ export function metricEvidence(
     };
   }
   if (metric.kind === "throughput") {
-    const measured = completed / (group.durationMs / 1000);
+    const measured = completedPerSec(group.counts, group.durationMs);
     const shortfall = scheduleShortfall(result, latenessLimitUs());
     // A generator that fell behind may itself have sent less than planned: that much of a
     // throughput shortfall can be its own. One on schedule cannot: sends that waited for a busy

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { shortCommit } from "../model/history_result.ts";
 import type { RunResult, Verdict } from "../model/run_result.ts";
 import { problemText } from "../model/result.ts";
 import {
@@ -172,7 +173,7 @@ export async function judgeRun(
             ? `baseline updated: "${historyName(result.plan)}" keeps ${updated.runs.length} ` +
               `run(s) for the regression gate and ${updated.history.length} in its history` +
               (result.environment.gitSha
-                ? ` (this one at ${result.environment.gitSha.slice(0, 7)})`
+                ? ` (this one at ${shortCommit(result.environment.gitSha)})`
                 : "")
             : `baseline restarted: the plan's measured stages changed, so this run starts a new ` +
               `history for "${historyName(result.plan)}"; the old one is kept as ` +

@@ -12,6 +12,20 @@ export const HISTORY_SCHEMA = "tailgate-history";
 /** The document's format version. */
 export const HISTORY_VERSION = 1;
 
+/**
+ * A commit as the terminal, the pages and the job summary name it: its first 7 characters.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { shortCommit } from "./history_result.ts";
+ * assert.equal(shortCommit("9fceb02d0ae598e95dc970b74767f19372d61af8"), "9fceb02");
+ * ```
+ */
+export function shortCommit(commit: string): string {
+  return [...commit].slice(0, 7).join("");
+}
+
 /** The metrics a history follows in every stage and label. */
 export const HISTORY_METRICS = ["p50", "p90", "p99", "p99.9", "throughput", "error_rate"] as const;
 
@@ -53,35 +67,24 @@ export interface HistorySeries {
   bound?: { value: number; slo: string };
 }
 
-/** A change found in a series. */
-export interface HistoryChange {
-  /** Index into {@linkcode PlanHistory.series}. */
-  series: number;
-  /** `step`: the level moved between two runs; `trend`: it crept over a span of runs. */
+/**
+ * A change as the detector measures it in one series of per-run values (indexes into the
+ * values): what {@linkcode HistoryChange} adds its place and words to.
+ */
+export interface SeriesChange {
+  /** `step`: the level moved between two runs; `trend`: it crept along a line over a span of runs. */
   kind: "step" | "trend";
-  /** True when the change is for the worse (latency or errors up, throughput down). */
-  worse: boolean;
-  /** The first run after the change (a step), or the trend's first run: an index into `runs`. */
+  /** A step's first run after the change; a trend's first run. */
   index: number;
   /** A trend's last run; a step's is its `index`. */
   endIndex: number;
-  /** The commit of run `index` (the change is near it), when known. */
-  commit?: string;
-  /** The commit of the run before `index`: the change lies between the two. */
-  previousCommit?: string;
-  /**
-   * A step: the mean of the series over the runs before the change (back to the previous change).
-   * A trend: its fitted line's value at `index`.
-   */
+  /** A step: the mean back to the previous change. A trend: its fitted line's value at `index`. */
   meanBefore: number;
-  /**
-   * A step: the mean over the runs after it (up to the next change). A trend: its line's value
-   * at `endIndex`.
-   */
+  /** A step: the mean up to the next change. A trend: its line's value at `endIndex`. */
   meanAfter: number;
-  /** Runs the two means hold (a trend: the runs its line was fitted to, in both). */
+  /** A step: the runs `meanBefore` holds. A trend: the runs its line was fitted to. */
   runsBefore: number;
-  /** Runs `meanAfter` holds (a trend: as `runsBefore`). */
+  /** A step: the runs `meanAfter` holds. A trend: as `runsBefore`. */
   runsAfter: number;
   /**
    * meanAfter / meanBefore − 1: 0.12 is "rose 12%". A meanBefore near zero is floored at 0.001 ×
@@ -95,6 +98,18 @@ export interface HistoryChange {
    * (0.00067: none of 3000 shuffles came near), a trend by its slope's t-test.
    */
   pValue: number;
+}
+
+/** A change found in a series, placed among the runs and said in words. */
+export interface HistoryChange extends SeriesChange {
+  /** Index into {@linkcode PlanHistory.series}. */
+  series: number;
+  /** True when the change is for the worse (latency or errors up, throughput down). */
+  worse: boolean;
+  /** The commit of run `index` (the change is near it), when known. */
+  commit?: string;
+  /** The commit of the run before `index`: the change lies between the two. */
+  previousCommit?: string;
   /** True when `index` lies within the newest `--fail-recent` runs. */
   recent: boolean;
   /** What else changed at the same run: "the runner changed (cpu: A vs B)", "the plan changed". */

@@ -72,6 +72,37 @@ export function errorTotal(counts: Pick<RequestCounts, "errors">): number {
 }
 
 /**
+ * The error rate of a group: failed requests over completed ones, 0 when none completed.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { errorRate } from "./request_counts.ts";
+ * assert.equal(errorRate({ completed: 200, errors: { timeout: 2 } }), 0.01);
+ * ```
+ */
+export function errorRate(counts: Pick<RequestCounts, "errors" | "completed">): number {
+  return counts.completed ? errorTotal(counts) / counts.completed : 0;
+}
+
+/**
+ * Answers per second: the requests a group completed over its length.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { completedPerSec } from "./request_counts.ts";
+ * assert.equal(completedPerSec({ completed: 500 }, 2_000), 250);
+ * ```
+ */
+export function completedPerSec(
+  counts: Pick<RequestCounts, "completed">,
+  durationMs: number,
+): number {
+  return counts.completed / (durationMs / 1000);
+}
+
+/**
  * What the recorder keeps true of every group of counts, and what is wrong when `counts` breaks
  * it (a phrase naming the counts that disagree), or undefined: each completed request is `ok` or
  * one error; none completes or is sent unscheduled; a status code is counted once per completed

@@ -6,7 +6,11 @@
  *
  * @module
  */
-import type { HistoryChange, PlanHistory } from "../../../runner/model/history_result.ts";
+import {
+  type HistoryChange,
+  type PlanHistory,
+  shortCommit,
+} from "../../../runner/model/history_result.ts";
 import { markdownText, markdownUrl } from "../../../reporters/text/mod.ts";
 import type { HistoryOutcome } from "./history_runs.ts";
 import { type StartedHistory, startedHistoryMessage } from "./started_histories.ts";
@@ -52,7 +56,7 @@ const COMMIT_ID = /^[0-9a-f]{7,64}$/i;
 
 /** A commit as 7 characters, linked when it is a commit id and the links are known. */
 function commitText(sha: string, links: CommitLinks | undefined): string {
-  const short = markdownText(sha.slice(0, 7));
+  const short = markdownText(shortCommit(sha));
   return links && COMMIT_ID.test(sha) ? `[${short}](${markdownUrl(links.commit(sha))})` : short;
 }
 

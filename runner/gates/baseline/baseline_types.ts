@@ -70,10 +70,8 @@ export interface BaselineLabel {
   service: EncodedHistogram;
 }
 
-/**
- * One stage of a baseline run, copied from the result's `stages[]`.
- */
-export interface BaselineStage {
+/** What every stored stage keeps of the result's: where it is, its rate and length, its counts. */
+export interface StoredStage {
   index: number;
   name: string;
   warmup: boolean;
@@ -82,7 +80,14 @@ export interface BaselineStage {
   toPerSec: number;
   durationMs: number;
   counts: RequestCounts;
+  /** completion − intended send time, with its percentiles. */
   response: EncodedHistogram;
+}
+
+/**
+ * One stage of a baseline run, copied from the result's `stages[]`.
+ */
+export interface BaselineStage extends StoredStage {
   service: EncodedHistogram;
   labels: BaselineLabel[];
 }
@@ -135,16 +140,7 @@ export interface HistoryLabel {
 }
 
 /** One stage of a run in the long history: counts, the response histogram, label summaries. */
-export interface HistoryStage {
-  index: number;
-  name: string;
-  warmup: boolean;
-  fromPerSec: number;
-  toPerSec: number;
-  durationMs: number;
-  counts: RequestCounts;
-  /** completion − intended send time, with its percentiles. */
-  response: EncodedHistogram;
+export interface HistoryStage extends StoredStage {
   labels: HistoryLabel[];
 }
 

@@ -34,6 +34,7 @@ export type {
   HistoryEntry,
   HistoryLabel,
   HistoryStage,
+  StoredStage,
 } from "./baseline_types.ts";
 export { fingerprintMismatch, planFingerprint, runnerFingerprint } from "./fingerprints.ts";
 export { historyEntryFromRun } from "./history_entry.ts";

@@ -5,12 +5,13 @@
  *
  * @module
  */
-import type {
-  HistoryChange,
-  HistoryRunRef,
-  HistorySeries,
-  HistorySettings,
-  PlanHistory,
+import {
+  type HistoryChange,
+  type HistoryRunRef,
+  type HistorySeries,
+  type HistorySettings,
+  type PlanHistory,
+  shortCommit,
 } from "../../model/history_result.ts";
 import type { Slo } from "../../plan/types.ts";
 import { formatDurationMs, formatRatePerSec } from "../../plan/units.ts";
@@ -43,11 +44,6 @@ export interface HistoryInput {
   entries: readonly HistoryEntry[];
   /** The plan's SLOs, whose bounds are drawn on the series. */
   slos: readonly Slo[];
-}
-
-/** A commit as the terminal names it: its first 7 characters. */
-export function shortCommit(commit: string): string {
-  return commit.slice(0, 7);
 }
 
 /** A value in its series' unit, as the reports write it. */

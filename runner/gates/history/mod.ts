@@ -20,7 +20,6 @@ export {
   type HistoryInput,
   MIN_HISTORY_RUNS,
   seriesName,
-  shortCommit,
 } from "./analyze_history.ts";
 export { higherIsWorse, historySeries, unitOf } from "./history_series.ts";
 export { historyVerdict } from "./history_verdict.ts";

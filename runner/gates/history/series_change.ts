@@ -26,28 +26,7 @@ export const DEFAULT_CHANGE_OPTIONS: Required<ChangeOptions> = {
 };
 
 /** A change found in a series: the detector's part of the history's `HistoryChange`. */
-export interface SeriesChange {
-  /** `step`: the level moved between two runs; `trend`: it crept along a line over a span of runs. */
-  kind: "step" | "trend";
-  /** A step's first value after the change; a trend's first value. */
-  index: number;
-  /** A trend's last value; a step's is its `index`. */
-  endIndex: number;
-  /** A step: the mean back to the previous change. A trend: its line's value at `index`. */
-  meanBefore: number;
-  /** A step: the mean up to the next change. A trend: its line's value at `endIndex`. */
-  meanAfter: number;
-  /** A step: the values `meanBefore` holds. A trend: the values its line was fitted to. */
-  runsBefore: number;
-  /** A step: the values `meanAfter` holds. A trend: the values its line was fitted to. */
-  runsAfter: number;
-  /** meanAfter / meanBefore − 1 (0.12 is +12%); meanBefore floored at 0.001 × the larger mean. */
-  relativeChange: number;
-  /** The 95% interval of `relativeChange`. */
-  interval95: [number, number];
-  /** A step: the shuffle scan's p-value (0.00067: none of 3000 shuffles came near). A trend: the slope's t-test. */
-  pValue: number;
-}
+export type { SeriesChange } from "../../model/history_result.ts";
 
 /**
  * The options filled in with {@linkcode DEFAULT_CHANGE_OPTIONS}, checked: a RangeError for a

@@ -10,7 +10,7 @@ import { stagesMatch } from "./stage_match.ts";
 import type { SloMetric } from "../../plan/types.ts";
 import { createHistogram, type Histogram } from "../../hdr/mod.ts";
 import { decodeHistogram } from "../../hdr/hdr_codec.ts";
-import { errorTotal } from "../../model/request_counts.ts";
+import { completedPerSec, errorRate } from "../../model/request_counts.ts";
 import type { RequestCounts, RunResult, Verdict } from "../../model/run_result.ts";
 import type { Baseline } from "../baseline/mod.ts";
 import { applyDecisionRule } from "../decision_rule.ts";
@@ -86,10 +86,8 @@ export function metricValue(metric: RegressionMetric, s: Sample): number {
   if (q !== undefined) return s.response.getValueAtPercentile(q);
   if (metric === "max") return s.response.maxValue;
   if (metric === "mean") return s.response.mean;
-  if (metric === "error_rate") {
-    return s.counts.completed ? errorTotal(s.counts) / s.counts.completed : 0;
-  }
-  return s.counts.completed / (s.durationMs / 1000);
+  if (metric === "error_rate") return errorRate(s.counts);
+  return completedPerSec(s.counts, s.durationMs);
 }
 
 /**
