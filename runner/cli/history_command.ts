@@ -7,12 +7,12 @@
  */
 import { history } from "../api/history.ts";
 import { EXIT_CODES, withIoFailures } from "../model/exit_codes.ts";
-import type { HistorySettings, PlanHistory } from "../model/history_result.ts";
+import { type HistorySettings, type PlanHistory, shortCommit } from "../model/history_result.ts";
 import { formatIssue } from "../plan/format_issue.ts";
 import { loadPlan } from "../plan/load_plan.ts";
+import { inertLine } from "../plan/printable.ts";
 import type { ResolvedPlan } from "../plan/types.ts";
 import { DEFAULT_BASELINE_DIR, loadHistories } from "../gates/baseline/mod.ts";
-import { shortCommit } from "../gates/history/mod.ts";
 import { expandPlanPaths, parseCommandArgs } from "./args/mod.ts";
 import { type CommandOutcome, failed } from "./command.ts";
 import { checkOutDir, outOverlap, writeHistoryFiles } from "./output/mod.ts";
@@ -171,6 +171,8 @@ export async function historyCommand(args: string[]): Promise<CommandOutcome> {
     exitCode: withIoFailures(code, ioFailures),
     errors: ioFailures,
     notes,
-    output: lines.join("\n"),
+    // Plan names, stage names, labels and paths are the plan's and the user's: each line made
+    // inert whole, so a line break inside one is escaped, not a line of its own.
+    output: lines.map(inertLine).join("\n"),
   };
 }

@@ -7,7 +7,8 @@
  * @module
  */
 import type { RequestCounts } from "../../model/run_result.ts";
-import { errorTotal } from "../../model/request_counts.ts";
+import { completedPerSec, errorRate } from "../../model/request_counts.ts";
+import { isSufficient } from "../stats/mod.ts";
 import {
   HISTORY_METRICS,
   type HistoryMetric,
@@ -57,7 +58,11 @@ export function higherIsWorse(metric: HistoryMetric): boolean {
   return metric !== "throughput";
 }
 
-/** A group's value of `metric`: null when it completed nothing (no latency, no rate of errors). */
+/**
+ * A group's value of `metric`: null when it completed nothing (no latency, no rate of errors), and
+ * for a percentile its requests cannot support (fewer than 10 beyond it, as the gates require): a
+ * 1000-request run's p99.9 is its maximum, not a p99.9.
+ */
 function valueOf(
   metric: HistoryMetric,
   counts: RequestCounts,
@@ -65,11 +70,13 @@ function valueOf(
   durationMs: number,
 ): number | null {
   if (metric === "throughput") {
-    return durationMs > 0 ? counts.completed / (durationMs / 1000) : null;
+    return durationMs > 0 ? completedPerSec(counts, durationMs) : null;
   }
   if (counts.completed === 0) return null;
-  if (metric === "error_rate") return errorTotal(counts) / counts.completed;
-  const value = percentilesUs[PERCENTILE_KEYS[metric]!];
+  if (metric === "error_rate") return errorRate(counts);
+  const key = PERCENTILE_KEYS[metric]!;
+  if (!isSufficient(counts.completed, Number(key))) return null;
+  const value = percentilesUs[key];
   return Number.isFinite(value) ? value : null;
 }
 

@@ -147,3 +147,20 @@ Deno.test("history with no stored history, or bad flags, exits 2 naming the fix"
     await Deno.remove(t.dir, { recursive: true });
   }
 });
+
+Deno.test("history prints a stored stage name inert: control characters escaped", async () => {
+  const random = mulberry32(3);
+  const history = Array.from({ length: 60 }, (_, i) => {
+    const level = 2000 * (1 + (random() - 0.5) * 0.04) * (i >= 40 ? 1.2 : 1);
+    return entryAt(i, [stageAt(level, { name: "steady\u001b[2J\nx" })]);
+  });
+  const t = await setUp(history);
+  try {
+    const outcome = await historyCommand([t.plan, "--baseline", t.baselines, "--out", t.out]);
+    assert.equal(outcome.exitCode, EXIT_CODES.ok, outcome.errors.join("\n"));
+    assert.ok(!/[\u0000-\u0009\u000b-\u001f]/.test(outcome.output!), outcome.output);
+    assert.match(outcome.output!, /p99 of stage steady\\u001b\[2J\\nx rose/);
+  } finally {
+    await Deno.remove(t.dir, { recursive: true });
+  }
+});

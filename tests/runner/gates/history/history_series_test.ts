@@ -79,3 +79,16 @@ Deno.test("historySeries draws the tightest SLO bound that binds the stage, labe
   assert.equal(bound("fast", "throughput"), undefined);
   assert.equal(bound("fast", "p50"), undefined);
 });
+
+Deno.test("historySeries leaves out a percentile the run's requests cannot support", () => {
+  const entries = [
+    entryAt(0, [stageAt(1000, { ratePerSec: 100, durationMs: 10_000 })]), // 1000 requests
+    entryAt(1, [stageAt(1000, { ratePerSec: 1000, durationMs: 10_000 })]), // 10 000 requests
+  ];
+  const series = historySeries(entries);
+  const values = (metric: string) => series.find((s) => s.metric === metric)!.values;
+  // p99.9 needs 10 requests beyond it: 10 000 of them, not 1000 (whose p99.9 is their maximum).
+  assert.equal(values("p99.9")[0], null);
+  assert.ok(values("p99.9")[1]! > 0);
+  assert.ok(values("p99")[0]! > 0 && values("p99")[1]! > 0);
+});
