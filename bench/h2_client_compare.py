@@ -2,12 +2,14 @@
 """Which HTTP/2 client the engine uses: node:http2 and Deno's fetch beside oha --http2 (issue 33).
 
     python3 bench/h2_client_compare.py [--rates 2000,5000] [--secs 8] [--rounds 2] [--streams 10]
+        [--tools node,fetch,engine,oha]
 
 Run from the project's root. nginx (one worker, `listen ... http2`: h2c with prior knowledge) on
 core 0; each generator on core 1 (taskset), over 10 connections, tools alternating per round.
 The candidates run bench/h2_candidate.ts (open model, the engine's Atomics waker, response time
 from the intended send); oha runs `--http2 -p STREAMS -q RATE --latency-correction` for the same
-length. CPU per request is the whole process's (wait4 rusage) over the requests it completed,
+length; `engine` is tailgate's own engine over node:http2 (bench/h2_engine_run.ts, runWorkers, the
+run's CPU as the "measured part"). CPU per request is the whole process's (wait4 rusage) over the requests it completed,
 start-up included, as bench/cpu_breakdown.py counts it; the candidates also print the CPU of
 their measured part. Every run is bounded (secs + warmup, killed 10 s past it); nginx is stopped
 by its PID and its temporary folder removed.
@@ -62,6 +64,14 @@ def candidate(client, rate):
     return cpu * 1e6 / d["completed"], d["cpuUsPerReq"], d["errors"], d["response"], d["service"]
 
 
+def engine(rate):
+    cpu, text = run([deno, "run", "-A", "--v8-flags=--min-semi-space-size=16,--max-semi-space-size=32",
+                     f"{root}/bench/h2_engine_run.ts", "--url", url, "--rate", str(rate), "--secs", str(secs),
+                     "--warmup", str(warmup), "--conns", str(conns), "--streams", str(streams)], secs + warmup + 15)
+    d = json.loads(text.strip().splitlines()[-1])
+    return cpu * 1e6 / d["completed"], d["cpuUsPerReq"], d["errors"], d["response"], d["service"]
+
+
 def oha_run(rate):
     cpu, text = run([oha, "-z", f"{secs + warmup}s", "-q", str(rate), "-c", str(conns), "-p", str(streams),
                      "--http2", "--latency-correction", "--no-tui", "--output-format", "json", url],
@@ -78,11 +88,12 @@ nginx = subprocess.Popen(["taskset", "-c", "0", "nginx", "-c", f"{out}/nginx.con
 try:
     time.sleep(0.5)
     print(f"# load {open('/proc/loadavg').read().split()[:3]}; {conns} connections, {streams} streams", flush=True)
-    tools = ["node", "fetch", "oha"]
+    tools = args.get("tools", "node,fetch,engine,oha").split(",")
     for rate in rates:
         for r in range(rounds):
             for tool in (tools if r % 2 == 0 else tools[::-1]):
-                whole, measured, errors, resp, serv = oha_run(rate) if tool == "oha" else candidate(tool, rate)
+                whole, measured, errors, resp, serv = oha_run(rate) if tool == "oha" else \
+                    engine(rate) if tool == "engine" else candidate(tool, rate)
                 print(f"{tool:6} {rate:>6}/s  CPU {whole:6.1f} us/req (measured part {measured:6.1f})  "
                       f"response p50/p99/p99.9 {'/'.join(map(str, resp))} us  "
                       f"service {'/'.join(map(str, serv)) if serv else '-'} us  errors {errors}", flush=True)

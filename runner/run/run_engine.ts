@@ -30,6 +30,10 @@ import type { ErrorKind } from "../model/run_result.ts";
 import { readRegularFile } from "../model/regular_file.ts";
 import { MAX_BODY_FILE_BYTES } from "../plan/requests/mod.ts";
 
+/** Why `TAILGATE_IO=native` cannot run a plan with `load.http: 2`. */
+export const NATIVE_HTTP2_ERROR = "the native I/O path cannot run: it speaks HTTP/1.1, and the " +
+  "plan asks for HTTP/2 (load.http: 2); run with TAILGATE_IO=auto or deno";
+
 /** A progress snapshot, about once a second. */
 export interface Progress {
   /** Time since the schedule's start, in milliseconds. */
@@ -180,10 +184,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
   const io = ioChoice(options.io);
   const http2 = plan.load.http === "2";
   if (http2 && io === "native" && options.connect === undefined) {
-    throw new Error(
-      "the native I/O path cannot run: it speaks HTTP/1.1, and the plan asks for " +
-        "HTTP/2 (load.http: 2); run with TAILGATE_IO=auto or deno",
-    );
+    throw new Error(NATIVE_HTTP2_ERROR);
   }
   const native: NativeTarget | undefined =
     real && options.connect === undefined && io !== "deno" && !http2
