@@ -31,8 +31,11 @@ export interface H2StreamEvents {
   onResponse(status: number, headerOctets: number): void;
   /** A DATA frame's payload arrived. */
   onData(bytes: number): void;
-  /** The stream closed: `rstCode` 0 after a complete response, else the RST_STREAM code. */
-  onClose(rstCode: number, streamId: number | undefined): void;
+  /**
+   * The stream closed: `rstCode` 0 after a complete response, else the RST_STREAM code;
+   * `sessionGone` when its session was destroyed under it (the connection failed or closed).
+   */
+  onClose(rstCode: number, streamId: number | undefined, sessionGone: boolean): void;
 }
 
 /** An open stream: cancelling it resets it (RST_STREAM CANCEL). */
@@ -98,7 +101,10 @@ export class H2Session {
     });
     stream.on("data", (chunk: Uint8Array) => events.onData(chunk.length));
     stream.on("error", () => {}); // the close that follows carries the code
-    stream.on("close", () => events.onClose(stream.rstCode ?? 0, stream.id));
+    stream.on(
+      "close",
+      () => events.onClose(stream.rstCode ?? 0, stream.id, this.#session.destroyed),
+    );
     if (body !== undefined) stream.end(body);
     return {
       cancel: () => {

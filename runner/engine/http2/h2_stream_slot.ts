@@ -30,17 +30,22 @@ export interface H2SlotOptions {
   countsSockets: boolean;
 }
 
-/** The error kind of a stream that closed without a complete response. */
+/**
+ * The error kind of a stream that closed without a complete response: `goaway` on a session that
+ * received one; the session's failure, or `reset`, when the session went down under the stream;
+ * else the server's RST_STREAM: `refused_stream` for REFUSED_STREAM, `rst_stream` for any other
+ * code; `protocol` for a stream closed cleanly without a response.
+ */
 export function streamErrorKind(
   state: SessionState,
   rstCode: number,
-  streamId: number | undefined,
+  sessionGone: boolean,
 ): ErrorKind {
   if (state.goawayLastStreamId >= 0) return "goaway";
+  if (sessionGone) return state.failed ?? "reset";
   if (rstCode === H2_CODE.refusedStream) return "refused_stream";
-  if (state.failed !== undefined) return state.failed;
   if (rstCode !== H2_CODE.noError) return "rst_stream";
-  return streamId === undefined ? "reset" : "protocol";
+  return state.failed ?? "protocol";
 }
 
 /** A stream slot: one request at a time on a shared HTTP/2 connection. */
@@ -126,8 +131,8 @@ export class H2StreamSlot implements Connection {
       onData: (bytes) => {
         if (seq === this.#seq) this.#req.bytesReceived += bytes;
       },
-      onClose: (rstCode, streamId) => {
-        if (seq === this.#seq) this.#closeStream(rstCode, streamId);
+      onClose: (rstCode, _streamId, sessionGone) => {
+        if (seq === this.#seq) this.#closeStream(rstCode, sessionGone);
       },
     };
     try {
@@ -140,11 +145,11 @@ export class H2StreamSlot implements Connection {
     }
   }
 
-  #closeStream(rstCode: number, streamId: number | undefined): void {
+  #closeStream(rstCode: number, sessionGone: boolean): void {
     this.#stream = undefined;
     if (!this.#req.busy) return;
     const complete = rstCode === H2_CODE.noError && this.#status > 0;
-    const kind = complete ? undefined : streamErrorKind(this.#state!, rstCode, streamId);
+    const kind = complete ? undefined : streamErrorKind(this.#state!, rstCode, sessionGone);
     this.#req.settle(complete ? this.#status : 0, kind, this.#o.clock.nowMs());
   }
 }

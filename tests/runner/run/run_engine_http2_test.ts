@@ -76,15 +76,16 @@ for (const tls of [false, true]) {
   });
 }
 
-Deno.test("the fixed 100 ms known-truth target, over h2c, gives corrected percentiles at the truth", async () => {
+Deno.test("the fixed 200 ms known-truth target, over h2c, gives corrected percentiles at the truth", async () => {
   // The built-in target (Deno.serve) speaks h2c with prior knowledge, its delay kept by the
-  // precise sleeper, in a process of its own. 100 ms, not 20: node:http2 under Deno adds about
-  // 1.3 ms to an exchange at the median and 2.5-5 ms at p90-p99, more the more streams share a
-  // session (2 connections: p99 +7.5 ms; 10: +4.8 ms), where oha --http2 adds 1.1-2.5 ms against
-  // the same target (docs/engine.md, "HTTP/2"). So the median is held to 2% and p90 to 5%. The
-  // p99 is 6 of 600 samples: a pause of the shared machine lands there (115-147 ms measured while
-  // another test suite ran beside this one, 105-107 ms on a quiet one), so it is only bounded.
-  await using target = await startTargetProcess(["--mode", "fixed", "--delay", "100ms"]);
+  // precise sleeper, in a process of its own. 200 ms, not 20: node:http2 under Deno adds 1.3-2 ms
+  // to an exchange at the median and 2.5-5 ms at p90-p99 (more beside a busy neighbour), where
+  // oha --http2 adds 1.1-2.5 ms against the same target (docs/engine.md, "HTTP/2"); 2% of 20 ms
+  // would not hold it. The p99 is 6 of 600 samples, where a pause of a shared machine lands
+  // (115-147 ms at 100 ms measured while another test suite ran beside this one), so it is only
+  // bounded. A response timed from its actual send would still pass here (nothing queues): the
+  // stall test below is the one that catches a lost correction.
+  await using target = await startTargetProcess(["--mode", "fixed", "--delay", "200ms"]);
   const run = await h2Run(target.url, {
     rate: "200/s",
     duration: "3s",
@@ -95,7 +96,7 @@ Deno.test("the fixed 100 ms known-truth target, over h2c, gives corrected percen
   const response = run.recorded.stages[1].response;
   for (const [p, tolerance] of [["50", 0.02], ["90", 0.05], ["99", 0.5]] as const) {
     const ms = response.percentilesUs[p] / 1000;
-    assert.ok(ms >= 100 && ms <= 100 * (1 + tolerance), `p${p} ${ms} ms, truth 100 ms`);
+    assert.ok(ms >= 200 && ms <= 200 * (1 + tolerance), `p${p} ${ms} ms, truth 200 ms`);
   }
 });
 
@@ -191,3 +192,78 @@ load: { connections: 2, stages: [{ rate: 50/s, duration: 400ms }] }
   assert.equal(addsUp(run).ok, 20);
   await assert.rejects(runWorkers({ plan, io: "native" }), { message: NATIVE_HTTP2_ERROR });
 });
+
+Deno.test("a stream past its timeout fails as timeout, reset alone: the connection carries on", async () => {
+  // Every 10th stream is never answered; the rest are answered at once.
+  await using server = await behaviourServer((s) => {
+    if (s.n % 10 !== 0) s.answer();
+  });
+  const run = await h2Run(server.url, {
+    rate: "100/s",
+    duration: "1s",
+    connections: 1,
+    timeout: "200ms",
+  });
+  const c = addsUp(run);
+  assert.deepEqual(c.errors, { timeout: 10 });
+  assert.equal(c.ok, 90);
+  assert.equal(server.sessions(), 1, "a timed-out stream does not cost its connection");
+});
+
+Deno.test("a connection dropped under its streams fails them as reset, and the next opens another", async () => {
+  // A TCP proxy in front of the server drops every connection when stream 30 arrives (no GOAWAY:
+  // the socket just closes); answers take 30 ms, so streams are in flight then.
+  let proxy: { url: string; drop(): void } | undefined;
+  await using server = await behaviourServer((s) => {
+    if (s.n === 30) proxy!.drop();
+    else s.answer(200, "ok", 30);
+  });
+  await using tcp = forwardingProxy(new URL(server.url));
+  proxy = tcp;
+  const run = await h2Run(tcp.url, { rate: "200/s", duration: "1s", connections: 1 });
+  const c = addsUp(run);
+  const reset = c.errors.reset ?? 0;
+  assert.ok(reset >= 1, JSON.stringify(c.errors));
+  assert.deepEqual(Object.keys(c.errors), ["reset"]);
+  assert.equal(c.ok + reset, 200);
+  assert.equal(server.sessions(), 2, "the next request opened a new connection");
+});
+
+/** A TCP proxy to `upstream` on a free port; `drop()` closes every connection through it. */
+function forwardingProxy(upstream: URL) {
+  const sockets = new Set<Deno.Conn>();
+  const close = (conn: Deno.Conn) => {
+    try {
+      conn.close();
+    } catch { /* closed */ }
+  };
+  const pipe = async (from: Deno.Conn, to: Deno.Conn) => {
+    try {
+      for await (const chunk of from.readable) await to.write(chunk);
+    } catch { /* dropped */ }
+    close(to);
+  };
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const accepting = (async () => {
+    try {
+      for await (const conn of listener) {
+        const up = await Deno.connect({ hostname: "127.0.0.1", port: Number(upstream.port) });
+        sockets.add(conn).add(up);
+        void pipe(conn, up);
+        void pipe(up, conn);
+      }
+    } catch { /* listener closed */ }
+  })();
+  return {
+    url: `http://127.0.0.1:${listener.addr.port}/`,
+    drop() {
+      for (const s of sockets) close(s);
+      sockets.clear();
+    },
+    async [Symbol.asyncDispose]() {
+      listener.close();
+      this.drop();
+      await accepting;
+    },
+  };
+}
