@@ -256,17 +256,8 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
       requests,
     });
     streams = await pool.settle(connectTimeoutMs);
-    const serverMax = pool.serverMaxStreams;
-    if (
-      plan.load.maxStreams !== undefined && serverMax !== undefined &&
-      serverMax < plan.load.maxStreams
-    ) {
-      options.onNotice?.(
-        `load.max_streams is ${plan.load.maxStreams}, but ${origin.origin} allows ${serverMax} ` +
-          `concurrent streams per connection (its SETTINGS): each connection carries ${serverMax}; ` +
-          "raise load.connections for more in flight",
-      );
-    }
+    const notice = pool.streamsNotice();
+    if (notice) options.onNotice?.(notice);
     const h2 = pool;
     connect = () => h2.slot();
   } else {

@@ -115,6 +115,19 @@ export class H2Pool {
     return this.streams;
   }
 
+  /**
+   * After {@linkcode settle}: a notice when the plan's `max_streams` is more than the server
+   * allows (each connection then carries what the server allows), else undefined.
+   */
+  streamsNotice(): string | undefined {
+    const planMax = this.#o.maxStreams;
+    const serverMax = this.#serverMax;
+    if (planMax === undefined || serverMax === undefined || serverMax >= planMax) return undefined;
+    return `load.max_streams is ${planMax}, but ${this.#o.origin.origin} allows ${serverMax} ` +
+      `concurrent streams per connection (its SETTINGS): each connection carries ${serverMax}; ` +
+      "raise load.connections for more in flight";
+  }
+
   /** The next slot, for the dispatcher's `connect`. */
   slot(): Connection {
     const k = this.#slots++;

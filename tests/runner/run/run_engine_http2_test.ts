@@ -12,6 +12,7 @@ import { parseText } from "../../_helpers/plan_fixtures.ts";
 import { H2_CERT } from "../../_helpers/http2_servers.ts";
 import { behaviourServer } from "../../_helpers/h2_behaviour_server.ts";
 import { startTargetProcess } from "../../_helpers/target_process.ts";
+import { forwardingProxy } from "../../_helpers/tcp_proxy.ts";
 
 interface H2Load {
   rate: string;
@@ -228,42 +229,3 @@ Deno.test("a connection dropped under its streams fails them as reset, and the n
   assert.equal(c.ok + reset, 200);
   assert.equal(server.sessions(), 2, "the next request opened a new connection");
 });
-
-/** A TCP proxy to `upstream` on a free port; `drop()` closes every connection through it. */
-function forwardingProxy(upstream: URL) {
-  const sockets = new Set<Deno.Conn>();
-  const close = (conn: Deno.Conn) => {
-    try {
-      conn.close();
-    } catch { /* closed */ }
-  };
-  const pipe = async (from: Deno.Conn, to: Deno.Conn) => {
-    try {
-      for await (const chunk of from.readable) await to.write(chunk);
-    } catch { /* dropped */ }
-    close(to);
-  };
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const accepting = (async () => {
-    try {
-      for await (const conn of listener) {
-        const up = await Deno.connect({ hostname: "127.0.0.1", port: Number(upstream.port) });
-        sockets.add(conn).add(up);
-        void pipe(conn, up);
-        void pipe(up, conn);
-      }
-    } catch { /* listener closed */ }
-  })();
-  return {
-    url: `http://127.0.0.1:${listener.addr.port}/`,
-    drop() {
-      for (const s of sockets) close(s);
-      sockets.clear();
-    },
-    async [Symbol.asyncDispose]() {
-      listener.close();
-      this.drop();
-      await accepting;
-    },
-  };
-}
