@@ -24,6 +24,10 @@ export interface StreamControl {
   goaway(code: number, lastStreamId?: number): void;
   /** This stream's id. */
   id: number;
+  /** The request's headers, pseudo-headers included. */
+  headers: http2.IncomingHttpHeaders;
+  /** The request body as text (empty without one); complete when the behaviour runs. */
+  body: string;
 }
 
 /** A started server: its URL, what it saw; closed when the test's scope ends. */
@@ -61,33 +65,43 @@ export async function behaviourServer(
     session.on("close", () => live.delete(session));
     session.on("error", () => {});
   });
-  server.on("stream", (stream: http2.ServerHttp2Stream) => {
+  server.on("stream", (stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders) => {
     const session = stream.session!;
     open.set(session, (open.get(session) ?? 0) + 1);
     peak = Math.max(peak, open.get(session)!);
     stream.on("close", () => open.set(session, open.get(session)! - 1));
     stream.on("error", () => {});
     const n = streams++;
+    const atMs = performance.now() - startMs;
     const respond = (status: number, body: string) => {
       if (stream.closed || stream.destroyed) return;
       stream.respond({ ":status": status, "content-type": "text/plain" });
       stream.end(body);
     };
-    behaviour({
-      n,
-      id: stream.id!,
-      atMs: performance.now() - startMs,
-      answer: (status = 200, body = "ok", delayMs = 0) => {
-        if (delayMs <= 0) return respond(status, body);
-        const timer = setTimeout(() => {
-          timers.delete(timer);
-          respond(status, body);
-        }, delayMs);
-        timers.add(timer);
-      },
-      reset: (code) => stream.close(code),
-      goaway: (code, last = stream.id! - 2) => session.goaway(code, Math.max(0, last)),
-    });
+    let body = "";
+    stream.setEncoding("utf8");
+    stream.on("data", (chunk: string) => body += chunk);
+    const control = () =>
+      behaviour({
+        n,
+        id: stream.id!,
+        atMs,
+        headers,
+        body,
+        answer: (status = 200, text = "ok", delayMs = 0) => {
+          if (delayMs <= 0) return respond(status, text);
+          const timer = setTimeout(() => {
+            timers.delete(timer);
+            respond(status, text);
+          }, delayMs);
+          timers.add(timer);
+        },
+        reset: (code) => stream.close(code),
+        goaway: (code, last = stream.id! - 2) => session.goaway(code, Math.max(0, last)),
+      });
+    // A request without a body has ended already; one with a body is read whole first.
+    if (stream.readableEnded || stream.endAfterHeaders) control();
+    else stream.on("end", control);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as { port: number };

@@ -229,3 +229,29 @@ Deno.test("a connection dropped under its streams fails them as reset, and the n
   assert.equal(c.ok + reset, 200);
   assert.equal(server.sessions(), 2, "the next request opened a new connection");
 });
+
+Deno.test("templated requests are read back per send: each stream carries its own values", async () => {
+  const seen: string[] = [];
+  await using server = await behaviourServer((s) => {
+    seen.push(`${s.headers[":method"]} ${s.headers[":path"]} ${s.headers["x-n"]} ${s.body}`);
+    s.answer();
+  });
+  const { plan, issues } = parseText(`name: h2
+target: ${server.url}
+vars: { n: counter }
+requests:
+  - { name: get, path: "/items/{{n}}", headers: { X-N: "{{n}}" } }
+  - { name: post, method: POST, path: /orders, body: { json: { n: "{{n}}" } } }
+load: { connections: 1, stages: [{ rate: 100/s, duration: 400ms }] }
+`);
+  assert.ok(plan, JSON.stringify(issues));
+  plan.load.http = "2";
+  const run = await runEngine({ plan, io: "deno" });
+  assert.equal(addsUp(run).ok, 40);
+  const gets = seen.filter((line) => line.startsWith("GET"));
+  const posts = seen.filter((line) => line.startsWith("POST"));
+  assert.ok(gets.length > 0 && posts.length > 0, seen.join("\n"));
+  for (const line of gets) assert.match(line, /^GET \/items\/(\d+) \1 $/);
+  for (const line of posts) assert.match(line, /^POST \/orders undefined \{"n":\d+\}$/);
+  assert.equal(new Set(seen).size, 40, "no two requests alike: values drawn per request");
+});
