@@ -35,10 +35,16 @@ export interface RunningTarget extends AsyncDisposable {
  */
 export async function startAbTarget(
   spec: AbTargetSpec,
-  options: { logPath: string; readyTimeoutMs?: number; signal?: AbortSignal },
+  options: {
+    logPath: string;
+    readyTimeoutMs?: number;
+    signal?: AbortSignal;
+    /** The plan's `load.http`: what the target must speak. */
+    http?: "1.1" | "2";
+  },
 ): Promise<RunningTarget> {
   if (spec.start === undefined) {
-    const problem = await checkTarget(new URL(spec.url));
+    const problem = await checkTarget(new URL(spec.url), [], undefined, options.http);
     if (problem) throw new Error(`ab target ${spec.url}: ${problem}`);
     return { stop: async () => {}, [Symbol.asyncDispose]: async () => {} };
   }
@@ -48,7 +54,7 @@ export async function startAbTarget(
     ...(spec.ready === undefined ? {} : { readyUrl: spec.ready }),
   }, options);
   // Ready once its port accepts; it must also speak HTTP/1.1 (and TLS as the run makes it).
-  const problem = await checkTarget(new URL(spec.url));
+  const problem = await checkTarget(new URL(spec.url), [], undefined, options.http);
   if (problem) {
     await started.stop();
     throw new Error(`${spec.url}, started by \`${spec.start}\`: ${problem}`);

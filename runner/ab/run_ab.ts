@@ -124,6 +124,7 @@ export async function runAb(plan: ResolvedPlan, options: AbOptions): Promise<AbR
       const spec = options[side];
       await using _target = await startAbTarget(spec, {
         logPath: join(options.outDir, "runs", `round-${i + 1}-${side}-target.log`),
+        ...(plan.load.http === undefined ? {} : { http: plan.load.http }),
         ...(options.readyTimeoutMs === undefined ? {} : { readyTimeoutMs: options.readyTimeoutMs }),
         ...(options.signal ? { signal: options.signal } : {}),
       });

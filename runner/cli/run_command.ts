@@ -166,7 +166,12 @@ export async function runPlanCommand(
   await using service = started?.service;
   signal = service?.signal ?? signal;
   // Reached, and an https target's certificate trusted, before anything is sent.
-  const unreachable = await checkTarget(new URL(plan.requests[0].url), caCerts);
+  const unreachable = await checkTarget(
+    new URL(plan.requests[0].url),
+    caCerts,
+    undefined,
+    plan.load.http,
+  );
   if (unreachable) {
     return failed(unreachable, EXIT_CODES.unreachable);
   }

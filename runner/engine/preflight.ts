@@ -8,6 +8,7 @@
  */
 import { TLS_HTTP1 } from "./http1/mod.ts";
 import { alpnHttp2Problem, hostAndPort, probeCleartextHttp2 } from "./http2_preflight.ts";
+import { h2AlpnProblem, h2AlpnRefused, probeH2c, refusedAlpn } from "./http2/mod.ts";
 
 /**
  * Opens and closes one TCP connection to the URL's host and port. Returns undefined when it
@@ -37,19 +38,33 @@ export async function checkReachable(url: URL, timeoutMs = 3000): Promise<string
  * (http2_preflight.ts). Returns undefined when all hold, or what went wrong: an untrusted
  * certificate names `--ca-cert`, one issued for another name says so, a server that speaks only
  * HTTP/2 (h2c, or ALPN `h2` alone) says so and how to reach HTTP/1.1.
+ *
+ * `http` "2" (`load.http: 2`) checks the other way round: an https target's handshake offers ALPN
+ * `h2` alone and must settle on it; a cleartext one must answer the HTTP/2 preface with SETTINGS.
  */
 export async function checkTarget(
   url: URL,
   caCerts: readonly string[] = [],
   timeoutMs = 3000,
+  http: "1.1" | "2" = "1.1",
 ): Promise<string | undefined> {
   const unreachable = await checkReachable(url, timeoutMs);
   if (unreachable) return unreachable;
-  if (url.protocol !== "https:") return await probeCleartextHttp2(url, timeoutMs);
-  const handshake = Deno.connectTls({ ...TLS_HTTP1, ...hostAndPort(url), caCerts: [...caCerts] })
+  const h2 = http === "2";
+  if (url.protocol !== "https:") {
+    return h2
+      ? await probeH2c(url, hostAndPort(url), timeoutMs)
+      : await probeCleartextHttp2(url, timeoutMs);
+  }
+  let alpn: string | null = null;
+  const handshake = Deno.connectTls({
+    ...(h2 ? { alpnProtocols: ["h2"] } : TLS_HTTP1),
+    ...hostAndPort(url),
+    caCerts: [...caCerts],
+  })
     .then(async (conn) => {
       try {
-        await conn.handshake();
+        alpn = (await conn.handshake()).alpnProtocol;
         return conn;
       } catch (e) {
         conn.close();
@@ -62,9 +77,10 @@ export async function checkTarget(
       return `${url.origin} did not complete a TLS handshake within ${timeoutMs} ms`;
     }
     conn.close();
-    return undefined;
+    return h2 ? h2AlpnProblem(url, alpn) : undefined;
   } catch (e) {
     const message = (e as Error).message;
+    if (h2) return refusedAlpn(message) ? h2AlpnRefused(url) : tlsProblem(url, message);
     return await alpnHttp2Problem(url, message, caCerts, timeoutMs) ?? tlsProblem(url, message);
   }
 }

@@ -53,6 +53,9 @@ export type ErrorKind =
   | "timeout"
   | "tls"
   | "protocol"
+  | "goaway"
+  | "rst_stream"
+  | "refused_stream"
   | "unexpected_status"
   | "other";
 

@@ -21,6 +21,7 @@ import { attachSideWorkers, type SideLinks, startSideWorkers } from "./start_sid
 import { collectGarbage, youngGenerationMb } from "../engine/v8_flags.ts";
 import { CONNECT_TIMEOUT_MS, Dispatcher } from "../engine/dispatcher.ts";
 import { Http1Connection } from "../engine/socket/mod.ts";
+import { H2Pool } from "../engine/http2/mod.ts";
 import { HTTP2_REPLY_NOTE, OUT_OF_DESCRIPTORS_NOTE } from "../engine/http1/mod.ts";
 import { prepareRequest } from "../engine/http1/mod.ts";
 import { RenderAhead, RequestRenderer } from "../engine/render/mod.ts";
@@ -28,6 +29,10 @@ import { type Clock, type Connection, PERFORMANCE_CLOCK, type Waker } from "../e
 import type { ErrorKind } from "../model/run_result.ts";
 import { readRegularFile } from "../model/regular_file.ts";
 import { MAX_BODY_FILE_BYTES } from "../plan/requests/mod.ts";
+
+/** Why `TAILGATE_IO=native` cannot run a plan with `load.http: 2`. */
+export const NATIVE_HTTP2_ERROR = "the native I/O path cannot run: it speaks HTTP/1.1, and the " +
+  "plan asks for HTTP/2 (load.http: 2); run with TAILGATE_IO=auto or deno";
 
 /** A progress snapshot, about once a second. */
 export interface Progress {
@@ -122,6 +127,11 @@ export interface EngineRun {
   outOfDescriptors?: boolean;
   /** Set when the target answered requests with HTTP/2 frames (it speaks only HTTP/2). */
   http2Reply?: boolean;
+  /**
+   * An HTTP/2 run (`load.http: 2`): the streams each connection carried at most, and the server's
+   * SETTINGS_MAX_CONCURRENT_STREAMS as first seen (absent when it set none).
+   */
+  http2?: { streamsPerConnection: number; serverMaxStreams?: number };
   timerSlackSet: boolean;
   /** Which I/O path ran: `native` (libc sockets on epoll) or `deno` (Deno's sockets). */
   io?: "native" | "deno";
@@ -172,9 +182,14 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
   // Runs with an injected waker (tests on a fake clock) do both inline or not at all.
   const real = options.waker === undefined;
   const io = ioChoice(options.io);
-  const native: NativeTarget | undefined = real && options.connect === undefined && io !== "deno"
-    ? await nativeTarget(origin, io)
-    : undefined;
+  const http2 = plan.load.http === "2";
+  if (http2 && io === "native" && options.connect === undefined) {
+    throw new Error(NATIVE_HTTP2_ERROR);
+  }
+  const native: NativeTarget | undefined =
+    real && options.connect === undefined && io !== "deno" && !http2
+      ? await nativeTarget(origin, io)
+      : undefined;
   // This thread keeps time: it wakes ahead of the process's other threads on its core, on
   // either I/O path (short_slice.ts).
   if (real) setShortSlice();
@@ -215,6 +230,10 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
   };
   let waker: Waker;
   let connect: (url: URL, c: Clock) => Connection;
+  const connectTimeoutMs = options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
+  // HTTP/2: each dispatcher "connection" is a stream slot; `streams` of them share a connection.
+  let pool: H2Pool | undefined;
+  let streams = 1;
   if (native !== undefined) {
     const loop = new EpollLoop({ libc: native.libc, clock, onResume });
     waker = loop;
@@ -226,6 +245,21 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
         onOutOfDescriptors,
         onHttp2Reply,
       });
+  } else if (http2 && options.connect === undefined) {
+    waker = options.waker ?? await createAtomicsWaker({ onResume });
+    pool = new H2Pool({
+      origin,
+      clock,
+      connections: share(plan.load.connections),
+      maxStreams: plan.load.maxStreams,
+      caCerts: options.caCerts,
+      requests,
+    });
+    streams = await pool.settle(connectTimeoutMs);
+    const notice = pool.streamsNotice();
+    if (notice) options.onNotice?.(notice);
+    const h2 = pool;
+    connect = () => h2.slot();
   } else {
     waker = options.waker ?? await createAtomicsWaker({ onResume });
     connect = options.connect ??
@@ -245,8 +279,8 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
     requests,
     source,
     connect: () => connect(origin, clock),
-    connections: share(plan.load.connections),
-    maxConnections: share(plan.load.maxConnections),
+    connections: share(plan.load.connections) * streams,
+    maxConnections: share(plan.load.maxConnections) * streams,
     clock,
     waker,
     recorder,
@@ -274,15 +308,15 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
       lastSent = sent;
     },
   });
-  const connectTimeoutMs = options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
-  const unopened = await dispatcher.openConnections(connectTimeoutMs);
+  const unopened = Math.ceil(await dispatcher.openConnections(connectTimeoutMs) / streams);
   if (unopened > 0 && !options.signal?.aborted) {
     options.onNotice?.(
       unopenedNotice(
         unopened,
         share(plan.load.connections),
         origin.origin,
-        dispatcher.openFailures,
+        // Per connection, not per stream slot (HTTP/2: `streams` slots share one).
+        new Map([...dispatcher.openFailures].map(([kind, n]) => [kind, Math.ceil(n / streams)])),
         connectTimeoutMs,
       ),
     );
@@ -319,10 +353,23 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
       scheduleDurationMs: schedule.durationMs,
       scheduled: schedule.shardCount(shard),
       cpu: { userMs: cpu.user / 1000, systemMs: cpu.system / 1000 },
-      connections: { opened: dispatcher.socketsOpened, peak: dispatcher.peakConnections },
+      connections: {
+        opened: dispatcher.socketsOpened,
+        peak: pool ? pool.connectionsMade : dispatcher.peakConnections,
+      },
       ...(unopened > 0 ? { unopenedConnections: unopened } : {}),
       ...(outOfDescriptors ? { outOfDescriptors } : {}),
       ...(http2Reply ? { http2Reply } : {}),
+      ...(pool
+        ? {
+          http2: {
+            streamsPerConnection: streams,
+            ...(pool.serverMaxStreams === undefined
+              ? {}
+              : { serverMaxStreams: pool.serverMaxStreams }),
+          },
+        }
+        : {}),
       timerSlackSet,
       io: native !== undefined ? "native" : "deno",
       youngGenerationMb: youngGenerationMb(),

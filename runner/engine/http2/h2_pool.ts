@@ -1,0 +1,168 @@
+/**
+ * A run's HTTP/2 connections and their stream slots. The dispatcher knows connections that carry
+ * one request at a time; here each is a stream slot, and `streams` slots share one HTTP/2
+ * connection. The run's first `connections × streams` slots are spread over its connections in
+ * turn (slot k on connection k mod connections), so light traffic uses every connection; slots
+ * the dispatcher adds later (up to `max_connections × streams`) fill new connections in blocks.
+ *
+ * Streams per connection: the plan's `max_streams`, else the server's
+ * SETTINGS_MAX_CONCURRENT_STREAMS capped at {@linkcode MAX_STREAMS_DEFAULT}; never more than
+ * the server allows, since the extra streams would wait inside the HTTP/2 library, unseen.
+ *
+ * @module
+ */
+import type { Clock, Connection, PreparedRequest } from "../types.ts";
+import { H2Connection } from "./h2_connection.ts";
+import { type H2Request, h2Request } from "./h2_request.ts";
+import { H2StreamSlot } from "./h2_stream_slot.ts";
+
+/** Streams per connection when neither the plan nor the server says (and the most SETTINGS give). */
+export const MAX_STREAMS_DEFAULT = 100;
+
+/** SETTINGS_MAX_CONCURRENT_STREAMS as node:http2 reports a server that set none. */
+const NO_LIMIT = 2 ** 32 - 1;
+
+/** The flow-control window offered per stream and per connection: 16 MiB. */
+export const H2_WINDOW_BYTES = 16 * 1024 * 1024;
+
+/** What an {@linkcode H2Pool} needs. */
+export interface H2PoolOptions {
+  /** The target's scheme, host and port. */
+  origin: URL;
+  /** The engine's clock (stream times). */
+  clock: Clock;
+  /** Connections the run opens first (the dispatcher's `connections`). */
+  connections: number;
+  /** The plan's `max_streams`, if it set one. */
+  maxStreams?: number;
+  /** PEM certificates trusted besides the system's (https). */
+  caCerts?: readonly string[];
+  /** The plan's fixed requests, converted once. */
+  requests: readonly PreparedRequest[];
+  /** The flow-control window offered (bytes; default {@linkcode H2_WINDOW_BYTES}). */
+  windowBytes?: number;
+}
+
+/**
+ * Streams per connection: the plan's (`planMax`) or {@linkcode MAX_STREAMS_DEFAULT}, never more
+ * than the server's SETTINGS allow (`serverMax`, undefined when it set no limit).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { streamsPerConnection } from "./h2_pool.ts";
+ * assert.equal(streamsPerConnection(undefined, 128), 100);
+ * assert.equal(streamsPerConnection(8, 128), 8);
+ * assert.equal(streamsPerConnection(200, 1), 1);
+ * ```
+ */
+export function streamsPerConnection(
+  planMax: number | undefined,
+  serverMax: number | undefined,
+): number {
+  const wanted = planMax ?? MAX_STREAMS_DEFAULT;
+  return Math.max(1, Math.min(wanted, serverMax ?? wanted));
+}
+
+/** The connections of one run and the slots on them. */
+export class H2Pool {
+  readonly #o: H2PoolOptions;
+  readonly #connections: H2Connection[] = [];
+  readonly #converted = new Map<PreparedRequest, H2Request>();
+  readonly #scheme: string;
+  #slots = 0;
+  #serverMax: number | undefined;
+  #settled: (() => void) | undefined;
+  /** Streams per connection, known after {@linkcode settle}. */
+  streams = 1;
+
+  /** Converts the fixed requests; connects nothing yet. */
+  constructor(options: H2PoolOptions) {
+    this.#o = options;
+    this.#scheme = options.origin.protocol.slice(0, -1);
+    for (const r of options.requests) this.#converted.set(r, h2Request(r.bytes, this.#scheme));
+  }
+
+  /** HTTP/2 connections made so far (each reconnects on its own). */
+  get connectionsMade(): number {
+    return this.#connections.length;
+  }
+
+  /** The server's SETTINGS_MAX_CONCURRENT_STREAMS as first seen (undefined: none or not yet). */
+  get serverMaxStreams(): number | undefined {
+    return this.#serverMax;
+  }
+
+  /**
+   * Opens the first connection and waits, at most `timeoutMs`, for the server's SETTINGS, then
+   * fixes the streams per connection. A server that does not answer in time leaves the plan's
+   * number (or the default); its connection failing is left to the run to report.
+   */
+  async settle(timeoutMs: number): Promise<number> {
+    const first = this.#connection(0);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const settings = new Promise<void>((resolve) => {
+      this.#settled = resolve;
+      timer = setTimeout(resolve, timeoutMs);
+    });
+    const failed = first.open().then((kind) => {
+      if (kind !== undefined) this.#settled?.();
+    });
+    await Promise.race([settings, failed.then(() => settings)]);
+    clearTimeout(timer);
+    this.#settled = undefined;
+    this.streams = streamsPerConnection(this.#o.maxStreams, this.#serverMax);
+    return this.streams;
+  }
+
+  /**
+   * After {@linkcode settle}: a notice when the plan's `max_streams` is more than the server
+   * allows (each connection then carries what the server allows), else undefined.
+   */
+  streamsNotice(): string | undefined {
+    const planMax = this.#o.maxStreams;
+    const serverMax = this.#serverMax;
+    if (planMax === undefined || serverMax === undefined || serverMax >= planMax) return undefined;
+    return `load.max_streams is ${planMax}, but ${this.#o.origin.origin} allows ${serverMax} ` +
+      `concurrent streams per connection (its SETTINGS): each connection carries ${serverMax}; ` +
+      "raise load.connections for more in flight";
+  }
+
+  /** The next slot, for the dispatcher's `connect`. */
+  slot(): Connection {
+    const k = this.#slots++;
+    const { connections } = this.#o;
+    const initial = connections * this.streams;
+    const index = k < initial
+      ? k % connections
+      : connections + Math.floor((k - initial) / this.streams);
+    const countsSockets = k < initial ? k < connections : (k - initial) % this.streams === 0;
+    return new H2StreamSlot({
+      connection: this.#connection(index),
+      clock: this.#o.clock,
+      scheme: this.#scheme,
+      converted: this.#converted,
+      countsSockets,
+    });
+  }
+
+  #connection(index: number): H2Connection {
+    while (this.#connections.length <= index) {
+      this.#connections.push(
+        new H2Connection({
+          origin: this.#o.origin,
+          caCerts: this.#o.caCerts,
+          windowBytes: this.#o.windowBytes ?? H2_WINDOW_BYTES,
+          onSettings: (max) => {
+            // node:http2 reports a limit never set as 2^32 - 1.
+            if (this.#serverMax === undefined && max !== undefined && max < NO_LIMIT) {
+              this.#serverMax = max;
+            }
+            this.#settled?.();
+          },
+        }),
+      );
+    }
+    return this.#connections[index];
+  }
+}

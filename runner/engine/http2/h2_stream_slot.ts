@@ -1,0 +1,155 @@
+/**
+ * One stream slot of an HTTP/2 connection, as the dispatcher sees a connection: busy while its
+ * stream is in flight, so a request that finds every slot busy waits in the dispatcher's queue,
+ * and that wait is counted. `writtenAtMs` is read just before the stream's HEADERS are submitted,
+ * after connecting, so a (re)connect is in the response time but not in the service time.
+ *
+ * How a stream that did not complete is classified: one on a session that received GOAWAY fails as
+ * `goaway` (never sent again: whether the server processed it is not known to a load test, and a
+ * silent retry would hide it); a RST_STREAM with REFUSED_STREAM is `refused_stream`, any other
+ * `rst_stream`; a session that failed gives its transport kind (`reset`, `tls`, `refused` …).
+ *
+ * @module
+ */
+import type { ErrorKind } from "../../model/run_result.ts";
+import { InflightRequest } from "../inflight_request.ts";
+import type { Clock, Connection, PreparedRequest, ResponseOutcome } from "../types.ts";
+import { H2_CODE, type H2Stream, type H2StreamEvents } from "./_h2_client.ts";
+import type { H2Connection, SessionState } from "./h2_connection.ts";
+import { type H2Request, h2Request } from "./h2_request.ts";
+
+/** What a slot needs besides its connection. */
+export interface H2SlotOptions {
+  connection: H2Connection;
+  clock: Clock;
+  /** `http` or `https`: the `:scheme` sent. */
+  scheme: string;
+  /** Requests converted once per run (the plan's fixed requests), by their prepared object. */
+  converted: ReadonlyMap<PreparedRequest, H2Request>;
+  /** Whether this slot reports its connection's sockets (one slot per connection does). */
+  countsSockets: boolean;
+}
+
+/**
+ * The error kind of a stream that closed without a complete response: `goaway` on a session that
+ * received one; the session's failure, or `reset`, when the session went down under the stream;
+ * else the server's RST_STREAM: `refused_stream` for REFUSED_STREAM, `rst_stream` for any other
+ * code; `protocol` for a stream closed cleanly without a response.
+ */
+export function streamErrorKind(
+  state: SessionState,
+  rstCode: number,
+  sessionGone: boolean,
+): ErrorKind {
+  if (state.goawayLastStreamId >= 0) return "goaway";
+  if (sessionGone) return state.failed ?? "reset";
+  if (rstCode === H2_CODE.refusedStream) return "refused_stream";
+  if (rstCode !== H2_CODE.noError) return "rst_stream";
+  return state.failed ?? "protocol";
+}
+
+/** A stream slot: one request at a time on a shared HTTP/2 connection. */
+export class H2StreamSlot implements Connection {
+  readonly #o: H2SlotOptions;
+  readonly #req = new InflightRequest();
+  #seq = 0;
+  #status = 0;
+  #stream: H2Stream | undefined;
+  #state: SessionState | undefined;
+  #closed = false;
+
+  constructor(options: H2SlotOptions) {
+    this.#o = options;
+    options.connection.attach();
+  }
+
+  /** True while a request is in flight. */
+  get busy(): boolean {
+    return this.#req.busy;
+  }
+
+  /** Sockets this slot's connection opened (counted on one slot per connection). */
+  get socketsOpened(): number {
+    return this.#o.countsSockets ? this.#o.connection.socketsOpened : 0;
+  }
+
+  /** Connects the slot's connection ahead of the first request. */
+  open(): Promise<ErrorKind | undefined> {
+    return this.#o.connection.open();
+  }
+
+  /** Sends the request on a stream of the connection, connecting first if needed. Never rejects. */
+  send(request: PreparedRequest): Promise<ResponseOutcome> {
+    const outcome = this.#req.begin();
+    const seq = ++this.#seq;
+    const state = this.#o.connection.usable;
+    if (state !== undefined) this.#start(seq, state, request);
+    else void this.#connectThenStart(seq, request);
+    return outcome;
+  }
+
+  /** Fails the in-flight request with `kind` and resets its stream; the connection stays. */
+  abort(kind: ErrorKind): void {
+    if (!this.#req.busy) return;
+    this.#seq++;
+    this.#stream?.cancel();
+    this.#stream = undefined;
+    this.#req.settle(0, kind, this.#o.clock.nowMs());
+  }
+
+  /** Fails an in-flight request as `other`; the last slot of a connection closes it. */
+  close(): void {
+    this.abort("other");
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#o.connection.release();
+  }
+
+  async #connectThenStart(seq: number, request: PreparedRequest): Promise<void> {
+    const failed = await this.#o.connection.open();
+    if (seq !== this.#seq) return; // aborted meanwhile
+    const state = this.#o.connection.usable;
+    if (failed !== undefined || state === undefined) {
+      this.#req.settle(0, failed ?? "reset", this.#o.clock.nowMs());
+      return;
+    }
+    this.#start(seq, state, request);
+  }
+
+  #start(seq: number, state: SessionState, request: PreparedRequest): void {
+    const h2 = this.#o.converted.get(request) ?? h2Request(request.bytes, this.#o.scheme);
+    this.#status = 0;
+    this.#state = state;
+    this.#req.written(this.#o.clock.nowMs(), h2.bytes);
+    // A stale stream's callbacks (one aborted before it closed) are told by their sequence.
+    const events: H2StreamEvents = {
+      onResponse: (status, octets) => {
+        if (seq !== this.#seq) return;
+        this.#status = status;
+        this.#req.bytesReceived += octets;
+      },
+      onData: (bytes) => {
+        if (seq === this.#seq) this.#req.bytesReceived += bytes;
+      },
+      onClose: (rstCode, _streamId, sessionGone) => {
+        if (seq === this.#seq) this.#closeStream(rstCode, sessionGone);
+      },
+    };
+    try {
+      this.#stream = state.session.request(h2.headers, h2.body, events);
+    } catch {
+      // The session closed between the check and the request: nothing reached the server.
+      this.#req.writtenAtMs = -1;
+      const kind = state.goawayLastStreamId >= 0 ? "goaway" : state.failed ?? "reset";
+      this.#req.settle(0, kind, this.#o.clock.nowMs());
+    }
+  }
+
+  #closeStream(rstCode: number, sessionGone: boolean): void {
+    this.#stream = undefined;
+    if (!this.#req.busy) return;
+    const complete = rstCode === H2_CODE.noError && this.#status > 0;
+    const kind = complete ? undefined : streamErrorKind(this.#state!, rstCode, sessionGone);
+    this.#req.settle(complete ? this.#status : 0, kind, this.#o.clock.nowMs());
+  }
+}

@@ -1,0 +1,257 @@
+/**
+ * HTTP/2 runs end to end (`load.http: 2`): runEngine against in-process node:http2 servers (h2c
+ * and h2 over TLS). The plan reader does not know `load.http` yet on this branch, so each plan is
+ * parsed as HTTP/1.1 and its `load` patched.
+ */
+import assert from "node:assert/strict";
+import http2 from "node:http2";
+import { type EngineRun, NATIVE_HTTP2_ERROR, runEngine } from "../../../runner/run/run_engine.ts";
+import { runWorkers } from "../../../runner/run/run_workers.ts";
+import type { RequestCounts } from "../../../runner/model/run_result.ts";
+import { parseText } from "../../_helpers/plan_fixtures.ts";
+import { H2_CERT } from "../../_helpers/http2_servers.ts";
+import { behaviourServer } from "../../_helpers/h2_behaviour_server.ts";
+import { startTargetProcess } from "../../_helpers/target_process.ts";
+import { forwardingProxy } from "../../_helpers/tcp_proxy.ts";
+
+interface H2Load {
+  rate: string;
+  duration: string;
+  connections: number;
+  maxConnections?: number;
+  maxStreams?: number;
+  warmup?: boolean;
+  timeout?: string;
+}
+
+async function h2Run(url: string, load: H2Load, notices: string[] = []): Promise<EngineRun> {
+  const warmup = load.warmup ? `    - { rate: ${load.rate}, duration: 500ms, warmup: true }\n` : "";
+  const { plan, issues } = parseText(`name: h2
+target: ${url}
+requests: [{ path: /, timeout: ${load.timeout ?? "5s"} }]
+load:
+  connections: ${load.connections}
+  max_connections: ${load.maxConnections ?? load.connections}
+  stages:
+${warmup}    - { rate: ${load.rate}, duration: ${load.duration} }
+`);
+  assert.ok(plan, JSON.stringify(issues));
+  plan.load.http = "2";
+  if (load.maxStreams !== undefined) plan.load.maxStreams = load.maxStreams;
+  return await runEngine({
+    plan,
+    caCerts: [H2_CERT],
+    io: "deno",
+    onNotice: (n) => notices.push(n),
+  });
+}
+
+/** The measured stage's counts, checked to add up: scheduled = completed = ok + every error. */
+function addsUp(run: EngineRun): RequestCounts {
+  const stage = run.recorded.stages.at(-1)!;
+  const c = stage.counts;
+  const errors = Object.values(c.errors).reduce((a, b) => a + (b ?? 0), 0);
+  assert.equal(c.completed, c.scheduled, "every scheduled request has an outcome");
+  assert.equal(c.ok + errors, c.completed, JSON.stringify(c));
+  return c;
+}
+
+for (const tls of [false, true]) {
+  Deno.test(`an HTTP/2 run over ${tls ? "TLS (ALPN h2)" : "h2c"} completes every request and counts its bytes`, async () => {
+    await using server = await behaviourServer((s) => s.answer(200, "hello"), { tls });
+    const run = await h2Run(server.url, { rate: "100/s", duration: "1s", connections: 2 });
+    const c = addsUp(run);
+    assert.equal(c.scheduled, 100);
+    assert.equal(c.ok, 100);
+    assert.deepEqual(c.statusCodes, { "200": 100 });
+    assert.equal(server.streams(), 100);
+    // DATA bytes ("hello") and the response header list, per request.
+    assert.ok(c.bytesReceived >= 100 * 5 && c.bytesReceived < 100 * 200, String(c.bytesReceived));
+    assert.ok(c.bytesSent >= 100 * 20, String(c.bytesSent));
+    assert.equal(c.sent, 100);
+    assert.equal(server.sessions(), 2, "one session per connection, none reopened");
+    assert.equal(run.connections.peak, 2);
+    assert.equal(run.connections.opened, 2);
+    // node:http2 sets no stream limit of its own: the default cap.
+    assert.deepEqual(run.http2, { streamsPerConnection: 100 });
+  });
+}
+
+Deno.test("the fixed 200 ms known-truth target, over h2c, gives corrected percentiles at the truth", async () => {
+  // The built-in target (Deno.serve) speaks h2c with prior knowledge, its delay kept by the
+  // precise sleeper, in a process of its own. 200 ms, not 20: node:http2 under Deno adds 1.3-2 ms
+  // to an exchange at the median and 2.5-5 ms at p90-p99 (more beside a busy neighbour), where
+  // oha --http2 adds 1.1-2.5 ms against the same target (docs/engine.md, "HTTP/2"); 2% of 20 ms
+  // would not hold it. The p99 is 6 of 600 samples, where a pause of a shared machine lands
+  // (115-147 ms at 100 ms measured while another test suite ran beside this one), so it is only
+  // bounded. A response timed from its actual send would still pass here (nothing queues): the
+  // stall test below is the one that catches a lost correction.
+  await using target = await startTargetProcess(["--mode", "fixed", "--delay", "200ms"]);
+  const run = await h2Run(target.url, {
+    rate: "200/s",
+    duration: "3s",
+    connections: 10,
+    warmup: true,
+  });
+  assert.equal(addsUp(run).ok, 600);
+  const response = run.recorded.stages[1].response;
+  for (const [p, tolerance] of [["50", 0.02], ["90", 0.05], ["99", 0.5]] as const) {
+    const ms = response.percentilesUs[p] / 1000;
+    assert.ok(ms >= 200 && ms <= 200 * (1 + tolerance), `p${p} ${ms} ms, truth 200 ms`);
+  }
+});
+
+Deno.test("a 200 ms stall shows in the corrected tail, and is hidden from service time", async () => {
+  // Every answer to a stream arriving in [1000, 1200) ms is held until 1200 ms.
+  await using server = await behaviourServer((s) =>
+    s.answer(200, "ok", s.atMs >= 1000 && s.atMs < 1200 ? 1200 - s.atMs : 0)
+  );
+  // One stream on each of 2 connections: the stalled requests wait for a stream, counted.
+  const run = await h2Run(server.url, {
+    rate: "200/s",
+    duration: "3s",
+    connections: 2,
+    maxStreams: 1,
+  });
+  const stage = run.recorded.stages[0];
+  assert.equal(addsUp(run).ok, 600);
+  // About 40 of 600 requests (6.7%) fell due in the stall and waited 0-200 ms for its end.
+  const p99Ms = stage.response.percentilesUs["99"] / 1000;
+  const maxMs = stage.response.maxUs / 1000;
+  assert.ok(p99Ms > 120 && p99Ms < 215, `corrected p99 ${p99Ms} ms`);
+  assert.ok(maxMs > 180 && maxMs < 230, `corrected max ${maxMs} ms`);
+  assert.ok(stage.service.percentilesUs["99"] / 1000 < 50, "service time hides the stall");
+});
+
+Deno.test("RST_STREAM and REFUSED_STREAM are errors of their own kinds, never retried", async () => {
+  await using server = await behaviourServer((s) =>
+    s.n % 5 === 1
+      ? s.reset(http2.constants.NGHTTP2_INTERNAL_ERROR)
+      : s.n % 5 === 3
+      ? s.reset(http2.constants.NGHTTP2_REFUSED_STREAM)
+      : s.answer()
+  );
+  const run = await h2Run(server.url, { rate: "100/s", duration: "1s", connections: 1 });
+  const c = addsUp(run);
+  assert.deepEqual(c.errors, { rst_stream: 20, refused_stream: 20 });
+  assert.equal(c.ok, 60);
+  assert.equal(server.streams(), 100, "nothing was sent twice");
+});
+
+Deno.test("a GOAWAY mid-run fails the streams the server did not take as goaway, then reconnects", async () => {
+  // Answers take 30 ms, so streams are in flight; stream 50 draws a GOAWAY naming the stream
+  // before it as the last processed, and is never answered.
+  await using server = await behaviourServer((s) => {
+    if (s.n === 50) s.goaway(http2.constants.NGHTTP2_NO_ERROR);
+    else s.answer(200, "ok", 30);
+  });
+  const run = await h2Run(server.url, { rate: "200/s", duration: "1s", connections: 1 });
+  const c = addsUp(run);
+  const goaway = c.errors.goaway ?? 0;
+  assert.ok(goaway >= 1, JSON.stringify(c.errors));
+  assert.deepEqual(Object.keys(c.errors), ["goaway"]);
+  assert.equal(c.ok + goaway, 200);
+  // Each request reached the server once at most: a re-send would make more streams than
+  // requests. (Streams sent before the client saw the GOAWAY may never reach the application.)
+  assert.ok(server.streams() <= 200, `no request was re-sent: ${server.streams()} streams`);
+  assert.ok(c.ok <= server.streams() - 1, "every answer was to a stream the server saw");
+  assert.equal(server.sessions(), 2, "the next request opened a new connection");
+});
+
+Deno.test("a server allowing 1 stream per connection gets 1, and the wait for it is counted", async () => {
+  await using server = await behaviourServer((s) => s.answer(200, "ok", 20), {
+    maxConcurrentStreams: 1,
+  });
+  const notices: string[] = [];
+  // 2 connections × 1 stream at 20 ms carry 100/s; 150/s must wait for a stream.
+  const run = await h2Run(server.url, {
+    rate: "150/s",
+    duration: "1s",
+    connections: 2,
+    maxStreams: 8,
+  }, notices);
+  const c = addsUp(run);
+  assert.equal(c.ok, 150);
+  assert.equal(server.peakStreams(), 1, "never more streams than the server allows");
+  assert.deepEqual(run.http2, { streamsPerConnection: 1, serverMaxStreams: 1 });
+  assert.match(notices.join("\n"), /load\.max_streams is 8, but .* allows 1 concurrent streams/);
+  const wait = run.recorded.queueWait;
+  assert.ok(wait.count > 0 && wait.maxUs > 10_000, `queue wait ${JSON.stringify(wait)}`);
+});
+
+Deno.test("runWorkers() takes Deno's sockets for HTTP/2 where it would take the native path", async () => {
+  await using server = await behaviourServer((s) => s.answer());
+  const { plan } = parseText(`name: h2
+target: ${server.url}
+requests: [{ path: / }]
+load: { connections: 2, stages: [{ rate: 50/s, duration: 400ms }] }
+`);
+  assert.ok(plan);
+  plan.load.http = "2";
+  const run = await runWorkers({ plan, io: "auto" });
+  assert.equal(run.io, "deno");
+  assert.equal(addsUp(run).ok, 20);
+  await assert.rejects(runWorkers({ plan, io: "native" }), { message: NATIVE_HTTP2_ERROR });
+});
+
+Deno.test("a stream past its timeout fails as timeout, reset alone: the connection carries on", async () => {
+  // Every 10th stream is never answered; the rest are answered at once.
+  await using server = await behaviourServer((s) => {
+    if (s.n % 10 !== 0) s.answer();
+  });
+  const run = await h2Run(server.url, {
+    rate: "100/s",
+    duration: "1s",
+    connections: 1,
+    timeout: "200ms",
+  });
+  const c = addsUp(run);
+  assert.deepEqual(c.errors, { timeout: 10 });
+  assert.equal(c.ok, 90);
+  assert.equal(server.sessions(), 1, "a timed-out stream does not cost its connection");
+});
+
+Deno.test("a connection dropped under its streams fails them as reset, and the next opens another", async () => {
+  // A TCP proxy in front of the server drops every connection when stream 30 arrives (no GOAWAY:
+  // the socket just closes); answers take 30 ms, so streams are in flight then.
+  let proxy: { url: string; drop(): void } | undefined;
+  await using server = await behaviourServer((s) => {
+    if (s.n === 30) proxy!.drop();
+    else s.answer(200, "ok", 30);
+  });
+  await using tcp = forwardingProxy(new URL(server.url));
+  proxy = tcp;
+  const run = await h2Run(tcp.url, { rate: "200/s", duration: "1s", connections: 1 });
+  const c = addsUp(run);
+  const reset = c.errors.reset ?? 0;
+  assert.ok(reset >= 1, JSON.stringify(c.errors));
+  assert.deepEqual(Object.keys(c.errors), ["reset"]);
+  assert.equal(c.ok + reset, 200);
+  assert.equal(server.sessions(), 2, "the next request opened a new connection");
+});
+
+Deno.test("templated requests are read back per send: each stream carries its own values", async () => {
+  const seen: string[] = [];
+  await using server = await behaviourServer((s) => {
+    seen.push(`${s.headers[":method"]} ${s.headers[":path"]} ${s.headers["x-n"]} ${s.body}`);
+    s.answer();
+  });
+  const { plan, issues } = parseText(`name: h2
+target: ${server.url}
+vars: { n: counter }
+requests:
+  - { name: get, path: "/items/{{n}}", headers: { X-N: "{{n}}" } }
+  - { name: post, method: POST, path: /orders, body: { json: { n: "{{n}}" } } }
+load: { connections: 1, stages: [{ rate: 100/s, duration: 400ms }] }
+`);
+  assert.ok(plan, JSON.stringify(issues));
+  plan.load.http = "2";
+  const run = await runEngine({ plan, io: "deno" });
+  assert.equal(addsUp(run).ok, 40);
+  const gets = seen.filter((line) => line.startsWith("GET"));
+  const posts = seen.filter((line) => line.startsWith("POST"));
+  assert.ok(gets.length > 0 && posts.length > 0, seen.join("\n"));
+  for (const line of gets) assert.match(line, /^GET \/items\/(\d+) \1 $/);
+  for (const line of posts) assert.match(line, /^POST \/orders undefined \{"n":\d+\}$/);
+  assert.equal(new Set(seen).size, 40, "no two requests alike: values drawn per request");
+});
