@@ -265,6 +265,16 @@ export interface PlanLoad {
   workers: number | "auto";
   /** The rate profile, run in order (at least one). */
   stages: PlanStage[];
+  /**
+   * `load.http`: the HTTP version sent; absent means 1.1. `2` is h2 by ALPN over `https://` (no
+   * silent fallback) and h2c with prior knowledge over `http://`.
+   */
+  http?: "1.1" | "2";
+  /**
+   * `load.max_streams` (HTTP/2 only): concurrent streams per connection; absent means what the
+   * server's SETTINGS allow, capped at 100.
+   */
+  maxStreams?: number;
 }
 
 /** What an SLO measures. Percentiles are in percent (99.9), not fractions. */
