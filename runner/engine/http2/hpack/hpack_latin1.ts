@@ -1,0 +1,35 @@
+/**
+ * Header octets as a string, one char per byte (ISO-8859-1). Not `TextDecoder("latin1")`: the
+ * WHATWG label maps to windows-1252, which changes 0x80 to 0x9f.
+ *
+ * @module
+ */
+
+/** Octets per `String.fromCharCode.apply` call, well under any engine's argument limit. */
+const CHUNK_BYTES = 4096;
+/** Below this length a loop beats making a subarray for `apply`. */
+const SHORT_BYTES = 12;
+
+/**
+ * `bytes[start, end)` as a string of the same length, char `i` being octet `start + i`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { latin1String } from "./hpack_latin1.ts";
+ * assert.equal(latin1String(new Uint8Array([0x41, 0x80, 0xff]), 0, 3), "A\x80\xff");
+ * ```
+ */
+export function latin1String(bytes: Uint8Array, start: number, end: number): string {
+  if (end - start <= SHORT_BYTES) {
+    let text = "";
+    for (let i = start; i < end; i++) text += String.fromCharCode(bytes[i]);
+    return text;
+  }
+  let text = "";
+  for (let at = start; at < end; at += CHUNK_BYTES) {
+    const chunk = bytes.subarray(at, Math.min(end, at + CHUNK_BYTES));
+    text += String.fromCharCode.apply(null, chunk as unknown as number[]);
+  }
+  return text;
+}
