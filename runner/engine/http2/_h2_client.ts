@@ -1,17 +1,17 @@
 /**
- * The one importer of `node:http2` (private to this folder): an HTTP/2 client session over one
- * TCP or TLS connection, reduced to what the engine needs: connect, a stream per request with its
- * status, DATA bytes and close code, the server's stream limit, GOAWAY, and the close.
+ * One HTTP/2 client session over one TCP or TLS connection of Deno's (private to this folder):
+ * the socket, its read loop and its writes around {@linkcode H2ClientProtocol}, which holds the
+ * protocol. `https:` offers ALPN `h2` alone and refuses a server that does not agree; `http:` is
+ * h2c with prior knowledge. Writes are sent at once; those made while one is under way leave
+ * together when it is done, so a burst of streams costs few system calls.
  *
  * @module
  */
-import http2 from "node:http2";
+import { socketReader } from "../socket/socket_reader.ts";
+import { H2ClientProtocol, type H2StreamEvents, MALFORMED_RESPONSE } from "./h2_client_protocol.ts";
+import { concatBytes, H2_CODE } from "./h2_frame.ts";
 
-/** RST_STREAM and GOAWAY codes the engine tells apart (RFC 9113 §7). */
-export const H2_CODE = { noError: 0, refusedStream: 7, cancel: 8 } as const;
-
-/** The request head as HTTP/2 sends it: pseudo-headers first, names in lower case. */
-export type H2Headers = Record<string, string | string[]>;
+export { H2_CODE, type H2StreamEvents, MALFORMED_RESPONSE };
 
 /** What a session tells its owner as it happens. */
 export interface H2SessionEvents {
@@ -19,23 +19,10 @@ export interface H2SessionEvents {
   onSettings(maxConcurrentStreams: number | undefined): void;
   /** The server sent GOAWAY: streams above `lastStreamId` were not and will not be processed. */
   onGoaway(errorCode: number, lastStreamId: number): void;
-  /** The session failed (socket, TLS or protocol error); its `code` when it has one. */
+  /** The session failed (socket, TLS or protocol error). */
   onError(error: unknown): void;
   /** The session is closed: no stream on it is open any more. */
   onClose(): void;
-}
-
-/** What one stream tells its request. */
-export interface H2StreamEvents {
-  /** The response's HEADERS: its status and its header list's size (octets before HPACK). */
-  onResponse(status: number, headerOctets: number): void;
-  /** A DATA frame's payload arrived. */
-  onData(bytes: number): void;
-  /**
-   * The stream closed: `rstCode` 0 after a complete response, else the RST_STREAM code;
-   * `sessionGone` when its session was destroyed under it (the connection failed or closed).
-   */
-  onClose(rstCode: number, streamId: number | undefined, sessionGone: boolean): void;
 }
 
 /** An open stream: cancelling it resets it (RST_STREAM CANCEL). */
@@ -43,7 +30,7 @@ export interface H2Stream {
   cancel(): void;
 }
 
-/** How a session connects: `https:` offers ALPN `h2` only; `http:` is h2c with prior knowledge. */
+/** How a session connects. */
 export interface H2ConnectOptions {
   /** PEM certificates trusted besides the system's (https only). */
   caCerts?: readonly string[];
@@ -51,70 +38,198 @@ export interface H2ConnectOptions {
   windowBytes: number;
 }
 
+/** A connection error this side found: its HTTP/2 error code and what was wrong. */
+export class H2ProtocolError extends Error {
+  /** Read by `h2ErrorKind`: a protocol error. */
+  readonly code = "ERR_HTTP2_PROTOCOL";
+  constructor(readonly h2Code: number, reason: string) {
+    super(`HTTP/2 connection error ${h2Code}: ${reason}`);
+  }
+}
+
+/** The read buffer: room for several frames of the default maximum size (16 KiB). */
+const READ_BYTES = 64 * 1024;
+
 /**
  * One HTTP/2 client session. Connecting starts at construction; `connected` resolves once the
- * session is up (the TLS handshake agreed on `h2`), or rejects with the error that ended it.
+ * socket is up (TLS agreed on `h2`) and the preface is written, or rejects with the error.
  */
 export class H2Session {
-  readonly #session: http2.ClientHttp2Session;
-  /** Resolves when connected; rejects with the connect error. */
   readonly connected: Promise<void>;
+  readonly #events: H2SessionEvents;
+  readonly #protocol: H2ClientProtocol;
+  readonly #tls: boolean;
+  #conn: Deno.Conn | undefined;
+  #gone = false;
+  #out: Uint8Array[] = [];
+  #writing = false;
 
   constructor(origin: URL, options: H2ConnectOptions, events: H2SessionEvents) {
-    const https = origin.protocol === "https:";
-    const session = http2.connect(origin.origin, {
-      settings: { initialWindowSize: options.windowBytes, enablePush: false },
-      maxSessionMemory: 64,
-      ...(https ? { ALPNProtocols: ["h2"], ca: [...(options.caCerts ?? [])] } : {}),
+    this.#events = events;
+    this.#tls = origin.protocol === "https:";
+    this.#protocol = new H2ClientProtocol(options.windowBytes, {
+      write: (bytes) => this.#write(bytes),
+      onSettings: (max) => events.onSettings(max),
+      onGoaway: (code, last) => {
+        events.onGoaway(code, last);
+        this.#closeIfDone();
+      },
+      onConnectionError: (code, reason) => {
+        events.onError(new H2ProtocolError(code, reason));
+        this.#shutdown();
+      },
     });
-    this.#session = session;
-    this.connected = new Promise<void>((resolve, reject) => {
-      session.once("connect", () => {
-        // The connection window: the SETTINGS above set each stream's.
-        try {
-          session.setLocalWindowSize(options.windowBytes);
-        } catch { /* a session already closing keeps the default */ }
-        resolve();
-      });
-      session.once("error", reject);
-      session.once("close", () => reject(new Error("the HTTP/2 session closed while connecting")));
-    });
+    this.connected = this.#connect(origin, options);
     this.connected.catch(() => {});
-    session.on("remoteSettings", (s: http2.Settings) => events.onSettings(s.maxConcurrentStreams));
-    session.on("goaway", (code: number, last: number) => events.onGoaway(code, last));
-    session.on("error", (error: unknown) => events.onError(error));
-    session.on("close", () => events.onClose());
   }
 
   /** True once the session is closed or closing: no new stream may start on it. */
   get closed(): boolean {
-    return this.#session.closed || this.#session.destroyed;
+    return this.#gone || this.#protocol.closed;
   }
 
-  /** Opens a stream carrying `headers` and `body` (none: the HEADERS end the stream). */
-  request(headers: H2Headers, body: Uint8Array | undefined, events: H2StreamEvents): H2Stream {
-    const stream = this.#session.request(headers, { endStream: body === undefined });
-    stream.on("response", (h: http2.IncomingHttpHeaders) => {
-      let octets = 0;
-      for (const name in h) octets += name.length + String(h[name]).length;
-      events.onResponse(Number(h[":status"]), octets);
-    });
-    stream.on("data", (chunk: Uint8Array) => events.onData(chunk.length));
-    stream.on("error", () => {}); // the close that follows carries the code
-    stream.on(
-      "close",
-      () => events.onClose(stream.rstCode ?? 0, stream.id, this.#session.destroyed),
-    );
-    if (body !== undefined) stream.end(body);
+  /** Opens a stream with header block `block` and `body`; throws when the session is closed. */
+  request(block: Uint8Array, body: Uint8Array | undefined, events: H2StreamEvents): H2Stream {
+    if (this.#conn === undefined || this.closed) {
+      throw new RangeError("the HTTP/2 session is not open");
+    }
+    const id = this.#protocol.request(block, body, events);
     return {
       cancel: () => {
-        if (!stream.closed && !stream.destroyed) stream.close(H2_CODE.cancel);
+        this.#protocol.cancel(id);
+        this.#closeIfDone();
       },
     };
   }
 
-  /** Closes the session at once; open streams close with it. */
+  /** Closes the session at once; open streams close with it (`sessionGone`). */
   close(): void {
-    if (!this.#session.destroyed) this.#session.destroy();
+    this.#shutdown();
+  }
+
+  async #connect(origin: URL, options: H2ConnectOptions): Promise<void> {
+    const hostname = origin.hostname.startsWith("[")
+      ? origin.hostname.slice(1, -1)
+      : origin.hostname;
+    const port = origin.port === "" ? (this.#tls ? 443 : 80) : Number(origin.port);
+    let conn: Deno.Conn;
+    try {
+      conn = this.#tls
+        ? await connectH2Tls(hostname, port, options.caCerts)
+        : await Deno.connect({ hostname, port });
+    } catch (error) {
+      this.#shutdown();
+      throw error;
+    }
+    if (!this.#tls) (conn as Deno.TcpConn).setNoDelay(true);
+    if (this.#gone) {
+      conn.close();
+      throw new Error("the HTTP/2 session closed while connecting");
+    }
+    this.#conn = conn;
+    this.#protocol.start();
+    void this.#readLoop(conn);
+  }
+
+  async #readLoop(conn: Deno.Conn): Promise<void> {
+    const { read } = socketReader(conn, this.#tls);
+    const buffer = new Uint8Array(READ_BYTES);
+    let start = 0;
+    let end = 0;
+    for (;;) {
+      if (end === buffer.length) {
+        buffer.copyWithin(0, start, end);
+        end -= start;
+        start = 0;
+      }
+      let n: number | null;
+      try {
+        n = await read(buffer.subarray(end));
+      } catch (error) {
+        if (!this.#gone) {
+          this.#events.onError(error);
+          this.#shutdown();
+        }
+        return;
+      }
+      if (this.#gone) return;
+      if (n === null) return this.#shutdown();
+      end += n;
+      start += this.#protocol.receive(buffer, start, end);
+      if (start === end) start = end = 0;
+      if (this.#gone) return;
+      this.#closeIfDone();
+    }
+  }
+
+  #write(bytes: Uint8Array): void {
+    if (this.#gone) return;
+    this.#out.push(bytes);
+    if (!this.#writing) void this.#pump();
+  }
+
+  /** Writes what is queued, in order, until the queue is empty. */
+  async #pump(): Promise<void> {
+    const conn = this.#conn!;
+    this.#writing = true;
+    try {
+      while (this.#out.length > 0 && !this.#gone) {
+        const chunk = this.#out.length === 1 ? this.#out[0] : concatBytes(this.#out);
+        this.#out = [];
+        let written = await conn.write(chunk);
+        while (written < chunk.length && !this.#gone) {
+          written += await conn.write(chunk.subarray(written));
+        }
+      }
+    } catch (error) {
+      if (!this.#gone) {
+        this.#events.onError(error);
+        this.#shutdown();
+      }
+    } finally {
+      this.#writing = false;
+    }
+  }
+
+  /** After GOAWAY (or with its stream ids used up) the session ends with its last stream. */
+  #closeIfDone(): void {
+    if (this.#protocol.closed && !this.#protocol.failed && this.#protocol.openStreams === 0) {
+      this.#shutdown();
+    }
+  }
+
+  #shutdown(): void {
+    if (this.#gone) return;
+    this.#gone = true;
+    this.#out = [];
+    try {
+      this.#conn?.close();
+    } catch { /* already closed */ }
+    this.#protocol.fail();
+    this.#events.onClose();
+  }
+}
+
+/** A TLS connection that agreed on `h2` by ALPN; any other answer is an error naming it. */
+async function connectH2Tls(
+  hostname: string,
+  port: number,
+  caCerts: readonly string[] | undefined,
+): Promise<Deno.TlsConn> {
+  const conn = await Deno.connectTls({
+    hostname,
+    port,
+    alpnProtocols: ["h2"],
+    ...(caCerts ? { caCerts: [...caCerts] } : {}),
+  });
+  try {
+    const { alpnProtocol } = await conn.handshake();
+    if (alpnProtocol !== "h2") {
+      throw new Error(`TLS ALPN: the server chose ${alpnProtocol ?? "no protocol"}, not h2`);
+    }
+    return conn;
+  } catch (error) {
+    conn.close();
+    throw error;
   }
 }

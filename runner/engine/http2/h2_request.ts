@@ -3,16 +3,22 @@
  * build) read back into what HTTP/2 sends: `:method`, `:scheme`, `:authority` (from `Host`),
  * `:path`, the other headers in lower case, and the body. Headers HTTP/2 forbids (`Connection`,
  * `Keep-Alive`, `Transfer-Encoding`, `Upgrade`, `Proxy-Connection`) are dropped; a validated plan
- * has none of them anyway. One parse per request; a fixed request is parsed once per run.
+ * has none of them anyway. The header block is HPACK-encoded without the dynamic table, so it can
+ * go on any connection as it is: a fixed request is read and encoded once per run.
  *
  * @module
  */
-import type { H2Headers } from "./_h2_client.ts";
+import { encodeHeaderBlock } from "./hpack/mod.ts";
+
+/** The request head as HTTP/2 sends it: pseudo-headers first, names in lower case. */
+export type H2Headers = Record<string, string | string[]>;
 
 /** One request as HTTP/2 sends it. */
 export interface H2Request {
   /** Pseudo-headers first, then the request's headers in lower case. */
   headers: H2Headers;
+  /** `headers` as an HPACK header block. */
+  block: Uint8Array;
   /** The body, or undefined when there is none (the HEADERS frame ends the stream). */
   body: Uint8Array | undefined;
   /** What it sends, counted as HTTP/1.1 counts a head: header octets before HPACK, and the body. */
@@ -72,7 +78,12 @@ export function h2Request(bytes: Uint8Array, scheme: string): H2Request {
   }
   octets += (headers[":authority"] as string).length;
   const body = bytes.length > headEnd + 4 ? bytes.subarray(headEnd + 4) : undefined;
-  return { headers, body, bytes: octets + (body?.length ?? 0) };
+  const fields: Array<[string, string]> = [];
+  for (const name in headers) {
+    const value = headers[name];
+    for (const v of Array.isArray(value) ? value : [value]) fields.push([name, v]);
+  }
+  return { headers, block: encodeHeaderBlock(fields), body, bytes: octets + (body?.length ?? 0) };
 }
 
 /** Where the head's `\r\n\r\n` starts, or -1. */

@@ -14,7 +14,7 @@
 import type { ErrorKind } from "../../model/run_result.ts";
 import { InflightRequest } from "../inflight_request.ts";
 import type { Clock, Connection, PreparedRequest, ResponseOutcome } from "../types.ts";
-import { H2_CODE, type H2Stream, type H2StreamEvents } from "./_h2_client.ts";
+import { H2_CODE, type H2Stream, type H2StreamEvents, MALFORMED_RESPONSE } from "./_h2_client.ts";
 import type { H2Connection, SessionState } from "./h2_connection.ts";
 import { type H2Request, h2Request } from "./h2_request.ts";
 
@@ -34,7 +34,8 @@ export interface H2SlotOptions {
  * The error kind of a stream that closed without a complete response: `goaway` on a session that
  * received one; the session's failure, or `reset`, when the session went down under the stream;
  * else the server's RST_STREAM: `refused_stream` for REFUSED_STREAM, `rst_stream` for any other
- * code; `protocol` for a stream closed cleanly without a response.
+ * code; `protocol` for a stream closed cleanly without a response, or with one that had no valid
+ * status.
  */
 export function streamErrorKind(
   state: SessionState,
@@ -43,6 +44,7 @@ export function streamErrorKind(
 ): ErrorKind {
   if (state.goawayLastStreamId >= 0) return "goaway";
   if (sessionGone) return state.failed ?? "reset";
+  if (rstCode === MALFORMED_RESPONSE) return "protocol";
   if (rstCode === H2_CODE.refusedStream) return "refused_stream";
   if (rstCode !== H2_CODE.noError) return "rst_stream";
   return state.failed ?? "protocol";
@@ -136,7 +138,7 @@ export class H2StreamSlot implements Connection {
       },
     };
     try {
-      this.#stream = state.session.request(h2.headers, h2.body, events);
+      this.#stream = state.session.request(h2.block, h2.body, events);
     } catch {
       // The session closed between the check and the request: nothing reached the server.
       this.#req.writtenAtMs = -1;

@@ -1,0 +1,393 @@
+/**
+ * The client side of one HTTP/2 connection as a state machine, without I/O (RFC 9113): bytes the
+ * server sent go in through {@linkcode H2ClientProtocol.receive}, the bytes to send come out
+ * through the `write` callback, and each stream reports its response's status, DATA and close.
+ * The transport (`_h2_client.ts`) owns the socket and the clock.
+ *
+ * What it sends: the preface; SETTINGS with server push off and each stream's window at
+ * `windowBytes`; a WINDOW_UPDATE raising the connection's window to `windowBytes` as well; every
+ * request's header block (HEADERS, then CONTINUATION beyond the server's frame size) and body
+ * (DATA within the server's windows, the rest sent as they open); a WINDOW_UPDATE of the
+ * connection or a stream each time half its window was consumed, so a response is never held
+ * back by this side; acknowledgements of SETTINGS and PING; RST_STREAM CANCEL for a stream given
+ * up; GOAWAY on a connection error (a malformed frame or header block), after which it reads
+ * nothing more. Every header block is decoded, those of streams given up too, so the HPACK
+ * table stays in step with the server's.
+ *
+ * @module
+ */
+import { HpackDecoder } from "./hpack/mod.ts";
+import {
+  CLIENT_PREFACE,
+  concatBytes,
+  dataFrames,
+  DEFAULT_MAX_FRAME_BYTES,
+  DEFAULT_WINDOW_BYTES,
+  FLAG,
+  FRAME,
+  goawayFrame,
+  H2_CODE,
+  headersFrames,
+  MAX_WINDOW_BYTES,
+  pingAckFrame,
+  rstStreamFrame,
+  SETTING,
+  SETTINGS_ACK,
+  settingsFrame,
+  windowUpdateFrame,
+} from "./h2_frame.ts";
+
+/** What one stream tells its request. */
+export interface H2StreamEvents {
+  /** The response's final HEADERS: its status and its header list's size (octets). */
+  onResponse(status: number, headerOctets: number): void;
+  /** A DATA frame's payload arrived (padding not counted). */
+  onData(bytes: number): void;
+  /**
+   * The stream closed: `rstCode` 0 after a complete response, else the RST_STREAM code (or the
+   * GOAWAY's, for a stream the server will not process; {@linkcode MALFORMED_RESPONSE} for a
+   * response without a valid status); `sessionGone` when its connection went down under it.
+   */
+  onClose(rstCode: number, streamId: number, sessionGone: boolean): void;
+}
+
+/** What the connection tells its transport. */
+export interface H2ProtocolEvents {
+  /** Bytes to send, in order. */
+  write(bytes: Uint8Array): void;
+  /** The server's SETTINGS arrived (its SETTINGS_MAX_CONCURRENT_STREAMS, when it set one). */
+  onSettings(maxConcurrentStreams: number | undefined): void;
+  /** The server sent GOAWAY: streams above `lastStreamId` were not and will not be processed. */
+  onGoaway(code: number, lastStreamId: number): void;
+  /** This side found the connection broken (GOAWAY written): close it. */
+  onConnectionError(code: number, reason: string): void;
+}
+
+interface Stream {
+  readonly id: number;
+  readonly events: H2StreamEvents;
+  status: number;
+  sendWindowBytes: number;
+  /** Body bytes not yet sent (the windows were shut), or undefined. */
+  pending: Uint8Array | undefined;
+  /** DATA octets received since this side last opened the stream's window. */
+  consumedBytes: number;
+}
+
+/** The `rstCode` of a stream whose response was malformed (no valid `:status`): reset by this side. */
+export const MALFORMED_RESPONSE = -1;
+
+/** The highest stream id (2^31 - 1). */
+const MAX_STREAM_ID = 0x7fff_ffff;
+
+/** One connection's protocol state. */
+export class H2ClientProtocol {
+  readonly #events: H2ProtocolEvents;
+  readonly #windowBytes: number;
+  readonly #hpack = new HpackDecoder();
+  readonly #streams = new Map<number, Stream>();
+  #nextId = 1;
+  #peerMaxFrameBytes = DEFAULT_MAX_FRAME_BYTES;
+  #peerInitialWindowBytes = DEFAULT_WINDOW_BYTES;
+  #sendWindowBytes = DEFAULT_WINDOW_BYTES;
+  #consumedBytes = 0;
+  /** The stream whose header block is being received, its parts and its HEADERS' END_STREAM. */
+  #blockStream = 0;
+  #blockParts: Uint8Array[] = [];
+  #blockEndsStream = false;
+  #blockStatus = 0;
+  #blockOctets = 0;
+  /** The GOAWAY's last stream id, or -1. */
+  goawayLastStreamId = -1;
+  /** Set once this side found a connection error: nothing more is read or sent. */
+  failed = false;
+
+  constructor(windowBytes: number, events: H2ProtocolEvents) {
+    this.#windowBytes = Math.min(MAX_WINDOW_BYTES, Math.max(DEFAULT_WINDOW_BYTES, windowBytes));
+    this.#events = events;
+  }
+
+  /** Writes the preface, this side's SETTINGS and the connection's window. */
+  start(): void {
+    const settings = settingsFrame([
+      [SETTING.enablePush, 0],
+      [SETTING.initialWindowSize, this.#windowBytes],
+    ]);
+    const raise = this.#windowBytes - DEFAULT_WINDOW_BYTES;
+    const parts = [CLIENT_PREFACE, settings, ...(raise > 0 ? [windowUpdateFrame(0, raise)] : [])];
+    this.#events.write(concatBytes(parts));
+  }
+
+  /** True once no new stream may start: GOAWAY received, ids used up, or failed. */
+  get closed(): boolean {
+    return this.failed || this.goawayLastStreamId >= 0 || this.#nextId > MAX_STREAM_ID;
+  }
+
+  /** Streams open now. */
+  get openStreams(): number {
+    return this.#streams.size;
+  }
+
+  /**
+   * Starts a stream with the header block `block` and `body` (none: the HEADERS end the stream);
+   * returns its id. Throws a `RangeError` when {@linkcode closed}.
+   */
+  request(block: Uint8Array, body: Uint8Array | undefined, events: H2StreamEvents): number {
+    if (this.closed) throw new RangeError("the HTTP/2 connection takes no new stream");
+    const id = this.#nextId;
+    this.#nextId += 2;
+    const hasBody = body !== undefined && body.length > 0;
+    const stream: Stream = {
+      id,
+      events,
+      status: 0,
+      sendWindowBytes: this.#peerInitialWindowBytes,
+      pending: hasBody ? body : undefined,
+      consumedBytes: 0,
+    };
+    this.#streams.set(id, stream);
+    this.#events.write(headersFrames(id, block, !hasBody, this.#peerMaxFrameBytes));
+    if (hasBody) this.#sendBody(stream);
+    return id;
+  }
+
+  /** Gives stream `id` up: RST_STREAM CANCEL, and nothing more is reported of it. */
+  cancel(id: number): void {
+    if (!this.#streams.delete(id) || this.failed) return;
+    this.#events.write(rstStreamFrame(id, H2_CODE.cancel));
+  }
+
+  /** The connection went down: every open stream closes with `sessionGone`. */
+  fail(): void {
+    this.failed = true;
+    const streams = [...this.#streams.values()];
+    this.#streams.clear();
+    for (const s of streams) s.events.onClose(0, s.id, true);
+  }
+
+  /**
+   * Reads the complete frames in `bytes[start, end)`; returns how many octets they took (the rest
+   * is a frame still arriving: pass it again with what follows).
+   */
+  receive(bytes: Uint8Array, start: number, end: number): number {
+    let at = start;
+    while (!this.failed && end - at >= 9) {
+      const length = (bytes[at] << 16) | (bytes[at + 1] << 8) | bytes[at + 2];
+      if (length > DEFAULT_MAX_FRAME_BYTES) {
+        this.#connectionError(H2_CODE.frameSizeError, `a frame of ${length} octets`);
+        break;
+      }
+      if (end - at < 9 + length) break;
+      const type = bytes[at + 3];
+      const flags = bytes[at + 4];
+      const streamId = readUint31(bytes, at + 5);
+      this.#frame(type, flags, streamId, bytes.subarray(at + 9, at + 9 + length));
+      at += 9 + length;
+    }
+    return at - start;
+  }
+
+  #frame(type: number, flags: number, streamId: number, payload: Uint8Array): void {
+    if (
+      this.#blockStream !== 0 && (type !== FRAME.continuation || streamId !== this.#blockStream)
+    ) {
+      return this.#connectionError(H2_CODE.protocolError, "a header block cut by another frame");
+    }
+    switch (type) {
+      case FRAME.data:
+        return this.#data(flags, streamId, payload);
+      case FRAME.headers:
+        return this.#headers(flags, streamId, payload);
+      case FRAME.continuation:
+        if (this.#blockStream === 0) {
+          return this.#connectionError(H2_CODE.protocolError, "CONTINUATION without HEADERS");
+        }
+        this.#blockParts.push(payload);
+        if (flags & FLAG.endHeaders) this.#endBlock();
+        return;
+      case FRAME.rstStream:
+        if (payload.length !== 4) {
+          return this.#connectionError(H2_CODE.frameSizeError, "RST_STREAM");
+        }
+        if (streamId === 0) return this.#connectionError(H2_CODE.protocolError, "RST_STREAM on 0");
+        return this.#close(streamId, readUint32(payload, 0));
+      case FRAME.settings:
+        return this.#settings(flags, streamId, payload);
+      case FRAME.pushPromise:
+        return this.#connectionError(H2_CODE.protocolError, "PUSH_PROMISE with push disabled");
+      case FRAME.ping:
+        if (payload.length !== 8) return this.#connectionError(H2_CODE.frameSizeError, "PING");
+        if (!(flags & FLAG.ack)) this.#events.write(pingAckFrame(payload.slice()));
+        return;
+      case FRAME.goaway:
+        if (payload.length < 8) return this.#connectionError(H2_CODE.frameSizeError, "GOAWAY");
+        return this.#goaway(readUint31(payload, 0), readUint32(payload, 4));
+      case FRAME.windowUpdate:
+        return this.#windowUpdate(streamId, payload);
+      default:
+        return; // PRIORITY and unknown types: nothing to do (RFC 9113 §4.1, §5.5)
+    }
+  }
+
+  #data(flags: number, streamId: number, payload: Uint8Array): void {
+    if (streamId === 0) return this.#connectionError(H2_CODE.protocolError, "DATA on stream 0");
+    const padding = flags & FLAG.padded ? payload[0] + 1 : 0;
+    if (padding > payload.length) return this.#connectionError(H2_CODE.protocolError, "padding");
+    // The whole payload counts against the windows, padding included (RFC 9113 §6.9).
+    this.#consumedBytes += payload.length;
+    if (this.#consumedBytes >= this.#windowBytes / 2) {
+      this.#events.write(windowUpdateFrame(0, this.#consumedBytes));
+      this.#consumedBytes = 0;
+    }
+    const stream = this.#streams.get(streamId);
+    if (stream === undefined) return;
+    if (payload.length > padding) stream.events.onData(payload.length - padding);
+    if (flags & FLAG.endStream) return this.#close(streamId, H2_CODE.noError);
+    stream.consumedBytes += payload.length;
+    if (stream.consumedBytes >= this.#windowBytes / 2) {
+      this.#events.write(windowUpdateFrame(streamId, stream.consumedBytes));
+      stream.consumedBytes = 0;
+    }
+  }
+
+  #headers(flags: number, streamId: number, payload: Uint8Array): void {
+    if (streamId === 0) return this.#connectionError(H2_CODE.protocolError, "HEADERS on 0");
+    let from = 0;
+    let to = payload.length;
+    if (flags & FLAG.padded) {
+      from = 1;
+      to -= payload[0];
+    }
+    if (flags & FLAG.priority) from += 5;
+    if (from > to) return this.#connectionError(H2_CODE.protocolError, "HEADERS padding");
+    this.#blockStream = streamId;
+    this.#blockParts = [payload.subarray(from, to)];
+    this.#blockEndsStream = (flags & FLAG.endStream) !== 0;
+    if (flags & FLAG.endHeaders) this.#endBlock();
+  }
+
+  readonly #onField = (name: string, value: string): void => {
+    this.#blockOctets += name.length + value.length;
+    if (name === ":status") this.#blockStatus = Number(value);
+  };
+
+  #endBlock(): void {
+    const streamId = this.#blockStream;
+    const parts = this.#blockParts;
+    this.#blockStream = 0;
+    this.#blockParts = [];
+    this.#blockStatus = 0;
+    this.#blockOctets = 0;
+    try {
+      this.#hpack.decode(parts.length === 1 ? parts[0] : concatBytes(parts), this.#onField);
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      return this.#connectionError(H2_CODE.compressionError, `a header block: ${why}`);
+    }
+    const stream = this.#streams.get(streamId);
+    if (stream === undefined) return;
+    const status = this.#blockStatus;
+    if (stream.status === 0) {
+      if (!(status >= 100 && status <= 999)) {
+        this.#streams.delete(streamId);
+        this.#events.write(rstStreamFrame(streamId, H2_CODE.protocolError));
+        return stream.events.onClose(MALFORMED_RESPONSE, streamId, false);
+      }
+      // An interim response (1xx) is not the answer: the final HEADERS follow.
+      if (status >= 200) {
+        stream.status = status;
+        stream.events.onResponse(status, this.#blockOctets);
+      }
+    }
+    if (this.#blockEndsStream) this.#close(streamId, H2_CODE.noError);
+  }
+
+  #close(streamId: number, code: number): void {
+    const stream = this.#streams.get(streamId);
+    if (stream === undefined) return;
+    this.#streams.delete(streamId);
+    stream.events.onClose(code, streamId, false);
+  }
+
+  #settings(flags: number, streamId: number, payload: Uint8Array): void {
+    if (streamId !== 0) return this.#connectionError(H2_CODE.protocolError, "SETTINGS on a stream");
+    if (flags & FLAG.ack) return;
+    if (payload.length % 6 !== 0) return this.#connectionError(H2_CODE.frameSizeError, "SETTINGS");
+    let maxStreams: number | undefined;
+    for (let at = 0; at < payload.length; at += 6) {
+      const id = (payload[at] << 8) | payload[at + 1];
+      const value = readUint32(payload, at + 2);
+      if (id === SETTING.maxConcurrentStreams) maxStreams = value;
+      else if (id === SETTING.initialWindowSize) {
+        if (value > MAX_WINDOW_BYTES) {
+          return this.#connectionError(H2_CODE.flowControlError, "SETTINGS_INITIAL_WINDOW_SIZE");
+        }
+        const delta = value - this.#peerInitialWindowBytes;
+        this.#peerInitialWindowBytes = value;
+        for (const s of this.#streams.values()) s.sendWindowBytes += delta;
+      } else if (id === SETTING.maxFrameSize) {
+        if (value < DEFAULT_MAX_FRAME_BYTES || value > 0xff_ffff) {
+          return this.#connectionError(H2_CODE.protocolError, "SETTINGS_MAX_FRAME_SIZE");
+        }
+        this.#peerMaxFrameBytes = value;
+      }
+    }
+    this.#events.write(SETTINGS_ACK);
+    this.#events.onSettings(maxStreams);
+    this.#flushBodies();
+  }
+
+  #goaway(lastStreamId: number, code: number): void {
+    this.goawayLastStreamId = lastStreamId;
+    this.#events.onGoaway(code, lastStreamId);
+    for (const id of [...this.#streams.keys()]) if (id > lastStreamId) this.#close(id, code);
+  }
+
+  #windowUpdate(streamId: number, payload: Uint8Array): void {
+    if (payload.length !== 4) return this.#connectionError(H2_CODE.frameSizeError, "WINDOW_UPDATE");
+    const increment = readUint31(payload, 0);
+    if (increment === 0) return this.#connectionError(H2_CODE.protocolError, "WINDOW_UPDATE of 0");
+    if (streamId === 0) this.#sendWindowBytes += increment;
+    else {
+      const stream = this.#streams.get(streamId);
+      if (stream === undefined) return;
+      stream.sendWindowBytes += increment;
+    }
+    this.#flushBodies();
+  }
+
+  /** Sends what the windows allow of the bodies waiting. */
+  #flushBodies(): void {
+    for (const s of this.#streams.values()) {
+      if (s.pending !== undefined) this.#sendBody(s);
+      if (this.#sendWindowBytes <= 0) return;
+    }
+  }
+
+  #sendBody(stream: Stream): void {
+    const body = stream.pending!;
+    const n = Math.min(body.length, stream.sendWindowBytes, this.#sendWindowBytes);
+    if (n <= 0) return;
+    const last = n === body.length;
+    this.#events.write(dataFrames(stream.id, body.subarray(0, n), last, this.#peerMaxFrameBytes));
+    stream.sendWindowBytes -= n;
+    this.#sendWindowBytes -= n;
+    stream.pending = last ? undefined : body.subarray(n);
+  }
+
+  #connectionError(code: number, reason: string): void {
+    if (this.failed) return;
+    this.#events.write(goawayFrame(code));
+    this.failed = true;
+    this.#events.onConnectionError(code, reason);
+  }
+}
+
+function readUint31(bytes: Uint8Array, at: number): number {
+  return ((bytes[at] & 0x7f) << 24 | bytes[at + 1] << 16 | bytes[at + 2] << 8 | bytes[at + 3]) >>>
+    0;
+}
+
+function readUint32(bytes: Uint8Array, at: number): number {
+  return (bytes[at] << 24 | bytes[at + 1] << 16 | bytes[at + 2] << 8 | bytes[at + 3]) >>> 0;
+}

@@ -1,0 +1,232 @@
+import assert from "node:assert/strict";
+import {
+  H2ClientProtocol,
+  type H2StreamEvents,
+  MALFORMED_RESPONSE,
+} from "../../../../runner/engine/http2/h2_client_protocol.ts";
+import {
+  CLIENT_PREFACE,
+  concatBytes,
+  FLAG,
+  FRAME,
+  frame,
+  H2_CODE,
+  SETTING,
+  settingsFrame,
+  windowUpdateFrame,
+} from "../../../../runner/engine/http2/h2_frame.ts";
+
+/** HPACK `:status: 200` and `:status: 404` (static table entries 8 and 13). */
+const STATUS_200 = new Uint8Array([0x88]);
+const STATUS_404 = new Uint8Array([0x8d]);
+/** `:status: 100`: a literal without indexing, the name from static entry 8. */
+const STATUS_100 = new Uint8Array([0x08, 0x03, 0x31, 0x30, 0x30]);
+
+interface Frame {
+  type: number;
+  flags: number;
+  streamId: number;
+  payload: Uint8Array;
+}
+
+/** The frames in `bytes` (after the preface, if it starts with one). */
+function framesOf(bytes: Uint8Array): Frame[] {
+  let at = startsWith(bytes, CLIENT_PREFACE) ? CLIENT_PREFACE.length : 0;
+  const out: Frame[] = [];
+  while (at < bytes.length) {
+    const length = (bytes[at] << 16) | (bytes[at + 1] << 8) | bytes[at + 2];
+    out.push({
+      type: bytes[at + 3],
+      flags: bytes[at + 4],
+      streamId: new DataView(bytes.buffer, bytes.byteOffset + at + 5, 4).getUint32(0) & 0x7fffffff,
+      payload: bytes.slice(at + 9, at + 9 + length),
+    });
+    at += 9 + length;
+  }
+  return out;
+}
+
+function startsWith(bytes: Uint8Array, prefix: Uint8Array): boolean {
+  return prefix.every((b, i) => bytes[i] === b);
+}
+
+/** A protocol with its writes and events recorded. */
+function client(windowBytes = 16 * 1024 * 1024) {
+  const written: Uint8Array[] = [];
+  const log: string[] = [];
+  const protocol = new H2ClientProtocol(windowBytes, {
+    write: (b) => written.push(b),
+    onSettings: (max) => log.push(`settings ${max}`),
+    onGoaway: (code, last) => log.push(`goaway ${code} ${last}`),
+    onConnectionError: (code, reason) => log.push(`error ${code} ${reason}`),
+  });
+  const stream = (name: string): H2StreamEvents => ({
+    onResponse: (status, octets) => log.push(`${name} response ${status} ${octets}`),
+    onData: (n) => log.push(`${name} data ${n}`),
+    onClose: (code, id, gone) => log.push(`${name} close ${code} ${id}${gone ? " gone" : ""}`),
+  });
+  const receive = (...frames: Uint8Array[]) => {
+    const bytes = concatBytes(frames);
+    return protocol.receive(bytes, 0, bytes.length);
+  };
+  const sent = () => framesOf(concatBytes(written.splice(0)));
+  return { protocol, log, stream, receive, sent, written };
+}
+
+Deno.test("start sends the preface, SETTINGS without push at the window asked, and the connection's window", () => {
+  const c = client(1_000_000);
+  c.protocol.start();
+  const bytes = concatBytes(c.written);
+  assert.ok(startsWith(bytes, CLIENT_PREFACE));
+  const [settings, window] = framesOf(bytes);
+  assert.equal(settings.type, FRAME.settings);
+  assert.deepEqual([...settings.payload], [0, 2, 0, 0, 0, 0, 0, 4, 0, 0x0f, 0x42, 0x40]);
+  assert.equal(window.type, FRAME.windowUpdate);
+  assert.equal(new DataView(window.payload.buffer).getUint32(0), 1_000_000 - 65_535);
+});
+
+Deno.test("a response's HEADERS and DATA reach its stream, which closes on END_STREAM", () => {
+  const c = client();
+  const id = c.protocol.request(new Uint8Array([0x82]), undefined, c.stream("a"));
+  assert.equal(id, 1);
+  const [headers] = c.sent();
+  assert.deepEqual([headers.type, headers.flags, headers.streamId], [FRAME.headers, 5, 1]);
+  c.receive(
+    frame(FRAME.headers, FLAG.endHeaders, 1, STATUS_200),
+    frame(FRAME.data, 0, 1, new Uint8Array(3)),
+    frame(FRAME.data, FLAG.endStream, 1, new Uint8Array(2)),
+  );
+  assert.deepEqual(c.log, ["a response 200 10", "a data 3", "a data 2", "a close 0 1"]);
+  assert.equal(c.protocol.openStreams, 0);
+  assert.equal(c.protocol.request(new Uint8Array([0x82]), undefined, c.stream("b")), 3);
+});
+
+Deno.test("a frame cut across reads is taken once it is whole", () => {
+  const c = client();
+  c.protocol.request(new Uint8Array([0x82]), undefined, c.stream("a"));
+  const bytes = frame(FRAME.headers, FLAG.endHeaders | FLAG.endStream, 1, STATUS_404);
+  assert.equal(c.protocol.receive(bytes, 0, 6), 0);
+  assert.equal(c.protocol.receive(bytes, 0, bytes.length - 1), 0);
+  assert.equal(c.protocol.receive(bytes, 0, bytes.length), bytes.length);
+  assert.deepEqual(c.log, ["a response 404 10", "a close 0 1"]);
+});
+
+Deno.test("an interim 1xx is not the answer; a block without a status is reset as malformed", () => {
+  const c = client();
+  c.protocol.request(new Uint8Array([0x82]), undefined, c.stream("a"));
+  c.protocol.request(new Uint8Array([0x82]), undefined, c.stream("b"));
+  c.sent();
+  c.receive(
+    frame(FRAME.headers, FLAG.endHeaders, 1, STATUS_100),
+    frame(FRAME.headers, FLAG.endHeaders | FLAG.endStream, 1, STATUS_200),
+    frame(FRAME.headers, FLAG.endHeaders, 3, new Uint8Array([0x82])), // :method GET, no :status
+  );
+  assert.deepEqual(c.log, ["a response 200 10", "a close 0 1", `b close ${MALFORMED_RESPONSE} 3`]);
+  const [rst] = c.sent();
+  assert.deepEqual([rst.type, rst.streamId, rst.payload[3]], [FRAME.rstStream, 3, 1]);
+});
+
+Deno.test("SETTINGS are acknowledged and their stream limit reported; PING is answered", () => {
+  const c = client();
+  c.receive(
+    settingsFrame([[SETTING.maxConcurrentStreams, 128], [SETTING.maxFrameSize, 20_000]]),
+    frame(FRAME.ping, 0, 0, new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8])),
+  );
+  assert.deepEqual(c.log, ["settings 128"]);
+  const [ack, pong] = c.sent();
+  assert.deepEqual([ack.type, ack.flags, ack.payload.length], [FRAME.settings, FLAG.ack, 0]);
+  assert.deepEqual([pong.type, pong.flags, [...pong.payload]], [FRAME.ping, FLAG.ack, [
+    1,
+    2,
+    3,
+    4,
+    5,
+    6,
+    7,
+    8,
+  ]]);
+});
+
+Deno.test("GOAWAY closes the streams above its last id with its code and takes no new stream", () => {
+  const c = client();
+  for (const name of ["a", "b", "c"]) c.protocol.request(STATUS_200, undefined, c.stream(name));
+  const goaway = new Uint8Array(8);
+  new DataView(goaway.buffer).setUint32(0, 1);
+  c.receive(frame(FRAME.goaway, 0, 0, goaway));
+  assert.deepEqual(c.log, ["goaway 0 1", "b close 0 3", "c close 0 5"]);
+  assert.equal(c.protocol.closed, true);
+  assert.throws(() => c.protocol.request(STATUS_200, undefined, c.stream("d")), RangeError);
+  c.receive(frame(FRAME.headers, FLAG.endHeaders | FLAG.endStream, 1, STATUS_200));
+  assert.deepEqual(c.log.slice(3), ["a response 200 10", "a close 0 1"]);
+});
+
+Deno.test("RST_STREAM closes its stream with its code; a cancelled stream's frames are dropped", () => {
+  const c = client();
+  c.protocol.request(STATUS_200, undefined, c.stream("a"));
+  const b = c.protocol.request(STATUS_200, undefined, c.stream("b"));
+  c.sent();
+  c.receive(frame(FRAME.rstStream, 0, 1, new Uint8Array([0, 0, 0, H2_CODE.refusedStream])));
+  c.protocol.cancel(b);
+  const [cancel] = c.sent();
+  assert.deepEqual([cancel.type, cancel.streamId, cancel.payload[3]], [FRAME.rstStream, 3, 8]);
+  // The cancelled stream's response still goes through the decoder, and reaches no one.
+  c.receive(frame(FRAME.headers, FLAG.endHeaders | FLAG.endStream, 3, STATUS_200));
+  assert.deepEqual(c.log, ["a close 7 1"]);
+});
+
+Deno.test("a body beyond the server's windows waits for WINDOW_UPDATE, then ends the stream", () => {
+  const c = client();
+  c.protocol.request(STATUS_200, new Uint8Array(100_000), c.stream("a"));
+  const first = c.sent();
+  assert.equal(first[0].flags & FLAG.endStream, 0);
+  const sent = (frames: Frame[]) =>
+    frames.filter((f) => f.type === FRAME.data).reduce((n, f) => n + f.payload.length, 0);
+  assert.equal(sent(first), 65_535);
+  assert.ok(first.every((f) => f.payload.length <= 16_384));
+  c.receive(windowUpdateFrame(0, 50_000));
+  assert.equal(sent(c.sent()), 0, "the stream's own window is still shut");
+  c.receive(windowUpdateFrame(1, 50_000));
+  const rest = c.sent();
+  assert.equal(sent(rest), 100_000 - 65_535);
+  assert.equal(rest.at(-1)!.flags & FLAG.endStream, FLAG.endStream);
+});
+
+Deno.test("half a window of DATA received opens the connection's and the stream's windows again", () => {
+  const c = client(65_535);
+  c.protocol.request(STATUS_200, undefined, c.stream("a"));
+  c.sent();
+  c.receive(
+    frame(FRAME.headers, FLAG.endHeaders, 1, STATUS_200),
+    frame(FRAME.data, 0, 1, new Uint8Array(16_384)),
+    frame(FRAME.data, 0, 1, new Uint8Array(16_384)),
+  );
+  const updates = c.sent().filter((f) => f.type === FRAME.windowUpdate);
+  assert.deepEqual(
+    updates.map((f) => [f.streamId, new DataView(f.payload.buffer).getUint32(0)]),
+    [[0, 32_768], [1, 32_768]],
+  );
+});
+
+Deno.test("a connection error writes GOAWAY with its code, is reported, and ends reading", () => {
+  for (
+    const [bytes, code] of [
+      [frame(FRAME.pushPromise, FLAG.endHeaders, 1, new Uint8Array(4)), H2_CODE.protocolError],
+      [frame(FRAME.data, 0, 1, new Uint8Array(16_385)), H2_CODE.frameSizeError],
+      [frame(FRAME.headers, FLAG.endHeaders, 1, new Uint8Array([0x80])), H2_CODE.compressionError],
+      [frame(FRAME.continuation, FLAG.endHeaders, 1, STATUS_200), H2_CODE.protocolError],
+      [frame(FRAME.headers, 0, 1, STATUS_200), H2_CODE.protocolError], // then a PING cuts it
+    ] as const
+  ) {
+    const c = client();
+    c.protocol.request(STATUS_200, undefined, c.stream("a"));
+    c.sent();
+    c.receive(bytes, frame(FRAME.ping, 0, 0, new Uint8Array(8)));
+    const sent = c.sent();
+    assert.deepEqual(sent.map((f) => f.type), [FRAME.goaway], c.log.join());
+    assert.equal(new DataView(sent[0].payload.buffer).getUint32(4), code);
+    assert.match(c.log[0], new RegExp(`^error ${code} `));
+    assert.equal(c.protocol.failed, true);
+    c.protocol.fail();
+    assert.deepEqual(c.log.slice(1), ["a close 0 1 gone"]);
+  }
+});
