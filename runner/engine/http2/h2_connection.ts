@@ -7,7 +7,9 @@
  * @module
  */
 import type { ErrorKind } from "../../model/run_result.ts";
-import { H2Session } from "./_h2_client.ts";
+import type { Clock } from "../types.ts";
+import { H2Session } from "./h2_session.ts";
+import type { H2Transport } from "./h2_transport.ts";
 
 /** What happened to one session, read by the streams that ran on it. */
 export interface SessionState {
@@ -23,7 +25,9 @@ export interface SessionState {
 /** Where and how an {@linkcode H2Connection} connects. */
 export interface H2ConnectionOptions {
   origin: URL;
-  caCerts?: readonly string[];
+  clock: Clock;
+  /** A new socket for each session. */
+  transport: () => H2Transport;
   /** Stream and connection flow-control windows offered (bytes). */
   windowBytes: number;
   /** The server's SETTINGS_MAX_CONCURRENT_STREAMS, each time its SETTINGS arrive. */
@@ -79,7 +83,8 @@ export class H2Connection {
       failed: undefined,
       open: false,
     };
-    const session = new H2Session(this.#o.origin, this.#o, {
+    const { windowBytes, clock } = this.#o;
+    const session = new H2Session(this.#o.transport(), { windowBytes, clock }, {
       onSettings: (max) => this.#o.onSettings?.(max),
       onGoaway: (_code, last) => state.goawayLastStreamId = Math.max(0, last),
       onError: (error) => state.failed ??= h2ErrorKind(error, tls),

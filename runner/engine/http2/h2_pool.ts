@@ -11,16 +11,15 @@
  *
  * @module
  */
-import type { Clock, Connection, PreparedRequest } from "../types.ts";
+import type { Clock, Connection, PreparedRequest, Waker } from "../types.ts";
+import { H2DenoTransport } from "./h2_deno_transport.ts";
+import type { H2Transport } from "./h2_transport.ts";
 import { H2Connection } from "./h2_connection.ts";
 import { type H2Request, h2Request } from "./h2_request.ts";
 import { H2StreamSlot } from "./h2_stream_slot.ts";
 
 /** Streams per connection when neither the plan nor the server says (and the most SETTINGS give). */
 export const MAX_STREAMS_DEFAULT = 100;
-
-/** SETTINGS_MAX_CONCURRENT_STREAMS as node:http2 reports a server that set none. */
-const NO_LIMIT = 2 ** 32 - 1;
 
 /** The flow-control window offered per stream and per connection: 16 MiB. */
 export const H2_WINDOW_BYTES = 16 * 1024 * 1024;
@@ -41,6 +40,8 @@ export interface H2PoolOptions {
   requests: readonly PreparedRequest[];
   /** The flow-control window offered (bytes; default {@linkcode H2_WINDOW_BYTES}). */
   windowBytes?: number;
+  /** A new socket for each session (default Deno's, to `origin`). */
+  transport?: () => H2Transport;
 }
 
 /**
@@ -76,9 +77,13 @@ export class H2Pool {
   /** Streams per connection, known after {@linkcode settle}. */
   streams = 1;
 
+  readonly #transport: () => H2Transport;
+
   /** Converts the fixed requests; connects nothing yet. */
   constructor(options: H2PoolOptions) {
     this.#o = options;
+    this.#transport = options.transport ??
+      (() => new H2DenoTransport(options.origin, options.clock, options.caCerts));
     this.#scheme = options.origin.protocol.slice(0, -1);
     for (const r of options.requests) this.#converted.set(r, h2Request(r.bytes, this.#scheme));
   }
@@ -98,17 +103,29 @@ export class H2Pool {
    * fixes the streams per connection. A server that does not answer in time leaves the plan's
    * number (or the default); its connection failing is left to the run to report.
    */
-  async settle(timeoutMs: number): Promise<number> {
+  async settle(timeoutMs: number, waker?: Waker): Promise<number> {
     const first = this.#connection(0);
+    let settled = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const settings = new Promise<void>((resolve) => {
-      this.#settled = resolve;
-      timer = setTimeout(resolve, timeoutMs);
+      this.#settled = () => {
+        settled = true;
+        resolve();
+      };
+      timer = setTimeout(this.#settled, timeoutMs);
     });
-    const failed = first.open().then((kind) => {
+    void first.open().then((kind) => {
       if (kind !== undefined) this.#settled?.();
     });
-    await Promise.race([settings, failed.then(() => settings)]);
+    if (waker?.blocking) {
+      // A blocking waker's loop sees the connect and the SETTINGS only while it polls: drive it,
+      // a few ms at a time, letting the thread's timers in between (the dispatcher does the same).
+      while (!settled) {
+        await waker.sleepUntil(this.#o.clock.nowMs() + 5);
+        await new Promise((resolve) => setTimeout(resolve, 0));
+      }
+    }
+    await settings;
     clearTimeout(timer);
     this.#settled = undefined;
     this.streams = streamsPerConnection(this.#o.maxStreams, this.#serverMax);
@@ -151,11 +168,11 @@ export class H2Pool {
       this.#connections.push(
         new H2Connection({
           origin: this.#o.origin,
-          caCerts: this.#o.caCerts,
+          clock: this.#o.clock,
+          transport: this.#transport,
           windowBytes: this.#o.windowBytes ?? H2_WINDOW_BYTES,
           onSettings: (max) => {
-            // node:http2 reports a limit never set as 2^32 - 1.
-            if (this.#serverMax === undefined && max !== undefined && max < NO_LIMIT) {
+            if (this.#serverMax === undefined && max !== undefined) {
               this.#serverMax = max;
             }
             this.#settled?.();

@@ -14,7 +14,7 @@
 import type { ErrorKind } from "../../model/run_result.ts";
 import { InflightRequest } from "../inflight_request.ts";
 import type { Clock, Connection, PreparedRequest, ResponseOutcome } from "../types.ts";
-import { H2_CODE, type H2Stream, type H2StreamEvents, MALFORMED_RESPONSE } from "./_h2_client.ts";
+import { H2_CODE, type H2Stream, type H2StreamEvents, MALFORMED_RESPONSE } from "./h2_session.ts";
 import type { H2Connection, SessionState } from "./h2_connection.ts";
 import { type H2Request, h2Request } from "./h2_request.ts";
 
@@ -152,6 +152,8 @@ export class H2StreamSlot implements Connection {
     if (!this.#req.busy) return;
     const complete = rstCode === H2_CODE.noError && this.#status > 0;
     const kind = complete ? undefined : streamErrorKind(this.#state!, rstCode, sessionGone);
-    this.#req.settle(complete ? this.#status : 0, kind, this.#o.clock.nowMs());
+    // At the response's arrival (the session's read time), never before the stream was written.
+    const atMs = Math.max(this.#req.writtenAtMs, this.#state!.session.nowMs);
+    this.#req.settle(complete ? this.#status : 0, kind, atMs);
   }
 }
