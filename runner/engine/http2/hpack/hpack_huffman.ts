@@ -128,7 +128,9 @@ export function huffmanDecode(bytes: Uint8Array, start: number, end: number): st
       symbol = entry >>> 4;
       length = entry & 0xf;
     } else {
-      [symbol, length] = longCode(bytes, start, end, bitPos, peek);
+      const packed = longCode(bytes, start, end, bitPos, peek);
+      symbol = packed >>> 5;
+      length = packed & 0x1f;
     }
     if (length > bitsLeft) {
       // RFC 7541 §5.2: the tail must be a prefix of EOS (all ones) of at most 7 bits.
@@ -142,14 +144,17 @@ export function huffmanDecode(bytes: Uint8Array, start: number, end: number): st
   return latin1String(out, 0, chars);
 }
 
-/** The symbol and length of a code longer than 8 bits starting at `bitPos` (canonical search). */
+/**
+ * `symbol << 5 | length` of the code longer than 8 bits starting at `bitPos`, found by the
+ * canonical search: the first length whose codes range holds the prefix read so far.
+ */
 function longCode(
   bytes: Uint8Array,
   start: number,
   end: number,
   bitPos: number,
   firstByte: number,
-): [number, number] {
+): number {
   let code = firstByte;
   for (let length = 9; length <= MAX_CODE_BITS; length++) {
     const bit = bitPos + length - 1;
@@ -158,7 +163,7 @@ function longCode(
     code = (code << 1) | ((byte >>> (7 - (bit & 7))) & 1);
     const rank = code - FIRST_CODE[length];
     if (rank >= 0 && rank < CODE_COUNT[length]) {
-      return [SORTED_SYMBOLS[FIRST_RANK[length] + rank], length];
+      return (SORTED_SYMBOLS[FIRST_RANK[length] + rank] << 5) | length;
     }
   }
   throw new HpackError("invalid Huffman code"); // unreachable: the code is complete
