@@ -19,7 +19,8 @@ const INITIAL_SLOTS = 128;
 
 /**
  * Decodes the header blocks of one HTTP/2 connection, in order. The dynamic table is a ring of
- * names and values allocated once for `maxTableBytes`; decoding allocates only the strings.
+ * names and values (128 slots, doubled when full up to `maxTableBytes / 32`); decoding allocates
+ * only the strings.
  *
  * @example
  * ```ts
