@@ -14,10 +14,13 @@ const ENTRY_OVERHEAD_BYTES = 32;
 const STATIC_LENGTH = STATIC_NAMES.length;
 /** Integers stop at 2^31 - 1 (RFC 7541 §5.1 lets a decoder set this limit). */
 const MAX_INTEGER = 0x7fffffff;
+/** Ring slots allocated up front: 4096 octets hold 128 entries of the minimum size. */
+const INITIAL_SLOTS = 128;
 
 /**
  * Decodes the header blocks of one HTTP/2 connection, in order. The dynamic table is a ring of
- * names and values allocated once for `maxTableBytes`; decoding allocates only the strings.
+ * names and values (128 slots, doubled when full up to `maxTableBytes / 32`); decoding allocates
+ * only the strings.
  *
  * @example
  * ```ts
@@ -38,6 +41,7 @@ export class HpackDecoder {
   readonly maxTableBytes: number;
   #capacityBytes: number;
   #sizeBytes = 0;
+  #maxSlots: number;
   #names: string[];
   #values: string[];
   /** Slot of the newest entry (dynamic index 62). */
@@ -55,7 +59,9 @@ export class HpackDecoder {
     }
     this.maxTableBytes = maxTableBytes;
     this.#capacityBytes = maxTableBytes;
-    const slots = Math.max(1, Math.floor(maxTableBytes / ENTRY_OVERHEAD_BYTES));
+    // Entries take at least 32 octets: the ring never needs more slots than this.
+    this.#maxSlots = Math.max(1, Math.floor(maxTableBytes / ENTRY_OVERHEAD_BYTES));
+    const slots = Math.min(this.#maxSlots, INITIAL_SLOTS);
     this.#names = new Array<string>(slots).fill("");
     this.#values = new Array<string>(slots).fill("");
   }
@@ -163,12 +169,29 @@ export class HpackDecoder {
       return;
     }
     this.#evictTo(this.#capacityBytes - entryBytes);
+    if (this.#length === this.#names.length) this.#grow();
     const slots = this.#names.length;
     this.#newest = (this.#newest + 1) % slots;
     this.#names[this.#newest] = name;
     this.#values[this.#newest] = value;
     this.#length++;
     this.#sizeBytes += entryBytes;
+  }
+
+  /** Doubles the ring (within `#maxSlots`), oldest entry first in slot 0. */
+  #grow(): void {
+    const slots = this.#names.length;
+    const grown = Math.min(this.#maxSlots, 2 * slots);
+    const names = new Array<string>(grown).fill("");
+    const values = new Array<string>(grown).fill("");
+    for (let age = this.#length - 1, at = 0; age >= 0; age--, at++) {
+      const slot = (this.#newest - age + slots) % slots;
+      names[at] = this.#names[slot];
+      values[at] = this.#values[slot];
+    }
+    this.#names = names;
+    this.#values = values;
+    this.#newest = this.#length - 1;
   }
 
   /** §4.3: drops the oldest entries until the table takes at most `limitBytes`. */

@@ -46,15 +46,6 @@ export const HUFFMAN_CODE_LENGTHS_BITS: Uint8Array = Uint8Array.of(
   30,
 );
 
-const MAX_CODE_BITS = 30;
-/** Symbols ordered by (length, symbol): the canonical order. */
-const SORTED_SYMBOLS = Uint16Array.from({ length: 257 }, (_, s) => s)
-  .sort((a, b) => HUFFMAN_CODE_LENGTHS_BITS[a] - HUFFMAN_CODE_LENGTHS_BITS[b] || a - b);
-/** Per length: the first code of that length, how many codes have it, their rank in the order. */
-const FIRST_CODE = new Int32Array(MAX_CODE_BITS + 1);
-const CODE_COUNT = new Int32Array(MAX_CODE_BITS + 1);
-const FIRST_RANK = new Int32Array(MAX_CODE_BITS + 1);
-
 /**
  * The code of each symbol 0 to 256, right-aligned in `HUFFMAN_CODE_LENGTHS_BITS[s]` bits.
  *
@@ -67,27 +58,62 @@ const FIRST_RANK = new Int32Array(MAX_CODE_BITS + 1);
  * ```
  */
 export const HUFFMAN_CODES: Uint32Array = new Uint32Array(257);
-
-/** Entry for each 8-bit prefix: `symbol << 4 | length` when a code of 8 bits or fewer starts it. */
-const BYTE_PREFIX = new Uint16Array(256);
-
 {
-  let code = 0;
-  let length = HUFFMAN_CODE_LENGTHS_BITS[SORTED_SYMBOLS[0]];
-  SORTED_SYMBOLS.forEach((symbol, rank) => {
+  const symbols = Array.from({ length: 257 }, (_, s) => s)
+    .sort((a, b) => HUFFMAN_CODE_LENGTHS_BITS[a] - HUFFMAN_CODE_LENGTHS_BITS[b] || a - b);
+  let code = -1;
+  let length = 0;
+  for (const symbol of symbols) {
     const symbolLength = HUFFMAN_CODE_LENGTHS_BITS[symbol];
-    if (rank > 0) code = (code + 1) << (symbolLength - length);
+    code = (code + 1) * 2 ** (symbolLength - length);
     length = symbolLength;
     HUFFMAN_CODES[symbol] = code;
-    if (CODE_COUNT[length]++ === 0) {
-      FIRST_CODE[length] = code;
-      FIRST_RANK[length] = rank;
+  }
+}
+
+/*
+ * Decoding walks the code tree 4 bits at a time. Its 257 leaves hang from exactly 256 inner
+ * nodes, the decoder's states (0 is the root). NIBBLE_STEP[state << 4 | nibble] holds the state
+ * after those 4 bits, whether a symbol ended within them (at most one: codes are 5 bits or more)
+ * and which, or that EOS did.
+ */
+const EMITS = 0x100;
+const HITS_EOS = 0x200;
+const NIBBLE_STEP = new Uint32Array(256 * 16);
+/** States whose path from the root is at most 7 ones: a string may end there (§5.2 padding). */
+const MAY_END = new Uint8Array(256);
+{
+  // children[2 * node + bit]: an inner node, or ~symbol for a leaf.
+  const children = new Int32Array(2 * 256);
+  let nodes = 1;
+  for (let symbol = 0; symbol <= EOS; symbol++) {
+    const length = HUFFMAN_CODE_LENGTHS_BITS[symbol];
+    let node = 0;
+    for (let bit = length - 1; bit >= 0; bit--) {
+      const slot = 2 * node + (Math.floor(HUFFMAN_CODES[symbol] / 2 ** bit) & 1);
+      if (bit === 0) children[slot] = ~symbol;
+      else node = children[slot] || (children[slot] = nodes++);
     }
-    if (length <= 8) {
-      const from = code << (8 - length);
-      BYTE_PREFIX.fill((symbol << 4) | length, from, from + (1 << (8 - length)));
+  }
+  for (let node = 0, ones = 0; ones <= 7; ones++, node = children[2 * node + 1]) {
+    MAY_END[node] = 1;
+  }
+  for (let state = 0; state < 256; state++) {
+    for (let nibble = 0; nibble < 16; nibble++) {
+      let node = state;
+      let step = 0;
+      for (let bit = 3; bit >= 0; bit--) {
+        const child = children[2 * node + ((nibble >>> bit) & 1)];
+        if (child >= 0) {
+          node = child;
+          continue;
+        }
+        step |= ~child === EOS ? HITS_EOS : EMITS | (~child << 16);
+        node = 0;
+      }
+      NIBBLE_STEP[(state << 4) | nibble] = step | node;
     }
-  });
+  }
 }
 
 /** Reused output of {@linkcode huffmanDecode}; grows, never shrinks. */
@@ -111,57 +137,19 @@ export function huffmanDecode(bytes: Uint8Array, start: number, end: number): st
   const maxChars = ((end - start) * 8 / 5) | 0;
   if (scratch.length < maxChars) scratch = new Uint8Array(Math.max(maxChars, scratch.length * 2));
   const out = scratch;
-  const totalBits = (end - start) * 8;
   let chars = 0;
-  let bitPos = 0;
-  while (bitPos < totalBits) {
-    // Past `end` the input reads as ones, which is what valid padding looks like.
-    const byteAt = start + (bitPos >>> 3);
-    const high = byteAt < end ? bytes[byteAt] : 0xff;
-    const low = byteAt + 1 < end ? bytes[byteAt + 1] : 0xff;
-    const peek = (((high << 8) | low) >>> (8 - (bitPos & 7))) & 0xff;
-    const bitsLeft = totalBits - bitPos;
-    const entry = BYTE_PREFIX[peek];
-    let symbol: number;
-    let length: number;
-    if (entry !== 0) {
-      symbol = entry >>> 4;
-      length = entry & 0xf;
-    } else {
-      [symbol, length] = longCode(bytes, start, end, bitPos, peek);
-    }
-    if (length > bitsLeft) {
-      // RFC 7541 §5.2: the tail must be a prefix of EOS (all ones) of at most 7 bits.
-      if (bitsLeft > 7 || peek !== 0xff) throw new HpackError("invalid Huffman padding");
-      break;
-    }
-    if (symbol === EOS) throw new HpackError("EOS inside a Huffman-coded string");
-    out[chars++] = symbol;
-    bitPos += length;
+  let state = 0;
+  for (let i = start; i < end; i++) {
+    const octet = bytes[i];
+    let step = NIBBLE_STEP[(state << 4) | (octet >>> 4)];
+    if (step & EMITS) out[chars++] = step >>> 16;
+    step = NIBBLE_STEP[((step & 0xff) << 4) | (octet & 0xf)] | (step & HITS_EOS);
+    if (step & EMITS) out[chars++] = step >>> 16;
+    if (step & HITS_EOS) throw new HpackError("EOS inside a Huffman-coded string");
+    state = step & 0xff;
   }
+  if (!MAY_END[state]) throw new HpackError("invalid Huffman padding");
   return latin1String(out, 0, chars);
-}
-
-/** The symbol and length of a code longer than 8 bits starting at `bitPos` (canonical search). */
-function longCode(
-  bytes: Uint8Array,
-  start: number,
-  end: number,
-  bitPos: number,
-  firstByte: number,
-): [number, number] {
-  let code = firstByte;
-  for (let length = 9; length <= MAX_CODE_BITS; length++) {
-    const bit = bitPos + length - 1;
-    const byteAt = start + (bit >>> 3);
-    const byte = byteAt < end ? bytes[byteAt] : 0xff;
-    code = (code << 1) | ((byte >>> (7 - (bit & 7))) & 1);
-    const rank = code - FIRST_CODE[length];
-    if (rank >= 0 && rank < CODE_COUNT[length]) {
-      return [SORTED_SYMBOLS[FIRST_RANK[length] + rank], length];
-    }
-  }
-  throw new HpackError("invalid Huffman code"); // unreachable: the code is complete
 }
 
 /**

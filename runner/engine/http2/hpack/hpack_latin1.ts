@@ -7,8 +7,10 @@
 
 /** Octets per `String.fromCharCode.apply` call, well under any engine's argument limit. */
 const CHUNK_BYTES = 4096;
-/** Below this length a loop beats making a subarray for `apply`. */
-const SHORT_BYTES = 12;
+/** Up to this length a loop of concatenations beats `apply`. */
+const SHORT_BYTES = 8;
+/** Reused argument list for `apply`: a plain array is faster to spread than a subarray. */
+const charCodes: number[] = [];
 
 /**
  * `bytes[start, end)` as a string of the same length, char `i` being octet `start + i`.
@@ -21,10 +23,16 @@ const SHORT_BYTES = 12;
  * ```
  */
 export function latin1String(bytes: Uint8Array, start: number, end: number): string {
-  if (end - start <= SHORT_BYTES) {
+  const length = end - start;
+  if (length <= SHORT_BYTES) {
     let text = "";
     for (let i = start; i < end; i++) text += String.fromCharCode(bytes[i]);
     return text;
+  }
+  if (length <= CHUNK_BYTES) {
+    charCodes.length = length;
+    for (let i = 0; i < length; i++) charCodes[i] = bytes[start + i];
+    return String.fromCharCode.apply(null, charCodes);
   }
   let text = "";
   for (let at = start; at < end; at += CHUNK_BYTES) {
