@@ -15,7 +15,7 @@ import { rateAtMs } from "../schedule/fire_times.ts";
 import { createAtomicsWaker, setShortSlice } from "../engine/timing/mod.ts";
 import { EpollLoop } from "../engine/native/mod.ts";
 import { ioChoice, type NativeTarget, nativeTarget } from "../engine/native/mod.ts";
-import { NativeConnection } from "../engine/native/mod.ts";
+import { NativeConnection, NativeH2Transport } from "../engine/native/mod.ts";
 import type { HiccupMeter } from "../engine/timing/mod.ts";
 import { attachSideWorkers, type SideLinks, startSideWorkers } from "./start_side_workers.ts";
 import { collectGarbage, youngGenerationMb } from "../engine/v8_flags.ts";
@@ -29,10 +29,6 @@ import { type Clock, type Connection, PERFORMANCE_CLOCK, type Waker } from "../e
 import type { ErrorKind } from "../model/run_result.ts";
 import { readRegularFile } from "../model/regular_file.ts";
 import { MAX_BODY_FILE_BYTES } from "../plan/requests/mod.ts";
-
-/** Why `TAILGATE_IO=native` cannot run a plan with `load.http: 2`. */
-export const NATIVE_HTTP2_ERROR = "the native I/O path cannot run: it speaks HTTP/1.1, and the " +
-  "plan asks for HTTP/2 (load.http: 2); run with TAILGATE_IO=auto or deno";
 
 /** A progress snapshot, about once a second. */
 export interface Progress {
@@ -183,13 +179,9 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
   const real = options.waker === undefined;
   const io = ioChoice(options.io);
   const http2 = plan.load.http === "2";
-  if (http2 && io === "native" && options.connect === undefined) {
-    throw new Error(NATIVE_HTTP2_ERROR);
-  }
-  const native: NativeTarget | undefined =
-    real && options.connect === undefined && io !== "deno" && !http2
-      ? await nativeTarget(origin, io)
-      : undefined;
+  const native: NativeTarget | undefined = real && options.connect === undefined && io !== "deno"
+    ? await nativeTarget(origin, io)
+    : undefined;
   // This thread keeps time: it wakes ahead of the process's other threads on its core, on
   // either I/O path (short_slice.ts).
   if (real) setShortSlice();
@@ -234,19 +226,19 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
   // HTTP/2: each dispatcher "connection" is a stream slot; `streams` of them share a connection.
   let pool: H2Pool | undefined;
   let streams = 1;
-  if (native !== undefined) {
-    const loop = new EpollLoop({ libc: native.libc, clock, onResume });
-    waker = loop;
-    connect = (_url, c) =>
-      new NativeConnection({
+  const loop = native === undefined
+    ? undefined
+    : new EpollLoop({ libc: native.libc, clock, onResume });
+  if (http2 && options.connect === undefined) {
+    // h2c on the native path rides the epoll loop's sockets; h2 (TLS) and others Deno's.
+    waker = loop ?? options.waker ?? await createAtomicsWaker({ onResume });
+    const transport = loop === undefined ? undefined : () =>
+      new NativeH2Transport({
         loop,
-        clock: c,
-        socketAddress: native.address,
+        clock,
+        socketAddress: native!.address,
         onOutOfDescriptors,
-        onHttp2Reply,
       });
-  } else if (http2 && options.connect === undefined) {
-    waker = options.waker ?? await createAtomicsWaker({ onResume });
     pool = new H2Pool({
       origin,
       clock,
@@ -254,12 +246,23 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
       maxStreams: plan.load.maxStreams,
       caCerts: options.caCerts,
       requests,
+      ...(transport ? { transport } : {}),
     });
-    streams = await pool.settle(connectTimeoutMs);
+    streams = await pool.settle(connectTimeoutMs, waker);
     const notice = pool.streamsNotice();
     if (notice) options.onNotice?.(notice);
     const h2 = pool;
     connect = () => h2.slot();
+  } else if (loop !== undefined) {
+    waker = loop;
+    connect = (_url, c) =>
+      new NativeConnection({
+        loop,
+        clock: c,
+        socketAddress: native!.address,
+        onOutOfDescriptors,
+        onHttp2Reply,
+      });
   } else {
     waker = options.waker ?? await createAtomicsWaker({ onResume });
     connect = options.connect ??

@@ -11,7 +11,7 @@ import type { ResolvedPlan } from "../plan/types.ts";
 import { mergeRecordedRuns } from "../recorder/merge_recorded.ts";
 import { TallySum } from "../recorder/live_tally.ts";
 import type { ShardSpec } from "../schedule/build_schedule.ts";
-import { type EngineRun, NATIVE_HTTP2_ERROR, type Progress, runEngine } from "./run_engine.ts";
+import { type EngineRun, type Progress, runEngine } from "./run_engine.ts";
 import type { FromEngineWorker, ToEngineWorker } from "./engine_worker.ts";
 import { ioChoice, nativeTarget } from "../engine/native/mod.ts";
 import { startSideWorkers } from "./start_side_workers.ts";
@@ -76,10 +76,7 @@ export async function runWorkers(options: RunWorkersOptions): Promise<EngineRun>
   // thread stays free for signals, progress and anything else the caller runs on it.
   const choice = ioChoice(options.io);
   const origin = new URL(options.plan.requests[0].url);
-  // HTTP/2 runs on node:http2 over Deno's sockets, never on the native (HTTP/1.1) path.
-  const http2 = options.plan.load.http === "2";
-  if (http2 && choice === "native") throw new Error(NATIVE_HTTP2_ERROR);
-  const io = !http2 && choice !== "deno" && await nativeTarget(origin, choice) ? "native" : "deno";
+  const io = choice !== "deno" && await nativeTarget(origin, choice) ? "native" : "deno";
   if (count === 1 && io === "deno") return await runEngine({ ...options, shard, io });
   // Taken once every worker is ready, as one engine takes it once its connections are open: the
   // share is of the run's own window, not of loading and compiling the workers' modules.
@@ -167,6 +164,8 @@ export async function runWorkers(options: RunWorkersOptions): Promise<EngineRun>
       ...unopenedSum(runs),
       ...(runs.some((r) => r.outOfDescriptors) ? { outOfDescriptors: true } : {}),
       ...(runs.some((r) => r.http2Reply) ? { http2Reply: true } : {}),
+      // Every engine asked the same server: the first one's streams stand for all.
+      ...(runs[0].http2 ? { http2: runs[0].http2 } : {}),
       timerSlackSet: runs.every((r) => r.timerSlackSet),
       io: runs[0].io,
       youngGenerationMb: Math.min(...runs.map((r) => r.youngGenerationMb ?? Infinity)),

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import http2 from "node:http2";
-import { type EngineRun, NATIVE_HTTP2_ERROR, runEngine } from "../../../runner/run/run_engine.ts";
+import { type EngineRun, runEngine } from "../../../runner/run/run_engine.ts";
 import { runWorkers } from "../../../runner/run/run_workers.ts";
 import type { RequestCounts } from "../../../runner/model/run_result.ts";
 import { parseText } from "../../_helpers/plan_fixtures.ts";
@@ -179,7 +179,7 @@ Deno.test("a server allowing 1 stream per connection gets 1, and the wait for it
   assert.ok(wait.count > 0 && wait.maxUs > 10_000, `queue wait ${JSON.stringify(wait)}`);
 });
 
-Deno.test("runWorkers() takes Deno's sockets for HTTP/2 where it would take the native path", async () => {
+Deno.test("runWorkers() runs h2c on the native path where it can, and on Deno's sockets when asked", async () => {
   await using server = await behaviourServer((s) => s.answer());
   const { plan } = parseText(`name: h2
 target: ${server.url}
@@ -188,10 +188,12 @@ load: { connections: 2, stages: [{ rate: 50/s, duration: 400ms }] }
 `);
   assert.ok(plan);
   plan.load.http = "2";
-  const run = await runWorkers({ plan, io: "auto" });
-  assert.equal(run.io, "deno");
-  assert.equal(addsUp(run).ok, 20);
-  await assert.rejects(runWorkers({ plan, io: "native" }), { message: NATIVE_HTTP2_ERROR });
+  for (const io of ["native", "deno"] as const) {
+    const run = await runWorkers({ plan, io });
+    assert.equal(run.io, io);
+    assert.equal(addsUp(run).ok, 20, io);
+    assert.equal(run.http2?.streamsPerConnection, 100, io);
+  }
 });
 
 Deno.test("a stream past its timeout fails as timeout, reset alone: the connection carries on", async () => {

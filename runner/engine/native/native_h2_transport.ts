@@ -1,0 +1,196 @@
+/**
+ * An HTTP/2 connection's socket on the native path: a non-blocking libc socket driven by the
+ * {@linkcode EpollLoop}, as `NativeConnection` drives HTTP/1.1 (h2c only: TLS is Deno's). A write
+ * is one `send` at once; what the socket cannot take waits for EPOLLOUT, and writes made meanwhile
+ * queue behind it. Each readiness event is one `recvmsg` whose bytes carry the kernel's receive
+ * timestamp, so a stream completes when its response reached the socket, not when the loop (which
+ * wakes at most once per gap at high rates) got round to it.
+ *
+ * @module
+ */
+import type { H2Receiver, H2Transport } from "../http2/h2_transport.ts";
+import { H2_READ_BYTES } from "../http2/h2_transport.ts";
+import { concatBytes } from "../http2/h2_frame.ts";
+import type { Clock } from "../types.ts";
+import type { EpollHandler, EpollLoop } from "./epoll_loop.ts";
+import { NET } from "./libc_net.ts";
+import { errnoKind } from "./native_connection.ts";
+
+/** What a {@linkcode NativeH2Transport} needs. */
+export interface NativeH2TransportOptions {
+  loop: EpollLoop;
+  clock: Clock;
+  /** `struct sockaddr_in` / `sockaddr_in6` bytes (see `socketAddress`). */
+  socketAddress: Uint8Array;
+  /** Called when a socket cannot be created because the process ran out of file descriptors. */
+  onOutOfDescriptors?: () => void;
+}
+
+/** A socket call that failed: its message names the kind `h2ErrorKind` reads. */
+export class NativeSocketError extends Error {
+  constructor(readonly errno: number) {
+    const kind = errnoKind(errno);
+    super(
+      kind === "refused"
+        ? "connection refused"
+        : kind === "reset"
+        ? "connection reset"
+        : `socket error (errno ${errno})`,
+    );
+  }
+}
+
+/** One h2c socket on the epoll loop. */
+export class NativeH2Transport implements H2Transport, EpollHandler {
+  readonly #o: NativeH2TransportOptions;
+  #fd = -1;
+  #connecting: { resolve: () => void; reject: (error: unknown) => void } | undefined;
+  #receiver: H2Receiver | undefined;
+  readonly #buffer = new Uint8Array(H2_READ_BYTES);
+  #start = 0;
+  #end = 0;
+  /** Bytes waiting for room in the socket, oldest first. */
+  #out: Uint8Array[] = [];
+  #watchingOut = false;
+
+  constructor(options: NativeH2TransportOptions) {
+    this.#o = options;
+  }
+
+  connect(receiver: H2Receiver): Promise<void> {
+    this.#receiver = receiver;
+    const { symbols, errno } = this.#o.loop.libc;
+    const address = this.#o.socketAddress;
+    const family = address.length === 28 ? NET.AF_INET6 : NET.AF_INET;
+    const fd = symbols.socket(family, NET.SOCK_STREAM | NET.SOCK_NONBLOCK | NET.SOCK_CLOEXEC, 0);
+    if (fd < 0) {
+      const code = errno();
+      if (code === NET.EMFILE || code === NET.ENFILE) this.#o.onOutOfDescriptors?.();
+      return Promise.reject(new NativeSocketError(code));
+    }
+    this.#fd = fd;
+    symbols.setsockopt(fd, NET.IPPROTO_TCP, NET.TCP_NODELAY, ONE, 4);
+    this.#o.loop.libc.timestampArrivals(fd);
+    if (symbols.connect(fd, address, address.length) !== 0) {
+      const code = errno();
+      if (code !== NET.EINPROGRESS) {
+        this.close();
+        return Promise.reject(new NativeSocketError(code));
+      }
+    }
+    if (!this.#o.loop.add(fd, NET.EPOLLOUT, this)) {
+      this.close();
+      return Promise.reject(new Error("the epoll loop refused the socket"));
+    }
+    return new Promise((resolve, reject) => this.#connecting = { resolve, reject });
+  }
+
+  write(bytes: Uint8Array): void {
+    if (this.#fd < 0 || this.#connecting) return;
+    this.#out.push(bytes);
+    if (this.#out.length === 1) this.#flush();
+  }
+
+  close(): void {
+    const fd = this.#fd;
+    if (fd < 0) return;
+    this.#fd = -1;
+    this.#out = [];
+    this.#o.loop.remove(fd);
+    this.#o.loop.libc.symbols.close(fd);
+    const connecting = this.#connecting;
+    this.#connecting = undefined;
+    connecting?.reject(new Error("the HTTP/2 connection closed while connecting"));
+  }
+
+  /** Readiness of this socket, from the loop. */
+  onEvents(events: number): void {
+    if (this.#connecting) return this.#connected();
+    if (this.#out.length > 0 && (events & NET.EPOLLOUT) !== 0) this.#flush();
+    if (this.#fd >= 0 && (events & (NET.EPOLLIN | NET.EPOLLHUP | NET.EPOLLERR)) !== 0) {
+      this.#read();
+    }
+  }
+
+  #connected(): void {
+    const { symbols } = this.#o.loop.libc;
+    const error = new Int32Array(1);
+    const length = new Uint32Array([4]);
+    const ok = symbols.getsockopt(
+      this.#fd,
+      NET.SOL_SOCKET,
+      NET.SO_ERROR,
+      new Uint8Array(error.buffer),
+      new Uint8Array(length.buffer),
+    ) === 0;
+    const connecting = this.#connecting!;
+    this.#connecting = undefined;
+    if (!ok || error[0] !== 0) {
+      this.close();
+      connecting.reject(ok ? new NativeSocketError(error[0]) : new Error("getsockopt failed"));
+      return;
+    }
+    this.#watchOut(false);
+    connecting.resolve();
+  }
+
+  /** Sends what is queued; what the socket cannot take waits for EPOLLOUT. */
+  #flush(): void {
+    const libc = this.#o.loop.libc;
+    const chunk = this.#out.length === 1 ? this.#out[0] : concatBytes(this.#out);
+    const n = libc.send(this.#fd, chunk, NET.MSG_NOSIGNAL);
+    if (n < 0) {
+      const code = libc.errno();
+      if (code !== NET.EAGAIN) return this.#failed(code);
+      this.#out = [chunk];
+    } else {
+      this.#out = n < chunk.length ? [chunk.subarray(n)] : [];
+    }
+    const waiting = this.#out.length > 0;
+    if (waiting !== this.#watchingOut) this.#watchOut(waiting);
+  }
+
+  #watchOut(on: boolean): void {
+    this.#watchingOut = on;
+    this.#o.loop.modify(this.#fd, on ? NET.EPOLLIN | NET.EPOLLOUT : NET.EPOLLIN);
+  }
+
+  #read(): void {
+    const libc = this.#o.loop.libc;
+    const buffer = this.#buffer;
+    if (this.#end === buffer.length) {
+      buffer.copyWithin(0, this.#start, this.#end);
+      this.#end -= this.#start;
+      this.#start = 0;
+    }
+    const n = libc.recvTimed(this.#fd, buffer.subarray(this.#end), 0);
+    if (n < 0) {
+      const code = libc.errno();
+      if (code === NET.EAGAIN || code === NET.EINTR) return;
+      return this.#failed(code);
+    }
+    const receiver = this.#receiver!;
+    if (n === 0) {
+      this.close();
+      return receiver.onEnd();
+    }
+    this.#end += n;
+    // When the bytes reached the socket, placed on the engine clock; never after now.
+    const nowMs = this.#o.clock.nowMs();
+    const arrivedMs = Math.min(nowMs, this.#o.loop.arrivalMs(libc.arrivalRealMs));
+    this.#start += receiver.onBytes(
+      buffer,
+      this.#start,
+      this.#end,
+      Number.isNaN(arrivedMs) ? nowMs : arrivedMs,
+    );
+    if (this.#start === this.#end) this.#start = this.#end = 0;
+  }
+
+  #failed(errno: number): void {
+    this.close();
+    this.#receiver?.onError(new NativeSocketError(errno));
+  }
+}
+
+const ONE = new Uint8Array(new Int32Array([1]).buffer);
