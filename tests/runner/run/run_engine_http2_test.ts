@@ -216,13 +216,13 @@ Deno.test("a stream past its timeout fails as timeout, reset alone: the connecti
 Deno.test("a connection dropped under its streams fails them as reset, and the next opens another", async () => {
   // A TCP proxy in front of the server drops every connection when stream 30 arrives (no GOAWAY:
   // the socket just closes); answers take 30 ms, so streams are in flight then.
-  let proxy: { url: string; drop(): void } | undefined;
+  const proxy: { tcp?: { drop(): void } } = {};
   await using server = await behaviourServer((s) => {
-    if (s.n === 30) proxy!.drop();
+    if (s.n === 30) proxy.tcp!.drop();
     else s.answer(200, "ok", 30);
   });
   await using tcp = forwardingProxy(new URL(server.url));
-  proxy = tcp;
+  proxy.tcp = tcp;
   const run = await h2Run(tcp.url, { rate: "200/s", duration: "1s", connections: 1 });
   const c = addsUp(run);
   const reset = c.errors.reset ?? 0;
