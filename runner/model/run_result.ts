@@ -13,6 +13,21 @@ export const RESULT_SCHEMA = "tailgate/result";
 /** The version of the result format this build writes. A reader refuses newer major versions. */
 export const RESULT_VERSION = 3;
 
+/**
+ * The HTTP a run spoke: `http/1.1`, or HTTP/2 as `h2` (over TLS, agreed by ALPN) or `h2c`
+ * (cleartext, prior knowledge).
+ */
+export type RunProtocol = "http/1.1" | "h2" | "h2c";
+
+/**
+ * The streams per connection an HTTP/2 run takes when its plan names none: what the server's
+ * SETTINGS allow, at most this.
+ */
+export const SERVER_STREAMS_CAP = 100;
+
+/** The most streams per connection a plan may ask for (`load.max_streams`). */
+export const MAX_STREAMS_PER_CONNECTION = 1000;
+
 /** How every histogram in the document is encoded. */
 export interface HistogramEncoding {
   /** Reference HdrHistogram V2 compressed encoding (cookie 0x1c849304), base64. */
