@@ -602,6 +602,16 @@ export interface RunResult {
     shard?: { index: number; count: number };
     /** Set on a merged result (`tailgate merge`): how many shard results it combines. */
     mergedShards?: number;
+    /**
+     * The HTTP the run spoke, from the plan's `load.http` and its target's scheme. Absent in
+     * results written before it: those spoke HTTP/1.1 (runner/result/read/run_protocol.ts).
+     */
+    protocol?: RunProtocol;
+    /**
+     * HTTP/2 only: the plan's `load.max_streams`, the most concurrent streams per connection;
+     * absent: what the server's SETTINGS allow, at most {@linkcode SERVER_STREAMS_CAP}.
+     */
+    maxStreams?: number;
   };
   /** The plan that ran, secret header values replaced by their templates. */
   plan: PlanRecord;
