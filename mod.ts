@@ -165,6 +165,7 @@ export {
   type Result,
   RESULT_SCHEMA,
   RESULT_VERSION,
+  type RunProtocol,
   type RunResult,
   type RunVerdict,
   type StageResult,

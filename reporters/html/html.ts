@@ -100,7 +100,7 @@ export function renderHtml(result: RunResult): string {
         `Every latency above includes the load generator's own delays; each gate counts them at ` +
         `its percentile (late sends plus the measured floor), so a gate they could explain is ` +
         `inconclusive, never failed, and a generator that fell behind passes no gate.</p>`,
-      toolHealthPanel(result.health, floorSentence(result)),
+      toolHealthPanel(result.health, floorSentence(result), result),
     ),
     htmlCard("plan", "Plan", "", planSummary(result.plan)),
     result.traffic === undefined

@@ -7,12 +7,18 @@
 import { formatDurationMs, formatRatePerSec } from "../../runner/plan/units.ts";
 import type { EncodedHistogram, Environment, ToolHealth } from "../../runner/model/run_result.ts";
 import { escapeHtml, htmlTable, keyValueTable } from "../page/mod.ts";
+import { isHttp2, type ProtocolOf, protocolText } from "../../runner/result/read/mod.ts";
 import { PERCENTILE_HEADERS, percentileCells } from "./html_stages.ts";
 
 /**
- * The tool-health panel: a verdict in words, the lag histograms, rates, CPU and connections.
+ * The tool-health panel: a verdict in words, the lag histograms, rates, CPU, connections and the
+ * protocol; over HTTP/2 the queue wait is the stream wait (requests that waited for a free stream).
  */
-export function toolHealthPanel(health: ToolHealth, floor?: string): string {
+export function toolHealthPanel(
+  health: ToolHealth,
+  floor: string | undefined,
+  protocol: ProtocolOf,
+): string {
   const verdict = health.toolLimited
     ? `<div class="health-verdict health-limited"><strong>Tool-limited.</strong> tailgate could ` +
       `not keep to the schedule, so the server may have seen less load than planned: no gate ` +
@@ -28,12 +34,19 @@ export function toolHealthPanel(health: ToolHealth, floor?: string): string {
       "when the dispatcher took each request − its intended time",
       health.dispatchLag,
     ],
-    [
-      "queue wait",
-      "write − intended time, requests that waited for a busy connection (the server's pace; " +
-      "counted in response time, not a tool limit)",
-      health.queueWait,
-    ],
+    isHttp2(protocol)
+      ? [
+        "stream wait",
+        "write − intended time, requests that waited for a free stream, every stream of every " +
+        "connection busy (the server's pace; counted in response time, not a tool limit)",
+        health.queueWait,
+      ]
+      : [
+        "queue wait",
+        "write − intended time, requests that waited for a busy connection (the server's pace; " +
+        "counted in response time, not a tool limit)",
+        health.queueWait,
+      ],
     [
       "engine stalls",
       "wake signalled → engine loop running again (its own pauses: GC, busy, descheduled)",
@@ -71,6 +84,7 @@ export function toolHealthPanel(health: ToolHealth, floor?: string): string {
       "connections",
       `${health.connections.opened} opened, at most ${health.connections.peak} at once`,
     ],
+    ["protocol", protocolText(protocol)],
     ["timer slack 1 ns", health.timerSlackSet ? "set" : "not set (needs --allow-ffi)"],
     ["I/O path", IO_PATHS[health.io ?? "unknown"]],
     ["tool-limited", health.toolLimited ? "yes" : "no"],

@@ -6,6 +6,7 @@
  */
 import {
   formatMetric,
+  protocolText,
   regressionOnlyWarning,
   runVerdict,
   STATUS_SEVERITY,
@@ -29,7 +30,7 @@ export function bannerStatus(result: RunResult): BannerStatus {
 }
 
 /**
- * The banner: the overall verdict in words, and what ran.
+ * The banner: the overall verdict in words, and what ran (the protocol among it).
  */
 export function verdictBanner(result: RunResult): string {
   const overall = runVerdict(result);
@@ -58,6 +59,7 @@ export function verdictBanner(result: RunResult): string {
     } requests completed`,
     `${errorTotal(t).toLocaleString("en-US")} errors`,
     `${formatDurationMs(result.run.durationMs)} run started ${result.run.startedAt}`,
+    protocolText(result),
     ...(result.run.complete ? [] : [`stopped early (${result.run.stopReason})`]),
   ];
   return `<section class="banner banner-${status}" id="verdict">

@@ -14,6 +14,7 @@ import {
   formatMetric,
   holdsSoundness,
   regressionOnlyWarning,
+  runProtocol,
   runVerdict,
   soundnessVerdicts,
 } from "../../runner/result/read/mod.ts";
@@ -175,6 +176,8 @@ function properties(result: RunResult): Array<[string, string]> {
     ["run.stopReason", r.stopReason],
     ["run.shard", r.shard ? `${r.shard.index}/${r.shard.count}` : undefined],
     ["run.mergedShards", r.mergedShards],
+    ["run.protocol", runProtocol(result)],
+    ["run.maxStreams", r.maxStreams],
     ["run.toolLimited", h.toolLimited],
     ["run.intendedPerSec", Math.round(h.intendedPerSec * 10) / 10],
     ["run.achievedPerSec", Math.round(h.achievedPerSec * 10) / 10],

@@ -1,7 +1,7 @@
 /**
- * The Markdown summary for `$GITHUB_STEP_SUMMARY` and pull-request comments: the verdict, the
- * gates (failing first), key percentiles of every judged stage against the baseline, the tool's
- * health, warnings, a templated plan's traffic and a link to the HTML report. Plan-controlled text
+ * The Markdown summary for `$GITHUB_STEP_SUMMARY` and pull-request comments: the verdict and the
+ * run's facts (the protocol among them), the gates (failing first), key percentiles of every
+ * judged stage against the baseline, the tool's health, warnings, a templated plan's traffic and a link to the HTML report. Plan-controlled text
  * is escaped, and the whole stays under {@linkcode MARKDOWN_MAX_BYTES} whatever the plan's size.
  *
  * @module
@@ -24,9 +24,11 @@ import {
 } from "../figures/mod.ts";
 import {
   formatMetric,
+  protocolText,
   regressionOnlyWarning,
   runVerdict,
   STATUS_SEVERITY,
+  waitedFor,
 } from "../../runner/result/read/mod.ts";
 import { formatDurationMs, formatRatePerSec } from "../../runner/plan/units.ts";
 import { errorTotal } from "../../runner/model/request_counts.ts";
@@ -104,6 +106,7 @@ function render(result: RunResult, options: MarkdownOptions, caps: Caps): string
     `${t.completed} of ${t.scheduled} requests completed in ` +
     `${(result.run.durationMs / 1000).toFixed(1)}s, ${errorTotal(t)} errors`,
     `started ${esc(result.run.startedAt)}`,
+    protocolText(result),
     ...(result.environment.gitSha ? [`commit ${esc(result.environment.gitSha.slice(0, 12))}`] : []),
     ...(result.plan.overrides?.length
       ? [`plan overridden: ${esc(result.plan.overrides.join(" "))}`]
@@ -254,7 +257,7 @@ function health(result: RunResult, caps: Caps, esc: (t: string) => string): stri
     `intended${share}`,
     ...(h.queueWait.count > 0
       ? [
-        `${h.queueWait.count} requests waited for a connection (up to ` +
+        `${h.queueWait.count} requests waited for ${waitedFor(result)} (up to ` +
         `${formatDurationMs(h.queueWait.maxUs / 1000)}, counted in their response time)`,
       ]
       : []),

@@ -1,6 +1,7 @@
 /**
- * The summary printed after `tailgate run`: per stage, corrected response time next to service
- * time at p50 … p99.99 and max with requests and errors, the tool's health, a templated plan's
+ * The summary printed after `tailgate run`: the protocol, per stage, corrected response time next
+ * to service time at p50 … p99.99 and max with requests and errors, the tool's health (over HTTP/2
+ * the queue wait is the wait for a free stream), a templated plan's
  * data sources and vars, warnings and every gate's verdict with its value against its bound;
  * coloured for a terminal when asked, plain otherwise. {@linkcode shouldUseColor} decides which,
  * following no-color.org.
@@ -29,7 +30,13 @@ import type {
   Verdict,
   VerdictStatus,
 } from "../../runner/model/run_result.ts";
-import { formatMetric, regressionOnlyWarning, runVerdict } from "../../runner/result/read/mod.ts";
+import {
+  formatMetric,
+  protocolText,
+  regressionOnlyWarning,
+  runVerdict,
+  waitedFor,
+} from "../../runner/result/read/mod.ts";
 import { printable } from "../../runner/plan/printable.ts";
 import { type TextCell, textTable } from "./text_table.ts";
 
@@ -79,6 +86,7 @@ export function renderTerminal(result: RunResult, options: TerminalOptions): str
     `${printable(result.plan.name)}: ${t.completed} of ${t.scheduled} requests completed in ` +
     `${(result.run.durationMs / 1000).toFixed(1)}s, ${errorTotal(t)} errors` +
     (result.run.complete ? "" : ` (stopped early: ${result.run.stopReason})`),
+    `protocol: ${protocolText(result)}`,
     ...(result.plan.overrides?.length
       ? [`plan overridden: ${printable(result.plan.overrides.join(" "))}`]
       : []),
@@ -179,7 +187,7 @@ function healthLine(result: RunResult): string {
     `${h.cpu.perRequestUs.toFixed(1)} us CPU/request, ` +
     `${Math.round(h.achievedPerSec)}/s sent of ${Math.round(h.intendedPerSec)}/s scheduled` +
     (h.queueWait.count > 0
-      ? `; ${h.queueWait.count} requests waited for a connection (up to ` +
+      ? `; ${h.queueWait.count} requests waited for ${waitedFor(result)} (up to ` +
         `${formatDurationMs(h.queueWait.maxUs / 1000)}, counted in their response time)`
       : "");
 }

@@ -67,6 +67,7 @@ export const RUN_OPTIONS = {
   body: { type: "string" },
   data: { type: "string", multiple: true },
   var: { type: "string", multiple: true },
+  http2: { type: "boolean" },
   "print-plan": { type: "boolean" },
   "fail-fast": { type: "boolean" },
   "no-fail-fast": { type: "boolean" },
@@ -84,6 +85,7 @@ const AD_HOC_FLAGS = [
   "body",
   "data",
   "var",
+  "http2",
 ] as const;
 
 /** The overrides of a plan's stages, which an ad-hoc run sets with --rate and --duration instead. */

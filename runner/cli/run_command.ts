@@ -45,7 +45,7 @@ export const RUN_HELP =
                     [--rate-scale F] [--duration-scale F] [--stage S:K=V]... [--connections N]
        tailgate run <URL> --rate RATE --duration DUR [--connections N] [--warmup DUR]
                     [--slo SLO]... [-H "Name: value"]... [--method M] [--body TEXT|@FILE]
-                    [--data NAME=FILE]... [--var NAME=SPEC]... [--print-plan]
+                    [--data NAME=FILE]... [--var NAME=SPEC]... [--http2] [--print-plan]
                     [the options above]
 
 Runs the plan with corrected timing: every request is timed from its intended send time.
@@ -70,6 +70,8 @@ the equivalent plan, validated like any, and --print-plan prints it to commit in
                                 (default sequence), ,exhausted=error (default wrap)
   --var NAME=SPEC               a value drawn per request for {{NAME}} (repeatable): uuid,
                                 counter, int:1:20, choice:eu|us|ap, or YAML '{ int: [1, 20] }'
+  --http2                       send HTTP/2 (load.http: 2): h2 agreed by ALPN to an https
+                                URL, never falling back; h2c with prior knowledge to http
   --out DIR        where the reports go (default ./tailgate-out/)
   --report FORMATS comma-separated: html, junit, md, hlog, or all (default html,junit,md):
                    report.html, junit.xml, summary.md, latency.hlog; result.json is always

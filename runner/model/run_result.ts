@@ -13,6 +13,21 @@ export const RESULT_SCHEMA = "tailgate/result";
 /** The version of the result format this build writes. A reader refuses newer major versions. */
 export const RESULT_VERSION = 3;
 
+/**
+ * The HTTP a run spoke: `http/1.1`, or HTTP/2 as `h2` (over TLS, agreed by ALPN) or `h2c`
+ * (cleartext, prior knowledge).
+ */
+export type RunProtocol = "http/1.1" | "h2" | "h2c";
+
+/**
+ * The streams per connection an HTTP/2 run takes when its plan names none: what the server's
+ * SETTINGS allow, at most this.
+ */
+export const SERVER_STREAMS_CAP = 100;
+
+/** The most streams per connection a plan may ask for (`load.max_streams`). */
+export const MAX_STREAMS_PER_CONNECTION = 1000;
+
 /** How every histogram in the document is encoded. */
 export interface HistogramEncoding {
   /** Reference HdrHistogram V2 compressed encoding (cookie 0x1c849304), base64. */
@@ -590,6 +605,16 @@ export interface RunResult {
     shard?: { index: number; count: number };
     /** Set on a merged result (`tailgate merge`): how many shard results it combines. */
     mergedShards?: number;
+    /**
+     * The HTTP the run spoke, from the plan's `load.http` and its target's scheme. Absent in
+     * results written before it: those spoke HTTP/1.1 (runner/result/read/run_protocol.ts).
+     */
+    protocol?: RunProtocol;
+    /**
+     * HTTP/2 only: the plan's `load.max_streams`, the most concurrent streams per connection;
+     * absent: what the server's SETTINGS allow, at most {@linkcode SERVER_STREAMS_CAP}.
+     */
+    maxStreams?: number;
   };
   /** The plan that ran, secret header values replaced by their templates. */
   plan: PlanRecord;

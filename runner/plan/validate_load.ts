@@ -1,5 +1,6 @@
 /**
- * Validates `load`: connections, arrival model, seed, workers and the stages of the rate profile.
+ * Validates `load`: connections, arrival model, seed, workers, the HTTP version (validate_http.ts)
+ * and the stages of the rate profile.
  *
  * @module
  */
@@ -8,6 +9,7 @@ import { join, type PlanReader, sourceText } from "./read/mod.ts";
 import { readSection, type Section } from "./read/mod.ts";
 import type { Arrival, PlanLoad, PlanStage, StageBinding } from "./types.ts";
 import { formatRatePerSec, parseRamp, parseRatePerSec } from "./units.ts";
+import { readHttpVersion } from "./validate_http.ts";
 
 /**
  * Reads the `load` mapping: the load, undefined when it is too broken to use, and what its stages
@@ -41,9 +43,13 @@ export function readLoad(
     );
   }
   const workers = s.value<number | "auto">("workers");
+  const http = readHttpVersion(reader, s);
   const { stages, binding } = s.has("stages") ? readStages(reader, s.at("stages")!) : {};
   if (stages === undefined) return { binding };
-  return { load: { connections, maxConnections, arrival, seed, workers, stages }, binding };
+  return {
+    load: { connections, maxConnections, arrival, seed, workers, stages, ...http },
+    binding,
+  };
 }
 
 function readStages(

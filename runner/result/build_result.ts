@@ -1,6 +1,6 @@
 /**
- * Assembles the result document from what the engine recorded: the stored plan, the environment,
- * stages, intervals, exact totals and the tool's health.
+ * Assembles the result document from what the engine recorded: the stored plan, the protocol, the
+ * environment, stages, intervals, exact totals and the tool's health.
  *
  * @module
  */
@@ -12,6 +12,7 @@ import type { EngineRun } from "../run/run_engine.ts";
 import { mergeLatency } from "../recorder/merge_recorded.ts";
 import type { RecordedRun } from "../recorder/recorder.ts";
 import { planRecord } from "./plan_record.ts";
+import { protocolRecord } from "./protocol_record.ts";
 import { trafficRecord } from "./traffic_record.ts";
 import {
   type Environment,
@@ -71,6 +72,7 @@ export function buildResult(
       durationMs: run.durationMs,
       complete: run.complete,
       stopReason,
+      ...protocolRecord(plan),
     },
     plan: planRecord(plan),
     environment,

@@ -2,8 +2,8 @@
  * Merges the results of a sharded run (`tailgate run --shard I/N` on N machines) into the result
  * of the whole plan: histograms merged exactly (never a percentile averaged), counts added,
  * per-interval data aligned by wall-clock time, the tool's health of every shard kept, and a shard's
- * fail-fast stop (the first, when several stopped). The verdicts are left empty: the gates are
- * judged once, on the merged result.
+ * fail-fast stop (the first, when several stopped). Shards that spoke different protocols are
+ * refused. The verdicts are left empty: the gates are judged once, on the merged result.
  *
  * @module
  */
@@ -12,6 +12,7 @@ import { mergeLatency, mergeRecordedRuns } from "../recorder/merge_recorded.ts";
 import type { RecordedRun } from "../recorder/recorder.ts";
 import type { FailFastStop, RunResult } from "../model/run_result.ts";
 import { usage } from "./traffic_record.ts";
+import { protocolText } from "./read/mod.ts";
 import { err, ok, type Problem, problem, type Result } from "../model/result.ts";
 
 /** Shards whose starts differ by less than this are taken as started together (`--start-at`). */
@@ -37,7 +38,8 @@ export function mergeResults(
   names: readonly string[],
 ): Result<MergedResults> {
   if (parts.length === 0) return err(problem("name the shard results to merge"));
-  const refused = shardProblem(parts, names) ?? planProblem(parts, names);
+  const refused = shardProblem(parts, names) ?? protocolProblem(parts, names) ??
+    planProblem(parts, names);
   if (refused) return err(refused);
   const count = parts[0].run.shard!.count;
   const warnings: string[] = [];
@@ -102,6 +104,9 @@ export function mergeResults(
         : "completed",
       ...(stop === undefined ? {} : { stoppedBy: stop }),
       mergedShards: count,
+      // The shards' one protocol (protocolProblem refused any other).
+      ...(first.run.protocol === undefined ? {} : { protocol: first.run.protocol }),
+      ...(first.run.maxStreams === undefined ? {} : { maxStreams: first.run.maxStreams }),
     },
     totals,
     ...recordedSeries(recorded),
@@ -196,6 +201,24 @@ function shardProblem(parts: readonly RunResult[], names: readonly string[]): Pr
     );
   }
   return undefined;
+}
+
+/**
+ * Shards that spoke different protocols (h2 and h2c: another --target scheme) or streams per
+ * connection: their latencies are not of one run, and a merged result records one protocol.
+ */
+function protocolProblem(
+  parts: readonly RunResult[],
+  names: readonly string[],
+): Problem | undefined {
+  const spoke = (p: RunResult) => protocolText(p);
+  const i = parts.findIndex((p) => spoke(p) !== spoke(parts[0]));
+  if (i < 0) return undefined;
+  return problem(
+    `${names[i]} ran over ${spoke(parts[i])}, ${names[0]} over ${spoke(parts[0])}: latencies ` +
+      "over different protocols are not one run's, and a merged result records one protocol; " +
+      "merge the shards of one run (the same plan and --target on every machine)",
+  );
 }
 
 function planProblem(parts: readonly RunResult[], names: readonly string[]): Problem | undefined {

@@ -18,6 +18,7 @@ export {
   type RequestCounts,
   RESULT_SCHEMA,
   RESULT_VERSION,
+  type RunProtocol,
   type RunResult,
   type RunVerdict,
   type StageResult,

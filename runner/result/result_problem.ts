@@ -2,18 +2,24 @@
  * The values of a result document, checked once when it is read, before any command adds,
  * merges, judges or prints them: counts are whole numbers from 0 that add up as the recorder keeps
  * them (runner/model/request_counts.ts), durations, rates and latencies are finite numbers from
- * 0, and every histogram decodes and holds as many values as its `count` says. A problem is named
- * by its JSON path and, for a histogram or counts, by its stage and label. Pure.
+ * 0, the protocol is one a run speaks (streams per connection only with HTTP/2), and every
+ * histogram decodes and holds as many values as its `count` says. A problem is named by its JSON
+ * path and, for a histogram or counts, by its stage and label. Pure.
  *
  * @module
  */
 import { decodeHistogram } from "../hdr/mod.ts";
-import type { RequestCounts } from "../model/run_result.ts";
+import {
+  MAX_STREAMS_PER_CONNECTION,
+  type RequestCounts,
+  type RunProtocol,
+} from "../model/run_result.ts";
 import { addCounts, countsProblem, emptyCounts } from "../model/request_counts.ts";
 
 type Doc = Record<string, unknown>;
 
 const COUNT_FIELDS = ["scheduled", "sent", "completed", "ok", "bytesSent", "bytesReceived"];
+const PROTOCOLS: readonly string[] = ["http/1.1", "h2", "h2c"] satisfies RunProtocol[];
 const HEALTH_HISTOGRAMS = ["sendLag", "dispatchLag", "queueWait", "engineStall", "platformHiccup"];
 
 /**
@@ -29,11 +35,32 @@ export function resultProblem(doc: Doc): string | undefined {
   if (typeof intervals === "string") return intervals;
   // Stages before the totals: a problem is named where it is, not where it is added up.
   return amount(run.durationMs, "run.durationMs") ??
+    protocolProblem(run) ??
     first(stages, (s, i) => stageProblem(s, `stages[${i}]`, complete)) ??
     group(doc.totals, "totals", "the whole run", complete) ??
     sumProblem(doc.totals, stages, "totals", "the whole run", "stages") ??
     first(intervals, (s, i) => stageProblem(s, `intervals[${i}]`, complete)) ??
     healthProblem(doc.health);
+}
+
+/** The run's protocol, when it says one, and its streams per connection, which only HTTP/2 has. */
+function protocolProblem(run: Doc): string | undefined {
+  const { protocol, maxStreams } = run;
+  if (protocol !== undefined && !PROTOCOLS.includes(String(protocol))) {
+    return `run.protocol is ${shown(protocol)}: it is one of ${
+      PROTOCOLS.map((p) => JSON.stringify(p)).join(", ")
+    }`;
+  }
+  if (maxStreams === undefined) return undefined;
+  if (protocol !== "h2" && protocol !== "h2c") {
+    return `run.maxStreams is set on a run over ${protocol ?? "http/1.1"}: only HTTP/2 has streams`;
+  }
+  const whole = Number.isSafeInteger(maxStreams) && (maxStreams as number) >= 1 &&
+    (maxStreams as number) <= MAX_STREAMS_PER_CONNECTION;
+  return whole
+    ? undefined
+    : `run.maxStreams is ${shown(maxStreams)}: it is a whole number from 1 ` +
+      `to ${MAX_STREAMS_PER_CONNECTION}`;
 }
 
 /** A stage or an interval: its own figures, its counts and histograms, then its labels'. */

@@ -93,3 +93,26 @@ load: { ${load}stages: [{ rate: 10/s, duration: 1s }] }
   assert.ok(parsedTimeout.ok);
   assert.equal(plan("").plan?.requests[0].timeoutMs, parsedTimeout.value);
 });
+
+Deno.test("every http the schema allows is read as that version, and max_streams within its bounds", async () => {
+  const { parsePlanText } = await import("../../runner/plan/load_plan.ts");
+  const plan = (load: string) =>
+    parsePlanText(`name: x
+target: http://127.0.0.1:8080
+requests: [{ path: / }]
+load: { ${load}stages: [{ rate: 10/s, duration: 1s }] }
+`).plan;
+  const { http, max_streams: streams } = schema.properties.load.properties;
+  // Text and numbers alike: a JSON value written into the YAML flow mapping as itself.
+  for (const value of http.enum) {
+    assert.equal(plan(`http: ${JSON.stringify(value)}, `)?.load.http, String(value), `${value}`);
+  }
+  assert.equal(plan(`http: 3, `), undefined);
+  assert.equal(plan("")?.load.http, undefined, `absent means the default, ${http.default}`);
+  assert.equal(
+    plan(`http: 2, max_streams: ${streams.maximum}, `)?.load.maxStreams,
+    streams.maximum,
+  );
+  assert.equal(plan(`http: 2, max_streams: ${streams.maximum + 1}, `), undefined);
+  assert.equal(plan(`http: 2, max_streams: ${streams.minimum - 1}, `), undefined);
+});

@@ -26,6 +26,7 @@ export interface AdHocValues {
   header?: string[];
   data?: string[];
   var?: string[];
+  http2?: boolean;
 }
 
 /**
@@ -50,6 +51,7 @@ export function adHocRun(
     headers: v.header ?? [],
     data: v.data ?? [],
     vars: v.var ?? [],
+    ...(v.http2 ? { http2: true } : {}),
   });
   if (!made.ok) return made;
   const checked = checkAdHocPlan(made.value, options);

@@ -39,6 +39,8 @@ export interface AdHocFlags {
   data?: string[];
   /** `NAME=SPEC` (`uuid`, `counter`, `int:1:20`, `choice:eu|us`, or a YAML flow mapping). */
   vars?: string[];
+  /** `--http2`: the plan's `load.http: 2` (h2 by ALPN to an https URL, h2c to an http one). */
+  http2?: boolean;
 }
 
 /** The command-line argument one line of the made plan came from. */
@@ -149,6 +151,7 @@ export function adHocPlanText(
   if (flags.connections !== undefined) {
     add(`  connections: ${plain(flags.connections)}`, "--connections", flags.connections);
   }
+  if (flags.http2) add("  http: 2", "--http2", "");
   add("  stages:");
   // One flag per line, so a problem found in a line names the flag that wrote it.
   const stage = (name: string, duration: [string, string], warmup: boolean) => {
@@ -328,6 +331,7 @@ function commandLine(f: AdHocFlags): string {
   add("--duration", f.duration);
   add("--connections", f.connections);
   add("--warmup", f.warmup);
+  if (f.http2) parts.push("--http2");
   add("--method", f.method);
   for (const h of f.headers) add("-H", h);
   add("--body", f.body);

@@ -11,6 +11,7 @@
  *
  * @module
  */
+import { MAX_STREAMS_PER_CONNECTION, SERVER_STREAMS_CAP } from "../../model/run_result.ts";
 
 /** A key's kind: what its value is. */
 export type KeyKind =
@@ -29,8 +30,11 @@ export type KeyKind =
   /** A number above 0 and at most `max`. */
   | { kind: "positive_number"; max: number }
   | { kind: "boolean" }
-  /** One of `values`; `noun` words the error (`unknown arrival …`), else `… is not one of …`. */
-  | { kind: "choice"; values: readonly string[]; noun?: string }
+  /**
+   * One of `values`; `noun` words the error (`unknown arrival …`), else `… is not one of …`;
+   * `numbersAsText` reads a number as its text (`http: 2`, `http: 1.1`).
+   */
+  | { kind: "choice"; values: readonly string[]; noun?: string; numbersAsText?: boolean }
   | { kind: "headers" }
   | { kind: "statuses" }
   | { kind: "body" }
@@ -311,6 +315,24 @@ const LOAD: SectionSpec = {
     },
     { key: "workers", kind: "integer_or_auto", min: 1, max: 256, default: "auto" },
     {
+      key: "http",
+      kind: "choice",
+      values: ["1.1", "2"],
+      noun: "HTTP version",
+      numbersAsText: true,
+      default: "1.1",
+      description:
+        "The HTTP version sent: 1.1, or 2: h2 agreed by ALPN over https:// (a server that does not agree is an error before the run, never a silent fallback), h2c with prior knowledge over http://.",
+    },
+    {
+      key: "max_streams",
+      kind: "integer",
+      min: 1,
+      max: MAX_STREAMS_PER_CONNECTION,
+      description:
+        `With \`http: 2\`: the most concurrent streams per connection (default: what the server's SETTINGS allow, at most ${SERVER_STREAMS_CAP}).`,
+    },
+    {
       key: "stages",
       kind: "list",
       of: "stage",
@@ -325,6 +347,11 @@ const LOAD: SectionSpec = {
     stage: "stages",
     profile: "stages",
     distribution: "arrival",
+    http_version: "http",
+    protocol: "http",
+    streams: "max_streams",
+    max_concurrent_streams: "max_streams",
+    streams_per_connection: "max_streams",
   },
 };
 

@@ -151,8 +151,13 @@ function shape(key: KeySpec): JsonObject {
       return { type: "number", exclusiveMinimum: 0, maximum: key.max };
     case "boolean":
       return { type: "boolean" };
-    case "choice":
-      return { enum: [...key.values] };
+    case "choice": {
+      // A choice read with numbers as text takes the numbers too (`http: 2` as well as `"2"`).
+      const numbers = key.numbersAsText
+        ? key.values.filter((v) => /^\d+(\.\d+)?$/.test(v)).map(Number)
+        : [];
+      return { enum: [...key.values, ...numbers] };
+    }
     case "statuses":
       return { oneOf: [ref("status"), { type: "array", items: ref("status") }] };
     case "body": {

@@ -9,7 +9,7 @@
  */
 import type { YamlEntry, YamlNode } from "./_yaml.ts";
 import { keysOf, type KeySpec, keySpec, PLAN_LANGUAGE, type SectionName } from "./plan_language.ts";
-import { join, type PlanReader } from "./plan_reader.ts";
+import { join, type PlanReader, sourceText } from "./plan_reader.ts";
 import { parseDurationMs, parsePercentFraction, parseRatePerSec } from "../units.ts";
 import type { Result } from "../../model/result.ts";
 
@@ -140,7 +140,8 @@ function readValue(
     case "positive_number":
       return reader.number(node, path, { above: 0, max: spec.max });
     case "choice": {
-      const text = reader.string(node, path);
+      // Read as text, a number as its text: whatever else is written is told as the wrong choice.
+      const text = spec.numbersAsText ? sourceText(node) : reader.string(node, path);
       if (text === undefined || spec.values.includes(text)) return text ?? defaultOf(spec);
       const quoted = spec.values.map((v) => `\`${v}\``);
       if (spec.noun === undefined) {

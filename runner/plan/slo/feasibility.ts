@@ -5,7 +5,9 @@
  *   latency (the bound of a `mean` or a p50-or-lower SLO on the stage) at the stage's highest rate
  *   needs more connections than `max_connections`, a server that is exactly as fast as the plan
  *   allows makes requests wait for a free connection inside tailgate: that wait counts in their
- *   response time, so the run can no longer tell a server at the bound from one beyond it.
+ *   response time, so the run can no longer tell a server at the bound from one beyond it. Over
+ *   HTTP/2 a connection carries `max_streams` requests at once (without it, the most the server's
+ *   SETTINGS may allow is assumed, so a server allowing fewer is not warned of).
  * - **One engine's reach.** One engine worker sends at most about
  *   {@linkcode ENGINE_PEAK_PER_WORKER_PER_SEC} (measured, docs/engine.md); a stage above what its
  *   workers can send ends `tool-limited`, not as a figure about the server.
@@ -19,6 +21,7 @@ import { join, type PlanReader } from "../read/mod.ts";
 import type { PlanLoad, PlanStage, Slo } from "../types.ts";
 import { formatDurationMs, formatRatePerSec } from "../units.ts";
 import { stagesForSlo } from "./validate_slos.ts";
+import { SERVER_STREAMS_CAP } from "../../model/run_result.ts";
 
 /**
  * What one engine worker sent at most, per second, with 50 connections against a C server on a
@@ -78,16 +81,23 @@ function warnConnections(
   const expected = expectedLatency(stage, load, slos);
   if (expected === undefined) return;
   const inFlight = Math.ceil(peakPerSec * expected.ms / 1000);
-  if (inFlight <= load.maxConnections) return;
+  // Over HTTP/2 each connection carries up to max_streams requests at once.
+  const h2 = load.http === "2";
+  const streams = h2 ? load.maxStreams ?? SERVER_STREAMS_CAP : 1;
+  if (inFlight <= load.maxConnections * streams) return;
+  const capacity = h2
+    ? `\`max_connections\` × ${load.maxStreams === undefined ? "streams" : "`max_streams`"} ` +
+      `(${load.maxConnections} × ${streams})`
+    : `\`max_connections\` (${load.maxConnections})`;
   reader.warn(
     at,
     path,
     `at ${formatRatePerSec(peakPerSec)}, answers of ${formatDurationMs(expected.ms)} (the ` +
       `${expected.name} bound) keep ${inFlight} requests in flight (rate × latency), more than ` +
-      `\`max_connections\` (${load.maxConnections}): the rest would wait for a connection in ` +
-      "tailgate, and that wait counts in their response time",
-    `raise \`load.max_connections\` to at least ${inFlight} (twice that leaves room for a slower ` +
-      "server)",
+      `${capacity}: the rest would wait for ${h2 ? "a free stream" : "a connection"} ` +
+      "in tailgate, and that wait counts in their response time",
+    `raise \`load.max_connections\` to at least ${Math.ceil(inFlight / streams)} (twice that ` +
+      "leaves room for a slower server)",
   );
 }
 

@@ -2,7 +2,8 @@
  * Reading a judged result: what the reports, the CLI and the GitHub Action need of it, in one
  * room. The run's verdict as stored (never recomputed by a reader), the order of verdicts, the
  * run's soundness (stopped early, target lost, a fail-fast stop that stands), the measured floor,
- * and how figures are written (metrics, changes, the median).
+ * the protocol the run spoke (HTTP/1.1 when a result predates it), and how figures are written
+ * (metrics, changes, the median).
  *
  * @module
  */
@@ -31,3 +32,11 @@ export {
 export { formatMetric } from "./format_metric.ts";
 export { formatChange, formatChangeRange } from "./format_change.ts";
 export { median } from "./median.ts";
+export {
+  isHttp2,
+  type ProtocolOf,
+  protocolText,
+  runProtocol,
+  streamsText,
+  waitedFor,
+} from "./run_protocol.ts";

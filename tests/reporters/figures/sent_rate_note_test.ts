@@ -55,3 +55,15 @@ Deno.test("sentRateNote(): a dip without a queue is the generator's own lateness
   assert.match(note, /in 2 seconds .*: tailgate itself fell behind its schedule/);
   assert.match(note, /None was skipped/);
 });
+
+Deno.test("sentRateNote(): over HTTP/2 requests waited for a free stream, every stream busy", () => {
+  const result = onSchedule();
+  result.health.queueWait = toEncodedHistogram(pointsUs([[2_000, 30]]));
+  result.health.connections = { opened: 10, peak: 10 };
+  result.run.protocol = "h2c";
+  result.run.maxStreams = 8;
+  assert.match(
+    sentRateNote(result)!,
+    /^Requests waited for a free stream: every stream of the 10 connections tailgate had open \(the plan's max_connections is 50\), up to 8 streams per connection, was busy with unanswered requests, so 30 requests waited in tailgate's queue \(up to [\d.]+ms\) and were sent as soon as a stream freed up\./,
+  );
+});

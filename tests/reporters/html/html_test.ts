@@ -300,3 +300,30 @@ Deno.test("renderHtml() says in the banner and the warnings box when only regres
   const slo = renderHtml(await judgedRun({ slos: ['p99.99 < 5ms for "GET /a"'] }));
   assert.doesNotMatch(slo, /regression checks only|Only regression checks/);
 });
+
+Deno.test("renderHtml() shows the protocol in the banner and the health panel, and an HTTP/2 run's stream wait", () => {
+  const result = writtenResult();
+  const banner = (html: string) =>
+    html.slice(html.indexOf('id="verdict"'), html.indexOf("</section>"));
+  const health = (html: string) =>
+    html.slice(html.indexOf('id="health"'), html.indexOf('id="plan"'));
+  let html = renderHtml(result);
+  assert.match(banner(html), / · HTTP\/1\.1<\/p>/);
+  assert.match(
+    health(html),
+    /<strong>queue wait<\/strong>.*requests that waited for a busy connection/,
+  );
+  assert.doesNotMatch(health(html), /stream wait/);
+  result.run.protocol = "h2";
+  html = renderHtml(result);
+  const words =
+    "HTTP/2 over TLS (h2), streams per connection as the server&#39;s SETTINGS allow, " +
+    "at most 100";
+  assert.ok(banner(html).includes(` · ${words}</p>`), banner(html));
+  assert.ok(health(html).includes(words));
+  assert.match(
+    health(html),
+    /<strong>stream wait<\/strong>.*requests that waited for a free stream/,
+  );
+  assert.doesNotMatch(health(html), /queue wait/);
+});

@@ -346,6 +346,7 @@ xmllintTest("renderJunit() carries the environment and run facts as suite proper
     "run.durationMs": String(result.run.durationMs),
     "run.complete": "true",
     "run.toolLimited": "false",
+    "run.protocol": "http/1.1",
     "plan.file": result.plan.file,
   };
   for (const [name, value] of Object.entries(expected)) {
@@ -364,6 +365,12 @@ xmllintTest("renderJunit() carries the environment and run facts as suite proper
   assert.equal(await attr(xml, `${SUITE}/@timestamp`), "2025-03-04T05:06:07");
   assert.equal(Number(await attr(xml, `${SUITE}/@time`)), result.run.durationMs / 1000);
   assert.equal(await count(xml, `${SUITE}/properties/property[@name='baseline.runs']`), 0);
+  assert.equal(await count(xml, `${SUITE}/properties/property[@name='run.maxStreams']`), 0);
+  result.run.protocol = "h2c";
+  result.run.maxStreams = 8;
+  const h2c = renderJunit(result);
+  assert.equal(await property(h2c, "run.protocol"), "h2c");
+  assert.equal(await property(h2c, "run.maxStreams"), "8");
 });
 
 xmllintTest(

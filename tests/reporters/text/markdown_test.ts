@@ -6,7 +6,8 @@ import type { RunResult, VerdictStatus } from "../../../runner/model/run_result.
 import { KEY_LATENCY_COLUMNS, latencyUs } from "../../../reporters/figures/latency_columns.ts";
 import { MARKDOWN_MAX_BYTES, renderMarkdown } from "../../../reporters/text/markdown.ts";
 import { printable } from "../../../runner/plan/printable.ts";
-import { gateResult, scaledUs, type StageSpec } from "../../_helpers/gate_fixtures.ts";
+import { gateResult, pointsUs, scaledUs, type StageSpec } from "../../_helpers/gate_fixtures.ts";
+import { toEncodedHistogram } from "../../../runner/hdr/encoded_histogram.ts";
 import { judgedRun, rejectedRun, undecidedRegressionRun } from "../_judged_results.ts";
 import { HOSTILE_MARKDOWN, HOSTILE_TRAFFIC, TRAFFIC, withTraffic } from "../_traffic_results.ts";
 
@@ -362,4 +363,18 @@ Deno.test("renderMarkdown() quotes a warning under the facts when only regressio
   assert.match(lines[at], /a warning, not a failure \(exit 0\)/);
   const slo = await judgedRun({ slos: ['p99.99 < 5ms for "GET /a"'] });
   assert.doesNotMatch(renderMarkdown(slo), /only regression checks/);
+});
+
+Deno.test("renderMarkdown() names the protocol among the facts, and an HTTP/2 run's stream wait", async () => {
+  const result = await judgedRun({ slos: ["p99 < 5ms"] });
+  const facts = () => renderMarkdown(result).split("\n")[2];
+  assert.match(facts(), / · HTTP\/1\.1( · |$)/);
+  result.health.queueWait = toEncodedHistogram(pointsUs([[2_000, 30], [40_000, 10]]));
+  const health = () =>
+    renderMarkdown(result).split("\n").find((l) => l.startsWith("**Tool health:**"))!;
+  assert.match(health(), / · 40 requests waited for a connection \(up to 40\.\d*ms/);
+  result.run.protocol = "h2c";
+  result.run.maxStreams = 8;
+  assert.match(facts(), / · HTTP\/2 cleartext \(h2c\), up to 8 streams per connection( · |$)/);
+  assert.match(health(), / · 40 requests waited for a free stream \(up to 40\.\d*ms/);
 });

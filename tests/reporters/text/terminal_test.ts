@@ -6,6 +6,7 @@ import type { RunResult } from "../../../runner/model/run_result.ts";
 import { renderTerminal, shouldUseColor } from "../../../reporters/text/terminal.ts";
 import { displayWidth } from "../../../reporters/text/text_table.ts";
 import { writtenResult } from "../../_helpers/result_fixtures.ts";
+import { pointsUs } from "../../_helpers/gate_fixtures.ts";
 import { judgedRun, rejectedRun, undecidedRegressionRun } from "../_judged_results.ts";
 import { HOSTILE_TRAFFIC, withTraffic } from "../_traffic_results.ts";
 
@@ -257,4 +258,27 @@ Deno.test("renderTerminal() warns, above the verdict, when only regression check
   const slo = await judgedRun({ slos: ['p99.99 < 5ms for "GET /a"'] });
   assert.equal(slo.verdict?.status, "inconclusive");
   assert.doesNotMatch(plain(slo), /only regression checks are undecided/);
+});
+
+Deno.test("renderTerminal() names the protocol under the first line, HTTP/1.1 for a result without one", () => {
+  const result = writtenResult();
+  assert.equal(plain(result).split("\n")[1], "protocol: HTTP/1.1");
+  delete result.run.protocol;
+  assert.equal(plain(result).split("\n")[1], "protocol: HTTP/1.1");
+  result.run.protocol = "h2";
+  result.run.maxStreams = 8;
+  assert.equal(
+    plain(result).split("\n")[1],
+    "protocol: HTTP/2 over TLS (h2), up to 8 streams per connection",
+  );
+});
+
+Deno.test("renderTerminal() calls the queue wait of an HTTP/2 run the wait for a free stream", () => {
+  const result = writtenResult();
+  result.health.queueWait = toEncodedHistogram(pointsUs([[2_000, 30], [40_000, 10]]));
+  assert.match(plain(result), /; 40 requests waited for a connection \(up to 40\.\d*ms, counted/);
+  result.run.protocol = "h2c";
+  const text = plain(result);
+  assert.match(text, /; 40 requests waited for a free stream \(up to 40\.\d*ms, counted/);
+  assert.doesNotMatch(text, /waited for a connection/);
 });

@@ -31,7 +31,7 @@ const COMMANDS: Array<[string, string, Record<string, unknown>]> = [
 /** The `--flags` a text names, less those of another command it mentions (`tailgate run --shard`). */
 const flagsIn = (text: string, command: string) =>
   new Set(
-    [...text.matchAll(/--([a-z][a-z-]*)/g)].filter((m) => {
+    [...text.matchAll(/--([a-z][a-z0-9-]*)/g)].filter((m) => {
       const before = text.slice(Math.max(0, m.index! - 20), m.index);
       const other = /tailgate (\w+)[^`]*$/.exec(before)?.[1];
       return other === undefined || other === command;

@@ -9,10 +9,12 @@ import { RESULT_SCHEMA, RESULT_VERSION } from "../../../runner/model/run_result.
 import {
   ENVIRONMENT,
   recordPlan,
+  RESULT_PLAN,
   resultPlan,
   sampleResult,
   SECRET_TOKEN,
 } from "../../_helpers/result_fixtures.ts";
+import { parseText } from "../../_helpers/plan_fixtures.ts";
 import { assertSameHistogram } from "../../_helpers/histogram_assertions.ts";
 
 Deno.test("buildResult() writes a document the result reader accepts, round trip intact", () => {
@@ -117,4 +119,27 @@ Deno.test("buildResult() says once that the target answered with HTTP/2 frames, 
   assert.equal(result.warnings?.filter((w) => w === HTTP2_REPLY_NOTE).length, 1);
   assert.deepEqual(result.totals.counts, sampleResult().totals.counts);
   assert.ok(!sampleResult().warnings?.includes(HTTP2_REPLY_NOTE));
+});
+
+Deno.test("buildResult() records the protocol from load.http and the target's scheme, and the streams asked for", () => {
+  const built = (text: string) => {
+    const { plan, issues } = parseText(text, { env: { TOKEN: SECRET_TOKEN } });
+    assert.ok(plan, JSON.stringify(issues));
+    return buildResult(plan, recordPlan(plan), ENVIRONMENT).run;
+  };
+  const h2 = (load: string) => RESULT_PLAN.replace("load:\n", `load:\n${load}`);
+  const tls = (text: string) => text.replace("target: http://", "target: https://");
+  assert.equal(sampleResult().run.protocol, "http/1.1");
+  assert.equal(sampleResult().run.maxStreams, undefined);
+  assert.equal(built(tls(h2("  http: 1.1\n"))).protocol, "http/1.1");
+  const h2c = built(h2("  http: 2\n  max_streams: 8\n"));
+  assert.deepEqual([h2c.protocol, h2c.maxStreams], ["h2c", 8]);
+  // No max_streams: the server's SETTINGS decide, and the result says nothing it does not know.
+  const overTls = built(tls(h2("  http: 2\n")));
+  assert.equal(overTls.protocol, "h2");
+  assert.equal("maxStreams" in overTls, false);
+  // The reader reads back what was built.
+  const read = readRunResult(JSON.stringify({ ...sampleResult(), run: h2c }));
+  assert.ok(read.ok, read.ok ? "" : read.problems[0].message);
+  assert.deepEqual([read.value.run.protocol, read.value.run.maxStreams], ["h2c", 8]);
 });

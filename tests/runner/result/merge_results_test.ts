@@ -170,3 +170,30 @@ Deno.test("mergeResults() keeps the first shard's fail-fast stop, before another
     undefined,
   );
 });
+
+Deno.test("mergeResults() keeps the shards' protocol and refuses shards that spoke different ones", () => {
+  const p = shardPlan();
+  const h2c = shardResults(p, 2).map((r) => ({
+    ...r,
+    run: { ...r.run, protocol: "h2c" as const },
+  }));
+  const merged = valueOf(mergeResults(h2c, ["a", "b"])).result;
+  assert.equal(merged.run.protocol, "h2c");
+  assert.equal(merged.run.maxStreams, undefined);
+  const streams = h2c.map((r) => ({ ...r, run: { ...r.run, maxStreams: 8 } }));
+  assert.equal(valueOf(mergeResults(streams, ["a", "b"])).result.run.maxStreams, 8);
+  // One shard over TLS (another --target), one in cleartext: two protocols, not one run.
+  const mixed = [h2c[0], { ...h2c[1], run: { ...h2c[1].run, protocol: "h2" as const } }];
+  assert.equal(
+    refusal(mergeResults(mixed, ["a.json", "b.json"])),
+    "b.json ran over HTTP/2 over TLS (h2), streams per connection as the server's SETTINGS " +
+      "allow, at most 100, a.json over HTTP/2 cleartext (h2c), streams per connection as the " +
+      "server's SETTINGS allow, at most 100: latencies over different protocols are not one " +
+      "run's, and a merged result records one protocol; merge the shards of one run (the same " +
+      "plan and --target on every machine)",
+  );
+  assert.match(
+    refusal(mergeResults([shardResults(p, 2)[0], streams[1]], ["a.json", "b.json"])),
+    /^b\.json ran over HTTP\/2 cleartext \(h2c\), up to 8 streams per connection, a\.json over HTTP\/1\.1: /,
+  );
+});

@@ -7,6 +7,7 @@ import {
 } from "../../../runner/result/read_run_result.ts";
 import { RESULT_VERSION, type RunResult } from "../../../runner/model/run_result.ts";
 import { sampleResult } from "../../_helpers/result_fixtures.ts";
+import { protocolText, runProtocol } from "../../../runner/result/read/mod.ts";
 import { makeFifo, settlesWithin } from "../../_helpers/special_files.ts";
 
 function doc(overrides: Record<string, unknown> = {}): string {
@@ -167,4 +168,40 @@ Deno.test("readRunResultFile() refuses a result over the size limit before readi
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("readRunResult() reads a result without run.protocol as HTTP/1.1, as it was written", () => {
+  const old = altered((r) => {
+    delete r.run.protocol;
+    delete r.run.maxStreams;
+  });
+  const read = readRunResult(old);
+  assert.ok(read.ok, read.ok ? "" : read.problems[0].message);
+  assert.equal(runProtocol(read.value), "http/1.1");
+  assert.equal(protocolText(read.value), "HTTP/1.1");
+});
+
+Deno.test("readRunResult() refuses a protocol no run speaks, and streams on HTTP/1.1 or out of bounds", () => {
+  assert.equal(
+    errorOf(altered((r) => (r.run as Record<string, unknown>).protocol = "http/3")),
+    'run.protocol is "http/3": it is one of "http/1.1", "h2", "h2c"',
+  );
+  assert.equal(
+    errorOf(altered((r) => r.run.maxStreams = 8)),
+    "run.maxStreams is set on a run over http/1.1: only HTTP/2 has streams",
+  );
+  for (const bad of [0, 1001, 2.5, "8"]) {
+    assert.match(
+      errorOf(altered((r) => {
+        r.run.protocol = "h2";
+        (r.run as Record<string, unknown>).maxStreams = bad;
+      })),
+      /^run\.maxStreams is .+: it is a whole number from 1 to 1000$/,
+      String(bad),
+    );
+  }
+  const h2c = readRunResult(
+    altered((r) => Object.assign(r.run, { protocol: "h2c", maxStreams: 1 })),
+  );
+  assert.ok(h2c.ok, h2c.ok ? "" : h2c.problems[0].message);
 });

@@ -581,3 +581,31 @@ Deno.test("adHocPlanText(): random hostile arguments never add a key or a line o
   }
   assert.ok(made > 50 && parsed > 50, `only ${made} of 400 cases made a plan, ${parsed} read`);
 });
+
+Deno.test("tailgate run URL --http2: the made plan asks for HTTP/2, and --print-plan keeps the flag", () => {
+  const args = ["http://127.0.0.1:8080/", "--rate", "10/s", "--duration", "2s", "--http2"];
+  const parsed = parseRunArgs(args);
+  assert.ok(parsed.ok, parsed.ok ? "" : parsed.problems.map(problemText).join("\n"));
+  const text = parsed.value.adHocPlan!.text;
+  assert.match(
+    text,
+    /^# tailgate run http:\/\/127\.0\.0\.1:8080\/ --rate 10\/s --duration 2s --http2$/m,
+  );
+  const { plan, issues } = parsePlanText(text);
+  assert.deepEqual(issues, []);
+  assert.equal(plan!.load.http, "2");
+  // Without the flag the plan says nothing of the version: HTTP/1.1, as every plan before it.
+  const plain = parseRunArgs(args.slice(0, -1));
+  assert.ok(plain.ok);
+  assert.doesNotMatch(plain.value.adHocPlan!.text, /http: |--http2/);
+  assert.equal(parsePlanText(plain.value.adHocPlan!.text).plan!.load.http, undefined);
+});
+
+Deno.test("tailgate run plan.yaml --http2 is refused: a plan says `http: 2` itself", () => {
+  const parsed = parseRunArgs(["plans/demo.yaml", "--http2"]);
+  assert.ok(!parsed.ok);
+  assert.match(
+    parsed.problems.map(problemText).join("\n"),
+    /--http2 describe a run against a URL \(`tailgate run http:\/\/…`\); a plan sets these itself/,
+  );
+});

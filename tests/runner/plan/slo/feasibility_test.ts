@@ -73,3 +73,35 @@ Deno.test("a stage beyond what its engine workers can send is warned", () => {
     [],
   );
 });
+
+Deno.test("over HTTP/2 a connection carries max_streams requests: warned only beyond connections × streams", () => {
+  const stages = "  stages:\n    - { rate: 20k/s, duration: 60s }";
+  // 20k/s × 5 ms = 100 in flight: more than 50 connections, fewer than 50 × 8 streams.
+  assert.equal(warnings(`  max_connections: 50\n${stages}`, "  - p50 < 5ms").length, 1);
+  assert.deepEqual(
+    warnings(`  max_connections: 50\n  http: 2\n  max_streams: 8\n${stages}`, "  - p50 < 5ms"),
+    [],
+  );
+  const [w, ...rest] = warnings(
+    `  connections: 10\n  max_connections: 10\n  http: 2\n  max_streams: 8\n${stages}`,
+    "  - p50 < 5ms",
+  );
+  assert.deepEqual(rest, []);
+  assert.match(
+    w.message,
+    /keep 100 requests in flight \(rate × latency\), more than `max_connections` × `max_streams` \(10 × 8\): the rest would wait for a free stream in tailgate/,
+  );
+  assert.match(w.hint!, /`load\.max_connections` to at least 13 /);
+  // One stream per connection is still HTTP/2: the wait is for a stream.
+  const [one] = warnings(
+    `  connections: 10\n  max_connections: 10\n  http: 2\n  max_streams: 1\n${stages}`,
+    "  - p50 < 5ms",
+  );
+  assert.match(one.message, /\(10 × 1\): the rest would wait for a free stream/);
+  assert.match(one.hint!, /at least 100 /);
+  // Without max_streams, the most the server's SETTINGS may allow: 100 per connection.
+  assert.deepEqual(
+    warnings(`  connections: 1\n  max_connections: 1\n  http: 2\n${stages}`, "  - p50 < 5ms"),
+    [],
+  );
+});
