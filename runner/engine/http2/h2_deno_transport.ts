@@ -1,6 +1,6 @@
 /**
- * An HTTP/2 connection's socket on Deno's sockets: `Deno.connect` for h2c, `Deno.connectTls`
- * offering ALPN `h2` alone for h2 (a server that chooses anything else is an error naming what it
+ * An HTTP/2 connection's socket on Deno's sockets: `Deno.connect` for h2c, and `Deno.startTls` on
+ * it offering ALPN `h2` alone for h2 (a server that chooses anything else is an error naming what it
  * chose). One read loop; writes go at once, and those made while one is under way leave together
  * when it is done, so a burst of streams costs few system calls. Bytes are timed when the read
  * returns them.
@@ -36,10 +36,11 @@ export class H2DenoTransport implements H2Transport {
     const { hostname: host, port: portText } = this.#origin;
     const hostname = host.startsWith("[") ? host.slice(1, -1) : host;
     const port = portText === "" ? (this.#tls ? 443 : 80) : Number(portText);
-    const conn = this.#tls
-      ? await connectH2Tls(hostname, port, this.#caCerts)
-      : await Deno.connect({ hostname, port });
-    if (!this.#tls) (conn as Deno.TcpConn).setNoDelay(true);
+    // No Nagle: a stream's HEADERS must not wait for the ACK of the one before it (with the
+    // server's delayed ACK that held streams 10-40 ms over TLS, where Deno leaves Nagle on).
+    const tcp = await Deno.connect({ hostname, port });
+    tcp.setNoDelay(true);
+    const conn = this.#tls ? await startH2Tls(tcp, hostname, this.#caCerts) : tcp;
     if (this.#closed) {
       conn.close();
       throw new Error("the HTTP/2 connection closed while connecting");
@@ -110,18 +111,23 @@ export class H2DenoTransport implements H2Transport {
   }
 }
 
-/** A TLS connection that agreed on `h2` by ALPN; any other answer is an error naming it. */
-async function connectH2Tls(
+/** TLS over `tcp` that agreed on `h2` by ALPN; any other answer is an error naming it. */
+async function startH2Tls(
+  tcp: Deno.TcpConn,
   hostname: string,
-  port: number,
   caCerts: readonly string[] | undefined,
 ): Promise<Deno.TlsConn> {
-  const conn = await Deno.connectTls({
-    hostname,
-    port,
-    alpnProtocols: ["h2"],
-    ...(caCerts ? { caCerts: [...caCerts] } : {}),
-  });
+  let conn: Deno.TlsConn;
+  try {
+    conn = await Deno.startTls(tcp, {
+      hostname,
+      alpnProtocols: ["h2"],
+      ...(caCerts ? { caCerts: [...caCerts] } : {}),
+    });
+  } catch (error) {
+    tcp.close();
+    throw error;
+  }
   try {
     const { alpnProtocol } = await conn.handshake();
     if (alpnProtocol !== "h2") {
