@@ -28,6 +28,12 @@ export const SERVER_STREAMS_CAP = 100;
 /** The most streams per connection a plan may ask for (`load.max_streams`). */
 export const MAX_STREAMS_PER_CONNECTION = 1000;
 
+/** The HTTP/2 flow-control window a run offers when its plan names none (`load.window_mib`). */
+export const DEFAULT_WINDOW_MIB = 16;
+
+/** The largest window a plan may ask for: HTTP/2 windows stop at 2^31 - 1 octets. */
+export const MAX_WINDOW_MIB = 2047;
+
 /** How every histogram in the document is encoded. */
 export interface HistogramEncoding {
   /** Reference HdrHistogram V2 compressed encoding (cookie 0x1c849304), base64. */
@@ -220,6 +226,13 @@ export interface ToolHealth {
    * the timing worker), `mixed` for merged shards that differed. Absent in results before it.
    */
   io?: "native" | "deno" | "mixed";
+  /**
+   * HTTP/2 runs: the streams each connection carried at most (the plan's `max_streams`, else the
+   * server's SETTINGS_MAX_CONCURRENT_STREAMS capped at {@linkcode SERVER_STREAMS_CAP}, never more
+   * than the server allows), the server's limit as its first SETTINGS gave it (absent when it set
+   * none), and the flow-control window offered each stream and the connection (octets).
+   */
+  http2?: { streamsPerConnection: number; serverMaxStreams?: number; windowBytes: number };
   /**
    * The engine thread's own stalls: from a wake being signalled to the engine loop running again,
    * after the warmup. Stalls over 1 ms are back-filled once per further millisecond (jHiccup), so

@@ -275,6 +275,11 @@ export interface PlanLoad {
    * server's SETTINGS allow, capped at 100.
    */
   maxStreams?: number;
+  /**
+   * `load.window_mib` (HTTP/2 only): the flow-control window offered each stream and the
+   * connection, in MiB; absent means 16.
+   */
+  windowMib?: number;
 }
 
 /** What an SLO measures. Percentiles are in percent (99.9), not fractions. */

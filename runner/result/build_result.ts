@@ -90,6 +90,7 @@ export function buildResult(
       connections: run.connections,
       timerSlackSet: run.timerSlackSet,
       ...(run.io === undefined ? {} : { io: run.io }),
+      ...(run.http2 === undefined ? {} : { http2: run.http2 }),
       cpu: {
         userMs: round(run.cpu.userMs),
         systemMs: round(run.cpu.systemMs),

@@ -118,6 +118,8 @@ export function mergeResults(
       },
       timerSlackSet: parts.every((p) => p.health.timerSlackSet),
       ...mergedIo(parts.map((p) => p.health.io)),
+      // The shards spoke to one server under one plan: the first one's streams stand for all.
+      ...(parts[0].health.http2 ? { http2: parts[0].health.http2 } : {}),
       cpu: {
         userMs: round(cpu.userMs),
         systemMs: round(cpu.systemMs),

@@ -26,7 +26,7 @@ import { HTTP2_REPLY_NOTE, OUT_OF_DESCRIPTORS_NOTE } from "../engine/http1/mod.t
 import { prepareRequest } from "../engine/http1/mod.ts";
 import { RenderAhead, RequestRenderer } from "../engine/render/mod.ts";
 import { type Clock, type Connection, PERFORMANCE_CLOCK, type Waker } from "../engine/types.ts";
-import type { ErrorKind } from "../model/run_result.ts";
+import { DEFAULT_WINDOW_MIB, type ErrorKind } from "../model/run_result.ts";
 import { readRegularFile } from "../model/regular_file.ts";
 import { MAX_BODY_FILE_BYTES } from "../plan/requests/mod.ts";
 
@@ -124,10 +124,11 @@ export interface EngineRun {
   /** Set when the target answered requests with HTTP/2 frames (it speaks only HTTP/2). */
   http2Reply?: boolean;
   /**
-   * An HTTP/2 run (`load.http: 2`): the streams each connection carried at most, and the server's
-   * SETTINGS_MAX_CONCURRENT_STREAMS as first seen (absent when it set none).
+   * An HTTP/2 run (`load.http: 2`): the streams each connection carried at most, the server's
+   * SETTINGS_MAX_CONCURRENT_STREAMS as first seen (absent when it set none), and the flow-control
+   * window offered (octets).
    */
-  http2?: { streamsPerConnection: number; serverMaxStreams?: number };
+  http2?: { streamsPerConnection: number; serverMaxStreams?: number; windowBytes: number };
   timerSlackSet: boolean;
   /** Which I/O path ran: `native` (libc sockets on epoll) or `deno` (Deno's sockets). */
   io?: "native" | "deno";
@@ -244,6 +245,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
       clock,
       connections: share(plan.load.connections),
       maxStreams: plan.load.maxStreams,
+      windowBytes: (plan.load.windowMib ?? DEFAULT_WINDOW_MIB) * 1024 * 1024,
       caCerts: options.caCerts,
       requests,
       ...(transport ? { transport } : {}),
@@ -367,6 +369,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
         ? {
           http2: {
             streamsPerConnection: streams,
+            windowBytes: pool.windowBytes,
             ...(pool.serverMaxStreams === undefined
               ? {}
               : { serverMaxStreams: pool.serverMaxStreams }),

@@ -39,6 +39,8 @@ export interface BehaviourServer extends AsyncDisposable {
   sessions(): number;
   /** The most streams open at once on one session. */
   peakStreams(): number;
+  /** The client's SETTINGS_INITIAL_WINDOW_SIZE, as its last SETTINGS gave it (undefined: none yet). */
+  clientWindowBytes(): number | undefined;
 }
 
 /** Starts the server: h2c, or h2 over TLS (ALPN h2 only, the test certificate). */
@@ -56,12 +58,16 @@ export async function behaviourServer(
   let streams = 0;
   let sessions = 0;
   let peak = 0;
+  let clientWindowBytes: number | undefined;
   const open = new Map<unknown, number>();
   const timers = new Set<ReturnType<typeof setTimeout>>();
   const live = new Set<http2.ServerHttp2Session>();
   server.on("session", (session: http2.ServerHttp2Session) => {
     sessions++;
     live.add(session);
+    session.on("remoteSettings", (settings: http2.Settings) => {
+      clientWindowBytes = settings.initialWindowSize;
+    });
     session.on("close", () => live.delete(session));
     session.on("error", () => {});
   });
@@ -110,6 +116,7 @@ export async function behaviourServer(
     streams: () => streams,
     sessions: () => sessions,
     peakStreams: () => peak,
+    clientWindowBytes: () => clientWindowBytes,
     async [Symbol.asyncDispose]() {
       for (const t of timers) clearTimeout(t);
       for (const s of live) s.destroy();

@@ -11,6 +11,7 @@
  *
  * @module
  */
+import { DEFAULT_WINDOW_MIB } from "../../model/run_result.ts";
 import type { Clock, Connection, PreparedRequest, Waker } from "../types.ts";
 import { H2DenoTransport } from "./h2_deno_transport.ts";
 import type { H2Transport } from "./h2_transport.ts";
@@ -21,8 +22,8 @@ import { H2StreamSlot } from "./h2_stream_slot.ts";
 /** Streams per connection when neither the plan nor the server says (and the most SETTINGS give). */
 export const MAX_STREAMS_DEFAULT = 100;
 
-/** The flow-control window offered per stream and per connection: 16 MiB. */
-export const H2_WINDOW_BYTES = 16 * 1024 * 1024;
+/** The flow-control window offered per stream and per connection unless the plan says: 16 MiB. */
+export const H2_WINDOW_BYTES = DEFAULT_WINDOW_MIB * 1024 * 1024;
 
 /** What an {@linkcode H2Pool} needs. */
 export interface H2PoolOptions {
@@ -86,6 +87,11 @@ export class H2Pool {
       (() => new H2DenoTransport(options.origin, options.clock, options.caCerts));
     this.#scheme = options.origin.protocol.slice(0, -1);
     for (const r of options.requests) this.#converted.set(r, h2Request(r.bytes, this.#scheme));
+  }
+
+  /** The flow-control window each stream and connection is offered (octets). */
+  get windowBytes(): number {
+    return this.#o.windowBytes ?? H2_WINDOW_BYTES;
   }
 
   /** HTTP/2 connections made so far (each reconnects on its own). */
@@ -170,7 +176,7 @@ export class H2Pool {
           origin: this.#o.origin,
           clock: this.#o.clock,
           transport: this.#transport,
-          windowBytes: this.#o.windowBytes ?? H2_WINDOW_BYTES,
+          windowBytes: this.windowBytes,
           onSettings: (max) => {
             if (this.#serverMax === undefined && max !== undefined) {
               this.#serverMax = max;

@@ -11,7 +11,12 @@
  *
  * @module
  */
-import { MAX_STREAMS_PER_CONNECTION, SERVER_STREAMS_CAP } from "../../model/run_result.ts";
+import {
+  DEFAULT_WINDOW_MIB,
+  MAX_STREAMS_PER_CONNECTION,
+  MAX_WINDOW_MIB,
+  SERVER_STREAMS_CAP,
+} from "../../model/run_result.ts";
 
 /** A key's kind: what its value is. */
 export type KeyKind =
@@ -333,6 +338,14 @@ const LOAD: SectionSpec = {
         `With \`http: 2\`: the most concurrent streams per connection (default: what the server's SETTINGS allow, at most ${SERVER_STREAMS_CAP}).`,
     },
     {
+      key: "window_mib",
+      kind: "integer",
+      min: 1,
+      max: MAX_WINDOW_MIB,
+      description:
+        `With \`http: 2\`: the flow-control window this client offers each stream and the connection, in MiB (default ${DEFAULT_WINDOW_MIB}); it opens it again as responses consume half of it.`,
+    },
+    {
       key: "stages",
       kind: "list",
       of: "stage",
@@ -352,6 +365,8 @@ const LOAD: SectionSpec = {
     streams: "max_streams",
     max_concurrent_streams: "max_streams",
     streams_per_connection: "max_streams",
+    window: "window_mib",
+    flow_window: "window_mib",
   },
 };
 

@@ -82,3 +82,25 @@ Deno.test("parsePlan() suggests http and max_streams for the names other tools u
   assert.deepEqual(hints("http_version: 2"), ["did you mean `http`?"]);
   assert.deepEqual(hints("max_concurrent_streams: 8"), ["did you mean `max_streams`?"]);
 });
+
+Deno.test("parsePlan() reads window_mib with http: 2, 1 to 2047 MiB, and refuses it without", () => {
+  const { plan, issues } = parseText(withLoad("http: 2", "window_mib: 64"));
+  assert.deepEqual(issues, []);
+  assert.equal(plan?.load.windowMib, 64);
+  assert.equal("windowMib" in (parseText(withLoad("http: 2")).plan?.load ?? {}), false);
+  assert.deepEqual(errorsOf(parseText(withLoad("http: 2", "window_mib: 2048"))), [
+    "7:15 `load.window_mib` must be at most 2047, not 2048",
+  ]);
+  const without = parseText(withLoad("window_mib: 64"));
+  assert.equal(without.plan, undefined);
+  assert.deepEqual(
+    without.issues.map((i) => [i.path, i.line, i.col, i.message, i.hint]),
+    [[
+      "load.window_mib",
+      6,
+      15,
+      "`window_mib` is a setting of HTTP/2, and this load sends HTTP/1.1 (the default)",
+      "add `http: 2` to `load`, or remove `window_mib` (HTTP/1.1 has no flow-control window)",
+    ]],
+  );
+});
