@@ -17,21 +17,32 @@ import { parseText } from "./plan_fixtures.ts";
  */
 export async function runAgainst(
   url: string,
-  load: { rate: string; duration: string; connections: number; maxConnections?: number },
+  load: {
+    rate: string;
+    duration: string;
+    connections: number;
+    maxConnections?: number;
+    /** HTTP/2 with this many streams per connection (`load.http: 2`, `load.max_streams`). */
+    streams?: number;
+    /** Engine workers (`load.workers`): 2 keeps the engines off this thread on Deno's sockets. */
+    workers?: number;
+  },
   io: "native" | "deno" = "deno",
+  caCerts?: string[],
 ): Promise<RecordedRun> {
+  const http2 = load.streams === undefined ? "" : `  http: 2\n  max_streams: ${load.streams}\n`;
   const { plan, issues } = parseText(`name: truth
 target: ${url}
 requests: [{ path: / }]
 load:
-  connections: ${load.connections}
+${http2}  connections: ${load.connections}
   max_connections: ${load.maxConnections ?? load.connections}
-  stages:
+${load.workers === undefined ? "" : `  workers: ${load.workers}\n`}  stages:
     - { rate: ${load.rate}, duration: 1s, warmup: true }
     - { rate: ${load.rate}, duration: ${load.duration} }
 `);
   assert.ok(plan, JSON.stringify(issues));
-  const run = await runWorkers({ plan, io });
+  const run = await runWorkers({ plan, io, ...(caCerts ? { caCerts } : {}) });
   assert.equal(run.io, io);
   assert.equal(run.complete, true);
   return run.recorded;
