@@ -1,7 +1,7 @@
 /**
- * tailgate's engine over HTTP/2 at a fixed rate, for bench/h2_client_compare.py: a plan with
- * `load.http: 2` (patched in until the plan reader knows the key) run through runWorkers, as
- * `tailgate run` runs it. Prints one JSON line: completed requests, failures, the measured
+ * tailgate's engine over HTTP/2 at a fixed rate, for bench/h2_client_compare.py and profiling: a
+ * plan with `load.http: 2` run through runWorkers, as `tailgate run` runs it (`--ca FILE` trusts
+ * a certificate for an https URL; `TAILGATE_IO` picks the I/O path). Prints one JSON line: completed requests, failures, the measured
  * stage's corrected response time and service time (µs), the CPU of the run.
  *
  *     deno run -A --v8-flags=--min-semi-space-size=16,--max-semi-space-size=32 \
@@ -23,6 +23,8 @@ const text = `name: h2
 target: ${url.origin}
 requests: [{ path: ${url.pathname} }]
 load:
+  http: 2
+  max_streams: ${args.get("streams") ?? 10}
   connections: ${args.get("conns") ?? 10}
   stages:
     - { rate: ${rate}/s, duration: ${args.get("warmup") ?? 2}s, warmup: true }
@@ -36,9 +38,8 @@ const parsed = parsePlan("h2.yaml", new TextEncoder().encode(text), {
 });
 if (!parsed.plan) throw new Error(JSON.stringify(parsed.issues));
 const plan = parsed.plan;
-plan.load.http = "2";
-plan.load.maxStreams = Number(args.get("streams") ?? 10);
-const run = await runWorkers({ plan });
+const ca = args.get("ca");
+const run = await runWorkers({ plan, ...(ca ? { caCerts: [Deno.readTextFileSync(ca)] } : {}) });
 const stage = run.recorded.stages[1];
 const p = (h: { percentilesUs: Record<string, number> }) =>
   ["50", "99", "99.9"].map((k) => h.percentilesUs[k]);

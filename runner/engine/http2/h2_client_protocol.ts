@@ -2,7 +2,7 @@
  * The client side of one HTTP/2 connection as a state machine, without I/O (RFC 9113): bytes the
  * server sent go in through {@linkcode H2ClientProtocol.receive}, the bytes to send come out
  * through the `write` callback, and each stream reports its response's status, DATA and close.
- * The transport (`_h2_client.ts`) owns the socket and the clock.
+ * The session and its transport (`h2_session.ts`, `h2_transport.ts`) own the socket and the clock.
  *
  * What it sends: the preface; SETTINGS with server push off and each stream's window at
  * `windowBytes`; a WINDOW_UPDATE raising the connection's window to `windowBytes` as well; every

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { socketReader } from "../socket/socket_reader.ts";
+import { socketReader } from "../socket/mod.ts";
 import type { Clock } from "../types.ts";
 import { concatBytes } from "./h2_frame.ts";
 import { H2_READ_BYTES, type H2Receiver, type H2Transport } from "./h2_transport.ts";

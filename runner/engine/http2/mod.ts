@@ -1,9 +1,11 @@
 /**
  * HTTP/2 for the engine (issue 33): h2 over TLS (ALPN `h2` only) and h2c with prior knowledge,
- * framed by tailgate itself (`h2_client_protocol.ts`, with the HPACK room `hpack/`) over Deno's
- * sockets (`_h2_client.ts`). A run's connections each carry up to
- * `streams` concurrent streams; each stream slot is a `Connection` the dispatcher drives as it
- * drives an HTTP/1.1 connection, so queue wait, timeouts and counts work the same.
+ * framed by tailgate itself (`h2_client_protocol.ts`, with the HPACK room `hpack/`) in a session
+ * (`h2_session.ts`) over a transport: Deno's sockets (`h2_deno_transport.ts`) or, for h2c, the
+ * native path's (runner/engine/native/native_h2_transport.ts, which implements `H2Transport`).
+ * A run's connections each carry up to `streams` concurrent streams; each stream slot is a
+ * `Connection` the dispatcher drives as it drives an HTTP/1.1 connection, so queue wait, timeouts
+ * and counts work the same.
  *
  * @module
  */
@@ -17,3 +19,5 @@ export {
 export { type H2Request, h2Request } from "./h2_request.ts";
 export type { H2Headers } from "./h2_request.ts";
 export { h2AlpnProblem, h2AlpnRefused, probeH2c, refusedAlpn } from "./h2_target_check.ts";
+export { H2_READ_BYTES, type H2Receiver, type H2Transport } from "./h2_transport.ts";
+export { concatBytes } from "./h2_frame.ts";

@@ -8,9 +8,7 @@
  *
  * @module
  */
-import type { H2Receiver, H2Transport } from "../http2/h2_transport.ts";
-import { H2_READ_BYTES } from "../http2/h2_transport.ts";
-import { concatBytes } from "../http2/h2_frame.ts";
+import { concatBytes, H2_READ_BYTES, type H2Receiver, type H2Transport } from "../http2/mod.ts";
 import type { Clock } from "../types.ts";
 import type { EpollHandler, EpollLoop } from "./epoll_loop.ts";
 import { NET } from "./libc_net.ts";
