@@ -7,6 +7,8 @@ import { parseRunArgs } from "../../../runner/cli/run_args.ts";
 import { retarget } from "../../../runner/plan/retarget.ts";
 import { readRunResult } from "../../../runner/result/read_run_result.ts";
 import { startTarget } from "../../../runner/target/mod.ts";
+import { startTlsTarget } from "../../_helpers/tls_target_process.ts";
+import { H2_CERT } from "../../_helpers/http2_servers.ts";
 import { parseText } from "../../_helpers/plan_fixtures.ts";
 import { tcpServer } from "../../_helpers/tcp_server.ts";
 import { openFilesLimit } from "../../../runner/engine/preflight.ts";
@@ -60,6 +62,44 @@ Deno.test("tailgate run writes a readable result.json and a summary with both la
   const md = await Deno.readTextFile(join(String(dir), "out", "summary.md"));
   assert.match(md, /`report\.html` in this run's artifact/);
 });
+
+for (const tls of [false, true]) {
+  Deno.test(`tailgate run with load.http: 2 speaks ${tls ? "h2 by ALPN" : "h2c"} and records it`, async () => {
+    await using target = tls
+      ? await startTlsTarget(["--delay", "0"])
+      : await startTarget({ mode: "hello", port: 0 });
+    await using dir = await tempDir();
+    const file = join(String(dir), "plan.yaml");
+    await Deno.writeTextFile(
+      file,
+      `name: cli-h2
+target: ${target.url}
+requests: [{ path: /x }]
+load:
+  http: 2
+  max_streams: 4
+  connections: 2
+  stages: [{ rate: 200/s, duration: 500ms }]
+`,
+    );
+    const ca = join(String(dir), "ca.pem");
+    await Deno.writeTextFile(ca, H2_CERT);
+    const outcome = await runPlanCommand(
+      { planPath: file, outDir: join(String(dir), "out"), caCertFiles: tls ? [ca] : [] },
+      () => {},
+    );
+    assert.equal(outcome.exitCode, 0, outcome.errors.join("\n"));
+    const read = readRunResult(await Deno.readTextFile(join(String(dir), "out", "result.json")));
+    assert.ok(read.ok);
+    assert.equal(read.value.totals.counts.ok, 100);
+    assert.equal(read.value.run.protocol, tls ? "h2" : "h2c");
+    assert.equal(read.value.run.maxStreams, 4);
+    assert.equal(read.value.health.http2?.streamsPerConnection, 4);
+    assert.equal(read.value.health.io, tls ? "deno" : "native");
+    const md = await Deno.readTextFile(join(String(dir), "out", "summary.md"));
+    assert.match(md, tls ? /HTTP\/2 over TLS \(h2\)/ : /HTTP\/2 cleartext \(h2c\)/);
+  });
+}
 
 Deno.test("tailgate run --report-url links the HTML report from the Markdown summary", async () => {
   await using target = await startTarget({ mode: "hello", port: 0 });
