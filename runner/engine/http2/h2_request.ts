@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { encodeHeaderBlock } from "./hpack/mod.ts";
+import { encodeHeaderBlock, latin1String } from "./hpack/mod.ts";
 
 /** The request head as HTTP/2 sends it: pseudo-headers first, names in lower case. */
 export type H2Headers = Record<string, string | string[]>;
@@ -33,7 +33,6 @@ const FORBIDDEN = new Set([
   "proxy-connection",
   "host",
 ]);
-const decoder = new TextDecoder();
 
 /**
  * Reads the HTTP/1.1 request in `bytes` (head and body) as an HTTP/2 request over `scheme`
@@ -53,7 +52,8 @@ export function h2Request(bytes: Uint8Array, scheme: string): H2Request {
   if (headEnd < 0) {
     throw new RangeError("a prepared request without the blank line ending its head");
   }
-  const lines = decoder.decode(bytes.subarray(0, headEnd)).split("\r\n");
+  // One char per octet: a header's bytes (UTF-8 or not) go out as they are, as over HTTP/1.1.
+  const lines = latin1String(bytes, 0, headEnd).split("\r\n");
   const [method, path] = lines[0].split(" ");
   if (!method || !path) {
     throw new RangeError(`a prepared request line that is not one: ${lines[0]}`);

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { h2Request } from "../../../../runner/engine/http2/mod.ts";
+import { HpackDecoder } from "../../../../runner/engine/http2/hpack/mod.ts";
 import { prepareRequest } from "../../../../runner/engine/http1/mod.ts";
 import type { PlanRequest } from "../../../../runner/plan/types.ts";
 
@@ -53,4 +54,21 @@ Deno.test("bytes that are not a request head are a bug, thrown as a RangeError",
     () => h2Request(new TextEncoder().encode("GET / HTTP/1.1\r\n"), "http"),
     RangeError,
   );
+});
+
+Deno.test("header octets go out as they are: a UTF-8 value decodes to the same bytes", () => {
+  const utf8 = new TextEncoder().encode("café ☕");
+  const head = new TextEncoder().encode("GET / HTTP/1.1\r\nHost: x\r\nX-Name: ");
+  const bytes = new Uint8Array([...head, ...utf8, ...new TextEncoder().encode("\r\n\r\n")]);
+  const r = h2Request(bytes, "https");
+  const fields: Array<[string, string]> = [];
+  new HpackDecoder().decode(r.block, (name, value) => fields.push([name, value]));
+  const value = fields.find(([name]) => name === "x-name")![1];
+  assert.deepEqual(Uint8Array.from(value, (c) => c.charCodeAt(0)), utf8);
+  assert.deepEqual(fields.slice(0, 4).map(([name]) => name), [
+    ":method",
+    ":scheme",
+    ":authority",
+    ":path",
+  ]);
 });
