@@ -15,7 +15,12 @@ import { rateAtMs } from "../schedule/fire_times.ts";
 import { createAtomicsWaker, setShortSlice } from "../engine/timing/mod.ts";
 import { EpollLoop } from "../engine/native/mod.ts";
 import { ioChoice, type NativeTarget, nativeTarget } from "../engine/native/mod.ts";
-import { NativeConnection, NativeH2Transport } from "../engine/native/mod.ts";
+import {
+  NativeConnection,
+  NativeH2Transport,
+  openLibSsl,
+  TlsContext,
+} from "../engine/native/mod.ts";
 import type { HiccupMeter } from "../engine/timing/mod.ts";
 import { attachSideWorkers, type SideLinks, startSideWorkers } from "./start_side_workers.ts";
 import { collectGarbage, youngGenerationMb } from "../engine/v8_flags.ts";
@@ -181,7 +186,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
   const io = ioChoice(options.io);
   const http2 = plan.load.http === "2";
   const native: NativeTarget | undefined = real && options.connect === undefined && io !== "deno"
-    ? await nativeTarget(origin, io)
+    ? await nativeTarget(origin, io, http2)
     : undefined;
   // This thread keeps time: it wakes ahead of the process's other threads on its core, on
   // either I/O path (short_slice.ts).
@@ -233,12 +238,18 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
   if (http2 && options.connect === undefined) {
     // h2c on the native path rides the epoll loop's sockets; h2 (TLS) and others Deno's.
     waker = loop ?? options.waker ?? await createAtomicsWaker({ onResume });
+    // h2 on the native path: OpenSSL over its sockets, one context (trust store, ALPN) per run.
+    const host = origin.hostname.startsWith("[") ? origin.hostname.slice(1, -1) : origin.hostname;
+    const tls = loop !== undefined && origin.protocol === "https:"
+      ? { context: new TlsContext(openLibSsl()!, options.caCerts ?? [], ["h2"]), host }
+      : undefined;
     const transport = loop === undefined ? undefined : () =>
       new NativeH2Transport({
         loop,
         clock,
         socketAddress: native!.address,
         onOutOfDescriptors,
+        ...(tls ? { tls } : {}),
       });
     pool = new H2Pool({
       origin,

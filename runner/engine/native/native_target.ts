@@ -1,6 +1,6 @@
 /**
- * Whether a run takes the native I/O path, and where it connects: plain HTTP, Linux, FFI
- * permitted, and a host name that resolves. Anything else (https, another OS, FFI denied, a name
+ * Whether a run takes the native I/O path, and where it connects: plain HTTP (or HTTP/2 over TLS,
+ * where OpenSSL 3 opens), Linux, FFI permitted, and a host name that resolves. Anything else (https, another OS, FFI denied, a name
  * that does not resolve, `TAILGATE_IO=deno`) takes Deno's sockets, whose errors then say what
  * went wrong as before.
  *
@@ -8,6 +8,7 @@
  */
 import { lookup } from "node:dns/promises";
 import { type LibcNet, openLibcNet, socketAddress } from "./libc_net.ts";
+import { openLibSsl } from "./libssl_tls.ts";
 
 /** A target the native path can connect to. */
 export interface NativeTarget {
@@ -41,13 +42,15 @@ export function ioChoice(io: "auto" | "native" | "deno" | undefined): "auto" | "
 }
 
 /**
- * The native target for `url`, or undefined when the run takes Deno's sockets (`io` "deno", or
- * "auto" where native cannot run). `native` asked for but impossible is an error, so a benchmark
+ * The native target for `url` (`http2`: the run speaks HTTP/2, which the native path also carries
+ * over TLS), or undefined when the run takes Deno's sockets (`io` "deno", or "auto" where native
+ * cannot run). `native` asked for but impossible is an error, so a benchmark
  * never measures the wrong path.
  */
 export async function nativeTarget(
   url: URL,
   io: "auto" | "native" | "deno" | undefined,
+  http2 = false,
 ): Promise<NativeTarget | undefined> {
   const choice = io ?? "auto";
   if (choice === "deno") return undefined;
@@ -55,11 +58,13 @@ export async function nativeTarget(
     if (choice === "native") throw new Error(`the native I/O path cannot run: ${reason}`);
     return undefined;
   };
-  if (url.protocol !== "http:") return why("https targets use Deno's TLS");
+  const https = url.protocol === "https:";
+  if (https && !http2) return why("HTTP/1.1 over TLS uses Deno's TLS");
   const libc = openLibcNet();
   if (libc === undefined) return why("needs Linux, glibc's libc.so.6 and --allow-ffi");
+  if (https && openLibSsl() === undefined) return why("h2 over TLS needs OpenSSL 3 (libssl.so.3)");
   const host = url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
-  const port = url.port === "" ? 80 : Number(url.port);
+  const port = url.port === "" ? (https ? 443 : 80) : Number(url.port);
   try {
     const { address } = await lookup(host);
     return { libc, address: socketAddress(address, port) };

@@ -27,6 +27,8 @@ interface H2Load {
   windowMib?: number;
   /** The I/O path: Deno's sockets here (default), or the native path in an engine worker. */
   io?: "native" | "deno";
+  /** Certificates trusted (default: the test certificate). */
+  trust?: string[];
 }
 
 async function h2Run(url: string, load: H2Load, notices: string[] = []): Promise<EngineRun> {
@@ -44,7 +46,8 @@ ${warmup}    - { rate: ${load.rate}, duration: ${load.duration} }
   plan.load.http = "2";
   if (load.maxStreams !== undefined) plan.load.maxStreams = load.maxStreams;
   if (load.windowMib !== undefined) plan.load.windowMib = load.windowMib;
-  const options = { plan, caCerts: [H2_CERT], onNotice: (n: string) => notices.push(n) };
+  const caCerts = load.trust ?? [H2_CERT];
+  const options = { plan, caCerts, onNotice: (n: string) => notices.push(n) };
   if (load.io === "native") {
     const run = await runWorkers({ ...options, io: "native" });
     assert.equal(run.io, "native");
@@ -52,6 +55,47 @@ ${warmup}    - { rate: ${load.rate}, duration: ${load.duration} }
   }
   return await runEngine({ ...options, io: "deno" });
 }
+
+Deno.test("on the native path, an untrusted certificate and a server refusing h2 fail as tls", async () => {
+  // No certificate trusted besides the system's: the test certificate is not.
+  await using server = await behaviourServer((s) => s.answer(), { tls: true });
+  const untrusted = await h2Run(server.url, {
+    io: "native",
+    rate: "50/s",
+    duration: "200ms",
+    connections: 1,
+    trust: [],
+  });
+  assert.deepEqual(addsUp(untrusted).errors, { tls: 10 });
+  assert.equal(server.streams(), 0);
+  // A TLS server that agrees on http/1.1 only: no silent fallback.
+  const listener = Deno.listenTls({
+    hostname: "127.0.0.1",
+    port: 0,
+    cert: H2_CERT,
+    key: Deno.readTextFileSync(new URL("../../testdata/tls/key.pem", import.meta.url)),
+    alpnProtocols: ["http/1.1"],
+  });
+  const accepted: Deno.Conn[] = [];
+  void (async () => {
+    for await (const conn of listener) {
+      accepted.push(conn);
+      (conn as Deno.TlsConn).handshake().catch(() => {});
+    }
+  })();
+  try {
+    const http1 = await h2Run(`https://127.0.0.1:${listener.addr.port}/`, {
+      io: "native",
+      rate: "50/s",
+      duration: "200ms",
+      connections: 1,
+    });
+    assert.deepEqual(addsUp(http1).errors, { tls: 10 });
+  } finally {
+    listener.close();
+    for (const conn of accepted) conn.close();
+  }
+});
 
 Deno.test("load.window_mib is the window offered each stream, and the record says so", async () => {
   await using server = await behaviourServer((s) => s.answer(200, "x".repeat(100_000)));
@@ -76,10 +120,11 @@ function addsUp(run: EngineRun): RequestCounts {
   return c;
 }
 
-for (const tls of [false, true]) {
-  Deno.test(`an HTTP/2 run over ${tls ? "TLS (ALPN h2)" : "h2c"} completes every request and counts its bytes`, async () => {
+for (const [tls, io] of [false, true].flatMap((t) => IO_PATHS.map((io) => [t, io] as const))) {
+  Deno.test(`an HTTP/2 run over ${tls ? "TLS (ALPN h2)" : "h2c"} completes every request and counts its bytes (${io} I/O)`, async () => {
     await using server = await behaviourServer((s) => s.answer(200, "hello"), { tls });
-    const run = await h2Run(server.url, { rate: "100/s", duration: "1s", connections: 2 });
+    const run = await h2Run(server.url, { io, rate: "100/s", duration: "1s", connections: 2 });
+    assert.equal(run.io, io);
     const c = addsUp(run);
     assert.equal(c.scheduled, 100);
     assert.equal(c.ok, 100);
