@@ -231,18 +231,20 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
   const connectTimeoutMs = options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
   // HTTP/2: each dispatcher "connection" is a stream slot; `streams` of them share a connection.
   let pool: H2Pool | undefined;
+  let tlsContext: TlsContext | undefined;
   let streams = 1;
   const loop = native === undefined
     ? undefined
     : new EpollLoop({ libc: native.libc, clock, onResume });
   if (http2 && options.connect === undefined) {
-    // h2c on the native path rides the epoll loop's sockets; h2 (TLS) and others Deno's.
+    // On the native path HTTP/2 rides the epoll loop's sockets, h2 with OpenSSL over them (one
+    // context, its trust store and ALPN, per run); elsewhere Deno's sockets and TLS.
     waker = loop ?? options.waker ?? await createAtomicsWaker({ onResume });
-    // h2 on the native path: OpenSSL over its sockets, one context (trust store, ALPN) per run.
     const host = origin.hostname.startsWith("[") ? origin.hostname.slice(1, -1) : origin.hostname;
-    const tls = loop !== undefined && origin.protocol === "https:"
-      ? { context: new TlsContext(openLibSsl()!, options.caCerts ?? [], ["h2"]), host }
+    tlsContext = loop !== undefined && origin.protocol === "https:"
+      ? new TlsContext(openLibSsl()!, options.caCerts ?? [], ["h2"])
       : undefined;
+    const tls = tlsContext ? { context: tlsContext, host } : undefined;
     const transport = loop === undefined ? undefined : () =>
       new NativeH2Transport({
         loop,
@@ -395,6 +397,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
     };
   } finally {
     if (!options.waker) waker.close();
+    tlsContext?.free(); // its connections hold references of their own until they close
     void hiccups?.stop();
     store?.close();
     ownSide?.close();

@@ -39,7 +39,7 @@ import {
 
 /** What one stream tells its request. */
 export interface H2StreamEvents {
-  /** The response's final HEADERS: its status and its header list's size (octets). */
+  /** The response's final HEADERS: its status and its header block's size as sent (octets). */
   onResponse(status: number, headerOctets: number): void;
   /** A DATA frame's payload arrived (padding not counted). */
   onData(bytes: number): void;
@@ -95,8 +95,6 @@ export class H2ClientProtocol {
   #blockStream = 0;
   #blockParts: Uint8Array[] = [];
   #blockEndsStream = false;
-  #blockStatus = 0;
-  #blockOctets = 0;
   /** The GOAWAY's last stream id, or -1. */
   goawayLastStreamId = -1;
   /** Set once this side found a connection error: nothing more is read or sent. */
@@ -266,27 +264,21 @@ export class H2ClientProtocol {
     if (flags & FLAG.endHeaders) this.#endBlock();
   }
 
-  readonly #onField = (name: string, value: string): void => {
-    this.#blockOctets += name.length + value.length;
-    if (name === ":status") this.#blockStatus = Number(value);
-  };
-
   #endBlock(): void {
     const streamId = this.#blockStream;
     const parts = this.#blockParts;
     this.#blockStream = 0;
     this.#blockParts = [];
-    this.#blockStatus = 0;
-    this.#blockOctets = 0;
+    const block = parts.length === 1 ? parts[0] : concatBytes(parts);
+    let status: number;
     try {
-      this.#hpack.decode(parts.length === 1 ? parts[0] : concatBytes(parts), this.#onField);
+      status = this.#hpack.status(block);
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
       return this.#connectionError(H2_CODE.compressionError, `a header block: ${why}`);
     }
     const stream = this.#streams.get(streamId);
     if (stream === undefined) return;
-    const status = this.#blockStatus;
     if (stream.status === 0) {
       if (!(status >= 100 && status <= 999)) {
         this.#streams.delete(streamId);
@@ -296,7 +288,7 @@ export class H2ClientProtocol {
       // An interim response (1xx) is not the answer: the final HEADERS follow.
       if (status >= 200) {
         stream.status = status;
-        stream.events.onResponse(status, this.#blockOctets);
+        stream.events.onResponse(status, block.length);
       }
     }
     if (this.#blockEndsStream) this.#close(streamId, H2_CODE.noError);

@@ -115,6 +115,66 @@ export class HpackDecoder {
     }
   }
 
+  /**
+   * Decodes ONE complete response header block as {@linkcode decode} does, table updates and all,
+   * but returns only its `:status` (0 when it has none): a string is built only where the table
+   * keeps it or where it is the status, and the other literals are skipped over. The engine's
+   * hot path: one per response. Throws {@linkcode HpackError} on malformed input.
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { HpackDecoder } from "./hpack_decoder.ts";
+   * // :status 200 (static entry 8), then `date` as a literal without indexing.
+   * const block = new Uint8Array([0x88, 0x0f, 0x12, 0x03, 0x4d, 0x6f, 0x6e]);
+   * assert.equal(new HpackDecoder().status(block), 200);
+   * ```
+   */
+  status(block: Uint8Array): number {
+    const end = block.length;
+    this.#pos = 0;
+    let fieldSeen = false;
+    let status = "";
+    while (this.#pos < end) {
+      const first = block[this.#pos];
+      if (first & 0x80) { // §6.1 indexed field
+        const index = this.#integer(block, 7);
+        if (this.#name(index) === ":status") status = this.#value(index);
+        fieldSeen = true;
+      } else if (first & 0x40) { // §6.2.1 literal with incremental indexing: the table keeps it
+        const index = this.#integer(block, 6);
+        const name = index === 0 ? this.#string(block) : this.#name(index);
+        const value = this.#string(block);
+        this.#insert(name, value);
+        if (name === ":status") status = value;
+        fieldSeen = true;
+      } else if (first & 0x20) { // §6.3 dynamic table size update
+        if (fieldSeen) throw new HpackError("dynamic table size update after a field");
+        const sizeBytes = this.#integer(block, 5);
+        if (sizeBytes > this.maxTableBytes) {
+          throw new HpackError(`table size update to ${sizeBytes} above ${this.maxTableBytes}`);
+        }
+        this.#capacityBytes = sizeBytes;
+        this.#evictTo(sizeBytes);
+      } else { // §6.2.2 without indexing, §6.2.3 never indexed: nothing kept
+        const index = this.#integer(block, 4);
+        const name = index === 0 ? this.#string(block) : this.#name(index);
+        if (name === ":status") status = this.#string(block);
+        else this.#skipString(block);
+        fieldSeen = true;
+      }
+    }
+    return status === "" ? 0 : Number(status);
+  }
+
+  /** Steps over the string literal at `#pos` (§5.2) without decoding it. */
+  #skipString(block: Uint8Array): void {
+    if (this.#pos >= block.length) throw new HpackError("string missing at the block's end");
+    const length = this.#integer(block, 7);
+    if (this.#pos + length > block.length) throw new HpackError("string runs past the block");
+    this.#pos += length;
+  }
+
   /** The integer at `#pos` with a `prefixBits`-bit prefix (§5.1); `#pos` is inside the block. */
   #integer(block: Uint8Array, prefixBits: number): number {
     const prefixMax = (1 << prefixBits) - 1;

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { HpackDecoder } from "../../../../../runner/engine/http2/hpack/mod.ts";
+import { HpackDecoder, HpackError } from "../../../../../runner/engine/http2/hpack/mod.ts";
 import { decodeFields, hex } from "./_hex.ts";
 
 // RFC 7541 Appendix C.2: one representation each, on a fresh decoder.
@@ -98,13 +98,23 @@ const RESPONSES: [string, string][][] = [
 ];
 const RESPONSE_TABLE_BYTES = [222, 222, 215];
 
-/** The responses of C.5/C.6 with a 256-octet table, where entries get evicted. */
+/**
+ * The responses of C.5/C.6 with a 256-octet table, where entries get evicted; `status()` (the
+ * engine's: the status alone) keeps the same table as `decode()`.
+ */
 function checkResponses(blocks: string[]): void {
   const decoder = new HpackDecoder(256);
+  const statusOnly = new HpackDecoder(256);
   blocks.forEach((block, i) => {
     assert.deepEqual(decodeFields(decoder, hex(block)), RESPONSES[i], `response ${i + 1}`);
     assert.equal(decoder.tableBytes, RESPONSE_TABLE_BYTES[i], `table after response ${i + 1}`);
+    assert.equal(statusOnly.status(hex(block)), Number(RESPONSES[i][0][1]), `status ${i + 1}`);
+    assert.equal(statusOnly.tableBytes, RESPONSE_TABLE_BYTES[i], `status() table ${i + 1}`);
   });
+  assert.deepEqual(
+    decodeFields(statusOnly, hex("be bf c0")),
+    decodeFields(decoder, hex("be bf c0")),
+  );
   // Left after the evictions, newest first; :status 302, 307 and the first date are gone.
   assert.equal(decoder.tableLength, 3);
   assert.deepEqual(decodeFields(decoder, hex("be bf c0")), [
@@ -136,4 +146,17 @@ Deno.test("C.6 three responses with Huffman evict the oldest entries", () => {
      77ad 94e7 821d d7f2 e6c7 b335 dfdf cd5b 3960 d5af 2708 7f36 72c1 ab27 0fb5 291f
      9587 3160 65c0 03ed 4ee5 b106 3d50 07`,
   ]);
+});
+
+Deno.test("status() reads a literal status, steps over other literals, and keeps nothing of them", () => {
+  const decoder = new HpackDecoder();
+  // :status 100 as a literal without indexing (name: static 8), then C.2.2's :path literal.
+  assert.equal(decoder.status(hex("0803 3130 30 040c 2f73 616d 706c 652f 7061 7468")), 100);
+  assert.equal(decoder.tableLength, 0);
+  assert.equal(decoder.status(hex("040c 2f73 616d 706c 652f 7061 7468")), 0, "no status");
+  assert.throws(
+    () => decoder.status(hex("88 040c 2f73")),
+    HpackError,
+    "a skipped literal too short",
+  );
 });
