@@ -1,7 +1,9 @@
 /**
  * One run of a plan (or of one shard of it) on this thread: schedule, prepared requests,
  * connections, the precise waker, the dispatcher and the recorder, wired together. The I/O edge
- * of the engine: it reads body files, opens sockets and starts the timing worker.
+ * of the engine: it reads body files, opens sockets and starts the timing worker. (Over 400 lines:
+ * the one place the engine's parts meet, each I/O path and protocol a branch of it; the HTTP/2
+ * pool's own wiring is http2_pool.ts.)
  *
  * @module
  */
@@ -13,25 +15,25 @@ import type { LiveTally } from "../recorder/live_tally.ts";
 import { Schedule, type ShardSpec } from "../schedule/build_schedule.ts";
 import { rateAtMs } from "../schedule/fire_times.ts";
 import { createAtomicsWaker, setShortSlice } from "../engine/timing/mod.ts";
-import { EpollLoop } from "../engine/native/mod.ts";
-import { ioChoice, type NativeTarget, nativeTarget } from "../engine/native/mod.ts";
 import {
+  EpollLoop,
+  ioChoice,
   NativeConnection,
-  NativeH2Transport,
-  openLibSsl,
-  TlsContext,
+  type NativeTarget,
+  nativeTarget,
+  type TlsContext,
 } from "../engine/native/mod.ts";
+import { http2Pool, http2Record } from "./http2_pool.ts";
 import type { HiccupMeter } from "../engine/timing/mod.ts";
 import { attachSideWorkers, type SideLinks, startSideWorkers } from "./start_side_workers.ts";
 import { collectGarbage, youngGenerationMb } from "../engine/v8_flags.ts";
 import { CONNECT_TIMEOUT_MS, Dispatcher } from "../engine/dispatcher.ts";
 import { Http1Connection } from "../engine/socket/mod.ts";
-import { H2Pool } from "../engine/http2/mod.ts";
-import { HTTP2_REPLY_NOTE, OUT_OF_DESCRIPTORS_NOTE } from "../engine/http1/mod.ts";
-import { prepareRequest } from "../engine/http1/mod.ts";
+import type { H2Pool } from "../engine/http2/mod.ts";
+import { HTTP2_REPLY_NOTE, OUT_OF_DESCRIPTORS_NOTE, prepareRequest } from "../engine/http1/mod.ts";
 import { RenderAhead, RequestRenderer } from "../engine/render/mod.ts";
 import { type Clock, type Connection, PERFORMANCE_CLOCK, type Waker } from "../engine/types.ts";
-import { DEFAULT_WINDOW_MIB, type ErrorKind } from "../model/run_result.ts";
+import type { ErrorKind } from "../model/run_result.ts";
 import { readRegularFile } from "../model/regular_file.ts";
 import { MAX_BODY_FILE_BYTES } from "../plan/requests/mod.ts";
 
@@ -237,32 +239,17 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
     ? undefined
     : new EpollLoop({ libc: native.libc, clock, onResume });
   if (http2 && options.connect === undefined) {
-    // On the native path HTTP/2 rides the epoll loop's sockets, h2 with OpenSSL over them (one
-    // context, its trust store and ALPN, per run); elsewhere Deno's sockets and TLS.
     waker = loop ?? options.waker ?? await createAtomicsWaker({ onResume });
-    const host = origin.hostname.startsWith("[") ? origin.hostname.slice(1, -1) : origin.hostname;
-    tlsContext = loop !== undefined && origin.protocol === "https:"
-      ? new TlsContext(openLibSsl()!, options.caCerts ?? [], ["h2"])
-      : undefined;
-    const tls = tlsContext ? { context: tlsContext, host } : undefined;
-    const transport = loop === undefined ? undefined : () =>
-      new NativeH2Transport({
-        loop,
-        clock,
-        socketAddress: native!.address,
-        onOutOfDescriptors,
-        ...(tls ? { tls } : {}),
-      });
-    pool = new H2Pool({
+    ({ pool, tlsContext } = http2Pool({
       origin,
       clock,
+      plan,
       connections: share(plan.load.connections),
-      maxStreams: plan.load.maxStreams,
-      windowBytes: (plan.load.windowMib ?? DEFAULT_WINDOW_MIB) * 1024 * 1024,
-      caCerts: options.caCerts,
       requests,
-      ...(transport ? { transport } : {}),
-    });
+      caCerts: options.caCerts,
+      ...(loop ? { native: { loop, socketAddress: native!.address } } : {}),
+      onOutOfDescriptors,
+    }));
     streams = await pool.settle(connectTimeoutMs, waker);
     const notice = pool.streamsNotice();
     if (notice) options.onNotice?.(notice);
@@ -378,17 +365,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
       ...(unopened > 0 ? { unopenedConnections: unopened } : {}),
       ...(outOfDescriptors ? { outOfDescriptors } : {}),
       ...(http2Reply ? { http2Reply } : {}),
-      ...(pool
-        ? {
-          http2: {
-            streamsPerConnection: streams,
-            windowBytes: pool.windowBytes,
-            ...(pool.serverMaxStreams === undefined
-              ? {}
-              : { serverMaxStreams: pool.serverMaxStreams }),
-          },
-        }
-        : {}),
+      ...(pool ? { http2: http2Record(pool) } : {}),
       timerSlackSet,
       io: native !== undefined ? "native" : "deno",
       youngGenerationMb: youngGenerationMb(),
