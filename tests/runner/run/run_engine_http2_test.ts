@@ -7,14 +7,18 @@ import assert from "node:assert/strict";
 import http2 from "node:http2";
 import { type EngineRun, runEngine } from "../../../runner/run/run_engine.ts";
 import { runWorkers } from "../../../runner/run/run_workers.ts";
+import { openLibcNet } from "../../../runner/engine/native/libc_net.ts";
+import { openLibSsl } from "../../../runner/engine/native/libssl_tls.ts";
 import type { RequestCounts } from "../../../runner/model/run_result.ts";
 import { parseText } from "../../_helpers/plan_fixtures.ts";
 import { H2_CERT } from "../../_helpers/http2_servers.ts";
 import { behaviourServer } from "../../_helpers/h2_behaviour_server.ts";
 import { forwardingProxy } from "../../_helpers/tcp_proxy.ts";
 
-/** Both I/O paths h2c runs on: the native path's sockets (the default) and Deno's. */
-const IO_PATHS = ["native", "deno"] as const;
+/** The I/O paths HTTP/2 runs on here: the native path's sockets (the default) and Deno's. */
+const IO_PATHS: readonly ("native" | "deno")[] = openLibcNet() ? ["native", "deno"] : ["deno"];
+/** Whether h2 (TLS) can run on the native path here: OpenSSL 3 opens. */
+const NATIVE_TLS = openLibcNet() !== undefined && openLibSsl() !== undefined;
 
 interface H2Load {
   rate: string;
@@ -56,7 +60,10 @@ ${warmup}    - { rate: ${load.rate}, duration: ${load.duration} }
   return await runEngine({ ...options, io: "deno" });
 }
 
-Deno.test("on the native path, an untrusted certificate and a server refusing h2 fail as tls", async () => {
+Deno.test({
+  name: "on the native path, an untrusted certificate and a server refusing h2 fail as tls",
+  ignore: !NATIVE_TLS,
+}, async () => {
   // No certificate trusted besides the system's: the test certificate is not.
   await using server = await behaviourServer((s) => s.answer(), { tls: true });
   const untrusted = await h2Run(server.url, {
@@ -120,7 +127,8 @@ function addsUp(run: EngineRun): RequestCounts {
   return c;
 }
 
-for (const [tls, io] of [false, true].flatMap((t) => IO_PATHS.map((io) => [t, io] as const))) {
+const WAYS = [false, true].flatMap((t) => IO_PATHS.map((io) => [t, io] as const));
+for (const [tls, io] of WAYS.filter(([t, io]) => !t || io === "deno" || NATIVE_TLS)) {
   Deno.test(`an HTTP/2 run over ${tls ? "TLS (ALPN h2)" : "h2c"} completes every request and counts its bytes (${io} I/O)`, async () => {
     await using server = await behaviourServer((s) => s.answer(200, "hello"), { tls });
     const run = await h2Run(server.url, { io, rate: "100/s", duration: "1s", connections: 2 });
@@ -251,7 +259,7 @@ load: { connections: 2, stages: [{ rate: 50/s, duration: 400ms }] }
 `);
   assert.ok(plan);
   plan.load.http = "2";
-  for (const io of ["native", "deno"] as const) {
+  for (const io of IO_PATHS) {
     const run = await runWorkers({ plan, io });
     assert.equal(run.io, io);
     assert.equal(addsUp(run).ok, 20, io);
