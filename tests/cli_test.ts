@@ -643,9 +643,10 @@ Deno.test({
       await Deno.writeTextFile(
         plan,
         `name: shop\ntarget: ${target.url}\nrequests: [{ path: / }]\n` +
-          // 300 sends: one late send under a busy parallel suite is not the p99 of the send lag,
-          // so the run stays sound and reaches the history (whose lock the full disk refuses).
-          "load: { stages: [{ rate: 300/s, duration: 1s }] }\nslo: [error_rate < 50%]\n",
+          // The run must stay sound to reach the history (whose lock the full disk refuses): a
+          // loose latency SLO sets its lateness limit at 500 ms, which a busy parallel suite
+          // does not reach (CI once read send lag p99 45.6 ms against the default 10 ms).
+          "load: { stages: [{ rate: 300/s, duration: 1s }] }\nslo: [error_rate < 50%, p99 < 5s]\n",
       );
       await Deno.mkdir(`${dir}/disk`);
       const disk = `${dir}/disk`;
