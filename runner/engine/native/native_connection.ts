@@ -11,6 +11,7 @@ import type { ErrorKind } from "../../model/run_result.ts";
 import type { EpollHandler, EpollLoop } from "./epoll_loop.ts";
 import { responseOutcome } from "../http1/mod.ts";
 import { NET } from "./libc_net.ts";
+import { connectOutcome, startConnect } from "./native_socket.ts";
 import { InflightRequest } from "../inflight_request.ts";
 import { ResponseReader } from "../http1/mod.ts";
 import type { Clock, Connection, PreparedRequest, ResponseOutcome } from "../types.ts";
@@ -133,41 +134,24 @@ export class NativeConnection implements Connection, EpollHandler {
 
   /** Starts a non-blocking connect; returns the failure kind when it failed at once. */
   #connect(): ErrorKind | undefined {
-    const { symbols, errno } = this.#loop.libc;
-    const family = this.#address.length === 28 ? NET.AF_INET6 : NET.AF_INET;
-    const fd = symbols.socket(family, NET.SOCK_STREAM | NET.SOCK_NONBLOCK | NET.SOCK_CLOEXEC, 0);
-    if (fd < 0) {
-      const code = errno();
+    const started = startConnect(this.#loop.libc, this.#address);
+    if (started.errno !== undefined) {
+      const code = started.errno;
       if (code === NET.EMFILE || code === NET.ENFILE) this.#onOutOfDescriptors?.();
       return this.#connectFailed(errnoKind(code));
     }
-    this.#fd = fd;
+    this.#fd = started.fd;
     this.#reader.clear();
-    symbols.setsockopt(fd, NET.IPPROTO_TCP, NET.TCP_NODELAY, ONE, 4);
-    this.#loop.libc.timestampArrivals(fd);
-    if (symbols.connect(fd, this.#address, this.#address.length) !== 0) {
-      const code = errno();
-      if (code !== NET.EINPROGRESS) return this.#connectFailed(errnoKind(code));
-    }
     this.#state = CONNECTING;
-    if (!this.#loop.add(fd, NET.EPOLLOUT, this)) return this.#connectFailed("other");
+    if (!this.#loop.add(started.fd, NET.EPOLLOUT, this)) return this.#connectFailed("other");
     return undefined;
   }
 
   /** The connect finished (writable, or an error): check how. */
   #connected(): void {
-    const { symbols } = this.#loop.libc;
-    const error = new Int32Array(1);
-    const length = new Uint32Array([4]);
-    const ok = symbols.getsockopt(
-      this.#fd,
-      NET.SOL_SOCKET,
-      NET.SO_ERROR,
-      new Uint8Array(error.buffer),
-      new Uint8Array(length.buffer),
-    ) === 0;
-    if (!ok || error[0] !== 0) {
-      this.#connectFailed(ok ? errnoKind(error[0]) : "other");
+    const code = connectOutcome(this.#loop.libc, this.#fd);
+    if (code !== 0) {
+      this.#connectFailed(errnoKind(code));
       return;
     }
     this.#state = OPEN;
@@ -282,5 +266,3 @@ export class NativeConnection implements Connection, EpollHandler {
     this.#loop.libc.symbols.close(fd);
   }
 }
-
-const ONE = new Uint8Array(new Int32Array([1]).buffer);

@@ -14,6 +14,7 @@ import type { Clock } from "../types.ts";
 import type { EpollHandler, EpollLoop } from "./epoll_loop.ts";
 import { NET } from "./libc_net.ts";
 import { errnoKind } from "./native_connection.ts";
+import { connectOutcome, startConnect } from "./native_socket.ts";
 import { TlsClient, type TlsContext } from "./libssl_tls.ts";
 
 /** What a {@linkcode NativeH2Transport} needs. */
@@ -65,26 +66,14 @@ export class NativeH2Transport implements H2Transport, EpollHandler {
 
   connect(receiver: H2Receiver): Promise<void> {
     this.#receiver = receiver;
-    const { symbols, errno } = this.#o.loop.libc;
-    const address = this.#o.socketAddress;
-    const family = address.length === 28 ? NET.AF_INET6 : NET.AF_INET;
-    const fd = symbols.socket(family, NET.SOCK_STREAM | NET.SOCK_NONBLOCK | NET.SOCK_CLOEXEC, 0);
-    if (fd < 0) {
-      const code = errno();
+    const started = startConnect(this.#o.loop.libc, this.#o.socketAddress);
+    if (started.errno !== undefined) {
+      const code = started.errno;
       if (code === NET.EMFILE || code === NET.ENFILE) this.#o.onOutOfDescriptors?.();
       return Promise.reject(new NativeSocketError(code));
     }
-    this.#fd = fd;
-    symbols.setsockopt(fd, NET.IPPROTO_TCP, NET.TCP_NODELAY, ONE, 4);
-    this.#o.loop.libc.timestampArrivals(fd);
-    if (symbols.connect(fd, address, address.length) !== 0) {
-      const code = errno();
-      if (code !== NET.EINPROGRESS) {
-        this.close();
-        return Promise.reject(new NativeSocketError(code));
-      }
-    }
-    if (!this.#o.loop.add(fd, NET.EPOLLOUT, this)) {
+    this.#fd = started.fd;
+    if (!this.#o.loop.add(started.fd, NET.EPOLLOUT, this)) {
       this.close();
       return Promise.reject(new Error("the epoll loop refused the socket"));
     }
@@ -144,21 +133,12 @@ export class NativeH2Transport implements H2Transport, EpollHandler {
   }
 
   #connected(): void {
-    const { symbols } = this.#o.loop.libc;
-    const error = new Int32Array(1);
-    const length = new Uint32Array([4]);
-    const ok = symbols.getsockopt(
-      this.#fd,
-      NET.SOL_SOCKET,
-      NET.SO_ERROR,
-      new Uint8Array(error.buffer),
-      new Uint8Array(length.buffer),
-    ) === 0;
-    if (!ok || error[0] !== 0) {
+    const code = connectOutcome(this.#o.loop.libc, this.#fd);
+    if (code !== 0) {
       const connecting = this.#connecting!;
       this.#connecting = undefined;
       this.close();
-      connecting.reject(ok ? new NativeSocketError(error[0]) : new Error("getsockopt failed"));
+      connecting.reject(new NativeSocketError(code));
       return;
     }
     this.#watchOut(false);
@@ -317,5 +297,3 @@ export class NativeH2Transport implements H2Transport, EpollHandler {
     this.#receiver?.onError(new NativeSocketError(errno));
   }
 }
-
-const ONE = new Uint8Array(new Int32Array([1]).buffer);
