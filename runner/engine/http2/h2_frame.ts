@@ -167,19 +167,10 @@ export function headersFrames(
   endStream: boolean,
   maxFrameBytes: number,
 ): Uint8Array {
-  const frames = Math.max(1, Math.ceil(block.length / maxFrameBytes));
-  const out = new Uint8Array(block.length + frames * 9);
-  let at = 0;
-  for (let i = 0; i < frames; i++) {
-    const part = block.subarray(i * maxFrameBytes, Math.min(block.length, (i + 1) * maxFrameBytes));
-    const last = i === frames - 1;
-    const type = i === 0 ? FRAME.headers : FRAME.continuation;
-    const flags = (last ? FLAG.endHeaders : 0) | (i === 0 && endStream ? FLAG.endStream : 0);
-    putHeader(out, at, part.length, type, flags, streamId);
-    out.set(part, at + 9);
-    at += 9 + part.length;
-  }
-  return out;
+  return split(block, maxFrameBytes, streamId, (i, last) => ({
+    type: i === 0 ? FRAME.headers : FRAME.continuation,
+    flags: (last ? FLAG.endHeaders : 0) | (i === 0 && endStream ? FLAG.endStream : 0),
+  }));
 }
 
 /**
@@ -192,13 +183,29 @@ export function dataFrames(
   endStream: boolean,
   maxFrameBytes: number,
 ): Uint8Array {
-  const frames = Math.max(1, Math.ceil(body.length / maxFrameBytes));
-  const out = new Uint8Array(body.length + frames * 9);
+  return split(body, maxFrameBytes, streamId, (_, last) => ({
+    type: FRAME.data,
+    flags: last && endStream ? FLAG.endStream : 0,
+  }));
+}
+
+/** `payload` cut into frames of at most `maxFrameBytes` (one, if empty), `kind` typing each. */
+function split(
+  payload: Uint8Array,
+  maxFrameBytes: number,
+  streamId: number,
+  kind: (index: number, last: boolean) => { type: number; flags: number },
+): Uint8Array {
+  const frames = Math.max(1, Math.ceil(payload.length / maxFrameBytes));
+  const out = new Uint8Array(payload.length + frames * 9);
   let at = 0;
   for (let i = 0; i < frames; i++) {
-    const part = body.subarray(i * maxFrameBytes, Math.min(body.length, (i + 1) * maxFrameBytes));
-    const flags = i === frames - 1 && endStream ? FLAG.endStream : 0;
-    putHeader(out, at, part.length, FRAME.data, flags, streamId);
+    const part = payload.subarray(
+      i * maxFrameBytes,
+      Math.min(payload.length, (i + 1) * maxFrameBytes),
+    );
+    const { type, flags } = kind(i, i === frames - 1);
+    putHeader(out, at, part.length, type, flags, streamId);
     out.set(part, at + 9);
     at += 9 + part.length;
   }
