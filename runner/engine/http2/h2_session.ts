@@ -25,11 +25,6 @@ export interface H2SessionEvents {
   onClose(): void;
 }
 
-/** An open stream: cancelling it resets it (RST_STREAM CANCEL). */
-export interface H2Stream {
-  cancel(): void;
-}
-
 /** What a session needs besides its transport. */
 export interface H2SessionOptions {
   /** The stream and connection flow-control windows this client offers (bytes). */
@@ -91,16 +86,19 @@ export class H2Session {
     return Number.isNaN(this.#arrivedMs) ? this.#clock.nowMs() : this.#arrivedMs;
   }
 
-  /** Opens a stream with header block `block` and `body`; throws when the session is closed. */
-  request(block: Uint8Array, body: Uint8Array | undefined, events: H2StreamEvents): H2Stream {
+  /**
+   * Opens a stream with header block `block` and `body` and returns its id; throws when the
+   * session is closed.
+   */
+  request(block: Uint8Array, body: Uint8Array | undefined, events: H2StreamEvents): number {
     if (!this.#open || this.closed) throw new RangeError("the HTTP/2 session is not open");
-    const id = this.#protocol.request(block, body, events);
-    return {
-      cancel: () => {
-        this.#protocol.cancel(id);
-        this.#closeIfDone();
-      },
-    };
+    return this.#protocol.request(block, body, events);
+  }
+
+  /** Gives stream `id` up: RST_STREAM CANCEL, and nothing more is reported of it. */
+  cancel(id: number): void {
+    this.#protocol.cancel(id);
+    this.#closeIfDone();
   }
 
   /** Closes the session at once; open streams close with it (`sessionGone`). */

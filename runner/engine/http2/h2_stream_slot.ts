@@ -14,7 +14,7 @@
 import type { ErrorKind } from "../../model/run_result.ts";
 import { InflightRequest } from "../inflight_request.ts";
 import type { Clock, Connection, PreparedRequest, ResponseOutcome } from "../types.ts";
-import { H2_CODE, type H2Stream, type H2StreamEvents, MALFORMED_RESPONSE } from "./h2_session.ts";
+import { H2_CODE, type H2StreamEvents, MALFORMED_RESPONSE } from "./h2_session.ts";
 import type { H2Connection, SessionState } from "./h2_connection.ts";
 import { type H2Request, h2Request } from "./h2_request.ts";
 
@@ -56,7 +56,10 @@ export class H2StreamSlot implements Connection {
   readonly #req = new InflightRequest();
   #seq = 0;
   #status = 0;
-  #stream: H2Stream | undefined;
+  /** The stream in flight, on the session of `#state`; 0 when none. */
+  #streamId = 0;
+  /** Set while the session opens the stream, before its id is known. */
+  #opening = false;
   #state: SessionState | undefined;
   #closed = false;
 
@@ -85,7 +88,7 @@ export class H2StreamSlot implements Connection {
     const outcome = this.#req.begin();
     const seq = ++this.#seq;
     const state = this.#o.connection.usable;
-    if (state !== undefined) this.#start(seq, state, request);
+    if (state !== undefined) this.#start(state, request);
     else void this.#connectThenStart(seq, request);
     return outcome;
   }
@@ -94,8 +97,8 @@ export class H2StreamSlot implements Connection {
   abort(kind: ErrorKind): void {
     if (!this.#req.busy) return;
     this.#seq++;
-    this.#stream?.cancel();
-    this.#stream = undefined;
+    if (this.#streamId !== 0) this.#state!.session.cancel(this.#streamId);
+    this.#streamId = 0;
     this.#req.settle(0, kind, this.#o.clock.nowMs());
   }
 
@@ -115,40 +118,49 @@ export class H2StreamSlot implements Connection {
       this.#req.settle(0, failed ?? "reset", this.#o.clock.nowMs());
       return;
     }
-    this.#start(seq, state, request);
+    this.#start(state, request);
   }
 
-  #start(seq: number, state: SessionState, request: PreparedRequest): void {
+  /**
+   * The slot's one listener for its streams, whichever is in flight: a stream given up is
+   * cancelled, after which its session reports nothing more of it (no object per request).
+   */
+  readonly #events: H2StreamEvents = {
+    onResponse: (status, octets) => {
+      this.#status = status;
+      this.#req.bytesReceived += octets;
+    },
+    onData: (bytes) => {
+      this.#req.bytesReceived += bytes;
+    },
+    onClose: (rstCode, streamId, sessionGone) => {
+      // While `request` runs, its stream may close at once (its connection failing on the write).
+      if (this.#opening || streamId === this.#streamId) this.#closeStream(rstCode, sessionGone);
+    },
+  };
+
+  #start(state: SessionState, request: PreparedRequest): void {
     const h2 = this.#o.converted.get(request) ?? h2Request(request.bytes, this.#o.scheme);
     this.#status = 0;
     this.#state = state;
     this.#req.written(this.#o.clock.nowMs(), h2.bytes);
-    // A stale stream's callbacks (one aborted before it closed) are told by their sequence.
-    const events: H2StreamEvents = {
-      onResponse: (status, octets) => {
-        if (seq !== this.#seq) return;
-        this.#status = status;
-        this.#req.bytesReceived += octets;
-      },
-      onData: (bytes) => {
-        if (seq === this.#seq) this.#req.bytesReceived += bytes;
-      },
-      onClose: (rstCode, _streamId, sessionGone) => {
-        if (seq === this.#seq) this.#closeStream(rstCode, sessionGone);
-      },
-    };
+    let id = 0;
+    this.#opening = true;
     try {
-      this.#stream = state.session.request(h2.block, h2.body, events);
+      id = state.session.request(h2.block, h2.body, this.#events);
     } catch {
       // The session closed between the check and the request: nothing reached the server.
       this.#req.writtenAtMs = -1;
       const kind = state.goawayLastStreamId >= 0 ? "goaway" : state.failed ?? "reset";
       this.#req.settle(0, kind, this.#o.clock.nowMs());
+    } finally {
+      this.#opening = false;
     }
+    if (this.#req.busy) this.#streamId = id; // not closed already
   }
 
   #closeStream(rstCode: number, sessionGone: boolean): void {
-    this.#stream = undefined;
+    this.#streamId = 0;
     if (!this.#req.busy) return;
     const complete = rstCode === H2_CODE.noError && this.#status > 0;
     const kind = complete ? undefined : streamErrorKind(this.#state!, rstCode, sessionGone);
