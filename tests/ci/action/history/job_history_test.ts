@@ -286,12 +286,13 @@ Deno.test("end to end: three updating jobs, then the real tailgate history in th
   await using ws = await pushWorkspace([]);
   await Deno.mkdir(join(ws.path, "plans"));
   await Deno.writeTextFile(join(ws.path, "plans/shop.yaml"), E2E_PLAN);
-  // The gates are not what this test is about: only a plan that does not run turns it red.
+  // The gates are not what this test is about: on a busy machine a regression check against the
+  // first job's run may fail for real. The job stays green; the test asserts the plan ran.
   const env = {
     ...ws.env,
     TAILGATE_TARGET: target.url,
     TAILGATE_REPORT: "json",
-    TAILGATE_FAIL_ON: "fail",
+    TAILGATE_FAIL_ON: "never",
   };
   const printed: string[] = [];
   for (const job of [1, 2, 3]) {
@@ -304,6 +305,7 @@ Deno.test("end to end: three updating jobs, then the real tailgate history in th
       { cwd: ws.path },
     );
     assert.equal(code, 0, printed.join("\n"));
+    assert.notEqual((await ws.outputs()).verdict, "invalid", printed.join("\n"));
   }
   const stored = await Deno.readTextFile(join(ws.path, ".tailgate/baselines/e2e-shop.json"))
     .then(() => true, () => false);
