@@ -633,7 +633,11 @@ Deno.test("tailgate run files the run under the plan folder's commit, or --commi
   // back is still sound, so the history takes it (a tool-limited run is refused); p50 is decided
   // on the run's 100 requests. The second run is checked against the first for errors only: a
   // busy machine may slow it for real, and latency is not what this test is about.
-  const file = await planFile(work, target.url, "slo: [p50 < 2s]\nregression: { error_rate: 1% }\n");
+  const file = await planFile(
+    work,
+    target.url,
+    "slo: [p50 < 2s]\nregression: { error_rate: 1% }\n",
+  );
   const head = await gitIn(work, ["rev-parse", "HEAD"]);
   const baselines = join(repo.root, "baselines");
   const ciVariables = [
