@@ -16,7 +16,7 @@ import type { Clock, Connection, PreparedRequest, Waker } from "../types.ts";
 import { H2DenoTransport } from "./h2_deno_transport.ts";
 import type { H2Transport } from "./h2_transport.ts";
 import { H2Connection } from "./h2_connection.ts";
-import { type H2Request, h2Request } from "./h2_request.ts";
+import { type H2Request, H2RequestEncoder } from "./h2_request.ts";
 import { H2StreamSlot } from "./h2_stream_slot.ts";
 
 /** Streams per connection when neither the plan nor the server says (and the most SETTINGS give). */
@@ -71,7 +71,7 @@ export class H2Pool {
   readonly #o: H2PoolOptions;
   readonly #connections: H2Connection[] = [];
   readonly #converted = new Map<PreparedRequest, H2Request>();
-  readonly #scheme: string;
+  readonly #encoder: H2RequestEncoder;
   #slots = 0;
   #serverMax: number | undefined;
   #settled: (() => void) | undefined;
@@ -85,8 +85,8 @@ export class H2Pool {
     this.#o = options;
     this.#transport = options.transport ??
       (() => new H2DenoTransport(options.origin, options.clock, options.caCerts));
-    this.#scheme = options.origin.protocol.slice(0, -1);
-    for (const r of options.requests) this.#converted.set(r, h2Request(r.bytes, this.#scheme));
+    this.#encoder = new H2RequestEncoder(options.origin.protocol.slice(0, -1));
+    for (const r of options.requests) this.#converted.set(r, this.#encoder.encode(r.bytes));
   }
 
   /** The flow-control window each stream and connection is offered (octets). */
@@ -163,7 +163,7 @@ export class H2Pool {
     return new H2StreamSlot({
       connection: this.#connection(index),
       clock: this.#o.clock,
-      scheme: this.#scheme,
+      encoder: this.#encoder,
       converted: this.#converted,
       countsSockets,
     });

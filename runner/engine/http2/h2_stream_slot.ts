@@ -16,14 +16,14 @@ import { InflightRequest } from "../inflight_request.ts";
 import type { Clock, Connection, PreparedRequest, ResponseOutcome } from "../types.ts";
 import { H2_CODE, type H2StreamEvents, MALFORMED_RESPONSE } from "./h2_session.ts";
 import type { H2Connection, SessionState } from "./h2_connection.ts";
-import { type H2Request, h2Request } from "./h2_request.ts";
+import type { H2Request, H2RequestEncoder } from "./h2_request.ts";
 
 /** What a slot needs besides its connection. */
 export interface H2SlotOptions {
   connection: H2Connection;
   clock: Clock;
-  /** `http` or `https`: the `:scheme` sent. */
-  scheme: string;
+  /** Converts a templated request when it is sent (one encoder per run: it keeps the names). */
+  encoder: H2RequestEncoder;
   /** Requests converted once per run (the plan's fixed requests), by their prepared object. */
   converted: ReadonlyMap<PreparedRequest, H2Request>;
   /** Whether this slot reports its connection's sockets (one slot per connection does). */
@@ -140,7 +140,7 @@ export class H2StreamSlot implements Connection {
   };
 
   #start(state: SessionState, request: PreparedRequest): void {
-    const h2 = this.#o.converted.get(request) ?? h2Request(request.bytes, this.#o.scheme);
+    const h2 = this.#o.converted.get(request) ?? this.#o.encoder.encode(request.bytes);
     this.#status = 0;
     this.#state = state;
     this.#req.written(this.#o.clock.nowMs(), h2.bytes);

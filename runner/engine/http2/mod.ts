@@ -16,8 +16,7 @@ export {
   MAX_STREAMS_DEFAULT,
   streamsPerConnection,
 } from "./h2_pool.ts";
-export { type H2Request, h2Request } from "./h2_request.ts";
-export type { H2Headers } from "./h2_request.ts";
+export { type H2Request, h2Request, H2RequestEncoder } from "./h2_request.ts";
 export { h2AlpnProblem, h2AlpnRefused, probeH2c, refusedAlpn } from "./h2_target_check.ts";
 export { H2_READ_BYTES, type H2Receiver, type H2Transport } from "./h2_transport.ts";
 export { concatBytes } from "./h2_frame.ts";

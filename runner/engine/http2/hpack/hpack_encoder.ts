@@ -6,6 +6,7 @@
  */
 import { huffmanEncode, huffmanEncodedLength } from "./hpack_huffman.ts";
 import { encodeInteger, integerLength } from "./hpack_integer.ts";
+import { latin1Bytes } from "./hpack_latin1.ts";
 import { staticFieldIndex, staticNameIndex } from "./hpack_static_table.ts";
 
 /**
@@ -61,19 +62,44 @@ export function encodeHeaderBlock(
 
 /** Octets of `text` as a string literal (§5.2), the shorter of Huffman and raw. */
 function stringLength(text: string): number {
-  const payload = Math.min(huffmanEncodedLength(text), text.length);
+  const bytes = latin1Bytes(text);
+  const payload = Math.min(huffmanEncodedLength(bytes, 0, bytes.length), bytes.length);
   return integerLength(payload, 7) + payload;
 }
 
 function writeString(text: string, into: Uint8Array, at: number): number {
-  const huffmanBytes = huffmanEncodedLength(text);
-  if (huffmanBytes < text.length) {
+  return writeStringLiteral(latin1Bytes(text), 0, text.length, into, at);
+}
+
+/**
+ * Writes `bytes[start, end)` as a string literal (RFC 7541 §5.2) into `into` at `at`, Huffman-coded
+ * when that is shorter, else raw; returns the offset after it. `into` needs room for the raw form:
+ * the length's integer (at most 5 octets below 2^28) and the octets.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { writeStringLiteral } from "./hpack_encoder.ts";
+ * const into = new Uint8Array(8);
+ * assert.equal(writeStringLiteral(Uint8Array.of(0x2f, 0x61), 0, 2, into, 0), 3); // "/a": raw, 2 octets
+ * assert.deepEqual(into.subarray(0, 3), Uint8Array.of(0x02, 0x2f, 0x61));
+ * ```
+ */
+export function writeStringLiteral(
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+  into: Uint8Array,
+  at: number,
+): number {
+  const huffmanBytes = huffmanEncodedLength(bytes, start, end);
+  if (huffmanBytes < end - start) {
     at = encodeInteger(huffmanBytes, 7, 0x80, into, at);
-    return huffmanEncode(text, into, at);
+    return huffmanEncode(bytes, start, end, into, at);
   }
-  at = encodeInteger(text.length, 7, 0x00, into, at);
-  for (let i = 0; i < text.length; i++) into[at++] = text.charCodeAt(i);
-  return at;
+  at = encodeInteger(end - start, 7, 0x00, into, at);
+  into.set(bytes.subarray(start, end), at);
+  return at + end - start;
 }
 
 function checkName(name: string): void {

@@ -153,50 +153,68 @@ export function huffmanDecode(bytes: Uint8Array, start: number, end: number): st
 }
 
 /**
- * Octets the Huffman coding of `text` takes (RFC 7541 §5.2); chars must be at most 0xff.
+ * Octets the Huffman coding of `bytes[start, end)` takes (RFC 7541 §5.2).
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { huffmanEncodedLength } from "./hpack_huffman.ts";
- * assert.equal(huffmanEncodedLength("www.example.com"), 12);
+ * const text = new TextEncoder().encode("www.example.com");
+ * assert.equal(huffmanEncodedLength(text, 0, text.length), 12);
  * ```
  */
-export function huffmanEncodedLength(text: string): number {
+export function huffmanEncodedLength(bytes: Uint8Array, start: number, end: number): number {
   let bits = 0;
-  for (let i = 0; i < text.length; i++) bits += HUFFMAN_CODE_LENGTHS_BITS[text.charCodeAt(i)];
-  return Math.ceil(bits / 8);
+  for (let i = start; i < end; i++) bits += HUFFMAN_CODE_LENGTHS_BITS[bytes[i]];
+  return (bits + 7) >>> 3;
 }
 
 /**
- * Writes the Huffman coding of `text` (chars at most 0xff) into `into` at `at`, padded with the
- * most significant bits of EOS; returns the offset after it.
+ * Writes the Huffman coding of `bytes[start, end)` into `into` at `at`, padded with the most
+ * significant bits of EOS; returns the offset after it.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { huffmanEncode } from "./hpack_huffman.ts";
  * const into = new Uint8Array(6);
- * assert.equal(huffmanEncode("no-cache", into, 0), 6);
+ * const text = new TextEncoder().encode("no-cache");
+ * assert.equal(huffmanEncode(text, 0, text.length, into, 0), 6);
  * assert.deepEqual(into, Uint8Array.of(0xa8, 0xeb, 0x10, 0x64, 0x9c, 0xbf));
  * ```
  */
-export function huffmanEncode(text: string, into: Uint8Array, at: number): number {
-  // Floats, not int32: pending bits (< 8) plus a code (<= 30 bits) can pass 32 bits.
+export function huffmanEncode(
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+  into: Uint8Array,
+  at: number,
+): number {
+  // Fewer than 8 bits wait between codes, and a code longer than 16 bits goes in as two pieces
+  // (its high bits first), so the int32 accumulator never holds more than 23 bits.
   let pending = 0;
   let pendingBits = 0;
-  for (let i = 0; i < text.length; i++) {
-    const symbol = text.charCodeAt(i);
-    const length = HUFFMAN_CODE_LENGTHS_BITS[symbol];
-    pending = pending * 2 ** length + HUFFMAN_CODES[symbol];
-    pendingBits += length;
+  for (let i = start; i < end; i++) {
+    const code = HUFFMAN_CODES[bytes[i]];
+    const length = HUFFMAN_CODE_LENGTHS_BITS[bytes[i]];
+    if (length > 16) {
+      pending = (pending << (length - 16)) | (code >>> 16);
+      pendingBits += length - 16;
+      while (pendingBits >= 8) {
+        pendingBits -= 8;
+        into[at++] = pending >>> pendingBits;
+      }
+      pending = (pending << 16) | (code & 0xffff);
+      pendingBits += 16;
+    } else {
+      pending = (pending << length) | code;
+      pendingBits += length;
+    }
     while (pendingBits >= 8) {
       pendingBits -= 8;
-      const scale = 2 ** pendingBits;
-      const byte = Math.floor(pending / scale);
-      into[at++] = byte & 0xff;
-      pending -= byte * scale;
+      into[at++] = pending >>> pendingBits;
     }
+    pending &= (1 << pendingBits) - 1;
   }
   if (pendingBits > 0) {
     into[at++] = (pending << (8 - pendingBits)) | (0xff >>> pendingBits);

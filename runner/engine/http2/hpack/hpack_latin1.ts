@@ -41,3 +41,19 @@ export function latin1String(bytes: Uint8Array, start: number, end: number): str
   }
   return text;
 }
+
+/**
+ * `text` as octets, one per char; every char must be at most 0xff (the caller checks).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { latin1Bytes } from "./hpack_latin1.ts";
+ * assert.deepEqual(latin1Bytes("é!"), Uint8Array.of(0xe9, 0x21));
+ * ```
+ */
+export function latin1Bytes(text: string): Uint8Array {
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+  return bytes;
+}

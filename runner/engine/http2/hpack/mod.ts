@@ -5,7 +5,7 @@
  * @module
  */
 export { HpackDecoder } from "./hpack_decoder.ts";
-export { encodeHeaderBlock } from "./hpack_encoder.ts";
+export { encodeHeaderBlock, writeStringLiteral } from "./hpack_encoder.ts";
 export { HpackError } from "./hpack_error.ts";
 export {
   HUFFMAN_CODE_LENGTHS_BITS,
@@ -15,7 +15,7 @@ export {
   huffmanEncodedLength,
 } from "./hpack_huffman.ts";
 export { encodeInteger, integerLength } from "./hpack_integer.ts";
-export { latin1String } from "./hpack_latin1.ts";
+export { latin1Bytes, latin1String } from "./hpack_latin1.ts";
 export {
   STATIC_NAMES,
   STATIC_TABLE,

@@ -5,11 +5,13 @@ import {
   huffmanDecode,
   huffmanEncode,
   huffmanEncodedLength,
+  latin1Bytes,
 } from "../../../../../runner/engine/http2/hpack/mod.ts";
 
 function encode(text: string): Uint8Array {
-  const into = new Uint8Array(huffmanEncodedLength(text));
-  assert.equal(huffmanEncode(text, into, 0), into.length);
+  const bytes = latin1Bytes(text);
+  const into = new Uint8Array(huffmanEncodedLength(bytes, 0, bytes.length));
+  assert.equal(huffmanEncode(bytes, 0, bytes.length, into, 0), into.length);
   return into;
 }
 
@@ -51,9 +53,10 @@ Deno.test("every one of the 256 octet values round-trips alone and all together"
   assert.equal(huffmanDecode(bytes, 0, bytes.length), all + all.split("").reverse().join(""));
 });
 
-Deno.test("huffmanDecode reads only bytes[start, end) and huffmanEncode writes at its offset", () => {
+Deno.test("huffmanDecode and huffmanEncode read only bytes[start, end) and write at the offset", () => {
   const into = new Uint8Array(20).fill(0xaa);
-  const end = huffmanEncode("no-cache", into, 3);
+  const text = latin1Bytes("xxno-cachexx");
+  const end = huffmanEncode(text, 2, 10, into, 3);
   assert.equal(end, 9);
   assert.deepEqual(into.subarray(3, 9), Uint8Array.of(0xa8, 0xeb, 0x10, 0x64, 0x9c, 0xbf));
   assert.equal(into[2], 0xaa);

@@ -1,11 +1,15 @@
 /**
- * Blocks from Python's `hpack` encoder (stateful: dynamic table, size updates, never-indexed
- * fields) decode to what it was given. Skipped when `python3` lacks `hpack`: never installed for
- * the test.
+ * HPACK against Python's `hpack` (PyPI, the HTTP/2 stack of hyper-h2): blocks from its encoder
+ * (stateful: dynamic table, size updates, never-indexed fields) decode to what it was given, and
+ * the request blocks tailgate sends decode in its decoder to the request's fields. Ignored where
+ * `python3` lacks `hpack`, unless TAILGATE_REQUIRE_TOOLS=1 (CI: .ci/install-tools installs it).
  */
 import assert from "node:assert/strict";
 import { HpackDecoder } from "../../../../../runner/engine/http2/hpack/mod.ts";
+import { H2RequestEncoder } from "../../../../../runner/engine/http2/mod.ts";
 import { decodeFields, hex } from "./_hex.ts";
+
+const REQUIRED = Deno.env.get("TAILGATE_REQUIRE_TOOLS") === "1";
 
 const SCRIPT = `
 import json
@@ -31,29 +35,89 @@ for round in range(6):
 print(json.dumps(blocks))
 `;
 
-async function pythonBlocks(): Promise<{ fields: [string, string][]; hex: string }[] | null> {
+/** What `script` prints as JSON, given `input` as JSON; null without python3 or its hpack. */
+async function python<T>(script: string, input: unknown = null): Promise<T | null> {
   try {
-    const { success, stdout } = await new Deno.Command("python3", {
-      args: ["-c", SCRIPT],
+    const child = new Deno.Command("python3", {
+      args: ["-c", script],
+      stdin: "piped",
       stdout: "piped",
       stderr: "null",
-    }).output();
+    }).spawn();
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(JSON.stringify(input)));
+    await writer.close();
+    const { success, stdout } = await child.output();
     return success ? JSON.parse(new TextDecoder().decode(stdout)) : null;
   } catch {
     return null; // no python3 at all
   }
 }
 
-const blocks = await pythonBlocks();
+const blocks = await python<{ fields: [string, string][]; hex: string }[]>(SCRIPT);
+const hasHpack = blocks !== null;
+if (!hasHpack && !REQUIRED) {
+  console.error(
+    "note: python3's hpack is not installed; its tests are ignored (.ci/install-tools)",
+  );
+}
 
 Deno.test({
   name: "blocks from Python's hpack encoder decode to the fields it was given",
-  ignore: blocks === null,
+  ignore: !hasHpack && !REQUIRED,
   fn() {
+    assert.ok(blocks, "python3 with hpack (pip install hpack==4.2.0)");
     const decoder = new HpackDecoder();
-    for (const block of blocks!) {
+    for (const block of blocks) {
       assert.deepEqual(decodeFields(decoder, hex(block.hex)), block.fields);
     }
     assert.ok(decoder.tableLength > 0, "the encoder did use the dynamic table");
+  },
+});
+
+// Each block decoded alone, header octets as latin1 (a UTF-8 value goes out as its octets).
+const DECODE = `
+import json, sys
+from hpack import Decoder
+print(json.dumps([[[n.decode("latin-1"), v.decode("latin-1")] for n, v in
+                   Decoder().decode(bytes.fromhex(h), raw=True)] for h in json.load(sys.stdin)]))
+`;
+
+Deno.test({
+  name: "the request blocks tailgate sends decode in Python's hpack to the request's fields",
+  ignore: !hasHpack && !REQUIRED,
+  async fn() {
+    const latin1 = (text: string) => Uint8Array.from(text, (c) => c.charCodeAt(0));
+    const utf8 = String.fromCharCode(...new TextEncoder().encode("voilà ☕"));
+    const requests = [
+      "GET / HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nAccept-Encoding: gzip, deflate\r\n\r\n",
+      "POST /orders/8f3a2c1e?user=12345 HTTP/1.1\r\nHost: api.example\r\nContent-Type: " +
+      `application/json\r\nX-Request-Id: ${"7f".repeat(80)}\r\nX-Name: ${utf8}\r\n` +
+      "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.abc.def\r\nContent-Length: 2\r\n\r\n{}",
+    ];
+    const encoder = new H2RequestEncoder("https");
+    const hexBlocks = requests.map((r) =>
+      Array.from(encoder.encode(latin1(r)).block, (b) => b.toString(16).padStart(2, "0")).join("")
+    );
+    const decoded = await python<[string, string][][]>(DECODE, hexBlocks);
+    assert.ok(decoded, "python3 with hpack (pip install hpack==4.2.0)");
+    assert.deepEqual(decoded[0], [
+      [":method", "GET"],
+      [":scheme", "https"],
+      [":authority", "127.0.0.1:8080"],
+      [":path", "/"],
+      ["accept-encoding", "gzip, deflate"],
+    ]);
+    assert.deepEqual(decoded[1], [
+      [":method", "POST"],
+      [":scheme", "https"],
+      [":authority", "api.example"],
+      [":path", "/orders/8f3a2c1e?user=12345"],
+      ["content-type", "application/json"],
+      ["x-request-id", "7f".repeat(80)],
+      ["x-name", utf8],
+      ["authorization", "Bearer eyJhbGciOiJIUzI1NiJ9.abc.def"],
+      ["content-length", "2"],
+    ]);
   },
 });
