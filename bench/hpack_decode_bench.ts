@@ -1,7 +1,8 @@
 /**
  * Cost of decoding one typical nginx response header block with {@linkcode HpackDecoder}: every
  * field a literal without indexing on a static name (as nginx sends them), strings Huffman-coded
- * or raw. Run with `deno bench bench/hpack_decode_bench.ts`.
+ * or raw, and with {@linkcode HpackDecoder.status} (the status alone, as the engine reads every
+ * response). Run with `deno bench bench/hpack_decode_bench.ts`.
  *
  * @module
  */
@@ -54,6 +55,9 @@ Deno.bench(`nginx response block, Huffman (${huffmanBlock.length} octets)`, () =
 });
 Deno.bench(`nginx response block, raw (${raw.length} octets)`, () => {
   decoder.decode(raw, onField);
+});
+Deno.bench(`status() of the Huffman block (the engine's hot path)`, () => {
+  sink += decoder.status(huffmanBlock);
 });
 globalThis.addEventListener("unload", () => {
   if (sink === 0) console.log("nothing decoded");

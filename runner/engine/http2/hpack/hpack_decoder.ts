@@ -48,6 +48,8 @@ export class HpackDecoder {
   #newest = 0;
   #length = 0;
   #pos = 0;
+  /** The `:status` {@linkcode status} found so far in its block. */
+  #status = "";
 
   /**
    * A decoder whose peer may grow the dynamic table up to `maxTableBytes` (the
@@ -81,38 +83,7 @@ export class HpackDecoder {
    * {@linkcode HpackError} on malformed input; the connection is then unusable (RFC 7540 §4.3).
    */
   decode(block: Uint8Array, onField: (name: string, value: string) => void): void {
-    const end = block.length;
-    this.#pos = 0;
-    let fieldSeen = false;
-    while (this.#pos < end) {
-      const first = block[this.#pos];
-      if (first & 0x80) { // §6.1 indexed field
-        const index = this.#integer(block, 7);
-        onField(this.#name(index), this.#value(index));
-        fieldSeen = true;
-      } else if (first & 0x40) { // §6.2.1 literal with incremental indexing
-        const index = this.#integer(block, 6);
-        const name = index === 0 ? this.#string(block) : this.#name(index);
-        const value = this.#string(block);
-        this.#insert(name, value);
-        onField(name, value);
-        fieldSeen = true;
-      } else if (first & 0x20) { // §6.3 dynamic table size update
-        // §4.2: only at the start of a block.
-        if (fieldSeen) throw new HpackError("dynamic table size update after a field");
-        const sizeBytes = this.#integer(block, 5);
-        if (sizeBytes > this.maxTableBytes) {
-          throw new HpackError(`table size update to ${sizeBytes} above ${this.maxTableBytes}`);
-        }
-        this.#capacityBytes = sizeBytes;
-        this.#evictTo(sizeBytes);
-      } else { // §6.2.2 without indexing, §6.2.3 never indexed
-        const index = this.#integer(block, 4);
-        const name = index === 0 ? this.#string(block) : this.#name(index);
-        onField(name, this.#string(block));
-        fieldSeen = true;
-      }
-    }
+    this.#walk(block, onField);
   }
 
   /**
@@ -131,24 +102,37 @@ export class HpackDecoder {
    * ```
    */
   status(block: Uint8Array): number {
+    this.#status = "";
+    this.#walk(block, undefined);
+    return this.#status === "" ? 0 : Number(this.#status);
+  }
+
+  /**
+   * The one walk over a block: each field to `onField`, or, without it, only `:status` kept (in
+   * `#status`) and the literals the table does not keep stepped over undecoded.
+   */
+  #walk(block: Uint8Array, onField: ((name: string, value: string) => void) | undefined): void {
     const end = block.length;
     this.#pos = 0;
     let fieldSeen = false;
-    let status = "";
     while (this.#pos < end) {
       const first = block[this.#pos];
       if (first & 0x80) { // §6.1 indexed field
         const index = this.#integer(block, 7);
-        if (this.#name(index) === ":status") status = this.#value(index);
+        const name = this.#name(index);
+        if (onField) onField(name, this.#value(index));
+        else if (name === ":status") this.#status = this.#value(index);
         fieldSeen = true;
       } else if (first & 0x40) { // §6.2.1 literal with incremental indexing: the table keeps it
         const index = this.#integer(block, 6);
         const name = index === 0 ? this.#string(block) : this.#name(index);
         const value = this.#string(block);
         this.#insert(name, value);
-        if (name === ":status") status = value;
+        if (onField) onField(name, value);
+        else if (name === ":status") this.#status = value;
         fieldSeen = true;
       } else if (first & 0x20) { // §6.3 dynamic table size update
+        // §4.2: only at the start of a block.
         if (fieldSeen) throw new HpackError("dynamic table size update after a field");
         const sizeBytes = this.#integer(block, 5);
         if (sizeBytes > this.maxTableBytes) {
@@ -159,12 +143,12 @@ export class HpackDecoder {
       } else { // §6.2.2 without indexing, §6.2.3 never indexed: nothing kept
         const index = this.#integer(block, 4);
         const name = index === 0 ? this.#string(block) : this.#name(index);
-        if (name === ":status") status = this.#string(block);
+        if (onField) onField(name, this.#string(block));
+        else if (name === ":status") this.#status = this.#string(block);
         else this.#skipString(block);
         fieldSeen = true;
       }
     }
-    return status === "" ? 0 : Number(status);
   }
 
   /** Steps over the string literal at `#pos` (§5.2) without decoding it. */
