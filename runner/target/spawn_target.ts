@@ -21,7 +21,7 @@ export interface TargetProcess extends AsyncDisposable {
  * Starts `tailgate target` with `args` (mode and parameters) on port 0 and resolves once it
  * listens; rejects with its output when it exits first or takes over 30 s.
  */
-export async function spawnTarget(args: string[]): Promise<TargetProcess> {
+export function spawnTarget(args: string[]): Promise<TargetProcess> {
   const child = new Deno.Command(Deno.execPath(), {
     args: [
       "run",
@@ -38,6 +38,19 @@ export async function spawnTarget(args: string[]): Promise<TargetProcess> {
     stderr: "inherit",
     stdin: "null",
   }).spawn();
+  return awaitListening(child, /listening on (http:\/\/\S+?)\/? /, "the target");
+}
+
+/**
+ * The target `child` (spawned with stdout piped) once it prints `urlPattern` (its first group the
+ * URL): resolves then, or stops the child and rejects with what it printed when it exits first
+ * or takes over 30 s. `name` names it in that error.
+ */
+export async function awaitListening(
+  child: Deno.ChildProcess,
+  urlPattern: RegExp,
+  name: string,
+): Promise<TargetProcess> {
   const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
   const stop = async () => {
     try {
@@ -53,10 +66,10 @@ export async function spawnTarget(args: string[]): Promise<TargetProcess> {
       const { value, done } = await reader.read();
       if (done) break;
       text += value;
-      const m = /listening on (http:\/\/\S+?)\/? /.exec(text);
+      const m = urlPattern.exec(text);
       if (m) return { url: m[1], pid: child.pid, stop, [Symbol.asyncDispose]: stop };
     }
   } catch { /* reported below */ }
   await stop();
-  throw new Error(`the target did not start: ${text.trim() || "no output"}`);
+  throw new Error(`${name} did not start: ${text.trim() || "no output"}`);
 }
