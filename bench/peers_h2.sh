@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# The yardstick for tailgate's HTTP/2 engine (issue 33): tailgate beside `oha --http2` at one rate,
-# against nginx speaking h2c (`listen ... http2`, prior knowledge) or h2 over TLS (`listen ... ssl
-# http2`, a self-signed certificate made for the run), tools alternating, several rounds, one
-# table, as ../shared/bench/peers.sh does for HTTP/1.1 (wrk2 speaks no HTTP/2). Both tools use the
-# same connections and the same streams per connection (tailgate's load.max_streams, oha's -p).
-# It only ever loads 127.0.0.1 and stops what it started by PID.
+# The yardstick for tailgate's HTTP/2 and TLS engine (issue 33): tailgate beside `oha --http2` at
+# one rate, against nginx speaking h2c (`listen ... http2`, prior knowledge) or h2 over TLS
+# (`listen ... ssl http2`, a certificate made for the run), tools alternating, several rounds, one
+# table, as ../shared/bench/peers.sh does for plain HTTP/1.1 (wrk2 speaks no HTTP/2). Both tools
+# use the same connections and the same streams per connection (tailgate's load.max_streams, oha's
+# -p). `--proto https` is HTTP/1.1 over TLS (`listen ... ssl`, both tools without HTTP/2, one
+# request per connection at a time; --streams is ignored). It only ever loads 127.0.0.1 and stops
+# what it started by PID.
 #
-#   bash bench/peers_h2.sh [--proto h2c|h2] [--rate 5000] [--secs 15] [--rounds 3]
+#   bash bench/peers_h2.sh [--proto h2c|h2|https] [--rate 5000] [--secs 15] [--rounds 3]
 #                          [--conns 10] [--streams 10]
 #
 # Run it from the project's root. nginx on core 0, each generator on core 1 (taskset). tailgate runs
@@ -44,7 +46,7 @@ mkdir -p "$out/www" "$out/logs"
 printf 'hello world' >"$out/www/index.html"
 case $proto in
 h2c) listen="listen 127.0.0.1:$port http2;" scheme=http tls_tg="" tls_oha=() ;;
-h2)
+h2 | https)
   # A CA of the run's own and a server certificate it signed (rustls refuses a CA as the server's).
   openssl req -x509 -newkey rsa:2048 -nodes -keyout "$out/ca.key" -out "$out/ca.pem" -days 1 \
     -subj /CN=peers-h2-ca -addext basicConstraints=critical,CA:TRUE >/dev/null 2>&1 || exit 2
@@ -54,10 +56,12 @@ h2)
   openssl x509 -req -in "$out/server.csr" -CA "$out/ca.pem" -CAkey "$out/ca.key" -CAcreateserial \
     -out "$out/cert.pem" -days 1 -extfile "$out/ext.cnf" >/dev/null 2>&1 || exit 2
   chmod 644 "$out/key.pem"
-  listen="listen 127.0.0.1:$port ssl http2; ssl_certificate $out/cert.pem; ssl_certificate_key $out/key.pem;"
+  http2=" http2"
+  [[ $proto == https ]] && http2=""
+  listen="listen 127.0.0.1:$port ssl$http2; ssl_certificate $out/cert.pem; ssl_certificate_key $out/key.pem;"
   scheme=https tls_tg="--ca-cert $out/ca.pem" tls_oha=(--insecure)
   ;;
-*) echo "--proto h2c|h2" >&2; exit 2 ;;
+*) echo "--proto h2c|h2|https" >&2; exit 2 ;;
 esac
 cat >"$out/nginx.conf" <<EOF
 worker_processes 1;
@@ -82,8 +86,7 @@ name: peers-$proto
 target: $scheme://127.0.0.1:$port
 requests: [{ path: /index.html }]
 load:
-  http: 2
-  max_streams: $streams
+$([[ $proto == https ]] || printf '  http: 2\n  max_streams: %s' "$streams")
   connections: $conns
   stages:
     - { rate: $rate/s, duration: 2s, warmup: true }
@@ -110,9 +113,11 @@ u, sy = map(float, open(f"{o}/t_tg_{r}").read().split()[-2:])
 print(f"tailgate {r} {p['50']:.0f} {p['99']:.0f} {p['99.9']:.0f} {s['response'].get('maxUs', 0):.0f} {n} {(u + sy) * 1e6 / max(n, 1):.1f} {n - ok}")
 PY
 }
+h2_oha=(-p "$streams" --http2)
+[[ $proto == https ]] && h2_oha=()
 run_oha() {
   /usr/bin/time -f "%U %S" -o "$out/t_oha_$1" taskset -c 1 "$OHA" -z "$((secs + 2))s" -q "$rate" -c "$conns" \
-    -p "$streams" --http2 "${tls_oha[@]}" --latency-correction --no-tui --output-format json "$url" \
+    "${h2_oha[@]}" "${tls_oha[@]}" --latency-correction --no-tui --output-format json "$url" \
     >"$out/oha$1.json" 2>/dev/null
   python3 - "$out" "$1" <<'PY'
 import json, sys
@@ -124,7 +129,9 @@ u, sy = map(float, open(f"{o}/t_oha_{r}").read().split()[-2:])
 print(f"oha {r} {p['p50']*1e6:.0f} {p['p99']*1e6:.0f} {p['p99.9']*1e6:.0f} {d['summary']['slowest']*1e6:.0f} {n} {(u + sy) * 1e6 / max(n, 1):.1f} {errors}")
 PY
 }
-echo "# $proto, nginx, $rate/s, ${secs}s measured, $conns connections x $streams streams, $rounds rounds; load $(cut -d' ' -f1-3 /proc/loadavg)"
+shape="$conns connections x $streams streams"
+[[ $proto == https ]] && shape="$conns connections, HTTP/1.1"
+echo "# $proto, nginx, $rate/s, ${secs}s measured, $shape, $rounds rounds; load $(cut -d' ' -f1-3 /proc/loadavg)"
 : >"$out/rows"
 for r in $(seq "$rounds"); do
   order=(tailgate oha)

@@ -1,14 +1,14 @@
 /**
  * An HTTP/2 run's connections, as runEngine wires them: the pool whose stream slots the
  * dispatcher drives, on the native path's sockets where the run takes it (h2 with OpenSSL over
- * them: one TLS context, its trust store and ALPN `h2`, per run) and on Deno's sockets and TLS
- * elsewhere; and what the engine record says of it.
+ * them: the native target's TLS context, its trust store and ALPN `h2`) and on Deno's sockets and
+ * TLS elsewhere; and what the engine record says of it.
  *
  * @module
  */
 import type { Clock, PreparedRequest } from "../engine/types.ts";
 import { H2Pool } from "../engine/http2/mod.ts";
-import { type EpollLoop, NativeH2Transport, openLibSsl, TlsContext } from "../engine/native/mod.ts";
+import { type EpollLoop, NativeH2Transport, type TlsContext } from "../engine/native/mod.ts";
 import { DEFAULT_WINDOW_MIB } from "../model/run_result.ts";
 import type { ResolvedPlan } from "../plan/types.ts";
 
@@ -21,33 +21,27 @@ export interface Http2PoolOptions {
   connections: number;
   requests: readonly PreparedRequest[];
   caCerts?: string[];
-  /** The native path's loop and the target's address, when the run takes it. */
-  native?: { loop: EpollLoop; socketAddress: Uint8Array };
+  /** The native path's loop, the target's address and its TLS (h2), when the run takes it. */
+  native?: {
+    loop: EpollLoop;
+    socketAddress: Uint8Array;
+    tls?: { context: TlsContext; host: string };
+  };
   onOutOfDescriptors: () => void;
 }
 
-/** The pool, and the TLS context to free once the run is over (native h2 only). */
-export interface Http2Wiring {
-  pool: H2Pool;
-  tlsContext?: TlsContext;
-}
-
 /** The run's HTTP/2 pool; nothing connects until `pool.settle()`. */
-export function http2Pool(o: Http2PoolOptions): Http2Wiring {
+export function http2Pool(o: Http2PoolOptions): H2Pool {
   const { origin, native } = o;
-  const tlsContext = native !== undefined && origin.protocol === "https:"
-    ? new TlsContext(openLibSsl()!, o.caCerts ?? [], ["h2"])
-    : undefined;
-  const host = origin.hostname.startsWith("[") ? origin.hostname.slice(1, -1) : origin.hostname;
   const transport = native === undefined ? undefined : () =>
     new NativeH2Transport({
       loop: native.loop,
       clock: o.clock,
       socketAddress: native.socketAddress,
       onOutOfDescriptors: o.onOutOfDescriptors,
-      ...(tlsContext ? { tls: { context: tlsContext, host } } : {}),
+      ...(native.tls ? { tls: native.tls } : {}),
     });
-  const pool = new H2Pool({
+  return new H2Pool({
     origin,
     clock: o.clock,
     connections: o.connections,
@@ -57,7 +51,6 @@ export function http2Pool(o: Http2PoolOptions): Http2Wiring {
     requests: o.requests,
     ...(transport ? { transport } : {}),
   });
-  return { pool, ...(tlsContext ? { tlsContext } : {}) };
 }
 
 /** The engine record's `http2`: the streams taken, the server's limit, the window offered. */

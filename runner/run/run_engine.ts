@@ -21,7 +21,7 @@ import {
   NativeConnection,
   type NativeTarget,
   nativeTarget,
-  type TlsContext,
+  nativeTls,
 } from "../engine/native/mod.ts";
 import { http2Pool, http2Record } from "./http2_pool.ts";
 import type { HiccupMeter } from "../engine/timing/mod.ts";
@@ -90,7 +90,7 @@ export interface EngineOptions {
   clock?: Clock;
   /**
    * The I/O path: `deno` (Deno's sockets and the timing worker), `native` (libc sockets on an
-   * epoll loop; plain HTTP on Linux with FFI, else an error) or `auto` (native where it can run);
+   * epoll loop; Linux with FFI, OpenSSL 3 for https, else an error) or `auto` (native where it can run);
    * default: `TAILGATE_IO`, else `auto`, as runWorkers. The native loop blocks this thread between events, yielding to its event loop
    * only every 50 ms: give it a thread of its own (runWorkers runs it in a worker) unless nothing
    * else on the thread needs to run meanwhile, such as a server in the same thread.
@@ -188,8 +188,10 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
   const io = ioChoice(options.io);
   const http2 = plan.load.http === "2";
   const native: NativeTarget | undefined = real && options.connect === undefined && io !== "deno"
-    ? await nativeTarget(origin, io, http2)
+    ? await nativeTarget(origin, io)
     : undefined;
+  // https on the native path: OpenSSL's context for the run, freed at its end.
+  const tls = native && nativeTls(native, http2, options.caCerts);
   // This thread keeps time: it wakes ahead of the process's other threads on its core, on
   // either I/O path (short_slice.ts).
   if (real) setShortSlice();
@@ -233,23 +235,22 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
   const connectTimeoutMs = options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
   // HTTP/2: each dispatcher "connection" is a stream slot; `streams` of them share a connection.
   let pool: H2Pool | undefined;
-  let tlsContext: TlsContext | undefined;
   let streams = 1;
   const loop = native === undefined
     ? undefined
     : new EpollLoop({ libc: native.libc, clock, onResume });
   if (http2 && options.connect === undefined) {
     waker = loop ?? options.waker ?? await createAtomicsWaker({ onResume });
-    ({ pool, tlsContext } = http2Pool({
+    pool = http2Pool({
       origin,
       clock,
       plan,
       connections: share(plan.load.connections),
       requests,
       caCerts: options.caCerts,
-      ...(loop ? { native: { loop, socketAddress: native!.address } } : {}),
+      ...(loop ? { native: { loop, socketAddress: native!.address, tls } } : {}),
       onOutOfDescriptors,
-    }));
+    });
     streams = await pool.settle(connectTimeoutMs, waker);
     const notice = pool.streamsNotice();
     if (notice) options.onNotice?.(notice);
@@ -264,6 +265,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
         socketAddress: native!.address,
         onOutOfDescriptors,
         onHttp2Reply,
+        tls,
       });
   } else {
     waker = options.waker ?? await createAtomicsWaker({ onResume });
@@ -374,7 +376,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
     };
   } finally {
     if (!options.waker) waker.close();
-    tlsContext?.free(); // its connections hold references of their own until they close
+    tls?.context.free(); // its connections hold references of their own until they close
     void hiccups?.stop();
     store?.close();
     ownSide?.close();

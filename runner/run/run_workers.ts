@@ -76,8 +76,7 @@ export async function runWorkers(options: RunWorkersOptions): Promise<EngineRun>
   // thread stays free for signals, progress and anything else the caller runs on it.
   const choice = ioChoice(options.io);
   const origin = new URL(options.plan.requests[0].url);
-  const http2 = options.plan.load.http === "2";
-  const io = choice !== "deno" && await nativeTarget(origin, choice, http2) ? "native" : "deno";
+  const io = choice !== "deno" && await nativeTarget(origin, choice) ? "native" : "deno";
   if (count === 1 && io === "deno") return await runEngine({ ...options, shard, io });
   // Taken once every worker is ready, as one engine takes it once its connections are open: the
   // share is of the run's own window, not of loading and compiling the workers' modules.

@@ -3,7 +3,8 @@
  * neither the event loop nor the timers of the engine measuring it): Deno.serve over TLS with the
  * test certificate, which agrees on h2 by ALPN. `--delay MS` answers every request after MS;
  * `--stall MS --period MS` holds each request arriving in the last MS of every period until the
- * period ends (the built-in target's stall mode). Prints `listening on https://127.0.0.1:PORT`.
+ * period ends (the built-in target's stall mode); `--bytes N` answers N octets instead of "ok".
+ * Prints `listening on https://127.0.0.1:PORT`.
  *
  *     deno run --allow-net=127.0.0.1 --allow-read tests/_helpers/tls_target_main.ts --delay 200
  *
@@ -17,6 +18,7 @@ for (let i = 0; i + 1 < Deno.args.length; i += 2) {
 const delayMs = args.get("delay") ?? 0;
 const stallMs = args.get("stall") ?? 0;
 const periodMs = args.get("period") ?? 0;
+const body = args.has("bytes") ? new Uint8Array(args.get("bytes")!).fill(0x61) : "ok";
 const startMs = performance.now();
 
 /** How long the request arriving now waits. */
@@ -35,5 +37,5 @@ Deno.serve({
 }, async () => {
   const ms = waitMs();
   if (ms > 0) await new Promise((resolve) => setTimeout(resolve, ms));
-  return new Response("ok");
+  return new Response(body);
 });

@@ -8,5 +8,5 @@ export { EpollLoop } from "./epoll_loop.ts";
 export { NativeConnection } from "./native_connection.ts";
 export { NativeH2Transport } from "./native_h2_transport.ts";
 export { openLibSsl, TlsContext } from "./libssl_tls.ts";
-export { ioChoice, nativeTarget } from "./native_target.ts";
+export { ioChoice, nativeTarget, nativeTls } from "./native_target.ts";
 export type { NativeTarget } from "./native_target.ts";

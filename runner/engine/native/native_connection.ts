@@ -1,9 +1,12 @@
 /**
  * An HTTP/1.1 connection on a non-blocking libc socket driven by an {@linkcode EpollLoop}: the
- * native I/O path for plain-HTTP targets on Linux. Same contract as `Http1Connection` (one request
- * at a time, keep-alive, lazy reconnect, failures as outcomes, `writtenAtMs` just before the first
- * write), without Deno's per-read op and promise: a request costs one `send` and, per readiness
- * event, one `recv`, both straight FFI calls on the engine thread.
+ * native I/O path on Linux. Same contract as `Http1Connection` (one request at a time, keep-alive,
+ * lazy reconnect, failures as outcomes, `writtenAtMs` just before the first write), without Deno's
+ * per-read op and promise: a request costs one `send` and, per readiness event, one `recv`, both
+ * straight FFI calls on the engine thread. Over TLS (an https target), OpenSSL works on memory
+ * BIOs beside the socket (`libssl_tls.ts`, as for h2): the handshake after the TCP connect, before
+ * the request is written, so it is in the response time and not the service time; a request is
+ * encrypted whole and sent as one `send`; what a read brings is decrypted record by record.
  *
  * @module
  */
@@ -15,6 +18,7 @@ import { connectOutcome, startConnect } from "./native_socket.ts";
 import { InflightRequest } from "../inflight_request.ts";
 import { ResponseReader } from "../http1/mod.ts";
 import type { Clock, Connection, PreparedRequest, ResponseOutcome } from "../types.ts";
+import { TlsClient, type TlsContext } from "./libssl_tls.ts";
 
 /** Where a {@linkcode NativeConnection} connects: a numeric address (resolved before the run). */
 export interface NativeConnectionOptions {
@@ -26,7 +30,12 @@ export interface NativeConnectionOptions {
   onOutOfDescriptors?: () => void;
   /** Called when a request fails because the server answered with HTTP/2 frames. */
   onHttp2Reply?: () => void;
+  /** HTTPS: the run's TLS context (ALPN `http/1.1`) and the name the certificate must carry. */
+  tls?: { context: TlsContext; host: string };
 }
+
+/** Ciphertext read per `recv` over TLS: a full record and its overhead. */
+const TLS_READ_BYTES = 17 * 1024;
 
 /** The kind of a failed socket call's errno. */
 export function errnoKind(errno: number): ErrorKind {
@@ -37,7 +46,9 @@ export function errnoKind(errno: number): ErrorKind {
 
 const CLOSED = 0;
 const CONNECTING = 1;
-const OPEN = 2;
+/** TCP connected, the TLS handshake under way. */
+const HANDSHAKING = 2;
+const OPEN = 3;
 
 /**
  * One keep-alive connection on a native socket. `send` never rejects.
@@ -47,14 +58,20 @@ export class NativeConnection implements Connection, EpollHandler {
   readonly #clock: Clock;
   readonly #address: Uint8Array;
   readonly #onOutOfDescriptors: (() => void) | undefined;
+  readonly #tlsOptions: { context: TlsContext; host: string } | undefined;
   readonly #reader: ResponseReader;
   readonly #req = new InflightRequest();
   #fd = -1;
   #state = CLOSED;
   #socketsOpened = 0;
-  /** The request being written, and how much of it is written; undefined once all is. */
+  /** The request not yet handed to the socket (waiting for the connect). */
+  #request: Uint8Array | undefined;
+  /** Bytes for the socket that it has not taken yet (the request, or ciphertext), and how many it took. */
   #pending: Uint8Array | undefined;
   #written = 0;
+  /** The TLS state while a TLS socket is open, and its ciphertext read buffer. */
+  #tls: TlsClient | undefined;
+  #raw: Uint8Array | undefined;
   /** Whether the socket is watched for EPOLLOUT (a write is waiting for room). */
   #watchingOut = false;
   /** Set while `open` waits: called with the connect's result. */
@@ -65,6 +82,7 @@ export class NativeConnection implements Connection, EpollHandler {
     this.#clock = options.clock;
     this.#address = options.socketAddress;
     this.#onOutOfDescriptors = options.onOutOfDescriptors;
+    this.#tlsOptions = options.tls;
     this.#reader = new ResponseReader(options.onHttp2Reply);
   }
 
@@ -85,10 +103,9 @@ export class NativeConnection implements Connection, EpollHandler {
       return Promise.resolve(responseOutcome(0, "other", 0, 0, nowMs, nowMs));
     }
     this.#reader.start(request.isHead);
-    this.#pending = request.bytes;
-    this.#written = 0;
+    this.#request = request.bytes;
     const promise = this.#req.begin();
-    if (this.#state === OPEN) this.#write();
+    if (this.#state === OPEN) this.#writeRequest();
     else if (this.#state === CLOSED) this.#connect();
     return promise;
   }
@@ -127,9 +144,9 @@ export class NativeConnection implements Connection, EpollHandler {
       return;
     }
     if (this.#pending !== undefined && (events & NET.EPOLLOUT) !== 0) this.#write();
-    if (this.#state === OPEN && (events & (NET.EPOLLIN | NET.EPOLLHUP | NET.EPOLLERR)) !== 0) {
-      this.#read();
-    }
+    if ((events & (NET.EPOLLIN | NET.EPOLLHUP | NET.EPOLLERR)) === 0) return;
+    if (this.#state === OPEN) this.#read();
+    else if (this.#state === HANDSHAKING) this.#readHandshake();
   }
 
   /** Starts a non-blocking connect; returns the failure kind when it failed at once. */
@@ -154,13 +171,96 @@ export class NativeConnection implements Connection, EpollHandler {
       this.#connectFailed(errnoKind(code));
       return;
     }
-    this.#state = OPEN;
     this.#socketsOpened++;
     this.#watchOut(false);
+    const tls = this.#tlsOptions;
+    if (tls === undefined) return this.#open();
+    try {
+      this.#tls = new TlsClient(tls.context, tls.host);
+    } catch {
+      this.#connectFailed("tls");
+      return;
+    }
+    this.#raw ??= new Uint8Array(TLS_READ_BYTES);
+    this.#state = HANDSHAKING;
+    this.#advanceHandshake();
+  }
+
+  /** Connected (and TLS agreed): the waiting `open` resolves, a waiting request is written. */
+  #open(): void {
+    this.#state = OPEN;
     const opened = this.#opened;
     this.#opened = undefined;
     opened?.(undefined);
-    if (this.#req.busy && this.#pending !== undefined) this.#write();
+    if (this.#req.busy && this.#request !== undefined) this.#writeRequest();
+  }
+
+  /** Runs the TLS handshake as far as the bytes at hand take it; open once it is done. */
+  #advanceHandshake(): void {
+    let state: "done" | "more";
+    try {
+      state = this.#tls!.handshake();
+    } catch {
+      this.#sendCiphertext(); // the alert, if any
+      this.#connectFailed("tls");
+      return;
+    }
+    this.#sendCiphertext();
+    if (this.#fd >= 0 && state === "done") this.#open();
+  }
+
+  #readHandshake(): void {
+    const libc = this.#loop.libc;
+    const n = libc.recv(this.#fd, this.#raw!, 0);
+    if (n < 0) {
+      const code = libc.errno();
+      if (code !== NET.EAGAIN && code !== NET.EINTR) this.#connectFailed(errnoKind(code));
+      return;
+    }
+    if (n === 0) {
+      this.#connectFailed("tls"); // closed during the handshake
+      return;
+    }
+    this.#tls!.putCiphertext(this.#raw!.subarray(0, n));
+    this.#advanceHandshake();
+  }
+
+  /** Hands what TLS has to send to the socket, behind anything still waiting. */
+  #sendCiphertext(): void {
+    const ciphertext = this.#tls?.takeCiphertext();
+    if (ciphertext === undefined || this.#fd < 0) return;
+    if (this.#pending === undefined) {
+      this.#pending = ciphertext;
+      this.#written = 0;
+    } else {
+      const rest = this.#pending.subarray(this.#written);
+      const both = new Uint8Array(rest.length + ciphertext.length);
+      both.set(rest);
+      both.set(ciphertext, rest.length);
+      this.#pending = both;
+      this.#written = 0;
+    }
+    this.#write();
+  }
+
+  /** Writes the request: counted as sent from here, encrypted first over TLS. */
+  #writeRequest(): void {
+    const bytes = this.#request!;
+    this.#request = undefined;
+    this.#req.written(this.#clock.nowMs(), bytes.length);
+    if (this.#tls === undefined) {
+      this.#pending = bytes;
+      this.#written = 0;
+      this.#write();
+      return;
+    }
+    try {
+      this.#tls.writePlain(bytes);
+    } catch {
+      this.#fail("tls");
+      return;
+    }
+    this.#sendCiphertext();
   }
 
   #connectFailed(kind: ErrorKind): ErrorKind {
@@ -172,20 +272,19 @@ export class NativeConnection implements Connection, EpollHandler {
     return kind;
   }
 
-  /** Writes what is left of the pending request; waits for EPOLLOUT when the socket is full. */
+  /** Writes what is left of the pending bytes; waits for EPOLLOUT when the socket is full. */
   #write(): void {
     const bytes = this.#pending!;
     const { errno } = this.#loop.libc;
-    if (this.#req.writtenAtMs < 0) {
-      this.#req.written(this.#clock.nowMs(), bytes.length); // counted as sent from the first write
-    }
     const rest = this.#written === 0 ? bytes : bytes.subarray(this.#written);
     const n = this.#loop.libc.send(this.#fd, rest, NET.MSG_NOSIGNAL);
     if (n < 0) {
       const code = errno();
       if (code !== NET.EAGAIN) {
-        this.#req.bytesSent = this.#written;
-        this.#fail(errnoKind(code));
+        // Over TLS the octets sent are ciphertext: the request's share of them is not known.
+        if (this.#tls === undefined && this.#req.busy) this.#req.bytesSent = this.#written;
+        if (this.#state === OPEN) this.#fail(errnoKind(code));
+        else this.#connectFailed(errnoKind(code));
         return;
       }
     } else {
@@ -206,7 +305,8 @@ export class NativeConnection implements Connection, EpollHandler {
 
   #read(): void {
     const libc = this.#loop.libc;
-    const n = libc.recvTimed(this.#fd, this.#reader.space(), 0);
+    const tls = this.#tls;
+    const n = libc.recvTimed(this.#fd, tls === undefined ? this.#reader.space() : this.#raw!, 0);
     if (n < 0) {
       const code = libc.errno();
       if (code === NET.EAGAIN || code === NET.EINTR) return;
@@ -214,29 +314,54 @@ export class NativeConnection implements Connection, EpollHandler {
       if (this.#req.busy) this.#finish(0, errnoKind(code));
       return;
     }
-    if (n === 0) { // end of stream
-      this.#closeSocket();
-      if (!this.#req.busy) return; // the server closed an idle connection: reconnect on next send
-      const parser = this.#reader.parser;
-      if (parser.finish()) this.#finish(parser.status, undefined);
-      else this.#finish(0, "reset");
-      return;
+    if (n === 0) return this.#ended();
+    if (tls === undefined) {
+      if (!this.#req.busy) return this.#closeSocket(); // nothing was asked: the stream is suspect
+      return this.#took(n, this.#arrivalMs());
     }
-    if (!this.#req.busy) { // nothing was asked: the stream cannot be trusted any more
-      this.#closeSocket();
-      return;
+    tls.putCiphertext(this.#raw!.subarray(0, n));
+    const atMs = this.#req.busy ? this.#arrivalMs() : 0;
+    while (this.#fd >= 0) {
+      let got: number;
+      try {
+        got = tls.readPlain(this.#reader.space());
+      } catch {
+        if (this.#req.busy) this.#fail("tls");
+        else this.#closeSocket();
+        return;
+      }
+      if (got === 0) break; // no whole record left
+      if (got < 0) return this.#ended(); // close_notify
+      if (!this.#req.busy) return this.#closeSocket();
+      this.#took(got, atMs);
     }
-    // When the bytes reached the socket, not when the loop got round to reading them: the loop
-    // wakes at most once per gap, and the kernel's receive timestamp keeps that wait (and any
-    // pause of this thread) out of the response time. Kept within [written, now].
+    this.#sendCiphertext(); // what the reads made TLS answer (a key update), if the socket is open
+  }
+
+  /** The server ended the stream: a response that ends with it completes, else `reset`. */
+  #ended(): void {
+    this.#closeSocket();
+    if (!this.#req.busy) return; // the server closed an idle connection: reconnect on next send
+    const parser = this.#reader.parser;
+    if (parser.finish()) this.#finish(parser.status, undefined);
+    else this.#finish(0, "reset");
+  }
+
+  /**
+   * When the bytes just read reached the socket, not when the loop got round to reading them: the
+   * loop wakes at most once per gap, and the kernel's receive timestamp keeps that wait (and any
+   * pause of this thread) out of the response time. Kept within [written, now].
+   */
+  #arrivalMs(): number {
     const nowMs = this.#clock.nowMs();
-    const arrivedMs = this.#loop.arrivalMs(libc.arrivalRealMs);
+    const arrivedMs = this.#loop.arrivalMs(this.#loop.libc.arrivalRealMs);
     const writtenMs = this.#req.writtenAtMs;
-    const close = this.#reader.take(
-      this.#req,
-      n,
-      arrivedMs <= nowMs ? (arrivedMs >= writtenMs ? arrivedMs : writtenMs) : nowMs,
-    );
+    return arrivedMs <= nowMs ? (arrivedMs >= writtenMs ? arrivedMs : writtenMs) : nowMs;
+  }
+
+  /** Takes `n` response bytes read at `atMs`; closes the socket when the response says so. */
+  #took(n: number, atMs: number): void {
+    const close = this.#reader.take(this.#req, n, atMs);
     if (close === undefined) return;
     // Answered before the request was written whole (a 413, say): the rest will never be sent,
     // so the stream is out of step and the socket must go (which also disarms EPOLLOUT).
@@ -252,6 +377,7 @@ export class NativeConnection implements Connection, EpollHandler {
 
   #finish(status: number, error: ErrorKind | undefined): void {
     this.#pending = undefined;
+    this.#request = undefined;
     this.#req.settle(status, error, this.#clock.nowMs());
   }
 
@@ -261,6 +387,9 @@ export class NativeConnection implements Connection, EpollHandler {
     this.#fd = -1;
     this.#state = CLOSED;
     this.#watchingOut = false;
+    this.#pending = undefined;
+    this.#tls?.free();
+    this.#tls = undefined;
     this.#reader.clear();
     this.#loop.remove(fd);
     this.#loop.libc.symbols.close(fd);

@@ -4,7 +4,10 @@ import { loadPlan } from "../../../runner/plan/load_plan.ts";
 import { runEngine } from "../../../runner/run/run_engine.ts";
 import { startTarget } from "../../../runner/target/mod.ts";
 import { parseText } from "../../_helpers/plan_fixtures.ts";
-import { h2cServer } from "../../_helpers/http2_servers.ts";
+import { H2_CERT, h2cServer } from "../../_helpers/http2_servers.ts";
+import { startTlsTarget } from "../../_helpers/tls_target_process.ts";
+import { openLibcNet } from "../../../runner/engine/native/libc_net.ts";
+import { openLibSsl } from "../../../runner/engine/native/libssl_tls.ts";
 import { HTTP2_REPLY_NOTE } from "../../../runner/engine/http1/mod.ts";
 
 Deno.test("runEngine() stopped before its start instant ran for no time and sent nothing", async () => {
@@ -36,34 +39,94 @@ load:
   }
 });
 
-Deno.test("runEngine() says initial connections failed their TLS handshake, not that they were slow", async () => {
-  const tls = new URL("../../testdata/tls/", import.meta.url);
-  await using server = Deno.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    cert: await Deno.readTextFile(new URL("cert.pem", tls)),
-    key: await Deno.readTextFile(new URL("key.pem", tls)),
-    onListen: () => {},
-  }, () => new Response("ok"));
-  const { plan } = parseText(`name: untrusted
-target: https://127.0.0.1:${server.addr.port}
+const TLS_IO = [
+  { io: "deno", ignore: false },
+  { io: "native", ignore: openLibcNet() === undefined || openLibSsl() === undefined },
+] as const;
+
+for (const { io, ignore } of TLS_IO) {
+  Deno.test({
+    name:
+      `runEngine() says connections failed their TLS handshake, not that they were slow (${io})`,
+    ignore,
+    fn: async () => {
+      await using target = await startTlsTarget(["--delay", "0"]);
+      const { plan } = parseText(`name: untrusted
+target: ${target.url}
 requests: [{ path: / }]
 load:
   connections: 2
   stages: [{ rate: 10/s, duration: 200ms }]
 `);
-  assert.ok(plan);
-  const notices: string[] = [];
-  const run = await runEngine({ plan, onNotice: (n) => notices.push(n) });
-  // Each failed at once: "did not open within 5 s (a full listen backlog?)" sent users astray.
-  assert.equal(notices.length, 1, notices.join("\n"));
-  assert.match(
-    notices[0],
-    /^2 of 2 connections to https:\/\/127\.0\.0\.1:\d+ failed to open \(tls: 2\): an untrusted certificate\? pass --ca-cert FILE/,
-  );
-  assert.doesNotMatch(notices[0], /did not open within/);
-  assert.equal(run.recorded.stages[0].counts.errors.tls, 2);
-});
+      assert.ok(plan);
+      const notices: string[] = [];
+      const run = await runEngine({ plan, io, onNotice: (n) => notices.push(n) });
+      assert.equal(run.io, io);
+      // Each failed at once: "did not open within 5 s (a full listen backlog?)" sent users astray.
+      assert.equal(notices.length, 1, notices.join("\n"));
+      assert.match(
+        notices[0],
+        /^2 of 2 connections to https:\/\/127\.0\.0\.1:\d+ failed to open \(tls: 2\): an untrusted certificate\? pass --ca-cert FILE/,
+      );
+      assert.doesNotMatch(notices[0], /did not open within/);
+      assert.equal(run.recorded.stages[0].counts.errors.tls, 2);
+    },
+  });
+
+  Deno.test({
+    name: `runEngine() over https with the server's CA trusted: every request answered (${io})`,
+    ignore,
+    fn: async () => {
+      await using target = await startTlsTarget(["--delay", "0"]);
+      const { plan } = parseText(`name: trusted
+target: ${target.url}
+requests: [{ path: /a }, { method: POST, path: /b, body: { text: "${"x".repeat(40_000)}" } }]
+load:
+  connections: 3
+  stages: [{ rate: 100/s, duration: 1s }]
+`);
+      assert.ok(plan);
+      const run = await runEngine({ plan, io, caCerts: [H2_CERT] });
+      assert.equal(run.io, io);
+      const counts = run.recorded.stages[0].counts;
+      assert.deepEqual([counts.completed, counts.ok, counts.statusCodes], [100, 100, {
+        "200": 100,
+      }]);
+      // A 40 kB body spans several TLS records and socket writes. The target answers without
+      // reading it, so its server closes that connection after the answer: each POST's
+      // connection is opened again, handshake and all, for a later request.
+      assert.ok(run.connections.opened > 3, String(run.connections.opened));
+      // The handshake happens before the first write: service time stays below response time.
+      const stage = run.recorded.stages[0];
+      assert.ok(stage.service.percentilesUs["50"] <= stage.response.percentilesUs["50"]);
+    },
+  });
+
+  Deno.test({
+    name: `runEngine() over https reads answers of many TLS records whole (${io})`,
+    ignore,
+    fn: async () => {
+      await using target = await startTlsTarget(["--bytes", "300000"]);
+      const { plan } = parseText(`name: big answers
+target: ${target.url}
+requests: [{ path: / }]
+load:
+  connections: 2
+  stages: [{ rate: 40/s, duration: 500ms }]
+`);
+      assert.ok(plan);
+      const run = await runEngine({ plan, io, caCerts: [H2_CERT] });
+      const counts = run.recorded.stages[0].counts;
+      assert.deepEqual([counts.completed, counts.ok], [20, 20]);
+      assert.equal(
+        run.connections.opened,
+        2,
+        "each answer read to its end: the stream stays in step",
+      );
+      assert.ok(counts.bytesReceived >= 20 * 300_000, String(counts.bytesReceived));
+    },
+  });
+}
 
 Deno.test("runEngine() reads at most 16 MiB of a body file, even one that grew after the check", async () => {
   await using target = await startTarget({ mode: "hello", port: 0 });
