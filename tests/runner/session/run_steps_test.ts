@@ -196,13 +196,23 @@ Deno.test("a run stopped part-way still sends its teardown and keeps what it mea
 Deno.test("a stop during setup sends no load and no teardown: exit 3, nothing written", async () => {
   const target = recordingServer({ loginMs: 3000 });
   const stop = new AbortController();
-  const timer = setTimeout(() => stop.abort(), 300);
-  const started = performance.now();
+  // Stopped once the login has arrived, as Ctrl-C would: a fixed 300 ms from the start could come
+  // before the login on a busy machine, while the plan was still being read.
+  let stoppedAt = 0;
+  const timer = setInterval(() => {
+    if (stoppedAt === 0 && target.seen.some((s) => s.path === "/login")) {
+      stoppedAt = performance.now();
+      stop.abort();
+    }
+  }, 10);
   const r = await run(planText(target.url), [], stop.signal);
-  clearTimeout(timer);
+  const endedAt = performance.now();
+  clearInterval(timer);
   try {
     assert.equal(r.code, 3, r.text);
-    assert.ok(performance.now() - started < 2500, "the login was not waited for");
+    assert.ok(stoppedAt > 0, "the login arrived");
+    // The login answers 3 s after it arrived: a run that waited for it ends ~3 s after the stop.
+    assert.ok(endedAt - stoppedAt < 2000, "the login was not waited for");
     assert.match(r.text, /stopped during setup; no load was sent/);
     assert.deepEqual(target.seen.map((s) => s.path), ["/login"]);
     await assert.rejects(Deno.stat(join(r.out, "result.json")));
