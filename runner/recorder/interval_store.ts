@@ -2,7 +2,7 @@
  * Where closed intervals go. The engine thread closes an interval every second; summarising and
  * encoding it (percentiles, deflate, base64: about a millisecond per histogram) would stall the
  * thread that times requests, so the run's store hands that work to a background worker
- * (interval_encoder_worker.ts) that runs at idle priority. Tests and merges use the inline store.
+ * (interval_encoder_worker.ts) that runs at a low priority. Tests and merges use the inline store.
  *
  * @module
  */

@@ -1,11 +1,12 @@
 /**
  * An {@linkcode IntervalStore} that encodes in a background worker (interval_encoder_worker.ts)
- * at idle priority, so the engine thread only copies a closed interval's non-empty buckets and
+ * at a low priority, so the engine thread only copies a closed interval's non-empty buckets and
  * posts them. The thread that starts the encoder owns its Worker; the store talks to it over a
  * `MessagePort`, so the engine may run in another Worker (a Worker started from a Worker takes
  * about half a second to answer under Deno 2.9: the run starts its side Workers from the main
- * thread). Nothing measured is lost if the encoder fails or is ended: intervals it has not sent
- * back encoded are kept raw, and encoded inline at `flush` once it has been silent for a while.
+ * thread). Nothing measured is lost if the encoder fails, is ended or falls behind: intervals it
+ * has not sent back encoded are kept raw, and `flush` encodes inline what it has not sent back
+ * within a bounded wait.
  *
  * @module
  */
@@ -14,18 +15,29 @@ import type { FromEncoder, ToEncoder } from "./interval_encoder_worker.ts";
 import type { IntervalStore } from "./interval_store.ts";
 import { encodeRawInterval, type RawInterval } from "./raw_interval.ts";
 
-/** How long `flush` waits without an answer before it encodes what is left inline (ms). */
-export const ENCODER_SILENCE_MS = 2000;
+/**
+ * How long `flush` waits for the encoder, in all, before it encodes what is left inline (ms): an
+ * encoder that answers slowly but steadily (on a core a busy neighbour holds) does not hold the
+ * run's end for its whole backlog.
+ */
+export const ENCODER_WAIT_MS = 2000;
 
 /** An encoder Worker, as the thread that started it holds it. */
 export interface IntervalEncoder {
   /** The store's end of the encoder's channel (transfer it to the engine's thread). */
   readonly port: MessagePort;
-  /** Resolves once the encoder runs, with whether it runs under SCHED_IDLE; rejects if it fails. */
+  /** Resolves once the encoder runs, with whether it runs at its low priority; rejects if it fails. */
   readonly ready: Promise<boolean>;
-  /** Ends the encoder's thread. */
-  close(): void;
+  /**
+   * Ends the encoder's thread and resolves once it is gone (Linux: its `/proc/self/task` entry),
+   * at most {@linkcode ENCODER_EXIT_WAIT_MS} later: the process's last thread to exit frees its
+   * memory, which should not be this low-priority one.
+   */
+  close(): Promise<void>;
 }
+
+/** How long {@linkcode IntervalEncoder.close} waits for the thread to be gone (ms). */
+export const ENCODER_EXIT_WAIT_MS = 2000;
 
 /** Starts the encoder worker; see {@linkcode IntervalEncoder}. */
 export function startIntervalEncoder(): IntervalEncoder {
@@ -33,9 +45,12 @@ export function startIntervalEncoder(): IntervalEncoder {
     type: "module",
   });
   const channel = new MessageChannel();
+  let tid: number | undefined;
   const ready = new Promise<boolean>((resolve, reject) => {
     worker.onmessage = (e: MessageEvent<FromEncoder>) => {
-      if (e.data.type === "ready") resolve(e.data.idlePriority);
+      if (e.data.type !== "ready") return;
+      tid = e.data.tid;
+      resolve(e.data.lowPriority);
     };
     worker.onerror = (e) => {
       e.preventDefault();
@@ -47,25 +62,41 @@ export function startIntervalEncoder(): IntervalEncoder {
   return {
     port: channel.port2,
     ready,
-    close: () => worker.terminate(),
+    close: async () => {
+      worker.terminate();
+      if (tid === undefined) return;
+      const deadlineMs = performance.now() + ENCODER_EXIT_WAIT_MS;
+      while (threadAlive(tid) && performance.now() < deadlineMs) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    },
   };
+}
+
+function threadAlive(tid: number): boolean {
+  try {
+    Deno.statSync(`/proc/self/task/${tid}`);
+    return true;
+  } catch {
+    return false; // gone, or no /proc to read
+  }
 }
 
 /** See the module doc. */
 export class WorkerIntervalStore implements IntervalStore {
   readonly #port: MessagePort;
-  readonly #silenceMs: number;
+  readonly #waitMs: number;
   /** Added but not yet sent back encoded, oldest first. */
   readonly #pending: RawInterval[] = [];
   readonly #encoded: IntervalResult[] = [];
   #inline = false;
   #onSettled: (() => void) | undefined;
-  #silence: ReturnType<typeof setTimeout> | undefined;
+  #wait: ReturnType<typeof setTimeout> | undefined;
 
-  /** A store over `port`, an {@linkcode IntervalEncoder}'s; `silenceMs` for tests. */
-  constructor(port: MessagePort, silenceMs = ENCODER_SILENCE_MS) {
+  /** A store over `port`, an {@linkcode IntervalEncoder}'s; `waitMs` for tests. */
+  constructor(port: MessagePort, waitMs = ENCODER_WAIT_MS) {
     this.#port = port;
-    this.#silenceMs = silenceMs;
+    this.#waitMs = waitMs;
     port.onmessage = (e: MessageEvent<FromEncoder>) => this.#message(e.data);
   }
 
@@ -89,7 +120,7 @@ export class WorkerIntervalStore implements IntervalStore {
   async flush(): Promise<void> {
     if (!this.#inline && this.#pending.length > 0) {
       const settled = new Promise<void>((resolve) => this.#onSettled = resolve);
-      this.#armSilence();
+      this.#wait = setTimeout(() => this.#stopUsingEncoder(), this.#waitMs);
       await settled;
     }
     this.#stopUsingEncoder();
@@ -104,23 +135,16 @@ export class WorkerIntervalStore implements IntervalStore {
       this.#pending.shift();
       this.#encoded.push(m.interval);
       if (this.#pending.length === 0) this.#settle();
-      else if (this.#onSettled) this.#armSilence();
     } else if (m.type === "failed") {
       this.#stopUsingEncoder();
     }
-  }
-
-  /** While flushing: gives up on the encoder after `silenceMs` without an answer. */
-  #armSilence(): void {
-    clearTimeout(this.#silence);
-    this.#silence = setTimeout(() => this.#stopUsingEncoder(), this.#silenceMs);
   }
 
   /** From now on intervals are encoded inline, the unanswered ones first. */
   #stopUsingEncoder(): void {
     if (this.#inline) return;
     this.#inline = true;
-    clearTimeout(this.#silence);
+    clearTimeout(this.#wait);
     this.#port.close();
     for (const raw of this.#pending.splice(0)) this.#encoded.push(encodeRawInterval(raw));
     this.#encoded.sort((a, b) => a.startMs - b.startMs);
@@ -128,7 +152,7 @@ export class WorkerIntervalStore implements IntervalStore {
   }
 
   #settle(): void {
-    clearTimeout(this.#silence);
+    clearTimeout(this.#wait);
     const resolve = this.#onSettled;
     this.#onSettled = undefined;
     resolve?.();

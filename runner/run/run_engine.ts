@@ -379,7 +379,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
     tls?.context.free(); // its connections hold references of their own until they close
     void hiccups?.stop();
     store?.close();
-    ownSide?.close();
+    await ownSide?.close();
   }
 }
 

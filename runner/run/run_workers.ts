@@ -177,7 +177,7 @@ export async function runWorkers(options: RunWorkersOptions): Promise<EngineRun>
   } finally {
     options.signal?.removeEventListener("abort", onAbort);
     workers.forEach((w) => w.terminate());
-    sides.forEach((s) => s.close());
+    await Promise.all(sides.map((s) => s.close()));
   }
 }
 

@@ -32,8 +32,8 @@ export interface SideWorkers {
   readonly links: SideLinks;
   /** Resolves once both run; if either fails to start, both are ended and it rejects. */
   readonly ready: Promise<void>;
-  /** Ends both threads (once the engine is done with them). */
-  close(): void;
+  /** Ends both threads (once the engine is done with them); resolves once the encoder's is gone. */
+  close(): Promise<void>;
 }
 
 /** How each side Worker is started (the real ones unless a test says otherwise). */
@@ -58,18 +58,18 @@ const REAL: SideWorkerStarters = { encoder: startIntervalEncoder, probe: startHi
  * assert.deepEqual(store.all(), []);
  * assert.equal((await hiccups.stop()).count, 0); // nothing recorded before recordFrom()
  * store.close();
- * side.close();
+ * await side.close();
  * ```
  */
 export function startSideWorkers(starters: SideWorkerStarters = REAL): SideWorkers {
   const encoder = starters.encoder();
   const probe = starters.probe();
   const close = () => {
-    encoder.close();
     probe.close();
+    return encoder.close();
   };
-  const ready = Promise.all([encoder.ready, probe.ready]).then(() => {}, (error) => {
-    close();
+  const ready = Promise.all([encoder.ready, probe.ready]).then(() => {}, async (error) => {
+    await close();
     throw error;
   });
   return { links: { encoderPort: encoder.port, hiccupSab: probe.sab }, ready, close };

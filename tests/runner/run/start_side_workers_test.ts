@@ -16,7 +16,10 @@ function doubles(log: string[]) {
       encoderStarted = resolve;
       encoderFailed = reject;
     }),
-    close: () => log.push("encoder closed"),
+    close: () => {
+      log.push("encoder closed");
+      return Promise.resolve();
+    },
   };
   const probe: HiccupProbe = {
     sab: new SharedArrayBuffer(16),
@@ -61,8 +64,8 @@ Deno.test("the encoder and the probe start together, and their links are there a
   assert.equal(ready, false, "ready waits for both");
   d.encoderStarted(true);
   await side.ready;
-  side.close();
-  assert.deepEqual(log.slice(2), ["encoder closed", "probe closed"]);
+  await side.close();
+  assert.deepEqual(log.slice(2), ["probe closed", "encoder closed"]);
   d.done();
 });
 
@@ -73,7 +76,7 @@ Deno.test("a side worker that fails to start ends both, and ready rejects with i
   d.encoderStarted(true);
   d.probeFailed(new Error("hiccup probe failed: no threads"));
   await assert.rejects(side.ready, /hiccup probe failed: no threads/);
-  assert.deepEqual(log.slice(2), ["encoder closed", "probe closed"]);
+  assert.deepEqual(log.slice(2), ["probe closed", "encoder closed"]);
   d.done();
 });
 
@@ -84,5 +87,5 @@ Deno.test("the real encoder and probe answer the engine that attaches to them", 
   assert.deepEqual(store.all(), []);
   assert.equal((await hiccups.stop()).count, 0);
   store.close();
-  side.close();
+  await side.close();
 });
