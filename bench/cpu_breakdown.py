@@ -125,7 +125,7 @@ def tailgate(rate, duration, warmup=True):
     res = f"{out}/tg"
     shutil.rmtree(res, ignore_errors=True)
     bound = int(duration.rstrip("s")) + (2 if warmup else 0) + 1
-    g, wall, cpu, _ = run([deno, "run", "--v8-flags=--min-semi-space-size=16,--max-semi-space-size=32", "-A",
+    g, wall, cpu, _ = run([deno, "run", "--v8-flags=--min-semi-space-size=16,--max-semi-space-size=16", "-A",
                    f"{root}/cli.ts", "run", plan(rate, duration, warmup), "--out", res, "--report", "json",
                    "--no-baseline"], bound if warmup else None)
     d = json.load(open(glob.glob(f"{res}/*.json")[0]))

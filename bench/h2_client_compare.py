@@ -65,7 +65,7 @@ def candidate(client, rate):
 
 
 def engine(rate):
-    cpu, text = run([deno, "run", "-A", "--v8-flags=--min-semi-space-size=16,--max-semi-space-size=32",
+    cpu, text = run([deno, "run", "-A", "--v8-flags=--min-semi-space-size=16,--max-semi-space-size=16",
                      f"{root}/bench/h2_engine_run.ts", "--url", url, "--rate", str(rate), "--secs", str(secs),
                      "--warmup", str(warmup), "--conns", str(conns), "--streams", str(streams)], secs + warmup + 15)
     d = json.loads(text.strip().splitlines()[-1])

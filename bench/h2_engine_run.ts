@@ -4,7 +4,7 @@
  * a certificate for an https URL; `TAILGATE_IO` picks the I/O path). Prints one JSON line: completed requests, failures, the measured
  * stage's corrected response time and service time (µs), the CPU of the run.
  *
- *     deno run -A --v8-flags=--min-semi-space-size=16,--max-semi-space-size=32 \
+ *     deno run -A --v8-flags=--min-semi-space-size=16,--max-semi-space-size=16 \
  *       bench/h2_engine_run.ts --url http://127.0.0.1:PORT/index.html --rate 2000 --secs 8 \
  *       --warmup 2 --conns 10 --streams 10
  *

@@ -96,7 +96,7 @@ EOF
 run_tailgate() {
   # shellcheck disable=SC2086 # tls_tg is empty or two words
   /usr/bin/time -f "%U %S" -o "$out/t_tg_$1" taskset -c 1 "$DENO" run \
-    --v8-flags=--min-semi-space-size=16,--max-semi-space-size=32 -A "$root/cli.ts" run "$out/plan.yaml" \
+    --v8-flags=--min-semi-space-size=16,--max-semi-space-size=16 -A "$root/cli.ts" run "$out/plan.yaml" \
     --out "$out/tg$1" --report json --no-baseline $tls_tg >"$out/tg$1.log" 2>&1
   python3 - "$out" "$1" <<'PY'
 import json, sys, glob

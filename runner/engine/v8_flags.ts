@@ -3,11 +3,15 @@
  * engine and Deno's op machinery allocate about 2 KB per request; with V8's default young
  * generation (a 1 MB semi-space growing to 8 MB) that is ~8 scavenges a second, and the objects
  * that happen to be in flight at two of them are promoted, so the old generation fills and an
- * incremental mark-compact stalls the engine thread for 10-15 ms every few seconds. A 16-32 MB
+ * incremental mark-compact stalls the engine thread for 10-15 ms every few seconds. A 16 MB
  * semi-space makes scavenges rare enough that almost nothing is promoted
- * (docs/decisions/direct_reads_semi_space.md). V8 reads these flags when the heap is created, so
- * they must be on the command line (`deno run --v8-flags=…`, `deno compile --v8-flags=…`); the
- * `tailgate` and `demo` tasks, the GitHub Action and the examples pass them.
+ * (docs/decisions/direct_reads_semi_space.md). Its size is fixed: V8 doubles a semi-space once
+ * the bytes that survived scavenges since it last grew exceed its capacity, which the objects in
+ * flight at each scavenge add up to after about four minutes at 20k/s; with a 32 MB maximum that
+ * stepped the process's RSS up by ~30 MB mid-run (issue 31's RSS target; docs/engine.md). V8
+ * reads these flags when the heap is created, so they must be on the command line (`deno run
+ * --v8-flags=…`, `deno compile --v8-flags=…`); the `tailgate` and `demo` tasks, the GitHub Action
+ * and the examples pass them.
  *
  * @module
  */
@@ -17,7 +21,7 @@ import vm from "node:vm";
 /**
  * The flags, as `--v8-flags=` takes them.
  */
-export const ENGINE_V8_FLAGS = "--min-semi-space-size=16,--max-semi-space-size=32";
+export const ENGINE_V8_FLAGS = "--min-semi-space-size=16,--max-semi-space-size=16";
 
 /** The young generation's capacity (MB) below which a run warns (V8's default grows to 8 MB). */
 export const YOUNG_GENERATION_MIN_MB = 12;

@@ -168,7 +168,10 @@ type TimedParts = Pick<
  * recvmsg with a receive timestamp, allocation-free: one arena per thread holds the `msghdr`, its
  * one `iovec` and the control buffer (x86_64 and aarch64 layouts: 64-bit pointers and sizes).
  * The iovec points into the caller's buffer, whose address is read once per backing buffer
- * (V8 never moves a typed array's off-heap store; read buffers are far above the on-heap size).
+ * (V8 never moves a typed array's off-heap store; read buffers are far above the on-heap size)
+ * and remembered: each connection reads into its own buffer, so a cache of the last one alone
+ * missed on almost every read, and `Deno.UnsafePointer.of` allocates a typed array, a pointer
+ * object and an entry in Deno's pointer-to-buffer WeakMap each time (20k calls a second at 20k/s).
  */
 function timedReceive(symbols: LibcSymbols): TimedParts {
   const arena = new ArrayBuffer(256);
@@ -188,12 +191,18 @@ function timedReceive(symbols: LibcSymbols): TimedParts {
   const recvmsg = symbols.recvmsg as unknown as (fd: number, m: Uint8Array, f: number) => number;
   let buffer: ArrayBufferLike | undefined;
   let bufferAddress = 0;
+  const addresses = new WeakMap<ArrayBufferLike, number>();
   const parts: TimedParts = {
     arrivalRealMs: NaN,
     recvTimed(fd, into, flags) {
       if (into.buffer !== buffer) {
         buffer = into.buffer;
-        bufferAddress = addressOf(into.buffer);
+        let address = addresses.get(buffer);
+        if (address === undefined) {
+          address = addressOf(buffer);
+          addresses.set(buffer, address);
+        }
+        bufferAddress = address;
       }
       writeAddress(view, IOV, bufferAddress + into.byteOffset);
       view.setUint32(IOV + 8, into.length, true);
