@@ -225,6 +225,14 @@ export class TlsClient {
   }
 
   /**
+   * Moves up to `into.length` octets of ciphertext to send into `into` (one call, no allocation):
+   * how many, 0 when there is none.
+   */
+  takeCiphertextInto(into: Uint8Array): number {
+    return Math.max(0, this.#lib.crypto.BIO_read(this.#wbio, into, into.length));
+  }
+
+  /**
    * Decrypts into `into`: the plaintext bytes written, 0 when no whole record is buffered, -1 when
    * the server closed TLS (close_notify). Throws on a TLS error.
    */

@@ -7,6 +7,8 @@
  * BIOs beside the socket (`libssl_tls.ts`, as for h2): the handshake after the TCP connect, before
  * the request is written, so it is in the response time and not the service time; a request is
  * encrypted whole and sent as one `send`; what a read brings is decrypted record by record.
+ * (Over 400 lines: plain and TLS share one state machine of connect, write, read and close; split,
+ * each half would repeat it.)
  *
  * @module
  */
@@ -69,9 +71,10 @@ export class NativeConnection implements Connection, EpollHandler {
   /** Bytes for the socket that it has not taken yet (the request, or ciphertext), and how many it took. */
   #pending: Uint8Array | undefined;
   #written = 0;
-  /** The TLS state while a TLS socket is open, and its ciphertext read buffer. */
+  /** The TLS state while a TLS socket is open, and its ciphertext buffers (read, and to send). */
   #tls: TlsClient | undefined;
   #raw: Uint8Array | undefined;
+  #out: Uint8Array | undefined;
   /** Whether the socket is watched for EPOLLOUT (a write is waiting for room). */
   #watchingOut = false;
   /** Set while `open` waits: called with the connect's result. */
@@ -182,6 +185,7 @@ export class NativeConnection implements Connection, EpollHandler {
       return;
     }
     this.#raw ??= new Uint8Array(TLS_READ_BYTES);
+    this.#out ??= new Uint8Array(TLS_READ_BYTES);
     this.#state = HANDSHAKING;
     this.#advanceHandshake();
   }
@@ -225,22 +229,35 @@ export class NativeConnection implements Connection, EpollHandler {
     this.#advanceHandshake();
   }
 
-  /** Hands what TLS has to send to the socket, behind anything still waiting. */
+  /**
+   * Hands what TLS has to send to the socket, behind anything still waiting. The usual case, a
+   * request's records with nothing waiting, goes from the connection's buffer to one `send`; only
+   * what the socket does not take is copied to wait for EPOLLOUT.
+   */
   #sendCiphertext(): void {
-    const ciphertext = this.#tls?.takeCiphertext();
-    if (ciphertext === undefined || this.#fd < 0) return;
-    if (this.#pending === undefined) {
-      this.#pending = ciphertext;
-      this.#written = 0;
-    } else {
-      const rest = this.#pending.subarray(this.#written);
-      const both = new Uint8Array(rest.length + ciphertext.length);
-      both.set(rest);
-      both.set(ciphertext, rest.length);
-      this.#pending = both;
-      this.#written = 0;
+    const tls = this.#tls;
+    const out = this.#out!;
+    while (tls !== undefined && this.#fd >= 0) {
+      const n = tls.takeCiphertextInto(out);
+      if (n === 0) return;
+      if (this.#pending === undefined) {
+        const sent = this.#loop.libc.send(this.#fd, out.subarray(0, n), NET.MSG_NOSIGNAL);
+        if (sent === n) continue;
+        const code = sent < 0 ? this.#loop.libc.errno() : NET.EAGAIN;
+        if (code !== NET.EAGAIN) return this.#sendFailed(code);
+        this.#pending = out.slice(Math.max(0, sent), n);
+        this.#written = 0;
+        if (!this.#watchingOut) this.#watchOut(true);
+      } else {
+        const rest = this.#pending.subarray(this.#written);
+        const both = new Uint8Array(rest.length + n);
+        both.set(rest);
+        both.set(out.subarray(0, n), rest.length);
+        this.#pending = both;
+        this.#written = 0;
+        this.#write();
+      }
     }
-    this.#write();
   }
 
   /** Writes the request: counted as sent from here, encrypted first over TLS. */
@@ -280,13 +297,7 @@ export class NativeConnection implements Connection, EpollHandler {
     const n = this.#loop.libc.send(this.#fd, rest, NET.MSG_NOSIGNAL);
     if (n < 0) {
       const code = errno();
-      if (code !== NET.EAGAIN) {
-        // Over TLS the octets sent are ciphertext: the request's share of them is not known.
-        if (this.#tls === undefined && this.#req.busy) this.#req.bytesSent = this.#written;
-        if (this.#state === OPEN) this.#fail(errnoKind(code));
-        else this.#connectFailed(errnoKind(code));
-        return;
-      }
+      if (code !== NET.EAGAIN) return this.#sendFailed(code);
     } else {
       this.#written += n;
     }
@@ -296,6 +307,14 @@ export class NativeConnection implements Connection, EpollHandler {
     } else if (!this.#watchingOut) {
       this.#watchOut(true);
     }
+  }
+
+  /** A `send` failed with `errno`: the request fails, or the connect when it was not open yet. */
+  #sendFailed(errno: number): void {
+    // Over TLS the octets sent are ciphertext: the request's share of them is not known.
+    if (this.#tls === undefined && this.#req.busy) this.#req.bytesSent = this.#written;
+    if (this.#state === OPEN) this.#fail(errnoKind(errno));
+    else this.#connectFailed(errnoKind(errno));
   }
 
   #watchOut(on: boolean): void {
@@ -334,6 +353,9 @@ export class NativeConnection implements Connection, EpollHandler {
       if (got < 0) return this.#ended(); // close_notify
       if (!this.#req.busy) return this.#closeSocket();
       this.#took(got, atMs);
+      // Answered: what else is buffered is not asked for, or closes the stream, and the next
+      // read sees it (saves the failing read and its error query per request).
+      if (!this.#req.busy) return;
     }
     this.#sendCiphertext(); // what the reads made TLS answer (a key update), if the socket is open
   }
