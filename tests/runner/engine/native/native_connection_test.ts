@@ -138,18 +138,35 @@ Deno.test({
   },
 });
 
+/**
+ * A libc socket connected to a Deno listener on loopback, and the listener's end of it: disposing
+ * of it closes the socket, its peer and the listener, and `loop` (which watched it) when given.
+ */
+async function connectedSocket(loop?: EpollLoop) {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const fd = libc!.symbols.socket(NET.AF_INET, NET.SOCK_STREAM, 0);
+  const accepted = listener.accept();
+  assert.equal(libc!.symbols.connect(fd, socketAddress("127.0.0.1", listener.addr.port), 16), 0);
+  const peer = await accepted;
+  return {
+    fd,
+    peer,
+    [Symbol.dispose]() {
+      loop?.remove(fd);
+      libc!.symbols.close(fd);
+      peer.close();
+      listener.close();
+      loop?.close();
+    },
+  };
+}
+
 Deno.test({
   name: "native: recvTimed reads into each caller's buffer, looking its address up once per buffer",
   ignore,
   async fn() {
-    const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-    const fd = libc!.symbols.socket(NET.AF_INET, NET.SOCK_STREAM, 0);
-    const accepted = listener.accept();
-    assert.equal(
-      libc!.symbols.connect(fd, socketAddress("127.0.0.1", listener.addr.port), 16),
-      0,
-    );
-    const peer = await accepted;
+    using socket = await connectedSocket();
+    const { fd, peer } = socket;
     const pointerOf = Deno.UnsafePointer.of;
     let lookups = 0;
     Deno.UnsafePointer.of = (value) => {
@@ -176,9 +193,6 @@ Deno.test({
       assert.equal(lookups, 2, "one address lookup per buffer");
     } finally {
       Deno.UnsafePointer.of = pointerOf;
-      libc!.symbols.close(fd);
-      peer.close();
-      listener.close();
     }
   },
 });
@@ -187,70 +201,35 @@ Deno.test({
   name: "native: recvTimed reports the arrival time on the realtime scale, NaN without a timestamp",
   ignore,
   async fn() {
-    const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-    const fd = libc!.symbols.socket(NET.AF_INET, NET.SOCK_STREAM, 0);
-    const accepted = listener.accept();
-    assert.equal(
-      libc!.symbols.connect(fd, socketAddress("127.0.0.1", listener.addr.port), 16),
-      0,
-    );
-    const peer = await accepted;
-    try {
-      const into = new Uint8Array(1024);
-      await peer.write(encoder.encode("before"));
-      assert.equal(libc!.recvTimed(fd, into, 0), 6);
-      assert.ok(Number.isNaN(libc!.arrivalRealMs), "no timestamp asked for");
-      assert.ok(libc!.timestampArrivals(fd));
-      // The kernel switches packet stamping on for the whole system in deferred work when the first
-      // socket asks, so bytes arriving just after that may carry no stamp (the connection then
-      // uses the read time): a few tries, with a pause, until one is stamped.
-      let stamped = false;
-      for (let attempt = 0; attempt < 10 && !stamped; attempt++) {
-        const writtenRealMs = libc!.realtimeMs();
-        await peer.write(encoder.encode("after"));
-        libc!.sleepMs(40);
-        const readRealMs = libc!.realtimeMs();
-        assert.equal(libc!.recvTimed(fd, into, 0), 5);
-        assert.equal(new TextDecoder().decode(into.subarray(0, 5)), "after");
-        const arrival = libc!.arrivalRealMs;
-        if (Number.isNaN(arrival)) {
-          await new Promise((resolve) => setTimeout(resolve, 20));
-          continue;
-        }
-        stamped = true;
-        assert.ok(arrival >= writtenRealMs - 1 && arrival < readRealMs - 30, `${arrival}`);
+    using socket = await connectedSocket();
+    const { fd, peer } = socket;
+    const into = new Uint8Array(1024);
+    await peer.write(encoder.encode("before"));
+    assert.equal(libc!.recvTimed(fd, into, 0), 6);
+    assert.ok(Number.isNaN(libc!.arrivalRealMs), "no timestamp asked for");
+    assert.ok(libc!.timestampArrivals(fd));
+    // The kernel switches packet stamping on for the whole system in deferred work when the first
+    // socket asks, so bytes arriving just after that may carry no stamp (the connection then
+    // uses the read time): a few tries, with a pause, until one is stamped.
+    let stamped = false;
+    for (let attempt = 0; attempt < 10 && !stamped; attempt++) {
+      const writtenRealMs = libc!.realtimeMs();
+      await peer.write(encoder.encode("after"));
+      libc!.sleepMs(40);
+      const readRealMs = libc!.realtimeMs();
+      assert.equal(libc!.recvTimed(fd, into, 0), 5);
+      assert.equal(new TextDecoder().decode(into.subarray(0, 5)), "after");
+      const arrival = libc!.arrivalRealMs;
+      if (Number.isNaN(arrival)) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        continue;
       }
-      assert.ok(stamped, "no arrival was stamped in 10 tries");
-    } finally {
-      libc!.symbols.close(fd);
-      peer.close();
-      listener.close();
+      stamped = true;
+      assert.ok(arrival >= writtenRealMs - 1 && arrival < readRealMs - 30, `${arrival}`);
     }
+    assert.ok(stamped, "no arrival was stamped in 10 tries");
   },
 });
-
-/**
- * A libc socket connected to a Deno listener on loopback, the listener's end of it, and `loop`:
- * disposing of it unwatches and closes the socket, its peer, the listener and the loop.
- */
-async function connectedSocket(loop: EpollLoop) {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const fd = libc!.symbols.socket(NET.AF_INET, NET.SOCK_STREAM, 0);
-  const accepted = listener.accept();
-  libc!.symbols.connect(fd, socketAddress("127.0.0.1", listener.addr.port), 16);
-  const peer = await accepted;
-  return {
-    fd,
-    peer,
-    [Symbol.dispose]() {
-      loop.remove(fd);
-      libc!.symbols.close(fd);
-      peer.close();
-      listener.close();
-      loop.close();
-    },
-  };
-}
 
 Deno.test({
   name: "native: the loop wakes at most once per gap for sockets, at once when eager",
