@@ -163,14 +163,15 @@ export class H2RequestEncoder {
 
   /** Writes one field: indexed when the static table holds it whole, else a literal. */
   #field(name: HeaderName, bytes: Uint8Array, start: number, end: number, at: number): number {
-    for (const [value, index] of name.indexed) {
-      if (equalBytes(value, bytes, start, end)) return encodeInteger(index, 7, 0x80, this.#out, at);
-    }
+    // Room for the literal, the longer form: its prefix, the length's integer and the octets raw.
     const room = at + name.prefix.length + 5 + end - start;
     if (room > this.#out.length) {
       const out = new Uint8Array(2 * room);
       out.set(this.#out.subarray(0, at));
       this.#out = out;
+    }
+    for (const [value, index] of name.indexed) {
+      if (equalBytes(value, bytes, start, end)) return encodeInteger(index, 7, 0x80, this.#out, at);
     }
     this.#out.set(name.prefix, at);
     return writeStringLiteral(bytes, start, end, this.#out, at + name.prefix.length);
