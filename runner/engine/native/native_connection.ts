@@ -21,6 +21,7 @@ import { InflightRequest } from "../inflight_request.ts";
 import { ResponseReader } from "../http1/mod.ts";
 import type { Clock, Connection, PreparedRequest, ResponseOutcome } from "../types.ts";
 import { TlsClient, type TlsContext } from "./libssl_tls.ts";
+import { concatBytes } from "../http2/mod.ts";
 
 /** Where a {@linkcode NativeConnection} connects: a numeric address (resolved before the run). */
 export interface NativeConnectionOptions {
@@ -240,22 +241,16 @@ export class NativeConnection implements Connection, EpollHandler {
     while (tls !== undefined && this.#fd >= 0) {
       const n = tls.takeCiphertextInto(out);
       if (n === 0) return;
-      if (this.#pending === undefined) {
-        const sent = this.#loop.libc.send(this.#fd, out.subarray(0, n), NET.MSG_NOSIGNAL);
-        if (sent === n) continue;
-        const code = sent < 0 ? this.#loop.libc.errno() : NET.EAGAIN;
-        if (code !== NET.EAGAIN) return this.#sendFailed(code);
-        this.#pending = out.slice(Math.max(0, sent), n);
+      const fresh = out.subarray(0, n);
+      this.#pending = this.#pending === undefined
+        ? fresh
+        : concatBytes([this.#pending.subarray(this.#written), fresh]);
+      this.#written = 0;
+      this.#write();
+      // What the socket did not take waits for EPOLLOUT; `out` is reused, so that is copied.
+      if (this.#pending?.buffer === out.buffer) {
+        this.#pending = this.#pending.slice(this.#written);
         this.#written = 0;
-        if (!this.#watchingOut) this.#watchOut(true);
-      } else {
-        const rest = this.#pending.subarray(this.#written);
-        const both = new Uint8Array(rest.length + n);
-        both.set(rest);
-        both.set(out.subarray(0, n), rest.length);
-        this.#pending = both;
-        this.#written = 0;
-        this.#write();
       }
     }
   }
