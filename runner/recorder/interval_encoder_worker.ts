@@ -47,7 +47,7 @@ const ENCODER_NICE = 10;
  * that is not possible (no FFI permission, no glibc, not Linux); `tid` is the thread's id, where
  * known.
  */
-export function lowerToLowestPriority(): { lowered: boolean; tid?: number } {
+export function lowerThreadPriority(): { lowered: boolean; tid?: number } {
   try {
     const libc = Deno.dlopen("libc.so.6", {
       sched_setscheduler: { parameters: ["i32", "i32", "buffer"], result: "i32" },
@@ -87,7 +87,7 @@ if (import.meta.main && "WorkerGlobalScope" in globalThis) {
         port.postMessage({ type: "failed", message: String(error) });
       }
     };
-    const { lowered, tid } = lowerToLowestPriority();
+    const { lowered, tid } = lowerThreadPriority();
     scope.postMessage({ type: "ready", lowPriority: lowered, ...(tid ? { tid } : {}) });
   };
 }
