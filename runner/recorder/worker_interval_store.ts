@@ -8,6 +8,12 @@
  * has not sent back encoded are kept raw, and `flush` encodes inline what it has not sent back
  * within a bounded wait.
  *
+ * The encoded intervals wait for the run's end in a spill file (a temporary file the encoder's
+ * owner makes and removes), not in the engine's heap: at 20k/s a second's interval is about 6 KB
+ * of JSON and more as objects, so a ten-minute run's record grew the engine's old space by about
+ * 11 MB (docs/engine.md, the RSS bullet). The store reads back only the bytes the encoder
+ * acknowledged, once it stops using the encoder; where no file can be made it is sent them whole.
+ *
  * @module
  */
 import type { IntervalResult } from "../model/run_result.ts";
@@ -39,11 +45,15 @@ export interface IntervalEncoder {
 /** How long {@linkcode IntervalEncoder.close} waits for the thread to be gone (ms). */
 export const ENCODER_EXIT_WAIT_MS = 2000;
 
-/** Starts the encoder worker; see {@linkcode IntervalEncoder}. */
-export function startIntervalEncoder(): IntervalEncoder {
+/**
+ * Starts the encoder worker; see {@linkcode IntervalEncoder}. Its spill file is made in `spillDir`
+ * (the system's temporary folder by default); where none can be made, intervals come back whole.
+ */
+export function startIntervalEncoder(spillDir?: string): IntervalEncoder {
   const worker = new Worker(new URL("./interval_encoder_worker.ts", import.meta.url).href, {
     type: "module",
   });
+  const spillPath = makeSpillFile(spillDir);
   const channel = new MessageChannel();
   let tid: number | undefined;
   const ready = new Promise<boolean>((resolve, reject) => {
@@ -58,12 +68,16 @@ export function startIntervalEncoder(): IntervalEncoder {
       reject(new Error(`interval encoder worker failed to start: ${e.message}`));
     };
   });
-  worker.postMessage({ type: "port", port: channel.port1 } satisfies ToEncoder, [channel.port1]);
+  worker.postMessage(
+    { type: "port", port: channel.port1, ...(spillPath ? { spillPath } : {}) } satisfies ToEncoder,
+    [channel.port1],
+  );
   return {
     port: channel.port2,
     ready,
     close: async () => {
       worker.terminate();
+      if (spillPath) await Deno.remove(spillPath).catch(() => {});
       if (tid === undefined) return;
       const deadlineMs = performance.now() + ENCODER_EXIT_WAIT_MS;
       while (threadAlive(tid) && performance.now() < deadlineMs) {
@@ -71,6 +85,14 @@ export function startIntervalEncoder(): IntervalEncoder {
       }
     },
   };
+}
+
+function makeSpillFile(dir: string | undefined): string | undefined {
+  try {
+    return Deno.makeTempFileSync({ dir, prefix: "tailgate-intervals-", suffix: ".ndjson" });
+  } catch {
+    return undefined; // no write permission, or no such folder
+  }
 }
 
 function threadAlive(tid: number): boolean {
@@ -89,6 +111,9 @@ export class WorkerIntervalStore implements IntervalStore {
   /** Added but not yet sent back encoded, oldest first. */
   readonly #pending: RawInterval[] = [];
   readonly #encoded: IntervalResult[] = [];
+  /** The encoder's spill file, open to read, and how many of its bytes hold acknowledged lines. */
+  #spill: { file: Deno.FsFile; bytes: number } | undefined;
+  #latestP99Us: number | undefined;
   #inline = false;
   #onSettled: (() => void) | undefined;
   #wait: ReturnType<typeof setTimeout> | undefined;
@@ -102,7 +127,7 @@ export class WorkerIntervalStore implements IntervalStore {
 
   add(raw: RawInterval): void {
     if (this.#inline) {
-      this.#encoded.push(encodeRawInterval(raw));
+      this.#keep(encodeRawInterval(raw));
       return;
     }
     this.#pending.push(raw);
@@ -114,7 +139,7 @@ export class WorkerIntervalStore implements IntervalStore {
   }
 
   latestP99Us(): number | undefined {
-    return this.#encoded.at(-1)?.response.percentilesUs["99"];
+    return this.#latestP99Us;
   }
 
   async flush(): Promise<void> {
@@ -131,21 +156,49 @@ export class WorkerIntervalStore implements IntervalStore {
   }
 
   #message(m: FromEncoder): void {
-    if (m.type === "encoded") {
+    if (m.type === "spilling") {
+      try {
+        this.#spill = { file: Deno.openSync(m.path, { read: true }), bytes: 0 };
+      } catch {
+        this.#stopUsingEncoder(); // a file it cannot read: nothing goes there
+      }
+    } else if (m.type === "spilled" && this.#spill) {
       this.#pending.shift();
-      this.#encoded.push(m.interval);
+      this.#spill.bytes += m.bytes;
+      this.#latestP99Us = m.p99Us;
+      if (this.#pending.length === 0) this.#settle();
+    } else if (m.type === "encoded") {
+      this.#pending.shift();
+      this.#keep(m.interval);
       if (this.#pending.length === 0) this.#settle();
     } else if (m.type === "failed") {
       this.#stopUsingEncoder();
     }
   }
 
-  /** From now on intervals are encoded inline, the unanswered ones first. */
+  #keep(interval: IntervalResult): void {
+    this.#encoded.push(interval);
+    this.#latestP99Us = interval.response.percentilesUs["99"];
+  }
+
+  /**
+   * From now on intervals are encoded inline: the spilled ones are read back, the unanswered ones
+   * encoded.
+   */
   #stopUsingEncoder(): void {
     if (this.#inline) return;
     this.#inline = true;
     clearTimeout(this.#wait);
     this.#port.close();
+    if (this.#spill) {
+      const { file, bytes } = this.#spill;
+      this.#spill = undefined;
+      try {
+        for (const interval of readSpilled(file, bytes)) this.#encoded.push(interval);
+      } finally {
+        file.close();
+      }
+    }
     for (const raw of this.#pending.splice(0)) this.#encoded.push(encodeRawInterval(raw));
     this.#encoded.sort((a, b) => a.startMs - b.startMs);
     this.#settle();
@@ -157,6 +210,23 @@ export class WorkerIntervalStore implements IntervalStore {
     this.#onSettled = undefined;
     resolve?.();
   }
+}
+
+/**
+ * The intervals in the first `bytes` bytes of a spill file, one line of JSON each. Only a file
+ * cut short by someone else lacks any: its complete lines are still read.
+ */
+function readSpilled(file: Deno.FsFile, bytes: number): IntervalResult[] {
+  const buffer = new Uint8Array(bytes);
+  let read = 0;
+  while (read < bytes) {
+    const n = file.readSync(buffer.subarray(read));
+    if (n === null) break;
+    read += n;
+  }
+  const lines = new TextDecoder().decode(buffer.subarray(0, read)).split("\n");
+  lines.pop(); // after the last newline: empty, or a torn line
+  return lines.map((line) => JSON.parse(line));
 }
 
 // Never called: puts the worker's module into this module's graph, so `deno install` from a URL

@@ -33,15 +33,32 @@ function raw(index: number): RawInterval {
   };
 }
 
-Deno.test("the worker store encodes intervals exactly as the inline store does", async () => {
+/** An interval in which nothing was scheduled (the drain after a schedule). */
+function idle(index: number): RawInterval {
+  const labels = ["a", "b"].map((label) => ({
+    label,
+    counts: emptyCounts(),
+    response: createHistogram().toSparse(),
+    service: createHistogram().toSparse(),
+  }));
+  return { ...raw(index), sentPerSec: 0, completedPerSec: 0, labels };
+}
+
+/** The intervals of a store's whole run, and the inline store's for the same. */
+function sixIntervals(): RawInterval[] {
+  return [raw(0), raw(1), idle(2), raw(3), raw(4), idle(5)];
+}
+
+Deno.test("the worker store encodes intervals exactly as the inline store does, idle ones too", async () => {
+  const spillDir = await Deno.makeTempDir();
   const inline = new InlineIntervalStore();
-  const encoder = startIntervalEncoder();
+  const encoder = startIntervalEncoder(spillDir);
   const worker = new WorkerIntervalStore(encoder.port);
   try {
     assert.equal(typeof await encoder.ready, "boolean");
-    for (let i = 0; i < 5; i++) {
-      inline.add(raw(i));
-      worker.add(raw(i));
+    for (const interval of sixIntervals().slice(0, 5)) {
+      inline.add(interval);
+      worker.add(interval);
     }
     await worker.flush();
     assert.equal(worker.all().length, 5);
@@ -50,12 +67,87 @@ Deno.test("the worker store encodes intervals exactly as the inline store does",
     // The merged interval holds both labels' 100 values.
     assert.equal(worker.all()[0].response.count, 100);
     // After the flush, intervals are encoded inline (the run is over: no hot path to spare).
-    worker.add(raw(5));
+    worker.add(sixIntervals()[5]);
     assert.equal(worker.all().length, 6);
   } finally {
     worker.close();
     await encoder.close();
   }
+  assert.deepEqual([...Deno.readDirSync(spillDir)], [], "the spill file is removed at close");
+  await Deno.remove(spillDir);
+});
+
+Deno.test("while the encoder spills, the store holds no encoded interval; the file holds them", async () => {
+  const spillDir = await Deno.makeTempDir();
+  const encoder = startIntervalEncoder(spillDir);
+  const worker = new WorkerIntervalStore(encoder.port);
+  try {
+    await encoder.ready;
+    for (let i = 0; i < 4; i++) worker.add(raw(i));
+    const [file] = [...Deno.readDirSync(spillDir)];
+    assert.match(file.name, /^tailgate-intervals-.*\.ndjson$/);
+    const path = `${spillDir}/${file.name}`;
+    for (let waitedMs = 0; waitedMs < 5000; waitedMs += 10) {
+      if (
+        worker.latestP99Us() !== undefined && Deno.readTextFileSync(path).split("\n").length > 4
+      ) {
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const lines = Deno.readTextFileSync(path).trimEnd().split("\n");
+    assert.deepEqual(lines.map((l) => JSON.parse(l).startMs), [0, 1000, 2000, 3000]);
+    assert.equal(worker.latestP99Us(), JSON.parse(lines[3]).response.percentilesUs["99"]);
+    assert.deepEqual(worker.all(), [], "nothing encoded is kept in memory before the flush");
+    await worker.flush();
+    assert.deepEqual(worker.all().map((i) => i.startMs), [0, 1000, 2000, 3000]);
+  } finally {
+    worker.close();
+    await encoder.close();
+    await Deno.remove(spillDir, { recursive: true });
+  }
+});
+
+Deno.test("where no spill file can be made, the encoder sends intervals whole, none lost", async () => {
+  const inline = new InlineIntervalStore();
+  const encoder = startIntervalEncoder("/nonexistent/tailgate-spill");
+  const worker = new WorkerIntervalStore(encoder.port);
+  try {
+    await encoder.ready;
+    for (const interval of sixIntervals()) {
+      inline.add(interval);
+      worker.add(interval);
+    }
+    await worker.flush();
+    assert.deepEqual(worker.all(), inline.all());
+  } finally {
+    worker.close();
+    await encoder.close();
+  }
+});
+
+Deno.test("the store reads back only the spilled bytes acknowledged; a torn line is encoded again", async () => {
+  // An encoder that spilled two intervals and died writing the third: its line is torn and was
+  // never acknowledged, so the store encodes that interval from the raw copy it kept.
+  const spillDir = await Deno.makeTempDir();
+  const path = `${spillDir}/spill.ndjson`;
+  const lines = [raw(0), raw(1)].map((r) => JSON.stringify(encodeRawInterval(r)) + "\n");
+  const torn = JSON.stringify(encodeRawInterval(raw(2))).slice(0, 300);
+  await Deno.writeTextFile(path, lines.join("") + torn);
+  const channel = new MessageChannel();
+  const worker = new WorkerIntervalStore(channel.port1, 100);
+  for (let i = 0; i < 3; i++) worker.add(raw(i));
+  channel.port2.postMessage({ type: "spilling", path });
+  for (const line of lines) {
+    const bytes = new TextEncoder().encode(line).length;
+    channel.port2.postMessage({ type: "spilled", bytes, p99Us: 1 });
+  }
+  await worker.flush();
+  const inline = new InlineIntervalStore();
+  for (let i = 0; i < 3; i++) inline.add(raw(i));
+  assert.deepEqual(worker.all(), inline.all());
+  channel.port2.close();
+  await Deno.remove(spillDir, { recursive: true });
 });
 
 Deno.test("intervals posted before the encoder runs are encoded once it does", async () => {
@@ -83,7 +175,9 @@ Deno.test("a store that stops using its encoder still returns every interval it 
 });
 
 Deno.test("a flush whose encoder was ended gives up after its wait and loses nothing", async () => {
-  const encoder = startIntervalEncoder();
+  // No spill file: with one, the store would learn the encoder was gone when it found the file
+  // removed, and stop waiting at once.
+  const encoder = startIntervalEncoder("/nonexistent/tailgate-spill");
   await encoder.ready;
   const worker = new WorkerIntervalStore(encoder.port, 100);
   await encoder.close(); // its owner ended it: nothing will answer on the port
@@ -161,4 +255,17 @@ Deno.test("sparse counts round-trip a histogram exactly", () => {
     () => copy.addSparse({ indexes: new Uint32Array([1e9]), counts: new Float64Array([1]) }),
     /outside the layout/,
   );
+});
+
+Deno.test("a spill file the store cannot open: it encodes inline at once, none lost", async () => {
+  const channel = new MessageChannel();
+  const worker = new WorkerIntervalStore(channel.port1, 5000);
+  worker.add(raw(0));
+  worker.add(raw(1));
+  channel.port2.postMessage({ type: "spilling", path: "/nonexistent/tailgate-spill.ndjson" });
+  const startMs = performance.now();
+  await worker.flush();
+  assert.ok(performance.now() - startMs < 1000, "did not wait for an encoder it cannot use");
+  assert.deepEqual(worker.all().map((i) => i.startMs), [0, 1000]);
+  channel.port2.close();
 });
