@@ -21,7 +21,7 @@
  * @module
  */
 import type { IntervalResult } from "../model/run_result.ts";
-import { encodeRawInterval, type RawInterval } from "./raw_interval.ts";
+import { createEncodeScratch, encodeRawInterval, type RawInterval } from "./raw_interval.ts";
 
 /**
  * Messages to the encoder worker: first, on the worker itself, the port the store talks over and
@@ -90,11 +90,12 @@ if (import.meta.main && "WorkerGlobalScope" in globalThis) {
     const port = e.data.port;
     scope.onmessage = null;
     let spill = openSpill(e.data.spillPath);
+    const scratch = createEncodeScratch();
     if (spill) port.postMessage({ type: "spilling", path: e.data.spillPath! });
     port.onmessage = (m: MessageEvent<ToEncoder>) => {
       if (m.data.type !== "add") return;
       try {
-        const interval = encodeRawInterval(m.data.raw);
+        const interval = encodeRawInterval(m.data.raw, scratch);
         if (spill) {
           const line = new TextEncoder().encode(JSON.stringify(interval) + "\n");
           try {
