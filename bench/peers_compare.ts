@@ -360,6 +360,17 @@ async function memoryRun() {
     );
   const early = at(T.rssEarlyS).rssKb;
   const late = at(T.rssLateS).rssKb;
+  // The same comparison over the whole minute before each reading: a reading on its own also
+  // catches where each isolate's garbage collector happens to be (±10 MiB).
+  const minuteMean = (endS: number) => {
+    const xs = proc.samples.filter((s) => {
+      const atS = (s.tMs - startMs) / 1000;
+      return atS > endS - 60 && atS <= endS;
+    }).map((s) => s.rssKb);
+    return xs.reduce((a, b) => a + b, 0) / xs.length;
+  };
+  const earlyMeanKb = minuteMean(T.rssEarlyS);
+  const lateMeanKb = minuteMean(T.rssLateS);
   const perMinuteKb = proc.samples.filter((_, i) => i % 12 === 0).map((s) => ({
     atS: Math.round((s.tMs - startMs) / 1000),
     rssKb: s.rssKb,
@@ -368,6 +379,9 @@ async function memoryRun() {
     earlyKb: early,
     lateKb: late,
     growth: late / early - 1,
+    earlyMeanKb,
+    lateMeanKb,
+    meanGrowth: lateMeanKb / earlyMeanKb - 1,
     maxRssKb: proc.maxRssKb,
     sendLagP99Us: result.health.sendLag.percentilesUs["99"],
     toolLimited: result.health.toolLimited,
@@ -470,7 +484,9 @@ async function main(): Promise<void> {
     log(
       `\nRSS at ${MEMORY_PER_SEC / 1000}k/s: ${(m.earlyKb / 1024).toFixed(1)} MiB after ` +
         `${T.rssEarlyS} s, ${(m.lateKb / 1024).toFixed(1)} MiB after ${T.rssLateS} s ` +
-        `(${(100 * m.growth).toFixed(1)}%, target within 5%), max ${
+        `(${(100 * m.growth).toFixed(1)}%, target within 5%); the minutes before them ` +
+        `${(m.earlyMeanKb / 1024).toFixed(1)} and ${(m.lateMeanKb / 1024).toFixed(1)} MiB ` +
+        `on average (${(100 * m.meanGrowth).toFixed(1)}%); max ${
           (m.maxRssKb / 1024).toFixed(1)
         } MiB, send lag p99 ${m.sendLagP99Us} µs, load ${loadAverage()}`,
     );
