@@ -15,6 +15,7 @@ import { type EngineRun, type Progress, runEngine } from "./run_engine.ts";
 import type { FromEngineWorker, ToEngineWorker } from "./engine_worker.ts";
 import { ioChoice, nativeTarget } from "../engine/native/mod.ts";
 import { startSideWorkers } from "./start_side_workers.ts";
+import { collectGarbage, MAIN_THREAD_GC_PERIOD_MS } from "../engine/v8_flags.ts";
 
 /** How far ahead of "now" workers start their schedule once all are ready (ms). */
 const START_LEAD_MS = 20;
@@ -99,6 +100,9 @@ export async function runWorkers(options: RunWorkersOptions): Promise<EngineRun>
     workers.forEach((w) => w.postMessage({ type: "stop" } satisfies ToEngineWorker));
   options.signal?.addEventListener("abort", onAbort);
   if (options.signal?.aborted) onAbort(); // stopped while the target's name was being resolved
+  // This thread only relays progress and signals while the engines run (v8_flags.ts).
+  const collector = setInterval(collectGarbage, MAIN_THREAD_GC_PERIOD_MS);
+  Deno.unrefTimer(collector);
   try {
     const runs = await Promise.all(
       workers.map((worker, i) =>
@@ -175,6 +179,7 @@ export async function runWorkers(options: RunWorkersOptions): Promise<EngineRun>
         : {}),
     };
   } finally {
+    clearInterval(collector);
     options.signal?.removeEventListener("abort", onAbort);
     workers.forEach((w) => w.terminate());
     await Promise.all(sides.map((s) => s.close()));
