@@ -182,7 +182,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
     : undefined;
   const origin = new URL(plan.requests[0].url);
   // A real run keeps its engine thread for timing, writing, reading and recording: intervals are
-  // encoded by an idle-priority worker, and a probe thread measures the platform's hiccups.
+  // encoded by a low-priority worker, and a probe thread measures the platform's hiccups.
   // Runs with an injected waker (tests on a fake clock) do both inline or not at all.
   const real = options.waker === undefined;
   const io = ioChoice(options.io);
