@@ -9,7 +9,7 @@
  * within a bounded wait.
  *
  * The encoded intervals wait for the run's end in a spill file (a temporary file the encoder's
- * owner makes and removes), not in the engine's heap: at 20k/s a second's interval is about 6 KB
+ * owner makes, unlinked once the store has it open), not in the engine's heap: at 20k/s a second's interval is about 6 KB
  * of JSON and more as objects, so a ten-minute run's record grew the engine's old space by about
  * 11 MB (docs/engine.md, the RSS bullet). The store reads back only the bytes the encoder
  * acknowledged, once it stops using the encoder; where no file can be made it is sent them whole.
@@ -161,7 +161,13 @@ export class WorkerIntervalStore implements IntervalStore {
         this.#spill = { file: Deno.openSync(m.path, { read: true }), bytes: 0 };
       } catch {
         this.#stopUsingEncoder(); // a file it cannot read: nothing goes there
+        return;
       }
+      // Both ends hold it open now: its name can go, so that a process ended at once (a second
+      // SIGTERM, a kill) leaves nothing in the temporary folder. The owner removes it otherwise.
+      try {
+        Deno.removeSync(m.path);
+      } catch { /* no permission: removed at close */ }
     } else if (m.type === "spilled" && this.#spill) {
       this.#pending.shift();
       this.#spill.bytes += m.bytes;

@@ -77,31 +77,40 @@ Deno.test("the worker store encodes intervals exactly as the inline store does, 
   await Deno.remove(spillDir);
 });
 
-Deno.test("while the encoder spills, the store holds no encoded interval; the file holds them", async () => {
+Deno.test("while the encoder spills, the store holds no encoded interval; the unlinked file holds them", async () => {
   const spillDir = await Deno.makeTempDir();
   const encoder = startIntervalEncoder(spillDir);
+  // The owner made the file before returning: open it here too, before its name goes.
+  const [file] = [...Deno.readDirSync(spillDir)];
+  assert.match(file.name, /^tailgate-intervals-.*\.ndjson$/);
+  const peek = Deno.openSync(`${spillDir}/${file.name}`, { read: true });
   const worker = new WorkerIntervalStore(encoder.port);
   try {
     await encoder.ready;
     for (let i = 0; i < 4; i++) worker.add(raw(i));
-    const [file] = [...Deno.readDirSync(spillDir)];
-    assert.match(file.name, /^tailgate-intervals-.*\.ndjson$/);
-    const path = `${spillDir}/${file.name}`;
-    for (let waitedMs = 0; waitedMs < 5000; waitedMs += 10) {
-      if (
-        worker.latestP99Us() !== undefined && Deno.readTextFileSync(path).split("\n").length > 4
-      ) {
-        break;
+    const spilled = () => {
+      const bytes = new Uint8Array(peek.statSync().size);
+      peek.seekSync(0, Deno.SeekMode.Start);
+      let read = 0;
+      for (let n: number | null = 0; n !== null && read < bytes.length; read += n ?? 0) {
+        n = peek.readSync(bytes.subarray(read));
       }
+      return new TextDecoder().decode(bytes.subarray(0, read));
+    };
+    for (let waitedMs = 0; waitedMs < 5000; waitedMs += 10) {
+      if (worker.latestP99Us() !== undefined && spilled().split("\n").length > 4) break;
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
-    const lines = Deno.readTextFileSync(path).trimEnd().split("\n");
+    // Both ends hold it open, so its name is gone: a process ended at once leaves no file.
+    assert.deepEqual([...Deno.readDirSync(spillDir)], []);
+    const lines = spilled().trimEnd().split("\n");
     assert.deepEqual(lines.map((l) => JSON.parse(l).startMs), [0, 1000, 2000, 3000]);
     assert.equal(worker.latestP99Us(), JSON.parse(lines[3]).response.percentilesUs["99"]);
     assert.deepEqual(worker.all(), [], "nothing encoded is kept in memory before the flush");
     await worker.flush();
     assert.deepEqual(worker.all().map((i) => i.startMs), [0, 1000, 2000, 3000]);
   } finally {
+    peek.close();
     worker.close();
     await encoder.close();
     await Deno.remove(spillDir, { recursive: true });
