@@ -191,6 +191,62 @@ export interface IntervalResult extends LatencyPair {
   counts: RequestCounts;
   /** The interval's results per request label, filed the same way as `counts`. */
   labels: LabelResult[];
+  /**
+   * How long the machine kept the service (or any task) from a CPU during the interval's wall
+   * time, where Linux tells it: absent on other systems and in results before it.
+   */
+  contention?: IntervalContention;
+}
+
+/**
+ * The machine's CPU contention during one interval, in milliseconds of its wall time: what a
+ * shared runner did to the service beside the generator. Each figure is the growth of a Linux
+ * counter over the interval; a counter tailgate could not read is absent.
+ */
+export interface IntervalContention {
+  /**
+   * CPU pressure (`/proc/pressure/cpu`, PSI `some`): the time in which at least one runnable task
+   * of the machine waited for a CPU, tailgate's own threads included.
+   */
+  pressureMs?: number;
+  /** Time the hypervisor gave the busiest virtual CPU to another guest (`steal`, `/proc/stat`). */
+  stealMs?: number;
+  /**
+   * The service's own threads' wait for a CPU (their run-queue delay, `/proc/PID/task/TID/schedstat`,
+   * summed over its threads); set when the service is known ({@linkcode RunContention}).
+   */
+  serviceWaitMs?: number;
+}
+
+/**
+ * The machine's contention over a run: where its figures come from and how much of the measured
+ * traffic it could have delayed (docs/gates.md, "Contention").
+ */
+export interface RunContention {
+  /**
+   * What stands for the service's wait in each interval: `service`, its own threads' run-queue
+   * delay (the service is known: tailgate started it, or it owns the loopback target's listening
+   * socket); `pressure`, the whole machine's CPU pressure (the target is on this machine but its
+   * processes could not be seen); `none`, no measure of the service (a target on another machine,
+   * or a system without these counters): only the generator's own allowance applies.
+   */
+  source: "service" | "pressure" | "none";
+  /** The service's processes, when known: how they were found, their PIDs and command name. */
+  service?: { found: "started" | "listening_socket"; pids: number[]; name: string };
+  /** CPU pressure over the measured (non-warmup) stages' intervals, summed (ms). */
+  pressureMs?: number;
+  /** The busiest CPU's steal over the measured stages' intervals, summed (ms). */
+  stealMs?: number;
+  /** The service's wait for a CPU over the measured stages' intervals, summed (ms). */
+  serviceWaitMs?: number;
+  /**
+   * The share of the measured requests the contention could have delayed (0 to 1): each
+   * interval's wait, doubled for the requests queued behind it, over its length, weighted by its
+   * requests (runner/result/read/machine_contention.ts).
+   */
+  share: number;
+  /** The interval whose wait was longest: its start and the wait (ms), by the `source` figure. */
+  worst?: { startMs: number; waitMs: number };
 }
 
 /** The generator's view of itself: could it hold the schedule? */
@@ -256,6 +312,11 @@ export interface ToolHealth {
   intendedPerSec: number;
   /** Requests written per second within the schedule's window (not the drain after it). */
   achievedPerSec: number;
+  /**
+   * The machine's CPU contention over the run (what the service waited for, the hypervisor's
+   * steal); absent where it was not measured (other systems, results before it).
+   */
+  contention?: RunContention;
   /** True when the numbers describe the tool's limits rather than the server. */
   toolLimited: boolean;
   /** In words a user understands, with the figures that show it. */

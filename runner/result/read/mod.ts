@@ -40,3 +40,11 @@ export {
   streamsText,
   waitedFor,
 } from "./run_protocol.ts";
+export {
+  CONTENDED_SHARE,
+  CONTENTION_QUEUE_FACTOR,
+  delayedShares,
+  intervalWaitMs,
+  ranContended,
+  summarizeContention,
+} from "./machine_contention.ts";
