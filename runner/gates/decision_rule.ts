@@ -6,18 +6,20 @@
  * **passes** when the whole interval is within the bound and the generator held its schedule (one
  * that fell behind may have spared the server load, so it cannot pass). Otherwise it is
  * **inconclusive**, and says why: the bound lies inside the interval (more requests decide), the
- * generator's own pauses could explain the excess, or the schedule was not held.
+ * generator's own pauses could explain the excess, the machine's contention could (other work kept
+ * the service from a CPU while the excess was measured), or the schedule was not held.
  *
  * @module
  */
 import type { SloOperator } from "../plan/types.ts";
+import type { RunContention } from "../model/run_result.ts";
 import { binomialLowerTail, binomialUpperTail } from "./stats/mod.ts";
 
 /** A gate's outcome under the rule. */
 export type GateDecision = "pass" | "fail" | "inconclusive";
 
 /** Why a gate could not be decided. */
-export type UndecidedCause = "sampling" | "generator" | "schedule";
+export type UndecidedCause = "sampling" | "generator" | "schedule" | "contention";
 
 /** What the rule weighs, all in the gate's unit. */
 export interface GateEvidence {
@@ -28,6 +30,13 @@ export interface GateEvidence {
   generatorAllowance: number;
   /** Set when the generator did not hold its schedule: why, in words. */
   scheduleShortfall?: string;
+  /**
+   * Set when the run measured the machine's contention and it could have delayed some of the
+   * judged requests (contention_tail.ts): `low` is the interval's lower end with those requests'
+   * latency taken off (at most `low` above), `takenOff` how many they were, `run` the run's
+   * contention. An upper-bound gate fails only when `low` fails too.
+   */
+  contention?: { low: number; takenOff: number; run: RunContention };
 }
 
 /** The decision and, when inconclusive, every cause that applies. */
@@ -64,7 +73,18 @@ export function applyDecisionRule(
   const worstForServer = upper ? e.low - e.generatorAllowance : e.high + e.generatorAllowance;
   const sampledWorst = upper ? e.low : e.high;
   const bestForServer = upper ? e.high : e.low;
-  if (!meets(worstForServer, operator, bound)) return { decision: "fail", causes: [] };
+  if (!meets(worstForServer, operator, bound)) {
+    // Beyond what chance and the generator explain; the machine's contention may still explain it:
+    // only an excess that remains with its slowest requests taken off fails.
+    const beside = upper && e.contention ? e.contention.low - e.generatorAllowance : undefined;
+    if (beside === undefined || !meets(beside, operator, bound)) {
+      return { decision: "fail", causes: [] };
+    }
+    return {
+      decision: "inconclusive",
+      causes: ["contention", ...(e.scheduleShortfall === undefined ? [] : ["schedule" as const])],
+    };
+  }
   if (meets(bestForServer, operator, bound) && e.scheduleShortfall === undefined) {
     return { decision: "pass", causes: [] };
   }

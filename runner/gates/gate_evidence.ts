@@ -14,12 +14,19 @@ import type { GateEvidence } from "./decision_rule.ts";
 import { latenessLimitUs } from "../result/tool_health.ts";
 import { scheduleShortfall } from "./generator_allowance.ts";
 import { latencyEvidence } from "./latency_evidence.ts";
+import type { ContendedInterval } from "./contention_tail.ts";
 
 /** A group of requests: merged histogram of successful responses, counts and length. */
 export interface RequestGroup {
   response: Histogram;
   counts: RequestCounts;
   durationMs: number;
+  /**
+   * The group's intervals in which the machine's contention could have delayed requests
+   * (contention_tail.ts `contendedIntervals`), read only when a latency figure would fail without
+   * them; absent: contention explains nothing.
+   */
+  contended?: () => readonly ContendedInterval[];
 }
 
 /** The evidence and the figures a verdict shows. */
@@ -83,13 +90,21 @@ export function metricEvidence(
   }
   // Results before format 3 recorded failed requests' elapsed time in the histograms.
   const failures = result.version >= 3 ? errorTotal(group.counts) : 0;
-  const e = latencyEvidence(metric, group.response, failures, result.health, alpha);
+  const own = latencyEvidence(metric, group.response, failures, result.health, alpha);
+  // Intervals are decoded only for a figure that would fail without the machine's contention.
+  const e = group.contended && own.lowUs - own.allowanceUs >= bound
+    ? latencyEvidence(metric, group.response, failures, result.health, alpha, group.contended())
+    : own;
+  const run = result.health.contention;
   return {
     evidence: {
       low: e.lowUs,
       high: e.highUs,
       generatorAllowance: e.allowanceUs,
       scheduleShortfall: scheduleShortfall(result, latenessLimitUs(bound)),
+      ...(e.contention && run
+        ? { contention: { low: e.contention.lowUs, takenOff: e.contention.takenOff, run } }
+        : {}),
     },
     measured: e.measuredUs,
     n: e.n,

@@ -10,6 +10,7 @@ import type { Histogram } from "../hdr/mod.ts";
 import type { ToolHealth } from "../model/run_result.ts";
 import { censoredPercentile } from "./stats/mod.ts";
 import { generatorAllowance, generatorAllowanceOfMean } from "./generator_allowance.ts";
+import { type ContendedInterval, withoutContended } from "./contention_tail.ts";
 
 /** A latency figure and its interval (us); Infinity where failures decide it. */
 export interface LatencyEvidence {
@@ -21,12 +22,35 @@ export interface LatencyEvidence {
   /** Requests judged: successful ones plus failures. */
   n: number;
   failures: number;
+  /**
+   * With the slowest requests the machine's contention could have delayed taken off
+   * (contention_tail.ts): the interval's lower end then, and how many were taken off. Absent when
+   * none could have been.
+   */
+  contention?: { lowUs: number; takenOff: number };
 }
 
 /**
- * Evidence for a latency metric over `h` (successful responses) and `failures` failed requests.
+ * Evidence for a latency metric over `h` (successful responses) and `failures` failed requests,
+ * and, when `contended` names the intervals in which the machine's contention could have delayed
+ * some of them, the lower end once those are taken off.
  */
 export function latencyEvidence(
+  metric: Exclude<SloMetric, { kind: "error_rate" | "throughput" }>,
+  h: Histogram,
+  failures: number,
+  health: Pick<ToolHealth, "sendLag" | "dispatchLag" | "engineStall" | "platformHiccup">,
+  alpha = 0.05,
+  contended: readonly ContendedInterval[] = [],
+): LatencyEvidence {
+  const e = ownEvidence(metric, h, failures, health, alpha);
+  const taken = contended.length > 0 ? withoutContended(h, contended) : undefined;
+  if (taken === undefined) return e;
+  const beside = ownEvidence(metric, taken.adjusted, failures, health, alpha);
+  return { ...e, contention: { lowUs: Math.min(beside.lowUs, e.lowUs), takenOff: taken.takenOff } };
+}
+
+function ownEvidence(
   metric: Exclude<SloMetric, { kind: "error_rate" | "throughput" }>,
   h: Histogram,
   failures: number,

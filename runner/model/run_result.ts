@@ -407,10 +407,13 @@ export interface Verdict {
    */
   generatorAllowance?: number;
   /**
-   * Why an inconclusive verdict could not be decided (the message says it in words); `history`:
-   * a regression check whose stored runs are too few or too scattered to bound the next one.
+   * Why an inconclusive verdict could not be decided (the message says it in words): `sampling`,
+   * too few requests for the figure (a longer run decides); `generator`, its own delays could
+   * explain the excess; `schedule`, it fell behind its schedule; `contention`, the machine kept
+   * the service from a CPU while the excess was measured; `history`, a regression check whose
+   * stored runs are too few or too scattered to bound the next one.
    */
-  causes?: Array<"sampling" | "generator" | "schedule" | "history">;
+  causes?: Array<"sampling" | "generator" | "schedule" | "contention" | "history">;
   /**
    * Regression verdicts: two-sample Kolmogorov–Smirnov distance between this run's and the
    * baseline's response times (an effect size: a change of shape shows even when percentiles hold).

@@ -16,6 +16,7 @@ import type {
   StageResult,
 } from "../../runner/model/run_result.ts";
 import { ENVIRONMENT, sampleResult } from "./result_fixtures.ts";
+import { summarizeContention } from "../../runner/result/read/mod.ts";
 
 /** One request label of a chosen stage: its response times and how many of them failed. */
 export interface LabelSpec {
@@ -213,4 +214,65 @@ export function countsOf(completed: number, errors: number): RequestCounts {
     errors: errors > 0 ? { unexpected_status: errors } : {},
     statusCodes: errors > 0 ? { "200": completed - errors, "500": errors } : { "200": completed },
   };
+}
+
+/** One second of a measured stage as a contention test wants it. */
+export interface SecondSpec {
+  /** The responses of the requests that fell due in this second. */
+  response: Histogram;
+  /** How long the service waited for a CPU in this second (ms); none when absent. */
+  serviceWaitMs?: number;
+}
+
+/**
+ * A result of one measured stage built second by second: its 1 s intervals hold the given
+ * responses and the service's wait for a CPU, the stage their merge, and the run's contention is
+ * summarized from them (`source: "service"`; `measured: false` leaves contention unmeasured).
+ *
+ * @example
+ * ```ts
+ * import { contendedResult, scaledUs } from "./gate_fixtures.ts";
+ * const r = contendedResult([{ response: scaledUs(1000, 1), serviceWaitMs: 50 }], ["p99 < 2ms"]);
+ * r.intervals[0].contention?.serviceWaitMs; // 50
+ * ```
+ */
+export function contendedResult(
+  seconds: readonly SecondSpec[],
+  slos: string[] = [],
+  options: { measured?: boolean } & GateResultOptions = {},
+): RunResult {
+  const merged = createHistogram();
+  for (const s of seconds) merged.add(s.response);
+  const result = gateResult([{
+    ratePerSec: Math.round(merged.totalCount / Math.max(1, seconds.length)),
+    durationMs: seconds.length * 1000,
+    labels: [{ label: "GET /", response: merged }],
+  }], { ...options, slos });
+  result.intervals = seconds.map((s, i) => {
+    const encoded = toEncodedHistogram(s.response);
+    const counts = countsOf(s.response.totalCount, 0);
+    return {
+      startMs: i * 1000,
+      durationMs: 1000,
+      stageIndex: 0,
+      intendedPerSec: counts.scheduled,
+      sentPerSec: counts.sent,
+      completedPerSec: counts.completed,
+      counts,
+      response: encoded,
+      service: encoded,
+      labels: [{ label: "GET /", counts, response: encoded, service: encoded }],
+      ...(options.measured === false ? {} : {
+        contention: { pressureMs: s.serviceWaitMs ?? 0, serviceWaitMs: s.serviceWaitMs ?? 0 },
+      }),
+    };
+  });
+  if (options.measured !== false) {
+    result.health.contention = summarizeContention(result.intervals, result.stages, "service", {
+      found: "started",
+      pids: [4242],
+      name: "server",
+    });
+  }
+  return result;
 }

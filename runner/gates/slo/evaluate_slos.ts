@@ -16,6 +16,7 @@ import type { RunResult, Verdict } from "../../model/run_result.ts";
 import { metricEvidence } from "../gate_evidence.ts";
 import { judgeWindows } from "./judge_windows.ts";
 import { countBeyond } from "../latency_evidence.ts";
+import { contendedIntervals } from "../contention_tail.ts";
 import { type SloScope, sloScope } from "./slo_scope.ts";
 import { sampleRemedy, sloVerdict } from "./slo_verdict.ts";
 import { judgeStalls, judgeTrend } from "./time_domain_gates.ts";
@@ -84,7 +85,8 @@ function judge(
   alpha: number,
 ): Verdict {
   const m = slo.metric;
-  const e = metricEvidence(m, scope, result, slo.bound, alpha);
+  const contended = () => contendedIntervals(result, scope.stageIndexes, slo.label);
+  const e = metricEvidence(m, { ...scope, contended }, result, slo.bound, alpha);
   const unit = m.kind === "error_rate" ? "fraction" : m.kind === "throughput" ? "per_sec" : "us";
   const remedy = () =>
     m.kind === "percentile"

@@ -24,6 +24,7 @@ import { type MetricEvidence, metricEvidence } from "../gate_evidence.ts";
 import { loadWindow, type MeasuredWindow, measuredWindows } from "./measured_windows.ts";
 import type { SloScope } from "./slo_scope.ts";
 import { sloVerdict } from "./slo_verdict.ts";
+import { type ContendedInterval, contendedIntervals } from "../contention_tail.ts";
 
 /** Findings kept in the verdict; the tally counts them all. */
 const MAX_FINDINGS = 200;
@@ -70,9 +71,14 @@ export function judgeWindows(
   }
   const fewest = requestsToPassSlo(m, slo.bound, alpha);
   const scratch = createHistogram();
+  let contended: readonly ContendedInterval[] | undefined;
+  const inWindow = (w: MeasuredWindow) => () =>
+    (contended ??= contendedIntervals(result, scope.stageIndexes, slo.label)).filter((c) =>
+      c.startMs >= w.startMs && c.startMs < w.startMs + w.durationMs
+    );
   const judge = (w: MeasuredWindow, level: number) => {
     const response = loadWindow(scratch, w);
-    const group = { response, counts: w.counts, durationMs: w.durationMs };
+    const group = { response, counts: w.counts, durationMs: w.durationMs, contended: inWindow(w) };
     const evidence = metricEvidence(m, group, result, slo.bound, level);
     return { evidence, decision: applyDecisionRule(slo.operator, slo.bound, evidence.evidence) };
   };

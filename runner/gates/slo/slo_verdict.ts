@@ -10,6 +10,7 @@ import { formatDurationMs, formatRatePerSec } from "../../plan/units.ts";
 import type { Verdict } from "../../model/run_result.ts";
 import { applyDecisionRule, type GateEvidence, requestsToDecide } from "../decision_rule.ts";
 import { formatMetric } from "../../result/read/mod.ts";
+import { contentionReason } from "../contention_tail.ts";
 
 /**
  * Turns the rule's outcome into a verdict with its figures and words.
@@ -57,6 +58,11 @@ export function sloVerdict(
       show(evidence.generatorAllowance)
     }) could explain`;
   }
+  if (outcome.decision === "fail" && evidence.contention !== undefined) {
+    message +=
+      `; and beyond what the machine's contention could (with the ${evidence.contention.takenOff} slowest requests that fell due while the service waited for a CPU taken off, the interval ` +
+      `still starts at ${show(evidence.contention.low)})`;
+  }
   const reasons: string[] = [];
   for (const cause of outcome.causes) {
     if (cause === "sampling") {
@@ -78,6 +84,8 @@ export function sloVerdict(
         }: late sends and its measured floor) could explain the excess: use more workers, a ` +
           "bigger or quieter runner, or fewer other jobs beside it",
       );
+    } else if (cause === "contention") {
+      reasons.push(contentionReason(evidence.contention!, show));
     } else reasons.push(evidence.scheduleShortfall!);
   }
   if (reasons.length > 0) message += `; ${reasons.join("; ")}`;

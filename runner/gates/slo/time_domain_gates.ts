@@ -9,9 +9,10 @@
  * - **stalls**: the count the analysis lists. A stall the generator's own pauses could explain
  *   (its worst engine stall or platform hiccup takes the interval's max below the stall threshold,
  *   or an interval with nothing answered while it was paused half a second) is not counted
- *   against the server: the gate fails on the stalls beyond doubt, passes when even all of them
- *   are within the bound, and is inconclusive between, or when the stages were too short to show
- *   stalls.
+ *   against the server, nor is one the machine's contention could explain (the service waited for
+ *   a CPU, in that second or the next, as long as the stall's excess): the gate fails on the
+ *   stalls beyond doubt, passes when even all of them are within the bound, and is inconclusive
+ *   between, or when the stages were too short to show stalls.
  *
  * @module
  */
@@ -22,6 +23,7 @@ import { MIN_TREND_INTERVALS, stallThresholdUs } from "../../result/time_domain.
 import { latenessLimitUs } from "../../result/tool_health.ts";
 import { applyDecisionRule, type GateEvidence } from "../decision_rule.ts";
 import { scheduleShortfall } from "../generator_allowance.ts";
+import { intervalWaitMs } from "../../result/read/mod.ts";
 
 /** An interval with nothing answered is the generator's doing if it paused this long (µs). */
 const SILENCE_PAUSE_US = 500_000;
@@ -112,13 +114,22 @@ export function judgeStalls(
   base: Verdict,
   slo: ParsedSlo,
   stages: readonly StageResult[],
-  result: Pick<RunResult, "health" | "run">,
+  result: Pick<RunResult, "health" | "run" | "intervals">,
 ): Verdict {
   const h = result.health;
   // The generator's worst own pause: whatever it may have added to any one interval's max.
   const pauseUs = Math.max(h.engineStall?.maxUs ?? 0, h.platformHiccup?.maxUs ?? 0);
+  // What the machine kept the service waiting in a stall's second or the next (us).
+  const source = h.contention?.source ?? "none";
+  const machineUs = (startMs: number) => {
+    const i = result.intervals.findIndex((iv) => Math.abs(iv.startMs - startMs) < 1);
+    if (i < 0) return 0;
+    const wait = (k: number) => intervalWaitMs(result.intervals[k]?.contention, source);
+    return Math.max(wait(i), wait(i + 1)) * 1000;
+  };
   let total = 0;
   let certain = 0;
+  let machine = 0;
   const listed: string[] = [];
   for (const stage of stages) {
     const td = stage.timeDomain;
@@ -127,14 +138,26 @@ export function judgeStalls(
       stallThresholdUs(stage.response.percentilesUs["50"] ?? 0);
     for (const stall of td.stalls) {
       total++;
-      const server = stall.why === "nothing answered"
-        ? pauseUs < SILENCE_PAUSE_US
-        : stall.maxUs - pauseUs > threshold;
+      const waitUs = machineUs(stall.startMs);
+      const beyond = (allowanceUs: number) =>
+        stall.why === "nothing answered"
+          ? allowanceUs < SILENCE_PAUSE_US
+          : stall.maxUs - allowanceUs > threshold;
+      const server = beyond(pauseUs + waitUs);
       if (server) certain++;
+      else if (beyond(pauseUs)) machine++;
       listed.push(
         `${formatDurationMs(stall.startMs)} (${
           stall.why === "slow" ? `max ${formatDurationMs(stall.maxUs / 1000)}` : stall.why
-        }${server ? "" : ", could be the generator's"})`,
+        }${
+          server
+            ? ""
+            : beyond(pauseUs)
+            ? `, could be the machine's: the service waited ${
+              formatDurationMs(waitUs / 1000)
+            } for a CPU`
+            : ", could be the generator's"
+        })`,
       );
     }
   }
@@ -149,7 +172,18 @@ export function judgeStalls(
   const outcome = applyDecisionRule(slo.operator, slo.bound, evidence);
   const tooShort = outcome.decision === "pass" && measuredMs < MIN_TREND_INTERVALS * 1000;
   const decision = tooShort ? "inconclusive" : outcome.decision;
-  const causes = tooShort ? ["sampling" as const] : outcome.causes;
+  // Stalls only the machine's contention explains are its cause, not the generator's.
+  const causes = tooShort
+    ? ["sampling" as const]
+    : outcome.causes.flatMap((c) =>
+      c !== "generator"
+        ? [c]
+        : machine === total - certain
+        ? ["contention" as const]
+        : machine > 0
+        ? [c, "contention" as const]
+        : [c]
+    );
   const words = { pass: "passed", fail: "failed", inconclusive: "inconclusive" }[decision];
   const where = listed.length
     ? `: at ${listed.slice(0, 5).join(", ")}${listed.length > 5 ? ", …" : ""}`
@@ -163,8 +197,11 @@ export function judgeStalls(
       ? `${formatDurationMs(measuredMs)} of measured stages is too short to show stalls: ` +
         `run ${MIN_TREND_INTERVALS}s or more`
       : c === "generator"
-      ? `${total - certain} of them could be the generator's own pauses (up to ` +
+      ? `${total - certain - machine} of them could be the generator's own pauses (up to ` +
         `${formatDurationMs(pauseUs / 1000)}): a quieter or bigger runner decides`
+      : c === "contention"
+      ? `${machine} of them could be the machine's: the service waited for a CPU in that ` +
+        "second as long as the stall's excess: rerun on a quieter runner (--confirm reruns it)"
       : shortfall!
   );
   if (reasons.length) message += `; ${reasons.join("; ")}`;

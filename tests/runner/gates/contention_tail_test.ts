@@ -1,0 +1,91 @@
+import assert from "node:assert/strict";
+import { evaluateSlos } from "../../../runner/gates/slo/mod.ts";
+import { contendedIntervals, withoutContended } from "../../../runner/gates/contention_tail.ts";
+import { contendedResult, pointsUs, type SecondSpec } from "../../_helpers/gate_fixtures.ts";
+
+/** A second of 1,000 requests: `slow` of them at 30 ms, the rest at 500 µs. */
+function second(slow: number, serviceWaitMs = 0): SecondSpec {
+  const points: [number, number][] = [[500, 1000 - slow], [30_000, slow]];
+  return { response: pointsUs(points.filter(([, n]) => n > 0)), serviceWaitMs };
+}
+
+Deno.test("an SLO excess confined to the seconds the service waited for a CPU is undecided", () => {
+  // 300 slow requests (3% of 10,000) all in the one second the service waited 300 ms: without
+  // the machine's measure p99 < 10ms fails; with it, the machine explains the excess.
+  const seconds = [...Array(9)].map(() => second(0, 2));
+  seconds.push(second(300, 300));
+  const [slo] = evaluateSlos(contendedResult(seconds, ["p99 < 10ms"]));
+  assert.equal(slo.status, "inconclusive", slo.message);
+  assert.deepEqual(slo.causes, ["contention"]);
+  assert.match(slo.message, /the runner was contended: the service \(server\) waited 318ms/);
+  assert.match(slo.message, /300ms of it in the second from 9 s/);
+  assert.match(slo.message, /tailgate ab/);
+
+  const [unmeasured] = evaluateSlos(
+    contendedResult(seconds, ["p99 < 10ms"], { measured: false }),
+  );
+  assert.equal(unmeasured.status, "fail", unmeasured.message);
+});
+
+Deno.test("a server slow in every second fails whatever one contended second explains", () => {
+  const seconds = [...Array(9)].map(() => second(30, 2));
+  seconds.push(second(30, 300));
+  const [slo] = evaluateSlos(contendedResult(seconds, ["p99 < 10ms"]));
+  assert.equal(slo.status, "fail", slo.message);
+  assert.match(slo.message, /beyond what the machine's contention could/);
+});
+
+Deno.test("contention never turns a pass or a fail of a lower bound into anything else", () => {
+  const seconds = [...Array(10)].map(() => second(0, 400));
+  const [p99, throughput] = evaluateSlos(
+    contendedResult(seconds, ["p99 < 10ms", "throughput >= 2000/s"]),
+  );
+  assert.equal(p99.status, "pass", p99.message);
+  assert.equal(throughput.status, "fail", throughput.message);
+});
+
+Deno.test("a max beyond its bound only in a contended second is undecided; elsewhere it fails", () => {
+  const quietSlow = [...Array(10)].map((_, i) => second(i === 3 ? 1 : 0, i === 8 ? 300 : 0));
+  const [fails] = evaluateSlos(contendedResult(quietSlow, ["max < 10ms"]));
+  assert.equal(fails.status, "fail", fails.message);
+
+  const busySlow = [...Array(10)].map((_, i) => second(i === 8 ? 1 : 0, i === 8 ? 300 : 0));
+  const [undecided] = evaluateSlos(contendedResult(busySlow, ["max < 10ms"]));
+  assert.equal(undecided.status, "inconclusive", undecided.message);
+  assert.deepEqual(undecided.causes, ["contention"]);
+});
+
+Deno.test("a windowed SLO's window the machine explains is undecided, not failed", () => {
+  const seconds = [...Array(20)].map((_, i) => second(i === 12 ? 300 : 0, i === 12 ? 300 : 1));
+  const [slo] = evaluateSlos(contendedResult(seconds, ["p99 < 10ms over 5s"]));
+  assert.equal(slo.status, "inconclusive", slo.message);
+  assert.ok(slo.causes?.includes("contention"), slo.message);
+  assert.equal(slo.windows?.failed, 0);
+});
+
+Deno.test("withoutContended moves each interval's slowest share, never another interval's", () => {
+  const a = pointsUs([[100, 9], [5_000, 1]]);
+  const b = pointsUs([[100, 5], [9_000, 5]]);
+  const all = pointsUs([[100, 14], [5_000, 1], [9_000, 5]]);
+  const bucketsOf = (h: typeof a) => [...h.recordedValues()];
+  // 10% of a (its one request at 5 ms) is taken off; b is not contended: its 9 ms stay.
+  const taken = withoutContended(all, [{ startMs: 0, buckets: bucketsOf(a), share: 0.1 }])!;
+  assert.equal(taken.takenOff, 1);
+  assert.equal(taken.adjusted.totalCount, 20);
+  assert.equal(taken.adjusted.maxValue, all.maxValue);
+  assert.deepEqual(
+    bucketsOf(taken.adjusted).map((x) => [x.valueUs, x.count]),
+    [[0, 1], [100, 14], [all.maxValue, 5]],
+  );
+  assert.equal(withoutContended(all, [{ startMs: 0, buckets: bucketsOf(b), share: 0 }]), undefined);
+});
+
+Deno.test("contendedIntervals lists only the bound stages' intervals the machine could have slowed", () => {
+  const seconds = [second(0, 0), second(0, 0), second(0, 50)];
+  const result = contendedResult(seconds, []);
+  const listed = contendedIntervals(result, [0]);
+  // Second 1 shares its neighbour's wait (a request late in it is answered in second 2).
+  assert.deepEqual(listed.map((c) => [c.startMs, c.share]), [[1000, 0.1], [2000, 0.1]]);
+  assert.deepEqual(contendedIntervals(result, [1]), []);
+  assert.deepEqual(contendedIntervals(contendedResult(seconds, [], { measured: false }), [0]), []);
+});
