@@ -15,7 +15,8 @@ import type { RequestCounts, RunResult, Verdict } from "../../model/run_result.t
 import type { Baseline } from "../baseline/mod.ts";
 import { applyDecisionRule } from "../decision_rule.ts";
 import { formatChange, formatMetric, median } from "../../result/read/mod.ts";
-import { metricEvidence } from "../gate_evidence.ts";
+import { metricEvidence, type RequestGroup } from "../gate_evidence.ts";
+import { contendedIntervals, contentionReason } from "../contention_tail.ts";
 import {
   exceedanceP,
   historyModel,
@@ -52,6 +53,52 @@ export const DEFAULT_REGRESSION_FLOORS: Readonly<Partial<Record<RegressionMetric
   throughput: 0.05,
 };
 
+/**
+ * Stored runs a metric's history needs before a change beyond its floor can fail it: with fewer,
+ * the history's spread on this runner is unknown (no prediction bound), and the change is a
+ * warning that says how many more runs are needed. The error rate, judged by its absolute floor,
+ * needs one.
+ */
+export const MIN_BASELINE_RUNS = 3;
+
+/**
+ * Stored runs a tail metric (p90 and beyond, the max) needs: a tail's run-to-run spread is wider
+ * and heavier than a median's, and the robust spread of fewer than five runs says little of it.
+ */
+export const MIN_TAIL_BASELINE_RUNS = 5;
+
+/**
+ * The runs the regression gate's window holds (`--update-baseline` keeps the newest this many
+ * runs in full): a history this long whose spread still bounds nothing will not grow into one.
+ */
+export const BASELINE_WINDOW_RUNS = 10;
+
+/**
+ * Whether a metric is a tail metric (a percentile from p90 on, or the max): the metrics a regression
+ * of which alone is red only when it repeats (confirm_gates.ts).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { isTailMetric } from "./regression.ts";
+ * assert.equal(isTailMetric("p99"), true);
+ * assert.equal(isTailMetric("p50"), false);
+ * ```
+ */
+export function isTailMetric(metric: RegressionMetric): boolean {
+  const q = percentileOf(metric);
+  return metric === "max" || (q !== undefined && q >= 90);
+}
+
+/** Stored runs {@linkcode metric} needs before a change can fail it. */
+export function baselineRunsNeeded(metric: RegressionMetric): number {
+  return metric === "error_rate"
+    ? 1
+    : isTailMetric(metric)
+    ? MIN_TAIL_BASELINE_RUNS
+    : MIN_BASELINE_RUNS;
+}
+
 /** Options of the regression gate. */
 export interface RegressionOptions {
   /**
@@ -64,14 +111,23 @@ export interface RegressionOptions {
   /** History runs used at most (the last ones). */
   maxRuns?: number;
   /**
+   * The runs the history's window holds when full (default {@linkcode BASELINE_WINDOW_RUNS}): a
+   * full window too scattered to bound the next run says the runner is too noisy for a history
+   * gate, instead of waiting for more runs.
+   */
+  windowRuns?: number;
+  /**
    * One minus the chance a run with no regression shows one anywhere (default 0.999): the
    * family-wise level Holm's step-down holds over all of the run's checks.
    */
   confidence?: number;
 }
 
-/** One group's run-level figures. */
-export interface Sample {
+/**
+ * One group's run-level figures; this run's carries the intervals the machine's contention could
+ * have slowed (gate_evidence.ts).
+ */
+export interface Sample extends RequestGroup {
   response: Histogram;
   counts: RequestCounts;
   durationMs: number;
@@ -122,10 +178,13 @@ export function evaluateRegression(
       : [undefined];
     for (const label of groups) {
       const where = `${stage.name}${label === undefined ? "" : ` [${label}]`}`;
-      const current = sampleOf(
-        label === undefined ? stage : stage.labels.find((l) => l.label === label)!,
-        stage.durationMs,
-      );
+      const current: Sample = {
+        ...sampleOf(
+          label === undefined ? stage : stage.labels.find((l) => l.label === label)!,
+          stage.durationMs,
+        ),
+        contended: () => contendedIntervals(result, [stage.index], label),
+      };
       const past = history.flatMap((h) => {
         const group = h === undefined
           ? undefined
@@ -159,6 +218,7 @@ export function evaluateRegression(
             ks,
             result,
             minTail: options.minTailSamples ?? 10,
+            windowRuns: options.windowRuns ?? BASELINE_WINDOW_RUNS,
           },
         });
       }
@@ -199,6 +259,8 @@ interface Context {
   /** The run judged: its version and tool health decide how far its own figures can be trusted. */
   result: Pick<RunResult, "version" | "health" | "run">;
   minTail: number;
+  /** The runs a full window holds. */
+  windowRuns: number;
   /** The prediction bound's confidence: Holm's level for this check. */
   confidence: number;
   /** Whether Holm's step-down rejected "no regression" for this check (true when not tested). */
@@ -265,10 +327,13 @@ function judgeMetric(
   const figure = metricEvidence(sloMetric, current, ctx.result, floorLimit).measured;
   const beyondBound = bounds !== undefined && ctx.rejected &&
     (higherIsWorse ? figure > bounds.upper : figure < bounds.lower);
+  // Too few stored runs to know this metric's spread on this runner: no change can fail it yet.
+  const needed = baselineRunsNeeded(metric);
+  const tooFew = past.length < needed;
   // A history too short or too scattered bounds the next run only far beyond its centre (120 h
   // for a max from 3 runs): no limit to show, and no regression within it to rule out.
   const wide = bounds !== undefined && !isUsefulBound(bounds, reference, higherIsWorse);
-  const bounded = bounds !== undefined && (!wide || beyondBound);
+  const bounded = bounds !== undefined && !tooFew && (!wide || beyondBound);
   const bound = !bounded
     ? floorLimit
     : higherIsWorse
@@ -279,12 +344,14 @@ function judgeMetric(
   const change = metric === "error_rate"
     ? measured - mean(history)
     : relative(measured, reference, higherIsWorse);
-  const regressed = (change > floor) && (bounds === undefined || beyondBound);
+  const regressed = change > floor && !tooFew &&
+    (metric === "error_rate" || beyondBound);
   // Beyond the floor, but the history cannot say whether that is more than its own noise.
-  const unbounded = wide && !regressed && change > floor;
+  const unbounded = !regressed && change > floor && (tooFew || wide);
   // A regression must also hold for this run's whole confidence interval, less what the
-  // generator may have added (the one decision rule); the point estimate alone makes it
-  // inconclusive. No regression is a pass only when the generator held its schedule.
+  // generator may have added and what the machine's contention could explain (the one decision
+  // rule); the point estimate alone makes it inconclusive. No regression is a pass only when the
+  // generator held its schedule.
   const rule = applyDecisionRule(higherIsWorse ? "<=" : ">=", bound, evidence);
   const status = regressed
     ? rule.decision === "fail" ? "fail" as const : "inconclusive" as const
@@ -296,7 +363,9 @@ function judgeMetric(
     ? ""
     : regressed
     ? `; not beyond doubt: ${
-      rule.causes.includes("generator")
+      rule.causes.includes("contention")
+        ? contentionReason(evidence.contention!, show)
+        : rule.causes.includes("generator")
         ? `the generator's own delays (up to ${
           show(evidence.generatorAllowance)
         }) could explain it: rerun on a quieter runner, or with more workers`
@@ -304,7 +373,9 @@ function judgeMetric(
     }${shortfall}`
     : shortfall;
   const runs = (n: number) => `${n} baseline run${n === 1 ? "" : "s"}`;
-  const method = bounds === undefined
+  const method = tooFew
+    ? `${runs(past.length)}: the floor alone limits until ${needed} are stored`
+    : bounds === undefined
     ? `${runs(past.length)}: relative tolerance alone`
     : !bounded
     ? `not enough history yet (${runs(bounds.n)}) for a prediction bound: the floor alone limits`
@@ -325,6 +396,25 @@ function judgeMetric(
     : regressed && rule.causes.length > 0
     ? rule.causes
     : ["schedule" as const];
+  const full = past.length >= ctx.windowRuns;
+  const undecidedHistory = () =>
+    tooFew
+      ? `not enough history yet (${runs(past.length)}; ${metric} needs ${needed} to know its ` +
+        `spread on this runner, ${needed - past.length} more): ${figures}) is beyond the floor, ` +
+        `but cannot fail until then: a warning (the default branch's --update-baseline stores ` +
+        `runs); KS distance ${ctx.ks.toFixed(3)}${shortfall}`
+      : full
+      ? `the runner is too noisy for a history gate on ${metric}: ${figures}) is beyond the ` +
+        `floor, but the ${runs(bounds!.n)} of a full window vary too much to tell it from their ` +
+        `noise (a prediction bound beyond ${USEFUL_BOUND_RATIO}× their centre), and more runs ` +
+        "will not narrow it: compare head against base on one runner with `tailgate ab`, which " +
+        `cancels the runner; KS distance ${ctx.ks.toFixed(3)}${shortfall}`
+      : `not enough history yet (${runs(bounds!.n)}): ${figures}) is beyond the floor, but ` +
+        `the stored runs vary too much to tell it from their noise (a prediction bound beyond ` +
+        `${USEFUL_BOUND_RATIO}× their centre); it decides as more runs are stored ` +
+        `(--update-baseline, up to ${ctx.windowRuns}); KS distance ${
+          ctx.ks.toFixed(3)
+        }${shortfall}`;
   return {
     ...base,
     status,
@@ -337,10 +427,7 @@ function judgeMetric(
       : {}),
     ...(evidence.generatorAllowance > 0 ? { generatorAllowance: evidence.generatorAllowance } : {}),
     message: unbounded
-      ? `not enough history yet (${runs(bounds!.n)}): ${figures}) is beyond the floor, but ` +
-        `the stored runs vary too much to tell it from their noise (a prediction bound beyond ` +
-        `${USEFUL_BOUND_RATIO}× their centre); it decides as more runs are stored ` +
-        `(--update-baseline); KS distance ${ctx.ks.toFixed(3)}${shortfall}`
+      ? undecidedHistory()
       : `${regressed ? "regressed" : "no regression"}: ${figures}; ${method}; limit ${
         show(bound)
       }); KS distance ${ctx.ks.toFixed(3)}${why}`,

@@ -2,6 +2,13 @@ import assert from "node:assert/strict";
 import { evaluateSlos } from "../../../runner/gates/slo/mod.ts";
 import { contendedIntervals, withoutContended } from "../../../runner/gates/contention_tail.ts";
 import { contendedResult, pointsUs, type SecondSpec } from "../../_helpers/gate_fixtures.ts";
+import { evaluateRegression } from "../../../runner/gates/regression/mod.ts";
+import { baselineRunFrom } from "../../../runner/gates/baseline/baseline_store.ts";
+import {
+  type Baseline,
+  BASELINE_SCHEMA,
+  BASELINE_VERSION,
+} from "../../../runner/gates/baseline/baseline_types.ts";
 
 /** A second of 1,000 requests: `slow` of them at 30 ms, the rest at 500 µs. */
 function second(slow: number, serviceWaitMs = 0): SecondSpec {
@@ -88,4 +95,37 @@ Deno.test("contendedIntervals lists only the bound stages' intervals the machine
   assert.deepEqual(listed.map((c) => [c.startMs, c.share]), [[1000, 0.1], [2000, 0.1]]);
   assert.deepEqual(contendedIntervals(result, [1]), []);
   assert.deepEqual(contendedIntervals(contendedResult(seconds, [], { measured: false }), [0]), []);
+});
+
+Deno.test("a p99 regression confined to the seconds the service waited is undecided, not red", () => {
+  const quiet = (jitter: number) =>
+    contendedResult([...Array(10)].map(() => ({
+      response: pointsUs([[500 + jitter, 990], [2_000 + jitter, 10]]),
+      serviceWaitMs: 1,
+    })));
+  const past: Baseline = {
+    schema: BASELINE_SCHEMA,
+    version: BASELINE_VERSION,
+    plan: "shop",
+    runs: [0, 2, 4, 6, 8].map((j) => baselineRunFrom(quiet(j))),
+    history: [],
+  };
+  // One second with the service kept from a CPU for 300 ms: 300 requests at 30 ms.
+  const seconds = [...Array(9)].map(() => ({
+    response: pointsUs([[500, 990], [2_000, 10]]),
+    serviceWaitMs: 1,
+  }));
+  seconds.push({ response: pointsUs([[500, 700], [30_000, 300]]), serviceWaitMs: 300 });
+  const busy = contendedResult(seconds);
+  const p99 = evaluateRegression(busy, past).find((v) => v.name.startsWith("p99 "))!;
+  assert.equal(p99.status, "inconclusive", p99.message);
+  assert.deepEqual(p99.causes, ["contention"]);
+  assert.match(p99.message, /^regressed: .*not beyond doubt: the runner was contended/);
+
+  // The same run without the machine's measure is a regression beyond doubt.
+  const blind = contendedResult(seconds, [], { measured: false });
+  assert.equal(
+    evaluateRegression(blind, past).find((v) => v.name.startsWith("p99 "))!.status,
+    "fail",
+  );
 });

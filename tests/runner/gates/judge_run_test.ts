@@ -168,7 +168,7 @@ Deno.test("updateBaseline refuses a tool-limited or incomplete run, leaving the 
 Deno.test("the plan's `regression:` floors replace the default metrics and floors", async () => {
   await using dir = await tempDir();
   // Identical runs: the prediction bound is the repeated value, so the floor alone decides.
-  await seedHistory(dir.path, [1, 1, 1]);
+  await seedHistory(dir.path, [1, 1, 1, 1, 1]);
   const { plan, issues } = parseText(`${MINIMAL_PLAN}regression:\n  p99: 7%\n`);
   assert.ok(plan?.regression, JSON.stringify(issues));
   const judged = async (scale: number) => {
