@@ -90,8 +90,13 @@ export async function judgeRun(
       const why = problemText(loaded.problems[0]);
       result.verdicts.push(unreadableBaseline(`the baseline cannot be read: ${why}`));
     } else if (loaded.value === undefined || loaded.value.runs.length === 0) {
+      const stored = loaded.value?.history.length ?? 0;
       notes.push(
-        `no baseline for "${history}" in ${options.baselineDir} yet: regression gates skipped`,
+        stored === 0
+          ? `no baseline for "${history}" in ${options.baselineDir} yet: regression gates skipped`
+          : `no baseline for "${history}" in ${options.baselineDir} yet: none of its ${stored} ` +
+            "stored run(s) may be one (each failed an SLO or ran on a contended machine): " +
+            "regression gates skipped",
       );
     } else if (damage !== undefined) {
       damaged = true;
@@ -168,13 +173,21 @@ export async function judgeRun(
       if (!appended.ok) notes.push(`baseline not updated: ${problemText(appended.problems[0])}`);
       else {
         const updated = appended.value;
+        const at = result.environment.gitSha
+          ? ` (this one at ${shortCommit(result.environment.gitSha)})`
+          : "";
         notes.push(
-          updated.supersededPath === undefined
+          updated.notBaseline !== undefined
+            ? `baseline kept this run in the history of "${historyName(result.plan)}" only, ` +
+              `marked ${updated.notBaseline.join(" and ")}${at}: a run that ${
+                updated.notBaseline.map((r) =>
+                  r === "slo_failed" ? "failed an SLO" : "ran on a contended machine"
+                ).join(" or ")
+              } is no baseline others are judged by (the regression gate keeps ` +
+              `${updated.runs.length} run(s))`
+            : updated.supersededPath === undefined
             ? `baseline updated: "${historyName(result.plan)}" keeps ${updated.runs.length} ` +
-              `run(s) for the regression gate and ${updated.history.length} in its history` +
-              (result.environment.gitSha
-                ? ` (this one at ${shortCommit(result.environment.gitSha)})`
-                : "")
+              `run(s) for the regression gate and ${updated.history.length} in its history${at}`
             : `baseline restarted: the plan's measured stages changed, so this run starts a new ` +
               `history for "${historyName(result.plan)}"; the old one is kept as ` +
               updated.supersededPath,

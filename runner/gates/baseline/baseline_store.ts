@@ -11,6 +11,7 @@ import { writeFileAtomic } from "../../result/atomic_write.ts";
 import { readRegularFile } from "../../model/regular_file.ts";
 import { err, ok, prefixed, problem, problemText, type Result } from "../../model/result.ts";
 import type { RunResult } from "../../model/run_result.ts";
+import { ranContended } from "../../result/read/mod.ts";
 import { parseBaseline } from "./baseline_parse.ts";
 import { withHistoryLock } from "./history_lock.ts";
 import { type StageShape, unmatchedStages } from "../regression/mod.ts";
@@ -21,6 +22,7 @@ import {
   type BaselineRun,
   DEFAULT_BASELINE_RUNS,
   DEFAULT_HISTORY_RUNS,
+  type NotBaselineReason,
 } from "./baseline_types.ts";
 import { historyEntryFromRun } from "./history_entry.ts";
 import { planFingerprint } from "./fingerprints.ts";
@@ -167,13 +169,47 @@ export async function loadBaseline(
 /**
  * The history written; where the previous one was kept when this run started a new one; how many
  * of the oldest history entries were dropped for the file to stay under
- * {@linkcode MAX_HISTORY_BYTES}.
+ * {@linkcode MAX_HISTORY_BYTES}; why the run joined the long history only, when it did.
  */
-export type AppendedBaseline = Baseline & { supersededPath?: string; droppedForSize?: number };
+export type AppendedBaseline = Baseline & {
+  supersededPath?: string;
+  droppedForSize?: number;
+  notBaseline?: NotBaselineReason[];
+};
+
+/**
+ * Why a judged run may not be a baseline others are judged by, though the long history keeps it:
+ * it failed an SLO, or ran on a contended machine (its contention could have delayed
+ * `CONTENDED_SHARE` of its requests, or explained one of its gates). Empty for a baseline.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { notBaselineReasons } from "./baseline_store.ts";
+ * const verdicts = [{ kind: "slo" as const, name: "p99 < 1ms", status: "fail" as const, stageIndexes: [], message: "" }];
+ * assert.deepEqual(notBaselineReasons({ verdicts, health: {} }), ["slo_failed"]);
+ * assert.deepEqual(notBaselineReasons({ verdicts: [], health: { contention: { share: 0.2 } } }), ["contended"]);
+ * ```
+ */
+export function notBaselineReasons(
+  result: {
+    verdicts: Pick<RunResult["verdicts"][number], "kind" | "status" | "causes">[];
+    health: Parameters<typeof ranContended>[0];
+  },
+): NotBaselineReason[] {
+  const failed = result.verdicts.some((v) => v.kind === "slo" && v.status === "fail");
+  const contended = ranContended(result.health) ||
+    result.verdicts.some((v) => v.causes?.includes("contention"));
+  return [
+    ...(failed ? ["slo_failed" as const] : []),
+    ...(contended ? ["contended" as const] : []),
+  ];
+}
 
 /**
  * Adds a sound run to its plan's history, keeping the newest `keep` runs in full (`runs`, the
- * regression gate's window) and the newest `historyRuns` in the long history (`history`), and
+ * regression gate's window) and the newest `historyRuns` in the long history (`history`; a run
+ * that failed an SLO or ran contended joins only the long history, marked: `notBaseline`), and
  * writes the file atomically with `write` as version {@linkcode BASELINE_VERSION}, or the problem
  * when the run may not join it (incomplete, tool-limited).
  * Throws {@linkcode BaselineError}; the existing file is then unchanged.
@@ -247,12 +283,17 @@ async function appendLocked(
   }
   const kept = supersededPath === undefined ? loaded.value : undefined;
   const run = baselineRunFrom(result);
-  const entry = historyEntryFromRun(run, planFingerprint(result));
+  // A run that failed an SLO or ran contended joins the long history, marked, not the window.
+  const notBaseline = notBaselineReasons(result);
+  const entry = {
+    ...historyEntryFromRun(run, planFingerprint(result)),
+    ...(notBaseline.length ? { notBaseline } : {}),
+  };
   const { baseline, dropped } = fitHistory({
     schema: BASELINE_SCHEMA,
     version: BASELINE_VERSION,
     plan: planName,
-    runs: [...kept?.runs ?? [], run].slice(-limits.keep),
+    runs: [...kept?.runs ?? [], ...(notBaseline.length ? [] : [run])].slice(-limits.keep),
     history: [...kept?.history ?? [], entry].slice(-limits.historyRuns),
   }, MAX_HISTORY_BYTES);
   try {
@@ -269,6 +310,7 @@ async function appendLocked(
     ...baseline,
     ...(supersededPath === undefined ? {} : { supersededPath }),
     ...(dropped === 0 ? {} : { droppedForSize: dropped }),
+    ...(notBaseline.length ? { notBaseline } : {}),
   };
 }
 

@@ -161,6 +161,15 @@ export interface HistoryEntry {
    * stages alone, so a different `plan` next to it says nothing about the requests.
    */
   migrated?: true;
+  /**
+   * Why the run is no baseline for the regression gate, when it is none: it failed an SLO
+   * (`slo_failed`: a failing build must not become the reference), or ran on a contended machine
+   * (`contended`: docs/gates.md, "Contention"). It is kept in the long history, not in `runs`.
+   */
+  notBaseline?: NotBaselineReason[];
   environment: Environment;
   stages: HistoryStage[];
 }
+
+/** Why a stored run is kept in the long history but not in the regression gate's window. */
+export type NotBaselineReason = "slo_failed" | "contended";

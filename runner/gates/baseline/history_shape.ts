@@ -26,6 +26,13 @@ export function historyEntryDamage(entry: unknown): string | undefined {
       return `\`${key}\` is not a string`;
     }
   }
+  const marks = entry.notBaseline;
+  if (
+    marks !== undefined &&
+    !(Array.isArray(marks) && marks.every((m) => m === "slo_failed" || m === "contended"))
+  ) {
+    return "`notBaseline` is not a list of `slo_failed` and `contended`";
+  }
   if (!isObject(entry.environment)) return "`environment` is not an object";
   if (!Array.isArray(entry.stages)) return "`stages` is not a list";
   for (const [i, stage] of entry.stages.entries()) {

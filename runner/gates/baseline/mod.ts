@@ -17,6 +17,7 @@ export {
   historyName,
   loadBaseline,
   MAX_HISTORY_BYTES,
+  notBaselineReasons,
 } from "./baseline_store.ts";
 export type { AppendedBaseline } from "./baseline_store.ts";
 export { loadHistories, loadHistory } from "./history_files.ts";
@@ -34,6 +35,7 @@ export type {
   HistoryEntry,
   HistoryLabel,
   HistoryStage,
+  NotBaselineReason,
   StoredStage,
 } from "./baseline_types.ts";
 export { fingerprintMismatch, planFingerprint, runnerFingerprint } from "./fingerprints.ts";

@@ -322,3 +322,47 @@ Deno.test("a run of a plan without SLOs whose every request failed is no silent 
     ["error_rate <= 1% (implicit)", "fail"],
   ]);
 });
+
+Deno.test("a run that failed an SLO or ran contended joins the history, marked, not the window", async () => {
+  await using dir = await tempDir();
+  await seedHistory(dir.path);
+  const options = { baselineDir: dir.path, updateBaseline: true };
+  // p99 of 4× the latencies is about 6 ms: over `p99 < 5ms`.
+  const failing = run(4, 6);
+  const { notes } = await judgeRun(failing, options);
+  assert.equal(failing.verdicts.find((v) => v.kind === "slo")?.status, "fail");
+  assert.match(
+    notes.at(-1)!,
+    /^baseline kept this run in the history of "shop" only, marked slo_failed/,
+  );
+  assert.match(notes.at(-1)!, /the regression gate keeps 5 run\(s\)/);
+  let stored = (await loadBaseline(dir.path, "shop")) as {
+    ok: true;
+    value: { runs: unknown[]; history: { notBaseline?: string[] }[] };
+  };
+  assert.equal(stored.value.runs.length, 5);
+  assert.equal(stored.value.history.length, 6);
+  assert.deepEqual(stored.value.history.at(-1)!.notBaseline, ["slo_failed"]);
+
+  const contended = run(1, 7);
+  contended.health.contention = { source: "service", share: 0.2 };
+  const marked = await judgeRun(contended, options);
+  assert.match(marked.notes.at(-1)!, /marked contended/);
+  stored = (await loadBaseline(dir.path, "shop")) as typeof stored;
+  assert.equal(stored.value.runs.length, 5, "the window holds only baseline runs");
+  assert.deepEqual(stored.value.history.at(-1)!.notBaseline, ["contended"]);
+
+  // A sound run joins both, unmarked.
+  await judgeRun(run(1.001, 8), options);
+  stored = (await loadBaseline(dir.path, "shop")) as typeof stored;
+  assert.equal(stored.value.runs.length, 6);
+  assert.equal(stored.value.history.at(-1)!.notBaseline, undefined);
+});
+
+Deno.test("a history whose every run is marked has no baseline yet, and says why", async () => {
+  await using dir = await tempDir();
+  const options = { baselineDir: dir.path, updateBaseline: true };
+  await judgeRun(run(4, 1), options);
+  const next = await judgeRun(run(1, 2), { baselineDir: dir.path });
+  assert.match(next.notes[0], /none of its 1 stored run\(s\) may be one \(each failed an SLO/);
+});
