@@ -42,7 +42,7 @@ export const INPUT_DEFAULTS = {
   "history-recent": "10",
   "history-fail": "false",
   report: "json,html,junit,md,hlog",
-  "fail-on": "inconclusive-slo",
+  "fail-on": "inconclusive-sampling",
   confirm: "0",
   "fail-fast": "",
   target: "",

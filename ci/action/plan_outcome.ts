@@ -25,9 +25,15 @@ export interface PlanOutcome {
   verdict: VerdictStatus;
   /**
    * Set when the verdict is `inconclusive` only by regression checks (the history's or the A/B
-   * comparison's), no SLO: a warning under the default `fail-on` (runner/gates/fail_on.ts).
+   * comparison's), no SLO (runner/gates/fail_on.ts).
    */
   regressionOnly?: true;
+  /**
+   * Set when the verdict is `inconclusive` only by gates the runner left undecided (its
+   * contention, the generator's delays, the history; a regression check): a warning under the
+   * default `fail-on` (runner/gates/fail_on.ts).
+   */
+  runnerOnly?: true;
   /** The Markdown summary, when `tailgate` wrote one. */
   summaryMd?: string;
   /** Plan problems and other errors `tailgate` printed. */
@@ -59,15 +65,13 @@ export async function readOutcome(
   const summaryMd = await readIfExists(join(dir, REPORT_FILES.md), MAX_SUMMARY_BYTES);
   const ioFailure = exitCode === EXIT_CODES.ioFailed ? ioFailureOf(stderr) : undefined;
   const verdict = planVerdict(exitCode, result);
-  const regressionOnly = verdict === "inconclusive" && result &&
-    result.verdict?.regressionOnly;
   return {
     plan,
     dir,
     exitCode,
     ...(result ? { result } : {}),
     verdict,
-    ...(regressionOnly ? { regressionOnly } : {}),
+    ...(verdict === "inconclusive" ? undecidedFlags(result?.verdict) : {}),
     ...(summaryMd === undefined ? {} : { summaryMd }),
     stderr,
     ...(ioFailure === undefined ? {} : { ioFailure }),
@@ -100,8 +104,7 @@ async function abOutcome(
   }
   const status = stored?.status;
   const verdict = stored !== undefined && status !== undefined &&
-      earnedCodes({ status, ...(stored.regressionOnly ? { regressionOnly: true } : {}) })
-        .includes(exitCode)
+      earnedCodes({ status, ...undecidedFlags(stored) }).includes(exitCode)
     ? status
     : "invalid";
   const summaryMd = await readIfExists(join(dir, "ab.md"), MAX_SUMMARY_BYTES);
@@ -110,9 +113,19 @@ async function abOutcome(
     dir,
     exitCode,
     verdict,
-    ...(verdict === "inconclusive" && stored?.regressionOnly ? { regressionOnly: true } : {}),
+    ...(verdict === "inconclusive" ? undecidedFlags(stored) : {}),
     ...(summaryMd === undefined ? {} : { summaryMd }),
     stderr,
+  };
+}
+
+/** Which kind of undecided a stored verdict is: `regressionOnly` and `runnerOnly`, when set. */
+function undecidedFlags(
+  v: { regressionOnly?: true; runnerOnly?: true } | undefined,
+): { regressionOnly?: true; runnerOnly?: true } {
+  return {
+    ...(v?.regressionOnly ? { regressionOnly: true as const } : {}),
+    ...(v?.runnerOnly ? { runnerOnly: true as const } : {}),
   };
 }
 

@@ -7,7 +7,7 @@
  * @module
  */
 import type { VerdictStatus } from "../../runner/model/run_result.ts";
-import { regressionOnlyWarning, type VerdictScope } from "../../runner/result/read/mod.ts";
+import { undecidedWarning, type VerdictScope } from "../../runner/result/read/mod.ts";
 import { markdownTable, markdownText } from "../../reporters/text/mod.ts";
 import type { PlanOutcome } from "./plan_outcome.ts";
 
@@ -47,10 +47,16 @@ export function renderCiSummary(
   const rows = outcomes.map((o) => [
     markdownText(o.plan),
     markdownText(o.result?.plan.name ?? ""),
-    `**${o.verdict}**${o.regressionOnly ? " (regression checks only: a warning)" : ""}`,
+    `**${o.verdict}**${
+      o.regressionOnly
+        ? " (regression checks only: a warning)"
+        : o.runnerOnly
+        ? " (undecided for the runner's sake: a warning)"
+        : ""
+    }`,
     `${o.exitCode} (${EXIT_MEANINGS[o.exitCode] ?? "tailgate did not finish"})`,
   ]);
-  const warning = regressionOnlyWarning(job);
+  const warning = undecidedWarning(job);
   const head = [
     `## tailgate: ${job.status}`,
     "",

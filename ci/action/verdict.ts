@@ -50,7 +50,9 @@ export function planVerdict(exitCode: number, result: RunResult | undefined): Ve
  * ```ts
  * import assert from "node:assert/strict";
  * import { earnedCodes } from "./verdict.ts";
- * assert.deepEqual(earnedCodes({ status: "inconclusive", regressionOnly: true }), [3, 0, 0]);
+ * // --fail-on inconclusive, inconclusive-slo, inconclusive-sampling, fail:
+ * assert.deepEqual(earnedCodes({ status: "inconclusive", regressionOnly: true }), [3, 0, 0, 0]);
+ * assert.deepEqual(earnedCodes({ status: "inconclusive", runnerOnly: true }), [3, 3, 0, 0]);
  * assert.deepEqual(earnedCodes({ status: "fail" }), [1, 1, 1]);
  * ```
  */
@@ -59,25 +61,32 @@ export function earnedCodes(verdict: VerdictScope & Pick<RunVerdict, "targetLost
 }
 
 /**
- * The job's verdict: the worst plan's status, and `regressionOnly` when it is `inconclusive` and
- * every inconclusive plan is so only by its regression checks.
+ * The job's verdict: the worst plan's status; when it is `inconclusive`, `regressionOnly` if every
+ * inconclusive plan is so only by its regression checks, `runnerOnly` if only by gates the runner
+ * left undecided.
  */
 export function jobVerdict(
-  outcomes: readonly { verdict: VerdictStatus; regressionOnly?: true }[],
+  outcomes: readonly { verdict: VerdictStatus; regressionOnly?: true; runnerOnly?: true }[],
 ): VerdictScope {
   if (outcomes.length === 0) return { status: "invalid" };
   const status = worstStatus(outcomes.map((o) => o.verdict));
+  if (status !== "inconclusive") return { status };
   const undecided = outcomes.filter((o) => o.verdict === "inconclusive");
-  return status === "inconclusive" && undecided.every((o) => o.regressionOnly)
-    ? { status, regressionOnly: true }
-    : { status };
+  return {
+    status,
+    ...(undecided.every((o) => o.regressionOnly) ? { regressionOnly: true as const } : {}),
+    ...(undecided.every((o) => o.runnerOnly || o.regressionOnly)
+      ? { runnerOnly: true as const }
+      : {}),
+  };
 }
 
 /**
  * The job's exit code: `tailgate`'s own code when `failOn` makes the verdict red (fail_on.ts),
- * else 0. `inconclusive` makes every non-pass verdict red; `inconclusive-slo` (the default) lets
- * a verdict that only regression checks left undecided pass, as a warning; `fail` lets every
- * inconclusive pass; `never` keeps the job green.
+ * else 0. `inconclusive` makes every non-pass verdict red; `inconclusive-sampling` (the default)
+ * lets a verdict that only the runner left undecided (its contention, the generator's delays, the
+ * history) pass, as a warning; `inconclusive-slo` lets only one that regression checks alone left
+ * undecided pass; `fail` lets every inconclusive pass; `never` keeps the job green.
  *
  * @example
  * ```ts

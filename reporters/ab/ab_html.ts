@@ -8,7 +8,7 @@
  * @module
  */
 import type { AbResult } from "../../runner/model/ab_result.ts";
-import { regressionOnlyWarning } from "../../runner/result/read/mod.ts";
+import { undecidedWarning } from "../../runner/result/read/mod.ts";
 import { chartJsBundle, escapeHtml, htmlCard, htmlPage, htmlTable } from "../page/mod.ts";
 import { abChartData } from "./ab_chart_data.ts";
 import { browserScript } from "../browser/mod.ts";
@@ -19,7 +19,7 @@ import { AB_HEADER, abHeadline, abRows } from "./ab_report.ts";
  */
 export function renderAbHtml(ab: AbResult): string {
   const v = ab.verdict;
-  const warning = regressionOnlyWarning(v);
+  const warning = undecidedWarning(v);
   const option = (text: string, i: number) => `<option value="${i}">${escapeHtml(text)}</option>`;
   const sections = [
     `<section class="banner banner-${v.status}" id="verdict">

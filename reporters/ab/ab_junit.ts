@@ -7,7 +7,7 @@
  * @module
  */
 import type { AbResult } from "../../runner/model/ab_result.ts";
-import { regressionOnlyWarning } from "../../runner/result/read/mod.ts";
+import { undecidedWarning } from "../../runner/result/read/mod.ts";
 import type { VerdictStatus } from "../../runner/model/run_result.ts";
 import { junitDocument, type TestCase } from "../junit/mod.ts";
 
@@ -57,7 +57,7 @@ export function renderAbJunit(ab: AbResult): string {
       : [testCase("comparison", `tailgate.${plan}.ab`, ab.verdict.status, ab.verdict.message)],
     systemOut: [
       `${ab.verdict.status}: ${ab.verdict.message}`,
-      ...[regressionOnlyWarning(ab.verdict)].flatMap((w) => w ? [`warning: ${w}`] : []),
+      ...[undecidedWarning(ab.verdict)].flatMap((w) => w ? [`warning: ${w}`] : []),
       ...ab.rounds.map((r) => `round ${r.index}: ${r.order.join(" then ")}`),
     ],
   });

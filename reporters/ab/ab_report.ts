@@ -11,7 +11,7 @@ import {
   formatChangeRange,
   formatMetric,
   median,
-  regressionOnlyWarning,
+  undecidedWarning,
 } from "../../runner/result/read/mod.ts";
 import type { AbResult } from "../../runner/model/ab_result.ts";
 import { markdownTable, markdownText } from "../text/mod.ts";
@@ -61,7 +61,7 @@ export function renderAbTerminal(ab: AbResult): string {
     ...undecided,
     ...ab.slos.map((s) => `SLO ${s.status}: ${s.name} (${s.message})`),
     `rounds: ${ab.rounds.map((r) => r.order.join("→")).join(", ")}`,
-    ...[regressionOnlyWarning(ab.verdict)].flatMap((w) => w ? [`WARNING: ${w}`] : []),
+    ...[undecidedWarning(ab.verdict)].flatMap((w) => w ? [`WARNING: ${w}`] : []),
     abHeadline(ab),
   ].join("\n");
 }
@@ -76,9 +76,7 @@ export function renderAbMarkdown(ab: AbResult): string {
     "",
     `**${esc(abHeadline(ab))}**`,
     "",
-    ...[regressionOnlyWarning(ab.verdict)].flatMap((w) =>
-      w ? [`> ⚠️ **Warning:** ${esc(w)}.`, ""] : []
-    ),
+    ...[undecidedWarning(ab.verdict)].flatMap((w) => w ? [`> ⚠️ **Warning:** ${esc(w)}.`, ""] : []),
     `Base ${esc(ab.targets.base.url)} and head ${esc(ab.targets.head.url)} ran the plan in ` +
     `${ab.rounds.length} rounds on one machine, in a random order within each round. Each check ` +
     "compares the rounds pairwise: the change is head against base, better or worse (for " +

@@ -7,9 +7,9 @@
 import {
   formatMetric,
   protocolText,
-  regressionOnlyWarning,
   runVerdict,
   STATUS_SEVERITY,
+  undecidedWarning,
 } from "../../runner/result/read/mod.ts";
 import { formatDurationMs } from "../../runner/plan/units.ts";
 import { errorTotal } from "../../runner/model/request_counts.ts";
@@ -45,7 +45,11 @@ export function verdictBanner(result: RunResult): string {
     inconclusive: `INCONCLUSIVE: ${count("inconclusive")} of ${n} gate${
       n === 1 ? "" : "s"
     } could not be decided by this run (${
-      overall.regressionOnly ? "regression checks only: a warning; " : ""
+      overall.regressionOnly
+        ? "regression checks only: a warning; "
+        : overall.runnerOnly
+        ? "undecided for the runner's sake: a warning; "
+        : ""
     }each says why and what would decide it)`,
     invalid: overall.reason !== undefined
       ? `INVALID: ${overall.reason}`
@@ -75,7 +79,7 @@ export function verdictBanner(result: RunResult): string {
  * Empty when there are none.
  */
 export function warningsBox(result: RunResult): string {
-  const undecided = regressionOnlyWarning(runVerdict(result));
+  const undecided = undecidedWarning(runVerdict(result));
   const items: string[] = [
     ...(undecided === undefined ? [] : [`${undecided[0].toUpperCase()}${undecided.slice(1)}.`]),
     ...(result.warnings ?? []),

@@ -13,10 +13,10 @@
 import {
   formatMetric,
   holdsSoundness,
-  regressionOnlyWarning,
   runProtocol,
   runVerdict,
   soundnessVerdicts,
+  undecidedWarning,
 } from "../../runner/result/read/mod.ts";
 import { formatRatePerSec } from "../../runner/plan/units.ts";
 import type { RunResult, Verdict } from "../../runner/model/run_result.ts";
@@ -137,7 +137,7 @@ function summary(result: RunResult): string[] {
   const h = result.health;
   return [
     runVerdict(result).summary,
-    ...[regressionOnlyWarning(runVerdict(result))].flatMap((w) => w ? [`warning: ${w}`] : []),
+    ...[undecidedWarning(runVerdict(result))].flatMap((w) => w ? [`warning: ${w}`] : []),
     ...(result.warnings ?? []).map((w) => `warning: ${w}`),
     ...runProblems(result),
     `rate: achieved ${formatRatePerSec(h.achievedPerSec)} of ${

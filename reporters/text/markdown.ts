@@ -25,9 +25,9 @@ import {
 import {
   formatMetric,
   protocolText,
-  regressionOnlyWarning,
   runVerdict,
   STATUS_SEVERITY,
+  undecidedWarning,
   waitedFor,
 } from "../../runner/result/read/mod.ts";
 import { formatDurationMs, formatRatePerSec } from "../../runner/plan/units.ts";
@@ -134,7 +134,7 @@ function render(result: RunResult, options: MarkdownOptions, caps: Caps): string
 
 /** The undecided regression checks' warning, above the gates (fail_on.ts words it). */
 function regressionWarning(overall: RunVerdict): string[] {
-  const warning = regressionOnlyWarning(overall);
+  const warning = undecidedWarning(overall);
   return warning === undefined ? [] : [`> ⚠️ **Warning:** ${markdownText(warning)}.`, ""];
 }
 

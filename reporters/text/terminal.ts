@@ -33,8 +33,8 @@ import type {
 import {
   formatMetric,
   protocolText,
-  regressionOnlyWarning,
   runVerdict,
+  undecidedWarning,
   waitedFor,
 } from "../../runner/result/read/mod.ts";
 import { printable } from "../../runner/plan/printable.ts";
@@ -163,7 +163,7 @@ export function renderTerminal(result: RunResult, options: TerminalOptions): str
     for (const r of h.reasons) lines.push(`  - ${printable(r)}`);
   }
   const overall = runVerdict(result);
-  const warning = regressionOnlyWarning(overall);
+  const warning = undecidedWarning(overall);
   if (warning !== undefined) lines.push("", paint("yellow", `WARNING: ${warning}`));
   const verdict = `${STATUS_MARK[overall.status]} ${overall.status.toUpperCase()}: ` +
     overall.summary + (overall.reason === undefined ? "" : ` (${overall.reason})`);

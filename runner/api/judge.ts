@@ -50,8 +50,10 @@ export interface Judgement {
  * const result = await runPlan(plan!);
  * const { verdict, verdicts } = await judge(result);
  * assert.equal(verdicts.length, 1);
- * // fail (exit 1); inconclusive (exit 3) only when the machine could not send the load
- * assert.ok(exitCodeOf(verdict) > 0);
+ * // fail (exit 1); inconclusive only when the machine could not send the load or kept the
+ * // target from a CPU: then a warning (exit 0), never a pass
+ * assert.notEqual(verdict.status, "pass");
+ * assert.equal(exitCodeOf(verdict), verdict.status === "fail" ? 1 : 0);
  * ```
  */
 export async function judge(result: RunResult, options: JudgeOptions = {}): Promise<Judgement> {

@@ -54,14 +54,17 @@ would decide it.
   --no-fail-fast       run every head run to its end even when the plan says fail_fast
   --out DIR            where ab.json, ab.md, ab.html, ab-junit.xml and runs/ go
                        (default ./tailgate-out/ab)
-  --fail-on WHAT       which undecided gates exit 3, as for \`tailgate run\`: inconclusive-slo
-                       (default: an undecided SLO; undecided comparisons alone exit 0 with a
-                       warning), inconclusive (any undecided gate) or fail (none)
+  --fail-on WHAT       which undecided gates exit 3, as for \`tailgate run\`:
+                       inconclusive-sampling (default: an SLO too few requests left undecided;
+                       gates the runner left undecided and undecided comparisons exit 0 with a
+                       warning), inconclusive-slo (any undecided SLO), inconclusive (any
+                       undecided gate) or fail (none)
 The plan's load can be changed for the comparison, as \`tailgate run\` does:
 ${OVERRIDE_HELP}
-Exit codes: 0 every gate passed (or only comparisons were undecided: a warning), 1 a
-regression or a failed SLO (or a head run stopped by fail-fast), 2 invalid plan or usage, 3 an
-SLO inconclusive (any gate, with --fail-on inconclusive) or stopped, 4 a target could not be
+Exit codes: 0 every gate passed (or only comparisons, or gates the runner left undecided: a
+warning), 1 a regression or a failed SLO (or a head run stopped by fail-fast), 2 invalid plan or
+usage, 3 an SLO too few requests left undecided (any gate, with --fail-on inconclusive) or
+stopped, 4 a target could not be
 reached or started, 5 a file could not be written (over 0, 1 and 3).`;
 
 /** The options `parseArgs` reads (every one is in the help; a test keeps it so). */

@@ -74,9 +74,13 @@ export async function compareCommand(args: string[]): Promise<CommandOutcome> {
       runs: [baselineRunFrom(a)],
       history: [],
     },
-    b.plan.regression
-      ? { floors: b.plan.regression as Partial<Record<RegressionMetric, number>> }
-      : {},
+    {
+      // Two results the user put side by side: their floors decide, no history spread is asked.
+      floorsDecide: true,
+      ...(b.plan.regression
+        ? { floors: b.plan.regression as Partial<Record<RegressionMetric, number>> }
+        : {}),
+    },
   );
   const rows = compareRows(a, b);
   const output = format === "json"

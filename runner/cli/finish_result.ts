@@ -26,7 +26,7 @@ export interface FinishOptions {
   updateBaseline?: boolean;
   /** How many runs the plan's long history keeps (`--history-runs`; default 500). */
   historyRuns?: number;
-  /** What turns the exit code non-zero (fail_on.ts; default `inconclusive-slo`). */
+  /** What turns the exit code non-zero (fail_on.ts; default `inconclusive-sampling`). */
   failOn?: FailOn;
   /** Colour the summary (default: see {@linkcode defaultColor}). */
   color?: boolean;

@@ -81,10 +81,12 @@ the equivalent plan, validated like any, and --print-plan prints it to commit in
   --target URL     run against this base URL instead of the plan's target
   --ca-cert FILE   trust this PEM certificate for https targets (repeatable); a certificate
                    not trusted stops the run before anything is sent (exit 4)
-  --fail-on WHAT         which undecided gates (too few requests, the generator's own delays, a
-                         short history) exit 3; a failed gate always exits 1:
-                         inconclusive-slo (default): an undecided SLO; when only regression
-                         checks are undecided, exit 0 with a warning and each check's remedy
+  --fail-on WHAT         which undecided gates exit 3; a failed gate always exits 1:
+                         inconclusive-sampling (default): an SLO the run had too few requests
+                         to decide; a gate the runner left undecided (the machine's
+                         contention, the generator's own delays, a short history) exits 0
+                         with a warning and its remedy
+                         inconclusive-slo: any undecided SLO, whatever its cause
                          inconclusive: any undecided gate, regression checks included
                          fail: none (exit 0 whenever nothing failed)
   --allow-inconclusive   the same as --fail-on fail (--allow-insufficient: the old name)
@@ -117,9 +119,9 @@ the equivalent plan, validated like any, and --print-plan prints it to commit in
 ${START_HELP}
 Ctrl-C stops the run and still writes what was measured, marked incomplete (while waiting
 for --start-at, nothing was sent and nothing is written).
-Exit codes: 0 every gate passed (or only regression checks were undecided: a warning), 1 a
-gate failed (or --fail-fast stopped the run), 2 invalid plan or usage, 3 an SLO was
-inconclusive (any gate, with --fail-on inconclusive), a gate could not be judged or the run
+Exit codes: 0 every gate passed (or only gates the runner left undecided: a warning), 1 a
+gate failed (or --fail-fast stopped the run), 2 invalid plan or usage, 3 an SLO had too few
+requests to decide (any undecided gate, with --fail-on inconclusive), a gate could not be judged or the run
 stopped early (or Ctrl-C while --start waited), 4 the target is unreachable or stopped
 answering (or the --start service exited or was never ready), 5 a result, report or baseline
 could not be written (over 0, 1 and 3: the verdict is still printed).`;

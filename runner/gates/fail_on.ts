@@ -4,14 +4,19 @@
  * is red or not by `fail-on`:
  *
  * - `inconclusive`: any undecided gate is red (the strict choice: a nightly run that must decide);
- * - `inconclusive-slo` (the default): an undecided SLO is red, but when only regression checks
- *   (against the history, or head against base) are undecided, the run is a warning with their
- *   remedy: a regression check that cannot tell a change from the machine's noise is no evidence
- *   that anything changed, and on a day nothing changed it must not turn the job red;
+ * - `inconclusive-sampling` (the default): an SLO this run had too few requests to decide (cause
+ *   `sampling`: the plan asks for more than the run can show) is red; a gate undecided for the
+ *   runner's sake alone (the machine's contention, the generator's own delays or schedule, a
+ *   history too short or scattered: a regression check) is a warning with its remedy. Such a gate
+ *   is no evidence that anything changed, and on a day nothing changed it must not turn the job
+ *   red (docs/gates.md, "What turns a run red");
+ * - `inconclusive-slo`: any undecided SLO is red, whatever its cause; only regression checks alone
+ *   undecided are a warning (the default before the runner's causes were told apart);
  * - `fail`: only a fail or an invalid run is red;
  * - `never` (the Action only): the job stays green; its `verdict` output tells.
  *
- * The stored verdict keeps its status (`inconclusive`): `regressionOnly` on it says which kind.
+ * The stored verdict keeps its status (`inconclusive`): `regressionOnly` and `runnerOnly` on it
+ * say which kind.
  *
  * @module
  */
@@ -21,12 +26,18 @@ import { err, ok, problem, type Result } from "../model/result.ts";
 import type { VerdictScope } from "../result/read/mod.ts";
 
 /** What turns a run red: see the module's documentation and docs/gates.md. */
-export type FailOn = "inconclusive" | "inconclusive-slo" | "fail" | "never";
+export type FailOn =
+  | "inconclusive"
+  | "inconclusive-slo"
+  | "inconclusive-sampling"
+  | "fail"
+  | "never";
 
 /** The values `fail-on` accepts, strictest first. */
 export const FAIL_ON_VALUES: readonly FailOn[] = [
   "inconclusive",
   "inconclusive-slo",
+  "inconclusive-sampling",
   "fail",
   "never",
 ];
@@ -35,10 +46,15 @@ export const FAIL_ON_VALUES: readonly FailOn[] = [
  * The values `--fail-on` accepts on the command line: not `never`, since there the exit code is
  * the verdict (a job that must stay green ignores it).
  */
-export const CLI_FAIL_ON_VALUES: readonly FailOn[] = ["inconclusive", "inconclusive-slo", "fail"];
+export const CLI_FAIL_ON_VALUES: readonly FailOn[] = [
+  "inconclusive",
+  "inconclusive-slo",
+  "inconclusive-sampling",
+  "fail",
+];
 
 /** The default of `--fail-on` and of the Action's `fail-on`. */
-export const DEFAULT_FAIL_ON: FailOn = "inconclusive-slo";
+export const DEFAULT_FAIL_ON: FailOn = "inconclusive-sampling";
 
 /**
  * Whether `verdict` is red under `failOn`.
@@ -47,15 +63,26 @@ export const DEFAULT_FAIL_ON: FailOn = "inconclusive-slo";
  * ```ts
  * import assert from "node:assert/strict";
  * import { failsUnder } from "./fail_on.ts";
- * assert.equal(failsUnder({ status: "inconclusive", regressionOnly: true }, "inconclusive-slo"), false);
- * assert.equal(failsUnder({ status: "inconclusive" }, "inconclusive-slo"), true); // an SLO is undecided
+ * const contended = { status: "inconclusive" as const, runnerOnly: true as const };
+ * assert.equal(failsUnder(contended, "inconclusive-sampling"), false); // the runner's, a warning
+ * assert.equal(failsUnder(contended, "inconclusive-slo"), true); // an SLO is undecided
+ * assert.equal(failsUnder({ status: "inconclusive" }, "inconclusive-sampling"), true); // too few requests
  * assert.equal(failsUnder({ status: "fail" }, "fail"), true);
  * ```
  */
 export function failsUnder(verdict: VerdictScope, failOn: FailOn): boolean {
   if (verdict.status === "pass" || failOn === "never") return false;
   if (verdict.status !== "inconclusive") return true;
-  return failOn === "inconclusive" || (failOn === "inconclusive-slo" && !verdict.regressionOnly);
+  switch (failOn) {
+    case "inconclusive":
+      return true;
+    case "inconclusive-slo":
+      return !verdict.regressionOnly;
+    case "inconclusive-sampling":
+      return !verdict.runnerOnly && !verdict.regressionOnly;
+    case "fail":
+      return false;
+  }
 }
 
 /**
@@ -83,8 +110,8 @@ export function readFailOn(
 /**
  * The exit code a verdict earns, as `tailgate run`, `merge`, `compare` and `ab` exit (docs/cli.md):
  * 4 when the target stopped answering, 0 pass, 1 fail, 3 invalid; for inconclusive, 3 when
- * `failOn` (default `inconclusive-slo`: an undecided SLO, not an undecided regression check
- * alone) makes it red, else 0. `allowInconclusive` is `failOn: "fail"`. A set of gates with no run
+ * `failOn` (default `inconclusive-sampling`: an SLO too few requests left undecided, not a gate
+ * the runner left undecided) makes it red, else 0. `allowInconclusive` is `failOn: "fail"`. A set of gates with no run
  * behind them (`tailgate compare`) is `exitCodeOf(gatesVerdict(verdicts))`.
  *
  * @example
@@ -92,7 +119,8 @@ export function readFailOn(
  * import assert from "node:assert/strict";
  * import { exitCodeOf } from "./fail_on.ts";
  * assert.equal(exitCodeOf({ status: "inconclusive", regressionOnly: true }), 0); // a warning
- * assert.equal(exitCodeOf({ status: "inconclusive" }), 3); // an SLO is undecided
+ * assert.equal(exitCodeOf({ status: "inconclusive", runnerOnly: true }), 0); // the runner's: a warning
+ * assert.equal(exitCodeOf({ status: "inconclusive" }), 3); // an SLO too few requests decide
  * assert.equal(exitCodeOf({ status: "inconclusive" }, { failOn: "fail" }), 0);
  * ```
  */

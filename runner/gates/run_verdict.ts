@@ -55,6 +55,6 @@ export function computeRunVerdict(
     };
   }
   if (certain) return { status: "fail", tally, reason: failFastReason(result), summary };
-  const { status, regressionOnly } = gatesVerdict(result.verdicts);
-  return { status, tally, summary, ...(regressionOnly ? { regressionOnly } : {}) };
+  const { status, ...undecided } = gatesVerdict(result.verdicts);
+  return { status, tally, summary, ...undecided };
 }

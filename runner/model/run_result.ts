@@ -353,6 +353,13 @@ export interface RunVerdict {
    */
   regressionOnly?: true;
   /**
+   * Set when the status is `inconclusive` and every undecided gate is undecided for the runner's
+   * sake, none for want of requests: a regression check, or an SLO whose causes are all the
+   * machine's contention, the generator's lateness or schedule (docs/gates.md). By default such a
+   * run is a warning and exits 0 (`--fail-on inconclusive-sampling`).
+   */
+  runnerOnly?: true;
+  /**
    * Set when the target stopped answering during the run (only connection failures from some
    * point to the end): the run exits with the target-unreachable code whatever its gates say.
    */

@@ -100,8 +100,8 @@ export function readResultArgs(
 }
 
 /**
- * `--fail-on` (fail_on.ts: `inconclusive`, `inconclusive-slo`, `fail`; default
- * `inconclusive-slo`), or `--allow-inconclusive` (and its old name `--allow-insufficient`), which
+ * `--fail-on` (fail_on.ts: `inconclusive`, `inconclusive-slo`, `inconclusive-sampling`, `fail`;
+ * default `inconclusive-sampling`), or `--allow-inconclusive` (and its old name `--allow-insufficient`), which
  * is `--fail-on fail`. Both at once, asking for different things, is a mistake.
  *
  * @example
@@ -109,7 +109,7 @@ export function readResultArgs(
  * import assert from "node:assert/strict";
  * import { failOnArg } from "./result_args.ts";
  * assert.deepEqual(failOnArg({ "allow-inconclusive": true }), { ok: true, value: "fail" });
- * assert.deepEqual(failOnArg({}), { ok: true, value: "inconclusive-slo" });
+ * assert.deepEqual(failOnArg({}), { ok: true, value: "inconclusive-sampling" });
  * ```
  */
 export function failOnArg(

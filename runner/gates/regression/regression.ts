@@ -117,6 +117,12 @@ export interface RegressionOptions {
    */
   windowRuns?: number;
   /**
+   * Let the floors alone decide however few stored runs there are: for two results a user puts
+   * side by side (`tailgate compare`), where no runner's history is being learned. Off for the
+   * history gate, where a metric needs {@linkcode baselineRunsNeeded} runs before it can fail.
+   */
+  floorsDecide?: boolean;
+  /**
    * One minus the chance a run with no regression shows one anywhere (default 0.999): the
    * family-wise level Holm's step-down holds over all of the run's checks.
    */
@@ -219,6 +225,7 @@ export function evaluateRegression(
             result,
             minTail: options.minTailSamples ?? 10,
             windowRuns: options.windowRuns ?? BASELINE_WINDOW_RUNS,
+            floorsDecide: options.floorsDecide ?? false,
           },
         });
       }
@@ -261,6 +268,8 @@ interface Context {
   minTail: number;
   /** The runs a full window holds. */
   windowRuns: number;
+  /** The floors decide however few runs there are (`tailgate compare`). */
+  floorsDecide: boolean;
   /** The prediction bound's confidence: Holm's level for this check. */
   confidence: number;
   /** Whether Holm's step-down rejected "no regression" for this check (true when not tested). */
@@ -328,7 +337,7 @@ function judgeMetric(
   const beyondBound = bounds !== undefined && ctx.rejected &&
     (higherIsWorse ? figure > bounds.upper : figure < bounds.lower);
   // Too few stored runs to know this metric's spread on this runner: no change can fail it yet.
-  const needed = baselineRunsNeeded(metric);
+  const needed = ctx.floorsDecide ? 1 : baselineRunsNeeded(metric);
   const tooFew = past.length < needed;
   // A history too short or too scattered bounds the next run only far beyond its centre (120 h
   // for a max from 3 runs): no limit to show, and no regression within it to rule out.
@@ -345,7 +354,7 @@ function judgeMetric(
     ? measured - mean(history)
     : relative(measured, reference, higherIsWorse);
   const regressed = change > floor && !tooFew &&
-    (metric === "error_rate" || beyondBound);
+    (metric === "error_rate" || beyondBound || (ctx.floorsDecide && bounds === undefined));
   // Beyond the floor, but the history cannot say whether that is more than its own noise.
   const unbounded = !regressed && change > floor && (tooFew || wide);
   // A regression must also hold for this run's whole confidence interval, less what the

@@ -7,11 +7,13 @@
  *
  * @module
  */
-export { regressionOnlyWarning, runVerdict } from "./stored_verdict.ts";
+export { runVerdict, undecidedWarning } from "./stored_verdict.ts";
 export {
   gatesVerdict,
+  RUNNER_CAUSES,
   STATUS_SEVERITY,
   statusTally,
+  undecidedByRunner,
   type VerdictScope,
   worstStatus,
 } from "./verdict_order.ts";

@@ -31,20 +31,30 @@ export function runVerdict(result: Pick<RunResult, "verdict">): RunVerdict {
 }
 
 /**
- * The warning every report shows when only regression checks are undecided, or undefined.
+ * The warning every report shows when the only undecided gates are regression checks, or gates
+ * the runner left undecided (runnerOnly): by default a warning, not a failure. Undefined otherwise.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { regressionOnlyWarning } from "./stored_verdict.ts";
- * const warning = regressionOnlyWarning({ status: "inconclusive", regressionOnly: true });
+ * import { undecidedWarning } from "./stored_verdict.ts";
+ * const warning = undecidedWarning({ status: "inconclusive", regressionOnly: true });
  * assert.match(warning!, /^only regression checks are undecided: a warning/);
- * assert.equal(regressionOnlyWarning({ status: "inconclusive" }), undefined);
+ * const runner = undecidedWarning({ status: "inconclusive", runnerOnly: true });
+ * assert.match(runner!, /^the undecided gates are undecided for the runner's sake/);
+ * assert.equal(undecidedWarning({ status: "inconclusive" }), undefined);
  * ```
  */
-export function regressionOnlyWarning(verdict: VerdictScope): string | undefined {
-  if (verdict.status !== "inconclusive" || !verdict.regressionOnly) return undefined;
-  return "only regression checks are undecided: a warning, not a failure (exit 0), unless the " +
-    "run is strict (`--fail-on inconclusive`, the Action's `fail-on: inconclusive`); each check " +
-    "says why and what would decide it";
+export function undecidedWarning(verdict: VerdictScope): string | undefined {
+  if (verdict.status !== "inconclusive") return undefined;
+  if (verdict.regressionOnly) {
+    return "only regression checks are undecided: a warning, not a failure (exit 0), unless the " +
+      "run is strict (`--fail-on inconclusive`, the Action's `fail-on: inconclusive`); each check " +
+      "says why and what would decide it";
+  }
+  if (!verdict.runnerOnly) return undefined;
+  return "the undecided gates are undecided for the runner's sake (the machine's contention, the " +
+    "generator's own delays or schedule, a history too short or scattered), not for want of " +
+    "requests: a warning, not a failure (exit 0), unless the run is strict (`--fail-on " +
+    "inconclusive` or `inconclusive-slo`); each says why and what would decide it";
 }

@@ -17,7 +17,40 @@ export const STATUS_SEVERITY: readonly VerdictStatus[] = [
 ];
 
 /** What the exit policy (runner/gates/fail_on.ts) reads of a verdict. */
-export type VerdictScope = Pick<RunVerdict, "status" | "regressionOnly">;
+export type VerdictScope = Pick<RunVerdict, "status" | "regressionOnly" | "runnerOnly">;
+
+/**
+ * The causes of an undecided gate that are the runner's, not the plan's: the machine's contention,
+ * the generator's own delays or schedule, a history too short or scattered. A gate undecided for
+ * these alone is no evidence against the server, and more requests would not decide it; one
+ * undecided for `sampling` asks for a longer run.
+ */
+export const RUNNER_CAUSES: readonly NonNullable<Verdict["causes"]>[number][] = [
+  "contention",
+  "generator",
+  "schedule",
+  "history",
+];
+
+/**
+ * Whether an undecided gate is undecided for the runner's sake alone: a regression check (its
+ * limit is the history's or the rounds' spread, not the plan's), or a gate whose every cause is
+ * one of {@linkcode RUNNER_CAUSES}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { undecidedByRunner } from "./verdict_order.ts";
+ * assert.equal(undecidedByRunner({ kind: "slo", causes: ["contention"] }), true);
+ * assert.equal(undecidedByRunner({ kind: "slo", causes: ["sampling", "schedule"] }), false);
+ * assert.equal(undecidedByRunner({ kind: "slo" }), false);
+ * ```
+ */
+export function undecidedByRunner(v: Pick<Verdict, "kind" | "causes">): boolean {
+  return v.kind === "regression" ||
+    (v.causes !== undefined && v.causes.length > 0 &&
+      v.causes.every((c) => RUNNER_CAUSES.includes(c)));
+}
 
 /**
  * The worst of several statuses by {@linkcode STATUS_SEVERITY}; `pass` when there are none.
@@ -37,8 +70,9 @@ export function worstStatus(statuses: Iterable<VerdictStatus>): VerdictStatus {
 }
 
 /**
- * The verdict of a set of gates on their own: the worst status, and `regressionOnly` when it is
- * `inconclusive` and every undecided gate is a regression check.
+ * The verdict of a set of gates on their own: the worst status; when it is `inconclusive`,
+ * `regressionOnly` if every undecided gate is a regression check, and `runnerOnly` if every one is
+ * undecided for the runner's sake ({@linkcode undecidedByRunner}).
  *
  * @example
  * ```ts
@@ -47,16 +81,26 @@ export function worstStatus(statuses: Iterable<VerdictStatus>): VerdictStatus {
  * assert.deepEqual(gatesVerdict([{ kind: "regression", status: "inconclusive" }]), {
  *   status: "inconclusive",
  *   regressionOnly: true,
+ *   runnerOnly: true,
+ * });
+ * assert.deepEqual(gatesVerdict([{ kind: "slo", status: "inconclusive", causes: ["contention"] }]), {
+ *   status: "inconclusive",
+ *   runnerOnly: true,
  * });
  * assert.deepEqual(gatesVerdict([{ kind: "slo", status: "inconclusive" }]), { status: "inconclusive" });
  * ```
  */
-export function gatesVerdict(verdicts: readonly Pick<Verdict, "kind" | "status">[]): VerdictScope {
+export function gatesVerdict(
+  verdicts: readonly Pick<Verdict, "kind" | "status" | "causes">[],
+): VerdictScope {
   const status = worstStatus(verdicts.map((v) => v.status));
+  if (status !== "inconclusive") return { status };
   const undecided = verdicts.filter((v) => v.status === "inconclusive");
-  return status === "inconclusive" && undecided.every((v) => v.kind === "regression")
-    ? { status, regressionOnly: true }
-    : { status };
+  return {
+    status,
+    ...(undecided.every((v) => v.kind === "regression") ? { regressionOnly: true as const } : {}),
+    ...(undecided.every(undecidedByRunner) ? { runnerOnly: true as const } : {}),
+  };
 }
 
 /**

@@ -24,7 +24,7 @@ Deno.test("readRunInputs() with nothing set runs the default plans, reports and 
     baselineDir: ".tailgate/baselines",
     updateBaseline: false,
     committed: false,
-    failOn: "inconclusive-slo",
+    failOn: "inconclusive-sampling",
   });
 });
 
@@ -60,7 +60,7 @@ Deno.test("readRunInputs() reports every wrong input at once", () => {
     assert.deepEqual(r.problems.map(problemText), [
       "baseline: `s3` is not one of cache, branch, committed, none",
       "TAILGATE_UPDATE_BASELINE: `auto` must be true or false here",
-      "fail-on: `error` is not one of inconclusive, inconclusive-slo, fail, never",
+      "fail-on: `error` is not one of inconclusive, inconclusive-slo, inconclusive-sampling, fail, never",
       "merge and shard exclude each other: a merge job runs no plan",
       "out: empty; name the output folder, e.g. tailgate-out",
     ]);

@@ -54,21 +54,33 @@ Deno.test("planVerdict() reads the verdict the result stored, not a recomputatio
   assert.equal(planVerdict(1, result), "invalid");
 });
 
-Deno.test("jobExitCode() follows fail-on: inconclusive reds every non-pass, inconclusive-slo lets regression checks alone pass, fail lets every undecided gate pass, never stays green", () => {
-  const regressionOnly = { status: "inconclusive", regressionOnly: true } as const;
-  const table: Array<[VerdictScope, number, number, number, number, number]> = [
-    // verdict, tailgate code, fail-on inconclusive, inconclusive-slo, fail, never
-    [{ status: "pass" }, 0, 0, 0, 0, 0],
-    [regressionOnly, 0, 3, 0, 0, 0],
-    [{ status: "inconclusive" }, 3, 3, 3, 0, 0],
-    [{ status: "fail" }, 1, 1, 1, 1, 0],
-    [{ status: "invalid" }, 4, 4, 4, 4, 0],
-    [{ status: "invalid" }, 2, 2, 2, 2, 0],
+Deno.test("jobExitCode() follows fail-on: inconclusive reds every non-pass, inconclusive-slo lets regression checks alone pass, inconclusive-sampling whatever the runner left undecided, fail every undecided gate, never stays green", () => {
+  const regressionOnly = {
+    status: "inconclusive",
+    regressionOnly: true,
+    runnerOnly: true,
+  } as const;
+  const runnerOnly = { status: "inconclusive", runnerOnly: true } as const;
+  const table: Array<[VerdictScope, number, number, number, number, number, number]> = [
+    // verdict, tailgate code, fail-on inconclusive, inconclusive-slo, inconclusive-sampling,
+    // fail, never
+    [{ status: "pass" }, 0, 0, 0, 0, 0, 0],
+    [regressionOnly, 0, 3, 0, 0, 0, 0],
+    [runnerOnly, 0, 3, 3, 0, 0, 0],
+    [{ status: "inconclusive" }, 3, 3, 3, 3, 0, 0],
+    [{ status: "fail" }, 1, 1, 1, 1, 1, 0],
+    [{ status: "invalid" }, 4, 4, 4, 4, 4, 0],
+    [{ status: "invalid" }, 2, 2, 2, 2, 2, 0],
   ];
-  for (const [verdict, code, strict, slo, fail, never] of table) {
+  for (const [verdict, code, strict, slo, sampling, fail, never] of table) {
     const what = JSON.stringify(verdict);
     assert.equal(jobExitCode(verdict, code, "inconclusive"), strict, `${what} inconclusive`);
     assert.equal(jobExitCode(verdict, code, "inconclusive-slo"), slo, `${what} inconclusive-slo`);
+    assert.equal(
+      jobExitCode(verdict, code, "inconclusive-sampling"),
+      sampling,
+      `${what} inconclusive-sampling`,
+    );
     assert.equal(jobExitCode(verdict, code, "fail"), fail, `${what} fail`);
     assert.equal(jobExitCode(verdict, code, "never"), never, `${what} never`);
   }
@@ -80,16 +92,20 @@ Deno.test("planVerdict() reads exit 0 or 3 as inconclusive when only regression 
   assert.equal(planVerdict(0, result), "inconclusive", "tailgate's default: a warning, exit 0");
   assert.equal(planVerdict(3, result), "inconclusive", "--fail-on inconclusive");
   assert.equal(planVerdict(1, result), "invalid");
-  assert.deepEqual(earnedCodes(result.verdict), [3, 0, 0]);
-  assert.deepEqual(earnedCodes({ status: "inconclusive" }), [3, 3, 0]);
+  assert.deepEqual(earnedCodes(result.verdict), [3, 0, 0, 0]);
+  assert.deepEqual(earnedCodes({ status: "inconclusive" }), [3, 3, 3, 0]);
+  assert.deepEqual(earnedCodes({ status: "inconclusive", runnerOnly: true }), [3, 3, 0, 0]);
 });
 
 Deno.test("jobVerdict() is the worst plan's, regression-only while every undecided plan is", () => {
-  const only = { verdict: "inconclusive", regressionOnly: true } as const;
+  const only = { verdict: "inconclusive", regressionOnly: true, runnerOnly: true } as const;
   assert.deepEqual(jobVerdict([{ verdict: "pass" }, only]), {
     status: "inconclusive",
     regressionOnly: true,
+    runnerOnly: true,
   });
+  const runner = { verdict: "inconclusive", runnerOnly: true } as const;
+  assert.deepEqual(jobVerdict([only, runner]), { status: "inconclusive", runnerOnly: true });
   assert.deepEqual(jobVerdict([only, { verdict: "inconclusive" }]), { status: "inconclusive" });
   assert.deepEqual(jobVerdict([only, { verdict: "fail" }]), { status: "fail" });
   assert.deepEqual(jobVerdict([]), { status: "invalid" });

@@ -196,7 +196,7 @@ Deno.test("ab's --fail-on takes run's values and refuses the rest before anythin
   ], () => {});
   assert.equal(outcome.exitCode, EXIT_CODES.usage);
   assert.deepEqual(outcome.errors, [
-    "--fail-on: `never` is not one of inconclusive, inconclusive-slo, fail",
+    "--fail-on: `never` is not one of inconclusive, inconclusive-slo, inconclusive-sampling, fail",
   ]);
 });
 

@@ -17,16 +17,23 @@ const PASS: VerdictScope = { status: "pass" };
 const FAIL: VerdictScope = { status: "fail" };
 const INVALID: VerdictScope = { status: "invalid" };
 const SLO_UNDECIDED: VerdictScope = { status: "inconclusive" };
-const REGRESSION_UNDECIDED: VerdictScope = { status: "inconclusive", regressionOnly: true };
+const REGRESSION_UNDECIDED: VerdictScope = {
+  status: "inconclusive",
+  regressionOnly: true,
+  runnerOnly: true,
+};
+/** An SLO the machine's contention (or the generator) left undecided: the runner's, no more. */
+const RUNNER_UNDECIDED: VerdictScope = { status: "inconclusive", runnerOnly: true };
 
 Deno.test("failsUnder(): each fail-on, strictest first, reds exactly what it names", () => {
-  const table: Array<[VerdictScope, boolean, boolean, boolean, boolean]> = [
-    // verdict,            inconclusive, inconclusive-slo, fail, never
-    [PASS, false, false, false, false],
-    [REGRESSION_UNDECIDED, true, false, false, false],
-    [SLO_UNDECIDED, true, true, false, false],
-    [INVALID, true, true, true, false],
-    [FAIL, true, true, true, false],
+  const table: Array<[VerdictScope, boolean, boolean, boolean, boolean, boolean]> = [
+    // verdict,  inconclusive, inconclusive-slo, inconclusive-sampling, fail, never
+    [PASS, false, false, false, false, false],
+    [REGRESSION_UNDECIDED, true, false, false, false, false],
+    [RUNNER_UNDECIDED, true, true, false, false, false],
+    [SLO_UNDECIDED, true, true, true, false, false],
+    [INVALID, true, true, true, true, false],
+    [FAIL, true, true, true, true, false],
   ];
   for (const [verdict, ...red] of table) {
     FAIL_ON_VALUES.forEach((failOn, i) => {
@@ -35,10 +42,37 @@ Deno.test("failsUnder(): each fail-on, strictest first, reds exactly what it nam
   }
 });
 
-Deno.test("the default reds an undecided SLO but not undecided regression checks alone", () => {
-  assert.equal(DEFAULT_FAIL_ON, "inconclusive-slo");
+Deno.test("the default reds an SLO too few requests left undecided, not what the runner left", () => {
+  assert.equal(DEFAULT_FAIL_ON, "inconclusive-sampling");
   assert.equal(failsUnder(SLO_UNDECIDED, DEFAULT_FAIL_ON), true);
+  assert.equal(failsUnder(RUNNER_UNDECIDED, DEFAULT_FAIL_ON), false);
   assert.equal(failsUnder(REGRESSION_UNDECIDED, DEFAULT_FAIL_ON), false);
+  // A result stored before runnerOnly existed: regression checks alone are still a warning.
+  assert.equal(
+    failsUnder({ status: "inconclusive", regressionOnly: true }, DEFAULT_FAIL_ON),
+    false,
+  );
+});
+
+Deno.test("gatesVerdict() tells an SLO the runner left undecided from one too few requests did", () => {
+  const slo = (causes: Verdict["causes"]): Verdict => ({
+    kind: "slo",
+    name: "p99 < 10ms",
+    status: "inconclusive",
+    stageIndexes: [0],
+    message: "",
+    ...(causes ? { causes } : {}),
+  });
+  for (const causes of [["contention"], ["generator"], ["schedule"], ["contention", "schedule"]]) {
+    const v = gatesVerdict([slo(causes as Verdict["causes"])]);
+    assert.equal(v.runnerOnly, true, causes.join());
+    assert.equal(exitCodeOf(v), 0, causes.join());
+  }
+  for (const causes of [["sampling"], ["sampling", "generator"], undefined]) {
+    const v = gatesVerdict([slo(causes as Verdict["causes"])]);
+    assert.equal(v.runnerOnly, undefined, String(causes));
+    assert.equal(exitCodeOf(v), 3, String(causes));
+  }
 });
 
 Deno.test("readFailOn() reads every value, the old name insufficient, and refuses the rest", () => {
@@ -50,7 +84,7 @@ Deno.test("readFailOn() reads every value, the old name insufficient, and refuse
   assert.equal(never.ok, false);
   assert.match(
     problemText((never as { problems: Problem[] }).problems[0]),
-    /`never` is not one of inconclusive, inconclusive-slo, fail$/,
+    /`never` is not one of inconclusive, inconclusive-slo, inconclusive-sampling, fail$/,
   );
   assert.equal(readFailOn("slo").ok, false);
 });
@@ -89,7 +123,7 @@ Deno.test("a failed gate exits 1, over inconclusive verdicts", () => {
   assert.equal(gateExitCode(verdicts("fail"), { failOn: "fail" }), 1);
 });
 
-Deno.test("an undecided SLO exits 3 by default and under inconclusive, 0 under fail", () => {
+Deno.test("an SLO undecided for want of requests exits 3 by default and under inconclusive, 0 under fail", () => {
   const slo = verdicts("inconclusive", "pass");
   assert.equal(gateExitCode(slo), 3);
   assert.equal(gateExitCode(slo, { failOn: "inconclusive" }), 3);

@@ -2,9 +2,9 @@ import assert from "node:assert/strict";
 import { type Problem, problemText } from "../../../../runner/model/result.ts";
 import { failOnArg, readResultArgs } from "../../../../runner/cli/args/result_args.ts";
 
-Deno.test("failOnArg(): the default is inconclusive-slo; --fail-on takes the CLI's values", () => {
-  assert.deepEqual(failOnArg({}), { ok: true, value: "inconclusive-slo" });
-  for (const value of ["inconclusive", "inconclusive-slo", "fail"]) {
+Deno.test("failOnArg(): the default is inconclusive-sampling; --fail-on takes the CLI's values", () => {
+  assert.deepEqual(failOnArg({}), { ok: true, value: "inconclusive-sampling" });
+  for (const value of ["inconclusive", "inconclusive-slo", "inconclusive-sampling", "fail"]) {
     assert.deepEqual(failOnArg({ "fail-on": value }), { ok: true, value: value });
   }
   assert.deepEqual(failOnArg({ "fail-on": "insufficient" }), { ok: true, value: "inconclusive" });
@@ -16,7 +16,7 @@ Deno.test("failOnArg(): never and unknown values are refused, naming what --fail
     assert.equal(read.ok, false, value);
     assert.match(
       problemText((read as { problems: Problem[] }).problems[0]),
-      /^--fail-on: `.*` is not one of inconclusive, inconclusive-slo, fail$/,
+      /^--fail-on: `.*` is not one of inconclusive, inconclusive-slo, inconclusive-sampling, fail$/,
     );
   }
 });
@@ -43,7 +43,8 @@ Deno.test("readResultArgs() carries --fail-on into the run's options, or its mis
   assert.deepEqual(readResultArgs({ "fail-on": "never" }), {
     ok: false,
     problems: [{
-      message: "--fail-on: `never` is not one of inconclusive, inconclusive-slo, fail",
+      message:
+        "--fail-on: `never` is not one of inconclusive, inconclusive-slo, inconclusive-sampling, fail",
     }],
   });
 });

@@ -1,13 +1,10 @@
 import assert from "node:assert/strict";
-import {
-  regressionOnlyWarning,
-  runVerdict,
-} from "../../../../runner/result/read/stored_verdict.ts";
+import { runVerdict, undecidedWarning } from "../../../../runner/result/read/stored_verdict.ts";
 import { judgedRun } from "../../../reporters/_judged_results.ts";
 import type { VerdictScope } from "../../../../runner/result/read/verdict_order.ts";
 
-Deno.test("regressionOnlyWarning() speaks only when regression checks alone are undecided", () => {
-  const warning = regressionOnlyWarning({ status: "inconclusive", regressionOnly: true });
+Deno.test("undecidedWarning() speaks only when regression checks alone are undecided", () => {
+  const warning = undecidedWarning({ status: "inconclusive", regressionOnly: true });
   assert.match(warning!, /^only regression checks are undecided: a warning, not a failure/);
   assert.match(warning!, /--fail-on inconclusive/);
   const others: VerdictScope[] = [
@@ -16,7 +13,7 @@ Deno.test("regressionOnlyWarning() speaks only when regression checks alone are 
     { status: "invalid" },
     { status: "inconclusive" },
   ];
-  for (const v of others) assert.equal(regressionOnlyWarning(v), undefined, JSON.stringify(v));
+  for (const v of others) assert.equal(undecidedWarning(v), undefined, JSON.stringify(v));
 });
 
 Deno.test("runVerdict() is the worst verdict: fail over inconclusive over pass, and counts them", async () => {
