@@ -29,6 +29,7 @@
  */
 export {
   type ConfirmOptions,
+  type ConfirmTimes,
   DEFAULT_FAIL_ON,
   exitCodeOf,
   type FailOn,

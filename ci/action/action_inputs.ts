@@ -7,6 +7,7 @@
 import { BASELINE_MODES } from "./baseline_policy.ts";
 import { FAIL_ON_VALUES, type FailOn } from "./verdict.ts";
 import { readFailOn } from "../../runner/gates/fail_on.ts";
+import { type ConfirmTimes, readConfirm } from "../../runner/gates/confirm_gates.ts";
 import { planPatterns } from "./expand_plans.ts";
 import {
   err,
@@ -43,7 +44,7 @@ export const INPUT_DEFAULTS = {
   "history-fail": "false",
   report: "json,html,junit,md,hlog",
   "fail-on": "inconclusive-sampling",
-  confirm: "0",
+  confirm: "auto",
   "fail-fast": "",
   target: "",
   start: "",
@@ -110,8 +111,11 @@ export interface RunInputs {
   /** `baseline: committed`: updated history files are copied into the artifact. */
   committed: boolean;
   failOn: FailOn;
-  /** Reruns that must repeat a regression before it turns the job red (0: none). */
-  confirm?: number;
+  /**
+   * `--confirm`: `auto` (one rerun when tail regressions alone turn a run red) or up to N reruns
+   * before believing a red a rerun could clear (0: none).
+   */
+  confirm: ConfirmTimes;
   /** `--fail-fast` (true) or `--no-fail-fast` (false); undefined: each plan's `fail_fast`. */
   failFast?: boolean;
   shard?: string;
@@ -145,10 +149,9 @@ export function readRunInputs(
   // `insufficient` is the name tailgate's results used before format 3 for `inconclusive`.
   const failOn = readFailOn(get("fail-on"), FAIL_ON_VALUES);
   if (!failOn.ok) errors.push(...prefixed("fail-on: ", failOn.problems).map(problemText));
-  const confirm = Number(get("confirm"));
-  if (!(Number.isInteger(confirm) && confirm >= 0 && confirm <= 10)) {
-    errors.push(`confirm: \`${get("confirm")}\` is not a whole number of reruns from 0 to 10`);
-  }
+  const confirmRead = readConfirm(get("confirm"));
+  if (!confirmRead.ok) errors.push(...prefixed("confirm: ", confirmRead.problems).map(problemText));
+  const confirm = confirmRead.ok ? confirmRead.value : 0;
   const failFast = get("fail-fast");
   if (!["", "true", "false"].includes(failFast)) {
     errors.push(`fail-fast: \`${failFast}\` is not true, false or empty (each plan's fail_fast)`);
@@ -171,7 +174,7 @@ export function readRunInputs(
   if ((abBase === "") !== (abHead === "")) {
     errors.push("ab-base and ab-head come together: the A/B mode compares the two targets");
   }
-  if (abBase && (merge || shard || target || confirm > 0 || start)) {
+  if (abBase && (merge || shard || target || (confirm !== "auto" && confirm > 0) || start)) {
     errors.push(
       "the A/B mode (ab-base, ab-head) runs no shard, merge, target, confirm or start: it " +
         "starts (ab-base-start, ab-head-start) and compares its own two targets",
@@ -209,7 +212,7 @@ export function readRunInputs(
     updateBaseline: mode !== "none" && update === "true",
     committed: mode === "committed",
     failOn: failOn.value,
-    ...(confirm > 0 ? { confirm } : {}),
+    confirm,
     ...(failFast ? { failFast: failFast === "true" } : {}),
     ...(shard ? { shard } : {}),
     ...(startAt ? { startAt } : {}),

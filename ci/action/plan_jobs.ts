@@ -123,7 +123,7 @@ function runOnly(inputs: RunInputs) {
     ...(inputs.ready ? { ready: inputs.ready } : {}),
     ...(inputs.shard ? { shard: inputs.shard } : {}),
     ...(inputs.startAt ? { startAt: inputs.startAt } : {}),
-    ...(inputs.confirm ? { confirm: inputs.confirm } : {}),
+    confirm: inputs.confirm,
     ...(inputs.failFast === undefined ? {} : { failFast: inputs.failFast }),
   };
 }

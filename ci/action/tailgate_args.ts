@@ -3,6 +3,7 @@
  *
  * @module
  */
+import type { ConfirmTimes } from "../../runner/gates/confirm_gates.ts";
 
 /** What every invocation shares. */
 export interface CommonArgs {
@@ -26,8 +27,8 @@ export interface RunArgs extends CommonArgs {
   shard?: string;
   /** ISO 8601 time of the schedule's start, common to every shard. */
   startAt?: string;
-  /** Reruns that must repeat a regression before it turns the job red (`--confirm`). */
-  confirm?: number;
+  /** `--confirm auto|N`: reruns before a red a rerun could clear is believed; absent: `auto`. */
+  confirm?: ConfirmTimes;
   /** The command that starts the service under test (`--start`), stopped after the run. */
   start?: string;
   /** With `start`: the URL that answers 2xx once the service is ready (`--ready`). */
@@ -79,7 +80,10 @@ export function runArgs(args: RunArgs): string[] {
     ...(args.target ? ["--target", args.target] : []),
     ...(sharded ? ["--shard", args.shard!] : []),
     ...(args.startAt ? ["--start-at", args.startAt] : []),
-    ...(args.confirm && !sharded ? ["--confirm", String(args.confirm)] : []),
+    // `auto` is tailgate's own default; a shard is not judged, so nothing of it is confirmed.
+    ...(!sharded && args.confirm !== undefined && args.confirm !== "auto"
+      ? ["--confirm", String(args.confirm)]
+      : []),
     ...(args.start ? ["--start", args.start] : []),
     ...(args.start && args.ready ? ["--ready", args.ready] : []),
     ...failFastArgs(args.failFast),

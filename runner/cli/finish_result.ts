@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { ConfirmOptions } from "../gates/regression/mod.ts";
+import type { ConfirmOptions } from "../gates/confirm_gates.ts";
 import { exitCodeOf, judge } from "../api/mod.ts";
 import { computeRunVerdict } from "../gates/run_verdict.ts";
 import type { FailOn } from "../gates/fail_on.ts";

@@ -19,6 +19,7 @@ import {
   type ResultOutputOptions,
 } from "./args/mod.ts";
 import { parseShard, parseStartAt } from "./args/mod.ts";
+import { type ConfirmTimes, DEFAULT_CONFIRM, readConfirm } from "../gates/confirm_gates.ts";
 import { readStartArgs, START_OPTIONS, type StartSpec } from "./args/mod.ts";
 
 /** Options of a run: the plan, how to reach its target, its share, and the shared ones. */
@@ -41,8 +42,11 @@ export interface RunOptions extends ResultOutputOptions {
   shard?: ShardSpec;
   /** Epoch ms at which the schedule's time zero falls (aligns shards on several machines). */
   startAtEpochMs?: number;
-  /** Re-run the plan up to this many times to confirm a regression before it turns the run red. */
-  confirmRuns?: number;
+  /**
+   * Rerun the plan before believing a red a rerun could clear (`--confirm auto|N`; default
+   * `auto`: once, when tail regressions alone turn the run red; confirm_gates.ts).
+   */
+  confirmTimes?: ConfirmTimes;
   /** The service under test to start before the load and stop after it (`--start`). */
   start?: StartSpec;
   /** `--fail-fast` (true) or `--no-fail-fast` (false); undefined: the plan's `fail_fast`. */
@@ -163,11 +167,9 @@ export function parseRunArgs(
     errors.push(...prefixed("--start-at: ", startAt.problems).map(problemText));
   }
   const confirmText = parsed.values.confirm;
-  const confirm = confirmText === undefined ? undefined : Number(confirmText);
-  if (confirm !== undefined && !(Number.isInteger(confirm) && confirm >= 0 && confirm <= 10)) {
-    errors.push(`--confirm \`${confirmText}\`: give a whole number of reruns from 0 to 10`);
-  }
-  if (confirm && shard?.ok) {
+  const confirm = confirmText === undefined ? ok(DEFAULT_CONFIRM) : readConfirm(confirmText);
+  if (!confirm.ok) errors.push(...prefixed("--confirm ", confirm.problems).map(problemText));
+  if (confirmText !== undefined && confirm.ok && confirm.value !== 0 && shard?.ok) {
     errors.push("--confirm with --shard: a shard is not judged; confirm in `tailgate merge`'s job");
   }
   const start = readStartArgs(v);
@@ -186,7 +188,8 @@ export function parseRunArgs(
     caCertFiles: parsed.values["ca-cert"] ?? [],
     ...(shard?.ok ? { shard: shard.value } : {}),
     ...(startAt?.ok ? { startAtEpochMs: startAt.value } : {}),
-    ...(confirm ? { confirmRuns: confirm } : {}),
+    // A shard is not judged, so nothing of it is confirmed.
+    confirmTimes: confirm.ok && !shard?.ok ? confirm.value : 0,
     ...(start.ok && start.value ? { start: start.value } : {}),
     ...(v["fail-fast"] ? { failFast: true } : v["no-fail-fast"] ? { failFast: false } : {}),
   });

@@ -21,6 +21,7 @@ import { printable } from "../plan/printable.ts";
 import { StepFailure } from "../session/mod.ts";
 import { type CommandOutcome, failed } from "./command.ts";
 import { finishResult } from "./finish_result.ts";
+import { DEFAULT_CONFIRM } from "../gates/confirm_gates.ts";
 import { planToRun } from "./plan_to_run.ts";
 import { readCaCerts } from "./args/mod.ts";
 import { checkOutDir } from "./output/mod.ts";
@@ -39,7 +40,7 @@ export const RUN_HELP =
   `Usage: tailgate run <plan.yaml> [--out DIR] [--report FORMATS] [--target URL]
                     [--ca-cert FILE] [--fail-on WHAT] [--baseline DIR | --no-baseline]
                     [--update-baseline] [--commit SHA] [--branch NAME] [--history-runs N]
-                    [--confirm N] [--shard I/N] [--start-at TIME]
+                    [--confirm auto|N] [--shard I/N] [--start-at TIME]
                     [--fail-fast | --no-fail-fast]
                     [--report-url URL] [--color | --no-color] [--print-plan]
                     [--rate-scale F] [--duration-scale F] [--stage S:K=V]... [--connections N]
@@ -101,9 +102,12 @@ the equivalent plan, validated like any, and --print-plan prints it to commit in
   --branch NAME          the branch it ran on; default GITHUB_HEAD_REF (a pull request),
                          GITHUB_REF_NAME, CI_COMMIT_REF_NAME, else git's branch there
   --history-runs N       runs the long history keeps, the newest (10 to 2000; default 500)
-  --confirm N            when only regression gates fail, run the plan again up to N times; a
-                         regression stays red only if every rerun repeats it (about p^(N+1)
-                         for independent runs), else it passes, saying which rerun cleared it
+  --confirm auto|N       rerun the plan before believing a red a rerun could clear: a gate
+                         a rerun passes passes; one red only when it failed in two runs and
+                         passed in none. auto (default): one rerun, only when tail regressions
+                         (p90 and beyond, max) alone turn the run red; N (1-10): up to N reruns
+                         when any regression or SLO failed, or an SLO the runner left
+                         undecided; 0: believe the first run
   --shard I/N            run only share I (0..N-1) of every stage's schedule, interleaved, so N
                          machines together run the whole plan; gates are judged by
                          \`tailgate merge\` over the N results
@@ -243,10 +247,13 @@ export async function runPlanCommand(
     result.run.complete = false;
   }
   let reruns = 0;
+  const confirmTimes = options.confirmTimes ?? (options.shard ? 0 : DEFAULT_CONFIRM);
   const rerun = async () => {
     reruns++;
     onProgress(
-      `--confirm: rerun ${reruns} of up to ${options.confirmRuns} to confirm a regression`,
+      `--confirm: rerun ${reruns}${
+        confirmTimes === "auto" ? "" : ` of up to ${confirmTimes}`
+      }, before believing what the first run showed`,
     );
     const measured = await runPlan(plan, { signal, caCerts, environment, onProgress: progress });
     // Every rerun's measurements are kept beside the result.
@@ -264,7 +271,7 @@ export async function runPlanCommand(
   const finished = await finishResult(result, {
     ...options,
     judge: options.shard === undefined,
-    ...(options.confirmRuns ? { confirm: { times: options.confirmRuns, rerun } } : {}),
+    ...(confirmTimes !== 0 ? { confirm: { times: confirmTimes, rerun } } : {}),
     ...(signal ? { signal } : {}),
   }).catch((e) => {
     // A rerun's setup failed: the first run's measurements are already on disk.

@@ -20,14 +20,21 @@ import {
   MAX_HISTORY_BYTES,
 } from "./baseline/mod.ts";
 import {
-  applyConfirmation,
-  type ConfirmOptions,
   evaluateRegression,
   type RegressionMetric,
-  regressionsToConfirm,
+  type RegressionOptions,
   unmatchedStages,
 } from "./regression/mod.ts";
+import {
+  applyConfirmation,
+  type ConfirmOptions,
+  gatesToConfirm,
+  isSettled,
+  rerunsAllowed,
+} from "./confirm_gates.ts";
+import type { Baseline } from "./baseline/mod.ts";
 import { evaluateSlos, implicitErrorGate } from "./slo/mod.ts";
+
 import { soundnessVerdicts } from "../result/read/mod.ts";
 import { computeRunVerdict } from "./run_verdict.ts";
 
@@ -42,8 +49,8 @@ export interface JudgeOptions {
   /** Runs the long history keeps when appending (`--history-runs`; default 500). */
   historyRuns?: number;
   /**
-   * Re-measure a run that only regressions turn red, up to `times` more runs, before believing
-   * them (`--confirm N`; confirm_regressions.ts).
+   * Re-measure a red (or a gate the runner left undecided) that a rerun could clear before
+   * believing it (`--confirm auto|N`; confirm_gates.ts).
    */
   confirm?: ConfirmOptions;
   /** Ctrl-C or SIGTERM: stop waiting for the history's lock (the history is then not updated). */
@@ -73,12 +80,8 @@ export async function judgeRun(
   const warnings: string[] = [];
   let damaged = false;
   // The run's own soundness first: every report lists and counts it as a gate.
-  result.verdicts = [
-    ...soundnessVerdicts(result),
-    ...evaluateSlos(result),
-    // No silent pass: errors the plan set no bound for are judged against 1%.
-    ...implicitErrorGate(result),
-  ];
+  result.verdicts = [...soundnessVerdicts(result), ...sloVerdicts(result)];
+  let judgedBaseline: { baseline: Baseline; regression: RegressionOptions } | undefined;
   if (options.baselineDir !== undefined) {
     const history = historyName(result.plan);
     const loaded = await loadBaseline(options.baselineDir, history);
@@ -144,16 +147,19 @@ export async function judgeRun(
         ? { floors: result.plan.regression as Partial<Record<RegressionMetric, number>> }
         : {};
       result.verdicts.push(...evaluateRegression(result, baseline, regressionOptions));
-      if (options.confirm !== undefined) {
-        notes.push(
-          ...await confirm(
-            result,
-            options.confirm,
-            (r) => evaluateRegression(r, baseline, regressionOptions),
-          ),
-        );
-      }
+      judgedBaseline = { baseline, regression: regressionOptions };
     }
+  }
+  // A stopped run (Ctrl-C, fail-fast's certain failure) is not rerun.
+  if (options.confirm !== undefined && result.run.complete) {
+    // A rerun is judged as this run was: its SLOs, and against the same history.
+    const again = judgedBaseline;
+    notes.push(
+      ...await confirm(result, options.confirm, (r) => [
+        ...sloVerdicts(r),
+        ...(again ? evaluateRegression(r, again.baseline, again.regression) : []),
+      ]),
+    );
   }
   if (warnings.length > 0) result.warnings = [...(result.warnings ?? []), ...warnings];
   result.verdict = computeRunVerdict(result);
@@ -209,24 +215,36 @@ export async function judgeRun(
   return { notes, ioFailures };
 }
 
-/** Reruns until every failed regression is cleared or `times` reruns repeated it; notes what happened. */
+/** The SLO gates of a run: the plan's, and the implicit error gate when the run needs it. */
+function sloVerdicts(result: RunResult): Verdict[] {
+  // No silent pass: errors the plan set no bound for are judged against 1%.
+  return [...evaluateSlos(result), ...implicitErrorGate(result)];
+}
+
+/**
+ * Reruns while a gate under confirmation is unsettled, up to what `options.times` allows, and
+ * settles them (confirm_gates.ts); notes what happened.
+ */
 async function confirm(
   result: RunResult,
   options: ConfirmOptions,
   judge: (rerun: RunResult) => Verdict[],
 ): Promise<string[]> {
-  const pending = regressionsToConfirm(result.verdicts);
+  const pending = gatesToConfirm(result.verdicts, options.times);
   const reruns: Verdict[][] = [];
-  const cleared = () =>
-    pending.every((v) => reruns.some((r) => r.find((x) => x.name === v.name)?.status !== "fail"));
-  while (pending.length > 0 && reruns.length < options.times && !cleared()) {
+  while (
+    pending.length > 0 && reruns.length < rerunsAllowed(options.times) &&
+    !pending.every((v) => isSettled(v, reruns))
+  ) {
     reruns.push(judge(await options.rerun()));
   }
   if (reruns.length === 0) return [];
-  const outcome = applyConfirmation(result.verdicts, reruns);
+  const outcome = applyConfirmation(pending, reruns);
+  const n = reruns.length;
   return [
-    `--confirm: ${reruns.length} rerun${reruns.length === 1 ? "" : "s"}; ` +
-    `${outcome.confirmed.length} regression(s) confirmed, ${outcome.cleared.length} not`,
+    `--confirm: ${n} rerun${n === 1 ? "" : "s"} of ${pending.length} gate(s) a rerun could ` +
+    `change: ${outcome.confirmed.length} confirmed, ${outcome.cleared.length} cleared, ` +
+    `${outcome.undecided.length} undecided`,
   ];
 }
 

@@ -383,6 +383,8 @@ export interface Verdict {
   stageIndexes: number[];
   /** The request label judged, when the gate is scoped to one. */
   label?: string;
+  /** A regression check's metric: `p50`, `p99.9`, `max`, `mean`, `error_rate`, `throughput`. */
+  metric?: string;
   /** Measured value and bound, in the metric's unit (`unit`). */
   measured?: number;
   /** The limit `measured` is judged against, in `unit`: the SLO's bound or the regression limit. */

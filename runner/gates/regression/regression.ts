@@ -291,6 +291,7 @@ function judgeMetric(
     status: "pass",
     stageIndexes: [ctx.stageIndex],
     ...(ctx.label === undefined ? {} : { label: ctx.label }),
+    metric,
     ksDistance: ctx.ks,
     message: "",
   };

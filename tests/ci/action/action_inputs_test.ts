@@ -25,6 +25,7 @@ Deno.test("readRunInputs() with nothing set runs the default plans, reports and 
     updateBaseline: false,
     committed: false,
     failOn: "inconclusive-sampling",
+    confirm: "auto",
   });
 });
 
