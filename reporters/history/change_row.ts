@@ -34,7 +34,7 @@ export interface ChangeRow {
   commits: PhrasePart[];
   /** `40 / 20`: the runs the two levels hold. */
   runs: string;
-  /** The change's p-value (two-sided). */
+  /** The change's p-value (two-sided); at the shuffles' floor, `≤` it and why. */
   pValue: string;
   /** What else changed at that run, or "–". */
   coincides: string;
@@ -54,17 +54,42 @@ export const CHANGE_HEADER = [
 ];
 
 /**
- * A p-value as the tables print it: two significant digits, or `< 0.0001`.
+ * A p-value as the tables print it: two significant digits, or `< 0.0001`; at the shuffle scan's
+ * floor (`atFloor`), `≤` it, for it is the smallest p the shuffles can show, not a measure.
  *
  * @example
  * ```ts
  * import { pValueText } from "./change_row.ts";
  * pValueText(0.00042); // "0.00042"
  * pValueText(3e-9); // "< 0.0001"
+ * pValueText(2 / 3000, true); // "≤ 0.00067"
  * ```
  */
-export function pValueText(pValue: number): string {
+export function pValueText(pValue: number, atFloor = false): string {
+  if (atFloor) return `≤ ${Number(pValue.toPrecision(2))}`;
   return pValue < 1e-4 ? "< 0.0001" : String(Number(pValue.toPrecision(2)));
+}
+
+/**
+ * A change's p-value in words: {@linkcode pValueText}, and at the floor what the floor is.
+ *
+ * @example
+ * ```ts
+ * import { changePText } from "./change_row.ts";
+ * changePText({ pValue: 2 / 3000, pAtFloor: true, shuffles: 2999 });
+ * // "≤ 0.00067 (the permutation floor: none of 2999 shuffles reached it)"
+ * changePText({ pValue: 0.00031, pAtFloor: false }); // "0.00031"
+ * ```
+ */
+export function changePText(
+  change: Pick<HistoryChange, "pValue"> & Partial<Pick<HistoryChange, "pAtFloor" | "shuffles">>,
+): string {
+  const text = pValueText(change.pValue, change.pAtFloor === true);
+  if (change.pAtFloor !== true) return text;
+  const none = change.shuffles === undefined
+    ? "no shuffle reached it"
+    : `none of ${change.shuffles} shuffles reached it`;
+  return `${text} (the permutation floor: ${none})`;
 }
 
 /**
@@ -112,7 +137,7 @@ export function changeRow(plan: PlanHistory, change: HistoryChange): ChangeRow {
     }`,
     commits,
     runs: `${change.runsBefore} / ${change.runsAfter}`,
-    pValue: pValueText(change.pValue),
+    pValue: changePText(change),
     coincides: change.coincides.length === 0 ? "–" : change.coincides.join("; "),
   };
 }

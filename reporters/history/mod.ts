@@ -19,6 +19,7 @@ export {
 export {
   CHANGE_HEADER,
   changeCells,
+  changePText,
   type ChangeRow,
   changeRow,
   type PhrasePart,

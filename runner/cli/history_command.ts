@@ -16,6 +16,7 @@ import { DEFAULT_BASELINE_DIR, loadHistories } from "../gates/baseline/mod.ts";
 import { expandPlanPaths, parseCommandArgs } from "./args/mod.ts";
 import { type CommandOutcome, failed } from "./command.ts";
 import { checkOutDir, outOverlap, writeHistoryFiles } from "./output/mod.ts";
+import { changePText } from "../../reporters/history/mod.ts";
 
 /** The help of `tailgate history`. */
 export const HISTORY_HELP = `Usage: tailgate history <plan.yaml|dir>... [options]
@@ -100,16 +101,10 @@ function planLines(p: PlanHistory): string[] {
   for (const c of p.changes) {
     const mark = c.worse ? "▲ worse" : "▽ better";
     const also = c.coincides.length ? `; ${c.coincides.join("; ")} there` : "";
-    lines.push(
-      `  ${mark}${c.recent ? " (recent)" : ""}: ${c.text} (p ${pValueText(c.pValue)}${also})`,
-    );
+    lines.push(`  ${mark}${c.recent ? " (recent)" : ""}: ${c.text}; p ${changePText(c)}${also}`);
   }
   for (const note of p.notes) lines.push(`  note: ${note}`);
   return lines;
-}
-
-function pValueText(p: number): string {
-  return p < 1e-4 ? p.toExponential(1) : String(+p.toPrecision(2));
 }
 
 /** Why folder `path` gives no plan; a folder of histories is told how to name the plans. */

@@ -94,10 +94,18 @@ export interface SeriesChange {
   /** The 95% interval of `relativeChange`. */
   interval95: [number, number];
   /**
-   * The change's significance (two-sided), as the detector tests it: a step by the shuffle scan
-   * (0.00067: none of 3000 shuffles came near), a trend by its slope's t-test.
+   * The change's significance (two-sided), as the detector tests it: a step by the shuffle scan,
+   * a trend by its slope's t-test. At the scan's floor (`pAtFloor`) it is an upper bound.
    */
   pValue: number;
+  /**
+   * True when no shuffle reached the step (on one of the scan's two scales): `pValue` is then the
+   * floor of the shuffles run, 2 / (1 + `shuffles`) (0.00067 from 2999 at the default p ≤ 0.001),
+   * the smallest they can show; the true p is at most that. Always false for a trend.
+   */
+  pAtFloor: boolean;
+  /** A step: the shuffles its p-value was measured from. A trend: absent. */
+  shuffles?: number;
 }
 
 /** A change found in a series, placed among the runs and said in words. */

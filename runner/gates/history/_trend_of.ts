@@ -48,5 +48,6 @@ export function trendOf(
     relativeChange: line.relativeChange,
     interval95: line.interval95,
     pValue: line.pValue,
+    pAtFloor: false,
   };
 }

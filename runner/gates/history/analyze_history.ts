@@ -157,6 +157,8 @@ function seriesChanges(
       relativeChange: c.relativeChange,
       interval95: c.interval95,
       pValue: c.pValue,
+      pAtFloor: c.pAtFloor,
+      ...(c.shuffles === undefined ? {} : { shuffles: c.shuffles }),
       recent: settings.failRecent > 0 && mapped.endIndex >= runs.length - settings.failRecent,
       coincides: c.kind === "step" ? coinciding(entries, mapped.index) : [],
       text: changeText(s, mapped, runs),

@@ -12,8 +12,9 @@
  *   plus the ranked run's that lie more than 2 runs from one of Otava's; the merge step tests a
  *   point by shuffling (`_shuffle_scan.ts`: its split against the best split of the same values
  *   shuffled, on the values and on their ranks, up to 10 000 shuffles), which also pays for the
- *   split having been chosen as the best of many. `pValue` is that test's: 0.00067 (at the
- *   default) means none of 3000 shuffles came near. One or two runs after a change never reach
+ *   split having been chosen as the best of many. `pValue` is that test's; when no shuffle reached
+ *   the split on one scale it is the floor of the shuffles run, 2 / (1 + shuffles) (0.00067 from
+ *   2999 at the default), an upper bound, and `pAtFloor` says so. One or two runs after a change never reach
  *   p ≤ 0.001: as far as the data can tell, they are a spike.
  * - **The minimum magnitude judges the interval, not the estimate.** Otava drops a point whose
  *   measured magnitude is ≤ the minimum. Here a point is dropped only when the whole 95% interval
@@ -41,7 +42,7 @@ import { type ChangeOptions, resolveChangeOptions, type SeriesChange } from "./s
 import { checkFinite } from "./otava_change_points.ts";
 import { relativeChangeOf, sideOf } from "./_two_sample.ts";
 import { splitIndexes, type WeakPoint } from "./_split_step.ts";
-import { shuffleScanPValue, shufflesFor } from "./_shuffle_scan.ts";
+import { shuffleScan, shufflesFor } from "./_shuffle_scan.ts";
 import { trendOf } from "./_trend_of.ts";
 import { bestRamp, bic } from "./_trend.ts";
 
@@ -154,8 +155,13 @@ function tested(
   to: number,
   { maxPValue }: Required<ChangeOptions>,
 ): WeakPoint {
-  const pValue = shuffleScanPValue(values, from, index, to, maxPValue, shufflesFor(maxPValue));
-  return { index, before: sideOf(values, from, index), after: sideOf(values, index, to), pValue };
+  const test = shuffleScan(values, from, index, to, maxPValue, shufflesFor(maxPValue));
+  return {
+    index,
+    before: sideOf(values, from, index),
+    after: sideOf(values, index, to),
+    ...test,
+  };
 }
 
 /** Drops the weakest point while its p-value is not below maxPValue or it is too small. */
@@ -190,7 +196,7 @@ function farEnd({ interval95: [low, high] }: { interval95: [number, number] }): 
   return Math.max(Math.abs(low), Math.abs(high));
 }
 
-function stepOf({ index, before, after, pValue }: WeakPoint): SeriesChange {
+function stepOf({ index, before, after, pValue, shuffles, atFloor }: WeakPoint): SeriesChange {
   return {
     kind: "step",
     index,
@@ -201,5 +207,7 @@ function stepOf({ index, before, after, pValue }: WeakPoint): SeriesChange {
     runsAfter: after.count,
     ...relativeChangeOf(before, after),
     pValue,
+    pAtFloor: atFloor ?? false,
+    ...(shuffles === undefined ? {} : { shuffles }),
   };
 }

@@ -25,7 +25,8 @@ Deno.test("historyMarkdown() states the verdict, the runs and each change in wor
     row,
     `| p99 | stage steady | step (worse) | rose 12% (95% interval +8.1% to +16%) | ` +
       `5.002ms → 5.601ms | near ${short(STEP_AT)}, between ${short(STEP_AT - 1)} and ` +
-      `${short(STEP_AT)} | 40 / 20 | &lt; 0.0001 | the runner changed (cores: 4 vs 8) |`,
+      `${short(STEP_AT)} | 40 / 20 | ≤ 0.00067 (the permutation floor: none of 2999 shuffles ` +
+      `reached it) | the runner changed (cores: 4 vs 8) |`,
   );
   assert.ok(!md.includes(commitOf(STEP_AT)), "no commit is printed in full");
   assert.match(md, /^- the runner changed at run 41 \(cores: 4 vs 8\)$/m);
@@ -83,4 +84,19 @@ Deno.test("historyMarkdown() shows a failing verdict and marks a worse change wi
   assert.match(md, /^\*\*FAIL\*\*: p99 of stage steady rose 12% in the newest 25 runs$/m);
   assert.match(md, /a worse change within the newest 25 runs fails \(--fail-recent 25\)/);
   assert.match(md, /^\| p99 \| stage steady \| step \(worse\), recent \|/m);
+});
+
+Deno.test("historyMarkdown() prints a measured p as it is and a tiny trend's as < 0.0001", () => {
+  const plan = planHistory();
+  const [step] = plan.changes;
+  plan.changes = [
+    { ...step, pValue: 0.00042, pAtFloor: false, shuffles: 9999 },
+    { ...step, kind: "trend", endIndex: STEP_AT + 10, pValue: 3e-12, pAtFloor: false },
+  ];
+  const rows = historyMarkdown(historyReport([plan])).split("\n").filter((l) =>
+    l.startsWith("| p99 |")
+  );
+  assert.match(rows[0], /\| 0\.00042 \|/);
+  assert.match(rows[1], /\| &lt; 0\.0001 \|/);
+  assert.doesNotMatch(rows.join("\n"), /floor/);
 });

@@ -63,6 +63,12 @@ Deno.test("history names the commit where p99 rose, and fails it with --fail-rec
       output,
     );
     assert.ok(!output.includes(commitOf(40)), "commits are shown by 7 characters");
+    // No shuffle reaches a clear step: its p is the floor of the shuffles, said as a bound.
+    assert.match(
+      output,
+      /p99 of stage steady rose [^\n]*; p ≤ 0\.00067 \(the permutation floor: none of 2999 shuffles reached it\)/,
+    );
+    assert.doesNotMatch(output, /p 0\.00067/);
     assert.match(output, /✗ FAIL: \d+ changes? for the worse within the newest 25 runs/);
     const report: HistoryReport = JSON.parse(await Deno.readTextFile(join(t.out, "history.json")));
     assert.equal(report.schema, "tailgate-history");
@@ -76,6 +82,9 @@ Deno.test("history names the commit where p99 rose, and fails it with --fail-rec
     assert.equal(change.commit, commitOf(change.index));
     assert.ok(change.worse && change.recent);
     assert.ok(change.relativeChange > 0.15 && change.relativeChange < 0.25);
+    assert.equal(change.pValue, 2 / 3000);
+    assert.equal(change.pAtFloor, true, "history.json keeps the number and says it is the floor");
+    assert.equal(change.shuffles, 2999);
     for (const name of ["history.md", "history.html"]) {
       assert.ok((await Deno.stat(join(t.out, name))).size > 0, name);
     }

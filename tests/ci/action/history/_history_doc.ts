@@ -62,6 +62,7 @@ export function planHistory(
       relativeChange,
       interval95: [relativeChange * 0.8, relativeChange * 1.2],
       pValue: 0.0001,
+      pAtFloor: false,
       recent: s.index >= options.runs - options.recentRuns,
       coincides: [],
       text: `p99 of stage ${stage} ${relativeChange > 0 ? "rose" : "fell"} ${

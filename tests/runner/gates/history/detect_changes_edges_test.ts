@@ -117,3 +117,18 @@ Deno.test("the newest run alone is never a change; three runs of a clear step ar
     assert.deepEqual(detectChanges(stepped).map((change) => change.index), [100], `seed ${seed}`);
   }
 });
+
+Deno.test("a clear step's p-value is marked as the shuffles' floor; a trend's never is", () => {
+  const [step] = detectChanges(
+    noisySeries("p50", [...Array(60).fill(1), ...Array(60).fill(1.5)], 4),
+  );
+  assert.equal(step.kind, "step");
+  assert.equal(step.pAtFloor, true);
+  assert.equal(step.shuffles, 2999);
+  assert.equal(step.pValue, 2 / (1 + 2999));
+  const creep = Array.from({ length: 120 }, (_, i) => 100 * (1 + 0.01 * Math.max(0, i - 20)));
+  const trend = detectChanges(creep).find((change) => change.kind === "trend");
+  assert.ok(trend, JSON.stringify(detectChanges(creep)));
+  assert.equal(trend.pAtFloor, false);
+  assert.equal(trend.shuffles, undefined);
+});

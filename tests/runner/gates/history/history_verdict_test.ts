@@ -16,6 +16,7 @@ function change(worse: boolean, recent: boolean, text: string): HistoryChange {
     relativeChange: worse ? 0.1 : -0.1,
     interval95: worse ? [0.08, 0.12] : [-0.12, -0.08],
     pValue: 1e-6,
+    pAtFloor: false,
     recent,
     coincides: [],
     text,
