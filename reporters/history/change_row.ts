@@ -6,8 +6,18 @@
  *
  * @module
  */
-import type { HistoryChange, PlanHistory } from "../../runner/model/history_result.ts";
-import { historyValueText, runName, seriesPlace, signedPercent } from "./history_figures.ts";
+import {
+  changeFigure,
+  type HistoryChange,
+  type PlanHistory,
+} from "../../runner/model/history_result.ts";
+import {
+  historyValueText,
+  runName,
+  seriesPlace,
+  signedPercent,
+  signedPoints,
+} from "./history_figures.ts";
 
 /** A piece of a phrase: text, or a commit (its full SHA: each format shortens it). */
 export type PhrasePart = { text: string } | { commit: string };
@@ -26,7 +36,7 @@ export interface ChangeRow {
   recent: boolean;
   /** `rose 12%`, `fell 15% over 26 runs`: the change without its interval. */
   movement: string;
-  /** `rose 12% (95% interval +8.1% to +16%)`. */
+  /** `rose 12% (95% interval +8.1% to +16%)`; an error rate's in points (`rose 0.2 points …`). */
   change: string;
   /** The levels: `5ms → 5.6ms`. */
   values: string;
@@ -106,11 +116,14 @@ export function changeRow(plan: PlanHistory, change: HistoryChange): ChangeRow {
       : plan.runs[i]?.commit;
     return commit ? { commit } : { text: runName(plan.runs[i], i) };
   };
-  const rel = change.relativeChange;
+  const figure = changeFigure(unit, change);
+  const signed = figure.measure === "points" ? signedPoints : signedPercent;
+  const word = figure.measure === "points" ? " points" : "";
+  const rel = figure.value;
   const direction = rel > 0 ? "rose" : rel < 0 ? "fell" : "moved";
-  const size = Number.isFinite(rel) ? ` ${signedPercent(Math.abs(rel)).replace("+", "")}` : "";
+  const size = Number.isFinite(rel) ? ` ${signed(Math.abs(rel)).replace("+", "")}${word}` : "";
   const span = change.kind === "trend" ? ` over ${change.endIndex - change.index + 1} runs` : "";
-  const [low, high] = change.interval95;
+  const [low, high] = figure.interval95;
   const commits: PhrasePart[] = change.kind === "step"
     ? change.index > 0
       ? [
@@ -130,8 +143,7 @@ export function changeRow(plan: PlanHistory, change: HistoryChange): ChangeRow {
     worse: change.worse,
     recent: change.recent,
     movement: `${direction}${size}${span}`,
-    change: `${direction}${size}${span} (95% interval ${signedPercent(low)} to ` +
-      `${signedPercent(high)})`,
+    change: `${direction}${size}${span} (95% interval ${signed(low)} to ${signed(high)}${word})`,
     values: `${historyValueText(change.meanBefore, unit)} → ${
       historyValueText(change.meanAfter, unit)
     }`,

@@ -32,5 +32,6 @@ export {
   runsSummary,
   seriesPlace,
   signedPercent,
+  signedPoints,
 } from "./history_figures.ts";
 export { settingsPairs, settingsText } from "./history_settings.ts";

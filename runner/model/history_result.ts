@@ -87,12 +87,23 @@ export interface SeriesChange {
   /** A step: the runs `meanAfter` holds. A trend: as `runsBefore`. */
   runsAfter: number;
   /**
-   * meanAfter / meanBefore − 1: 0.12 is "rose 12%". A meanBefore near zero is floored at 0.001 ×
-   * the larger mean, so a rise from zero reads +1000× (100 000%): say it from the means instead.
+   * meanAfter / meanBefore − 1: 0.12 is "rose 12%". Each mean is floored at 0.001 × the larger, so
+   * a rise from zero reads ×1000 (+99 900%): an error rate's change is said in points instead
+   * (`absoluteChange`).
    */
   relativeChange: number;
-  /** The 95% interval of `relativeChange`. */
+  /**
+   * The 95% interval of `relativeChange`, computed on the log-ratio scale and converted back: it
+   * lies within (−1, +∞), never below −100%.
+   */
   interval95: [number, number];
+  /**
+   * meanAfter − meanBefore in the series' unit (µs, per second, or a fraction: 0.002 is 0.2
+   * points of error rate), the measure an error rate's change is said and judged in.
+   */
+  absoluteChange: number;
+  /** The 95% interval of `absoluteChange` (Welch's; a trend's from its slope's). */
+  absoluteInterval95: [number, number];
   /**
    * The change's significance (two-sided), as the detector tests it: a step by the shuffle scan,
    * a trend by its slope's t-test. At the scan's floor (`pAtFloor`) it is an upper bound.
@@ -106,6 +117,57 @@ export interface SeriesChange {
   pAtFloor: boolean;
   /** A step: the shuffles its p-value was measured from. A trend: absent. */
   shuffles?: number;
+}
+
+/** The figure a change is said and judged in, with its 95% interval. */
+export interface ChangeFigure {
+  /** `points`: an error rate's difference (0.002 is 0.2 points); `relative`: any other's ratio − 1. */
+  measure: "relative" | "points";
+  /** The change: a fraction of the level before (`relative`) or of all requests (`points`). */
+  value: number;
+  /** Its 95% interval. */
+  interval95: [number, number];
+}
+
+/**
+ * The figure a change of a series in `unit` is said and judged in: an error rate's in points
+ * (its `absoluteChange`: a rate from 0 has no relative change worth saying), any other's relative.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { changeFigure } from "./history_result.ts";
+ * const change = {
+ *   relativeChange: 999,
+ *   interval95: [900, 1100] as [number, number],
+ *   absoluteChange: 0.002,
+ *   absoluteInterval95: [0.0015, 0.0025] as [number, number],
+ * };
+ * assert.deepEqual(changeFigure("fraction", change), {
+ *   measure: "points",
+ *   value: 0.002,
+ *   interval95: [0.0015, 0.0025],
+ * });
+ * assert.equal(changeFigure("us", change).measure, "relative");
+ * ```
+ */
+export function changeFigure(
+  unit: HistoryUnit,
+  change:
+    & Pick<SeriesChange, "relativeChange" | "interval95">
+    & Partial<Pick<SeriesChange, "absoluteChange" | "absoluteInterval95">>,
+): ChangeFigure {
+  if (
+    unit === "fraction" && change.absoluteChange !== undefined &&
+    change.absoluteInterval95 !== undefined
+  ) {
+    return {
+      measure: "points",
+      value: change.absoluteChange,
+      interval95: change.absoluteInterval95,
+    };
+  }
+  return { measure: "relative", value: change.relativeChange, interval95: change.interval95 };
 }
 
 /** A change found in a series, placed among the runs and said in words. */

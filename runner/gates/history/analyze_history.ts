@@ -6,6 +6,8 @@
  * @module
  */
 import {
+  type ChangeFigure,
+  changeFigure,
   type HistoryChange,
   type HistoryRunRef,
   type HistorySeries,
@@ -61,6 +63,26 @@ function signedPercent(fraction: number): string {
   return `${fraction < 0 ? "-" : fraction > 0 ? "+" : ""}${percent(fraction)}`;
 }
 
+/** A difference of error rates in points, without the word: 0.0021 is "0.21". */
+function pointsNumber(fraction: number): string {
+  return `${+(Math.abs(fraction) * 100).toPrecision(2)}`;
+}
+
+function signed(text: (fraction: number) => string, fraction: number): string {
+  return `${fraction < 0 ? "-" : fraction > 0 ? "+" : ""}${text(fraction)}`;
+}
+
+/** "12% (95% interval +8.1% to +16%)", or in points "2 points (95% interval +1.9 to +2.1 points)". */
+function sizeText(figure: ChangeFigure): string {
+  const [low, high] = figure.interval95;
+  if (figure.measure === "points") {
+    return `${pointsNumber(figure.value)} points (95% interval ${signed(pointsNumber, low)} to ${
+      signed(pointsNumber, high)
+    } points)`;
+  }
+  return `${percent(figure.value)} (95% interval ${signedPercent(low)} to ${signedPercent(high)})`;
+}
+
 /** The series' name in a sentence: "p99 of stage steady [checkout]". */
 export function seriesName(s: Pick<HistorySeries, "metric" | "stage" | "label">): string {
   const metric = s.metric === "error_rate" ? "error rate" : s.metric;
@@ -78,14 +100,15 @@ function changeText(
   c: SeriesChange,
   runs: readonly HistoryRunRef[],
 ): string {
-  const way = c.relativeChange >= 0 ? (c.kind === "trend" ? "crept up" : "rose") : c.kind ===
-      "trend"
+  const figure = changeFigure(s.unit, c);
+  const way = figure.value >= 0
+    ? (c.kind === "trend" ? "crept up" : "rose")
+    : c.kind === "trend"
     ? "crept down"
     : "fell";
-  const [low, high] = c.interval95;
-  const size = `${percent(c.relativeChange)} (95% interval ${signedPercent(low)} to ${
-    signedPercent(high)
-  }), from ${formatSeriesValue(s, c.meanBefore)} to ${formatSeriesValue(s, c.meanAfter)}`;
+  const size = `${sizeText(figure)}, from ${formatSeriesValue(s, c.meanBefore)} to ${
+    formatSeriesValue(s, c.meanAfter)
+  }`;
   if (c.kind === "trend") {
     return `${seriesName(s)} ${way} ${size} over ${c.endIndex - c.index + 1} runs, from ` +
       `${runName(runs[c.index], c.index)} to ${runName(runs[c.endIndex], c.endIndex)}`;
@@ -156,6 +179,8 @@ function seriesChanges(
       runsAfter: c.runsAfter,
       relativeChange: c.relativeChange,
       interval95: c.interval95,
+      absoluteChange: c.absoluteChange,
+      absoluteInterval95: c.absoluteInterval95,
       pValue: c.pValue,
       pAtFloor: c.pAtFloor,
       ...(c.shuffles === undefined ? {} : { shuffles: c.shuffles }),

@@ -75,6 +75,8 @@ export function planHistory(planName = "checkout", runs = RUNS): PlanHistory {
     runsAfter: after.length,
     relativeChange: mean(after) / mean(before) - 1,
     interval95: [0.081, 0.158],
+    absoluteChange: mean(after) - mean(before),
+    absoluteInterval95: [405, 790],
     pValue: 2 / 3000,
     pAtFloor: true,
     shuffles: 2999,

@@ -100,3 +100,26 @@ Deno.test("historyMarkdown() prints a measured p as it is and a tiny trend's as 
   assert.match(rows[1], /\| &lt; 0\.0001 \|/);
   assert.doesNotMatch(rows.join("\n"), /floor/);
 });
+
+Deno.test("historyMarkdown() gives an error rate's change in points, not as a ratio from zero", () => {
+  const plan = planHistory();
+  const [step] = plan.changes;
+  plan.changes = [{
+    ...step,
+    series: 5,
+    meanBefore: 0,
+    meanAfter: 0.002,
+    relativeChange: 999,
+    interval95: [700, 1400],
+    absoluteChange: 0.002,
+    absoluteInterval95: [0.0012, 0.0028],
+  }];
+  const row = historyMarkdown(historyReport([plan])).split("\n").find((l) =>
+    l.startsWith("| error rate |")
+  );
+  assert.match(
+    row!,
+    /\| rose 0\.2 points \(95% interval \+0\.12 to \+0\.28 points\) \| 0% → 0\.2% \|/,
+  );
+  assert.doesNotMatch(row!, /99900|\+70000%/);
+});

@@ -61,6 +61,8 @@ export function planHistory(
       runsAfter: after.length,
       relativeChange,
       interval95: [relativeChange * 0.8, relativeChange * 1.2],
+      absoluteChange: mean(after) - mean(before),
+      absoluteInterval95: [(mean(after) - mean(before)) * 0.8, (mean(after) - mean(before)) * 1.2],
       pValue: 0.0001,
       pAtFloor: false,
       recent: s.index >= options.runs - options.recentRuns,

@@ -109,3 +109,22 @@ Deno.test("analyzeHistory names runs by their date when no commit was stored, an
   assert.deepEqual(short.changes, []);
   assert.deepEqual(short.notes, ["only 5 runs stored: changes are looked for from 6 on"]);
 });
+
+Deno.test("analyzeHistory says an error rate's change in points, not as a ratio from zero", () => {
+  // 1000 requests a run: none failed before run 40, 20 ± 3 after (2%).
+  const entries = Array.from(
+    { length: 80 },
+    (_, i) => entryAt(i, [stageAt(2000, { failed: i >= 40 ? 20 + (i % 7) - 3 : 0 })]),
+  );
+  const history = analyze(entries);
+  const errors = history.series.findIndex((s) => s.metric === "error_rate");
+  const [change] = history.changes.filter((c) => c.series === errors);
+  assert.equal(change.index, 40);
+  assert.ok(change.relativeChange > 900, "the ratio from zero is the floor's");
+  assert.ok(Math.abs(change.absoluteChange - 0.02) < 0.001, String(change.absoluteChange));
+  assert.match(
+    change.text,
+    /^error rate of stage steady rose 2 points \(95% interval \+1\.9 to \+2\.1 points\), from 0% to 2%/,
+  );
+  assert.doesNotMatch(change.text, /99\d{3}%|1000×/);
+});

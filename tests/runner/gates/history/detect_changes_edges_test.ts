@@ -42,9 +42,12 @@ Deno.test("a rise from a zero error rate is a finite change at the zero floor", 
   assert.equal(change.index, 60);
   assert.equal(change.meanBefore, 0);
   assert.equal(change.meanAfter, 0.002);
-  // meanAfter / max(|meanBefore|, 0.001 × 0.002) − 1: the floor's +1000×, never Infinity.
-  assert.ok(Math.abs(change.relativeChange - 1000) < 1e-9, String(change.relativeChange));
+  // meanAfter / max(meanBefore, 0.001 × 0.002) − 1: the floor's ×1000, never Infinity.
+  assert.ok(Math.abs(change.relativeChange - 999) < 1e-9, String(change.relativeChange));
   assert.ok(change.interval95.every(Number.isFinite));
+  // In points, what an error rate's change is said in: +0.2 points, exactly.
+  assert.equal(change.absoluteChange, 0.002);
+  assert.deepEqual(change.absoluteInterval95, [0.002, 0.002]);
 });
 
 Deno.test("a change from a noisy zero-ish error rate keeps a finite interval", () => {

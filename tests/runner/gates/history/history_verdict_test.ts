@@ -15,6 +15,8 @@ function change(worse: boolean, recent: boolean, text: string): HistoryChange {
     runsAfter: 10,
     relativeChange: worse ? 0.1 : -0.1,
     interval95: worse ? [0.08, 0.12] : [-0.12, -0.08],
+    absoluteChange: worse ? 0.1 : -0.1,
+    absoluteInterval95: worse ? [0.08, 0.12] : [-0.12, -0.08],
     pValue: 1e-6,
     pAtFloor: false,
     recent,
