@@ -9,6 +9,7 @@
 import {
   changeFigure,
   type HistoryChange,
+  type HistoryChangeDirection,
   type PlanHistory,
 } from "../../runner/model/history_result.ts";
 import {
@@ -32,9 +33,11 @@ export interface ChangeRow {
   kind: "step" | "trend";
   /** True for a change for the worse. */
   worse: boolean;
+  /** Worse, better, or unclear: a 95% interval that includes no change. */
+  direction: HistoryChangeDirection;
   /** True when the change lies within the newest `--fail-recent` runs. */
   recent: boolean;
-  /** `rose 12%`, `fell 15% over 26 runs`: the change without its interval. */
+  /** `rose 12%`, `fell 15% over 26 runs`, `changed by +0.2%`: the change without its interval. */
   movement: string;
   /** `rose 12% (95% interval +8.1% to +16%)`; an error rate's in points (`rose 0.2 points …`). */
   change: string;
@@ -120,10 +123,15 @@ export function changeRow(plan: PlanHistory, change: HistoryChange): ChangeRow {
   const signed = figure.measure === "points" ? signedPoints : signedPercent;
   const word = figure.measure === "points" ? " points" : "";
   const rel = figure.value;
-  const direction = rel > 0 ? "rose" : rel < 0 ? "fell" : "moved";
-  const size = Number.isFinite(rel) ? ` ${signed(Math.abs(rel)).replace("+", "")}${word}` : "";
+  // A document of version 1 has no direction: its `worse` was the estimate's sign.
+  const way = change.direction ?? (change.worse ? "worse" : "better");
+  const unclear = way === "unclear";
+  const direction = unclear ? "changed by" : rel > 0 ? "rose" : rel < 0 ? "fell" : "moved";
+  const amount = unclear ? signed(rel) : signed(Math.abs(rel)).replace("+", "");
+  const size = Number.isFinite(rel) ? ` ${amount}${word}` : "";
   const span = change.kind === "trend" ? ` over ${change.endIndex - change.index + 1} runs` : "";
   const [low, high] = figure.interval95;
+  const includes = unclear ? ", which includes no change" : "";
   const commits: PhrasePart[] = change.kind === "step"
     ? change.index > 0
       ? [
@@ -140,10 +148,12 @@ export function changeRow(plan: PlanHistory, change: HistoryChange): ChangeRow {
     metric: series === undefined ? "?" : series.metric.replace("_", " "),
     place: series === undefined ? `series ${change.series}` : seriesPlace(series),
     kind: change.kind,
-    worse: change.worse,
+    worse: way === "worse",
+    direction: way,
     recent: change.recent,
     movement: `${direction}${size}${span}`,
-    change: `${direction}${size}${span} (95% interval ${signed(low)} to ${signed(high)}${word})`,
+    change: `${direction}${size}${span} (95% interval ${signed(low)} to ${signed(high)}${word}` +
+      `${includes})`,
     values: `${historyValueText(change.meanBefore, unit)} → ${
       historyValueText(change.meanAfter, unit)
     }`,
@@ -153,6 +163,9 @@ export function changeRow(plan: PlanHistory, change: HistoryChange): ChangeRow {
     coincides: change.coincides.length === 0 ? "–" : change.coincides.join("; "),
   };
 }
+
+/** What the kind cell adds for each direction: a better change needs no word. */
+const KIND_NOTES = { worse: " (worse)", better: "", unclear: " (unclear)" } as const;
 
 /**
  * A row's cells in {@linkcode CHANGE_HEADER}'s order, each text cell passed through `text` and the
@@ -166,7 +179,7 @@ export function changeCells<T>(
   return [
     text(row.metric),
     text(row.place),
-    text(`${row.kind}${row.worse ? " (worse)" : ""}${row.recent ? ", recent" : ""}`),
+    text(`${row.kind}${KIND_NOTES[row.direction]}${row.recent ? ", recent" : ""}`),
     text(row.change),
     text(row.values),
     commits(row.commits),

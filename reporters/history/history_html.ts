@@ -75,8 +75,9 @@ function planCard(plan: PlanHistory, planIndex: number, charts: HistoryChart[]):
 const EXPLAIN = `<p class="explain">Each chart follows one stage (and label) over the stored ` +
   `runs, oldest left, each run named by its commit (or its date). A vertical line marks the run ` +
   `a step starts at; a shaded span, a trend. Red marks a change for the worse, green one for ` +
-  `the better. Dashed lines are the plan's SLO bounds. Latencies are corrected response times ` +
-  `(from the intended send time); a gap is a run without that figure.</p>`;
+  `the better, grey one whose 95% interval includes no change. Dashed lines are the plan's SLO ` +
+  `bounds. Latencies are corrected response times (from the intended send time); a gap is a run ` +
+  `without that figure.</p>`;
 
 /**
  * Renders history.html.

@@ -18,6 +18,9 @@ function commitsMarkdown(parts: PhrasePart[]): string {
   return markdownText(parts.map((p) => "commit" in p ? shortCommit(p.commit) : p.text).join(""));
 }
 
+/** How the list marks a change: worse in bold, an interval that includes no change as unclear. */
+const LIST_MARKS = { worse: "**worse**", better: "better", unclear: "unclear" } as const;
+
 function planMarkdown(plan: PlanHistory): string[] {
   const rows = plan.changes.map((c) => changeRow(plan, c));
   const changes = rows.length === 0
@@ -28,7 +31,7 @@ function planMarkdown(plan: PlanHistory): string[] {
     ]
     : [
       ...plan.changes.map((c, i) =>
-        `- ${rows[i].worse ? "**worse**" : "better"}: ${
+        `- ${LIST_MARKS[rows[i].direction]}: ${
           markdownText(c.text || `${rows[i].metric} of ${rows[i].place} ${rows[i].change}`)
         }`
       ),

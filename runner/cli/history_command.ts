@@ -87,6 +87,9 @@ function readSettings(values: Record<string, string | undefined>): {
   return { settings, errors };
 }
 
+/** How the terminal marks a change: worse, better, or an interval that includes no change. */
+const MARKS = { worse: "▲ worse", better: "▽ better", unclear: "◇ unclear" } as const;
+
 /** A plan's lines for the terminal: its runs, then each change, worse ones marked. */
 function planLines(p: PlanHistory): string[] {
   const first = p.runs[0];
@@ -99,7 +102,7 @@ function planLines(p: PlanHistory): string[] {
   ];
   if (p.changes.length === 0) lines.push("  no change found");
   for (const c of p.changes) {
-    const mark = c.worse ? "▲ worse" : "▽ better";
+    const mark = MARKS[c.direction];
     const also = c.coincides.length ? `; ${c.coincides.join("; ")} there` : "";
     lines.push(`  ${mark}${c.recent ? " (recent)" : ""}: ${c.text}; p ${changePText(c)}${also}`);
   }

@@ -9,8 +9,12 @@ import type { VerdictStatus } from "./run_result.ts";
 
 /** The document's `schema` value. */
 export const HISTORY_SCHEMA = "tailgate-history";
-/** The document's format version. */
-export const HISTORY_VERSION = 1;
+/**
+ * The document's format version. 2: a change is `worse` only when its whole 95% interval lies on
+ * the worse side (`direction`), intervals are taken on the log ratio, error rates change in points
+ * (`absoluteChange`), and a p-value at the shuffles' floor says so (`pAtFloor`).
+ */
+export const HISTORY_VERSION = 2;
 
 /**
  * A commit as the terminal, the pages and the job summary name it: its first 7 characters.
@@ -170,11 +174,23 @@ export function changeFigure(
   return { measure: "relative", value: change.relativeChange, interval95: change.interval95 };
 }
 
+/**
+ * Which way a change went as far as its 95% interval shows: `worse` (latency or errors up,
+ * throughput down) or `better` when the whole interval lies on that side of no change, `unclear`
+ * when it includes no change.
+ */
+export type HistoryChangeDirection = "worse" | "better" | "unclear";
+
 /** A change found in a series, placed among the runs and said in words. */
 export interface HistoryChange extends SeriesChange {
   /** Index into {@linkcode PlanHistory.series}. */
   series: number;
-  /** True when the change is for the worse (latency or errors up, throughput down). */
+  /**
+   * Worse, better, or unclear: an interval that includes no change says neither, and such a
+   * change fails nothing (`--fail-recent`).
+   */
+  direction: HistoryChangeDirection;
+  /** True when `direction` is `worse`: the change's whole 95% interval lies on the worse side. */
   worse: boolean;
   /** The commit of run `index` (the change is near it), when known. */
   commit?: string;

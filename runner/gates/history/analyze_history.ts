@@ -21,7 +21,8 @@ import type { HistoryEntry } from "../baseline/mod.ts";
 import { fingerprintMismatch } from "../baseline/mod.ts";
 import { detectChanges } from "./detect_changes.ts";
 import type { SeriesChange } from "./series_change.ts";
-import { higherIsWorse, historySeries } from "./history_series.ts";
+import { historySeries } from "./history_series.ts";
+import { changeDirection } from "./change_direction.ts";
 
 /**
  * Runs a series needs before changes are looked for: fewer cannot show a level on both sides.
@@ -59,10 +60,6 @@ function percent(fraction: number): string {
   return `${+(Math.abs(fraction) * 100).toFixed(1)}%`;
 }
 
-function signedPercent(fraction: number): string {
-  return `${fraction < 0 ? "-" : fraction > 0 ? "+" : ""}${percent(fraction)}`;
-}
-
 /** A difference of error rates in points, without the word: 0.0021 is "0.21". */
 function pointsNumber(fraction: number): string {
   return `${+(Math.abs(fraction) * 100).toPrecision(2)}`;
@@ -72,15 +69,20 @@ function signed(text: (fraction: number) => string, fraction: number): string {
   return `${fraction < 0 ? "-" : fraction > 0 ? "+" : ""}${text(fraction)}`;
 }
 
-/** "12% (95% interval +8.1% to +16%)", or in points "2 points (95% interval +1.9 to +2.1 points)". */
-function sizeText(figure: ChangeFigure): string {
+/**
+ * "12% (95% interval +8.1% to +16%)", in points "2 points (95% interval +1.9 to +2.1 points)";
+ * `unclear`: signed, the interval said to include no change.
+ */
+function sizeText(figure: ChangeFigure, unclear: boolean): string {
   const [low, high] = figure.interval95;
-  if (figure.measure === "points") {
-    return `${pointsNumber(figure.value)} points (95% interval ${signed(pointsNumber, low)} to ${
-      signed(pointsNumber, high)
-    } points)`;
-  }
-  return `${percent(figure.value)} (95% interval ${signedPercent(low)} to ${signedPercent(high)})`;
+  const points = figure.measure === "points";
+  const number = points ? pointsNumber : percent;
+  const amount = unclear ? signed(number, figure.value) : number(figure.value);
+  const interval = points
+    ? `${signed(pointsNumber, low)} to ${signed(pointsNumber, high)} points`
+    : `${signed(percent, low)} to ${signed(percent, high)}`;
+  const includes = unclear ? ", which includes no change" : "";
+  return `${amount}${points ? " points" : ""} (95% interval ${interval}${includes})`;
 }
 
 /** The series' name in a sentence: "p99 of stage steady [checkout]". */
@@ -101,12 +103,15 @@ function changeText(
   runs: readonly HistoryRunRef[],
 ): string {
   const figure = changeFigure(s.unit, c);
-  const way = figure.value >= 0
+  const unclear = changeDirection(s.metric, s.unit, c) === "unclear";
+  const way = unclear
+    ? "changed by"
+    : figure.value >= 0
     ? (c.kind === "trend" ? "crept up" : "rose")
     : c.kind === "trend"
     ? "crept down"
     : "fell";
-  const size = `${sizeText(figure)}, from ${formatSeriesValue(s, c.meanBefore)} to ${
+  const size = `${sizeText(figure, unclear)}, from ${formatSeriesValue(s, c.meanBefore)} to ${
     formatSeriesValue(s, c.meanAfter)
   }`;
   if (c.kind === "trend") {
@@ -165,10 +170,12 @@ function seriesChanges(
     const mapped = { ...c, index: at[c.index], endIndex: at[c.endIndex] };
     const previous = runs[mapped.index - 1];
     const commit = runs[mapped.index]?.commit;
+    const direction = changeDirection(s.metric, s.unit, c);
     return {
       series: seriesIndex,
       kind: c.kind,
-      worse: higherIsWorse(s.metric) ? c.relativeChange > 0 : c.relativeChange < 0,
+      direction,
+      worse: direction === "worse",
       index: mapped.index,
       endIndex: mapped.endIndex,
       ...(commit ? { commit } : {}),

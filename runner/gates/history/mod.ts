@@ -23,3 +23,4 @@ export {
 } from "./analyze_history.ts";
 export { higherIsWorse, historySeries, unitOf } from "./history_series.ts";
 export { historyVerdict } from "./history_verdict.ts";
+export { changeDirection } from "./change_direction.ts";

@@ -64,6 +64,7 @@ export function planHistory(planName = "checkout", runs = RUNS): PlanHistory {
   const change: HistoryChange = {
     series: 2,
     kind: "step",
+    direction: "worse",
     worse: true,
     index: STEP_AT,
     endIndex: STEP_AT,

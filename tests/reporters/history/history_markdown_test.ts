@@ -123,3 +123,25 @@ Deno.test("historyMarkdown() gives an error rate's change in points, not as a ra
   );
   assert.doesNotMatch(row!, /99900|\+70000%/);
 });
+
+Deno.test("historyMarkdown() calls a change whose interval includes no change neither worse nor better", () => {
+  const plan = planHistory();
+  plan.changes = [{
+    ...plan.changes[0],
+    direction: "unclear",
+    worse: false,
+    relativeChange: 0.002,
+    interval95: [-0.038, 0.042],
+    text: "p99 of stage steady changed by +0.2% (95% interval -3.8% to +4.2%, which includes " +
+      "no change), from 5ms to 5.01ms near commit x",
+  }];
+  const md = historyMarkdown(historyReport([plan]));
+  assert.match(md, /^- unclear: p99 of stage steady changed by \+0\.2% /m);
+  const row = md.split("\n").find((l) => l.startsWith("| p99 |"))!;
+  assert.match(
+    row,
+    /^\| p99 \| stage steady \| step \(unclear\) \| changed by \+0\.2% \(95% interval -3\.8% to \+4\.2%, which includes no change\) \|/,
+  );
+  const changes = md.slice(md.indexOf("## checkout"));
+  assert.doesNotMatch(changes, /worse|rose/);
+});

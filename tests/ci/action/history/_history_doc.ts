@@ -50,6 +50,7 @@ export function planHistory(
     return {
       series: 0,
       kind: "step",
+      direction: relativeChange > 0 ? "worse" : "better",
       worse: relativeChange > 0,
       index: s.index,
       endIndex: s.index,

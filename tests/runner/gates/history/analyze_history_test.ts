@@ -128,3 +128,31 @@ Deno.test("analyzeHistory says an error rate's change in points, not as a ratio 
   );
   assert.doesNotMatch(change.text, /99\d{3}%|1000×/);
 });
+
+Deno.test("analyzeHistory calls a change whose interval includes no change neither worse nor better", () => {
+  // Run 60 on, latency is 3% higher than every run before but three: those spiked 1.6×, so the
+  // means on either side are alike and the interval of their ratio holds no change. The split
+  // passes the shuffle test (on ranks); the size and direction of the change are not known.
+  const wobble = [0, 0.003, -0.002, 0.001, -0.003, 0.002, -0.001, 0.0025, -0.0015, 0.0005];
+  const entries = Array.from({ length: 90 }, (_, i) => {
+    const level = [10, 30, 50].includes(i) ? 1.6 : i >= 60 ? 1.03 : 1;
+    return entryAt(i, [stageAt(2000 * level * (1 + wobble[i % 10]))]);
+  });
+  const history = analyze(entries, { ...SETTINGS, minMagnitude: 0.01, failRecent: 40 });
+  const p50 = history.series.findIndex((s) => s.metric === "p50");
+  const [change] = history.changes.filter((c) => c.series === p50);
+  assert.equal(change?.index, 60, JSON.stringify(history.changes.map((c) => c.text)));
+  const [low, high] = change.interval95;
+  assert.ok(low < 0 && high > 0, `${low} to ${high}`);
+  assert.equal(change.direction, "unclear");
+  assert.equal(
+    change.worse,
+    false,
+    "a rise whose interval includes no change is not for the worse",
+  );
+  assert.equal(change.recent, true);
+  assert.match(
+    change.text,
+    /^p50 of stage steady changed by [+-]\d+(\.\d)?% \(95% interval -\d+(\.\d)?% to \+\d+(\.\d)?%, which includes no change\), from /,
+  );
+});
