@@ -34,4 +34,9 @@ export {
   signedPercent,
   signedPoints,
 } from "./history_figures.ts";
-export { settingsPairs, settingsText } from "./history_settings.ts";
+export {
+  MIN_CHANGE_HEADER,
+  minChangeRows,
+  settingsPairs,
+  settingsText,
+} from "./history_settings.ts";

@@ -1,10 +1,10 @@
 /**
  * The library's front door for history: {@linkcode history} reads each plan's long history from
  * the baseline folder, follows every stage's p50, p90, p99, p99.9, throughput and error rate over
- * the stored runs, and finds the commits where they changed (change-point detection:
- * E-divisive means as Apache Otava finds them, each change tested by shuffling at p ≤ 0.001, a 5%
- * minimum change; docs/history.md). The verdict is computed once, here: `fail` when a change for the worse lies
- * within the newest `failRecent` runs.
+ * the stored runs, and finds the commits where they changed (change-point detection: E-divisive
+ * means as Apache Otava finds them, each change tested by shuffling at p ≤ 0.001, each series'
+ * minimum change from its runs' spread; docs/history.md). The verdict is computed once, here:
+ * `fail` when a change for the worse lies within the newest `failRecent` runs.
  *
  * @module
  */
@@ -41,20 +41,21 @@ export interface HistoryOutcome {
 
 /**
  * The settings a history is judged with: `options`' own, else the defaults (p ≤ 0.001, windows
- * of 50 runs, a 5% minimum change, report only).
+ * of 50 runs, each series' own minimum change from its runs' spread, report only).
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { historySettings } from "./history.ts";
- * assert.deepEqual(historySettings({ failRecent: 5 }), { maxPValue: 0.001, windowRuns: 50, minMagnitude: 0.05, failRecent: 5 });
+ * assert.deepEqual(historySettings({ failRecent: 5 }), { maxPValue: 0.001, windowRuns: 50, failRecent: 5 });
+ * assert.equal(historySettings({ minMagnitude: 0.02 }).minMagnitude, 0.02);
  * ```
  */
 export function historySettings(options: Partial<HistorySettings> = {}): HistorySettings {
   return {
     maxPValue: options.maxPValue ?? DEFAULT_CHANGE_OPTIONS.maxPValue,
     windowRuns: options.windowRuns ?? DEFAULT_CHANGE_OPTIONS.windowRuns,
-    minMagnitude: options.minMagnitude ?? DEFAULT_CHANGE_OPTIONS.minMagnitude,
+    ...(options.minMagnitude === undefined ? {} : { minMagnitude: options.minMagnitude }),
     failRecent: options.failRecent ?? 0,
   };
 }

@@ -13,6 +13,7 @@ import { loadPlan } from "../plan/load_plan.ts";
 import { inertLine } from "../plan/printable.ts";
 import type { ResolvedPlan } from "../plan/types.ts";
 import { DEFAULT_BASELINE_DIR, loadHistories } from "../gates/baseline/mod.ts";
+import { seriesName } from "../gates/history/mod.ts";
 import { expandPlanPaths, parseCommandArgs } from "./args/mod.ts";
 import { type CommandOutcome, failed } from "./command.ts";
 import { checkOutDir, outOverlap, writeHistoryFiles } from "./output/mod.ts";
@@ -35,7 +36,8 @@ Options:
   --fail-recent N     exit 1 when a change for the worse lies within the newest N runs
                       (default 0: report only)
   --p-value P         the largest p-value of a change (default 0.001, at least 0.0001)
-  --min-change PCT    the smallest change reported (default 5%)
+  --min-change PCT    the smallest change reported in every series (default: each series'
+                      own, 3 robust SDs of its runs, from 1% to 5%, printed with the reason)
   --window N          runs per window of the detector's first pass (default 50)
 
 Exit 0 when no change fails, 1 when one does (--fail-recent), 2 on bad arguments, an invalid
@@ -90,8 +92,8 @@ function readSettings(values: Record<string, string | undefined>): {
 /** How the terminal marks a change: worse, better, or an interval that includes no change. */
 const MARKS = { worse: "▲ worse", better: "▽ better", unclear: "◇ unclear" } as const;
 
-/** A plan's lines for the terminal: its runs, then each change, worse ones marked. */
-function planLines(p: PlanHistory): string[] {
+/** A plan's lines for the terminal: its runs, each change marked, each series' minimum change. */
+function planLines(p: PlanHistory, settings: HistorySettings): string[] {
   const first = p.runs[0];
   const last = p.runs.at(-1)!;
   const at = (r: typeof first) => `${r.commit ? `${shortCommit(r.commit)}, ` : ""}${r.date}`;
@@ -106,7 +108,28 @@ function planLines(p: PlanHistory): string[] {
     const also = c.coincides.length ? `; ${c.coincides.join("; ")} there` : "";
     lines.push(`  ${mark}${c.recent ? " (recent)" : ""}: ${c.text}; p ${changePText(c)}${also}`);
   }
+  lines.push(...minChangeLines(p, settings));
   for (const note of p.notes) lines.push(`  note: ${note}`);
+  return lines;
+}
+
+/**
+ * Each series' minimum change and why, the stages as a whole (their labels' are in history.md);
+ * one line when `--min-change` set them all.
+ */
+function minChangeLines(p: PlanHistory, settings: HistorySettings): string[] {
+  const set = p.series.filter((s) => s.minChange !== undefined);
+  if (set.length === 0) return [];
+  const percent = (x: number) => `${Number((x * 100).toPrecision(2))}%`;
+  if (settings.minMagnitude !== undefined) {
+    return [`  min change ${percent(settings.minMagnitude)} for every series (--min-change)`];
+  }
+  const lines = set.filter((s) => s.label === undefined).map((s) =>
+    `  min change ${percent(s.minChange!.value)} for ${seriesName(s)}: ${s.minChange!.reason}`
+  );
+  if (set.some((s) => s.label !== undefined)) {
+    lines.push("  min change of each label's series: history.md");
+  }
   return lines;
 }
 
@@ -160,7 +183,7 @@ export async function historyCommand(args: string[]): Promise<CommandOutcome> {
   }
   const { written, ioFailures } = await writeHistoryFiles(outDir, report);
   const lines = [
-    ...report.plans.flatMap(planLines),
+    ...report.plans.flatMap((p) => planLines(p, report.settings)),
     `${report.verdict.status === "pass" ? "✓ PASS" : "✗ FAIL"}: ${report.verdict.message}`,
     ...written.map((path) => `wrote ${path}`),
   ];

@@ -12,7 +12,8 @@ export const HISTORY_SCHEMA = "tailgate-history";
 /**
  * The document's format version. 2: a change is `worse` only when its whole 95% interval lies on
  * the worse side (`direction`), intervals are taken on the log ratio, error rates change in points
- * (`absoluteChange`), and a p-value at the shuffles' floor says so (`pAtFloor`).
+ * (`absoluteChange`), a p-value at the shuffles' floor says so (`pAtFloor`), and the minimum
+ * change is each series' own (`HistorySeries.minChange`) unless `--min-change` set one.
  */
 export const HISTORY_VERSION = 2;
 
@@ -69,6 +70,24 @@ export interface HistorySeries {
   values: (number | null)[];
   /** The tightest SLO bound on this metric here, in the series' unit, when the plan has one. */
   bound?: { value: number; slo: string };
+  /**
+   * The smallest change reported in this series, and why: `--min-change` when given, else what
+   * its runs' spread supports. Absent when the series has too few runs to be looked at.
+   */
+  minChange?: HistoryMinChange;
+}
+
+/** A series' minimum change: a change whose whole 95% interval lies within ×/÷ (1 + value) is dropped. */
+export interface HistoryMinChange {
+  /** The minimum, relative: 0.012 is 1.2%. */
+  value: number;
+  /**
+   * The robust standard deviation of one run's log value (≈ relative: 0.004 is 0.4%) it was made
+   * from; absent for `--min-change` and for runs that include 0.
+   */
+  spread?: number;
+  /** Why, in words: "3 robust SDs of its runs (SD 0.4%)", "the 1% floor (…)", "--min-change 5%". */
+  reason: string;
 }
 
 /**
@@ -228,8 +247,11 @@ export interface HistorySettings {
   maxPValue: number;
   /** Runs per window of the split step: 50 by default. */
   windowRuns: number;
-  /** The smallest relative change reported: 0.05 (5%) by default. */
-  minMagnitude: number;
+  /**
+   * `--min-change`: the smallest relative change reported in every series. Absent (the default):
+   * each series' own, from its runs' spread (`HistorySeries.minChange`).
+   */
+  minMagnitude?: number;
   /** `--fail-recent N`: a worse change within the newest N runs fails; 0 only reports. */
   failRecent: number;
 }

@@ -1,6 +1,7 @@
 /**
- * One plan's history judged: its series (history_series.ts), the changes the detector finds in
- * each (change_points.ts), and each change in words, naming the commits on either side. A change
+ * One plan's history judged: its series (history_series.ts), each with its minimum change
+ * (min_change.ts), the changes the detector finds in each (detect_changes.ts), and each change in
+ * words, naming the commits on either side. A change
  * where the runner or the plan changed says so: it may be the machine, not the code. Pure.
  *
  * @module
@@ -23,6 +24,7 @@ import { detectChanges } from "./detect_changes.ts";
 import type { SeriesChange } from "./series_change.ts";
 import { historySeries } from "./history_series.ts";
 import { changeDirection } from "./change_direction.ts";
+import { minChangeOf } from "./min_change.ts";
 
 /**
  * Runs a series needs before changes are looked for: fewer cannot show a level on both sides.
@@ -160,11 +162,11 @@ function seriesChanges(
   s.values.forEach((v, i) => {
     if (v !== null) (at.push(i), values.push(v));
   });
-  if (values.length < MIN_HISTORY_RUNS) return [];
+  if (values.length < MIN_HISTORY_RUNS || s.minChange === undefined) return [];
   const found = detectChanges(values, {
     maxPValue: settings.maxPValue,
     windowRuns: settings.windowRuns,
-    minMagnitude: settings.minMagnitude,
+    minMagnitude: s.minChange.value,
   });
   return found.map((c) => {
     const mapped = { ...c, index: at[c.index], endIndex: at[c.endIndex] };
@@ -225,7 +227,11 @@ export function analyzeHistory(input: HistoryInput, settings: HistorySettings): 
     runner: e.runner,
     plan: e.plan,
   }));
-  const series = historySeries(input.entries, input.slos);
+  const series = historySeries(input.entries, input.slos).map((s) => {
+    const values = s.values.filter((v) => v !== null);
+    if (values.length < MIN_HISTORY_RUNS) return s;
+    return { ...s, minChange: minChangeOf(values, settings.minMagnitude) };
+  });
   const changes = series
     .flatMap((s, i) => seriesChanges(s, i, input.entries, runs, settings))
     .sort((a, b) => a.index - b.index || a.series - b.series);

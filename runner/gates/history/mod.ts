@@ -24,3 +24,10 @@ export {
 export { higherIsWorse, historySeries, unitOf } from "./history_series.ts";
 export { historyVerdict } from "./history_verdict.ts";
 export { changeDirection } from "./change_direction.ts";
+export {
+  MIN_CHANGE_CAP,
+  MIN_CHANGE_FLOOR,
+  minChangeOf,
+  robustSpread,
+  SPREAD_SDS,
+} from "./min_change.ts";

@@ -30,6 +30,10 @@ Deno.test("historyMarkdown() states the verdict, the runs and each change in wor
   );
   assert.ok(!md.includes(commitOf(STEP_AT)), "no commit is printed in full");
   assert.match(md, /^- the runner changed at run 41 \(cores: 4 vs 8\)$/m);
+  assert.match(
+    md,
+    /\*\*Minimum change per series\*\*\n\n\| metric \| where \| min change \| why \|\n.*\n\| p99 \| stage steady \| 2\.1% \| 3 robust SDs of its runs \(SD 0\.7%\) \|\n/,
+  );
   assert.doesNotMatch(md, /No change found/);
 });
 
@@ -37,7 +41,7 @@ Deno.test("historyMarkdown() says plainly when a plan's history holds no change"
   const plan = { ...planHistory(), changes: [], notes: [] };
   const md = historyMarkdown(historyReport([plan]));
   assert.match(md, /^No change found in 60 runs: every series held its level\.$/m);
-  assert.doesNotMatch(md, /\| metric \|/, "no empty table");
+  assert.doesNotMatch(md, /\| metric \| where \| kind \|/, "no empty table of changes");
   assert.doesNotMatch(md, /\*\*Notes\*\*/);
 });
 

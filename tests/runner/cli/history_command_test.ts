@@ -117,6 +117,12 @@ Deno.test("history reports a change beyond the newest runs and passes, and a cal
     ]);
     assert.equal(outcome.exitCode, EXIT_CODES.ok, outcome.errors.join("\n"));
     assert.match(outcome.output!, /\n {2}no change found\n/);
+    // Each series' own minimum, with why: these runs spread about 1% (±2% uniform noise).
+    assert.match(
+      outcome.output!,
+      /\n {2}min change \d(\.\d)?% for p50 of stage steady: 3 robust SDs of its runs \(SD 0?\.?\d+(\.\d+)?%\)\n/,
+    );
+    assert.match(outcome.output!, /\n {2}min change \d(\.\d)?% for p99 of stage steady: /);
     assert.match(outcome.output!, /0 changes found \(0 for the worse\); report only/);
   } finally {
     await Deno.remove(calm.dir, { recursive: true });
