@@ -31,9 +31,18 @@ export function settingsText(s: HistorySettings): string {
     ? `a worse change within the newest ${s.failRecent} run${s.failRecent === 1 ? "" : "s"} ` +
       `fails (--fail-recent ${s.failRecent})`
     : "report only (--fail-recent 0)";
-  return `Changes found by E-divisive means, each tested by shuffling (p ≤ ${s.maxPValue}, ` +
-    `windows of ${s.windowRuns} runs), kept unless their whole 95% interval lies within ` +
-    `${minimumText(s)}; ${fails}.`;
+  const runs = runsText(s);
+  return `${runs === undefined ? "" : `Runs looked at: ${runs}. `}Changes found by E-divisive ` +
+    `means, each tested by shuffling (p ≤ ${s.maxPValue}, windows of ${s.windowRuns} runs), kept ` +
+    `unless their whole 95% interval lies within ${minimumText(s)}; ${fails}.`;
+}
+
+/** Which runs of each history were looked at, when not all: `--last`, `--since`. */
+function runsText(s: HistorySettings): string | undefined {
+  const since = s.sinceCommit === undefined ? "" : `from commit ${s.sinceCommit} on (--since)`;
+  const last = s.lastRuns === undefined ? "" : `the newest ${s.lastRuns} (--last)`;
+  if (since === "" && last === "") return undefined;
+  return since !== "" && last !== "" ? `${last}, ${since}` : since || last;
 }
 
 /**
@@ -52,6 +61,7 @@ export function settingsPairs(s: HistorySettings): Array<[string, string]> {
     ["window", `${s.windowRuns} runs`],
     ["smallest change", minimumText(s)],
     ["fails on", s.failRecent > 0 ? `a worse change in the newest ${s.failRecent}` : "nothing"],
+    ["runs looked at", runsText(s) ?? "every stored run"],
   ];
 }
 

@@ -13,7 +13,7 @@ import { loadPlan } from "../plan/load_plan.ts";
 import { inertLine } from "../plan/printable.ts";
 import type { ResolvedPlan } from "../plan/types.ts";
 import { DEFAULT_BASELINE_DIR, loadHistories } from "../gates/baseline/mod.ts";
-import { seriesName } from "../gates/history/mod.ts";
+import { MIN_HISTORY_RUNS, seriesName } from "../gates/history/mod.ts";
 import { expandPlanPaths, parseCommandArgs } from "./args/mod.ts";
 import { type CommandOutcome, failed } from "./command.ts";
 import { checkOutDir, outOverlap, writeHistoryFiles } from "./output/mod.ts";
@@ -39,6 +39,9 @@ Options:
   --min-change PCT    the smallest change reported in every series (default: each series'
                       own, 3 robust SDs of its runs, from 1% to 5%, printed with the reason)
   --window N          runs per window of the detector's first pass (default 50)
+  --last N            look at each history's newest N runs only (at least 6)
+  --since COMMIT      look at the runs from COMMIT on only (the first run of the stored commit
+                      that starts with it); a commit the history does not hold is an error
 
 Exit 0 when no change fails, 1 when one does (--fail-recent), 2 on bad arguments, an invalid
 plan or an unreadable history, 5 when a file cannot be written.`;
@@ -51,9 +54,11 @@ export const HISTORY_OPTIONS = {
   "p-value": { type: "string" },
   "min-change": { type: "string" },
   window: { type: "string" },
+  last: { type: "string" },
+  since: { type: "string" },
 } as const;
 
-/** `--fail-recent`, `--p-value`, `--min-change` and `--window`, each checked, every problem named. */
+/** The settings' flags (`--fail-recent` to `--since`), each checked, every problem named. */
 function readSettings(values: Record<string, string | undefined>): {
   settings: Partial<HistorySettings>;
   errors: string[];
@@ -71,6 +76,13 @@ function readSettings(values: Record<string, string | undefined>): {
   if (failRecent !== undefined) settings.failRecent = failRecent;
   const window = whole("window", 4);
   if (window !== undefined) settings.windowRuns = window;
+  const last = whole("last", MIN_HISTORY_RUNS);
+  if (last !== undefined) settings.lastRuns = last;
+  const since = values.since;
+  if (since !== undefined) {
+    if (/^[\w./-]+$/.test(since)) settings.sinceCommit = since;
+    else errors.push(`--since \`${since}\` is not a commit, e.g. --since 9fceb02`);
+  }
   const p = values["p-value"];
   if (p !== undefined) {
     const n = Number(p);

@@ -231,7 +231,7 @@ export interface PlanHistory {
   planFile: string;
   /** The history file read. */
   source: string;
-  /** Every stored run, oldest first. */
+  /** Every run looked at, oldest first: every stored run, or those `--last` and `--since` kept. */
   runs: HistoryRunRef[];
   /** Every series, stage by stage: the stage as a whole first, then each label. */
   series: HistorySeries[];
@@ -254,6 +254,10 @@ export interface HistorySettings {
   minMagnitude?: number;
   /** `--fail-recent N`: a worse change within the newest N runs fails; 0 only reports. */
   failRecent: number;
+  /** `--last N`: only each history's newest N runs were looked at. */
+  lastRuns?: number;
+  /** `--since COMMIT`: only the runs from the first of this commit (a prefix) on. */
+  sinceCommit?: string;
 }
 
 /** The whole `history.json` document. */

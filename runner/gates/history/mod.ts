@@ -24,6 +24,7 @@ export {
 export { higherIsWorse, historySeries, unitOf } from "./history_series.ts";
 export { historyVerdict } from "./history_verdict.ts";
 export { changeDirection } from "./change_direction.ts";
+export { type RunSelection, type SelectedRuns, selectRuns } from "./select_runs.ts";
 export {
   MIN_CHANGE_CAP,
   MIN_CHANGE_FLOOR,

@@ -149,3 +149,16 @@ Deno.test("historyMarkdown() calls a change whose interval includes no change ne
   const changes = md.slice(md.indexOf("## checkout"));
   assert.doesNotMatch(changes, /worse|rose/);
 });
+
+Deno.test("historyMarkdown() says which runs were looked at under --last and --since", () => {
+  const report = historyReport();
+  const md = historyMarkdown({
+    ...report,
+    settings: { ...report.settings, lastRuns: 20, sinceCommit: "9fceb02" },
+  });
+  assert.match(
+    md,
+    /^Runs looked at: the newest 20 \(--last\), from commit 9fceb02 on \(--since\)\. /m,
+  );
+  assert.doesNotMatch(historyMarkdown(report), /Runs looked at/);
+});

@@ -141,11 +141,14 @@ Deno.test("history with no stored history, or bad flags, exits 2 naming the fix"
     const flags = await historyCommand([
       t.plan,
       ...["--fail-recent=-1", "--p-value", "1", "--min-change", "5", "--window", "2"],
+      ...["--last", "3", "--since", "a b"],
     ]);
     assert.equal(flags.exitCode, EXIT_CODES.usage);
     assert.deepEqual(flags.errors, [
       "--fail-recent `-1` is not a whole number of runs, at least 0",
       "--window `2` is not a whole number of runs, at least 4",
+      "--last `3` is not a whole number of runs, at least 6",
+      "--since `a b` is not a commit, e.g. --since 9fceb02",
       "--p-value `1` is not a probability from 0.0001 to below 0.5, e.g. 0.001",
       "--min-change `5` is not a percentage, e.g. 5%",
     ]);
@@ -176,6 +179,49 @@ Deno.test("history prints a stored stage name inert: control characters escaped"
     const controls = [...outcome.output!].filter((c) => c < " " && c !== "\n");
     assert.deepEqual(controls, [], outcome.output);
     assert.match(outcome.output!, /p99 of stage steady\\u001b\[2J\\nx rose/);
+  } finally {
+    await Deno.remove(t.dir, { recursive: true });
+  }
+});
+
+Deno.test("history --last N and --since COMMIT look at those runs only, and say so", async () => {
+  // p99 up 20% at run 40 of 60: --last 15 and --since run 45 leave it out; --since run 30 keeps it.
+  const t = await setUp(entries(20, 0.2));
+  try {
+    const args = [t.plan, "--baseline", t.baselines, "--out", t.out];
+    const last = await historyCommand([...args, "--last", "15"]);
+    assert.equal(last.exitCode, EXIT_CODES.ok, last.errors.join("\n"));
+    assert.match(last.output!, /: 15 runs, from /);
+    assert.match(last.output!, /\n {2}no change found\n/);
+    assert.match(last.output!, /\n {2}note: the newest 15 of 60 stored runs \(--last 15\)\n/);
+    const report: HistoryReport = JSON.parse(await Deno.readTextFile(join(t.out, "history.json")));
+    assert.equal(report.settings.lastRuns, 15);
+    assert.equal(report.plans[0].runs.length, 15);
+    assert.equal(report.plans[0].runs[0].commit, commitOf(45));
+
+    const since = await historyCommand([...args, "--since", commitOf(30).slice(0, 8)]);
+    assert.equal(since.exitCode, EXIT_CODES.ok, since.errors.join("\n"));
+    assert.match(since.output!, /: 30 runs, from /);
+    const near = commitOf(40).slice(0, 7);
+    assert.ok(since.output!.includes(`p99 of stage steady rose `), since.output);
+    assert.ok(since.output!.includes(`near commit ${near}`), since.output);
+    assert.match(
+      since.output!,
+      new RegExp(`note: 30 of 60 stored runs: from commit ${commitOf(30).slice(0, 7)} on`),
+    );
+
+    const missing = await historyCommand([...args, "--since", "deadbeef"]);
+    assert.equal(missing.exitCode, EXIT_CODES.usage);
+    assert.match(
+      missing.errors[0],
+      new RegExp(
+        `^--since \`deadbeef\`: no stored run of "shop" measured a commit starting so; its 60 ` +
+          `runs measured 60 commits, from ${commitOf(0).slice(0, 7)} to ` +
+          `${commitOf(59).slice(0, 7)}; give one of them \\(the newest: ${
+            commitOf(59).slice(0, 7)
+          }, `,
+      ),
+    );
   } finally {
     await Deno.remove(t.dir, { recursive: true });
   }
