@@ -13,8 +13,8 @@ import { loadPlan } from "../plan/load_plan.ts";
 import { inertLine } from "../plan/printable.ts";
 import type { ResolvedPlan } from "../plan/types.ts";
 import { DEFAULT_BASELINE_DIR, loadHistories } from "../gates/baseline/mod.ts";
-import { MIN_HISTORY_RUNS, seriesName } from "../gates/history/mod.ts";
-import { expandPlanPaths, parseCommandArgs } from "./args/mod.ts";
+import { seriesName } from "../gates/history/mod.ts";
+import { expandPlanPaths, parseCommandArgs, readHistoryOptions } from "./args/mod.ts";
 import { type CommandOutcome, failed } from "./command.ts";
 import { checkOutDir, outOverlap, writeHistoryFiles } from "./output/mod.ts";
 import { changePText } from "../../reporters/history/mod.ts";
@@ -36,8 +36,9 @@ Options:
   --fail-recent N     exit 1 when a change for the worse lies within the newest N runs
                       (default 0: report only)
   --p-value P         the largest p-value of a change (default 0.001, at least 0.0001)
-  --min-change PCT    the smallest change reported in every series (default: each series'
-                      own, 3 robust SDs of its runs, from 1% to 5%, printed with the reason)
+  --min-change PCT    the smallest change reported in every series, 5% or 5 (a bare number is
+                      percent: 0.5 is 0.5%), below 1000% (default: each series' own, 3 robust
+                      SDs of its runs, from 1% to 5%, printed with the reason)
   --window N          runs per window of the detector's first pass (default 50)
   --last N            look at each history's newest N runs only (at least 6)
   --since COMMIT      look at the runs from COMMIT on only (the first run of the stored commit
@@ -57,49 +58,6 @@ export const HISTORY_OPTIONS = {
   last: { type: "string" },
   since: { type: "string" },
 } as const;
-
-/** The settings' flags (`--fail-recent` to `--since`), each checked, every problem named. */
-function readSettings(values: Record<string, string | undefined>): {
-  settings: Partial<HistorySettings>;
-  errors: string[];
-} {
-  const errors: string[] = [];
-  const settings: Partial<HistorySettings> = {};
-  const whole = (flag: string, min: number): number | undefined => {
-    const text = values[flag];
-    if (text === undefined) return undefined;
-    const n = Number(text);
-    if (/^\d+$/.test(text) && n >= min) return n;
-    errors.push(`--${flag} \`${text}\` is not a whole number of runs, at least ${min}`);
-  };
-  const failRecent = whole("fail-recent", 0);
-  if (failRecent !== undefined) settings.failRecent = failRecent;
-  const window = whole("window", 4);
-  if (window !== undefined) settings.windowRuns = window;
-  const last = whole("last", MIN_HISTORY_RUNS);
-  if (last !== undefined) settings.lastRuns = last;
-  const since = values.since;
-  if (since !== undefined) {
-    if (/^[\w./-]+$/.test(since)) settings.sinceCommit = since;
-    else errors.push(`--since \`${since}\` is not a commit, e.g. --since 9fceb02`);
-  }
-  const p = values["p-value"];
-  if (p !== undefined) {
-    const n = Number(p);
-    // The shuffle test resolves p-values down to 1 in 100 000: a smaller one could never pass.
-    if (p.trim() !== "" && n >= 0.0001 && n < 0.5) settings.maxPValue = n;
-    else {errors.push(
-        `--p-value \`${p}\` is not a probability from 0.0001 to below 0.5, e.g. 0.001`,
-      );}
-  }
-  const change = values["min-change"];
-  if (change !== undefined) {
-    const m = /^(\d+(?:\.\d+)?)%$/.exec(change);
-    if (m && Number(m[1]) < 1000) settings.minMagnitude = Number(m[1]) / 100;
-    else errors.push(`--min-change \`${change}\` is not a percentage, e.g. 5%`);
-  }
-  return { settings, errors };
-}
 
 /** How the terminal marks a change: worse, better, or an interval that includes no change. */
 const MARKS = { worse: "▲ worse", better: "▽ better", unclear: "◇ unclear" } as const;
@@ -165,8 +123,9 @@ export async function historyCommand(args: string[]): Promise<CommandOutcome> {
   if (positionals.length === 0) {
     return failed("name a plan or a folder of plans, e.g. `tailgate history plans/`");
   }
-  const { settings, errors } = readSettings(values);
-  if (errors.length) return failed(errors);
+  const options = readHistoryOptions(values);
+  if (!options.ok) return failed(options.problems);
+  const { settings, notes: flagNotes } = options.value;
   const outDir = values.out ?? "tailgate-out";
   const baselineDir = values.baseline ?? DEFAULT_BASELINE_DIR;
   const outProblem = await checkOutDir(outDir) ?? await outOverlap(outDir, baselineDir);
@@ -203,7 +162,7 @@ export async function historyCommand(args: string[]): Promise<CommandOutcome> {
   return {
     exitCode: withIoFailures(code, ioFailures),
     errors: ioFailures,
-    notes,
+    notes: [...flagNotes, ...notes],
     // Plan names, stage names, labels and paths are the plan's and the user's: each line made
     // inert whole, so a line break inside one is escaped, not a line of its own.
     output: lines.map(inertLine).join("\n"),

@@ -140,7 +140,7 @@ Deno.test("history with no stored history, or bad flags, exits 2 naming the fix"
     );
     const flags = await historyCommand([
       t.plan,
-      ...["--fail-recent=-1", "--p-value", "1", "--min-change", "5", "--window", "2"],
+      ...["--fail-recent=-1", "--p-value", "1", "--min-change=-5", "--window", "2"],
       ...["--last", "3", "--since", "a b"],
     ]);
     assert.equal(flags.exitCode, EXIT_CODES.usage);
@@ -150,7 +150,8 @@ Deno.test("history with no stored history, or bad flags, exits 2 naming the fix"
       "--last `3` is not a whole number of runs, at least 6",
       "--since `a b` is not a commit, e.g. --since 9fceb02",
       "--p-value `1` is not a probability from 0.0001 to below 0.5, e.g. 0.001",
-      "--min-change `5` is not a percentage, e.g. 5%",
+      "--min-change `-5` is not a percentage from 0% to below 1000%; give e.g. 5% or 5 (a bare " +
+      "number is read as percent)",
     ]);
     const histories = await historyCommand([t.baselines]);
     assert.equal(histories.exitCode, EXIT_CODES.usage);
@@ -222,6 +223,22 @@ Deno.test("history --last N and --since COMMIT look at those runs only, and say 
           }, `,
       ),
     );
+  } finally {
+    await Deno.remove(t.dir, { recursive: true });
+  }
+});
+
+Deno.test("history --min-change 1 is 1%, for every series, and says so", async () => {
+  const t = await setUp(entries(0, 0));
+  try {
+    const outcome = await historyCommand([
+      t.plan,
+      ...["--baseline", t.baselines, "--out", t.out, "--min-change", "1"],
+    ]);
+    assert.equal(outcome.exitCode, EXIT_CODES.ok, outcome.errors.join("\n"));
+    assert.match(outcome.output!, /\n {2}min change 1% for every series \(--min-change\)\n/);
+    const report: HistoryReport = JSON.parse(await Deno.readTextFile(join(t.out, "history.json")));
+    assert.equal(report.settings.minMagnitude, 0.01);
   } finally {
     await Deno.remove(t.dir, { recursive: true });
   }
