@@ -28,6 +28,8 @@
  * @module
  */
 export {
+  type ChangeFigure,
+  changeFigure,
   type ConfirmOptions,
   DEFAULT_FAIL_ON,
   exitCodeOf,
@@ -37,7 +39,9 @@ export {
   HISTORY_SCHEMA,
   HISTORY_VERSION,
   type HistoryChange,
+  type HistoryChangeDirection,
   type HistoryMetric,
+  type HistoryMinChange,
   type HistoryOptions,
   type HistoryOutcome,
   type HistoryReport,
