@@ -39,7 +39,8 @@ Deno.test("minChangeOf is three robust SDs, from a 1% floor to a 5% cap, each wi
     /^the 1% floor \(3 robust SDs of its runs, SD 0\.\d+%, come to 0\.\d+%\)$/,
   );
 
-  // This machine's own p50 spreads 8.6%: three SDs would hide the 20% steps the shuffles prove.
+  // This machine's own p50 (robust SD 6.4%): three SDs, 19%, would hide the 10–15% steps the
+  // shuffles prove (docs/decisions/change_point_detector.md).
   const noisy = minChangeOf(noisySeries("p50", Array(80).fill(1), 3));
   assert.equal(noisy.value, MIN_CHANGE_CAP);
   assert.match(
