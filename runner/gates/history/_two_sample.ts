@@ -86,7 +86,8 @@ export interface AbsoluteChange {
  * import { relativeChangeOf, sideOf } from "./_two_sample.ts";
  * const change = relativeChangeOf(sideOf([100, 30, 170], 0, 3), sideOf([20, 25, 15], 0, 3));
  * assert.ok(Math.abs(change.relativeChange + 0.8) < 1e-12);
- * assert.ok(change.interval95[0] > -1 && change.interval95[1] > 0);
+ * const [low, high] = change.interval95;
+ * assert.ok(low > -1 && low < change.relativeChange && change.relativeChange < high);
  * ```
  */
 export function relativeChangeOf(before: Side, after: Side): RelativeChange {
