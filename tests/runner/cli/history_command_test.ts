@@ -243,3 +243,32 @@ Deno.test("history --min-change 1 is 1%, for every series, and says so", async (
     await Deno.remove(t.dir, { recursive: true });
   }
 });
+
+Deno.test("history marks a change whose interval includes no change unclear, and fails nothing on it", async () => {
+  // From run 60 every run is 3% slower than all but three before it, which spiked 1.6×: the
+  // means on either side are alike, the shuffles still see the runs' order move.
+  const wobble = [0, 0.003, -0.002, 0.001, -0.003, 0.002, -0.001, 0.0025, -0.0015, 0.0005];
+  const history = Array.from({ length: 90 }, (_, i) => {
+    const level = [10, 30, 50].includes(i) ? 1.6 : i >= 60 ? 1.03 : 1;
+    return entryAt(i, [stageAt(2000 * level * (1 + wobble[i % 10]), { name: "steady" })]);
+  });
+  const t = await setUp(history);
+  try {
+    const outcome = await historyCommand([
+      t.plan,
+      ...["--baseline", t.baselines, "--out", t.out, "--min-change", "1", "--fail-recent", "40"],
+    ]);
+    assert.equal(outcome.exitCode, EXIT_CODES.ok, outcome.errors.join("\n"));
+    assert.match(
+      outcome.output!,
+      /\n {2}◇ unclear \(recent\): p50 of stage steady changed by [+-]\d+(\.\d)?% \(95% interval -[\d.]+% to \+[\d.]+%, which includes no change\)/,
+    );
+    assert.doesNotMatch(outcome.output!, /▲ worse/);
+    assert.match(
+      outcome.output!,
+      /✓ PASS: no change for the worse within the newest 40 runs \(\d+ changes? whose 95% interval includes no change: not counted\)/,
+    );
+  } finally {
+    await Deno.remove(t.dir, { recursive: true });
+  }
+});
