@@ -1,30 +1,25 @@
 /**
  * One plan's history judged: its series (history_series.ts), each with its minimum change
- * (min_change.ts), the changes the detector finds in each (detect_changes.ts), and each change in
- * words, naming the commits on either side. A change
- * where the runner or the plan changed says so: it may be the machine, not the code. Pure.
+ * (min_change.ts), the changes the detector finds in each (detect_changes.ts), each with its
+ * direction and in words, naming the commits on either side (change_text.ts). A change where the runner or the plan changed says so: it may be the machine,
+ * not the code. Pure.
  *
  * @module
  */
-import {
-  type ChangeFigure,
-  changeFigure,
-  type HistoryChange,
-  type HistoryRunRef,
-  type HistorySeries,
-  type HistorySettings,
-  type PlanHistory,
-  shortCommit,
+import type {
+  HistoryChange,
+  HistoryRunRef,
+  HistorySeries,
+  HistorySettings,
+  PlanHistory,
 } from "../../model/history_result.ts";
 import type { Slo } from "../../plan/types.ts";
-import { formatDurationMs, formatRatePerSec } from "../../plan/units.ts";
 import type { HistoryEntry } from "../baseline/mod.ts";
 import { fingerprintMismatch } from "../baseline/mod.ts";
 import { detectChanges } from "./detect_changes.ts";
-import type { SeriesChange } from "./series_change.ts";
 import { historySeries } from "./history_series.ts";
-import { changeDirection } from "./change_direction.ts";
 import { minChangeOf } from "./min_change.ts";
+import { changeDirection, changeText } from "./change_text.ts";
 
 /**
  * Runs a series needs before changes are looked for: fewer cannot show a level on both sides.
@@ -49,85 +44,6 @@ export interface HistoryInput {
   entries: readonly HistoryEntry[];
   /** The plan's SLOs, whose bounds are drawn on the series. */
   slos: readonly Slo[];
-}
-
-/** A value in its series' unit, as the reports write it. */
-export function formatSeriesValue(series: Pick<HistorySeries, "unit">, value: number): string {
-  if (series.unit === "us") return formatDurationMs(value / 1000);
-  if (series.unit === "per_sec") return formatRatePerSec(value);
-  return `${+(value * 100).toPrecision(3)}%`;
-}
-
-function percent(fraction: number): string {
-  return `${+(Math.abs(fraction) * 100).toFixed(1)}%`;
-}
-
-/** A difference of error rates in points, without the word: 0.0021 is "0.21". */
-function pointsNumber(fraction: number): string {
-  return `${+(Math.abs(fraction) * 100).toPrecision(2)}`;
-}
-
-function signed(text: (fraction: number) => string, fraction: number): string {
-  return `${fraction < 0 ? "-" : fraction > 0 ? "+" : ""}${text(fraction)}`;
-}
-
-/**
- * "12% (95% interval +8.1% to +16%)", in points "2 points (95% interval +1.9 to +2.1 points)";
- * `unclear`: signed, the interval said to include no change.
- */
-function sizeText(figure: ChangeFigure, unclear: boolean): string {
-  const [low, high] = figure.interval95;
-  const points = figure.measure === "points";
-  const number = points ? pointsNumber : percent;
-  const amount = unclear ? signed(number, figure.value) : number(figure.value);
-  const interval = points
-    ? `${signed(pointsNumber, low)} to ${signed(pointsNumber, high)} points`
-    : `${signed(percent, low)} to ${signed(percent, high)}`;
-  const includes = unclear ? ", which includes no change" : "";
-  return `${amount}${points ? " points" : ""} (95% interval ${interval}${includes})`;
-}
-
-/** The series' name in a sentence: "p99 of stage steady [checkout]". */
-export function seriesName(s: Pick<HistorySeries, "metric" | "stage" | "label">): string {
-  const metric = s.metric === "error_rate" ? "error rate" : s.metric;
-  return `${metric} of stage ${s.stage}${s.label === undefined ? "" : ` [${s.label}]`}`;
-}
-
-/** A run as a sentence names it: its commit, else its date. */
-function runName(run: HistoryRunRef | undefined, index: number): string {
-  if (run === undefined) return `run ${index + 1}`;
-  return run.commit ? `commit ${shortCommit(run.commit)}` : `run ${index + 1} (${run.date})`;
-}
-
-function changeText(
-  s: HistorySeries,
-  c: SeriesChange,
-  runs: readonly HistoryRunRef[],
-): string {
-  const figure = changeFigure(s.unit, c);
-  const unclear = changeDirection(s.metric, s.unit, c) === "unclear";
-  const way = unclear
-    ? "changed by"
-    : figure.value >= 0
-    ? (c.kind === "trend" ? "crept up" : "rose")
-    : c.kind === "trend"
-    ? "crept down"
-    : "fell";
-  const size = `${sizeText(figure, unclear)}, from ${formatSeriesValue(s, c.meanBefore)} to ${
-    formatSeriesValue(s, c.meanAfter)
-  }`;
-  if (c.kind === "trend") {
-    return `${seriesName(s)} ${way} ${size} over ${c.endIndex - c.index + 1} runs, from ` +
-      `${runName(runs[c.index], c.index)} to ${runName(runs[c.endIndex], c.endIndex)}`;
-  }
-  const near = runName(runs[c.index], c.index);
-  const before = runs[c.index - 1];
-  const between = before === undefined
-    ? ""
-    : `, between ${runName(before, c.index - 1).replace(/^commit /, "")} and ${
-      near.replace(/^commit /, "")
-    }`;
-  return `${seriesName(s)} ${way} ${size} near ${near}${between}`;
 }
 
 /** What else changed between run `index` − 1 and `index`. */
