@@ -28,6 +28,8 @@
  * @module
  */
 export {
+  type ChangeFigure,
+  changeFigure,
   type ConfirmOptions,
   type ConfirmTimes,
   DEFAULT_FAIL_ON,
@@ -38,7 +40,9 @@ export {
   HISTORY_SCHEMA,
   HISTORY_VERSION,
   type HistoryChange,
+  type HistoryChangeDirection,
   type HistoryMetric,
+  type HistoryMinChange,
   type HistoryOptions,
   type HistoryOutcome,
   type HistoryReport,

@@ -55,8 +55,10 @@ export interface ChartLike {
   stageLabels?: Array<{ text: string; x: number; y: number; width: number }>;
   /** The windowed SLOs' failing spans the latency chart shaded: their SLO and box. */
   windowBoxes?: Array<{ slo: string; left: number; right: number }>;
-  /** The history page's change points as drawn: kind, worse, their box (a step's is a line). */
-  historyMarks?: Array<{ kind: string; worse: boolean; text: string; left: number; right: number }>;
+  /** The history page's change points as drawn: kind, direction, their box (a step's is a line). */
+  historyMarks?: Array<
+    { kind: string; worse: boolean; direction: string; text: string; left: number; right: number }
+  >;
   /** The history page's SLO bounds as drawn: their text and height (null: off the chart). */
   boundLines?: Array<{ text: string; y: number | null }>;
 }

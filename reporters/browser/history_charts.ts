@@ -2,7 +2,7 @@
  * Browser code: the history page's script (history/history_html.ts embeds it). Each chart shows
  * one stage's metrics over the stored runs (x: the runs in order, labelled by short commit or
  * date), the change points marked (a step as a vertical line at its run, a trend as a shaded
- * span; worse ones red, better ones green), the SLO bounds as dashed lines with their text, and a
+ * span; worse ones red, better ones green, unclear ones grey), the SLO bounds as dashed lines with their text, and a
  * tooltip naming the run's commit, branch and time with each value. It computes nothing about
  * the history: the change points come from the page's data.
  *
@@ -21,8 +21,12 @@ const METRIC_COLORS: Record<string, string> = {
   throughput: "#1971c2",
   error_rate: "#c2255c",
 };
-const WORSE = "#e03131";
-const BETTER = "#2f9e44";
+/** A mark's line and its span's fill, by direction: red worse, green better, grey unclear. */
+const DIRECTION_COLORS: Record<string, { line: string; fill: string }> = {
+  worse: { line: "#e03131", fill: "rgba(224, 49, 49, 0.12)" },
+  better: { line: "#2f9e44", fill: "rgba(47, 158, 68, 0.12)" },
+  unclear: { line: "#868e96", fill: "rgba(134, 142, 150, 0.12)" },
+};
 
 /** A value as the chart's axis shows it. */
 function valueText(axis: HistoryChart["axis"], v: number | null): string {
@@ -73,7 +77,8 @@ function overlay(chart: HistoryChart, fontFamily: string) {
       ctx.save();
       ctx.font = "12px " + fontFamily;
       chart.marks.forEach(function (m, k) {
-        const color = m.worse ? WORSE : BETTER;
+        const colors = DIRECTION_COLORS[m.direction || (m.worse ? "worse" : "better")];
+        const color = colors.line;
         const clamp = function (px: number) {
           return Math.max(area.left, Math.min(area.right, px));
         };
@@ -81,7 +86,7 @@ function overlay(chart: HistoryChart, fontFamily: string) {
         if (m.kind === "trend") {
           left = clamp(x.getPixelForValue(m.index - 0.5));
           right = clamp(x.getPixelForValue(m.endIndex + 0.5));
-          ctx.fillStyle = m.worse ? "rgba(224, 49, 49, 0.12)" : "rgba(47, 158, 68, 0.12)";
+          ctx.fillStyle = colors.fill;
           ctx.fillRect(left, area.top, right - left, area.bottom - area.top);
         } else {
           left = right = clamp(x.getPixelForValue(m.index));
@@ -100,7 +105,14 @@ function overlay(chart: HistoryChart, fontFamily: string) {
           : Math.max(area.left, left - 4 - width);
         ctx.fillStyle = color;
         ctx.fillText(label, at, area.top + 13 + 14 * (k % 3));
-        marks.push({ kind: m.kind, worse: m.worse, text: label, left: left, right: right });
+        marks.push({
+          kind: m.kind,
+          worse: m.worse,
+          direction: m.direction,
+          text: label,
+          left: left,
+          right: right,
+        });
       });
       chart.bounds.forEach(function (b, k) {
         const py = y.getPixelForValue(b.value);

@@ -6,8 +6,19 @@
  *
  * @module
  */
-import type { HistoryChange, PlanHistory } from "../../runner/model/history_result.ts";
-import { historyValueText, runName, seriesPlace, signedPercent } from "./history_figures.ts";
+import {
+  changeFigure,
+  type HistoryChange,
+  type HistoryChangeDirection,
+  type PlanHistory,
+} from "../../runner/model/history_result.ts";
+import {
+  historyValueText,
+  runName,
+  seriesPlace,
+  signedPercent,
+  signedPoints,
+} from "./history_figures.ts";
 
 /** A piece of a phrase: text, or a commit (its full SHA: each format shortens it). */
 export type PhrasePart = { text: string } | { commit: string };
@@ -22,11 +33,13 @@ export interface ChangeRow {
   kind: "step" | "trend";
   /** True for a change for the worse. */
   worse: boolean;
+  /** Worse, better, or unclear: a 95% interval that includes no change. */
+  direction: HistoryChangeDirection;
   /** True when the change lies within the newest `--fail-recent` runs. */
   recent: boolean;
-  /** `rose 12%`, `fell 15% over 26 runs`: the change without its interval. */
+  /** `rose 12%`, `fell 15% over 26 runs`, `changed by +0.2%`: the change without its interval. */
   movement: string;
-  /** `rose 12% (95% interval +8.1% to +16%)`. */
+  /** `rose 12% (95% interval +8.1% to +16%)`; an error rate's in points (`rose 0.2 points …`). */
   change: string;
   /** The levels: `5ms → 5.6ms`. */
   values: string;
@@ -34,7 +47,7 @@ export interface ChangeRow {
   commits: PhrasePart[];
   /** `40 / 20`: the runs the two levels hold. */
   runs: string;
-  /** The change's p-value (two-sided). */
+  /** The change's p-value (two-sided); at the shuffles' floor, `≤` it and why. */
   pValue: string;
   /** What else changed at that run, or "–". */
   coincides: string;
@@ -54,17 +67,42 @@ export const CHANGE_HEADER = [
 ];
 
 /**
- * A p-value as the tables print it: two significant digits, or `< 0.0001`.
+ * A p-value as the tables print it: two significant digits, or `< 0.0001`; at the shuffle scan's
+ * floor (`atFloor`), `≤` it, for it is the smallest p the shuffles can show, not a measure.
  *
  * @example
  * ```ts
  * import { pValueText } from "./change_row.ts";
  * pValueText(0.00042); // "0.00042"
  * pValueText(3e-9); // "< 0.0001"
+ * pValueText(2 / 3000, true); // "≤ 0.00067"
  * ```
  */
-export function pValueText(pValue: number): string {
+export function pValueText(pValue: number, atFloor = false): string {
+  if (atFloor) return `≤ ${Number(pValue.toPrecision(2))}`;
   return pValue < 1e-4 ? "< 0.0001" : String(Number(pValue.toPrecision(2)));
+}
+
+/**
+ * A change's p-value in words: {@linkcode pValueText}, and at the floor what the floor is.
+ *
+ * @example
+ * ```ts
+ * import { changePText } from "./change_row.ts";
+ * changePText({ pValue: 2 / 3000, pAtFloor: true, shuffles: 2999 });
+ * // "≤ 0.00067 (the permutation floor: none of 2999 shuffles reached it)"
+ * changePText({ pValue: 0.00031, pAtFloor: false }); // "0.00031"
+ * ```
+ */
+export function changePText(
+  change: Pick<HistoryChange, "pValue"> & Partial<Pick<HistoryChange, "pAtFloor" | "shuffles">>,
+): string {
+  const text = pValueText(change.pValue, change.pAtFloor === true);
+  if (change.pAtFloor !== true) return text;
+  const none = change.shuffles === undefined
+    ? "no shuffle reached it"
+    : `none of ${change.shuffles} shuffles reached it`;
+  return `${text} (the permutation floor: ${none})`;
 }
 
 /**
@@ -81,11 +119,19 @@ export function changeRow(plan: PlanHistory, change: HistoryChange): ChangeRow {
       : plan.runs[i]?.commit;
     return commit ? { commit } : { text: runName(plan.runs[i], i) };
   };
-  const rel = change.relativeChange;
-  const direction = rel > 0 ? "rose" : rel < 0 ? "fell" : "moved";
-  const size = Number.isFinite(rel) ? ` ${signedPercent(Math.abs(rel)).replace("+", "")}` : "";
+  const figure = changeFigure(unit, change);
+  const signed = figure.measure === "points" ? signedPoints : signedPercent;
+  const word = figure.measure === "points" ? " points" : "";
+  const rel = figure.value;
+  // A document of version 1 has no direction: its `worse` was the estimate's sign.
+  const way = change.direction ?? (change.worse ? "worse" : "better");
+  const unclear = way === "unclear";
+  const direction = unclear ? "changed by" : rel > 0 ? "rose" : rel < 0 ? "fell" : "moved";
+  const amount = unclear ? signed(rel) : signed(Math.abs(rel)).replace("+", "");
+  const size = Number.isFinite(rel) ? ` ${amount}${word}` : "";
   const span = change.kind === "trend" ? ` over ${change.endIndex - change.index + 1} runs` : "";
-  const [low, high] = change.interval95;
+  const [low, high] = figure.interval95;
+  const includes = unclear ? ", which includes no change" : "";
   const commits: PhrasePart[] = change.kind === "step"
     ? change.index > 0
       ? [
@@ -102,20 +148,24 @@ export function changeRow(plan: PlanHistory, change: HistoryChange): ChangeRow {
     metric: series === undefined ? "?" : series.metric.replace("_", " "),
     place: series === undefined ? `series ${change.series}` : seriesPlace(series),
     kind: change.kind,
-    worse: change.worse,
+    worse: way === "worse",
+    direction: way,
     recent: change.recent,
     movement: `${direction}${size}${span}`,
-    change: `${direction}${size}${span} (95% interval ${signedPercent(low)} to ` +
-      `${signedPercent(high)})`,
+    change: `${direction}${size}${span} (95% interval ${signed(low)} to ${signed(high)}${word}` +
+      `${includes})`,
     values: `${historyValueText(change.meanBefore, unit)} → ${
       historyValueText(change.meanAfter, unit)
     }`,
     commits,
     runs: `${change.runsBefore} / ${change.runsAfter}`,
-    pValue: pValueText(change.pValue),
+    pValue: changePText(change),
     coincides: change.coincides.length === 0 ? "–" : change.coincides.join("; "),
   };
 }
+
+/** What the kind cell adds for each direction: a better change needs no word. */
+const KIND_NOTES = { worse: " (worse)", better: "", unclear: " (unclear)" } as const;
 
 /**
  * A row's cells in {@linkcode CHANGE_HEADER}'s order, each text cell passed through `text` and the
@@ -129,7 +179,7 @@ export function changeCells<T>(
   return [
     text(row.metric),
     text(row.place),
-    text(`${row.kind}${row.worse ? " (worse)" : ""}${row.recent ? ", recent" : ""}`),
+    text(`${row.kind}${KIND_NOTES[row.direction]}${row.recent ? ", recent" : ""}`),
     text(row.change),
     text(row.values),
     commits(row.commits),

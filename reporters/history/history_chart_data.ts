@@ -2,13 +2,15 @@
  * What history.html draws, pure: per plan its runs (each labelled by its short commit, or its
  * date), and one chart per stage, label and kind of metric: the latency percentiles together (in
  * ms), throughput (per second) and the error rate (in percent) each alone. Each chart carries its
- * change points (the run a step lies at, a trend's span; worse or better) and its SLO bounds.
+ * change points (the run a step lies at, a trend's span; worse, better or unclear) and its SLO
+ * bounds.
  * Null values stay null: the chart leaves a gap.
  *
  * @module
  */
 import type {
   HistoryChange,
+  HistoryChangeDirection,
   HistoryMetric,
   HistoryReport,
   HistorySeries,
@@ -45,6 +47,8 @@ export interface HistoryMark {
   kind: "step" | "trend";
   /** True for a change for the worse (drawn in the failing colour). */
   worse: boolean;
+  /** Worse (red), better (green) or unclear (grey): an interval that includes no change. */
+  direction: HistoryChangeDirection;
   /** The metrics that changed there, alike (one mark for p50 to p99.9 moving together). */
   metrics: HistoryMetric[];
   /** A step's run (the first after the change), or a trend's first run. */
@@ -166,13 +170,15 @@ function chartMarks(plan: PlanHistory, changes: readonly HistoryChange[]): Histo
   const marks = new Map<string, HistoryMark & { movements: string[] }>();
   for (const ch of changes) {
     const endIndex = ch.kind === "trend" ? ch.endIndex : ch.index;
-    const key = JSON.stringify([ch.kind, ch.worse, ch.index, endIndex]);
+    const row = changeRow(plan, ch);
+    const key = JSON.stringify([ch.kind, row.direction, ch.index, endIndex]);
     const metric = plan.series[ch.series].metric;
-    const movement = changeRow(plan, ch).movement;
+    const movement = row.movement;
     const mark = marks.get(key) ??
       {
         kind: ch.kind,
-        worse: ch.worse,
+        worse: row.worse,
+        direction: row.direction,
         metrics: [],
         index: ch.index,
         endIndex,

@@ -80,6 +80,23 @@ export function signedPercent(fraction: number): string {
 }
 
 /**
+ * A difference of error rates (fractions) in signed points, two significant digits, without the
+ * word (the caller says "points" once).
+ *
+ * @example
+ * ```ts
+ * import { signedPoints } from "./history_figures.ts";
+ * signedPoints(0.0021); // "+0.21"
+ * signedPoints(-0.01); // "-1"
+ * ```
+ */
+export function signedPoints(fraction: number): string {
+  if (!Number.isFinite(fraction)) return fraction > 0 ? "+∞" : fraction < 0 ? "-∞" : "–";
+  const rounded = Number((fraction * 100).toPrecision(2));
+  return `${rounded > 0 ? "+" : ""}${rounded === 0 ? 0 : rounded}`;
+}
+
+/**
  * Where a series was measured: its stage, and its label when it follows one.
  *
  * @example

@@ -1,6 +1,7 @@
 /**
  * history.html: the history document as a page. The verdict, then per plan its runs, its changes
- * as a table (commits short, the full SHA in a title) and a chart per stage, label and kind of
+ * as a table (commits short, the full SHA in a title), each series' minimum change and why, and a
+ * chart per stage, label and kind of
  * metric over the runs, with the change points marked and the SLO bounds drawn (chart.js,
  * inlined); the settings last. One self-contained file that opens from disk and fetches nothing,
  * under the same Content-Security-Policy as the run report; the tables read without JavaScript.
@@ -22,7 +23,12 @@ import { CHANGE_HEADER, changeCells, changeRow, type PhrasePart } from "./change
 import { type HistoryChart, historyChartData } from "./history_chart_data.ts";
 import { runsSummary } from "./history_figures.ts";
 import { shortCommit } from "../../runner/model/history_result.ts";
-import { settingsPairs, settingsText } from "./history_settings.ts";
+import {
+  MIN_CHANGE_HEADER,
+  minChangeRows,
+  settingsPairs,
+  settingsText,
+} from "./history_settings.ts";
 
 /** A commit phrase as HTML: each commit short, its full SHA in the title. */
 function commitsHtml(parts: PhrasePart[]): { html: string } {
@@ -57,6 +63,12 @@ function planCard(plan: PlanHistory, planIndex: number, charts: HistoryChart[]):
       ),
       { numeric: [6, 7], className: "changes" },
     );
+  const minimums = minChangeRows(plan);
+  const minimumTable = minimums.length === 0
+    ? ""
+    : `<h3>Minimum change per series</h3>${
+      htmlTable(MIN_CHANGE_HEADER, minimums, { numeric: [2], className: "min-change" })
+    }`;
   const notes = plan.notes.length === 0
     ? ""
     : `<ul class="notes">${plan.notes.map((n) => `<li>${escapeHtml(n)}</li>`).join("")}</ul>`;
@@ -66,7 +78,7 @@ function planCard(plan: PlanHistory, planIndex: number, charts: HistoryChart[]):
     `<p class="facts">${escapeHtml(runsSummary(plan))} · plan <code>${
       escapeHtml(plan.planFile)
     }</code> · history <code>${escapeHtml(plan.source)}</code></p>`,
-    `${changes}${notes}${
+    `${changes}${minimumTable}${notes}${
       charts.length === 0 || plan.runs.length === 0 ? "" : charts.map(chartHtml).join("\n")
     }`,
   );
@@ -75,8 +87,9 @@ function planCard(plan: PlanHistory, planIndex: number, charts: HistoryChart[]):
 const EXPLAIN = `<p class="explain">Each chart follows one stage (and label) over the stored ` +
   `runs, oldest left, each run named by its commit (or its date). A vertical line marks the run ` +
   `a step starts at; a shaded span, a trend. Red marks a change for the worse, green one for ` +
-  `the better. Dashed lines are the plan's SLO bounds. Latencies are corrected response times ` +
-  `(from the intended send time); a gap is a run without that figure.</p>`;
+  `the better, grey one whose 95% interval includes no change. Dashed lines are the plan's SLO ` +
+  `bounds. Latencies are corrected response times (from the intended send time); a gap is a run ` +
+  `without that figure.</p>`;
 
 /**
  * Renders history.html.

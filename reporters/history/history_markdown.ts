@@ -1,7 +1,7 @@
 /**
  * history.md: the history document as Markdown (a CI job summary, a pull-request comment). The
  * verdict, the settings the changes were found with, then per plan its runs, each change in
- * words and as a table row, and the notes; a plan without a change says so plainly. Reads only
+ * words and as a table row, each series' minimum change and why, and the notes; a plan without a change says so plainly. Reads only
  * the document; every plan-controlled text is escaped by `markdownText`.
  *
  * @module
@@ -11,12 +11,15 @@ import { markdownTable, markdownText } from "../text/mod.ts";
 import { CHANGE_HEADER, changeCells, changeRow, type PhrasePart } from "./change_row.ts";
 import { runsSummary } from "./history_figures.ts";
 import { shortCommit } from "../../runner/model/history_result.ts";
-import { settingsText } from "./history_settings.ts";
+import { MIN_CHANGE_HEADER, minChangeRows, settingsText } from "./history_settings.ts";
 
 /** A commit phrase in Markdown: commits by their first 7 characters. */
 function commitsMarkdown(parts: PhrasePart[]): string {
   return markdownText(parts.map((p) => "commit" in p ? shortCommit(p.commit) : p.text).join(""));
 }
+
+/** How the list marks a change: worse in bold, an interval that includes no change as unclear. */
+const LIST_MARKS = { worse: "**worse**", better: "better", unclear: "unclear" } as const;
 
 function planMarkdown(plan: PlanHistory): string[] {
   const rows = plan.changes.map((c) => changeRow(plan, c));
@@ -28,7 +31,7 @@ function planMarkdown(plan: PlanHistory): string[] {
     ]
     : [
       ...plan.changes.map((c, i) =>
-        `- ${rows[i].worse ? "**worse**" : "better"}: ${
+        `- ${LIST_MARKS[rows[i].direction]}: ${
           markdownText(c.text || `${rows[i].metric} of ${rows[i].place} ${rows[i].change}`)
         }`
       ),
@@ -39,6 +42,17 @@ function planMarkdown(plan: PlanHistory): string[] {
         rows.map((r) => changeCells(r, (s) => markdownText(s), commitsMarkdown)),
       ),
     ];
+  const minimums = minChangeRows(plan);
+  const minimumTable = minimums.length === 0 ? [] : [
+    "**Minimum change per series**",
+    "",
+    ...markdownTable(
+      MIN_CHANGE_HEADER,
+      ["left", "left", "right", "left"],
+      minimums.map((r) => r.map((c) => markdownText(c))),
+    ),
+    "",
+  ];
   return [
     `## ${markdownText(plan.plan)}`,
     "",
@@ -47,6 +61,7 @@ function planMarkdown(plan: PlanHistory): string[] {
     "",
     ...changes,
     "",
+    ...minimumTable,
     ...(plan.notes.length === 0
       ? []
       : ["**Notes**", "", ...plan.notes.map((n) => `- ${markdownText(n)}`), ""]),

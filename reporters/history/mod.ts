@@ -19,6 +19,7 @@ export {
 export {
   CHANGE_HEADER,
   changeCells,
+  changePText,
   type ChangeRow,
   changeRow,
   type PhrasePart,
@@ -31,5 +32,11 @@ export {
   runsSummary,
   seriesPlace,
   signedPercent,
+  signedPoints,
 } from "./history_figures.ts";
-export { settingsPairs, settingsText } from "./history_settings.ts";
+export {
+  MIN_CHANGE_HEADER,
+  minChangeRows,
+  settingsPairs,
+  settingsText,
+} from "./history_settings.ts";

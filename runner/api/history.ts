@@ -1,10 +1,11 @@
 /**
  * The library's front door for history: {@linkcode history} reads each plan's long history from
  * the baseline folder, follows every stage's p50, p90, p99, p99.9, throughput and error rate over
- * the stored runs, and finds the commits where they changed (change-point detection:
- * E-divisive means as Apache Otava finds them, each change tested by shuffling at p ≤ 0.001, a 5%
- * minimum change; docs/history.md). The verdict is computed once, here: `fail` when a change for the worse lies
- * within the newest `failRecent` runs.
+ * the stored runs (or the newest `lastRuns`, or those from `sinceCommit` on), and finds the
+ * commits where they changed (change-point detection: E-divisive means as Apache Otava finds
+ * them, each change tested by shuffling at p ≤ 0.001, each series' minimum change from its runs'
+ * spread; docs/history.md). The verdict is computed once, here: `fail` when a change for the worse
+ * lies within the newest `failRecent` runs.
  *
  * @module
  */
@@ -19,7 +20,12 @@ import {
 import { problemText } from "../model/result.ts";
 import type { ResolvedPlan } from "../plan/types.ts";
 import { DEFAULT_BASELINE_DIR, loadHistory } from "../gates/baseline/mod.ts";
-import { analyzeHistory, DEFAULT_CHANGE_OPTIONS, historyVerdict } from "../gates/history/mod.ts";
+import {
+  analyzeHistory,
+  DEFAULT_CHANGE_OPTIONS,
+  historyVerdict,
+  selectRuns,
+} from "../gates/history/mod.ts";
 
 /** What {@linkcode history} reads besides the plans. */
 export interface HistoryOptions extends Partial<HistorySettings> {
@@ -41,21 +47,24 @@ export interface HistoryOutcome {
 
 /**
  * The settings a history is judged with: `options`' own, else the defaults (p ≤ 0.001, windows
- * of 50 runs, a 5% minimum change, report only).
+ * of 50 runs, each series' own minimum change from its runs' spread, report only).
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { historySettings } from "./history.ts";
- * assert.deepEqual(historySettings({ failRecent: 5 }), { maxPValue: 0.001, windowRuns: 50, minMagnitude: 0.05, failRecent: 5 });
+ * assert.deepEqual(historySettings({ failRecent: 5 }), { maxPValue: 0.001, windowRuns: 50, failRecent: 5 });
+ * assert.equal(historySettings({ minMagnitude: 0.02 }).minMagnitude, 0.02);
  * ```
  */
 export function historySettings(options: Partial<HistorySettings> = {}): HistorySettings {
   return {
     maxPValue: options.maxPValue ?? DEFAULT_CHANGE_OPTIONS.maxPValue,
     windowRuns: options.windowRuns ?? DEFAULT_CHANGE_OPTIONS.windowRuns,
-    minMagnitude: options.minMagnitude ?? DEFAULT_CHANGE_OPTIONS.minMagnitude,
+    ...(options.minMagnitude === undefined ? {} : { minMagnitude: options.minMagnitude }),
     failRecent: options.failRecent ?? 0,
+    ...(options.lastRuns === undefined ? {} : { lastRuns: options.lastRuns }),
+    ...(options.sinceCommit === undefined ? {} : { sinceCommit: options.sinceCommit }),
   };
 }
 
@@ -103,13 +112,22 @@ export async function history(
       );
       continue;
     }
-    histories.push(analyzeHistory({
+    const selected = selectRuns(stored.baseline.history, plan.name, settings);
+    if (!selected.ok) {
+      problems.push(problemText(selected.problems[0]));
+      continue;
+    }
+    const { entries, note } = selected.value;
+    const analysed = analyzeHistory({
       plan: plan.name,
       planFile: plan.file,
       source: stored.path,
-      entries: stored.baseline.history,
+      entries,
       slos: plan.slos,
-    }, settings));
+    }, settings);
+    histories.push(
+      note === undefined ? analysed : { ...analysed, notes: [note, ...analysed.notes] },
+    );
   }
   return {
     report: {

@@ -12,11 +12,15 @@ export type { LiveTally } from "../recorder/live_tally.ts";
 export { judge, type Judgement, type JudgeOptions } from "./judge.ts";
 export { history, type HistoryOptions, type HistoryOutcome, historySettings } from "./history.ts";
 export {
+  type ChangeFigure,
+  changeFigure,
   HISTORY_METRICS,
   HISTORY_SCHEMA,
   HISTORY_VERSION,
   type HistoryChange,
+  type HistoryChangeDirection,
   type HistoryMetric,
+  type HistoryMinChange,
   type HistoryReport,
   type HistoryRunRef,
   type HistorySeries,

@@ -13,9 +13,11 @@ import { loadPlan } from "../plan/load_plan.ts";
 import { inertLine } from "../plan/printable.ts";
 import type { ResolvedPlan } from "../plan/types.ts";
 import { DEFAULT_BASELINE_DIR, loadHistories } from "../gates/baseline/mod.ts";
-import { expandPlanPaths, parseCommandArgs } from "./args/mod.ts";
+import { seriesName } from "../gates/history/mod.ts";
+import { expandPlanPaths, parseCommandArgs, readHistoryOptions } from "./args/mod.ts";
 import { type CommandOutcome, failed } from "./command.ts";
 import { checkOutDir, outOverlap, writeHistoryFiles } from "./output/mod.ts";
+import { changePText } from "../../reporters/history/mod.ts";
 
 /** The help of `tailgate history`. */
 export const HISTORY_HELP = `Usage: tailgate history <plan.yaml|dir>... [options]
@@ -34,8 +36,13 @@ Options:
   --fail-recent N     exit 1 when a change for the worse lies within the newest N runs
                       (default 0: report only)
   --p-value P         the largest p-value of a change (default 0.001, at least 0.0001)
-  --min-change PCT    the smallest change reported (default 5%)
+  --min-change PCT    the smallest change reported in every series, 5% or 5 (a bare number is
+                      percent: 0.5 is 0.5%), below 1000% (default: each series' own, 3 robust
+                      SDs of its runs, from 1% to 5%, printed with the reason)
   --window N          runs per window of the detector's first pass (default 50)
+  --last N            look at each history's newest N runs only (at least 6)
+  --since COMMIT      look at the runs from COMMIT on only (the first run of the stored commit
+                      that starts with it); a commit the history does not hold is an error
 
 Exit 0 when no change fails, 1 when one does (--fail-recent), 2 on bad arguments, an invalid
 plan or an unreadable history, 5 when a file cannot be written.`;
@@ -48,46 +55,15 @@ export const HISTORY_OPTIONS = {
   "p-value": { type: "string" },
   "min-change": { type: "string" },
   window: { type: "string" },
+  last: { type: "string" },
+  since: { type: "string" },
 } as const;
 
-/** `--fail-recent`, `--p-value`, `--min-change` and `--window`, each checked, every problem named. */
-function readSettings(values: Record<string, string | undefined>): {
-  settings: Partial<HistorySettings>;
-  errors: string[];
-} {
-  const errors: string[] = [];
-  const settings: Partial<HistorySettings> = {};
-  const whole = (flag: string, min: number): number | undefined => {
-    const text = values[flag];
-    if (text === undefined) return undefined;
-    const n = Number(text);
-    if (/^\d+$/.test(text) && n >= min) return n;
-    errors.push(`--${flag} \`${text}\` is not a whole number of runs, at least ${min}`);
-  };
-  const failRecent = whole("fail-recent", 0);
-  if (failRecent !== undefined) settings.failRecent = failRecent;
-  const window = whole("window", 4);
-  if (window !== undefined) settings.windowRuns = window;
-  const p = values["p-value"];
-  if (p !== undefined) {
-    const n = Number(p);
-    // The shuffle test resolves p-values down to 1 in 100 000: a smaller one could never pass.
-    if (p.trim() !== "" && n >= 0.0001 && n < 0.5) settings.maxPValue = n;
-    else {errors.push(
-        `--p-value \`${p}\` is not a probability from 0.0001 to below 0.5, e.g. 0.001`,
-      );}
-  }
-  const change = values["min-change"];
-  if (change !== undefined) {
-    const m = /^(\d+(?:\.\d+)?)%$/.exec(change);
-    if (m && Number(m[1]) < 1000) settings.minMagnitude = Number(m[1]) / 100;
-    else errors.push(`--min-change \`${change}\` is not a percentage, e.g. 5%`);
-  }
-  return { settings, errors };
-}
+/** How the terminal marks a change: worse, better, or an interval that includes no change. */
+const MARKS = { worse: "▲ worse", better: "▽ better", unclear: "◇ unclear" } as const;
 
-/** A plan's lines for the terminal: its runs, then each change, worse ones marked. */
-function planLines(p: PlanHistory): string[] {
+/** A plan's lines for the terminal: its runs, each change marked, each series' minimum change. */
+function planLines(p: PlanHistory, settings: HistorySettings): string[] {
   const first = p.runs[0];
   const last = p.runs.at(-1)!;
   const at = (r: typeof first) => `${r.commit ? `${shortCommit(r.commit)}, ` : ""}${r.date}`;
@@ -98,18 +74,33 @@ function planLines(p: PlanHistory): string[] {
   ];
   if (p.changes.length === 0) lines.push("  no change found");
   for (const c of p.changes) {
-    const mark = c.worse ? "▲ worse" : "▽ better";
+    const mark = MARKS[c.direction];
     const also = c.coincides.length ? `; ${c.coincides.join("; ")} there` : "";
-    lines.push(
-      `  ${mark}${c.recent ? " (recent)" : ""}: ${c.text} (p ${pValueText(c.pValue)}${also})`,
-    );
+    lines.push(`  ${mark}${c.recent ? " (recent)" : ""}: ${c.text}; p ${changePText(c)}${also}`);
   }
+  lines.push(...minChangeLines(p, settings));
   for (const note of p.notes) lines.push(`  note: ${note}`);
   return lines;
 }
 
-function pValueText(p: number): string {
-  return p < 1e-4 ? p.toExponential(1) : String(+p.toPrecision(2));
+/**
+ * Each series' minimum change and why, the stages as a whole (their labels' are in history.md);
+ * one line when `--min-change` set them all.
+ */
+function minChangeLines(p: PlanHistory, settings: HistorySettings): string[] {
+  const set = p.series.filter((s) => s.minChange !== undefined);
+  if (set.length === 0) return [];
+  const percent = (x: number) => `${Number((x * 100).toPrecision(2))}%`;
+  if (settings.minMagnitude !== undefined) {
+    return [`  min change ${percent(settings.minMagnitude)} for every series (--min-change)`];
+  }
+  const lines = set.filter((s) => s.label === undefined).map((s) =>
+    `  min change ${percent(s.minChange!.value)} for ${seriesName(s)}: ${s.minChange!.reason}`
+  );
+  if (set.some((s) => s.label !== undefined)) {
+    lines.push("  min change of each label's series: history.md");
+  }
+  return lines;
 }
 
 /** Why folder `path` gives no plan; a folder of histories is told how to name the plans. */
@@ -132,8 +123,9 @@ export async function historyCommand(args: string[]): Promise<CommandOutcome> {
   if (positionals.length === 0) {
     return failed("name a plan or a folder of plans, e.g. `tailgate history plans/`");
   }
-  const { settings, errors } = readSettings(values);
-  if (errors.length) return failed(errors);
+  const options = readHistoryOptions(values);
+  if (!options.ok) return failed(options.problems);
+  const { settings, notes: flagNotes } = options.value;
   const outDir = values.out ?? "tailgate-out";
   const baselineDir = values.baseline ?? DEFAULT_BASELINE_DIR;
   const outProblem = await checkOutDir(outDir) ?? await outOverlap(outDir, baselineDir);
@@ -162,7 +154,7 @@ export async function historyCommand(args: string[]): Promise<CommandOutcome> {
   }
   const { written, ioFailures } = await writeHistoryFiles(outDir, report);
   const lines = [
-    ...report.plans.flatMap(planLines),
+    ...report.plans.flatMap((p) => planLines(p, report.settings)),
     `${report.verdict.status === "pass" ? "✓ PASS" : "✗ FAIL"}: ${report.verdict.message}`,
     ...written.map((path) => `wrote ${path}`),
   ];
@@ -170,7 +162,7 @@ export async function historyCommand(args: string[]): Promise<CommandOutcome> {
   return {
     exitCode: withIoFailures(code, ioFailures),
     errors: ioFailures,
-    notes,
+    notes: [...flagNotes, ...notes],
     // Plan names, stage names, labels and paths are the plan's and the user's: each line made
     // inert whole, so a line break inside one is escaped, not a line of its own.
     output: lines.map(inertLine).join("\n"),

@@ -9,8 +9,13 @@ import type { VerdictStatus } from "./run_result.ts";
 
 /** The document's `schema` value. */
 export const HISTORY_SCHEMA = "tailgate-history";
-/** The document's format version. */
-export const HISTORY_VERSION = 1;
+/**
+ * The document's format version. 2: a change is `worse` only when its whole 95% interval lies on
+ * the worse side (`direction`), intervals are taken on the log ratio, error rates change in points
+ * (`absoluteChange`), a p-value at the shuffles' floor says so (`pAtFloor`), and the minimum
+ * change is each series' own (`HistorySeries.minChange`) unless `--min-change` set one.
+ */
+export const HISTORY_VERSION = 2;
 
 /**
  * A commit as the terminal, the pages and the job summary name it: its first 7 characters.
@@ -65,6 +70,24 @@ export interface HistorySeries {
   values: (number | null)[];
   /** The tightest SLO bound on this metric here, in the series' unit, when the plan has one. */
   bound?: { value: number; slo: string };
+  /**
+   * The smallest change reported in this series, and why: `--min-change` when given, else what
+   * its runs' spread supports. Absent when the series has too few runs to be looked at.
+   */
+  minChange?: HistoryMinChange;
+}
+
+/** A series' minimum change: a change whose whole 95% interval lies within ×/÷ (1 + value) is dropped. */
+export interface HistoryMinChange {
+  /** The minimum, relative: 0.012 is 1.2%. */
+  value: number;
+  /**
+   * The robust standard deviation of one run's log value (≈ relative: 0.004 is 0.4%) it was made
+   * from; absent for `--min-change` and for runs that include 0.
+   */
+  spread?: number;
+  /** Why, in words: "3 robust SDs of its runs (SD 0.4%)", "the 1% floor (…)", "--min-change 5%". */
+  reason: string;
 }
 
 /**
@@ -87,24 +110,106 @@ export interface SeriesChange {
   /** A step: the runs `meanAfter` holds. A trend: as `runsBefore`. */
   runsAfter: number;
   /**
-   * meanAfter / meanBefore − 1: 0.12 is "rose 12%". A meanBefore near zero is floored at 0.001 ×
-   * the larger mean, so a rise from zero reads +1000× (100 000%): say it from the means instead.
+   * meanAfter / meanBefore − 1: 0.12 is "rose 12%". Each mean is floored at 0.001 × the larger, so
+   * a rise from zero reads ×1000 (+99 900%): an error rate's change is said in points instead
+   * (`absoluteChange`).
    */
   relativeChange: number;
-  /** The 95% interval of `relativeChange`. */
+  /**
+   * The 95% interval of `relativeChange`, computed on the log-ratio scale and converted back: it
+   * lies within (−1, +∞), never below −100%.
+   */
   interval95: [number, number];
   /**
-   * The change's significance (two-sided), as the detector tests it: a step by the shuffle scan
-   * (0.00067: none of 3000 shuffles came near), a trend by its slope's t-test.
+   * meanAfter − meanBefore in the series' unit (µs, per second, or a fraction: 0.002 is 0.2
+   * points of error rate), the measure an error rate's change is said and judged in.
+   */
+  absoluteChange: number;
+  /** The 95% interval of `absoluteChange` (Welch's; a trend's from its slope's). */
+  absoluteInterval95: [number, number];
+  /**
+   * The change's significance (two-sided), as the detector tests it: a step by the shuffle scan,
+   * a trend by its slope's t-test. At the scan's floor (`pAtFloor`) it is an upper bound.
    */
   pValue: number;
+  /**
+   * True when no shuffle reached the step (on one of the scan's two scales): `pValue` is then the
+   * floor of the shuffles run, 2 / (1 + `shuffles`) (0.00067 from 2999 at the default p ≤ 0.001),
+   * the smallest they can show; the true p is at most that. Always false for a trend.
+   */
+  pAtFloor: boolean;
+  /** A step: the shuffles its p-value was measured from. A trend: absent. */
+  shuffles?: number;
 }
+
+/** The figure a change is said and judged in, with its 95% interval. */
+export interface ChangeFigure {
+  /** `points`: an error rate's difference (0.002 is 0.2 points); `relative`: any other's ratio − 1. */
+  measure: "relative" | "points";
+  /** The change: a fraction of the level before (`relative`) or of all requests (`points`). */
+  value: number;
+  /** Its 95% interval. */
+  interval95: [number, number];
+}
+
+/**
+ * The figure a change of a series in `unit` is said and judged in: an error rate's in points
+ * (its `absoluteChange`: a rate from 0 has no relative change worth saying), any other's relative.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { changeFigure } from "./history_result.ts";
+ * const change = {
+ *   relativeChange: 999,
+ *   interval95: [900, 1100] as [number, number],
+ *   absoluteChange: 0.002,
+ *   absoluteInterval95: [0.0015, 0.0025] as [number, number],
+ * };
+ * assert.deepEqual(changeFigure("fraction", change), {
+ *   measure: "points",
+ *   value: 0.002,
+ *   interval95: [0.0015, 0.0025],
+ * });
+ * assert.equal(changeFigure("us", change).measure, "relative");
+ * ```
+ */
+export function changeFigure(
+  unit: HistoryUnit,
+  change:
+    & Pick<SeriesChange, "relativeChange" | "interval95">
+    & Partial<Pick<SeriesChange, "absoluteChange" | "absoluteInterval95">>,
+): ChangeFigure {
+  if (
+    unit === "fraction" && change.absoluteChange !== undefined &&
+    change.absoluteInterval95 !== undefined
+  ) {
+    return {
+      measure: "points",
+      value: change.absoluteChange,
+      interval95: change.absoluteInterval95,
+    };
+  }
+  return { measure: "relative", value: change.relativeChange, interval95: change.interval95 };
+}
+
+/**
+ * Which way a change went as far as its 95% interval shows: `worse` (latency or errors up,
+ * throughput down) or `better` when the whole interval lies on that side of no change, `unclear`
+ * when it includes no change.
+ */
+export type HistoryChangeDirection = "worse" | "better" | "unclear";
 
 /** A change found in a series, placed among the runs and said in words. */
 export interface HistoryChange extends SeriesChange {
   /** Index into {@linkcode PlanHistory.series}. */
   series: number;
-  /** True when the change is for the worse (latency or errors up, throughput down). */
+  /**
+   * Worse, better, or unclear: an interval that includes no change says neither, and such a
+   * change fails nothing (`--fail-recent`).
+   */
+  direction: HistoryChangeDirection;
+  /** True when `direction` is `worse`: the change's whole 95% interval lies on the worse side. */
   worse: boolean;
   /** The commit of run `index` (the change is near it), when known. */
   commit?: string;
@@ -126,7 +231,7 @@ export interface PlanHistory {
   planFile: string;
   /** The history file read. */
   source: string;
-  /** Every stored run, oldest first. */
+  /** Every run looked at, oldest first: every stored run, or those `--last` and `--since` kept. */
   runs: HistoryRunRef[];
   /** Every series, stage by stage: the stage as a whole first, then each label. */
   series: HistorySeries[];
@@ -142,10 +247,17 @@ export interface HistorySettings {
   maxPValue: number;
   /** Runs per window of the split step: 50 by default. */
   windowRuns: number;
-  /** The smallest relative change reported: 0.05 (5%) by default. */
-  minMagnitude: number;
+  /**
+   * `--min-change`: the smallest relative change reported in every series. Absent (the default):
+   * each series' own, from its runs' spread (`HistorySeries.minChange`).
+   */
+  minMagnitude?: number;
   /** `--fail-recent N`: a worse change within the newest N runs fails; 0 only reports. */
   failRecent: number;
+  /** `--last N`: only each history's newest N runs were looked at. */
+  lastRuns?: number;
+  /** `--since COMMIT`: only the runs from the first of this commit (a prefix) on. */
+  sinceCommit?: string;
 }
 
 /** The whole `history.json` document. */

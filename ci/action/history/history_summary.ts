@@ -61,7 +61,8 @@ function commitText(sha: string, links: CommitLinks | undefined): string {
 }
 
 /**
- * One change as a list item: worse or better, tailgate's sentence, what else changed at that run,
+ * One change as a list item: worse, better or unclear (its 95% interval includes no change: it
+ * fails nothing), tailgate's sentence, what else changed at that run,
  * then its commit linked and, when the commit before it is known too, the compare view of the two.
  *
  * @example
@@ -76,7 +77,7 @@ function commitText(sha: string, links: CommitLinks | undefined): string {
 export function changeLine(
   change:
     & Pick<HistoryChange, "worse" | "text" | "commit" | "previousCommit">
-    & Partial<Pick<HistoryChange, "coincides">>,
+    & Partial<Pick<HistoryChange, "coincides" | "direction">>,
   links: CommitLinks | undefined,
 ): string {
   const refs: string[] = [];
@@ -96,7 +97,9 @@ export function changeLine(
   const also = change.coincides?.length
     ? `; at the same run ${markdownText(change.coincides.join("; "))}`
     : "";
-  return `- **${change.worse ? "worse" : "better"}**: ${markdownText(change.text)}${also}` +
+  // A document of version 1 has no direction: its `worse` was the estimate's sign.
+  const direction = change.direction ?? (change.worse ? "worse" : "better");
+  return `- **${direction}**: ${markdownText(change.text)}${also}` +
     (refs.length ? ` (${refs.join(", ")})` : "");
 }
 

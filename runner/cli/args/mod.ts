@@ -1,6 +1,6 @@
 /**
  * Command-line arguments shared by several commands: the ad-hoc plan made from flags, the result
- * options, shards, CA certificates and `--start`.
+ * options, shards, CA certificates and `--start`; and `tailgate history`'s settings flags.
  *
  * @module
  */
@@ -14,3 +14,4 @@ export { readStartArgs, START_HELP, START_OPTIONS, startRunService } from "./run
 export type { StartSpec } from "./run_service.ts";
 export { parseShard, parseStartAt } from "./shard_args.ts";
 export { expandPlanPaths } from "./plan_paths.ts";
+export { type HistoryOptionsRead, readHistoryOptions, readMinChange } from "./history_options.ts";

@@ -15,6 +15,10 @@ export interface WeakPoint {
   before: Side;
   after: Side;
   pValue: number;
+  /** The shuffles a shuffle-scan p-value was measured from (none for a t-test's). */
+  shuffles?: number;
+  /** True when no shuffle reached the split: `pValue` is the scan's floor, an upper bound. */
+  atFloor?: boolean;
 }
 
 /** The split step's p-value, as Otava relaxes `maxPValue`: ×10 below 0.05, ×2 below 0.5. */

@@ -2,12 +2,18 @@
  * A creep told from steps: the best "flat, line, flat" fit of a span of values (a ramp from run
  * `start` to run `end`, level before and after), its residual sum of squares beside the steps'
  * one, both judged by BIC; and the straight line over the ramp's own runs, which gives the trend's
- * figures (its ends, its relative change and interval, its slope's p-value).
+ * figures (its ends, its relative change and interval on the log-ratio scale, its rise in the
+ * values' unit, its slope's p-value).
  *
  * @module
  */
 import { tCdf, tQuantile } from "../stats/mod.ts";
-import { floored, type RelativeChange } from "./_two_sample.ts";
+import {
+  type AbsoluteChange,
+  flooredPair,
+  ratioChange,
+  type RelativeChange,
+} from "./_two_sample.ts";
 
 /** The best ramp of a span: it rises (or falls) from `start` to `end`, flat on either side. */
 export interface Ramp {
@@ -64,14 +70,19 @@ export function bic(rss: number, count: number, parameters: number, scale: numbe
   return count * Math.log(Math.max(rss, floor) / count) + parameters * Math.log(count);
 }
 
-/** A straight line fitted to values[start..end]: its ends, relative change and slope's test. */
-export interface TrendLine extends RelativeChange {
+/** A straight line fitted to values[start..end]: its ends, its change and its slope's test. */
+export interface TrendLine extends RelativeChange, AbsoluteChange {
   fittedStart: number;
   fittedEnd: number;
   pValue: number;
 }
 
-/** Least squares over values[start..end] (≥ 3 values); undefined for fewer. */
+/**
+ * Least squares over values[start..end] (≥ 3 values); undefined for fewer. The relative change is
+ * fittedEnd / fittedStart − 1 (each end floored at a thousandth of the larger), its interval
+ * ln(end / start) ± t · se by the delta method over the line's mean and slope, converted back:
+ * within (−100%, +∞). The absolute change is the rise, with the slope's interval.
+ */
 export function trendLine(
   values: readonly number[],
   start: number,
@@ -98,17 +109,27 @@ export function trendLine(
   const pValue = slopeError === 0
     ? (slope === 0 ? 1 : 0)
     : 2 * tCdf(-Math.abs(slope / slopeError), m - 2);
-  const denominator = floored(fittedStart, fittedEnd);
+  const t = tQuantile(0.975, m - 2);
   const rise = slope * (end - start);
-  if (denominator === 0) {
-    return { fittedStart, fittedEnd, pValue, relativeChange: 0, interval95: [0, 0] };
+  const riseHalf = t * slopeError * (end - start);
+  const absolute: AbsoluteChange = {
+    absoluteChange: rise,
+    absoluteInterval95: [rise - riseHalf, rise + riseHalf],
+  };
+  const [from, to] = flooredPair(fittedStart, fittedEnd);
+  if (from === 0 || to === 0) {
+    return { fittedStart, fittedEnd, pValue, relativeChange: 0, interval95: [0, 0], ...absolute };
   }
-  const half = tQuantile(0.975, m - 2) * slopeError * (end - start);
+  // ln(to / from) as a function of the line's mean a and slope b (uncorrelated, the x centred).
+  const half = (end - start) / 2;
+  const byMean = 1 / to - 1 / from;
+  const bySlope = half * (1 / to + 1 / from);
+  const logError = Math.sqrt(residual * (byMean * byMean / m + bySlope * bySlope / sxx));
   return {
     fittedStart,
     fittedEnd,
     pValue,
-    relativeChange: rise / denominator,
-    interval95: [(rise - half) / denominator, (rise + half) / denominator],
+    ...ratioChange(Math.log(to / from), t * logError),
+    ...absolute,
   };
 }

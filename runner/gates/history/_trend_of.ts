@@ -8,6 +8,7 @@
 import type { ChangeOptions, SeriesChange } from "./series_change.ts";
 import type { WeakPoint } from "./_split_step.ts";
 import { bestRamp, bic, trendLine } from "./_trend.ts";
+import { logReach } from "./_two_sample.ts";
 
 /**
  * The trend that replaces `group` (consecutive steps in `direction`, spanning values[from, to)),
@@ -31,9 +32,8 @@ export function trendOf(
   if (bic(ramp.rss, count, 4, scale) >= bic(stepsRss, count, parameters, scale)) return undefined;
   const line = trendLine(values, ramp.start, ramp.end);
   if (line === undefined || !(line.pValue <= options.maxPValue)) return undefined;
-  const [low, high] = line.interval95;
-  const reach = Math.max(Math.abs(low), Math.abs(high));
-  if (Math.sign(line.relativeChange) !== direction || reach < options.minMagnitude) {
+  const reach = logReach(line.interval95);
+  if (Math.sign(line.relativeChange) !== direction || reach < Math.log1p(options.minMagnitude)) {
     return undefined;
   }
   const runs = ramp.end - ramp.start + 1;
@@ -47,6 +47,9 @@ export function trendOf(
     runsAfter: runs,
     relativeChange: line.relativeChange,
     interval95: line.interval95,
+    absoluteChange: line.absoluteChange,
+    absoluteInterval95: line.absoluteInterval95,
     pValue: line.pValue,
+    pAtFloor: false,
   };
 }

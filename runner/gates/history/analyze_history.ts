@@ -1,25 +1,25 @@
 /**
- * One plan's history judged: its series (history_series.ts), the changes the detector finds in
- * each (change_points.ts), and each change in words, naming the commits on either side. A change
- * where the runner or the plan changed says so: it may be the machine, not the code. Pure.
+ * One plan's history judged: its series (history_series.ts), each with its minimum change
+ * (min_change.ts), the changes the detector finds in each (detect_changes.ts), each with its
+ * direction and in words, naming the commits on either side (change_text.ts). A change where the runner or the plan changed says so: it may be the machine,
+ * not the code. Pure.
  *
  * @module
  */
-import {
-  type HistoryChange,
-  type HistoryRunRef,
-  type HistorySeries,
-  type HistorySettings,
-  type PlanHistory,
-  shortCommit,
+import type {
+  HistoryChange,
+  HistoryRunRef,
+  HistorySeries,
+  HistorySettings,
+  PlanHistory,
 } from "../../model/history_result.ts";
 import type { Slo } from "../../plan/types.ts";
-import { formatDurationMs, formatRatePerSec } from "../../plan/units.ts";
 import type { HistoryEntry } from "../baseline/mod.ts";
 import { fingerprintMismatch } from "../baseline/mod.ts";
 import { detectChanges } from "./detect_changes.ts";
-import type { SeriesChange } from "./series_change.ts";
-import { higherIsWorse, historySeries } from "./history_series.ts";
+import { historySeries } from "./history_series.ts";
+import { minChangeOf } from "./min_change.ts";
+import { changeDirection, changeText } from "./change_text.ts";
 
 /**
  * Runs a series needs before changes are looked for: fewer cannot show a level on both sides.
@@ -44,60 +44,6 @@ export interface HistoryInput {
   entries: readonly HistoryEntry[];
   /** The plan's SLOs, whose bounds are drawn on the series. */
   slos: readonly Slo[];
-}
-
-/** A value in its series' unit, as the reports write it. */
-export function formatSeriesValue(series: Pick<HistorySeries, "unit">, value: number): string {
-  if (series.unit === "us") return formatDurationMs(value / 1000);
-  if (series.unit === "per_sec") return formatRatePerSec(value);
-  return `${+(value * 100).toPrecision(3)}%`;
-}
-
-function percent(fraction: number): string {
-  return `${+(Math.abs(fraction) * 100).toFixed(1)}%`;
-}
-
-function signedPercent(fraction: number): string {
-  return `${fraction < 0 ? "-" : fraction > 0 ? "+" : ""}${percent(fraction)}`;
-}
-
-/** The series' name in a sentence: "p99 of stage steady [checkout]". */
-export function seriesName(s: Pick<HistorySeries, "metric" | "stage" | "label">): string {
-  const metric = s.metric === "error_rate" ? "error rate" : s.metric;
-  return `${metric} of stage ${s.stage}${s.label === undefined ? "" : ` [${s.label}]`}`;
-}
-
-/** A run as a sentence names it: its commit, else its date. */
-function runName(run: HistoryRunRef | undefined, index: number): string {
-  if (run === undefined) return `run ${index + 1}`;
-  return run.commit ? `commit ${shortCommit(run.commit)}` : `run ${index + 1} (${run.date})`;
-}
-
-function changeText(
-  s: HistorySeries,
-  c: SeriesChange,
-  runs: readonly HistoryRunRef[],
-): string {
-  const way = c.relativeChange >= 0 ? (c.kind === "trend" ? "crept up" : "rose") : c.kind ===
-      "trend"
-    ? "crept down"
-    : "fell";
-  const [low, high] = c.interval95;
-  const size = `${percent(c.relativeChange)} (95% interval ${signedPercent(low)} to ${
-    signedPercent(high)
-  }), from ${formatSeriesValue(s, c.meanBefore)} to ${formatSeriesValue(s, c.meanAfter)}`;
-  if (c.kind === "trend") {
-    return `${seriesName(s)} ${way} ${size} over ${c.endIndex - c.index + 1} runs, from ` +
-      `${runName(runs[c.index], c.index)} to ${runName(runs[c.endIndex], c.endIndex)}`;
-  }
-  const near = runName(runs[c.index], c.index);
-  const before = runs[c.index - 1];
-  const between = before === undefined
-    ? ""
-    : `, between ${runName(before, c.index - 1).replace(/^commit /, "")} and ${
-      near.replace(/^commit /, "")
-    }`;
-  return `${seriesName(s)} ${way} ${size} near ${near}${between}`;
 }
 
 /** What else changed between run `index` − 1 and `index`. */
@@ -132,20 +78,22 @@ function seriesChanges(
   s.values.forEach((v, i) => {
     if (v !== null) (at.push(i), values.push(v));
   });
-  if (values.length < MIN_HISTORY_RUNS) return [];
+  if (values.length < MIN_HISTORY_RUNS || s.minChange === undefined) return [];
   const found = detectChanges(values, {
     maxPValue: settings.maxPValue,
     windowRuns: settings.windowRuns,
-    minMagnitude: settings.minMagnitude,
+    minMagnitude: s.minChange.value,
   });
   return found.map((c) => {
     const mapped = { ...c, index: at[c.index], endIndex: at[c.endIndex] };
     const previous = runs[mapped.index - 1];
     const commit = runs[mapped.index]?.commit;
+    const direction = changeDirection(s.metric, s.unit, c);
     return {
       series: seriesIndex,
       kind: c.kind,
-      worse: higherIsWorse(s.metric) ? c.relativeChange > 0 : c.relativeChange < 0,
+      direction,
+      worse: direction === "worse",
       index: mapped.index,
       endIndex: mapped.endIndex,
       ...(commit ? { commit } : {}),
@@ -156,7 +104,11 @@ function seriesChanges(
       runsAfter: c.runsAfter,
       relativeChange: c.relativeChange,
       interval95: c.interval95,
+      absoluteChange: c.absoluteChange,
+      absoluteInterval95: c.absoluteInterval95,
       pValue: c.pValue,
+      pAtFloor: c.pAtFloor,
+      ...(c.shuffles === undefined ? {} : { shuffles: c.shuffles }),
       recent: settings.failRecent > 0 && mapped.endIndex >= runs.length - settings.failRecent,
       coincides: c.kind === "step" ? coinciding(entries, mapped.index) : [],
       text: changeText(s, mapped, runs),
@@ -191,7 +143,11 @@ export function analyzeHistory(input: HistoryInput, settings: HistorySettings): 
     runner: e.runner,
     plan: e.plan,
   }));
-  const series = historySeries(input.entries, input.slos);
+  const series = historySeries(input.entries, input.slos).map((s) => {
+    const values = s.values.filter((v) => v !== null);
+    if (values.length < MIN_HISTORY_RUNS) return s;
+    return { ...s, minChange: minChangeOf(values, settings.minMagnitude) };
+  });
   const changes = series
     .flatMap((s, i) => seriesChanges(s, i, input.entries, runs, settings))
     .sort((a, b) => a.index - b.index || a.series - b.series);

@@ -12,17 +12,23 @@
  *   plus the ranked run's that lie more than 2 runs from one of Otava's; the merge step tests a
  *   point by shuffling (`_shuffle_scan.ts`: its split against the best split of the same values
  *   shuffled, on the values and on their ranks, up to 10 000 shuffles), which also pays for the
- *   split having been chosen as the best of many. `pValue` is that test's: 0.00067 (at the
- *   default) means none of 3000 shuffles came near. One or two runs after a change never reach
+ *   split having been chosen as the best of many. `pValue` is that test's; when no shuffle reached
+ *   the split on one scale it is the floor of the shuffles run, 2 / (1 + shuffles) (0.00067 from
+ *   2999 at the default), an upper bound, and `pAtFloor` says so. One or two runs after a change never reach
  *   p ≤ 0.001: as far as the data can tell, they are a spike.
  * - **The minimum magnitude judges the interval, not the estimate.** Otava drops a point whose
  *   measured magnitude is ≤ the minimum. Here a point is dropped only when the whole 95% interval
- *   of its relative change lies within ±minimum (the interval's far end from zero is below it): a
- *   true 5% step measured as 4.9% is kept, a 1% wobble is not. The relative change is
- *   meanAfter / meanBefore − 1; its interval is the 95% Welch interval of the difference of the
- *   means divided by meanBefore.
- * - **Zero means.** The relative change divides by max(|meanBefore|, 0.001 × the larger mean), so
- *   a change from zero (an error rate 0 → 0.2%) is +1000× (+100 000%), never a division by zero.
+ *   of its relative change lies within ×/÷ (1 + minimum) (the interval's far end from no change,
+ *   as a log ratio, is below ln(1 + minimum)): a true 5% step measured as 4.9% is kept, a 1%
+ *   wobble is not, and a fall counts as the rise by the same factor does. The relative change is
+ *   meanAfter / meanBefore − 1; its interval is computed on the log-ratio scale (the delta method:
+ *   ln of the ratio ± t · √(s₁²/(n₁m₁²) + s₂²/(n₂m₂²)), Welch's degrees of freedom) and converted
+ *   back, so it never passes −100%. Each change also carries the difference of the means
+ *   (`absoluteChange`, in the values' unit) with its Welch interval: an error rate's change in
+ *   points.
+ * - **Zero means.** The relative change compares max(mean, 0.001 × the larger mean) on either
+ *   side, so a change from zero (an error rate 0 → 0.2%) is ×1000 (+99 900%), never a division by
+ *   zero.
  * - **The merge step recomputes both neighbours** of a dropped point (Otava recomputes the one
  *   after it and the next, leaving the one before it with its old figures).
  * - **A slow creep is one trend, not a cascade of steps.** Each run of consecutive changes in the
@@ -31,7 +37,8 @@
  *   When the ramp's BIC beats the steps' (4 parameters against 2k + 1 for k steps), the ramp spans
  *   at least {@linkcode MIN_TREND_RUNS} runs, and a straight line fitted to the ramp's runs has a
  *   slope with p ≤ maxPValue (Student's t) and a relative change (the line's end / its start − 1,
- *   the interval from the slope's) that passes the magnitude rule, the steps are that one trend.
+ *   its interval on the log-ratio scale from the line's) that passes the magnitude rule, the steps
+ *   are that one trend.
  *   A group's first change stays a step, the rest its trend, when a level lies on either side of
  *   it (`stepThenTrend`): a step followed by a creep is not one creep from before the step.
  *
@@ -39,9 +46,9 @@
  */
 import { type ChangeOptions, resolveChangeOptions, type SeriesChange } from "./series_change.ts";
 import { checkFinite } from "./otava_change_points.ts";
-import { relativeChangeOf, sideOf } from "./_two_sample.ts";
+import { absoluteChangeOf, logReach, relativeChangeOf, sideOf } from "./_two_sample.ts";
 import { splitIndexes, type WeakPoint } from "./_split_step.ts";
-import { shuffleScanPValue, shufflesFor } from "./_shuffle_scan.ts";
+import { shuffleScan, shufflesFor } from "./_shuffle_scan.ts";
 import { trendOf } from "./_trend_of.ts";
 import { bestRamp, bic } from "./_trend.ts";
 
@@ -154,8 +161,13 @@ function tested(
   to: number,
   { maxPValue }: Required<ChangeOptions>,
 ): WeakPoint {
-  const pValue = shuffleScanPValue(values, from, index, to, maxPValue, shufflesFor(maxPValue));
-  return { index, before: sideOf(values, from, index), after: sideOf(values, index, to), pValue };
+  const test = shuffleScan(values, from, index, to, maxPValue, shufflesFor(maxPValue));
+  return {
+    index,
+    before: sideOf(values, from, index),
+    after: sideOf(values, index, to),
+    ...test,
+  };
 }
 
 /** Drops the weakest point while its p-value is not below maxPValue or it is too small. */
@@ -164,9 +176,11 @@ function merge(points: WeakPoint[], count: number, test: Test, options: Required
     const pValues = points.map((point) => point.pValue);
     let weakest = pValues.indexOf(Math.max(...pValues));
     if (pValues[weakest] < options.maxPValue) {
-      const reaches = points.map((point) => farEnd(relativeChangeOf(point.before, point.after)));
+      const reaches = points.map((point) =>
+        logReach(relativeChangeOf(point.before, point.after).interval95)
+      );
       weakest = reaches.indexOf(Math.min(...reaches));
-      if (reaches[weakest] >= options.minMagnitude) return;
+      if (reaches[weakest] >= Math.log1p(options.minMagnitude)) return;
     }
     points.splice(weakest, 1);
     for (const k of [weakest - 1, weakest]) {
@@ -185,12 +199,7 @@ function directionOf(point: WeakPoint): number {
   return Math.sign(point.after.mean - point.before.mean);
 }
 
-/** How far from zero the interval reaches: a change is kept when this is ≥ the minimum. */
-function farEnd({ interval95: [low, high] }: { interval95: [number, number] }): number {
-  return Math.max(Math.abs(low), Math.abs(high));
-}
-
-function stepOf({ index, before, after, pValue }: WeakPoint): SeriesChange {
+function stepOf({ index, before, after, pValue, shuffles, atFloor }: WeakPoint): SeriesChange {
   return {
     kind: "step",
     index,
@@ -200,6 +209,9 @@ function stepOf({ index, before, after, pValue }: WeakPoint): SeriesChange {
     runsBefore: before.count,
     runsAfter: after.count,
     ...relativeChangeOf(before, after),
+    ...absoluteChangeOf(before, after),
     pValue,
+    pAtFloor: atFloor ?? false,
+    ...(shuffles === undefined ? {} : { shuffles }),
   };
 }

@@ -1,7 +1,8 @@
 /**
  * The history document's verdict, the rule stated once: it fails when a change for the worse
- * lies within the newest `failRecent` runs (a trend that is still going counts); with
- * `failRecent` 0 it only reports, and passes.
+ * (its whole 95% interval on the worse side) lies within the newest `failRecent` runs (a trend
+ * that is still going counts); a change whose interval includes no change counts for nothing.
+ * With `failRecent` 0 it only reports, and passes.
  *
  * @module
  */
@@ -26,16 +27,22 @@ export function historyVerdict(
   const failing = all.filter(({ change }) => change.worse && change.recent);
   const worse = all.filter(({ change }) => change.worse).length;
   const count = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
+  const unclear = (n: number) => n === 0 ? "" : `, ${n} whose interval includes no change`;
   if (settings.failRecent === 0) {
+    const unsure = all.filter(({ change }) => change.direction === "unclear").length;
     return {
       status: "pass",
-      message: `${count(all.length, "change")} found (${worse} for the worse); report only ` +
-        "(--fail-recent 0)",
+      message: `${count(all.length, "change")} found (${worse} for the worse${unclear(unsure)}); ` +
+        "report only (--fail-recent 0)",
     };
   }
   const within = `within the newest ${count(settings.failRecent, "run")}`;
   if (failing.length === 0) {
-    return { status: "pass", message: `no change for the worse ${within}` };
+    const unsure = all.filter(({ change }) => change.direction === "unclear" && change.recent);
+    const note = unsure.length === 0
+      ? ""
+      : ` (${count(unsure.length, "change")} whose 95% interval includes no change: not counted)`;
+    return { status: "pass", message: `no change for the worse ${within}${note}` };
   }
   // The terminal and the reports list every change; the verdict names the first and counts the rest.
   const [{ plan, change }] = failing;

@@ -14,12 +14,15 @@ export {
   resolveChangeOptions,
   type SeriesChange,
 } from "./series_change.ts";
-export {
-  analyzeHistory,
-  formatSeriesValue,
-  type HistoryInput,
-  MIN_HISTORY_RUNS,
-  seriesName,
-} from "./analyze_history.ts";
+export { analyzeHistory, type HistoryInput, MIN_HISTORY_RUNS } from "./analyze_history.ts";
+export { changeDirection, changeText, formatSeriesValue, seriesName } from "./change_text.ts";
 export { higherIsWorse, historySeries, unitOf } from "./history_series.ts";
 export { historyVerdict } from "./history_verdict.ts";
+export { type RunSelection, type SelectedRuns, selectRuns } from "./select_runs.ts";
+export {
+  MIN_CHANGE_CAP,
+  MIN_CHANGE_FLOOR,
+  minChangeOf,
+  robustSpread,
+  SPREAD_SDS,
+} from "./min_change.ts";

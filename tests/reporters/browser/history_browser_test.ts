@@ -98,6 +98,7 @@ browserTest(
         ...plan.changes[0],
         series: 4,
         kind: "trend",
+        direction: "better",
         worse: false,
         index: 20,
         endIndex: 45,

@@ -2,7 +2,7 @@
  * A history document built by hand for the history reporters' tests: one plan, 60 runs over 60
  * commits on `main`, the `steady` stage's six series, and one step: p99 rises 12% at run 40 (the
  * 41st). The levels hold a small fixed wobble; the change's means and runs are computed from the
- * values themselves, its interval and p-value are the fixture's own.
+ * values themselves, its interval and p-value (at the shuffles' floor) are the fixture's own.
  *
  * @module
  */
@@ -64,6 +64,7 @@ export function planHistory(planName = "checkout", runs = RUNS): PlanHistory {
   const change: HistoryChange = {
     series: 2,
     kind: "step",
+    direction: "worse",
     worse: true,
     index: STEP_AT,
     endIndex: STEP_AT,
@@ -75,7 +76,11 @@ export function planHistory(planName = "checkout", runs = RUNS): PlanHistory {
     runsAfter: after.length,
     relativeChange: mean(after) / mean(before) - 1,
     interval95: [0.081, 0.158],
-    pValue: 2e-7,
+    absoluteChange: mean(after) - mean(before),
+    absoluteInterval95: [405, 790],
+    pValue: 2 / 3000,
+    pAtFloor: true,
+    shuffles: 2999,
     recent: false,
     coincides: ["the runner changed (cores: 4 vs 8)"],
     text: `p99 of stage steady rose 12% (95% interval 8.1% to 16%) near commit ${
@@ -96,7 +101,10 @@ export function planHistory(planName = "checkout", runs = RUNS): PlanHistory {
     series: [
       series("p50", "us", levels(runs, 1_500)),
       series("p90", "us", levels(runs, 3_000)),
-      series("p99", "us", p99, { value: 10_000, slo: "p99 < 10ms" }),
+      {
+        ...series("p99", "us", p99, { value: 10_000, slo: "p99 < 10ms" }),
+        minChange: { value: 0.021, spread: 0.007, reason: "3 robust SDs of its runs (SD 0.7%)" },
+      },
       series("p99.9", "us", p999),
       series("throughput", "per_sec", levels(runs, 500)),
       series("error_rate", "fraction", errors, { value: 0.01, slo: "error_rate < 1%" }),

@@ -32,6 +32,7 @@ Deno.test("historyChartData() marks the step at its run on its own chart, and ca
   assert.deepEqual(latency.marks, [{
     kind: "step",
     worse: true,
+    direction: "worse",
     metrics: ["p99"],
     index: STEP_AT,
     endIndex: STEP_AT,
@@ -49,6 +50,7 @@ Deno.test("historyChartData() spans a trend from its first run to its last", () 
     ...plan.changes[0],
     series: 4,
     kind: "trend",
+    direction: "worse",
     worse: true,
     index: 20,
     endIndex: 45,
@@ -58,6 +60,22 @@ Deno.test("historyChartData() spans a trend from its first run to its last", () 
   assert.deepEqual(
     throughput.marks.map((m) => [m.kind, m.index, m.endIndex, m.text]),
     [["trend", 20, 45, "throughput fell 15% over 26 runs"]],
+  );
+});
+
+Deno.test("historyChartData() marks a change whose interval includes no change as unclear", () => {
+  const plan = planHistory();
+  plan.changes = [{
+    ...plan.changes[0],
+    direction: "unclear",
+    worse: false,
+    relativeChange: 0.002,
+    interval95: [-0.038, 0.042],
+  }];
+  const [latency] = historyChartData(historyReport([plan])).plans[0].charts;
+  assert.deepEqual(
+    latency.marks.map((m) => [m.direction, m.worse, m.text]),
+    [["unclear", false, "p99 changed by +0.2%"]],
   );
 });
 

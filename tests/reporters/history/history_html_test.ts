@@ -38,6 +38,15 @@ Deno.test("historyHtml() lists each change with its commits short, the full SHA 
   assert.match(html, /<td class="bad">rose 12% \(95% interval \+8\.1% to \+16%\)<\/td>/);
   assert.match(html, /<h1>PASS: no worse change in the newest runs \(report only\)<\/h1>/);
   assert.match(html, /<li>the runner changed at run 41 \(cores: 4 vs 8\)<\/li>/);
+  assert.match(
+    html,
+    /<td class="num">≤ 0\.00067 \(the permutation floor: none of 2999 shuffles reached it\)<\/td>/,
+  );
+  assert.match(html, /<h3>Minimum change per series<\/h3>/);
+  assert.match(
+    html,
+    /<td>p99<\/td><td>stage steady<\/td><td class="num">2\.1%<\/td><td>3 robust SDs/,
+  );
   const none = historyHtml(historyReport([{ ...planHistory(), changes: [] }]));
   assert.match(none, /<p><strong>No change found<\/strong> in 60 runs/);
   assert.doesNotMatch(none, /<table class="changes">/);

@@ -63,6 +63,12 @@ Deno.test("history names the commit where p99 rose, and fails it with --fail-rec
       output,
     );
     assert.ok(!output.includes(commitOf(40)), "commits are shown by 7 characters");
+    // No shuffle reaches a clear step: its p is the floor of the shuffles, said as a bound.
+    assert.match(
+      output,
+      /p99 of stage steady rose [^\n]*; p ≤ 0\.00067 \(the permutation floor: none of 2999 shuffles reached it\)/,
+    );
+    assert.doesNotMatch(output, /p 0\.00067/);
     assert.match(output, /✗ FAIL: \d+ changes? for the worse within the newest 25 runs/);
     const report: HistoryReport = JSON.parse(await Deno.readTextFile(join(t.out, "history.json")));
     assert.equal(report.schema, "tailgate-history");
@@ -76,6 +82,9 @@ Deno.test("history names the commit where p99 rose, and fails it with --fail-rec
     assert.equal(change.commit, commitOf(change.index));
     assert.ok(change.worse && change.recent);
     assert.ok(change.relativeChange > 0.15 && change.relativeChange < 0.25);
+    assert.equal(change.pValue, 2 / 3000);
+    assert.equal(change.pAtFloor, true, "history.json keeps the number and says it is the floor");
+    assert.equal(change.shuffles, 2999);
     for (const name of ["history.md", "history.html"]) {
       assert.ok((await Deno.stat(join(t.out, name))).size > 0, name);
     }
@@ -108,6 +117,12 @@ Deno.test("history reports a change beyond the newest runs and passes, and a cal
     ]);
     assert.equal(outcome.exitCode, EXIT_CODES.ok, outcome.errors.join("\n"));
     assert.match(outcome.output!, /\n {2}no change found\n/);
+    // Each series' own minimum, with why: these runs spread about 1% (±2% uniform noise).
+    assert.match(
+      outcome.output!,
+      /\n {2}min change \d(\.\d)?% for p50 of stage steady: 3 robust SDs of its runs \(SD 0?\.?\d+(\.\d+)?%\)\n/,
+    );
+    assert.match(outcome.output!, /\n {2}min change \d(\.\d)?% for p99 of stage steady: /);
     assert.match(outcome.output!, /0 changes found \(0 for the worse\); report only/);
   } finally {
     await Deno.remove(calm.dir, { recursive: true });
@@ -125,14 +140,18 @@ Deno.test("history with no stored history, or bad flags, exits 2 naming the fix"
     );
     const flags = await historyCommand([
       t.plan,
-      ...["--fail-recent=-1", "--p-value", "1", "--min-change", "5", "--window", "2"],
+      ...["--fail-recent=-1", "--p-value", "1", "--min-change=-5", "--window", "2"],
+      ...["--last", "3", "--since", "a b"],
     ]);
     assert.equal(flags.exitCode, EXIT_CODES.usage);
     assert.deepEqual(flags.errors, [
       "--fail-recent `-1` is not a whole number of runs, at least 0",
       "--window `2` is not a whole number of runs, at least 4",
+      "--last `3` is not a whole number of runs, at least 6",
+      "--since `a b` is not a commit, e.g. --since 9fceb02",
       "--p-value `1` is not a probability from 0.0001 to below 0.5, e.g. 0.001",
-      "--min-change `5` is not a percentage, e.g. 5%",
+      "--min-change `-5` is not a percentage from 0% to below 1000%; give e.g. 5% or 5 (a bare " +
+      "number is read as percent)",
     ]);
     const histories = await historyCommand([t.baselines]);
     assert.equal(histories.exitCode, EXIT_CODES.usage);
@@ -161,6 +180,94 @@ Deno.test("history prints a stored stage name inert: control characters escaped"
     const controls = [...outcome.output!].filter((c) => c < " " && c !== "\n");
     assert.deepEqual(controls, [], outcome.output);
     assert.match(outcome.output!, /p99 of stage steady\\u001b\[2J\\nx rose/);
+  } finally {
+    await Deno.remove(t.dir, { recursive: true });
+  }
+});
+
+Deno.test("history --last N and --since COMMIT look at those runs only, and say so", async () => {
+  // p99 up 20% at run 40 of 60: --last 15 and --since run 45 leave it out; --since run 30 keeps it.
+  const t = await setUp(entries(20, 0.2));
+  try {
+    const args = [t.plan, "--baseline", t.baselines, "--out", t.out];
+    const last = await historyCommand([...args, "--last", "15"]);
+    assert.equal(last.exitCode, EXIT_CODES.ok, last.errors.join("\n"));
+    assert.match(last.output!, /: 15 runs, from /);
+    assert.match(last.output!, /\n {2}no change found\n/);
+    assert.match(last.output!, /\n {2}note: the newest 15 of 60 stored runs \(--last 15\)\n/);
+    const report: HistoryReport = JSON.parse(await Deno.readTextFile(join(t.out, "history.json")));
+    assert.equal(report.settings.lastRuns, 15);
+    assert.equal(report.plans[0].runs.length, 15);
+    assert.equal(report.plans[0].runs[0].commit, commitOf(45));
+
+    const since = await historyCommand([...args, "--since", commitOf(30).slice(0, 8)]);
+    assert.equal(since.exitCode, EXIT_CODES.ok, since.errors.join("\n"));
+    assert.match(since.output!, /: 30 runs, from /);
+    const near = commitOf(40).slice(0, 7);
+    assert.ok(since.output!.includes(`p99 of stage steady rose `), since.output);
+    assert.ok(since.output!.includes(`near commit ${near}`), since.output);
+    assert.match(
+      since.output!,
+      new RegExp(`note: 30 of 60 stored runs: from commit ${commitOf(30).slice(0, 7)} on`),
+    );
+
+    const missing = await historyCommand([...args, "--since", "deadbeef"]);
+    assert.equal(missing.exitCode, EXIT_CODES.usage);
+    assert.match(
+      missing.errors[0],
+      new RegExp(
+        `^--since \`deadbeef\`: no stored run of "shop" measured a commit starting so; its 60 ` +
+          `runs measured 60 commits, from ${commitOf(0).slice(0, 7)} to ` +
+          `${commitOf(59).slice(0, 7)}; give one of them \\(the newest: ${
+            commitOf(59).slice(0, 7)
+          }, `,
+      ),
+    );
+  } finally {
+    await Deno.remove(t.dir, { recursive: true });
+  }
+});
+
+Deno.test("history --min-change 1 is 1%, for every series, and says so", async () => {
+  const t = await setUp(entries(0, 0));
+  try {
+    const outcome = await historyCommand([
+      t.plan,
+      ...["--baseline", t.baselines, "--out", t.out, "--min-change", "1"],
+    ]);
+    assert.equal(outcome.exitCode, EXIT_CODES.ok, outcome.errors.join("\n"));
+    assert.match(outcome.output!, /\n {2}min change 1% for every series \(--min-change\)\n/);
+    const report: HistoryReport = JSON.parse(await Deno.readTextFile(join(t.out, "history.json")));
+    assert.equal(report.settings.minMagnitude, 0.01);
+  } finally {
+    await Deno.remove(t.dir, { recursive: true });
+  }
+});
+
+Deno.test("history marks a change whose interval includes no change unclear, and fails nothing on it", async () => {
+  // From run 60 every run is 3% slower than all but three before it, which spiked 1.6×: the
+  // means on either side are alike, the shuffles still see the runs' order move.
+  const wobble = [0, 0.003, -0.002, 0.001, -0.003, 0.002, -0.001, 0.0025, -0.0015, 0.0005];
+  const history = Array.from({ length: 90 }, (_, i) => {
+    const level = [10, 30, 50].includes(i) ? 1.6 : i >= 60 ? 1.03 : 1;
+    return entryAt(i, [stageAt(2000 * level * (1 + wobble[i % 10]), { name: "steady" })]);
+  });
+  const t = await setUp(history);
+  try {
+    const outcome = await historyCommand([
+      t.plan,
+      ...["--baseline", t.baselines, "--out", t.out, "--min-change", "1", "--fail-recent", "40"],
+    ]);
+    assert.equal(outcome.exitCode, EXIT_CODES.ok, outcome.errors.join("\n"));
+    assert.match(
+      outcome.output!,
+      /\n {2}◇ unclear \(recent\): p50 of stage steady changed by [+-]\d+(\.\d)?% \(95% interval -[\d.]+% to \+[\d.]+%, which includes no change\)/,
+    );
+    assert.doesNotMatch(outcome.output!, /▲ worse/);
+    assert.match(
+      outcome.output!,
+      /✓ PASS: no change for the worse within the newest 40 runs \(\d+ changes? whose 95% interval includes no change: not counted\)/,
+    );
   } finally {
     await Deno.remove(t.dir, { recursive: true });
   }

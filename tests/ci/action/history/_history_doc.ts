@@ -50,6 +50,7 @@ export function planHistory(
     return {
       series: 0,
       kind: "step",
+      direction: relativeChange > 0 ? "worse" : "better",
       worse: relativeChange > 0,
       index: s.index,
       endIndex: s.index,
@@ -61,7 +62,10 @@ export function planHistory(
       runsAfter: after.length,
       relativeChange,
       interval95: [relativeChange * 0.8, relativeChange * 1.2],
+      absoluteChange: mean(after) - mean(before),
+      absoluteInterval95: [(mean(after) - mean(before)) * 0.8, (mean(after) - mean(before)) * 1.2],
       pValue: 0.0001,
+      pAtFloor: false,
       recent: s.index >= options.runs - options.recentRuns,
       coincides: [],
       text: `p99 of stage ${stage} ${relativeChange > 0 ? "rose" : "fell"} ${

@@ -148,6 +148,27 @@ Deno.test("history-fail: true fails a passing job on a worse new change, and not
   }
 });
 
+Deno.test("history-fail: true does not fail a job on a new change whose interval includes no change", async () => {
+  const unclear = structuredClone(shopSteppedUp);
+  unclear.changes = unclear.changes.map((c) => ({
+    ...c,
+    direction: "unclear" as const,
+    worse: false,
+    interval95: [-0.04, 0.34] as [number, number],
+    text: "p99 of stage main changed by +15% (95% interval -4% to +34%, which includes no change)",
+  }));
+  await using ws = await pushWorkspace(["shop"]);
+  const code = await runPlansMain(
+    { ...ws.env, TAILGATE_HISTORY_FAIL: "true" },
+    () => {},
+    { cwd: ws.path, run: tailgate({ shop: unclear }, []) },
+  );
+  assert.equal(code, 0);
+  const summary = await ws.summary();
+  assert.match(summary, /^- \*\*unclear\*\*: p99 of stage main changed by \+15% /m);
+  assert.doesNotMatch(summary.slice(summary.indexOf("## tailgate history")), /\*\*worse\*\*/);
+});
+
 Deno.test("a read-only job (a pull request) runs no history unless history: true", async () => {
   await using ws = await pushWorkspace(["shop"]);
   const calls: string[][] = [];

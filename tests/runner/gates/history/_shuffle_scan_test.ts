@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import {
   MAX_SHUFFLES,
+  shuffleScan,
   shuffleScanPValue,
   shufflesFor,
 } from "../../../../runner/gates/history/_shuffle_scan.ts";
@@ -17,6 +18,23 @@ Deno.test("a one-run spike at the end of a side is never significant", () => {
 Deno.test("a clear step is as far out as no shuffle reaches", () => {
   const values = noisySeries("p50", stepLevels(120, 60, 1.3), 2);
   assert.equal(shuffleScanPValue(values, 0, 60, 120, 0.001), 2 / 3000);
+});
+
+Deno.test("a split no shuffle reaches is at the floor: p is 2 / (1 + shuffles), an upper bound", () => {
+  const clear = shuffleScan(noisySeries("p50", stepLevels(120, 60, 1.3), 2), 0, 60, 120, 0.001);
+  assert.deepEqual(clear, { pValue: 2 / 3000, shuffles: 2999, atFloor: true });
+  // A step the shuffles do reach now and then: its p is a measured share, not the floor.
+  let measured = 0;
+  for (let seed = 1; seed <= 20; seed++) {
+    const test = shuffleScan(noisySeries("p50", stepLevels(60, 30, 1.08), seed), 0, 30, 60, 0.001);
+    if (test.atFloor) {
+      assert.equal(test.pValue, 2 / (1 + test.shuffles), `seed ${seed}`);
+    } else {
+      measured++;
+      assert.ok(test.pValue > 2 / (1 + test.shuffles), `seed ${seed}: ${JSON.stringify(test)}`);
+    }
+  }
+  assert.ok(measured >= 5, `${measured} of 20 measured`);
 });
 
 Deno.test("constant values and empty sides give p = 1", () => {

@@ -24,7 +24,26 @@ Deno.test("trendLine's ends, relative change and slope test follow the line", ()
   assert.ok(Math.abs(line.fittedStart - 100) < 0.1 && Math.abs(line.fittedEnd - 150) < 0.1);
   assert.ok(Math.abs(line.relativeChange - 0.5) < 0.002);
   assert.ok(line.interval95[0] < line.relativeChange && line.relativeChange < line.interval95[1]);
-  assert.ok(line.interval95[1] - line.interval95[0] < 0.02);
+  assert.ok(line.interval95[1] - line.interval95[0] < 0.03);
   assert.ok(line.pValue < 1e-12);
+  assert.ok(Math.abs(line.absoluteChange - 50) < 1e-9);
+  const [low, high] = line.absoluteInterval95;
+  assert.ok(low < 50 && 50 < high && high - low < 2.5, `${low} to ${high}`);
   assert.equal(trendLine(values, 0, 1), undefined);
+});
+
+Deno.test("trendLine's interval of a steep fall stays above −100%: it is taken on the log scale", () => {
+  // 100 down to 8 over 12 runs, ±15 noise: a straight line's interval of the fall, over its
+  // start, reaches past −100%; the log ratio's converted back cannot.
+  const noise = [15, -15, 10, -10, 15, -5, 5, -15, 10, -10, 5, -5, 0];
+  const values = noise.map((n, i) => 100 - 92 * i / 12 + n * (1 - i / 13));
+  const line = trendLine(values, 0, 12)!;
+  assert.ok(line.relativeChange < -0.8, String(line.relativeChange));
+  const [low, high] = line.interval95;
+  assert.ok(low > -1 && low < line.relativeChange && line.relativeChange < high, `${low}, ${high}`);
+  const linearLow = (line.absoluteInterval95[0]) / line.fittedStart;
+  assert.ok(
+    linearLow < -1,
+    `the straight interval reaches ${linearLow}: this test needs it past -1`,
+  );
 });

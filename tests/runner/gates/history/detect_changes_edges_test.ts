@@ -42,9 +42,12 @@ Deno.test("a rise from a zero error rate is a finite change at the zero floor", 
   assert.equal(change.index, 60);
   assert.equal(change.meanBefore, 0);
   assert.equal(change.meanAfter, 0.002);
-  // meanAfter / max(|meanBefore|, 0.001 × 0.002) − 1: the floor's +1000×, never Infinity.
-  assert.ok(Math.abs(change.relativeChange - 1000) < 1e-9, String(change.relativeChange));
+  // meanAfter / max(meanBefore, 0.001 × 0.002) − 1: the floor's ×1000, never Infinity.
+  assert.ok(Math.abs(change.relativeChange - 999) < 1e-9, String(change.relativeChange));
   assert.ok(change.interval95.every(Number.isFinite));
+  // In points, what an error rate's change is said in: +0.2 points, exactly.
+  assert.equal(change.absoluteChange, 0.002);
+  assert.deepEqual(change.absoluteInterval95, [0.002, 0.002]);
 });
 
 Deno.test("a change from a noisy zero-ish error rate keeps a finite interval", () => {
@@ -116,4 +119,19 @@ Deno.test("the newest run alone is never a change; three runs of a clear step ar
     const stepped = noisySeries("p50", [...Array(100).fill(1), 2, 2, 2], seed);
     assert.deepEqual(detectChanges(stepped).map((change) => change.index), [100], `seed ${seed}`);
   }
+});
+
+Deno.test("a clear step's p-value is marked as the shuffles' floor; a trend's never is", () => {
+  const [step] = detectChanges(
+    noisySeries("p50", [...Array(60).fill(1), ...Array(60).fill(1.5)], 4),
+  );
+  assert.equal(step.kind, "step");
+  assert.equal(step.pAtFloor, true);
+  assert.equal(step.shuffles, 2999);
+  assert.equal(step.pValue, 2 / (1 + 2999));
+  const creep = Array.from({ length: 120 }, (_, i) => 100 * (1 + 0.01 * Math.max(0, i - 20)));
+  const trend = detectChanges(creep).find((change) => change.kind === "trend");
+  assert.ok(trend, JSON.stringify(detectChanges(creep)));
+  assert.equal(trend.pAtFloor, false);
+  assert.equal(trend.shuffles, undefined);
 });

@@ -6,6 +6,7 @@ function change(worse: boolean, recent: boolean, text: string): HistoryChange {
   return {
     series: 0,
     kind: "step",
+    direction: worse ? "worse" : "better",
     worse,
     index: 10,
     endIndex: 10,
@@ -15,7 +16,10 @@ function change(worse: boolean, recent: boolean, text: string): HistoryChange {
     runsAfter: 10,
     relativeChange: worse ? 0.1 : -0.1,
     interval95: worse ? [0.08, 0.12] : [-0.12, -0.08],
+    absoluteChange: worse ? 0.1 : -0.1,
+    absoluteInterval95: worse ? [0.08, 0.12] : [-0.12, -0.08],
     pValue: 1e-6,
+    pAtFloor: false,
     recent,
     coincides: [],
     text,
@@ -72,5 +76,25 @@ Deno.test("historyVerdict names the first failing change and counts the others",
   assert.equal(
     historyVerdict(plans, settings(5)).message,
     "2 changes for the worse within the newest 5 runs: p50 rose; and 1 more",
+  );
+});
+
+Deno.test("historyVerdict counts no change whose interval includes no change, and says so", () => {
+  const unclear: HistoryChange = {
+    ...change(false, true, "p90 changed by +0.2%"),
+    direction: "unclear",
+    relativeChange: 0.002,
+    interval95: [-0.038, 0.042],
+  };
+  const plans = [plan("shop", [unclear, change(true, false, "old rise")])];
+  assert.deepEqual(historyVerdict(plans, settings(10)), {
+    status: "pass",
+    message: "no change for the worse within the newest 10 runs (1 change whose 95% interval " +
+      "includes no change: not counted)",
+  });
+  assert.equal(
+    historyVerdict(plans, settings(0)).message,
+    "2 changes found (1 for the worse, 1 whose interval includes no change); report only " +
+      "(--fail-recent 0)",
   );
 });
