@@ -1,7 +1,8 @@
 /**
  * The series a history follows: for every measured stage (and each label, when the stage has
  * several) the p50, p90, p99, p99.9, throughput and error rate of each stored run, one value per
- * run (null where a run lacks the stage or label), with the plan's tightest SLO bound on it.
+ * run (null where a run lacks the stage or label, and in the percentiles of a run stored as
+ * contended: its tail is the machine's), with the plan's tightest SLO bound on it.
  * Pure: it reads the stored summaries, never a histogram.
  *
  * @module
@@ -166,8 +167,10 @@ export function historySeries(
     const stages = entries.map((e) => stageOf(e, place));
     const newest = stages.findLast((s) => s !== undefined);
     for (const metric of HISTORY_METRICS) {
-      const values = stages.map((s) => {
+      const values = stages.map((s, i) => {
         if (s === undefined) return null;
+        // A run stored as contended measured the machine as much as the code: a gap in latency.
+        if (PERCENTILE_KEYS[metric] && entries[i].notBaseline?.includes("contended")) return null;
         if (place.label === undefined) {
           return valueOf(metric, s.counts, s.response.percentilesUs, s.durationMs);
         }

@@ -92,3 +92,15 @@ Deno.test("historySeries leaves out a percentile the run's requests cannot suppo
   assert.ok(values("p99.9")[1]! > 0);
   assert.ok(values("p99")[0]! > 0 && values("p99")[1]! > 0);
 });
+
+Deno.test("historySeries leaves a contended run's latencies out, and keeps its rates", () => {
+  const entries = [0, 1, 2].map((i) => entryAt(i, [stageAt(1000, { name: "steady" })]));
+  entries[1] = { ...entries[1], notBaseline: ["contended"] };
+  entries[2] = { ...entries[2], notBaseline: ["slo_failed"] };
+  const series = historySeries(entries);
+  const p50 = series.find((s) => s.metric === "p50")!;
+  assert.equal(p50.values[1], null);
+  assert.notEqual(p50.values[2], null, "a run that failed an SLO measured the code: kept");
+  const throughput = series.find((s) => s.metric === "throughput")!;
+  assert.notEqual(throughput.values[1], null);
+});
