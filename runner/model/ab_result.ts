@@ -62,8 +62,14 @@ export interface AbComparison {
   change: number;
   /** Its two-sided 95% interval. */
   ci95: [number, number];
-  /** The floor: the change that counts. */
+  /** The floor: the change that counts (the largest of the limits below). */
   floor: number;
+  /**
+   * What set the floor when the plan did not: `minimum` (the metric's documented minimum),
+   * `spread` (what the rounds' spread supports), `measured` (a tail's measured floor over base's
+   * median). Absent: the plan's floor.
+   */
+  floorSource?: "minimum" | "spread" | "measured";
   /** One-sided p-value of "head is no worse". */
   p: number;
   /** The check's confidence under Holm's step-down. */

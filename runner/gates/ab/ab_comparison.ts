@@ -11,14 +11,20 @@
 import type { AbComparison } from "../../model/ab_result.ts";
 import type { RunResult } from "../../model/run_result.ts";
 import {
-  DEFAULT_REGRESSION_FLOORS,
+  isTailMetric,
   metricValue,
   percentileOf,
   type RegressionMetric,
   sampleOf,
 } from "../regression/mod.ts";
-import { formatChange, formatChangeRange, formatMetric, median } from "../../result/read/mod.ts";
-import { judgePaired, type PairedCheck } from "./paired_comparison.ts";
+import {
+  formatChange,
+  formatChangeRange,
+  formatMetric,
+  measuredFloor,
+  median,
+} from "../../result/read/mod.ts";
+import { type FloorSource, judgePaired, type PairedCheck } from "./paired_comparison.ts";
 import { isSufficient, requiredRequests } from "../stats/mod.ts";
 
 /** One round's two results. */
@@ -39,11 +45,35 @@ export interface RoundPair {
 export const AB_DEFAULT_MIN_TAIL_SAMPLES = 100;
 
 /**
- * The comparison of `rounds` (in round order), one entry per check.
+ * The metrics `tailgate ab` compares when the plan names no `regression:`, each with its documented
+ * minimum floor: the change that counts however tight the rounds. Each check's floor is raised to
+ * what its rounds' spread supports (paired_comparison.ts), so a metric as steady as a p50 (0.5% from
+ * round to round beside a busy neighbour, docs/decisions/ab_defaults.md) is judged at a few percent
+ * (CodSpeed gates at 2%), and a tail at what its rounds can tell. Error rate in points.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { AB_MIN_FLOORS } from "./ab_comparison.ts";
+ * assert.equal(AB_MIN_FLOORS.p50, 0.02);
+ * ```
+ */
+export const AB_MIN_FLOORS: Readonly<Partial<Record<RegressionMetric, number>>> = {
+  p50: 0.02,
+  p99: 0.05,
+  "p99.9": 0.10,
+  error_rate: 0.001,
+  throughput: 0.02,
+};
+
+/**
+ * The comparison of `rounds` (in round order), one entry per check. With `planNamedFloors` the
+ * plan's floors are used as they are; else `floors` are minimums, raised to what each check's
+ * rounds support. A tail metric's floor is never below the runs' measured floor there.
  */
 export function compareRounds(
   rounds: readonly RoundPair[],
-  floors: Partial<Record<RegressionMetric, number>> = DEFAULT_REGRESSION_FLOORS,
+  floors: Partial<Record<RegressionMetric, number>> = AB_MIN_FLOORS,
   confidence = 0.999,
   planNamedFloors = false,
 ): AbComparison[] {
@@ -64,11 +94,8 @@ export function compareRounds(
         const group = label === undefined ? s : s?.labels.find((l) => l.label === label);
         return group === undefined || s === undefined ? undefined : sampleOf(group, s.durationMs);
       };
-      const pairs = sound.flatMap((r) => {
-        const b = sampleIn(r.base);
-        const h = sampleIn(r.head);
-        return b && h ? [{ b, h }] : [];
-      });
+      const pairRuns = sound.filter((r) => sampleIn(r.base) && sampleIn(r.head));
+      const pairs = pairRuns.map((r) => ({ b: sampleIn(r.base)!, h: sampleIn(r.head)! }));
       for (const [metric, floor] of Object.entries(floors) as [RegressionMetric, number][]) {
         const q = percentileOf(metric);
         const thin = q === undefined
@@ -105,6 +132,14 @@ export function compareRounds(
             scale: metric === "error_rate" ? "difference" : "ratio",
             higherIsWorse: metric !== "throughput",
             floor,
+            ...(planNamedFloors ? {} : { floorFromSpread: true }),
+            ...(isTailMetric(metric)
+              ? {
+                absoluteFloor: median(
+                  pairRuns.flatMap((r) => [r.base, r.head]).map((r) => tailFloorUs(r, metric)),
+                ),
+              }
+              : {}),
           },
           ...(thin === undefined ? {} : {
             short:
@@ -117,7 +152,7 @@ export function compareRounds(
   }
   const outcomes = judgePaired(pending.map((p) => p.check), confidence);
   const left = rounds.length - sound.length;
-  return pending.map(({ check: _check, short, ...p }, i) => {
+  return pending.map(({ check, short, ...p }, i) => {
     const o = outcomes[i];
     const status = short ? "inconclusive" : o.status;
     const points = p.metric === "error_rate";
@@ -129,7 +164,7 @@ export function compareRounds(
       : "no round to compare";
     const words = status === "fail" ? "regression" : status === "pass" ? "ok" : "inconclusive";
     const interval = formatChangeRange(o.ci95[0], o.ci95[1], points);
-    const floor = `floor ${floorText(p.floor, points)}`;
+    const floor = `floor ${floorText(o.floor, points)}${floorWhy(o.floorSource, { ...p, check }, points)}`;
     const change = interval === "-"
       ? `no interval (${floor})`
       : `head ${formatChange(o.change, points)} (95% interval ${interval}; ${floor})`;
@@ -140,6 +175,8 @@ export function compareRounds(
         : "");
     return {
       ...p,
+      floor: o.floor,
+      ...(o.floorSource === "plan" ? {} : { floorSource: o.floorSource }),
       change: o.change,
       ci95: o.ci95,
       p: o.p,
@@ -148,6 +185,34 @@ export function compareRounds(
       message,
     };
   });
+}
+
+/** The runs' measured floor at a tail metric (µs): the generator's own pauses there. */
+function tailFloorUs(r: RunResult, metric: RegressionMetric): number {
+  const q = percentileOf(metric);
+  if (q !== undefined) return measuredFloor(r.health, q).floorUs;
+  return Math.max(r.health.engineStall?.maxUs ?? 0, r.health.platformHiccup?.maxUs ?? 0);
+}
+
+/** Why a floor is what it is, when the plan did not set it. */
+function floorWhy(
+  source: FloorSource,
+  p: { floor: number; check: PairedCheck; metric: string },
+  points: boolean,
+): string {
+  const minimum = `${p.metric}'s minimum ${floorText(p.floor, points)}`;
+  switch (source) {
+    case "plan":
+      return "";
+    case "minimum":
+      return ` (${p.metric}'s minimum; the rounds' spread supports less)`;
+    case "spread":
+      return ` (what the rounds' spread supports; ${minimum})`;
+    case "measured":
+      return ` (the runs' measured floor, ${
+        formatMetric(p.check.absoluteFloor!, "us")
+      } at ${p.metric}, over base's median: a smaller tail change is the tool's own pauses)`;
+  }
 }
 
 /** A floor as the plan wrote it: "5%", or "0.1 points" for the error rate. */

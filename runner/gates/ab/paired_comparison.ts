@@ -9,16 +9,24 @@
  *   interval from the rounds' spread (k − 1 degrees of freedom);
  * - the one-sided p-value of "head is no worse" feeds Holm's step-down over every check of the
  *   comparison, so one false alarm per comparison happens at most `1 − confidence` of the time;
- * - **regression** (fail): the change is worse than the plan's floor and Holm rejects "no worse";
+ * - **regression** (fail): the change is worse than the floor and Holm rejects "no worse";
  *   **ok** (pass): the upper end of the one-sided 95% interval is within the floor (any slowdown
- *   is smaller than what the plan counts); **inconclusive** otherwise, with the reason (more
- *   rounds narrow the interval). Holm's stricter level guards the false alarms; an `ok` needs only
- *   the ordinary 95%, as a pass of the SLO gates does.
+ *   is smaller than what counts); **inconclusive** otherwise, with the reason (more rounds narrow
+ *   the interval). Holm's stricter level guards the false alarms; an `ok` needs only the ordinary
+ *   95%, as a pass of the SLO gates does.
+ *
+ * **The floor** (the change that counts) is the largest of: the plan's floor, or without one a
+ * documented minimum per metric; with a default floor, what the rounds' spread supports (twice the
+ * one-sided 95% margin of the mean change: identical builds then fall within it about 97.5% of
+ * the time, so the check decides); and for a tail figure, the run's measured floor there (the
+ * generator's own pauses) relative to base's median: a tail change smaller than what the tool
+ * itself adds cannot be told from it.
  *
  * @module
  */
 import { holmLevels } from "../stats/mod.ts";
 import { tCdf, tQuantile } from "../stats/mod.ts";
+import { median } from "../../result/read/mod.ts";
 
 /** One (stage, label, metric) check's figures, one per round, paired by index. */
 export interface PairedCheck {
@@ -30,9 +38,22 @@ export interface PairedCheck {
   scale: "ratio" | "difference";
   /** True for latencies and errors; false for throughput (a drop is worse). */
   higherIsWorse: boolean;
-  /** The change that counts (a fraction: 0.1 is 10%, or 0.1 points for a difference). */
+  /**
+   * The change that counts (a fraction: 0.1 is 10%, or 0.1 points for a difference): the plan's,
+   * or with `floorFromSpread` the documented minimum.
+   */
   floor: number;
+  /** The floor is a default: raise it to what the rounds' spread supports (see the module). */
+  floorFromSpread?: boolean;
+  /**
+   * A floor in the figure's own unit that a ratio change must also pass relative to base's
+   * median: the measured floor (µs) of a tail percentile.
+   */
+  absoluteFloor?: number;
 }
+
+/** Which limit set a check's floor. */
+export type FloorSource = "plan" | "minimum" | "spread" | "measured";
 
 /** The outcome of one check. */
 export interface PairedOutcome {
@@ -47,6 +68,10 @@ export interface PairedOutcome {
   p: number;
   /** The check's confidence under Holm's step-down. */
   confidence: number;
+  /** The floor the change was judged against (the largest of the limits; see the module). */
+  floor: number;
+  /** Which limit it was. */
+  floorSource: FloorSource;
   /** Why it is inconclusive. */
   reason?: string;
 }
@@ -74,6 +99,7 @@ export function judgePaired(checks: readonly PairedCheck[], confidence = 0.999):
   return checks.map((check, i) => {
     const s = stats[i];
     const level = levels[i];
+    const planned = check.floorFromSpread ? "minimum" as const : "plan" as const;
     if (s === undefined) {
       return {
         status: "inconclusive",
@@ -82,6 +108,8 @@ export function judgePaired(checks: readonly PairedCheck[], confidence = 0.999):
         upper: Infinity,
         p: 1,
         confidence: level.confidence,
+        floor: check.floor,
+        floorSource: planned,
         reason: `${check.base.length} rounds: a paired interval needs ${MIN_ROUNDS} or more`,
       };
     }
@@ -91,11 +119,12 @@ export function judgePaired(checks: readonly PairedCheck[], confidence = 0.999):
     const change = toChange(s.mean);
     const upper = toChange(s.mean + t95OneSided * s.se);
     const ci95: [number, number] = [toChange(s.mean - t95 * s.se), toChange(s.mean + t95 * s.se)];
-    const worse = change > check.floor && level.rejected && s.p <= 1 - level.confidence;
-    const status = worse ? "fail" : upper <= check.floor ? "pass" : "inconclusive";
+    const { floor, floorSource } = floorOf(check, planned, toChange(2 * t95OneSided * s.se));
+    const worse = change > floor && level.rejected && s.p <= 1 - level.confidence;
+    const status = worse ? "fail" : upper <= floor ? "pass" : "inconclusive";
     const reason = status !== "inconclusive"
       ? undefined
-      : change > check.floor
+      : change > floor
       ? "worse than the floor, but within the rounds' spread (not beyond Holm's level): more rounds decide"
       : "the rounds' spread leaves room for a change beyond the floor: more rounds decide";
     return {
@@ -105,9 +134,34 @@ export function judgePaired(checks: readonly PairedCheck[], confidence = 0.999):
       upper,
       p: s.p,
       confidence: level.confidence,
+      floor,
+      floorSource,
       ...(reason === undefined ? {} : { reason }),
     };
   });
+}
+
+/** The largest of a check's limits (see the module), and which it was. */
+function floorOf(
+  check: PairedCheck,
+  planned: FloorSource,
+  spreadSupports: number,
+): { floor: number; floorSource: FloorSource } {
+  let floor = check.floor;
+  let floorSource = planned;
+  if (check.floorFromSpread && spreadSupports > floor) {
+    floor = spreadSupports;
+    floorSource = "spread";
+  }
+  if (check.absoluteFloor !== undefined && check.scale === "ratio") {
+    const base = median(check.base);
+    const measured = base > 0 ? check.absoluteFloor / base : 0;
+    if (measured > floor) {
+      floor = measured;
+      floorSource = "measured";
+    }
+  }
+  return { floor, floorSource };
 }
 
 /** The paired changes' mean, standard error and p-value, in the worse direction. */

@@ -79,3 +79,56 @@ Deno.test("judgePaired(): Holm's step-down over the checks: more checks, a stric
   );
   assert.equal(alone.confidence, 0.95);
 });
+
+Deno.test("judgePaired(): a default floor rises to what the rounds' spread supports, never below its minimum", () => {
+  // Identical builds whose tail swings ±10% from round to round: a 5% floor could never be shown
+  // to hold, so the check would stay grey; raised to twice the one-sided margin, it decides.
+  const swing = [1, 1.12, 0.9, 1.08, 0.93, 1.1, 0.92, 1.05];
+  const base = swing.map((x) => 100 * x);
+  const head = swing.map((x, i) => 100 * x * (i % 2 ? 1.1 : 0.91));
+  const fixed = judgePaired([latency(base, head, 0.05)])[0];
+  assert.equal(fixed.status, "inconclusive");
+  assert.equal(fixed.floorSource, "plan");
+  const adaptive = judgePaired([{ ...latency(base, head, 0.05), floorFromSpread: true }])[0];
+  assert.equal(adaptive.status, "pass", JSON.stringify(adaptive));
+  assert.equal(adaptive.floorSource, "spread");
+  assert.ok(adaptive.floor > 0.05, `${adaptive.floor}`);
+  // A steady median keeps the minimum, and a 10% slower head is far beyond it.
+  const steady = [10, 10.05, 9.98, 10.02, 10.01];
+  const slower = judgePaired([{
+    ...latency(steady, steady.map((x) => x * 1.1), 0.02),
+    floorFromSpread: true,
+  }])[0];
+  assert.equal(slower.status, "fail");
+  assert.equal(slower.floor, 0.02);
+  assert.equal(slower.floorSource, "minimum");
+  // +5% is beyond a 2% minimum too: what a 10% floor let pass.
+  const five = judgePaired([{
+    ...latency(steady, steady.map((x) => x * 1.05), 0.02),
+    floorFromSpread: true,
+  }])[0];
+  assert.equal(five.status, "fail");
+});
+
+Deno.test("judgePaired(): a tail change within the runs' measured floor is the tool's own pauses", () => {
+  // p99 of 150 µs against a measured floor of 600 µs: 40% slower is still within what the
+  // generator's own pauses add at that percentile, so it is no regression, and it is decided.
+  const base = [150, 152, 149, 151, 150];
+  const [tail] = judgePaired([{
+    ...latency(base, base.map((x) => x * 1.4), 0.05),
+    absoluteFloor: 600,
+  }]);
+  assert.equal(tail.status, "pass", JSON.stringify(tail));
+  assert.equal(tail.floorSource, "measured");
+  assert.ok(Math.abs(tail.floor - 4) < 1e-9);
+  // An absolute floor does not apply to a difference (the error rate).
+  const [errors] = judgePaired([{
+    base: [0, 0, 0, 0, 0],
+    head: [0.02, 0.021, 0.019, 0.02, 0.022],
+    scale: "difference",
+    higherIsWorse: true,
+    floor: 0.001,
+    absoluteFloor: 600,
+  }]);
+  assert.equal(errors.status, "fail");
+});
