@@ -13,7 +13,7 @@ import { runPlan } from "../api/run_plan.ts";
 import { StepFailure } from "../session/mod.ts";
 import { compareRounds, type RoundPair } from "../gates/ab/mod.ts";
 import { mergeEncodedHistograms } from "../hdr/mod.ts";
-import { abVerdict, headSloVerdicts } from "../gates/ab/mod.ts";
+import { abSloVerdicts, abVerdict } from "../gates/ab/mod.ts";
 import type { RegressionMetric } from "../gates/regression/mod.ts";
 import {
   AB_SCHEMA,
@@ -164,7 +164,7 @@ export async function runAb(plan: ResolvedPlan, options: AbOptions): Promise<AbR
   const comparisons = compareRounds(pairs, floors, 0.999, floors !== undefined);
   const heads = pairs.map((p) => p.head);
   if (stopped && !heads.includes(stopped.head)) heads.push(stopped.head);
-  const slos = headSloVerdicts(heads);
+  const slos = abSloVerdicts(heads, pairs.map((p) => p.base));
   const sound = pairs.filter((p) =>
     [p.base, p.head].every((r) => r.run.complete && !r.health.toolLimited)
   );
@@ -181,12 +181,15 @@ export async function runAb(plan: ResolvedPlan, options: AbOptions): Promise<AbR
       head: merged("head"),
     };
   });
+  const complete = done.length === rounds && pairs.length === rounds;
+  // Stopped (Ctrl-C, SIGTERM) before its rounds ran, not by fail-fast's certain failure.
+  const interrupted = !complete && !stopped ? { round: Math.max(1, done.length) } : undefined;
   return {
     schema: AB_SCHEMA,
     version: AB_VERSION,
     startedAt,
     endedAt: new Date().toISOString(),
-    complete: done.length === rounds && pairs.length === rounds,
+    complete,
     plan: planRecord(plan),
     environment,
     targets: {
@@ -199,6 +202,6 @@ export async function runAb(plan: ResolvedPlan, options: AbOptions): Promise<AbR
     distributions,
     slos,
     ...(stopped ? { stoppedBy: stopped.stop } : {}),
-    verdict: abVerdict(comparisons, slos, stopped?.stop),
+    verdict: abVerdict(comparisons, slos, stopped?.stop, interrupted),
   };
 }

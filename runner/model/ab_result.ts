@@ -88,11 +88,21 @@ export interface AbSloVerdict {
   line?: number;
   /** True for the implicit error gate (`error_rate <= 1% (implicit)`), which the plan did not write. */
   implicit?: boolean;
-  /** `fail` when a head run failed it beyond doubt, `pass` when every head run passed it. */
+  /**
+   * Judged on head's runs pooled (runner/gates/ab/ab_slos.ts): `pass` when the pool passes it,
+   * `fail` when it fails it and base's pool does not, `inconclusive` otherwise (with `causes`;
+   * `base` when base fails it too).
+   */
   status: VerdictStatus;
-  /** Each head run's status, in round order. */
+  /** Why it is undecided, as a run's verdicts say it; `base`: base fails it too. */
+  causes?: Array<"sampling" | "generator" | "schedule" | "contention" | "history" | "base">;
+  /** Each head run's own status, in round order. */
   perRound: VerdictStatus[];
-  /** The tally of head's runs, in words. */
+  /** The SLO on base's runs pooled (absent when no base run was judged). */
+  base?: VerdictStatus;
+  /** Each base run's own status, in round order. */
+  basePerRound?: VerdictStatus[];
+  /** The decision and the tallies, in words. */
   message: string;
 }
 
@@ -145,5 +155,5 @@ export interface AbResult {
    * The one verdict: fail over inconclusive over pass, across comparisons and SLOs;
    * `regressionOnly` as a run's (run_result.ts): only comparisons are undecided, no SLO.
    */
-  verdict: { status: VerdictStatus; message: string; regressionOnly?: true };
+  verdict: { status: VerdictStatus; message: string; regressionOnly?: true; runnerOnly?: true };
 }

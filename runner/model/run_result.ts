@@ -420,9 +420,10 @@ export interface Verdict {
    * too few requests for the figure (a longer run decides); `generator`, its own delays could
    * explain the excess; `schedule`, it fell behind its schedule; `contention`, the machine kept
    * the service from a CPU while the excess was measured; `history`, a regression check whose
-   * stored runs are too few or too scattered to bound the next one.
+   * stored runs are too few or too scattered to bound the next one; `base` (an A/B comparison's
+   * SLO), the base build fails it too.
    */
-  causes?: Array<"sampling" | "generator" | "schedule" | "contention" | "history">;
+  causes?: Array<"sampling" | "generator" | "schedule" | "contention" | "history" | "base">;
   /**
    * Regression verdicts: two-sample Kolmogorov–Smirnov distance between this run's and the
    * baseline's response times (an effect size: a change of shape shows even when percentiles hold).

@@ -1,11 +1,12 @@
 /**
  * A/B documents for report tests, built the way `runAb` builds them (compareRounds,
- * headSloVerdicts, abVerdict) from fixture runs whose rounds differ by machine noise.
+ * abSloVerdicts, abVerdict) from fixture runs whose rounds differ by machine noise.
  *
  * @module
  */
 import { compareRounds } from "../../runner/gates/ab/ab_comparison.ts";
-import { abVerdict, headSloVerdicts } from "../../runner/gates/ab/ab_verdict.ts";
+import { abVerdict } from "../../runner/gates/ab/ab_verdict.ts";
+import { abSloVerdicts } from "../../runner/gates/ab/ab_slos.ts";
 import { evaluateSlos } from "../../runner/gates/slo/evaluate_slos.ts";
 import { mergeEncodedHistograms } from "../../runner/hdr/mod.ts";
 import { AB_SCHEMA, AB_VERSION, type AbResult } from "../../runner/model/ab_result.ts";
@@ -45,7 +46,7 @@ export function abResult(
     head: run(n * factor * (headNoise[i] ?? 1), "steady"),
   }));
   const comparisons = compareRounds(pairs, { p50: 0.05, p99: 0.05 }, 0.999, true);
-  const slos = headSloVerdicts(pairs.map((p) => p.head));
+  const slos = abSloVerdicts(pairs.map((p) => p.head), pairs.map((p) => p.base));
   const first = pairs[0].head;
   return {
     schema: AB_SCHEMA,

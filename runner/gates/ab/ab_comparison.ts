@@ -164,7 +164,9 @@ export function compareRounds(
       : "no round to compare";
     const words = status === "fail" ? "regression" : status === "pass" ? "ok" : "inconclusive";
     const interval = formatChangeRange(o.ci95[0], o.ci95[1], points);
-    const floor = `floor ${floorText(o.floor, points)}${floorWhy(o.floorSource, { ...p, check }, points)}`;
+    const floor = `floor ${floorText(o.floor, points)}${
+      floorWhy(o.floorSource, { ...p, check }, points)
+    }`;
     const change = interval === "-"
       ? `no interval (${floor})`
       : `head ${formatChange(o.change, points)} (95% interval ${interval}; ${floor})`;

@@ -4,7 +4,9 @@
  *
  * @module
  */
-export { AB_DEFAULT_MIN_TAIL_SAMPLES, compareRounds } from "./ab_comparison.ts";
+export { AB_DEFAULT_MIN_TAIL_SAMPLES, AB_MIN_FLOORS, compareRounds } from "./ab_comparison.ts";
 export type { RoundPair } from "./ab_comparison.ts";
-export { abVerdict, headSloVerdicts } from "./ab_verdict.ts";
+export { abVerdict } from "./ab_verdict.ts";
+export { abSloVerdicts } from "./ab_slos.ts";
+export { poolRuns } from "./pooled_runs.ts";
 export { MIN_ROUNDS } from "./paired_comparison.ts";

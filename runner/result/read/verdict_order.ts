@@ -21,7 +21,8 @@ export type VerdictScope = Pick<RunVerdict, "status" | "regressionOnly" | "runne
 
 /**
  * The causes of an undecided gate that are the runner's, not the plan's: the machine's contention,
- * the generator's own delays or schedule, a history too short or scattered. A gate undecided for
+ * the generator's own delays or schedule, a history too short or scattered, a base build that
+ * fails it too (an A/B comparison: not the change's doing). A gate undecided for
  * these alone is no evidence against the server, and more requests would not decide it; one
  * undecided for `sampling` asks for a longer run.
  */
@@ -30,6 +31,7 @@ export const RUNNER_CAUSES: readonly NonNullable<Verdict["causes"]>[number][] = 
   "generator",
   "schedule",
   "history",
+  "base",
 ];
 
 /**

@@ -8,7 +8,8 @@ import { HOSTILE_PLAN_TEXT, markdownProblems } from "../../_helpers/markdown_ass
 import { xunitProblems } from "../../_helpers/junit_xsd.ts";
 import { ignoreWithout } from "../../_helpers/test_tools.ts";
 import { xpath } from "../../_helpers/xmllint.ts";
-import { abVerdict, headSloVerdicts } from "../../../runner/gates/ab/ab_verdict.ts";
+import { abVerdict } from "../../../runner/gates/ab/ab_verdict.ts";
+import { abSloVerdicts } from "../../../runner/gates/ab/ab_slos.ts";
 import { judgeRun } from "../../../runner/gates/judge_run.ts";
 import { gateResult, scaledUs } from "../../_helpers/gate_fixtures.ts";
 
@@ -39,7 +40,7 @@ Deno.test("renderAbTerminal() and renderAbMarkdown() state the verdict, each che
     text,
     /^FAIL: 3 gates: 3 fail \(2 regressions of head against base\); 5 of 5 rounds, seed 7$/m,
   );
-  assert.match(text, /^SLO fail: p99 < 1\.8ms \(head's 5 runs: /m);
+  assert.match(text, /^SLO fail: p99 < 1\.8ms \(head's 5 runs pooled: failed: /m);
   assert.match(text, /^rounds: base→head, head→base, /m);
   const md = renderAbMarkdown(ab);
   assert.match(md, /^## A\/B comparison: orders &lt;api&gt;$/m);
@@ -114,14 +115,14 @@ Deno.test("the A/B reports name the implicit error gate judged on head's runs as
     return r;
   };
   const ab = abResult(1);
-  ab.slos = headSloVerdicts([await head(2_000), await head(0)]);
+  ab.slos = abSloVerdicts([await head(2_000), await head(0)], [await head(0), await head(0)]);
   ab.verdict = abVerdict(ab.comparisons, ab.slos);
   assert.deepEqual(ab.slos.map((s) => [s.name, s.implicit, s.status]), [
     ["error_rate <= 1% (implicit)", true, "fail"],
   ]);
   assert.match(
     renderAbTerminal(ab),
-    /^SLO fail: error_rate <= 1% \(implicit\) \(head's 2 runs: 1 fail, 1 pass\)$/m,
+    /^SLO fail: error_rate <= 1% \(implicit\) \(head's 2 runs pooled: failed: .*; per run: head 1 fail, 1 pass, base 2 pass\)$/m,
   );
   assert.match(
     renderAbMarkdown(ab),

@@ -4,7 +4,8 @@ import {
   compareRounds,
   type RoundPair,
 } from "../../../../runner/gates/ab/ab_comparison.ts";
-import { abVerdict, headSloVerdicts } from "../../../../runner/gates/ab/ab_verdict.ts";
+import { abVerdict } from "../../../../runner/gates/ab/ab_verdict.ts";
+import { abSloVerdicts } from "../../../../runner/gates/ab/ab_slos.ts";
 import { evaluateSlos } from "../../../../runner/gates/slo/evaluate_slos.ts";
 import type { RunResult } from "../../../../runner/model/run_result.ts";
 import { gateResult, scaledUs } from "../../../_helpers/gate_fixtures.ts";
@@ -77,17 +78,6 @@ Deno.test("compareRounds(): a default tail percentile too thin to judge is skipp
   assert.deepEqual(defaults, []);
 });
 
-Deno.test("headSloVerdicts(): an SLO fails when a head run failed it, passes when all passed", () => {
-  const heads = [run(1), run(1.5), run(1)]; // p99 ≈ 1.5 ms, 2.2 ms, 1.5 ms against < 1.8 ms
-  const [slo] = headSloVerdicts(heads);
-  assert.equal(slo.name, "p99 < 1.8ms");
-  assert.deepEqual(slo.perRound, ["pass", "fail", "pass"]);
-  assert.equal(slo.status, "fail");
-  assert.equal(headSloVerdicts([run(1), run(1)])[0].status, "pass");
-  assert.equal(abVerdict([], [slo]).status, "fail");
-  assert.equal(abVerdict([], []).status, "inconclusive");
-});
-
 Deno.test("abVerdict(): inconclusive comparisons alone are regression-only; an undecided SLO is not", () => {
   const headNoise = [1.08, 0.98, 1.1, 0.99, 1];
   const pairs = [1, 1.15, 0.9, 1.1, 0.95].map((n, i) => ({
@@ -96,13 +86,15 @@ Deno.test("abVerdict(): inconclusive comparisons alone are regression-only; an u
   }));
   const checks = compareRounds(pairs, { p50: 0.05 }, 0.999, true);
   assert.ok(checks.some((c) => c.status === "inconclusive"), JSON.stringify(checks));
-  const passing = headSloVerdicts(pairs.map((p) => p.head));
+  const passing = abSloVerdicts(pairs.map((p) => p.head), pairs.map((p) => p.base));
   assert.deepEqual(passing.map((s) => s.status), ["pass"]);
   assert.deepEqual(abVerdict(checks, passing).regressionOnly, true);
-  const late = headSloVerdicts([...pairs.map((p) => p.head), run(1, { toolLimited: true })]);
-  assert.deepEqual(late.map((s) => s.status), ["inconclusive"]);
+  // Every head run fell behind its schedule: the pooled SLO cannot pass, for the runner's sake.
+  const late = abSloVerdicts([run(1, { toolLimited: true })], [run(1)]);
+  assert.deepEqual(late.map((s) => [s.status, s.causes]), [["inconclusive", ["schedule"]]]);
   assert.equal(abVerdict(checks, late).status, "inconclusive");
   assert.equal(abVerdict(checks, late).regressionOnly, undefined);
+  assert.equal(abVerdict(checks, late).runnerOnly, true);
   assert.equal(abVerdict([], []).regressionOnly, undefined, "nothing compared is no warning");
 });
 
