@@ -8,7 +8,11 @@
  * @module
  */
 import { isAbsolute, relative, resolve, sep } from "node:path";
-import { holdsSoundness, soundnessVerdicts } from "../../runner/result/read/mod.ts";
+import {
+  holdsSoundness,
+  soundnessVerdicts,
+  toolLimitedSummary,
+} from "../../runner/result/read/mod.ts";
 import type { RunResult, Verdict } from "../../runner/model/run_result.ts";
 import { inertLine } from "../../runner/plan/printable.ts";
 import { type Annotation, formatAnnotation } from "./workflow_commands.ts";
@@ -48,9 +52,7 @@ export function annotationsFor(result: RunResult, paths: AnnotationPaths): strin
       level: "warning",
       file,
       title: `tailgate: ${plan}: tool-limited`,
-      message: `tailgate fell behind its schedule, so no gate can pass: ${
-        result.health.reasons.join("; ")
-      }`,
+      message: `${toolLimitedSummary(result)}: ${result.health.reasons.join("; ")}`,
     });
   }
   // A result judged before the run's soundness was a gate gets those gates here, once.

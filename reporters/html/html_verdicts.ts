@@ -9,6 +9,7 @@ import {
   protocolText,
   runVerdict,
   STATUS_SEVERITY,
+  toolLimitedSummary,
   undecidedWarning,
 } from "../../runner/result/read/mod.ts";
 import { formatDurationMs } from "../../runner/plan/units.ts";
@@ -92,8 +93,7 @@ export function warningsBox(result: RunResult): string {
   }
   if (result.health.toolLimited) {
     items.push(
-      "Tool-limited: tailgate could not hold the schedule, so latencies include its own delay " +
-        "and no gate can pass; a gate fails only beyond what that delay could explain. " +
+      `Tool-limited: ${toolLimitedSummary(result)}. ` +
         `Why: ${result.health.reasons.join("; ") || "see tool health"}.`,
     );
   }

@@ -16,6 +16,7 @@ import {
   runProtocol,
   runVerdict,
   soundnessVerdicts,
+  toolLimitedSummary,
   undecidedWarning,
 } from "../../runner/result/read/mod.ts";
 import { formatRatePerSec } from "../../runner/plan/units.ts";
@@ -124,8 +125,7 @@ function runProblems(result: RunResult): string[] {
   }
   if (result.health.toolLimited) {
     lines.push(
-      "the run was tool-limited: tailgate fell behind its schedule, so no gate can pass; a gate " +
-        "fails only beyond the generator's own delays",
+      `the run was tool-limited: ${toolLimitedSummary(result)}`,
     );
     lines.push(...result.health.reasons.map((r) => `tool health: ${r}`));
   }

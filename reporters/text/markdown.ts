@@ -27,6 +27,7 @@ import {
   protocolText,
   runVerdict,
   STATUS_SEVERITY,
+  toolLimitedSummary,
   undecidedWarning,
   waitedFor,
 } from "../../runner/result/read/mod.ts";
@@ -247,8 +248,7 @@ function health(result: RunResult, caps: Caps, esc: (t: string) => string): stri
     : "";
   const facts = [
     h.toolLimited
-      ? "⚠️ **tool-limited**: tailgate fell behind its schedule, so no gate can pass; a gate " +
-        "fails only beyond the generator's own delays"
+      ? `⚠️ **tool-limited**: ${esc(toolLimitedSummary(result) ?? "")}`
       : "✅ not tool-limited",
     `send lag p99 ${
       lagUs === undefined || h.sendLag.count === 0 ? NO_FIGURE : formatMetric(lagUs, "us")

@@ -34,6 +34,7 @@ import {
   formatMetric,
   protocolText,
   runVerdict,
+  toolLimitedSummary,
   undecidedWarning,
   waitedFor,
 } from "../../runner/result/read/mod.ts";
@@ -156,8 +157,7 @@ export function renderTerminal(result: RunResult, options: TerminalOptions): str
     lines.push(
       paint(
         "yellow",
-        "TOOL-LIMITED: tailgate fell behind its schedule, so no gate can pass on this run " +
-          "(a gate still fails when its excess is beyond the generator's own delays):",
+        `TOOL-LIMITED: ${toolLimitedSummary(result)}:`,
       ),
     );
     for (const r of h.reasons) lines.push(`  - ${printable(r)}`);

@@ -76,10 +76,10 @@ export async function finishResult(
     notes.push(...judged.notes.filter((n) => !judged.ioFailures.includes(n)));
     ioFailures.push(...judged.ioFailures);
     if (options.updateBaseline && !result.run.complete && options.baselineDir !== undefined) {
-      notes.push(
-        `baseline not updated: the run stopped early (${result.run.stopReason}), so the history ` +
-          "in " + options.baselineDir + " was left as it was",
-      );
+      const why = `the run stopped early (${result.run.stopReason}), so the history in ` +
+        `${options.baselineDir} was left as it was`;
+      notes.push(`baseline not updated: ${why}`);
+      result.warnings = [...(result.warnings ?? []), `this run was not stored: ${why}`];
     }
   }
   // The verdict is computed once (by judgeRun, or here for a shard's unjudged result) and stored.

@@ -7,7 +7,8 @@
  */
 import { formatDurationMs } from "../plan/units.ts";
 import { measuredFloor, percentileOf } from "../result/read/mod.ts";
-import { cpuShare, latenessP99Us } from "../result/tool_health.ts";
+import { latenessP99Us } from "../result/tool_health.ts";
+import { cpuShare, latenessRemedy } from "../result/read/mod.ts";
 import type { RunResult, ToolHealth } from "../model/run_result.ts";
 
 /** The generator's possible contribution at one percentile (us). */
@@ -60,7 +61,11 @@ export function generatorAllowanceOfMean(
  */
 export function scheduleShortfall(
   result: {
-    health: Pick<ToolHealth, "sendLag" | "dispatchLag" | "cpu">;
+    health:
+      & Pick<ToolHealth, "sendLag" | "dispatchLag" | "cpu">
+      & Partial<
+        Pick<ToolHealth, "platformHiccup">
+      >;
     run: Pick<RunResult["run"], "durationMs">;
   },
   limitUs: number,
@@ -75,9 +80,12 @@ export function scheduleShortfall(
       ? `its send lag p99 was ${ms(sendUs)}`
       : `its dispatch lag p99 was ${ms(lateP99)}` +
         (h.sendLag.count ? `, send lag ${ms(sendUs)}` : "");
+    const remedy = latenessRemedy(
+      { cpu: h.cpu, durationMs: result.run.durationMs, platformHiccup: h.platformHiccup },
+      lateP99,
+    );
     return `the generator fell behind its schedule (${lag}, above ${ms(limitUs)}), so the ` +
-      "server may have seen less load than planned: use fewer requests per worker, more " +
-      "workers or a bigger runner";
+      `server may have seen less load than planned: ${remedy}`;
   }
   const share = cpuShare(h.cpu, result.run.durationMs);
   if (share > 0.95) {

@@ -175,8 +175,16 @@ export async function judgeRun(
         options.signal,
         options.historyRuns,
       );
-      // A run the history refuses is no file's fault: a note, not an I/O failure.
-      if (!appended.ok) notes.push(`baseline not updated: ${problemText(appended.problems[0])}`);
+      // A run the history refuses is no file's fault: a note, not an I/O failure; and a warning
+      // every report and the Action show, so a green job never hides a run that was not stored.
+      if (!appended.ok) {
+        const why = problemText(appended.problems[0]);
+        notes.push(`baseline not updated: ${why}`);
+        result.warnings = [
+          ...(result.warnings ?? []),
+          `this run was not stored in the history of "${historyName(result.plan)}": ${why}`,
+        ];
+      }
       else {
         const updated = appended.value;
         const at = result.environment.gitSha

@@ -51,6 +51,7 @@ export function buildResult(
     sendLag: recorded.sendLag,
     dispatchLag: recorded.dispatchLag,
     engineStall: recorded.engineStall,
+    platformHiccup: recorded.platformHiccup,
     cpu: run.cpu,
     durationMs: run.durationMs,
     slos: plan.slos,

@@ -11,7 +11,7 @@
  */
 import type { Slo } from "../plan/types.ts";
 import { formatDurationMs } from "../plan/units.ts";
-import { percentileOf } from "./read/mod.ts";
+import { cpuShare, latenessRemedy, machinePaused, percentileOf } from "./read/mod.ts";
 import type { EncodedHistogram } from "../model/run_result.ts";
 
 /** The figures the judgement reads. */
@@ -21,6 +21,8 @@ export interface HealthFigures {
   dispatchLag?: EncodedHistogram;
   /** The engine thread's own stalls; optional for older results. */
   engineStall?: EncodedHistogram;
+  /** The platform's hiccups (the probe thread's oversleeps); optional for older results. */
+  platformHiccup?: EncodedHistogram;
   cpu: { userMs: number; systemMs: number };
   /** Wall time the engine ran (ms). */
   durationMs: number;
@@ -94,29 +96,6 @@ export function latenessP99Us(
   return Math.max(at(f.sendLag), at(f.dispatchLag));
 }
 
-/**
- * The shortest window a CPU share is taken over (ms). The process's CPU time includes its setup
- * (engine workers starting, connections opening), which over a run of a few milliseconds (a stage
- * that planned one request, a run stopped at once) would read as thousands of percent of a core.
- */
-export const MIN_CPU_WINDOW_MS = 1000;
-
-/**
- * The share of one core the process used over the run (1 = a whole core), taken over at least
- * {@linkcode MIN_CPU_WINDOW_MS}.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { cpuShare } from "./tool_health.ts";
- * assert.equal(cpuShare({ userMs: 1500, systemMs: 500 }, 4000), 0.5);
- * assert.equal(cpuShare({ userMs: 150, systemMs: 20 }, 2), 0.17); // over a second, not over 2 ms
- * ```
- */
-export function cpuShare(cpu: { userMs: number; systemMs: number }, durationMs: number): number {
-  return (cpu.userMs + cpu.systemMs) / Math.max(MIN_CPU_WINDOW_MS, durationMs);
-}
-
 /** The first checkpoint at which `h` exceeds the limit, with its value there. */
 function firstExcess(h: EncodedHistogram | undefined, checkpoints: Checkpoint[]) {
   if (h === undefined || h.count === 0) return undefined;
@@ -141,8 +120,7 @@ export function judgeToolHealth(f: HealthFigures): { toolLimited: boolean; reaso
     reasons.push(
       `tailgate sent requests late: its send lag ${pName(send.percentile)} was ${
         ms(send.valueUs)
-      }, above the ${ms(send.limitUs)} a sound run allows; the generator, not the ` +
-        "server, limited this run (use fewer requests per worker, more workers or a bigger machine)",
+      }, above the ${ms(send.limitUs)} a sound run allows; ${latenessRemedy(f, send.valueUs)}`,
     );
   }
   const dispatch = firstExcess(f.dispatchLag, checkpoints);
@@ -151,8 +129,12 @@ export function judgeToolHealth(f: HealthFigures): { toolLimited: boolean; reaso
       `tailgate took requests from its schedule late: dispatch lag ${pName(dispatch.percentile)} ${
         ms(dispatch.valueUs)
       }, above the ${ms(dispatch.limitUs)} ` +
-        "a sound run allows; the generator was saturated, so requests that waited in its queue " +
-        "were not only the server's doing",
+        "a sound run allows, so requests that waited in its queue were not only the server's " +
+        `doing; ${
+          machinePaused(f, dispatch.valueUs) === undefined
+            ? "the generator was saturated"
+            : latenessRemedy(f, dispatch.valueUs)
+        }`,
     );
   }
   const stall = firstExcess(f.engineStall, checkpoints);

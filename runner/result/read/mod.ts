@@ -50,3 +50,11 @@ export {
   ranContended,
   summarizeContention,
 } from "./machine_contention.ts";
+export {
+  cpuShare,
+  type LatenessFigures,
+  latenessRemedy,
+  machinePaused,
+  MIN_CPU_WINDOW_MS,
+} from "./lateness_cause.ts";
+export { toolLimitedSummary } from "./tool_limited_words.ts";

@@ -169,6 +169,11 @@ Deno.test("updateBaseline refuses a tool-limited or incomplete run, leaving the 
   const limited = run(1, 8, { toolLimited: true });
   const { notes } = await judgeRun(limited, options);
   assert.match(notes.at(-1)!, /^baseline not updated: refusing to add a tool-limited run/);
+  // Never a silent green: every report and the Action's annotations show the result's warnings.
+  assert.match(
+    limited.warnings?.at(-1) ?? "",
+    /^this run was not stored in the history of "shop": refusing to add a tool-limited run/,
+  );
   assert.ok(
     limited.verdicts.filter((v) => v.unit === "us").every((v) => v.status !== "pass"),
     "a run 4.2 ms behind passes no latency gate of a few milliseconds",

@@ -3,8 +3,8 @@ import type { Slo, SloMetric } from "../../../runner/plan/types.ts";
 import { createHistogram } from "../../../runner/hdr/mod.ts";
 import { toEncodedHistogram } from "../../../runner/hdr/encoded_histogram.ts";
 import type { EncodedHistogram } from "../../../runner/model/run_result.ts";
+import { cpuShare } from "../../../runner/result/read/mod.ts";
 import {
-  cpuShare,
   healthCheckpoints,
   type HealthFigures,
   judgeToolHealth,
@@ -187,3 +187,35 @@ Deno.test("health checkpoints: p99 alone, at the tightest latency SLO's 10% (at 
     [{ percentile: 99, limitUs: 20_000 }],
   );
 });
+
+Deno.test("late sends with little CPU and a long machine pause are the runner's, not a saturated generator's", () => {
+  const late = toEncodedHistogram(pointsAt(35_000, 1000));
+  const paused = toEncodedHistogram(pointsAt(181_000, 3));
+  const busy = judgeToolHealth(
+    figures({ cpu: { userMs: 9_600, systemMs: 0 }, durationMs: 10_000, dispatchLag: late }),
+  );
+  assert.match(busy.reasons.join(), /the generator was saturated/);
+  const contended = judgeToolHealth(
+    figures({
+      cpu: { userMs: 600, systemMs: 0 },
+      durationMs: 10_000,
+      dispatchLag: late,
+      sendLag: late,
+      platformHiccup: paused,
+    }),
+  );
+  assert.equal(contended.toolLimited, true);
+  for (const reason of contended.reasons) {
+    assert.doesNotMatch(reason, /the generator was saturated|more workers/, reason);
+    assert.match(
+      reason,
+      /tailgate used 6% of a core while its probe saw the machine pause up to 181\.1ms: the runner was contended/,
+    );
+  }
+});
+
+function pointsAt(valueUs: number, count: number) {
+  const h = createHistogram();
+  h.recordValueWithCount(valueUs, count);
+  return h;
+}

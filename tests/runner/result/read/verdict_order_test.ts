@@ -21,6 +21,7 @@ Deno.test("gatesVerdict() is regression-only when every undecided gate is a regr
   assert.deepEqual(gatesVerdict([{ kind: "regression", status: "inconclusive" }]), {
     status: "inconclusive",
     regressionOnly: true,
+    runnerOnly: true,
   });
   assert.deepEqual(
     gatesVerdict([{ kind: "slo", status: "inconclusive" }, {
@@ -31,4 +32,23 @@ Deno.test("gatesVerdict() is regression-only when every undecided gate is a regr
   );
   assert.deepEqual(gatesVerdict([{ kind: "regression", status: "fail" }]), { status: "fail" });
   assert.deepEqual(gatesVerdict([]), { status: "pass" });
+});
+
+Deno.test("gatesVerdict() is runner-only when every undecided gate is the runner's, not the plan's", () => {
+  const contended = {
+    kind: "slo" as const,
+    status: "inconclusive" as const,
+    causes: ["contention" as const],
+  };
+  const regression = { kind: "regression" as const, status: "inconclusive" as const };
+  assert.deepEqual(gatesVerdict([contended, regression]), {
+    status: "inconclusive",
+    runnerOnly: true,
+  });
+  const short = {
+    kind: "slo" as const,
+    status: "inconclusive" as const,
+    causes: ["sampling" as const],
+  };
+  assert.deepEqual(gatesVerdict([contended, short]), { status: "inconclusive" });
 });
