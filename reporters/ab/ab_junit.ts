@@ -1,13 +1,16 @@
 /**
  * The A/B comparison as JUnit XML (`ab-junit.xml`): one test case per gated (stage, label, metric)
  * comparison (classname `tailgate.<plan>.ab`) and per SLO judged on head's runs (`….slo`); a
- * regression or failed SLO is a `failure`, an undecided one `skipped` with why, an invalid one an
- * `error`. The same document shape as the run's report (junit_document.ts).
+ * regression or failed SLO is a `failure`, an invalid one an `error`; an undecided one is mapped
+ * as the default `fail-on` maps it (as the run's report does): `skipped` with why when the runner
+ * (or the base build) left it undecided or it is a comparison, an `error` of type `inconclusive`
+ * when an SLO had too few requests. The same document shape as the run's report
+ * (junit_document.ts).
  *
  * @module
  */
 import type { AbResult } from "../../runner/model/ab_result.ts";
-import { undecidedWarning } from "../../runner/result/read/mod.ts";
+import { undecidedByRunner, undecidedWarning } from "../../runner/result/read/mod.ts";
 import type { VerdictStatus } from "../../runner/model/run_result.ts";
 import { junitDocument, type TestCase } from "../junit/mod.ts";
 
@@ -25,16 +28,27 @@ export function renderAbJunit(ab: AbResult): string {
     classname: string,
     status: VerdictStatus,
     message: string,
+    red = false,
   ): TestCase =>
     status === "pass" ? { name, classname, judgedMs: durationMs } : {
       name,
       classname,
       judgedMs: durationMs,
-      outcome: { element: ELEMENT[status], message, body: message },
+      outcome: red
+        ? { element: "error", type: "inconclusive", message, body: message }
+        : { element: ELEMENT[status], message, body: message },
     };
   const cases = [
     ...ab.comparisons.map((c) => testCase(c.name, `tailgate.${plan}.ab`, c.status, c.message)),
-    ...ab.slos.map((s) => testCase(s.name, `tailgate.${plan}.slo`, s.status, s.message)),
+    ...ab.slos.map((s) =>
+      testCase(
+        s.name,
+        `tailgate.${plan}.slo`,
+        s.status,
+        s.message,
+        s.status === "inconclusive" && !undecidedByRunner({ kind: "slo", causes: s.causes }),
+      )
+    ),
   ];
   return junitDocument({
     name: plan,

@@ -2,7 +2,10 @@
  * The JUnit XML report: the run's gates as tests, for the test views of GitHub, GitLab and
  * Jenkins. One `testsuite` for the plan inside `testsuites` with totals, one `testcase` per
  * verdict (the run's own soundness among them: `run complete`, `target answered to the end`):
- * `fail` is a `failure`, `invalid` an `error`, `inconclusive` is `skipped` with its reason; the
+ * `fail` is a `failure`, `invalid` an `error`; `inconclusive` is mapped as the default `fail-on`
+ * maps it (runner/gates/fail_on.ts), as the GitHub Action does: `skipped` with its reason when the
+ * runner left it undecided (a warning), an `error` of type `inconclusive` when too few requests
+ * did (red); the
  * cases' `time`s share out the run's, each in proportion to the stages it judged, so they add up
  * to the suite's `time`, the run's duration. The file follows the Jenkins xUnit JUnit schema
  * but for the `skipped` total on `testsuites`, and the Ant one apart from what that schema
@@ -17,6 +20,7 @@ import {
   runVerdict,
   soundnessVerdicts,
   toolLimitedSummary,
+  undecidedByRunner,
   undecidedWarning,
 } from "../../runner/result/read/mod.ts";
 import { formatRatePerSec } from "../../runner/plan/units.ts";
@@ -54,12 +58,18 @@ function verdictCase(result: RunResult, v: Verdict): TestCase {
   const classname = `tailgate.${result.plan.name}.${v.kind}`;
   const judged = judgedMs(result, v.stageIndexes);
   if (v.status === "pass") return { name: v.name, classname, judgedMs: judged };
-  const element = ELEMENT[v.status];
+  // An undecided gate is red under the default fail-on unless the runner left it undecided.
+  const red = v.status === "inconclusive" && !undecidedByRunner(v);
   return {
     name: v.name,
     classname,
     judgedMs: judged,
-    outcome: { element, message: v.message, body: details(result, v).join("\n") },
+    outcome: {
+      element: red ? "error" : ELEMENT[v.status],
+      ...(red ? { type: "inconclusive" as const } : {}),
+      message: v.message,
+      body: details(result, v).join("\n"),
+    },
   };
 }
 

@@ -17,7 +17,13 @@ export interface TestCase {
    * The case's `time` is its share of the suite's, so the cases add up to the suite's `time`.
    */
   judgedMs: number;
-  outcome?: { element: "failure" | "error" | "skipped"; message: string; body: string };
+  outcome?: {
+    element: "failure" | "error" | "skipped";
+    /** The verdict's status the element stands for; default by the element (error: invalid). */
+    type?: "fail" | "invalid" | "inconclusive";
+    message: string;
+    body: string;
+  };
 }
 
 /** One suite's content. */
@@ -81,9 +87,9 @@ function renderCase(c: TestCase, timeMs: number): string {
   }"`;
   const o = c.outcome;
   if (o === undefined) return `${open}/>`;
-  const inner = `<${o.element} type="${TYPE[o.element]}" message="${xmlAttr(o.message)}">${
-    xmlText(o.body)
-  }</${o.element}>`;
+  const inner = `<${o.element} type="${o.type ?? TYPE[o.element]}" message="${
+    xmlAttr(o.message)
+  }">${xmlText(o.body)}</${o.element}>`;
   return `${open}>\n      ${inner}\n    </testcase>`;
 }
 

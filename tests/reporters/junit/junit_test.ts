@@ -3,7 +3,7 @@ import { renderJunit } from "../../../reporters/junit/junit.ts";
 import type { RunResult } from "../../../runner/model/run_result.ts";
 import { junitSchemas, xunitProblems } from "../../_helpers/junit_xsd.ts";
 import { ignoreWithoutJunitparser, readWithJunitparser } from "../../_helpers/junitparser.ts";
-import { runVerdict } from "../../../runner/result/read/mod.ts";
+import { runVerdict, undecidedByRunner } from "../../../runner/result/read/mod.ts";
 import { SECRET_TOKEN } from "../../_helpers/result_fixtures.ts";
 import { validateXml, xpath } from "../../_helpers/xmllint.ts";
 import { judgedRun, rejectedRun, undecidedRegressionRun } from "../_judged_results.ts";
@@ -79,13 +79,17 @@ const property = (xml: string, name: string) =>
 /** The cases a result must produce, by element: a case per verdict, or one when there is none. */
 function expectedCases(result: RunResult) {
   const n = (status: string) => result.verdicts.filter((v) => v.status === status).length;
+  // An undecided gate is red (an error) unless the runner left it undecided: as the Action does.
+  const redUndecided = result.verdicts.filter((v) =>
+    v.status === "inconclusive" && !undecidedByRunner(v)
+  ).length;
   // A stopped run's soundness is a verdict of its own once judged (run_soundness.ts).
   const verdicts = Math.max(1, result.verdicts.length);
   return {
     tests: verdicts,
     failures: n("fail"),
-    errors: n("invalid"),
-    skipped: result.verdicts.length === 0 ? 1 : n("inconclusive"),
+    errors: n("invalid") + redUndecided,
+    skipped: result.verdicts.length === 0 ? 1 : n("inconclusive") - redUndecided,
   };
 }
 
@@ -216,20 +220,23 @@ xmllintTest(
       body.join("\n"),
     );
     assert.ok(!body.some((l) => l.startsWith("marginal")));
-    // `p99 < 1.49ms` has the bound inside its interval: undecided, so skipped, and it says so.
+    // `p99 < 1.49ms` has the bound inside its interval: undecided for want of requests, so red
+    // (an error of type inconclusive) as the default fail-on makes it, and it says so.
     assert.equal(failing.verdicts[1].status, "inconclusive");
-    const marginal = await attr(xml, `${SUITE}/testcase[2]/skipped`);
+    assert.equal(await attr(xml, `${SUITE}/testcase[2]/error/@type`), "inconclusive");
+    const marginal = await attr(xml, `${SUITE}/testcase[2]/error`);
     assert.match(marginal, /^marginal: the bound lies inside the 95% confidence interval$/m);
     assert.equal(await count(xml, `${SUITE}/testcase[3]/*`), 0, "a pass is a bare testcase");
   },
 );
 
 xmllintTest(
-  "renderJunit() skips an inconclusive verdict, saying how much longer to run",
+  "renderJunit() makes an SLO too few requests left undecided an error, saying how much longer to run",
   async () => {
     const { inconclusive } = await fixtures();
     const xml = renderJunit(inconclusive);
-    const text = await attr(xml, `${SUITE}/testcase[1]/skipped`);
+    assert.equal(await attr(xml, `${SUITE}/testcase[1]/error/@type`), "inconclusive");
+    const text = await attr(xml, `${SUITE}/testcase[1]/error`);
     assert.ok(text.startsWith(inconclusive.verdicts[0].message), text);
     assert.match(
       text,
