@@ -60,7 +60,7 @@ export const INPUT_DEFAULTS = {
   "ab-head-start": "",
   "ab-base-ready": "",
   "ab-head-ready": "",
-  "ab-rounds": "12",
+  "ab-rounds": "5",
   "deno-version": "2.9.6",
   "deno-cache": "true",
 } as const;

@@ -184,8 +184,7 @@ export async function judgeRun(
           ...(result.warnings ?? []),
           `this run was not stored in the history of "${historyName(result.plan)}": ${why}`,
         ];
-      }
-      else {
+      } else {
         const updated = appended.value;
         const at = result.environment.gitSha
           ? ` (this one at ${shortCommit(result.environment.gitSha)})`

@@ -79,7 +79,7 @@ Deno.test("readRunInputs() reads the A/B mode's targets, and refuses half of it 
     base: "http://127.0.0.1:8081",
     head: "http://127.0.0.1:8082",
     baseStart: "./serve 8081",
-    rounds: 12,
+    rounds: 5,
   });
   const bad = readRunInputs({
     TAILGATE_AB_BASE: "http://127.0.0.1:8081",
