@@ -1,8 +1,8 @@
 /**
  * Truth test for the paired A/B comparison, end to end through the CLI with targets it starts and
- * stops itself: the built-in fixed-delay target as base and head. The same build twice is no
- * regression; a head 20% slower (6 ms against 5 ms) is one, beyond doubt, with every report
- * written and every run's result kept.
+ * stops itself: the built-in fixed-delay target as base and head. The same build twice, beside a
+ * busy neighbour, is no regression and exits 0; a head 20% slower (6 ms against 5 ms) is one,
+ * beyond doubt, with every report written and every run's result kept.
  *
  * Sized for a 2-core runner, where tailgate, the target and the test share two cores: now and then
  * a run loses some 30 ms to the machine, its lateness or engine stalls pass the 10 ms at p99 that a
@@ -68,16 +68,45 @@ regression: { p50: 5%, p90: 5% }
   return { code, result, out, why };
 }
 
+/**
+ * A bounded busy loop (a noisy neighbour on a shared runner), stopped by its PID when disposed;
+ * `timeout` ends it by itself after `seconds` in any case.
+ */
+function busyLoop(seconds: number): AsyncDisposable {
+  const child = new Deno.Command("timeout", {
+    args: [String(seconds), "sh", "-c", "while :; do :; done"],
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  return {
+    async [Symbol.asyncDispose]() {
+      try {
+        child.kill("SIGTERM");
+      } catch { /* already ended */ }
+      await child.status;
+    },
+  };
+}
+
 Deno.test("tailgate ab: the same build twice is no regression; a head 20% slower is one", async () => {
   const dir = await Deno.makeTempDir({ prefix: "tailgate-ab-" });
   try {
-    const same = await ab(dir, "5ms", 4);
+    // The same build twice, beside a busy neighbour: the runner must not turn the job red.
+    const same = await (async () => {
+      await using _neighbour = busyLoop(120);
+      return await ab(dir, "5ms", 4);
+    })();
     const statuses = same.result.comparisons.map((c: { status: string }) => c.status);
     assert.ok(!statuses.includes("fail"), await same.why());
-    assert.notEqual(same.code, 1, await same.why());
+    assert.equal(same.code, 0, await same.why());
     assert.equal(same.result.rounds.length, 4);
-    const slos = same.result.slos.map((s: { status: string }) => s.status);
-    assert.deepEqual(slos, ["pass"], await same.why());
+    // Its SLO passes, or is a warning the runner caused: never a fail, never red.
+    for (const slo of same.result.slos) {
+      assert.notEqual(slo.status, "fail", await same.why());
+      if (slo.status !== "pass") {
+        assert.equal(same.result.verdict.runnerOnly, true, await same.why());
+      }
+    }
 
     const rounds = 6;
     const slower = await ab(dir, "6ms", rounds);

@@ -80,9 +80,8 @@ const property = (xml: string, name: string) =>
 function expectedCases(result: RunResult) {
   const n = (status: string) => result.verdicts.filter((v) => v.status === status).length;
   // An undecided gate is red (an error) unless the runner left it undecided: as the Action does.
-  const redUndecided = result.verdicts.filter((v) =>
-    v.status === "inconclusive" && !undecidedByRunner(v)
-  ).length;
+  const redUndecided =
+    result.verdicts.filter((v) => v.status === "inconclusive" && !undecidedByRunner(v)).length;
   // A stopped run's soundness is a verdict of its own once judged (run_soundness.ts).
   const verdicts = Math.max(1, result.verdicts.length);
   return {
