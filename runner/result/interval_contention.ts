@@ -215,6 +215,26 @@ export function weakestSource(
   return order[Math.min(...sources.map((s) => s === undefined ? 0 : order.indexOf(s)))];
 }
 
+/**
+ * A merged result's contention: its intervals' (each the worst shard's, {@linkcode
+ * worstContention}) summarized under the shards' weakest source ({@linkcode weakestSource}),
+ * naming the service only when every shard measured the same one (shards on one machine);
+ * undefined when no shard measured contention.
+ */
+export function mergedContention(
+  shards: readonly (RunContention | undefined)[],
+  intervals: readonly IntervalResult[],
+  stages: readonly Pick<StageResult, "index" | "warmup">[],
+): RunContention | undefined {
+  const source = weakestSource(shards.map((c) => c?.source));
+  if (source === undefined) return undefined;
+  const services = shards.map((c) => JSON.stringify(c?.service));
+  const service = source === "service" && services.every((s) => s === services[0])
+    ? shards[0]?.service
+    : undefined;
+  return summarizeContention(intervals, stages, source, service);
+}
+
 function round(x: number): number {
   return Math.round(x * 10) / 10;
 }
