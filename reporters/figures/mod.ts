@@ -1,8 +1,8 @@
 /**
  * The figures and sentences every report format shares: a verdict's value, bound and margin, the
- * latency columns, the measured floor, setup and teardown steps, a templated plan's traffic, the
- * sent rate's dips, the time-domain lines and the shape against the baseline. Each format
- * (text/, html/, junit/) only lays them out.
+ * latency columns, the measured floor, the machine's CPU contention, setup and teardown steps, a
+ * templated plan's traffic, the sent rate's dips, the time-domain lines and the shape against the
+ * baseline. Each format (text/, html/, junit/) only lays them out.
  *
  * @module
  */
@@ -21,6 +21,7 @@ export {
   latencyUs,
 } from "./latency_columns.ts";
 export { floorSentence, floorsOf } from "./floor_text.ts";
+export { contentionSentence } from "./contention_text.ts";
 export { STEP_COLUMNS, stepRows, STEPS_INTRO } from "./steps_text.ts";
 export {
   lateRenderSentence,

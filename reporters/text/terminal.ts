@@ -1,14 +1,15 @@
 /**
  * The summary printed after `tailgate run`: the protocol, per stage, corrected response time next
  * to service time at p50 … p99.99 and max with requests and errors, the tool's health (over HTTP/2
- * the queue wait is the wait for a free stream), a templated plan's
- * data sources and vars, warnings and every gate's verdict with its value against its bound;
- * coloured for a terminal when asked, plain otherwise. {@linkcode shouldUseColor} decides which,
+ * the queue wait is the wait for a free stream) and the machine's CPU contention, a templated
+ * plan's data sources and vars, warnings and every gate's verdict with its value against its
+ * bound; coloured for a terminal when asked, plain otherwise. {@linkcode shouldUseColor} decides which,
  * following no-color.org.
  *
  * @module
  */
 import {
+  contentionSentence,
   floorSentence,
   type LatencyColumn,
   latencyColumnTitle,
@@ -123,6 +124,8 @@ export function renderTerminal(result: RunResult, options: TerminalOptions): str
   lines.push(healthLine(result));
   const floor = floorSentence(result);
   if (floor !== undefined) lines.push(`measured floor: ${floor}`);
+  const contention = contentionSentence(result);
+  if (contention !== undefined) lines.push(`machine: ${printable(contention)}`);
   for (const line of timeDomainLines(result)) lines.push(`over time: ${line}`);
   if (result.traffic !== undefined) {
     const traffic = result.traffic;

@@ -126,7 +126,7 @@ export async function runAb(plan: ResolvedPlan, options: AbOptions): Promise<AbR
       if (options.signal?.aborted || stopped) break;
       options.onRun?.({ round: i + 1, side, phase: "start" });
       const spec = options[side];
-      await using _target = await startAbTarget(spec, {
+      await using target = await startAbTarget(spec, {
         logPath: join(options.outDir, "runs", `round-${i + 1}-${side}-target.log`),
         ...(plan.load.http === undefined ? {} : { http: plan.load.http }),
         ...(options.readyTimeoutMs === undefined ? {} : { readyTimeoutMs: options.readyTimeoutMs }),
@@ -136,6 +136,7 @@ export async function runAb(plan: ResolvedPlan, options: AbOptions): Promise<AbR
         ...(options.signal ? { signal: options.signal } : {}),
         environment,
         ...(side === "head" && options.failFast ? { failFast: true } : {}),
+        ...(target.pgid === undefined ? {} : { service: { pgid: target.pgid } }),
       }).catch((e) => {
         if (!(e instanceof StepFailure)) throw e;
         throw new StepFailure(`round ${i + 1}, ${side}: ${e.message}`, e.records, e.interrupted);

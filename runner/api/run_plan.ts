@@ -39,11 +39,19 @@ export interface RunPlanOptions {
    * ran until then, `run.stopReason` `fail_fast` and `run.stoppedBy` naming the SLO and why.
    */
   failFast?: boolean;
+  /**
+   * The service under test, when the caller started it (`tailgate run --start`, `ab`'s started
+   * targets): its process group. On Linux the run then measures its processes' wait for a CPU
+   * (`health.contention`, `source: "service"`); without it, a loopback target's service is found
+   * by its listening socket.
+   */
+  service?: { pgid: number };
 }
 
 /**
  * Runs `plan` and returns its result document: percentiles, histograms and per-second intervals
- * per stage and request, tool health and the measured floor, with `verdicts` still empty. A run
+ * per stage and request, tool health and the measured floor (on Linux, also the machine's CPU
+ * contention: what the service waited for a CPU), with `verdicts` still empty. A run
  * that failed part-way or was stopped returns what it measured, with `run.complete` false and
  * `run.stopReason` saying why (and a warning naming the failure).
  *
@@ -97,6 +105,7 @@ export async function runPlan(
     ...(options.startAtEpochMs === undefined ? {} : { startAtEpochMs: options.startAtEpochMs }),
     ...(options.onProgress || watch ? { onProgress } : {}),
     ...(options.onNotice ? { onNotice: options.onNotice } : {}),
+    ...(options.service ? { service: options.service } : {}),
   }).catch(async (e) => {
     // Cleanup is owed even when the engine fails outright.
     if (session) await runTeardown(plan, session, steps).catch(() => {});

@@ -223,6 +223,7 @@ export async function runPlanCommand(
       onProgress: progress,
       onNotice: onProgress,
       failFast: options.failFast ?? plan.failFast ?? false,
+      ...(service ? { service: { pgid: service.pgid } } : {}),
     });
   } catch (e) {
     if (!(e instanceof StepFailure)) throw e;
@@ -255,7 +256,13 @@ export async function runPlanCommand(
         confirmTimes === "auto" ? "" : ` of up to ${confirmTimes}`
       }, before believing what the first run showed`,
     );
-    const measured = await runPlan(plan, { signal, caCerts, environment, onProgress: progress });
+    const measured = await runPlan(plan, {
+      signal,
+      caCerts,
+      environment,
+      onProgress: progress,
+      ...(service ? { service: { pgid: service.pgid } } : {}),
+    });
     // Every rerun's measurements are kept beside the result.
     const path = join(options.outDir, `confirm-${reruns}.json`);
     await writeFileAtomic(path, JSON.stringify(measured, null, 1) + "\n").catch((e) =>

@@ -136,6 +136,7 @@ export async function searchCommand(
     ...(signal ? { signal } : {}),
     ...(caCerts.length ? { caCerts } : {}),
     history: history.value,
+    ...(service ? { service: { pgid: service.pgid } } : {}),
     onStep: ({ phase, step }) => {
       const what = `${formatRatePerSec(step.ratePerSec)} for ${formatDurationMs(step.durationMs)}` +
         (step.soak ? " (soak)" : "");

@@ -5,10 +5,9 @@
  * engine's heap (where it grew by about 1 MB a minute at 20k/s); without one, or once a write
  * fails, it posts the encoded interval itself.
  *
- * It first lowers its own thread, and only it, to SCHED_BATCH at nice 10 (libc's
- * `sched_setscheduler` and `setpriority`, where FFI is allowed), so that on a core shared with the
- * engine thread it takes about a tenth of the core while both want it, and the engine's wakes
- * preempt it.
+ * It first lowers its own thread, and only it, to SCHED_BATCH at nice 10 (`lowerThreadPriority`,
+ * runner/engine/low_priority.ts), so that on a core shared with the engine thread it takes
+ * about a tenth of the core while both want it, and the engine's wakes preempt it.
  *
  * Not SCHED_IDLE, which it was: a SCHED_IDLE thread runs only on an idle core, so beside a busy
  * neighbour on every core it never ran. The run's end then waited for it in vain, and the process
@@ -22,6 +21,7 @@
  */
 import type { IntervalResult } from "../model/run_result.ts";
 import { createEncodeScratch, encodeRawInterval, type RawInterval } from "./raw_interval.ts";
+import { lowerThreadPriority } from "../engine/low_priority.ts";
 
 /**
  * Messages to the encoder worker: first, on the worker itself, the port the store talks over and
@@ -42,41 +42,6 @@ export type FromEncoder =
   | { type: "spilled"; bytes: number; p99Us: number }
   | { type: "encoded"; interval: IntervalResult }
   | { type: "failed"; message: string };
-
-const SCHED_BATCH = 3;
-const PRIO_PROCESS = 0;
-/**
- * The encoder's nice value: beside a nice-0 thread that wants the core it gets about a tenth of it
- * (weights 110 and 1024). At 19 (about 1.5%) its exit after a SIGTERM'd run beside a busy loop on
- * each core took 7-22 s, at 10 8.7-9.1 s, at 0 6.6-7.4 s (the run's own wrap-up).
- */
-const ENCODER_NICE = 10;
-
-/**
- * Puts the calling thread, not its process, under SCHED_BATCH at nice 10: `lowered` is false where
- * that is not possible (no FFI permission, no glibc, not Linux); `tid` is the thread's id, where
- * known.
- */
-export function lowerThreadPriority(): { lowered: boolean; tid?: number } {
-  try {
-    const libc = Deno.dlopen("libc.so.6", {
-      sched_setscheduler: { parameters: ["i32", "i32", "buffer"], result: "i32" },
-      setpriority: { parameters: ["i32", "u32", "i32"], result: "i32" },
-      gettid: { parameters: [], result: "i32" },
-    });
-    try {
-      // pid and who 0: the calling thread (Linux keeps the policy and the nice value per thread);
-      // struct sched_param { int sched_priority } = 0.
-      const batch = libc.symbols.sched_setscheduler(0, SCHED_BATCH, new Int32Array(1)) === 0;
-      const nice = libc.symbols.setpriority(PRIO_PROCESS, 0, ENCODER_NICE) === 0;
-      return { lowered: batch && nice, tid: libc.symbols.gettid() };
-    } finally {
-      libc.close();
-    }
-  } catch {
-    return { lowered: false }; // no FFI, no glibc 2.30 (gettid) or not Linux
-  }
-}
 
 interface EncoderScope {
   onmessage: ((e: MessageEvent<ToEncoder>) => void) | null;

@@ -1,6 +1,7 @@
 /**
  * Assembles the result document from what the engine recorded: the stored plan, the protocol, the
- * environment, stages, intervals, exact totals and the tool's health.
+ * environment, stages, intervals (with the machine's CPU contention in each, where it was
+ * sampled), exact totals and the tool's health.
  *
  * @module
  */
@@ -23,6 +24,7 @@ import {
   type TrafficRecord,
 } from "../model/run_result.ts";
 import { judgeToolHealth } from "./tool_health.ts";
+import { contentionOfRun } from "./interval_contention.ts";
 import { youngGenerationWarning } from "../engine/v8_flags.ts";
 
 /** What the engine hands over: one thread's run or the workers' merged one. */
@@ -64,6 +66,11 @@ export function buildResult(
     1000;
   const scheduled = run.complete ? run.scheduled : totals.counts.scheduled;
   const traffic = trafficRecord(plan, run.rendered);
+  const series = recordedSeries(recorded);
+  // Each interval's CPU contention, read off the probe's samples, and the run's (Linux only).
+  const contention = run.contention
+    ? contentionOfRun(series.intervals, series.stages, run.contention)
+    : undefined;
   return {
     schema: RESULT_SCHEMA,
     version: RESULT_VERSION,
@@ -85,7 +92,8 @@ export function buildResult(
       significantValueDigits: HISTOGRAM_CONFIG.significantValueDigits,
     },
     totals,
-    ...recordedSeries(recorded),
+    stages: series.stages,
+    intervals: contention?.intervals ?? series.intervals,
     health: {
       ...recordedLateness(recorded),
       connections: run.connections,
@@ -103,6 +111,7 @@ export function buildResult(
       // Writes made within the schedule's window: sends in the drain after it do not count, or
       // an engine that fell behind would show the intended rate.
       achievedPerSec: round(sentWithin(recorded.intervals, seconds * 1000) / seconds),
+      ...(contention?.contention ? { contention: contention.contention } : {}),
       ...health,
     },
     ...(traffic ? { traffic } : {}),

@@ -1,16 +1,18 @@
 /**
  * Merges the results of a sharded run (`tailgate run --shard I/N` on N machines) into the result
  * of the whole plan: histograms merged exactly (never a percentile averaged), counts added,
- * per-interval data aligned by wall-clock time, the tool's health of every shard kept, and a shard's
- * fail-fast stop (the first, when several stopped). Shards that spoke different protocols are
- * refused. The verdicts are left empty: the gates are judged once, on the merged result.
+ * per-interval data aligned by wall-clock time (each interval's CPU contention the worst shard's),
+ * the tool's health of every shard kept, and a shard's fail-fast stop (the first, when several
+ * stopped). Shards that spoke different protocols are refused. The verdicts are left empty: the
+ * gates are judged once, on the merged result.
  *
  * @module
  */
 import { recordedLateness, recordedSeries } from "./build_result.ts";
+import { mergedContention, worstContention } from "./interval_contention.ts";
 import { mergeLatency, mergeRecordedRuns } from "../recorder/merge_recorded.ts";
 import type { RecordedRun } from "../recorder/recorder.ts";
-import type { FailFastStop, RunResult } from "../model/run_result.ts";
+import type { FailFastStop, IntervalContention, RunResult } from "../model/run_result.ts";
 import { usage } from "./traffic_record.ts";
 import { protocolText } from "./read/mod.ts";
 import { err, ok, type Problem, problem, type Result } from "../model/result.ts";
@@ -54,16 +56,19 @@ export function mergeResults(
         "combined rate was not the plan's at every moment",
     );
   }
+  // Each interval's contention on every shard, by the merged interval's start.
+  const contentionAt = new Map<number, (IntervalContention | undefined)[]>();
   const recorded = mergeRecordedRuns(parts.map((p, i): RecordedRun => {
     const shiftMs = spreadMs < ALIGNED_START_MS
       ? 0
       : Math.round((startsMs[i] - t0Ms) / intervalMs) * intervalMs;
     return {
       stages: p.stages,
-      intervals: p.intervals.map((interval) => ({
-        ...interval,
-        startMs: interval.startMs + shiftMs,
-      })),
+      intervals: p.intervals.map(({ contention, ...interval }) => {
+        const startMs = interval.startMs + shiftMs;
+        contentionAt.set(startMs, [...contentionAt.get(startMs) ?? [], contention]);
+        return { ...interval, startMs };
+      }),
       sendLag: p.health.sendLag,
       dispatchLag: p.health.dispatchLag,
       queueWait: p.health.queueWait,
@@ -78,6 +83,17 @@ export function mergeResults(
         "their latencies mix, so compare the per-shard results too",
     );
   }
+  // Shards run on different machines: the worst one's contention bounds what any request saw.
+  recorded.intervals = recorded.intervals.map((interval) => {
+    const contention = worstContention(contentionAt.get(interval.startMs) ?? []);
+    return contention ? { ...interval, contention } : interval;
+  });
+  const series = recordedSeries(recorded);
+  const contention = mergedContention(
+    parts.map((p) => p.health.contention),
+    series.intervals,
+    series.stages,
+  );
   const totals = mergeLatency(recorded.stages);
   const endMs = Math.max(...parts.map((p) => Date.parse(p.run.endedAt)));
   const cpu = {
@@ -109,7 +125,7 @@ export function mergeResults(
       ...(first.run.maxStreams === undefined ? {} : { maxStreams: first.run.maxStreams }),
     },
     totals,
-    ...recordedSeries(recorded),
+    ...series,
     health: {
       ...recordedLateness(recorded),
       connections: {
@@ -129,6 +145,7 @@ export function mergeResults(
       },
       intendedPerSec: round(sum(parts, (p) => p.health.intendedPerSec)),
       achievedPerSec: round(sum(parts, (p) => p.health.achievedPerSec)),
+      ...(contention ? { contention } : {}),
       toolLimited: parts.some((p) => p.health.toolLimited),
       reasons: parts.flatMap((p) => p.health.reasons.map((r) => `${shardName(p)}: ${r}`)),
     },

@@ -2,7 +2,8 @@
  * The values of a result document, checked once when it is read, before any command adds,
  * merges, judges or prints them: counts are whole numbers from 0 that add up as the recorder keeps
  * them (runner/model/request_counts.ts), durations, rates and latencies are finite numbers from
- * 0, the protocol is one a run speaks (streams per connection only with HTTP/2), and every
+ * 0, the protocol is one a run speaks (streams per connection only with HTTP/2), the machine's
+ * contention (optional) holds figures from 0, a known source and a share from 0 to 1, and every
  * histogram decodes and holds as many values as its `count` says. A problem is named by its JSON
  * path and, for a histogram or counts, by its stage and label. Pure.
  *
@@ -12,6 +13,7 @@ import { decodeHistogram } from "../hdr/mod.ts";
 import {
   MAX_STREAMS_PER_CONNECTION,
   type RequestCounts,
+  type RunContention,
   type RunProtocol,
 } from "../model/run_result.ts";
 import { addCounts, countsProblem, emptyCounts } from "../model/request_counts.ts";
@@ -21,6 +23,12 @@ type Doc = Record<string, unknown>;
 const COUNT_FIELDS = ["scheduled", "sent", "completed", "ok", "bytesSent", "bytesReceived"];
 const PROTOCOLS: readonly string[] = ["http/1.1", "h2", "h2c"] satisfies RunProtocol[];
 const HEALTH_HISTOGRAMS = ["sendLag", "dispatchLag", "queueWait", "engineStall", "platformHiccup"];
+const CONTENTION_FIGURES = ["pressureMs", "stealMs", "serviceWaitMs"];
+const CONTENTION_SOURCES: readonly string[] = [
+  "service",
+  "pressure",
+  "none",
+] satisfies RunContention["source"][];
 
 /**
  * The first value of `doc` (a parsed result with every section) that no run could have written, as
@@ -77,6 +85,7 @@ function stageProblem(value: unknown, path: string, complete: boolean): string |
   if (typeof labels === "string") return labels;
   // Labels first: a problem is named as closely as it can be.
   return first(figures, (f) => amount(value[f], `${path}.${f}`)) ??
+    (interval ? contentionFigures(value.contention, `${path}.contention`) : undefined) ??
     first(
       labels,
       (l, i) =>
@@ -135,7 +144,59 @@ function healthProblem(value: unknown): string | undefined {
   ) ??
     first(["opened", "peak"], (f) => count(connections[f], `health.connections.${f}`)) ??
     first(["userMs", "systemMs", "perRequestUs"], (f) => amount(cpu[f], `health.cpu.${f}`)) ??
-    first(["intendedPerSec", "achievedPerSec"], (f) => amount(value[f], `health.${f}`));
+    first(["intendedPerSec", "achievedPerSec"], (f) => amount(value[f], `health.${f}`)) ??
+    runContention(value.contention);
+}
+
+/** An interval's or the run's contention figures (ms), each optional. */
+function contentionFigures(value: unknown, path: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (!isObject(value)) return `${path} is not an object`;
+  return first(
+    CONTENTION_FIGURES.filter((f) => value[f] !== undefined),
+    (f) => amount(value[f], `${path}.${f}`),
+  );
+}
+
+/** The run's contention: its source, the service it names, its sums, share and worst second. */
+function runContention(value: unknown): string | undefined {
+  const path = "health.contention";
+  if (value === undefined) return undefined;
+  if (!isObject(value)) return `${path} is not an object`;
+  if (!CONTENTION_SOURCES.includes(String(value.source))) {
+    return `${path}.source is ${shown(value.source)}: it is one of ${
+      CONTENTION_SOURCES.map((s) => JSON.stringify(s)).join(", ")
+    }`;
+  }
+  const share = value.share;
+  if (typeof share !== "number" || !(share >= 0 && share <= 1)) {
+    return `${path}.share is ${shown(share)}: it is a fraction from 0 to 1`;
+  }
+  const worst = value.worst;
+  return serviceProblem(value.service, `${path}.service`) ??
+    contentionFigures(value, path) ??
+    (worst === undefined
+      ? undefined
+      : !isObject(worst)
+      ? `${path}.worst is not an object`
+      : first(["startMs", "waitMs"], (f) => amount(worst[f], `${path}.worst.${f}`)));
+}
+
+function serviceProblem(value: unknown, path: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (!isObject(value)) return `${path} is not an object`;
+  if (value.found !== "started" && value.found !== "listening_socket") {
+    return `${path}.found is ${shown(value.found)}: it is "started" or "listening_socket"`;
+  }
+  if (typeof value.name !== "string") return `${path}.name is not a string`;
+  if (!Array.isArray(value.pids)) return `${path}.pids is not a list`;
+  return first(
+    value.pids,
+    (pid, i) =>
+      Number.isSafeInteger(pid) && (pid as number) > 0
+        ? undefined
+        : `${path}.pids[${i}] is ${shown(pid)}: a process id is a whole number from 1`,
+  );
 }
 
 /** Whether a group's counts are the sum of its parts' (a stage's labels, the run's stages). */

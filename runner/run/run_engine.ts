@@ -26,6 +26,7 @@ import {
 import { http2Pool, http2Record } from "./http2_pool.ts";
 import type { HiccupMeter } from "../engine/timing/mod.ts";
 import { attachSideWorkers, type SideLinks, startSideWorkers } from "./start_side_workers.ts";
+import type { ContentionRecord } from "./contention_probe.ts";
 import { collectGarbage, youngGenerationMb } from "../engine/v8_flags.ts";
 import { CONNECT_TIMEOUT_MS, Dispatcher } from "../engine/dispatcher.ts";
 import { Http1Connection } from "../engine/socket/mod.ts";
@@ -151,6 +152,11 @@ export interface EngineRun {
   rendered?: { late: number; draws: number[] };
   /** Set when the run failed part-way; the record holds what was measured until then. */
   error?: string;
+  /**
+   * What the contention probe sampled during the run (runWorkers runs it, on Linux): the
+   * machine's CPU pressure and steal, the service's wait for a CPU.
+   */
+  contention?: ContentionRecord;
 }
 
 /**

@@ -16,6 +16,7 @@ import type { FromEngineWorker, ToEngineWorker } from "./engine_worker.ts";
 import { ioChoice, nativeTarget } from "../engine/native/mod.ts";
 import { startSideWorkers } from "./start_side_workers.ts";
 import { collectGarbage, MAIN_THREAD_GC_PERIOD_MS } from "../engine/v8_flags.ts";
+import { type ContentionProbe, startContentionProbe } from "./contention_probe.ts";
 
 /** How far ahead of "now" workers start their schedule once all are ready (ms). */
 const START_LEAD_MS = 20;
@@ -33,6 +34,11 @@ export interface RunWorkersOptions {
   startAtEpochMs?: number;
   /** The I/O path (see `EngineOptions.io`); default: `TAILGATE_IO`, else `auto`. */
   io?: "auto" | "native" | "deno";
+  /**
+   * The service under test, when tailgate started it: its process group. The contention probe
+   * reads its processes' wait for a CPU; without it, those that hold a loopback target's socket.
+   */
+  service?: { pgid: number };
 }
 
 /**
@@ -68,9 +74,41 @@ export function composeShards(outer: ShardSpec, inner: ShardSpec): ShardSpec {
 }
 
 /**
- * Runs the plan and returns one merged record.
+ * Runs the plan and returns one merged record, with what the contention probe sampled meanwhile
+ * (on Linux): the probe is started here, before the engines, and stopped once they are done.
  */
 export async function runWorkers(options: RunWorkersOptions): Promise<EngineRun> {
+  const probe = startContentionProbe({
+    url: options.plan.requests[0].url,
+    ...(options.service ? { pgid: options.service.pgid } : {}),
+  });
+  try {
+    const run = await runEngines(options, probe);
+    const contention = await probe?.stop();
+    return contention ? { ...run, contention } : run;
+  } finally {
+    probe?.close();
+  }
+}
+
+/**
+ * The schedule's time zero (epoch ms), once the contention probe has its first sample: the
+ * caller's, or a little ahead of now; the probe samples on its interval edges from then on.
+ */
+async function startInstant(
+  probe: ContentionProbe | undefined,
+  startAtEpochMs: number | undefined,
+): Promise<number> {
+  await probe?.ready;
+  const at = startAtEpochMs ?? performance.timeOrigin + performance.now() + START_LEAD_MS;
+  probe?.alignTo(at);
+  return at;
+}
+
+async function runEngines(
+  options: RunWorkersOptions,
+  probe: ContentionProbe | undefined,
+): Promise<EngineRun> {
   const count = workerCount(options.plan.load.workers, navigator.hardwareConcurrency);
   const shard = options.shard ?? { index: 0, count: 1 };
   // The native I/O path blocks its thread between events, so it always gets a worker: this
@@ -78,7 +116,10 @@ export async function runWorkers(options: RunWorkersOptions): Promise<EngineRun>
   const choice = ioChoice(options.io);
   const origin = new URL(options.plan.requests[0].url);
   const io = choice !== "deno" && await nativeTarget(origin, choice) ? "native" : "deno";
-  if (count === 1 && io === "deno") return await runEngine({ ...options, shard, io });
+  if (count === 1 && io === "deno") {
+    const startAt = () => startInstant(probe, options.startAtEpochMs);
+    return await runEngine({ ...options, shard, io, startAt });
+  }
   // Taken once every worker is ready, as one engine takes it once its connections are open: the
   // share is of the run's own window, not of loading and compiling the workers' modules.
   let cpuBefore = process.cpuUsage();
@@ -113,10 +154,9 @@ export async function runWorkers(options: RunWorkersOptions): Promise<EngineRun>
               if (++ready === count) {
                 // Every worker has its connections open, and every probe runs: start together,
                 // a little ahead.
-                sidesReady.then(() => {
+                sidesReady.then(async () => {
+                  const startAtEpochMs = await startInstant(probe, options.startAtEpochMs);
                   cpuBefore = process.cpuUsage();
-                  const startAtEpochMs = options.startAtEpochMs ??
-                    performance.timeOrigin + performance.now() + START_LEAD_MS;
                   workers.forEach((w) =>
                     w.postMessage({ type: "start", startAtEpochMs } satisfies ToEngineWorker)
                   );

@@ -48,6 +48,8 @@ export interface SearchOptions {
   sleep?: (ms: number) => Promise<void>;
   /** The plan's past searches: the rate found is judged against them (runner/gates/regression/search_regression.ts). */
   history?: readonly SearchHistoryEntry[];
+  /** The service under test, when the caller started it: its process group (`runPlan`'s). */
+  service?: { pgid: number };
 }
 
 /** A step about to run. */
@@ -123,6 +125,7 @@ export async function runSearch(
       ...(options.caCerts ? { caCerts: options.caCerts } : {}),
       environment,
       failFast: true,
+      ...(options.service ? { service: options.service } : {}),
     }).catch((e) => {
       // A step's login failed: the search ends there, the steps measured so far kept.
       if (!(e instanceof StepFailure) || e.interrupted) throw e;

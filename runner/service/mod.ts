@@ -1,6 +1,8 @@
 /**
  * Services tailgate starts itself: a command in a process group of its own, its output in a log,
- * ready once its port answers, and stopped with its whole group.
+ * ready once its port answers, and stopped with its whole group; and the service's processes
+ * found for the contention probe (the group started, or the holders of a loopback target's
+ * listening socket).
  *
  * @module
  */
@@ -13,3 +15,5 @@ export {
   startService,
 } from "./service_process.ts";
 export { endProcessGroup, liveGroupMembers, signalGroup } from "./process_group.ts";
+export { findService, type FoundService, processNames } from "./find_service.ts";
+export { isLoopbackHost, listeningInodes } from "./listening_sockets.ts";

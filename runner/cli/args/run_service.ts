@@ -92,6 +92,8 @@ export interface RunService extends AsyncDisposable {
   readonly signal: AbortSignal;
   /** Why the run lost its service (exit status and last log lines), once it exited; else undefined. */
   death(): string | undefined;
+  /** Its process group, whose processes' wait for a CPU the run measures (`runPlan`'s `service`). */
+  readonly pgid: number;
 }
 
 /**
@@ -144,6 +146,7 @@ export async function startRunService(
     service: {
       signal: signal ? AbortSignal.any([signal, died.signal]) : died.signal,
       death: () => death,
+      pgid: process.pgid,
       [Symbol.asyncDispose]: stop,
     },
   };

@@ -282,3 +282,21 @@ Deno.test("renderTerminal() calls the queue wait of an HTTP/2 run the wait for a
   assert.match(text, /; 40 requests waited for a free stream \(up to 40\.\d*ms, counted/);
   assert.doesNotMatch(text, /waited for a connection/);
 });
+
+Deno.test("renderTerminal() prints the machine's contention after the floor, only when measured", () => {
+  assert.doesNotMatch(plain(writtenResult()), /^machine:/m);
+  const result = writtenResult();
+  result.health.contention = {
+    source: "service",
+    service: { found: "listening_socket", pids: [41], name: "nginx" },
+    pressureMs: 100,
+    stealMs: 0,
+    serviceWaitMs: 60,
+    share: 0.06,
+    worst: { startMs: 1000, waitMs: 30 },
+  };
+  assert.match(
+    plain(result),
+    /^machine: the service \(nginx, pid 41\) waited 60ms for a CPU over 2s \(worst second 1s: 30ms\); CPU pressure 5\.0%; steal 0ms$/m,
+  );
+});

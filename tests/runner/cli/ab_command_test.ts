@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { startTarget } from "../../../mod.ts";
 import { abCommand } from "../../../runner/cli/ab_command.ts";
 import { EXIT_CODES } from "../../../runner/model/exit_codes.ts";
+import type { RunResult } from "../../../runner/model/run_result.ts";
 import { freePort } from "../../_helpers/free_port.ts";
 import {
   loggedRequests,
@@ -91,6 +92,15 @@ Deno.test("ab with setup and --base-start/--head-start: every run logs in to the
       const orders = seen.filter((s) => s.path === "/orders");
       assert.equal(orders.length, 60, log);
       assert.ok(orders.every((s) => s.auth === `Bearer ${TOKEN}`), log);
+    }
+    if (Deno.build.os === "linux") {
+      // Each run measured the wait for a CPU of the service it started, found by its group.
+      for (const side of ["base", "head"]) {
+        const run = JSON.parse(
+          await Deno.readTextFile(join(dir, "out", "runs", `round-1-${side}.json`)),
+        ) as RunResult;
+        assert.equal(run.health.contention?.service?.found, "started", side);
+      }
     }
   } finally {
     Deno.env.delete("API_PASSWORD");

@@ -19,6 +19,8 @@ import { openFilesLimit } from "../../../runner/engine/preflight.ts";
 import { makeFifo, settlesWithin } from "../../_helpers/special_files.ts";
 import { gitIn, gitOrigin } from "../../_helpers/git_fixtures.ts";
 import { loadHistory } from "../../../runner/gates/baseline/mod.ts";
+import { freePort } from "../../_helpers/free_port.ts";
+import { serveCommand } from "../../_helpers/service_commands.ts";
 
 async function tempDir(): Promise<string & AsyncDisposable> {
   const dir = await Deno.makeTempDir();
@@ -682,4 +684,68 @@ Deno.test("tailgate run files the run under the plan folder's commit, or --commi
     history.value.baseline.history.map((e) => [e.commit, e.branch]),
     [[head, "main"], ["abcdef1", "main"]],
   );
+});
+
+/** Whether `taskset` can pin a process here (util-linux). */
+function hasTaskset(): boolean {
+  try {
+    return new Deno.Command("taskset", { args: ["-p", String(Deno.pid)], stdout: "null" })
+      .outputSync().success;
+  } catch {
+    return false;
+  }
+}
+
+Deno.test({
+  name: "run --start measures the started service's wait for a CPU, beside a loop on its core",
+  ignore: Deno.build.os !== "linux" || !hasTaskset(),
+  async fn() {
+    const port = freePort();
+    await using dir = await tempDir();
+    const file = await planFile(
+      String(dir),
+      `http://127.0.0.1:${port}`,
+    ).then(async (path) => {
+      const text = await Deno.readTextFile(path);
+      await Deno.writeTextFile(path, text.replace("duration: 500ms", "duration: 2s"));
+      return path;
+    });
+    // The service and a busy loop share core 0; `timeout` bounds the loop, SIGTERM ends it.
+    const loop = new Deno.Command("taskset", {
+      args: ["-c", "0", "timeout", "30", "sh", "-c", "while :; do :; done"],
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    try {
+      const outcome = await runPlanCommand({
+        planPath: file,
+        outDir: join(String(dir), "out"),
+        caCertFiles: [],
+        start: {
+          command: serveCommand(port).replace(/^exec /, "exec taskset -c 0 "),
+          readyTimeoutMs: 20_000,
+        },
+      }, () => {});
+      assert.equal(outcome.exitCode, 0, outcome.errors.join("\n"));
+      const read = readRunResult(await Deno.readTextFile(join(String(dir), "out", "result.json")));
+      assert.ok(read.ok);
+      const c = read.value.health.contention;
+      assert.ok(c, "contention measured");
+      assert.equal(c.source, "service");
+      assert.equal(c.service?.found, "started");
+      assert.equal(c.service?.name, "deno");
+      const measured = read.value.intervals.filter((i) => i.counts.scheduled > 0);
+      assert.equal(measured.length, 2);
+      for (const interval of measured) {
+        assert.ok(interval.contention?.serviceWaitMs !== undefined, "each second's wait");
+        assert.ok(interval.contention.serviceWaitMs >= 0);
+      }
+      // A loop on its core: the service waited for it (a context switch at the least).
+      assert.ok(c.serviceWaitMs! > 0, `service wait ${c.serviceWaitMs} ms`);
+      assert.match(outcome.output!, /^machine: the service \(deno, pids? [\d, ]+\) waited /m);
+    } finally {
+      loop.kill("SIGTERM");
+      await loop.status;
+    }
+  },
 });

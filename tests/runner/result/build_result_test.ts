@@ -143,3 +143,52 @@ Deno.test("buildResult() records the protocol from load.http and the target's sc
   assert.ok(read.ok, read.ok ? "" : read.problems[0].message);
   assert.deepEqual([read.value.run.protocol, read.value.run.maxStreams], ["h2c", 8]);
 });
+
+Deno.test("buildResult() files the contention samples into the intervals and sums the measured", () => {
+  const plan = resultPlan();
+  const run = recordPlan(plan);
+  const t0 = run.startedAt.getTime();
+  // 3 s of schedule (warm 1 s, main 2 s): the service waited 30 ms in each second.
+  const samples = [0, 500, 1000, 1500, 2000, 2500, 3000, 3010].map((ms) => ({
+    atEpochMs: t0 + ms,
+    pressureUs: ms * 100,
+    stealTicks: [0, 0],
+    serviceWaitNs: ms * 30_000,
+  }));
+  const result = buildResult(
+    plan,
+    {
+      ...run,
+      contention: {
+        samples,
+        clockTicksPerSec: 100,
+        startAtEpochMs: t0,
+        local: true,
+        service: { found: "listening_socket", pids: [41], name: "nginx" },
+      },
+    },
+    ENVIRONMENT,
+  );
+  assert.deepEqual(
+    result.intervals.map((i) => i.contention),
+    [0, 1, 2].map(() => ({ pressureMs: 100, stealMs: 0, serviceWaitMs: 30 })),
+  );
+  assert.deepEqual(result.health.contention, {
+    source: "service",
+    service: { found: "listening_socket", pids: [41], name: "nginx" },
+    pressureMs: 200,
+    stealMs: 0,
+    serviceWaitMs: 60,
+    share: 0.06,
+    worst: { startMs: 1000, waitMs: 30 },
+  });
+  const read = readRunResult(JSON.stringify(result));
+  assert.ok(read.ok, read.ok ? "" : read.problems[0].message);
+  assert.deepEqual(read.value, result);
+});
+
+Deno.test("buildResult() writes no contention where none was sampled", () => {
+  const result = sampleResult();
+  assert.equal(result.health.contention, undefined);
+  assert.ok(result.intervals.every((i) => !("contention" in i)));
+});

@@ -197,3 +197,59 @@ Deno.test("mergeResults() keeps the shards' protocol and refuses shards that spo
     /^b\.json ran over HTTP\/2 cleartext \(h2c\), up to 8 streams per connection, a\.json over HTTP\/1\.1: /,
   );
 });
+
+/** `r` as measured beside `waitMs(i)` of service wait in its interval `i`. */
+function contended(
+  r: RunResult,
+  waitMs: (i: number) => number,
+  source: "service" | "pressure" | "none" = "service",
+  pids = [7],
+): RunResult {
+  const intervals = r.intervals.map((interval, i) => ({
+    ...interval,
+    contention: { pressureMs: 2 * waitMs(i), stealMs: 0, serviceWaitMs: waitMs(i) },
+  }));
+  const service = { found: "started" as const, pids, name: "nginx" };
+  return {
+    ...r,
+    intervals,
+    health: {
+      ...r.health,
+      contention: { source, ...(source === "service" ? { service } : {}), share: 0 },
+    },
+  };
+}
+
+Deno.test("mergeResults() takes each interval's worst shard's contention and sums it again", () => {
+  const p = shardPlan();
+  const [a, b] = shardResults(p, 2);
+  const waitA = (i: number) => (i === 1 ? 40 : 1);
+  const waitB = (i: number) => (i === 2 ? 25 : 3);
+  const { result } = valueOf(mergeResults([contended(a, waitA), contended(b, waitB)], ["a", "b"]));
+  // Where only one shard had an interval (its last), its figure stands alone.
+  const expected = result.intervals.map((_, i) =>
+    Math.max(i < a.intervals.length ? waitA(i) : 0, i < b.intervals.length ? waitB(i) : 0)
+  );
+  assert.deepEqual(result.intervals.map((i) => i.contention?.serviceWaitMs), expected);
+  const c = result.health.contention;
+  assert.ok(c);
+  assert.equal(c.source, "service");
+  assert.deepEqual(c.service, { found: "started", pids: [7], name: "nginx" }, "the same on both");
+  assert.equal(c.worst?.waitMs, 40);
+  assert.ok(c.share > 0);
+});
+
+Deno.test("mergeResults() says the weakest shard's source, and names no service of two", () => {
+  const p = shardPlan();
+  const [a, b] = shardResults(p, 2);
+  const waits = () => 5;
+  const merge = (x: RunResult, y: RunResult) =>
+    valueOf(mergeResults([x, y], ["a", "b"])).result.health.contention;
+  const twoServices = merge(contended(a, waits), contended(b, waits, "service", [8]));
+  assert.equal(twoServices?.source, "service");
+  assert.equal(twoServices?.service, undefined, "pids of two machines name no one service");
+  assert.equal(merge(contended(a, waits), contended(b, waits, "pressure"))?.source, "pressure");
+  // A shard that measured nothing (another system) leaves the merged run without a measure.
+  assert.equal(merge(contended(a, waits), b)?.source, "none");
+  assert.equal(merge(a, b), undefined);
+});

@@ -205,3 +205,72 @@ Deno.test("readRunResult() refuses a protocol no run speaks, and streams on HTTP
   );
   assert.ok(h2c.ok, h2c.ok ? "" : h2c.problems[0].message);
 });
+
+/** The sample result with the contention a run on Linux beside its service writes. */
+function withContention(r: RunResult): void {
+  for (const interval of r.intervals) {
+    interval.contention = { pressureMs: 12.5, stealMs: 0, serviceWaitMs: 3 };
+  }
+  r.health.contention = {
+    source: "service",
+    service: { found: "listening_socket", pids: [120, 121], name: "nginx" },
+    pressureMs: 25,
+    stealMs: 0,
+    serviceWaitMs: 6,
+    share: 0.006,
+    worst: { startMs: 1000, waitMs: 3 },
+  };
+}
+
+Deno.test("readRunResult() reads the machine's contention, and results written before it", () => {
+  const read = readRunResult(altered(withContention));
+  assert.ok(read.ok, read.ok ? "" : read.problems[0].message);
+  assert.equal(read.value.health.contention?.source, "service");
+  const before = readRunResult(doc());
+  assert.ok(before.ok);
+  assert.equal(before.value.health.contention, undefined);
+});
+
+Deno.test("readRunResult() refuses contention no run writes, naming its JSON path", () => {
+  const refused = (alter: (r: RunResult) => void) =>
+    errorOf(altered((r) => {
+      withContention(r);
+      alter(r);
+    }));
+  assert.equal(
+    refused((r) => r.intervals[1].contention!.serviceWaitMs = -2),
+    "intervals[1].contention.serviceWaitMs is -2: it must be a finite number from 0",
+  );
+  assert.equal(
+    refused((r) => r.intervals[0].contention!.pressureMs = Infinity),
+    "intervals[0].contention.pressureMs is null: it must be a finite number from 0",
+  );
+  assert.equal(
+    refused((r) => (r.intervals[0] as { contention: unknown }).contention = 5),
+    "intervals[0].contention is not an object",
+  );
+  assert.equal(
+    refused((r) => r.health.contention!.stealMs = -1),
+    "health.contention.stealMs is -1: it must be a finite number from 0",
+  );
+  assert.match(
+    refused((r) => (r.health.contention as { source: string }).source = "guess"),
+    /^health\.contention\.source is "guess": it is one of "service", "pressure", "none"/,
+  );
+  assert.equal(
+    refused((r) => r.health.contention!.share = 1.5),
+    "health.contention.share is 1.5: it is a fraction from 0 to 1",
+  );
+  assert.equal(
+    refused((r) => r.health.contention!.service!.pids = [120, -1]),
+    "health.contention.service.pids[1] is -1: a process id is a whole number from 1",
+  );
+  assert.match(
+    refused((r) => (r.health.contention!.service as { found: string }).found = "guessed"),
+    /^health\.contention\.service\.found is "guessed"/,
+  );
+  assert.equal(
+    refused((r) => r.health.contention!.worst!.waitMs = -4),
+    "health.contention.worst.waitMs is -4: it must be a finite number from 0",
+  );
+});

@@ -214,3 +214,30 @@ load:
     assert.ok(tookMs < 30_000, `took ${Math.round(tookMs)} ms to stop`);
   }
 });
+
+for (const { workers, io } of [{ workers: 1, io: "deno" }, { workers: 2, io: "auto" }] as const) {
+  Deno.test({
+    name: `runWorkers() hands back the contention samples that cover the run (${workers} on ${io})`,
+    ignore: Deno.build.os !== "linux",
+    async fn() {
+      await using target = await startTarget({ mode: "hello", port: 0 });
+      const { plan } = parseText(`name: contention
+target: ${target.url}
+requests: [{ name: a, path: /a }]
+load: { connections: 2, workers: ${workers}, stages: [{ rate: 100/s, duration: 1s }] }
+`);
+      assert.ok(plan);
+      const run = await runWorkers({ plan, io });
+      const record = run.contention;
+      assert.ok(record, "sampled");
+      const t0 = record.startAtEpochMs;
+      assert.ok(t0 !== undefined, "told the schedule's time zero");
+      assert.ok(Math.abs(t0 - run.startedAt.getTime()) < 5, "the run's own start");
+      const times = record.samples.map((s) => s.atEpochMs);
+      assert.ok(times[0] <= t0, "a sample before the first interval starts");
+      assert.ok(times.at(-1)! >= t0 + run.durationMs, "and one after the run ended");
+      // The target runs in this process: its socket's holder.
+      assert.deepEqual(record.service?.pids, [Deno.pid]);
+    },
+  });
+}
