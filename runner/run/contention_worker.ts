@@ -28,7 +28,7 @@ import {
 import { lowerThreadPriority } from "../engine/low_priority.ts";
 // Straight from their files, not service/mod.ts: its service_process.ts would load the engine's
 // preflight, and with it the HTTP and TLS code, into a thread that starts before every run.
-import { findService, type FoundService } from "../service/find_service.ts";
+import { findService, type FoundService, servedInProcess } from "../service/find_service.ts";
 import { isLoopbackHost } from "../service/listening_sockets.ts";
 import { liveGroupMembers } from "../service/process_group.ts";
 
@@ -49,7 +49,9 @@ export const PROBE_SLOT = { stop: 0, f64StartAt: 1, bytes: 16 } as const;
 /**
  * What the probe measured over a run: the samples in time order, the clock ticks `/proc/stat`
  * counts steal in, the schedule's time zero (epoch ms, when the run told it), whether the target is
- * on this machine, and the service as found (its PIDs: every one seen during the run).
+ * a service on this machine apart from tailgate (not one tailgate serves itself: the machine's
+ * pressure stands for a local service it cannot see), and the service as found (its PIDs: every
+ * one seen during the run).
  */
 export interface ContentionRecord {
   samples: ContentionSample[];
@@ -110,6 +112,8 @@ export function runContentionProbe(
   const url = new URL(start.url);
   const pgid = start.pgid;
   const found = findService({ url, ...(pgid === undefined ? {} : { pgid }) });
+  // A target tailgate serves itself has no wait apart from the generator's: no measure of it.
+  const inProcess = found === undefined && servedInProcess(url);
   const seen = new Set(found?.pids);
   let current: readonly number[] = found?.pids ?? [];
   let listedAtMs = performance.now();
@@ -152,7 +156,7 @@ export function runContentionProbe(
     samples,
     clockTicksPerSec: clockTicksPerSec(),
     ...(Number.isNaN(startAtEpochMs) ? {} : { startAtEpochMs }),
-    local: isLoopbackHost(url.hostname),
+    local: isLoopbackHost(url.hostname) && !inProcess,
     ...(found ? { service: { ...found, pids: [...seen].sort((a, b) => a - b) } } : {}),
   };
 }

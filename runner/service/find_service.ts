@@ -53,9 +53,23 @@ export function findService(
   if (group.length > 0 && (holders.length === 0 || holders.some((p) => group.includes(p)))) {
     return { found: "started", pids: group, name: processNames(group, procRoot) };
   }
-  const served = holders.filter((pid) => !PROXIES.has(commOf(pid, procRoot) ?? ""));
+  // tailgate's own process serving the target (the built-in target, a test's server) is no
+  // service apart from the generator: its threads' wait is the generator's own (servedInProcess).
+  const served = holders.filter((pid) =>
+    pid !== Deno.pid && !PROXIES.has(commOf(pid, procRoot) ?? "")
+  );
   if (served.length === 0) return undefined;
   return { found: "listening_socket", pids: served, name: processNames(served, procRoot) };
+}
+
+/**
+ * Whether tailgate's own process holds the listening socket of `url` (a target served in the same
+ * process: the built-in target, a test's server). Its wait for a CPU is then the generator's own,
+ * which the measured floor already counts; nothing stands for a service apart from it.
+ */
+export function servedInProcess(url: URL, procRoot = "/proc"): boolean {
+  if (!isLoopbackHost(url.hostname)) return false;
+  return socketHolders(listeningInodesOf(url, procRoot), procRoot).includes(Deno.pid);
 }
 
 /** The inodes of the sockets listening for `url` on this machine, from both TCP tables. */

@@ -15,5 +15,5 @@ export {
   startService,
 } from "./service_process.ts";
 export { endProcessGroup, liveGroupMembers, signalGroup } from "./process_group.ts";
-export { findService, type FoundService, processNames } from "./find_service.ts";
+export { findService, type FoundService, processNames, servedInProcess } from "./find_service.ts";
 export { isLoopbackHost, listeningInodes } from "./listening_sockets.ts";

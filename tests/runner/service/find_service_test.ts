@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { findService, processNames } from "../../../runner/service/mod.ts";
+import { findService, processNames, servedInProcess } from "../../../runner/service/mod.ts";
 
 const LINUX = Deno.build.os === "linux";
 
@@ -197,6 +197,32 @@ Deno.test({
       const found = findService({ url: new URL(`http://127.0.0.1:${port}/`), pgid: child.pid });
       assert.equal(found?.found, "started");
       assert.ok(found?.pids.includes(child.pid));
+    } finally {
+      await stop(child);
+    }
+  },
+});
+
+Deno.test({
+  name: "a target tailgate serves itself is no service apart from it: no PIDs, served in process",
+  ignore: !LINUX,
+  async fn() {
+    // The built-in target and a test's server run in tailgate's own process: their threads' wait
+    // is the generator's own, which the measured floor counts, never a service's.
+    const server = Deno.serve(
+      { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+      () => new Response("ok"),
+    );
+    try {
+      const url = new URL(`http://127.0.0.1:${server.addr.port}/`);
+      assert.equal(findService({ url }), undefined);
+      assert.equal(servedInProcess(url), true);
+    } finally {
+      await server.shutdown();
+    }
+    const { child, port } = await childServer("127.0.0.1");
+    try {
+      assert.equal(servedInProcess(new URL(`http://127.0.0.1:${port}/`)), false);
     } finally {
       await stop(child);
     }
