@@ -93,7 +93,10 @@ export function metricEvidence(
   const own = latencyEvidence(metric, group.response, failures, result.health, alpha);
   // Intervals are decoded only for a figure that would fail without the machine's contention.
   const e = group.contended && own.lowUs - own.allowanceUs >= bound
-    ? latencyEvidence(metric, group.response, failures, result.health, alpha, group.contended())
+    ? latencyEvidence(metric, group.response, failures, result.health, alpha, {
+      intervals: group.contended(),
+      boundUs: bound,
+    })
     : own;
   const run = result.health.contention;
   return {

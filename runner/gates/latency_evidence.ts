@@ -31,9 +31,10 @@ export interface LatencyEvidence {
 }
 
 /**
- * Evidence for a latency metric over `h` (successful responses) and `failures` failed requests,
- * and, when `contended` names the intervals in which the machine's contention could have delayed
- * some of them, the lower end once those are taken off.
+ * Evidence for a latency metric over `h` (successful responses) and `failures` failed requests;
+ * when `contended` names the intervals in which the service waited for a CPU and the bound the
+ * figure is judged against, also its lower end with the requests beyond the bound that wait could
+ * explain taken off (contention_tail.ts).
  */
 export function latencyEvidence(
   metric: Exclude<SloMetric, { kind: "error_rate" | "throughput" }>,
@@ -41,10 +42,17 @@ export function latencyEvidence(
   failures: number,
   health: Pick<ToolHealth, "sendLag" | "dispatchLag" | "engineStall" | "platformHiccup">,
   alpha = 0.05,
-  contended: readonly ContendedInterval[] = [],
+  contended: { intervals: readonly ContendedInterval[]; boundUs: number } = {
+    intervals: [],
+    boundUs: Infinity,
+  },
 ): LatencyEvidence {
   const e = ownEvidence(metric, h, failures, health, alpha);
-  const taken = contended.length > 0 ? withoutContended(h, contended) : undefined;
+  // What a fail must exceed: the bound, plus what the generator may have added.
+  const thresholdUs = contended.boundUs + e.allowanceUs;
+  const taken = contended.intervals.length > 0 && Number.isFinite(thresholdUs)
+    ? withoutContended(h, contended.intervals, thresholdUs)
+    : undefined;
   if (taken === undefined) return e;
   const beside = ownEvidence(metric, taken.adjusted, failures, health, alpha);
   return { ...e, contention: { lowUs: Math.min(beside.lowUs, e.lowUs), takenOff: taken.takenOff } };

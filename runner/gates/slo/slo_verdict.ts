@@ -60,8 +60,9 @@ export function sloVerdict(
   }
   if (outcome.decision === "fail" && evidence.contention !== undefined) {
     message +=
-      `; and beyond what the machine's contention could (with the ${evidence.contention.takenOff} slowest requests that fell due while the service waited for a CPU taken off, the interval ` +
-      `still starts at ${show(evidence.contention.low)})`;
+      `; and beyond what the machine's contention could (with the ${evidence.contention.takenOff} ` +
+      "requests beyond the bound the service's wait for a CPU could have delayed taken off, the " +
+      `interval still starts at ${show(evidence.contention.low)})`;
   }
   const reasons: string[] = [];
   for (const cause of outcome.causes) {
