@@ -1,8 +1,9 @@
 /**
- * What the kept studies share (peers_compare.ts, truth_table.ts, slo_repeat.ts): the C server
- * (servers/hello_epoll.c) built and pinned to a core, every process a study starts tracked and
- * stopped by its PID, CPU time and RSS from /proc, the load average, and the median. The fixed-rate
- * yardstick against oha and wrk2 is `../shared/bench/peers.sh` (docs/benchmarks.md).
+ * What the kept studies share (peers_compare.ts, truth_table.ts, slo_repeat.ts, verdict_noise.ts):
+ * the C servers (servers/*.c) built and pinned to a core, every process a study starts tracked and
+ * stopped by its PID, a bounded busy loop beside a core, CPU time and RSS from /proc, each core's
+ * busy and steal ticks, the load average, and the median. The fixed-rate yardstick against oha and wrk2 is
+ * `../shared/bench/peers.sh` (docs/benchmarks.md).
  *
  * @module
  */
@@ -40,6 +41,23 @@ export function median(xs: readonly number[]): number {
 /** The machine's load average (1, 5, 15 minutes) as /proc/loadavg has it. */
 export function loadAverage(): string {
   return Deno.readTextFileSync("/proc/loadavg").split(" ").slice(0, 3).join(" ");
+}
+
+/**
+ * Each core's busy, steal and total ticks, from /proc/stat. Busy includes irq and softirq: a tick
+ * spent in softirq is also charged to the process it interrupted (here mostly the generator, whose
+ * loopback TCP work it is), so leaving it out would hide other processes' share.
+ */
+export function coreTicks(): { busy: number; steal: number; total: number }[] {
+  return Deno.readTextFileSync("/proc/stat").split("\n").filter((l) => /^cpu\d/.test(l))
+    .map((line) => {
+      const f = line.split(/\s+/).slice(1, 9).map(Number);
+      return {
+        busy: f[0] + f[1] + f[2] + f[5] + f[6],
+        steal: f[7],
+        total: f.reduce((a, b) => a + b, 0),
+      };
+    });
 }
 
 /** A process's CPU time (user + system, in clock ticks) and resident memory; undefined once gone. */
@@ -82,6 +100,48 @@ export async function waitForPort(port: number, timeoutMs = 1_000): Promise<void
 }
 
 /**
+ * Builds servers/`name`.c (`cc -O2`) into `dir`; resolves with the binary's path. Binaries are
+ * built at run time, never committed.
+ */
+export async function buildCServer(name: string, dir: string): Promise<string> {
+  const binary = `${dir}/${name}`;
+  const source = new URL(`./servers/${name}.c`, import.meta.url).pathname;
+  const built = await new Deno.Command("cc", { args: ["-O2", "-o", binary, source] }).output();
+  if (!built.success) throw new Error(decode(built.stderr));
+  return binary;
+}
+
+/** A busy loop pinned to a core; `stop` ends it by its PID. */
+export interface BusyLoop {
+  pid: number;
+  /** SIGTERM to `timeout` (which passes it to the loop), then waits for it. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a noisy neighbour: `taskset -c <core> timeout <maxSecs> sh -c 'while :; do :; done'`,
+ * which ends by itself after `maxSecs` at the latest. Its PID is in {@linkcode live} until
+ * stopped.
+ */
+export function startBusyLoop(core: string, maxSecs: number): BusyLoop {
+  const child = new Deno.Command("taskset", {
+    args: ["-c", core, "timeout", String(Math.ceil(maxSecs)), "sh", "-c", "while :; do :; done"],
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  live.add(child.pid);
+  return {
+    pid: child.pid,
+    async stop() {
+      kill(child.pid, "SIGTERM");
+      await child.status;
+      live.delete(child.pid);
+    },
+  };
+}
+
+/**
  * Builds servers/hello_epoll.c (`cc -O2`) into `dir` and starts it on `port`, pinned to `core`
  * (taskset); resolves once it listens. Its PID is in {@linkcode live}; a server that does not
  * listen is killed.
@@ -91,10 +151,7 @@ export async function startCServer(
   dir: string,
   core = "0",
 ): Promise<Deno.ChildProcess> {
-  const binary = `${dir}/hello_epoll`;
-  const source = new URL("./servers/hello_epoll.c", import.meta.url).pathname;
-  const built = await new Deno.Command("cc", { args: ["-O2", "-o", binary, source] }).output();
-  if (!built.success) throw new Error(decode(built.stderr));
+  const binary = await buildCServer("hello_epoll", dir);
   const server = new Deno.Command("taskset", {
     args: ["-c", core, binary, String(port)],
     stdout: "null",

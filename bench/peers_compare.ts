@@ -21,6 +21,7 @@ import { ENGINE_V8_FLAGS } from "../runner/engine/v8_flags.ts";
 import type { EncodedHistogram, RunResult } from "../runner/model/run_result.ts";
 import {
   childOf,
+  coreTicks,
   killLive,
   live,
   loadAverage,
@@ -85,23 +86,6 @@ interface ToolRun {
   otherPct: number;
   otherByCorePct: number[];
   stealPct: number;
-}
-
-/**
- * Each core's busy, steal and total ticks, from /proc/stat. Busy includes irq and softirq: a tick
- * spent in softirq is also charged to the process it interrupted (here mostly the generator, whose
- * loopback TCP work it is), so leaving it out would hide other processes' share.
- */
-function coreTicks(): { busy: number; steal: number; total: number }[] {
-  return Deno.readTextFileSync("/proc/stat").split("\n").filter((l) => /^cpu\d/.test(l))
-    .map((line) => {
-      const f = line.split(/\s+/).slice(1, 9).map(Number);
-      return {
-        busy: f[0] + f[1] + f[2] + f[5] + f[6],
-        steal: f[7],
-        total: f.reduce((a, b) => a + b, 0),
-      };
-    });
 }
 
 /** CPU ticks of this script and the server (core 0's own load). */
