@@ -1,19 +1,23 @@
 /**
- * GitHub annotations from a run: each failed (or unparsable) SLO as an error on its line of the
- * plan file, each `inconclusive` one as a warning, failed regression gates as errors on the plan, a
- * stopped run or a lost target once as an error and a tool-limited run once as a warning, with
- * their reasons; and the plan problems `tailgate` prints as
- * `file:line:col: error: …`.
+ * GitHub annotations from a run or an A/B comparison: each failed (or unparsable) SLO as an error
+ * on its line of the plan file, each `inconclusive` one as the job's `fail-on` makes it (by
+ * default a warning when the runner left it undecided, an error when too few requests did: the
+ * job is red then), failed regression gates and comparisons as errors on the plan, a stopped run or a lost
+ * target once as an error and a tool-limited run once as a warning, with their reasons; and the
+ * plan problems `tailgate` prints as `file:line:col: error: …` (a note as a notice).
  *
  * @module
  */
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import {
+  gatesVerdict,
   holdsSoundness,
   soundnessVerdicts,
   toolLimitedSummary,
 } from "../../runner/result/read/mod.ts";
+import { DEFAULT_FAIL_ON, type FailOn, failsUnder } from "../../runner/gates/fail_on.ts";
 import type { RunResult, Verdict } from "../../runner/model/run_result.ts";
+import type { AbResult } from "../../runner/model/ab_result.ts";
 import { inertLine } from "../../runner/plan/printable.ts";
 import { type Annotation, formatAnnotation } from "./workflow_commands.ts";
 
@@ -41,9 +45,14 @@ export function repoRelative(file: string, paths: AnnotationPaths): string {
 }
 
 /**
- * The annotation lines (workflow commands) for one result's verdicts.
+ * The annotation lines (workflow commands) for one result's verdicts; an undecided gate is an
+ * error when it alone would turn the job red under `failOn`, else a warning.
  */
-export function annotationsFor(result: RunResult, paths: AnnotationPaths): string[] {
+export function annotationsFor(
+  result: RunResult,
+  paths: AnnotationPaths,
+  failOn: FailOn = DEFAULT_FAIL_ON,
+): string[] {
   const file = repoRelative(result.plan.file, paths);
   const plan = result.plan.name;
   const annotations: Annotation[] = [];
@@ -60,7 +69,7 @@ export function annotationsFor(result: RunResult, paths: AnnotationPaths): strin
   for (const v of [...soundness, ...result.verdicts]) {
     if (v.status === "pass") continue;
     annotations.push({
-      level: v.status === "inconclusive" ? "warning" : "error",
+      level: levelOf(v, failOn),
       file,
       ...(v.line === undefined ? {} : { line: v.line }),
       title: v.name,
@@ -71,6 +80,62 @@ export function annotationsFor(result: RunResult, paths: AnnotationPaths): strin
     annotations.push({ level: "warning", file, title: `tailgate: ${plan}`, message: warning });
   }
   return annotations.map(formatAnnotation);
+}
+
+/**
+ * The annotations of an A/B comparison (`tailgate ab`'s `ab.json`): each comparison that regressed
+ * or stayed undecided, each SLO not passed (on its line), and a comparison stopped before its
+ * rounds ran, leveled as a run's verdicts are.
+ */
+export function abAnnotationsFor(
+  ab: AbResult,
+  paths: AnnotationPaths,
+  failOn: FailOn = DEFAULT_FAIL_ON,
+): string[] {
+  const file = repoRelative(ab.plan.file, paths);
+  const plan = ab.plan.name;
+  const annotations: Annotation[] = [];
+  for (const c of ab.comparisons) {
+    if (c.status === "pass") continue;
+    annotations.push({
+      level: c.status === "fail" ? "error" : "warning",
+      file,
+      title: c.name,
+      message: `${plan}: ${c.message}`,
+    });
+  }
+  for (const s of ab.slos) {
+    if (s.status === "pass") continue;
+    annotations.push({
+      level: levelOf({ kind: "slo", status: s.status, causes: s.causes }, failOn),
+      file,
+      ...(s.line === undefined ? {} : { line: s.line }),
+      title: s.name,
+      message: `${plan}: ${STATUS_WORDS[s.status]}: ${s.message}`,
+    });
+  }
+  if (ab.verdict.status === "invalid" || ab.stoppedBy) {
+    annotations.push({
+      level: "error",
+      file,
+      title: `tailgate: ${plan}: A/B`,
+      message: `${plan}: ${ab.verdict.message}`,
+    });
+  }
+  return annotations.map(formatAnnotation);
+}
+
+/**
+ * A fail or an invalid gate is an error; an undecided one is an error when it alone would turn the
+ * job red under `failOn` (by default: too few requests left an SLO undecided), else a warning
+ * (the runner left it undecided).
+ */
+function levelOf(
+  v: Pick<Verdict, "kind" | "status" | "causes">,
+  failOn: FailOn,
+): "error" | "warning" {
+  if (v.status !== "inconclusive") return "error";
+  return failOn !== "never" && failsUnder(gatesVerdict([v]), failOn) ? "error" : "warning";
 }
 
 const STATUS_WORDS = {
@@ -90,8 +155,8 @@ function verdictMessage(v: Verdict): string {
   return `${text}${marginal}`;
 }
 
-const ISSUE = /^(\S.*?):(\d+):(\d+): (error|warning): (.+)$/;
-const LOCATED = /^(\d+):(\d+): (error|warning): (.+)$/;
+const ISSUE = /^(\S.*?):(\d+):(\d+): (error|warning|note): (.+)$/;
+const LOCATED = /^(\d+):(\d+): (error|warning|note): (.+)$/;
 
 /**
  * Annotations for the plan problems `tailgate` printed (`file:line:col: error: message`, then the
@@ -123,7 +188,8 @@ export function planIssueAnnotations(
       if (hint) message += ` (hint: ${hint[1]})`;
     }
     out.push(formatAnnotation({
-      level: level as "error" | "warning",
+      // A note (a default tailgate skips) is a notice: nothing for the team to fix.
+      level: level === "note" ? "notice" : level as "error" | "warning",
       file: repoRelative(file, paths),
       line: Number(line),
       col: Number(col),

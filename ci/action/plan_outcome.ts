@@ -22,6 +22,8 @@ export interface PlanOutcome {
   exitCode: number;
   /** The result, when `tailgate` wrote a readable one. */
   result?: RunResult;
+  /** The A/B comparison's document, when the plan ran as `tailgate ab` and wrote one. */
+  ab?: AbResult;
   verdict: VerdictStatus;
   /**
    * Set when the verdict is `inconclusive` only by regression checks (the history's or the A/B
@@ -96,12 +98,17 @@ async function abOutcome(
   stderr: string,
   text: string,
 ): Promise<PlanOutcome> {
-  let stored: AbResult["verdict"] | undefined;
+  let doc: Partial<AbResult> | undefined;
   try {
-    stored = (JSON.parse(text) as Partial<AbResult>).verdict;
+    doc = JSON.parse(text) as Partial<AbResult>;
   } catch {
-    stored = undefined;
+    doc = undefined;
   }
+  const stored = doc?.verdict;
+  // A document of the shape the annotations read (a damaged one is annotated by nothing).
+  const ab = doc && Array.isArray(doc.comparisons) && Array.isArray(doc.slos) && doc.plan
+    ? doc as AbResult
+    : undefined;
   const status = stored?.status;
   const verdict = stored !== undefined && status !== undefined &&
       earnedCodes({ status, ...undecidedFlags(stored) }).includes(exitCode)
@@ -112,6 +119,7 @@ async function abOutcome(
     plan,
     dir,
     exitCode,
+    ...(ab ? { ab } : {}),
     verdict,
     ...(verdict === "inconclusive" ? undecidedFlags(stored) : {}),
     ...(summaryMd === undefined ? {} : { summaryMd }),

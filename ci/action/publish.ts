@@ -9,7 +9,12 @@ import { join, resolve } from "node:path";
 import { writeFileAtomic } from "../../runner/result/atomic_write.ts";
 import { EXIT_CODES } from "../../runner/model/exit_codes.ts";
 import type { VerdictStatus } from "../../runner/model/run_result.ts";
-import { type AnnotationPaths, annotationsFor, planIssueAnnotations } from "./annotations.ts";
+import {
+  abAnnotationsFor,
+  type AnnotationPaths,
+  annotationsFor,
+  planIssueAnnotations,
+} from "./annotations.ts";
 import type { PlanOutcome } from "./plan_outcome.ts";
 import {
   appendStepSummary,
@@ -76,8 +81,10 @@ export async function publishOutcomes(
   if (options.annotate) {
     const lines = outcomes.flatMap((o) => [
       ...(o.result
-        ? annotationsFor(o.result, options.paths)
+        ? annotationsFor(o.result, options.paths, options.failOn)
         : planIssueAnnotations(o.stderr, options.paths, [o.plan])),
+      // An A/B comparison's gates, as a run's are (its plan's notes come from its stderr above).
+      ...(o.ab ? abAnnotationsFor(o.ab, options.paths, options.failOn) : []),
       // Files not written (exit 5) are told apart from a failed gate, whatever the result says.
       ...(o.ioFailure === undefined ? [] : [formatAnnotation({
         level: "error",

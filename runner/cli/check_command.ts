@@ -51,13 +51,16 @@ export async function checkPlans(paths: string[]): Promise<CommandOutcome> {
     // Tail percentiles a regression check (history or A/B) could not judge, said up front.
     if (parsed.plan) parsed.issues.push(...undecidableTails(parsed.plan, parsed.text));
     const errors = parsed.issues.filter((i: PlanIssue) => i.severity === "error").length;
-    warnings += parsed.issues.length - errors;
+    const notes = parsed.issues.filter((i: PlanIssue) => i.severity === "note").length;
+    warnings += parsed.issues.length - errors - notes;
     for (const issue of parsed.issues) issues.push(formatIssue(issue, parsed.text) + "\n");
     if (errors > 0) invalid++;
     const status = errors > 0 ? `${errors} error${errors === 1 ? "" : "s"}` : "ok";
-    const extra = parsed.issues.length - errors;
+    const extra = parsed.issues.length - errors - notes;
     lines.push(
-      `${file}: ${status}${extra > 0 ? `, ${extra} warning${extra === 1 ? "" : "s"}` : ""}`,
+      `${file}: ${status}${extra > 0 ? `, ${extra} warning${extra === 1 ? "" : "s"}` : ""}${
+        notes > 0 ? `, ${notes} note${notes === 1 ? "" : "s"}` : ""
+      }`,
     );
     for (const d of demand?.demand ?? []) lines.push(`  ${demandLine(d)}`);
     for (

@@ -9,8 +9,11 @@ import type { SearchSettingsRecord } from "../model/search_result.ts";
 
 /** A problem found in a plan: where it is, what is wrong, and how to fix it. */
 export interface PlanIssue extends Problem {
-  /** `error`: the plan cannot run; `warning`: worth fixing, but the plan is still usable. */
-  severity: "error" | "warning";
+  /**
+   * `error`: the plan cannot run; `warning`: worth fixing, but the plan is still usable; `note`:
+   * what tailgate will do of its own accord (a default it skips), nothing to fix.
+   */
+  severity: "error" | "warning" | "note";
   /** The plan file as the user named it. */
   file: string;
   /** YAML path of the offending node, e.g. `load.stages[1].rate`; empty for the whole file. */

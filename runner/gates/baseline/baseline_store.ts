@@ -11,7 +11,7 @@ import { writeFileAtomic } from "../../result/atomic_write.ts";
 import { readRegularFile } from "../../model/regular_file.ts";
 import { err, ok, prefixed, problem, problemText, type Result } from "../../model/result.ts";
 import type { RunResult } from "../../model/run_result.ts";
-import { ranContended } from "../../result/read/mod.ts";
+import { ranContended, targetLost } from "../../result/read/mod.ts";
 import { parseBaseline } from "./baseline_parse.ts";
 import { withHistoryLock } from "./history_lock.ts";
 import { type StageShape, unmatchedStages } from "../regression/mod.ts";
@@ -339,6 +339,12 @@ function unsoundReason(result: RunResult): string | undefined {
   if (!result.run.complete) {
     return `refusing to add an incomplete run (stopped: ${result.run.stopReason}) to the ` +
       `baseline: ${why}; run the plan to completion and update the baseline then`;
+  }
+  const lost = targetLost(result.intervals);
+  if (lost !== undefined) {
+    return `refusing to add a run whose target stopped answering (${
+      (lost.sinceMs / 1000).toFixed(1)
+    } s in; ${lost.failedRequests} requests failed on the connection) to the baseline: ${why}`;
   }
   if (result.health.toolLimited) {
     return `refusing to add a tool-limited run to the baseline (${

@@ -3,8 +3,9 @@
  * history gate (regression.ts) and the A/B comparison (ab_comparison.ts) judge a percentile only
  * when every run holds at least 10 requests beyond it (a default one in the A/B comparison, 100:
  * `defaultMinTail`); a default metric with fewer is skipped, one the plan names under
- * `regression:` is inconclusive. `tailgate check` and `tailgate ab` warn from
- * the plan's planned request counts, per measured stage (and per label, when there are several),
+ * `regression:` is inconclusive. `tailgate check` and `tailgate ab` say so from
+ * the plan's planned request counts (a warning for a metric the plan names, a note for a default
+ * one it skips), per measured stage (and per label, when there are several),
  * with the stage length that would decide them: one warning per stage, one more for its labels.
  *
  * @module
@@ -102,7 +103,9 @@ function issue(
   const source = lines[stage.line - 1] ?? "";
   const col = source.length - source.trimStart().length + 1;
   return {
-    severity: "warning",
+    // A metric the plan names is a check that will stay undecided: a warning. A default one
+    // tailgate skips of its own accord: a note, nothing for the plan to fix.
+    severity: named ? "warning" : "note",
     file: plan.file,
     path: `load.stages[${stage.index}]`,
     line: stage.line,

@@ -1,9 +1,11 @@
 import assert from "node:assert/strict";
 import {
+  abAnnotationsFor,
   annotationsFor,
   planIssueAnnotations,
   repoRelative,
 } from "../../../ci/action/annotations.ts";
+import { abResult } from "../../_helpers/ab_fixtures.ts";
 import { judgeRun } from "../../../runner/gates/judge_run.ts";
 import { inertLine } from "../../../runner/plan/printable.ts";
 import type { RunResult } from "../../../runner/model/run_result.ts";
@@ -24,10 +26,13 @@ async function judged(options: { toolLimited?: boolean } = {}): Promise<RunResul
   return result;
 }
 
-Deno.test("annotationsFor() puts a failed SLO as an error on its line and an inconclusive one as a warning", async () => {
+Deno.test("annotationsFor() puts a failed SLO as an error on its line and an inconclusive one as fail-on makes it", async () => {
   const result = await judged();
   assert.deepEqual(result.verdicts.map((v) => v.status), ["pass", "fail", "inconclusive"]);
-  const lines = annotationsFor(result, PATHS);
+  // p99.9 is undecided for want of requests: red by default, so an error; a warning where the
+  // job's fail-on lets it pass.
+  assert.match(annotationsFor(result, PATHS)[1], /^::error file=plans\/shop\.yaml,line=22,/);
+  const lines = annotationsFor(result, PATHS, "fail");
   assert.equal(lines.length, 2);
   assert.match(lines[0], /^::error file=plans\/shop\.yaml,line=21,title=p99 < 1ms::shop: failed: /);
   assert.ok(lines[0].includes(result.verdicts[1].message.replaceAll("%", "%25")));
@@ -58,7 +63,9 @@ Deno.test("annotationsFor() warns once of a tool-limited run, and each undecided
     lines[0],
     /tailgate fell behind its schedule: 3 gates withheld because the generator's lateness could matter to them: send lag p99 42ms exceeds 10ms$/,
   );
-  assert.ok(lines.slice(1).every((l) => l.startsWith("::warning ")));
+  // Undecided for the generator's lateness alone: warnings; p99.9 also wants requests: an error.
+  assert.ok(lines.slice(1, 3).every((l) => l.startsWith("::warning ")), lines.join("\n"));
+  assert.ok(lines[3].startsWith("::error "), lines[3]);
   assert.match(lines[1], /line=20,.*fell behind its schedule/);
   assert.match(lines[2], /line=21,.*generator's own delays/);
 });
@@ -172,4 +179,26 @@ Deno.test("annotationsFor() makes a failed implicit error gate an error on the p
     /^::error file=plans\/shop\.yaml,title=error_rate <= 1%25 \(implicit\)::shop: failed: measured 100%25/,
   );
   assert.match(lines[0], /`allow_errors: true` to let errors pass$/);
+});
+
+Deno.test("abAnnotationsFor() makes an A/B regression an error, a base that fails too a warning", () => {
+  const slower = abResult(1.1);
+  slower.plan.file = "plans/shop.yaml";
+  const lines = abAnnotationsFor(slower, PATHS);
+  assert.ok(lines.length > 0);
+  assert.match(lines[0], /^::error file=plans\/shop\.yaml,title=p50 head vs base%3A steady::/);
+  const same = abResult(1);
+  same.plan.file = "plans/shop.yaml";
+  same.slos = [{
+    name: "p99 < 1ms",
+    line: 21,
+    status: "inconclusive",
+    causes: ["base"],
+    perRound: ["fail"],
+    message: "base fails it too",
+  }];
+  const slo = abAnnotationsFor(same, PATHS).find((l) => l.includes("title=p99 < 1ms"))!;
+  assert.match(slo, /^::warning file=plans\/shop\.yaml,line=21,title=p99 < 1ms::/);
+  same.verdict = { status: "invalid", message: "the comparison was stopped in round 2" };
+  assert.ok(abAnnotationsFor(same, PATHS).some((l) => /^::error .*stopped in round 2/.test(l)));
 });

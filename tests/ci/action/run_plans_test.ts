@@ -204,7 +204,8 @@ Deno.test("run_plans prints names carrying ::, ##[ and % so that the runner runs
     "resume",
     "endgroup",
     "error",
-    "warning",
+    // p99.9 < 5ms, undecided for want of requests: red by default, so an error.
+    "error",
   ]);
   assert.equal(executed[0].data, `tailgate run plans/${name}.yaml`);
   assert.equal(executed[4].properties.file, `plans/${name}.yaml`);
@@ -314,7 +315,10 @@ slo:
 async function written(path: string) {
   const result = JSON.parse(await Deno.readTextFile(path));
   const p50 = result.verdicts.find((v: { name: string }) => v.name === "p50 < 1ms");
-  return { result, excused: p50?.causes?.includes("generator") === true };
+  return {
+    result,
+    excused: p50?.causes?.some((c: string) => c === "generator" || c === "contention") === true,
+  };
 }
 
 // End to end with the real CLI (needs `tailgate run --report` and `tailgate merge`). `p50 < 1ms`
@@ -332,14 +336,18 @@ Deno.test("run_plans end to end: real runs and a two-shard merge against the bui
   );
   const run = await written(join(ws.path, "tailgate-out/shop/result.json"));
   const errors = printed.filter((l) => l.startsWith("::error "));
+  // 200 requests cannot show error_rate < 1%: undecided for want of requests, the job is red by
+  // default, and the annotation an error (as the JUnit case, an error of type inconclusive).
+  assert.equal(errors.filter((l) => l.includes(",line=11,")).length, 1, printed.join("\n"));
+  const p50 = errors.filter((l) => l.includes("title=p50 < 1ms"));
   if (run.excused) {
     assert.equal(code, 3);
-    assert.equal(errors.length, 0, printed.join("\n"));
+    assert.equal(p50.length, 0, printed.join("\n"));
   } else {
-    assert.equal(errors.length, 1, printed.join("\n"));
+    assert.equal(p50.length, 1, printed.join("\n"));
     assert.equal(code, 1);
     assert.match(
-      errors[0],
+      p50[0],
       /^::error file=plans\/shop\.yaml,line=10,title=p50 < 1ms::e2e shop: failed: /,
     );
   }

@@ -22,7 +22,7 @@ Deno.test("check warns of a plan near the label limit and refuses one past it, a
     const warned = await checkPlans([near]);
     assert.equal(warned.exitCode, EXIT_CODES.ok);
     // The label limit, and the tail percentiles its 10-request stage cannot decide.
-    assert.match(warned.output!, /labels-600\.yaml: ok, 2 warnings/);
+    assert.match(warned.output!, /labels-600\.yaml: ok, 1 warning, 1 note/);
     assert.match(warned.notes.join("\n"), /labels-600\.yaml:3:1.*600 requests.*near the limit/s);
     const past = await planFile(dir, 1001);
     const refused = await checkPlans([past]);
@@ -54,11 +54,11 @@ Deno.test("check says which regression percentiles a stage is too short for, and
     );
     const outcome = await checkPlans([path]);
     assert.equal(outcome.exitCode, EXIT_CODES.ok, "a warning, not an error");
-    assert.match(outcome.output!, /smoke\.yaml: ok, 1 warning/);
+    assert.match(outcome.output!, /smoke\.yaml: ok, 1 note/);
     const notes = outcome.notes.join("\n");
     assert.match(
       notes,
-      /smoke\.yaml:4:1: warning: p99\.9 cannot be judged on stage "100\/s for 30s" by a regression check/,
+      /smoke\.yaml:4:1: note: p99\.9 cannot be judged on stage "100\/s for 30s" by a regression check/,
     );
     assert.match(notes, /hint: run the stage for at least 100s at 100\/s /);
   } finally {

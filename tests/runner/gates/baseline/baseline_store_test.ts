@@ -162,13 +162,32 @@ Deno.test("a failed write leaves the previous baseline intact", async () => {
   assert.equal(await Deno.readTextFile(path), before);
 });
 
-Deno.test("incomplete and tool-limited runs are refused and nothing is written", async () => {
+Deno.test("incomplete, tool-limited and target-lost runs are refused and nothing is written", async () => {
   await using dir = await tempDir();
   const incomplete = sampleResult({ complete: false });
   const limited = sampleResult();
   limited.health.toolLimited = true;
   limited.health.reasons = ["send lag p99 4.2ms exceeds 1ms"];
-  for (const [result, why] of [[incomplete, /incomplete/], [limited, /tool-limited.*4\.2ms/]]) {
+  // From its second interval on, every request failed on the connection: the target was gone.
+  const lost = sampleResult();
+  lost.intervals = lost.intervals.map((iv, i) =>
+    i === 0 ? iv : {
+      ...iv,
+      counts: {
+        ...iv.counts,
+        ok: 0,
+        errors: { refused: iv.counts.completed },
+        statusCodes: {},
+      },
+    }
+  );
+  for (
+    const [result, why] of [
+      [incomplete, /incomplete/],
+      [limited, /tool-limited.*4\.2ms/],
+      [lost, /target stopped answering/],
+    ]
+  ) {
     const refused = await appendToBaseline(dir.path, result as RunResult);
     assert.ok(!refused.ok, "an unsound run was appended");
     assert.match(refused.problems[0].message, why as RegExp);
