@@ -4,6 +4,37 @@ import { nextSampleAtMs } from "../../../runner/run/contention_worker.ts";
 
 const LINUX = Deno.build.os === "linux";
 
+/** A server in a child process on a loopback port: its PID and port; killed when disposed. */
+async function childServer() {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "eval",
+      'const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });' +
+      "console.log(l.addr.port); for await (const c of l) c.close();",
+    ],
+    stdin: "null",
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  while (!text.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += value;
+  }
+  reader.releaseLock();
+  return {
+    pid: child.pid,
+    port: Number(text.trim()),
+    async [Symbol.asyncDispose]() {
+      child.kill("SIGKILL");
+      await child.status;
+      await child.stdout.cancel().catch(() => {});
+    },
+  };
+}
+
 Deno.test("nextSampleAtMs() keeps to the grid of time zero once it is known", () => {
   assert.equal(nextSampleAtMs(1_230, 1_000, undefined, 500), 1_500); // not yet aligned
   assert.equal(nextSampleAtMs(2_000, 1_990, 2_000, 500), 2_500); // on an edge: the next one
@@ -16,8 +47,8 @@ Deno.test({
   name: "the probe samples from its start to its stop and finds a loopback server's process",
   ignore: !LINUX,
   async fn() {
-    using listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-    const probe = startContentionProbe({ url: `http://127.0.0.1:${listener.addr.port}/` });
+    await using server = await childServer();
+    const probe = startContentionProbe({ url: `http://127.0.0.1:${server.port}/` });
     assert.ok(probe);
     try {
       await probe.ready;
@@ -31,7 +62,7 @@ Deno.test({
       assert.equal(record.local, true);
       assert.deepEqual(record.service, {
         found: "listening_socket",
-        pids: [Deno.pid],
+        pids: [server.pid],
         name: "deno",
       });
       assert.ok(record.clockTicksPerSec > 0);
@@ -63,6 +94,26 @@ Deno.test({
       assert.equal(record.service, undefined);
       assert.equal(record.startAtEpochMs, undefined, "never aligned");
       assert.ok(record.samples.every((s) => s.serviceWaitNs === undefined));
+    } finally {
+      probe.close();
+    }
+  },
+});
+
+Deno.test({
+  name: "the probe of a target this process serves finds no service apart from it",
+  ignore: !LINUX,
+  async fn() {
+    // The built-in target in tailgate's own process: its wait is the generator's own.
+    using listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    const probe = startContentionProbe({ url: `http://127.0.0.1:${listener.addr.port}/` });
+    assert.ok(probe);
+    try {
+      await probe.ready;
+      const record = await probe.stop();
+      assert.ok(record);
+      assert.equal(record.service, undefined);
+      assert.equal(record.local, false, "no pressure stands for it either");
     } finally {
       probe.close();
     }
