@@ -53,7 +53,7 @@ export function planVerdict(exitCode: number, result: RunResult | undefined): Ve
  * // --fail-on inconclusive, inconclusive-slo, inconclusive-sampling, fail:
  * assert.deepEqual(earnedCodes({ status: "inconclusive", regressionOnly: true }), [3, 0, 0, 0]);
  * assert.deepEqual(earnedCodes({ status: "inconclusive", runnerOnly: true }), [3, 3, 0, 0]);
- * assert.deepEqual(earnedCodes({ status: "fail" }), [1, 1, 1]);
+ * assert.deepEqual(earnedCodes({ status: "fail" }), [1, 1, 1, 1]);
  * ```
  */
 export function earnedCodes(verdict: VerdictScope & Pick<RunVerdict, "targetLost">): number[] {
