@@ -4,19 +4,20 @@
  *
  * @module
  */
+export { evaluateRegression } from "./regression.ts";
+export type { RegressionOptions } from "./regression.ts";
 export {
   BASELINE_WINDOW_RUNS,
   baselineRunsNeeded,
   DEFAULT_REGRESSION_FLOORS,
-  evaluateRegression,
   isTailMetric,
   metricValue,
   MIN_BASELINE_RUNS,
   MIN_TAIL_BASELINE_RUNS,
   percentileOf,
   sampleOf,
-} from "./regression.ts";
-export type { RegressionMetric, RegressionOptions } from "./regression.ts";
+} from "./regression_metrics.ts";
+export type { RegressionMetric, Sample } from "./regression_metrics.ts";
 export { judgeSearchRegression, searchRegressionLimit } from "./search_regression.ts";
 export { unmatchedStages } from "./stage_match.ts";
 export type { StageShape } from "./stage_match.ts";

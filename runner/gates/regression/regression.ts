@@ -9,13 +9,21 @@
 import { stagesMatch } from "./stage_match.ts";
 import type { SloMetric } from "../../plan/types.ts";
 import { createHistogram, type Histogram } from "../../hdr/mod.ts";
-import { decodeHistogram } from "../../hdr/hdr_codec.ts";
-import { completedPerSec, errorRate } from "../../model/request_counts.ts";
-import type { RequestCounts, RunResult, Verdict } from "../../model/run_result.ts";
+import type { RunResult, Verdict } from "../../model/run_result.ts";
 import type { Baseline } from "../baseline/mod.ts";
 import { applyDecisionRule } from "../decision_rule.ts";
 import { formatChange, formatMetric, median } from "../../result/read/mod.ts";
-import { metricEvidence, type RequestGroup } from "../gate_evidence.ts";
+import { metricEvidence } from "../gate_evidence.ts";
+import {
+  BASELINE_WINDOW_RUNS,
+  baselineRunsNeeded,
+  DEFAULT_REGRESSION_FLOORS,
+  metricValue,
+  percentileOf,
+  type RegressionMetric,
+  type Sample,
+  sampleOf,
+} from "./regression_metrics.ts";
 import { contendedIntervals, contentionReason } from "../contention_tail.ts";
 import {
   exceedanceP,
@@ -28,76 +36,6 @@ import {
   requiredRequests,
   USEFUL_BOUND_RATIO,
 } from "../stats/mod.ts";
-
-/** A metric the regression gate can judge. */
-export type RegressionMetric =
-  | "p50"
-  | "p90"
-  | "p99"
-  | "p99.9"
-  | "max"
-  | "mean"
-  | "error_rate"
-  | "throughput";
-
-/**
- * Metrics judged by default, and the relative change each must exceed to count. Not `max`: one
- * request decides it, so two runs of an unchanged build often differ by more than a floor (a plan
- * can still name it under `regression:`).
- */
-export const DEFAULT_REGRESSION_FLOORS: Readonly<Partial<Record<RegressionMetric, number>>> = {
-  p50: 0.10,
-  p99: 0.10,
-  "p99.9": 0.20,
-  error_rate: 0.001, // absolute: 0.1 percentage point
-  throughput: 0.05,
-};
-
-/**
- * Stored runs a metric's history needs before a change beyond its floor can fail it: with fewer,
- * the history's spread on this runner is unknown (no prediction bound), and the change is a
- * warning that says how many more runs are needed. The error rate, judged by its absolute floor,
- * needs one.
- */
-export const MIN_BASELINE_RUNS = 3;
-
-/**
- * Stored runs a tail metric (p90 and beyond, the max) needs: a tail's run-to-run spread is wider
- * and heavier than a median's, and the robust spread of fewer than five runs says little of it.
- */
-export const MIN_TAIL_BASELINE_RUNS = 5;
-
-/**
- * The runs the regression gate's window holds (`--update-baseline` keeps the newest this many
- * runs in full): a history this long whose spread still bounds nothing will not grow into one.
- */
-export const BASELINE_WINDOW_RUNS = 10;
-
-/**
- * Whether a metric is a tail metric (a percentile from p90 on, or the max): the metrics a regression
- * of which alone is red only when it repeats (confirm_gates.ts).
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { isTailMetric } from "./regression.ts";
- * assert.equal(isTailMetric("p99"), true);
- * assert.equal(isTailMetric("p50"), false);
- * ```
- */
-export function isTailMetric(metric: RegressionMetric): boolean {
-  const q = percentileOf(metric);
-  return metric === "max" || (q !== undefined && q >= 90);
-}
-
-/** Stored runs {@linkcode metric} needs before a change can fail it. */
-export function baselineRunsNeeded(metric: RegressionMetric): number {
-  return metric === "error_rate"
-    ? 1
-    : isTailMetric(metric)
-    ? MIN_TAIL_BASELINE_RUNS
-    : MIN_BASELINE_RUNS;
-}
 
 /** Options of the regression gate. */
 export interface RegressionOptions {
@@ -127,43 +65,6 @@ export interface RegressionOptions {
    * family-wise level Holm's step-down holds over all of the run's checks.
    */
   confidence?: number;
-}
-
-/**
- * One group's run-level figures; this run's carries the intervals the machine's contention could
- * have slowed (gate_evidence.ts).
- */
-export interface Sample extends RequestGroup {
-  response: Histogram;
-  counts: RequestCounts;
-  durationMs: number;
-}
-
-/**
- * A run-level figure of a sample: a percentile, max or mean (µs), the error rate (a fraction) or
- * the throughput (per second).
- */
-export function metricValue(metric: RegressionMetric, s: Sample): number {
-  const q = percentileOf(metric);
-  if (q !== undefined) return s.response.getValueAtPercentile(q);
-  if (metric === "max") return s.response.maxValue;
-  if (metric === "mean") return s.response.mean;
-  if (metric === "error_rate") return errorRate(s.counts);
-  return completedPerSec(s.counts, s.durationMs);
-}
-
-/**
- * The percentile a regression metric names (`p99.9` → 99.9), or undefined for the others.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { percentileOf } from "./regression.ts";
- * assert.equal(percentileOf("p99.9"), 99.9);
- * ```
- */
-export function percentileOf(metric: RegressionMetric): number | undefined {
-  return /^p\d/.test(metric) ? Number(metric.slice(1)) : undefined;
 }
 
 /**
@@ -442,17 +343,6 @@ function judgeMetric(
         show(bound)
       }); KS distance ${ctx.ks.toFixed(3)}${why}`,
   };
-}
-
-/**
- * A stage's or label's figures as the regression gates read them: its decoded histogram, counts
- * and length.
- */
-export function sampleOf(
-  group: { response: { hdr: string }; counts: RequestCounts },
-  durationMs: number,
-): Sample {
-  return { response: decodeHistogram(group.response.hdr), counts: group.counts, durationMs };
 }
 
 function merged(histograms: Histogram[]): Histogram {

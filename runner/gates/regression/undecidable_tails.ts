@@ -14,7 +14,11 @@ import { plannedRequests } from "../../plan/validate_load.ts";
 import type { PlanIssue, PlanStage, ResolvedPlan } from "../../plan/types.ts";
 import { formatRatePerSec } from "../../plan/units.ts";
 import { DEFAULT_MIN_TAIL_SAMPLES } from "../../plan/slo/mod.ts";
-import { DEFAULT_REGRESSION_FLOORS, percentileOf, type RegressionMetric } from "./regression.ts";
+import {
+  DEFAULT_REGRESSION_FLOORS,
+  percentileOf,
+  type RegressionMetric,
+} from "./regression_metrics.ts";
 import { isSufficient, requiredRequests } from "../stats/mod.ts";
 
 /**

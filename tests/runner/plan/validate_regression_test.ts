@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { REGRESSION_METRICS } from "../../../runner/plan/validate_regression.ts";
-import { DEFAULT_REGRESSION_FLOORS } from "../../../runner/gates/regression/regression.ts";
+import { DEFAULT_REGRESSION_FLOORS } from "../../../runner/gates/regression/regression_metrics.ts";
 import { errorsOf, MINIMAL_PLAN, parseText } from "../../_helpers/plan_fixtures.ts";
 
 /** MINIMAL_PLAN is 7 lines: `regression` is on line 8, its first entry on line 9. */

@@ -5,10 +5,8 @@ import {
   BASELINE_SCHEMA,
   BASELINE_VERSION,
 } from "../../../../runner/gates/baseline/baseline_types.ts";
-import {
-  DEFAULT_REGRESSION_FLOORS,
-  evaluateRegression,
-} from "../../../../runner/gates/regression/regression.ts";
+import { evaluateRegression } from "../../../../runner/gates/regression/regression.ts";
+import { DEFAULT_REGRESSION_FLOORS } from "../../../../runner/gates/regression/regression_metrics.ts";
 import type { RunResult, Verdict } from "../../../../runner/model/run_result.ts";
 import { gateResult, pointsUs, scaledUs, type StageSpec } from "../../../_helpers/gate_fixtures.ts";
 
