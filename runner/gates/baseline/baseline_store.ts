@@ -179,8 +179,9 @@ export type AppendedBaseline = Baseline & {
 
 /**
  * Why a judged run may not be a baseline others are judged by, though the long history keeps it:
- * it failed an SLO, or ran on a contended machine (its contention could have delayed
- * `CONTENDED_SHARE` of its requests, or explained one of its gates). Empty for a baseline.
+ * it failed an SLO, or ran on a contended machine (its contention could have delayed more of its
+ * requests than `CONTENDED_SHARE` and than this runner's stored runs usually show, `usualShares`;
+ * or it explained one of its gates). Empty for a baseline.
  *
  * @example
  * ```ts
@@ -196,9 +197,10 @@ export function notBaselineReasons(
     verdicts: Pick<RunResult["verdicts"][number], "kind" | "status" | "causes">[];
     health: Parameters<typeof ranContended>[0];
   },
+  usualShares: readonly number[] = [],
 ): NotBaselineReason[] {
   const failed = result.verdicts.some((v) => v.kind === "slo" && v.status === "fail");
-  const contended = ranContended(result.health) ||
+  const contended = ranContended(result.health, usualShares) ||
     result.verdicts.some((v) => v.causes?.includes("contention"));
   return [
     ...(failed ? ["slo_failed" as const] : []),
@@ -284,10 +286,15 @@ async function appendLocked(
   const kept = supersededPath === undefined ? loaded.value : undefined;
   const run = baselineRunFrom(result);
   // A run that failed an SLO or ran contended joins the long history, marked, not the window.
-  const notBaseline = notBaselineReasons(result);
+  const usual = (kept?.history ?? []).flatMap((e) =>
+    e.contentionShare === undefined ? [] : [e.contentionShare]
+  );
+  const notBaseline = notBaselineReasons(result, usual);
+  const share = result.health.contention?.share;
   const entry = {
     ...historyEntryFromRun(run, planFingerprint(result)),
     ...(notBaseline.length ? { notBaseline } : {}),
+    ...(share === undefined ? {} : { contentionShare: share }),
   };
   const { baseline, dropped } = fitHistory({
     schema: BASELINE_SCHEMA,

@@ -167,6 +167,12 @@ export interface HistoryEntry {
    * (`contended`: docs/gates.md, "Contention"). It is kept in the long history, not in `runs`.
    */
   notBaseline?: NotBaselineReason[];
+  /**
+   * The share of its measured requests the machine's contention could have delayed
+   * (`health.contention.share`), when it was measured: what later runs' contention is weighed
+   * against (a run is contended only beyond what this runner usually shows).
+   */
+  contentionShare?: number;
   environment: Environment;
   stages: HistoryStage[];
 }

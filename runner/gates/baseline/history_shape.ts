@@ -33,6 +33,10 @@ export function historyEntryDamage(entry: unknown): string | undefined {
   ) {
     return "`notBaseline` is not a list of `slo_failed` and `contended`";
   }
+  const share = entry.contentionShare;
+  if (share !== undefined && !(typeof share === "number" && share >= 0 && share <= 1)) {
+    return "`contentionShare` is not a share from 0 to 1";
+  }
   if (!isObject(entry.environment)) return "`environment` is not an object";
   if (!Array.isArray(entry.stages)) return "`stages` is not a list";
   for (const [i, stage] of entry.stages.entries()) {

@@ -19,6 +19,7 @@ import type {
   RunContention,
   StageResult,
 } from "../../model/run_result.ts";
+import { median } from "./median.ts";
 
 /**
  * How many requests one that fell due while the service waited stands for: itself, and about as
@@ -27,11 +28,19 @@ import type {
 export const CONTENTION_QUEUE_FACTOR = 2;
 
 /**
- * A run whose contention could have delayed at least this share of its measured requests ran on
- * a contended machine: it is kept in the history, marked, but is not a baseline others are judged
+ * A run whose contention could have delayed at least this share of its measured requests, and at
+ * least {@linkcode CONTENDED_RATIO} times what the runner's stored runs usually show, ran on a
+ * contended machine: it is kept in the history, marked, but is not a baseline others are judged
  * by (enough to move a p95).
  */
 export const CONTENDED_SHARE = 0.05;
+
+/**
+ * How far above the stored runs' median share a run's must be to count as contended: a runner
+ * whose hypervisor always steals a few percent is that runner, and its runs are its baselines; an
+ * hour when it steals twice as much, or a neighbour takes the service's core, is not.
+ */
+export const CONTENDED_RATIO = 2;
 
 /**
  * The wait (ms) that stands for the service's in one interval, by the run's source: the service's
@@ -123,18 +132,27 @@ export function summarizeContention(
 
 /**
  * Whether a run ran on a contended machine: its contention could have delayed at least
- * {@linkcode CONTENDED_SHARE} of its measured requests.
+ * {@linkcode CONTENDED_SHARE} of its measured requests and at least {@linkcode CONTENDED_RATIO}
+ * times the median of `usualShares` (the stored runs' shares, when there are any): more than this
+ * runner usually shows.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { ranContended } from "./machine_contention.ts";
  * assert.equal(ranContended({ contention: { share: 0.08 } }), true);
+ * assert.equal(ranContended({ contention: { share: 0.08 } }, [0.06, 0.07, 0.05]), false); // usual here
+ * assert.equal(ranContended({ contention: { share: 0.2 } }, [0.06, 0.07, 0.05]), true);
  * assert.equal(ranContended({}), false); // not measured
  * ```
  */
-export function ranContended(health: { contention?: Pick<RunContention, "share"> }): boolean {
-  return (health.contention?.share ?? 0) >= CONTENDED_SHARE;
+export function ranContended(
+  health: { contention?: Pick<RunContention, "share"> },
+  usualShares: readonly number[] = [],
+): boolean {
+  const share = health.contention?.share ?? 0;
+  const usual = usualShares.length ? median(usualShares) : 0;
+  return share >= CONTENDED_SHARE && share >= CONTENDED_RATIO * usual;
 }
 
 function round(x: number, digits = 1): number {

@@ -43,6 +43,7 @@ export {
   waitedFor,
 } from "./run_protocol.ts";
 export {
+  CONTENDED_RATIO,
   CONTENDED_SHARE,
   CONTENTION_QUEUE_FACTOR,
   delayedShares,

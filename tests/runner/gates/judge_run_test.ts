@@ -426,3 +426,30 @@ Deno.test("a history whose every run is marked has no baseline yet, and says why
   const next = await judgeRun(run(1, 2), { baselineDir: dir.path });
   assert.match(next.notes[0], /none of its 1 stored run\(s\) may be one \(each failed an SLO/);
 });
+
+Deno.test("a run is contended only beyond what the runner's stored runs usually show", async () => {
+  await using dir = await tempDir();
+  const options = { baselineDir: dir.path, updateBaseline: true };
+  // A host whose hypervisor steals a few percent from every run: that is this runner.
+  for (const [i, share] of [0.07, 0.06, 0.08].entries()) {
+    const usual = run(1, i + 1);
+    usual.health.contention = { source: "service", share };
+    await judgeRun(usual, options);
+  }
+  let stored = await loadBaseline(dir.path, "shop");
+  assert.ok(stored.ok && stored.value);
+  // The first was contended against nothing stored; the next two were as usual as it.
+  assert.deepEqual(stored.value.history.map((e) => e.notBaseline), [
+    ["contended"],
+    undefined,
+    undefined,
+  ]);
+  assert.deepEqual(stored.value.history.map((e) => e.contentionShare), [0.07, 0.06, 0.08]);
+  const busier = run(1, 4);
+  busier.health.contention = { source: "service", share: 0.2 };
+  await judgeRun(busier, options);
+  stored = await loadBaseline(dir.path, "shop");
+  assert.ok(stored.ok && stored.value);
+  assert.deepEqual(stored.value.history.at(-1)!.notBaseline, ["contended"]);
+  assert.equal(stored.value.runs.length, 2);
+});
