@@ -10,7 +10,7 @@
  *   run as a runner would (ci_action/: settings, run_plans.ts, the gate). `--runs` unchanged
  *   runs of one plan against the running server are each added to the history, with a busy loop
  *   on the server's core beside every second run (`taskset -c 0 timeout N sh -c 'while :; do :;
- *   done'`). Then, from a copy of that history each, the C server 10% and 5% slower for
+ *   done'`). Then, from a copy of that history each, the C server 10% and 5% (`--changes`) slower for
  *   `--changed-runs` runs: when does the job turn red, and when does `tailgate history` (which
  *   the Action runs itself on the default branch) name the step at the first slower build's
  *   commit?
@@ -32,13 +32,14 @@
  * regression, "missed" when green.
  *
  * Servers: the C delay server (servers/delay_epoll.c, `cc -O2` into a temporary folder: 2.0 ms,
- * and 2.2 / 2.1 ms for the changes) and nginx (one worker; no changed case, as nginx cannot be
+ * and 2.2 / 2.1 ms for the default `--changes`) and nginx (one worker; no changed case, as nginx cannot be
  * slowed precisely). Servers run on core 0, the Action's steps (and so tailgate) on core 1. The
  * plan has a CI plan's shape: a 2 s warmup and `--secs` (10) at `--rate` (2k/s), one SLO
  * (`--slo`, `p99 < 100ms`), default connections.
  *
  *     deno run -A bench/verdict_noise.ts [--mode history|ab|all] [--server c|nginx|both]
  *       [--runs 30] [--changed-runs 10] [--abs 20] [--rate 2000] [--secs 10] [--seed N]
+ *       [--changes 10,5]
  *       [--only-unchanged | --only-changed] [--json FILE] [--keep]
  *
  * The modes are in verdict/ (history_study.ts, ab_study.ts), the Action's runner in ci_action/.
@@ -68,6 +69,7 @@ import {
   type AbRow,
   abStudy,
   abTables,
+  CHANGES,
   type HistoryRow,
   historyStudy,
   historyTables,
@@ -88,6 +90,7 @@ const { values } = parseArgs({
     rate: { type: "string", default: "2000" },
     secs: { type: "string", default: "10" },
     "delay-us": { type: "string", default: "2000" },
+    changes: { type: "string", default: CHANGES.map((c) => c * 100).join(",") },
     slo: { type: "string", default: "p99 < 100ms" },
     seed: { type: "string" },
     "only-unchanged": { type: "boolean", default: false },
@@ -114,6 +117,14 @@ function oneOf<T extends string>(name: "mode" | "server", allowed: readonly T[])
   }
   return values[name] as T;
 }
+/** `--changes 10,5`: whole percents from 1 to 50, as fractions. */
+function percents(text: string): number[] {
+  const list = text.split(",").map((t) => Number(t.trim().replace(/%$/, "")));
+  if (list.length === 0 || list.some((v) => !Number.isInteger(v) || v < 1 || v > 50)) {
+    usage(`--changes: \`${text}\` is not a list of whole percents from 1 to 50, such as 10,5,3`);
+  }
+  return list.map((v) => v / 100);
+}
 const mode = oneOf("mode", ["history", "ab", "all"] as const);
 const serverOpt = oneOf("server", ["c", "nginx", "both"] as const);
 if (values["only-unchanged"] && values["only-changed"]) {
@@ -127,6 +138,7 @@ const opts: StudyOptions = {
   secs: whole("secs", 1, 600),
   delayUs: whole("delay-us", 100, 1_000_000),
   slo: values.slo ?? "",
+  changes: percents(values.changes ?? ""),
   seed: values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : whole("seed", 0, 2 ** 31),
   unchangedPart: !values["only-changed"],
   changedPart: !values["only-unchanged"],

@@ -13,15 +13,7 @@ import type { AbResult } from "../../runner/model/ab_result.ts";
 import { freePort } from "../../tests/_helpers/free_port.ts";
 import { abFields, abRedCause, planDir, readJson } from "./rows.ts";
 import { serverCommand, type ServerKind } from "./servers.ts";
-import {
-  changeCase,
-  CHANGES,
-  commitOf,
-  type Study,
-  studyJob,
-  WARMUP_SECS,
-  workspace,
-} from "./study.ts";
+import { changeCase, commitOf, type Study, studyJob, WARMUP_SECS, workspace } from "./study.ts";
 
 /** Runs the A/B mode against one server; `draw` is the seeded random source of the order. */
 export async function abStudy(study: Study, kind: ServerKind, draw: () => number): Promise<void> {
@@ -34,7 +26,7 @@ export async function abStudy(study: Study, kind: ServerKind, draw: () => number
   const cases: Array<{ c: string; head: number | undefined }> = [];
   if (opts.unchangedPart) cases.push({ c: "identical", head: base });
   if (opts.changedPart && kind === "c") {
-    for (const change of CHANGES) {
+    for (const change of opts.changes) {
       cases.push({ c: changeCase(change), head: Math.round(opts.delayUs * (1 + change)) });
     }
   }

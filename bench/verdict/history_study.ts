@@ -20,7 +20,6 @@ import type { ServiceProcess } from "../../runner/service/mod.ts";
 import { type ServerKind, startServer } from "./servers.ts";
 import {
   changeCase,
-  CHANGES,
   checkRunning,
   commitOf,
   PLAN_FILE,
@@ -119,7 +118,7 @@ export async function historyStudy(study: Study, kind: ServerKind): Promise<void
     if (!opts.changedPart || kind !== "c") return;
     const snapshot = join(study.dir, `history-${kind}-snapshot`);
     await copyFiles(baselineDir, snapshot);
-    for (const change of CHANGES) {
+    for (const change of opts.changes) {
       await stopServer();
       await Deno.remove(baselineDir, { recursive: true }).catch(() => {});
       await copyFiles(snapshot, baselineDir);

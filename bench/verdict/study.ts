@@ -20,7 +20,7 @@ export const TAILGATE_CORE = "1";
 export const WARMUP_SECS = 2;
 /** The plan, relative to a job's workspace (matched by the `plans` input's default). */
 export const PLAN_FILE = "plans/verdict-noise.yaml";
-/** The changes studied: the C server this much slower. */
+/** The changes studied by default (`--changes 10,5`): the C server this much slower. */
 export const CHANGES: readonly number[] = [0.10, 0.05];
 
 /** The study's options, as checked. */
@@ -33,6 +33,8 @@ export interface StudyOptions {
   delayUs: number;
   slo: string;
   seed: number;
+  /** The C server's slowdowns studied, as fractions (0.1: 10% slower). */
+  changes: readonly number[];
   unchangedPart: boolean;
   changedPart: boolean;
 }

@@ -12,6 +12,7 @@ import type { RunResult, Verdict } from "../model/run_result.ts";
 import { problemText } from "../model/result.ts";
 import {
   appendToBaseline,
+  type Baseline,
   baselineDamage,
   baselinePath,
   fingerprintMismatch,
@@ -32,9 +33,7 @@ import {
   isSettled,
   rerunsAllowed,
 } from "./confirm_gates.ts";
-import type { Baseline } from "./baseline/mod.ts";
 import { evaluateSlos, implicitErrorGate } from "./slo/mod.ts";
-
 import { soundnessVerdicts } from "../result/read/mod.ts";
 import { computeRunVerdict } from "./run_verdict.ts";
 
