@@ -7,6 +7,7 @@
 import { join } from "node:path";
 import { writeFileAtomic } from "../runner/result/atomic_write.ts";
 import type { RunResult } from "../runner/model/run_result.ts";
+import type { FailOn } from "../runner/gates/fail_on.ts";
 import { renderHlog } from "../runner/hdr/hlog.ts";
 import { renderHtml } from "./html/mod.ts";
 import { renderJunit } from "./junit/mod.ts";
@@ -20,6 +21,8 @@ export interface ReportOptions {
    * without it the summary names `report.html` in the run's artifact.
    */
   htmlUrl?: string;
+  /** The `--fail-on` the run is judged by: the JUnit report maps each status as it does. */
+  failOn?: FailOn;
 }
 
 /**
@@ -36,7 +39,7 @@ export function renderReport(
     case "html":
       return renderHtml(result);
     case "junit":
-      return renderJunit(result);
+      return renderJunit(result, options.failOn);
     case "md":
       return renderMarkdown(result, options.htmlUrl ? { htmlUrl: options.htmlUrl } : {});
     case "hlog":

@@ -98,7 +98,7 @@ export function abAnnotationsFor(
   for (const c of ab.comparisons) {
     if (c.status === "pass") continue;
     annotations.push({
-      level: c.status === "fail" ? "error" : "warning",
+      level: levelOf({ kind: "regression", status: c.status }, failOn),
       file,
       title: c.name,
       message: `${plan}: ${c.message}`,

@@ -74,7 +74,7 @@ function runJobs(inputs: RunInputs, cwd: string, reportUrl?: string): Job[] | st
       plan,
       dir,
       args: inputs.ab
-        ? ["ab", ...abArgs(plan, dir, inputs.ab)]
+        ? ["ab", ...abArgs(plan, dir, { ...inputs.ab, failOn: inputs.failOn })]
         : ["run", ...runArgs({ ...runCommon(inputs, dir, reportUrl), plan, ...runOnly(inputs) })],
     };
   });
@@ -113,6 +113,7 @@ function runCommon(inputs: RunInputs, outDir: string, reportUrl?: string) {
     reports: inputs.reports,
     ...(inputs.baselineDir === undefined ? {} : { baselineDir: inputs.baselineDir }),
     updateBaseline: inputs.updateBaseline,
+    failOn: inputs.failOn,
   };
 }
 

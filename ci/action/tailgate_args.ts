@@ -4,6 +4,7 @@
  * @module
  */
 import type { ConfirmTimes } from "../../runner/gates/confirm_gates.ts";
+import { CLI_FAIL_ON_VALUES, DEFAULT_FAIL_ON, type FailOn } from "../../runner/gates/fail_on.ts";
 
 /** What every invocation shares. */
 export interface CommonArgs {
@@ -17,6 +18,8 @@ export interface CommonArgs {
   updateBaseline: boolean;
   /** Where the HTML report will be (the CI run's page); the Markdown summary links it. */
   reportUrl?: string;
+  /** The job's `fail-on`, passed on so the JUnit report maps each status as the job does. */
+  failOn?: FailOn;
 }
 
 /** A plan run, possibly one shard of it. */
@@ -50,6 +53,8 @@ export interface AbInputs {
   /** Head runs' fail-fast, as {@linkcode RunArgs.failFast}. */
   failFast?: boolean;
   rounds: number;
+  /** The job's `fail-on`, as {@linkcode CommonArgs.failOn}. */
+  failOn?: FailOn;
 }
 
 /**
@@ -115,7 +120,18 @@ export function abArgs(
     ...(ab.headReady ? ["--head-ready", ab.headReady] : []),
     ...failFastArgs(ab.failFast),
     ...["--rounds", String(ab.rounds), "--out", outDir],
+    ...failOnArgs(ab.failOn),
   ];
+}
+
+/**
+ * `--fail-on X` unless X is tailgate's own default; `never` is the job's alone (the CLI has no
+ * such value): tailgate then maps by its default and the job ignores the code.
+ */
+function failOnArgs(failOn: FailOn | undefined): string[] {
+  return failOn === undefined || failOn === DEFAULT_FAIL_ON || !CLI_FAIL_ON_VALUES.includes(failOn)
+    ? []
+    : ["--fail-on", failOn];
 }
 
 /** `--fail-fast`, `--no-fail-fast`, or nothing: the plan decides. */
@@ -132,6 +148,7 @@ function common(args: CommonArgs): string[] {
     ...(args.baselineDir === undefined ? ["--no-baseline"] : ["--baseline", args.baselineDir]),
     ...(args.baselineDir !== undefined && args.updateBaseline ? ["--update-baseline"] : []),
     ...(args.reportUrl ? ["--report-url", args.reportUrl] : []),
+    ...failOnArgs(args.failOn),
   ];
 }
 

@@ -2,15 +2,16 @@
  * The A/B comparison as JUnit XML (`ab-junit.xml`): one test case per gated (stage, label, metric)
  * comparison (classname `tailgate.<plan>.ab`) and per SLO judged on head's runs (`….slo`); a
  * regression or failed SLO is a `failure`, an invalid one an `error`; an undecided one is mapped
- * as the default `fail-on` maps it (as the run's report does): `skipped` with why when the runner
- * (or the base build) left it undecided or it is a comparison, an `error` of type `inconclusive`
- * when an SLO had too few requests. The same document shape as the run's report
- * (junit_document.ts).
+ * as the comparison's `fail-on` maps it (as the run's report does): `skipped` with why when it is
+ * a warning (by default: the runner or the base build left it undecided, or it is a comparison),
+ * an `error` of type `inconclusive` when it turns the job red (by default: an SLO had too few
+ * requests). The same document shape as the run's report (junit_document.ts).
  *
  * @module
  */
 import type { AbResult } from "../../runner/model/ab_result.ts";
-import { undecidedByRunner, undecidedWarning } from "../../runner/result/read/mod.ts";
+import { gatesVerdict, undecidedWarning } from "../../runner/result/read/mod.ts";
+import { DEFAULT_FAIL_ON, type FailOn, failsUnder } from "../../runner/gates/fail_on.ts";
 import type { VerdictStatus } from "../../runner/model/run_result.ts";
 import { junitDocument, type TestCase } from "../junit/mod.ts";
 
@@ -19,7 +20,7 @@ const ELEMENT = { fail: "failure", invalid: "error", inconclusive: "skipped" } a
 /**
  * Renders the comparison.
  */
-export function renderAbJunit(ab: AbResult): string {
+export function renderAbJunit(ab: AbResult, failOn: FailOn = DEFAULT_FAIL_ON): string {
   const plan = ab.plan.name;
   const durationMs = Date.parse(ab.endedAt) - Date.parse(ab.startedAt);
   // Every check is judged on the rounds as a whole: each weighs the same in the comparison's time.
@@ -38,15 +39,26 @@ export function renderAbJunit(ab: AbResult): string {
         ? { element: "error", type: "inconclusive", message, body: message }
         : { element: ELEMENT[status], message, body: message },
     };
+  // An undecided check is an error when it alone turns the job red under its fail-on.
+  const reddens = (v: Parameters<typeof gatesVerdict>[0][number]) =>
+    v.status === "inconclusive" && failsUnder(gatesVerdict([v]), failOn);
   const cases = [
-    ...ab.comparisons.map((c) => testCase(c.name, `tailgate.${plan}.ab`, c.status, c.message)),
+    ...ab.comparisons.map((c) =>
+      testCase(
+        c.name,
+        `tailgate.${plan}.ab`,
+        c.status,
+        c.message,
+        reddens({ kind: "regression", status: c.status }),
+      )
+    ),
     ...ab.slos.map((s) =>
       testCase(
         s.name,
         `tailgate.${plan}.slo`,
         s.status,
         s.message,
-        s.status === "inconclusive" && !undecidedByRunner({ kind: "slo", causes: s.causes }),
+        reddens({ kind: "slo", status: s.status, causes: s.causes }),
       )
     ),
   ];

@@ -2,10 +2,10 @@
  * The JUnit XML report: the run's gates as tests, for the test views of GitHub, GitLab and
  * Jenkins. One `testsuite` for the plan inside `testsuites` with totals, one `testcase` per
  * verdict (the run's own soundness among them: `run complete`, `target answered to the end`):
- * `fail` is a `failure`, `invalid` an `error`; `inconclusive` is mapped as the default `fail-on`
- * maps it (runner/gates/fail_on.ts), as the GitHub Action does: `skipped` with its reason when the
- * runner left it undecided (a warning), an `error` of type `inconclusive` when too few requests
- * did (red); the
+ * `fail` is a `failure`, `invalid` an `error`; `inconclusive` is mapped as the run's `fail-on`
+ * (default `inconclusive-sampling`; runner/gates/fail_on.ts) maps it, as the GitHub Action does:
+ * `skipped` with its reason when it is a warning (by default: the runner left it undecided), an
+ * `error` of type `inconclusive` when it turns the run red (by default: too few requests); the
  * cases' `time`s share out the run's, each in proportion to the stages it judged, so they add up
  * to the suite's `time`, the run's duration. The file follows the Jenkins xUnit JUnit schema
  * but for the `skipped` total on `testsuites`, and the Ant one apart from what that schema
@@ -15,15 +15,16 @@
  */
 import {
   formatMetric,
+  gatesVerdict,
   holdsSoundness,
   runProtocol,
   runVerdict,
   soundnessVerdicts,
   toolLimitedSummary,
-  undecidedByRunner,
   undecidedWarning,
 } from "../../runner/result/read/mod.ts";
 import { formatRatePerSec } from "../../runner/plan/units.ts";
+import { DEFAULT_FAIL_ON, type FailOn, failsUnder } from "../../runner/gates/fail_on.ts";
 import type { RunResult, Verdict } from "../../runner/model/run_result.ts";
 import { NO_FIGURE, verdictFigures } from "../figures/mod.ts";
 import { junitDocument, type TestCase } from "./junit_document.ts";
@@ -34,15 +35,15 @@ const ELEMENT = { fail: "failure", invalid: "error", inconclusive: "skipped" } a
 /**
  * Renders the result's verdicts as a JUnit XML document (UTF-8, XML 1.0).
  */
-export function renderJunit(result: RunResult): string {
+export function renderJunit(result: RunResult, failOn: FailOn = DEFAULT_FAIL_ON): string {
   // A result judged before the run's soundness was a gate (or not judged: a shard) gets those
   // gates here, once: its other gates may pass, but the run does not.
   const soundness = holdsSoundness(result) ? [] : soundnessVerdicts(result);
   const cases = [
     ...(result.verdicts.length > 0
-      ? result.verdicts.map((v) => verdictCase(result, v))
+      ? result.verdicts.map((v) => verdictCase(result, v, failOn))
       : [noGatesCase(result)]),
-    ...soundness.map((v) => verdictCase(result, v)),
+    ...soundness.map((v) => verdictCase(result, v, failOn)),
   ];
   return junitDocument({
     name: result.plan.name,
@@ -54,12 +55,12 @@ export function renderJunit(result: RunResult): string {
   });
 }
 
-function verdictCase(result: RunResult, v: Verdict): TestCase {
+function verdictCase(result: RunResult, v: Verdict, failOn: FailOn): TestCase {
   const classname = `tailgate.${result.plan.name}.${v.kind}`;
   const judged = judgedMs(result, v.stageIndexes);
   if (v.status === "pass") return { name: v.name, classname, judgedMs: judged };
-  // An undecided gate is red under the default fail-on unless the runner left it undecided.
-  const red = v.status === "inconclusive" && !undecidedByRunner(v);
+  // An undecided gate is an error when it alone turns the run red under its fail-on.
+  const red = v.status === "inconclusive" && failsUnder(gatesVerdict([v]), failOn);
   return {
     name: v.name,
     classname,

@@ -193,7 +193,11 @@ export async function abCommand(
     },
     { what: "ab.md", path: join(outDir, "ab.md"), render: () => renderAbMarkdown(done) },
     { what: "ab.html", path: join(outDir, "ab.html"), render: () => renderAbHtml(done) },
-    { what: "ab-junit.xml", path: join(outDir, "ab-junit.xml"), render: () => renderAbJunit(done) },
+    {
+      what: "ab-junit.xml",
+      path: join(outDir, "ab-junit.xml"),
+      render: () => renderAbJunit(done, failOn.value),
+    },
   ];
   const { written, errors } = await writeEach(files);
   ioFailures.push(...errors);

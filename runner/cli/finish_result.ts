@@ -89,7 +89,10 @@ export async function finishResult(
     result,
     options.outDir,
     ["json", ...formats],
-    options.reportUrl ? { htmlUrl: options.reportUrl } : {},
+    {
+      ...(options.reportUrl ? { htmlUrl: options.reportUrl } : {}),
+      ...(options.failOn ? { failOn: options.failOn } : {}),
+    },
   );
   ioFailures.push(...written.errors);
   const verdictCode = exitCodeOf(result.verdict, options.failOn ? { failOn: options.failOn } : {});

@@ -226,10 +226,10 @@ export function contentionReason(
   show: (v: number) => string,
 ): string {
   return `the runner was contended: ${contentionWords(c.run)}; with the ${c.takenOff} requests ` +
-    `beyond the bound that wait could have delayed taken off, the figure's 95% interval starts ` +
-    `at ${
-      show(c.low)
-    }, within the bound, so the machine could explain the excess: rerun on a quieter runner ` +
+    `beyond the bound that wait could have delayed taken off, the figure's 95% interval would ` +
+    `be ${show(c.low)} to ${
+      show(c.high)
+    }, so the machine could explain the excess: rerun on a quieter runner ` +
     "(--confirm reruns it), or compare head against base with `tailgate ab`, which cancels the " +
     "runner";
 }

@@ -32,11 +32,12 @@ export interface GateEvidence {
   scheduleShortfall?: string;
   /**
    * Set when the run measured the machine's contention and it could have delayed some of the
-   * judged requests (contention_tail.ts): `low` is the interval's lower end with those requests'
-   * latency taken off (at most `low` above), `takenOff` how many they were, `run` the run's
-   * contention. An upper-bound gate fails only when `low` fails too.
+   * judged requests (contention_tail.ts): `low` and `high` are the interval with those requests'
+   * latency taken off (at most `low` and `high` above), `takenOff` how many they were, `run` the
+   * run's contention. An upper-bound gate fails only when `low` fails too, and an interval that
+   * reaches beyond the bound is the machine's, not too few requests', when `high` does not.
    */
-  contention?: { low: number; takenOff: number; run: RunContention };
+  contention?: { low: number; high: number; takenOff: number; run: RunContention };
 }
 
 /** The decision and, when inconclusive, every cause that applies. */
@@ -91,8 +92,16 @@ export function applyDecisionRule(
   const causes: UndecidedCause[] = [];
   if (!meets(bestForServer, operator, bound)) {
     // The interval reaches beyond the bound but its other end does not, or only the allowance
-    // keeps it from failing.
-    causes.push(meets(sampledWorst, operator, bound) ? "sampling" : "generator");
+    // keeps it from failing; with what the machine's contention could have delayed taken off,
+    // the whole interval may lie within it: then the runner left it undecided, not the plan.
+    const besideBest = upper ? e.contention?.high : undefined;
+    causes.push(
+      besideBest !== undefined && meets(besideBest, operator, bound)
+        ? "contention"
+        : meets(sampledWorst, operator, bound)
+        ? "sampling"
+        : "generator",
+    );
   }
   if (e.scheduleShortfall !== undefined) causes.push("schedule");
   return { decision: "inconclusive", causes };

@@ -91,8 +91,9 @@ export function metricEvidence(
   // Results before format 3 recorded failed requests' elapsed time in the histograms.
   const failures = result.version >= 3 ? errorTotal(group.counts) : 0;
   const own = latencyEvidence(metric, group.response, failures, result.health, alpha);
-  // Intervals are decoded only for a figure that would fail without the machine's contention.
-  const e = group.contended && own.lowUs - own.allowanceUs >= bound
+  // Intervals are decoded only for a figure that would not pass without the machine's
+  // contention: one beyond the bound, or one whose interval reaches it.
+  const e = group.contended && own.highUs >= bound
     ? latencyEvidence(metric, group.response, failures, result.health, alpha, {
       intervals: group.contended(),
       boundUs: bound,
@@ -106,7 +107,14 @@ export function metricEvidence(
       generatorAllowance: e.allowanceUs,
       scheduleShortfall: scheduleShortfall(result, latenessLimitUs(bound)),
       ...(e.contention && run
-        ? { contention: { low: e.contention.lowUs, takenOff: e.contention.takenOff, run } }
+        ? {
+          contention: {
+            low: e.contention.lowUs,
+            high: e.contention.highUs,
+            takenOff: e.contention.takenOff,
+            run,
+          },
+        }
         : {}),
     },
     measured: e.measuredUs,

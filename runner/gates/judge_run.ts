@@ -142,9 +142,13 @@ export async function judgeRun(
               : "; --update-baseline starts a history for the plan as it is"),
         );
       }
-      const regressionOptions = result.plan.regression
-        ? { floors: result.plan.regression as Partial<Record<RegressionMetric, number>> }
-        : {};
+      // The window the store keeps is the one a full history is judged by.
+      const regressionOptions = {
+        ...(result.plan.regression
+          ? { floors: result.plan.regression as Partial<Record<RegressionMetric, number>> }
+          : {}),
+        ...(options.keepRuns === undefined ? {} : { windowRuns: options.keepRuns }),
+      };
       result.verdicts.push(...evaluateRegression(result, baseline, regressionOptions));
       judgedBaseline = { baseline, regression: regressionOptions };
     }

@@ -27,13 +27,13 @@ export interface LatencyEvidence {
    * (contention_tail.ts): the interval's lower end then, and how many were taken off. Absent when
    * none could have been.
    */
-  contention?: { lowUs: number; takenOff: number };
+  contention?: { lowUs: number; highUs: number; takenOff: number };
 }
 
 /**
  * Evidence for a latency metric over `h` (successful responses) and `failures` failed requests;
  * when `contended` names the intervals in which the service waited for a CPU and the bound the
- * figure is judged against, also its lower end with the requests beyond the bound that wait could
+ * figure is judged against, also its interval with the requests beyond the bound that wait could
  * explain taken off (contention_tail.ts).
  */
 export function latencyEvidence(
@@ -55,7 +55,14 @@ export function latencyEvidence(
     : undefined;
   if (taken === undefined) return e;
   const beside = ownEvidence(metric, taken.adjusted, failures, health, alpha);
-  return { ...e, contention: { lowUs: Math.min(beside.lowUs, e.lowUs), takenOff: taken.takenOff } };
+  return {
+    ...e,
+    contention: {
+      lowUs: Math.min(beside.lowUs, e.lowUs),
+      highUs: Math.min(beside.highUs, e.highUs),
+      takenOff: taken.takenOff,
+    },
+  };
 }
 
 function ownEvidence(

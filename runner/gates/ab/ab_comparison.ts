@@ -11,6 +11,7 @@
 import type { AbComparison } from "../../model/ab_result.ts";
 import type { RunResult } from "../../model/run_result.ts";
 import {
+  DEFAULT_REGRESSION_FLOORS,
   isTailMetric,
   metricValue,
   percentileOf,
@@ -132,7 +133,11 @@ export function compareRounds(
             scale: metric === "error_rate" ? "difference" : "ratio",
             higherIsWorse: metric !== "throughput",
             floor,
-            ...(planNamedFloors ? {} : { floorFromSpread: true }),
+            // The spread may raise a default floor up to the history gate's floor, no further.
+            ...(planNamedFloors ? {} : {
+              floorFromSpread: true,
+              spreadCap: Math.max(floor, DEFAULT_REGRESSION_FLOORS[metric] ?? Infinity),
+            }),
             ...(isTailMetric(metric)
               ? {
                 absoluteFloor: median(

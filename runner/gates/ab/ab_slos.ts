@@ -37,14 +37,15 @@ export function abSloVerdicts(
   if (first === undefined) return [];
   const written = first.verdicts.filter((v) => v.kind === "slo" && !v.implicit);
   const implicit = heads.flatMap((h) => h.verdicts).find((v) => v.kind === "slo" && v.implicit);
-  const headPool = pooled(heads);
-  const basePool = pooled(bases);
+  const [headRuns, baseRuns] = [judgedRuns(heads), judgedRuns(bases)];
+  const headPool = headRuns.length ? poolRuns(headRuns) : undefined;
+  const basePool = baseRuns.length ? poolRuns(baseRuns) : undefined;
   return [...written, ...(implicit ? [implicit] : [])].map((slo) => {
     const perRound = heads.map((h) => statusIn(h, slo));
     const basePerRound = bases.map((b) => statusIn(b, slo));
     const byRun = judgedRunByRun(first, slo);
-    const head = byRun ? majority(perRound) : verdictIn(headPool, slo);
-    const base = byRun ? majority(basePerRound) : verdictIn(basePool, slo);
+    const head = byRun ? majority(headRuns.map((h) => statusIn(h, slo))) : verdictIn(headPool, slo);
+    const base = byRun ? majority(baseRuns.map((b) => statusIn(b, slo))) : verdictIn(basePool, slo);
     const headFails = perRound.filter((s) => s === "fail").length;
     const baseFails = basePerRound.filter((s) => s === "fail").length;
     const baseFailsToo = head.status === "fail" &&
@@ -83,14 +84,13 @@ export function abSloVerdicts(
 type Judged = Pick<Verdict, "status" | "message" | "causes">;
 
 /**
- * A side's runs pooled: the complete ones (and one fail-fast stopped on a certain failure), the
- * sound among them while any is.
+ * The runs a side is judged on, pooled or run by run: the complete ones (and one fail-fast
+ * stopped on a certain failure), the sound among them while any is.
  */
-function pooled(runs: readonly RunResult[]): RunResult | undefined {
+function judgedRuns(runs: readonly RunResult[]): RunResult[] {
   const complete = runs.filter((r) => r.run.complete || r.run.stopReason === "fail_fast");
   const sound = complete.filter((r) => !r.health.toolLimited);
-  const chosen = sound.length ? sound : complete;
-  return chosen.length ? poolRuns(chosen) : undefined;
+  return sound.length ? sound : complete;
 }
 
 /** The SLO's verdict on a pool: evaluated as a run's are, the implicit gate judged on it. */

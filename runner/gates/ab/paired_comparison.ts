@@ -17,8 +17,9 @@
  *
  * **The floor** (the change that counts) is the largest of: the plan's floor, or without one a
  * documented minimum per metric; with a default floor, what the rounds' spread supports (twice the
- * one-sided 95% margin of the mean change: identical builds then fall within it about 97.5% of
- * the time, so the check decides); and for a tail figure, the run's measured floor there (the
+ * one-sided 95% margin of the mean change: identical builds then pass about 95% of the time, so
+ * the check decides), but never more than `spreadCap` (rounds that scattered decide no change a
+ * team would want caught: undecided, not passed); and for a tail figure, the run's measured floor there (the
  * generator's own pauses) relative to base's median: a tail change smaller than what the tool
  * itself adds cannot be told from it.
  *
@@ -45,6 +46,8 @@ export interface PairedCheck {
   floor: number;
   /** The floor is a default: raise it to what the rounds' spread supports (see the module). */
   floorFromSpread?: boolean;
+  /** The most the spread may raise the floor to (a fraction); none: no limit. */
+  spreadCap?: number;
   /**
    * A floor in the figure's own unit that a ratio change must also pass relative to base's
    * median: the measured floor (µs) of a tail percentile.
@@ -124,6 +127,10 @@ export function judgePaired(checks: readonly PairedCheck[], confidence = 0.999):
     const status = worse ? "fail" : upper <= floor ? "pass" : "inconclusive";
     const reason = status !== "inconclusive"
       ? undefined
+      : floorSource === "spread" && floor === check.spreadCap
+      ? `the rounds vary too much to rule out a change beyond ${+(floor * 100).toPrecision(
+        3,
+      )}%, the most a default floor may be: more rounds decide`
       : change > floor
       ? "worse than the floor, but within the rounds' spread (not beyond Holm's level): more rounds decide"
       : "the rounds' spread leaves room for a change beyond the floor: more rounds decide";
@@ -150,8 +157,8 @@ function floorOf(
   let floor = check.floor;
   let floorSource = planned;
   if (check.floorFromSpread && spreadSupports > floor) {
-    floor = spreadSupports;
-    floorSource = "spread";
+    floor = Math.max(floor, Math.min(spreadSupports, check.spreadCap ?? Infinity));
+    floorSource = floor > check.floor ? "spread" : planned;
   }
   if (check.absoluteFloor !== undefined && check.scale === "ratio") {
     const base = median(check.base);

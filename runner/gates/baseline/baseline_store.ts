@@ -181,7 +181,7 @@ export type AppendedBaseline = Baseline & {
  * Why a judged run may not be a baseline others are judged by, though the long history keeps it:
  * it failed an SLO, or ran on a contended machine (its contention could have delayed more of its
  * requests than `CONTENDED_SHARE` and than this runner's stored runs usually show, `usualShares`;
- * or it explained one of its gates). Empty for a baseline.
+ * or it explained one of its SLOs). Empty for a baseline.
  *
  * @example
  * ```ts
@@ -200,8 +200,10 @@ export function notBaselineReasons(
   usualShares: readonly number[] = [],
 ): NotBaselineReason[] {
   const failed = result.verdicts.some((v) => v.kind === "slo" && v.status === "fail");
+  // An SLO the contention left undecided may have failed; a regression check it explained, at
+  // the contention this runner usually shows, is this runner's usual noise and its spread.
   const contended = ranContended(result.health, usualShares) ||
-    result.verdicts.some((v) => v.causes?.includes("contention"));
+    result.verdicts.some((v) => v.kind === "slo" && v.causes?.includes("contention"));
   return [
     ...(failed ? ["slo_failed" as const] : []),
     ...(contended ? ["contended" as const] : []),

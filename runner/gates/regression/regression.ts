@@ -257,8 +257,14 @@ function judgeMetric(
     : relative(measured, reference, higherIsWorse);
   const regressed = change > floor && !tooFew &&
     (metric === "error_rate" || beyondBound || (ctx.floorsDecide && bounds === undefined));
+  // Too scattered to bound, but no further out than the history's own runs reached: what this
+  // runner has already produced unchanged is no evidence of a change (a new run lies beyond the
+  // highest of n exchangeable runs 1 time in n + 1).
+  const seen = higherIsWorse ? Math.max(...history) : Math.min(...history);
+  const withinSeen = !tooFew && wide && !beyondBound &&
+    (higherIsWorse ? figure <= seen : figure >= seen);
   // Beyond the floor, but the history cannot say whether that is more than its own noise.
-  const unbounded = !regressed && change > floor && (tooFew || wide);
+  const unbounded = !regressed && change > floor && (tooFew || (wide && !withinSeen));
   // A regression must also hold for this run's whole confidence interval, less what the
   // generator may have added and what the machine's contention could explain (the one decision
   // rule); the point estimate alone makes it inconclusive. No regression is a pass only when the
@@ -339,6 +345,17 @@ function judgeMetric(
     ...(evidence.generatorAllowance > 0 ? { generatorAllowance: evidence.generatorAllowance } : {}),
     message: unbounded
       ? undecidedHistory()
+      : !regressed && change > floor && withinSeen
+      ? `no regression: ${figures}) is beyond the floor, but within what the ${
+        runs(bounds!.n)
+      } themselves reached (${higherIsWorse ? "highest" : "lowest"} ${show(seen)}); they vary ` +
+        `too much to tell a smaller change from their noise (a prediction bound beyond ` +
+        `${USEFUL_BOUND_RATIO}× their centre): ${
+          full
+            ? `the runner is too noisy for a history gate on ${metric}; compare head against ` +
+              "base on one runner with `tailgate ab`, which cancels the runner"
+            : `it decides more as runs are stored (--update-baseline, up to ${ctx.windowRuns})`
+        }; KS distance ${ctx.ks.toFixed(3)}${shortfall}`
       : `${regressed ? "regressed" : "no regression"}: ${figures}; ${method}; limit ${
         show(bound)
       }); KS distance ${ctx.ks.toFixed(3)}${why}`,

@@ -1,5 +1,8 @@
 import assert from "node:assert/strict";
 import { problemText } from "../../../runner/model/result.ts";
+import { DEFAULT_FAIL_ON } from "../../../runner/gates/fail_on.ts";
+import { DEFAULT_CONFIRM } from "../../../runner/gates/confirm_gates.ts";
+import { DEFAULT_ROUNDS } from "../../../runner/ab/run_ab.ts";
 import {
   INPUT_DEFAULTS,
   inputValue,
@@ -161,4 +164,10 @@ Deno.test("readRunInputs() reads fail-fast for runs and the A/B mode's head, and
     "fail-fast: `yes` is not true, false or empty (each plan's fail_fast)",
     "merge and fail-fast exclude each other: a merge job runs no plan",
   ]);
+});
+
+Deno.test("the Action's fail-on, confirm and ab-rounds defaults are tailgate's own", () => {
+  assert.equal(INPUT_DEFAULTS["fail-on"], DEFAULT_FAIL_ON);
+  assert.equal(INPUT_DEFAULTS.confirm, DEFAULT_CONFIRM);
+  assert.equal(INPUT_DEFAULTS["ab-rounds"], String(DEFAULT_ROUNDS));
 });

@@ -199,6 +199,12 @@ Deno.test("abAnnotationsFor() makes an A/B regression an error, a base that fail
   }];
   const slo = abAnnotationsFor(same, PATHS).find((l) => l.includes("title=p99 < 1ms"))!;
   assert.match(slo, /^::warning file=plans\/shop\.yaml,line=21,title=p99 < 1ms::/);
+  // An undecided comparison is a warning, and an error where the job's fail-on reddens it.
+  same.comparisons = [{ ...same.comparisons[0], status: "inconclusive", message: "undecided" }];
+  const check = (failOn?: "inconclusive") =>
+    abAnnotationsFor(same, PATHS, failOn).find((l) => l.endsWith(": undecided"))!;
+  assert.match(check(), /^::warning /);
+  assert.match(check("inconclusive"), /^::error /);
   same.verdict = { status: "invalid", message: "the comparison was stopped in round 2" };
   assert.ok(abAnnotationsFor(same, PATHS).some((l) => /^::error .*stopped in round 2/.test(l)));
 });

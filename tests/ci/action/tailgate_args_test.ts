@@ -166,3 +166,20 @@ Deno.test("runArgs() and abArgs() pass --fail-fast or --no-fail-fast, or leave i
   ]);
   assert.ok(!abArgs("p.yaml", "o", ab).some((a) => a.includes("fail-fast")));
 });
+
+Deno.test("the job's fail-on reaches tailgate unless it is tailgate's own default or the job's never", () => {
+  const common = { outDir: "o", reports: ["json"], plan: "p.yaml", updateBaseline: false };
+  assert.deepEqual(runArgs({ ...common, failOn: "inconclusive" }).slice(-2), [
+    "--fail-on",
+    "inconclusive",
+  ]);
+  for (const failOn of ["inconclusive-sampling", "never"] as const) {
+    assert.ok(!runArgs({ ...common, failOn }).includes("--fail-on"), failOn);
+  }
+  const ab = { base: "http://127.0.0.1:1", head: "http://127.0.0.1:2", rounds: 5 };
+  assert.deepEqual(abArgs("p.yaml", "o", { ...ab, failOn: "inconclusive-slo" }).slice(-2), [
+    "--fail-on",
+    "inconclusive-slo",
+  ]);
+  assert.ok(!abArgs("p.yaml", "o", ab).includes("--fail-on"));
+});

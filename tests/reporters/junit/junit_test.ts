@@ -483,3 +483,20 @@ xmllintTest(
     );
   },
 );
+
+xmllintTest(
+  "renderJunit() maps an undecided gate by the run's fail-on, as the job does",
+  async () => {
+    const result = await undecidedRegressionRun();
+    const undecided = result.verdicts.filter((v) => v.status === "inconclusive").length;
+    assert.ok(undecided > 0);
+    // `--fail-on inconclusive` turns every undecided gate red: each is an error, none skipped.
+    const strict = renderJunit(result, "inconclusive");
+    assert.equal(await attr(strict, `${SUITE}/@errors`), String(undecided));
+    assert.equal(await attr(strict, `${SUITE}/@skipped`), "0");
+    assert.equal(await attr(strict, `${SUITE}/testcase/error/@type`), "inconclusive");
+    // `inconclusive-slo` leaves an undecided regression check a warning, as the default does.
+    const slo = renderJunit(result, "inconclusive-slo");
+    assert.equal(await attr(slo, `${SUITE}/@skipped`), String(undecided));
+  },
+);

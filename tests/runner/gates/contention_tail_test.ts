@@ -34,6 +34,24 @@ Deno.test("an SLO excess confined to the seconds the service waited for a CPU is
   assert.equal(unmeasured.status, "fail", unmeasured.message);
 });
 
+Deno.test("an SLO whose interval reaches the bound only through a contended second is the runner's", () => {
+  // 100 slow requests, 1% of 10,000, all in the second the service waited 300 ms: p99's interval
+  // straddles 10 ms. Too few requests would be the plan's to fix (red by default); here the
+  // machine could have made every one of them slow, so the runner left it undecided: a warning.
+  const seconds = [...Array(9)].map(() => second(0, 2));
+  seconds.push(second(100, 300));
+  const [slo] = evaluateSlos(contendedResult(seconds, ["p99 < 10ms"]));
+  assert.equal(slo.status, "inconclusive", slo.message);
+  assert.deepEqual(slo.causes, ["contention"]);
+  assert.match(slo.message, /95% interval would be 500us to 500us, so the machine could explain/);
+
+  const [unmeasured] = evaluateSlos(
+    contendedResult(seconds, ["p99 < 10ms"], { measured: false }),
+  );
+  assert.equal(unmeasured.status, "inconclusive", unmeasured.message);
+  assert.deepEqual(unmeasured.causes, ["sampling"]);
+});
+
 Deno.test("a server slow in every second fails whatever one contended second explains", () => {
   const seconds = [...Array(9)].map(() => second(30, 2));
   seconds.push(second(30, 300));

@@ -453,3 +453,19 @@ Deno.test("a run is contended only beyond what the runner's stored runs usually 
   assert.deepEqual(stored.value.history.at(-1)!.notBaseline, ["contended"]);
   assert.equal(stored.value.runs.length, 2);
 });
+
+Deno.test("a window as long as the store keeps (keepRuns) is full: too noisy, not more runs", async () => {
+  await using dir = await tempDir();
+  await seedHistory(dir.path, [1, 1.3, 0.8]);
+  const p50 = (r: RunResult) => r.verdicts.find((v) => v.name === "p50 vs baseline: main")!;
+  const three = run(2, 6);
+  await judgeRun(three, { baselineDir: dir.path, keepRuns: 3 });
+  assert.match(p50(three).message, /^the runner is too noisy for a history gate on p50: /);
+  // The default window holds 10: three runs are not yet all it will hold.
+  const ten = run(2, 6);
+  await judgeRun(ten, { baselineDir: dir.path });
+  assert.match(
+    p50(ten).message,
+    /it decides as more runs are stored \(--update-baseline, up to 10\)/,
+  );
+});

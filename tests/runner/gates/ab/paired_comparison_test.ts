@@ -110,6 +110,34 @@ Deno.test("judgePaired(): a default floor rises to what the rounds' spread suppo
   assert.equal(five.status, "fail");
 });
 
+Deno.test("judgePaired(): rounds too scattered raise a default floor only to its cap: undecided, not passed", () => {
+  // A head about 10% slower, but the rounds swing by ±15%: twice their margin is a 28% floor, and
+  // its upper end (25%) would pass within it. Capped at the history gate's 10%, it stays undecided.
+  const base = [100, 100, 100, 100, 100];
+  const head = [0.25, -0.05, 0.2, -0.02, 0.12].map((d) => 100 * Math.exp(d));
+  const check = { ...latency(base, head, 0.02), floorFromSpread: true };
+  const uncapped = judgePaired([check])[0];
+  assert.equal(uncapped.status, "pass", JSON.stringify(uncapped));
+  assert.ok(uncapped.floor > 0.25, `${uncapped.floor}`);
+  const capped = judgePaired([{ ...check, spreadCap: 0.1 }])[0];
+  assert.equal(capped.status, "inconclusive", JSON.stringify(capped));
+  assert.equal(capped.floor, 0.1);
+  assert.equal(capped.floorSource, "spread");
+  assert.match(capped.reason!, /^the rounds vary too much to rule out a change beyond 10%/);
+  // Within the cap the spread still decides, as before.
+  const swing = [1, 1.04, 0.97, 1.03, 0.98];
+  const same = judgePaired([{
+    ...latency(
+      swing.map((x) => 100 * x),
+      swing.map((x, i) => 100 * x * (i % 2 ? 1.03 : 0.97)),
+      0.02,
+    ),
+    floorFromSpread: true,
+    spreadCap: 0.1,
+  }])[0];
+  assert.equal(same.status, "pass", JSON.stringify(same));
+});
+
 Deno.test("judgePaired(): a tail change within the runs' measured floor is the tool's own pauses", () => {
   // p99 of 150 µs against a measured floor of 600 µs: 40% slower is still within what the
   // generator's own pauses add at that percentile, so it is no regression, and it is decided.

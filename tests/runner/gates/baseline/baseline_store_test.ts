@@ -9,6 +9,7 @@ import {
   historyName,
   loadBaseline,
   MAX_HISTORY_BYTES,
+  notBaselineReasons,
 } from "../../../../runner/gates/baseline/baseline_store.ts";
 import {
   planFingerprint,
@@ -403,4 +404,25 @@ Deno.test("a run whose stages changed starts the long history anew as well", asy
   assert.equal(written.history.length, 1);
   const old = JSON.parse(await Deno.readTextFile(written.supersededPath!));
   assert.equal(old.history.length, 2, "the old history is kept whole");
+});
+
+Deno.test("a regression check the runner's usual contention explained keeps the run a baseline", () => {
+  const explained = (kind: "slo" | "regression") => [{
+    kind,
+    status: "inconclusive" as const,
+    causes: ["contention" as const],
+  }];
+  // As much contention as this runner's stored runs usually show: its usual noise, and spread.
+  const usual = [0.04, 0.06, 0.05];
+  const health = { contention: { share: 0.06 } };
+  assert.deepEqual(notBaselineReasons({ verdicts: explained("regression"), health }, usual), []);
+  // An SLO it explained may have failed: no baseline.
+  assert.deepEqual(notBaselineReasons({ verdicts: explained("slo"), health }, usual), [
+    "contended",
+  ]);
+  // Twice the usual and over 5%: an unusual hour, whatever it explained.
+  assert.deepEqual(
+    notBaselineReasons({ verdicts: [], health: { contention: { share: 0.13 } } }, usual),
+    ["contended"],
+  );
 });
