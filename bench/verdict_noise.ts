@@ -10,7 +10,7 @@
  *   run as a runner would (ci_action/: settings, run_plans.ts, the gate). `--runs` unchanged
  *   runs of one plan against the running server are each added to the history, with a busy loop
  *   on the server's core beside every second run (`taskset -c 0 timeout N sh -c 'while :; do :;
- *   done'`). Then, from a copy of that history each, the C server 10% and 5% (`--changes`) slower for
+ *   done'`). Then, from a copy of that history each, the C server 10% and 5% slower (`--changes`) for
  *   `--changed-runs` runs: when does the job turn red, and when does `tailgate history` (which
  *   the Action runs itself on the default branch) name the step at the first slower build's
  *   commit?
@@ -44,10 +44,10 @@
  *
  * The modes are in verdict/ (history_study.ts, ab_study.ts), the Action's runner in ci_action/.
  *
- * How long (defaults, measured stage 10 s): a history job takes about 15-20 s, so the history
- * mode about 10 min of unchanged runs and 7 min of changed ones per server (nginx: unchanged
- * only); an A/B job about 12 rounds × 2 × 13 s ≈ 5-6 min, so 60 A/Bs on the C server ≈ 5.5 h and
- * 20 on nginx ≈ 2 h. `--only-changed` still first stores `--runs` unchanged runs in history mode
+ * How long (defaults, measured stage 10 s): a history job takes about 14 s, so the history
+ * mode about 7 min of unchanged runs and 5 min of changed ones per change and server (nginx:
+ * unchanged only); an A/B job (the Action's 5 rounds) about 5 × 2 × 12.5 s ≈ 126 s, so 60 A/Bs
+ * on the C server ≈ 2.1 h and 20 on nginx ≈ 42 min. `--only-changed` still first stores `--runs` unchanged runs in history mode
  * (the history the change is judged against; lower `--runs` to shorten it). A smoke run:
  * `--runs 2 --changed-runs 2 --abs 1 --secs 3` (about 12 min).
  *

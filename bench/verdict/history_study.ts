@@ -58,6 +58,8 @@ export async function historyStudy(study: Study, kind: ServerKind): Promise<void
     };
   };
   let stopServer = async () => {};
+  // The unchanged builds' commits: a step from one of them to a slower one names the change.
+  const unchanged = new Set<string>();
   const one = async (
     c: string,
     index: number,
@@ -65,6 +67,7 @@ export async function historyStudy(study: Study, kind: ServerKind): Promise<void
     changeCommit?: string,
   ) => {
     const commit = await commitOf(opts.seed, `${kind}:${c}:${index}`);
+    if (c === "unchanged") unchanged.add(commit);
     const before = storedRuns(baselineDir);
     const label = `history-${kind}-${c}-${index}`;
     const j = await studyJob(study, ws, {
@@ -106,7 +109,7 @@ export async function historyStudy(study: Study, kind: ServerKind): Promise<void
       ...resultFields(result),
       ...(j.common.colour === "red" ? { redBy: runRedCause(result) } : {}),
       stored: storedRuns(baselineDir) > before,
-      ...historyFields(report, c === "unchanged" ? undefined : changeCommit ?? commit),
+      ...historyFields(report, c === "unchanged" ? undefined : changeCommit ?? commit, unchanged),
       problems: [...problems, ...(result ? [] : ["no result.json"])],
     });
     return { commit, stored: storedRuns(baselineDir) > before };

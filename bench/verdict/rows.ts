@@ -222,10 +222,16 @@ export interface ChangeBrief {
 
 /**
  * What `history.json` found: every change point, whether one is a worse step at the run of
- * `changeCommit` (the first slower build's commit: "names the step"), and how many worse ones lie
- * among the newest runs.
+ * `changeCommit` (the first slower build's commit: "names the step"), or one whose span starts at
+ * an `unchanged` build and ends at a slower one (the first slower build had no value there: a
+ * contended run is a gap, so the step is named between the builds on either side of it), and how
+ * many worse ones lie among the newest runs.
  */
-export function historyFields(report: HistoryReport | undefined, changeCommit?: string) {
+export function historyFields(
+  report: HistoryReport | undefined,
+  changeCommit?: string,
+  unchanged: ReadonlySet<string> = new Set(),
+) {
   const plan = report?.plans[0];
   if (plan === undefined) return { historyRan: false };
   const changes: ChangeBrief[] = plan.changes.map((c) => {
@@ -249,7 +255,12 @@ export function historyFields(report: HistoryReport | undefined, changeCommit?: 
     changes,
     worseRecent: changes.filter((c) => c.worse && c.recent).length,
     ...(changeCommit === undefined ? {} : {
-      namesStep: changes.some((c) => c.worse && c.kind === "step" && c.commit === changeCommit),
+      namesStep: plan.changes.some((c) =>
+        c.worse && c.kind === "step" &&
+        (c.commit === changeCommit ||
+          (c.previousCommit !== undefined && unchanged.has(c.previousCommit) &&
+            c.commit !== undefined && !unchanged.has(c.commit)))
+      ),
     }),
   };
 }

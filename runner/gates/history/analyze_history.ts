@@ -86,7 +86,10 @@ function seriesChanges(
   });
   return found.map((c) => {
     const mapped = { ...c, index: at[c.index], endIndex: at[c.endIndex] };
-    const previous = runs[mapped.index - 1];
+    // The last run before it with a value: a run between them (contended, without the stage)
+    // says nothing, so the change may lie at it too.
+    const previousIndex = c.index > 0 ? at[c.index - 1] : undefined;
+    const previous = previousIndex === undefined ? undefined : runs[previousIndex];
     const commit = runs[mapped.index]?.commit;
     const direction = changeDirection(s.metric, s.unit, c);
     return {
@@ -111,7 +114,7 @@ function seriesChanges(
       ...(c.shuffles === undefined ? {} : { shuffles: c.shuffles }),
       recent: settings.failRecent > 0 && mapped.endIndex >= runs.length - settings.failRecent,
       coincides: c.kind === "step" ? coinciding(entries, mapped.index) : [],
-      text: changeText(s, mapped, runs),
+      text: changeText(s, mapped, runs, previousIndex),
     };
   });
 }

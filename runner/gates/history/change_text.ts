@@ -127,6 +127,7 @@ export function changeText(
   s: HistorySeries,
   c: SeriesChange,
   runs: readonly HistoryRunRef[],
+  previousIndex: number = c.index - 1,
 ): string {
   const figure = changeFigure(s.unit, c);
   const unclear = changeDirection(s.metric, s.unit, c) === "unclear";
@@ -145,10 +146,10 @@ export function changeText(
       `${runName(runs[c.index], c.index)} to ${runName(runs[c.endIndex], c.endIndex)}`;
   }
   const near = runName(runs[c.index], c.index);
-  const before = runs[c.index - 1];
+  const before = runs[previousIndex];
   const between = before === undefined
     ? ""
-    : `, between ${runName(before, c.index - 1).replace(/^commit /, "")} and ${
+    : `, between ${runName(before, previousIndex).replace(/^commit /, "")} and ${
       near.replace(/^commit /, "")
     }`;
   return `${seriesName(s)} ${way} ${size} near ${near}${between}`;

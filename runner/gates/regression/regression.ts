@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { seenValues } from "./seen_values.ts";
 import { stagesMatch } from "./stage_match.ts";
 import type { SloMetric } from "../../plan/types.ts";
 import { createHistogram, type Histogram } from "../../hdr/mod.ts";
@@ -127,6 +128,7 @@ export function evaluateRegression(
             minTail: options.minTailSamples ?? 10,
             windowRuns: options.windowRuns ?? BASELINE_WINDOW_RUNS,
             floorsDecide: options.floorsDecide ?? false,
+            seen: seenValues(baseline.history ?? [], stage, label, metric, minTail),
           },
         });
       }
@@ -171,6 +173,8 @@ interface Context {
   windowRuns: number;
   /** The floors decide however few runs there are (`tailgate compare`). */
   floorsDecide: boolean;
+  /** The metric's values over the long history's newest baseline runs (seen_values.ts). */
+  seen: readonly number[];
   /** The prediction bound's confidence: Holm's level for this check. */
   confidence: number;
   /** Whether Holm's step-down rejected "no regression" for this check (true when not tested). */
@@ -260,7 +264,10 @@ function judgeMetric(
   // Too scattered to bound, but no further out than the history's own runs reached: what this
   // runner has already produced unchanged is no evidence of a change (a new run lies beyond the
   // highest of n exchangeable runs 1 time in n + 1).
-  const seen = higherIsWorse ? Math.max(...history) : Math.min(...history);
+  const seen = higherIsWorse
+    ? Math.max(...history, ...ctx.seen)
+    : Math.min(...history, ...ctx.seen);
+  const seenRuns = Math.max(history.length, ctx.seen.length);
   const withinSeen = !tooFew && wide && !beyondBound &&
     (higherIsWorse ? figure <= seen : figure >= seen);
   // Beyond the floor, but the history cannot say whether that is more than its own noise.
@@ -346,9 +353,9 @@ function judgeMetric(
     message: unbounded
       ? undecidedHistory()
       : !regressed && change > floor && withinSeen
-      ? `no regression: ${figures}) is beyond the floor, but within what the ${
-        runs(bounds!.n)
-      } themselves reached (${higherIsWorse ? "highest" : "lowest"} ${show(seen)}); they vary ` +
+      ? `no regression: ${figures}) is beyond the floor, but within what the last ${
+        runs(seenRuns)
+      } stored reached (${higherIsWorse ? "highest" : "lowest"} ${show(seen)}); they vary ` +
         `too much to tell a smaller change from their noise (a prediction bound beyond ` +
         `${USEFUL_BOUND_RATIO}× their centre): ${
           full

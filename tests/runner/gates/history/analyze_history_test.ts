@@ -84,6 +84,16 @@ Deno.test("analyzeHistory maps a change past runs without the stage back to the 
   assert.equal(change.index, 60);
   assert.equal(change.commit, commitOf(60));
   assert.equal(change.recent, false);
+  // Run 59, right before the step, has no value: the change lies between run 58 and run 60.
+  assert.equal(change.previousCommit, commitOf(59));
+  entries[59] = entryAt(59, [stageAt(2000, { name: "other" })]);
+  const [gapped] = p99Changes(analyze(entries));
+  assert.equal(gapped.commit, commitOf(60));
+  assert.equal(gapped.previousCommit, commitOf(58));
+  assert.match(
+    gapped.text,
+    new RegExp(`between ${commitOf(58).slice(0, 7)} and ${commitOf(60).slice(0, 7)}$`),
+  );
   const recent = analyze(entries, { ...SETTINGS, failRecent: 20 });
   assert.equal(p99Changes(recent)[0].recent, true);
   assert.equal(p99Changes(recent)[0].worse, true);

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { baselineRunFrom } from "../../../../runner/gates/baseline/baseline_store.ts";
+import { historyEntryFromRun } from "../../../../runner/gates/baseline/history_entry.ts";
 import {
   type Baseline,
   BASELINE_SCHEMA,
@@ -134,7 +135,7 @@ Deno.test("a history too scattered to bound the next run says not enough history
   // 25% worse, but no further than one of the three runs reached: no evidence of a change.
   const within = verdictOf(evaluateRegression(mainRun(1.25), history(SCATTERED)), "p50");
   assert.equal(within.status, "pass", within.message);
-  assert.match(within.message, /within what the 3 baseline runs themselves reached \(highest /);
+  assert.match(within.message, /within what the last 3 baseline runs stored reached \(highest /);
   assert.match(
     within.message,
     /it decides more as runs are stored \(--update-baseline, up to 10\)/,
@@ -236,7 +237,7 @@ Deno.test("a scattered history passes a run within what its own runs reached, an
   assert.equal(busy.status, "pass", busy.message);
   assert.match(
     busy.message,
-    /^no regression: 2ms against baseline .* is beyond the floor, but within what the 10 baseline runs themselves reached \(highest 2\.1\d*ms\); .*too noisy for a history gate on p50; compare head against base .*`tailgate ab`/,
+    /^no regression: 2ms against baseline .* is beyond the floor, but within what the last 10 baseline runs stored reached \(highest 2\.1\d*ms\); .*too noisy for a history gate on p50; compare head against base .*`tailgate ab`/,
   );
   // Beyond the highest of them: still undecided, a warning, never red.
   const beyond = verdictOf(evaluateRegression(mainRun(2.4), history(scattered)), "p50");
@@ -432,4 +433,27 @@ Deno.test("a stored run with no answered request is no latency baseline: max and
     assert.equal(v.status, "pass", v.message);
     assert.match(v.message, /1 baseline run/);
   }
+});
+
+Deno.test("what the long history's baseline runs reached counts too, not a contended one", () => {
+  // The window's 10 runs are scattered up to 2.1×; 20 runs before them reached 2.6×.
+  const scattered = [1, 2, 1.05, 2.1, 0.95, 1.9, 1, 2.05, 1.02, 1.95];
+  const older = [...Array(20)].map((_, i) => (i % 2 ? 2.6 : 1));
+  const withHistory = (marked: boolean) => {
+    const b = history(scattered);
+    b.history = [...older, ...scattered].map((scale, i) => ({
+      ...historyEntryFromRun(baselineRunFrom(mainRun(scale))),
+      ...(marked && i < 20 && scale > 2 ? { notBaseline: ["contended" as const] } : {}),
+    }));
+    return b;
+  };
+  const run = mainRun(2.4);
+  const alone = verdictOf(evaluateRegression(run, history(scattered)), "p50");
+  assert.equal(alone.status, "inconclusive", "beyond the window's 10 runs alone");
+  const seen = verdictOf(evaluateRegression(run, withHistory(false)), "p50");
+  assert.equal(seen.status, "pass", seen.message);
+  assert.match(seen.message, /within what the last 30 baseline runs stored reached \(highest 2\.6/);
+  // The older runs that reached 2.6× were contended: no baseline, no reach.
+  const marked = verdictOf(evaluateRegression(run, withHistory(true)), "p50");
+  assert.equal(marked.status, "inconclusive", marked.message);
 });
