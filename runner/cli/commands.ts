@@ -13,6 +13,7 @@ import { SEARCH_SCHEMA, SEARCH_VERSION } from "../model/search_result.ts";
 import { AB_SCHEMA, AB_VERSION } from "../model/ab_result.ts";
 import { BASELINE_SCHEMA, BASELINE_VERSION } from "../gates/baseline/mod.ts";
 import { SEARCH_HISTORY_SCHEMA, SEARCH_HISTORY_VERSION } from "../gates/baseline/mod.ts";
+import { HISTORY_SCHEMA, HISTORY_VERSION } from "../model/history_result.ts";
 import { AB_HELP, abCommand } from "./ab_command.ts";
 import { CHECK_HELP, checkPlans } from "./check_command.ts";
 import type { Command, CommandOutcome } from "./command.ts";
@@ -263,5 +264,5 @@ export function versionText(): string {
   return `tailgate ${TAILGATE_VERSION} (deno ${Deno.version.deno})\n` +
     `formats: ${RESULT_SCHEMA} ${RESULT_VERSION}, ${SEARCH_SCHEMA} ${SEARCH_VERSION}, ` +
     `${AB_SCHEMA} ${AB_VERSION}, ${BASELINE_SCHEMA} ${BASELINE_VERSION}, ` +
-    `${SEARCH_HISTORY_SCHEMA} ${SEARCH_HISTORY_VERSION}`;
+    `${SEARCH_HISTORY_SCHEMA} ${SEARCH_HISTORY_VERSION}, ${HISTORY_SCHEMA} ${HISTORY_VERSION}`;
 }

@@ -4,6 +4,7 @@ import { versionText } from "../../runner/cli/commands.ts";
 import { main } from "../../cli.ts";
 import { capture } from "../_helpers/cli_capture.ts";
 import { RESULT_VERSION } from "../../runner/model/run_result.ts";
+import { HISTORY_VERSION } from "../../runner/model/history_result.ts";
 import denoJson from "../../deno.json" with { type: "json" };
 
 const ROOT = new URL("../../", import.meta.url);
@@ -23,6 +24,7 @@ Deno.test("the version is deno.json's, and package.json, --version and the chang
     new RegExp(`^tailgate ${denoJson.version.replaceAll(".", "\\.")} \\(deno `),
   );
   assert.match(lines[1], new RegExp(`tailgate/result ${RESULT_VERSION}, tailgate-search \\d+, `));
+  assert.match(lines[1], new RegExp(`, tailgate-history ${HISTORY_VERSION}$`));
   const changelog = await Deno.readTextFile(new URL("CHANGELOG.md", ROOT));
   assert.match(changelog, new RegExp(`^## \\[${denoJson.version.replaceAll(".", "\\.")}\\]`, "m"));
   assert.match(await Deno.readTextFile(new URL("LICENSE", ROOT)), /Apache License\s+Version 2\.0/);
