@@ -25,7 +25,7 @@
  */
 import type { RunResult, Verdict } from "../model/run_result.ts";
 import { err, ok, problem, type Result } from "../model/result.ts";
-import { undecidedByRunner } from "../result/read/mod.ts";
+import { sameGate, undecidedByRunner } from "../result/read/mod.ts";
 import { isTailMetric, type RegressionMetric } from "./regression/mod.ts";
 
 /** How many reruns `--confirm` may make: `auto`, or a whole number from 0 to 10. */
@@ -148,10 +148,6 @@ export function applyConfirmation(
 
 function statusIn(verdicts: readonly Verdict[], gate: Verdict): Verdict["status"] {
   return verdicts.find((x) => sameGate(x, gate))?.status ?? "invalid";
-}
-
-function sameGate(a: Verdict, b: Verdict): boolean {
-  return a.kind === b.kind && a.name === b.name && a.line === b.line;
 }
 
 /**

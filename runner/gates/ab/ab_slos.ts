@@ -22,7 +22,7 @@
 import type { AbSloVerdict } from "../../model/ab_result.ts";
 import type { RunResult, Verdict, VerdictStatus } from "../../model/run_result.ts";
 import { parseSlo } from "../../plan/slo/mod.ts";
-import { statusTally } from "../../result/read/mod.ts";
+import { sameGate, statusTally } from "../../result/read/mod.ts";
 import { evaluateSlos, implicitErrorVerdict } from "../slo/mod.ts";
 import { poolRuns } from "./pooled_runs.ts";
 
@@ -132,9 +132,4 @@ function majority(statuses: readonly VerdictStatus[]): Judged {
 function statusIn(run: RunResult, slo: Verdict): VerdictStatus {
   return run.verdicts.find((v) => sameGate(v, slo))?.status ??
     (slo.implicit ? implicitErrorVerdict(run)?.status : undefined) ?? "invalid";
-}
-
-function sameGate(a: Verdict, b: Verdict): boolean {
-  return a.kind === "slo" && a.name === b.name && a.line === b.line &&
-    Boolean(a.implicit) === Boolean(b.implicit);
 }

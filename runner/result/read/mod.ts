@@ -11,6 +11,7 @@ export { runVerdict, undecidedWarning } from "./stored_verdict.ts";
 export {
   gatesVerdict,
   RUNNER_CAUSES,
+  sameGate,
   STATUS_SEVERITY,
   statusTally,
   undecidedByRunner,

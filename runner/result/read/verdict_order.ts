@@ -119,3 +119,25 @@ export function statusTally(statuses: readonly VerdictStatus[]): string {
   return STATUS_SEVERITY.map((s) => [s, statuses.filter((x) => x === s).length] as const)
     .filter(([, n]) => n > 0).map(([s, n]) => `${n} ${s}`).join(", ");
 }
+
+/**
+ * Whether two verdicts are the same gate, as judged in two runs of one plan (a rerun, a round):
+ * the same kind, name and plan line, and both the implicit error gate or neither.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { sameGate } from "./verdict_order.ts";
+ * const slo = { kind: "slo" as const, name: "p99 < 5ms", line: 9 };
+ * assert.equal(sameGate(slo, { ...slo }), true);
+ * assert.equal(sameGate(slo, { ...slo, line: 10 }), false);
+ * assert.equal(sameGate(slo, { ...slo, implicit: true }), false);
+ * ```
+ */
+export function sameGate(
+  a: Pick<Verdict, "kind" | "name" | "line" | "implicit">,
+  b: Pick<Verdict, "kind" | "name" | "line" | "implicit">,
+): boolean {
+  return a.kind === b.kind && a.name === b.name && a.line === b.line &&
+    Boolean(a.implicit) === Boolean(b.implicit);
+}
