@@ -26,7 +26,7 @@ import { createHistogram, decodeHistogram, type Histogram } from "../hdr/mod.ts"
 import type { RunContention, RunResult } from "../model/run_result.ts";
 import { formatDurationMs } from "../plan/units.ts";
 import type { GateEvidence } from "./decision_rule.ts";
-import { CONTENTION_QUEUE_FACTOR, intervalWaitMs } from "../result/read/mod.ts";
+import { CONTENTION_QUEUE_FACTOR, reachingWaitsMs } from "../result/read/mod.ts";
 
 /** One interval of a group of requests, as the contention adjustment reads it. */
 export interface ContendedInterval {
@@ -55,11 +55,11 @@ export function contendedIntervals(
 ): ContendedInterval[] {
   const source = result.health.contention?.source;
   if (source === undefined || source === "none") return [];
-  const waits = result.intervals.map((iv) => intervalWaitMs(iv.contention, source));
+  const waits = reachingWaitsMs(result.intervals, source);
   const bound = new Set(stageIndexes);
   const out: ContendedInterval[] = [];
   result.intervals.forEach((interval, i) => {
-    const waitMs = Math.max(waits[i], waits[i + 1] ?? 0);
+    const waitMs = waits[i];
     if (!bound.has(interval.stageIndex) || waitMs <= 0) return;
     const group = label === undefined ? interval : interval.labels.find((l) => l.label === label);
     if (group === undefined || group.response.count === 0) return;

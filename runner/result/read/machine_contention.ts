@@ -65,6 +65,27 @@ export function intervalWaitMs(
 }
 
 /**
+ * Each interval's wait (ms) that can have delayed its requests: the larger of its own and the next
+ * interval's, as a request due late in a second is answered in the next (the service's wait, or
+ * the machine's pressure, per `source`, plus steal).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { reachingWaitsMs } from "./machine_contention.ts";
+ * const at = (serviceWaitMs: number) => ({ contention: { serviceWaitMs } });
+ * assert.deepEqual(reachingWaitsMs([at(0), at(50), at(0)], "service"), [50, 50, 0]);
+ * ```
+ */
+export function reachingWaitsMs(
+  intervals: readonly Pick<IntervalResult, "contention">[],
+  source: RunContention["source"],
+): number[] {
+  const waits = intervals.map((iv) => intervalWaitMs(iv.contention, source));
+  return waits.map((w, i) => Math.max(w, waits[i + 1] ?? 0));
+}
+
+/**
  * For each interval, the share of its requests the machine's contention could have delayed (0 to
  * 1): {@linkcode CONTENTION_QUEUE_FACTOR} × the larger of its wait and the next interval's, over its
  * length. All zero when the run measured no contention.
@@ -83,9 +104,9 @@ export function delayedShares(
   source: RunContention["source"] | undefined,
 ): number[] {
   if (source === undefined || source === "none") return intervals.map(() => 0);
-  const waits = intervals.map((iv) => intervalWaitMs(iv.contention, source));
+  const waits = reachingWaitsMs(intervals, source);
   return intervals.map((iv, i) => {
-    const waitMs = Math.max(waits[i], waits[i + 1] ?? 0);
+    const waitMs = waits[i];
     return iv.durationMs > 0 ? Math.min(1, CONTENTION_QUEUE_FACTOR * waitMs / iv.durationMs) : 0;
   });
 }

@@ -50,6 +50,7 @@ export {
   delayedShares,
   intervalWaitMs,
   ranContended,
+  reachingWaitsMs,
   summarizeContention,
 } from "./machine_contention.ts";
 export {
