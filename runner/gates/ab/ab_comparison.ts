@@ -46,6 +46,12 @@ export interface RoundPair {
 export const AB_DEFAULT_MIN_TAIL_SAMPLES = 100;
 
 /**
+ * The most the rounds' spread may raise a tail's default floor to (0.5: 50%): rounds that cannot
+ * rule out a tail 1.5 times base's decide nothing a team would act on, so the check is undecided.
+ */
+export const TAIL_SPREAD_CAP = 0.5;
+
+/**
  * The metrics `tailgate ab` compares when the plan names no `regression:`, each with its documented
  * minimum floor: the change that counts however tight the rounds. Each check's floor is raised to
  * what its rounds' spread supports (paired_comparison.ts), so a metric as steady as a p50 (0.5% from
@@ -134,13 +140,16 @@ export function compareRounds(
             higherIsWorse: metric !== "throughput",
             floor,
             // The spread may raise a default floor up to the history gate's floor, no further;
-            // a tail's as far as its rounds' spread goes (said in the report), so identical
-            // builds' p99 is decided beside a busy neighbour too (±30-50% a round there).
+            // a tail's up to TAIL_SPREAD_CAP, so identical builds' p99 is decided beside a busy
+            // neighbour too (a paired p99 swings ±30-50% a round there).
             ...(planNamedFloors ? {} : {
               floorFromSpread: true,
-              ...(isTailMetric(metric) ? {} : {
-                spreadCap: Math.max(floor, DEFAULT_REGRESSION_FLOORS[metric] ?? Infinity),
-              }),
+              spreadCap: Math.max(
+                floor,
+                isTailMetric(metric)
+                  ? TAIL_SPREAD_CAP
+                  : DEFAULT_REGRESSION_FLOORS[metric] ?? Infinity,
+              ),
             }),
             ...(isTailMetric(metric)
               ? {

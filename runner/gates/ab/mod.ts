@@ -4,7 +4,12 @@
  *
  * @module
  */
-export { AB_DEFAULT_MIN_TAIL_SAMPLES, AB_MIN_FLOORS, compareRounds } from "./ab_comparison.ts";
+export {
+  AB_DEFAULT_MIN_TAIL_SAMPLES,
+  AB_MIN_FLOORS,
+  compareRounds,
+  TAIL_SPREAD_CAP,
+} from "./ab_comparison.ts";
 export type { RoundPair } from "./ab_comparison.ts";
 export { abVerdict } from "./ab_verdict.ts";
 export { abSloVerdicts } from "./ab_slos.ts";

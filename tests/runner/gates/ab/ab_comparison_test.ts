@@ -112,3 +112,22 @@ Deno.test("compareRounds(): a default p99 needs 100 requests beyond it in every 
   assert.equal(names({ "p99.9": 0.2 }, true).length, 3);
   assert.equal(AB_DEFAULT_MIN_TAIL_SAMPLES, 100);
 });
+
+Deno.test("compareRounds(): a tail's floor follows its rounds' spread up to 50%, p50's to 10%", () => {
+  // Head and base alike but for each round's noise on head alone: a busy neighbour's swing.
+  const swung = (factors: number[]) =>
+    factors.map((f, i) => ({ base: run(1 + i * 0.01), head: run((1 + i * 0.01) * f) }));
+  const p = (checks: ReturnType<typeof compareRounds>, metric: string) =>
+    checks.find((c) => c.metric === metric && c.label === undefined)!;
+  const moderate = compareRounds(swung([1.2, 0.85, 1.15, 0.88, 1.0]));
+  assert.equal(p(moderate, "p99").status, "pass", p(moderate, "p99").message);
+  assert.equal(p(moderate, "p99").floorSource, "spread");
+  assert.ok(p(moderate, "p99").floor > 0.1 && p(moderate, "p99").floor < 0.5);
+  // The same swing leaves a p50 undecided: its floor stops at the history gate's 10%.
+  assert.equal(p(moderate, "p50").status, "inconclusive", p(moderate, "p50").message);
+  assert.equal(p(moderate, "p50").floor, 0.1);
+  const wild = compareRounds(swung([1.9, 0.55, 1.8, 0.6, 1.0]));
+  assert.equal(p(wild, "p99").status, "inconclusive", p(wild, "p99").message);
+  assert.equal(p(wild, "p99").floor, 0.5);
+  assert.match(p(wild, "p99").message, /rule out a change beyond 50%/);
+});
