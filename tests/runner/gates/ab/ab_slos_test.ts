@@ -118,3 +118,25 @@ Deno.test("abVerdict(): a head run stopped by fail-fast ends the comparison a fa
   assert.equal(abVerdict([], [], stop).status, "fail");
   assert.equal(abVerdict([], []).status, "inconclusive");
 });
+
+Deno.test("abSloVerdicts(): a stall count's majority leaves out the runs a stop cut off", async () => {
+  // Two complete head runs without a stall, three cut off by a stop that each read as a fail: the
+  // cut-off runs are no evidence, so the SLO passes on the two that ran to their end.
+  const judged = async (complete: boolean) => {
+    const r = gateResult([{
+      ratePerSec: 1000,
+      durationMs: 10_000,
+      labels: [{ label: "GET /", response: uniformUs(10_000, 500, 1_500) }],
+    }], { slos: ["stalls == 0"], complete });
+    await judgeRun(r);
+    const stalls = r.verdicts.find((v) => v.name === "stalls == 0")!;
+    stalls.status = complete ? "pass" : "fail";
+    return r;
+  };
+  const heads = [await judged(true), await judged(false), await judged(true), await judged(false)];
+  heads.push(await judged(false));
+  const [slo] = abSloVerdicts(heads, [await judged(true), await judged(true)]);
+  assert.equal(slo.status, "pass", slo.message);
+  assert.deepEqual(slo.perRound, ["pass", "fail", "pass", "fail", "fail"]);
+  assert.match(slo.message, /judged run by run/);
+});
