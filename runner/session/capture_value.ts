@@ -24,6 +24,8 @@ export interface StepResponse {
   names(): string;
   /** The body as text (at most as much as was read). */
   bodyText: string;
+  /** Set when the body passed the read limit: `bodyText` is its beginning only. */
+  cutAtBytes?: number;
 }
 
 /**
@@ -73,6 +75,17 @@ export function captureValue(
     }
     const text = from.name === "set-cookie" ? values[0].split(";")[0].trim() : values.join(", ");
     return ok({ text, json: JSON.stringify(text) });
+  }
+  if (response.cutAtBytes !== undefined) {
+    // A cut body is no JSON whatever it held, and its beginning may hold the very token the
+    // capture wanted: say why, never show it.
+    return err({
+      message:
+        `the response body passed the ${
+          response.cutAtBytes / 1024 / 1024
+        } MiB a step reads, so it was cut and \`${from.pointer}\` cannot be read from it: make ` +
+        "the step's request ask for less (a filter, a page)",
+    });
   }
   let doc: unknown;
   try {

@@ -71,7 +71,7 @@ export async function sendStep(step: BoundStep, options: SendStepOptions): Promi
       signal,
       ...(client ? { client } : {}),
     });
-    const bodyText = await readBounded(response);
+    const { bodyText, cut } = await readBounded(response);
     const cookies = response.headers.getSetCookie();
     return {
       ...ok({
@@ -84,6 +84,7 @@ export async function sendStep(step: BoundStep, options: SendStepOptions): Promi
           },
           names: () => [...response.headers.keys()].map((k) => `\`${k}\``).join(", ") || "none",
           bodyText,
+          ...(cut ? { cutAtBytes: MAX_STEP_BODY_BYTES } : {}),
         },
       }),
       durationMs: now() - started,
@@ -100,20 +101,29 @@ export async function sendStep(step: BoundStep, options: SendStepOptions): Promi
   }
 }
 
-async function readBounded(response: Response): Promise<string> {
-  if (response.body === null) return "";
+async function readBounded(response: Response): Promise<{ bodyText: string; cut: boolean }> {
+  if (response.body === null) return { bodyText: "", cut: false };
   const chunks: Uint8Array[] = [];
   let size = 0;
+  let ended = false;
   const reader = response.body.getReader();
   while (size < MAX_STEP_BODY_BYTES) {
     const { done, value } = await reader.read();
-    if (done) break;
+    if (done) {
+      ended = true;
+      break;
+    }
     chunks.push(value);
     size += value.length;
   }
+  // A body of exactly the limit has ended only if the next read says so.
+  if (!ended && size === MAX_STEP_BODY_BYTES) ended = (await reader.read()).done;
   await reader.cancel().catch(() => {});
   const bytes = new Uint8Array(size);
   let at = 0;
   for (const c of chunks) (bytes.set(c, at), at += c.length);
-  return new TextDecoder().decode(bytes.subarray(0, MAX_STEP_BODY_BYTES));
+  return {
+    bodyText: new TextDecoder().decode(bytes.subarray(0, MAX_STEP_BODY_BYTES)),
+    cut: !ended,
+  };
 }

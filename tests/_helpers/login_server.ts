@@ -33,6 +33,8 @@ export interface LoginServerOptions {
   loginMs?: number;
   /** Logins after this many answer 503 (a login service that goes down). */
   loginsAllowed?: number;
+  /** The login's JSON carries a field this many bytes long after the token. */
+  padBytes?: number;
 }
 
 /** Starts the service; `seen` fills as requests arrive. */
@@ -64,7 +66,9 @@ export function loginServer(
           status: down ? 503 : options.loginStatus ?? 401,
         });
       }
-      return new Response(JSON.stringify({ [options.tokenKey ?? "access_token"]: TOKEN }), {
+      const token = { [options.tokenKey ?? "access_token"]: TOKEN };
+      const pad = options.padBytes ? { profile: "x".repeat(options.padBytes) } : {};
+      return new Response(JSON.stringify({ ...token, ...pad }), {
         headers: {
           "set-cookie": `sid=${SESSION}; Path=/; HttpOnly`,
           "content-type": "application/json",

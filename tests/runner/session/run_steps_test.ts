@@ -145,6 +145,27 @@ Deno.test("a capture whose pointer finds nothing is named, with the step: exit 4
   }
 });
 
+Deno.test("a login answer cut at the read limit never shows its token: it says the body was cut", async () => {
+  // 1.5 MiB of JSON with the token first: cut at 1 MiB it parses as nothing, and its first
+  // characters are the token itself.
+  const target = recordingServer({ padBytes: 1.5 * 1024 * 1024 });
+  const r = await run(planText(target.url));
+  try {
+    assert.equal(r.code, 4, r.text);
+    assert.match(
+      r.text,
+      /captured no `token` \(json \/access_token\): the response body passed the 1 MiB a step reads, so it was cut/,
+    );
+    assert.ok(!r.text.includes(TOKEN), "the cut body is not shown");
+    for (const [path, text] of await filesUnder(r.dir)) {
+      assert.ok(!text.includes(TOKEN), `${path} holds the token`);
+    }
+  } finally {
+    await target.server.shutdown();
+    await Deno.remove(r.dir, { recursive: true });
+  }
+});
+
 Deno.test("teardown runs after a failed gate, and its failure is a warning that leaves the verdict", async () => {
   const target = recordingServer({ ordersMs: 30 });
   const plan = planText(target.url, "p50 < 1ms").replace(
