@@ -104,7 +104,8 @@ export class HpackDecoder {
   status(block: Uint8Array): number {
     this.#status = "";
     this.#walk(block, undefined);
-    return this.#status === "" ? 0 : Number(this.#status);
+    // RFC 9113 §8.3.2: exactly three digits; anything else (`2e2`, ` 200`, `0xc8`) is malformed.
+    return /^[0-9]{3}$/.test(this.#status) ? Number(this.#status) : 0;
   }
 
   /**

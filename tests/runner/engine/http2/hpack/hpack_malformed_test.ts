@@ -82,3 +82,13 @@ Deno.test("random bytes only ever raise HpackError and always terminate", () => 
     }
   }
 });
+
+Deno.test("status() takes exactly three digits as :status, else 0: a malformed response", () => {
+  // A literal without indexing, name :status (static index 8), then the value's octets.
+  const literal = (value: string) =>
+    new Uint8Array([0x08, value.length, ...new TextEncoder().encode(value)]);
+  assert.equal(new HpackDecoder().status(literal("204")), 204);
+  for (const value of ["2e2", " 200", "0xc8", "+200", "200.0", "20", "2000", ""]) {
+    assert.equal(new HpackDecoder().status(literal(value)), 0, JSON.stringify(value));
+  }
+});
