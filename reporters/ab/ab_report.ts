@@ -14,6 +14,7 @@ import {
   undecidedWarning,
 } from "../../runner/result/read/mod.ts";
 import type { AbResult } from "../../runner/model/ab_result.ts";
+import { printable } from "../../runner/plan/printable.ts";
 import { markdownTable, markdownText } from "../text/mod.ts";
 
 /** The comparison table's columns. */
@@ -50,19 +51,23 @@ export function abHeadline(ab: AbResult): string {
  * The terminal summary.
  */
 export function renderAbTerminal(ab: AbResult): string {
-  const rows = [AB_HEADER, ...abRows(ab)];
+  // Names and messages quote the plan (its name, stages, labels, SLOs): one line each, inert.
+  const p = printable;
+  const rows = [AB_HEADER, ...abRows(ab).map((r) => r.map(p))];
   const widths = AB_HEADER.map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   const table = rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i])).join("  ").trimEnd());
   const undecided = ab.comparisons.filter((c) => c.status !== "pass")
-    .map((c) => `  ${c.status}: ${c.name}: ${c.message}`);
+    .map((c) => `  ${c.status}: ${p(c.name)}: ${p(c.message)}`);
   return [
-    `A/B comparison: ${ab.plan.name} (base ${ab.targets.base.url}, head ${ab.targets.head.url})`,
+    `A/B comparison: ${p(ab.plan.name)} (base ${p(ab.targets.base.url)}, head ${
+      p(ab.targets.head.url)
+    })`,
     ...table,
     ...undecided,
-    ...ab.slos.map((s) => `SLO ${s.status}: ${s.name} (${s.message})`),
+    ...ab.slos.map((s) => `SLO ${s.status}: ${p(s.name)} (${p(s.message)})`),
     `rounds: ${ab.rounds.map((r) => r.order.join("→")).join(", ")}`,
-    ...[undecidedWarning(ab.verdict)].flatMap((w) => w ? [`WARNING: ${w}`] : []),
-    abHeadline(ab),
+    ...[undecidedWarning(ab.verdict)].flatMap((w) => w ? [`WARNING: ${p(w)}`] : []),
+    p(abHeadline(ab)),
   ].join("\n");
 }
 

@@ -16,6 +16,7 @@ import { parseCommandArgs } from "./args/mod.ts";
 import { EXIT_CODES } from "../model/exit_codes.ts";
 import type { CommandOutcome } from "./command.ts";
 import { type MarkdownAlign, markdownTable, markdownText } from "../../reporters/text/mod.ts";
+import { printable } from "../plan/printable.ts";
 
 /** The help of `tailgate compare`. */
 export const COMPARE_HELP =
@@ -165,8 +166,9 @@ export function compareRows(a: RunResult, b: RunResult): CompareRow[] {
 
 function render(rows: CompareRow[], verdicts: Verdict[], md: boolean, otherPlan: boolean): string {
   const header = ["stage", "metric", "baseline", "current", "change"];
+  // The stage and label are the plan's text: one line each, inert, in the text table too.
   const body = rows.map((r) => [
-    r.label ? `${r.stage} [${r.label}]` : r.stage,
+    (md ? (t: string) => t : printable)(r.label ? `${r.stage} [${r.label}]` : r.stage),
     r.metric,
     formatMetric(r.baseline, r.unit),
     formatMetric(r.current, r.unit),
@@ -193,7 +195,7 @@ function render(rows: CompareRow[], verdicts: Verdict[], md: boolean, otherPlan:
   for (const v of verdicts) {
     const [name, message] = md
       ? [markdownText(v.name), markdownText(v.message)]
-      : [v.name, v.message];
+      : [printable(v.name), printable(v.message)];
     lines.push(`${md ? "- " : ""}${v.status.toUpperCase()} ${name}: ${message}`);
   }
   return lines.join("\n");

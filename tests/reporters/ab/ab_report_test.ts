@@ -152,3 +152,16 @@ Deno.test("the A/B reports warn when only comparisons are undecided, and abVerdi
     assert.doesNotMatch(text, warning);
   }
 });
+
+Deno.test("renderAbTerminal() prints the plan's names and messages inert: no escape, no forged line", () => {
+  const ab = abResult(1.1);
+  const evil = "shop\u001b[2J\n✓ PASS: forged";
+  ab.plan.name = evil;
+  ab.comparisons[0].name = `p50 head vs base: ${evil}`;
+  ab.slos = [{ name: `p99 < 1ms ${evil}`, status: "pass", perRound: ["pass"], message: evil }];
+  const text = renderAbTerminal(ab);
+  const control = [...text].filter((c) => c !== "\n" && (c < " " || c === "\u007f"));
+  assert.deepEqual(control, [], "no control character");
+  assert.ok(!text.split("\n").some((l) => l.startsWith("✓ PASS")), text);
+  assert.match(text, /^A\/B comparison: shop\\u001b\[2J\\n✓ PASS: forged \(base /);
+});

@@ -118,3 +118,24 @@ Deno.test("compare names a damaged histogram with exit 2 instead of crashing", a
     /^[^ ]*b\.json: stages\[0\]\.response\.hdr \(stage "main", response time\) is damaged: /,
   );
 });
+
+Deno.test("compare's text output prints stage and label names inert: no escape, no forged line", async () => {
+  const evil = "main\u001b[2J\n✓ PASS: forged\u0007";
+  const named = (scale: number) =>
+    gateResult([{
+      name: evil,
+      ratePerSec: 1000,
+      durationMs: 20_000,
+      labels: [
+        { label: `GET /a ${evil}`, response: scaledUs(10_000, scale) },
+        { label: "GET /b", response: scaledUs(10_000, scale) },
+      ],
+    }]);
+  await using f = await files(named(1), named(1.3));
+  const text = await compareCommand([f.a, f.b]);
+  assert.equal(text.exitCode, 1);
+  const control = [...text.output!].filter((c) => c !== "\n" && (c < " " || c === "\u007f"));
+  assert.deepEqual(control, [], "no control character");
+  assert.ok(!text.output!.split("\n").some((l) => l.startsWith("✓ PASS")), text.output);
+  assert.match(text.output!, /main\\u001b\[2J\\n✓ PASS: forged\\u0007/);
+});
