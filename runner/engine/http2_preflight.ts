@@ -27,10 +27,11 @@ export const PROBE_MIN_WAIT_MS = 50;
  * it by ALPN too.
  */
 export function http2OnlyProblem(url: URL, how: string): string {
-  const fix = url.protocol === "https:"
-    ? "point the plan at a server that offers http/1.1 by ALPN too (node:http2: allowHTTP1: true)"
-    : "point the plan at a port that speaks HTTP/1.1 (nginx: a `listen` without `http2`)";
-  return `${url.origin} speaks only HTTP/2 (${how}), and tailgate sends HTTP/1.1 today: ${fix}`;
+  const other = url.protocol === "https:"
+    ? "a server that offers http/1.1 by ALPN too (node:http2: allowHTTP1: true)"
+    : "a port that speaks HTTP/1.1 (nginx: a `listen` without `http2`)";
+  return `${url.origin} speaks only HTTP/2 (${how}), and this plan sends HTTP/1.1: set ` +
+    `\`load.http: 2\` in the plan (or run with --http2), or point it at ${other}`;
 }
 
 /**

@@ -21,8 +21,9 @@ const ACK = 0x1;
 /** The sentence a run and its result say when the target answered with HTTP/2 frames. */
 export const HTTP2_REPLY_NOTE: string =
   "the target answered HTTP/1.1 requests with HTTP/2 frames: it speaks only HTTP/2 (h2c), and " +
-  "tailgate sends HTTP/1.1 today, so those requests count as errors `protocol`; point the plan " +
-  "at a port that speaks HTTP/1.1 (nginx: a `listen` without `http2`)";
+  "this plan sends HTTP/1.1, so those requests count as errors `protocol`; set `load.http: 2` " +
+  "in the plan (or run with --http2), or point it at a port that speaks HTTP/1.1 (nginx: a " +
+  "`listen` without `http2`)";
 
 /**
  * What tailgate's TLS connections offer by ALPN: HTTP/1.1, the one protocol it sends. A server

@@ -108,8 +108,8 @@ Deno.test("checkTarget() names an h2c-only server, what tailgate sends and the f
   assert.equal(
     await checkTarget(new URL(server.url)),
     `${origin} speaks only HTTP/2 (it answered an HTTP/1.1 request with an HTTP/2 SETTINGS ` +
-      "frame), and tailgate sends HTTP/1.1 today: point the plan at a port that speaks HTTP/1.1 " +
-      "(nginx: a `listen` without `http2`)",
+      "frame), and this plan sends HTTP/1.1: set `load.http: 2` in the plan (or run with " +
+      "--http2), or point it at a port that speaks HTTP/1.1 (nginx: a `listen` without `http2`)",
   );
   assert.equal(server.requests(), 0);
 });
@@ -119,7 +119,7 @@ Deno.test("checkTarget() names a TLS server offering only ALPN h2; one offering 
   const problem = await checkTarget(new URL(only.url), [H2_CERT]);
   assert.match(
     problem ?? "",
-    /^https:\/\/127\.0\.0\.1:\d+ speaks only HTTP\/2 \(its TLS offers only ALPN h2, refusing http\/1\.1\), and tailgate sends HTTP\/1\.1 today: point the plan at a server that offers http\/1\.1 by ALPN too/,
+    /^https:\/\/127\.0\.0\.1:\d+ speaks only HTTP\/2 \(its TLS offers only ALPN h2, refusing http\/1\.1\), and this plan sends HTTP\/1\.1: set `load\.http: 2` in the plan \(or run with --http2\), or point it at a server that offers http\/1\.1 by ALPN too/,
   );
   await using both = await h2TlsServer(true);
   assert.equal(await checkTarget(new URL(both.url), [H2_CERT]), undefined);
