@@ -89,7 +89,7 @@ export function captureValue(
   }
   let doc: unknown;
   try {
-    doc = JSON.parse(response.bodyText);
+    doc = parseKeepingNumbers(response.bodyText);
   } catch {
     return err({
       message: `the response body is not JSON, so \`${from.pointer}\` finds nothing`,
@@ -106,8 +106,39 @@ export function captureValue(
       })`,
     });
   }
-  const json = JSON.stringify(found.value);
+  const json = SourceJson.isRawJSON(found.value)
+    ? found.value.rawJSON
+    : JSON.stringify(found.value);
   return ok({ text: typeof found.value === "string" ? found.value : json, json });
+}
+
+/**
+ * JSON.parse's source text access and JSON.rawJSON (TC39 JSON.parse source text access; V8 11.4,
+ * so every Deno 2), which TypeScript's lib does not declare yet.
+ */
+const SourceJson = JSON as unknown as {
+  parse(
+    text: string,
+    reviver: (key: string, value: unknown, context: { source?: string }) => unknown,
+  ): unknown;
+  rawJSON(text: string): { rawJSON: string };
+  isRawJSON(value: unknown): value is { rawJSON: string };
+};
+
+/**
+ * `text` parsed, each number whose JavaScript value would not print as its source (beyond 2^53,
+ * `1.50`, `2e3`) kept as that source (a raw JSON value): a captured id is sent as the server wrote
+ * it, never rounded.
+ */
+function parseKeepingNumbers(text: string): unknown {
+  return SourceJson.parse(
+    text,
+    (_key, value, context) =>
+      typeof value === "number" && context.source !== undefined &&
+        String(value) !== context.source
+        ? SourceJson.rawJSON(context.source)
+        : value,
+  );
 }
 
 /** Where a JSON pointer stopped: the pointer to the last value found (`""`: the root), what is there. */
@@ -148,11 +179,16 @@ export function resolvePointer(
         return miss(at, `an array of ${value.length}`);
       }
       value = value[Number(token)];
-    } else if (value !== null && typeof value === "object" && Object.hasOwn(value, token)) {
+    } else if (
+      value !== null && typeof value === "object" && !SourceJson.isRawJSON(value) &&
+      Object.hasOwn(value, token)
+    ) {
       value = (value as Record<string, unknown>)[token];
     } else {
       const keys = value !== null && typeof value === "object" ? Object.keys(value) : [];
-      const there = value === null || typeof value !== "object"
+      const there = SourceJson.isRawJSON(value)
+        ? "a number"
+        : value === null || typeof value !== "object"
         ? `a ${value === null ? "null" : typeof value}`
         : keys.length === 0
         ? "an empty object"

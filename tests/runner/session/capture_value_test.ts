@@ -72,3 +72,26 @@ Deno.test("set-cookie gives the first cookie's name=value; another header all it
     problems: [{ message: "the response has no `x-token` header (it has `set-cookie`, `x-id`)" }],
   });
 });
+
+Deno.test("captureValue() keeps a number as the server wrote it: never rounded beyond 2^53", () => {
+  const response = {
+    header: () => [],
+    names: () => "",
+    bodyText: '{"id":12345678901234567890,"price":1.50,"n":8,"order":{"id":98765432109876543210}}',
+  };
+  const at = (pointer: string) => captureValue({ kind: "json", pointer }, response);
+  assert.deepEqual(at("/id"), {
+    ok: true,
+    value: { text: "12345678901234567890", json: "12345678901234567890" },
+  });
+  assert.deepEqual(at("/price"), { ok: true, value: { text: "1.50", json: "1.50" } });
+  assert.deepEqual(at("/n"), { ok: true, value: { text: "8", json: "8" } });
+  assert.deepEqual(at("/order"), {
+    ok: true,
+    value: { text: '{"id":98765432109876543210}', json: '{"id":98765432109876543210}' },
+  });
+  // A pointer through such a number stops at it, a number.
+  const through = at("/id/rawJSON");
+  assert.ok(!through.ok);
+  assert.match(through.problems[0].message, /at `\/id`, a number/);
+});
