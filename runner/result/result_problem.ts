@@ -106,7 +106,19 @@ function group(value: unknown, path: string, where: string, complete: boolean) {
     histogram(value.service, `${path}.service`, `${where}, service time`);
 }
 
-function countsValues(value: unknown, path: string): string | undefined {
+/**
+ * What is wrong with a stored `counts` object's values (at `path`), if anything: each count a
+ * whole number from 0 to 2^53, errors and status codes too. Shared with the baseline reader.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { countsValues } from "./result_problem.ts";
+ * const counts = { scheduled: 5, sent: 5, completed: -5, ok: 0, bytesSent: 0, bytesReceived: 0, errors: {}, statusCodes: {} };
+ * assert.equal(countsValues(counts, "counts"), "counts.completed is -5: a count is a whole number from 0 to 2^53");
+ * ```
+ */
+export function countsValues(value: unknown, path: string): string | undefined {
   if (!isObject(value)) return `${path} is not an object`;
   if (!isObject(value.errors)) return `${path}.errors is not an object`;
   if (!isObject(value.statusCodes)) return `${path}.statusCodes is not an object`;
@@ -221,7 +233,8 @@ function count(value: unknown, path: string): string | undefined {
     : `${path} is ${shown(value)}: a count is a whole number from 0 to 2^53`;
 }
 
-function amount(value: unknown, path: string): string | undefined {
+/** What is wrong with a stored figure (at `path`): it must be a finite number from 0. */
+export function amount(value: unknown, path: string): string | undefined {
   return typeof value === "number" && Number.isFinite(value) && value >= 0
     ? undefined
     : `${path} is ${shown(value)}: it must be a finite number from 0`;

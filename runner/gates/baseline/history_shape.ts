@@ -1,9 +1,11 @@
 /**
  * The shape of one long-history entry as read from a file: what is missing or of the wrong kind,
- * in words. Pure.
+ * or a value no run could have stored (a negative count, a rate beyond any plan's), in words. Pure.
  *
  * @module
  */
+import { amount, countsValues } from "../../result/result_problem.ts";
+import { MAX_RATE_PER_SEC } from "../../plan/validate_load.ts";
 
 /**
  * What is wrong with a history entry read from a file, or undefined when it has the shape of a
@@ -54,19 +56,45 @@ function stageDamage(stage: unknown): string | undefined {
   for (const key of ["fromPerSec", "toPerSec", "durationMs"]) {
     if (typeof stage[key] !== "number") return `\`${key}\` is not a number`;
   }
+  // The values too, as `report` and `merge` check a result's: a forged count or rate is damage.
+  const figures = amount(stage.durationMs, "durationMs") ??
+    ["fromPerSec", "toPerSec"].map((key) => rateDamage(stage[key], key)).find(Boolean);
+  if (figures) return figures;
   if (!isObject(stage.counts)) return "`counts` is not an object";
+  const counts = countsValues(stage.counts, "counts");
+  if (counts) return counts;
   const response = stage.response;
   if (
     !isObject(response) || typeof response.hdr !== "string" || !isObject(response.percentilesUs)
   ) {
     return "`response` is not a histogram";
   }
+  const percentiles = Object.entries(response.percentilesUs).map(([p, v]) =>
+    amount(v, `response.percentilesUs.${p}`)
+  ).find(Boolean);
+  if (percentiles) return percentiles;
   if (!Array.isArray(stage.labels)) return "`labels` is not a list";
   const bad = stage.labels.findIndex((l) =>
     !isObject(l) || typeof l.label !== "string" || !isObject(l.counts) ||
     !isObject(l.responsePercentilesUs)
   );
-  return bad < 0 ? undefined : `label ${bad + 1} lacks its name, counts or percentiles`;
+  if (bad >= 0) return `label ${bad + 1} lacks its name, counts or percentiles`;
+  for (const [i, l] of (stage.labels as Record<string, Record<string, unknown>>[]).entries()) {
+    const damage = countsValues(l.counts, "counts") ??
+      Object.entries(l.responsePercentilesUs).map(([p, v]) =>
+        amount(v, `responsePercentilesUs.${p}`)
+      ).find(Boolean);
+    if (damage) return `label ${i + 1}: ${damage}`;
+  }
+  return undefined;
+}
+
+/** A stored stage's rate: a finite number from 0 to the most a plan may ask. */
+function rateDamage(value: unknown, key: string): string | undefined {
+  return amount(value, key) ??
+    ((value as number) > MAX_RATE_PER_SEC
+      ? `${key} is ${value}: beyond the ${MAX_RATE_PER_SEC}/s a plan may ask`
+      : undefined);
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

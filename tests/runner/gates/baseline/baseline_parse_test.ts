@@ -64,6 +64,20 @@ Deno.test("a version-2 file without its history, or with a damaged entry, is nam
   (badLabel.history[0].stages[0].labels[1] as { label: unknown }).label = null;
   assert.match(refused(badLabel), /history entry 1 of 3, .*: stage 1: label 2 lacks its name/);
   assert.match(refused({ ...v2, history: [null] }), /history entry 1 of 1: it is not an object/);
+  // Values no run stores: a negative count, a rate beyond any plan's, a percentile of NaN's kind.
+  const negative = structuredClone(v2);
+  negative.history[1].stages[0].counts.completed = -5;
+  assert.match(
+    refused(negative),
+    /history entry 2 of 3, .*: stage 1: counts\.completed is -5: a count is a whole number/,
+  );
+  const fast = structuredClone(v2);
+  fast.history[0].stages[1].fromPerSec = 1e308;
+  assert.match(refused(fast), /stage 2: fromPerSec is 1e\+308: beyond the 100000000\/s a plan/);
+  const label = structuredClone(v2);
+  (label.history[2].stages[0].labels[0].responsePercentilesUs as Record<string, unknown>)["99"] =
+    -1;
+  assert.match(refused(label), /stage 1: label 1: responsePercentilesUs\.99 is -1/);
   // The whole, undamaged document reads back as written.
   assert.deepEqual(valueOf(parseBaseline(text(v2), "shop")), v2);
 });
