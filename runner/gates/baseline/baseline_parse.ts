@@ -8,7 +8,7 @@
 import { type Baseline, BASELINE_SCHEMA, BASELINE_VERSION } from "./baseline_types.ts";
 import { err, ok, problem, type Result } from "../../model/result.ts";
 import { historyEntryFromRun } from "./history_entry.ts";
-import { historyEntryDamage } from "./history_shape.ts";
+import { historyEntryDamage, runStageValueDamage } from "./history_shape.ts";
 
 const MOVE_AWAY = "move it away (the next --update-baseline starts a new history) or restore it " +
   "from version control";
@@ -63,6 +63,14 @@ export function parseBaseline(text: string, planName: string): Result<Baseline> 
   if (runs === undefined || bad >= 0) {
     const where = runs === undefined ? "`runs` is not a list" : `run ${bad + 1} is incomplete`;
     return refuse(`is damaged (${where}); ${MOVE_AWAY}`);
+  }
+  for (const [i, run] of (runs as { stages: Record<string, unknown>[] }[]).entries()) {
+    for (const [j, stage] of run.stages.entries()) {
+      const damage = runStageValueDamage(stage);
+      if (damage) {
+        return refuse(`is damaged (run ${i + 1}, stage ${j + 1}: ${damage}); ${MOVE_AWAY}`);
+      }
+    }
   }
   if (record.version === 1) {
     const v1 = doc as Baseline;

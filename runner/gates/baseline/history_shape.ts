@@ -56,37 +56,61 @@ function stageDamage(stage: unknown): string | undefined {
   for (const key of ["fromPerSec", "toPerSec", "durationMs"]) {
     if (typeof stage[key] !== "number") return `\`${key}\` is not a number`;
   }
-  // The values too, as `report` and `merge` check a result's: a forged count or rate is damage.
-  const figures = amount(stage.durationMs, "durationMs") ??
-    ["fromPerSec", "toPerSec"].map((key) => rateDamage(stage[key], key)).find(Boolean);
-  if (figures) return figures;
   if (!isObject(stage.counts)) return "`counts` is not an object";
-  const counts = countsValues(stage.counts, "counts");
-  if (counts) return counts;
   const response = stage.response;
   if (
     !isObject(response) || typeof response.hdr !== "string" || !isObject(response.percentilesUs)
   ) {
     return "`response` is not a histogram";
   }
-  const percentiles = Object.entries(response.percentilesUs).map(([p, v]) =>
-    amount(v, `response.percentilesUs.${p}`)
-  ).find(Boolean);
-  if (percentiles) return percentiles;
   if (!Array.isArray(stage.labels)) return "`labels` is not a list";
   const bad = stage.labels.findIndex((l) =>
     !isObject(l) || typeof l.label !== "string" || !isObject(l.counts) ||
     !isObject(l.responsePercentilesUs)
   );
   if (bad >= 0) return `label ${bad + 1} lacks its name, counts or percentiles`;
+  // The values too, as `report` and `merge` check a result's: a forged count or rate is damage.
+  const values = runStageValueDamage(stage) ??
+    percentilesDamage(response.percentilesUs, "response.percentilesUs");
+  if (values) return values;
   for (const [i, l] of (stage.labels as Record<string, Record<string, unknown>>[]).entries()) {
-    const damage = countsValues(l.counts, "counts") ??
-      Object.entries(l.responsePercentilesUs).map(([p, v]) =>
-        amount(v, `responsePercentilesUs.${p}`)
-      ).find(Boolean);
+    const damage = percentilesDamage(l.responsePercentilesUs, "responsePercentilesUs");
     if (damage) return `label ${i + 1}: ${damage}`;
   }
   return undefined;
+}
+
+/**
+ * What is wrong with the values of a window run's stage (its shape already checked): its rates,
+ * length and counts, and its labels' counts.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { runStageValueDamage } from "./history_shape.ts";
+ * const counts = { scheduled: 1, sent: 1, completed: 1, ok: 1, bytesSent: 0, bytesReceived: 0, errors: {}, statusCodes: {} };
+ * const stage = { fromPerSec: 10, toPerSec: 10, durationMs: 1000, counts, labels: [{ counts }] };
+ * assert.equal(runStageValueDamage(stage), undefined);
+ * assert.match(runStageValueDamage({ ...stage, toPerSec: -1 })!, /^toPerSec is -1/);
+ * ```
+ */
+export function runStageValueDamage(stage: Record<string, unknown>): string | undefined {
+  const figures = amount(stage.durationMs, "durationMs") ??
+    ["fromPerSec", "toPerSec"].map((key) => rateDamage(stage[key], key)).find(Boolean);
+  if (figures) return figures;
+  const counts = countsValues(stage.counts, "counts");
+  if (counts) return counts;
+  const labels = Array.isArray(stage.labels) ? stage.labels as Record<string, unknown>[] : [];
+  for (const [i, l] of labels.entries()) {
+    const damage = countsValues(l.counts, "counts");
+    if (damage) return `label ${i + 1}: ${damage}`;
+  }
+  return undefined;
+}
+
+/** Each percentile a finite number from 0. */
+function percentilesDamage(percentiles: Record<string, unknown>, path: string) {
+  return Object.entries(percentiles).map(([p, v]) => amount(v, `${path}.${p}`)).find(Boolean);
 }
 
 /** A stored stage's rate: a finite number from 0 to the most a plan may ask. */

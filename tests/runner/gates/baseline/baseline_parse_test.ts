@@ -78,6 +78,10 @@ Deno.test("a version-2 file without its history, or with a damaged entry, is nam
   (label.history[2].stages[0].labels[0].responsePercentilesUs as Record<string, unknown>)["99"] =
     -1;
   assert.match(refused(label), /stage 1: label 1: responsePercentilesUs\.99 is -1/);
+  // The window's runs too: the regression gate would judge against them.
+  const window = structuredClone(v2);
+  window.runs[0].stages[0].counts.completed = -5;
+  assert.match(refused(window), /is damaged \(run 1, stage 1: counts\.completed is -5: a count/);
   // The whole, undamaged document reads back as written.
   assert.deepEqual(valueOf(parseBaseline(text(v2), "shop")), v2);
 });
