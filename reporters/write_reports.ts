@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import { writeFileAtomic } from "../runner/result/atomic_write.ts";
 import type { RunResult } from "../runner/model/run_result.ts";
-import type { FailOn } from "../runner/gates/fail_on.ts";
+import type { FailOn } from "../runner/result/read/mod.ts";
 import { renderHlog } from "../runner/hdr/hlog.ts";
 import { renderHtml } from "./html/mod.ts";
 import { renderJunit } from "./junit/mod.ts";

@@ -6,7 +6,7 @@
  */
 import { BASELINE_MODES } from "./baseline_policy.ts";
 import { FAIL_ON_VALUES, type FailOn } from "./verdict.ts";
-import { readFailOn } from "../../runner/gates/fail_on.ts";
+import { readFailOn } from "../../runner/result/read/mod.ts";
 import { type ConfirmTimes, readConfirm } from "../../runner/gates/confirm_gates.ts";
 import { planPatterns } from "./expand_plans.ts";
 import {

@@ -15,7 +15,7 @@ import {
   soundnessVerdicts,
   toolLimitedSummary,
 } from "../../runner/result/read/mod.ts";
-import { DEFAULT_FAIL_ON, type FailOn, failsUnder } from "../../runner/gates/fail_on.ts";
+import { DEFAULT_FAIL_ON, type FailOn, failsUnder } from "../../runner/result/read/mod.ts";
 import type { RunResult, Verdict } from "../../runner/model/run_result.ts";
 import type { AbResult } from "../../runner/model/ab_result.ts";
 import { inertLine } from "../../runner/plan/printable.ts";

@@ -27,13 +27,13 @@ export interface PlanOutcome {
   verdict: VerdictStatus;
   /**
    * Set when the verdict is `inconclusive` only by regression checks (the history's or the A/B
-   * comparison's), no SLO (runner/gates/fail_on.ts).
+   * comparison's), no SLO (runner/result/read/fail_on.ts).
    */
   regressionOnly?: true;
   /**
    * Set when the verdict is `inconclusive` only by gates the runner left undecided (its
    * contention, the generator's delays, the history; a regression check): a warning under the
-   * default `fail-on` (runner/gates/fail_on.ts).
+   * default `fail-on` (runner/result/read/fail_on.ts).
    */
   runnerOnly?: true;
   /** The Markdown summary, when `tailgate` wrote one. */

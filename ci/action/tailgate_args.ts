@@ -4,7 +4,7 @@
  * @module
  */
 import type { ConfirmTimes } from "../../runner/gates/confirm_gates.ts";
-import { CLI_FAIL_ON_VALUES, DEFAULT_FAIL_ON, type FailOn } from "../../runner/gates/fail_on.ts";
+import { CLI_FAIL_ON_VALUES, DEFAULT_FAIL_ON, type FailOn } from "../../runner/result/read/mod.ts";
 
 /** What every invocation shares. */
 export interface CommonArgs {

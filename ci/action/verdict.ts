@@ -1,6 +1,6 @@
 /**
  * The CI verdict of a set of plan runs and the exit code the job ends with, by `fail-on` (the
- * policy itself is runner/gates/fail_on.ts, shared with `tailgate --fail-on`).
+ * policy itself is runner/result/read/fail_on.ts, shared with `tailgate --fail-on`).
  *
  * @module
  */
@@ -12,7 +12,7 @@ import {
   FAIL_ON_VALUES,
   type FailOn,
   failsUnder,
-} from "../../runner/gates/fail_on.ts";
+} from "../../runner/result/read/mod.ts";
 import { type VerdictScope, worstStatus } from "../../runner/result/read/mod.ts";
 
 export { FAIL_ON_VALUES, type FailOn, type VerdictScope };

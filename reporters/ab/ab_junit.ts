@@ -11,7 +11,7 @@
  */
 import type { AbResult } from "../../runner/model/ab_result.ts";
 import { gatesVerdict, undecidedWarning } from "../../runner/result/read/mod.ts";
-import { DEFAULT_FAIL_ON, type FailOn, failsUnder } from "../../runner/gates/fail_on.ts";
+import { DEFAULT_FAIL_ON, type FailOn, failsUnder } from "../../runner/result/read/mod.ts";
 import type { VerdictStatus } from "../../runner/model/run_result.ts";
 import { junitDocument, type TestCase } from "../junit/mod.ts";
 

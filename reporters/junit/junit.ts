@@ -3,7 +3,7 @@
  * Jenkins. One `testsuite` for the plan inside `testsuites` with totals, one `testcase` per
  * verdict (the run's own soundness among them: `run complete`, `target answered to the end`):
  * `fail` is a `failure`, `invalid` an `error`; `inconclusive` is mapped as the run's `fail-on`
- * (default `inconclusive-sampling`; runner/gates/fail_on.ts) maps it, as the GitHub Action does:
+ * (default `inconclusive-sampling`; runner/result/read/fail_on.ts) maps it, as the GitHub Action does:
  * `skipped` with its reason when it is a warning (by default: the runner left it undecided), an
  * `error` of type `inconclusive` when it turns the run red (by default: too few requests); the
  * cases' `time`s share out the run's, each in proportion to the stages it judged, so they add up
@@ -24,7 +24,7 @@ import {
   undecidedWarning,
 } from "../../runner/result/read/mod.ts";
 import { formatRatePerSec } from "../../runner/plan/units.ts";
-import { DEFAULT_FAIL_ON, type FailOn, failsUnder } from "../../runner/gates/fail_on.ts";
+import { DEFAULT_FAIL_ON, type FailOn, failsUnder } from "../../runner/result/read/mod.ts";
 import type { RunResult, Verdict } from "../../runner/model/run_result.ts";
 import { NO_FIGURE, verdictFigures } from "../figures/mod.ts";
 import { junitDocument, type TestCase } from "./junit_document.ts";

@@ -4,7 +4,7 @@
  * the implicit error gate; then the regression gate against a stored history when a baseline
  * directory is given), stores the verdicts and the run's overall verdict in the result, and returns
  * them. A failed gate is a verdict, never an exception; `exitCodeOf` turns the verdict into the
- * CLI's exit code (runner/gates/fail_on.ts).
+ * CLI's exit code (runner/result/read/fail_on.ts).
  *
  * @module
  */

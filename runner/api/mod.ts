@@ -31,6 +31,6 @@ export {
   shortCommit,
 } from "../model/history_result.ts";
 export type { ConfirmOptions, ConfirmTimes } from "../gates/confirm_gates.ts";
-export { DEFAULT_FAIL_ON, exitCodeOf, type FailOn } from "../gates/fail_on.ts";
+export { DEFAULT_FAIL_ON, exitCodeOf, type FailOn } from "../result/read/mod.ts";
 export type { ShardSpec } from "../schedule/build_schedule.ts";
 export { StepFailure } from "../session/mod.ts";

@@ -14,7 +14,7 @@ import {
 } from "../../reporters/ab/mod.ts";
 import { DEFAULT_ROUNDS, runAb } from "../ab/run_ab.ts";
 import { AB_DEFAULT_MIN_TAIL_SAMPLES, MIN_ROUNDS } from "../gates/ab/mod.ts";
-import { exitCodeOf } from "../gates/fail_on.ts";
+import { exitCodeOf } from "../result/read/mod.ts";
 import { undecidableTails } from "../gates/regression/mod.ts";
 import { StepFailure } from "../session/mod.ts";
 import { EXIT_CODES, withIoFailures } from "../model/exit_codes.ts";

@@ -8,7 +8,7 @@
 import { BASELINE_SCHEMA, BASELINE_VERSION, baselineRunFrom } from "../gates/baseline/mod.ts";
 import { evaluateRegression, type RegressionMetric } from "../gates/regression/mod.ts";
 import { formatChange, formatMetric, gatesVerdict } from "../result/read/mod.ts";
-import { exitCodeOf } from "../gates/fail_on.ts";
+import { exitCodeOf } from "../result/read/mod.ts";
 import { errorRate } from "../model/request_counts.ts";
 import { readRunResultFile } from "../result/read_run_result.ts";
 import type { LabelResult, RunResult, StageResult, Verdict } from "../model/run_result.ts";

@@ -8,7 +8,7 @@
 import type { ConfirmOptions } from "../gates/confirm_gates.ts";
 import { exitCodeOf, judge } from "../api/mod.ts";
 import { computeRunVerdict } from "../gates/run_verdict.ts";
-import type { FailOn } from "../gates/fail_on.ts";
+import type { FailOn } from "../result/read/mod.ts";
 import type { RunResult } from "../model/run_result.ts";
 import { DEFAULT_RUN_REPORTS, type ReportFormat } from "../../reporters/report_formats.ts";
 import { writeReports } from "../../reporters/write_reports.ts";

@@ -11,7 +11,7 @@ import {
   DEFAULT_FAIL_ON,
   type FailOn,
   readFailOn,
-} from "../../gates/fail_on.ts";
+} from "../../result/read/mod.ts";
 import { DEFAULT_RUN_REPORTS, parseReportFormats } from "../../../reporters/report_formats.ts";
 import type { FinishOptions } from "../finish_result.ts";
 import { err, ok, prefixed, problem, type Result } from "../../model/result.ts";

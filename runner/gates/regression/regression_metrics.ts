@@ -5,7 +5,6 @@
  *
  * @module
  */
-import { DEFAULT_BASELINE_RUNS } from "../baseline/baseline_types.ts";
 import { decodeHistogram } from "../../hdr/hdr_codec.ts";
 import type { Histogram } from "../../hdr/mod.ts";
 import { completedPerSec, errorRate } from "../../model/request_counts.ts";
@@ -52,10 +51,10 @@ export const MIN_TAIL_BASELINE_RUNS = 5;
 
 /**
  * The runs the regression gate's window holds (`--update-baseline` keeps the newest this many
- * runs in full: the baseline store's own default): a history this long whose spread still bounds
- * nothing will not grow into one.
+ * runs in full: the baseline store's `DEFAULT_BASELINE_RUNS`, which a test holds equal): a history
+ * this long whose spread still bounds nothing will not grow into one.
  */
-export const BASELINE_WINDOW_RUNS = DEFAULT_BASELINE_RUNS;
+export const BASELINE_WINDOW_RUNS = 10;
 
 /**
  * Whether a metric is a tail metric (a percentile from p90 on, or the max): the metrics a regression

@@ -61,3 +61,12 @@ export {
   MIN_CPU_WINDOW_MS,
 } from "./lateness_cause.ts";
 export { toolLimitedSummary } from "./tool_limited_words.ts";
+export {
+  CLI_FAIL_ON_VALUES,
+  DEFAULT_FAIL_ON,
+  exitCodeOf,
+  FAIL_ON_VALUES,
+  type FailOn,
+  failsUnder,
+  readFailOn,
+} from "./fail_on.ts";

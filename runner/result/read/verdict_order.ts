@@ -16,7 +16,7 @@ export const STATUS_SEVERITY: readonly VerdictStatus[] = [
   "pass",
 ];
 
-/** What the exit policy (runner/gates/fail_on.ts) reads of a verdict. */
+/** What the exit policy (runner/result/read/fail_on.ts) reads of a verdict. */
 export type VerdictScope = Pick<RunVerdict, "status" | "regressionOnly" | "runnerOnly">;
 
 /**

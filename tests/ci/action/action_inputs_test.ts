@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { problemText } from "../../../runner/model/result.ts";
-import { DEFAULT_FAIL_ON } from "../../../runner/gates/fail_on.ts";
+import { DEFAULT_FAIL_ON } from "../../../runner/result/read/mod.ts";
 import { DEFAULT_CONFIRM } from "../../../runner/gates/confirm_gates.ts";
 import { DEFAULT_ROUNDS } from "../../../runner/ab/run_ab.ts";
 import {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { finishResult } from "../../../runner/cli/finish_result.ts";
 import { EXIT_CODES } from "../../../runner/model/exit_codes.ts";
 import { sampleResult } from "../../_helpers/result_fixtures.ts";
-import type { FailOn } from "../../../runner/gates/fail_on.ts";
+import type { FailOn } from "../../../runner/result/read/mod.ts";
 import { undecidedRegressionRun } from "../../reporters/_judged_results.ts";
 
 Deno.test("an interrupted run with --update-baseline says the history was left as it was", async () => {

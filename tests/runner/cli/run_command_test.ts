@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { exitCodeOf } from "../../../runner/gates/fail_on.ts";
+import { exitCodeOf } from "../../../runner/result/read/mod.ts";
 import { problemText } from "../../../runner/model/result.ts";
 import { EXIT_CODES } from "../../../runner/model/exit_codes.ts";
 import { createServer } from "node:net";

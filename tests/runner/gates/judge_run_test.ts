@@ -4,8 +4,9 @@ import {
   baselinePath,
   loadBaseline,
 } from "../../../runner/gates/baseline/baseline_store.ts";
-import { exitCodeOf } from "../../../runner/gates/fail_on.ts";
-import { gatesVerdict } from "../../../runner/result/read/mod.ts";
+import { exitCodeOf, gatesVerdict } from "../../../runner/result/read/mod.ts";
+import { BASELINE_WINDOW_RUNS } from "../../../runner/gates/regression/mod.ts";
+import { DEFAULT_BASELINE_RUNS } from "../../../runner/gates/baseline/mod.ts";
 import { judgeRun } from "../../../runner/gates/judge_run.ts";
 import type { RunResult } from "../../../runner/model/run_result.ts";
 import {
@@ -468,4 +469,8 @@ Deno.test("a window as long as the store keeps (keepRuns) is full: too noisy, no
     p50(ten).message,
     /it decides as more runs are stored \(--update-baseline, up to 10\)/,
   );
+});
+
+Deno.test("the regression gate's full window is the runs the store keeps", () => {
+  assert.equal(BASELINE_WINDOW_RUNS, DEFAULT_BASELINE_RUNS);
 });

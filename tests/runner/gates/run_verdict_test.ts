@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { EXIT_CODES } from "../../../runner/model/exit_codes.ts";
 import { judgeRun } from "../../../runner/gates/judge_run.ts";
 import { computeRunVerdict } from "../../../runner/gates/run_verdict.ts";
-import { exitCodeOf } from "../../../runner/gates/fail_on.ts";
+import { exitCodeOf } from "../../../runner/result/read/mod.ts";
 import type { VerdictStatus } from "../../../runner/model/run_result.ts";
 import { gateResult, scaledUs } from "../../_helpers/gate_fixtures.ts";
 

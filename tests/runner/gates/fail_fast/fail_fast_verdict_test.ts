@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { judgeRun } from "../../../../runner/gates/judge_run.ts";
-import { exitCodeOf } from "../../../../runner/gates/fail_on.ts";
+import { exitCodeOf } from "../../../../runner/result/read/mod.ts";
 import { soundnessVerdicts } from "../../../../runner/result/read/run_soundness.ts";
 import type { RunResult } from "../../../../runner/model/run_result.ts";
 import { gateResult, scaledUs } from "../../../_helpers/gate_fixtures.ts";

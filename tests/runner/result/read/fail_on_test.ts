@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { type Problem, problemText } from "../../../runner/model/result.ts";
+import { type Problem, problemText } from "../../../../runner/model/result.ts";
 import {
   CLI_FAIL_ON_VALUES,
   DEFAULT_FAIL_ON,
@@ -8,10 +8,10 @@ import {
   type FailOn,
   failsUnder,
   readFailOn,
-} from "../../../runner/gates/fail_on.ts";
-import { EXIT_CODES } from "../../../runner/model/exit_codes.ts";
-import type { Verdict, VerdictStatus } from "../../../runner/model/run_result.ts";
-import { gatesVerdict, type VerdictScope } from "../../../runner/result/read/mod.ts";
+} from "../../../../runner/result/read/fail_on.ts";
+import { EXIT_CODES } from "../../../../runner/model/exit_codes.ts";
+import type { Verdict, VerdictStatus } from "../../../../runner/model/run_result.ts";
+import { gatesVerdict, type VerdictScope } from "../../../../runner/result/read/mod.ts";
 
 const PASS: VerdictScope = { status: "pass" };
 const FAIL: VerdictScope = { status: "fail" };

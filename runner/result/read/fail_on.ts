@@ -20,10 +20,10 @@
  *
  * @module
  */
-import { EXIT_CODES, type ExitCode } from "../model/exit_codes.ts";
-import type { RunVerdict } from "../model/run_result.ts";
-import { err, ok, problem, type Result } from "../model/result.ts";
-import type { VerdictScope } from "../result/read/mod.ts";
+import { EXIT_CODES, type ExitCode } from "../../model/exit_codes.ts";
+import type { RunVerdict } from "../../model/run_result.ts";
+import { err, ok, problem, type Result } from "../../model/result.ts";
+import type { VerdictScope } from "./verdict_order.ts";
 
 /** What turns a run red: see the module's documentation and docs/gates.md. */
 export type FailOn =
