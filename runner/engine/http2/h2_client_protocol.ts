@@ -14,9 +14,15 @@
  * nothing more. Every header block is decoded, those of streams given up too, so the HPACK
  * table stays in step with the server's.
  *
+ * What a server may take is bounded: a header block (`h2_header_block.ts`), acknowledgements
+ * the transport cannot send ({@linkcode MAX_QUEUED_ACKS}), windows past 2^31 - 1. The file is
+ * over 400 lines because it is one state machine: every frame type's handling in one place.
+ *
  * @module
  */
 import { HpackDecoder } from "./hpack/mod.ts";
+import { H2HeaderBlock } from "./h2_header_block.ts";
+import { readSettings } from "./h2_settings.ts";
 import {
   CLIENT_PREFACE,
   concatBytes,
@@ -30,6 +36,8 @@ import {
   headersFrames,
   MAX_WINDOW_BYTES,
   pingAckFrame,
+  readUint31,
+  readUint32,
   rstStreamFrame,
   SETTING,
   SETTINGS_ACK,
@@ -53,8 +61,11 @@ export interface H2StreamEvents {
 
 /** What the connection tells its transport. */
 export interface H2ProtocolEvents {
-  /** Bytes to send, in order. */
-  write(bytes: Uint8Array): void;
+  /**
+   * Bytes to send, in order; returns the octets still waiting to be sent after it (0: the
+   * transport handed everything to the socket).
+   */
+  write(bytes: Uint8Array): number;
   /** The server's SETTINGS arrived (its SETTINGS_MAX_CONCURRENT_STREAMS, when it set one). */
   onSettings(maxConcurrentStreams: number | undefined): void;
   /** The server sent GOAWAY: streams above `lastStreamId` were not and will not be processed. */
@@ -74,11 +85,22 @@ interface Stream {
   consumedBytes: number;
 }
 
-/** The `rstCode` of a stream whose response was malformed (no valid `:status`): reset by this side. */
+/**
+ * The `rstCode` of a stream this side reset as malformed: a response without a valid `:status`,
+ * or a stream window the server raised past 2^31 - 1.
+ */
 export const MALFORMED_RESPONSE = -1;
 
 /** The highest stream id (2^31 - 1). */
 const MAX_STREAM_ID = 0x7fff_ffff;
+
+/**
+ * The most acknowledgements (of PING and SETTINGS) written while the transport could not send
+ * what it held: nghttp2's default for outstanding ACKs. One more ends the connection with
+ * ENHANCE_YOUR_CALM, so a server that floods PING and reads nothing cannot grow the output queue
+ * without bound (CVE-2019-9512, CVE-2019-9515).
+ */
+export const MAX_QUEUED_ACKS = 1_000;
 
 /** One connection's protocol state. */
 export class H2ClientProtocol {
@@ -91,10 +113,10 @@ export class H2ClientProtocol {
   #peerInitialWindowBytes = DEFAULT_WINDOW_BYTES;
   #sendWindowBytes = DEFAULT_WINDOW_BYTES;
   #consumedBytes = 0;
-  /** The stream whose header block is being received, its parts and its HEADERS' END_STREAM. */
-  #blockStream = 0;
-  #blockParts: Uint8Array[] = [];
-  #blockEndsStream = false;
+  /** The header block being received. */
+  readonly #block = new H2HeaderBlock();
+  /** Acknowledgements written since the transport last had nothing waiting. */
+  #queuedAcks = 0;
   /** The GOAWAY's last stream id, or -1. */
   goawayLastStreamId = -1;
   /** Set once this side found a connection error: nothing more is read or sent. */
@@ -186,9 +208,8 @@ export class H2ClientProtocol {
   }
 
   #frame(type: number, flags: number, streamId: number, payload: Uint8Array): void {
-    if (
-      this.#blockStream !== 0 && (type !== FRAME.continuation || streamId !== this.#blockStream)
-    ) {
+    const blockStream = this.#block.streamId;
+    if (blockStream !== 0 && (type !== FRAME.continuation || streamId !== blockStream)) {
       return this.#connectionError(H2_CODE.protocolError, "a header block cut by another frame");
     }
     switch (type) {
@@ -197,12 +218,10 @@ export class H2ClientProtocol {
       case FRAME.headers:
         return this.#headers(flags, streamId, payload);
       case FRAME.continuation:
-        if (this.#blockStream === 0) {
+        if (blockStream === 0) {
           return this.#connectionError(H2_CODE.protocolError, "CONTINUATION without HEADERS");
         }
-        this.#blockParts.push(payload);
-        if (flags & FLAG.endHeaders) this.#endBlock();
-        return;
+        return this.#blockPart(this.#block.add(payload, (flags & FLAG.endHeaders) !== 0));
       case FRAME.rstStream:
         if (payload.length !== 4) {
           return this.#connectionError(H2_CODE.frameSizeError, "RST_STREAM");
@@ -215,7 +234,7 @@ export class H2ClientProtocol {
         return this.#connectionError(H2_CODE.protocolError, "PUSH_PROMISE with push disabled");
       case FRAME.ping:
         if (payload.length !== 8) return this.#connectionError(H2_CODE.frameSizeError, "PING");
-        if (!(flags & FLAG.ack)) this.#events.write(pingAckFrame(payload.slice()));
+        if (!(flags & FLAG.ack)) this.#acknowledge(pingAckFrame(payload.slice()));
         return;
       case FRAME.goaway:
         if (payload.length < 8) return this.#connectionError(H2_CODE.frameSizeError, "GOAWAY");
@@ -258,18 +277,22 @@ export class H2ClientProtocol {
     }
     if (flags & FLAG.priority) from += 5;
     if (from > to) return this.#connectionError(H2_CODE.protocolError, "HEADERS padding");
-    this.#blockStream = streamId;
-    this.#blockParts = [payload.subarray(from, to)];
-    this.#blockEndsStream = (flags & FLAG.endStream) !== 0;
-    if (flags & FLAG.endHeaders) this.#endBlock();
+    const fragment = payload.subarray(from, to);
+    const endsStream = (flags & FLAG.endStream) !== 0;
+    this.#blockPart(
+      this.#block.begin(streamId, fragment, endsStream, (flags & FLAG.endHeaders) !== 0),
+    );
   }
 
-  #endBlock(): void {
-    const streamId = this.#blockStream;
-    const parts = this.#blockParts;
-    this.#blockStream = 0;
-    this.#blockParts = [];
-    const block = parts.length === 1 ? parts[0] : concatBytes(parts);
+  /** After a fragment of the block: a limit it broke ends the connection; its last ends it. */
+  #blockPart(brokenLimit: string | undefined): void {
+    if (brokenLimit !== undefined) {
+      return this.#connectionError(H2_CODE.enhanceYourCalm, brokenLimit);
+    }
+    if (!this.#block.complete) return;
+    const streamId = this.#block.streamId;
+    const endsStream = this.#block.endsStream;
+    const block = this.#block.take();
     let status: number;
     try {
       status = this.#hpack.status(block);
@@ -291,7 +314,7 @@ export class H2ClientProtocol {
         stream.events.onResponse(status, block.length);
       }
     }
-    if (this.#blockEndsStream) this.#close(streamId, H2_CODE.noError);
+    if (endsStream) this.#close(streamId, H2_CODE.noError);
   }
 
   #close(streamId: number, code: number): void {
@@ -304,46 +327,53 @@ export class H2ClientProtocol {
   #settings(flags: number, streamId: number, payload: Uint8Array): void {
     if (streamId !== 0) return this.#connectionError(H2_CODE.protocolError, "SETTINGS on a stream");
     if (flags & FLAG.ack) return;
-    if (payload.length % 6 !== 0) return this.#connectionError(H2_CODE.frameSizeError, "SETTINGS");
-    let maxStreams: number | undefined;
-    for (let at = 0; at < payload.length; at += 6) {
-      const id = (payload[at] << 8) | payload[at + 1];
-      const value = readUint32(payload, at + 2);
-      if (id === SETTING.maxConcurrentStreams) maxStreams = value;
-      else if (id === SETTING.initialWindowSize) {
-        if (value > MAX_WINDOW_BYTES) {
-          return this.#connectionError(H2_CODE.flowControlError, "SETTINGS_INITIAL_WINDOW_SIZE");
-        }
-        const delta = value - this.#peerInitialWindowBytes;
-        this.#peerInitialWindowBytes = value;
-        for (const s of this.#streams.values()) s.sendWindowBytes += delta;
-      } else if (id === SETTING.maxFrameSize) {
-        if (value < DEFAULT_MAX_FRAME_BYTES || value > 0xff_ffff) {
-          return this.#connectionError(H2_CODE.protocolError, "SETTINGS_MAX_FRAME_SIZE");
-        }
-        this.#peerMaxFrameBytes = value;
+    const settings = readSettings(payload);
+    if ("code" in settings) return this.#connectionError(settings.code, settings.reason);
+    const { initialWindowBytes, maxFrameBytes } = settings;
+    if (initialWindowBytes !== undefined) {
+      const delta = initialWindowBytes - this.#peerInitialWindowBytes;
+      this.#peerInitialWindowBytes = initialWindowBytes;
+      for (const s of this.#streams.values()) s.sendWindowBytes += delta;
+      // RFC 9113 §6.9.2: a change that takes a stream's window past 2^31 - 1.
+      if ([...this.#streams.values()].some((s) => s.sendWindowBytes > MAX_WINDOW_BYTES)) {
+        return this.#connectionError(H2_CODE.flowControlError, "a stream window past 2^31 - 1");
       }
     }
-    this.#events.write(SETTINGS_ACK);
-    this.#events.onSettings(maxStreams);
+    if (maxFrameBytes !== undefined) this.#peerMaxFrameBytes = maxFrameBytes;
+    if (!this.#acknowledge(SETTINGS_ACK)) return;
+    this.#events.onSettings(settings.maxConcurrentStreams);
     this.#flushBodies();
   }
 
   #goaway(lastStreamId: number, code: number): void {
-    this.goawayLastStreamId = lastStreamId;
-    this.#events.onGoaway(code, lastStreamId);
-    for (const id of [...this.#streams.keys()]) if (id > lastStreamId) this.#close(id, code);
+    // A later GOAWAY may only lower the last stream id (RFC 9113 §6.8): a higher one is ignored.
+    const last = this.goawayLastStreamId;
+    this.goawayLastStreamId = last < 0 ? lastStreamId : Math.min(last, lastStreamId);
+    const processed = this.goawayLastStreamId;
+    this.#events.onGoaway(code, processed);
+    for (const id of [...this.#streams.keys()]) if (id > processed) this.#close(id, code);
   }
 
   #windowUpdate(streamId: number, payload: Uint8Array): void {
     if (payload.length !== 4) return this.#connectionError(H2_CODE.frameSizeError, "WINDOW_UPDATE");
     const increment = readUint31(payload, 0);
     if (increment === 0) return this.#connectionError(H2_CODE.protocolError, "WINDOW_UPDATE of 0");
-    if (streamId === 0) this.#sendWindowBytes += increment;
-    else {
+    // RFC 9113 §6.9.1: a window past 2^31 - 1 is a FLOW_CONTROL_ERROR, of the connection or
+    // of the stream.
+    if (streamId === 0) {
+      this.#sendWindowBytes += increment;
+      if (this.#sendWindowBytes > MAX_WINDOW_BYTES) {
+        return this.#connectionError(H2_CODE.flowControlError, "a window past 2^31 - 1");
+      }
+    } else {
       const stream = this.#streams.get(streamId);
       if (stream === undefined) return;
       stream.sendWindowBytes += increment;
+      if (stream.sendWindowBytes > MAX_WINDOW_BYTES) {
+        this.#streams.delete(streamId);
+        this.#events.write(rstStreamFrame(streamId, H2_CODE.flowControlError));
+        return stream.events.onClose(MALFORMED_RESPONSE, streamId, false);
+      }
     }
     this.#flushBodies();
   }
@@ -367,19 +397,25 @@ export class H2ClientProtocol {
     stream.pending = last ? undefined : body.subarray(n);
   }
 
+  /** Writes an acknowledgement unless too many wait unsent already; false when it ended the connection. */
+  #acknowledge(ack: Uint8Array): boolean {
+    if (this.#queuedAcks >= MAX_QUEUED_ACKS) {
+      this.#connectionError(
+        H2_CODE.enhanceYourCalm,
+        `the server sent over ${MAX_QUEUED_ACKS.toLocaleString("en")} PING and SETTINGS frames ` +
+          "while reading none of their acknowledgements",
+      );
+      return false;
+    }
+    const waitingBytes = this.#events.write(ack);
+    this.#queuedAcks = waitingBytes > 0 ? this.#queuedAcks + 1 : 0;
+    return true;
+  }
+
   #connectionError(code: number, reason: string): void {
     if (this.failed) return;
     this.#events.write(goawayFrame(code));
     this.failed = true;
     this.#events.onConnectionError(code, reason);
   }
-}
-
-function readUint31(bytes: Uint8Array, at: number): number {
-  return ((bytes[at] & 0x7f) << 24 | bytes[at + 1] << 16 | bytes[at + 2] << 8 | bytes[at + 3]) >>>
-    0;
-}
-
-function readUint32(bytes: Uint8Array, at: number): number {
-  return (bytes[at] << 24 | bytes[at + 1] << 16 | bytes[at + 2] << 8 | bytes[at + 3]) >>> 0;
 }

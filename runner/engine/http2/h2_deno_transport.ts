@@ -22,6 +22,8 @@ export class H2DenoTransport implements H2Transport {
   #receiver: H2Receiver | undefined;
   #closed = false;
   #out: Uint8Array[] = [];
+  /** Octets written here that the socket has not taken yet. */
+  #waitingBytes = 0;
   #writing = false;
 
   constructor(origin: URL, clock: Clock, caCerts?: readonly string[]) {
@@ -49,16 +51,19 @@ export class H2DenoTransport implements H2Transport {
     void this.#readLoop(conn, receiver);
   }
 
-  write(bytes: Uint8Array): void {
-    if (this.#closed || this.#conn === undefined) return;
+  write(bytes: Uint8Array): number {
+    if (this.#closed || this.#conn === undefined) return 0;
     this.#out.push(bytes);
+    this.#waitingBytes += bytes.length;
     if (!this.#writing) void this.#pump(this.#conn);
+    return this.#waitingBytes;
   }
 
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
     this.#out = [];
+    this.#waitingBytes = 0;
     try {
       this.#conn?.close();
     } catch { /* already closed */ }
@@ -98,9 +103,10 @@ export class H2DenoTransport implements H2Transport {
       while (this.#out.length > 0 && !this.#closed) {
         const chunk = this.#out.length === 1 ? this.#out[0] : concatBytes(this.#out);
         this.#out = [];
-        let written = await conn.write(chunk);
-        while (written < chunk.length && !this.#closed) {
-          written += await conn.write(chunk.subarray(written));
+        for (let written = 0; written < chunk.length && !this.#closed;) {
+          const n = await conn.write(chunk.subarray(written));
+          written += n;
+          if (!this.#closed) this.#waitingBytes -= n;
         }
       }
     } catch (error) {

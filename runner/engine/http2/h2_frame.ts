@@ -48,6 +48,7 @@ export const H2_CODE = {
   refusedStream: 0x7,
   cancel: 0x8,
   compressionError: 0x9,
+  enhanceYourCalm: 0xb,
 } as const;
 
 /** The frame size every peer accepts until its SETTINGS say more (RFC 9113 §4.2). */
@@ -223,4 +224,15 @@ export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
     at += p.length;
   }
   return out;
+}
+
+/** The 31-bit unsigned integer at `bytes[at]` (a stream id or window size: its top bit reserved). */
+export function readUint31(bytes: Uint8Array, at: number): number {
+  return ((bytes[at] & 0x7f) << 24 | bytes[at + 1] << 16 | bytes[at + 2] << 8 | bytes[at + 3]) >>>
+    0;
+}
+
+/** The 32-bit unsigned integer at `bytes[at]`, network order. */
+export function readUint32(bytes: Uint8Array, at: number): number {
+  return (bytes[at] << 24 | bytes[at + 1] << 16 | bytes[at + 2] << 8 | bytes[at + 3]) >>> 0;
 }

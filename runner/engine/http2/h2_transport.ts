@@ -25,8 +25,11 @@ export interface H2Receiver {
 export interface H2Transport {
   /** Connects; resolves once connected (TLS agreed on `h2`), rejects with the error. */
   connect(receiver: H2Receiver): Promise<void>;
-  /** Sends `bytes` after everything written before. */
-  write(bytes: Uint8Array): void;
+  /**
+   * Sends `bytes` after everything written before; returns the octets still waiting to be sent
+   * (0 when the socket took everything).
+   */
+  write(bytes: Uint8Array): number;
   /** Closes the socket; nothing more is reported. */
   close(): void;
 }

@@ -54,6 +54,8 @@ export class NativeH2Transport implements H2Transport, EpollHandler {
   #end = 0;
   /** Bytes waiting for room in the socket, oldest first. */
   #out: Uint8Array[] = [];
+  /** The octets in {@linkcode #out}. */
+  #waitingBytes = 0;
   #watchingOut = false;
   /** The TLS state, from the TCP connect on (h2 only). */
   #tls: TlsClient | undefined;
@@ -80,20 +82,26 @@ export class NativeH2Transport implements H2Transport, EpollHandler {
     return new Promise((resolve, reject) => this.#connecting = { resolve, reject });
   }
 
-  write(bytes: Uint8Array): void {
-    if (this.#fd < 0 || this.#connecting) return;
-    if (this.#tls === undefined) return this.#send(bytes);
+  write(bytes: Uint8Array): number {
+    if (this.#fd < 0 || this.#connecting) return 0;
+    if (this.#tls === undefined) {
+      this.#send(bytes);
+      return this.#waitingBytes;
+    }
     try {
       this.#tls.writePlain(bytes);
     } catch (error) {
-      return this.#tlsFailed(error);
+      this.#tlsFailed(error);
+      return 0;
     }
     this.#sendCiphertext();
+    return this.#waitingBytes;
   }
 
   /** Queues `bytes` for the socket, sending at once when nothing waits before them. */
   #send(bytes: Uint8Array): void {
     this.#out.push(bytes);
+    this.#waitingBytes += bytes.length;
     if (this.#out.length === 1) this.#flush();
   }
 
@@ -107,6 +115,7 @@ export class NativeH2Transport implements H2Transport, EpollHandler {
     if (fd < 0) return;
     this.#fd = -1;
     this.#out = [];
+    this.#waitingBytes = 0;
     this.#tls?.free();
     this.#tls = undefined;
     this.#o.loop.remove(fd);
@@ -212,6 +221,7 @@ export class NativeH2Transport implements H2Transport, EpollHandler {
       this.#out = [chunk];
     } else {
       this.#out = n < chunk.length ? [chunk.subarray(n)] : [];
+      this.#waitingBytes = chunk.length - n;
     }
     const waiting = this.#out.length > 0;
     if (waiting !== this.#watchingOut) this.#watchOut(waiting);

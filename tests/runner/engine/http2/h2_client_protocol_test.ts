@@ -54,8 +54,12 @@ function startsWith(bytes: Uint8Array, prefix: Uint8Array): boolean {
 function client(windowBytes = 16 * 1024 * 1024) {
   const written: Uint8Array[] = [];
   const log: string[] = [];
+  let backlogBytes = 0;
   const protocol = new H2ClientProtocol(windowBytes, {
-    write: (b) => written.push(b),
+    write: (b) => {
+      written.push(b);
+      return backlogBytes;
+    },
     onSettings: (max) => log.push(`settings ${max}`),
     onGoaway: (code, last) => log.push(`goaway ${code} ${last}`),
     onConnectionError: (code, reason) => log.push(`error ${code} ${reason}`),
@@ -70,7 +74,9 @@ function client(windowBytes = 16 * 1024 * 1024) {
     return protocol.receive(bytes, 0, bytes.length);
   };
   const sent = () => framesOf(concatBytes(written.splice(0)));
-  return { protocol, log, stream, receive, sent, written };
+  /** Octets the transport still holds after each write from now on (0: everything left). */
+  const backlog = (bytes: number) => backlogBytes = bytes;
+  return { protocol, log, stream, receive, sent, written, backlog };
 }
 
 Deno.test("start sends the preface, SETTINGS without push at the window asked, and the connection's window", () => {
@@ -229,4 +235,175 @@ Deno.test("a connection error writes GOAWAY with its code, is reported, and ends
     c.protocol.fail();
     assert.deepEqual(c.log.slice(1), ["a close 0 1 gone"]);
   }
+});
+
+/** `:status: 200`, then a literal `x-big` without indexing whose value is `valueBytes` long. */
+function bigBlock(valueBytes: number): Uint8Array {
+  const name = new TextEncoder().encode("x-big");
+  const prefix = valueBytes < 127 ? [valueBytes] : [127, ...hpackRest(valueBytes - 127)];
+  return concatBytes([
+    STATUS_200,
+    Uint8Array.of(0x00, name.length),
+    name,
+    Uint8Array.from(prefix),
+    new Uint8Array(valueBytes).fill(0x61),
+  ]);
+}
+
+/** The continuation octets of an HPACK integer beyond its prefix (RFC 7541 §5.1). */
+function hpackRest(value: number): number[] {
+  const out: number[] = [];
+  while (value >= 128) {
+    out.push((value % 128) + 128);
+    value = Math.floor(value / 128);
+  }
+  out.push(value);
+  return out;
+}
+
+/**
+ * Feeds `bytes` as a transport does: through one read buffer reused from its start whenever the
+ * receiver took everything, the reads cut at `cut`.
+ */
+function readInTwo(c: ReturnType<typeof client>, bytes: Uint8Array, cut: number): void {
+  const buffer = new Uint8Array(bytes.length);
+  let start = 0;
+  let end = 0;
+  for (const piece of [bytes.subarray(0, cut), bytes.subarray(cut)]) {
+    buffer.set(piece, end);
+    end += piece.length;
+    start += c.protocol.receive(buffer, start, end);
+    if (start === end) {
+      buffer.fill(0xee); // what the next read overwrites
+      start = end = 0;
+    }
+  }
+}
+
+Deno.test("a header block split across reads is decoded whole, wherever the reads cut it", () => {
+  const block = bigBlock(40);
+  for (let split = 1; split < block.length; split++) {
+    const bytes = concatBytes([
+      frame(FRAME.headers, FLAG.endStream, 1, block.subarray(0, split)),
+      frame(FRAME.continuation, FLAG.endHeaders, 1, block.subarray(split)),
+    ]);
+    for (let cut = 1; cut < bytes.length; cut++) {
+      const c = client();
+      c.protocol.request(STATUS_200, undefined, c.stream("a"));
+      readInTwo(c, bytes, cut);
+      assert.deepEqual(c.log, [`a response 200 ${block.length}`, "a close 0 1"], `${split}/${cut}`);
+    }
+  }
+});
+
+Deno.test("a header block over 16 KiB in HEADERS and CONTINUATION frames read apart is decoded", () => {
+  const block = bigBlock(40_000);
+  const bytes = concatBytes([
+    frame(FRAME.headers, FLAG.endStream, 1, block.subarray(0, 16_384)),
+    frame(FRAME.continuation, 0, 1, block.subarray(16_384, 32_768)),
+    frame(FRAME.continuation, FLAG.endHeaders, 1, block.subarray(32_768)),
+  ]);
+  for (const cut of [9 + 16_384, 2 * (9 + 16_384), 20_000]) {
+    const c = client();
+    c.protocol.request(STATUS_200, undefined, c.stream("a"));
+    readInTwo(c, bytes, cut);
+    assert.deepEqual(c.log, [`a response 200 ${block.length}`, "a close 0 1"], `cut ${cut}`);
+  }
+});
+
+/** The GOAWAY code the client sent, or undefined. */
+function goawayCode(c: ReturnType<typeof client>): number | undefined {
+  const goaway = c.sent().find((f) => f.type === FRAME.goaway);
+  return goaway && new DataView(goaway.payload.buffer).getUint32(4);
+}
+
+Deno.test("a CONTINUATION flood ends the connection: at most 8 CONTINUATION frames, 64 KiB a block", () => {
+  for (const [fragmentBytes, allowed] of [[0, 8], [1, 8], [16_384, 3]] as const) {
+    const c = client();
+    const id = c.protocol.request(STATUS_200, undefined, c.stream("a"));
+    c.protocol.cancel(id); // a stream given up: its block is still read, and still bounded
+    c.sent();
+    c.receive(frame(FRAME.headers, 0, 1, new Uint8Array(fragmentBytes ? 16_384 : 1).fill(0x88)));
+    const fragment = new Uint8Array(fragmentBytes).fill(0x88);
+    for (let i = 1; i <= allowed; i++) {
+      c.receive(frame(FRAME.continuation, 0, 1, fragment));
+      assert.equal(c.protocol.failed, false, `${fragmentBytes}: frame ${i}`);
+    }
+    c.receive(frame(FRAME.continuation, 0, 1, fragment));
+    assert.equal(c.protocol.failed, true, `${fragmentBytes}`);
+    assert.equal(goawayCode(c), H2_CODE.enhanceYourCalm);
+    assert.match(c.log.at(-1)!, /^error 11 a header block (in over 8 CONTINUATION|over 64 KiB)/);
+  }
+});
+
+Deno.test("a block of exactly 64 KiB in 8 CONTINUATION frames is taken", () => {
+  const block = bigBlock(65_536 - 12);
+  assert.equal(block.length, 65_536);
+  const c = client();
+  c.protocol.request(STATUS_200, undefined, c.stream("a"));
+  const frames = [frame(FRAME.headers, FLAG.endStream, 1, block.subarray(0, 7_282))];
+  for (let at = 7_282; at < block.length; at += 7_282) {
+    const last = at + 7_282 >= block.length;
+    frames.push(
+      frame(FRAME.continuation, last ? FLAG.endHeaders : 0, 1, block.subarray(at, at + 7_282)),
+    );
+  }
+  assert.equal(frames.length, 9);
+  c.receive(...frames);
+  assert.deepEqual(c.log, ["a response 200 65536", "a close 0 1"]);
+});
+
+Deno.test("PING and SETTINGS the client cannot acknowledge pile up to 1,000, then the connection ends", () => {
+  const ping = frame(FRAME.ping, 0, 0, new Uint8Array(8));
+  const settings = settingsFrame([]);
+  // The writes go out at once: a server may ping as often as it likes.
+  const draining = client();
+  for (let i = 0; i < 5_000; i++) draining.receive(i % 2 ? ping : settings);
+  assert.equal(draining.protocol.failed, false);
+  // Nothing written leaves (the server reads nothing): the 1,001st acknowledgement is refused.
+  const stuck = client();
+  stuck.backlog(1);
+  for (let i = 0; i < 1_000; i++) stuck.receive(i % 2 ? ping : settings);
+  assert.equal(stuck.protocol.failed, false);
+  assert.equal(stuck.written.length, 1_000);
+  stuck.receive(ping);
+  assert.equal(stuck.protocol.failed, true);
+  assert.equal(goawayCode(stuck), H2_CODE.enhanceYourCalm);
+  assert.match(stuck.log.at(-1)!, /^error 11 .*1,000 PING and SETTINGS/);
+  // Once the writes leave again, the count starts over.
+  const relieved = client();
+  relieved.backlog(1);
+  for (let i = 0; i < 999; i++) relieved.receive(ping);
+  relieved.backlog(0);
+  relieved.receive(ping);
+  relieved.backlog(1);
+  for (let i = 0; i < 999; i++) relieved.receive(ping);
+  assert.equal(relieved.protocol.failed, false);
+});
+
+Deno.test("a window raised past 2^31 - 1 is a FLOW_CONTROL_ERROR: of the stream, or the connection", () => {
+  const c = client();
+  c.protocol.request(STATUS_200, undefined, c.stream("a"));
+  c.protocol.request(STATUS_200, undefined, c.stream("b"));
+  c.sent();
+  c.receive(windowUpdateFrame(1, 0x7fff_ffff - 65_535), windowUpdateFrame(1, 1));
+  assert.deepEqual(c.log, [`a close ${MALFORMED_RESPONSE} 1`]);
+  const [rst] = c.sent();
+  assert.deepEqual([rst.type, rst.streamId, rst.payload[3]], [
+    FRAME.rstStream,
+    1,
+    H2_CODE.flowControlError,
+  ]);
+  assert.equal(c.protocol.failed, false);
+  c.receive(windowUpdateFrame(0, 0x7fff_ffff - 65_535));
+  assert.equal(c.protocol.failed, false, "exactly 2^31 - 1 is allowed");
+  c.receive(windowUpdateFrame(0, 1));
+  assert.equal(c.protocol.failed, true);
+  assert.equal(goawayCode(c), H2_CODE.flowControlError);
+  // SETTINGS_INITIAL_WINDOW_SIZE moving an open stream's window past the limit.
+  const d = client();
+  d.protocol.request(STATUS_200, undefined, d.stream("a"));
+  d.receive(windowUpdateFrame(1, 0x7fff_ffff - 65_535));
+  d.receive(settingsFrame([[SETTING.initialWindowSize, 65_536]]));
+  assert.equal(goawayCode(d), H2_CODE.flowControlError);
 });
