@@ -258,7 +258,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
       onOutOfDescriptors,
     });
     streams = await pool.settle(connectTimeoutMs, waker);
-    const notice = pool.streamsNotice();
+    const notice = pool.settingsNotice();
     if (notice) options.onNotice?.(notice);
     const h2 = pool;
     connect = () => h2.slot();

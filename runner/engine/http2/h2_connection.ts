@@ -49,6 +49,15 @@ export function h2ErrorKind(error: unknown, tls: boolean): ErrorKind {
   return "other";
 }
 
+/**
+ * Why a session ended before a request could start on it: `goaway` when the server sent GOAWAY
+ * (it said it would process no new stream, whether or not it then closed), else its failure, or
+ * `reset`. On both I/O paths alike, however the GOAWAY and the connect's end interleave.
+ */
+export function sessionEndKind(state: SessionState): ErrorKind {
+  return state.goawayLastStreamId >= 0 ? "goaway" : state.failed ?? "reset";
+}
+
 /** One HTTP/2 connection, reconnecting lazily. */
 export class H2Connection {
   readonly #o: H2ConnectionOptions;
@@ -101,7 +110,7 @@ export class H2Connection {
       () => {
         state.open = !session.closed;
         if (state.open) this.socketsOpened++;
-        return state.open ? undefined : (state.failed ?? "reset");
+        return state.open ? undefined : sessionEndKind(state);
       },
       (error: unknown) => {
         session.close();

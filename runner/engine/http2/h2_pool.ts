@@ -75,6 +75,8 @@ export class H2Pool {
   #slots = 0;
   #serverMax: number | undefined;
   #settled: (() => void) | undefined;
+  /** The first connection opened and the server's SETTINGS had not come `settle`'s ms later. */
+  #silentMs: number | undefined;
   /** Streams per connection, known after {@linkcode settle}. */
   streams = 1;
 
@@ -107,21 +109,28 @@ export class H2Pool {
   /**
    * Opens the first connection and waits, at most `timeoutMs`, for the server's SETTINGS, then
    * fixes the streams per connection. A server that does not answer in time leaves the plan's
-   * number (or the default); its connection failing is left to the run to report.
+   * number (or the default), and {@linkcode settingsNotice} says so; its connection failing is
+   * left to the run to report.
    */
   async settle(timeoutMs: number, waker?: Waker): Promise<number> {
     const first = this.#connection(0);
     let settled = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const settings = new Promise<void>((resolve) => {
-      this.#settled = () => {
-        settled = true;
-        resolve();
-      };
-      timer = setTimeout(this.#settled, timeoutMs);
-    });
+    let connected = false;
+    let sawSettings = false;
+    let done = () => {};
+    const settings = new Promise<void>((resolve) => done = resolve);
+    const settle = () => {
+      settled = true;
+      done();
+    };
+    this.#settled = () => {
+      sawSettings = true;
+      settle();
+    };
+    const timer = setTimeout(settle, timeoutMs);
     void first.open().then((kind) => {
-      if (kind !== undefined) this.#settled?.();
+      connected = kind === undefined;
+      if (kind !== undefined) settle();
     });
     if (waker?.blocking) {
       // A blocking waker's loop sees the connect and the SETTINGS only while it polls: drive it,
@@ -135,14 +144,22 @@ export class H2Pool {
     clearTimeout(timer);
     this.#settled = undefined;
     this.streams = streamsPerConnection(this.#o.maxStreams, this.#serverMax);
+    if (connected && !sawSettings) this.#silentMs = timeoutMs;
     return this.streams;
   }
 
   /**
-   * After {@linkcode settle}: a notice when the plan's `max_streams` is more than the server
-   * allows (each connection then carries what the server allows), else undefined.
+   * After {@linkcode settle}: a notice when the server sent no SETTINGS in time (RFC 9113 §3.4
+   * makes them its first frame), or when the plan's `max_streams` is more than the server allows
+   * (each connection then carries what the server allows); else undefined.
    */
-  streamsNotice(): string | undefined {
+  settingsNotice(): string | undefined {
+    if (this.#silentMs !== undefined) {
+      return `${this.#o.origin.origin} sent no SETTINGS within ${this.#silentMs} ms of the ` +
+        "HTTP/2 connection preface (RFC 9113 §3.4 makes them a server's first frame): the load " +
+        `started after that wait, with ${this.streams} streams per connection; a server that ` +
+        "never sends them is not speaking HTTP/2 (is this port HTTP/1.1?)";
+    }
     const planMax = this.#o.maxStreams;
     const serverMax = this.#serverMax;
     if (planMax === undefined || serverMax === undefined || serverMax >= planMax) return undefined;

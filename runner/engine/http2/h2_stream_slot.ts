@@ -15,7 +15,7 @@ import type { ErrorKind } from "../../model/run_result.ts";
 import { InflightRequest } from "../inflight_request.ts";
 import type { Clock, Connection, PreparedRequest, ResponseOutcome } from "../types.ts";
 import { H2_CODE, type H2StreamEvents, MALFORMED_RESPONSE } from "./h2_session.ts";
-import type { H2Connection, SessionState } from "./h2_connection.ts";
+import { type H2Connection, sessionEndKind, type SessionState } from "./h2_connection.ts";
 import type { H2Request, H2RequestEncoder } from "./h2_request.ts";
 
 /** What a slot needs besides its connection. */
@@ -42,8 +42,7 @@ export function streamErrorKind(
   rstCode: number,
   sessionGone: boolean,
 ): ErrorKind {
-  if (state.goawayLastStreamId >= 0) return "goaway";
-  if (sessionGone) return state.failed ?? "reset";
+  if (sessionGone || state.goawayLastStreamId >= 0) return sessionEndKind(state);
   if (rstCode === MALFORMED_RESPONSE) return "protocol";
   if (rstCode === H2_CODE.refusedStream) return "refused_stream";
   if (rstCode !== H2_CODE.noError) return "rst_stream";
@@ -151,8 +150,7 @@ export class H2StreamSlot implements Connection {
     } catch {
       // The session closed between the check and the request: nothing reached the server.
       this.#req.writtenAtMs = -1;
-      const kind = state.goawayLastStreamId >= 0 ? "goaway" : state.failed ?? "reset";
-      this.#req.settle(0, kind, this.#o.clock.nowMs());
+      this.#req.settle(0, sessionEndKind(state), this.#o.clock.nowMs());
     } finally {
       this.#opening = false;
     }
