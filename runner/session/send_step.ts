@@ -2,7 +2,9 @@
  * Sending one setup or teardown step (captures already bound): once, with Deno's HTTP client,
  * outside the engine, the schedule and the histograms. Redirects are not followed (a 302 is the
  * step's status, judged by its `expect`), and at most {@linkcode MAX_STEP_BODY_BYTES} of the
- * response body are read.
+ * response body are read. A step to the origin a plan loads over HTTP/2 goes in HTTP/2 too (h2c
+ * with prior knowledge, or ALPN `h2` alone); a step to another origin (a login service) goes as
+ * fetch agrees with it.
  *
  * @module
  */
@@ -34,6 +36,11 @@ export interface SendStepOptions {
   caCerts?: string[];
   /** Stops the step. */
   signal?: AbortSignal;
+  /**
+   * The origin the plan loads over HTTP/2 (`load.http: 2`): a step to it is sent in HTTP/2 only,
+   * as the load is (h2c with prior knowledge over `http://`, ALPN `h2` alone over `https://`).
+   */
+  http2Origin?: string;
   /** The clock durations are read from, in milliseconds. */
   now?: () => number;
 }
@@ -57,8 +64,13 @@ export async function sendStep(step: BoundStep, options: SendStepOptions): Promi
     if (!read.ok) return { ...err(problem(`body file ${read.problems[0].reason}`)), durationMs: 0 };
     body = read.value;
   } else if (body === undefined && step.body?.kind !== "file") body = step.body?.text;
-  const client = options.caCerts?.length
-    ? Deno.createHttpClient({ caCerts: options.caCerts })
+  const http2Only = options.http2Origin !== undefined &&
+    new URL(url).origin === options.http2Origin;
+  const client = options.caCerts?.length || http2Only
+    ? Deno.createHttpClient({
+      ...(options.caCerts?.length ? { caCerts: options.caCerts } : {}),
+      ...(http2Only ? { http1: false, http2: true } : {}),
+    })
     : undefined;
   const timeout = AbortSignal.timeout(step.timeoutMs);
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
