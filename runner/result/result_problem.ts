@@ -222,9 +222,17 @@ function sumProblem(
   const counts = (whole as { counts: RequestCounts }).counts;
   const sum = emptyCounts();
   for (const p of parts) addCounts(sum, (p as { counts: RequestCounts }).counts);
-  const field = COUNT_FIELDS.find((f) => counts[f as "ok"] !== sum[f as "ok"]);
+  const flat = (c: RequestCounts): Record<string, number> => ({
+    ...Object.fromEntries(COUNT_FIELDS.map((f) => [f, c[f as "ok"]])),
+    ...Object.fromEntries(Object.entries(c.errors).map(([k, n]) => [`errors.${k}`, n])),
+    ...Object.fromEntries(Object.entries(c.statusCodes).map(([k, n]) => [`statusCodes.${k}`, n])),
+  });
+  const have = flat(counts);
+  const added = flat(sum);
+  const field = [...new Set([...Object.keys(have), ...Object.keys(added)])]
+    .find((f) => (have[f] ?? 0) !== (added[f] ?? 0));
   return field === undefined ? undefined : `${path}.counts (${where}): ${field} ` +
-    `${counts[field as "ok"]} is not the sum of its ${partsName}' (${sum[field as "ok"]})`;
+    `${have[field] ?? 0} is not the sum of its ${partsName}' (${added[field] ?? 0})`;
 }
 
 function count(value: unknown, path: string): string | undefined {
