@@ -139,6 +139,27 @@ Deno.test("readRunResult() refuses status codes that are not the answered reques
   );
 });
 
+Deno.test("readRunResult() refuses stages whose rates or lengths are not its plan's, naming both paths", () => {
+  assert.equal(
+    errorOf(altered((r) => r.stages[1].fromPerSec = 25)),
+    'stages[1].fromPerSec (stage "main") is 25, but its plan\'s plan.load.stages[1].fromPerSec ' +
+      "is 20: a run's stages are its plan's",
+  );
+  assert.equal(
+    errorOf(altered((r) => r.plan.load.stages[0].toPerSec = 12)),
+    'stages[0].toPerSec (stage "warm") is 10, but its plan\'s plan.load.stages[0].toPerSec ' +
+      "is 12: a run's stages are its plan's",
+  );
+  assert.match(
+    errorOf(altered((r) => r.stages[1].durationMs = 1000)),
+    /^stages\[1\]\.durationMs \(stage "main"\) is 1000, but its plan's plan\.load\.stages\[1\]\.durationMs is 2000/,
+  );
+  assert.equal(
+    errorOf(altered((r) => r.plan.load.stages.pop())),
+    "stages has 2 stages, but its plan's plan.load.stages has 1: a run's stages are its plan's",
+  );
+});
+
 Deno.test("readRunResult() names the stage and label of a histogram that does not decode", () => {
   const error = errorOf(altered((r) => {
     const hdr = r.stages[1].labels[1].service.hdr;
