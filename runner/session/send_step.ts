@@ -4,7 +4,8 @@
  * step's status, judged by its `expect`), and at most {@linkcode MAX_STEP_BODY_BYTES} of the
  * response body are read. A step to the origin a plan loads over HTTP/2 goes in HTTP/2 too (h2c
  * with prior knowledge, or ALPN `h2` alone); a step to another origin (a login service) goes as
- * fetch agrees with it.
+ * fetch agrees with it. A certificate Deno's TLS refuses is named with the fix, as the pre-flight
+ * names it.
  *
  * @module
  */
@@ -13,6 +14,7 @@ import { sentText } from "../plan/traffic/mod.ts";
 import { MAX_BODY_FILE_BYTES } from "../plan/requests/mod.ts";
 import { readRegularFile } from "../model/regular_file.ts";
 import { err, ok, problem, type Result } from "../model/result.ts";
+import { CA_AS_END_ENTITY, caUsedAsEndEntity, tlsProblem } from "../engine/tls_problem.ts";
 import type { StepResponse } from "./capture_value.ts";
 
 /** A step's response body is read up to this many bytes (a capture looks no further). */
@@ -102,10 +104,16 @@ export async function sendStep(step: BoundStep, options: SendStepOptions): Promi
       durationMs: now() - started,
     };
   } catch (e) {
+    // fetch says "fetch failed"; why is in its cause (a certificate refused, say).
+    const cause = (e as Error).cause instanceof Error ? ((e as Error).cause as Error).message : "";
     const error = timeout.aborted
       ? `no answer within its timeout (${step.timeoutMs} ms)`
       : options.signal?.aborted
       ? "stopped"
+      : caUsedAsEndEntity(cause)
+      ? CA_AS_END_ENTITY
+      : /invalid peer certificate: /.test(cause)
+      ? tlsProblem(new URL(url), cause)
       : (e as Error).message;
     return { ...err(problem(error)), durationMs: now() - started };
   } finally {
