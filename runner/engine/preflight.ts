@@ -9,6 +9,8 @@
 import { TLS_HTTP1 } from "./http1/mod.ts";
 import { alpnHttp2Problem, hostAndPort, probeCleartextHttp2 } from "./http2_preflight.ts";
 import { h2AlpnProblem, h2AlpnRefused, probeH2c, refusedAlpn } from "./http2/mod.ts";
+import { ioChoice, nativeTarget, nativeTlsHandshake, openLibSsl } from "./native/mod.ts";
+import { CA_AS_END_ENTITY, caUsedAsEndEntity, tlsProblem } from "./tls_problem.ts";
 
 /**
  * Opens and closes one TCP connection to the URL's host and port. Returns undefined when it
@@ -80,39 +82,36 @@ export async function checkTarget(
     return h2 ? h2AlpnProblem(url, alpn) : undefined;
   } catch (e) {
     const message = (e as Error).message;
+    if (caUsedAsEndEntity(message)) return await opensslCheck(url, caCerts, timeoutMs, h2);
     if (h2) return refusedAlpn(message) ? h2AlpnRefused(url) : tlsProblem(url, message);
     return await alpnHttp2Problem(url, message, caCerts, timeoutMs) ?? tlsProblem(url, message);
   }
 }
 
-/** What a failed handshake with `url` means, from its error message. */
-function tlsProblem(url: URL, message: string): string {
-  if (/NoApplicationProtocol/i.test(message)) {
-    return `${url.origin} refused a TLS handshake offering ALPN http/1.1 (${message}): it does ` +
-      "not speak HTTP/1.1, which tailgate sends; point the plan at a server that does";
+/**
+ * A certificate Deno's TLS refuses as a CA's (CA:TRUE) is checked again as the run's connections
+ * will check it: on the native path, by OpenSSL, which takes a trusted self-signed certificate as
+ * the end entity it is (so does curl). A run on Deno's sockets is told the cause and the fixes.
+ */
+async function opensslCheck(
+  url: URL,
+  caCerts: readonly string[],
+  timeoutMs: number,
+  h2: boolean,
+): Promise<string | undefined> {
+  const lib = openLibSsl();
+  const native = lib && await nativeTarget(url, ioChoice(undefined)).catch(() => undefined);
+  if (lib === undefined || native === undefined) {
+    return `${url.origin}: ${CA_AS_END_ENTITY}, or leave TAILGATE_IO unset on Linux with OpenSSL 3`;
   }
-  const reason = /invalid peer certificate: (.*)$/.exec(message)?.[1];
-  if (reason === undefined) {
-    return `${url.origin} did not complete a TLS handshake (${message}): is it an https server? ` +
-      "A plain-HTTP target takes an http:// URL";
+  const shook = await nativeTlsHandshake(lib, hostAndPort(url), caCerts, [
+    h2 ? "h2" : "http/1.1",
+  ], timeoutMs);
+  if (!shook.ok) {
+    const message = shook.problems[0].message;
+    return h2 && refusedAlpn(message) ? h2AlpnRefused(url) : tlsProblem(url, message);
   }
-  const name = /not valid for name "([^"]*)"(?:; certificate is only valid for (.*))?/
-    .exec(reason);
-  if (name) {
-    const valid = name[2]?.replace(/\w+\("([^"]*)"\)/g, "$1");
-    return `${url.origin}: the target's TLS certificate is not valid for the name ${name[1]}` +
-      (valid ? ` (only for ${valid})` : "") + "; reach the target by a name the certificate " +
-      `holds (--target), or have it present a certificate for ${name[1]}`;
-  }
-  const why = /UnknownIssuer/i.test(reason)
-    ? "it is signed by an issuer this machine does not trust (self-signed, or a private CA)"
-    : /expired/i.test(reason)
-    ? `it has expired (${reason})`
-    : /not ?valid ?yet/i.test(reason)
-    ? `it is not valid yet (${reason}): check this machine's clock`
-    : reason;
-  return `${url.origin}: the target's TLS certificate is not trusted: ${why}; pass --ca-cert ` +
-    "FILE with the CA that signed it";
+  return h2 ? h2AlpnProblem(url, shook.value) : undefined;
 }
 
 /**

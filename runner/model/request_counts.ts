@@ -105,9 +105,11 @@ export function completedPerSec(
 /**
  * What the recorder keeps true of every group of counts, and what is wrong when `counts` breaks
  * it (a phrase naming the counts that disagree), or undefined: each completed request is `ok` or
- * one error; none completes or is sent unscheduled; a status code is counted once per completed
- * request at most; and in a `complete` run every scheduled request completed (nothing scheduled is
- * ever dropped; a stopped run may leave some unfinished).
+ * one error; none completes or is sent unscheduled; a status code is counted for each request
+ * answered, and only those: a response is `ok` or `unexpected_status`, every other error has no
+ * status (the engine settles a request with a status or an error kind, never both); and in a
+ * `complete` run every scheduled request completed (nothing scheduled is ever dropped; a stopped
+ * run may leave some unfinished).
  */
 export function countsProblem(counts: RequestCounts, complete: boolean): string | undefined {
   const { scheduled, sent, completed, ok } = counts;
@@ -117,14 +119,16 @@ export function countsProblem(counts: RequestCounts, complete: boolean): string 
   }
   if (completed > scheduled) return `completed ${completed} of only ${scheduled} scheduled`;
   if (sent > scheduled) return `sent ${sent} of only ${scheduled} scheduled`;
-  const answered = Object.values(counts.statusCodes).reduce((a, b) => a + b, 0);
-  if (answered > completed) {
-    return `${answered} responses by status code but only ${completed} completed`;
-  }
   if (complete && completed !== scheduled) {
     return `scheduled ${scheduled} but completed ${completed} in a complete run: ` +
       `${scheduled - completed} requests unaccounted for (a complete run completes every ` +
       "request it schedules)";
+  }
+  const byCode = Object.values(counts.statusCodes).reduce((a, b) => a + b, 0);
+  const unexpected = counts.errors.unexpected_status ?? 0;
+  if (byCode !== ok + unexpected) {
+    return `${byCode} responses by status code but ok ${ok} + unexpected_status ${unexpected} = ` +
+      `${ok + unexpected} answered`;
   }
   return undefined;
 }

@@ -3,8 +3,9 @@
  * merges, judges or prints them: counts are whole numbers from 0 that add up as the recorder keeps
  * them (runner/model/request_counts.ts), durations, rates and latencies are finite numbers from
  * 0, the protocol is one a run speaks (streams per connection only with HTTP/2), the machine's
- * contention (optional) holds figures from 0, a known source and a share from 0 to 1, and every
- * histogram decodes and holds as many values as its `count` says. A problem is named by its JSON
+ * contention (optional) holds figures from 0, a known source and a share from 0 to 1, the stages
+ * run at their plan's rates for its lengths, and every histogram decodes and holds as many values
+ * as its `count` says. A problem is named by its JSON
  * path and, for a histogram or counts, by its stage and label. Pure.
  *
  * @module
@@ -20,6 +21,8 @@ import { addCounts, countsProblem, emptyCounts } from "../model/request_counts.t
 
 type Doc = Record<string, unknown>;
 
+/** What a stage as it ran takes from its plan's stage. */
+const STAGE_PLAN_FIELDS = ["fromPerSec", "toPerSec", "durationMs"];
 const COUNT_FIELDS = ["scheduled", "sent", "completed", "ok", "bytesSent", "bytesReceived"];
 const PROTOCOLS: readonly string[] = ["http/1.1", "h2", "h2c"] satisfies RunProtocol[];
 const HEALTH_HISTOGRAMS = ["sendLag", "dispatchLag", "queueWait", "engineStall", "platformHiccup"];
@@ -45,6 +48,7 @@ export function resultProblem(doc: Doc): string | undefined {
   return amount(run.durationMs, "run.durationMs") ??
     protocolProblem(run) ??
     first(stages, (s, i) => stageProblem(s, `stages[${i}]`, complete)) ??
+    planStagesProblem(doc.plan, stages) ??
     group(doc.totals, "totals", "the whole run", complete) ??
     sumProblem(doc.totals, stages, "totals", "the whole run", "stages") ??
     first(intervals, (s, i) => stageProblem(s, `intervals[${i}]`, complete)) ??
@@ -93,6 +97,34 @@ function stageProblem(value: unknown, path: string, complete: boolean): string |
     ) ??
     group(value, path, where, complete) ??
     sumProblem(value, labels, path, where, "labels");
+}
+
+/**
+ * The stages as they ran against the stored plan's: the recorder takes each stage's rates and
+ * length from the plan that ran (a shard's too: its share of the schedule is of the whole plan's
+ * rate), so a result whose stages differ from its plan's was not written by a run.
+ */
+function planStagesProblem(plan: unknown, stages: unknown[]): string | undefined {
+  const load = isObject(plan) && isObject(plan.load) ? plan.load : {};
+  const planned = listOf(load.stages, "plan.load.stages");
+  if (typeof planned === "string") return planned;
+  if (planned.length !== stages.length) {
+    return `stages has ${stages.length} stages, but its plan's plan.load.stages has ` +
+      `${planned.length}: a run's stages are its plan's`;
+  }
+  return first(stages, (stage, i) => {
+    const p = planned[i];
+    if (!isObject(p)) return `plan.load.stages[${i}] is not an object`;
+    const s = stage as Doc;
+    const field = STAGE_PLAN_FIELDS.find((f) => s[f] !== p[f]);
+    return field === undefined
+      ? undefined
+      : `stages[${i}].${field} (stage ${JSON.stringify(s.name)}) is ${
+        shown(s[field])
+      }, but its plan's plan.load.stages[${i}].${field} is ${
+        shown(p[field])
+      }: a run's stages are its plan's`;
+  });
 }
 
 /** Counts and the two latency histograms of one group of requests. */
@@ -222,9 +254,17 @@ function sumProblem(
   const counts = (whole as { counts: RequestCounts }).counts;
   const sum = emptyCounts();
   for (const p of parts) addCounts(sum, (p as { counts: RequestCounts }).counts);
-  const field = COUNT_FIELDS.find((f) => counts[f as "ok"] !== sum[f as "ok"]);
+  const flat = (c: RequestCounts): Record<string, number> => ({
+    ...Object.fromEntries(COUNT_FIELDS.map((f) => [f, c[f as "ok"]])),
+    ...Object.fromEntries(Object.entries(c.errors).map(([k, n]) => [`errors.${k}`, n])),
+    ...Object.fromEntries(Object.entries(c.statusCodes).map(([k, n]) => [`statusCodes.${k}`, n])),
+  });
+  const have = flat(counts);
+  const added = flat(sum);
+  const field = [...new Set([...Object.keys(have), ...Object.keys(added)])]
+    .find((f) => (have[f] ?? 0) !== (added[f] ?? 0));
   return field === undefined ? undefined : `${path}.counts (${where}): ${field} ` +
-    `${counts[field as "ok"]} is not the sum of its ${partsName}' (${sum[field as "ok"]})`;
+    `${have[field] ?? 0} is not the sum of its ${partsName}' (${added[field] ?? 0})`;
 }
 
 function count(value: unknown, path: string): string | undefined {

@@ -123,7 +123,13 @@ async function runStep(
   };
   const bound = bindCaptures(step, values);
   if (!bound.ok) return fail(problemText(bound.problems[0]));
-  const exchange = await sendStep(bound.value, options);
+  const http2Origin = plan.load.http === "2" && plan.requests.length
+    ? new URL(plan.requests[0].url).origin
+    : undefined;
+  const exchange = await sendStep(bound.value, {
+    ...options,
+    ...(http2Origin ? { http2Origin } : {}),
+  });
   record.durationMs = Math.round(exchange.durationMs * 1000) / 1000;
   const secrets = secretForms([
     ...(plan.secretValues ?? []),

@@ -2,7 +2,10 @@
  * Sending one setup or teardown step (captures already bound): once, with Deno's HTTP client,
  * outside the engine, the schedule and the histograms. Redirects are not followed (a 302 is the
  * step's status, judged by its `expect`), and at most {@linkcode MAX_STEP_BODY_BYTES} of the
- * response body are read.
+ * response body are read. A step to the origin a plan loads over HTTP/2 goes in HTTP/2 too (h2c
+ * with prior knowledge, or ALPN `h2` alone); a step to another origin (a login service) goes as
+ * fetch agrees with it. A certificate Deno's TLS refuses is named with the fix, as the pre-flight
+ * names it.
  *
  * @module
  */
@@ -11,6 +14,7 @@ import { sentText } from "../plan/traffic/mod.ts";
 import { MAX_BODY_FILE_BYTES } from "../plan/requests/mod.ts";
 import { readRegularFile } from "../model/regular_file.ts";
 import { err, ok, problem, type Result } from "../model/result.ts";
+import { CA_AS_END_ENTITY, caUsedAsEndEntity, tlsProblem } from "../engine/tls_problem.ts";
 import type { StepResponse } from "./capture_value.ts";
 
 /** A step's response body is read up to this many bytes (a capture looks no further). */
@@ -34,6 +38,11 @@ export interface SendStepOptions {
   caCerts?: string[];
   /** Stops the step. */
   signal?: AbortSignal;
+  /**
+   * The origin the plan loads over HTTP/2 (`load.http: 2`): a step to it is sent in HTTP/2 only,
+   * as the load is (h2c with prior knowledge over `http://`, ALPN `h2` alone over `https://`).
+   */
+  http2Origin?: string;
   /** The clock durations are read from, in milliseconds. */
   now?: () => number;
 }
@@ -57,8 +66,13 @@ export async function sendStep(step: BoundStep, options: SendStepOptions): Promi
     if (!read.ok) return { ...err(problem(`body file ${read.problems[0].reason}`)), durationMs: 0 };
     body = read.value;
   } else if (body === undefined && step.body?.kind !== "file") body = step.body?.text;
-  const client = options.caCerts?.length
-    ? Deno.createHttpClient({ caCerts: options.caCerts })
+  const http2Only = options.http2Origin !== undefined &&
+    new URL(url).origin === options.http2Origin;
+  const client = options.caCerts?.length || http2Only
+    ? Deno.createHttpClient({
+      ...(options.caCerts?.length ? { caCerts: options.caCerts } : {}),
+      ...(http2Only ? { http1: false, http2: true } : {}),
+    })
     : undefined;
   const timeout = AbortSignal.timeout(step.timeoutMs);
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
@@ -90,10 +104,16 @@ export async function sendStep(step: BoundStep, options: SendStepOptions): Promi
       durationMs: now() - started,
     };
   } catch (e) {
+    // fetch says "fetch failed"; why is in its cause (a certificate refused, say).
+    const cause = (e as Error).cause instanceof Error ? ((e as Error).cause as Error).message : "";
     const error = timeout.aborted
       ? `no answer within its timeout (${step.timeoutMs} ms)`
       : options.signal?.aborted
       ? "stopped"
+      : caUsedAsEndEntity(cause)
+      ? CA_AS_END_ENTITY
+      : /invalid peer certificate: /.test(cause)
+      ? tlsProblem(new URL(url), cause)
       : (e as Error).message;
     return { ...err(problem(error)), durationMs: now() - started };
   } finally {

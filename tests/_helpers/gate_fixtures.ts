@@ -172,8 +172,19 @@ export function gateResult(stages: StageSpec[], options: GateResultOptions = {})
     startMs += spec.durationMs;
     return stage;
   });
-  // The run's totals add up its stages, as a run writes them (a reader checks they do).
+  // The run's totals add up its stages, and its plan's stages are the ones that ran, as a run
+  // writes them (a reader checks both).
   result.totals = mergeLatency(result.stages);
+  result.plan.load.stages = result.stages.map((s) => ({
+    index: s.index,
+    name: s.name,
+    kind: s.kind,
+    fromPerSec: s.fromPerSec,
+    toPerSec: s.toPerSec,
+    durationMs: s.durationMs,
+    warmup: s.warmup,
+    line: 10 + s.index,
+  }));
   result.plan.slos = (options.slos ?? []).map((text, i) => ({ text, line: 20 + i }));
   if (options.regression !== undefined) result.plan.regression = options.regression;
   result.environment = { ...ENVIRONMENT, ...options.environment };

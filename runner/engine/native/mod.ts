@@ -8,5 +8,6 @@ export { EpollLoop } from "./epoll_loop.ts";
 export { NativeConnection } from "./native_connection.ts";
 export { NativeH2Transport } from "./native_h2_transport.ts";
 export { openLibSsl, TlsContext } from "./libssl_tls.ts";
+export { nativeTlsHandshake, type TlsPeer } from "./native_tls_check.ts";
 export { ioChoice, nativeTarget, nativeTls } from "./native_target.ts";
 export type { NativeTarget } from "./native_target.ts";

@@ -107,6 +107,51 @@ Deno.test("tailgate merge refuses a shard whose counts do not add up, naming fil
   }
 });
 
+Deno.test("tailgate merge refuses a shard whose status codes are not its answers, naming file and path", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    // The issue's forgery: a label's requests all ok beside 7 responses by status code.
+    const files = await alteredShards(dir, 1, (shard) => {
+      shard.stages[2].labels[0].counts.statusCodes = { "200": 7 };
+    });
+    const out = join(dir, "merged");
+    const outcome = await mergeCommand([...files, "--out", out, "--no-baseline"]);
+    assert.equal(outcome.exitCode, 2);
+    assert.match(
+      outcome.errors[0],
+      new RegExp(
+        `^${
+          files[1]
+        }: stages\\[2\\]\\.labels\\[0\\]\\.counts \\(stage "hold", label "GET /a"\\): ` +
+          "7 responses by status code but ok \\d+ \\+ unexpected_status \\d+ = \\d+ answered",
+      ),
+    );
+    await assert.rejects(Deno.stat(out), Deno.errors.NotFound);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("tailgate merge refuses a shard whose stage rate is not its plan's, naming file and path", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const files = await alteredShards(dir, 1, (shard) => {
+      shard.stages[1].toPerSec = 1800;
+    });
+    const out = join(dir, "merged");
+    const outcome = await mergeCommand([...files, "--out", out, "--no-baseline"]);
+    assert.equal(outcome.exitCode, 2);
+    assert.equal(
+      outcome.errors[0],
+      `${files[1]}: stages[1].toPerSec (stage "ramp") is 1800, but its plan's ` +
+        "plan.load.stages[1].toPerSec is 900: a run's stages are its plan's",
+    );
+    await assert.rejects(Deno.stat(out), Deno.errors.NotFound);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("tailgate merge names the file, stage and label of a damaged shard histogram, exit 2", async () => {
   const dir = await Deno.makeTempDir();
   try {

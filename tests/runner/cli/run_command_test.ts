@@ -13,6 +13,7 @@ import { startTlsTarget } from "../../_helpers/tls_target_process.ts";
 import { openLibcNet } from "../../../runner/engine/native/libc_net.ts";
 import { openLibSsl } from "../../../runner/engine/native/libssl_tls.ts";
 import { H2_CERT } from "../../_helpers/http2_servers.ts";
+import { selfSignedCaTrue } from "../../_helpers/openssl_certs.ts";
 import { parseText } from "../../_helpers/plan_fixtures.ts";
 import { tcpServer } from "../../_helpers/tcp_server.ts";
 import { openFilesLimit } from "../../../runner/engine/preflight.ts";
@@ -455,6 +456,31 @@ Deno.test("tailgate run on an untrusted certificate exits 4 up front, naming --c
   );
   assert.equal(trusted.exitCode, 0, trusted.errors.join("\n"));
   assert.equal(requests, 100);
+});
+
+Deno.test({
+  name:
+    "tailgate run --ca-cert takes the CA:TRUE certificate `openssl req -x509` makes, as curl does",
+  // The run's TLS is OpenSSL's on the native path; Deno's (rustls) refuses it (preflight_test.ts).
+  ignore: !openLibcNet() || !openLibSsl() || Deno.env.get("TAILGATE_IO") === "deno",
+  fn: async () => {
+    const pair = await selfSignedCaTrue();
+    let requests = 0;
+    await using server = Deno.serve(
+      { hostname: "127.0.0.1", port: 0, onListen: () => {}, ...pair },
+      () => (requests++, new Response("ok")),
+    );
+    await using dir = await tempDir();
+    const pemFile = join(String(dir), "cert.pem");
+    await Deno.writeTextFile(pemFile, pair.cert);
+    const outcome = await runPlanCommand({
+      planPath: await planFile(String(dir), `https://127.0.0.1:${server.addr.port}`),
+      outDir: join(String(dir), "out"),
+      caCertFiles: [pemFile],
+    }, () => {});
+    assert.equal(outcome.exitCode, 0, outcome.errors.join("\n"));
+    assert.equal(requests, 100);
+  },
 });
 
 Deno.test("tailgate run of a plan without SLOs against a server answering 403 fails, exit 1", async () => {

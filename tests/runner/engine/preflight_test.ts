@@ -6,6 +6,9 @@ import {
   openFilesLimit,
 } from "../../../runner/engine/preflight.ts";
 import { H2_CERT, h2cServer, h2TlsServer } from "../../_helpers/http2_servers.ts";
+import { openLibcNet } from "../../../runner/engine/native/libc_net.ts";
+import { openLibSsl } from "../../../runner/engine/native/libssl_tls.ts";
+import { expiredSelfSigned, selfSignedCaTrue } from "../../_helpers/openssl_certs.ts";
 
 const TLS_DIR = new URL("../../testdata/tls/", import.meta.url);
 const pem = (name: string) => Deno.readTextFileSync(new URL(name, TLS_DIR));
@@ -68,7 +71,7 @@ Deno.test("checkTarget() names an untrusted certificate and --ca-cert, sending n
     problem,
     `${server.url.origin}: the target's TLS certificate is not trusted: it is signed by an ` +
       "issuer this machine does not trust (self-signed, or a private CA); pass --ca-cert FILE " +
-      "with the CA that signed it",
+      "with the CA that signed it (a self-signed certificate: the certificate itself)",
   );
   // Trusted through --ca-cert, the same server is fine.
   assert.equal(await checkTarget(server.url, [SELF_SIGNED.cert]), undefined);
@@ -136,4 +139,72 @@ Deno.test("checkTarget() passes an HTTP/1.1 server without sending it a request"
   assert.equal(await checkTarget(server.url, [SELF_SIGNED.cert]), undefined);
   assert.equal(await checkTarget(new URL(`http://127.0.0.1:${plain.addr.port}/`)), undefined);
   assert.deepEqual([server.requests(), plainRequests], [0, 0]);
+});
+
+/** Whether this machine runs https on the native path (OpenSSL 3 through FFI), as the run would. */
+const NATIVE_TLS = openLibcNet() !== undefined && openLibSsl() !== undefined &&
+  Deno.env.get("TAILGATE_IO") !== "deno";
+
+/** `f` run with `TAILGATE_IO` set to `io`, as it was afterwards. */
+async function withIo<T>(io: string, f: () => Promise<T>): Promise<T> {
+  const before = Deno.env.get("TAILGATE_IO");
+  Deno.env.set("TAILGATE_IO", io);
+  try {
+    return await f();
+  } finally {
+    if (before === undefined) Deno.env.delete("TAILGATE_IO");
+    else Deno.env.set("TAILGATE_IO", before);
+  }
+}
+
+Deno.test({
+  name: "checkTarget() takes the CA:TRUE certificate `openssl req -x509` makes, given by --ca-cert",
+  ignore: !NATIVE_TLS,
+  fn: async () => {
+    const pair = await selfSignedCaTrue();
+    await using server = httpsServer(pair);
+    // The run's connections verify it with OpenSSL, as curl does: the end entity it is.
+    assert.equal(await checkTarget(server.url, [pair.cert]), undefined);
+    assert.equal(await checkTarget(server.url, [pair.cert], undefined, "2"), undefined);
+    // Not given, it is a self-signed certificate no one trusts: --ca-cert is the fix.
+    assert.equal(
+      await checkTarget(server.url),
+      `${server.url.origin}: the target's TLS certificate is not trusted: it is signed by an ` +
+        "issuer this machine does not trust (self-signed, or a private CA); pass --ca-cert FILE " +
+        "with the CA that signed it (a self-signed certificate: the certificate itself)",
+    );
+    assert.equal(server.requests(), 0, "handshakes only");
+  },
+});
+
+Deno.test("checkTarget() on Deno's TLS names a CA:TRUE certificate's cause and its fix", async () => {
+  const pair = await selfSignedCaTrue();
+  await using server = httpsServer(pair);
+  const problem = await withIo("deno", () => checkTarget(server.url, [pair.cert]));
+  assert.equal(
+    problem,
+    `${server.url.origin}: the server's certificate is a CA certificate (basicConstraints ` +
+      "CA:TRUE, as `openssl req -x509` makes it unless told otherwise) presented as its own, " +
+      "which Deno's TLS (rustls) refuses even when --ca-cert trusts it; OpenSSL (curl, " +
+      "tailgate's native I/O path) accepts it: re-issue it as a server certificate (`-addext " +
+      "basicConstraints=critical,CA:FALSE`), or leave TAILGATE_IO unset on Linux with OpenSSL 3",
+  );
+});
+
+Deno.test("checkTarget() tells an expired certificate to be renewed, never to pass --ca-cert", async () => {
+  for (const ca of [false, true]) {
+    const pair = await expiredSelfSigned(ca);
+    await using server = httpsServer(pair);
+    for (const trusted of [[pair.cert], []]) {
+      for (const io of ["auto", "deno"]) {
+        const problem = await withIo(io, () => checkTarget(server.url, trusted));
+        const what = `CA:${ca}, ${trusted.length ? "trusted" : "untrusted"}, ${io}: ${problem}`;
+        assert.match(
+          problem ?? "",
+          /^https:\/\/127\.0\.0\.1:\d+: the target's TLS certificate has expired \(.+\): renew it on the server; trusting it \(--ca-cert\) cannot make it valid$/,
+          what,
+        );
+      }
+    }
+  }
 });

@@ -70,7 +70,7 @@ Deno.test("countsProblem() holds what the recorder keeps: every scheduled reques
     sent: 9,
     completed: 10,
     ok: 7,
-    errors: { refused: 1, timeout: 2 },
+    errors: { refused: 1, timeout: 1, unexpected_status: 1 },
     statusCodes: { "200": 7, "500": 1 },
   });
   assert.equal(countsProblem(sound, true), undefined);
@@ -94,6 +94,28 @@ Deno.test("countsProblem() holds what the recorder keeps: every scheduled reques
   assert.equal(countsProblem({ ...sound, sent: 11 }, false), "sent 11 of only 10 scheduled");
   assert.equal(
     countsProblem({ ...sound, statusCodes: { "200": 11 } }, true),
-    "11 responses by status code but only 10 completed",
+    "11 responses by status code but ok 7 + unexpected_status 1 = 8 answered",
+  );
+});
+
+Deno.test("countsProblem() counts a status code for each request answered, ok or unexpected_status, no other", () => {
+  const answered = counts({
+    scheduled: 100,
+    sent: 100,
+    completed: 100,
+    ok: 90,
+    errors: { unexpected_status: 4, timeout: 6 },
+    statusCodes: { "200": 90, "503": 4 },
+  });
+  assert.equal(countsProblem(answered, true), undefined);
+  // The issue's forgery: 100 ok beside 7 answers by status code.
+  assert.equal(
+    countsProblem({ ...answered, ok: 100, errors: {}, statusCodes: { "200": 7 } }, true),
+    "7 responses by status code but ok 100 + unexpected_status 0 = 100 answered",
+  );
+  // A timeout has no status: counted under one, the codes exceed the answers.
+  assert.equal(
+    countsProblem({ ...answered, statusCodes: { "200": 90, "503": 4, "504": 6 } }, true),
+    "100 responses by status code but ok 90 + unexpected_status 4 = 94 answered",
   );
 });

@@ -107,10 +107,56 @@ Deno.test("readRunResult() refuses counts that do not add up, naming the stage a
     r.stages[1].labels[1].counts.ok -= 1;
     r.stages[1].labels[1].counts.errors.other = (r.stages[1].labels[1].counts.errors.other ?? 0) +
       1;
+    r.stages[1].labels[1].counts.statusCodes["200"] -= 1;
   }));
   assert.match(
     labels,
     /^stages\[1\]\.counts \(stage "main"\): ok \d+ is not the sum of its labels' \(\d+\)/,
+  );
+  // A stage's answers by status code and error kind are its labels' too.
+  assert.equal(
+    errorOf(altered((r) => {
+      for (const c of [r.stages[1].counts, r.totals.counts]) {
+        c.statusCodes["200"] -= 1;
+        c.statusCodes["201"] = 1;
+      }
+    })),
+    'stages[1].counts (stage "main"): statusCodes.200 ' +
+      `${sampleResult().stages[1].counts.statusCodes["200"] - 1} is not the sum of its labels' ` +
+      `(${sampleResult().stages[1].counts.statusCodes["200"]})`,
+  );
+});
+
+Deno.test("readRunResult() refuses status codes that are not the answered requests, naming the counts", () => {
+  // 100 ok beside 7 responses by status code: no recorder counts so.
+  const forged = errorOf(altered((r) => {
+    for (const g of [r.stages[1].labels[0], r.stages[1], r.totals]) g.counts.statusCodes = {};
+    r.stages[1].labels[0].counts.statusCodes["200"] = 7;
+  }));
+  assert.match(
+    forged,
+    /^stages\[1\]\.labels\[0\]\.counts \(stage "main", label "GET \/a"\): 7 responses by status code but ok \d+ \+ unexpected_status \d+ = \d+ answered$/,
+  );
+});
+
+Deno.test("readRunResult() refuses stages whose rates or lengths are not its plan's, naming both paths", () => {
+  assert.equal(
+    errorOf(altered((r) => r.stages[1].fromPerSec = 25)),
+    'stages[1].fromPerSec (stage "main") is 25, but its plan\'s plan.load.stages[1].fromPerSec ' +
+      "is 20: a run's stages are its plan's",
+  );
+  assert.equal(
+    errorOf(altered((r) => r.plan.load.stages[0].toPerSec = 12)),
+    'stages[0].toPerSec (stage "warm") is 10, but its plan\'s plan.load.stages[0].toPerSec ' +
+      "is 12: a run's stages are its plan's",
+  );
+  assert.match(
+    errorOf(altered((r) => r.stages[1].durationMs = 1000)),
+    /^stages\[1\]\.durationMs \(stage "main"\) is 1000, but its plan's plan\.load\.stages\[1\]\.durationMs is 2000/,
+  );
+  assert.equal(
+    errorOf(altered((r) => r.plan.load.stages.pop())),
+    "stages has 2 stages, but its plan's plan.load.stages has 1: a run's stages are its plan's",
   );
 });
 

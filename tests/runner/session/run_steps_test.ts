@@ -5,6 +5,7 @@
  * file in the out folder.
  */
 import assert from "node:assert/strict";
+import http2 from "node:http2";
 import { join } from "node:path";
 import { main } from "../../../cli.ts";
 import { secretForms, shownBody } from "../../../runner/session/mod.ts";
@@ -249,4 +250,83 @@ Deno.test("a shown body or error blots a secret out in every form a request carr
   assert.equal(shownBody(text, secrets), JSON.stringify('{"t":"***"} GET /s/*** ***'));
   assert.equal(shownBody("", secrets), "(empty)");
   assert.equal(shownBody("x".repeat(300), []).length, 2 + 200 + 1, "200 characters and a mark");
+});
+
+/** The login service's routes on node:http2 without TLS: it speaks only h2c (prior knowledge). */
+async function h2cLoginServer() {
+  const seen: Array<{ method: string; path: string; version: string }> = [];
+  const server = http2.createServer();
+  server.on("request", (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => {
+    let body = "";
+    req.on("data", (chunk: Uint8Array) => body += new TextDecoder().decode(chunk));
+    req.on("end", () => {
+      const path = new URL(req.url, "http://x").pathname;
+      seen.push({ method: req.method, path, version: req.httpVersion });
+      if (path === "/login") {
+        const ok = JSON.parse(body).password === PASSWORD;
+        res.writeHead(ok ? 200 : 401, { "set-cookie": `sid=${SESSION}; Path=/` });
+        res.end(ok ? JSON.stringify({ access_token: TOKEN }) : "{}");
+      } else if (path === "/orders") {
+        res.writeHead(req.headers.authorization === `Bearer ${TOKEN}` ? 200 : 403);
+        res.end("ok");
+      } else {
+        res.writeHead(path.startsWith("/sessions/") ? 204 : 404);
+        res.end();
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    seen,
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
+
+const H2_LOAD = `load:
+  http: 2
+  connections: 1
+  stages: [{ rate: 20/s, duration: 1s }]
+`;
+
+Deno.test("under load.http: 2 over h2c, setup and teardown are sent in HTTP/2 to an h2c-only target", async () => {
+  const target = await h2cLoginServer();
+  const r = await run(planText(target.url).replace(/^load:[\s\S]*$/m, H2_LOAD));
+  try {
+    assert.equal(r.code, 0, r.text);
+    const result = JSON.parse(await Deno.readTextFile(join(r.out, "result.json")));
+    assert.deepEqual(
+      result.steps.map((s: { name: string; status: number; ok: boolean }) => [s.name, s.status]),
+      [["login", 200], ["DELETE /sessions/{{session}}", 204]],
+    );
+    const warnings: string[] = result.warnings ?? [];
+    assert.ok(!warnings.some((w) => w.includes("teardown")), warnings.join("\n"));
+    assert.equal(
+      target.seen.filter((s) => s.path === "/orders").length,
+      20,
+      "the token reached the load",
+    );
+    assert.ok(target.seen.every((s) => s.version === "2.0"));
+  } finally {
+    await target.close();
+    await Deno.remove(r.dir, { recursive: true });
+  }
+});
+
+Deno.test("under load.http: 2, a step to another origin is sent as fetch agrees with it: HTTP/1.1 here", async () => {
+  const target = await h2cLoginServer();
+  const login = recordingServer({});
+  const plan = planText(target.url).replace("path: /login", `url: ${login.url}/login`)
+    .replace(/^load:[\s\S]*$/m, H2_LOAD);
+  const r = await run(plan);
+  try {
+    assert.equal(r.code, 0, r.text);
+    assert.deepEqual(login.seen.map((s) => s.path), ["/login"]);
+    assert.deepEqual(target.seen.filter((s) => s.method === "DELETE").length, 1, "teardown in h2c");
+  } finally {
+    await login.server.shutdown();
+    await target.close();
+    await Deno.remove(r.dir, { recursive: true });
+  }
 });
