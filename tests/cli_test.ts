@@ -10,6 +10,7 @@ import { canFillADisk, onFullDisk } from "./_helpers/full_disk.ts";
 import { sampleResult } from "./_helpers/result_fixtures.ts";
 import { freePort } from "./_helpers/free_port.ts";
 import { liveMembers, loggedGroup, serveCommand } from "./_helpers/service_commands.ts";
+import { catchesSigterm, spawnCli, until } from "./_helpers/cli_process.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 
@@ -410,62 +411,6 @@ Deno.test("deno install -g makes a working `tailgate` without the project's deno
     await Deno.remove(root, { recursive: true });
   }
 });
-
-/** `tailgate` in a process of its own; its stderr is collected as it comes. */
-function spawnCli(args: string[]) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-all", "cli.ts", ...args],
-    cwd: ROOT,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-    env: { NO_COLOR: "1" },
-  }).spawn();
-  let stderr = "";
-  const decoder = new TextDecoder();
-  const reading = (async () => {
-    for await (const chunk of child.stderr) stderr += decoder.decode(chunk, { stream: true });
-  })();
-  const stdout = new Response(child.stdout).text();
-  return {
-    child,
-    stderr: () => stderr,
-    /** Sends `signal`; resolves once the process exits, failing (and killing it) after `boundMs`. */
-    async stop(signal: Deno.Signal, boundMs: number) {
-      const sentMs = performance.now();
-      child.kill(signal);
-      return await this.exit(boundMs, sentMs);
-    },
-    async exit(boundMs: number, sinceMs = performance.now()) {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const late = new Promise<"late">((r) => timer = setTimeout(() => r("late"), boundMs));
-      const status = await Promise.race([child.status, late]);
-      clearTimeout(timer);
-      if (status === "late") {
-        child.kill("SIGKILL");
-        await child.status;
-        await reading;
-        assert.fail(`still running ${boundMs} ms later; its output:\n${stderr.slice(-2000)}`);
-      }
-      await reading;
-      return { code: status.code, ms: performance.now() - sinceMs, stdout: await stdout, stderr };
-    },
-  };
-}
-
-/** Polls every 10 ms, at most `boundMs`, until `ready()`. */
-async function until(ready: () => boolean, boundMs: number, what: string): Promise<void> {
-  for (const start = performance.now(); !ready(); await new Promise((r) => setTimeout(r, 10))) {
-    if (performance.now() - start > boundMs) assert.fail(`not ${what} within ${boundMs} ms`);
-  }
-}
-
-/** Whether process `pid` has a handler for SIGTERM (tailgate's listener is installed). */
-function catchesSigterm(pid: number): boolean {
-  const status = Deno.readTextFileSync(`/proc/${pid}/status`);
-  const mask = BigInt(`0x${/^SigCgt:\s*([0-9a-f]+)$/m.exec(status)?.[1] ?? "0"}`);
-  return (mask & (1n << 14n)) !== 0n;
-}
 
 /**
  * Writes `dir/<name>.yaml`, a plan of `labels` requests with distinct names (its `requests:` key
