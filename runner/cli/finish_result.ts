@@ -1,7 +1,7 @@
 /**
  * What follows a measured result, for `tailgate run` and `tailgate merge` alike: the gates
- * (SLOs, then the regression gate against the baseline), the reports written atomically, the exit
- * code and the terminal summary.
+ * (SLOs, then the regression gate against the baseline), the reports written atomically, a run's
+ * teardown (then the reports again, with its steps), the exit code and the terminal summary.
  *
  * @module
  */
@@ -13,7 +13,7 @@ import type { RunResult } from "../model/run_result.ts";
 import { DEFAULT_RUN_REPORTS, type ReportFormat } from "../../reporters/report_formats.ts";
 import { writeReports } from "../../reporters/write_reports.ts";
 import { renderTerminal, shouldUseColor } from "../../reporters/text/mod.ts";
-import { type ExitCode, withIoFailures } from "../model/exit_codes.ts";
+import { EXIT_CODES, type ExitCode, withIoFailures } from "../model/exit_codes.ts";
 
 /** Options of {@linkcode finishResult}. */
 export interface FinishOptions {
@@ -36,6 +36,11 @@ export interface FinishOptions {
   confirm?: ConfirmOptions;
   /** Ctrl-C or SIGTERM: stop waiting for the history's lock. */
   signal?: AbortSignal;
+  /**
+   * The run's teardown (`MeasuredRun.teardown`), sent once the reports are written; they are
+   * written again with its steps. `stopped`: a stop cut it short, so the exit code is 3.
+   */
+  teardown?: () => Promise<{ stopped: boolean }>;
 }
 
 /** The outcome for cli.ts to print. */
@@ -85,17 +90,23 @@ export async function finishResult(
   // The verdict is computed once (by judgeRun, or here for a shard's unjudged result) and stored.
   result.verdict ??= computeRunVerdict(result);
   const formats = (options.reports ?? DEFAULT_RUN_REPORTS).filter((f) => f !== "json");
-  const written = await writeReports(
-    result,
-    options.outDir,
-    ["json", ...formats],
-    {
+  const write = () =>
+    writeReports(result, options.outDir, ["json", ...formats], {
       ...(options.reportUrl ? { htmlUrl: options.reportUrl } : {}),
       ...(options.failOn ? { failOn: options.failOn } : {}),
-    },
-  );
+    });
+  let written = await write();
+  // What was measured is on disk before the teardown is sent: a teardown that hangs, however it
+  // is ended, cannot lose the run. Its steps and warnings then replace those files.
+  const teardown = options.teardown ? await options.teardown() : undefined;
+  if (teardown) written = await write();
   ioFailures.push(...written.errors);
-  const verdictCode = exitCodeOf(result.verdict, options.failOn ? { failOn: options.failOn } : {});
+  const verdictCode = teardown?.stopped
+    ? EXIT_CODES.invalidRun
+    : exitCodeOf(result.verdict, options.failOn ? { failOn: options.failOn } : {});
+  if (teardown?.stopped) {
+    notes.push("stopped during the teardown: the result and the reports hold the whole run");
+  }
   const exitCode = withIoFailures(verdictCode, ioFailures);
   const table = renderTerminal(result, { color: options.color ?? defaultColor() });
   const files = Object.values(written.paths).map((p) => `wrote ${p}`);
