@@ -13,6 +13,7 @@ export {
   type Progress,
   runPlan,
   type RunPlanOptions,
+  type TeardownDone,
 } from "./run_plan.ts";
 export type { LiveTally } from "../recorder/live_tally.ts";
 export { judge, type Judgement, type JudgeOptions } from "./judge.ts";

@@ -88,13 +88,20 @@ export interface MeasuredRun {
   /** The result document, as {@linkcode runPlan} returns it but for the teardown's steps. */
   result: RunResult;
   /**
-   * Sends the plan's teardown steps (none without a setup or teardown) and adds their records
-   * and warnings to `result`. Called again, it returns the first call's promise. A stop
-   * (`signal`) that comes while a step is sent ends the teardown, a warning naming that step;
-   * `stopped` says so. A stop that came before the teardown began leaves it to run: cleanup is
-   * owed after a stopped run too.
+   * Sends the plan's teardown steps (none without a setup or teardown) and adds their records and
+   * warnings to `result`. Called again, it returns the first call's promise. A stop (`signal`)
+   * that comes while a step is sent ends the teardown, a warning naming that step. A stop that
+   * came before the teardown began leaves it to run: cleanup is owed after a stopped run too.
    */
-  teardown(): Promise<{ stopped: boolean }>;
+  teardown(): Promise<TeardownDone>;
+}
+
+/** What a plan's teardown did ({@linkcode MeasuredRun}). */
+export interface TeardownDone {
+  /** It added steps or warnings to the result. */
+  changed: boolean;
+  /** A stop cut it short. */
+  stopped: boolean;
 }
 
 /**
@@ -162,12 +169,12 @@ export async function measurePlan(
   if (session) result.steps = [...session.records];
   // After the load however it ended (stopped, failed part-way): cleanup is owed either way.
   const addTeardown = async () => {
-    if (session === undefined) return { stopped: false };
+    if (session === undefined) return { changed: false, stopped: false };
     const done = await tearDown();
     result.steps = [...result.steps ?? [], ...done.records];
     if (done.warnings.length) result.warnings = [...result.warnings ?? [], ...done.warnings];
-    return { stopped: done.stopped };
+    return { changed: done.records.length + done.warnings.length > 0, stopped: done.stopped };
   };
-  let teardown: Promise<{ stopped: boolean }> | undefined;
+  let teardown: Promise<TeardownDone> | undefined;
   return { result, teardown: () => teardown ??= addTeardown() };
 }

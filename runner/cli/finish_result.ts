@@ -6,7 +6,7 @@
  * @module
  */
 import type { ConfirmOptions } from "../gates/confirm_gates.ts";
-import { exitCodeOf, judge } from "../api/mod.ts";
+import { exitCodeOf, judge, type TeardownDone } from "../api/mod.ts";
 import { computeRunVerdict } from "../gates/run_verdict.ts";
 import type { FailOn } from "../result/read/mod.ts";
 import type { RunResult } from "../model/run_result.ts";
@@ -38,9 +38,9 @@ export interface FinishOptions {
   signal?: AbortSignal;
   /**
    * The run's teardown (`MeasuredRun.teardown`), sent once the reports are written; they are
-   * written again with its steps. `stopped`: a stop cut it short, so the exit code is 3.
+   * written again when it added steps or warnings. Stopped (a stop cut it short): exit 3.
    */
-  teardown?: () => Promise<{ stopped: boolean }>;
+  teardown?: () => Promise<TeardownDone>;
 }
 
 /** The outcome for cli.ts to print. */
@@ -99,7 +99,7 @@ export async function finishResult(
   // What was measured is on disk before the teardown is sent: a teardown that hangs, however it
   // is ended, cannot lose the run. Its steps and warnings then replace those files.
   const teardown = options.teardown ? await options.teardown() : undefined;
-  if (teardown) written = await write();
+  if (teardown?.changed) written = await write();
   ioFailures.push(...written.errors);
   const verdictCode = teardown?.stopped
     ? EXIT_CODES.invalidRun
