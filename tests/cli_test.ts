@@ -6,10 +6,12 @@ import { main } from "../cli.ts";
 import { startTarget } from "../mod.ts";
 import { appendToBaseline } from "../runner/gates/baseline/baseline_store.ts";
 import { EXIT_CODES } from "../runner/model/exit_codes.ts";
+import { readRunResultFile } from "../runner/result/read_run_result.ts";
 import { canFillADisk, onFullDisk } from "./_helpers/full_disk.ts";
 import { sampleResult } from "./_helpers/result_fixtures.ts";
 import { freePort } from "./_helpers/free_port.ts";
 import { liveMembers, loggedGroup, serveCommand } from "./_helpers/service_commands.ts";
+import { catchesSigterm, spawnCli, until } from "./_helpers/cli_process.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 
@@ -411,62 +413,6 @@ Deno.test("deno install -g makes a working `tailgate` without the project's deno
   }
 });
 
-/** `tailgate` in a process of its own; its stderr is collected as it comes. */
-function spawnCli(args: string[]) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-all", "cli.ts", ...args],
-    cwd: ROOT,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-    env: { NO_COLOR: "1" },
-  }).spawn();
-  let stderr = "";
-  const decoder = new TextDecoder();
-  const reading = (async () => {
-    for await (const chunk of child.stderr) stderr += decoder.decode(chunk, { stream: true });
-  })();
-  const stdout = new Response(child.stdout).text();
-  return {
-    child,
-    stderr: () => stderr,
-    /** Sends `signal`; resolves once the process exits, failing (and killing it) after `boundMs`. */
-    async stop(signal: Deno.Signal, boundMs: number) {
-      const sentMs = performance.now();
-      child.kill(signal);
-      return await this.exit(boundMs, sentMs);
-    },
-    async exit(boundMs: number, sinceMs = performance.now()) {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const late = new Promise<"late">((r) => timer = setTimeout(() => r("late"), boundMs));
-      const status = await Promise.race([child.status, late]);
-      clearTimeout(timer);
-      if (status === "late") {
-        child.kill("SIGKILL");
-        await child.status;
-        await reading;
-        assert.fail(`still running ${boundMs} ms later; its output:\n${stderr.slice(-2000)}`);
-      }
-      await reading;
-      return { code: status.code, ms: performance.now() - sinceMs, stdout: await stdout, stderr };
-    },
-  };
-}
-
-/** Polls every 10 ms, at most `boundMs`, until `ready()`. */
-async function until(ready: () => boolean, boundMs: number, what: string): Promise<void> {
-  for (const start = performance.now(); !ready(); await new Promise((r) => setTimeout(r, 10))) {
-    if (performance.now() - start > boundMs) assert.fail(`not ${what} within ${boundMs} ms`);
-  }
-}
-
-/** Whether process `pid` has a handler for SIGTERM (tailgate's listener is installed). */
-function catchesSigterm(pid: number): boolean {
-  const status = Deno.readTextFileSync(`/proc/${pid}/status`);
-  const mask = BigInt(`0x${/^SigCgt:\s*([0-9a-f]+)$/m.exec(status)?.[1] ?? "0"}`);
-  return (mask & (1n << 14n)) !== 0n;
-}
-
 /**
  * Writes `dir/<name>.yaml`, a plan of `labels` requests with distinct names (its `requests:` key
  * on line 3) and one `stage`, and starts `tailgate run` on it, writing into `dir/<name>/`.
@@ -735,6 +681,63 @@ Deno.test("a tailgate killed outright (SIGKILL) leaves no --start service behind
     assert.equal(exited.code, 137);
     await until(() => liveMembers(pgid).length === 0, 12_000, "the service's group to be ended");
   } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a signal while a teardown step hangs keeps the run: result, reports, history, exit 3", async () => {
+  // The teardown's DELETE is never answered (until the test ends): only a stop ends its wait.
+  let deletes = 0;
+  const { promise: released, resolve: release } = Promise.withResolvers<void>();
+  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, async (req) => {
+    if (req.method !== "DELETE") return new Response("ok");
+    deletes++;
+    await released;
+    return new Response(null, { status: 204 });
+  });
+  const dir = await Deno.makeTempDir({ prefix: "tailgate-signal-" });
+  try {
+    const plan = `${dir}/plan.yaml`;
+    await Deno.writeTextFile(
+      plan,
+      `name: hung-teardown\ntarget: http://127.0.0.1:${server.addr.port}\n` +
+        "requests: [{ path: / }]\nload: { connections: 2, stages: [{ rate: 20/s, duration: 1s }] }\n" +
+        "slo: [p50 < 5s]\nteardown:\n  - { name: cleanup, method: DELETE, path: /session, timeout: 60s }\n",
+    );
+    for (const signal of ["SIGINT", "SIGTERM"] as const) {
+      const out = `${dir}/out-${signal}`;
+      const baselines = `${dir}/baselines-${signal}`;
+      const before = deletes;
+      const cli = spawnCli([
+        ...["run", plan, "--out", out, "--baseline", baselines, "--update-baseline"],
+        ...["--commit", "abcdef1", "--confirm", "0"],
+      ]);
+      await until(() => deletes > before, 30_000, "sending the teardown");
+      // Within the 15 s a stopping command gets, and well before the step's 60 s timeout.
+      const exited = await cli.stop(signal, 10_000);
+      assert.equal(exited.code, EXIT_CODES.invalidRun, exited.stderr);
+      const read = await readRunResultFile(`${out}/result.json`);
+      assert.ok(read.ok, JSON.stringify(read));
+      const result = read.value;
+      assert.equal(result.run.complete, true, "the load had ended");
+      // The gates pass: exit 3 is the stop's.
+      assert.equal(result.verdict?.status, "pass", JSON.stringify(result.verdicts));
+      assert.equal(result.totals.counts.completed, 20);
+      assert.deepEqual(result.steps?.map((s) => [s.section, s.name, s.ok]), [
+        ["teardown", "cleanup", false],
+      ]);
+      const warning = result.warnings?.find((w) => w.includes("`cleanup`"));
+      assert.match(warning ?? "", /teardown step `cleanup` .*stopped/, exited.stderr);
+      for (const file of ["report.html", "junit.xml", "summary.md"]) {
+        assert.ok(existsSync(`${out}/${file}`), file);
+      }
+      assert.match(await Deno.readTextFile(`${out}/summary.md`), /cleanup.*was stopped before/);
+      const history = JSON.parse(await Deno.readTextFile(`${baselines}/hung-teardown.json`));
+      assert.equal(history.history.length, 1, "the run is in the history");
+    }
+  } finally {
+    release();
+    await server.shutdown();
     await Deno.remove(dir, { recursive: true });
   }
 });

@@ -18,10 +18,11 @@ import {
   type PlanHistory,
 } from "../model/history_result.ts";
 import { problemText } from "../model/result.ts";
+import { drainedUnless } from "../model/steps.ts";
 import type { ResolvedPlan } from "../plan/types.ts";
 import { DEFAULT_BASELINE_DIR, loadHistory } from "../gates/baseline/mod.ts";
 import {
-  analyzeHistory,
+  analysisSteps,
   DEFAULT_CHANGE_OPTIONS,
   historyVerdict,
   selectRuns,
@@ -33,6 +34,11 @@ export interface HistoryOptions extends Partial<HistorySettings> {
   baselineDir?: string;
   /** The document's time (default now). */
   now?: Date;
+  /**
+   * Stops the analysis (Ctrl-C): checked between its steps, at least every 50 ms of work, the
+   * event loop running meanwhile; the outcome is then `stopped`.
+   */
+  signal?: AbortSignal;
 }
 
 /** What {@linkcode history} found. */
@@ -43,6 +49,11 @@ export interface HistoryOutcome {
   notes: string[];
   /** Histories that could not be read, each naming the file and the fix. */
   problems: string[];
+  /**
+   * True when `signal` stopped the analysis: `report` then holds only the plans judged before
+   * it, and is no document to write.
+   */
+  stopped: boolean;
 }
 
 /**
@@ -98,7 +109,12 @@ export async function history(
   const notes: string[] = [];
   const problems: string[] = [];
   const histories: PlanHistory[] = [];
+  let stopped = false;
   for (const plan of plans) {
+    if (options.signal?.aborted) {
+      stopped = true;
+      break;
+    }
     const loaded = await loadHistory(dir, plan.name);
     if (!loaded.ok) {
       problems.push(problemText(loaded.problems[0]));
@@ -118,15 +134,20 @@ export async function history(
       continue;
     }
     const { entries, note } = selected.value;
-    const analysed = analyzeHistory({
+    const steps = analysisSteps({
       plan: plan.name,
       planFile: plan.file,
       source: stored.path,
       entries,
       slos: plan.slos,
     }, settings);
+    const done = await drainedUnless(steps, options.signal);
+    if (done.stopped) {
+      stopped = true;
+      break;
+    }
     histories.push(
-      note === undefined ? analysed : { ...analysed, notes: [note, ...analysed.notes] },
+      note === undefined ? done.value : { ...done.value, notes: [note, ...done.value.notes] },
     );
   }
   return {
@@ -141,5 +162,6 @@ export async function history(
     },
     notes,
     problems,
+    stopped,
   };
 }

@@ -7,7 +7,14 @@
  *
  * @module
  */
-export { type Progress, runPlan, type RunPlanOptions } from "./run_plan.ts";
+export {
+  type MeasuredRun,
+  measurePlan,
+  type Progress,
+  runPlan,
+  type RunPlanOptions,
+  type TeardownDone,
+} from "./run_plan.ts";
 export type { LiveTally } from "../recorder/live_tally.ts";
 export { judge, type Judgement, type JudgeOptions } from "./judge.ts";
 export { history, type HistoryOptions, type HistoryOutcome, historySettings } from "./history.ts";

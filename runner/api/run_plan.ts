@@ -78,12 +78,53 @@ export async function runPlan(
   plan: ResolvedPlan,
   options: RunPlanOptions = {},
 ): Promise<RunResult> {
+  const measured = await measurePlan(plan, options);
+  await measured.teardown();
+  return measured.result;
+}
+
+/** A plan measured, its teardown still owed: what {@linkcode measurePlan} returns. */
+export interface MeasuredRun {
+  /** The result document, as {@linkcode runPlan} returns it but for the teardown's steps. */
+  result: RunResult;
+  /**
+   * Sends the plan's teardown steps (none without a setup or teardown) and adds their records and
+   * warnings to `result`. Called again, it returns the first call's promise. A stop (`signal`)
+   * that comes while a step is sent ends the teardown, a warning naming that step. A stop that
+   * came before the teardown began leaves it to run: cleanup is owed after a stopped run too.
+   */
+  teardown(): Promise<TeardownDone>;
+}
+
+/** What a plan's teardown did ({@linkcode MeasuredRun}). */
+export interface TeardownDone {
+  /** It added steps or warnings to the result. */
+  changed: boolean;
+  /** A stop cut it short. */
+  stopped: boolean;
+}
+
+/**
+ * {@linkcode runPlan} in two parts, so a caller can keep what was measured before the teardown
+ * steps are sent (`tailgate run` writes the result and the reports first): the measured result,
+ * and its teardown still to run.
+ */
+export async function measurePlan(
+  plan: ResolvedPlan,
+  options: RunPlanOptions = {},
+): Promise<MeasuredRun> {
   const environment = options.environment ?? await collectEnvironment();
   const steps = { ...(options.caCerts ? { caCerts: options.caCerts } : {}) };
   // Setup is not measured; a step that fails throws before any load is sent.
   const session = plan.setup || plan.teardown
     ? await runSetup(plan, { ...steps, ...(options.signal ? { signal: options.signal } : {}) })
     : undefined;
+  // The teardown is stopped as setup is, by a stop that comes while it runs; one that stopped the
+  // load does not stop it: cleanup is owed either way.
+  const tearDown = () => {
+    const signal = options.signal?.aborted ? undefined : options.signal;
+    return runTeardown(plan, session!, { ...steps, ...(signal ? { signal } : {}) });
+  };
   const watch = options.failFast
     ? failFastWatch(plan, { shardCount: options.shard?.count ?? 1 })
     : undefined;
@@ -108,7 +149,7 @@ export async function runPlan(
     ...(options.service ? { service: options.service } : {}),
   }).catch(async (e) => {
     // Cleanup is owed even when the engine fails outright.
-    if (session) await runTeardown(plan, session, steps).catch(() => {});
+    if (session) await tearDown().catch(() => {});
     throw e;
   });
   // A run that ended on its own before the stop took hold ran to its end: nothing to mark.
@@ -125,13 +166,15 @@ export async function runPlan(
     };
   }
   if (options.shard) result.run.shard = { ...options.shard };
-  if (session) {
-    // After the load however it ended (stopped, failed part-way): cleanup is owed either way.
-    const teardown = await runTeardown(plan, session, steps);
-    result.steps = [...session.records, ...teardown.records];
-    if (teardown.warnings.length) {
-      result.warnings = [...result.warnings ?? [], ...teardown.warnings];
-    }
-  }
-  return result;
+  if (session) result.steps = [...session.records];
+  // After the load however it ended (stopped, failed part-way): cleanup is owed either way.
+  const addTeardown = async () => {
+    if (session === undefined) return { changed: false, stopped: false };
+    const done = await tearDown();
+    result.steps = [...result.steps ?? [], ...done.records];
+    if (done.warnings.length) result.warnings = [...result.warnings ?? [], ...done.warnings];
+    return { changed: done.records.length + done.warnings.length > 0, stopped: done.stopped };
+  };
+  let teardown: Promise<TeardownDone> | undefined;
+  return { result, teardown: () => teardown ??= addTeardown() };
 }

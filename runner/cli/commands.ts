@@ -146,7 +146,7 @@ export const COMMANDS: readonly Command[] = [
       "stored runs; writes history.json, history.md and history.html",
     ],
     usage: HISTORY_HELP,
-    run: (args) => historyCommand(args),
+    run: (args, { signal }) => historyCommand(args, signal),
   },
   {
     name: "version",

@@ -1,19 +1,19 @@
 /**
  * What follows a measured result, for `tailgate run` and `tailgate merge` alike: the gates
- * (SLOs, then the regression gate against the baseline), the reports written atomically, the exit
- * code and the terminal summary.
+ * (SLOs, then the regression gate against the baseline), the reports written atomically, a run's
+ * teardown (then the reports again, with its steps), the exit code and the terminal summary.
  *
  * @module
  */
 import type { ConfirmOptions } from "../gates/confirm_gates.ts";
-import { exitCodeOf, judge } from "../api/mod.ts";
+import { exitCodeOf, judge, type TeardownDone } from "../api/mod.ts";
 import { computeRunVerdict } from "../gates/run_verdict.ts";
 import type { FailOn } from "../result/read/mod.ts";
 import type { RunResult } from "../model/run_result.ts";
 import { DEFAULT_RUN_REPORTS, type ReportFormat } from "../../reporters/report_formats.ts";
 import { writeReports } from "../../reporters/write_reports.ts";
 import { renderTerminal, shouldUseColor } from "../../reporters/text/mod.ts";
-import { type ExitCode, withIoFailures } from "../model/exit_codes.ts";
+import { EXIT_CODES, type ExitCode, withIoFailures } from "../model/exit_codes.ts";
 
 /** Options of {@linkcode finishResult}. */
 export interface FinishOptions {
@@ -36,6 +36,11 @@ export interface FinishOptions {
   confirm?: ConfirmOptions;
   /** Ctrl-C or SIGTERM: stop waiting for the history's lock. */
   signal?: AbortSignal;
+  /**
+   * The run's teardown (`MeasuredRun.teardown`), sent once the reports are written; they are
+   * written again when it added steps or warnings. Stopped (a stop cut it short): exit 3.
+   */
+  teardown?: () => Promise<TeardownDone>;
 }
 
 /** The outcome for cli.ts to print. */
@@ -85,17 +90,23 @@ export async function finishResult(
   // The verdict is computed once (by judgeRun, or here for a shard's unjudged result) and stored.
   result.verdict ??= computeRunVerdict(result);
   const formats = (options.reports ?? DEFAULT_RUN_REPORTS).filter((f) => f !== "json");
-  const written = await writeReports(
-    result,
-    options.outDir,
-    ["json", ...formats],
-    {
+  const write = () =>
+    writeReports(result, options.outDir, ["json", ...formats], {
       ...(options.reportUrl ? { htmlUrl: options.reportUrl } : {}),
       ...(options.failOn ? { failOn: options.failOn } : {}),
-    },
-  );
+    });
+  let written = await write();
+  // What was measured is on disk before the teardown is sent: a teardown that hangs, however it
+  // is ended, cannot lose the run. Its steps and warnings then replace those files.
+  const teardown = options.teardown ? await options.teardown() : undefined;
+  if (teardown?.changed) written = await write();
   ioFailures.push(...written.errors);
-  const verdictCode = exitCodeOf(result.verdict, options.failOn ? { failOn: options.failOn } : {});
+  const verdictCode = teardown?.stopped
+    ? EXIT_CODES.invalidRun
+    : exitCodeOf(result.verdict, options.failOn ? { failOn: options.failOn } : {});
+  if (teardown?.stopped) {
+    notes.push("stopped during the teardown: the result and the reports hold the whole run");
+  }
   const exitCode = withIoFailures(verdictCode, ioFailures);
   const table = renderTerminal(result, { color: options.color ?? defaultColor() });
   const files = Object.values(written.paths).map((p) => `wrote ${p}`);

@@ -45,7 +45,8 @@ Options:
                       that starts with it); a commit the history does not hold is an error
 
 Exit 0 when no change fails, 1 when one does (--fail-recent), 2 on bad arguments, an invalid
-plan or an unreadable history, 5 when a file cannot be written.`;
+plan or an unreadable history, 3 when Ctrl-C or SIGTERM stopped it (no file is written), 5 when
+a file cannot be written.`;
 
 /** The options `parseArgs` reads (every one is in the help; a test keeps it so). */
 export const HISTORY_OPTIONS = {
@@ -116,7 +117,10 @@ async function noPlanProblem(path: string): Promise<string> {
 /**
  * Runs `tailgate history`.
  */
-export async function historyCommand(args: string[]): Promise<CommandOutcome> {
+export async function historyCommand(
+  args: string[],
+  signal?: AbortSignal,
+): Promise<CommandOutcome> {
   const read = parseCommandArgs(args, HISTORY_OPTIONS);
   if (!read.ok) return failed(read.problems);
   const { values, positionals } = read.value;
@@ -144,7 +148,15 @@ export async function historyCommand(args: string[]): Promise<CommandOutcome> {
   }
   if (issues.length) return { exitCode: EXIT_CODES.usage, errors: [], notes: issues };
 
-  const { report, notes, problems } = await history(plans, { baselineDir, ...settings });
+  const { report, notes, problems, stopped } = await history(plans, {
+    baselineDir,
+    ...settings,
+    ...(signal ? { signal } : {}),
+  });
+  // Stopped (Ctrl-C, SIGTERM) before the pages are written: none is, so none mixes two analyses.
+  if (stopped || signal?.aborted) {
+    return failed("stopped before the analysis ended; no file was written", EXIT_CODES.invalidRun);
+  }
   if (problems.length) return failed(problems);
   if (report.plans.length === 0) {
     return failed([

@@ -10,7 +10,12 @@ import { formatAdHocIssue } from "./args/mod.ts";
 import type { PlanIssue } from "../plan/types.ts";
 import { OVERRIDE_HELP } from "./override_args.ts";
 import { dirname, join } from "node:path";
-import { type Progress as RunProgress, runPlan } from "../api/mod.ts";
+import {
+  type MeasuredRun,
+  measurePlan,
+  type Progress as RunProgress,
+  runPlan,
+} from "../api/mod.ts";
 import { checkTarget, descriptorProblem, openFilesLimit } from "../engine/preflight.ts";
 import { formatDurationMs, formatRatePerSec } from "../plan/units.ts";
 import { writeFileAtomic } from "../result/atomic_write.ts";
@@ -212,9 +217,9 @@ export async function runPlanCommand(
   let stoppedAtEpochMs = signal?.aborted ? Date.now() : undefined;
   const onStop = () => stoppedAtEpochMs ??= Date.now();
   signal?.addEventListener("abort", onStop, { once: true });
-  let result: RunResult;
+  let measured: MeasuredRun;
   try {
-    result = await runPlan(plan, {
+    measured = await measurePlan(plan, {
       signal,
       caCerts,
       environment,
@@ -231,10 +236,12 @@ export async function runPlanCommand(
   } finally {
     signal?.removeEventListener("abort", onStop);
   }
+  const { result } = measured;
   if (
     options.startAtEpochMs !== undefined && stoppedAtEpochMs !== undefined &&
     stoppedAtEpochMs < options.startAtEpochMs && result.totals.counts.scheduled === 0
   ) {
+    await measured.teardown();
     return failed(
       `stopped before the start instant (--start-at ${
         new Date(options.startAtEpochMs).toISOString()
@@ -256,7 +263,9 @@ export async function runPlanCommand(
         confirmTimes === "auto" ? "" : ` of up to ${confirmTimes}`
       }, before believing what the first run showed`,
     );
-    const measured = await runPlan(plan, {
+    // Each run logs in and out: the first run's teardown before a rerun's setup.
+    await measured.teardown();
+    const again = await runPlan(plan, {
       signal,
       caCerts,
       environment,
@@ -265,10 +274,10 @@ export async function runPlanCommand(
     });
     // Every rerun's measurements are kept beside the result.
     const path = join(options.outDir, `confirm-${reruns}.json`);
-    await writeFileAtomic(path, JSON.stringify(measured, null, 1) + "\n").catch((e) =>
+    await writeFileAtomic(path, JSON.stringify(again, null, 1) + "\n").catch((e) =>
       ioFailures.push(`rerun ${reruns} not written to ${path}: ${(e as Error).message}`)
     );
-    return measured;
+    return again;
   };
   const ioFailures: string[] = [];
   const resultPath = join(options.outDir, "result.json");
@@ -280,7 +289,10 @@ export async function runPlanCommand(
     judge: options.shard === undefined,
     ...(confirmTimes !== 0 ? { confirm: { times: confirmTimes, rerun } } : {}),
     ...(signal ? { signal } : {}),
-  }).catch((e) => {
+    teardown: measured.teardown,
+  }).catch(async (e) => {
+    // Cleanup is owed whatever failed (sent once: a rerun may have sent it).
+    await measured.teardown();
     // A rerun's setup failed: the first run's measurements are already on disk.
     if (!(e instanceof StepFailure)) throw e;
     return e;

@@ -71,17 +71,19 @@ export async function runSetup(plan: ResolvedPlan, options: SendStepOptions): Pr
 
 /**
  * Sends `plan`'s teardown steps in order, after the load however it ended; a step that fails is
- * a warning and the others are still sent.
+ * a warning and the others are still sent. A stop (`options.signal`) ends the step being sent and
+ * sends no other: one warning names the step it stopped and those not sent, and `stopped` is true.
  */
 export async function runTeardown(
   plan: ResolvedPlan,
   session: Session,
   options: SendStepOptions,
-): Promise<{ records: StepRecord[]; warnings: string[] }> {
+): Promise<{ records: StepRecord[]; warnings: string[]; stopped: boolean }> {
   const values = new Map(session.values);
   const records: StepRecord[] = [];
   const warnings: string[] = [];
-  for (const step of plan.teardown ?? []) {
+  const steps = plan.teardown ?? [];
+  for (const [k, step] of steps.entries()) {
     const missing = step.template === undefined ? [] : neededCaptures(step)
       .filter((name) => !values.has(name));
     if (missing.length) {
@@ -92,9 +94,18 @@ export async function runTeardown(
       continue;
     }
     const problem = await runStep(step, "teardown", plan, values, records, options);
-    if (problem !== undefined) warnings.push(problem);
+    if (problem === undefined) continue;
+    if (options.signal?.aborted) {
+      const rest = steps.slice(k + 1).map((s) => `\`${printable(s.label)}\``);
+      warnings.push(
+        `teardown step \`${printable(step.label)}\` (${step.method} ${printable(step.url)}) was ` +
+          `stopped before it was answered${rest.length ? `; not sent: ${rest.join(", ")}` : ""}`,
+      );
+      return { records, warnings, stopped: true };
+    }
+    warnings.push(problem);
   }
-  return { records, warnings };
+  return { records, warnings, stopped: false };
 }
 
 /** Sends one step and takes its captures; the problem, when there is one, as a message. */

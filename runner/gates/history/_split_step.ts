@@ -8,6 +8,7 @@
 import { divisiveChangePoints } from "./_e_divisive.ts";
 import { otavaPValue, type Side, sideOf } from "./_two_sample.ts";
 import { ranksOf } from "./_shuffle_scan.ts";
+import { drained, type Steps } from "../../model/steps.ts";
 
 /** A change point with its two sides and its p-value. */
 export interface WeakPoint {
@@ -38,6 +39,16 @@ export function splitIndexes(
   maxPValue: number,
   ranked = false,
 ): number[] {
+  return drained(splitIndexSteps(values, windowRuns, maxPValue, ranked));
+}
+
+/** {@linkcode splitIndexes} in steps: one a window. */
+export function* splitIndexSteps(
+  values: readonly number[],
+  windowRuns: number,
+  maxPValue: number,
+  ranked = false,
+): Steps<number[]> {
   const pass = firstPassPValue(maxPValue);
   const step = Math.floor(windowRuns / 2);
   const found = new Set<number>();
@@ -49,6 +60,7 @@ export function splitIndexes(
     for (const index of local) found.add(index + start);
     const last = local.length > 0 ? local[local.length - 1] + start : 0;
     start = Math.max(last, start + step);
+    yield;
   }
   return [...found].sort((a, b) => a - b);
 }

@@ -16,7 +16,8 @@ import type {
 import type { Slo } from "../../plan/types.ts";
 import type { HistoryEntry } from "../baseline/mod.ts";
 import { fingerprintMismatch } from "../baseline/mod.ts";
-import { detectChanges } from "./detect_changes.ts";
+import { changeSteps } from "./detect_changes.ts";
+import { drained, type Steps } from "../../model/steps.ts";
 import { historySeries } from "./history_series.ts";
 import { minChangeOf } from "./min_change.ts";
 import { changeDirection, changeText } from "./change_text.ts";
@@ -66,20 +67,20 @@ function coinciding(entries: readonly HistoryEntry[], index: number): string[] {
  * The changes of one series: the detector's, on the runs that have a value, mapped back to the
  * runs' indexes.
  */
-function seriesChanges(
+function* seriesChanges(
   s: HistorySeries,
   seriesIndex: number,
   entries: readonly HistoryEntry[],
   runs: readonly HistoryRunRef[],
   settings: HistorySettings,
-): HistoryChange[] {
+): Steps<HistoryChange[]> {
   const at: number[] = [];
   const values: number[] = [];
   s.values.forEach((v, i) => {
     if (v !== null) (at.push(i), values.push(v));
   });
   if (values.length < MIN_HISTORY_RUNS || s.minChange === undefined) return [];
-  const found = detectChanges(values, {
+  const found = yield* changeSteps(values, {
     maxPValue: settings.maxPValue,
     windowRuns: settings.windowRuns,
     minMagnitude: s.minChange.value,
@@ -139,6 +140,14 @@ function historyNotes(entries: readonly HistoryEntry[]): string[] {
  * Judges one plan's history with `settings`.
  */
 export function analyzeHistory(input: HistoryInput, settings: HistorySettings): PlanHistory {
+  return drained(analysisSteps(input, settings));
+}
+
+/**
+ * {@linkcode analyzeHistory} in steps (those of each series' change detection), so a caller can
+ * stop between them; the same history at its end.
+ */
+export function* analysisSteps(input: HistoryInput, settings: HistorySettings): Steps<PlanHistory> {
   const runs: HistoryRunRef[] = input.entries.map((e) => ({
     date: e.date,
     ...(e.commit ? { commit: e.commit } : {}),
@@ -151,9 +160,11 @@ export function analyzeHistory(input: HistoryInput, settings: HistorySettings): 
     if (values.length < MIN_HISTORY_RUNS) return s;
     return { ...s, minChange: minChangeOf(values, settings.minMagnitude) };
   });
-  const changes = series
-    .flatMap((s, i) => seriesChanges(s, i, input.entries, runs, settings))
-    .sort((a, b) => a.index - b.index || a.series - b.series);
+  const changes: HistoryChange[] = [];
+  for (const [i, s] of series.entries()) {
+    changes.push(...yield* seriesChanges(s, i, input.entries, runs, settings));
+  }
+  changes.sort((a, b) => a.index - b.index || a.series - b.series);
   return {
     plan: input.plan,
     planFile: input.planFile,

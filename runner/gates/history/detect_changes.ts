@@ -47,7 +47,8 @@
 import { type ChangeOptions, resolveChangeOptions, type SeriesChange } from "./series_change.ts";
 import { checkFinite } from "./otava_change_points.ts";
 import { absoluteChangeOf, logReach, relativeChangeOf, sideOf } from "./_two_sample.ts";
-import { splitIndexes, type WeakPoint } from "./_split_step.ts";
+import { splitIndexSteps, type WeakPoint } from "./_split_step.ts";
+import { drained, type Steps } from "../../model/steps.ts";
 import { shuffleScan, shufflesFor } from "./_shuffle_scan.ts";
 import { trendOf } from "./_trend_of.ts";
 import { bestRamp, bic } from "./_trend.ts";
@@ -74,19 +75,44 @@ export const MIN_TREND_RUNS = 4;
  * ```
  */
 export function detectChanges(values: readonly number[], options?: ChangeOptions): SeriesChange[] {
+  return drained(changeSteps(values, options));
+}
+
+/**
+ * {@linkcode detectChanges} in steps: one a window of the split step, a point tested, a group of
+ * changes refitted; the same changes at its end. Throws as detectChanges does, at its first step.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { changeSteps, detectChanges } from "./detect_changes.ts";
+ * const values = Array.from({ length: 60 }, (_, i) => (i < 30 ? 100 : 120) + (i % 4));
+ * const steps = changeSteps(values);
+ * let next = steps.next();
+ * assert.equal(next.done, false);
+ * while (!next.done) next = steps.next();
+ * assert.deepEqual(next.value, detectChanges(values));
+ * ```
+ */
+export function* changeSteps(
+  values: readonly number[],
+  options?: ChangeOptions,
+): Steps<SeriesChange[]> {
   const resolved = resolveChangeOptions(options);
   checkFinite(values);
   const { windowRuns, maxPValue } = resolved;
   const indexes = unionOf(
-    splitIndexes(values, windowRuns, maxPValue),
-    splitIndexes(values, windowRuns, maxPValue, true),
+    yield* splitIndexSteps(values, windowRuns, maxPValue),
+    yield* splitIndexSteps(values, windowRuns, maxPValue, true),
   );
   const test = (from: number, index: number, to: number) =>
     tested(values, from, index, to, resolved);
-  const points = indexes.map((index, k) =>
-    test(k === 0 ? 0 : indexes[k - 1], index, indexes[k + 1] ?? values.length)
-  );
-  merge(points, values.length, test, resolved);
+  const points: WeakPoint[] = [];
+  for (const [k, index] of indexes.entries()) {
+    points.push(test(k === 0 ? 0 : indexes[k - 1], index, indexes[k + 1] ?? values.length));
+    yield;
+  }
+  yield* merge(points, values.length, test, resolved);
   const changes: SeriesChange[] = [];
   for (let first = 0; first < points.length;) {
     const direction = directionOf(points[first]);
@@ -99,6 +125,7 @@ export function detectChanges(values: readonly number[], options?: ChangeOptions
     const stepFirst = stepThenTrend(values, [from, to], [group, direction], resolved);
     changes.push(...(stepFirst ?? (trend ? [trend] : group.map(stepOf))));
     first = last + 1;
+    yield;
   }
   return changes;
 }
@@ -171,7 +198,12 @@ function tested(
 }
 
 /** Drops the weakest point while its p-value is not below maxPValue or it is too small. */
-function merge(points: WeakPoint[], count: number, test: Test, options: Required<ChangeOptions>) {
+function* merge(
+  points: WeakPoint[],
+  count: number,
+  test: Test,
+  options: Required<ChangeOptions>,
+): Steps<void> {
   while (points.length > 0) {
     const pValues = points.map((point) => point.pValue);
     let weakest = pValues.indexOf(Math.max(...pValues));
@@ -190,6 +222,7 @@ function merge(points: WeakPoint[], count: number, test: Test, options: Required
         points[k].index,
         points[k + 1]?.index ?? count,
       );
+      yield;
     }
   }
 }

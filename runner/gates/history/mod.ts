@@ -6,7 +6,7 @@
  *
  * @module
  */
-export { detectChanges, MIN_TREND_RUNS } from "./detect_changes.ts";
+export { changeSteps, detectChanges, MIN_TREND_RUNS } from "./detect_changes.ts";
 export { otavaChangePoints } from "./otava_change_points.ts";
 export {
   type ChangeOptions,
@@ -14,7 +14,12 @@ export {
   resolveChangeOptions,
   type SeriesChange,
 } from "./series_change.ts";
-export { analyzeHistory, type HistoryInput, MIN_HISTORY_RUNS } from "./analyze_history.ts";
+export {
+  analysisSteps,
+  analyzeHistory,
+  type HistoryInput,
+  MIN_HISTORY_RUNS,
+} from "./analyze_history.ts";
 export { changeDirection, changeText, formatSeriesValue, seriesName } from "./change_text.ts";
 export { higherIsWorse, historySeries, unitOf } from "./history_series.ts";
 export { historyVerdict } from "./history_verdict.ts";

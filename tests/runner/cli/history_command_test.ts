@@ -7,10 +7,12 @@ import {
   BASELINE_VERSION,
   baselinePath,
 } from "../../../runner/gates/baseline/mod.ts";
-import type { HistoryEntry } from "../../../runner/gates/baseline/baseline_types.ts";
+import type { Baseline, HistoryEntry } from "../../../runner/gates/baseline/baseline_types.ts";
+import { baselineText } from "../../../runner/gates/baseline/baseline_text.ts";
 import type { HistoryReport } from "../../../runner/model/history_result.ts";
 import { mulberry32 } from "../../_helpers/seeded_random.ts";
 import { commitOf, entryAt, stageAt } from "../../_helpers/history_fixtures.ts";
+import { catchesSigterm, cpuMs, spawnCli, until } from "../../_helpers/cli_process.ts";
 
 const PLAN = `name: shop
 target: http://127.0.0.1:8080
@@ -34,14 +36,14 @@ async function setUp(history: HistoryEntry[]) {
   await Deno.writeTextFile(plan, PLAN);
   const baselines = join(dir, "baselines");
   await Deno.mkdir(baselines);
-  const file = {
+  const file: Baseline = {
     schema: BASELINE_SCHEMA,
     version: BASELINE_VERSION,
     plan: "shop",
     runs: [],
     history,
   };
-  await Deno.writeTextFile(baselinePath(baselines, "shop"), JSON.stringify(file));
+  await Deno.writeTextFile(baselinePath(baselines, "shop"), baselineText(file));
   return { dir, plan, baselines, out: join(dir, "out") };
 }
 
@@ -268,6 +270,37 @@ Deno.test("history marks a change whose interval includes no change unclear, and
       outcome.output!,
       /✓ PASS: no change for the worse within the newest 40 runs \(\d+ changes? whose 95% interval includes no change: not counted\)/,
     );
+  } finally {
+    await Deno.remove(t.dir, { recursive: true });
+  }
+});
+
+Deno.test("Ctrl-C or SIGTERM during a long history's analysis stops it: exit 3, no page written", async () => {
+  // 20,000 runs at 40 levels, 10% higher for 500 runs in every 1000: a change every 500 runs.
+  const random = mulberry32(11);
+  const levels = Array.from(
+    { length: 40 },
+    (_, k) => stageAt(2000 * (1 + (k % 20 - 10) * 0.002) * (k >= 20 ? 1.1 : 1), { name: "steady" }),
+  );
+  const t = await setUp(Array.from({ length: 20_000 }, (_, i) => {
+    const high = i % 1000 >= 500 ? 20 : 0;
+    return entryAt(i, [levels[high + Math.floor(random() * 20)]]);
+  }));
+  try {
+    for (const signal of ["SIGINT", "SIGTERM"] as const) {
+      const out = join(t.dir, `out-${signal}`);
+      const cli = spawnCli(["history", t.plan, "--baseline", t.baselines, "--out", out]);
+      // Started and the history read in under 0.5 s of CPU; 1.5 s is well into the analysis,
+      // which takes 8 s of CPU in all.
+      await until(() => catchesSigterm(cli.child.pid), 20_000, "listening for signals");
+      await until(() => cpuMs(cli.child.pid) >= 1500, 30_000, "analysing");
+      const exited = await cli.stop(signal, 30_000);
+      assert.equal(exited.code, EXIT_CODES.invalidRun, exited.stderr);
+      assert.match(exited.stderr, /tailgate history: stopped .*no file was written/);
+      for (const page of ["history.json", "history.md", "history.html"]) {
+        await assert.rejects(Deno.stat(join(out, page)), Deno.errors.NotFound, page);
+      }
+    }
   } finally {
     await Deno.remove(t.dir, { recursive: true });
   }

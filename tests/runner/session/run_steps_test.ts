@@ -330,3 +330,44 @@ Deno.test("under load.http: 2, a step to another origin is sent as fetch agrees 
     await Deno.remove(r.dir, { recursive: true });
   }
 });
+
+Deno.test("a stop while a teardown step waits ends it and sends no other: one warning, exit 3", async () => {
+  const paths: string[] = [];
+  const stop = new AbortController();
+  const { promise: released, resolve: release } = Promise.withResolvers<void>();
+  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, async (req) => {
+    const path = new URL(req.url).pathname;
+    paths.push(path);
+    // The first teardown step is never answered: stopped once it arrived, as Ctrl-C would.
+    if (path === "/first") (stop.abort(), await released);
+    return new Response("ok");
+  });
+  const plan = `name: stopped-teardown
+target: http://127.0.0.1:${server.addr.port}
+requests: [{ path: / }]
+load: { connections: 2, stages: [{ rate: 20/s, duration: 1s }] }
+teardown:
+  - { name: first, method: DELETE, path: /first, timeout: 60s }
+  - { name: second, method: DELETE, path: /second }
+`;
+  const r = await run(plan, [], stop.signal);
+  try {
+    assert.equal(r.code, 3, r.text);
+    assert.ok(!paths.includes("/second"), "no step after the stopped one is sent");
+    const result = JSON.parse(await Deno.readTextFile(join(r.out, "result.json")));
+    assert.equal(result.run.complete, true);
+    assert.deepEqual(result.steps.map((s: { name: string; ok: boolean }) => [s.name, s.ok]), [
+      ["first", false],
+    ]);
+    const teardown = result.warnings.filter((w: string) => w.startsWith("teardown"));
+    assert.deepEqual(teardown, [
+      `teardown step \`first\` (DELETE http://127.0.0.1:${server.addr.port}/first) was stopped ` +
+      "before it was answered; not sent: `second`",
+    ]);
+    assert.match(r.text, /stopped during the teardown/);
+  } finally {
+    release();
+    await server.shutdown();
+    await Deno.remove(r.dir, { recursive: true });
+  }
+});
