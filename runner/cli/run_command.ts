@@ -13,7 +13,7 @@ import { dirname, join } from "node:path";
 import { type Progress as RunProgress, runPlan } from "../api/mod.ts";
 import { checkTarget, descriptorProblem, openFilesLimit } from "../engine/preflight.ts";
 import { formatDurationMs, formatRatePerSec } from "../plan/units.ts";
-import { writeFileAtomic } from "../result/atomic_write.ts";
+import { writeFileAtomic } from "../model/atomic_write.ts";
 import { collectEnvironment } from "../result/environment.ts";
 import type { RunResult } from "../model/run_result.ts";
 import { EXIT_CODES, withIoFailures } from "../model/exit_codes.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { writeFileAtomic } from "../../../runner/result/atomic_write.ts";
+import { writeFileAtomic } from "../../../runner/model/atomic_write.ts";
 
 /** A fresh temporary folder, removed when the test is done. */
 async function tempDir(): Promise<AsyncDisposable & { path: string }> {
