@@ -115,11 +115,11 @@ export function abortOnSignals(controller: AbortController, wrapUpMs = WRAP_UP_M
   let deadline: ReturnType<typeof setTimeout> | undefined;
   const end = (why: string) => {
     // Results, reports and baselines are written atomically: a file is whole or not there.
-    // A started service (--start, ab's --base-start) is not left behind: its group is killed.
+    // A started service (--start, ab's --base-start) is not left behind: its processes are killed.
     const killed = killStartedServices();
     console.error(
       `tailgate: ${why}: stopped at once; files written so far are kept, the others are not ` +
-        "written" + (killed.length ? `; the started service's process group was killed` : ""),
+        "written" + (killed.length ? `; every process of the started service was killed` : ""),
     );
     Deno.exit(EXIT_CODES.invalidRun);
   };

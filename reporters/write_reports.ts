@@ -5,7 +5,7 @@
  * @module
  */
 import { join } from "node:path";
-import { writeFileAtomic } from "../runner/result/atomic_write.ts";
+import { writeFileAtomic } from "../runner/model/atomic_write.ts";
 import type { RunResult } from "../runner/model/run_result.ts";
 import type { FailOn } from "../runner/result/read/mod.ts";
 import { renderHlog } from "../runner/hdr/hlog.ts";

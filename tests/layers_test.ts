@@ -142,14 +142,14 @@ Deno.test("the room check sees an import past a room's mod.ts or into a private 
 /**
  * What a reporter may import from runner/: the result's vocabulary (model, hdr), the plan's own
  * words (units, printable text, the SLO grammar), the reading of a judged result (result/read) and
- * the one way files are written. Never the layers that produce a result (engine, recorder, gates).
+ * the one way files are written (in the model). Never the layers that produce a result (engine,
+ * recorder, gates).
  */
 const REPORTER_SOURCES = [
   "runner/model",
   "runner/hdr",
   "runner/plan",
   "runner/result/read",
-  "runner/result/atomic_write.ts",
 ];
 
 /** Imports of reporters/ files that reach into runner/ beyond {@linkcode REPORTER_SOURCES}. */

@@ -6,7 +6,7 @@
  * @module
  */
 import { join, resolve } from "node:path";
-import { writeFileAtomic } from "../../runner/result/atomic_write.ts";
+import { writeFileAtomic } from "../../runner/model/atomic_write.ts";
 import { EXIT_CODES } from "../../runner/model/exit_codes.ts";
 import type { VerdictStatus } from "../../runner/model/run_result.ts";
 import {

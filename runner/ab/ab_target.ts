@@ -1,9 +1,9 @@
 /**
  * One side of an A/B comparison: a target given as a URL, or as a command that starts it. A
  * command is started just before its run and stopped after it (runner/service: a process group of
- * its own, its output in a log file, ready once its URL accepts a TCP connection, the whole group
- * ended on stop: SIGTERM, SIGKILL after 5 s): the two targets never run at the same time, and
- * tailgate ends only what it started.
+ * its own, its output's tail in a log file, ready once its URL accepts a TCP connection, every
+ * process it left ended on stop: SIGTERM, SIGKILL after 5 s): the two targets never run at the same
+ * time, and tailgate ends only what it started.
  *
  * @module
  */
@@ -59,5 +59,6 @@ export async function startAbTarget(
     await started.stop();
     throw new Error(`${spec.url}, started by \`${spec.start}\`: ${problem}`);
   }
-  return started;
+  const stop = async () => void await started.stop();
+  return { pgid: started.pgid, stop, [Symbol.asyncDispose]: stop };
 }

@@ -25,7 +25,7 @@ import {
 import type { Environment, RunResult } from "../model/run_result.ts";
 import { retarget } from "../plan/retarget.ts";
 import type { ResolvedPlan } from "../plan/types.ts";
-import { writeFileAtomic } from "../result/atomic_write.ts";
+import { writeFileAtomic } from "../model/atomic_write.ts";
 import { collectEnvironment } from "../result/environment.ts";
 import { planRecord } from "../result/plan_record.ts";
 import { type AbTargetSpec, startAbTarget } from "./ab_target.ts";

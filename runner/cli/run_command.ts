@@ -7,7 +7,7 @@
  */
 import { retarget } from "../plan/retarget.ts";
 import { formatAdHocIssue } from "./args/mod.ts";
-import type { PlanIssue } from "../plan/types.ts";
+import type { PlanIssue, ResolvedPlan } from "../plan/types.ts";
 import { OVERRIDE_HELP } from "./override_args.ts";
 import { dirname, join } from "node:path";
 import {
@@ -18,7 +18,7 @@ import {
 } from "../api/mod.ts";
 import { checkTarget, descriptorProblem, openFilesLimit } from "../engine/preflight.ts";
 import { formatDurationMs, formatRatePerSec } from "../plan/units.ts";
-import { writeFileAtomic } from "../result/atomic_write.ts";
+import { writeFileAtomic } from "../model/atomic_write.ts";
 import { collectEnvironment } from "../result/environment.ts";
 import type { RunResult } from "../model/run_result.ts";
 import { EXIT_CODES, withIoFailures } from "../model/exit_codes.ts";
@@ -31,7 +31,7 @@ import { planToRun } from "./plan_to_run.ts";
 import { readCaCerts } from "./args/mod.ts";
 import { checkOutDir } from "./output/mod.ts";
 import { outOverlap } from "./output/mod.ts";
-import { START_HELP, startRunService } from "./args/mod.ts";
+import { type RunService, START_HELP, startRunService, withRunService } from "./args/mod.ts";
 
 import type { RunOptions } from "./run_args.ts";
 /** What a run produced, for cli.ts to print: the summary is the `output`. */
@@ -175,9 +175,26 @@ export async function runPlanCommand(
     ? await startRunService(options.start, plan.requests[0].url, options.outDir, signal)
     : undefined;
   if (started && "outcome" in started) return started.outcome;
-  // Stopped however this returns; a service that exits during the run aborts it.
-  await using service = started?.service;
-  signal = service?.signal ?? signal;
+  // Stopped however this returns, what the stop found said; a service lost mid-run aborts it.
+  const service = started?.service;
+  return await withRunService(
+    service,
+    () => measure(options, plan, caCerts, onProgress, service?.signal ?? signal, service),
+  );
+}
+
+/**
+ * Runs `plan` (its `--start` service running, when there is one) and finishes the result: the
+ * gates, the reports, the baseline, the exit code.
+ */
+async function measure(
+  options: RunOptions,
+  plan: ResolvedPlan,
+  caCerts: string[],
+  onProgress: (line: string) => void,
+  signal: AbortSignal | undefined,
+  service: RunService | undefined,
+): Promise<RunOutcome> {
   // Reached, and an https target's certificate trusted, before anything is sent.
   const unreachable = await checkTarget(
     new URL(plan.requests[0].url),

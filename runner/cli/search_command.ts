@@ -28,7 +28,13 @@ import { planToRun } from "./plan_to_run.ts";
 import { parseCommandArgs } from "./args/mod.ts";
 import { retarget } from "../plan/retarget.ts";
 import { searchExhaustion } from "../search/search_exhaustion.ts";
-import { readStartArgs, START_HELP, START_OPTIONS, startRunService } from "./args/mod.ts";
+import {
+  readStartArgs,
+  START_HELP,
+  START_OPTIONS,
+  startRunService,
+  withRunService,
+} from "./args/mod.ts";
 import { StepFailure } from "../session/mod.ts";
 import { stepFailed } from "./run_command.ts";
 
@@ -109,82 +115,85 @@ export async function searchCommand(
     ? await startRunService(start.value, plan.requests[0].url, outDir, signal)
     : undefined;
   if (started && "outcome" in started) return started.outcome;
-  // Stopped however this returns; a service that exits during the search stops it.
-  await using service = started?.service;
+  // Stopped however this returns, what the stop found said; a service lost mid-search stops it.
+  const service = started?.service;
   signal = service?.signal ?? signal;
-  // Reached, and an https target's certificate trusted, before the first step.
-  const unreachable = await checkTarget(
-    new URL(plan.requests[0].url),
-    caCerts,
-    undefined,
-    plan.load.http,
-  );
-  if (unreachable) return failed(unreachable, EXIT_CODES.unreachable);
+  return await withRunService(service, async () => {
+    // Reached, and an https target's certificate trusted, before the first step.
+    const unreachable = await checkTarget(
+      new URL(plan.requests[0].url),
+      caCerts,
+      undefined,
+      plan.load.http,
+    );
+    if (unreachable) return failed(unreachable, EXIT_CODES.unreachable);
 
-  const baselineDir = parsed.values["no-baseline"]
-    ? undefined
-    : parsed.values.baseline ?? DEFAULT_BASELINE_DIR;
-  if (baselineDir === undefined && parsed.values["update-baseline"]) {
-    return failed("--update-baseline needs a history: drop --no-baseline");
-  }
-  const history = baselineDir === undefined
-    ? ok([])
-    : await loadSearchHistory(baselineDir, plan.name);
-  if (!history.ok) return failed(history.problems);
-
-  const searched = await runSearch({ ...plan, search }, {
-    ...(signal ? { signal } : {}),
-    ...(caCerts.length ? { caCerts } : {}),
-    history: history.value,
-    ...(service ? { service: { pgid: service.pgid } } : {}),
-    onStep: ({ phase, step }) => {
-      const what = `${formatRatePerSec(step.ratePerSec)} for ${formatDurationMs(step.durationMs)}` +
-        (step.soak ? " (soak)" : "");
-      if (phase === "start") progress(`search: trying ${what}`);
-      else if ("outcome" in step) progress(`search: ${what}: ${step.outcome} (${step.summary})`);
-    },
-  }).catch((e) => {
-    if (e instanceof StepFailure) return e;
-    throw e;
-  });
-  if (searched instanceof StepFailure) return stepFailed(searched);
-  const result = searched;
-  const lost = service?.death();
-  if (lost) {
-    result.warnings = [...(result.warnings ?? []), lost];
-    result.complete = false;
-  }
-  const { written, ioFailures } = await writeSearchFiles(outDir, result);
-  const notes: string[] = [];
-  if (baselineDir !== undefined && parsed.values["update-baseline"]) {
-    try {
-      const updated = await appendSearchHistory(baselineDir, result, undefined, signal);
-      // A search the history refuses is a note; a file at fault (disk, folder, lock) throws.
-      notes.push(
-        updated.ok
-          ? `history ${searchHistoryPath(baselineDir, plan.name)} now holds ` +
-            `${updated.value.entries.length} searches`
-          : `history not updated: ${problemText(updated.problems[0])}`,
-      );
-    } catch (e) {
-      ioFailures.push(`history not updated: ${(e as Error).message}`);
+    const baselineDir = parsed.values["no-baseline"]
+      ? undefined
+      : parsed.values.baseline ?? DEFAULT_BASELINE_DIR;
+    if (baselineDir === undefined && parsed.values["update-baseline"]) {
+      return failed("--update-baseline needs a history: drop --no-baseline");
     }
-  }
-  const exitCode = result.verdict.status === "pass"
-    ? EXIT_CODES.ok
-    : result.verdict.status === "fail"
-    ? EXIT_CODES.gateFailed
-    : EXIT_CODES.invalidRun;
-  // The service lost, or a step's setup failed: the search ended there (exit 4), files kept.
-  const ended = [lost, result.setupFailure].filter((w) => w !== undefined);
-  return {
-    exitCode: ended.length ? EXIT_CODES.unreachable : withIoFailures(exitCode, ioFailures),
-    errors: [
-      ...ended.map((w) => `${w}; what was measured is in ${join(outDir, "search.json")}`),
-      ...ioFailures,
-    ],
-    notes,
-    output: `${renderSearchTerminal(result)}\n\n` +
-      written.map((path) => `wrote ${path}`).join("\n"),
-  };
+    const history = baselineDir === undefined
+      ? ok([])
+      : await loadSearchHistory(baselineDir, plan.name);
+    if (!history.ok) return failed(history.problems);
+
+    const searched = await runSearch({ ...plan, search }, {
+      ...(signal ? { signal } : {}),
+      ...(caCerts.length ? { caCerts } : {}),
+      history: history.value,
+      ...(service ? { service: { pgid: service.pgid } } : {}),
+      onStep: ({ phase, step }) => {
+        const what =
+          `${formatRatePerSec(step.ratePerSec)} for ${formatDurationMs(step.durationMs)}` +
+          (step.soak ? " (soak)" : "");
+        if (phase === "start") progress(`search: trying ${what}`);
+        else if ("outcome" in step) progress(`search: ${what}: ${step.outcome} (${step.summary})`);
+      },
+    }).catch((e) => {
+      if (e instanceof StepFailure) return e;
+      throw e;
+    });
+    if (searched instanceof StepFailure) return stepFailed(searched);
+    const result = searched;
+    const lost = service?.death();
+    if (lost) {
+      result.warnings = [...(result.warnings ?? []), lost];
+      result.complete = false;
+    }
+    const { written, ioFailures } = await writeSearchFiles(outDir, result);
+    const notes: string[] = [];
+    if (baselineDir !== undefined && parsed.values["update-baseline"]) {
+      try {
+        const updated = await appendSearchHistory(baselineDir, result, undefined, signal);
+        // A search the history refuses is a note; a file at fault (disk, folder, lock) throws.
+        notes.push(
+          updated.ok
+            ? `history ${searchHistoryPath(baselineDir, plan.name)} now holds ` +
+              `${updated.value.entries.length} searches`
+            : `history not updated: ${problemText(updated.problems[0])}`,
+        );
+      } catch (e) {
+        ioFailures.push(`history not updated: ${(e as Error).message}`);
+      }
+    }
+    const exitCode = result.verdict.status === "pass"
+      ? EXIT_CODES.ok
+      : result.verdict.status === "fail"
+      ? EXIT_CODES.gateFailed
+      : EXIT_CODES.invalidRun;
+    // The service lost, or a step's setup failed: the search ended there (exit 4), files kept.
+    const ended = [lost, result.setupFailure].filter((w) => w !== undefined);
+    return {
+      exitCode: ended.length ? EXIT_CODES.unreachable : withIoFailures(exitCode, ioFailures),
+      errors: [
+        ...ended.map((w) => `${w}; what was measured is in ${join(outDir, "search.json")}`),
+        ...ioFailures,
+      ],
+      notes,
+      output: `${renderSearchTerminal(result)}\n\n` +
+        written.map((path) => `wrote ${path}`).join("\n"),
+    };
+  });
 }

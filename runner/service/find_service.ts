@@ -47,9 +47,7 @@ export function findService(
   const group = target.pgid === undefined
     ? []
     : liveGroupMembers(target.pgid).sort((a, b) => a - b);
-  const holders = isLoopbackHost(target.url.hostname)
-    ? socketHolders(listeningInodesOf(target.url, procRoot), procRoot)
-    : [];
+  const holders = listeningHolders(target.url, procRoot);
   if (group.length > 0 && (holders.length === 0 || holders.some((p) => group.includes(p)))) {
     return { found: "started", pids: group, name: processNames(group, procRoot) };
   }
@@ -68,8 +66,16 @@ export function findService(
  * which the measured floor already counts; nothing stands for a service apart from it.
  */
 export function servedInProcess(url: URL, procRoot = "/proc"): boolean {
-  if (!isLoopbackHost(url.hostname)) return false;
-  return socketHolders(listeningInodesOf(url, procRoot), procRoot).includes(Deno.pid);
+  return listeningHolders(url, procRoot).includes(Deno.pid);
+}
+
+/**
+ * The processes that hold the socket listening for `url`, a loopback URL, on this machine
+ * (tailgate's own included), in PID order; none for another host or when none can be seen.
+ */
+export function listeningHolders(url: URL, procRoot = "/proc"): number[] {
+  if (!isLoopbackHost(url.hostname)) return [];
+  return socketHolders(listeningInodesOf(url, procRoot), procRoot);
 }
 
 /** The inodes of the sockets listening for `url` on this machine, from both TCP tables. */

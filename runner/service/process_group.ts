@@ -1,5 +1,6 @@
 /**
- * Ending a process group that tailgate started: SIGTERM to every process in it, then, after a
+ * Ending a process group (the bench's servers; a started service is ended as a tree, by its
+ * keeper: process_tree.ts, service_keeper.ts): SIGTERM to every process in it, then, after a
  * grace period, SIGKILL to whatever is left, whatever the group's first process did meanwhile (a
  * child that ignores SIGTERM outlives a leader that exits). Whether a group still has a process
  * is read from /proc on Linux, where exited processes that nobody reaps (a container's init may
@@ -7,6 +8,7 @@
  *
  * @module
  */
+import { groupAnswers, isAlive, readProcesses } from "./process_tree.ts";
 
 /** How long after SIGKILL the group may take to be gone before {@linkcode endProcessGroup} returns. */
 const KILL_WAIT_MS = 1_000;
@@ -24,26 +26,9 @@ const POLL_MS = 50;
  * ```
  */
 export function liveGroupMembers(pgid: number): number[] {
-  let entries: Iterable<Deno.DirEntry>;
-  try {
-    entries = Deno.readDirSync("/proc");
-  } catch {
-    return signalProbe(pgid) ? [pgid] : [];
-  }
-  const live: number[] = [];
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry.name)) continue;
-    let stat: string;
-    try {
-      stat = Deno.readTextFileSync(`/proc/${entry.name}/stat`);
-    } catch {
-      continue; // gone meanwhile
-    }
-    // `pid (comm) state ppid pgrp ...`: the name may hold spaces and parentheses.
-    const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (Number(pgrp) === pgid && state !== "Z" && state !== "X") live.push(Number(entry.name));
-  }
-  return live;
+  const processes = readProcesses();
+  if (processes === undefined) return groupAnswers(pgid) ? [pgid] : [];
+  return processes.filter((p) => p.pgrp === pgid && isAlive(p)).map((p) => p.pid);
 }
 
 /**
@@ -77,14 +62,4 @@ async function goneWithin(pgid: number, ms: number): Promise<boolean> {
     await new Promise((r) => setTimeout(r, POLL_MS));
   }
   return true;
-}
-
-/** Without /proc: whether the group takes a harmless signal (exited, unreaped processes do too). */
-function signalProbe(pgid: number): boolean {
-  try {
-    Deno.kill(-pgid, "SIGCONT");
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -10,7 +10,14 @@ export { readCaCerts } from "./ca_certs.ts";
 export { argsError, parseCommandArgs } from "./command_args.ts";
 export { colorChoice, failOnArg, readResultArgs, RESULT_ARG_OPTIONS } from "./result_args.ts";
 export type { ResultOutputOptions } from "./result_args.ts";
-export { readStartArgs, START_HELP, START_OPTIONS, startRunService } from "./run_service.ts";
+export {
+  readStartArgs,
+  type RunService,
+  START_HELP,
+  START_OPTIONS,
+  startRunService,
+  withRunService,
+} from "./run_service.ts";
 export type { StartSpec } from "./run_service.ts";
 export { parseShard, parseStartAt } from "./shard_args.ts";
 export { expandPlanPaths } from "./plan_paths.ts";

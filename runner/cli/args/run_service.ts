@@ -1,14 +1,20 @@
 /**
  * `--start CMD` of `tailgate run` and `tailgate search`: the service under test started through
- * runner/service (the mechanism `tailgate ab` uses), its output in `service.log` in the out
- * folder, ready once `--ready URL` answers 2xx or else the target's port accepts. A service that
- * exits before it is ready ends the command with exit 4 (3 when Ctrl-C stopped the wait); one that
- * exits during the run aborts the run, whose result is still written, and turns it into exit 4.
+ * runner/service (the mechanism `tailgate ab` uses), its output's last 16 MiB in `service.log` in
+ * the out folder, ready once `--ready URL` answers 2xx or else the target's port accepts. A command
+ * that fails before the service is ready (or exits 0 leaving nothing running) ends the command with
+ * exit 4 (3 when Ctrl-C stopped the wait); a service lost during the run (its command failed, or
+ * none of its processes is left) aborts the run, whose result is still written, and turns it into
+ * exit 4. After the stop, an address that still answers is an error line naming its holder.
  *
  * @module
  */
 import { join } from "node:path";
-import { DEFAULT_READY_TIMEOUT_MS, startService } from "../../service/mod.ts";
+import {
+  DEFAULT_LOG_MAX_BYTES,
+  DEFAULT_READY_TIMEOUT_MS,
+  startService,
+} from "../../service/mod.ts";
 import { EXIT_CODES } from "../../model/exit_codes.ts";
 import { type CommandOutcome, failed } from "../command.ts";
 import { parseDurationMs } from "../../plan/units.ts";
@@ -24,9 +30,11 @@ export const START_OPTIONS = {
 /** The help lines of {@linkcode START_OPTIONS}. */
 export const START_HELP =
   `  --start CMD          start the service under test with this command (sh -c, a process group
-                       of its own, output in <out>/service.log) and stop it afterwards (SIGTERM,
-                       SIGKILL after 5 s, also on Ctrl-C); it exiting before it is ready or during
-                       the run ends the command with exit 4 and its last log lines
+                       of its own, the last 16 MiB of its output in <out>/service.log) and stop
+                       afterwards every process it left, a daemon's too (SIGTERM, SIGKILL after
+                       5 s, also on Ctrl-C); exiting 0 while its service runs is a daemon's start;
+                       failing before it is ready or during the run ends the command with exit
+                       4 and its last log lines
   --ready URL          with --start: ready once this URL answers 2xx (default: once the
                        target's port accepts a connection)
   --ready-timeout DUR  with --start: how long the service may take to be ready (default 60s);
@@ -88,17 +96,24 @@ export function readStartArgs(
 
 /** A started service while the run goes on; disposing it stops it. */
 export interface RunService extends AsyncDisposable {
-  /** Aborts when the caller's signal does, or when the service exits before it is stopped. */
+  /** Aborts when the caller's signal does, or when the service ends before it is stopped. */
   readonly signal: AbortSignal;
-  /** Why the run lost its service (exit status and last log lines), once it exited; else undefined. */
+  /** Why the run lost its service (exit status and last log lines), once it ended; else undefined. */
   death(): string | undefined;
   /** Its process group, whose processes' wait for a CPU the run measures (`runPlan`'s `service`). */
   readonly pgid: number;
+  /**
+   * Stops it (every process it left, also one in a session of its own), then says what the stop
+   * found: an address that still answers (an error line) and a log cut at its head (a note).
+   */
+  stop(): Promise<{ errors: string[]; notes: string[] }>;
 }
 
 /**
  * Starts `start` in front of `targetUrl`, its log `service.log` in `outDir`, and waits for it to be
  * ready: the running service, or the outcome to return (exit 4; 3 when `signal` stopped the wait).
+ * A command that exits 0 while processes it started still run is a daemon's start: the service
+ * is lost only when its command fails or none of its processes is left.
  */
 export async function startRunService(
   start: StartSpec,
@@ -126,28 +141,81 @@ export async function startRunService(
   }
   const died = new AbortController();
   let stopping = false;
+  let losing = false;
   let death: string | undefined;
-  process.exited.then(async (status) => {
-    if (stopping) return;
-    const how = status.signal
-      ? `was killed by ${status.signal}`
-      : `exited with code ${status.code}`;
+  const lost = async (how: string) => {
+    if (stopping || losing) return;
+    losing = true;
     // The command is not repeated: it may carry a secret, and this goes into the result.
     const tail = await process.logTail();
-    death = `the service (--start) ${how} during the run; its last lines: ${tail} (all of it in ` +
-      `${logPath})`;
+    death = `the service (--start) ${how}; its last lines: ${tail} (all of it in ${logPath})`;
     died.abort();
-  });
-  const stop = async () => {
-    stopping = true;
-    await process.stop();
   };
+  process.exited.then((status) => {
+    if (status.success) return; // a daemon's start, or the service's own end: `ended` tells
+    lost(
+      `${status.signal ? `was killed by ${status.signal}` : `exited with code ${status.code}`} ` +
+        "during the run",
+    );
+  });
+  process.ended.then(() =>
+    lost(
+      "ended during the run: its command had exited with code 0 and none of its processes is left",
+    )
+  );
+  let stopped: Promise<{ errors: string[]; notes: string[] }> | undefined;
+  const stop = () =>
+    stopped ??= (async () => {
+      stopping = true;
+      const { logCutBytes, stillAnswering } = await process.stop();
+      return {
+        errors: stillAnswering ? [`--start: ${stillAnswering}`] : [],
+        notes: logCutBytes > 0
+          ? [
+            `${logPath} keeps the service's last ${formatBytes(DEFAULT_LOG_MAX_BYTES)}: ` +
+            `its first ${logCutBytes} bytes were cut`,
+          ]
+          : [],
+      };
+    })();
   return {
     service: {
       signal: signal ? AbortSignal.any([signal, died.signal]) : died.signal,
       death: () => death,
       pgid: process.pgid,
-      [Symbol.asyncDispose]: stop,
+      stop,
+      [Symbol.asyncDispose]: async () => void await stop(),
     },
   };
+}
+
+/**
+ * Runs `work` while `service` (when there is one) runs, then stops it: the outcome gains what the
+ * stop found (an address that still answers, a log cut at its head). A `work` that throws stops
+ * the service too.
+ */
+export async function withRunService<T extends CommandOutcome>(
+  service: RunService | undefined,
+  work: () => Promise<T>,
+): Promise<T> {
+  if (service === undefined) return await work();
+  let outcome: T;
+  try {
+    outcome = await work();
+  } catch (e) {
+    await service.stop();
+    throw e;
+  }
+  const { errors, notes } = await service.stop();
+  return {
+    ...outcome,
+    errors: [...outcome.errors, ...errors],
+    notes: [...outcome.notes, ...notes],
+  };
+}
+
+/** 16 MiB, 300 bytes: a size in words. */
+function formatBytes(bytes: number): string {
+  const mib = 1024 * 1024;
+  return bytes % mib === 0 ? `${bytes / mib} MiB` : `${bytes} bytes`;
 }

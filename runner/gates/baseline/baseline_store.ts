@@ -7,7 +7,7 @@
  * @module
  */
 import { join } from "node:path";
-import { writeFileAtomic } from "../../result/atomic_write.ts";
+import { writeFileAtomic } from "../../model/atomic_write.ts";
 import { readRegularFile } from "../../model/regular_file.ts";
 import { err, ok, prefixed, problem, problemText, type Result } from "../../model/result.ts";
 import type { RunResult } from "../../model/run_result.ts";

@@ -1,8 +1,16 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { killStartedServices, startService } from "../../../runner/service/mod.ts";
+import { findService, killStartedServices, startService } from "../../../runner/service/mod.ts";
 import { freePort } from "../../_helpers/free_port.ts";
-import { liveMembers, serveCommand, stubbornCommand } from "../../_helpers/service_commands.ts";
+import {
+  alive,
+  answers,
+  daemonCommand,
+  liveMembers,
+  serveCommand,
+  setsidCommand,
+  stubbornCommand,
+} from "../../_helpers/service_commands.ts";
 
 /** Runs `test` in a temporary folder, removed after. */
 async function inTempDir(test: (dir: string) => Promise<void>): Promise<void> {
@@ -125,5 +133,138 @@ Deno.test("killStartedServices() kills at once every group started and not yet s
     } finally {
       if (liveMembers(service.pgid).length) Deno.kill(-service.pgid, "SIGKILL");
     }
+  });
+});
+
+Deno.test("the log takes the place of a link at its name: the file linked to is left as it was", async () => {
+  await inTempDir(async (dir) => {
+    const outside = join(dir, "outside.txt");
+    await Deno.writeTextFile(outside, "not tailgate's\n");
+    const logPath = join(dir, "service.log");
+    await Deno.symlink(outside, logPath);
+    const port = freePort();
+    const service = await startService(
+      { command: serveCommand(port), url: `http://127.0.0.1:${port}` },
+      { logPath },
+    );
+    await service.stop();
+    assert.equal(await Deno.readTextFile(outside), "not tailgate's\n");
+    assert.ok((await Deno.lstat(logPath)).isFile, "a file of its own, no longer the link");
+    assert.match(await Deno.readTextFile(logPath), /^up$/m);
+  });
+});
+
+Deno.test("the log keeps the output's last logMaxBytes and says how many bytes it cut", async () => {
+  await inTempDir(async (dir) => {
+    const port = freePort();
+    const logPath = join(dir, "service.log");
+    const maxBytes = 64 * 1024;
+    // About 1.3 MB, then the server's "up" and its PID.
+    const service = await startService(
+      { command: `seq 1 200000; ${serveCommand(port)}`, url: `http://127.0.0.1:${port}` },
+      { logPath, logMaxBytes: maxBytes },
+    );
+    const live = (await Deno.stat(logPath)).size;
+    assert.ok(live <= maxBytes, `${live} bytes while the service runs`);
+    const stopped = await service.stop();
+    let full = "";
+    for (let n = 1; n <= 200000; n++) full += `${n}\n`;
+    const log = await Deno.readTextFile(logPath);
+    full += `up\n${/pid \d+\n$/.exec(log)?.[0]}`;
+    const header = log.slice(0, log.indexOf("\n") + 1);
+    const cut = Number(/the first (\d+) bytes of the service's output were cut/.exec(header)?.[1]);
+    assert.equal(cut, full.length - maxBytes, header);
+    assert.equal(stopped.logCutBytes, cut);
+    assert.equal(log.slice(header.length), full.slice(-maxBytes), "the tail, whole");
+  });
+});
+
+for (
+  const [kind, command] of [["under setsid", setsidCommand], [
+    "that daemonizes",
+    daemonCommand,
+  ]] as const
+) {
+  Deno.test(`stop() ends a service ${kind}: nothing answers on its port, its server is gone`, async () => {
+    await inTempDir(async (dir) => {
+      const port = freePort();
+      const url = new URL(`http://127.0.0.1:${port}`);
+      const logPath = join(dir, "service.log");
+      let holders: number[] = [];
+      try {
+        const service = await startService({ command: command(port), url: url.href }, { logPath });
+        holders = findService({ url })?.pids ?? [];
+        assert.ok(holders.length > 0, "a server holds the port");
+        const stopped = await service.stop();
+        assert.equal(await answers(port), false, "nothing answers on its port");
+        assert.deepEqual(holders.filter(alive), [], "the server is gone");
+        assert.equal(stopped.stillAnswering, undefined);
+        assert.match(await Deno.readTextFile(logPath), /^up$/m, "its output in the log");
+      } finally {
+        holders = [...holders, ...(findService({ url })?.pids ?? [])];
+        for (const pid of holders.filter(alive)) Deno.kill(pid, "SIGKILL");
+      }
+    });
+  });
+}
+
+Deno.test("a command that exits 0 and leaves nothing running is not ready", async () => {
+  await inTempDir(async (dir) => {
+    const port = freePort();
+    const error = await startService(
+      { command: "echo done; exit 0", url: `http://127.0.0.1:${port}` },
+      { logPath: join(dir, "service.log"), readyTimeoutMs: 10_000 },
+    ).then(() => undefined, (e: Error) => e);
+    assert.match(
+      String(error?.message),
+      /exited with code 0 and left no process running before 127\.0\.0\.1:\d+ answered; its output: done/,
+    );
+  });
+});
+
+Deno.test("stop() names the process that still answers on the service's port after it", async () => {
+  await inTempDir(async (dir) => {
+    const port = freePort();
+    const ready = join(dir, "ready");
+    // The command has another process (this test's) listen in its place, one tailgate did not start.
+    const command = `touch '${ready}'; exec sleep 30`;
+    const starting = startService(
+      { command, url: `http://127.0.0.1:${port}` },
+      { logPath: join(dir, "service.log"), stopGraceMs: 500 },
+    );
+    for (let i = 0; i < 200 && !(await Deno.stat(ready).catch(() => undefined)); i++) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const listener = Deno.listen({ hostname: "127.0.0.1", port });
+    try {
+      const service = await starting;
+      const stopped = await service.stop();
+      assert.match(
+        String(stopped.stillAnswering),
+        new RegExp(
+          `127\\.0\\.0\\.1:${port} still answers after the service was stopped: PID ${Deno.pid} \\(deno\\)`,
+        ),
+      );
+    } finally {
+      listener.close();
+    }
+  });
+});
+
+Deno.test("a log that cannot be written: the command is not run, the error says why", async () => {
+  await inTempDir(async (dir) => {
+    const file = join(dir, "file");
+    await Deno.writeTextFile(file, "");
+    const ran = join(dir, "ran");
+    const port = freePort();
+    const error = await startService(
+      { command: `touch '${ran}'`, url: `http://127.0.0.1:${port}` },
+      { logPath: join(file, "service.log") },
+    ).then(() => undefined, (e: Error) => e);
+    assert.match(
+      String(error?.message),
+      /`touch .*` could not be started: tailgate's service keeper: .*\/file'/,
+    );
+    assert.equal(await Deno.stat(ran).then(() => true, () => false), false, "nothing ran");
   });
 });

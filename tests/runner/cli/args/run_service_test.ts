@@ -5,7 +5,17 @@ import { runPlanCommand } from "../../../../runner/cli/run_command.ts";
 import { parseRunArgs } from "../../../../runner/cli/run_args.ts";
 import { readStartArgs } from "../../../../runner/cli/args/run_service.ts";
 import { freePort } from "../../../_helpers/free_port.ts";
-import { liveMembers, loggedGroup, serveCommand } from "../../../_helpers/service_commands.ts";
+import {
+  alive,
+  answers,
+  daemonCommand,
+  liveMembers,
+  loggedGroup,
+  loggedPids,
+  serveCommand,
+  serveProgram,
+  setsidCommand,
+} from "../../../_helpers/service_commands.ts";
 import {
   loggedRequests,
   loginPlan,
@@ -128,6 +138,57 @@ Deno.test("a --start service that exits mid-run ends it: exit 4, result.json who
       liveMembers(await loggedGroup(join(out, "service.log"))),
       [],
       "the service's group is gone",
+    );
+  });
+});
+
+for (
+  const [kind, command] of [["under setsid", setsidCommand], [
+    "that daemonizes",
+    daemonCommand,
+  ]] as const
+) {
+  Deno.test(`run --start with a service ${kind}: exit 0, then nothing answers, its server gone`, async () => {
+    const port = freePort();
+    await withPlan(port, 500, async (plan, out) => {
+      const outcome = await runPlanCommand(
+        {
+          planPath: plan,
+          outDir: out,
+          caCertFiles: [],
+          start: { command: command(port), readyTimeoutMs: 20_000 },
+        },
+        () => {},
+      );
+      const pids = await loggedPids(join(out, "service.log")).catch(() => []);
+      try {
+        assert.equal(outcome.exitCode, 0, outcome.errors.join("\n"));
+        assert.equal(pids.length, 1, "the server said its PID");
+        assert.equal(await answers(port), false, "nothing answers on the port");
+        assert.deepEqual(pids.filter(alive), [], "the server is gone");
+        assert.deepEqual(outcome.errors, []);
+      } finally {
+        for (const pid of pids.filter(alive)) Deno.kill(pid, "SIGKILL");
+      }
+    });
+  });
+}
+
+Deno.test("a daemon --start started that ends mid-run ends the run: exit 4, saying so", async () => {
+  const port = freePort();
+  await withPlan(port, 20_000, async (plan, out) => {
+    // The command exits 0 at once; the server it left runs 3 s.
+    const command = `(setsid timeout 3 ${serveProgram(port)} &); exit 0`;
+    const started = performance.now();
+    const outcome = await runPlanCommand(
+      { planPath: plan, outDir: out, caCertFiles: [], start: { command, readyTimeoutMs: 20_000 } },
+      () => {},
+    );
+    assert.ok(performance.now() - started < 15_000, "the run ended when the service did");
+    assert.equal(outcome.exitCode, 4, outcome.errors.join("\n"));
+    assert.match(
+      outcome.errors.join("\n"),
+      /the service \(--start\) ended during the run: its command had exited with code 0 and none of/,
     );
   });
 });

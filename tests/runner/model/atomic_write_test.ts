@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { writeFileAtomic } from "../../../runner/result/atomic_write.ts";
+import { newFileInPlace, writeAll, writeFileAtomic } from "../../../runner/model/atomic_write.ts";
 
 /** A fresh temporary folder, removed when the test is done. */
 async function tempDir(): Promise<AsyncDisposable & { path: string }> {
@@ -44,4 +44,33 @@ Deno.test("a failed write leaves the old content intact and no temporary file", 
   assert.equal(await Deno.readTextFile(join(target, "keep.txt")), "old");
   assert.deepEqual(await names(dir.path), ["result.json"]);
   assert.deepEqual(await names(target), ["keep.txt"]);
+});
+
+Deno.test("a link at the name is replaced, never written through", async () => {
+  await using dir = await tempDir();
+  const outside = join(dir.path, "outside.txt");
+  await Deno.writeTextFile(outside, "not tailgate's");
+  const file = join(dir.path, "out", "result.json");
+  await Deno.mkdir(join(dir.path, "out"));
+  await Deno.symlink(outside, file);
+  await writeFileAtomic(file, "{}");
+  assert.equal(await Deno.readTextFile(outside), "not tailgate's");
+  assert.ok((await Deno.lstat(file)).isFile);
+  assert.equal(await Deno.readTextFile(file), "{}");
+  const log = join(dir.path, "out", "service.log");
+  await Deno.symlink(outside, log);
+  using opened = await newFileInPlace(log);
+  await writeAll(opened, new TextEncoder().encode("up\n"));
+  assert.equal(await Deno.readTextFile(outside), "not tailgate's");
+  assert.equal(await Deno.readTextFile(log), "up\n");
+});
+
+Deno.test("writeFileAtomic() takes a function that writes the content a part at a time", async () => {
+  await using dir = await tempDir();
+  const file = join(dir.path, "log");
+  await writeFileAtomic(file, async (f) => {
+    for (const part of ["a", "b", "c"]) await writeAll(f, new TextEncoder().encode(part));
+  });
+  assert.equal(await Deno.readTextFile(file), "abc");
+  assert.deepEqual(await names(dir.path), ["log"]);
 });
