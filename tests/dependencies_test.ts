@@ -1,15 +1,18 @@
 /**
  * Keeps the npm dependencies as docs/ARCHITECTURE.md describes them: each is imported by exactly
  * one boundary file, by its full `npm:name@version` specifier (so `deno install -g` works without
- * the project's deno.json), at the version deno.json pins and deno.lock locks.
+ * the project's deno.json), locked by deno.lock. The runtime's packages are the ones deno.json
+ * pins (and deno.runtime.lock locks, for the npm launcher); a test tool is imported only under
+ * tests/ or bench/ and pinned in its boundary file alone, so no user fetches it.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { REPO_ROOT, sourceFiles } from "./_helpers/source_files.ts";
 
-Deno.test("each npm package is imported by one file, by the version deno.json pins and deno.lock locks", async () => {
+Deno.test("each npm package is imported by one file; the runtime's are deno.json's, test tools none of it", async () => {
   const config = JSON.parse(await Deno.readTextFile(join(REPO_ROOT, "deno.json")));
   const lock = JSON.parse(await Deno.readTextFile(join(REPO_ROOT, "deno.lock")));
+  const runtimeLock = JSON.parse(await Deno.readTextFile(join(REPO_ROOT, "deno.runtime.lock")));
   const pins = config.imports as Record<string, string>;
   const files =
     (await Promise.all(["runner", "reporters", "ci", "tests", "bench"].map(sourceFiles)))
@@ -33,11 +36,20 @@ Deno.test("each npm package is imported by one file, by the version deno.json pi
   }
   const bare = [...importers.keys()].filter((s) => !s.startsWith("npm:"));
   assert.deepEqual(bare, [], "bare specifiers need deno.json's import map: write npm:name@version");
-  for (const pinned of Object.values(pins)) {
-    const users = [...new Set(importers.get(pinned) ?? [])];
-    assert.equal(users.length, 1, `${pinned}: imported by ${users.join(", ") || "no file"}`);
-    assert.ok(lock.specifiers[pinned], `${pinned} is not in deno.lock`);
+  const isTool = (file: string) => file.startsWith("tests/") || file.startsWith("bench/");
+  for (const [pkg, files] of importers) {
+    const users = [...new Set(files)];
+    assert.equal(users.length, 1, `${pkg}: imported by ${users.join(", ")}`);
+    assert.match(pkg, /^npm:(@[^/]+\/)?[^/@]+@\d+\.\d+\.\d+$/, "an exact version");
+    assert.ok(lock.specifiers[pkg], `${pkg} is not in deno.lock`);
+    if (isTool(users[0])) {
+      assert.ok(!Object.values(pins).includes(pkg), `${pkg}, a test tool, is pinned by deno.json`);
+      assert.ok(!runtimeLock.specifiers[pkg], `${pkg}, a test tool, is in deno.runtime.lock`);
+    } else {
+      assert.ok(Object.values(pins).includes(pkg), `${pkg}: deno.json does not pin it`);
+      assert.ok(runtimeLock.specifiers[pkg], `${pkg} is not in deno.runtime.lock`);
+    }
   }
-  const unpinned = [...importers.keys()].filter((s) => !Object.values(pins).includes(s));
-  assert.deepEqual(unpinned, [], "an npm import deno.json does not pin");
+  const unused = Object.values(pins).filter((p) => !importers.has(p));
+  assert.deepEqual(unused, [], "deno.json pins a package no file imports");
 });
