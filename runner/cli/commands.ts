@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { fileURLToPath } from "node:url";
 import { EXIT_CODES } from "../model/exit_codes.ts";
 import { didYouMean } from "../plan/read/mod.ts";
 import { TAILGATE_VERSION } from "../version.ts";
@@ -234,7 +235,28 @@ ${wrapWords(EXIT_CODES_LINE, HELP_WIDTH).join("\n")}`;
 
 const EXIT_CODES_LINE = "Exit codes: 0 pass, 1 a gate failed, 2 invalid plan or usage, 3 a gate " +
   "inconclusive or the run invalid, 4 target unreachable (also when it stopped answering " +
-  "mid-run). Docs: docs/plan.md, docs/cli.md, docs/result-format.md.";
+  `mid-run). Docs: plan.md, cli.md, result-format.md in ${docsLocation()}`;
+
+/**
+ * Where the documentation is: the `docs/` folder beside this code, which a checkout, the npm
+ * package and a tag's files all hold, as a path, or as a URL when tailgate runs from one
+ * (`deno install` from a tag's raw files).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { docsLocation } from "./commands.ts";
+ * assert.equal(docsLocation("file:///opt/tailgate/runner/cli/commands.ts"), "/opt/tailgate/docs/");
+ * assert.equal(
+ *   docsLocation("https://example.com/tailgate/v0.1.0/runner/cli/commands.ts"),
+ *   "https://example.com/tailgate/v0.1.0/docs/",
+ * );
+ * ```
+ */
+export function docsLocation(moduleUrl: string = import.meta.url): string {
+  const docs = new URL("../../docs/", moduleUrl);
+  return docs.protocol === "file:" ? fileURLToPath(docs) : docs.href;
+}
 
 /** `text` in lines of at most `width` characters, broken between words. */
 function wrapWords(text: string, width: number): string[] {
@@ -257,7 +279,7 @@ function wrapWords(text: string, width: number): string[] {
  * ```ts
  * import assert from "node:assert/strict";
  * import { versionText } from "./commands.ts";
- * assert.equal(versionText().split("\n")[0], "tailgate 0.1.0 (deno 2.9.6)");
+ * assert.match(versionText().split("\n")[0], /^tailgate \d+\.\d+\.\d+\S* \(deno \d+\.\d+\.\d+\)$/);
  * ```
  */
 export function versionText(): string {
