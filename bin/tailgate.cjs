@@ -4,6 +4,10 @@
 // are passed on exactly once: deno runs in a process group of its own, so a terminal's Ctrl-C
 // reaches it only through this launcher (a second Ctrl-C still means "now"), and a CI runner's
 // SIGTERM to this process reaches it too. The exit code (or the signal) is tailgate's own.
+// The lockfile is deno.runtime.lock, frozen: Deno installs every npm package of the lockfile it
+// runs with, and deno.lock also locks the test tools; the runtime lock holds tailgate's own
+// packages alone (ci/release/runtime_lock.ts derives it), and frozen, nothing is written to the
+// package's folder and nothing unlocked is fetched.
 "use strict";
 
 const { spawn } = require("node:child_process");
@@ -23,6 +27,8 @@ const child = spawn(
     "--allow-all",
     "--config",
     path.join(root, "deno.json"),
+    `--lock=${path.join(root, "deno.runtime.lock")}`,
+    "--frozen",
     path.join(root, "cli.ts"),
     ...process.argv.slice(2),
   ],

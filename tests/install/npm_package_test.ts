@@ -1,53 +1,132 @@
 /**
- * The npm package, as a new user gets it: `npm pack`, the tarball installed into a temporary
- * prefix (its peer dependency `deno` from the registry or npm's cache), then `tailgate --version`,
- * `tailgate check` on a plan the package ships and a 2 s ad-hoc run against the built-in target,
- * all from a folder outside the repository. tests/install/ runs alone, after the unit tests: its
- * processes (npm, deno install) would load the machine under the timing-sensitive ones.
+ * The npm package, as a new user gets it (README, "Installing the command"): `npm pack`, the
+ * tarball installed into an empty prefix by a user with an empty HOME and an empty Deno cache and
+ * only Node on PATH (its peer dependency `deno` from the registry, through the machine's npm
+ * cache), then `tailgate --version`, `--help`, `tailgate check` on a plan the package ships and a
+ * 2 s ad-hoc run against the built-in target, from a folder outside the repository. The first use
+ * fetches the runtime's npm packages into Deno's cache, exactly those deno.runtime.lock locks:
+ * no test tool. tests/install/ runs alone, after the unit tests: its processes (npm, deno
+ * install) would load the machine under the timing-sensitive ones.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { startTarget } from "../../mod.ts";
 import denoJson from "../../deno.json" with { type: "json" };
 
 const ROOT = new URL("../../", import.meta.url).pathname;
+/** What reaches the registry on this machine (a proxy, its certificates): passed on as it is. */
+const NETWORK_VARIABLES = [
+  "NODE_EXTRA_CA_CERTS",
+  "SSL_CERT_FILE",
+  "SSL_CERT_DIR",
+  "DENO_CERT",
+  "HTTPS_PROXY",
+  "HTTP_PROXY",
+  "NO_PROXY",
+  "https_proxy",
+  "http_proxy",
+  "no_proxy",
+];
 
-async function sh(cmd: string, args: string[], cwd: string, env: Record<string, string> = {}) {
-  const out = await new Deno.Command(cmd, { args, cwd, env, stdout: "piped", stderr: "piped" })
-    .output();
+async function sh(cmd: string, args: string[], cwd: string, env?: Record<string, string>) {
+  const out = await new Deno.Command(cmd, {
+    args,
+    cwd,
+    ...(env ? { env, clearEnv: true } : {}),
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
   const text = (b: Uint8Array) => new TextDecoder().decode(b);
   return { code: out.code, stdout: text(out.stdout), stderr: text(out.stderr) };
 }
 
-Deno.test("the packed npm package installs and runs tailgate from outside the repository", async () => {
+/** `name@version` of every npm package in a Deno cache's registry folder. */
+function cachedPackages(registry: string): string[] {
+  const found: string[] = [];
+  const versions = (dir: string, name: string) => {
+    for (const v of Deno.readDirSync(dir)) if (v.isDirectory) found.push(`${name}@${v.name}`);
+  };
+  for (const e of Deno.readDirSync(registry)) {
+    if (!e.isDirectory) continue;
+    if (!e.name.startsWith("@")) versions(join(registry, e.name), e.name);
+    else {
+      for (const s of Deno.readDirSync(join(registry, e.name))) {
+        if (s.isDirectory) versions(join(registry, e.name, s.name), `${e.name}/${s.name}`);
+      }
+    }
+  }
+  return found.sort();
+}
+
+/** A PATH with Node and the system's tools, checked to hold no deno. */
+async function nodeOnlyPath(): Promise<string> {
+  const node = (await sh("sh", ["-c", "command -v node"], ROOT)).stdout.trim();
+  const dirs = [...new Set([dirname(await Deno.realPath(node)), "/usr/bin", "/bin"])];
+  for (const dir of dirs) {
+    assert.ok(!(await Deno.stat(join(dir, "deno")).catch(() => null)), `deno in ${dir}`);
+  }
+  return dirs.join(":");
+}
+
+Deno.test("the packed npm package installs and runs with only Node, fetching the runtime's packages alone", async () => {
   const work = await Deno.makeTempDir({ prefix: "tailgate-npm-" });
   try {
     const packed = await sh("npm", ["pack", "--json", "--pack-destination", work], ROOT);
     assert.equal(packed.code, 0, packed.stderr);
     const [{ filename, files }] = JSON.parse(packed.stdout);
     const shipped = files.map((f: { path: string }) => f.path);
-    for (const f of ["bin/tailgate.cjs", "cli.ts", "deno.json", "LICENSE", "plans/schema.json"]) {
+    for (
+      const f of [
+        "bin/tailgate.cjs",
+        "cli.ts",
+        "deno.json",
+        "deno.runtime.lock",
+        "docs/cli.md",
+        "LICENSE",
+        "plans/schema.json",
+      ]
+    ) {
       assert.ok(shipped.includes(f), `the package ships ${f}`);
     }
     assert.ok(!shipped.some((f: string) => f.startsWith("tests/")), "no tests in the package");
+    assert.ok(!shipped.includes("deno.lock"), "not the lockfile of the tests' tools");
+
+    const home = join(work, "home");
+    await Deno.mkdir(home);
+    const npmCache = (await sh("npm", ["config", "get", "cache"], ROOT)).stdout.trim();
+    const denoDir = join(work, "deno-dir");
+    const env: Record<string, string> = {
+      PATH: await nodeOnlyPath(),
+      HOME: home,
+      DENO_DIR: denoDir,
+      NO_COLOR: "1",
+      // npm's download cache only (content-addressed): the deno package is not downloaded anew.
+      npm_config_cache: npmCache,
+    };
+    for (const name of NETWORK_VARIABLES) {
+      const value = Deno.env.get(name);
+      if (value !== undefined) env[name] = value;
+    }
+    const install = (prefix: string, ...flags: string[]) =>
+      sh(
+        "npm",
+        ["install", "--global", "--prefix", prefix, ...flags, join(work, filename)],
+        work,
+        env,
+      );
     const prefix = join(work, "prefix");
-    const installed = await sh(
-      "npm",
-      ["install", "--global", "--prefix", prefix, "--no-audit", "--no-fund", join(work, filename)],
-      work,
-    );
+    const installed = await install(prefix);
     assert.equal(installed.code, 0, installed.stderr);
     const tailgate = join(prefix, "bin", "tailgate");
-    // From a folder that is not the repository, with no deno on PATH.
-    const env = { PATH: "/usr/local/bin:/usr/bin:/bin", HOME: Deno.env.get("HOME") ?? work };
-    // Deno's cache as the user's: only the npm packages tailgate reads land there, never a
-    // second copy of the deno binary the npm package brought.
-    const denoDir = join(work, "deno-dir");
-    Object.assign(env, { DENO_DIR: denoDir });
+
     const version = await sh(tailgate, ["--version"], work, env);
     assert.equal(version.code, 0, version.stderr);
     assert.match(version.stdout, new RegExp(`^tailgate ${denoJson.version} \\(deno `));
-    const plan = join(prefix, "lib", "node_modules", "tailgate", "plans", "examples", "smoke.yaml");
+    const packageDir = join(prefix, "lib", "node_modules", "tailgate");
+    const help = await sh(tailgate, ["--help"], work, env);
+    assert.equal(help.code, 0, help.stderr);
+    assert.ok(help.stdout.replaceAll("\n", " ").includes(`in ${packageDir}/docs/`), help.stdout);
+    const plan = join(packageDir, "plans", "examples", "smoke.yaml");
     const check = await sh(tailgate, ["check", plan], work, env);
     assert.equal(check.code, 0, check.stdout + check.stderr);
     assert.match(check.stdout, /1 plan checked: 1 valid/);
@@ -63,11 +142,20 @@ Deno.test("the packed npm package installs and runs tailgate from outside the re
     const result = JSON.parse(await Deno.readTextFile(join(out, "result.json")));
     assert.equal(result.totals.counts.completed, 100);
     assert.ok((await Deno.stat(join(out, "report.html"))).isFile);
-    const cached = [...Deno.readDirSync(join(denoDir, "npm", "registry.npmjs.org"))].map((e) =>
-      e.name
-    );
-    assert.ok(cached.includes("yaml") && cached.includes("chart.js"), cached.join(", "));
-    assert.ok(!cached.includes("deno") && !cached.includes("@deno"), cached.join(", "));
+
+    // The first use fetched the runtime's packages, each at its locked version, and nothing
+    // else: no test tool, no second copy of the deno binary the npm package brought.
+    const runtimeLock = JSON.parse(await Deno.readTextFile(join(ROOT, "deno.runtime.lock")));
+    const locked = Object.keys(runtimeLock.npm).map((k) => k.replace(/_.*$/, "")).sort();
+    assert.deepEqual(cachedPackages(join(denoDir, "npm", "registry.npmjs.org")), locked);
+
+    // Without deno's postinstall script (the one npm warns about), the launcher finds the
+    // binary itself.
+    const bare = join(work, "prefix-no-scripts");
+    const noScripts = await install(bare, "--ignore-scripts");
+    assert.equal(noScripts.code, 0, noScripts.stderr);
+    const again = await sh(join(bare, "bin", "tailgate"), ["--version"], work, env);
+    assert.equal(again.code, 0, again.stderr);
   } finally {
     await Deno.remove(work, { recursive: true });
   }
