@@ -118,6 +118,16 @@ Deno.test({
 });
 
 Deno.test({
+  name: "actionlint finds nothing in the repository's release workflow",
+  ignore,
+  fn: async () => {
+    const { code, findings } = await actionlint(ROOT, [".github/workflows/release.yml"]);
+    assert.equal(findings, "");
+    assert.equal(code, 0);
+  },
+});
+
+Deno.test({
   name: "actionlint finds nothing in the action's steps run as a workflow with its inputs",
   ignore,
   fn: async () => {
