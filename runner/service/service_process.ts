@@ -184,9 +184,13 @@ export async function startService(
   const readyMs = options.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
   const deadline = Date.now() + readyMs;
   const accepting = readyAddress ?? url;
+  let lastStatus: number | undefined;
   const ready = readyUrl === undefined
     ? async () => (await checkReachable(accepting, 500)) === undefined
-    : () => answers2xx(readyUrl);
+    : async () => {
+      lastStatus = await statusOf(readyUrl) ?? lastStatus;
+      return lastStatus !== undefined && lastStatus >= 200 && lastStatus < 300;
+    };
   const where = readyUrl === undefined ? accepting.host : `${readyUrl.href} (2xx)`;
   while (!(await ready())) {
     const failedExit = exited !== undefined && !exited.success;
@@ -199,7 +203,9 @@ export async function startService(
         ? `ended before ${where} answered`
         : options.signal?.aborted
         ? "was stopped"
-        : `did not answer on ${where} within ${readyMs / 1000} s`;
+        : `did not answer on ${where} within ${readyMs / 1000} s${
+          lastStatus === undefined ? "" : `; it last answered ${lastStatus}`
+        }`;
       const stopped = !failedExit && !ended && options.signal?.aborted === true;
       await stop();
       throw new ServiceStartError(
@@ -242,14 +248,14 @@ async function answeringAfterStop(urls: URL[]): Promise<string | undefined> {
   return undefined;
 }
 
-/** Whether `url` answers a GET with a 2xx status within 1 s (the body is read and dropped). */
-async function answers2xx(url: URL): Promise<boolean> {
+/** The status `url` answers a GET with within 1 s (the body dropped); undefined for none. */
+async function statusOf(url: URL): Promise<number | undefined> {
   try {
     const res = await fetch(url, { signal: AbortSignal.timeout(1_000), redirect: "manual" });
     await res.body?.cancel();
-    return res.status >= 200 && res.status < 300;
+    return res.status;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
@@ -277,7 +283,9 @@ async function lastLines(path: string): Promise<string[]> {
   } catch {
     // No log: none shown.
   }
-  const trimmed = text.replace(/\s+$/, "");
+  // Colours and cursor moves (CSI sequences) say nothing in a message: dropped.
+  // deno-lint-ignore no-control-regex -- ESC is what starts them
+  const trimmed = text.replace(/\x1b\[[0-9;?]*[ -\/]*[@-~]/g, "").replace(/\s+$/, "");
   if (trimmed === "") return [];
   return trimmed.split("\n").slice(-TAIL_LINES).map((line) => {
     const text = line.replace(/\r$/, "");

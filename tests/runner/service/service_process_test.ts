@@ -343,3 +343,23 @@ Deno.test("a service never ready: the error carries the reason and the log's las
     assert.match(error.message, /its output: .*line 15$/, "the message keeps its one-line tail");
   });
 });
+
+Deno.test("a readiness URL that answers, but not 2xx: the error says its last answer", async () => {
+  await inTempDir(async (dir) => {
+    await using health = Deno.serve(
+      { hostname: "127.0.0.1", port: 0, onListen() {} },
+      () => new Response("starting", { status: 503 }),
+    );
+    const error = await startService(
+      {
+        command: "printf '\\033[33mwarn\\033[0m booting\\n'; exec sleep 30",
+        url: `http://127.0.0.1:${freePort()}`,
+        readyUrl: `http://127.0.0.1:${health.addr.port}/health`,
+      },
+      { logPath: join(dir, "service.log"), readyTimeoutMs: 1_000, stopGraceMs: 500 },
+    ).then(() => undefined, (e: Error) => e);
+    assert.ok(error instanceof ServiceStartError, String(error));
+    assert.match(error.reason, /\(2xx\) within 1 s; it last answered 503$/);
+    assert.deepEqual(error.lastLines, ["warn booting"], "colours are not shown as escapes");
+  });
+});
