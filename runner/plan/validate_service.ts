@@ -99,7 +99,7 @@ function readReady(reader: PlanReader, node: YamlNode): ServiceReady | undefined
     url = undefined;
   }
   if (url === undefined || url.hostname === "") {
-    const bare = text.replace(/^[a-z][a-z0-9+.-]*:\/\//i, "");
+    const bare = text.replace(/^[a-z][a-z0-9+.-]*:\/\//i, "").replace(/^:/, "127.0.0.1:");
     const port = /:(\d+)/.exec(bare)?.[1];
     reader.error(
       node,
