@@ -16,6 +16,13 @@ export {
   type TeardownDone,
 } from "./run_plan.ts";
 export type { LiveTally } from "../recorder/live_tally.ts";
+export {
+  type RunService,
+  type ServiceFailure,
+  type ServiceToStart,
+  startRunService,
+  type StartRunServiceOptions,
+} from "./run_service.ts";
 export { judge, type Judgement, type JudgeOptions } from "./judge.ts";
 export { history, type HistoryOptions, type HistoryOutcome, historySettings } from "./history.ts";
 export {

@@ -149,6 +149,13 @@ export async function abCommand(
       undecidableTails(plan, text, { defaultMinTail: AB_DEFAULT_MIN_TAIL_SAMPLES }),
   });
   if ("outcome" in loaded) return loaded.outcome;
+  if (loaded.plan.service) {
+    // One service section cannot start two builds: each side is started, or running, on its own.
+    progress(
+      "ab: the plan's service is not started: ab starts each build itself " +
+        "(--base-start, --head-start), or finds it running at --base and --head",
+    );
+  }
   const outProblem = await checkOutDir(outDir);
   if (outProblem) return failed(outProblem);
 

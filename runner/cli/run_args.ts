@@ -20,7 +20,7 @@ import {
 } from "./args/mod.ts";
 import { parseShard, parseStartAt } from "./args/mod.ts";
 import { type ConfirmTimes, DEFAULT_CONFIRM, readConfirm } from "../gates/confirm_gates.ts";
-import { readStartArgs, START_OPTIONS, type StartSpec } from "./args/mod.ts";
+import { readStartArgs, START_OPTIONS, type StartFlags } from "./args/mod.ts";
 
 /** Options of a run: the plan, how to reach its target, its share, and the shared ones. */
 export interface RunOptions extends ResultOutputOptions {
@@ -47,8 +47,11 @@ export interface RunOptions extends ResultOutputOptions {
    * `auto`: once, when tail regressions alone turn the run red; confirm_gates.ts).
    */
   confirmTimes?: ConfirmTimes;
-  /** The service under test to start before the load and stop after it (`--start`). */
-  start?: StartSpec;
+  /**
+   * What the command line says of the service under test (`--start`, `--no-start`, `--ready`,
+   * `--ready-timeout`): it replaces or overrides the plan's `service`.
+   */
+  start?: StartFlags;
   /** `--fail-fast` (true) or `--no-fail-fast` (false); undefined: the plan's `fail_fast`. */
   failFast?: boolean;
 }

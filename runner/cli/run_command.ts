@@ -31,7 +31,13 @@ import { planToRun } from "./plan_to_run.ts";
 import { readCaCerts } from "./args/mod.ts";
 import { checkOutDir } from "./output/mod.ts";
 import { outOverlap } from "./output/mod.ts";
-import { type RunService, START_HELP, startRunService, withRunService } from "./args/mod.ts";
+import {
+  type RunService,
+  serviceToStart,
+  START_HELP,
+  startCommandService,
+  withRunService,
+} from "./args/mod.ts";
 
 import type { RunOptions } from "./run_args.ts";
 /** What a run produced, for cli.ts to print: the summary is the `output`. */
@@ -47,6 +53,7 @@ export const RUN_HELP =
                     [--update-baseline] [--commit SHA] [--branch NAME] [--history-runs N]
                     [--confirm auto|N] [--shard I/N] [--start-at TIME]
                     [--fail-fast | --no-fail-fast]
+                    [--start CMD | --no-start] [--ready URL|PORT] [--ready-timeout DUR]
                     [--report-url URL] [--color | --no-color] [--print-plan]
                     [--rate-scale F] [--duration-scale F] [--stage S:K=V]... [--connections N]
        tailgate run <URL> --rate RATE --duration DUR [--connections N] [--warmup DUR]
@@ -131,8 +138,8 @@ for --start-at, nothing was sent and nothing is written).
 Exit codes: 0 every gate passed (or only gates the runner left undecided: a warning), 1 a
 gate failed (or --fail-fast stopped the run), 2 invalid plan or usage, 3 an SLO had too few
 requests to decide (any undecided gate, with --fail-on inconclusive), a gate could not be judged or the run
-stopped early (or Ctrl-C while --start waited), 4 the target is unreachable or stopped
-answering (or the --start service exited or was never ready), 5 a result, report or baseline
+stopped early (or Ctrl-C while the service got ready), 4 the target is unreachable or stopped
+answering (or the started service exited or was never ready), 5 a result, report or baseline
 could not be written (over 0, 1 and 3: the verdict is still printed).`;
 
 /**
@@ -171,8 +178,17 @@ export async function runPlanCommand(
   if (outProblem) return failed(outProblem);
   const descriptors = descriptorProblem(plan.load.maxConnections, await openFilesLimit());
   if (descriptors) return failed(descriptors);
-  const started = options.start
-    ? await startRunService(options.start, plan.requests[0].url, options.outDir, signal)
+  // The plan's service, or --start's: --ready and --ready-timeout override either's.
+  const toStart = serviceToStart(options.start, plan);
+  if (!toStart.ok) return failed(toStart.problems);
+  const started = toStart.value
+    ? await startCommandService(
+      toStart.value,
+      plan.requests[0].url,
+      options.outDir,
+      onProgress,
+      signal,
+    )
     : undefined;
   if (started && "outcome" in started) return started.outcome;
   // Stopped however this returns, what the stop found said; a service lost mid-run aborts it.

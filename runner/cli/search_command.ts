@@ -30,9 +30,10 @@ import { retarget } from "../plan/retarget.ts";
 import { searchExhaustion } from "../search/search_exhaustion.ts";
 import {
   readStartArgs,
+  serviceToStart,
   START_HELP,
   START_OPTIONS,
-  startRunService,
+  startCommandService,
   withRunService,
 } from "./args/mod.ts";
 import { StepFailure } from "../session/mod.ts";
@@ -41,7 +42,7 @@ import { stepFailed } from "./run_command.ts";
 /** The help of `tailgate search`. */
 export const SEARCH_HELP = `Usage: tailgate search <plan.yaml> [--out DIR] [--target URL]
                        [--ca-cert FILE] [--baseline DIR | --no-baseline] [--update-baseline]
-                       [--start CMD [--ready URL] [--ready-timeout DUR]]
+                       [--start CMD | --no-start] [--ready URL|PORT] [--ready-timeout DUR]
 
 Finds the highest rate at which the plan's SLOs hold (its sustainable throughput): doubling
 from search.from until a step fails, then bisecting to within search.precision, then a soak at
@@ -60,8 +61,8 @@ failing to send ends the search inconclusive, never as a figure about the server
 ${START_HELP}
 Gates: the plan's sustainable_rate SLOs (e.g. sustainable_rate >= 20k/s) and the history.
 Exit codes: 0 every gate passed (or there is none and a rate was found), 1 a gate failed,
-2 invalid plan or usage, 3 inconclusive or stopped (or Ctrl-C while --start waited), 4 the
-target is unreachable (or the --start service exited or was never ready), 5 a file or the
+2 invalid plan or usage, 3 inconclusive or stopped (or Ctrl-C while the service got ready),
+4 the target is unreachable (or the started service exited or was never ready), 5 a file or the
 history could not be written (over 0, 1 and 3).`;
 
 /** The options `parseArgs` reads (every one is in the help; a test keeps it so). */
@@ -111,8 +112,11 @@ export async function searchCommand(
   const certs = await readCaCerts(parsed.values["ca-cert"] ?? []);
   if (!certs.ok) return failed(certs.problems);
   const caCerts = certs.value;
-  const started = start.value
-    ? await startRunService(start.value, plan.requests[0].url, outDir, signal)
+  // The plan's service, or --start's: --ready and --ready-timeout override either's.
+  const toStart = serviceToStart(start.value, plan);
+  if (!toStart.ok) return failed(toStart.problems);
+  const started = toStart.value
+    ? await startCommandService(toStart.value, plan.requests[0].url, outDir, progress, signal)
     : undefined;
   if (started && "outcome" in started) return started.outcome;
   // Stopped however this returns, what the stop found said; a service lost mid-search stops it.

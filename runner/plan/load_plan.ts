@@ -100,6 +100,13 @@ function realContext(planDir: string, options: LoadPlanOptions) {
       }
     },
     planDir,
+    isFolder: (path: string) => {
+      try {
+        return Deno.statSync(path).isDirectory;
+      } catch {
+        return false;
+      }
+    },
     realPath: (path: string) => {
       try {
         return Deno.realPathSync(path);

@@ -35,6 +35,11 @@ export interface PlanContext {
    * it, paths are compared as written). Body files must lie in the plan's folder.
    */
   realPath?(path: string): string | undefined;
+  /**
+   * Whether a path is a folder (optional: without it, a service's `cwd` is not checked before
+   * the run).
+   */
+  isFolder?(path: string): boolean;
   /** When false (`tailgate check`), an unset environment variable is a warning, not an error. */
   requireEnv: boolean;
 }

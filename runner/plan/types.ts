@@ -368,6 +368,12 @@ export interface ResolvedPlan {
   /** `fail_fast: true`: `run` (and `ab`'s head runs) stop once an SLO's failure is certain. */
   failFast?: boolean;
   /**
+   * The service under test (`service`), when the plan says how to start it: `run` and `search`
+   * start it before the load and stop it after (`--start` replaces it). Not part of the load: no
+   * result stores it and no fingerprint reads it.
+   */
+  service?: PlanService;
+  /**
    * Every value the plan read from the environment (`${env.NAME}`): sent, never printed or
    * stored; a message that could hold one (a setup step's response) has them blotted out.
    */
@@ -381,6 +387,32 @@ export interface ResolvedPlan {
 
 /** The plan's `search` section, resolved (runner/search/search_strategy.ts). */
 export interface PlanSearch extends SearchSettingsRecord {
+  /** 1-based line of the section in the plan file. */
+  line: number;
+}
+
+/** Where a started service answers once it is ready: a URL answering 2xx, or a loopback port. */
+export type ServiceReady =
+  /** Ready once a GET of this URL answers 2xx. */
+  | { url: string }
+  /** Ready once 127.0.0.1:`port` accepts a TCP connection. */
+  | { port: number };
+
+/** The plan's `service` section, resolved: how to start the service under test. */
+export interface PlanService {
+  /** The command that starts it, as written (run by `sh -c` in `cwd`). */
+  command: string;
+  /** Where it answers once ready; absent: once the target's port accepts a connection. */
+  ready?: ServiceReady;
+  /** How long it may take to be ready (ms; `timeout`, default 60 s). */
+  readyTimeoutMs: number;
+  /**
+   * Variables set in its environment, beside tailgate's own (values read from `${env.NAME}`
+   * substituted: each is among the plan's `secretValues`).
+   */
+  env: Record<string, string>;
+  /** The folder it runs in: `cwd` joined to the plan's folder (default: the plan's folder). */
+  cwd: string;
   /** 1-based line of the section in the plan file. */
   line: number;
 }

@@ -13,6 +13,7 @@ import { checkLabelCount } from "./requests/mod.ts";
 import { readLoad } from "./validate_load.ts";
 import { readRegression } from "./validate_regression.ts";
 import { readSearch, warnSearchSteps } from "./validate_search.ts";
+import { readService } from "./validate_service.ts";
 import { readSlos, type SloFollow } from "./slo/mod.ts";
 import { type PlanContext, readDefaults, readRequests, readTarget } from "./requests/mod.ts";
 import { readData } from "./traffic/mod.ts";
@@ -91,6 +92,7 @@ export function validatePlan(
   const regression = get("regression") ? readRegression(reader, get("regression")!) : undefined;
   const search = get("search") ? readSearch(reader, get("search")!) : undefined;
   const failFast = f.get<boolean>("fail_fast");
+  const service = get("service") ? readService(reader, get("service")!, ctx, scope) : undefined;
   const slos = get("slo")
     ? readSlos(reader, get("slo")!, {
       load,
@@ -148,6 +150,7 @@ export function validatePlan(
     ...(regression === undefined ? {} : { regression }),
     ...(search === undefined ? {} : { search }),
     ...(failFast ? { failFast } : {}),
+    ...(service === undefined ? {} : { service }),
     ...(secretValues.size ? { secretValues: [...secretValues] } : {}),
   };
   return { plan, issues: reader.issues };

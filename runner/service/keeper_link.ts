@@ -38,10 +38,14 @@ export interface Keeper {
 }
 
 /**
- * Starts the keeper of `args` (in a session of its own) and resolves once its command started;
- * throws with what the keeper said when it could not start it (its log not writable).
+ * Starts the keeper of `args` (in a session of its own), `env` added to its environment (which
+ * its command inherits), and resolves once its command started; throws with what the keeper said
+ * when it could not start it (its log not writable, its folder missing).
  */
-export async function startKeeper(args: KeeperArgs): Promise<Keeper> {
+export async function startKeeper(
+  args: KeeperArgs,
+  env: Record<string, string> = {},
+): Promise<Keeper> {
   const child = new Deno.Command("setsid", {
     args: [
       Deno.execPath(),
@@ -53,6 +57,8 @@ export async function startKeeper(args: KeeperArgs): Promise<Keeper> {
       ...(KEEPER.protocol === "file:" ? [fileURLToPath(KEEPER)] : ["--allow-import", KEEPER.href]),
       JSON.stringify(args),
     ],
+    // Not in the arguments: any user of the machine can read those, and a value may be secret.
+    env,
     stdin: "piped",
     stdout: "piped",
     stderr: "inherit",

@@ -12,8 +12,10 @@ export {
   type ServiceOptions,
   type ServiceProcess,
   type ServiceSpec,
+  ServiceStartError,
   type ServiceStop,
   startService,
+  TAIL_LINES,
 } from "./service_process.ts";
 export { endProcessGroup, liveGroupMembers, signalGroup } from "./process_group.ts";
 export { DEFAULT_LOG_MAX_BYTES } from "./tail_log.ts";

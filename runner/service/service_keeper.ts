@@ -31,6 +31,8 @@ export interface KeeperArgs {
   logMaxBytes: number;
   /** How long the service's processes get after SIGTERM before SIGKILL (ms). */
   stopGraceMs: number;
+  /** The folder the command runs in (default: the keeper's). */
+  cwd?: string;
 }
 
 /** One line the keeper writes on its standard output. */
@@ -82,17 +84,32 @@ function becomeSubreaper(): ((pid: number) => void) | undefined {
   }
 }
 
-/** Runs the keeper: starts `args.command` and keeps it until the service has ended. */
-export async function keep(args: KeeperArgs): Promise<never> {
-  const reap = becomeSubreaper();
-  const log = await TailLog.create(args.logPath, args.logMaxBytes);
-  const child = new Deno.Command("setsid", {
+/** The command, by `sh -c` in a session and process group of its own, its output piped. */
+function spawnCommand(args: KeeperArgs): Deno.ChildProcess {
+  return new Deno.Command("setsid", {
     // One pipe for both: the output's lines stay in the order they were written.
     args: ["sh", "-c", 'exec 2>&1; exec sh -c "$1"', "sh", args.command],
+    ...(args.cwd === undefined ? {} : { cwd: args.cwd }),
     stdin: "null",
     stdout: "piped",
     stderr: "null",
   }).spawn();
+}
+
+/** Runs the keeper: starts `args.command` and keeps it until the service has ended. */
+export async function keep(args: KeeperArgs): Promise<never> {
+  const reap = becomeSubreaper();
+  const log = await TailLog.create(args.logPath, args.logMaxBytes);
+  let child: Deno.ChildProcess;
+  try {
+    child = spawnCommand(args);
+  } catch (e) {
+    throw new Error(
+      `could not run \`sh\`${args.cwd === undefined ? "" : ` in ${args.cwd}`}: ${
+        (e as Error).message
+      }`,
+    );
+  }
   const pgid = child.pid;
   send({ started: { pgid, adopts: reap !== undefined } });
 

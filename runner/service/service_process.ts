@@ -26,6 +26,37 @@ export interface ServiceSpec {
   url: string;
   /** When given, ready once this URL answers a GET with a 2xx status instead. */
   readyUrl?: string;
+  /** When given, ready once 127.0.0.1 accepts a TCP connection on this port instead. */
+  readyPort?: number;
+  /** The folder the command runs in (default: tailgate's). */
+  cwd?: string;
+  /**
+   * Variables set in the command's environment, beside tailgate's own. They reach the keeper
+   * through its environment, never its arguments, which any user of the machine can read.
+   */
+  env?: Record<string, string>;
+}
+
+/**
+ * A service that did not get ready: its command failed or left nothing running first, it did not
+ * answer in time, or the wait was stopped. What it started is stopped by then. The message is
+ * the reason and the log's last lines on one line; `lastLines` holds them as they were.
+ */
+export class ServiceStartError extends Error {
+  /** Why it is not ready, without its output. */
+  readonly reason: string;
+  /** The last lines of its log (at most {@linkcode TAIL_LINES}), oldest first. */
+  readonly lastLines: string[];
+  /** Whether the caller's signal stopped the wait. */
+  readonly stopped: boolean;
+
+  constructor(reason: string, lastLines: string[], stopped: boolean) {
+    super(`${reason}; its output: ${oneLine(lastLines)}`);
+    this.name = "ServiceStartError";
+    this.reason = reason;
+    this.lastLines = lastLines;
+    this.stopped = stopped;
+  }
 }
 
 /** Options of {@linkcode startService}. */
@@ -78,6 +109,10 @@ const DEFAULT_STOP_GRACE_MS = 5_000;
 const KEEPER_SLACK_MS = 5_000;
 /** How much of a log's end is read for its last lines. */
 const TAIL_READ_BYTES = 8 * 1024;
+/** How many of a log's last lines a failure shows. */
+export const TAIL_LINES = 10;
+/** How many of a line's characters a failure shows (the line's end). */
+const TAIL_LINE_CHARS = 300;
 
 /**
  * SIGKILLs every process of every service {@linkcode startService} started that is not yet stopped,
@@ -97,21 +132,27 @@ export function killStartedServices(): number[] {
 }
 
 /**
- * Starts `spec.command` and resolves once `spec.url` accepts a connection. Throws, with the last
- * lines of its log, when the command exits unsuccessfully (or exits leaving no process) first,
- * does not answer in time or `signal` aborts (what it started is stopped first), or when something
- * already answers there.
+ * Starts `spec.command` and resolves once `spec.url` accepts a connection (or its readiness URL
+ * or port answers). Throws a {@linkcode ServiceStartError}, with the last lines of its log, when
+ * the command exits unsuccessfully (or exits leaving no process) first, does not answer in time
+ * or `signal` aborts (what it started is stopped first); an Error when something already answers
+ * there or the command cannot be started.
  */
 export async function startService(
   spec: ServiceSpec,
   options: ServiceOptions,
 ): Promise<ServiceProcess> {
   const url = new URL(spec.url);
-  if ((await checkReachable(url, 500)) === undefined) {
-    throw new Error(
-      `something already listens on ${url.host}, before \`${spec.command}\` started: stop it, or ` +
-        "give its URL without a start command",
-    );
+  const readyAddress = spec.readyPort === undefined
+    ? undefined
+    : new URL(`http://127.0.0.1:${spec.readyPort}/`);
+  for (const address of [url, ...(readyAddress ? [readyAddress] : [])]) {
+    if ((await checkReachable(address, 500)) === undefined) {
+      throw new Error(
+        `something already listens on ${address.host}, before \`${spec.command}\` started: stop ` +
+          "it, or give its URL without a start command",
+      );
+    }
   }
   const stopGraceMs = options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS;
   const keeper = await startKeeper({
@@ -119,7 +160,8 @@ export async function startService(
     logPath: options.logPath,
     logMaxBytes: options.logMaxBytes ?? DEFAULT_LOG_MAX_BYTES,
     stopGraceMs,
-  }).catch((e: Error) => {
+    ...(spec.cwd === undefined ? {} : { cwd: spec.cwd }),
+  }, spec.env ?? {}).catch((e: Error) => {
     throw new Error(`\`${spec.command}\` could not be started: ${e.message}`);
   });
   const { pgid } = keeper;
@@ -132,15 +174,24 @@ export async function startService(
   const stop = () =>
     stopping ??= (async () => {
       const logCutBytes = await keeper.stop(stopGraceMs + KEEPER_SLACK_MS);
-      const stillAnswering = await answeringAfterStop([url, ...(readyUrl ? [readyUrl] : [])]);
+      const stillAnswering = await answeringAfterStop([
+        url,
+        ...(readyUrl ? [readyUrl] : []),
+        ...(readyAddress ? [readyAddress] : []),
+      ]);
       return { logCutBytes, ...(stillAnswering ? { stillAnswering } : {}) };
     })();
   const readyMs = options.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
   const deadline = Date.now() + readyMs;
+  const accepting = readyAddress ?? url;
+  let lastStatus: number | undefined;
   const ready = readyUrl === undefined
-    ? async () => (await checkReachable(url, 500)) === undefined
-    : () => answers2xx(readyUrl);
-  const where = readyUrl === undefined ? url.host : `${readyUrl.href} (2xx)`;
+    ? async () => (await checkReachable(accepting, 500)) === undefined
+    : async () => {
+      lastStatus = await statusOf(readyUrl) ?? lastStatus;
+      return lastStatus !== undefined && lastStatus >= 200 && lastStatus < 300;
+    };
+  const where = readyUrl === undefined ? accepting.host : `${readyUrl.href} (2xx)`;
   while (!(await ready())) {
     const failedExit = exited !== undefined && !exited.success;
     if (failedExit || ended || Date.now() > deadline || options.signal?.aborted) {
@@ -152,9 +203,16 @@ export async function startService(
         ? `ended before ${where} answered`
         : options.signal?.aborted
         ? "was stopped"
-        : `did not answer on ${where} within ${readyMs / 1000} s`;
+        : `did not answer on ${where} within ${readyMs / 1000} s${
+          lastStatus === undefined ? "" : `; it last answered ${lastStatus}`
+        }`;
+      const stopped = !failedExit && !ended && options.signal?.aborted === true;
       await stop();
-      throw new Error(`\`${spec.command}\` ${why}; its output: ${await logTail(options.logPath)}`);
+      throw new ServiceStartError(
+        `\`${spec.command}\` ${why}`,
+        await lastLines(options.logPath),
+        stopped,
+      );
     }
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -162,7 +220,7 @@ export async function startService(
     pgid,
     exited: keeper.exited,
     ended: keeper.ended,
-    logTail: () => logTail(options.logPath),
+    logTail: async () => oneLine(await lastLines(options.logPath)),
     stop,
     [Symbol.asyncDispose]: async () => void await stop(),
   };
@@ -190,19 +248,22 @@ async function answeringAfterStop(urls: URL[]): Promise<string | undefined> {
   return undefined;
 }
 
-/** Whether `url` answers a GET with a 2xx status within 1 s (the body is read and dropped). */
-async function answers2xx(url: URL): Promise<boolean> {
+/** The status `url` answers a GET with within 1 s (the body dropped); undefined for none. */
+async function statusOf(url: URL): Promise<number | undefined> {
   try {
     const res = await fetch(url, { signal: AbortSignal.timeout(1_000), redirect: "manual" });
     await res.body?.cancel();
-    return res.status >= 200 && res.status < 300;
+    return res.status;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
-/** The last lines of a log (read from its last 8 KiB only), on one line, for an error message. */
-async function logTail(path: string): Promise<string> {
+/**
+ * The last {@linkcode TAIL_LINES} lines of a log (read from its last 8 KiB only), each at most
+ * 300 characters (its end); none when there is no log or it is empty.
+ */
+async function lastLines(path: string): Promise<string[]> {
   let text = "";
   try {
     if ((await Deno.lstat(path)).isFile) {
@@ -222,6 +283,18 @@ async function logTail(path: string): Promise<string> {
   } catch {
     // No log: none shown.
   }
-  const last = text.trim().split("\n").slice(-5).join(" | ");
+  // Colours and cursor moves (CSI sequences) say nothing in a message: dropped.
+  // deno-lint-ignore no-control-regex -- ESC is what starts them
+  const trimmed = text.replace(/\x1b\[[0-9;?]*[ -\/]*[@-~]/g, "").replace(/\s+$/, "");
+  if (trimmed === "") return [];
+  return trimmed.split("\n").slice(-TAIL_LINES).map((line) => {
+    const text = line.replace(/\r$/, "");
+    return text.length > TAIL_LINE_CHARS ? `…${text.slice(-TAIL_LINE_CHARS)}` : text;
+  });
+}
+
+/** A log's last lines on one line, for an error message (at most 600 characters). */
+function oneLine(lines: string[]): string {
+  const last = lines.slice(-5).join(" | ").trim();
   return last === "" ? "(none)" : last.slice(-600);
 }

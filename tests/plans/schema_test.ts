@@ -25,6 +25,11 @@ Deno.test("plans/schema.json names exactly the keys the validator accepts", () =
     Object.keys(schema.properties.regression.properties).sort(),
     [...REGRESSION_METRICS].sort(),
   );
+  assert.deepEqual(
+    Object.keys(schema.properties.service?.properties ?? {}).sort(),
+    [...keysOf("service")].sort(),
+  );
+  assert.deepEqual(schema.properties.service.required, ["start"]);
 });
 
 Deno.test("the schema's duration and rate patterns agree with the parsers", () => {

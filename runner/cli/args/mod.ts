@@ -13,12 +13,13 @@ export type { ResultOutputOptions } from "./result_args.ts";
 export {
   readStartArgs,
   type RunService,
+  serviceToStart,
   START_HELP,
   START_OPTIONS,
-  startRunService,
+  startCommandService,
   withRunService,
 } from "./run_service.ts";
-export type { StartSpec } from "./run_service.ts";
+export type { StartFlags } from "./run_service.ts";
 export { parseShard, parseStartAt } from "./shard_args.ts";
 export { expandPlanPaths } from "./plan_paths.ts";
 export { type HistoryOptionsRead, readHistoryOptions, readMinChange } from "./history_options.ts";

@@ -1,28 +1,34 @@
 /**
- * `--start CMD` of `tailgate run` and `tailgate search`: the service under test started through
- * runner/service (the mechanism `tailgate ab` uses), its output's last 16 MiB in `service.log` in
- * the out folder, ready once `--ready URL` answers 2xx or else the target's port accepts. A command
- * that fails before the service is ready (or exits 0 leaving nothing running) ends the command with
- * exit 4 (3 when Ctrl-C stopped the wait); a service lost during the run (its command failed, or
- * none of its processes is left) aborts the run, whose result is still written, and turns it into
- * exit 4. After the stop, an address that still answers is an error line naming its holder.
+ * The service under test of `tailgate run` and `tailgate search`: the plan's `service`, which
+ * `--start CMD` replaces, `--ready` and `--ready-timeout` override and `--no-start` skips. It is
+ * started by runner/api (`startRunService`): its output's last 16 MiB in `service.log` in the
+ * out folder, the wait said as progress lines. A service that fails before it is ready (or exits
+ * 0 leaving nothing running, or is not ready in time) ends the command with exit 4 (3 when Ctrl-C
+ * stopped the wait), its log's last lines printed; a service lost during the run aborts the run,
+ * whose result is still written, and turns it into exit 4. After the stop, an address that still
+ * answers is an error line naming its holder.
  *
  * @module
  */
-import { join } from "node:path";
+import { DEFAULT_READY_TIMEOUT_MS } from "../../service/mod.ts";
 import {
-  DEFAULT_LOG_MAX_BYTES,
-  DEFAULT_READY_TIMEOUT_MS,
-  startService,
-} from "../../service/mod.ts";
+  type RunService,
+  type ServiceFailure,
+  type ServiceToStart,
+  startRunService,
+} from "../../api/mod.ts";
 import { EXIT_CODES } from "../../model/exit_codes.ts";
 import { type CommandOutcome, failed } from "../command.ts";
 import { parseDurationMs } from "../../plan/units.ts";
-import { err, ok, problems, type Result } from "../../model/result.ts";
+import type { ResolvedPlan } from "../../plan/types.ts";
+import { err, ok, problem, problemText, type Result } from "../../model/result.ts";
+
+export type { RunService };
 
 /** The options `parseArgs` reads for a started service (every one is in the help). */
 export const START_OPTIONS = {
   start: { type: "string" },
+  "no-start": { type: "boolean" },
   ready: { type: "string" },
   "ready-timeout": { type: "string" },
 } as const;
@@ -30,29 +36,36 @@ export const START_OPTIONS = {
 /** The help lines of {@linkcode START_OPTIONS}. */
 export const START_HELP =
   `  --start CMD          start the service under test with this command (sh -c, a process group
-                       of its own, the last 16 MiB of its output in <out>/service.log) and stop
-                       afterwards every process it left, a daemon's too (SIGTERM, SIGKILL after
-                       5 s, also on Ctrl-C); exiting 0 while its service runs is a daemon's start;
-                       failing before it is ready or during the run ends the command with exit
-                       4 and its last log lines
-  --ready URL          with --start: ready once this URL answers 2xx (default: once the
-                       target's port accepts a connection)
-  --ready-timeout DUR  with --start: how long the service may take to be ready (default 60s);
-                       Ctrl-C while waiting stops it and exits 3`;
+                       of its own, the last 16 MiB of its output in <out>/service.log) instead
+                       of the plan's service, and stop afterwards every process it left, a
+                       daemon's too (SIGTERM, SIGKILL after 5 s, also on Ctrl-C); exiting 0
+                       while its service runs is a daemon's start; failing before it is ready
+                       or during the run ends the command with exit 4 and its last log lines
+  --no-start           do not start the plan's service: it is already running
+  --ready URL|PORT     the service is ready once this URL answers 2xx, or once 127.0.0.1:PORT
+                       accepts a connection (default: the plan's service's ready, else once
+                       the target's port accepts)
+  --ready-timeout DUR  how long the service may take to be ready (default: the plan's
+                       service's timeout, else 60s); Ctrl-C while waiting stops it and exits 3`;
 
-/** A service to start before the load. */
-export interface StartSpec {
-  /** The command (run by `sh -c`). */
-  command: string;
-  /** Ready once this URL answers 2xx (default: the target's port accepts). */
+/** What the command line says of the service: each flag, when given. */
+export interface StartFlags {
+  /** `--start`: the command (run by `sh -c`) that replaces the plan's service. */
+  command?: string;
+  /** `--ready URL`. */
   readyUrl?: string;
-  /** How long it may take to be ready (ms). */
-  readyTimeoutMs: number;
+  /** `--ready PORT`. */
+  readyPort?: number;
+  /** `--ready-timeout` (ms). */
+  readyTimeoutMs?: number;
+  /** `--no-start`: the plan's service is already running. */
+  noStart?: boolean;
 }
 
 /**
- * Reads `--start`, `--ready` and `--ready-timeout`: the spec (undefined without `--start`) or
- * the problems, each naming its flag.
+ * Reads `--start`, `--no-start`, `--ready` and `--ready-timeout`: what they say (undefined when
+ * none is given) or the problems, each naming its flag. Whether they have a service to act on is
+ * known once the plan is read ({@linkcode serviceToStart}).
  *
  * @example
  * ```ts
@@ -65,128 +78,141 @@ export interface StartSpec {
  * ```
  */
 export function readStartArgs(
-  v: { start?: string; ready?: string; "ready-timeout"?: string },
-): Result<StartSpec | undefined> {
+  v: { start?: string; "no-start"?: boolean; ready?: string; "ready-timeout"?: string },
+): Result<StartFlags | undefined> {
   const errors: string[] = [];
-  if (v.start === undefined) {
-    const stray = (["ready", "ready-timeout"] as const).filter((f) => v[f] !== undefined);
-    if (stray.length) {
-      errors.push(`${stray.map((f) => `--${f}`).join(", ")} need --start: the command to start`);
+  const flags: StartFlags = {};
+  if (v.start !== undefined) {
+    if (v.start.trim() === "") errors.push("--start: give the command that starts the service");
+    else flags.command = v.start;
+  }
+  if (v["no-start"]) {
+    if (v.start !== undefined) {
+      errors.push("--start and --no-start contradict each other: give one");
+    } else flags.noStart = true;
+  }
+  if (v.ready !== undefined) {
+    if (/^\d+$/.test(v.ready)) {
+      const port = Number(v.ready);
+      if (port >= 1 && port <= 65535) flags.readyPort = port;
+      else errors.push(`--ready ${v.ready}: a port is 1 to 65535`);
+    } else if (/^https?:\/\/[^/]/.test(v.ready) && URL.canParse(v.ready)) {
+      flags.readyUrl = v.ready;
+    } else {
+      errors.push(
+        `--ready \`${v.ready}\` is neither an http(s) URL nor a port: e.g. ` +
+          "http://127.0.0.1:8080/health, or 8080",
+      );
     }
-    return errors.length ? err(problems(errors)) : ok(undefined);
   }
-  if (v.start.trim() === "") errors.push("--start: give the command that starts the service");
-  if (v.ready !== undefined && !/^https?:\/\/[^/]/.test(v.ready)) {
-    errors.push(`--ready \`${v.ready}\` is not an http(s) URL`);
+  if (v["ready-timeout"] !== undefined) {
+    const timeout = parseDurationMs(v["ready-timeout"]);
+    if (!timeout.ok) {
+      const { message, hint } = timeout.problems[0];
+      errors.push(`--ready-timeout: ${message}${hint ? `; ${hint}` : ""}`);
+    } else if (timeout.value <= 0) errors.push("--ready-timeout: give a duration above zero");
+    else flags.readyTimeoutMs = timeout.value;
   }
-  const timeout = v["ready-timeout"] === undefined
-    ? { ok: true as const, value: DEFAULT_READY_TIMEOUT_MS }
-    : parseDurationMs(v["ready-timeout"]);
-  if (!timeout.ok) {
-    const { message, hint } = timeout.problems[0];
-    errors.push(`--ready-timeout: ${message}${hint ? `; ${hint}` : ""}`);
-  } else if (timeout.value <= 0) errors.push("--ready-timeout: give a duration above zero");
-  if (errors.length || !timeout.ok) return err(problems(errors));
-  return ok({
-    command: v.start,
-    ...(v.ready === undefined ? {} : { readyUrl: v.ready }),
-    readyTimeoutMs: timeout.value,
-  });
-}
-
-/** A started service while the run goes on; disposing it stops it. */
-export interface RunService extends AsyncDisposable {
-  /** Aborts when the caller's signal does, or when the service ends before it is stopped. */
-  readonly signal: AbortSignal;
-  /** Why the run lost its service (exit status and last log lines), once it ended; else undefined. */
-  death(): string | undefined;
-  /** Its process group, whose processes' wait for a CPU the run measures (`runPlan`'s `service`). */
-  readonly pgid: number;
-  /**
-   * Stops it (every process it left, also one in a session of its own), then says what the stop
-   * found: an address that still answers (an error line) and a log cut at its head (a note).
-   */
-  stop(): Promise<{ errors: string[]; notes: string[] }>;
+  if (errors.length) return err(errors.map((e) => problem(e)));
+  return ok(Object.keys(flags).length ? flags : undefined);
 }
 
 /**
- * Starts `start` in front of `targetUrl`, its log `service.log` in `outDir`, and waits for it to be
- * ready: the running service, or the outcome to return (exit 4; 3 when `signal` stopped the wait).
- * A command that exits 0 while processes it started still run is a daemon's start: the service
- * is lost only when its command fails or none of its processes is left.
+ * The service to start: `--start` (in tailgate's folder and environment, as a shell runs it),
+ * else the plan's `service`, `--ready` and `--ready-timeout` overriding either's; none with
+ * `--no-start` or without either. `--ready` or `--ready-timeout` with no service is a problem.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { serviceToStart } from "./run_service.ts";
+ * const plan = {
+ *   service: { command: "npm start", readyTimeoutMs: 30_000, env: {}, cwd: "plans", line: 9 },
+ * };
+ * const started = serviceToStart({ readyPort: 8080 }, plan);
+ * assert.ok(started.ok);
+ * assert.deepEqual(started.value?.ready, { port: 8080 });
+ * assert.equal(started.value?.readyTimeoutMs, 30_000);
+ * ```
  */
-export async function startRunService(
-  start: StartSpec,
+export function serviceToStart(
+  flags: StartFlags | undefined,
+  plan: Pick<ResolvedPlan, "service">,
+): Result<ServiceToStart | undefined> {
+  const ready = flags?.readyUrl !== undefined
+    ? { url: flags.readyUrl }
+    : flags?.readyPort !== undefined
+    ? { port: flags.readyPort }
+    : undefined;
+  const stray = [
+    ...(ready ? ["--ready"] : []),
+    ...(flags?.readyTimeoutMs === undefined ? [] : ["--ready-timeout"]),
+  ];
+  if (flags?.noStart) {
+    return stray.length
+      ? err(problem(`${stray.join(" and ")} with --no-start: no service is started`))
+      : ok(undefined);
+  }
+  if (flags?.command !== undefined) {
+    return ok({
+      command: flags.command,
+      ...(ready ? { ready } : {}),
+      readyTimeoutMs: flags.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS,
+      env: {},
+      origin: "--start",
+    });
+  }
+  const service = plan.service;
+  if (service === undefined) {
+    return stray.length
+      ? err(problem(
+        `${stray.join(" and ")} ${stray.length > 1 ? "need" : "needs"} --start, or a ` +
+          "`service` in the plan: the service to start",
+      ))
+      : ok(undefined);
+  }
+  const { line: _, ready: planReady, ...rest } = service;
+  return ok({
+    ...rest,
+    ...(ready ?? planReady ? { ready: ready ?? planReady } : {}),
+    readyTimeoutMs: flags?.readyTimeoutMs ?? service.readyTimeoutMs,
+    origin: "plan",
+  });
+}
+
+/**
+ * Starts `service` in front of `targetUrl`, its log `service.log` in `outDir`, saying the wait
+ * through `progress`: the running service, or the outcome to return (exit 4, 3 when `signal`
+ * stopped the wait), the service's last lines in its notes.
+ */
+export async function startCommandService(
+  service: ServiceToStart,
   targetUrl: string,
   outDir: string,
+  progress: (line: string) => void,
   signal?: AbortSignal,
 ): Promise<{ service: RunService } | { outcome: CommandOutcome }> {
-  const logPath = join(outDir, "service.log");
-  let process;
-  try {
-    await Deno.mkdir(outDir, { recursive: true });
-    process = await startService(
-      {
-        command: start.command,
-        url: targetUrl,
-        ...(start.readyUrl ? { readyUrl: start.readyUrl } : {}),
-      },
-      { logPath, readyTimeoutMs: start.readyTimeoutMs, ...(signal ? { signal } : {}) },
-    );
-  } catch (e) {
-    const message = `--start: ${(e as Error).message} (all of it in ${logPath})`;
-    return {
-      outcome: failed(message, signal?.aborted ? EXIT_CODES.invalidRun : EXIT_CODES.unreachable),
-    };
-  }
-  const died = new AbortController();
-  let stopping = false;
-  let losing = false;
-  let death: string | undefined;
-  const lost = async (how: string) => {
-    if (stopping || losing) return;
-    losing = true;
-    // The command is not repeated: it may carry a secret, and this goes into the result.
-    const tail = await process.logTail();
-    death = `the service (--start) ${how}; its last lines: ${tail} (all of it in ${logPath})`;
-    died.abort();
-  };
-  process.exited.then((status) => {
-    if (status.success) return; // a daemon's start, or the service's own end: `ended` tells
-    lost(
-      `${status.signal ? `was killed by ${status.signal}` : `exited with code ${status.code}`} ` +
-        "during the run",
-    );
+  const started = await startRunService(service, targetUrl, {
+    outDir,
+    onProgress: progress,
+    ...(signal ? { signal } : {}),
   });
-  process.ended.then(() =>
-    lost(
-      "ended during the run: its command had exited with code 0 and none of its processes is left",
-    )
-  );
-  let stopped: Promise<{ errors: string[]; notes: string[] }> | undefined;
-  const stop = () =>
-    stopped ??= (async () => {
-      stopping = true;
-      const { logCutBytes, stillAnswering } = await process.stop();
-      return {
-        errors: stillAnswering ? [`--start: ${stillAnswering}`] : [],
-        notes: logCutBytes > 0
-          ? [
-            `${logPath} keeps the service's last ${formatBytes(DEFAULT_LOG_MAX_BYTES)}: ` +
-            `its first ${logCutBytes} bytes were cut`,
-          ]
-          : [],
-      };
-    })();
+  if (started.ok) return { service: started.value };
+  const [why] = started.problems;
   return {
-    service: {
-      signal: signal ? AbortSignal.any([signal, died.signal]) : died.signal,
-      death: () => death,
-      pgid: process.pgid,
-      stop,
-      [Symbol.asyncDispose]: async () => void await stop(),
+    outcome: {
+      ...failed(problemText(why), why.stopped ? EXIT_CODES.invalidRun : EXIT_CODES.unreachable),
+      notes: why.stopped ? [] : [lastLinesNote(why)],
     },
   };
+}
+
+/** The service's last lines, one a line, under what they are. */
+function lastLinesNote(why: ServiceFailure): string {
+  if (why.lastLines.length === 0) return `the service wrote nothing (${why.logPath} is empty)`;
+  const count = why.lastLines.length;
+  return `last ${count === 1 ? "line" : `${count} lines`} of ${why.logPath}:\n` +
+    why.lastLines.map((line) => `  ${line}`).join("\n");
 }
 
 /**
@@ -212,10 +238,4 @@ export async function withRunService<T extends CommandOutcome>(
     errors: [...outcome.errors, ...errors],
     notes: [...outcome.notes, ...notes],
   };
-}
-
-/** 16 MiB, 300 bytes: a size in words. */
-function formatBytes(bytes: number): string {
-  const mib = 1024 * 1024;
-  return bytes % mib === 0 ? `${bytes / mib} MiB` : `${bytes} bytes`;
 }

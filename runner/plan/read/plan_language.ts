@@ -53,6 +53,10 @@ export type KeyKind =
   | { kind: "vars" }
   /** A mapping of names to what a setup step captures: `{ json: /pointer }` or `{ header: name }`. */
   | { kind: "captures" }
+  /** An http(s) URL, or a port (1 to 65535): where a started service answers once ready. */
+  | { kind: "url_or_port" }
+  /** A mapping of environment variable names to values (text, numbers, true/false). */
+  | { kind: "env" }
   | { kind: "section"; section: SectionName };
 
 /** One key of a section. */
@@ -101,6 +105,10 @@ export const REGRESSION_METRICS = [
   "error_rate",
   "throughput",
 ] as const;
+
+/** Where a start command goes. */
+const SERVICE_HINT =
+  'the command that starts the service goes under `service`: `service: { start: "npm start" }`';
 
 const PLAN: SectionSpec = {
   path: "",
@@ -186,6 +194,7 @@ const PLAN: SectionSpec = {
       description:
         "Stop the run once an SLO's failure is certain, whatever the rest of the requests do (as `tailgate run --fail-fast`; `--no-fail-fast` overrides it): the result holds what ran and the SLO that stopped it, and the run fails (exit 1).",
     },
+    { key: "service", kind: "section", section: "service" },
   ],
   synonyms: {
     ignore_errors: "allow_errors",
@@ -218,6 +227,9 @@ const PLAN: SectionSpec = {
     timeout: "`timeout` goes under `defaults` (or on one request)",
     method: "`method` goes on a request under `requests`",
     path: "`path` goes on a request under `requests`",
+    start: SERVICE_HINT,
+    command: SERVICE_HINT,
+    ready: "`ready` goes under `service`: `service: { start: ..., ready: 8080 }`",
   },
 };
 
@@ -472,6 +484,73 @@ const SEARCH: SectionSpec = {
   },
 };
 
+const SERVICE: SectionSpec = {
+  path: "service",
+  description:
+    "The service under test: `tailgate run` and `tailgate search` start it before the load, wait until it is ready and stop every process it left afterwards (`--start`, `--ready` and `--ready-timeout` override it; `--no-start` skips it).",
+  required: ["start"],
+  keys: [
+    {
+      key: "start",
+      kind: "text",
+      minLength: 1,
+      description:
+        "The command that starts it, run by `sh -c` in `cwd` (a relative program path is found from there).",
+      example: "start: npm start",
+      examples: ["json-server db.json -p 3917"],
+    },
+    {
+      key: "ready",
+      kind: "url_or_port",
+      description:
+        "Ready once this URL answers a GET with 2xx, or, a port, once 127.0.0.1:PORT accepts a connection (default: once the target's port accepts one).",
+      examples: ["http://127.0.0.1:3917/health"],
+    },
+    {
+      key: "timeout",
+      kind: "duration",
+      positive: true,
+      default: "60s",
+      description: "How long it may take to be ready.",
+    },
+    {
+      key: "env",
+      kind: "env",
+      description:
+        "Environment variables set for it, beside tailgate's own; `${env.NAME}` reads one of tailgate's (a secret, never printed).",
+    },
+    {
+      key: "cwd",
+      kind: "text",
+      minLength: 1,
+      description: "The folder it runs in, relative to the plan's folder (default: the plan's).",
+    },
+  ],
+  synonyms: {
+    command: "start",
+    cmd: "start",
+    run: "start",
+    exec: "start",
+    health: "ready",
+    healthcheck: "ready",
+    health_check: "ready",
+    ready_url: "ready",
+    wait_for: "ready",
+    port: "ready",
+    ready_timeout: "timeout",
+    startup_timeout: "timeout",
+    wait: "timeout",
+    environment: "env",
+    vars: "env",
+    workdir: "cwd",
+    working_dir: "cwd",
+    working_directory: "cwd",
+    dir: "cwd",
+    directory: "cwd",
+    folder: "cwd",
+  },
+};
+
 const BODY: SectionSpec = {
   path: "requests[].body",
   keys: [
@@ -532,6 +611,7 @@ export const PLAN_LANGUAGE = {
   stage: STAGE,
   regression: REGRESSION,
   search: SEARCH,
+  service: SERVICE,
   body: BODY,
   data_source: DATA_SOURCE,
 } as const;

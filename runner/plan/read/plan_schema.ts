@@ -237,6 +237,20 @@ function shape(key: KeySpec): JsonObject {
           },
         },
       };
+    case "url_or_port":
+      return {
+        oneOf: [
+          { type: "string", pattern: URL_PATTERN },
+          { type: "integer", minimum: 1, maximum: 65535 },
+          { type: "string", pattern: "^[0-9]+$" },
+        ],
+      };
+    case "env":
+      return {
+        type: "object",
+        additionalProperties: false,
+        patternProperties: { [NAME_PATTERN]: { type: ["string", "number", "boolean"] } },
+      };
     case "percent_change":
       return { type: "string", pattern: PERCENT_PATTERN };
     case "slo_list":

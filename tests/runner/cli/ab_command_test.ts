@@ -223,3 +223,38 @@ async function runsInWords(dir: string): Promise<string> {
   }
   return lines.sort().join("\n");
 }
+
+Deno.test("ab does not start the plan's service, and says so before anything runs", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "tailgate-ab-" });
+  try {
+    const plan = join(dir, "ab.yaml");
+    await Deno.writeTextFile(
+      plan,
+      `name: served-ab
+target: http://127.0.0.1:9001
+requests: [{ path: / }]
+load: { connections: 2, stages: [{ rate: 40/s, duration: 300ms }] }
+service: { start: "echo started > ${join(dir, "started")}; exec sleep 30" }
+`,
+    );
+    // A file where the out folder goes: ab stops there, after reading the plan.
+    const out = join(dir, "out");
+    await Deno.writeTextFile(out, "");
+    const progress: string[] = [];
+    const outcome = await abCommand([
+      plan,
+      ...["--base", "http://127.0.0.1:9001", "--head", "http://127.0.0.1:9002", "--out", out],
+    ], (line) => progress.push(line));
+    assert.equal(outcome.exitCode, EXIT_CODES.usage, JSON.stringify(outcome.errors));
+    assert.ok(
+      progress.includes(
+        "ab: the plan's service is not started: ab starts each build itself " +
+          "(--base-start, --head-start), or finds it running at --base and --head",
+      ),
+      progress.join("\n"),
+    );
+    await assert.rejects(Deno.stat(join(dir, "started")), Deno.errors.NotFound);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

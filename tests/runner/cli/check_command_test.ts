@@ -65,3 +65,32 @@ Deno.test("check says which regression percentiles a stage is too short for, and
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("check validates a plan's service, each problem located, and starts nothing", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = join(dir, "served.yaml");
+    await Deno.writeTextFile(
+      path,
+      "name: served\ntarget: http://127.0.0.1:3917\nrequests: [{ path: / }]\n" +
+        "load: { stages: [{ rate: 10/s, duration: 1s }] }\n" +
+        `service: { start: "touch ${join(dir, "started")}", ready: ":3917", timout: 30s }\n`,
+    );
+    const checked = await checkPlans([path]);
+    assert.equal(checked.exitCode, EXIT_CODES.usage);
+    const notes = checked.notes.join("\n");
+    assert.match(
+      notes,
+      /served\.yaml:5:\d+: error: `:3917` is neither an http\(s\) URL nor a port/,
+    );
+    assert.match(
+      notes,
+      /hint: write `http:\/\/127\.0\.0\.1:3917`, or the port alone: `ready: 3917`/,
+    );
+    assert.match(notes, /served\.yaml:5:\d+: error: unknown key `timout` in `service`/);
+    assert.match(notes, /did you mean `timeout`\?/);
+    await assert.rejects(Deno.stat(join(dir, "started")), Deno.errors.NotFound);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

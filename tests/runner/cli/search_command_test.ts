@@ -173,12 +173,45 @@ Deno.test("search --start exits 4 with its last lines when the service never get
       () => {},
     );
     assert.equal(outcome.exitCode, EXIT_CODES.unreachable, JSON.stringify(outcome));
-    assert.match(outcome.errors[0], /did not answer .* within 1 s; its output: .*still booting/);
+    assert.match(outcome.errors[0], /^--start: `.*` did not answer .* within 1 s \(all of it in /);
+    assert.match(
+      outcome.notes.join("\n"),
+      /^last 2 lines of .*service\.log:\n {2}group \d+\n {2}still booting$/,
+    );
     assert.deepEqual(
       liveMembers(await loggedGroup(join(out, "service.log"))),
       [],
       "the service's group is gone",
     );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("search starts the plan's service, says its wait, and ends it afterwards", async () => {
+  const port = freePort();
+  const dir = await Deno.makeTempDir({ prefix: "tailgate-search-" });
+  try {
+    const plan = join(dir, "search.yaml");
+    const command = `echo "group $$"; ${serveCommand(port)}`;
+    await Deno.writeTextFile(
+      plan,
+      tinySearch(`http://127.0.0.1:${port}`) +
+        `service: { start: ${JSON.stringify(command)}, ready: ${port}, timeout: 20s }\n`,
+    );
+    const out = join(dir, "out");
+    const progress: string[] = [];
+    const outcome = await searchCommand(
+      [plan, "--out", out, "--no-baseline"],
+      (line) => progress.push(line),
+    );
+    assert.equal(outcome.exitCode, EXIT_CODES.ok, JSON.stringify(outcome));
+    assert.ok(
+      progress.some((l) => l.endsWith(`(waiting for 127.0.0.1:${port} to accept a connection)`)),
+      progress.join("\n"),
+    );
+    assert.ok(progress.some((l) => /^ready after \d+\.\ds$/.test(l)), progress.join("\n"));
+    assert.deepEqual(liveMembers(await loggedGroup(join(out, "service.log"))), []);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -59,3 +59,15 @@ Deno.test("planRecord() keeps `allow_errors: true`, so a stored result is judged
   assert.ok(plain);
   assert.equal("allowErrors" in planRecord(plain), false, "absent means false");
 });
+
+Deno.test("planRecord() leaves the service out: its env may be secret, and it is not the load", () => {
+  const served = MINIMAL_PLAN +
+    'service: { start: "npm start", ready: 3917, env: { DB_PASSWORD: "${env.DB_PASSWORD}" } }\n';
+  const { plan } = parseText(served, { env: { DB_PASSWORD: "hunter2-secret" } });
+  assert.ok(plan?.service, "the plan has its service");
+  const { plan: bare } = parseText(MINIMAL_PLAN);
+  assert.ok(bare);
+  assert.ok(!JSON.stringify(planRecord(plan)).includes("hunter2-secret"));
+  // The history's plan fingerprint digests the record: a plan that gains a service keeps it.
+  assert.deepEqual(planRecord(plan), planRecord(bare));
+});

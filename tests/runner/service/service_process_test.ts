@@ -1,6 +1,11 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { findService, killStartedServices, startService } from "../../../runner/service/mod.ts";
+import {
+  findService,
+  killStartedServices,
+  ServiceStartError,
+  startService,
+} from "../../../runner/service/mod.ts";
 import { freePort } from "../../_helpers/free_port.ts";
 import {
   alive,
@@ -266,5 +271,95 @@ Deno.test("a log that cannot be written: the command is not run, the error says 
       /`touch .*` could not be started: tailgate's service keeper: .*\/file'/,
     );
     assert.equal(await Deno.stat(ran).then(() => true, () => false), false, "nothing ran");
+  });
+});
+
+Deno.test("a service runs in its cwd (its program found from there), with its env beside tailgate's", async () => {
+  await inTempDir(async (dir) => {
+    const port = freePort();
+    const folder = join(dir, "api");
+    await Deno.mkdir(folder);
+    const script = join(folder, "serve.sh");
+    await Deno.writeTextFile(
+      script,
+      `#!/bin/sh\necho "cwd $(pwd)"\necho "greeting $GREETING"\necho "home \${HOME:+kept}"\n${
+        serveCommand(port)
+      }\n`,
+    );
+    await Deno.chmod(script, 0o755);
+    const service = await startService(
+      {
+        command: "./serve.sh",
+        url: `http://127.0.0.1:${port}`,
+        cwd: folder,
+        env: { GREETING: "hi" },
+      },
+      { logPath: join(dir, "service.log"), readyTimeoutMs: 20_000 },
+    );
+    await service.stop();
+    const log = await Deno.readTextFile(join(dir, "service.log"));
+    assert.match(log, new RegExp(`^cwd ${await Deno.realPath(folder)}$`, "m"));
+    assert.match(log, /^greeting hi$/m);
+    assert.match(log, /^home kept$/m, "tailgate's own environment is kept");
+    const missing = join(dir, "gone");
+    const error = await startService(
+      { command: "./serve.sh", url: `http://127.0.0.1:${port}`, cwd: missing },
+      { logPath: join(dir, "service.log") },
+    ).then(() => undefined, (e: Error) => e);
+    assert.match(String(error?.message), new RegExp(`could not run \`sh\` in ${missing}: `));
+  });
+});
+
+Deno.test("a service with a ready port is ready once 127.0.0.1:PORT accepts a connection", async () => {
+  await inTempDir(async (dir) => {
+    const port = freePort();
+    const target = `http://127.0.0.1:${freePort()}`; // nothing answers there: the port decides
+    const service = await startService(
+      { command: serveCommand(port), url: target, readyPort: port },
+      { logPath: join(dir, "service.log"), readyTimeoutMs: 20_000 },
+    );
+    assert.equal(await answers(port), true);
+    await service.stop();
+    const never = await startService(
+      { command: "exec sleep 30", url: target, readyPort: freePort() },
+      { logPath: join(dir, "service.log"), readyTimeoutMs: 500, stopGraceMs: 500 },
+    ).then(() => undefined, (e: Error) => e);
+    assert.match(String(never?.message), /did not answer on 127\.0\.0\.1:\d+ within 0\.5 s/);
+  });
+});
+
+Deno.test("a service never ready: the error carries the reason and the log's last 10 lines", async () => {
+  await inTempDir(async (dir) => {
+    const port = freePort();
+    const command = 'for i in $(seq 1 15); do echo "line $i"; done; exec sleep 30';
+    const error = await startService(
+      { command, url: `http://127.0.0.1:${port}` },
+      { logPath: join(dir, "service.log"), readyTimeoutMs: 1_000, stopGraceMs: 500 },
+    ).then(() => undefined, (e: Error) => e);
+    assert.ok(error instanceof ServiceStartError, String(error));
+    assert.match(error.reason, /^`for i .*` did not answer on 127\.0\.0\.1:\d+ within 1 s$/);
+    assert.deepEqual(error.lastLines, Array.from({ length: 10 }, (_, i) => `line ${i + 6}`));
+    assert.equal(error.stopped, false);
+    assert.match(error.message, /its output: .*line 15$/, "the message keeps its one-line tail");
+  });
+});
+
+Deno.test("a readiness URL that answers, but not 2xx: the error says its last answer", async () => {
+  await inTempDir(async (dir) => {
+    await using health = Deno.serve(
+      { hostname: "127.0.0.1", port: 0, onListen() {} },
+      () => new Response("starting", { status: 503 }),
+    );
+    const error = await startService(
+      {
+        command: "printf '\\033[33mwarn\\033[0m booting\\n'; exec sleep 30",
+        url: `http://127.0.0.1:${freePort()}`,
+        readyUrl: `http://127.0.0.1:${health.addr.port}/health`,
+      },
+      { logPath: join(dir, "service.log"), readyTimeoutMs: 1_000, stopGraceMs: 500 },
+    ).then(() => undefined, (e: Error) => e);
+    assert.ok(error instanceof ServiceStartError, String(error));
+    assert.match(error.reason, /\(2xx\) within 1 s; it last answered 503$/);
+    assert.deepEqual(error.lastLines, ["warn booting"], "colours are not shown as escapes");
   });
 });
