@@ -59,3 +59,16 @@ Deno.test("planRecord() keeps `allow_errors: true`, so a stored result is judged
   assert.ok(plain);
   assert.equal("allowErrors" in planRecord(plain), false, "absent means false");
 });
+
+Deno.test("planRecord() stores the run's seed, and whether the run drew it", () => {
+  const { plan } = parseText(MINIMAL_PLAN);
+  assert.ok(plan);
+  const drawn = planRecord({ ...plan, load: { ...plan.load, seed: 31337 } }).load;
+  assert.deepEqual([drawn.seed, drawn.seedPerRun], [31337, true]);
+  const { plan: fixed } = parseText(MINIMAL_PLAN.replace("load:", "load:\n  seed: 7"));
+  assert.ok(fixed);
+  assert.deepEqual([planRecord(fixed).load.seed, "seedPerRun" in planRecord(fixed).load], [
+    7,
+    false,
+  ]);
+});
