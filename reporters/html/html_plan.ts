@@ -27,7 +27,10 @@ export function planSummary(plan: PlanRecord): string {
       "connections",
       `${load.connections} to start, at most ${load.maxConnections}`,
     ],
-    ["arrivals", `${load.arrival} (seed ${load.seed})`],
+    [
+      "arrivals",
+      `${load.arrival} (seed ${load.seed}${load.seedPerRun ? ", drawn for this run" : ""})`,
+    ],
     ["workers", String(load.workers)],
   ]);
   const stages = htmlTable(
