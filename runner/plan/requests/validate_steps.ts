@@ -174,10 +174,20 @@ function readSource(reader: PlanReader, node: YamlNode, path: string): CaptureSo
     join(path, key),
     `\`${text}\` is not a JSON pointer`,
     text.startsWith("$")
-      ? `a JSON pointer (RFC 6901) names each step from the root: \`/${
-        text.replace(/^\$\.?/, "").replaceAll(".", "/")
-      }\``
-      : "start it with `/` (e.g. `/access_token`, `/data/0/id`); `~0` is `~` and `~1` is `/`",
+      ? `a JSON pointer (RFC 6901) names each step from the root: \`${pointerOf(text.slice(1))}\``
+      : text.startsWith("/")
+      ? "`~` starts an escape in a JSON pointer: `~0` is `~` and `~1` is `/`"
+      : `a JSON pointer starts with \`/\`: write \`${pointerOf(text)}\``,
   );
   return undefined;
+}
+
+/**
+ * The JSON pointer a path written another way means: `data.items[0].id` (or `.data…`, as a
+ * JSONPath without its `$`) is `/data/items/0/id`; `data/token` is `/data/token`.
+ */
+function pointerOf(text: string): string {
+  if (text.includes("/")) return `/${text.replace(/^\/+/, "")}`;
+  const steps = text.replace(/\[(\d+)\]/g, ".$1").split(".").filter((s) => s !== "");
+  return `/${steps.map((s) => s.replaceAll("~", "~0")).join("/")}`;
 }

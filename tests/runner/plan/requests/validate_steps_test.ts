@@ -128,3 +128,16 @@ Deno.test("a name captured twice, or by teardown after setup, is an error at the
   );
   assert.deepEqual(e, ["16:44 `token` is captured twice"]);
 });
+
+Deno.test("a capture's JSON pointer without its leading slash is suggested as written", () => {
+  const hintOf = (pointer: string) =>
+    parseText(CONTRACT.replace("json: /access_token", `json: ${pointer}`)).issues
+      .find((i) => i.message.includes("is not a JSON pointer"))?.hint;
+  assert.equal(hintOf("accessToken"), "a JSON pointer starts with `/`: write `/accessToken`");
+  assert.equal(
+    hintOf(`"data.items[0].id"`),
+    "a JSON pointer starts with `/`: write `/data/items/0/id`",
+  );
+  assert.equal(hintOf("data/token"), "a JSON pointer starts with `/`: write `/data/token`");
+  assert.match(hintOf('"/x~2"')!, /`~0` is `~` and `~1` is `\/`/);
+});
