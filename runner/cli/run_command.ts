@@ -167,16 +167,16 @@ export async function runPlanCommand(
         loaded.plan.overrides.join(" ")
       }\n`
       : "";
-    const seed = perRun
-      ? "# load.seed: none, so each run draws its own (result.json: plan.load.seed); " +
-        "--seed N replays one\n"
-      : "";
-    return {
-      exitCode: EXIT_CODES.ok,
-      errors: [],
-      notes: [],
-      output: overridden + seed + loaded.text,
-    };
+    // Said on the `load:` line, so every line keeps its number.
+    const text = perRun
+      ? loaded.text.replace(
+        /^load:.*$/m,
+        (line) =>
+          `${line} # no seed: each run draws its own (result.json: plan.load.seed); ` +
+          "--seed N replays one",
+      )
+      : loaded.text;
+    return { exitCode: EXIT_CODES.ok, errors: [], notes: [], output: overridden + text };
   }
   if (perRun && options.shard && options.startAtEpochMs === undefined) {
     return failed(

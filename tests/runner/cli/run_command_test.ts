@@ -285,7 +285,10 @@ Deno.test("tailgate run --print-plan says a plan without load.seed draws one per
     );
   const drawn = await print();
   assert.equal(drawn.exitCode, 0);
-  assert.match(drawn.output!, /^# load\.seed: none, so each run draws its own/);
+  assert.match(
+    drawn.output!,
+    /^load: # no seed: each run draws its own \(result\.json: plan\.load\.seed\); --seed N replays one$/m,
+  );
   const fixed = await print({ seed: "7" });
   assert.doesNotMatch(fixed.output!, /draws its own/);
   assert.match(fixed.output!, /^load:\n {2}seed: 7\n {2}connections: 2$/m);
