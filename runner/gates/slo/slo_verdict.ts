@@ -6,7 +6,7 @@
  * @module
  */
 import type { ParsedSlo } from "../../plan/slo/mod.ts";
-import { formatDurationMs, formatRatePerSec } from "../../plan/units.ts";
+import { formatLengthMs, formatRatePerSec } from "../../plan/units.ts";
 import type { Verdict } from "../../model/run_result.ts";
 import { applyDecisionRule, type GateEvidence, requestsToDecide } from "../decision_rule.ts";
 import { formatMetric } from "../../result/read/mod.ts";
@@ -123,7 +123,5 @@ export function sampleRemedy(
   }
   const seconds = (needed - n) / Math.max(intendedPerSec, 1e-9);
   return `at the share measured, about ${needed} ${what} would decide it (these stages had ${n}): ` +
-    `run about ${formatDurationMs(Math.max(seconds, 1) * 1000)} longer at ${
-      formatRatePerSec(intendedPerSec)
-    }`;
+    `run about ${formatLengthMs(seconds * 1000)} longer at ${formatRatePerSec(intendedPerSec)}`;
 }
