@@ -21,3 +21,14 @@ Deno.test("planSummary() says the seed was drawn for the run when the plan fixed
   const fixed = planWith((p) => ({ ...p, load: { ...p.load, seed: 7, seedPerRun: undefined } }));
   assert.equal(row(planSummary(fixed), "arrivals"), "constant (seed 7)");
 });
+
+Deno.test("planSummary() names an absolute plan file by its name, a relative one as given", () => {
+  const at = (file: string) => row(planSummary(planWith((p) => ({ ...p, file }))), "file");
+  assert.equal(at("/home/ci/work/tailgate/plans/demo.yaml"), "demo.yaml");
+  assert.equal(at("C:\\Users\\ci\\plans\\demo.yaml"), "demo.yaml");
+  assert.equal(at("plans/examples/smoke.yaml"), "plans/examples/smoke.yaml");
+  assert.doesNotMatch(
+    planSummary(planWith((p) => ({ ...p, file: "/home/ci/x.yaml" }))),
+    /home\/ci/,
+  );
+});
