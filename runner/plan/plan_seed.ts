@@ -85,7 +85,7 @@ export interface RunSeedSource {
  * assert.equal(withRunSeed({ load: { seed: 7 } }, { draw: () => 42 }).load.seed, 7);
  * ```
  */
-export function withRunSeed<P extends Pick<ResolvedPlan, "load">>(
+export function withRunSeed<P extends { load: Pick<ResolvedPlan["load"], "seed" | "seedPerRun"> }>(
   plan: P,
   source: RunSeedSource,
 ): P {
