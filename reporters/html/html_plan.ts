@@ -18,7 +18,7 @@ export function planSummary(plan: PlanRecord): string {
   const settings = keyValueTable([
     ["plan", plan.name],
     ...(plan.description ? [["description", plan.description] as [string, string]] : []),
-    ["file", plan.file],
+    ["file", shownFile(plan.file)],
     ...(plan.overrides?.length
       ? [["overridden by", plan.overrides.join(" ")] as [string, string]]
       : []),
@@ -27,7 +27,10 @@ export function planSummary(plan: PlanRecord): string {
       "connections",
       `${load.connections} to start, at most ${load.maxConnections}`,
     ],
-    ["arrivals", `${load.arrival} (seed ${load.seed})`],
+    [
+      "arrivals",
+      `${load.arrival} (seed ${load.seed}${load.seedPerRun ? ", drawn for this run" : ""})`,
+    ],
     ["workers", String(load.workers)],
   ]);
   const stages = htmlTable(
@@ -71,6 +74,16 @@ export function planSummary(plan: PlanRecord): string {
     )
   }</p>`;
   return `${settings}<h3>Stages</h3>${stages}<h3>Requests</h3>${requests}<h3>SLOs</h3>${slos}${floors}`;
+}
+
+/**
+ * The plan file as the report names it: as given when relative (`plans/smoke.yaml`), by its name
+ * when absolute (`tailgate demo`'s installed plan, an ad-hoc run's): a runner's folders say
+ * nothing to a reader, and the report names its other files relative too.
+ */
+function shownFile(file: string): string {
+  const absolute = file.startsWith("/") || /^[A-Za-z]:[\\/]/.test(file) || file.startsWith("\\");
+  return absolute ? file.split(/[\\/]/).pop() || file : file;
 }
 
 function headerList(headers: PlanRequestRecord["headers"]): string {

@@ -11,6 +11,7 @@ import { collectEnvironment } from "../result/environment.ts";
 import { buildResult } from "../result/build_result.ts";
 import type { Environment, RunResult } from "../model/run_result.ts";
 import type { ResolvedPlan } from "../plan/types.ts";
+import { drawsFromSeed, withRunSeed } from "../plan/plan_seed.ts";
 import type { Progress } from "../run/run_engine.ts";
 import { runWorkers } from "../run/run_workers.ts";
 import { runSetup, runTeardown } from "../session/mod.ts";
@@ -24,9 +25,16 @@ export interface RunPlanOptions {
   signal?: AbortSignal;
   /** PEM certificates to trust for https targets. */
   caCerts?: string[];
-  /** Run only this share of every stage's schedule (a sharded run; `tailgate merge` judges). */
+  /**
+   * Run only this share of every stage's schedule (a sharded run; `tailgate merge` judges). The
+   * shards of one run share its seed: a plan that fixes no `load.seed` and draws from it needs
+   * `startAtEpochMs` (a RangeError otherwise).
+   */
   shard?: ShardSpec;
-  /** Epoch ms at which the schedule's time zero falls (aligns shards on several machines). */
+  /**
+   * Epoch ms at which the schedule's time zero falls (aligns shards on several machines). A plan
+   * that fixes no `load.seed` then runs with a hash of this instant, the same on every shard.
+   */
   startAtEpochMs?: number;
   /** Called about once a second with the run's progress. */
   onProgress?: (progress: Progress) => void;
@@ -51,7 +59,9 @@ export interface RunPlanOptions {
 /**
  * Runs `plan` and returns its result document: percentiles, histograms and per-second intervals
  * per stage and request, tool health and the measured floor (on Linux, also the machine's CPU
- * contention: what the service waited for a CPU), with `verdicts` still empty. A run
+ * contention: what the service waited for a CPU), with `verdicts` still empty. A plan that fixes
+ * no `load.seed` runs with a fresh seed each time (two runs send different uuids and values),
+ * which the result records as `plan.load.seed` with `seedPerRun: true`. A run
  * that failed part-way or was stopped returns what it measured, with `run.complete` false and
  * `run.stopReason` saying why (and a warning naming the failure).
  *
@@ -110,9 +120,23 @@ export interface TeardownDone {
  * and its teardown still to run.
  */
 export async function measurePlan(
-  plan: ResolvedPlan,
+  written: ResolvedPlan,
   options: RunPlanOptions = {},
 ): Promise<MeasuredRun> {
+  // The run's seed: the plan's own, else its start instant's (shared by its shards), else fresh.
+  if (
+    options.shard && written.load.seedPerRun && options.startAtEpochMs === undefined &&
+    drawsFromSeed(written)
+  ) {
+    throw new RangeError(
+      "the shards of one run draw from one seed: give each the same startAtEpochMs, or fix " +
+        "load.seed",
+    );
+  }
+  const plan = withRunSeed(written, {
+    ...(options.startAtEpochMs === undefined ? {} : { startAtEpochMs: options.startAtEpochMs }),
+    draw: () => crypto.getRandomValues(new Uint32Array(1))[0],
+  });
   const environment = options.environment ?? await collectEnvironment();
   const steps = { ...(options.caCerts ? { caCerts: options.caCerts } : {}) };
   // Setup is not measured; a step that fails throws before any load is sent.

@@ -11,7 +11,8 @@ import { inertLines } from "../plan/printable.ts";
 import type { PlanIssue } from "../plan/types.ts";
 import { captureSourceText } from "../session/mod.ts";
 import { EXIT_CODES } from "../model/exit_codes.ts";
-import { undecidableTails } from "../gates/regression/mod.ts";
+import { skippedDefaultTails, undecidableTails } from "../gates/regression/mod.ts";
+import { basename } from "node:path";
 import { type CommandOutcome, failed } from "./command.ts";
 import { expandPlanPaths } from "./args/mod.ts";
 
@@ -22,7 +23,9 @@ Validates each plan (a folder: every .yaml/.yml below it) and prints every probl
 file:line:col with the offending line, a caret and a hint. Unset \${env.X} variables are warnings
 here and errors before a run; so are percentiles the planned request count cannot support.
 Tail percentiles a regression check (against the history, or \`tailgate ab\`) cannot judge on a
-stage are warnings too, with the stage length that would decide them.
+stage are warnings too when the plan names them under \`regression\`, with the stage length that
+would decide them; a default one is a note where an SLO judges that percentile, and otherwise
+one line for all the plans checked.
 Exit 0 when every plan is valid, 2 otherwise.`;
 
 /**
@@ -44,12 +47,18 @@ export async function checkPlans(paths: string[]): Promise<CommandOutcome> {
   const lines: string[] = [];
   let invalid = 0;
   let warnings = 0;
+  const quiet: Array<{ file: string; metrics: string[] }> = [];
   for (const file of files) {
     const parsed = await loadPlan(file, { requireEnv: false });
     const demand = parsed.plan ? dataExhaustion(parsed.plan) : undefined;
     parsed.issues.push(...demand?.issues ?? []);
-    // Tail percentiles a regression check (history or A/B) could not judge, said up front.
-    if (parsed.plan) parsed.issues.push(...undecidableTails(parsed.plan, parsed.text));
+    // Tail percentiles a regression check (history or A/B) could not judge, said up front: at
+    // the stage when the plan names them or an SLO judges them, else once for all plans.
+    if (parsed.plan) {
+      parsed.issues.push(...undecidableTails(parsed.plan, parsed.text, { judgedOnly: true }));
+      const skipped = skippedDefaultTails(parsed.plan);
+      if (skipped.length) quiet.push({ file: basename(file), metrics: skipped });
+    }
     const errors = parsed.issues.filter((i: PlanIssue) => i.severity === "error").length;
     const notes = parsed.issues.filter((i: PlanIssue) => i.severity === "note").length;
     warnings += parsed.issues.length - errors - notes;
@@ -78,6 +87,7 @@ export async function checkPlans(paths: string[]): Promise<CommandOutcome> {
       }
     }
   }
+  if (quiet.length) lines.push(skippedLine(quiet));
   const n = files.length;
   lines.push(
     `${n} plan${n === 1 ? "" : "s"} checked: ${
@@ -90,4 +100,23 @@ export async function checkPlans(paths: string[]): Promise<CommandOutcome> {
     notes: issues,
     output: inertLines(lines.join("\n")),
   };
+}
+
+/**
+ * The default tail metrics the regression check skips on plans too short for them, which no SLO
+ * of theirs judges: one line for every plan checked, not a note at each stage of each.
+ */
+function skippedLine(quiet: ReadonlyArray<{ file: string; metrics: string[] }>): string {
+  const metrics = [...new Set(quiet.flatMap((q) => q.metrics))];
+  const list = metrics.length === 1
+    ? metrics[0]
+    : `${metrics.slice(0, -1).join(", ")} and ${metrics.at(-1)}`;
+  const plans = quiet.length === 1 ? "1 plan" : `${quiet.length} plans`;
+  const files = quiet.slice(0, 5).map((q) => q.file).join(", ") +
+    (quiet.length > 5 ? ` and ${quiet.length - 5} more` : "");
+  const one = metrics.length === 1;
+  return `note: ${plans} ${quiet.length === 1 ? "runs" : "run"} too short for the default ` +
+    `regression check's ${list} (${files}): ${one ? "it is" : "they are"} skipped there, and ` +
+    `no SLO of ${quiet.length === 1 ? "the plan" : "those plans"} judges ${one ? "it" : "them"}; ` +
+    'run longer, or name `regression:` metrics (docs/plan.md, "regression")';
 }

@@ -64,6 +64,7 @@ export const RUN_OPTIONS = {
   shard: { type: "string" },
   "start-at": { type: "string" },
   confirm: { type: "string" },
+  seed: { type: "string" },
   ...OVERRIDE_OPTIONS,
   rate: { type: "string" },
   duration: { type: "string" },
@@ -153,6 +154,13 @@ export function parseRunArgs(
   }
   const overrides = adHoc ? ok(undefined) : readOverrideArgs(v);
   if (!overrides.ok) errors.push(...overrides.problems.map(problemText));
+  // The plan language bounds it, naming the flag; here only that it is a number at all.
+  const seed = v.seed?.trim();
+  if (seed !== undefined && !/^\d+$/.test(seed)) {
+    errors.push(`--seed \`${v.seed}\`: give a whole number from 0 to 4294967295, e.g. --seed 7`);
+  }
+  const withSeed = (o: PlanOverrides | undefined) =>
+    seed === undefined ? o : { ...o, seed: seed.replace(/^0+(?=\d)/, "") };
   const shared = readResultArgs(parsed.values);
   if (!shared.ok) errors.push(...shared.problems.map(problemText));
   const shard = parsed.values.shard === undefined ? undefined : parseShard(parsed.values.shard);
@@ -185,7 +193,7 @@ export function parseRunArgs(
     ...shared.value,
     planPath: planPath!,
     ...(adHocPlan === undefined ? {} : { adHocPlan }),
-    ...(overrides.value ? { overrides: overrides.value } : {}),
+    ...(withSeed(overrides.value) ? { overrides: withSeed(overrides.value)! } : {}),
     ...(v["print-plan"] ? { printPlan: true } : {}),
     ...(target === undefined ? {} : { target }),
     caCertFiles: parsed.values["ca-cert"] ?? [],

@@ -6,6 +6,7 @@
  * @module
  */
 import { retarget } from "../plan/retarget.ts";
+import { drawsFromSeed } from "../plan/plan_seed.ts";
 import { formatAdHocIssue } from "./args/mod.ts";
 import type { PlanIssue, ResolvedPlan } from "../plan/types.ts";
 import { OVERRIDE_HELP } from "./override_args.ts";
@@ -51,7 +52,7 @@ export const RUN_HELP =
   `Usage: tailgate run <plan.yaml> [--out DIR] [--report FORMATS] [--target URL]
                     [--ca-cert FILE] [--fail-on WHAT] [--baseline DIR | --no-baseline]
                     [--update-baseline] [--commit SHA] [--branch NAME] [--history-runs N]
-                    [--confirm auto|N] [--shard I/N] [--start-at TIME]
+                    [--confirm auto|N] [--seed N] [--shard I/N] [--start-at TIME]
                     [--fail-fast | --no-fail-fast]
                     [--start CMD | --no-start] [--ready URL|PORT] [--ready-timeout DUR]
                     [--report-url URL] [--color | --no-color] [--print-plan]
@@ -65,7 +66,9 @@ Runs the plan with corrected timing: every request is timed from its intended se
 A plan's requests may draw values per request: rows of its \`data\` files ({{users.id}}) and
 its \`vars\` ({{order_id}}: uuid, counter, int, choice) in paths, headers and bodies; request
 n's values are a pure function of load.seed and n, rendered ahead of the schedule, and every
-shard takes its own rows (docs/plan.md, "Real traffic").
+shard takes its own rows (docs/plan.md, "Real traffic"). A plan without load.seed draws a
+fresh seed for each run (each --confirm rerun too), so reruns send new uuids; result.json
+records it as plan.load.seed, and --seed N replays it.
 The plan's load can be changed for one run (a short pull-request run of the nightly plan):
 the overridden plan is validated like a written one, and its baseline history is kept apart.
 ${OVERRIDE_HELP}
@@ -120,11 +123,15 @@ the equivalent plan, validated like any, and --print-plan prints it to commit in
                          (p90 and beyond, max) alone turn the run red; N (1-10): up to N reruns
                          when any regression or SLO failed, or an SLO the runner left
                          undecided; 0: believe the first run
+  --seed N               draw every value and poisson gap from seed N (0 to 4294967295; the
+                         plan's load.seed): the same seed sends the same requests. Without it
+                         or load.seed, each run draws its own (result.json: plan.load.seed)
   --shard I/N            run only share I (0..N-1) of every stage's schedule, interleaved, so N
                          machines together run the whole plan; gates are judged by
                          \`tailgate merge\` over the N results
   --start-at TIME        ISO 8601 time with a zone (2026-11-22T10:00:00Z) at which the schedule
-                         starts: give every shard the same one (clocks synced by NTP)
+                         starts: give every shard the same one (clocks synced by NTP); a plan
+                         without load.seed draws its seed from it, so the shards share one
   --fail-fast            stop once an SLO's failure is certain, whatever the rest of the
                          requests do (failures and overdue requests beyond what it allows of
                          all it plans, with 95% confidence): result.json and the reports hold
@@ -160,13 +167,31 @@ export async function runPlanCommand(
       : {}),
   });
   if ("outcome" in loaded) return loaded.outcome;
+  const perRun = loaded.plan.load.seedPerRun && drawsFromSeed(loaded.plan);
   if (options.printPlan) {
     const overridden = loaded.plan.overrides?.length
       ? `# ${options.planPath} as \`tailgate run\` runs it with ${
         loaded.plan.overrides.join(" ")
       }\n`
       : "";
-    return { exitCode: EXIT_CODES.ok, errors: [], notes: [], output: overridden + loaded.text };
+    // Said on the `load:` line, so every line keeps its number.
+    const text = perRun
+      ? loaded.text.replace(
+        /^load:.*$/m,
+        (line) =>
+          `${line} # no seed: each run draws its own (result.json: plan.load.seed); ` +
+          "--seed N replays one",
+      )
+      : loaded.text;
+    return { exitCode: EXIT_CODES.ok, errors: [], notes: [], output: overridden + text };
+  }
+  if (perRun && options.shard && options.startAtEpochMs === undefined) {
+    return failed(
+      `--shard ${options.shard.index}/${options.shard.count}: the shards of one run must draw ` +
+        "from one seed, and this plan fixes none (load.seed); give every shard the same " +
+        "--start-at TIME (the seed is drawn from it) or the same --seed N",
+      EXIT_CODES.usage,
+    );
   }
   const plan = options.target ? retarget(loaded.plan, options.target) : loaded.plan;
   // Every path argument is checked before the run, so no measurement is lost to a typo.

@@ -553,7 +553,17 @@ export interface PlanRecord {
     connections: number;
     maxConnections: number;
     arrival: "constant" | "poisson";
+    /**
+     * The seed the run drew its values and poisson gaps from: the plan's `load.seed` (or
+     * `--seed`), or, with `seedPerRun`, the run's own.
+     */
     seed: number;
+    /**
+     * True when the plan fixed no seed, so this run drew its own (absent: the plan or `--seed`
+     * fixed it). In search.json and ab.json, which hold no single run, `seed` is then 1 and each
+     * run's own result names its seed.
+     */
+    seedPerRun?: boolean;
     workers: number | "auto";
     stages: Array<{
       index: number;

@@ -262,8 +262,18 @@ export interface PlanLoad {
   maxConnections: number;
   /** How sends are spaced (default `constant`). */
   arrival: Arrival;
-  /** Seed of the poisson generator (default 1): the same seed gives the same schedule. */
+  /**
+   * Seed of the poisson generator and of every drawn value: the same seed sends the same requests.
+   * When the plan fixes none (`seedPerRun`), this is 1 (plan_seed.ts): what
+   * `check` counts with and the layers below the front door use as given, and `runPlan()` replaces
+   * it with a fresh seed for each run.
+   */
   seed: number;
+  /**
+   * True when the plan fixes no `load.seed`: each run draws its own (`runPlan()`; the result
+   * records it as `load.seed`), so two runs send different uuids and values.
+   */
+  seedPerRun?: true;
   /** Worker count, or "auto" (one per core on larger machines). */
   workers: number | "auto";
   /** The rate profile, run in order (at least one). */

@@ -311,6 +311,32 @@ export function formatDurationMs(durationMs: number): string {
 }
 
 /**
+ * A length to run or to set, rounded up to whole seconds as a reader writes it: `9s`, `1m 51s`,
+ * `12m`, `2h 3m`, `11h` (never `1.843m`). `compact` leaves out the space, for plan text (`1m51s`
+ * reads back as a duration, also inside an SLO).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { formatLengthMs } from "./units.ts";
+ * assert.equal(formatLengthMs(110_600), "1m 51s");
+ * assert.equal(formatLengthMs(110_600, { compact: true }), "1m51s");
+ * ```
+ */
+export function formatLengthMs(durationMs: number, options: { compact?: boolean } = {}): string {
+  const gap = options.compact ? "" : " ";
+  const s = Math.max(1, Math.ceil(durationMs / 1000 - 1e-9));
+  const two = (big: number, bigUnit: string, small: number, smallUnit: string) =>
+    small === 0 ? `${big}${bigUnit}` : `${big}${bigUnit}${gap}${small}${smallUnit}`;
+  if (s < 60) return `${s}s`;
+  if (s < 600) return two(Math.floor(s / 60), "m", s % 60, "s");
+  const minutes = Math.ceil(s / 60);
+  if (minutes < 60) return `${minutes}m`;
+  if (s < 36_000) return two(Math.floor(minutes / 60), "h", minutes % 60, "m");
+  return `${Math.ceil(s / 3600)}h`;
+}
+
+/**
  * Formats requests per second as the plan language writes them: `500/s`, `20k/s`, `1.5M/s`.
  *
  * @example

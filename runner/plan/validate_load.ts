@@ -8,6 +8,7 @@ import type { YamlNode } from "./read/mod.ts";
 import { join, type PlanReader, sourceText } from "./read/mod.ts";
 import { readSection, type Section } from "./read/mod.ts";
 import type { Arrival, PlanLoad, PlanStage, StageBinding } from "./types.ts";
+import { PER_RUN_SEED_PLACEHOLDER } from "./plan_seed.ts";
 import { formatRatePerSec, parseRamp, parseRatePerSec } from "./units.ts";
 import { readHttpVersion } from "./validate_http.ts";
 
@@ -34,7 +35,11 @@ export function readLoad(
     );
   }
   const arrival = s.value<Arrival>("arrival");
-  const seed = s.value<number>("seed");
+  // No seed written: each run draws its own (runPlan); until then the placeholder.
+  const seed = s.get<number>("seed");
+  const seeded = seed === undefined
+    ? { seed: PER_RUN_SEED_PLACEHOLDER, seedPerRun: true as const }
+    : { seed };
   if (s.has("seed") && arrival !== "poisson" && !seedsDraws) {
     reader.warn(
       s.at("seed")!,
@@ -47,7 +52,7 @@ export function readLoad(
   const { stages, binding } = s.has("stages") ? readStages(reader, s.at("stages")!) : {};
   if (stages === undefined) return { binding };
   return {
-    load: { connections, maxConnections, arrival, seed, workers, stages, ...http },
+    load: { connections, maxConnections, arrival, ...seeded, workers, stages, ...http },
     binding,
   };
 }

@@ -19,7 +19,7 @@ import { type PlanContext, readDefaults, readRequests, readTarget } from "./requ
 import { readData } from "./traffic/mod.ts";
 import { readVars } from "./traffic/mod.ts";
 import { templateScope, warnUnused } from "./traffic/mod.ts";
-import { declaredCaptures, readSteps } from "./requests/mod.ts";
+import { declaredCaptures, readSteps, warnUnusedCaptures } from "./requests/mod.ts";
 
 /**
  * Validates the tree of a plan file. The plan is returned only when there is no error; warnings
@@ -88,6 +88,14 @@ export function validatePlan(
   const requestsOk = requests !== undefined &&
     !reader.issues.some((i) => i.path.startsWith("requests") && i.severity === "error");
   if (requestsOk) warnUnused(reader, get("data"), get("vars"), data, vars, requests);
+  const sentOk = requestsOk &&
+    !reader.issues.some((i) =>
+      /^(setup|teardown|defaults)\b/.test(i.path) && i.severity === "error"
+    );
+  if (sentOk && (setup.length || teardown.length)) {
+    const nodes = { setup: get("setup"), teardown: get("teardown") };
+    warnUnusedCaptures(reader, nodes, [...requests, ...setup, ...teardown]);
+  }
   const allowErrors = f.get<boolean>("allow_errors");
   const regression = get("regression") ? readRegression(reader, get("regression")!) : undefined;
   const search = get("search") ? readSearch(reader, get("search")!) : undefined;

@@ -8,7 +8,7 @@ import type { PlanReader } from "./read/mod.ts";
 import { readSection } from "./read/mod.ts";
 import { requestsToPassSlo } from "./slo/mod.ts";
 import type { PlanSearch, Slo } from "./types.ts";
-import { formatDurationMs, formatRatePerSec } from "./units.ts";
+import { formatDurationMs, formatLengthMs, formatRatePerSec } from "./units.ts";
 
 /**
  * Reads `search:`. Returns undefined when a required value is missing or wrong (each problem is
@@ -93,7 +93,7 @@ export function warnSearchSteps(
         `a step at \`from: ${formatRatePerSec(search.fromPerSec)}\` sends about ` +
           `${Math.floor(planned)} requests, and \`${slo.text}\` cannot pass with fewer than ` +
           `${needed}: the first steps will be repeated longer or end the search inconclusive`,
-        `raise \`step\` to ${formatDurationMs(stepMs)} or \`from\` to ${
+        `raise \`step\` to ${formatLengthMs(stepMs, { compact: true })} or \`from\` to ${
           formatRatePerSec(Math.ceil(needed / (search.stepMs / 1000)))
         }`,
       );

@@ -244,6 +244,16 @@ function planProblem(parts: readonly RunResult[], names: readonly string[]): Pro
   const planOf = (p: RunResult) => JSON.stringify({ ...p.plan, file: "" });
   const histogramsOf = (p: RunResult) => JSON.stringify(p.histograms);
   for (const [i, p] of parts.entries()) {
+    const seeds = [p, parts[0]].map((r) => r.plan.load.seed);
+    if (seeds[0] !== seeds[1]) {
+      return problem(
+        `${names[i]} drew its values from seed ${seeds[0]}, ${names[0]} from seed ${
+          seeds[1]
+        }: the shards of one run share one seed, or their requests overlap`,
+        "give every shard the same --start-at (a plan without load.seed draws it from that " +
+          "instant) or the same --seed",
+      );
+    }
     if (planOf(p) !== planOf(parts[0])) {
       return problem(
         `${names[i]} ran a different plan from ${names[0]} (` +

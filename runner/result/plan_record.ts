@@ -35,6 +35,7 @@ export function planRecord(plan: ResolvedPlan): PlanRecord {
       maxConnections: plan.load.maxConnections,
       arrival: plan.load.arrival,
       seed: plan.load.seed,
+      ...(plan.load.seedPerRun ? { seedPerRun: true } : {}),
       workers: plan.load.workers,
       stages: plan.load.stages.map((s) => ({
         index: s.index,

@@ -92,7 +92,10 @@ load: { ${load}stages: [{ rate: 10/s, duration: 1s }] }
     schema.properties.load.properties.arrival.enum,
   );
   assert.equal(plan(`arrival: uniform, `).plan, undefined);
-  assert.equal(plan("").plan?.load.seed, schema.properties.load.properties.seed.default);
+  // No default seed: a plan without one draws a fresh seed for each run.
+  assert.equal(schema.properties.load.properties.seed.default, undefined);
+  assert.equal(plan("").plan?.load.seedPerRun, true);
+  assert.equal(plan("seed: 0, ").plan?.load.seedPerRun, undefined);
   const timeoutDefault = schema.properties.defaults.properties.timeout.default;
   const parsedTimeout = parseDurationMs(timeoutDefault);
   assert.ok(parsedTimeout.ok);

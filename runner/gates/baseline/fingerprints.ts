@@ -43,8 +43,8 @@ export function runnerFingerprint(environment: Environment): string {
 
 /**
  * The plan's fingerprint: a digest of the load as run, its requests (method, path and query,
- * headers as templates, body, weight, timeout, expected statuses), the load's settings and
- * measured shape, and the data and vars drawn. Not the plan's name, description or SLOs, not the
+ * headers as templates, body, weight, timeout, expected statuses), the load's settings (a seed
+ * only when the plan fixed it) and measured shape, and the data and vars drawn. Not the plan's name, description or SLOs, not the
  * stages' names or lines, and not the target's origin (a service on another host or port sends
  * the same load).
  *
@@ -77,7 +77,14 @@ export function planFingerprint(result: Pick<RunResult, "plan" | "traffic">): st
       r.expect.codes,
       r.expect.classes,
     ]),
-    [load.connections, load.maxConnections, load.arrival, load.seed, load.workers],
+    // A seed drawn per run changes every run: it digests as 1, the seed such runs used before.
+    [
+      load.connections,
+      load.maxConnections,
+      load.arrival,
+      load.seedPerRun ? 1 : load.seed,
+      load.workers,
+    ],
     load.stages.map((s) => [s.index, s.kind, s.fromPerSec, s.toPerSec, s.durationMs, s.warmup]),
     (result.traffic?.sources ?? []).map((s) => [
       s.name,

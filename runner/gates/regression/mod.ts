@@ -21,4 +21,4 @@ export type { RegressionMetric, Sample } from "./regression_metrics.ts";
 export { judgeSearchRegression, searchRegressionLimit } from "./search_regression.ts";
 export { unmatchedStages } from "./stage_match.ts";
 export type { StageShape } from "./stage_match.ts";
-export { undecidableTails } from "./undecidable_tails.ts";
+export { skippedDefaultTails, undecidableTails } from "./undecidable_tails.ts";

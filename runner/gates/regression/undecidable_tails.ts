@@ -13,7 +13,7 @@
 import { plannedRequests } from "../../plan/validate_load.ts";
 import type { PlanIssue, PlanStage, ResolvedPlan } from "../../plan/types.ts";
 import { formatRatePerSec } from "../../plan/units.ts";
-import { DEFAULT_MIN_TAIL_SAMPLES } from "../../plan/slo/mod.ts";
+import { DEFAULT_MIN_TAIL_SAMPLES, stagesForSlo } from "../../plan/slo/mod.ts";
 import {
   DEFAULT_REGRESSION_FLOORS,
   percentileOf,
@@ -29,7 +29,15 @@ import { isSufficient, requiredRequests } from "../stats/mod.ts";
 export function undecidableTails(
   plan: ResolvedPlan,
   text = "",
-  options: { defaultMinTail?: number } = {},
+  options: {
+    defaultMinTail?: number;
+    /**
+     * Of the default metrics (the plan names none), only those an SLO of the plan judges on the
+     * stage (a percentile at or beyond it): what `tailgate check` says plan by plan, the rest
+     * once for all ({@linkcode skippedDefaultTails}).
+     */
+    judgedOnly?: boolean;
+  } = {},
 ): PlanIssue[] {
   const named = plan.regression !== undefined;
   // `tailgate ab` asks more of a default tail metric (ab_comparison.ts); a named one needs 10.
@@ -52,8 +60,11 @@ export function undecidableTails(
   const issues: PlanIssue[] = [];
   for (const stage of plan.load.stages.filter((s) => !s.warmup)) {
     const planned = plannedRequests(stage);
+    const said = options.judgedOnly && !named
+      ? tails.filter((t) => sloJudges(plan, stage, t.q))
+      : tails;
     const short = (share: number) =>
-      tails.filter((t) => !isSufficient(Math.floor(planned * share), t.q, tailOf(t.q, minTail)));
+      said.filter((t) => !isSufficient(Math.floor(planned * share), t.q, tailOf(t.q, minTail)));
     const whole = short(1);
     if (whole.length > 0) {
       issues.push(issue(plan, stage, lines, whole, planned, 1, named, minTail));
@@ -75,6 +86,46 @@ export function undecidableTails(
     );
   }
   return issues;
+}
+
+/**
+ * The default regression metrics (the plan names none under `regression`) that one run of the
+ * plan is too short for on some measured stage, and that no SLO of the plan judges there: the
+ * regression check skips them without a word from the plan. `tailgate check` says them once for
+ * all plans, not at each stage of each.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parsePlanText } from "../../plan/load_plan.ts";
+ * import { skippedDefaultTails } from "./undecidable_tails.ts";
+ * const { plan } = parsePlanText(
+ *   "name: x\ntarget: http://127.0.0.1:8080\nrequests: [{ path: / }]\n" +
+ *     "load: { stages: [{ rate: 100/s, duration: 30s }] }\n",
+ * );
+ * assert.deepEqual(skippedDefaultTails(plan!), ["p99.9"]);
+ * ```
+ */
+export function skippedDefaultTails(plan: ResolvedPlan): RegressionMetric[] {
+  if (plan.regression !== undefined) return [];
+  const metrics = (Object.keys(DEFAULT_REGRESSION_FLOORS) as RegressionMetric[]).flatMap((m) => {
+    const q = percentileOf(m);
+    return q === undefined ? [] : [{ metric: m, q }];
+  });
+  return metrics.filter((t) =>
+    plan.load.stages.some((stage) =>
+      !stage.warmup && !sloJudges(plan, stage, t.q) &&
+      !isSufficient(Math.floor(plannedRequests(stage)), t.q, tailOf(t.q, DEFAULT_MIN_TAIL_SAMPLES))
+    )
+  ).map((t) => t.metric);
+}
+
+/** Whether a percentile SLO of the plan at or beyond `q` judges `stage` (then its tail matters). */
+function sloJudges(plan: ResolvedPlan, stage: PlanStage, q: number): boolean {
+  return plan.slos.some((slo) =>
+    slo.metric.kind === "percentile" && slo.metric.percentile >= q &&
+    stagesForSlo(slo, plan.load.stages).includes(stage)
+  );
 }
 
 function issue(

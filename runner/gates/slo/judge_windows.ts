@@ -15,7 +15,7 @@
 import type { ParsedSlo } from "../../plan/slo/mod.ts";
 import { createHistogram } from "../../hdr/mod.ts";
 import { requestsToPassSlo } from "../../plan/slo/mod.ts";
-import { formatDurationMs, formatRatePerSec } from "../../plan/units.ts";
+import { formatDurationMs, formatLengthMs, formatRatePerSec } from "../../plan/units.ts";
 import type { SloMetric } from "../../plan/types.ts";
 import type { RunResult, StageResult, Verdict, WindowFinding } from "../../model/run_result.ts";
 import { errorTotal } from "../../model/request_counts.ts";
@@ -219,7 +219,9 @@ function tooFewText(
   const perSec = least.evidence.n / (least.window.durationMs / 1000);
   const neededMs = perSec > 0 ? Math.ceil(fewest / perSec) * 1000 : Infinity;
   const fix = Number.isFinite(neededMs) && neededMs > windowMs
-    ? `: a window of ${formatDurationMs(neededMs)} at ${formatRatePerSec(perSec)} would hold enough`
+    ? `: a window of ${formatLengthMs(neededMs, { compact: true })} at ${
+      formatRatePerSec(perSec)
+    } would hold enough`
     : "";
   return `${tooFew.length} window${tooFew.length === 1 ? "" : "s"} held too few requests for ` +
     `${figure} to pass (the fewest, ${least.evidence.n} at ${seconds(least.window.startMs)} s; ` +

@@ -6,7 +6,7 @@
  * @module
  */
 import type { ParsedSlo } from "../../plan/slo/mod.ts";
-import { formatDurationMs, formatRatePerSec } from "../../plan/units.ts";
+import { formatLengthMs, formatRatePerSec } from "../../plan/units.ts";
 import type { Verdict } from "../../model/run_result.ts";
 import { applyDecisionRule, type GateEvidence, requestsToDecide } from "../decision_rule.ts";
 import { formatMetric } from "../../result/read/mod.ts";
@@ -35,10 +35,7 @@ export function sloVerdict(
     : upper
     ? (bound - measured) / bound
     : (measured - bound) / bound;
-  const highText = ci && Number.isFinite(ci.high) ? show(ci.high) : "unbounded";
-  const interval = ci && show(ci.low) !== highText
-    ? ` (95% interval ${show(ci.low)} to ${highText})`
-    : "";
+  const interval = intervalText(ci, finite, show);
   const measuredText = finite
     ? `measured ${show(measured)}${interval} against ${slo.operator} ${show(bound)}`
     : `${censoredText}${interval}; the bound is ${slo.operator} ${show(bound)}`;
@@ -107,6 +104,28 @@ export function sloVerdict(
 }
 
 /**
+ * The 95% interval in plain words: `(95% interval 2ms to 3ms)`; with no upper end, `(95% interval:
+ * at least 2ms, no upper end)`; of a figure among the failed requests (beyond every bound),
+ * `, its 95% interval too` or `, its 95% interval from 2ms up`. Nothing when there is none or it
+ * is one value.
+ */
+function intervalText(
+  ci: { low: number; high: number } | undefined,
+  finite: boolean,
+  show: (v: number) => string,
+): string {
+  if (ci === undefined) return "";
+  const low = Number.isFinite(ci.low);
+  const high = Number.isFinite(ci.high);
+  if (!finite) return low ? `, its 95% interval from ${show(ci.low)} up` : ", its 95% interval too";
+  if (!low) return " (its 95% interval beyond every bound)";
+  if (!high) return ` (95% interval: at least ${show(ci.low)}, no upper end)`;
+  return show(ci.low) === show(ci.high)
+    ? ""
+    : ` (95% interval ${show(ci.low)} to ${show(ci.high)})`;
+}
+
+/**
  * "run about 40s longer at 1k/s": the run length that would decide at the measured share.
  */
 export function sampleRemedy(
@@ -123,7 +142,5 @@ export function sampleRemedy(
   }
   const seconds = (needed - n) / Math.max(intendedPerSec, 1e-9);
   return `at the share measured, about ${needed} ${what} would decide it (these stages had ${n}): ` +
-    `run about ${formatDurationMs(Math.max(seconds, 1) * 1000)} longer at ${
-      formatRatePerSec(intendedPerSec)
-    }`;
+    `run about ${formatLengthMs(seconds * 1000)} longer at ${formatRatePerSec(intendedPerSec)}`;
 }

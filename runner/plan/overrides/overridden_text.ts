@@ -8,7 +8,8 @@ import type { OverrideEdit } from "./plan_overrides.ts";
 
 /**
  * The plan text with the edits written in: what `--print-plan` shows. Replaced values keep their
- * lines; an added `connections` key gets a line (or a place in a flow mapping) of its own.
+ * lines; an added key (`connections`, `seed`) gets a line (or a place in a flow mapping) of its
+ * own.
  *
  * @example
  * ```ts
@@ -31,23 +32,25 @@ export function overriddenText(text: string, edits: OverrideEdit[]): string {
         end: e.replaced.offset + e.replaced.length,
         insert: quoted ? JSON.stringify(e.text) : e.text,
       });
-    } else if (e.parent) {
-      const first = e.parent.entries[1];
+    } else if (e.parent && e.anchor) {
+      const first = e.anchor;
+      const key = e.path.slice(e.path.lastIndexOf(".") + 1);
       const lines = text.split("\n");
-      if (first === undefined) continue;
-      const at = lines.slice(0, first.keyPos.line - 1).reduce((n, l) => n + l.length + 1, 0) +
-        first.keyPos.col - 1;
+      const at = lines.slice(0, first.line - 1).reduce((n, l) => n + l.length + 1, 0) +
+        first.col - 1;
       const flow = /[{,]\s*$/.test(text.slice(0, at));
-      const indent = " ".repeat(first.keyPos.col - 1);
+      const indent = " ".repeat(first.col - 1);
       patches.push({
         at,
         end: at,
-        insert: flow ? `connections: ${e.text}, ` : `connections: ${e.text}\n${indent}`,
+        insert: flow ? `${key}: ${e.text}, ` : `${key}: ${e.text}\n${indent}`,
       });
     }
   }
   let out = text;
-  for (const p of patches.sort((a, b) => b.at - a.at)) {
+  // From the end, so offsets hold; keys added at one place keep the flags' order.
+  const order = patches.map((p, i) => ({ ...p, i })).sort((a, b) => b.at - a.at || b.i - a.i);
+  for (const p of order) {
     out = out.slice(0, p.at) + p.insert + out.slice(p.end);
   }
   return out;

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { YamlMap, YamlNode, YamlScalar } from "../read/mod.ts";
+import type { SourcePos, YamlMap, YamlNode, YamlScalar } from "../read/mod.ts";
 import { didYouMean } from "../read/mod.ts";
 import { err, ok, problem, type Result } from "../../model/result.ts";
 import { join, PlanReader } from "../read/mod.ts";
@@ -49,6 +49,11 @@ export interface PlanOverrides {
   stages?: StageOverride[];
   /** `load.connections`, as written on the command line. */
   connections?: string;
+  /**
+   * `load.seed`, as written on the command line (`--seed 7`): a replay, not another load, so it is
+   * no flag of {@linkcode overrideFlags} and keeps the plan's history.
+   */
+  seed?: string;
 }
 
 /** One value an override changed or added: where, the new text, and the flag it came from. */
@@ -63,6 +68,8 @@ export interface OverrideEdit {
   replaced?: YamlScalar;
   /** The mapping a new key was added to. */
   parent?: YamlMap;
+  /** Where in the text the added key goes: before the mapping's first key as written. */
+  anchor?: SourcePos;
 }
 
 /**
@@ -222,14 +229,16 @@ export function applyOverrides(
     }
   }
 
-  if (overrides.connections !== undefined && load?.kind === "map") {
-    const text = overrides.connections;
-    const flag = `--connections ${text}`;
+  // A whole number set on `load`, replacing the plan's or added before its first key.
+  const anchor = load?.kind === "map" ? load.entries[0]?.keyPos : undefined;
+  const setLoad = (key: "connections" | "seed", text: string, flag: string) => {
+    if (load?.kind !== "map") return;
     const value = /^\d+$/.test(text) ? Number(text) : text;
-    const node = entry(load, "connections");
+    const node = entry(load, key);
+    const path = `load.${key}`;
     if (node?.kind === "scalar") {
       node.value = value;
-      edits.push({ path: "load.connections", text, flag, replaced: node });
+      edits.push({ path, text, flag, replaced: node });
     } else if (node === undefined) {
       const scalar: YamlScalar = {
         kind: "scalar",
@@ -240,17 +249,22 @@ export function applyOverrides(
         quoted: false,
         length: 1,
       };
-      load.entries.unshift({ key: "connections", keyPos: load.pos, value: scalar });
-      edits.push({ path: "load.connections", text, flag, parent: load });
+      load.entries.unshift({ key, keyPos: load.pos, value: scalar });
+      edits.push({ path, text, flag, parent: load, ...(anchor ? { anchor } : {}) });
     }
+  };
+  if (overrides.connections !== undefined) {
+    setLoad("connections", overrides.connections, `--connections ${overrides.connections}`);
   }
+  if (overrides.seed !== undefined) setLoad("seed", overrides.seed, `--seed ${overrides.seed}`);
 
   const follow = written ? { follow: sloFollower(written, after, edits) } : {};
   return { root: tree, edits, issues, flags, ...follow };
 }
 
 /**
- * The flags of `overrides` as a command line would give them, in one order.
+ * The flags of `overrides` as a command line would give them, in one order; not `--seed`, which
+ * changes which values are drawn, not the load (a run with it keeps the plan's history).
  *
  * @example
  * ```ts

@@ -326,9 +326,8 @@ const LOAD: SectionSpec = {
       kind: "integer",
       min: 0,
       max: 2 ** 32 - 1,
-      default: 1,
       description:
-        "Seed of the poisson arrival generator and of every drawn value (vars, random and shuffled data): the same seed sends the same requests.",
+        "Seed of the poisson arrival generator and of every drawn value (vars, random and shuffled data): the same seed sends the same requests. Without it each run draws a fresh seed, which its result records as load.seed.",
     },
     { key: "workers", kind: "integer_or_auto", min: 1, max: 256, default: "auto" },
     {

@@ -10,5 +10,5 @@ export { readExpect, statusExpected } from "./validate_expect.ts";
 export { readHeaders } from "./validate_headers.ts";
 export { readDefaults, readRequests, readTarget } from "./validate_requests.ts";
 export type { PlanContext } from "./validate_requests.ts";
-export { declaredCaptures, readSteps } from "./validate_steps.ts";
+export { declaredCaptures, readSteps, warnUnusedCaptures } from "./validate_steps.ts";
 export { credentialsProblem, parseHttpUrl, readRequestUrl, urlTextOk } from "./validate_url.ts";

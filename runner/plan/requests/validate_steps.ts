@@ -10,7 +10,14 @@
 import type { YamlNode } from "../read/mod.ts";
 import type { PlanContext } from "../plan_context.ts";
 import { join, type PlanReader } from "../read/mod.ts";
-import type { CaptureSource, PlanCapture, PlanHeader, PlanStep } from "../types.ts";
+import type {
+  CaptureSource,
+  PlanCapture,
+  PlanHeader,
+  PlanStep,
+  RequestBasics,
+  TemplatePart,
+} from "../types.ts";
 import type { TemplateScope } from "../traffic/mod.ts";
 import { TEMPLATE_NAME } from "../traffic/mod.ts";
 import { readRequest } from "./validate_requests.ts";
@@ -109,6 +116,46 @@ export function readSteps(
   return out;
 }
 
+/**
+ * Warns of each capture that no request or step reads (`{{name}}` nowhere), at its name, as an
+ * unused var is: a typo in the name that uses it, or a leftover. Call it only when the requests
+ * and steps read without error (a broken one's uses are unknown).
+ */
+export function warnUnusedCaptures(
+  reader: PlanReader,
+  nodes: Record<StepSection, YamlNode | undefined>,
+  sent: readonly RequestBasics[],
+): void {
+  const used = new Set<string>();
+  const read = (parts: readonly TemplatePart[] | undefined) => {
+    for (const p of parts ?? []) if (p.kind === "capture") used.add(p.name);
+  };
+  for (const r of sent) {
+    for (const h of r.headers) read(h.parts);
+    read(r.template?.target);
+    for (const h of r.template?.headers ?? []) read(h.parts);
+    read(r.template?.body);
+  }
+  for (const section of ["setup", "teardown"] as const) {
+    const node = nodes[section];
+    if (node?.kind !== "seq") continue;
+    node.items.forEach((item, i) => {
+      const capture = item.kind === "map"
+        ? item.entries.find((e) => e.key === "capture")?.value
+        : undefined;
+      for (const entry of capture?.kind === "map" ? capture.entries : []) {
+        if (used.has(entry.key)) continue;
+        reader.warn(
+          { pos: entry.keyPos, length: entry.key.length },
+          join(join(join(section, i), "capture"), entry.key),
+          `capture \`${entry.key}\` is not used by any request or step`,
+          `write \`{{${entry.key}}}\` in a path, header or body, or remove it`,
+        );
+      }
+    });
+  }
+}
+
 /** Reads a step's `capture` mapping; `taken` holds the names captured before it. */
 function readCaptures(
   reader: PlanReader,
@@ -174,10 +221,20 @@ function readSource(reader: PlanReader, node: YamlNode, path: string): CaptureSo
     join(path, key),
     `\`${text}\` is not a JSON pointer`,
     text.startsWith("$")
-      ? `a JSON pointer (RFC 6901) names each step from the root: \`/${
-        text.replace(/^\$\.?/, "").replaceAll(".", "/")
-      }\``
-      : "start it with `/` (e.g. `/access_token`, `/data/0/id`); `~0` is `~` and `~1` is `/`",
+      ? `a JSON pointer (RFC 6901) names each step from the root: \`${pointerOf(text.slice(1))}\``
+      : text.startsWith("/")
+      ? "`~` starts an escape in a JSON pointer: `~0` is `~` and `~1` is `/`"
+      : `a JSON pointer starts with \`/\`: write \`${pointerOf(text)}\``,
   );
   return undefined;
+}
+
+/**
+ * The JSON pointer a path written another way means: `data.items[0].id` (or `.data…`, as a
+ * JSONPath without its `$`) is `/data/items/0/id`; `data/token` is `/data/token`.
+ */
+function pointerOf(text: string): string {
+  if (text.includes("/")) return `/${text.replace(/^\/+/, "")}`;
+  const steps = text.replace(/\[(\d+)\]/g, ".$1").split(".").filter((s) => s !== "");
+  return `/${steps.map((s) => s.replaceAll("~", "~0")).join("/")}`;
 }

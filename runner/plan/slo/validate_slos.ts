@@ -12,7 +12,7 @@ import { parseSlo } from "./parse_slo.ts";
 import { join, type PlanReader } from "../read/mod.ts";
 import { requestsToPass, requestsToPassSlo } from "./sample_sufficiency.ts";
 import type { PlanLoad, PlanRequest, Slo, StageBinding } from "../types.ts";
-import { formatDurationMs, formatRatePerSec } from "../units.ts";
+import { formatDurationMs, formatLengthMs, formatRatePerSec } from "../units.ts";
 import { plannedRequests } from "../validate_load.ts";
 
 /** What the `slo` list is read against: each part undefined when it is too broken to tell. */
@@ -157,7 +157,7 @@ function warnIfTooShort(
     `p${slo.metric.percentile} cannot pass with fewer than ${needed} requests (even with none ` +
       `beyond its bound); the plan sends about ${Math.floor(planned)} to it`,
     `run at least ${
-      formatDurationMs(seconds * 1000)
+      formatLengthMs(seconds * 1000)
     } at this rate, or gate a lower percentile; otherwise the verdict is \`inconclusive\` ` +
       "(a clear failure still fails)",
   );

@@ -225,15 +225,38 @@ function resolve(inner: string, scope: TemplateScope): Resolved {
 }
 
 function unknown(name: string, scope: TemplateScope, column?: string): Resolved {
+  if (column !== undefined) return unknownSource(name, column, scope);
   const known = [...scope.vars, ...scope.sources.keys(), ...(scope.captures ?? [])];
   const guess = didYouMean(name, known);
-  const what = column === undefined ? `\`${name}\`` : `data source \`${name}\``;
   return {
-    message: `${what} is neither a var nor a data source of this plan`,
+    message: `\`${name}\` is neither a var nor a data source of this plan`,
     hint: guess
       ? `did you mean \`${guess}\`?`
-      : column === undefined
-      ? `declare it under \`vars\` (e.g. \`${name}: uuid\`), or write \`{{"{{"}}\` for a literal \`{{\``
-      : `declare it under \`data\`, e.g. \`${name}: { file: data/${name}.csv }\``,
+      : `declare it under \`vars\` (e.g. \`${name}: uuid\`), or write \`{{"{{"}}\` for a literal \`{{\``,
   };
+}
+
+/**
+ * `{{source.column}}` of a source the plan lacks. The guess is the source whose name is closest,
+ * else the one source with that column, else the plan's only source: `{{rows.id}}` in a plan
+ * whose one source is `posts` means `{{posts.id}}`.
+ */
+function unknownSource(name: string, column: string, scope: TemplateScope): Resolved {
+  const message = `\`${name}\` in \`{{${name}.${column}}}\` is not a data source of this plan`;
+  if (scope.vars.has(name)) {
+    return { message, hint: `\`${name}\` is a var, which has no columns: write \`{{${name}}}\`` };
+  }
+  const sources = [...scope.sources.keys()];
+  const withColumn = sources.filter((s) => scope.sources.get(s)!.includes(column));
+  const guess = didYouMean(name, sources) ??
+    (withColumn.length === 1 ? withColumn[0] : sources.length === 1 ? sources[0] : undefined);
+  if (guess === undefined) {
+    return {
+      message,
+      hint: `declare it under \`data\`, e.g. \`${name}: { file: data/${name}.csv }\``,
+    };
+  }
+  const columns = scope.sources.get(guess)!;
+  const fit = columns.includes(column) ? column : didYouMean(column, columns) ?? columns[0];
+  return { message, hint: `did you mean \`{{${guess}.${fit}}}\`?` };
 }

@@ -1,6 +1,11 @@
 import assert from "node:assert/strict";
-import { runPlan } from "../../../runner/api/run_plan.ts";
+import { runPlan, type RunPlanOptions } from "../../../runner/api/run_plan.ts";
 import { parsePlanText } from "../../../runner/plan/load_plan.ts";
+import { seedOfInstant } from "../../../runner/plan/plan_seed.ts";
+import { retarget } from "../../../runner/plan/retarget.ts";
+import type { ResolvedPlan } from "../../../runner/plan/types.ts";
+import type { RunResult } from "../../../runner/model/run_result.ts";
+import { recordingServer } from "../../_helpers/recording_server.ts";
 import { readRunResult } from "../../../runner/result/read_run_result.ts";
 import { startTarget } from "../../../runner/target/mod.ts";
 
@@ -47,4 +52,71 @@ Deno.test("runPlan() stopped by its signal returns what it measured, marked inte
   assert.equal(result.run.stopReason, "interrupted");
   const completed = result.stages[0].counts.completed;
   assert.ok(completed >= 50 && completed < 1000, `${completed} completed before the stop`);
+});
+
+/** A plan that sends a uuid and a counter per request, with `seed` written when given. */
+function uuidPlan(url: string, seed?: number) {
+  const { plan, issues } = parsePlanText(`
+name: creates
+target: ${url}
+vars: { id: uuid, n: counter }
+requests: [{ method: POST, path: /orders, body: { json: { id: "{{id}}", n: "{{n}}" } } }]
+load: { connections: 2,${
+    seed === undefined ? "" : ` seed: ${seed},`
+  } stages: [{ rate: 50/s, duration: 200ms }] }
+`);
+  assert.ok(plan, issues.map((i) => i.message).join("\n"));
+  return plan;
+}
+
+/** The ids and counters a run sent, in the order of its counter. */
+async function sent(
+  plan: ResolvedPlan,
+  options: RunPlanOptions = {},
+): Promise<{ ids: string[]; result: RunResult }> {
+  await using server = recordingServer();
+  const result = await runPlan(retarget(plan, server.url), options);
+  assert.equal(result.run.complete, true);
+  const bodies = server.requests.map((r) => JSON.parse(r.body) as { id: string; n: number });
+  return { ids: bodies.sort((a, b) => a.n - b.n).map((b) => b.id), result };
+}
+
+Deno.test("two runs of a plan without load.seed send different uuids, each seed recorded", async () => {
+  const first = await sent(uuidPlan("http://127.0.0.1:1"));
+  const second = await sent(uuidPlan("http://127.0.0.1:1"));
+  assert.equal(first.ids.length, 10);
+  assert.equal(first.ids.filter((id) => second.ids.includes(id)).length, 0, "no uuid twice");
+  for (const { result } of [first, second]) assert.equal(result.plan.load.seedPerRun, true);
+  assert.notEqual(first.result.plan.load.seed, second.result.plan.load.seed);
+  // Replayed with the seed one recorded, a run sends exactly its uuids again.
+  const replay = await sent(uuidPlan("http://127.0.0.1:1", first.result.plan.load.seed));
+  assert.deepEqual(replay.ids, first.ids);
+});
+
+Deno.test("a plan's load.seed sends the same uuids every run, and the result records it", async () => {
+  const first = await sent(uuidPlan("http://127.0.0.1:1", 7));
+  const second = await sent(uuidPlan("http://127.0.0.1:1", 7));
+  assert.deepEqual(second.ids, first.ids);
+  assert.equal(first.result.plan.load.seed, 7);
+  assert.equal(first.result.plan.load.seedPerRun, undefined);
+});
+
+Deno.test("shards given one start instant share one seed and split the run's uuids", async () => {
+  const plan = uuidPlan("http://127.0.0.1:1");
+  const startAtEpochMs = Date.now() + 300;
+  const shards = await Promise.all(
+    [0, 1].map((index) => sent(plan, { startAtEpochMs, shard: { index, count: 2 } })),
+  );
+  const seed = seedOfInstant(startAtEpochMs);
+  for (const { result } of shards) assert.equal(result.plan.load.seed, seed);
+  // The two shards send between them what one unsharded run with that seed sends, once each.
+  const whole = await sent(uuidPlan("http://127.0.0.1:1", seed));
+  assert.deepEqual(shards.flatMap((s) => s.ids).sort(), [...whole.ids].sort());
+});
+
+Deno.test("a shard of a plan without load.seed and no start instant is refused", async () => {
+  await assert.rejects(
+    () => runPlan(uuidPlan("http://127.0.0.1:1"), { shard: { index: 0, count: 2 } }),
+    RangeError,
+  );
 });

@@ -22,7 +22,8 @@ Deno.test("check warns of a plan near the label limit and refuses one past it, a
     const warned = await checkPlans([near]);
     assert.equal(warned.exitCode, EXIT_CODES.ok);
     // The label limit, and the tail percentiles its 10-request stage cannot decide.
-    assert.match(warned.output!, /labels-600\.yaml: ok, 1 warning, 1 note/);
+    assert.match(warned.output!, /labels-600\.yaml: ok, 1 warning\n/);
+    assert.match(warned.output!, /^note: 1 plan runs too short for .* \(labels-600\.yaml\)/m);
     assert.match(warned.notes.join("\n"), /labels-600\.yaml:3:1.*600 requests.*near the limit/s);
     const past = await planFile(dir, 1001);
     const refused = await checkPlans([past]);
@@ -43,24 +44,42 @@ Deno.test("check lists a plan's setup and teardown steps with what each captures
   );
 });
 
-Deno.test("check says which regression percentiles a stage is too short for, and how long would do", async () => {
+Deno.test("check notes a default regression percentile a stage is too short for once, unless an SLO judges it", async () => {
   const dir = await Deno.makeTempDir();
   try {
-    const path = join(dir, "smoke.yaml");
-    await Deno.writeTextFile(
-      path,
-      "name: smoke\ntarget: http://127.0.0.1:8080\nrequests: [{ path: / }]\n" +
-        "load: { stages: [{ rate: 100/s, duration: 30s }] }\n",
-    );
-    const outcome = await checkPlans([path]);
-    assert.equal(outcome.exitCode, EXIT_CODES.ok, "a warning, not an error");
-    assert.match(outcome.output!, /smoke\.yaml: ok, 1 note/);
-    const notes = outcome.notes.join("\n");
+    const write = async (name: string, extra = "") => {
+      const path = join(dir, `${name}.yaml`);
+      await Deno.writeTextFile(
+        path,
+        `name: ${name}\ntarget: http://127.0.0.1:8080\nrequests: [{ path: / }]\n` +
+          `load: { stages: [{ rate: 100/s, duration: 30s }] }\n${extra}`,
+      );
+      return path;
+    };
+    // Two short plans that judge no p99.9: one line for both, no note on each.
+    const quiet = await checkPlans([
+      await write("smoke"),
+      await write("health", "slo: [p99 < 1s]\n"),
+    ]);
+    assert.equal(quiet.exitCode, EXIT_CODES.ok);
+    assert.deepEqual(quiet.notes, []);
+    assert.match(quiet.output!, /smoke\.yaml: ok\n/);
+    const once = quiet.output!.split("\n").filter((l) => l.includes("p99.9"));
+    assert.deepEqual(once, [
+      "note: 2 plans run too short for the default regression check's p99.9 (smoke.yaml, " +
+      "health.yaml): it is skipped there, and no SLO of those plans judges it; run longer, or " +
+      'name `regression:` metrics (docs/plan.md, "regression")',
+    ]);
+    // A plan whose SLO judges p99.9 is told at the stage, with the length that would do.
+    const tail = await checkPlans([await write("tail", "slo: [p99.9 < 1s]\n")]);
+    assert.match(tail.output!, /tail\.yaml: ok, 1 warning, 1 note/); // the SLO: too few for p99.9
+    const notes = tail.notes.join("\n");
     assert.match(
       notes,
-      /smoke\.yaml:4:1: note: p99\.9 cannot be judged on stage "100\/s for 30s" by a regression check/,
+      /tail\.yaml:4:1: note: p99\.9 cannot be judged on stage "100\/s for 30s" by a regression check/,
     );
     assert.match(notes, /hint: run the stage for at least 100s at 100\/s /);
+    assert.doesNotMatch(tail.output!, /^note:/m);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -257,6 +257,60 @@ Deno.test("parseRunArgs() reads the plan and options and names mistakes", () => 
   assert.ok(!two.ok && /one plan per run/.test(problemText(two.problems[0])));
 });
 
+Deno.test("parseRunArgs() reads --seed into the plan's overrides, and refuses a non-number", () => {
+  const seeded = parseRunArgs(["p.yaml", "--seed", "007"]);
+  assert.ok(seeded.ok);
+  assert.equal(seeded.value.overrides?.seed, "7");
+  const adHoc = parseRunArgs([
+    "http://127.0.0.1:1/",
+    "--rate",
+    "1/s",
+    "--duration",
+    "1s",
+    "--seed",
+    "3",
+  ]);
+  assert.ok(adHoc.ok && adHoc.value.overrides?.seed === "3");
+  const bad = parseRunArgs(["p.yaml", "--seed=-1"]);
+  assert.ok(!bad.ok && /--seed `-1`: give a whole number/.test(problemText(bad.problems[0])));
+});
+
+Deno.test("tailgate run --print-plan says a plan without load.seed draws one per run; --seed writes it", async () => {
+  await using dir = await tempDir();
+  const file = await planFile(String(dir), "http://127.0.0.1:9", "vars: { id: uuid }\n");
+  const print = (overrides = {}) =>
+    runPlanCommand(
+      { planPath: file, outDir: String(dir), caCertFiles: [], printPlan: true, overrides },
+      () => {},
+    );
+  const drawn = await print();
+  assert.equal(drawn.exitCode, 0);
+  assert.match(
+    drawn.output!,
+    /^load: # no seed: each run draws its own \(result\.json: plan\.load\.seed\); --seed N replays one$/m,
+  );
+  const fixed = await print({ seed: "7" });
+  assert.doesNotMatch(fixed.output!, /draws its own/);
+  assert.match(fixed.output!, /^load:\n {2}seed: 7\n {2}connections: 2$/m);
+});
+
+Deno.test("tailgate run --shard refuses a plan without load.seed unless the shards share --start-at", async () => {
+  await using dir = await tempDir();
+  const file = await planFile(String(dir), "http://127.0.0.1:9", "vars: { id: uuid }\n");
+  const run = (options: Partial<Parameters<typeof runPlanCommand>[0]>) =>
+    runPlanCommand(
+      { planPath: file, outDir: String(dir), caCertFiles: [], ...options },
+      () => {},
+    );
+  const alone = await run({ shard: { index: 0, count: 2 } });
+  assert.equal(alone.exitCode, EXIT_CODES.usage);
+  assert.match(alone.errors[0], /--shard 0\/2: the shards of one run must draw from one seed/);
+  assert.match(alone.errors[0], /--start-at TIME .* or the same --seed N/);
+  // A seed or a start instant shared: the run goes on (to find nothing listening at :9).
+  const seeded = await run({ shard: { index: 0, count: 2 }, overrides: { seed: "7" } });
+  assert.equal(seeded.exitCode, EXIT_CODES.unreachable);
+});
+
 Deno.test("retarget() moves every request to the new base and keeps paths and queries", () => {
   const { plan } = parseText(`name: t
 target: http://127.0.0.1:8080/api

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import {
   formatDurationMs,
+  formatLengthMs,
   formatRatePerSec,
   formatSlopeUsPerMin,
   parseDurationMs,
@@ -105,4 +106,24 @@ Deno.test("parseSlopeUsPerMin() reads a duration per s, min or h into µs per mi
       /1ms\/min/.test(bare.problems[0].hint!),
   );
   assert.equal(formatSlopeUsPerMin(1_200), "1.2ms/min");
+});
+
+Deno.test("formatLengthMs() rounds a length up as a reader writes it, never 1.843m", () => {
+  const cases: Array<[number, string]> = [
+    [8_440, "9s"],
+    [59_000, "59s"],
+    [60_000, "1m"],
+    [110_600, "1m 51s"],
+    [599_000, "9m 59s"],
+    [600_001, "11m"],
+    [3_599_000, "1h"],
+    [7_366_000, "2h 3m"],
+    [7_200_000, "2h"],
+    [36_000_001, "11h"],
+  ];
+  for (const [ms, text] of cases) assert.equal(formatLengthMs(ms), text, `${ms} ms`);
+  // As plan text (a step, an SLO's window): no space, and it reads back.
+  assert.equal(formatLengthMs(110_600, { compact: true }), "1m51s");
+  const back = parseDurationMs(formatLengthMs(110_600, { compact: true }));
+  assert.ok(back.ok && back.value === 111_000);
 });

@@ -96,6 +96,14 @@ Deno.test("mergeResults() refuses missing, repeated or foreign shards with the f
   assert.match(refusal(mergeResults(other, ["a", "b"])), /b ran a different plan from a/);
 });
 
+Deno.test("mergeResults() refuses shards that drew from different seeds, saying how to share one", () => {
+  const two = shardResults(shardPlan(), 2);
+  two[1].plan = { ...two[1].plan, load: { ...two[1].plan.load, seed: two[0].plan.load.seed + 1 } };
+  const why = refusal(mergeResults(two, ["a", "b"]));
+  assert.match(why, /b drew its values from seed \d+, a from seed \d+/);
+  assert.match(why, /the same --start-at/);
+});
+
 Deno.test("mergeResults() keeps every shard's tool-health reasons and marks the whole run invalid", () => {
   const p = shardPlan();
   const two = shardResults(p, 2);

@@ -71,3 +71,16 @@ Deno.test("planRecord() leaves the service out: its env may be secret, and it is
   // The history's plan fingerprint digests the record: a plan that gains a service keeps it.
   assert.deepEqual(planRecord(plan), planRecord(bare));
 });
+
+Deno.test("planRecord() stores the run's seed, and whether the run drew it", () => {
+  const { plan } = parseText(MINIMAL_PLAN);
+  assert.ok(plan);
+  const drawn = planRecord({ ...plan, load: { ...plan.load, seed: 31337 } }).load;
+  assert.deepEqual([drawn.seed, drawn.seedPerRun], [31337, true]);
+  const { plan: fixed } = parseText(MINIMAL_PLAN.replace("load:", "load:\n  seed: 7"));
+  assert.ok(fixed);
+  assert.deepEqual([planRecord(fixed).load.seed, "seedPerRun" in planRecord(fixed).load], [
+    7,
+    false,
+  ]);
+});

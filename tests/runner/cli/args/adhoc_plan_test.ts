@@ -206,7 +206,7 @@ Deno.test("tailgate run URL: an unknown column in the URL's template points at t
   const none = adHocPlanText({ ...BASE, url: "http://127.0.0.1:8080/users/{{users.id}}" });
   assert.ok(none.ok);
   const [missing] = checkAdHocPlan(none.value, { dir: dir.path }).errors;
-  assert.match(missing, /^the URL .*: data source `users` is neither a var nor a data source/);
+  assert.match(missing, /^the URL .*: `users` in `{{users.id}}` is not a data source of this plan/);
   assert.match(missing, /hint: add it with `--data users=FILE`/);
 });
 

@@ -50,6 +50,24 @@ Deno.test("the plan fingerprint changes with a request or a stage, not with name
   }
 });
 
+Deno.test("a seed drawn per run keeps the plan fingerprint; a seed the plan fixes is in it", () => {
+  const drawn = (seed: number) => {
+    const result = resultOfPlan((t) => t);
+    result.plan.load = { ...result.plan.load, seed, seedPerRun: true };
+    return planFingerprint(result);
+  };
+  const before = resultOfPlan((t) => t);
+  assert.equal(before.plan.load.seedPerRun, true);
+  // A result written before runs drew their seeds: seed 1, no seedPerRun.
+  const { seedPerRun: _, ...older } = before.plan.load;
+  const old = planFingerprint({ ...before, plan: { ...before.plan, load: { ...older, seed: 1 } } });
+  assert.equal(drawn(123), drawn(456), "runs with fresh seeds are the same load");
+  assert.equal(drawn(123), old, "the history of a plan without a seed continues");
+  const fixed = (seed: number) =>
+    planFingerprint(resultOfPlan((t) => t.replace("load:", `load:\n  seed: ${seed}`)));
+  assert.notEqual(fixed(7), fixed(8));
+});
+
 Deno.test("the runner fingerprint changes with the CPU, cores, Deno or tailgate", () => {
   const base = runnerFingerprint(ENVIRONMENT);
   for (

@@ -1,7 +1,10 @@
 import assert from "node:assert/strict";
 import { parsePlanText } from "../../../../runner/plan/load_plan.ts";
 import { formatIssue } from "../../../../runner/plan/format_issue.ts";
-import { undecidableTails } from "../../../../runner/gates/regression/undecidable_tails.ts";
+import {
+  skippedDefaultTails,
+  undecidableTails,
+} from "../../../../runner/gates/regression/undecidable_tails.ts";
 
 /** A plan of `requests` and `stages` (YAML flow items), with an optional `regression:` line. */
 function plan(stages: string[], regression = "", requests = "[{ path: / }]") {
@@ -85,4 +88,21 @@ Deno.test("a ramp is measured at its average rate", () => {
   const [issue] = undecidableTails(p);
   assert.match(issue.message, /one run plans about 6,000 requests there/);
   assert.match(issue.hint!, /^run the stage for at least 17s at its average rate, 600\/s /);
+});
+
+Deno.test("judgedOnly keeps a default tail at the stages an SLO judges it; the rest are skipped quietly", () => {
+  const two = ["{ rate: 500/s, duration: 10s }", "{ rate: 400/s, duration: 10s }"];
+  const quiet = plan(two);
+  assert.deepEqual(undecidableTails(quiet.plan, quiet.text, { judgedOnly: true }), []);
+  assert.deepEqual(skippedDefaultTails(quiet.plan), ["p99.9"]);
+  // An SLO on p99.9 at 500/s: that stage is told; the other, judged by no SLO, is skipped quietly.
+  const judged = plan(two);
+  judged.plan.slos = parsePlanText(`${judged.text}slo: [p99.9 < 1s at 500/s]\n`).plan!.slos;
+  const told = undecidableTails(judged.plan, judged.text, { judgedOnly: true });
+  assert.deepEqual(told.map((i) => i.path), ["load.stages[0]"]);
+  assert.deepEqual(skippedDefaultTails(judged.plan), ["p99.9"], "the 400/s stage");
+  // Named metrics are the plan's own: each is said wherever it cannot be judged.
+  const named = plan(two, "{ p99.9: 20% }");
+  assert.equal(undecidableTails(named.plan, named.text, { judgedOnly: true }).length, 2);
+  assert.deepEqual(skippedDefaultTails(named.plan), []);
 });

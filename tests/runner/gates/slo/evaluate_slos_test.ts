@@ -81,7 +81,7 @@ Deno.test("p99.9 with 2,000 requests all under the bound is inconclusive and say
     /about 3688 requests \(0 failed\) would decide it \(these stages had 2000\)/,
   );
   // 1,688 more requests at the stage's intended 200/s (2,000 scheduled over 10 s).
-  assert.match(v.message, /run about 8\.44s longer at 200\/s/);
+  assert.match(v.message, /run about 9s longer at 200\/s/);
   assert.equal(p99.status, "pass", "p99 needs only 367 requests with none beyond");
 });
 
@@ -97,7 +97,24 @@ Deno.test("50 requests cannot pass p99.99 < 10s: inconclusive, the interval has 
   const [v] = judgeOne(uniformUs(50, 500, 1500), ["p99.99 < 10s"]);
   assert.equal(v.status, "inconclusive");
   assert.equal(v.ci95, undefined);
-  assert.match(v.message, /to unbounded/);
+  // Said plainly: the interval's lower end, and that it has no upper one.
+  assert.match(v.message, /\(95% interval: at least 1\.\d+ms, no upper end\)/);
+  assert.doesNotMatch(v.message, /unbounded/);
+});
+
+Deno.test("a percentile among the failed requests says its whole interval is there too", () => {
+  // 10 answers and 990 failures: p50 and its whole interval fall among the failures.
+  const [v] = evaluateSlos(gateResult([{
+    ratePerSec: 100,
+    durationMs: 10_000,
+    labels: [{ label: "GET /a", response: uniformUs(10, 500, 1500), errors: 990 }],
+  }], { slos: ["p50 < 10ms"] }));
+  assert.equal(v.status, "fail");
+  assert.doesNotMatch(v.message, /beyond every bound to/);
+  assert.match(
+    v.message,
+    /p50 falls among the 990 failed requests \(beyond every bound\), its 95% interval too;/,
+  );
 });
 
 Deno.test("the sample rule's boundary: 3,687 requests with none beyond cannot pass p99.9, 3,688 can", () => {

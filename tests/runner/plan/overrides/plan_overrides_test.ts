@@ -175,6 +175,20 @@ Deno.test("--connections replaces load.connections or adds it, in block and flow
   );
 });
 
+Deno.test("--seed replaces load.seed or adds it, and keeps the plan's history", () => {
+  const added = parse({ seed: "7", connections: "3" });
+  assert.equal(added.plan!.load.seed, 7);
+  assert.equal(added.plan!.load.seedPerRun, undefined, "the seed is fixed");
+  assert.equal(added.plan!.overrides?.includes("--seed 7"), false, "no history of its own");
+  assert.match(added.overriddenText!, /^load:\n {2}connections: 3\n {2}seed: 7\n {2}stages:/m);
+  const flow = "name: x\ntarget: http://127.0.0.1:1\nrequests: [{ path: / }]\n" +
+    "load: { seed: 4, stages: [{ rate: 1/s, duration: 1s }] }\n";
+  assert.match(parse({ seed: "9" }, flow).overriddenText!, /load: \{ seed: 9, stages/);
+  const big = parse({ seed: "4294967296" }, flow);
+  assert.equal(big.plan, undefined);
+  assert.match(big.issues[0].message, /comes from `--seed 4294967296`/);
+});
+
 Deno.test("applyOverrides() leaves the tree it was given unchanged", () => {
   const root = parseYaml(PLAN).root!;
   const before = JSON.stringify(root);

@@ -128,3 +128,34 @@ Deno.test("a name captured twice, or by teardown after setup, is an error at the
   );
   assert.deepEqual(e, ["16:44 `token` is captured twice"]);
 });
+
+Deno.test("a capture no template uses is a warning at its name, as an unused var is", () => {
+  const text = CONTRACT.replace(
+    "session: { header: set-cookie }",
+    "session: { header: set-cookie }\n      spare: { json: /refresh_token }",
+  );
+  const { plan, issues } = parseText(text, { env: { API_PASSWORD: "pw" } });
+  assert.ok(plan, "a warning, not an error");
+  assert.deepEqual(
+    issues.map((i) => `${i.severity} ${i.line}:${i.col} ${i.message}; ${i.hint}`),
+    [
+      "warning 12:7 capture `spare` is not used by any request or step; write `{{spare}}` in " +
+      "a path, header or body, or remove it",
+    ],
+  );
+  // Used by a request, a later step or the teardown: no warning (the contract uses both).
+  assert.deepEqual(parseText(CONTRACT, { env: { API_PASSWORD: "pw" } }).issues, []);
+});
+
+Deno.test("a capture's JSON pointer without its leading slash is suggested as written", () => {
+  const hintOf = (pointer: string) =>
+    parseText(CONTRACT.replace("json: /access_token", `json: ${pointer}`)).issues
+      .find((i) => i.message.includes("is not a JSON pointer"))?.hint;
+  assert.equal(hintOf("accessToken"), "a JSON pointer starts with `/`: write `/accessToken`");
+  assert.equal(
+    hintOf(`"data.items[0].id"`),
+    "a JSON pointer starts with `/`: write `/data/items/0/id`",
+  );
+  assert.equal(hintOf("data/token"), "a JSON pointer starts with `/`: write `/data/token`");
+  assert.match(hintOf('"/x~2"')!, /`~0` is `~` and `~1` is `\/`/);
+});

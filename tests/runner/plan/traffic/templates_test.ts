@@ -85,13 +85,30 @@ Deno.test("an unknown source or column is located at the template, with a did-yo
     "users.csv": USERS,
   });
   assert.deepEqual(errors(p), [
-    "9:17 data source `user` is neither a var nor a data source of this plan",
+    "9:17 `user` in `{{user.id}}` is not a data source of this plan",
     "9:29 data source `users` has no column `nmae`",
   ]);
   assert.deepEqual(hints(p).slice(0, 2), [
-    "did you mean `users`?",
+    "did you mean `{{users.id}}`?",
     "did you mean `{{users.name}}`?",
   ]);
+});
+
+Deno.test("an unknown source names the plan's own: the only one, or the one with that column", () => {
+  const posts = "data:\n  posts: { file: posts.csv }\n";
+  const one = parseWith(plan('{ path: "/p/{{rows.id}}" }', posts), { "posts.csv": USERS });
+  assert.deepEqual(errors(one), ["6:17 `rows` in `{{rows.id}}` is not a data source of this plan"]);
+  assert.deepEqual(hints(one), ["did you mean `{{posts.id}}`?"]);
+  const two = parseWith(
+    plan('{ path: "/p/{{rows.title}}" }', `${posts}  users: { file: users.csv }\n`),
+    { "posts.csv": "id,title\n1,a\n", "users.csv": USERS },
+  );
+  assert.deepEqual(hints(two), ["did you mean `{{posts.title}}`?"]);
+  const none = parseWith(plan('{ path: "/p/{{rows.id}}" }'));
+  assert.match(
+    hints(none)[0],
+    /declare it under `data`, e\.g\. `rows: \{ file: data\/rows\.csv \}`/,
+  );
 });
 
 Deno.test("a template is never sent literally: unknown ${…} and {{…}} are errors in path, header and body", () => {
