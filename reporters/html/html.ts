@@ -58,7 +58,7 @@ export function renderHtml(result: RunResult): string {
       "stages",
       "Stages",
       `<p class="explain">Percentiles per stage, read off the full histograms. ${LATENCY_TERMS}</p>`,
-      stageTable(result) + outcomeSummary(result.totals.counts),
+      stageTable(result) + outcomeSummary(result),
     ),
     data.timeline === undefined ? "" : htmlCard(
       "timeline",

@@ -25,6 +25,7 @@ import {
 import {
   formatMetric,
   protocolText,
+  runErrorsInWords,
   runVerdict,
   STATUS_SEVERITY,
   toolLimitedSummary,
@@ -101,11 +102,13 @@ function render(result: RunResult, options: MarkdownOptions, caps: Caps): string
   const esc = (text: string) => markdownText(text, caps.textChars);
   const overall = runVerdict(result);
   const t = result.totals.counts;
+  const errors = runErrorsInWords(result);
   const facts = [
     ...(overall.reason === undefined ? [] : [`**${esc(overall.reason)}**`]),
     esc(overall.summary),
     `${t.completed} of ${t.scheduled} requests completed in ` +
-    `${(result.run.durationMs / 1000).toFixed(1)}s, ${errorTotal(t)} errors`,
+    `${(result.run.durationMs / 1000).toFixed(1)}s, ${errorTotal(t)} errors` +
+    (errors === "" ? "" : ` (${esc(errors)})`),
     `started ${esc(result.run.startedAt)}`,
     protocolText(result),
     ...(result.environment.gitSha ? [`commit ${esc(result.environment.gitSha.slice(0, 12))}`] : []),

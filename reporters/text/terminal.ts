@@ -34,6 +34,7 @@ import type {
 import {
   formatMetric,
   protocolText,
+  runErrorsInWords,
   runVerdict,
   toolLimitedSummary,
   undecidedWarning,
@@ -119,8 +120,8 @@ export function renderTerminal(result: RunResult, options: TerminalOptions): str
         "service = from the actual send",
     ),
   );
-  const errors = Object.entries(t.errors).filter(([, n]) => (n ?? 0) > 0);
-  if (errors.length) lines.push(`errors: ${errors.map(([k, n]) => `${k} ${n}`).join(", ")}`);
+  const errors = runErrorsInWords(result);
+  if (errors !== "") lines.push(`errors: ${errors}`);
   lines.push(healthLine(result));
   const floor = floorSentence(result);
   if (floor !== undefined) lines.push(`measured floor: ${floor}`);

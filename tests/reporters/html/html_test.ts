@@ -328,3 +328,17 @@ Deno.test("renderHtml() shows the protocol in the banner and the health panel, a
   );
   assert.doesNotMatch(health(html), /queue wait/);
 });
+
+Deno.test("renderHtml() names each unexpected status by its code in the banner and under the stages", () => {
+  const result = writtenResult();
+  const e = result.totals.counts.errors;
+  const html = renderHtml(result);
+  const banner = html.slice(html.indexOf('id="verdict"'), html.indexOf("</section>"));
+  assert.ok(
+    banner.includes(`10 errors (500 × ${e.unexpected_status}, refused × ${e.refused})`),
+    banner,
+  );
+  const stages = section(html, "stages");
+  assert.ok(stages.includes(`Errors: 500 × ${e.unexpected_status}, refused × ${e.refused}.`));
+  assert.doesNotMatch(html, /unexpected[ _]status/);
+});

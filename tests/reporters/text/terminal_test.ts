@@ -75,15 +75,20 @@ Deno.test("renderTerminal()'s first line counts requests and errors, and says wh
   );
 });
 
-Deno.test("renderTerminal() lists errors by kind, and no errors line when nothing failed", () => {
+Deno.test("renderTerminal() lists errors by kind, each unexpected status by its code", () => {
   const result = writtenResult();
   const e = result.totals.counts.errors;
   assert.ok((e.refused ?? 0) > 0 && (e.unexpected_status ?? 0) > 0);
+  assert.equal(result.totals.counts.statusCodes["500"], e.unexpected_status);
   assert.match(
     plain(result),
-    new RegExp(`^errors: refused ${e.refused}, unexpected_status ${e.unexpected_status}$`, "m"),
+    new RegExp(`^errors: 500 × ${e.unexpected_status}, refused × ${e.refused}$`, "m"),
   );
-  result.totals.counts.errors = {};
+  assert.doesNotMatch(plain(result), /unexpected_status/);
+});
+
+Deno.test("renderTerminal() has no errors line when nothing failed", () => {
+  const result = writtenResult({}, { everyRequestAnswered: true });
   assert.doesNotMatch(plain(result), /^errors:/m);
 });
 
