@@ -387,3 +387,18 @@ Deno.test("renderMarkdown() names each unexpected status by its code after the e
   const clean = renderMarkdown(writtenResult({}, { everyRequestAnswered: true }));
   assert.match(clean, /, 0 errors · /);
 });
+
+Deno.test("renderMarkdown() has a Labels table: requests, errors by code, p50 and p99 of each label", () => {
+  const text = renderMarkdown(writtenResult());
+  assert.match(text, /^### Labels$/m);
+  const rows = table(text, "label");
+  assert.deepEqual(rows[0], ["label", "requests", "errors", "p50", "p99"]);
+  assert.deepEqual(rows.slice(2).map((r) => r.map(shown)), [
+    ["GET /a", "20", "refused × 2", "1.5ms", "1.5ms"],
+    ["GET /b", "20", "500 × 4, refused × 2", "1.5ms", "1.5ms"],
+  ]);
+});
+
+Deno.test("renderMarkdown() of a plan of one label has no Labels table", async () => {
+  assert.doesNotMatch(renderMarkdown(await rejectedRun()), /### Labels/);
+});

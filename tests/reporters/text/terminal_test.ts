@@ -305,3 +305,27 @@ Deno.test("renderTerminal() prints the machine's contention after the floor, onl
     /^machine: the service \(nginx, pid 41\) waited 60ms for a CPU over 2s \(worst second 1s: 30ms\); CPU pressure 5\.0%; steal 0ms$/m,
   );
 });
+
+Deno.test("renderTerminal() lists each label's requests, errors by code, p50 and p99 after the stages", () => {
+  const text = plain(writtenResult());
+  const lines = text.split("\n");
+  const start = lines.findIndex((l) => /^label\s+requests\s+errors\s+p50\s+p99$/.test(l));
+  assert.ok(start > 0, text);
+  // The fixture's measured stage: 20 requests a label, every 10th refused, /b's every 7th a 500.
+  assert.match(lines[start + 1], /^GET \/a\s+20\s+refused × 2\s+1\.5ms\s+1\.5ms$/);
+  assert.match(lines[start + 2], /^GET \/b\s+20\s+500 × 4, refused × 2\s+1\.5ms\s+1\.5ms$/);
+  assert.equal(lines[start + 3], "");
+});
+
+Deno.test("renderTerminal() lists at most 20 labels, the busiest, and counts the rest", () => {
+  const result = writtenResult();
+  const [a] = result.stages[1].labels;
+  result.stages[1].labels = Array.from({ length: 23 }, (_, i) => ({ ...a, label: `GET /${i}` }));
+  result.plan.requests = result.stages[1].labels.map((l) => ({
+    ...result.plan.requests[0],
+    label: l.label,
+  }));
+  const text = plain(result);
+  assert.equal(text.split("\n").filter((l) => /^GET \/\d+ /.test(l)).length, 20);
+  assert.match(text, /^… 3 more labels \(see the HTML report\)$/m);
+});
