@@ -181,6 +181,7 @@ export {
   type ToolHealth,
   type TrafficRecord,
   type Trend,
+  type UnexpectedBody,
   type Verdict,
   type VerdictScope,
   type VerdictStatus,

@@ -670,6 +670,26 @@ export interface FailFastStop {
   shard?: { index: number; count: number };
 }
 
+/**
+ * The first answer of a request label with a status code its `expect` does not take: its body's
+ * first bytes (512 at most) as text, every secret of the plan (`${env.X}` values, values setup
+ * captured) replaced by `***`. One per label and code, at most 100 per result.
+ */
+export interface UnexpectedBody {
+  /** The request label that got it. */
+  label: string;
+  /** Its status code. */
+  status: number;
+  /** When it was answered: ms from the run's start. */
+  atMs: number;
+  /** The body's first bytes as UTF-8 text (invalid bytes as U+FFFD), secrets blotted out. */
+  body: string;
+  /** The whole body's length in bytes, as received. */
+  bodyBytes: number;
+  /** Set when the body went on beyond what `body` holds. */
+  cut?: true;
+}
+
 /** The whole result document. */
 export interface RunResult {
   /** Always `tailgate/result`. */
@@ -721,6 +741,12 @@ export interface RunResult {
   traffic?: TrafficRecord;
   /** Set for a plan with `setup` or `teardown`: each step as it was sent, in order. */
   steps?: StepRecord[];
+  /**
+   * The first body of each status a request label did not expect, per label and code, in the
+   * plan's label order then by code; absent when every status was expected (or the result
+   * predates them).
+   */
+  unexpectedBodies?: UnexpectedBody[];
   /** One verdict per gate (SLOs, regression checks, validity); empty until the run is judged. */
   verdicts: Verdict[];
   /**
