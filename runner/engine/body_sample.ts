@@ -11,13 +11,14 @@
  * @module
  */
 import type { StatusExpectation } from "../plan/types.ts";
+import { MAX_UNEXPECTED_BODIES, UNEXPECTED_BODY_BYTES } from "../model/run_result.ts";
 import { statusExpected } from "../plan/requests/mod.ts";
 
-/** How many bytes of a body a sample keeps (the rest is counted: `bodyBytes`). */
-export const BODY_SAMPLE_BYTES = 512;
+/** How many bytes of a body a sample keeps (the rest is counted: `bodyBytes`): the result's. */
+export const BODY_SAMPLE_BYTES = UNEXPECTED_BODY_BYTES;
 
-/** The most samples one run keeps (labels × codes), the first ones answered. */
-export const MAX_BODY_SAMPLES = 100;
+/** The most samples one run keeps (labels × codes), the first ones answered: the result's. */
+export const MAX_BODY_SAMPLES = MAX_UNEXPECTED_BODIES;
 
 /** The first bytes of one response's body, copied as they are read. */
 export class BodyCapture {

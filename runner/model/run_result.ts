@@ -670,6 +670,12 @@ export interface FailFastStop {
   shard?: { index: number; count: number };
 }
 
+/** How many bytes of an unexpected status's body a result keeps (`UnexpectedBody.body`). */
+export const UNEXPECTED_BODY_BYTES = 512;
+
+/** The most unexpected bodies a result keeps (labels × codes), the first answered. */
+export const MAX_UNEXPECTED_BODIES = 100;
+
 /**
  * The first answer of a request label with a status code its `expect` does not take: its body's
  * first bytes (512 at most) as text, every secret of the plan (`${env.X}` values, values setup
