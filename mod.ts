@@ -207,6 +207,7 @@ export {
   type HlogEntry,
   type HlogLog,
   HlogParseError,
+  type JunitInconclusive,
   type MarkdownOptions,
   parseHlog,
   parseReportFormats,

@@ -1,10 +1,7 @@
 import assert from "node:assert/strict";
 import { buildResult } from "../../../runner/result/build_result.ts";
 import { readRunResult } from "../../../runner/result/read_run_result.ts";
-import {
-  mergedUnexpectedBodies,
-  unexpectedBodies,
-} from "../../../runner/result/unexpected_bodies.ts";
+import { mergedUnexpectedBodies } from "../../../runner/result/unexpected_bodies.ts";
 import type { RawBodySample } from "../../../runner/engine/body_sample.ts";
 import type { RunResult } from "../../../runner/model/run_result.ts";
 import {
