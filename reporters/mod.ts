@@ -5,7 +5,7 @@
  *
  * @module
  */
-export { renderJunit } from "./junit/mod.ts";
+export { type JunitInconclusive, renderJunit } from "./junit/mod.ts";
 export { renderHtml } from "./html/mod.ts";
 export { historyHtml, historyMarkdown } from "./history/mod.ts";
 export { MARKDOWN_MAX_BYTES, type MarkdownOptions, renderMarkdown } from "./text/mod.ts";

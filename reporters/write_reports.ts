@@ -10,7 +10,7 @@ import type { RunResult } from "../runner/model/run_result.ts";
 import type { FailOn } from "../runner/result/read/mod.ts";
 import { renderHlog } from "../runner/hdr/hlog.ts";
 import { renderHtml } from "./html/mod.ts";
-import { renderJunit } from "./junit/mod.ts";
+import { type JunitInconclusive, renderJunit } from "./junit/mod.ts";
 import { renderMarkdown } from "./text/mod.ts";
 import { REPORT_FILES, type ReportFormat } from "./report_formats.ts";
 
@@ -23,6 +23,8 @@ export interface ReportOptions {
   htmlUrl?: string;
   /** The `--fail-on` the run is judged by: the JUnit report maps each status as it does. */
   failOn?: FailOn;
+  /** How the JUnit report writes an undecided gate (`--junit-inconclusive`; default `auto`). */
+  junitInconclusive?: JunitInconclusive;
 }
 
 /**
@@ -39,7 +41,7 @@ export function renderReport(
     case "html":
       return renderHtml(result);
     case "junit":
-      return renderJunit(result, options.failOn);
+      return renderJunit(result, options.failOn, options.junitInconclusive);
     case "md":
       return renderMarkdown(result, options.htmlUrl ? { htmlUrl: options.htmlUrl } : {});
     case "hlog":

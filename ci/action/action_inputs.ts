@@ -7,6 +7,7 @@
 import { BASELINE_MODES } from "./baseline_policy.ts";
 import { FAIL_ON_VALUES, type FailOn } from "./verdict.ts";
 import { readFailOn } from "../../runner/result/read/mod.ts";
+import { type JunitInconclusive, readJunitInconclusive } from "../../reporters/junit/mod.ts";
 import { type ConfirmTimes, readConfirm } from "../../runner/gates/confirm_gates.ts";
 import { planPatterns } from "./expand_plans.ts";
 import {
@@ -44,6 +45,7 @@ export const INPUT_DEFAULTS = {
   "history-fail": "false",
   report: "json,html,junit,md,hlog",
   "fail-on": "inconclusive-sampling",
+  "junit-inconclusive": "auto",
   confirm: "auto",
   "fail-fast": "",
   target: "",
@@ -111,6 +113,8 @@ export interface RunInputs {
   /** `baseline: committed`: updated history files are copied into the artifact. */
   committed: boolean;
   failOn: FailOn;
+  /** How each plan's JUnit file writes an undecided gate (`--junit-inconclusive`). */
+  junitInconclusive: JunitInconclusive;
   /**
    * `--confirm`: `auto` (one rerun when tail regressions alone turn a run red) or up to N reruns
    * before believing a red a rerun could clear (0: none).
@@ -149,6 +153,10 @@ export function readRunInputs(
   // `insufficient` is the name tailgate's results used before format 3 for `inconclusive`.
   const failOn = readFailOn(get("fail-on"), FAIL_ON_VALUES);
   if (!failOn.ok) errors.push(...prefixed("fail-on: ", failOn.problems).map(problemText));
+  const junit = readJunitInconclusive(get("junit-inconclusive"));
+  if (!junit.ok) {
+    errors.push(...prefixed("junit-inconclusive: ", junit.problems).map(problemText));
+  }
   const confirmRead = readConfirm(get("confirm"));
   if (!confirmRead.ok) errors.push(...prefixed("confirm: ", confirmRead.problems).map(problemText));
   const confirm = confirmRead.ok ? confirmRead.value : 0;
@@ -201,7 +209,7 @@ export function readRunInputs(
     ab: abBase !== "",
   });
   if (!history.ok) errors.push(...history.problems.map(problemText));
-  if (errors.length || !failOn.ok || !history.ok) return err(problems(errors));
+  if (errors.length || !failOn.ok || !junit.ok || !history.ok) return err(problems(errors));
   return ok({
     plans,
     out,
@@ -212,6 +220,7 @@ export function readRunInputs(
     updateBaseline: mode !== "none" && update === "true",
     committed: mode === "committed",
     failOn: failOn.value,
+    junitInconclusive: junit.value,
     confirm,
     ...(failFast ? { failFast: failFast === "true" } : {}),
     ...(shard ? { shard } : {}),

@@ -74,7 +74,14 @@ function runJobs(inputs: RunInputs, cwd: string, reportUrl?: string): Job[] | st
       plan,
       dir,
       args: inputs.ab
-        ? ["ab", ...abArgs(plan, dir, { ...inputs.ab, failOn: inputs.failOn })]
+        ? [
+          "ab",
+          ...abArgs(plan, dir, {
+            ...inputs.ab,
+            failOn: inputs.failOn,
+            junitInconclusive: inputs.junitInconclusive,
+          }),
+        ]
         : ["run", ...runArgs({ ...runCommon(inputs, dir, reportUrl), plan, ...runOnly(inputs) })],
     };
   });
@@ -114,6 +121,7 @@ function runCommon(inputs: RunInputs, outDir: string, reportUrl?: string) {
     ...(inputs.baselineDir === undefined ? {} : { baselineDir: inputs.baselineDir }),
     updateBaseline: inputs.updateBaseline,
     failOn: inputs.failOn,
+    junitInconclusive: inputs.junitInconclusive,
   };
 }
 

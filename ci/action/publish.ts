@@ -24,6 +24,7 @@ import {
 } from "./step_summary.ts";
 import { type FailOn, jobExitCode, jobVerdict } from "./verdict.ts";
 import { formatAnnotation, writeOutputs } from "./workflow_commands.ts";
+import { DEFAULT_JUNIT_INCONCLUSIVE, type JunitInconclusive } from "../../reporters/junit/mod.ts";
 
 /** Where to publish. */
 export interface PublishOptions {
@@ -32,6 +33,8 @@ export interface PublishOptions {
   /** The folder `out` is relative to. */
   cwd: string;
   failOn: FailOn;
+  /** How the plans' JUnit files write an undecided gate (the job summary says so); default auto. */
+  junitInconclusive?: JunitInconclusive;
   paths: AnnotationPaths;
   /** `$GITHUB_OUTPUT`, `$GITHUB_STEP_SUMMARY`; unset outside GitHub Actions. */
   outputFile?: string;
@@ -97,12 +100,16 @@ export async function publishOutcomes(
   const summaryPath = join(options.out, "summary.md");
   const history = options.historySummary ? `\n${options.historySummary.trimEnd()}\n` : "";
   const historyBytes = new TextEncoder().encode(history).length;
+  const junit = {
+    inconclusive: options.junitInconclusive ?? DEFAULT_JUNIT_INCONCLUSIVE,
+    failOn: options.failOn,
+  };
   await writeFileAtomic(
     resolve(options.cwd, summaryPath),
-    renderCiSummary(outcomes, job, COMMENT_MAX_BYTES - historyBytes) + history,
+    renderCiSummary(outcomes, job, COMMENT_MAX_BYTES - historyBytes, junit) + history,
   );
   await appendStepSummary(
-    renderCiSummary(outcomes, job, STEP_SUMMARY_MAX_BYTES - historyBytes) + history,
+    renderCiSummary(outcomes, job, STEP_SUMMARY_MAX_BYTES - historyBytes, junit) + history,
     options.summaryFile,
   );
   await writeOutputs({
@@ -116,6 +123,7 @@ export async function publishOutcomes(
   print(
     `tailgate: ${verdict} over ${outcomes.length} plan(s), exit code ${exitCode}; ` +
       `the job ${code === 0 ? "passes" : `fails (${code})`} with fail-on: ${options.failOn}` +
+      ` (junit.xml: undecided gates as junit-inconclusive: ${junit.inconclusive})` +
       (code !== gateCode ? " and history-fail: true (a worse change among the newest runs)" : ""),
   );
   return { verdict, exitCode, jobExitCode: code, summaryPath };

@@ -114,6 +114,7 @@ export async function runPlansMain(
     out: inputs.out,
     cwd,
     failOn: inputs.failOn,
+    junitInconclusive: inputs.junitInconclusive,
     paths: { workspace, cwd },
     ...(env.GITHUB_OUTPUT ? { outputFile: env.GITHUB_OUTPUT } : {}),
     ...(env.GITHUB_STEP_SUMMARY ? { summaryFile: env.GITHUB_STEP_SUMMARY } : {}),

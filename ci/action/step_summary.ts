@@ -7,8 +7,20 @@
  * @module
  */
 import type { VerdictStatus } from "../../runner/model/run_result.ts";
-import { undecidedWarning, type VerdictScope } from "../../runner/result/read/mod.ts";
+import {
+  DEFAULT_FAIL_ON,
+  type FailOn,
+  failsUnder,
+  gatesVerdict,
+  undecidedWarning,
+  type VerdictScope,
+} from "../../runner/result/read/mod.ts";
 import { markdownTable, markdownText } from "../../reporters/text/mod.ts";
+import {
+  DEFAULT_JUNIT_INCONCLUSIVE,
+  inconclusiveElement,
+  type JunitInconclusive,
+} from "../../reporters/junit/mod.ts";
 import type { PlanOutcome } from "./plan_outcome.ts";
 
 /** GitHub keeps at most 1 MiB of summary per step; a little is left for the closing note. */
@@ -26,10 +38,17 @@ const EXIT_MEANINGS: Record<number, string> = {
   5: "I/O failure",
 };
 
+/** How the job's JUnit files write an undecided gate: its `junit-inconclusive` and `fail-on`. */
+export interface JunitMapping {
+  inconclusive: JunitInconclusive;
+  failOn: FailOn;
+}
+
 /**
  * The summary of a job's plans, at most `maxBytes` of UTF-8 (the job summary's limit by default;
  * {@linkcode COMMENT_MAX_BYTES} for a comment): plan summaries that do not fit are left out with a
- * note pointing at the artifact.
+ * note pointing at the artifact. When gates were left undecided, a line says how the JUnit files
+ * wrote them (`junit`: the job's mapping), since a test view shows a `skipped` one as harmless.
  *
  * @example
  * ```ts
@@ -42,6 +61,7 @@ export function renderCiSummary(
   outcomes: readonly PlanOutcome[],
   verdict: VerdictStatus | VerdictScope,
   maxBytes: number = STEP_SUMMARY_MAX_BYTES,
+  junit: JunitMapping = { inconclusive: DEFAULT_JUNIT_INCONCLUSIVE, failOn: DEFAULT_FAIL_ON },
 ): string {
   const job = typeof verdict === "string" ? { status: verdict } : verdict;
   const rows = outcomes.map((o) => [
@@ -67,6 +87,7 @@ export function renderCiSummary(
       rows,
     )),
     "",
+    ...junitLines(outcomes, junit),
   ].join("\n");
   const encoder = new TextEncoder();
   let text = head;
@@ -84,6 +105,49 @@ export function renderCiSummary(
     bytes += size;
   }
   return text;
+}
+
+/**
+ * How the JUnit files wrote the job's undecided gates, by element, and the mapping that chose it;
+ * nothing when no gate was left undecided.
+ */
+function junitLines(outcomes: readonly PlanOutcome[], junit: JunitMapping): string[] {
+  // `never` is the job's alone: tailgate leveled the gates by its own default.
+  const failOn = junit.failOn === "never" ? DEFAULT_FAIL_ON : junit.failOn;
+  const written = { skipped: 0, error: 0, failure: 0 };
+  const count = (v: Parameters<typeof gatesVerdict>[0][number]) => {
+    if (v.status !== "inconclusive") return;
+    written[
+      inconclusiveElement(failsUnder(gatesVerdict([v]), failOn), junit.inconclusive).element
+    ]++;
+  };
+  for (const o of outcomes) {
+    o.result?.verdicts.forEach(count);
+    o.ab?.comparisons.forEach((c) => count({ kind: "regression", status: c.status }));
+    o.ab?.slos.forEach((slo) => count({ kind: "slo", status: slo.status, causes: slo.causes }));
+  }
+  const total = written.skipped + written.error + written.failure;
+  if (total === 0) return [];
+  const as = (n: number, what: string) => n === 0 ? [] : [`${n} as ${what}`];
+  const how = [
+    ...as(written.skipped, "`skipped` (test views count those as neither passed nor failed)"),
+    ...as(written.error, "`error`"),
+    ...as(written.failure, "`failure`"),
+  ].join(", ");
+  const mapping = {
+    auto: `\`junit-inconclusive: auto\` writes each as \`fail-on: ${failOn}\` levels it (an ` +
+      "`error` when it turns the job red, else `skipped`)",
+    skipped: "`junit-inconclusive: skipped` writes every one `skipped`",
+    failure: "`junit-inconclusive: failure` writes every one as a failed test",
+  }[junit.inconclusive];
+  const hint = written.skipped > 0
+    ? "; `junit-inconclusive: failure` counts each as a failed test"
+    : "";
+  return [
+    `**JUnit:** of ${total} undecided gate${total === 1 ? "" : "s"}, junit.xml writes ${how}. ` +
+    `${mapping}${hint}.`,
+    "",
+  ];
 }
 
 function sectionOf(o: PlanOutcome): string {

@@ -5,6 +5,7 @@
  */
 import type { ConfirmTimes } from "../../runner/gates/confirm_gates.ts";
 import { CLI_FAIL_ON_VALUES, DEFAULT_FAIL_ON, type FailOn } from "../../runner/result/read/mod.ts";
+import { DEFAULT_JUNIT_INCONCLUSIVE, type JunitInconclusive } from "../../reporters/junit/mod.ts";
 
 /** What every invocation shares. */
 export interface CommonArgs {
@@ -20,6 +21,8 @@ export interface CommonArgs {
   reportUrl?: string;
   /** The job's `fail-on`, passed on so the JUnit report maps each status as the job does. */
   failOn?: FailOn;
+  /** The job's `junit-inconclusive`: how the JUnit report writes an undecided gate. */
+  junitInconclusive?: JunitInconclusive;
 }
 
 /** A plan run, possibly one shard of it. */
@@ -55,6 +58,8 @@ export interface AbInputs {
   rounds: number;
   /** The job's `fail-on`, as {@linkcode CommonArgs.failOn}. */
   failOn?: FailOn;
+  /** The job's `junit-inconclusive`, as {@linkcode CommonArgs.junitInconclusive}. */
+  junitInconclusive?: JunitInconclusive;
 }
 
 /**
@@ -121,7 +126,15 @@ export function abArgs(
     ...failFastArgs(ab.failFast),
     ...["--rounds", String(ab.rounds), "--out", outDir],
     ...failOnArgs(ab.failOn),
+    ...junitArgs(ab.junitInconclusive),
   ];
+}
+
+/** `--junit-inconclusive X` unless X is tailgate's own default (`auto`). */
+function junitArgs(mapping: JunitInconclusive | undefined): string[] {
+  return mapping === undefined || mapping === DEFAULT_JUNIT_INCONCLUSIVE
+    ? []
+    : ["--junit-inconclusive", mapping];
 }
 
 /**
@@ -149,6 +162,7 @@ function common(args: CommonArgs): string[] {
     ...(args.baselineDir !== undefined && args.updateBaseline ? ["--update-baseline"] : []),
     ...(args.reportUrl ? ["--report-url", args.reportUrl] : []),
     ...failOnArgs(args.failOn),
+    ...junitArgs(args.junitInconclusive),
   ];
 }
 

@@ -1,11 +1,12 @@
 /**
  * The A/B comparison as JUnit XML (`ab-junit.xml`): one test case per gated (stage, label, metric)
  * comparison (classname `tailgate.<plan>.ab`) and per SLO judged on head's runs (`….slo`); a
- * regression or failed SLO is a `failure`, an invalid one an `error`; an undecided one is mapped
- * as the comparison's `fail-on` maps it (as the run's report does): `skipped` with why when it is
- * a warning (by default: the runner or the base build left it undecided, or it is a comparison),
- * an `error` of type `inconclusive` when it turns the job red (by default: an SLO had too few
- * requests). The same document shape as the run's report (junit_document.ts).
+ * regression or failed SLO is a `failure`, an invalid one an `error`; an undecided one as
+ * `--junit-inconclusive` says, as the run's report does: by default (`auto`) as the comparison's
+ * `fail-on` levels it, `skipped` with why when it is a warning (by default: the runner or the base
+ * build left it undecided, or it is a comparison), an `error` of type `inconclusive` when it turns
+ * the job red (by default: an SLO had too few requests); or every one `skipped`, or every one a
+ * `failure`. The same document shape as the run's report (junit_document.ts).
  *
  * @module
  */
@@ -13,14 +14,25 @@ import type { AbResult } from "../../runner/model/ab_result.ts";
 import { gatesVerdict, undecidedWarning } from "../../runner/result/read/mod.ts";
 import { DEFAULT_FAIL_ON, type FailOn, failsUnder } from "../../runner/result/read/mod.ts";
 import type { VerdictStatus } from "../../runner/model/run_result.ts";
-import { junitDocument, type TestCase } from "../junit/mod.ts";
+import {
+  DEFAULT_JUNIT_INCONCLUSIVE,
+  inconclusiveElement,
+  junitDocument,
+  type JunitInconclusive,
+  type TestCase,
+} from "../junit/mod.ts";
 
-const ELEMENT = { fail: "failure", invalid: "error", inconclusive: "skipped" } as const;
+const ELEMENT = { fail: "failure", invalid: "error" } as const;
 
 /**
- * Renders the comparison.
+ * Renders the comparison: each undecided check as `inconclusive` says (default `auto`: as
+ * `failOn` levels it).
  */
-export function renderAbJunit(ab: AbResult, failOn: FailOn = DEFAULT_FAIL_ON): string {
+export function renderAbJunit(
+  ab: AbResult,
+  failOn: FailOn = DEFAULT_FAIL_ON,
+  inconclusive: JunitInconclusive = DEFAULT_JUNIT_INCONCLUSIVE,
+): string {
   const plan = ab.plan.name;
   const durationMs = Date.parse(ab.endedAt) - Date.parse(ab.startedAt);
   // Every check is judged on the rounds as a whole: each weighs the same in the comparison's time.
@@ -35,9 +47,13 @@ export function renderAbJunit(ab: AbResult, failOn: FailOn = DEFAULT_FAIL_ON): s
       name,
       classname,
       judgedMs: durationMs,
-      outcome: red
-        ? { element: "error", type: "inconclusive", message, body: message }
-        : { element: ELEMENT[status], message, body: message },
+      outcome: {
+        ...(status === "inconclusive"
+          ? inconclusiveElement(red, inconclusive)
+          : { element: ELEMENT[status] }),
+        message,
+        body: message,
+      },
     };
   // An undecided check is an error when it alone turns the job red under its fail-on.
   const reddens = (v: Parameters<typeof gatesVerdict>[0][number]) =>
@@ -77,6 +93,8 @@ export function renderAbJunit(ab: AbResult, failOn: FailOn = DEFAULT_FAIL_ON): s
       ["ab.rounds", String(ab.rounds.length)],
       ["ab.seed", String(ab.settings.seed)],
       ["ab.complete", String(ab.complete)],
+      ["junit.inconclusive", inconclusive],
+      ["junit.failOn", failOn],
     ],
     cases: cases.length
       ? cases

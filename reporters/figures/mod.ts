@@ -34,3 +34,10 @@ export {
 export { sentRateDips, sentRateNote } from "./sent_rate_note.ts";
 export { timeDomainLines } from "./time_domain_lines.ts";
 export { ksByStage, shapeLines } from "./shape_vs_baseline.ts";
+export {
+  LABEL_COLUMNS,
+  LABEL_ROWS_SHOWN,
+  type LabelRow,
+  type LabelRows,
+  labelRows,
+} from "./label_rows.ts";

@@ -22,6 +22,7 @@ import { buildChartData, type ChartData } from "./html_data.ts";
 import { environmentTable, toolHealthPanel } from "./html_health.ts";
 import { planSummary } from "./html_plan.ts";
 import { outcomeSummary, stageTable } from "./html_stages.ts";
+import { UNEXPECTED_TITLE, unexpectedPanel } from "./html_unexpected.ts";
 import { TRAFFIC_INTRO, trafficPanel } from "./html_traffic.ts";
 import { bannerStatus, gateTable, verdictBanner, warningsBox } from "./html_verdicts.ts";
 
@@ -41,13 +42,20 @@ export function renderHtml(result: RunResult): string {
   const data = buildChartData(result);
   const status = bannerStatus(result);
   const sent = sentRateNote(result);
+  const unexpected = unexpectedPanel(result);
   // What failed leads: the verdict, then the gates (failing first, the explanation after them),
   // so a failing gate is on the first screen even of a phone; the warnings qualify them next.
   const sections = [
     verdictBanner(result),
     htmlCard("gates", "Gates", "", gateTable(result.verdicts) + gatesIntro()),
     warningsBox(result),
-    toc(data.ramp !== undefined, result.traffic !== undefined, (result.steps?.length ?? 0) > 0),
+    unexpected === "" ? "" : htmlCard("unexpected", UNEXPECTED_TITLE, "", unexpected),
+    toc(
+      data.ramp !== undefined,
+      result.traffic !== undefined,
+      (result.steps?.length ?? 0) > 0,
+      unexpected !== "",
+    ),
     htmlCard(
       "percentiles",
       "Latency by percentile",
@@ -58,7 +66,7 @@ export function renderHtml(result: RunResult): string {
       "stages",
       "Stages",
       `<p class="explain">Percentiles per stage, read off the full histograms. ${LATENCY_TERMS}</p>`,
-      stageTable(result) + outcomeSummary(result.totals.counts),
+      stageTable(result) + outcomeSummary(result),
     ),
     data.timeline === undefined ? "" : htmlCard(
       "timeline",
@@ -136,9 +144,15 @@ function findings(result: RunResult): string {
     : `<ul class="findings">${lines.map((l) => `<li>${escapeHtml(l)}</li>`).join("")}</ul>`;
 }
 
-function toc(hasRamp: boolean, hasTraffic: boolean, hasSteps: boolean): string {
+function toc(
+  hasRamp: boolean,
+  hasTraffic: boolean,
+  hasSteps: boolean,
+  hasUnexpected: boolean,
+): string {
   const links: Array<[string, string]> = [
     ["gates", "Gates"],
+    ...(hasUnexpected ? [["unexpected", UNEXPECTED_TITLE] as [string, string]] : []),
     ["percentiles", "Latency by percentile"],
     ["stages", "Stages"],
     ["timeline", "Over time"],

@@ -14,6 +14,7 @@ import type {
 } from "../../runner/model/run_result.ts";
 import { type Cell, escapeHtml, htmlTable } from "../page/mod.ts";
 import { type LatencyColumn, latencyColumnTitle, latencyUs, NO_FIGURE } from "../figures/mod.ts";
+import { runErrorsInWords } from "../../runner/result/read/mod.ts";
 
 /** Every summary column: p50 … p99.99 and max. */
 const COLUMNS: readonly LatencyColumn[] = ["50", "90", "99", "99.9", "99.99", "max"];
@@ -60,17 +61,16 @@ export function stageTable(result: RunResult): string {
 }
 
 /**
- * The status codes and error kinds of the whole run, in words.
+ * The status codes and failed requests of the whole run, in words: each unexpected status by its
+ * code.
  */
-export function outcomeSummary(counts: RequestCounts): string {
+export function outcomeSummary(result: RunResult): string {
+  const counts = result.totals.counts;
   const codes = Object.entries(counts.statusCodes).map(([code, n]) =>
     `${code} × ${n.toLocaleString("en-US")}`
   );
-  const errors = Object.entries(counts.errors).filter(([, n]) => (n ?? 0) > 0).map(([kind, n]) =>
-    `${kind.replace("_", " ")} × ${(n ?? 0).toLocaleString("en-US")}`
-  );
   return `<p>Status codes: ${escapeHtml(codes.join(", ") || "none")}. Errors: ${
-    escapeHtml(errors.join(", ") || "none")
+    escapeHtml(runErrorsInWords(result) || "none")
   }. ${escapeHtml(formatBytes(counts.bytesSent))} sent, ${
     escapeHtml(formatBytes(counts.bytesReceived))
   } received.</p>`;

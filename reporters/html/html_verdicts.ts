@@ -7,6 +7,7 @@
 import {
   formatMetric,
   protocolText,
+  runErrorsInWords,
   runVerdict,
   STATUS_SEVERITY,
   toolLimitedSummary,
@@ -62,7 +63,8 @@ export function verdictBanner(result: RunResult): string {
     `${t.completed.toLocaleString("en-US")} of ${
       t.scheduled.toLocaleString("en-US")
     } requests completed`,
-    `${errorTotal(t).toLocaleString("en-US")} errors`,
+    `${errorTotal(t).toLocaleString("en-US")} errors` +
+    (errorTotal(t) > 0 ? ` (${runErrorsInWords(result)})` : ""),
     `${formatDurationMs(result.run.durationMs)} run started ${result.run.startedAt}`,
     protocolText(result),
     ...(result.run.complete ? [] : [`stopped early (${result.run.stopReason})`]),

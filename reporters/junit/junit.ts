@@ -2,10 +2,12 @@
  * The JUnit XML report: the run's gates as tests, for the test views of GitHub, GitLab and
  * Jenkins. One `testsuite` for the plan inside `testsuites` with totals, one `testcase` per
  * verdict (the run's own soundness among them: `run complete`, `target answered to the end`):
- * `fail` is a `failure`, `invalid` an `error`; `inconclusive` is mapped as the run's `fail-on`
- * (default `inconclusive-sampling`; runner/result/read/fail_on.ts) maps it, as the GitHub Action does:
+ * `fail` is a `failure`, `invalid` an `error`; `inconclusive` as `--junit-inconclusive` says
+ * (junit_inconclusive.ts): by default (`auto`) as the run's `fail-on` (default
+ * `inconclusive-sampling`; runner/result/read/fail_on.ts) levels it, as the GitHub Action does:
  * `skipped` with its reason when it is a warning (by default: the runner left it undecided), an
- * `error` of type `inconclusive` when it turns the run red (by default: too few requests); the
+ * `error` of type `inconclusive` when it turns the run red (by default: too few requests); or every
+ * one `skipped`, or every one a `failure` of type `inconclusive`; the
  * cases' `time`s share out the run's, each in proportion to the stages it judged, so they add up
  * to the suite's `time`, the run's duration. The file follows the Jenkins xUnit JUnit schema
  * but for the `skipped` total on `testsuites`, and the Ant one apart from what that schema
@@ -28,49 +30,65 @@ import { DEFAULT_FAIL_ON, type FailOn, failsUnder } from "../../runner/result/re
 import type { RunResult, Verdict } from "../../runner/model/run_result.ts";
 import { NO_FIGURE, verdictFigures } from "../figures/mod.ts";
 import { junitDocument, type TestCase } from "./junit_document.ts";
+import {
+  DEFAULT_JUNIT_INCONCLUSIVE,
+  inconclusiveElement,
+  type JunitInconclusive,
+} from "./junit_inconclusive.ts";
 
 /** The element of each verdict status but `pass`, and back: a failure or error's `type`. */
-const ELEMENT = { fail: "failure", invalid: "error", inconclusive: "skipped" } as const;
+const ELEMENT = { fail: "failure", invalid: "error" } as const;
 
 /**
- * Renders the result's verdicts as a JUnit XML document (UTF-8, XML 1.0).
+ * Renders the result's verdicts as a JUnit XML document (UTF-8, XML 1.0): each undecided gate as
+ * `inconclusive` says (default `auto`: as `failOn` levels it).
  */
-export function renderJunit(result: RunResult, failOn: FailOn = DEFAULT_FAIL_ON): string {
+export function renderJunit(
+  result: RunResult,
+  failOn: FailOn = DEFAULT_FAIL_ON,
+  inconclusive: JunitInconclusive = DEFAULT_JUNIT_INCONCLUSIVE,
+): string {
   // A result judged before the run's soundness was a gate (or not judged: a shard) gets those
   // gates here, once: its other gates may pass, but the run does not.
   const soundness = holdsSoundness(result) ? [] : soundnessVerdicts(result);
+  const mapping = { failOn, inconclusive };
   const cases = [
     ...(result.verdicts.length > 0
-      ? result.verdicts.map((v) => verdictCase(result, v, failOn))
+      ? result.verdicts.map((v) => verdictCase(result, v, mapping))
       : [noGatesCase(result)]),
-    ...soundness.map((v) => verdictCase(result, v, failOn)),
+    ...soundness.map((v) => verdictCase(result, v, mapping)),
   ];
   return junitDocument({
     name: result.plan.name,
     startedAt: result.run.startedAt,
     durationMs: result.run.durationMs,
-    properties: properties(result),
+    properties: [
+      ...properties(result),
+      ["junit.inconclusive", inconclusive],
+      ["junit.failOn", failOn],
+    ],
     cases,
     systemOut: summary(result),
   });
 }
 
-function verdictCase(result: RunResult, v: Verdict, failOn: FailOn): TestCase {
+function verdictCase(
+  result: RunResult,
+  v: Verdict,
+  mapping: { failOn: FailOn; inconclusive: JunitInconclusive },
+): TestCase {
   const classname = `tailgate.${result.plan.name}.${v.kind}`;
   const judged = judgedMs(result, v.stageIndexes);
   if (v.status === "pass") return { name: v.name, classname, judgedMs: judged };
-  // An undecided gate is an error when it alone turns the run red under its fail-on.
-  const red = v.status === "inconclusive" && failsUnder(gatesVerdict([v]), failOn);
+  // An undecided gate: by default an error when it alone turns the run red under its fail-on.
+  const element = v.status === "inconclusive"
+    ? inconclusiveElement(failsUnder(gatesVerdict([v]), mapping.failOn), mapping.inconclusive)
+    : { element: ELEMENT[v.status] };
   return {
     name: v.name,
     classname,
     judgedMs: judged,
-    outcome: {
-      element: red ? "error" : ELEMENT[v.status],
-      ...(red ? { type: "inconclusive" as const } : {}),
-      message: v.message,
-      body: details(result, v).join("\n"),
-    },
+    outcome: { ...element, message: v.message, body: details(result, v).join("\n") },
   };
 }
 

@@ -5,6 +5,14 @@
  * @module
  */
 export { renderJunit } from "./junit.ts";
+export {
+  DEFAULT_JUNIT_INCONCLUSIVE,
+  type InconclusiveElement,
+  inconclusiveElement,
+  JUNIT_INCONCLUSIVE_VALUES,
+  type JunitInconclusive,
+  readJunitInconclusive,
+} from "./junit_inconclusive.ts";
 export { junitDocument, type JunitSuite, type TestCase } from "./junit_document.ts";
 export { apportionMs } from "./apportion_ms.ts";
 export { xmlAttr, xmlText } from "./xml_escape.ts";

@@ -82,6 +82,10 @@ section.card { background: var(--bg); border: 1px solid var(--line); border-radi
   border-radius: 8px; padding: 12px 18px; margin: 16px 0; }
 .warnings h2 { font-size: 16px; margin: 0 0 4px; color: #8f5b00; }
 .warnings ul { margin: 0; padding-left: 20px; }
+.unexpected h3 { margin: 14px 0 2px; } .unexpected h3 .badge { font-size: 13px; }
+pre.body { font: 13px/1.4 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; margin: 4px 0;
+  background: var(--soft); border: 1px solid var(--line); border-radius: 4px; padding: 8px 10px;
+  white-space: pre-wrap; overflow-wrap: anywhere; max-height: 16em; overflow-y: auto; }
 nav.toc { font-size: 14px; margin: 12px 2px; color: var(--muted); }
 nav.toc a { color: #1971c2; text-decoration: none; margin-right: 14px; }
 .explain { color: #495057; max-width: 860px; }

@@ -10,6 +10,9 @@ import {
   floorSentence,
   KEY_LATENCY_COLUMNS,
   ksByStage,
+  LABEL_COLUMNS,
+  LABEL_ROWS_SHOWN,
+  labelRows,
   latencyColumnTitle,
   latencyUs,
   lateRenderSentence,
@@ -25,6 +28,7 @@ import {
 import {
   formatMetric,
   protocolText,
+  runErrorsInWords,
   runVerdict,
   STATUS_SEVERITY,
   toolLimitedSummary,
@@ -101,11 +105,13 @@ function render(result: RunResult, options: MarkdownOptions, caps: Caps): string
   const esc = (text: string) => markdownText(text, caps.textChars);
   const overall = runVerdict(result);
   const t = result.totals.counts;
+  const errors = runErrorsInWords(result);
   const facts = [
     ...(overall.reason === undefined ? [] : [`**${esc(overall.reason)}**`]),
     esc(overall.summary),
     `${t.completed} of ${t.scheduled} requests completed in ` +
-    `${(result.run.durationMs / 1000).toFixed(1)}s, ${errorTotal(t)} errors`,
+    `${(result.run.durationMs / 1000).toFixed(1)}s, ${errorTotal(t)} errors` +
+    (errors === "" ? "" : ` (${esc(errors)})`),
     `started ${esc(result.run.startedAt)}`,
     protocolText(result),
     ...(result.environment.gitSha ? [`commit ${esc(result.environment.gitSha.slice(0, 12))}`] : []),
@@ -121,6 +127,7 @@ function render(result: RunResult, options: MarkdownOptions, caps: Caps): string
     ...regressionWarning(overall),
     ...gates(result.verdicts, caps, esc),
     ...latency(result, caps, esc),
+    ...labelTable(result, caps, esc),
     ...health(result, caps, esc),
     ...warnings(result.warnings ?? [], caps, esc),
     ...(result.traffic === undefined ? [] : traffic(result.traffic, caps, esc)),
@@ -216,6 +223,26 @@ function latency(result: RunResult, caps: Caps, esc: (t: string) => string): str
     ]),
     "Response time runs from each request's intended send time (corrected for coordinated " +
     "omission); service time from its actual send.",
+    "",
+  ];
+}
+
+/** Each label's requests, errors by code, p50 and p99 over the measured stages. */
+function labelTable(result: RunResult, caps: Caps, esc: (t: string) => string): string[] {
+  const labels = labelRows(result, Math.min(LABEL_ROWS_SHOWN, caps.items));
+  if (labels === undefined) return [];
+  return [
+    "### Labels",
+    "",
+    ...markdownTable(
+      [...LABEL_COLUMNS],
+      ["left", "right", "left", "right", "right"],
+      labels.rows.map((r) => [esc(r.label), String(r.requests), esc(r.errors), r.p50, r.p99]),
+    ),
+    "",
+    ...more(labels.hidden, "labels"),
+    "Over the measured stages (warmup left out), the busiest labels first; p50 and p99 of the " +
+    "response time.",
     "",
   ];
 }

@@ -11,6 +11,8 @@
 import {
   contentionSentence,
   floorSentence,
+  LABEL_COLUMNS,
+  labelRows,
   type LatencyColumn,
   latencyColumnTitle,
   latencyUs,
@@ -34,6 +36,7 @@ import type {
 import {
   formatMetric,
   protocolText,
+  runErrorsInWords,
   runVerdict,
   toolLimitedSummary,
   undecidedWarning,
@@ -111,6 +114,7 @@ export function renderTerminal(result: RunResult, options: TerminalOptions): str
     rows.push(["", ...["service", "", "", ...cells(s.service)].map((c) => styled("dim", c))]);
   }
   lines.push(...textTable(rows, ["left", "left", ...rows[0].slice(2).map(() => "right" as const)]));
+  lines.push(...labelLines(result, styled));
   lines.push(
     "",
     paint(
@@ -119,8 +123,8 @@ export function renderTerminal(result: RunResult, options: TerminalOptions): str
         "service = from the actual send",
     ),
   );
-  const errors = Object.entries(t.errors).filter(([, n]) => (n ?? 0) > 0);
-  if (errors.length) lines.push(`errors: ${errors.map(([k, n]) => `${k} ${n}`).join(", ")}`);
+  const errors = runErrorsInWords(result);
+  if (errors !== "") lines.push(`errors: ${errors}`);
   lines.push(healthLine(result));
   const floor = floorSentence(result);
   if (floor !== undefined) lines.push(`measured floor: ${floor}`);
@@ -172,6 +176,24 @@ export function renderTerminal(result: RunResult, options: TerminalOptions): str
     overall.summary + (overall.reason === undefined ? "" : ` (${overall.reason})`);
   lines.push("", paint("bold", paint(STATUS_STYLE[overall.status], verdict)));
   return lines.join("\n");
+}
+
+/** Each label's requests, errors by code, p50 and p99 over the measured stages, after a blank line. */
+function labelLines(
+  result: RunResult,
+  styled: (style: Style, text: string) => TextCell,
+): string[] {
+  const labels = labelRows(result);
+  if (labels === undefined) return [];
+  const rows: TextCell[][] = [
+    LABEL_COLUMNS.map((h) => styled("bold", h)),
+    ...labels.rows.map((r) => [printable(r.label), String(r.requests), r.errors, r.p50, r.p99]),
+  ];
+  return [
+    "",
+    ...textTable(rows, ["left", "right", "left", "right", "right"]),
+    ...(labels.hidden > 0 ? [`… ${labels.hidden} more labels (see the HTML report)`] : []),
+  ];
 }
 
 function cells(h: EncodedHistogram): string[] {

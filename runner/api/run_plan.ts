@@ -178,9 +178,12 @@ export async function measurePlan(
   });
   // A run that ended on its own before the stop took hold ran to its end: nothing to mark.
   const stopped = certain !== undefined && !run.complete ? certain : undefined;
-  const result = stopped
-    ? buildResult(plan, run, environment, "fail_fast")
-    : buildResult(plan, run, environment);
+  // No stored body shows a secret: the plan's, or a value setup captured (a token).
+  const secrets = [
+    ...plan.secretValues ?? [],
+    ...[...session?.values.values() ?? []].map((v) => v.text),
+  ];
+  const result = buildResult(plan, run, environment, stopped ? "fail_fast" : undefined, secrets);
   if (stopped) {
     result.run.stoppedBy = {
       slo: stopped.failure.slo,

@@ -25,7 +25,7 @@ import { problemText } from "../model/result.ts";
 import { checkOutDir } from "./output/mod.ts";
 import { planToRun } from "./plan_to_run.ts";
 import { OVERRIDE_HELP, OVERRIDE_OPTIONS, readOverrideArgs } from "./override_args.ts";
-import { failOnArg, parseCommandArgs } from "./args/mod.ts";
+import { failOnArg, junitInconclusiveArg, parseCommandArgs } from "./args/mod.ts";
 
 /** The help of `tailgate ab`. */
 export const AB_HELP = `Usage: tailgate ab <plan.yaml> --base URL --head URL [options]
@@ -59,6 +59,9 @@ would decide it.
                        gates the runner left undecided and undecided comparisons exit 0 with a
                        warning), inconclusive-slo (any undecided SLO), inconclusive (any
                        undecided gate) or fail (none)
+  --junit-inconclusive HOW  how ab-junit.xml writes an undecided gate or comparison, as for
+                       \`tailgate run\`: auto (default: as --fail-on levels it), skipped, or
+                       failure
 The plan's load can be changed for the comparison, as \`tailgate run\` does:
 ${OVERRIDE_HELP}
 Exit codes: 0 every gate passed (or only comparisons, or gates the runner left undecided: a
@@ -82,6 +85,7 @@ export const AB_OPTIONS = {
   "no-fail-fast": { type: "boolean" },
   out: { type: "string" },
   "fail-on": { type: "string" },
+  "junit-inconclusive": { type: "string" },
   ...OVERRIDE_OPTIONS,
 } as const;
 
@@ -135,12 +139,14 @@ export async function abCommand(
   }
   const failOn = failOnArg(v);
   if (!failOn.ok) problems.push(...failOn.problems.map(problemText));
+  const junit = junitInconclusiveArg(v);
+  if (!junit.ok) problems.push(...junit.problems.map(problemText));
   const overrides = readOverrideArgs(v);
   if (!overrides.ok) problems.push(...overrides.problems.map(problemText));
   if (v["fail-fast"] && v["no-fail-fast"]) {
     problems.push("--fail-fast and --no-fail-fast contradict each other: give one");
   }
-  if (problems.length || !overrides.ok || !failOn.ok) return failed(problems);
+  if (problems.length || !overrides.ok || !failOn.ok || !junit.ok) return failed(problems);
   const outDir = v.out ?? join("tailgate-out", "ab");
   const loaded = await planToRun(planPath!, progress, {
     ...(overrides.value ? { overrides: overrides.value } : {}),
@@ -203,7 +209,7 @@ export async function abCommand(
     {
       what: "ab-junit.xml",
       path: join(outDir, "ab-junit.xml"),
-      render: () => renderAbJunit(done, failOn.value),
+      render: () => renderAbJunit(done, failOn.value, junit.value),
     },
   ];
   const { written, errors } = await writeEach(files);

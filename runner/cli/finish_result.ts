@@ -12,6 +12,7 @@ import type { FailOn } from "../result/read/mod.ts";
 import type { RunResult } from "../model/run_result.ts";
 import { DEFAULT_RUN_REPORTS, type ReportFormat } from "../../reporters/report_formats.ts";
 import { writeReports } from "../../reporters/write_reports.ts";
+import type { JunitInconclusive } from "../../reporters/junit/mod.ts";
 import { renderTerminal, shouldUseColor } from "../../reporters/text/mod.ts";
 import { EXIT_CODES, type ExitCode, withIoFailures } from "../model/exit_codes.ts";
 
@@ -28,6 +29,8 @@ export interface FinishOptions {
   historyRuns?: number;
   /** What turns the exit code non-zero (fail_on.ts; default `inconclusive-sampling`). */
   failOn?: FailOn;
+  /** How junit.xml writes an undecided gate (`--junit-inconclusive`; default `auto`). */
+  junitInconclusive?: JunitInconclusive;
   /** Colour the summary (default: see {@linkcode defaultColor}). */
   color?: boolean;
   /** Where the HTML report will be found (the Markdown summary links it). */
@@ -94,6 +97,7 @@ export async function finishResult(
     writeReports(result, options.outDir, ["json", ...formats], {
       ...(options.reportUrl ? { htmlUrl: options.reportUrl } : {}),
       ...(options.failOn ? { failOn: options.failOn } : {}),
+      ...(options.junitInconclusive ? { junitInconclusive: options.junitInconclusive } : {}),
     });
   let written = await write();
   // What was measured is on disk before the teardown is sent: a teardown that hangs, however it

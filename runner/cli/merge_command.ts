@@ -17,7 +17,8 @@ import { problemText } from "../model/result.ts";
 /** The help of `tailgate merge`. */
 export const MERGE_HELP =
   `Usage: tailgate merge <shard-result.json>... [--out DIR] [--report FORMATS]
-                      [--fail-on WHAT] [--baseline DIR | --no-baseline] [--update-baseline]
+                      [--fail-on WHAT] [--junit-inconclusive HOW]
+                      [--baseline DIR | --no-baseline] [--update-baseline]
                       [--commit SHA] [--branch NAME] [--history-runs N]
 
 Merges the result.json files of one sharded run (\`tailgate run --shard I/N\` on N machines, all
@@ -30,8 +31,9 @@ data aligned by wall-clock time. Then judges the gates once and writes the repor
   --commit SHA     the commit the shards measured (7 to 40 hex digits); default the one
                    the shards recorded (GITHUB_SHA, CI_COMMIT_SHA or git's HEAD there)
   --branch NAME    the branch they ran on; default the one the shards recorded
-  --fail-on WHAT, --allow-inconclusive, --baseline DIR, --no-baseline,
-  --update-baseline, --history-runs N, --color, --no-color    as for \`tailgate run\``;
+  --fail-on WHAT, --allow-inconclusive, --junit-inconclusive HOW, --baseline DIR,
+  --no-baseline, --update-baseline, --history-runs N, --color, --no-color    as for
+                   \`tailgate run\``;
 
 /**
  * Runs `tailgate merge`.

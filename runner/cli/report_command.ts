@@ -12,19 +12,22 @@ import { writeReports } from "../../reporters/write_reports.ts";
 import { renderTerminal } from "../../reporters/text/mod.ts";
 import { EXIT_CODES, withIoFailures } from "../model/exit_codes.ts";
 import { defaultColor } from "./finish_result.ts";
-import { colorChoice, parseCommandArgs } from "./args/mod.ts";
+import { colorChoice, junitInconclusiveArg, parseCommandArgs } from "./args/mod.ts";
 import { outOverlap } from "./output/mod.ts";
 import type { CommandOutcome } from "./command.ts";
 import { prefixed, problemText } from "../model/result.ts";
 
 /** The help of `tailgate report`. */
 export const REPORT_HELP = `Usage: tailgate report <result.json> [--format FORMATS] [--out DIR]
-                       [--report-url URL] [--color | --no-color]
+                       [--report-url URL] [--junit-inconclusive HOW] [--color | --no-color]
 
 Re-renders a stored result: the reporters read only the result document.
   --format FORMATS  comma-separated: html, junit, md, hlog, json, or all (default html,junit,md)
   --out DIR         where the files go (default: the result's folder)
   --report-url URL  where the HTML report will be; the Markdown summary links it
+  --junit-inconclusive HOW  how junit.xml writes an undecided gate: auto (default: as the
+                    default fail-on levels it, an error when it turns the run red, else
+                    skipped), skipped, or failure (each one a failed test)
   --color, --no-color  colour the summary or not (default: on a terminal, unless NO_COLOR)
 Prints the summary table; exit 0 when every report was written, 2 for a result it cannot read,
 5 when a report could not be written (the others are). The verdicts are the ones stored in the
@@ -35,6 +38,7 @@ export const REPORT_OPTIONS = {
   format: { type: "string", default: "html,junit,md" },
   out: { type: "string" },
   "report-url": { type: "string" },
+  "junit-inconclusive": { type: "string" },
   color: { type: "boolean" },
   "no-color": { type: "boolean" },
 } as const;
@@ -53,6 +57,8 @@ export async function reportCommand(args: string[]): Promise<CommandOutcome> {
   if (extra.length) return usage(`one result at a time; unexpected ${extra.join(", ")}`);
   const formats = parseReportFormats(parsed.values.format!);
   if (!formats.ok) return usage(problemText(prefixed("--format: ", formats.problems)[0]));
+  const junit = junitInconclusiveArg(parsed.values);
+  if (!junit.ok) return usage(problemText(junit.problems[0]));
   const read = await readRunResultFile(file);
   if (!read.ok) return usage(read.problems.map((p) => p.message).join("\n"));
   const result = read.value;
@@ -63,12 +69,10 @@ export async function reportCommand(args: string[]): Promise<CommandOutcome> {
   if (overlap) return usage(overlap);
   const wanted: ReportFormat[] = formats.value;
   const reportUrl = parsed.values["report-url"];
-  const written = await writeReports(
-    result,
-    outDir,
-    wanted,
-    reportUrl ? { htmlUrl: reportUrl } : {},
-  );
+  const written = await writeReports(result, outDir, wanted, {
+    ...(reportUrl ? { htmlUrl: reportUrl } : {}),
+    junitInconclusive: junit.value,
+  });
   const color = colorChoice(parsed.values) ?? defaultColor();
   return {
     exitCode: withIoFailures(EXIT_CODES.ok, written.errors),

@@ -50,7 +50,8 @@ export interface RunOutcome extends CommandOutcome {
 /** The help of `tailgate run`. */
 export const RUN_HELP =
   `Usage: tailgate run <plan.yaml> [--out DIR] [--report FORMATS] [--target URL]
-                    [--ca-cert FILE] [--fail-on WHAT] [--baseline DIR | --no-baseline]
+                    [--ca-cert FILE] [--fail-on WHAT] [--junit-inconclusive HOW]
+                    [--baseline DIR | --no-baseline]
                     [--update-baseline] [--commit SHA] [--branch NAME] [--history-runs N]
                     [--confirm auto|N] [--seed N] [--shard I/N] [--start-at TIME]
                     [--fail-fast | --no-fail-fast]
@@ -106,6 +107,10 @@ the equivalent plan, validated like any, and --print-plan prints it to commit in
                          inconclusive: any undecided gate, regression checks included
                          fail: none (exit 0 whenever nothing failed)
   --allow-inconclusive   the same as --fail-on fail (--allow-insufficient: the old name)
+  --junit-inconclusive HOW  how junit.xml writes an undecided gate: auto (default: as
+                         --fail-on levels it, an error of type inconclusive when it turns the
+                         run red, else skipped), skipped (never a failed test), or failure
+                         (every one a failed test, the job red or not)
   --baseline DIR         the plans' baseline histories (default .tailgate/baselines); a run is
                          compared with its plan's history there, when it has one
   --no-baseline          skip the regression gate

@@ -680,6 +680,32 @@ export interface FailFastStop {
   shard?: { index: number; count: number };
 }
 
+/** How many bytes of an unexpected status's body a result keeps (`UnexpectedBody.body`). */
+export const UNEXPECTED_BODY_BYTES = 512;
+
+/** The most unexpected bodies a result keeps (labels × codes), the first answered. */
+export const MAX_UNEXPECTED_BODIES = 100;
+
+/**
+ * The first answer of a request label with a status code its `expect` does not take: its body's
+ * first bytes (512 at most) as text, every secret of the plan (`${env.X}` values, values setup
+ * captured) replaced by `***`. One per label and code, at most 100 per result.
+ */
+export interface UnexpectedBody {
+  /** The request label that got it. */
+  label: string;
+  /** Its status code. */
+  status: number;
+  /** When it was answered: ms from the run's start. */
+  atMs: number;
+  /** The body's first bytes as UTF-8 text (invalid bytes as U+FFFD), secrets blotted out. */
+  body: string;
+  /** The whole body's length in bytes, as received. */
+  bodyBytes: number;
+  /** Set when the body went on beyond what `body` holds. */
+  cut?: true;
+}
+
 /** The whole result document. */
 export interface RunResult {
   /** Always `tailgate/result`. */
@@ -731,6 +757,12 @@ export interface RunResult {
   traffic?: TrafficRecord;
   /** Set for a plan with `setup` or `teardown`: each step as it was sent, in order. */
   steps?: StepRecord[];
+  /**
+   * The first body of each status a request label did not expect, per label and code, in the
+   * plan's label order then by code; absent when every status was expected (or the result
+   * predates them).
+   */
+  unexpectedBodies?: UnexpectedBody[];
   /** One verdict per gate (SLOs, regression checks, validity); empty until the run is judged. */
   verdicts: Verdict[];
   /**

@@ -1,7 +1,8 @@
 /**
  * Assembles the result document from what the engine recorded: the stored plan, the protocol, the
  * environment, stages, intervals (with the machine's CPU contention in each, where it was
- * sampled), exact totals and the tool's health.
+ * sampled), exact totals, the tool's health and the first body of each unexpected status (every
+ * secret blotted out).
  *
  * @module
  */
@@ -26,12 +27,14 @@ import {
 import { judgeToolHealth } from "./tool_health.ts";
 import { contentionOfRun } from "./interval_contention.ts";
 import { youngGenerationWarning } from "../engine/v8_flags.ts";
+import { unexpectedBodies } from "./unexpected_bodies.ts";
 
 /** What the engine hands over: one thread's run or the workers' merged one. */
 export type RunRecord = EngineRun;
 
 /**
- * Builds the result document.
+ * Builds the result document. `secrets`: the values no stored body may show (default the plan's
+ * `${env.X}` values; a run with setup adds what it captured).
  */
 export function buildResult(
   plan: ResolvedPlan,
@@ -42,6 +45,7 @@ export function buildResult(
     : run.complete
     ? "completed"
     : "interrupted",
+  secrets: readonly string[] = plan.secretValues ?? [],
 ): RunResult {
   const { recorded } = run;
   const youngGenerationNote = run.youngGenerationMb === undefined
@@ -71,6 +75,7 @@ export function buildResult(
   const contention = run.contention
     ? contentionOfRun(series.intervals, series.stages, run.contention)
     : undefined;
+  const bodies = unexpectedBodies(plan, run.bodySamples, secrets);
   return {
     schema: RESULT_SCHEMA,
     version: RESULT_VERSION,
@@ -115,6 +120,7 @@ export function buildResult(
       ...health,
     },
     ...(traffic ? { traffic } : {}),
+    ...(bodies ? { unexpectedBodies: bodies } : {}),
     verdicts: [],
     ...warningsOf([
       lateRenderNote(traffic, completedRequests),

@@ -2,8 +2,8 @@
  * Merges the results of a sharded run (`tailgate run --shard I/N` on N machines) into the result
  * of the whole plan: histograms merged exactly (never a percentile averaged), counts added,
  * per-interval data aligned by wall-clock time (each interval's CPU contention the worst shard's),
- * the tool's health of every shard kept, and a shard's fail-fast stop (the first, when several
- * stopped). Shards that spoke different protocols are refused. The verdicts are left empty: the
+ * the tool's health of every shard kept, a shard's fail-fast stop (the first, when several
+ * stopped), and the first body of each unexpected status (the first on the merged clock). Shards that spoke different protocols are refused. The verdicts are left empty: the
  * gates are judged once, on the merged result.
  *
  * @module
@@ -16,6 +16,7 @@ import type { FailFastStop, IntervalContention, RunResult } from "../model/run_r
 import { usage } from "./traffic_record.ts";
 import { protocolText } from "./read/mod.ts";
 import { err, ok, type Problem, problem, type Result } from "../model/result.ts";
+import { mergedUnexpectedBodies } from "./unexpected_bodies.ts";
 
 /** Shards whose starts differ by less than this are taken as started together (`--start-at`). */
 export const ALIGNED_START_MS = 50;
@@ -102,6 +103,10 @@ export function mergeResults(
   };
   const first = parts[0];
   const stop = firstStop(parts, startsMs.map((ms) => ms - t0Ms));
+  const bodies = mergedUnexpectedBodies(
+    first.plan.requests.map((r) => r.label),
+    parts.map((p, i) => ({ bodies: p.unexpectedBodies, offsetMs: startsMs[i] - t0Ms })),
+  );
   const result: RunResult = {
     ...first,
     run: {
@@ -152,6 +157,8 @@ export function mergeResults(
     ...mergedTraffic(parts),
     verdicts: [],
   };
+  if (bodies) result.unexpectedBodies = bodies;
+  else delete result.unexpectedBodies;
   delete result.baseline;
   delete result.warnings;
   const carried = parts.flatMap((p) => (p.warnings ?? []).map((w) => `${shardName(p)}: ${w}`));

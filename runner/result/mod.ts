@@ -29,6 +29,7 @@ export {
   type ToolHealth,
   type TrafficRecord,
   type Trend,
+  type UnexpectedBody,
   type Verdict,
   type VerdictStatus,
   type WindowFinding,

@@ -5,7 +5,8 @@
  * 0, the protocol is one a run speaks (streams per connection only with HTTP/2), the machine's
  * contention (optional) holds figures from 0, a known source and a share from 0 to 1, the stages
  * run at their plan's rates for its lengths, and every histogram decodes and holds as many values
- * as its `count` says. A problem is named by its JSON
+ * as its `count` says; the first bodies of unexpected statuses (optional) are of the plan's labels,
+ * statuses they do not expect, once each, bounded. A problem is named by its JSON
  * path and, for a histogram or counts, by its stage and label. Pure.
  *
  * @module
@@ -18,6 +19,7 @@ import {
   type RunProtocol,
 } from "../model/run_result.ts";
 import { addCounts, countsProblem, emptyCounts } from "../model/request_counts.ts";
+import { unexpectedBodiesProblem } from "./unexpected_bodies.ts";
 
 type Doc = Record<string, unknown>;
 
@@ -52,7 +54,8 @@ export function resultProblem(doc: Doc): string | undefined {
     group(doc.totals, "totals", "the whole run", complete) ??
     sumProblem(doc.totals, stages, "totals", "the whole run", "stages") ??
     first(intervals, (s, i) => stageProblem(s, `intervals[${i}]`, complete)) ??
-    healthProblem(doc.health);
+    healthProblem(doc.health) ??
+    unexpectedBodiesProblem(doc.unexpectedBodies, doc.plan);
 }
 
 /** The run's protocol, when it says one, and its streams per connection, which only HTTP/2 has. */

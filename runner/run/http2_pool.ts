@@ -7,6 +7,7 @@
  * @module
  */
 import type { Clock, PreparedRequest } from "../engine/types.ts";
+import type { BodySampler } from "../engine/body_sample.ts";
 import { H2Pool } from "../engine/http2/mod.ts";
 import { type EpollLoop, NativeH2Transport, type TlsContext } from "../engine/native/mod.ts";
 import { DEFAULT_WINDOW_MIB } from "../model/run_result.ts";
@@ -28,6 +29,8 @@ export interface Http2PoolOptions {
     tls?: { context: TlsContext; host: string };
   };
   onOutOfDescriptors: () => void;
+  /** Keeps the first body of each unexpected status, per label and code. */
+  bodySampler?: BodySampler;
 }
 
 /** The run's HTTP/2 pool; nothing connects until `pool.settle()`. */
@@ -50,6 +53,7 @@ export function http2Pool(o: Http2PoolOptions): H2Pool {
     caCerts: o.caCerts,
     requests: o.requests,
     ...(transport ? { transport } : {}),
+    ...(o.bodySampler ? { bodySampler: o.bodySampler } : {}),
   });
 }
 

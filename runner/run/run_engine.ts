@@ -36,6 +36,7 @@ import { RenderAhead, RequestRenderer } from "../engine/render/mod.ts";
 import { type Clock, type Connection, PERFORMANCE_CLOCK, type Waker } from "../engine/types.ts";
 import type { ErrorKind } from "../model/run_result.ts";
 import { readRegularFile } from "../model/regular_file.ts";
+import { BodySampler, type RawBodySample } from "../engine/body_sample.ts";
 import { MAX_BODY_FILE_BYTES } from "../plan/requests/mod.ts";
 
 /** A progress snapshot, about once a second. */
@@ -157,6 +158,11 @@ export interface EngineRun {
    * machine's CPU pressure and steal, the service's wait for a CPU.
    */
   contention?: ContentionRecord;
+  /**
+   * The first body of each status a label did not expect, per label and code (at most 100, each
+   * its first 512 bytes as received; times from the run's start); absent when there was none.
+   */
+  bodySamples?: RawBodySample[];
 }
 
 /**
@@ -236,6 +242,8 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
     http2Reply = true;
     options.onNotice?.(HTTP2_REPLY_NOTE);
   };
+  // The first body of each unexpected status: every connection of this engine shares one.
+  const bodySampler = new BodySampler();
   let waker: Waker;
   let connect: (url: URL, c: Clock) => Connection;
   const connectTimeoutMs = options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
@@ -256,6 +264,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
       caCerts: options.caCerts,
       ...(loop ? { native: { loop, socketAddress: native!.address, tls } } : {}),
       onOutOfDescriptors,
+      bodySampler,
     });
     streams = await pool.settle(connectTimeoutMs, waker);
     const notice = pool.settingsNotice();
@@ -272,6 +281,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
         onOutOfDescriptors,
         onHttp2Reply,
         tls,
+        bodySampler,
       });
   } else {
     waker = options.waker ?? await createAtomicsWaker({ onResume });
@@ -283,6 +293,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
           tls: { caCerts: options.caCerts },
           onOutOfDescriptors,
           onHttp2Reply,
+          bodySampler,
         }));
   }
   const timerSlackSet = "timerSlackSet" in waker ? Boolean(waker.timerSlackSet) : false;
@@ -358,6 +369,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
     const cpu = process.cpuUsage(cpuBefore);
     const platformHiccup = await hiccups?.stop();
     await store?.flush();
+    const bodySamples = bodySampler.samples(startMs);
     return {
       recorded: recorder.finish(Math.max(durationMs, schedule.durationMs), platformHiccup),
       complete: outcome.complete,
@@ -379,6 +391,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
       youngGenerationMb: youngGenerationMb(),
       ...(source ? { rendered: { late: source.late, draws: [...source.draws] } } : {}),
       ...(error === undefined ? {} : { error }),
+      ...(bodySamples.length ? { bodySamples } : {}),
     };
   } finally {
     if (!options.waker) waker.close();

@@ -17,6 +17,7 @@ import { ioChoice, nativeTarget } from "../engine/native/mod.ts";
 import { startSideWorkers } from "./start_side_workers.ts";
 import { collectGarbage, MAIN_THREAD_GC_PERIOD_MS } from "../engine/v8_flags.ts";
 import { type ContentionProbe, startContentionProbe } from "./contention_probe.ts";
+import { firstBodySamples } from "../engine/body_sample.ts";
 
 /** How far ahead of "now" workers start their schedule once all are ready (ms). */
 const START_LEAD_MS = 20;
@@ -214,6 +215,7 @@ async function runEngines(
       io: runs[0].io,
       youngGenerationMb: Math.min(...runs.map((r) => r.youngGenerationMb ?? Infinity)),
       ...sumRendered(runs),
+      ...bodySamplesOf(runs),
       ...(runs.some((r) => r.error)
         ? { error: runs.map((r) => r.error).filter(Boolean).join("; ") }
         : {}),
@@ -249,6 +251,15 @@ function sumRendered(runs: EngineRun[]): Pick<EngineRun, "rendered"> {
       draws: parts[0].draws.map((_, s) => parts.reduce((n, p) => n + p.draws[s], 0)),
     },
   };
+}
+
+/**
+ * The workers' body samples: per label and code the first answered (the workers share the run's
+ * start), a tie going to the lower-numbered worker.
+ */
+function bodySamplesOf(runs: EngineRun[]): Pick<EngineRun, "bodySamples"> {
+  const samples = firstBodySamples(runs.map((r) => r.bodySamples ?? []));
+  return samples.length ? { bodySamples: samples } : {};
 }
 
 function unopenedSum(runs: EngineRun[]): { unopenedConnections?: number } {

@@ -14,14 +14,8 @@ export {
   resolvePointer,
   type StepResponse,
 } from "./capture_value.ts";
-export {
-  runSetup,
-  runTeardown,
-  secretForms,
-  type Session,
-  shownBody,
-  StepFailure,
-} from "./run_steps.ts";
+export { runSetup, runTeardown, type Session, StepFailure } from "./run_steps.ts";
+export { blotSecrets, maskedBody, secretForms, shownBody } from "./masked_text.ts";
 export {
   type BoundStep,
   MAX_STEP_BODY_BYTES,

@@ -15,6 +15,7 @@ import { statusExpected } from "../plan/requests/mod.ts";
 import { bindCaptures } from "./bind_captures.ts";
 import { type CapturedValue, captureSourceText, captureValue } from "./capture_value.ts";
 import { sendStep, type SendStepOptions } from "./send_step.ts";
+import { blotSecrets, secretForms, shownBody } from "./masked_text.ts";
 
 /** A setup step failed: no load is sent (exit 4); `interrupted` when it was stopped instead. */
 export class StepFailure extends Error {
@@ -40,9 +41,6 @@ export interface Session {
   /** The setup steps as sent. */
   records: StepRecord[];
 }
-
-/** How much of a failed step's body a message shows. */
-const BODY_SHOWN_CHARS = 200;
 
 /**
  * Sends `plan`'s setup steps in order and binds their captures into its requests.
@@ -147,7 +145,9 @@ async function runStep(
     ...[...values.values()].map((v) => v.text),
   ]);
   // A client error may quote the request (its URL holds captures, percent-encoded).
-  if (!exchange.ok) return fail(`failed: ${blot(problemText(exchange.problems[0]), secrets)}`);
+  if (!exchange.ok) {
+    return fail(`failed: ${blotSecrets(problemText(exchange.problems[0]), secrets)}`);
+  }
   const { status, response } = exchange.value;
   record.status = status;
   const body = () => `; its body: ${shownBody(response.bodyText, secrets)}`;
@@ -167,53 +167,6 @@ async function runStep(
   }
   record.ok = true;
   return undefined;
-}
-
-/**
- * The first 200 characters of a body, every secret in it blotted out first (so no secret is cut
- * in half and shown in part), control characters shown escaped.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { shownBody } from "./run_steps.ts";
- * assert.equal(shownBody('{"error":"bad password hunter2"}', ["hunter2"]), JSON.stringify('{"error":"bad password ***"}'));
- * ```
- */
-export function shownBody(text: string, secrets: readonly string[]): string {
-  const shown = blot(text, secrets);
-  if (shown === "") return "(empty)";
-  const cut = shown.length > BODY_SHOWN_CHARS ? `${shown.slice(0, BODY_SHOWN_CHARS)}…` : shown;
-  return JSON.stringify(printable(cut));
-}
-
-/**
- * Each secret as it is, and as a path (percent-encoded) and a JSON string (escaped) carry it: the
- * forms a message quoting a request or a body may hold.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { secretForms } from "./run_steps.ts";
- * assert.deepEqual(secretForms(["a b"]), ["a b", "a%20b"]);
- * ```
- */
-export function secretForms(secrets: readonly string[]): string[] {
-  const forms = secrets.filter((s) => s !== "").flatMap((s) => [
-    s,
-    encodeURIComponent(s),
-    JSON.stringify(s).slice(1, -1),
-  ]);
-  return [...new Set(forms)];
-}
-
-/** `text` with every secret replaced by `***`, longest first (a secret holding another goes whole). */
-function blot(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const s of [...secrets].filter((s) => s !== "").sort((a, b) => b.length - a.length)) {
-    out = out.replaceAll(s, "***");
-  }
-  return out;
 }
 
 function expectedText(step: PlanStep): string {

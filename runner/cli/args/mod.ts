@@ -8,7 +8,13 @@ export { adHocRun, formatAdHocIssue } from "./adhoc_issues.ts";
 export type { AdHocPlan } from "./adhoc_plan.ts";
 export { readCaCerts } from "./ca_certs.ts";
 export { argsError, parseCommandArgs } from "./command_args.ts";
-export { colorChoice, failOnArg, readResultArgs, RESULT_ARG_OPTIONS } from "./result_args.ts";
+export {
+  colorChoice,
+  failOnArg,
+  junitInconclusiveArg,
+  readResultArgs,
+  RESULT_ARG_OPTIONS,
+} from "./result_args.ts";
 export type { ResultOutputOptions } from "./result_args.ts";
 export {
   readStartArgs,

@@ -13,6 +13,11 @@ import {
   readFailOn,
 } from "../../result/read/mod.ts";
 import { DEFAULT_RUN_REPORTS, parseReportFormats } from "../../../reporters/report_formats.ts";
+import {
+  DEFAULT_JUNIT_INCONCLUSIVE,
+  type JunitInconclusive,
+  readJunitInconclusive,
+} from "../../../reporters/junit/mod.ts";
 import type { FinishOptions } from "../finish_result.ts";
 import { err, ok, prefixed, problem, type Result } from "../../model/result.ts";
 import { HISTORY_ARG_OPTIONS, readHistoryArgs } from "./history_args.ts";
@@ -33,6 +38,7 @@ export const RESULT_ARG_OPTIONS = {
   report: { type: "string" },
   "report-url": { type: "string" },
   "fail-on": { type: "string" },
+  "junit-inconclusive": { type: "string" },
   "allow-inconclusive": { type: "boolean" },
   /** The flag's name before result format 3 (`insufficient` became `inconclusive`). */
   "allow-insufficient": { type: "boolean" },
@@ -59,6 +65,7 @@ export interface ResultArgValues {
   report?: string;
   "report-url"?: string;
   "fail-on"?: string;
+  "junit-inconclusive"?: string;
   "allow-inconclusive"?: boolean;
   "allow-insufficient"?: boolean;
   baseline?: string;
@@ -84,6 +91,8 @@ export function readResultArgs(
   if (!reports.ok) return err(prefixed("--report: ", reports.problems));
   const failOn = failOnArg(values);
   if (!failOn.ok) return failOn;
+  const junit = junitInconclusiveArg(values);
+  if (!junit.ok) return junit;
   const color = colorChoice(values);
   const history = readHistoryArgs(values);
   if (!history.ok) return history;
@@ -93,6 +102,7 @@ export function readResultArgs(
     reports: reports.value,
     ...(values["report-url"] ? { reportUrl: values["report-url"] } : {}),
     failOn: failOn.value,
+    junitInconclusive: junit.value,
     ...(values["no-baseline"] ? {} : { baselineDir: values.baseline ?? DEFAULT_BASELINE_DIR }),
     updateBaseline: values["update-baseline"] ?? false,
     ...(color === undefined ? {} : { color }),
@@ -125,6 +135,27 @@ export function failOnArg(
     ));
   }
   return read;
+}
+
+/**
+ * `--junit-inconclusive` (reporters/junit/junit_inconclusive.ts: `auto`, the default, `skipped`
+ * or `failure`): how the JUnit report writes an undecided gate.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { junitInconclusiveArg } from "./result_args.ts";
+ * assert.deepEqual(junitInconclusiveArg({}), { ok: true, value: "auto" });
+ * assert.deepEqual(junitInconclusiveArg({ "junit-inconclusive": "failure" }), { ok: true, value: "failure" });
+ * ```
+ */
+export function junitInconclusiveArg(
+  values: { "junit-inconclusive"?: string },
+): Result<JunitInconclusive> {
+  const text = values["junit-inconclusive"];
+  if (text === undefined) return ok(DEFAULT_JUNIT_INCONCLUSIVE);
+  const read = readJunitInconclusive(text);
+  return read.ok ? read : err(prefixed("--junit-inconclusive: ", read.problems));
 }
 
 /**

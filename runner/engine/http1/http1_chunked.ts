@@ -1,10 +1,11 @@
 /**
  * The chunked transfer coding of an HTTP/1.1 response body, decoded in place: chunk-size lines
- * (with extensions), chunk data (counted and dropped, never copied), the CRLF after each chunk and
- * the trailer section.
+ * (with extensions), chunk data (counted and dropped, never copied, but for the first bytes of a
+ * body being captured), the CRLF after each chunk and the trailer section.
  *
  * @module
  */
+import type { BodyCapture } from "../body_sample.ts";
 
 const SIZE = 0;
 const EXT = 1;
@@ -51,6 +52,8 @@ export class ChunkedBodyDecoder {
   /** Bytes of the current chunk extension, or of the trailer section, read so far. */
   #sectionBytes = 0;
   #trailerLineBytes = 0;
+  /** Where the chunks' data goes (its first bytes), when the body is being captured. */
+  #capture: BodyCapture | undefined = undefined;
 
   /** @param maxSectionBytes Longest chunk extension or trailer section accepted. */
   constructor(readonly maxSectionBytes: number) {}
@@ -65,9 +68,10 @@ export class ChunkedBodyDecoder {
     return this.#state === FAILED;
   }
 
-  /** Prepares for a new chunked body. */
-  start(): void {
+  /** Prepares for a new chunked body; `capture`: where its data's first bytes go, if anywhere. */
+  start(capture?: BodyCapture): void {
     this.error = "";
+    this.#capture = capture;
     this.#startChunk();
   }
 
@@ -81,6 +85,7 @@ export class ChunkedBodyDecoder {
       const state = this.#state;
       if (state === DATA) {
         const take = Math.min(this.#remaining, end - pos);
+        if (this.#capture !== undefined) this.#capture.add(bytes, pos, pos + take);
         pos += take;
         this.#remaining -= take;
         if (this.#remaining === 0) this.#state = DATA_CR;

@@ -1,6 +1,7 @@
 /**
  * An incremental HTTP/1.x response parser that scans bytes in place: no string is made of the
- * head or the body, and the body is counted and dropped, never copied. It frames the response
+ * head or the body, and the body is counted and dropped, never copied (but for the first bytes of
+ * one its `onFinalStatus` asks to capture: an unexpected status's sample). It frames the response
  * (Content-Length, chunked with trailers, close-delimited; no body for HEAD, 204 and 304; 1xx
  * interim responses skipped) and says whether the connection may be reused.
  *
@@ -9,6 +10,7 @@
 import { ChunkedBodyDecoder } from "./http1_chunked.ts";
 import { ResponseHeaderFields, startsLikeStatusLine, statusLineCode } from "./http1_head_scan.ts";
 import { http2OpeningFrame, mayBeHttp2FrameStart } from "./http2_only.ts";
+import type { BodyCapture } from "../body_sample.ts";
 
 /**
  * Longest response head (status line and headers) or chunked trailer section accepted.
@@ -70,6 +72,13 @@ export class Http1ResponseParser {
   /** Bytes of an unfinished head line already searched for its end. */
   #lineScanned = 0;
   #minorVersion = 1;
+  /** Where this response's body goes (its first bytes), when it is being captured. */
+  #capture: BodyCapture | undefined = undefined;
+  /**
+   * Called once per response at the end of its final head (never for a 1xx interim one) with its
+   * status: a capture to copy the body's first bytes into, or undefined to count and drop it.
+   */
+  onFinalStatus: ((status: number) => BodyCapture | undefined) | undefined = undefined;
   readonly #headers = new ResponseHeaderFields();
   readonly #chunkedBody: ChunkedBodyDecoder;
 
@@ -88,12 +97,18 @@ export class Http1ResponseParser {
     return this.#state === FAILED;
   }
 
+  /** The capture {@linkcode onFinalStatus} gave this response, if any. */
+  get capture(): BodyCapture | undefined {
+    return this.#capture;
+  }
+
   /** Prepares for the response to a new request; `isHead`: it was a HEAD (no body). */
   reset(isHead: boolean): void {
     this.#isHead = isHead;
     this.status = 0;
     this.error = "";
     this.http2 = false;
+    this.#capture = undefined;
     this.#startHead();
   }
 
@@ -114,6 +129,7 @@ export class Http1ResponseParser {
         }
         case BODY_LENGTH: {
           const take = Math.min(this.#remaining, end - pos);
+          if (this.#capture !== undefined) this.#capture.add(bytes, pos, pos + take);
           pos += take;
           this.#remaining -= take;
           if (this.#remaining === 0) this.#state = DONE;
@@ -127,6 +143,7 @@ export class Http1ResponseParser {
           break;
         }
         case BODY_CLOSE:
+          if (this.#capture !== undefined) this.#capture.add(bytes, pos, end);
           return end;
         default: // DONE, FAILED
           return pos;
@@ -217,6 +234,7 @@ export class Http1ResponseParser {
       this.#startHead();
       return;
     }
+    if (this.onFinalStatus !== undefined) this.#capture = this.onFinalStatus(status);
     const headers = this.#headers;
     this.keepAlive = this.#minorVersion === 0
       ? headers.connectionKeepAlive && !headers.connectionClose
@@ -227,7 +245,7 @@ export class Http1ResponseParser {
     } else if (headers.transferEncoding) {
       if (headers.contentLength >= 0) this.keepAlive = false; // both framings: do not reuse
       if (headers.chunked) {
-        this.#chunkedBody.start();
+        this.#chunkedBody.start(this.#capture);
         this.#state = CHUNKED_BODY;
       } else this.#closeDelimited();
     } else if (headers.contentLength > 0) {

@@ -2,12 +2,16 @@
  * The read side every HTTP/1.1 connection shares, whatever its sockets: one reusable read buffer
  * and the incremental parser. Body bytes are counted by the parser and overwritten by the next
  * read; only an unfinished head line is kept, moved to the buffer's start, and the buffer grows
- * only to hold a long head line (the parser bounds the head).
+ * only to hold a long head line (the parser bounds the head). With a {@linkcode BodySampler}, the
+ * first bytes of a body whose status the request did not expect are kept once per label and code
+ * (body_sample.ts).
  *
  * @module
  */
 import { Http1ResponseParser } from "./http1_response_parser.ts";
 import type { InflightRequest } from "../inflight_request.ts";
+import type { BodySampler } from "../body_sample.ts";
+import type { PreparedRequest } from "../types.ts";
 
 /** Bytes of the per-connection read buffer; it grows only to hold a long head line. */
 export const READ_BUFFER_BYTES = 16 * 1024;
@@ -47,20 +51,35 @@ export class ResponseReader {
   /** Bytes of an unfinished head line kept at the start of the buffer. */
   #buffered = 0;
   readonly #onHttp2Reply: (() => void) | undefined;
+  readonly #sampler: BodySampler | undefined;
+  /** The request being answered, when its body may be sampled. */
+  #request: Pick<PreparedRequest, "labelIndex" | "expect"> | undefined = undefined;
 
   /**
    * An empty reader; its buffer is allocated on the first read.
    *
    * @param onHttp2Reply Called when {@linkcode ResponseReader.take} fails a request because the
    * server answered with HTTP/2 frames (the parser's `http2`).
+   * @param sampler Keeps the first body of each unexpected status (per label and code).
    */
-  constructor(onHttp2Reply?: () => void) {
+  constructor(onHttp2Reply?: () => void, sampler?: BodySampler) {
     this.#onHttp2Reply = onHttp2Reply;
+    this.#sampler = sampler;
+    if (sampler !== undefined) {
+      this.parser.onFinalStatus = (status) => {
+        const r = this.#request;
+        return r === undefined ? undefined : sampler.capture(r.labelIndex, r.expect, status);
+      };
+    }
   }
 
-  /** Prepares for the next response (HEAD responses have no body). */
-  start(isHead: boolean): void {
+  /**
+   * Prepares for the next response (HEAD responses have no body); `request`, the one it answers,
+   * lets a sampler keep its body when its status is unexpected.
+   */
+  start(isHead: boolean, request?: Pick<PreparedRequest, "labelIndex" | "expect">): void {
     this.parser.reset(isHead);
+    this.#request = request;
   }
 
   /** Forgets buffered bytes (the socket they came from is gone). */
@@ -112,7 +131,27 @@ export class ResponseReader {
     if (step === READ_STEP.failed) {
       request.settle(0, "protocol", arrivedAtMs);
       if (this.parser.http2) this.#onHttp2Reply?.();
-    } else request.settle(this.parser.status, undefined, arrivedAtMs);
+    } else {
+      this.#keepSample(arrivedAtMs);
+      request.settle(this.parser.status, undefined, arrivedAtMs);
+    }
     return step !== READ_STEP.done;
+  }
+
+  /**
+   * The peer closed the connection at `atMs`: true when that completes the response (its body
+   * ran to the close), whose body sample is then kept.
+   */
+  finishOnClose(atMs: number): boolean {
+    if (!this.parser.finish()) return false;
+    this.#keepSample(atMs);
+    return true;
+  }
+
+  /** Hands a completed response's captured body to the sampler. */
+  #keepSample(atMs: number): void {
+    const capture = this.parser.capture;
+    if (capture === undefined) return;
+    this.#sampler!.keep(this.#request!.labelIndex, this.parser.status, capture, atMs);
   }
 }

@@ -49,8 +49,11 @@ import {
 export interface H2StreamEvents {
   /** The response's final HEADERS: its status and its header block's size as sent (octets). */
   onResponse(status: number, headerOctets: number): void;
-  /** A DATA frame's payload arrived (padding not counted). */
-  onData(bytes: number): void;
+  /**
+   * A DATA frame's payload arrived: `bytes` of data (padding not counted), `data[from, from +
+   * bytes)`, a view of the read buffer valid during the call only (copy what is kept).
+   */
+  onData(bytes: number, data: Uint8Array, from: number): void;
   /**
    * The stream closed: `rstCode` 0 after a complete response, else the RST_STREAM code (or the
    * GOAWAY's, for a stream the server will not process; {@linkcode MALFORMED_RESPONSE} for a
@@ -258,7 +261,9 @@ export class H2ClientProtocol {
     }
     const stream = this.#streams.get(streamId);
     if (stream === undefined) return;
-    if (payload.length > padding) stream.events.onData(payload.length - padding);
+    if (payload.length > padding) {
+      stream.events.onData(payload.length - padding, payload, padding > 0 ? 1 : 0);
+    }
     if (flags & FLAG.endStream) return this.#close(streamId, H2_CODE.noError);
     stream.consumedBytes += payload.length;
     if (stream.consumedBytes >= this.#windowBytes / 2) {

@@ -18,6 +18,7 @@ import type { H2Transport } from "./h2_transport.ts";
 import { H2Connection } from "./h2_connection.ts";
 import { type H2Request, H2RequestEncoder } from "./h2_request.ts";
 import { H2StreamSlot } from "./h2_stream_slot.ts";
+import type { BodySampler } from "../body_sample.ts";
 
 /** Streams per connection when neither the plan nor the server says (and the most SETTINGS give). */
 export const MAX_STREAMS_DEFAULT = 100;
@@ -43,6 +44,8 @@ export interface H2PoolOptions {
   windowBytes?: number;
   /** A new socket for each session (default Deno's, to `origin`). */
   transport?: () => H2Transport;
+  /** Keeps the first body of each unexpected status, per label and code. */
+  bodySampler?: BodySampler;
 }
 
 /**
@@ -183,6 +186,7 @@ export class H2Pool {
       encoder: this.#encoder,
       converted: this.#converted,
       countsSockets,
+      ...(this.#o.bodySampler ? { bodySampler: this.#o.bodySampler } : {}),
     });
   }
 

@@ -17,6 +17,7 @@ import type { Clock, Connection, PreparedRequest, ResponseOutcome } from "../typ
 import { H2_CODE, type H2StreamEvents, MALFORMED_RESPONSE } from "./h2_session.ts";
 import { type H2Connection, sessionEndKind, type SessionState } from "./h2_connection.ts";
 import type { H2Request, H2RequestEncoder } from "./h2_request.ts";
+import type { BodyCapture, BodySampler } from "../body_sample.ts";
 
 /** What a slot needs besides its connection. */
 export interface H2SlotOptions {
@@ -28,6 +29,8 @@ export interface H2SlotOptions {
   converted: ReadonlyMap<PreparedRequest, H2Request>;
   /** Whether this slot reports its connection's sockets (one slot per connection does). */
   countsSockets: boolean;
+  /** Keeps the first body of each unexpected status, per label and code. */
+  bodySampler?: BodySampler;
 }
 
 /**
@@ -61,6 +64,9 @@ export class H2StreamSlot implements Connection {
   #opening = false;
   #state: SessionState | undefined;
   #closed = false;
+  /** The request in flight, and where its body goes when its status is sampled. */
+  #request: PreparedRequest | undefined;
+  #capture: BodyCapture | undefined;
 
   constructor(options: H2SlotOptions) {
     this.#o = options;
@@ -128,9 +134,15 @@ export class H2StreamSlot implements Connection {
     onResponse: (status, octets) => {
       this.#status = status;
       this.#req.bytesReceived += octets;
+      const r = this.#request;
+      const sampler = this.#o.bodySampler;
+      if (sampler !== undefined && r !== undefined) {
+        this.#capture = sampler.capture(r.labelIndex, r.expect, status);
+      }
     },
-    onData: (bytes) => {
+    onData: (bytes, data, from) => {
       this.#req.bytesReceived += bytes;
+      if (this.#capture !== undefined) this.#capture.add(data, from, from + bytes);
     },
     onClose: (rstCode, streamId, sessionGone) => {
       // While `request` runs, its stream may close at once (its connection failing on the write).
@@ -141,6 +153,8 @@ export class H2StreamSlot implements Connection {
   #start(state: SessionState, request: PreparedRequest): void {
     const h2 = this.#o.converted.get(request) ?? this.#o.encoder.encode(request.bytes);
     this.#status = 0;
+    this.#request = request;
+    this.#capture = undefined;
     this.#state = state;
     this.#req.written(this.#o.clock.nowMs(), h2.bytes);
     let id = 0;
@@ -164,6 +178,11 @@ export class H2StreamSlot implements Connection {
     const kind = complete ? undefined : streamErrorKind(this.#state!, rstCode, sessionGone);
     // At the response's arrival (the session's read time), never before the stream was written.
     const atMs = Math.max(this.#req.writtenAtMs, this.#state!.session.nowMs);
+    const capture = this.#capture;
+    this.#capture = undefined;
+    if (complete && capture !== undefined) {
+      this.#o.bodySampler!.keep(this.#request!.labelIndex, this.#status, capture, atMs);
+    }
     this.#req.settle(complete ? this.#status : 0, kind, atMs);
   }
 }

@@ -22,6 +22,7 @@ import { ResponseReader } from "../http1/mod.ts";
 import type { Clock, Connection, PreparedRequest, ResponseOutcome } from "../types.ts";
 import { TlsClient, type TlsContext } from "./libssl_tls.ts";
 import { concatBytes } from "../http2/mod.ts";
+import type { BodySampler } from "../body_sample.ts";
 
 /** Where a {@linkcode NativeConnection} connects: a numeric address (resolved before the run). */
 export interface NativeConnectionOptions {
@@ -35,6 +36,8 @@ export interface NativeConnectionOptions {
   onHttp2Reply?: () => void;
   /** HTTPS: the run's TLS context (ALPN `http/1.1`) and the name the certificate must carry. */
   tls?: { context: TlsContext; host: string };
+  /** Keeps the first body of each unexpected status, per label and code. */
+  bodySampler?: BodySampler;
 }
 
 /** Ciphertext read per `recv` over TLS: a full record and its overhead. */
@@ -87,7 +90,7 @@ export class NativeConnection implements Connection, EpollHandler {
     this.#address = options.socketAddress;
     this.#onOutOfDescriptors = options.onOutOfDescriptors;
     this.#tlsOptions = options.tls;
-    this.#reader = new ResponseReader(options.onHttp2Reply);
+    this.#reader = new ResponseReader(options.onHttp2Reply, options.bodySampler);
   }
 
   /** True while a request is in flight. */
@@ -106,7 +109,7 @@ export class NativeConnection implements Connection, EpollHandler {
       const nowMs = this.#clock.nowMs();
       return Promise.resolve(responseOutcome(0, "other", 0, 0, nowMs, nowMs));
     }
-    this.#reader.start(request.isHead);
+    this.#reader.start(request.isHead, request);
     this.#request = request.bytes;
     const promise = this.#req.begin();
     if (this.#state === OPEN) this.#writeRequest();
@@ -359,9 +362,9 @@ export class NativeConnection implements Connection, EpollHandler {
   #ended(): void {
     this.#closeSocket();
     if (!this.#req.busy) return; // the server closed an idle connection: reconnect on next send
-    const parser = this.#reader.parser;
-    if (parser.finish()) this.#finish(parser.status, undefined);
-    else this.#finish(0, "reset");
+    if (this.#reader.finishOnClose(this.#clock.nowMs())) {
+      this.#finish(this.#reader.parser.status, undefined);
+    } else this.#finish(0, "reset");
   }
 
   /**

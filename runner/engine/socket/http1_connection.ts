@@ -22,6 +22,7 @@ import { ResponseReader } from "../http1/mod.ts";
 import { socketReader } from "./socket_reader.ts";
 import { TLS_HTTP1 } from "../http1/mod.ts";
 import type { Clock, Connection, PreparedRequest, ResponseOutcome } from "../types.ts";
+import type { BodySampler } from "../body_sample.ts";
 
 /**
  * Where and how an {@linkcode Http1Connection} connects.
@@ -36,6 +37,8 @@ export interface Http1ConnectionOptions {
   onOutOfDescriptors?: () => void;
   /** Called when a request fails because the server answered with HTTP/2 frames. */
   onHttp2Reply?: () => void;
+  /** Keeps the first body of each unexpected status, per label and code. */
+  bodySampler?: BodySampler;
 }
 
 /**
@@ -71,7 +74,7 @@ export class Http1Connection implements Connection {
     this.#tls = https ? (options.tls ?? {}) : undefined;
     this.#clock = options.clock;
     this.#onOutOfDescriptors = options.onOutOfDescriptors;
-    this.#reader = new ResponseReader(options.onHttp2Reply);
+    this.#reader = new ResponseReader(options.onHttp2Reply, options.bodySampler);
   }
 
   /** True while a request is in flight. */
@@ -85,7 +88,7 @@ export class Http1Connection implements Connection {
       const nowMs = this.#clock.nowMs();
       return Promise.resolve(responseOutcome(0, "other", 0, 0, nowMs, nowMs));
     }
-    this.#reader.start(request.isHead);
+    this.#reader.start(request.isHead, request);
     const promise = this.#req.begin();
     const seq = ++this.#sendSeq;
     const conn = this.#conn;
@@ -258,9 +261,9 @@ export class Http1Connection implements Connection {
       if (n === null) {
         this.#closeSocket();
         if (!this.#req.busy) return; // the server closed an idle connection: reconnect on next send
-        const parser = this.#reader.parser;
-        if (parser.finish()) this.#finish(parser.status, undefined);
-        else this.#fail("reset");
+        if (this.#reader.finishOnClose(this.#clock.nowMs())) {
+          this.#finish(this.#reader.parser.status, undefined);
+        } else this.#fail("reset");
         return;
       }
       this.#received(n);

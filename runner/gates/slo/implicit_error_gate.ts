@@ -11,6 +11,7 @@
 import { parseSlo } from "../../plan/slo/mod.ts";
 import { addCounts, emptyCounts, errorTotal } from "../../model/request_counts.ts";
 import type { RunResult, Verdict } from "../../model/run_result.ts";
+import { errorsInWords } from "../../result/read/mod.ts";
 import { evaluateSlos } from "./evaluate_slos.ts";
 
 /** The share of failed requests above which the implicit gate is judged: 1%. */
@@ -58,8 +59,11 @@ export function implicitErrorVerdict(result: RunResult): Verdict | undefined {
   const { line: _line, ...verdict } = judged;
   const counts = judgedCounts(result);
   const failed = errorTotal(counts);
-  const kinds = Object.entries(counts.errors).filter(([, n]) => (n ?? 0) > 0)
-    .map(([kind, n]) => `${kind} ${n}`).join(", ");
+  // Each unexpected status by its code: what the server answered.
+  const kinds = errorsInWords(
+    result.plan,
+    result.stages.filter((s) => !s.warmup).flatMap((s) => s.labels),
+  );
   return {
     ...verdict,
     name: IMPLICIT_ERROR_GATE,

@@ -3,7 +3,7 @@
  * room. The run's verdict as stored (never recomputed by a reader), the order of verdicts, the
  * run's soundness (stopped early, target lost, a fail-fast stop that stands), the measured floor,
  * the protocol the run spoke (HTTP/1.1 when a result predates it), and how figures are written
- * (metrics, changes, the median).
+ * (metrics, changes, the median, failed requests with each unexpected status by its code).
  *
  * @module
  */
@@ -61,6 +61,14 @@ export {
   MIN_CPU_WINDOW_MS,
 } from "./lateness_cause.ts";
 export { toolLimitedSummary } from "./tool_limited_words.ts";
+export {
+  errorEntries,
+  errorsInWords,
+  type LabelCounts,
+  type PlanExpectations,
+  runErrorsInWords,
+  unexpectedCodes,
+} from "./error_words.ts";
 export {
   CLI_FAIL_ON_VALUES,
   DEFAULT_FAIL_ON,

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { problemText } from "../../../runner/model/result.ts";
 import { DEFAULT_FAIL_ON } from "../../../runner/result/read/mod.ts";
 import { DEFAULT_CONFIRM } from "../../../runner/gates/confirm_gates.ts";
+import { DEFAULT_JUNIT_INCONCLUSIVE } from "../../../reporters/junit/mod.ts";
 import { DEFAULT_ROUNDS } from "../../../runner/ab/run_ab.ts";
 import {
   INPUT_DEFAULTS,
@@ -28,6 +29,7 @@ Deno.test("readRunInputs() with nothing set runs the default plans, reports and 
     updateBaseline: false,
     committed: false,
     failOn: "inconclusive-sampling",
+    junitInconclusive: "auto",
     confirm: "auto",
   });
 });
@@ -170,4 +172,17 @@ Deno.test("the Action's fail-on, confirm and ab-rounds defaults are tailgate's o
   assert.equal(INPUT_DEFAULTS["fail-on"], DEFAULT_FAIL_ON);
   assert.equal(INPUT_DEFAULTS.confirm, DEFAULT_CONFIRM);
   assert.equal(INPUT_DEFAULTS["ab-rounds"], String(DEFAULT_ROUNDS));
+});
+
+Deno.test("readRunInputs() reads junit-inconclusive, and refuses what tailgate does not take", () => {
+  const read = readRunInputs({ TAILGATE_JUNIT_INCONCLUSIVE: " failure " });
+  assert.ok(read.ok);
+  assert.equal(read.value.junitInconclusive, "failure");
+  const bad = readRunInputs({ TAILGATE_JUNIT_INCONCLUSIVE: "error" });
+  assert.ok(!bad.ok);
+  assert.match(
+    problemText(bad.problems[0]),
+    /^junit-inconclusive: `error` is not one of auto, skipped, failure; /,
+  );
+  assert.equal(INPUT_DEFAULTS["junit-inconclusive"], DEFAULT_JUNIT_INCONCLUSIVE);
 });

@@ -34,7 +34,8 @@ Deno.test("publishOutcomes() takes the worst plan's verdict and its exit code, t
     );
     assert.match(await Deno.readTextFile(output), /^verdict<<(\S+)\ninconclusive\n\1\n/);
     assert.deepEqual(lines, [
-      "tailgate: inconclusive over 3 plan(s), exit code 3; the job passes with fail-on: fail",
+      "tailgate: inconclusive over 3 plan(s), exit code 3; the job passes with fail-on: fail " +
+      "(junit.xml: undecided gates as junit-inconclusive: auto)",
     ]);
   } finally {
     await Deno.remove(cwd, { recursive: true });

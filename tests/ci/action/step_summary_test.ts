@@ -150,3 +150,54 @@ Deno.test("renderCiSummary() of a plan without SLOs whose every request failed: 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("renderCiSummary() says how junit.xml wrote the undecided gates, and how to count them failed", async () => {
+  const { undecidedRegressionRun } = await import("../../reporters/_judged_results.ts");
+  const result = await undecidedRegressionRun();
+  const n = result.verdicts.filter((v) => v.status === "inconclusive").length;
+  assert.ok(n > 1);
+  const plan: PlanOutcome = { ...outcome("plans/a.yaml", 0), result, verdict: "inconclusive" };
+  const line = (text: string) => text.split("\n").find((l) => l.startsWith("**JUnit:**"));
+  assert.equal(
+    line(renderCiSummary([plan], "inconclusive")),
+    `**JUnit:** of ${n} undecided gates, junit.xml writes ${n} as \`skipped\` (test views count ` +
+      "those as neither passed nor failed). `junit-inconclusive: auto` writes each as " +
+      "`fail-on: inconclusive-sampling` levels it (an `error` when it turns the job red, else " +
+      "`skipped`); `junit-inconclusive: failure` counts each as a failed test.",
+  );
+  const strict = { failOn: "inconclusive", inconclusive: "auto" } as const;
+  assert.match(
+    line(renderCiSummary([plan], "inconclusive", undefined, strict))!,
+    new RegExp(`junit\\.xml writes ${n} as \`error\`\\. .*\`fail-on: inconclusive\` levels it`),
+  );
+  const failing = { failOn: "inconclusive-sampling", inconclusive: "failure" } as const;
+  assert.equal(
+    line(renderCiSummary([plan], "inconclusive", undefined, failing)),
+    `**JUnit:** of ${n} undecided gates, junit.xml writes ${n} as \`failure\`. ` +
+      "`junit-inconclusive: failure` writes every one as a failed test.",
+  );
+  // Nothing undecided: nothing to say.
+  assert.equal(line(renderCiSummary([outcome("plans/b.yaml", 0)], "pass")), undefined);
+});
+
+Deno.test("renderCiSummary() names each unexpected status by its code, in the table of the plan's summary", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "tailgate-summary-" });
+  try {
+    // Every request of GET /a answered 500 (the fixture's failing status), none expected.
+    const result = gateResult([{
+      ratePerSec: 100,
+      durationMs: 10_000,
+      labels: [{ label: "GET /a", response: pointsUs([]), errors: 1_000 }],
+    }]);
+    await judgeRun(result);
+    await Deno.writeTextFile(join(dir, "result.json"), JSON.stringify(result));
+    await Deno.writeTextFile(join(dir, "summary.md"), renderMarkdown(result));
+    const read = await readOutcome("plans/shop.yaml", dir, 1, "");
+    const text = renderCiSummary([read], read.verdict);
+    assert.match(text, /1000 errors \(500 × 1,000\)/);
+    assert.match(text, /judged requests failed \(500 × 1,000\)/);
+    assert.doesNotMatch(text, /unexpected\\?_status/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -183,3 +183,27 @@ Deno.test("the job's fail-on reaches tailgate unless it is tailgate's own defaul
   ]);
   assert.ok(!abArgs("p.yaml", "o", ab).includes("--fail-on"));
 });
+
+Deno.test("the job's junit-inconclusive reaches run, merge and ab unless it is the default auto", () => {
+  const common = { outDir: "o", reports: ["json"], updateBaseline: false };
+  const tail = (args: string[]) => args.slice(args.indexOf("--junit-inconclusive"));
+  assert.deepEqual(
+    tail(runArgs({ ...common, plan: "p.yaml", junitInconclusive: "failure" })),
+    ["--junit-inconclusive", "failure"],
+  );
+  assert.deepEqual(tail(mergeArgs(["a.json"], { ...common, junitInconclusive: "skipped" })), [
+    "--junit-inconclusive",
+    "skipped",
+  ]);
+  const ab = { base: "http://127.0.0.1:1", head: "http://127.0.0.1:2", rounds: 5 };
+  assert.deepEqual(tail(abArgs("p.yaml", "o", { ...ab, junitInconclusive: "failure" })), [
+    "--junit-inconclusive",
+    "failure",
+  ]);
+  assert.ok(
+    !runArgs({ ...common, plan: "p.yaml", junitInconclusive: "auto" }).includes(
+      "--junit-inconclusive",
+    ),
+  );
+  assert.ok(!abArgs("p.yaml", "o", ab).includes("--junit-inconclusive"));
+});

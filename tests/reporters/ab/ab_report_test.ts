@@ -165,3 +165,28 @@ Deno.test("renderAbTerminal() prints the plan's names and messages inert: no esc
   assert.ok(!text.split("\n").some((l) => l.startsWith("✓ PASS")), text);
   assert.match(text, /^A\/B comparison: shop\\u001b\[2J\\n✓ PASS: forged \(base /);
 });
+
+Deno.test({
+  name:
+    "renderAbJunit() writes undecided comparisons as --junit-inconclusive asks: skipped or failures",
+  ignore: ignoreWithout("xmllint"),
+  fn: async () => {
+    const ab = abResult(1, "orders", [1.08, 0.98, 1.1, 0.99, 1]);
+    const undecided = ab.comparisons.filter((c) => c.status === "inconclusive").length;
+    assert.ok(undecided > 0);
+    const count = (xml: string, what: string) => xpath(xml, `string(/testsuites/@${what})`);
+    // auto: a comparison undecided is a warning under the default fail-on: skipped.
+    assert.equal(await count(renderAbJunit(ab), "skipped"), String(undecided));
+    const failing = renderAbJunit(ab, "inconclusive-sampling", "failure");
+    assert.deepEqual(await xunitProblems(failing), []);
+    assert.equal(await count(failing, "failures"), String(undecided));
+    assert.equal(await count(failing, "skipped"), "0");
+    assert.equal(
+      await xpath(failing, "string(//property[@name='junit.inconclusive']/@value)"),
+      "failure",
+    );
+    // skipped: even when fail-on inconclusive turns them red.
+    assert.equal(await count(renderAbJunit(ab, "inconclusive", "skipped"), "errors"), "0");
+    assert.equal(await count(renderAbJunit(ab, "inconclusive"), "errors"), String(undecided));
+  },
+});

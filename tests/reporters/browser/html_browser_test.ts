@@ -373,3 +373,36 @@ browserTest("renderHtml() shades where a windowed SLO failed on the latency char
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+browserTest(
+  "renderHtml() shows an unexpected status's body as text on a 400 px page, wrapped, nothing run",
+  async () => {
+    const dir = await Deno.makeTempDir({ prefix: "tailgate-html-" });
+    try {
+      const result = reportResult();
+      const label = result.plan.requests[0].label;
+      const hostile = `<img src=x onerror="window.pwned=1"></pre><script>window.pwned=1</script>`;
+      result.unexpectedBodies = [
+        { label, status: 401, atMs: 12, body: hostile, bodyBytes: hostile.length },
+        // One unbroken line, 512 characters: wrapped, never widening the page.
+        { label, status: 503, atMs: 40, body: "x".repeat(512), bodyBytes: 9_000, cut: true },
+      ];
+      await using browser = await Chromium.launch({ widthPx: 400 });
+      const page = await openReport(browser, dir, result);
+      const seen = await page.evaluate<
+        { width: number; pwned: boolean; images: number; text: string }
+      >(
+        `({
+          width: document.documentElement.scrollWidth,
+          pwned: "pwned" in window,
+          images: document.querySelectorAll("img").length,
+          text: document.querySelector("#unexpected pre.body").textContent,
+        })`,
+      );
+      assert.deepEqual(seen, { width: 400, pwned: false, images: 0, text: hostile });
+      assert.deepEqual(problems(page.events), []);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+);

@@ -328,3 +328,47 @@ Deno.test("renderHtml() shows the protocol in the banner and the health panel, a
   );
   assert.doesNotMatch(health(html), /queue wait/);
 });
+
+Deno.test("renderHtml() names each unexpected status by its code in the banner and under the stages", () => {
+  const result = writtenResult();
+  const e = result.totals.counts.errors;
+  const html = renderHtml(result);
+  const banner = html.slice(html.indexOf('id="verdict"'), html.indexOf("</section>"));
+  assert.ok(
+    banner.includes(`10 errors (500 × ${e.unexpected_status}, refused × ${e.refused})`),
+    banner,
+  );
+  const stages = section(html, "stages");
+  assert.ok(stages.includes(`Errors: 500 × ${e.unexpected_status}, refused × ${e.refused}.`));
+  assert.doesNotMatch(html, /unexpected[ _]status/);
+});
+
+Deno.test("renderHtml() shows the first body of each unexpected status under the gates, escaped", () => {
+  const hostile = '</pre><script>alert("pwned")</script><img src=x onerror=alert(1)>';
+  const result = writtenResult({
+    bodySamples: [
+      {
+        labelIndex: 1,
+        status: 500,
+        atMs: 1_250,
+        bytes: new TextEncoder().encode(hostile),
+        bodyBytes: 4_096,
+      },
+    ],
+  });
+  const html = renderHtml(result);
+  const card = section(html, "unexpected");
+  const n = result.stages.reduce((sum, s) => sum + (s.labels[1].counts.statusCodes["500"] ?? 0), 0);
+  assert.ok(n > 0);
+  assert.ok(card.includes(`500 × ${n}`), card);
+  assert.ok(card.includes("GET /b"), card);
+  assert.ok(card.includes(escapeHtml(hostile)), "the body, as text");
+  assert.ok(!card.includes("<script>") && !card.includes("<img"), card);
+  assert.match(card, /first answered 1\.25s into the run; its first 512 of 4,096 bytes/);
+  // On the first screens: before the charts.
+  assert.ok(html.indexOf('id="unexpected"') < html.indexOf('id="percentiles"'));
+  assert.match(html, /<a href="#unexpected">Unexpected statuses<\/a>/);
+  const none = renderHtml(writtenResult());
+  assert.ok(!none.includes('id="unexpected"'));
+  assert.ok(!none.includes('href="#unexpected"'));
+});

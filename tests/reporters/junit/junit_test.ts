@@ -500,3 +500,45 @@ xmllintTest(
     assert.equal(await attr(slo, `${SUITE}/@skipped`), String(undecided));
   },
 );
+
+xmllintTest(
+  "renderJunit() writes every undecided gate as --junit-inconclusive asks, whatever fail-on says",
+  async () => {
+    const result = await undecidedRegressionRun();
+    const { inconclusive } = await fixtures();
+    const undecided = result.verdicts.filter((v) => v.status === "inconclusive").length;
+    // `failure`: each undecided gate is a failure of type inconclusive, the warnings too.
+    const failing = renderJunit(result, "inconclusive-sampling", "failure");
+    assert.equal(await attr(failing, `${SUITE}/@failures`), String(undecided));
+    assert.equal(await attr(failing, `${SUITE}/@skipped`), "0");
+    assert.equal(await attr(failing, `${SUITE}/testcase/failure/@type`), "inconclusive");
+    assert.deepEqual(await xunitProblems(failing), []);
+    // `skipped`: an undecided gate is skipped even when it turns the run red.
+    const skipped = renderJunit(inconclusive, "inconclusive", "skipped");
+    assert.equal(await attr(skipped, `${SUITE}/@errors`), "0");
+    assert.equal(await attr(skipped, `${SUITE}/@skipped`), "1");
+    // `auto`, the default: as fail-on makes it (an error when red, else skipped).
+    assert.equal(renderJunit(result, "inconclusive", "auto"), renderJunit(result, "inconclusive"));
+    assert.equal(await attr(renderJunit(inconclusive), `${SUITE}/@errors`), "1");
+    // The suite says which mapping it used, and under which fail-on.
+    assert.equal(await property(failing, "junit.inconclusive"), "failure");
+    assert.equal(await property(renderJunit(result), "junit.inconclusive"), "auto");
+    assert.equal(await property(renderJunit(result), "junit.failOn"), "inconclusive-sampling");
+  },
+);
+
+Deno.test({
+  name: "junitparser counts undecided gates as failures under --junit-inconclusive failure",
+  ignore: ignoreWithoutJunitparser(),
+  fn: async () => {
+    const result = await undecidedRegressionRun();
+    const undecided = result.verdicts.filter((v) => v.status === "inconclusive").length;
+    const read = await readWithJunitparser(renderJunit(result, undefined, "failure"));
+    assert.equal(read.read.failures, undecided);
+    assert.equal(read.read.skipped, 0);
+    assert.equal(read.recomputed.failures, undecided);
+    for (const c of read.suites[0].cases) {
+      for (const r of c.results) assert.equal(r.kind, "Failure", c.name);
+    }
+  },
+});

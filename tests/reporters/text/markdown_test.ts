@@ -10,6 +10,7 @@ import { gateResult, pointsUs, scaledUs, type StageSpec } from "../../_helpers/g
 import { toEncodedHistogram } from "../../../runner/hdr/encoded_histogram.ts";
 import { judgedRun, rejectedRun, undecidedRegressionRun } from "../_judged_results.ts";
 import { HOSTILE_MARKDOWN, HOSTILE_TRAFFIC, TRAFFIC, withTraffic } from "../_traffic_results.ts";
+import { writtenResult } from "../../_helpers/result_fixtures.ts";
 
 /** Splits a GFM table row into cells as GitHub does: a backslash escapes the next character. */
 function cellsOf(row: string): string[] {
@@ -377,4 +378,27 @@ Deno.test("renderMarkdown() names the protocol among the facts, and an HTTP/2 ru
   result.run.maxStreams = 8;
   assert.match(facts(), / · HTTP\/2 cleartext \(h2c\), up to 8 streams per connection( · |$)/);
   assert.match(health(), / · 40 requests waited for a free stream \(up to 40\.\d*ms/);
+});
+
+Deno.test("renderMarkdown() names each unexpected status by its code after the error count", () => {
+  const text = renderMarkdown(writtenResult());
+  assert.match(text, /, 10 errors \(500 × 5, refused × 5\) · /);
+  assert.doesNotMatch(text, /unexpected\\?_status/);
+  const clean = renderMarkdown(writtenResult({}, { everyRequestAnswered: true }));
+  assert.match(clean, /, 0 errors · /);
+});
+
+Deno.test("renderMarkdown() has a Labels table: requests, errors by code, p50 and p99 of each label", () => {
+  const text = renderMarkdown(writtenResult());
+  assert.match(text, /^### Labels$/m);
+  const rows = table(text, "label");
+  assert.deepEqual(rows[0], ["label", "requests", "errors", "p50", "p99"]);
+  assert.deepEqual(rows.slice(2).map((r) => r.map(shown)), [
+    ["GET /a", "20", "refused × 2", "1.5ms", "1.5ms"],
+    ["GET /b", "20", "500 × 4, refused × 2", "1.5ms", "1.5ms"],
+  ]);
+});
+
+Deno.test("renderMarkdown() of a plan of one label has no Labels table", async () => {
+  assert.doesNotMatch(renderMarkdown(await rejectedRun()), /### Labels/);
 });

@@ -75,15 +75,20 @@ Deno.test("renderTerminal()'s first line counts requests and errors, and says wh
   );
 });
 
-Deno.test("renderTerminal() lists errors by kind, and no errors line when nothing failed", () => {
+Deno.test("renderTerminal() lists errors by kind, each unexpected status by its code", () => {
   const result = writtenResult();
   const e = result.totals.counts.errors;
   assert.ok((e.refused ?? 0) > 0 && (e.unexpected_status ?? 0) > 0);
+  assert.equal(result.totals.counts.statusCodes["500"], e.unexpected_status);
   assert.match(
     plain(result),
-    new RegExp(`^errors: refused ${e.refused}, unexpected_status ${e.unexpected_status}$`, "m"),
+    new RegExp(`^errors: 500 × ${e.unexpected_status}, refused × ${e.refused}$`, "m"),
   );
-  result.totals.counts.errors = {};
+  assert.doesNotMatch(plain(result), /unexpected_status/);
+});
+
+Deno.test("renderTerminal() has no errors line when nothing failed", () => {
+  const result = writtenResult({}, { everyRequestAnswered: true });
   assert.doesNotMatch(plain(result), /^errors:/m);
 });
 
@@ -299,4 +304,28 @@ Deno.test("renderTerminal() prints the machine's contention after the floor, onl
     plain(result),
     /^machine: the service \(nginx, pid 41\) waited 60ms for a CPU over 2s \(worst second 1s: 30ms\); CPU pressure 5\.0%; steal 0ms$/m,
   );
+});
+
+Deno.test("renderTerminal() lists each label's requests, errors by code, p50 and p99 after the stages", () => {
+  const text = plain(writtenResult());
+  const lines = text.split("\n");
+  const start = lines.findIndex((l) => /^label\s+requests\s+errors\s+p50\s+p99$/.test(l));
+  assert.ok(start > 0, text);
+  // The fixture's measured stage: 20 requests a label, every 10th refused, /b's every 7th a 500.
+  assert.match(lines[start + 1], /^GET \/a\s+20\s+refused × 2\s+1\.5ms\s+1\.5ms$/);
+  assert.match(lines[start + 2], /^GET \/b\s+20\s+500 × 4, refused × 2\s+1\.5ms\s+1\.5ms$/);
+  assert.equal(lines[start + 3], "");
+});
+
+Deno.test("renderTerminal() lists at most 20 labels, the busiest, and counts the rest", () => {
+  const result = writtenResult();
+  const [a] = result.stages[1].labels;
+  result.stages[1].labels = Array.from({ length: 23 }, (_, i) => ({ ...a, label: `GET /${i}` }));
+  result.plan.requests = result.stages[1].labels.map((l) => ({
+    ...result.plan.requests[0],
+    label: l.label,
+  }));
+  const text = plain(result);
+  assert.equal(text.split("\n").filter((l) => /^GET \/\d+ /.test(l)).length, 20);
+  assert.match(text, /^… 3 more labels \(see the HTML report\)$/m);
 });

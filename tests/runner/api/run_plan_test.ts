@@ -120,3 +120,51 @@ Deno.test("a shard of a plan without load.seed and no start instant is refused",
     RangeError,
   );
 });
+
+Deno.test("runPlan() stores the first body of an unexpected status, the captured token and env secret blotted out", async () => {
+  await using server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (req) => {
+    const path = new URL(req.url).pathname;
+    if (path === "/login") return Response.json({ access_token: "tok-7Hq2-captured" });
+    // A server that quotes the credentials it refuses, as some do.
+    const quoted = `${req.headers.get("authorization")} ${req.headers.get("x-api-key")}`;
+    return new Response(JSON.stringify({ error: "forbidden", credentials: quoted }), {
+      status: 403,
+    });
+  });
+  const { plan, issues } = parsePlanText(
+    `
+name: quoted
+target: http://127.0.0.1:${server.addr.port}
+setup:
+  - { name: login, method: POST, path: /login, capture: { token: { json: /access_token } } }
+requests:
+  - path: /orders
+    headers: { Authorization: "Bearer {{token}}", X-Api-Key: "\${env.API_KEY}" }
+load: { connections: 2, stages: [{ rate: 20/s, duration: 500ms }] }
+allow_errors: true
+`,
+    { env: (name) => name === "API_KEY" ? "key-Pp93-from-env" : undefined },
+  );
+  assert.ok(plan, issues.map((i) => i.message).join("\n"));
+  const result = await runPlan(plan);
+  assert.deepEqual(result.stages[0].counts.statusCodes, { "403": 10 });
+  const [body, ...rest] = result.unexpectedBodies ?? [];
+  assert.deepEqual(rest, []);
+  assert.deepEqual({ ...body, atMs: undefined }, {
+    label: "GET /orders",
+    status: 403,
+    atMs: undefined,
+    body: '{"error":"forbidden","credentials":"Bearer *** ***"}',
+    // The whole body as sent, secrets and all.
+    bodyBytes: JSON.stringify({
+      error: "forbidden",
+      credentials: "Bearer tok-7Hq2-captured key-Pp93-from-env",
+    }).length,
+  });
+  const stored = JSON.stringify(result);
+  for (const secret of ["tok-7Hq2-captured", "key-Pp93-from-env"]) {
+    assert.ok(!stored.includes(secret), `${secret} is stored`);
+  }
+  const read = readRunResult(stored);
+  assert.ok(read.ok, read.ok ? "" : read.problems[0].message);
+});

@@ -98,3 +98,25 @@ Deno.test("a run whose only undecided gates are regression checks exits 0 with a
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("junit.xml writes the undecided gates as --junit-inconclusive asks", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const result = await undecidedRegressionRun();
+    const undecided = result.verdicts.filter((v) => v.status === "inconclusive").length;
+    const junit = async (junitInconclusive?: "failure" | "skipped") => {
+      await finishResult(result, {
+        outDir: `${dir}/out`,
+        reports: ["junit"],
+        judge: false,
+        color: false,
+        ...(junitInconclusive ? { junitInconclusive } : {}),
+      });
+      return Deno.readTextFile(`${dir}/out/junit.xml`);
+    };
+    assert.match(await junit(), new RegExp(`<testsuites [^>]*skipped="${undecided}"`));
+    assert.match(await junit("failure"), new RegExp(`<testsuites [^>]*failures="${undecided}"`));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

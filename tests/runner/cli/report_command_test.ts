@@ -91,3 +91,17 @@ Deno.test("tailgate report refuses to write into the baseline folder, where a hi
   );
   assert.equal(await Deno.readTextFile(history), "the history of plan `result`");
 });
+
+Deno.test("tailgate report --junit-inconclusive failure counts each undecided gate a failed test", async () => {
+  const { undecidedRegressionRun } = await import("../../reporters/_judged_results.ts");
+  const result = await undecidedRegressionRun();
+  const undecided = result.verdicts.filter((v) => v.status === "inconclusive").length;
+  await using s = await stored((r) => Object.assign(r, result));
+  const args = [s.file, "--format", "junit", "--no-color"];
+  assert.equal((await reportCommand([...args, "--junit-inconclusive", "failure"])).exitCode, 0);
+  const xml = await Deno.readTextFile(join(s.dir, "junit.xml"));
+  assert.match(xml, new RegExp(`<testsuites [^>]*failures="${undecided}"`));
+  const bad = await reportCommand([...args, "--junit-inconclusive", "yes"]);
+  assert.equal(bad.exitCode, EXIT_CODES.usage);
+  assert.match(bad.errors[0], /^--junit-inconclusive: `yes` is not one of auto, skipped, failure/);
+});

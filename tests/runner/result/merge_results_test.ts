@@ -261,3 +261,27 @@ Deno.test("mergeResults() says the weakest shard's source, and names no service 
   assert.equal(merge(contended(a, waits), b)?.source, "none");
   assert.equal(merge(a, b), undefined);
 });
+
+Deno.test("mergeResults() keeps each shard's first unexpected bodies, the first of each on the merged clock", () => {
+  const p = shardPlan();
+  const label = p.requests[0].label;
+  const parts = shardResults(p, 2, (i) => new Date(Date.UTC(2026, 0, 1) + i * 3_000).toISOString());
+  const body = (atMs: number, text: string, status = 500) => ({
+    label,
+    status,
+    atMs,
+    body: text,
+    bodyBytes: text.length,
+  });
+  parts[0].unexpectedBodies = [body(4_000, "shard 0")];
+  // Shard 1 started 3 s later: its 500 at 2 s came at 5 s on the merged clock, after shard 0's.
+  parts[1].unexpectedBodies = [body(2_000, "shard 1"), body(10, "only shard 1", 503)];
+  const { result } = valueOf(mergeResults(parts, ["s0", "s1"]));
+  assert.deepEqual(result.unexpectedBodies, [
+    body(4_000, "shard 0"),
+    body(3_010, "only shard 1", 503),
+  ]);
+  delete parts[0].unexpectedBodies;
+  delete parts[1].unexpectedBodies;
+  assert.equal(valueOf(mergeResults(parts, ["s0", "s1"])).result.unexpectedBodies, undefined);
+});

@@ -338,3 +338,26 @@ load: { connections: 1, stages: [{ rate: 100/s, duration: 400ms }] }
   for (const line of posts) assert.match(line, /^POST \/orders undefined \{"n":\d+\}$/);
   assert.equal(new Set(seen).size, 40, "no two requests alike: values drawn per request");
 });
+
+for (const [tls, io] of WAYS.filter(([t, io]) => !t || io === "deno" || NATIVE_TLS)) {
+  Deno.test(`an HTTP/2 run keeps the first body of an unexpected status, its first 512 bytes (${tls ? "h2" : "h2c"}, ${io} I/O)`, async () => {
+    // Every other stream answered 401 with 600 bytes, in DATA frames node:http2 may split.
+    const denied = "denied: " + "0123456789".repeat(60);
+    await using server = await behaviourServer(
+      (s) => s.n % 2 ? s.answer(200, "hello") : s.answer(401, denied),
+      { tls },
+    );
+    const run = await h2Run(server.url, { io, rate: "100/s", duration: "500ms", connections: 2 });
+    const c = addsUp(run);
+    assert.deepEqual(c.statusCodes, { "200": 25, "401": 25 });
+    assert.deepEqual(
+      (run.bodySamples ?? []).map((s) => [
+        s.labelIndex,
+        s.status,
+        new TextDecoder().decode(s.bytes),
+        s.bodyBytes,
+      ]),
+      [[0, 401, denied.slice(0, 512), 608]],
+    );
+  });
+}

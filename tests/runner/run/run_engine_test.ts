@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { loadPlan } from "../../../runner/plan/load_plan.ts";
 import { runEngine } from "../../../runner/run/run_engine.ts";
+import { runWorkers } from "../../../runner/run/run_workers.ts";
 import { startTarget } from "../../../runner/target/mod.ts";
 import { parseText } from "../../_helpers/plan_fixtures.ts";
 import { H2_CERT, h2cServer } from "../../_helpers/http2_servers.ts";
@@ -174,3 +175,71 @@ load:
   assert.equal(counts.errors.protocol, counts.scheduled);
   assert.ok(counts.scheduled >= 5, `scheduled ${counts.scheduled}`);
 });
+
+/**
+ * A server answering GET /a 401 with a short JSON body, GET /b 503 with 2000 bytes in chunks, and
+ * anything else 200.
+ */
+function statusServer(): Deno.HttpServer<Deno.NetAddr> {
+  return Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (request) => {
+    const path = new URL(request.url).pathname;
+    if (path === "/a") return new Response('{"error":"invalid token"}', { status: 401 });
+    if (path === "/b") {
+      const chunk = new TextEncoder().encode("busy ".repeat(40)); // 200 bytes
+      let sent = 0;
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (sent++ === 10) controller.close();
+          else controller.enqueue(chunk);
+        },
+      });
+      return new Response(body, { status: 503 });
+    }
+    return new Response("ok");
+  });
+}
+
+for (
+  const { io, ignore } of [
+    { io: "deno", ignore: false },
+    { io: "native", ignore: openLibcNet() === undefined },
+  ] as const
+) {
+  Deno.test({
+    name: `a run keeps the first body of each status a label did not expect, bounded (${io})`,
+    ignore,
+    fn: async () => {
+      await using server = statusServer();
+      const { plan } = parseText(`name: bodies
+target: http://127.0.0.1:${server.addr.port}
+requests:
+  - { path: /a }
+  - { path: /b }
+  - { path: /c }
+load:
+  connections: 3
+  workers: 2
+  stages: [{ rate: 90/s, duration: 1s }]
+`);
+      assert.ok(plan);
+      // The native path runs in engine workers (two here: their samples merged); Deno's sockets
+      // on this thread.
+      const run = io === "native" ? await runWorkers({ plan, io }) : await runEngine({ plan, io });
+      assert.equal(run.io, io);
+      const codes = run.recorded.stages[0].labels.map((l) => Object.keys(l.counts.statusCodes));
+      assert.deepEqual(codes, [["401"], ["503"], ["200"]]);
+      assert.equal(run.recorded.stages[0].counts.completed, 90);
+      const samples = [...run.bodySamples ?? []].sort((x, y) => x.labelIndex - y.labelIndex);
+      const text = (b: Uint8Array) => new TextDecoder().decode(b);
+      assert.deepEqual(
+        samples.map((s) => [s.labelIndex, s.status, text(s.bytes), s.bodyBytes]),
+        [
+          [0, 401, '{"error":"invalid token"}', 25],
+          // Chunk data only, the first 512 bytes of its 2000.
+          [1, 503, "busy ".repeat(103).slice(0, 512), 2000],
+        ],
+      );
+      for (const s of samples) assert.ok(s.atMs >= 0 && s.atMs <= run.durationMs, `${s.atMs}`);
+    },
+  });
+}

@@ -48,3 +48,18 @@ Deno.test("readResultArgs() carries --fail-on into the run's options, or its mis
     }],
   });
 });
+
+Deno.test("readResultArgs() carries --junit-inconclusive into the run's options, or its mistake", () => {
+  const read = readResultArgs({ "junit-inconclusive": "failure" });
+  assert.ok(read.ok);
+  assert.equal(read.value.junitInconclusive, "failure");
+  const auto = readResultArgs({});
+  assert.ok(auto.ok);
+  assert.equal(auto.value.junitInconclusive, "auto");
+  const bad = readResultArgs({ "junit-inconclusive": "error" });
+  assert.equal(bad.ok, false);
+  assert.match(
+    problemText((bad as { problems: Problem[] }).problems[0]),
+    /^--junit-inconclusive: `error` is not one of auto, skipped, failure; /,
+  );
+});

@@ -4,6 +4,7 @@ import {
   MAX_RESPONSE_HEAD_BYTES,
 } from "../../../../runner/engine/http1/http1_response_parser.ts";
 import { NGINX_H2C_REPLY, NODE_H2C_REPLY } from "../../../_helpers/http2_servers.ts";
+import { BodyCapture } from "../../../../runner/engine/body_sample.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -263,3 +264,58 @@ function everyByteSplit(length: number): number[][] {
   splits.push(Array.from({ length }, (_, i) => i));
   return splits;
 }
+
+/** Parses `input` whole with a parser that captures the body of the statuses in `capture`. */
+function captured(
+  input: string,
+  options: { isHead?: boolean; eof?: boolean; cuts?: number[] } = {},
+) {
+  const parser = new Http1ResponseParser();
+  const seen: number[] = [];
+  let capture: BodyCapture | undefined;
+  parser.onFinalStatus = (status) => {
+    seen.push(status);
+    return status === 200 ? undefined : capture = new BodyCapture();
+  };
+  const parsed = parse(input, { ...options, parser });
+  const body = capture && decoder.decode(capture.bytes.subarray(0, capture.length));
+  return { parsed, seen, body, bodyBytes: capture?.bodyBytes, kept: parser.capture === capture };
+}
+
+Deno.test("a body the parser was asked to capture is kept as sent: content-length, chunked, close-delimited", () => {
+  const length = captured('HTTP/1.1 401 No\r\nContent-Length: 19\r\n\r\n{"error":"expired"}');
+  assert.deepEqual(
+    { body: length.body, bodyBytes: length.bodyBytes, done: length.parsed.done, kept: length.kept },
+    { body: '{"error":"expired"}', bodyBytes: 19, done: true, kept: true },
+  );
+  // Chunk data only: no sizes, extensions, line ends or trailers.
+  for (const cuts of everySplit(CHUNKED_WITH_TRAILERS.replace("200 OK", "503 Busy"))) {
+    const chunked = captured(CHUNKED_WITH_TRAILERS.replace("200 OK", "503 Busy"), { cuts });
+    assert.equal(chunked.body, "hello" + "x".repeat(26), `cut at ${cuts}`);
+    assert.equal(chunked.parsed.done, true);
+  }
+  const closed = captured("HTTP/1.1 500 Oops\r\n\r\nstreamed body", { eof: true });
+  assert.equal(closed.body, "streamed body");
+});
+
+Deno.test("the parser asks once per final status, never for an interim one, and a bodiless answer captures nothing", () => {
+  const interim = captured(
+    "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 404 Not Found\r\nContent-Length: 4\r\n\r\ngone",
+  );
+  assert.deepEqual(interim.seen, [404]);
+  assert.equal(interim.body, "gone");
+  const head = captured("HTTP/1.1 403 No\r\nContent-Length: 99\r\n\r\n", { isHead: true });
+  assert.deepEqual([head.body, head.bodyBytes, head.parsed.done], ["", 0, true]);
+  const ok = captured("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello");
+  assert.deepEqual([ok.seen, ok.body], [[200], undefined]);
+});
+
+Deno.test("a reset parser forgets the capture of the response before", () => {
+  const parser = new Http1ResponseParser();
+  parser.onFinalStatus = () => new BodyCapture();
+  parse("HTTP/1.1 500 Oops\r\nContent-Length: 2\r\n\r\nno", { parser });
+  assert.ok(parser.capture);
+  parser.onFinalStatus = () => undefined;
+  parse("HTTP/1.1 500 Oops\r\nContent-Length: 2\r\n\r\nno", { parser });
+  assert.equal(parser.capture, undefined);
+});

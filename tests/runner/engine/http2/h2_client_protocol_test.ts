@@ -407,3 +407,21 @@ Deno.test("a window raised past 2^31 - 1 is a FLOW_CONTROL_ERROR: of the stream,
   d.receive(settingsFrame([[SETTING.initialWindowSize, 65_536]]));
   assert.equal(goawayCode(d), H2_CODE.flowControlError);
 });
+
+Deno.test("a DATA frame hands its stream the data's bytes, without the pad length or padding", () => {
+  const c = client();
+  const got: string[] = [];
+  c.protocol.request(new Uint8Array([0x82]), undefined, {
+    ...c.stream("a"),
+    onData: (n, data, from) => got.push(new TextDecoder().decode(data.subarray(from, from + n))),
+  });
+  const text = new TextEncoder().encode("expired");
+  // Padded: the pad length (3), the data, three bytes of padding.
+  const padded = new Uint8Array([3, ...text, 0, 0, 0]);
+  c.receive(
+    frame(FRAME.headers, FLAG.endHeaders, 1, STATUS_404),
+    frame(FRAME.data, FLAG.padded, 1, padded),
+    frame(FRAME.data, FLAG.endStream, 1, new TextEncoder().encode(" token")),
+  );
+  assert.deepEqual(got, ["expired", " token"]);
+});
