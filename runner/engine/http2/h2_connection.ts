@@ -65,6 +65,8 @@ export class H2Connection {
   /** Every session not yet closed: a replaced one (after GOAWAY) may still carry streams. */
   readonly #live = new Set<SessionState>();
   #opening: Promise<ErrorKind | undefined> | undefined;
+  /** The session opened last, kept after it closed. */
+  #newest: SessionState | undefined;
   #slots = 0;
   /** Sessions that connected. */
   socketsOpened = 0;
@@ -79,6 +81,14 @@ export class H2Connection {
     return s !== undefined && s.open && s.goawayLastStreamId < 0 && !s.session.closed
       ? s
       : undefined;
+  }
+
+  /**
+   * Why the newest session is not usable, for a request that found it so right after `open()`
+   * succeeded (the server's first frames ended it meanwhile): {@linkcode sessionEndKind}.
+   */
+  get endKind(): ErrorKind {
+    return this.#newest === undefined ? "reset" : sessionEndKind(this.#newest);
   }
 
   /** Connects unless a usable session exists; resolves with the failure kind, or undefined. */
@@ -105,6 +115,7 @@ export class H2Connection {
     });
     (state as { session: H2Session }).session = session;
     this.#current = state;
+    this.#newest = state;
     this.#live.add(state);
     const opening = session.connected.then(
       () => {

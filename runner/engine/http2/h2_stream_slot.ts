@@ -120,7 +120,7 @@ export class H2StreamSlot implements Connection {
     if (seq !== this.#seq) return; // aborted meanwhile
     const state = this.#o.connection.usable;
     if (failed !== undefined || state === undefined) {
-      this.#req.settle(0, failed ?? "reset", this.#o.clock.nowMs());
+      this.#req.settle(0, failed ?? this.#o.connection.endKind, this.#o.clock.nowMs());
       return;
     }
     this.#start(state, request);

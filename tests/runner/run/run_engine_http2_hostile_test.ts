@@ -41,8 +41,11 @@ const RSS_GROWTH_LIMIT_BYTES = 150 * 1024 * 1024;
 /** Each run: 1 s of load at 20/s, each request's timeout 1 s. */
 const DURATION_MS = 1_000;
 const TIMEOUT_MS = 1_000;
-/** Ending later than its duration, its drain and this is a hang. */
-const SLACK_MS = 4_000;
+/**
+ * Ending later than its duration, its drain and this is a hang. Generous: a flood on a machine
+ * whose other cores are busy (the suite runs in parallel) took 8.7 s where a quiet one takes 1.6.
+ */
+const SLACK_MS = 15_000;
 
 const NATIVE = openLibcNet() !== undefined;
 const NATIVE_TLS = NATIVE && openLibSsl() !== undefined;
