@@ -56,6 +56,12 @@ export interface ResponseOutcome {
   writtenAtMs: number;
   /** Clock time when the response was complete or the failure was seen. */
   completedAtMs: number;
+  /**
+   * How long this request waited for its connection to be opened (TCP connect, and the TLS
+   * handshake over https), before its first write; 0 when it found the connection open (absent
+   * where a connection does not tell). It is the server's time, not the generator's lateness.
+   */
+  connectMs?: number;
 }
 
 /** One HTTP/1.1 connection carrying one request at a time (no pipelining). */
