@@ -135,10 +135,12 @@ export interface RecordSink {
   scheduled(fireMs: number, stageIndex: number, labelIndex: number): void;
   /** How late the dispatcher took a due request. */
   dispatchLag(lagMs: number, stageIndex: number): void;
-  /** How late a request was written on a free connection. */
+  /** How late a request was written on a free connection, its connect aside. */
   sendLag(lagMs: number, stageIndex: number): void;
-  /** How long a request waited for a connection before it was written. */
+  /** How long a request waited for a connection before it was written (its connect aside). */
   queueWait(waitMs: number, stageIndex: number): void;
+  /** How long a request waited for its connection to open (a reconnect) before it was written. */
+  connectTime(connectMs: number, stageIndex: number): void;
   /** A request completed, answered or failed. Called with a scratch record read at once. */
   complete(c: Completion): void;
 }

@@ -179,11 +179,15 @@ export function recordedSeries(
 /** The generator's and the machine's lateness histograms, as recorded. */
 export function recordedLateness(
   recorded: RecordedRun,
-): Pick<ToolHealth, "sendLag" | "dispatchLag" | "queueWait" | "engineStall" | "platformHiccup"> {
+): Pick<
+  ToolHealth,
+  "sendLag" | "dispatchLag" | "queueWait" | "connectTime" | "engineStall" | "platformHiccup"
+> {
   return {
     sendLag: recorded.sendLag,
     dispatchLag: recorded.dispatchLag,
     queueWait: recorded.queueWait,
+    connectTime: recorded.connectTime,
     engineStall: recorded.engineStall,
     platformHiccup: recorded.platformHiccup,
   };
