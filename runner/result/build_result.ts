@@ -23,7 +23,7 @@ import {
   type ToolHealth,
   type TrafficRecord,
 } from "../model/run_result.ts";
-import { judgeToolHealth } from "./tool_health.ts";
+import { connectionChurn, judgeToolHealth } from "./tool_health.ts";
 import { contentionOfRun } from "./interval_contention.ts";
 import { youngGenerationWarning } from "../engine/v8_flags.ts";
 
@@ -122,6 +122,13 @@ export function buildResult(
       youngGenerationNote,
       unopenedNote(run.unopenedConnections, plan),
       run.outOfDescriptors ? OUT_OF_DESCRIPTORS_NOTE : undefined,
+      connectionChurn({
+        opened: run.connections.opened,
+        requests: totals.counts.sent,
+        measuredRequests: recorded.stages.reduce((n, s) => n + (s.warmup ? 0 : s.counts.sent), 0),
+        connectTime: recorded.connectTime,
+        slos: plan.slos,
+      }),
       run.http2Reply ? HTTP2_REPLY_NOTE : undefined,
     ]),
   };
