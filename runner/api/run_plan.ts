@@ -46,6 +46,11 @@ export interface RunPlanOptions {
    * by its listening socket.
    */
   service?: { pgid: number };
+  /**
+   * How to run the plan with settings of one's own, when the caller takes none (`tailgate demo`):
+   * stored as `run.rerunWith`, so advice names it.
+   */
+  rerunWith?: string;
 }
 
 /**
@@ -154,9 +159,10 @@ export async function measurePlan(
   });
   // A run that ended on its own before the stop took hold ran to its end: nothing to mark.
   const stopped = certain !== undefined && !run.complete ? certain : undefined;
+  const advice = options.rerunWith === undefined ? {} : { rerunWith: options.rerunWith };
   const result = stopped
-    ? buildResult(plan, run, environment, "fail_fast")
-    : buildResult(plan, run, environment);
+    ? buildResult(plan, run, environment, "fail_fast", advice)
+    : buildResult(plan, run, environment, undefined, advice);
   if (stopped) {
     result.run.stoppedBy = {
       slo: stopped.failure.slo,

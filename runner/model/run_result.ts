@@ -700,6 +700,12 @@ export interface RunResult {
     /** Set on a merged result (`tailgate merge`): how many shard results it combines. */
     mergedShards?: number;
     /**
+     * Set when the command that ran the plan takes none of its settings (`tailgate demo`): the
+     * command that runs it with them (`tailgate run plans/demo.yaml`), which advice names instead
+     * of options the command in use lacks (runner/result/read/advice_scope.ts).
+     */
+    rerunWith?: string;
+    /**
      * The HTTP the run spoke, from the plan's `load.http` and its target's scheme. Absent in
      * results written before it: those spoke HTTP/1.1 (runner/result/read/run_protocol.ts).
      */

@@ -26,12 +26,14 @@ import {
 import { connectionChurn, judgeToolHealth } from "./tool_health.ts";
 import { contentionOfRun } from "./interval_contention.ts";
 import { youngGenerationWarning } from "../engine/v8_flags.ts";
+import type { AdviceScope } from "./read/mod.ts";
 
 /** What the engine hands over: one thread's run or the workers' merged one. */
 export type RunRecord = EngineRun;
 
 /**
- * Builds the result document.
+ * Builds the result document. `advice`: what the command that ran the plan lets a user change
+ * (`rerunWith` for one that takes no setting, stored as `run.rerunWith`).
  */
 export function buildResult(
   plan: ResolvedPlan,
@@ -42,6 +44,7 @@ export function buildResult(
     : run.complete
     ? "completed"
     : "interrupted",
+  advice: AdviceScope = {},
 ): RunResult {
   const { recorded } = run;
   const youngGenerationNote = run.youngGenerationMb === undefined
@@ -57,6 +60,7 @@ export function buildResult(
     cpu: run.cpu,
     durationMs: run.durationMs,
     slos: plan.slos,
+    advice,
   });
   // A stopped run covers only part of its schedule: rates are over the part it ran. A complete
   // run covers all of it, even when its last request was answered long before the schedule's end
@@ -80,6 +84,7 @@ export function buildResult(
       durationMs: run.durationMs,
       complete: run.complete,
       stopReason,
+      ...(advice.rerunWith === undefined ? {} : { rerunWith: advice.rerunWith }),
       ...protocolRecord(plan),
     },
     plan: planRecord(plan),

@@ -13,7 +13,13 @@
  */
 import type { Slo } from "../plan/types.ts";
 import { formatDurationMs } from "../plan/units.ts";
-import { cpuShare, latenessRemedy, machinePaused, percentileOf } from "./read/mod.ts";
+import {
+  type AdviceScope,
+  cpuShare,
+  latenessRemedy,
+  machinePaused,
+  percentileOf,
+} from "./read/mod.ts";
 import type { EncodedHistogram } from "../model/run_result.ts";
 
 /** The figures the judgement reads. */
@@ -29,6 +35,8 @@ export interface HealthFigures {
   /** Wall time the engine ran (ms). */
   durationMs: number;
   slos: readonly Slo[];
+  /** What the command that ran the plan lets a user change, for the remedies' words. */
+  advice?: AdviceScope;
 }
 
 /** The least lateness (p99) that counts as falling behind, whatever the bounds: 10 ms. */
