@@ -54,6 +54,11 @@ export interface RunPlanOptions {
    * by its listening socket.
    */
   service?: { pgid: number };
+  /**
+   * How to run the plan with settings of one's own, when the caller takes none (`tailgate demo`):
+   * stored as `run.rerunWith`, so advice names it.
+   */
+  rerunWith?: string;
 }
 
 /**
@@ -183,7 +188,9 @@ export async function measurePlan(
     ...plan.secretValues ?? [],
     ...[...session?.values.values() ?? []].map((v) => v.text),
   ];
-  const result = buildResult(plan, run, environment, stopped ? "fail_fast" : undefined, secrets);
+  const advice = options.rerunWith === undefined ? {} : { rerunWith: options.rerunWith };
+  const stopReason = stopped ? "fail_fast" : undefined;
+  const result = buildResult(plan, run, environment, stopReason, { secrets, advice });
   if (stopped) {
     result.run.stoppedBy = {
       slo: stopped.failure.slo,

@@ -8,12 +8,19 @@
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { spawnTarget } from "../target/spawn_target.ts";
 import { type RunOutcome, runPlanCommand } from "./run_command.ts";
+import type { RunOptions } from "./run_args.ts";
 import { REPORT_FORMATS } from "../../reporters/report_formats.ts";
 import { err, ok, problem, type Result } from "../model/result.ts";
 import { parseCommandArgs } from "./args/mod.ts";
 
 /** The stall the demo target is started with: frozen for 1 s in every 5 s. */
 export const DEMO_TARGET_ARGS = ["--mode", "stall", "--stall", "1s", "--period", "5s"];
+
+/**
+ * The command that runs the demo's plan with settings of one's own (`tailgate demo` takes none but
+ * `--out`): advice in the demo's result names it, never an option the demo lacks.
+ */
+export const DEMO_RERUN = "tailgate run plans/demo.yaml";
 
 /** plans/demo.yaml: a file, or a URL when tailgate was installed from one. */
 const DEMO_PLAN = new URL("../../plans/demo.yaml", import.meta.url);
@@ -69,11 +76,29 @@ export async function runDemo(
   const planPath = DEMO_PLAN.protocol === "file:"
     ? fromFileUrl(DEMO_PLAN)
     : await fetchedPlan(DEMO_PLAN);
-  return await runPlanCommand(
-    { planPath, outDir, target: target.url, caCertFiles: [], reports: REPORT_FORMATS },
-    say,
-    signal,
-  );
+  return await runPlanCommand(demoRunOptions(planPath, outDir, target.url), say, signal);
+}
+
+/**
+ * The run `tailgate demo` makes: `plans/demo.yaml` at `planPath` against the target at `url`,
+ * every report into `outDir`, and {@linkcode DEMO_RERUN} for advice to name.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { DEMO_RERUN, demoRunOptions } from "./demo_command.ts";
+ * assert.equal(demoRunOptions("demo.yaml", "out", "http://127.0.0.1:1/").rerunWith, DEMO_RERUN);
+ * ```
+ */
+export function demoRunOptions(planPath: string, outDir: string, url: string): RunOptions {
+  return {
+    planPath,
+    outDir,
+    target: url,
+    caCertFiles: [],
+    reports: REPORT_FORMATS,
+    rerunWith: DEMO_RERUN,
+  };
 }
 
 /** A plan at a URL (tailgate installed from one), saved to a temporary file to run. */

@@ -54,6 +54,8 @@ export interface RunOptions extends ResultOutputOptions {
   start?: StartFlags;
   /** `--fail-fast` (true) or `--no-fail-fast` (false); undefined: the plan's `fail_fast`. */
   failFast?: boolean;
+  /** The command that runs the plan with settings, when this one takes none (`tailgate demo`). */
+  rerunWith?: string;
 }
 
 /** The options `parseArgs` reads (every one is in the help; a test keeps it so). */

@@ -292,6 +292,7 @@ async function measure(
       onNotice: onProgress,
       failFast: options.failFast ?? plan.failFast ?? false,
       ...(service ? { service: { pgid: service.pgid } } : {}),
+      ...(options.rerunWith === undefined ? {} : { rerunWith: options.rerunWith }),
     });
   } catch (e) {
     if (!(e instanceof StepFailure)) throw e;
@@ -334,6 +335,7 @@ async function measure(
       environment,
       onProgress: progress,
       ...(service ? { service: { pgid: service.pgid } } : {}),
+      ...(options.rerunWith === undefined ? {} : { rerunWith: options.rerunWith }),
     });
     // Every rerun's measurements are kept beside the result.
     const path = join(options.outDir, `confirm-${reruns}.json`);

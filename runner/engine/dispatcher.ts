@@ -313,8 +313,13 @@ export class Dispatcher {
     const sent = o.bytesSent > 0;
     const writtenMs = sent ? o.writtenAtMs - startMs : NaN;
     if (sent) {
-      if (slot.waited) recorder.queueWait(writtenMs - slot.fireMs, slot.stageIndex);
-      else recorder.sendLag(writtenMs - slot.fireMs, slot.stageIndex);
+      // A connect is the server's time (a SYN retry against a full backlog takes a second), not
+      // the generator's lateness: lag and wait run to when the request began to connect.
+      const connectMs = o.connectMs ?? 0;
+      if (connectMs > 0) recorder.connectTime(connectMs, slot.stageIndex);
+      const lagMs = writtenMs - connectMs - slot.fireMs;
+      if (slot.waited) recorder.queueWait(lagMs, slot.stageIndex);
+      else recorder.sendLag(lagMs, slot.stageIndex);
     }
     // One scratch record, filled per request: the recorder reads it synchronously.
     const c = this.#completion;

@@ -1,7 +1,7 @@
 /**
  * The one request a connection carries at a time, whatever its sockets: whether one is in flight,
- * when its first byte was written, its byte counts, and the promise `send` returned, settled once
- * with the {@linkcode ResponseOutcome}.
+ * how long it waited for its connection to open, when its first byte was written, its byte counts,
+ * and the promise `send` returned, settled once with the {@linkcode ResponseOutcome}.
  *
  * @module
  */
@@ -30,6 +30,8 @@ export class InflightRequest {
   writtenAtMs = -1;
   bytesSent = 0;
   bytesReceived = 0;
+  /** How long the request waited for its connection to open (ms); 0 when it was open. */
+  connectMs = 0;
   #resolve: ((outcome: ResponseOutcome) => void) | undefined;
   readonly #captureResolve = (resolve: (outcome: ResponseOutcome) => void) => {
     this.#resolve = resolve;
@@ -41,7 +43,13 @@ export class InflightRequest {
     this.writtenAtMs = -1;
     this.bytesSent = 0;
     this.bytesReceived = 0;
+    this.connectMs = 0;
     return new Promise<ResponseOutcome>(this.#captureResolve);
+  }
+
+  /** Notes that the connection this request waited for opened, `ms` after it began to. */
+  connected(ms: number): void {
+    this.connectMs = ms;
   }
 
   /** Notes the first write: its time, and the request's size (counted as sent from then on). */
@@ -60,6 +68,8 @@ export class InflightRequest {
     this.busy = false;
     const writtenAtMs = this.writtenAtMs < 0 ? nowMs : this.writtenAtMs;
     const sent = this.writtenAtMs < 0 ? 0 : this.bytesSent;
-    resolve(responseOutcome(status, error, sent, this.bytesReceived, writtenAtMs, nowMs));
+    resolve(
+      responseOutcome(status, error, sent, this.bytesReceived, writtenAtMs, nowMs, this.connectMs),
+    );
   }
 }

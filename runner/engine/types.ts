@@ -56,6 +56,12 @@ export interface ResponseOutcome {
   writtenAtMs: number;
   /** Clock time when the response was complete or the failure was seen. */
   completedAtMs: number;
+  /**
+   * How long this request waited for its connection to be opened (TCP connect, and the TLS
+   * handshake over https), before its first write; 0 when it found the connection open (absent
+   * where a connection does not tell). It is the server's time, not the generator's lateness.
+   */
+  connectMs?: number;
 }
 
 /** One HTTP/1.1 connection carrying one request at a time (no pipelining). */
@@ -129,10 +135,12 @@ export interface RecordSink {
   scheduled(fireMs: number, stageIndex: number, labelIndex: number): void;
   /** How late the dispatcher took a due request. */
   dispatchLag(lagMs: number, stageIndex: number): void;
-  /** How late a request was written on a free connection. */
+  /** How late a request was written on a free connection, its connect aside. */
   sendLag(lagMs: number, stageIndex: number): void;
-  /** How long a request waited for a connection before it was written. */
+  /** How long a request waited for a connection before it was written (its connect aside). */
   queueWait(waitMs: number, stageIndex: number): void;
+  /** How long a request waited for its connection to open (a reconnect) before it was written. */
+  connectTime(connectMs: number, stageIndex: number): void;
   /** A request completed, answered or failed. Called with a scratch record read at once. */
   complete(c: Completion): void;
 }

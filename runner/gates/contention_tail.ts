@@ -26,7 +26,12 @@ import { createHistogram, decodeHistogram, type Histogram } from "../hdr/mod.ts"
 import type { RunContention, RunResult } from "../model/run_result.ts";
 import { formatDurationMs } from "../plan/units.ts";
 import type { GateEvidence } from "./decision_rule.ts";
-import { CONTENTION_QUEUE_FACTOR, reachingWaitsMs } from "../result/read/mod.ts";
+import {
+  type AdviceScope,
+  confirmReruns,
+  CONTENTION_QUEUE_FACTOR,
+  reachingWaitsMs,
+} from "../result/read/mod.ts";
 
 /** One interval of a group of requests, as the contention adjustment reads it. */
 export interface ContendedInterval {
@@ -224,12 +229,13 @@ export function contentionWords(run: RunContention): string {
 export function contentionReason(
   c: NonNullable<GateEvidence["contention"]>,
   show: (v: number) => string,
+  advice?: AdviceScope,
 ): string {
   return `the runner was contended: ${contentionWords(c.run)}; with the ${c.takenOff} requests ` +
     `beyond the bound that wait could have delayed taken off, the figure's 95% interval would ` +
     `be ${show(c.low)} to ${
       show(c.high)
     }, so the machine could explain the excess: rerun on a quieter runner ` +
-    "(--confirm reruns it), or compare head against base with `tailgate ab`, which cancels the " +
-    "runner";
+    `(${confirmReruns(advice)}), or compare head against base with \`tailgate ab\`, which ` +
+    "cancels the runner";
 }

@@ -8,7 +8,7 @@
 import { formatDurationMs } from "../plan/units.ts";
 import { measuredFloor, percentileOf } from "../result/read/mod.ts";
 import { latenessP99Us } from "../result/tool_health.ts";
-import { cpuShare, latenessRemedy } from "../result/read/mod.ts";
+import { cpuShare, latenessRemedy, moreWorkers } from "../result/read/mod.ts";
 import type { RunResult, ToolHealth } from "../model/run_result.ts";
 
 /** The generator's possible contribution at one percentile (us). */
@@ -66,7 +66,7 @@ export function scheduleShortfall(
       & Partial<
         Pick<ToolHealth, "platformHiccup">
       >;
-    run: Pick<RunResult["run"], "durationMs">;
+    run: Pick<RunResult["run"], "durationMs" | "rerunWith">;
   },
   limitUs: number,
 ): string | undefined {
@@ -81,7 +81,12 @@ export function scheduleShortfall(
       : `its dispatch lag p99 was ${ms(lateP99)}` +
         (h.sendLag.count ? `, send lag ${ms(sendUs)}` : "");
     const remedy = latenessRemedy(
-      { cpu: h.cpu, durationMs: result.run.durationMs, platformHiccup: h.platformHiccup },
+      {
+        cpu: h.cpu,
+        durationMs: result.run.durationMs,
+        platformHiccup: h.platformHiccup,
+        advice: result.run,
+      },
       lateP99,
     );
     return `the generator fell behind its schedule (${lag}, above ${ms(limitUs)}), so the ` +
@@ -91,7 +96,9 @@ export function scheduleShortfall(
   if (share > 0.95) {
     return `the generator used ${
       Math.round(share * 100)
-    }% of a CPU core and could not keep up by itself: use more workers or a bigger runner`;
+    }% of a CPU core and could not keep up by itself: use ${
+      moreWorkers(result.run)
+    } or a bigger runner`;
   }
   return undefined;
 }

@@ -252,8 +252,8 @@ export interface RunContention {
 /** The generator's view of itself: could it hold the schedule? */
 export interface ToolHealth {
   /**
-   * actual write − intended send time, for requests that found a connection free: the
-   * generator's own lateness.
+   * actual write − intended send time, for requests that found a connection free, less the time
+   * spent opening it (`connectTime`): the generator's own lateness.
    */
   sendLag: EncodedHistogram;
   /**
@@ -263,10 +263,17 @@ export interface ToolHealth {
    */
   dispatchLag: EncodedHistogram;
   /**
-   * actual write − intended send time, for requests that waited for a busy connection: caused by
-   * the server's pace and `max_connections`, and part of the response time, not a tool limit.
+   * actual write − intended send time, for requests that waited for a busy connection (less the
+   * time spent opening it): caused by the server's pace and `max_connections`, and part of the
+   * response time, not a tool limit.
    */
   queueWait: EncodedHistogram;
+  /**
+   * How long requests waited for their connection to open (a reconnect after the server closed
+   * it: TCP connect and TLS handshake), after the warmup: the server's time, part of the response
+   * time and never in `sendLag` or `queueWait`. Absent in results before it.
+   */
+  connectTime?: EncodedHistogram;
   /**
    * Sockets opened over the run (reconnects after the server closed or reset one included: many
    * more than `peak` means the server keeps dropping connections), and the most in use at once.
@@ -728,6 +735,12 @@ export interface RunResult {
     shard?: { index: number; count: number };
     /** Set on a merged result (`tailgate merge`): how many shard results it combines. */
     mergedShards?: number;
+    /**
+     * Set when the command that ran the plan takes none of its settings (`tailgate demo`): the
+     * command that runs it with them (`tailgate run plans/demo.yaml`), which advice names instead
+     * of options the command in use lacks (runner/result/read/advice_scope.ts).
+     */
+    rerunWith?: string;
     /**
      * The HTTP the run spoke, from the plan's `load.http` and its target's scheme. Absent in
      * results written before it: those spoke HTTP/1.1 (runner/result/read/run_protocol.ts).

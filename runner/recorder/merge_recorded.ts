@@ -42,6 +42,7 @@ export function mergeRecordedRuns(runs: readonly RecordedRun[]): RecordedRun {
     sendLag: mergeEncodedHistograms(runs.map((r) => r.sendLag)),
     dispatchLag: mergeEncodedHistograms(runs.map((r) => r.dispatchLag)),
     queueWait: mergeEncodedHistograms(runs.map((r) => r.queueWait)),
+    connectTime: mergeEncodedHistograms(runs.map((r) => r.connectTime)),
     engineStall: mergeEncodedHistograms(runs.map((r) => r.engineStall)),
     platformHiccup: mergeEncodedHistograms(runs.map((r) => r.platformHiccup)),
   };

@@ -60,6 +60,8 @@ export interface RecordedRun {
   /** When the dispatcher took each request from the schedule − its intended time (all requests). */
   dispatchLag: EncodedHistogram;
   queueWait: EncodedHistogram;
+  /** How long requests waited for their connection to open (reconnects), warmup stages left out. */
+  connectTime: EncodedHistogram;
   /**
    * How long the engine thread took to run work that was due: from a wake being signalled (the
    * timing worker's fire, or a deadline already past) to the engine loop running again.
@@ -98,6 +100,7 @@ export class Recorder implements RecordSink {
   readonly #sendLag = createHistogram();
   readonly #dispatchLag = createHistogram();
   readonly #queueWait = createHistogram();
+  readonly #connectTime = createHistogram();
   readonly #engineStall = createHistogram();
   readonly #warmup: boolean[];
   /** The longest dispatch lag (ms) since the last tally. */
@@ -153,6 +156,11 @@ export class Recorder implements RecordSink {
   /** Records a wait for a busy connection (write − intended), warmup stages left out. */
   queueWait(waitMs: number, stageIndex: number): void {
     if (!this.#warmup[stageIndex]) this.#queueWait.recordValue(msToRecordableUs(waitMs));
+  }
+
+  /** Records a wait for a connection to open, warmup stages left out. */
+  connectTime(connectMs: number, stageIndex: number): void {
+    if (!this.#warmup[stageIndex]) this.#connectTime.recordValue(msToRecordableUs(connectMs));
   }
 
   /**
@@ -287,6 +295,7 @@ export class Recorder implements RecordSink {
       sendLag: toEncodedHistogram(this.#sendLag),
       dispatchLag: toEncodedHistogram(this.#dispatchLag),
       queueWait: toEncodedHistogram(this.#queueWait),
+      connectTime: toEncodedHistogram(this.#connectTime),
       engineStall: toEncodedHistogram(this.#engineStall),
       platformHiccup: platformHiccup ?? toEncodedHistogram(createHistogram()),
     };

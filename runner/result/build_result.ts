@@ -24,17 +24,20 @@ import {
   type ToolHealth,
   type TrafficRecord,
 } from "../model/run_result.ts";
-import { judgeToolHealth } from "./tool_health.ts";
+import { connectionChurn, judgeToolHealth } from "./tool_health.ts";
 import { contentionOfRun } from "./interval_contention.ts";
 import { youngGenerationWarning } from "../engine/v8_flags.ts";
 import { unexpectedBodies } from "./unexpected_bodies.ts";
+import type { AdviceScope } from "./read/mod.ts";
 
 /** What the engine hands over: one thread's run or the workers' merged one. */
 export type RunRecord = EngineRun;
 
 /**
- * Builds the result document. `secrets`: the values no stored body may show (default the plan's
- * `${env.X}` values; a run with setup adds what it captured).
+ * Builds the result document. `extra.secrets`: the values no stored body may show (default the
+ * plan's `${env.X}` values; a run with setup adds what it captured). `extra.advice`: what the
+ * command that ran the plan lets a user change (`rerunWith` for one that takes no setting, stored
+ * as `run.rerunWith`).
  */
 export function buildResult(
   plan: ResolvedPlan,
@@ -45,8 +48,10 @@ export function buildResult(
     : run.complete
     ? "completed"
     : "interrupted",
-  secrets: readonly string[] = plan.secretValues ?? [],
+  extra: { secrets?: readonly string[]; advice?: AdviceScope } = {},
 ): RunResult {
+  const secrets = extra.secrets ?? plan.secretValues ?? [];
+  const advice = extra.advice ?? {};
   const { recorded } = run;
   const youngGenerationNote = run.youngGenerationMb === undefined
     ? undefined
@@ -61,6 +66,7 @@ export function buildResult(
     cpu: run.cpu,
     durationMs: run.durationMs,
     slos: plan.slos,
+    advice,
   });
   // A stopped run covers only part of its schedule: rates are over the part it ran. A complete
   // run covers all of it, even when its last request was answered long before the schedule's end
@@ -85,6 +91,7 @@ export function buildResult(
       durationMs: run.durationMs,
       complete: run.complete,
       stopReason,
+      ...(advice.rerunWith === undefined ? {} : { rerunWith: advice.rerunWith }),
       ...protocolRecord(plan),
     },
     plan: planRecord(plan),
@@ -128,6 +135,13 @@ export function buildResult(
       youngGenerationNote,
       unopenedNote(run.unopenedConnections, plan),
       run.outOfDescriptors ? OUT_OF_DESCRIPTORS_NOTE : undefined,
+      connectionChurn({
+        opened: run.connections.opened,
+        requests: totals.counts.sent,
+        measuredRequests: recorded.stages.reduce((n, s) => n + (s.warmup ? 0 : s.counts.sent), 0),
+        connectTime: recorded.connectTime,
+        slos: plan.slos,
+      }),
       run.http2Reply ? HTTP2_REPLY_NOTE : undefined,
     ]),
   };
@@ -185,11 +199,15 @@ export function recordedSeries(
 /** The generator's and the machine's lateness histograms, as recorded. */
 export function recordedLateness(
   recorded: RecordedRun,
-): Pick<ToolHealth, "sendLag" | "dispatchLag" | "queueWait" | "engineStall" | "platformHiccup"> {
+): Pick<
+  ToolHealth,
+  "sendLag" | "dispatchLag" | "queueWait" | "connectTime" | "engineStall" | "platformHiccup"
+> {
   return {
     sendLag: recorded.sendLag,
     dispatchLag: recorded.dispatchLag,
     queueWait: recorded.queueWait,
+    connectTime: recorded.connectTime,
     engineStall: recorded.engineStall,
     platformHiccup: recorded.platformHiccup,
   };

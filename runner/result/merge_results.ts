@@ -14,6 +14,7 @@ import { mergeLatency, mergeRecordedRuns } from "../recorder/merge_recorded.ts";
 import type { RecordedRun } from "../recorder/recorder.ts";
 import type { FailFastStop, IntervalContention, RunResult } from "../model/run_result.ts";
 import { usage } from "./traffic_record.ts";
+import { mergeEncodedHistograms } from "../hdr/mod.ts";
 import { protocolText } from "./read/mod.ts";
 import { err, ok, type Problem, problem, type Result } from "../model/result.ts";
 import { mergedUnexpectedBodies } from "./unexpected_bodies.ts";
@@ -73,6 +74,7 @@ export function mergeResults(
       sendLag: p.health.sendLag,
       dispatchLag: p.health.dispatchLag,
       queueWait: p.health.queueWait,
+      connectTime: p.health.connectTime ?? mergeEncodedHistograms([]),
       engineStall: p.health.engineStall,
       platformHiccup: p.health.platformHiccup,
     };

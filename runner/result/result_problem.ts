@@ -27,7 +27,14 @@ type Doc = Record<string, unknown>;
 const STAGE_PLAN_FIELDS = ["fromPerSec", "toPerSec", "durationMs"];
 const COUNT_FIELDS = ["scheduled", "sent", "completed", "ok", "bytesSent", "bytesReceived"];
 const PROTOCOLS: readonly string[] = ["http/1.1", "h2", "h2c"] satisfies RunProtocol[];
-const HEALTH_HISTOGRAMS = ["sendLag", "dispatchLag", "queueWait", "engineStall", "platformHiccup"];
+const HEALTH_HISTOGRAMS = [
+  "sendLag",
+  "dispatchLag",
+  "queueWait",
+  "connectTime",
+  "engineStall",
+  "platformHiccup",
+];
 const CONTENTION_FIGURES = ["pressureMs", "stealMs", "serviceWaitMs"];
 const CONTENTION_SOURCES: readonly string[] = [
   "service",

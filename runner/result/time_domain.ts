@@ -5,10 +5,14 @@
  * - **trend** (constant-rate stages): a robust slope of the per-interval p50 and p99 over time
  *   (Theil–Sen: the median of the slopes between every pair of intervals, with Sen's 95% interval
  *   from Kendall's statistic), in µs per minute; `significant` when the interval excludes zero.
- * - **stalls**: intervals in which nothing was answered while requests were due, or whose max is
- *   over {@linkcode STALL_FACTOR}× the stage's median response time (and over
- *   {@linkcode STALL_MIN_US}); consecutive ones are one stall; with their start times and, from
- *   three on, their period.
+ * - **stalls**: read off the series the latency chart plots, each second's max: seconds in which
+ *   nothing was answered while requests were due, or whose max stands out, over
+ *   {@linkcode STALL_FACTOR}× the stage's median response time, over {@linkcode STALL_MIN_US}, and
+ *   over {@linkcode STALL_SECOND_FACTOR}× the stage's ordinary second's max (so a busy machine's
+ *   seconds, whose worst requests reach tens of milliseconds, neither count nor join two freezes
+ *   into one); consecutive ones are one stall, and one under way when the stage began is the
+ *   stage before's; with their start times and, from three on, their period when they are
+ *   regular.
  * - **shape**: whether the response-time distribution has two separate modes (two peaks on a log
  *   scale, each with at least {@linkcode MODE_MIN_SHARE} of the requests, a valley between them).
  *
@@ -21,8 +25,15 @@ import type { IntervalResult, StageResult, StageTimeDomain } from "../model/run_
 
 /** An interval is a stall when its max exceeds this many times the stage's median response time. */
 export const STALL_FACTOR = 5;
-/** …and this many microseconds (a VM's own pauses reach several milliseconds). */
+/** …and this many microseconds (a VM's own pauses reach several milliseconds)… */
 export const STALL_MIN_US = 20_000;
+/**
+ * …and this many times the stage's ordinary second's max (a decade above the chart's max line):
+ * what the machine does to every second is no stall.
+ */
+export const STALL_SECOND_FACTOR = 10;
+/** Stall gaps may differ by this share of their median (or by one interval) for a period. */
+export const STALL_PERIOD_SPREAD = 0.1;
 /** Intervals needed for a trend: fewer give no slope worth stating. */
 export const MIN_TREND_INTERVALS = 10;
 /** A mode must hold at least this share of the requests. */
@@ -36,6 +47,7 @@ export function analyseStage(
   responseHdr: string,
   stageP50Us: number,
   withTrend = true,
+  before?: IntervalResult,
 ): StageTimeDomain {
   // Whole intervals only: a stage's last, shorter one holds too few requests to weigh the same.
   const whole = intervals.filter((i) => i.durationMs >= 900 && i.counts.completed > 0);
@@ -47,7 +59,7 @@ export function analyseStage(
   return {
     ...(p50 ? { trendP50UsPerMin: p50 } : {}),
     ...(p99 ? { trendP99UsPerMin: p99 } : {}),
-    ...stalls(intervals, stageP50Us),
+    ...stalls(intervals, stageP50Us, before),
     bimodal: twoModes(responseHdr),
   };
 }
@@ -69,6 +81,7 @@ export function withTimeDomain(
         stage.response.percentilesUs["50"] ?? 0,
         // In a ramp the rate moves: a slope there is the load's, not drift over time.
         stage.kind === "constant",
+        intervals.findLast((i) => i.startMs < stage.startMs && i.stageIndex !== stage.index),
       ),
     }
   );
@@ -112,8 +125,9 @@ export function theilSen(
 }
 
 /**
- * The max above which an interval is a stall, for a stage whose median response time is
- * `stageP50Us`: max({@linkcode STALL_FACTOR} × p50, {@linkcode STALL_MIN_US}).
+ * The floor of the max above which an interval is a stall, for a stage whose median response time
+ * is `stageP50Us`: max({@linkcode STALL_FACTOR} × p50, {@linkcode STALL_MIN_US}). A stage's own
+ * threshold ({@linkcode stallThresholdOf}) is never below it.
  *
  * @example
  * ```ts
@@ -127,33 +141,98 @@ export function stallThresholdUs(stageP50Us: number): number {
   return Math.max(STALL_FACTOR * stageP50Us, STALL_MIN_US);
 }
 
+/**
+ * The max above which one of `maxesUs` (a stage's seconds' maxima, the chart's max line) stands
+ * out: over {@linkcode stallThresholdUs} and over {@linkcode STALL_SECOND_FACTOR}× the median of
+ * the stage's other seconds (the lower middle one), which is the ⌊n/2⌋-th smallest of n: so a
+ * freeze spread over two seconds of a three-second stage still stands out.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { stallThresholdOf } from "./time_domain.ts";
+ * assert.equal(stallThresholdOf([1_000_000, 3_000, 2_000, 4_000], 500), 30000); // 10 × 3 ms
+ * assert.equal(stallThresholdOf([1_000_000], 500), 20000); // nothing to stand out from
+ * ```
+ */
+export function stallThresholdOf(maxesUs: readonly number[], stageP50Us: number): number {
+  const floorUs = stallThresholdUs(stageP50Us);
+  if (maxesUs.length < 2) return floorUs;
+  const sorted = [...maxesUs].sort((a, b) => a - b);
+  const ordinaryUs = sorted[Math.floor(sorted.length / 2) - 1];
+  return Math.max(floorUs, STALL_SECOND_FACTOR * ordinaryUs);
+}
+
 function stalls(
   intervals: readonly IntervalResult[],
   stageP50Us: number,
+  before: IntervalResult | undefined,
 ): Pick<StageTimeDomain, "stalls" | "stallPeriodMs" | "stallThresholdUs"> {
-  const thresholdUs = stallThresholdUs(stageP50Us);
+  const maxesUs = intervals.filter((i) => i.response.count > 0).map((i) => i.response.maxUs);
+  const thresholdUs = stallThresholdOf(maxesUs, stageP50Us);
+  const stalled = (i: IntervalResult) =>
+    (i.intendedPerSec > 0 && i.completedPerSec === 0) || i.response.maxUs > thresholdUs;
   const found: StageTimeDomain["stalls"] = [];
-  let previousEndMs = -Infinity;
+  // A stall under way when the stage began is the stage before's: one spike on the chart.
+  let carried = before !== undefined && stalled(before);
+  let previousEndMs = carried ? intervals[0]?.startMs ?? 0 : -Infinity;
   for (const i of intervals) {
+    if (!stalled(i)) {
+      carried = false;
+      continue;
+    }
+    const joins = i.startMs <= previousEndMs;
+    previousEndMs = i.startMs + i.durationMs;
+    if (carried && joins) continue;
+    carried = false;
     const silent = i.intendedPerSec > 0 && i.completedPerSec === 0;
-    if (!silent && !(i.response.maxUs > thresholdUs)) continue;
-    const why = silent ? "nothing answered" : "slow";
     const last = found[found.length - 1];
-    if (last !== undefined && i.startMs <= previousEndMs) {
+    if (last !== undefined && joins) {
       // One stall spanning consecutive intervals is one stall.
       last.maxUs = Math.max(last.maxUs, i.response.maxUs);
       if (silent) last.why = "nothing answered";
     } else {
-      found.push({ startMs: i.startMs, maxUs: i.response.maxUs, why });
+      found.push({
+        startMs: i.startMs,
+        maxUs: i.response.maxUs,
+        why: silent ? "nothing answered" : "slow",
+      });
     }
-    previousEndMs = i.startMs + i.durationMs;
   }
-  const gaps = found.slice(1).map((s, k) => s.startMs - found[k].startMs).sort((a, b) => a - b);
+  const periodMs = regularPeriodMs(
+    found.map((s) => s.startMs),
+    Math.max(0, ...intervals.map((i) => i.durationMs)),
+  );
   return {
     stalls: found,
     stallThresholdUs: thresholdUs,
-    ...(found.length >= 3 ? { stallPeriodMs: gaps[Math.floor((gaps.length - 1) / 2)] } : {}),
+    ...(periodMs === undefined ? {} : { stallPeriodMs: periodMs }),
   };
+}
+
+/**
+ * The period of stalls starting at `startsMs`, from three on, when they are regular: the median
+ * gap, when the gaps differ by no more than {@linkcode STALL_PERIOD_SPREAD} of it or, since start
+ * times are whole intervals, one `intervalMs`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { regularPeriodMs } from "./time_domain.ts";
+ * assert.equal(regularPeriodMs([2_000, 6_000, 11_000, 16_000], 1_000), 5000);
+ * assert.equal(regularPeriodMs([3_000, 8_000, 11_000], 1_000), undefined); // 5 s, then 3 s
+ * ```
+ */
+export function regularPeriodMs(
+  startsMs: readonly number[],
+  intervalMs: number,
+): number | undefined {
+  if (startsMs.length < 3) return undefined;
+  const gaps = startsMs.slice(1).map((s, k) => s - startsMs[k]).sort((a, b) => a - b);
+  const n = gaps.length;
+  const median = n % 2 ? gaps[(n - 1) / 2] : (gaps[n / 2 - 1] + gaps[n / 2]) / 2;
+  const spread = gaps[n - 1] - gaps[0];
+  return spread <= Math.max(STALL_PERIOD_SPREAD * median, intervalMs) ? median : undefined;
 }
 
 /**

@@ -5,13 +5,21 @@
  * tightest latency SLO bound (never below 10 ms: {@linkcode latenessLimitUs}). It describes the run; it does not void verdicts:
  * each gate weighs the generator's figures at its own percentile (runner/gates/decision_rule.ts).
  * A wait for a busy connection is not the generator's lateness: it is the server's pace (and
- * `max_connections`), and it is part of the response time. Pure: it reads figures only.
+ * `max_connections`), and it is part of the response time; nor is a wait for a connection to open
+ * (the recorder keeps it out of send lag): when such connects are what made requests late,
+ * {@linkcode connectionChurn} names the server's doing instead. Pure: it reads figures only.
  *
  * @module
  */
 import type { Slo } from "../plan/types.ts";
 import { formatDurationMs } from "../plan/units.ts";
-import { cpuShare, latenessRemedy, machinePaused, percentileOf } from "./read/mod.ts";
+import {
+  type AdviceScope,
+  cpuShare,
+  latenessRemedy,
+  machinePaused,
+  percentileOf,
+} from "./read/mod.ts";
 import type { EncodedHistogram } from "../model/run_result.ts";
 
 /** The figures the judgement reads. */
@@ -27,6 +35,8 @@ export interface HealthFigures {
   /** Wall time the engine ran (ms). */
   durationMs: number;
   slos: readonly Slo[];
+  /** What the command that ran the plan lets a user change, for the remedies' words. */
+  advice?: AdviceScope;
 }
 
 /** The least lateness (p99) that counts as falling behind, whatever the bounds: 10 ms. */
@@ -154,4 +164,56 @@ export function judgeToolHealth(f: HealthFigures): { toolLimited: boolean; reaso
     );
   }
   return { toolLimited: reasons.length > 0, reasons };
+}
+
+/** The connection figures {@linkcode connectionChurn} reads. */
+export interface ConnectionFigures {
+  /** Sockets opened over the run, the initial connections and every reconnect. */
+  opened: number;
+  /** Requests written over the run. */
+  requests: number;
+  /** Requests written in the measured (non-warmup) stages. */
+  measuredRequests: number;
+  /** How long measured requests waited for their connection to open; absent in older results. */
+  connectTime?: EncodedHistogram;
+  slos: readonly Slo[];
+}
+
+/** Reconnects above this share of the measured requests are the server closing every one. */
+const EVERY_CONNECTION_SHARE = 0.95;
+/** Connects must hold up at least this share of the measured requests to matter. */
+const CONNECTS_MATTER_SHARE = 0.01;
+/** Linux's first SYN retransmission: a connect that long waited for a full listen backlog. */
+const SYN_RETRY_US = 1_000_000;
+
+/**
+ * The other side of the tool-limited judgement: time requests spent connecting to a server that
+ * closed their connections, which is the server's doing, never the generator's. Named when the
+ * connects held up at least 1% of the measured requests and their p99 is over the lateness a
+ * sound run allows ({@linkcode sendLagLimitUs}), with the connections opened per request and,
+ * from a second on, the SYN retries a full listen backlog makes; undefined otherwise.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { connectionChurn } from "./tool_health.ts";
+ * const empty = { count: 0, minUs: 0, maxUs: 0, meanUs: 0, percentilesUs: {}, hdr: "" };
+ * const f = { opened: 40, requests: 1_000, measuredRequests: 1_000, connectTime: empty, slos: [] };
+ * assert.equal(connectionChurn(f), undefined); // kept alive: no reconnect
+ * ```
+ */
+export function connectionChurn(f: ConnectionFigures): string | undefined {
+  const h = f.connectTime;
+  if (h === undefined || h.count < Math.max(1, CONNECTS_MATTER_SHARE * f.measuredRequests)) {
+    return undefined;
+  }
+  const p99Us = percentileOf(h, 99);
+  if (p99Us <= sendLagLimitUs(f.slos)) return undefined;
+  const count = (n: number) => n.toLocaleString("en-US");
+  const every = h.count >= EVERY_CONNECTION_SHARE * f.measuredRequests;
+  return `the server closed ${every ? "every connection" : "connections"} (${
+    count(f.opened)
+  } opened for ${count(f.requests)} requests); connect p99 ${ms(p99Us)}${
+    p99Us >= SYN_RETRY_US ? " (SYN retries: the server's listen backlog is full)" : ""
+  }`;
 }

@@ -51,7 +51,8 @@ export function socketErrorKind(error: unknown, tls: boolean): ErrorKind {
 }
 
 /**
- * The outcome of one send: `status` 0 and an `error` kind when it failed.
+ * The outcome of one send: `status` 0 and an `error` kind when it failed; `connectMs`, how long
+ * the request waited for its connection to open (0: it was open).
  *
  * @example
  * ```ts
@@ -67,8 +68,9 @@ export function responseOutcome(
   bytesReceived: number,
   writtenAtMs: number,
   completedAtMs: number,
+  connectMs = 0,
 ): ResponseOutcome {
-  return { status, error, bytesSent, bytesReceived, writtenAtMs, completedAtMs };
+  return { status, error, bytesSent, bytesReceived, writtenAtMs, completedAtMs, connectMs };
 }
 
 /** What a run says when connects fail for want of file descriptors (a notice and a warning). */

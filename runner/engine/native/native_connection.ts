@@ -70,6 +70,8 @@ export class NativeConnection implements Connection, EpollHandler {
   #fd = -1;
   #state = CLOSED;
   #socketsOpened = 0;
+  /** When the connect under way began (clock ms). */
+  #connectStartedMs = 0;
   /** The request not yet handed to the socket (waiting for the connect). */
   #request: Uint8Array | undefined;
   /** Bytes for the socket that it has not taken yet (the request, or ciphertext), and how many it took. */
@@ -114,6 +116,7 @@ export class NativeConnection implements Connection, EpollHandler {
     const promise = this.#req.begin();
     if (this.#state === OPEN) this.#writeRequest();
     else if (this.#state === CLOSED) this.#connect();
+    else this.#connectStartedMs = this.#clock.nowMs(); // an `open` under way: waited from here
     return promise;
   }
 
@@ -165,6 +168,7 @@ export class NativeConnection implements Connection, EpollHandler {
       return this.#connectFailed(errnoKind(code));
     }
     this.#fd = started.fd;
+    this.#connectStartedMs = this.#clock.nowMs();
     this.#reader.clear();
     this.#state = CONNECTING;
     if (!this.#loop.add(started.fd, NET.EPOLLOUT, this)) return this.#connectFailed("other");
@@ -194,13 +198,19 @@ export class NativeConnection implements Connection, EpollHandler {
     this.#advanceHandshake();
   }
 
-  /** Connected (and TLS agreed): the waiting `open` resolves, a waiting request is written. */
+  /**
+   * Connected (and TLS agreed): the waiting `open` resolves, a waiting request is written, having
+   * waited for the connect.
+   */
   #open(): void {
     this.#state = OPEN;
     const opened = this.#opened;
     this.#opened = undefined;
     opened?.(undefined);
-    if (this.#req.busy && this.#request !== undefined) this.#writeRequest();
+    if (this.#req.busy && this.#request !== undefined) {
+      this.#req.connected(this.#clock.nowMs() - this.#connectStartedMs);
+      this.#writeRequest();
+    }
   }
 
   /** Runs the TLS handshake as far as the bytes at hand take it; open once it is done. */

@@ -46,7 +46,7 @@ export interface Http1ConnectionOptions {
  * `error` (refused, reset, tls, protocol, timeout via `abort`, other). A status outside the
  * request's `expect` is reported as is; judging it is the recorder's job. `writtenAtMs` is read
  * after connecting, just before the first write; when nothing was written it equals
- * `completedAtMs`.
+ * `completedAtMs`. `connectMs` is how long a request that found no socket waited for one.
  */
 export class Http1Connection implements Connection {
   readonly #hostname: string;
@@ -177,6 +177,7 @@ export class Http1Connection implements Connection {
   async #connectAndWrite(seq: number, bytes: Uint8Array): Promise<void> {
     let conn = this.#conn;
     if (conn === undefined) {
+      const startedMs = this.#clock.nowMs();
       try {
         conn = await this.#connect();
       } catch (error) {
@@ -192,6 +193,7 @@ export class Http1Connection implements Connection {
       this.#conn = conn;
       this.#reader.clear();
       void this.#readLoop(conn);
+      this.#req.connected(this.#clock.nowMs() - startedMs);
     }
     this.#req.written(this.#clock.nowMs(), bytes.length);
     await this.#writeRest(seq, conn, bytes, 0);

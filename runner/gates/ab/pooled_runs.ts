@@ -62,6 +62,7 @@ export function poolRuns(runs: readonly RunResult[]): RunResult {
       sendLag: mergeEncodedHistograms(h.map((x) => x.sendLag)),
       dispatchLag: mergeEncodedHistograms(h.map((x) => x.dispatchLag)),
       queueWait: mergeEncodedHistograms(h.map((x) => x.queueWait)),
+      connectTime: mergeEncodedHistograms(h.flatMap((x) => x.connectTime ?? [])),
       engineStall: mergeEncodedHistograms(h.map((x) => x.engineStall)),
       platformHiccup: mergeEncodedHistograms(h.map((x) => x.platformHiccup)),
       cpu: { ...cpu, perRequestUs: completed ? (cpu.userMs + cpu.systemMs) * 1000 / completed : 0 },

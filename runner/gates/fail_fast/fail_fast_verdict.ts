@@ -9,7 +9,12 @@
  * @module
  */
 import type { Verdict } from "../../model/run_result.ts";
-import { soundFailFastStop, type StoppedRun, stoppedWhen } from "../../result/read/mod.ts";
+import {
+  moreWorkers,
+  soundFailFastStop,
+  type StoppedRun,
+  stoppedWhen,
+} from "../../result/read/mod.ts";
 
 /**
  * Whether `slo` (text and line, as the plan writes it) is the one that stopped the run.
@@ -43,10 +48,10 @@ export function failFastVerdict(
     ...figures,
     status: "inconclusive",
     causes: ["generator"],
-    message:
-      `inconclusive: ${when} (${stop.reason}), but the generator fell behind its schedule (${
-        result.health?.reasons.join("; ") || "tool-limited"
-      }), so its own delays could explain it: use more workers, a bigger or quieter runner, or ` +
-      "fewer other jobs beside it",
+    message: `inconclusive: ${when} (${stop.reason}), but the generator fell behind its schedule (${
+      result.health?.reasons.join("; ") || "tool-limited"
+    }), so its own delays could explain it: use ${
+      moreWorkers(result.run)
+    }, a bigger or quieter runner, or fewer other jobs beside it`,
   };
 }

@@ -13,7 +13,7 @@ import { createHistogram, type Histogram } from "../../hdr/mod.ts";
 import type { RunResult, Verdict } from "../../model/run_result.ts";
 import type { Baseline } from "../baseline/mod.ts";
 import { applyDecisionRule } from "../decision_rule.ts";
-import { formatChange, formatMetric, median } from "../../result/read/mod.ts";
+import { formatChange, formatMetric, median, moreWorkers } from "../../result/read/mod.ts";
 import { metricEvidence } from "../gate_evidence.ts";
 import {
   BASELINE_WINDOW_RUNS,
@@ -288,11 +288,11 @@ function judgeMetric(
     : regressed
     ? `; not beyond doubt: ${
       rule.causes.includes("contention")
-        ? contentionReason(evidence.contention!, show)
+        ? contentionReason(evidence.contention!, show, ctx.result.run)
         : rule.causes.includes("generator")
         ? `the generator's own delays (up to ${
           show(evidence.generatorAllowance)
-        }) could explain it: rerun on a quieter runner, or with more workers`
+        }) could explain it: rerun on a quieter runner, or with ${moreWorkers(ctx.result.run)}`
         : "this run's 95% interval reaches back within the limit: a longer run narrows it"
     }${shortfall}`
     : shortfall;

@@ -115,7 +115,17 @@ function judge(
   const censored = m.kind === "percentile"
     ? `p${m.percentile} falls among the ${e.failures} failed requests (beyond every bound)`
     : `${e.failures} requests failed, and a failed request is beyond every latency bound`;
-  const judged = sloVerdict(base, slo, e.measured, unit, e.evidence, remedy, ci, censored);
+  const judged = sloVerdict(
+    base,
+    slo,
+    e.measured,
+    unit,
+    e.evidence,
+    remedy,
+    ci,
+    censored,
+    result.run,
+  );
   return {
     ...judged,
     ...(e.evidence.generatorAllowance > 0

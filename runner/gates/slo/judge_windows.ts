@@ -129,6 +129,7 @@ export function judgeWindows(
       ? undefined
       : { low: worst.evidence.evidence.low, high: worst.evidence.evidence.high },
     `${worst.evidence.failures} of its requests failed, beyond every bound`,
+    result.run,
   );
   // The worst window's own words, after its place among the windows.
   const detail = one.message.replace(/^(passed|failed|inconclusive): /, "");

@@ -9,7 +9,7 @@ import type { ParsedSlo } from "../../plan/slo/mod.ts";
 import { formatLengthMs, formatRatePerSec } from "../../plan/units.ts";
 import type { Verdict } from "../../model/run_result.ts";
 import { applyDecisionRule, type GateEvidence, requestsToDecide } from "../decision_rule.ts";
-import { formatMetric } from "../../result/read/mod.ts";
+import { type AdviceScope, formatMetric, moreWorkers } from "../../result/read/mod.ts";
 import { contentionReason } from "../contention_tail.ts";
 
 /**
@@ -24,6 +24,7 @@ export function sloVerdict(
   remedy: () => string,
   ci: { low: number; high: number } | undefined,
   censoredText = "",
+  advice?: AdviceScope,
 ): Verdict {
   const outcome = applyDecisionRule(slo.operator, slo.bound, evidence);
   const show = (v: number) => Number.isFinite(v) ? formatMetric(v, unit) : "beyond every bound";
@@ -79,11 +80,12 @@ export function sloVerdict(
       reasons.push(
         `the generator's own delays at this percentile (up to ${
           show(evidence.generatorAllowance)
-        }: late sends and its measured floor) could explain the excess: use more workers, a ` +
-          "bigger or quieter runner, or fewer other jobs beside it",
+        }: late sends and its measured floor) could explain the excess: use ${
+          moreWorkers(advice)
+        }, a bigger or quieter runner, or fewer other jobs beside it`,
       );
     } else if (cause === "contention") {
-      reasons.push(contentionReason(evidence.contention!, show));
+      reasons.push(contentionReason(evidence.contention!, show, advice));
     } else reasons.push(evidence.scheduleShortfall!);
   }
   if (reasons.length > 0) message += `; ${reasons.join("; ")}`;

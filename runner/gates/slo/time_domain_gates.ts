@@ -23,7 +23,7 @@ import { MIN_TREND_INTERVALS, stallThresholdUs } from "../../result/time_domain.
 import { latenessLimitUs } from "../../result/tool_health.ts";
 import { applyDecisionRule, type GateEvidence } from "../decision_rule.ts";
 import { scheduleShortfall } from "../generator_allowance.ts";
-import { intervalWaitMs } from "../../result/read/mod.ts";
+import { confirmReruns, intervalWaitMs } from "../../result/read/mod.ts";
 
 /** An interval with nothing answered is the generator's doing if it paused this long (µs). */
 const SILENCE_PAUSE_US = 500_000;
@@ -201,7 +201,8 @@ export function judgeStalls(
         `${formatDurationMs(pauseUs / 1000)}): a quieter or bigger runner decides`
       : c === "contention"
       ? `${machine} of them could be the machine's: the service waited for a CPU in that ` +
-        "second as long as the stall's excess: rerun on a quieter runner (--confirm reruns it)"
+        "second as long as the stall's excess: rerun on a quieter runner (" +
+        `${confirmReruns(result.run)})`
       : shortfall!
   );
   if (reasons.length) message += `; ${reasons.join("; ")}`;

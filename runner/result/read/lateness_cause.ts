@@ -8,6 +8,7 @@
  */
 import type { EncodedHistogram } from "../../model/run_result.ts";
 import { formatDurationMs } from "../../plan/units.ts";
+import { type AdviceScope, moreWorkers } from "./advice_scope.ts";
 
 /** The figures the cause is read from. */
 export interface LatenessFigures {
@@ -17,6 +18,8 @@ export interface LatenessFigures {
   durationMs: number;
   /** The platform's hiccups (the probe thread's oversleeps); optional for older results. */
   platformHiccup?: EncodedHistogram;
+  /** What the command that ran the plan lets a user change, for the remedy's words. */
+  advice?: AdviceScope;
 }
 
 const ms = (us: number) => formatDurationMs(us / 1000);
@@ -70,7 +73,8 @@ export function machinePaused(
 
 /**
  * What to do about late sends, in words: a saturated generator wants more workers or a bigger
- * machine; a paused one ({@linkcode machinePaused}) a quieter runner.
+ * machine (named as the command that ran the plan can have them: {@linkcode moreWorkers}); a paused
+ * one ({@linkcode machinePaused}) a quieter runner.
  */
 export function latenessRemedy(
   f: LatenessFigures,
@@ -78,8 +82,9 @@ export function latenessRemedy(
 ): string {
   const paused = machinePaused(f, latenessUs);
   if (paused === undefined) {
-    return "the generator, not the server, limited this run (use fewer requests per worker, " +
-      "more workers or a bigger machine)";
+    return `the generator, not the server, limited this run: use ${
+      moreWorkers(f.advice)
+    } or a bigger machine`;
   }
   return `tailgate used ${Math.round(paused.cpuShare * 100)}% of a core while its probe saw the ` +
     `machine pause up to ${ms(paused.pauseUs)}: the runner was contended (other work took the ` +

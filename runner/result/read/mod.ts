@@ -8,6 +8,7 @@
  * @module
  */
 export { runVerdict, undecidedWarning } from "./stored_verdict.ts";
+export { type AdviceScope, confirmReruns, moreWorkers } from "./advice_scope.ts";
 export {
   gatesVerdict,
   RUNNER_CAUSES,

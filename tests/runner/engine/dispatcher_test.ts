@@ -19,6 +19,8 @@ class FakeConnection implements Connection {
     private server: ServerModel,
     private log: number[],
     private refuses = false,
+    /** How long each send waits for its connection to open (a server that closes every one). */
+    private connectMs = 0,
   ) {
     clock.onChange((now) => {
       if (this.#pending && now >= this.#pending.doneMs) {
@@ -39,7 +41,7 @@ class FakeConnection implements Connection {
       });
     }
     this.busy = true;
-    const writtenAtMs = this.clock.nowMs();
+    const writtenAtMs = this.clock.nowMs() + this.connectMs;
     this.log.push(writtenAtMs);
     return new Promise((resolve) => {
       this.#pending = { resolve, writtenAtMs, doneMs: this.server(writtenAtMs) };
@@ -65,6 +67,7 @@ class FakeConnection implements Connection {
       bytesReceived: status ? 20 : 0,
       writtenAtMs: p.writtenAtMs,
       completedAtMs: at,
+      connectMs: this.connectMs,
     });
   }
 }
@@ -92,6 +95,8 @@ async function run(opts: {
   stopAtMs?: number;
   /** Indexes (in creation order) of connections whose connect always fails. */
   refusing?: number[];
+  /** How long every send waits for its connection to open. */
+  connectMs?: number;
   /** Collects the offsets at which the once-a-second tick ran. */
   ticks?: number[];
   /** Sees the waker before the run (to watch what the dispatcher tells it). */
@@ -134,7 +139,7 @@ async function run(opts: {
     requests: [{ ...REQUEST, timeoutMs: opts.timeoutMs ?? 1000 }],
     connect: () => {
       const refuses = opts.refusing?.includes(conns.length) ?? false;
-      const c = new FakeConnection(clock, opts.server, writes, refuses);
+      const c = new FakeConnection(clock, opts.server, writes, refuses, opts.connectMs);
       conns.push(c);
       return c;
     },
@@ -184,6 +189,26 @@ Deno.test("dispatcher writes each request at its intended time when a connection
   assert.equal(recorded.stages[0].response.maxUs, 100);
   assert.equal(recorded.sendLag.maxUs, 0);
   assert.equal(recorded.queueWait.count, 0);
+});
+
+Deno.test("dispatcher records a connect's wait as connect time, not as the generator's lateness", async () => {
+  // Every send reconnects and waits 100 ms for it: the request is late, the generator is not.
+  // Two connections, a request every 10 ms: request 9 takes a connection at 410.4 ms, 320.4 ms
+  // after it was due, and is written 100 ms later, once connected.
+  const { recorded } = await run({
+    ratePerSec: 100,
+    durationMs: 100,
+    connections: 2,
+    connectMs: 100,
+    server: (t) => t + 0.1,
+  });
+  assert.equal(recorded.stages[0].counts.ok, 10);
+  assert.equal(recorded.connectTime.count, 10);
+  assert.ok(sameBucket(recorded.connectTime.maxUs, 100_000), `${recorded.connectTime.maxUs}`);
+  assert.equal(recorded.sendLag.maxUs, 0);
+  assert.equal(recorded.queueWait.count, 8);
+  assert.ok(sameBucket(recorded.queueWait.maxUs, 320_400), `${recorded.queueWait.maxUs}`);
+  assert.ok(sameBucket(recorded.stages[0].response.maxUs, 420_500), "the connect is in it");
 });
 
 Deno.test("dispatcher queues due requests FIFO when every connection is busy, and the wait counts", async () => {

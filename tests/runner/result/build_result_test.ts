@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { createHistogram } from "../../../runner/hdr/mod.ts";
 import { decodeHistogram } from "../../../runner/hdr/hdr_codec.ts";
+import { toEncodedHistogram } from "../../../runner/hdr/encoded_histogram.ts";
 import { addCounts, emptyCounts } from "../../../runner/model/request_counts.ts";
 import { buildResult } from "../../../runner/result/build_result.ts";
 import { HTTP2_REPLY_NOTE } from "../../../runner/engine/http1/mod.ts";
@@ -112,6 +113,29 @@ Deno.test("buildResult() marks a run that failed part-way as stopped by error, n
   const stopped = sampleResult({ complete: false });
   assert.equal(stopped.run.stopReason, "interrupted");
   assert.ok(!stopped.warnings?.some((w) => w.includes("failed part-way")));
+});
+
+Deno.test("buildResult() warns of a server that closed every connection, not of the generator", () => {
+  const plan = resultPlan();
+  const record = recordPlan(plan);
+  const measured = record.recorded.stages.filter((s) => !s.warmup);
+  const reconnects = measured.reduce((n, s) => n + s.counts.sent, 0);
+  const slow = createHistogram();
+  slow.recordValueWithCount(1_030_000, reconnects); // every one waited for a SYN retry
+  record.recorded.connectTime = toEncodedHistogram(slow);
+  const sent = record.recorded.stages.reduce((n, s) => n + s.counts.sent, 0);
+  record.connections = { opened: sent, peak: 3 };
+  const result = buildResult(plan, record, ENVIRONMENT);
+  assert.ok(
+    result.warnings?.includes(
+      `the server closed every connection (${sent} opened for ${sent} requests); connect p99 ` +
+        "1.03s (SYN retries: the server's listen backlog is full)",
+    ),
+    JSON.stringify(result.warnings),
+  );
+  assert.equal(result.health.toolLimited, false);
+  assert.equal(result.health.connectTime?.count, reconnects);
+  assert.ok(!sampleResult().warnings?.some((w) => w.includes("closed")), "kept alive: no word");
 });
 
 Deno.test("buildResult() says once that the target answered with HTTP/2 frames, the counts kept", () => {

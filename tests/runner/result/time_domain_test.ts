@@ -104,6 +104,66 @@ Deno.test("analyseStage lists stalls with their times and period, and no trend i
   assert.equal(t.trendP99UsPerMin?.significant, false);
 });
 
+/** Seconds of a busy machine's noise (ms): their worst requests reach tens of milliseconds. */
+const BUSY_MS = [5, 6, 8, 44, 51, 58, 30, 7, 25, 9, 48, 6, 12, 40, 7, 22, 6, 9, 55, 33];
+
+Deno.test("analyseStage on a busy machine finds each freeze, not the busy seconds between them", () => {
+  // The demo target's 1 s freezes every 5 s, each spilling into the next second (its drain), in
+  // seconds whose own max reaches 58 ms: over the 20 ms floor, but no stall.
+  const freezes = new Set([3, 8, 13, 18]);
+  const intervals = BUSY_MS.map((ms, k) =>
+    freezes.has(k)
+      ? interval(k * 1_000, 1_000_000)
+      : freezes.has(k - 1)
+      ? interval(k * 1_000, 600_000)
+      : interval(k * 1_000, ms * 1_000)
+  );
+  const t = analyseStage(intervals, hdrOf([1_000]), 100);
+  assert.deepEqual(t.stalls.map((s) => s.startMs), [3_000, 8_000, 13_000, 18_000]);
+  assert.equal(t.stallPeriodMs, 5_000);
+  assert.ok(t.stallThresholdUs! > 58_000, `${t.stallThresholdUs}`);
+});
+
+Deno.test("analyseStage gives a period only when the gaps between stalls are regular", () => {
+  const at = (starts: number[]) =>
+    analyseStage(
+      Array.from(
+        { length: 30 },
+        (_, k) => interval(k * 1_000, starts.includes(k) ? 1_000_000 : 2_000),
+      ),
+      hdrOf([1_000]),
+      1_000,
+    );
+  assert.equal(at([3, 8, 11]).stallPeriodMs, undefined, "gaps of 5 s and 3 s");
+  assert.equal(at([3, 8, 11, 16, 21]).stallPeriodMs, undefined);
+  // Start times are whole seconds: a gap one second off is within their resolution.
+  assert.equal(at([2, 6, 11, 16, 21, 26]).stallPeriodMs, 5_000);
+  assert.equal(at([2, 12, 22]).stallPeriodMs, 10_000);
+});
+
+Deno.test("analyseStage leaves a stall under way when the stage began to the stage before", () => {
+  const intervals = [12, 13, 14, 15, 16, 17].map((k) =>
+    interval(k * 1_000, k === 12 ? 240_000 : k === 16 ? 1_000_000 : 3_000)
+  );
+  const frozen = interval(11_000, 1_000_000, 100, 0);
+  const t = analyseStage(intervals, hdrOf([1_000]), 100, true, frozen);
+  assert.deepEqual(t.stalls.map((s) => s.startMs), [16_000]);
+  const calm = interval(11_000, 3_000, 100, 0);
+  const after = analyseStage(intervals, hdrOf([1_000]), 100, true, calm);
+  assert.deepEqual(after.stalls.map((s) => s.startMs), [12_000, 16_000]);
+});
+
+Deno.test("analyseStage finds a freeze over most of a short stage", () => {
+  const t = analyseStage(
+    [interval(0, 4_000), interval(1_000, 1_000_000), interval(2_000, 500_000)],
+    hdrOf([1_000]),
+    1_000,
+  );
+  assert.deepEqual(t.stalls.map((s) => s.startMs), [1_000]);
+  const one = analyseStage([interval(0, 1_000_000)], hdrOf([1_000]), 1_000);
+  assert.deepEqual(one.stalls.map((s) => s.startMs), [0], "one second: the floor alone");
+});
+
 Deno.test("withTimeDomain analyses measured stages only, and trends constant-rate stages only", () => {
   const base = sampleResult();
   const measured = base.stages[1];

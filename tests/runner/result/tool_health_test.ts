@@ -5,6 +5,7 @@ import { toEncodedHistogram } from "../../../runner/hdr/encoded_histogram.ts";
 import type { EncodedHistogram } from "../../../runner/model/run_result.ts";
 import { cpuShare } from "../../../runner/result/read/mod.ts";
 import {
+  connectionChurn,
   healthCheckpoints,
   type HealthFigures,
   judgeToolHealth,
@@ -219,3 +220,54 @@ function pointsAt(valueUs: number, count: number) {
   h.recordValueWithCount(valueUs, count);
   return h;
 }
+
+/** Connect times: `n` connects, 2% of them (at least one) at `slowUs`, the rest at 150 us. */
+function connects(n: number, slowUs: number): EncodedHistogram {
+  const h = createHistogram();
+  const slow = Math.max(1, Math.round(n / 50));
+  h.recordValueWithCount(150, n - slow);
+  h.recordValueWithCount(slowUs, slow);
+  return toEncodedHistogram(h);
+}
+
+Deno.test("a server that closed every connection, with SYN retries, is named with its figures", () => {
+  const churn = connectionChurn({
+    opened: 1_000,
+    requests: 1_000,
+    measuredRequests: 1_000,
+    connectTime: connects(1_000, 1_030_000),
+    slos: [],
+  });
+  assert.equal(
+    churn,
+    "the server closed every connection (1,000 opened for 1,000 requests); connect p99 1.03s " +
+      "(SYN retries: the server's listen backlog is full)",
+  );
+  const some = connectionChurn({
+    opened: 450,
+    requests: 1_000,
+    measuredRequests: 1_000,
+    connectTime: connects(400, 40_000),
+    slos: [],
+  });
+  assert.equal(
+    some,
+    "the server closed connections (450 opened for 1,000 requests); connect p99 40.03ms",
+  );
+});
+
+Deno.test("connects too fast or too few to matter are not named", () => {
+  const base = { opened: 1_000, requests: 1_000, measuredRequests: 1_000, slos: [] };
+  assert.equal(connectionChurn({ ...base, connectTime: connects(1_000, 2_000) }), undefined);
+  // Four slow connects among 1,000 requests on kept-alive connections.
+  assert.equal(
+    connectionChurn({ ...base, opened: 54, connectTime: connects(4, 1_030_000) }),
+    undefined,
+  );
+  assert.equal(connectionChurn({ ...base, connectTime: undefined }), undefined, "an older result");
+  // Connects within 10% of the tightest latency bound are what the plan allows of lateness.
+  assert.equal(
+    connectionChurn({ ...base, connectTime: connects(1_000, 40_000), slos: [slo(P99, 500_000)] }),
+    undefined,
+  );
+});

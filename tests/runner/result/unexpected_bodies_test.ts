@@ -33,10 +33,9 @@ Deno.test("buildResult() stores each unexpected status's first body, by label an
     ],
   });
   // A value setup captured is a secret too.
-  const result = buildResult(plan, record, ENVIRONMENT, undefined, [
-    ...plan.secretValues!,
-    "c4pt",
-  ]);
+  const result = buildResult(plan, record, ENVIRONMENT, undefined, {
+    secrets: [...plan.secretValues!, "c4pt"],
+  });
   assert.deepEqual(result.unexpectedBodies, [
     {
       label: "GET /a",

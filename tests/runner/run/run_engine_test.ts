@@ -129,6 +129,65 @@ load:
   });
 }
 
+/**
+ * A server in a process of its own (the native path's loop blocks this thread between sends)
+ * that answers `Connection: close` and so closes every connection; stopped by its PID.
+ */
+async function closingServer() {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "eval",
+      `Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: (a) => console.log(a.port) }, () =>
+        new Response("bye", { headers: { connection: "close" } }))`,
+    ],
+    stdout: "piped",
+    stderr: "inherit",
+    stdin: "null",
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  const { value } = await reader.read();
+  return {
+    url: `http://127.0.0.1:${Number.parseInt(value ?? "")}/`,
+    async [Symbol.asyncDispose]() {
+      child.kill("SIGTERM");
+      await reader.cancel();
+      await child.status;
+    },
+  };
+}
+
+const PLAIN_IO = [
+  { io: "deno", ignore: false },
+  { io: "native", ignore: openLibcNet() === undefined },
+] as const;
+
+for (const { io, ignore } of PLAIN_IO) {
+  Deno.test({
+    name: `runEngine() times each reconnect to a server that closes every connection (${io})`,
+    ignore,
+    fn: async () => {
+      await using server = await closingServer();
+      const { plan } = parseText(`name: closes
+target: ${server.url}
+requests: [{ path: / }]
+load:
+  connections: 2
+  stages: [{ rate: 50/s, duration: 400ms }]
+`);
+      assert.ok(plan);
+      const run = await runEngine({ plan, io });
+      assert.equal(run.io, io);
+      const counts = run.recorded.stages[0].counts;
+      assert.deepEqual([counts.completed, counts.ok], [20, 20]);
+      // Each request after the first on either initial connection opened its own.
+      assert.ok(run.connections.opened >= 20, String(run.connections.opened));
+      const connects = run.recorded.connectTime.count;
+      assert.ok(connects >= 18 && connects <= 20, `${connects} connects timed`);
+      assert.equal(run.recorded.sendLag.count + run.recorded.queueWait.count, 20);
+    },
+  });
+}
+
 Deno.test("runEngine() reads at most 16 MiB of a body file, even one that grew after the check", async () => {
   await using target = await startTarget({ mode: "hello", port: 0 });
   const dir = await Deno.makeTempDir();

@@ -26,12 +26,12 @@ function request(url: string, method = "GET", bodyBytes = 0): PreparedRequest {
 }
 
 /** A loop and a connection to `url`, closed when the test's scope ends. */
-function connect(url: string, onHttp2Reply?: () => void) {
-  const loop = new EpollLoop({ libc: libc!, clock: PERFORMANCE_CLOCK });
+function connect(url: string, onHttp2Reply?: () => void, clock = PERFORMANCE_CLOCK) {
+  const loop = new EpollLoop({ libc: libc!, clock });
   const { hostname, port } = new URL(url);
   const connection = new NativeConnection({
     loop,
-    clock: PERFORMANCE_CLOCK,
+    clock,
     socketAddress: socketAddress(hostname, Number(port)),
     onHttp2Reply,
   });
@@ -100,6 +100,33 @@ Deno.test({
       assert.equal(connection.busy, false);
     }
     assert.equal(connection.socketsOpened, 1);
+  },
+});
+
+Deno.test({
+  name: "native: a request that opened its connection says how long the connect took",
+  ignore,
+  async fn() {
+    await using server = tcpServer(async (conn) => {
+      if (await readRequest(conn)) {
+        await conn.write(encoder.encode(
+          "HTTP/1.1 200 OK\r\ncontent-length: 2\r\nconnection: close\r\n\r\nok",
+        ));
+      }
+    });
+    // Each reading 1 ms on from the last: a connect spans two readings, so it takes time.
+    let reads = 0;
+    const clock = { nowMs: () => performance.now() + reads++ };
+    using connection = connect(server.url, undefined, clock);
+    assert.equal(await connection.drive(connection.open()), undefined);
+    const first = await connection.drive(connection.send(request(server.url)));
+    assert.deepEqual([first.status, first.connectMs], [200, 0], "opened before the request");
+    const calledAtMs = clock.nowMs();
+    const second = await connection.drive(connection.send(request(server.url)));
+    assert.equal(second.status, 200);
+    assert.ok(second.connectMs! > 0, `${second.connectMs}`);
+    assert.ok(second.writtenAtMs - second.connectMs! >= calledAtMs, "the connect began at send");
+    assert.equal(connection.socketsOpened, 2);
   },
 });
 

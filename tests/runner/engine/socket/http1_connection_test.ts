@@ -160,6 +160,26 @@ Deno.test("Connection: close from the server makes the next send reconnect", asy
   assert.equal(connection.socketsOpened, 3, "every reconnect is counted");
 });
 
+Deno.test("a request that opened its connection says how long the connect took", async () => {
+  await using server = serve(() => new Response("bye", { headers: { connection: "close" } }));
+  // Each reading 1 ms on from the last: a connect spans two readings, so it takes time.
+  let reads = 0;
+  const clock = { nowMs: () => performance.now() + reads++ };
+  const connection = new Http1Connection({ url: new URL(server.url), clock });
+  try {
+    assert.equal(await connection.open(), undefined);
+    const first = await connection.send(request(server.url));
+    assert.equal(first.connectMs, 0, "opened before the request: not its connect");
+    const calledAtMs = clock.nowMs();
+    const second = await connection.send(request(server.url));
+    assert.equal(second.status, 200);
+    assert.ok(second.connectMs! > 0, `${second.connectMs}`);
+    assert.ok(second.writtenAtMs - second.connectMs! >= calledAtMs, "the connect began at send");
+  } finally {
+    connection.close();
+  }
+});
+
 Deno.test("a server closing an idle connection causes a reconnect, not an error", async () => {
   await using server = tcpServer(async (conn) => {
     if (await readHead(conn)) await conn.write(OK_RESPONSE); // then close while idle
