@@ -124,6 +124,11 @@ export interface RunInputs {
   failFast?: boolean;
   shard?: string;
   startAt?: string;
+  /**
+   * `--seed` for a shard job without `start-at`: one per workflow run and attempt (its matrix
+   * jobs share it), so every shard draws from one seed and each rerun of the workflow draws anew.
+   */
+  shardSeed?: number;
   /** A folder of shard results to merge instead of running plans. */
   merge?: string;
   /** A/B mode: `tailgate ab` of each plan against these two targets instead of `run`. */
@@ -225,6 +230,9 @@ export function readRunInputs(
     ...(failFast ? { failFast: failFast === "true" } : {}),
     ...(shard ? { shard } : {}),
     ...(startAt ? { startAt } : {}),
+    ...(shard && !startAt && env.GITHUB_RUN_ID
+      ? { shardSeed: workflowRunSeed(env.GITHUB_RUN_ID, env.GITHUB_RUN_ATTEMPT ?? "1") }
+      : {}),
     ...(merge ? { merge } : {}),
     ...(abBase
       ? {
@@ -242,4 +250,25 @@ export function readRunInputs(
       : {}),
     ...(history.value ? { history: history.value } : {}),
   });
+}
+
+/**
+ * A 32-bit seed from a workflow run's id and attempt (FNV-1a of `ID/ATTEMPT`): the same in each
+ * of its matrix jobs, another for each run and each rerun.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { workflowRunSeed } from "./action_inputs.ts";
+ * assert.equal(workflowRunSeed("7", "1"), workflowRunSeed("7", "1"));
+ * assert.notEqual(workflowRunSeed("7", "1"), workflowRunSeed("7", "2"));
+ * ```
+ */
+export function workflowRunSeed(runId: string, attempt: string): number {
+  let hash = 0x811c9dc5;
+  for (const c of `${runId}/${attempt}`) {
+    hash ^= c.charCodeAt(0);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash;
 }

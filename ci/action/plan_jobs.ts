@@ -132,6 +132,7 @@ function runOnly(inputs: RunInputs) {
     ...(inputs.ready ? { ready: inputs.ready } : {}),
     ...(inputs.shard ? { shard: inputs.shard } : {}),
     ...(inputs.startAt ? { startAt: inputs.startAt } : {}),
+    ...(inputs.shardSeed === undefined ? {} : { seed: inputs.shardSeed }),
     confirm: inputs.confirm,
     ...(inputs.failFast === undefined ? {} : { failFast: inputs.failFast }),
   };

@@ -33,6 +33,8 @@ export interface RunArgs extends CommonArgs {
   shard?: string;
   /** ISO 8601 time of the schedule's start, common to every shard. */
   startAt?: string;
+  /** `--seed N`: the seed every shard of one run draws from (a shard job without `startAt`). */
+  seed?: number;
   /** `--confirm auto|N`: reruns before a red a rerun could clear is believed; absent: `auto`. */
   confirm?: ConfirmTimes;
   /** The command that starts the service under test (`--start`), stopped after the run. */
@@ -90,6 +92,7 @@ export function runArgs(args: RunArgs): string[] {
     ...(args.target ? ["--target", args.target] : []),
     ...(sharded ? ["--shard", args.shard!] : []),
     ...(args.startAt ? ["--start-at", args.startAt] : []),
+    ...(args.seed === undefined ? [] : ["--seed", String(args.seed)]),
     // `auto` is tailgate's own default; a shard is not judged, so nothing of it is confirmed.
     ...(!sharded && args.confirm !== undefined && args.confirm !== "auto"
       ? ["--confirm", String(args.confirm)]

@@ -11,7 +11,7 @@ import { collectEnvironment } from "../result/environment.ts";
 import { buildResult } from "../result/build_result.ts";
 import type { Environment, RunResult } from "../model/run_result.ts";
 import type { ResolvedPlan } from "../plan/types.ts";
-import { drawsFromSeed, withRunSeed } from "../plan/plan_seed.ts";
+import { drawsFromSeed, withRunSeed } from "../plan/traffic/mod.ts";
 import type { Progress } from "../run/run_engine.ts";
 import { runWorkers } from "../run/run_workers.ts";
 import { runSetup, runTeardown } from "../session/mod.ts";

@@ -6,7 +6,7 @@
  * @module
  */
 import { retarget } from "../plan/retarget.ts";
-import { drawsFromSeed } from "../plan/plan_seed.ts";
+import { drawsFromSeed } from "../plan/traffic/mod.ts";
 import { formatAdHocIssue } from "./args/mod.ts";
 import type { PlanIssue, ResolvedPlan } from "../plan/types.ts";
 import { OVERRIDE_HELP } from "./override_args.ts";

@@ -264,7 +264,7 @@ export interface PlanLoad {
   arrival: Arrival;
   /**
    * Seed of the poisson generator and of every drawn value: the same seed sends the same requests.
-   * When the plan fixes none (`seedPerRun`), this is 1 (plan_seed.ts): what
+   * When the plan fixes none (`seedPerRun`), this is 1 (traffic/plan_seed.ts): what
    * `check` counts with and the layers below the front door use as given, and `runPlan()` replaces
    * it with a fresh seed for each run.
    */

@@ -8,7 +8,7 @@ import type { YamlNode } from "./read/mod.ts";
 import { join, type PlanReader, sourceText } from "./read/mod.ts";
 import { readSection, type Section } from "./read/mod.ts";
 import type { Arrival, PlanLoad, PlanStage, StageBinding } from "./types.ts";
-import { PER_RUN_SEED_PLACEHOLDER } from "./plan_seed.ts";
+import { PER_RUN_SEED_PLACEHOLDER } from "./traffic/mod.ts";
 import { formatRatePerSec, parseRamp, parseRatePerSec } from "./units.ts";
 import { readHttpVersion } from "./validate_http.ts";
 

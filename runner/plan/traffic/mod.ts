@@ -16,3 +16,10 @@ export type { CompiledTemplate } from "./template_nodes.ts";
 export { refOwner, requestRefs, templateScope, warnUnused } from "./template_scope.ts";
 export { MAX_PLAN_DATA_CELLS, readData } from "./validate_data.ts";
 export { MAX_CHOICES, readVars, specText, TEMPLATE_NAME } from "./validate_vars.ts";
+export {
+  drawsFromSeed,
+  PER_RUN_SEED_PLACEHOLDER,
+  type RunSeedSource,
+  seedOfInstant,
+  withRunSeed,
+} from "./plan_seed.ts";

@@ -33,8 +33,7 @@ export {
   measuredFloor,
   percentileOf,
 } from "./measured_floor.ts";
-export { formatMetric } from "./format_metric.ts";
-export { formatChange, formatChangeRange } from "./format_change.ts";
+export { formatChange, formatChangeRange, formatMetric } from "./words/mod.ts";
 export { median } from "./median.ts";
 export {
   isHttp2,
@@ -69,7 +68,7 @@ export {
   type PlanExpectations,
   runErrorsInWords,
   unexpectedCodes,
-} from "./error_words.ts";
+} from "./words/mod.ts";
 export {
   CLI_FAIL_ON_VALUES,
   DEFAULT_FAIL_ON,

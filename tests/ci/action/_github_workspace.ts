@@ -26,6 +26,8 @@ export async function workspace(plans: Record<string, string>) {
       GITHUB_STEP_SUMMARY: summary,
       GITHUB_EVENT_NAME: "pull_request",
       GITHUB_REF: "refs/pull/7/merge",
+      GITHUB_RUN_ID: "7100",
+      GITHUB_RUN_ATTEMPT: "1",
     },
     async outputs(): Promise<Record<string, string>> {
       const out: Record<string, string> = {};

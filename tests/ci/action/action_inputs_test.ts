@@ -186,3 +186,22 @@ Deno.test("readRunInputs() reads junit-inconclusive, and refuses what tailgate d
   );
   assert.equal(INPUT_DEFAULTS["junit-inconclusive"], DEFAULT_JUNIT_INCONCLUSIVE);
 });
+
+Deno.test("readRunInputs() gives a shard job without start-at its workflow run's seed, one per attempt", () => {
+  const shard = (extra: Record<string, string>) =>
+    readRunInputs({ TAILGATE_SHARD: "1/2", GITHUB_RUN_ID: "7100", ...extra });
+  const first = shard({ GITHUB_RUN_ATTEMPT: "1" });
+  const again = shard({ GITHUB_RUN_ATTEMPT: "1", TAILGATE_SHARD: "0/2" });
+  const rerun = shard({ GITHUB_RUN_ATTEMPT: "2" });
+  assert.ok(first.ok && again.ok && rerun.ok);
+  assert.equal(typeof first.value.shardSeed, "number");
+  assert.equal(again.value.shardSeed, first.value.shardSeed, "the matrix's shards share it");
+  assert.notEqual(rerun.value.shardSeed, first.value.shardSeed, "a rerun draws anew");
+  // A start instant already gives the shards one seed; an unsharded job draws its own.
+  const timed = shard({ TAILGATE_START_AT: "2026-11-22T10:00:00Z" });
+  assert.ok(timed.ok);
+  assert.equal(timed.value.shardSeed, undefined);
+  const whole = readRunInputs({ GITHUB_RUN_ID: "7100" });
+  assert.ok(whole.ok);
+  assert.equal(whole.value.shardSeed, undefined);
+});

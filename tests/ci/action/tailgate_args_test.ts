@@ -207,3 +207,15 @@ Deno.test("the job's junit-inconclusive reaches run, merge and ab unless it is t
   );
   assert.ok(!abArgs("p.yaml", "o", ab).includes("--junit-inconclusive"));
 });
+
+Deno.test("runArgs() passes a shard's seed as --seed", () => {
+  const args = runArgs({
+    outDir: "o",
+    reports: ["json"],
+    updateBaseline: false,
+    plan: "p.yaml",
+    shard: "0/2",
+    seed: 42,
+  });
+  assert.deepEqual(args.slice(args.indexOf("--shard")), ["--shard", "0/2", "--seed", "42"]);
+});

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { computeRunVerdict } from "../../../runner/gates/run_verdict.ts";
-import { formatMetric } from "../../../runner/result/read/format_metric.ts";
+import { formatMetric } from "../../../runner/result/read/words/format_metric.ts";
 import { renderHtml } from "../../../reporters/html/html.ts";
 import { buildChartData, type ChartData } from "../../../reporters/html/html_data.ts";
 import { escapeHtml } from "../../../reporters/page/html_escape.ts";

@@ -12,12 +12,15 @@ import {
 } from "../../_helpers/markdown_assertions.ts";
 import { judgedRun } from "../_judged_results.ts";
 
-Deno.test("renderMarkdown() renders as a gate table and a latency table on a GFM renderer", async () => {
+Deno.test("renderMarkdown() renders as a gate table, a latency table and a label table on a GFM renderer", async () => {
   const result = await judgedRun({ slos: ["p99 < 5ms", "p50 < 1ms"] }, [1, 1.01, 0.99]);
   const html = gfmToHtml(renderMarkdown(result));
   const tables = htmlTables(html);
-  assert.equal(tables.length, 2, html);
-  const [gates, latency] = tables;
+  assert.equal(tables.length, 3, html);
+  const [gates, latency, labels] = tables;
+  // One row per label of the two the run had, as wide as its header.
+  assert.equal(labels.rows.length, 2);
+  assert.equal(labels.header, 5);
   assert.equal(gates.rows.length, result.verdicts.length);
   for (const t of tables) {
     assert.ok(t.rows.length > 0);

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { formatMetric } from "../../../runner/result/read/format_metric.ts";
+import { formatMetric } from "../../../runner/result/read/words/format_metric.ts";
 import { judgeRun } from "../../../runner/gates/judge_run.ts";
 import { parseDurationMs } from "../../../runner/plan/units.ts";
 import type { RunResult, VerdictStatus } from "../../../runner/model/run_result.ts";

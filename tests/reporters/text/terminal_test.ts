@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { formatMetric } from "../../../runner/result/read/format_metric.ts";
+import { formatMetric } from "../../../runner/result/read/words/format_metric.ts";
 import { createHistogram } from "../../../runner/hdr/mod.ts";
 import { toEncodedHistogram } from "../../../runner/hdr/encoded_histogram.ts";
 import type { RunResult } from "../../../runner/model/run_result.ts";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { runPlan, type RunPlanOptions } from "../../../runner/api/run_plan.ts";
 import { parsePlanText } from "../../../runner/plan/load_plan.ts";
-import { seedOfInstant } from "../../../runner/plan/plan_seed.ts";
+import { seedOfInstant } from "../../../runner/plan/traffic/plan_seed.ts";
 import { retarget } from "../../../runner/plan/retarget.ts";
 import type { ResolvedPlan } from "../../../runner/plan/types.ts";
 import type { RunResult } from "../../../runner/model/run_result.ts";

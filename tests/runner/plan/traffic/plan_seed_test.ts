@@ -1,6 +1,10 @@
 import assert from "node:assert/strict";
-import { drawsFromSeed, seedOfInstant, withRunSeed } from "../../../runner/plan/plan_seed.ts";
-import { parsePlanText } from "../../../runner/plan/load_plan.ts";
+import {
+  drawsFromSeed,
+  seedOfInstant,
+  withRunSeed,
+} from "../../../../runner/plan/traffic/plan_seed.ts";
+import { parsePlanText } from "../../../../runner/plan/load_plan.ts";
 
 function planOf(load: string) {
   const { plan, issues } = parsePlanText(`

@@ -1,7 +1,10 @@
 import assert from "node:assert/strict";
-import { errorsInWords, unexpectedCodes } from "../../../../runner/result/read/error_words.ts";
-import { emptyCounts } from "../../../../runner/model/request_counts.ts";
-import type { LabelResult, RequestCounts } from "../../../../runner/model/run_result.ts";
+import {
+  errorsInWords,
+  unexpectedCodes,
+} from "../../../../../runner/result/read/words/error_words.ts";
+import { emptyCounts } from "../../../../../runner/model/request_counts.ts";
+import type { LabelResult, RequestCounts } from "../../../../../runner/model/run_result.ts";
 
 const plan = {
   requests: [

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { ResolvedPlan } from "./types.ts";
+import type { ResolvedPlan } from "../types.ts";
 
 /**
  * The seed a plan that fixes none resolves to until a run draws its own: the default every run

@@ -1,5 +1,8 @@
 import assert from "node:assert/strict";
-import { formatChange, formatChangeRange } from "../../../../runner/result/read/format_change.ts";
+import {
+  formatChange,
+  formatChangeRange,
+} from "../../../../../runner/result/read/words/format_change.ts";
 
 Deno.test("formatChange() writes the direction in words, never a negative worse", () => {
   assert.equal(formatChange(0.104), "10.4% worse");
