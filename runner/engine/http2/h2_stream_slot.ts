@@ -116,8 +116,12 @@ export class H2StreamSlot implements Connection {
   }
 
   async #connectThenStart(seq: number, request: PreparedRequest): Promise<void> {
+    const startedMs = this.#o.clock.nowMs();
     const failed = await this.#o.connection.open();
     if (seq !== this.#seq) return; // aborted meanwhile
+    // The wait for the connection (a reconnect after GOAWAY or a close) is the server's connect
+    // time, not the generator's lag, as on HTTP/1.1.
+    this.#req.connected(this.#o.clock.nowMs() - startedMs);
     const state = this.#o.connection.usable;
     if (failed !== undefined || state === undefined) {
       this.#req.settle(0, failed ?? this.#o.connection.endKind, this.#o.clock.nowMs());

@@ -349,3 +349,20 @@ load: { connections: 1, stages: [{ rate: 20/s, duration: 500ms }] }
   assert.match(said[0], /within 300 ms of the HTTP\/2 connection preface \(RFC 9113 §3\.4/);
   assert.match(said[0], /with 100 streams per connection/);
 });
+
+for (const io of NATIVE ? ["native", "deno"] as const : ["deno"] as const) {
+  Deno.test(`a request that waits for its HTTP/2 connection to reopen counts it as connect time (${io} I/O)`, async () => {
+    // GOAWAY after every answer: each next request opens a new connection, and waits for it.
+    await using server = await hostileServer(async (link) => {
+      await link.write(SERVER_SETTINGS);
+      const id = await link.nextRequest();
+      if (id !== undefined) await link.write(new Uint8Array([...answer(id), ...goaway(id, 0)]));
+    }, { deadlineMs: 6_000 });
+    const run = await hostileRun(server.url, io);
+    const counts = run.recorded.stages.at(-1)!.counts;
+    assert.equal(counts.ok, 20, JSON.stringify(counts));
+    assert.ok(server.connections() >= 15, `${server.connections()} connections`);
+    // Every reopen's wait is the server's connect, never the generator's send lag.
+    assert.ok(run.recorded.connectTime.count >= 10, `${run.recorded.connectTime.count} connects`);
+  });
+}
