@@ -9,7 +9,7 @@
  * install) would load the machine under the timing-sensitive ones.
  */
 import assert from "node:assert/strict";
-import { dirname, join } from "node:path";
+import { dirname, join, posix } from "node:path";
 import { startTarget } from "../../mod.ts";
 import denoJson from "../../deno.json" with { type: "json" };
 
@@ -89,6 +89,15 @@ Deno.test("the packed npm package installs and runs with only Node, fetching the
       assert.ok(shipped.includes(f), `the package ships ${f}`);
     }
     assert.ok(!shipped.some((f: string) => f.startsWith("tests/")), "no tests in the package");
+    // An image a shipped document shows is shipped beside it (the report's screenshot).
+    for (const doc of shipped.filter((f: string) => f.startsWith("docs/") && f.endsWith(".md"))) {
+      const text = await Deno.readTextFile(join(ROOT, doc));
+      for (const [, target] of text.matchAll(/\]\(([^)\s#]+\.(?:png|svg|jpg|gif))\)/g)) {
+        if (/^[a-z]+:/.test(target)) continue;
+        const path = posix.normalize(posix.join(posix.dirname(doc), target));
+        assert.ok(shipped.includes(path), `${doc} shows ${target}: the package ships ${path}`);
+      }
+    }
     assert.ok(!shipped.includes("deno.lock"), "not the lockfile of the tests' tools");
 
     const home = join(work, "home");
