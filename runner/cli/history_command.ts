@@ -39,7 +39,7 @@ Options:
   --min-change PCT    the smallest change reported in every series, 5% or 5 (a bare number is
                       percent: 0.5 is 0.5%), below 1000% (default: each series' own, 3 robust
                       SDs of its runs, from 1% to 5%, printed with the reason)
-  --window N          runs per window of the detector's first pass (default 50)
+  --window N          runs per window of the detector's first pass (default 50, 4 to 2,000)
   --last N            look at each history's newest N runs only (at least 6)
   --since COMMIT      look at the runs from COMMIT on only (the first run of the stored commit
                       that starts with it); a commit the history does not hold is an error

@@ -52,6 +52,9 @@ export function readMinChange(text: string): Result<{ fraction: number; note?: s
   return ok({ fraction });
 }
 
+/** The largest `--window`: a first-pass window's work grows with the square of its runs. */
+export const MAX_WINDOW_RUNS = 2_000;
+
 /**
  * The settings of `values` (parseArgs' strings by flag name), or every problem with them.
  *
@@ -69,16 +72,21 @@ export function readHistoryOptions(
   const problems: Problem[] = [];
   const notes: string[] = [];
   const settings: Partial<HistorySettings> = {};
-  const whole = (flag: string, min: number): number | undefined => {
+  const whole = (flag: string, min: number, max = Infinity): number | undefined => {
     const text = values[flag];
     if (text === undefined) return undefined;
     const n = Number(text);
-    if (/^\d+$/.test(text) && n >= min) return n;
-    problems.push(problem(`--${flag} \`${text}\` is not a whole number of runs, at least ${min}`));
+    if (/^\d+$/.test(text) && n >= min && n <= max) return n;
+    const range = max === Infinity
+      ? `at least ${min}`
+      : `from ${min} to ${max.toLocaleString("en")}`;
+    problems.push(problem(`--${flag} \`${text}\` is not a whole number of runs, ${range}`));
   };
   const failRecent = whole("fail-recent", 0);
   if (failRecent !== undefined) settings.failRecent = failRecent;
-  const window = whole("window", 4);
+  // A window's first pass holds a split statistic per pair of its runs (its memory grows with the
+  // square) and cannot stop midway: 2,000 runs keep it to seconds and tens of MB.
+  const window = whole("window", 4, MAX_WINDOW_RUNS);
   if (window !== undefined) settings.windowRuns = window;
   const last = whole("last", MIN_HISTORY_RUNS);
   if (last !== undefined) settings.lastRuns = last;

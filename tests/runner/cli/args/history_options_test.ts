@@ -69,3 +69,12 @@ Deno.test("readHistoryOptions reads every flag and names every problem", () => {
     "number is read as percent)",
   ]);
 });
+
+Deno.test("--window is bounded: a first pass over more than 2,000 runs is refused, saying the range", () => {
+  const at = readHistoryOptions({ window: "2000" });
+  assert.ok(at.ok);
+  assert.equal(at.value.settings.windowRuns, 2000);
+  const over = readHistoryOptions({ window: "1000000" });
+  assert.ok(!over.ok);
+  assert.match(over.problems[0].message, /--window `1000000` .* from 4 to 2,000/);
+});
