@@ -148,7 +148,7 @@ Deno.test("history with no stored history, or bad flags, exits 2 naming the fix"
     assert.equal(flags.exitCode, EXIT_CODES.usage);
     assert.deepEqual(flags.errors, [
       "--fail-recent `-1` is not a whole number of runs, at least 0",
-      "--window `2` is not a whole number of runs, at least 4",
+      "--window `2` is not a whole number of runs, from 4 to 2,000",
       "--last `3` is not a whole number of runs, at least 6",
       "--since `a b` is not a commit, e.g. --since 9fceb02",
       "--p-value `1` is not a probability from 0.0001 to below 0.5, e.g. 0.001",
