@@ -12,22 +12,26 @@ import { writeReports } from "../../reporters/write_reports.ts";
 import { renderTerminal } from "../../reporters/text/mod.ts";
 import { EXIT_CODES, withIoFailures } from "../model/exit_codes.ts";
 import { defaultColor } from "./finish_result.ts";
-import { colorChoice, junitInconclusiveArg, parseCommandArgs } from "./args/mod.ts";
+import { colorChoice, failOnArg, junitInconclusiveArg, parseCommandArgs } from "./args/mod.ts";
 import { outOverlap } from "./output/mod.ts";
 import type { CommandOutcome } from "./command.ts";
 import { prefixed, problemText } from "../model/result.ts";
 
 /** The help of `tailgate report`. */
 export const REPORT_HELP = `Usage: tailgate report <result.json> [--format FORMATS] [--out DIR]
-                       [--report-url URL] [--junit-inconclusive HOW] [--color | --no-color]
+                       [--report-url URL] [--fail-on WHAT] [--junit-inconclusive HOW]
+                       [--color | --no-color]
 
 Re-renders a stored result: the reporters read only the result document.
   --format FORMATS  comma-separated: html, junit, md, hlog, json, or all (default html,junit,md)
   --out DIR         where the files go (default: the result's folder)
   --report-url URL  where the HTML report will be; the Markdown summary links it
-  --junit-inconclusive HOW  how junit.xml writes an undecided gate: auto (default: as the
-                    default fail-on levels it, an error when it turns the run red, else
-                    skipped), skipped, or failure (each one a failed test)
+  --fail-on WHAT    what the job that reads junit.xml fails on (as for \`tailgate run\`; default
+                    inconclusive-sampling): only how junit.xml levels an undecided gate under
+                    auto; the exit code is the reports'
+  --junit-inconclusive HOW  how junit.xml writes an undecided gate: auto (default: as
+                    --fail-on levels it, an error when it turns the run red, else skipped),
+                    skipped, or failure (each one a failed test)
   --color, --no-color  colour the summary or not (default: on a terminal, unless NO_COLOR)
 Prints the summary table; exit 0 when every report was written, 2 for a result it cannot read,
 5 when a report could not be written (the others are). The verdicts are the ones stored in the
@@ -38,6 +42,7 @@ export const REPORT_OPTIONS = {
   format: { type: "string", default: "html,junit,md" },
   out: { type: "string" },
   "report-url": { type: "string" },
+  "fail-on": { type: "string" },
   "junit-inconclusive": { type: "string" },
   color: { type: "boolean" },
   "no-color": { type: "boolean" },
@@ -59,6 +64,8 @@ export async function reportCommand(args: string[]): Promise<CommandOutcome> {
   if (!formats.ok) return usage(problemText(prefixed("--format: ", formats.problems)[0]));
   const junit = junitInconclusiveArg(parsed.values);
   if (!junit.ok) return usage(problemText(junit.problems[0]));
+  const failOn = failOnArg(parsed.values);
+  if (!failOn.ok) return usage(problemText(failOn.problems[0]));
   const read = await readRunResultFile(file);
   if (!read.ok) return usage(read.problems.map((p) => p.message).join("\n"));
   const result = read.value;
@@ -71,6 +78,7 @@ export async function reportCommand(args: string[]): Promise<CommandOutcome> {
   const reportUrl = parsed.values["report-url"];
   const written = await writeReports(result, outDir, wanted, {
     ...(reportUrl ? { htmlUrl: reportUrl } : {}),
+    failOn: failOn.value,
     junitInconclusive: junit.value,
   });
   const color = colorChoice(parsed.values) ?? defaultColor();

@@ -105,3 +105,27 @@ Deno.test("tailgate report --junit-inconclusive failure counts each undecided ga
   assert.equal(bad.exitCode, EXIT_CODES.usage);
   assert.match(bad.errors[0], /^--junit-inconclusive: `yes` is not one of auto, skipped, failure/);
 });
+
+Deno.test("tailgate report --fail-on levels each undecided gate in junit.xml as the job's fail-on would", async () => {
+  const { undecidedRegressionRun } = await import("../../reporters/_judged_results.ts");
+  const result = await undecidedRegressionRun();
+  const undecided = result.verdicts.filter((v) => v.status === "inconclusive").length;
+  assert.ok(undecided > 0);
+  await using s = await stored((r) => Object.assign(r, result));
+  const args = [s.file, "--format", "junit", "--no-color"];
+  const xml = async (failOn: string) => {
+    assert.equal((await reportCommand([...args, "--fail-on", failOn])).exitCode, 0);
+    return await Deno.readTextFile(join(s.dir, "junit.xml"));
+  };
+  // Every undecided gate turns a job that fails on any inconclusive red: an error each.
+  const strict = await xml("inconclusive");
+  assert.match(strict, new RegExp(`<testsuites [^>]*errors="${undecided}"`));
+  assert.match(strict, /name="junit.failOn" value="inconclusive"/);
+  // A job that fails only on fail: none of them does, so each is skipped.
+  const lenient = await xml("fail");
+  assert.match(lenient, new RegExp(`<testsuites [^>]*skipped="${undecided}"`));
+  assert.match(lenient, /<testsuites [^>]*errors="0"/);
+  const bad = await reportCommand([...args, "--fail-on", "often"]);
+  assert.equal(bad.exitCode, EXIT_CODES.usage);
+  assert.match(bad.errors[0], /^--fail-on: /);
+});
