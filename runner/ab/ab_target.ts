@@ -8,7 +8,7 @@
  * @module
  */
 import { checkTarget } from "../engine/preflight.ts";
-import { startService } from "../service/mod.ts";
+import { type ServiceStop, startService } from "../service/mod.ts";
 
 /** A target as given on the command line. */
 export interface AbTargetSpec {
@@ -24,8 +24,11 @@ export interface AbTargetSpec {
 export interface RunningTarget extends AsyncDisposable {
   /** The process group of a started command (none for a URL-only target). */
   readonly pgid?: number;
-  /** Stops the command (nothing for a URL-only target). */
-  stop(): Promise<void>;
+  /**
+   * Stops the command and says what the stop found (an address that still answers); nothing for a
+   * URL-only target.
+   */
+  stop(): Promise<ServiceStop | undefined>;
 }
 
 /**
@@ -46,7 +49,7 @@ export async function startAbTarget(
   if (spec.start === undefined) {
     const problem = await checkTarget(new URL(spec.url), [], undefined, options.http);
     if (problem) throw new Error(`ab target ${spec.url}: ${problem}`);
-    return { stop: async () => {}, [Symbol.asyncDispose]: async () => {} };
+    return { stop: () => Promise.resolve(undefined), [Symbol.asyncDispose]: async () => {} };
   }
   const started = await startService({
     command: spec.start,
@@ -59,6 +62,9 @@ export async function startAbTarget(
     await started.stop();
     throw new Error(`${spec.url}, started by \`${spec.start}\`: ${problem}`);
   }
-  const stop = async () => void await started.stop();
-  return { pgid: started.pgid, stop, [Symbol.asyncDispose]: stop };
+  return {
+    pgid: started.pgid,
+    stop: () => started.stop(),
+    [Symbol.asyncDispose]: async () => void await started.stop(),
+  };
 }

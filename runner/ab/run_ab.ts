@@ -74,6 +74,12 @@ export interface AbOptions {
    * runs folder), naming it and why; the comparison goes on from what is in memory.
    */
   onIoFailure?: (error: string) => void;
+  /**
+   * Called when stopping a started target found its address still answering (a process tailgate
+   * did not start, or could not end, holds it), naming the round, the side and the holder: the
+   * next run of that side may not measure what its command starts.
+   */
+  onStillAnswering?: (finding: string) => void;
 }
 
 /**
@@ -142,6 +148,10 @@ export async function runAb(plan: ResolvedPlan, options: AbOptions): Promise<AbR
         throw new StepFailure(`round ${i + 1}, ${side}: ${e.message}`, e.records, e.interrupted);
       });
       await judge(result);
+      const found = await target.stop();
+      if (found?.stillAnswering) {
+        options.onStillAnswering?.(`round ${i + 1}, ${side}: ${found.stillAnswering}`);
+      }
       const resultFile = join("runs", `round-${i + 1}-${side}.json`);
       await writeFileAtomic(join(options.outDir, resultFile), JSON.stringify(result) + "\n")
         .catch((e) =>

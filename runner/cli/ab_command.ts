@@ -167,6 +167,7 @@ export async function abCommand(
 
   let ab;
   const ioFailures: string[] = [];
+  const stillAnswering: string[] = [];
   try {
     ab = await runAb(loaded.plan, {
       base: {
@@ -186,6 +187,7 @@ export async function abCommand(
       failFast: v["fail-fast"] ?? (v["no-fail-fast"] ? false : loaded.plan.failFast ?? false),
       ...(signal ? { signal } : {}),
       onIoFailure: (error) => ioFailures.push(error),
+      onStillAnswering: (finding) => stillAnswering.push(finding),
       onRun: ({ round, side, phase, status }) =>
         progress(
           phase === "start"
@@ -217,7 +219,8 @@ export async function abCommand(
   const verdictCode = exitCodeOf(ab.verdict, { failOn: failOn.value });
   return {
     exitCode: withIoFailures(verdictCode, ioFailures),
-    errors: ioFailures,
+    // What a target's stop found is said as `run` says it; the verdict's exit code stands.
+    errors: [...ioFailures, ...stillAnswering],
     notes: [],
     output: `${renderAbTerminal(ab)}\n\n` +
       files.filter((_, i) => written[i]).map((f) => `wrote ${f.path}`).join("\n"),

@@ -86,3 +86,34 @@ Deno.test("startAbTarget() refuses a URL that speaks only HTTP/2, naming it befo
   );
   assert.equal(server.requests(), 0);
 });
+
+Deno.test("startAbTarget()'s stop says which process still answers on its address, for ab to print", async () => {
+  const dir = await Deno.makeTempDir();
+  const port = freePort();
+  const ready = join(dir, "ready");
+  // The command lets another process (this test's server) answer in its place: one ab did not start.
+  const starting = startAbTarget(
+    { url: `http://127.0.0.1:${port}`, start: `touch '${ready}'; exec sleep 30` },
+    { logPath: join(dir, "base.log") },
+  );
+  for (let i = 0; i < 200 && !(await Deno.stat(ready).catch(() => undefined)); i++) {
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port, onListen: () => {} },
+    () => new Response("ok"),
+  );
+  try {
+    const target = await starting;
+    const found = await target.stop();
+    assert.match(
+      String(found?.stillAnswering),
+      new RegExp(
+        `127\\.0\\.0\\.1:${port} still answers after the service was stopped: PID ${Deno.pid}`,
+      ),
+    );
+  } finally {
+    await server.shutdown();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
