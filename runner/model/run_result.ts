@@ -568,7 +568,7 @@ export interface PlanRecord {
     /**
      * True when the plan fixed no seed, so this run drew its own (absent: the plan or `--seed`
      * fixed it). In search.json and ab.json, which hold no single run, `seed` is then 1 and each
-     * run's own result names its seed.
+     * run's own result names its seed (search.json's steps each name theirs too).
      */
     seedPerRun?: boolean;
     workers: number | "auto";

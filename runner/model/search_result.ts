@@ -32,6 +32,11 @@ export interface SearchStep {
   answeredPerSec: number;
   /** Corrected response time of the measured stage, microseconds: p50, p99, p99.9 and max. */
   responseUs: { p50: number; p99: number; p999: number; max: number };
+  /**
+   * The seed the step's run drew its values from (`--seed N` replays it): the plan's `load.seed`,
+   * else a fresh one per step. Absent in a search.json written before it was recorded.
+   */
+  seed?: number;
 }
 
 /** What the search concluded. */

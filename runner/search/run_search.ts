@@ -141,9 +141,12 @@ export async function runSearch(
     // left answers unread, so the step is judged as it stands (tool-limited, run again).
     const early = certain !== undefined && !result.health.toolLimited;
     const { verdict } = early ? { verdict: undefined } : await judge(result);
-    const step = verdict === undefined
-      ? earlyFailure(move, result, certain!)
-      : stepRecord(move, result, verdict.status, verdict.summary);
+    const step: SearchStep = {
+      ...(verdict === undefined
+        ? earlyFailure(move, result, certain!)
+        : stepRecord(move, result, verdict.status, verdict.summary)),
+      seed: result.plan.load.seed,
+    };
     steps.push(step);
     judged.push({ ...move, outcome: step.outcome });
     options.onStep?.({ phase: "done", step });

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { stepOutcome, stepPlan } from "../../../runner/search/run_search.ts";
+import { runSearch, stepOutcome, stepPlan } from "../../../runner/search/run_search.ts";
 import { parsePlanText } from "../../../runner/plan/load_plan.ts";
 
 Deno.test("a step the generator could not send is its limit, unless the server failed beyond doubt", () => {
@@ -35,4 +35,28 @@ search: { from: 100/s, max: 10k/s, step: 5s, warmup: 1s }
   assert.equal(step.load.connections, 8);
   assert.deepEqual(step.slos.map((s) => "atRatePerSec" in s), [false, false]);
   assert.deepEqual(step.slos.map((s) => s.text), ["p99 < 10ms at 1k/s", "error_rate < 1%"]);
+});
+
+Deno.test("each step of a search records the seed its run drew: fresh per step, or the plan's", async () => {
+  await using server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    () => new Response("ok"),
+  );
+  const seeds = async (seedLine: string) => {
+    const { plan, issues } = parsePlanText(`name: s
+target: http://127.0.0.1:${server.addr.port}
+requests: [{ path: / }]
+load: { connections: 2,${seedLine} stages: [{ rate: 50/s, duration: 1s }] }
+slo: [error_rate < 1%]
+search: { from: 50/s, max: 100/s, step: 300ms, warmup: 100ms, soak: 300ms, cooldown: 0s }
+`);
+    assert.ok(plan?.search, issues.map((i) => i.message).join("\n"));
+    const result = await runSearch({ ...plan, search: plan.search });
+    assert.ok(result.steps.length >= 2, JSON.stringify(result.steps));
+    return result.steps.map((s) => s.seed);
+  };
+  const fresh = await seeds("");
+  assert.ok(fresh.every((s) => typeof s === "number"));
+  assert.equal(new Set(fresh).size, fresh.length, `each step its own seed: ${fresh}`);
+  assert.deepEqual(new Set(await seeds(" seed: 7,")), new Set([7]));
 });
