@@ -4,8 +4,10 @@
  * updates, a window overflow, frames on the wrong stream, a header block split across reads, an
  * endless body. Each runs on both I/O paths where the native one opens, over h2c and TLS. Every
  * run must end within its duration plus its drain, give every scheduled request an outcome of
- * the kind its pattern calls for (the same on both paths), and keep the process's RSS under
- * {@linkcode RSS_GROWTH_LIMIT_BYTES} while the server floods it.
+ * the kind its pattern calls for (the same on both paths), and grow the process's RSS by less than
+ * {@linkcode RSS_GROWTH_LIMIT_BYTES} while the server floods it. `HOSTILE_DEBUG=1` prints each run's
+ * RSS before and at its peak (MiB), its time (ms) and its outcomes, the figures docs/engine.md
+ * ("Hostile servers") quotes.
  */
 import assert from "node:assert/strict";
 import { type EngineRun, runEngine } from "../../../runner/run/run_engine.ts";
