@@ -41,6 +41,8 @@ export interface StepResponse {
 export function captureSourceText(from: CaptureSource): string {
   return from.kind === "json"
     ? `json ${from.pointer || "(the whole body)"}`
+    : from.kind === "regex"
+    ? `regex ${from.pattern}`
     : `header ${from.name}`;
 }
 
@@ -76,6 +78,7 @@ export function captureValue(
     const text = from.name === "set-cookie" ? values[0].split(";")[0].trim() : values.join(", ");
     return ok({ text, json: JSON.stringify(text) });
   }
+  if (from.kind === "regex") return captureByRegex(from.pattern, response);
   if (response.cutAtBytes !== undefined) {
     // A cut body is no JSON whatever it held, and its beginning may hold the very token the
     // capture wanted: say why, never show it.
@@ -198,4 +201,24 @@ export function resolvePointer(
     }
   }
   return ok(value);
+}
+
+/**
+ * The first match's one group of `pattern` in the body text (a journey step's `{ regex: … }`; the
+ * plan layer made sure the pattern compiles and has exactly one group). A cut body is searched
+ * as read: a match in its beginning is still the value the step meant.
+ */
+function captureByRegex(
+  pattern: string,
+  response: StepResponse,
+): Result<CapturedValue, CaptureProblem> {
+  const match = new RegExp(pattern).exec(response.bodyText);
+  if (match === null || match[1] === undefined) {
+    return err({
+      message: `the regular expression \`${pattern}\` finds nothing in the response body` +
+        (response.cutAtBytes === undefined ? "" : " (cut where the read stopped)"),
+      showBody: response.cutAtBytes === undefined,
+    });
+  }
+  return ok({ text: match[1], json: JSON.stringify(match[1]) });
 }
