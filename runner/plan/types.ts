@@ -81,6 +81,67 @@ export interface PlanRequest {
    * `body` above are then the printable forms, as written.
    */
   template?: RequestTemplate;
+  /**
+   * What the response must show beyond its status (`check:`), in the plan's order; absent when
+   * none. A plan with checks is not yet run (runner/plan/journey_refusal.ts).
+   */
+  checks?: PlanCheck[];
+}
+
+/**
+ * One check of a response (`check:`), named by its own text (`/state == open`) for reports and
+ * `check_rate("…")`. Regular expressions are kept as their source, compiled when evaluated.
+ */
+export type PlanCheck =
+  & { text: string; line: number }
+  & (
+    | { kind: "status"; expect: StatusExpectation }
+    | { kind: "header"; name: string; pattern: string }
+    | { kind: "json"; pointer: string; test: JsonTest }
+    | { kind: "body_contains"; contains: string }
+    | { kind: "body_matches"; pattern: string }
+    | { kind: "max_bytes"; bytes: number }
+  );
+
+/** What a JSON check asks of the value at its pointer. */
+export type JsonTest =
+  /** Equal to this JSON value (its JSON text: `"open"`, `3`, `true`, `null`). */
+  | { op: "eq"; json: string }
+  | { op: "exists" }
+  | { op: "absent" }
+  | { op: "lt"; value: number }
+  | { op: "gt"; value: number }
+  /** The value's text (a string as it is, else its JSON) matches this regular expression. */
+  | { op: "matches"; pattern: string };
+
+/** The pause before a journey step: fixed (`min == max`) or drawn uniformly in [min, max]. */
+export interface PlanThink {
+  /** The shortest pause (ms). */
+  minMs: number;
+  /** The longest pause (ms); equal to `minMs` for a fixed think time. */
+  maxMs: number;
+}
+
+/** One step of a journey: a request with its captures, checks and think time. */
+export interface PlanJourneyStep extends RequestBasics {
+  /** Values taken from its response for `{{name}}` in later steps of the same journey. */
+  captures: PlanCapture[];
+  /** The pause between the previous step's completion and this step's due time; absent: none. */
+  think?: PlanThink;
+  /** 1-based line of the step in the plan file. */
+  line: number;
+}
+
+/** A journey of the request mix: ordered steps run as one unit per arrival. */
+export interface PlanJourney {
+  /** Its name (`order`): journey SLOs bind to it; its steps are labelled `NAME / STEP`. */
+  name: string;
+  /** Relative weight in the mix, beside the single requests' (> 0). */
+  weight: number;
+  /** Its steps, in order (1 to 32). */
+  steps: PlanJourneyStep[];
+  /** 1-based line of the entry in the plan file. */
+  line: number;
 }
 
 /** A request of `requests` or a setup or teardown step: everything but a request's weight. */
@@ -89,7 +150,9 @@ export type RequestBasics = Omit<PlanRequest, "weight">;
 /** Where a setup or teardown step takes a value from: a JSON pointer into its body, or a header. */
 export type CaptureSource =
   | { kind: "json"; pointer: string }
-  | { kind: "header"; name: string };
+  | { kind: "header"; name: string }
+  /** A regular expression on the body text with one group (journey steps only, for now). */
+  | { kind: "regex"; pattern: string };
 
 /** A value a step captures for `{{name}}` in later steps and in the measured requests. */
 export interface PlanCapture {
@@ -307,7 +370,9 @@ export type SloMetric =
   /** How many stalls the time-domain analysis lists in the bound stages. */
   | { kind: "stalls" }
   /** The capacity search's finding; judged by `tailgate search`, not by a run. */
-  | { kind: "sustainable_rate" };
+  | { kind: "sustainable_rate" }
+  /** The failed share of one check's evaluations (`check_rate("/state == open")`). */
+  | { kind: "check_rate"; check: string };
 
 /** A comparison operator of the SLO grammar. */
 export type SloOperator = "<" | "<=" | ">" | ">=";
@@ -334,6 +399,12 @@ export interface Slo {
   /** Scoped to one request label; absent means all requests. */
   label?: string;
   /**
+   * Which times a latency SLO reads: `journey` (`journey.p99`: a journey's first intended send to
+   * its last step's end, think excluded; `label` is then a journey's name) or `ttfb`
+   * (`ttfb.p99`: time to the first response byte); absent means response time.
+   */
+  series?: "journey" | "ttfb";
+  /**
    * `over 10s`: judged in every window of this length (ms, whole seconds) within the bound
    * stages, windows stepping by 1 s; absent means over the bound stages as a whole.
    */
@@ -352,8 +423,10 @@ export interface ResolvedPlan {
   file: string;
   /** Base URL of the target, when the plan names one. */
   target?: string;
-  /** The request mix (at least one). */
+  /** The request mix's single requests (with `journeys`, at least one entry). */
   requests: PlanRequest[];
+  /** The journeys of the request mix, when it has any (not yet run: journey_refusal.ts). */
+  journeys?: PlanJourney[];
   /** Requests sent once before the first stage (`setup`), when the plan has any. */
   setup?: PlanStep[];
   /** Requests sent once after the last stage (`teardown`), when the plan has any. */

@@ -71,9 +71,11 @@ export function validatePlan(
   const defaults = get("defaults")
     ? readDefaults(reader, get("defaults")!, measuredScope)
     : { headers: [] };
-  const { requests, labels } = get("requests")
+  const { requests, labels, journeys } = get("requests")
     ? readRequests(reader, get("requests")!, target, defaults, ctx, measuredScope)
-    : { requests: undefined, labels: undefined };
+    : { requests: undefined, labels: undefined, journeys: [] };
+  // Every request the load sends: the single ones and each journey's steps.
+  const sent = [...(requests ?? []), ...journeys.flatMap((j) => j.steps)];
   const setup = get("setup")
     ? readSteps(reader, get("setup")!, "setup", target, defaults, ctx, scope, [])
     : [];
@@ -87,14 +89,14 @@ export function validatePlan(
   if (f.has("requests")) checkLabelCount(reader, f.entries.get("requests")!);
   const requestsOk = requests !== undefined &&
     !reader.issues.some((i) => i.path.startsWith("requests") && i.severity === "error");
-  if (requestsOk) warnUnused(reader, get("data"), get("vars"), data, vars, requests);
+  if (requestsOk) warnUnused(reader, get("data"), get("vars"), data, vars, sent);
   const sentOk = requestsOk &&
     !reader.issues.some((i) =>
       /^(setup|teardown|defaults)\b/.test(i.path) && i.severity === "error"
     );
   if (sentOk && (setup.length || teardown.length)) {
     const nodes = { setup: get("setup"), teardown: get("teardown") };
-    warnUnusedCaptures(reader, nodes, [...requests, ...setup, ...teardown]);
+    warnUnusedCaptures(reader, nodes, [...sent, ...setup, ...teardown]);
   }
   const allowErrors = f.get<boolean>("allow_errors");
   const regression = get("regression") ? readRegression(reader, get("regression")!) : undefined;
@@ -107,6 +109,8 @@ export function validatePlan(
       stages: binding,
       requests: requestsOk ? requests : undefined,
       labels,
+      journeys: journeys.map((j) => j.name),
+      checks: sent.flatMap((r) => (r.checks ?? []).map((c) => ({ label: r.label, text: c.text }))),
       hasSearch: get("search") !== undefined,
       ...(follow ? { follow } : {}),
     })
@@ -148,6 +152,7 @@ export function validatePlan(
     file,
     ...(target === undefined ? {} : { target }),
     requests,
+    ...(journeys.length ? { journeys } : {}),
     ...(setup.length ? { setup } : {}),
     ...(teardown.length ? { teardown } : {}),
     load,

@@ -46,7 +46,12 @@ export type KeyKind =
   /** A percentage; `hint` is shown when it does not parse. */
   | { kind: "percent_change"; hint?: string }
   | { kind: "slo_list" }
-  | { kind: "list"; of: SectionName }
+  /** A list of `of` sections; `or`: an item may be that section instead (a journey in `requests`). */
+  | { kind: "list"; of: SectionName; or?: SectionName }
+  /** What a response must show (`check:`): status, header, json, body, max_bytes. */
+  | { kind: "checks" }
+  /** A journey step's pause: a duration (`50ms`) or a range (`100ms..500ms`). */
+  | { kind: "think" }
   /** A mapping of names to data sources (`data`): each a section, or just its file. */
   | { kind: "data_sources"; of: SectionName }
   /** A mapping of names to var specs (`vars`): `uuid`, `counter`, `{ int: [a, b] }`, `{ choice: [...] }`. */
@@ -153,7 +158,13 @@ const PLAN: SectionSpec = {
       description:
         "Requests sent once, in order, before the first stage (a login): not measured; `capture` takes values from their responses for `{{name}}` in later steps and in `requests`.",
     },
-    { key: "requests", kind: "list", of: "request", example: "requests: [{ path: / }]" },
+    {
+      key: "requests",
+      kind: "list",
+      of: "request",
+      or: "journey",
+      example: "requests: [{ path: / }]",
+    },
     {
       key: "teardown",
       kind: "list",
@@ -278,8 +289,55 @@ const REQUEST: SectionSpec = {
       description: "Statuses that count as success (default 2xx).",
     },
     { key: "timeout", kind: "duration", positive: true },
+    {
+      key: "check",
+      kind: "checks",
+      description:
+        "What the response must show beyond its status: `status`, `header: { name: regex }`, `json: { /pointer: value | exists | absent | { lt, gt, eq, matches } }`, `body: { contains | matches }`, `max_bytes`. A failed check is the outcome `check_failed`.",
+    },
   ],
-  synonyms: { label: "name", uri: "url", status: "expect", expect_status: "expect" },
+  synonyms: {
+    label: "name",
+    uri: "url",
+    status: "expect",
+    expect_status: "expect",
+    checks: "check",
+    assert: "check",
+    validate: "check",
+  },
+};
+
+/** A journey of the request mix: ordered steps run as one unit per arrival. */
+const JOURNEY: SectionSpec = {
+  path: "requests[]",
+  required: ["journey", "steps"],
+  missing: { message: "the journey has no `{key}`", hint: "add e.g. `{example}`" },
+  keys: [
+    {
+      key: "journey",
+      kind: "text",
+      minLength: 1,
+      numbersAsText: true,
+      description:
+        'The journey\'s name: its steps are labelled `NAME / STEP`, and `journey.p99 < 200ms for "NAME"` judges it whole.',
+      example: "journey: order",
+    },
+    { ...REQUEST.keys.find((k) => k.key === "weight")!, key: "weight" },
+    {
+      key: "steps",
+      kind: "list",
+      of: "journey_step",
+      description:
+        "The requests of one journey, sent in order: step k+1 is due when step k completes plus its `think`.",
+      example: "steps: [{ name: create, method: POST, path: /items }]",
+    },
+  ],
+  synonyms: { flow: "journey", scenario: "journey", sequence: "steps", chain: "steps" },
+  misplaced: Object.fromEntries(
+    ["name", "method", "path", "url", "headers", "body", "expect", "timeout", "check"].map(
+      (k) => [k, `\`${k}\` goes on a step under \`steps\``],
+    ),
+  ),
 };
 
 /** A setup or teardown step: a request's keys but `weight`, and `capture`. */
@@ -298,6 +356,40 @@ const STEP: SectionSpec = {
   synonyms: { ...REQUEST.synonyms, captures: "capture", extract: "capture", save: "capture" },
   misplaced: {
     weight: "a step is sent once, in order: `weight` shares out the measured `requests`",
+  },
+};
+
+/** A journey's step: a request's keys but `weight`, with `capture`, `check` and `think`. */
+const JOURNEY_STEP: SectionSpec = {
+  path: "requests[].steps[]",
+  exclusive: [["path", "url"]],
+  keys: [
+    ...STEP.keys.map((k) =>
+      k.key === "capture"
+        ? {
+          ...k,
+          description:
+            'Values taken from the response for `{{name}}` in later steps of this journey: `{ json: /pointer }`, `{ header: name }` or `{ regex: "id=(\\d+)" }` (one group).',
+        }
+        : k
+    ),
+    {
+      key: "think",
+      kind: "think",
+      description:
+        "The pause after the previous step completes, before this one is due: `500ms`, or a range drawn from the seed, `100ms..500ms`.",
+    },
+  ],
+  synonyms: {
+    ...STEP.synonyms,
+    pause: "think",
+    think_time: "think",
+    wait: "think",
+    sleep: "think",
+  },
+  misplaced: {
+    weight: "a step runs once in its journey: `weight` goes on the journey",
+    steps: "a journey's steps are one list: a step holds no `steps`",
   },
 };
 
@@ -606,6 +698,8 @@ export const PLAN_LANGUAGE = {
   defaults: DEFAULTS,
   request: REQUEST,
   step: STEP,
+  journey: JOURNEY,
+  journey_step: JOURNEY_STEP,
   load: LOAD,
   stage: STAGE,
   regression: REGRESSION,

@@ -223,15 +223,19 @@ function shape(key: KeySpec): JsonObject {
         additionalProperties: false,
         patternProperties: {
           [NAME_PATTERN]: {
-            oneOf: ["json", "header"].map((from) => ({
+            oneOf: ["json", "header", "regex"].map((from) => ({
               type: "object",
               additionalProperties: false,
               required: [from],
               properties: {
-                [from]: from === "json" ? { type: "string", pattern: "^(/.*)?$" } : {
-                  type: "string",
-                  pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$",
-                },
+                [from]: from === "json"
+                  ? { type: "string", pattern: "^(/.*)?$" }
+                  : from === "regex"
+                  ? { type: "string", pattern: "\\(" }
+                  : {
+                    type: "string",
+                    pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$",
+                  },
               },
             })),
           },
@@ -258,12 +262,33 @@ function shape(key: KeySpec): JsonObject {
         type: "array",
         items: { type: "string", pattern: SLO_PATTERN, examples: [...(key.examples ?? [])] },
       };
-    case "list":
+    case "list": {
+      const item = (name: SectionName) =>
+        DEFINED.includes(name) ? ref(name) : section(PLAN_LANGUAGE[name]);
       return {
         type: "array",
         minItems: 1,
-        items: DEFINED.includes(key.of) ? ref(key.of) : section(PLAN_LANGUAGE[key.of]),
+        items: key.or === undefined ? item(key.of) : { anyOf: [item(key.of), item(key.or)] },
       };
+    }
+    case "checks":
+      return {
+        type: "object",
+        additionalProperties: false,
+        properties: {
+          status: { type: ["integer", "string", "array"] },
+          header: { type: "object", additionalProperties: { type: "string" } },
+          json: { type: "object", propertyNames: { pattern: "^(/.*)?$" } },
+          body: {
+            type: "object",
+            additionalProperties: false,
+            properties: { contains: { type: "string" }, matches: { type: "string" } },
+          },
+          max_bytes: { type: "integer", minimum: 0 },
+        },
+      };
+    case "think":
+      return { type: "string" };
     case "section":
       return DEFINED.includes(key.section) ? ref(key.section) : section(PLAN_LANGUAGE[key.section]);
   }

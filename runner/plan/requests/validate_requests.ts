@@ -11,6 +11,7 @@ import { keyDefault, readSection, type Section } from "../read/mod.ts";
 import type {
   PlanBody,
   PlanHeader,
+  PlanJourney,
   PlanRequest,
   RequestBasics,
   RequestTemplate,
@@ -20,6 +21,8 @@ import { type TargetTemplate, targetTemplate } from "../traffic/mod.ts";
 import type { CompiledTemplate } from "../traffic/mod.ts";
 import { readBody } from "./validate_body.ts";
 import { readExpect } from "./validate_expect.ts";
+import { readChecks } from "./validate_checks.ts";
+import { isJourneyItem, readJourney } from "./validate_journeys.ts";
 import { readHeaders } from "./validate_headers.ts";
 import { credentialsProblem, parseHttpUrl, readRequestUrl, urlTextOk } from "./validate_url.ts";
 
@@ -80,17 +83,45 @@ export function readRequests(
   defaults: { headers: PlanHeader[]; timeoutMs?: number },
   ctx: PlanContext,
   scope: TemplateScope,
-): { requests: PlanRequest[]; labels?: string[] } {
+): { requests: PlanRequest[]; labels?: string[]; journeys: PlanJourney[] } {
   const items = reader.list(node, "requests");
-  if (items === undefined) return { requests: [] };
+  if (items === undefined) return { requests: [], journeys: [] };
   if (items.length === 0) {
     reader.error(node, "requests", "`requests` is empty", "add at least one request");
   }
   const out: PlanRequest[] = [];
   const labels = new Map<string, YamlNode>();
   let known: string[] | undefined = [];
+  const journeys: PlanJourney[] = [];
+  const names = new Set<string>();
   items.forEach((item, i) => {
     const path = join("requests", i);
+    if (isJourneyItem(item)) {
+      const read = readJourney(reader, item, path, target, defaults, ctx, scope);
+      if (read.labels) known?.push(...read.labels);
+      else known = undefined;
+      for (const label of read.labels ?? []) {
+        if (labels.has(label)) {
+          reader.error(
+            item,
+            path,
+            `two requests have the label \`${label}\``,
+            "give each step a distinct `name`",
+          );
+        } else labels.set(label, item);
+      }
+      if (read.name !== undefined && names.has(read.name)) {
+        reader.error(
+          item,
+          join(path, "journey"),
+          `two journeys are named \`${read.name}\``,
+          "give each a distinct name",
+        );
+      }
+      if (read.name !== undefined) names.add(read.name);
+      if (read.journey) journeys.push(read.journey);
+      return;
+    }
     const read = readRequest(reader, item, path, "request", target, defaults, ctx, scope);
     const { fields: f, request, label } = read ?? {};
     const nameNode = f?.at("name");
@@ -107,6 +138,7 @@ export function readRequests(
       );
     } else if (label !== undefined) labels.set(label, item);
     const weight = f.get<number>("weight");
+    const checks = f.at("check") ? readChecks(reader, f.at("check")!, join(path, "check")) : [];
     if (request === undefined || weight === undefined) return;
     const { url } = request;
     if (out.length > 0 && new URL(out[0].url).origin !== new URL(url).origin) {
@@ -118,9 +150,20 @@ export function readRequests(
       );
       return;
     }
-    out.push({ ...request, weight });
+    out.push({ ...request, weight, ...(checks.length ? { checks } : {}) });
   });
-  return { requests: out, ...(known ? { labels: known } : {}) };
+  // A journey's name may be no label: `for "order"` would not say which is meant.
+  for (const name of names) {
+    if (labels.has(name)) {
+      reader.error(
+        labels.get(name)!,
+        "requests",
+        `\`${name}\` is both a journey and a label`,
+        "rename one of them",
+      );
+    }
+  }
+  return { requests: out, journeys, ...(known ? { labels: known } : {}) };
 }
 
 /**
@@ -132,7 +175,7 @@ export function readRequest(
   reader: PlanReader,
   item: YamlNode,
   path: string,
-  section: "request" | "step",
+  section: "request" | "step" | "journey_step",
   target: string | undefined,
   defaults: { headers: PlanHeader[]; timeoutMs?: number },
   ctx: PlanContext,

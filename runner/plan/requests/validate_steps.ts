@@ -21,6 +21,7 @@ import type {
 import type { TemplateScope } from "../traffic/mod.ts";
 import { TEMPLATE_NAME } from "../traffic/mod.ts";
 import { readRequest } from "./validate_requests.ts";
+import { readPattern } from "./validate_checks.ts";
 
 /** The two lists of steps. */
 export type StepSection = "setup" | "teardown";
@@ -156,13 +157,17 @@ export function warnUnusedCaptures(
   }
 }
 
-/** Reads a step's `capture` mapping; `taken` holds the names captured before it. */
-function readCaptures(
+/**
+ * Reads a step's `capture` mapping; `taken` holds the names captured before it (and, in a
+ * journey, the setup's); `regex` allows `{ regex: … }` (a journey step's).
+ */
+export function readCaptures(
   reader: PlanReader,
   node: YamlNode,
   path: string,
   scope: TemplateScope,
   taken: ReadonlySet<string>,
+  regex = false,
 ): PlanCapture[] {
   if (node.kind !== "map") {
     reader.error(node, path, "`capture` maps names to `{ json: /pointer }` or `{ header: name }`");
@@ -182,14 +187,22 @@ function readCaptures(
       reader.errorAt(entry.keyPos, entry.key.length, at, `\`${entry.key}\` ${clash[0]}`, clash[1]);
       continue;
     }
-    const from = readSource(reader, entry.value, at);
+    const from = readSource(reader, entry.value, at, regex);
     if (from) out.push({ name: entry.key, from });
   }
   return out;
 }
 
-function readSource(reader: PlanReader, node: YamlNode, path: string): CaptureSource | undefined {
-  const f = reader.fields(node, path, ["json", "header"], { pointer: "json", jsonpath: "json" });
+function readSource(
+  reader: PlanReader,
+  node: YamlNode,
+  path: string,
+  regex: boolean,
+): CaptureSource | undefined {
+  const keys = regex ? ["json", "header", "regex"] : ["json", "header"];
+  const f = reader.fields(node, path, keys, { pointer: "json", jsonpath: "json" }, {
+    regex: "a setup step captures by `json` or `header`; `regex` is for a journey's steps",
+  });
   if (f === undefined) return undefined;
   if (f.size !== 1) {
     reader.error(
@@ -201,6 +214,10 @@ function readSource(reader: PlanReader, node: YamlNode, path: string): CaptureSo
     return undefined;
   }
   const [[key, entry]] = f;
+  if (key === "regex") {
+    const pattern = readPattern(reader, entry.value, join(path, key), 1);
+    return pattern === undefined ? undefined : { kind: "regex", pattern };
+  }
   const text = reader.string(entry.value, join(path, key));
   if (text === undefined) return undefined;
   if (key === "header") {
@@ -213,20 +230,31 @@ function readSource(reader: PlanReader, node: YamlNode, path: string): CaptureSo
     );
     return undefined;
   }
-  if ((text === "" || text.startsWith("/")) && !/~(?![01])/.test(text)) {
-    return { kind: "json", pointer: text };
-  }
-  reader.error(
-    entry.value,
-    join(path, key),
-    `\`${text}\` is not a JSON pointer`,
-    text.startsWith("$")
-      ? `a JSON pointer (RFC 6901) names each step from the root: \`${pointerOf(text.slice(1))}\``
-      : text.startsWith("/")
-      ? "`~` starts an escape in a JSON pointer: `~0` is `~` and `~1` is `/`"
-      : `a JSON pointer starts with \`/\`: write \`${pointerOf(text)}\``,
-  );
+  const wrong = jsonPointerProblem(text);
+  if (wrong === undefined) return { kind: "json", pointer: text };
+  reader.error(entry.value, join(path, key), `\`${text}\` is not a JSON pointer`, wrong);
   return undefined;
+}
+
+/**
+ * Why `text` is not a JSON pointer (RFC 6901), as a hint with the pointer it likely means, or
+ * undefined when it is one.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { jsonPointerProblem } from "./validate_steps.ts";
+ * assert.equal(jsonPointerProblem("/data/0/id"), undefined);
+ * assert.equal(jsonPointerProblem("data.id"), "a JSON pointer starts with `/`: write `/data/id`");
+ * ```
+ */
+export function jsonPointerProblem(text: string): string | undefined {
+  if ((text === "" || text.startsWith("/")) && !/~(?![01])/.test(text)) return undefined;
+  return text.startsWith("$")
+    ? `a JSON pointer (RFC 6901) names each step from the root: \`${pointerOf(text.slice(1))}\``
+    : text.startsWith("/")
+    ? "`~` starts an escape in a JSON pointer: `~0` is `~` and `~1` is `/`"
+    : `a JSON pointer starts with \`/\`: write \`${pointerOf(text)}\``;
 }
 
 /**

@@ -88,6 +88,19 @@ export function parseSlo(
   const failWith = (p: Problem, offset: number, length: number) =>
     fail(p.message, offset, length, p.hint);
   let pos = skipSpace(text, 0);
+  // `journey.p99`, `ttfb.p99`: which times a latency SLO reads (docs/decisions/journeys.md).
+  const seriesMatch = /^(journey|ttfb)\./.exec(text.slice(pos));
+  const series = seriesMatch?.[1] as "journey" | "ttfb" | undefined;
+  if (seriesMatch) pos += seriesMatch[0].length;
+  const checkRate = /^check_rate\s*\(\s*(["'])(.*?)\1\s*\)/.exec(text.slice(pos));
+  if (/^check_rate\b/.test(text.slice(pos)) && (!checkRate || checkRate[2].trim() === "")) {
+    return fail(
+      "`check_rate` needs the check it counts, in quotes",
+      pos,
+      10,
+      'e.g. `check_rate("/state == open") < 0.1%`',
+    );
+  }
   const metricMatch = /^(?:p(\d+(?:\.\d+)?)|(\d+(?:\.\d+)?)\s*%ile|([A-Za-z_][\w-]*))/.exec(
     text.slice(pos),
   );
@@ -97,7 +110,18 @@ export function parseSlo(
   let metric: SloMetric;
   let metricLength = metricMatch[0].length;
   const percentileText = metricMatch[1] ?? metricMatch[2];
-  if (percentileText !== undefined) {
+  if (series && (percentileText === undefined && !["max", "mean"].includes(metricMatch[3]))) {
+    return fail(
+      `\`${series}.\` goes before a percentile, \`max\` or \`mean\``,
+      pos,
+      metricMatch[0].length,
+      `e.g. \`${series}.p99 < 200ms\``,
+    );
+  }
+  if (checkRate) {
+    metric = { kind: "check_rate", check: checkRate[2] };
+    metricLength = checkRate[0].length;
+  } else if (percentileText !== undefined) {
     const percentile = Number(percentileText);
     if (percentile >= 100) {
       return fail(
@@ -178,7 +202,7 @@ export function parseSlo(
   if (boundText === "") return fail("the SLO ends before its bound", pos, 1, EXAMPLES);
   const boundParse = metric.kind === "throughput" || metric.kind === "sustainable_rate"
     ? parseRatePerSec(boundText)
-    : metric.kind === "error_rate"
+    : metric.kind === "error_rate" || metric.kind === "check_rate"
     ? parsePercentFraction(boundText)
     : metric.kind === "trend"
     ? parseSlopeUsPerMin(boundText)
@@ -206,7 +230,7 @@ export function parseSlo(
   if (never) return failWith(never, pos, boundText.length);
   pos = skipSpace(text, pos + boundText.length);
 
-  const slo: ParsedSlo = { text, metric, operator, bound };
+  const slo: ParsedSlo = { text, metric, operator, bound, ...(series ? { series } : {}) };
   while (pos < text.length) {
     const word = /^\S+/.exec(text.slice(pos))![0];
     if ((word === "at" || word === "for") && metric.kind === "sustainable_rate") {

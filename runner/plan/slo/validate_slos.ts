@@ -27,6 +27,10 @@ export interface SloContext {
   requests?: PlanRequest[];
   /** Every request's label, also when a request is broken. */
   labels?: string[];
+  /** The journeys' names. */
+  journeys?: string[];
+  /** Every check of the plan: the label it is on and its text. */
+  checks?: { label: string; text: string }[];
   hasSearch: boolean;
 }
 
@@ -67,7 +71,48 @@ export function readSlos(reader: PlanReader, node: YamlNode, plan: SloContext): 
     }
     const written: Slo = { ...parsed.value, line: item.pos.line };
     const slo = plan.follow?.(written, { item, index: i, warn: report.warn }) ?? written;
-    if (slo.label !== undefined && labels !== undefined) {
+    const journeys = plan.journeys ?? [];
+    if (slo.series === "journey") {
+      if (slo.label === undefined ? journeys.length !== 1 : !journeys.includes(slo.label)) {
+        const guess = slo.label === undefined ? undefined : didYouMean(slo.label, journeys);
+        report.error(
+          journeys.length === 0
+            ? "the plan has no journey for `journey.` to judge"
+            : slo.label === undefined
+            ? "the plan has several journeys: say which one"
+            : `no journey is named \`${slo.label}\``,
+          guess
+            ? `did you mean \`${guess}\`?`
+            : journeys.length
+            ? `write \`for "${journeys[0]}"\` (journeys: ${journeys.join(", ")})`
+            : undefined,
+        );
+        return;
+      }
+    } else if (slo.metric.kind === "check_rate" && plan.checks !== undefined) {
+      const check = slo.metric.check;
+      const on = plan.checks.filter((c) =>
+        c.text === check && (!slo.label || c.label === slo.label)
+      );
+      if (on.length === 0) {
+        const guess = didYouMean(check, plan.checks.map((c) => c.text));
+        report.error(
+          `no check reads \`${check}\`${slo.label ? ` on \`${slo.label}\`` : ""}`,
+          guess ? `did you mean \`${guess}\`?` : "name a check by its text, e.g. `/state == open`",
+        );
+        return;
+      }
+    }
+    if (slo.series !== "journey" && slo.label !== undefined && labels !== undefined) {
+      if (journeys.includes(slo.label)) {
+        report.error(
+          `\`${slo.label}\` is a journey: \`for\` names a request or step label here`,
+          `write \`journey.${
+            slo.text.trim().split(/\s/)[0]
+          }\` to judge the journey, or a step's label, e.g. \`${slo.label} / …\``,
+        );
+        return;
+      }
       if (!labels.includes(slo.label)) {
         const guess = didYouMean(slo.label, labels);
         report.error(

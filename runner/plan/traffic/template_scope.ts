@@ -84,7 +84,7 @@ export function warnUnused(
   varsNode: YamlNode | undefined,
   data: readonly PlanDataSource[],
   vars: readonly PlanVar[],
-  requests: readonly PlanRequest[],
+  requests: readonly Omit<PlanRequest, "weight">[],
 ): void {
   const used = new Set<string>();
   for (const r of requests) for (const ref of requestRefs(r)) used.add(refOwner(ref));
@@ -107,7 +107,7 @@ export function warnUnused(
 /**
  * Every reference a request's template draws, in order (repeats included).
  */
-export function requestRefs(request: PlanRequest): TemplateRef[] {
+export function requestRefs(request: Omit<PlanRequest, "weight">): TemplateRef[] {
   const t = request.template;
   if (t === undefined) return [];
   const out: TemplateRef[] = [];
