@@ -9,6 +9,7 @@ import { EXIT_CODES } from "../model/exit_codes.ts";
 import { formatIssue } from "../plan/format_issue.ts";
 import { join } from "node:path";
 import { loadPlan, parsePlanText } from "../plan/load_plan.ts";
+import { notYetRun } from "../plan/journey_refusal.ts";
 import type { PlanIssue, ResolvedPlan } from "../plan/types.ts";
 import type { PlanOverrides } from "../plan/overrides/mod.ts";
 import type { CommandOutcome } from "./command.ts";
@@ -52,6 +53,8 @@ export async function planToRun(
     });
   // A data source the schedule would run out of is refused before anything is sent.
   if (parsed.plan) parsed.issues.push(...dataExhaustion(parsed.plan).issues);
+  // Journeys, checks and their SLOs are checked by `tailgate check` but not yet sent.
+  if (parsed.plan) parsed.issues.push(...notYetRun(parsed.plan));
   const format = options.formatIssue ?? ((i: PlanIssue) => formatIssue(i, parsed.text));
   const errors = parsed.issues.filter((i) => i.severity === "error");
   if (!parsed.plan || errors.length) {
