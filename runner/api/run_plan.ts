@@ -12,6 +12,8 @@ import { buildResult } from "../result/build_result.ts";
 import type { Environment, RunResult } from "../model/run_result.ts";
 import type { ResolvedPlan } from "../plan/types.ts";
 import { drawsFromSeed, withRunSeed } from "../plan/traffic/mod.ts";
+import { notYetRun } from "../plan/journey_refusal.ts";
+import { problemText } from "../model/result.ts";
 import type { Progress } from "../run/run_engine.ts";
 import { runWorkers } from "../run/run_workers.ts";
 import { runSetup, runTeardown } from "../session/mod.ts";
@@ -68,7 +70,9 @@ export interface RunPlanOptions {
  * no `load.seed` runs with a fresh seed each time (two runs send different uuids and values),
  * which the result records as `plan.load.seed` with `seedPerRun: true`. A run
  * that failed part-way or was stopped returns what it measured, with `run.complete` false and
- * `run.stopReason` saying why (and a warning naming the failure).
+ * `run.stopReason` saying why (and a warning naming the failure). A plan with journeys, checks or
+ * their SLOs, which this version reads but does not run yet, is a RangeError naming each at its
+ * line, before anything is sent (`tailgate run` refuses it first, as exit 2).
  *
  * @example
  * ```ts
@@ -128,6 +132,13 @@ export async function measurePlan(
   written: ResolvedPlan,
   options: RunPlanOptions = {},
 ): Promise<MeasuredRun> {
+  // What `tailgate check` reads but no engine runs yet: refused before setup sends anything.
+  const refused = notYetRun(written);
+  if (refused.length) {
+    throw new RangeError(
+      `this version cannot run the plan:\n${refused.map((i) => problemText(i)).join("\n")}`,
+    );
+  }
   // The run's seed: the plan's own, else its start instant's (shared by its shards), else fresh.
   if (
     options.shard && written.load.seedPerRun && options.startAtEpochMs === undefined &&

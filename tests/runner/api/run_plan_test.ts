@@ -168,3 +168,31 @@ allow_errors: true
   const read = readRunResult(stored);
   assert.ok(read.ok, read.ok ? "" : read.problems[0].message);
 });
+
+Deno.test("runPlan() refuses a plan with a journey, a check or a new SLO before sending anything", async () => {
+  await using server = recordingServer();
+  const { plan, issues } = parsePlanText(`
+name: journeys
+target: ${server.url}
+setup: [{ name: login, method: POST, path: /login }]
+requests:
+  - { name: GET /, path: /, check: { status: 200 } }
+  - journey: order
+    steps: [{ path: /a }, { path: /b, think: 10ms }]
+load: { stages: [{ rate: 10/s, duration: 1s }] }
+slo: ["journey.p99 < 1s", "ttfb.p99 < 1s"]
+`);
+  assert.ok(plan, issues.map((i) => i.message).join("\n"));
+  await assert.rejects(() => runPlan(plan), (e: unknown) => {
+    assert.ok(e instanceof RangeError);
+    const lines = e.message.split("\n").slice(1).map((l) => l.replace(/^.*?:(\d+):\d+: /, "$1 "));
+    assert.deepEqual(lines.map((l) => l.split(";")[0]), [
+      "7 journeys are not yet run by this version (`order`)",
+      "6 checks are not yet run by this version (`GET /`)",
+      "10 journey SLOs are not yet judged by this version",
+      "10 time to first byte (`ttfb.`) are not yet judged by this version",
+    ]);
+    return true;
+  });
+  assert.deepEqual(server.requests, [], "not even the setup step is sent");
+});
