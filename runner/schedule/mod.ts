@@ -22,3 +22,4 @@ export { RequestMix } from "./request_mix.ts";
 export { dataDemand, type DataUse, RowCursor, sourceStream } from "./data_rows.ts";
 export { dataExhaustion, demandLine, type SourceDemand } from "./data_exhaustion.ts";
 export { choiceIndexAt, drawVar, hashWord, uniformAt, uuidAt } from "./draw_values.ts";
+export { thinkMs, thinkStream } from "./think_ms.ts";
