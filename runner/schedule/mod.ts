@@ -23,3 +23,4 @@ export { dataDemand, type DataUse, RowCursor, sourceStream } from "./data_rows.t
 export { dataExhaustion, demandLine, type SourceDemand } from "./data_exhaustion.ts";
 export { choiceIndexAt, drawVar, hashWord, uniformAt, uuidAt } from "./draw_values.ts";
 export { thinkMs, thinkStream } from "./think_ms.ts";
+export { nextStepDueMs } from "./next_step_due.ts";
