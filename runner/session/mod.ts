@@ -24,3 +24,9 @@ export {
   type StepAnswer,
   type StepExchange,
 } from "./send_step.ts";
+export {
+  type CheckedResponse,
+  type CheckOutcome,
+  evaluateCheck,
+  type FailedCheck,
+} from "./evaluate_check.ts";

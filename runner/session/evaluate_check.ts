@@ -1,0 +1,141 @@
+/**
+ * Evaluating one `check:` of a request or a journey step on its response (docs/decisions/
+ * journeys.md, "Checks"): status, a header's pattern, a JSON pointer's value, the body's text or
+ * pattern, the body's size. Pure. Its JSON pointers go through {@linkcode resolvePointer}, as a
+ * capture's do. A failure names the check by its text and plan line, with why it failed; the why
+ * shows no header or body value (a journey's response may hold a token).
+ *
+ * @module
+ */
+import type { JsonTest, PlanCheck } from "../plan/types.ts";
+import { statusExpected } from "../plan/requests/mod.ts";
+import { resolvePointer, type StepResponse } from "./capture_value.ts";
+
+/** The parts of a response a check reads. */
+export interface CheckedResponse extends Pick<StepResponse, "header" | "bodyText" | "cutAtBytes"> {
+  /** The response's status code. */
+  status: number;
+  /** The whole body's size in bytes, counted even where it was not kept. */
+  bodyBytes: number;
+}
+
+/** A check that failed: its text (`/state == open`), its plan line, and why. */
+export interface FailedCheck {
+  pass: false;
+  text: string;
+  line: number;
+  why: string;
+}
+
+/** What {@linkcode evaluateCheck} finds: a pass, or the failed check. */
+export type CheckOutcome = { pass: true } | FailedCheck;
+
+const PASS: CheckOutcome = Object.freeze({ pass: true });
+
+/** Patterns as the plan wrote them, compiled once (the plan layer made sure each compiles). */
+const compiled = new Map<string, RegExp>();
+function regex(pattern: string): RegExp {
+  let re = compiled.get(pattern);
+  if (re === undefined) compiled.set(pattern, re = new RegExp(pattern));
+  return re;
+}
+
+/**
+ * Whether `response` passes `check`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { evaluateCheck } from "./evaluate_check.ts";
+ * const response = {
+ *   status: 201,
+ *   header: () => [],
+ *   bodyText: '{"state":"open"}',
+ *   bodyBytes: 16,
+ * };
+ * const check = { kind: "json", pointer: "/state", text: "/state == open", line: 9 } as const;
+ * assert.deepEqual(evaluateCheck({ ...check, test: { op: "eq", json: '"open"' } }, response), { pass: true });
+ * assert.deepEqual(evaluateCheck({ ...check, test: { op: "absent" } }, response), {
+ *   pass: false,
+ *   text: "/state == open",
+ *   line: 9,
+ *   why: "`/state` has a value",
+ * });
+ * ```
+ */
+export function evaluateCheck(check: PlanCheck, response: CheckedResponse): CheckOutcome {
+  const why = whyFailed(check, response);
+  return why === undefined ? PASS : { pass: false, text: check.text, line: check.line, why };
+}
+
+/** Why `check` fails on `response`, or undefined when it passes. */
+function whyFailed(check: PlanCheck, response: CheckedResponse): string | undefined {
+  switch (check.kind) {
+    case "status":
+      return statusExpected(check.expect, response.status)
+        ? undefined
+        : `the status is ${response.status}`;
+    case "header": {
+      const values = response.header(check.name);
+      if (values.length === 0) return `the response has no \`${check.name}\` header`;
+      return regex(check.pattern).test(values.join(", "))
+        ? undefined
+        : `\`${check.name}\` does not match`;
+    }
+    case "json":
+      return jsonFailure(check.pointer, check.test, response);
+    case "body_contains":
+      return response.bodyText.includes(check.contains) ? undefined : bodyMiss(response);
+    case "body_matches":
+      return regex(check.pattern).test(response.bodyText) ? undefined : bodyMiss(response);
+    case "max_bytes":
+      return response.bodyBytes <= check.bytes
+        ? undefined
+        : `the body is ${response.bodyBytes} bytes`;
+  }
+}
+
+/** A body check's failure, saying when the body searched was only its beginning. */
+function bodyMiss(response: CheckedResponse): string {
+  return response.cutAtBytes === undefined
+    ? "the body does not hold it"
+    : `the body's first ${response.cutAtBytes} bytes do not hold it (the rest was not read)`;
+}
+
+function jsonFailure(
+  pointer: string,
+  test: JsonTest,
+  response: CheckedResponse,
+): string | undefined {
+  if (response.cutAtBytes !== undefined) {
+    return `the body passed the ${response.cutAtBytes} bytes read, so it is no JSON`;
+  }
+  let doc: unknown;
+  try {
+    doc = JSON.parse(response.bodyText);
+  } catch {
+    return "the body is not JSON";
+  }
+  const found = resolvePointer(doc, pointer);
+  if (test.op === "absent") return found.ok ? `\`${pointer}\` has a value` : undefined;
+  if (!found.ok) return `nothing is at \`${pointer}\` (${found.problems[0].message})`;
+  const value = found.value;
+  switch (test.op) {
+    case "exists":
+      return undefined;
+    case "eq":
+      return JSON.stringify(value) === test.json ? undefined : `\`${pointer}\` is another value`;
+    case "lt":
+    case "gt": {
+      if (typeof value !== "number") return `\`${pointer}\` is not a number`;
+      const holds = test.op === "lt" ? value < test.value : value > test.value;
+      return holds
+        ? undefined
+        : `\`${pointer}\` is ${test.op === "lt" ? "not below" : "not above"} ${test.value}`;
+    }
+    case "matches": {
+      const text = typeof value === "string" ? value : JSON.stringify(value);
+      return regex(test.pattern).test(text) ? undefined : `\`${pointer}\` does not match`;
+    }
+  }
+}
