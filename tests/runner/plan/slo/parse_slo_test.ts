@@ -151,3 +151,47 @@ Deno.test("parseSlo() refuses a window that is not whole seconds, or on a metric
   assert.match(err("p99 < 50ms over soon").message, /soon/);
   assert.match(err("p99 < 50ms over 10s over 20s").message, /unexpected `over`/);
 });
+
+Deno.test("parseSlo() reads journey. and ttfb. before a percentile, max or mean", () => {
+  const journey = ok('journey.p99 < 200ms for "order"');
+  assert.deepEqual(journey.metric, { kind: "percentile", percentile: 99 });
+  assert.equal(journey.series, "journey");
+  assert.equal(journey.bound, 200_000);
+  assert.equal(journey.label, "order");
+  assert.equal(ok("journey.max < 2s").series, "journey");
+  const ttfb = ok("ttfb.mean < 20ms");
+  assert.deepEqual([ttfb.metric, ttfb.series, ttfb.bound], [{ kind: "mean" }, "ttfb", 20_000]);
+  assert.equal(ok('ttfb.p90 < 5ms for "GET /"').label, "GET /");
+  assert.equal(ok("p99 < 50ms").series, undefined, "response time, as before");
+});
+
+Deno.test("parseSlo() refuses journey. and ttfb. before what is not a latency", () => {
+  const e = err("journey.error_rate < 1%");
+  assert.equal(e.message, "`journey.` goes before a percentile, `max` or `mean`");
+  assert.deepEqual([e.offset, e.length], [8, 10]);
+  assert.equal(e.hint, "e.g. `journey.p99 < 200ms`");
+  assert.equal(err("ttfb.throughput > 1k/s").message.startsWith("`ttfb.`"), true);
+});
+
+Deno.test('parseSlo() reads check_rate("…") as a failed share, for a label or all', () => {
+  const all = ok('check_rate("/state == open") < 0.1%');
+  assert.deepEqual(all.metric, { kind: "check_rate", check: "/state == open" });
+  assert.equal(all.bound, 0.001);
+  assert.equal(all.label, undefined);
+  const one = ok("check_rate('status 201') <= 1% for \"order / create\"");
+  assert.deepEqual([one.metric, one.operator, one.label], [
+    { kind: "check_rate", check: "status 201" },
+    "<=",
+    "order / create",
+  ]);
+});
+
+Deno.test("parseSlo() refuses check_rate without its check in quotes", () => {
+  for (
+    const text of ["check_rate < 1%", "check_rate(/state == open) < 1%", 'check_rate("") < 1%']
+  ) {
+    const e = err(text);
+    assert.equal(e.message, "`check_rate` needs the check it counts, in quotes", text);
+    assert.deepEqual([e.offset, e.length], [0, 10]);
+  }
+});
