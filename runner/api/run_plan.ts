@@ -12,7 +12,7 @@ import { buildResult } from "../result/build_result.ts";
 import type { Environment, RunResult } from "../model/run_result.ts";
 import type { ResolvedPlan } from "../plan/types.ts";
 import { drawsFromSeed, withRunSeed } from "../plan/traffic/mod.ts";
-import { notYetRun } from "../plan/journey_refusal.ts";
+import { notYetRun } from "../plan/requests/mod.ts";
 import { problemText } from "../model/result.ts";
 import type { Progress } from "../run/run_engine.ts";
 import { runWorkers } from "../run/run_workers.ts";

@@ -9,7 +9,7 @@ import { EXIT_CODES } from "../model/exit_codes.ts";
 import { formatIssue } from "../plan/format_issue.ts";
 import { join } from "node:path";
 import { loadPlan, parsePlanText } from "../plan/load_plan.ts";
-import { notYetRun } from "../plan/journey_refusal.ts";
+import { notYetRun } from "../plan/requests/mod.ts";
 import type { PlanIssue, ResolvedPlan } from "../plan/types.ts";
 import type { PlanOverrides } from "../plan/overrides/mod.ts";
 import type { CommandOutcome } from "./command.ts";

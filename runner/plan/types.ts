@@ -83,7 +83,7 @@ export interface PlanRequest {
   template?: RequestTemplate;
   /**
    * What the response must show beyond its status (`check:`), in the plan's order; absent when
-   * none. A plan with checks is not yet run (runner/plan/journey_refusal.ts).
+   * none. A plan with checks is not yet run (runner/plan/requests/journey_refusal.ts).
    */
   checks?: PlanCheck[];
 }
@@ -425,7 +425,7 @@ export interface ResolvedPlan {
   target?: string;
   /** The request mix's single requests (with `journeys`, at least one entry). */
   requests: PlanRequest[];
-  /** The journeys of the request mix, when it has any (not yet run: journey_refusal.ts). */
+  /** The journeys of the request mix, when it has any (not yet run: requests/journey_refusal.ts). */
   journeys?: PlanJourney[];
   /** Requests sent once before the first stage (`setup`), when the plan has any. */
   setup?: PlanStep[];

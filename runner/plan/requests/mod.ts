@@ -12,3 +12,4 @@ export { readDefaults, readRequests, readTarget } from "./validate_requests.ts";
 export type { PlanContext } from "./validate_requests.ts";
 export { declaredCaptures, readSteps, warnUnusedCaptures } from "./validate_steps.ts";
 export { credentialsProblem, parseHttpUrl, readRequestUrl, urlTextOk } from "./validate_url.ts";
+export { notYetRun } from "./journey_refusal.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { parseText } from "../../../_helpers/plan_fixtures.ts";
-import { notYetRun } from "../../../../runner/plan/journey_refusal.ts";
+import { notYetRun } from "../../../../runner/plan/requests/mod.ts";
 
 const HEAD = "name: j\ntarget: http://127.0.0.1:8080\n";
 const LOAD = "load: { stages: [{ rate: 10/s, duration: 2s }] }\n";

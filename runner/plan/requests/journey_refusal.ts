@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { PlanIssue, ResolvedPlan } from "./types.ts";
+import type { PlanIssue, ResolvedPlan } from "../types.ts";
 
 /**
  * One error per part of the plan this version cannot run yet, at its line.
