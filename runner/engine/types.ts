@@ -25,6 +25,11 @@ export interface PreparedRequest {
   isHead: boolean;
   timeoutMs: number;
   expect: StatusExpectation;
+  /**
+   * Keep the response body, up to this many bytes, in {@linkcode ResponseOutcome.body} (a label
+   * with checks or captures); absent or 0: the body is counted and dropped, as always.
+   */
+  keepBodyBytes?: number;
 }
 
 /**
@@ -62,6 +67,14 @@ export interface ResponseOutcome {
    * where a connection does not tell). It is the server's time, not the generator's lateness.
    */
   connectMs?: number;
+  /** Clock time when the response's first byte arrived (absent when none arrived). */
+  firstByteAtMs?: number;
+  /** The body as read, at most `keepBodyBytes` of it, when the request asked for it. */
+  body?: Uint8Array;
+  /** True when the body was longer than `keepBodyBytes` and `body` holds its start. */
+  bodyCut?: boolean;
+  /** A `Retry-After` header's delay in seconds (an HTTP date made a delay), when one came. */
+  retryAfterS?: number;
 }
 
 /** One HTTP/1.1 connection carrying one request at a time (no pipelining). */

@@ -10,7 +10,7 @@ import type { PlanHeader, RequestBasics, TemplatePart } from "../plan/types.ts";
 import { wireTextProblem } from "../plan/wire_rules.ts";
 import { sentText } from "../plan/traffic/mod.ts";
 import { encodeText } from "../engine/render/mod.ts";
-import type { CapturedValue } from "./capture_value.ts";
+import type { CapturedValue } from "../engine/response/mod.ts";
 import { err, ok, problem, type Result } from "../model/result.ts";
 
 /**

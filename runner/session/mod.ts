@@ -13,7 +13,7 @@ export {
   type PointerMiss,
   resolvePointer,
   type StepResponse,
-} from "./capture_value.ts";
+} from "../engine/response/mod.ts";
 export { runSetup, runTeardown, type Session, StepFailure } from "./run_steps.ts";
 export { blotSecrets, maskedBody, secretForms, shownBody } from "./masked_text.ts";
 export {
@@ -24,9 +24,3 @@ export {
   type StepAnswer,
   type StepExchange,
 } from "./send_step.ts";
-export {
-  type CheckedResponse,
-  type CheckOutcome,
-  evaluateCheck,
-  type FailedCheck,
-} from "./evaluate_check.ts";

@@ -13,7 +13,7 @@ import { printable } from "../plan/printable.ts";
 import type { PlanStep, ResolvedPlan } from "../plan/types.ts";
 import { statusExpected } from "../plan/requests/mod.ts";
 import { bindCaptures } from "./bind_captures.ts";
-import { type CapturedValue, captureSourceText, captureValue } from "./capture_value.ts";
+import { type CapturedValue, captureSourceText, captureValue } from "../engine/response/mod.ts";
 import { sendStep, type SendStepOptions } from "./send_step.ts";
 import { blotSecrets, secretForms, shownBody } from "./masked_text.ts";
 

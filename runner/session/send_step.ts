@@ -15,7 +15,7 @@ import { MAX_BODY_FILE_BYTES } from "../plan/requests/mod.ts";
 import { readRegularFile } from "../model/regular_file.ts";
 import { err, ok, problem, type Result } from "../model/result.ts";
 import { CA_AS_END_ENTITY, caUsedAsEndEntity, tlsProblem } from "../engine/tls_problem.ts";
-import type { StepResponse } from "./capture_value.ts";
+import type { StepResponse } from "../engine/response/mod.ts";
 
 /** A step's response body is read up to this many bytes (a capture looks no further). */
 export const MAX_STEP_BODY_BYTES = 1024 * 1024;

@@ -1,5 +1,9 @@
 import assert from "node:assert/strict";
-import { captureValue, resolvePointer, type StepResponse } from "../../../runner/session/mod.ts";
+import {
+  captureValue,
+  resolvePointer,
+  type StepResponse,
+} from "../../../../runner/engine/response/mod.ts";
 
 function response(bodyText: string, headers: Record<string, string[]> = {}): StepResponse {
   return {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { type CheckedResponse, evaluateCheck } from "../../../runner/session/mod.ts";
-import type { PlanCheck } from "../../../runner/plan/types.ts";
-import { parseText } from "../../_helpers/plan_fixtures.ts";
+import { type CheckedResponse, evaluateCheck } from "../../../../runner/engine/response/mod.ts";
+import type { PlanCheck } from "../../../../runner/plan/types.ts";
+import { parseText } from "../../../_helpers/plan_fixtures.ts";
 
 function response(
   body: string,
