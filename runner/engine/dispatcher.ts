@@ -105,6 +105,8 @@ export class Dispatcher {
     status: 0,
     bytesSent: 0,
     bytesReceived: 0,
+    firstByteMs: NaN,
+    retryAfterS: NaN,
   };
   /** Requests taken from the schedule (due), and the most connections open at once. */
   dispatched = 0;
@@ -332,6 +334,8 @@ export class Dispatcher {
     c.error = o.error;
     c.bytesSent = o.bytesSent;
     c.bytesReceived = o.bytesReceived;
+    c.firstByteMs = o.firstByteAtMs === undefined ? NaN : o.firstByteAtMs - startMs;
+    c.retryAfterS = o.retryAfterS ?? NaN;
     recorder.complete(c);
     const q = this.#queue;
     if (!this.#stopping && q.shift()) {

@@ -1,7 +1,7 @@
 /**
  * The one request a connection carries at a time, whatever its sockets: whether one is in flight,
- * how long it waited for its connection to open, when its first byte was written, its byte counts,
- * and the promise `send` returned, settled once with the {@linkcode ResponseOutcome}.
+ * how long it waited for its connection to open, when its first byte was written and when its
+ * response's first byte arrived, its byte counts, a 429's or 503's `Retry-After`, and the promise `send` returned, settled once with the {@linkcode ResponseOutcome}.
  *
  * @module
  */
@@ -32,6 +32,10 @@ export class InflightRequest {
   bytesReceived = 0;
   /** How long the request waited for its connection to open (ms); 0 when it was open. */
   connectMs = 0;
+  /** Clock time the response's first byte arrived, or -1 before it. */
+  firstByteAtMs = -1;
+  /** The response's `Retry-After` in seconds (429 and 503 only), or NaN. */
+  retryAfterS = NaN;
   #resolve: ((outcome: ResponseOutcome) => void) | undefined;
   readonly #captureResolve = (resolve: (outcome: ResponseOutcome) => void) => {
     this.#resolve = resolve;
@@ -44,12 +48,19 @@ export class InflightRequest {
     this.bytesSent = 0;
     this.bytesReceived = 0;
     this.connectMs = 0;
+    this.firstByteAtMs = -1;
+    this.retryAfterS = NaN;
     return new Promise<ResponseOutcome>(this.#captureResolve);
   }
 
   /** Notes that the connection this request waited for opened, `ms` after it began to. */
   connected(ms: number): void {
     this.connectMs = ms;
+  }
+
+  /** Notes that response bytes arrived at `atMs`: the first such call sets the first byte's time. */
+  arrived(atMs: number): void {
+    if (this.firstByteAtMs < 0) this.firstByteAtMs = atMs;
   }
 
   /** Notes the first write: its time, and the request's size (counted as sent from then on). */
@@ -68,8 +79,20 @@ export class InflightRequest {
     this.busy = false;
     const writtenAtMs = this.writtenAtMs < 0 ? nowMs : this.writtenAtMs;
     const sent = this.writtenAtMs < 0 ? 0 : this.bytesSent;
+    const firstByteAtMs = this.firstByteAtMs < 0 ? undefined : this.firstByteAtMs;
+    const retryAfterS = this.retryAfterS === this.retryAfterS ? this.retryAfterS : undefined;
     resolve(
-      responseOutcome(status, error, sent, this.bytesReceived, writtenAtMs, nowMs, this.connectMs),
+      responseOutcome(
+        status,
+        error,
+        sent,
+        this.bytesReceived,
+        writtenAtMs,
+        nowMs,
+        this.connectMs,
+        firstByteAtMs,
+        retryAfterS,
+      ),
     );
   }
 }

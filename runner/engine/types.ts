@@ -137,6 +137,10 @@ export interface Completion {
   error?: ErrorKind;
   bytesSent: number;
   bytesReceived: number;
+  /** When the response's first byte arrived (ms from the run's start); NaN or absent when none. */
+  firstByteMs?: number;
+  /** A 429's or 503's `Retry-After` in seconds; NaN or absent when none came. */
+  retryAfterS?: number;
 }
 
 /**

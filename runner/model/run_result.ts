@@ -78,6 +78,7 @@ export type ErrorKind =
   | "rst_stream"
   | "refused_stream"
   | "unexpected_status"
+  | "rate_limited"
   | "other";
 
 /** Request counts. `scheduled = completed + unfinished`; nothing scheduled is ever dropped. */
@@ -98,6 +99,11 @@ export interface RequestCounts {
   bytesSent: number;
   /** Bytes read from connections in their responses. */
   bytesReceived: number;
+  /**
+   * The `Retry-After` values of the `rate_limited` responses that carried one, in whole seconds
+   * ("30": 12); absent when none did (and in results written before it).
+   */
+  retryAfterS?: Record<string, number>;
 }
 
 /** Latency of a group of requests: corrected response time and service time. */
@@ -106,6 +112,11 @@ export interface LatencyPair {
   response: EncodedHistogram;
   /** completion − actual write. */
   service: EncodedHistogram;
+  /**
+   * Time to first byte: the response's first byte − intended send time, for the requests that
+   * succeeded (as `response`). Absent in results written before it.
+   */
+  ttfb?: EncodedHistogram;
 }
 
 /** Per-label results within a stage or interval. */

@@ -53,14 +53,17 @@ export function mergeRecordedRuns(runs: readonly RecordedRun[]): RecordedRun {
  * stages, workers' shares).
  */
 export function mergeLatency(
-  parts: readonly Pick<LabelResult, "counts" | "response" | "service">[],
-) {
+  parts: readonly Pick<LabelResult, "counts" | "response" | "service" | "ttfb">[],
+): Pick<LabelResult, "counts" | "response" | "service" | "ttfb"> {
   const counts = emptyCounts();
   for (const p of parts) addCounts(counts, p.counts);
+  // Time to first byte where the parts have it (a result written before it has none).
+  const ttfbs = parts.flatMap((p) => p.ttfb === undefined ? [] : [p.ttfb]);
   return {
     counts,
     response: mergeEncodedHistograms(parts.map((p) => p.response)),
     service: mergeEncodedHistograms(parts.map((p) => p.service)),
+    ...(ttfbs.length > 0 ? { ttfb: mergeEncodedHistograms(ttfbs) } : {}),
   };
 }
 

@@ -1,12 +1,17 @@
 /**
- * Records what the engine measured: corrected response time (completion − intended send time)
- * and service time (completion − actual write), per stage, per request label and per interval of
- * intended send time, with request counts. No per-request storage: an interval's histograms are
- * encoded as soon as every request scheduled in it has completed, and their memory is reused; a
- * stage's are kept as counts and non-empty buckets once the schedule has passed it and its
- * requests have completed. So a label's histograms (188 KB each) exist only in the stages and
- * seconds still open that it had requests in: memory grows with labels, not labels x stages. An
- * idle label is reported with empty counts and the empty histogram.
+ * Records what the engine measured: corrected response time (completion − intended send time),
+ * service time (completion − actual write) and time to first byte (the response's first byte −
+ * intended send time), per stage, per request label and per interval of intended send time, with
+ * request counts. No per-request storage: an interval's histograms are encoded as soon as every
+ * request scheduled in it has completed, and their memory is reused; a stage's are kept as counts
+ * and non-empty buckets once the schedule has passed it and its requests have completed. So a
+ * label's three histograms (188 KB each, 564 KB a label; the ttfb one added 188 KB) exist only in
+ * the stages and seconds still open that it had requests in: memory grows with labels, not labels
+ * x stages. An idle label is reported with empty counts and the empty histogram.
+ *
+ * A response 429, or 503 with a `Retry-After` it could read, that its label does not expect is
+ * `rate_limited` (not `unexpected_status`), its `Retry-After` seconds counted in the counts'
+ * `retryAfterS`.
  *
  * @module
  */
@@ -40,6 +45,7 @@ export const STALL_SAMPLE_PERIOD_US = 1000;
 interface Group {
   response: Histogram;
   service: Histogram;
+  ttfb: Histogram;
   counts: RequestCounts;
 }
 
@@ -188,17 +194,22 @@ export class Recorder implements RecordSink {
     this.#stageOutstanding[c.stageIndex]--;
     const sent = !Number.isNaN(c.writtenMs);
     const error: ErrorKind | undefined = c.error ??
-      (c.status !== 0 && !this.#expected(c.labelIndex, c.status) ? "unexpected_status" : undefined);
+      (c.status !== 0 && !this.#expected(c.labelIndex, c.status)
+        ? statusErrorKind(c.status, c.retryAfterS)
+        : undefined);
     const responseUs = msToRecordableUs(c.completedMs - c.fireMs);
     const serviceUs = sent ? msToRecordableUs(c.completedMs - c.writtenMs) : -1;
+    const firstByteMs = c.firstByteMs ?? NaN;
+    const ttfbUs = firstByteMs === firstByteMs ? msToRecordableUs(firstByteMs - c.fireMs) : -1;
     // The interval's group and the stage's: recorded into both, no array per request.
     const label = c.labelIndex;
-    record(this.#group(interval.groups, label), c, responseUs, serviceUs, sent, error);
+    record(this.#group(interval.groups, label), c, responseUs, serviceUs, ttfbUs, sent, error);
     record(
       this.#group(this.#stageGroups[c.stageIndex], label),
       c,
       responseUs,
       serviceUs,
+      ttfbUs,
       sent,
       error,
     );
@@ -333,7 +344,13 @@ export class Recorder implements RecordSink {
     return this.#labels.map((label, i) => {
       const g = groups[i];
       if (g === undefined) {
-        return { label, counts: emptyCounts(), response: EMPTY_SPARSE, service: EMPTY_SPARSE };
+        return {
+          label,
+          counts: emptyCounts(),
+          response: EMPTY_SPARSE,
+          service: EMPTY_SPARSE,
+          ttfb: EMPTY_SPARSE,
+        };
       }
       groups[i] = undefined;
       const raw = {
@@ -341,6 +358,7 @@ export class Recorder implements RecordSink {
         counts: g.counts,
         response: g.response.toSparse(),
         service: g.service.toSparse(),
+        ttfb: g.ttfb.toSparse(),
       };
       this.#release(g);
       return raw;
@@ -371,6 +389,7 @@ export class Recorder implements RecordSink {
     return groups[labelIndex] ??= {
       response: this.#take(),
       service: this.#take(),
+      ttfb: this.#take(),
       counts: emptyCounts(),
     };
   }
@@ -383,8 +402,18 @@ export class Recorder implements RecordSink {
   }
 
   #release(g: Group): void {
-    this.#pool.push(g.response, g.service);
+    this.#pool.push(g.response, g.service, g.ttfb);
   }
+}
+
+/**
+ * The error kind of an answer its label does not expect: `rate_limited` for a 429, or a 503 with
+ * a `Retry-After` (read: a number of seconds); else `unexpected_status`.
+ */
+function statusErrorKind(status: number, retryAfterS: number | undefined): ErrorKind {
+  const rateLimited = status === 429 ||
+    (status === 503 && retryAfterS !== undefined && retryAfterS === retryAfterS);
+  return rateLimited ? "rate_limited" : "unexpected_status";
 }
 
 function record(
@@ -392,6 +421,7 @@ function record(
   c: Completion,
   responseUs: number,
   serviceUs: number,
+  ttfbUs: number,
   sent: boolean,
   error: ErrorKind | undefined,
 ): void {
@@ -400,6 +430,13 @@ function record(
   if (error === undefined) {
     g.response.recordValue(responseUs);
     if (serviceUs >= 0) g.service.recordValue(serviceUs);
+    if (ttfbUs >= 0) g.ttfb.recordValue(ttfbUs);
+  } else if (error === "rate_limited") {
+    const s = c.retryAfterS;
+    if (s !== undefined && s === s) {
+      const seen = g.counts.retryAfterS ??= {};
+      seen[s] = (seen[s] ?? 0) + 1;
+    }
   }
   const counts = g.counts;
   counts.completed++;

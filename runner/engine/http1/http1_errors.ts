@@ -52,7 +52,8 @@ export function socketErrorKind(error: unknown, tls: boolean): ErrorKind {
 
 /**
  * The outcome of one send: `status` 0 and an `error` kind when it failed; `connectMs`, how long
- * the request waited for its connection to open (0: it was open).
+ * the request waited for its connection to open (0: it was open); `firstByteAtMs`, when its
+ * response's first byte arrived; `retryAfterS`, a 429's or 503's `Retry-After` in seconds.
  *
  * @example
  * ```ts
@@ -69,8 +70,21 @@ export function responseOutcome(
   writtenAtMs: number,
   completedAtMs: number,
   connectMs = 0,
+  firstByteAtMs: number | undefined = undefined,
+  retryAfterS: number | undefined = undefined,
 ): ResponseOutcome {
-  return { status, error, bytesSent, bytesReceived, writtenAtMs, completedAtMs, connectMs };
+  // Every outcome has the same fields, so the objects keep one shape.
+  return {
+    status,
+    error,
+    bytesSent,
+    bytesReceived,
+    writtenAtMs,
+    completedAtMs,
+    connectMs,
+    firstByteAtMs,
+    retryAfterS,
+  };
 }
 
 /** What a run says when connects fail for want of file descriptors (a notice and a warning). */

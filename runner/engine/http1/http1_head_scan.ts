@@ -1,10 +1,12 @@
 /**
  * Byte-level reading of an HTTP/1.x response head: the status line, and the header fields that
  * decide how the body is framed and whether the connection may be reused (Content-Length,
- * Transfer-Encoding, Connection). Lines are scanned in place; no string is made of them.
+ * Transfer-Encoding, Connection). Lines are scanned in place; no string is made of them, but for
+ * the `Retry-After` of a response that asks for it (429, 503).
  *
  * @module
  */
+import { retryAfterSeconds } from "../response/mod.ts";
 
 /** `HTTP/` */
 const HTTP_PREFIX = [72, 84, 84, 80, 47];
@@ -15,6 +17,7 @@ const CONNECTION = bytesOf("connection");
 const CHUNKED = bytesOf("chunked");
 const CLOSE = bytesOf("close");
 const KEEP_ALIVE = bytesOf("keep-alive");
+const RETRY_AFTER = bytesOf("retry-after");
 /** 1 for the bytes allowed in a header name (RFC 9110 token characters). */
 const TOKEN = tokenTable();
 
@@ -89,6 +92,13 @@ export class ResponseHeaderFields {
   connectionClose = false;
   /** A Connection header holds `keep-alive`. */
   connectionKeepAlive = false;
+  /**
+   * Set by the parser when the status asks for it (429, 503): `Retry-After` is then read into
+   * {@linkcode ResponseHeaderFields.retryAfterS}; other heads never look for it.
+   */
+  readRetryAfter = false;
+  /** The `Retry-After` delay in seconds (an HTTP date made a delay), or NaN when none was read. */
+  retryAfterS = NaN;
 
   /** Forgets the fields of the previous head. */
   clear(): void {
@@ -97,6 +107,8 @@ export class ResponseHeaderFields {
     this.chunked = false;
     this.connectionClose = false;
     this.connectionKeepAlive = false;
+    this.readRetryAfter = false;
+    this.retryAfterS = NaN;
   }
 
   /**
@@ -122,6 +134,11 @@ export class ResponseHeaderFields {
         equalsLower(bytes, to - CHUNKED.length, to, CHUNKED) &&
         (to - from === CHUNKED.length || isListSeparator(bytes[to - CHUNKED.length - 1]));
     } else if (equalsLower(bytes, pos, colon, CONNECTION)) this.#connection(bytes, from, to);
+    else if (this.readRetryAfter && equalsLower(bytes, pos, colon, RETRY_AFTER)) {
+      let text = "";
+      for (let i = from; i < to; i++) text += String.fromCharCode(bytes[i]);
+      this.retryAfterS = retryAfterSeconds(text, Date.now());
+    }
     return "";
   }
 

@@ -11,6 +11,7 @@ import { ChunkedBodyDecoder } from "./http1_chunked.ts";
 import { ResponseHeaderFields, startsLikeStatusLine, statusLineCode } from "./http1_head_scan.ts";
 import { http2OpeningFrame, mayBeHttp2FrameStart } from "./http2_only.ts";
 import type { BodyCapture } from "../body_sample.ts";
+import { readsRetryAfter } from "../response/mod.ts";
 
 /**
  * Longest response head (status line and headers) or chunked trailer section accepted.
@@ -95,6 +96,14 @@ export class Http1ResponseParser {
   /** True when the bytes are not a valid response; `error` says why. */
   get failed(): boolean {
     return this.#state === FAILED;
+  }
+
+  /**
+   * The final response's `Retry-After` delay in seconds, read only for a 429 or 503 (an HTTP date
+   * made a delay); NaN when none was read.
+   */
+  get retryAfterS(): number {
+    return this.#headers.retryAfterS;
   }
 
   /** The capture {@linkcode onFinalStatus} gave this response, if any. */
@@ -224,6 +233,7 @@ export class Http1ResponseParser {
     if (status < 100) return void this.#fail(`status ${status} is not a valid status`);
     this.status = status;
     this.#minorVersion = bytes[pos + 7] - 48;
+    this.#headers.readRetryAfter = readsRetryAfter(status);
   }
 
   /** The blank line: decides how the body is framed. */

@@ -119,12 +119,14 @@ export class ResponseReader {
   }
 
   /**
-   * Takes `n` bytes just read for `request`, settling it once its response is complete (or
+   * Takes `n` bytes just read for `request` (the first such read sets its first byte's time,
+   * `arrivedAtMs`), settling it once its response is complete (or
    * `protocol` when the bytes are not HTTP/1, HTTP/2 frames included) at `arrivedAtMs`, when those bytes arrived (the read's
    * time, or the kernel's receive timestamp). Returns undefined while more is needed, else whether
    * the socket must close (not HTTP, not keep-alive, or bytes past the response).
    */
   take(request: InflightRequest, n: number, arrivedAtMs: number): boolean | undefined {
+    request.arrived(arrivedAtMs); // the first read that carries response bytes: its first byte
     request.bytesReceived += n;
     const step = this.received(n);
     if (step === READ_STEP.more) return undefined;
@@ -133,6 +135,7 @@ export class ResponseReader {
       if (this.parser.http2) this.#onHttp2Reply?.();
     } else {
       this.#keepSample(arrivedAtMs);
+      request.retryAfterS = this.parser.retryAfterS;
       request.settle(this.parser.status, undefined, arrivedAtMs);
     }
     return step !== READ_STEP.done;

@@ -21,6 +21,7 @@
  * @module
  */
 import { HpackDecoder } from "./hpack/mod.ts";
+import { readsRetryAfter, retryAfterSeconds } from "../response/mod.ts";
 import { H2HeaderBlock } from "./h2_header_block.ts";
 import { readSettings } from "./h2_settings.ts";
 import {
@@ -47,8 +48,14 @@ import {
 
 /** What one stream tells its request. */
 export interface H2StreamEvents {
-  /** The response's final HEADERS: its status and its header block's size as sent (octets). */
-  onResponse(status: number, headerOctets: number): void;
+  /**
+   * The response's final HEADERS: its status, its header block's size as sent (octets), and for
+   * a 429 or 503 its `retry-after` in seconds (an HTTP date made a delay; NaN when none, and for
+   * every other status, whose block is not searched for it).
+   */
+  onResponse(status: number, headerOctets: number, retryAfterS: number): void;
+  /** An interim (1xx) HEADERS arrived before the final one (optional). */
+  onInterim?(): void;
   /**
    * A DATA frame's payload arrived: `bytes` of data (padding not counted), `data[from, from +
    * bytes)`, a view of the read buffer valid during the call only (copy what is kept).
@@ -316,8 +323,11 @@ export class H2ClientProtocol {
       // An interim response (1xx) is not the answer: the final HEADERS follow.
       if (status >= 200) {
         stream.status = status;
-        stream.events.onResponse(status, block.length);
-      }
+        const retryAfterS = readsRetryAfter(status)
+          ? retryAfterSeconds(this.#hpack.retryAfter, Date.now())
+          : NaN;
+        stream.events.onResponse(status, block.length, retryAfterS);
+      } else stream.events.onInterim?.();
     }
     if (endsStream) this.#close(streamId, H2_CODE.noError);
   }

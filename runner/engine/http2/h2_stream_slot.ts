@@ -135,14 +135,20 @@ export class H2StreamSlot implements Connection {
    * cancelled, after which its session reports nothing more of it (no object per request).
    */
   readonly #events: H2StreamEvents = {
-    onResponse: (status, octets) => {
+    onResponse: (status, octets, retryAfterS) => {
       this.#status = status;
       this.#req.bytesReceived += octets;
+      this.#req.retryAfterS = retryAfterS;
+      // This stream's first byte: its HEADERS, at the read that brought them (no clock read).
+      this.#req.arrived(Math.max(this.#req.writtenAtMs, this.#state!.session.nowMs));
       const r = this.#request;
       const sampler = this.#o.bodySampler;
       if (sampler !== undefined && r !== undefined) {
         this.#capture = sampler.capture(r.labelIndex, r.expect, status);
       }
+    },
+    onInterim: () => {
+      this.#req.arrived(Math.max(this.#req.writtenAtMs, this.#state!.session.nowMs));
     },
     onData: (bytes, data, from) => {
       this.#req.bytesReceived += bytes;

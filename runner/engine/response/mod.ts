@@ -20,3 +20,4 @@ export {
   evaluateCheck,
   type FailedCheck,
 } from "./evaluate_check.ts";
+export { MAX_RETRY_AFTER_S, readsRetryAfter, retryAfterSeconds } from "./retry_after.ts";

@@ -264,6 +264,7 @@ export class Http1Connection implements Connection {
         this.#closeSocket();
         if (!this.#req.busy) return; // the server closed an idle connection: reconnect on next send
         if (this.#reader.finishOnClose(this.#clock.nowMs())) {
+          this.#req.retryAfterS = this.#reader.parser.retryAfterS;
           this.#finish(this.#reader.parser.status, undefined);
         } else this.#fail("reset");
         return;

@@ -294,10 +294,10 @@ Deno.test("a stage's histograms are freed for the next once its requests have al
     });
     rec.closeIntervals((stage + 1) * 1000);
   }
-  // Every label in six stages: 100 histograms a second, reused; a set per stage would be 600
-  // (113 MB) besides the seconds'.
+  // Every label in six stages: 300 histograms a second (response, service, ttfb), reused; a set
+  // per stage would be 1,800 (340 MB) besides the seconds'.
   const grownMb = (Deno.memoryUsage().external - before) / 1e6;
-  assert.ok(grownMb < 60, `${grownMb.toFixed(0)} MB of histograms for one stage at a time`);
+  assert.ok(grownMb < 90, `${grownMb.toFixed(0)} MB of histograms for one stage at a time`);
   const run = rec.finish(6000);
   run.stages.forEach((stage, i) => {
     assert.deepEqual(stage.labels.map((l) => l.counts.completed), labels.map(() => 1));
@@ -305,4 +305,63 @@ Deno.test("a stage's histograms are freed for the next once its requests have al
     assert.deepEqual(buckets(stage.response), [[500 + 250 * i, 50]]);
     assert.equal(stage.counts.completed, 50);
   });
+});
+
+Deno.test("time to first byte is recorded from the intended send time, for answered requests only", () => {
+  const rec = newRecorder();
+  // Written 1 ms late, first byte 2 ms after the fire time, complete 205 ms after it.
+  record(
+    rec,
+    done({ fireMs: 1100, writtenMs: 1101, firstByteMs: 1102, completedMs: 1305, stageIndex: 1 }),
+  );
+  // A failed request's first byte is not a latency: counted, never recorded.
+  record(
+    rec,
+    done({ fireMs: 1200, firstByteMs: 1201, completedMs: 1202, status: 500, stageIndex: 1 }),
+  );
+  // No first byte (NaN): nothing recorded in ttfb, the response time still is.
+  record(rec, done({ fireMs: 1300, firstByteMs: NaN, completedMs: 1310, stageIndex: 1 }));
+  const run = rec.finish(3000);
+  const main = run.stages[1];
+  assert.deepEqual(buckets(main.labels[0].ttfb!), [[2000, 1]]);
+  assert.equal(main.labels[0].response.count, 2);
+  assert.ok(Math.abs(main.labels[0].response.maxUs - 205_000) < 205);
+  assert.deepEqual(buckets(main.ttfb!), [[2000, 1]]);
+  assert.deepEqual(buckets(run.intervals[1].labels[0].ttfb!), [[2000, 1]]);
+  assert.equal(run.stages[0].ttfb!.count, 0);
+});
+
+Deno.test("a 429, or a 503 with a Retry-After, is rate_limited, its Retry-After counted", () => {
+  const rec = newRecorder();
+  const at = (fireMs: number, status: number, retryAfterS?: number, labelIndex = 0) =>
+    record(
+      rec,
+      done({ fireMs, completedMs: fireMs + 1, status, retryAfterS, labelIndex, stageIndex: 1 }),
+    );
+  at(1100, 429, 30);
+  at(1200, 429, 30);
+  at(1300, 429); // no Retry-After: still rate limited
+  at(1400, 503, 0);
+  at(1500, 503); // no Retry-After: an unexpected status, as before
+  at(2100, 429, NaN); // an unreadable one
+  at(2200, 200, 5); // expected: a Retry-After on a success is not counted
+  const run = rec.finish(3000);
+  const counts = run.stages[1].labels[0].counts;
+  assert.deepEqual(counts.errors, { rate_limited: 5, unexpected_status: 1 });
+  assert.deepEqual(counts.retryAfterS, { "0": 1, "30": 2 });
+  assert.deepEqual(counts.statusCodes, { "200": 1, "429": 4, "503": 2 });
+  assert.equal(counts.ok, 1);
+  assert.deepEqual(run.intervals[1].counts.errors, { rate_limited: 4, unexpected_status: 1 });
+  assert.deepEqual(run.intervals[2].counts.errors, { rate_limited: 1 });
+  assert.deepEqual(run.intervals[2].counts.retryAfterS, undefined);
+});
+
+Deno.test("a 429 a label expects is ok, not rate_limited", () => {
+  const rec = new Recorder(windows(), LABELS, [{ codes: [429], classes: [2] }, EXPECTS[1]]);
+  record(
+    rec,
+    done({ fireMs: 1100, completedMs: 1101, status: 429, retryAfterS: 3, stageIndex: 1 }),
+  );
+  const counts = rec.finish(3000).stages[1].labels[0].counts;
+  assert.deepEqual([counts.ok, counts.errors, counts.retryAfterS], [1, {}, undefined]);
 });

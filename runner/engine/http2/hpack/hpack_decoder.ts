@@ -50,6 +50,9 @@ export class HpackDecoder {
   #pos = 0;
   /** The `:status` {@linkcode status} found so far in its block. */
   #status = "";
+  /** Whether that status is a 429 or 503, whose `retry-after` {@linkcode status} keeps. */
+  #readRetryAfter = false;
+  #retryAfter = "";
 
   /**
    * A decoder whose peer may grow the dynamic table up to `maxTableBytes` (the
@@ -103,9 +106,35 @@ export class HpackDecoder {
    */
   status(block: Uint8Array): number {
     this.#status = "";
+    this.#readRetryAfter = false;
+    this.#retryAfter = "";
     this.#walk(block, undefined);
     // RFC 9113 §8.3.2: exactly three digits; anything else (`2e2`, ` 200`, `0xc8`) is malformed.
     return /^[0-9]{3}$/.test(this.#status) ? Number(this.#status) : 0;
+  }
+
+  /**
+   * The `retry-after` value of the last block {@linkcode status} read, when its status was 429 or
+   * 503 (a `retry-after` after the status; pseudo-headers come first); "" otherwise.
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { HpackDecoder } from "./hpack_decoder.ts";
+   * // :status 429 (literal, static name 8), then retry-after (static name 53) "7".
+   * const block = Uint8Array.of(0x08, 0x03, 0x34, 0x32, 0x39, 0x0f, 0x26, 0x01, 0x37);
+   * const decoder = new HpackDecoder();
+   * assert.equal(decoder.status(block), 429);
+   * assert.equal(decoder.retryAfter, "7");
+   * ```
+   */
+  get retryAfter(): string {
+    return this.#retryAfter;
+  }
+
+  #keepStatus(value: string): void {
+    this.#status = value;
+    this.#readRetryAfter = value === "429" || value === "503";
   }
 
   /**
@@ -122,7 +151,10 @@ export class HpackDecoder {
         const index = this.#integer(block, 7);
         const name = this.#name(index);
         if (onField) onField(name, this.#value(index));
-        else if (name === ":status") this.#status = this.#value(index);
+        else if (name === ":status") this.#keepStatus(this.#value(index));
+        else if (this.#readRetryAfter && name === "retry-after") {
+          this.#retryAfter = this.#value(index);
+        }
         fieldSeen = true;
       } else if (first & 0x40) { // §6.2.1 literal with incremental indexing: the table keeps it
         const index = this.#integer(block, 6);
@@ -130,7 +162,8 @@ export class HpackDecoder {
         const value = this.#string(block);
         this.#insert(name, value);
         if (onField) onField(name, value);
-        else if (name === ":status") this.#status = value;
+        else if (name === ":status") this.#keepStatus(value);
+        else if (this.#readRetryAfter && name === "retry-after") this.#retryAfter = value;
         fieldSeen = true;
       } else if (first & 0x20) { // §6.3 dynamic table size update
         // §4.2: only at the start of a block.
@@ -145,8 +178,10 @@ export class HpackDecoder {
         const index = this.#integer(block, 4);
         const name = index === 0 ? this.#string(block) : this.#name(index);
         if (onField) onField(name, this.#string(block));
-        else if (name === ":status") this.#status = this.#string(block);
-        else this.#skipString(block);
+        else if (name === ":status") this.#keepStatus(this.#string(block));
+        else if (this.#readRetryAfter && name === "retry-after") {
+          this.#retryAfter = this.#string(block);
+        } else this.#skipString(block);
         fieldSeen = true;
       }
     }
