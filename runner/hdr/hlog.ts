@@ -1,7 +1,8 @@
 /**
  * The HdrHistogram interval log (.hlog, format version 1.3) of a run: one histogram per interval
  * (1 s by default) for the corrected response time of all requests, and tagged lines for service
- * time and for each request label (tags: {@linkcode hlogTag}). HistogramLogAnalyzer, Java's
+ * time, time to first byte (results that have it) and for each request label (tags:
+ * {@linkcode hlogTag}). HistogramLogAnalyzer, Java's
  * `HistogramLogProcessor` and the Rust `hdrhistogram` crate read it (docs/reporters.md).
  *
  * Written as Java's `HistogramLogWriter` writes it: a StartTime and a BaseTime comment (the run's
@@ -43,8 +44,10 @@ export const HLOG_LEGEND =
 
 /**
  * Renders a run's intervals as an HdrHistogram interval log. Per interval, in this order: the
- * untagged response time line, `Tag=service`, then `Tag=response:<label>` and
- * `Tag=service:<label>` for each label of the interval, in the result's order. Trailing intervals
+ * untagged response time line, `Tag=service`, `Tag=ttfb`, then `Tag=response:<label>`,
+ * `Tag=service:<label>` and `Tag=ttfb:<label>` for each label of the interval, in the result's
+ * order. The ttfb lines are written where the result has the histograms (not before they were
+ * recorded). Trailing intervals
  * with no request filed in them (the drain after the schedule) are left out.
  */
 export function renderHlog(result: RunResult): string {
@@ -61,6 +64,9 @@ export function renderHlog(result: RunResult): string {
     "#[Histograms in nanoseconds; untagged: response time (from intended send) of all requests]",
     "#[Tag=service: service time (from actual write); Tag=response:<label>, Tag=service:<label>: " +
     "one label, percent-encoded]",
+    ...(result.intervals.some((i) => i.ttfb !== undefined)
+      ? ["#[Tag=ttfb, Tag=ttfb:<label>: time to first byte (from intended send)]"]
+      : []),
     HLOG_LEGEND,
   ];
   // After the schedule ends, the last interval holds only late answers, filed in the seconds they
@@ -77,9 +83,11 @@ export function renderHlog(result: RunResult): string {
     };
     line("response", interval.response);
     line("service", interval.service);
+    if (interval.ttfb !== undefined) line("ttfb", interval.ttfb);
     for (const l of interval.labels) {
       line("response", l.response, l.label);
       line("service", l.service, l.label);
+      if (l.ttfb !== undefined) line("ttfb", l.ttfb, l.label);
     }
   }
   return lines.join("\n") + "\n";

@@ -4,7 +4,8 @@
  *
  * - no tag: corrected response time of all requests (what tools read by default);
  * - `service`: service time of all requests;
- * - `response:<label>` and `service:<label>`: the same for one request label.
+ * - `ttfb`: time to first byte (from the intended send time) of all requests;
+ * - `response:<label>`, `service:<label>` and `ttfb:<label>`: the same for one request label.
  *
  * Reference readers split lines at commas and spaces (Java) and reject tags with a comma, space, CR
  * or LF (Java, Rust), so a label is written percent-encoded: every character outside printable
@@ -16,9 +17,9 @@
  */
 
 /**
- * Which latency a line holds: corrected response time or service time.
+ * Which latency a line holds: corrected response time, service time or time to first byte.
  */
-export type HlogMetric = "response" | "service";
+export type HlogMetric = "response" | "service" | "ttfb";
 
 /**
  * What a tailgate tag says: the metric, and the request label unless the line covers all requests.
@@ -59,8 +60,8 @@ export function hlogTag(metric: HlogMetric, label?: string): string | undefined 
  */
 export function parseHlogTag(tag: string | undefined): HlogTagMeaning | undefined {
   if (tag === undefined) return { metric: "response" };
-  if (tag === "service") return { metric: "service" };
-  const match = /^(response|service):(.*)$/s.exec(tag);
+  if (tag === "service" || tag === "ttfb") return { metric: tag };
+  const match = /^(response|service|ttfb):(.*)$/s.exec(tag);
   if (match === null) return undefined;
   try {
     const label = decodeURIComponent(match[2]);

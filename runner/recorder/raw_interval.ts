@@ -15,7 +15,7 @@ import type {
 import { createHistogram, type Histogram, type SparseCounts } from "../hdr/mod.ts";
 import { toEncodedHistogram } from "../hdr/encoded_histogram.ts";
 import { addCounts, emptyCounts } from "../model/request_counts.ts";
-import { EMPTY_SPARSE, emptyEncodedHistogram } from "./empty_histogram.ts";
+import { emptyEncodedHistogram } from "./empty_histogram.ts";
 
 /** One label's share of a closed interval or stage. */
 export interface RawLabel {
@@ -23,7 +23,7 @@ export interface RawLabel {
   counts: RequestCounts;
   response: SparseCounts;
   service: SparseCounts;
-  /** Time to first byte; absent in what was recorded before it. */
+  /** Time to first byte; absent when the label had no first byte there. */
   ttfb?: SparseCounts;
 }
 
@@ -42,7 +42,8 @@ export interface EncodedLabels {
   counts: RequestCounts;
   response: EncodedHistogram;
   service: EncodedHistogram;
-  ttfb: EncodedHistogram;
+  /** Time to first byte, when a label has it. */
+  ttfb?: EncodedHistogram;
   labels: LabelResult[];
 }
 
@@ -87,7 +88,7 @@ export function encodeRawInterval(
     counts,
     response,
     service,
-    ttfb,
+    ...(ttfb === undefined ? {} : { ttfb }),
     labels,
   };
 }
@@ -103,28 +104,32 @@ export function encodeRawLabels(
   response.reset();
   service.reset();
   ttfb.reset();
+  let anyTtfb = false;
   const counts = emptyCounts();
   // One scratch histogram encodes every label's: a label is a few buckets, its layout 188 KB.
   const labels: LabelResult[] = raw.map((l) => {
     response.addSparse(l.response);
     service.addSparse(l.service);
-    const labelTtfb = l.ttfb ?? EMPTY_SPARSE;
-    ttfb.addSparse(labelTtfb);
     addCounts(counts, l.counts);
-    return {
+    const label: LabelResult = {
       label: l.label,
       counts: l.counts,
       response: encodeSparse(l.response, scratch),
       service: encodeSparse(l.service, scratch),
-      ttfb: encodeSparse(labelTtfb, scratch),
     };
+    if (l.ttfb !== undefined) {
+      anyTtfb = true;
+      ttfb.addSparse(l.ttfb);
+      label.ttfb = encodeSparse(l.ttfb, scratch);
+    }
+    return label;
   });
   if (labels.length === 1) {
     return {
       counts: labels[0].counts,
       response: labels[0].response,
       service: labels[0].service,
-      ttfb: labels[0].ttfb!,
+      ...(labels[0].ttfb === undefined ? {} : { ttfb: labels[0].ttfb }),
       labels,
     };
   }
@@ -132,7 +137,7 @@ export function encodeRawLabels(
     counts,
     response: toEncodedHistogram(response),
     service: toEncodedHistogram(service),
-    ttfb: toEncodedHistogram(ttfb),
+    ...(anyTtfb ? { ttfb: toEncodedHistogram(ttfb) } : {}),
     labels,
   };
 }

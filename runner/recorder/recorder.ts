@@ -5,9 +5,10 @@
  * request counts. No per-request storage: an interval's histograms are encoded as soon as every
  * request scheduled in it has completed, and their memory is reused; a stage's are kept as counts
  * and non-empty buckets once the schedule has passed it and its requests have completed. So a
- * label's three histograms (188 KB each, 564 KB a label; the ttfb one added 188 KB) exist only in
- * the stages and seconds still open that it had requests in: memory grows with labels, not labels
- * x stages. An idle label is reported with empty counts and the empty histogram.
+ * label's three histograms (188 KB each, 564 KB a label; the ttfb one, taken at the label's first
+ * answer, added 188 KB) exist only in the stages and seconds still open that it had requests in:
+ * memory grows with labels, not labels x stages. An idle label is reported with empty counts and
+ * the empty histogram; a label with no first byte in a stage or second has no `ttfb` there.
  *
  * A response 429, or 503 with a `Retry-After` it could read, that its label does not expect is
  * `rate_limited` (not `unexpected_status`), its `Retry-After` seconds counted in the counts'
@@ -45,7 +46,8 @@ export const STALL_SAMPLE_PERIOD_US = 1000;
 interface Group {
   response: Histogram;
   service: Histogram;
-  ttfb: Histogram;
+  /** Taken from the pool at the group's first first-byte time (none without one). */
+  ttfb: Histogram | undefined;
   counts: RequestCounts;
 }
 
@@ -203,16 +205,15 @@ export class Recorder implements RecordSink {
     const ttfbUs = firstByteMs === firstByteMs ? msToRecordableUs(firstByteMs - c.fireMs) : -1;
     // The interval's group and the stage's: recorded into both, no array per request.
     const label = c.labelIndex;
-    record(this.#group(interval.groups, label), c, responseUs, serviceUs, ttfbUs, sent, error);
-    record(
-      this.#group(this.#stageGroups[c.stageIndex], label),
-      c,
-      responseUs,
-      serviceUs,
-      ttfbUs,
-      sent,
-      error,
-    );
+    const inInterval = this.#group(interval.groups, label);
+    const inStage = this.#group(this.#stageGroups[c.stageIndex], label);
+    // Like the response time, only an answered request's first byte is a latency.
+    if (ttfbUs >= 0 && error === undefined) {
+      (inInterval.ttfb ??= this.#take()).recordValue(ttfbUs);
+      (inStage.ttfb ??= this.#take()).recordValue(ttfbUs);
+    }
+    record(inInterval, c, responseUs, serviceUs, sent, error);
+    record(inStage, c, responseUs, serviceUs, sent, error);
     this.completed++;
     if (error !== undefined) this.errors++;
     if (sent) bump(this.#sentByInterval, Math.floor(c.writtenMs / this.#intervalMs));
@@ -344,13 +345,7 @@ export class Recorder implements RecordSink {
     return this.#labels.map((label, i) => {
       const g = groups[i];
       if (g === undefined) {
-        return {
-          label,
-          counts: emptyCounts(),
-          response: EMPTY_SPARSE,
-          service: EMPTY_SPARSE,
-          ttfb: EMPTY_SPARSE,
-        };
+        return { label, counts: emptyCounts(), response: EMPTY_SPARSE, service: EMPTY_SPARSE };
       }
       groups[i] = undefined;
       const raw = {
@@ -358,7 +353,7 @@ export class Recorder implements RecordSink {
         counts: g.counts,
         response: g.response.toSparse(),
         service: g.service.toSparse(),
-        ttfb: g.ttfb.toSparse(),
+        ...(g.ttfb === undefined ? {} : { ttfb: g.ttfb.toSparse() }),
       };
       this.#release(g);
       return raw;
@@ -389,7 +384,7 @@ export class Recorder implements RecordSink {
     return groups[labelIndex] ??= {
       response: this.#take(),
       service: this.#take(),
-      ttfb: this.#take(),
+      ttfb: undefined,
       counts: emptyCounts(),
     };
   }
@@ -402,7 +397,8 @@ export class Recorder implements RecordSink {
   }
 
   #release(g: Group): void {
-    this.#pool.push(g.response, g.service, g.ttfb);
+    this.#pool.push(g.response, g.service);
+    if (g.ttfb !== undefined) this.#pool.push(g.ttfb);
   }
 }
 
@@ -421,7 +417,6 @@ function record(
   c: Completion,
   responseUs: number,
   serviceUs: number,
-  ttfbUs: number,
   sent: boolean,
   error: ErrorKind | undefined,
 ): void {
@@ -430,7 +425,6 @@ function record(
   if (error === undefined) {
     g.response.recordValue(responseUs);
     if (serviceUs >= 0) g.service.recordValue(serviceUs);
-    if (ttfbUs >= 0) g.ttfb.recordValue(ttfbUs);
   } else if (error === "rate_limited") {
     const s = c.retryAfterS;
     if (s !== undefined && s === s) {

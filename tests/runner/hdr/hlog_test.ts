@@ -187,3 +187,33 @@ Deno.test("renderHlog() leaves out the empty intervals after the schedule, keeps
     "ends at the last",
   );
 });
+
+Deno.test("renderHlog() writes time to first byte as Tag=ttfb lines, all requests' and each label's", () => {
+  const result = intervalsResult();
+  for (const interval of result.intervals) {
+    interval.ttfb = interval.service;
+    for (const l of interval.labels) l.ttfb = l.service;
+  }
+  const text = renderHlog(result);
+  assert.ok(text.includes("#[Tag=ttfb, Tag=ttfb:<label>: time to first byte"));
+  const log = parseHlog(text);
+  const expected = result.intervals.flatMap((i) => [
+    { tag: undefined, histogram: i.response },
+    { tag: "service", histogram: i.service },
+    { tag: "ttfb", histogram: i.ttfb! },
+    ...i.labels.flatMap((l) => [
+      { tag: hlogTag("response", l.label), histogram: l.response },
+      { tag: hlogTag("service", l.label), histogram: l.service },
+      { tag: hlogTag("ttfb", l.label), histogram: l.ttfb! },
+    ]),
+  ]);
+  // The trailing empty intervals are left out, as for the other lines.
+  const kept = expected.slice(0, log.entries.length);
+  assert.ok(log.entries.length > 3);
+  log.entries.forEach((entry, i) => {
+    assert.equal(entry.tag, kept[i].tag, `entry ${i}`);
+    assertSameHistogram(entry.histogram, decodeHistogram(kept[i].histogram.hdr));
+  });
+  assert.deepEqual(parseHlogTag("ttfb"), { metric: "ttfb" });
+  assert.deepEqual(parseHlogTag(hlogTag("ttfb", "GET /a")), { metric: "ttfb", label: "GET /a" });
+});

@@ -119,3 +119,28 @@ Deno.test("countsProblem() counts a status code for each request answered, ok or
     "100 responses by status code but ok 90 + unexpected_status 4 = 94 answered",
   );
 });
+
+Deno.test("countsProblem() counts a rate_limited answer among the answered: its status is counted", () => {
+  const counts = {
+    ...emptyCounts(),
+    scheduled: 3,
+    sent: 3,
+    completed: 3,
+    ok: 1,
+    errors: { rate_limited: 1, unexpected_status: 1 },
+    statusCodes: { "200": 1, "429": 1, "500": 1 },
+  };
+  assert.equal(countsProblem(counts, true), undefined);
+  assert.match(
+    countsProblem({ ...counts, statusCodes: { "200": 1, "500": 1 } }, true)!,
+    /ok 1 \+ unexpected_status \+ rate_limited 2 = 3 answered/,
+  );
+});
+
+Deno.test("addCounts() adds the Retry-After values seen, second by second", () => {
+  const a = { ...emptyCounts(), retryAfterS: { "30": 2 } };
+  addCounts(a, { ...emptyCounts(), retryAfterS: { "30": 1, "5": 4 } });
+  addCounts(a, emptyCounts());
+  assert.deepEqual(a.retryAfterS, { "5": 4, "30": 3 });
+  assert.equal(addCounts(emptyCounts(), emptyCounts()).retryAfterS, undefined);
+});

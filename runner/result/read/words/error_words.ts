@@ -23,7 +23,8 @@ export interface LabelCounts {
 
 /**
  * The answers of `labels` (one stage's, or several stages' together) that their request did not
- * expect, by status code, added up.
+ * expect, by status code, added up; those counted `rate_limited` (a 429, a 503 with a
+ * `Retry-After`) are not among them.
  *
  * @example
  * ```ts
@@ -42,11 +43,22 @@ export function unexpectedCodes(
   for (const l of labels) {
     const expect = plan.requests.find((r) => r.label === l.label)?.expect;
     if (expect === undefined) continue;
-    for (const [code, n] of Object.entries(l.counts.statusCodes)) {
-      if (n > 0 && !statusExpected(expect, Number(code))) codes[code] = (codes[code] ?? 0) + n;
+    // The rate-limited answers are words of their own: every unexpected 429 is one, the rest 503s.
+    let limited = l.counts.errors.rate_limited ?? 0;
+    for (const [code, n] of Object.entries(l.counts.statusCodes).sort(rateLimitedFirst)) {
+      if (n <= 0 || statusExpected(expect, Number(code))) continue;
+      const taken = code === "429" || code === "503" ? Math.min(limited, n) : 0;
+      limited -= taken;
+      if (n > taken) codes[code] = (codes[code] ?? 0) + n - taken;
     }
   }
   return codes;
+}
+
+/** 429 before 503 before any other code, so a label's `rate_limited` count goes to them. */
+function rateLimitedFirst([a]: [string, number], [b]: [string, number]): number {
+  const rank = (code: string) => code === "429" ? 0 : code === "503" ? 1 : 2;
+  return rank(a) - rank(b);
 }
 
 /**

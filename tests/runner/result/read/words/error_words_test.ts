@@ -63,3 +63,13 @@ Deno.test("errorsInWords() writes large counts with thousands separators", () =>
   ];
   assert.equal(errorsInWords(plan, labels), "429 × 12,345");
 });
+
+Deno.test("rate-limited answers are words of their own, not their status codes twice", () => {
+  // 4 × 429 (rate limited) and 5 × 503, of which 2 carried a Retry-After (rate limited).
+  const l = label("GET /a", {
+    statusCodes: { "200": 1, "429": 4, "503": 5 },
+    errors: { rate_limited: 6, unexpected_status: 3 },
+  });
+  assert.deepEqual(unexpectedCodes(plan, [l]), { "503": 3 });
+  assert.equal(errorsInWords(plan, [l]), "rate_limited × 6, 503 × 3");
+});
