@@ -51,12 +51,14 @@ export interface ContendedInterval {
 
 /**
  * The intervals of `stageIndexes` (and of `label`, when given) in which the service waited for a
- * CPU. Empty when the run measured no contention.
+ * CPU, with their response times (their times to first byte for `series` `ttfb`). Empty when the
+ * run measured no contention.
  */
 export function contendedIntervals(
   result: Pick<RunResult, "intervals" | "health">,
   stageIndexes: readonly number[],
   label?: string,
+  series?: "journey" | "ttfb",
 ): ContendedInterval[] {
   const source = result.health.contention?.source;
   if (source === undefined || source === "none") return [];
@@ -67,8 +69,10 @@ export function contendedIntervals(
     const waitMs = waits[i];
     if (!bound.has(interval.stageIndex) || waitMs <= 0) return;
     const group = label === undefined ? interval : interval.labels.find((l) => l.label === label);
-    if (group === undefined || group.response.count === 0) return;
-    const buckets = [...decodeHistogram(group.response.hdr).recordedValues()]
+    // The latencies the gate judges: the response times, or the times to first byte (`ttfb.`).
+    const latency = series === "ttfb" ? group?.ttfb : group?.response;
+    if (latency === undefined || latency.count === 0) return;
+    const buckets = [...decodeHistogram(latency.hdr).recordedValues()]
       .map(({ valueUs, count }) => ({ valueUs, count }));
     out.push({ startMs: interval.startMs, durationMs: interval.durationMs, waitMs, buckets });
   });

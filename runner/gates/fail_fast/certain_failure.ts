@@ -65,7 +65,8 @@ export interface CertainEvidence {
 
 /**
  * Requests certainly beyond the SLO's bound: the failed ones, and for a latency SLO the overdue
- * ones too; never more than planned.
+ * ones too (not for `ttfb.`: an outstanding request may have had its first byte in time); never
+ * more than planned.
  *
  * @example
  * ```ts
@@ -75,8 +76,10 @@ export interface CertainEvidence {
  * assert.equal(certainlyBeyond(p99, { planned: 1000, failed: 3, overdue: 7 }), 10);
  * ```
  */
-export function certainlyBeyond(slo: Pick<Slo, "metric">, e: CertainEvidence): number {
-  const beyond = slo.metric.kind === "error_rate" ? e.failed : e.failed + e.overdue;
+export function certainlyBeyond(slo: Pick<Slo, "metric" | "series">, e: CertainEvidence): number {
+  const beyond = slo.metric.kind === "error_rate" || slo.series === "ttfb"
+    ? e.failed
+    : e.failed + e.overdue;
   return Math.min(Math.max(0, Math.floor(beyond)), plannedCount(e));
 }
 
@@ -110,7 +113,7 @@ export function failsForCertain(slo: Slo, e: CertainEvidence, alpha = 0.05): boo
  */
 export function certainReason(slo: Slo, e: CertainEvidence, of: string): string {
   const beyond = certainlyBeyond(slo, e);
-  const what = slo.metric.kind === "error_rate" || e.overdue === 0
+  const what = slo.metric.kind === "error_rate" || slo.series === "ttfb" || e.overdue === 0
     ? `${beyond} requests already failed`
     : `${beyond} requests already failed or are outstanding for over ${
       formatDurationMs(ageBeyondUs(slo.bound) / 1000)

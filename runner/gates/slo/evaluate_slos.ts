@@ -85,7 +85,7 @@ function judge(
   alpha: number,
 ): Verdict {
   const m = slo.metric;
-  const contended = () => contendedIntervals(result, scope.stageIndexes, slo.label);
+  const contended = () => contendedIntervals(result, scope.stageIndexes, slo.label, slo.series);
   const e = metricEvidence(m, { ...scope, contended }, result, slo.bound, alpha);
   const unit = m.kind === "error_rate" ? "fraction" : m.kind === "throughput" ? "per_sec" : "us";
   const remedy = () =>

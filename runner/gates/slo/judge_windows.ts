@@ -49,7 +49,13 @@ export function judgeWindows(
   const m = slo.metric;
   const unit = m.kind === "error_rate" ? "fraction" : "us";
   const windowText = formatDurationMs(slo.windowMs);
-  const windows = measuredWindows(result.intervals, scope.stageIndexes, slo.windowMs, slo.label);
+  const windows = measuredWindows(
+    result.intervals,
+    scope.stageIndexes,
+    slo.windowMs,
+    slo.label,
+    slo.series,
+  );
   if (windows.length === 0) {
     return {
       ...base,
@@ -73,9 +79,9 @@ export function judgeWindows(
   const scratch = createHistogram();
   let contended: readonly ContendedInterval[] | undefined;
   const inWindow = (w: MeasuredWindow) => () =>
-    (contended ??= contendedIntervals(result, scope.stageIndexes, slo.label)).filter((c) =>
-      c.startMs >= w.startMs && c.startMs < w.startMs + w.durationMs
-    );
+    (contended ??= contendedIntervals(result, scope.stageIndexes, slo.label, slo.series)).filter((
+      c,
+    ) => c.startMs >= w.startMs && c.startMs < w.startMs + w.durationMs);
   const judge = (w: MeasuredWindow, level: number) => {
     const response = loadWindow(scratch, w);
     const group = { response, counts: w.counts, durationMs: w.durationMs, contended: inWindow(w) };

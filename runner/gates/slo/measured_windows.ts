@@ -11,6 +11,8 @@
 import { decodeHistogram, type Histogram, type SparseCounts } from "../../hdr/mod.ts";
 import { addCounts, emptyCounts } from "../../model/request_counts.ts";
 import type { IntervalResult, RequestCounts } from "../../model/run_result.ts";
+import type { ParsedSlo } from "../../plan/slo/mod.ts";
+import { seriesHistogram } from "./slo_scope.ts";
 
 /** One window's merged measurements. */
 export interface MeasuredWindow {
@@ -26,7 +28,8 @@ export interface MeasuredWindow {
 }
 
 /**
- * The windows of `windowMs` over the intervals of `stageIndexes`, for `label` (or every request).
+ * The windows of `windowMs` over the intervals of `stageIndexes`, for `label` (or every request),
+ * of the response times (or, for `series` `ttfb`, the times to first byte).
  * Intervals are decoded once.
  *
  * @example
@@ -41,6 +44,7 @@ export function measuredWindows(
   stageIndexes: readonly number[],
   windowMs: number,
   label?: string,
+  series?: ParsedSlo["series"],
 ): MeasuredWindow[] {
   const width = Math.max(1, Math.round(windowMs / 1000));
   const bound = new Set(stageIndexes);
@@ -55,7 +59,7 @@ export function measuredWindows(
   }
   const windows: MeasuredWindow[] = [];
   for (const run of runs) {
-    const parts = run.map((interval) => part(interval, label));
+    const parts = run.map((interval) => part(interval, label, series));
     if (parts.length < width) continue;
     // A running sum over the window's buckets: add the interval coming in, take away the one
     // going out. Counts are whole numbers, so the sums are exact.
@@ -126,11 +130,15 @@ function sparseOf(running: Float64Array): SparseCounts {
 function part(
   interval: IntervalResult,
   label: string | undefined,
+  series: ParsedSlo["series"],
 ): { sparse?: SparseCounts; counts: RequestCounts } {
   const group = label === undefined ? interval : interval.labels.find((l) => l.label === label);
   if (group === undefined) return { counts: emptyCounts() };
+  const latency = seriesHistogram(group, series);
   return {
-    sparse: group.response.count > 0 ? decodeHistogram(group.response.hdr).toSparse() : undefined,
+    sparse: latency !== undefined && latency.count > 0
+      ? decodeHistogram(latency.hdr).toSparse()
+      : undefined,
     counts: group.counts,
   };
 }

@@ -1,7 +1,8 @@
 /**
  * What this version validates but does not yet run (issue 44, docs/decisions/journeys.md):
- * journeys, checks, journey, ttfb and check_rate SLOs. `tailgate check` accepts them; `run`,
- * `search` and `ab` refuse the plan with these errors, so nothing half-works.
+ * journeys, checks, journey and check_rate SLOs. `tailgate check` accepts them; `run`, `search`
+ * and `ab` refuse the plan with these errors, so nothing half-works. (Time to first byte, `ttfb.`,
+ * is run and judged.)
  *
  * @module
  */
@@ -44,8 +45,6 @@ export function notYetRun(plan: ResolvedPlan): PlanIssue[] {
   for (const slo of plan.slos) {
     const what = slo.series === "journey"
       ? "journey SLOs"
-      : slo.series === "ttfb"
-      ? "time to first byte (`ttfb.`)"
       : slo.metric.kind === "check_rate"
       ? "`check_rate` SLOs"
       : undefined;

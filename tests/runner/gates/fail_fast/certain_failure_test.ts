@@ -86,3 +86,8 @@ Deno.test("the reason names the count, what made it certain, the requests judged
     "240 requests already failed, of the 10000 planned: `p99 < 10ms` fails whatever the rest do",
   );
 });
+
+Deno.test("a ttfb SLO counts only failed requests as certainly beyond: an outstanding one may have its first byte", () => {
+  const ttfb = { metric: { kind: "percentile", percentile: 99 }, series: "ttfb" } as const;
+  assert.equal(certainlyBeyond(ttfb, { planned: 1000, failed: 3, overdue: 7 }), 3);
+});

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { evaluateSlos } from "../../../../runner/gates/slo/evaluate_slos.ts";
 import type { Histogram } from "../../../../runner/hdr/mod.ts";
+import { toEncodedHistogram } from "../../../../runner/hdr/encoded_histogram.ts";
 import type { Verdict } from "../../../../runner/model/run_result.ts";
 import {
   gateResult,
@@ -350,4 +351,40 @@ Deno.test("a throughput shortfall is failed unless a generator behind schedule s
   // A shortfall beyond what it left unsent still fails.
   behind.health.achievedPerSec = 990;
   assert.equal(evaluateSlos(behind)[0].status, "fail");
+});
+
+/** One stage whose response times are `spread()` and whose times to first byte are 100 µs-5 ms. */
+function withTtfb(slos: string[], errors = 0) {
+  const r = gateResult([oneStage(spread(), errors)], { slos });
+  const ttfb = toEncodedHistogram(uniformUs(10_000 - errors, 100, 5_000));
+  r.stages[0].ttfb = ttfb;
+  r.stages[0].labels[0].ttfb = ttfb;
+  return r;
+}
+
+Deno.test("a ttfb SLO is judged on the times to first byte, not the response times", () => {
+  // Response p99 is 1.49 ms; the first bytes' p99 is 4.95 ms.
+  const [response, ttfb, labelled, max] = evaluateSlos(
+    withTtfb(["p99 < 2ms", "ttfb.p99 < 2ms", 'ttfb.p99 < 10ms for "GET /a"', "ttfb.max < 6ms"]),
+  );
+  assert.equal(response.status, "pass");
+  assert.equal(ttfb.status, "fail");
+  assert.ok(Math.abs(ttfb.measured! - 4_951) < 10, `measured ${ttfb.measured}`);
+  assert.equal(ttfb.name, "ttfb.p99 < 2ms");
+  assert.equal(labelled.status, "pass");
+  assert.equal(labelled.label, "GET /a");
+  assert.equal(max.status, "pass");
+});
+
+Deno.test("a ttfb SLO counts failed requests beyond its bound, as a latency SLO does", () => {
+  // 200 of 10,000 failed: 2% beyond every bound, so p99 lies among them.
+  const [v] = evaluateSlos(withTtfb(["ttfb.p99 < 1s"], 200));
+  assert.equal(v.status, "fail");
+  assert.equal(v.failures, 200);
+});
+
+Deno.test("a ttfb SLO on a result written before ttfb was recorded is invalid, saying why", () => {
+  const [v] = evaluateSlos(gateResult([oneStage(spread())], { slos: ["ttfb.p99 < 1s"] }));
+  assert.equal(v.status, "invalid");
+  assert.match(v.message, /the result holds no time to first byte/);
 });

@@ -71,13 +71,20 @@ Deno.test("run refuses what it cannot send yet: the journey and its SLOs, each a
   assert.deepEqual(refused.map((i) => `${i.line} ${i.message}`), [
     "6 journeys are not yet run by this version (`order`)",
     "22 journey SLOs are not yet judged by this version",
-    "23 time to first byte (`ttfb.`) are not yet judged by this version",
   ]);
   assert.ok(refused.every((i) => i.severity === "error" && i.hint?.includes("tailgate check")));
 });
 
 Deno.test("a plan without journeys, checks or new SLOs is not refused", () => {
   const { plan } = parseText(`${HEAD}requests: [{ path: / }]\n${LOAD}slo: ["p99 < 1s"]\n`);
+  assert.deepEqual(notYetRun(plan!), []);
+});
+
+Deno.test("a time to first byte SLO is run and judged, not refused", () => {
+  const { plan } = parseText(
+    `${HEAD}requests: [{ path: / }]\n${LOAD}slo: ["ttfb.p99 < 20ms", 'ttfb.max < 1s for "GET /"']\n`,
+  );
+  assert.deepEqual(plan!.slos.map((s) => s.series), ["ttfb", "ttfb"]);
   assert.deepEqual(notYetRun(plan!), []);
 });
 
