@@ -18,6 +18,16 @@ export interface StreamControl {
   atMs: number;
   /** Answers `status` with `body`, after `delayMs` (0: at once). */
   answer(status?: number, body?: string, delayMs?: number): void;
+  /**
+   * Sends the HEADERS (`status`, `headers`) at once, then `body` in a DATA frame after
+   * `bodyDelayMs`: a first byte well ahead of the last.
+   */
+  answerSlowBody(
+    status: number,
+    headers: Record<string, string>,
+    body: string,
+    bodyDelayMs: number,
+  ): void;
   /** Resets the stream with an RST_STREAM code (node:http2 constants). */
   reset(code: number): void;
   /** Sends GOAWAY on the stream's session with `code`, naming `lastStreamId` (default: this one − 2). */
@@ -100,6 +110,15 @@ export async function behaviourServer(
             timers.delete(timer);
             respond(status, text);
           }, delayMs);
+          timers.add(timer);
+        },
+        answerSlowBody: (status, extra, text, bodyDelayMs) => {
+          if (stream.closed || stream.destroyed) return;
+          stream.respond({ ":status": status, "content-type": "text/plain", ...extra });
+          const timer = setTimeout(() => {
+            timers.delete(timer);
+            if (!stream.closed && !stream.destroyed) stream.end(text);
+          }, bodyDelayMs);
           timers.add(timer);
         },
         reset: (code) => stream.close(code),

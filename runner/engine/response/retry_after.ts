@@ -27,7 +27,7 @@ export const MAX_RETRY_AFTER_S = 86_400;
 /**
  * The delay in whole seconds a `Retry-After` value asks for, or NaN when it is neither form.
  * delay-seconds (`120`) are taken as they are; an HTTP-date (`Fri, 31 Dec 1999 23:59:59 GMT`, or
- * the obsolete forms `Date.parse` reads) is made a delay from `nowEpochMs`, rounded up to a whole
+ * the obsolete RFC 850 and asctime forms) is made a delay from `nowEpochMs`, rounded up to a whole
  * second, 0 when it has passed. Both are capped at {@linkcode MAX_RETRY_AFTER_S}.
  *
  * @example
@@ -43,9 +43,11 @@ export const MAX_RETRY_AFTER_S = 86_400;
 export function retryAfterSeconds(value: string, nowEpochMs: number): number {
   const text = value.trim();
   if (/^[0-9]+$/.test(text)) return Math.min(MAX_RETRY_AFTER_S, Number(text));
-  // An HTTP-date names its weekday and its zone GMT; anything else Date.parse might take is not one.
-  if (!/^[A-Za-z]{3,9}, .*GMT$/.test(text)) return NaN;
-  const atMs = Date.parse(text);
+  // An HTTP-date (IMF-fixdate, or the obsolete RFC 850 form) names its weekday and its zone GMT;
+  // the obsolete asctime form names no zone and is GMT too. Nothing else Date.parse takes is one.
+  const asctime = /^[A-Za-z]{3} [A-Za-z]{3} [ \d]\d \d\d:\d\d:\d\d \d{4}$/.test(text);
+  if (!asctime && !/^[A-Za-z]{3,9}, .*GMT$/.test(text)) return NaN;
+  const atMs = Date.parse(asctime ? `${text} GMT` : text);
   if (Number.isNaN(atMs)) return NaN;
   return Math.min(MAX_RETRY_AFTER_S, Math.max(0, Math.ceil((atMs - nowEpochMs) / 1000)));
 }

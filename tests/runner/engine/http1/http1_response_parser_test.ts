@@ -319,3 +319,41 @@ Deno.test("a reset parser forgets the capture of the response before", () => {
   parse("HTTP/1.1 500 Oops\r\nContent-Length: 2\r\n\r\nno", { parser });
   assert.equal(parser.capture, undefined);
 });
+
+Deno.test("a 429's or 503's Retry-After is read, any other status's never", () => {
+  const parse = (head: string) => {
+    const parser = new Http1ResponseParser();
+    parser.reset(false);
+    const bytes = encoder.encode(head);
+    parser.execute(bytes, 0, bytes.length);
+    assert.ok(parser.done, head);
+    return parser.retryAfterS;
+  };
+  assert.equal(parse("HTTP/1.1 429 Too Many\r\nRETRY-AFTER: 7 \r\ncontent-length: 0\r\n\r\n"), 7);
+  assert.equal(parse("HTTP/1.1 503 Busy\r\nContent-Length: 0\r\nRetry-After: 0\r\n\r\n"), 0);
+  assert.ok(Number.isNaN(parse("HTTP/1.1 200 OK\r\nRetry-After: 7\r\nContent-Length: 0\r\n\r\n")));
+  assert.ok(Number.isNaN(parse("HTTP/1.1 503 Busy\r\nContent-Length: 0\r\n\r\n")));
+  assert.ok(
+    Number.isNaN(parse("HTTP/1.1 429 No\r\nRetry-After: later\r\nContent-Length: 0\r\n\r\n")),
+  );
+  // An interim response's header is not the final one's.
+  assert.ok(
+    Number.isNaN(
+      parse(
+        "HTTP/1.1 103 Early\r\nRetry-After: 9\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n",
+      ),
+    ),
+  );
+});
+
+Deno.test("reset() forgets the previous response's Retry-After", () => {
+  const parser = new Http1ResponseParser();
+  parser.reset(false);
+  const first = encoder.encode("HTTP/1.1 429 X\r\nRetry-After: 3\r\nContent-Length: 0\r\n\r\n");
+  parser.execute(first, 0, first.length);
+  assert.equal(parser.retryAfterS, 3);
+  parser.reset(false);
+  const second = encoder.encode("HTTP/1.1 429 X\r\nContent-Length: 0\r\n\r\n");
+  parser.execute(second, 0, second.length);
+  assert.ok(Number.isNaN(parser.retryAfterS));
+});
