@@ -37,7 +37,9 @@ export { ksByStage, shapeLines } from "./shape_vs_baseline.ts";
 export {
   LABEL_COLUMNS,
   LABEL_ROWS_SHOWN,
+  LABEL_TTFB_COLUMN,
   type LabelRow,
   type LabelRows,
   labelRows,
 } from "./label_rows.ts";
+export { rateLimitedSentence } from "./rate_limited_text.ts";

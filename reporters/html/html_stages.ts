@@ -1,6 +1,7 @@
 /**
  * The report's per-stage table: for each stage (and each request label when there are several),
- * requests, errors and the response and service time percentiles, as read off the result.
+ * requests, errors and the response and service time percentiles (and the time to first byte's,
+ * in a result that has it), as read off the result; the run's outcomes, rate-limited ones too.
  *
  * @module
  */
@@ -13,7 +14,13 @@ import type {
   StageResult,
 } from "../../runner/model/run_result.ts";
 import { type Cell, escapeHtml, htmlTable } from "../page/mod.ts";
-import { type LatencyColumn, latencyColumnTitle, latencyUs, NO_FIGURE } from "../figures/mod.ts";
+import {
+  type LatencyColumn,
+  latencyColumnTitle,
+  latencyUs,
+  NO_FIGURE,
+  rateLimitedSentence,
+} from "../figures/mod.ts";
 import { runErrorsInWords } from "../../runner/result/read/mod.ts";
 
 /** Every summary column: p50 … p99.99 and max. */
@@ -69,11 +76,12 @@ export function outcomeSummary(result: RunResult): string {
   const codes = Object.entries(counts.statusCodes).map(([code, n]) =>
     `${code} × ${n.toLocaleString("en-US")}`
   );
+  const limited = rateLimitedSentence(result);
   return `<p>Status codes: ${escapeHtml(codes.join(", ") || "none")}. Errors: ${
     escapeHtml(runErrorsInWords(result) || "none")
-  }. ${escapeHtml(formatBytes(counts.bytesSent))} sent, ${
-    escapeHtml(formatBytes(counts.bytesReceived))
-  } received.</p>`;
+  }. ${limited === undefined ? "" : `Rate limited: ${escapeHtml(limited)}. `}${
+    escapeHtml(formatBytes(counts.bytesSent))
+  } sent, ${escapeHtml(formatBytes(counts.bytesReceived))} received.</p>`;
 }
 
 function stageTitle(stage: StageResult): Cell {
@@ -90,10 +98,13 @@ function stageTitle(stage: StageResult): Cell {
 function groupRows(
   title: Cell,
   counts: RequestCounts,
-  latency: { response: EncodedHistogram; service: EncodedHistogram },
+  latency: { response: EncodedHistogram; service: EncodedHistogram; ttfb?: EncodedHistogram },
   kind: "stage" | "label",
 ): Cell[][] {
   const errors = errorTotal(counts);
+  const muted = (name: string, h: EncodedHistogram): Cell[] =>
+    ["", { html: `<span class="muted">${name}</span>` }, "", "", ...percentileCells(h)]
+      .map((c, i) => i >= 4 ? { html: `<span class="muted">${escapeHtml(String(c))}</span>` } : c);
   return [
     [
       title,
@@ -102,14 +113,8 @@ function groupRows(
       { html: escapeHtml(errors.toLocaleString("en-US")), className: errors > 0 ? "bad" : "" },
       ...percentileCells(latency.response),
     ].map((c, i) => i === 0 ? withClass(c, `row-${kind}`) : c),
-    [
-      "",
-      { html: '<span class="muted">service</span>' },
-      "",
-      "",
-      ...percentileCells(latency.service),
-    ]
-      .map((c, i) => i >= 4 ? { html: `<span class="muted">${escapeHtml(String(c))}</span>` } : c),
+    muted("service", latency.service),
+    ...(latency.ttfb === undefined ? [] : [muted("ttfb", latency.ttfb)]),
   ];
 }
 

@@ -28,7 +28,7 @@ import {
 import { formatRatePerSec } from "../../runner/plan/units.ts";
 import { DEFAULT_FAIL_ON, type FailOn, failsUnder } from "../../runner/result/read/mod.ts";
 import type { RunResult, Verdict } from "../../runner/model/run_result.ts";
-import { NO_FIGURE, verdictFigures } from "../figures/mod.ts";
+import { NO_FIGURE, rateLimitedSentence, verdictFigures } from "../figures/mod.ts";
 import { junitDocument, type TestCase } from "./junit_document.ts";
 import {
   DEFAULT_JUNIT_INCONCLUSIVE,
@@ -161,7 +161,10 @@ function runProblems(result: RunResult): string[] {
   return lines;
 }
 
-/** The suite's `system-out`: warnings and run problems first, then every verdict in one line. */
+/**
+ * The suite's `system-out`: warnings and run problems first, the rate-limited requests (when
+ * any), then every verdict in one line.
+ */
 function summary(result: RunResult): string[] {
   const h = result.health;
   return [
@@ -172,6 +175,7 @@ function summary(result: RunResult): string[] {
     `rate: achieved ${formatRatePerSec(h.achievedPerSec)} of ${
       formatRatePerSec(h.intendedPerSec)
     } intended`,
+    ...[rateLimitedSentence(result)].flatMap((s) => s ? [`rate limited: ${s}`] : []),
     ...result.verdicts.map((v) => `${v.status}: ${v.name}: ${v.message}`),
   ];
 }

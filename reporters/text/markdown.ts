@@ -1,7 +1,8 @@
 /**
  * The Markdown summary for `$GITHUB_STEP_SUMMARY` and pull-request comments: the verdict and the
  * run's facts (the protocol among them), the gates (failing first), key percentiles of every
- * judged stage against the baseline, the tool's health, warnings, a templated plan's traffic and a link to the HTML report. Plan-controlled text
+ * judged stage against the baseline (time to first byte too, in a result that has it), the
+ * rate-limited requests, the tool's health, warnings, a templated plan's traffic and a link to the HTML report. Plan-controlled text
  * is escaped, and the whole stays under {@linkcode MARKDOWN_MAX_BYTES} whatever the plan's size.
  *
  * @module
@@ -12,11 +13,13 @@ import {
   ksByStage,
   LABEL_COLUMNS,
   LABEL_ROWS_SHOWN,
+  LABEL_TTFB_COLUMN,
   labelRows,
   latencyColumnTitle,
   latencyUs,
   lateRenderSentence,
   NO_FIGURE,
+  rateLimitedSentence,
   signedPercent,
   sourceFigures,
   STEP_COLUMNS,
@@ -128,6 +131,7 @@ function render(result: RunResult, options: MarkdownOptions, caps: Caps): string
     ...gates(result.verdicts, caps, esc),
     ...latency(result, caps, esc),
     ...labelTable(result, caps, esc),
+    ...rateLimited(result, esc),
     ...health(result, caps, esc),
     ...warnings(result.warnings ?? [], caps, esc),
     ...(result.traffic === undefined ? [] : traffic(result.traffic, caps, esc)),
@@ -176,12 +180,16 @@ function latency(result: RunResult, caps: Caps, esc: (t: string) => string): str
   const ks = ksByStage(result);
   const rows = shown.flatMap((s) => {
     const past = base?.stages.find((b) => b.index === s.index);
-    const row = (kind: "response" | "service", requests: string, errors: string) => [
+    const row = (kind: "response" | "service" | "ttfb", requests: string, errors: string) => [
       esc(s.name),
-      kind === "response" ? "response time" : "service time",
+      kind === "response"
+        ? "response time"
+        : kind === "service"
+        ? "service time"
+        : "time to first byte",
       requests,
       errors,
-      ...KEY_LATENCY_COLUMNS.map((c) => cell(s[kind], past?.[kind], c)),
+      ...KEY_LATENCY_COLUMNS.map((c) => cell(s[kind]!, past?.[kind], c)),
       ...(base === undefined
         ? []
         : [kind === "response" && ks.has(s.index) ? ks.get(s.index)!.toFixed(3) : NO_FIGURE]),
@@ -189,6 +197,7 @@ function latency(result: RunResult, caps: Caps, esc: (t: string) => string): str
     return [
       row("response", String(s.counts.completed), String(errorTotal(s.counts))),
       row("service", "", ""),
+      ...(s.ttfb === undefined ? [] : [row("ttfb", "", "")]),
     ];
   });
   return [
@@ -222,27 +231,44 @@ function latency(result: RunResult, caps: Caps, esc: (t: string) => string): str
       "",
     ]),
     "Response time runs from each request's intended send time (corrected for coordinated " +
-    "omission); service time from its actual send.",
+    "omission); service time from its actual send" +
+    (judged.some((s) => s.ttfb !== undefined)
+      ? "; time to first byte from the intended send time to the response's first byte."
+      : "."),
     "",
   ];
+}
+
+/** How many requests were rate limited, the Retry-After values, and when; nothing when none. */
+function rateLimited(result: RunResult, esc: (t: string) => string): string[] {
+  const sentence = rateLimitedSentence(result);
+  return sentence === undefined ? [] : [`**Rate limited:** ${esc(sentence)}`, ""];
 }
 
 /** Each label's requests, errors by code, p50 and p99 over the measured stages. */
 function labelTable(result: RunResult, caps: Caps, esc: (t: string) => string): string[] {
   const labels = labelRows(result, Math.min(LABEL_ROWS_SHOWN, caps.items));
   if (labels === undefined) return [];
+  const ttfb = labels.ttfb ? [LABEL_TTFB_COLUMN] : [];
   return [
     "### Labels",
     "",
     ...markdownTable(
-      [...LABEL_COLUMNS],
-      ["left", "right", "left", "right", "right"],
-      labels.rows.map((r) => [esc(r.label), String(r.requests), esc(r.errors), r.p50, r.p99]),
+      [...LABEL_COLUMNS, ...ttfb],
+      ["left", "right", "left", "right", "right", ...ttfb.map(() => "right" as const)],
+      labels.rows.map((r) => [
+        esc(r.label),
+        String(r.requests),
+        esc(r.errors),
+        r.p50,
+        r.p99,
+        ...(labels.ttfb ? [r.ttfbP99] : []),
+      ]),
     ),
     "",
     ...more(labels.hidden, "labels"),
     "Over the measured stages (warmup left out), the busiest labels first; p50 and p99 of the " +
-    "response time.",
+    "response time" + (labels.ttfb ? ", p99 of the time to first byte." : "."),
     "",
   ];
 }

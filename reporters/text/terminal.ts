@@ -1,6 +1,7 @@
 /**
  * The summary printed after `tailgate run`: the protocol, per stage, corrected response time next
- * to service time at p50 … p99.99 and max with requests and errors, the tool's health (over HTTP/2
+ * to service time (and time to first byte, in a result that has it) at p50 … p99.99 and max with
+ * requests and errors, the rate-limited requests, the tool's health (over HTTP/2
  * the queue wait is the wait for a free stream) and the machine's CPU contention, a templated
  * plan's data sources and vars, warnings and every gate's verdict with its value against its
  * bound; coloured for a terminal when asked, plain otherwise. {@linkcode shouldUseColor} decides which,
@@ -12,12 +13,14 @@ import {
   contentionSentence,
   floorSentence,
   LABEL_COLUMNS,
+  LABEL_TTFB_COLUMN,
   labelRows,
   type LatencyColumn,
   latencyColumnTitle,
   latencyUs,
   lateRenderSentence,
   NO_FIGURE,
+  rateLimitedSentence,
   shapeLines,
   sourceLine,
   stepRows,
@@ -112,6 +115,9 @@ export function renderTerminal(result: RunResult, options: TerminalOptions): str
       ...cells(s.response),
     ]);
     rows.push(["", ...["service", "", "", ...cells(s.service)].map((c) => styled("dim", c))]);
+    if (s.ttfb !== undefined) {
+      rows.push(["", ...["ttfb", "", "", ...cells(s.ttfb)].map((c) => styled("dim", c))]);
+    }
   }
   lines.push(...textTable(rows, ["left", "left", ...rows[0].slice(2).map(() => "right" as const)]));
   lines.push(...labelLines(result, styled));
@@ -120,11 +126,16 @@ export function renderTerminal(result: RunResult, options: TerminalOptions): str
     paint(
       "dim",
       "response = from the intended send time (corrected for coordinated omission); " +
-        "service = from the actual send",
+        "service = from the actual send" +
+        (result.stages.some((s) => s.ttfb !== undefined)
+          ? "; ttfb = to the first response byte, from the intended send time"
+          : ""),
     ),
   );
   const errors = runErrorsInWords(result);
   if (errors !== "") lines.push(`errors: ${errors}`);
+  const limited = rateLimitedSentence(result);
+  if (limited !== undefined) lines.push(paint("yellow", `rate limited: ${limited}`));
   lines.push(healthLine(result));
   const floor = floorSentence(result);
   if (floor !== undefined) lines.push(`measured floor: ${floor}`);
@@ -185,13 +196,28 @@ function labelLines(
 ): string[] {
   const labels = labelRows(result);
   if (labels === undefined) return [];
+  const ttfb = labels.ttfb ? [LABEL_TTFB_COLUMN] : [];
   const rows: TextCell[][] = [
-    LABEL_COLUMNS.map((h) => styled("bold", h)),
-    ...labels.rows.map((r) => [printable(r.label), String(r.requests), r.errors, r.p50, r.p99]),
+    [...LABEL_COLUMNS, ...ttfb].map((h) => styled("bold", h)),
+    ...labels.rows.map((r) => [
+      printable(r.label),
+      String(r.requests),
+      r.errors,
+      r.p50,
+      r.p99,
+      ...(labels.ttfb ? [r.ttfbP99] : []),
+    ]),
   ];
   return [
     "",
-    ...textTable(rows, ["left", "right", "left", "right", "right"]),
+    ...textTable(rows, [
+      "left",
+      "right",
+      "left",
+      "right",
+      "right",
+      ...ttfb.map(() => "right" as const),
+    ]),
     ...(labels.hidden > 0 ? [`… ${labels.hidden} more labels (see the HTML report)`] : []),
   ];
 }

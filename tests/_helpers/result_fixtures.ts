@@ -84,6 +84,10 @@ export interface RecordOptions {
    * counted failures as latencies. The committed .hlog reference vectors were made from them.
    */
   everyRequestAnswered?: boolean;
+  /** Each written request's first byte 1 ms after its fire time (a ttfb histogram recorded). */
+  firstByte?: boolean;
+  /** Label 1's every 7th request answered 429 with `Retry-After: 30` instead of 500. */
+  rateLimited?: boolean;
 }
 
 /**
@@ -110,6 +114,7 @@ export function recordPlan(
     const { index, fireMs, stageIndex, labelIndex } = cursor;
     rec.scheduled(fireMs, stageIndex, labelIndex);
     const refused = index % 10 === 0;
+    const limited = options.rateLimited && labelIndex === 1 && index % 7 === 0;
     const c: Completion = {
       stageIndex,
       labelIndex,
@@ -117,11 +122,13 @@ export function recordPlan(
       writtenMs: refused ? NaN : fireMs + 0.5,
       completedMs: fireMs + (refused ? 0.25 : 1.5),
       status: failing && (refused || (labelIndex === 1 && index % 7 === 0))
-        ? (refused ? 0 : 500)
+        ? (refused ? 0 : limited ? 429 : 500)
         : 200,
       error: failing && refused ? "refused" : undefined,
       bytesSent: refused ? 0 : 50,
       bytesReceived: refused ? 0 : 120,
+      ...(options.firstByte ? { firstByteMs: refused ? NaN : fireMs + 1 } : {}),
+      ...(limited ? { retryAfterS: 30 } : {}),
     };
     if (!refused) rec.sendLag(0.5, stageIndex);
     rec.complete(c);

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { LABEL_ROWS_SHOWN, labelRows } from "../../../reporters/figures/label_rows.ts";
 import { gateResult, pointsUs } from "../../_helpers/gate_fixtures.ts";
+import { toEncodedHistogram } from "../../../runner/hdr/encoded_histogram.ts";
 import type { RunResult } from "../../../runner/model/run_result.ts";
 import { formatMetric } from "../../../runner/result/read/mod.ts";
 
@@ -37,10 +38,11 @@ Deno.test("labelRows() gives each label's requests, errors by code and p50, p99 
   assert.deepEqual(labelRows(result), {
     rows: [
       // Warmup left out: its one request per label is not counted.
-      { label: "GET /a", requests: 100, errors: "0", p50: "1ms", p99 },
-      { label: "GET /b", requests: 60, errors: "500 × 10", p50: "1ms", p99: "1ms" },
+      { label: "GET /a", requests: 100, errors: "0", p50: "1ms", p99, ttfbP99: "-" },
+      { label: "GET /b", requests: 60, errors: "500 × 10", p50: "1ms", p99: "1ms", ttfbP99: "-" },
     ],
     hidden: 0,
+    ttfb: false,
   });
 });
 
@@ -69,6 +71,7 @@ Deno.test("labelRows() shows a dash for a label whose every request failed", () 
     errors: "500 × 7",
     p50: "-",
     p99: "-",
+    ttfbP99: "-",
   });
 });
 
@@ -90,5 +93,18 @@ Deno.test("labelRows() merges a label's measured stages exactly, never averaging
     errors: "0",
     p50: "1ms",
     p99: "3.001ms",
+    ttfbP99: "-",
   });
+});
+
+Deno.test("labelRows() gives p99 of each label's time to first byte where the result has it", () => {
+  const result = run([["GET /a", 98, 2, 0], ["GET /b", 50, 0, 10]]);
+  const ttfb = toEncodedHistogram(pointsUs([[500, 99], [2_000, 1]]));
+  for (const stage of result.stages) {
+    stage.ttfb = ttfb;
+    stage.labels[0].ttfb = ttfb;
+  }
+  const rows = labelRows(result)!;
+  assert.equal(rows.ttfb, true);
+  assert.deepEqual(rows.rows.map((r) => r.ttfbP99), ["500us", "-"]);
 });

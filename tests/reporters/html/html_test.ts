@@ -372,3 +372,14 @@ Deno.test("renderHtml() shows the first body of each unexpected status under the
   assert.ok(!none.includes('id="unexpected"'));
   assert.ok(!none.includes('href="#unexpected"'));
 });
+
+Deno.test("the stage table has a ttfb row for a result with times to first byte, and names the rate limited", () => {
+  const html = renderHtml(writtenResult({}, { firstByte: true, rateLimited: true }));
+  assert.equal((html.match(/<span class="muted">ttfb<\/span>/g) ?? []).length, 2 + 2 * 2);
+  assert.match(
+    html,
+    /Rate limited: \d+ requests? \(429, or 503 with Retry-After\), Retry-After 30s × \d+/,
+  );
+  const old = renderHtml(writtenResult());
+  assert.doesNotMatch(old, /muted">ttfb|Rate limited/);
+});

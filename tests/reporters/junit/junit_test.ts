@@ -4,7 +4,7 @@ import type { RunResult } from "../../../runner/model/run_result.ts";
 import { junitSchemas, xunitProblems } from "../../_helpers/junit_xsd.ts";
 import { ignoreWithoutJunitparser, readWithJunitparser } from "../../_helpers/junitparser.ts";
 import { runVerdict, undecidedByRunner } from "../../../runner/result/read/mod.ts";
-import { SECRET_TOKEN } from "../../_helpers/result_fixtures.ts";
+import { SECRET_TOKEN, writtenResult } from "../../_helpers/result_fixtures.ts";
 import { validateXml, xpath } from "../../_helpers/xmllint.ts";
 import { judgedRun, rejectedRun, undecidedRegressionRun } from "../_judged_results.ts";
 import { gateResult, scaledUs } from "../../_helpers/gate_fixtures.ts";
@@ -540,5 +540,33 @@ Deno.test({
     for (const c of read.suites[0].cases) {
       for (const r of c.results) assert.equal(r.kind, "Failure", c.name);
     }
+  },
+});
+
+Deno.test({
+  name: "junitparser reads a ttfb SLO as a case of its own, and system-out counts the rate limited",
+  ignore: ignoreWithoutJunitparser(),
+  fn: async () => {
+    const result = writtenResult({}, { firstByte: true, everyRequestAnswered: true });
+    // The fixture's first bytes come at 1 ms, its responses at 1.5 ms: none failed.
+    result.plan.slos = [
+      { text: "ttfb.max < 1200us", line: 20 },
+      { text: "ttfb.max < 300us", line: 21 },
+    ];
+    await judgeRun(result);
+    const xml = renderJunit(result);
+    const read = await readWithJunitparser(xml);
+    const cases = read.suites[0].cases.filter((c) => c.name.startsWith("ttfb."));
+    assert.deepEqual(
+      cases.map((c) => [c.name, c.results.map((r) => r.kind)]),
+      [["ttfb.max < 1200us", []], ["ttfb.max < 300us", ["Failure"]]],
+    );
+    const limitedRun = writtenResult({}, { rateLimited: true });
+    const limited = limitedRun.totals.counts.errors.rate_limited!;
+    assert.match(
+      renderJunit(limitedRun),
+      new RegExp(`rate limited: ${limited} requests? \\(429, or 503`),
+    );
+    assert.doesNotMatch(renderJunit(writtenResult()), /rate limited/);
   },
 });

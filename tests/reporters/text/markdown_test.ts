@@ -402,3 +402,32 @@ Deno.test("renderMarkdown() has a Labels table: requests, errors by code, p50 an
 Deno.test("renderMarkdown() of a plan of one label has no Labels table", async () => {
   assert.doesNotMatch(renderMarkdown(await rejectedRun()), /### Labels/);
 });
+
+Deno.test("renderMarkdown() shows time to first byte beside response and service time, only where the result has it", () => {
+  const text = renderMarkdown(writtenResult({}, { firstByte: true }));
+  assert.match(
+    text,
+    /^\| main \| time to first byte \| {2}\| {2}\| 1ms \| 1ms \| 1ms \| 1ms \| 1ms \|$/m,
+  );
+  assert.match(
+    text,
+    /time to first byte from the intended send time to the response's first byte\.$/m,
+  );
+  assert.match(text, /^\| label \| requests \| errors \| p50 \| p99 \| ttfb p99 \|$/m);
+  const old = renderMarkdown(writtenResult());
+  assert.doesNotMatch(old, /first byte|ttfb/);
+  assert.match(old, /^\| label \| requests \| errors \| p50 \| p99 \|$/m);
+});
+
+Deno.test("renderMarkdown() says how many requests were rate limited, their Retry-After and when", () => {
+  const result = writtenResult({}, { rateLimited: true });
+  const limited = result.totals.counts.errors.rate_limited!;
+  assert.match(
+    renderMarkdown(result),
+    new RegExp(
+      `^\\*\\*Rate limited:\\*\\* ${limited} requests? \\(429, or 503 with Retry-After\\), Retry-After 30s × ${limited}, due from `,
+      "m",
+    ),
+  );
+  assert.doesNotMatch(renderMarkdown(writtenResult()), /Rate limited/);
+});

@@ -329,3 +329,40 @@ Deno.test("renderTerminal() lists at most 20 labels, the busiest, and counts the
   assert.equal(text.split("\n").filter((l) => /^GET \/\d+ /.test(l)).length, 20);
   assert.match(text, /^… 3 more labels \(see the HTML report\)$/m);
 });
+
+Deno.test("renderTerminal() adds a ttfb row per stage and says what it measures, for a result that has it", () => {
+  const text = plain(writtenResult({}, { firstByte: true }));
+  const table = stageTable(text);
+  // The fixture's first bytes come 1 ms after the fire time, the responses 1.5 ms after.
+  assert.match(table[3], /^\s+ttfb(\s+1ms){6}$/);
+  assert.match(table[4], /^main\s+response\s+40\s+8(\s+1\.5ms){6}$/);
+  assert.match(table[6], /^\s+ttfb(\s+1ms){6}$/);
+  assert.match(
+    text,
+    /service = from the actual send; ttfb = to the first response byte, from the intended send time$/m,
+  );
+  // Label rows gain p99 of the time to first byte.
+  assert.match(text, /^label\s+requests\s+errors\s+p50\s+p99\s+ttfb p99$/m);
+});
+
+Deno.test("renderTerminal() of a result without ttfb prints as before: no ttfb row, column or words", () => {
+  const text = plain(writtenResult());
+  assert.doesNotMatch(text, /ttfb/);
+  assert.match(text, /^label\s+requests\s+errors\s+p50\s+p99$/m);
+});
+
+Deno.test("renderTerminal() says how many requests were rate limited, their Retry-After and when", () => {
+  const result = writtenResult({}, { rateLimited: true });
+  const limited = result.totals.counts.errors.rate_limited!;
+  assert.ok(limited > 0);
+  assert.deepEqual(result.totals.counts.retryAfterS, { "30": limited });
+  assert.match(
+    plain(result),
+    new RegExp(
+      `^rate limited: ${limited} requests? \\(429, or 503 with Retry-After\\), Retry-After 30s × ${limited}, due from \\d+(\\.\\d)?s to \\d+(\\.\\d)?s into the run$`,
+      "m",
+    ),
+  );
+  assert.match(plain(result), new RegExp(`^errors: .*rate_limited × ${limited}`, "m"));
+  assert.doesNotMatch(plain(writtenResult()), /rate limited/);
+});

@@ -52,10 +52,12 @@ function requests(): Completion[] {
       fireMs,
       writtenMs,
       completedMs: fireMs + 0.5 + ((i * 7919) % 400) * (i % 11 === 0 ? 3.1 : 0.07),
-      status: neverWritten ? 0 : i % 13 === 0 ? 500 : 200,
+      status: neverWritten ? 0 : i % 13 === 0 ? 500 : i % 17 === 0 ? 429 : 200,
       error: neverWritten ? "refused" : undefined,
       bytesSent: neverWritten ? 0 : 40,
       bytesReceived: neverWritten ? 0 : 100 + i,
+      firstByteMs: neverWritten ? NaN : fireMs + 0.2 + (i % 7) * 0.05,
+      retryAfterS: i % 17 === 0 ? i % 3 : NaN,
     });
   }
   return out;
@@ -87,6 +89,30 @@ Deno.test("merging two records equals recording every request in one recorder", 
   assert.equal(merged.stages[1].counts.completed + merged.stages[0].counts.completed, 240);
   assert.ok((merged.stages[1].counts.errors.unexpected_status ?? 0) > 0);
   assert.ok((merged.stages[1].counts.errors.refused ?? 0) > 0);
+  assert.ok((merged.stages[1].counts.errors.rate_limited ?? 0) > 0);
+  assert.ok(Object.keys(merged.stages[1].counts.retryAfterS ?? {}).length > 1);
+  assert.ok(merged.stages[1].ttfb!.count > 100);
+  assertSameHistogram(
+    decodeHistogram(merged.stages[1].labels[0].ttfb!.hdr),
+    decodeHistogram(single.stages[1].labels[0].ttfb!.hdr),
+  );
+});
+
+Deno.test("a record without time to first byte (written before it) merges with one that has it", () => {
+  const all = requests();
+  const withTtfb = recordAll(newRecorder(), all.filter((_, i) => i % 2 === 0), 4000);
+  const without = recordAll(
+    newRecorder(),
+    all.filter((_, i) => i % 2 === 1).map((c) => ({ ...c, firstByteMs: NaN })),
+    4000,
+  );
+  const merged = mergeRecordedRuns([without, withTtfb]);
+  assert.deepEqual(merged.stages[1].ttfb, withTtfb.stages[1].ttfb);
+  assert.equal(
+    mergeRecordedRuns([without, without]).stages[1].ttfb,
+    undefined,
+    "none where no part has one",
+  );
 });
 
 Deno.test("intervals are aligned by start even where only one record has them", () => {
