@@ -12,6 +12,7 @@ import { createHistogram, toEncodedHistogram } from "../../../runner/hdr/mod.ts"
 import type { EncodedHistogram, RunResult } from "../../../runner/model/run_result.ts";
 import { assertSameHistogram, bucketsOf } from "../../_helpers/histogram_assertions.ts";
 import { HLOG_FIXTURES, intervalsResult } from "./_hlog_fixtures.ts";
+import { ignoreWithoutHdrh, readWithHdrh } from "../../_helpers/python_hdrh.ts";
 import {
   durationMs,
   HLOG_VECTORS,
@@ -216,4 +217,28 @@ Deno.test("renderHlog() writes time to first byte as Tag=ttfb lines, all request
   });
   assert.deepEqual(parseHlogTag("ttfb"), { metric: "ttfb" });
   assert.deepEqual(parseHlogTag(hlogTag("ttfb", "GET /a")), { metric: "ttfb", label: "GET /a" });
+});
+
+Deno.test({
+  name: "Python's hdrh reads the ttfb lines with their tags, counts and max",
+  ignore: ignoreWithoutHdrh(),
+  fn: async () => {
+    const result = intervalsResult();
+    for (const interval of result.intervals) {
+      interval.ttfb = interval.service;
+      for (const l of interval.labels) l.ttfb = l.service;
+    }
+    const entries = await readWithHdrh(renderHlog(result));
+    const ours = parseHlog(renderHlog(result)).entries;
+    assert.equal(entries.length, ours.length);
+    const ttfb = entries.filter((e) => e.tag?.startsWith("ttfb"));
+    assert.ok(ttfb.length >= 3, `${ttfb.length} ttfb lines`);
+    entries.forEach((e, i) => {
+      assert.equal(e.tag ?? undefined, ours[i].tag, `entry ${i}`);
+      assert.equal(e.count, ours[i].histogram.totalCount, `entry ${i} count`);
+      if (e.count === 0) return;
+      // The same microsecond buckets, read in nanoseconds.
+      assert.equal(usBucketOfNs(e.maxNs).highest, ours[i].histogram.maxValue, `entry ${i} max`);
+    });
+  },
 });
