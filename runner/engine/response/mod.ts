@@ -19,4 +19,6 @@ export {
   type CheckOutcome,
   evaluateCheck,
   type FailedCheck,
+  parseJson,
 } from "./evaluate_check.ts";
+export { LabelChecks, ResponseView } from "./label_checks.ts";

@@ -1,6 +1,6 @@
 /**
  * What this version validates but does not yet run (issue 44, docs/decisions/journeys.md):
- * journeys, checks, journey, ttfb and check_rate SLOs. `tailgate check` accepts them; `run`,
+ * journeys, journey and ttfb SLOs. `tailgate check` accepts them; `run`,
  * `search` and `ab` refuse the plan with these errors, so nothing half-works.
  *
  * @module
@@ -33,21 +33,11 @@ export function notYetRun(plan: ResolvedPlan): PlanIssue[] {
   for (const j of plan.journeys ?? []) {
     out.push(at(j.line, "requests", `journeys are not yet run by this version (\`${j.name}\`)`));
   }
-  for (const r of plan.requests) {
-    const first = r.checks?.[0];
-    if (first) {
-      out.push(
-        at(first.line, "requests", `checks are not yet run by this version (\`${r.label}\`)`),
-      );
-    }
-  }
   for (const slo of plan.slos) {
     const what = slo.series === "journey"
       ? "journey SLOs"
       : slo.series === "ttfb"
       ? "time to first byte (`ttfb.`)"
-      : slo.metric.kind === "check_rate"
-      ? "`check_rate` SLOs"
       : undefined;
     if (what) out.push(at(slo.line, "slo", `${what} are not yet judged by this version`));
   }
