@@ -28,7 +28,7 @@ import {
 import { formatRatePerSec } from "../../runner/plan/units.ts";
 import { DEFAULT_FAIL_ON, type FailOn, failsUnder } from "../../runner/result/read/mod.ts";
 import type { RunResult, Verdict } from "../../runner/model/run_result.ts";
-import { NO_FIGURE, verdictFigures } from "../figures/mod.ts";
+import { checkLines, NO_FIGURE, verdictFigures } from "../figures/mod.ts";
 import { junitDocument, type TestCase } from "./junit_document.ts";
 import {
   DEFAULT_JUNIT_INCONCLUSIVE,
@@ -173,6 +173,7 @@ function summary(result: RunResult): string[] {
       formatRatePerSec(h.intendedPerSec)
     } intended`,
     ...result.verdicts.map((v) => `${v.status}: ${v.name}: ${v.message}`),
+    ...checkLines(result, Infinity).lines.map((l) => `check: ${l}`),
   ];
 }
 
