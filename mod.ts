@@ -156,6 +156,7 @@ export {
 } from "./runner/plan/mod.ts";
 export {
   type BaselineReference,
+  type CheckResult,
   collectEnvironment,
   type EncodedHistogram,
   type Environment,

@@ -33,6 +33,7 @@ export {
 } from "./traffic_text.ts";
 export { sentRateDips, sentRateNote } from "./sent_rate_note.ts";
 export { timeDomainLines } from "./time_domain_lines.ts";
+export { CHECK_LINES_SHOWN, checkLines } from "./check_lines.ts";
 export { ksByStage, shapeLines } from "./shape_vs_baseline.ts";
 export {
   LABEL_COLUMNS,

@@ -8,6 +8,7 @@
  * @module
  */
 import {
+  checkLines,
   floorSentence,
   sentRateNote,
   STEP_COLUMNS,
@@ -79,7 +80,8 @@ export function renderHtml(result: RunResult): string {
             ? "; a red band along the foot marks the windows in which a windowed SLO failed"
             : ""
         }. The rate chart shows the plan's intended rate against what was ` +
-        `sent and completed, with errors on the right axis.</p>` + findings(result),
+        `sent and completed, with errors on the right axis.</p>` + findings(result) +
+        checksList(result),
       `<h3>Latency</h3><div class="chart"><canvas id="chart-timeline-latency" role="img" ` +
         `aria-label="p50, p99 and max response time per second"></canvas></div>` +
         `<h3>Throughput and errors</h3><div class="chart short"><canvas ` +
@@ -134,6 +136,16 @@ export function renderHtml(result: RunResult): string {
     data,
     scripts: [chartJsBundle(), browserScript("run")],
   });
+}
+
+/** Each check of each label: how many of its evaluations failed, or nothing without checks. */
+function checksList(result: RunResult): string {
+  const { lines } = checkLines(result, Infinity);
+  return lines.length === 0
+    ? ""
+    : `<h3>Checks</h3><ul class="checks">${
+      lines.map((l) => `<li>${escapeHtml(l)}</li>`).join("")
+    }</ul>`;
 }
 
 /** The time-domain findings (trends, stalls, two modes) as a list, or nothing when there are none. */

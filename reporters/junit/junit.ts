@@ -28,7 +28,7 @@ import {
 import { formatRatePerSec } from "../../runner/plan/units.ts";
 import { DEFAULT_FAIL_ON, type FailOn, failsUnder } from "../../runner/result/read/mod.ts";
 import type { RunResult, Verdict } from "../../runner/model/run_result.ts";
-import { NO_FIGURE, rateLimitedSentence, verdictFigures } from "../figures/mod.ts";
+import { checkLines, NO_FIGURE, rateLimitedSentence, verdictFigures } from "../figures/mod.ts";
 import { junitDocument, type TestCase } from "./junit_document.ts";
 import {
   DEFAULT_JUNIT_INCONCLUSIVE,
@@ -177,6 +177,7 @@ function summary(result: RunResult): string[] {
     } intended`,
     ...[rateLimitedSentence(result)].flatMap((s) => s ? [`rate limited: ${s}`] : []),
     ...result.verdicts.map((v) => `${v.status}: ${v.name}: ${v.message}`),
+    ...checkLines(result, Infinity).lines.map((l) => `check: ${l}`),
   ];
 }
 

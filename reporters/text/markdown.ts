@@ -8,6 +8,7 @@
  * @module
  */
 import {
+  checkLines,
   floorSentence,
   KEY_LATENCY_COLUMNS,
   ksByStage,
@@ -132,6 +133,7 @@ function render(result: RunResult, options: MarkdownOptions, caps: Caps): string
     ...latency(result, caps, esc),
     ...labelTable(result, caps, esc),
     ...rateLimited(result, esc),
+    ...checksSection(result),
     ...health(result, caps, esc),
     ...warnings(result.warnings ?? [], caps, esc),
     ...(result.traffic === undefined ? [] : traffic(result.traffic, caps, esc)),
@@ -388,6 +390,24 @@ function steps(list: readonly StepRecord[], caps: Caps, esc: (text: string) => s
 
 function more(hidden: number, what: string): string[] {
   return hidden > 0 ? [`… ${hidden} more ${what} (see the HTML report)`, ""] : [];
+}
+
+/** Each check of each label: how many of its evaluations failed, one bullet each. */
+function checksSection(result: RunResult): string[] {
+  const { items, hidden } = checkLines(result);
+  if (items.length === 0) return [];
+  // The check and the label as code, whatever they hold (a backtick gets a wider fence).
+  const code = (t: string) => t.includes("`") ? `\`\` ${t} \`\`` : `\`${t}\``;
+  const more = hidden > 0 ? [`- … ${hidden} more (see the HTML report)`] : [];
+  return [
+    "### Checks",
+    "",
+    ...items.map((c) =>
+      `- ${c.failed} of ${c.evaluated} ${code(c.text)} failed on ${code(c.label)}`
+    ),
+    ...more,
+    "",
+  ];
 }
 
 /** The time-domain findings (trends, stalls, two modes), one bullet per stage. */

@@ -10,6 +10,7 @@
  * @module
  */
 import {
+  checkLines,
   contentionSentence,
   floorSentence,
   LABEL_COLUMNS,
@@ -142,6 +143,9 @@ export function renderTerminal(result: RunResult, options: TerminalOptions): str
   const contention = contentionSentence(result);
   if (contention !== undefined) lines.push(`machine: ${printable(contention)}`);
   for (const line of timeDomainLines(result)) lines.push(`over time: ${line}`);
+  const checks = checkLines(result);
+  for (const line of checks.lines) lines.push(`check: ${printable(line)}`);
+  if (checks.hidden > 0) lines.push(`check: … ${checks.hidden} more (see the HTML report)`);
   if (result.traffic !== undefined) {
     const traffic = result.traffic;
     for (const s of traffic.sources) lines.push(`data: ${printable(sourceLine(s))}`);

@@ -10,6 +10,7 @@
 import type { ErrorKind } from "../model/run_result.ts";
 import type { ScheduleCursor } from "../schedule/build_schedule.ts";
 import { RequestQueue } from "./request_queue.ts";
+import type { LabelChecks } from "./response/mod.ts";
 import type {
   Clock,
   Completion,
@@ -50,6 +51,8 @@ export interface DispatcherOptions {
   waker: Waker;
   /** Where outcomes and lags go (the recorder). */
   recorder: RecordSink;
+  /** Each label's checks (by label index), evaluated on its responses; absent: none. */
+  checks?: readonly (LabelChecks | undefined)[];
   signal?: AbortSignal;
   /** How often timeouts are checked (ms); the timeout's own resolution. */
   sweepMs?: number;
@@ -107,6 +110,7 @@ export class Dispatcher {
     bytesReceived: 0,
     firstByteMs: NaN,
     retryAfterS: NaN,
+    checkFailed: undefined,
   };
   /** Requests taken from the schedule (due), and the most connections open at once. */
   dispatched = 0;
@@ -332,6 +336,12 @@ export class Dispatcher {
     c.completedMs = o.completedAtMs - startMs;
     c.status = o.status;
     c.error = o.error;
+    c.checkFailed = undefined;
+    const checks = this.#o.checks?.[slot.labelIndex];
+    if (checks !== undefined && o.error === undefined && o.status !== 0) {
+      if (checks.evaluate(o)) c.error = "check_failed";
+      c.checkFailed = checks.failed;
+    }
     c.bytesSent = o.bytesSent;
     c.bytesReceived = o.bytesReceived;
     c.firstByteMs = o.firstByteAtMs === undefined ? NaN : o.firstByteAtMs - startMs;

@@ -8,6 +8,7 @@
 import type { ErrorKind } from "../model/run_result.ts";
 import { responseOutcome } from "./http1/mod.ts";
 import type { ResponseOutcome } from "./types.ts";
+import type { KeptResponse } from "./kept_response.ts";
 
 /**
  * A connection's in-flight request.
@@ -36,14 +37,20 @@ export class InflightRequest {
   firstByteAtMs = -1;
   /** The response's `Retry-After` in seconds (429 and 503 only), or NaN. */
   retryAfterS = NaN;
+  /** Where its response's body and headers are kept, when its label reads them. */
+  kept: KeptResponse | undefined = undefined;
   #resolve: ((outcome: ResponseOutcome) => void) | undefined;
   readonly #captureResolve = (resolve: (outcome: ResponseOutcome) => void) => {
     this.#resolve = resolve;
   };
 
-  /** Starts a request; the promise resolves when it is settled. */
-  begin(): Promise<ResponseOutcome> {
+  /**
+   * Starts a request; the promise resolves when it is settled. `kept`: where its response's body
+   * and headers go, when its label reads them (the outcome then carries them).
+   */
+  begin(kept?: KeptResponse): Promise<ResponseOutcome> {
     this.busy = true;
+    this.kept = kept;
     this.writtenAtMs = -1;
     this.bytesSent = 0;
     this.bytesReceived = 0;
@@ -81,18 +88,30 @@ export class InflightRequest {
     const sent = this.writtenAtMs < 0 ? 0 : this.bytesSent;
     const firstByteAtMs = this.firstByteAtMs < 0 ? undefined : this.firstByteAtMs;
     const retryAfterS = this.retryAfterS === this.retryAfterS ? this.retryAfterS : undefined;
-    resolve(
-      responseOutcome(
-        status,
-        error,
-        sent,
-        this.bytesReceived,
-        writtenAtMs,
-        nowMs,
-        this.connectMs,
-        firstByteAtMs,
-        retryAfterS,
-      ),
+    const outcome = responseOutcome(
+      status,
+      error,
+      sent,
+      this.bytesReceived,
+      writtenAtMs,
+      nowMs,
+      this.connectMs,
+      firstByteAtMs,
+      retryAfterS,
     );
+    const kept = this.kept;
+    if (kept !== undefined) {
+      this.kept = undefined;
+      if (error === undefined) keepInto(outcome, kept);
+    }
+    resolve(outcome);
   }
+}
+
+/** The kept body and headers into the outcome of the response they came with. */
+function keepInto(outcome: ResponseOutcome, kept: KeptResponse): void {
+  outcome.body = kept.body();
+  outcome.bodyBytes = kept.bodyBytes;
+  if (kept.cut) outcome.bodyCut = true;
+  outcome.headers = kept.headers();
 }

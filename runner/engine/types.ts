@@ -6,6 +6,7 @@
  */
 import type { StatusExpectation } from "../plan/types.ts";
 import type { ErrorKind } from "../model/run_result.ts";
+import type { ResponseHeaders } from "./kept_response.ts";
 
 /** Monotonic time in milliseconds (fractional), on the engine thread's `performance.now()` base. */
 export interface Clock {
@@ -73,6 +74,10 @@ export interface ResponseOutcome {
   body?: Uint8Array;
   /** True when the body was longer than `keepBodyBytes` and `body` holds its start. */
   bodyCut?: boolean;
+  /** The whole body's length in bytes (kept or not), set with `body`. */
+  bodyBytes?: number;
+  /** The response's header fields, kept with its body when the request asked for its body. */
+  headers?: ResponseHeaders;
   /** A `Retry-After` header's delay in seconds (an HTTP date made a delay), when one came. */
   retryAfterS?: number;
 }
@@ -141,6 +146,11 @@ export interface Completion {
   firstByteMs?: number;
   /** A 429's or 503's `Retry-After` in seconds; NaN or absent when none came. */
   retryAfterS?: number;
+  /**
+   * Set when the label's checks were evaluated on the response: per check of the label (in the
+   * plan's order), 1 when it failed, else 0. A scratch array, read at once.
+   */
+  checkFailed?: Uint8Array;
 }
 
 /**

@@ -79,6 +79,8 @@ export type ErrorKind =
   | "refused_stream"
   | "unexpected_status"
   | "rate_limited"
+  /** The status was expected, but another of the label's checks (`check:`) failed. */
+  | "check_failed"
   | "other";
 
 /** Request counts. `scheduled = completed + unfinished`; nothing scheduled is ever dropped. */
@@ -125,6 +127,26 @@ export interface LabelResult extends LatencyPair {
   label: string;
   /** Counts of this label's requests. */
   counts: RequestCounts;
+  /**
+   * The label's checks (`check:`), in the plan's order, per stage (absent in intervals, and for a
+   * label without checks or a result written before checks ran).
+   */
+  checks?: CheckResult[];
+}
+
+/**
+ * One check of a label: how many responses it was evaluated on (each completed response with a
+ * status) and how many it failed. Named by its text (`/state == open`) and plan line.
+ */
+export interface CheckResult {
+  /** The check's text, as `check_rate("…")` names it. */
+  text: string;
+  /** Its line in the plan file. */
+  line: number;
+  /** Responses it was evaluated on. */
+  evaluated: number;
+  /** Of those, how many failed it. */
+  failed: number;
 }
 
 /** One stage of the plan as it ran. */

@@ -9,6 +9,7 @@ import type { IntervalResult, LabelResult, StageResult } from "../model/run_resu
 import { mergeEncodedHistograms } from "../hdr/encoded_histogram.ts";
 import type { RecordedRun } from "./recorder.ts";
 import { addCounts, emptyCounts } from "../model/request_counts.ts";
+import { mergeChecks } from "./check_tally.ts";
 
 /**
  * Merges records of the same plan.
@@ -68,10 +69,14 @@ export function mergeLatency(
 }
 
 function mergeLabels(lists: readonly LabelResult[][]): LabelResult[] {
-  return lists[0].map((label, i) => ({
-    label: label.label,
-    ...mergeLatency(lists.map((list) => list[i])),
-  }));
+  return lists[0].map((label, i) => {
+    const checks = mergeChecks(lists.map((list) => list[i].checks));
+    return {
+      label: label.label,
+      ...mergeLatency(lists.map((list) => list[i])),
+      ...(checks ? { checks } : {}),
+    };
+  });
 }
 
 function sum<T>(items: readonly T[], f: (item: T) => number): number {

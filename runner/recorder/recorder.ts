@@ -23,6 +23,7 @@ import type {
   EncodedHistogram,
   ErrorKind,
   IntervalResult,
+  LabelResult,
   RequestCounts,
   StageResult,
 } from "../model/run_result.ts";
@@ -34,6 +35,7 @@ import { encodeRawLabels, type RawInterval, type RawLabel } from "./raw_interval
 import { emptyCounts } from "../model/request_counts.ts";
 import { type LiveTally, TALLY_FIELDS } from "./live_tally.ts";
 import { EMPTY_SPARSE } from "./empty_histogram.ts";
+import { type CheckName, CheckTally } from "./check_tally.ts";
 
 /**
  * The engine-stall probe's sampling period (us): a stall longer than this is also recorded once
@@ -116,6 +118,8 @@ export class Recorder implements RecordSink {
   /** Completed requests and errors so far, and the latest closed interval's p99, for progress. */
   completed = 0;
   errors = 0;
+  /** Per stage, label and check: evaluations and failures, once {@linkcode countChecks} ran. */
+  #checks: CheckTally | undefined;
 
   constructor(
     stages: readonly StageWindow[],
@@ -133,6 +137,14 @@ export class Recorder implements RecordSink {
     this.#sealedStages = stages.map(() => undefined);
     this.#stageOutstanding = stages.map(() => 0);
     this.#warmup = stages.map((s) => s.warmup);
+  }
+
+  /**
+   * Counts the checks of the labels that have some (by label index): a completion carrying
+   * `checkFailed` is then counted per check, and each stage's labels report their `checks`.
+   */
+  countChecks(names: readonly (readonly CheckName[] | undefined)[]): void {
+    if (names.some((n) => n?.length)) this.#checks = new CheckTally(this.#stages.length, names);
   }
 
   /** A request left the schedule (it is due); call once per request, in fire-time order. */
@@ -214,6 +226,7 @@ export class Recorder implements RecordSink {
     }
     record(inInterval, c, responseUs, serviceUs, sent, error);
     record(inStage, c, responseUs, serviceUs, sent, error);
+    if (c.checkFailed !== undefined) this.#checks?.add(c.stageIndex, label, c.checkFailed);
     this.completed++;
     if (error !== undefined) this.errors++;
     if (sent) bump(this.#sentByInterval, Math.floor(c.writtenMs / this.#intervalMs));
@@ -298,7 +311,7 @@ export class Recorder implements RecordSink {
         toPerSec: w.profile.toPerSec,
         startMs: w.startMs,
         durationMs: w.profile.durationMs,
-        ...encodeRawLabels(raw),
+        ...this.#withChecks(i, encodeRawLabels(raw)),
       };
     });
     return {
@@ -311,6 +324,17 @@ export class Recorder implements RecordSink {
       engineStall: toEncodedHistogram(this.#engineStall),
       platformHiccup: platformHiccup ?? toEncodedHistogram(createHistogram()),
     };
+  }
+
+  /** A stage's encoded labels, each label with checks given its `checks`. */
+  #withChecks<T extends { labels: LabelResult[] }>(stageIndex: number, encoded: T): T {
+    const tally = this.#checks;
+    if (tally === undefined) return encoded;
+    encoded.labels.forEach((l, i) => {
+      const checks = tally.of(stageIndex, i);
+      if (checks !== undefined) l.checks = checks;
+    });
+    return encoded;
   }
 
   /**

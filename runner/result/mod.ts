@@ -5,6 +5,7 @@
  */
 export {
   type BaselineReference,
+  type CheckResult,
   type EncodedHistogram,
   type Environment,
   type ErrorKind,

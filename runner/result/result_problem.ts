@@ -103,7 +103,13 @@ function stageProblem(value: unknown, path: string, complete: boolean): string |
     first(
       labels,
       (l, i) =>
-        group(l, `${path}.labels[${i}]`, `${where}, label ${JSON.stringify(labelOf(l))}`, complete),
+        group(
+          l,
+          `${path}.labels[${i}]`,
+          `${where}, label ${JSON.stringify(labelOf(l))}`,
+          complete,
+        ) ??
+          checksProblem((l as Doc).checks, `${path}.labels[${i}].checks`),
     ) ??
     group(value, path, where, complete) ??
     sumProblem(value, labels, path, where, "labels");
@@ -134,6 +140,21 @@ function planStagesProblem(plan: unknown, stages: unknown[]): string | undefined
       }, but its plan's plan.load.stages[${i}].${field} is ${
         shown(p[field])
       }: a run's stages are its plan's`;
+  });
+}
+
+/** A label's `checks` (optional): each a text and line, failed no more than evaluated. */
+function checksProblem(value: unknown, path: string): string | undefined {
+  if (value === undefined) return undefined;
+  const checks = listOf(value, path);
+  if (typeof checks === "string") return checks;
+  return first(checks, (c, i) => {
+    const at = `${path}[${i}]`;
+    if (!isObject(c) || typeof c.text !== "string") return `${at} has no \`text\``;
+    return first(["line", "evaluated", "failed"], (f) => count(c[f], `${at}.${f}`)) ??
+      ((c.failed as number) > (c.evaluated as number)
+        ? `${at}: more failed (${c.failed}) than evaluated (${c.evaluated})`
+        : undefined);
   });
 }
 

@@ -33,6 +33,7 @@ import { Http1Connection } from "../engine/socket/mod.ts";
 import type { H2Pool } from "../engine/http2/mod.ts";
 import { HTTP2_REPLY_NOTE, OUT_OF_DESCRIPTORS_NOTE, prepareRequest } from "../engine/http1/mod.ts";
 import { RenderAhead, RequestRenderer } from "../engine/render/mod.ts";
+import { LabelChecks } from "../engine/response/mod.ts";
 import { type Clock, type Connection, PERFORMANCE_CLOCK, type Waker } from "../engine/types.ts";
 import type { ErrorKind } from "../model/run_result.ts";
 import { readRegularFile } from "../model/regular_file.ts";
@@ -221,6 +222,11 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
     1000,
     store,
   );
+  // Labels with checks: evaluated on this thread at completion, counted per check.
+  const checks = plan.requests.map((r) =>
+    r.checks?.length ? new LabelChecks(r.checks, r.expect) : undefined
+  );
+  recorder.countChecks(plan.requests.map((r) => r.checks));
   const share = (n: number) => Math.max(1, Math.round(n / shard.count));
   // The engine-stall probe counts from the end of the leading warmup stages, as send lag does.
   const warmupEndMs = schedule.stages.find((s) => !s.warmup)?.startMs ?? schedule.durationMs;
@@ -308,6 +314,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
     clock,
     waker,
     recorder,
+    ...(checks.some((c) => c !== undefined) ? { checks } : {}),
     signal: options.signal,
     onTick: (offsetMs, d) => {
       // Taken before the intervals close: the tally that closes an interval holds its last counts.

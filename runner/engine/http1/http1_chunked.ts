@@ -6,6 +6,7 @@
  * @module
  */
 import type { BodyCapture } from "../body_sample.ts";
+import type { KeptResponse } from "../kept_response.ts";
 
 const SIZE = 0;
 const EXT = 1;
@@ -54,6 +55,8 @@ export class ChunkedBodyDecoder {
   #trailerLineBytes = 0;
   /** Where the chunks' data goes (its first bytes), when the body is being captured. */
   #capture: BodyCapture | undefined = undefined;
+  /** Where the chunks' data goes whole (up to its limit), when the request keeps its body. */
+  #keep: KeptResponse | undefined = undefined;
 
   /** @param maxSectionBytes Longest chunk extension or trailer section accepted. */
   constructor(readonly maxSectionBytes: number) {}
@@ -68,10 +71,14 @@ export class ChunkedBodyDecoder {
     return this.#state === FAILED;
   }
 
-  /** Prepares for a new chunked body; `capture`: where its data's first bytes go, if anywhere. */
-  start(capture?: BodyCapture): void {
+  /**
+   * Prepares for a new chunked body; `capture`: where its data's first bytes go, if anywhere;
+   * `keep`: where its data goes when the request keeps its body.
+   */
+  start(capture?: BodyCapture, keep?: KeptResponse): void {
     this.error = "";
     this.#capture = capture;
+    this.#keep = keep;
     this.#startChunk();
   }
 
@@ -86,6 +93,7 @@ export class ChunkedBodyDecoder {
       if (state === DATA) {
         const take = Math.min(this.#remaining, end - pos);
         if (this.#capture !== undefined) this.#capture.add(bytes, pos, pos + take);
+        if (this.#keep !== undefined) this.#keep.add(bytes, pos, pos + take);
         pos += take;
         this.#remaining -= take;
         if (this.#remaining === 0) this.#state = DATA_CR;

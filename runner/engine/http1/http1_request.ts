@@ -8,6 +8,7 @@ import type { PlanRequest } from "../../plan/types.ts";
 import { framingProblem } from "../../plan/wire_rules.ts";
 import { TAILGATE_VERSION } from "../../version.ts";
 import type { PreparedRequest } from "../types.ts";
+import { KEEP_BODY_BYTES } from "../kept_response.ts";
 
 /**
  * Thrown by {@linkcode prepareRequest} for a request that cannot be sent: a URL that is not
@@ -115,6 +116,8 @@ export function prepareRequest(
     isHead: request.method === "HEAD",
     timeoutMs: request.timeoutMs,
     expect: request.expect,
+    // A label with checks reads its responses: they keep their body (up to a limit) and head.
+    ...(request.checks?.length ? { keepBodyBytes: KEEP_BODY_BYTES } : {}),
   };
 }
 

@@ -12,6 +12,7 @@ import { ResponseHeaderFields, startsLikeStatusLine, statusLineCode } from "./ht
 import { http2OpeningFrame, mayBeHttp2FrameStart } from "./http2_only.ts";
 import type { BodyCapture } from "../body_sample.ts";
 import { readsRetryAfter } from "../response/mod.ts";
+import type { KeptResponse } from "../kept_response.ts";
 
 /**
  * Longest response head (status line and headers) or chunked trailer section accepted.
@@ -75,6 +76,8 @@ export class Http1ResponseParser {
   #minorVersion = 1;
   /** Where this response's body goes (its first bytes), when it is being captured. */
   #capture: BodyCapture | undefined = undefined;
+  /** Where this response's header lines and body go, when its request keeps them. */
+  #keep: KeptResponse | undefined = undefined;
   /**
    * Called once per response at the end of its final head (never for a 1xx interim one) with its
    * status: a capture to copy the body's first bytes into, or undefined to count and drop it.
@@ -111,13 +114,17 @@ export class Http1ResponseParser {
     return this.#capture;
   }
 
-  /** Prepares for the response to a new request; `isHead`: it was a HEAD (no body). */
-  reset(isHead: boolean): void {
+  /**
+   * Prepares for the response to a new request; `isHead`: it was a HEAD (no body); `keep`: where
+   * its header lines and body go, when the request keeps them.
+   */
+  reset(isHead: boolean, keep?: KeptResponse): void {
     this.#isHead = isHead;
     this.status = 0;
     this.error = "";
     this.http2 = false;
     this.#capture = undefined;
+    this.#keep = keep;
     this.#startHead();
   }
 
@@ -139,6 +146,7 @@ export class Http1ResponseParser {
         case BODY_LENGTH: {
           const take = Math.min(this.#remaining, end - pos);
           if (this.#capture !== undefined) this.#capture.add(bytes, pos, pos + take);
+          if (this.#keep !== undefined) this.#keep.add(bytes, pos, pos + take);
           pos += take;
           this.#remaining -= take;
           if (this.#remaining === 0) this.#state = DONE;
@@ -153,6 +161,7 @@ export class Http1ResponseParser {
         }
         case BODY_CLOSE:
           if (this.#capture !== undefined) this.#capture.add(bytes, pos, end);
+          if (this.#keep !== undefined) this.#keep.add(bytes, pos, end);
           return end;
         default: // DONE, FAILED
           return pos;
@@ -212,6 +221,7 @@ export class Http1ResponseParser {
     else {
       const problem = this.#headers.read(bytes, pos, lineEnd);
       if (problem !== "") this.#fail(problem);
+      else if (this.#keep !== undefined) this.#keep.headLine(bytes, pos, lineEnd);
     }
     return this.#state === FAILED ? -1 : lf + 1;
   }
@@ -241,6 +251,7 @@ export class Http1ResponseParser {
     const status = this.status;
     if (status < 200 && status !== 101) {
       this.status = 0; // an interim response: the final one follows
+      this.#keep?.clearHead();
       this.#startHead();
       return;
     }
@@ -255,7 +266,7 @@ export class Http1ResponseParser {
     } else if (headers.transferEncoding) {
       if (headers.contentLength >= 0) this.keepAlive = false; // both framings: do not reuse
       if (headers.chunked) {
-        this.#chunkedBody.start(this.#capture);
+        this.#chunkedBody.start(this.#capture, this.#keep);
         this.#state = CHUNKED_BODY;
       } else this.#closeDelimited();
     } else if (headers.contentLength > 0) {

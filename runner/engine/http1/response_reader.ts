@@ -12,6 +12,7 @@ import { Http1ResponseParser } from "./http1_response_parser.ts";
 import type { InflightRequest } from "../inflight_request.ts";
 import type { BodySampler } from "../body_sample.ts";
 import type { PreparedRequest } from "../types.ts";
+import { KeptResponse } from "../kept_response.ts";
 
 /** Bytes of the per-connection read buffer; it grows only to hold a long head line. */
 export const READ_BUFFER_BYTES = 16 * 1024;
@@ -54,6 +55,11 @@ export class ResponseReader {
   readonly #sampler: BodySampler | undefined;
   /** The request being answered, when its body may be sampled. */
   #request: Pick<PreparedRequest, "labelIndex" | "expect"> | undefined = undefined;
+  /**
+   * Where the response to the request last started keeps its head and body, when the request
+   * asked (`keepBodyBytes`): a new one per such request, handed on with its outcome.
+   */
+  kept: KeptResponse | undefined = undefined;
 
   /**
    * An empty reader; its buffer is allocated on the first read.
@@ -75,10 +81,16 @@ export class ResponseReader {
 
   /**
    * Prepares for the next response (HEAD responses have no body); `request`, the one it answers,
-   * lets a sampler keep its body when its status is unexpected.
+   * lets a sampler keep its body when its status is unexpected, and asks for its head and body
+   * to be kept ({@linkcode kept}) when it sets `keepBodyBytes`.
    */
-  start(isHead: boolean, request?: Pick<PreparedRequest, "labelIndex" | "expect">): void {
-    this.parser.reset(isHead);
+  start(
+    isHead: boolean,
+    request?: Pick<PreparedRequest, "labelIndex" | "expect" | "keepBodyBytes">,
+  ): void {
+    const keep = request?.keepBodyBytes;
+    this.kept = keep ? new KeptResponse(keep) : undefined;
+    this.parser.reset(isHead, this.kept);
     this.#request = request;
   }
 

@@ -23,6 +23,7 @@
 import { HpackDecoder } from "./hpack/mod.ts";
 import { readsRetryAfter, retryAfterSeconds } from "../response/mod.ts";
 import { H2HeaderBlock } from "./h2_header_block.ts";
+import type { KeptResponse } from "../kept_response.ts";
 import { readSettings } from "./h2_settings.ts";
 import {
   CLIENT_PREFACE,
@@ -67,6 +68,11 @@ export interface H2StreamEvents {
    * response without a valid status); `sessionGone` when its connection went down under it.
    */
   onClose(rstCode: number, streamId: number, sessionGone: boolean): void;
+  /**
+   * Where the response's header fields go, while the request in flight keeps its response; else
+   * undefined (only the status is decoded).
+   */
+  readonly kept?: KeptResponse;
 }
 
 /** What the connection tells its transport. */
@@ -305,14 +311,16 @@ export class H2ClientProtocol {
     const streamId = this.#block.streamId;
     const endsStream = this.#block.endsStream;
     const block = this.#block.take();
+    const stream = this.#streams.get(streamId);
+    // A stream whose request keeps its response has its fields decoded (a final head's kept).
+    const kept = stream?.status === 0 ? stream.events.kept : undefined;
     let status: number;
     try {
-      status = this.#hpack.status(block);
+      status = kept === undefined ? this.#hpack.status(block) : this.#decodeInto(block, kept);
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
       return this.#connectionError(H2_CODE.compressionError, `a header block: ${why}`);
     }
-    const stream = this.#streams.get(streamId);
     if (stream === undefined) return;
     if (stream.status === 0) {
       if (!(status >= 100 && status <= 999)) {
@@ -330,6 +338,19 @@ export class H2ClientProtocol {
       } else stream.events.onInterim?.();
     }
     if (endsStream) this.#close(streamId, H2_CODE.noError);
+  }
+
+  /** Decodes `block` whole; a final head's fields go into `kept`. Returns its status (0: none). */
+  #decodeInto(block: Uint8Array, kept: KeptResponse): number {
+    let status = "";
+    const fields: [string, string][] = [];
+    this.#hpack.decode(block, (name, value) => {
+      if (name === ":status") status = value;
+      else fields.push([name, value]);
+    });
+    const code = /^[0-9]{3}$/.test(status) ? Number(status) : 0;
+    if (code >= 200) { for (const [name, value] of fields) kept.field(name, value); }
+    return code;
   }
 
   #close(streamId: number, code: number): void {

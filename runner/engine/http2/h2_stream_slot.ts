@@ -18,6 +18,7 @@ import { H2_CODE, type H2StreamEvents, MALFORMED_RESPONSE } from "./h2_session.t
 import { type H2Connection, sessionEndKind, type SessionState } from "./h2_connection.ts";
 import type { H2Request, H2RequestEncoder } from "./h2_request.ts";
 import type { BodyCapture, BodySampler } from "../body_sample.ts";
+import { KeptResponse } from "../kept_response.ts";
 
 /** What a slot needs besides its connection. */
 export interface H2SlotOptions {
@@ -134,7 +135,8 @@ export class H2StreamSlot implements Connection {
    * The slot's one listener for its streams, whichever is in flight: a stream given up is
    * cancelled, after which its session reports nothing more of it (no object per request).
    */
-  readonly #events: H2StreamEvents = {
+  readonly #events: H2StreamEvents & { kept: KeptResponse | undefined } = {
+    kept: undefined,
     onResponse: (status, octets, retryAfterS) => {
       this.#status = status;
       this.#req.bytesReceived += octets;
@@ -153,6 +155,8 @@ export class H2StreamSlot implements Connection {
     onData: (bytes, data, from) => {
       this.#req.bytesReceived += bytes;
       if (this.#capture !== undefined) this.#capture.add(data, from, from + bytes);
+      const kept = this.#events.kept;
+      if (kept !== undefined) kept.add(data, from, from + bytes);
     },
     onClose: (rstCode, streamId, sessionGone) => {
       // While `request` runs, its stream may close at once (its connection failing on the write).
@@ -165,6 +169,8 @@ export class H2StreamSlot implements Connection {
     this.#status = 0;
     this.#request = request;
     this.#capture = undefined;
+    const keep = request.keepBodyBytes;
+    this.#req.kept = this.#events.kept = keep ? new KeptResponse(keep) : undefined;
     this.#state = state;
     this.#req.written(this.#o.clock.nowMs(), h2.bytes);
     let id = 0;

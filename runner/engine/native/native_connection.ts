@@ -113,7 +113,7 @@ export class NativeConnection implements Connection, EpollHandler {
     }
     this.#reader.start(request.isHead, request);
     this.#request = request.bytes;
-    const promise = this.#req.begin();
+    const promise = this.#req.begin(this.#reader.kept);
     if (this.#state === OPEN) this.#writeRequest();
     else if (this.#state === CLOSED) this.#connect();
     else this.#connectStartedMs = this.#clock.nowMs(); // an `open` under way: waited from here

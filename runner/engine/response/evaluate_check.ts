@@ -17,6 +17,12 @@ export interface CheckedResponse extends Pick<StepResponse, "header" | "bodyText
   status: number;
   /** The whole body's size in bytes, counted even where it was not kept. */
   bodyBytes: number;
+  /**
+   * The body parsed as JSON, once per response however many checks read it (a
+   * `ResponseView` caches it): `{ value }`, or undefined when the body is not JSON.
+   * Absent: each JSON check parses `bodyText` itself.
+   */
+  json?(): { value: unknown } | undefined;
 }
 
 /** A check that failed: its text (`/state == open`), its plan line, and why. */
@@ -32,9 +38,13 @@ export type CheckOutcome = { pass: true } | FailedCheck;
 
 const PASS: CheckOutcome = Object.freeze({ pass: true });
 
-/** Patterns as the plan wrote them, compiled once (the plan layer made sure each compiles). */
+/**
+ * Patterns as the plan wrote them, compiled once per pattern and thread, on first use (the plan
+ * layer made sure each compiles): JavaScript `RegExp`s without flags, unanchored.
+ */
 const compiled = new Map<string, RegExp>();
-function regex(pattern: string): RegExp {
+/** The compiled form of `pattern` (compiled on its first use, then looked up). */
+export function regex(pattern: string): RegExp {
   let re = compiled.get(pattern);
   if (re === undefined) compiled.set(pattern, re = new RegExp(pattern));
   return re;
@@ -110,12 +120,9 @@ function jsonFailure(
   if (response.cutAtBytes !== undefined) {
     return `the body passed the ${response.cutAtBytes} bytes read, so it is no JSON`;
   }
-  let doc: unknown;
-  try {
-    doc = JSON.parse(response.bodyText);
-  } catch {
-    return "the body is not JSON";
-  }
+  const parsed = response.json !== undefined ? response.json() : parseJson(response.bodyText);
+  if (parsed === undefined) return "the body is not JSON";
+  const doc = parsed.value;
   const found = resolvePointer(doc, pointer);
   if (test.op === "absent") return found.ok ? `\`${pointer}\` has a value` : undefined;
   if (!found.ok) return `nothing is at \`${pointer}\` (${found.problems[0].message})`;
@@ -137,5 +144,14 @@ function jsonFailure(
       const text = typeof value === "string" ? value : JSON.stringify(value);
       return regex(test.pattern).test(text) ? undefined : `\`${pointer}\` does not match`;
     }
+  }
+}
+
+/** `text` parsed as JSON: `{ value }`, or undefined when it is not JSON. */
+export function parseJson(text: string): { value: unknown } | undefined {
+  try {
+    return { value: JSON.parse(text) };
+  } catch {
+    return undefined;
   }
 }

@@ -19,5 +19,7 @@ export {
   type CheckOutcome,
   evaluateCheck,
   type FailedCheck,
+  parseJson,
 } from "./evaluate_check.ts";
 export { MAX_RETRY_AFTER_S, readsRetryAfter, retryAfterSeconds } from "./retry_after.ts";
+export { LabelChecks, ResponseView } from "./label_checks.ts";

@@ -89,7 +89,7 @@ export class Http1Connection implements Connection {
       return Promise.resolve(responseOutcome(0, "other", 0, 0, nowMs, nowMs));
     }
     this.#reader.start(request.isHead, request);
-    const promise = this.#req.begin();
+    const promise = this.#req.begin(this.#reader.kept);
     const seq = ++this.#sendSeq;
     const conn = this.#conn;
     if (conn !== undefined && this.#writeSeq === 0) this.#writeOnce(conn, request.bytes, seq);

@@ -20,6 +20,7 @@ import { contendedIntervals } from "../contention_tail.ts";
 import { type SloScope, sloScope } from "./slo_scope.ts";
 import { sampleRemedy, sloVerdict } from "./slo_verdict.ts";
 import { judgeStalls, judgeTrend } from "./time_domain_gates.ts";
+import { judgeCheckRate } from "./check_rate_gate.ts";
 import { failFastVerdict, stoppedOn } from "../fail_fast/mod.ts";
 
 /** Options of the SLO gate. */
@@ -57,7 +58,8 @@ export function evaluateSlos(result: RunResult, options: SloGateOptions = {}): V
     }
     const base = verdict(name, line, "pass", scope.stageIndexes, "", slo.label);
     if (stoppedOn(result, { text, line })) {
-      const unit = slo.metric.kind === "error_rate" ? "fraction" : "us";
+      const rate = slo.metric.kind === "error_rate" || slo.metric.kind === "check_rate";
+      const unit = rate ? "fraction" : "us";
       return failFastVerdict(base, { bound: slo.bound, unit }, result);
     }
     if (scope.counts.completed === 0) {
@@ -68,6 +70,9 @@ export function evaluateSlos(result: RunResult, options: SloGateOptions = {}): V
       };
     }
     const stages = result.stages.filter((s) => scope.stageIndexes.includes(s.index));
+    if (slo.metric.kind === "check_rate") {
+      return judgeCheckRate(base, slo, result, scope.intendedPerSec, alpha);
+    }
     if (slo.windowMs !== undefined) {
       return judgeWindows(base, { ...slo, windowMs: slo.windowMs }, scope, result, alpha);
     }

@@ -1,8 +1,7 @@
 /**
  * What this version validates but does not yet run (issue 44, docs/decisions/journeys.md):
- * journeys, checks, journey and check_rate SLOs. `tailgate check` accepts them; `run`, `search`
- * and `ab` refuse the plan with these errors, so nothing half-works. (Time to first byte, `ttfb.`,
- * is run and judged.)
+ * journeys and journey SLOs. `tailgate check` accepts them; `run`, `search` and `ab` refuse the
+ * plan with these errors, so nothing half-works. (Checks, `check_rate` and `ttfb.` are run.)
  *
  * @module
  */
@@ -34,20 +33,8 @@ export function notYetRun(plan: ResolvedPlan): PlanIssue[] {
   for (const j of plan.journeys ?? []) {
     out.push(at(j.line, "requests", `journeys are not yet run by this version (\`${j.name}\`)`));
   }
-  for (const r of plan.requests) {
-    const first = r.checks?.[0];
-    if (first) {
-      out.push(
-        at(first.line, "requests", `checks are not yet run by this version (\`${r.label}\`)`),
-      );
-    }
-  }
   for (const slo of plan.slos) {
-    const what = slo.series === "journey"
-      ? "journey SLOs"
-      : slo.metric.kind === "check_rate"
-      ? "`check_rate` SLOs"
-      : undefined;
+    const what = slo.series === "journey" ? "journey SLOs" : undefined;
     if (what) out.push(at(slo.line, "slo", `${what} are not yet judged by this version`));
   }
   return out;

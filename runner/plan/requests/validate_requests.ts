@@ -150,7 +150,19 @@ export function readRequests(
       );
       return;
     }
-    out.push({ ...request, weight, ...(checks.length ? { checks } : {}) });
+    // A `status` check is the request's expectation (`expect`): one status figure per label.
+    const status = checks.find((c) => c.kind === "status");
+    if (status !== undefined && f.at("expect") !== undefined) {
+      reader.error(
+        f.at("expect")!,
+        join(path, "expect"),
+        "`expect` and `check: { status }` say the same: give one",
+        "keep `check: { status: … }` and remove `expect`",
+      );
+      return;
+    }
+    const expect = status?.kind === "status" ? { expect: status.expect } : {};
+    out.push({ ...request, weight, ...expect, ...(checks.length ? { checks } : {}) });
   });
   // A journey's name may be no label: `for "order"` would not say which is meant.
   for (const name of names) {

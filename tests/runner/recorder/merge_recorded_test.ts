@@ -148,3 +148,28 @@ Deno.test("mergeRecordedRuns() refuses nothing and returns a single record uncha
   const one = recordAll(newRecorder(), requests(), 4000);
   assert.equal(mergeRecordedRuns([one]), one);
 });
+
+Deno.test("merging records adds each label's checks by position; a label without checks has none", () => {
+  const names = [[{ text: "/id exists", line: 3 }], undefined];
+  const runs = [[1, 0, 1], [0, 0]].map((fails) => {
+    const rec = newRecorder();
+    rec.countChecks(names);
+    const cs = fails.map((f, i): Completion => ({
+      stageIndex: 1,
+      labelIndex: 0,
+      fireMs: 1100 + i * 10,
+      writtenMs: 1100 + i * 10,
+      completedMs: 1105 + i * 10,
+      status: 200,
+      bytesSent: 1,
+      bytesReceived: 1,
+      checkFailed: Uint8Array.of(f),
+    }));
+    return recordAll(rec, cs, 3000);
+  });
+  const merged = mergeRecordedRuns(runs);
+  assert.deepEqual(merged.stages[1].labels[0].checks, [
+    { text: "/id exists", line: 3, evaluated: 5, failed: 2 },
+  ]);
+  assert.equal(merged.stages[1].labels[1].checks, undefined);
+});

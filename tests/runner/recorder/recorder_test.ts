@@ -367,3 +367,56 @@ Deno.test("a 429 a label expects is ok, not rate_limited", () => {
   const counts = rec.finish(3000).stages[1].labels[0].counts;
   assert.deepEqual([counts.ok, counts.errors, counts.retryAfterS], [1, {}, undefined]);
 });
+
+Deno.test("checks are counted per stage, label and check; a check_failed request is no latency", () => {
+  const rec = newRecorder();
+  rec.countChecks([
+    [{ text: "/id exists", line: 4 }, { text: "body contains ok", line: 5 }],
+    undefined,
+  ]);
+  const fails = Uint8Array.of(0, 1);
+  const passes = Uint8Array.of(0, 0);
+  record(rec, done({ fireMs: 1100, completedMs: 1102, stageIndex: 1, checkFailed: passes }));
+  record(
+    rec,
+    done({
+      fireMs: 1200,
+      completedMs: 1250,
+      stageIndex: 1,
+      error: "check_failed",
+      checkFailed: fails,
+    }),
+  );
+  // Not answered (a timeout): its checks were not evaluated, so not counted.
+  record(
+    rec,
+    done({ fireMs: 1300, completedMs: 1400, stageIndex: 1, status: 0, error: "timeout" }),
+  );
+  record(rec, done({ fireMs: 1400, completedMs: 1401, stageIndex: 1, labelIndex: 1 }));
+  const run = rec.finish(3000);
+  const [a, b] = run.stages[1].labels;
+  assert.deepEqual(a.checks, [
+    { text: "/id exists", line: 4, evaluated: 2, failed: 0 },
+    { text: "body contains ok", line: 5, evaluated: 2, failed: 1 },
+  ]);
+  assert.equal(b.checks, undefined);
+  assert.equal(run.stages[0].labels[0].checks?.[0].evaluated, 0);
+  assert.deepEqual(a.counts.errors, { check_failed: 1, timeout: 1 });
+  assert.equal(a.counts.ok, 1);
+  assert.deepEqual(buckets(a.response).map(([us]) => Math.round(us / 1000)), [2]);
+  // Intervals carry counts (check_failed among the errors), not the per-check rows.
+  const second = run.intervals.find((i) => i.startMs === 1000)!;
+  assert.deepEqual(second.labels[0].counts.errors, { check_failed: 1, timeout: 1 });
+  assert.equal(second.labels[0].checks, undefined);
+});
+
+Deno.test("a recorder told of no checks reports none, as before checks existed", () => {
+  const rec = newRecorder();
+  rec.countChecks([undefined, []]);
+  record(
+    rec,
+    done({ fireMs: 1100, completedMs: 1102, stageIndex: 1, checkFailed: Uint8Array.of() }),
+  );
+  const run = rec.finish(3000);
+  assert.ok(run.stages.every((s) => s.labels.every((l) => !("checks" in l))));
+});

@@ -285,3 +285,16 @@ Deno.test("mergeResults() keeps each shard's first unexpected bodies, the first 
   delete parts[1].unexpectedBodies;
   assert.equal(valueOf(mergeResults(parts, ["s0", "s1"])).result.unexpectedBodies, undefined);
 });
+
+Deno.test("mergeResults() adds each label's checks across shards; old shards without them stay readable", () => {
+  const p = shardPlan();
+  const shards = shardResults(p, 2);
+  const check = (evaluated: number, failed: number) => [
+    { text: "/state == open", line: 8, evaluated, failed },
+  ];
+  shards[0].stages[1].labels[0].checks = check(100, 3);
+  shards[1].stages[1].labels[0].checks = check(120, 9);
+  const { result } = valueOf(mergeResults(shards, ["s0", "s1"]));
+  assert.deepEqual(result.stages[1].labels[0].checks, check(220, 12));
+  assert.equal(result.stages[0].labels[0].checks, undefined);
+});

@@ -320,3 +320,18 @@ Deno.test("readRunResult() refuses contention no run writes, naming its JSON pat
     "health.contention.worst.waitMs is -4: it must be a finite number from 0",
   );
 });
+
+Deno.test("readRunResult() reads a label's checks and refuses ones that do not add up", () => {
+  const check = { text: "/id exists", line: 4, evaluated: 10, failed: 2 };
+  const r = readRunResult(altered((r) => r.stages[1].labels[0].checks = [check]));
+  assert.ok(r.ok, r.ok ? "" : r.problems[0].message);
+  assert.deepEqual(r.value.stages[1].labels[0].checks, [check]);
+  assert.equal(
+    errorOf(altered((r) => r.stages[1].labels[0].checks = [{ ...check, failed: 11 }])),
+    "stages[1].labels[0].checks[0]: more failed (11) than evaluated (10)",
+  );
+  assert.match(
+    errorOf(altered((r) => r.stages[1].labels[0].checks = [{ ...check, evaluated: -1 }])),
+    /^stages\[1\]\.labels\[0\]\.checks\[0\]\.evaluated is -1: a count/,
+  );
+});

@@ -88,6 +88,25 @@ Deno.test("a time to first byte SLO is run and judged, not refused", () => {
   assert.deepEqual(notYetRun(plan!), []);
 });
 
+Deno.test("checks on a request and a check_rate SLO run: they are not refused", () => {
+  const { plan } = parseText(
+    `${HEAD}requests: [{ path: /, check: { json: { /s: open } } }]\n${LOAD}` +
+      `slo: ['check_rate("/s == open") < 1%']\n`,
+  );
+  assert.deepEqual(notYetRun(plan!), []);
+});
+
+Deno.test("a status check is the request's expect; both given is an error at `expect`", () => {
+  const { plan } = parseText(`${HEAD}requests: [{ path: /, check: { status: 201 } }]\n${LOAD}`);
+  assert.deepEqual(plan!.requests[0].expect, { codes: [201], classes: [] });
+  const both = parseText(
+    `${HEAD}requests: [{ path: /, expect: 200, check: { status: 201 } }]\n${LOAD}`,
+  );
+  assert.deepEqual(both.issues.filter((i) => i.severity === "error").map((i) => i.message), [
+    "`expect` and `check: { status }` say the same: give one",
+  ]);
+});
+
 Deno.test("a think range is drawn between its ends; a list or a backwards range is refused", () => {
   const steps = (think: string) => `      - { path: /a }\n      - { path: /b, think: ${think} }\n`;
   const { plan } = parseText(journey(steps("100ms..500ms")));
