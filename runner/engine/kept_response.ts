@@ -57,9 +57,9 @@ export class KeptResponse {
     if (n <= 0) return;
     const need = this.#length + n;
     if (need > this.#body.length) {
-      const grown = new Uint8Array(
-        Math.min(this.limit, Math.max(need, 2 * this.#body.length, 4096)),
-      );
+      // The first piece is often the whole body: sized to it; later pieces double the buffer.
+      const size = this.#length === 0 ? need : Math.max(need, 2 * this.#body.length);
+      const grown = new Uint8Array(Math.min(this.limit, size));
       grown.set(this.#body.subarray(0, this.#length));
       this.#body = grown;
     }
@@ -71,7 +71,7 @@ export class KeptResponse {
   headLine(source: Uint8Array, from: number, to: number): void {
     const need = this.#headLength + to - from + 1;
     if (need > this.#head.length) {
-      const grown = new Uint8Array(Math.max(need, 2 * this.#head.length, 512));
+      const grown = new Uint8Array(Math.max(need, 2 * this.#head.length, 256));
       grown.set(this.#head.subarray(0, this.#headLength));
       this.#head = grown;
     }
@@ -103,7 +103,7 @@ export class KeptResponse {
 
   /** The header fields, parsed from the kept lines when first read. */
   headers(): ResponseHeaders {
-    return new KeptHeaders(this.#fields ?? headLines(this.#head.subarray(0, this.#headLength)));
+    return new KeptHeaders(this.#fields ?? this.#head.subarray(0, this.#headLength));
   }
 }
 
@@ -118,14 +118,24 @@ function headLines(head: Uint8Array): [string, string][] {
   return out;
 }
 
+/** Fields by name: HTTP/2's as decoded, HTTP/1.1's head lines parsed on the first read. */
 class KeptHeaders implements ResponseHeaders {
-  readonly #fields: [string, string][];
-  constructor(fields: [string, string][]) {
-    this.#fields = fields;
+  #source: [string, string][] | Uint8Array;
+  constructor(source: [string, string][] | Uint8Array) {
+    this.#source = source;
+  }
+  get #fields(): [string, string][] {
+    const s = this.#source;
+    if (!(s instanceof Uint8Array)) return s;
+    const fields = headLines(s);
+    this.#source = fields;
+    return fields;
   }
   header(name: string): string[] {
     const lower = name.toLowerCase();
-    return this.#fields.filter(([n]) => n === lower).map(([, v]) => v);
+    const out: string[] = [];
+    for (const [n, v] of this.#fields) if (n === lower) out.push(v);
+    return out;
   }
   names(): string {
     const names = [...new Set(this.#fields.map(([n]) => n))];
