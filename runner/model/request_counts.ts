@@ -106,7 +106,7 @@ export function completedPerSec(
  * What the recorder keeps true of every group of counts, and what is wrong when `counts` breaks
  * it (a phrase naming the counts that disagree), or undefined: each completed request is `ok` or
  * one error; none completes or is sent unscheduled; a status code is counted for each request
- * answered, and only those: a response is `ok` or `unexpected_status`, every other error has no
+ * answered, and only those: a response is `ok`, `unexpected_status` or `check_failed`, every other error has no
  * status (the engine settles a request with a status or an error kind, never both); and in a
  * `complete` run every scheduled request completed (nothing scheduled is ever dropped; a stopped
  * run may leave some unfinished).
@@ -126,9 +126,12 @@ export function countsProblem(counts: RequestCounts, complete: boolean): string 
   }
   const byCode = Object.values(counts.statusCodes).reduce((a, b) => a + b, 0);
   const unexpected = counts.errors.unexpected_status ?? 0;
-  if (byCode !== ok + unexpected) {
-    return `${byCode} responses by status code but ok ${ok} + unexpected_status ${unexpected} = ` +
-      `${ok + unexpected} answered`;
+  // A response that failed a check (`check:`) was answered too.
+  const checkFailed = counts.errors.check_failed ?? 0;
+  if (byCode !== ok + unexpected + checkFailed) {
+    return `${byCode} responses by status code but ok ${ok} + unexpected_status ${unexpected}` +
+      `${checkFailed ? ` + check_failed ${checkFailed}` : ""} = ` +
+      `${ok + unexpected + checkFailed} answered`;
   }
   return undefined;
 }

@@ -119,3 +119,19 @@ Deno.test("countsProblem() counts a status code for each request answered, ok or
     "100 responses by status code but ok 90 + unexpected_status 4 = 94 answered",
   );
 });
+
+Deno.test("countsProblem() counts a response that failed a check as answered", () => {
+  const checked = counts({
+    scheduled: 10,
+    sent: 10,
+    completed: 10,
+    ok: 6,
+    errors: { check_failed: 3, unexpected_status: 1 },
+    statusCodes: { "200": 9, "404": 1 },
+  });
+  assert.equal(countsProblem(checked, true), undefined);
+  assert.equal(
+    countsProblem({ ...checked, statusCodes: { "200": 6, "404": 1 } }, true),
+    "7 responses by status code but ok 6 + unexpected_status 1 + check_failed 3 = 10 answered",
+  );
+});
