@@ -37,7 +37,7 @@ const LATIN1 = new TextDecoder("latin1");
  * assert.deepEqual(kept.headers().header("content-type"), ["text/plain"]);
  * ```
  */
-export class KeptResponse {
+export class KeptResponse implements ResponseHeaders {
   #body: Uint8Array = EMPTY;
   #length = 0;
   /** Every byte of the body seen, kept or not. */
@@ -71,7 +71,7 @@ export class KeptResponse {
   headLine(source: Uint8Array, from: number, to: number): void {
     const need = this.#headLength + to - from + 1;
     if (need > this.#head.length) {
-      const grown = new Uint8Array(Math.max(need, 2 * this.#head.length, 256));
+      const grown = new Uint8Array(Math.max(2 * need, 2 * this.#head.length, 128));
       grown.set(this.#head.subarray(0, this.#headLength));
       this.#head = grown;
     }
@@ -93,7 +93,8 @@ export class KeptResponse {
 
   /** The kept body: its first {@linkcode limit} bytes at most. */
   body(): Uint8Array {
-    return this.#body.subarray(0, this.#length);
+    // Sized to a body that came in one piece: the buffer itself, no view made.
+    return this.#length === this.#body.length ? this.#body : this.#body.subarray(0, this.#length);
   }
 
   /** True when the body was longer than the limit: {@linkcode body} is its beginning. */
@@ -101,9 +102,28 @@ export class KeptResponse {
     return this.bodyBytes > this.#length;
   }
 
-  /** The header fields, parsed from the kept lines when first read. */
+  /** The header fields (this response itself, read by name: head lines parsed on first read). */
   headers(): ResponseHeaders {
-    return new KeptHeaders(this.#fields ?? this.#head.subarray(0, this.#headLength));
+    return this;
+  }
+
+  /** Values of the header `name` (any case), one per field line, in order; [] when none. */
+  header(name: string): string[] {
+    const lower = name.toLowerCase();
+    const out: string[] = [];
+    for (const [n, v] of this.#parsed()) if (n === lower) out.push(v);
+    return out;
+  }
+
+  /** The header names, for a message (never their values). */
+  names(): string {
+    const names = [...new Set(this.#parsed().map(([n]) => n))];
+    return names.length ? names.map((n) => `\`${n}\``).join(", ") : "no headers";
+  }
+
+  /** The fields: HTTP/2's as decoded, else the head lines parsed (once). */
+  #parsed(): [string, string][] {
+    return this.#fields ??= headLines(this.#head.subarray(0, this.#headLength));
   }
 }
 
@@ -116,29 +136,4 @@ function headLines(head: Uint8Array): [string, string][] {
     if (colon > 0) out.push([line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim()]);
   }
   return out;
-}
-
-/** Fields by name: HTTP/2's as decoded, HTTP/1.1's head lines parsed on the first read. */
-class KeptHeaders implements ResponseHeaders {
-  #source: [string, string][] | Uint8Array;
-  constructor(source: [string, string][] | Uint8Array) {
-    this.#source = source;
-  }
-  get #fields(): [string, string][] {
-    const s = this.#source;
-    if (!(s instanceof Uint8Array)) return s;
-    const fields = headLines(s);
-    this.#source = fields;
-    return fields;
-  }
-  header(name: string): string[] {
-    const lower = name.toLowerCase();
-    const out: string[] = [];
-    for (const [n, v] of this.#fields) if (n === lower) out.push(v);
-    return out;
-  }
-  names(): string {
-    const names = [...new Set(this.#fields.map(([n]) => n))];
-    return names.length ? names.map((n) => `\`${n}\``).join(", ") : "no headers";
-  }
 }
