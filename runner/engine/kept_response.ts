@@ -63,7 +63,7 @@ export class KeptResponse implements ResponseHeaders {
       grown.set(this.#body.subarray(0, this.#length));
       this.#body = grown;
     }
-    this.#body.set(source.subarray(from, from + n), this.#length);
+    copy(source, from, n, this.#body, this.#length);
     this.#length = need;
   }
 
@@ -75,7 +75,7 @@ export class KeptResponse implements ResponseHeaders {
       grown.set(this.#head.subarray(0, this.#headLength));
       this.#head = grown;
     }
-    this.#head.set(source.subarray(from, to), this.#headLength);
+    copy(source, from, to - from, this.#head, this.#headLength);
     this.#head[need - 1] = 10;
     this.#headLength = need;
   }
@@ -125,6 +125,12 @@ export class KeptResponse implements ResponseHeaders {
   #parsed(): [string, string][] {
     return this.#fields ??= headLines(this.#head.subarray(0, this.#headLength));
   }
+}
+
+/** Copies `n` bytes of `source` from `from` into `into` at `at`: short ones without a view. */
+function copy(source: Uint8Array, from: number, n: number, into: Uint8Array, at: number): void {
+  if (n > 64) return into.set(source.subarray(from, from + n), at);
+  for (let i = 0; i < n; i++) into[at + i] = source[from + i];
 }
 
 /** The kept head's lines as (lower-case name, value) pairs. */
