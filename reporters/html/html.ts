@@ -140,12 +140,14 @@ export function renderHtml(result: RunResult): string {
 
 /** Each check of each label: how many of its evaluations failed, or nothing without checks. */
 function checksList(result: RunResult): string {
-  const { lines } = checkLines(result, Infinity);
-  return lines.length === 0
+  const { items } = checkLines(result, Infinity);
+  const li = (c: (typeof items)[number]) =>
+    `<li>${c.failed} of ${c.evaluated} <code>${escapeHtml(c.text)}</code> failed on <code>${
+      escapeHtml(c.label)
+    }</code></li>`;
+  return items.length === 0
     ? ""
-    : `<h3>Checks</h3><ul class="checks">${
-      lines.map((l) => `<li>${escapeHtml(l)}</li>`).join("")
-    }</ul>`;
+    : `<h3>Checks</h3><ul class="checks">${items.map(li).join("")}</ul>`;
 }
 
 /** The time-domain findings (trends, stalls, two modes) as a list, or nothing when there are none. */

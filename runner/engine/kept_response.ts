@@ -37,7 +37,7 @@ const LATIN1 = new TextDecoder("latin1");
  * assert.deepEqual(kept.headers().header("content-type"), ["text/plain"]);
  * ```
  */
-export class KeptResponse {
+export class KeptResponse implements ResponseHeaders {
   #body: Uint8Array = EMPTY;
   #length = 0;
   /** Every byte of the body seen, kept or not. */
@@ -57,13 +57,13 @@ export class KeptResponse {
     if (n <= 0) return;
     const need = this.#length + n;
     if (need > this.#body.length) {
-      const grown = new Uint8Array(
-        Math.min(this.limit, Math.max(need, 2 * this.#body.length, 4096)),
-      );
+      // The first piece is often the whole body: sized to it; later pieces double the buffer.
+      const size = this.#length === 0 ? need : Math.max(need, 2 * this.#body.length);
+      const grown = new Uint8Array(Math.min(this.limit, size));
       grown.set(this.#body.subarray(0, this.#length));
       this.#body = grown;
     }
-    this.#body.set(source.subarray(from, from + n), this.#length);
+    copy(source, from, n, this.#body, this.#length);
     this.#length = need;
   }
 
@@ -71,11 +71,11 @@ export class KeptResponse {
   headLine(source: Uint8Array, from: number, to: number): void {
     const need = this.#headLength + to - from + 1;
     if (need > this.#head.length) {
-      const grown = new Uint8Array(Math.max(need, 2 * this.#head.length, 512));
+      const grown = new Uint8Array(Math.max(2 * need, 2 * this.#head.length, 128));
       grown.set(this.#head.subarray(0, this.#headLength));
       this.#head = grown;
     }
-    this.#head.set(source.subarray(from, to), this.#headLength);
+    copy(source, from, to - from, this.#head, this.#headLength);
     this.#head[need - 1] = 10;
     this.#headLength = need;
   }
@@ -93,7 +93,8 @@ export class KeptResponse {
 
   /** The kept body: its first {@linkcode limit} bytes at most. */
   body(): Uint8Array {
-    return this.#body.subarray(0, this.#length);
+    // Sized to a body that came in one piece: the buffer itself, no view made.
+    return this.#length === this.#body.length ? this.#body : this.#body.subarray(0, this.#length);
   }
 
   /** True when the body was longer than the limit: {@linkcode body} is its beginning. */
@@ -101,10 +102,35 @@ export class KeptResponse {
     return this.bodyBytes > this.#length;
   }
 
-  /** The header fields, parsed from the kept lines when first read. */
+  /** The header fields (this response itself, read by name: head lines parsed on first read). */
   headers(): ResponseHeaders {
-    return new KeptHeaders(this.#fields ?? headLines(this.#head.subarray(0, this.#headLength)));
+    return this;
   }
+
+  /** Values of the header `name` (any case), one per field line, in order; [] when none. */
+  header(name: string): string[] {
+    const lower = name.toLowerCase();
+    const out: string[] = [];
+    for (const [n, v] of this.#parsed()) if (n === lower) out.push(v);
+    return out;
+  }
+
+  /** The header names, for a message (never their values). */
+  names(): string {
+    const names = [...new Set(this.#parsed().map(([n]) => n))];
+    return names.length ? names.map((n) => `\`${n}\``).join(", ") : "no headers";
+  }
+
+  /** The fields: HTTP/2's as decoded, else the head lines parsed (once). */
+  #parsed(): [string, string][] {
+    return this.#fields ??= headLines(this.#head.subarray(0, this.#headLength));
+  }
+}
+
+/** Copies `n` bytes of `source` from `from` into `into` at `at`: short ones without a view. */
+function copy(source: Uint8Array, from: number, n: number, into: Uint8Array, at: number): void {
+  if (n > 64) return into.set(source.subarray(from, from + n), at);
+  for (let i = 0; i < n; i++) into[at + i] = source[from + i];
 }
 
 /** The kept head's lines as (lower-case name, value) pairs. */
@@ -116,19 +142,4 @@ function headLines(head: Uint8Array): [string, string][] {
     if (colon > 0) out.push([line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim()]);
   }
   return out;
-}
-
-class KeptHeaders implements ResponseHeaders {
-  readonly #fields: [string, string][];
-  constructor(fields: [string, string][]) {
-    this.#fields = fields;
-  }
-  header(name: string): string[] {
-    const lower = name.toLowerCase();
-    return this.#fields.filter(([n]) => n === lower).map(([, v]) => v);
-  }
-  names(): string {
-    const names = [...new Set(this.#fields.map(([n]) => n))];
-    return names.length ? names.map((n) => `\`${n}\``).join(", ") : "no headers";
-  }
 }

@@ -110,7 +110,8 @@ export function completedPerSec(
  * What the recorder keeps true of every group of counts, and what is wrong when `counts` breaks
  * it (a phrase naming the counts that disagree), or undefined: each completed request is `ok` or
  * one error; none completes or is sent unscheduled; a status code is counted for each request
- * answered, and only those: a response is `ok`, `unexpected_status` or `rate_limited`, every other error has no
+ * answered, and only those: a response is `ok`, `unexpected_status`, `rate_limited` or
+ * `check_failed`; every other error has no
  * status (the engine settles a request with a status or an error kind, never both); and in a
  * `complete` run every scheduled request completed (nothing scheduled is ever dropped; a stopped
  * run may leave some unfinished).
@@ -129,11 +130,18 @@ export function countsProblem(counts: RequestCounts, complete: boolean): string 
       "request it schedules)";
   }
   const byCode = Object.values(counts.statusCodes).reduce((a, b) => a + b, 0);
-  const unexpected = (counts.errors.unexpected_status ?? 0) + (counts.errors.rate_limited ?? 0);
-  if (byCode !== ok + unexpected) {
-    const limited = counts.errors.rate_limited ? " + rate_limited" : "";
-    return `${byCode} responses by status code but ok ${ok} + unexpected_status${limited} ` +
-      `${unexpected} = ${ok + unexpected} answered`;
+  // A rate-limited answer, and one that failed a check (`check:`), were answered too.
+  const answeredErrors = {
+    unexpected_status: counts.errors.unexpected_status ?? 0,
+    rate_limited: counts.errors.rate_limited ?? 0,
+    check_failed: counts.errors.check_failed ?? 0,
+  };
+  const unexpected = answeredErrors.unexpected_status;
+  const others = Object.entries(answeredErrors).slice(1).filter(([, n]) => n > 0);
+  const answered = ok + unexpected + others.reduce((sum, [, n]) => sum + n, 0);
+  if (byCode !== answered) {
+    return `${byCode} responses by status code but ok ${ok} + unexpected_status ${unexpected}` +
+      others.map(([kind, n]) => ` + ${kind} ${n}`).join("") + ` = ${answered} answered`;
   }
   return undefined;
 }

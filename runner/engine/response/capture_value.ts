@@ -170,16 +170,18 @@ export function resolvePointer(
   pointer: string,
 ): Result<unknown, PointerMiss> {
   if (pointer === "") return ok(doc);
-  const miss = (at: string, there: string) =>
-    err({ message: `${at === "" ? "at its root" : `at \`${at}\``}, ${there}`, at, there });
   let value = doc;
   const tokens = pointer.slice(1).split("/");
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i].replaceAll("~1", "/").replaceAll("~0", "~");
-    const at = tokens.slice(0, i).map((t) => `/${t}`).join("");
+    // Where it stopped, made only on a miss (an `absent` check misses on every response).
+    const miss = (there: string) => {
+      const at = tokens.slice(0, i).map((t) => `/${t}`).join("");
+      return err({ message: `${at === "" ? "at its root" : `at \`${at}\``}, ${there}`, at, there });
+    };
     if (Array.isArray(value)) {
       if (!/^(0|[1-9][0-9]*)$/.test(token) || Number(token) >= value.length) {
-        return miss(at, `an array of ${value.length}`);
+        return miss(`an array of ${value.length}`);
       }
       value = value[Number(token)];
     } else if (
@@ -197,10 +199,48 @@ export function resolvePointer(
         ? "an empty object"
         : `an object with ${keys.slice(0, 10).map((k) => JSON.stringify(k)).join(", ")}` +
           (keys.length > 10 ? ` and ${keys.length - 10} more keys` : "");
-      return miss(at, there);
+      return miss(there);
     }
   }
   return ok(value);
+}
+
+/** What {@linkcode pointerValue} returns where the pointer finds nothing. */
+export const NO_VALUE: unique symbol = Symbol("no value");
+
+/**
+ * The value `pointer` finds in `doc`, or {@linkcode NO_VALUE}: {@linkcode resolvePointer}'s rule
+ * without the words of a miss (a check's hot path: `absent` misses on every response).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { NO_VALUE, pointerValue } from "./capture_value.ts";
+ * assert.equal(pointerValue({ a: [1, 2] }, "/a/1"), 2);
+ * assert.equal(pointerValue({ a: [1, 2] }, "/a/2"), NO_VALUE);
+ * ```
+ */
+export function pointerValue(doc: unknown, pointer: string): unknown {
+  if (pointer === "") return doc;
+  let value = doc;
+  let from = 1;
+  while (from <= pointer.length) {
+    let to = pointer.indexOf("/", from);
+    if (to < 0) to = pointer.length;
+    let token = pointer.slice(from, to);
+    if (token.includes("~")) token = token.replaceAll("~1", "/").replaceAll("~0", "~");
+    from = to + 1;
+    if (Array.isArray(value)) {
+      if (!/^(0|[1-9][0-9]*)$/.test(token) || Number(token) >= value.length) return NO_VALUE;
+      value = value[Number(token)];
+    } else if (
+      value !== null && typeof value === "object" && !SourceJson.isRawJSON(value) &&
+      Object.hasOwn(value, token)
+    ) {
+      value = (value as Record<string, unknown>)[token];
+    } else return NO_VALUE;
+  }
+  return value;
 }
 
 /**

@@ -9,7 +9,7 @@
  */
 import type { JsonTest, PlanCheck } from "../../plan/types.ts";
 import { statusExpected } from "../../plan/requests/mod.ts";
-import { resolvePointer, type StepResponse } from "./capture_value.ts";
+import { NO_VALUE, pointerValue, resolvePointer, type StepResponse } from "./capture_value.ts";
 
 /** The parts of a response a check reads. */
 export interface CheckedResponse extends Pick<StepResponse, "header" | "bodyText" | "cutAtBytes"> {
@@ -123,10 +123,12 @@ function jsonFailure(
   const parsed = response.json !== undefined ? response.json() : parseJson(response.bodyText);
   if (parsed === undefined) return "the body is not JSON";
   const doc = parsed.value;
-  const found = resolvePointer(doc, pointer);
-  if (test.op === "absent") return found.ok ? `\`${pointer}\` has a value` : undefined;
-  if (!found.ok) return `nothing is at \`${pointer}\` (${found.problems[0].message})`;
-  const value = found.value;
+  const value = pointerValue(doc, pointer);
+  if (test.op === "absent") return value !== NO_VALUE ? `\`${pointer}\` has a value` : undefined;
+  if (value === NO_VALUE) {
+    const found = resolvePointer(doc, pointer); // for the words of where it stopped
+    return `nothing is at \`${pointer}\` (${found.ok ? "no value" : found.problems[0].message})`;
+  }
   switch (test.op) {
     case "exists":
       return undefined;

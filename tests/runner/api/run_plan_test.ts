@@ -8,6 +8,7 @@ import type { RunResult } from "../../../runner/model/run_result.ts";
 import { recordingServer } from "../../_helpers/recording_server.ts";
 import { readRunResult } from "../../../runner/result/read_run_result.ts";
 import { startTarget } from "../../../runner/target/mod.ts";
+import { judge } from "../../../runner/api/judge.ts";
 
 function plan(url: string, ratePerSec: number, duration: string) {
   const { plan, issues } = parsePlanText(`
@@ -193,4 +194,37 @@ slo: ["journey.p99 < 1s", "ttfb.p99 < 1s"]
     return true;
   });
   assert.deepEqual(server.requests, [], "not even the setup step is sent");
+});
+
+Deno.test("a run checks its responses: counts per check, check_failed errors, check_rate judged", async () => {
+  await using target = await startTarget({ mode: "hello", port: 0 });
+  const { plan, issues } = parsePlanText(`
+name: checked
+target: ${target.url}
+requests:
+  - name: GET /
+    path: /
+    check: { body: { contains: hello }, json: { /x: exists } }
+load: { connections: 2, stages: [{ rate: 100/s, duration: 1s }] }
+slo:
+  - check_rate("body contains hello") <= 0%
+  - check_rate("/x exists") < 50%
+  - error_rate < 50%
+`);
+  assert.ok(plan, issues.map((i) => i.message).join("\n"));
+  const result = await runPlan(plan);
+  await judge(result); // stores the verdicts in the result
+  const [label] = result.stages[0].labels;
+  assert.deepEqual(label.counts.errors, { check_failed: 100 });
+  assert.deepEqual(label.checks?.map((c) => [c.text, c.line, c.evaluated, c.failed]), [
+    ["body contains hello", 7, 100, 0],
+    ["/x exists", 7, 100, 100],
+  ]);
+  assert.deepEqual(result.verdicts.map((v) => [v.name, v.status]), [
+    ['check_rate("body contains hello") <= 0%', "pass"],
+    ['check_rate("/x exists") < 50%', "fail"],
+    ["error_rate < 50%", "fail"],
+  ]);
+  const read = readRunResult(JSON.stringify(result));
+  assert.ok(read.ok, read.ok ? "" : read.problems[0].message);
 });

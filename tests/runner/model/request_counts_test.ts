@@ -133,7 +133,7 @@ Deno.test("countsProblem() counts a rate_limited answer among the answered: its 
   assert.equal(countsProblem(counts, true), undefined);
   assert.match(
     countsProblem({ ...counts, statusCodes: { "200": 1, "500": 1 } }, true)!,
-    /ok 1 \+ unexpected_status \+ rate_limited 2 = 3 answered/,
+    /ok 1 \+ unexpected_status 1 \+ rate_limited 1 = 3 answered/,
   );
 });
 
@@ -143,4 +143,19 @@ Deno.test("addCounts() adds the Retry-After values seen, second by second", () =
   addCounts(a, emptyCounts());
   assert.deepEqual(a.retryAfterS, { "5": 4, "30": 3 });
   assert.equal(addCounts(emptyCounts(), emptyCounts()).retryAfterS, undefined);
+});
+Deno.test("countsProblem() counts a response that failed a check as answered", () => {
+  const checked = counts({
+    scheduled: 10,
+    sent: 10,
+    completed: 10,
+    ok: 6,
+    errors: { check_failed: 3, unexpected_status: 1 },
+    statusCodes: { "200": 9, "404": 1 },
+  });
+  assert.equal(countsProblem(checked, true), undefined);
+  assert.equal(
+    countsProblem({ ...checked, statusCodes: { "200": 6, "404": 1 } }, true),
+    "7 responses by status code but ok 6 + unexpected_status 1 + check_failed 3 = 10 answered",
+  );
 });

@@ -425,3 +425,42 @@ Deno.test("a DATA frame hands its stream the data's bytes, without the pad lengt
   );
   assert.deepEqual(got, ["expired", " token"]);
 });
+
+/** A literal field without indexing, its name new: `name: value` (HPACK, no Huffman). */
+function literal(name: string, value: string): number[] {
+  const bytes = (s: string) => [...new TextEncoder().encode(s)];
+  return [0x00, name.length, ...bytes(name), value.length, ...bytes(value)];
+}
+
+Deno.test("a stream that keeps its response gets its final head's fields, an interim head's not", async () => {
+  const { KeptResponse } = await import("../../../../runner/engine/kept_response.ts");
+  const c = client();
+  const kept = new KeptResponse(100);
+  c.protocol.request(new Uint8Array([0x82]), undefined, { ...c.stream("a"), kept });
+  c.protocol.request(new Uint8Array([0x82]), undefined, c.stream("b"));
+  c.receive(
+    frame(
+      FRAME.headers,
+      FLAG.endHeaders,
+      1,
+      Uint8Array.of(...STATUS_100, ...literal("x-interim", "1")),
+    ),
+    frame(
+      FRAME.headers,
+      FLAG.endHeaders | FLAG.endStream,
+      1,
+      Uint8Array.of(...STATUS_200, ...literal("content-type", "application/json")),
+    ),
+    frame(
+      FRAME.headers,
+      FLAG.endHeaders | FLAG.endStream,
+      3,
+      Uint8Array.of(...STATUS_404, ...literal("x-b", "2")),
+    ),
+  );
+  assert.deepEqual(c.log, ["a response 200 32", "a close 0 1", "b response 404 8", "b close 0 3"]);
+  const headers = kept.headers();
+  assert.deepEqual([headers.header("content-type"), headers.header("x-interim")], [[
+    "application/json",
+  ], []]);
+});

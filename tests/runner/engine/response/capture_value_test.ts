@@ -4,6 +4,7 @@ import {
   resolvePointer,
   type StepResponse,
 } from "../../../../runner/engine/response/mod.ts";
+import { NO_VALUE, pointerValue } from "../../../../runner/engine/response/capture_value.ts";
 
 function response(bodyText: string, headers: Record<string, string[]> = {}): StepResponse {
   return {
@@ -98,4 +99,28 @@ Deno.test("captureValue() keeps a number as the server wrote it: never rounded b
   const through = at("/id/rawJSON");
   assert.ok(!through.ok);
   assert.match(through.problems[0].message, /at `\/id`, a number/);
+});
+
+Deno.test("pointerValue() finds what resolvePointer() finds, and nothing where it misses", () => {
+  const doc = { a: { "b/c": [10, { "~d": null }] }, e: [], f: 0, g: "s" };
+  const pointers = [
+    "",
+    "/a",
+    "/a/b~1c",
+    "/a/b~1c/0",
+    "/a/b~1c/1/~0d",
+    "/a/b~1c/2",
+    "/a/b~1c/01",
+    "/a/x",
+    "/e/0",
+    "/f",
+    "/f/x",
+    "/g/0",
+    "/",
+    "/a/",
+  ];
+  for (const p of pointers) {
+    const r = resolvePointer(doc, p);
+    assert.deepEqual(pointerValue(doc, p), r.ok ? r.value : NO_VALUE, p);
+  }
 });
