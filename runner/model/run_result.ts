@@ -78,6 +78,8 @@ export type ErrorKind =
   | "rst_stream"
   | "refused_stream"
   | "unexpected_status"
+  /** A check on the response failed, or a journey step's capture found nothing. */
+  | "check_failed"
   | "other";
 
 /** Request counts. `scheduled = completed + unfinished`; nothing scheduled is ever dropped. */
@@ -140,6 +142,38 @@ export interface StageResult extends LatencyPair {
   labels: LabelResult[];
   /** What its summary hides: trends, stalls and shape (measured stages; runner/result/time_domain.ts). */
   timeDomain?: StageTimeDomain;
+  /**
+   * Per journey of the plan, the journeys that started in this stage (their fire time's);
+   * absent for a plan without journeys and in results written before them.
+   */
+  journeys?: JourneyResult[];
+}
+
+/**
+ * One journey's figures in a stage: its journey time, its counts, and each step's skipped
+ * count (a step's other counts and latencies are its label's, in `labels`).
+ */
+export interface JourneyResult {
+  /** The journey's name (`order`); its steps are labelled `order / STEP`. */
+  name: string;
+  /**
+   * Journey time of the journeys that completed: the last step's end − the journey's fire time,
+   * think time excluded.
+   */
+  journey: EncodedHistogram;
+  /** The think time of the completed journeys, summed (ms): the time `journey` leaves out. */
+  thinkMs: number;
+  /** Journeys started (their first step taken from the schedule). */
+  started: number;
+  /** Journeys whose every step passed. */
+  completed: number;
+  /** Journeys ended by a step that failed (an error, a failed check, a capture that found none). */
+  failed: number;
+  /**
+   * Per step, in order: its label and how many times it was skipped (its journey ended before
+   * it). Per step, completed + skipped = started, when the run was not stopped.
+   */
+  steps: Array<{ label: string; skipped: number }>;
 }
 
 /** A robust slope with its 95% interval. */
