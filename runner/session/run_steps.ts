@@ -64,7 +64,26 @@ export async function runSetup(plan: ResolvedPlan, options: SendStepOptions): Pr
     }
     requests.push(bound.value);
   }
-  return { plan: { ...plan, requests }, values, records };
+  // A journey's steps read the setup's captures too; their own are rendered as the journey runs.
+  const journeys = [];
+  for (const j of plan.journeys ?? []) {
+    const own = new Set(j.steps.flatMap((s) => s.captures.map((c) => c.name)));
+    const steps = [];
+    for (const s of j.steps) {
+      const bound = bindCaptures(s, values, own);
+      if (!bound.ok) {
+        const why = problemText(bound.problems[0]);
+        throw new StepFailure(`step \`${printable(s.label)}\`: ${why}`, records);
+      }
+      steps.push(bound.value);
+    }
+    journeys.push({ ...j, steps });
+  }
+  return {
+    plan: { ...plan, requests, ...(plan.journeys ? { journeys } : {}) },
+    values,
+    records,
+  };
 }
 
 /**

@@ -1,0 +1,86 @@
+import assert from "node:assert/strict";
+import { runWorkers } from "../../../runner/run/run_workers.ts";
+import { loadPlan } from "../../../runner/plan/load_plan.ts";
+import { headerOf, recordingServer } from "../../_helpers/recording_server.ts";
+
+const PLAN = `name: journeys
+target: TARGET
+data:
+  users: { file: users.csv }
+vars: { id: uuid }
+requests:
+  - { name: health, path: /health, weight: 1 }
+  - journey: order
+    weight: 3
+    steps:
+      - name: create
+        method: POST
+        path: /users/{{users.id}}/orders
+        body: { json: { id: "{{id}}" } }
+      - name: read
+        path: /users/{{users.id}}/orders/{{id}}
+        headers: { X-Order: "{{id}}" }
+        think: 20ms
+load:
+  connections: 4
+  workers: WORKERS
+  seed: 5
+  stages: [{ rate: 200/s, duration: 1s }]
+`;
+
+async function runOn(workers: number, io: "deno" | "native") {
+  await using server = recordingServer();
+  const dir = await Deno.makeTempDir({ prefix: "tailgate-journeys-" });
+  await Deno.writeTextFile(
+    `${dir}/users.csv`,
+    "id\n" + Array.from({ length: 40 }, (_, i) => `u${i}`).join("\n") + "\n",
+  );
+  const text = PLAN.replace("TARGET", server.url).replace("WORKERS", String(workers));
+  await Deno.writeTextFile(`${dir}/plan.yaml`, text);
+  const { plan, issues } = await loadPlan(`${dir}/plan.yaml`, { requireEnv: true });
+  assert.ok(plan, issues.map((i) => i.message).join("\n"));
+  const run = await runWorkers({ plan, io });
+  await Deno.remove(dir, { recursive: true });
+  return { run, requests: [...server.requests] };
+}
+
+for (const [workers, io] of [[1, "deno"], [2, "native"]] as const) {
+  Deno.test(`every step of a journey sees its journey's drawn values, ${workers} worker(s), ${io}`, async () => {
+    const { run, requests } = await runOn(workers, io);
+    assert.equal(run.complete, true);
+    const creates = requests.filter((r) => r.method === "POST");
+    const reads = requests.filter((r) => r.method === "GET" && r.target !== "/health");
+    assert.equal(creates.length, 150);
+    assert.equal(reads.length, 150);
+    // One uuid per journey, sent by both its steps; one user row per journey, the same in both.
+    const created = new Map(creates.map((r) => [JSON.parse(r.body).id, r.target]));
+    assert.equal(created.size, 150);
+    for (const r of reads) {
+      const id = headerOf(r, "x-order")!;
+      const createdAt = created.get(id);
+      assert.ok(createdAt, `read of ${id} follows a create of it`);
+      assert.equal(r.target, `${createdAt}/${id}`);
+      // The read comes after its create on the server.
+      assert.ok(requests.indexOf(r) > requests.findIndex((c) => c.body.includes(id)));
+    }
+    // Rows in journey order: 150 journeys over 40 rows, each row 3 or 4 times.
+    const perUser = new Map<string, number>();
+    for (const r of creates) perUser.set(r.target, (perUser.get(r.target) ?? 0) + 1);
+    assert.equal(perUser.size, 40);
+    assert.ok([...perUser.values()].every((n) => n === 3 || n === 4));
+    const stage = run.recorded.stages[0];
+    assert.deepEqual(stage.labels.map((l) => [l.label, l.counts.ok]), [
+      ["health", 50],
+      ["order / create", 150],
+      ["order / read", 150],
+    ]);
+    const [order] = stage.journeys!;
+    assert.deepEqual([order.started, order.completed, order.failed], [150, 150, 0]);
+    assert.equal(order.journey.count, 150);
+    assert.ok(Math.abs(order.thinkMs - 150 * 20) < 1e-6, `${order.thinkMs}`);
+    assert.deepEqual(order.steps, [
+      { label: "order / create", skipped: 0 },
+      { label: "order / read", skipped: 0 },
+    ]);
+  });
+}
