@@ -1,7 +1,10 @@
 /**
  * What this version validates but does not yet run (issue 44, docs/decisions/journeys.md):
- * journeys, checks, journey, ttfb and check_rate SLOs. `tailgate check` accepts them; `run`,
- * `search` and `ab` refuse the plan with these errors, so nothing half-works.
+ * checks on single requests, a journey step's captures and checks beyond `status` (they read the
+ * body), ttfb and check_rate SLOs, a journey SLO over a window. Journeys (their steps, think
+ * times, drawn values and `status` checks) and their `journey.` SLOs run.
+ * `tailgate check` accepts the rest; `run`, `search` and `ab` refuse the plan with these errors,
+ * so nothing half-works.
  *
  * @module
  */
@@ -31,7 +34,20 @@ export function notYetRun(plan: ResolvedPlan): PlanIssue[] {
   });
   const out: PlanIssue[] = [];
   for (const j of plan.journeys ?? []) {
-    out.push(at(j.line, "requests", `journeys are not yet run by this version (\`${j.name}\`)`));
+    // A step's captures and checks beyond its status read the response's body and headers,
+    // which the readers keep once checks on requests land (issue 44, helper B's branch).
+    const reads = j.steps.find((s) =>
+      s.captures.length > 0 || (s.checks ?? []).some((c) => c.kind !== "status")
+    );
+    if (reads) {
+      out.push(
+        at(
+          reads.line,
+          "requests",
+          `a journey step's captures and checks beyond \`status\` are not yet run (\`${reads.label}\`)`,
+        ),
+      );
+    }
   }
   for (const r of plan.requests) {
     const first = r.checks?.[0];
@@ -43,7 +59,7 @@ export function notYetRun(plan: ResolvedPlan): PlanIssue[] {
   }
   for (const slo of plan.slos) {
     const what = slo.series === "journey"
-      ? "journey SLOs"
+      ? (slo.windowMs !== undefined ? "journey SLOs over a window (`over`)" : undefined)
       : slo.series === "ttfb"
       ? "time to first byte (`ttfb.`)"
       : slo.metric.kind === "check_rate"

@@ -65,12 +65,12 @@ Deno.test("the issue's plan reads: labels, captures, think, checks and the new S
   ]);
 });
 
-Deno.test("run refuses what it cannot send yet: the journey and its SLOs, each at its line", () => {
+Deno.test("run refuses what it cannot send yet: a step's captures, ttfb, each at its line", () => {
   const { plan } = parseText(ISSUE_PLAN);
   const refused = notYetRun(plan!);
+  // The journey and its `journey.` SLO run; the step that captures from the body does not yet.
   assert.deepEqual(refused.map((i) => `${i.line} ${i.message}`), [
-    "6 journeys are not yet run by this version (`order`)",
-    "22 journey SLOs are not yet judged by this version",
+    "9 a journey step's captures and checks beyond `status` are not yet run (`order / create`)",
     "23 time to first byte (`ttfb.`) are not yet judged by this version",
   ]);
   assert.ok(refused.every((i) => i.severity === "error" && i.hint?.includes("tailgate check")));
@@ -79,6 +79,18 @@ Deno.test("run refuses what it cannot send yet: the journey and its SLOs, each a
 Deno.test("a plan without journeys, checks or new SLOs is not refused", () => {
   const { plan } = parseText(`${HEAD}requests: [{ path: / }]\n${LOAD}slo: ["p99 < 1s"]\n`);
   assert.deepEqual(notYetRun(plan!), []);
+});
+
+Deno.test("a journey whose steps check only their status, and its journey SLO, are not refused", () => {
+  const steps = "      - { path: /a, check: { status: 201 } }\n      - { path: /b, think: 5ms }\n";
+  const { plan } = parseText(
+    journey(steps, 'slo: ["journey.p99 < 1s", "p99 < 1s for \\"order / GET /b\\""]\n'),
+  );
+  assert.deepEqual(notYetRun(plan!), []);
+  const windowed = parseText(journey(steps, 'slo: ["journey.p99 < 1s over 10s"]\n')).plan!;
+  assert.deepEqual(notYetRun(windowed).map((i) => i.message), [
+    "journey SLOs over a window (`over`) are not yet judged by this version",
+  ]);
 });
 
 Deno.test("a think range is drawn between its ends; a list or a backwards range is refused", () => {
