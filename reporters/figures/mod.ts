@@ -41,3 +41,4 @@ export {
   type LabelRows,
   labelRows,
 } from "./label_rows.ts";
+export { JOURNEY_COLUMNS, type JourneyRow, journeyRows } from "./journey_rows.ts";

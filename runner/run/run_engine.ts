@@ -401,7 +401,8 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
       startedAt,
       durationMs,
       scheduleDurationMs: schedule.durationMs,
-      scheduled: schedule.shardCount(shard),
+      // A journey's later steps are requests too, made as the journey runs.
+      scheduled: schedule.shardCount(shard) + (journeys?.made ?? 0),
       cpu: { userMs: cpu.user / 1000, systemMs: cpu.system / 1000 },
       connections: {
         opened: dispatcher.socketsOpened,

@@ -92,6 +92,8 @@ export class JourneyRunner {
   /** Journeys started and under way now. */
   started = 0;
   live = 0;
+  /** Later steps made (scheduled) and not withdrawn: requests beyond the schedule's arrivals. */
+  made = 0;
 
   constructor(options: JourneyRunnerOptions) {
     this.#o = options;
@@ -223,6 +225,7 @@ export class JourneyRunner {
     j.dueMs = dueMs;
     this.#render(j);
     this.#o.sink.scheduled(dueMs, j.stageIndex, j.label);
+    this.made++;
     this.#heap.push(dueMs, slot);
   }
 
@@ -236,6 +239,7 @@ export class JourneyRunner {
       const slot = this.#heap.pop();
       const j = this.#slots[slot];
       this.#o.sink.withdrawn(j.dueMs, j.stageIndex, j.label);
+      this.made--;
       this.#end(slot, "stopped", j.dueMs, j.step);
     }
     for (let slot = 0; slot < this.#slots.length; slot++) {
