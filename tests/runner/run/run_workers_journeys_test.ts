@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import { runWorkers } from "../../../runner/run/run_workers.ts";
 import { loadPlan } from "../../../runner/plan/load_plan.ts";
 import { headerOf, recordingServer } from "../../_helpers/recording_server.ts";
+import { h2cServer } from "../../_helpers/http2_servers.ts";
+import { parseText } from "../../_helpers/plan_fixtures.ts";
 
 const PLAN = `name: journeys
 target: TARGET
@@ -84,3 +86,28 @@ for (const [workers, io] of [[1, "deno"], [2, "native"]] as const) {
     ]);
   });
 }
+
+Deno.test("journeys run over HTTP/2 (h2c): every step a stream, think kept out of the journey time", async () => {
+  await using server = await h2cServer();
+  const { plan, issues } = parseText(`name: h2
+target: ${server.url}
+requests:
+  - journey: order
+    weight: 1
+    steps:
+      - { name: a, path: /a }
+      - { name: b, path: /b, think: 30ms, check: { status: 200 } }
+load:
+  http: 2
+  connections: 1
+  max_streams: 4
+  stages: [{ rate: 100/s, duration: 1s }]
+`);
+  assert.ok(plan, issues.map((i) => i.message).join("\n"));
+  const run = await runWorkers({ plan, io: "deno" });
+  assert.equal(run.complete, true);
+  assert.equal(server.requests(), 200);
+  const [order] = run.recorded.stages[0].journeys!;
+  assert.deepEqual([order.started, order.completed, order.failed], [100, 100, 0]);
+  assert.ok(order.journey.percentilesUs["50"] < 30_000, "the think is not in the journey time");
+});
