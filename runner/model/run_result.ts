@@ -78,7 +78,7 @@ export type ErrorKind =
   | "rst_stream"
   | "refused_stream"
   | "unexpected_status"
-  /** A check on the response failed, or a journey step's capture found nothing. */
+  /** The status was expected, but another of the label's checks (`check:`) failed. */
   | "check_failed"
   | "other";
 

@@ -116,7 +116,7 @@ export class RenderAhead implements RequestSource {
     r.isHead = request.isHead;
     r.timeoutMs = request.timeoutMs;
     r.expect = request.expect;
-    if (request.keepBodyBytes) r.keepBodyBytes = request.keepBodyBytes;
+    r.keepBodyBytes = request.keepBodyBytes;
     this.#ring[(this.#head + this.#length) % RENDER_AHEAD] = r;
     this.#length++;
     c.advance();
