@@ -111,3 +111,82 @@ load:
   assert.deepEqual([order.started, order.completed, order.failed], [100, 100, 0]);
   assert.ok(order.journey.percentilesUs["50"] < 30_000, "the think is not in the journey time");
 });
+
+/**
+ * Whether the HTTP readers keep a body for `keepBodyBytes` (runner/engine/kept_response.ts,
+ * helper B's branch of issue 44): until then no capture can find its value, and `run` refuses a
+ * step's captures (runner/plan/requests/journey_refusal.ts).
+ */
+const readersKeepBodies = (() => {
+  try {
+    return Deno.statSync(new URL("../../../runner/engine/kept_response.ts", import.meta.url))
+      .isFile;
+  } catch {
+    return false;
+  }
+})();
+
+for (const io of ["deno", "native"] as const) {
+  Deno.test({
+    name: `a journey carries a captured id (json, header, regex) to its next step (${io})`,
+    ignore: !readersKeepBodies,
+    fn: () => carries(io),
+  });
+}
+
+async function carries(io: "deno" | "native") {
+  const reads: string[] = [];
+  const created = new Set<string>();
+  let next = 1000;
+  const ac = new AbortController();
+  const server = Deno.serve(
+    { port: 0, hostname: "127.0.0.1", signal: ac.signal, onListen() {} },
+    async (req) => {
+      const url = new URL(req.url);
+      if (req.method === "POST") {
+        const body = await req.json();
+        const id = String(next++);
+        created.add(id);
+        return new Response(JSON.stringify({ id, state: "open", n: body.n }), {
+          status: 201,
+          headers: { "content-type": "application/json", "x-item": id, location: `/items/${id}` },
+        });
+      }
+      reads.push(url.pathname + url.search);
+      return new Response(`{"id":"${url.pathname.split("/")[2]}","state":"open"}`);
+    },
+  );
+  const { port } = server.addr as Deno.NetAddr;
+  const { plan, issues } = parseText(`name: cap
+target: http://127.0.0.1:${port}
+vars: { n: counter }
+requests:
+  - journey: order
+    weight: 1
+    steps:
+      - name: create
+        method: POST
+        path: /items
+        body: { json: { n: "{{n}}" } }
+        capture: { id: { json: /id }, hid: { header: x-item }, rid: { regex: '"id":"(\\d+)"' } }
+        check: { status: 201, json: { /state: open } }
+      - name: read
+        path: "/items/{{id}}?h={{hid}}&r={{rid}}"
+        check: { status: 200, body: { contains: open } }
+load: { connections: 4, stages: [{ rate: 50/s, duration: 1s }] }
+`);
+  assert.ok(plan, issues.map((i) => i.message).join("\n"));
+  const run = await runWorkers({ plan, io });
+  ac.abort();
+  await server.finished;
+  assert.equal(run.complete, true);
+  const [order] = run.recorded.stages[0].journeys!;
+  assert.deepEqual([order.started, order.completed, order.failed], [50, 50, 0]);
+  assert.equal(reads.length, 50);
+  for (const r of reads) {
+    const m = /^\/items\/(\d+)\?h=(\d+)&r=(\d+)$/.exec(r);
+    assert.ok(m, r);
+    assert.ok(created.has(m[1]) && m[1] === m[2] && m[2] === m[3], r);
+  }
+  assert.equal(new Set(reads).size, 50, "each created id read back once");
+}
