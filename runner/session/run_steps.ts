@@ -11,7 +11,7 @@ import type { StepRecord } from "../model/run_result.ts";
 import { problemText } from "../model/result.ts";
 import { printable } from "../plan/printable.ts";
 import type { PlanStep, ResolvedPlan } from "../plan/types.ts";
-import { statusExpected } from "../plan/requests/mod.ts";
+import { mixLabels, statusExpected } from "../plan/requests/mod.ts";
 import { bindCaptures } from "./bind_captures.ts";
 import { type CapturedValue, captureSourceText, captureValue } from "../engine/response/mod.ts";
 import { sendStep, type SendStepOptions } from "./send_step.ts";
@@ -151,9 +151,8 @@ async function runStep(
   };
   const bound = bindCaptures(step, values);
   if (!bound.ok) return fail(problemText(bound.problems[0]));
-  const http2Origin = plan.load.http === "2" && plan.requests.length
-    ? new URL(plan.requests[0].url).origin
-    : undefined;
+  const first = mixLabels(plan).requests[0];
+  const http2Origin = plan.load.http === "2" && first ? new URL(first.url).origin : undefined;
   const exchange = await sendStep(bound.value, {
     ...options,
     ...(http2Origin ? { http2Origin } : {}),

@@ -72,3 +72,19 @@ export function labelNames(plan: Pick<ResolvedPlan, "requests" | "journeys">): s
     ...(plan.journeys ?? []).flatMap((j) => j.steps.map((s) => s.label)),
   ];
 }
+
+/**
+ * The URL of the plan's first request, a journey's first step when it has no single request: the
+ * origin the plan drives (one plan drives one origin).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { firstUrl } from "./mix_labels.ts";
+ * const plan = { requests: [], journeys: [{ steps: [{ url: "http://h/a" }] }] } as never;
+ * assert.equal(firstUrl(plan), "http://h/a");
+ * ```
+ */
+export function firstUrl(plan: Pick<ResolvedPlan, "requests" | "journeys">): string {
+  return mixLabels(plan).requests[0].url;
+}
