@@ -587,6 +587,18 @@ export interface PlanRecord {
     expect: { codes: number[]; classes: number[] };
   }>;
   /**
+   * The journeys of the mix, when the plan has any (absent in results before them): each its
+   * name, weight and steps, a step as a request is stored (without a weight) with its think time
+   * (ms) when it has one.
+   */
+  journeys?: Array<{
+    name: string;
+    weight: number;
+    steps: Array<
+      Omit<PlanRecord["requests"][number], "weight"> & { think?: { minMs: number; maxMs: number } }
+    >;
+  }>;
+  /**
    * The load profile as resolved; each stage has `fromPerSec` and `toPerSec` (equal for a constant
    * stage) and its line in the plan file.
    */
