@@ -387,6 +387,8 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
     const outcome = await dispatcher.run(startMs).catch((e: unknown) => {
       // A crash mid-run still leaves what was measured: the record is closed and returned.
       error = e instanceof Error ? e.message : String(e);
+      // Journeys still under way end as a stop ends them (their later steps counted skipped).
+      journeys?.stop();
       return { complete: false, endMs: clock.nowMs() };
     });
     // Never negative: a run stopped before its start instant (`--start-at`) ran for no time.

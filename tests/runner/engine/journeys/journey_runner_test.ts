@@ -346,3 +346,36 @@ Deno.test("journeys and single requests share the mix by weight, each step with 
   assert.deepEqual(labels, [["health", 50], ["order / create", 50], ["order / read", 50]]);
   assert.equal(journeyOf(r).started, 50);
 });
+
+Deno.test("a step that times out waiting for a connection fails its journey, from its due time", async () => {
+  // One connection. Journey 0 at 0 ms: its read falls due at 105 ms (think 95 ms), while the
+  // single request fired at 100 ms holds the connection for 500 ms: the read times out in the
+  // queue 100 ms after its due time, never sent. Journey 2 (at 200 ms) waits for the connection
+  // too, and completes.
+  const { run: r, seen } = await run(
+    plan({
+      load: "{ connections: 1, stages: [{ rate: 10/s, duration: 300ms }] }",
+      think: "95ms",
+      readTimeout: "100ms",
+      extra: "  - { name: slow, path: /slow, weight: 1 }\n",
+    }),
+    (s) =>
+      s.line.startsWith("GET /slow")
+        ? { afterMs: 500, status: 200 }
+        : s.line.startsWith("POST")
+        ? { afterMs: 10, status: 201, body: JSON.stringify({ id: JSON.parse(s.body).id }) }
+        : { afterMs: 10, status: 200 },
+  );
+  assert.equal(r.complete, true);
+  assert.deepEqual(
+    seen.map((s) => `${s.line.split(" ").slice(0, 2).join(" ")} ${s.writtenMs}`),
+    ["POST /items 0", "GET /slow 100", "POST /items 600", "GET /items/2 705"],
+  );
+  const read = labelOf(r, "order / read");
+  assert.deepEqual(read.counts.errors, { timeout: 1 });
+  assert.equal(read.counts.sent, 1);
+  const j = journeyOf(r);
+  assert.deepEqual([j.started, j.completed, j.failed], [2, 1, 1]);
+  // Journey 2's create waited 400 ms for the connection: in its response time.
+  assert.ok(near(labelOf(r, "order / create").response.maxUs, 410_000));
+});
