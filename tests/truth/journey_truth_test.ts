@@ -18,8 +18,9 @@
  * Each step's figure is compared with its truth within 5% or 2 ms (the stall truth test's
  * tolerance), a journey's within 10%: the 200 steps b released together as a freeze ends (or
  * 100 ms after) wait a few ms more for the single-threaded target to drain them, which the
- * journey time rightly includes (measured: p90 504-533 ms without think, 621 ms with it). A
- * journey that counted the stall twice would read p90 ≈ 1 s; one that hid it, ≈ 0.
+ * journey time rightly includes (measured with 100 connections at most: p90 519-521 ms without
+ * think, 607-609 ms with it; step a 507-513 ms). A journey that counted the stall twice would read
+ * p90 ≈ 1 s; one that hid it, ≈ 0.
  */
 import assert from "node:assert/strict";
 import { runWorkers } from "../../runner/run/run_workers.ts";
@@ -40,7 +41,7 @@ requests:
       - { name: b, path: /b${think ? `, think: ${think}` : ""} }
 load:
   connections: 8
-  max_connections: 400
+  max_connections: 100
   stages:
     - { rate: 200/s, duration: 1s, warmup: true }
     - { rate: 200/s, duration: 10s }
@@ -68,8 +69,10 @@ Deno.test("journey truth: the first step reads as a request; the journey meets a
   assert.equal(a.counts.ok, 2000);
   assert.equal(b.counts.ok, 2000);
   assert.deepEqual(offTruth(a.response, STALL_TRUTH), [], "step a reads as a single request");
-  // b follows a's completion: the freeze is over by then.
-  assert.ok(b.response.percentilesUs["99"] < 20_000, `b p99 ${b.response.percentilesUs["99"]}us`);
+  // b follows a's completion: the freeze is over by then. (The 20% of bs released together as a
+  // freeze ends wait for the target to drain them: 8-25 ms measured; one that met the freeze, or
+  // was timed from its journey's start, would read hundreds of ms.)
+  assert.ok(b.response.percentilesUs["99"] < 100_000, `b p99 ${b.response.percentilesUs["99"]}us`);
   const j = journeyOf(plain);
   assert.deepEqual([j.started, j.completed, j.failed, j.thinkMs], [2000, 2000, 0, 0]);
   assert.deepEqual(offTruth(j.journey, STALL_TRUTH, 0.1), [], "the journey meets the stall once");
@@ -82,7 +85,8 @@ Deno.test("journey truth: the first step reads as a request; the journey meets a
   // 100 ms after a freeze, a burst the target takes a few ms to drain).
   const bTruth = { "99": 950, max: 1000 } as Truth;
   assert.deepEqual(offTruth(tb.response, bTruth), [], "b measured from its due time");
-  assert.ok(tb.response.percentilesUs["50"] < 2_000, `b p50 ${tb.response.percentilesUs["50"]}us`);
+  // Its median met no freeze and holds no think (it would read 100 ms).
+  assert.ok(tb.response.percentilesUs["50"] < 20_000, `b p50 ${tb.response.percentilesUs["50"]}us`);
   const tj = journeyOf(thinking);
   assert.deepEqual([tj.started, tj.completed, tj.failed], [2000, 2000, 0]);
   assert.ok(Math.abs(tj.thinkMs - 2000 * 100) < 1e-6, "the think time is reported beside it");
