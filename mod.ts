@@ -167,6 +167,7 @@ export {
   type HistogramEncoding,
   type IntervalContention,
   type IntervalResult,
+  type JourneyResult,
   type LabelResult,
   type LatencyPair,
   type MergedResults,

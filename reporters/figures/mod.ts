@@ -44,3 +44,4 @@ export {
   labelRows,
 } from "./label_rows.ts";
 export { rateLimitedSentence } from "./rate_limited_text.ts";
+export { JOURNEY_COLUMNS, type JourneyRow, journeyRows } from "./journey_rows.ts";

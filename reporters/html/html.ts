@@ -23,6 +23,7 @@ import { buildChartData, type ChartData } from "./html_data.ts";
 import { environmentTable, toolHealthPanel } from "./html_health.ts";
 import { planSummary } from "./html_plan.ts";
 import { outcomeSummary, stageTable } from "./html_stages.ts";
+import { JOURNEYS_INTRO, journeyTable } from "./html_journeys.ts";
 import { UNEXPECTED_TITLE, unexpectedPanel } from "./html_unexpected.ts";
 import { TRAFFIC_INTRO, trafficPanel } from "./html_traffic.ts";
 import { bannerStatus, gateTable, verdictBanner, warningsBox } from "./html_verdicts.ts";
@@ -44,6 +45,7 @@ export function renderHtml(result: RunResult): string {
   const status = bannerStatus(result);
   const sent = sentRateNote(result);
   const unexpected = unexpectedPanel(result);
+  const journeys = journeyTable(result);
   // What failed leads: the verdict, then the gates (failing first, the explanation after them),
   // so a failing gate is on the first screen even of a phone; the warnings qualify them next.
   const sections = [
@@ -56,6 +58,7 @@ export function renderHtml(result: RunResult): string {
       result.traffic !== undefined,
       (result.steps?.length ?? 0) > 0,
       unexpected !== "",
+      journeys !== "",
     ),
     htmlCard(
       "percentiles",
@@ -69,6 +72,7 @@ export function renderHtml(result: RunResult): string {
       `<p class="explain">Percentiles per stage, read off the full histograms. ${LATENCY_TERMS}</p>`,
       stageTable(result) + outcomeSummary(result),
     ),
+    journeys === "" ? "" : htmlCard("journeys", "Journeys", JOURNEYS_INTRO, journeys),
     data.timeline === undefined ? "" : htmlCard(
       "timeline",
       "Over time",
@@ -163,12 +167,14 @@ function toc(
   hasTraffic: boolean,
   hasSteps: boolean,
   hasUnexpected: boolean,
+  hasJourneys: boolean,
 ): string {
   const links: Array<[string, string]> = [
     ["gates", "Gates"],
     ...(hasUnexpected ? [["unexpected", UNEXPECTED_TITLE] as [string, string]] : []),
     ["percentiles", "Latency by percentile"],
     ["stages", "Stages"],
+    ...(hasJourneys ? [["journeys", "Journeys"] as [string, string]] : []),
     ["timeline", "Over time"],
     ...(hasRamp ? [["ramp", "Latency against rate"] as [string, string]] : []),
     ["health", "Tool health"],

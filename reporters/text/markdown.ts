@@ -29,6 +29,7 @@ import {
   timeDomainLines,
   verdictFigures,
 } from "../figures/mod.ts";
+import { JOURNEY_COLUMNS, journeyRows } from "../figures/mod.ts";
 import {
   formatMetric,
   protocolText,
@@ -134,6 +135,7 @@ function render(result: RunResult, options: MarkdownOptions, caps: Caps): string
     ...labelTable(result, caps, esc),
     ...rateLimited(result, esc),
     ...checksSection(result),
+    ...journeyTable(result, esc),
     ...health(result, caps, esc),
     ...warnings(result.warnings ?? [], caps, esc),
     ...(result.traffic === undefined ? [] : traffic(result.traffic, caps, esc)),
@@ -271,6 +273,30 @@ function labelTable(result: RunResult, caps: Caps, esc: (t: string) => string): 
     ...more(labels.hidden, "labels"),
     "Over the measured stages (warmup left out), the busiest labels first; p50 and p99 of the " +
     "response time" + (labels.ttfb ? ", p99 of the time to first byte." : "."),
+    "",
+  ];
+}
+
+/** Each journey's row and its steps', over the measured stages. */
+function journeyTable(result: RunResult, esc: (t: string) => string): string[] {
+  const journeys = journeyRows(result);
+  if (journeys === undefined) return [];
+  return [
+    "### Journeys",
+    "",
+    ...markdownTable(
+      [...JOURNEY_COLUMNS],
+      ["left", ...JOURNEY_COLUMNS.slice(1).map(() => "right" as const)],
+      journeys.map((r) =>
+        JOURNEY_COLUMNS.map((c, i) =>
+          i === 0 ? (r.journey ? `**${esc(r[c])}**` : esc(r[c].trim())) : r[c]
+        )
+      ),
+    ),
+    "",
+    "Journey time runs from the journey's intended start to its last step's end, think time " +
+    "excluded (think: its mean per completed journey); a step's times run from its due time. " +
+    "Per step, completed + skipped = started.",
     "",
   ];
 }

@@ -29,6 +29,7 @@ import {
   varsLine,
   verdictFigures,
 } from "../figures/mod.ts";
+import { JOURNEY_COLUMNS, journeyRows } from "../figures/mod.ts";
 import { formatDurationMs } from "../../runner/plan/units.ts";
 import { errorTotal } from "../../runner/model/request_counts.ts";
 import type {
@@ -122,6 +123,7 @@ export function renderTerminal(result: RunResult, options: TerminalOptions): str
   }
   lines.push(...textTable(rows, ["left", "left", ...rows[0].slice(2).map(() => "right" as const)]));
   lines.push(...labelLines(result, styled));
+  lines.push(...journeyLines(result, styled));
   lines.push(
     "",
     paint(
@@ -223,6 +225,37 @@ function labelLines(
       ...ttfb.map(() => "right" as const),
     ]),
     ...(labels.hidden > 0 ? [`… ${labels.hidden} more labels (see the HTML report)`] : []),
+  ];
+}
+
+/**
+ * Each journey's row (started, completed, failed, journey time without think, mean think) and
+ * its steps' (sent, failed, skipped, response time), after a blank line.
+ */
+function journeyLines(
+  result: RunResult,
+  styled: (style: Style, text: string) => TextCell,
+): string[] {
+  const journeys = journeyRows(result);
+  if (journeys === undefined) return [];
+  const rows: TextCell[][] = [
+    JOURNEY_COLUMNS.map((h) => styled("bold", h)),
+    ...journeys.map((r) =>
+      JOURNEY_COLUMNS.map((c, i) =>
+        i === 0 && r.journey ? styled("bold", printable(r[c])) : printable(r[c])
+      )
+    ),
+  ];
+  return [
+    "",
+    ...textTable(rows, ["left", ...JOURNEY_COLUMNS.slice(1).map(() => "right" as const)]),
+    ...textTable([[
+      styled(
+        "dim",
+        "journey time = from the journey's intended start to its last step's end, think " +
+          "excluded (think: its mean per completed journey); a step's times are from its due time",
+      ),
+    ]], ["left"]),
   ];
 }
 

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { firstUrl } from "../plan/requests/mod.ts";
 import { retarget } from "../plan/retarget.ts";
 import { drawsFromSeed } from "../plan/traffic/mod.ts";
 import { formatAdHocIssue } from "./args/mod.ts";
@@ -214,7 +215,7 @@ export async function runPlanCommand(
   const started = toStart.value
     ? await startCommandService(
       toStart.value,
-      plan.requests[0].url,
+      firstUrl(plan),
       options.outDir,
       onProgress,
       signal,
@@ -243,7 +244,7 @@ async function measure(
 ): Promise<RunOutcome> {
   // Reached, and an https target's certificate trusted, before anything is sent.
   const unreachable = await checkTarget(
-    new URL(plan.requests[0].url),
+    new URL(firstUrl(plan)),
     caCerts,
     undefined,
     plan.load.http,

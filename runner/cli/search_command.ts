@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { firstUrl } from "../plan/requests/mod.ts";
 import { join } from "node:path";
 import { checkTarget } from "../engine/preflight.ts";
 import { DEFAULT_BASELINE_DIR } from "../gates/baseline/mod.ts";
@@ -116,7 +117,7 @@ export async function searchCommand(
   const toStart = serviceToStart(start.value, plan);
   if (!toStart.ok) return failed(toStart.problems);
   const started = toStart.value
-    ? await startCommandService(toStart.value, plan.requests[0].url, outDir, progress, signal)
+    ? await startCommandService(toStart.value, firstUrl(plan), outDir, progress, signal)
     : undefined;
   if (started && "outcome" in started) return started.outcome;
   // Stopped however this returns, what the stop found said; a service lost mid-search stops it.
@@ -125,7 +126,7 @@ export async function searchCommand(
   return await withRunService(service, async () => {
     // Reached, and an https target's certificate trusted, before the first step.
     const unreachable = await checkTarget(
-      new URL(plan.requests[0].url),
+      new URL(firstUrl(plan)),
       caCerts,
       undefined,
       plan.load.http,

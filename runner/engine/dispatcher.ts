@@ -11,6 +11,7 @@ import type { ErrorKind } from "../model/run_result.ts";
 import type { ScheduleCursor } from "../schedule/build_schedule.ts";
 import { RequestQueue } from "./request_queue.ts";
 import type { LabelChecks } from "./response/mod.ts";
+import type { JourneyRunner } from "./journeys/mod.ts";
 import type {
   Clock,
   Completion,
@@ -44,6 +45,11 @@ export interface DispatcherOptions {
   requests: readonly PreparedRequest[];
   /** Where each request's bytes come from when they differ per request (a templated plan). */
   source?: RequestSource;
+  /**
+   * The plan's journeys (engine/journeys/): a journey's first step comes from the schedule, its
+   * later steps from their heap, each due at the previous one's completion plus think time.
+   */
+  journeys?: JourneyRunner;
   connect: () => Connection;
   connections: number;
   maxConnections: number;
@@ -75,6 +81,8 @@ interface Slot {
   stageIndex: number;
   labelIndex: number;
   request: PreparedRequest | undefined;
+  /** The request's schedule index, or for a journey's step −(its journey slot + 1). */
+  index: number;
   waited: boolean;
   onOutcome: (outcome: ResponseOutcome) => void;
 }
@@ -218,7 +226,10 @@ export class Dispatcher {
           this.#o.onTick?.(now - startMs, this);
           this.#nextTickMs += 1000 * Math.max(1, Math.ceil((now - this.#nextTickMs) / 1000));
         }
-        if (cursor.done && this.#queue.length === 0 && this.#inflight === 0) {
+        if (
+          cursor.done && this.#queue.length === 0 && this.#inflight === 0 &&
+          !this.#o.journeys?.pending
+        ) {
           return { complete: true, endMs: clock.nowMs() };
         }
         this.#o.source?.renderAhead();
@@ -250,8 +261,9 @@ export class Dispatcher {
     // Wake for the next fire time even when every connection is busy: the request then only
     // joins the queue, but it is taken on time, so the dispatch lag measures the generator
     // itself and a saturated engine cannot pass its lateness off as queueing.
-    const { cursor } = this.#o;
+    const { cursor, journeys } = this.#o;
     if (!cursor.done) deadline = Math.min(deadline, this.#startMs + cursor.fireMs);
+    if (journeys?.pending) deadline = Math.min(deadline, this.#startMs + journeys.nextDueMs);
     return deadline;
   }
 
@@ -265,21 +277,41 @@ export class Dispatcher {
     // Due as #deadline() computes it (start + fire time, on the clock), so a wake at that deadline
     // always finds the request due: offsets round differently.
     const taken = this.dispatched;
+    const journeys = this.#o.journeys;
     while (!cursor.done && startMs + cursor.fireMs <= nowMs) {
+      // A journey's pending step due first goes first.
+      while (journeys?.pending && journeys.nextDueMs < cursor.fireMs) this.#pumpStep(journeys);
       const sinceMs = cursor.fireMs - this.#lastFireMs;
       if (sinceMs >= 0) this.#sendIntervalMs += (sinceMs - this.#sendIntervalMs) / 16;
       this.#lastFireMs = cursor.fireMs;
       recorder.scheduled(cursor.fireMs, cursor.stageIndex, cursor.labelIndex);
       recorder.dispatchLag(Math.max(0, offsetMs - cursor.fireMs), cursor.stageIndex);
       this.dispatched++;
-      const slot = this.#idle.pop() ??
-        (this.#slots.length < this.#o.maxConnections ? this.#newSlot() : undefined);
-      if (slot) {
-        this.#fire(slot, cursor.index, cursor.fireMs, cursor.stageIndex, cursor.labelIndex, false);
-      } else this.#queue.push(cursor.fireMs, cursor.stageIndex, cursor.labelIndex, cursor.index);
+      const index = journeys?.isStep(cursor.labelIndex)
+        ? -1 - journeys.start(cursor.index, cursor.fireMs, cursor.stageIndex, cursor.labelIndex)
+        : cursor.index;
+      this.#take(index, cursor.fireMs, cursor.stageIndex, cursor.labelIndex);
       cursor.advance();
     }
+    while (journeys?.pending && startMs + journeys.nextDueMs <= nowMs) this.#pumpStep(journeys);
     if (this.dispatched > taken) this.#o.waker.pace?.(this.#sendIntervalMs);
+  }
+
+  /** Takes a journey's due step (scheduled when it was made) and starts or queues it. */
+  #pumpStep(journeys: JourneyRunner): void {
+    const slot = journeys.popDue();
+    const offsetMs = this.#o.clock.nowMs() - this.#startMs;
+    this.#o.recorder.dispatchLag(Math.max(0, offsetMs - journeys.dueMs), journeys.stageIndex);
+    this.dispatched++;
+    this.#take(-1 - slot, journeys.dueMs, journeys.stageIndex, journeys.labelIndex);
+  }
+
+  /** A due request takes an idle connection, a new one under the cap, or a place in the queue. */
+  #take(index: number, fireMs: number, stageIndex: number, labelIndex: number): void {
+    const slot = this.#idle.pop() ??
+      (this.#slots.length < this.#o.maxConnections ? this.#newSlot() : undefined);
+    if (slot) this.#fire(slot, index, fireMs, stageIndex, labelIndex, false);
+    else this.#queue.push(fireMs, stageIndex, labelIndex, index);
   }
 
   /**
@@ -295,8 +327,11 @@ export class Dispatcher {
     labelIndex: number,
     waited: boolean,
   ) {
-    const request = this.#o.source?.take(index, labelIndex);
+    const request = index < 0
+      ? this.#o.journeys!.take(-1 - index)
+      : this.#o.source?.take(index, labelIndex);
     slot.busy = true;
+    slot.index = index;
     slot.fireMs = fireMs;
     slot.stageIndex = stageIndex;
     slot.labelIndex = labelIndex;
@@ -309,8 +344,10 @@ export class Dispatcher {
   #done(slot: Slot, o: ResponseOutcome): void {
     this.#inflight--;
     slot.busy = false;
+    const journeys = slot.index < 0 ? this.#o.journeys : undefined;
     if (slot.request !== undefined) {
-      this.#o.source?.release(slot.request, o.error !== undefined);
+      if (journeys) journeys.release(-1 - slot.index, slot.request, o.error !== undefined);
+      else this.#o.source?.release(slot.request, o.error !== undefined);
       slot.request = undefined;
     }
     if (this.#abandoned) return;
@@ -342,11 +379,18 @@ export class Dispatcher {
       if (checks.evaluate(o)) c.error = "check_failed";
       c.checkFailed = checks.failed;
     }
+    if (journeys !== undefined) {
+      // A step's status and captures decide whether its journey goes on; its checks were
+      // counted above, and how a status failed (unexpected, rate limited) the recorder says.
+      const step = journeys.judge(-1 - slot.index, o);
+      if (step === "check_failed" && c.error === undefined) c.error = step;
+    }
     c.bytesSent = o.bytesSent;
     c.bytesReceived = o.bytesReceived;
     c.firstByteMs = o.firstByteAtMs === undefined ? NaN : o.firstByteAtMs - startMs;
     c.retryAfterS = o.retryAfterS ?? NaN;
     recorder.complete(c);
+    journeys?.completed(-1 - slot.index, c.completedMs, c.error, this.#stopping);
     const q = this.#queue;
     if (!this.#stopping && q.shift()) {
       this.#fire(slot, q.index, q.fireMs, q.stageIndex, q.labelIndex, true);
@@ -384,6 +428,7 @@ export class Dispatcher {
       q.length > 0 && offsetMs - q.headFireMs >= this.#o.requests[q.headLabelIndex].timeoutMs
     ) {
       q.shift();
+      const completedMs = offsetMs;
       this.#o.recorder.complete({
         stageIndex: q.stageIndex,
         labelIndex: q.labelIndex,
@@ -395,6 +440,9 @@ export class Dispatcher {
         bytesSent: 0,
         bytesReceived: 0,
       });
+      if (q.index < 0) {
+        this.#o.journeys?.completed(-1 - q.index, completedMs, "timeout", this.#stopping);
+      }
     }
   }
 
@@ -412,6 +460,7 @@ export class Dispatcher {
       await waker.sleepUntil(Math.min(graceEndMs, clock.nowMs() + this.#sweepMs));
     }
     this.#abandoned = true;
+    this.#o.journeys?.stop();
     return { complete: false, endMs: clock.nowMs() };
   }
 
@@ -423,6 +472,7 @@ export class Dispatcher {
       stageIndex: 0,
       labelIndex: 0,
       request: undefined,
+      index: 0,
       waited: false,
       onOutcome: () => {},
     };

@@ -173,6 +173,38 @@ export interface StageResult extends LatencyPair {
   labels: LabelResult[];
   /** What its summary hides: trends, stalls and shape (measured stages; runner/result/time_domain.ts). */
   timeDomain?: StageTimeDomain;
+  /**
+   * Per journey of the plan, the journeys that started in this stage (their fire time's);
+   * absent for a plan without journeys and in results written before them.
+   */
+  journeys?: JourneyResult[];
+}
+
+/**
+ * One journey's figures in a stage: its journey time, its counts, and each step's skipped
+ * count (a step's other counts and latencies are its label's, in `labels`).
+ */
+export interface JourneyResult {
+  /** The journey's name (`order`); its steps are labelled `order / STEP`. */
+  name: string;
+  /**
+   * Journey time of the journeys that completed: the last step's end − the journey's fire time,
+   * think time excluded.
+   */
+  journey: EncodedHistogram;
+  /** The think time of the completed journeys, summed (ms): the time `journey` leaves out. */
+  thinkMs: number;
+  /** Journeys started (their first step taken from the schedule). */
+  started: number;
+  /** Journeys whose every step passed. */
+  completed: number;
+  /** Journeys ended by a step that failed (an error, a failed check, a capture that found none). */
+  failed: number;
+  /**
+   * Per step, in order: its label and how many times it was skipped (its journey ended before
+   * it). Per step, completed + skipped = started, when the run was not stopped.
+   */
+  steps: Array<{ label: string; skipped: number }>;
 }
 
 /** A robust slope with its 95% interval. */
@@ -584,6 +616,18 @@ export interface PlanRecord {
     weight: number;
     timeoutMs: number;
     expect: { codes: number[]; classes: number[] };
+  }>;
+  /**
+   * The journeys of the mix, when the plan has any (absent in results before them): each its
+   * name, weight and steps, a step as a request is stored (without a weight) with its think time
+   * (ms) when it has one.
+   */
+  journeys?: Array<{
+    name: string;
+    weight: number;
+    steps: Array<
+      Omit<PlanRecord["requests"][number], "weight"> & { think?: { minMs: number; maxMs: number } }
+    >;
   }>;
   /**
    * The load profile as resolved; each stage has `fromPerSec` and `toPerSec` (equal for a constant

@@ -5,10 +5,11 @@
  * @module
  */
 import type { PlanStep, RequestBasics, ResolvedPlan } from "./types.ts";
+import { mixLabels } from "./requests/mod.ts";
 
 /**
- * Points every request at `base` instead of the plan's target, keeping paths and queries; so are
- * the setup and teardown steps sent to the requests' origin.
+ * Points every request and journey step at `base` instead of the plan's target, keeping paths
+ * and queries; so are the setup and teardown steps sent to the requests' origin.
  */
 export function retarget(plan: ResolvedPlan, base: string): ResolvedPlan {
   const newBase = base.replace(/\/$/, "");
@@ -29,12 +30,15 @@ export function retarget(plan: ResolvedPlan, base: string): ResolvedPlan {
     return { ...r, url: joined, template: { ...r.template, target } };
   };
   // A step at the requests' origin moves with them; one elsewhere (a login service) stays.
-  const origin = new URL(plan.requests[0].url).origin;
+  const origin = new URL(mixLabels(plan).requests[0].url).origin;
   const moveStep = (s: PlanStep) => new URL(s.url).origin === origin ? move(s) : s;
   return {
     ...plan,
     target: newBase,
     requests: plan.requests.map(move),
+    ...(plan.journeys
+      ? { journeys: plan.journeys.map((j) => ({ ...j, steps: j.steps.map(move) })) }
+      : {}),
     ...(plan.setup ? { setup: plan.setup.map(moveStep) } : {}),
     ...(plan.teardown ? { teardown: plan.teardown.map(moveStep) } : {}),
   };

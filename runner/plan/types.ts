@@ -114,7 +114,7 @@ export type JsonTest =
   /** The value's text (a string as it is, else its JSON) matches this regular expression. */
   | { op: "matches"; pattern: string };
 
-/** The pause before a journey step: fixed (`min == max`) or drawn uniformly in [min, max]. */
+/** The pause before a journey step: fixed (`min == max`) or drawn uniformly in [min, max). */
 export interface PlanThink {
   /** The shortest pause (ms). */
   minMs: number;

@@ -110,6 +110,11 @@ export function validatePlan(
       requests: requestsOk ? requests : undefined,
       labels,
       journeys: journeys.map((j) => j.name),
+      journeyMix: journeys.map((j) => ({
+        name: j.name,
+        weight: j.weight,
+        steps: j.steps.map((st) => st.label),
+      })),
       checks: sent.flatMap((r) => (r.checks ?? []).map((c) => ({ label: r.label, text: c.text }))),
       hasSearch: get("search") !== undefined,
       ...(follow ? { follow } : {}),

@@ -5,7 +5,12 @@
  *
  * @module
  */
-import type { IntervalResult, LabelResult, StageResult } from "../model/run_result.ts";
+import type {
+  IntervalResult,
+  JourneyResult,
+  LabelResult,
+  StageResult,
+} from "../model/run_result.ts";
 import { mergeEncodedHistograms } from "../hdr/encoded_histogram.ts";
 import type { RecordedRun } from "./recorder.ts";
 import { addCounts, emptyCounts } from "../model/request_counts.ts";
@@ -19,7 +24,13 @@ export function mergeRecordedRuns(runs: readonly RecordedRun[]): RecordedRun {
   if (runs.length === 1) return runs[0];
   const stages = runs[0].stages.map((stage, i): StageResult => {
     const parts = runs.map((r) => r.stages[i]);
-    return { ...stage, ...mergeLatency(parts), labels: mergeLabels(parts.map((p) => p.labels)) };
+    const journeys = stage.journeys && mergeJourneys(parts.map((p) => p.journeys ?? []));
+    return {
+      ...stage,
+      ...mergeLatency(parts),
+      labels: mergeLabels(parts.map((p) => p.labels)),
+      ...(journeys ? { journeys } : {}),
+    };
   });
   const byStart = new Map<number, IntervalResult[]>();
   for (const r of runs) {
@@ -75,6 +86,25 @@ function mergeLabels(lists: readonly LabelResult[][]): LabelResult[] {
       label: label.label,
       ...mergeLatency(lists.map((list) => list[i])),
       ...(checks ? { checks } : {}),
+    };
+  });
+}
+
+/** Journeys of the same plan (workers or shards): counts added, journey times merged exactly. */
+export function mergeJourneys(lists: readonly JourneyResult[][]): JourneyResult[] {
+  return lists[0].map((j, i) => {
+    const parts = lists.map((list) => list[i]);
+    return {
+      name: j.name,
+      journey: mergeEncodedHistograms(parts.map((p) => p.journey)),
+      thinkMs: sum(parts, (p) => p.thinkMs),
+      started: sum(parts, (p) => p.started),
+      completed: sum(parts, (p) => p.completed),
+      failed: sum(parts, (p) => p.failed),
+      steps: j.steps.map((s, k) => ({
+        label: s.label,
+        skipped: sum(parts, (p) => p.steps[k].skipped),
+      })),
     };
   });
 }

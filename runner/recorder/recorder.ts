@@ -36,6 +36,8 @@ import { emptyCounts } from "../model/request_counts.ts";
 import { type LiveTally, TALLY_FIELDS } from "./live_tally.ts";
 import { EMPTY_SPARSE } from "./empty_histogram.ts";
 import { type CheckName, CheckTally } from "./check_tally.ts";
+import { type JourneyShape, JourneyTally } from "./journey_tally.ts";
+import type { JourneyEnd, JourneySink } from "../engine/journeys/mod.ts";
 
 /**
  * The engine-stall probe's sampling period (us): a stall longer than this is also recorded once
@@ -90,7 +92,7 @@ export type { Completion };
 /**
  * The run's recorder.
  */
-export class Recorder implements RecordSink {
+export class Recorder implements RecordSink, JourneySink {
   readonly #stages: readonly StageWindow[];
   readonly #labels: readonly string[];
   readonly #expects: readonly StatusExpectation[];
@@ -115,6 +117,8 @@ export class Recorder implements RecordSink {
   readonly #warmup: boolean[];
   /** The longest dispatch lag (ms) since the last tally. */
   #lagSinceTallyMs = 0;
+  /** The plan's journeys' figures, when it has journeys ({@linkcode withJourneys}). */
+  #journeys: JourneyTally | undefined;
   /** Completed requests and errors so far, and the latest closed interval's p99, for progress. */
   completed = 0;
   errors = 0;
@@ -147,7 +151,40 @@ export class Recorder implements RecordSink {
     if (names.some((n) => n?.length)) this.#checks = new CheckTally(this.#stages.length, names);
   }
 
-  /** A request left the schedule (it is due); call once per request, in fire-time order. */
+  /** Records the journeys of a plan with them (their steps among `labels`). */
+  withJourneys(shapes: readonly JourneyShape[]): this {
+    if (shapes.length) this.#journeys = new JourneyTally(this.#stages.length, shapes, this.#labels);
+    return this;
+  }
+
+  journeyEnded(
+    stageIndex: number,
+    journey: number,
+    end: JourneyEnd,
+    journeyMs: number,
+    thinkMs: number,
+  ): void {
+    this.#journeys?.ended(stageIndex, journey, end, journeyMs, thinkMs);
+  }
+
+  stepSkipped(stageIndex: number, labelIndex: number): void {
+    this.#journeys?.skipped(stageIndex, labelIndex);
+  }
+
+  /** Undoes {@linkcode scheduled} for a journey's step that will not be sent (a stop). */
+  withdrawn(fireMs: number, stageIndex: number, labelIndex: number): void {
+    const interval = this.#interval(Math.floor(fireMs / this.#intervalMs));
+    interval.outstanding--;
+    this.#stageOutstanding[stageIndex]--;
+    this.#group(interval.groups, labelIndex).counts.scheduled--;
+    this.#group(this.#stageGroups[stageIndex], labelIndex).counts.scheduled--;
+  }
+
+  /**
+   * A request left the schedule (it is due); call once per request, in fire-time order. A
+   * journey's later step is scheduled when it is made (its due time is never in the past), so
+   * the interval it will be recorded in stays open until it completes.
+   */
   scheduled(fireMs: number, stageIndex: number, labelIndex: number): void {
     const interval = this.#interval(Math.floor(fireMs / this.#intervalMs));
     interval.outstanding++;
@@ -312,6 +349,7 @@ export class Recorder implements RecordSink {
         startMs: w.startMs,
         durationMs: w.profile.durationMs,
         ...this.#withChecks(i, encodeRawLabels(raw)),
+        ...(this.#journeys ? { journeys: this.#journeys.results(i) } : {}),
       };
     });
     return {

@@ -14,6 +14,7 @@ export {
   type HistogramEncoding,
   type IntervalContention,
   type IntervalResult,
+  type JourneyResult,
   type LabelResult,
   type LatencyPair,
   type PlanRecord,

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { ResolvedPlan } from "../plan/types.ts";
+import type { RequestBasics, ResolvedPlan } from "../plan/types.ts";
 import type { PlanRecord } from "../model/run_result.ts";
 
 /**
@@ -16,20 +16,22 @@ export function planRecord(plan: ResolvedPlan): PlanRecord {
     ...(plan.description === undefined ? {} : { description: plan.description }),
     file: plan.file,
     ...(plan.target === undefined ? {} : { target: plan.target }),
-    requests: plan.requests.map((r) => ({
-      label: r.label,
-      method: r.method,
-      url: r.url,
-      headers: r.headers.map((h) => ({
-        name: h.name,
-        value: h.secret ? h.template : h.value,
-        secret: h.secret,
-      })),
-      ...(r.body === undefined ? {} : { body: r.body }),
-      weight: r.weight,
-      timeoutMs: r.timeoutMs,
-      expect: r.expect,
-    })),
+    requests: plan.requests.map((r) => {
+      const { timeoutMs, expect, ...rest } = storedRequest(r);
+      return { ...rest, weight: r.weight, timeoutMs, expect };
+    }),
+    ...(plan.journeys?.length
+      ? {
+        journeys: plan.journeys.map((j) => ({
+          name: j.name,
+          weight: j.weight,
+          steps: j.steps.map((s) => ({
+            ...storedRequest(s),
+            ...(s.think ? { think: { minMs: s.think.minMs, maxMs: s.think.maxMs } } : {}),
+          })),
+        })),
+      }
+      : {}),
     load: {
       connections: plan.load.connections,
       maxConnections: plan.load.maxConnections,
@@ -52,5 +54,22 @@ export function planRecord(plan: ResolvedPlan): PlanRecord {
     ...(plan.allowErrors ? { allowErrors: true } : {}),
     ...(plan.regression === undefined ? {} : { regression: plan.regression }),
     ...(plan.overrides?.length ? { overrides: [...plan.overrides] } : {}),
+  };
+}
+
+/** A request or step as stored: a secret header by its template, never its value. */
+function storedRequest(r: RequestBasics): Omit<PlanRecord["requests"][number], "weight"> {
+  return {
+    label: r.label,
+    method: r.method,
+    url: r.url,
+    headers: r.headers.map((h) => ({
+      name: h.name,
+      value: h.secret ? h.template : h.value,
+      secret: h.secret,
+    })),
+    ...(r.body === undefined ? {} : { body: r.body }),
+    timeoutMs: r.timeoutMs,
+    expect: r.expect,
   };
 }

@@ -27,11 +27,14 @@ export function protocolRecord(
   plan: {
     load: Pick<ResolvedPlan["load"], "http" | "maxStreams">;
     requests: readonly Pick<ResolvedPlan["requests"][number], "url">[];
+    journeys?: ReadonlyArray<{ steps: readonly { url: string }[] }>;
   },
 ): Pick<RunResult["run"], "protocol" | "maxStreams"> {
   if (plan.load.http !== "2") return { protocol: "http/1.1" };
   // One plan drives one origin (validate_requests.ts): its first request's scheme is the plan's.
-  const tls = /^https:/i.test(plan.requests[0]?.url ?? "");
+  const tls = /^https:/i.test(
+    plan.requests[0]?.url ?? plan.journeys?.[0]?.steps[0]?.url ?? "",
+  );
   const { maxStreams } = plan.load;
   return { protocol: tls ? "h2" : "h2c", ...(maxStreams === undefined ? {} : { maxStreams }) };
 }

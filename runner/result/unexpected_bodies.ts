@@ -31,7 +31,9 @@ export function unexpectedBodies(
 ): UnexpectedBody[] | undefined {
   if (!samples?.length) return undefined;
   const forms = secretForms(secrets);
-  return [...samples]
+  // A journey step's label (after the single requests') keeps none yet: its label is not a
+  // request of the stored plan.
+  return samples.filter((s) => s.labelIndex < plan.requests.length)
     .sort((a, b) => a.labelIndex - b.labelIndex || a.status - b.status)
     .map((s) => {
       const cut = s.bodyBytes > s.bytes.length;

@@ -34,6 +34,9 @@ import type { H2Pool } from "../engine/http2/mod.ts";
 import { HTTP2_REPLY_NOTE, OUT_OF_DESCRIPTORS_NOTE, prepareRequest } from "../engine/http1/mod.ts";
 import { RenderAhead, RequestRenderer } from "../engine/render/mod.ts";
 import { LabelChecks } from "../engine/response/mod.ts";
+import { JourneyRunner } from "../engine/journeys/mod.ts";
+import { mixLabels } from "../plan/requests/mod.ts";
+import { keepBodyBytesOf } from "./journey_bodies.ts";
 import { type Clock, type Connection, PERFORMANCE_CLOCK, type Waker } from "../engine/types.ts";
 import type { ErrorKind } from "../model/run_result.ts";
 import { readRegularFile } from "../model/regular_file.ts";
@@ -172,20 +175,25 @@ export interface EngineRun {
 export async function runEngine(options: EngineOptions): Promise<EngineRun> {
   const { plan } = options;
   const clock = options.clock ?? PERFORMANCE_CLOCK;
+  // Labels: the single requests, then each journey's steps (plan/requests/mix_labels.ts).
+  const mix = mixLabels(plan);
   const schedule = new Schedule({
     arrival: plan.load.arrival,
     seed: plan.load.seed,
     stages: plan.load.stages,
-    weights: plan.requests.map((r) => r.weight),
+    weights: mix.entryWeights,
+    entryLabels: mix.entryLabels,
   });
   const fileBodies = await Promise.all(
-    plan.requests.map((r) => r.body?.kind === "file" ? readBodyFile(r.body.path) : undefined),
+    mix.requests.map((r) => r.body?.kind === "file" ? readBodyFile(r.body.path) : undefined),
   );
-  const renderer = plan.requests.some((r) => r.template !== undefined)
+  const renderer = mix.requests.some((r) => r.template !== undefined)
     ? new RequestRenderer(plan, fileBodies)
     : undefined;
-  const requests = plan.requests.map((r, i) => {
-    const prepared = prepareRequest(r, i, fileBodies[i]);
+  const requests = mix.requests.map((r, i) => {
+    const prepared = prepareRequest({ ...r, weight: 1 }, i, fileBodies[i]);
+    const keep = keepBodyBytesOf(mix.labels[i]);
+    if (keep > 0) prepared.keepBodyBytes = keep;
     return renderer ? renderer.fixedRequest(i, prepared) : prepared;
   });
   const shard = options.shard ?? { index: 0, count: 1 };
@@ -193,7 +201,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
   const source = renderer?.drawsValues
     ? new RenderAhead(renderer, requests, schedule.cursor(shard), plan.data?.length ?? 0)
     : undefined;
-  const origin = new URL(plan.requests[0].url);
+  const origin = new URL(mix.requests[0].url);
   // A real run keeps its engine thread for timing, writing, reading and recording: intervals are
   // encoded by a low-priority worker, and a probe thread measures the platform's hiccups.
   // Runs with an injected waker (tests on a fake clock) do both inline or not at all.
@@ -217,16 +225,33 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
     : {};
   const recorder = new Recorder(
     schedule.stages,
-    plan.requests.map((r) => r.label),
-    plan.requests.map((r) => r.expect),
+    mix.requests.map((r) => r.label),
+    mix.requests.map((r) => r.expect),
     1000,
     store,
+  ).withJourneys(
+    (plan.journeys ?? []).map((j, i) => ({
+      name: j.name,
+      stepLabels: j.steps.map((_, k) => mix.firstStepLabel[i] + k),
+    })),
   );
-  // Labels with checks: evaluated on this thread at completion, counted per check.
-  const checks = plan.requests.map((r) =>
+  // Labels with checks (requests and journey steps): evaluated on this thread at completion,
+  // counted per check.
+  const checks = mix.requests.map((r) =>
     r.checks?.length ? new LabelChecks(r.checks, r.expect) : undefined
   );
-  recorder.countChecks(plan.requests.map((r) => r.checks));
+  recorder.countChecks(mix.requests.map((r) => r.checks));
+  const journeys = plan.journeys?.length
+    ? new JourneyRunner({
+      journeys: plan.journeys,
+      firstStepLabel: mix.firstStepLabel,
+      requests,
+      seed: plan.load.seed,
+      sink: recorder,
+      renderer,
+      source,
+    })
+    : undefined;
   const share = (n: number) => Math.max(1, Math.round(n / shard.count));
   // The engine-stall probe counts from the end of the leading warmup stages, as send lag does.
   const warmupEndMs = schedule.stages.find((s) => !s.warmup)?.startMs ?? schedule.durationMs;
@@ -308,6 +333,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
     cursor: schedule.cursor(shard),
     requests,
     source,
+    journeys,
     connect: () => connect(origin, clock),
     connections: share(plan.load.connections) * streams,
     maxConnections: share(plan.load.maxConnections) * streams,
@@ -369,6 +395,8 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
     const outcome = await dispatcher.run(startMs).catch((e: unknown) => {
       // A crash mid-run still leaves what was measured: the record is closed and returned.
       error = e instanceof Error ? e.message : String(e);
+      // Journeys still under way end as a stop ends them (their later steps counted skipped).
+      journeys?.stop();
       return { complete: false, endMs: clock.nowMs() };
     });
     // Never negative: a run stopped before its start instant (`--start-at`) ran for no time.
@@ -383,7 +411,8 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
       startedAt,
       durationMs,
       scheduleDurationMs: schedule.durationMs,
-      scheduled: schedule.shardCount(shard),
+      // A journey's later steps are requests too, made as the journey runs.
+      scheduled: schedule.shardCount(shard) + (journeys?.made ?? 0),
       cpu: { userMs: cpu.user / 1000, systemMs: cpu.system / 1000 },
       connections: {
         opened: dispatcher.socketsOpened,

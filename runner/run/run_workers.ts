@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { mixLabels } from "../plan/requests/mod.ts";
 import process from "node:process";
 import type { ResolvedPlan } from "../plan/types.ts";
 import { mergeRecordedRuns } from "../recorder/merge_recorded.ts";
@@ -80,7 +81,7 @@ export function composeShards(outer: ShardSpec, inner: ShardSpec): ShardSpec {
  */
 export async function runWorkers(options: RunWorkersOptions): Promise<EngineRun> {
   const probe = startContentionProbe({
-    url: options.plan.requests[0].url,
+    url: mixLabels(options.plan).requests[0].url,
     ...(options.service ? { pgid: options.service.pgid } : {}),
   });
   try {
@@ -115,7 +116,7 @@ async function runEngines(
   // The native I/O path blocks its thread between events, so it always gets a worker: this
   // thread stays free for signals, progress and anything else the caller runs on it.
   const choice = ioChoice(options.io);
-  const origin = new URL(options.plan.requests[0].url);
+  const origin = new URL(mixLabels(options.plan).requests[0].url);
   const io = choice !== "deno" && await nativeTarget(origin, choice) ? "native" : "deno";
   if (count === 1 && io === "deno") {
     const startAt = () => startInstant(probe, options.startAtEpochMs);

@@ -30,6 +30,11 @@ export interface ScheduleInput {
   seed: number;
   stages: readonly PlanStage[];
   weights: readonly number[];
+  /**
+   * Each weight's label, when they differ (a journey's entry is labelled with its first step's
+   * label: plan/requests/mix_labels.ts); absent: entry i is label i.
+   */
+  entryLabels?: readonly number[];
 }
 
 /** Which interleaved share of the schedule to walk. */
@@ -169,7 +174,8 @@ export class ScheduleCursor {
     const k = ++this.#inStage;
     this.index = w.firstIndex + k;
     this.stageIndex = w.index;
-    this.labelIndex = this.#mix.labelIndexAt(this.index);
+    const entry = this.#mix.labelIndexAt(this.index);
+    this.labelIndex = this.#input.entryLabels?.[entry] ?? entry;
     if (this.#prng === undefined) {
       this.fireMs = w.startMs + offsetAtCountMs(w.profile, k);
     } else {

@@ -5,7 +5,8 @@
  *
  * @module
  */
-import type { PlanIssue, ResolvedPlan } from "../plan/types.ts";
+import type { PlanIssue, RequestBasics, ResolvedPlan } from "../plan/types.ts";
+import { mixLabels } from "../plan/requests/mod.ts";
 import { Schedule } from "./build_schedule.ts";
 import { dataDemand, type DataUse } from "./data_rows.ts";
 import { refOwner, requestRefs } from "../plan/traffic/mod.ts";
@@ -29,20 +30,26 @@ export function dataExhaustion(
 ): { demand: SourceDemand[]; issues: PlanIssue[] } {
   const data = plan.data ?? [];
   if (data.length === 0) return { demand: [], issues: [] };
+  const mix = mixLabels(plan);
   const schedule = new Schedule({
     arrival: plan.load.arrival,
     seed: plan.load.seed,
     stages: plan.load.stages,
-    weights: plan.requests.map((r) => r.weight),
+    weights: mix.entryWeights,
   });
+  // Rows are drawn per entry: a journey takes one row for all its steps.
+  const entries: RequestBasics[][] = [
+    ...plan.requests.map((r) => [r]),
+    ...(plan.journeys ?? []).map((j) => j.steps),
+  ];
   const uses: DataUse[] = data.map((d) => ({
     order: d.order,
     rows: d.rows,
-    labels: plan.requests.flatMap((r, l) =>
-      requestRefs(r).some((ref) => refOwner(ref) === d.name) ? [l] : []
+    labels: entries.flatMap((requests, e) =>
+      requests.some((r) => requestRefs(r).some((ref) => refOwner(ref) === d.name)) ? [e] : []
     ),
   }));
-  const draws = dataDemand(plan.requests.map((r) => r.weight), uses, schedule.totalCount);
+  const draws = dataDemand(mix.entryWeights, uses, schedule.totalCount);
   const demand = data.map((d, s) => ({
     name: d.name,
     file: d.file,

@@ -15,17 +15,19 @@ import { err, ok, problem, type Result } from "../model/result.ts";
 
 /**
  * `request` with every capture bound to its value in `values`, or why a value cannot be sent
- * where the plan puts it (a header cannot hold a line feed).
+ * where the plan puts it (a header cannot hold a line feed). Captures named in `later` (a journey's
+ * own, taken by its steps as it runs) are left for the engine to render.
  */
 export function bindCaptures<R extends RequestBasics>(
   request: R,
   values: ReadonlyMap<string, CapturedValue>,
+  later: ReadonlySet<string> = new Set(),
 ): Result<R> {
   const t = request.template;
   if (t === undefined) return ok(request);
   const bind = (parts: TemplatePart[]): TemplatePart[] =>
     parts.map((p) => {
-      if (p.kind !== "capture") return p;
+      if (p.kind !== "capture" || later.has(p.name)) return p;
       const v = values.get(p.name);
       if (v === undefined) throw new Error(`capture \`${p.name}\` bound before it was taken`);
       return {
@@ -36,7 +38,9 @@ export function bindCaptures<R extends RequestBasics>(
     });
   const headers: PlanHeader[] = [];
   for (const h of request.headers) {
-    if (h.parts === undefined || !h.parts.some((p) => p.kind === "capture")) {
+    if (
+      h.parts === undefined || !h.parts.some((p) => p.kind === "capture" && !later.has(p.name))
+    ) {
       headers.push(h);
       continue;
     }
@@ -48,7 +52,11 @@ export function bindCaptures<R extends RequestBasics>(
       return err(problem(`${names.join(", ")} cannot go in header \`${h.name}\`: ${wire.message}`));
     }
     const { parts: _, ...plain } = h;
-    headers.push(parts.some((p) => p.kind === "ref") ? { ...h, parts } : { ...plain, value });
+    headers.push(
+      parts.some((p) => p.kind === "ref" || p.kind === "capture")
+        ? { ...h, parts }
+        : { ...plain, value },
+    );
   }
   const target = bind(t.target);
   const body = t.body && bind(t.body);

@@ -11,7 +11,7 @@ import type { StepRecord } from "../model/run_result.ts";
 import { problemText } from "../model/result.ts";
 import { printable } from "../plan/printable.ts";
 import type { PlanStep, ResolvedPlan } from "../plan/types.ts";
-import { statusExpected } from "../plan/requests/mod.ts";
+import { mixLabels, statusExpected } from "../plan/requests/mod.ts";
 import { bindCaptures } from "./bind_captures.ts";
 import { type CapturedValue, captureSourceText, captureValue } from "../engine/response/mod.ts";
 import { sendStep, type SendStepOptions } from "./send_step.ts";
@@ -64,7 +64,26 @@ export async function runSetup(plan: ResolvedPlan, options: SendStepOptions): Pr
     }
     requests.push(bound.value);
   }
-  return { plan: { ...plan, requests }, values, records };
+  // A journey's steps read the setup's captures too; their own are rendered as the journey runs.
+  const journeys = [];
+  for (const j of plan.journeys ?? []) {
+    const own = new Set(j.steps.flatMap((s) => s.captures.map((c) => c.name)));
+    const steps = [];
+    for (const s of j.steps) {
+      const bound = bindCaptures(s, values, own);
+      if (!bound.ok) {
+        const why = problemText(bound.problems[0]);
+        throw new StepFailure(`step \`${printable(s.label)}\`: ${why}`, records);
+      }
+      steps.push(bound.value);
+    }
+    journeys.push({ ...j, steps });
+  }
+  return {
+    plan: { ...plan, requests, ...(plan.journeys ? { journeys } : {}) },
+    values,
+    records,
+  };
 }
 
 /**
@@ -132,9 +151,8 @@ async function runStep(
   };
   const bound = bindCaptures(step, values);
   if (!bound.ok) return fail(problemText(bound.problems[0]));
-  const http2Origin = plan.load.http === "2" && plan.requests.length
-    ? new URL(plan.requests[0].url).origin
-    : undefined;
+  const first = mixLabels(plan).requests[0];
+  const http2Origin = plan.load.http === "2" && first ? new URL(first.url).origin : undefined;
   const exchange = await sendStep(bound.value, {
     ...options,
     ...(http2Origin ? { http2Origin } : {}),

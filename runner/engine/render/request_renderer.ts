@@ -7,7 +7,14 @@
  *
  * @module
  */
-import type { PlanRequest, PlanVar, ResolvedPlan, TemplatePart } from "../../plan/types.ts";
+import type {
+  PlanVar,
+  RequestBasics,
+  ResolvedPlan,
+  TemplateEncoding,
+  TemplatePart,
+} from "../../plan/types.ts";
+import { mixLabels } from "../../plan/requests/mod.ts";
 import type { PreparedRequest } from "../types.ts";
 import { type DataUse, RowCursor } from "../../schedule/data_rows.ts";
 import { choiceIndexAt, drawVar, uuidWords } from "../../schedule/draw_values.ts";
@@ -20,7 +27,9 @@ const encoder = new TextEncoder();
 type Step =
   | { kind: "bytes"; bytes: Uint8Array }
   | { kind: "column"; source: number; column: EncodedColumn }
-  | { kind: "var"; index: number; encoded?: Uint8Array[]; quoted: boolean };
+  | { kind: "var"; index: number; encoded?: Uint8Array[]; quoted: boolean }
+  /** A value a journey's earlier step captured: its slot among the journey's captures. */
+  | { kind: "captured"; slot: number; encoding: TemplateEncoding };
 
 interface Program {
   head: Step[];
@@ -41,6 +50,10 @@ export class RequestRenderer {
   /** Per label: its program, or undefined for a label without a template. */
   readonly #programs: Array<Program | undefined>;
   readonly #rows: RowCursor;
+  readonly #uses: DataUse[];
+  readonly #entryWeights: readonly number[];
+  /** The captured values of the journey step being rendered ({@linkcode renderStep}). */
+  #captured: ReadonlyArray<{ text: string; json: string } | undefined> = [];
   readonly #vars: readonly PlanVar[];
   readonly #seed: number;
   readonly #body = new ByteWriter(256);
@@ -68,10 +81,21 @@ export class RequestRenderer {
       }
       return col;
     };
+    const mix = mixLabels(plan);
+    /** Per label: its journey's capture names (a slot each), or undefined for a single request. */
+    const captureSlots = mix.labels.map((l) =>
+      l.kind === "step"
+        ? plan.journeys![l.journey].steps.flatMap((s) => s.captures.map((c) => c.name))
+        : undefined
+    );
+    let slots: string[] | undefined;
     const compile = (parts: readonly TemplatePart[], sources: Set<number>): Step[] =>
       parts.map((p): Step => {
         if (p.kind === "text") return { kind: "bytes", bytes: encoder.encode(p.text) };
         if (p.kind === "secret") return { kind: "bytes", bytes: encoder.encode(p.value) };
+        if (p.kind === "capture" && slots?.includes(p.name)) {
+          return { kind: "captured", slot: slots.indexOf(p.name), encoding: p.encoding };
+        }
         if (p.kind === "capture") {
           throw new Error(
             `capture \`${p.name}\` reached the engine unbound (runner/session binds it)`,
@@ -100,20 +124,28 @@ export class RequestRenderer {
           quoted: p.encoding === "json_value" && spec.kind === "uuid",
         };
       });
-    this.#programs = plan.requests.map((r, label) => {
+    this.#programs = mix.requests.map((r, label) => {
       if (r.template === undefined) return undefined;
+      slots = captureSlots[label];
       const sources = new Set<number>();
       const program = compileRequest(r, compile, sources, fileBodies[label]);
       const draws = [...program.head, ...program.body ?? []].some((step) => step.kind !== "bytes");
       return { ...program, sources: [...sources], draws };
     });
     this.sourcesOf = this.#programs.map((p) => p?.sources ?? []);
-    const uses: DataUse[] = data.map((d, s) => ({
+    // Rows are drawn per entry: a journey's steps share its row (drawn once per journey).
+    const entryOf = mix.labels.map((l, label) =>
+      l.kind === "step" ? plan.requests.length + l.journey : label
+    );
+    this.#uses = data.map((d, s) => ({
       order: d.order,
       rows: d.rows,
-      labels: this.sourcesOf.flatMap((list, l) => list.includes(s) ? [l] : []),
+      labels: [
+        ...new Set(this.sourcesOf.flatMap((list, l) => list.includes(s) ? [entryOf[l]] : [])),
+      ],
     }));
-    this.#rows = new RowCursor(plan.requests.map((r) => r.weight), uses, plan.load.seed);
+    this.#entryWeights = mix.entryWeights;
+    this.#rows = this.rowCursor();
     this.#row = new Int32Array(data.length);
     this.#varText = this.#vars.map(() => new ByteWriter(48));
     this.#varAt = new Float64Array(this.#vars.length).fill(-1);
@@ -149,6 +181,39 @@ export class RequestRenderer {
     const program = this.#programs[label]!;
     this.#rows.at(n);
     for (const s of program.sources) this.#row[s] = this.#rows.rowOf(s);
+    this.#emit(program, n, out);
+  }
+
+  /**
+   * Writes step `label` of journey `n` into `out`: its data rows `rows` (per source, drawn once
+   * per journey by a {@linkcode rowCursor}) and `captured`, the journey's captured values by
+   * slot. Journeys may be rendered in any order.
+   */
+  renderStep(
+    n: number,
+    label: number,
+    out: ByteWriter,
+    rows: Int32Array,
+    captured: ReadonlyArray<{ text: string; json: string } | undefined>,
+  ): void {
+    const program = this.#programs[label]!;
+    for (const s of program.sources) this.#row[s] = rows[s];
+    this.#captured = captured;
+    this.#emit(program, n, out);
+    this.#captured = [];
+  }
+
+  /** A fresh cursor over the rows entry n takes (as this renderer draws them), n rising. */
+  rowCursor(): RowCursor {
+    return new RowCursor(this.#entryWeights, this.#uses, this.#seed);
+  }
+
+  /** How many data sources the plan has. */
+  get sources(): number {
+    return this.#row.length;
+  }
+
+  #emit(program: Program, n: number, out: ByteWriter): void {
     out.reset();
     if (program.body !== undefined) {
       this.#body.reset();
@@ -184,6 +249,9 @@ export class RequestRenderer {
         const { bytes, starts } = step.column;
         const r = this.#row[step.source];
         out.range(bytes, starts[r], starts[r + 1]);
+      } else if (step.kind === "captured") {
+        const v = this.#captured[step.slot];
+        if (v !== undefined) out.utf8(encodeText(v.text, step.encoding, v.json));
       } else if (step.encoded !== undefined) {
         const e = step.encoded;
         const b = e[choiceIndexAt(this.#seed, step.index, n, e.length)];
@@ -199,7 +267,7 @@ export class RequestRenderer {
 }
 
 function compileRequest(
-  r: PlanRequest,
+  r: RequestBasics,
   compile: (parts: readonly TemplatePart[], sources: Set<number>) => Step[],
   sources: Set<number>,
   fileBody: Uint8Array | undefined,

@@ -96,6 +96,24 @@ export function planFingerprint(result: Pick<RunResult, "plan" | "traffic">): st
       s.exhausted,
     ]),
     (result.traffic?.vars ?? []).map((v) => [v.name, v.spec]),
+    // Only a plan with journeys digests them: every other plan keeps the fingerprint it had.
+    ...(result.plan.journeys?.length
+      ? [result.plan.journeys.map((j) => [
+        j.name,
+        j.weight,
+        j.steps.map((s) => [
+          s.label,
+          s.method,
+          pathOf(s.url),
+          s.headers.map((h) => [h.name, h.value, h.secret]),
+          s.body ?? null,
+          s.timeoutMs,
+          s.expect.codes,
+          s.expect.classes,
+          s.think ? [s.think.minMs, s.think.maxMs] : null,
+        ]),
+      ])]
+      : []),
   ]);
 }
 

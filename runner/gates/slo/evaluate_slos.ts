@@ -18,6 +18,7 @@ import { judgeWindows } from "./judge_windows.ts";
 import { countBeyond } from "../latency_evidence.ts";
 import { contendedIntervals } from "../contention_tail.ts";
 import { type SloScope, sloScope } from "./slo_scope.ts";
+import { journeyScope } from "./journey_scope.ts";
 import { sampleRemedy, sloVerdict } from "./slo_verdict.ts";
 import { judgeStalls, judgeTrend } from "./time_domain_gates.ts";
 import { judgeCheckRate } from "./check_rate_gate.ts";
@@ -52,7 +53,8 @@ export function evaluateSlos(result: RunResult, options: SloGateOptions = {}): V
     }
     const slo = parsed.value;
     const name = sloName(slo);
-    const scope = sloScope(result.stages, slo);
+    const journey = slo.series === "journey";
+    const scope = journey ? journeyScope(result.stages, slo) : sloScope(result.stages, slo);
     if ("missing" in scope) {
       return verdict(name, line, "invalid", [], `the result holds ${scope.missing}`, slo.label);
     }
@@ -73,6 +75,10 @@ export function evaluateSlos(result: RunResult, options: SloGateOptions = {}): V
     if (slo.metric.kind === "check_rate") {
       return judgeCheckRate(base, slo, result, scope.intendedPerSec, alpha);
     }
+    if (journey && slo.windowMs !== undefined) {
+      // A result holds journey times per stage, not per interval.
+      return { ...base, status: "invalid", message: "a journey SLO is judged over whole stages" };
+    }
     if (slo.windowMs !== undefined) {
       return judgeWindows(base, { ...slo, windowMs: slo.windowMs }, scope, result, alpha);
     }
@@ -90,7 +96,11 @@ function judge(
   alpha: number,
 ): Verdict {
   const m = slo.metric;
-  const contended = () => contendedIntervals(result, scope.stageIndexes, slo.label, slo.series);
+  // Journey times are kept per stage, not per interval: no contention allowance for them.
+  const contended = () =>
+    slo.series === "journey"
+      ? []
+      : contendedIntervals(result, scope.stageIndexes, slo.label, slo.series);
   const e = metricEvidence(m, { ...scope, contended }, result, slo.bound, alpha);
   const unit = m.kind === "error_rate" ? "fraction" : m.kind === "throughput" ? "per_sec" : "us";
   const remedy = () =>

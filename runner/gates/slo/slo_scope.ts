@@ -56,16 +56,8 @@ export function sloScope(
   stages: readonly StageResult[],
   slo: Pick<ParsedSlo, "atRatePerSec" | "label" | "series">,
 ): SloScope | { missing: string } {
-  const bound = stages.filter((s) =>
-    !s.warmup &&
-    (slo.atRatePerSec === undefined ||
-      (s.kind === "constant" && Math.abs(s.fromPerSec - slo.atRatePerSec) <= 1e-9 * s.fromPerSec))
-  );
-  if (bound.length === 0) {
-    return {
-      missing: slo.atRatePerSec === undefined ? "no stage to judge" : "no stage at that rate",
-    };
-  }
+  const bound = boundStages(stages, slo);
+  if ("missing" in bound) return bound;
   const response = createHistogram();
   const counts = emptyCounts();
   let durationMs = 0;
@@ -91,5 +83,21 @@ export function sloScope(
     counts,
     durationMs,
     intendedPerSec: intended / (durationMs / 1000),
+  };
+}
+
+/** The stages an SLO binds to (`at 20k/s`, or every non-warmup stage), or why there is none. */
+export function boundStages(
+  stages: readonly StageResult[],
+  slo: Pick<ParsedSlo, "atRatePerSec">,
+): StageResult[] | { missing: string } {
+  const bound = stages.filter((s) =>
+    !s.warmup &&
+    (slo.atRatePerSec === undefined ||
+      (s.kind === "constant" && Math.abs(s.fromPerSec - slo.atRatePerSec) <= 1e-9 * s.fromPerSec))
+  );
+  if (bound.length > 0) return bound;
+  return {
+    missing: slo.atRatePerSec === undefined ? "no stage to judge" : "no stage at that rate",
   };
 }

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { YamlEntry } from "../read/mod.ts";
+import type { YamlEntry, YamlNode } from "../read/mod.ts";
 import type { PlanReader } from "../read/mod.ts";
 
 /**
@@ -59,7 +59,10 @@ function groupHint(count: number): string {
  * ```
  */
 export function checkLabelCount(reader: PlanReader, entry: YamlEntry): void {
-  const count = entry.value.kind === "seq" ? entry.value.items.length : 0;
+  // A journey counts once (its journey-time histograms) and once per step (each its label).
+  const count = entry.value.kind === "seq"
+    ? entry.value.items.reduce((n, item) => n + labelsOf(item), 0)
+    : 0;
   const at = { pos: entry.keyPos, length: entry.key.length };
   if (count > MAX_REQUEST_LABELS) {
     reader.error(
@@ -80,3 +83,15 @@ export function checkLabelCount(reader: PlanReader, entry: YamlEntry): void {
     groupHint(count),
   );
 }
+
+/** Labels one `requests` item makes: 1 for a request, 1 + its steps for a journey. */
+function labelsOf(item: YamlNode): number {
+  if (item.kind !== "map") return 1;
+  const isJourney = item.entries.some((e) => JOURNEY_KEYS.includes(e.key));
+  const steps = item.entries.find((e) => STEPS_KEYS.includes(e.key))?.value;
+  return isJourney && steps?.kind === "seq" ? 1 + steps.items.length : 1;
+}
+
+/** The journey key and its synonyms, and the steps key and its (plan_language.ts). */
+const JOURNEY_KEYS = ["journey", "flow", "scenario"];
+const STEPS_KEYS = ["steps", "sequence", "chain"];

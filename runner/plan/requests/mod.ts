@@ -13,3 +13,4 @@ export type { PlanContext } from "./validate_requests.ts";
 export { declaredCaptures, readSteps, warnUnusedCaptures } from "./validate_steps.ts";
 export { credentialsProblem, parseHttpUrl, readRequestUrl, urlTextOk } from "./validate_url.ts";
 export { notYetRun } from "./journey_refusal.ts";
+export { firstUrl, labelNames, type MixLabel, type MixLabels, mixLabels } from "./mix_labels.ts";

@@ -29,9 +29,18 @@ export interface SloContext {
   labels?: string[];
   /** The journeys' names. */
   journeys?: string[];
+  /** The journeys' weights and step labels, when they are valid (a label's share of the mix). */
+  journeyMix?: JourneyMix[];
   /** Every check of the plan: the label it is on and its text. */
   checks?: { label: string; text: string }[];
   hasSearch: boolean;
+}
+
+/** A journey's place in the mix: its weight, and its steps' labels (each sent once per journey). */
+export interface JourneyMix {
+  name: string;
+  weight: number;
+  steps: string[];
 }
 
 /**
@@ -131,7 +140,7 @@ export function readSlos(reader: PlanReader, node: YamlNode, plan: SloContext): 
     }
     if (stages !== undefined && !checkBinding(report, slo, stages)) return;
     if (load !== undefined && requests !== undefined) {
-      warnIfTooShort(report, slo, load, requests);
+      warnIfTooShort(report, slo, load, requests, plan.journeyMix ?? []);
     }
     if (load !== undefined) warnIfNoTimeDomain(report, slo, load);
     out.push(slo);
@@ -185,13 +194,14 @@ function warnIfTooShort(
   slo: Slo,
   load: PlanLoad,
   requests: PlanRequest[],
+  journeys: JourneyMix[],
 ): void {
   if (slo.windowMs !== undefined) {
-    return warnIfWindowTooShort(report, slo, load, requests);
+    return warnIfWindowTooShort(report, slo, load, requests, journeys);
   }
   if (slo.metric.kind !== "percentile") return;
   const stages = stagesForSlo(slo, load.stages);
-  const share = labelShare(slo, requests);
+  const share = labelShare(slo, requests, journeys);
   const planned = stages.reduce((sum, s) => sum + plannedRequests(s), 0) * share;
   const needed = requestsToPass(slo.metric.percentile);
   if (planned >= needed) return;
@@ -217,6 +227,7 @@ function warnIfWindowTooShort(
   slo: Slo,
   load: PlanLoad,
   requests: PlanRequest[],
+  journeys: JourneyMix[],
 ): void {
   const windowMs = slo.windowMs!;
   const stages = stagesForSlo(slo, load.stages);
@@ -239,7 +250,7 @@ function warnIfWindowTooShort(
   const m = slo.metric;
   if ((m.kind !== "percentile" && m.kind !== "error_rate") || stages.length === 0) return;
   const needed = requestsToPassSlo(m, slo.bound);
-  const share = labelShare(slo, requests);
+  const share = labelShare(slo, requests, journeys);
   const lowestPerSec = Math.min(
     ...stages.map((s) => s.kind === "constant" ? s.ratePerSec : Math.min(s.fromPerSec, s.toPerSec)),
   ) * share;
@@ -260,10 +271,24 @@ function warnIfWindowTooShort(
 }
 
 /** The share of the plan's requests an SLO judges: its label's weight, or all of them. */
-function labelShare(slo: Slo, requests: PlanRequest[]): number {
+/**
+ * The share of the plan's arrivals an SLO judges: its label's weight (a step's is its journey's,
+ * sent once per journey), its journey's for `journey.`, or all of them.
+ */
+function labelShare(slo: Slo, requests: PlanRequest[], journeys: JourneyMix[]): number {
+  if (slo.series === "journey") {
+    const j = slo.label === undefined ? journeys[0] : journeys.find((x) => x.name === slo.label);
+    return (j?.weight ?? 0) / totalWeightOf(requests, journeys);
+  }
   if (slo.label === undefined) return 1;
-  const totalWeight = requests.reduce((sum, r) => sum + r.weight, 0);
-  return (requests.find((r) => r.label === slo.label)?.weight ?? 0) / totalWeight;
+  const weight = requests.find((r) => r.label === slo.label)?.weight ??
+    journeys.find((j) => j.steps.includes(slo.label!))?.weight ?? 0;
+  return weight / totalWeightOf(requests, journeys);
+}
+
+function totalWeightOf(requests: PlanRequest[], journeys: JourneyMix[]): number {
+  return requests.reduce((sum, r) => sum + r.weight, 0) +
+    journeys.reduce((sum, j) => sum + j.weight, 0);
 }
 
 /** Whole seconds a trend or a stall count needs (one point per 1 s interval). */

@@ -170,7 +170,7 @@ allow_errors: true
   assert.ok(read.ok, read.ok ? "" : read.problems[0].message);
 });
 
-Deno.test("runPlan() refuses a plan with a journey or a journey/ttfb SLO before sending anything", async () => {
+Deno.test("runPlan() refuses a journey SLO over a window before sending anything", async () => {
   await using server = recordingServer();
   const { plan, issues } = parsePlanText(`
 name: journeys
@@ -179,17 +179,16 @@ setup: [{ name: login, method: POST, path: /login }]
 requests:
   - { name: GET /, path: /, check: { status: 200 } }
   - journey: order
-    steps: [{ path: /a }, { path: /b, think: 10ms }]
-load: { stages: [{ rate: 10/s, duration: 1s }] }
-slo: ["journey.p99 < 1s", "ttfb.p99 < 1s"]
+    steps: [{ path: /a, capture: { id: { json: /id } } }, { path: /b, think: 10ms }]
+load: { stages: [{ rate: 10/s, duration: 20s }] }
+slo: ["journey.p99 < 1s over 10s", "ttfb.p99 < 1s"]
 `);
   assert.ok(plan, issues.map((i) => i.message).join("\n"));
   await assert.rejects(() => runPlan(plan), (e: unknown) => {
     assert.ok(e instanceof RangeError);
     const lines = e.message.split("\n").slice(1).map((l) => l.replace(/^.*?:(\d+):\d+: /, "$1 "));
     assert.deepEqual(lines.map((l) => l.split(";")[0]), [
-      "7 journeys are not yet run by this version (`order`)",
-      "10 journey SLOs are not yet judged by this version",
+      "10 journey SLOs over a window (`over`) are not yet judged by this version",
     ]);
     return true;
   });

@@ -57,3 +57,18 @@ load: { stages: [{ rate: 10/s, duration: 1s }] }
   assert.deepEqual(moved.teardown![0].template!.target[0], { kind: "text", text: "/v2/sessions/" });
   assert.equal(moved.requests[0].template!.target[0].kind, "text");
 });
+
+Deno.test("retarget() moves a journey's steps too, templated or not, in a plan of journeys alone", () => {
+  const p = parseText(`name: t
+target: http://127.0.0.1:8080/api
+vars: { n: counter }
+requests:
+  - journey: order
+    weight: 1
+    steps: [{ name: a, path: /a }, { name: b, path: "/b/{{n}}" }]
+load: { stages: [{ rate: 10/s, duration: 1s }] }
+`).plan!;
+  const [a, b] = retarget(p, "http://127.0.0.1:9000/v2").journeys![0].steps;
+  assert.equal(a.url, "http://127.0.0.1:9000/v2/a");
+  assert.deepEqual(b.template!.target[0], { kind: "text", text: "/v2/b/" });
+});

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { decodeHistogram } from "../../../runner/hdr/hdr_codec.ts";
-import { mergeRecordedRuns } from "../../../runner/recorder/merge_recorded.ts";
+import { mergeJourneys, mergeRecordedRuns } from "../../../runner/recorder/merge_recorded.ts";
+import { createHistogram } from "../../../runner/hdr/mod.ts";
+import { toEncodedHistogram } from "../../../runner/hdr/encoded_histogram.ts";
 import { type Completion, type RecordedRun, Recorder } from "../../../runner/recorder/recorder.ts";
 import { Schedule } from "../../../runner/schedule/build_schedule.ts";
 import { assertSameHistogram } from "../../_helpers/histogram_assertions.ts";
@@ -172,4 +174,28 @@ Deno.test("merging records adds each label's checks by position; a label without
     { text: "/id exists", line: 3, evaluated: 5, failed: 2 },
   ]);
   assert.equal(merged.stages[1].labels[1].checks, undefined);
+});
+
+Deno.test("workers' journeys merge: counts added, journey times merged exactly, skips per step", () => {
+  const tally = (ms: number[], skipped: number) => {
+    const h = createHistogram();
+    for (const v of ms) h.recordValue(v * 1000);
+    return {
+      name: "order",
+      journey: toEncodedHistogram(h),
+      thinkMs: 50 * ms.length,
+      started: ms.length + skipped,
+      completed: ms.length,
+      failed: skipped,
+      steps: [{ label: "order / a", skipped: 0 }, { label: "order / b", skipped }],
+    };
+  };
+  const [merged] = mergeJourneys([[tally([10, 20], 1)], [tally([30], 2)]]);
+  assert.deepEqual(
+    [merged.started, merged.completed, merged.failed, merged.thinkMs],
+    [6, 3, 3, 150],
+  );
+  assert.equal(merged.journey.count, 3);
+  assert.ok(Math.abs(merged.journey.maxUs - 30_000) <= 30);
+  assert.deepEqual(merged.steps.map((s) => s.skipped), [0, 3]);
 });

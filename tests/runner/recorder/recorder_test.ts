@@ -420,3 +420,33 @@ Deno.test("a recorder told of no checks reports none, as before checks existed",
   const run = rec.finish(3000);
   assert.ok(run.stages.every((s) => s.labels.every((l) => !("checks" in l))));
 });
+
+Deno.test("a journey's step scheduled at its due time keeps its interval and stage open until it completes", () => {
+  // One 2 s stage; step 1 fired at 900 ms, completed at 1,400 ms; step 2 made then, due at
+  // 1,950 ms (think 550 ms): interval 1 and the stage must wait for it.
+  const stages = windows([constant(0, "main", 2000, false)]);
+  const rec = newRecorder(stages);
+  rec.scheduled(900, 0, 0);
+  rec.complete(done({ fireMs: 900, completedMs: 1400, labelIndex: 0 }));
+  rec.scheduled(1950, 0, 1);
+  // The tick at 2,500 ms: the schedule has passed the stage, interval 1 ends before it.
+  rec.closeIntervals(2499);
+  rec.complete(done({ fireMs: 1950, completedMs: 2600, labelIndex: 1 }));
+  rec.closeIntervals(2999);
+  const run = rec.finish(3000);
+  const second = run.intervals.find((i) => i.startMs === 1000)!;
+  assert.equal(second.labels[1].counts.completed, 1, "the step is in its due time's interval");
+  assert.equal(run.stages[0].labels[1].counts.completed, 1, "and in its stage");
+  assert.equal(run.intervals.filter((i) => i.startMs === 1000).length, 1);
+});
+
+Deno.test("a withdrawn step (a stop before it fell due) is neither scheduled nor outstanding", () => {
+  const stages = windows([constant(0, "main", 2000, false)]);
+  const rec = newRecorder(stages);
+  rec.scheduled(1500, 0, 1);
+  rec.withdrawn(1500, 0, 1);
+  rec.closeIntervals(2999);
+  const run = rec.finish(2000);
+  assert.equal(run.stages[0].counts.scheduled, 0);
+  assert.equal(run.intervals.find((i) => i.startMs === 1000)!.counts.scheduled, 0);
+});

@@ -84,3 +84,35 @@ Deno.test("planRecord() stores the run's seed, and whether the run drew it", () 
     false,
   ]);
 });
+
+Deno.test("planRecord() stores a plan's journeys, a step's secret header by its template", () => {
+  const { plan } = parseText(
+    `name: t
+target: http://127.0.0.1:8080
+requests:
+  - journey: order
+    weight: 2
+    steps:
+      - { name: a, path: /a, headers: { Authorization: "Bearer \${env.TOKEN}" } }
+      - { name: b, path: /b, think: 10ms..20ms }
+load: { stages: [{ rate: 10/s, duration: 1s }] }
+`,
+    { env: { TOKEN: "hunter2-secret" } },
+  );
+  assert.ok(plan);
+  const record = planRecord(plan);
+  assert.ok(!JSON.stringify(record).includes("hunter2-secret"), "the secret leaked");
+  const [order] = record.journeys!;
+  assert.deepEqual([order.name, order.weight, order.steps.map((s) => s.label)], [
+    "order",
+    2,
+    ["order / a", "order / b"],
+  ]);
+  assert.deepEqual(order.steps[0].headers.find((h) => h.name === "Authorization"), {
+    name: "Authorization",
+    value: "Bearer ${env.TOKEN}",
+    secret: true,
+  });
+  assert.deepEqual(order.steps[1].think, { minMs: 10, maxMs: 20 });
+  assert.equal(planRecord(parseText(MINIMAL_PLAN).plan!).journeys, undefined);
+});

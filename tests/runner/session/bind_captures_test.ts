@@ -80,3 +80,22 @@ Deno.test("a captured value a header cannot hold is refused, naming the capture 
     /^`token` cannot go in header `Authorization`: .*carriage return/,
   );
 });
+
+Deno.test("a journey step binds the setup's captures and leaves its journey's own to the engine", () => {
+  const step = plan(`journey: order
+    weight: 1
+    steps:
+      - { name: create, method: POST, path: /items, capture: { item: { json: /id } } }
+      - { name: read, path: "/items/{{item}}", headers: { Authorization: "Bearer {{token}}", X-Item: "{{item}}" } }`)
+    .journeys![0].steps[1];
+  const bound = valueOf(bindCaptures(step, values, new Set(["item"])));
+  const t = bound.template!;
+  assert.deepEqual(
+    t.target.filter((p) => p.kind === "capture").map((p) => p.kind === "capture" && p.name),
+    ["item"],
+  );
+  const auth = t.headers.find((h) => h.name === "Authorization")!;
+  assert.ok(auth.parts.some((p) => p.kind === "secret" && p.value === "t k/1"));
+  const item = bound.headers.find((h) => h.name === "X-Item")!;
+  assert.ok(item.parts?.some((p) => p.kind === "capture"), "kept for the engine");
+});

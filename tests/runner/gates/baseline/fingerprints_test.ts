@@ -95,3 +95,18 @@ Deno.test("fingerprintMismatch() lists exactly the fields that differ, not the g
     "tailgate: 0.0.0-test vs 0.2.0",
   ]);
 });
+
+Deno.test("a plan's journeys are in its fingerprint: a step's path or think changes it", () => {
+  const journey = (path: string, think: string) =>
+    planFingerprint(resultOfPlan((t) =>
+      t.replace(
+        "requests:\n",
+        `requests:\n  - journey: order\n    weight: 1\n    steps:\n      - { name: a, path: ${path} }\n      - { name: b, path: /b, think: ${think} }\n`,
+      )
+    ));
+  const base = journey("/x", "10ms");
+  assert.equal(journey("/x", "10ms"), base);
+  assert.notEqual(journey("/y", "10ms"), base);
+  assert.notEqual(journey("/x", "20ms"), base);
+  assert.notEqual(base, planFingerprint(resultOfPlan((t) => t)));
+});

@@ -79,3 +79,18 @@ Deno.test("a shard's window counts against at most the whole fleet's requests in
   const planned = windowPlanned(45, 180, quarter, 4);
   assert.ok(planned >= 181 && planned <= 192, String(planned));
 });
+
+Deno.test("a plan with journeys decides no SLO early: its steps outnumber its arrivals", () => {
+  const { plan } = parseText(`name: t
+target: http://127.0.0.1:8080
+requests:
+  - { name: a, path: /a }
+  - journey: order
+    weight: 1
+    steps: [{ path: /x }, { path: /y }]
+load: { stages: [{ rate: 100/s, duration: 5s }] }
+slo: ["max < 1s", 'p99 < 1s for "a"', "journey.p99 < 1s"]
+`);
+  assert.ok(plan);
+  assert.deepEqual(failFastScopes(plan), []);
+});

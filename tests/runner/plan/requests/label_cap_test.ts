@@ -48,3 +48,24 @@ Deno.test("a few hundred labels in many stages are no warning: a stage over keep
   assert.equal(many.plan?.load.stages.length, 30);
   assert.deepEqual(many.issues, []);
 });
+
+Deno.test("a journey counts toward the label cap once and once per step", () => {
+  // 995 requests and a journey of 5 steps: 995 + 1 + 5 = 1001 labels.
+  const steps = Array.from({ length: 5 }, (_, i) => `{ name: s${i}, path: /s/${i} }`).join(", ");
+  const text = planWith(995).replace(
+    "load:",
+    `  - { journey: checkout, weight: 1, steps: [${steps}] }\nload:`,
+  );
+  const errors = parseText(text).issues.filter((i) => i.severity === "error");
+  assert.equal(errors.length, 1, errors.map((e) => e.message).join("\n"));
+  assert.match(errors[0].message, /^1001 requests, each its own label/);
+  assert.deepEqual(
+    parseText(
+      planWith(994).replace(
+        "load:",
+        `  - { journey: checkout, weight: 1, steps: [${steps}] }\nload:`,
+      ),
+    ).issues.filter((i) => i.severity === "error"),
+    [],
+  );
+});

@@ -43,3 +43,20 @@ Deno.test("a request error and an unknown `for` label are reported together", ()
     ["4:44 `requests[0].weight` must be above 0, not -1", "8:5 no request is labelled `order`"],
   );
 });
+
+Deno.test("a step's and a journey's share of the mix is their journey's weight", () => {
+  const text = `name: x
+target: http://127.0.0.1:8080
+requests:
+  - { path: /a, weight: 1 }
+  - journey: order
+    weight: 3
+    steps: [{ name: one, path: /x }, { name: two, path: /y }]
+load:
+  stages: [{ rate: 100/s, duration: 3s }]
+slo: ['p99 < 1s for "order / two"', "journey.p99 < 1s", 'p99 < 1s for "GET /a"']
+`;
+  const warned = parsePlanText(text).issues.filter((i) => i.message.includes("sends about"))
+    .map((i) => `${i.line} ${i.message.replace(/.*sends about /, "")}`);
+  assert.deepEqual(warned, ["10 225 to it", "10 225 to it", "10 75 to it"]);
+});
