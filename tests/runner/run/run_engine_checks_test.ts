@@ -35,7 +35,7 @@ function http1Server(): Deno.HttpServer<Deno.NetAddr> {
 async function h2cServer(): Promise<{ port: number; close: () => Promise<void> }> {
   const server = http2.createServer();
   server.on("stream", (stream, headers) => {
-    const [status, type, body] = answer(String(headers[":path"]));
+    const [status, type, body] = answer(String(headers[":path"]).split("?")[0]);
     stream.respond({ ":status": status, "content-type": type });
     stream.end(body);
   });
@@ -47,8 +47,9 @@ async function h2cServer(): Promise<{ port: number; close: () => Promise<void> }
 const PLAN = (port: number) =>
   `name: checks
 target: http://127.0.0.1:${port}
+vars: { n: counter }
 requests:
-  - path: /good
+  - path: "/good?n={{n}}" # rendered ahead, per request
     check:
       status: 200
       header: { content-type: json }
