@@ -48,6 +48,7 @@ export const COLORS: Record<string, string> = {
   p99: "#e8590c",
   max: "#c2255c",
   serviceP99: "#74c0fc",
+  ttfbP99: "#9c36b5",
   intended: "#343a40",
   sent: "#2f9e44",
   completed: "#1971c2",
@@ -59,6 +60,7 @@ const DASHES: Record<string, number[]> = {
   baselineResponse: [7, 4],
   baselineService: [2, 3],
   serviceP99: [5, 3],
+  ttfbP99: [2, 2],
   intended: [7, 4],
 };
 

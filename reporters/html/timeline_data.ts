@@ -1,5 +1,6 @@
 /**
- * The time-domain charts' data, from the result's 1 s intervals: latency (p50, p99, max) and
+ * The time-domain charts' data, from the result's 1 s intervals: latency (p50, p99, max; p99 of
+ * service time, and of the time to first byte in a result that has it) and
  * throughput (intended, sent, completed, errors) against time with the stage boundaries, and for
  * ramp stages latency against the intended rate.
  *
@@ -14,6 +15,7 @@ export type TimelineRole =
   | "p99"
   | "max"
   | "serviceP99"
+  | "ttfbP99"
   | "intended"
   | "sent"
   | "completed"
@@ -104,6 +106,13 @@ export function timelineData(result: RunResult): TimelineChartData | undefined {
       perInterval("p99", "p99 response time", (i) => valueMs(i.response, "99")),
       perInterval("max", "max response time", (i) => valueMs(i.response, "max")),
       perInterval("serviceP99", "p99 service time", (i) => valueMs(i.service, "99")),
+      // A result with times to first byte (none before they were recorded).
+      ...(intervals.some((i) => i.ttfb !== undefined)
+        ? [
+          perInterval("ttfbP99", "p99 time to first byte", (i) =>
+            i.ttfb === undefined ? null : valueMs(i.ttfb, "99")),
+        ]
+        : []),
       ...stallSeries(result),
     ],
     throughput: [

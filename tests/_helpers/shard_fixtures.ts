@@ -47,12 +47,15 @@ export function shardPlan(): ResolvedPlan {
 /**
  * The result of recording the requests of `shard` (or all of them) with latencies that depend only on the
  * request's global index, so every request has the same latency whichever recorder sees it.
+ * `firstByte`: each request's first byte a quarter of its service time after its write, and every
+ * 150th request answered 429 with `Retry-After` 1 to 5 s.
  */
 export function recordShard(
   p: ResolvedPlan,
   shard?: ShardSpec,
   startedAt = "2026-01-01T00:00:00.000Z",
   failEvery = 200,
+  firstByte = false,
 ): RunResult {
   const { schedule, rec } = scheduleAndRecorder(p);
   const cursor = schedule.cursor(shard);
@@ -69,9 +72,12 @@ export function recordShard(
       fireMs,
       writtenMs: fireMs + lagMs,
       completedMs: fireMs + lagMs + serviceMs,
-      status: index % failEvery === 0 ? 500 : 200,
+      status: index % failEvery === 0 ? 500 : firstByte && index % 150 === 0 ? 429 : 200,
       bytesSent: 40,
       bytesReceived: 100,
+      ...(firstByte
+        ? { firstByteMs: fireMs + lagMs + serviceMs / 4, retryAfterS: 1 + index % 5 }
+        : {}),
     };
     rec.complete(c);
   }

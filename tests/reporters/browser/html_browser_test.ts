@@ -10,6 +10,7 @@ import { Chromium, type Page } from "../../_helpers/chromium.ts";
 import { HOSTILE, hostileResult, reportResult } from "../../_helpers/report_fixtures.ts";
 import { browserTest, drawnPixels, openPage, problems, remoteRequests } from "./_page_probe.ts";
 import { recordedResult } from "../_recorded_results.ts";
+import { writtenResult } from "../../_helpers/result_fixtures.ts";
 import { searchResult } from "../../_helpers/search_fixtures.ts";
 import { abResult } from "../../_helpers/ab_fixtures.ts";
 
@@ -401,6 +402,26 @@ browserTest(
       );
       assert.deepEqual(seen, { width: 400, pwned: false, images: 0, text: hostile });
       assert.deepEqual(problems(page.events), []);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+);
+
+browserTest(
+  "a report with times to first byte draws their p99 on the latency timeline, with no console error",
+  async () => {
+    const dir = await Deno.makeTempDir({ prefix: "tailgate-html-" });
+    try {
+      await using browser = await Chromium.launch({ widthPx: 1200 });
+      const result = writtenResult({}, { firstByte: true, rateLimited: true });
+      const page = await openReport(browser, dir, result);
+      assert.equal(await page.evaluate(`document.documentElement.dataset.charts`), "drawn");
+      assert.deepEqual(problems(page.events), []);
+      const labels = await page.evaluate<string[]>(
+        `Chart.getChart(document.getElementById("chart-timeline-latency")).data.datasets.map((d) => d.label)`,
+      );
+      assert.ok(labels.includes("p99 time to first byte"), labels.join());
     } finally {
       await Deno.remove(dir, { recursive: true });
     }

@@ -101,3 +101,16 @@ Deno.test("stallSeries() marks each stall at its second's middle and max, the th
     "drawn with the latency",
   );
 });
+
+Deno.test("timelineData() adds p99 of the time to first byte only for a result that has it", () => {
+  const roles = (r: ReturnType<typeof sampleResult>) => timelineData(r)!.latency.map((s) => s.role);
+  assert.ok(!roles(sampleResult()).includes("ttfbP99"));
+  const result = sampleResult({}, { firstByte: true });
+  const ttfb = timelineData(result)!.latency.find((s) => s.role === "ttfbP99")!;
+  assert.equal(ttfb.label, "p99 time to first byte");
+  assert.deepEqual(
+    ttfb.points.map(([, y]) => y),
+    result.intervals.map((i) => i.ttfb === undefined ? null : i.ttfb.percentilesUs["99"] / 1000),
+  );
+  assert.ok(ttfb.points.some(([, y]) => y === 1), "the fixture's first bytes come at 1 ms");
+});

@@ -21,6 +21,8 @@ class FakeConnection implements Connection {
     private refuses = false,
     /** How long each send waits for its connection to open (a server that closes every one). */
     private connectMs = 0,
+    /** When an answer's first byte arrives after its write (none when undefined). */
+    private firstByteAfterMs?: number,
   ) {
     clock.onChange((now) => {
       if (this.#pending && now >= this.#pending.doneMs) {
@@ -68,6 +70,9 @@ class FakeConnection implements Connection {
       writtenAtMs: p.writtenAtMs,
       completedAtMs: at,
       connectMs: this.connectMs,
+      ...(status && this.firstByteAfterMs !== undefined
+        ? { firstByteAtMs: p.writtenAtMs + this.firstByteAfterMs }
+        : {}),
     });
   }
 }
@@ -97,6 +102,8 @@ async function run(opts: {
   refusing?: number[];
   /** How long every send waits for its connection to open. */
   connectMs?: number;
+  /** When each answer's first byte arrives after its write. */
+  firstByteAfterMs?: number;
   /** Collects the offsets at which the once-a-second tick ran. */
   ticks?: number[];
   /** Sees the waker before the run (to watch what the dispatcher tells it). */
@@ -139,7 +146,14 @@ async function run(opts: {
     requests: [{ ...REQUEST, timeoutMs: opts.timeoutMs ?? 1000 }],
     connect: () => {
       const refuses = opts.refusing?.includes(conns.length) ?? false;
-      const c = new FakeConnection(clock, opts.server, writes, refuses, opts.connectMs);
+      const c = new FakeConnection(
+        clock,
+        opts.server,
+        writes,
+        refuses,
+        opts.connectMs,
+        opts.firstByteAfterMs,
+      );
       conns.push(c);
       return c;
     },
@@ -481,4 +495,29 @@ Deno.test("the dispatcher tells its waker the interval between the sends it take
   // 10/s: 100 ms apart, learned from 0 over a few sends; then 2k/s: 0.5 ms apart, 320 sends.
   assert.ok(paces[9] > 30 && paces[9] < 100, `after ten sends at 10/s: ${paces[9]}`);
   assert.ok(Math.abs(paces.at(-1)! - 0.5) < 0.05, `after 320 at 2k/s: ${paces.at(-1)}`);
+});
+
+Deno.test("dispatcher carries each first byte to the recorder, timed from the intended send", async () => {
+  // One connection, a request every 10 ms, each answered in 15 ms (its first byte 2 ms after its
+  // write): requests queue, and the wait is in the time to first byte as in the response time.
+  const { recorded } = await run({
+    ratePerSec: 100,
+    durationMs: 200,
+    connections: 1,
+    server: (w) => w + 15,
+    firstByteAfterMs: 2,
+  });
+  const [stage] = recorded.stages;
+  const ttfb = [...decodeHistogram(stage.ttfb!.hdr).recordedValues()];
+  const response = [...decodeHistogram(stage.response.hdr).recordedValues()];
+  assert.equal(stage.ttfb!.count, 20);
+  assert.equal(ttfb.length, response.length);
+  ttfb.forEach((t, i) => {
+    assert.ok(
+      sameBucket(t.valueUs + 13_000, response[i].valueUs),
+      `${t.valueUs} ${response[i].valueUs}`,
+    );
+    assert.equal(t.count, response[i].count);
+  });
+  assert.ok(stage.ttfb!.maxUs > 50_000, "the queue wait is in it");
 });

@@ -298,3 +298,40 @@ Deno.test("mergeResults() adds each label's checks across shards; old shards wit
   assert.deepEqual(result.stages[1].labels[0].checks, check(220, 12));
   assert.equal(result.stages[0].labels[0].checks, undefined);
 });
+
+Deno.test("mergeResults() merges the shards' ttfb histograms and Retry-After counts exactly", () => {
+  const p = shardPlan();
+  const whole = recordShard(p, undefined, undefined, undefined, true);
+  const shards = [0, 1, 2].map((index) =>
+    recordShard(p, { index, count: 3 }, undefined, undefined, true)
+  );
+  const { result } = valueOf(mergeResults(shards, ["a", "b", "c"]));
+  assert.ok((whole.totals.counts.errors.rate_limited ?? 0) > 0);
+  assert.deepEqual(result.totals.counts, whole.totals.counts);
+  sameHistogram(result.totals.ttfb!, whole.totals.ttfb!, "totals ttfb");
+  for (const [i, stage] of result.stages.entries()) {
+    sameHistogram(stage.ttfb!, whole.stages[i].ttfb!, `stage ${i} ttfb`);
+    assert.deepEqual(stage.counts.retryAfterS, whole.stages[i].counts.retryAfterS);
+    for (const [j, label] of stage.labels.entries()) {
+      sameHistogram(label.ttfb!, whole.stages[i].labels[j].ttfb!, `stage ${i} label ${j} ttfb`);
+    }
+  }
+  for (const [i, interval] of result.intervals.entries()) {
+    if (whole.intervals[i].ttfb) sameHistogram(interval.ttfb!, whole.intervals[i].ttfb!, `${i}`);
+  }
+});
+
+Deno.test("mergeResults() of a shard written before ttfb and one with it keeps the one's", () => {
+  const p = shardPlan();
+  const old = recordShard(p, { index: 0, count: 2 });
+  const now = recordShard(p, { index: 1, count: 2 }, undefined, undefined, true);
+  assert.equal(old.totals.ttfb, undefined);
+  const { result } = valueOf(mergeResults([old, now], ["old", "new"]));
+  sameHistogram(result.totals.ttfb!, now.totals.ttfb!, "totals ttfb");
+  const { result: olds } = valueOf(mergeResults([old, recordShard(p, { index: 1, count: 2 })], [
+    "a",
+    "b",
+  ]));
+  assert.equal(olds.totals.ttfb, undefined);
+  assert.equal(olds.stages[0].ttfb, undefined);
+});

@@ -10,6 +10,7 @@ import { type EngineRun, runEngine } from "../../../runner/run/run_engine.ts";
 import { runWorkers } from "../../../runner/run/run_workers.ts";
 import { openLibcNet } from "../../../runner/engine/native/libc_net.ts";
 import type { LabelResult } from "../../../runner/model/run_result.ts";
+import { decodeHistogram } from "../../../runner/hdr/mod.ts";
 import { parseText } from "../../_helpers/plan_fixtures.ts";
 import { slowBodyServer } from "../../_helpers/slow_body_server.ts";
 import { behaviourServer } from "../../_helpers/h2_behaviour_server.ts";
@@ -128,6 +129,25 @@ for (const io of IO_PATHS) {
       s.answerSlowBody(200, {}, "body", BODY_DELAY_MS)
     );
     assertSlowBody(await h2Run(slowPlan(server.url, true), io));
+  });
+
+  Deno.test(`HTTP/2: each stream's first byte is its own HEADERS, not its connection's (${io})`, async () => {
+    // One connection carries every stream; odd streams' HEADERS come 150 ms late.
+    await using server = await behaviourServer((s) => {
+      if (s.n % 2 === 0) return s.answerSlowBody(200, {}, "body", 50);
+      setTimeout(() => s.answerSlowBody(200, {}, "body", 50), 150);
+    });
+    const plan = slowPlan(server.url, true);
+    plan.load.connections = 1;
+    plan.load.maxConnections = 1;
+    const run = await h2Run(plan, io);
+    const stage = run.recorded.stages[0];
+    assert.equal(stage.counts.ok, 10);
+    const ttfbMs = [...decodeHistogram(stage.ttfb!.hdr).recordedValues()]
+      .flatMap((v) => Array<number>(v.count).fill(v.valueUs / 1000));
+    assert.equal(ttfbMs.filter((ms) => ms >= 140).length, 5, ttfbMs.join());
+    assert.equal(ttfbMs.filter((ms) => ms < 100).length, 5, ttfbMs.join());
+    assert.ok(stage.response.minUs >= 45_000, `${stage.response.minUs}`);
   });
 
   Deno.test(`HTTP/2: a 429, or a 503 with Retry-After, is rate_limited (${io})`, async () => {
