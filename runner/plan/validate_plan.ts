@@ -110,6 +110,13 @@ export function validatePlan(
       requests: requestsOk ? requests : undefined,
       labels,
       journeys: journeys.map((j) => j.name),
+      journeyMix: requestsOk
+        ? journeys.map((j) => ({
+          name: j.name,
+          weight: j.weight,
+          labels: j.steps.map((s) => s.label),
+        }))
+        : undefined,
       checks: sent.flatMap((r) => (r.checks ?? []).map((c) => ({ label: r.label, text: c.text }))),
       hasSearch: get("search") !== undefined,
       ...(follow ? { follow } : {}),

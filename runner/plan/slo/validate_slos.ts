@@ -29,9 +29,18 @@ export interface SloContext {
   labels?: string[];
   /** The journeys' names. */
   journeys?: string[];
+  /** Each journey's weight in the mix and its steps' labels, when the requests are all valid. */
+  journeyMix?: JourneyMix[];
   /** Every check of the plan: the label it is on and its text. */
   checks?: { label: string; text: string }[];
   hasSearch: boolean;
+}
+
+/** A journey as the request mix sees it: one arrival of its weight sends each step at most once. */
+export interface JourneyMix {
+  name: string;
+  weight: number;
+  labels: string[];
 }
 
 /**
@@ -131,7 +140,7 @@ export function readSlos(reader: PlanReader, node: YamlNode, plan: SloContext): 
     }
     if (stages !== undefined && !checkBinding(report, slo, stages)) return;
     if (load !== undefined && requests !== undefined) {
-      warnIfTooShort(report, slo, load, requests);
+      warnIfTooShort(report, slo, load, requests, plan.journeyMix ?? []);
     }
     if (load !== undefined) warnIfNoTimeDomain(report, slo, load);
     out.push(slo);
@@ -185,22 +194,26 @@ function warnIfTooShort(
   slo: Slo,
   load: PlanLoad,
   requests: PlanRequest[],
+  journeys: JourneyMix[],
 ): void {
   if (slo.windowMs !== undefined) {
-    return warnIfWindowTooShort(report, slo, load, requests);
+    return warnIfWindowTooShort(report, slo, load, requests, journeys);
   }
   if (slo.metric.kind !== "percentile") return;
   const stages = stagesForSlo(slo, load.stages);
-  const share = labelShare(slo, requests);
+  const share = labelShare(slo, requests, journeys);
   const planned = stages.reduce((sum, s) => sum + plannedRequests(s), 0) * share;
   const needed = requestsToPass(slo.metric.percentile);
   if (planned >= needed) return;
   const perSec = stages.reduce((sum, s) => sum + plannedRequests(s), 0) * share /
     (stages.reduce((sum, s) => sum + s.durationMs, 0) / 1000);
   const seconds = Math.ceil(needed / perSec);
+  const things = slo.series === "journey" ? "journeys" : "requests";
   report.warn(
-    `p${slo.metric.percentile} cannot pass with fewer than ${needed} requests (even with none ` +
-      `beyond its bound); the plan sends about ${Math.floor(planned)} to it`,
+    `p${slo.metric.percentile} cannot pass with fewer than ${needed} ${things} (even with none ` +
+      `beyond its bound); the plan ${slo.series === "journey" ? "starts" : "sends"} about ${
+        Math.floor(planned)
+      } ${slo.series === "journey" ? "" : "to it"}`.trimEnd(),
     `run at least ${
       formatLengthMs(seconds * 1000)
     } at this rate, or gate a lower percentile; otherwise the verdict is \`inconclusive\` ` +
@@ -217,6 +230,7 @@ function warnIfWindowTooShort(
   slo: Slo,
   load: PlanLoad,
   requests: PlanRequest[],
+  journeys: JourneyMix[],
 ): void {
   const windowMs = slo.windowMs!;
   const stages = stagesForSlo(slo, load.stages);
@@ -239,7 +253,7 @@ function warnIfWindowTooShort(
   const m = slo.metric;
   if ((m.kind !== "percentile" && m.kind !== "error_rate") || stages.length === 0) return;
   const needed = requestsToPassSlo(m, slo.bound);
-  const share = labelShare(slo, requests);
+  const share = labelShare(slo, requests, journeys);
   const lowestPerSec = Math.min(
     ...stages.map((s) => s.kind === "constant" ? s.ratePerSec : Math.min(s.fromPerSec, s.toPerSec)),
   ) * share;
@@ -259,11 +273,26 @@ function warnIfWindowTooShort(
   );
 }
 
-/** The share of the plan's requests an SLO judges: its label's weight, or all of them. */
-function labelShare(slo: Slo, requests: PlanRequest[]): number {
-  if (slo.label === undefined) return 1;
-  const totalWeight = requests.reduce((sum, r) => sum + r.weight, 0);
-  return (requests.find((r) => r.label === slo.label)?.weight ?? 0) / totalWeight;
+/**
+ * How many of the figures an SLO judges one arrival brings, on average: its label's (or journey's)
+ * share of the mix's weight, or every request an arrival sends (a journey's steps each at most
+ * once: the most it can send).
+ */
+function labelShare(slo: Slo, requests: PlanRequest[], journeys: JourneyMix[]): number {
+  const totalWeight = requests.reduce((sum, r) => sum + r.weight, 0) +
+    journeys.reduce((sum, j) => sum + j.weight, 0);
+  if (slo.series === "journey") {
+    const named = slo.label === undefined ? journeys : journeys.filter((j) => j.name === slo.label);
+    return named.reduce((sum, j) => sum + j.weight, 0) / totalWeight;
+  }
+  if (slo.label === undefined) {
+    const perArrival = requests.reduce((sum, r) => sum + r.weight, 0) +
+      journeys.reduce((sum, j) => sum + j.weight * j.labels.length, 0);
+    return perArrival / totalWeight;
+  }
+  const weight = requests.find((r) => r.label === slo.label)?.weight ??
+    journeys.find((j) => j.labels.includes(slo.label!))?.weight ?? 0;
+  return weight / totalWeight;
 }
 
 /** Whole seconds a trend or a stall count needs (one point per 1 s interval). */
