@@ -1,6 +1,6 @@
 /**
  * The journey proof against a server nobody here wrote: json-server-auth (npm) started by
- * `tailgate run --start`, the plan of docs/plan.md's worked example (plans/examples/journey/).
+ * `tailgate run --start`, the plan of docs/plan.md's worked example (plans/examples/json_server/).
  * Setup registers and logs in once; each journey creates an item with a fresh uuid, reads it back
  * by the id the server gave it, and pays it. The server's own request log and its database file
  * must agree with tailgate: every created id read back and paid exactly once, never before its
@@ -18,7 +18,7 @@ import {
   loggedRequests,
 } from "../_helpers/json_server.ts";
 
-const EXAMPLE = new URL("../../plans/examples/journey/", import.meta.url).pathname;
+const EXAMPLE = new URL("../../plans/examples/json_server/", import.meta.url).pathname;
 
 interface Label {
   label: string;
