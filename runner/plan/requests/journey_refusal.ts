@@ -33,7 +33,13 @@ export function notYetRun(plan: ResolvedPlan): PlanIssue[] {
   const out: PlanIssue[] = [];
   for (const slo of plan.slos) {
     if (slo.series === "journey" && slo.windowMs !== undefined) {
-      out.push(at(slo.line, "slo", "journey SLOs over a window (`over`) are not yet judged by this version"));
+      out.push(
+        at(
+          slo.line,
+          "slo",
+          "journey SLOs over a window (`over`) are not yet judged by this version",
+        ),
+      );
     }
   }
   return out;

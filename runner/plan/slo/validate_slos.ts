@@ -208,9 +208,12 @@ function warnIfTooShort(
   const perSec = stages.reduce((sum, s) => sum + plannedRequests(s), 0) * share /
     (stages.reduce((sum, s) => sum + s.durationMs, 0) / 1000);
   const seconds = Math.ceil(needed / perSec);
+  const things = slo.series === "journey" ? "journeys" : "requests";
   report.warn(
-    `p${slo.metric.percentile} cannot pass with fewer than ${needed} requests (even with none ` +
-      `beyond its bound); the plan sends about ${Math.floor(planned)} to it`,
+    `p${slo.metric.percentile} cannot pass with fewer than ${needed} ${things} (even with none ` +
+      `beyond its bound); the plan ${slo.series === "journey" ? "starts" : "sends"} about ${
+        Math.floor(planned)
+      } ${slo.series === "journey" ? "" : "to it"}`.trimEnd(),
     `run at least ${
       formatLengthMs(seconds * 1000)
     } at this rate, or gate a lower percentile; otherwise the verdict is \`inconclusive\` ` +
@@ -270,17 +273,21 @@ function warnIfWindowTooShort(
   );
 }
 
-/** The share of the plan's requests an SLO judges: its label's weight, or all of them. */
 /**
- * The share of the plan's arrivals an SLO judges: its label's weight (a step's is its journey's,
- * sent once per journey), its journey's for `journey.`, or all of them.
+ * How many of the figures an SLO judges one arrival brings, on average: its label's weight (a
+ * step's is its journey's, sent at most once per journey), its journey's for `journey.`, or every
+ * request an arrival sends (a journey's steps each at most once: the most it can send).
  */
 function labelShare(slo: Slo, requests: PlanRequest[], journeys: JourneyMix[]): number {
   if (slo.series === "journey") {
-    const j = slo.label === undefined ? journeys[0] : journeys.find((x) => x.name === slo.label);
-    return (j?.weight ?? 0) / totalWeightOf(requests, journeys);
+    const named = slo.label === undefined ? journeys : journeys.filter((j) => j.name === slo.label);
+    return named.reduce((sum, j) => sum + j.weight, 0) / totalWeightOf(requests, journeys);
   }
-  if (slo.label === undefined) return 1;
+  if (slo.label === undefined) {
+    const perArrival = requests.reduce((sum, r) => sum + r.weight, 0) +
+      journeys.reduce((sum, j) => sum + j.weight * j.steps.length, 0);
+    return perArrival / totalWeightOf(requests, journeys);
+  }
   const weight = requests.find((r) => r.label === slo.label)?.weight ??
     journeys.find((j) => j.steps.includes(slo.label!))?.weight ?? 0;
   return weight / totalWeightOf(requests, journeys);

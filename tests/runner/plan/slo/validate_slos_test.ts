@@ -56,7 +56,31 @@ load:
   stages: [{ rate: 100/s, duration: 3s }]
 slo: ['p99 < 1s for "order / two"', "journey.p99 < 1s", 'p99 < 1s for "GET /a"']
 `;
-  const warned = parsePlanText(text).issues.filter((i) => i.message.includes("sends about"))
-    .map((i) => `${i.line} ${i.message.replace(/.*sends about /, "")}`);
-  assert.deepEqual(warned, ["10 225 to it", "10 225 to it", "10 75 to it"]);
+  const warned = parsePlanText(text).issues.filter((i) => /(sends|starts) about/.test(i.message))
+    .map((i) => `${i.line} ${i.message.replace(/.*(sends|starts) about /, "")}`);
+  assert.deepEqual(warned, ["10 225 to it", "10 225", "10 75 to it"]);
+});
+
+Deno.test("too few requests or journeys for a percentile: counted through journeys' weights and steps", () => {
+  const text = `name: x\ntarget: http://127.0.0.1:8080\nrequests:\n` +
+    `  - { name: health, path: /health, weight: 1 }\n` +
+    `  - journey: order\n    weight: 3\n    steps:\n      - { name: create, path: /a }\n` +
+    `      - { name: read, path: /b }\n` +
+    `load:\n  stages: [{ rate: 20/s, duration: 10s }]\nslo:\n` +
+    `  - p99 < 50ms for "order / read"\n  - journey.p99 < 1s for "order"\n` +
+    `  - p99 < 50ms for "health"\n  - p99 < 50ms\n`;
+  const warnings = parsePlanText(text).issues.filter((i) => i.severity === "warning").map((i) =>
+    `${i.line} ${i.message}`
+  );
+  // 200 arrivals: 150 journeys (each step at most once), 50 health checks; 350 requests in all.
+  assert.deepEqual(warnings, [
+    "13 p99 cannot pass with fewer than 368 requests (even with none beyond its bound); " +
+    "the plan sends about 150 to it",
+    "14 p99 cannot pass with fewer than 368 journeys (even with none beyond its bound); " +
+    "the plan starts about 150",
+    "15 p99 cannot pass with fewer than 368 requests (even with none beyond its bound); " +
+    "the plan sends about 50 to it",
+    "16 p99 cannot pass with fewer than 368 requests (even with none beyond its bound); " +
+    "the plan sends about 350 to it",
+  ]);
 });
