@@ -23,6 +23,7 @@ const EXAMPLE = new URL("../../plans/examples/json_server/", import.meta.url).pa
 interface Label {
   label: string;
   counts: { scheduled: number; sent: number; ok: number; completed: number };
+  checks: { text: string; evaluated: number; failed: number }[];
 }
 
 Deno.test({
@@ -101,7 +102,17 @@ Deno.test({
       for (const [name, seen] of [["create", creates], ["read", reads], ["pay", pays]] as const) {
         assert.equal(step(name).counts.sent, seen.length, name);
         assert.equal(step(name).counts.ok, seen.length, name);
+        // Each of the step's checks was evaluated on every response, and none failed.
+        for (const check of step(name).checks) {
+          assert.deepEqual([check.evaluated, check.failed], [seen.length, 0], check.text);
+        }
       }
+      // The journeys: every one started completed, none skipped a step, each thought 20 ms.
+      const [order] = stage.journeys;
+      assert.deepEqual([order.started, order.completed, order.failed], [journeys, journeys, 0]);
+      assert.deepEqual(order.steps.map((s: { skipped: number }) => s.skipped), [0, 0, 0]);
+      assert.ok(order.thinkMs >= 20 * journeys - 1, `think ${order.thinkMs} ms`);
+      assert.equal(order.journey.count, journeys);
     } finally {
       await Deno.remove(dir, { recursive: true });
     }
