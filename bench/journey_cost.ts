@@ -1,13 +1,16 @@
 /**
  * What a journey costs the generator (issue 44): a two-step journey whose second step uses a value
  * captured from the first's body, at R journeys a second (2R requests), against a templated single
- * request at 2R requests a second, in the same rounds, alternating which goes first. Server: the C
- * server (bench/servers/hello_epoll.c) on core 0; each tailgate run on core 1. CPU per request is
+ * request at 2R requests a second, and the same request with what a capture costs (its body kept, a
+ * check running the capture's regular expression), in the same rounds, rotating the order. Server: nginx
+ * (one worker, `hello world`, as the yardstick ../shared/bench/peers.sh runs it) or the C server
+ * (bench/servers/hello_epoll.c) on core 0; each tailgate run on core 1. CPU per request is
  * the run's whole process (user + system, from /usr/bin/time) over every request it completed,
  * warmup included on both sides; the send lag is the result's (first steps and requests that found
  * a free connection: `health.sendLag`), read at p99.
  *
  *     npx -y deno@2.9.6 run -A bench/journey_cost.ts [--rate 5000] [--secs 10] [--rounds 3]
+ *                                                     [--server nginx|c]
  *
  * Only 127.0.0.1 is loaded; the server is stopped by its PID, also on errors.
  *
@@ -16,7 +19,7 @@
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { ENGINE_V8_FLAGS } from "../runner/engine/v8_flags.ts";
-import { decode, kill, live, loadAverage, median, startCServer } from "./_harness.ts";
+import { decode, kill, live, loadAverage, median, startCServer, waitForPort } from "./_harness.ts";
 
 const { values } = parseArgs({
   options: {
@@ -24,6 +27,7 @@ const { values } = parseArgs({
     secs: { type: "string", default: "10" },
     rounds: { type: "string", default: "3" },
     port: { type: "string", default: "18290" },
+    server: { type: "string", default: "nginx" },
   },
 });
 const journeysPerSec = Number(values.rate);
@@ -32,6 +36,8 @@ const rounds = Number(values.rounds);
 const port = Number(values.port);
 const root = new URL("../", import.meta.url).pathname;
 const dir = await Deno.makeTempDir({ prefix: "tailgate-journey-cost-" });
+// nginx's worker runs as another user: it must reach the page (as peers.sh's `chmod 755`).
+await Deno.chmod(dir, 0o755);
 
 /** A plan around `requests` at `rate` a second: a 2 s warmup, then `secs` measured. */
 const plan = (name: string, rate: number, requests: string) =>
@@ -49,7 +55,18 @@ load:
 
 const PLANS = {
   // Today's templated request: a uuid drawn into the path, at the journeys' request rate.
-  templated: plan("templated", 2 * journeysPerSec, '  - { name: one, path: "/a?u={{u}}" }'),
+  templated: plan(
+    "templated",
+    2 * journeysPerSec,
+    '  - { name: one, path: "/index.html?u={{u}}" }',
+  ),
+  // The same with what a capture costs: its body kept and the capture's regular expression run on
+  // it (as a check): "today's templated requests plus the capture".
+  checked: plan(
+    "checked",
+    2 * journeysPerSec,
+    '  - { name: one, path: "/index.html?u={{u}}", check: { body: { matches: "(h[a-z]+)" } } }',
+  ),
   // The journey: the same first request, its body kept and a value captured by regex, then a
   // second request that sends it.
   journey: plan(
@@ -57,8 +74,8 @@ const PLANS = {
     journeysPerSec,
     `  - journey: j
     steps:
-      - { name: first, path: "/a?u={{u}}", capture: { w: { regex: "(h[a-z]+)" } } }
-      - { name: second, path: "/b?w={{w}}" }`,
+      - { name: first, path: "/index.html?u={{u}}", capture: { w: { regex: "(h[a-z]+)" } } }
+      - { name: second, path: "/index.html?w={{w}}" }`,
   ),
 };
 
@@ -91,6 +108,11 @@ async function runOnce(name: keyof typeof PLANS, round: number): Promise<Row> {
     completed += s.counts.completed;
     ok += s.counts.ok;
   }
+  // A failed request costs less than an answered one: a run with failures measures nothing here.
+  if (completed !== ok) {
+    const errors = JSON.stringify(r.stages.at(-1).counts.errors);
+    throw new Error(`${name}: ${completed - ok} of ${completed} requests failed: ${errors}`);
+  }
   return {
     cpuUsPerRequest: (Number(cpu[1]) + Number(cpu[2])) * 1e6 / completed,
     completed,
@@ -99,34 +121,71 @@ async function runOnce(name: keyof typeof PLANS, round: number): Promise<Row> {
   };
 }
 
-const server = await startCServer(port, dir);
+/** nginx, one worker on core 0, serving `hello world` (peers.sh's configuration). */
+async function startNginx(): Promise<Deno.ChildProcess> {
+  await Deno.mkdir(join(dir, "www"), { recursive: true });
+  await Deno.mkdir(join(dir, "logs"), { recursive: true });
+  await Deno.writeTextFile(join(dir, "www", "index.html"), "hello world");
+  await Deno.writeTextFile(
+    join(dir, "nginx.conf"),
+    `worker_processes 1;
+daemon off;
+error_log ${dir}/logs/error.log warn;
+pid ${dir}/nginx.pid;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  keepalive_requests 10000000;
+  keepalive_timeout 300s;
+  server { listen 127.0.0.1:${port}; root ${dir}/www; location / { } }
+}
+`,
+  );
+  const child = new Deno.Command("taskset", {
+    args: ["-c", "0", "nginx", "-c", join(dir, "nginx.conf"), "-p", dir],
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  live.add(child.pid);
+  await waitForPort(port, 5_000);
+  return child;
+}
+
+const server = values.server === "c" ? await startCServer(port, dir) : await startNginx();
 try {
   console.log(
     `journey cost: ${journeysPerSec} journeys/s (2 steps) against ${
       2 * journeysPerSec
-    } templated requests/s, ${secs} s + 2 s warmup, ${rounds} rounds; load average ${loadAverage()}`,
+    } templated requests/s against ${values.server}, ${secs} s + 2 s warmup, ${rounds} rounds; ` +
+      `load average ${loadAverage()}`,
   );
-  const ratios: number[] = [];
-  const lags: Record<string, number[]> = { templated: [], journey: [] };
+  const names = ["templated", "checked", "journey"] as const;
+  const rows: Record<string, Row[]> = { templated: [], checked: [], journey: [] };
   for (let round = 1; round <= rounds; round++) {
-    const order = round % 2 ? ["templated", "journey"] as const : ["journey", "templated"] as const;
-    const rows: Partial<Record<string, Row>> = {};
+    // Each round in another order: templated, checked, journey; then rotated by one.
+    const order = names.map((_, i) => names[(i + round - 1) % names.length]);
     for (const name of order) {
       const row = await runOnce(name, round);
-      rows[name] = row;
-      lags[name].push(row.sendLagP99Us);
+      rows[name].push(row);
       console.log(
         `round ${round} ${name.padEnd(9)} ${row.cpuUsPerRequest.toFixed(1)} us/request, ` +
           `${row.completed} requests (${row.errors} failed), send lag p99 ${row.sendLagP99Us} us`,
       );
     }
-    ratios.push(rows.journey!.cpuUsPerRequest / rows.templated!.cpuUsPerRequest);
   }
+  // Same-round ratios, then their median.
+  const ratio = (a: string, b: string) =>
+    median(rows[a].map((r, i) => r.cpuUsPerRequest / rows[b][i].cpuUsPerRequest));
+  const cpu = (name: string) => median(rows[name].map((r) => r.cpuUsPerRequest)).toFixed(1);
+  const lag = (name: string) => median(rows[name].map((r) => r.sendLagP99Us));
   console.log(
-    `median CPU per request, journey / templated: ${median(ratios).toFixed(2)} ` +
-      `(rounds: ${ratios.map((x) => x.toFixed(2)).join(", ")}); send lag p99 median: ` +
-      `templated ${median(lags.templated)} us, journey ${median(lags.journey)} us; ` +
-      `load average at the end ${loadAverage()}`,
+    `median CPU per request: templated ${cpu("templated")} us, checked ${cpu("checked")} us, ` +
+      `journey ${cpu("journey")} us; journey / checked ${
+        ratio("journey", "checked").toFixed(2)
+      }, ` +
+      `journey / templated ${ratio("journey", "templated").toFixed(2)}; send lag p99 median: ` +
+      `templated ${lag("templated")} us, checked ${lag("checked")} us, journey ${lag("journey")} ` +
+      `us; load average at the end ${loadAverage()}`,
   );
 } finally {
   kill(server.pid, "SIGTERM");

@@ -1,18 +1,18 @@
 /**
  * Cost of rendering each report for a one-hour run (3600 one-second intervals, 3 labels, 180k
  * requests, recorded with a heavy-tailed latency), against the demo-sized run (32 intervals).
- * Run with `deno bench --allow-all bench/reporters_bench.ts`; results in docs/benchmarks.md.
+ * Run with `deno bench --allow-all bench/micro/reporters_bench.ts`; results in docs/benchmarks.md.
  *
  * @module
  */
-import { parsePlan } from "../runner/plan/parse_plan.ts";
-import type { Completion } from "../runner/recorder/recorder.ts";
-import { buildResult } from "../runner/result/build_result.ts";
-import type { RunResult } from "../runner/model/run_result.ts";
-import { scheduleAndRecorder } from "../tests/_helpers/result_fixtures.ts";
-import { evaluateSlos } from "../runner/gates/slo/evaluate_slos.ts";
-import { renderReport } from "../reporters/write_reports.ts";
-import { REPORT_FORMATS } from "../reporters/report_formats.ts";
+import { parsePlan } from "../../runner/plan/parse_plan.ts";
+import type { Completion } from "../../runner/recorder/recorder.ts";
+import { buildResult } from "../../runner/result/build_result.ts";
+import type { RunResult } from "../../runner/model/run_result.ts";
+import { scheduleAndRecorder } from "../../tests/_helpers/result_fixtures.ts";
+import { evaluateSlos } from "../../runner/gates/slo/evaluate_slos.ts";
+import { renderReport } from "../../reporters/write_reports.ts";
+import { REPORT_FORMATS } from "../../reporters/report_formats.ts";
 
 function recordedResult(durationS: number, ratePerSec: number): RunResult {
   const { plan } = parsePlan(

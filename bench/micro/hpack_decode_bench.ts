@@ -2,7 +2,7 @@
  * Cost of decoding one typical nginx response header block with {@linkcode HpackDecoder}: every
  * field a literal without indexing on a static name (as nginx sends them), strings Huffman-coded
  * or raw, and with {@linkcode HpackDecoder.status} (the status alone, as the engine reads every
- * response). Run with `deno bench bench/hpack_decode_bench.ts`.
+ * response). Run with `deno bench bench/micro/hpack_decode_bench.ts`.
  *
  * @module
  */
@@ -12,7 +12,7 @@ import {
   HpackDecoder,
   staticFieldIndex,
   staticNameIndex,
-} from "../runner/engine/http2/hpack/mod.ts";
+} from "../../runner/engine/http2/hpack/mod.ts";
 
 const NGINX_RESPONSE: [string, string][] = [
   [":status", "200"],

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { createHistogram, decodeHistogram, encodeHistogram } from "../runner/hdr/mod.ts";
+import { createHistogram, decodeHistogram, encodeHistogram } from "../../runner/hdr/mod.ts";
 
 const valuesUs = Array.from({ length: 100_000 }, (_, i) => {
   const x = Math.sin(i) * 1e4;

@@ -3,11 +3,11 @@
  * for every templated request it sends over HTTP/2: a request like `bench/template_cost.sh`'s
  * templated one (a uuid in the path and a header, a bearer token, a JSON body), and peers.sh's
  * fixed GET. "run's encoder" is the engine's case (names known after the first send); "fresh" is
- * what a fixed request costs once per run. Run with `deno bench bench/h2_request_bench.ts`.
+ * what a fixed request costs once per run. Run with `deno bench bench/micro/h2_request_bench.ts`.
  *
  * @module
  */
-import { h2Request, H2RequestEncoder } from "../runner/engine/http2/mod.ts";
+import { h2Request, H2RequestEncoder } from "../../runner/engine/http2/mod.ts";
 
 const templated = new TextEncoder().encode(
   "POST /api/orders/8f3a2c1e-5b7d-4e2a-9c1f-0a1b2c3d4e5f?user=12345 HTTP/1.1\r\n" +

@@ -2,14 +2,14 @@
  * Cost of one checked response on the engine thread, hot: a {@linkcode KeptResponse} filled as the
  * HTTP/1.1 reader fills it (two header lines, a 23-byte JSON body), then a label's six checks
  * evaluated on it with {@linkcode LabelChecks} (bench/check_cost.sh's `checked` plan), against
- * keeping alone. Run with `deno bench bench/check_eval_bench.ts`.
+ * keeping alone. Run with `deno bench bench/micro/check_eval_bench.ts`.
  *
  * @module
  */
-import { KeptResponse } from "../runner/engine/kept_response.ts";
-import { LabelChecks } from "../runner/engine/response/mod.ts";
-import type { ResponseOutcome } from "../runner/engine/types.ts";
-import type { PlanCheck } from "../runner/plan/types.ts";
+import { KeptResponse } from "../../runner/engine/kept_response.ts";
+import { LabelChecks } from "../../runner/engine/response/mod.ts";
+import type { ResponseOutcome } from "../../runner/engine/types.ts";
+import type { PlanCheck } from "../../runner/plan/types.ts";
 
 const OK = { codes: [200], classes: [] };
 const at = (text: string) => ({ text, line: 1 });
