@@ -104,7 +104,10 @@ export class Dispatcher {
   #nextTickMs = 0;
   #abandoned = false;
   #startMs = 0;
-  /** The mean interval between the fire times taken lately (ms; EWMA), and the last one taken. */
+  /**
+   * The mean interval between the intended send times taken lately (ms; EWMA): fire times and
+   * journey steps' due times; and the last one taken.
+   */
   #sendIntervalMs = 0;
   #lastFireMs = NaN;
   readonly #completion: Completion = {
@@ -300,6 +303,13 @@ export class Dispatcher {
   /** Takes a journey's due step (scheduled when it was made) and starts or queues it. */
   #pumpStep(journeys: JourneyRunner): void {
     const slot = journeys.popDue();
+    // A step is a send like a scheduled request: the waker paces its wakes by both (at 5k
+    // journeys/s of two steps, sends come every 0.1 ms, not every 0.2 ms).
+    const sinceMs = journeys.dueMs - this.#lastFireMs;
+    if (sinceMs >= 0) {
+      this.#sendIntervalMs += (sinceMs - this.#sendIntervalMs) / 16;
+      this.#lastFireMs = journeys.dueMs;
+    }
     const offsetMs = this.#o.clock.nowMs() - this.#startMs;
     this.#o.recorder.dispatchLag(Math.max(0, offsetMs - journeys.dueMs), journeys.stageIndex);
     this.dispatched++;

@@ -13,7 +13,7 @@ import type { ErrorKind } from "../../model/run_result.ts";
 import type { PlanJourney } from "../../plan/types.ts";
 import { nextStepDueMs } from "../../schedule/next_step_due.ts";
 import type { RowCursor } from "../../schedule/data_rows.ts";
-import type { CapturedValue } from "../response/mod.ts";
+import { type CapturedValue, ResponseView } from "../response/mod.ts";
 import { ByteWriter, type RequestRenderer } from "../render/mod.ts";
 import type { PreparedRequest, RecordSink, RequestSource, ResponseOutcome } from "../types.ts";
 import { judgeStep, type StepRules } from "./judge_step.ts";
@@ -56,6 +56,8 @@ interface Journey {
   rows: Int32Array;
   writer: ByteWriter | undefined;
   request: PreparedRequest | undefined;
+  /** The slot's request object, refilled for each rendered step (no object per step). */
+  rendered: PreparedRequest | undefined;
   failed: ErrorKind | undefined;
 }
 
@@ -81,6 +83,8 @@ export class JourneyRunner {
   readonly #o: JourneyRunnerOptions;
   readonly #journeyOf: Int32Array;
   readonly #rules: StepRules[];
+  /** The view each judged step's response is read through (its captures), reused. */
+  readonly #view = new ResponseView();
   readonly #slots: Journey[] = [];
   readonly #free: number[] = [];
   readonly #heap = new StepHeap();
@@ -194,7 +198,7 @@ export class JourneyRunner {
    */
   judge(slot: number, outcome: ResponseOutcome): ErrorKind | undefined {
     const j = this.#slots[slot];
-    j.failed = judgeStep(this.#rules[j.label], outcome, j.captured);
+    j.failed = judgeStep(this.#rules[j.label], outcome, j.captured, this.#view);
     return j.failed;
   }
 
@@ -272,14 +276,14 @@ export class JourneyRunner {
     const writer = j.writer ??= new ByteWriter(256);
     renderer.renderStep(j.n, j.label, writer, j.rows, j.captured);
     const fixed = this.#o.requests[j.label];
-    j.request = {
-      labelIndex: j.label,
-      bytes: writer.view(),
-      isHead: fixed.isHead,
-      timeoutMs: fixed.timeoutMs,
-      expect: fixed.expect,
-      ...(fixed.keepBodyBytes ? { keepBodyBytes: fixed.keepBodyBytes } : {}),
-    };
+    const r = j.rendered ??= { ...fixed };
+    r.labelIndex = j.label;
+    r.bytes = writer.view();
+    r.isHead = fixed.isHead;
+    r.timeoutMs = fixed.timeoutMs;
+    r.expect = fixed.expect;
+    r.keepBodyBytes = fixed.keepBodyBytes ?? 0;
+    j.request = r;
   }
 
   #fresh(): Journey {
@@ -296,6 +300,7 @@ export class JourneyRunner {
       rows: new Int32Array(this.#o.renderer?.sources ?? 0),
       writer: undefined,
       request: undefined,
+      rendered: undefined,
       failed: undefined,
     };
   }

@@ -10,17 +10,8 @@
 import type { ErrorKind } from "../../model/run_result.ts";
 import type { PlanCapture, StatusExpectation } from "../../plan/types.ts";
 import { statusExpected } from "../../plan/requests/mod.ts";
-import { type CapturedValue, captureValue } from "../response/mod.ts";
+import { type CapturedValue, captureValue, ResponseView } from "../response/mod.ts";
 import type { ResponseOutcome } from "../types.ts";
-
-/** A kept response's header fields (the readers fill them beside a kept body). */
-interface OutcomeHeaders {
-  header(name: string): string[];
-  names(): string;
-}
-
-const NO_HEADERS: OutcomeHeaders = { header: () => [], names: () => "no headers kept" };
-const decoder = new TextDecoder();
 
 /** What a step asks of its response. */
 export interface StepRules {
@@ -34,6 +25,9 @@ export interface StepRules {
  * The step's failure, or undefined when its journey goes on: the outcome's own error, then
  * `unexpected_status` (a status the step does not take: the recorder names it, rate limited or
  * not), then `check_failed` (a capture found nothing). Captured values go into `captured` by slot.
+ *
+ * `view` is reused from call to call by a caller that judges many (the journey table), so a step
+ * allocates nothing to be read.
  *
  * @example
  * ```ts
@@ -55,18 +49,13 @@ export function judgeStep(
   rules: StepRules,
   outcome: ResponseOutcome,
   captured: (CapturedValue | undefined)[],
+  view: ResponseView = new ResponseView(),
 ): ErrorKind | undefined {
   if (outcome.error !== undefined) return outcome.error;
   if (!statusExpected(rules.expect, outcome.status)) return "unexpected_status";
   if (rules.captures.length === 0) return undefined;
-  const body = outcome.body;
-  const headers = (outcome as { headers?: OutcomeHeaders }).headers ?? NO_HEADERS;
-  const response = {
-    header: (name: string) => headers.header(name),
-    names: () => headers.names(),
-    bodyText: body === undefined ? "" : decoder.decode(body),
-    ...(outcome.bodyCut && body ? { cutAtBytes: body.length } : {}),
-  };
+  // One reusable view of the kept body and headers: the text decoded once, on first read.
+  const response = view.of(outcome);
   for (let i = 0; i < rules.captures.length; i++) {
     const value = captureValue(rules.captures[i].from, response);
     if (!value.ok) return "check_failed";

@@ -121,9 +121,10 @@ async function run(
   p: ReturnType<typeof plan>,
   serve: (seen: Seen) => Answer,
   stopAtMs?: number,
+  makeWaker: (clock: FakeClock) => ManualWaker = (clock) => new ManualWaker(clock),
 ): Promise<{ run: EngineRun; seen: Seen[] }> {
   const clock = new FakeClock(START_MS);
-  const waker = new ManualWaker(clock);
+  const waker = makeWaker(clock);
   const conns: FakeConnection[] = [];
   const seen: Seen[] = [];
   const abort = new AbortController();
@@ -378,4 +379,25 @@ Deno.test("a step that times out waiting for a connection fails its journey, fro
   assert.deepEqual([j.started, j.completed, j.failed], [2, 1, 1]);
   // Journey 2's create waited 400 ms for the connection: in its response time.
   assert.ok(near(labelOf(r, "order / create").response.maxUs, 410_000));
+});
+
+/** A waker that keeps what the dispatcher tells it of the rate of sends. */
+class PacedWaker extends ManualWaker {
+  readonly paces: number[] = [];
+  pace(sendIntervalMs: number): void {
+    this.paces.push(sendIntervalMs);
+  }
+}
+
+Deno.test("the waker is paced by every send, a journey's later steps too", async () => {
+  // A journey every 10 ms, each step answered in 5 ms: a send every 5 ms, half of them steps.
+  let waker: PacedWaker | undefined;
+  await run(
+    plan({ load: "{ connections: 4, stages: [{ rate: 100/s, duration: 2s }] }" }),
+    itemServer(5),
+    undefined,
+    (clock) => waker = new PacedWaker(clock),
+  );
+  const last = waker!.paces.at(-1)!;
+  assert.ok(Math.abs(last - 5) < 0.5, `paced at ${last} ms between sends, not 5`);
 });
