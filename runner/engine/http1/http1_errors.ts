@@ -84,6 +84,11 @@ export function responseOutcome(
     connectMs,
     firstByteAtMs,
     retryAfterS,
+    // A kept response's (inflight_request.ts): present, unset, on every outcome.
+    body: undefined,
+    bodyBytes: undefined,
+    bodyCut: undefined,
+    headers: undefined,
   };
 }
 

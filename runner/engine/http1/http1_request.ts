@@ -117,7 +117,8 @@ export function prepareRequest(
     timeoutMs: request.timeoutMs,
     expect: request.expect,
     // A label with checks reads its responses: they keep their body (up to a limit) and head.
-    ...(request.checks?.length ? { keepBodyBytes: KEEP_BODY_BYTES } : {}),
+    // Always set (0: dropped), so every prepared request has one shape.
+    keepBodyBytes: request.checks?.length ? KEEP_BODY_BYTES : 0,
   };
 }
 
