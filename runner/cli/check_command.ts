@@ -9,7 +9,7 @@ import { loadPlan } from "../plan/load_plan.ts";
 import { dataExhaustion, demandLine } from "../schedule/data_exhaustion.ts";
 import { inertLines } from "../plan/printable.ts";
 import type { PlanIssue } from "../plan/types.ts";
-import { captureSourceText } from "../session/mod.ts";
+import { captureSourceText } from "../engine/response/mod.ts";
 import { EXIT_CODES } from "../model/exit_codes.ts";
 import { skippedDefaultTails, undecidableTails } from "../gates/regression/mod.ts";
 import { basename } from "node:path";
