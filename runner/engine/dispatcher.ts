@@ -10,6 +10,7 @@
 import type { ErrorKind } from "../model/run_result.ts";
 import type { ScheduleCursor } from "../schedule/build_schedule.ts";
 import { RequestQueue } from "./request_queue.ts";
+import { SendPace } from "./timing/send_pace.ts";
 import type { LabelChecks } from "./response/mod.ts";
 import type { JourneyRunner } from "./journeys/mod.ts";
 import type {
@@ -104,12 +105,8 @@ export class Dispatcher {
   #nextTickMs = 0;
   #abandoned = false;
   #startMs = 0;
-  /**
-   * The mean interval between the intended send times taken lately (ms; EWMA): fire times and
-   * journey steps' due times; and the last one taken.
-   */
-  #sendIntervalMs = 0;
-  #lastFireMs = NaN;
+  /** The rate of the sends taken (scheduled requests and journey steps), as the waker is told. */
+  readonly #pace = new SendPace();
   readonly #completion: Completion = {
     stageIndex: 0,
     labelIndex: 0,
@@ -284,9 +281,6 @@ export class Dispatcher {
     while (!cursor.done && startMs + cursor.fireMs <= nowMs) {
       // A journey's pending step due first goes first.
       while (journeys?.pending && journeys.nextDueMs < cursor.fireMs) this.#pumpStep(journeys);
-      const sinceMs = cursor.fireMs - this.#lastFireMs;
-      if (sinceMs >= 0) this.#sendIntervalMs += (sinceMs - this.#sendIntervalMs) / 16;
-      this.#lastFireMs = cursor.fireMs;
       recorder.scheduled(cursor.fireMs, cursor.stageIndex, cursor.labelIndex);
       recorder.dispatchLag(Math.max(0, offsetMs - cursor.fireMs), cursor.stageIndex);
       this.dispatched++;
@@ -297,19 +291,17 @@ export class Dispatcher {
       cursor.advance();
     }
     while (journeys?.pending && startMs + journeys.nextDueMs <= nowMs) this.#pumpStep(journeys);
-    if (this.dispatched > taken) this.#o.waker.pace?.(this.#sendIntervalMs);
+    if (this.dispatched > taken) {
+      // A step is a send like a scheduled request: the waker paces its wakes by both (at 5k
+      // journeys/s of two steps, sends come every 0.1 ms, not every 0.2 ms).
+      this.#pace.sent(nowMs, this.dispatched - taken);
+      this.#o.waker.pace?.(this.#pace.intervalMs);
+    }
   }
 
   /** Takes a journey's due step (scheduled when it was made) and starts or queues it. */
   #pumpStep(journeys: JourneyRunner): void {
     const slot = journeys.popDue();
-    // A step is a send like a scheduled request: the waker paces its wakes by both (at 5k
-    // journeys/s of two steps, sends come every 0.1 ms, not every 0.2 ms).
-    const sinceMs = journeys.dueMs - this.#lastFireMs;
-    if (sinceMs >= 0) {
-      this.#sendIntervalMs += (sinceMs - this.#sendIntervalMs) / 16;
-      this.#lastFireMs = journeys.dueMs;
-    }
     const offsetMs = this.#o.clock.nowMs() - this.#startMs;
     this.#o.recorder.dispatchLag(Math.max(0, offsetMs - journeys.dueMs), journeys.stageIndex);
     this.dispatched++;
