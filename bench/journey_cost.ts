@@ -28,6 +28,8 @@ const { values } = parseArgs({
     rounds: { type: "string", default: "3" },
     port: { type: "string", default: "18290" },
     server: { type: "string", default: "nginx" },
+    // The plans to run, by name: the three the target compares, or any of the controls below.
+    plans: { type: "string", default: "templated,checked,journey" },
   },
 });
 const journeysPerSec = Number(values.rate);
@@ -76,6 +78,23 @@ const PLANS = {
     steps:
       - { name: first, path: "/index.html?u={{u}}", capture: { w: { regex: "(h[a-z]+)" } } }
       - { name: second, path: "/index.html?w={{w}}" }`,
+  ),
+  // Controls, to say where a journey's cost goes. Two templated requests in the mix (two labels,
+  // as the journey's two steps), at the journeys' request rate:
+  two_labels: plan(
+    "two_labels",
+    2 * journeysPerSec,
+    `  - { name: first, path: "/index.html?u={{u}}" }
+  - { name: second, path: "/index.html?w={{u}}" }`,
+  ),
+  // The journey without its capture: its second step sends the journey's drawn uuid.
+  journey_plain: plan(
+    "journey_plain",
+    journeysPerSec,
+    `  - journey: j
+    steps:
+      - { name: first, path: "/index.html?u={{u}}" }
+      - { name: second, path: "/index.html?w={{u}}" }`,
   ),
 };
 
@@ -159,10 +178,11 @@ try {
     } templated requests/s against ${values.server}, ${secs} s + 2 s warmup, ${rounds} rounds; ` +
       `load average ${loadAverage()}`,
   );
-  const names = ["templated", "checked", "journey"] as const;
-  const rows: Record<string, Row[]> = { templated: [], checked: [], journey: [] };
+  const names = values.plans.split(",") as (keyof typeof PLANS)[];
+  for (const name of names) if (!(name in PLANS)) throw new Error(`no plan ${name}`);
+  const rows: Record<string, Row[]> = Object.fromEntries(names.map((n) => [n, []]));
   for (let round = 1; round <= rounds; round++) {
-    // Each round in another order: templated, checked, journey; then rotated by one.
+    // Each round in another order: the plans as given, then rotated by one.
     const order = names.map((_, i) => names[(i + round - 1) % names.length]);
     for (const name of order) {
       const row = await runOnce(name, round);
@@ -178,14 +198,21 @@ try {
     median(rows[a].map((r, i) => r.cpuUsPerRequest / rows[b][i].cpuUsPerRequest));
   const cpu = (name: string) => median(rows[name].map((r) => r.cpuUsPerRequest)).toFixed(1);
   const lag = (name: string) => median(rows[name].map((r) => r.sendLagP99Us));
+  const of = (name: string) => `${name} ${cpu(name)} us/request, send lag p99 ${lag(name)} us`;
+  console.log(`medians: ${names.map(of).join("; ")}`);
+  const ratios = (a: string, bs: string[]) =>
+    a in rows
+      ? bs.filter((b) => b in rows).map((b) => `${a} / ${b} ${ratio(a, b).toFixed(2)}`)
+      : [];
+  const pairs = [
+    ...ratios("journey", ["checked", "templated", "journey_plain"]),
+    ...ratios("journey_plain", ["templated", "two_labels"]),
+    ...ratios("two_labels", ["templated"]),
+  ];
   console.log(
-    `median CPU per request: templated ${cpu("templated")} us, checked ${cpu("checked")} us, ` +
-      `journey ${cpu("journey")} us; journey / checked ${
-        ratio("journey", "checked").toFixed(2)
-      }, ` +
-      `journey / templated ${ratio("journey", "templated").toFixed(2)}; send lag p99 median: ` +
-      `templated ${lag("templated")} us, checked ${lag("checked")} us, journey ${lag("journey")} ` +
-      `us; load average at the end ${loadAverage()}`,
+    `medians of same-round CPU ratios: ${
+      pairs.join(", ")
+    }; load average at the end ${loadAverage()}`,
   );
 } finally {
   kill(server.pid, "SIGTERM");
