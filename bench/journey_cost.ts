@@ -7,7 +7,7 @@
  * (bench/servers/hello_epoll.c) on core 0; each tailgate run on core 1. CPU per request is
  * the run's whole process (user + system, from /usr/bin/time) over every request it completed,
  * warmup included on both sides; the send lag is the result's (first steps and requests that found
- * a free connection: `health.sendLag`), read at p99.
+ * a free connection: `health.sendLag`) and the later steps' (`health.stepLag`), read at p99.
  *
  *     npx -y deno@2.9.6 run -A bench/journey_cost.ts [--rate 5000] [--secs 10] [--rounds 3]
  *                                                     [--server nginx|c]
@@ -102,6 +102,8 @@ interface Row {
   cpuUsPerRequest: number;
   completed: number;
   sendLagP99Us: number;
+  /** Journeys' later steps (`health.stepLag`); NaN for a plan without journeys. */
+  stepLagP99Us: number;
   errors: number;
 }
 
@@ -136,6 +138,7 @@ async function runOnce(name: keyof typeof PLANS, round: number): Promise<Row> {
     cpuUsPerRequest: (Number(cpu[1]) + Number(cpu[2])) * 1e6 / completed,
     completed,
     sendLagP99Us: r.health.sendLag.percentilesUs["99"],
+    stepLagP99Us: r.health.stepLag?.percentilesUs["99"] ?? NaN,
     errors: completed - ok,
   };
 }
@@ -189,7 +192,8 @@ try {
       rows[name].push(row);
       console.log(
         `round ${round} ${name.padEnd(9)} ${row.cpuUsPerRequest.toFixed(1)} us/request, ` +
-          `${row.completed} requests (${row.errors} failed), send lag p99 ${row.sendLagP99Us} us`,
+          `${row.completed} requests (${row.errors} failed), send lag p99 ${row.sendLagP99Us} us` +
+          (row.stepLagP99Us === row.stepLagP99Us ? `, step lag p99 ${row.stepLagP99Us} us` : ""),
       );
     }
   }

@@ -29,6 +29,14 @@ export function toolHealthPanel(
       `schedule. Its own delays are below; each gate allows for them at its percentile.</div>`;
   const lags: Array<[string, string, EncodedHistogram]> = [
     ["send lag", "write − intended time, requests that found a free connection", health.sendLag],
+    ...(health.stepLag
+      ? [[
+        "step lag",
+        "write − due time, journeys' later steps that found a free connection (due at the " +
+        "previous step's completion plus think; counted in the step's response time)",
+        health.stepLag,
+      ] as [string, string, EncodedHistogram]]
+      : []),
     [
       "dispatch lag",
       "when the dispatcher took each request − its intended time",

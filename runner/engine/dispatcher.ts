@@ -364,6 +364,7 @@ export class Dispatcher {
       if (connectMs > 0) recorder.connectTime(connectMs, slot.stageIndex);
       const lagMs = writtenMs - connectMs - slot.fireMs;
       if (slot.waited) recorder.queueWait(lagMs, slot.stageIndex);
+      else if (journeys?.isLaterStep(-1 - slot.index)) recorder.stepLag(lagMs, slot.stageIndex);
       else recorder.sendLag(lagMs, slot.stageIndex);
     }
     // One scratch record, filled per request: the recorder reads it synchronously.

@@ -162,8 +162,16 @@ export interface RecordSink {
   scheduled(fireMs: number, stageIndex: number, labelIndex: number): void;
   /** How late the dispatcher took a due request. */
   dispatchLag(lagMs: number, stageIndex: number): void;
-  /** How late a request was written on a free connection, its connect aside. */
+  /**
+   * How late a request was written on a free connection, its connect aside: a request of the
+   * schedule (a journey's first step included).
+   */
   sendLag(lagMs: number, stageIndex: number): void;
+  /**
+   * How late a journey's later step was written on a free connection after its due time (its
+   * previous step's completion plus think), its connect aside.
+   */
+  stepLag(lagMs: number, stageIndex: number): void;
   /** How long a request waited for a connection before it was written (its connect aside). */
   queueWait(waitMs: number, stageIndex: number): void;
   /** How long a request waited for its connection to open (a reconnect) before it was written. */

@@ -318,9 +318,17 @@ export interface RunContention {
 export interface ToolHealth {
   /**
    * actual write − intended send time, for requests that found a connection free, less the time
-   * spent opening it (`connectTime`): the generator's own lateness.
+   * spent opening it (`connectTime`): the generator's own lateness. The schedule's requests (a
+   * journey's first step included); a journey's later steps are in `stepLag`.
    */
   sendLag: EncodedHistogram;
+  /**
+   * For a journey's later steps: actual write − due time (the previous step's completion plus
+   * think), for steps that found a connection free, less the time spent opening it. Present when
+   * the plan has journeys (absent in results before it). A step's response time runs from its
+   * due time, so this lag is in it.
+   */
+  stepLag?: EncodedHistogram;
   /**
    * When the dispatcher took each request from the schedule − its intended time, for every
    * request: the generator's own lateness even when connections are busy (a saturated engine

@@ -54,6 +54,9 @@ export function mergeRecordedRuns(runs: readonly RecordedRun[]): RecordedRun {
     sendLag: mergeEncodedHistograms(runs.map((r) => r.sendLag)),
     dispatchLag: mergeEncodedHistograms(runs.map((r) => r.dispatchLag)),
     queueWait: mergeEncodedHistograms(runs.map((r) => r.queueWait)),
+    ...(runs.some((r) => r.stepLag)
+      ? { stepLag: mergeEncodedHistograms(runs.flatMap((r) => r.stepLag ?? [])) }
+      : {}),
     connectTime: mergeEncodedHistograms(runs.map((r) => r.connectTime)),
     engineStall: mergeEncodedHistograms(runs.map((r) => r.engineStall)),
     platformHiccup: mergeEncodedHistograms(runs.map((r) => r.platformHiccup)),

@@ -72,6 +72,8 @@ export interface RecordedRun {
   /** When the dispatcher took each request from the schedule − its intended time (all requests). */
   dispatchLag: EncodedHistogram;
   queueWait: EncodedHistogram;
+  /** Journeys' later steps' send lag (write − due time, free connection): with journeys only. */
+  stepLag?: EncodedHistogram;
   /** How long requests waited for their connection to open (reconnects), warmup stages left out. */
   connectTime: EncodedHistogram;
   /**
@@ -117,6 +119,8 @@ export class Recorder implements RecordSink, JourneySink {
   readonly #warmup: boolean[];
   /** The longest dispatch lag (ms) since the last tally. */
   #lagSinceTallyMs = 0;
+  /** Journeys' later steps' send lag, when the plan has journeys. */
+  #stepLag: Histogram | undefined;
   /** The plan's journeys' figures, when it has journeys ({@linkcode withJourneys}). */
   #journeys: JourneyTally | undefined;
   /** Completed requests and errors so far, and the latest closed interval's p99, for progress. */
@@ -153,7 +157,10 @@ export class Recorder implements RecordSink, JourneySink {
 
   /** Records the journeys of a plan with them (their steps among `labels`). */
   withJourneys(shapes: readonly JourneyShape[]): this {
-    if (shapes.length) this.#journeys = new JourneyTally(this.#stages.length, shapes, this.#labels);
+    if (shapes.length) {
+      this.#journeys = new JourneyTally(this.#stages.length, shapes, this.#labels);
+      this.#stepLag = createHistogram();
+    }
     return this;
   }
 
@@ -208,6 +215,14 @@ export class Recorder implements RecordSink, JourneySink {
   dispatchLag(lagMs: number, stageIndex: number): void {
     if (lagMs > this.#lagSinceTallyMs) this.#lagSinceTallyMs = lagMs;
     if (!this.#warmup[stageIndex]) this.#dispatchLag.recordValue(msToRecordableUs(lagMs));
+  }
+
+  /**
+   * Records a journey's later step's send lag (write − due time) on a free connection, warmup
+   * stages left out: apart from {@linkcode sendLag}, which holds the schedule's requests.
+   */
+  stepLag(lagMs: number, stageIndex: number): void {
+    if (!this.#warmup[stageIndex]) this.#stepLag?.recordValue(msToRecordableUs(lagMs));
   }
 
   /** Records a wait for a busy connection (write − intended), warmup stages left out. */
@@ -358,6 +373,7 @@ export class Recorder implements RecordSink, JourneySink {
       sendLag: toEncodedHistogram(this.#sendLag),
       dispatchLag: toEncodedHistogram(this.#dispatchLag),
       queueWait: toEncodedHistogram(this.#queueWait),
+      ...(this.#stepLag ? { stepLag: toEncodedHistogram(this.#stepLag) } : {}),
       connectTime: toEncodedHistogram(this.#connectTime),
       engineStall: toEncodedHistogram(this.#engineStall),
       platformHiccup: platformHiccup ?? toEncodedHistogram(createHistogram()),

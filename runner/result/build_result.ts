@@ -201,12 +201,19 @@ export function recordedLateness(
   recorded: RecordedRun,
 ): Pick<
   ToolHealth,
-  "sendLag" | "dispatchLag" | "queueWait" | "connectTime" | "engineStall" | "platformHiccup"
+  | "sendLag"
+  | "dispatchLag"
+  | "queueWait"
+  | "stepLag"
+  | "connectTime"
+  | "engineStall"
+  | "platformHiccup"
 > {
   return {
     sendLag: recorded.sendLag,
     dispatchLag: recorded.dispatchLag,
     queueWait: recorded.queueWait,
+    ...(recorded.stepLag ? { stepLag: recorded.stepLag } : {}),
     connectTime: recorded.connectTime,
     engineStall: recorded.engineStall,
     platformHiccup: recorded.platformHiccup,

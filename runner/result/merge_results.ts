@@ -74,6 +74,7 @@ export function mergeResults(
       sendLag: p.health.sendLag,
       dispatchLag: p.health.dispatchLag,
       queueWait: p.health.queueWait,
+      ...(p.health.stepLag ? { stepLag: p.health.stepLag } : {}),
       connectTime: p.health.connectTime ?? mergeEncodedHistograms([]),
       engineStall: p.health.engineStall,
       platformHiccup: p.health.platformHiccup,

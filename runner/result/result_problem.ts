@@ -31,6 +31,7 @@ const HEALTH_HISTOGRAMS = [
   "sendLag",
   "dispatchLag",
   "queueWait",
+  "stepLag",
   "connectTime",
   "engineStall",
   "platformHiccup",

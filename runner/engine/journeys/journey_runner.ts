@@ -174,6 +174,11 @@ export class JourneyRunner {
     return slot;
   }
 
+  /** True when the current step of `slot` is a later step (not its journey's first). */
+  isLaterStep(slot: number): boolean {
+    return this.#slots[slot].step > 0;
+  }
+
   /** The request to send for the current step of `slot` (undefined: the label's fixed one). */
   take(slot: number): PreparedRequest | undefined {
     const j = this.#slots[slot];

@@ -62,6 +62,9 @@ export function poolRuns(runs: readonly RunResult[]): RunResult {
       sendLag: mergeEncodedHistograms(h.map((x) => x.sendLag)),
       dispatchLag: mergeEncodedHistograms(h.map((x) => x.dispatchLag)),
       queueWait: mergeEncodedHistograms(h.map((x) => x.queueWait)),
+      ...(h.some((x) => x.stepLag)
+        ? { stepLag: mergeEncodedHistograms(h.flatMap((x) => x.stepLag ?? [])) }
+        : {}),
       connectTime: mergeEncodedHistograms(h.flatMap((x) => x.connectTime ?? [])),
       engineStall: mergeEncodedHistograms(h.map((x) => x.engineStall)),
       platformHiccup: mergeEncodedHistograms(h.map((x) => x.platformHiccup)),

@@ -34,3 +34,16 @@ Deno.test("a report of a run without journeys has no journeys card", async () =>
   assert.doesNotMatch(html, /id="journeys"/);
   assert.doesNotMatch(html, /href="#journeys"/);
 });
+
+Deno.test("the HTML health panel shows the journeys' step lag only for a run that has it", async () => {
+  const health = (html: string) =>
+    html.slice(html.indexOf('id="health"'), html.indexOf('id="plan"'));
+  const result = journeyResult();
+  await judgeRun(result);
+  assert.doesNotMatch(health(renderHtml(result)), /step lag/);
+  result.health.stepLag = { ...result.health.sendLag, count: 37 };
+  assert.match(
+    health(renderHtml(result)),
+    /<strong>step lag<\/strong><div class="muted">write − due time, journeys&#39; later steps.*?<\/td><td[^>]*>37<\/td>/,
+  );
+});

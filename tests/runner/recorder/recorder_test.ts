@@ -450,3 +450,15 @@ Deno.test("a withdrawn step (a stop before it fell due) is neither scheduled nor
   assert.equal(run.stages[0].counts.scheduled, 0);
   assert.equal(run.intervals.find((i) => i.startMs === 1000)!.counts.scheduled, 0);
 });
+
+Deno.test("journeys' later steps' lag is recorded apart, and only for a plan with journeys", () => {
+  const plain = newRecorder();
+  plain.stepLag(5, 1);
+  assert.equal(plain.finish(1_000).stepLag, undefined, "no journeys: no step lag figure");
+  const withJourneys = newRecorder().withJourneys([{ name: "j", stepLabels: [0, 1] }]);
+  withJourneys.stepLag(5, 1);
+  withJourneys.stepLag(7, 0); // a warmup stage: left out, as send lag's
+  const recorded = withJourneys.finish(1_000);
+  assert.equal(recorded.stepLag?.count, 1);
+  assert.equal(recorded.sendLag.count, 0, "never in the schedule's send lag");
+});

@@ -13,6 +13,8 @@ import { parseText } from "../../../_helpers/plan_fixtures.ts";
 /** What the fake server answers a request with, and how long after its write. */
 interface Answer {
   afterMs: number;
+  /** How late the request's write is reported, after the send (a slow write on the engine). */
+  writeLateMs?: number;
   status?: number;
   body?: string;
 }
@@ -59,7 +61,7 @@ class FakeConnection implements Connection {
     return new Promise((resolve) => {
       this.#pending = {
         resolve: (o) => resolve(keep > 0 ? o : { ...o, body: undefined }),
-        writtenAtMs,
+        writtenAtMs: writtenAtMs + (this.#answer.writeLateMs ?? 0),
         doneMs: writtenAtMs + this.#answer.afterMs,
       };
     });
@@ -400,4 +402,19 @@ Deno.test("the waker is paced by every send, a journey's later steps too", async
   );
   const last = waker!.paces.at(-1)!;
   assert.ok(Math.abs(last - 5) < 0.5, `paced at ${last} ms between sends, not 5`);
+});
+
+Deno.test("a journey's later steps' send lag is its own figure, apart from the schedule's", async () => {
+  // Creates written on time, reads written 3 ms after they were sent: the reads' lateness is the
+  // steps' lag, never the send lag of the schedule's requests.
+  const { run: r } = await run(
+    plan({ load: "{ connections: 2, stages: [{ rate: 10/s, duration: 1s }] }" }),
+    (s) => ({ ...itemServer()(s), writeLateMs: s.line.startsWith("GET") ? 3 : 0 }),
+  );
+  const { sendLag, stepLag } = r.recorded;
+  assert.ok(stepLag, "a plan with journeys records its steps' lag");
+  assert.equal(sendLag.count, 10, "the ten creates, first steps of the schedule");
+  assert.equal(sendLag.maxUs, 0);
+  assert.equal(stepLag.count, 10, "the ten reads");
+  assert.ok(near(stepLag.maxUs, 3_000), `${stepLag.maxUs}`);
 });
