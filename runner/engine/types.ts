@@ -123,8 +123,9 @@ export interface Waker {
    */
   readonly blocking?: boolean;
   /**
-   * Told, as requests are taken, the mean interval between their intended send times lately
-   * (ms): a waker that batches its wakes (the epoll loop) batches only when sends come that fast.
+   * Told, as requests are taken, the mean interval between the sends lately (ms; scheduled
+   * requests and journeys' steps, counted: timing/send_pace.ts): a waker that batches its wakes
+   * (the epoll loop) batches only when sends come that fast.
    */
   pace?(sendIntervalMs: number): void;
 }
