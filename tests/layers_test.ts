@@ -3,6 +3,8 @@
  * (docs/ARCHITECTURE.md). The layers, bottom first, are listed in LAYERS. Imports that still run
  * the other way are listed, each by file pair, in KNOWN_BACKWARD: the list may only shrink (a new
  * backward import fails, and so does an entry that no longer exists, so a fix removes its entry).
+ * Inside a layer the same holds for its rooms ({@linkcode roomOf}): no two import each other,
+ * directly or around a circle, but for those in KNOWN_ROOM_CYCLES, a list that only shrinks too.
  */
 import assert from "node:assert/strict";
 import { dirname, join, normalize, relative } from "node:path";
@@ -137,6 +139,126 @@ Deno.test("the room check sees an import past a room's mod.ts or into a private 
     "runner/gates/regression/regression.ts -> runner/gates/stats/_sum.ts (not through runner/gates/stats/mod.ts)",
     "runner/gates/regression/regression.ts -> runner/gates/stats/_sum.ts (private)",
   ]);
+});
+
+/**
+ * A file's room, for the circle check: the folder it is in when that folder lies below a layer's
+ * folder (`runner/engine/http1`, `runner/engine/http2/hpack`, `reporters/browser`: each folder a
+ * room of its own, its sub-folders rooms beside it); a file directly in a layer's folder
+ * (`runner/engine/dispatcher.ts`, `runner/plan/types.ts`) is a room by itself, since a layer's
+ * top holds both the words its rooms share and the files that compose them (its `mod.ts`).
+ */
+function roomOf(path: string): string {
+  const folder = dirname(path);
+  return LAYERS.includes(folder) || LAYERS.includes(path) || layerOf(path) < 0 ? path : folder;
+}
+
+/** A circle among rooms: its rooms, sorted and joined by ` <-> `, and the imports between them. */
+interface RoomCycle {
+  rooms: string;
+  imports: string[];
+}
+
+/** Circles among rooms that remain, by their rooms: only shrinks (a new one fails, a gone one too). */
+const KNOWN_ROOM_CYCLES = ["runner/gates/baseline <-> runner/gates/regression"];
+
+/**
+ * The circles among rooms: each strongly connected component of the graph of rooms (an edge
+ * wherever a file of one room imports a file of another) that holds more than one room.
+ */
+async function roomCycles(
+  files: string[],
+  imports: (file: string) => Promise<string[]> = importsOf,
+): Promise<RoomCycle[]> {
+  const pairs = new Map<string, Map<string, string[]>>();
+  for (const file of files) {
+    for (const target of await imports(file)) {
+      const [from, to] = [roomOf(file), roomOf(target)];
+      if (from === to) continue;
+      const out = pairs.get(from) ?? new Map<string, string[]>();
+      pairs.set(from, out.set(to, [...out.get(to) ?? [], `${file} -> ${target}`]));
+    }
+  }
+  // Tarjan's strongly connected components.
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const components: string[][] = [];
+  const visit = (room: string): void => {
+    index.set(room, index.size);
+    low.set(room, index.get(room)!);
+    stack.push(room);
+    for (const next of pairs.get(room)?.keys() ?? []) {
+      if (!index.has(next)) visit(next);
+      if (stack.includes(next)) low.set(room, Math.min(low.get(room)!, low.get(next)!));
+    }
+    if (low.get(room) !== index.get(room)) return;
+    const component = stack.splice(stack.indexOf(room));
+    if (component.length > 1) components.push(component.sort());
+  };
+  for (const room of [...pairs.keys()].sort()) if (!index.has(room)) visit(room);
+  return components.map((rooms) => ({
+    rooms: rooms.join(" <-> "),
+    imports: rooms.flatMap((from) =>
+      [...pairs.get(from) ?? []].filter(([to]) => rooms.includes(to)).flatMap(([, p]) => p)
+    ).filter((p, i, all) => all.indexOf(p) === i).sort(),
+  })).sort((a, b) => a.rooms.localeCompare(b.rooms));
+}
+
+Deno.test("rooms import one another without a circle", async () => {
+  const files = (await Promise.all(["runner", "reporters", "ci"].map(sourceFiles))).flat();
+  const cycles = await roomCycles(files);
+  const unexpected = cycles.filter((c) => !KNOWN_ROOM_CYCLES.includes(c.rooms));
+  assert.deepEqual(unexpected, [], "rooms that import in a circle (see docs/ARCHITECTURE.md)");
+  const fixed = KNOWN_ROOM_CYCLES.filter((k) => !cycles.some((c) => c.rooms === k));
+  assert.deepEqual(fixed, [], "fixed: remove these from KNOWN_ROOM_CYCLES");
+});
+
+Deno.test("the circle check sees rooms that import in a circle, and only those", async () => {
+  const imports: Record<string, string[]> = {
+    // A circle through a layer's top file: inflight_request.ts -> http1/ -> inflight_request.ts.
+    "runner/engine/inflight_request.ts": ["runner/engine/http1/mod.ts"],
+    "runner/engine/http1/mod.ts": ["runner/engine/http1/reader.ts"],
+    "runner/engine/http1/reader.ts": [
+      "runner/engine/inflight_request.ts",
+      "runner/engine/types.ts",
+    ],
+    // No circle: the top's composer and its shared words are rooms apart.
+    "runner/engine/dispatcher.ts": ["runner/engine/http1/mod.ts", "runner/engine/types.ts"],
+    // A circle of three rooms, and files of one room that import each other (no circle of rooms).
+    "reporters/html/html.ts": ["reporters/browser/mod.ts", "reporters/html/page.ts"],
+    "reporters/html/page.ts": ["reporters/html/html.ts"],
+    "reporters/browser/mod.ts": ["reporters/page/mod.ts"],
+    "reporters/page/mod.ts": ["reporters/html/page.ts"],
+    "reporters/search/search_html.ts": ["reporters/browser/mod.ts"],
+  };
+  const cycles = await roomCycles(Object.keys(imports), (f) => Promise.resolve(imports[f] ?? []));
+  assert.deepEqual(cycles, [
+    {
+      rooms: "reporters/browser <-> reporters/html <-> reporters/page",
+      imports: [
+        "reporters/browser/mod.ts -> reporters/page/mod.ts",
+        "reporters/html/html.ts -> reporters/browser/mod.ts",
+        "reporters/page/mod.ts -> reporters/html/page.ts",
+      ],
+    },
+    {
+      rooms: "runner/engine/http1 <-> runner/engine/inflight_request.ts",
+      imports: [
+        "runner/engine/http1/reader.ts -> runner/engine/inflight_request.ts",
+        "runner/engine/inflight_request.ts -> runner/engine/http1/mod.ts",
+      ],
+    },
+  ]);
+  delete imports["runner/engine/http1/reader.ts"];
+  imports["reporters/page/mod.ts"] = [];
+  assert.deepEqual(
+    await roomCycles(Object.keys(imports), (f) => Promise.resolve(imports[f] ?? [])),
+    [],
+  );
+  assert.equal(roomOf("runner/engine/types.ts"), "runner/engine/types.ts");
+  assert.equal(roomOf("runner/engine/http2/hpack/huffman.ts"), "runner/engine/http2/hpack");
+  assert.equal(roomOf("runner/version.ts"), "runner/version.ts");
 });
 
 /**

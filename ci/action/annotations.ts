@@ -19,7 +19,7 @@ import { DEFAULT_FAIL_ON, type FailOn, failsUnder } from "../../runner/result/re
 import type { RunResult, Verdict } from "../../runner/model/run_result.ts";
 import type { AbResult } from "../../runner/model/ab_result.ts";
 import { inertLine } from "../../runner/plan/printable.ts";
-import { type Annotation, formatAnnotation } from "./workflow_commands.ts";
+import { type Annotation, formatAnnotation } from "../workflow_commands.ts";
 
 /** Where paths are resolved: the repository root and the folder `tailgate` ran in. */
 export interface AnnotationPaths {

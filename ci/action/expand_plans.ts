@@ -6,6 +6,7 @@
 import { globSync } from "node:fs";
 import { posix } from "node:path";
 import { baselineSlug } from "../../runner/gates/baseline/mod.ts";
+import { HISTORY_FOLDER } from "./history/mod.ts";
 
 /**
  * Splits the `plans` input into patterns: one per line, blank lines and `#` comments dropped.
@@ -42,9 +43,6 @@ export function expandPlans(patterns: readonly string[], cwd: string): string[] 
 
 /** The out folder's copy of the committed histories, for the artifact: `<out>/baselines/`. */
 export const BASELINES_FOLDER = "baselines";
-
-/** The out folder's folder of the plans' histories (`tailgate history`): `<out>/history/`. */
-export const HISTORY_FOLDER = "history";
 
 /** Folders of the out folder that the Action writes itself, which no plan's folder may take. */
 export const RESERVED_SLUGS: readonly string[] = [BASELINES_FOLDER, HISTORY_FOLDER];

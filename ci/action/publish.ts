@@ -23,7 +23,7 @@ import {
   STEP_SUMMARY_MAX_BYTES,
 } from "./step_summary.ts";
 import { type FailOn, jobExitCode, jobVerdict } from "./verdict.ts";
-import { formatAnnotation, writeOutputs } from "./workflow_commands.ts";
+import { formatAnnotation, writeOutputs } from "../workflow_commands.ts";
 import { DEFAULT_JUNIT_INCONCLUSIVE, type JunitInconclusive } from "../../reporters/junit/mod.ts";
 
 /** Where to publish. */

@@ -26,7 +26,7 @@ import { type PlanOutcome, readOutcome } from "./plan_outcome.ts";
 import { publishOutcomes } from "./publish.ts";
 import { runTailgate, type TailgateExit } from "./run_tailgate.ts";
 import { artifactsUrl } from "./tailgate_args.ts";
-import { formatAnnotation, formatGroup } from "./workflow_commands.ts";
+import { formatAnnotation, formatGroup } from "../workflow_commands.ts";
 import { historyFiles, jobHistory } from "./history/mod.ts";
 
 /** Runs `tailgate` with arguments in a folder (the real command, or a test's). */

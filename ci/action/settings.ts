@@ -9,7 +9,7 @@
  */
 import { type BaselinePolicy, baselinePolicy, jobContext } from "./baseline_policy.ts";
 import { type InputName, inputValue } from "./action_inputs.ts";
-import { formatAnnotation, writeOutputs } from "./workflow_commands.ts";
+import { formatAnnotation, writeOutputs } from "../workflow_commands.ts";
 import { inertLine } from "../../runner/plan/printable.ts";
 import { problemText } from "../../runner/model/result.ts";
 

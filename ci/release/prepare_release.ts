@@ -23,7 +23,7 @@ import {
   problemText,
   type Result,
 } from "../../runner/model/result.ts";
-import { writeOutputs } from "../action/workflow_commands.ts";
+import { writeOutputs } from "../workflow_commands.ts";
 import { changelogSection } from "./changelog.ts";
 import { VERSION_PATTERN } from "./bump_version.ts";
 

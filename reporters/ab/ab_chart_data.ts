@@ -6,21 +6,8 @@
  */
 import { decodeHistogram } from "../../runner/hdr/mod.ts";
 import type { AbResult } from "../../runner/model/ab_result.ts";
-import { percentileAxis, percentileCurve, type PercentileTick } from "../page/mod.ts";
-
-/** Everything the page's script reads. */
-export interface AbChartData {
-  /** One view per measured stage: the two curves on a percentile axis (x: 1 / (1 − p); y: ms). */
-  curves: Array<{
-    stageName: string;
-    ticks: PercentileTick[];
-    maxX: number;
-    base: Array<[number, number]>;
-    head: Array<[number, number]>;
-  }>;
-  /** One view per comparison: each round's figure per side, in a display unit. */
-  rounds: Array<{ name: string; unit: string; base: number[]; head: number[] }>;
-}
+import { percentileAxis, percentileCurve } from "../page/mod.ts";
+import type { AbChartData } from "../browser/mod.ts";
 
 /**
  * Builds the page's data.

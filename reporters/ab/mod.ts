@@ -5,6 +5,6 @@
  * @module
  */
 export { renderAbHtml } from "./ab_html.ts";
-export { type AbChartData, abChartData } from "./ab_chart_data.ts";
+export { abChartData } from "./ab_chart_data.ts";
 export { renderAbJunit } from "./ab_junit.ts";
 export { AB_HEADER, abHeadline, abRows, renderAbMarkdown, renderAbTerminal } from "./ab_report.ts";

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { AbChartData } from "../ab/mod.ts";
+import type { AbChartData } from "./ab_page_data.ts";
 import type { Dataset, PageElement } from "./client_globals.ts";
 import {
   chartDefaults,

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { HistoryChart, HistoryChartData, HistoryPlanCharts } from "../history/mod.ts";
+import type { HistoryChart, HistoryChartData, HistoryPlanCharts } from "./history_page_data.ts";
 import type { AxisOptions, ChartLike, Dataset, ScaleLike, TooltipItem } from "./client_globals.ts";
 import { fmtMs, fmtRate, markDrawn, newChart, pageData, pageElement, round4 } from "./chart_kit.ts";
 import { latencyAxis, logLatencySwitch, rateTicks, styledDefaults } from "./run_style.ts";

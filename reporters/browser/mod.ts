@@ -2,7 +2,10 @@
  * The report pages' browser scripts, as the pages embed them: each page's module (`run_charts.ts`,
  * `search_charts.ts`, `ab_charts.ts`, `history_charts.ts`) with the modules it imports (the
  * shared `chart_kit.ts`), made one plain-JavaScript script by page_script.ts. The sources are imported as text, so they
- * travel with the code wherever it is installed (a checkout, the npm package, JSR).
+ * travel with the code wherever it is installed (a checkout, the npm package, JSR). And what each
+ * page's script reads, the contract the page's builder writes (`run_page_data.ts`,
+ * `search_page_data.ts`, `ab_page_data.ts`, `history_page_data.ts`: types only, erased from the
+ * scripts), so the builders import the browser side and never the other way.
  *
  * @module
  */
@@ -58,3 +61,28 @@ export function browserScript(page: PageName): string {
 }
 
 export { type BrowserModule, pageScript } from "./page_script.ts";
+export type {
+  ChartData,
+  PercentileChartData,
+  PercentileRole,
+  PercentileSeries,
+  PercentileView,
+  RampChartData,
+  SloMarker,
+  StageSpan,
+  TimelineChartData,
+  TimelineRole,
+  TimelineSeries,
+  WindowMark,
+} from "./run_page_data.ts";
+export type { SearchBound, SearchChartData, SearchPoint } from "./search_page_data.ts";
+export type {
+  HistoryBound,
+  HistoryChart,
+  HistoryChartData,
+  HistoryLine,
+  HistoryMark,
+  HistoryPlanCharts,
+  HistoryRunPoint,
+} from "./history_page_data.ts";
+export type { AbChartData } from "./ab_page_data.ts";

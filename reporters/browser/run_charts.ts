@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { ChartData, RampChartData } from "../html/mod.ts";
+import type { ChartData, RampChartData } from "./run_page_data.ts";
 import type { ChartLike, Dataset, ScaleLike, TooltipItem } from "./client_globals.ts";
 import { fmtRate, markDrawn, msLabel, newChart, pageData, pageElement } from "./chart_kit.ts";
 import {

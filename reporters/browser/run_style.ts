@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { PercentileSeries, SloMarker, TimelineSeries } from "../html/mod.ts";
+import type { PercentileSeries, SloMarker, TimelineSeries } from "./run_page_data.ts";
 import type {
   AxisOptions,
   ChartGlobal,

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { TimelineChartData } from "../html/mod.ts";
+import type { TimelineChartData } from "./run_page_data.ts";
 import type { Canvas2D, ChartLike, TooltipItem } from "./client_globals.ts";
 import { msLabel, newChart, pageElement } from "./chart_kit.ts";
 import {

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { SearchChartData, SearchPoint } from "../search/mod.ts";
+import type { SearchChartData, SearchPoint } from "./search_page_data.ts";
 import type { ChartLike, Dataset, TooltipItem } from "./client_globals.ts";
 import {
   chartDefaults,

@@ -18,9 +18,9 @@ import {
   htmlTable,
   keyValueTable,
 } from "../page/mod.ts";
-import { browserScript } from "../browser/mod.ts";
+import { browserScript, type HistoryChart } from "../browser/mod.ts";
 import { CHANGE_HEADER, changeCells, changeRow, type PhrasePart } from "./change_row.ts";
-import { type HistoryChart, historyChartData } from "./history_chart_data.ts";
+import { historyChartData } from "./history_chart_data.ts";
 import { runsSummary } from "./history_figures.ts";
 import { shortCommit } from "../../runner/model/history_result.ts";
 import {

@@ -6,16 +6,7 @@
  */
 export { historyMarkdown } from "./history_markdown.ts";
 export { historyHtml } from "./history_html.ts";
-export {
-  type HistoryBound,
-  type HistoryChart,
-  type HistoryChartData,
-  historyChartData,
-  type HistoryLine,
-  type HistoryMark,
-  type HistoryPlanCharts,
-  type HistoryRunPoint,
-} from "./history_chart_data.ts";
+export { historyChartData } from "./history_chart_data.ts";
 export {
   CHANGE_HEADER,
   changeCells,

@@ -18,8 +18,8 @@ import {
 } from "../figures/mod.ts";
 import type { RunResult } from "../../runner/model/run_result.ts";
 import { chartJsBundle, escapeHtml, htmlCard, htmlPage, htmlTable } from "../page/mod.ts";
-import { browserScript } from "../browser/mod.ts";
-import { buildChartData, type ChartData } from "./html_data.ts";
+import { browserScript, type ChartData } from "../browser/mod.ts";
+import { buildChartData } from "./html_data.ts";
 import { environmentTable, toolHealthPanel } from "./html_health.ts";
 import { planSummary } from "./html_plan.ts";
 import { outcomeSummary, stageTable } from "./html_stages.ts";

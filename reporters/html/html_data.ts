@@ -5,23 +5,9 @@
  * @module
  */
 import type { RunResult } from "../../runner/model/run_result.ts";
-import { type PercentileChartData, percentileViews } from "./percentile_views.ts";
-import {
-  type RampChartData,
-  rampData,
-  type TimelineChartData,
-  timelineData,
-} from "./timeline_data.ts";
-
-/** The data of every chart; a chart whose data is absent is not drawn. */
-export interface ChartData {
-  /** Latency by percentile, per view. */
-  percentile: PercentileChartData;
-  /** Latency and throughput per interval; absent without intervals. */
-  timeline?: TimelineChartData;
-  /** Latency against intended rate; absent without a ramp stage. */
-  ramp?: RampChartData;
-}
+import type { ChartData } from "../browser/mod.ts";
+import { percentileViews } from "./percentile_views.ts";
+import { rampData, timelineData } from "./timeline_data.ts";
 
 /**
  * Builds the charts' data.

@@ -5,24 +5,6 @@
  * @module
  */
 export { renderHtml } from "./html.ts";
-export { buildChartData, type ChartData } from "./html_data.ts";
-export {
-  type PercentileChartData,
-  type PercentileRole,
-  type PercentileSeries,
-  type PercentileView,
-  percentileViews,
-  type SloMarker,
-} from "./percentile_views.ts";
-export {
-  type RampChartData,
-  rampData,
-  type StageSpan,
-  stallSeries,
-  type TimelineChartData,
-  timelineData,
-  type TimelineRole,
-  type TimelineSeries,
-  type WindowMark,
-  windowMarks,
-} from "./timeline_data.ts";
+export { buildChartData } from "./html_data.ts";
+export { percentileViews } from "./percentile_views.ts";
+export { rampData, stallSeries, timelineData, windowMarks } from "./timeline_data.ts";

@@ -8,41 +8,15 @@
 import { parseSlo } from "../../runner/plan/slo/mod.ts";
 import { createHistogram, type Histogram } from "../../runner/hdr/mod.ts";
 import { decodeHistogram } from "../../runner/hdr/hdr_codec.ts";
-import type { LatencyPair, RunResult, VerdictStatus } from "../../runner/model/run_result.ts";
+import type { LatencyPair, RunResult } from "../../runner/model/run_result.ts";
 import { type PercentileAxis, percentileAxis, percentileCurve, percentileX } from "../page/mod.ts";
-
-/** What a curve shows; the page styles each role the same way in every chart. */
-export type PercentileRole = "response" | "service" | "baselineResponse" | "baselineService";
-
-/** One curve: `[x, latencyMs]` points on the percentile axis. */
-export interface PercentileSeries {
-  role: PercentileRole;
-  label: string;
-  points: Array<[number, number]>;
-}
-
-/** A latency SLO drawn at its percentile (or at `max`) and its bound. */
-export interface SloMarker {
-  name: string;
-  /** The verdict's status, or "not judged" when the result has no verdict for it. */
-  status: VerdictStatus | "not judged";
-  x: number;
-  boundMs: number;
-}
-
-/** One selectable view of the chart. */
-export interface PercentileView {
-  title: string;
-  stageIndexes: number[];
-  series: PercentileSeries[];
-  slos: SloMarker[];
-}
-
-/** The chart's axis and views. */
-export interface PercentileChartData {
-  axis: PercentileAxis;
-  views: PercentileView[];
-}
+import type {
+  PercentileChartData,
+  PercentileRole,
+  PercentileSeries,
+  PercentileView,
+  SloMarker,
+} from "../browser/mod.ts";
 
 /**
  * Builds the views from the result's histograms (decoded and merged exactly).

@@ -8,62 +8,13 @@
  */
 import { errorTotal } from "../../runner/model/request_counts.ts";
 import type { EncodedHistogram, RunResult } from "../../runner/model/run_result.ts";
-
-/** What a time-domain series shows; the page styles each role the same way everywhere. */
-export type TimelineRole =
-  | "p50"
-  | "p99"
-  | "max"
-  | "serviceP99"
-  | "ttfbP99"
-  | "intended"
-  | "sent"
-  | "completed"
-  | "errors"
-  | "stall";
-
-/**
- * One series: `[x, y]` points, `y` null where the interval had no value (a gap). Interval series
- * put each interval's value at its midpoint; the intended rate is one segment per stage.
- */
-export interface TimelineSeries {
-  role: TimelineRole;
-  label: string;
-  points: Array<[number, number | null]>;
-}
-
-/** A stage's span on the time axis. */
-export interface StageSpan {
-  name: string;
-  warmup: boolean;
-  startS: number;
-  endS: number;
-}
-
-/** A span of run time in which a windowed SLO failed: its overlapping failed windows merged. */
-export interface WindowMark {
-  /** The verdict's name: the SLO as written. */
-  slo: string;
-  startS: number;
-  endS: number;
-}
-
-/** Latency and throughput over time (x in seconds from the run's start). */
-export interface TimelineChartData {
-  stages: StageSpan[];
-  /** Where windowed SLOs failed, to shade on the latency chart. */
-  windows: WindowMark[];
-  /** Where the time axis ends: the last interval's end when answers came after the schedule. */
-  endS: number;
-  latency: TimelineSeries[];
-  throughput: TimelineSeries[];
-}
-
-/** Latency against the intended rate during ramp stages (x in requests per second). */
-export interface RampChartData {
-  stageNames: string[];
-  latency: TimelineSeries[];
-}
+import type {
+  RampChartData,
+  TimelineChartData,
+  TimelineRole,
+  TimelineSeries,
+  WindowMark,
+} from "../browser/mod.ts";
 
 /**
  * The time series of a result; undefined when it has no intervals.

@@ -5,12 +5,7 @@
  * @module
  */
 export { renderSearchHtml } from "./search_html.ts";
-export {
-  type SearchBound,
-  type SearchChartData,
-  searchChartData,
-  type SearchPoint,
-} from "./search_chart_data.ts";
+export { searchChartData } from "./search_chart_data.ts";
 export {
   renderSearchMarkdown,
   renderSearchTerminal,

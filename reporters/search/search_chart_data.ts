@@ -6,33 +6,7 @@
  */
 import type { SearchResult } from "../../runner/model/search_result.ts";
 import { parseSlo } from "../../runner/plan/slo/mod.ts";
-
-/** One step as a point: its rate, outcome and corrected response times (ms). */
-export interface SearchPoint {
-  ratePerSec: number;
-  outcome: "pass" | "fail" | "inconclusive" | "limited";
-  soak: boolean;
-  p50Ms: number;
-  p99Ms: number;
-  p999Ms: number;
-  maxMs: number;
-}
-
-/** A latency SLO drawn as a bound: at which series it applies and where. */
-export interface SearchBound {
-  text: string;
-  /** The series it bounds: `p50`, `p99`, `p999` or `max`; others are drawn on no series. */
-  series: "p50" | "p99" | "p999" | "max" | "other";
-  boundMs: number;
-}
-
-/** Everything the page's script reads. */
-export interface SearchChartData {
-  points: SearchPoint[];
-  /** The highest rate that held and the lowest that failed, when known. */
-  bracket: { passPerSec?: number; failPerSec?: number };
-  bounds: SearchBound[];
-}
+import type { SearchBound, SearchChartData } from "../browser/mod.ts";
 
 /**
  * Builds the chart data of a search.

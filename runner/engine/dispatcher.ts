@@ -10,7 +10,7 @@
 import type { ErrorKind } from "../model/run_result.ts";
 import type { ScheduleCursor } from "../schedule/build_schedule.ts";
 import { RequestQueue } from "./request_queue.ts";
-import { SendPace } from "./timing/send_pace.ts";
+import { SendPace } from "./timing/mod.ts";
 import type { LabelChecks } from "./response/mod.ts";
 import type { JourneyRunner } from "./journeys/mod.ts";
 import type {

@@ -6,8 +6,7 @@
  * @module
  */
 import type { ErrorKind } from "../model/run_result.ts";
-import { responseOutcome } from "./http1/mod.ts";
-import type { ResponseOutcome } from "./types.ts";
+import { type ResponseOutcome, responseOutcome } from "./types.ts";
 import type { KeptResponse } from "./kept_response.ts";
 
 /**

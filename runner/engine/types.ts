@@ -1,6 +1,7 @@
 /**
- * The engine's seams: the clock, prepared requests, connections and the waker. The dispatcher is
- * written against these so tests can drive it with a fake clock and fake connections.
+ * The engine's seams: the clock, prepared requests, connections, what became of a request (its
+ * outcome, built by `responseOutcome()` in one shape) and the waker. The dispatcher is written
+ * against these so tests can drive it with a fake clock and fake connections.
  *
  * @module
  */
@@ -80,6 +81,48 @@ export interface ResponseOutcome {
   headers?: ResponseHeaders;
   /** A `Retry-After` header's delay in seconds (an HTTP date made a delay), when one came. */
   retryAfterS?: number;
+}
+
+/**
+ * The outcome of one send: `status` 0 and an `error` kind when it failed; `connectMs`, how long
+ * the request waited for its connection to open (0: it was open); `firstByteAtMs`, when its
+ * response's first byte arrived; `retryAfterS`, a 429's or 503's `Retry-After` in seconds.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { responseOutcome } from "./types.ts";
+ * assert.equal(responseOutcome(0, "reset", 120, 0, 10.5, 11.25).error, "reset");
+ * ```
+ */
+export function responseOutcome(
+  status: number,
+  error: ErrorKind | undefined,
+  bytesSent: number,
+  bytesReceived: number,
+  writtenAtMs: number,
+  completedAtMs: number,
+  connectMs = 0,
+  firstByteAtMs: number | undefined = undefined,
+  retryAfterS: number | undefined = undefined,
+): ResponseOutcome {
+  // Every outcome has the same fields, so the objects keep one shape.
+  return {
+    status,
+    error,
+    bytesSent,
+    bytesReceived,
+    writtenAtMs,
+    completedAtMs,
+    connectMs,
+    firstByteAtMs,
+    retryAfterS,
+    // A kept response's (inflight_request.ts): present, unset, on every outcome.
+    body: undefined,
+    bodyBytes: undefined,
+    bodyCut: undefined,
+    headers: undefined,
+  };
 }
 
 /** One HTTP/1.1 connection carrying one request at a time (no pipelining). */

@@ -10,9 +10,8 @@ import { existsSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { claimOutDir } from "../../../runner/cli/output/mod.ts";
 import type { RunResult } from "../../../runner/model/run_result.ts";
-import { formatAnnotation } from "../workflow_commands.ts";
+import { formatAnnotation } from "../../workflow_commands.ts";
 import { baselinePath, historyName } from "../../../runner/gates/baseline/mod.ts";
-import { HISTORY_FOLDER } from "../expand_plans.ts";
 import { inertLine } from "../../../runner/plan/printable.ts";
 import type { HistoryInputs } from "./history_inputs.ts";
 import { type HistoryOutcome, type HistoryRunner, runHistories } from "./history_runs.ts";
@@ -23,6 +22,9 @@ import {
   type StartedHistory,
   startedHistoryMessage,
 } from "./started_histories.ts";
+
+/** The out folder's folder of the plans' histories (`tailgate history`): `<out>/history/`. */
+export const HISTORY_FOLDER = "history";
 
 /** A plan the job ran, as the history step sees it. */
 export interface RanPlan {

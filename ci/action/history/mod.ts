@@ -28,7 +28,13 @@ export {
   MAX_LISTED_CHANGES,
   renderHistorySummary,
 } from "./history_summary.ts";
-export { type JobHistory, jobHistory, type JobHistoryInputs, type RanPlan } from "./job_history.ts";
+export {
+  HISTORY_FOLDER,
+  type JobHistory,
+  jobHistory,
+  type JobHistoryInputs,
+  type RanPlan,
+} from "./job_history.ts";
 export {
   cacheRestoreMissed,
   historyFiles,

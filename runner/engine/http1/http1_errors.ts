@@ -1,11 +1,10 @@
 /**
- * How an HTTP/1.1 connection reports what happened to a request: socket errors classified into
- * {@linkcode ErrorKind}s, and the {@linkcode ResponseOutcome} a send resolves with.
+ * How an HTTP/1.1 connection reports what went wrong with a request: socket errors classified
+ * into {@linkcode ErrorKind}s.
  *
  * @module
  */
 import type { ErrorKind } from "../../model/run_result.ts";
-import type { ResponseOutcome } from "../types.ts";
 
 /**
  * A failure while connecting, already classified; thrown by a connect step so its caller can tell
@@ -48,48 +47,6 @@ export function socketErrorKind(error: unknown, tls: boolean): ErrorKind {
   ) return "reset";
   if (tls && error instanceof Deno.errors.InvalidData) return "tls";
   return "other";
-}
-
-/**
- * The outcome of one send: `status` 0 and an `error` kind when it failed; `connectMs`, how long
- * the request waited for its connection to open (0: it was open); `firstByteAtMs`, when its
- * response's first byte arrived; `retryAfterS`, a 429's or 503's `Retry-After` in seconds.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { responseOutcome } from "./http1_errors.ts";
- * assert.equal(responseOutcome(0, "reset", 120, 0, 10.5, 11.25).error, "reset");
- * ```
- */
-export function responseOutcome(
-  status: number,
-  error: ErrorKind | undefined,
-  bytesSent: number,
-  bytesReceived: number,
-  writtenAtMs: number,
-  completedAtMs: number,
-  connectMs = 0,
-  firstByteAtMs: number | undefined = undefined,
-  retryAfterS: number | undefined = undefined,
-): ResponseOutcome {
-  // Every outcome has the same fields, so the objects keep one shape.
-  return {
-    status,
-    error,
-    bytesSent,
-    bytesReceived,
-    writtenAtMs,
-    completedAtMs,
-    connectMs,
-    firstByteAtMs,
-    retryAfterS,
-    // A kept response's (inflight_request.ts): present, unset, on every outcome.
-    body: undefined,
-    bodyBytes: undefined,
-    bodyCut: undefined,
-    headers: undefined,
-  };
 }
 
 /** What a run says when connects fail for want of file descriptors (a notice and a warning). */

@@ -8,7 +8,6 @@ export {
   ConnectFailure,
   OUT_OF_DESCRIPTORS_NOTE,
   outOfDescriptors,
-  responseOutcome,
   socketErrorKind,
 } from "./http1_errors.ts";
 export { headLayout, prepareRequest, USER_AGENT_LINE } from "./http1_request.ts";

@@ -14,7 +14,7 @@
  */
 import type { ErrorKind } from "../../model/run_result.ts";
 import type { EpollHandler, EpollLoop } from "./epoll_loop.ts";
-import { responseOutcome } from "../http1/mod.ts";
+import { responseOutcome } from "../types.ts";
 import { NET } from "./libc_net.ts";
 import { connectOutcome, startConnect } from "./native_socket.ts";
 import { InflightRequest } from "../inflight_request.ts";

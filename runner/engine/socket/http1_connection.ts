@@ -11,17 +11,18 @@
  * @module
  */
 import type { ErrorKind } from "../../model/run_result.ts";
-import {
-  ConnectFailure,
-  outOfDescriptors,
-  responseOutcome,
-  socketErrorKind,
-} from "../http1/mod.ts";
+import { ConnectFailure, outOfDescriptors, socketErrorKind } from "../http1/mod.ts";
 import { InflightRequest } from "../inflight_request.ts";
 import { ResponseReader } from "../http1/mod.ts";
 import { socketReader } from "./socket_reader.ts";
 import { TLS_HTTP1 } from "../http1/mod.ts";
-import type { Clock, Connection, PreparedRequest, ResponseOutcome } from "../types.ts";
+import {
+  type Clock,
+  type Connection,
+  type PreparedRequest,
+  type ResponseOutcome,
+  responseOutcome,
+} from "../types.ts";
 import type { BodySampler } from "../body_sample.ts";
 
 /**

@@ -11,7 +11,7 @@ import { join } from "../read/mod.ts";
 import { parseSlo, type SloFollow, stagesForSlo } from "../slo/mod.ts";
 import type { PlanStage, Slo, StageBinding } from "../types.ts";
 import { rateText } from "../units.ts";
-import type { OverrideEdit } from "./plan_overrides.ts";
+import type { OverrideEdit } from "./override_edit.ts";
 
 /**
  * The SLO text with its `at` rate or `throughput` bound replaced (an absent one is left as

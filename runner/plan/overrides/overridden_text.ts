@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { OverrideEdit } from "./plan_overrides.ts";
+import type { OverrideEdit } from "./override_edit.ts";
 
 /**
  * The plan text with the edits written in: what `--print-plan` shows. Replaced values keep their

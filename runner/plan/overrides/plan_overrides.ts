@@ -8,13 +8,14 @@
  *
  * @module
  */
-import type { SourcePos, YamlMap, YamlNode, YamlScalar } from "../read/mod.ts";
+import type { YamlMap, YamlNode, YamlScalar } from "../read/mod.ts";
 import { didYouMean } from "../read/mod.ts";
 import { err, ok, problem, type Result } from "../../model/result.ts";
 import { join, PlanReader } from "../read/mod.ts";
 import type { SloFollow } from "../slo/mod.ts";
 import { readLoad } from "../validate_load.ts";
 import { sloFollower, type StageRates, stageRates } from "./follow_slos.ts";
+import type { OverrideEdit } from "./override_edit.ts";
 import type { PlanIssue } from "../types.ts";
 import { durationText, parseDurationMs, parseRamp, parseRatePerSec, rateText } from "../units.ts";
 
@@ -54,22 +55,6 @@ export interface PlanOverrides {
    * no flag of {@linkcode overrideFlags} and keeps the plan's history.
    */
   seed?: string;
-}
-
-/** One value an override changed or added: where, the new text, and the flag it came from. */
-export interface OverrideEdit {
-  /** YAML path of the value (`load.stages[1].rate`). */
-  path: string;
-  /** The value as plan text. */
-  text: string;
-  /** The flag it came from (`--rate-scale 0.25`). */
-  flag: string;
-  /** The scalar replaced; absent when the key was added (`parent` then holds the mapping). */
-  replaced?: YamlScalar;
-  /** The mapping a new key was added to. */
-  parent?: YamlMap;
-  /** Where in the text the added key goes: before the mapping's first key as written. */
-  anchor?: SourcePos;
 }
 
 /**

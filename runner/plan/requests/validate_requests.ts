@@ -17,7 +17,7 @@ import type {
   RequestTemplate,
 } from "../types.ts";
 import type { TemplateScope } from "../traffic/mod.ts";
-import { type TargetTemplate, targetTemplate } from "../traffic/mod.ts";
+import { type TargetTemplate, targetTemplate } from "./target_template.ts";
 import type { CompiledTemplate } from "../traffic/mod.ts";
 import { readBody } from "./validate_body.ts";
 import { readExpect } from "./validate_expect.ts";

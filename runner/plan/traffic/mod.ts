@@ -9,8 +9,6 @@ export { DATA_LIMITS, readDataTable } from "./data_table.ts";
 export type { DataTable, DataTableProblem } from "./data_table.ts";
 export { parseTemplate } from "./parse_template.ts";
 export type { ParsedTemplate, TemplateProblem, TemplateScope } from "./parse_template.ts";
-export { targetTemplate } from "./target_template.ts";
-export type { TargetTemplate } from "./target_template.ts";
 export { jsonAsTree, jsonTemplate, scalarTemplate, sentText } from "./template_nodes.ts";
 export type { CompiledTemplate } from "./template_nodes.ts";
 export { refOwner, requestRefs, templateScope, warnUnused } from "./template_scope.ts";

@@ -1,9 +1,7 @@
 import assert from "node:assert/strict";
 import { historyHtml } from "../../../reporters/history/history_html.ts";
-import {
-  type HistoryChartData,
-  historyChartData,
-} from "../../../reporters/history/history_chart_data.ts";
+import type { HistoryChartData } from "../../../reporters/browser/mod.ts";
+import { historyChartData } from "../../../reporters/history/history_chart_data.ts";
 import { assertSelfContained, pageScripts as scripts } from "../_page_checks.ts";
 import { HOSTILE } from "../../_helpers/report_fixtures.ts";
 import { commitOf, historyReport, planHistory, STEP_AT } from "./_history_report.ts";

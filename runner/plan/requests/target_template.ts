@@ -8,9 +8,8 @@
 import type { YamlNode } from "../read/mod.ts";
 import type { PlanReader } from "../read/mod.ts";
 import type { TemplatePart } from "../types.ts";
-import type { TemplateScope } from "./parse_template.ts";
-import { scalarTemplate } from "./template_nodes.ts";
-import { urlTextOk } from "../requests/mod.ts";
+import { scalarTemplate, type TemplateScope } from "../traffic/mod.ts";
+import { urlTextOk } from "./validate_url.ts";
 
 /** A templated request-target: the printable URL and the parts of `path?query`. */
 export interface TargetTemplate {

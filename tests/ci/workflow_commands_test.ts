@@ -6,8 +6,8 @@ import {
   formatGroup,
   formatOutputs,
   writeOutputs,
-} from "../../../ci/action/workflow_commands.ts";
-import { executedCommands } from "../../_helpers/runner_commands.ts";
+} from "../../ci/workflow_commands.ts";
+import { executedCommands } from "../_helpers/runner_commands.ts";
 
 Deno.test("escapeData() encodes %, CR and LF; escapeProperty() also : and ,", () => {
   assert.equal(escapeData("a%b\r\nc: d, e"), "a%25b%0D%0Ac: d, e");
