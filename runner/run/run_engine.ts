@@ -3,7 +3,7 @@
  * connections, the precise waker, the dispatcher and the recorder, wired together. The I/O edge
  * of the engine: it reads body files, opens sockets and starts the timing worker. (Over 400 lines:
  * the one place the engine's parts meet, each I/O path and protocol a branch of it; the HTTP/2
- * pool's own wiring is http2_pool.ts.)
+ * pool's own wiring is wiring/http2_protocol.ts.)
  *
  * @module
  */
@@ -23,7 +23,7 @@ import {
   nativeTarget,
   nativeTls,
 } from "../engine/native/mod.ts";
-import { http2Pool, http2Record } from "./http2_pool.ts";
+import { http2Pool, http2Record } from "./wiring/http2_protocol.ts";
 import type { HiccupMeter } from "../engine/timing/mod.ts";
 import { attachSideWorkers, type SideLinks, startSideWorkers } from "./start_side_workers.ts";
 import type { ContentionRecord } from "./contention_probe.ts";

@@ -6,12 +6,12 @@
  *
  * @module
  */
-import type { Clock, PreparedRequest } from "../engine/types.ts";
-import type { BodySampler } from "../engine/body_sample.ts";
-import { H2Pool } from "../engine/http2/mod.ts";
-import { type EpollLoop, NativeH2Transport, type TlsContext } from "../engine/native/mod.ts";
-import { DEFAULT_WINDOW_MIB } from "../model/run_result.ts";
-import type { ResolvedPlan } from "../plan/types.ts";
+import type { Clock, PreparedRequest } from "../../engine/types.ts";
+import type { BodySampler } from "../../engine/body_sample.ts";
+import { H2Pool } from "../../engine/http2/mod.ts";
+import { type EpollLoop, NativeH2Transport, type TlsContext } from "../../engine/native/mod.ts";
+import { DEFAULT_WINDOW_MIB } from "../../model/run_result.ts";
+import type { ResolvedPlan } from "../../plan/types.ts";
 
 /** What {@linkcode http2Pool} needs. */
 export interface Http2PoolOptions {
