@@ -1,69 +1,46 @@
 /**
- * An HTTP/2 run's connections, as runEngine wires them: the pool whose stream slots the
- * dispatcher drives, on the native path's sockets where the run takes it (h2 with OpenSSL over
- * them: the native target's TLS context, its trust store and ALPN `h2`) and on Deno's sockets and
- * TLS elsewhere; and what the engine record says of it.
+ * HTTP/2 over a run's transport: the pool whose stream slots the dispatcher drives, on the
+ * transport's sockets (the native path's, h2 with OpenSSL over them: its TLS context, its trust
+ * store and ALPN `h2`) or the pool's own, Deno's sockets and TLS; and what the engine record says
+ * of it.
  *
  * @module
  */
-import type { Clock, PreparedRequest } from "../../engine/types.ts";
-import type { BodySampler } from "../../engine/body_sample.ts";
 import { H2Pool } from "../../engine/http2/mod.ts";
-import { type EpollLoop, NativeH2Transport, type TlsContext } from "../../engine/native/mod.ts";
 import { DEFAULT_WINDOW_MIB } from "../../model/run_result.ts";
-import type { ResolvedPlan } from "../../plan/types.ts";
+import type { Protocol } from "./protocol.ts";
 
-/** What {@linkcode http2Pool} needs. */
-export interface Http2PoolOptions {
-  origin: URL;
-  clock: Clock;
-  plan: ResolvedPlan;
-  /** This engine's share of the plan's connections. */
-  connections: number;
-  requests: readonly PreparedRequest[];
-  caCerts?: string[];
-  /** The native path's loop, the target's address and its TLS (h2), when the run takes it. */
-  native?: {
-    loop: EpollLoop;
-    socketAddress: Uint8Array;
-    tls?: { context: TlsContext; host: string };
-  };
-  onOutOfDescriptors: () => void;
-  /** Keeps the first body of each unexpected status, per label and code. */
-  bodySampler?: BodySampler;
-}
-
-/** The run's HTTP/2 pool; nothing connects until `pool.settle()`. */
-export function http2Pool(o: Http2PoolOptions): H2Pool {
-  const { origin, native } = o;
-  const transport = native === undefined ? undefined : () =>
-    new NativeH2Transport({
-      loop: native.loop,
-      clock: o.clock,
-      socketAddress: native.socketAddress,
-      onOutOfDescriptors: o.onOutOfDescriptors,
-      ...(native.tls ? { tls: native.tls } : {}),
-    });
-  return new H2Pool({
-    origin,
+/**
+ * The run's HTTP/2 pool, its first connection opened and the server's SETTINGS awaited (at most
+ * the connect timeout) to fix the streams per connection; a SETTINGS notice said.
+ */
+export const http2Protocol: Protocol = async (o) => {
+  const { transport, plan } = o;
+  const pool = new H2Pool({
+    origin: o.origin,
     clock: o.clock,
     connections: o.connections,
-    maxStreams: o.plan.load.maxStreams,
-    windowBytes: (o.plan.load.windowMib ?? DEFAULT_WINDOW_MIB) * 1024 * 1024,
+    maxStreams: plan.load.maxStreams,
+    windowBytes: (plan.load.windowMib ?? DEFAULT_WINDOW_MIB) * 1024 * 1024,
     caCerts: o.caCerts,
     requests: o.requests,
-    ...(transport ? { transport } : {}),
-    ...(o.bodySampler ? { bodySampler: o.bodySampler } : {}),
+    ...(transport.h2 ? { transport: transport.h2 } : {}),
+    bodySampler: o.bodySampler,
   });
-}
-
-/** The engine record's `http2`: the streams taken, the server's limit, the window offered. */
-export function http2Record(
-  pool: H2Pool,
-): { streamsPerConnection: number; serverMaxStreams?: number; windowBytes: number } {
+  const streams = await pool.settle(o.connectTimeoutMs, transport.waker);
+  const notice = pool.settingsNotice();
+  if (notice) o.onNotice?.(notice);
   return {
-    streamsPerConnection: pool.streams,
-    windowBytes: pool.windowBytes,
-    ...(pool.serverMaxStreams === undefined ? {} : { serverMaxStreams: pool.serverMaxStreams }),
+    streams,
+    connect: () => pool.slot(),
+    peakConnections: () => pool.connectionsMade,
+    // The streams taken, the server's limit, the window offered.
+    record: () => ({
+      http2: {
+        streamsPerConnection: pool.streams,
+        windowBytes: pool.windowBytes,
+        ...(pool.serverMaxStreams === undefined ? {} : { serverMaxStreams: pool.serverMaxStreams }),
+      },
+    }),
   };
-}
+};
