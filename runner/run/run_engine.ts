@@ -9,7 +9,8 @@
  */
 import process from "node:process";
 import type { ResolvedPlan } from "../plan/types.ts";
-import { type RecordedRun, Recorder } from "../recorder/recorder.ts";
+import type { RecordedRun, Recorder } from "../recorder/recorder.ts";
+import { planRecorder } from "../recorder/plan_recorder.ts";
 import type { IntervalStore } from "../recorder/interval_store.ts";
 import type { LiveTally } from "../recorder/live_tally.ts";
 import type { Schedule, ShardSpec } from "../schedule/build_schedule.ts";
@@ -195,7 +196,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
   const { store, hiccups }: { store?: IntervalStore; hiccups?: HiccupMeter } = real && links
     ? attachSideWorkers(links)
     : {};
-  const recorder = planRecorder(plan, mix, schedule, store);
+  const recorder = planRecorder(plan, mix, schedule.stages, store);
   const journeys = journeyRunner(plan, mix, { requests, renderer, source }, recorder);
   const share = (n: number) => Math.max(1, Math.round(n / shard.count));
   // The engine-stall probe counts from the end of the leading warmup stages, as send lag does.
@@ -297,29 +298,6 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
     store?.close();
     await ownSide?.close();
   }
-}
-
-/** The run's recorder: per stage and label (requests, then journey steps), checks counted. */
-function planRecorder(
-  plan: ResolvedPlan,
-  mix: MixLabels,
-  schedule: Schedule,
-  store: IntervalStore | undefined,
-): Recorder {
-  const recorder = new Recorder(
-    schedule.stages,
-    mix.requests.map((r) => r.label),
-    mix.requests.map((r) => r.expect),
-    1000,
-    store,
-  ).withJourneys(
-    (plan.journeys ?? []).map((j, i) => ({
-      name: j.name,
-      stepLabels: j.steps.map((_, k) => mix.firstStepLabel[i] + k),
-    })),
-  );
-  recorder.countChecks(mix.requests.map((r) => r.checks));
-  return recorder;
 }
 
 /** The plan's journeys on this engine, when it has some: each step sent as it comes due. */
