@@ -27,8 +27,7 @@ import { type Clock, type Connection, PERFORMANCE_CLOCK, type Waker } from "../e
 import type { RawBodySample } from "../engine/body_sample.ts";
 import { type EngineRequests, engineRequests } from "./engine_requests.ts";
 import { ConnectionWatch } from "./connection_watch.ts";
-import { chooseTransport } from "./wiring/transport.ts";
-import { protocolOf } from "./wiring/protocol_choice.ts";
+import { chooseTransport, protocolOf } from "./wiring/mod.ts";
 
 /** A progress snapshot, about once a second. */
 export interface Progress {
