@@ -177,7 +177,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
   // encoded by a low-priority worker, and a probe thread measures the platform's hiccups.
   // Runs with an injected waker (tests on a fake clock) do both inline or not at all.
   const real = options.waker === undefined;
-  const transport = await chooseTransport({
+  const ioPath = await chooseTransport({
     origin,
     io: options.io,
     alpn: plan.load.http === "2" ? "h2" : "http/1.1",
@@ -206,10 +206,10 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
   };
   const watch = new ConnectionWatch(options.onNotice);
   const connectTimeoutMs = options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
-  const wire = await transport.open({ clock, onResume, hooks: watch });
-  const { waker } = wire;
+  const transport = await ioPath.open({ clock, onResume, hooks: watch });
+  const { waker } = transport;
   const protocol = await protocolOf(plan, options.connect !== undefined)({
-    transport: wire,
+    transport,
     origin,
     clock,
     plan,
@@ -285,14 +285,14 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
       ...(watch.http2Reply ? { http2Reply: true } : {}),
       ...protocol.record(),
       timerSlackSet,
-      io: transport.io,
+      io: ioPath.io,
       youngGenerationMb: youngGenerationMb(),
       ...(source ? { rendered: { late: source.late, draws: [...source.draws] } } : {}),
       ...(error === undefined ? {} : { error }),
       ...(bodySamples.length ? { bodySamples } : {}),
     };
   } finally {
-    wire.close();
+    transport.close();
     void hiccups?.stop();
     store?.close();
     await ownSide?.close();
