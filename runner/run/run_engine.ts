@@ -1,47 +1,33 @@
 /**
- * One run of a plan (or of one shard of it) on this thread: schedule, prepared requests,
- * connections, the precise waker, the dispatcher and the recorder, wired together. The I/O edge
- * of the engine: it reads body files, opens sockets and starts the timing worker. (Over 400 lines:
- * the one place the engine's parts meet, each I/O path and protocol a branch of it; the HTTP/2
- * pool's own wiring is http2_pool.ts.)
+ * One run of a plan (or of one shard of it) on this thread: schedule, prepared requests
+ * (engine_requests.ts), the recorder, the transport × protocol the run takes (wiring/: the I/O
+ * path's waker and sockets, HTTP/1.1's connections or HTTP/2's stream slots, chosen once), the
+ * dispatcher that drives them, and the record of what it measured. The I/O edge of the engine: it
+ * reads body files, opens sockets and starts the timing worker.
  *
  * @module
  */
 import process from "node:process";
 import type { ResolvedPlan } from "../plan/types.ts";
-import { type RecordedRun, Recorder } from "../recorder/recorder.ts";
+import type { RecordedRun, Recorder } from "../recorder/recorder.ts";
+import { planRecorder } from "../recorder/plan_recorder.ts";
 import type { IntervalStore } from "../recorder/interval_store.ts";
 import type { LiveTally } from "../recorder/live_tally.ts";
-import { Schedule, type ShardSpec } from "../schedule/build_schedule.ts";
+import type { Schedule, ShardSpec } from "../schedule/build_schedule.ts";
+import { planSchedule } from "../schedule/plan_schedule.ts";
 import { rateAtMs } from "../schedule/fire_times.ts";
-import { createAtomicsWaker, setShortSlice } from "../engine/timing/mod.ts";
-import {
-  EpollLoop,
-  ioChoice,
-  NativeConnection,
-  type NativeTarget,
-  nativeTarget,
-  nativeTls,
-} from "../engine/native/mod.ts";
-import { http2Pool, http2Record } from "./http2_pool.ts";
-import type { HiccupMeter } from "../engine/timing/mod.ts";
+import { type HiccupMeter, setShortSlice } from "../engine/timing/mod.ts";
 import { attachSideWorkers, type SideLinks, startSideWorkers } from "./start_side_workers.ts";
 import type { ContentionRecord } from "./contention_probe.ts";
 import { collectGarbage, youngGenerationMb } from "../engine/v8_flags.ts";
 import { CONNECT_TIMEOUT_MS, Dispatcher } from "../engine/dispatcher.ts";
-import { Http1Connection } from "../engine/socket/mod.ts";
-import type { H2Pool } from "../engine/http2/mod.ts";
-import { HTTP2_REPLY_NOTE, OUT_OF_DESCRIPTORS_NOTE, prepareRequest } from "../engine/http1/mod.ts";
-import { RenderAhead, RequestRenderer } from "../engine/render/mod.ts";
-import { LabelChecks } from "../engine/response/mod.ts";
 import { JourneyRunner } from "../engine/journeys/mod.ts";
-import { mixLabels } from "../plan/requests/mod.ts";
-import { keepBodyBytesOf } from "./journey_bodies.ts";
+import { type MixLabels, mixLabels } from "../plan/requests/mod.ts";
 import { type Clock, type Connection, PERFORMANCE_CLOCK, type Waker } from "../engine/types.ts";
-import type { ErrorKind } from "../model/run_result.ts";
-import { readRegularFile } from "../model/regular_file.ts";
-import { BodySampler, type RawBodySample } from "../engine/body_sample.ts";
-import { MAX_BODY_FILE_BYTES } from "../plan/requests/mod.ts";
+import type { RawBodySample } from "../engine/body_sample.ts";
+import { type EngineRequests, engineRequests } from "./engine_requests.ts";
+import { ConnectionWatch } from "./connection_watch.ts";
+import { chooseTransport, protocolOf } from "./wiring/mod.ts";
 
 /** A progress snapshot, about once a second. */
 export interface Progress {
@@ -170,49 +156,35 @@ export interface EngineRun {
 }
 
 /**
- * Runs `plan` (or its `shard`) to the end and returns the record.
+ * Runs `plan` (or its `shard`) to the end and returns the record: the plan's labels, schedule,
+ * requests and recorder, then the transport × protocol the run takes (wiring/), the dispatcher
+ * that drives them, and the record of what it measured.
  */
 export async function runEngine(options: EngineOptions): Promise<EngineRun> {
   const { plan } = options;
   const clock = options.clock ?? PERFORMANCE_CLOCK;
   // Labels: the single requests, then each journey's steps (plan/requests/mix_labels.ts).
   const mix = mixLabels(plan);
-  const schedule = new Schedule({
-    arrival: plan.load.arrival,
-    seed: plan.load.seed,
-    stages: plan.load.stages,
-    weights: mix.entryWeights,
-    entryLabels: mix.entryLabels,
-  });
-  const fileBodies = await Promise.all(
-    mix.requests.map((r) => r.body?.kind === "file" ? readBodyFile(r.body.path) : undefined),
-  );
-  const renderer = mix.requests.some((r) => r.template !== undefined)
-    ? new RequestRenderer(plan, fileBodies)
-    : undefined;
-  const requests = mix.requests.map((r, i) => {
-    const prepared = prepareRequest({ ...r, weight: 1 }, i, fileBodies[i]);
-    const keep = keepBodyBytesOf(mix.labels[i]);
-    if (keep > 0) prepared.keepBodyBytes = keep;
-    return renderer ? renderer.fixedRequest(i, prepared) : prepared;
-  });
+  const schedule = planSchedule(plan, mix);
   const shard = options.shard ?? { index: 0, count: 1 };
-  // Requests that draw values are rendered ahead of the schedule, into pooled buffers.
-  const source = renderer?.drawsValues
-    ? new RenderAhead(renderer, requests, schedule.cursor(shard), plan.data?.length ?? 0)
-    : undefined;
+  const { requests, renderer, source, checks } = await engineRequests(
+    plan,
+    mix,
+    () => schedule.cursor(shard),
+  );
   const origin = new URL(mix.requests[0].url);
   // A real run keeps its engine thread for timing, writing, reading and recording: intervals are
   // encoded by a low-priority worker, and a probe thread measures the platform's hiccups.
   // Runs with an injected waker (tests on a fake clock) do both inline or not at all.
   const real = options.waker === undefined;
-  const io = ioChoice(options.io);
-  const http2 = plan.load.http === "2";
-  const native: NativeTarget | undefined = real && options.connect === undefined && io !== "deno"
-    ? await nativeTarget(origin, io)
-    : undefined;
-  // https on the native path: OpenSSL's context for the run, freed at its end.
-  const tls = native && nativeTls(native, http2, options.caCerts);
+  const ioPath = await chooseTransport({
+    origin,
+    io: options.io,
+    alpn: plan.load.http === "2" ? "h2" : "http/1.1",
+    caCerts: options.caCerts,
+    waker: options.waker,
+    connect: options.connect,
+  });
   // This thread keeps time: it wakes ahead of the process's other threads on its core, on
   // either I/O path (short_slice.ts).
   if (real) setShortSlice();
@@ -223,35 +195,8 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
   const { store, hiccups }: { store?: IntervalStore; hiccups?: HiccupMeter } = real && links
     ? attachSideWorkers(links)
     : {};
-  const recorder = new Recorder(
-    schedule.stages,
-    mix.requests.map((r) => r.label),
-    mix.requests.map((r) => r.expect),
-    1000,
-    store,
-  ).withJourneys(
-    (plan.journeys ?? []).map((j, i) => ({
-      name: j.name,
-      stepLabels: j.steps.map((_, k) => mix.firstStepLabel[i] + k),
-    })),
-  );
-  // Labels with checks (requests and journey steps): evaluated on this thread at completion,
-  // counted per check.
-  const checks = mix.requests.map((r) =>
-    r.checks?.length ? new LabelChecks(r.checks, r.expect) : undefined
-  );
-  recorder.countChecks(mix.requests.map((r) => r.checks));
-  const journeys = plan.journeys?.length
-    ? new JourneyRunner({
-      journeys: plan.journeys,
-      firstStepLabel: mix.firstStepLabel,
-      requests,
-      seed: plan.load.seed,
-      sink: recorder,
-      renderer,
-      source,
-    })
-    : undefined;
+  const recorder = planRecorder(plan, mix, schedule.stages, store);
+  const journeys = journeyRunner(plan, mix, { requests, renderer, source }, recorder);
   const share = (n: number) => Math.max(1, Math.round(n / shard.count));
   // The engine-stall probe counts from the end of the leading warmup stages, as send lag does.
   const warmupEndMs = schedule.stages.find((s) => !s.warmup)?.startMs ?? schedule.durationMs;
@@ -259,134 +204,51 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
   const onResume = (stallMs: number) => {
     if (clock.nowMs() >= measuredFromMs) recorder.engineStall(stallMs);
   };
-  // Running out of descriptors fails requests as `other`: name the cause, once, as it happens.
-  let outOfDescriptors = false;
-  const onOutOfDescriptors = () => {
-    if (outOfDescriptors) return;
-    outOfDescriptors = true;
-    options.onNotice?.(OUT_OF_DESCRIPTORS_NOTE);
-  };
-  // So does a target that speaks only HTTP/2: its frames fail requests as `protocol`.
-  let http2Reply = false;
-  const onHttp2Reply = () => {
-    if (http2Reply) return;
-    http2Reply = true;
-    options.onNotice?.(HTTP2_REPLY_NOTE);
-  };
-  // The first body of each unexpected status: every connection of this engine shares one.
-  const bodySampler = new BodySampler();
-  let waker: Waker;
-  let connect: (url: URL, c: Clock) => Connection;
+  const watch = new ConnectionWatch(options.onNotice);
   const connectTimeoutMs = options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
+  const transport = await ioPath.open({ clock, onResume, hooks: watch });
+  const { waker } = transport;
+  const protocol = await protocolOf(plan, options.connect !== undefined)({
+    transport,
+    origin,
+    clock,
+    plan,
+    connections: share(plan.load.connections),
+    requests,
+    caCerts: options.caCerts,
+    bodySampler: watch.bodySampler,
+    connectTimeoutMs,
+    onNotice: options.onNotice,
+  });
   // HTTP/2: each dispatcher "connection" is a stream slot; `streams` of them share a connection.
-  let pool: H2Pool | undefined;
-  let streams = 1;
-  const loop = native === undefined
-    ? undefined
-    : new EpollLoop({ libc: native.libc, clock, onResume });
-  if (http2 && options.connect === undefined) {
-    waker = loop ?? options.waker ?? await createAtomicsWaker({ onResume });
-    pool = http2Pool({
-      origin,
-      clock,
-      plan,
-      connections: share(plan.load.connections),
-      requests,
-      caCerts: options.caCerts,
-      ...(loop ? { native: { loop, socketAddress: native!.address, tls } } : {}),
-      onOutOfDescriptors,
-      bodySampler,
-    });
-    streams = await pool.settle(connectTimeoutMs, waker);
-    const notice = pool.settingsNotice();
-    if (notice) options.onNotice?.(notice);
-    const h2 = pool;
-    connect = () => h2.slot();
-  } else if (loop !== undefined) {
-    waker = loop;
-    connect = (_url, c) =>
-      new NativeConnection({
-        loop,
-        clock: c,
-        socketAddress: native!.address,
-        onOutOfDescriptors,
-        onHttp2Reply,
-        tls,
-        bodySampler,
-      });
-  } else {
-    waker = options.waker ?? await createAtomicsWaker({ onResume });
-    connect = options.connect ??
-      ((url: URL, c: Clock) =>
-        new Http1Connection({
-          url,
-          clock: c,
-          tls: { caCerts: options.caCerts },
-          onOutOfDescriptors,
-          onHttp2Reply,
-          bodySampler,
-        }));
-  }
+  const { streams } = protocol;
   const timerSlackSet = "timerSlackSet" in waker ? Boolean(waker.timerSlackSet) : false;
-  let lastSent = 0;
   const dispatcher = new Dispatcher({
     cursor: schedule.cursor(shard),
     requests,
     source,
     journeys,
-    connect: () => connect(origin, clock),
+    connect: protocol.connect,
     connections: share(plan.load.connections) * streams,
     maxConnections: share(plan.load.maxConnections) * streams,
     clock,
     waker,
     recorder,
-    ...(checks.some((c) => c !== undefined) ? { checks } : {}),
+    ...(checks ? { checks } : {}),
     signal: options.signal,
-    onTick: (offsetMs, d) => {
-      // Taken before the intervals close: the tally that closes an interval holds its last counts.
-      const tally = recorder.tally(offsetMs);
-      recorder.closeIntervals(Math.min(offsetMs, schedule.durationMs) - 1);
-      const stage = schedule.stageAt(offsetMs);
-      const sent = d.dispatched - d.queued;
-      options.onProgress?.({
-        offsetMs,
-        durationMs: schedule.durationMs,
-        stageIndex: stage.index,
-        stageName: stage.name,
-        intendedPerSec: rateAtMs(stage.profile, offsetMs - stage.startMs) / shard.count,
-        sentPerSec: sent - lastSent,
-        p99Us: recorder.latestP99Us(),
-        completed: recorder.completed,
-        errors: recorder.errors,
-        queued: d.queued,
-        inflight: d.inflight,
-        tally,
-      });
-      lastSent = sent;
-    },
+    onTick: progressTicker(recorder, schedule, shard.count, options.onProgress),
   });
   const unopened = Math.ceil(await dispatcher.openConnections(connectTimeoutMs) / streams);
   if (unopened > 0 && !options.signal?.aborted) {
-    options.onNotice?.(
-      unopenedNotice(
-        unopened,
-        share(plan.load.connections),
-        origin.origin,
-        // Per connection, not per stream slot (HTTP/2: `streams` slots share one).
-        new Map([...dispatcher.openFailures].map(([kind, n]) => [kind, Math.ceil(n / streams)])),
-        connectTimeoutMs,
-      ),
-    );
+    const failures = dispatcher.openFailures;
+    const connections = share(plan.load.connections);
+    watch.unopened(unopened, connections, origin.origin, failures, streams, connectTimeoutMs);
   }
   source?.fill();
   // Loading left the young generation full of garbage that the run's first scavenge would copy.
   if (real) collectGarbage();
   const cpuBefore = process.cpuUsage();
-  // The schedule starts once the connections are open.
-  const startAtEpochMs = options.startAt ? await options.startAt() : options.startAtEpochMs;
-  const startMs = startAtEpochMs !== undefined
-    ? startAtEpochMs - performance.timeOrigin
-    : clock.nowMs() + (options.leadMs ?? 20);
+  const startMs = await scheduleStartMs(options, clock);
   const startedAt = new Date(Date.now() + (startMs - clock.nowMs()));
   measuredFromMs = startMs + warmupEndMs;
   hiccups?.recordFrom(performance.timeOrigin + measuredFromMs);
@@ -404,7 +266,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
     const cpu = process.cpuUsage(cpuBefore);
     const platformHiccup = await hiccups?.stop();
     await store?.flush();
-    const bodySamples = bodySampler.samples(startMs);
+    const bodySamples = watch.bodySampler.samples(startMs);
     return {
       recorded: recorder.finish(Math.max(durationMs, schedule.durationMs), platformHiccup),
       complete: outcome.complete,
@@ -416,65 +278,90 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
       cpu: { userMs: cpu.user / 1000, systemMs: cpu.system / 1000 },
       connections: {
         opened: dispatcher.socketsOpened,
-        peak: pool ? pool.connectionsMade : dispatcher.peakConnections,
+        peak: protocol.peakConnections() ?? dispatcher.peakConnections,
       },
       ...(unopened > 0 ? { unopenedConnections: unopened } : {}),
-      ...(outOfDescriptors ? { outOfDescriptors } : {}),
-      ...(http2Reply ? { http2Reply } : {}),
-      ...(pool ? { http2: http2Record(pool) } : {}),
+      ...(watch.outOfDescriptors ? { outOfDescriptors: true } : {}),
+      ...(watch.http2Reply ? { http2Reply: true } : {}),
+      ...protocol.record(),
       timerSlackSet,
-      io: native !== undefined ? "native" : "deno",
+      io: ioPath.io,
       youngGenerationMb: youngGenerationMb(),
       ...(source ? { rendered: { late: source.late, draws: [...source.draws] } } : {}),
       ...(error === undefined ? {} : { error }),
       ...(bodySamples.length ? { bodySamples } : {}),
     };
   } finally {
-    if (!options.waker) waker.close();
-    tls?.context.free(); // its connections hold references of their own until they close
+    transport.close();
     void hiccups?.stop();
     store?.close();
     await ownSide?.close();
   }
 }
 
-/**
- * The notice for initial connections that did not open: those that failed, by kind (a `tls`
- * failure most often an untrusted certificate), apart from those still pending at the timeout.
- */
-function unopenedNotice(
-  unopened: number,
-  connections: number,
-  origin: string,
-  failures: ReadonlyMap<ErrorKind, number>,
-  timeoutMs: number,
-): string {
-  const failed = [...failures.values()].reduce((a, b) => a + b, 0);
-  const parts: string[] = [];
-  if (failed > 0) {
-    const kinds = [...failures].map(([kind, n]) => `${kind}: ${n}`).join(", ");
-    parts.push(
-      `${failed} of ${connections} connections to ${origin} failed to open (${kinds})` +
-        (failures.has("tls") ? ": an untrusted certificate? pass --ca-cert FILE" : ""),
-    );
-  }
-  if (unopened > failed) {
-    parts.push(
-      `${unopened - failed} of ${connections} connections to ${origin} did not open within ` +
-        `${timeoutMs / 1000} s`,
-    );
-  }
-  return `${parts.join("; ")}; starting anyway (each connects on first use, within its ` +
-    "request's timeout)";
+/** The plan's journeys on this engine, when it has some: each step sent as it comes due. */
+function journeyRunner(
+  plan: ResolvedPlan,
+  mix: MixLabels,
+  { requests, renderer, source }: EngineRequests,
+  recorder: Recorder,
+): JourneyRunner | undefined {
+  if (!plan.journeys?.length) return undefined;
+  const { firstStepLabel } = mix;
+  const seed = plan.load.seed;
+  return new JourneyRunner({
+    journeys: plan.journeys,
+    firstStepLabel,
+    requests,
+    seed,
+    sink: recorder,
+    renderer,
+    source,
+  });
 }
 
 /**
- * A body file's bytes, read as the plan was checked: a regular file of at most
- * {@linkcode MAX_BODY_FILE_BYTES}, and never more than that read (it may have grown, or been
- * swapped for a device, since the plan was read).
+ * The clock time of schedule offset 0, once the connections are open: `startAt`'s instant,
+ * else `startAtEpochMs`, else `leadMs` (default 20) from now.
  */
-async function readBodyFile(path: string): Promise<Uint8Array> {
-  const read = await readRegularFile(path, MAX_BODY_FILE_BYTES);
-  if (!read.ok) throw new Error(`body file ${read.problems[0].message}`);
-  return read.value;
+async function scheduleStartMs(options: EngineOptions, clock: Clock): Promise<number> {
+  const startAtEpochMs = options.startAt ? await options.startAt() : options.startAtEpochMs;
+  return startAtEpochMs !== undefined
+    ? startAtEpochMs - performance.timeOrigin
+    : clock.nowMs() + (options.leadMs ?? 20);
+}
+
+/**
+ * The dispatcher's tick, about once a second: the recorder's intervals closed up to it, and a
+ * {@linkcode Progress} snapshot told (a shard's intended rate is its share of the schedule's).
+ */
+function progressTicker(
+  recorder: Recorder,
+  schedule: Schedule,
+  shards: number,
+  onProgress: ((progress: Progress) => void) | undefined,
+): (offsetMs: number, d: { dispatched: number; queued: number; inflight: number }) => void {
+  let lastSent = 0;
+  return (offsetMs, d) => {
+    // Taken before the intervals close: the tally that closes an interval holds its last counts.
+    const tally = recorder.tally(offsetMs);
+    recorder.closeIntervals(Math.min(offsetMs, schedule.durationMs) - 1);
+    const stage = schedule.stageAt(offsetMs);
+    const sent = d.dispatched - d.queued;
+    onProgress?.({
+      offsetMs,
+      durationMs: schedule.durationMs,
+      stageIndex: stage.index,
+      stageName: stage.name,
+      intendedPerSec: rateAtMs(stage.profile, offsetMs - stage.startMs) / shards,
+      sentPerSec: sent - lastSent,
+      p99Us: recorder.latestP99Us(),
+      completed: recorder.completed,
+      errors: recorder.errors,
+      queued: d.queued,
+      inflight: d.inflight,
+      tally,
+    });
+    lastSent = sent;
+  };
 }

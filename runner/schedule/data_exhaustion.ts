@@ -7,7 +7,7 @@
  */
 import type { PlanIssue, RequestBasics, ResolvedPlan } from "../plan/types.ts";
 import { mixLabels } from "../plan/requests/mod.ts";
-import { Schedule } from "./build_schedule.ts";
+import { planSchedule } from "./plan_schedule.ts";
 import { dataDemand, type DataUse } from "./data_rows.ts";
 import { refOwner, requestRefs } from "../plan/traffic/mod.ts";
 
@@ -31,12 +31,7 @@ export function dataExhaustion(
   const data = plan.data ?? [];
   if (data.length === 0) return { demand: [], issues: [] };
   const mix = mixLabels(plan);
-  const schedule = new Schedule({
-    arrival: plan.load.arrival,
-    seed: plan.load.seed,
-    stages: plan.load.stages,
-    weights: mix.entryWeights,
-  });
+  const schedule = planSchedule(plan, mix);
   // Rows are drawn per entry: a journey takes one row for all its steps.
   const entries: RequestBasics[][] = [
     ...plan.requests.map((r) => [r]),
