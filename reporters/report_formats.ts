@@ -11,8 +11,9 @@ import { err, ok, problem, type Result } from "../runner/model/result.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { REPORT_FORMATS } from "./report_formats.ts";
- * REPORT_FORMATS.includes("html"); // true
+ * assert.ok(REPORT_FORMATS.includes("html"));
  * ```
  */
 export const REPORT_FORMATS = ["json", "html", "junit", "md", "hlog"] as const;
@@ -25,8 +26,9 @@ export type ReportFormat = typeof REPORT_FORMATS[number];
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { DEFAULT_RUN_REPORTS } from "./report_formats.ts";
- * DEFAULT_RUN_REPORTS; // ["json", "html", "junit", "md"]
+ * assert.deepEqual(DEFAULT_RUN_REPORTS, ["json", "html", "junit", "md"]);
  * ```
  */
 export const DEFAULT_RUN_REPORTS: readonly ReportFormat[] = ["json", "html", "junit", "md"];
@@ -36,8 +38,9 @@ export const DEFAULT_RUN_REPORTS: readonly ReportFormat[] = ["json", "html", "ju
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { REPORT_FILES } from "./report_formats.ts";
- * REPORT_FILES.junit; // "junit.xml"
+ * assert.equal(REPORT_FILES.junit, "junit.xml");
  * ```
  */
 export const REPORT_FILES: Readonly<Record<ReportFormat, string>> = {
@@ -61,9 +64,12 @@ const ALIASES: Record<string, ReportFormat> = {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseReportFormats } from "./report_formats.ts";
- * parseReportFormats("html, md"); // { ok: true, value: ["html", "md"] }
- * parseReportFormats("pdf"); // { ok: false, problems: [{ message: "unknown report format `pdf`; ..." }] }
+ * assert.deepEqual(parseReportFormats("html, md"), { ok: true, value: ["html", "md"] });
+ * const bad = parseReportFormats("pdf");
+ * assert.ok(!bad.ok);
+ * assert.match(bad.problems[0].message, /^unknown report format `pdf`/);
  * ```
  */
 export function parseReportFormats(

@@ -55,8 +55,9 @@ export function chartDefaults(): ChartGlobal["defaults"] {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { round4 } from "./chart_kit.ts";
- * round4(1234.5678); // 1235
+ * assert.equal(round4(1234.5678), 1235);
  * ```
  */
 export function round4(v: number): number {
@@ -68,9 +69,10 @@ export function round4(v: number): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { fmtMs } from "./chart_kit.ts";
- * fmtMs(0.25); // "250us"
- * fmtMs(1500); // "1.5s"
+ * assert.equal(fmtMs(0.25), "250us");
+ * assert.equal(fmtMs(1500), "1.5s");
  * ```
  */
 export function fmtMs(v: number | null | undefined): string {
@@ -87,8 +89,9 @@ export function fmtMs(v: number | null | undefined): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { fmtRate } from "./chart_kit.ts";
- * fmtRate(25000); // "25k/s"
+ * assert.equal(fmtRate(25000), "25k/s");
  * ```
  */
 export function fmtRate(v: number): string {
@@ -103,9 +106,10 @@ export function fmtRate(v: number): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { niceLogValue } from "./chart_kit.ts";
- * niceLogValue(300, false); // true
- * niceLogValue(300, true); // false
+ * assert.equal(niceLogValue(300, false), true);
+ * assert.equal(niceLogValue(300, true), false);
  * ```
  */
 export function niceLogValue(v: number, oneTwoFive: boolean): boolean {

@@ -46,8 +46,10 @@ const made = new Map<PageName, string>();
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { browserScript } from "./mod.ts";
  * const html = `<script>${browserScript("run")}</script>`;
+ * assert.ok(!html.slice(8, -9).includes("</script"));
  * ```
  */
 export function browserScript(page: PageName): string {

@@ -62,12 +62,13 @@ function emit(module: BrowserModule, scopeOf: (name: string) => string): Emitted
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { pageScript } from "./page_script.ts";
  * const script = pageScript([
  *   { name: "kit.ts", source: "export function twice(n: number): number { return 2 * n; }" },
  *   { name: "page.ts", source: 'import { twice } from "./kit.ts";\nexport function draw(): void { twice(2); }' },
  * ], "page.ts", "draw");
- * new Function(script)(); // runs: plain JavaScript
+ * assert.doesNotThrow(() => new Function(script)()); // runs: plain JavaScript
  * ```
  */
 export function pageScript(modules: BrowserModule[], entry: string, call: string): string {

@@ -17,8 +17,9 @@ export const KEY_LATENCY_COLUMNS: readonly LatencyColumn[] = ["50", "90", "99", 
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { latencyColumnTitle } from "./latency_columns.ts";
- * latencyColumnTitle("99.9"); // "p99.9"
+ * assert.equal(latencyColumnTitle("99.9"), "p99.9");
  * ```
  */
 export function latencyColumnTitle(column: LatencyColumn): string {

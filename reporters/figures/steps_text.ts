@@ -15,10 +15,13 @@ export const STEP_COLUMNS = ["step", "request", "status", "time", "captured"] as
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { stepRows } from "./steps_text.ts";
- * stepRows([{ section: "setup", name: "login", method: "POST", url: "http://h/login", status: 200,
- *   durationMs: 12.3, ok: true, captures: [{ name: "token", from: "json /access_token" }] }]);
- * // [["setup: login", "POST http://h/login", "200", "12.3 ms", "token (json /access_token)"]]
+ * assert.deepEqual(
+ *   stepRows([{ section: "setup", name: "login", method: "POST", url: "http://h/login", status: 200,
+ *     durationMs: 12.3, ok: true, captures: [{ name: "token", from: "json /access_token" }] }]),
+ *   [["setup: login", "POST http://h/login", "200", "12.3 ms", "token (json /access_token)"]],
+ * );
  * ```
  */
 export function stepRows(steps: readonly StepRecord[]): string[][] {

@@ -28,10 +28,13 @@ export interface SourceFigures {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { sourceFigures } from "./traffic_text.ts";
- * sourceFigures({ name: "users", file: "users.csv", format: "csv", columns: ["id"], rows: 100_000,
- *   order: "sequence", exhausted: "wrap", draws: 240_000, rowsUsed: 100_000, wrapped: true });
- * // { rows: "100,000", draws: "240,000", rowsUsed: "all 100,000", wrapped: "2.4×" }
+ * assert.deepEqual(
+ *   sourceFigures({ name: "users", file: "users.csv", format: "csv", columns: ["id"], rows: 100_000,
+ *     order: "sequence", exhausted: "wrap", draws: 240_000, rowsUsed: 100_000, wrapped: true }),
+ *   { rows: "100,000", draws: "240,000", rowsUsed: "all 100,000", wrapped: "2.4×" },
+ * );
  * ```
  */
 export function sourceFigures(source: TrafficSource): SourceFigures {
@@ -54,11 +57,14 @@ export function sourceFigures(source: TrafficSource): SourceFigures {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { sourceLine } from "./traffic_text.ts";
- * sourceLine({ name: "users", file: "data/users.csv", format: "csv", columns: ["id"],
- *   rows: 100_000, order: "sequence", exhausted: "wrap", draws: 240_000, rowsUsed: 100_000,
- *   wrapped: true });
- * // "users — data/users.csv, 100,000 rows, sequence: 240,000 draws, all 100,000 rows used, wrapped 2.4×"
+ * assert.equal(
+ *   sourceLine({ name: "users", file: "data/users.csv", format: "csv", columns: ["id"],
+ *     rows: 100_000, order: "sequence", exhausted: "wrap", draws: 240_000, rowsUsed: 100_000,
+ *     wrapped: true }),
+ *   "users — data/users.csv, 100,000 rows, sequence: 240,000 draws, all 100,000 rows used, wrapped 2.4×",
+ * );
  * ```
  */
 export function sourceLine(source: TrafficSource): string {
@@ -76,9 +82,12 @@ export function sourceLine(source: TrafficSource): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { varsLine } from "./traffic_text.ts";
- * varsLine([{ name: "id", spec: "uuid" }, { name: "qty", spec: "int [1, 20]" }]);
- * // "id (uuid), qty (int [1, 20])"
+ * assert.equal(
+ *   varsLine([{ name: "id", spec: "uuid" }, { name: "qty", spec: "int [1, 20]" }]),
+ *   "id (uuid), qty (int [1, 20])",
+ * );
  * ```
  */
 export function varsLine(vars: TrafficRecord["vars"]): string {
@@ -91,9 +100,12 @@ export function varsLine(vars: TrafficRecord["vars"]): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { lateRenderSentence } from "./traffic_text.ts";
- * lateRenderSentence(1200);
- * // "1,200 requests were rendered when due instead of ahead of the schedule (the generator fell behind rendering them: its own lateness, not the server's)"
+ * assert.equal(
+ *   lateRenderSentence(1200),
+ *   "1,200 requests were rendered when due instead of ahead of the schedule (the generator fell behind rendering them: its own lateness, not the server's)",
+ * );
  * ```
  */
 export function lateRenderSentence(lateRenders: number): string | undefined {

@@ -29,11 +29,15 @@ export interface VerdictFigures {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { verdictFigures } from "./verdict_figures.ts";
- * verdictFigures({
- *   kind: "slo", name: "p99 < 2ms", status: "pass", stageIndexes: [0], message: "",
- *   measured: 1500, bound: 2000, unit: "us", margin: 0.25,
- * }); // { measured: "1.5ms", bound: "2ms", margin: "+25%" }
+ * assert.deepEqual(
+ *   verdictFigures({
+ *     kind: "slo", name: "p99 < 2ms", status: "pass", stageIndexes: [0], message: "",
+ *     measured: 1500, bound: 2000, unit: "us", margin: 0.25,
+ *   }),
+ *   { measured: "1.5ms", bound: "2ms", margin: "+25%" },
+ * );
  * ```
  */
 export function verdictFigures(v: Verdict): VerdictFigures {
@@ -54,9 +58,10 @@ export function verdictFigures(v: Verdict): VerdictFigures {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { marginText } from "./verdict_figures.ts";
- * marginText({ margin: -18.057, unit: "us" }); // "19.1x the bound"
- * marginText({ margin: 0.25, unit: "us" }); // "+25%"
+ * assert.equal(marginText({ margin: -18.057, unit: "us" }), "19.1x the bound");
+ * assert.equal(marginText({ margin: 0.25, unit: "us" }), "+25%");
  * ```
  */
 export function marginText(v: Pick<Verdict, "margin" | "unit">): string {
@@ -73,8 +78,9 @@ export function marginText(v: Pick<Verdict, "margin" | "unit">): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { signedPercent } from "./verdict_figures.ts";
- * signedPercent(-0.125); // "-12.5%"
+ * assert.equal(signedPercent(-0.125), "-12.5%");
  * ```
  */
 export function signedPercent(fraction: number | null | undefined): string {

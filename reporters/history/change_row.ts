@@ -72,10 +72,11 @@ export const CHANGE_HEADER = [
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { pValueText } from "./change_row.ts";
- * pValueText(0.00042); // "0.00042"
- * pValueText(3e-9); // "< 0.0001"
- * pValueText(2 / 3000, true); // "≤ 0.00067"
+ * assert.equal(pValueText(0.00042), "0.00042");
+ * assert.equal(pValueText(3e-9), "< 0.0001");
+ * assert.equal(pValueText(2 / 3000, true), "≤ 0.00067");
  * ```
  */
 export function pValueText(pValue: number, atFloor = false): string {
@@ -88,10 +89,13 @@ export function pValueText(pValue: number, atFloor = false): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { changePText } from "./change_row.ts";
- * changePText({ pValue: 2 / 3000, pAtFloor: true, shuffles: 2999 });
- * // "≤ 0.00067 (the permutation floor: none of 2999 shuffles reached it)"
- * changePText({ pValue: 0.00031, pAtFloor: false }); // "0.00031"
+ * assert.equal(
+ *   changePText({ pValue: 2 / 3000, pAtFloor: true, shuffles: 2999 }),
+ *   "≤ 0.00067 (the permutation floor: none of 2999 shuffles reached it)",
+ * );
+ * assert.equal(changePText({ pValue: 0.00031, pAtFloor: false }), "0.00031");
  * ```
  */
 export function changePText(

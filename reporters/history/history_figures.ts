@@ -20,8 +20,9 @@ import { formatDurationMs, formatRatePerSec } from "../../runner/plan/units.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { runDateText } from "./history_figures.ts";
- * runDateText("2026-11-02T03:04:05.678Z"); // "2026-11-02 03:04Z"
+ * assert.equal(runDateText("2026-11-02T03:04:05.678Z"), "2026-11-02 03:04Z");
  * ```
  */
 export function runDateText(date: string): string {
@@ -34,9 +35,16 @@ export function runDateText(date: string): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { runName } from "./history_figures.ts";
- * runName({ date: "2026-11-02T03:04:05Z", commit: "9fceb02d0ae5", runner: "r", plan: "p" }, 4); // "9fceb02"
- * runName({ date: "2026-11-02T03:04:05Z", runner: "r", plan: "p" }, 4); // "run 5 (2026-11-02 03:04Z)"
+ * assert.equal(
+ *   runName({ date: "2026-11-02T03:04:05Z", commit: "9fceb02d0ae5", runner: "r", plan: "p" }, 4),
+ *   "9fceb02",
+ * );
+ * assert.equal(
+ *   runName({ date: "2026-11-02T03:04:05Z", runner: "r", plan: "p" }, 4),
+ *   "run 5 (2026-11-02 03:04Z)",
+ * );
  * ```
  */
 export function runName(run: HistoryRunRef | undefined, index: number): string {
@@ -50,9 +58,10 @@ export function runName(run: HistoryRunRef | undefined, index: number): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { historyValueText } from "./history_figures.ts";
- * historyValueText(1500, "us"); // "1.5ms"
- * historyValueText(0.0025, "fraction"); // "0.25%"
+ * assert.equal(historyValueText(1500, "us"), "1.5ms");
+ * assert.equal(historyValueText(0.0025, "fraction"), "0.25%");
  * ```
  */
 export function historyValueText(value: number | null | undefined, unit: HistoryUnit): string {
@@ -67,9 +76,10 @@ export function historyValueText(value: number | null | undefined, unit: History
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { signedPercent } from "./history_figures.ts";
- * signedPercent(0.1234); // "+12%"
- * signedPercent(-0.049); // "-4.9%"
+ * assert.equal(signedPercent(0.1234), "+12%");
+ * assert.equal(signedPercent(-0.049), "-4.9%");
  * ```
  */
 export function signedPercent(fraction: number): string {
@@ -85,9 +95,10 @@ export function signedPercent(fraction: number): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { signedPoints } from "./history_figures.ts";
- * signedPoints(0.0021); // "+0.21"
- * signedPoints(-0.01); // "-1"
+ * assert.equal(signedPoints(0.0021), "+0.21");
+ * assert.equal(signedPoints(-0.01), "-1");
  * ```
  */
 export function signedPoints(fraction: number): string {
@@ -101,8 +112,9 @@ export function signedPoints(fraction: number): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { seriesPlace } from "./history_figures.ts";
- * seriesPlace({ stage: "steady", label: "GET /a" }); // "stage steady [GET /a]"
+ * assert.equal(seriesPlace({ stage: "steady", label: "GET /a" }), "stage steady [GET /a]");
  * ```
  */
 export function seriesPlace(series: Pick<HistorySeries, "stage" | "label">): string {
@@ -114,8 +126,9 @@ export function seriesPlace(series: Pick<HistorySeries, "stage" | "label">): str
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { runsSummary } from "./history_figures.ts";
- * runsSummary({ runs: [] }); // "no stored run"
+ * assert.equal(runsSummary({ runs: [] }), "no stored run");
  * ```
  */
 export function runsSummary(plan: Pick<PlanHistory, "runs">): string {

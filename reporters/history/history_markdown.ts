@@ -73,13 +73,14 @@ function planMarkdown(plan: PlanHistory): string[] {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { historyMarkdown } from "./history_markdown.ts";
  * const md = historyMarkdown({
  *   schema: "tailgate-history", version: 1, tailgateVersion: "0.0.0", generatedAt: "2026-11-27T08:00:00Z",
  *   settings: { maxPValue: 0.001, windowRuns: 50, minMagnitude: 0.05, failRecent: 0 },
  *   plans: [], verdict: { status: "pass", message: "no history to judge" },
  * });
- * md.startsWith("# tailgate history"); // true
+ * assert.ok(md.startsWith("# tailgate history"));
  * ```
  */
 export function historyMarkdown(report: HistoryReport): string {

@@ -19,11 +19,14 @@ function minimumText(s: HistorySettings): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { settingsText } from "./history_settings.ts";
- * settingsText({ maxPValue: 0.001, windowRuns: 50, failRecent: 0 });
- * // "Changes found by E-divisive means, each tested by shuffling (p ≤ 0.001, windows of 50 runs), kept
- * // unless their whole 95% interval lies within each series' own minimum (3 robust SDs of its runs,
- * // from 1% to 5%); report only (--fail-recent 0)."
+ * assert.equal(
+ *   settingsText({ maxPValue: 0.001, windowRuns: 50, failRecent: 0 }),
+ *   "Changes found by E-divisive means, each tested by shuffling (p ≤ 0.001, windows of 50 runs), kept " +
+ *     "unless their whole 95% interval lies within each series' own minimum (3 robust SDs of its runs, " +
+ *     "from 1% to 5%); report only (--fail-recent 0).",
+ * );
  * ```
  */
 export function settingsText(s: HistorySettings): string {
@@ -50,9 +53,12 @@ function runsText(s: HistorySettings): string | undefined {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { settingsPairs } from "./history_settings.ts";
- * settingsPairs({ maxPValue: 0.001, windowRuns: 50, minMagnitude: 0.05, failRecent: 3 })[0];
- * // ["largest p-value", "0.001"]
+ * assert.deepEqual(
+ *   settingsPairs({ maxPValue: 0.001, windowRuns: 50, minMagnitude: 0.05, failRecent: 3 })[0],
+ *   ["largest p-value", "0.001"],
+ * );
  * ```
  */
 export function settingsPairs(s: HistorySettings): Array<[string, string]> {

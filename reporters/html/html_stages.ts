@@ -41,8 +41,9 @@ export function percentileCells(h: EncodedHistogram): string[] {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { PERCENTILE_HEADERS } from "./html_stages.ts";
- * PERCENTILE_HEADERS; // ["p50", "p90", "p99", "p99.9", "p99.99", "max"]
+ * assert.deepEqual(PERCENTILE_HEADERS, ["p50", "p90", "p99", "p99.9", "p99.99", "max"]);
  * ```
  */
 export const PERCENTILE_HEADERS: readonly string[] = COLUMNS.map(latencyColumnTitle);

@@ -21,9 +21,11 @@ export const TRAFFIC_INTRO = `<p class="explain">Where the requests' templated v
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { trafficPanel } from "./html_traffic.ts";
- * trafficPanel({ sources: [], vars: [{ name: "id", spec: "uuid" }], lateRenders: 0 });
- * // '<h3>Vars</h3><div class="table-wrap"><table>…<code>uuid</code>…'
+ * const html = trafficPanel({ sources: [], vars: [{ name: "id", spec: "uuid" }], lateRenders: 0 });
+ * assert.ok(html.startsWith('<h3>Vars</h3><div class="table-wrap"><table>'));
+ * assert.ok(html.includes("<code>uuid</code>"));
  * ```
  */
 export function trafficPanel(traffic: TrafficRecord): string {

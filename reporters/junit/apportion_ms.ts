@@ -14,9 +14,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { apportionMs } from "./apportion_ms.ts";
- * apportionMs(10_000, [5_000, 5_000, 10_000]); // [2500, 2500, 5000]
- * apportionMs(1_000, [1, 1, 1]); // [334, 333, 333]
+ * assert.deepEqual(apportionMs(10_000, [5_000, 5_000, 10_000]), [2500, 2500, 5000]);
+ * assert.deepEqual(apportionMs(1_000, [1, 1, 1]), [334, 333, 333]);
  * ```
  */
 export function apportionMs(totalMs: number, weights: readonly number[]): number[] {

@@ -46,9 +46,10 @@ const TYPE = { failure: "fail", error: "invalid", skipped: "inconclusive" } as c
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { junitDocument } from "./junit_document.ts";
  * const xml = junitDocument({ name: "shop", startedAt: "2026-01-02T03:04:05Z", durationMs: 1000, properties: [], cases: [{ name: "p99 < 1ms", classname: "tailgate.shop.slo", judgedMs: 1000 }], systemOut: [] });
- * xml.includes('tests="1" failures="0" errors="0" skipped="0"'); // true
+ * assert.ok(xml.includes('tests="1" failures="0" errors="0" skipped="0"'));
  * ```
  */
 export function junitDocument(suite: JunitSuite): string {

@@ -16,8 +16,9 @@ const ILLEGAL =
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { xmlText } from "./xml_escape.ts";
- * xmlText('a < b & "c"\u0007'); // "a &lt; b &amp; &quot;c&quot;\uFFFD"
+ * assert.equal(xmlText('a < b & "c"\u0007'), "a &lt; b &amp; &quot;c&quot;\uFFFD");
  * ```
  */
 export function xmlText(text: string): string {
@@ -30,8 +31,9 @@ export function xmlText(text: string): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { xmlAttr } from "./xml_escape.ts";
- * xmlAttr("line 1\nline 2"); // "line 1&#10;line 2"
+ * assert.equal(xmlAttr("line 1\nline 2"), "line 1&#10;line 2");
  * ```
  */
 export function xmlAttr(text: string): string {

@@ -19,8 +19,9 @@ import { safeInlineScript } from "./html_escape.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { CHART_JS_VERSION } from "./_chart_js.ts";
- * CHART_JS_VERSION; // "4.6.1"
+ * assert.equal(CHART_JS_VERSION, "4.6.1");
  * ```
  */
 export const CHART_JS_VERSION = "4.6.1";
@@ -35,8 +36,10 @@ let cached: string | undefined;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { chartJsBundle } from "./_chart_js.ts";
  * const html = `<script>${chartJsBundle()}</script>`;
+ * assert.ok(html.includes("Chart"));
  * ```
  */
 export function chartJsBundle(): string {

@@ -18,8 +18,9 @@ const HTML_ESCAPES: Record<string, string> = {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { escapeHtml } from "./html_escape.ts";
- * escapeHtml('<img src=x onerror="alert(1)">'); // "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;"
+ * assert.equal(escapeHtml('<img src=x onerror="alert(1)">'), "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;");
  * ```
  */
 export function escapeHtml(text: string | number): string {
@@ -33,8 +34,9 @@ export function escapeHtml(text: string | number): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { jsonForScript } from "./html_escape.ts";
- * jsonForScript({ name: "</script>" }); // '{"name":"\\u003c/script\\u003e"}'
+ * assert.equal(jsonForScript({ name: "</script>" }), '{"name":"\\u003c/script\\u003e"}');
  * ```
  */
 export function jsonForScript(value: unknown): string {
@@ -51,8 +53,9 @@ export function jsonForScript(value: unknown): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { safeInlineScript } from "./html_escape.ts";
- * safeInlineScript('s = "</script>"'); // 's = "<\\/script>"'
+ * assert.equal(safeInlineScript('s = "</script>"'), 's = "<\\/script>"');
  * ```
  */
 export function safeInlineScript(text: string): string {

@@ -25,9 +25,10 @@ export interface PageParts {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { htmlPage } from "./html_page.ts";
  * const html = htmlPage({ title: "t", bodyHtml: "<p>hi</p>", data: {}, scripts: [] });
- * html.startsWith("<!DOCTYPE html>"); // true
+ * assert.ok(html.startsWith("<!DOCTYPE html>"));
  * ```
  */
 export function htmlPage(parts: PageParts): string {
@@ -128,8 +129,12 @@ footer { color: var(--muted); font-size: 12px; margin-top: 24px; }
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { htmlCard } from "./html_page.ts";
- * htmlCard("gates", "Gates", "", "<p>…</p>"); // '<section class="card" id="gates"><h2>Gates</h2><p>…</p></section>'
+ * assert.equal(
+ *   htmlCard("gates", "Gates", "", "<p>…</p>"),
+ *   '<section class="card" id="gates"><h2>Gates</h2><p>…</p></section>',
+ * );
  * ```
  */
 export function htmlCard(id: string, title: string, intro: string, body: string): string {

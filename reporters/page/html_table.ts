@@ -14,9 +14,10 @@ export type Cell = string | number | { html: string; className?: string };
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { htmlTable } from "./html_table.ts";
- * htmlTable(["stage", "p99"], [["main", "1.5ms"]], { numeric: [1] });
- * // '<table><thead><tr><th>stage</th><th class="num">p99</th>…'
+ * const html = htmlTable(["stage", "p99"], [["main", "1.5ms"]], { numeric: [1] });
+ * assert.ok(html.startsWith('<div class="table-wrap"><table><thead><tr><th>stage</th><th class="num">p99</th>'));
  * ```
  */
 export function htmlTable(
@@ -38,8 +39,9 @@ export function htmlTable(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { keyValueTable } from "./html_table.ts";
- * keyValueTable([["cores", 4]]); // '<div class="table-wrap"><table class="kv">…'
+ * assert.ok(keyValueTable([["cores", 4]]).startsWith('<div class="table-wrap"><table class="kv">'));
  * ```
  */
 export function keyValueTable(pairs: ReadonlyArray<readonly [string, Cell]>): string {

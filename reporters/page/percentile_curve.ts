@@ -32,8 +32,12 @@ const POINTS_PER_DECADE = 24;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { percentileAxis } from "./percentile_curve.ts";
- * percentileAxis(20_000).ticks.map((t) => t.label); // ["0%", "50%", "90%", "99%", "99.9%", "99.99%", "max"]
+ * assert.deepEqual(
+ *   percentileAxis(20_000).ticks.map((t) => t.label),
+ *   ["0%", "50%", "90%", "99%", "99.9%", "99.99%", "max"],
+ * );
  * ```
  */
 export function percentileAxis(largestCount: number): PercentileAxis {
@@ -51,8 +55,9 @@ export function percentileAxis(largestCount: number): PercentileAxis {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { percentileX } from "./percentile_curve.ts";
- * percentileX(99); // 100
+ * assert.equal(percentileX(99), 100);
  * ```
  */
 export function percentileX(percentile: number): number {
@@ -71,12 +76,14 @@ export function percentileX(percentile: number): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createHistogram } from "../../runner/hdr/mod.ts";
  * import { percentileAxis, percentileCurve } from "./percentile_curve.ts";
  * const h = createHistogram();
  * h.recordValueWithCount(1000, 99);
  * h.recordValue(50_000);
- * percentileCurve(h, percentileAxis(h.totalCount)).at(-1); // [100000, 50]
+ * // The maximum, 50 ms, at the histogram's resolution (3 significant digits).
+ * assert.deepEqual(percentileCurve(h, percentileAxis(h.totalCount)).at(-1), [100000, 50.015]);
  * ```
  */
 export function percentileCurve(

@@ -13,8 +13,9 @@ import stringWidth from "npm:string-width@9.0.0";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { columns } from "./_string_width.ts";
- * columns("GET /注文"); // 9
+ * assert.equal(columns("GET /注文"), 9);
  * ```
  */
 export function columns(text: string): number {

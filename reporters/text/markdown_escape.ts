@@ -52,9 +52,10 @@ const MARKED = new Set(["@", "#"]);
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { markdownText } from "./markdown_escape.ts";
- * markdownText("a|b <img src=x>"); // "a\\|b &lt;img src=x&gt;"
- * markdownText("@octocat"); // "@\u200boctocat"
+ * assert.equal(markdownText("a|b <img src=x>"), "a\\|b &lt;img src=x&gt;");
+ * assert.equal(markdownText("@octocat"), "@\u200boctocat");
  * ```
  */
 export function markdownText(text: string, maxChars = Infinity): string {

@@ -16,9 +16,12 @@ export type MarkdownAlign = "left" | "right";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { markdownTable } from "./markdown_table.ts";
- * markdownTable(["gate", "value"], ["left", "right"], [["p99", "1ms"]]);
- * // ["| gate | value |", "| --- | ---: |", "| p99 | 1ms |"]
+ * assert.deepEqual(
+ *   markdownTable(["gate", "value"], ["left", "right"], [["p99", "1ms"]]),
+ *   ["| gate | value |", "| --- | ---: |", "| p99 | 1ms |"],
+ * );
  * ```
  */
 export function markdownTable(
@@ -45,8 +48,9 @@ export function markdownTable(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { markdownUrl } from "./markdown_table.ts";
- * markdownUrl("runs/a b (1)/report.html"); // "runs/a%20b%20%281%29/report.html"
+ * assert.equal(markdownUrl("runs/a b (1)/report.html"), "runs/a%20b%20%281%29/report.html");
  * ```
  */
 export function markdownUrl(url: string): string {

@@ -308,9 +308,10 @@ export interface ColorContext {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { shouldUseColor } from "./terminal.ts";
- * shouldUseColor({ isTerminal: true, env: { NO_COLOR: "1" } }); // false
- * shouldUseColor({ isTerminal: false, env: { FORCE_COLOR: "1" } }); // true
+ * assert.equal(shouldUseColor({ isTerminal: true, env: { NO_COLOR: "1" } }), false);
+ * assert.equal(shouldUseColor({ isTerminal: false, env: { FORCE_COLOR: "1" } }), true);
  * ```
  */
 export function shouldUseColor(context: ColorContext): boolean {

@@ -19,9 +19,12 @@ export type TextAlign = "left" | "right";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { textTable } from "./text_table.ts";
- * textTable([["stage", "p99"], ["main", "1.5ms"]], ["left", "right"]);
- * // ["stage    p99", "main   1.5ms"]
+ * assert.deepEqual(
+ *   textTable([["stage", "p99"], ["main", "1.5ms"]], ["left", "right"]),
+ *   ["stage    p99", "main   1.5ms"],
+ * );
  * ```
  */
 export function textTable(
@@ -55,8 +58,9 @@ export function textTable(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { displayWidth } from "./text_table.ts";
- * displayWidth("GET /注文"); // 9
+ * assert.equal(displayWidth("GET /注文"), 9);
  * ```
  */
 export function displayWidth(text: string): number {

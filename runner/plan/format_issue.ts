@@ -12,14 +12,17 @@ import type { PlanIssue } from "./types.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { formatIssue } from "./format_issue.ts";
  * const text = "load:\n  stages:\n    - { rate: 20k/s, duration: 60sec }\n";
- * console.log(formatIssue({ severity: "error", file: "p.yaml", path: "load.stages[0].duration",
- *   line: 3, col: 33, length: 5, message: "unknown unit `sec` in `60sec`", hint: "write `60s`" }, text));
- * // p.yaml:3:33: error: unknown unit `sec` in `60sec`
- * //     3 |     - { rate: 20k/s, duration: 60sec }
- * //       |                                ^^^^^
- * //   hint: write `60s`
+ * const printed = formatIssue({ severity: "error", file: "p.yaml", path: "load.stages[0].duration",
+ *   line: 3, col: 32, length: 5, message: "unknown unit `sec` in `60sec`", hint: "write `60s`" }, text);
+ * assert.equal(printed, [
+ *   "p.yaml:3:32: error: unknown unit `sec` in `60sec`",
+ *   "    3 |     - { rate: 20k/s, duration: 60sec }",
+ *   "      |                                ^^^^^",
+ *   "  hint: write `60s`",
+ * ].join("\n"));
  * ```
  */
 export function formatIssue(issue: PlanIssue, text: string): string {

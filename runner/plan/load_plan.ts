@@ -24,8 +24,11 @@ export interface LoadPlanOptions {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { loadPlan } from "./load_plan.ts";
  * const { plan, issues } = await loadPlan("plans/demo.yaml", { requireEnv: false });
+ * assert.equal(issues.filter((i) => i.severity === "error").length, 0);
+ * assert.ok(plan);
  * ```
  */
 export async function loadPlan(file: string, options: LoadPlanOptions): Promise<PlanParse> {
@@ -57,6 +60,7 @@ export async function loadPlan(file: string, options: LoadPlanOptions): Promise<
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parsePlanText } from "./load_plan.ts";
  * const { plan, issues } = parsePlanText(`
  * name: inline
@@ -64,7 +68,8 @@ export async function loadPlan(file: string, options: LoadPlanOptions): Promise<
  * requests: [{ name: GET /, path: / }]
  * load: { stages: [{ name: steady, rate: 10/s, duration: 1s }] }
  * `);
- * console.log(plan?.name, issues.length); // "inline" 0
+ * assert.equal(plan?.name, "inline");
+ * assert.equal(issues.length, 0);
  * ```
  */
 export function parsePlanText(

@@ -31,11 +31,13 @@ export interface PlanParse {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parsePlan } from "./parse_plan.ts";
  * const bytes = new TextEncoder().encode("name: x\n");
  * const ctx = { env: () => undefined, fileSize: () => undefined, planDir: ".", requireEnv: true };
  * const { issues } = parsePlan("x.yaml", bytes, ctx);
- * console.log(issues.map((i) => i.message)); // the missing `requests` and `load`
+ * const paths = issues.map((i) => i.path);
+ * assert.ok(paths.includes("requests") && paths.includes("load"), paths.join()); // the missing `requests` and `load`
  * ```
  */
 export function parsePlan(
@@ -114,8 +116,13 @@ export function parsePlan(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { wholeFileIssue } from "./parse_plan.ts";
- * wholeFileIssue("p.yaml", "the plan is empty", "start from plans/demo.yaml");
+ * const parse = wholeFileIssue("p.yaml", "the plan is empty", "start from plans/demo.yaml");
+ * assert.equal(parse.plan, undefined);
+ * assert.deepEqual(parse.issues.map((i) => [i.line, i.col, i.message, i.hint]), [
+ *   [1, 1, "the plan is empty", "start from plans/demo.yaml"],
+ * ]);
  * ```
  */
 export function wholeFileIssue(file: string, message: string, hint?: string): PlanParse {

@@ -8,7 +8,7 @@
  * What validation may ask of the world: environment variables and files beside the plan.
  *
  * @example
- * ```ts
+ * ```ts no-assert
  * import type { PlanContext } from "./plan_context.ts";
  * const ctx: PlanContext = {
  *   env: (name) => Deno.env.get(name),

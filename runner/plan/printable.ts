@@ -12,8 +12,9 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { printable } from "./printable.ts";
- * printable("a\nb\u001b[2J"); // "a\\nb\\u001b[2J"
+ * assert.equal(printable("a\nb\u001b[2J"), "a\\nb\\u001b[2J");
  * ```
  */
 export function printable(text: string): string {
@@ -36,8 +37,9 @@ const SHORT_ESCAPES: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": 
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { inertLines } from "./printable.ts";
- * inertLines("::error::forged\nok \u001b[2J"); // ":\\:error::forged\nok \\u001b[2J"
+ * assert.equal(inertLines("::error::forged\nok \u001b[2J"), ":\\:error::forged\nok \\u001b[2J");
  * ```
  */
 export function inertLines(text: string): string {
@@ -50,8 +52,9 @@ export function inertLines(text: string): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { inertLine } from "./printable.ts";
- * inertLine("a\n::error::b ##[warning]c"); // "a\\n::error::b #\\#[warning]c"
+ * assert.equal(inertLine("a\n::error::b ##[warning]c"), "a\\n::error::b #\\#[warning]c");
  * ```
  */
 export function inertLine(text: string): string {
@@ -81,8 +84,12 @@ const LEGACY_COMMAND = new RegExp(String.raw`#(${SKIPPED}#${SKIPPED}\[)`, "gu");
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { noWorkflowCommands } from "./printable.ts";
- * noWorkflowCommands("a\n  ::stop-commands::x ##[error]y"); // "a\n  :\\:stop-commands::x #\\#[error]y"
+ * assert.equal(
+ *   noWorkflowCommands("a\n  ::stop-commands::x ##[error]y"),
+ *   "a\n  :\\:stop-commands::x #\\#[error]y",
+ * );
  * ```
  */
 export function noWorkflowCommands(text: string): string {

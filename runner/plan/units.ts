@@ -58,9 +58,13 @@ const DURATION_PART = new RegExp(String.raw`^${NUMBER}\s*([a-zA-Zµμ]*)`);
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseDurationMs } from "./units.ts";
- * parseDurationMs("1m30s"); // { ok: true, value: 90000 }
- * parseDurationMs("60sec"); // { ok: false, problems: [{ message: "unknown unit `sec` in `60sec`", hint: "write `60s`" }] }
+ * assert.deepEqual(parseDurationMs("1m30s"), { ok: true, value: 90000 });
+ * const bad = parseDurationMs("60sec");
+ * assert.ok(!bad.ok);
+ * assert.equal(bad.problems[0].message, "unknown unit `sec` in `60sec`");
+ * assert.equal(bad.problems[0].hint, "write `60s`");
  * ```
  */
 export function parseDurationMs(text: string | number): Result<number> {
@@ -133,9 +137,10 @@ const RATE_MULTIPLIER: Record<string, number> = { "": 1, k: 1e3, K: 1e3, M: 1e6 
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseRatePerSec } from "./units.ts";
- * parseRatePerSec("20k/s"); // { ok: true, value: 20000 }
- * parseRatePerSec("600/m"); // { ok: true, value: 10 }
+ * assert.deepEqual(parseRatePerSec("20k/s"), { ok: true, value: 20000 });
+ * assert.deepEqual(parseRatePerSec("600/m"), { ok: true, value: 10 });
  * ```
  */
 export function parseRatePerSec(text: string | number): Result<number> {
@@ -206,8 +211,9 @@ export interface RampProblem extends Problem {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseRamp } from "./units.ts";
- * parseRamp("1k/s -> 30k/s"); // { ok: true, value: { fromPerSec: 1000, toPerSec: 30000 } }
+ * assert.deepEqual(parseRamp("1k/s -> 30k/s"), { ok: true, value: { fromPerSec: 1000, toPerSec: 30000 } });
  * ```
  */
 export function parseRamp(text: string): Result<RampRates, RampProblem> {
@@ -226,8 +232,9 @@ export function parseRamp(text: string): Result<RampRates, RampProblem> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parsePercentFraction } from "./units.ts";
- * parsePercentFraction("0.1%"); // { ok: true, value: 0.001 }
+ * assert.deepEqual(parsePercentFraction("0.1%"), { ok: true, value: 0.001 });
  * ```
  */
 export function parsePercentFraction(text: string): Result<number> {
@@ -251,9 +258,10 @@ const SLOPE_PER_MIN: Record<string, number> = { s: 60, sec: 60, m: 1, min: 1, h:
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseSlopeUsPerMin } from "./units.ts";
- * parseSlopeUsPerMin("1ms/min"); // { ok: true, value: 1000 }
- * parseSlopeUsPerMin("50us/s"); // { ok: true, value: 3000 }
+ * assert.deepEqual(parseSlopeUsPerMin("1ms/min"), { ok: true, value: 1000 });
+ * assert.deepEqual(parseSlopeUsPerMin("50us/s"), { ok: true, value: 3000 });
  * ```
  */
 export function parseSlopeUsPerMin(text: string): Result<number> {
@@ -281,8 +289,9 @@ export function parseSlopeUsPerMin(text: string): Result<number> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { formatSlopeUsPerMin } from "./units.ts";
- * formatSlopeUsPerMin(1200); // "1.2ms/min"
+ * assert.equal(formatSlopeUsPerMin(1200), "1.2ms/min");
  * ```
  */
 export function formatSlopeUsPerMin(slopeUsPerMin: number): string {
@@ -294,9 +303,10 @@ export function formatSlopeUsPerMin(slopeUsPerMin: number): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { formatDurationMs } from "./units.ts";
- * formatDurationMs(0.25); // "250us"
- * formatDurationMs(90_000); // "1.5m"
+ * assert.equal(formatDurationMs(0.25), "250us");
+ * assert.equal(formatDurationMs(90_000), "1.5m");
  * ```
  */
 export function formatDurationMs(durationMs: number): string {
@@ -341,8 +351,9 @@ export function formatLengthMs(durationMs: number, options: { compact?: boolean 
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { formatRatePerSec } from "./units.ts";
- * formatRatePerSec(20_000); // "20k/s"
+ * assert.equal(formatRatePerSec(20_000), "20k/s");
  * ```
  */
 export function formatRatePerSec(ratePerSec: number): string {
@@ -356,9 +367,10 @@ export function formatRatePerSec(ratePerSec: number): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { rateText } from "./units.ts";
- * rateText(5000); // "5k/s"
- * rateText(12345.6); // "12345.6/s"
+ * assert.equal(rateText(5000), "5k/s");
+ * assert.equal(rateText(12345.6), "12345.6/s");
  * ```
  */
 export function rateText(ratePerSec: number): string {
@@ -374,8 +386,9 @@ export function rateText(ratePerSec: number): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { durationText } from "./units.ts";
- * durationText(6000); // "6s"
+ * assert.equal(durationText(6000), "6s");
  * ```
  */
 export function durationText(durationMs: number): string {

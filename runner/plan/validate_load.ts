@@ -253,11 +253,15 @@ function stageOf(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { plannedRequests } from "./validate_load.ts";
- * plannedRequests({
- *   kind: "ramp", index: 0, name: "up", fromPerSec: 1_000, toPerSec: 3_000, durationMs: 10_000,
- *   warmup: false, line: 1,
- * }); // 20000
+ * assert.equal(
+ *   plannedRequests({
+ *     kind: "ramp", index: 0, name: "up", fromPerSec: 1_000, toPerSec: 3_000, durationMs: 10_000,
+ *     warmup: false, line: 1,
+ *   }),
+ *   20000,
+ * );
  * ```
  */
 export function plannedRequests(stage: PlanStage): number {

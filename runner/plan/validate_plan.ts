@@ -27,12 +27,15 @@ import { declaredCaptures, readSteps, warnUnusedCaptures } from "./requests/mod.
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseYaml } from "./read/mod.ts";
  * import { validatePlan } from "./validate_plan.ts";
  * const root = parseYaml("name: x\ntarget: http://127.0.0.1:8080\nrequests: [{ path: / }]\n" +
  *   "load: { stages: [{ rate: 10/s, duration: 5s }] }\n").root!;
  * const ctx = { env: () => undefined, fileSize: () => undefined, planDir: ".", requireEnv: true };
  * const { plan, issues } = validatePlan("x.yaml", root, ctx);
+ * assert.equal(plan?.name, "x");
+ * assert.equal(issues.filter((i) => i.severity === "error").length, 0);
  * ```
  */
 export function validatePlan(

@@ -18,9 +18,10 @@ export type WirePlace = "header_value" | "url";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { NOT_ON_THE_WIRE } from "./wire_rules.ts";
- * NOT_ON_THE_WIRE.header_value.test("a\tb"); // false
- * NOT_ON_THE_WIRE.url.test("/a\tb"); // true
+ * assert.equal(NOT_ON_THE_WIRE.header_value.test("a\tb"), false);
+ * assert.equal(NOT_ON_THE_WIRE.url.test("/a\tb"), true);
  * ```
  */
 export const NOT_ON_THE_WIRE: Readonly<Record<WirePlace, RegExp>> = {
@@ -48,10 +49,13 @@ export interface WireTextProblem {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { wireTextProblem } from "./wire_rules.ts";
- * wireTextProblem("/x\r\nX-Injected: 1", "url", "a path")?.message;
- * // "a path cannot hold a carriage return (`\\r`)"
- * wireTextProblem("Bearer abc", "header_value"); // undefined
+ * assert.equal(
+ *   wireTextProblem("/x\r\nX-Injected: 1", "url", "a path")?.message,
+ *   "a path cannot hold a carriage return (`\\r`)",
+ * );
+ * assert.equal(wireTextProblem("Bearer abc", "header_value"), undefined);
  * ```
  */
 export function wireTextProblem(
@@ -93,8 +97,9 @@ const CHAR_NAMES: Readonly<Record<string, string>> = {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { FRAMING_HEADERS } from "./wire_rules.ts";
- * FRAMING_HEADERS.includes("transfer-encoding"); // true
+ * assert.ok(FRAMING_HEADERS.includes("transfer-encoding"));
  * ```
  */
 export const FRAMING_HEADERS: readonly string[] = [
@@ -114,10 +119,13 @@ export const FRAMING_HEADERS: readonly string[] = [
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { framingProblem } from "./wire_rules.ts";
- * framingProblem("Transfer-Encoding")?.message;
- * // "`Transfer-Encoding` frames the request, which tailgate does itself"
- * framingProblem("Host"); // undefined: a plan's Host replaces tailgate's
+ * assert.equal(
+ *   framingProblem("Transfer-Encoding")?.message,
+ *   "`Transfer-Encoding` frames the request, which tailgate does itself",
+ * );
+ * assert.equal(framingProblem("Host"), undefined); // a plan's Host replaces tailgate's
  * ```
  */
 export function framingProblem(name: string): { message: string; hint: string } | undefined {

@@ -19,10 +19,16 @@ import type { OverrideEdit } from "./override_edit.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { rewriteSloRates } from "./follow_slos.ts";
- * rewriteSloRates('p99 < 10ms at 20k/s for "GET /at 1k/s"', "5k/s");
- * // 'p99 < 10ms at 5k/s for "GET /at 1k/s"'
- * rewriteSloRates("throughput >= 19.5k/s", undefined, "4.875k/s"); // "throughput >= 4.875k/s"
+ * assert.equal(
+ *   rewriteSloRates('p99 < 10ms at 20k/s for "GET /at 1k/s"', "5k/s"),
+ *   'p99 < 10ms at 5k/s for "GET /at 1k/s"',
+ * );
+ * assert.equal(
+ *   rewriteSloRates("throughput >= 19.5k/s", undefined, "4.875k/s"),
+ *   "throughput >= 4.875k/s",
+ * );
  * ```
  */
 export function rewriteSloRates(text: string, atRate?: string, bound?: string): string {
@@ -46,8 +52,9 @@ export type StageRates = readonly [fromPerSec: number, toPerSec: number];
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { stageRates } from "./follow_slos.ts";
- * stageRates({ kind: "constant", ratePerSec: 20_000, warmup: false }); // [20000, 20000]
+ * assert.deepEqual(stageRates({ kind: "constant", ratePerSec: 20_000, warmup: false }), [20000, 20000]);
  * ```
  */
 export function stageRates(s: StageBinding | PlanStage): StageRates | undefined {
@@ -68,12 +75,19 @@ export type SloFollowing =
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseSlo } from "../slo/mod.ts";
  * import { followStages } from "./follow_slos.ts";
  * const stage = { kind: "constant" as const, ratePerSec: 20_000, warmup: false };
  * const slo = parseSlo("p99 < 5ms at 20k/s");
- * if (slo.ok) followStages({ ...slo.value, line: 1 }, [stage], [[5000, 5000]]);
- * // { kind: "moved", slo: { text: "p99 < 5ms at 5k/s", atRatePerSec: 5000, … }, stages: [0] }
+ * assert.ok(slo.ok);
+ * const followed = followStages({ ...slo.value, line: 1 }, [stage], [[5000, 5000]]);
+ * assert.equal(followed.kind, "moved");
+ * if (followed.kind === "moved") {
+ *   assert.equal(followed.slo.text, "p99 < 5ms at 5k/s");
+ *   assert.equal(followed.slo.atRatePerSec, 5000);
+ *   assert.deepEqual(followed.stages, [0]);
+ * }
  * ```
  */
 export function followStages(

@@ -13,12 +13,13 @@ import type { OverrideEdit } from "./override_edit.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseYaml } from "../read/mod.ts";
  * import { applyOverrides } from "./plan_overrides.ts";
  * import { overriddenText } from "./overridden_text.ts";
  * const text = "load:\n  stages: [{ rate: 20k/s, duration: 60s }]\n";
  * const { edits } = applyOverrides(parseYaml(text).root!, { rateScale: 0.5 }, "p.yaml");
- * overriddenText(text, edits); // "load:\n  stages: [{ rate: 10k/s, duration: 60s }]\n"
+ * assert.equal(overriddenText(text, edits), "load:\n  stages: [{ rate: 10k/s, duration: 60s }]\n");
  * ```
  */
 export function overriddenText(text: string, edits: OverrideEdit[]): string {

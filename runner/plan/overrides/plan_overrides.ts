@@ -76,8 +76,12 @@ export interface AppliedOverrides {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseStageOverride } from "./plan_overrides.ts";
- * parseStageOverride("steady:duration=30s"); // { ok: true, value: { stage: "steady", values: { duration: "30s" }, flag: "--stage steady:duration=30s" } }
+ * assert.deepEqual(parseStageOverride("steady:duration=30s"), {
+ *   ok: true,
+ *   value: { stage: "steady", values: { duration: "30s" }, flag: "--stage steady:duration=30s" },
+ * });
  * ```
  */
 export function parseStageOverride(
@@ -114,11 +118,12 @@ export function parseStageOverride(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseYaml } from "../read/mod.ts";
  * import { applyOverrides } from "./plan_overrides.ts";
  * const root = parseYaml("load: { stages: [{ rate: 20k/s, duration: 60s }] }\nslo: [p99 < 5ms at 20k/s]\n").root!;
  * const applied = applyOverrides(root, { rateScale: 0.25 }, "plan.yaml");
- * applied.edits.map((e) => e.text); // ["5k/s"]; the SLO follows while the plan is read
+ * assert.deepEqual(applied.edits.map((e) => e.text), ["5k/s"]); // the SLO follows while the plan is read
  * ```
  */
 export function applyOverrides(
@@ -253,8 +258,12 @@ export function applyOverrides(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { overrideFlags } from "./plan_overrides.ts";
- * overrideFlags({ rateScale: 0.5, connections: "100" }); // ["--rate-scale 0.5", "--connections 100"]
+ * assert.deepEqual(overrideFlags({ rateScale: 0.5, connections: "100" }), [
+ *   "--rate-scale 0.5",
+ *   "--connections 100",
+ * ]);
  * ```
  */
 export function overrideFlags(overrides: PlanOverrides): string[] {
@@ -274,10 +283,11 @@ export function overrideFlags(overrides: PlanOverrides): string[] {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { attributeIssues } from "./plan_overrides.ts";
  * const issue = { severity: "error" as const, file: "p.yaml", path: "load.stages[0].rate", line: 3, col: 5, length: 4, message: "too fast" };
- * attributeIssues([issue], [{ path: "load.stages[0].rate", text: "5M/s", flag: "--rate-scale 100" }]);
- * // [{ ..., message: "too fast (the value 5M/s comes from `--rate-scale 100`)" }]
+ * const [attributed] = attributeIssues([issue], [{ path: "load.stages[0].rate", text: "5M/s", flag: "--rate-scale 100" }]);
+ * assert.equal(attributed.message, "too fast (the value 5M/s comes from `--rate-scale 100`)");
  * ```
  */
 export function attributeIssues(issues: PlanIssue[], edits: OverrideEdit[]): PlanIssue[] {

@@ -84,9 +84,11 @@ export interface YamlParse {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseYaml } from "./_yaml.ts";
  * const { root } = parseYaml("name: demo\n");
- * if (root?.kind === "map") console.log(root.entries[0].key); // "name"
+ * assert.equal(root?.kind, "map");
+ * if (root?.kind === "map") assert.equal(root.entries[0].key, "name");
  * ```
  */
 export function parseYaml(text: string): YamlParse {

@@ -11,9 +11,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { didYouMean } from "./did_you_mean.ts";
- * didYouMean("rate_limit", ["rate", "duration"]); // "rate"
- * didYouMean("conections", ["connections", "stages"]); // "connections"
+ * assert.equal(didYouMean("rate_limit", ["rate", "duration"]), "rate");
+ * assert.equal(didYouMean("conections", ["connections", "stages"]), "connections");
  * ```
  */
 export function didYouMean(
@@ -48,8 +49,9 @@ export function didYouMean(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { editDistance } from "./did_you_mean.ts";
- * editDistance("sloo", "slo"); // 1
+ * assert.equal(editDistance("sloo", "slo"), 1);
  * ```
  */
 export function editDistance(a: string, b: string): number {

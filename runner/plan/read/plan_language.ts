@@ -717,8 +717,9 @@ export type SectionName = keyof typeof PLAN_LANGUAGE;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { keysOf } from "./plan_language.ts";
- * keysOf("stage"); // ["name", "rate", "duration", "ramp", "over", "warmup"]
+ * assert.deepEqual(keysOf("stage"), ["name", "rate", "duration", "ramp", "over", "warmup"]);
  * ```
  */
 export function keysOf(section: SectionName): string[] {
@@ -730,8 +731,9 @@ export function keysOf(section: SectionName): string[] {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { keySpec } from "./plan_language.ts";
- * keySpec("load", "connections").default; // 50
+ * assert.equal(keySpec("load", "connections").default, 50);
  * ```
  */
 export function keySpec(section: SectionName, key: string): KeySpec {

@@ -17,12 +17,13 @@ export type IssueAt = YamlNode | { pos: SourcePos; length: number };
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { PlanReader } from "./plan_reader.ts";
  * import { parseYaml } from "./_yaml.ts";
  * const reader = new PlanReader("plan.yaml");
  * const root = parseYaml("nmae: x\n").root!;
  * reader.fields(root, "", ["name"]);
- * console.log(reader.issues[0].hint); // "did you mean `name`?"
+ * assert.equal(reader.issues[0].hint, "did you mean `name`?");
  * ```
  */
 export class PlanReader {

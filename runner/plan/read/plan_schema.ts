@@ -62,9 +62,10 @@ const ref = (name: string): JsonObject => ({ $ref: `#/definitions/${name}` });
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { planSchema } from "./plan_schema.ts";
  * const schema = planSchema();
- * Object.keys(schema.properties as object); // the plan's top-level keys
+ * assert.ok(Object.keys(schema.properties as object).includes("load")); // the plan's top-level keys
  * ```
  */
 export function planSchema(): JsonObject {
@@ -85,8 +86,9 @@ export function planSchema(): JsonObject {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { planSchemaText } from "./plan_schema.ts";
- * planSchemaText().endsWith("}\n"); // true
+ * assert.ok(planSchemaText().endsWith("}\n"));
  * ```
  */
 export function planSchemaText(): string {

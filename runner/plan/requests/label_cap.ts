@@ -16,8 +16,9 @@ import type { PlanReader } from "../read/mod.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { MAX_REQUEST_LABELS } from "./label_cap.ts";
- * MAX_REQUEST_LABELS; // 1000
+ * assert.equal(MAX_REQUEST_LABELS, 1000);
  * ```
  */
 export const MAX_REQUEST_LABELS = 1000;
@@ -27,8 +28,9 @@ export const MAX_REQUEST_LABELS = 1000;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { LABEL_WARNING_COUNT, MAX_REQUEST_LABELS } from "./label_cap.ts";
- * LABEL_WARNING_COUNT < MAX_REQUEST_LABELS; // true
+ * assert.ok(LABEL_WARNING_COUNT < MAX_REQUEST_LABELS);
  * ```
  */
 export const LABEL_WARNING_COUNT = 500;
@@ -49,13 +51,14 @@ function groupHint(count: number): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseYaml } from "../read/mod.ts";
  * import { PlanReader } from "../read/mod.ts";
  * import { checkLabelCount } from "./label_cap.ts";
  * const root = parseYaml("requests: [{ path: / }]\n").root!;
  * const reader = new PlanReader("plan.yaml");
  * if (root.kind === "map") checkLabelCount(reader, root.entries[0]);
- * reader.issues.length; // 0
+ * assert.equal(reader.issues.length, 0);
  * ```
  */
 export function checkLabelCount(reader: PlanReader, entry: YamlEntry): void {

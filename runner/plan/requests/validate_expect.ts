@@ -40,8 +40,9 @@ export function readExpect(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { statusExpected } from "./validate_expect.ts";
- * statusExpected({ codes: [404], classes: [2] }, 204); // true
+ * assert.equal(statusExpected({ codes: [404], classes: [2] }, 204), true);
  * ```
  */
 export function statusExpected(expect: StatusExpectation, status: number): boolean {

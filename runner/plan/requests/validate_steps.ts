@@ -41,10 +41,11 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseYaml } from "../read/mod.ts";
  * import { declaredCaptures } from "./validate_steps.ts";
  * const node = parseYaml("- { path: /login, capture: { token: { json: /t } } }").root!;
- * declaredCaptures(node, "setup"); // [{ name: "token", step: "setup[0]" }]
+ * assert.deepEqual(declaredCaptures(node, "setup"), [{ name: "token", step: "setup[0]" }]);
  * ```
  */
 export function declaredCaptures(

@@ -95,9 +95,10 @@ export function urlTextOk(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseHttpUrl } from "./validate_url.ts";
- * parseHttpUrl("https://127.0.0.1:8443/a")?.port; // "8443"
- * parseHttpUrl("ftp://127.0.0.1/"); // undefined
+ * assert.equal(parseHttpUrl("https://127.0.0.1:8443/a")?.port, "8443");
+ * assert.equal(parseHttpUrl("ftp://127.0.0.1/"), undefined);
  * ```
  */
 export function parseHttpUrl(text: string): URL | undefined {
@@ -116,8 +117,9 @@ export function parseHttpUrl(text: string): URL | undefined {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { credentialsProblem } from "./validate_url.ts";
- * credentialsProblem(new URL("http://u:p@127.0.0.1/"))?.message; // "… carries credentials …"
+ * assert.match(credentialsProblem(new URL("http://u:p@127.0.0.1/"))?.message ?? "", /carries credentials/);
  * ```
  */
 export function credentialsProblem(url: URL): { message: string; hint: string } | undefined {

@@ -35,6 +35,7 @@ export const ENGINE_PEAK_PER_WORKER_PER_SEC = 100_000;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parsePlanText } from "../load_plan.ts";
  * const { issues } = parsePlanText(`
  * name: x
@@ -43,7 +44,7 @@ export const ENGINE_PEAK_PER_WORKER_PER_SEC = 100_000;
  * load: { max_connections: 50, stages: [{ rate: 20k/s, duration: 60s }] }
  * slo: [p50 < 5ms]
  * `);
- * console.log(issues[0].message); // "at 20k/s, answers of 5ms (the p50 bound) keep 100 requests ..."
+ * assert.match(issues[0].message, /^at 20k\/s, answers of 5ms \(the p50 bound\) keep 100 requests /);
  * ```
  */
 export function warnInfeasible(

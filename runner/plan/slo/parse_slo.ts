@@ -74,10 +74,15 @@ const EXAMPLES = "e.g. `p99.9 < 10ms at 20k/s`, `max < 1s`, `error_rate < 0.1%`"
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseSlo } from "./parse_slo.ts";
  * const r = parseSlo('p99.9 < 10ms at 20k/s for "GET /orders"');
- * // r.ok && r.value: { metric: { kind: "percentile", percentile: 99.9 }, operator: "<",
- * //   bound: 10000, atRatePerSec: 20000, label: "GET /orders", text: ... }
+ * assert.ok(r.ok);
+ * assert.deepEqual(r.value.metric, { kind: "percentile", percentile: 99.9 });
+ * assert.equal(r.value.operator, "<");
+ * assert.equal(r.value.bound, 10000);
+ * assert.equal(r.value.atRatePerSec, 20000);
+ * assert.equal(r.value.label, "GET /orders");
  * ```
  */
 export function parseSlo(

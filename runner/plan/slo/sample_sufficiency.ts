@@ -16,9 +16,10 @@ export const DEFAULT_MIN_TAIL_SAMPLES = 10;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { requiredRequests } from "./sample_sufficiency.ts";
- * requiredRequests(99.9); // 10000
- * requiredRequests(99.99); // 100000
+ * assert.equal(requiredRequests(99.9), 10000);
+ * assert.equal(requiredRequests(99.99), 100000);
  * ```
  */
 export function requiredRequests(
@@ -37,9 +38,10 @@ export function requiredRequests(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { requestsToPass } from "./sample_sufficiency.ts";
- * requestsToPass(99.9); // 3688
- * requestsToPass(99); // 368
+ * assert.equal(requestsToPass(99.9), 3688);
+ * assert.equal(requestsToPass(99), 368);
  * ```
  */
 export function requestsToPass(percentile: number, alpha = 0.05): number {
@@ -54,9 +56,10 @@ export function requestsToPass(percentile: number, alpha = 0.05): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { requestsToPassSlo } from "./sample_sufficiency.ts";
- * requestsToPassSlo({ kind: "percentile", percentile: 99 }, 50_000); // 368
- * requestsToPassSlo({ kind: "error_rate" }, 0.01); // 368
+ * assert.equal(requestsToPassSlo({ kind: "percentile", percentile: 99 }, 50_000), 368);
+ * assert.equal(requestsToPassSlo({ kind: "error_rate" }, 0.01), 368);
  * ```
  */
 export function requestsToPassSlo(

@@ -24,12 +24,14 @@ export interface CsvSyntaxError {
  * @returns The syntax error that ended the reading early, or undefined.
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { readCsvRecords } from "./_csv.ts";
  * const rows: string[][] = [];
  * const error = readCsvRecords('id,note\n1,"a, b"\n', (fields) => {
  *   rows.push(fields);
  * });
- * console.log(error, rows); // undefined [["id", "note"], ["1", "a, b"]]
+ * assert.equal(error, undefined);
+ * assert.deepEqual(rows, [["id", "note"], ["1", "a, b"]]);
  * ```
  */
 export function readCsvRecords(

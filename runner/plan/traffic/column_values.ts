@@ -11,9 +11,10 @@ import type { ColumnValues } from "../types.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { columnValues, valueAt } from "./column_values.ts";
  * const column = columnValues(["ann", "bob"]);
- * valueAt(column, 1); // "bob"
+ * assert.equal(valueAt(column, 1), "bob");
  * ```
  */
 export function columnValues(values: readonly string[]): ColumnValues {
@@ -32,8 +33,9 @@ export function columnValues(values: readonly string[]): ColumnValues {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { columnValues, valueAt } from "./column_values.ts";
- * valueAt(columnValues(["a", "bc"]), 1); // "bc"
+ * assert.equal(valueAt(columnValues(["a", "bc"]), 1), "bc");
  * ```
  */
 export function valueAt(column: ColumnValues, r: number): string {
@@ -45,8 +47,9 @@ export function valueAt(column: ColumnValues, r: number): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { columnValues, firstRowMatching } from "./column_values.ts";
- * firstRowMatching(columnValues(["a", "b\nc"]), /\n/); // 1
+ * assert.equal(firstRowMatching(columnValues(["a", "b\nc"]), /\n/), 1);
  * ```
  */
 export function firstRowMatching(column: ColumnValues, pattern: RegExp): number {

@@ -42,10 +42,11 @@ export type DataTableRead = Result<DataTable, DataTableProblem>;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { readDataTable } from "./data_table.ts";
  * const read = readDataTable(new TextEncoder().encode('id,name\n1,"Smith, Jane"\n'), "users.csv");
- * if (read.ok) console.log(read.value.text[1][0]); // "Smith, Jane"
- * else console.log(`users.csv:${read.problems[0].line}: ${read.problems[0].message}`);
+ * assert.ok(read.ok, read.ok ? "" : `users.csv:${read.problems[0].line}: ${read.problems[0].message}`);
+ * assert.equal(read.value.text[1][0], "Smith, Jane");
  * ```
  */
 export function readDataTable(bytes: Uint8Array, fileName: string): DataTableRead {

@@ -67,6 +67,7 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseTemplate } from "./parse_template.ts";
  * const scope = {
  *   vars: new Set(["qty"]),
@@ -75,7 +76,7 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
  *   requireEnv: true,
  * };
  * const t = parseTemplate("/users/{{users.id}}?qty={{ qty }}", scope, "percent");
- * t.parts.length; // 4: "/users/", users.id, "?qty=", qty
+ * assert.equal(t.parts.length, 4); // "/users/", users.id, "?qty=", qty
  * ```
  */
 export function parseTemplate(

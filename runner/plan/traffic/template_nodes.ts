@@ -122,8 +122,9 @@ export function jsonTemplate(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { jsonAsTree } from "./template_nodes.ts";
- * jsonAsTree({ id: 1 }, { line: 3, col: 5 }).kind; // "map"
+ * assert.equal(jsonAsTree({ id: 1 }, { line: 3, col: 5 }).kind, "map");
  * ```
  */
 export function jsonAsTree(value: unknown, at: { line: number; col: number }): YamlNode {
@@ -162,9 +163,12 @@ export function jsonAsTree(value: unknown, at: { line: number; col: number }): Y
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { sentText } from "./template_nodes.ts";
- * sentText([{ kind: "text", text: "Bearer " }, { kind: "secret", value: "abc", template: "{{t}}" }]);
- * // "Bearer abc"
+ * assert.equal(
+ *   sentText([{ kind: "text", text: "Bearer " }, { kind: "secret", value: "abc", template: "{{t}}" }]),
+ *   "Bearer abc",
+ * );
  * ```
  */
 export function sentText(parts: readonly TemplatePart[]): string {

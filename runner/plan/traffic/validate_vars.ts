@@ -137,8 +137,9 @@ function readChoice(reader: PlanReader, node: YamlNode, path: string): PlanVarSp
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { specText } from "./validate_vars.ts";
- * specText({ kind: "int", min: 1, max: 20 }); // "int [1, 20]"
+ * assert.equal(specText({ kind: "int", min: 1, max: 20 }), "int [1, 20]");
  * ```
  */
 export function specText(spec: PlanVarSpec): string {
