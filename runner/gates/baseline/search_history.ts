@@ -19,12 +19,17 @@ import {
   MAX_HISTORY_BYTES,
 } from "./baseline_store.ts";
 import { withHistoryLock } from "./history_lock.ts";
-import { MAX_HISTORY_RUNS } from "../stats/mod.ts";
 
 /** The file's `schema` value. */
 export const SEARCH_HISTORY_SCHEMA = "tailgate/search-history";
 /** The file's format version. */
 export const SEARCH_HISTORY_VERSION = 1;
+
+/**
+ * Searches kept at most, the newest: 30, as many as the regression gate's prediction bound reads
+ * (`MAX_HISTORY_RUNS` in runner/gates/stats/prediction_bound.ts; a gates test keeps them equal).
+ */
+export const SEARCH_HISTORY_RUNS = 30;
 
 /** One past search. */
 export interface SearchHistoryEntry {
@@ -104,7 +109,7 @@ export async function loadSearchHistory(
 
 /**
  * Adds a complete search that found a rate to its plan's history (the newest
- * {@linkcode MAX_HISTORY_RUNS} kept), or the problem when the search found no rate to keep. Throws
+ * {@linkcode SEARCH_HISTORY_RUNS} kept), or the problem when the search found no rate to keep. Throws
  * {@linkcode BaselineError}, or the lock's error (history_lock.ts: held, or `signal` stopped the
  * wait); the file is then unchanged.
  */
@@ -146,7 +151,7 @@ export async function appendSearchHistory(
         schema: SEARCH_HISTORY_SCHEMA,
         version: SEARCH_HISTORY_VERSION,
         plan: planName,
-        entries: [...loaded.value, entry].slice(-MAX_HISTORY_RUNS),
+        entries: [...loaded.value, entry].slice(-SEARCH_HISTORY_RUNS),
       };
       try {
         await write(path, JSON.stringify(history, null, 1) + "\n");
