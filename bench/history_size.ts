@@ -24,9 +24,9 @@ import {
   DEFAULT_BASELINE_RUNS,
   DEFAULT_HISTORY_RUNS,
   historyEntryFromRun,
+  parseBaseline,
   planFingerprint,
-} from "../runner/gates/baseline/mod.ts";
-import { parseBaseline } from "../runner/gates/baseline/baseline_parse.ts";
+} from "../runner/history/mod.ts";
 import { median } from "./_harness.ts";
 
 const PLAN = `name: history-size

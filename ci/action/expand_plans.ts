@@ -5,7 +5,7 @@
  */
 import { globSync } from "node:fs";
 import { posix } from "node:path";
-import { baselineSlug } from "../../runner/gates/baseline/mod.ts";
+import { baselineSlug } from "../../runner/history/mod.ts";
 
 /**
  * Splits the `plans` input into patterns: one per line, blank lines and `#` comments dropped.

@@ -20,7 +20,7 @@ import {
 import { problemText } from "../model/result.ts";
 import { drainedUnless } from "../model/steps.ts";
 import type { ResolvedPlan } from "../plan/types.ts";
-import { DEFAULT_BASELINE_DIR, loadHistory } from "../gates/baseline/mod.ts";
+import { DEFAULT_BASELINE_DIR, loadHistory } from "../history/mod.ts";
 import {
   analysisSteps,
   DEFAULT_CHANGE_OPTIONS,

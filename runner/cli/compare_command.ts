@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { BASELINE_SCHEMA, BASELINE_VERSION, baselineRunFrom } from "../gates/baseline/mod.ts";
+import { BASELINE_SCHEMA, BASELINE_VERSION, baselineRunFrom } from "../history/mod.ts";
 import { evaluateRegression, type RegressionMetric } from "../gates/regression/mod.ts";
 import { formatChange, formatMetric, gatesVerdict } from "../result/read/mod.ts";
 import { exitCodeOf } from "../result/read/mod.ts";

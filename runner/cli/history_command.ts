@@ -12,7 +12,7 @@ import { formatIssue } from "../plan/format_issue.ts";
 import { loadPlan } from "../plan/load_plan.ts";
 import { inertLine } from "../plan/printable.ts";
 import type { ResolvedPlan } from "../plan/types.ts";
-import { DEFAULT_BASELINE_DIR, loadHistories } from "../gates/baseline/mod.ts";
+import { DEFAULT_BASELINE_DIR, loadHistories } from "../history/mod.ts";
 import { seriesName } from "../gates/history/mod.ts";
 import { expandPlanPaths, parseCommandArgs, readHistoryOptions } from "./args/mod.ts";
 import { type CommandOutcome, failed } from "./command.ts";

@@ -19,12 +19,12 @@ import {
   historyName,
   loadBaseline,
   MAX_HISTORY_BYTES,
-} from "./baseline/mod.ts";
+  unmatchedStages,
+} from "../history/mod.ts";
 import {
   evaluateRegression,
   type RegressionMetric,
   type RegressionOptions,
-  unmatchedStages,
 } from "./regression/mod.ts";
 import {
   applyConfirmation,

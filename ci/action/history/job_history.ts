@@ -11,7 +11,7 @@ import { basename, join, resolve } from "node:path";
 import { claimOutDir } from "../../../runner/cli/output/mod.ts";
 import type { RunResult } from "../../../runner/model/run_result.ts";
 import { formatAnnotation } from "../workflow_commands.ts";
-import { baselinePath, historyName } from "../../../runner/gates/baseline/mod.ts";
+import { baselinePath, historyName } from "../../../runner/history/mod.ts";
 import { HISTORY_FOLDER } from "../expand_plans.ts";
 import { inertLine } from "../../../runner/plan/printable.ts";
 import type { HistoryInputs } from "./history_inputs.ts";

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { DEFAULT_BASELINE_DIR } from "../../gates/baseline/mod.ts";
+import { DEFAULT_BASELINE_DIR } from "../../history/mod.ts";
 import {
   CLI_FAIL_ON_VALUES,
   DEFAULT_FAIL_ON,

@@ -8,7 +8,7 @@
  * @module
  */
 import { dirname, join, relative, resolve } from "node:path";
-import { DEFAULT_BASELINE_DIR } from "../../gates/baseline/mod.ts";
+import { DEFAULT_BASELINE_DIR } from "../../history/mod.ts";
 
 /**
  * The problem in words, naming both folders, when `outDir` and `baselineDir` (by default

@@ -7,11 +7,11 @@
  * @module
  */
 import { seenValues } from "./seen_values.ts";
-import { stagesMatch } from "./stage_match.ts";
+import { stagesMatch } from "../../history/mod.ts";
 import type { SloMetric } from "../../plan/types.ts";
 import { createHistogram, type Histogram } from "../../hdr/mod.ts";
 import type { RunResult, Verdict } from "../../model/run_result.ts";
-import type { Baseline } from "../baseline/mod.ts";
+import type { Baseline } from "../../history/mod.ts";
 import { applyDecisionRule } from "../decision_rule.ts";
 import { formatChange, formatMetric, median, moreWorkers } from "../../result/read/mod.ts";
 import { metricEvidence } from "../gate_evidence.ts";

@@ -2,13 +2,9 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { historyCommand } from "../../../runner/cli/history_command.ts";
 import { EXIT_CODES } from "../../../runner/model/exit_codes.ts";
-import {
-  BASELINE_SCHEMA,
-  BASELINE_VERSION,
-  baselinePath,
-} from "../../../runner/gates/baseline/mod.ts";
-import type { Baseline, HistoryEntry } from "../../../runner/gates/baseline/baseline_types.ts";
-import { baselineText } from "../../../runner/gates/baseline/baseline_text.ts";
+import { BASELINE_SCHEMA, BASELINE_VERSION, baselinePath } from "../../../runner/history/mod.ts";
+import type { Baseline, HistoryEntry } from "../../../runner/history/baseline_types.ts";
+import { baselineText } from "../../../runner/history/baseline_text.ts";
 import type { HistoryReport } from "../../../runner/model/history_result.ts";
 import { mulberry32 } from "../../_helpers/seeded_random.ts";
 import { commitOf, entryAt, stageAt } from "../../_helpers/history_fixtures.ts";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { mergeCommand } from "../../../runner/cli/merge_command.ts";
-import { loadHistory } from "../../../runner/gates/baseline/mod.ts";
+import { loadHistory } from "../../../runner/history/mod.ts";
 import { readRunResult } from "../../../runner/result/read_run_result.ts";
 import type { RunResult } from "../../../runner/model/run_result.ts";
 import { parseText } from "../../_helpers/plan_fixtures.ts";

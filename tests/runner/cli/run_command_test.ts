@@ -19,7 +19,7 @@ import { tcpServer } from "../../_helpers/tcp_server.ts";
 import { openFilesLimit } from "../../../runner/engine/preflight.ts";
 import { makeFifo, settlesWithin } from "../../_helpers/special_files.ts";
 import { gitIn, gitOrigin } from "../../_helpers/git_fixtures.ts";
-import { loadHistory } from "../../../runner/gates/baseline/mod.ts";
+import { loadHistory } from "../../../runner/history/mod.ts";
 import { freePort } from "../../_helpers/free_port.ts";
 import { serveCommand } from "../../_helpers/service_commands.ts";
 

@@ -3,10 +3,10 @@ import {
   appendToBaseline,
   baselinePath,
   loadBaseline,
-} from "../../../runner/gates/baseline/baseline_store.ts";
+} from "../../../runner/history/baseline_store.ts";
 import { exitCodeOf, gatesVerdict } from "../../../runner/result/read/mod.ts";
 import { BASELINE_WINDOW_RUNS } from "../../../runner/gates/regression/mod.ts";
-import { DEFAULT_BASELINE_RUNS } from "../../../runner/gates/baseline/mod.ts";
+import { DEFAULT_BASELINE_RUNS } from "../../../runner/history/mod.ts";
 import { judgeRun } from "../../../runner/gates/judge_run.ts";
 import type { RunResult } from "../../../runner/model/run_result.ts";
 import {

@@ -3,7 +3,7 @@ import type { Environment } from "../../../../runner/model/run_result.ts";
 import {
   SEARCH_HISTORY_RUNS,
   type SearchHistoryEntry,
-} from "../../../../runner/gates/baseline/search_history.ts";
+} from "../../../../runner/history/search_history.ts";
 import { MAX_HISTORY_RUNS } from "../../../../runner/gates/stats/mod.ts";
 import {
   judgeSearchRegression,

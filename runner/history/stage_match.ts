@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { formatRatePerSec } from "../../plan/units.ts";
-import type { BaselineStage } from "../baseline/mod.ts";
+import { formatRatePerSec } from "../plan/units.ts";
+import type { BaselineStage } from "./baseline_types.ts";
 
 /** The parts of a stage that decide whether it compares with another (and name it). */
 export type StageShape = Pick<

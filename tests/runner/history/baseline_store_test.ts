@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { problemText } from "../../../../runner/model/result.ts";
+import { problemText } from "../../../runner/model/result.ts";
 import { join } from "node:path";
 import {
   appendToBaseline,
@@ -10,20 +10,14 @@ import {
   loadBaseline,
   MAX_HISTORY_BYTES,
   notBaselineReasons,
-} from "../../../../runner/gates/baseline/baseline_store.ts";
-import {
-  planFingerprint,
-  runnerFingerprint,
-} from "../../../../runner/gates/baseline/fingerprints.ts";
-import {
-  BASELINE_SCHEMA,
-  BASELINE_VERSION,
-} from "../../../../runner/gates/baseline/baseline_types.ts";
-import { decodeHistogram } from "../../../../runner/hdr/hdr_codec.ts";
-import type { RunResult } from "../../../../runner/model/run_result.ts";
-import { ENVIRONMENT, sampleResult } from "../../../_helpers/result_fixtures.ts";
-import { makeFifo, settlesWithin } from "../../../_helpers/special_files.ts";
-import { valueOf } from "../../../_helpers/result_value.ts";
+} from "../../../runner/history/baseline_store.ts";
+import { planFingerprint, runnerFingerprint } from "../../../runner/history/fingerprints.ts";
+import { BASELINE_SCHEMA, BASELINE_VERSION } from "../../../runner/history/baseline_types.ts";
+import { decodeHistogram } from "../../../runner/hdr/hdr_codec.ts";
+import type { RunResult } from "../../../runner/model/run_result.ts";
+import { ENVIRONMENT, sampleResult } from "../../_helpers/result_fixtures.ts";
+import { makeFifo, settlesWithin } from "../../_helpers/special_files.ts";
+import { valueOf } from "../../_helpers/result_value.ts";
 
 /** A fresh temporary folder, removed when the test is done. */
 async function tempDir(): Promise<AsyncDisposable & { path: string }> {
@@ -375,7 +369,7 @@ Deno.test("a history entry holds the run's commit, branch, fingerprints and stag
 
 Deno.test("appending to a version-1 file writes version 2, its runs first in the history", async () => {
   await using dir = await tempDir();
-  const v1 = new URL("../../../testdata/baseline_v1/shop.json", import.meta.url);
+  const v1 = new URL("../../testdata/baseline_v1/shop.json", import.meta.url);
   await Deno.copyFile(v1, baselinePath(dir.path, "shop"));
   const result = resultAt(4);
   valueOf(await appendToBaseline(dir.path, result));

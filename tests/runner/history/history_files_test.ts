@@ -5,10 +5,10 @@ import {
   baselinePath,
   loadHistories,
   loadHistory,
-} from "../../../../runner/gates/baseline/mod.ts";
-import { problemText } from "../../../../runner/model/result.ts";
-import { sampleResult } from "../../../_helpers/result_fixtures.ts";
-import { valueOf } from "../../../_helpers/result_value.ts";
+} from "../../../runner/history/mod.ts";
+import { problemText } from "../../../runner/model/result.ts";
+import { sampleResult } from "../../_helpers/result_fixtures.ts";
+import { valueOf } from "../../_helpers/result_value.ts";
 
 /** A fresh temporary folder, removed when the test is done. */
 async function tempDir(): Promise<AsyncDisposable & { path: string }> {
@@ -45,7 +45,7 @@ Deno.test("loadHistories() reads every plan's history in a folder, not kept or s
     join(dir.path, "shop.search.json"),
     '{"schema":"tailgate/search-history"}',
   );
-  const v1 = new URL("../../../testdata/baseline_v1/shop.json", import.meta.url);
+  const v1 = new URL("../../testdata/baseline_v1/shop.json", import.meta.url);
   await Deno.copyFile(v1, join(dir.path, "shop.superseded-20250101T000000Z.json"));
   const histories = valueOf(await loadHistories(dir.path));
   assert.deepEqual(histories.map((h) => [h.path, h.baseline.plan, h.baseline.history.length]), [

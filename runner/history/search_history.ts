@@ -7,11 +7,11 @@
  * @module
  */
 import { join } from "node:path";
-import type { Environment } from "../../model/run_result.ts";
-import type { SearchResult } from "../../model/search_result.ts";
-import { writeFileAtomic } from "../../model/atomic_write.ts";
-import { readRegularFile } from "../../model/regular_file.ts";
-import { err, ok, problem, problemText, type Result } from "../../model/result.ts";
+import type { Environment } from "../model/run_result.ts";
+import type { SearchResult } from "../model/search_result.ts";
+import { writeFileAtomic } from "../model/atomic_write.ts";
+import { readRegularFile } from "../model/regular_file.ts";
+import { err, ok, problem, problemText, type Result } from "../model/result.ts";
 import {
   BaselineError,
   baselineSlug,

@@ -5,8 +5,8 @@
  * @module
  */
 import { join } from "node:path";
-import { readRegularFile } from "../../model/regular_file.ts";
-import { err, ok, prefixed, type Problem, problem, type Result } from "../../model/result.ts";
+import { readRegularFile } from "../model/regular_file.ts";
+import { err, ok, prefixed, type Problem, problem, type Result } from "../model/result.ts";
 import { baselinePath, loadBaseline, MAX_HISTORY_BYTES } from "./baseline_store.ts";
 import { parseBaseline } from "./baseline_parse.ts";
 import type { Baseline } from "./baseline_types.ts";

@@ -1,12 +1,9 @@
 import assert from "node:assert/strict";
-import {
-  baselineDamage,
-  historyDamage,
-} from "../../../../runner/gates/baseline/baseline_damage.ts";
-import { parseBaseline } from "../../../../runner/gates/baseline/baseline_parse.ts";
-import { valueOf } from "../../../_helpers/result_value.ts";
-import { baselineRunFrom } from "../../../../runner/gates/baseline/baseline_store.ts";
-import { gateResult, scaledUs } from "../../../_helpers/gate_fixtures.ts";
+import { baselineDamage, historyDamage } from "../../../runner/history/baseline_damage.ts";
+import { parseBaseline } from "../../../runner/history/baseline_parse.ts";
+import { valueOf } from "../../_helpers/result_value.ts";
+import { baselineRunFrom } from "../../../runner/history/baseline_store.ts";
+import { gateResult, scaledUs } from "../../_helpers/gate_fixtures.ts";
 
 function history() {
   const result = gateResult([{
@@ -33,7 +30,7 @@ Deno.test("baselineDamage() is undefined for a sound history and names the first
 
 Deno.test("historyDamage() names the long history's first stage histogram that does not decode", async () => {
   const text = await Deno.readTextFile(
-    new URL("../../../testdata/baseline_v1/shop.json", import.meta.url),
+    new URL("../../testdata/baseline_v1/shop.json", import.meta.url),
   );
   const baseline = valueOf(parseBaseline(text, "shop"));
   assert.equal(historyDamage(baseline), undefined);

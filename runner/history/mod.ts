@@ -1,8 +1,9 @@
 /**
- * The stored histories: the baseline file (one plan's recent sound runs, which the regression
- * gates read, and its long history with commits and fingerprints, which `tailgate history`
- * reads), its parsing, migration and damage check, the lock two writers take, and the capacity
- * search's history.
+ * The stored histories, the layer between the result and the gates: the baseline file (one plan's
+ * recent sound runs, which the regression gates read, and its long history with commits and
+ * fingerprints, which `tailgate history` reads), its parsing, migration and damage check, the lock
+ * two writers take, which stages compare, and the capacity search's history. Code outside this
+ * folder imports it only through this file.
  *
  * @module
  */
@@ -20,6 +21,7 @@ export {
   notBaselineReasons,
 } from "./baseline_store.ts";
 export type { AppendedBaseline } from "./baseline_store.ts";
+export { parseBaseline } from "./baseline_parse.ts";
 export { loadHistories, loadHistory } from "./history_files.ts";
 export type { StoredHistory } from "./history_files.ts";
 export {
@@ -40,6 +42,8 @@ export type {
 } from "./baseline_types.ts";
 export { fingerprintMismatch, planFingerprint, runnerFingerprint } from "./fingerprints.ts";
 export { historyEntryFromRun } from "./history_entry.ts";
+export { describeStage, stagesMatch, unmatchedStages } from "./stage_match.ts";
+export type { StageShape } from "./stage_match.ts";
 export {
   appendSearchHistory,
   loadSearchHistory,

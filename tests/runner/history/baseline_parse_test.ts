@@ -1,15 +1,12 @@
 import assert from "node:assert/strict";
-import { parseBaseline } from "../../../../runner/gates/baseline/baseline_parse.ts";
-import { runnerFingerprint } from "../../../../runner/gates/baseline/fingerprints.ts";
-import {
-  type Baseline,
-  BASELINE_VERSION,
-} from "../../../../runner/gates/baseline/baseline_types.ts";
-import { problemText } from "../../../../runner/model/result.ts";
-import { valueOf } from "../../../_helpers/result_value.ts";
+import { parseBaseline } from "../../../runner/history/baseline_parse.ts";
+import { runnerFingerprint } from "../../../runner/history/fingerprints.ts";
+import { type Baseline, BASELINE_VERSION } from "../../../runner/history/baseline_types.ts";
+import { problemText } from "../../../runner/model/result.ts";
+import { valueOf } from "../../_helpers/result_value.ts";
 
 /** A version-1 file as tailgate wrote it before the long history: three runs of plan "shop". */
-const V1_FILE = new URL("../../../testdata/baseline_v1/shop.json", import.meta.url);
+const V1_FILE = new URL("../../testdata/baseline_v1/shop.json", import.meta.url);
 
 Deno.test("a version-1 file is migrated: its runs become the first history entries", async () => {
   const text = await Deno.readTextFile(V1_FILE);

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { decodeHistogram } from "../../hdr/mod.ts";
+import { decodeHistogram } from "../hdr/mod.ts";
 import type { Baseline } from "./baseline_types.ts";
 
 /** Where a history is damaged: which run (1 = oldest), its date, which histogram, and why. */

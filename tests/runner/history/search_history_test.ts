@@ -1,16 +1,16 @@
 import assert from "node:assert/strict";
-import { problemText } from "../../../../runner/model/result.ts";
+import { problemText } from "../../../runner/model/result.ts";
 import { join } from "node:path";
 import {
   appendSearchHistory,
   loadSearchHistory,
   searchHistoryPath,
-} from "../../../../runner/gates/baseline/search_history.ts";
-import { BaselineError } from "../../../../runner/gates/baseline/baseline_store.ts";
-import type { SearchResult } from "../../../../runner/model/search_result.ts";
-import { searchResult } from "../../../_helpers/search_fixtures.ts";
-import { makeFifo, settlesWithin } from "../../../_helpers/special_files.ts";
-import { valueOf } from "../../../_helpers/result_value.ts";
+} from "../../../runner/history/search_history.ts";
+import { BaselineError } from "../../../runner/history/baseline_store.ts";
+import type { SearchResult } from "../../../runner/model/search_result.ts";
+import { searchResult } from "../../_helpers/search_fixtures.ts";
+import { makeFifo, settlesWithin } from "../../_helpers/special_files.ts";
+import { valueOf } from "../../_helpers/result_value.ts";
 
 function search(over: Partial<SearchResult> = {}): SearchResult {
   return searchResult({

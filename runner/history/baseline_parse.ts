@@ -6,7 +6,7 @@
  * @module
  */
 import { type Baseline, BASELINE_SCHEMA, BASELINE_VERSION } from "./baseline_types.ts";
-import { err, ok, problem, type Result } from "../../model/result.ts";
+import { err, ok, problem, type Result } from "../model/result.ts";
 import { historyEntryFromRun } from "./history_entry.ts";
 import { historyEntryDamage, runStageValueDamage } from "./history_shape.ts";
 

@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
-import { baselineText, fitHistory } from "../../../../runner/gates/baseline/baseline_text.ts";
-import { parseBaseline } from "../../../../runner/gates/baseline/baseline_parse.ts";
-import { valueOf } from "../../../_helpers/result_value.ts";
+import { baselineText, fitHistory } from "../../../runner/history/baseline_text.ts";
+import { parseBaseline } from "../../../runner/history/baseline_parse.ts";
+import { valueOf } from "../../_helpers/result_value.ts";
 
 /** The version-1 file of the migration test, read as version 2 (three runs, three entries). */
 async function stored() {
   const text = await Deno.readTextFile(
-    new URL("../../../testdata/baseline_v1/shop.json", import.meta.url),
+    new URL("../../testdata/baseline_v1/shop.json", import.meta.url),
   );
   return valueOf(parseBaseline(text, "shop"));
 }
