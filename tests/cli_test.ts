@@ -4,7 +4,7 @@ import { capture } from "./_helpers/cli_capture.ts";
 import { commandLines } from "./_helpers/runner_commands.ts";
 import { main } from "../cli.ts";
 import { startTarget } from "../mod.ts";
-import { appendToBaseline } from "../runner/history/baseline_store.ts";
+import { appendToBaseline } from "../runner/history/history_store.ts";
 import { EXIT_CODES } from "../runner/model/exit_codes.ts";
 import { readRunResultFile } from "../runner/result/read_run_result.ts";
 import { canFillADisk, onFullDisk } from "./_helpers/full_disk.ts";

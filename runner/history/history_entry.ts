@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { BaselineRun, HistoryEntry } from "./baseline_types.ts";
+import type { BaselineRun, HistoryEntry } from "./history_types.ts";
 import { runnerFingerprint, storedStagesFingerprint } from "./fingerprints.ts";
 
 /**

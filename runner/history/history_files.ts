@@ -7,9 +7,9 @@
 import { join } from "node:path";
 import { readRegularFile } from "../model/regular_file.ts";
 import { err, ok, prefixed, type Problem, problem, type Result } from "../model/result.ts";
-import { baselinePath, loadBaseline, MAX_HISTORY_BYTES } from "./baseline_store.ts";
-import { parseBaseline } from "./baseline_parse.ts";
-import type { Baseline } from "./baseline_types.ts";
+import { baselinePath, loadBaseline, MAX_HISTORY_BYTES } from "./history_store.ts";
+import { parseBaseline } from "./history_parse.ts";
+import type { Baseline } from "./history_types.ts";
 
 /** A baseline file as read: where it is, and what it holds (its `history`, oldest first). */
 export interface StoredHistory {

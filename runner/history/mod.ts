@@ -7,8 +7,8 @@
  *
  * @module
  */
-export { baselineDamage, historyDamage } from "./baseline_damage.ts";
-export type { BaselineDamage } from "./baseline_damage.ts";
+export { baselineDamage, historyDamage } from "./history_damage.ts";
+export type { BaselineDamage } from "./history_damage.ts";
 export {
   appendToBaseline,
   BaselineError,
@@ -19,9 +19,9 @@ export {
   loadBaseline,
   MAX_HISTORY_BYTES,
   notBaselineReasons,
-} from "./baseline_store.ts";
-export type { AppendedBaseline } from "./baseline_store.ts";
-export { parseBaseline } from "./baseline_parse.ts";
+} from "./history_store.ts";
+export type { AppendedBaseline } from "./history_store.ts";
+export { parseBaseline } from "./history_parse.ts";
 export { loadHistories, loadHistory } from "./history_files.ts";
 export type { StoredHistory } from "./history_files.ts";
 export {
@@ -30,7 +30,7 @@ export {
   DEFAULT_BASELINE_DIR,
   DEFAULT_BASELINE_RUNS,
   DEFAULT_HISTORY_RUNS,
-} from "./baseline_types.ts";
+} from "./history_types.ts";
 export type {
   Baseline,
   BaselineStage,
@@ -39,7 +39,7 @@ export type {
   HistoryStage,
   NotBaselineReason,
   StoredStage,
-} from "./baseline_types.ts";
+} from "./history_types.ts";
 export { fingerprintMismatch, planFingerprint, runnerFingerprint } from "./fingerprints.ts";
 export { historyEntryFromRun } from "./history_entry.ts";
 export { describeStage, stagesMatch, unmatchedStages } from "./stage_match.ts";

@@ -12,12 +12,7 @@ import type { SearchResult } from "../model/search_result.ts";
 import { writeFileAtomic } from "../model/atomic_write.ts";
 import { readRegularFile } from "../model/regular_file.ts";
 import { err, ok, problem, problemText, type Result } from "../model/result.ts";
-import {
-  BaselineError,
-  baselineSlug,
-  makeHistoryDir,
-  MAX_HISTORY_BYTES,
-} from "./baseline_store.ts";
+import { BaselineError, baselineSlug, makeHistoryDir, MAX_HISTORY_BYTES } from "./history_store.ts";
 import { withHistoryLock } from "./history_lock.ts";
 
 /** The file's `schema` value. */

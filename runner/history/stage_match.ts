@@ -6,7 +6,7 @@
  * @module
  */
 import { formatRatePerSec } from "../plan/units.ts";
-import type { BaselineStage } from "./baseline_types.ts";
+import type { BaselineStage } from "./history_types.ts";
 
 /** The parts of a stage that decide whether it compares with another (and name it). */
 export type StageShape = Pick<

@@ -7,7 +7,7 @@
 import { createHistogram, toEncodedHistogram } from "../../runner/hdr/mod.ts";
 import { emptyCounts } from "../../runner/model/request_counts.ts";
 import type { Environment, RequestCounts } from "../../runner/model/run_result.ts";
-import type { HistoryEntry, HistoryStage } from "../../runner/history/baseline_types.ts";
+import type { HistoryEntry, HistoryStage } from "../../runner/history/history_types.ts";
 
 /** A machine's fingerprint as stored. */
 export function environmentOf(cpuModel = "Test CPU 3000"): Environment {

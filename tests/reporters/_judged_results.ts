@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { appendToBaseline } from "../../runner/history/baseline_store.ts";
+import { appendToBaseline } from "../../runner/history/history_store.ts";
 import { judgeRun } from "../../runner/gates/judge_run.ts";
 import type { RunResult } from "../../runner/model/run_result.ts";
 import {

@@ -3,12 +3,12 @@ import { evaluateSlos } from "../../../runner/gates/slo/mod.ts";
 import { contendedIntervals, withoutContended } from "../../../runner/gates/contention_tail.ts";
 import { contendedResult, pointsUs, type SecondSpec } from "../../_helpers/gate_fixtures.ts";
 import { evaluateRegression } from "../../../runner/gates/regression/mod.ts";
-import { baselineRunFrom } from "../../../runner/history/baseline_store.ts";
+import { baselineRunFrom } from "../../../runner/history/history_store.ts";
 import {
   type Baseline,
   BASELINE_SCHEMA,
   BASELINE_VERSION,
-} from "../../../runner/history/baseline_types.ts";
+} from "../../../runner/history/history_types.ts";
 
 /** A second of 1,000 requests: `slow` of them at 30 ms, the rest at 500 µs. */
 function second(slow: number, serviceWaitMs = 0): SecondSpec {

@@ -3,7 +3,7 @@ import {
   appendToBaseline,
   baselinePath,
   loadBaseline,
-} from "../../../runner/history/baseline_store.ts";
+} from "../../../runner/history/history_store.ts";
 import { exitCodeOf, gatesVerdict } from "../../../runner/result/read/mod.ts";
 import { BASELINE_WINDOW_RUNS } from "../../../runner/gates/regression/mod.ts";
 import { DEFAULT_BASELINE_RUNS } from "../../../runner/history/mod.ts";

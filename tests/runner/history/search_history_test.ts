@@ -6,7 +6,7 @@ import {
   loadSearchHistory,
   searchHistoryPath,
 } from "../../../runner/history/search_history.ts";
-import { BaselineError } from "../../../runner/history/baseline_store.ts";
+import { BaselineError } from "../../../runner/history/history_store.ts";
 import type { SearchResult } from "../../../runner/model/search_result.ts";
 import { searchResult } from "../../_helpers/search_fixtures.ts";
 import { makeFifo, settlesWithin } from "../../_helpers/special_files.ts";

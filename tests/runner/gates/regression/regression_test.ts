@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
-import { baselineRunFrom } from "../../../../runner/history/baseline_store.ts";
+import { baselineRunFrom } from "../../../../runner/history/history_store.ts";
 import { historyEntryFromRun } from "../../../../runner/history/history_entry.ts";
 import {
   type Baseline,
   BASELINE_SCHEMA,
   BASELINE_VERSION,
-} from "../../../../runner/history/baseline_types.ts";
+} from "../../../../runner/history/history_types.ts";
 import { evaluateRegression } from "../../../../runner/gates/regression/regression.ts";
 import { DEFAULT_REGRESSION_FLOORS } from "../../../../runner/gates/regression/regression_metrics.ts";
 import type { RunResult, Verdict } from "../../../../runner/model/run_result.ts";

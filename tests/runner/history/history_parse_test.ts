@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { parseBaseline } from "../../../runner/history/baseline_parse.ts";
+import { parseBaseline } from "../../../runner/history/history_parse.ts";
 import { runnerFingerprint } from "../../../runner/history/fingerprints.ts";
-import { type Baseline, BASELINE_VERSION } from "../../../runner/history/baseline_types.ts";
+import { type Baseline, BASELINE_VERSION } from "../../../runner/history/history_types.ts";
 import { problemText } from "../../../runner/model/result.ts";
 import { valueOf } from "../../_helpers/result_value.ts";
 

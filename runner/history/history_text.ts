@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { Baseline } from "./baseline_types.ts";
+import type { Baseline } from "./history_types.ts";
 
 /**
  * `baseline` as the file holds it: valid JSON, one run or history entry a line.
@@ -14,7 +14,7 @@ import type { Baseline } from "./baseline_types.ts";
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { baselineText } from "./baseline_text.ts";
+ * import { baselineText } from "./history_text.ts";
  * const text = baselineText({ schema: "tailgate/baseline", version: 2, plan: "shop", runs: [], history: [] });
  * assert.deepEqual(JSON.parse(text), { schema: "tailgate/baseline", version: 2, plan: "shop", runs: [], history: [] });
  * ```
@@ -38,7 +38,7 @@ export function baselineText(baseline: Baseline): string {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { fitHistory } from "./baseline_text.ts";
+ * import { fitHistory } from "./history_text.ts";
  * const entry = (date: string) => ({ date, runner: "r", plan: "p", environment: {}, stages: [] });
  * const baseline = { schema: "tailgate/baseline", version: 2, plan: "shop", runs: [], history: ["1", "2", "3"].map(entry) } as never;
  * assert.equal(fitHistory(baseline, 10).dropped, 2);

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { baselineDamage, historyDamage } from "../../../runner/history/baseline_damage.ts";
-import { parseBaseline } from "../../../runner/history/baseline_parse.ts";
+import { baselineDamage, historyDamage } from "../../../runner/history/history_damage.ts";
+import { parseBaseline } from "../../../runner/history/history_parse.ts";
 import { valueOf } from "../../_helpers/result_value.ts";
-import { baselineRunFrom } from "../../../runner/history/baseline_store.ts";
+import { baselineRunFrom } from "../../../runner/history/history_store.ts";
 import { gateResult, scaledUs } from "../../_helpers/gate_fixtures.ts";
 
 function history() {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { baselineText, fitHistory } from "../../../runner/history/baseline_text.ts";
-import { parseBaseline } from "../../../runner/history/baseline_parse.ts";
+import { baselineText, fitHistory } from "../../../runner/history/history_text.ts";
+import { parseBaseline } from "../../../runner/history/history_parse.ts";
 import { valueOf } from "../../_helpers/result_value.ts";
 
 /** The version-1 file of the migration test, read as version 2 (three runs, three entries). */

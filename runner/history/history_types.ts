@@ -14,7 +14,7 @@ import type { EncodedHistogram, Environment, RequestCounts } from "../model/run_
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { BASELINE_SCHEMA } from "./baseline_types.ts";
+ * import { BASELINE_SCHEMA } from "./history_types.ts";
  * assert.equal(BASELINE_SCHEMA, "tailgate/baseline");
  * ```
  */
@@ -28,7 +28,7 @@ export const BASELINE_SCHEMA = "tailgate/baseline";
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { BASELINE_VERSION } from "./baseline_types.ts";
+ * import { BASELINE_VERSION } from "./history_types.ts";
  * assert.equal(BASELINE_VERSION, 2);
  * ```
  */
@@ -40,7 +40,7 @@ export const BASELINE_VERSION = 2;
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { DEFAULT_BASELINE_DIR } from "./baseline_types.ts";
+ * import { DEFAULT_BASELINE_DIR } from "./history_types.ts";
  * assert.equal(DEFAULT_BASELINE_DIR, ".tailgate/baselines");
  * ```
  */
@@ -52,7 +52,7 @@ export const DEFAULT_BASELINE_DIR = ".tailgate/baselines";
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { DEFAULT_BASELINE_RUNS } from "./baseline_types.ts";
+ * import { DEFAULT_BASELINE_RUNS } from "./history_types.ts";
  * assert.equal(DEFAULT_BASELINE_RUNS, 10);
  * ```
  */
@@ -125,7 +125,7 @@ export interface Baseline {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { DEFAULT_HISTORY_RUNS } from "./baseline_types.ts";
+ * import { DEFAULT_HISTORY_RUNS } from "./history_types.ts";
  * assert.equal(DEFAULT_HISTORY_RUNS, 500);
  * ```
  */

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { type Baseline, BASELINE_SCHEMA, BASELINE_VERSION } from "./baseline_types.ts";
+import { type Baseline, BASELINE_SCHEMA, BASELINE_VERSION } from "./history_types.ts";
 import { err, ok, problem, type Result } from "../model/result.ts";
 import { historyEntryFromRun } from "./history_entry.ts";
 import { historyEntryDamage, runStageValueDamage } from "./history_shape.ts";
@@ -22,7 +22,7 @@ const MOVE_AWAY = "move it away (the next --update-baseline starts a new history
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { parseBaseline } from "./baseline_parse.ts";
+ * import { parseBaseline } from "./history_parse.ts";
  * parseBaseline("{", "shop"); // { ok: false, problems: [{ message: "is not valid JSON (…): it is damaged; move it away …" }] }
  * const text = JSON.stringify({ schema: "tailgate/baseline", version: 1, plan: "shop", runs: [] });
  * assert.deepEqual(parseBaseline(text, "shop"), { ok: true, value: { schema: "tailgate/baseline", version: 2, plan: "shop", runs: [], history: [] } });

@@ -10,9 +10,9 @@ import {
   loadBaseline,
   MAX_HISTORY_BYTES,
   notBaselineReasons,
-} from "../../../runner/history/baseline_store.ts";
+} from "../../../runner/history/history_store.ts";
 import { planFingerprint, runnerFingerprint } from "../../../runner/history/fingerprints.ts";
-import { BASELINE_SCHEMA, BASELINE_VERSION } from "../../../runner/history/baseline_types.ts";
+import { BASELINE_SCHEMA, BASELINE_VERSION } from "../../../runner/history/history_types.ts";
 import { decodeHistogram } from "../../../runner/hdr/hdr_codec.ts";
 import type { RunResult } from "../../../runner/model/run_result.ts";
 import { ENVIRONMENT, sampleResult } from "../../_helpers/result_fixtures.ts";

@@ -6,7 +6,7 @@
  * @module
  */
 import { decodeHistogram } from "../hdr/mod.ts";
-import type { Baseline } from "./baseline_types.ts";
+import type { Baseline } from "./history_types.ts";
 
 /** Where a history is damaged: which run (1 = oldest), its date, which histogram, and why. */
 export interface BaselineDamage {
@@ -22,7 +22,7 @@ export interface BaselineDamage {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { baselineDamage } from "./baseline_damage.ts";
+ * import { baselineDamage } from "./history_damage.ts";
  * assert.equal(baselineDamage({ runs: [] } as never), undefined);
  * ```
  */
@@ -59,7 +59,7 @@ export function baselineDamage(baseline: Baseline): BaselineDamage | undefined {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { historyDamage } from "./baseline_damage.ts";
+ * import { historyDamage } from "./history_damage.ts";
  * const entry = { date: "2025-01-01", stages: [{ name: "main", response: { hdr: "not a histogram" } }] };
  * assert.equal(historyDamage({ history: [entry] } as never)?.where, 'stage "main", response time');
  * ```

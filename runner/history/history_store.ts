@@ -12,7 +12,7 @@ import { readRegularFile } from "../model/regular_file.ts";
 import { err, ok, prefixed, problem, problemText, type Result } from "../model/result.ts";
 import type { RunResult } from "../model/run_result.ts";
 import { ranContended, targetLost } from "../result/read/mod.ts";
-import { parseBaseline } from "./baseline_parse.ts";
+import { parseBaseline } from "./history_parse.ts";
 import { withHistoryLock } from "./history_lock.ts";
 import { type StageShape, unmatchedStages } from "./stage_match.ts";
 import {
@@ -23,10 +23,10 @@ import {
   DEFAULT_BASELINE_RUNS,
   DEFAULT_HISTORY_RUNS,
   type NotBaselineReason,
-} from "./baseline_types.ts";
+} from "./history_types.ts";
 import { historyEntryFromRun } from "./history_entry.ts";
 import { planFingerprint } from "./fingerprints.ts";
-import { baselineText, fitHistory } from "./baseline_text.ts";
+import { baselineText, fitHistory } from "./history_text.ts";
 
 /**
  * The largest baseline or search history read (64 MiB): a baseline of a 3-stage plan holds 10
@@ -36,7 +36,7 @@ import { baselineText, fitHistory } from "./baseline_text.ts";
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { MAX_HISTORY_BYTES } from "./baseline_store.ts";
+ * import { MAX_HISTORY_BYTES } from "./history_store.ts";
  * assert.equal(MAX_HISTORY_BYTES, 67108864);
  * ```
  */
@@ -50,7 +50,7 @@ export const MAX_HISTORY_BYTES = 64 * 1024 * 1024;
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { BaselineError } from "./baseline_store.ts";
+ * import { BaselineError } from "./history_store.ts";
  * const e = new BaselineError("write_failed", "could not write the history: disk full");
  * assert.equal(e.kind, "write_failed");
  * ```
@@ -73,7 +73,7 @@ export class BaselineError extends Error {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { baselineSlug } from "./baseline_store.ts";
+ * import { baselineSlug } from "./history_store.ts";
  * assert.equal(baselineSlug("Shop API / checkout"), "shop-api-checkout");
  * ```
  */
@@ -94,7 +94,7 @@ export function baselineSlug(planName: string): string {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { historyName } from "./baseline_store.ts";
+ * import { historyName } from "./history_store.ts";
  * assert.equal(historyName({ name: "shop", overrides: ["--duration-scale 0.1"] }), "shop --duration-scale 0.1");
  * ```
  */
@@ -108,7 +108,7 @@ export function historyName(plan: { name: string; overrides?: string[] }): strin
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { baselinePath } from "./baseline_store.ts";
+ * import { baselinePath } from "./history_store.ts";
  * assert.equal(baselinePath(".tailgate/baselines", "Shop"), ".tailgate/baselines/shop.json");
  * ```
  */
@@ -186,7 +186,7 @@ export type AppendedBaseline = Baseline & {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { notBaselineReasons } from "./baseline_store.ts";
+ * import { notBaselineReasons } from "./history_store.ts";
  * const verdicts = [{ kind: "slo" as const, name: "p99 < 1ms", status: "fail" as const, stageIndexes: [], message: "" }];
  * assert.deepEqual(notBaselineReasons({ verdicts, health: {} }), ["slo_failed"]);
  * assert.deepEqual(notBaselineReasons({ verdicts: [], health: { contention: { share: 0.2 } } }), ["contended"]);
