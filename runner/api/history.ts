@@ -20,7 +20,7 @@ import {
 import { problemText } from "../model/result.ts";
 import { drainedUnless } from "../model/steps.ts";
 import type { ResolvedPlan } from "../plan/types.ts";
-import { DEFAULT_BASELINE_DIR, loadHistory } from "../history/mod.ts";
+import { DEFAULT_HISTORY_DIR, loadHistory } from "../history/mod.ts";
 import {
   analysisSteps,
   DEFAULT_CHANGE_OPTIONS,
@@ -105,7 +105,7 @@ export async function history(
   options: HistoryOptions = {},
 ): Promise<HistoryOutcome> {
   const settings = historySettings(options);
-  const dir = options.baselineDir ?? DEFAULT_BASELINE_DIR;
+  const dir = options.baselineDir ?? DEFAULT_HISTORY_DIR;
   const notes: string[] = [];
   const problems: string[] = [];
   const histories: PlanHistory[] = [];

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { BASELINE_SCHEMA, BASELINE_VERSION, baselineRunFrom } from "../history/mod.ts";
+import { HISTORY_FILE_SCHEMA, HISTORY_FILE_VERSION, storedRunFrom } from "../history/mod.ts";
 import { evaluateRegression, type RegressionMetric } from "../gates/regression/mod.ts";
 import { formatChange, formatMetric, gatesVerdict } from "../result/read/mod.ts";
 import { exitCodeOf } from "../result/read/mod.ts";
@@ -69,10 +69,10 @@ export async function compareCommand(args: string[]): Promise<CommandOutcome> {
   const verdicts = evaluateRegression(
     b,
     {
-      schema: BASELINE_SCHEMA,
-      version: BASELINE_VERSION,
+      schema: HISTORY_FILE_SCHEMA,
+      version: HISTORY_FILE_VERSION,
       plan: a.plan.name,
-      runs: [baselineRunFrom(a)],
+      runs: [storedRunFrom(a)],
       history: [],
     },
     {

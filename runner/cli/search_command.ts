@@ -9,7 +9,7 @@
 import { firstUrl } from "../plan/requests/mod.ts";
 import { join } from "node:path";
 import { checkTarget } from "../engine/preflight.ts";
-import { DEFAULT_BASELINE_DIR } from "../history/mod.ts";
+import { DEFAULT_HISTORY_DIR } from "../history/mod.ts";
 import { appendSearchHistory, loadSearchHistory, searchHistoryPath } from "../history/mod.ts";
 import { EXIT_CODES, withIoFailures } from "../model/exit_codes.ts";
 import { formatDurationMs, formatRatePerSec } from "../plan/units.ts";
@@ -131,7 +131,7 @@ export async function searchCommand(
 
     const baselineDir = parsed.values["no-baseline"]
       ? undefined
-      : parsed.values.baseline ?? DEFAULT_BASELINE_DIR;
+      : parsed.values.baseline ?? DEFAULT_HISTORY_DIR;
     if (baselineDir === undefined && parsed.values["update-baseline"]) {
       return failed("--update-baseline needs a history: drop --no-baseline");
     }

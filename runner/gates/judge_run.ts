@@ -11,14 +11,14 @@ import { shortCommit } from "../model/history_result.ts";
 import type { RunResult, Verdict } from "../model/run_result.ts";
 import { problemText } from "../model/result.ts";
 import {
-  appendToBaseline,
-  type Baseline,
-  baselineDamage,
-  baselinePath,
+  appendToHistory,
   fingerprintMismatch,
+  type HistoryFile,
   historyName,
-  loadBaseline,
+  historyPath,
+  loadHistoryFile,
   MAX_HISTORY_BYTES,
+  runsDamage,
   unmatchedStages,
 } from "../history/mod.ts";
 import {
@@ -80,12 +80,12 @@ export async function judgeRun(
   let damaged = false;
   // The run's own soundness first: every report lists and counts it as a gate.
   result.verdicts = [...soundnessVerdicts(result), ...sloVerdicts(result)];
-  let judgedBaseline: { baseline: Baseline; regression: RegressionOptions } | undefined;
+  let judgedBaseline: { baseline: HistoryFile; regression: RegressionOptions } | undefined;
   if (options.baselineDir !== undefined) {
     const history = historyName(result.plan);
-    const loaded = await loadBaseline(options.baselineDir, history);
+    const loaded = await loadHistoryFile(options.baselineDir, history);
     // Decoding every stored histogram is not free: once.
-    const damage = loaded.ok && loaded.value ? baselineDamage(loaded.value) : undefined;
+    const damage = loaded.ok && loaded.value ? runsDamage(loaded.value) : undefined;
     if (!loaded.ok) {
       // A history that cannot be read is a gate that cannot be judged, not a footnote: invalid.
       damaged = true;
@@ -102,7 +102,7 @@ export async function judgeRun(
       );
     } else if (damage !== undefined) {
       damaged = true;
-      const path = baselinePath(options.baselineDir, history);
+      const path = historyPath(options.baselineDir, history);
       result.verdicts.push(unreadableBaseline(
         `the baseline ${path} is damaged: run ${damage.run} of ${loaded.value.runs.length} ` +
           `(${damage.date}), ${damage.where}: ${damage.error}`,
@@ -111,7 +111,7 @@ export async function judgeRun(
       const baseline = loaded.value;
       const latest = baseline.runs.at(-1)!;
       result.baseline = {
-        source: baselinePath(options.baselineDir, history),
+        source: historyPath(options.baselineDir, history),
         runs: baseline.runs.length,
         date: latest.date,
         ...(latest.environment.gitSha ? { gitSha: latest.environment.gitSha } : {}),
@@ -170,7 +170,7 @@ export async function judgeRun(
     notes.push("baseline not updated: the stored history is damaged (see the verdicts)");
   } else if (options.updateBaseline && options.baselineDir !== undefined) {
     try {
-      const appended = await appendToBaseline(
+      const appended = await appendToHistory(
         options.baselineDir,
         result,
         options.keepRuns,

@@ -6,7 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import type { Environment, RunResult } from "../model/run_result.ts";
-import type { BaselineStage } from "./history_types.ts";
+import type { StoredRunStage } from "./history_types.ts";
 
 /** How many hex digits of the SHA-256 a fingerprint keeps (48 bits). */
 const DIGITS = 12;
@@ -131,7 +131,7 @@ export function planFingerprint(result: Pick<RunResult, "plan" | "traffic">): st
  */
 export function storedStagesFingerprint(
   stages: readonly Pick<
-    BaselineStage,
+    StoredRunStage,
     "index" | "fromPerSec" | "toPerSec" | "durationMs" | "warmup"
   >[],
 ): string {

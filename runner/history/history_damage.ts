@@ -6,10 +6,10 @@
  * @module
  */
 import { decodeHistogram } from "../hdr/mod.ts";
-import type { Baseline } from "./history_types.ts";
+import type { HistoryFile } from "./history_types.ts";
 
 /** Where a history is damaged: which run (1 = oldest), its date, which histogram, and why. */
-export interface BaselineDamage {
+export interface HistoryDamage {
   run: number;
   date: string;
   where: string;
@@ -22,11 +22,11 @@ export interface BaselineDamage {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { baselineDamage } from "./history_damage.ts";
- * assert.equal(baselineDamage({ runs: [] } as never), undefined);
+ * import { runsDamage } from "./history_damage.ts";
+ * assert.equal(runsDamage({ runs: [] } as never), undefined);
  * ```
  */
-export function baselineDamage(baseline: Baseline): BaselineDamage | undefined {
+export function runsDamage(baseline: HistoryFile): HistoryDamage | undefined {
   for (const [i, run] of baseline.runs.entries()) {
     for (const stage of run.stages) {
       const groups = [
@@ -64,7 +64,7 @@ export function baselineDamage(baseline: Baseline): BaselineDamage | undefined {
  * assert.equal(historyDamage({ history: [entry] } as never)?.where, 'stage "main", response time');
  * ```
  */
-export function historyDamage(baseline: Baseline): BaselineDamage | undefined {
+export function historyDamage(baseline: HistoryFile): HistoryDamage | undefined {
   for (const [i, entry] of baseline.history.entries()) {
     for (const stage of entry.stages) {
       try {

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { Baseline } from "./history_types.ts";
+import type { HistoryFile } from "./history_types.ts";
 
 /**
  * `baseline` as the file holds it: valid JSON, one run or history entry a line.
@@ -14,12 +14,12 @@ import type { Baseline } from "./history_types.ts";
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { baselineText } from "./history_text.ts";
- * const text = baselineText({ schema: "tailgate/baseline", version: 2, plan: "shop", runs: [], history: [] });
+ * import { historyText } from "./history_text.ts";
+ * const text = historyText({ schema: "tailgate/baseline", version: 2, plan: "shop", runs: [], history: [] });
  * assert.deepEqual(JSON.parse(text), { schema: "tailgate/baseline", version: 2, plan: "shop", runs: [], history: [] });
  * ```
  */
-export function baselineText(baseline: Baseline): string {
+export function historyText(baseline: HistoryFile): string {
   const { runs, history, ...header } = baseline;
   const head = Object.entries(header).map(([k, v]) =>
     ` ${JSON.stringify(k)}: ${JSON.stringify(v)}`
@@ -46,11 +46,11 @@ export function baselineText(baseline: Baseline): string {
  * ```
  */
 export function fitHistory(
-  baseline: Baseline,
+  baseline: HistoryFile,
   maxBytes: number,
-): { baseline: Baseline; dropped: number } {
+): { baseline: HistoryFile; dropped: number } {
   const bytes = (s: string) => new TextEncoder().encode(s).length;
-  let total = bytes(baselineText(baseline));
+  let total = bytes(historyText(baseline));
   let dropped = 0;
   const { history } = baseline;
   // Each entry is one line of the text: its JSON, two spaces, and a comma and a newline.

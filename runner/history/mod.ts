@@ -7,37 +7,37 @@
  *
  * @module
  */
-export { baselineDamage, historyDamage } from "./history_damage.ts";
-export type { BaselineDamage } from "./history_damage.ts";
+export { historyDamage, runsDamage } from "./history_damage.ts";
+export type { HistoryDamage } from "./history_damage.ts";
 export {
-  appendToBaseline,
-  BaselineError,
-  baselinePath,
-  baselineRunFrom,
-  baselineSlug,
+  appendToHistory,
+  HistoryError,
   historyName,
-  loadBaseline,
+  historyPath,
+  historySlug,
+  loadHistoryFile,
   MAX_HISTORY_BYTES,
   notBaselineReasons,
+  storedRunFrom,
 } from "./history_store.ts";
-export type { AppendedBaseline } from "./history_store.ts";
-export { parseBaseline } from "./history_parse.ts";
+export type { AppendedHistory } from "./history_store.ts";
+export { parseHistory } from "./history_parse.ts";
 export { loadHistories, loadHistory } from "./history_files.ts";
 export type { StoredHistory } from "./history_files.ts";
 export {
-  BASELINE_SCHEMA,
-  BASELINE_VERSION,
-  DEFAULT_BASELINE_DIR,
   DEFAULT_BASELINE_RUNS,
+  DEFAULT_HISTORY_DIR,
   DEFAULT_HISTORY_RUNS,
+  HISTORY_FILE_SCHEMA,
+  HISTORY_FILE_VERSION,
 } from "./history_types.ts";
 export type {
-  Baseline,
-  BaselineStage,
   HistoryEntry,
+  HistoryFile,
   HistoryLabel,
   HistoryStage,
   NotBaselineReason,
+  StoredRunStage,
   StoredStage,
 } from "./history_types.ts";
 export { fingerprintMismatch, planFingerprint, runnerFingerprint } from "./fingerprints.ts";

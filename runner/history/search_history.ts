@@ -12,7 +12,7 @@ import type { SearchResult } from "../model/search_result.ts";
 import { writeFileAtomic } from "../model/atomic_write.ts";
 import { readRegularFile } from "../model/regular_file.ts";
 import { err, ok, problem, problemText, type Result } from "../model/result.ts";
-import { BaselineError, baselineSlug, makeHistoryDir, MAX_HISTORY_BYTES } from "./history_store.ts";
+import { HistoryError, historySlug, makeHistoryDir, MAX_HISTORY_BYTES } from "./history_store.ts";
 import { withHistoryLock } from "./history_lock.ts";
 
 /** The file's `schema` value. */
@@ -59,7 +59,7 @@ export interface SearchHistory {
  * ```
  */
 export function searchHistoryPath(dir: string, planName: string): string {
-  return join(dir, `${baselineSlug(planName)}.search.json`);
+  return join(dir, `${historySlug(planName)}.search.json`);
 }
 
 /**
@@ -105,7 +105,7 @@ export async function loadSearchHistory(
 /**
  * Adds a complete search that found a rate to its plan's history (the newest
  * {@linkcode SEARCH_HISTORY_RUNS} kept), or the problem when the search found no rate to keep. Throws
- * {@linkcode BaselineError}, or the lock's error (history_lock.ts: held, or `signal` stopped the
+ * {@linkcode HistoryError}, or the lock's error (history_lock.ts: held, or `signal` stopped the
  * wait); the file is then unchanged.
  */
 export async function appendSearchHistory(
@@ -130,7 +130,7 @@ export async function appendSearchHistory(
     await withHistoryLock(path, async () => {
       const loaded = await loadSearchHistory(dir, planName);
       if (!loaded.ok) {
-        throw new BaselineError(
+        throw new HistoryError(
           "invalid_file",
           `${problemText(loaded.problems[0])} (the file was left as it is)`,
         );
@@ -151,7 +151,7 @@ export async function appendSearchHistory(
       try {
         await write(path, JSON.stringify(history, null, 1) + "\n");
       } catch (e) {
-        throw new BaselineError(
+        throw new HistoryError(
           "write_failed",
           `could not write search history ${path} (${(e as Error).message}); it is unchanged`,
           { cause: e },

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { appendToBaseline } from "../../runner/history/history_store.ts";
+import { appendToHistory } from "../../runner/history/history_store.ts";
 import { judgeRun } from "../../runner/gates/judge_run.ts";
 import type { RunResult } from "../../runner/model/run_result.ts";
 import {
@@ -86,7 +86,7 @@ export async function judgedRun(
         startedAt: `2025-02-0${i + 1}T00:00:00.000Z`,
         environment: { gitSha: `abc${i}def` },
       });
-      await appendToBaseline(dir, past);
+      await appendToHistory(dir, past);
     }
     await judgeRun(result, { baselineDir: dir });
     return result;

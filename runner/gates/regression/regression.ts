@@ -11,7 +11,7 @@ import { stagesMatch } from "../../history/mod.ts";
 import type { SloMetric } from "../../plan/types.ts";
 import { createHistogram, type Histogram } from "../../hdr/mod.ts";
 import type { RunResult, Verdict } from "../../model/run_result.ts";
-import type { Baseline } from "../../history/mod.ts";
+import type { HistoryFile } from "../../history/mod.ts";
 import { applyDecisionRule } from "../decision_rule.ts";
 import { formatChange, formatMetric, median, moreWorkers } from "../../result/read/mod.ts";
 import { metricEvidence } from "../gate_evidence.ts";
@@ -73,7 +73,7 @@ export interface RegressionOptions {
  */
 export function evaluateRegression(
   result: RunResult,
-  baseline: Baseline,
+  baseline: HistoryFile,
   options: RegressionOptions = {},
 ): Verdict[] {
   const floors = options.floors ?? DEFAULT_REGRESSION_FLOORS;

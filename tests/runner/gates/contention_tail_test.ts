@@ -3,11 +3,11 @@ import { evaluateSlos } from "../../../runner/gates/slo/mod.ts";
 import { contendedIntervals, withoutContended } from "../../../runner/gates/contention_tail.ts";
 import { contendedResult, pointsUs, type SecondSpec } from "../../_helpers/gate_fixtures.ts";
 import { evaluateRegression } from "../../../runner/gates/regression/mod.ts";
-import { baselineRunFrom } from "../../../runner/history/history_store.ts";
+import { storedRunFrom } from "../../../runner/history/history_store.ts";
 import {
-  type Baseline,
-  BASELINE_SCHEMA,
-  BASELINE_VERSION,
+  HISTORY_FILE_SCHEMA,
+  HISTORY_FILE_VERSION,
+  type HistoryFile,
 } from "../../../runner/history/history_types.ts";
 
 /** A second of 1,000 requests: `slow` of them at 30 ms, the rest at 500 µs. */
@@ -139,11 +139,11 @@ Deno.test("a p99 regression confined to the seconds the service waited is undeci
       response: pointsUs([[500 + jitter, 990], [2_000 + jitter, 10]]),
       serviceWaitMs: 1,
     })));
-  const past: Baseline = {
-    schema: BASELINE_SCHEMA,
-    version: BASELINE_VERSION,
+  const past: HistoryFile = {
+    schema: HISTORY_FILE_SCHEMA,
+    version: HISTORY_FILE_VERSION,
     plan: "shop",
-    runs: [0, 2, 4, 6, 8].map((j) => baselineRunFrom(quiet(j))),
+    runs: [0, 2, 4, 6, 8].map((j) => storedRunFrom(quiet(j))),
     history: [],
   };
   // One second with the service kept from a CPU for 300 ms: 300 requests at 30 ms.

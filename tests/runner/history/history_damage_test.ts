@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { baselineDamage, historyDamage } from "../../../runner/history/history_damage.ts";
-import { parseBaseline } from "../../../runner/history/history_parse.ts";
+import { historyDamage, runsDamage } from "../../../runner/history/history_damage.ts";
+import { parseHistory } from "../../../runner/history/history_parse.ts";
 import { valueOf } from "../../_helpers/result_value.ts";
-import { baselineRunFrom } from "../../../runner/history/history_store.ts";
+import { storedRunFrom } from "../../../runner/history/history_store.ts";
 import { gateResult, scaledUs } from "../../_helpers/gate_fixtures.ts";
 
 function history() {
@@ -15,14 +15,14 @@ function history() {
       { label: "GET /b", response: scaledUs(500, 2) },
     ],
   }]);
-  return { runs: [baselineRunFrom(result), baselineRunFrom(result)] };
+  return { runs: [storedRunFrom(result), storedRunFrom(result)] };
 }
 
-Deno.test("baselineDamage() is undefined for a sound history and names the first damaged histogram", () => {
+Deno.test("runsDamage() is undefined for a sound history and names the first damaged histogram", () => {
   const baseline = history();
-  assert.equal(baselineDamage(baseline as never), undefined);
+  assert.equal(runsDamage(baseline as never), undefined);
   baseline.runs[1].stages[0].labels[1].response.hdr = "not base64 at all!";
-  const damage = baselineDamage(baseline as never)!;
+  const damage = runsDamage(baseline as never)!;
   assert.equal(damage.run, 2);
   assert.equal(damage.where, 'stage "main" label "GET /b", response time');
   assert.ok(damage.error.length > 0);
@@ -32,7 +32,7 @@ Deno.test("historyDamage() names the long history's first stage histogram that d
   const text = await Deno.readTextFile(
     new URL("../../testdata/baseline_v1/shop.json", import.meta.url),
   );
-  const baseline = valueOf(parseBaseline(text, "shop"));
+  const baseline = valueOf(parseHistory(text, "shop"));
   assert.equal(historyDamage(baseline), undefined);
   // One character changed, as a bad merge or a hand might.
   const hdr = baseline.history[2].stages[1].response.hdr;

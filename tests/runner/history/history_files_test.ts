@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
-  appendToBaseline,
-  baselinePath,
+  appendToHistory,
+  historyPath,
   loadHistories,
   loadHistory,
 } from "../../../runner/history/mod.ts";
@@ -26,9 +26,9 @@ function resultOf(plan: string, day: number) {
 Deno.test("loadHistory() gives the plan's history with its file, or nothing yet", async () => {
   await using dir = await tempDir();
   assert.deepEqual(await loadHistory(dir.path, "shop"), { ok: true, value: undefined });
-  await appendToBaseline(dir.path, resultOf("shop", 1));
+  await appendToHistory(dir.path, resultOf("shop", 1));
   const read = valueOf(await loadHistory(dir.path, "shop"))!;
-  assert.equal(read.path, baselinePath(dir.path, "shop"));
+  assert.equal(read.path, historyPath(dir.path, "shop"));
   assert.equal(read.baseline.history.length, 1);
   await Deno.writeTextFile(read.path, "{");
   const damaged = await loadHistory(dir.path, "shop");
@@ -37,9 +37,9 @@ Deno.test("loadHistory() gives the plan's history with its file, or nothing yet"
 
 Deno.test("loadHistories() reads every plan's history in a folder, not kept or search ones", async () => {
   await using dir = await tempDir();
-  await appendToBaseline(dir.path, resultOf("shop", 1));
-  await appendToBaseline(dir.path, resultOf("shop", 2));
-  await appendToBaseline(dir.path, resultOf("Admin API", 1));
+  await appendToHistory(dir.path, resultOf("shop", 1));
+  await appendToHistory(dir.path, resultOf("shop", 2));
+  await appendToHistory(dir.path, resultOf("Admin API", 1));
   // The search history has a schema of its own: never read as a baseline.
   await Deno.writeTextFile(
     join(dir.path, "shop.search.json"),
@@ -56,7 +56,7 @@ Deno.test("loadHistories() reads every plan's history in a folder, not kept or s
 
 Deno.test("loadHistories() names every file it cannot use, and a missing folder", async () => {
   await using dir = await tempDir();
-  await appendToBaseline(dir.path, resultOf("shop", 1));
+  await appendToHistory(dir.path, resultOf("shop", 1));
   await Deno.writeTextFile(join(dir.path, "broken.json"), "{");
   await Deno.writeTextFile(join(dir.path, "other.json"), '{"schema":"tailgate/result"}');
   const read = await loadHistories(dir.path);

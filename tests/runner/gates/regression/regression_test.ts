@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
-import { baselineRunFrom } from "../../../../runner/history/history_store.ts";
+import { storedRunFrom } from "../../../../runner/history/history_store.ts";
 import { historyEntryFromRun } from "../../../../runner/history/history_entry.ts";
 import {
-  type Baseline,
-  BASELINE_SCHEMA,
-  BASELINE_VERSION,
+  HISTORY_FILE_SCHEMA,
+  HISTORY_FILE_VERSION,
+  type HistoryFile,
 } from "../../../../runner/history/history_types.ts";
 import { evaluateRegression } from "../../../../runner/gates/regression/regression.ts";
 import { DEFAULT_REGRESSION_FLOORS } from "../../../../runner/gates/regression/regression_metrics.ts";
@@ -45,12 +45,12 @@ function warmup(): StageSpec {
   };
 }
 
-function baselineOf(runs: RunResult[]): Baseline {
+function baselineOf(runs: RunResult[]): HistoryFile {
   return {
-    schema: BASELINE_SCHEMA,
-    version: BASELINE_VERSION,
+    schema: HISTORY_FILE_SCHEMA,
+    version: HISTORY_FILE_VERSION,
     plan: "shop",
-    runs: runs.map(baselineRunFrom),
+    runs: runs.map(storedRunFrom),
     history: [],
   };
 }
@@ -58,7 +58,7 @@ function baselineOf(runs: RunResult[]): Baseline {
 /** Five runs whose latencies differ by at most 0.4%. */
 const TIGHT = [1, 1.004, 0.996, 1.002, 0.998];
 
-function history(scales: number[], o: MainOptions = {}): Baseline {
+function history(scales: number[], o: MainOptions = {}): HistoryFile {
   return baselineOf(scales.map((s) => mainRun(s, o)));
 }
 
@@ -442,7 +442,7 @@ Deno.test("what the long history's baseline runs reached counts too, not a conte
   const withHistory = (marked: boolean) => {
     const b = history(scattered);
     b.history = [...older, ...scattered].map((scale, i) => ({
-      ...historyEntryFromRun(baselineRunFrom(mainRun(scale))),
+      ...historyEntryFromRun(storedRunFrom(mainRun(scale))),
       ...(marked && i < 20 && scale > 2 ? { notBaseline: ["contended" as const] } : {}),
     }));
     return b;
