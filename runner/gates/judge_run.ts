@@ -12,13 +12,13 @@ import type { RunResult, Verdict } from "../model/run_result.ts";
 import { problemText } from "../model/result.ts";
 import {
   appendToHistory,
+  type DecodedRuns,
+  decodeRuns,
   fingerprintMismatch,
-  type HistoryFile,
   historyName,
   historyPath,
   loadHistoryFile,
   MAX_HISTORY_BYTES,
-  runsDamage,
   unmatchedStages,
 } from "../history/mod.ts";
 import {
@@ -80,12 +80,12 @@ export async function judgeRun(
   let damaged = false;
   // The run's own soundness first: every report lists and counts it as a gate.
   result.verdicts = [...soundnessVerdicts(result), ...sloVerdicts(result)];
-  let judgedBaseline: { baseline: HistoryFile; regression: RegressionOptions } | undefined;
+  let judgedBaseline: { decoded: DecodedRuns; regression: RegressionOptions } | undefined;
   if (options.baselineDir !== undefined) {
     const history = historyName(result.plan);
     const loaded = await loadHistoryFile(options.baselineDir, history);
-    // Decoding every stored histogram is not free: once.
-    const damage = loaded.ok && loaded.value ? runsDamage(loaded.value) : undefined;
+    // Decoding every stored histogram is not free: once, for the damage check and the gate.
+    const decoded = loaded.ok && loaded.value ? decodeRuns(loaded.value) : undefined;
     if (!loaded.ok) {
       // A history that cannot be read is a gate that cannot be judged, not a footnote: invalid.
       damaged = true;
@@ -100,7 +100,8 @@ export async function judgeRun(
             "stored run(s) may be one (each failed an SLO or ran on a contended machine): " +
             "regression gates skipped",
       );
-    } else if (damage !== undefined) {
+    } else if (!decoded!.ok) {
+      const damage = decoded!.damage;
       damaged = true;
       const path = historyPath(options.baselineDir, history);
       result.verdicts.push(unreadableBaseline(
@@ -149,8 +150,8 @@ export async function judgeRun(
           : {}),
         ...(options.keepRuns === undefined ? {} : { windowRuns: options.keepRuns }),
       };
-      result.verdicts.push(...evaluateRegression(result, baseline, regressionOptions));
-      judgedBaseline = { baseline, regression: regressionOptions };
+      result.verdicts.push(...evaluateRegression(result, decoded!.value, regressionOptions));
+      judgedBaseline = { decoded: decoded!.value, regression: regressionOptions };
     }
   }
   // A stopped run (Ctrl-C, fail-fast's certain failure) is not rerun.
@@ -160,7 +161,7 @@ export async function judgeRun(
     notes.push(
       ...await confirm(result, options.confirm, (r) => [
         ...sloVerdicts(r),
-        ...(again ? evaluateRegression(r, again.baseline, again.regression) : []),
+        ...(again ? evaluateRegression(r, again.decoded, again.regression) : []),
       ]),
     );
   }

@@ -1,11 +1,13 @@
 /**
  * Finds a stored history's first histogram that does not decode: one altered character in a
  * baseline file would otherwise surface as an uncaught codec error after the whole run (the
- * regression gate's runs) or in `tailgate history` (the long history). Pure.
+ * regression gate's runs) or in `tailgate history` (the long history). Reading the runs decodes
+ * each of their histograms once and carries the decoded form to the regression gate. Pure.
  *
  * @module
  */
-import { decodeHistogram } from "../hdr/mod.ts";
+import { decodeHistogram, type Histogram } from "../hdr/mod.ts";
+import type { EncodedHistogram } from "../model/run_result.ts";
 import type { HistoryFile } from "./history_types.ts";
 
 /** Where a history is damaged: which run (1 = oldest), its date, which histogram, and why. */
@@ -16,8 +18,66 @@ export interface HistoryDamage {
   error: string;
 }
 
+/** A history's runs (the regression gate's) with every stored histogram decoded, once. */
+export interface DecodedRuns {
+  /** The history as read. */
+  file: HistoryFile;
+  /**
+   * The decoded form of one of `file.runs`' histograms (a stage's or a label's, response or
+   * service time); a histogram from elsewhere is a bug (RangeError).
+   */
+  histogram(stored: EncodedHistogram): Histogram;
+}
+
 /**
- * The first damaged histogram of `baseline`, or undefined when every one decodes.
+ * Decodes every histogram of `file`'s runs once: the decoded runs, or the first that does not
+ * decode (the {@linkcode runsDamage}).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { decodeRuns } from "./history_damage.ts";
+ * const file = { runs: [{ date: "2025-01-01", stages: [{ name: "main", labels: [], response: { hdr: "x" }, service: { hdr: "x" } }] }] };
+ * const decoded = decodeRuns(file as never);
+ * assert.ok(!decoded.ok);
+ * assert.equal(decoded.damage.where, 'stage "main", response time');
+ * ```
+ */
+export function decodeRuns(
+  file: HistoryFile,
+): { ok: true; value: DecodedRuns } | { ok: false; damage: HistoryDamage } {
+  const decoded = new Map<EncodedHistogram, Histogram>();
+  for (const [i, run] of file.runs.entries()) {
+    for (const stage of run.stages) {
+      const groups = [
+        { where: `stage "${stage.name}"`, g: stage },
+        ...stage.labels.map((l) => ({ where: `stage "${stage.name}" label "${l.label}"`, g: l })),
+      ];
+      for (const { where, g } of groups) {
+        for (const kind of ["response", "service"] as const) {
+          try {
+            decoded.set(g[kind], decodeHistogram(g[kind].hdr));
+          } catch (e) {
+            const error = (e as Error).message;
+            return {
+              ok: false,
+              damage: { run: i + 1, date: run.date, where: `${where}, ${kind} time`, error },
+            };
+          }
+        }
+      }
+    }
+  }
+  const histogram = (stored: EncodedHistogram): Histogram => {
+    const h = decoded.get(stored);
+    if (h === undefined) throw new RangeError("not a histogram of this history's runs");
+    return h;
+  };
+  return { ok: true, value: { file, histogram } };
+}
+
+/**
+ * The first damaged histogram of `baseline`'s runs, or undefined when every one decodes.
  *
  * @example
  * ```ts
@@ -27,29 +87,8 @@ export interface HistoryDamage {
  * ```
  */
 export function runsDamage(baseline: HistoryFile): HistoryDamage | undefined {
-  for (const [i, run] of baseline.runs.entries()) {
-    for (const stage of run.stages) {
-      const groups = [
-        { where: `stage "${stage.name}"`, g: stage },
-        ...stage.labels.map((l) => ({ where: `stage "${stage.name}" label "${l.label}"`, g: l })),
-      ];
-      for (const { where, g } of groups) {
-        for (const kind of ["response", "service"] as const) {
-          try {
-            decodeHistogram(g[kind].hdr);
-          } catch (e) {
-            return {
-              run: i + 1,
-              date: run.date,
-              where: `${where}, ${kind} time`,
-              error: (e as Error).message,
-            };
-          }
-        }
-      }
-    }
-  }
-  return undefined;
+  const decoded = decodeRuns(baseline);
+  return decoded.ok ? undefined : decoded.damage;
 }
 
 /**

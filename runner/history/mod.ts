@@ -7,8 +7,8 @@
  *
  * @module
  */
-export { historyDamage, runsDamage } from "./history_damage.ts";
-export type { HistoryDamage } from "./history_damage.ts";
+export { decodeRuns, historyDamage, runsDamage } from "./history_damage.ts";
+export type { DecodedRuns, HistoryDamage } from "./history_damage.ts";
 export {
   appendToHistory,
   HistoryError,

@@ -3,6 +3,7 @@ import { evaluateSlos } from "../../../runner/gates/slo/mod.ts";
 import { contendedIntervals, withoutContended } from "../../../runner/gates/contention_tail.ts";
 import { contendedResult, pointsUs, type SecondSpec } from "../../_helpers/gate_fixtures.ts";
 import { evaluateRegression } from "../../../runner/gates/regression/mod.ts";
+import { decodedRuns } from "../../_helpers/history_fixtures.ts";
 import { storedRunFrom } from "../../../runner/history/history_store.ts";
 import {
   HISTORY_FILE_SCHEMA,
@@ -153,7 +154,7 @@ Deno.test("a p99 regression confined to the seconds the service waited is undeci
   }));
   seconds.push({ response: pointsUs([[500, 700], [30_000, 300]]), serviceWaitMs: 300 });
   const busy = contendedResult(seconds);
-  const p99 = evaluateRegression(busy, past).find((v) => v.name.startsWith("p99 "))!;
+  const p99 = evaluateRegression(busy, decodedRuns(past)).find((v) => v.name.startsWith("p99 "))!;
   assert.equal(p99.status, "inconclusive", p99.message);
   assert.deepEqual(p99.causes, ["contention"]);
   assert.match(p99.message, /^regressed: .*not beyond doubt: the runner was contended/);
@@ -161,7 +162,7 @@ Deno.test("a p99 regression confined to the seconds the service waited is undeci
   // The same run without the machine's measure is a regression beyond doubt.
   const blind = contendedResult(seconds, [], { measured: false });
   assert.equal(
-    evaluateRegression(blind, past).find((v) => v.name.startsWith("p99 "))!.status,
+    evaluateRegression(blind, decodedRuns(past)).find((v) => v.name.startsWith("p99 "))!.status,
     "fail",
   );
 });

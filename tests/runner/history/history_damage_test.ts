@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { historyDamage, runsDamage } from "../../../runner/history/history_damage.ts";
+import { decodeRuns, historyDamage, runsDamage } from "../../../runner/history/history_damage.ts";
+import { decodeHistogram } from "../../../runner/hdr/mod.ts";
 import { parseHistory } from "../../../runner/history/history_parse.ts";
 import { valueOf } from "../../_helpers/result_value.ts";
 import { storedRunFrom } from "../../../runner/history/history_store.ts";
@@ -43,4 +44,22 @@ Deno.test("historyDamage() names the long history's first stage histogram that d
     "2025-01-03T00:00:00.000Z",
     'stage "main", response time',
   ]);
+});
+
+Deno.test("decodeRuns() decodes each stored histogram once and hands the same one to every reader", () => {
+  const baseline = history();
+  const decoded = decodeRuns(baseline as never);
+  assert.ok(decoded.ok);
+  const stage = baseline.runs[0].stages[0];
+  const first = decoded.value.histogram(stage.labels[1].response);
+  assert.equal(decoded.value.histogram(stage.labels[1].response), first);
+  assert.equal(first.totalCount, decodeHistogram(stage.labels[1].response.hdr).totalCount);
+  assert.notEqual(decoded.value.histogram(stage.labels[0].response), first);
+  assert.ok(decoded.value.histogram(stage.service).totalCount >= 0);
+  // A histogram that is not one of the history's runs' is a bug, not a silent decode.
+  assert.throws(() => decoded.value.histogram({ ...stage.response }), RangeError);
+  baseline.runs[1].stages[0].labels[1].response.hdr = "not base64 at all!";
+  const damaged = decodeRuns(baseline as never);
+  assert.ok(!damaged.ok);
+  assert.deepEqual(damaged.damage, runsDamage(baseline as never));
 });

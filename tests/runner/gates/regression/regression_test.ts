@@ -6,10 +6,18 @@ import {
   HISTORY_FILE_VERSION,
   type HistoryFile,
 } from "../../../../runner/history/history_types.ts";
-import { evaluateRegression } from "../../../../runner/gates/regression/regression.ts";
+import {
+  evaluateRegression as evaluateDecoded,
+  type RegressionOptions,
+} from "../../../../runner/gates/regression/regression.ts";
+import { decodedRuns } from "../../../_helpers/history_fixtures.ts";
 import { DEFAULT_REGRESSION_FLOORS } from "../../../../runner/gates/regression/regression_metrics.ts";
 import type { RunResult, Verdict } from "../../../../runner/model/run_result.ts";
 import { gateResult, pointsUs, scaledUs, type StageSpec } from "../../../_helpers/gate_fixtures.ts";
+
+/** The gate over a history file, its runs decoded as the history layer reads them. */
+const evaluateRegression = (r: RunResult, file: HistoryFile, o?: RegressionOptions) =>
+  evaluateDecoded(r, decodedRuns(file), o);
 
 interface MainOptions {
   requests?: number;
