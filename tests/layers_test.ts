@@ -231,3 +231,29 @@ Deno.test("no source folder holds more than ~15 files directly", async () => {
     "give these folders rooms (sub-folders with a mod.ts)",
   );
 });
+
+/** Files of `files` under runner/gates/ whose text reaches the runtime (`Deno.`): files, env, time. */
+async function gatesWithIo(
+  files: string[],
+  read: (file: string) => Promise<string> = (f) => Deno.readTextFile(join(ROOT, f)),
+): Promise<string[]> {
+  const found: string[] = [];
+  for (const file of files.filter((f) => f.startsWith("runner/gates/"))) {
+    if ((await read(file)).includes("Deno.")) found.push(file);
+  }
+  return found.sort();
+}
+
+Deno.test("the gates touch no file: no `Deno.` under runner/gates/", async () => {
+  assert.deepEqual(await gatesWithIo(await sourceFiles("runner/gates")), []);
+});
+
+Deno.test("the gates' I/O check sees a gate that reads a file", async () => {
+  const texts: Record<string, string> = {
+    "runner/gates/judge_run.ts": "await Deno.readTextFile(path);",
+    "runner/gates/run_verdict.ts": "export const x = 1;",
+    "runner/history/history_store.ts": "await Deno.readTextFile(path);",
+  };
+  const found = await gatesWithIo(Object.keys(texts), (f) => Promise.resolve(texts[f]));
+  assert.deepEqual(found, ["runner/gates/judge_run.ts"]);
+});

@@ -7,7 +7,7 @@ import {
 import { exitCodeOf, gatesVerdict } from "../../../runner/result/read/mod.ts";
 import { BASELINE_WINDOW_RUNS } from "../../../runner/gates/regression/mod.ts";
 import { DEFAULT_BASELINE_RUNS } from "../../../runner/history/mod.ts";
-import { judgeRun } from "../../../runner/gates/judge_run.ts";
+import { judge, type JudgeOptions } from "../../../runner/api/judge.ts";
 import type { RunResult } from "../../../runner/model/run_result.ts";
 import {
   gateResult,
@@ -50,6 +50,15 @@ async function seedHistory(dir: string, scales = [1, 1.004, 0.996, 1.002, 0.998]
   for (const [i, scale] of scales.entries()) {
     await appendToHistory(dir, run(scale, i + 1));
   }
+}
+
+/**
+ * Judging as the front door does it (runner/api/judge.ts): the history read, the gates of
+ * judge_run.ts, the run filed; what it noted.
+ */
+async function judgeRun(result: RunResult, options: JudgeOptions = {}) {
+  const { notes, ioFailures } = await judge(result, options);
+  return { notes, ioFailures };
 }
 
 const p99Regression = (r: RunResult) => r.verdicts.find((v) => v.name === "p99 vs baseline: main");
