@@ -121,14 +121,14 @@ export async function history(
       continue;
     }
     const stored = loaded.value;
-    if (stored === undefined || stored.baseline.history.length === 0) {
+    if (stored === undefined || stored.file.history.length === 0) {
       notes.push(
         `no history of "${plan.name}" in ${dir} yet: \`tailgate run ${plan.file} --baseline ` +
           `${dir} --update-baseline\` adds each sound run to it`,
       );
       continue;
     }
-    const selected = selectRuns(stored.baseline.history, plan.name, settings);
+    const selected = selectRuns(stored.file.history, plan.name, settings);
     if (!selected.ok) {
       problems.push(problemText(selected.problems[0]));
       continue;

@@ -11,10 +11,10 @@ import { historyPath, loadHistoryFile, MAX_HISTORY_BYTES } from "./history_store
 import { parseHistory } from "./history_parse.ts";
 import type { HistoryFile } from "./history_types.ts";
 
-/** A baseline file as read: where it is, and what it holds (its `history`, oldest first). */
+/** A history file as read: where it is, and what it holds (its `history`, oldest first). */
 export interface StoredHistory {
   path: string;
-  baseline: HistoryFile;
+  file: HistoryFile;
 }
 
 /**
@@ -29,7 +29,7 @@ export async function loadHistory(
   const loaded = await loadHistoryFile(dir, planName);
   if (!loaded.ok) return loaded;
   if (loaded.value === undefined) return ok(undefined);
-  return ok({ path: historyPath(dir, planName), baseline: loaded.value });
+  return ok({ path: historyPath(dir, planName), file: loaded.value });
 }
 
 /**
@@ -62,7 +62,7 @@ export async function loadHistories(dir: string): Promise<Result<StoredHistory[]
     }
     const text = new TextDecoder().decode(read.value);
     const parsed = parseHistory(text, planOf(text));
-    if (parsed.ok) histories.push({ path, baseline: parsed.value });
+    if (parsed.ok) histories.push({ path, file: parsed.value });
     else problems.push(...prefixed(`baseline ${path} `, parsed.problems));
   }
   return problems.length ? err(problems) : ok(histories);

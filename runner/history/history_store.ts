@@ -298,7 +298,7 @@ async function appendLocked(
     ...(notBaseline.length ? { notBaseline } : {}),
     ...(share === undefined ? {} : { contentionShare: share }),
   };
-  const { baseline, dropped } = fitHistory({
+  const { file, dropped } = fitHistory({
     schema: HISTORY_FILE_SCHEMA,
     version: HISTORY_FILE_VERSION,
     plan: planName,
@@ -306,7 +306,7 @@ async function appendLocked(
     history: [...kept?.history ?? [], entry].slice(-limits.historyRuns),
   }, MAX_HISTORY_BYTES);
   try {
-    await write(path, historyText(baseline));
+    await write(path, historyText(file));
   } catch (e) {
     throw new HistoryError(
       "write_failed",
@@ -316,7 +316,7 @@ async function appendLocked(
     );
   }
   return {
-    ...baseline,
+    ...file,
     ...(supersededPath === undefined ? {} : { supersededPath }),
     ...(dropped === 0 ? {} : { droppedForSize: dropped }),
     ...(notBaseline.length ? { notBaseline } : {}),

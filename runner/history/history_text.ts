@@ -40,25 +40,25 @@ export function historyText(baseline: HistoryFile): string {
  * import assert from "node:assert/strict";
  * import { fitHistory } from "./history_text.ts";
  * const entry = (date: string) => ({ date, runner: "r", plan: "p", environment: {}, stages: [] });
- * const baseline = { schema: "tailgate/baseline", version: 2, plan: "shop", runs: [], history: ["1", "2", "3"].map(entry) } as never;
- * assert.equal(fitHistory(baseline, 10).dropped, 2);
- * assert.equal(fitHistory(baseline, 1e6).dropped, 0);
+ * const file = { schema: "tailgate/baseline", version: 2, plan: "shop", runs: [], history: ["1", "2", "3"].map(entry) } as never;
+ * assert.equal(fitHistory(file, 10).dropped, 2);
+ * assert.equal(fitHistory(file, 1e6).dropped, 0);
  * ```
  */
 export function fitHistory(
-  baseline: HistoryFile,
+  file: HistoryFile,
   maxBytes: number,
-): { baseline: HistoryFile; dropped: number } {
+): { file: HistoryFile; dropped: number } {
   const bytes = (s: string) => new TextEncoder().encode(s).length;
-  let total = bytes(historyText(baseline));
+  let total = bytes(historyText(file));
   let dropped = 0;
-  const { history } = baseline;
+  const { history } = file;
   // Each entry is one line of the text: its JSON, two spaces, and a comma and a newline.
   while (total > maxBytes && dropped < history.length - 1) {
     total -= bytes(JSON.stringify(history[dropped])) + 4;
     dropped++;
   }
   return dropped === 0
-    ? { baseline, dropped }
-    : { baseline: { ...baseline, history: history.slice(dropped) }, dropped };
+    ? { file, dropped }
+    : { file: { ...file, history: history.slice(dropped) }, dropped };
 }

@@ -276,7 +276,7 @@ Deno.test("tailgate merge --commit files the merged run under that commit in the
     assert.equal(outcome.result?.environment.gitSha, commit);
     const history = await loadHistory(baselines, shardPlan().name);
     assert.ok(history.ok && history.value);
-    const [entry] = history.value.baseline.history;
+    const [entry] = history.value.file.history;
     assert.deepEqual([entry.commit, entry.branch], [commit, "main"]);
     const refused = await mergeCommand([...files, "--commit", "not-a-sha"]);
     assert.equal(refused.exitCode, 2);

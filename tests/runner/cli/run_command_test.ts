@@ -768,7 +768,7 @@ Deno.test("tailgate run files the run under the plan folder's commit, or --commi
   const history = await loadHistory(baselines, "cli-run");
   assert.ok(history.ok && history.value);
   assert.deepEqual(
-    history.value.baseline.history.map((e) => [e.commit, e.branch]),
+    history.value.file.history.map((e) => [e.commit, e.branch]),
     [[head, "main"], ["abcdef1", "main"]],
   );
 });

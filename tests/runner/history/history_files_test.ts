@@ -29,7 +29,7 @@ Deno.test("loadHistory() gives the plan's history with its file, or nothing yet"
   await appendToHistory(dir.path, resultOf("shop", 1));
   const read = valueOf(await loadHistory(dir.path, "shop"))!;
   assert.equal(read.path, historyPath(dir.path, "shop"));
-  assert.equal(read.baseline.history.length, 1);
+  assert.equal(read.file.history.length, 1);
   await Deno.writeTextFile(read.path, "{");
   const damaged = await loadHistory(dir.path, "shop");
   assert.ok(!damaged.ok && problemText(damaged.problems[0]).includes(read.path));
@@ -48,7 +48,7 @@ Deno.test("loadHistories() reads every plan's history in a folder, not kept or s
   const v1 = new URL("../../testdata/baseline_v1/shop.json", import.meta.url);
   await Deno.copyFile(v1, join(dir.path, "shop.superseded-20250101T000000Z.json"));
   const histories = valueOf(await loadHistories(dir.path));
-  assert.deepEqual(histories.map((h) => [h.path, h.baseline.plan, h.baseline.history.length]), [
+  assert.deepEqual(histories.map((h) => [h.path, h.file.plan, h.file.history.length]), [
     [join(dir.path, "admin-api.json"), "Admin API", 1],
     [join(dir.path, "shop.json"), "shop", 2],
   ]);

@@ -29,7 +29,7 @@ Deno.test("fitHistory() drops the oldest entries until the text fits, no more", 
   const full = bytes(historyText(baseline));
   const last = bytes(JSON.stringify(baseline.history[2]));
   for (const max of [full, full - 1, full - last, full - 10 * last]) {
-    const { baseline: fitted, dropped } = fitHistory(baseline, max);
+    const { file: fitted, dropped } = fitHistory(baseline, max);
     assert.deepEqual(fitted.history, baseline.history.slice(dropped));
     assert.deepEqual(fitted.runs, baseline.runs);
     const size = bytes(historyText(fitted));
