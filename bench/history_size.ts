@@ -15,18 +15,18 @@ import { buildResult } from "../runner/result/build_result.ts";
 import { collectEnvironment } from "../runner/result/environment.ts";
 import type { RunResult } from "../runner/model/run_result.ts";
 import {
-  appendToBaseline,
-  type Baseline,
-  BASELINE_SCHEMA,
-  BASELINE_VERSION,
-  baselinePath,
-  baselineRunFrom,
+  appendToHistory,
   DEFAULT_BASELINE_RUNS,
   DEFAULT_HISTORY_RUNS,
+  HISTORY_FILE_SCHEMA,
+  HISTORY_FILE_VERSION,
   historyEntryFromRun,
+  type HistoryFile,
+  historyPath,
+  parseHistory,
   planFingerprint,
-} from "../runner/gates/baseline/mod.ts";
-import { parseBaseline } from "../runner/gates/baseline/baseline_parse.ts";
+  storedRunFrom,
+} from "../runner/history/mod.ts";
 import { median } from "./_harness.ts";
 
 const PLAN = `name: history-size
@@ -119,21 +119,21 @@ const dated = (n: number) => {
   return r;
 };
 const filled = Array.from({ length: runs - 1 }, (_, n) => dated(n));
-const baseline: Baseline = {
-  schema: BASELINE_SCHEMA,
-  version: BASELINE_VERSION,
+const baseline: HistoryFile = {
+  schema: HISTORY_FILE_SCHEMA,
+  version: HISTORY_FILE_VERSION,
   plan: "history-size",
-  runs: filled.slice(-DEFAULT_BASELINE_RUNS).map(baselineRunFrom),
-  history: filled.map((r) => historyEntryFromRun(baselineRunFrom(r), planFingerprint(r))),
+  runs: filled.slice(-DEFAULT_BASELINE_RUNS).map(storedRunFrom),
+  history: filled.map((r) => historyEntryFromRun(storedRunFrom(r), planFingerprint(r))),
 };
 const dir = await Deno.makeTempDir({ prefix: "tailgate-history-size-" });
 try {
-  const path = baselinePath(dir, "history-size");
+  const path = historyPath(dir, "history-size");
   await Deno.writeTextFile(path, JSON.stringify(baseline, null, 1) + "\n");
   const appendMs: number[] = [];
   for (let n = runs - 1; n < runs + 4; n++) {
     t0 = performance.now();
-    const appended = await appendToBaseline(dir, dated(n), undefined, undefined, undefined, runs);
+    const appended = await appendToHistory(dir, dated(n), undefined, undefined, undefined, runs);
     appendMs.push(performance.now() - t0);
     if (!appended.ok || appended.value.history.length !== runs) throw new Error("append failed");
   }
@@ -141,11 +141,11 @@ try {
   const parseMs: number[] = [];
   for (let i = 0; i < 5; i++) {
     t0 = performance.now();
-    const parsed = parseBaseline(text, "history-size");
+    const parsed = parseHistory(text, "history-size");
     parseMs.push(performance.now() - t0);
     if (!parsed.ok) throw new Error("parse failed");
   }
-  const doc = JSON.parse(text) as Baseline;
+  const doc = JSON.parse(text) as HistoryFile;
   const kb = (s: string) => new TextEncoder().encode(s).length / 1024;
   const historyKb = kb(doc.history.map((e) => JSON.stringify(e)).join("\n"));
   const runsKb = kb(doc.runs.map((r) => JSON.stringify(r)).join("\n"));

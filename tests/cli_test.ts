@@ -4,7 +4,7 @@ import { capture } from "./_helpers/cli_capture.ts";
 import { commandLines } from "./_helpers/runner_commands.ts";
 import { main } from "../cli.ts";
 import { startTarget } from "../mod.ts";
-import { appendToBaseline } from "../runner/gates/baseline/baseline_store.ts";
+import { appendToHistory } from "../runner/history/history_store.ts";
 import { EXIT_CODES } from "../runner/model/exit_codes.ts";
 import { readRunResultFile } from "../runner/result/read_run_result.ts";
 import { canFillADisk, onFullDisk } from "./_helpers/full_disk.ts";
@@ -590,7 +590,7 @@ Deno.test({
     const dir = await Deno.makeTempDir({ prefix: "tailgate-full-" });
     try {
       // The history of plan "shop", put on the disk before it fills: it must come out unchanged.
-      await appendToBaseline(`${dir}/disk.seed/baselines`, sampleResult());
+      await appendToHistory(`${dir}/disk.seed/baselines`, sampleResult());
       const history = await Deno.readFile(`${dir}/disk.seed/baselines/shop.json`);
       const plan = `${dir}/plan.yaml`;
       await Deno.writeTextFile(

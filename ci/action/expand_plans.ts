@@ -5,7 +5,7 @@
  */
 import { globSync } from "node:fs";
 import { posix } from "node:path";
-import { baselineSlug } from "../../runner/gates/baseline/mod.ts";
+import { historySlug } from "../../runner/history/mod.ts";
 import { HISTORY_FOLDER } from "./history/mod.ts";
 
 /**
@@ -72,7 +72,7 @@ export function planSlugs(plans: readonly string[]): string[] {
   const used = new Set<string>(RESERVED_SLUGS);
   return plans.map((plan) => {
     const rest = plan.split("/").slice(shared).join("/").replace(/\.ya?ml$/i, "");
-    const base = baselineSlug(rest);
+    const base = historySlug(rest);
     let slug = base;
     for (let n = 2; used.has(slug); n++) slug = `${base}-${n}`;
     used.add(slug);

@@ -14,7 +14,7 @@ import { globSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { EXIT_CODES } from "../../runner/model/exit_codes.ts";
 import { readRegularFile } from "../../runner/model/regular_file.ts";
-import { MAX_HISTORY_BYTES } from "../../runner/gates/baseline/mod.ts";
+import { MAX_HISTORY_BYTES } from "../../runner/history/mod.ts";
 import { writeFileAtomic } from "../../runner/model/atomic_write.ts";
 import { claimOutDir, outPlaceProblem } from "../../runner/cli/output/mod.ts";
 import { inertLine, inertLines } from "../../runner/plan/printable.ts";

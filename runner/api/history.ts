@@ -20,7 +20,7 @@ import {
 import { problemText } from "../model/result.ts";
 import { drainedUnless } from "../model/steps.ts";
 import type { ResolvedPlan } from "../plan/types.ts";
-import { DEFAULT_BASELINE_DIR, loadHistory } from "../gates/baseline/mod.ts";
+import { DEFAULT_HISTORY_DIR, loadHistory } from "../history/mod.ts";
 import {
   analysisSteps,
   DEFAULT_CHANGE_OPTIONS,
@@ -105,7 +105,7 @@ export async function history(
   options: HistoryOptions = {},
 ): Promise<HistoryOutcome> {
   const settings = historySettings(options);
-  const dir = options.baselineDir ?? DEFAULT_BASELINE_DIR;
+  const dir = options.baselineDir ?? DEFAULT_HISTORY_DIR;
   const notes: string[] = [];
   const problems: string[] = [];
   const histories: PlanHistory[] = [];
@@ -121,14 +121,14 @@ export async function history(
       continue;
     }
     const stored = loaded.value;
-    if (stored === undefined || stored.baseline.history.length === 0) {
+    if (stored === undefined || stored.file.history.length === 0) {
       notes.push(
         `no history of "${plan.name}" in ${dir} yet: \`tailgate run ${plan.file} --baseline ` +
           `${dir} --update-baseline\` adds each sound run to it`,
       );
       continue;
     }
-    const selected = selectRuns(stored.baseline.history, plan.name, settings);
+    const selected = selectRuns(stored.file.history, plan.name, settings);
     if (!selected.ok) {
       problems.push(problemText(selected.problems[0]));
       continue;

@@ -8,10 +8,30 @@
  *
  * @module
  */
-import { type JudgeOptions, judgeRun } from "../gates/judge_run.ts";
+import { judgeRun } from "../gates/judge_run.ts";
+import type { ConfirmOptions } from "../gates/confirm_gates.ts";
+import { historyName, loadHistoryFile } from "../history/mod.ts";
+import { fileRun } from "./file_run.ts";
 import type { RunResult, RunVerdict, Verdict } from "../model/run_result.ts";
 
-export type { JudgeOptions };
+/** Options of {@linkcode judge}. */
+export interface JudgeOptions {
+  /** Where baselines live; undefined skips the regression gate. */
+  baselineDir?: string;
+  /** Append this run to the plan's history afterwards (sound, complete runs only). */
+  updateBaseline?: boolean;
+  /** Runs kept in full when appending, the regression gate's window (default 10). */
+  keepRuns?: number;
+  /** Runs the long history keeps when appending (`--history-runs`; default 500). */
+  historyRuns?: number;
+  /** Ctrl-C or SIGTERM: stop waiting for the history's lock (the history is then not updated). */
+  signal?: AbortSignal;
+  /**
+   * Re-measure a red (or a gate the runner left undecided) that a rerun could clear before
+   * believing it (`--confirm auto|N`; confirm_gates.ts).
+   */
+  confirm?: ConfirmOptions;
+}
 
 /** What {@linkcode judge} decided (also stored in the result). */
 export interface Judgement {
@@ -57,6 +77,18 @@ export interface Judgement {
  * ```
  */
 export async function judge(result: RunResult, options: JudgeOptions = {}): Promise<Judgement> {
-  const { notes, ioFailures } = await judgeRun(result, options);
-  return { verdict: result.verdict!, verdicts: result.verdicts, notes, ioFailures };
+  // The history is read here, judged by the gates without a file, and the run filed after.
+  const dir = options.baselineDir;
+  const read = dir === undefined
+    ? undefined
+    : { dir, loaded: await loadHistoryFile(dir, historyName(result.plan)) };
+  const judged = await judgeRun(result, options, read);
+  const filed = await fileRun(result, options, judged.damaged);
+  const notes = [...judged.notes, ...filed.notes];
+  return {
+    verdict: result.verdict!,
+    verdicts: result.verdicts,
+    notes,
+    ioFailures: filed.ioFailures,
+  };
 }

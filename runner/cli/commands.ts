@@ -12,8 +12,8 @@ import { TAILGATE_VERSION } from "../version.ts";
 import { RESULT_SCHEMA, RESULT_VERSION } from "../model/run_result.ts";
 import { SEARCH_SCHEMA, SEARCH_VERSION } from "../model/search_result.ts";
 import { AB_SCHEMA, AB_VERSION } from "../model/ab_result.ts";
-import { BASELINE_SCHEMA, BASELINE_VERSION } from "../gates/baseline/mod.ts";
-import { SEARCH_HISTORY_SCHEMA, SEARCH_HISTORY_VERSION } from "../gates/baseline/mod.ts";
+import { HISTORY_FILE_SCHEMA, HISTORY_FILE_VERSION } from "../history/mod.ts";
+import { SEARCH_HISTORY_SCHEMA, SEARCH_HISTORY_VERSION } from "../history/mod.ts";
 import { HISTORY_SCHEMA, HISTORY_VERSION } from "../model/history_result.ts";
 import { AB_HELP, abCommand } from "./ab_command.ts";
 import { CHECK_HELP, checkPlans } from "./check_command.ts";
@@ -285,6 +285,6 @@ function wrapWords(text: string, width: number): string[] {
 export function versionText(): string {
   return `tailgate ${TAILGATE_VERSION} (deno ${Deno.version.deno})\n` +
     `formats: ${RESULT_SCHEMA} ${RESULT_VERSION}, ${SEARCH_SCHEMA} ${SEARCH_VERSION}, ` +
-    `${AB_SCHEMA} ${AB_VERSION}, ${BASELINE_SCHEMA} ${BASELINE_VERSION}, ` +
+    `${AB_SCHEMA} ${AB_VERSION}, ${HISTORY_FILE_SCHEMA} ${HISTORY_FILE_VERSION}, ` +
     `${SEARCH_HISTORY_SCHEMA} ${SEARCH_HISTORY_VERSION}, ${HISTORY_SCHEMA} ${HISTORY_VERSION}`;
 }

@@ -5,7 +5,12 @@
  *
  * @module
  */
-import { BASELINE_SCHEMA, BASELINE_VERSION, baselineRunFrom } from "../gates/baseline/mod.ts";
+import {
+  decodeRuns,
+  HISTORY_FILE_SCHEMA,
+  HISTORY_FILE_VERSION,
+  storedRunFrom,
+} from "../history/mod.ts";
 import { evaluateRegression, type RegressionMetric } from "../gates/regression/mod.ts";
 import { formatChange, formatMetric, gatesVerdict } from "../result/read/mod.ts";
 import { exitCodeOf } from "../result/read/mod.ts";
@@ -66,15 +71,18 @@ export async function compareCommand(args: string[]): Promise<CommandOutcome> {
     results.push(r.value);
   }
   const [a, b] = results;
+  // Both results were checked on read: their histograms decode.
+  const decoded = decodeRuns({
+    schema: HISTORY_FILE_SCHEMA,
+    version: HISTORY_FILE_VERSION,
+    plan: a.plan.name,
+    runs: [storedRunFrom(a)],
+    history: [],
+  });
+  if (!decoded.ok) throw new RangeError(`${decoded.damage.where}: ${decoded.damage.error}`);
   const verdicts = evaluateRegression(
     b,
-    {
-      schema: BASELINE_SCHEMA,
-      version: BASELINE_VERSION,
-      plan: a.plan.name,
-      runs: [baselineRunFrom(a)],
-      history: [],
-    },
+    decoded.value,
     {
       // Two results the user put side by side: their floors decide, no history spread is asked.
       floorsDecide: true,

@@ -12,7 +12,7 @@ import { formatIssue } from "../plan/format_issue.ts";
 import { loadPlan } from "../plan/load_plan.ts";
 import { inertLine } from "../plan/printable.ts";
 import type { ResolvedPlan } from "../plan/types.ts";
-import { DEFAULT_BASELINE_DIR, loadHistories } from "../gates/baseline/mod.ts";
+import { DEFAULT_HISTORY_DIR, loadHistories } from "../history/mod.ts";
 import { seriesName } from "../gates/history/mod.ts";
 import { expandPlanPaths, parseCommandArgs, readHistoryOptions } from "./args/mod.ts";
 import { type CommandOutcome, failed } from "./command.ts";
@@ -31,7 +31,7 @@ span of runs. Writes history.json, history.md and history.html (charts over the 
 changes marked, the SLO bounds drawn).
 
 Options:
-  --baseline DIR      the folder of the histories (default ${DEFAULT_BASELINE_DIR})
+  --baseline DIR      the folder of the histories (default ${DEFAULT_HISTORY_DIR})
   --out DIR           where the files go (default ./tailgate-out)
   --fail-recent N     exit 1 when a change for the worse lies within the newest N runs
                       (default 0: report only)
@@ -131,7 +131,7 @@ export async function historyCommand(
   if (!options.ok) return failed(options.problems);
   const { settings, notes: flagNotes } = options.value;
   const outDir = values.out ?? "tailgate-out";
-  const baselineDir = values.baseline ?? DEFAULT_BASELINE_DIR;
+  const baselineDir = values.baseline ?? DEFAULT_HISTORY_DIR;
   const outProblem = await checkOutDir(outDir) ?? await outOverlap(outDir, baselineDir);
   if (outProblem) return failed(outProblem);
 

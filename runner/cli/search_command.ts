@@ -9,12 +9,8 @@
 import { firstUrl } from "../plan/requests/mod.ts";
 import { join } from "node:path";
 import { checkTarget } from "../engine/preflight.ts";
-import { DEFAULT_BASELINE_DIR } from "../gates/baseline/mod.ts";
-import {
-  appendSearchHistory,
-  loadSearchHistory,
-  searchHistoryPath,
-} from "../gates/baseline/mod.ts";
+import { DEFAULT_HISTORY_DIR } from "../history/mod.ts";
+import { appendSearchHistory, loadSearchHistory, searchHistoryPath } from "../history/mod.ts";
 import { EXIT_CODES, withIoFailures } from "../model/exit_codes.ts";
 import { formatDurationMs, formatRatePerSec } from "../plan/units.ts";
 import { runSearch } from "../search/run_search.ts";
@@ -135,7 +131,7 @@ export async function searchCommand(
 
     const baselineDir = parsed.values["no-baseline"]
       ? undefined
-      : parsed.values.baseline ?? DEFAULT_BASELINE_DIR;
+      : parsed.values.baseline ?? DEFAULT_HISTORY_DIR;
     if (baselineDir === undefined && parsed.values["update-baseline"]) {
       return failed("--update-baseline needs a history: drop --no-baseline");
     }

@@ -1,30 +1,27 @@
 /**
  * All the gates of one run, in order: SLOs (with the implicit error gate when the run needs it:
  * implicit_error_gate.ts), then the regression gate against the plan's stored history (when there
- * is one), with a warning when that history comes from a machine with another fingerprint; then,
- * when asked, the run is appended to the history. The result's `verdicts` and `warnings` are
- * filled in place.
+ * is one), with a warning when that history comes from a machine with another fingerprint. The
+ * history is read by the caller (runner/api/judge.ts), which also files the run afterwards: no
+ * file is touched here. The result's `verdicts` and `warnings` are filled in place.
  *
  * @module
  */
-import { shortCommit } from "../model/history_result.ts";
 import type { RunResult, Verdict } from "../model/run_result.ts";
-import { problemText } from "../model/result.ts";
+import { problemText, type Result } from "../model/result.ts";
 import {
-  appendToBaseline,
-  type Baseline,
-  baselineDamage,
-  baselinePath,
+  type DecodedRuns,
+  decodeRuns,
   fingerprintMismatch,
+  type HistoryFile,
   historyName,
-  loadBaseline,
-  MAX_HISTORY_BYTES,
-} from "./baseline/mod.ts";
+  historyPath,
+  unmatchedStages,
+} from "../history/mod.ts";
 import {
   evaluateRegression,
   type RegressionMetric,
   type RegressionOptions,
-  unmatchedStages,
 } from "./regression/mod.ts";
 import {
   applyConfirmation,
@@ -37,55 +34,52 @@ import { evaluateSlos, implicitErrorGate } from "./slo/mod.ts";
 import { soundnessVerdicts } from "../result/read/mod.ts";
 import { computeRunVerdict } from "./run_verdict.ts";
 
-/** Options of {@linkcode judgeRun}. */
-export interface JudgeOptions {
-  /** Where baselines live; undefined skips the regression gate. */
-  baselineDir?: string;
-  /** Append this run to the plan's history afterwards (sound, complete runs only). */
+/** Options of {@linkcode judgeRun}: what runner/api/judge.ts's `JudgeOptions` tells the gates. */
+export interface JudgeRunOptions {
+  /** The run is appended to the history afterwards: a skipped gate's warning then says less. */
   updateBaseline?: boolean;
-  /** Runs kept in full when appending, the regression gate's window (default 10). */
+  /** Runs the store keeps in full, the regression gate's window (default 10). */
   keepRuns?: number;
-  /** Runs the long history keeps when appending (`--history-runs`; default 500). */
-  historyRuns?: number;
   /**
    * Re-measure a red (or a gate the runner left undecided) that a rerun could clear before
    * believing it (`--confirm auto|N`; confirm_gates.ts).
    */
   confirm?: ConfirmOptions;
-  /** Ctrl-C or SIGTERM: stop waiting for the history's lock (the history is then not updated). */
-  signal?: AbortSignal;
 }
 
 /** What judging did besides the verdicts: notes for the user. */
 export interface JudgeOutcome {
   notes: string[];
-  /**
-   * Why the history asked for was not updated when a file was at fault (it could not be read,
-   * written or locked), also among `notes`: the exit code tells it (EXIT_CODES.ioFailed).
-   */
-  ioFailures: string[];
+  /** The history could not be read or is damaged: the run must not be filed into it. */
+  damaged: boolean;
+}
+
+/** A plan's history as the caller read it from `dir` (`loadHistoryFile`), for the regression gate. */
+export interface HistoryRead {
+  dir: string;
+  loaded: Result<HistoryFile | undefined>;
 }
 
 /**
  * Fills `result.verdicts`, `result.verdict` (the run's, computed once here) and
- * `result.warnings`, and updates the baseline when asked.
+ * `result.warnings`, judging the regression gate against `read` when given.
  */
 export async function judgeRun(
   result: RunResult,
-  options: JudgeOptions = {},
+  options: JudgeRunOptions = {},
+  read?: HistoryRead,
 ): Promise<JudgeOutcome> {
   const notes: string[] = [];
-  const ioFailures: string[] = [];
   const warnings: string[] = [];
   let damaged = false;
   // The run's own soundness first: every report lists and counts it as a gate.
   result.verdicts = [...soundnessVerdicts(result), ...sloVerdicts(result)];
-  let judgedBaseline: { baseline: Baseline; regression: RegressionOptions } | undefined;
-  if (options.baselineDir !== undefined) {
+  let judgedBaseline: { decoded: DecodedRuns; regression: RegressionOptions } | undefined;
+  if (read !== undefined) {
     const history = historyName(result.plan);
-    const loaded = await loadBaseline(options.baselineDir, history);
-    // Decoding every stored histogram is not free: once.
-    const damage = loaded.ok && loaded.value ? baselineDamage(loaded.value) : undefined;
+    const loaded = read.loaded;
+    // Decoding every stored histogram is not free: once, for the damage check and the gate.
+    const decoded = loaded.ok && loaded.value ? decodeRuns(loaded.value) : undefined;
     if (!loaded.ok) {
       // A history that cannot be read is a gate that cannot be judged, not a footnote: invalid.
       damaged = true;
@@ -95,14 +89,15 @@ export async function judgeRun(
       const stored = loaded.value?.history.length ?? 0;
       notes.push(
         stored === 0
-          ? `no baseline for "${history}" in ${options.baselineDir} yet: regression gates skipped`
-          : `no baseline for "${history}" in ${options.baselineDir} yet: none of its ${stored} ` +
+          ? `no baseline for "${history}" in ${read.dir} yet: regression gates skipped`
+          : `no baseline for "${history}" in ${read.dir} yet: none of its ${stored} ` +
             "stored run(s) may be one (each failed an SLO or ran on a contended machine): " +
             "regression gates skipped",
       );
-    } else if (damage !== undefined) {
+    } else if (!decoded!.ok) {
+      const damage = decoded!.damage;
       damaged = true;
-      const path = baselinePath(options.baselineDir, history);
+      const path = historyPath(read.dir, history);
       result.verdicts.push(unreadableBaseline(
         `the baseline ${path} is damaged: run ${damage.run} of ${loaded.value.runs.length} ` +
           `(${damage.date}), ${damage.where}: ${damage.error}`,
@@ -111,7 +106,7 @@ export async function judgeRun(
       const baseline = loaded.value;
       const latest = baseline.runs.at(-1)!;
       result.baseline = {
-        source: baselinePath(options.baselineDir, history),
+        source: historyPath(read.dir, history),
         runs: baseline.runs.length,
         date: latest.date,
         ...(latest.environment.gitSha ? { gitSha: latest.environment.gitSha } : {}),
@@ -149,8 +144,8 @@ export async function judgeRun(
           : {}),
         ...(options.keepRuns === undefined ? {} : { windowRuns: options.keepRuns }),
       };
-      result.verdicts.push(...evaluateRegression(result, baseline, regressionOptions));
-      judgedBaseline = { baseline, regression: regressionOptions };
+      result.verdicts.push(...evaluateRegression(result, decoded!.value, regressionOptions));
+      judgedBaseline = { decoded: decoded!.value, regression: regressionOptions };
     }
   }
   // A stopped run (Ctrl-C, fail-fast's certain failure) is not rerun.
@@ -160,69 +155,13 @@ export async function judgeRun(
     notes.push(
       ...await confirm(result, options.confirm, (r) => [
         ...sloVerdicts(r),
-        ...(again ? evaluateRegression(r, again.baseline, again.regression) : []),
+        ...(again ? evaluateRegression(r, again.decoded, again.regression) : []),
       ]),
     );
   }
   if (warnings.length > 0) result.warnings = [...(result.warnings ?? []), ...warnings];
   result.verdict = computeRunVerdict(result);
-  if (options.updateBaseline && options.baselineDir !== undefined && damaged) {
-    notes.push("baseline not updated: the stored history is damaged (see the verdicts)");
-  } else if (options.updateBaseline && options.baselineDir !== undefined) {
-    try {
-      const appended = await appendToBaseline(
-        options.baselineDir,
-        result,
-        options.keepRuns,
-        undefined,
-        options.signal,
-        options.historyRuns,
-      );
-      // A run the history refuses is no file's fault: a note, not an I/O failure; and a warning
-      // every report and the Action show, so a green job never hides a run that was not stored.
-      if (!appended.ok) {
-        const why = problemText(appended.problems[0]);
-        notes.push(`baseline not updated: ${why}`);
-        result.warnings = [
-          ...(result.warnings ?? []),
-          `this run was not stored in the history of "${historyName(result.plan)}": ${why}`,
-        ];
-      } else {
-        const updated = appended.value;
-        const at = result.environment.gitSha
-          ? ` (this one at ${shortCommit(result.environment.gitSha)})`
-          : "";
-        notes.push(
-          updated.notBaseline !== undefined
-            ? `baseline kept this run in the history of "${historyName(result.plan)}" only, ` +
-              `marked ${updated.notBaseline.join(" and ")}${at}: a run that ${
-                updated.notBaseline.map((r) =>
-                  r === "slo_failed" ? "failed an SLO" : "ran on a contended machine"
-                ).join(" or ")
-              } is no baseline others are judged by (the regression gate keeps ` +
-              `${updated.runs.length} run(s))`
-            : updated.supersededPath === undefined
-            ? `baseline updated: "${historyName(result.plan)}" keeps ${updated.runs.length} ` +
-              `run(s) for the regression gate and ${updated.history.length} in its history${at}`
-            : `baseline restarted: the plan's measured stages changed, so this run starts a new ` +
-              `history for "${historyName(result.plan)}"; the old one is kept as ` +
-              updated.supersededPath,
-        );
-        if (updated.droppedForSize) {
-          notes.push(
-            `the history dropped its ${updated.droppedForSize} oldest run(s) to stay under ` +
-              `${MAX_HISTORY_BYTES / 1024 / 1024} MiB: give a smaller --history-runs`,
-          );
-        }
-      }
-    } catch (e) {
-      // What throws is a file's fault (disk, folder, lock).
-      const note = `baseline not updated: ${(e as Error).message}`;
-      notes.push(note);
-      ioFailures.push(note);
-    }
-  }
-  return { notes, ioFailures };
+  return { notes, damaged };
 }
 
 /** The SLO gates of a run: the plan's, and the implicit error gate when the run needs it. */

@@ -4,7 +4,7 @@
  * @module
  */
 export { type PendingStep, runSearch, type SearchOptions } from "./run_search.ts";
-export type { SearchHistoryEntry } from "../gates/baseline/mod.ts";
+export type { SearchHistoryEntry } from "../history/mod.ts";
 export type {
   SearchConclusionRecord,
   SearchGate,

@@ -9,7 +9,7 @@
  */
 import { judge } from "../api/judge.ts";
 import { formatMetric } from "../result/read/mod.ts";
-import type { SearchHistoryEntry } from "../gates/baseline/mod.ts";
+import type { SearchHistoryEntry } from "../history/mod.ts";
 import { judgeSearchRegression, searchRegressionLimit } from "../gates/regression/mod.ts";
 import { runPlan } from "../api/run_plan.ts";
 import { StepFailure } from "../session/mod.ts";

@@ -7,7 +7,12 @@
 import { createHistogram, toEncodedHistogram } from "../../runner/hdr/mod.ts";
 import { emptyCounts } from "../../runner/model/request_counts.ts";
 import type { Environment, RequestCounts } from "../../runner/model/run_result.ts";
-import type { HistoryEntry, HistoryStage } from "../../runner/gates/baseline/baseline_types.ts";
+import type {
+  HistoryEntry,
+  HistoryFile,
+  HistoryStage,
+} from "../../runner/history/history_types.ts";
+import { type DecodedRuns, decodeRuns } from "../../runner/history/history_damage.ts";
 
 /** A machine's fingerprint as stored. */
 export function environmentOf(cpuModel = "Test CPU 3000"): Environment {
@@ -96,4 +101,11 @@ export function entryAt(
 /** A made-up but well-formed commit id for run `i`: 40 hex digits. */
 export function commitOf(i: number): string {
   return (i * 2654435761 >>> 0).toString(16).padStart(8, "0").repeat(5);
+}
+
+/** A sound history's runs decoded as the history layer reads them; damage throws. */
+export function decodedRuns(file: HistoryFile): DecodedRuns {
+  const decoded = decodeRuns(file);
+  if (!decoded.ok) throw new RangeError(`${decoded.damage.where}: ${decoded.damage.error}`);
+  return decoded.value;
 }

@@ -4,8 +4,9 @@
  *
  * @module
  */
-import { appendToBaseline } from "../../runner/gates/baseline/baseline_store.ts";
+import { appendToHistory } from "../../runner/history/history_store.ts";
 import { judgeRun } from "../../runner/gates/judge_run.ts";
+import { judge } from "../../runner/api/judge.ts";
 import type { RunResult } from "../../runner/model/run_result.ts";
 import {
   gateResult,
@@ -59,8 +60,8 @@ export function gateRun(options: JudgedRunOptions = {}): RunResult {
 }
 
 /**
- * {@linkcode gateRun} judged by `judgeRun`; with `baselineScales`, against a temporary history
- * of runs at those scales (so `result.baseline` holds the last of them).
+ * {@linkcode gateRun} judged by `judgeRun`; with `baselineScales`, by `judge`, against a
+ * temporary history of runs at those scales (so `result.baseline` holds the last of them).
  *
  * @example
  * ```ts
@@ -86,9 +87,9 @@ export async function judgedRun(
         startedAt: `2025-02-0${i + 1}T00:00:00.000Z`,
         environment: { gitSha: `abc${i}def` },
       });
-      await appendToBaseline(dir, past);
+      await appendToHistory(dir, past);
     }
-    await judgeRun(result, { baselineDir: dir });
+    await judge(result, { baselineDir: dir });
     return result;
   } finally {
     await Deno.remove(dir, { recursive: true });

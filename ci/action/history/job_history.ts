@@ -11,7 +11,7 @@ import { basename, join, resolve } from "node:path";
 import { claimOutDir } from "../../../runner/cli/output/mod.ts";
 import type { RunResult } from "../../../runner/model/run_result.ts";
 import { formatAnnotation } from "../../workflow_commands.ts";
-import { baselinePath, historyName } from "../../../runner/gates/baseline/mod.ts";
+import { historyName, historyPath } from "../../../runner/history/mod.ts";
 import { inertLine } from "../../../runner/plan/printable.ts";
 import type { HistoryInputs } from "./history_inputs.ts";
 import { type HistoryOutcome, type HistoryRunner, runHistories } from "./history_runs.ts";
@@ -107,7 +107,7 @@ export async function jobHistory(
           : undefined;
         if (!p.result || !planFile) return [];
         const stored = existsSync(
-          baselinePath(resolve(cwd, baselineDir), historyName(p.result.plan)),
+          historyPath(resolve(cwd, baselineDir), historyName(p.result.plan)),
         );
         return [{ planFile, slug: basename(p.dir), stored }];
       });

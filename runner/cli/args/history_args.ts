@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { DEFAULT_HISTORY_RUNS } from "../../gates/baseline/mod.ts";
+import { DEFAULT_HISTORY_RUNS } from "../../history/mod.ts";
 import { parseBranch, parseCommit } from "../../result/git_refs.ts";
 import { err, ok, prefixed, type Problem, problem, type Result } from "../../model/result.ts";
 

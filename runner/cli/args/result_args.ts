@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { DEFAULT_BASELINE_DIR } from "../../gates/baseline/mod.ts";
+import { DEFAULT_HISTORY_DIR } from "../../history/mod.ts";
 import {
   CLI_FAIL_ON_VALUES,
   DEFAULT_FAIL_ON,
@@ -103,7 +103,7 @@ export function readResultArgs(
     ...(values["report-url"] ? { reportUrl: values["report-url"] } : {}),
     failOn: failOn.value,
     junitInconclusive: junit.value,
-    ...(values["no-baseline"] ? {} : { baselineDir: values.baseline ?? DEFAULT_BASELINE_DIR }),
+    ...(values["no-baseline"] ? {} : { baselineDir: values.baseline ?? DEFAULT_HISTORY_DIR }),
     updateBaseline: values["update-baseline"] ?? false,
     ...(color === undefined ? {} : { color }),
   });

@@ -8,7 +8,7 @@
  * @module
  */
 import { dirname, join, relative, resolve } from "node:path";
-import { DEFAULT_BASELINE_DIR } from "../../gates/baseline/mod.ts";
+import { DEFAULT_HISTORY_DIR } from "../../history/mod.ts";
 
 /**
  * The problem in words, naming both folders, when `outDir` and `baselineDir` (by default
@@ -25,7 +25,7 @@ import { DEFAULT_BASELINE_DIR } from "../../gates/baseline/mod.ts";
  */
 export async function outOverlap(
   outDir: string,
-  baselineDir: string = DEFAULT_BASELINE_DIR,
+  baselineDir: string = DEFAULT_HISTORY_DIR,
 ): Promise<string | undefined> {
   const out = await realFolder(outDir);
   const history = await realFolder(baselineDir);

@@ -14,8 +14,8 @@ import type {
   PlanHistory,
 } from "../../model/history_result.ts";
 import type { Slo } from "../../plan/types.ts";
-import type { HistoryEntry } from "../baseline/mod.ts";
-import { fingerprintMismatch } from "../baseline/mod.ts";
+import type { HistoryEntry } from "../../history/mod.ts";
+import { fingerprintMismatch } from "../../history/mod.ts";
 import { changeSteps } from "./detect_changes.ts";
 import { drained, type Steps } from "../../model/steps.ts";
 import { historySeries } from "./history_series.ts";

@@ -18,7 +18,7 @@ import {
 } from "../../model/history_result.ts";
 import type { Slo, StageBinding } from "../../plan/types.ts";
 import { stagesForSlo } from "../../plan/mod.ts";
-import type { HistoryEntry, HistoryStage } from "../baseline/mod.ts";
+import type { HistoryEntry, HistoryStage } from "../../history/mod.ts";
 
 const PERCENTILE_KEYS: Partial<Record<HistoryMetric, string>> = {
   p50: "50",

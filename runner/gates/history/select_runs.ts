@@ -8,7 +8,7 @@
  */
 import { err, ok, problem, type Result } from "../../model/result.ts";
 import { shortCommit } from "../../model/history_result.ts";
-import type { HistoryEntry } from "../baseline/mod.ts";
+import type { HistoryEntry } from "../../history/mod.ts";
 
 /** Which runs to look at. */
 export interface RunSelection {

@@ -1,6 +1,6 @@
 /**
  * The regression gates: a run against its stored history, a found capacity against its history,
- * which stages compare, and which tails a plan can never judge.
+ * and which tails a plan can never judge (which stages compare: runner/history/stage_match.ts).
  *
  * @module
  */
@@ -19,6 +19,4 @@ export {
 } from "./regression_metrics.ts";
 export type { RegressionMetric, Sample } from "./regression_metrics.ts";
 export { judgeSearchRegression, searchRegressionLimit } from "./search_regression.ts";
-export { unmatchedStages } from "./stage_match.ts";
-export type { StageShape } from "./stage_match.ts";
 export { skippedDefaultTails, undecidableTails } from "./undecidable_tails.ts";

@@ -7,11 +7,11 @@
  * @module
  */
 import { seenValues } from "./seen_values.ts";
-import { stagesMatch } from "./stage_match.ts";
+import { stagesMatch } from "../../history/mod.ts";
 import type { SloMetric } from "../../plan/types.ts";
 import { createHistogram, type Histogram } from "../../hdr/mod.ts";
 import type { RunResult, Verdict } from "../../model/run_result.ts";
-import type { Baseline } from "../baseline/mod.ts";
+import type { DecodedRuns } from "../../history/mod.ts";
 import { applyDecisionRule } from "../decision_rule.ts";
 import { formatChange, formatMetric, median, moreWorkers } from "../../result/read/mod.ts";
 import { metricEvidence } from "../gate_evidence.ts";
@@ -69,14 +69,16 @@ export interface RegressionOptions {
 }
 
 /**
- * Judges every non-warmup stage (and each label when there are several) against the history.
+ * Judges every non-warmup stage (and each label when there are several) against the history's
+ * runs, read and decoded once by runner/history (`decodeRuns`).
  */
 export function evaluateRegression(
   result: RunResult,
-  baseline: Baseline,
+  decoded: DecodedRuns,
   options: RegressionOptions = {},
 ): Verdict[] {
   const floors = options.floors ?? DEFAULT_REGRESSION_FLOORS;
+  const baseline = decoded.file;
   const runs = baseline.runs.slice(-(options.maxRuns ?? 30));
   const checks: Check[] = [];
   for (const stage of result.stages.filter((s) => !s.warmup)) {
@@ -99,7 +101,9 @@ export function evaluateRegression(
           : label === undefined
           ? h
           : h.labels.find((l) => l.label === label);
-        return group === undefined ? [] : [sampleOf(group, h!.durationMs)];
+        if (group === undefined) return [];
+        const response = decoded.histogram(group.response);
+        return [{ response, counts: group.counts, durationMs: h!.durationMs }];
       });
       if (past.length === 0) continue; // a new stage or label: nothing to compare with
       const ks = ksDistance(current.response, merged(past.map((p) => p.response)));

@@ -15,7 +15,7 @@
 import type { Environment } from "../../model/run_result.ts";
 import type { SearchConclusionRecord, SearchGate } from "../../model/search_result.ts";
 import { formatRatePerSec } from "../../plan/units.ts";
-import { fingerprintMismatch, type SearchHistoryEntry } from "../baseline/mod.ts";
+import { fingerprintMismatch, type SearchHistoryEntry } from "../../history/mod.ts";
 import { MIN_HISTORY_RUNS, predictionBounds } from "../stats/mod.ts";
 import { median } from "../../result/read/mod.ts";
 

@@ -9,11 +9,11 @@
  *
  * @module
  */
-import type { HistoryEntry } from "../baseline/mod.ts";
+import type { HistoryEntry } from "../../history/mod.ts";
 import { completedPerSec } from "../../model/request_counts.ts";
 import { isSufficient } from "../stats/mod.ts";
 import { percentileOf, type RegressionMetric } from "./regression_metrics.ts";
-import { type StageShape, stagesMatch } from "./stage_match.ts";
+import { type StageShape, stagesMatch } from "../../history/mod.ts";
 
 /** The newest baseline runs of the long history whose values a check's range spans. */
 export const SEEN_RUNS = 30;
@@ -27,7 +27,7 @@ export const SEEN_RUNS = 30;
  * ```ts
  * import assert from "node:assert/strict";
  * import { seenValues } from "./seen_values.ts";
- * import type { HistoryEntry } from "../baseline/mod.ts";
+ * import type { HistoryEntry } from "../../history/mod.ts";
  * const counts = {
  *   scheduled: 20_000, sent: 20_000, completed: 20_000, ok: 20_000, errors: {}, statusCodes: {},
  *   bytesSent: 0, bytesReceived: 0,

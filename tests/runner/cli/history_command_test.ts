@@ -3,12 +3,12 @@ import { join } from "node:path";
 import { historyCommand } from "../../../runner/cli/history_command.ts";
 import { EXIT_CODES } from "../../../runner/model/exit_codes.ts";
 import {
-  BASELINE_SCHEMA,
-  BASELINE_VERSION,
-  baselinePath,
-} from "../../../runner/gates/baseline/mod.ts";
-import type { Baseline, HistoryEntry } from "../../../runner/gates/baseline/baseline_types.ts";
-import { baselineText } from "../../../runner/gates/baseline/baseline_text.ts";
+  HISTORY_FILE_SCHEMA,
+  HISTORY_FILE_VERSION,
+  historyPath,
+} from "../../../runner/history/mod.ts";
+import type { HistoryEntry, HistoryFile } from "../../../runner/history/history_types.ts";
+import { historyText } from "../../../runner/history/history_text.ts";
 import type { HistoryReport } from "../../../runner/model/history_result.ts";
 import { mulberry32 } from "../../_helpers/seeded_random.ts";
 import { commitOf, entryAt, stageAt } from "../../_helpers/history_fixtures.ts";
@@ -36,14 +36,14 @@ async function setUp(history: HistoryEntry[]) {
   await Deno.writeTextFile(plan, PLAN);
   const baselines = join(dir, "baselines");
   await Deno.mkdir(baselines);
-  const file: Baseline = {
-    schema: BASELINE_SCHEMA,
-    version: BASELINE_VERSION,
+  const file: HistoryFile = {
+    schema: HISTORY_FILE_SCHEMA,
+    version: HISTORY_FILE_VERSION,
     plan: "shop",
     runs: [],
     history,
   };
-  await Deno.writeTextFile(baselinePath(baselines, "shop"), baselineText(file));
+  await Deno.writeTextFile(historyPath(baselines, "shop"), historyText(file));
   return { dir, plan, baselines, out: join(dir, "out") };
 }
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { mergeCommand } from "../../../runner/cli/merge_command.ts";
-import { loadHistory } from "../../../runner/gates/baseline/mod.ts";
+import { loadHistory } from "../../../runner/history/mod.ts";
 import { readRunResult } from "../../../runner/result/read_run_result.ts";
 import type { RunResult } from "../../../runner/model/run_result.ts";
 import { parseText } from "../../_helpers/plan_fixtures.ts";
@@ -276,7 +276,7 @@ Deno.test("tailgate merge --commit files the merged run under that commit in the
     assert.equal(outcome.result?.environment.gitSha, commit);
     const history = await loadHistory(baselines, shardPlan().name);
     assert.ok(history.ok && history.value);
-    const [entry] = history.value.baseline.history;
+    const [entry] = history.value.file.history;
     assert.deepEqual([entry.commit, entry.branch], [commit, "main"]);
     const refused = await mergeCommand([...files, "--commit", "not-a-sha"]);
     assert.equal(refused.exitCode, 2);

@@ -19,7 +19,7 @@ import { tcpServer } from "../../_helpers/tcp_server.ts";
 import { openFilesLimit } from "../../../runner/engine/preflight.ts";
 import { makeFifo, settlesWithin } from "../../_helpers/special_files.ts";
 import { gitIn, gitOrigin } from "../../_helpers/git_fixtures.ts";
-import { loadHistory } from "../../../runner/gates/baseline/mod.ts";
+import { loadHistory } from "../../../runner/history/mod.ts";
 import { freePort } from "../../_helpers/free_port.ts";
 import { serveCommand } from "../../_helpers/service_commands.ts";
 
@@ -768,7 +768,7 @@ Deno.test("tailgate run files the run under the plan folder's commit, or --commi
   const history = await loadHistory(baselines, "cli-run");
   assert.ok(history.ok && history.value);
   assert.deepEqual(
-    history.value.baseline.history.map((e) => [e.commit, e.branch]),
+    history.value.file.history.map((e) => [e.commit, e.branch]),
     [[head, "main"], ["abcdef1", "main"]],
   );
 });

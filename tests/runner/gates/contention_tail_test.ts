@@ -3,12 +3,13 @@ import { evaluateSlos } from "../../../runner/gates/slo/mod.ts";
 import { contendedIntervals, withoutContended } from "../../../runner/gates/contention_tail.ts";
 import { contendedResult, pointsUs, type SecondSpec } from "../../_helpers/gate_fixtures.ts";
 import { evaluateRegression } from "../../../runner/gates/regression/mod.ts";
-import { baselineRunFrom } from "../../../runner/gates/baseline/baseline_store.ts";
+import { decodedRuns } from "../../_helpers/history_fixtures.ts";
+import { storedRunFrom } from "../../../runner/history/history_store.ts";
 import {
-  type Baseline,
-  BASELINE_SCHEMA,
-  BASELINE_VERSION,
-} from "../../../runner/gates/baseline/baseline_types.ts";
+  HISTORY_FILE_SCHEMA,
+  HISTORY_FILE_VERSION,
+  type HistoryFile,
+} from "../../../runner/history/history_types.ts";
 
 /** A second of 1,000 requests: `slow` of them at 30 ms, the rest at 500 µs. */
 function second(slow: number, serviceWaitMs = 0): SecondSpec {
@@ -139,11 +140,11 @@ Deno.test("a p99 regression confined to the seconds the service waited is undeci
       response: pointsUs([[500 + jitter, 990], [2_000 + jitter, 10]]),
       serviceWaitMs: 1,
     })));
-  const past: Baseline = {
-    schema: BASELINE_SCHEMA,
-    version: BASELINE_VERSION,
+  const past: HistoryFile = {
+    schema: HISTORY_FILE_SCHEMA,
+    version: HISTORY_FILE_VERSION,
     plan: "shop",
-    runs: [0, 2, 4, 6, 8].map((j) => baselineRunFrom(quiet(j))),
+    runs: [0, 2, 4, 6, 8].map((j) => storedRunFrom(quiet(j))),
     history: [],
   };
   // One second with the service kept from a CPU for 300 ms: 300 requests at 30 ms.
@@ -153,7 +154,7 @@ Deno.test("a p99 regression confined to the seconds the service waited is undeci
   }));
   seconds.push({ response: pointsUs([[500, 700], [30_000, 300]]), serviceWaitMs: 300 });
   const busy = contendedResult(seconds);
-  const p99 = evaluateRegression(busy, past).find((v) => v.name.startsWith("p99 "))!;
+  const p99 = evaluateRegression(busy, decodedRuns(past)).find((v) => v.name.startsWith("p99 "))!;
   assert.equal(p99.status, "inconclusive", p99.message);
   assert.deepEqual(p99.causes, ["contention"]);
   assert.match(p99.message, /^regressed: .*not beyond doubt: the runner was contended/);
@@ -161,7 +162,7 @@ Deno.test("a p99 regression confined to the seconds the service waited is undeci
   // The same run without the machine's measure is a regression beyond doubt.
   const blind = contendedResult(seconds, [], { measured: false });
   assert.equal(
-    evaluateRegression(blind, past).find((v) => v.name.startsWith("p99 "))!.status,
+    evaluateRegression(blind, decodedRuns(past)).find((v) => v.name.startsWith("p99 "))!.status,
     "fail",
   );
 });

@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
 import {
-  appendToBaseline,
-  baselinePath,
-  loadBaseline,
-} from "../../../runner/gates/baseline/baseline_store.ts";
+  appendToHistory,
+  historyPath,
+  loadHistoryFile,
+} from "../../../runner/history/history_store.ts";
 import { exitCodeOf, gatesVerdict } from "../../../runner/result/read/mod.ts";
 import { BASELINE_WINDOW_RUNS } from "../../../runner/gates/regression/mod.ts";
-import { DEFAULT_BASELINE_RUNS } from "../../../runner/gates/baseline/mod.ts";
-import { judgeRun } from "../../../runner/gates/judge_run.ts";
+import { DEFAULT_BASELINE_RUNS } from "../../../runner/history/mod.ts";
+import { judge, type JudgeOptions } from "../../../runner/api/judge.ts";
 import type { RunResult } from "../../../runner/model/run_result.ts";
 import {
   gateResult,
@@ -48,8 +48,17 @@ function run(scale: number, day = 9, over: GateResultOptions = {}): RunResult {
  */
 async function seedHistory(dir: string, scales = [1, 1.004, 0.996, 1.002, 0.998]): Promise<void> {
   for (const [i, scale] of scales.entries()) {
-    await appendToBaseline(dir, run(scale, i + 1));
+    await appendToHistory(dir, run(scale, i + 1));
   }
+}
+
+/**
+ * Judging as the front door does it (runner/api/judge.ts): the history read, the gates of
+ * judge_run.ts, the run filed; what it noted.
+ */
+async function judgeRun(result: RunResult, options: JudgeOptions = {}) {
+  const { notes, ioFailures } = await judge(result, options);
+  return { notes, ioFailures };
 }
 
 const p99Regression = (r: RunResult) => r.verdicts.find((v) => v.name === "p99 vs baseline: main");
@@ -112,7 +121,7 @@ Deno.test("a baseline from another fingerprint is still compared, with a warning
 
 Deno.test("an unreadable baseline makes the run invalid, says why, and is left as it is", async () => {
   await using dir = await tempDir();
-  await Deno.writeTextFile(baselinePath(dir.path, "shop"), "{ not json");
+  await Deno.writeTextFile(historyPath(dir.path, "shop"), "{ not json");
   const result = run(1);
   const { notes } = await judgeRun(result, { baselineDir: dir.path, updateBaseline: true });
   assert.deepEqual(result.verdicts.map((v) => [v.kind, v.status]), [
@@ -123,7 +132,7 @@ Deno.test("an unreadable baseline makes the run invalid, says why, and is left a
   assert.equal(result.verdict?.status, "invalid");
   assert.equal(exitCodeOf(gatesVerdict(result.verdicts)), 3);
   assert.match(notes.join("\n"), /baseline not updated/);
-  assert.equal(await Deno.readTextFile(baselinePath(dir.path, "shop")), "{ not json");
+  assert.equal(await Deno.readTextFile(historyPath(dir.path, "shop")), "{ not json");
 });
 
 Deno.test("updateBaseline appends the run after judging it against the old history", async () => {
@@ -135,7 +144,7 @@ Deno.test("updateBaseline appends the run after judging it against the old histo
   assert.deepEqual(notes, [
     'baseline updated: "shop" keeps 6 run(s) for the regression gate and 6 in its history',
   ]);
-  const loaded = await loadBaseline(dir.path, "shop");
+  const loaded = await loadHistoryFile(dir.path, "shop");
   assert.ok(loaded.ok && loaded.value);
   assert.equal(loaded.value.runs.length, 6);
   assert.equal(loaded.value.runs.at(-1)!.date, slower.run.startedAt);
@@ -153,7 +162,7 @@ Deno.test("updateBaseline appends the run after judging it against the old histo
     'baseline updated: "shop" keeps 2 run(s) for the regression gate and 4 in its history ' +
     "(this one at c0ffee1)",
   ]);
-  const trimmed = await loadBaseline(dir.path, "shop");
+  const trimmed = await loadHistoryFile(dir.path, "shop");
   assert.ok(trimmed.ok && trimmed.value);
   assert.equal(trimmed.value.history.at(-1)!.commit, at.environment.gitSha);
 });
@@ -163,10 +172,10 @@ Deno.test("updateBaseline refuses a tool-limited or incomplete run, leaving the 
   const options = { baselineDir: dir.path, updateBaseline: true };
   const first = await judgeRun(run(1, 8, { toolLimited: true }), options);
   assert.match(first.notes.at(-1)!, /^baseline not updated: refusing to add a tool-limited run/);
-  await assert.rejects(() => Deno.stat(baselinePath(dir.path, "shop")), Deno.errors.NotFound);
+  await assert.rejects(() => Deno.stat(historyPath(dir.path, "shop")), Deno.errors.NotFound);
 
   await seedHistory(dir.path);
-  const before = await Deno.readFile(baselinePath(dir.path, "shop"));
+  const before = await Deno.readFile(historyPath(dir.path, "shop"));
   const limited = run(1, 8, { toolLimited: true });
   const { notes } = await judgeRun(limited, options);
   assert.match(notes.at(-1)!, /^baseline not updated: refusing to add a tool-limited run/);
@@ -182,7 +191,7 @@ Deno.test("updateBaseline refuses a tool-limited or incomplete run, leaving the 
   const incomplete = await judgeRun(run(1, 8, { complete: false }), options);
   assert.match(incomplete.notes.at(-1)!, /^baseline not updated: refusing to add an incomplete/);
   assert.deepEqual(incomplete.ioFailures, [], "a refused run is no file's fault");
-  assert.deepEqual(await Deno.readFile(baselinePath(dir.path, "shop")), before);
+  assert.deepEqual(await Deno.readFile(historyPath(dir.path, "shop")), before);
 });
 
 Deno.test("the plan's `regression:` floors replace the default metrics and floors", async () => {
@@ -295,7 +304,7 @@ Deno.test("--confirm reruns nothing when nothing could change: all pass, or auto
 Deno.test("a damaged stored histogram is an invalid verdict naming the file and run, not a crash", async () => {
   await using dir = await tempDir();
   await seedHistory(dir.path);
-  const path = baselinePath(dir.path, "shop");
+  const path = historyPath(dir.path, "shop");
   const stored = JSON.parse(await Deno.readTextFile(path));
   // One altered character inside run 2's stage histogram.
   const hdr: string = stored.runs[1].stages[0].response.hdr;
@@ -330,7 +339,7 @@ Deno.test("a stage the plan changed: its skipped regression gate is named, and t
   assert.equal(longer.warnings?.length, 1, JSON.stringify(longer.warnings));
   assert.match(longer.warnings![0], /regression gate skipped for main \(1k\/s for 20s\)/);
   assert.match(notes.join("\n"), /baseline restarted: .* kept as .*shop\.superseded-.*\.json/);
-  const history = await loadBaseline(dir.path, "shop");
+  const history = await loadHistoryFile(dir.path, "shop");
   assert.ok(history.ok && history.value);
   assert.equal(history.value.runs.length, 1, "the old runs are not mixed with the new");
 });
@@ -397,7 +406,7 @@ Deno.test("a run that failed an SLO or ran contended joins the history, marked, 
     /^baseline kept this run in the history of "shop" only, marked slo_failed/,
   );
   assert.match(notes.at(-1)!, /the regression gate keeps 5 run\(s\)/);
-  let stored = (await loadBaseline(dir.path, "shop")) as {
+  let stored = (await loadHistoryFile(dir.path, "shop")) as {
     ok: true;
     value: { runs: unknown[]; history: { notBaseline?: string[] }[] };
   };
@@ -409,13 +418,13 @@ Deno.test("a run that failed an SLO or ran contended joins the history, marked, 
   contended.health.contention = { source: "service", share: 0.2 };
   const marked = await judgeRun(contended, options);
   assert.match(marked.notes.at(-1)!, /marked contended/);
-  stored = (await loadBaseline(dir.path, "shop")) as typeof stored;
+  stored = (await loadHistoryFile(dir.path, "shop")) as typeof stored;
   assert.equal(stored.value.runs.length, 5, "the window holds only baseline runs");
   assert.deepEqual(stored.value.history.at(-1)!.notBaseline, ["contended"]);
 
   // A sound run joins both, unmarked.
   await judgeRun(run(1.001, 8), options);
-  stored = (await loadBaseline(dir.path, "shop")) as typeof stored;
+  stored = (await loadHistoryFile(dir.path, "shop")) as typeof stored;
   assert.equal(stored.value.runs.length, 6);
   assert.equal(stored.value.history.at(-1)!.notBaseline, undefined);
 });
@@ -437,7 +446,7 @@ Deno.test("a run is contended only beyond what the runner's stored runs usually 
     usual.health.contention = { source: "service", share };
     await judgeRun(usual, options);
   }
-  let stored = await loadBaseline(dir.path, "shop");
+  let stored = await loadHistoryFile(dir.path, "shop");
   assert.ok(stored.ok && stored.value);
   // The first was contended against nothing stored; the next two were as usual as it.
   assert.deepEqual(stored.value.history.map((e) => e.notBaseline), [
@@ -449,7 +458,7 @@ Deno.test("a run is contended only beyond what the runner's stored runs usually 
   const busier = run(1, 4);
   busier.health.contention = { source: "service", share: 0.2 };
   await judgeRun(busier, options);
-  stored = await loadBaseline(dir.path, "shop");
+  stored = await loadHistoryFile(dir.path, "shop");
   assert.ok(stored.ok && stored.value);
   assert.deepEqual(stored.value.history.at(-1)!.notBaseline, ["contended"]);
   assert.equal(stored.value.runs.length, 2);

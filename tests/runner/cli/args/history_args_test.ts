@@ -3,7 +3,7 @@ import { MAX_HISTORY_RUNS, readHistoryArgs } from "../../../../runner/cli/args/h
 import { readResultArgs } from "../../../../runner/cli/args/result_args.ts";
 import { parseRunArgs } from "../../../../runner/cli/run_args.ts";
 import { problemText } from "../../../../runner/model/result.ts";
-import { DEFAULT_HISTORY_RUNS } from "../../../../runner/gates/baseline/mod.ts";
+import { DEFAULT_HISTORY_RUNS } from "../../../../runner/history/mod.ts";
 
 Deno.test("--commit takes 7 to 40 hex digits, lowercased, and refuses a name", () => {
   assert.deepEqual(readHistoryArgs({ commit: "ABCDEF1" }), {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { analyzeHistory } from "../../../../runner/gates/history/mod.ts";
-import type { HistoryEntry } from "../../../../runner/gates/baseline/mod.ts";
+import type { HistoryEntry } from "../../../../runner/history/mod.ts";
 import type { HistorySettings } from "../../../../runner/model/history_result.ts";
 import { mulberry32 } from "../../../_helpers/seeded_random.ts";
 import { commitOf, entryAt, stageAt } from "../../../_helpers/history_fixtures.ts";

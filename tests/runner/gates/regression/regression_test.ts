@@ -1,15 +1,23 @@
 import assert from "node:assert/strict";
-import { baselineRunFrom } from "../../../../runner/gates/baseline/baseline_store.ts";
-import { historyEntryFromRun } from "../../../../runner/gates/baseline/history_entry.ts";
+import { storedRunFrom } from "../../../../runner/history/history_store.ts";
+import { historyEntryFromRun } from "../../../../runner/history/history_entry.ts";
 import {
-  type Baseline,
-  BASELINE_SCHEMA,
-  BASELINE_VERSION,
-} from "../../../../runner/gates/baseline/baseline_types.ts";
-import { evaluateRegression } from "../../../../runner/gates/regression/regression.ts";
+  HISTORY_FILE_SCHEMA,
+  HISTORY_FILE_VERSION,
+  type HistoryFile,
+} from "../../../../runner/history/history_types.ts";
+import {
+  evaluateRegression as evaluateDecoded,
+  type RegressionOptions,
+} from "../../../../runner/gates/regression/regression.ts";
+import { decodedRuns } from "../../../_helpers/history_fixtures.ts";
 import { DEFAULT_REGRESSION_FLOORS } from "../../../../runner/gates/regression/regression_metrics.ts";
 import type { RunResult, Verdict } from "../../../../runner/model/run_result.ts";
 import { gateResult, pointsUs, scaledUs, type StageSpec } from "../../../_helpers/gate_fixtures.ts";
+
+/** The gate over a history file, its runs decoded as the history layer reads them. */
+const evaluateRegression = (r: RunResult, file: HistoryFile, o?: RegressionOptions) =>
+  evaluateDecoded(r, decodedRuns(file), o);
 
 interface MainOptions {
   requests?: number;
@@ -45,12 +53,12 @@ function warmup(): StageSpec {
   };
 }
 
-function baselineOf(runs: RunResult[]): Baseline {
+function baselineOf(runs: RunResult[]): HistoryFile {
   return {
-    schema: BASELINE_SCHEMA,
-    version: BASELINE_VERSION,
+    schema: HISTORY_FILE_SCHEMA,
+    version: HISTORY_FILE_VERSION,
     plan: "shop",
-    runs: runs.map(baselineRunFrom),
+    runs: runs.map(storedRunFrom),
     history: [],
   };
 }
@@ -58,7 +66,7 @@ function baselineOf(runs: RunResult[]): Baseline {
 /** Five runs whose latencies differ by at most 0.4%. */
 const TIGHT = [1, 1.004, 0.996, 1.002, 0.998];
 
-function history(scales: number[], o: MainOptions = {}): Baseline {
+function history(scales: number[], o: MainOptions = {}): HistoryFile {
   return baselineOf(scales.map((s) => mainRun(s, o)));
 }
 
@@ -442,7 +450,7 @@ Deno.test("what the long history's baseline runs reached counts too, not a conte
   const withHistory = (marked: boolean) => {
     const b = history(scattered);
     b.history = [...older, ...scattered].map((scale, i) => ({
-      ...historyEntryFromRun(baselineRunFrom(mainRun(scale))),
+      ...historyEntryFromRun(storedRunFrom(mainRun(scale))),
       ...(marked && i < 20 && scale > 2 ? { notBaseline: ["contended" as const] } : {}),
     }));
     return b;

@@ -1,6 +1,10 @@
 import assert from "node:assert/strict";
 import type { Environment } from "../../../../runner/model/run_result.ts";
-import type { SearchHistoryEntry } from "../../../../runner/gates/baseline/search_history.ts";
+import {
+  SEARCH_HISTORY_RUNS,
+  type SearchHistoryEntry,
+} from "../../../../runner/history/search_history.ts";
+import { MAX_HISTORY_RUNS } from "../../../../runner/gates/stats/mod.ts";
 import {
   judgeSearchRegression,
   searchRegressionLimit,
@@ -66,4 +70,8 @@ Deno.test("the found rate regresses when even its failing rate is under the limi
     judgeSearchRegression({ status: "inconclusive", reason: "x" }, limit).status,
     "inconclusive",
   );
+});
+
+Deno.test("the search history keeps as many searches as the prediction bound reads", () => {
+  assert.equal(SEARCH_HISTORY_RUNS, MAX_HISTORY_RUNS);
 });

@@ -1,14 +1,14 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
-  appendToBaseline,
-  baselinePath,
+  appendToHistory,
+  historyPath,
   loadHistories,
   loadHistory,
-} from "../../../../runner/gates/baseline/mod.ts";
-import { problemText } from "../../../../runner/model/result.ts";
-import { sampleResult } from "../../../_helpers/result_fixtures.ts";
-import { valueOf } from "../../../_helpers/result_value.ts";
+} from "../../../runner/history/mod.ts";
+import { problemText } from "../../../runner/model/result.ts";
+import { sampleResult } from "../../_helpers/result_fixtures.ts";
+import { valueOf } from "../../_helpers/result_value.ts";
 
 /** A fresh temporary folder, removed when the test is done. */
 async function tempDir(): Promise<AsyncDisposable & { path: string }> {
@@ -26,10 +26,10 @@ function resultOf(plan: string, day: number) {
 Deno.test("loadHistory() gives the plan's history with its file, or nothing yet", async () => {
   await using dir = await tempDir();
   assert.deepEqual(await loadHistory(dir.path, "shop"), { ok: true, value: undefined });
-  await appendToBaseline(dir.path, resultOf("shop", 1));
+  await appendToHistory(dir.path, resultOf("shop", 1));
   const read = valueOf(await loadHistory(dir.path, "shop"))!;
-  assert.equal(read.path, baselinePath(dir.path, "shop"));
-  assert.equal(read.baseline.history.length, 1);
+  assert.equal(read.path, historyPath(dir.path, "shop"));
+  assert.equal(read.file.history.length, 1);
   await Deno.writeTextFile(read.path, "{");
   const damaged = await loadHistory(dir.path, "shop");
   assert.ok(!damaged.ok && problemText(damaged.problems[0]).includes(read.path));
@@ -37,18 +37,18 @@ Deno.test("loadHistory() gives the plan's history with its file, or nothing yet"
 
 Deno.test("loadHistories() reads every plan's history in a folder, not kept or search ones", async () => {
   await using dir = await tempDir();
-  await appendToBaseline(dir.path, resultOf("shop", 1));
-  await appendToBaseline(dir.path, resultOf("shop", 2));
-  await appendToBaseline(dir.path, resultOf("Admin API", 1));
+  await appendToHistory(dir.path, resultOf("shop", 1));
+  await appendToHistory(dir.path, resultOf("shop", 2));
+  await appendToHistory(dir.path, resultOf("Admin API", 1));
   // The search history has a schema of its own: never read as a baseline.
   await Deno.writeTextFile(
     join(dir.path, "shop.search.json"),
     '{"schema":"tailgate/search-history"}',
   );
-  const v1 = new URL("../../../testdata/baseline_v1/shop.json", import.meta.url);
+  const v1 = new URL("../../testdata/baseline_v1/shop.json", import.meta.url);
   await Deno.copyFile(v1, join(dir.path, "shop.superseded-20250101T000000Z.json"));
   const histories = valueOf(await loadHistories(dir.path));
-  assert.deepEqual(histories.map((h) => [h.path, h.baseline.plan, h.baseline.history.length]), [
+  assert.deepEqual(histories.map((h) => [h.path, h.file.plan, h.file.history.length]), [
     [join(dir.path, "admin-api.json"), "Admin API", 1],
     [join(dir.path, "shop.json"), "shop", 2],
   ]);
@@ -56,7 +56,7 @@ Deno.test("loadHistories() reads every plan's history in a folder, not kept or s
 
 Deno.test("loadHistories() names every file it cannot use, and a missing folder", async () => {
   await using dir = await tempDir();
-  await appendToBaseline(dir.path, resultOf("shop", 1));
+  await appendToHistory(dir.path, resultOf("shop", 1));
   await Deno.writeTextFile(join(dir.path, "broken.json"), "{");
   await Deno.writeTextFile(join(dir.path, "other.json"), '{"schema":"tailgate/result"}');
   const read = await loadHistories(dir.path);

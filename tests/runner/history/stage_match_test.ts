@@ -3,7 +3,7 @@ import {
   describeStage,
   stagesMatch,
   unmatchedStages,
-} from "../../../../runner/gates/regression/stage_match.ts";
+} from "../../../runner/history/stage_match.ts";
 
 const steady = {
   index: 1,

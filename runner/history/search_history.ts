@@ -7,24 +7,24 @@
  * @module
  */
 import { join } from "node:path";
-import type { Environment } from "../../model/run_result.ts";
-import type { SearchResult } from "../../model/search_result.ts";
-import { writeFileAtomic } from "../../model/atomic_write.ts";
-import { readRegularFile } from "../../model/regular_file.ts";
-import { err, ok, problem, problemText, type Result } from "../../model/result.ts";
-import {
-  BaselineError,
-  baselineSlug,
-  makeHistoryDir,
-  MAX_HISTORY_BYTES,
-} from "./baseline_store.ts";
+import type { Environment } from "../model/run_result.ts";
+import type { SearchResult } from "../model/search_result.ts";
+import { writeFileAtomic } from "../model/atomic_write.ts";
+import { readRegularFile } from "../model/regular_file.ts";
+import { err, ok, problem, problemText, type Result } from "../model/result.ts";
+import { HistoryError, historySlug, makeHistoryDir, MAX_HISTORY_BYTES } from "./history_store.ts";
 import { withHistoryLock } from "./history_lock.ts";
-import { MAX_HISTORY_RUNS } from "../stats/mod.ts";
 
 /** The file's `schema` value. */
 export const SEARCH_HISTORY_SCHEMA = "tailgate/search-history";
 /** The file's format version. */
 export const SEARCH_HISTORY_VERSION = 1;
+
+/**
+ * Searches kept at most, the newest: 30, as many as the regression gate's prediction bound reads
+ * (`MAX_HISTORY_RUNS` in runner/gates/stats/prediction_bound.ts; a gates test keeps them equal).
+ */
+export const SEARCH_HISTORY_RUNS = 30;
 
 /** One past search. */
 export interface SearchHistoryEntry {
@@ -59,7 +59,7 @@ export interface SearchHistory {
  * ```
  */
 export function searchHistoryPath(dir: string, planName: string): string {
-  return join(dir, `${baselineSlug(planName)}.search.json`);
+  return join(dir, `${historySlug(planName)}.search.json`);
 }
 
 /**
@@ -104,8 +104,8 @@ export async function loadSearchHistory(
 
 /**
  * Adds a complete search that found a rate to its plan's history (the newest
- * {@linkcode MAX_HISTORY_RUNS} kept), or the problem when the search found no rate to keep. Throws
- * {@linkcode BaselineError}, or the lock's error (history_lock.ts: held, or `signal` stopped the
+ * {@linkcode SEARCH_HISTORY_RUNS} kept), or the problem when the search found no rate to keep. Throws
+ * {@linkcode HistoryError}, or the lock's error (history_lock.ts: held, or `signal` stopped the
  * wait); the file is then unchanged.
  */
 export async function appendSearchHistory(
@@ -130,7 +130,7 @@ export async function appendSearchHistory(
     await withHistoryLock(path, async () => {
       const loaded = await loadSearchHistory(dir, planName);
       if (!loaded.ok) {
-        throw new BaselineError(
+        throw new HistoryError(
           "invalid_file",
           `${problemText(loaded.problems[0])} (the file was left as it is)`,
         );
@@ -146,12 +146,12 @@ export async function appendSearchHistory(
         schema: SEARCH_HISTORY_SCHEMA,
         version: SEARCH_HISTORY_VERSION,
         plan: planName,
-        entries: [...loaded.value, entry].slice(-MAX_HISTORY_RUNS),
+        entries: [...loaded.value, entry].slice(-SEARCH_HISTORY_RUNS),
       };
       try {
         await write(path, JSON.stringify(history, null, 1) + "\n");
       } catch (e) {
-        throw new BaselineError(
+        throw new HistoryError(
           "write_failed",
           `could not write search history ${path} (${(e as Error).message}); it is unchanged`,
           { cause: e },

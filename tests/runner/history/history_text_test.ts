@@ -1,22 +1,22 @@
 import assert from "node:assert/strict";
-import { baselineText, fitHistory } from "../../../../runner/gates/baseline/baseline_text.ts";
-import { parseBaseline } from "../../../../runner/gates/baseline/baseline_parse.ts";
-import { valueOf } from "../../../_helpers/result_value.ts";
+import { fitHistory, historyText } from "../../../runner/history/history_text.ts";
+import { parseHistory } from "../../../runner/history/history_parse.ts";
+import { valueOf } from "../../_helpers/result_value.ts";
 
 /** The version-1 file of the migration test, read as version 2 (three runs, three entries). */
 async function stored() {
   const text = await Deno.readTextFile(
-    new URL("../../../testdata/baseline_v1/shop.json", import.meta.url),
+    new URL("../../testdata/baseline_v1/shop.json", import.meta.url),
   );
-  return valueOf(parseBaseline(text, "shop"));
+  return valueOf(parseHistory(text, "shop"));
 }
 
 const bytes = (s: string) => new TextEncoder().encode(s).length;
 
 Deno.test("the file holds one run or history entry a line, and reads back as written", async () => {
   const baseline = await stored();
-  const text = baselineText(baseline);
-  assert.deepEqual(valueOf(parseBaseline(text, "shop")), baseline);
+  const text = historyText(baseline);
+  assert.deepEqual(valueOf(parseHistory(text, "shop")), baseline);
   const lines = text.split("\n");
   for (const entry of [...baseline.runs, ...baseline.history]) {
     assert.equal(lines.filter((l) => l.includes(JSON.stringify(entry))).length, 1);
@@ -26,17 +26,17 @@ Deno.test("the file holds one run or history entry a line, and reads back as wri
 
 Deno.test("fitHistory() drops the oldest entries until the text fits, no more", async () => {
   const baseline = await stored();
-  const full = bytes(baselineText(baseline));
+  const full = bytes(historyText(baseline));
   const last = bytes(JSON.stringify(baseline.history[2]));
   for (const max of [full, full - 1, full - last, full - 10 * last]) {
-    const { baseline: fitted, dropped } = fitHistory(baseline, max);
+    const { file: fitted, dropped } = fitHistory(baseline, max);
     assert.deepEqual(fitted.history, baseline.history.slice(dropped));
     assert.deepEqual(fitted.runs, baseline.runs);
-    const size = bytes(baselineText(fitted));
+    const size = bytes(historyText(fitted));
     if (dropped < 2) assert.ok(size <= max, `${size} > ${max}`);
     if (dropped > 0) {
       const oneFewer = { ...baseline, history: baseline.history.slice(dropped - 1) };
-      assert.ok(bytes(baselineText(oneFewer)) > max, "dropped one more entry than needed");
+      assert.ok(bytes(historyText(oneFewer)) > max, "dropped one more entry than needed");
     }
   }
   assert.equal(fitHistory(baseline, full).dropped, 0);

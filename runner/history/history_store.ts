@@ -7,26 +7,26 @@
  * @module
  */
 import { join } from "node:path";
-import { writeFileAtomic } from "../../model/atomic_write.ts";
-import { readRegularFile } from "../../model/regular_file.ts";
-import { err, ok, prefixed, problem, problemText, type Result } from "../../model/result.ts";
-import type { RunResult } from "../../model/run_result.ts";
-import { ranContended, targetLost } from "../../result/read/mod.ts";
-import { parseBaseline } from "./baseline_parse.ts";
+import { writeFileAtomic } from "../model/atomic_write.ts";
+import { readRegularFile } from "../model/regular_file.ts";
+import { err, ok, prefixed, problem, problemText, type Result } from "../model/result.ts";
+import type { RunResult } from "../model/run_result.ts";
+import { ranContended, targetLost } from "../result/read/mod.ts";
+import { parseHistory } from "./history_parse.ts";
 import { withHistoryLock } from "./history_lock.ts";
-import { type StageShape, unmatchedStages } from "../regression/mod.ts";
+import { type StageShape, unmatchedStages } from "./stage_match.ts";
 import {
-  type Baseline,
-  BASELINE_SCHEMA,
-  BASELINE_VERSION,
-  type BaselineRun,
   DEFAULT_BASELINE_RUNS,
   DEFAULT_HISTORY_RUNS,
+  HISTORY_FILE_SCHEMA,
+  HISTORY_FILE_VERSION,
+  type HistoryFile,
   type NotBaselineReason,
-} from "./baseline_types.ts";
+  type StoredRun,
+} from "./history_types.ts";
 import { historyEntryFromRun } from "./history_entry.ts";
 import { planFingerprint } from "./fingerprints.ts";
-import { baselineText, fitHistory } from "./baseline_text.ts";
+import { fitHistory, historyText } from "./history_text.ts";
 
 /**
  * The largest baseline or search history read (64 MiB): a baseline of a 3-stage plan holds 10
@@ -36,33 +36,33 @@ import { baselineText, fitHistory } from "./baseline_text.ts";
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { MAX_HISTORY_BYTES } from "./baseline_store.ts";
+ * import { MAX_HISTORY_BYTES } from "./history_store.ts";
  * assert.equal(MAX_HISTORY_BYTES, 67108864);
  * ```
  */
 export const MAX_HISTORY_BYTES = 64 * 1024 * 1024;
 
 /**
- * Thrown by {@linkcode appendToBaseline} and `appendSearchHistory` when the history's file fails
+ * Thrown by {@linkcode appendToHistory} and `appendSearchHistory` when the history's file fails
  * them: `invalid_file` (the existing file cannot be read and was left as it is), `write_failed`
  * (the old file is unchanged). A run the history refuses is no exception: a problem.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { BaselineError } from "./baseline_store.ts";
- * const e = new BaselineError("write_failed", "could not write the history: disk full");
+ * import { HistoryError } from "./history_store.ts";
+ * const e = new HistoryError("write_failed", "could not write the history: disk full");
  * assert.equal(e.kind, "write_failed");
  * ```
  */
-export class BaselineError extends Error {
+export class HistoryError extends Error {
   constructor(
     readonly kind: "invalid_file" | "write_failed",
     message: string,
     options?: ErrorOptions,
   ) {
     super(message, options);
-    this.name = "BaselineError";
+    this.name = "HistoryError";
   }
 }
 
@@ -73,11 +73,11 @@ export class BaselineError extends Error {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { baselineSlug } from "./baseline_store.ts";
- * assert.equal(baselineSlug("Shop API / checkout"), "shop-api-checkout");
+ * import { historySlug } from "./history_store.ts";
+ * assert.equal(historySlug("Shop API / checkout"), "shop-api-checkout");
  * ```
  */
-export function baselineSlug(planName: string): string {
+export function historySlug(planName: string): string {
   const trim = (s: string) => s.replace(/^[-.]+|[-.]+$/g, "");
   const slug = trim(
     planName.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase()
@@ -94,7 +94,7 @@ export function baselineSlug(planName: string): string {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { historyName } from "./baseline_store.ts";
+ * import { historyName } from "./history_store.ts";
  * assert.equal(historyName({ name: "shop", overrides: ["--duration-scale 0.1"] }), "shop --duration-scale 0.1");
  * ```
  */
@@ -108,18 +108,18 @@ export function historyName(plan: { name: string; overrides?: string[] }): strin
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { baselinePath } from "./baseline_store.ts";
- * assert.equal(baselinePath(".tailgate/baselines", "Shop"), ".tailgate/baselines/shop.json");
+ * import { historyPath } from "./history_store.ts";
+ * assert.equal(historyPath(".tailgate/baselines", "Shop"), ".tailgate/baselines/shop.json");
  * ```
  */
-export function baselinePath(dir: string, planName: string): string {
-  return join(dir, `${baselineSlug(planName)}.json`);
+export function historyPath(dir: string, planName: string): string {
+  return join(dir, `${historySlug(planName)}.json`);
 }
 
 /**
  * The baseline entry of a run: its date, fingerprint and stage and label histograms.
  */
-export function baselineRunFrom(result: RunResult): BaselineRun {
+export function storedRunFrom(result: RunResult): StoredRun {
   return structuredClone({
     date: result.run.startedAt,
     environment: result.environment,
@@ -148,11 +148,11 @@ export function baselineRunFrom(result: RunResult): BaselineRun {
  * wrong and how to fix it when it cannot be used. A version-1 file comes back migrated (its runs
  * are the history's first entries).
  */
-export async function loadBaseline(
+export async function loadHistoryFile(
   dir: string,
   planName: string,
-): Promise<Result<Baseline | undefined>> {
-  const path = baselinePath(dir, planName);
+): Promise<Result<HistoryFile | undefined>> {
+  const path = historyPath(dir, planName);
   const read = await readRegularFile(path, MAX_HISTORY_BYTES);
   if (!read.ok) {
     if (read.problems[0].kind === "missing") return ok(undefined);
@@ -162,7 +162,7 @@ export async function loadBaseline(
         "history), or pass another folder with --baseline",
     ));
   }
-  const parsed = parseBaseline(new TextDecoder().decode(read.value), planName);
+  const parsed = parseHistory(new TextDecoder().decode(read.value), planName);
   return parsed.ok ? parsed : err(prefixed(`baseline ${path} `, parsed.problems));
 }
 
@@ -171,7 +171,7 @@ export async function loadBaseline(
  * of the oldest history entries were dropped for the file to stay under
  * {@linkcode MAX_HISTORY_BYTES}; why the run joined the long history only, when it did.
  */
-export type AppendedBaseline = Baseline & {
+export type AppendedHistory = HistoryFile & {
   supersededPath?: string;
   droppedForSize?: number;
   notBaseline?: NotBaselineReason[];
@@ -186,7 +186,7 @@ export type AppendedBaseline = Baseline & {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { notBaselineReasons } from "./baseline_store.ts";
+ * import { notBaselineReasons } from "./history_store.ts";
  * const verdicts = [{ kind: "slo" as const, name: "p99 < 1ms", status: "fail" as const, stageIndexes: [], message: "" }];
  * assert.deepEqual(notBaselineReasons({ verdicts, health: {} }), ["slo_failed"]);
  * assert.deepEqual(notBaselineReasons({ verdicts: [], health: { contention: { share: 0.2 } } }), ["contended"]);
@@ -214,22 +214,22 @@ export function notBaselineReasons(
  * Adds a sound run to its plan's history, keeping the newest `keep` runs in full (`runs`, the
  * regression gate's window) and the newest `historyRuns` in the long history (`history`; a run
  * that failed an SLO or ran contended joins only the long history, marked: `notBaseline`), and
- * writes the file atomically with `write` as version {@linkcode BASELINE_VERSION}, or the problem
+ * writes the file atomically with `write` as version {@linkcode HISTORY_FILE_VERSION}, or the problem
  * when the run may not join it (incomplete, tool-limited).
- * Throws {@linkcode BaselineError}; the existing file is then unchanged.
+ * Throws {@linkcode HistoryError}; the existing file is then unchanged.
  * A run whose measured stages differ from the newest stored run's (the plan changed) starts a new
  * history: the old one is first written whole to `<slug>.superseded-<time>.json` beside it.
  * `signal` stops a wait for the history's lock (history_lock.ts); the lock, a folder that cannot
  * be made and a failed write throw, naming the file.
  */
-export async function appendToBaseline(
+export async function appendToHistory(
   dir: string,
   result: RunResult,
   keep: number = DEFAULT_BASELINE_RUNS,
   write: (path: string, data: string) => Promise<void> = writeFileAtomic,
   signal?: AbortSignal,
   historyRuns: number = DEFAULT_HISTORY_RUNS,
-): Promise<Result<AppendedBaseline>> {
+): Promise<Result<AppendedHistory>> {
   if (!Number.isInteger(keep) || keep < 1) {
     throw new RangeError(`keep must be a whole number of runs, at least 1 (got ${keep})`);
   }
@@ -245,7 +245,7 @@ export async function appendToBaseline(
   // Re-read under the lock: a history another run appended to meanwhile keeps its run.
   return ok(
     await withHistoryLock(
-      baselinePath(dir, planName),
+      historyPath(dir, planName),
       () => appendLocked(dir, result, { keep, historyRuns }, write),
       signal ? { signal } : {},
     ),
@@ -257,16 +257,16 @@ async function appendLocked(
   result: RunResult,
   limits: { keep: number; historyRuns: number },
   write: (path: string, data: string) => Promise<void>,
-): Promise<AppendedBaseline> {
+): Promise<AppendedHistory> {
   const planName = historyName(result.plan);
-  const loaded = await loadBaseline(dir, planName);
+  const loaded = await loadHistoryFile(dir, planName);
   if (!loaded.ok) {
-    throw new BaselineError(
+    throw new HistoryError(
       "invalid_file",
       `${problemText(loaded.problems[0])} (the file was left as it is)`,
     );
   }
-  const path = baselinePath(dir, planName);
+  const path = historyPath(dir, planName);
   // Never mix runs whose measured stages do not compare: a plan whose stages changed starts a new
   // history, and the old one is kept beside it, written whole before anything is replaced.
   const newest = loaded.value?.runs.at(-1);
@@ -275,9 +275,9 @@ async function appendLocked(
     const stamp = new Date().toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
     supersededPath = path.replace(/\.json$/, `.superseded-${stamp}.json`);
     try {
-      await write(supersededPath, baselineText(loaded.value!));
+      await write(supersededPath, historyText(loaded.value!));
     } catch (e) {
-      throw new BaselineError(
+      throw new HistoryError(
         "write_failed",
         `could not keep the old history as ${supersededPath} (${(e as Error).message}); the ` +
           "baseline is unchanged",
@@ -286,7 +286,7 @@ async function appendLocked(
     }
   }
   const kept = supersededPath === undefined ? loaded.value : undefined;
-  const run = baselineRunFrom(result);
+  const run = storedRunFrom(result);
   // A run that failed an SLO or ran contended joins the long history, marked, not the window.
   const usual = (kept?.history ?? []).flatMap((e) =>
     e.contentionShare === undefined ? [] : [e.contentionShare]
@@ -298,17 +298,17 @@ async function appendLocked(
     ...(notBaseline.length ? { notBaseline } : {}),
     ...(share === undefined ? {} : { contentionShare: share }),
   };
-  const { baseline, dropped } = fitHistory({
-    schema: BASELINE_SCHEMA,
-    version: BASELINE_VERSION,
+  const { file, dropped } = fitHistory({
+    schema: HISTORY_FILE_SCHEMA,
+    version: HISTORY_FILE_VERSION,
     plan: planName,
     runs: [...kept?.runs ?? [], ...(notBaseline.length ? [] : [run])].slice(-limits.keep),
     history: [...kept?.history ?? [], entry].slice(-limits.historyRuns),
   }, MAX_HISTORY_BYTES);
   try {
-    await write(path, baselineText(baseline));
+    await write(path, historyText(file));
   } catch (e) {
-    throw new BaselineError(
+    throw new HistoryError(
       "write_failed",
       `could not write baseline ${path} (${(e as Error).message}); the previous baseline is ` +
         `unchanged`,
@@ -316,7 +316,7 @@ async function appendLocked(
     );
   }
   return {
-    ...baseline,
+    ...file,
     ...(supersededPath === undefined ? {} : { supersededPath }),
     ...(dropped === 0 ? {} : { droppedForSize: dropped }),
     ...(notBaseline.length ? { notBaseline } : {}),
@@ -324,13 +324,13 @@ async function appendLocked(
 }
 
 /**
- * Makes the folder histories are kept in, or throws a {@linkcode BaselineError} naming it.
+ * Makes the folder histories are kept in, or throws a {@linkcode HistoryError} naming it.
  */
 export async function makeHistoryDir(dir: string): Promise<void> {
   try {
     await Deno.mkdir(dir, { recursive: true });
   } catch (e) {
-    throw new BaselineError(
+    throw new HistoryError(
       "write_failed",
       `cannot make the history folder ${dir} (${(e as Error).message})`,
       { cause: e },

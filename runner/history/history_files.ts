@@ -5,16 +5,16 @@
  * @module
  */
 import { join } from "node:path";
-import { readRegularFile } from "../../model/regular_file.ts";
-import { err, ok, prefixed, type Problem, problem, type Result } from "../../model/result.ts";
-import { baselinePath, loadBaseline, MAX_HISTORY_BYTES } from "./baseline_store.ts";
-import { parseBaseline } from "./baseline_parse.ts";
-import type { Baseline } from "./baseline_types.ts";
+import { readRegularFile } from "../model/regular_file.ts";
+import { err, ok, prefixed, type Problem, problem, type Result } from "../model/result.ts";
+import { historyPath, loadHistoryFile, MAX_HISTORY_BYTES } from "./history_store.ts";
+import { parseHistory } from "./history_parse.ts";
+import type { HistoryFile } from "./history_types.ts";
 
-/** A baseline file as read: where it is, and what it holds (its `history`, oldest first). */
+/** A history file as read: where it is, and what it holds (its `history`, oldest first). */
 export interface StoredHistory {
   path: string;
-  baseline: Baseline;
+  file: HistoryFile;
 }
 
 /**
@@ -26,10 +26,10 @@ export async function loadHistory(
   dir: string,
   planName: string,
 ): Promise<Result<StoredHistory | undefined>> {
-  const loaded = await loadBaseline(dir, planName);
+  const loaded = await loadHistoryFile(dir, planName);
   if (!loaded.ok) return loaded;
   if (loaded.value === undefined) return ok(undefined);
-  return ok({ path: baselinePath(dir, planName), baseline: loaded.value });
+  return ok({ path: historyPath(dir, planName), file: loaded.value });
 }
 
 /**
@@ -61,8 +61,8 @@ export async function loadHistories(dir: string): Promise<Result<StoredHistory[]
       continue;
     }
     const text = new TextDecoder().decode(read.value);
-    const parsed = parseBaseline(text, planOf(text));
-    if (parsed.ok) histories.push({ path, baseline: parsed.value });
+    const parsed = parseHistory(text, planOf(text));
+    if (parsed.ok) histories.push({ path, file: parsed.value });
     else problems.push(...prefixed(`baseline ${path} `, parsed.problems));
   }
   return problems.length ? err(problems) : ok(histories);

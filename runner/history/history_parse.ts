@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { type Baseline, BASELINE_SCHEMA, BASELINE_VERSION } from "./baseline_types.ts";
-import { err, ok, problem, type Result } from "../../model/result.ts";
+import { HISTORY_FILE_SCHEMA, HISTORY_FILE_VERSION, type HistoryFile } from "./history_types.ts";
+import { err, ok, problem, type Result } from "../model/result.ts";
 import { historyEntryFromRun } from "./history_entry.ts";
 import { historyEntryDamage, runStageValueDamage } from "./history_shape.ts";
 
@@ -16,19 +16,19 @@ const MOVE_AWAY = "move it away (the next --update-baseline starts a new history
 /**
  * The baseline file `text` holds for `planName`, or what is wrong with it: a problem whose message
  * is a phrase completing "baseline <path> …" that says what is wrong and how to fix it. A
- * version-1 file comes back migrated to version {@linkcode BASELINE_VERSION}: its runs are its
+ * version-1 file comes back migrated to version {@linkcode HISTORY_FILE_VERSION}: its runs are its
  * history's first entries (history_entry.ts).
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { parseBaseline } from "./baseline_parse.ts";
- * parseBaseline("{", "shop"); // { ok: false, problems: [{ message: "is not valid JSON (…): it is damaged; move it away …" }] }
+ * import { parseHistory } from "./history_parse.ts";
+ * parseHistory("{", "shop"); // { ok: false, problems: [{ message: "is not valid JSON (…): it is damaged; move it away …" }] }
  * const text = JSON.stringify({ schema: "tailgate/baseline", version: 1, plan: "shop", runs: [] });
- * assert.deepEqual(parseBaseline(text, "shop"), { ok: true, value: { schema: "tailgate/baseline", version: 2, plan: "shop", runs: [], history: [] } });
+ * assert.deepEqual(parseHistory(text, "shop"), { ok: true, value: { schema: "tailgate/baseline", version: 2, plan: "shop", runs: [], history: [] } });
  * ```
  */
-export function parseBaseline(text: string, planName: string): Result<Baseline> {
+export function parseHistory(text: string, planName: string): Result<HistoryFile> {
   const refuse = (phrase: string) => err(problem(phrase));
   let doc: unknown;
   try {
@@ -37,18 +37,18 @@ export function parseBaseline(text: string, planName: string): Result<Baseline> 
     return refuse(`is not valid JSON (${(e as Error).message}): it is damaged; ${MOVE_AWAY}`);
   }
   const record = isObject(doc) ? doc : {};
-  if (record.schema !== BASELINE_SCHEMA) {
+  if (record.schema !== HISTORY_FILE_SCHEMA) {
     return refuse(
-      `is not a tailgate baseline (\`schema\` is not "${BASELINE_SCHEMA}"); ${MOVE_AWAY}, ` +
+      `is not a tailgate baseline (\`schema\` is not "${HISTORY_FILE_SCHEMA}"); ${MOVE_AWAY}, ` +
         `or pass another folder with --baseline`,
     );
   }
   if (!Number.isInteger(record.version) || (record.version as number) < 1) {
     return refuse(`has no valid \`version\`: it is damaged; ${MOVE_AWAY}`);
   }
-  if ((record.version as number) > BASELINE_VERSION) {
+  if ((record.version as number) > HISTORY_FILE_VERSION) {
     return refuse(
-      `is format version ${record.version}; this tailgate reads up to ${BASELINE_VERSION}: ` +
+      `is format version ${record.version}; this tailgate reads up to ${HISTORY_FILE_VERSION}: ` +
         `upgrade tailgate to read it`,
     );
   }
@@ -73,10 +73,10 @@ export function parseBaseline(text: string, planName: string): Result<Baseline> 
     }
   }
   if (record.version === 1) {
-    const v1 = doc as Baseline;
+    const v1 = doc as HistoryFile;
     return ok({
       ...v1,
-      version: BASELINE_VERSION,
+      version: HISTORY_FILE_VERSION,
       history: v1.runs.map((run) => historyEntryFromRun(run)),
     });
   }
@@ -92,7 +92,7 @@ export function parseBaseline(text: string, planName: string): Result<Baseline> 
         MOVE_AWAY,
     );
   }
-  return ok(doc as Baseline);
+  return ok(doc as HistoryFile);
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

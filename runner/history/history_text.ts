@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { Baseline } from "./baseline_types.ts";
+import type { HistoryFile } from "./history_types.ts";
 
 /**
  * `baseline` as the file holds it: valid JSON, one run or history entry a line.
@@ -14,12 +14,12 @@ import type { Baseline } from "./baseline_types.ts";
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { baselineText } from "./baseline_text.ts";
- * const text = baselineText({ schema: "tailgate/baseline", version: 2, plan: "shop", runs: [], history: [] });
+ * import { historyText } from "./history_text.ts";
+ * const text = historyText({ schema: "tailgate/baseline", version: 2, plan: "shop", runs: [], history: [] });
  * assert.deepEqual(JSON.parse(text), { schema: "tailgate/baseline", version: 2, plan: "shop", runs: [], history: [] });
  * ```
  */
-export function baselineText(baseline: Baseline): string {
+export function historyText(baseline: HistoryFile): string {
   const { runs, history, ...header } = baseline;
   const head = Object.entries(header).map(([k, v]) =>
     ` ${JSON.stringify(k)}: ${JSON.stringify(v)}`
@@ -38,27 +38,27 @@ export function baselineText(baseline: Baseline): string {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { fitHistory } from "./baseline_text.ts";
+ * import { fitHistory } from "./history_text.ts";
  * const entry = (date: string) => ({ date, runner: "r", plan: "p", environment: {}, stages: [] });
- * const baseline = { schema: "tailgate/baseline", version: 2, plan: "shop", runs: [], history: ["1", "2", "3"].map(entry) } as never;
- * assert.equal(fitHistory(baseline, 10).dropped, 2);
- * assert.equal(fitHistory(baseline, 1e6).dropped, 0);
+ * const file = { schema: "tailgate/baseline", version: 2, plan: "shop", runs: [], history: ["1", "2", "3"].map(entry) } as never;
+ * assert.equal(fitHistory(file, 10).dropped, 2);
+ * assert.equal(fitHistory(file, 1e6).dropped, 0);
  * ```
  */
 export function fitHistory(
-  baseline: Baseline,
+  file: HistoryFile,
   maxBytes: number,
-): { baseline: Baseline; dropped: number } {
+): { file: HistoryFile; dropped: number } {
   const bytes = (s: string) => new TextEncoder().encode(s).length;
-  let total = bytes(baselineText(baseline));
+  let total = bytes(historyText(file));
   let dropped = 0;
-  const { history } = baseline;
+  const { history } = file;
   // Each entry is one line of the text: its JSON, two spaces, and a comma and a newline.
   while (total > maxBytes && dropped < history.length - 1) {
     total -= bytes(JSON.stringify(history[dropped])) + 4;
     dropped++;
   }
   return dropped === 0
-    ? { baseline, dropped }
-    : { baseline: { ...baseline, history: history.slice(dropped) }, dropped };
+    ? { file, dropped }
+    : { file: { ...file, history: history.slice(dropped) }, dropped };
 }

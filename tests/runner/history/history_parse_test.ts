@@ -1,23 +1,20 @@
 import assert from "node:assert/strict";
-import { parseBaseline } from "../../../../runner/gates/baseline/baseline_parse.ts";
-import { runnerFingerprint } from "../../../../runner/gates/baseline/fingerprints.ts";
-import {
-  type Baseline,
-  BASELINE_VERSION,
-} from "../../../../runner/gates/baseline/baseline_types.ts";
-import { problemText } from "../../../../runner/model/result.ts";
-import { valueOf } from "../../../_helpers/result_value.ts";
+import { parseHistory } from "../../../runner/history/history_parse.ts";
+import { runnerFingerprint } from "../../../runner/history/fingerprints.ts";
+import { HISTORY_FILE_VERSION, type HistoryFile } from "../../../runner/history/history_types.ts";
+import { problemText } from "../../../runner/model/result.ts";
+import { valueOf } from "../../_helpers/result_value.ts";
 
 /** A version-1 file as tailgate wrote it before the long history: three runs of plan "shop". */
-const V1_FILE = new URL("../../../testdata/baseline_v1/shop.json", import.meta.url);
+const V1_FILE = new URL("../../testdata/baseline_v1/shop.json", import.meta.url);
 
 Deno.test("a version-1 file is migrated: its runs become the first history entries", async () => {
   const text = await Deno.readTextFile(V1_FILE);
-  const v1 = JSON.parse(text) as Baseline;
+  const v1 = JSON.parse(text) as HistoryFile;
   assert.equal(v1.version, 1);
   assert.equal("history" in v1, false);
-  const read = valueOf(parseBaseline(text, "shop"));
-  assert.equal(read.version, BASELINE_VERSION);
+  const read = valueOf(parseHistory(text, "shop"));
+  assert.equal(read.version, HISTORY_FILE_VERSION);
   assert.deepEqual(read.runs, v1.runs, "the regression gate's runs are kept as they were");
   assert.equal(read.history.length, 3);
   for (const [i, entry] of read.history.entries()) {
@@ -43,10 +40,10 @@ Deno.test("a version-1 file is migrated: its runs become the first history entri
 });
 
 Deno.test("a version-2 file without its history, or with a damaged entry, is named", async () => {
-  const v2 = valueOf(parseBaseline(await Deno.readTextFile(V1_FILE), "shop"));
+  const v2 = valueOf(parseHistory(await Deno.readTextFile(V1_FILE), "shop"));
   const text = (doc: unknown) => JSON.stringify(doc);
   const refused = (doc: unknown) => {
-    const read = parseBaseline(text(doc), "shop");
+    const read = parseHistory(text(doc), "shop");
     assert.ok(!read.ok, "a damaged history was accepted");
     return problemText(read.problems[0]);
   };
@@ -83,5 +80,5 @@ Deno.test("a version-2 file without its history, or with a damaged entry, is nam
   window.runs[0].stages[0].counts.completed = -5;
   assert.match(refused(window), /is damaged \(run 1, stage 1: counts\.completed is -5: a count/);
   // The whole, undamaged document reads back as written.
-  assert.deepEqual(valueOf(parseBaseline(text(v2), "shop")), v2);
+  assert.deepEqual(valueOf(parseHistory(text(v2), "shop")), v2);
 });

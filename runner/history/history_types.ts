@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { EncodedHistogram, Environment, RequestCounts } from "../../model/run_result.ts";
+import type { EncodedHistogram, Environment, RequestCounts } from "../model/run_result.ts";
 
 /**
  * The `schema` field of every baseline file.
@@ -14,11 +14,11 @@ import type { EncodedHistogram, Environment, RequestCounts } from "../../model/r
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { BASELINE_SCHEMA } from "./baseline_types.ts";
- * assert.equal(BASELINE_SCHEMA, "tailgate/baseline");
+ * import { HISTORY_FILE_SCHEMA } from "./history_types.ts";
+ * assert.equal(HISTORY_FILE_SCHEMA, "tailgate/baseline");
  * ```
  */
-export const BASELINE_SCHEMA = "tailgate/baseline";
+export const HISTORY_FILE_SCHEMA = "tailgate/baseline";
 
 /**
  * The version of the baseline format this build writes; a newer file is refused. Version 2 added
@@ -28,11 +28,11 @@ export const BASELINE_SCHEMA = "tailgate/baseline";
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { BASELINE_VERSION } from "./baseline_types.ts";
- * assert.equal(BASELINE_VERSION, 2);
+ * import { HISTORY_FILE_VERSION } from "./history_types.ts";
+ * assert.equal(HISTORY_FILE_VERSION, 2);
  * ```
  */
-export const BASELINE_VERSION = 2;
+export const HISTORY_FILE_VERSION = 2;
 
 /**
  * Where `tailgate run` looks for baselines when `--baseline` is not given.
@@ -40,11 +40,11 @@ export const BASELINE_VERSION = 2;
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { DEFAULT_BASELINE_DIR } from "./baseline_types.ts";
- * assert.equal(DEFAULT_BASELINE_DIR, ".tailgate/baselines");
+ * import { DEFAULT_HISTORY_DIR } from "./history_types.ts";
+ * assert.equal(DEFAULT_HISTORY_DIR, ".tailgate/baselines");
  * ```
  */
-export const DEFAULT_BASELINE_DIR = ".tailgate/baselines";
+export const DEFAULT_HISTORY_DIR = ".tailgate/baselines";
 
 /**
  * How many runs the regression gate's window keeps (`runs`: the newest, in full).
@@ -52,7 +52,7 @@ export const DEFAULT_BASELINE_DIR = ".tailgate/baselines";
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { DEFAULT_BASELINE_RUNS } from "./baseline_types.ts";
+ * import { DEFAULT_BASELINE_RUNS } from "./history_types.ts";
  * assert.equal(DEFAULT_BASELINE_RUNS, 10);
  * ```
  */
@@ -61,7 +61,7 @@ export const DEFAULT_BASELINE_RUNS = 10;
 /**
  * One request label within a baseline stage.
  */
-export interface BaselineLabel {
+export interface StoredRunLabel {
   label: string;
   counts: RequestCounts;
   /** completion − intended send time. */
@@ -87,32 +87,32 @@ export interface StoredStage {
 /**
  * One stage of a baseline run, copied from the result's `stages[]`.
  */
-export interface BaselineStage extends StoredStage {
+export interface StoredRunStage extends StoredStage {
   service: EncodedHistogram;
-  labels: BaselineLabel[];
+  labels: StoredRunLabel[];
 }
 
 /**
  * One stored run: when, where, and the stage histograms.
  */
-export interface BaselineRun {
+export interface StoredRun {
   /** ISO 8601, the run's `startedAt`. */
   date: string;
   /** The run's fingerprint; numbers from a different one do not compare. */
   environment: Environment;
-  stages: BaselineStage[];
+  stages: StoredRunStage[];
 }
 
 /**
  * The baseline file of one plan: `<dir>/<slug>.json`.
  */
-export interface Baseline {
-  schema: typeof BASELINE_SCHEMA;
+export interface HistoryFile {
+  schema: typeof HISTORY_FILE_SCHEMA;
   version: number;
   /** The plan's `name`, as written in the plan. */
   plan: string;
   /** The runs the regression gate judges against: the newest, oldest first. */
-  runs: BaselineRun[];
+  runs: StoredRun[];
   /** The long history `tailgate history` reads: up to `--history-runs`, oldest first. */
   history: HistoryEntry[];
 }
@@ -125,7 +125,7 @@ export interface Baseline {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { DEFAULT_HISTORY_RUNS } from "./baseline_types.ts";
+ * import { DEFAULT_HISTORY_RUNS } from "./history_types.ts";
  * assert.equal(DEFAULT_HISTORY_RUNS, 500);
  * ```
  */

@@ -3,17 +3,17 @@ import {
   fingerprintMismatch,
   planFingerprint,
   runnerFingerprint,
-} from "../../../../runner/gates/baseline/fingerprints.ts";
-import { buildResult } from "../../../../runner/result/build_result.ts";
-import type { RunResult } from "../../../../runner/model/run_result.ts";
+} from "../../../runner/history/fingerprints.ts";
+import { buildResult } from "../../../runner/result/build_result.ts";
+import type { RunResult } from "../../../runner/model/run_result.ts";
 import {
   ENVIRONMENT,
   recordPlan,
   RESULT_PLAN,
   sampleResult,
   SECRET_TOKEN,
-} from "../../../_helpers/result_fixtures.ts";
-import { parseText } from "../../../_helpers/plan_fixtures.ts";
+} from "../../_helpers/result_fixtures.ts";
+import { parseText } from "../../_helpers/plan_fixtures.ts";
 
 /** The sample plan's result after `edit` rewrote the plan's text. */
 function resultOfPlan(edit: (text: string) => string): RunResult {

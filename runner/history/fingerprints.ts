@@ -5,8 +5,8 @@
  * @module
  */
 import { createHash } from "node:crypto";
-import type { Environment, RunResult } from "../../model/run_result.ts";
-import type { BaselineStage } from "./baseline_types.ts";
+import type { Environment, RunResult } from "../model/run_result.ts";
+import type { StoredRunStage } from "./history_types.ts";
 
 /** How many hex digits of the SHA-256 a fingerprint keeps (48 bits). */
 const DIGITS = 12;
@@ -52,7 +52,7 @@ export function runnerFingerprint(environment: Environment): string {
  * ```ts
  * import assert from "node:assert/strict";
  * import { planFingerprint } from "./fingerprints.ts";
- * import type { RunResult } from "../../model/run_result.ts";
+ * import type { RunResult } from "../model/run_result.ts";
  * const request = { label: "GET /", method: "GET", url: "http://a:1/", headers: [], weight: 1, timeoutMs: 1000, expect: { codes: [], classes: [2] } };
  * const plan = { name: "shop", file: "p.yaml", requests: [request], slos: [], load: { connections: 1, maxConnections: 1, arrival: "constant", seed: 1, workers: 1, stages: [] } };
  * const result = { plan } as unknown as RunResult;
@@ -131,7 +131,7 @@ export function planFingerprint(result: Pick<RunResult, "plan" | "traffic">): st
  */
 export function storedStagesFingerprint(
   stages: readonly Pick<
-    BaselineStage,
+    StoredRunStage,
     "index" | "fromPerSec" | "toPerSec" | "durationMs" | "warmup"
   >[],
 ): string {

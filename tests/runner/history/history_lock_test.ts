@@ -4,7 +4,7 @@ import {
   currentLockOwner,
   STALE_LOCK_MS,
   withHistoryLock,
-} from "../../../../runner/gates/baseline/history_lock.ts";
+} from "../../../runner/history/history_lock.ts";
 
 Deno.test("withHistoryLock() runs one holder at a time and removes the lock, also on errors", async () => {
   const dir = await Deno.makeTempDir();

@@ -1,29 +1,26 @@
 import assert from "node:assert/strict";
-import { problemText } from "../../../../runner/model/result.ts";
+import { problemText } from "../../../runner/model/result.ts";
 import { join } from "node:path";
 import {
-  appendToBaseline,
-  BaselineError,
-  baselinePath,
-  baselineSlug,
+  appendToHistory,
+  HistoryError,
   historyName,
-  loadBaseline,
+  historyPath,
+  historySlug,
+  loadHistoryFile,
   MAX_HISTORY_BYTES,
   notBaselineReasons,
-} from "../../../../runner/gates/baseline/baseline_store.ts";
+} from "../../../runner/history/history_store.ts";
+import { planFingerprint, runnerFingerprint } from "../../../runner/history/fingerprints.ts";
 import {
-  planFingerprint,
-  runnerFingerprint,
-} from "../../../../runner/gates/baseline/fingerprints.ts";
-import {
-  BASELINE_SCHEMA,
-  BASELINE_VERSION,
-} from "../../../../runner/gates/baseline/baseline_types.ts";
-import { decodeHistogram } from "../../../../runner/hdr/hdr_codec.ts";
-import type { RunResult } from "../../../../runner/model/run_result.ts";
-import { ENVIRONMENT, sampleResult } from "../../../_helpers/result_fixtures.ts";
-import { makeFifo, settlesWithin } from "../../../_helpers/special_files.ts";
-import { valueOf } from "../../../_helpers/result_value.ts";
+  HISTORY_FILE_SCHEMA,
+  HISTORY_FILE_VERSION,
+} from "../../../runner/history/history_types.ts";
+import { decodeHistogram } from "../../../runner/hdr/hdr_codec.ts";
+import type { RunResult } from "../../../runner/model/run_result.ts";
+import { ENVIRONMENT, sampleResult } from "../../_helpers/result_fixtures.ts";
+import { makeFifo, settlesWithin } from "../../_helpers/special_files.ts";
+import { valueOf } from "../../_helpers/result_value.ts";
 
 /** A fresh temporary folder, removed when the test is done. */
 async function tempDir(): Promise<AsyncDisposable & { path: string }> {
@@ -45,13 +42,13 @@ async function names(dir: string): Promise<string[]> {
 Deno.test("an appended run loads back with byte-identical stage and label histograms", async () => {
   await using dir = await tempDir();
   const result = sampleResult();
-  assert.deepEqual(await loadBaseline(dir.path, "shop"), { ok: true, value: undefined });
-  await appendToBaseline(dir.path, result);
-  const loaded = await loadBaseline(dir.path, "shop");
+  assert.deepEqual(await loadHistoryFile(dir.path, "shop"), { ok: true, value: undefined });
+  await appendToHistory(dir.path, result);
+  const loaded = await loadHistoryFile(dir.path, "shop");
   assert.ok(loaded.ok && loaded.value, loaded.ok ? "no baseline" : problemText(loaded.problems[0]));
   const baseline = loaded.value;
-  assert.equal(baseline.schema, BASELINE_SCHEMA);
-  assert.equal(baseline.version, BASELINE_VERSION);
+  assert.equal(baseline.schema, HISTORY_FILE_SCHEMA);
+  assert.equal(baseline.version, HISTORY_FILE_VERSION);
   assert.equal(baseline.plan, "shop");
   assert.equal(baseline.runs.length, 1);
   const [run] = baseline.runs;
@@ -79,39 +76,39 @@ Deno.test("an appended run loads back with byte-identical stage and label histog
 Deno.test("the history keeps the newest `keep` runs, oldest first", async () => {
   await using dir = await tempDir();
   for (const day of [1, 2, 3, 4, 5]) {
-    const written = valueOf(await appendToBaseline(dir.path, resultOn(day), 3));
+    const written = valueOf(await appendToHistory(dir.path, resultOn(day), 3));
     assert.equal(written.runs.length, Math.min(day, 3));
   }
-  const loaded = await loadBaseline(dir.path, "shop");
+  const loaded = await loadHistoryFile(dir.path, "shop");
   assert.ok(loaded.ok && loaded.value);
   assert.deepEqual(loaded.value.runs.map((r) => r.date.slice(0, 10)), [
     "2025-01-03",
     "2025-01-04",
     "2025-01-05",
   ]);
-  await assert.rejects(() => appendToBaseline(dir.path, resultOn(6), 0), RangeError);
+  await assert.rejects(() => appendToHistory(dir.path, resultOn(6), 0), RangeError);
 });
 
-Deno.test("baselineSlug() makes a safe, bounded file name from any plan name", () => {
-  assert.equal(baselineSlug("shop"), "shop");
-  assert.equal(baselineSlug("Shop API / Checkout v2.1"), "shop-api-checkout-v2.1");
-  assert.equal(baselineSlug("a  --  b__c"), "a-b__c");
-  assert.equal(baselineSlug("../../etc/passwd"), "etc-passwd");
-  assert.equal(baselineSlug("Café Über"), "cafe-uber");
-  assert.equal(baselineSlug(".hidden"), "hidden");
-  assert.equal(baselineSlug(""), "plan");
-  assert.equal(baselineSlug("日本語"), "plan");
-  assert.equal(baselineSlug("x".repeat(150)), "x".repeat(100));
-  assert.equal(baselineSlug(`${"y".repeat(99)} z`), "y".repeat(99));
-  assert.equal(baselinePath("base", "Shop API"), join("base", "shop-api.json"));
+Deno.test("historySlug() makes a safe, bounded file name from any plan name", () => {
+  assert.equal(historySlug("shop"), "shop");
+  assert.equal(historySlug("Shop API / Checkout v2.1"), "shop-api-checkout-v2.1");
+  assert.equal(historySlug("a  --  b__c"), "a-b__c");
+  assert.equal(historySlug("../../etc/passwd"), "etc-passwd");
+  assert.equal(historySlug("Café Über"), "cafe-uber");
+  assert.equal(historySlug(".hidden"), "hidden");
+  assert.equal(historySlug(""), "plan");
+  assert.equal(historySlug("日本語"), "plan");
+  assert.equal(historySlug("x".repeat(150)), "x".repeat(100));
+  assert.equal(historySlug(`${"y".repeat(99)} z`), "y".repeat(99));
+  assert.equal(historyPath("base", "Shop API"), join("base", "shop-api.json"));
 });
 
 Deno.test("a corrupt baseline is left byte-identical and the append fails saying so", async () => {
   await using dir = await tempDir();
-  const path = baselinePath(dir.path, "shop");
+  const path = historyPath(dir.path, "shop");
   const damaged = '{"schema":"tailgate/baseline","version":1,"plan":"shop","runs":[{"da';
   await Deno.writeTextFile(path, damaged);
-  const loaded = await loadBaseline(dir.path, "shop");
+  const loaded = await loadHistoryFile(dir.path, "shop");
   assert.ok(!loaded.ok);
   assert.ok(
     problemText(loaded.problems[0]).includes(path) &&
@@ -120,28 +117,28 @@ Deno.test("a corrupt baseline is left byte-identical and the append fails saying
   );
   assert.match(problemText(loaded.problems[0]), /move it away/);
   await assert.rejects(
-    () => appendToBaseline(dir.path, sampleResult()),
-    (e) => e instanceof BaselineError && e.kind === "invalid_file" && e.message.includes(path),
+    () => appendToHistory(dir.path, sampleResult()),
+    (e) => e instanceof HistoryError && e.kind === "invalid_file" && e.message.includes(path),
   );
   assert.equal(await Deno.readTextFile(path), damaged);
   assert.deepEqual(await names(dir.path), ["shop.json"]);
 });
 
-Deno.test("an append over a corrupt file throws an invalid_file BaselineError", async () => {
+Deno.test("an append over a corrupt file throws an invalid_file HistoryError", async () => {
   await using dir = await tempDir();
-  const path = baselinePath(dir.path, "shop");
+  const path = historyPath(dir.path, "shop");
   const runsDamaged = JSON.stringify({
-    schema: BASELINE_SCHEMA,
+    schema: HISTORY_FILE_SCHEMA,
     version: 1,
     plan: "shop",
     runs: [{ date: "2025-01-01", environment: ENVIRONMENT, stages: [{ index: 0 }] }],
   });
   await Deno.writeTextFile(path, runsDamaged);
   try {
-    await appendToBaseline(dir.path, sampleResult());
+    await appendToHistory(dir.path, sampleResult());
     assert.fail("append over a damaged file succeeded");
   } catch (e) {
-    assert.ok(e instanceof BaselineError && e.kind === "invalid_file", String(e));
+    assert.ok(e instanceof HistoryError && e.kind === "invalid_file", String(e));
     assert.match(e.message, /run 1 is incomplete/);
   }
   assert.equal(await Deno.readTextFile(path), runsDamaged);
@@ -149,15 +146,15 @@ Deno.test("an append over a corrupt file throws an invalid_file BaselineError", 
 
 Deno.test("a failed write leaves the previous baseline intact", async () => {
   await using dir = await tempDir();
-  await appendToBaseline(dir.path, resultOn(1));
-  const path = baselinePath(dir.path, "shop");
+  await appendToHistory(dir.path, resultOn(1));
+  const path = historyPath(dir.path, "shop");
   const before = await Deno.readTextFile(path);
   const failing = () => Promise.reject(new Error("disk full"));
   try {
-    await appendToBaseline(dir.path, resultOn(2), 10, failing);
+    await appendToHistory(dir.path, resultOn(2), 10, failing);
     assert.fail("append with a failing writer succeeded");
   } catch (e) {
-    assert.ok(e instanceof BaselineError && e.kind === "write_failed", String(e));
+    assert.ok(e instanceof HistoryError && e.kind === "write_failed", String(e));
     assert.match(e.message, /disk full.*unchanged/);
   }
   assert.equal(await Deno.readTextFile(path), before);
@@ -189,7 +186,7 @@ Deno.test("incomplete, tool-limited and target-lost runs are refused and nothing
       [lost, /target stopped answering/],
     ]
   ) {
-    const refused = await appendToBaseline(dir.path, result as RunResult);
+    const refused = await appendToHistory(dir.path, result as RunResult);
     assert.ok(!refused.ok, "an unsound run was appended");
     assert.match(refused.problems[0].message, why as RegExp);
   }
@@ -198,42 +195,42 @@ Deno.test("incomplete, tool-limited and target-lost runs are refused and nothing
 
 Deno.test("a newer baseline format is refused with 'upgrade tailgate'", async () => {
   await using dir = await tempDir();
-  const path = baselinePath(dir.path, "shop");
+  const path = historyPath(dir.path, "shop");
   const newer = JSON.stringify({
-    schema: BASELINE_SCHEMA,
-    version: BASELINE_VERSION + 1,
+    schema: HISTORY_FILE_SCHEMA,
+    version: HISTORY_FILE_VERSION + 1,
     plan: "shop",
     runs: [],
   });
   await Deno.writeTextFile(path, newer);
-  const loaded = await loadBaseline(dir.path, "shop");
+  const loaded = await loadHistoryFile(dir.path, "shop");
   assert.ok(
     !loaded.ok && problemText(loaded.problems[0]).includes(path) &&
       /upgrade tailgate/.test(problemText(loaded.problems[0])),
   );
-  await assert.rejects(() => appendToBaseline(dir.path, sampleResult()), BaselineError);
+  await assert.rejects(() => appendToHistory(dir.path, sampleResult()), HistoryError);
   assert.equal(await Deno.readTextFile(path), newer);
 });
 
 Deno.test("other documents and other plans' baselines under the same file are refused", async () => {
   await using dir = await tempDir();
-  const path = baselinePath(dir.path, "shop");
+  const path = historyPath(dir.path, "shop");
   await Deno.writeTextFile(path, JSON.stringify({ schema: "tailgate/result", version: 1 }));
-  const other = await loadBaseline(dir.path, "shop");
+  const other = await loadHistoryFile(dir.path, "shop");
   assert.ok(!other.ok && /not a tailgate baseline/.test(problemText(other.problems[0])));
   await Deno.writeTextFile(
     path,
-    JSON.stringify({ schema: BASELINE_SCHEMA, version: 1, plan: "Shop", runs: [] }),
+    JSON.stringify({ schema: HISTORY_FILE_SCHEMA, version: 1, plan: "Shop", runs: [] }),
   );
-  const clash = await loadBaseline(dir.path, "shop");
+  const clash = await loadHistoryFile(dir.path, "shop");
   assert.ok(!clash.ok && /holds plan "Shop", not "shop"/.test(problemText(clash.problems[0])));
 });
 
 Deno.test("runs appended at once all stay: each re-reads the history under the lock", async () => {
   await using dir = await tempDir();
   // Without the lock every append read the same old history and the last write won.
-  await Promise.all([1, 2, 3, 4, 5].map((day) => appendToBaseline(dir.path, resultOn(day))));
-  const loaded = await loadBaseline(dir.path, "shop");
+  await Promise.all([1, 2, 3, 4, 5].map((day) => appendToHistory(dir.path, resultOn(day))));
+  const loaded = await loadHistoryFile(dir.path, "shop");
   assert.ok(loaded.ok && loaded.value);
   assert.equal(loaded.value.runs.length, 5);
   assert.deepEqual(await names(dir.path), ["shop.json"], "no lock file is left behind");
@@ -241,37 +238,37 @@ Deno.test("runs appended at once all stay: each re-reads the history under the l
 
 Deno.test("a run whose stages changed starts a new history; the old one is kept whole beside it", async () => {
   await using dir = await tempDir();
-  await appendToBaseline(dir.path, resultOn(1));
-  await appendToBaseline(dir.path, resultOn(2));
+  await appendToHistory(dir.path, resultOn(1));
+  await appendToHistory(dir.path, resultOn(2));
   const before = await Deno.readTextFile(join(dir.path, "shop.json"));
   const changed = resultOn(3);
   const steady = changed.stages.find((s) => !s.warmup)!;
   steady.durationMs *= 2; // the plan now runs this stage twice as long
-  const written = valueOf(await appendToBaseline(dir.path, changed));
+  const written = valueOf(await appendToHistory(dir.path, changed));
   assert.equal(written.runs.length, 1, "the incomparable run is not mixed into the old history");
   assert.ok(written.supersededPath?.match(/shop\.superseded-\d{8}T\d{6}Z\.json$/));
   assert.equal(await Deno.readTextFile(written.supersededPath!), before);
   assert.equal((await names(dir.path)).length, 2);
   // A comparable run appends as before.
-  const again = valueOf(await appendToBaseline(dir.path, changed));
+  const again = valueOf(await appendToHistory(dir.path, changed));
   assert.equal(again.runs.length, 2);
   assert.equal(again.supersededPath, undefined);
 });
 
 Deno.test("a run with command-line overrides keeps a history of its own beside the plan's", async () => {
   await using dir = await tempDir();
-  await appendToBaseline(dir.path, resultOn(1));
+  await appendToHistory(dir.path, resultOn(1));
   const short = resultOn(2);
   short.plan.overrides = ["--rate-scale 0.25", "--stage steady:duration=30s"];
   short.stages = short.stages.map((s) => ({ ...s, durationMs: s.durationMs / 2 }));
-  const written = valueOf(await appendToBaseline(dir.path, short));
+  const written = valueOf(await appendToHistory(dir.path, short));
   // The plan's own history is neither superseded nor appended to.
   assert.equal(written.supersededPath, undefined);
   assert.deepEqual(await names(dir.path), [
     "shop-rate-scale-0.25-stage-steady-duration-30s.json",
     "shop.json",
   ]);
-  const own = await loadBaseline(dir.path, "shop");
+  const own = await loadHistoryFile(dir.path, "shop");
   assert.equal(own.ok && own.value?.runs.length, 1);
   assert.equal(
     historyName(short.plan),
@@ -281,16 +278,16 @@ Deno.test("a run with command-line overrides keeps a history of its own beside t
 
 Deno.test("a baseline that is a FIFO or a link to /dev/zero is refused at once, never read", async () => {
   await using dir = await tempDir();
-  const path = baselinePath(dir.path, "shop");
+  const path = historyPath(dir.path, "shop");
   await makeFifo(path);
   // A pull request could commit either: the run must end, saying which file and why.
-  const fifo = await settlesWithin(loadBaseline(dir.path, "shop"), 2_000, path);
+  const fifo = await settlesWithin(loadHistoryFile(dir.path, "shop"), 2_000, path);
   assert.ok(!fifo.ok);
   assert.match(problemText(fifo.problems[0]), /is not a regular file \(a device, pipe or socket\)/);
   assert.ok(problemText(fifo.problems[0]).includes(path), problemText(fifo.problems[0]));
   await Deno.remove(path);
   await Deno.symlink("/dev/zero", path);
-  const zero = await loadBaseline(dir.path, "shop");
+  const zero = await loadHistoryFile(dir.path, "shop");
   assert.ok(
     !zero.ok && /is not a regular file/.test(problemText(zero.problems[0])),
     JSON.stringify(zero),
@@ -299,11 +296,11 @@ Deno.test("a baseline that is a FIFO or a link to /dev/zero is refused at once, 
 
 Deno.test("a baseline over the size limit is refused from its size, before it is read", async () => {
   await using dir = await tempDir();
-  const path = baselinePath(dir.path, "shop");
+  const path = historyPath(dir.path, "shop");
   // A sparse file: refused from its size, never read into memory.
   using f = await Deno.open(path, { write: true, create: true });
   await f.truncate(MAX_HISTORY_BYTES + 1);
-  const loaded = await loadBaseline(dir.path, "shop");
+  const loaded = await loadHistoryFile(dir.path, "shop");
   assert.ok(!loaded.ok);
   assert.match(
     problemText(loaded.problems[0]),
@@ -321,10 +318,10 @@ function resultAt(n: number): RunResult {
 Deno.test("the long history keeps the newest historyRuns while runs keeps the gate's 10", async () => {
   await using dir = await tempDir();
   for (let n = 1; n <= 14; n++) {
-    await appendToBaseline(dir.path, resultAt(n), undefined, undefined, undefined, 12);
+    await appendToHistory(dir.path, resultAt(n), undefined, undefined, undefined, 12);
   }
-  const baseline = valueOf(await loadBaseline(dir.path, "shop"))!;
-  assert.equal(baseline.version, BASELINE_VERSION);
+  const baseline = valueOf(await loadHistoryFile(dir.path, "shop"))!;
+  assert.equal(baseline.version, HISTORY_FILE_VERSION);
   assert.deepEqual(
     baseline.runs.map((r) => r.environment.gitSha),
     [5, 6, 7, 8, 9, 10, 11, 12, 13, 14].map((n) => resultAt(n).environment.gitSha),
@@ -338,7 +335,7 @@ Deno.test("the long history keeps the newest historyRuns while runs keeps the ga
     baseline.history.map((e) => e.date).toSorted(),
   );
   await assert.rejects(
-    () => appendToBaseline(dir.path, resultAt(15), 10, undefined, undefined, 0),
+    () => appendToHistory(dir.path, resultAt(15), 10, undefined, undefined, 0),
     RangeError,
   );
 });
@@ -347,7 +344,7 @@ Deno.test("a history entry holds the run's commit, branch, fingerprints and stag
   await using dir = await tempDir();
   const result = resultAt(1);
   result.environment.gitBranch = "main";
-  const written = valueOf(await appendToBaseline(dir.path, result));
+  const written = valueOf(await appendToHistory(dir.path, result));
   const [entry] = written.history;
   assert.equal(entry.date, result.run.startedAt);
   assert.equal(entry.commit, result.environment.gitSha);
@@ -375,11 +372,11 @@ Deno.test("a history entry holds the run's commit, branch, fingerprints and stag
 
 Deno.test("appending to a version-1 file writes version 2, its runs first in the history", async () => {
   await using dir = await tempDir();
-  const v1 = new URL("../../../testdata/baseline_v1/shop.json", import.meta.url);
-  await Deno.copyFile(v1, baselinePath(dir.path, "shop"));
+  const v1 = new URL("../../testdata/baseline_v1/shop.json", import.meta.url);
+  await Deno.copyFile(v1, historyPath(dir.path, "shop"));
   const result = resultAt(4);
-  valueOf(await appendToBaseline(dir.path, result));
-  const stored = JSON.parse(await Deno.readTextFile(baselinePath(dir.path, "shop")));
+  valueOf(await appendToHistory(dir.path, result));
+  const stored = JSON.parse(await Deno.readTextFile(historyPath(dir.path, "shop")));
   assert.equal(stored.version, 2);
   assert.equal(stored.runs.length, 4);
   assert.equal(stored.history.length, 4);
@@ -391,16 +388,16 @@ Deno.test("appending to a version-1 file writes version 2, its runs first in the
   ]);
   assert.equal(stored.history[3].plan, planFingerprint(result));
   assert.equal(stored.history[3].commit, result.environment.gitSha);
-  assert.deepEqual(valueOf(await loadBaseline(dir.path, "shop")), stored);
+  assert.deepEqual(valueOf(await loadHistoryFile(dir.path, "shop")), stored);
 });
 
 Deno.test("a run whose stages changed starts the long history anew as well", async () => {
   await using dir = await tempDir();
-  await appendToBaseline(dir.path, resultAt(1));
-  await appendToBaseline(dir.path, resultAt(2));
+  await appendToHistory(dir.path, resultAt(1));
+  await appendToHistory(dir.path, resultAt(2));
   const changed = resultAt(3);
   changed.stages.find((s) => !s.warmup)!.durationMs *= 2;
-  const written = valueOf(await appendToBaseline(dir.path, changed));
+  const written = valueOf(await appendToHistory(dir.path, changed));
   assert.equal(written.history.length, 1);
   const old = JSON.parse(await Deno.readTextFile(written.supersededPath!));
   assert.equal(old.history.length, 2, "the old history is kept whole");

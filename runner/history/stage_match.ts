@@ -5,12 +5,12 @@
  *
  * @module
  */
-import { formatRatePerSec } from "../../plan/units.ts";
-import type { BaselineStage } from "../baseline/mod.ts";
+import { formatRatePerSec } from "../plan/units.ts";
+import type { StoredRunStage } from "./history_types.ts";
 
 /** The parts of a stage that decide whether it compares with another (and name it). */
 export type StageShape = Pick<
-  BaselineStage,
+  StoredRunStage,
   "index" | "name" | "warmup" | "fromPerSec" | "toPerSec" | "durationMs"
 >;
 

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { BaselineRun, HistoryEntry } from "./baseline_types.ts";
+import type { HistoryEntry, StoredRun } from "./history_types.ts";
 import { runnerFingerprint, storedStagesFingerprint } from "./fingerprints.ts";
 
 /**
@@ -24,7 +24,7 @@ import { runnerFingerprint, storedStagesFingerprint } from "./fingerprints.ts";
  * assert.equal(entry.migrated, true);
  * ```
  */
-export function historyEntryFromRun(run: BaselineRun, plan?: string): HistoryEntry {
+export function historyEntryFromRun(run: StoredRun, plan?: string): HistoryEntry {
   const { gitSha, gitBranch } = run.environment;
   return structuredClone({
     date: run.date,

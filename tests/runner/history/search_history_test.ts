@@ -1,16 +1,16 @@
 import assert from "node:assert/strict";
-import { problemText } from "../../../../runner/model/result.ts";
+import { problemText } from "../../../runner/model/result.ts";
 import { join } from "node:path";
 import {
   appendSearchHistory,
   loadSearchHistory,
   searchHistoryPath,
-} from "../../../../runner/gates/baseline/search_history.ts";
-import { BaselineError } from "../../../../runner/gates/baseline/baseline_store.ts";
-import type { SearchResult } from "../../../../runner/model/search_result.ts";
-import { searchResult } from "../../../_helpers/search_fixtures.ts";
-import { makeFifo, settlesWithin } from "../../../_helpers/special_files.ts";
-import { valueOf } from "../../../_helpers/result_value.ts";
+} from "../../../runner/history/search_history.ts";
+import { HistoryError } from "../../../runner/history/history_store.ts";
+import type { SearchResult } from "../../../runner/model/search_result.ts";
+import { searchResult } from "../../_helpers/search_fixtures.ts";
+import { makeFifo, settlesWithin } from "../../_helpers/special_files.ts";
+import { valueOf } from "../../_helpers/result_value.ts";
 
 function search(over: Partial<SearchResult> = {}): SearchResult {
   return searchResult({
@@ -57,7 +57,7 @@ Deno.test("a damaged or foreign history is named with its fix and never overwrit
   );
   await assert.rejects(
     appendSearchHistory(dir, search()),
-    (e) => e instanceof BaselineError && e.kind === "invalid_file",
+    (e) => e instanceof HistoryError && e.kind === "invalid_file",
   );
   assert.equal(await Deno.readTextFile(path), "{ not json");
   await Deno.writeTextFile(
@@ -83,7 +83,7 @@ Deno.test("a damaged or foreign history is named with its fix and never overwrit
   const kept = await Deno.readTextFile(path);
   await assert.rejects(
     appendSearchHistory(dir, search(), () => Promise.reject(new Error("disk full"))),
-    (e) => e instanceof BaselineError && e.kind === "write_failed",
+    (e) => e instanceof HistoryError && e.kind === "write_failed",
   );
   assert.equal(await Deno.readTextFile(path), kept);
   await Deno.remove(dir, { recursive: true });
