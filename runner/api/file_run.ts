@@ -10,7 +10,7 @@ import { shortCommit } from "../model/history_result.ts";
 import { problemText } from "../model/result.ts";
 import type { RunResult } from "../model/run_result.ts";
 import { appendToHistory, historyName, MAX_HISTORY_BYTES } from "../history/mod.ts";
-import type { JudgeOptions } from "./judge.ts";
+import type { JudgeOptions } from "./judge_options.ts";
 
 /** What filing did: notes for the user, and those a file was at fault for (also among `notes`). */
 export interface FiledRun {

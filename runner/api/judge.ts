@@ -9,29 +9,12 @@
  * @module
  */
 import { judgeRun } from "../gates/judge_run.ts";
-import type { ConfirmOptions } from "../gates/confirm_gates.ts";
 import { historyName, loadHistoryFile } from "../history/mod.ts";
 import { fileRun } from "./file_run.ts";
+import type { JudgeOptions } from "./judge_options.ts";
 import type { RunResult, RunVerdict, Verdict } from "../model/run_result.ts";
 
-/** Options of {@linkcode judge}. */
-export interface JudgeOptions {
-  /** Where baselines live; undefined skips the regression gate. */
-  baselineDir?: string;
-  /** Append this run to the plan's history afterwards (sound, complete runs only). */
-  updateBaseline?: boolean;
-  /** Runs kept in full when appending, the regression gate's window (default 10). */
-  keepRuns?: number;
-  /** Runs the long history keeps when appending (`--history-runs`; default 500). */
-  historyRuns?: number;
-  /** Ctrl-C or SIGTERM: stop waiting for the history's lock (the history is then not updated). */
-  signal?: AbortSignal;
-  /**
-   * Re-measure a red (or a gate the runner left undecided) that a rerun could clear before
-   * believing it (`--confirm auto|N`; confirm_gates.ts).
-   */
-  confirm?: ConfirmOptions;
-}
+export type { JudgeOptions } from "./judge_options.ts";
 
 /** What {@linkcode judge} decided (also stored in the result). */
 export interface Judgement {
