@@ -79,7 +79,7 @@ export async function compareCommand(args: string[]): Promise<CommandOutcome> {
     runs: [storedRunFrom(a)],
     history: [],
   });
-  if (!decoded.ok) throw new RangeError(`${decoded.damage.where}: ${decoded.damage.error}`);
+  if (!decoded.ok) throw new RangeError(decoded.problems[0].message);
   const verdicts = evaluateRegression(
     b,
     decoded.value,

@@ -95,7 +95,7 @@ export async function judgeRun(
             "regression gates skipped",
       );
     } else if (!decoded!.ok) {
-      const damage = decoded!.damage;
+      const damage = decoded!.problems[0].damage;
       damaged = true;
       const path = historyPath(read.dir, history);
       result.verdicts.push(unreadableBaseline(

@@ -8,6 +8,7 @@
  */
 import { decodeHistogram, type Histogram } from "../hdr/mod.ts";
 import type { EncodedHistogram } from "../model/run_result.ts";
+import { err, ok, type Problem, type Result } from "../model/result.ts";
 import type { HistoryFile } from "./history_types.ts";
 
 /** Where a history is damaged: which run (1 = oldest), its date, which histogram, and why. */
@@ -16,6 +17,11 @@ export interface HistoryDamage {
   date: string;
   where: string;
   error: string;
+}
+
+/** Why a history's runs could not be decoded: the first damaged histogram. */
+export interface DamageProblem extends Problem {
+  damage: HistoryDamage;
 }
 
 /** A history's runs (the regression gate's) with every stored histogram decoded, once. */
@@ -40,12 +46,12 @@ export interface DecodedRuns {
  * const file = { runs: [{ date: "2025-01-01", stages: [{ name: "main", labels: [], response: { hdr: "x" }, service: { hdr: "x" } }] }] };
  * const decoded = decodeRuns(file as never);
  * assert.ok(!decoded.ok);
- * assert.equal(decoded.damage.where, 'stage "main", response time');
+ * assert.equal(decoded.problems[0].damage.where, 'stage "main", response time');
  * ```
  */
 export function decodeRuns(
   file: HistoryFile,
-): { ok: true; value: DecodedRuns } | { ok: false; damage: HistoryDamage } {
+): Result<DecodedRuns, DamageProblem> {
   const decoded = new Map<EncodedHistogram, Histogram>();
   for (const [i, run] of file.runs.entries()) {
     for (const stage of run.stages) {
@@ -59,10 +65,8 @@ export function decodeRuns(
             decoded.set(g[kind], decodeHistogram(g[kind].hdr));
           } catch (e) {
             const error = (e as Error).message;
-            return {
-              ok: false,
-              damage: { run: i + 1, date: run.date, where: `${where}, ${kind} time`, error },
-            };
+            const damage = { run: i + 1, date: run.date, where: `${where}, ${kind} time`, error };
+            return err({ message: `${damage.where}: ${error}`, damage });
           }
         }
       }
@@ -73,7 +77,7 @@ export function decodeRuns(
     if (h === undefined) throw new RangeError("not a histogram of this history's runs");
     return h;
   };
-  return { ok: true, value: { file, histogram } };
+  return ok({ file, histogram });
 }
 
 /**
@@ -88,7 +92,7 @@ export function decodeRuns(
  */
 export function runsDamage(baseline: HistoryFile): HistoryDamage | undefined {
   const decoded = decodeRuns(baseline);
-  return decoded.ok ? undefined : decoded.damage;
+  return decoded.ok ? undefined : decoded.problems[0].damage;
 }
 
 /**

@@ -106,6 +106,6 @@ export function commitOf(i: number): string {
 /** A sound history's runs decoded as the history layer reads them; damage throws. */
 export function decodedRuns(file: HistoryFile): DecodedRuns {
   const decoded = decodeRuns(file);
-  if (!decoded.ok) throw new RangeError(`${decoded.damage.where}: ${decoded.damage.error}`);
+  if (!decoded.ok) throw new RangeError(decoded.problems[0].message);
   return decoded.value;
 }

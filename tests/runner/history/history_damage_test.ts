@@ -61,5 +61,5 @@ Deno.test("decodeRuns() decodes each stored histogram once and hands the same on
   baseline.runs[1].stages[0].labels[1].response.hdr = "not base64 at all!";
   const damaged = decodeRuns(baseline as never);
   assert.ok(!damaged.ok);
-  assert.deepEqual(damaged.damage, runsDamage(baseline as never));
+  assert.deepEqual(damaged.problems[0].damage, runsDamage(baseline as never));
 });
