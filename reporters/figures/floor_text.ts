@@ -16,7 +16,7 @@ import type { RunResult } from "../../runner/model/run_result.ts";
 export function floorsOf(result: RunResult): MeasuredFloor[] {
   const h = result.health;
   if (h.engineStall.count === 0 && h.platformHiccup.count === 0) return [];
-  return floorPercentiles(result.plan.slos).map((p) => measuredFloor(h, p));
+  return floorPercentiles(result.plan).map((p) => measuredFloor(h, p));
 }
 
 const ms = (us: number) => formatDurationMs(us / 1000);

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { parseSlo } from "../../runner/plan/slo/mod.ts";
+import { storedSlos } from "../../runner/result/read/mod.ts";
 import { createHistogram, type Histogram } from "../../runner/hdr/mod.ts";
 import { decodeHistogram } from "../../runner/hdr/hdr_codec.ts";
 import type { LatencyPair, RunResult } from "../../runner/model/run_result.ts";
@@ -96,8 +96,7 @@ function sloMarkers(
   result: RunResult,
   axis: PercentileAxis,
 ): Array<SloMarker & { stageIndexes: number[] }> {
-  return result.plan.slos.flatMap(({ text, line }) => {
-    const parsed = parseSlo(text);
+  return storedSlos(result.plan).flatMap(({ text, line, parsed }) => {
     if (!parsed.ok) return [];
     const { metric, bound } = parsed.value;
     const x = metric.kind === "percentile"
@@ -119,8 +118,7 @@ function sloMarkers(
 }
 
 function sloPercentileXs(result: RunResult): number[] {
-  return result.plan.slos.flatMap(({ text }) => {
-    const parsed = parseSlo(text);
+  return storedSlos(result.plan).flatMap(({ parsed }) => {
     return parsed.ok && parsed.value.metric.kind === "percentile"
       ? [percentileX(parsed.value.metric.percentile)]
       : [];

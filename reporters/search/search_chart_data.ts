@@ -5,7 +5,7 @@
  * @module
  */
 import type { SearchResult } from "../../runner/model/search_result.ts";
-import { parseSlo } from "../../runner/plan/slo/mod.ts";
+import { storedSlos } from "../../runner/result/read/mod.ts";
 import type { SearchBound, SearchChartData } from "../browser/mod.ts";
 
 /**
@@ -14,8 +14,7 @@ import type { SearchBound, SearchChartData } from "../browser/mod.ts";
 export function searchChartData(result: SearchResult): SearchChartData {
   const ms = (us: number) => us / 1000;
   const c = result.conclusion;
-  const bounds = result.plan.slos.flatMap((s): SearchBound[] => {
-    const parsed = parseSlo(s.text);
+  const bounds = storedSlos(result.plan).flatMap(({ text, parsed }): SearchBound[] => {
     if (!parsed.ok || parsed.value.label !== undefined) return [];
     const m = parsed.value.metric;
     const series = m.kind === "max"
@@ -29,9 +28,7 @@ export function searchChartData(result: SearchResult): SearchChartData {
       : m.percentile === 99.9
       ? "p999"
       : "other";
-    return series === undefined
-      ? []
-      : [{ text: s.text, series, boundMs: parsed.value.bound / 1000 }];
+    return series === undefined ? [] : [{ text, series, boundMs: parsed.value.bound / 1000 }];
   });
   return {
     points: result.steps.map((s) => ({

@@ -27,7 +27,7 @@ import type {
   RequestCounts,
   StageResult,
 } from "../model/run_result.ts";
-import type { StageWindow } from "../schedule/build_schedule.ts";
+import { type StageWindow, stageWindowAt } from "../schedule/mod.ts";
 import { createHistogram, type Histogram } from "../hdr/mod.ts";
 import { msToRecordableUs, toEncodedHistogram } from "../hdr/encoded_histogram.ts";
 import { InlineIntervalStore, type IntervalStore } from "./interval_store.ts";
@@ -407,7 +407,7 @@ export class Recorder implements RecordSink, JourneySink {
     const raw: RawInterval = {
       startMs,
       durationMs,
-      stageIndex: this.#stageAt(startMs),
+      stageIndex: stageWindowAt(this.#stages, startMs).index,
       sentPerSec: (this.#sentByInterval[interval.index] ?? 0) / seconds,
       completedPerSec: (this.#completedByInterval[interval.index] ?? 0) / seconds,
       labels: this.#rawLabels(interval.groups),
@@ -445,12 +445,6 @@ export class Recorder implements RecordSink, JourneySink {
       this.#open.set(index, interval);
     }
     return interval;
-  }
-
-  #stageAt(offsetMs: number): number {
-    let i = 0;
-    while (i < this.#stages.length - 1 && offsetMs >= this.#stages[i + 1].startMs) i++;
-    return this.#stages[i].index;
   }
 
   #expected(labelIndex: number, status: number): boolean {

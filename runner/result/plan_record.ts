@@ -6,6 +6,7 @@
  */
 import type { RequestBasics, ResolvedPlan } from "../plan/types.ts";
 import type { PlanRecord } from "../model/run_result.ts";
+import { carrySlos } from "./read/mod.ts";
 
 /**
  * Converts a resolved plan into its stored form.
@@ -50,7 +51,8 @@ export function planRecord(plan: ResolvedPlan): PlanRecord {
         line: s.line,
       })),
     },
-    slos: plan.slos.map((s) => ({ text: s.text, line: s.line })),
+    // Stored as written; the plan's parsed SLOs travel beside them (read/stored_slos.ts).
+    slos: carrySlos(plan.slos.map((s) => ({ text: s.text, line: s.line })), plan.slos),
     ...(plan.allowErrors ? { allowErrors: true } : {}),
     ...(plan.regression === undefined ? {} : { regression: plan.regression }),
     ...(plan.overrides?.length ? { overrides: [...plan.overrides] } : {}),

@@ -109,10 +109,31 @@ export class Schedule {
 
   /** The stage running at `offsetMs` (the last one at or after the end). */
   stageAt(offsetMs: number): StageWindow {
-    let i = 0;
-    while (i < this.stages.length - 1 && offsetMs >= this.stages[i + 1].startMs) i++;
-    return this.stages[i];
+    return stageWindowAt(this.stages, offsetMs);
   }
+}
+
+/**
+ * Which of `stages` (in run order, as a {@linkcode Schedule} lays them out) runs at `offsetMs`
+ * from the run's start: the last one at or after the end.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { stageWindowAt } from "./build_schedule.ts";
+ * const stages = [{ index: 0, startMs: 0 }, { index: 1, startMs: 1_000 }];
+ * assert.equal(stageWindowAt(stages, 999).index, 0);
+ * assert.equal(stageWindowAt(stages, 1_000).index, 1);
+ * assert.equal(stageWindowAt(stages, 5_000).index, 1);
+ * ```
+ */
+export function stageWindowAt<W extends Pick<StageWindow, "startMs">>(
+  stages: readonly W[],
+  offsetMs: number,
+): W {
+  let i = 0;
+  while (i < stages.length - 1 && offsetMs >= stages[i + 1].startMs) i++;
+  return stages[i];
 }
 
 /**

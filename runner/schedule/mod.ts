@@ -9,6 +9,7 @@ export {
   type ScheduleInput,
   type ShardSpec,
   type StageWindow,
+  stageWindowAt,
 } from "./build_schedule.ts";
 export {
   expectedCount,

@@ -17,6 +17,7 @@ import type {
 import type { Slo } from "../plan/types.ts";
 import { formatRatePerSec } from "../plan/units.ts";
 import { bracket } from "./search_strategy.ts";
+import { statusTally, worstStatus } from "../result/read/mod.ts";
 
 /**
  * The `sustainable_rate` SLOs of a plan's SLO list.
@@ -89,7 +90,6 @@ export function searchVerdict(
   conclusion: SearchConclusionRecord,
   complete: boolean,
 ): SearchVerdict {
-  const count = (status: string) => gates.filter((g) => g.status === status).length;
   if (gates.length === 0) {
     const decided = complete && conclusion.status !== "inconclusive";
     const found = conclusion.ratePerSec === undefined
@@ -103,12 +103,13 @@ export function searchVerdict(
         gates,
       };
   }
-  const parts = (["fail", "inconclusive", "pass"] as const).filter((s) => count(s) > 0)
-    .map((s) => `${count(s)} ${s}`);
-  const status = count("fail") > 0 ? "fail" : count("inconclusive") > 0 ? "inconclusive" : "pass";
+  // The verdict order is stated once (runner/result/read/verdict_order.ts); a search gate is
+  // never `invalid`, so neither is their worst.
+  const statuses = gates.map((g) => g.status);
+  const status = worstStatus(statuses) as SearchVerdict["status"];
   return {
     status,
-    message: `${gates.length} gate${gates.length === 1 ? "" : "s"}: ${parts.join(", ")}`,
+    message: `${gates.length} gate${gates.length === 1 ? "" : "s"}: ${statusTally(statuses)}`,
     gates,
   };
 }

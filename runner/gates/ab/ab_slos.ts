@@ -21,8 +21,7 @@
  */
 import type { AbSloVerdict } from "../../model/ab_result.ts";
 import type { RunResult, Verdict, VerdictStatus } from "../../model/run_result.ts";
-import { parseSlo } from "../../plan/slo/mod.ts";
-import { sameGate, statusTally } from "../../result/read/mod.ts";
+import { sameGate, statusTally, storedSlos } from "../../result/read/mod.ts";
 import { evaluateSlos, implicitErrorVerdict } from "../slo/mod.ts";
 import { poolRuns } from "./pooled_runs.ts";
 
@@ -112,10 +111,8 @@ function verdictIn(pool: RunResult | undefined, slo: Verdict): Judged {
 
 /** Whether `slo` is a trend or a stall count: a run's own time line, judged run by run. */
 function judgedRunByRun(result: RunResult, slo: Verdict): boolean {
-  const text = result.plan.slos.find((s) => s.line === slo.line)?.text;
-  if (text === undefined) return false;
-  const parsed = parseSlo(text);
-  return parsed.ok &&
+  const parsed = storedSlos(result.plan).find((s) => s.line === slo.line)?.parsed;
+  return parsed !== undefined && parsed.ok &&
     (parsed.value.metric.kind === "trend" || parsed.value.metric.kind === "stalls");
 }
 

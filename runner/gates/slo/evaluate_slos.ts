@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { type ParsedSlo, parseSlo } from "../../plan/slo/mod.ts";
+import type { ParsedSlo } from "../../plan/slo/mod.ts";
 import { errorTotal } from "../../model/request_counts.ts";
 import type { RunResult, Verdict } from "../../model/run_result.ts";
 import { metricEvidence } from "../gate_evidence.ts";
@@ -23,6 +23,7 @@ import { sampleRemedy, sloVerdict } from "./slo_verdict.ts";
 import { judgeStalls, judgeTrend } from "./time_domain_gates.ts";
 import { judgeCheckRate } from "./check_rate_gate.ts";
 import { failFastVerdict, stoppedOn } from "../fail_fast/mod.ts";
+import { type StoredSlo, storedSlos } from "../../result/read/mod.ts";
 
 /** Options of the SLO gate. */
 export interface SloGateOptions {
@@ -34,14 +35,24 @@ export interface SloGateOptions {
  * Evaluates every SLO stored with the result's plan.
  */
 export function evaluateSlos(result: RunResult, options: SloGateOptions = {}): Verdict[] {
+  return judgeSlos(result, storedSlos(result.plan), options);
+}
+
+/**
+ * Evaluates `slos` (parsed: runner/result/read/stored_slos.ts) against the result, as if its plan
+ * stored them.
+ */
+export function judgeSlos(
+  result: RunResult,
+  slos: readonly StoredSlo[],
+  options: SloGateOptions = {},
+): Verdict[] {
   const alpha = options.alpha ?? 0.05;
   // `sustainable_rate` is the capacity search's finding: a run has nothing to judge it on.
-  const own = result.plan.slos.filter(({ text }) => {
-    const parsed = parseSlo(text);
-    return !parsed.ok || parsed.value.metric.kind !== "sustainable_rate";
-  });
-  return own.map(({ text, line }) => {
-    const parsed = parseSlo(text);
+  const own = slos.filter(({ parsed }) =>
+    !parsed.ok || parsed.value.metric.kind !== "sustainable_rate"
+  );
+  return own.map(({ text, line, parsed }) => {
     if (!parsed.ok) {
       return verdict(
         text,

@@ -8,11 +8,11 @@
  *
  * @module
  */
-import { parseSlo } from "../../plan/slo/mod.ts";
+import type { ParsedSlo } from "../../plan/slo/mod.ts";
 import { addCounts, emptyCounts, errorTotal } from "../../model/request_counts.ts";
 import type { RunResult, Verdict } from "../../model/run_result.ts";
-import { errorsInWords } from "../../result/read/mod.ts";
-import { evaluateSlos } from "./evaluate_slos.ts";
+import { errorsInWords, type StoredSlo, storedSlos } from "../../result/read/mod.ts";
+import { judgeSlos } from "./evaluate_slos.ts";
 
 /** The share of failed requests above which the implicit gate is judged: 1%. */
 export const IMPLICIT_ERROR_SHARE = 0.01;
@@ -22,6 +22,20 @@ export const IMPLICIT_ERROR_SLO = "error_rate <= 1%";
 
 /** The implicit gate's verdict name. */
 export const IMPLICIT_ERROR_GATE = `${IMPLICIT_ERROR_SLO} (implicit)`;
+
+/** {@linkcode IMPLICIT_ERROR_SLO} as the SLO grammar reads it (runner/plan/slo/parse_slo.ts). */
+export const IMPLICIT_ERROR_PARSED: ParsedSlo = {
+  text: IMPLICIT_ERROR_SLO,
+  metric: { kind: "error_rate" },
+  operator: "<=",
+  bound: IMPLICIT_ERROR_SHARE,
+};
+
+const IMPLICIT_STORED: StoredSlo = {
+  text: IMPLICIT_ERROR_SLO,
+  line: 0,
+  parsed: { ok: true, value: IMPLICIT_ERROR_PARSED },
+};
 
 /**
  * Whether the plan leaves errors to the implicit gate: it has no `error_rate` SLO over all its
@@ -38,11 +52,9 @@ export const IMPLICIT_ERROR_GATE = `${IMPLICIT_ERROR_SLO} (implicit)`;
  */
 export function coversErrors(plan: Pick<RunResult["plan"], "slos" | "allowErrors">): boolean {
   if (plan.allowErrors) return true;
-  return plan.slos.some(({ text }) => {
-    const parsed = parseSlo(text);
-    return parsed.ok && parsed.value.metric.kind === "error_rate" &&
-      parsed.value.label === undefined;
-  });
+  return storedSlos(plan).some(({ parsed }) =>
+    parsed.ok && parsed.value.metric.kind === "error_rate" && parsed.value.label === undefined
+  );
 }
 
 /**
@@ -51,10 +63,7 @@ export function coversErrors(plan: Pick<RunResult["plan"], "slos" | "allowErrors
  */
 export function implicitErrorVerdict(result: RunResult): Verdict | undefined {
   // The same path as a written SLO: the plan's SLOs replaced by the implicit one.
-  const judged = evaluateSlos({
-    ...result,
-    plan: { ...result.plan, slos: [{ text: IMPLICIT_ERROR_SLO, line: 0 }] },
-  })[0];
+  const judged = judgeSlos(result, [IMPLICIT_STORED])[0];
   if (judged === undefined || judged.status === "invalid") return undefined;
   const { line: _line, ...verdict } = judged;
   const counts = judgedCounts(result);

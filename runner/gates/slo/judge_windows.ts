@@ -24,6 +24,7 @@ import { type MetricEvidence, metricEvidence } from "../gate_evidence.ts";
 import { loadWindow, type MeasuredWindow, measuredWindows } from "./measured_windows.ts";
 import type { SloScope } from "./slo_scope.ts";
 import { sloVerdict } from "./slo_verdict.ts";
+import { worstStatus } from "../../result/read/mod.ts";
 import { type ContendedInterval, contendedIntervals } from "../contention_tail.ts";
 
 /** Findings kept in the verdict; the tally counts them all. */
@@ -117,11 +118,8 @@ export function judgeWindows(
   const failed = judged.filter((j) => j.decision === "fail");
   const undecided = judged.filter((j) => j.decision === "inconclusive");
   const tooFew = judged.filter((j) => j.tooFew && j.decision !== "fail");
-  const status: GateDecision = failed.length > 0
-    ? "fail"
-    : undecided.length > 0
-    ? "inconclusive"
-    : "pass";
+  // Window decisions are never `invalid`, so neither is their worst.
+  const status = worstStatus(judged.map((j) => j.decision)) as GateDecision;
   const pool = status === "fail" ? failed : status === "inconclusive" ? undecided : judged;
   const worst = worstOf(pool, slo.operator.startsWith("<"));
   const one = sloVerdict(

@@ -21,9 +21,9 @@ import { formatDurationMs, formatSlopeUsPerMin } from "../../plan/units.ts";
 import type { RunResult, StageResult, Trend, Verdict } from "../../model/run_result.ts";
 import { MIN_TREND_INTERVALS, stallThresholdUs } from "../../result/time_domain.ts";
 import { latenessLimitUs } from "../../result/tool_health.ts";
-import { applyDecisionRule, type GateEvidence } from "../decision_rule.ts";
+import { applyDecisionRule, type GateDecision, type GateEvidence } from "../decision_rule.ts";
 import { scheduleShortfall } from "../generator_allowance.ts";
-import { confirmReruns, intervalWaitMs } from "../../result/read/mod.ts";
+import { confirmReruns, intervalWaitMs, STATUS_SEVERITY } from "../../result/read/mod.ts";
 
 /** An interval with nothing answered is the generator's doing if it paused this long (µs). */
 const SILENCE_PAUSE_US = 500_000;
@@ -64,10 +64,10 @@ export function judgeTrend(
     outcome: applyDecisionRule(slo.operator, slo.bound, evidenceOf(j.trend, shortfall)),
   }));
   // The stage that decides: a failing one, else an undecided one, else the steepest.
-  const rank = { fail: 0, inconclusive: 1, pass: 2 } as const;
+  const rank = (d: GateDecision) => STATUS_SEVERITY.indexOf(d);
   const worst =
     [...outcomes].sort((a, b) =>
-      rank[a.outcome.decision] - rank[b.outcome.decision] || b.trend.high - a.trend.high
+      rank(a.outcome.decision) - rank(b.outcome.decision) || b.trend.high - a.trend.high
     )[0];
   const t = worst.trend;
   const show = formatSlopeUsPerMin;

@@ -6,7 +6,8 @@
  * @module
  */
 import { decodeHistogram } from "../../hdr/mod.ts";
-import type { EncodedHistogram, ToolHealth } from "../../model/run_result.ts";
+import type { EncodedHistogram, PlanRecord, ToolHealth } from "../../model/run_result.ts";
+import { storedSlos } from "./stored_slos.ts";
 
 /** The floor at one percentile, and its two parts (us). */
 export interface MeasuredFloor {
@@ -46,21 +47,23 @@ export function measuredFloor(
 
 /**
  * The percentiles a report states the floor at: p99 and p99.9, and any other percentile from p90
- * up that a latency SLO of the plan names (`p99.99 < 20ms`, `99.95%ile < 5ms`), ascending.
+ * up that a response-time SLO of the plan names (`p99.99 < 20ms`, `99.95%ile < 5ms`), ascending.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { floorPercentiles } from "./measured_floor.ts";
- * assert.deepEqual(floorPercentiles([{ text: "p99.99 < 20ms at 1k/s" }]), [99, 99.9, 99.99]);
+ * const plan = { slos: [{ text: "p99.99 < 20ms at 1k/s", line: 9 }] };
+ * assert.deepEqual(floorPercentiles(plan), [99, 99.9, 99.99]);
  * ```
  */
-export function floorPercentiles(slos: readonly { text: string }[]): number[] {
+export function floorPercentiles(plan: Pick<PlanRecord, "slos">): number[] {
   const set = new Set([99, 99.9]);
-  for (const { text } of slos) {
-    const m = /^\s*(?:p(\d+(?:\.\d+)?)|(\d+(?:\.\d+)?)%ile)\b/.exec(text);
-    const p = Number(m?.[1] ?? m?.[2]);
-    if (p >= 90 && p < 100) set.add(p);
+  for (const { parsed } of storedSlos(plan)) {
+    if (!parsed.ok || parsed.value.metric.kind !== "percentile") continue;
+    if (parsed.value.series !== undefined) continue;
+    const p = parsed.value.metric.percentile;
+    if (p >= 90) set.add(p);
   }
   return [...set].sort((a, b) => a - b);
 }

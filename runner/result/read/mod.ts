@@ -27,6 +27,7 @@ export {
   type StoppedRun,
   stoppedWhen,
 } from "./fail_fast_stop.ts";
+export { carrySlos, type StoredSlo, storedSlos } from "./stored_slos.ts";
 export {
   floorPercentiles,
   type MeasuredFloor,

@@ -1,6 +1,10 @@
 import assert from "node:assert/strict";
 import type { PlanStage } from "../../../runner/plan/types.ts";
-import { Schedule, type ScheduleInput } from "../../../runner/schedule/build_schedule.ts";
+import {
+  Schedule,
+  type ScheduleInput,
+  stageWindowAt,
+} from "../../../runner/schedule/build_schedule.ts";
 
 function constant(index: number, ratePerSec: number, durationMs: number): PlanStage {
   return {
@@ -156,4 +160,18 @@ Deno.test("schedule() mixes labels by weight in every prefix", () => {
 Deno.test("schedule() refuses an impossible shard", () => {
   const s = new Schedule(input([constant(0, 10, 1_000)]));
   assert.throws(() => s.cursor({ index: 3, count: 3 }), RangeError);
+});
+
+Deno.test("a schedule's stage at an offset is its own, the last past the end", () => {
+  const schedule = new Schedule({
+    arrival: "constant",
+    seed: 1,
+    weights: [1],
+    stages: [constant(0, 10, 1_000), ramp(1, 10, 20, 2_000), constant(2, 5, 500)],
+  });
+  const at = (offsetMs: number) => stageWindowAt(schedule.stages, offsetMs).index;
+  assert.deepEqual([0, 999, 1_000, 2_999, 3_000, 9_000].map(at), [0, 0, 1, 1, 2, 2]);
+  for (const offsetMs of [0, 999, 1_000, 3_000, 9_000]) {
+    assert.equal(schedule.stageAt(offsetMs), stageWindowAt(schedule.stages, offsetMs));
+  }
 });

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { runSearch, stepOutcome, stepPlan } from "../../../runner/search/run_search.ts";
 import { parsePlanText } from "../../../runner/plan/load_plan.ts";
+import { planRecord } from "../../../runner/result/plan_record.ts";
+import { storedSlos } from "../../../runner/result/read/mod.ts";
 
 Deno.test("a step the generator could not send is its limit, unless the server failed beyond doubt", () => {
   assert.equal(stepOutcome("pass", false), "pass");
@@ -35,6 +37,10 @@ search: { from: 100/s, max: 10k/s, step: 5s, warmup: 1s }
   assert.equal(step.load.connections, 8);
   assert.deepEqual(step.slos.map((s) => "atRatePerSec" in s), [false, false]);
   assert.deepEqual(step.slos.map((s) => s.text), ["p99 < 10ms at 1k/s", "error_rate < 1%"]);
+  // The step's result judges them as the step reads them, not as their text reads.
+  const [slo] = storedSlos(planRecord(step));
+  assert.ok(slo.parsed.ok);
+  assert.equal(slo.parsed.value.atRatePerSec, undefined, "judged at 2.5k/s, not left invalid");
 });
 
 Deno.test("each step of a search records the seed its run drew: fresh per step, or the plan's", async () => {

@@ -2,11 +2,14 @@ import assert from "node:assert/strict";
 import {
   coversErrors,
   IMPLICIT_ERROR_GATE,
+  IMPLICIT_ERROR_PARSED,
+  IMPLICIT_ERROR_SLO,
   implicitErrorGate,
   implicitErrorVerdict,
 } from "../../../../runner/gates/slo/implicit_error_gate.ts";
 import { evaluateSlos } from "../../../../runner/gates/slo/evaluate_slos.ts";
 import type { RunResult } from "../../../../runner/model/run_result.ts";
+import { parseSlo } from "../../../../runner/plan/slo/mod.ts";
 import {
   gateResult,
   type GateResultOptions,
@@ -51,6 +54,10 @@ Deno.test("a plan without SLOs whose every request failed gets a failed implicit
   // Each unexpected status by its code: what the server said.
   assert.match(gate.message, /10000 of 10000 judged requests failed \(500 × 10,000\)/);
   assert.match(gate.message, /add one to set the bound, or `allow_errors: true`/);
+});
+
+Deno.test("the implicit SLO, given parsed, is what the grammar reads from its text", () => {
+  assert.deepEqual(parseSlo(IMPLICIT_ERROR_SLO), { ok: true, value: IMPLICIT_ERROR_PARSED });
 });
 
 Deno.test("the implicit gate is judged as the written SLO `error_rate <= 1%` would be", () => {

@@ -37,14 +37,19 @@ Deno.test("a percentile the summary lacks is read off the histogram itself", () 
 });
 
 Deno.test("floors are reported at p99, p99.9 and the percentiles the SLOs name", () => {
-  assert.deepEqual(floorPercentiles([]), [99, 99.9]);
+  assert.deepEqual(floorPercentiles({ slos: [] }), [99, 99.9]);
   assert.deepEqual(
-    floorPercentiles([
-      { text: "p99.99 < 20ms at 1k/s" },
-      { text: "99.95%ile < 5ms" },
-      { text: "p50 < 1ms" },
-      { text: "error_rate < 1%" },
-    ]),
+    floorPercentiles({
+      slos: [
+        { text: "p99.99 < 20ms at 1k/s", line: 1 },
+        { text: "99.95%ile < 5ms", line: 2 },
+        { text: "p50 < 1ms", line: 3 },
+        { text: "error_rate < 1%", line: 4 },
+      ],
+    }),
     [99, 99.9, 99.95, 99.99],
   );
+  // A journey's or the first byte's percentile is not the response time's floor.
+  const other = [{ text: "journey.p99.95 < 1s", line: 1 }, { text: "ttfb.p99.8 < 5ms", line: 2 }];
+  assert.deepEqual(floorPercentiles({ slos: other }), [99, 99.9]);
 });
