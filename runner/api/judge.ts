@@ -8,9 +8,16 @@
  *
  * @module
  */
-import { judgeRun } from "../gates/judge_run.ts";
+import {
+  confirmJudgement,
+  type Judgement as GatesJudgement,
+  judgeRun,
+  rerunVerdicts,
+  wantsRerun,
+} from "../gates/judge_run.ts";
 import { historyName, loadHistoryFile } from "../history/mod.ts";
 import { fileRun } from "./file_run.ts";
+import type { ConfirmOptions } from "../gates/confirm_gates.ts";
 import type { JudgeOptions } from "./judge_options.ts";
 import type { RunResult, RunVerdict, Verdict } from "../model/run_result.ts";
 
@@ -32,9 +39,11 @@ export interface Judgement {
 }
 
 /**
- * Judges `result` in place (`result.verdicts`, `result.verdict`, `result.warnings`) and returns
- * what it decided. With `baselineDir`, the run is also compared with the plan's stored history
- * there, and appended to it when `updateBaseline` is set and the run is sound and complete.
+ * Judges `result` and returns what it decided, in order: the plan's history read (with
+ * `baselineDir`), the gates judged (runner/gates/judge_run.ts, which change nothing),
+ * `--confirm`'s reruns measured and judged alike, the run filed into the history (when
+ * `updateBaseline` is set and the run is sound and complete), and the judgement stored in `result`
+ * (`verdicts`, `verdict`, `baseline`, `warnings`): the one place judging changes it.
  *
  * @example
  * ```ts
@@ -65,13 +74,72 @@ export async function judge(result: RunResult, options: JudgeOptions = {}): Prom
   const read = dir === undefined
     ? undefined
     : { dir, loaded: await loadHistoryFile(dir, historyName(result.plan)) };
-  const judged = await judgeRun(result, options, read);
-  const filed = await fileRun(result, options, judged.damaged);
+  // `tailgate run` offers no stopped run to the history: it says so instead.
+  const keptOut = options.updateBaseline === true && options.unfiledWhenStopped === true &&
+    !result.run.complete && dir !== undefined;
+  const updateBaseline = (options.updateBaseline ?? false) && !keptOut;
+  const policy = {
+    updateBaseline,
+    ...(options.keepRuns === undefined ? {} : { keepRuns: options.keepRuns }),
+  };
+  const judged = options.confirm
+    ? await confirmed(result, judgeRun(result, read, policy), options.confirm)
+    : judgeRun(result, read, policy);
+  const filed = await fileRun(
+    judgedResult(result, judged),
+    { ...options, updateBaseline },
+    judged.damaged,
+  );
   const notes = [...judged.notes, ...filed.notes];
+  const warnings = [...filed.warnings];
+  if (keptOut) {
+    const why = `the run stopped early (${result.run.stopReason}), so the history in ${dir} ` +
+      "was left as it was";
+    notes.push(`baseline not updated: ${why}`);
+    warnings.push(`this run was not stored: ${why}`);
+  }
+  storeJudgement(result, judged, warnings);
   return {
-    verdict: result.verdict!,
-    verdicts: result.verdicts,
+    verdict: judged.verdict,
+    verdicts: judged.verdicts,
     notes,
     ioFailures: filed.ioFailures,
   };
+}
+
+/**
+ * `--confirm`: reruns `result`'s plan while a gate a rerun could change is unsettled, as far as
+ * `confirm.times` allows, judges each rerun as the run was, and settles the gates by them.
+ */
+async function confirmed(
+  result: RunResult,
+  judged: GatesJudgement,
+  confirm: ConfirmOptions,
+): Promise<GatesJudgement> {
+  const reruns: Verdict[][] = [];
+  while (wantsRerun(result, judged, confirm.times, reruns)) {
+    reruns.push(rerunVerdicts(await confirm.rerun(), judged));
+  }
+  return confirmJudgement(result, judged, confirm.times, reruns);
+}
+
+/** The run as filed: a copy of `result` with `judged` stored in it, `result` left as it was. */
+function judgedResult(result: RunResult, judged: GatesJudgement): RunResult {
+  const judgedRun = { ...result };
+  storeJudgement(judgedRun, judged, []);
+  return judgedRun;
+}
+
+/**
+ * Stores `judged` in `result` (its own fields replaced, nothing inside them changed), and `filed`
+ * (the warnings filing the run brought) after it, in the order result.json has always had them.
+ */
+function storeJudgement(result: RunResult, judged: GatesJudgement, filed: string[]): void {
+  result.verdicts = judged.verdicts;
+  if (judged.baseline) result.baseline = judged.baseline;
+  if (judged.warnings.length > 0) {
+    result.warnings = [...(result.warnings ?? []), ...judged.warnings];
+  }
+  result.verdict = judged.verdict;
+  if (filed.length > 0) result.warnings = [...(result.warnings ?? []), ...filed];
 }

@@ -76,19 +76,14 @@ export async function finishResult(
   if (options.judge) {
     const judged = await judge(result, {
       ...(options.baselineDir === undefined ? {} : { baselineDir: options.baselineDir }),
-      updateBaseline: (options.updateBaseline ?? false) && result.run.complete,
+      updateBaseline: options.updateBaseline ?? false,
+      unfiledWhenStopped: true,
       ...(options.historyRuns === undefined ? {} : { historyRuns: options.historyRuns }),
       ...(options.confirm ? { confirm: options.confirm } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });
     notes.push(...judged.notes.filter((n) => !judged.ioFailures.includes(n)));
     ioFailures.push(...judged.ioFailures);
-    if (options.updateBaseline && !result.run.complete && options.baselineDir !== undefined) {
-      const why = `the run stopped early (${result.run.stopReason}), so the history in ` +
-        `${options.baselineDir} was left as it was`;
-      notes.push(`baseline not updated: ${why}`);
-      result.warnings = [...(result.warnings ?? []), `this run was not stored: ${why}`];
-    }
   }
   // The verdict is computed once (by judgeRun, or here for a shard's unjudged result) and stored.
   result.verdict ??= computeRunVerdict(result);

@@ -34,7 +34,7 @@ export type ConfirmTimes = number | "auto";
 /** The default of `--confirm` and of the Action's `confirm`. */
 export const DEFAULT_CONFIRM: ConfirmTimes = "auto";
 
-/** How `judgeRun` re-measures: how many reruns at most, and how to make one. */
+/** How `judge` (runner/api/judge.ts) re-measures: how many reruns at most, and how to make one. */
 export interface ConfirmOptions {
   /** `auto`, or at most this many reruns (`--confirm N`); they stop once every gate is settled. */
   times: ConfirmTimes;
