@@ -13,8 +13,8 @@ export {
   type Progress,
   runPlan,
   type RunPlanOptions,
-  type TeardownDone,
 } from "./run_plan.ts";
+export { type TeardownDone, withTeardown } from "./teardown_done.ts";
 export type { LiveTally } from "../recorder/live_tally.ts";
 export {
   type RunService,

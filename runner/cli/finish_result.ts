@@ -6,7 +6,7 @@
  * @module
  */
 import type { ConfirmOptions } from "../gates/confirm_gates.ts";
-import { exitCodeOf, judge, type TeardownDone } from "../api/mod.ts";
+import { exitCodeOf, judge, type TeardownDone, withTeardown } from "../api/mod.ts";
 import { computeRunVerdict } from "../gates/run_verdict.ts";
 import type { FailOn } from "../result/read/mod.ts";
 import type { RunResult } from "../model/run_result.ts";
@@ -60,6 +60,8 @@ export interface FinishedResult {
   summary: string;
   /** Files written, by format. */
   paths: Partial<Record<ReportFormat, string>>;
+  /** The document written: the judged result with its teardown's steps and warnings. */
+  result: RunResult;
 }
 
 /**
@@ -85,32 +87,34 @@ export async function finishResult(
     notes.push(...judged.notes.filter((n) => !judged.ioFailures.includes(n)));
     ioFailures.push(...judged.ioFailures);
   }
-  // The verdict is computed once (by judgeRun, or here for a shard's unjudged result) and stored.
-  result.verdict ??= computeRunVerdict(result);
+  // The verdict is computed once (by judging, or here for a shard's unjudged result) and stored.
+  const verdict = result.verdict ?? computeRunVerdict(result);
+  const judged = result.verdict ? result : { ...result, verdict };
   const formats = (options.reports ?? DEFAULT_RUN_REPORTS).filter((f) => f !== "json");
-  const write = () =>
-    writeReports(result, options.outDir, ["json", ...formats], {
+  const write = (document: RunResult) =>
+    writeReports(document, options.outDir, ["json", ...formats], {
       ...(options.reportUrl ? { htmlUrl: options.reportUrl } : {}),
       ...(options.failOn ? { failOn: options.failOn } : {}),
       ...(options.junitInconclusive ? { junitInconclusive: options.junitInconclusive } : {}),
     });
-  let written = await write();
+  let written = await write(judged);
   // What was measured is on disk before the teardown is sent: a teardown that hangs, however it
   // is ended, cannot lose the run. Its steps and warnings then replace those files.
   const teardown = options.teardown ? await options.teardown() : undefined;
-  if (teardown?.changed) written = await write();
+  const document = teardown ? withTeardown(judged, teardown) : judged;
+  if (teardown?.changed) written = await write(document);
   ioFailures.push(...written.errors);
   const verdictCode = teardown?.stopped
     ? EXIT_CODES.invalidRun
-    : exitCodeOf(result.verdict, options.failOn ? { failOn: options.failOn } : {});
+    : exitCodeOf(verdict, options.failOn ? { failOn: options.failOn } : {});
   if (teardown?.stopped) {
     notes.push("stopped during the teardown: the result and the reports hold the whole run");
   }
   const exitCode = withIoFailures(verdictCode, ioFailures);
-  const table = renderTerminal(result, { color: options.color ?? defaultColor() });
+  const table = renderTerminal(document, { color: options.color ?? defaultColor() });
   const files = Object.values(written.paths).map((p) => `wrote ${p}`);
   const summary = [table, "", ...files].join("\n");
-  return { exitCode, notes, ioFailures, summary, paths: written.paths };
+  return { exitCode, notes, ioFailures, summary, paths: written.paths, result: document };
 }
 
 /**
