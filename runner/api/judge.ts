@@ -42,8 +42,9 @@ export interface Judgement {
  * Judges `result` and returns what it decided, in order: the plan's history read (with
  * `baselineDir`), the gates judged (runner/gates/judge_run.ts, which change nothing),
  * `--confirm`'s reruns measured and judged alike, the run filed into the history (when
- * `updateBaseline` is set and the run is sound and complete), and the judgement stored in `result`
- * (`verdicts`, `verdict`, `baseline`, `warnings`): the one place judging changes it.
+ * `updateBaseline` is set and the run is sound and complete); then the judged document's fields
+ * (`verdicts`, `verdict`, `baseline`, `warnings`) are stored in `result`, which
+ * {@linkcode judgeResult} leaves as it was.
  *
  * @example
  * ```ts
@@ -69,6 +70,28 @@ export interface Judgement {
  * ```
  */
 export async function judge(result: RunResult, options: JudgeOptions = {}): Promise<Judgement> {
+  const judged = await judgeResult(result, options);
+  // The judged document's fields, stored in the result as they stand in it (their order kept).
+  Object.assign(result, judged.result);
+  return judged.judgement;
+}
+
+/** A judged run: the result document as written and read, and what judging it decided. */
+export interface JudgedRun {
+  /** The result with the judgement stored in it (`verdicts`, `verdict`, `baseline`, `warnings`). */
+  result: RunResult;
+  /** What judging decided: the verdicts, the run verdict, notes, and the files at fault. */
+  judgement: Judgement;
+}
+
+/**
+ * {@linkcode judge} without storing anything in `result`, which is left as it was: the judged
+ * document is a new one beside what was decided (`tailgate run` writes and renders it).
+ */
+export async function judgeResult(
+  result: RunResult,
+  options: JudgeOptions = {},
+): Promise<JudgedRun> {
   // The history is read here, judged by the gates without a file, and the run filed after.
   const dir = options.baselineDir;
   const read = dir === undefined
@@ -86,7 +109,7 @@ export async function judge(result: RunResult, options: JudgeOptions = {}): Prom
     ? await confirmed(result, judgeRun(result, read, policy), options.confirm)
     : judgeRun(result, read, policy);
   const filed = await fileRun(
-    judgedResult(result, judged),
+    judgedResult(result, judged, []),
     { ...options, updateBaseline },
     judged.damaged,
   );
@@ -98,12 +121,14 @@ export async function judge(result: RunResult, options: JudgeOptions = {}): Prom
     notes.push(`baseline not updated: ${why}`);
     warnings.push(`this run was not stored: ${why}`);
   }
-  storeJudgement(result, judged, warnings);
   return {
-    verdict: judged.verdict,
-    verdicts: judged.verdicts,
-    notes,
-    ioFailures: filed.ioFailures,
+    result: judgedResult(result, judged, warnings),
+    judgement: {
+      verdict: judged.verdict,
+      verdicts: judged.verdicts,
+      notes,
+      ioFailures: filed.ioFailures,
+    },
   };
 }
 
@@ -123,23 +148,18 @@ async function confirmed(
   return confirmJudgement(result, judged, confirm.times, reruns);
 }
 
-/** The run as filed: a copy of `result` with `judged` stored in it, `result` left as it was. */
-function judgedResult(result: RunResult, judged: GatesJudgement): RunResult {
-  const judgedRun = { ...result };
-  storeJudgement(judgedRun, judged, []);
-  return judgedRun;
-}
-
 /**
- * Stores `judged` in `result` (its own fields replaced, nothing inside them changed), and `filed`
- * (the warnings filing the run brought) after it, in the order result.json has always had them.
+ * The judged document, the one place it is made: a copy of `result` with `judged` stored in it,
+ * then `filed` (the warnings filing the run brought), in the order result.json has always had
+ * them. `result` is left as it was.
  */
-function storeJudgement(result: RunResult, judged: GatesJudgement, filed: string[]): void {
-  result.verdicts = judged.verdicts;
-  if (judged.baseline) result.baseline = judged.baseline;
+function judgedResult(result: RunResult, judged: GatesJudgement, filed: string[]): RunResult {
+  const document = { ...result, verdicts: judged.verdicts };
+  if (judged.baseline) document.baseline = judged.baseline;
   if (judged.warnings.length > 0) {
-    result.warnings = [...(result.warnings ?? []), ...judged.warnings];
+    document.warnings = [...(document.warnings ?? []), ...judged.warnings];
   }
-  result.verdict = judged.verdict;
-  if (filed.length > 0) result.warnings = [...(result.warnings ?? []), ...filed];
+  document.verdict = judged.verdict;
+  if (filed.length > 0) document.warnings = [...(document.warnings ?? []), ...filed];
+  return document;
 }

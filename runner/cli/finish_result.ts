@@ -6,7 +6,7 @@
  * @module
  */
 import type { ConfirmOptions } from "../gates/confirm_gates.ts";
-import { exitCodeOf, judge, type TeardownDone, withTeardown } from "../api/mod.ts";
+import { exitCodeOf, judgeResult, type TeardownDone, withTeardown } from "../api/mod.ts";
 import { computeRunVerdict } from "../gates/run_verdict.ts";
 import type { FailOn } from "../result/read/mod.ts";
 import type { RunResult } from "../model/run_result.ts";
@@ -65,9 +65,10 @@ export interface FinishedResult {
 }
 
 /**
- * Judges `result` (filling its verdicts and its run verdict), writes the reports and returns the
- * exit code the stored run verdict earns, or EXIT_CODES.ioFailed when a report, the result or the
- * baseline asked for was not written (`withIoFailures`).
+ * Judges `result` (left as it was: the reports are of the judged document, returned as `result`),
+ * writes the reports and returns the exit code the stored run verdict earns, or
+ * EXIT_CODES.ioFailed when a report, the result or the baseline asked for was not written
+ * (`withIoFailures`).
  */
 export async function finishResult(
   result: RunResult,
@@ -75,8 +76,9 @@ export async function finishResult(
 ): Promise<FinishedResult> {
   const notes: string[] = [];
   const ioFailures: string[] = [];
+  let judged = result;
   if (options.judge) {
-    const judged = await judge(result, {
+    const run = await judgeResult(result, {
       ...(options.baselineDir === undefined ? {} : { baselineDir: options.baselineDir }),
       updateBaseline: options.updateBaseline ?? false,
       unfiledWhenStopped: true,
@@ -84,12 +86,14 @@ export async function finishResult(
       ...(options.confirm ? { confirm: options.confirm } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });
-    notes.push(...judged.notes.filter((n) => !judged.ioFailures.includes(n)));
-    ioFailures.push(...judged.ioFailures);
+    const { judgement } = run;
+    notes.push(...judgement.notes.filter((n) => !judgement.ioFailures.includes(n)));
+    ioFailures.push(...judgement.ioFailures);
+    judged = run.result;
   }
   // The verdict is computed once (by judging, or here for a shard's unjudged result) and stored.
-  const verdict = result.verdict ?? computeRunVerdict(result);
-  const judged = result.verdict ? result : { ...result, verdict };
+  const verdict = judged.verdict ?? computeRunVerdict(judged);
+  if (judged.verdict === undefined) judged = { ...judged, verdict };
   const formats = (options.reports ?? DEFAULT_RUN_REPORTS).filter((f) => f !== "json");
   const write = (document: RunResult) =>
     writeReports(document, options.outDir, ["json", ...formats], {
