@@ -3,8 +3,10 @@
  * (its plan's SLOs and, when more than 1% of the requests failed without an `error_rate` SLO,
  * the implicit error gate; then the regression gate against a stored history when a baseline
  * directory is given), stores the verdicts and the run's overall verdict in the result, and returns
- * them. A failed gate is a verdict, never an exception; `exitCodeOf` turns the verdict into the
- * CLI's exit code (runner/result/read/fail_on.ts).
+ * them; {@linkcode judgeResult} does the same but leaves the result as it was and returns the
+ * judged document beside the judgement (`tailgate run`, `search` and `ab` write that). A failed
+ * gate is a verdict, never an exception; `exitCodeOf` turns the verdict into the CLI's exit code
+ * (runner/result/read/fail_on.ts).
  *
  * @module
  */
