@@ -215,10 +215,10 @@ export function confirmJudgement(
   reruns: readonly (readonly Verdict[])[],
 ): Judgement {
   if (reruns.length === 0) return judgement;
-  // The gates settled are copies: the judgement given keeps its own.
-  const verdicts = judgement.verdicts.map((v) => structuredClone(v));
-  const pending = gatesToConfirm(verdicts, times);
-  const outcome = applyConfirmation(pending, reruns);
+  const pending = gatesToConfirm(judgement.verdicts, times);
+  const { settled, outcome } = applyConfirmation(pending, reruns);
+  // The gates settled are new verdicts in their places: the judgement given keeps its own.
+  const verdicts = judgement.verdicts.map((v) => settled[pending.indexOf(v)] ?? v);
   const n = reruns.length;
   return {
     ...judgement,
