@@ -8,7 +8,7 @@
  * @module
  */
 import { join } from "node:path";
-import { judge } from "../api/judge.ts";
+import { judgeResult } from "../api/judge.ts";
 import { runPlan } from "../api/run_plan.ts";
 import { StepFailure } from "../session/mod.ts";
 import { compareRounds, type RoundPair } from "../gates/ab/mod.ts";
@@ -138,7 +138,7 @@ export async function runAb(plan: ResolvedPlan, options: AbOptions): Promise<AbR
         ...(options.readyTimeoutMs === undefined ? {} : { readyTimeoutMs: options.readyTimeoutMs }),
         ...(options.signal ? { signal: options.signal } : {}),
       });
-      const result = await runPlan(retarget(plan, spec.url), {
+      const measured = await runPlan(retarget(plan, spec.url), {
         ...(options.signal ? { signal: options.signal } : {}),
         environment,
         ...(side === "head" && options.failFast ? { failFast: true } : {}),
@@ -147,7 +147,7 @@ export async function runAb(plan: ResolvedPlan, options: AbOptions): Promise<AbR
         if (!(e instanceof StepFailure)) throw e;
         throw new StepFailure(`round ${i + 1}, ${side}: ${e.message}`, e.records, e.interrupted);
       });
-      await judge(result);
+      const { result } = await judgeResult(measured);
       const found = await target.stop();
       if (found?.stillAnswering) {
         options.onStillAnswering?.(`round ${i + 1}, ${side}: ${found.stillAnswering}`);

@@ -12,15 +12,20 @@ import type { RunResult } from "../model/run_result.ts";
 import { appendToHistory, historyName, MAX_HISTORY_BYTES } from "../history/mod.ts";
 import type { JudgeOptions } from "./judge_options.ts";
 
-/** What filing did: notes for the user, and those a file was at fault for (also among `notes`). */
+/**
+ * What filing did: notes for the user, those a file was at fault for (also among `notes`), and
+ * warnings for the result (a run the history refused).
+ */
 export interface FiledRun {
   notes: string[];
   ioFailures: string[];
+  warnings: string[];
 }
 
 /**
  * Appends the judged `result` to the history in `options.baselineDir` when `options.updateBaseline`
- * is set and the history is not `damaged`; a run the history refuses adds a warning to `result`.
+ * is set and the history is not `damaged`; a run the history refuses is a warning for the result
+ * (returned: `result` is left as it was).
  */
 export async function fileRun(
   result: RunResult,
@@ -29,7 +34,10 @@ export async function fileRun(
 ): Promise<FiledRun> {
   const notes: string[] = [];
   const ioFailures: string[] = [];
-  if (!options.updateBaseline || options.baselineDir === undefined) return { notes, ioFailures };
+  const warnings: string[] = [];
+  if (!options.updateBaseline || options.baselineDir === undefined) {
+    return { notes, ioFailures, warnings };
+  }
   if (damaged) {
     notes.push("baseline not updated: the stored history is damaged (see the verdicts)");
   } else {
@@ -47,10 +55,9 @@ export async function fileRun(
       if (!appended.ok) {
         const why = problemText(appended.problems[0]);
         notes.push(`baseline not updated: ${why}`);
-        result.warnings = [
-          ...(result.warnings ?? []),
+        warnings.push(
           `this run was not stored in the history of "${historyName(result.plan)}": ${why}`,
-        ];
+        );
       } else {
         const updated = appended.value;
         const at = result.environment.gitSha
@@ -86,5 +93,5 @@ export async function fileRun(
       ioFailures.push(note);
     }
   }
-  return { notes, ioFailures };
+  return { notes, ioFailures, warnings };
 }

@@ -3,14 +3,23 @@
  * (its plan's SLOs and, when more than 1% of the requests failed without an `error_rate` SLO,
  * the implicit error gate; then the regression gate against a stored history when a baseline
  * directory is given), stores the verdicts and the run's overall verdict in the result, and returns
- * them. A failed gate is a verdict, never an exception; `exitCodeOf` turns the verdict into the
- * CLI's exit code (runner/result/read/fail_on.ts).
+ * them; {@linkcode judgeResult} does the same but leaves the result as it was and returns the
+ * judged document beside the judgement (`tailgate run`, `search` and `ab` write that). A failed
+ * gate is a verdict, never an exception; `exitCodeOf` turns the verdict into the CLI's exit code
+ * (runner/result/read/fail_on.ts).
  *
  * @module
  */
-import { judgeRun } from "../gates/judge_run.ts";
+import {
+  confirmJudgement,
+  type Judgement as GatesJudgement,
+  judgeRun,
+  rerunVerdicts,
+  wantsRerun,
+} from "../gates/judge_run.ts";
 import { historyName, loadHistoryFile } from "../history/mod.ts";
 import { fileRun } from "./file_run.ts";
+import type { ConfirmOptions } from "../gates/confirm_gates.ts";
 import type { JudgeOptions } from "./judge_options.ts";
 import type { RunResult, RunVerdict, Verdict } from "../model/run_result.ts";
 
@@ -32,9 +41,12 @@ export interface Judgement {
 }
 
 /**
- * Judges `result` in place (`result.verdicts`, `result.verdict`, `result.warnings`) and returns
- * what it decided. With `baselineDir`, the run is also compared with the plan's stored history
- * there, and appended to it when `updateBaseline` is set and the run is sound and complete.
+ * Judges `result` and returns what it decided, in order: the plan's history read (with
+ * `baselineDir`), the gates judged (runner/gates/judge_run.ts, which change nothing),
+ * `--confirm`'s reruns measured and judged alike, the run filed into the history (when
+ * `updateBaseline` is set and the run is sound and complete); then the judged document's fields
+ * (`verdicts`, `verdict`, `baseline`, `warnings`) are stored in `result`, which
+ * {@linkcode judgeResult} leaves as it was.
  *
  * @example
  * ```ts
@@ -60,18 +72,96 @@ export interface Judgement {
  * ```
  */
 export async function judge(result: RunResult, options: JudgeOptions = {}): Promise<Judgement> {
+  const judged = await judgeResult(result, options);
+  // The judged document's fields, stored in the result as they stand in it (their order kept).
+  Object.assign(result, judged.result);
+  return judged.judgement;
+}
+
+/** A judged run: the result document as written and read, and what judging it decided. */
+export interface JudgedRun {
+  /** The result with the judgement stored in it (`verdicts`, `verdict`, `baseline`, `warnings`). */
+  result: RunResult;
+  /** What judging decided: the verdicts, the run verdict, notes, and the files at fault. */
+  judgement: Judgement;
+}
+
+/**
+ * {@linkcode judge} without storing anything in `result`, which is left as it was: the judged
+ * document is a new one beside what was decided (`tailgate run` writes and renders it).
+ */
+export async function judgeResult(
+  result: RunResult,
+  options: JudgeOptions = {},
+): Promise<JudgedRun> {
   // The history is read here, judged by the gates without a file, and the run filed after.
   const dir = options.baselineDir;
   const read = dir === undefined
     ? undefined
     : { dir, loaded: await loadHistoryFile(dir, historyName(result.plan)) };
-  const judged = await judgeRun(result, options, read);
-  const filed = await fileRun(result, options, judged.damaged);
-  const notes = [...judged.notes, ...filed.notes];
-  return {
-    verdict: result.verdict!,
-    verdicts: result.verdicts,
-    notes,
-    ioFailures: filed.ioFailures,
+  // `tailgate run` offers no stopped run to the history: it says so instead.
+  const keptOut = options.updateBaseline === true && options.unfiledWhenStopped === true &&
+    !result.run.complete && dir !== undefined;
+  const updateBaseline = (options.updateBaseline ?? false) && !keptOut;
+  const policy = {
+    updateBaseline,
+    ...(options.keepRuns === undefined ? {} : { keepRuns: options.keepRuns }),
   };
+  const judged = options.confirm
+    ? await confirmed(result, judgeRun(result, read, policy), options.confirm)
+    : judgeRun(result, read, policy);
+  const filed = await fileRun(
+    judgedResult(result, judged, []),
+    { ...options, updateBaseline },
+    judged.damaged,
+  );
+  const notes = [...judged.notes, ...filed.notes];
+  const warnings = [...filed.warnings];
+  if (keptOut) {
+    const why = `the run stopped early (${result.run.stopReason}), so the history in ${dir} ` +
+      "was left as it was";
+    notes.push(`baseline not updated: ${why}`);
+    warnings.push(`this run was not stored: ${why}`);
+  }
+  return {
+    result: judgedResult(result, judged, warnings),
+    judgement: {
+      verdict: judged.verdict,
+      verdicts: judged.verdicts,
+      notes,
+      ioFailures: filed.ioFailures,
+    },
+  };
+}
+
+/**
+ * `--confirm`: reruns `result`'s plan while a gate a rerun could change is unsettled, as far as
+ * `confirm.times` allows, judges each rerun as the run was, and settles the gates by them.
+ */
+async function confirmed(
+  result: RunResult,
+  judged: GatesJudgement,
+  confirm: ConfirmOptions,
+): Promise<GatesJudgement> {
+  const reruns: Verdict[][] = [];
+  while (wantsRerun(result, judged, confirm.times, reruns)) {
+    reruns.push(rerunVerdicts(await confirm.rerun(), judged));
+  }
+  return confirmJudgement(result, judged, confirm.times, reruns);
+}
+
+/**
+ * The judged document, the one place it is made: a copy of `result` with `judged` stored in it,
+ * then `filed` (the warnings filing the run brought), in the order result.json has always had
+ * them. `result` is left as it was.
+ */
+function judgedResult(result: RunResult, judged: GatesJudgement, filed: string[]): RunResult {
+  const document = { ...result, verdicts: judged.verdicts };
+  if (judged.baseline) document.baseline = judged.baseline;
+  if (judged.warnings.length > 0) {
+    document.warnings = [...(document.warnings ?? []), ...judged.warnings];
+  }
+  document.verdict = judged.verdict;
+  if (filed.length > 0) document.warnings = [...(document.warnings ?? []), ...filed];
+  return document;
 }

@@ -11,6 +11,11 @@ export interface JudgeOptions {
   baselineDir?: string;
   /** Append this run to the plan's history afterwards (sound, complete runs only). */
   updateBaseline?: boolean;
+  /**
+   * With `updateBaseline`: a run that stopped early is not offered to the history; a note and a
+   * warning say it was left as it was (`tailgate run`).
+   */
+  unfiledWhenStopped?: boolean;
   /** Runs kept in full when appending, the regression gate's window (default 10). */
   keepRuns?: number;
   /** Runs the long history keeps when appending (`--history-runs`; default 500). */

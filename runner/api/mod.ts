@@ -13,8 +13,8 @@ export {
   type Progress,
   runPlan,
   type RunPlanOptions,
-  type TeardownDone,
 } from "./run_plan.ts";
+export { type TeardownDone, withTeardown } from "./teardown_done.ts";
 export type { LiveTally } from "../recorder/live_tally.ts";
 export {
   type RunService,
@@ -23,7 +23,7 @@ export {
   startRunService,
   type StartRunServiceOptions,
 } from "./run_service.ts";
-export { judge, type Judgement, type JudgeOptions } from "./judge.ts";
+export { judge, type JudgedRun, type Judgement, type JudgeOptions, judgeResult } from "./judge.ts";
 export { history, type HistoryOptions, type HistoryOutcome, historySettings } from "./history.ts";
 export {
   type ChangeFigure,

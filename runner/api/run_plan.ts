@@ -17,6 +17,7 @@ import { problemText } from "../model/result.ts";
 import type { Progress } from "../run/run_engine.ts";
 import { runWorkers } from "../run/run_workers.ts";
 import { runSetup, runTeardown } from "../session/mod.ts";
+import { type TeardownDone, withTeardown } from "./teardown_done.ts";
 import type { ShardSpec } from "../schedule/build_schedule.ts";
 
 export type { Progress };
@@ -53,9 +54,10 @@ export interface RunPlanOptions {
    * The service under test, when the caller started it (`tailgate run --start`, `ab`'s started
    * targets): its process group. On Linux the run then measures its processes' wait for a CPU
    * (`health.contention`, `source: "service"`); without it, a loopback target's service is found
-   * by its listening socket.
+   * by its listening socket. With `death`, a service that died during the run (what `death`
+   * says, `startRunService`'s `RunService.death`) leaves the result incomplete with that warning.
    */
-  service?: { pgid: number };
+  service?: { pgid: number; death?: () => string | undefined };
   /**
    * How to run the plan with settings of one's own, when the caller takes none (`tailgate demo`):
    * stored as `run.rerunWith`, so advice names it.
@@ -98,8 +100,7 @@ export async function runPlan(
   options: RunPlanOptions = {},
 ): Promise<RunResult> {
   const measured = await measurePlan(plan, options);
-  await measured.teardown();
-  return measured.result;
+  return withTeardown(measured.result, await measured.teardown());
 }
 
 /** A plan measured, its teardown still owed: what {@linkcode measurePlan} returns. */
@@ -107,20 +108,12 @@ export interface MeasuredRun {
   /** The result document, as {@linkcode runPlan} returns it but for the teardown's steps. */
   result: RunResult;
   /**
-   * Sends the plan's teardown steps (none without a setup or teardown) and adds their records and
-   * warnings to `result`. Called again, it returns the first call's promise. A stop (`signal`)
+   * Sends the plan's teardown steps (none without a setup or teardown) and returns their records
+   * and warnings, which `withTeardown` (teardown_done.ts) joins to `result`. Called again, it returns the first call's promise. A stop (`signal`)
    * that comes while a step is sent ends the teardown, a warning naming that step. A stop that
    * came before the teardown began leaves it to run: cleanup is owed after a stopped run too.
    */
   teardown(): Promise<TeardownDone>;
-}
-
-/** What a plan's teardown did ({@linkcode MeasuredRun}). */
-export interface TeardownDone {
-  /** It added steps or warnings to the result. */
-  changed: boolean;
-  /** A stop cut it short. */
-  stopped: boolean;
 }
 
 /**
@@ -186,7 +179,7 @@ export async function measurePlan(
     ...(options.startAtEpochMs === undefined ? {} : { startAtEpochMs: options.startAtEpochMs }),
     ...(options.onProgress || watch ? { onProgress } : {}),
     ...(options.onNotice ? { onNotice: options.onNotice } : {}),
-    ...(options.service ? { service: options.service } : {}),
+    ...(options.service ? { service: { pgid: options.service.pgid } } : {}),
   }).catch(async (e) => {
     // Cleanup is owed even when the engine fails outright.
     if (session) await tearDown().catch(() => {});
@@ -201,24 +194,39 @@ export async function measurePlan(
   ];
   const advice = options.rerunWith === undefined ? {} : { rerunWith: options.rerunWith };
   const stopReason = stopped ? "fail_fast" : undefined;
-  const result = buildResult(plan, run, environment, stopReason, { secrets, advice });
-  if (stopped) {
-    result.run.stoppedBy = {
-      slo: stopped.failure.slo,
-      line: stopped.failure.line,
-      reason: stopped.failure.reason,
-      atMs: Math.round(stopped.atMs),
-    };
-  }
-  if (options.shard) result.run.shard = { ...options.shard };
-  if (session) result.steps = [...session.records];
+  const built = buildResult(plan, run, environment, stopReason, { secrets, advice });
+  // A service under test that died: what was measured is kept, as a run that did not complete.
+  const lost = options.service?.death?.();
+  const result: RunResult = {
+    ...built,
+    run: {
+      ...built.run,
+      ...(lost ? { complete: false } : {}),
+      ...(stopped
+        ? {
+          stoppedBy: {
+            slo: stopped.failure.slo,
+            line: stopped.failure.line,
+            reason: stopped.failure.reason,
+            atMs: Math.round(stopped.atMs),
+          },
+        }
+        : {}),
+      ...(options.shard ? { shard: { ...options.shard } } : {}),
+    },
+    ...(session ? { steps: [...session.records] } : {}),
+    ...(lost ? { warnings: [...built.warnings ?? [], lost] } : {}),
+  };
   // After the load however it ended (stopped, failed part-way): cleanup is owed either way.
-  const addTeardown = async () => {
-    if (session === undefined) return { changed: false, stopped: false };
+  const addTeardown = async (): Promise<TeardownDone> => {
+    if (session === undefined) return { changed: false, stopped: false, records: [], warnings: [] };
     const done = await tearDown();
-    result.steps = [...result.steps ?? [], ...done.records];
-    if (done.warnings.length) result.warnings = [...result.warnings ?? [], ...done.warnings];
-    return { changed: done.records.length + done.warnings.length > 0, stopped: done.stopped };
+    return {
+      changed: done.records.length + done.warnings.length > 0,
+      stopped: done.stopped,
+      records: done.records,
+      warnings: done.warnings,
+    };
   };
   let teardown: Promise<TeardownDone> | undefined;
   return { result, teardown: () => teardown ??= addTeardown() };

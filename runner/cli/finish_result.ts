@@ -6,7 +6,7 @@
  * @module
  */
 import type { ConfirmOptions } from "../gates/confirm_gates.ts";
-import { exitCodeOf, judge, type TeardownDone } from "../api/mod.ts";
+import { exitCodeOf, judgeResult, type TeardownDone, withTeardown } from "../api/mod.ts";
 import { computeRunVerdict } from "../gates/run_verdict.ts";
 import type { FailOn } from "../result/read/mod.ts";
 import type { RunResult } from "../model/run_result.ts";
@@ -60,12 +60,15 @@ export interface FinishedResult {
   summary: string;
   /** Files written, by format. */
   paths: Partial<Record<ReportFormat, string>>;
+  /** The document written: the judged result with its teardown's steps and warnings. */
+  result: RunResult;
 }
 
 /**
- * Judges `result` (filling its verdicts and its run verdict), writes the reports and returns the
- * exit code the stored run verdict earns, or EXIT_CODES.ioFailed when a report, the result or the
- * baseline asked for was not written (`withIoFailures`).
+ * Judges `result` (left as it was: the reports are of the judged document, returned as `result`),
+ * writes the reports and returns the exit code the stored run verdict earns, or
+ * EXIT_CODES.ioFailed when a report, the result or the baseline asked for was not written
+ * (`withIoFailures`).
  */
 export async function finishResult(
   result: RunResult,
@@ -73,49 +76,49 @@ export async function finishResult(
 ): Promise<FinishedResult> {
   const notes: string[] = [];
   const ioFailures: string[] = [];
+  let judged = result;
   if (options.judge) {
-    const judged = await judge(result, {
+    const run = await judgeResult(result, {
       ...(options.baselineDir === undefined ? {} : { baselineDir: options.baselineDir }),
-      updateBaseline: (options.updateBaseline ?? false) && result.run.complete,
+      updateBaseline: options.updateBaseline ?? false,
+      unfiledWhenStopped: true,
       ...(options.historyRuns === undefined ? {} : { historyRuns: options.historyRuns }),
       ...(options.confirm ? { confirm: options.confirm } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });
-    notes.push(...judged.notes.filter((n) => !judged.ioFailures.includes(n)));
-    ioFailures.push(...judged.ioFailures);
-    if (options.updateBaseline && !result.run.complete && options.baselineDir !== undefined) {
-      const why = `the run stopped early (${result.run.stopReason}), so the history in ` +
-        `${options.baselineDir} was left as it was`;
-      notes.push(`baseline not updated: ${why}`);
-      result.warnings = [...(result.warnings ?? []), `this run was not stored: ${why}`];
-    }
+    const { judgement } = run;
+    notes.push(...judgement.notes.filter((n) => !judgement.ioFailures.includes(n)));
+    ioFailures.push(...judgement.ioFailures);
+    judged = run.result;
   }
-  // The verdict is computed once (by judgeRun, or here for a shard's unjudged result) and stored.
-  result.verdict ??= computeRunVerdict(result);
+  // The verdict is computed once (by judging, or here for a shard's unjudged result) and stored.
+  const verdict = judged.verdict ?? computeRunVerdict(judged);
+  if (judged.verdict === undefined) judged = { ...judged, verdict };
   const formats = (options.reports ?? DEFAULT_RUN_REPORTS).filter((f) => f !== "json");
-  const write = () =>
-    writeReports(result, options.outDir, ["json", ...formats], {
+  const write = (document: RunResult) =>
+    writeReports(document, options.outDir, ["json", ...formats], {
       ...(options.reportUrl ? { htmlUrl: options.reportUrl } : {}),
       ...(options.failOn ? { failOn: options.failOn } : {}),
       ...(options.junitInconclusive ? { junitInconclusive: options.junitInconclusive } : {}),
     });
-  let written = await write();
+  let written = await write(judged);
   // What was measured is on disk before the teardown is sent: a teardown that hangs, however it
   // is ended, cannot lose the run. Its steps and warnings then replace those files.
   const teardown = options.teardown ? await options.teardown() : undefined;
-  if (teardown?.changed) written = await write();
+  const document = teardown ? withTeardown(judged, teardown) : judged;
+  if (teardown?.changed) written = await write(document);
   ioFailures.push(...written.errors);
   const verdictCode = teardown?.stopped
     ? EXIT_CODES.invalidRun
-    : exitCodeOf(result.verdict, options.failOn ? { failOn: options.failOn } : {});
+    : exitCodeOf(verdict, options.failOn ? { failOn: options.failOn } : {});
   if (teardown?.stopped) {
     notes.push("stopped during the teardown: the result and the reports hold the whole run");
   }
   const exitCode = withIoFailures(verdictCode, ioFailures);
-  const table = renderTerminal(result, { color: options.color ?? defaultColor() });
+  const table = renderTerminal(document, { color: options.color ?? defaultColor() });
   const files = Object.values(written.paths).map((p) => `wrote ${p}`);
   const summary = [table, "", ...files].join("\n");
-  return { exitCode, notes, ioFailures, summary, paths: written.paths };
+  return { exitCode, notes, ioFailures, summary, paths: written.paths, result: document };
 }
 
 /**

@@ -59,12 +59,18 @@ export async function mergeCommand(args: string[], signal?: AbortSignal): Promis
   const merged = mergedOrNot.value;
   // The commit and branch the merged run is filed under: the flags, else what the shards recorded.
   const { commit, branch } = shared.value;
-  if (commit !== undefined) merged.result.environment.gitSha = commit;
-  if (branch !== undefined) merged.result.environment.gitBranch = branch;
+  const result = {
+    ...merged.result,
+    environment: {
+      ...merged.result.environment,
+      ...(commit === undefined ? {} : { gitSha: commit }),
+      ...(branch === undefined ? {} : { gitBranch: branch }),
+    },
+  };
   const outProblem = await checkOutDir(shared.value.outDir) ??
     await outOverlap(shared.value.outDir, shared.value.baselineDir);
   if (outProblem) return usage(outProblem);
-  const finished = await finishResult(merged.result, {
+  const finished = await finishResult(result, {
     ...shared.value,
     judge: true,
     ...(signal ? { signal } : {}),
@@ -74,7 +80,7 @@ export async function mergeCommand(args: string[], signal?: AbortSignal): Promis
     errors: [...merged.warnings, ...finished.ioFailures],
     notes: finished.notes,
     output: `merged ${files.length} shard results\n${finished.summary}`,
-    result: merged.result,
+    result: finished.result,
     ...(finished.paths.json ? { resultPath: finished.paths.json } : {}),
   };
 }

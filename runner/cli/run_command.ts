@@ -292,7 +292,7 @@ async function measure(
       onProgress: progress,
       onNotice: onProgress,
       failFast: options.failFast ?? plan.failFast ?? false,
-      ...(service ? { service: { pgid: service.pgid } } : {}),
+      ...(service ? { service: { pgid: service.pgid, death: service.death } } : {}),
       ...(options.rerunWith === undefined ? {} : { rerunWith: options.rerunWith }),
     });
   } catch (e) {
@@ -314,11 +314,8 @@ async function measure(
       EXIT_CODES.invalidRun,
     );
   }
+  // A service that died is marked in the result by measurePlan: here it is the exit code's.
   const lost = service?.death();
-  if (lost) {
-    result.warnings = [...(result.warnings ?? []), lost];
-    result.run.complete = false;
-  }
   let reruns = 0;
   const confirmTimes = options.confirmTimes ?? (options.shard ? 0 : DEFAULT_CONFIRM);
   const rerun = async () => {
@@ -371,6 +368,8 @@ async function measure(
     return outcome;
   }
   ioFailures.push(...finished.ioFailures);
+  // The document written: judged, with its teardown.
+  const written = finished.result;
   const notes = [...finished.notes];
   const errors: string[] = [];
   if (options.shard) {
@@ -379,13 +378,13 @@ async function measure(
         "`tailgate merge` over every shard's result.json",
     );
   }
-  if (result.run.stoppedBy) {
+  if (written.run.stoppedBy) {
     notes.push(
-      `stopped by fail-fast: ${result.run.stoppedBy.reason}; what ran is in ${resultPath}`,
+      `stopped by fail-fast: ${written.run.stoppedBy.reason}; what ran is in ${resultPath}`,
     );
   }
-  if (result.run.stopReason === "error") {
-    const why = result.warnings?.find((w) => w.startsWith("the run failed part-way"));
+  if (written.run.stopReason === "error") {
+    const why = written.warnings?.find((w) => w.startsWith("the run failed part-way"));
     errors.push(`${why ?? "the run failed part-way"}; what was measured is in ${resultPath}`);
   }
   if (lost) errors.push(`${lost}; what was measured is in ${resultPath}`);
@@ -395,7 +394,7 @@ async function measure(
     errors,
     notes,
     output: finished.summary,
-    result,
+    result: written,
     resultPath,
   };
 }

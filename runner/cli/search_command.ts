@@ -157,12 +157,11 @@ export async function searchCommand(
       throw e;
     });
     if (searched instanceof StepFailure) return stepFailed(searched);
-    const result = searched;
+    // A service that died: the search is kept, as one that did not complete.
     const lost = service?.death();
-    if (lost) {
-      result.warnings = [...(result.warnings ?? []), lost];
-      result.complete = false;
-    }
+    const result = lost
+      ? { ...searched, complete: false, warnings: [...(searched.warnings ?? []), lost] }
+      : searched;
     const { written, ioFailures } = await writeSearchFiles(outDir, result);
     const notes: string[] = [];
     if (baselineDir !== undefined && parsed.values["update-baseline"]) {

@@ -34,7 +34,7 @@ export type ConfirmTimes = number | "auto";
 /** The default of `--confirm` and of the Action's `confirm`. */
 export const DEFAULT_CONFIRM: ConfirmTimes = "auto";
 
-/** How `judgeRun` re-measures: how many reruns at most, and how to make one. */
+/** How `judge` (runner/api/judge.ts) re-measures: how many reruns at most, and how to make one. */
 export interface ConfirmOptions {
   /** `auto`, or at most this many reruns (`--confirm N`); they stop once every gate is settled. */
   times: ConfirmTimes;
@@ -99,51 +99,62 @@ export function isSettled(gate: Verdict, reruns: readonly (readonly Verdict[])[]
   return statuses.includes("pass") || statuses.filter((s) => s === "fail").length >= 2;
 }
 
+/** What {@linkcode applyConfirmation} settled: the gates as they now stand, and which way each went. */
+export interface SettledGates {
+  /** The gates given, settled, in their order: new verdicts, the given ones left as they were. */
+  settled: Verdict[];
+  /** Which gates went which way, by name. */
+  outcome: ConfirmationOutcome;
+}
+
 /**
- * Settles `gates` (from {@linkcode gatesToConfirm}, members of `verdicts`) in place by the reruns'
- * verdicts, in order (see the module), and says which went which way.
+ * Settles `gates` (from {@linkcode gatesToConfirm}) by the reruns' verdicts, in order (see the
+ * module), and says which went which way. Pure: the settled gates are new verdicts.
  */
 export function applyConfirmation(
   gates: readonly Verdict[],
   reruns: readonly (readonly Verdict[])[],
-): ConfirmationOutcome {
+): SettledGates {
   const outcome: ConfirmationOutcome = { confirmed: [], cleared: [], undecided: [] };
   const n = reruns.length;
   const runs = `${n} rerun${n === 1 ? "" : "s"}`;
-  for (const v of gates) {
-    const statuses = reruns.map((r) => statusIn(r, v));
+  const settled = gates.map((gate): Verdict => {
+    const { causes: _causes, ...v } = gate;
+    const statuses = reruns.map((r) => statusIn(r, gate));
     const passedAt = statuses.indexOf("pass");
-    const fails = [v.status, ...statuses].filter((s) => s === "fail").length;
+    const fails = [gate.status, ...statuses].filter((s) => s === "fail").length;
     if (passedAt >= 0) {
-      outcome.cleared.push(v.name);
-      const again = reruns[passedAt].find((x) => sameGate(x, v));
-      v.status = "pass";
-      delete v.causes;
-      v.message += `; not confirmed: rerun ${passedAt + 1} of ${n} passed it (${again!.message})`;
-    } else if (fails >= 2) {
-      outcome.confirmed.push(v.name);
-      const was = v.status;
-      v.status = "fail";
-      delete v.causes;
-      v.message += `; confirmed: it failed in ${fails} of ${n + 1} runs (this one ${was}, ` +
-        `then ${statuses.join(", ")}), none passed; a false alarm at rate p repeats at about p²`;
-    } else {
-      outcome.undecided.push(v.name);
-      const was = v.status;
-      // Why the runs that did not decide it could not: the runner's causes they gave.
-      const causes = new Set([v, ...reruns.map((r) => r.find((x) => sameGate(x, v)))]
-        .flatMap((x) => x?.status === "inconclusive" ? x.causes ?? [] : []));
-      v.status = "inconclusive";
-      if (causes.size > 0) v.causes = [...causes];
-      else delete v.causes;
-      v.message +=
-        `; not confirmed after ${runs} (this one ${was}, then ${
-          statuses.join(", ")
-        }): it must fail twice with no pass to be red; a quieter runner, more reruns (--confirm ` +
-        `${n + 1}) or \`tailgate ab\` decides`;
+      outcome.cleared.push(gate.name);
+      const again = reruns[passedAt].find((x) => sameGate(x, gate));
+      return {
+        ...v,
+        status: "pass",
+        message: `${gate.message}; not confirmed: rerun ${passedAt + 1} of ${n} passed it ` +
+          `(${again!.message})`,
+      };
     }
-  }
-  return outcome;
+    if (fails >= 2) {
+      outcome.confirmed.push(gate.name);
+      return {
+        ...v,
+        status: "fail",
+        message: `${gate.message}; confirmed: it failed in ${fails} of ${n + 1} runs (this one ` +
+          `${gate.status}, then ${statuses.join(", ")}), none passed; a false alarm at rate p ` +
+          "repeats at about p²",
+      };
+    }
+    outcome.undecided.push(gate.name);
+    // Why the runs that did not decide it could not: the runner's causes they gave.
+    const causes = new Set([gate, ...reruns.map((r) => r.find((x) => sameGate(x, gate)))]
+      .flatMap((x) => x?.status === "inconclusive" ? x.causes ?? [] : []));
+    const message = `${gate.message}; not confirmed after ${runs} (this one ${gate.status}, ` +
+      `then ${statuses.join(", ")}): it must fail twice with no pass to be red; a quieter ` +
+      `runner, more reruns (--confirm ${n + 1}) or \`tailgate ab\` decides`;
+    return causes.size > 0
+      ? { ...gate, status: "inconclusive", causes: [...causes], message }
+      : { ...v, status: "inconclusive", message };
+  });
+  return { settled, outcome };
 }
 
 function statusIn(verdicts: readonly Verdict[], gate: Verdict): Verdict["status"] {

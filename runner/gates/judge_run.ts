@@ -1,13 +1,15 @@
 /**
  * All the gates of one run, in order: SLOs (with the implicit error gate when the run needs it:
  * implicit_error_gate.ts), then the regression gate against the plan's stored history (when there
- * is one), with a warning when that history comes from a machine with another fingerprint. The
- * history is read by the caller (runner/api/judge.ts), which also files the run afterwards: no
- * file is touched here. The result's `verdicts` and `warnings` are filled in place.
+ * is one), with a warning when that history comes from a machine with another fingerprint.
+ * {@linkcode judgeRun} is a pure function: it reads the result and the history its caller read
+ * (runner/api/judge.ts, which also files the run afterwards) and returns a {@linkcode Judgement};
+ * it touches no file and changes neither. `--confirm`'s reruns are judged the same way
+ * ({@linkcode rerunVerdicts}) and settle the gates ({@linkcode confirmJudgement}).
  *
  * @module
  */
-import type { RunResult, Verdict } from "../model/run_result.ts";
+import type { BaselineReference, RunResult, RunVerdict, Verdict } from "../model/run_result.ts";
 import { problemText, type Result } from "../model/result.ts";
 import {
   type DecodedRuns,
@@ -25,7 +27,7 @@ import {
 } from "./regression/mod.ts";
 import {
   applyConfirmation,
-  type ConfirmOptions,
+  type ConfirmTimes,
   gatesToConfirm,
   isSettled,
   rerunsAllowed,
@@ -34,24 +36,12 @@ import { evaluateSlos, implicitErrorGate } from "./slo/mod.ts";
 import { soundnessVerdicts } from "../result/read/mod.ts";
 import { computeRunVerdict } from "./run_verdict.ts";
 
-/** Options of {@linkcode judgeRun}: what runner/api/judge.ts's `JudgeOptions` tells the gates. */
-export interface JudgeRunOptions {
+/** What {@linkcode judgeRun} is told besides the result and the history: the judging policy. */
+export interface JudgePolicy {
   /** The run is appended to the history afterwards: a skipped gate's warning then says less. */
   updateBaseline?: boolean;
   /** Runs the store keeps in full, the regression gate's window (default 10). */
   keepRuns?: number;
-  /**
-   * Re-measure a red (or a gate the runner left undecided) that a rerun could clear before
-   * believing it (`--confirm auto|N`; confirm_gates.ts).
-   */
-  confirm?: ConfirmOptions;
-}
-
-/** What judging did besides the verdicts: notes for the user. */
-export interface JudgeOutcome {
-  notes: string[];
-  /** The history could not be read or is damaged: the run must not be filed into it. */
-  damaged: boolean;
 }
 
 /** A plan's history as the caller read it from `dir` (`loadHistoryFile`), for the regression gate. */
@@ -60,21 +50,46 @@ export interface HistoryRead {
   loaded: Result<HistoryFile | undefined>;
 }
 
+/** The history the regression gate judged a run against: a rerun is judged against it too. */
+export interface JudgedHistory {
+  decoded: DecodedRuns;
+  regression: RegressionOptions;
+}
+
+/** What judging one run decided; the result it judged is left as it was. */
+export interface Judgement {
+  /** One verdict per gate: the run's soundness, the SLOs, then the regression gate. */
+  verdicts: Verdict[];
+  /** The run's overall verdict, computed once from `verdicts` (run_verdict.ts). */
+  verdict: RunVerdict;
+  /** Warnings to add to the result's (a history from another machine, stages it lacks). */
+  warnings: string[];
+  /** The baseline the regression gate compared with, when there was one. */
+  baseline?: BaselineReference;
+  /** Notes for the user (a baseline skipped, a rerun's outcome). */
+  notes: string[];
+  /** The history could not be read or is damaged: the run must not be filed into it. */
+  damaged: boolean;
+  /** The history the regression gate judged against, when it did: a rerun's is judged alike. */
+  against?: JudgedHistory;
+}
+
 /**
- * Fills `result.verdicts`, `result.verdict` (the run's, computed once here) and
- * `result.warnings`, judging the regression gate against `read` when given.
+ * Judges `result` against `read` (the plan's history, when given) under `policy`: its verdicts,
+ * the warnings and notes they bring and the run verdict. Neither `result` nor `read` is changed.
  */
-export async function judgeRun(
+export function judgeRun(
   result: RunResult,
-  options: JudgeRunOptions = {},
-  read?: HistoryRead,
-): Promise<JudgeOutcome> {
+  read: HistoryRead | undefined,
+  policy: JudgePolicy = {},
+): Judgement {
   const notes: string[] = [];
   const warnings: string[] = [];
   let damaged = false;
+  let baseline: BaselineReference | undefined;
   // The run's own soundness first: every report lists and counts it as a gate.
-  result.verdicts = [...soundnessVerdicts(result), ...sloVerdicts(result)];
-  let judgedBaseline: { decoded: DecodedRuns; regression: RegressionOptions } | undefined;
+  const verdicts = [...soundnessVerdicts(result), ...sloVerdicts(result)];
+  let against: JudgedHistory | undefined;
   if (read !== undefined) {
     const history = historyName(result.plan);
     const loaded = read.loaded;
@@ -84,7 +99,7 @@ export async function judgeRun(
       // A history that cannot be read is a gate that cannot be judged, not a footnote: invalid.
       damaged = true;
       const why = problemText(loaded.problems[0]);
-      result.verdicts.push(unreadableBaseline(`the baseline cannot be read: ${why}`));
+      verdicts.push(unreadableBaseline(`the baseline cannot be read: ${why}`));
     } else if (loaded.value === undefined || loaded.value.runs.length === 0) {
       const stored = loaded.value?.history.length ?? 0;
       notes.push(
@@ -98,16 +113,16 @@ export async function judgeRun(
       const damage = decoded!.problems[0].damage;
       damaged = true;
       const path = historyPath(read.dir, history);
-      result.verdicts.push(unreadableBaseline(
+      verdicts.push(unreadableBaseline(
         `the baseline ${path} is damaged: run ${damage.run} of ${loaded.value.runs.length} ` +
           `(${damage.date}), ${damage.where}: ${damage.error}`,
       ));
     } else {
-      const baseline = loaded.value;
-      const latest = baseline.runs.at(-1)!;
-      result.baseline = {
+      const stored = loaded.value;
+      const latest = stored.runs.at(-1)!;
+      baseline = {
         source: historyPath(read.dir, history),
-        runs: baseline.runs.length,
+        runs: stored.runs.length,
         date: latest.date,
         ...(latest.environment.gitSha ? { gitSha: latest.environment.gitSha } : {}),
         stages: latest.stages.map((s) => ({
@@ -126,75 +141,102 @@ export async function judgeRun(
         );
       }
       // A stage the plan changed has no history to compare with: say so rather than skip quietly.
-      const unmatched = unmatchedStages(result.stages, baseline.runs.flatMap((r) => r.stages));
+      const unmatched = unmatchedStages(result.stages, stored.runs.flatMap((r) => r.stages));
       if (unmatched.length > 0) {
         warnings.push(
           `regression gate skipped for ${unmatched.join(", ")}: no stored run has ` +
             `${unmatched.length === 1 ? "this stage" : "these stages"} as the plan has ` +
             `${unmatched.length === 1 ? "it" : "them"} now (same place, rate and duration)` +
-            (options.updateBaseline
+            (policy.updateBaseline
               ? ""
               : "; --update-baseline starts a history for the plan as it is"),
         );
       }
       // The window the store keeps is the one a full history is judged by.
-      const regressionOptions = {
+      const regression = {
         ...(result.plan.regression
           ? { floors: result.plan.regression as Partial<Record<RegressionMetric, number>> }
           : {}),
-        ...(options.keepRuns === undefined ? {} : { windowRuns: options.keepRuns }),
+        ...(policy.keepRuns === undefined ? {} : { windowRuns: policy.keepRuns }),
       };
-      result.verdicts.push(...evaluateRegression(result, decoded!.value, regressionOptions));
-      judgedBaseline = { decoded: decoded!.value, regression: regressionOptions };
+      verdicts.push(...evaluateRegression(result, decoded!.value, regression));
+      against = { decoded: decoded!.value, regression };
     }
   }
-  // A stopped run (Ctrl-C, fail-fast's certain failure) is not rerun.
-  if (options.confirm !== undefined && result.run.complete) {
-    // A rerun is judged as this run was: its SLOs, and against the same history.
-    const again = judgedBaseline;
-    notes.push(
-      ...await confirm(result, options.confirm, (r) => [
-        ...sloVerdicts(r),
-        ...(again ? evaluateRegression(r, again.decoded, again.regression) : []),
-      ]),
-    );
-  }
-  if (warnings.length > 0) result.warnings = [...(result.warnings ?? []), ...warnings];
-  result.verdict = computeRunVerdict(result);
-  return { notes, damaged };
+  return {
+    verdicts,
+    verdict: computeRunVerdict({ ...result, verdicts }),
+    warnings,
+    ...(baseline ? { baseline } : {}),
+    notes,
+    damaged,
+    ...(against ? { against } : {}),
+  };
+}
+
+/**
+ * A `--confirm` rerun's verdicts, judged as the run of `judgement` was: its SLOs, and against the
+ * same history.
+ */
+export function rerunVerdicts(rerun: RunResult, judgement: Judgement): Verdict[] {
+  const again = judgement.against;
+  return [
+    ...sloVerdicts(rerun),
+    ...(again ? evaluateRegression(rerun, again.decoded, again.regression) : []),
+  ];
+}
+
+/**
+ * Whether `--confirm` (`times`) wants another rerun of the run `judgement` judged, given the
+ * reruns' verdicts so far: a gate a rerun could change is unsettled and reruns are left. A
+ * stopped run (Ctrl-C, fail-fast's certain failure) is not rerun.
+ */
+export function wantsRerun(
+  result: RunResult,
+  judgement: Judgement,
+  times: ConfirmTimes,
+  reruns: readonly (readonly Verdict[])[],
+): boolean {
+  if (!result.run.complete) return false;
+  const pending = gatesToConfirm(judgement.verdicts, times);
+  return pending.length > 0 && reruns.length < rerunsAllowed(times) &&
+    !pending.every((v) => isSettled(v, reruns));
+}
+
+/**
+ * The judgement of `result` once `--confirm` (`times`) settled its gates by the `reruns`'
+ * verdicts (confirm_gates.ts), with a note of what happened; `judgement` itself when there were
+ * none. Neither argument is changed.
+ */
+export function confirmJudgement(
+  result: RunResult,
+  judgement: Judgement,
+  times: ConfirmTimes,
+  reruns: readonly (readonly Verdict[])[],
+): Judgement {
+  if (reruns.length === 0) return judgement;
+  const pending = gatesToConfirm(judgement.verdicts, times);
+  const { settled, outcome } = applyConfirmation(pending, reruns);
+  // The gates settled are new verdicts in their places: the judgement given keeps its own.
+  const verdicts = judgement.verdicts.map((v) => settled[pending.indexOf(v)] ?? v);
+  const n = reruns.length;
+  return {
+    ...judgement,
+    verdicts,
+    verdict: computeRunVerdict({ ...result, verdicts }),
+    notes: [
+      ...judgement.notes,
+      `--confirm: ${n} rerun${n === 1 ? "" : "s"} of ${pending.length} gate(s) a rerun could ` +
+      `change: ${outcome.confirmed.length} confirmed, ${outcome.cleared.length} cleared, ` +
+      `${outcome.undecided.length} undecided`,
+    ],
+  };
 }
 
 /** The SLO gates of a run: the plan's, and the implicit error gate when the run needs it. */
 function sloVerdicts(result: RunResult): Verdict[] {
   // No silent pass: errors the plan set no bound for are judged against 1%.
   return [...evaluateSlos(result), ...implicitErrorGate(result)];
-}
-
-/**
- * Reruns while a gate under confirmation is unsettled, up to what `options.times` allows, and
- * settles them (confirm_gates.ts); notes what happened.
- */
-async function confirm(
-  result: RunResult,
-  options: ConfirmOptions,
-  judge: (rerun: RunResult) => Verdict[],
-): Promise<string[]> {
-  const pending = gatesToConfirm(result.verdicts, options.times);
-  const reruns: Verdict[][] = [];
-  while (
-    pending.length > 0 && reruns.length < rerunsAllowed(options.times) &&
-    !pending.every((v) => isSettled(v, reruns))
-  ) {
-    reruns.push(judge(await options.rerun()));
-  }
-  if (reruns.length === 0) return [];
-  const outcome = applyConfirmation(pending, reruns);
-  const n = reruns.length;
-  return [
-    `--confirm: ${n} rerun${n === 1 ? "" : "s"} of ${pending.length} gate(s) a rerun could ` +
-    `change: ${outcome.confirmed.length} confirmed, ${outcome.cleared.length} cleared, ` +
-    `${outcome.undecided.length} undecided`,
-  ];
 }
 
 /** The `invalid` verdict of a history the regression gate could not read; `what` says why. */

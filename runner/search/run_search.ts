@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { judge } from "../api/judge.ts";
+import { judgeResult } from "../api/judge.ts";
 import { formatMetric } from "../result/read/mod.ts";
 import type { SearchHistoryEntry } from "../history/mod.ts";
 import { judgeSearchRegression, searchRegressionLimit } from "../gates/regression/mod.ts";
@@ -140,11 +140,14 @@ export async function runSearch(
     // A certain failure counts only while the generator kept up: one that fell behind may have
     // left answers unread, so the step is judged as it stands (tool-limited, run again).
     const early = certain !== undefined && !result.health.toolLimited;
-    const { verdict } = early ? { verdict: undefined } : await judge(result);
+    const run = early ? undefined : await judgeResult(result);
     const step: SearchStep = {
-      ...(verdict === undefined
-        ? earlyFailure(move, result, certain!)
-        : stepRecord(move, result, verdict.status, verdict.summary)),
+      ...(run === undefined ? earlyFailure(move, result, certain!) : stepRecord(
+        move,
+        run.result,
+        run.judgement.verdict.status,
+        run.judgement.verdict.summary,
+      )),
       seed: result.plan.load.seed,
     };
     steps.push(step);

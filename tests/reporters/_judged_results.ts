@@ -1,11 +1,10 @@
 /**
  * Judged results for reporter tests: real result documents (gate fixtures) whose verdicts come
- * from `judgeRun`, with or without a stored baseline history.
+ * from `judge`, with or without a stored baseline history.
  *
  * @module
  */
 import { appendToHistory } from "../../runner/history/history_store.ts";
-import { judgeRun } from "../../runner/gates/judge_run.ts";
 import { judge } from "../../runner/api/judge.ts";
 import type { RunResult } from "../../runner/model/run_result.ts";
 import {
@@ -60,7 +59,7 @@ export function gateRun(options: JudgedRunOptions = {}): RunResult {
 }
 
 /**
- * {@linkcode gateRun} judged by `judgeRun`; with `baselineScales`, by `judge`, against a
+ * {@linkcode gateRun} judged by `judge`; with `baselineScales`, against a
  * temporary history of runs at those scales (so `result.baseline` holds the last of them).
  *
  * @example
@@ -75,7 +74,7 @@ export async function judgedRun(
 ): Promise<RunResult> {
   const result = gateRun({ startedAt: "2025-02-09T00:00:00.000Z", ...options });
   if (baselineScales.length === 0) {
-    await judgeRun(result);
+    await judge(result);
     return result;
   }
   const dir = await Deno.makeTempDir({ prefix: "tailgate-reporters-" });
@@ -98,7 +97,7 @@ export async function judgedRun(
 
 /**
  * Plan "shop" without SLOs against a server that rejected every request of its judged stage
- * (10,000 unexpected statuses after a clean warmup), judged by `judgeRun`: its one gate is the
+ * (10,000 unexpected statuses after a clean warmup), judged by `judge`: its one gate is the
  * implicit `error_rate <= 1% (implicit)`, failed.
  *
  * @example
@@ -123,7 +122,7 @@ export async function rejectedRun(): Promise<RunResult> {
       labels: [{ label: "GET /a", response: scaledUs(0, 1), errors: 10_000 }],
     },
   ], { startedAt: "2025-02-09T00:00:00.000Z" });
-  await judgeRun(result);
+  await judge(result);
   return result;
 }
 

@@ -6,7 +6,7 @@ import {
   repoRelative,
 } from "../../../ci/action/annotations.ts";
 import { abResult } from "../../_helpers/ab_fixtures.ts";
-import { judgeRun } from "../../../runner/gates/judge_run.ts";
+import { judge } from "../../../runner/api/judge.ts";
 import { inertLine } from "../../../runner/plan/printable.ts";
 import type { RunResult } from "../../../runner/model/run_result.ts";
 import { gateResult, scaledUs } from "../../_helpers/gate_fixtures.ts";
@@ -22,7 +22,7 @@ async function judged(options: { toolLimited?: boolean } = {}): Promise<RunResul
     labels: [{ label: "GET /", response: scaledUs(1_000, 1) }],
   }], { slos: ["p50 < 5ms", "p99 < 1ms", "p99.9 < 5ms"], ...options });
   result.plan.file = "plans/shop.yaml";
-  await judgeRun(result);
+  await judge(result);
   return result;
 }
 
@@ -121,7 +121,7 @@ Deno.test("annotationsFor() says once that a run stopped early, judged or not", 
     before[0],
     /^::error file=plans\/shop\.yaml,title=run complete::shop: invalid: the run stopped early/,
   );
-  await judgeRun(result);
+  await judge(result);
   const after = annotationsFor(result, PATHS).filter((l) => /stopped|run complete/.test(l));
   assert.equal(after.length, 1, after.join("\n"));
   assert.match(
@@ -171,7 +171,7 @@ Deno.test("annotationsFor() makes a failed implicit error gate an error on the p
     labels: [{ label: "GET /", response: scaledUs(0, 1), errors: 1_000 }],
   }]);
   result.plan.file = "plans/shop.yaml";
-  await judgeRun(result);
+  await judge(result);
   const lines = annotationsFor(result, PATHS);
   assert.equal(lines.length, 1);
   assert.match(

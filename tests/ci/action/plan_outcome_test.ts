@@ -5,7 +5,7 @@ import { publishOutcomes } from "../../../ci/action/publish.ts";
 import type { FailOn } from "../../../ci/action/verdict.ts";
 import { undecidedRegressionRun } from "../../reporters/_judged_results.ts";
 import { abResult } from "../../_helpers/ab_fixtures.ts";
-import { judgeRun } from "../../../runner/gates/judge_run.ts";
+import { judge } from "../../../runner/api/judge.ts";
 import { EXIT_CODES } from "../../../runner/model/exit_codes.ts";
 import type { RunResult } from "../../../runner/model/run_result.ts";
 import { gateResult, scaledUs } from "../../_helpers/gate_fixtures.ts";
@@ -18,7 +18,7 @@ async function writeJudged(dir: string, slo: string): Promise<RunResult> {
     durationMs: 10_000,
     labels: [{ label: "GET /", response: scaledUs(1_000, 1) }],
   }], { slos: [slo] });
-  await judgeRun(result);
+  await judge(result);
   await Deno.writeTextFile(join(dir, "result.json"), JSON.stringify(result));
   return result;
 }

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runPlansMain, type TailgateRunner } from "../../../ci/action/run_plans.ts";
-import { judgeRun } from "../../../runner/gates/judge_run.ts";
+import { judge } from "../../../runner/api/judge.ts";
 import { renderMarkdown } from "../../../reporters/text/markdown.ts";
 import { renderAbMarkdown } from "../../../reporters/ab/ab_report.ts";
 import { abResult } from "../../_helpers/ab_fixtures.ts";
@@ -36,7 +36,7 @@ const failingRun: TailgateRunner = async (args, cwd) => {
     labels: [{ label: "GET /", response: scaledUs(1_000, 1) }],
   }], { slos: ["p50 < 5ms", "p99 < 1ms", "p99.9 < 5ms"] });
   result.plan.file = args[1];
-  await judgeRun(result);
+  await judge(result);
   await Deno.mkdir(outDir, { recursive: true });
   await Deno.writeTextFile(join(outDir, "result.json"), JSON.stringify(result));
   await Deno.writeTextFile(join(outDir, "summary.md"), renderMarkdown(result));

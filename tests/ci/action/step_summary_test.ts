@@ -4,7 +4,7 @@ import type { PlanOutcome } from "../../../ci/action/plan_outcome.ts";
 import { renderMarkdown } from "../../../reporters/text/markdown.ts";
 import { gateResult, pointsUs } from "../../_helpers/gate_fixtures.ts";
 import { readOutcome } from "../../../ci/action/plan_outcome.ts";
-import { judgeRun } from "../../../runner/gates/judge_run.ts";
+import { judge } from "../../../runner/api/judge.ts";
 import { computeRunVerdict } from "../../../runner/gates/run_verdict.ts";
 import { join } from "node:path";
 import { HOSTILE_PLAN_TEXT, markdownProblems } from "../../_helpers/markdown_assertions.ts";
@@ -136,7 +136,7 @@ Deno.test("renderCiSummary() of a plan without SLOs whose every request failed: 
       durationMs: 10_000,
       labels: [{ label: "GET /", response: pointsUs([]), errors: 1_000 }],
     }]);
-    await judgeRun(result);
+    await judge(result);
     await Deno.writeTextFile(join(dir, "result.json"), JSON.stringify(result));
     await Deno.writeTextFile(join(dir, "summary.md"), renderMarkdown(result));
     const read = await readOutcome("plans/shop.yaml", dir, 1, "");
@@ -189,7 +189,7 @@ Deno.test("renderCiSummary() names each unexpected status by its code, in the ta
       durationMs: 10_000,
       labels: [{ label: "GET /a", response: pointsUs([]), errors: 1_000 }],
     }]);
-    await judgeRun(result);
+    await judge(result);
     await Deno.writeTextFile(join(dir, "result.json"), JSON.stringify(result));
     await Deno.writeTextFile(join(dir, "summary.md"), renderMarkdown(result));
     const read = await readOutcome("plans/shop.yaml", dir, 1, "");

@@ -6,7 +6,7 @@ import {
   planVerdict,
   type VerdictScope,
 } from "../../../ci/action/verdict.ts";
-import { judgeRun } from "../../../runner/gates/judge_run.ts";
+import { judge } from "../../../runner/api/judge.ts";
 import type { RunResult } from "../../../runner/model/run_result.ts";
 import { gateResult, scaledUs } from "../../_helpers/gate_fixtures.ts";
 
@@ -17,7 +17,7 @@ async function judged(slos: string[], toolLimited = false, complete = true): Pro
     labels: [{ label: "GET /", response: scaledUs(1_000, 1) }],
   }], { slos, toolLimited });
   result.run.complete = complete;
-  await judgeRun(result);
+  await judge(result);
   return result;
 }
 

@@ -10,7 +10,7 @@ import { ignoreWithout } from "../../_helpers/test_tools.ts";
 import { xpath } from "../../_helpers/xmllint.ts";
 import { abVerdict } from "../../../runner/gates/ab/ab_verdict.ts";
 import { abSloVerdicts } from "../../../runner/gates/ab/ab_slos.ts";
-import { judgeRun } from "../../../runner/gates/judge_run.ts";
+import { judge } from "../../../runner/api/judge.ts";
 import { gateResult, scaledUs } from "../../_helpers/gate_fixtures.ts";
 
 Deno.test("abRows(): base and head medians, the change with its interval, and the floor", () => {
@@ -111,7 +111,7 @@ Deno.test("the A/B reports name the implicit error gate judged on head's runs as
       durationMs: 20_000,
       labels: [{ label: "GET /", response: scaledUs(20_000 - errors, 1), errors }],
     }]);
-    await judgeRun(r);
+    await judge(r);
     return r;
   };
   const ab = abResult(1);

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { journeyRows } from "../../../reporters/figures/journey_rows.ts";
 import { renderMarkdown } from "../../../reporters/text/markdown.ts";
 import { renderTerminal } from "../../../reporters/text/terminal.ts";
-import { judgeRun } from "../../../runner/gates/judge_run.ts";
+import { judge } from "../../../runner/api/judge.ts";
 import { gateResult } from "../../_helpers/gate_fixtures.ts";
 import { journeyResult } from "../_journey_results.ts";
 
@@ -31,7 +31,7 @@ Deno.test("a run without journeys has no journey rows", () => {
 
 Deno.test("the terminal and summary.md show the journey and its steps", async () => {
   const result = journeyResult();
-  await judgeRun(result);
+  await judge(result);
   const terminal = renderTerminal(result, { color: false });
   assert.match(terminal, /journey \/ step\s+started\s+completed\s+failed\s+skipped/);
   assert.match(terminal, /\norder\s+100\s+90\s+10\s+-\s+20\.02ms\s+40\.03ms\s+40\.03ms\s+50ms\n/);

@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
 import { journeyTable } from "../../../reporters/html/html_journeys.ts";
 import { renderHtml } from "../../../reporters/html/html.ts";
-import { judgeRun } from "../../../runner/gates/judge_run.ts";
+import { judge } from "../../../runner/api/judge.ts";
 import { gateResult, pointsUs } from "../../_helpers/gate_fixtures.ts";
 import { journeyResult } from "../_journey_results.ts";
 
 Deno.test("the HTML report has a journeys card: the journey's row, then its steps'", async () => {
   const result = journeyResult();
-  await judgeRun(result);
+  await judge(result);
   const html = renderHtml(result);
   assert.match(html, /<a href="#journeys">Journeys<\/a>/);
   assert.match(html, /<section class="card" id="journeys"><h2>Journeys<\/h2>/);
@@ -29,7 +29,7 @@ Deno.test("a report of a run without journeys has no journeys card", async () =>
     durationMs: 1000,
     labels: [{ label: "GET /", response: pointsUs([[1000, 10]]) }],
   }]);
-  await judgeRun(result);
+  await judge(result);
   const html = renderHtml(result);
   assert.doesNotMatch(html, /id="journeys"/);
   assert.doesNotMatch(html, /href="#journeys"/);
@@ -39,7 +39,7 @@ Deno.test("the HTML health panel shows the journeys' step lag only for a run tha
   const health = (html: string) =>
     html.slice(html.indexOf('id="health"'), html.indexOf('id="plan"'));
   const result = journeyResult();
-  await judgeRun(result);
+  await judge(result);
   assert.doesNotMatch(health(renderHtml(result)), /step lag/);
   result.health.stepLag = { ...result.health.sendLag, count: 37 };
   assert.match(

@@ -8,7 +8,7 @@ import { SECRET_TOKEN, writtenResult } from "../../_helpers/result_fixtures.ts";
 import { validateXml, xpath } from "../../_helpers/xmllint.ts";
 import { judgedRun, rejectedRun, undecidedRegressionRun } from "../_judged_results.ts";
 import { gateResult, scaledUs } from "../../_helpers/gate_fixtures.ts";
-import { judgeRun } from "../../../runner/gates/judge_run.ts";
+import { judge } from "../../../runner/api/judge.ts";
 import { ignoreWithout } from "../../_helpers/test_tools.ts";
 
 /** A test that drives `xmllint`: ignored where it is not installed (CI requires it). */
@@ -436,7 +436,7 @@ xmllintTest(
       slos: ["p99 < 5ms at 1k/s", "p99 < 5ms at 2k/s", "p99 < 5ms"],
     });
     result.run.durationMs = 8_000;
-    await judgeRun(result);
+    await judge(result);
     const xml = renderJunit(result);
     const times = [];
     for (const i of [1, 2, 3]) {
@@ -553,7 +553,7 @@ Deno.test({
       { text: "ttfb.max < 1200us", line: 20 },
       { text: "ttfb.max < 300us", line: 21 },
     ];
-    await judgeRun(result);
+    await judge(result);
     const xml = renderJunit(result);
     const read = await readWithJunitparser(xml);
     const cases = read.suites[0].cases.filter((c) => c.name.startsWith("ttfb."));

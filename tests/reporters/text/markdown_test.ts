@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { formatMetric } from "../../../runner/result/read/words/format_metric.ts";
-import { judgeRun } from "../../../runner/gates/judge_run.ts";
+import { judge } from "../../../runner/api/judge.ts";
 import { parseDurationMs } from "../../../runner/plan/units.ts";
 import type { RunResult, VerdictStatus } from "../../../runner/model/run_result.ts";
 import { KEY_LATENCY_COLUMNS, latencyUs } from "../../../reporters/figures/latency_columns.ts";
@@ -114,7 +114,7 @@ Deno.test("renderMarkdown() lists every verdict in a gate table, failing first, 
 
 Deno.test("renderMarkdown() shows p50 … max of each judged stage with deltas against the baseline", async () => {
   const result = await judgedRun({ scale: 1.3, slos: ["p99 < 5ms"] }, [1, 1.01, 0.99]);
-  assert.ok(result.baseline, "judgeRun kept the baseline");
+  assert.ok(result.baseline, "judge kept the baseline");
   const text = renderMarkdown(result);
   assert.match(
     text,
@@ -235,7 +235,7 @@ function hugeResult(scale = 1): RunResult {
 
 Deno.test("renderMarkdown() stays under 64 KB for a huge plan, failing gates first, and counts what it leaves out", async () => {
   const result = hugeResult(1.2);
-  await judgeRun(result);
+  await judge(result);
   result.baseline = {
     source: "baselines/shop.json",
     runs: 1,

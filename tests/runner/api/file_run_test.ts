@@ -11,6 +11,7 @@ Deno.test("fileRun() files a judged run only when asked, and never into a damage
     assert.deepEqual(await fileRun(result, { baselineDir: dir }, false), {
       notes: [],
       ioFailures: [],
+      warnings: [],
     });
     const damaged = await fileRun(result, { baselineDir: dir, updateBaseline: true }, true);
     assert.deepEqual(damaged.notes, [

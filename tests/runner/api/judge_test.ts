@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { exitCodeOf, judge } from "../../../runner/api/mod.ts";
+import { exitCodeOf, judge, judgeResult } from "../../../runner/api/mod.ts";
 import { EXIT_CODES } from "../../../runner/model/exit_codes.ts";
 import { runPlan } from "../../../runner/api/run_plan.ts";
 import { parsePlanText } from "../../../runner/plan/load_plan.ts";
@@ -22,6 +22,18 @@ Deno.test("judge() decides the plan's SLOs, stores the verdicts and the run verd
       invalid: judged.verdicts.filter((v) => v.status === "invalid").length,
     },
   );
+});
+
+Deno.test("judgeResult() leaves the result as it was; judge() stores the same judged document in it", async () => {
+  const result = sampleResult({}, { everyRequestAnswered: true });
+  const before = structuredClone(result);
+  const judged = await judgeResult(result);
+  assert.deepEqual(result, before, "nothing stored in the measured result");
+  assert.equal(judged.result.verdict, judged.judgement.verdict);
+  assert.deepEqual(judged.result.verdicts, judged.judgement.verdicts);
+  await judge(result);
+  assert.deepEqual(result, judged.result);
+  assert.deepEqual(Object.keys(result), Object.keys(judged.result), "in the same order");
 });
 
 Deno.test("exitCodeOf() maps the run verdict as tailgate run exits", () => {

@@ -45,9 +45,11 @@ Deno.test("a report that cannot be written exits 5 naming it; the others and the
     assert.match(finished.ioFailures[0], /^html report not written to .*out\/report\.html: /);
     assert.deepEqual(Object.keys(finished.paths).sort(), ["json", "junit", "md"]);
     const stored = JSON.parse(await Deno.readTextFile(`${dir}/out/result.json`));
-    assert.ok(result.verdict, "judged");
-    assert.deepEqual(stored.verdict, result.verdict, "the gates' verdict is still stored");
-    assert.ok(finished.summary.includes(result.verdict.summary), "and still printed");
+    const judged = finished.result;
+    assert.ok(judged.verdict, "judged");
+    assert.deepEqual(stored.verdict, judged.verdict, "the gates' verdict is still stored");
+    assert.ok(finished.summary.includes(judged.verdict.summary), "and still printed");
+    assert.equal(result.verdict, undefined, "the measured result is left as it was");
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -17,6 +17,12 @@ import {
   uniformUs,
 } from "../../_helpers/gate_fixtures.ts";
 import type { ConfirmTimes } from "../../../runner/gates/confirm_gates.ts";
+import {
+  confirmJudgement,
+  type HistoryRead,
+  judgeRun as judgeGates,
+  rerunVerdicts,
+} from "../../../runner/gates/judge_run.ts";
 
 /** 9,800 requests spread as the stored runs' are, and 200 (2%) at 4.5 ms: only the tail moved. */
 function tailHeavy() {
@@ -482,4 +488,60 @@ Deno.test("a window as long as the store keeps (keepRuns) is full: too noisy, no
 
 Deno.test("the regression gate's full window is the runs the store keeps", () => {
   assert.equal(BASELINE_WINDOW_RUNS, DEFAULT_BASELINE_RUNS);
+});
+
+/** Whether `judgeWith` leaves the result and the history it is given deep-equal to before. */
+function leavesItsInputsAlone(
+  judgeWith: (result: RunResult, read: HistoryRead) => unknown,
+  result: RunResult,
+  read: HistoryRead,
+): boolean {
+  const before = structuredClone({ result, read });
+  judgeWith(result, read);
+  try {
+    assert.deepEqual({ result, read }, before);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+Deno.test("judging changes neither the result nor the history it is given, nor a judgement", async () => {
+  await using dir = await tempDir();
+  await seedHistory(dir.path);
+  const read = { dir: dir.path, loaded: await loadHistoryFile(dir.path, "shop") };
+  // A regression and a stage the history lacks: verdicts, a baseline and warnings to store.
+  const result = gateResult([
+    {
+      name: "main",
+      ratePerSec: 1000,
+      durationMs: 10_000,
+      labels: [{ label: "GET /a", response: scaledUs(10_000, 1.3) }],
+    },
+    {
+      name: "new",
+      ratePerSec: 500,
+      durationMs: 5_000,
+      labels: [{ label: "GET /a", response: scaledUs(2_500, 1) }],
+    },
+  ], { slos: ["p99 < 5ms"], startedAt: "2025-02-09T00:00:00.000Z" });
+  const judged = judgeGates(result, read);
+  assert.equal(judged.verdict.status, "fail");
+  assert.ok(judged.baseline);
+  assert.match(judged.warnings.join("\n"), /regression gate skipped for new/);
+  assert.ok(leavesItsInputsAlone((r, h) => judgeGates(r, h), result, read));
+  // The check sees a judge that stores what it decided in the result, as judging once did.
+  const inPlace = (r: RunResult, h: HistoryRead) => {
+    const j = judgeGates(r, h);
+    r.verdicts = j.verdicts;
+    r.verdict = j.verdict;
+  };
+  assert.equal(leavesItsInputsAlone(inPlace, structuredClone(result), read), false);
+  // `--confirm` settles copies of the gates: the judgement it starts from keeps its own.
+  const verdictsBefore = structuredClone(judged.verdicts);
+  const resultBefore = structuredClone(result);
+  const settled = confirmJudgement(result, judged, 3, [rerunVerdicts(run(1), judged)]);
+  assert.equal(p99Regression({ ...result, verdicts: settled.verdicts })?.status, "pass");
+  assert.deepEqual(judged.verdicts, verdictsBefore);
+  assert.deepEqual(result, resultBefore);
 });

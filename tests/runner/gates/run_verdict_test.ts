@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { EXIT_CODES } from "../../../runner/model/exit_codes.ts";
-import { judgeRun } from "../../../runner/gates/judge_run.ts";
+import { judge } from "../../../runner/api/judge.ts";
 import { computeRunVerdict } from "../../../runner/gates/run_verdict.ts";
 import { exitCodeOf } from "../../../runner/result/read/mod.ts";
 import type { VerdictStatus } from "../../../runner/model/run_result.ts";
@@ -96,7 +96,7 @@ Deno.test("judging stores the run verdict in the result once", async () => {
     labels: [{ label: "GET /", response: scaledUs(1_000, 1) }],
   }], { slos: ["p99 < 1ms", "p50 < 5ms"] });
   assert.equal(result.verdict, undefined);
-  await judgeRun(result);
+  await judge(result);
   assert.deepEqual(result.verdict, {
     status: "fail",
     tally: { fail: 1, invalid: 0, inconclusive: 0, pass: 1 },

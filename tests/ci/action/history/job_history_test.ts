@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runPlansMain, type TailgateRunner } from "../../../../ci/action/run_plans.ts";
-import { judgeRun } from "../../../../runner/gates/judge_run.ts";
+import { judge } from "../../../../runner/api/judge.ts";
 import { renderMarkdown } from "../../../../reporters/text/markdown.ts";
 import { gateResult, scaledUs } from "../../../_helpers/gate_fixtures.ts";
 import { executedCommands } from "../../../_helpers/runner_commands.ts";
@@ -53,7 +53,7 @@ function tailgate(histories: Record<string, PlanHistory>, calls: string[][]): Ta
     }], { slos: ["p99 < 50ms"] });
     result.plan.file = args[1];
     result.plan.name = plan;
-    await judgeRun(result);
+    await judge(result);
     await Deno.writeTextFile(join(outDir, "result.json"), JSON.stringify(result));
     await Deno.writeTextFile(join(outDir, "summary.md"), renderMarkdown(result));
     const baselineDir = join(cwd, args[args.indexOf("--baseline") + 1]);

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { abVerdict } from "../../../../runner/gates/ab/ab_verdict.ts";
 import { abSloVerdicts } from "../../../../runner/gates/ab/ab_slos.ts";
-import { judgeRun } from "../../../../runner/gates/judge_run.ts";
+import { judge } from "../../../../runner/api/judge.ts";
 import type { RunResult } from "../../../../runner/model/run_result.ts";
 import { gateResult, pointsUs, scaledUs, uniformUs } from "../../../_helpers/gate_fixtures.ts";
 
@@ -12,7 +12,7 @@ async function head(errors: number, slos: string[] = ["p50 < 10ms"]): Promise<Ru
     durationMs: 20_000,
     labels: [{ label: "GET /a", response: scaledUs(20_000 - errors, 1), errors }],
   }], { slos });
-  await judgeRun(r);
+  await judge(r);
   return r;
 }
 
@@ -29,7 +29,7 @@ async function run(slowShare: number, over: { complete?: boolean } = {}): Promis
     slos: ["p99 < 10ms"],
     ...over,
   });
-  await judgeRun(r);
+  await judge(r);
   return r;
 }
 
@@ -128,7 +128,7 @@ Deno.test("abSloVerdicts(): a stall count's majority leaves out the runs a stop 
       durationMs: 10_000,
       labels: [{ label: "GET /", response: uniformUs(10_000, 500, 1_500) }],
     }], { slos: ["stalls == 0"], complete });
-    await judgeRun(r);
+    await judge(r);
     const stalls = r.verdicts.find((v) => v.name === "stalls == 0")!;
     stalls.status = complete ? "pass" : "fail";
     return r;

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { judgeRun } from "../../../../runner/gates/judge_run.ts";
+import { judge } from "../../../../runner/api/judge.ts";
 import { exitCodeOf } from "../../../../runner/result/read/mod.ts";
 import { soundnessVerdicts } from "../../../../runner/result/read/run_soundness.ts";
 import type { RunResult } from "../../../../runner/model/run_result.ts";
@@ -26,7 +26,7 @@ function stopped(toolLimited = false): RunResult {
 
 Deno.test("fail-fast's SLO fails with the certain reason, and the run fails (exit 1), not invalid", async () => {
   const result = stopped();
-  await judgeRun(result);
+  await judge(result);
   const [p99, errors] = result.verdicts;
   assert.deepEqual([p99.name, p99.status, p99.bound, p99.unit], [
     "p99 < 50ms",
@@ -47,7 +47,7 @@ Deno.test("fail-fast's SLO fails with the certain reason, and the run fails (exi
 
 Deno.test("a fail-fast stop in a tool-limited run proves nothing: the SLO is inconclusive, the run invalid", async () => {
   const result = stopped(true);
-  await judgeRun(result);
+  await judge(result);
   const p99 = result.verdicts.find((v) => v.name === "p99 < 50ms")!;
   assert.equal(p99.status, "inconclusive");
   assert.deepEqual(p99.causes, ["generator"]);
@@ -65,7 +65,7 @@ Deno.test("a run stopped another way keeps its `run complete` gate and stays inv
   delete result.run.stoppedBy;
   result.run.stopReason = "interrupted";
   assert.equal(soundnessVerdicts(result)[0].name, "run complete");
-  await judgeRun(result);
+  await judge(result);
   assert.equal(result.verdicts.find((v) => v.name === "p99 < 50ms")!.status, "pass");
   assert.equal(result.verdict!.status, "invalid");
 });
