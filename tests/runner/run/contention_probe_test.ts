@@ -54,7 +54,8 @@ Deno.test({
       await probe.ready;
       const startAtEpochMs = performance.timeOrigin + performance.now() + 10;
       probe.alignTo(startAtEpochMs);
-      await new Promise((r) => setTimeout(r, 700));
+      // Two 500 ms edges after time zero: a busy machine that delays one still leaves 3 samples.
+      await new Promise((r) => setTimeout(r, 1_200));
       const stoppedAtEpochMs = performance.timeOrigin + performance.now();
       const record = await probe.stop();
       assert.ok(record);
