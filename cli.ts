@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { inertLines, noWorkflowCommands } from "./runner/plan/printable.ts";
-import { EXIT_CODES, type ExitCode } from "./runner/model/exit_codes.ts";
+import { inertLines, noWorkflowCommands } from "./runner/plan/mod.ts";
+import { EXIT_CODES, type ExitCode } from "./runner/model/mod.ts";
 import type { CommandOutcome } from "./runner/cli/command.ts";
 import { findCommand, helpText, unknownCommand } from "./runner/cli/commands.ts";
 import { killStartedServices } from "./runner/service/mod.ts";

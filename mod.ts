@@ -247,6 +247,6 @@ export {
   type TargetOptions,
   type TargetServer,
 } from "./runner/target/mod.ts";
-export { EXIT_CODES, type ExitCode } from "./runner/model/exit_codes.ts";
-export { err, ok, problem, problemText } from "./runner/model/result.ts";
+export { EXIT_CODES, type ExitCode } from "./runner/model/mod.ts";
+export { err, ok, problem, problemText } from "./runner/model/mod.ts";
 export { TAILGATE_VERSION } from "./runner/version.ts";

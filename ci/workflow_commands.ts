@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { printable } from "../runner/plan/printable.ts";
+import { printable } from "../runner/plan/mod.ts";
 
 /**
  * Escapes a command's message: `%`, `\r` and `\n` become `%25`, `%0D` and `%0A`, so a message

@@ -9,13 +9,8 @@ export { type JunitInconclusive, renderJunit } from "./junit/mod.ts";
 export { renderHtml } from "./html/mod.ts";
 export { historyHtml, historyMarkdown } from "./history/mod.ts";
 export { MARKDOWN_MAX_BYTES, type MarkdownOptions, renderMarkdown } from "./text/mod.ts";
-export { HLOG_LEGEND, renderHlog } from "../runner/hdr/hlog.ts";
-export {
-  type HlogEntry,
-  type HlogLog,
-  HlogParseError,
-  parseHlog,
-} from "../runner/hdr/hlog_reader.ts";
+export { HLOG_LEGEND, renderHlog } from "../runner/hdr/mod.ts";
+export { type HlogEntry, type HlogLog, HlogParseError, parseHlog } from "../runner/hdr/mod.ts";
 export {
   type ColorContext,
   renderTerminal,
@@ -35,3 +30,15 @@ export {
   writeReports,
   type WrittenReports,
 } from "./write_reports.ts";
+export type { MarkdownAlign } from "./text/mod.ts";
+export { markdownTable, markdownText, markdownUrl } from "./text/mod.ts";
+export { changePText } from "./history/mod.ts";
+export type { FileToWrite } from "./write_reports.ts";
+export { writeEach } from "./write_reports.ts";
+export { renderSearchHtml, renderSearchMarkdown, renderSearchTerminal } from "./search/mod.ts";
+export { renderAbHtml, renderAbJunit, renderAbMarkdown, renderAbTerminal } from "./ab/mod.ts";
+export {
+  DEFAULT_JUNIT_INCONCLUSIVE,
+  inconclusiveElement,
+  readJunitInconclusive,
+} from "./junit/mod.ts";

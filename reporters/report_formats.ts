@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { err, ok, problem, type Result } from "../runner/model/result.ts";
+import { err, ok, problem, type Result } from "../runner/model/mod.ts";
 
 /**
  * Every format, in the order reports are written.

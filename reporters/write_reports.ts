@@ -5,10 +5,10 @@
  * @module
  */
 import { join } from "node:path";
-import { writeFileAtomic } from "../runner/model/atomic_write.ts";
-import type { RunResult } from "../runner/model/run_result.ts";
+import { writeFileAtomic } from "../runner/model/mod.ts";
+import type { RunResult } from "../runner/model/mod.ts";
 import type { FailOn } from "../runner/result/read/mod.ts";
-import { renderHlog } from "../runner/hdr/hlog.ts";
+import { renderHlog } from "../runner/hdr/mod.ts";
 import { renderHtml } from "./html/mod.ts";
 import { type JunitInconclusive, renderJunit } from "./junit/mod.ts";
 import { renderMarkdown } from "./text/mod.ts";

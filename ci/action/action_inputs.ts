@@ -6,18 +6,11 @@
  */
 import { BASELINE_MODES } from "./baseline_policy.ts";
 import { FAIL_ON_VALUES, type FailOn } from "./verdict.ts";
-import { readFailOn } from "../../runner/result/read/mod.ts";
-import { type JunitInconclusive, readJunitInconclusive } from "../../reporters/junit/mod.ts";
-import { type ConfirmTimes, readConfirm } from "../../runner/gates/confirm_gates.ts";
+import { readFailOn } from "../../runner/result/mod.ts";
+import { type JunitInconclusive, readJunitInconclusive } from "../../reporters/mod.ts";
+import { type ConfirmTimes, readConfirm } from "../../runner/gates/mod.ts";
 import { planPatterns } from "./expand_plans.ts";
-import {
-  err,
-  ok,
-  prefixed,
-  problems,
-  problemText,
-  type Result,
-} from "../../runner/model/result.ts";
+import { err, ok, prefixed, problems, problemText, type Result } from "../../runner/model/mod.ts";
 import { type AbInputs, reportFormats } from "./tailgate_args.ts";
 import { type HistoryInputs, readHistoryInputs } from "./history/mod.ts";
 

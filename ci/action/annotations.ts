@@ -14,11 +14,11 @@ import {
   holdsSoundness,
   soundnessVerdicts,
   toolLimitedSummary,
-} from "../../runner/result/read/mod.ts";
-import { DEFAULT_FAIL_ON, type FailOn, failsUnder } from "../../runner/result/read/mod.ts";
-import type { RunResult, Verdict } from "../../runner/model/run_result.ts";
-import type { AbResult } from "../../runner/model/ab_result.ts";
-import { inertLine } from "../../runner/plan/printable.ts";
+} from "../../runner/result/mod.ts";
+import { DEFAULT_FAIL_ON, type FailOn, failsUnder } from "../../runner/result/mod.ts";
+import type { RunResult, Verdict } from "../../runner/model/mod.ts";
+import type { AbResult } from "../../runner/model/mod.ts";
+import { inertLine } from "../../runner/plan/mod.ts";
 import { type Annotation, formatAnnotation } from "../workflow_commands.ts";
 
 /** Where paths are resolved: the repository root and the folder `tailgate` ran in. */

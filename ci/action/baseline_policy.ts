@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { err, ok, problems, type Result } from "../../runner/model/result.ts";
+import { err, ok, problems, type Result } from "../../runner/model/mod.ts";
 
 /** Where the history lives between runs. */
 export type BaselineMode = "cache" | "branch" | "committed" | "none";

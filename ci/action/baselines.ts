@@ -13,7 +13,7 @@
 import { inputValue } from "./action_inputs.ts";
 import { commitInPlace, restoreFromBranch, saveToBranch } from "./baseline_git.ts";
 import { formatAnnotation, writeOutputs } from "../workflow_commands.ts";
-import { inertLine } from "../../runner/plan/printable.ts";
+import { inertLine } from "../../runner/plan/mod.ts";
 import { historyPages } from "./history/mod.ts";
 import { resolve } from "node:path";
 

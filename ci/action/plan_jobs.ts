@@ -8,7 +8,7 @@
 import { globSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { claimOutDir, ownOutDirProblem } from "../../runner/cli/output/mod.ts";
-import { printable } from "../../runner/plan/printable.ts";
+import { printable } from "../../runner/plan/mod.ts";
 import type { RunInputs } from "./action_inputs.ts";
 import { expandPlans, planSlugs } from "./expand_plans.ts";
 import { abArgs, mergeArgs, runArgs } from "./tailgate_args.ts";

@@ -5,13 +5,13 @@
  * @module
  */
 import { join } from "node:path";
-import { MAX_RESULT_BYTES, readRunResult } from "../../runner/result/read_run_result.ts";
-import { readRegularFile } from "../../runner/model/regular_file.ts";
-import type { RunResult, VerdictStatus } from "../../runner/model/run_result.ts";
-import { REPORT_FILES } from "../../reporters/report_formats.ts";
+import { MAX_RESULT_BYTES, readRunResult } from "../../runner/result/mod.ts";
+import { readRegularFile } from "../../runner/model/mod.ts";
+import type { RunResult, VerdictStatus } from "../../runner/model/mod.ts";
+import { REPORT_FILES } from "../../reporters/mod.ts";
 import { earnedCodes, planVerdict } from "./verdict.ts";
-import { EXIT_CODES } from "../../runner/model/exit_codes.ts";
-import type { AbResult } from "../../runner/model/ab_result.ts";
+import { EXIT_CODES } from "../../runner/model/mod.ts";
+import type { AbResult } from "../../runner/model/mod.ts";
 
 /** One plan's outcome. */
 export interface PlanOutcome {

@@ -6,9 +6,9 @@
  * @module
  */
 import { join, resolve } from "node:path";
-import { writeFileAtomic } from "../../runner/model/atomic_write.ts";
-import { EXIT_CODES } from "../../runner/model/exit_codes.ts";
-import type { VerdictStatus } from "../../runner/model/run_result.ts";
+import { writeFileAtomic } from "../../runner/model/mod.ts";
+import { EXIT_CODES } from "../../runner/model/mod.ts";
+import type { VerdictStatus } from "../../runner/model/mod.ts";
 import {
   abAnnotationsFor,
   type AnnotationPaths,
@@ -24,7 +24,7 @@ import {
 } from "./step_summary.ts";
 import { type FailOn, jobExitCode, jobVerdict } from "./verdict.ts";
 import { formatAnnotation, writeOutputs } from "../workflow_commands.ts";
-import { DEFAULT_JUNIT_INCONCLUSIVE, type JunitInconclusive } from "../../reporters/junit/mod.ts";
+import { DEFAULT_JUNIT_INCONCLUSIVE, type JunitInconclusive } from "../../reporters/mod.ts";
 
 /** Where to publish. */
 export interface PublishOptions {

@@ -12,14 +12,14 @@
  */
 import { globSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { EXIT_CODES } from "../../runner/model/exit_codes.ts";
-import { readRegularFile } from "../../runner/model/regular_file.ts";
+import { EXIT_CODES } from "../../runner/model/mod.ts";
+import { readRegularFile } from "../../runner/model/mod.ts";
 import { MAX_HISTORY_BYTES } from "../../runner/history/mod.ts";
-import { writeFileAtomic } from "../../runner/model/atomic_write.ts";
+import { writeFileAtomic } from "../../runner/model/mod.ts";
 import { claimOutDir, outPlaceProblem } from "../../runner/cli/output/mod.ts";
-import { inertLine, inertLines } from "../../runner/plan/printable.ts";
+import { inertLine, inertLines } from "../../runner/plan/mod.ts";
 import { readRunInputs, type RunInputs } from "./action_inputs.ts";
-import { problemText } from "../../runner/model/result.ts";
+import { problemText } from "../../runner/model/mod.ts";
 import { BASELINES_FOLDER } from "./expand_plans.ts";
 import { claimJobDirs, planJobs } from "./plan_jobs.ts";
 import { type PlanOutcome, readOutcome } from "./plan_outcome.ts";

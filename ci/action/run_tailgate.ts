@@ -5,7 +5,7 @@
  * @module
  */
 import { fileURLToPath } from "node:url";
-import { ENGINE_V8_FLAGS } from "../../runner/engine/v8_flags.ts";
+import { ENGINE_V8_FLAGS } from "../../runner/engine/mod.ts";
 
 /** cli.ts of the tailgate checkout these scripts belong to. */
 export const TAILGATE_CLI = fileURLToPath(new URL("../../cli.ts", import.meta.url));

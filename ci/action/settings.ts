@@ -10,8 +10,8 @@
 import { type BaselinePolicy, baselinePolicy, jobContext } from "./baseline_policy.ts";
 import { type InputName, inputValue } from "./action_inputs.ts";
 import { formatAnnotation, writeOutputs } from "../workflow_commands.ts";
-import { inertLine } from "../../runner/plan/printable.ts";
-import { problemText } from "../../runner/model/result.ts";
+import { inertLine } from "../../runner/plan/mod.ts";
+import { problemText } from "../../runner/model/mod.ts";
 
 /**
  * Decides and writes the settings; returns the exit code (2 for invalid inputs).

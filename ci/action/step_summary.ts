@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { VerdictStatus } from "../../runner/model/run_result.ts";
+import type { VerdictStatus } from "../../runner/model/mod.ts";
 import {
   DEFAULT_FAIL_ON,
   type FailOn,
@@ -14,13 +14,13 @@ import {
   gatesVerdict,
   undecidedWarning,
   type VerdictScope,
-} from "../../runner/result/read/mod.ts";
-import { markdownTable, markdownText } from "../../reporters/text/mod.ts";
+} from "../../runner/result/mod.ts";
+import { markdownTable, markdownText } from "../../reporters/mod.ts";
 import {
   DEFAULT_JUNIT_INCONCLUSIVE,
   inconclusiveElement,
   type JunitInconclusive,
-} from "../../reporters/junit/mod.ts";
+} from "../../reporters/mod.ts";
 import type { PlanOutcome } from "./plan_outcome.ts";
 
 /** GitHub keeps at most 1 MiB of summary per step; a little is left for the closing note. */

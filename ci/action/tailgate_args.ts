@@ -3,9 +3,9 @@
  *
  * @module
  */
-import type { ConfirmTimes } from "../../runner/gates/confirm_gates.ts";
-import { CLI_FAIL_ON_VALUES, DEFAULT_FAIL_ON, type FailOn } from "../../runner/result/read/mod.ts";
-import { DEFAULT_JUNIT_INCONCLUSIVE, type JunitInconclusive } from "../../reporters/junit/mod.ts";
+import type { ConfirmTimes } from "../../runner/gates/mod.ts";
+import { CLI_FAIL_ON_VALUES, DEFAULT_FAIL_ON, type FailOn } from "../../runner/result/mod.ts";
+import { DEFAULT_JUNIT_INCONCLUSIVE, type JunitInconclusive } from "../../reporters/mod.ts";
 
 /** What every invocation shares. */
 export interface CommonArgs {

@@ -4,16 +4,16 @@
  *
  * @module
  */
-import { EXIT_CODES } from "../../runner/model/exit_codes.ts";
-import type { RunResult, RunVerdict, VerdictStatus } from "../../runner/model/run_result.ts";
+import { EXIT_CODES } from "../../runner/model/mod.ts";
+import type { RunResult, RunVerdict, VerdictStatus } from "../../runner/model/mod.ts";
 import {
   CLI_FAIL_ON_VALUES,
   exitCodeOf,
   FAIL_ON_VALUES,
   type FailOn,
   failsUnder,
-} from "../../runner/result/read/mod.ts";
-import { type VerdictScope, worstStatus } from "../../runner/result/read/mod.ts";
+} from "../../runner/result/mod.ts";
+import { type VerdictScope, worstStatus } from "../../runner/result/mod.ts";
 
 export { FAIL_ON_VALUES, type FailOn, type VerdictScope };
 

@@ -8,7 +8,7 @@
  * @module
  */
 import { join } from "node:path";
-import { err, ok, problem, problemText, type Result } from "../../runner/model/result.ts";
+import { err, ok, problem, problemText, type Result } from "../../runner/model/mod.ts";
 import { releasedChangelog } from "./changelog.ts";
 
 /** A version as tags and the registries take it: `1.2.3`, or `1.2.3-rc.1`. */

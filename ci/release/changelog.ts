@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { err, ok, problem, type Result } from "../../runner/model/result.ts";
+import { err, ok, problem, type Result } from "../../runner/model/mod.ts";
 
 /** A version's section: its date (absent while it is unreleased) and its text. */
 export interface ChangelogSection {

@@ -22,7 +22,7 @@ import {
   problem,
   problemText,
   type Result,
-} from "../../runner/model/result.ts";
+} from "../../runner/model/mod.ts";
 import { writeOutputs } from "../workflow_commands.ts";
 import { changelogSection } from "./changelog.ts";
 import { VERSION_PATTERN } from "./bump_version.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 import { decodeHistogram } from "../../runner/hdr/mod.ts";
-import type { AbResult } from "../../runner/model/ab_result.ts";
+import type { AbResult } from "../../runner/model/mod.ts";
 import { percentileAxis, percentileCurve } from "../page/mod.ts";
 import type { AbChartData } from "../browser/mod.ts";
 

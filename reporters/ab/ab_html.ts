@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { AbResult } from "../../runner/model/ab_result.ts";
+import type { AbResult } from "../../runner/model/mod.ts";
 import { undecidedWarning } from "../../runner/result/read/mod.ts";
 import { chartJsBundle, escapeHtml, htmlCard, htmlPage, htmlTable } from "../page/mod.ts";
 import { abChartData } from "./ab_chart_data.ts";

@@ -10,10 +10,10 @@
  *
  * @module
  */
-import type { AbResult } from "../../runner/model/ab_result.ts";
+import type { AbResult } from "../../runner/model/mod.ts";
 import { gatesVerdict, undecidedWarning } from "../../runner/result/read/mod.ts";
 import { DEFAULT_FAIL_ON, type FailOn, failsUnder } from "../../runner/result/read/mod.ts";
-import type { VerdictStatus } from "../../runner/model/run_result.ts";
+import type { VerdictStatus } from "../../runner/model/mod.ts";
 import {
   DEFAULT_JUNIT_INCONCLUSIVE,
   inconclusiveElement,

@@ -13,8 +13,8 @@ import {
   median,
   undecidedWarning,
 } from "../../runner/result/read/mod.ts";
-import type { AbResult } from "../../runner/model/ab_result.ts";
-import { printable } from "../../runner/plan/printable.ts";
+import type { AbResult } from "../../runner/model/mod.ts";
+import { printable } from "../../runner/plan/mod.ts";
 import { markdownTable, markdownText } from "../text/mod.ts";
 
 /** The comparison table's columns. */

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { HistoryChangeDirection, HistoryMetric } from "../../runner/model/history_result.ts";
+import type { HistoryChangeDirection, HistoryMetric } from "../../runner/model/mod.ts";
 
 /** One run on the x axis. */
 export interface HistoryRunPoint {

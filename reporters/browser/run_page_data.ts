@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { VerdictStatus } from "../../runner/model/run_result.ts";
+import type { VerdictStatus } from "../../runner/model/mod.ts";
 import type { PercentileAxis } from "../page/mod.ts";
 
 /** The data of every chart; a chart whose data is absent is not drawn. */

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { CheckResult, RunResult } from "../../runner/model/run_result.ts";
+import type { CheckResult, RunResult } from "../../runner/model/mod.ts";
 
 /** The most check lines a report lists. */
 export const CHECK_LINES_SHOWN = 20;

@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { formatDurationMs } from "../../runner/plan/units.ts";
-import type { RunResult } from "../../runner/model/run_result.ts";
+import { formatDurationMs } from "../../runner/plan/mod.ts";
+import type { RunResult } from "../../runner/model/mod.ts";
 
 /** PIDs named before the rest are counted. */
 const PIDS_SHOWN = 4;

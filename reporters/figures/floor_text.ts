@@ -4,13 +4,13 @@
  *
  * @module
  */
-import { formatDurationMs } from "../../runner/plan/units.ts";
+import { formatDurationMs } from "../../runner/plan/mod.ts";
 import {
   floorPercentiles,
   type MeasuredFloor,
   measuredFloor,
 } from "../../runner/result/read/mod.ts";
-import type { RunResult } from "../../runner/model/run_result.ts";
+import type { RunResult } from "../../runner/model/mod.ts";
 
 /** The floor at each reported percentile; empty when the run measured no floor (older results). */
 export function floorsOf(result: RunResult): MeasuredFloor[] {

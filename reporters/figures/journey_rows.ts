@@ -8,7 +8,7 @@
  * @module
  */
 import { createHistogram, decodeHistogram } from "../../runner/hdr/mod.ts";
-import type { JourneyResult, RunResult } from "../../runner/model/run_result.ts";
+import type { JourneyResult, RunResult } from "../../runner/model/mod.ts";
 import { formatMetric } from "../../runner/result/read/mod.ts";
 import { NO_FIGURE } from "./verdict_figures.ts";
 

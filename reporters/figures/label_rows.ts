@@ -10,7 +10,7 @@
  * @module
  */
 import { createHistogram, decodeHistogram } from "../../runner/hdr/mod.ts";
-import type { EncodedHistogram, LabelResult, RunResult } from "../../runner/model/run_result.ts";
+import type { EncodedHistogram, LabelResult, RunResult } from "../../runner/model/mod.ts";
 import { errorsInWords, formatMetric } from "../../runner/result/read/mod.ts";
 import { NO_FIGURE } from "./verdict_figures.ts";
 

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { EncodedHistogram } from "../../runner/model/run_result.ts";
+import type { EncodedHistogram } from "../../runner/model/mod.ts";
 
 /** A percentile as the result writes it (`"99.9"`), or `"max"`. */
 export type LatencyColumn = "50" | "90" | "99" | "99.9" | "99.99" | "max";

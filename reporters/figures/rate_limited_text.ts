@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { RunResult } from "../../runner/model/run_result.ts";
+import type { RunResult } from "../../runner/model/mod.ts";
 
 /**
  * The sentence, or undefined when no request was rate limited (and for a result written before

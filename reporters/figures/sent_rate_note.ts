@@ -7,8 +7,8 @@
  *
  * @module
  */
-import { formatDurationMs } from "../../runner/plan/units.ts";
-import type { IntervalResult, RunResult } from "../../runner/model/run_result.ts";
+import { formatDurationMs } from "../../runner/plan/mod.ts";
+import type { IntervalResult, RunResult } from "../../runner/model/mod.ts";
 import { isHttp2, streamsText, waitedFor } from "../../runner/result/read/mod.ts";
 
 /** A dip: at least this share of an interval's scheduled requests was not sent within it… */

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { RunResult } from "../../runner/model/run_result.ts";
+import type { RunResult } from "../../runner/model/mod.ts";
 
 /**
  * Stage index → KS distance against the baseline (all requests of the stage; stages the

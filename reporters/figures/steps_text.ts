@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { StepRecord } from "../../runner/model/run_result.ts";
+import type { StepRecord } from "../../runner/model/mod.ts";
 
 /** The columns of {@linkcode stepRows}. */
 export const STEP_COLUMNS = ["step", "request", "status", "time", "captured"] as const;

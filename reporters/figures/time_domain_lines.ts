@@ -5,9 +5,9 @@
  *
  * @module
  */
-import type { RunResult, StageTimeDomain, Trend } from "../../runner/model/run_result.ts";
-import { formatDurationMs } from "../../runner/plan/units.ts";
-import { printable } from "../../runner/plan/printable.ts";
+import type { RunResult, StageTimeDomain, Trend } from "../../runner/model/mod.ts";
+import { formatDurationMs } from "../../runner/plan/mod.ts";
+import { printable } from "../../runner/plan/mod.ts";
 
 /**
  * One line per measured stage whose analysis shows something; empty when none does.

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { TrafficRecord } from "../../runner/model/run_result.ts";
+import type { TrafficRecord } from "../../runner/model/mod.ts";
 import { NO_FIGURE } from "./verdict_figures.ts";
 
 /** One data source of a {@linkcode TrafficRecord}. */

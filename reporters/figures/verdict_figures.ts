@@ -5,7 +5,7 @@
  * @module
  */
 import { formatMetric } from "../../runner/result/read/mod.ts";
-import type { Verdict } from "../../runner/model/run_result.ts";
+import type { Verdict } from "../../runner/model/mod.ts";
 
 /** Shown where a verdict has no such figure. */
 export const NO_FIGURE = "-";

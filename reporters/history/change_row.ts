@@ -11,7 +11,7 @@ import {
   type HistoryChange,
   type HistoryChangeDirection,
   type PlanHistory,
-} from "../../runner/model/history_result.ts";
+} from "../../runner/model/mod.ts";
 import {
   historyValueText,
   runName,

@@ -15,7 +15,7 @@ import type {
   HistorySeries,
   HistoryUnit,
   PlanHistory,
-} from "../../runner/model/history_result.ts";
+} from "../../runner/model/mod.ts";
 import type {
   HistoryChart,
   HistoryChartData,
@@ -24,7 +24,7 @@ import type {
 } from "../browser/mod.ts";
 import { changeRow } from "./change_row.ts";
 import { runDateText } from "./history_figures.ts";
-import { shortCommit } from "../../runner/model/history_result.ts";
+import { shortCommit } from "../../runner/model/mod.ts";
 
 const AXIS_ORDER = ["latency", "throughput", "error_rate"] as const;
 

@@ -12,8 +12,8 @@ import {
   type HistoryUnit,
   type PlanHistory,
   shortCommit,
-} from "../../runner/model/history_result.ts";
-import { formatDurationMs, formatRatePerSec } from "../../runner/plan/units.ts";
+} from "../../runner/model/mod.ts";
+import { formatDurationMs, formatRatePerSec } from "../../runner/plan/mod.ts";
 
 /**
  * A run's date as the pages print it: the ISO date and time to the minute, in UTC.

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { HistoryReport, PlanHistory } from "../../runner/model/history_result.ts";
+import type { HistoryReport, PlanHistory } from "../../runner/model/mod.ts";
 import {
   type Cell,
   chartJsBundle,
@@ -22,7 +22,7 @@ import { browserScript, type HistoryChart } from "../browser/mod.ts";
 import { CHANGE_HEADER, changeCells, changeRow, type PhrasePart } from "./change_row.ts";
 import { historyChartData } from "./history_chart_data.ts";
 import { runsSummary } from "./history_figures.ts";
-import { shortCommit } from "../../runner/model/history_result.ts";
+import { shortCommit } from "../../runner/model/mod.ts";
 import {
   MIN_CHANGE_HEADER,
   minChangeRows,

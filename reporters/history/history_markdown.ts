@@ -6,11 +6,11 @@
  *
  * @module
  */
-import type { HistoryReport, PlanHistory } from "../../runner/model/history_result.ts";
+import type { HistoryReport, PlanHistory } from "../../runner/model/mod.ts";
 import { markdownTable, markdownText } from "../text/mod.ts";
 import { CHANGE_HEADER, changeCells, changeRow, type PhrasePart } from "./change_row.ts";
 import { runsSummary } from "./history_figures.ts";
-import { shortCommit } from "../../runner/model/history_result.ts";
+import { shortCommit } from "../../runner/model/mod.ts";
 import { MIN_CHANGE_HEADER, minChangeRows, settingsText } from "./history_settings.ts";
 
 /** A commit phrase in Markdown: commits by their first 7 characters. */

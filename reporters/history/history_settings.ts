@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { HistorySettings, PlanHistory } from "../../runner/model/history_result.ts";
+import type { HistorySettings, PlanHistory } from "../../runner/model/mod.ts";
 import { seriesPlace } from "./history_figures.ts";
 
 /** The minimum change in words: `--min-change`'s, or each series' own. */

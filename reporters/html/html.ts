@@ -16,7 +16,7 @@ import {
   STEPS_INTRO,
   timeDomainLines,
 } from "../figures/mod.ts";
-import type { RunResult } from "../../runner/model/run_result.ts";
+import type { RunResult } from "../../runner/model/mod.ts";
 import { chartJsBundle, escapeHtml, htmlCard, htmlPage, htmlTable } from "../page/mod.ts";
 import { browserScript, type ChartData } from "../browser/mod.ts";
 import { buildChartData } from "./html_data.ts";

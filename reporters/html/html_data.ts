@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { RunResult } from "../../runner/model/run_result.ts";
+import type { RunResult } from "../../runner/model/mod.ts";
 import type { ChartData } from "../browser/mod.ts";
 import { percentileViews } from "./percentile_views.ts";
 import { rampData, timelineData } from "./timeline_data.ts";

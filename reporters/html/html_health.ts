@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { formatDurationMs, formatRatePerSec } from "../../runner/plan/units.ts";
-import type { EncodedHistogram, Environment, ToolHealth } from "../../runner/model/run_result.ts";
+import { formatDurationMs, formatRatePerSec } from "../../runner/plan/mod.ts";
+import type { EncodedHistogram, Environment, ToolHealth } from "../../runner/model/mod.ts";
 import { escapeHtml, htmlTable, keyValueTable } from "../page/mod.ts";
 import { isHttp2, type ProtocolOf, protocolText } from "../../runner/result/read/mod.ts";
 import { PERCENTILE_HEADERS, percentileCells } from "./html_stages.ts";

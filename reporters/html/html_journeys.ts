@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { RunResult } from "../../runner/model/run_result.ts";
+import type { RunResult } from "../../runner/model/mod.ts";
 import { type Cell, escapeHtml, htmlTable } from "../page/mod.ts";
 import { JOURNEY_COLUMNS, journeyRows } from "../figures/mod.ts";
 

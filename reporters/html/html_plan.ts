@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { formatDurationMs, formatRatePerSec } from "../../runner/plan/units.ts";
-import type { PlanRecord } from "../../runner/model/run_result.ts";
+import { formatDurationMs, formatRatePerSec } from "../../runner/plan/mod.ts";
+import type { PlanRecord } from "../../runner/model/mod.ts";
 import { escapeHtml, htmlTable, keyValueTable } from "../page/mod.ts";
 
 type PlanRequestRecord = PlanRecord["requests"][number];

@@ -5,14 +5,14 @@
  *
  * @module
  */
-import { formatDurationMs, formatRatePerSec } from "../../runner/plan/units.ts";
-import { errorTotal } from "../../runner/model/request_counts.ts";
+import { formatDurationMs, formatRatePerSec } from "../../runner/plan/mod.ts";
+import { errorTotal } from "../../runner/model/mod.ts";
 import type {
   EncodedHistogram,
   RequestCounts,
   RunResult,
   StageResult,
-} from "../../runner/model/run_result.ts";
+} from "../../runner/model/mod.ts";
 import { type Cell, escapeHtml, htmlTable } from "../page/mod.ts";
 import {
   type LatencyColumn,

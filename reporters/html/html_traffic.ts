@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { TrafficRecord } from "../../runner/model/run_result.ts";
+import type { TrafficRecord } from "../../runner/model/mod.ts";
 import { escapeHtml, htmlTable } from "../page/mod.ts";
 import { lateRenderSentence, sourceFigures } from "../figures/mod.ts";
 

@@ -6,9 +6,9 @@
  *
  * @module
  */
-import type { RunResult, UnexpectedBody } from "../../runner/model/run_result.ts";
-import { UNEXPECTED_BODY_BYTES } from "../../runner/model/run_result.ts";
-import { formatDurationMs } from "../../runner/plan/units.ts";
+import type { RunResult, UnexpectedBody } from "../../runner/model/mod.ts";
+import { UNEXPECTED_BODY_BYTES } from "../../runner/model/mod.ts";
+import { formatDurationMs } from "../../runner/plan/mod.ts";
 import { escapeHtml } from "../page/mod.ts";
 
 /** The card's title, also its link in the table of contents. */

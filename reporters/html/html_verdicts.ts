@@ -13,9 +13,9 @@ import {
   toolLimitedSummary,
   undecidedWarning,
 } from "../../runner/result/read/mod.ts";
-import { formatDurationMs } from "../../runner/plan/units.ts";
-import { errorTotal } from "../../runner/model/request_counts.ts";
-import type { RunResult, Verdict, VerdictStatus } from "../../runner/model/run_result.ts";
+import { formatDurationMs } from "../../runner/plan/mod.ts";
+import { errorTotal } from "../../runner/model/mod.ts";
+import type { RunResult, Verdict, VerdictStatus } from "../../runner/model/mod.ts";
 import { escapeHtml, htmlTable } from "../page/mod.ts";
 import { verdictFigures } from "../figures/mod.ts";
 

@@ -7,8 +7,8 @@
  */
 import { storedSlos } from "../../runner/result/read/mod.ts";
 import { createHistogram, type Histogram } from "../../runner/hdr/mod.ts";
-import { decodeHistogram } from "../../runner/hdr/hdr_codec.ts";
-import type { LatencyPair, RunResult } from "../../runner/model/run_result.ts";
+import { decodeHistogram } from "../../runner/hdr/mod.ts";
+import type { LatencyPair, RunResult } from "../../runner/model/mod.ts";
 import { type PercentileAxis, percentileAxis, percentileCurve, percentileX } from "../page/mod.ts";
 import type {
   PercentileChartData,

@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { errorTotal } from "../../runner/model/request_counts.ts";
-import type { EncodedHistogram, RunResult } from "../../runner/model/run_result.ts";
+import { errorTotal } from "../../runner/model/mod.ts";
+import type { EncodedHistogram, RunResult } from "../../runner/model/mod.ts";
 import type {
   RampChartData,
   TimelineChartData,

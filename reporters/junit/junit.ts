@@ -25,9 +25,9 @@ import {
   toolLimitedSummary,
   undecidedWarning,
 } from "../../runner/result/read/mod.ts";
-import { formatRatePerSec } from "../../runner/plan/units.ts";
+import { formatRatePerSec } from "../../runner/plan/mod.ts";
 import { DEFAULT_FAIL_ON, type FailOn, failsUnder } from "../../runner/result/read/mod.ts";
-import type { RunResult, Verdict } from "../../runner/model/run_result.ts";
+import type { RunResult, Verdict } from "../../runner/model/mod.ts";
 import { checkLines, NO_FIGURE, rateLimitedSentence, verdictFigures } from "../figures/mod.ts";
 import { junitDocument, type TestCase } from "./junit_document.ts";
 import {

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { err, ok, problem, type Result } from "../../runner/model/result.ts";
+import { err, ok, problem, type Result } from "../../runner/model/mod.ts";
 
 /** What `--junit-inconclusive` accepts. */
 export type JunitInconclusive = "auto" | "skipped" | "failure";

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { SearchResult } from "../../runner/model/search_result.ts";
+import type { SearchResult } from "../../runner/model/mod.ts";
 import { storedSlos } from "../../runner/result/read/mod.ts";
 import type { SearchBound, SearchChartData } from "../browser/mod.ts";
 

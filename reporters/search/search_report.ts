@@ -5,8 +5,8 @@
  *
  * @module
  */
-import type { SearchResult } from "../../runner/model/search_result.ts";
-import { formatDurationMs, formatRatePerSec } from "../../runner/plan/units.ts";
+import type { SearchResult } from "../../runner/model/mod.ts";
+import { formatDurationMs, formatRatePerSec } from "../../runner/plan/mod.ts";
 import { markdownTable, markdownText } from "../text/mod.ts";
 
 /**

@@ -40,8 +40,8 @@ import {
   undecidedWarning,
   waitedFor,
 } from "../../runner/result/read/mod.ts";
-import { formatDurationMs, formatRatePerSec } from "../../runner/plan/units.ts";
-import { errorTotal } from "../../runner/model/request_counts.ts";
+import { formatDurationMs, formatRatePerSec } from "../../runner/plan/mod.ts";
+import { errorTotal } from "../../runner/model/mod.ts";
 import type {
   BaselineReference,
   EncodedHistogram,
@@ -51,7 +51,7 @@ import type {
   TrafficRecord,
   Verdict,
   VerdictStatus,
-} from "../../runner/model/run_result.ts";
+} from "../../runner/model/mod.ts";
 import { markdownText } from "./markdown_escape.ts";
 import { markdownTable, markdownUrl } from "./markdown_table.ts";
 import { REPORT_FILES } from "../report_formats.ts";

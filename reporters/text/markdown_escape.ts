@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { printable } from "../../runner/plan/printable.ts";
+import { printable } from "../../runner/plan/mod.ts";
 
 /** Markdown punctuation that a backslash makes literal wherever it stands. */
 const BACKSLASHED = new Set(["\\", "`", "*", "_", "[", "]", "!", "#", "|", "~", "$"]);

@@ -30,14 +30,14 @@ import {
   verdictFigures,
 } from "../figures/mod.ts";
 import { JOURNEY_COLUMNS, journeyRows } from "../figures/mod.ts";
-import { formatDurationMs } from "../../runner/plan/units.ts";
-import { errorTotal } from "../../runner/model/request_counts.ts";
+import { formatDurationMs } from "../../runner/plan/mod.ts";
+import { errorTotal } from "../../runner/model/mod.ts";
 import type {
   EncodedHistogram,
   RunResult,
   Verdict,
   VerdictStatus,
-} from "../../runner/model/run_result.ts";
+} from "../../runner/model/mod.ts";
 import {
   formatMetric,
   protocolText,
@@ -47,7 +47,7 @@ import {
   undecidedWarning,
   waitedFor,
 } from "../../runner/result/read/mod.ts";
-import { printable } from "../../runner/plan/printable.ts";
+import { printable } from "../../runner/plan/mod.ts";
 import { type TextCell, textTable } from "./text_table.ts";
 
 /** Options of {@linkcode renderTerminal}. */

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { checkTarget } from "../engine/preflight.ts";
+import { checkTarget } from "../engine/mod.ts";
 import { type ServiceStop, startService } from "../service/mod.ts";
 
 /** A target as given on the command line. */

@@ -5,12 +5,5 @@
  */
 export { type AbOptions, DEFAULT_ROUNDS, runAb } from "./run_ab.ts";
 export type { AbTargetSpec } from "./ab_target.ts";
-export type {
-  AbComparison,
-  AbResult,
-  AbRound,
-  AbRun,
-  AbSide,
-  AbSloVerdict,
-} from "../model/ab_result.ts";
-export { AB_SCHEMA, AB_VERSION } from "../model/ab_result.ts";
+export type { AbComparison, AbResult, AbRound, AbRun, AbSide, AbSloVerdict } from "../model/mod.ts";
+export { AB_SCHEMA, AB_VERSION } from "../model/mod.ts";

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { AbSide } from "../model/ab_result.ts";
+import type { AbSide } from "../model/mod.ts";
 
 /**
  * A small seeded pseudo-random generator (mulberry32): numbers in [0, 1), the same sequence for

@@ -8,26 +8,20 @@
  * @module
  */
 import { join } from "node:path";
-import { judgeResult } from "../api/judge.ts";
-import { runPlan } from "../api/run_plan.ts";
+import { judgeResult } from "../api/mod.ts";
+import { runPlan } from "../api/mod.ts";
 import { StepFailure } from "../session/mod.ts";
-import { compareRounds, type RoundPair } from "../gates/ab/mod.ts";
+import { compareRounds, type RoundPair } from "../gates/mod.ts";
 import { mergeEncodedHistograms } from "../hdr/mod.ts";
-import { abSloVerdicts, abVerdict } from "../gates/ab/mod.ts";
-import type { RegressionMetric } from "../gates/regression/mod.ts";
-import {
-  AB_SCHEMA,
-  AB_VERSION,
-  type AbResult,
-  type AbRound,
-  type AbSide,
-} from "../model/ab_result.ts";
-import type { Environment, RunResult } from "../model/run_result.ts";
-import { retarget } from "../plan/retarget.ts";
-import type { ResolvedPlan } from "../plan/types.ts";
-import { writeFileAtomic } from "../model/atomic_write.ts";
-import { collectEnvironment } from "../result/environment.ts";
-import { planRecord } from "../result/plan_record.ts";
+import { abSloVerdicts, abVerdict } from "../gates/mod.ts";
+import type { RegressionMetric } from "../gates/mod.ts";
+import { AB_SCHEMA, AB_VERSION, type AbResult, type AbRound, type AbSide } from "../model/mod.ts";
+import type { Environment, RunResult } from "../model/mod.ts";
+import { retarget } from "../plan/mod.ts";
+import type { ResolvedPlan } from "../plan/mod.ts";
+import { writeFileAtomic } from "../model/mod.ts";
+import { collectEnvironment } from "../result/mod.ts";
+import { planRecord } from "../result/mod.ts";
 import { type AbTargetSpec, startAbTarget } from "./ab_target.ts";
 import { roundOrders } from "./round_order.ts";
 

@@ -6,9 +6,9 @@
  *
  * @module
  */
-import { shortCommit } from "../model/history_result.ts";
-import { problemText } from "../model/result.ts";
-import type { RunResult } from "../model/run_result.ts";
+import { shortCommit } from "../model/mod.ts";
+import { problemText } from "../model/mod.ts";
+import type { RunResult } from "../model/mod.ts";
 import { appendToHistory, historyName, MAX_HISTORY_BYTES } from "../history/mod.ts";
 import type { JudgeOptions } from "./judge_options.ts";
 

@@ -16,17 +16,12 @@ import {
   type HistoryReport,
   type HistorySettings,
   type PlanHistory,
-} from "../model/history_result.ts";
-import { problemText } from "../model/result.ts";
-import { drainedUnless } from "../model/steps.ts";
-import type { ResolvedPlan } from "../plan/types.ts";
+} from "../model/mod.ts";
+import { problemText } from "../model/mod.ts";
+import { drainedUnless } from "../model/mod.ts";
+import type { ResolvedPlan } from "../plan/mod.ts";
 import { DEFAULT_HISTORY_DIR, loadHistory } from "../history/mod.ts";
-import {
-  analysisSteps,
-  DEFAULT_CHANGE_OPTIONS,
-  historyVerdict,
-  selectRuns,
-} from "../gates/history/mod.ts";
+import { analysisSteps, DEFAULT_CHANGE_OPTIONS, historyVerdict, selectRuns } from "../gates/mod.ts";
 
 /** What {@linkcode history} reads besides the plans. */
 export interface HistoryOptions extends Partial<HistorySettings> {

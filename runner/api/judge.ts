@@ -16,12 +16,12 @@ import {
   judgeRun,
   rerunVerdicts,
   wantsRerun,
-} from "../gates/judge_run.ts";
+} from "../gates/mod.ts";
 import { historyName, loadHistoryFile } from "../history/mod.ts";
 import { fileRun } from "./file_run.ts";
-import type { ConfirmOptions } from "../gates/confirm_gates.ts";
+import type { ConfirmOptions } from "../gates/mod.ts";
 import type { JudgeOptions } from "./judge_options.ts";
-import type { RunResult, RunVerdict, Verdict } from "../model/run_result.ts";
+import type { RunResult, RunVerdict, Verdict } from "../model/mod.ts";
 
 export type { JudgeOptions } from "./judge_options.ts";
 

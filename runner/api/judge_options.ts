@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { ConfirmOptions } from "../gates/confirm_gates.ts";
+import type { ConfirmOptions } from "../gates/mod.ts";
 
 /** Options of `judge`. */
 export interface JudgeOptions {

@@ -15,7 +15,7 @@ export {
   type RunPlanOptions,
 } from "./run_plan.ts";
 export { type TeardownDone, withTeardown } from "./teardown_done.ts";
-export type { LiveTally } from "../recorder/live_tally.ts";
+export type { LiveTally } from "../recorder/mod.ts";
 export {
   type RunService,
   type ServiceFailure,
@@ -43,8 +43,8 @@ export {
   type PlanHistory,
   type SeriesChange,
   shortCommit,
-} from "../model/history_result.ts";
-export type { ConfirmOptions, ConfirmTimes } from "../gates/confirm_gates.ts";
-export { DEFAULT_FAIL_ON, exitCodeOf, type FailOn } from "../result/read/mod.ts";
-export type { ShardSpec } from "../schedule/build_schedule.ts";
+} from "../model/mod.ts";
+export type { ConfirmOptions, ConfirmTimes } from "../gates/mod.ts";
+export { DEFAULT_FAIL_ON, exitCodeOf, type FailOn } from "../result/mod.ts";
+export type { ShardSpec } from "../schedule/mod.ts";
 export { StepFailure } from "../session/mod.ts";

@@ -6,19 +6,19 @@
  *
  * @module
  */
-import { type CertainFailure, failFastWatch } from "../gates/fail_fast/mod.ts";
-import { collectEnvironment } from "../result/environment.ts";
-import { buildResult } from "../result/build_result.ts";
-import type { Environment, RunResult } from "../model/run_result.ts";
-import type { ResolvedPlan } from "../plan/types.ts";
-import { drawsFromSeed, withRunSeed } from "../plan/traffic/mod.ts";
-import { notYetRun } from "../plan/requests/mod.ts";
-import { problemText } from "../model/result.ts";
-import type { Progress } from "../run/run_engine.ts";
-import { runWorkers } from "../run/run_workers.ts";
+import { type CertainFailure, failFastWatch } from "../gates/mod.ts";
+import { collectEnvironment } from "../result/mod.ts";
+import { buildResult } from "../result/mod.ts";
+import type { Environment, RunResult } from "../model/mod.ts";
+import type { ResolvedPlan } from "../plan/mod.ts";
+import { drawsFromSeed, withRunSeed } from "../plan/mod.ts";
+import { notYetRun } from "../plan/mod.ts";
+import { problemText } from "../model/mod.ts";
+import type { Progress } from "../run/mod.ts";
+import { runWorkers } from "../run/mod.ts";
 import { runSetup, runTeardown } from "../session/mod.ts";
 import { type TeardownDone, withTeardown } from "./teardown_done.ts";
-import type { ShardSpec } from "../schedule/build_schedule.ts";
+import type { ShardSpec } from "../schedule/mod.ts";
 
 export type { Progress };
 

@@ -11,9 +11,9 @@
  */
 import { join } from "node:path";
 import { DEFAULT_LOG_MAX_BYTES, ServiceStartError, startService } from "../service/mod.ts";
-import { printable } from "../plan/printable.ts";
-import type { PlanService } from "../plan/types.ts";
-import { err, ok, type Problem, type Result } from "../model/result.ts";
+import { printable } from "../plan/mod.ts";
+import type { PlanService } from "../plan/mod.ts";
+import { err, ok, type Problem, type Result } from "../model/mod.ts";
 
 /** A service to start before the load: the plan's, or `--start`'s. */
 export interface ServiceToStart extends Omit<PlanService, "cwd" | "line"> {

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { RunResult, StepRecord } from "../model/run_result.ts";
+import type { RunResult, StepRecord } from "../model/mod.ts";
 
 /** What a plan's teardown did (`MeasuredRun.teardown`, run_plan.ts). */
 export interface TeardownDone {

@@ -11,17 +11,17 @@ import {
   renderAbJunit,
   renderAbMarkdown,
   renderAbTerminal,
-} from "../../reporters/ab/mod.ts";
-import { DEFAULT_ROUNDS, runAb } from "../ab/run_ab.ts";
-import { AB_DEFAULT_MIN_TAIL_SAMPLES, MIN_ROUNDS } from "../gates/ab/mod.ts";
-import { exitCodeOf } from "../result/read/mod.ts";
-import { undecidableTails } from "../gates/regression/mod.ts";
+} from "../../reporters/mod.ts";
+import { DEFAULT_ROUNDS, runAb } from "../ab/mod.ts";
+import { AB_DEFAULT_MIN_TAIL_SAMPLES, MIN_ROUNDS } from "../gates/mod.ts";
+import { exitCodeOf } from "../result/mod.ts";
+import { undecidableTails } from "../gates/mod.ts";
 import { StepFailure } from "../session/mod.ts";
-import { EXIT_CODES, withIoFailures } from "../model/exit_codes.ts";
-import { parseDurationMs } from "../plan/units.ts";
-import { type FileToWrite, writeEach } from "../../reporters/write_reports.ts";
+import { EXIT_CODES, withIoFailures } from "../model/mod.ts";
+import { parseDurationMs } from "../plan/mod.ts";
+import { type FileToWrite, writeEach } from "../../reporters/mod.ts";
 import { type CommandOutcome, failed } from "./command.ts";
-import { problemText } from "../model/result.ts";
+import { problemText } from "../model/mod.ts";
 import { checkOutDir } from "./output/mod.ts";
 import { planToRun } from "./plan_to_run.ts";
 import { OVERRIDE_HELP, OVERRIDE_OPTIONS, readOverrideArgs } from "./override_args.ts";

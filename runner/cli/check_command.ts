@@ -4,14 +4,14 @@
  *
  * @module
  */
-import { formatIssue } from "../plan/format_issue.ts";
-import { loadPlan } from "../plan/load_plan.ts";
-import { dataExhaustion, demandLine } from "../schedule/data_exhaustion.ts";
-import { inertLines } from "../plan/printable.ts";
-import type { PlanIssue } from "../plan/types.ts";
-import { captureSourceText } from "../engine/response/mod.ts";
-import { EXIT_CODES } from "../model/exit_codes.ts";
-import { skippedDefaultTails, undecidableTails } from "../gates/regression/mod.ts";
+import { formatIssue } from "../plan/mod.ts";
+import { loadPlan } from "../plan/mod.ts";
+import { dataExhaustion, demandLine } from "../schedule/mod.ts";
+import { inertLines } from "../plan/mod.ts";
+import type { PlanIssue } from "../plan/mod.ts";
+import { captureSourceText } from "../engine/mod.ts";
+import { EXIT_CODES } from "../model/mod.ts";
+import { skippedDefaultTails, undecidableTails } from "../gates/mod.ts";
 import { basename } from "node:path";
 import { type CommandOutcome, failed } from "./command.ts";
 import { expandPlanPaths } from "./args/mod.ts";

@@ -6,8 +6,8 @@
  *
  * @module
  */
-import type { ExitCode } from "../model/exit_codes.ts";
-import { type Problem, problemText } from "../model/result.ts";
+import type { ExitCode } from "../model/mod.ts";
+import { type Problem, problemText } from "../model/mod.ts";
 
 /** What a command produced. */
 export interface CommandOutcome {

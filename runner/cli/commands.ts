@@ -6,15 +6,15 @@
  * @module
  */
 import { fileURLToPath } from "node:url";
-import { EXIT_CODES } from "../model/exit_codes.ts";
-import { didYouMean } from "../plan/read/mod.ts";
+import { EXIT_CODES } from "../model/mod.ts";
+import { didYouMean } from "../plan/mod.ts";
 import { TAILGATE_VERSION } from "../version.ts";
-import { RESULT_SCHEMA, RESULT_VERSION } from "../model/run_result.ts";
-import { SEARCH_SCHEMA, SEARCH_VERSION } from "../model/search_result.ts";
-import { AB_SCHEMA, AB_VERSION } from "../model/ab_result.ts";
+import { RESULT_SCHEMA, RESULT_VERSION } from "../model/mod.ts";
+import { SEARCH_SCHEMA, SEARCH_VERSION } from "../model/mod.ts";
+import { AB_SCHEMA, AB_VERSION } from "../model/mod.ts";
 import { HISTORY_FILE_SCHEMA, HISTORY_FILE_VERSION } from "../history/mod.ts";
 import { SEARCH_HISTORY_SCHEMA, SEARCH_HISTORY_VERSION } from "../history/mod.ts";
-import { HISTORY_SCHEMA, HISTORY_VERSION } from "../model/history_result.ts";
+import { HISTORY_SCHEMA, HISTORY_VERSION } from "../model/mod.ts";
 import { AB_HELP, abCommand } from "./ab_command.ts";
 import { CHECK_HELP, checkPlans } from "./check_command.ts";
 import type { Command, CommandOutcome } from "./command.ts";

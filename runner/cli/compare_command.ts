@@ -11,17 +11,17 @@ import {
   HISTORY_FILE_VERSION,
   storedRunFrom,
 } from "../history/mod.ts";
-import { evaluateRegression, type RegressionMetric } from "../gates/regression/mod.ts";
-import { formatChange, formatMetric, gatesVerdict } from "../result/read/mod.ts";
-import { exitCodeOf } from "../result/read/mod.ts";
-import { errorRate } from "../model/request_counts.ts";
-import { readRunResultFile } from "../result/read_run_result.ts";
-import type { LabelResult, RunResult, StageResult, Verdict } from "../model/run_result.ts";
+import { evaluateRegression, type RegressionMetric } from "../gates/mod.ts";
+import { formatChange, formatMetric, gatesVerdict } from "../result/mod.ts";
+import { exitCodeOf } from "../result/mod.ts";
+import { errorRate } from "../model/mod.ts";
+import { readRunResultFile } from "../result/mod.ts";
+import type { LabelResult, RunResult, StageResult, Verdict } from "../model/mod.ts";
 import { parseCommandArgs } from "./args/mod.ts";
-import { EXIT_CODES } from "../model/exit_codes.ts";
+import { EXIT_CODES } from "../model/mod.ts";
 import type { CommandOutcome } from "./command.ts";
-import { type MarkdownAlign, markdownTable, markdownText } from "../../reporters/text/mod.ts";
-import { printable } from "../plan/printable.ts";
+import { type MarkdownAlign, markdownTable, markdownText } from "../../reporters/mod.ts";
+import { printable } from "../plan/mod.ts";
 
 /** The help of `tailgate compare`. */
 export const COMPARE_HELP =

@@ -6,11 +6,11 @@
  * @module
  */
 import { fileURLToPath as fromFileUrl } from "node:url";
-import { spawnTarget } from "../target/spawn_target.ts";
+import { spawnTarget } from "../target/mod.ts";
 import { type RunOutcome, runPlanCommand } from "./run_command.ts";
 import type { RunOptions } from "./run_args.ts";
-import { REPORT_FORMATS } from "../../reporters/report_formats.ts";
-import { err, ok, problem, type Result } from "../model/result.ts";
+import { REPORT_FORMATS } from "../../reporters/mod.ts";
+import { err, ok, problem, type Result } from "../model/mod.ts";
 import { parseCommandArgs } from "./args/mod.ts";
 
 /** The stall the demo target is started with: frozen for 1 s in every 5 s. */

@@ -5,16 +5,16 @@
  *
  * @module
  */
-import type { ConfirmOptions } from "../gates/confirm_gates.ts";
+import type { ConfirmOptions } from "../gates/mod.ts";
 import { exitCodeOf, judgeResult, type TeardownDone, withTeardown } from "../api/mod.ts";
-import { computeRunVerdict } from "../gates/run_verdict.ts";
-import type { FailOn } from "../result/read/mod.ts";
-import type { RunResult } from "../model/run_result.ts";
-import { DEFAULT_RUN_REPORTS, type ReportFormat } from "../../reporters/report_formats.ts";
-import { writeReports } from "../../reporters/write_reports.ts";
-import type { JunitInconclusive } from "../../reporters/junit/mod.ts";
-import { renderTerminal, shouldUseColor } from "../../reporters/text/mod.ts";
-import { EXIT_CODES, type ExitCode, withIoFailures } from "../model/exit_codes.ts";
+import { computeRunVerdict } from "../gates/mod.ts";
+import type { FailOn } from "../result/mod.ts";
+import type { RunResult } from "../model/mod.ts";
+import { DEFAULT_RUN_REPORTS, type ReportFormat } from "../../reporters/mod.ts";
+import { writeReports } from "../../reporters/mod.ts";
+import type { JunitInconclusive } from "../../reporters/mod.ts";
+import { renderTerminal, shouldUseColor } from "../../reporters/mod.ts";
+import { EXIT_CODES, type ExitCode, withIoFailures } from "../model/mod.ts";
 
 /** Options of {@linkcode finishResult}. */
 export interface FinishOptions {

@@ -5,19 +5,19 @@
  *
  * @module
  */
-import { history } from "../api/history.ts";
-import { EXIT_CODES, withIoFailures } from "../model/exit_codes.ts";
-import { type HistorySettings, type PlanHistory, shortCommit } from "../model/history_result.ts";
-import { formatIssue } from "../plan/format_issue.ts";
-import { loadPlan } from "../plan/load_plan.ts";
-import { inertLine } from "../plan/printable.ts";
-import type { ResolvedPlan } from "../plan/types.ts";
+import { history } from "../api/mod.ts";
+import { EXIT_CODES, withIoFailures } from "../model/mod.ts";
+import { type HistorySettings, type PlanHistory, shortCommit } from "../model/mod.ts";
+import { formatIssue } from "../plan/mod.ts";
+import { loadPlan } from "../plan/mod.ts";
+import { inertLine } from "../plan/mod.ts";
+import type { ResolvedPlan } from "../plan/mod.ts";
 import { DEFAULT_HISTORY_DIR, loadHistories } from "../history/mod.ts";
-import { seriesName } from "../gates/history/mod.ts";
+import { seriesName } from "../gates/mod.ts";
 import { expandPlanPaths, parseCommandArgs, readHistoryOptions } from "./args/mod.ts";
 import { type CommandOutcome, failed } from "./command.ts";
 import { checkOutDir, outOverlap, writeHistoryFiles } from "./output/mod.ts";
-import { changePText } from "../../reporters/history/mod.ts";
+import { changePText } from "../../reporters/mod.ts";
 
 /** The help of `tailgate history`. */
 export const HISTORY_HELP = `Usage: tailgate history <plan.yaml|dir>... [options]

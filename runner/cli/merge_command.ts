@@ -4,15 +4,15 @@
  *
  * @module
  */
-import { mergeResults } from "../result/merge_results.ts";
-import { readRunResultFile } from "../result/read_run_result.ts";
-import type { RunResult } from "../model/run_result.ts";
+import { mergeResults } from "../result/mod.ts";
+import { readRunResultFile } from "../result/mod.ts";
+import type { RunResult } from "../model/mod.ts";
 import { failed } from "./command.ts";
 import { finishResult } from "./finish_result.ts";
 import { checkOutDir, outOverlap } from "./output/mod.ts";
 import { parseCommandArgs, readResultArgs, RESULT_ARG_OPTIONS } from "./args/mod.ts";
 import type { RunOutcome } from "./run_command.ts";
-import { problemText } from "../model/result.ts";
+import { problemText } from "../model/mod.ts";
 
 /** The help of `tailgate merge`. */
 export const MERGE_HELP =

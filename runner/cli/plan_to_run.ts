@@ -5,15 +5,15 @@
  *
  * @module
  */
-import { EXIT_CODES } from "../model/exit_codes.ts";
-import { formatIssue } from "../plan/format_issue.ts";
+import { EXIT_CODES } from "../model/mod.ts";
+import { formatIssue } from "../plan/mod.ts";
 import { join } from "node:path";
-import { loadPlan, parsePlanText } from "../plan/load_plan.ts";
-import { notYetRun } from "../plan/requests/mod.ts";
-import type { PlanIssue, ResolvedPlan } from "../plan/types.ts";
-import type { PlanOverrides } from "../plan/overrides/mod.ts";
+import { loadPlan, parsePlanText } from "../plan/mod.ts";
+import { notYetRun } from "../plan/mod.ts";
+import type { PlanIssue, ResolvedPlan } from "../plan/mod.ts";
+import type { PlanOverrides } from "../plan/mod.ts";
 import type { CommandOutcome } from "./command.ts";
-import { dataExhaustion } from "../schedule/data_exhaustion.ts";
+import { dataExhaustion } from "../schedule/mod.ts";
 
 /** How {@linkcode planToRun} reads the plan. */
 export interface PlanToRunOptions {

@@ -5,17 +5,17 @@
  * @module
  */
 import { dirname } from "node:path";
-import { readRunResultFile } from "../result/read_run_result.ts";
-import { computeRunVerdict } from "../gates/run_verdict.ts";
-import { parseReportFormats, type ReportFormat } from "../../reporters/report_formats.ts";
-import { writeReports } from "../../reporters/write_reports.ts";
-import { renderTerminal } from "../../reporters/text/mod.ts";
-import { EXIT_CODES, withIoFailures } from "../model/exit_codes.ts";
+import { readRunResultFile } from "../result/mod.ts";
+import { computeRunVerdict } from "../gates/mod.ts";
+import { parseReportFormats, type ReportFormat } from "../../reporters/mod.ts";
+import { writeReports } from "../../reporters/mod.ts";
+import { renderTerminal } from "../../reporters/mod.ts";
+import { EXIT_CODES, withIoFailures } from "../model/mod.ts";
 import { defaultColor } from "./finish_result.ts";
 import { colorChoice, failOnArg, junitInconclusiveArg, parseCommandArgs } from "./args/mod.ts";
 import { outOverlap } from "./output/mod.ts";
 import type { CommandOutcome } from "./command.ts";
-import { prefixed, problemText } from "../model/result.ts";
+import { prefixed, problemText } from "../model/mod.ts";
 
 /** The help of `tailgate report`. */
 export const REPORT_HELP = `Usage: tailgate report <result.json> [--format FORMATS] [--out DIR]

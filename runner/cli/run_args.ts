@@ -8,10 +8,10 @@
 import type { AdHocPlan } from "./args/mod.ts";
 import { adHocRun } from "./args/mod.ts";
 import { OVERRIDE_OPTIONS, readOverrideArgs } from "./override_args.ts";
-import type { PlanOverrides } from "../plan/overrides/mod.ts";
-import { credentialsProblem, parseHttpUrl } from "../plan/requests/mod.ts";
-import { err, ok, prefixed, problems, problemText, type Result } from "../model/result.ts";
-import type { ShardSpec } from "../schedule/build_schedule.ts";
+import type { PlanOverrides } from "../plan/mod.ts";
+import { credentialsProblem, parseHttpUrl } from "../plan/mod.ts";
+import { err, ok, prefixed, problems, problemText, type Result } from "../model/mod.ts";
+import type { ShardSpec } from "../schedule/mod.ts";
 import {
   parseCommandArgs,
   readResultArgs,
@@ -19,7 +19,7 @@ import {
   type ResultOutputOptions,
 } from "./args/mod.ts";
 import { parseShard, parseStartAt } from "./args/mod.ts";
-import { type ConfirmTimes, DEFAULT_CONFIRM, readConfirm } from "../gates/confirm_gates.ts";
+import { type ConfirmTimes, DEFAULT_CONFIRM, readConfirm } from "../gates/mod.ts";
 import { readStartArgs, START_OPTIONS, type StartFlags } from "./args/mod.ts";
 
 /** Options of a run: the plan, how to reach its target, its share, and the shared ones. */

@@ -5,11 +5,11 @@
  *
  * @module
  */
-import { firstUrl } from "../plan/requests/mod.ts";
-import { retarget } from "../plan/retarget.ts";
-import { drawsFromSeed } from "../plan/traffic/mod.ts";
+import { firstUrl } from "../plan/mod.ts";
+import { retarget } from "../plan/mod.ts";
+import { drawsFromSeed } from "../plan/mod.ts";
 import { formatAdHocIssue } from "./args/mod.ts";
-import type { PlanIssue, ResolvedPlan } from "../plan/types.ts";
+import type { PlanIssue, ResolvedPlan } from "../plan/mod.ts";
 import { OVERRIDE_HELP } from "./override_args.ts";
 import { dirname, join } from "node:path";
 import {
@@ -18,17 +18,17 @@ import {
   type Progress as RunProgress,
   runPlan,
 } from "../api/mod.ts";
-import { checkTarget, descriptorProblem, openFilesLimit } from "../engine/preflight.ts";
-import { formatDurationMs, formatRatePerSec } from "../plan/units.ts";
-import { writeFileAtomic } from "../model/atomic_write.ts";
-import { collectEnvironment } from "../result/environment.ts";
-import type { RunResult } from "../model/run_result.ts";
-import { EXIT_CODES, withIoFailures } from "../model/exit_codes.ts";
-import { printable } from "../plan/printable.ts";
+import { checkTarget, descriptorProblem, openFilesLimit } from "../engine/mod.ts";
+import { formatDurationMs, formatRatePerSec } from "../plan/mod.ts";
+import { writeFileAtomic } from "../model/mod.ts";
+import { collectEnvironment } from "../result/mod.ts";
+import type { RunResult } from "../model/mod.ts";
+import { EXIT_CODES, withIoFailures } from "../model/mod.ts";
+import { printable } from "../plan/mod.ts";
 import { StepFailure } from "../session/mod.ts";
 import { type CommandOutcome, failed } from "./command.ts";
 import { finishResult } from "./finish_result.ts";
-import { DEFAULT_CONFIRM } from "../gates/confirm_gates.ts";
+import { DEFAULT_CONFIRM } from "../gates/mod.ts";
 import { planToRun } from "./plan_to_run.ts";
 import { readCaCerts } from "./args/mod.ts";
 import { checkOutDir } from "./output/mod.ts";

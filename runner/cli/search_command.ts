@@ -6,25 +6,25 @@
  *
  * @module
  */
-import { firstUrl } from "../plan/requests/mod.ts";
+import { firstUrl } from "../plan/mod.ts";
 import { join } from "node:path";
-import { checkTarget } from "../engine/preflight.ts";
+import { checkTarget } from "../engine/mod.ts";
 import { DEFAULT_HISTORY_DIR } from "../history/mod.ts";
 import { appendSearchHistory, loadSearchHistory, searchHistoryPath } from "../history/mod.ts";
-import { EXIT_CODES, withIoFailures } from "../model/exit_codes.ts";
-import { formatDurationMs, formatRatePerSec } from "../plan/units.ts";
-import { runSearch } from "../search/run_search.ts";
-import { renderSearchTerminal } from "../../reporters/search/mod.ts";
+import { EXIT_CODES, withIoFailures } from "../model/mod.ts";
+import { formatDurationMs, formatRatePerSec } from "../plan/mod.ts";
+import { runSearch } from "../search/mod.ts";
+import { renderSearchTerminal } from "../../reporters/mod.ts";
 import { writeSearchFiles } from "./output/mod.ts";
 import { type CommandOutcome, failed } from "./command.ts";
-import { ok, problemText } from "../model/result.ts";
+import { ok, problemText } from "../model/mod.ts";
 import { readCaCerts } from "./args/mod.ts";
 import { checkOutDir } from "./output/mod.ts";
 import { outOverlap } from "./output/mod.ts";
 import { planToRun } from "./plan_to_run.ts";
 import { parseCommandArgs } from "./args/mod.ts";
-import { retarget } from "../plan/retarget.ts";
-import { searchExhaustion } from "../search/search_exhaustion.ts";
+import { retarget } from "../plan/mod.ts";
+import { searchExhaustion } from "../search/mod.ts";
 import {
   readStartArgs,
   serviceToStart,

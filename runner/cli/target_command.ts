@@ -5,9 +5,9 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { didYouMean } from "../plan/read/mod.ts";
-import { parseDurationMs, parsePercentFraction } from "../plan/units.ts";
-import { err, ok, problems, type Result } from "../model/result.ts";
+import { didYouMean } from "../plan/mod.ts";
+import { parseDurationMs, parsePercentFraction } from "../plan/mod.ts";
+import { err, ok, problems, type Result } from "../model/mod.ts";
 import {
   describeTargetConfig,
   FAULT_KINDS,

@@ -7,8 +7,8 @@
  *
  * @module
  */
-import type { ErrorKind } from "../model/run_result.ts";
-import type { ScheduleCursor } from "../schedule/build_schedule.ts";
+import type { ErrorKind } from "../model/mod.ts";
+import type { ScheduleCursor } from "../schedule/mod.ts";
 import { RequestQueue } from "./request_queue.ts";
 import { SendPace } from "./timing/mod.ts";
 import type { LabelChecks } from "./response/mod.ts";

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { ErrorKind } from "../model/run_result.ts";
+import type { ErrorKind } from "../model/mod.ts";
 import { type ResponseOutcome, responseOutcome } from "./types.ts";
 import type { KeptResponse } from "./kept_response.ts";
 

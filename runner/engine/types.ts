@@ -5,8 +5,8 @@
  *
  * @module
  */
-import type { StatusExpectation } from "../plan/types.ts";
-import type { ErrorKind } from "../model/run_result.ts";
+import type { StatusExpectation } from "../plan/mod.ts";
+import type { ErrorKind } from "../model/mod.ts";
 import type { ResponseHeaders } from "./kept_response.ts";
 
 /** Monotonic time in milliseconds (fractional), on the engine thread's `performance.now()` base. */

@@ -23,9 +23,9 @@
  *
  * @module
  */
-import type { RunResult, Verdict } from "../model/run_result.ts";
-import { err, ok, problem, type Result } from "../model/result.ts";
-import { sameGate, undecidedByRunner } from "../result/read/mod.ts";
+import type { RunResult, Verdict } from "../model/mod.ts";
+import { err, ok, problem, type Result } from "../model/mod.ts";
+import { sameGate, undecidedByRunner } from "../result/mod.ts";
 import { isTailMetric, type RegressionMetric } from "./regression/mod.ts";
 
 /** How many reruns `--confirm` may make: `auto`, or a whole number from 0 to 10. */

@@ -23,15 +23,15 @@
  * @module
  */
 import { createHistogram, decodeHistogram, type Histogram } from "../hdr/mod.ts";
-import type { RunContention, RunResult } from "../model/run_result.ts";
-import { formatDurationMs } from "../plan/units.ts";
+import type { RunContention, RunResult } from "../model/mod.ts";
+import { formatDurationMs } from "../plan/mod.ts";
 import type { GateEvidence } from "./decision_rule.ts";
 import {
   type AdviceScope,
   confirmReruns,
   CONTENTION_QUEUE_FACTOR,
   reachingWaitsMs,
-} from "../result/read/mod.ts";
+} from "../result/mod.ts";
 
 /** One interval of a group of requests, as the contention adjustment reads it. */
 export interface ContendedInterval {

@@ -11,8 +11,8 @@
  *
  * @module
  */
-import type { SloOperator } from "../plan/types.ts";
-import type { RunContention } from "../model/run_result.ts";
+import type { SloOperator } from "../plan/mod.ts";
+import type { RunContention } from "../model/mod.ts";
 import { binomialLowerTail, binomialUpperTail } from "./stats/mod.ts";
 
 /** A gate's outcome under the rule. */

@@ -5,13 +5,13 @@
  *
  * @module
  */
-import type { SloMetric } from "../plan/types.ts";
+import type { SloMetric } from "../plan/mod.ts";
 import type { Histogram } from "../hdr/mod.ts";
-import { completedPerSec, errorTotal } from "../model/request_counts.ts";
-import type { RequestCounts, RunResult } from "../model/run_result.ts";
+import { completedPerSec, errorTotal } from "../model/mod.ts";
+import type { RequestCounts, RunResult } from "../model/mod.ts";
 import { binomialInterval } from "./stats/mod.ts";
 import type { GateEvidence } from "./decision_rule.ts";
-import { latenessLimitUs } from "../result/tool_health.ts";
+import { latenessLimitUs } from "../result/mod.ts";
 import { scheduleShortfall } from "./generator_allowance.ts";
 import { latencyEvidence } from "./latency_evidence.ts";
 import type { ContendedInterval } from "./contention_tail.ts";

@@ -5,11 +5,11 @@
  *
  * @module
  */
-import { formatDurationMs } from "../plan/units.ts";
-import { measuredFloor, percentileOf } from "../result/read/mod.ts";
-import { latenessP99Us } from "../result/tool_health.ts";
-import { cpuShare, latenessRemedy, moreWorkers } from "../result/read/mod.ts";
-import type { RunResult, ToolHealth } from "../model/run_result.ts";
+import { formatDurationMs } from "../plan/mod.ts";
+import { measuredFloor, percentileOf } from "../result/mod.ts";
+import { latenessP99Us } from "../result/mod.ts";
+import { cpuShare, latenessRemedy, moreWorkers } from "../result/mod.ts";
+import type { RunResult, ToolHealth } from "../model/mod.ts";
 
 /** The generator's possible contribution at one percentile (us). */
 export interface GeneratorAllowance {

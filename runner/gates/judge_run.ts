@@ -9,8 +9,8 @@
  *
  * @module
  */
-import type { BaselineReference, RunResult, RunVerdict, Verdict } from "../model/run_result.ts";
-import { problemText, type Result } from "../model/result.ts";
+import type { BaselineReference, RunResult, RunVerdict, Verdict } from "../model/mod.ts";
+import { problemText, type Result } from "../model/mod.ts";
 import {
   type DecodedRuns,
   decodeRuns,
@@ -33,7 +33,7 @@ import {
   rerunsAllowed,
 } from "./confirm_gates.ts";
 import { evaluateSlos, implicitErrorGate } from "./slo/mod.ts";
-import { soundnessVerdicts } from "../result/read/mod.ts";
+import { soundnessVerdicts } from "../result/mod.ts";
 import { computeRunVerdict } from "./run_verdict.ts";
 
 /** What {@linkcode judgeRun} is told besides the result and the history: the judging policy. */

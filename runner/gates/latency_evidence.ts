@@ -5,9 +5,9 @@
  *
  * @module
  */
-import type { SloMetric } from "../plan/types.ts";
+import type { SloMetric } from "../plan/mod.ts";
 import type { Histogram } from "../hdr/mod.ts";
-import type { ToolHealth } from "../model/run_result.ts";
+import type { ToolHealth } from "../model/mod.ts";
 import { censoredPercentile } from "./stats/mod.ts";
 import { generatorAllowance, generatorAllowanceOfMean } from "./generator_allowance.ts";
 import { type ContendedInterval, withoutContended } from "./contention_tail.ts";

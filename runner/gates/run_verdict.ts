@@ -11,7 +11,7 @@
  *
  * @module
  */
-import type { RunResult, RunVerdict, VerdictStatus } from "../model/run_result.ts";
+import type { RunResult, RunVerdict, VerdictStatus } from "../model/mod.ts";
 import {
   failFastReason,
   gatesVerdict,
@@ -19,7 +19,7 @@ import {
   statusTally,
   type StoppedRun,
   targetLost,
-} from "../result/read/mod.ts";
+} from "../result/mod.ts";
 
 /**
  * Computes the run's verdict from its gates and its soundness. Call once, after judging; store it.

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { EncodedHistogram } from "../model/run_result.ts";
+import type { EncodedHistogram } from "../model/mod.ts";
 import { createHistogram, type Histogram, maxRecordableUs } from "./_hdr.ts";
 import { decodeHistogram, encodeHistogram } from "./hdr_codec.ts";
 

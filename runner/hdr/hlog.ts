@@ -20,7 +20,7 @@ import {
   HISTOGRAM_CONFIG,
   scaledLayout,
 } from "./histogram_config.ts";
-import type { EncodedHistogram, RunResult } from "../model/run_result.ts";
+import type { EncodedHistogram, RunResult } from "../model/mod.ts";
 import { type HlogMetric, hlogTag } from "./hlog_tag.ts";
 
 /** Nanoseconds per microsecond: .hlog histograms are in nanoseconds, the result's in microseconds. */

@@ -22,3 +22,8 @@ export { mergeEncodedHistograms, toEncodedHistogram } from "./encoded_histogram.
 export type { CodecOptions } from "./hdr_codec.ts";
 export { HISTOGRAM_CONFIG } from "./histogram_config.ts";
 export type { HistogramConfig, HistogramLayout } from "./histogram_config.ts";
+export { bucketGeometry, countsIndexOf } from "./histogram_config.ts";
+export { msToRecordableUs } from "./encoded_histogram.ts";
+export { HLOG_LEGEND, renderHlog } from "./hlog.ts";
+export type { HlogEntry, HlogLog } from "./hlog_reader.ts";
+export { HlogParseError, parseHlog } from "./hlog_reader.ts";

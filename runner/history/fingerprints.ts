@@ -5,7 +5,7 @@
  * @module
  */
 import { createHash } from "node:crypto";
-import type { Environment, RunResult } from "../model/run_result.ts";
+import type { Environment, RunResult } from "../model/mod.ts";
 import type { StoredRunStage } from "./history_types.ts";
 
 /** How many hex digits of the SHA-256 a fingerprint keeps (48 bits). */

@@ -7,8 +7,8 @@
  * @module
  */
 import { decodeHistogram, type Histogram } from "../hdr/mod.ts";
-import type { EncodedHistogram } from "../model/run_result.ts";
-import { err, ok, type Problem, type Result } from "../model/result.ts";
+import type { EncodedHistogram } from "../model/mod.ts";
+import { err, ok, type Problem, type Result } from "../model/mod.ts";
 import type { HistoryFile } from "./history_types.ts";
 
 /** Where a history is damaged: which run (1 = oldest), its date, which histogram, and why. */

@@ -5,8 +5,8 @@
  * @module
  */
 import { join } from "node:path";
-import { readRegularFile } from "../model/regular_file.ts";
-import { err, ok, prefixed, type Problem, problem, type Result } from "../model/result.ts";
+import { readRegularFile } from "../model/mod.ts";
+import { err, ok, prefixed, type Problem, problem, type Result } from "../model/mod.ts";
 import { historyPath, loadHistoryFile, MAX_HISTORY_BYTES } from "./history_store.ts";
 import { parseHistory } from "./history_parse.ts";
 import type { HistoryFile } from "./history_types.ts";

@@ -6,7 +6,7 @@
  * @module
  */
 import { HISTORY_FILE_SCHEMA, HISTORY_FILE_VERSION, type HistoryFile } from "./history_types.ts";
-import { err, ok, problem, type Result } from "../model/result.ts";
+import { err, ok, problem, type Result } from "../model/mod.ts";
 import { historyEntryFromRun } from "./history_entry.ts";
 import { historyEntryDamage, runStageValueDamage } from "./history_shape.ts";
 

@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { amount, countsValues } from "../result/result_problem.ts";
-import { MAX_RATE_PER_SEC } from "../plan/validate_load.ts";
+import { amount, countsValues } from "../result/mod.ts";
+import { MAX_RATE_PER_SEC } from "../plan/mod.ts";
 
 /**
  * What is wrong with a history entry read from a file, or undefined when it has the shape of a

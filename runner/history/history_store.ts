@@ -7,11 +7,11 @@
  * @module
  */
 import { join } from "node:path";
-import { writeFileAtomic } from "../model/atomic_write.ts";
-import { readRegularFile } from "../model/regular_file.ts";
-import { err, ok, prefixed, problem, problemText, type Result } from "../model/result.ts";
-import type { RunResult } from "../model/run_result.ts";
-import { ranContended, targetLost } from "../result/read/mod.ts";
+import { writeFileAtomic } from "../model/mod.ts";
+import { readRegularFile } from "../model/mod.ts";
+import { err, ok, prefixed, problem, problemText, type Result } from "../model/mod.ts";
+import type { RunResult } from "../model/mod.ts";
+import { ranContended, targetLost } from "../result/mod.ts";
 import { parseHistory } from "./history_parse.ts";
 import { withHistoryLock } from "./history_lock.ts";
 import { type StageShape, unmatchedStages } from "./stage_match.ts";

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { EncodedHistogram, Environment, RequestCounts } from "../model/run_result.ts";
+import type { EncodedHistogram, Environment, RequestCounts } from "../model/mod.ts";
 
 /**
  * The `schema` field of every baseline file.

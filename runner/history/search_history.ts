@@ -7,11 +7,11 @@
  * @module
  */
 import { join } from "node:path";
-import type { Environment } from "../model/run_result.ts";
-import type { SearchResult } from "../model/search_result.ts";
-import { writeFileAtomic } from "../model/atomic_write.ts";
-import { readRegularFile } from "../model/regular_file.ts";
-import { err, ok, problem, problemText, type Result } from "../model/result.ts";
+import type { Environment } from "../model/mod.ts";
+import type { SearchResult } from "../model/mod.ts";
+import { writeFileAtomic } from "../model/mod.ts";
+import { readRegularFile } from "../model/mod.ts";
+import { err, ok, problem, problemText, type Result } from "../model/mod.ts";
 import { HistoryError, historySlug, makeHistoryDir, MAX_HISTORY_BYTES } from "./history_store.ts";
 import { withHistoryLock } from "./history_lock.ts";
 

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { formatRatePerSec } from "../plan/units.ts";
+import { formatRatePerSec } from "../plan/mod.ts";
 import type { StoredRunStage } from "./history_types.ts";
 
 /** The parts of a stage that decide whether it compares with another (and name it). */

@@ -5,7 +5,7 @@
  * @module
  */
 import { dirname } from "node:path";
-import { readRegularFile } from "../model/regular_file.ts";
+import { readRegularFile } from "../model/mod.ts";
 import type { PlanOverrides } from "./overrides/mod.ts";
 import { MAX_PLAN_BYTES, parsePlan, type PlanParse, wholeFileIssue } from "./parse_plan.ts";
 

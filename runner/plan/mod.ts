@@ -69,3 +69,28 @@ export {
   parseTemplate,
   type TemplateScope,
 } from "./traffic/mod.ts";
+export { formatLengthMs, formatSlopeUsPerMin } from "./units.ts";
+export { MAX_RATE_PER_SEC, plannedRequests } from "./validate_load.ts";
+export {
+  credentialsProblem,
+  firstUrl,
+  MAX_BODY_FILE_BYTES,
+  mixLabels,
+  notYetRun,
+  parseHttpUrl,
+  statusExpected,
+} from "./requests/mod.ts";
+export { framingProblem, wireTextProblem } from "./wire_rules.ts";
+export {
+  drawsFromSeed,
+  refOwner,
+  requestRefs,
+  sentText,
+  valueAt,
+  withRunSeed,
+} from "./traffic/mod.ts";
+export { inertLine, inertLines, noWorkflowCommands, printable } from "./printable.ts";
+export { requestsToPassSlo } from "./slo/mod.ts";
+export type { MixLabel, MixLabels } from "./requests/mod.ts";
+export { retarget } from "./retarget.ts";
+export { didYouMean } from "./read/mod.ts";

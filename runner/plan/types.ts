@@ -4,8 +4,8 @@
  *
  * @module
  */
-import type { Problem } from "../model/result.ts";
-import type { SearchSettingsRecord } from "../model/search_result.ts";
+import type { Problem } from "../model/mod.ts";
+import type { SearchSettingsRecord } from "../model/mod.ts";
 
 /** A problem found in a plan: where it is, what is wrong, and how to fix it. */
 export interface PlanIssue extends Problem {

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { err, ok, type Problem, problem, type Result } from "../model/result.ts";
+import { err, ok, type Problem, problem, type Result } from "../model/mod.ts";
 
 /** A unit parse's outcome: the value, or the problem (its message and the fix). */
 export type Parsed<T> = Result<T>;

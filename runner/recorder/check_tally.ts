@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { CheckResult } from "../model/run_result.ts";
+import type { CheckResult } from "../model/mod.ts";
 
 /** A check as the plan names it: its text and line. */
 export interface CheckName {

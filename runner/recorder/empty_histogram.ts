@@ -4,9 +4,9 @@
  *
  * @module
  */
-import type { EncodedHistogram } from "../model/run_result.ts";
+import type { EncodedHistogram } from "../model/mod.ts";
 import { createHistogram, type SparseCounts } from "../hdr/mod.ts";
-import { toEncodedHistogram } from "../hdr/encoded_histogram.ts";
+import { toEncodedHistogram } from "../hdr/mod.ts";
 
 let encoded: EncodedHistogram | undefined;
 

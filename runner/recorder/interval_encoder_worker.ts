@@ -19,9 +19,9 @@
  *
  * @module
  */
-import type { IntervalResult } from "../model/run_result.ts";
+import type { IntervalResult } from "../model/mod.ts";
 import { createEncodeScratch, encodeRawInterval, type RawInterval } from "./raw_interval.ts";
-import { lowerThreadPriority } from "../engine/low_priority.ts";
+import { lowerThreadPriority } from "../engine/mod.ts";
 
 /**
  * Messages to the encoder worker: first, on the worker itself, the port the store talks over and

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { IntervalResult } from "../model/run_result.ts";
+import type { IntervalResult } from "../model/mod.ts";
 import { encodeRawInterval, type RawInterval } from "./raw_interval.ts";
 
 /** Receives closed intervals and hands back their encoded results. */

@@ -6,10 +6,10 @@
  *
  * @module
  */
-import type { JourneyEnd } from "../engine/journeys/mod.ts";
-import type { JourneyResult } from "../model/run_result.ts";
+import type { JourneyEnd } from "../engine/mod.ts";
+import type { JourneyResult } from "../model/mod.ts";
 import { createHistogram, type Histogram } from "../hdr/mod.ts";
-import { msToRecordableUs, toEncodedHistogram } from "../hdr/encoded_histogram.ts";
+import { msToRecordableUs, toEncodedHistogram } from "../hdr/mod.ts";
 
 /** A journey's name and its steps' label indices. */
 export interface JourneyShape {

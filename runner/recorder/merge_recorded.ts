@@ -5,15 +5,10 @@
  *
  * @module
  */
-import type {
-  IntervalResult,
-  JourneyResult,
-  LabelResult,
-  StageResult,
-} from "../model/run_result.ts";
-import { mergeEncodedHistograms } from "../hdr/encoded_histogram.ts";
+import type { IntervalResult, JourneyResult, LabelResult, StageResult } from "../model/mod.ts";
+import { mergeEncodedHistograms } from "../hdr/mod.ts";
 import type { RecordedRun } from "./recorder.ts";
-import { addCounts, emptyCounts } from "../model/request_counts.ts";
+import { addCounts, emptyCounts } from "../model/mod.ts";
 import { mergeChecks } from "./check_tally.ts";
 
 /**

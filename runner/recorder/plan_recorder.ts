@@ -5,9 +5,9 @@
  *
  * @module
  */
-import type { ResolvedPlan } from "../plan/types.ts";
-import type { MixLabels } from "../plan/requests/mod.ts";
-import type { StageWindow } from "../schedule/build_schedule.ts";
+import type { ResolvedPlan } from "../plan/mod.ts";
+import type { MixLabels } from "../plan/mod.ts";
+import type { StageWindow } from "../schedule/mod.ts";
 import type { IntervalStore } from "./interval_store.ts";
 import { Recorder } from "./recorder.ts";
 

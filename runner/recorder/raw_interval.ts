@@ -6,15 +6,10 @@
  *
  * @module
  */
-import type {
-  EncodedHistogram,
-  IntervalResult,
-  LabelResult,
-  RequestCounts,
-} from "../model/run_result.ts";
+import type { EncodedHistogram, IntervalResult, LabelResult, RequestCounts } from "../model/mod.ts";
 import { createHistogram, type Histogram, type SparseCounts } from "../hdr/mod.ts";
-import { toEncodedHistogram } from "../hdr/encoded_histogram.ts";
-import { addCounts, emptyCounts } from "../model/request_counts.ts";
+import { toEncodedHistogram } from "../hdr/mod.ts";
+import { addCounts, emptyCounts } from "../model/mod.ts";
 import { emptyEncodedHistogram } from "./empty_histogram.ts";
 
 /** One label's share of a closed interval or stage. */

@@ -16,9 +16,9 @@
  *
  * @module
  */
-import type { Completion, RecordSink } from "../engine/types.ts";
-import type { StatusExpectation } from "../plan/types.ts";
-import { statusExpected } from "../plan/requests/mod.ts";
+import type { Completion, RecordSink } from "../engine/mod.ts";
+import type { StatusExpectation } from "../plan/mod.ts";
+import { statusExpected } from "../plan/mod.ts";
 import type {
   EncodedHistogram,
   ErrorKind,
@@ -26,18 +26,18 @@ import type {
   LabelResult,
   RequestCounts,
   StageResult,
-} from "../model/run_result.ts";
+} from "../model/mod.ts";
 import { type StageWindow, stageWindowAt } from "../schedule/mod.ts";
 import { createHistogram, type Histogram } from "../hdr/mod.ts";
-import { msToRecordableUs, toEncodedHistogram } from "../hdr/encoded_histogram.ts";
+import { msToRecordableUs, toEncodedHistogram } from "../hdr/mod.ts";
 import { InlineIntervalStore, type IntervalStore } from "./interval_store.ts";
 import { encodeRawLabels, type RawInterval, type RawLabel } from "./raw_interval.ts";
-import { emptyCounts } from "../model/request_counts.ts";
+import { emptyCounts } from "../model/mod.ts";
 import { type LiveTally, TALLY_FIELDS } from "./live_tally.ts";
 import { EMPTY_SPARSE } from "./empty_histogram.ts";
 import { type CheckName, CheckTally } from "./check_tally.ts";
 import { type JourneyShape, JourneyTally } from "./journey_tally.ts";
-import type { JourneyEnd, JourneySink } from "../engine/journeys/mod.ts";
+import type { JourneyEnd, JourneySink } from "../engine/mod.ts";
 
 /**
  * The engine-stall probe's sampling period (us): a stall longer than this is also recorded once

@@ -16,7 +16,7 @@
  *
  * @module
  */
-import type { IntervalResult } from "../model/run_result.ts";
+import type { IntervalResult } from "../model/mod.ts";
 import type { FromEncoder, ToEncoder } from "./interval_encoder_worker.ts";
 import type { IntervalStore } from "./interval_store.ts";
 import { encodeRawInterval, type RawInterval } from "./raw_interval.ts";

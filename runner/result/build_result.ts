@@ -7,12 +7,12 @@
  * @module
  */
 import { withTimeDomain } from "./time_domain.ts";
-import { HTTP2_REPLY_NOTE, OUT_OF_DESCRIPTORS_NOTE } from "../engine/http1/mod.ts";
-import type { ResolvedPlan } from "../plan/types.ts";
-import { HISTOGRAM_CONFIG } from "../hdr/histogram_config.ts";
-import type { EngineRun } from "../run/run_engine.ts";
-import { mergeLatency } from "../recorder/merge_recorded.ts";
-import type { RecordedRun } from "../recorder/recorder.ts";
+import { HTTP2_REPLY_NOTE, OUT_OF_DESCRIPTORS_NOTE } from "../engine/mod.ts";
+import type { ResolvedPlan } from "../plan/mod.ts";
+import { HISTOGRAM_CONFIG } from "../hdr/mod.ts";
+import type { EngineRun } from "../run/mod.ts";
+import { mergeLatency } from "../recorder/mod.ts";
+import type { RecordedRun } from "../recorder/mod.ts";
 import { planRecord } from "./plan_record.ts";
 import { protocolRecord } from "./protocol_record.ts";
 import { trafficRecord } from "./traffic_record.ts";
@@ -23,10 +23,10 @@ import {
   type RunResult,
   type ToolHealth,
   type TrafficRecord,
-} from "../model/run_result.ts";
+} from "../model/mod.ts";
 import { connectionChurn, judgeToolHealth } from "./tool_health.ts";
 import { contentionOfRun } from "./interval_contention.ts";
-import { youngGenerationWarning } from "../engine/v8_flags.ts";
+import { youngGenerationWarning } from "../engine/mod.ts";
 import { unexpectedBodies } from "./unexpected_bodies.ts";
 import type { AdviceScope } from "./read/mod.ts";
 

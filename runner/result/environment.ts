@@ -5,7 +5,7 @@
  * @module
  */
 import { TAILGATE_VERSION } from "../version.ts";
-import type { Environment } from "../model/run_result.ts";
+import type { Environment } from "../model/mod.ts";
 import { readGitRefs } from "./git_refs.ts";
 
 /** Where {@linkcode collectEnvironment} finds the run's commit and branch. */

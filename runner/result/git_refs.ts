@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { err, ok, problem, type Result } from "../model/result.ts";
+import { err, ok, problem, type Result } from "../model/mod.ts";
 
 /** The commit and branch of a run, each when known. */
 export interface GitRefs {

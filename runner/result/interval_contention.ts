@@ -8,14 +8,14 @@
  *
  * @module
  */
-import type { ContentionSample } from "../engine/contention/mod.ts";
-import type { ContentionRecord } from "../run/contention_probe.ts";
+import type { ContentionSample } from "../engine/mod.ts";
+import type { ContentionRecord } from "../run/mod.ts";
 import type {
   IntervalContention,
   IntervalResult,
   RunContention,
   StageResult,
-} from "../model/run_result.ts";
+} from "../model/mod.ts";
 import { summarizeContention } from "./read/mod.ts";
 
 /** A counter's readings in time order: epoch ms and value. */

@@ -10,13 +10,13 @@
  */
 import { recordedLateness, recordedSeries } from "./build_result.ts";
 import { mergedContention, worstContention } from "./interval_contention.ts";
-import { mergeLatency, mergeRecordedRuns } from "../recorder/merge_recorded.ts";
-import type { RecordedRun } from "../recorder/recorder.ts";
-import type { FailFastStop, IntervalContention, RunResult } from "../model/run_result.ts";
+import { mergeLatency, mergeRecordedRuns } from "../recorder/mod.ts";
+import type { RecordedRun } from "../recorder/mod.ts";
+import type { FailFastStop, IntervalContention, RunResult } from "../model/mod.ts";
 import { usage } from "./traffic_record.ts";
 import { mergeEncodedHistograms } from "../hdr/mod.ts";
 import { protocolText } from "./read/mod.ts";
-import { err, ok, type Problem, problem, type Result } from "../model/result.ts";
+import { err, ok, type Problem, problem, type Result } from "../model/mod.ts";
 import { mergedUnexpectedBodies } from "./unexpected_bodies.ts";
 
 /** Shards whose starts differ by less than this are taken as started together (`--start-at`). */

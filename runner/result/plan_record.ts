@@ -4,8 +4,8 @@
  *
  * @module
  */
-import type { RequestBasics, ResolvedPlan } from "../plan/types.ts";
-import type { PlanRecord } from "../model/run_result.ts";
+import type { RequestBasics, ResolvedPlan } from "../plan/mod.ts";
+import type { PlanRecord } from "../model/mod.ts";
 import { carrySlos } from "./read/mod.ts";
 
 /**

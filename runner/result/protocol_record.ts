@@ -6,8 +6,8 @@
  *
  * @module
  */
-import type { ResolvedPlan } from "../plan/types.ts";
-import type { RunResult } from "../model/run_result.ts";
+import type { ResolvedPlan } from "../plan/mod.ts";
+import type { RunResult } from "../model/mod.ts";
 
 /**
  * The run's protocol and streams per connection, as the result stores them.

@@ -6,15 +6,10 @@
  * @module
  */
 import { createHistogram, toEncodedHistogram } from "../hdr/mod.ts";
-import { readRegularFile } from "../model/regular_file.ts";
-import { err, ok, prefixed, problem, type Result } from "../model/result.ts";
+import { readRegularFile } from "../model/mod.ts";
+import { err, ok, prefixed, problem, type Result } from "../model/mod.ts";
 import { resultProblem } from "./result_problem.ts";
-import {
-  RESULT_SCHEMA,
-  RESULT_VERSION,
-  type RunResult,
-  type VerdictStatus,
-} from "../model/run_result.ts";
+import { RESULT_SCHEMA, RESULT_VERSION, type RunResult, type VerdictStatus } from "../model/mod.ts";
 
 /**
  * The largest result read (256 MiB): an hour at one second per interval with a dozen labels is

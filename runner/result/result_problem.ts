@@ -17,8 +17,8 @@ import {
   type RequestCounts,
   type RunContention,
   type RunProtocol,
-} from "../model/run_result.ts";
-import { addCounts, countsProblem, emptyCounts } from "../model/request_counts.ts";
+} from "../model/mod.ts";
+import { addCounts, countsProblem, emptyCounts } from "../model/mod.ts";
 import { unexpectedBodiesProblem } from "./unexpected_bodies.ts";
 
 type Doc = Record<string, unknown>;

@@ -21,7 +21,7 @@
  * @module
  */
 import { decodeHistogram } from "../hdr/mod.ts";
-import type { IntervalResult, StageResult, StageTimeDomain } from "../model/run_result.ts";
+import type { IntervalResult, StageResult, StageTimeDomain } from "../model/mod.ts";
 
 /** An interval is a stall when its max exceeds this many times the stage's median response time. */
 export const STALL_FACTOR = 5;

@@ -11,8 +11,8 @@
  *
  * @module
  */
-import type { Slo } from "../plan/types.ts";
-import { formatDurationMs } from "../plan/units.ts";
+import type { Slo } from "../plan/mod.ts";
+import { formatDurationMs } from "../plan/mod.ts";
 import {
   type AdviceScope,
   cpuShare,
@@ -20,7 +20,7 @@ import {
   machinePaused,
   percentileOf,
 } from "./read/mod.ts";
-import type { EncodedHistogram } from "../model/run_result.ts";
+import type { EncodedHistogram } from "../model/mod.ts";
 
 /** The figures the judgement reads. */
 export interface HealthFigures {

@@ -4,8 +4,8 @@
  *
  * @module
  */
-import type { TrafficRecord } from "../model/run_result.ts";
-import type { ResolvedPlan } from "../plan/types.ts";
+import type { TrafficRecord } from "../model/mod.ts";
+import type { ResolvedPlan } from "../plan/mod.ts";
 
 /**
  * The traffic record of a run of `plan`, from the engine's draw counts (one per data source).

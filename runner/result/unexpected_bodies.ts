@@ -8,10 +8,10 @@
  *
  * @module
  */
-import type { ResolvedPlan } from "../plan/types.ts";
-import type { UnexpectedBody } from "../model/run_result.ts";
-import { statusExpected } from "../plan/requests/mod.ts";
-import { BODY_SAMPLE_BYTES, MAX_BODY_SAMPLES, type RawBodySample } from "../engine/body_sample.ts";
+import type { ResolvedPlan } from "../plan/mod.ts";
+import type { UnexpectedBody } from "../model/mod.ts";
+import { statusExpected } from "../plan/mod.ts";
+import { BODY_SAMPLE_BYTES, MAX_BODY_SAMPLES, type RawBodySample } from "../engine/mod.ts";
 import { maskedBody, secretForms } from "../session/mod.ts";
 
 /**

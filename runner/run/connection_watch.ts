@@ -6,9 +6,9 @@
  *
  * @module
  */
-import { HTTP2_REPLY_NOTE, OUT_OF_DESCRIPTORS_NOTE } from "../engine/http1/mod.ts";
-import { BodySampler } from "../engine/body_sample.ts";
-import type { ErrorKind } from "../model/run_result.ts";
+import { HTTP2_REPLY_NOTE, OUT_OF_DESCRIPTORS_NOTE } from "../engine/mod.ts";
+import { BodySampler } from "../engine/mod.ts";
+import type { ErrorKind } from "../model/mod.ts";
 import type { ConnectionHooks } from "./wiring/mod.ts";
 
 /** The hooks every connection of a run shares; the flags go into the engine record. */

@@ -20,17 +20,13 @@
  *
  * @module
  */
-import {
-  clockTicksPerSec,
-  type ContentionSample,
-  CounterSampler,
-} from "../engine/contention/mod.ts";
-import { lowerThreadPriority } from "../engine/low_priority.ts";
+import { clockTicksPerSec, type ContentionSample, CounterSampler } from "../engine/mod.ts";
+import { lowerThreadPriority } from "../engine/mod.ts";
 // Straight from their files, not service/mod.ts: its service_process.ts would load the engine's
 // preflight, and with it the HTTP and TLS code, into a thread that starts before every run.
-import { findService, type FoundService, servedInProcess } from "../service/find_service.ts";
-import { isLoopbackHost } from "../service/listening_sockets.ts";
-import { liveGroupMembers } from "../service/process_group.ts";
+import { findService, type FoundService, servedInProcess } from "../service/mod.ts";
+import { isLoopbackHost } from "../service/mod.ts";
+import { liveGroupMembers } from "../service/mod.ts";
 
 /** The probe's period (ms): one sample a second, on each interval edge once aligned. */
 export const CONTENTION_PERIOD_MS = 1000;

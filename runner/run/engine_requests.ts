@@ -5,15 +5,15 @@
  *
  * @module
  */
-import type { ResolvedPlan } from "../plan/types.ts";
-import type { ScheduleCursor } from "../schedule/build_schedule.ts";
-import { prepareRequest } from "../engine/http1/mod.ts";
-import { RenderAhead, RequestRenderer } from "../engine/render/mod.ts";
-import { LabelChecks } from "../engine/response/mod.ts";
-import { MAX_BODY_FILE_BYTES, type MixLabels } from "../plan/requests/mod.ts";
+import type { ResolvedPlan } from "../plan/mod.ts";
+import type { ScheduleCursor } from "../schedule/mod.ts";
+import { prepareRequest } from "../engine/mod.ts";
+import { RenderAhead, RequestRenderer } from "../engine/mod.ts";
+import { LabelChecks } from "../engine/mod.ts";
+import { MAX_BODY_FILE_BYTES, type MixLabels } from "../plan/mod.ts";
 import { keepBodyBytesOf } from "./journey_bodies.ts";
-import type { PreparedRequest } from "../engine/types.ts";
-import { readRegularFile } from "../model/regular_file.ts";
+import type { PreparedRequest } from "../engine/mod.ts";
+import { readRegularFile } from "../model/mod.ts";
 
 /** What {@linkcode engineRequests} prepares. */
 export interface EngineRequests {

@@ -6,8 +6,8 @@
  *
  * @module
  */
-import type { ResolvedPlan } from "../plan/types.ts";
-import type { ShardSpec } from "../schedule/build_schedule.ts";
+import type { ResolvedPlan } from "../plan/mod.ts";
+import type { ShardSpec } from "../schedule/mod.ts";
 import { type EngineRun, type Progress, runEngine } from "./run_engine.ts";
 import type { SideLinks } from "./start_side_workers.ts";
 

@@ -4,8 +4,8 @@
  *
  * @module
  */
-import type { MixLabel } from "../plan/requests/mod.ts";
-import { KEEP_BODY_BYTES } from "../engine/kept_response.ts";
+import type { MixLabel } from "../plan/mod.ts";
+import { KEEP_BODY_BYTES } from "../engine/mod.ts";
 
 /**
  * The bytes of body `label`'s responses keep: `KEEP_BODY_BYTES` (engine/kept_response.ts) for a step with a

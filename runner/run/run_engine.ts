@@ -8,23 +8,23 @@
  * @module
  */
 import process from "node:process";
-import type { ResolvedPlan } from "../plan/types.ts";
-import type { RecordedRun, Recorder } from "../recorder/recorder.ts";
-import { planRecorder } from "../recorder/plan_recorder.ts";
-import type { IntervalStore } from "../recorder/interval_store.ts";
-import type { LiveTally } from "../recorder/live_tally.ts";
-import type { Schedule, ShardSpec } from "../schedule/build_schedule.ts";
-import { planSchedule } from "../schedule/plan_schedule.ts";
-import { rateAtMs } from "../schedule/fire_times.ts";
-import { type HiccupMeter, setShortSlice } from "../engine/timing/mod.ts";
+import type { ResolvedPlan } from "../plan/mod.ts";
+import type { RecordedRun, Recorder } from "../recorder/mod.ts";
+import { planRecorder } from "../recorder/mod.ts";
+import type { IntervalStore } from "../recorder/mod.ts";
+import type { LiveTally } from "../recorder/mod.ts";
+import type { Schedule, ShardSpec } from "../schedule/mod.ts";
+import { planSchedule } from "../schedule/mod.ts";
+import { rateAtMs } from "../schedule/mod.ts";
+import { type HiccupMeter, setShortSlice } from "../engine/mod.ts";
 import { attachSideWorkers, type SideLinks, startSideWorkers } from "./start_side_workers.ts";
 import type { ContentionRecord } from "./contention_probe.ts";
-import { collectGarbage, youngGenerationMb } from "../engine/v8_flags.ts";
-import { CONNECT_TIMEOUT_MS, Dispatcher } from "../engine/dispatcher.ts";
-import { JourneyRunner } from "../engine/journeys/mod.ts";
-import { type MixLabels, mixLabels } from "../plan/requests/mod.ts";
-import { type Clock, type Connection, PERFORMANCE_CLOCK, type Waker } from "../engine/types.ts";
-import type { RawBodySample } from "../engine/body_sample.ts";
+import { collectGarbage, youngGenerationMb } from "../engine/mod.ts";
+import { CONNECT_TIMEOUT_MS, Dispatcher } from "../engine/mod.ts";
+import { JourneyRunner } from "../engine/mod.ts";
+import { type MixLabels, mixLabels } from "../plan/mod.ts";
+import { type Clock, type Connection, PERFORMANCE_CLOCK, type Waker } from "../engine/mod.ts";
+import type { RawBodySample } from "../engine/mod.ts";
 import { type EngineRequests, engineRequests } from "./engine_requests.ts";
 import { ConnectionWatch } from "./connection_watch.ts";
 import { chooseTransport, protocolOf } from "./wiring/mod.ts";

@@ -6,19 +6,19 @@
  *
  * @module
  */
-import { mixLabels } from "../plan/requests/mod.ts";
+import { mixLabels } from "../plan/mod.ts";
 import process from "node:process";
-import type { ResolvedPlan } from "../plan/types.ts";
-import { mergeRecordedRuns } from "../recorder/merge_recorded.ts";
-import { TallySum } from "../recorder/live_tally.ts";
-import type { ShardSpec } from "../schedule/build_schedule.ts";
+import type { ResolvedPlan } from "../plan/mod.ts";
+import { mergeRecordedRuns } from "../recorder/mod.ts";
+import { TallySum } from "../recorder/mod.ts";
+import type { ShardSpec } from "../schedule/mod.ts";
 import { type EngineRun, type Progress, runEngine } from "./run_engine.ts";
 import type { FromEngineWorker, ToEngineWorker } from "./engine_worker.ts";
-import { ioChoice, nativeTarget } from "../engine/native/mod.ts";
+import { ioChoice, nativeTarget } from "../engine/mod.ts";
 import { startSideWorkers } from "./start_side_workers.ts";
-import { collectGarbage, MAIN_THREAD_GC_PERIOD_MS } from "../engine/v8_flags.ts";
+import { collectGarbage, MAIN_THREAD_GC_PERIOD_MS } from "../engine/mod.ts";
 import { type ContentionProbe, startContentionProbe } from "./contention_probe.ts";
-import { firstBodySamples } from "../engine/body_sample.ts";
+import { firstBodySamples } from "../engine/mod.ts";
 
 /** How far ahead of "now" workers start their schedule once all are ready (ms). */
 const START_LEAD_MS = 20;

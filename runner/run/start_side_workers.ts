@@ -8,18 +8,18 @@
  *
  * @module
  */
-import type { IntervalStore } from "../recorder/interval_store.ts";
+import type { IntervalStore } from "../recorder/mod.ts";
 import {
   type IntervalEncoder,
   startIntervalEncoder,
   WorkerIntervalStore,
-} from "../recorder/worker_interval_store.ts";
+} from "../recorder/mod.ts";
 import {
   type HiccupMeter,
   hiccupMeterOn,
   type HiccupProbe,
   startHiccupProbe,
-} from "../engine/timing/mod.ts";
+} from "../engine/mod.ts";
 
 /** What the engine's thread needs of the side Workers; post it with `encoderPort` transferred. */
 export interface SideLinks {

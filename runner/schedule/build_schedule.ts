@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { Arrival, PlanStage } from "../plan/types.ts";
+import type { Arrival, PlanStage } from "../plan/mod.ts";
 import { offsetAtCountMs, type RateProfile, scheduledCount } from "./fire_times.ts";
 import { deriveSeed, Prng } from "./prng.ts";
 import { RequestMix } from "./request_mix.ts";

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { DataOrder } from "../plan/types.ts";
+import type { DataOrder } from "../plan/mod.ts";
 import { hashWord, uniformAt } from "./draw_values.ts";
 import { Prng } from "./prng.ts";
 import { RequestMix } from "./request_mix.ts";

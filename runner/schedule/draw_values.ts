@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { PlanVarSpec } from "../plan/types.ts";
+import type { PlanVarSpec } from "../plan/mod.ts";
 
 const TWO_32 = 4294967296;
 

@@ -25,3 +25,5 @@ export { dataExhaustion, demandLine, type SourceDemand } from "./data_exhaustion
 export { choiceIndexAt, drawVar, hashWord, uniformAt, uuidAt } from "./draw_values.ts";
 export { thinkMs, thinkStream } from "./think_ms.ts";
 export { nextStepDueMs } from "./next_step_due.ts";
+export { uuidWords } from "./draw_values.ts";
+export { planSchedule } from "./plan_schedule.ts";

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { PlanThink } from "../plan/types.ts";
+import type { PlanThink } from "../plan/mod.ts";
 import { thinkMs } from "./think_ms.ts";
 
 /**

@@ -5,8 +5,8 @@
  *
  * @module
  */
-import type { ResolvedPlan } from "../plan/types.ts";
-import type { MixLabels } from "../plan/requests/mod.ts";
+import type { ResolvedPlan } from "../plan/mod.ts";
+import type { MixLabels } from "../plan/mod.ts";
 import { Schedule } from "./build_schedule.ts";
 
 /**

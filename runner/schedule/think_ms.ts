@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { PlanThink } from "../plan/types.ts";
+import type { PlanThink } from "../plan/mod.ts";
 import { uniformAt } from "./draw_values.ts";
 
 /** Above every var's stream (its index) and every data source's (1,000,000 + its index). */

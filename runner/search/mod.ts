@@ -12,5 +12,6 @@ export type {
   SearchSettingsRecord,
   SearchStep,
   SearchVerdict,
-} from "../model/search_result.ts";
-export { SEARCH_SCHEMA, SEARCH_VERSION } from "../model/search_result.ts";
+} from "../model/mod.ts";
+export { SEARCH_SCHEMA, SEARCH_VERSION } from "../model/mod.ts";
+export { searchExhaustion } from "./search_exhaustion.ts";

@@ -7,24 +7,24 @@
  *
  * @module
  */
-import { judgeResult } from "../api/judge.ts";
-import { formatMetric } from "../result/read/mod.ts";
+import { judgeResult } from "../api/mod.ts";
+import { formatMetric } from "../result/mod.ts";
 import type { SearchHistoryEntry } from "../history/mod.ts";
-import { judgeSearchRegression, searchRegressionLimit } from "../gates/regression/mod.ts";
-import { runPlan } from "../api/run_plan.ts";
+import { judgeSearchRegression, searchRegressionLimit } from "../gates/mod.ts";
+import { runPlan } from "../api/mod.ts";
 import { StepFailure } from "../session/mod.ts";
-import type { Environment, FailFastStop, RunResult } from "../model/run_result.ts";
+import type { Environment, FailFastStop, RunResult } from "../model/mod.ts";
 import {
   SEARCH_SCHEMA,
   SEARCH_VERSION,
   type SearchConclusionRecord,
   type SearchResult,
   type SearchStep,
-} from "../model/search_result.ts";
-import type { PlanSearch, PlanStage, ResolvedPlan } from "../plan/types.ts";
-import { formatDurationMs, formatRatePerSec } from "../plan/units.ts";
-import { collectEnvironment } from "../result/environment.ts";
-import { planRecord } from "../result/plan_record.ts";
+} from "../model/mod.ts";
+import type { PlanSearch, PlanStage, ResolvedPlan } from "../plan/mod.ts";
+import { formatDurationMs, formatRatePerSec } from "../plan/mod.ts";
+import { collectEnvironment } from "../result/mod.ts";
+import { planRecord } from "../result/mod.ts";
 import { judgeRateSlos, rateSlos, searchVerdict } from "./search_gates.ts";
 import {
   type JudgedStep,

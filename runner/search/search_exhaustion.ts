@@ -6,9 +6,9 @@
  *
  * @module
  */
-import type { PlanSearch, ResolvedPlan } from "../plan/types.ts";
-import { formatRatePerSec } from "../plan/units.ts";
-import { dataExhaustion } from "../schedule/data_exhaustion.ts";
+import type { PlanSearch, ResolvedPlan } from "../plan/mod.ts";
+import { formatRatePerSec } from "../plan/mod.ts";
+import { dataExhaustion } from "../schedule/mod.ts";
 import { MAX_RETRIES, stepPlan } from "./run_search.ts";
 
 /**

@@ -13,11 +13,11 @@ import type {
   SearchGate,
   SearchStep,
   SearchVerdict,
-} from "../model/search_result.ts";
-import type { Slo } from "../plan/types.ts";
-import { formatRatePerSec } from "../plan/units.ts";
+} from "../model/mod.ts";
+import type { Slo } from "../plan/mod.ts";
+import { formatRatePerSec } from "../plan/mod.ts";
 import { bracket } from "./search_strategy.ts";
-import { statusTally, worstStatus } from "../result/read/mod.ts";
+import { statusTally, worstStatus } from "../result/mod.ts";
 
 /**
  * The `sustainable_rate` SLOs of a plan's SLO list.

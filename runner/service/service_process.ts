@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { checkReachable } from "../engine/preflight.ts";
+import { checkReachable } from "../engine/mod.ts";
 import { listeningHolders, processNames } from "./find_service.ts";
 import { killKeptServices, startKeeper } from "./keeper_link.ts";
 import { DEFAULT_LOG_MAX_BYTES } from "./tail_log.ts";

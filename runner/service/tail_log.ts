@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { newFileInPlace, writeAll, writeFileAtomic } from "../model/atomic_write.ts";
+import { newFileInPlace, writeAll, writeFileAtomic } from "../model/mod.ts";
 
 /** How much of a started service's output its log keeps unless told otherwise: the last 16 MiB. */
 export const DEFAULT_LOG_MAX_BYTES = 16 * 1024 * 1024;

@@ -6,12 +6,12 @@
  *
  * @module
  */
-import type { PlanHeader, RequestBasics, TemplatePart } from "../plan/types.ts";
-import { wireTextProblem } from "../plan/wire_rules.ts";
-import { sentText } from "../plan/traffic/mod.ts";
-import { encodeText } from "../engine/render/mod.ts";
-import type { CapturedValue } from "../engine/response/mod.ts";
-import { err, ok, problem, type Result } from "../model/result.ts";
+import type { PlanHeader, RequestBasics, TemplatePart } from "../plan/mod.ts";
+import { wireTextProblem } from "../plan/mod.ts";
+import { sentText } from "../plan/mod.ts";
+import { encodeText } from "../engine/mod.ts";
+import type { CapturedValue } from "../engine/mod.ts";
+import { err, ok, problem, type Result } from "../model/mod.ts";
 
 /**
  * `request` with every capture bound to its value in `values`, or why a value cannot be sent

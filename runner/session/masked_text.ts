@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { printable } from "../plan/printable.ts";
+import { printable } from "../plan/mod.ts";
 
 /** How much of a failed step's body a message shows. */
 const BODY_SHOWN_CHARS = 200;

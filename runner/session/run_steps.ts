@@ -7,13 +7,13 @@
  *
  * @module
  */
-import type { StepRecord } from "../model/run_result.ts";
-import { problemText } from "../model/result.ts";
-import { printable } from "../plan/printable.ts";
-import type { PlanStep, ResolvedPlan } from "../plan/types.ts";
-import { mixLabels, statusExpected } from "../plan/requests/mod.ts";
+import type { StepRecord } from "../model/mod.ts";
+import { problemText } from "../model/mod.ts";
+import { printable } from "../plan/mod.ts";
+import type { PlanStep, ResolvedPlan } from "../plan/mod.ts";
+import { mixLabels, statusExpected } from "../plan/mod.ts";
 import { bindCaptures } from "./bind_captures.ts";
-import { type CapturedValue, captureSourceText, captureValue } from "../engine/response/mod.ts";
+import { type CapturedValue, captureSourceText, captureValue } from "../engine/mod.ts";
 import { sendStep, type SendStepOptions } from "./send_step.ts";
 import { blotSecrets, secretForms, shownBody } from "./masked_text.ts";
 

@@ -9,13 +9,13 @@
  *
  * @module
  */
-import type { RequestBasics } from "../plan/types.ts";
-import { sentText } from "../plan/traffic/mod.ts";
-import { MAX_BODY_FILE_BYTES } from "../plan/requests/mod.ts";
-import { readRegularFile } from "../model/regular_file.ts";
-import { err, ok, problem, type Result } from "../model/result.ts";
-import { CA_AS_END_ENTITY, caUsedAsEndEntity, tlsProblem } from "../engine/tls_problem.ts";
-import type { StepResponse } from "../engine/response/mod.ts";
+import type { RequestBasics } from "../plan/mod.ts";
+import { sentText } from "../plan/mod.ts";
+import { MAX_BODY_FILE_BYTES } from "../plan/mod.ts";
+import { readRegularFile } from "../model/mod.ts";
+import { err, ok, problem, type Result } from "../model/mod.ts";
+import { CA_AS_END_ENTITY, caUsedAsEndEntity, tlsProblem } from "../engine/mod.ts";
+import type { StepResponse } from "../engine/mod.ts";
 
 /** A step's response body is read up to this many bytes (a capture looks no further). */
 export const MAX_STEP_BODY_BYTES = 1024 * 1024;

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { formatDurationMs, formatRatePerSec } from "../plan/units.ts";
+import { formatDurationMs, formatRatePerSec } from "../plan/mod.ts";
 import { capacityPerSec } from "./target_timing.ts";
 import type { TargetConfig } from "./target_options.ts";
 

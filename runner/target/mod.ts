@@ -27,3 +27,4 @@ export {
   stallWaitMs,
   type TargetDecision,
 } from "./target_timing.ts";
+export { spawnTarget } from "./spawn_target.ts";

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Clock, Waker } from "../engine/types.ts";
+import type { Clock, Waker } from "../engine/mod.ts";
 
 interface Sleep {
   deadlineMs: number;

@@ -4,9 +4,9 @@
  *
  * @module
  */
-import { formatDurationMs } from "../plan/units.ts";
+import { formatDurationMs } from "../plan/mod.ts";
 import { isLoopbackHostname } from "./loopback.ts";
-import { err, ok, problems, type Result } from "../model/result.ts";
+import { err, ok, problems, type Result } from "../model/mod.ts";
 
 /**
  * The behaviours the target models, each with a latency that is known exactly in advance.

@@ -10,8 +10,8 @@
  *
  * @module
  */
-import { createAtomicsWaker } from "../engine/timing/mod.ts";
-import { PERFORMANCE_CLOCK } from "../engine/types.ts";
+import { createAtomicsWaker } from "../engine/mod.ts";
+import { PERFORMANCE_CLOCK } from "../engine/mod.ts";
 import { PreciseSleeper } from "./precise_sleeper.ts";
 import { listenRawHttp1, type RawReply } from "./raw_http1_server.ts";
 import {
@@ -21,7 +21,7 @@ import {
   TargetOptionsError,
 } from "./target_options.ts";
 import { CapacityQueue, decideResponse, type TargetDecision } from "./target_timing.ts";
-import { problemText } from "../model/result.ts";
+import { problemText } from "../model/mod.ts";
 
 /** A running target; dispose of it (or call `shutdown`) to stop it. */
 export interface TargetServer extends AsyncDisposable {

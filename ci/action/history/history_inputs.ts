@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { err, ok, problems, type Result } from "../../../runner/model/result.ts";
+import { err, ok, problems, type Result } from "../../../runner/model/mod.ts";
 
 /** The values of the `history` input: `auto` runs it when the job updated the history. */
 export const HISTORY_VALUES = ["auto", "true", "false"] as const;

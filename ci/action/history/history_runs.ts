@@ -5,13 +5,9 @@
  * @module
  */
 import { join, resolve } from "node:path";
-import { readRegularFile } from "../../../runner/model/regular_file.ts";
-import { err, ok, problem, type Result } from "../../../runner/model/result.ts";
-import {
-  HISTORY_SCHEMA,
-  HISTORY_VERSION,
-  type HistoryReport,
-} from "../../../runner/model/history_result.ts";
+import { readRegularFile } from "../../../runner/model/mod.ts";
+import { err, ok, problem, type Result } from "../../../runner/model/mod.ts";
+import { HISTORY_SCHEMA, HISTORY_VERSION, type HistoryReport } from "../../../runner/model/mod.ts";
 import type { HistoryInputs } from "./history_inputs.ts";
 
 /** The largest history.json read back: 500 runs of a plan with many stages and labels. */

@@ -6,12 +6,8 @@
  *
  * @module
  */
-import {
-  type HistoryChange,
-  type PlanHistory,
-  shortCommit,
-} from "../../../runner/model/history_result.ts";
-import { markdownText, markdownUrl } from "../../../reporters/text/mod.ts";
+import { type HistoryChange, type PlanHistory, shortCommit } from "../../../runner/model/mod.ts";
+import { markdownText, markdownUrl } from "../../../reporters/mod.ts";
 import type { HistoryOutcome } from "./history_runs.ts";
 import { type StartedHistory, startedHistoryMessage } from "./started_histories.ts";
 

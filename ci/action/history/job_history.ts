@@ -9,10 +9,10 @@
 import { existsSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { claimOutDir } from "../../../runner/cli/output/mod.ts";
-import type { RunResult } from "../../../runner/model/run_result.ts";
+import type { RunResult } from "../../../runner/model/mod.ts";
 import { formatAnnotation } from "../../workflow_commands.ts";
 import { historyName, historyPath } from "../../../runner/history/mod.ts";
-import { inertLine } from "../../../runner/plan/printable.ts";
+import { inertLine } from "../../../runner/plan/mod.ts";
 import type { HistoryInputs } from "./history_inputs.ts";
 import { type HistoryOutcome, type HistoryRunner, runHistories } from "./history_runs.ts";
 import { commitLinks, renderHistorySummary } from "./history_summary.ts";

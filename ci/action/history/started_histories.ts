@@ -9,7 +9,7 @@
  */
 import { globSync } from "node:fs";
 import { join } from "node:path";
-import { readRegularFile } from "../../../runner/model/regular_file.ts";
+import { readRegularFile } from "../../../runner/model/mod.ts";
 import { MAX_HISTORY_BYTES } from "../../../runner/history/mod.ts";
 
 /** A history file the job's runs created. */

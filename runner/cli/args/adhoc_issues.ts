@@ -7,12 +7,12 @@
  * @module
  */
 import { join } from "node:path";
-import { formatIssue } from "../../plan/format_issue.ts";
-import { parsePlanText } from "../../plan/load_plan.ts";
-import { printable } from "../../plan/printable.ts";
-import type { PlanIssue } from "../../plan/types.ts";
+import { formatIssue } from "../../plan/mod.ts";
+import { parsePlanText } from "../../plan/mod.ts";
+import { printable } from "../../plan/mod.ts";
+import type { PlanIssue } from "../../plan/mod.ts";
 import { type AdHocPlan, adHocPlanText, shellQuote } from "./adhoc_plan.ts";
-import { err, problems, type Result } from "../../model/result.ts";
+import { err, problems, type Result } from "../../model/mod.ts";
 
 /** The ad-hoc flags as `parseArgs` gives them (`tailgate run URL …`). */
 export interface AdHocValues {

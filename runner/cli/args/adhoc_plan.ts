@@ -11,9 +11,9 @@
  *
  * @module
  */
-import { printable } from "../../plan/printable.ts";
-import { wireTextProblem } from "../../plan/wire_rules.ts";
-import { err, ok, problem, problems, problemText, type Result } from "../../model/result.ts";
+import { printable } from "../../plan/mod.ts";
+import { wireTextProblem } from "../../plan/mod.ts";
+import { err, ok, problem, problems, problemText, type Result } from "../../model/mod.ts";
 
 /** The ad-hoc flags, as given. */
 export interface AdHocFlags {

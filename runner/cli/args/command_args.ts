@@ -4,8 +4,8 @@
  * @module
  */
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { didYouMean } from "../../plan/read/mod.ts";
-import { err, ok, problem, type Result } from "../../model/result.ts";
+import { didYouMean } from "../../plan/mod.ts";
+import { err, ok, problem, type Result } from "../../model/mod.ts";
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
 

@@ -5,8 +5,8 @@
  * @module
  */
 import { DEFAULT_HISTORY_RUNS } from "../../history/mod.ts";
-import { parseBranch, parseCommit } from "../../result/git_refs.ts";
-import { err, ok, prefixed, type Problem, problem, type Result } from "../../model/result.ts";
+import { parseBranch, parseCommit } from "../../result/mod.ts";
+import { err, ok, prefixed, type Problem, problem, type Result } from "../../model/mod.ts";
 
 /**
  * The flags, as `node:util` `parseArgs` declares them.

@@ -4,9 +4,9 @@
  *
  * @module
  */
-import type { HistorySettings } from "../../model/history_result.ts";
-import { err, ok, type Problem, problem, type Result } from "../../model/result.ts";
-import { MIN_HISTORY_RUNS } from "../../gates/history/mod.ts";
+import type { HistorySettings } from "../../model/mod.ts";
+import { err, ok, type Problem, problem, type Result } from "../../model/mod.ts";
+import { MIN_HISTORY_RUNS } from "../../gates/mod.ts";
 
 /** The settings the flags give, and what the user should know of how they were read. */
 export interface HistoryOptionsRead {

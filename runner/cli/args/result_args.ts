@@ -6,20 +6,15 @@
  * @module
  */
 import { DEFAULT_HISTORY_DIR } from "../../history/mod.ts";
-import {
-  CLI_FAIL_ON_VALUES,
-  DEFAULT_FAIL_ON,
-  type FailOn,
-  readFailOn,
-} from "../../result/read/mod.ts";
-import { DEFAULT_RUN_REPORTS, parseReportFormats } from "../../../reporters/report_formats.ts";
+import { CLI_FAIL_ON_VALUES, DEFAULT_FAIL_ON, type FailOn, readFailOn } from "../../result/mod.ts";
+import { DEFAULT_RUN_REPORTS, parseReportFormats } from "../../../reporters/mod.ts";
 import {
   DEFAULT_JUNIT_INCONCLUSIVE,
   type JunitInconclusive,
   readJunitInconclusive,
-} from "../../../reporters/junit/mod.ts";
+} from "../../../reporters/mod.ts";
 import type { FinishOptions } from "../finish_result.ts";
-import { err, ok, prefixed, problem, type Result } from "../../model/result.ts";
+import { err, ok, prefixed, problem, type Result } from "../../model/mod.ts";
 import { HISTORY_ARG_OPTIONS, readHistoryArgs } from "./history_args.ts";
 
 /**

@@ -17,11 +17,11 @@ import {
   type ServiceToStart,
   startRunService,
 } from "../../api/mod.ts";
-import { EXIT_CODES } from "../../model/exit_codes.ts";
+import { EXIT_CODES } from "../../model/mod.ts";
 import { type CommandOutcome, failed } from "../command.ts";
-import { parseDurationMs } from "../../plan/units.ts";
-import type { ResolvedPlan } from "../../plan/types.ts";
-import { err, ok, problem, problemText, type Result } from "../../model/result.ts";
+import { parseDurationMs } from "../../plan/mod.ts";
+import type { ResolvedPlan } from "../../plan/mod.ts";
+import { err, ok, problem, problemText, type Result } from "../../model/mod.ts";
 
 export type { RunService };
 

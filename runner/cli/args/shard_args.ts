@@ -3,8 +3,8 @@
  *
  * @module
  */
-import type { ShardSpec } from "../../schedule/build_schedule.ts";
-import { err, ok, problem, type Result } from "../../model/result.ts";
+import type { ShardSpec } from "../../schedule/mod.ts";
+import { err, ok, problem, type Result } from "../../model/mod.ts";
 
 /** Most shards a plan can be split into (a guard against typos such as `0/4000`). */
 export const MAX_SHARDS = 1024;

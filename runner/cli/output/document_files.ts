@@ -5,7 +5,7 @@
  * @module
  */
 import { join } from "node:path";
-import { type FileToWrite, writeEach } from "../../../reporters/write_reports.ts";
+import { type FileToWrite, writeEach } from "../../../reporters/mod.ts";
 
 /** How a document is rendered as Markdown and as an HTML page. */
 export interface DocumentRenderers<T> {

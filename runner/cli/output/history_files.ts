@@ -4,8 +4,8 @@
  *
  * @module
  */
-import type { HistoryReport } from "../../model/history_result.ts";
-import { historyHtml, historyMarkdown } from "../../../reporters/history/mod.ts";
+import type { HistoryReport } from "../../model/mod.ts";
+import { historyHtml, historyMarkdown } from "../../../reporters/mod.ts";
 import { writeDocumentFiles } from "./document_files.ts";
 
 /**

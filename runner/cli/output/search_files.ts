@@ -4,8 +4,8 @@
  *
  * @module
  */
-import type { SearchResult } from "../../model/search_result.ts";
-import { renderSearchHtml, renderSearchMarkdown } from "../../../reporters/search/mod.ts";
+import type { SearchResult } from "../../model/mod.ts";
+import { renderSearchHtml, renderSearchMarkdown } from "../../../reporters/mod.ts";
 import { writeDocumentFiles } from "./document_files.ts";
 
 /**

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { ErrorKind } from "../../model/run_result.ts";
+import type { ErrorKind } from "../../model/mod.ts";
 
 /**
  * A failure while connecting, already classified; thrown by a connect step so its caller can tell

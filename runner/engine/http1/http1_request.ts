@@ -4,8 +4,8 @@
  *
  * @module
  */
-import type { PlanRequest } from "../../plan/types.ts";
-import { framingProblem } from "../../plan/wire_rules.ts";
+import type { PlanRequest } from "../../plan/mod.ts";
+import { framingProblem } from "../../plan/mod.ts";
 import { TAILGATE_VERSION } from "../../version.ts";
 import type { PreparedRequest } from "../types.ts";
 import { KEEP_BODY_BYTES } from "../kept_response.ts";

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { ErrorKind } from "../../model/run_result.ts";
+import type { ErrorKind } from "../../model/mod.ts";
 import type { Clock } from "../types.ts";
 import { H2Session } from "./h2_session.ts";
 import type { H2Transport } from "./h2_transport.ts";

@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { DEFAULT_WINDOW_MIB } from "../../model/run_result.ts";
+import { DEFAULT_WINDOW_MIB } from "../../model/mod.ts";
 import type { Clock, Connection, PreparedRequest, Waker } from "../types.ts";
 import { H2DenoTransport } from "./h2_deno_transport.ts";
 import type { H2Transport } from "./h2_transport.ts";

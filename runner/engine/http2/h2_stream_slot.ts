@@ -11,7 +11,7 @@
  *
  * @module
  */
-import type { ErrorKind } from "../../model/run_result.ts";
+import type { ErrorKind } from "../../model/mod.ts";
 import { InflightRequest } from "../inflight_request.ts";
 import type { Clock, Connection, PreparedRequest, ResponseOutcome } from "../types.ts";
 import { H2_CODE, type H2StreamEvents, MALFORMED_RESPONSE } from "./h2_session.ts";

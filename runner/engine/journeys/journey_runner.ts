@@ -9,10 +9,10 @@
  *
  * @module
  */
-import type { ErrorKind } from "../../model/run_result.ts";
-import type { PlanJourney } from "../../plan/types.ts";
-import { nextStepDueMs } from "../../schedule/next_step_due.ts";
-import type { RowCursor } from "../../schedule/data_rows.ts";
+import type { ErrorKind } from "../../model/mod.ts";
+import type { PlanJourney } from "../../plan/mod.ts";
+import { nextStepDueMs } from "../../schedule/mod.ts";
+import type { RowCursor } from "../../schedule/mod.ts";
 import { type CapturedValue, ResponseView } from "../response/mod.ts";
 import { ByteWriter, type RequestRenderer } from "../render/mod.ts";
 import type { PreparedRequest, RecordSink, RequestSource, ResponseOutcome } from "../types.ts";

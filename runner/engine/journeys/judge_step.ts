@@ -7,9 +7,9 @@
  *
  * @module
  */
-import type { ErrorKind } from "../../model/run_result.ts";
-import type { PlanCapture, StatusExpectation } from "../../plan/types.ts";
-import { statusExpected } from "../../plan/requests/mod.ts";
+import type { ErrorKind } from "../../model/mod.ts";
+import type { PlanCapture, StatusExpectation } from "../../plan/mod.ts";
+import { statusExpected } from "../../plan/mod.ts";
 import { type CapturedValue, captureValue, ResponseView } from "../response/mod.ts";
 import type { ResponseOutcome } from "../types.ts";
 

@@ -12,7 +12,7 @@
  *
  * @module
  */
-import type { ErrorKind } from "../../model/run_result.ts";
+import type { ErrorKind } from "../../model/mod.ts";
 import type { EpollHandler, EpollLoop } from "./epoll_loop.ts";
 import { responseOutcome } from "../types.ts";
 import { NET } from "./libc_net.ts";

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { err, ok, problem, type Result } from "../../model/result.ts";
+import { err, ok, problem, type Result } from "../../model/mod.ts";
 import { type LibSsl, TlsClient, TlsContext } from "./libssl_tls.ts";
 
 /** A connection's place: the name or IP address the certificate must carry, and the port. */

@@ -6,8 +6,8 @@
  *
  * @module
  */
-import type { ColumnValues, TemplateEncoding } from "../../plan/types.ts";
-import { valueAt } from "../../plan/traffic/mod.ts";
+import type { ColumnValues, TemplateEncoding } from "../../plan/mod.ts";
+import { valueAt } from "../../plan/mod.ts";
 
 const encoder = new TextEncoder();
 

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import type { ScheduleCursor } from "../../schedule/build_schedule.ts";
+import type { ScheduleCursor } from "../../schedule/mod.ts";
 import type { PreparedRequest, RequestSource } from "../types.ts";
 import { ByteWriter } from "./byte_writer.ts";
 import type { RequestRenderer } from "./request_renderer.ts";

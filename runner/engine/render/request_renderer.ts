@@ -13,11 +13,11 @@ import type {
   ResolvedPlan,
   TemplateEncoding,
   TemplatePart,
-} from "../../plan/types.ts";
-import { mixLabels } from "../../plan/requests/mod.ts";
+} from "../../plan/mod.ts";
+import { mixLabels } from "../../plan/mod.ts";
 import type { PreparedRequest } from "../types.ts";
-import { type DataUse, RowCursor } from "../../schedule/data_rows.ts";
-import { choiceIndexAt, drawVar, uuidWords } from "../../schedule/draw_values.ts";
+import { type DataUse, RowCursor } from "../../schedule/mod.ts";
+import { choiceIndexAt, drawVar, uuidWords } from "../../schedule/mod.ts";
 import { headLayout, USER_AGENT_LINE } from "../http1/mod.ts";
 import { ByteWriter } from "./byte_writer.ts";
 import { EncodedColumn, encodeText } from "./encoded_values.ts";

@@ -5,8 +5,8 @@
  *
  * @module
  */
-import type { CaptureSource } from "../../plan/types.ts";
-import { err, ok, type Problem, type Result } from "../../model/result.ts";
+import type { CaptureSource } from "../../plan/mod.ts";
+import { err, ok, type Problem, type Result } from "../../model/mod.ts";
 
 /** A captured value: its text form, and its JSON when the pointer found one. */
 export interface CapturedValue {

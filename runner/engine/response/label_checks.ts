@@ -6,8 +6,8 @@
  *
  * @module
  */
-import type { PlanCheck, StatusExpectation } from "../../plan/types.ts";
-import { statusExpected } from "../../plan/requests/mod.ts";
+import type { PlanCheck, StatusExpectation } from "../../plan/mod.ts";
+import { statusExpected } from "../../plan/mod.ts";
 import type { ResponseOutcome } from "../types.ts";
 import type { ResponseHeaders } from "../kept_response.ts";
 import { type CheckedResponse, evaluateCheck, parseJson, regex } from "./evaluate_check.ts";

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import type { ErrorKind } from "../../model/run_result.ts";
+import type { ErrorKind } from "../../model/mod.ts";
 import { ConnectFailure, outOfDescriptors, socketErrorKind } from "../http1/mod.ts";
 import { InflightRequest } from "../inflight_request.ts";
 import { ResponseReader } from "../http1/mod.ts";

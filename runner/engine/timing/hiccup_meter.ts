@@ -8,7 +8,7 @@
  * @module
  */
 import { createHistogram, toEncodedHistogram } from "../../hdr/mod.ts";
-import type { EncodedHistogram } from "../../model/run_result.ts";
+import type { EncodedHistogram } from "../../model/mod.ts";
 import { type FromHiccupWorker, HICCUP_SLOT } from "./hiccup_worker.ts";
 
 /** How long `stop` waits for the probe to finish before it returns an empty histogram. */

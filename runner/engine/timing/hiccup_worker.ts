@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { bucketGeometry, countsIndexOf, HISTOGRAM_CONFIG } from "../../hdr/histogram_config.ts";
+import { bucketGeometry, countsIndexOf, HISTOGRAM_CONFIG } from "../../hdr/mod.ts";
 import { setTimerSlack } from "./timing_worker.ts";
 import { setShortSlice } from "./short_slice.ts";
 

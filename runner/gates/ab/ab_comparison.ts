@@ -8,8 +8,8 @@
  *
  * @module
  */
-import type { AbComparison } from "../../model/ab_result.ts";
-import type { RunResult } from "../../model/run_result.ts";
+import type { AbComparison } from "../../model/mod.ts";
+import type { RunResult } from "../../model/mod.ts";
 import {
   DEFAULT_REGRESSION_FLOORS,
   isTailMetric,
@@ -24,7 +24,7 @@ import {
   formatMetric,
   measuredFloor,
   median,
-} from "../../result/read/mod.ts";
+} from "../../result/mod.ts";
 import { type FloorSource, judgePaired, type PairedCheck } from "./paired_comparison.ts";
 import { isSufficient, requiredRequests } from "../stats/mod.ts";
 

@@ -19,9 +19,9 @@
  *
  * @module
  */
-import type { AbSloVerdict } from "../../model/ab_result.ts";
-import type { RunResult, Verdict, VerdictStatus } from "../../model/run_result.ts";
-import { sameGate, statusTally, storedSlos } from "../../result/read/mod.ts";
+import type { AbSloVerdict } from "../../model/mod.ts";
+import type { RunResult, Verdict, VerdictStatus } from "../../model/mod.ts";
+import { sameGate, statusTally, storedSlos } from "../../result/mod.ts";
 import { evaluateSlos, implicitErrorVerdict } from "../slo/mod.ts";
 import { poolRuns } from "./pooled_runs.ts";
 

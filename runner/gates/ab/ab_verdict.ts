@@ -4,9 +4,9 @@
  *
  * @module
  */
-import type { AbComparison, AbResult, AbSloVerdict } from "../../model/ab_result.ts";
-import type { VerdictStatus } from "../../model/run_result.ts";
-import { gatesVerdict, statusTally } from "../../result/read/mod.ts";
+import type { AbComparison, AbResult, AbSloVerdict } from "../../model/mod.ts";
+import type { VerdictStatus } from "../../model/mod.ts";
+import { gatesVerdict, statusTally } from "../../result/mod.ts";
 
 /**
  * The one verdict: `fail` when fail-fast stopped a head run (`stoppedBy`); `invalid` when the

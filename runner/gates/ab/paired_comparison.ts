@@ -27,7 +27,7 @@
  */
 import { holmLevels } from "../stats/mod.ts";
 import { tCdf, tQuantile } from "../stats/mod.ts";
-import { median } from "../../result/read/mod.ts";
+import { median } from "../../result/mod.ts";
 
 /** One (stage, label, metric) check's figures, one per round, paired by index. */
 export interface PairedCheck {

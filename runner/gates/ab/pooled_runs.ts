@@ -9,14 +9,9 @@
  * @module
  */
 import { mergeEncodedHistograms } from "../../hdr/mod.ts";
-import { mergeLatency } from "../../recorder/merge_recorded.ts";
-import type {
-  IntervalResult,
-  RunContention,
-  RunResult,
-  StageResult,
-} from "../../model/run_result.ts";
-import { summarizeContention } from "../../result/read/mod.ts";
+import { mergeLatency } from "../../recorder/mod.ts";
+import type { IntervalResult, RunContention, RunResult, StageResult } from "../../model/mod.ts";
+import { summarizeContention } from "../../result/mod.ts";
 
 /** The gap left between two runs' intervals in the pool (ms): more than any window's step. */
 const RUN_GAP_MS = 10_000;

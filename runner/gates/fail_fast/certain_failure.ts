@@ -18,8 +18,8 @@
  * @module
  */
 import { binomialInterval } from "../stats/mod.ts";
-import type { Slo } from "../../plan/types.ts";
-import { formatDurationMs } from "../../plan/units.ts";
+import type { Slo } from "../../plan/mod.ts";
+import { formatDurationMs } from "../../plan/mod.ts";
 
 /**
  * A request counts as beyond a latency bound B once it is outstanding for B plus max(B, 50 ms):

@@ -5,8 +5,8 @@
  *
  * @module
  */
-import type { ResolvedPlan, Slo } from "../../plan/types.ts";
-import { Schedule } from "../../schedule/build_schedule.ts";
+import type { ResolvedPlan, Slo } from "../../plan/mod.ts";
+import { Schedule } from "../../schedule/mod.ts";
 import { ageBeyondUs, decidedEarly } from "./certain_failure.ts";
 
 /** One SLO as fail-fast judges it. */

@@ -8,13 +8,8 @@
  *
  * @module
  */
-import type { Verdict } from "../../model/run_result.ts";
-import {
-  moreWorkers,
-  soundFailFastStop,
-  type StoppedRun,
-  stoppedWhen,
-} from "../../result/read/mod.ts";
+import type { Verdict } from "../../model/mod.ts";
+import { moreWorkers, soundFailFastStop, type StoppedRun, stoppedWhen } from "../../result/mod.ts";
 
 /**
  * Whether `slo` (text and line, as the plan writes it) is the one that stopped the run.

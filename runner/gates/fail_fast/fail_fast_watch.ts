@@ -14,15 +14,10 @@
  *
  * @module
  */
-import type { ResolvedPlan } from "../../plan/types.ts";
-import type { Progress } from "../../run/run_engine.ts";
-import {
-  type GroupCounts,
-  groupCounts,
-  type LiveTally,
-  TALLY_FIELDS,
-} from "../../recorder/live_tally.ts";
-import { sendLagLimitUs } from "../../result/tool_health.ts";
+import type { ResolvedPlan } from "../../plan/mod.ts";
+import type { Progress } from "../../run/mod.ts";
+import { type GroupCounts, groupCounts, type LiveTally, TALLY_FIELDS } from "../../recorder/mod.ts";
+import { sendLagLimitUs } from "../../result/mod.ts";
 import { type CertainEvidence, certainReason, failsForCertain } from "./certain_failure.ts";
 import { type FailFastScope, failFastScopes, windowPlanned } from "./fail_fast_scope.ts";
 

@@ -8,7 +8,7 @@
 import { divisiveChangePoints } from "./_e_divisive.ts";
 import { otavaPValue, type Side, sideOf } from "./_two_sample.ts";
 import { ranksOf } from "./_shuffle_scan.ts";
-import { drained, type Steps } from "../../model/steps.ts";
+import { drained, type Steps } from "../../model/mod.ts";
 
 /** A change point with its two sides and its p-value. */
 export interface WeakPoint {

@@ -12,12 +12,12 @@ import type {
   HistorySeries,
   HistorySettings,
   PlanHistory,
-} from "../../model/history_result.ts";
-import type { Slo } from "../../plan/types.ts";
+} from "../../model/mod.ts";
+import type { Slo } from "../../plan/mod.ts";
 import type { HistoryEntry } from "../../history/mod.ts";
 import { fingerprintMismatch } from "../../history/mod.ts";
 import { changeSteps } from "./detect_changes.ts";
-import { drained, type Steps } from "../../model/steps.ts";
+import { drained, type Steps } from "../../model/mod.ts";
 import { historySeries } from "./history_series.ts";
 import { minChangeOf } from "./min_change.ts";
 import { changeDirection, changeText } from "./change_text.ts";

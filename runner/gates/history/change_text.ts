@@ -20,8 +20,8 @@ import {
   type HistoryUnit,
   type SeriesChange,
   shortCommit,
-} from "../../model/history_result.ts";
-import { formatDurationMs, formatRatePerSec } from "../../plan/units.ts";
+} from "../../model/mod.ts";
+import { formatDurationMs, formatRatePerSec } from "../../plan/mod.ts";
 import { higherIsWorse } from "./history_series.ts";
 
 /**

@@ -48,7 +48,7 @@ import { type ChangeOptions, resolveChangeOptions, type SeriesChange } from "./s
 import { checkFinite } from "./otava_change_points.ts";
 import { absoluteChangeOf, logReach, relativeChangeOf, sideOf } from "./_two_sample.ts";
 import { splitIndexSteps, type WeakPoint } from "./_split_step.ts";
-import { drained, type Steps } from "../../model/steps.ts";
+import { drained, type Steps } from "../../model/mod.ts";
 import { shuffleScan, shufflesFor } from "./_shuffle_scan.ts";
 import { trendOf } from "./_trend_of.ts";
 import { bestRamp, bic } from "./_trend.ts";

@@ -7,16 +7,16 @@
  *
  * @module
  */
-import type { RequestCounts } from "../../model/run_result.ts";
-import { completedPerSec, errorRate } from "../../model/request_counts.ts";
+import type { RequestCounts } from "../../model/mod.ts";
+import { completedPerSec, errorRate } from "../../model/mod.ts";
 import { isSufficient } from "../stats/mod.ts";
 import {
   HISTORY_METRICS,
   type HistoryMetric,
   type HistorySeries,
   type HistoryUnit,
-} from "../../model/history_result.ts";
-import type { Slo, StageBinding } from "../../plan/types.ts";
+} from "../../model/mod.ts";
+import type { Slo, StageBinding } from "../../plan/mod.ts";
 import { stagesForSlo } from "../../plan/mod.ts";
 import type { HistoryEntry, HistoryStage } from "../../history/mod.ts";
 

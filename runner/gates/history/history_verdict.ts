@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { HistoryReport, HistorySettings, PlanHistory } from "../../model/history_result.ts";
+import type { HistoryReport, HistorySettings, PlanHistory } from "../../model/mod.ts";
 
 /**
  * The verdict of `plans` under `settings`.

@@ -13,7 +13,7 @@
  *
  * @module
  */
-import type { HistoryMinChange } from "../../model/history_result.ts";
+import type { HistoryMinChange } from "../../model/mod.ts";
 
 /** Robust standard deviations of a run that a change must reach. */
 export const SPREAD_SDS = 3;

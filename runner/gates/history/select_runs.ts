@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { err, ok, problem, type Result } from "../../model/result.ts";
-import { shortCommit } from "../../model/history_result.ts";
+import { err, ok, problem, type Result } from "../../model/mod.ts";
+import { shortCommit } from "../../model/mod.ts";
 import type { HistoryEntry } from "../../history/mod.ts";
 
 /** Which runs to look at. */

@@ -26,7 +26,7 @@ export const DEFAULT_CHANGE_OPTIONS: Required<ChangeOptions> = {
 };
 
 /** A change found in a series: the detector's part of the history's `HistoryChange`. */
-export type { SeriesChange } from "../../model/history_result.ts";
+export type { SeriesChange } from "../../model/mod.ts";
 
 /**
  * The options filled in with {@linkcode DEFAULT_CHANGE_OPTIONS}, checked: a RangeError for a

@@ -8,12 +8,12 @@
  */
 import { seenValues } from "./seen_values.ts";
 import { stagesMatch } from "../../history/mod.ts";
-import type { SloMetric } from "../../plan/types.ts";
+import type { SloMetric } from "../../plan/mod.ts";
 import { createHistogram, type Histogram } from "../../hdr/mod.ts";
-import type { RunResult, Verdict } from "../../model/run_result.ts";
+import type { RunResult, Verdict } from "../../model/mod.ts";
 import type { DecodedRuns } from "../../history/mod.ts";
 import { applyDecisionRule } from "../decision_rule.ts";
-import { formatChange, formatMetric, median, moreWorkers } from "../../result/read/mod.ts";
+import { formatChange, formatMetric, median, moreWorkers } from "../../result/mod.ts";
 import { metricEvidence } from "../gate_evidence.ts";
 import {
   BASELINE_WINDOW_RUNS,

@@ -5,10 +5,10 @@
  *
  * @module
  */
-import { decodeHistogram } from "../../hdr/hdr_codec.ts";
+import { decodeHistogram } from "../../hdr/mod.ts";
 import type { Histogram } from "../../hdr/mod.ts";
-import { completedPerSec, errorRate } from "../../model/request_counts.ts";
-import type { RequestCounts } from "../../model/run_result.ts";
+import { completedPerSec, errorRate } from "../../model/mod.ts";
+import type { RequestCounts } from "../../model/mod.ts";
 import type { RequestGroup } from "../gate_evidence.ts";
 
 /** A metric the regression gate can judge. */

@@ -12,12 +12,12 @@
  *
  * @module
  */
-import type { Environment } from "../../model/run_result.ts";
-import type { SearchConclusionRecord, SearchGate } from "../../model/search_result.ts";
-import { formatRatePerSec } from "../../plan/units.ts";
+import type { Environment } from "../../model/mod.ts";
+import type { SearchConclusionRecord, SearchGate } from "../../model/mod.ts";
+import { formatRatePerSec } from "../../plan/mod.ts";
 import { fingerprintMismatch, type SearchHistoryEntry } from "../../history/mod.ts";
 import { MIN_HISTORY_RUNS, predictionBounds } from "../stats/mod.ts";
-import { median } from "../../result/read/mod.ts";
+import { median } from "../../result/mod.ts";
 
 /** A drop smaller than this share of the history's median is never a regression. */
 export const SEARCH_REGRESSION_FLOOR = 0.10;

@@ -10,7 +10,7 @@
  * @module
  */
 import type { HistoryEntry } from "../../history/mod.ts";
-import { completedPerSec } from "../../model/request_counts.ts";
+import { completedPerSec } from "../../model/mod.ts";
 import { isSufficient } from "../stats/mod.ts";
 import { percentileOf, type RegressionMetric } from "./regression_metrics.ts";
 import { type StageShape, stagesMatch } from "../../history/mod.ts";

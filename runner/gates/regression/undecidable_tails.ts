@@ -10,10 +10,10 @@
  *
  * @module
  */
-import { plannedRequests } from "../../plan/validate_load.ts";
-import type { PlanIssue, PlanStage, ResolvedPlan } from "../../plan/types.ts";
-import { formatRatePerSec } from "../../plan/units.ts";
-import { DEFAULT_MIN_TAIL_SAMPLES, stagesForSlo } from "../../plan/slo/mod.ts";
+import { plannedRequests } from "../../plan/mod.ts";
+import type { PlanIssue, PlanStage, ResolvedPlan } from "../../plan/mod.ts";
+import { formatRatePerSec } from "../../plan/mod.ts";
+import { DEFAULT_MIN_TAIL_SAMPLES, stagesForSlo } from "../../plan/mod.ts";
 import {
   DEFAULT_REGRESSION_FLOORS,
   percentileOf,

@@ -5,10 +5,10 @@
  *
  * @module
  */
-import type { ParsedSlo } from "../../plan/slo/mod.ts";
-import type { RunResult, StageResult, Verdict } from "../../model/run_result.ts";
+import type { ParsedSlo } from "../../plan/mod.ts";
+import type { RunResult, StageResult, Verdict } from "../../model/mod.ts";
 import { binomialInterval } from "../stats/mod.ts";
-import { latenessLimitUs } from "../../result/tool_health.ts";
+import { latenessLimitUs } from "../../result/mod.ts";
 import { scheduleShortfall } from "../generator_allowance.ts";
 import { sampleRemedy, sloVerdict } from "./slo_verdict.ts";
 

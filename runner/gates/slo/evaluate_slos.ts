@@ -10,9 +10,9 @@
  *
  * @module
  */
-import type { ParsedSlo } from "../../plan/slo/mod.ts";
-import { errorTotal } from "../../model/request_counts.ts";
-import type { RunResult, Verdict } from "../../model/run_result.ts";
+import type { ParsedSlo } from "../../plan/mod.ts";
+import { errorTotal } from "../../model/mod.ts";
+import type { RunResult, Verdict } from "../../model/mod.ts";
 import { metricEvidence } from "../gate_evidence.ts";
 import { judgeWindows } from "./judge_windows.ts";
 import { countBeyond } from "../latency_evidence.ts";
@@ -23,7 +23,7 @@ import { sampleRemedy, sloVerdict } from "./slo_verdict.ts";
 import { judgeStalls, judgeTrend } from "./time_domain_gates.ts";
 import { judgeCheckRate } from "./check_rate_gate.ts";
 import { failFastVerdict, stoppedOn } from "../fail_fast/mod.ts";
-import { type StoredSlo, storedSlos } from "../../result/read/mod.ts";
+import { type StoredSlo, storedSlos } from "../../result/mod.ts";
 
 /** Options of the SLO gate. */
 export interface SloGateOptions {

@@ -8,10 +8,10 @@
  *
  * @module
  */
-import type { ParsedSlo } from "../../plan/slo/mod.ts";
-import { addCounts, emptyCounts, errorTotal } from "../../model/request_counts.ts";
-import type { RunResult, Verdict } from "../../model/run_result.ts";
-import { errorsInWords, type StoredSlo, storedSlos } from "../../result/read/mod.ts";
+import type { ParsedSlo } from "../../plan/mod.ts";
+import { addCounts, emptyCounts, errorTotal } from "../../model/mod.ts";
+import type { RunResult, Verdict } from "../../model/mod.ts";
+import { errorsInWords, type StoredSlo, storedSlos } from "../../result/mod.ts";
 import { judgeSlos } from "./evaluate_slos.ts";
 
 /** The share of failed requests above which the implicit gate is judged: 1%. */

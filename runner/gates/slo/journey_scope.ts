@@ -6,11 +6,11 @@
  *
  * @module
  */
-import type { ParsedSlo } from "../../plan/slo/mod.ts";
+import type { ParsedSlo } from "../../plan/mod.ts";
 import { createHistogram } from "../../hdr/mod.ts";
-import { decodeHistogram } from "../../hdr/hdr_codec.ts";
-import { emptyCounts } from "../../model/request_counts.ts";
-import type { StageResult } from "../../model/run_result.ts";
+import { decodeHistogram } from "../../hdr/mod.ts";
+import { emptyCounts } from "../../model/mod.ts";
+import type { StageResult } from "../../model/mod.ts";
 import { boundStages, type SloScope } from "./slo_scope.ts";
 
 /**

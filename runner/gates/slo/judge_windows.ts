@@ -12,19 +12,19 @@
  *
  * @module
  */
-import type { ParsedSlo } from "../../plan/slo/mod.ts";
+import type { ParsedSlo } from "../../plan/mod.ts";
 import { createHistogram } from "../../hdr/mod.ts";
-import { requestsToPassSlo } from "../../plan/slo/mod.ts";
-import { formatDurationMs, formatLengthMs, formatRatePerSec } from "../../plan/units.ts";
-import type { SloMetric } from "../../plan/types.ts";
-import type { RunResult, StageResult, Verdict, WindowFinding } from "../../model/run_result.ts";
-import { errorTotal } from "../../model/request_counts.ts";
+import { requestsToPassSlo } from "../../plan/mod.ts";
+import { formatDurationMs, formatLengthMs, formatRatePerSec } from "../../plan/mod.ts";
+import type { SloMetric } from "../../plan/mod.ts";
+import type { RunResult, StageResult, Verdict, WindowFinding } from "../../model/mod.ts";
+import { errorTotal } from "../../model/mod.ts";
 import { applyDecisionRule, type GateDecision } from "../decision_rule.ts";
 import { type MetricEvidence, metricEvidence } from "../gate_evidence.ts";
 import { loadWindow, type MeasuredWindow, measuredWindows } from "./measured_windows.ts";
 import type { SloScope } from "./slo_scope.ts";
 import { sloVerdict } from "./slo_verdict.ts";
-import { worstStatus } from "../../result/read/mod.ts";
+import { worstStatus } from "../../result/mod.ts";
 import { type ContendedInterval, contendedIntervals } from "../contention_tail.ts";
 
 /** Findings kept in the verdict; the tally counts them all. */

@@ -9,9 +9,9 @@
  * @module
  */
 import { decodeHistogram, type Histogram, type SparseCounts } from "../../hdr/mod.ts";
-import { addCounts, emptyCounts } from "../../model/request_counts.ts";
-import type { IntervalResult, RequestCounts } from "../../model/run_result.ts";
-import type { ParsedSlo } from "../../plan/slo/mod.ts";
+import { addCounts, emptyCounts } from "../../model/mod.ts";
+import type { IntervalResult, RequestCounts } from "../../model/mod.ts";
+import type { ParsedSlo } from "../../plan/mod.ts";
 import { seriesHistogram } from "./slo_scope.ts";
 
 /** One window's merged measurements. */

@@ -5,16 +5,11 @@
  *
  * @module
  */
-import type { ParsedSlo } from "../../plan/slo/mod.ts";
+import type { ParsedSlo } from "../../plan/mod.ts";
 import { createHistogram, type Histogram } from "../../hdr/mod.ts";
-import { decodeHistogram } from "../../hdr/hdr_codec.ts";
-import { addCounts, emptyCounts } from "../../model/request_counts.ts";
-import type {
-  EncodedHistogram,
-  LatencyPair,
-  RequestCounts,
-  StageResult,
-} from "../../model/run_result.ts";
+import { decodeHistogram } from "../../hdr/mod.ts";
+import { addCounts, emptyCounts } from "../../model/mod.ts";
+import type { EncodedHistogram, LatencyPair, RequestCounts, StageResult } from "../../model/mod.ts";
 
 /**
  * The latency a group holds for an SLO's series: the time to first byte for `ttfb` (undefined

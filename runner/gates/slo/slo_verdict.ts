@@ -5,11 +5,11 @@
  *
  * @module
  */
-import type { ParsedSlo } from "../../plan/slo/mod.ts";
-import { formatLengthMs, formatRatePerSec } from "../../plan/units.ts";
-import type { Verdict } from "../../model/run_result.ts";
+import type { ParsedSlo } from "../../plan/mod.ts";
+import { formatLengthMs, formatRatePerSec } from "../../plan/mod.ts";
+import type { Verdict } from "../../model/mod.ts";
 import { applyDecisionRule, type GateEvidence, requestsToDecide } from "../decision_rule.ts";
-import { type AdviceScope, formatMetric, moreWorkers } from "../../result/read/mod.ts";
+import { type AdviceScope, formatMetric, moreWorkers } from "../../result/mod.ts";
 import { contentionReason } from "../contention_tail.ts";
 
 /**

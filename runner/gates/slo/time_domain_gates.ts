@@ -16,14 +16,14 @@
  *
  * @module
  */
-import type { ParsedSlo } from "../../plan/slo/mod.ts";
-import { formatDurationMs, formatSlopeUsPerMin } from "../../plan/units.ts";
-import type { RunResult, StageResult, Trend, Verdict } from "../../model/run_result.ts";
-import { MIN_TREND_INTERVALS, stallThresholdUs } from "../../result/time_domain.ts";
-import { latenessLimitUs } from "../../result/tool_health.ts";
+import type { ParsedSlo } from "../../plan/mod.ts";
+import { formatDurationMs, formatSlopeUsPerMin } from "../../plan/mod.ts";
+import type { RunResult, StageResult, Trend, Verdict } from "../../model/mod.ts";
+import { MIN_TREND_INTERVALS, stallThresholdUs } from "../../result/mod.ts";
+import { latenessLimitUs } from "../../result/mod.ts";
 import { applyDecisionRule, type GateDecision, type GateEvidence } from "../decision_rule.ts";
 import { scheduleShortfall } from "../generator_allowance.ts";
-import { confirmReruns, intervalWaitMs, STATUS_SEVERITY } from "../../result/read/mod.ts";
+import { confirmReruns, intervalWaitMs, STATUS_SEVERITY } from "../../result/mod.ts";
 
 /** An interval with nothing answered is the generator's doing if it paused this long (µs). */
 const SILENCE_PAUSE_US = 500_000;

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { median } from "../../result/read/mod.ts";
+import { median } from "../../result/mod.ts";
 import { tCdf, tQuantile } from "./student_t.ts";
 
 /** Past values used at most: the last 30, so an old regime cannot anchor the bound forever. */

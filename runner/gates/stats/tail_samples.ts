@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { DEFAULT_MIN_TAIL_SAMPLES, requiredRequests } from "../../plan/slo/mod.ts";
+import { DEFAULT_MIN_TAIL_SAMPLES, requiredRequests } from "../../plan/mod.ts";
 
 export { requiredRequests };
 

@@ -10,7 +10,7 @@
  */
 import type { YamlMap, YamlNode, YamlScalar } from "../read/mod.ts";
 import { didYouMean } from "../read/mod.ts";
-import { err, ok, problem, type Result } from "../../model/result.ts";
+import { err, ok, problem, type Result } from "../../model/mod.ts";
 import { join, PlanReader } from "../read/mod.ts";
 import type { SloFollow } from "../slo/mod.ts";
 import { readLoad } from "../validate_load.ts";

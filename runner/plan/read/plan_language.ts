@@ -16,7 +16,7 @@ import {
   MAX_STREAMS_PER_CONNECTION,
   MAX_WINDOW_MIB,
   SERVER_STREAMS_CAP,
-} from "../../model/run_result.ts";
+} from "../../model/mod.ts";
 
 /** A key's kind: what its value is. */
 export type KeyKind =

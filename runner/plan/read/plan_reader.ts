@@ -7,7 +7,7 @@
 import type { SourcePos, YamlEntry, YamlNode } from "./_yaml.ts";
 import type { PlanIssue } from "../types.ts";
 import { didYouMean } from "./did_you_mean.ts";
-import type { Result } from "../../model/result.ts";
+import type { Result } from "../../model/mod.ts";
 
 /** Where an issue points: a node, or a key of a mapping. */
 export type IssueAt = YamlNode | { pos: SourcePos; length: number };

@@ -11,7 +11,7 @@ import type { YamlEntry, YamlNode } from "./_yaml.ts";
 import { keysOf, type KeySpec, keySpec, PLAN_LANGUAGE, type SectionName } from "./plan_language.ts";
 import { join, type PlanReader, sourceText } from "./plan_reader.ts";
 import { parseDurationMs, parsePercentFraction, parseRatePerSec } from "../units.ts";
-import type { Result } from "../../model/result.ts";
+import type { Result } from "../../model/mod.ts";
 
 /** A scalar key's value as its kind reads it. */
 export type KeyValue = string | number | boolean;

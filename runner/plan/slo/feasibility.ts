@@ -21,7 +21,7 @@ import { join, type PlanReader } from "../read/mod.ts";
 import type { PlanLoad, PlanStage, Slo } from "../types.ts";
 import { formatDurationMs, formatRatePerSec } from "../units.ts";
 import { stagesForSlo } from "./validate_slos.ts";
-import { SERVER_STREAMS_CAP } from "../../model/run_result.ts";
+import { SERVER_STREAMS_CAP } from "../../model/mod.ts";
 
 /**
  * What one engine worker sent at most, per second, with 50 connections against a C server on a

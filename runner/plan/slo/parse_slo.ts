@@ -26,7 +26,7 @@ import {
   parseSlopeUsPerMin,
 } from "../units.ts";
 import { didYouMean } from "../read/mod.ts";
-import { err, ok, type Problem, problem, type Result } from "../../model/result.ts";
+import { err, ok, type Problem, problem, type Result } from "../../model/mod.ts";
 
 /** A parsed SLO, without its source line (the caller knows it). */
 export type ParsedSlo = Omit<Slo, "line">;

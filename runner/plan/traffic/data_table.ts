@@ -6,7 +6,7 @@
  * @module
  */
 import { readCsvRecords } from "./_csv.ts";
-import { err, ok, type Problem, type Result } from "../../model/result.ts";
+import { err, ok, type Problem, type Result } from "../../model/mod.ts";
 
 /** A data file read into columns. Values are column-major: text[c][r] is row r of column c. */
 export interface DataTable {

@@ -8,7 +8,7 @@
  */
 import { didYouMean } from "../read/mod.ts";
 import type { TemplateEncoding, TemplatePart, TemplateRef } from "../types.ts";
-import type { Problem } from "../../model/result.ts";
+import type { Problem } from "../../model/mod.ts";
 
 /** What a template may name, and how `${env.NAME}` is read. */
 export interface TemplateScope {

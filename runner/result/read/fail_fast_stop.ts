@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { FailFastStop, RunResult, ToolHealth } from "../../model/run_result.ts";
+import type { FailFastStop, RunResult, ToolHealth } from "../../model/mod.ts";
 
 /** What these functions read of a result. */
 export type StoppedRun = Pick<RunResult, "run"> & {

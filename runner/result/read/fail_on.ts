@@ -20,9 +20,9 @@
  *
  * @module
  */
-import { EXIT_CODES, type ExitCode } from "../../model/exit_codes.ts";
-import type { RunVerdict } from "../../model/run_result.ts";
-import { err, ok, problem, type Result } from "../../model/result.ts";
+import { EXIT_CODES, type ExitCode } from "../../model/mod.ts";
+import type { RunVerdict } from "../../model/mod.ts";
+import { err, ok, problem, type Result } from "../../model/mod.ts";
 import type { VerdictScope } from "./verdict_order.ts";
 
 /** What turns a run red: see the module's documentation and docs/gates.md. */

@@ -6,8 +6,8 @@
  *
  * @module
  */
-import type { EncodedHistogram } from "../../model/run_result.ts";
-import { formatDurationMs } from "../../plan/units.ts";
+import type { EncodedHistogram } from "../../model/mod.ts";
+import { formatDurationMs } from "../../plan/mod.ts";
 import { type AdviceScope, moreWorkers } from "./advice_scope.ts";
 
 /** The figures the cause is read from. */

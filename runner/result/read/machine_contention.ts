@@ -18,7 +18,7 @@ import type {
   IntervalResult,
   RunContention,
   StageResult,
-} from "../../model/run_result.ts";
+} from "../../model/mod.ts";
 import { median } from "./median.ts";
 
 /**

@@ -6,7 +6,7 @@
  * @module
  */
 import { decodeHistogram } from "../../hdr/mod.ts";
-import type { EncodedHistogram, PlanRecord, ToolHealth } from "../../model/run_result.ts";
+import type { EncodedHistogram, PlanRecord, ToolHealth } from "../../model/mod.ts";
 import { storedSlos } from "./stored_slos.ts";
 
 /** The floor at one percentile, and its two parts (us). */

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { type RunProtocol, type RunResult, SERVER_STREAMS_CAP } from "../../model/run_result.ts";
+import { type RunProtocol, type RunResult, SERVER_STREAMS_CAP } from "../../model/mod.ts";
 
 /** The part of a result this module reads. */
 export type ProtocolOf = { run: Pick<RunResult["run"], "protocol" | "maxStreams"> };

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { RunResult, Verdict } from "../../model/run_result.ts";
+import type { RunResult, Verdict } from "../../model/mod.ts";
 import { targetLost } from "./target_lost.ts";
 import { failFastReason, soundFailFastStop, type StoppedRun } from "./fail_fast_stop.ts";
 

@@ -7,9 +7,9 @@
  *
  * @module
  */
-import type { PlanRecord } from "../../model/run_result.ts";
-import { ok, type Result } from "../../model/result.ts";
-import { type ParsedSlo, parseSlo, type SloParseError } from "../../plan/slo/mod.ts";
+import type { PlanRecord } from "../../model/mod.ts";
+import { ok, type Result } from "../../model/mod.ts";
+import { type ParsedSlo, parseSlo, type SloParseError } from "../../plan/mod.ts";
 
 /** One SLO of a result: as stored (its text and line), and parsed, or why it does not parse. */
 export interface StoredSlo {

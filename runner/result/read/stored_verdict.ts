@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { RunResult, RunVerdict } from "../../model/run_result.ts";
+import type { RunResult, RunVerdict } from "../../model/mod.ts";
 import type { VerdictScope } from "./verdict_order.ts";
 
 /**

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { ErrorKind, IntervalResult, RunVerdict } from "../../model/run_result.ts";
+import type { ErrorKind, IntervalResult, RunVerdict } from "../../model/mod.ts";
 
 /** Failures that mean no server answered on the connection. */
 const CONNECTION_FAILURES: readonly ErrorKind[] = ["refused", "reset", "timeout", "other"];

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { RunResult, Verdict } from "../../model/run_result.ts";
+import type { RunResult, Verdict } from "../../model/mod.ts";
 import { machinePaused } from "./lateness_cause.ts";
 import { percentileOf } from "./measured_floor.ts";
 

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { RunVerdict, Verdict, VerdictStatus } from "../../model/run_result.ts";
+import type { RunVerdict, Verdict, VerdictStatus } from "../../model/mod.ts";
 
 /** Statuses from the worst to the best, the order reports list verdicts in when they sort. */
 export const STATUS_SEVERITY: readonly VerdictStatus[] = [

@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { H2Pool } from "../../engine/http2/mod.ts";
-import { DEFAULT_WINDOW_MIB } from "../../model/run_result.ts";
+import { H2Pool } from "../../engine/mod.ts";
+import { DEFAULT_WINDOW_MIB } from "../../model/mod.ts";
 import type { Protocol } from "./protocol.ts";
 
 /**

@@ -6,9 +6,9 @@
  *
  * @module
  */
-import type { Clock, Connection, PreparedRequest } from "../../engine/types.ts";
-import type { BodySampler } from "../../engine/body_sample.ts";
-import type { ResolvedPlan } from "../../plan/types.ts";
+import type { Clock, Connection, PreparedRequest } from "../../engine/mod.ts";
+import type { BodySampler } from "../../engine/mod.ts";
+import type { ResolvedPlan } from "../../plan/mod.ts";
 import type { Transport } from "./transport.ts";
 
 /** What a protocol is wired from. */

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { ResolvedPlan } from "../../plan/types.ts";
+import type { ResolvedPlan } from "../../plan/mod.ts";
 import type { Protocol } from "./protocol.ts";
 import { http1Protocol } from "./http1_protocol.ts";
 import { http2Protocol } from "./http2_protocol.ts";

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { createAtomicsWaker } from "../../engine/timing/mod.ts";
+import { createAtomicsWaker } from "../../engine/mod.ts";
 import {
   EpollLoop,
   ioChoice,
@@ -14,11 +14,11 @@ import {
   NativeH2Transport,
   nativeTarget,
   nativeTls,
-} from "../../engine/native/mod.ts";
-import { Http1Connection } from "../../engine/socket/mod.ts";
-import type { H2Transport } from "../../engine/http2/mod.ts";
-import type { BodySampler } from "../../engine/body_sample.ts";
-import type { Clock, Connection, Waker } from "../../engine/types.ts";
+} from "../../engine/mod.ts";
+import { Http1Connection } from "../../engine/mod.ts";
+import type { H2Transport } from "../../engine/mod.ts";
+import type { BodySampler } from "../../engine/mod.ts";
+import type { Clock, Connection, Waker } from "../../engine/mod.ts";
 
 /** What every connection of a run tells the run, and shares with the others. */
 export interface ConnectionHooks {

@@ -7,8 +7,8 @@
  *
  * @module
  */
-import type { ErrorKind, PlanRecord, RequestCounts } from "../../../model/run_result.ts";
-import { statusExpected } from "../../../plan/requests/mod.ts";
+import type { ErrorKind, PlanRecord, RequestCounts } from "../../../model/mod.ts";
+import { statusExpected } from "../../../plan/mod.ts";
 
 /** What the words need of the plan: each request's label and expected statuses. */
 export type PlanExpectations = {

@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { formatDurationMs, formatRatePerSec, formatSlopeUsPerMin } from "../../../plan/units.ts";
-import type { Verdict } from "../../../model/run_result.ts";
+import { formatDurationMs, formatRatePerSec, formatSlopeUsPerMin } from "../../../plan/mod.ts";
+import type { Verdict } from "../../../model/mod.ts";
 
 /**
  * Formats a measured value or bound in its unit.
