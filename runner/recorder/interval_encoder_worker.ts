@@ -21,7 +21,9 @@
  */
 import type { IntervalResult } from "../model/mod.ts";
 import { createEncodeScratch, encodeRawInterval, type RawInterval } from "./raw_interval.ts";
-import { lowerThreadPriority } from "../engine/mod.ts";
+// Through a side door (tests/layers_test.ts, SIDE_DOORS): engine/mod.ts would load the whole
+// engine into the encoder's thread.
+import { lowerThreadPriority } from "../engine/low_priority.ts";
 
 /**
  * Messages to the encoder worker: first, on the worker itself, the port the store talks over and
