@@ -166,7 +166,7 @@ Deno.test("code outside a layer imports it only through the layer's mod.ts", asy
 
 Deno.test("the layer door check sees an import past a layer's mod.ts, or into its own", async () => {
   const imports: Record<string, string[]> = {
-    "runner/api/run_plan.ts": [
+    "runner/api/measure_plan.ts": [
       "runner/engine/dispatcher.ts",
       "runner/engine/http1/mod.ts",
       "runner/plan/mod.ts",
@@ -187,8 +187,8 @@ Deno.test("the layer door check sees an import past a layer's mod.ts, or into it
     "ci/action/verdict.ts -> runner/result/read/mod.ts (not through runner/result/mod.ts)",
     "cli.ts -> runner/cli/commands.ts (not through runner/cli/mod.ts)",
     "reporters/text/markdown.ts -> runner/result/build_result.ts (not through runner/result/mod.ts)",
-    "runner/api/run_plan.ts -> runner/engine/dispatcher.ts (not through runner/engine/mod.ts)",
-    "runner/api/run_plan.ts -> runner/engine/http1/mod.ts (not through runner/engine/mod.ts)",
+    "runner/api/measure_plan.ts -> runner/engine/dispatcher.ts (not through runner/engine/mod.ts)",
+    "runner/api/measure_plan.ts -> runner/engine/http1/mod.ts (not through runner/engine/mod.ts)",
     "runner/engine/dispatcher.ts -> runner/model/result.ts (not through runner/model/mod.ts)",
     "runner/engine/http1/reader.ts -> runner/engine/mod.ts (its own layer's door)",
   ]);

@@ -13,7 +13,7 @@ export {
   type Progress,
   runPlan,
   type RunPlanOptions,
-} from "./run_plan.ts";
+} from "./measure_plan.ts";
 export { type TeardownDone, withTeardown } from "./teardown_done.ts";
 export type { LiveTally } from "../recorder/mod.ts";
 export {

@@ -8,7 +8,7 @@
  */
 import type { RunResult, StepRecord } from "../model/mod.ts";
 
-/** What a plan's teardown did (`MeasuredRun.teardown`, run_plan.ts). */
+/** What a plan's teardown did (`MeasuredRun.teardown`, measure_plan.ts). */
 export interface TeardownDone {
   /** It added steps or warnings to the result. */
   changed: boolean;

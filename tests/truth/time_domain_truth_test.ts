@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { judge } from "../../runner/api/judge.ts";
-import { runPlan } from "../../runner/api/run_plan.ts";
+import { runPlan } from "../../runner/api/measure_plan.ts";
 import { parsePlanText } from "../../runner/plan/load_plan.ts";
 import { startTargetProcess } from "../_helpers/target_process.ts";
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { exitCodeOf, judge, judgeResult } from "../../../runner/api/mod.ts";
 import { EXIT_CODES } from "../../../runner/model/exit_codes.ts";
-import { runPlan } from "../../../runner/api/run_plan.ts";
+import { runPlan } from "../../../runner/api/measure_plan.ts";
 import { parsePlanText } from "../../../runner/plan/load_plan.ts";
 import { startTarget } from "../../../runner/target/mod.ts";
 import { sampleResult } from "../../_helpers/result_fixtures.ts";

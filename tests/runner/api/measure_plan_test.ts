@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { runPlan, type RunPlanOptions } from "../../../runner/api/run_plan.ts";
+import { runPlan, type RunPlanOptions } from "../../../runner/api/measure_plan.ts";
 import { parsePlanText } from "../../../runner/plan/load_plan.ts";
 import { seedOfInstant } from "../../../runner/plan/traffic/plan_seed.ts";
 import { retarget } from "../../../runner/plan/retarget.ts";
