@@ -1,12 +1,12 @@
 /**
- * tailgate's public API: run a plan and judge it (the front door: {@linkcode runPlan},
+ * tailgate's public API: run a plan and judge it (the front door: {@linkcode measureRun},
  * {@linkcode judge}), the plan language, the result contract, histograms, the reporters and the
  * built-in target. The `tailgate` command is `cli.ts`, built on these.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { judge, parsePlanText, runPlan, startTarget, writeReports } from "./mod.ts";
+ * import { judge, parsePlanText, measureRun, startTarget, writeReports } from "./mod.ts";
  *
  * await using target = await startTarget({ mode: "hello", port: 0 });
  * const { plan, issues } = parsePlanText(`
@@ -17,7 +17,7 @@
  * slo: [p90 < 100ms at 500/s, error_rate < 1%]
  * `);
  * if (!plan) throw new Error(issues.map((i) => i.message).join("\n"));
- * const result = await runPlan(plan);
+ * const result = await measureRun(plan);
  * const { verdict } = await judge(result);
  * const { paths } = await writeReports(result, await Deno.makeTempDir(), ["json", "html", "md"]);
  * assert.equal(result.stages[0].counts.completed, 1000); // every request has an outcome
@@ -57,10 +57,10 @@ export {
   type JudgeOptions,
   judgeResult,
   type LiveTally,
+  measureRun,
+  type MeasureRunOptions,
   type PlanHistory,
   type Progress,
-  runPlan,
-  type RunPlanOptions,
   type SeriesChange,
   type ShardSpec,
   shortCommit,

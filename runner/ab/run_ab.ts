@@ -9,7 +9,7 @@
  */
 import { join } from "node:path";
 import { judgeResult } from "../api/mod.ts";
-import { runPlan } from "../api/mod.ts";
+import { measureRun } from "../api/mod.ts";
 import { StepFailure } from "../session/mod.ts";
 import { compareRounds, type RoundPair } from "../gates/mod.ts";
 import { mergeEncodedHistograms } from "../hdr/mod.ts";
@@ -59,7 +59,7 @@ export interface AbOptions {
   /** The machine's fingerprint, when already collected. */
   environment?: Environment;
   /**
-   * Stop a head run once one of its SLOs is certain to fail (runPlan's `failFast`), and end the
+   * Stop a head run once one of its SLOs is certain to fail (measureRun's `failFast`), and end the
    * comparison there, a fail.
    */
   failFast?: boolean;
@@ -132,7 +132,7 @@ export async function runAb(plan: ResolvedPlan, options: AbOptions): Promise<AbR
         ...(options.readyTimeoutMs === undefined ? {} : { readyTimeoutMs: options.readyTimeoutMs }),
         ...(options.signal ? { signal: options.signal } : {}),
       });
-      const measured = await runPlan(retarget(plan, spec.url), {
+      const measured = await measureRun(retarget(plan, spec.url), {
         ...(options.signal ? { signal: options.signal } : {}),
         environment,
         ...(side === "head" && options.failFast ? { failFast: true } : {}),

@@ -51,7 +51,7 @@ export interface Judgement {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { exitCodeOf, judge, parsePlanText, runPlan, startTarget } from "../../mod.ts";
+ * import { exitCodeOf, judge, parsePlanText, measureRun, startTarget } from "../../mod.ts";
  *
  * // Every answer takes 20 ms, so `p99 < 5ms` fails for certain, whatever the machine.
  * await using target = await startTarget({ mode: "fixed", delayMs: 20, port: 0 });
@@ -62,7 +62,7 @@ export interface Judgement {
  * load: { connections: 8, stages: [{ name: steady, rate: 100/s, duration: 1s }] }
  * slo: [p99 < 5ms]
  * `);
- * const result = await runPlan(plan!);
+ * const result = await measureRun(plan!);
  * const { verdict, verdicts } = await judge(result);
  * assert.equal(verdicts.length, 1);
  * // fail (exit 1); inconclusive only when the machine could not send the load or kept the

@@ -1,5 +1,5 @@
 /**
- * The library's front door for running a plan: {@linkcode runPlan} runs a resolved plan with
+ * The library's front door for running a plan: {@linkcode measureRun} runs a resolved plan with
  * corrected timing (every request timed from its intended send time, on as many engine workers
  * as the plan asks for) and returns the measured result document, not yet judged (see
  * {@linkcode judge} in judge.ts). `tailgate run` is this, between loading the plan and judging.
@@ -22,8 +22,8 @@ import type { ShardSpec } from "../schedule/mod.ts";
 
 export type { Progress };
 
-/** Options of {@linkcode runPlan}; all optional. */
-export interface RunPlanOptions {
+/** Options of {@linkcode measureRun}; all optional. */
+export interface MeasureRunOptions {
   /** Stops the run early; what was measured is still returned, marked incomplete. */
   signal?: AbortSignal;
   /** PEM certificates to trust for https targets. */
@@ -79,7 +79,7 @@ export interface RunPlanOptions {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { judge, parsePlanText, runPlan, startTarget } from "../../mod.ts";
+ * import { judge, parsePlanText, measureRun, startTarget } from "../../mod.ts";
  *
  * await using target = await startTarget({ mode: "hello", port: 0 });
  * const { plan } = parsePlanText(`
@@ -89,15 +89,15 @@ export interface RunPlanOptions {
  * load: { connections: 4, stages: [{ name: steady, rate: 200/s, duration: 1s }] }
  * slo: [p90 < 250ms]
  * `);
- * const result = await runPlan(plan!);
+ * const result = await measureRun(plan!);
  * const { verdict } = await judge(result);
  * assert.equal(result.stages[0].counts.completed, 200);
  * assert.equal(verdict.summary.split(":")[0], "1 gate"); // pass, unless the machine is overloaded
  * ```
  */
-export async function runPlan(
+export async function measureRun(
   plan: ResolvedPlan,
-  options: RunPlanOptions = {},
+  options: MeasureRunOptions = {},
 ): Promise<RunResult> {
   const measured = await measurePlan(plan, options);
   return withTeardown(measured.result, await measured.teardown());
@@ -105,7 +105,7 @@ export async function runPlan(
 
 /** A plan measured, its teardown still owed: what {@linkcode measurePlan} returns. */
 export interface MeasuredRun {
-  /** The result document, as {@linkcode runPlan} returns it but for the teardown's steps. */
+  /** The result document, as {@linkcode measureRun} returns it but for the teardown's steps. */
   result: RunResult;
   /**
    * Sends the plan's teardown steps (none without a setup or teardown) and returns their records
@@ -117,13 +117,13 @@ export interface MeasuredRun {
 }
 
 /**
- * {@linkcode runPlan} in two parts, so a caller can keep what was measured before the teardown
+ * {@linkcode measureRun} in two parts, so a caller can keep what was measured before the teardown
  * steps are sent (`tailgate run` writes the result and the reports first): the measured result,
  * and its teardown still to run.
  */
 export async function measurePlan(
   written: ResolvedPlan,
-  options: RunPlanOptions = {},
+  options: MeasureRunOptions = {},
 ): Promise<MeasuredRun> {
   // What `tailgate check` reads but no engine runs yet: refused before setup sends anything.
   const refused = notYetRun(written);

@@ -1,6 +1,6 @@
 /**
  * The library's front door: what the `tailgate` command does, as functions. Run a plan
- * ({@linkcode runPlan}), judge its result ({@linkcode judge}), and turn the verdict into an exit
+ * ({@linkcode measureRun}), judge its result ({@linkcode judge}), and turn the verdict into an exit
  * code ({@linkcode exitCodeOf}); follow a plan's history over commits ({@linkcode history});
  * rendering reports is `renderReport` / `writeReports` in
  * reporters/mod.ts.
@@ -10,9 +10,9 @@
 export {
   type MeasuredRun,
   measurePlan,
+  measureRun,
+  type MeasureRunOptions,
   type Progress,
-  runPlan,
-  type RunPlanOptions,
 } from "./measure_plan.ts";
 export { type TeardownDone, withTeardown } from "./teardown_done.ts";
 export type { LiveTally } from "../recorder/mod.ts";

@@ -39,7 +39,7 @@ export interface RunService extends AsyncDisposable {
   readonly signal: AbortSignal;
   /** Why the run lost its service (exit status and last log lines), once it ended; else undefined. */
   death(): string | undefined;
-  /** Its process group, whose processes' wait for a CPU the run measures (`runPlan`'s `service`). */
+  /** Its process group, whose processes' wait for a CPU the run measures (`measureRun`'s `service`). */
   readonly pgid: number;
   /**
    * Stops it (every process it left, also one in a session of its own), then says what the stop

@@ -15,8 +15,8 @@ import { dirname, join } from "node:path";
 import {
   type MeasuredRun,
   measurePlan,
+  measureRun,
   type Progress as RunProgress,
-  runPlan,
 } from "../api/mod.ts";
 import { checkTarget, descriptorProblem, openFilesLimit } from "../engine/mod.ts";
 import { formatDurationMs, formatRatePerSec } from "../plan/mod.ts";
@@ -327,7 +327,7 @@ async function measure(
     );
     // Each run logs in and out: the first run's teardown before a rerun's setup.
     await measured.teardown();
-    const again = await runPlan(plan, {
+    const again = await measureRun(plan, {
       signal,
       caCerts,
       environment,

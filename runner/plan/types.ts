@@ -328,12 +328,12 @@ export interface PlanLoad {
   /**
    * Seed of the poisson generator and of every drawn value: the same seed sends the same requests.
    * When the plan fixes none (`seedPerRun`), this is 1 (traffic/plan_seed.ts): what
-   * `check` counts with and the layers below the front door use as given, and `runPlan()` replaces
+   * `check` counts with and the layers below the front door use as given, and `measureRun()` replaces
    * it with a fresh seed for each run.
    */
   seed: number;
   /**
-   * True when the plan fixes no `load.seed`: each run draws its own (`runPlan()`; the result
+   * True when the plan fixes no `load.seed`: each run draws its own (`measureRun()`; the result
    * records it as `load.seed`), so two runs send different uuids and values.
    */
   seedPerRun?: true;

@@ -35,7 +35,7 @@ export function readLoad(
     );
   }
   const arrival = s.value<Arrival>("arrival");
-  // No seed written: each run draws its own (runPlan); until then the placeholder.
+  // No seed written: each run draws its own (measureRun); until then the placeholder.
   const seed = s.get<number>("seed");
   const seeded = seed === undefined
     ? { seed: PER_RUN_SEED_PLACEHOLDER, seedPerRun: true as const }

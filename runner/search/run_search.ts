@@ -11,7 +11,7 @@ import { judgeResult } from "../api/mod.ts";
 import { formatMetric } from "../result/mod.ts";
 import type { SearchHistoryEntry } from "../history/mod.ts";
 import { judgeSearchRegression, searchRegressionLimit } from "../gates/mod.ts";
-import { runPlan } from "../api/mod.ts";
+import { measureRun } from "../api/mod.ts";
 import { StepFailure } from "../session/mod.ts";
 import type { Environment, FailFastStop, RunResult } from "../model/mod.ts";
 import {
@@ -48,7 +48,7 @@ export interface SearchOptions {
   sleep?: (ms: number) => Promise<void>;
   /** The plan's past searches: the rate found is judged against them (runner/gates/regression/search_regression.ts). */
   history?: readonly SearchHistoryEntry[];
-  /** The service under test, when the caller started it: its process group (`runPlan`'s). */
+  /** The service under test, when the caller started it: its process group (`measureRun`'s). */
   service?: { pgid: number };
 }
 
@@ -120,7 +120,7 @@ export async function runSearch(
     }
     options.onStep?.({ phase: "start", step: move });
     // A step stops once its failure is certain: the rule `run --fail-fast` stops on.
-    const result = await runPlan(stepPlan(plan, move), {
+    const result = await measureRun(stepPlan(plan, move), {
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.caCerts ? { caCerts: options.caCerts } : {}),
       environment,

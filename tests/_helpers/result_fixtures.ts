@@ -173,7 +173,7 @@ export function scheduleAndRecorder(plan: ResolvedPlan): { schedule: Schedule; r
 }
 
 /**
- * The result document of {@linkcode recordPlan} on {@linkcode resultPlan}, as `runPlan` returns
+ * The result document of {@linkcode recordPlan} on {@linkcode resultPlan}, as `measureRun` returns
  * it: not judged.
  *
  * @example

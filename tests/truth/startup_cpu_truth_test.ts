@@ -6,7 +6,7 @@
  * read 114% here.
  */
 import assert from "node:assert/strict";
-import { parsePlanText, runPlan, startTarget } from "../../mod.ts";
+import { measureRun, parsePlanText, startTarget } from "../../mod.ts";
 
 Deno.test("a light run on engine workers is not tool-limited by the workers' start-up", async () => {
   await using target = await startTarget({ mode: "hello", port: 0 });
@@ -15,7 +15,7 @@ target: ${target.url}
 requests: [{ path: / }]
 load: { connections: 4, workers: 2, stages: [{ rate: 100/s, duration: 1s }] }
 `);
-  const result = await runPlan(plan!);
+  const result = await measureRun(plan!);
   const cpuMs = result.health.cpu.userMs + result.health.cpu.systemMs;
   assert.ok(
     cpuMs < 0.6 * result.run.durationMs,

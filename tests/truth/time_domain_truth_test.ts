@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { judge } from "../../runner/api/judge.ts";
-import { runPlan } from "../../runner/api/measure_plan.ts";
+import { measureRun } from "../../runner/api/measure_plan.ts";
 import { parsePlanText } from "../../runner/plan/load_plan.ts";
 import { startTargetProcess } from "../_helpers/target_process.ts";
 
@@ -21,7 +21,7 @@ load:
 slo: [${slos.join(", ")}]
 `);
   assert.ok(plan, issues.map((i) => i.message).join("\n"));
-  const result = await runPlan(plan);
+  const result = await measureRun(plan);
   const { verdicts } = await judge(result);
   return { ...result.stages[1].timeDomain!, verdicts };
 }

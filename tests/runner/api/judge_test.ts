@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { exitCodeOf, judge, judgeResult } from "../../../runner/api/mod.ts";
 import { EXIT_CODES } from "../../../runner/model/exit_codes.ts";
-import { runPlan } from "../../../runner/api/measure_plan.ts";
+import { measureRun } from "../../../runner/api/measure_plan.ts";
 import { parsePlanText } from "../../../runner/plan/load_plan.ts";
 import { startTarget } from "../../../runner/target/mod.ts";
 import { sampleResult } from "../../_helpers/result_fixtures.ts";
@@ -65,7 +65,7 @@ requests: [{ name: GET /, path: / }]
 load: { connections: 40, stages: [{ name: steady, rate: 100/s, duration: 1s }] }
 slo: [p99 < 5ms]
 `);
-  const result = await runPlan(plan!);
+  const result = await measureRun(plan!);
   const { verdict, verdicts } = await judge(result);
   assert.deepEqual(
     verdicts.map((v) => v.status),

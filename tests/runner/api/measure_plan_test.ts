@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { runPlan, type RunPlanOptions } from "../../../runner/api/measure_plan.ts";
+import { measureRun, type MeasureRunOptions } from "../../../runner/api/measure_plan.ts";
 import { parsePlanText } from "../../../runner/plan/load_plan.ts";
 import { seedOfInstant } from "../../../runner/plan/traffic/plan_seed.ts";
 import { retarget } from "../../../runner/plan/retarget.ts";
@@ -22,10 +22,10 @@ slo: [p90 < 1s]
   return plan;
 }
 
-Deno.test("runPlan() returns the measured result of every scheduled request, not yet judged", async () => {
+Deno.test("measureRun() returns the measured result of every scheduled request, not yet judged", async () => {
   await using target = await startTarget({ mode: "hello", port: 0 });
   const progress: string[] = [];
-  const result = await runPlan(plan(target.url, 200, "1500ms"), {
+  const result = await measureRun(plan(target.url, 200, "1500ms"), {
     onProgress: (p) => progress.push(p.stageName),
   });
   assert.equal(result.run.complete, true);
@@ -41,11 +41,11 @@ Deno.test("runPlan() returns the measured result of every scheduled request, not
   assert.ok(read.ok, read.ok ? "" : read.problems[0].message);
 });
 
-Deno.test("runPlan() stopped by its signal returns what it measured, marked interrupted", async () => {
+Deno.test("measureRun() stopped by its signal returns what it measured, marked interrupted", async () => {
   await using target = await startTarget({ mode: "hello", port: 0 });
   const stop = new AbortController();
   // Stopped at the first progress report (about a second into the schedule) of a 30 s plan.
-  const result = await runPlan(plan(target.url, 100, "30s"), {
+  const result = await measureRun(plan(target.url, 100, "30s"), {
     signal: stop.signal,
     onProgress: (p) => p.completed > 0 && stop.abort(),
   });
@@ -73,10 +73,10 @@ load: { connections: 2,${
 /** The ids and counters a run sent, in the order of its counter. */
 async function sent(
   plan: ResolvedPlan,
-  options: RunPlanOptions = {},
+  options: MeasureRunOptions = {},
 ): Promise<{ ids: string[]; result: RunResult }> {
   await using server = recordingServer();
-  const result = await runPlan(retarget(plan, server.url), options);
+  const result = await measureRun(retarget(plan, server.url), options);
   assert.equal(result.run.complete, true);
   const bodies = server.requests.map((r) => JSON.parse(r.body) as { id: string; n: number });
   return { ids: bodies.sort((a, b) => a.n - b.n).map((b) => b.id), result };
@@ -117,12 +117,12 @@ Deno.test("shards given one start instant share one seed and split the run's uui
 
 Deno.test("a shard of a plan without load.seed and no start instant is refused", async () => {
   await assert.rejects(
-    () => runPlan(uuidPlan("http://127.0.0.1:1"), { shard: { index: 0, count: 2 } }),
+    () => measureRun(uuidPlan("http://127.0.0.1:1"), { shard: { index: 0, count: 2 } }),
     RangeError,
   );
 });
 
-Deno.test("runPlan() stores the first body of an unexpected status, the captured token and env secret blotted out", async () => {
+Deno.test("measureRun() stores the first body of an unexpected status, the captured token and env secret blotted out", async () => {
   await using server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (req) => {
     const path = new URL(req.url).pathname;
     if (path === "/login") return Response.json({ access_token: "tok-7Hq2-captured" });
@@ -147,7 +147,7 @@ allow_errors: true
     { env: (name) => name === "API_KEY" ? "key-Pp93-from-env" : undefined },
   );
   assert.ok(plan, issues.map((i) => i.message).join("\n"));
-  const result = await runPlan(plan);
+  const result = await measureRun(plan);
   assert.deepEqual(result.stages[0].counts.statusCodes, { "403": 10 });
   const [body, ...rest] = result.unexpectedBodies ?? [];
   assert.deepEqual(rest, []);
@@ -170,7 +170,7 @@ allow_errors: true
   assert.ok(read.ok, read.ok ? "" : read.problems[0].message);
 });
 
-Deno.test("runPlan() refuses a journey SLO over a window before sending anything", async () => {
+Deno.test("measureRun() refuses a journey SLO over a window before sending anything", async () => {
   await using server = recordingServer();
   const { plan, issues } = parsePlanText(`
 name: journeys
@@ -184,7 +184,7 @@ load: { stages: [{ rate: 10/s, duration: 20s }] }
 slo: ["journey.p99 < 1s over 10s", "ttfb.p99 < 1s"]
 `);
   assert.ok(plan, issues.map((i) => i.message).join("\n"));
-  await assert.rejects(() => runPlan(plan), (e: unknown) => {
+  await assert.rejects(() => measureRun(plan), (e: unknown) => {
     assert.ok(e instanceof RangeError);
     const lines = e.message.split("\n").slice(1).map((l) => l.replace(/^.*?:(\d+):\d+: /, "$1 "));
     assert.deepEqual(lines.map((l) => l.split(";")[0]), [
@@ -211,7 +211,7 @@ slo:
   - error_rate < 50%
 `);
   assert.ok(plan, issues.map((i) => i.message).join("\n"));
-  const result = await runPlan(plan);
+  const result = await measureRun(plan);
   await judge(result); // stores the verdicts in the result
   const [label] = result.stages[0].labels;
   assert.deepEqual(label.counts.errors, { check_failed: 100 });
