@@ -35,6 +35,7 @@ export { markdownTable, markdownText, markdownUrl } from "./text/mod.ts";
 export { changePText } from "./history/mod.ts";
 export type { FileToWrite } from "./write_reports.ts";
 export { writeEach } from "./write_reports.ts";
+export { type DocumentRenderers, writeDocumentFiles } from "./document_files.ts";
 export { renderSearchHtml, renderSearchMarkdown, renderSearchTerminal } from "./search/mod.ts";
 export { renderAbHtml, renderAbJunit, renderAbMarkdown, renderAbTerminal } from "./ab/mod.ts";
 export {

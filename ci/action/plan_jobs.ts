@@ -1,13 +1,13 @@
 /**
  * What the action's run step runs: one `tailgate run` (or `ab`, or `merge`) per plan, each into
  * its own folder `<out>/<plan-slug>/`, which is cleared for it only when tailgate made it
- * (runner/cli/output/out_dir.ts).
+ * (runner/api/out_dir.ts).
  *
  * @module
  */
 import { globSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { claimOutDir, ownOutDirProblem } from "../../runner/cli/output/mod.ts";
+import { claimOutDir, ownOutDirProblem } from "../../runner/api/mod.ts";
 import { printable } from "../../runner/plan/mod.ts";
 import type { RunInputs } from "./action_inputs.ts";
 import { expandPlans, planSlugs } from "./expand_plans.ts";

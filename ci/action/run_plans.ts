@@ -16,7 +16,7 @@ import { EXIT_CODES } from "../../runner/model/mod.ts";
 import { readRegularFile } from "../../runner/model/mod.ts";
 import { MAX_HISTORY_BYTES } from "../../runner/history/mod.ts";
 import { writeFileAtomic } from "../../runner/model/mod.ts";
-import { claimOutDir, outPlaceProblem } from "../../runner/cli/output/mod.ts";
+import { claimOutDir, outPlaceProblem } from "../../runner/api/mod.ts";
 import { inertLine, inertLines } from "../../runner/plan/mod.ts";
 import { readRunInputs, type RunInputs } from "./action_inputs.ts";
 import { problemText } from "../../runner/model/mod.ts";

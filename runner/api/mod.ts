@@ -48,3 +48,12 @@ export type { ConfirmOptions, ConfirmTimes } from "../gates/mod.ts";
 export { DEFAULT_FAIL_ON, exitCodeOf, type FailOn } from "../result/mod.ts";
 export type { ShardSpec } from "../schedule/mod.ts";
 export { StepFailure } from "../session/mod.ts";
+export { checkOutDir, claimOutDir, outPlaceProblem, ownOutDirProblem } from "./out_dir.ts";
+export { outOverlap } from "./out_overlap.ts";
+export { readCaCerts } from "./ca_certs.ts";
+export {
+  defaultColor,
+  type FinishedResult,
+  type FinishOptions,
+  finishResult,
+} from "./finish_result.ts";

@@ -22,7 +22,7 @@ import { parseDurationMs } from "../plan/mod.ts";
 import { type FileToWrite, writeEach } from "../../reporters/mod.ts";
 import { type CommandOutcome, failed } from "./command.ts";
 import { problemText } from "../model/mod.ts";
-import { checkOutDir } from "./output/mod.ts";
+import { checkOutDir } from "../api/mod.ts";
 import { planToRun } from "./plan_to_run.ts";
 import { OVERRIDE_HELP, OVERRIDE_OPTIONS, readOverrideArgs } from "./override_args.ts";
 import { failOnArg, junitInconclusiveArg, parseCommandArgs } from "./args/mod.ts";

@@ -16,7 +16,8 @@ import { DEFAULT_HISTORY_DIR, loadHistories } from "../history/mod.ts";
 import { seriesName } from "../gates/mod.ts";
 import { expandPlanPaths, parseCommandArgs, readHistoryOptions } from "./args/mod.ts";
 import { type CommandOutcome, failed } from "./command.ts";
-import { checkOutDir, outOverlap, writeHistoryFiles } from "./output/mod.ts";
+import { checkOutDir, outOverlap } from "../api/mod.ts";
+import { writeHistoryFiles } from "./output/mod.ts";
 import { changePText } from "../../reporters/mod.ts";
 
 /** The help of `tailgate history`. */

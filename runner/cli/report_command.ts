@@ -11,9 +11,9 @@ import { parseReportFormats, type ReportFormat } from "../../reporters/mod.ts";
 import { writeReports } from "../../reporters/mod.ts";
 import { renderTerminal } from "../../reporters/mod.ts";
 import { EXIT_CODES, withIoFailures } from "../model/mod.ts";
-import { defaultColor } from "./finish_result.ts";
+import { defaultColor } from "../api/mod.ts";
 import { colorChoice, failOnArg, junitInconclusiveArg, parseCommandArgs } from "./args/mod.ts";
-import { outOverlap } from "./output/mod.ts";
+import { outOverlap } from "../api/mod.ts";
 import type { CommandOutcome } from "./command.ts";
 import { prefixed, problemText } from "../model/mod.ts";
 

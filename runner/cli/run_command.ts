@@ -27,12 +27,12 @@ import { EXIT_CODES, withIoFailures } from "../model/mod.ts";
 import { printable } from "../plan/mod.ts";
 import { StepFailure } from "../session/mod.ts";
 import { type CommandOutcome, failed } from "./command.ts";
-import { finishResult } from "./finish_result.ts";
+import { finishResult } from "../api/mod.ts";
 import { DEFAULT_CONFIRM } from "../gates/mod.ts";
 import { planToRun } from "./plan_to_run.ts";
-import { readCaCerts } from "./args/mod.ts";
-import { checkOutDir } from "./output/mod.ts";
-import { outOverlap } from "./output/mod.ts";
+import { readCaCerts } from "../api/mod.ts";
+import { checkOutDir } from "../api/mod.ts";
+import { outOverlap } from "../api/mod.ts";
 import {
   type RunService,
   serviceToStart,

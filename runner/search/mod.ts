@@ -15,3 +15,4 @@ export type {
 } from "../model/mod.ts";
 export { SEARCH_SCHEMA, SEARCH_VERSION } from "../model/mod.ts";
 export { searchExhaustion } from "./search_exhaustion.ts";
+export { writeSearchFiles } from "./search_files.ts";

@@ -8,7 +8,7 @@
  */
 import { existsSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
-import { claimOutDir } from "../../../runner/cli/output/mod.ts";
+import { claimOutDir } from "../../../runner/api/mod.ts";
 import type { RunResult } from "../../../runner/model/mod.ts";
 import { formatAnnotation } from "../../workflow_commands.ts";
 import { historyName, historyPath } from "../../../runner/history/mod.ts";

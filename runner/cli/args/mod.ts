@@ -6,7 +6,6 @@
  */
 export { adHocRun, formatAdHocIssue } from "./adhoc_issues.ts";
 export type { AdHocPlan } from "./adhoc_plan.ts";
-export { readCaCerts } from "./ca_certs.ts";
 export { argsError, parseCommandArgs } from "./command_args.ts";
 export {
   colorChoice,

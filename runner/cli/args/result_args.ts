@@ -13,7 +13,7 @@ import {
   type JunitInconclusive,
   readJunitInconclusive,
 } from "../../../reporters/mod.ts";
-import type { FinishOptions } from "../finish_result.ts";
+import type { FinishOptions } from "../../api/mod.ts";
 import { err, ok, prefixed, problem, type Result } from "../../model/mod.ts";
 import { HISTORY_ARG_OPTIONS, readHistoryArgs } from "./history_args.ts";
 

@@ -6,7 +6,7 @@
  */
 import type { HistoryReport } from "../../model/mod.ts";
 import { historyHtml, historyMarkdown } from "../../../reporters/mod.ts";
-import { writeDocumentFiles } from "./document_files.ts";
+import { writeDocumentFiles } from "../../../reporters/mod.ts";
 
 /**
  * Writes `history.json`, `history.md` and `history.html` in `outDir`, each on its own: those

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { readRunInputs } from "../../../ci/action/action_inputs.ts";
 import { claimJobDirs, planJobs } from "../../../ci/action/plan_jobs.ts";
-import { claimOutDir } from "../../../runner/cli/output/out_dir.ts";
+import { claimOutDir } from "../../../runner/api/out_dir.ts";
 
 Deno.test("planJobs() gives each plan its folder and refuses file names with control characters", async () => {
   const dir = await Deno.makeTempDir({ prefix: "tailgate-jobs-" });

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { outOverlap } from "../../../../runner/cli/output/out_overlap.ts";
+import { outOverlap } from "../../../runner/api/out_overlap.ts";
 
 Deno.test("outOverlap() refuses an out folder that is the baseline folder, lies in it or holds it", async () => {
   const dir = await Deno.makeTempDir({ prefix: "tailgate-overlap-" });

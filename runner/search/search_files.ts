@@ -4,9 +4,9 @@
  *
  * @module
  */
-import type { SearchResult } from "../../model/mod.ts";
-import { renderSearchHtml, renderSearchMarkdown } from "../../../reporters/mod.ts";
-import { writeDocumentFiles } from "./document_files.ts";
+import type { SearchResult } from "../model/mod.ts";
+import { renderSearchHtml, renderSearchMarkdown } from "../../reporters/mod.ts";
+import { writeDocumentFiles } from "../../reporters/mod.ts";
 
 /**
  * Writes `search.json`, `search.md` and `search.html` in `outDir`, each on its own: those written,

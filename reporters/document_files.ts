@@ -5,7 +5,7 @@
  * @module
  */
 import { join } from "node:path";
-import { type FileToWrite, writeEach } from "../../../reporters/mod.ts";
+import { type FileToWrite, writeEach } from "./write_reports.ts";
 
 /** How a document is rendered as Markdown and as an HTML page. */
 export interface DocumentRenderers<T> {

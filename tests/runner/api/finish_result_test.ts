@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { finishResult } from "../../../runner/cli/finish_result.ts";
+import { finishResult } from "../../../runner/api/finish_result.ts";
 import { EXIT_CODES } from "../../../runner/model/exit_codes.ts";
 import { sampleResult } from "../../_helpers/result_fixtures.ts";
 import type { FailOn } from "../../../runner/result/read/mod.ts";

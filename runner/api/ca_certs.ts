@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { readRegularFile } from "../../model/mod.ts";
-import { err, ok, problem, type Result } from "../../model/mod.ts";
+import { readRegularFile } from "../model/mod.ts";
+import { err, ok, problem, type Result } from "../model/mod.ts";
 
 /** A PEM bundle larger than this is no certificate file. */
 export const MAX_CA_CERT_BYTES = 1024 * 1024;

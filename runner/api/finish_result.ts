@@ -6,7 +6,9 @@
  * @module
  */
 import type { ConfirmOptions } from "../gates/mod.ts";
-import { exitCodeOf, judgeResult, type TeardownDone, withTeardown } from "../api/mod.ts";
+import { exitCodeOf } from "../result/mod.ts";
+import { judgeResult } from "./judge.ts";
+import { type TeardownDone, withTeardown } from "./teardown_done.ts";
 import { computeRunVerdict } from "../gates/mod.ts";
 import type { FailOn } from "../result/mod.ts";
 import type { RunResult } from "../model/mod.ts";

@@ -6,7 +6,7 @@ import {
   OUT_MARKER,
   outPlaceProblem,
   ownOutDirProblem,
-} from "../../../../runner/cli/output/out_dir.ts";
+} from "../../../runner/api/out_dir.ts";
 
 Deno.test("checkOutDir() accepts a folder or one that can be made, creating nothing", async () => {
   const dir = await Deno.makeTempDir();

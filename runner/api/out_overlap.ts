@@ -8,7 +8,7 @@
  * @module
  */
 import { dirname, join, relative, resolve } from "node:path";
-import { DEFAULT_HISTORY_DIR } from "../../history/mod.ts";
+import { DEFAULT_HISTORY_DIR } from "../history/mod.ts";
 
 /**
  * The problem in words, naming both folders, when `outDir` and `baselineDir` (by default
