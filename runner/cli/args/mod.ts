@@ -23,8 +23,8 @@ export {
   START_OPTIONS,
   startCommandService,
   withRunService,
-} from "./run_service.ts";
-export type { StartFlags } from "./run_service.ts";
+} from "./start_args.ts";
+export type { StartFlags } from "./start_args.ts";
 export { parseShard, parseStartAt } from "./shard_args.ts";
 export { expandPlanPaths } from "./plan_paths.ts";
 export { type HistoryOptionsRead, readHistoryOptions, readMinChange } from "./history_options.ts";

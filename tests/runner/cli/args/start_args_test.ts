@@ -3,7 +3,7 @@ import { problemText } from "../../../../runner/model/result.ts";
 import { join } from "node:path";
 import { runPlanCommand } from "../../../../runner/cli/run_command.ts";
 import { parseRunArgs } from "../../../../runner/cli/run_args.ts";
-import { readStartArgs, serviceToStart } from "../../../../runner/cli/args/run_service.ts";
+import { readStartArgs, serviceToStart } from "../../../../runner/cli/args/start_args.ts";
 import { main } from "../../../../cli.ts";
 import { capture } from "../../../_helpers/cli_capture.ts";
 import { startTarget } from "../../../../runner/target/mod.ts";

@@ -70,7 +70,7 @@ export interface StartFlags {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { readStartArgs } from "./run_service.ts";
+ * import { readStartArgs } from "./start_args.ts";
  * assert.deepEqual(readStartArgs({ start: "npm start", "ready-timeout": "30s" }), {
  *   ok: true,
  *   value: { command: "npm start", readyTimeoutMs: 30000 },
@@ -125,7 +125,7 @@ export function readStartArgs(
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { serviceToStart } from "./run_service.ts";
+ * import { serviceToStart } from "./start_args.ts";
  * const plan = {
  *   service: { command: "npm start", readyTimeoutMs: 30_000, env: {}, cwd: "plans", line: 9 },
  * };
