@@ -1,6 +1,6 @@
 /**
- * tailgate's public API: run a plan and judge it (the front door: {@linkcode measureRun},
- * {@linkcode judge}), the plan language, the result contract, histograms, the reporters and the
+ * tailgate's public API: run a plan as `tailgate run` does ({@linkcode runPlan}: prepare,
+ * measure, judge, file, render), or step by step ({@linkcode measureRun}, {@linkcode judge}), the plan language, the result contract, histograms, the reporters and the
  * built-in target. The `tailgate` command is `cli.ts`, built on these.
  *
  * @example
@@ -35,6 +35,7 @@ export {
   DEFAULT_FAIL_ON,
   exitCodeOf,
   type FailOn,
+  type FinishOptions,
   history,
   HISTORY_METRICS,
   HISTORY_SCHEMA,
@@ -59,12 +60,18 @@ export {
   type LiveTally,
   measureRun,
   type MeasureRunOptions,
+  type Outcome,
   type PlanHistory,
   type Progress,
+  type RunOutcome,
+  runPlan,
+  type RunPlanOptions,
   type SeriesChange,
   type ShardSpec,
   shortCommit,
+  type StartFlags,
   StepFailure,
+  type TeardownDone,
 } from "./runner/api/mod.ts";
 export {
   type PendingStep,
@@ -75,6 +82,8 @@ export {
   type SearchGate,
   type SearchHistoryEntry,
   type SearchOptions,
+  searchPlan,
+  type SearchPlanOptions,
   type SearchResult,
   type SearchSettingsRecord,
   type SearchStep,
@@ -85,6 +94,8 @@ export {
   AB_VERSION,
   type AbComparison,
   type AbOptions,
+  abPlan,
+  type AbPlanOptions,
   type AbResult,
   type AbRound,
   type AbRun,

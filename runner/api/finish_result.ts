@@ -20,12 +20,15 @@ import { EXIT_CODES, type ExitCode, withIoFailures } from "../model/mod.ts";
 
 /** Options of {@linkcode finishResult}. */
 export interface FinishOptions {
+  /** Where result.json and the reports go. */
   outDir: string;
   /** Formats besides result.json, which is always written (default html, junit, md). */
   reports?: readonly ReportFormat[];
   /** Judge the gates (false for one shard's result: `tailgate merge` judges). */
   judge: boolean;
+  /** The plans' histories (default none: no regression gate); `tailgate run` gives its default. */
   baselineDir?: string;
+  /** File this run in its plan's history (sound, complete runs only). */
   updateBaseline?: boolean;
   /** How many runs the plan's long history keeps (`--history-runs`; default 500). */
   historyRuns?: number;

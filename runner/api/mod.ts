@@ -14,6 +14,7 @@ export {
   type MeasureRunOptions,
   type Progress,
 } from "./measure_plan.ts";
+export { type RunOutcome, runPlan, type RunPlanOptions, stepFailed } from "./run_plan.ts";
 export { type TeardownDone, withTeardown } from "./teardown_done.ts";
 export type { LiveTally } from "../recorder/mod.ts";
 export {
@@ -51,6 +52,9 @@ export { StepFailure } from "../session/mod.ts";
 export { checkOutDir, claimOutDir, outPlaceProblem, ownOutDirProblem } from "./out_dir.ts";
 export { outOverlap } from "./out_overlap.ts";
 export { readCaCerts } from "./ca_certs.ts";
+export { failed, type Outcome } from "./outcome.ts";
+export { serviceToStart, type StartFlags } from "./service_to_start.ts";
+export { type PreparedRun, type PrepareRunOptions, withPreparedRun } from "./prepare_run.ts";
 export {
   defaultColor,
   type FinishedResult,

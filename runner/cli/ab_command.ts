@@ -6,23 +6,12 @@
  * @module
  */
 import { join } from "node:path";
-import {
-  renderAbHtml,
-  renderAbJunit,
-  renderAbMarkdown,
-  renderAbTerminal,
-} from "../../reporters/mod.ts";
-import { DEFAULT_ROUNDS, runAb } from "../ab/mod.ts";
+import { abPlan, DEFAULT_ROUNDS } from "../ab/mod.ts";
 import { AB_DEFAULT_MIN_TAIL_SAMPLES, MIN_ROUNDS } from "../gates/mod.ts";
-import { exitCodeOf } from "../result/mod.ts";
 import { undecidableTails } from "../gates/mod.ts";
-import { StepFailure } from "../session/mod.ts";
-import { EXIT_CODES, withIoFailures } from "../model/mod.ts";
 import { parseDurationMs } from "../plan/mod.ts";
-import { type FileToWrite, writeEach } from "../../reporters/mod.ts";
 import { type CommandOutcome, failed } from "./command.ts";
 import { problemText } from "../model/mod.ts";
-import { checkOutDir } from "../api/mod.ts";
 import { planToRun } from "./plan_to_run.ts";
 import { OVERRIDE_HELP, OVERRIDE_OPTIONS, readOverrideArgs } from "./override_args.ts";
 import { failOnArg, junitInconclusiveArg, parseCommandArgs } from "./args/mod.ts";
@@ -162,67 +151,30 @@ export async function abCommand(
         "(--base-start, --head-start), or finds it running at --base and --head",
     );
   }
-  const outProblem = await checkOutDir(outDir);
-  if (outProblem) return failed(outProblem);
-
-  let ab;
-  const ioFailures: string[] = [];
-  const stillAnswering: string[] = [];
-  try {
-    ab = await runAb(loaded.plan, {
-      base: {
-        url: v.base!,
-        ...(v["base-start"] ? { start: v["base-start"] } : {}),
-        ...(v["base-ready"] ? { ready: v["base-ready"] } : {}),
-      },
-      head: {
-        url: v.head!,
-        ...(v["head-start"] ? { start: v["head-start"] } : {}),
-        ...(v["head-ready"] ? { ready: v["head-ready"] } : {}),
-      },
-      outDir,
-      rounds,
-      ...(seed === undefined ? {} : { seed }),
-      ...(ready?.ok ? { readyTimeoutMs: ready.value } : {}),
-      failFast: v["fail-fast"] ?? (v["no-fail-fast"] ? false : loaded.plan.failFast ?? false),
-      ...(signal ? { signal } : {}),
-      onIoFailure: (error) => ioFailures.push(error),
-      onStillAnswering: (finding) => stillAnswering.push(finding),
-      onRun: ({ round, side, phase, status }) =>
-        progress(
-          phase === "start"
-            ? `ab: round ${round}: running ${side}`
-            : `ab: round ${round}: ${side} ${status}`,
-        ),
-    });
-  } catch (e) {
-    const stopped = e instanceof StepFailure && e.interrupted;
-    return failed((e as Error).message, stopped ? EXIT_CODES.invalidRun : EXIT_CODES.unreachable);
-  }
-  const done = ab;
-  const files: FileToWrite[] = [
-    {
-      what: "ab.json",
-      path: join(outDir, "ab.json"),
-      render: () => JSON.stringify(done, null, 1) + "\n",
+  return await abPlan(loaded.plan, {
+    base: {
+      url: v.base!,
+      ...(v["base-start"] ? { start: v["base-start"] } : {}),
+      ...(v["base-ready"] ? { ready: v["base-ready"] } : {}),
     },
-    { what: "ab.md", path: join(outDir, "ab.md"), render: () => renderAbMarkdown(done) },
-    { what: "ab.html", path: join(outDir, "ab.html"), render: () => renderAbHtml(done) },
-    {
-      what: "ab-junit.xml",
-      path: join(outDir, "ab-junit.xml"),
-      render: () => renderAbJunit(done, failOn.value, junit.value),
+    head: {
+      url: v.head!,
+      ...(v["head-start"] ? { start: v["head-start"] } : {}),
+      ...(v["head-ready"] ? { ready: v["head-ready"] } : {}),
     },
-  ];
-  const { written, errors } = await writeEach(files);
-  ioFailures.push(...errors);
-  const verdictCode = exitCodeOf(ab.verdict, { failOn: failOn.value });
-  return {
-    exitCode: withIoFailures(verdictCode, ioFailures),
-    // What a target's stop found is said as `run` says it; the verdict's exit code stands.
-    errors: [...ioFailures, ...stillAnswering],
-    notes: [],
-    output: `${renderAbTerminal(ab)}\n\n` +
-      files.filter((_, i) => written[i]).map((f) => `wrote ${f.path}`).join("\n"),
-  };
+    outDir,
+    rounds,
+    ...(seed === undefined ? {} : { seed }),
+    ...(ready?.ok ? { readyTimeoutMs: ready.value } : {}),
+    failFast: v["fail-fast"] ?? (v["no-fail-fast"] ? false : loaded.plan.failFast ?? false),
+    ...(signal ? { signal } : {}),
+    onRun: ({ round, side, phase, status }) =>
+      progress(
+        phase === "start"
+          ? `ab: round ${round}: running ${side}`
+          : `ab: round ${round}: ${side} ${status}`,
+      ),
+    failOn: failOn.value,
+    junitInconclusive: junit.value,
+  });
 }

@@ -6,19 +6,12 @@
  *
  * @module
  */
-import type { ExitCode } from "../model/mod.ts";
-import { type Problem, problemText } from "../model/mod.ts";
+import type { Outcome } from "../api/mod.ts";
 
-/** What a command produced. */
-export interface CommandOutcome {
-  exitCode: ExitCode;
-  /** The command's own messages (problems, warnings), without the `tailgate <command>:` prefix. */
-  errors: string[];
-  /** Text printed as it is on standard error: located plan issues, the gates' notes. */
-  notes: string[];
-  /** What the command produced for standard output (a summary, a report). */
-  output?: string;
-}
+export { failed } from "../api/mod.ts";
+
+/** What a command produced: the run's lifecycle's outcome (runner/api/outcome.ts). */
+export type CommandOutcome = Outcome;
 
 /** What a command may use besides its arguments. */
 export interface CommandContext {
@@ -40,27 +33,4 @@ export interface Command {
   /** Its own help (`tailgate help <name>`, `tailgate <name> --help`). */
   usage: string;
   run(args: string[], context: CommandContext): Promise<CommandOutcome>;
-}
-
-/**
- * An outcome with only errors (messages, or the problems of a failed `Result`, each one line): a
- * usage problem (exit 2) unless another code is given.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { failed } from "./command.ts";
- * assert.deepEqual(failed("name a plan"), { exitCode: 2, errors: ["name a plan"], notes: [] });
- * ```
- */
-export function failed(
-  error: string | Problem | readonly (string | Problem)[],
-  exitCode: ExitCode = 2,
-): CommandOutcome {
-  const list = Array.isArray(error) ? error : [error as string | Problem];
-  return {
-    exitCode,
-    errors: list.map((e: string | Problem) => typeof e === "string" ? e : problemText(e)),
-    notes: [],
-  };
 }

@@ -11,19 +11,17 @@ import { OVERRIDE_OPTIONS, readOverrideArgs } from "./override_args.ts";
 import type { PlanOverrides } from "../plan/mod.ts";
 import { credentialsProblem, parseHttpUrl } from "../plan/mod.ts";
 import { err, ok, prefixed, problems, problemText, type Result } from "../model/mod.ts";
-import type { ShardSpec } from "../schedule/mod.ts";
-import {
-  parseCommandArgs,
-  readResultArgs,
-  RESULT_ARG_OPTIONS,
-  type ResultOutputOptions,
-} from "./args/mod.ts";
+import { parseCommandArgs, readResultArgs, RESULT_ARG_OPTIONS } from "./args/mod.ts";
 import { parseShard, parseStartAt } from "./args/mod.ts";
-import { type ConfirmTimes, DEFAULT_CONFIRM, readConfirm } from "../gates/mod.ts";
-import { readStartArgs, START_OPTIONS, type StartFlags } from "./args/mod.ts";
+import { DEFAULT_CONFIRM, readConfirm } from "../gates/mod.ts";
+import { readStartArgs, START_OPTIONS } from "./args/mod.ts";
+import type { RunPlanOptions } from "../api/mod.ts";
 
-/** Options of a run: the plan, how to reach its target, its share, and the shared ones. */
-export interface RunOptions extends ResultOutputOptions {
+/**
+ * Options of a run: the plan (a file, or an ad-hoc one made from the flags), its overrides and
+ * target, and what the run's lifecycle takes (runner/api's `RunPlanOptions`).
+ */
+export interface RunOptions extends Omit<RunPlanOptions, "onProgress" | "signal"> {
   /** The plan file, or for an ad-hoc run the URL it loads (named in messages). */
   planPath: string;
   /**
@@ -38,24 +36,6 @@ export interface RunOptions extends ResultOutputOptions {
   /** Replaces the plan's target (scheme, host, port and base path). */
   target?: string;
   caCertFiles: string[];
-  /** Run only this share of the plan; the gates are judged by `tailgate merge`. */
-  shard?: ShardSpec;
-  /** Epoch ms at which the schedule's time zero falls (aligns shards on several machines). */
-  startAtEpochMs?: number;
-  /**
-   * Rerun the plan before believing a red a rerun could clear (`--confirm auto|N`; default
-   * `auto`: once, when tail regressions alone turn the run red; confirm_gates.ts).
-   */
-  confirmTimes?: ConfirmTimes;
-  /**
-   * What the command line says of the service under test (`--start`, `--no-start`, `--ready`,
-   * `--ready-timeout`): it replaces or overrides the plan's `service`.
-   */
-  start?: StartFlags;
-  /** `--fail-fast` (true) or `--no-fail-fast` (false); undefined: the plan's `fail_fast`. */
-  failFast?: boolean;
-  /** The command that runs the plan with settings, when this one takes none (`tailgate demo`). */
-  rerunWith?: string;
 }
 
 /** The options `parseArgs` reads (every one is in the help; a test keeps it so). */

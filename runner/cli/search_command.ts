@@ -6,35 +6,12 @@
  *
  * @module
  */
-import { firstUrl } from "../plan/mod.ts";
-import { join } from "node:path";
-import { checkTarget } from "../engine/mod.ts";
 import { DEFAULT_HISTORY_DIR } from "../history/mod.ts";
-import { appendSearchHistory, loadSearchHistory, searchHistoryPath } from "../history/mod.ts";
-import { EXIT_CODES, withIoFailures } from "../model/mod.ts";
-import { formatDurationMs, formatRatePerSec } from "../plan/mod.ts";
-import { runSearch } from "../search/mod.ts";
-import { renderSearchTerminal } from "../../reporters/mod.ts";
-import { writeSearchFiles } from "../search/mod.ts";
-import { type CommandOutcome, failed } from "./command.ts";
-import { ok, problemText } from "../model/mod.ts";
-import { readCaCerts } from "../api/mod.ts";
-import { checkOutDir } from "../api/mod.ts";
-import { outOverlap } from "../api/mod.ts";
-import { planToRun } from "./plan_to_run.ts";
-import { parseCommandArgs } from "./args/mod.ts";
 import { retarget } from "../plan/mod.ts";
-import { searchExhaustion } from "../search/mod.ts";
-import {
-  readStartArgs,
-  serviceToStart,
-  START_HELP,
-  START_OPTIONS,
-  startCommandService,
-  withRunService,
-} from "./args/mod.ts";
-import { StepFailure } from "../session/mod.ts";
-import { stepFailed } from "./run_command.ts";
+import { searchPlan } from "../search/mod.ts";
+import { type CommandOutcome, failed } from "./command.ts";
+import { planToRun } from "./plan_to_run.ts";
+import { parseCommandArgs, readStartArgs, START_HELP, START_OPTIONS } from "./args/mod.ts";
 
 /** The help of `tailgate search`. */
 export const SEARCH_HELP = `Usage: tailgate search <plan.yaml> [--out DIR] [--target URL]
@@ -89,111 +66,17 @@ export async function searchCommand(
   if (extra.length) return failed(`one plan per search; unexpected \`${extra.join(" ")}\``);
   const start = readStartArgs(parsed.values);
   if (!start.ok) return failed(start.problems);
-  const outDir = parsed.values.out ?? "tailgate-out";
   const loaded = await planToRun(planPath, progress);
   if ("outcome" in loaded) return loaded.outcome;
   const target = parsed.values.target;
-  const plan = target ? retarget(loaded.plan, target) : loaded.plan;
-  const search = plan.search;
-  if (search === undefined) {
-    return failed(
-      `${planPath} has no \`search\` section: add e.g. \`search: { from: 1k/s, max: 100k/s }\` ` +
-        "(docs/plan.md, `search`)",
-    );
-  }
-  const exhausted = searchExhaustion({ ...plan, search });
-  if (exhausted) return failed(exhausted);
-  const outProblem = await checkOutDir(outDir) ??
-    await outOverlap(outDir, parsed.values["no-baseline"] ? undefined : parsed.values.baseline);
-  if (outProblem) return failed(outProblem);
-  const certs = await readCaCerts(parsed.values["ca-cert"] ?? []);
-  if (!certs.ok) return failed(certs.problems);
-  const caCerts = certs.value;
-  // The plan's service, or --start's: --ready and --ready-timeout override either's.
-  const toStart = serviceToStart(start.value, plan);
-  if (!toStart.ok) return failed(toStart.problems);
-  const started = toStart.value
-    ? await startCommandService(toStart.value, firstUrl(plan), outDir, progress, signal)
-    : undefined;
-  if (started && "outcome" in started) return started.outcome;
-  // Stopped however this returns, what the stop found said; a service lost mid-search stops it.
-  const service = started?.service;
-  signal = service?.signal ?? signal;
-  return await withRunService(service, async () => {
-    // Reached, and an https target's certificate trusted, before the first step.
-    const unreachable = await checkTarget(
-      new URL(firstUrl(plan)),
-      caCerts,
-      undefined,
-      plan.load.http,
-    );
-    if (unreachable) return failed(unreachable, EXIT_CODES.unreachable);
-
-    const baselineDir = parsed.values["no-baseline"]
-      ? undefined
-      : parsed.values.baseline ?? DEFAULT_HISTORY_DIR;
-    if (baselineDir === undefined && parsed.values["update-baseline"]) {
-      return failed("--update-baseline needs a history: drop --no-baseline");
-    }
-    const history = baselineDir === undefined
-      ? ok([])
-      : await loadSearchHistory(baselineDir, plan.name);
-    if (!history.ok) return failed(history.problems);
-
-    const searched = await runSearch({ ...plan, search }, {
-      ...(signal ? { signal } : {}),
-      ...(caCerts.length ? { caCerts } : {}),
-      history: history.value,
-      ...(service ? { service: { pgid: service.pgid } } : {}),
-      onStep: ({ phase, step }) => {
-        const what =
-          `${formatRatePerSec(step.ratePerSec)} for ${formatDurationMs(step.durationMs)}` +
-          (step.soak ? " (soak)" : "");
-        if (phase === "start") progress(`search: trying ${what}`);
-        else if ("outcome" in step) progress(`search: ${what}: ${step.outcome} (${step.summary})`);
-      },
-    }).catch((e) => {
-      if (e instanceof StepFailure) return e;
-      throw e;
-    });
-    if (searched instanceof StepFailure) return stepFailed(searched);
-    // A service that died: the search is kept, as one that did not complete.
-    const lost = service?.death();
-    const result = lost
-      ? { ...searched, complete: false, warnings: [...(searched.warnings ?? []), lost] }
-      : searched;
-    const { written, ioFailures } = await writeSearchFiles(outDir, result);
-    const notes: string[] = [];
-    if (baselineDir !== undefined && parsed.values["update-baseline"]) {
-      try {
-        const updated = await appendSearchHistory(baselineDir, result, undefined, signal);
-        // A search the history refuses is a note; a file at fault (disk, folder, lock) throws.
-        notes.push(
-          updated.ok
-            ? `history ${searchHistoryPath(baselineDir, plan.name)} now holds ` +
-              `${updated.value.entries.length} searches`
-            : `history not updated: ${problemText(updated.problems[0])}`,
-        );
-      } catch (e) {
-        ioFailures.push(`history not updated: ${(e as Error).message}`);
-      }
-    }
-    const exitCode = result.verdict.status === "pass"
-      ? EXIT_CODES.ok
-      : result.verdict.status === "fail"
-      ? EXIT_CODES.gateFailed
-      : EXIT_CODES.invalidRun;
-    // The service lost, or a step's setup failed: the search ended there (exit 4), files kept.
-    const ended = [lost, result.setupFailure].filter((w) => w !== undefined);
-    return {
-      exitCode: ended.length ? EXIT_CODES.unreachable : withIoFailures(exitCode, ioFailures),
-      errors: [
-        ...ended.map((w) => `${w}; what was measured is in ${join(outDir, "search.json")}`),
-        ...ioFailures,
-      ],
-      notes,
-      output: `${renderSearchTerminal(result)}\n\n` +
-        written.map((path) => `wrote ${path}`).join("\n"),
-    };
+  const noBaseline = parsed.values["no-baseline"];
+  return await searchPlan(target ? retarget(loaded.plan, target) : loaded.plan, {
+    outDir: parsed.values.out ?? "tailgate-out",
+    ...(noBaseline ? {} : { baselineDir: parsed.values.baseline ?? DEFAULT_HISTORY_DIR }),
+    updateBaseline: parsed.values["update-baseline"] ?? false,
+    caCertFiles: parsed.values["ca-cert"] ?? [],
+    ...(start.value ? { start: start.value } : {}),
+    onProgress: progress,
+    ...(signal ? { signal } : {}),
   });
 }

@@ -16,3 +16,4 @@ export type {
 export { SEARCH_SCHEMA, SEARCH_VERSION } from "../model/mod.ts";
 export { searchExhaustion } from "./search_exhaustion.ts";
 export { writeSearchFiles } from "./search_files.ts";
+export { searchPlan, type SearchPlanOptions } from "./search_plan.ts";

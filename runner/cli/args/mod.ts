@@ -15,16 +15,7 @@ export {
   RESULT_ARG_OPTIONS,
 } from "./result_args.ts";
 export type { ResultOutputOptions } from "./result_args.ts";
-export {
-  readStartArgs,
-  type RunService,
-  serviceToStart,
-  START_HELP,
-  START_OPTIONS,
-  startCommandService,
-  withRunService,
-} from "./start_args.ts";
-export type { StartFlags } from "./start_args.ts";
+export { readStartArgs, START_HELP, START_OPTIONS } from "./start_args.ts";
 export { parseShard, parseStartAt } from "./shard_args.ts";
 export { expandPlanPaths } from "./plan_paths.ts";
 export { type HistoryOptionsRead, readHistoryOptions, readMinChange } from "./history_options.ts";
