@@ -6,8 +6,7 @@
  */
 import { inertLines, noWorkflowCommands } from "./runner/plan/mod.ts";
 import { EXIT_CODES, type ExitCode } from "./runner/model/mod.ts";
-import type { CommandOutcome } from "./runner/cli/command.ts";
-import { findCommand, helpText, unknownCommand } from "./runner/cli/commands.ts";
+import { type CommandOutcome, findCommand, helpText, unknownCommand } from "./runner/cli/mod.ts";
 import { killStartedServices } from "./runner/service/mod.ts";
 
 /** Where the command writes: standard output and standard error, one line or block per call. */

@@ -13,7 +13,7 @@ import { parseDurationMs } from "../plan/mod.ts";
 import { type CommandOutcome, failed } from "./command.ts";
 import { problemText } from "../model/mod.ts";
 import { planToRun } from "./plan_to_run.ts";
-import { OVERRIDE_HELP, OVERRIDE_OPTIONS, readOverrideArgs } from "./override_args.ts";
+import { OVERRIDE_HELP, OVERRIDE_OPTIONS, readOverrideArgs } from "./args/mod.ts";
 import { failOnArg, junitInconclusiveArg, parseCommandArgs } from "./args/mod.ts";
 
 /** The help of `tailgate ab`. */

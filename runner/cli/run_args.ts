@@ -7,7 +7,7 @@
  */
 import type { AdHocPlan } from "./args/mod.ts";
 import { adHocRun } from "./args/mod.ts";
-import { OVERRIDE_OPTIONS, readOverrideArgs } from "./override_args.ts";
+import { OVERRIDE_OPTIONS, readOverrideArgs } from "./args/mod.ts";
 import type { PlanOverrides } from "../plan/mod.ts";
 import { credentialsProblem, parseHttpUrl } from "../plan/mod.ts";
 import { err, ok, prefixed, problems, problemText, type Result } from "../model/mod.ts";

@@ -3,8 +3,7 @@
  *
  * @module
  */
-import { OVERRIDE_HELP } from "./override_args.ts";
-import { START_HELP } from "./args/mod.ts";
+import { OVERRIDE_HELP, START_HELP } from "./args/mod.ts";
 
 /** The help of `tailgate run`. */
 export const RUN_HELP =

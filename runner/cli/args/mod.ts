@@ -19,3 +19,4 @@ export { readStartArgs, START_HELP, START_OPTIONS } from "./start_args.ts";
 export { parseShard, parseStartAt } from "./shard_args.ts";
 export { expandPlanPaths } from "./plan_paths.ts";
 export { type HistoryOptionsRead, readHistoryOptions, readMinChange } from "./history_options.ts";
+export { OVERRIDE_HELP, OVERRIDE_OPTIONS, readOverrideArgs } from "./override_args.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { problemText } from "../../../runner/model/result.ts";
-import { readOverrideArgs } from "../../../runner/cli/override_args.ts";
+import { problemText } from "../../../../runner/model/result.ts";
+import { readOverrideArgs } from "../../../../runner/cli/args/override_args.ts";
 
 Deno.test("readOverrideArgs() reads factors, percentages, stages and connections", () => {
   assert.deepEqual(readOverrideArgs({}), { ok: true, value: undefined });

@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { parseStageOverride, type PlanOverrides, type StageOverride } from "../plan/mod.ts";
-import { err, ok, problems, type Result } from "../model/mod.ts";
+import { parseStageOverride, type PlanOverrides, type StageOverride } from "../../plan/mod.ts";
+import { err, ok, problems, type Result } from "../../model/mod.ts";
 
 /** The options `parseArgs` reads for the overrides. */
 export const OVERRIDE_OPTIONS = {
