@@ -6,7 +6,7 @@
  * @module
  */
 import type { ConfirmOptions } from "../gates/mod.ts";
-import { exitCodeOf, judgeResult, type TeardownDone, withTeardown } from "../api/mod.ts";
+import { exitCodeOf, judge, type TeardownDone, withTeardown } from "../api/mod.ts";
 import { computeRunVerdict } from "../gates/mod.ts";
 import type { FailOn } from "../result/mod.ts";
 import type { RunResult } from "../model/mod.ts";
@@ -78,7 +78,7 @@ export async function finishResult(
   const ioFailures: string[] = [];
   let judged = result;
   if (options.judge) {
-    const run = await judgeResult(result, {
+    const run = await judge(result, {
       ...(options.baselineDir === undefined ? {} : { baselineDir: options.baselineDir }),
       updateBaseline: options.updateBaseline ?? false,
       unfiledWhenStopped: true,
