@@ -102,6 +102,7 @@ export async function judge(result: RunResult, options: JudgeOptions = {}): Prom
     judgedResult(result, judged, []),
     { ...options, updateBaseline },
     judged.damaged,
+    judged.stages,
   );
   const notes = [...judged.notes, ...filed.notes];
   const warnings = [...filed.warnings];

@@ -358,6 +358,32 @@ Deno.test("a stage the plan changed: its skipped regression gate is named, and t
   assert.equal(history.value.runs.length, 1, "the old runs are not mixed with the new");
 });
 
+Deno.test("the judgement carries the run's stage match, found once, that its warning names", async () => {
+  await using dir = await tempDir();
+  await seedHistory(dir.path);
+  const read = { dir: dir.path, loaded: await loadHistoryFile(dir.path, "shop") };
+  const longer = gateResult([{
+    name: "main",
+    ratePerSec: 1000,
+    durationMs: 20_000,
+    labels: [{ label: "GET /a", response: scaledUs(10_000, 1) }],
+  }], { slos: ["p99 < 5ms"], startedAt: "2025-02-09T00:00:00.000Z" });
+  const changed = judgeGates(longer, read);
+  assert.deepEqual(changed.stages, {
+    unmatched: ["main (1k/s for 20s)"],
+    newestDate: run(1, 5).run.startedAt,
+    sameAsNewest: false,
+  });
+  assert.match(changed.warnings.join("\n"), /regression gate skipped for main \(1k\/s for 20s\)/);
+  const same = judgeGates(run(1), read);
+  assert.deepEqual(same.stages, {
+    unmatched: [],
+    newestDate: run(1, 5).run.startedAt,
+    sameAsNewest: true,
+  });
+  assert.equal(judgeGates(run(1), undefined).stages, undefined, "no history read, no match");
+});
+
 Deno.test("a history that cannot be written is an I/O failure, named with its folder", async () => {
   await using dir = await tempDir();
   await Deno.writeTextFile(`${dir.path}/file`, "");
