@@ -17,8 +17,9 @@
  * slo: [p90 < 100ms at 500/s, error_rate < 1%]
  * `);
  * if (!plan) throw new Error(issues.map((i) => i.message).join("\n"));
- * const result = await measureRun(plan);
- * const { verdict } = await judge(result);
+ * const measured = await measureRun(plan);
+ * // judging changes nothing it is given: the judged run is a new document beside its judgement
+ * const { result, judgement: { verdict } } = await judge(measured);
  * const { paths } = await writeReports(result, await Deno.makeTempDir(), ["json", "html", "md"]);
  * assert.equal(result.stages[0].counts.completed, 1000); // every request has an outcome
  * assert.equal(verdict.summary.split(":")[0], "2 gates"); // "2 gates: 2 pass", exit code 0
@@ -56,7 +57,6 @@ export {
   type JudgedRun,
   type Judgement,
   type JudgeOptions,
-  judgeResult,
   type LiveTally,
   measureRun,
   type MeasureRunOptions,

@@ -1,7 +1,8 @@
 /**
  * The reporters: each reads only the judged result document (its stored run verdict, through
- * runner/result/read; `judge()` stores it) and renders one format. `writeReports` writes the asked
- * formats atomically into a folder (`tailgate run --report`, `tailgate report`).
+ * runner/result/read; the result `judge()` returns stores it) and renders one format.
+ * `writeReports` writes the asked formats atomically into a folder (`tailgate run --report`,
+ * `tailgate report`).
  *
  * @module
  */

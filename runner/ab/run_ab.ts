@@ -8,7 +8,7 @@
  * @module
  */
 import { join } from "node:path";
-import { judgeResult } from "../api/mod.ts";
+import { judge } from "../api/mod.ts";
 import { measureRun } from "../api/mod.ts";
 import { StepFailure } from "../session/mod.ts";
 import { compareRounds, type RoundPair } from "../gates/mod.ts";
@@ -141,7 +141,7 @@ export async function runAb(plan: ResolvedPlan, options: AbOptions): Promise<AbR
         if (!(e instanceof StepFailure)) throw e;
         throw new StepFailure(`round ${i + 1}, ${side}: ${e.message}`, e.records, e.interrupted);
       });
-      const { result } = await judgeResult(measured);
+      const { result } = await judge(measured);
       const found = await target.stop();
       if (found?.stillAnswering) {
         options.onStillAnswering?.(`round ${i + 1}, ${side}: ${found.stillAnswering}`);

@@ -9,7 +9,12 @@
 import { shortCommit } from "../model/mod.ts";
 import { problemText } from "../model/mod.ts";
 import type { RunResult } from "../model/mod.ts";
-import { appendToHistory, historyName, MAX_HISTORY_BYTES } from "../history/mod.ts";
+import {
+  appendToHistory,
+  historyName,
+  MAX_HISTORY_BYTES,
+  type StageMatch,
+} from "../history/mod.ts";
 import type { JudgeOptions } from "./judge_options.ts";
 
 /**
@@ -25,12 +30,14 @@ export interface FiledRun {
 /**
  * Appends the judged `result` to the history in `options.baselineDir` when `options.updateBaseline`
  * is set and the history is not `damaged`; a run the history refuses is a warning for the result
- * (returned: `result` is left as it was).
+ * (returned: `result` is left as it was). `stages` is how its stages met the history judging read
+ * (the judgement's): filing follows it while the history is still that one.
  */
 export async function fileRun(
   result: RunResult,
   options: JudgeOptions,
   damaged: boolean,
+  stages?: StageMatch,
 ): Promise<FiledRun> {
   const notes: string[] = [];
   const ioFailures: string[] = [];
@@ -49,6 +56,7 @@ export async function fileRun(
         undefined,
         options.signal,
         options.historyRuns,
+        stages,
       );
       // A run the history refuses is no file's fault: a note, not an I/O failure; and a warning
       // every report and the Action show, so a green job never hides a run that was not stored.

@@ -7,7 +7,7 @@
  */
 import type { ConfirmOptions } from "../gates/mod.ts";
 import { exitCodeOf } from "../result/mod.ts";
-import { judgeResult } from "./judge.ts";
+import { judge } from "./judge.ts";
 import { type TeardownDone, withTeardown } from "./teardown_done.ts";
 import { computeRunVerdict } from "../gates/mod.ts";
 import type { FailOn } from "../result/mod.ts";
@@ -83,7 +83,7 @@ export async function finishResult(
   const ioFailures: string[] = [];
   let judged = result;
   if (options.judge) {
-    const run = await judgeResult(result, {
+    const run = await judge(result, {
       ...(options.baselineDir === undefined ? {} : { baselineDir: options.baselineDir }),
       updateBaseline: options.updateBaseline ?? false,
       unfiledWhenStopped: true,

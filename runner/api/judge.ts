@@ -2,10 +2,10 @@
  * The library's front door for judging: {@linkcode judge} decides a measured result's gates
  * (its plan's SLOs and, when more than 1% of the requests failed without an `error_rate` SLO,
  * the implicit error gate; then the regression gate against a stored history when a baseline
- * directory is given), stores the verdicts and the run's overall verdict in the result, and returns
- * them; {@linkcode judgeResult} does the same but leaves the result as it was and returns the
- * judged document beside the judgement (`tailgate run`, `search` and `ab` write that). A failed
- * gate is a verdict, never an exception; `exitCodeOf` turns the verdict into the CLI's exit code
+ * directory is given) and returns the judged run: a new result document with the verdicts and the
+ * run's overall verdict stored in it, beside the judgement; the result given is left as it was
+ * (`tailgate run`, `search` and `ab` write the judged document). A failed gate is a verdict, never
+ * an exception; `exitCodeOf` turns the verdict into the CLI's exit code
  * (runner/result/read/fail_on.ts).
  *
  * @module
@@ -25,7 +25,7 @@ import type { RunResult, RunVerdict, Verdict } from "../model/mod.ts";
 
 export type { JudgeOptions } from "./judge_options.ts";
 
-/** What {@linkcode judge} decided (also stored in the result). */
+/** What {@linkcode judge} decided (also stored in the judged result). */
 export interface Judgement {
   /** The run's overall verdict: `pass`, `fail`, `inconclusive` or `invalid`, with its reason. */
   verdict: RunVerdict;
@@ -40,13 +40,21 @@ export interface Judgement {
   ioFailures: string[];
 }
 
+/** A judged run: the result document as written and read, and what judging it decided. */
+export interface JudgedRun {
+  /** The result with the judgement stored in it (`verdicts`, `verdict`, `baseline`, `warnings`). */
+  result: RunResult;
+  /** What judging decided: the verdicts, the run verdict, notes, and the files at fault. */
+  judgement: Judgement;
+}
+
 /**
- * Judges `result` and returns what it decided, in order: the plan's history read (with
+ * Judges `result` and returns the judged run, in order: the plan's history read (with
  * `baselineDir`), the gates judged (runner/gates/judge_run.ts, which change nothing),
  * `--confirm`'s reruns measured and judged alike, the run filed into the history (when
- * `updateBaseline` is set and the run is sound and complete); then the judged document's fields
- * (`verdicts`, `verdict`, `baseline`, `warnings`) are stored in `result`, which
- * {@linkcode judgeResult} leaves as it was.
+ * `updateBaseline` is set and the run is sound and complete); then the judged document, a new one
+ * (`verdicts`, `verdict`, `baseline`, `warnings` stored in it), beside what was decided. `result`
+ * is left as it was.
  *
  * @example
  * ```ts
@@ -62,38 +70,18 @@ export interface Judgement {
  * load: { connections: 8, stages: [{ name: steady, rate: 100/s, duration: 1s }] }
  * slo: [p99 < 5ms]
  * `);
- * const result = await measureRun(plan!);
- * const { verdict, verdicts } = await judge(result);
+ * const measured = await measureRun(plan!);
+ * const { result, judgement: { verdict, verdicts } } = await judge(measured);
  * assert.equal(verdicts.length, 1);
+ * assert.equal(result.verdict, verdict); // the judged document stores it
+ * assert.equal(measured.verdict, undefined); // the measured one is left as it was
  * // fail (exit 1); inconclusive only when the machine could not send the load or kept the
  * // target from a CPU: then a warning (exit 0), never a pass
  * assert.notEqual(verdict.status, "pass");
  * if (verdict.status === "fail") assert.equal(exitCodeOf(verdict), 1);
  * ```
  */
-export async function judge(result: RunResult, options: JudgeOptions = {}): Promise<Judgement> {
-  const judged = await judgeResult(result, options);
-  // The judged document's fields, stored in the result as they stand in it (their order kept).
-  Object.assign(result, judged.result);
-  return judged.judgement;
-}
-
-/** A judged run: the result document as written and read, and what judging it decided. */
-export interface JudgedRun {
-  /** The result with the judgement stored in it (`verdicts`, `verdict`, `baseline`, `warnings`). */
-  result: RunResult;
-  /** What judging decided: the verdicts, the run verdict, notes, and the files at fault. */
-  judgement: Judgement;
-}
-
-/**
- * {@linkcode judge} without storing anything in `result`, which is left as it was: the judged
- * document is a new one beside what was decided (`tailgate run` writes and renders it).
- */
-export async function judgeResult(
-  result: RunResult,
-  options: JudgeOptions = {},
-): Promise<JudgedRun> {
+export async function judge(result: RunResult, options: JudgeOptions = {}): Promise<JudgedRun> {
   // The history is read here, judged by the gates without a file, and the run filed after.
   const dir = options.baselineDir;
   const read = dir === undefined
@@ -114,6 +102,7 @@ export async function judgeResult(
     judgedResult(result, judged, []),
     { ...options, updateBaseline },
     judged.damaged,
+    judged.stages,
   );
   const notes = [...judged.notes, ...filed.notes];
   const warnings = [...filed.warnings];

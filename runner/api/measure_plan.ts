@@ -90,7 +90,7 @@ export interface MeasureRunOptions {
  * slo: [p90 < 250ms]
  * `);
  * const result = await measureRun(plan!);
- * const { verdict } = await judge(result);
+ * const { judgement: { verdict } } = await judge(result);
  * assert.equal(result.stages[0].counts.completed, 200);
  * assert.equal(verdict.summary.split(":")[0], "1 gate"); // pass, unless the machine is overloaded
  * ```

@@ -24,7 +24,7 @@ export {
   startRunService,
   type StartRunServiceOptions,
 } from "./run_service.ts";
-export { judge, type JudgedRun, type Judgement, type JudgeOptions, judgeResult } from "./judge.ts";
+export { judge, type JudgedRun, type Judgement, type JudgeOptions } from "./judge.ts";
 export { history, type HistoryOptions, type HistoryOutcome, historySettings } from "./history.ts";
 export {
   type ChangeFigure,

@@ -18,7 +18,8 @@ import {
   type HistoryFile,
   historyName,
   historyPath,
-  unmatchedStages,
+  matchStages,
+  type StageMatch,
 } from "../history/mod.ts";
 import {
   evaluateRegression,
@@ -72,6 +73,11 @@ export interface Judgement {
   damaged: boolean;
   /** The history the regression gate judged against, when it did: a rerun's is judged alike. */
   against?: JudgedHistory;
+  /**
+   * How the run's measured stages meet the stored runs judged against, found once here: filing
+   * the run reads it (a run whose stages changed starts a new history) rather than match again.
+   */
+  stages?: StageMatch;
 }
 
 /**
@@ -90,6 +96,7 @@ export function judgeRun(
   // The run's own soundness first: every report lists and counts it as a gate.
   const verdicts = [...soundnessVerdicts(result), ...sloVerdicts(result)];
   let against: JudgedHistory | undefined;
+  let stages: StageMatch | undefined;
   if (read !== undefined) {
     const history = historyName(result.plan);
     const loaded = read.loaded;
@@ -141,7 +148,8 @@ export function judgeRun(
         );
       }
       // A stage the plan changed has no history to compare with: say so rather than skip quietly.
-      const unmatched = unmatchedStages(result.stages, stored.runs.flatMap((r) => r.stages));
+      stages = matchStages(result.stages, stored.runs);
+      const { unmatched } = stages;
       if (unmatched.length > 0) {
         warnings.push(
           `regression gate skipped for ${unmatched.join(", ")}: no stored run has ` +
@@ -171,6 +179,7 @@ export function judgeRun(
     notes,
     damaged,
     ...(against ? { against } : {}),
+    ...(stages ? { stages } : {}),
   };
 }
 

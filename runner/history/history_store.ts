@@ -14,7 +14,7 @@ import type { RunResult } from "../model/mod.ts";
 import { ranContended, targetLost } from "../result/mod.ts";
 import { parseHistory } from "./history_parse.ts";
 import { withHistoryLock } from "./history_lock.ts";
-import { type StageShape, unmatchedStages } from "./stage_match.ts";
+import { matchStages, type StageMatch } from "./stage_match.ts";
 import {
   DEFAULT_BASELINE_RUNS,
   DEFAULT_HISTORY_RUNS,
@@ -219,6 +219,9 @@ export function notBaselineReasons(
  * Throws {@linkcode HistoryError}; the existing file is then unchanged.
  * A run whose measured stages differ from the newest stored run's (the plan changed) starts a new
  * history: the old one is first written whole to `<slug>.superseded-<time>.json` beside it.
+ * `match` is how the run's stages met the history when it was judged (its judgement's): it decides
+ * while the history's newest run is still the one matched, and the stages are matched again only
+ * when another run was filed meanwhile.
  * `signal` stops a wait for the history's lock (history_lock.ts); the lock, a folder that cannot
  * be made and a failed write throw, naming the file.
  */
@@ -229,6 +232,7 @@ export async function appendToHistory(
   write: (path: string, data: string) => Promise<void> = writeFileAtomic,
   signal?: AbortSignal,
   historyRuns: number = DEFAULT_HISTORY_RUNS,
+  match?: StageMatch,
 ): Promise<Result<AppendedHistory>> {
   if (!Number.isInteger(keep) || keep < 1) {
     throw new RangeError(`keep must be a whole number of runs, at least 1 (got ${keep})`);
@@ -246,7 +250,7 @@ export async function appendToHistory(
   return ok(
     await withHistoryLock(
       historyPath(dir, planName),
-      () => appendLocked(dir, result, { keep, historyRuns }, write),
+      () => appendLocked(dir, result, { keep, historyRuns }, write, match),
       signal ? { signal } : {},
     ),
   );
@@ -257,6 +261,7 @@ async function appendLocked(
   result: RunResult,
   limits: { keep: number; historyRuns: number },
   write: (path: string, data: string) => Promise<void>,
+  match: StageMatch | undefined,
 ): Promise<AppendedHistory> {
   const planName = historyName(result.plan);
   const loaded = await loadHistoryFile(dir, planName);
@@ -271,7 +276,10 @@ async function appendLocked(
   // history, and the old one is kept beside it, written whole before anything is replaced.
   const newest = loaded.value?.runs.at(-1);
   let supersededPath: string | undefined;
-  if (newest !== undefined && !sameMeasuredStages(result.stages, newest.stages)) {
+  const matched = match !== undefined && match.newestDate === newest?.date
+    ? match
+    : matchStages(result.stages, loaded.value?.runs ?? []);
+  if (!matched.sameAsNewest) {
     const stamp = new Date().toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
     supersededPath = path.replace(/\.json$/, `.superseded-${stamp}.json`);
     try {
@@ -336,11 +344,6 @@ export async function makeHistoryDir(dir: string): Promise<void> {
       { cause: e },
     );
   }
-}
-
-/** Whether two runs measured the same stages (warmups aside), so their numbers compare. */
-function sameMeasuredStages(a: readonly StageShape[], b: readonly StageShape[]): boolean {
-  return unmatchedStages(a, b).length === 0 && unmatchedStages(b, a).length === 0;
 }
 
 function unsoundReason(result: RunResult): string | undefined {

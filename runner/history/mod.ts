@@ -42,8 +42,8 @@ export type {
 } from "./history_types.ts";
 export { fingerprintMismatch, planFingerprint, runnerFingerprint } from "./fingerprints.ts";
 export { historyEntryFromRun } from "./history_entry.ts";
-export { describeStage, stagesMatch, unmatchedStages } from "./stage_match.ts";
-export type { StageShape } from "./stage_match.ts";
+export { describeStage, matchStages, stagesMatch } from "./stage_match.ts";
+export type { StageMatch, StageShape } from "./stage_match.ts";
 export {
   appendSearchHistory,
   loadSearchHistory,

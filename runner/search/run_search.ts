@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { judgeResult } from "../api/mod.ts";
+import { judge } from "../api/mod.ts";
 import { formatMetric } from "../result/mod.ts";
 import type { SearchHistoryEntry } from "../history/mod.ts";
 import { judgeSearchRegression, searchRegressionLimit } from "../gates/mod.ts";
@@ -140,7 +140,7 @@ export async function runSearch(
     // A certain failure counts only while the generator kept up: one that fell behind may have
     // left answers unread, so the step is judged as it stands (tool-limited, run again).
     const early = certain !== undefined && !result.health.toolLimited;
-    const run = early ? undefined : await judgeResult(result);
+    const run = early ? undefined : await judge(result);
     const step: SearchStep = {
       ...(run === undefined ? earlyFailure(move, result, certain!) : stepRecord(
         move,

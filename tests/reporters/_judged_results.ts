@@ -74,8 +74,7 @@ export async function judgedRun(
 ): Promise<RunResult> {
   const result = gateRun({ startedAt: "2025-02-09T00:00:00.000Z", ...options });
   if (baselineScales.length === 0) {
-    await judge(result);
-    return result;
+    return (await judge(result)).result;
   }
   const dir = await Deno.makeTempDir({ prefix: "tailgate-reporters-" });
   try {
@@ -88,8 +87,7 @@ export async function judgedRun(
       });
       await appendToHistory(dir, past);
     }
-    await judge(result, { baselineDir: dir });
-    return result;
+    return (await judge(result, { baselineDir: dir })).result;
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -122,8 +120,7 @@ export async function rejectedRun(): Promise<RunResult> {
       labels: [{ label: "GET /a", response: scaledUs(0, 1), errors: 10_000 }],
     },
   ], { startedAt: "2025-02-09T00:00:00.000Z" });
-  await judge(result);
-  return result;
+  return (await judge(result)).result;
 }
 
 /**

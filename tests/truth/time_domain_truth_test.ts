@@ -22,7 +22,7 @@ slo: [${slos.join(", ")}]
 `);
   assert.ok(plan, issues.map((i) => i.message).join("\n"));
   const result = await measureRun(plan);
-  const { verdicts } = await judge(result);
+  const { verdicts } = (await judge(result)).judgement;
   return { ...result.stages[1].timeDomain!, verdicts };
 }
 

@@ -25,7 +25,9 @@ import type { VerdictScope } from "./verdict_order.ts";
  */
 export function runVerdict(result: Pick<RunResult, "verdict">): RunVerdict {
   if (result.verdict === undefined) {
-    throw new Error("the result holds no run verdict: judge it first (judge() stores it)");
+    throw new Error(
+      "the result holds no run verdict: judge it first (judge() returns the judged result)",
+    );
   }
   return result.verdict;
 }

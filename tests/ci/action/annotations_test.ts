@@ -22,8 +22,7 @@ async function judged(options: { toolLimited?: boolean } = {}): Promise<RunResul
     labels: [{ label: "GET /", response: scaledUs(1_000, 1) }],
   }], { slos: ["p50 < 5ms", "p99 < 1ms", "p99.9 < 5ms"], ...options });
   result.plan.file = "plans/shop.yaml";
-  await judge(result);
-  return result;
+  return (await judge(result)).result;
 }
 
 Deno.test("annotationsFor() puts a failed SLO as an error on its line and an inconclusive one as fail-on makes it", async () => {
@@ -121,8 +120,9 @@ Deno.test("annotationsFor() says once that a run stopped early, judged or not", 
     before[0],
     /^::error file=plans\/shop\.yaml,title=run complete::shop: invalid: the run stopped early/,
   );
-  await judge(result);
-  const after = annotationsFor(result, PATHS).filter((l) => /stopped|run complete/.test(l));
+  const after = annotationsFor((await judge(result)).result, PATHS).filter((l) =>
+    /stopped|run complete/.test(l)
+  );
   assert.equal(after.length, 1, after.join("\n"));
   assert.match(
     after[0],
@@ -171,8 +171,7 @@ Deno.test("annotationsFor() makes a failed implicit error gate an error on the p
     labels: [{ label: "GET /", response: scaledUs(0, 1), errors: 1_000 }],
   }]);
   result.plan.file = "plans/shop.yaml";
-  await judge(result);
-  const lines = annotationsFor(result, PATHS);
+  const lines = annotationsFor((await judge(result)).result, PATHS);
   assert.equal(lines.length, 1);
   assert.match(
     lines[0],

@@ -131,12 +131,12 @@ Deno.test("renderCiSummary() of a plan without SLOs whose every request failed: 
   const dir = await Deno.makeTempDir({ prefix: "tailgate-summary-" });
   try {
     // What `tailgate run` leaves behind for a server that answered 403 to every request.
-    const result = gateResult([{
+    const measured = gateResult([{
       ratePerSec: 100,
       durationMs: 10_000,
       labels: [{ label: "GET /", response: pointsUs([]), errors: 1_000 }],
     }]);
-    await judge(result);
+    const result = (await judge(measured)).result;
     await Deno.writeTextFile(join(dir, "result.json"), JSON.stringify(result));
     await Deno.writeTextFile(join(dir, "summary.md"), renderMarkdown(result));
     const read = await readOutcome("plans/shop.yaml", dir, 1, "");
@@ -184,12 +184,12 @@ Deno.test("renderCiSummary() names each unexpected status by its code, in the ta
   const dir = await Deno.makeTempDir({ prefix: "tailgate-summary-" });
   try {
     // Every request of GET /a answered 500 (the fixture's failing status), none expected.
-    const result = gateResult([{
+    const measured = gateResult([{
       ratePerSec: 100,
       durationMs: 10_000,
       labels: [{ label: "GET /a", response: pointsUs([]), errors: 1_000 }],
     }]);
-    await judge(result);
+    const result = (await judge(measured)).result;
     await Deno.writeTextFile(join(dir, "result.json"), JSON.stringify(result));
     await Deno.writeTextFile(join(dir, "summary.md"), renderMarkdown(result));
     const read = await readOutcome("plans/shop.yaml", dir, 1, "");

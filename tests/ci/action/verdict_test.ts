@@ -17,8 +17,7 @@ async function judged(slos: string[], toolLimited = false, complete = true): Pro
     labels: [{ label: "GET /", response: scaledUs(1_000, 1) }],
   }], { slos, toolLimited });
   result.run.complete = complete;
-  await judge(result);
-  return result;
+  return (await judge(result)).result;
 }
 
 Deno.test("planVerdict() reads exit 3 as inconclusive only for a sound run with an inconclusive verdict", async () => {

@@ -111,8 +111,7 @@ Deno.test("the A/B reports name the implicit error gate judged on head's runs as
       durationMs: 20_000,
       labels: [{ label: "GET /", response: scaledUs(20_000 - errors, 1), errors }],
     }]);
-    await judge(r);
-    return r;
+    return (await judge(r)).result;
   };
   const ab = abResult(1);
   ab.slos = abSloVerdicts([await head(2_000), await head(0)], [await head(0), await head(0)]);

@@ -30,8 +30,8 @@ Deno.test("a run without journeys has no journey rows", () => {
 });
 
 Deno.test("the terminal and summary.md show the journey and its steps", async () => {
-  const result = journeyResult();
-  await judge(result);
+  const measured = journeyResult();
+  const result = (await judge(measured)).result;
   const terminal = renderTerminal(result, { color: false });
   assert.match(terminal, /journey \/ step\s+started\s+completed\s+failed\s+skipped/);
   assert.match(terminal, /\norder\s+100\s+90\s+10\s+-\s+20\.02ms\s+40\.03ms\s+40\.03ms\s+50ms\n/);

@@ -6,8 +6,8 @@ import { gateResult, pointsUs } from "../../_helpers/gate_fixtures.ts";
 import { journeyResult } from "../_journey_results.ts";
 
 Deno.test("the HTML report has a journeys card: the journey's row, then its steps'", async () => {
-  const result = journeyResult();
-  await judge(result);
+  const measured = journeyResult();
+  const result = (await judge(measured)).result;
   const html = renderHtml(result);
   assert.match(html, /<a href="#journeys">Journeys<\/a>/);
   assert.match(html, /<section class="card" id="journeys"><h2>Journeys<\/h2>/);
@@ -24,12 +24,12 @@ Deno.test("the HTML report has a journeys card: the journey's row, then its step
 });
 
 Deno.test("a report of a run without journeys has no journeys card", async () => {
-  const result = gateResult([{
+  const measured = gateResult([{
     ratePerSec: 10,
     durationMs: 1000,
     labels: [{ label: "GET /", response: pointsUs([[1000, 10]]) }],
   }]);
-  await judge(result);
+  const result = (await judge(measured)).result;
   const html = renderHtml(result);
   assert.doesNotMatch(html, /id="journeys"/);
   assert.doesNotMatch(html, /href="#journeys"/);
@@ -38,8 +38,8 @@ Deno.test("a report of a run without journeys has no journeys card", async () =>
 Deno.test("the HTML health panel shows the journeys' step lag only for a run that has it", async () => {
   const health = (html: string) =>
     html.slice(html.indexOf('id="health"'), html.indexOf('id="plan"'));
-  const result = journeyResult();
-  await judge(result);
+  const measured = journeyResult();
+  const result = (await judge(measured)).result;
   assert.doesNotMatch(health(renderHtml(result)), /step lag/);
   result.health.stepLag = { ...result.health.sendLag, count: 37 };
   assert.match(

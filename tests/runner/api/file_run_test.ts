@@ -28,3 +28,21 @@ Deno.test("fileRun() files a judged run only when asked, and never into a damage
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("fileRun() files as the judgement's stage match says: a changed plan restarts the history", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "tailgate-file-run-" });
+  try {
+    const options = { baselineDir: dir, updateBaseline: true };
+    const first = sampleResult({ startedAt: new Date("2025-01-01T00:00:00.000Z") });
+    assert.match((await fileRun(first, options, false)).notes[0], /^baseline updated: /);
+    // The same stages, but judged against a newest run whose stages differed (the match says so).
+    const next = sampleResult({ startedAt: new Date("2025-01-02T00:00:00.000Z") });
+    const changed = { unmatched: [], newestDate: first.run.startedAt, sameAsNewest: false };
+    const filed = await fileRun(next, options, false, changed);
+    assert.match(filed.notes[0], /^baseline restarted: the plan's measured stages changed/);
+    const stored = await loadHistoryFile(dir, next.plan.name);
+    assert.equal(stored.ok && stored.value?.runs.length, 1);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

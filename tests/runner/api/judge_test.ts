@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { exitCodeOf, judge, judgeResult } from "../../../runner/api/mod.ts";
+import { exitCodeOf, judge } from "../../../runner/api/mod.ts";
 import { EXIT_CODES } from "../../../runner/model/exit_codes.ts";
 import { measureRun } from "../../../runner/api/measure_plan.ts";
 import { parsePlanText } from "../../../runner/plan/load_plan.ts";
@@ -7,11 +7,11 @@ import { startTarget } from "../../../runner/target/mod.ts";
 import { sampleResult } from "../../_helpers/result_fixtures.ts";
 
 Deno.test("judge() decides the plan's SLOs, stores the verdicts and the run verdict once", async () => {
-  const result = sampleResult({}, { everyRequestAnswered: true });
-  assert.deepEqual(result.verdicts, []);
-  const judged = await judge(result);
+  const measured = sampleResult({}, { everyRequestAnswered: true });
+  assert.deepEqual(measured.verdicts, []);
+  const { result, judgement: judged } = await judge(measured);
   assert.ok(judged.verdicts.length > 0);
-  assert.equal(result.verdicts, judged.verdicts, "stored in the result, not copied");
+  assert.equal(result.verdicts, judged.verdicts, "stored in the judged result, not copied");
   assert.equal(result.verdict, judged.verdict);
   assert.deepEqual(
     judged.verdict.tally,
@@ -24,16 +24,21 @@ Deno.test("judge() decides the plan's SLOs, stores the verdicts and the run verd
   );
 });
 
-Deno.test("judgeResult() leaves the result as it was; judge() stores the same judged document in it", async () => {
+Deno.test("judge() leaves the result it is given as it was; the judged document is a new one", async () => {
   const result = sampleResult({}, { everyRequestAnswered: true });
   const before = structuredClone(result);
-  const judged = await judgeResult(result);
+  const judged = await judge(result);
   assert.deepEqual(result, before, "nothing stored in the measured result");
+  assert.notEqual(judged.result, result, "a new document");
   assert.equal(judged.result.verdict, judged.judgement.verdict);
   assert.deepEqual(judged.result.verdicts, judged.judgement.verdicts);
-  await judge(result);
-  assert.deepEqual(result, judged.result);
-  assert.deepEqual(Object.keys(result), Object.keys(judged.result), "in the same order");
+  assert.deepEqual(
+    Object.keys(judged.result),
+    [...Object.keys(before).filter((k) => k !== "verdict"), "verdict"],
+    "the measured document's fields in their order, the run verdict last",
+  );
+  // Judged again, the same input gives the same document: nothing carried over from the first.
+  assert.deepEqual((await judge(result)).result, judged.result);
 });
 
 Deno.test("exitCodeOf() maps the run verdict as tailgate run exits", () => {
@@ -66,7 +71,7 @@ load: { connections: 40, stages: [{ name: steady, rate: 100/s, duration: 1s }] }
 slo: [p99 < 5ms]
 `);
   const result = await measureRun(plan!);
-  const { verdict, verdicts } = await judge(result);
+  const { verdict, verdicts } = (await judge(result)).judgement;
   assert.deepEqual(
     verdicts.map((v) => v.status),
     ["fail"],

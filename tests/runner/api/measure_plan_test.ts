@@ -211,8 +211,8 @@ slo:
   - error_rate < 50%
 `);
   assert.ok(plan, issues.map((i) => i.message).join("\n"));
-  const result = await measureRun(plan);
-  await judge(result); // stores the verdicts in the result
+  const measured = await measureRun(plan);
+  const result = (await judge(measured)).result; // the judged document stores the verdicts
   const [label] = result.stages[0].labels;
   assert.deepEqual(label.counts.errors, { check_failed: 100 });
   assert.deepEqual(label.checks?.map((c) => [c.text, c.line, c.evaluated, c.failed]), [

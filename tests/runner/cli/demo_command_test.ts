@@ -34,10 +34,10 @@ Deno.test("a tool-limited demo's advice names only what `tailgate demo` takes, o
   late.recordValueWithCount(100, 90);
   late.recordValueWithCount(40_000, 10);
   record.recorded.sendLag = toEncodedHistogram(late);
-  const result = buildResult(plan, record, ENVIRONMENT, undefined, {
+  const measured = buildResult(plan, record, ENVIRONMENT, undefined, {
     advice: { rerunWith: DEMO_RERUN },
   });
-  await judge(result);
+  const result = (await judge(measured)).result;
   const text = renderTerminal(result, { color: false });
   assert.match(text, /TOOL-LIMITED/);
   assert.match(text, /workers/, "advice about workers is given…");

@@ -60,37 +60,40 @@ async function seedHistory(dir: string, scales = [1, 1.004, 0.996, 1.002, 0.998]
 
 /**
  * Judging as the front door does it (runner/api/judge.ts): the history read, the gates of
- * judge_run.ts, the run filed; what it noted.
+ * judge_run.ts, the run filed; the judged document and what it noted.
  */
-async function judgeRun(result: RunResult, options: JudgeOptions = {}) {
-  const { notes, ioFailures } = await judge(result, options);
-  return { notes, ioFailures };
+async function judgeRun(measured: RunResult, options: JudgeOptions = {}) {
+  const { result, judgement: { notes, ioFailures } } = await judge(measured, options);
+  return { result, notes, ioFailures };
 }
+
+/** What judging noted, without the judged document. */
+const noted = ({ notes, ioFailures }: { notes: string[]; ioFailures: string[] }) => ({
+  notes,
+  ioFailures,
+});
 
 const p99Regression = (r: RunResult) => r.verdicts.find((v) => v.name === "p99 vs baseline: main");
 
 Deno.test("with no baseline yet, only the SLOs are judged and a note says so", async () => {
   await using dir = await tempDir();
-  const result = run(1);
-  const { notes } = await judgeRun(result, { baselineDir: dir.path });
+  const { result, notes } = await judgeRun(run(1), { baselineDir: dir.path });
   assert.equal(notes.length, 1);
   assert.match(notes[0], /no baseline for "shop" in .* yet: regression gates skipped/);
   assert.deepEqual(result.verdicts.map((v) => [v.kind, v.status]), [["slo", "pass"]]);
   assert.equal(result.warnings, undefined);
   assert.equal(result.baseline, undefined);
-  const without = run(1);
-  assert.deepEqual(await judgeRun(without, {}), { notes: [], ioFailures: [] });
-  assert.deepEqual(without.verdicts.map((v) => v.kind), ["slo"]);
+  const without = await judgeRun(run(1), {});
+  assert.deepEqual(noted(without), { notes: [], ioFailures: [] });
+  assert.deepEqual(without.result.verdicts.map((v) => v.kind), ["slo"]);
 });
 
 Deno.test("after five appended runs, a run 30% slower fails the regression gate", async () => {
   await using dir = await tempDir();
   await seedHistory(dir.path);
-  const steady = run(1.002);
-  assert.deepEqual(await judgeRun(steady, { baselineDir: dir.path }), {
-    notes: [],
-    ioFailures: [],
-  });
+  const judgedSteady = await judgeRun(run(1.002), { baselineDir: dir.path });
+  assert.deepEqual(noted(judgedSteady), { notes: [], ioFailures: [] });
+  const steady = judgedSteady.result;
   assert.ok(steady.verdicts.some((v) => v.kind === "regression"));
   assert.ok(steady.verdicts.every((v) => v.status === "pass"), JSON.stringify(steady.verdicts));
   assert.equal(exitCodeOf(gatesVerdict(steady.verdicts)), 0);
@@ -101,8 +104,7 @@ Deno.test("after five appended runs, a run 30% slower fails the regression gate"
   assert.deepEqual(steady.baseline?.stages.map((s) => s.index), steady.stages.map((s) => s.index));
   assert.notEqual(steady.baseline?.stages[0].response.hdr, steady.stages[0].response.hdr);
 
-  const slower = run(1.3);
-  await judgeRun(slower, { baselineDir: dir.path });
+  const { result: slower } = await judgeRun(run(1.3), { baselineDir: dir.path });
   assert.equal(slower.verdicts[0].kind, "slo", "SLOs first");
   assert.equal(slower.verdicts[0].status, "pass", "1.9 ms is still under the 5 ms SLO");
   assert.equal(p99Regression(slower)?.status, "fail");
@@ -114,9 +116,10 @@ Deno.test("after five appended runs, a run 30% slower fails the regression gate"
 Deno.test("a baseline from another fingerprint is still compared, with a warning", async () => {
   await using dir = await tempDir();
   await seedHistory(dir.path);
-  const result = run(1, 9, { environment: { cores: 8, cpuModel: "other cpu" } });
-  result.warnings = ["an earlier warning"];
-  await judgeRun(result, { baselineDir: dir.path });
+  const measured = run(1, 9, { environment: { cores: 8, cpuModel: "other cpu" } });
+  measured.warnings = ["an earlier warning"];
+  const { result } = await judgeRun(measured, { baselineDir: dir.path });
+  assert.ok(result.warnings);
   assert.equal(result.warnings.length, 2);
   assert.equal(result.warnings[0], "an earlier warning");
   assert.match(result.warnings[1], /different machine/);
@@ -128,8 +131,10 @@ Deno.test("a baseline from another fingerprint is still compared, with a warning
 Deno.test("an unreadable baseline makes the run invalid, says why, and is left as it is", async () => {
   await using dir = await tempDir();
   await Deno.writeTextFile(historyPath(dir.path, "shop"), "{ not json");
-  const result = run(1);
-  const { notes } = await judgeRun(result, { baselineDir: dir.path, updateBaseline: true });
+  const { result, notes } = await judgeRun(run(1), {
+    baselineDir: dir.path,
+    updateBaseline: true,
+  });
   assert.deepEqual(result.verdicts.map((v) => [v.kind, v.status]), [
     ["slo", "pass"],
     ["validity", "invalid"],
@@ -144,8 +149,10 @@ Deno.test("an unreadable baseline makes the run invalid, says why, and is left a
 Deno.test("updateBaseline appends the run after judging it against the old history", async () => {
   await using dir = await tempDir();
   await seedHistory(dir.path);
-  const slower = run(1.3);
-  const { notes } = await judgeRun(slower, { baselineDir: dir.path, updateBaseline: true });
+  const { result: slower, notes } = await judgeRun(run(1.3), {
+    baselineDir: dir.path,
+    updateBaseline: true,
+  });
   assert.equal(p99Regression(slower)?.status, "fail", "not judged against itself");
   assert.deepEqual(notes, [
     'baseline updated: "shop" keeps 6 run(s) for the regression gate and 6 in its history',
@@ -182,8 +189,7 @@ Deno.test("updateBaseline refuses a tool-limited or incomplete run, leaving the 
 
   await seedHistory(dir.path);
   const before = await Deno.readFile(historyPath(dir.path, "shop"));
-  const limited = run(1, 8, { toolLimited: true });
-  const { notes } = await judgeRun(limited, options);
+  const { result: limited, notes } = await judgeRun(run(1, 8, { toolLimited: true }), options);
   assert.match(notes.at(-1)!, /^baseline not updated: refusing to add a tool-limited run/);
   // Never a silent green: every report and the Action's annotations show the result's warnings.
   assert.match(
@@ -207,8 +213,8 @@ Deno.test("the plan's `regression:` floors replace the default metrics and floor
   const { plan, issues } = parseText(`${MINIMAL_PLAN}regression:\n  p99: 7%\n`);
   assert.ok(plan?.regression, JSON.stringify(issues));
   const judged = async (scale: number) => {
-    const result = run(scale, 9, { regression: plan.regression });
-    await judgeRun(result, { baselineDir: dir.path });
+    const measured = run(scale, 9, { regression: plan.regression });
+    const { result } = await judgeRun(measured, { baselineDir: dir.path });
     return result.verdicts.filter((v) => v.kind === "regression");
   };
   const within = await judged(1.05);
@@ -222,9 +228,8 @@ Deno.test("--confirm N: a gate that fails again in a rerun stays red; one a reru
   await using dir = await tempDir();
   await seedHistory(dir.path);
   const judgedWith = async (reruns: number[], times: ConfirmTimes = 3) => {
-    const result = run(1.3);
     let made = 0;
-    const { notes } = await judgeRun(result, {
+    const { result, notes } = await judgeRun(run(1.3), {
       baselineDir: dir.path,
       confirm: { times, rerun: () => Promise.resolve(run(reruns[made++])) },
     });
@@ -265,9 +270,8 @@ Deno.test("--confirm auto reruns a regression only the tail shows, once, and bel
       labels: [{ label: "GET /a", response: tailHeavy() }],
     }], { slos: ["p99 < 5ms"], startedAt: `2025-02-0${day}T00:00:00.000Z` });
   const judged = async (reruns: RunResult[]) => {
-    const result = tail();
     let made = 0;
-    const { notes } = await judgeRun(result, {
+    const { result, notes } = await judgeRun(tail(), {
       baselineDir: dir.path,
       confirm: { times: "auto", rerun: () => Promise.resolve(reruns[made++]) },
     });
@@ -290,15 +294,15 @@ Deno.test("--confirm reruns nothing when nothing could change: all pass, or auto
     made++;
     return Promise.resolve(run(5));
   };
-  const steady = run(1.002);
-  await judgeRun(steady, { baselineDir: dir.path, confirm: { times: 3, rerun } });
-  const sloFailing = run(5);
-  await judgeRun(sloFailing, { baselineDir: dir.path, confirm: { times: "auto", rerun } });
+  await judgeRun(run(1.002), { baselineDir: dir.path, confirm: { times: 3, rerun } });
+  const { result: sloFailing } = await judgeRun(run(5), {
+    baselineDir: dir.path,
+    confirm: { times: "auto", rerun },
+  });
   assert.equal(sloFailing.verdict?.status, "fail");
   assert.equal(made, 0);
   // With N, a failed SLO is confirmed by a rerun that fails it too.
-  const confirmed = run(5);
-  await judgeRun(confirmed, { confirm: { times: 3, rerun } });
+  const { result: confirmed } = await judgeRun(run(5), { confirm: { times: 3, rerun } });
   assert.equal(made, 1);
   assert.equal(confirmed.verdict?.status, "fail");
   assert.match(
@@ -318,8 +322,10 @@ Deno.test("a damaged stored histogram is an invalid verdict naming the file and 
     hdr.slice(21);
   await Deno.writeTextFile(path, JSON.stringify(stored));
   const before = await Deno.readFile(path);
-  const result = run(1.3);
-  const { notes } = await judgeRun(result, { baselineDir: dir.path, updateBaseline: true });
+  const { result, notes } = await judgeRun(run(1.3), {
+    baselineDir: dir.path,
+    updateBaseline: true,
+  });
   const validity = result.verdicts.find((v) => v.kind === "validity")!;
   assert.equal(validity.status, "invalid");
   assert.match(validity.message, /shop\.json is damaged: run 2 of 5 .*stage "main", response time/);
@@ -334,13 +340,15 @@ Deno.test("a damaged stored histogram is an invalid verdict naming the file and 
 Deno.test("a stage the plan changed: its skipped regression gate is named, and the history restarts", async () => {
   await using dir = await tempDir();
   await seedHistory(dir.path);
-  const longer = gateResult([{
-    name: "main",
-    ratePerSec: 1000,
-    durationMs: 20_000, // the plan now holds the stage twice as long
-    labels: [{ label: "GET /a", response: scaledUs(10_000, 1) }],
-  }], { slos: ["p99 < 5ms"], startedAt: "2025-02-09T00:00:00.000Z" });
-  const { notes } = await judgeRun(longer, { baselineDir: dir.path, updateBaseline: true });
+  const { result: longer, notes } = await judgeRun(
+    gateResult([{
+      name: "main",
+      ratePerSec: 1000,
+      durationMs: 20_000, // the plan now holds the stage twice as long
+      labels: [{ label: "GET /a", response: scaledUs(10_000, 1) }],
+    }], { slos: ["p99 < 5ms"], startedAt: "2025-02-09T00:00:00.000Z" }),
+    { baselineDir: dir.path, updateBaseline: true },
+  );
   assert.ok(!longer.verdicts.some((v) => v.kind === "regression"));
   assert.equal(longer.warnings?.length, 1, JSON.stringify(longer.warnings));
   assert.match(longer.warnings![0], /regression gate skipped for main \(1k\/s for 20s\)/);
@@ -350,11 +358,36 @@ Deno.test("a stage the plan changed: its skipped regression gate is named, and t
   assert.equal(history.value.runs.length, 1, "the old runs are not mixed with the new");
 });
 
+Deno.test("the judgement carries the run's stage match, found once, that its warning names", async () => {
+  await using dir = await tempDir();
+  await seedHistory(dir.path);
+  const read = { dir: dir.path, loaded: await loadHistoryFile(dir.path, "shop") };
+  const longer = gateResult([{
+    name: "main",
+    ratePerSec: 1000,
+    durationMs: 20_000,
+    labels: [{ label: "GET /a", response: scaledUs(10_000, 1) }],
+  }], { slos: ["p99 < 5ms"], startedAt: "2025-02-09T00:00:00.000Z" });
+  const changed = judgeGates(longer, read);
+  assert.deepEqual(changed.stages, {
+    unmatched: ["main (1k/s for 20s)"],
+    newestDate: run(1, 5).run.startedAt,
+    sameAsNewest: false,
+  });
+  assert.match(changed.warnings.join("\n"), /regression gate skipped for main \(1k\/s for 20s\)/);
+  const same = judgeGates(run(1), read);
+  assert.deepEqual(same.stages, {
+    unmatched: [],
+    newestDate: run(1, 5).run.startedAt,
+    sameAsNewest: true,
+  });
+  assert.equal(judgeGates(run(1), undefined).stages, undefined, "no history read, no match");
+});
+
 Deno.test("a history that cannot be written is an I/O failure, named with its folder", async () => {
   await using dir = await tempDir();
   await Deno.writeTextFile(`${dir.path}/file`, "");
-  const result = run(1);
-  const judged = await judgeRun(result, {
+  const judged = await judgeRun(run(1), {
     baselineDir: `${dir.path}/file/baselines`,
     updateBaseline: true,
   });
@@ -364,7 +397,7 @@ Deno.test("a history that cannot be written is an I/O failure, named with its fo
     /^baseline not updated: cannot make the history folder .*\/file\/baselines \(/,
   );
   assert.ok(judged.notes.includes(judged.ioFailures[0]));
-  assert.equal(result.verdict?.status, "pass", "the gates are judged all the same");
+  assert.equal(judged.result.verdict?.status, "pass", "the gates are judged all the same");
 });
 
 Deno.test("a run of a plan without SLOs whose every request failed is no silent pass", async () => {
@@ -375,8 +408,9 @@ Deno.test("a run of a plan without SLOs whose every request failed is no silent 
       durationMs: 10_000,
       labels: [{ label: "GET /a", response: scaledUs(0, 1), errors: 10_000 }],
     }]);
-  const result = rejected();
-  assert.deepEqual(await judgeRun(result, {}), { notes: [], ioFailures: [] });
+  const judged = await judgeRun(rejected(), {});
+  assert.deepEqual(noted(judged), { notes: [], ioFailures: [] });
+  const result = judged.result;
   assert.deepEqual(result.verdicts.map((v) => [v.name, v.status, v.implicit]), [
     ["error_rate <= 1% (implicit)", "fail", true],
   ]);
@@ -384,15 +418,15 @@ Deno.test("a run of a plan without SLOs whose every request failed is no silent 
   assert.equal(result.verdict?.summary, "1 gate: 1 fail");
   assert.equal(exitCodeOf(gatesVerdict(result.verdicts)), 1);
   // `allow_errors: true` is the plan's explicit word: nothing is judged.
-  const allowed = rejected();
-  allowed.plan.allowErrors = true;
-  await judgeRun(allowed, {});
+  const measuredAllowed = rejected();
+  measuredAllowed.plan.allowErrors = true;
+  const { result: allowed } = await judgeRun(measuredAllowed, {});
   assert.deepEqual(allowed.verdicts, []);
   assert.equal(allowed.verdict?.summary, "no gates");
   // The written SLOs come first, the implicit gate after them.
-  const withSlo = rejected();
-  withSlo.plan.slos = [{ text: "p99 < 5ms", line: 20 }];
-  await judgeRun(withSlo, {});
+  const measuredWithSlo = rejected();
+  measuredWithSlo.plan.slos = [{ text: "p99 < 5ms", line: 20 }];
+  const { result: withSlo } = await judgeRun(measuredWithSlo, {});
   assert.deepEqual(withSlo.verdicts.map((v) => [v.name, v.status]), [
     ["p99 < 5ms", "fail"],
     ["error_rate <= 1% (implicit)", "fail"],
@@ -404,8 +438,7 @@ Deno.test("a run that failed an SLO or ran contended joins the history, marked, 
   await seedHistory(dir.path);
   const options = { baselineDir: dir.path, updateBaseline: true };
   // p99 of 4× the latencies is about 6 ms: over `p99 < 5ms`.
-  const failing = run(4, 6);
-  const { notes } = await judgeRun(failing, options);
+  const { result: failing, notes } = await judgeRun(run(4, 6), options);
   assert.equal(failing.verdicts.find((v) => v.kind === "slo")?.status, "fail");
   assert.match(
     notes.at(-1)!,
@@ -474,12 +507,10 @@ Deno.test("a window as long as the store keeps (keepRuns) is full: too noisy, no
   await using dir = await tempDir();
   await seedHistory(dir.path, [1, 1.3, 0.8]);
   const p50 = (r: RunResult) => r.verdicts.find((v) => v.name === "p50 vs baseline: main")!;
-  const three = run(2, 6);
-  await judgeRun(three, { baselineDir: dir.path, keepRuns: 3 });
+  const { result: three } = await judgeRun(run(2, 6), { baselineDir: dir.path, keepRuns: 3 });
   assert.match(p50(three).message, /^the runner is too noisy for a history gate on p50: /);
   // The default window holds 10: three runs are not yet all it will hold.
-  const ten = run(2, 6);
-  await judgeRun(ten, { baselineDir: dir.path });
+  const { result: ten } = await judgeRun(run(2, 6), { baselineDir: dir.path });
   assert.match(
     p50(ten).message,
     /it decides as more runs are stored \(--update-baseline, up to 10\)/,

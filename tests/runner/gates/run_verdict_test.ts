@@ -90,13 +90,13 @@ Deno.test("the run verdict records when only regression checks are undecided", (
 });
 
 Deno.test("judging stores the run verdict in the result once", async () => {
-  const result = gateResult([{
+  const measured = gateResult([{
     ratePerSec: 100,
     durationMs: 10_000,
     labels: [{ label: "GET /", response: scaledUs(1_000, 1) }],
   }], { slos: ["p99 < 1ms", "p50 < 5ms"] });
-  assert.equal(result.verdict, undefined);
-  await judge(result);
+  assert.equal(measured.verdict, undefined);
+  const result = (await judge(measured)).result;
   assert.deepEqual(result.verdict, {
     status: "fail",
     tally: { fail: 1, invalid: 0, inconclusive: 0, pass: 1 },

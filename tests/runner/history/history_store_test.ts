@@ -12,6 +12,7 @@ import {
   notBaselineReasons,
 } from "../../../runner/history/history_store.ts";
 import { planFingerprint, runnerFingerprint } from "../../../runner/history/fingerprints.ts";
+import { matchStages, type StageMatch } from "../../../runner/history/stage_match.ts";
 import {
   HISTORY_FILE_SCHEMA,
   HISTORY_FILE_VERSION,
@@ -253,6 +254,58 @@ Deno.test("a run whose stages changed starts a new history; the old one is kept 
   const again = valueOf(await appendToHistory(dir.path, changed));
   assert.equal(again.runs.length, 2);
   assert.equal(again.supersededPath, undefined);
+});
+
+/** Files `result` into `dir` as judging does: with the stage match its judgement carries. */
+function fileWith(dir: string, result: RunResult, match: StageMatch) {
+  return appendToHistory(dir, result, undefined, undefined, undefined, undefined, match);
+}
+
+/** A history of one run (day 1), and the run of `day` matched against it as judging it does. */
+async function judgedAgainstOne(dir: string, day: number) {
+  await appendToHistory(dir, resultOn(1));
+  const runs = valueOf(await loadHistoryFile(dir, "shop"))!.runs;
+  const run = resultOn(day);
+  return { run, runs, match: matchStages(run.stages, runs) };
+}
+
+/** The run of `day` of a plan that now holds its measured stage twice as long. */
+function longerOn(day: number): RunResult {
+  const longer = resultOn(day);
+  longer.stages.find((s) => !s.warmup)!.durationMs *= 2;
+  return longer;
+}
+
+Deno.test("filing follows the judgement's stage match while the history is the one it matched", async () => {
+  await using dir = await tempDir();
+  const { run, runs, match } = await judgedAgainstOne(dir.path, 2);
+  assert.deepEqual(match, { unmatched: [], newestDate: runs[0].date, sameAsNewest: true });
+  // A judgement that found the stages changed restarts the history: filing does not match again.
+  const restarted = valueOf(await fileWith(dir.path, run, { ...match, sameAsNewest: false }));
+  assert.ok(restarted.supersededPath, "the judgement's match decided");
+  assert.equal(restarted.runs.length, 1);
+  // And one that found them the same appends, whatever the file's runs would say.
+  const appended = valueOf(
+    await fileWith(dir.path, longerOn(3), {
+      unmatched: [],
+      newestDate: run.run.startedAt,
+      sameAsNewest: true,
+    }),
+  );
+  assert.equal(appended.supersededPath, undefined);
+  assert.equal(appended.runs.length, 2);
+});
+
+Deno.test("a history another run restarted after the judging is matched again when filing", async () => {
+  await using dir = await tempDir();
+  const { run, match } = await judgedAgainstOne(dir.path, 3);
+  assert.equal(match.sameAsNewest, true, "judged against a history of its stages");
+  // Meanwhile a run whose plan holds a stage twice as long was filed: the history restarted.
+  assert.ok(valueOf(await appendToHistory(dir.path, longerOn(2))).supersededPath);
+  const written = valueOf(await fileWith(dir.path, run, match));
+  assert.ok(written.supersededPath, "never mixed into a history of other stages");
+  assert.equal(written.runs.length, 1);
+  assert.equal(written.runs[0].date, run.run.startedAt);
 });
 
 Deno.test("a run with command-line overrides keeps a history of its own beside the plan's", async () => {

@@ -45,15 +45,15 @@ function tailgate(histories: Record<string, PlanHistory>, calls: string[][]): Ta
       await Deno.writeTextFile(join(outDir, "history.json"), JSON.stringify(report));
       return { code: report.verdict.status === "fail" ? 1 : 0, stderr: "" };
     }
-    const result = gateResult([{
+    const measured = gateResult([{
       name: "main",
       ratePerSec: 100,
       durationMs: 10_000,
       labels: [{ label: "GET /", response: scaledUs(1_000, 1) }],
     }], { slos: ["p99 < 50ms"] });
-    result.plan.file = args[1];
-    result.plan.name = plan;
-    await judge(result);
+    measured.plan.file = args[1];
+    measured.plan.name = plan;
+    const result = (await judge(measured)).result;
     await Deno.writeTextFile(join(outDir, "result.json"), JSON.stringify(result));
     await Deno.writeTextFile(join(outDir, "summary.md"), renderMarkdown(result));
     const baselineDir = join(cwd, args[args.indexOf("--baseline") + 1]);

@@ -12,8 +12,7 @@ async function head(errors: number, slos: string[] = ["p50 < 10ms"]): Promise<Ru
     durationMs: 20_000,
     labels: [{ label: "GET /a", response: scaledUs(20_000 - errors, 1), errors }],
   }], { slos });
-  await judge(r);
-  return r;
+  return (await judge(r)).result;
 }
 
 /** A run of 10,000 requests at 0.5..1.5 ms, `slowShare` of them at 30 ms, judged as ab does. */
@@ -29,8 +28,7 @@ async function run(slowShare: number, over: { complete?: boolean } = {}): Promis
     slos: ["p99 < 10ms"],
     ...over,
   });
-  await judge(r);
-  return r;
+  return (await judge(r)).result;
 }
 
 Deno.test("abSloVerdicts(): one noisy head round of twelve does not decide; the pooled rounds do", async () => {
@@ -123,12 +121,12 @@ Deno.test("abSloVerdicts(): a stall count's majority leaves out the runs a stop 
   // Two complete head runs without a stall, three cut off by a stop that each read as a fail: the
   // cut-off runs are no evidence, so the SLO passes on the two that ran to their end.
   const judged = async (complete: boolean) => {
-    const r = gateResult([{
+    const measured = gateResult([{
       ratePerSec: 1000,
       durationMs: 10_000,
       labels: [{ label: "GET /", response: uniformUs(10_000, 500, 1_500) }],
     }], { slos: ["stalls == 0"], complete });
-    await judge(r);
+    const r = (await judge(measured)).result;
     const stalls = r.verdicts.find((v) => v.name === "stalls == 0")!;
     stalls.status = complete ? "pass" : "fail";
     return r;

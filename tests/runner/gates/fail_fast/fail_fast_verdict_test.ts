@@ -25,8 +25,7 @@ function stopped(toolLimited = false): RunResult {
 }
 
 Deno.test("fail-fast's SLO fails with the certain reason, and the run fails (exit 1), not invalid", async () => {
-  const result = stopped();
-  await judge(result);
+  const result = (await judge(stopped())).result;
   const [p99, errors] = result.verdicts;
   assert.deepEqual([p99.name, p99.status, p99.bound, p99.unit], [
     "p99 < 50ms",
@@ -46,8 +45,8 @@ Deno.test("fail-fast's SLO fails with the certain reason, and the run fails (exi
 });
 
 Deno.test("a fail-fast stop in a tool-limited run proves nothing: the SLO is inconclusive, the run invalid", async () => {
-  const result = stopped(true);
-  await judge(result);
+  const measured = stopped(true);
+  const result = (await judge(measured)).result;
   const p99 = result.verdicts.find((v) => v.name === "p99 < 50ms")!;
   assert.equal(p99.status, "inconclusive");
   assert.deepEqual(p99.causes, ["generator"]);
@@ -61,11 +60,11 @@ Deno.test("a fail-fast stop in a tool-limited run proves nothing: the SLO is inc
 });
 
 Deno.test("a run stopped another way keeps its `run complete` gate and stays invalid", async () => {
-  const result = stopped();
-  delete result.run.stoppedBy;
-  result.run.stopReason = "interrupted";
-  assert.equal(soundnessVerdicts(result)[0].name, "run complete");
-  await judge(result);
+  const measured = stopped();
+  delete measured.run.stoppedBy;
+  measured.run.stopReason = "interrupted";
+  assert.equal(soundnessVerdicts(measured)[0].name, "run complete");
+  const result = (await judge(measured)).result;
   assert.equal(result.verdicts.find((v) => v.name === "p99 < 50ms")!.status, "pass");
   assert.equal(result.verdict!.status, "invalid");
 });
