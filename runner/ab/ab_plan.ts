@@ -29,23 +29,35 @@ export interface AbPlanOptions extends Omit<AbOptions, "onIoFailure" | "onStillA
   failOn?: FailOn;
   /** How ab-junit.xml writes an undecided gate (default `auto`). */
   junitInconclusive?: JunitInconclusive;
+  /** Progress lines besides each run's (`onRun`): what the comparison does not do. */
+  onProgress?: (line: string) => void;
 }
 
 /**
- * Compares base and head under `plan` as `tailgate ab` does: the outcome, exit by the
+ * Compares base and head under `plan` as `tailgate ab` does (`failFast` undefined: the plan's
+ * `fail_fast`): the outcome, exit by the
  * comparison's verdict (5 when a file was not written; 4 when a side could not be started or a
  * setup step failed, 3 when stopped during it).
  */
 export async function abPlan(plan: ResolvedPlan, options: AbPlanOptions): Promise<Outcome> {
+  if (plan.service) {
+    // One service section cannot start two builds: each side is started, or running, on its own.
+    options.onProgress?.(
+      "ab: the plan's service is not started: ab starts each build itself " +
+        "(--base-start, --head-start), or finds it running at --base and --head",
+    );
+  }
   const outProblem = await checkOutDir(options.outDir);
   if (outProblem) return failed(outProblem);
-  const { failOn, junitInconclusive, ...comparison } = options;
+  const { failOn, junitInconclusive, onProgress: _, ...comparison } = options;
   let ab;
   const ioFailures: string[] = [];
   const stillAnswering: string[] = [];
   try {
     ab = await runAb(plan, {
       ...comparison,
+      // Stop a head run once an SLO is certain to fail: as asked, else as the plan says.
+      failFast: options.failFast ?? plan.failFast ?? false,
       onIoFailure: (error) => ioFailures.push(error),
       onStillAnswering: (finding) => stillAnswering.push(finding),
     });

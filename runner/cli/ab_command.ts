@@ -5,16 +5,14 @@
  *
  * @module
  */
-import { join } from "node:path";
 import { abPlan, DEFAULT_ROUNDS } from "../ab/mod.ts";
 import { AB_DEFAULT_MIN_TAIL_SAMPLES, MIN_ROUNDS } from "../gates/mod.ts";
 import { undecidableTails } from "../gates/mod.ts";
-import { parseDurationMs } from "../plan/mod.ts";
 import { type CommandOutcome, failed } from "./command.ts";
-import { problemText } from "../model/mod.ts";
 import { planToRun } from "./plan_to_run.ts";
-import { OVERRIDE_HELP, OVERRIDE_OPTIONS, readOverrideArgs } from "./args/mod.ts";
-import { failOnArg, junitInconclusiveArg, parseCommandArgs } from "./args/mod.ts";
+import { OVERRIDE_HELP, readAbArgs } from "./args/mod.ts";
+
+export { AB_OPTIONS } from "./args/mod.ts";
 
 /** The help of `tailgate ab`. */
 export const AB_HELP = `Usage: tailgate ab <plan.yaml> --base URL --head URL [options]
@@ -59,25 +57,6 @@ usage, 3 an SLO too few requests left undecided (any gate, with --fail-on inconc
 stopped, 4 a target could not be
 reached or started, 5 a file could not be written (over 0, 1 and 3).`;
 
-/** The options `parseArgs` reads (every one is in the help; a test keeps it so). */
-export const AB_OPTIONS = {
-  base: { type: "string" },
-  head: { type: "string" },
-  "base-start": { type: "string" },
-  "head-start": { type: "string" },
-  "base-ready": { type: "string" },
-  "head-ready": { type: "string" },
-  rounds: { type: "string" },
-  seed: { type: "string" },
-  "ready-timeout": { type: "string" },
-  "fail-fast": { type: "boolean" },
-  "no-fail-fast": { type: "boolean" },
-  out: { type: "string" },
-  "fail-on": { type: "string" },
-  "junit-inconclusive": { type: "string" },
-  ...OVERRIDE_OPTIONS,
-} as const;
-
 /**
  * Runs `tailgate ab`.
  */
@@ -86,95 +65,25 @@ export async function abCommand(
   progress: (line: string) => void,
   signal?: AbortSignal,
 ): Promise<CommandOutcome> {
-  const read = parseCommandArgs(args, AB_OPTIONS);
+  const read = readAbArgs(args);
   if (!read.ok) return failed(read.problems);
-  const parsed = read.value;
-  const v = parsed.values;
-  const [planPath, ...extra] = parsed.positionals;
-  const problems: string[] = [];
-  if (planPath === undefined) {
-    problems.push("name the plan, e.g. `tailgate ab plan.yaml --base URL --head URL`");
-  }
-  if (extra.length) problems.push(`one plan per comparison; unexpected \`${extra.join(" ")}\``);
-  for (const side of ["base", "head"] as const) {
-    const url = v[side];
-    if (url === undefined) problems.push(`--${side} is required: the ${side} build's URL`);
-    else if (!/^https?:\/\/(127\.\d+\.\d+\.\d+|\[::1\]|localhost)(:\d+)?(\/|$)/.test(url)) {
-      problems.push(`--${side} ${url}: give a loopback http(s) URL, e.g. http://127.0.0.1:9001`);
-    }
-  }
-  for (const side of ["base", "head"] as const) {
-    const ready = v[`${side}-ready`];
-    if (ready !== undefined && v[`${side}-start`] === undefined) {
-      problems.push(`--${side}-ready needs --${side}-start: the command that starts ${side}`);
-    } else if (ready !== undefined && !/^https?:\/\/[^/]/.test(ready)) {
-      problems.push(`--${side}-ready \`${ready}\` is not an http(s) URL`);
-    }
-  }
-  if (v.base !== undefined && v.base === v.head && (v["base-start"] || v["head-start"])) {
-    problems.push("--base and --head are the same URL: started targets need a port each");
-  }
-  const rounds = v.rounds === undefined ? DEFAULT_ROUNDS : Number(v.rounds);
-  if (!Number.isInteger(rounds) || rounds < MIN_ROUNDS || rounds > 100) {
-    problems.push(`--rounds ${v.rounds}: a whole number from ${MIN_ROUNDS} to 100`);
-  }
-  const seed = v.seed === undefined ? undefined : Number(v.seed);
-  if (seed !== undefined && !(Number.isInteger(seed) && seed >= 0 && seed < 2 ** 32)) {
-    problems.push(`--seed ${v.seed}: a whole number from 0 to 4294967295`);
-  }
-  const ready = v["ready-timeout"] === undefined ? undefined : parseDurationMs(v["ready-timeout"]);
-  if (ready !== undefined && !ready.ok) {
-    problems.push(`--ready-timeout: ${ready.problems[0].message}`);
-  }
-  const failOn = failOnArg(v);
-  if (!failOn.ok) problems.push(...failOn.problems.map(problemText));
-  const junit = junitInconclusiveArg(v);
-  if (!junit.ok) problems.push(...junit.problems.map(problemText));
-  const overrides = readOverrideArgs(v);
-  if (!overrides.ok) problems.push(...overrides.problems.map(problemText));
-  if (v["fail-fast"] && v["no-fail-fast"]) {
-    problems.push("--fail-fast and --no-fail-fast contradict each other: give one");
-  }
-  if (problems.length || !overrides.ok || !failOn.ok || !junit.ok) return failed(problems);
-  const outDir = v.out ?? join("tailgate-out", "ab");
-  const loaded = await planToRun(planPath!, progress, {
-    ...(overrides.value ? { overrides: overrides.value } : {}),
+  const { planPath, overrides, options } = read.value;
+  const loaded = await planToRun(planPath, progress, {
+    ...(overrides ? { overrides } : {}),
     // Said before the rounds: a tail percentile one round cannot decide, and how long would.
     warnings: (plan, text) =>
       undecidableTails(plan, text, { defaultMinTail: AB_DEFAULT_MIN_TAIL_SAMPLES }),
   });
   if ("outcome" in loaded) return loaded.outcome;
-  if (loaded.plan.service) {
-    // One service section cannot start two builds: each side is started, or running, on its own.
-    progress(
-      "ab: the plan's service is not started: ab starts each build itself " +
-        "(--base-start, --head-start), or finds it running at --base and --head",
-    );
-  }
   return await abPlan(loaded.plan, {
-    base: {
-      url: v.base!,
-      ...(v["base-start"] ? { start: v["base-start"] } : {}),
-      ...(v["base-ready"] ? { ready: v["base-ready"] } : {}),
-    },
-    head: {
-      url: v.head!,
-      ...(v["head-start"] ? { start: v["head-start"] } : {}),
-      ...(v["head-ready"] ? { ready: v["head-ready"] } : {}),
-    },
-    outDir,
-    rounds,
-    ...(seed === undefined ? {} : { seed }),
-    ...(ready?.ok ? { readyTimeoutMs: ready.value } : {}),
-    failFast: v["fail-fast"] ?? (v["no-fail-fast"] ? false : loaded.plan.failFast ?? false),
+    ...options,
     ...(signal ? { signal } : {}),
+    onProgress: progress,
     onRun: ({ round, side, phase, status }) =>
       progress(
         phase === "start"
           ? `ab: round ${round}: running ${side}`
           : `ab: round ${round}: ${side} ${status}`,
       ),
-    failOn: failOn.value,
-    junitInconclusive: junit.value,
   });
 }

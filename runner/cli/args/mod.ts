@@ -20,3 +20,4 @@ export { parseShard, parseStartAt } from "./shard_args.ts";
 export { expandPlanPaths } from "./plan_paths.ts";
 export { type HistoryOptionsRead, readHistoryOptions, readMinChange } from "./history_options.ts";
 export { OVERRIDE_HELP, OVERRIDE_OPTIONS, readOverrideArgs } from "./override_args.ts";
+export { AB_OPTIONS, type AbArgs, readAbArgs } from "./ab_args.ts";
