@@ -90,8 +90,8 @@ export interface AbSloVerdict {
   implicit?: boolean;
   /**
    * Judged on head's runs pooled (runner/gates/ab/ab_slos.ts): `pass` when the pool passes it,
-   * `fail` when it fails it and base's pool does not, `inconclusive` otherwise (with `causes`;
-   * `base` when base fails it too).
+   * `fail` when it fails it and base did not go beyond it (or head did in more rounds than
+   * chance allows), `inconclusive` otherwise (with `causes`; `base` when base fails it too).
    */
   status: VerdictStatus;
   /** Why it is undecided, as a run's verdicts say it; `base`: base fails it too. */

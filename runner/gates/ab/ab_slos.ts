@@ -5,17 +5,24 @@
  * and the same over base's. Then, as the paired metrics cancel the runner, so does the base:
  *
  * - head's pool **passes** the SLO: `pass`;
- * - head's pool **fails** it, and base's pool fails it too, or base failed it in as many rounds as
- *   head: the runner (or the base build) failed it, not the change: `inconclusive`, cause `base`,
- *   a warning under the default `fail-on`;
- * - head's pool fails it and base's does not: `fail`;
+ * - head's pool **fails** it, and base's pool fails it too, or some base run went beyond it (failed
+ *   it, or was left undecided by an excess the machine's contention or the generator's own delays
+ *   could explain) and head's runs did not go beyond it in more rounds than chance allows: the
+ *   runner (or the base build) fails it, not the change: `inconclusive`, cause `base`, a warning
+ *   under the default `fail-on`. Once the runner has put base beyond the bound, how its bad runs
+ *   fall between two identical builds is chance (a busy neighbour once failed 3 head runs and 1 base
+ *   run of the same build), so head's count is weighed by a sign test over the rounds where one
+ *   side went beyond it and the other did not, at the 99.9% the comparisons hold: it takes 10 such
+ *   rounds, all head's, twice the rounds a pull request's check runs by default;
+ * - head's pool fails it and no base run went beyond it, or head's rounds beyond it are more than
+ *   chance: `fail`;
  * - otherwise head's pool's own verdict (undecided, with its causes; `invalid`).
  *
  * Trends and stalls are a run's own time line: each is judged run by run, and a side's verdict is
  * the one more than half its runs reached (else `inconclusive`). Runs that stopped early are left
  * out (a stopped run is incomplete, never the server's failure; fail-fast's stop on a certain
- * failure is one, and is kept), and so are tool-limited ones while any sound run is left. The implicit error gate joins once a head run needed it, and is judged on
- * the pools too.
+ * failure is one, and is kept), and so are tool-limited ones while any sound run is left. The
+ * implicit error gate joins once a head run needed it, and is judged on the pools too.
  *
  * @module
  */
@@ -23,6 +30,7 @@ import type { AbSloVerdict } from "../../model/mod.ts";
 import type { RunResult, Verdict, VerdictStatus } from "../../model/mod.ts";
 import { sameGate, statusTally, storedSlos } from "../../result/mod.ts";
 import { evaluateSlos, implicitErrorVerdict } from "../slo/mod.ts";
+import { binomialUpperTail } from "../stats/mod.ts";
 import { poolRuns } from "./pooled_runs.ts";
 
 /**
@@ -45,10 +53,10 @@ export function abSloVerdicts(
     const byRun = judgedRunByRun(first, slo);
     const head = byRun ? majority(headRuns.map((h) => statusIn(h, slo))) : verdictIn(headPool, slo);
     const base = byRun ? majority(baseRuns.map((b) => statusIn(b, slo))) : verdictIn(basePool, slo);
-    const headFails = perRound.filter((s) => s === "fail").length;
     const baseFails = basePerRound.filter((s) => s === "fail").length;
-    const baseFailsToo = head.status === "fail" &&
-      (base.status === "fail" || (headFails > 0 && baseFails >= headFails));
+    const baseRunnerExcess = bases.filter((b) => runnerExcess(b, slo)).length;
+    const baseFailsToo = head.status === "fail" && (base.status === "fail" ||
+      (baseFails + baseRunnerExcess > 0 && !headBeyondChance(heads, bases, slo)));
     const status: VerdictStatus = baseFailsToo ? "inconclusive" : head.status;
     const causes = baseFailsToo
       ? ["base" as const]
@@ -61,10 +69,15 @@ export function abSloVerdicts(
     const judged = byRun
       ? `judged run by run, as a trend or stall count is (${perRun})`
       : `head's ${runs(heads.length)} pooled: ${head.message}; ${perRun}`;
+    const excess = (more: string) =>
+      `beyond it in ${baseRunnerExcess}${more} of its runs, an excess the runner could explain`;
+    const inBase = base.status === "fail"
+      ? "its runs pooled fail it"
+      : baseFails === 0
+      ? excess("")
+      : `in ${baseFails} of its runs` + (baseRunnerExcess ? `; ${excess(" more")}` : "");
     const message = baseFailsToo
-      ? `base fails it too (${
-        base.status === "fail" ? "its runs pooled fail it" : `in ${baseFails} of its runs`
-      }): the runner or the base build fails it, not this change; ${judged}`
+      ? `base fails it too (${inBase}): the runner or the base build fails it, not this change; ${judged}`
       : judged;
     return {
       name: slo.name,
@@ -126,7 +139,46 @@ function majority(statuses: readonly VerdictStatus[]): Judged {
   return { status: "inconclusive", message: "" };
 }
 
+/** The run's own verdict on `slo`. */
+function runVerdict(run: RunResult, slo: Verdict): Verdict | undefined {
+  return run.verdicts.find((v) => sameGate(v, slo)) ??
+    (slo.implicit ? implicitErrorVerdict(run) : undefined);
+}
+
 function statusIn(run: RunResult, slo: Verdict): VerdictStatus {
-  return run.verdicts.find((v) => sameGate(v, slo))?.status ??
-    (slo.implicit ? implicitErrorVerdict(run)?.status : undefined) ?? "invalid";
+  return runVerdict(run, slo)?.status ?? "invalid";
+}
+
+/** The level of the sign test on the rounds beyond an SLO: the paired comparisons' own. */
+const CONFIDENCE = 0.999;
+
+/**
+ * Whether head went beyond `slo` in more rounds than chance allows, were the two builds the same:
+ * a sign test over the rounds where one side went beyond it and the other did not (each as likely
+ * as the other when the runner alone puts a run beyond it), at {@linkcode CONFIDENCE}.
+ */
+function headBeyondChance(
+  heads: readonly RunResult[],
+  bases: readonly RunResult[],
+  slo: Verdict,
+): boolean {
+  const beyond = (run: RunResult) => statusIn(run, slo) === "fail" || runnerExcess(run, slo);
+  let [headOnly, baseOnly] = [0, 0];
+  for (let i = 0; i < Math.min(heads.length, bases.length); i++) {
+    const [head, base] = [beyond(heads[i]), beyond(bases[i])];
+    if (head && !base) headOnly++;
+    if (base && !head) baseOnly++;
+  }
+  return binomialUpperTail(headOnly + baseOnly, 0.5, headOnly) <= 1 - CONFIDENCE;
+}
+
+/**
+ * Whether `run` went beyond `slo` and was left undecided only because the runner could explain
+ * the excess: the machine's contention (`contention`) or the generator's own delays (`generator`).
+ * Too few requests (`sampling`) or a schedule not held alone show no excess.
+ */
+function runnerExcess(run: RunResult, slo: Verdict): boolean {
+  const v = runVerdict(run, slo);
+  return v?.status === "inconclusive" &&
+    (v.causes ?? []).some((c) => c === "contention" || c === "generator");
 }

@@ -64,6 +64,55 @@ Deno.test("abSloVerdicts(): a head that fails where base passes fails; where bas
   assert.equal(verdict.runnerOnly, true, "a warning under the default fail-on");
 });
 
+Deno.test("abSloVerdicts(): the same build's bad runs split 3 to 1 by a busy runner are the runner's", async () => {
+  // A busy neighbour put 3 head runs and 1 base run beyond the bound: base's pool passes (0.75%
+  // beyond 10 ms), head's fails (2.25%), but which side a runner's bad run falls on is chance.
+  const heads = [await run(0.03), await run(0.03), await run(0.03), await run(0)];
+  const bases = [await run(0), await run(0), await run(0), await run(0.03)];
+  const [slo] = abSloVerdicts(heads, bases);
+  assert.deepEqual([slo.base, slo.basePerRound], ["pass", ["pass", "pass", "pass", "fail"]]);
+  assert.equal(slo.status, "inconclusive", slo.message);
+  assert.deepEqual(slo.causes, ["base"]);
+  assert.match(
+    slo.message,
+    /^base fails it too \(in 1 of its runs\): the runner or the base build/,
+  );
+  assert.equal(abVerdict([], [slo]).runnerOnly, true, "a warning under the default fail-on");
+});
+
+Deno.test("abSloVerdicts(): a base run beyond the bound by the runner's contention excuses head; one short of requests does not", async () => {
+  const heads = [await run(0.03), await run(0.03), await run(0)];
+  /** Quiet base runs, the second's own verdict undecided for `cause`. */
+  const bases = async (cause: "contention" | "sampling") => {
+    const runs = [await run(0), await run(0), await run(0)];
+    const verdict = runs[1].verdicts.find((v) => v.name === "p99 < 10ms")!;
+    Object.assign(verdict, { status: "inconclusive", causes: [cause] });
+    return runs;
+  };
+  const [contended] = abSloVerdicts(heads, await bases("contention"));
+  assert.equal(contended.status, "inconclusive", contended.message);
+  assert.deepEqual(contended.causes, ["base"]);
+  assert.match(
+    contended.message,
+    /^base fails it too \(beyond it in 1 of its runs, an excess the runner could explain\)/,
+  );
+  // Too few requests to tell is no excess: base never went beyond it, so head's fail stands.
+  const [sampled] = abSloVerdicts(heads, await bases("sampling"));
+  assert.equal(sampled.status, "fail", sampled.message);
+});
+
+Deno.test("abSloVerdicts(): a head beyond the bound in 11 rounds more than base is no chance split", async () => {
+  // Base failed it once (round 1, as head did); head alone in the other 11: 0.5^11 < 0.1%.
+  const heads = await Promise.all([...Array(12)].map(() => run(0.03)));
+  const bases = await Promise.all([...Array(12)].map((_, i) => run(i === 0 ? 0.03 : 0)));
+  const [slo] = abSloVerdicts(heads, bases);
+  assert.equal(slo.basePerRound?.filter((s) => s === "fail").length, 1);
+  assert.equal(slo.status, "fail", slo.message);
+  // Two rounds fewer, 9 of head's alone, and chance could have split them so.
+  const [fewer] = abSloVerdicts(heads.slice(0, 10), bases.slice(0, 10));
+  assert.equal(fewer.status, "inconclusive", fewer.message);
+});
+
 Deno.test("abSloVerdicts(): a run cut off by a stop is left out, never counted as the server's failure", async () => {
   // The last head run was stopped (SIGTERM): its cut-off requests are no evidence.
   const cut = await run(0.5, { complete: false });
