@@ -81,7 +81,8 @@ export const MAX_RETRIES = 2;
  * requests: [{ path: / }]
  * load: { connections: 8, max_connections: 200, stages: [{ rate: 100/s, duration: 1s }] }
  * slo: [p90 < 40ms]
- * search: { from: 100/s, max: 1k/s, step: 1s, warmup: 0s, cooldown: 0s, soak: 0s, precision: 10% }
+ * search: { from: 100/s, max: 1k/s, step: 500ms, precision: 25%,
+ *           warmup: 0s, cooldown: 0s, soak: 0s }
  * `);
  * const result = await runSearch({ ...plan!, search: plan!.search! });
  * assert.equal(result.conclusion.status, "found"); // at about 200/s
