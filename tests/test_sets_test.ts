@@ -1,7 +1,7 @@
 /**
  * Keeps `deno task test:fast` (the edit loop) a true part of `deno task test` (everything, as CI
  * runs it): the fast set is the unit tests less the slow set its `--ignore` lists (end-to-end files
- * with a test that takes a second or more, the install and the truth tests), so a test file is in
+ * that take a second or more, the install and the truth tests), so a test file is in
  * one set or the other, never both or neither, and the doc examples run in both. A slow file moved
  * or renamed must move in the list too: an entry that names no test file fails here.
  */
