@@ -133,6 +133,8 @@ export {
   type PlanCheck,
   type PlanContext,
   type PlanDataSource,
+  type PlanGrpcCall,
+  type PlanGrpcSchema,
   type PlanHeader,
   type PlanIssue,
   type PlanJourney,

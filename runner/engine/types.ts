@@ -81,6 +81,8 @@ export interface ResponseOutcome {
   headers?: ResponseHeaders;
   /** A `Retry-After` header's delay in seconds (an HTTP date made a delay), when one came. */
   retryAfterS?: number;
+  /** A gRPC call's response messages read (a server stream's count; 1 for a unary reply). */
+  messages?: number;
 }
 
 /**
@@ -190,6 +192,8 @@ export interface Completion {
   firstByteMs?: number;
   /** A 429's or 503's `Retry-After` in seconds; NaN or absent when none came. */
   retryAfterS?: number;
+  /** A gRPC call's response messages read; absent for HTTP. */
+  messages?: number;
   /**
    * Set when the label's checks were evaluated on the response: per check of the label (in the
    * plan's order), 1 when it failed, else 0. A scratch array, read at once.

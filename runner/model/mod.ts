@@ -96,3 +96,10 @@ export type { AbComparison, AbResult, AbRound, AbRun, AbSide, AbSloVerdict } fro
 export { EXIT_CODES, withIoFailures } from "./exit_codes.ts";
 export type { ExitCode } from "./exit_codes.ts";
 export { AB_SCHEMA, AB_VERSION } from "./ab_result.ts";
+export {
+  GRPC_STATUS_BASE,
+  GRPC_STATUS_NAMES,
+  isGrpcStatus,
+  statusKey,
+  statusOfKey,
+} from "./grpc_status.ts";

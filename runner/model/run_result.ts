@@ -616,7 +616,7 @@ export interface PlanRecord {
     method: string;
     url: string;
     headers: HeaderRecord[];
-    body?: { kind: "text" | "json"; text: string } | {
+    body?: { kind: "text" | "json" | "grpc"; text: string } | {
       kind: "file";
       path: string;
       sizeBytes: number;

@@ -14,6 +14,8 @@ export type {
   PlanCapture,
   PlanCheck,
   PlanDataSource,
+  PlanGrpcCall,
+  PlanGrpcSchema,
   PlanHeader,
   PlanIssue,
   PlanJourney,

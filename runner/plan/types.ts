@@ -44,7 +44,9 @@ export interface PlanHeader {
 export type PlanBody =
   | { kind: "text"; text: string }
   | { kind: "json"; text: string }
-  | { kind: "file"; path: string; sizeBytes: number };
+  | { kind: "file"; path: string; sizeBytes: number }
+  /** A gRPC call's request message (`message:`), as its JSON text; framed protobuf on the wire. */
+  | { kind: "grpc"; text: string };
 
 /** Which response statuses count as success: explicit codes and whole classes (`2xx`). */
 export interface StatusExpectation {
@@ -86,6 +88,41 @@ export interface PlanRequest {
    * none. A plan with checks is not yet run (runner/plan/requests/journey_refusal.ts).
    */
   checks?: PlanCheck[];
+  /**
+   * The gRPC call this request makes (`call:`), resolved against the plan's `.proto` files; absent
+   * for HTTP. `method` is then `POST`, `url` the call's path on the target (http(s)), `headers`
+   * the call's metadata beside `content-type: application/grpc` and `te: trailers`, `body` its
+   * message (`kind: "grpc"`), and `expect` its accepted gRPC statuses (runner/model/grpc_status.ts).
+   */
+  grpc?: PlanGrpcCall;
+}
+
+/** A gRPC call of a request (`call: helloworld.Greeter/SayHello`). */
+export interface PlanGrpcCall {
+  /** The service's full name, without a leading dot (`helloworld.Greeter`). */
+  service: string;
+  /** The method's name (`SayHello`). */
+  method: string;
+  /** The call's `:path` (`/helloworld.Greeter/SayHello`). */
+  path: string;
+  /** The request message's full type name (`helloworld.HelloRequest`). */
+  requestType: string;
+  /** The response message's full type name (`helloworld.HelloReply`). */
+  responseType: string;
+  /** True for a server-streaming method; unary otherwise (client and bidi streams are refused). */
+  serverStreaming: boolean;
+  /** The call's deadline (`deadline:`, sent as `grpc-timeout`), when it has one. */
+  deadlineMs?: number;
+}
+
+/** The plan's `.proto` files, parsed: plain data, so engine workers can be given it. */
+export interface PlanGrpcSchema {
+  /** The `.proto` files as written in the plan (`grpc.proto`), for reports. */
+  files: string[];
+  /** The parsed schema in protobufjs's JSON form: opaque outside runner/plan/grpc/. */
+  descriptor: unknown;
+  /** True for a `grpcs://` target (TLS, ALPN h2); false for `grpc://` (h2c). */
+  tls: boolean;
 }
 
 /**
@@ -466,6 +503,8 @@ export interface ResolvedPlan {
    * compare only with runs given the same ones (runner/plan/overrides/plan_overrides.ts).
    */
   overrides?: string[];
+  /** The plan's gRPC schema (`grpc:`), when its requests are gRPC calls. */
+  grpc?: PlanGrpcSchema;
 }
 
 /** The plan's `search` section, resolved (runner/search/search_strategy.ts). */
