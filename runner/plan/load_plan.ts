@@ -7,6 +7,7 @@
 import { dirname } from "node:path";
 import { readRegularFile } from "../model/mod.ts";
 import type { PlanOverrides } from "./overrides/mod.ts";
+import { loadGrpcSupport } from "./grpc/mod.ts";
 import { MAX_PLAN_BYTES, parsePlan, type PlanParse, wholeFileIssue } from "./parse_plan.ts";
 
 /** Options for {@linkcode loadPlan}. */
@@ -51,6 +52,8 @@ export async function loadPlan(file: string, options: LoadPlanOptions): Promise<
     return wholeFileIssue(file, `the plan file ${why.reason}`, hint);
   }
   const bytes = read.value;
+  // protobufjs is loaded only for a plan that may have gRPC calls (runner/plan/grpc/).
+  if (mentionsGrpc(bytes)) await loadGrpcSupport();
   return parsePlan(file, bytes, realContext(dirname(file), options), options.overrides);
 }
 
@@ -121,4 +124,9 @@ function realContext(planDir: string, options: LoadPlanOptions) {
     },
     requireEnv: options.requireEnv,
   };
+}
+
+/** Whether a plan's text names `grpc` anywhere (a key, a target's scheme): then its gRPC support is loaded. */
+function mentionsGrpc(bytes: Uint8Array): boolean {
+  return /grpc/i.test(new TextDecoder().decode(bytes));
 }

@@ -96,3 +96,4 @@ export { requestsToPassSlo } from "./slo/mod.ts";
 export type { MixLabel, MixLabels } from "./requests/mod.ts";
 export { retarget } from "./retarget.ts";
 export { didYouMean } from "./read/mod.ts";
+export { type GrpcCodec, type GrpcSupport, grpcSupport, loadGrpcSupport } from "./grpc/mod.ts";

@@ -8,8 +8,25 @@
  *
  * @module
  */
-import type { PlanReader, Section } from "./read/mod.ts";
+import type { PlanReader, Section, YamlNode } from "./read/mod.ts";
 import type { PlanLoad } from "./types.ts";
+
+/**
+ * A gRPC plan's load: HTTP/2 whether or not `http: 2` is written; `http: 1.1` is a located error
+ * (gRPC runs over HTTP/2 only).
+ */
+export function grpcLoad(reader: PlanReader, node: YamlNode, load: PlanLoad): PlanLoad {
+  if (load.http === "1.1" && node.kind === "map") {
+    const entry = node.entries.find((e) => e.key === "http");
+    reader.error(
+      entry?.value ?? node,
+      "load.http",
+      "gRPC runs over HTTP/2: this plan cannot send HTTP/1.1",
+      "remove `http` (a gRPC plan sends HTTP/2) or write `http: 2`",
+    );
+  }
+  return { ...load, http: "2" };
+}
 
 /**
  * The load's `http` and `max_streams`, each only when given; `max_streams` without `http: 2` is a

@@ -15,7 +15,16 @@ import { readRegression } from "./validate_regression.ts";
 import { readSearch, warnSearchSteps } from "./validate_search.ts";
 import { readService } from "./validate_service.ts";
 import { readSlos, type SloFollow } from "./slo/mod.ts";
-import { type PlanContext, readDefaults, readRequests, readTarget } from "./requests/mod.ts";
+import {
+  isGrpcTarget,
+  type PlanContext,
+  readDefaults,
+  readRequests,
+  readTarget,
+  type RequestDefaults,
+} from "./requests/mod.ts";
+import { readGrpc } from "./grpc/mod.ts";
+import { grpcLoad } from "./validate_http.ts";
 import { readData } from "./traffic/mod.ts";
 import { readVars } from "./traffic/mod.ts";
 import { templateScope, warnUnused } from "./traffic/mod.ts";
@@ -61,6 +70,29 @@ export function validatePlan(
   const name = f.get<string>("name");
   const description = f.get<string>("description");
   const target = get("target") ? readTarget(reader, get("target")!) : undefined;
+  const targetNode = get("target");
+  const written = targetNode?.kind === "scalar" && typeof targetNode.value === "string"
+    ? targetNode.value
+    : "";
+  const grpcTarget = target !== undefined && isGrpcTarget(written);
+  const grpc = get("grpc")
+    ? readGrpc(reader, get("grpc")!, ctx, /^grpcs:/i.test(written))
+    : undefined;
+  if (grpcTarget && !f.has("grpc")) {
+    reader.error(
+      targetNode!,
+      "target",
+      "a gRPC target needs the services' `.proto` files",
+      "add e.g. `grpc: { proto: [protos/helloworld.proto] }`",
+    );
+  } else if (f.has("grpc") && target !== undefined && !grpcTarget) {
+    reader.error(
+      get("grpc")!,
+      "grpc",
+      "`grpc` goes with a gRPC target",
+      "write the target as `grpc://host:port` (or `grpcs://` for TLS)",
+    );
+  }
   const data = get("data") ? readData(reader, get("data")!, ctx) : [];
   const vars = get("vars") ? readVars(reader, get("vars")!) : [];
   const scope = templateScope(reader, get("data"), get("vars"), data, vars, ctx);
@@ -71,9 +103,11 @@ export function validatePlan(
     captures: new Set(declaredCaptures(get("setup"), "setup").map((c) => c.name)),
     capturedLater: new Map(later.map((c) => [c.name, c.step])),
   };
-  const defaults = get("defaults")
-    ? readDefaults(reader, get("defaults")!, measuredScope)
-    : { headers: [] };
+  const defaults: RequestDefaults = {
+    ...get("defaults") ? readDefaults(reader, get("defaults")!, measuredScope) : { headers: [] },
+    ...(grpc ? { grpc } : {}),
+    ...(grpcTarget ? { grpcTarget } : {}),
+  };
   const { requests, labels, journeys } = get("requests")
     ? readRequests(reader, get("requests")!, target, defaults, ctx, measuredScope)
     : { requests: undefined, labels: undefined, journeys: [] };
@@ -88,7 +122,9 @@ export function validatePlan(
     ])
     : [];
   const seedsDraws = vars.length > 0 || data.some((d) => d.order !== "sequence");
-  const { load, binding } = get("load") ? readLoad(reader, get("load")!, seedsDraws) : {};
+  const read = get("load") ? readLoad(reader, get("load")!, seedsDraws) : {};
+  const { binding } = read;
+  const load = read.load && grpcTarget ? grpcLoad(reader, get("load")!, read.load) : read.load;
   if (f.has("requests")) checkLabelCount(reader, f.entries.get("requests")!);
   const requestsOk = requests !== undefined &&
     !reader.issues.some((i) => i.path.startsWith("requests") && i.severity === "error");
@@ -158,7 +194,10 @@ export function validatePlan(
     name,
     ...(description === undefined ? {} : { description }),
     file,
-    ...(target === undefined ? {} : { target }),
+    // A gRPC target is kept as written (`grpc://…`); its calls' URLs are its http(s) form.
+    ...(target === undefined
+      ? {}
+      : { target: grpcTarget ? grpcTargetText(target, written) : target }),
     requests,
     ...(journeys.length ? { journeys } : {}),
     ...(setup.length ? { setup } : {}),
@@ -173,6 +212,12 @@ export function validatePlan(
     ...(failFast ? { failFast } : {}),
     ...(service === undefined ? {} : { service }),
     ...(secretValues.size ? { secretValues: [...secretValues] } : {}),
+    ...(grpc ? { grpc: grpc.schema } : {}),
   };
   return { plan, issues: reader.issues };
+}
+
+/** A gRPC target's printable form: its scheme as written on the normalised URL. */
+function grpcTargetText(target: string, written: string): string {
+  return target.replace(/^https?:/, written.slice(0, written.indexOf(":") + 1).toLowerCase());
 }

@@ -23,7 +23,12 @@ export type KeyKind =
   /** Text; `numbersAsText` reads a number as its text (`name: 2024`). */
   | { kind: "text"; minLength?: number; numbersAsText?: boolean }
   | { kind: "json" }
-  | { kind: "url" }
+  /** An absolute URL; `grpc`: `grpc://` and `grpcs://` too (the plan's target). */
+  | { kind: "url"; grpc?: boolean }
+  /** A list of text (`grpc.proto`'s files); `minItems`: at least that many. */
+  | { kind: "text_list"; minItems?: number }
+  /** A gRPC call's request message: a mapping checked against the `.proto` (runner/plan/grpc). */
+  | { kind: "message" }
   | { kind: "path" }
   | { kind: "method" }
   /** A duration; `positive`: above zero. */
@@ -134,8 +139,17 @@ const PLAN: SectionSpec = {
     {
       key: "target",
       kind: "url",
-      description: "Base URL of the system under test; request paths are joined to it.",
-      examples: ["http://127.0.0.1:8080"],
+      grpc: true,
+      description:
+        "Base URL of the system under test; request paths are joined to it. `grpc://host:port` (h2c) or `grpcs://host:port` (TLS) for a plan of gRPC calls.",
+      examples: ["http://127.0.0.1:8080", "grpc://127.0.0.1:50051"],
+    },
+    {
+      key: "grpc",
+      kind: "section",
+      section: "grpc",
+      description:
+        "The `.proto` files of a plan whose requests are gRPC calls (`call:`), and their default deadline.",
     },
     { key: "defaults", kind: "section", section: "defaults" },
     {
@@ -260,9 +274,15 @@ const DEFAULTS: SectionSpec = {
   synonyms: { timeout_ms: "timeout" },
 };
 
+/** Keys that do not go with a gRPC call (`call`). */
+const CALL_EXCLUSIVE = [["call", "path"], ["call", "url"], ["call", "method"], ["call", "body"], [
+  "message",
+  "body",
+]] as const;
+
 const REQUEST: SectionSpec = {
   path: "requests[]",
-  exclusive: [["path", "url"]],
+  exclusive: [["path", "url"], ...CALL_EXCLUSIVE],
   keys: [
     {
       key: "name",
@@ -274,6 +294,33 @@ const REQUEST: SectionSpec = {
     { key: "url", kind: "url", description: "An absolute URL instead of target + path." },
     { key: "headers", kind: "headers" },
     { key: "body", kind: "body" },
+    {
+      key: "call",
+      kind: "text",
+      minLength: 1,
+      description:
+        "A gRPC call instead of an HTTP request: `package.Service/Method` (or `package.Service.Method`), found in the plan's `grpc.proto` files.",
+      examples: ["helloworld.Greeter/SayHello"],
+    },
+    {
+      key: "metadata",
+      kind: "headers",
+      description:
+        "The gRPC call's metadata: as `headers` (`${env.NAME}` secrets, `{{…}}` templates), over the plan's default headers.",
+    },
+    {
+      key: "message",
+      kind: "message",
+      description:
+        "The gRPC call's request message, as YAML/JSON (proto3 JSON names and forms); `{{…}}` in its strings draw values.",
+    },
+    {
+      key: "deadline",
+      kind: "duration",
+      positive: true,
+      description:
+        "The gRPC call's deadline, sent as `grpc-timeout` (default: `grpc.deadline`, else none).",
+    },
     {
       key: "weight",
       kind: "positive_number",
@@ -299,6 +346,7 @@ const REQUEST: SectionSpec = {
   synonyms: {
     label: "name",
     uri: "url",
+    rpc: "call",
     status: "expect",
     expect_status: "expect",
     checks: "check",
@@ -343,7 +391,7 @@ const JOURNEY: SectionSpec = {
 /** A setup or teardown step: a request's keys but `weight`, and `capture`. */
 const STEP: SectionSpec = {
   path: "setup[]",
-  exclusive: [["path", "url"]],
+  exclusive: [["path", "url"], ...CALL_EXCLUSIVE],
   keys: [
     ...REQUEST.keys.filter((k) => k.key !== "weight"),
     {
@@ -362,7 +410,7 @@ const STEP: SectionSpec = {
 /** A journey's step: a request's keys but `weight`, with `capture`, `check` and `think`. */
 const JOURNEY_STEP: SectionSpec = {
   path: "requests[].steps[]",
-  exclusive: [["path", "url"]],
+  exclusive: [["path", "url"], ...CALL_EXCLUSIVE],
   keys: [
     ...STEP.keys.map((k) =>
       k.key === "capture"
@@ -658,6 +706,42 @@ const BODY: SectionSpec = {
   ],
 };
 
+const GRPC: SectionSpec = {
+  path: "grpc",
+  required: ["proto"],
+  missing: { message: "`grpc` needs `{key}`", hint: "add e.g. `{example}`" },
+  keys: [
+    {
+      key: "proto",
+      kind: "text_list",
+      minItems: 1,
+      description:
+        "The `.proto` files that define the called services, relative to the plan (in its folder); their imports are found beside each file, then in `import_paths`; `google/protobuf/*` well-known types are built in.",
+      example: "proto: [protos/helloworld.proto]",
+    },
+    {
+      key: "import_paths",
+      kind: "text_list",
+      description:
+        'Folders, relative to the plan, where `import "…"` of the `.proto` files are found (after each file\'s own folder).',
+    },
+    {
+      key: "deadline",
+      kind: "duration",
+      positive: true,
+      description:
+        "Every call's deadline unless a request sets its own, sent as `grpc-timeout` (default: none).",
+    },
+  ],
+  synonyms: {
+    protos: "proto",
+    proto_files: "proto",
+    protoset: "proto",
+    import_path: "import_paths",
+    timeout: "deadline",
+  },
+};
+
 const DATA_SOURCE: SectionSpec = {
   path: "data.*",
   required: ["file"],
@@ -707,6 +791,7 @@ export const PLAN_LANGUAGE = {
   service: SERVICE,
   body: BODY,
   data_source: DATA_SOURCE,
+  grpc: GRPC,
 } as const;
 
 /** A section's name in {@linkcode PLAN_LANGUAGE}. */

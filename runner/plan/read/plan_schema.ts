@@ -11,6 +11,7 @@ import {
   type SectionName,
   type SectionSpec,
 } from "./plan_language.ts";
+import { GRPC_STATUS_NAMES } from "../../model/mod.ts";
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
@@ -43,6 +44,8 @@ const FORMATS: Record<"duration" | "rate" | "headers" | "status", JsonObject> = 
     oneOf: [
       { type: "integer", minimum: 100, maximum: 599 },
       { type: "string", pattern: "^[1-5]xx$" },
+      { type: "integer", minimum: 0, maximum: GRPC_STATUS_NAMES.length - 1 },
+      { enum: [...GRPC_STATUS_NAMES] },
     ],
   },
 };
@@ -52,6 +55,7 @@ const SLO_PATTERN =
 const RAMP_PATTERN = "^\\s*\\S+\\s*(->|→|to)\\s*\\S+\\s*$";
 const PERCENT_PATTERN = "^\\s*\\d+(\\.\\d+)?\\s*%\\s*$";
 const URL_PATTERN = "^https?://";
+const GRPC_URL_PATTERN = "^(https?|grpcs?)://";
 const METHOD_PATTERN = "^[A-Z][A-Z-]*$";
 const NAME_PATTERN = "^[A-Za-z_][A-Za-z0-9_]*$";
 
@@ -132,7 +136,11 @@ function shape(key: KeySpec): JsonObject {
     case "json":
       return {};
     case "url":
-      return { type: "string", pattern: URL_PATTERN };
+      return { type: "string", pattern: key.grpc ? GRPC_URL_PATTERN : URL_PATTERN };
+    case "text_list":
+      return { type: "array", items: { type: "string" }, minItems: key.minItems ?? 0 };
+    case "message":
+      return { type: "object" };
     case "path":
       return { type: "string", pattern: "^/" };
     case "method":

@@ -1,12 +1,14 @@
 /**
  * What this version validates but does not yet run (issue 44, docs/decisions/journeys.md): a
  * journey SLO over a window (`journey.p99 < 1s over 10s`): journey times are kept per stage, not
- * per second. `tailgate check` accepts it; `run`, `search` and `ab` refuse the plan with this
- * error, so nothing half-works.
+ * per second. And a plan of gRPC calls (issue 46): `tailgate check` reads its `.proto` files,
+ * calls and messages, but the engine does not send them yet. `tailgate check` accepts them;
+ * `run`, `search` and `ab` refuse the plan with this error, so nothing half-works.
  *
  * @module
  */
 import type { PlanIssue, ResolvedPlan } from "../types.ts";
+import { grpcLine } from "../grpc/mod.ts";
 
 /**
  * One error per part of the plan this version cannot run yet, at its line.
@@ -20,7 +22,12 @@ import type { PlanIssue, ResolvedPlan } from "../types.ts";
  * ```
  */
 export function notYetRun(plan: ResolvedPlan): PlanIssue[] {
-  const at = (line: number, path: string, message: string): PlanIssue => ({
+  const at = (
+    line: number,
+    path: string,
+    message: string,
+    hint = "judge the journey over whole stages (drop `over`), or gate its steps over windows",
+  ): PlanIssue => ({
     severity: "error",
     file: plan.file,
     path,
@@ -28,9 +35,17 @@ export function notYetRun(plan: ResolvedPlan): PlanIssue[] {
     col: 1,
     length: 1,
     message,
-    hint: "judge the journey over whole stages (drop `over`), or gate its steps over windows",
+    hint,
   });
   const out: PlanIssue[] = [];
+  if (plan.grpc !== undefined) {
+    out.push(at(
+      grpcLine(plan.grpc),
+      "grpc",
+      "gRPC calls are checked (`tailgate check`) but not yet sent by this version",
+      "nothing was sent; run the calls with ghz meanwhile, or test the service's HTTP API",
+    ));
+  }
   for (const slo of plan.slos) {
     if (slo.series === "journey" && slo.windowMs !== undefined) {
       out.push(

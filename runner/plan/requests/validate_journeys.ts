@@ -9,11 +9,12 @@
 import type { YamlNode } from "../read/mod.ts";
 import type { PlanContext } from "../plan_context.ts";
 import { join, type PlanReader, readSection } from "../read/mod.ts";
-import type { PlanHeader, PlanJourney, PlanJourneyStep, PlanThink } from "../types.ts";
+import type { PlanJourney, PlanJourneyStep, PlanThink } from "../types.ts";
 import type { TemplateScope } from "../traffic/mod.ts";
 import { parseDurationMs } from "../units.ts";
 import { readChecks } from "./validate_checks.ts";
 import { readRequest } from "./validate_requests.ts";
+import type { RequestDefaults } from "./validate_grpc_call.ts";
 import { readCaptures } from "./validate_steps.ts";
 
 /** The most steps a journey has. */
@@ -34,7 +35,7 @@ export function readJourney(
   item: YamlNode,
   path: string,
   target: string | undefined,
-  defaults: { headers: PlanHeader[]; timeoutMs?: number },
+  defaults: RequestDefaults,
   ctx: PlanContext,
   scope: TemplateScope,
 ): { journey?: PlanJourney; name?: string; labels?: string[] } {

@@ -25,23 +25,38 @@ import { readChecks } from "./validate_checks.ts";
 import { isJourneyItem, readJourney } from "./validate_journeys.ts";
 import { readHeaders } from "./validate_headers.ts";
 import { credentialsProblem, parseHttpUrl, readRequestUrl, urlTextOk } from "./validate_url.ts";
+import { CALL_KEYS, readGrpcCall, type RequestDefaults } from "./validate_grpc_call.ts";
 
 export type { PlanContext } from "../plan_context.ts";
 
 /** The timeout of a request when neither it nor `defaults` sets one (plan_language.ts). */
 const DEFAULT_TIMEOUT_MS = keyDefault("defaults", "timeout") as number;
 
-/** Validates a target base URL; returns it without a trailing slash. */
+/**
+ * Validates a target base URL; returns it without a trailing slash. A `grpc://` (`grpcs://`)
+ * target is returned in its `http://` (`https://`) form, which the calls' URLs are made of: a
+ * `grpc://` URL has no origin to compare.
+ */
 export function readTarget(reader: PlanReader, node: YamlNode): string | undefined {
   const text = reader.string(node, "target");
   if (text === undefined || !urlTextOk(reader, node, "target", text)) return undefined;
-  const url = parseHttpUrl(text);
+  const grpc = /^grpc(s?):\/\//i.exec(text);
+  const url = parseHttpUrl(grpc ? `http${grpc[1]}://${text.slice(grpc[0].length)}` : text);
   if (url === undefined) {
     reader.error(
       node,
       "target",
-      `\`${text}\` is not an http(s) URL`,
-      "e.g. `http://127.0.0.1:8080`",
+      `\`${text}\` is not an http(s) or grpc(s) URL`,
+      "e.g. `http://127.0.0.1:8080` or `grpc://127.0.0.1:50051`",
+    );
+    return undefined;
+  }
+  if (grpc && url.pathname !== "/") {
+    reader.error(
+      node,
+      "target",
+      "a gRPC target is `grpc://host:port`, without a path",
+      "each request's `call` names the service and method",
     );
     return undefined;
   }
@@ -62,6 +77,11 @@ export function readTarget(reader: PlanReader, node: YamlNode): string | undefin
   return url.href.replace(/\/$/, "");
 }
 
+/** Whether a target, as written, is a gRPC one (`grpc://`, `grpcs://`). */
+export function isGrpcTarget(text: string): boolean {
+  return /^grpcs?:\/\//i.test(text);
+}
+
 /** Reads `defaults`: headers and timeout shared by every request. */
 export function readDefaults(reader: PlanReader, node: YamlNode, scope: TemplateScope) {
   const s = readSection(reader, node, "defaults", "defaults");
@@ -80,7 +100,7 @@ export function readRequests(
   reader: PlanReader,
   node: YamlNode,
   target: string | undefined,
-  defaults: { headers: PlanHeader[]; timeoutMs?: number },
+  defaults: RequestDefaults,
   ctx: PlanContext,
   scope: TemplateScope,
 ): { requests: PlanRequest[]; labels?: string[]; journeys: PlanJourney[] } {
@@ -138,7 +158,10 @@ export function readRequests(
       );
     } else if (label !== undefined) labels.set(label, item);
     const weight = f.get<number>("weight");
-    const checks = f.at("check") ? readChecks(reader, f.at("check")!, join(path, "check")) : [];
+    const checkNode = f.at("check");
+    const checks = checkNode && (!f.has("call") || callChecksOk(reader, checkNode, path))
+      ? readChecks(reader, checkNode, join(path, "check"))
+      : [];
     if (request === undefined || weight === undefined) return;
     const { url } = request;
     if (out.length > 0 && new URL(out[0].url).origin !== new URL(url).origin) {
@@ -189,13 +212,28 @@ export function readRequest(
   path: string,
   section: "request" | "step" | "journey_step",
   target: string | undefined,
-  defaults: { headers: PlanHeader[]; timeoutMs?: number },
+  defaults: RequestDefaults,
   ctx: PlanContext,
   scope: TemplateScope,
 ): { fields: Section; label?: string; request?: RequestBasics } | undefined {
   const f = readSection(reader, item, path, section);
   if (f === undefined) return undefined;
   const get = (k: string) => f.at(k);
+  if (!protocolFits(reader, f, item, path, section, defaults)) return { fields: f };
+  if (f.has("call")) {
+    const timeoutMs = f.has("timeout")
+      ? f.get<number>("timeout")
+      : defaults.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const nameNode = get("name");
+    const name = nameNode ? reader.string(nameNode, join(path, "name")) : undefined;
+    const request = readGrpcCall(reader, f, path, target, defaults, scope, timeoutMs, name);
+    const label = request?.label ?? name;
+    return {
+      fields: f,
+      ...(label === undefined ? {} : { label }),
+      ...(request ? { request } : {}),
+    };
+  }
   const method = f.get<string>("method");
   let url = readRequestUrl(reader, item, get("path"), get("url"), path, target);
   let targetT: TargetTemplate | undefined;
@@ -259,6 +297,76 @@ export function readRequest(
       ...(template ? { template } : {}),
     },
   };
+}
+
+/**
+ * Whether a request's keys fit the plan's protocol: `message`, `deadline` and `metadata` go with
+ * `call`; a `grpc://` target takes calls only (one plan drives one protocol); setup and teardown
+ * send no calls yet. False with a located error.
+ */
+function protocolFits(
+  reader: PlanReader,
+  f: Section,
+  item: YamlNode,
+  path: string,
+  section: "request" | "step" | "journey_step",
+  defaults: RequestDefaults,
+): boolean {
+  if (section === "step" && (f.has("call") || defaults.grpcTarget)) {
+    reader.error(
+      f.at("call") ?? item,
+      f.has("call") ? join(path, "call") : path,
+      "setup and teardown steps of a gRPC plan are not yet sent by this version",
+      "remove the step, or send it from a plan of its own (setup and teardown are HTTP requests)",
+    );
+    return false;
+  }
+  if (!f.has("call")) {
+    for (const key of CALL_KEYS) {
+      if (!f.has(key)) continue;
+      reader.error(
+        f.at(key)!,
+        join(path, key),
+        `\`${key}\` goes with \`call\` (a gRPC call)`,
+        key === "metadata" ? "an HTTP request has `headers`" : "add the `call`, or remove it",
+      );
+      return false;
+    }
+    if (defaults.grpcTarget) {
+      reader.error(
+        f.at("path") ?? f.at("url") ?? item,
+        path,
+        "this plan's target is gRPC: each request is a `call`",
+        "one plan drives one protocol: add e.g. `call: helloworld.Greeter/SayHello`, or write " +
+          "the HTTP requests in a plan of their own",
+      );
+      return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * Whether a call's `check` asks only what a gRPC response shows: `json`, a field of the response
+ * message's JSON form. False with a located error at each other kind.
+ */
+function callChecksOk(reader: PlanReader, node: YamlNode, path: string): boolean {
+  if (node.kind !== "map") return true;
+  let ok = true;
+  for (const e of node.entries) {
+    if (e.key === "json") continue;
+    ok = false;
+    reader.errorAt(
+      e.keyPos,
+      e.key.length,
+      join(join(path, "check"), e.key),
+      `a gRPC call's \`check\` takes \`json\` (fields of the response message), not \`${e.key}\``,
+      e.key === "status"
+        ? "say which gRPC statuses count as success with `expect`, e.g. `expect: [OK, NOT_FOUND]`"
+        : 'check a field of the response message: `check: { json: { /message: { matches: "^Hello" } } }`',
+    );
+  }
+  return ok;
 }
 
 /**

@@ -13,7 +13,6 @@ import { join, type PlanReader } from "../read/mod.ts";
 import type {
   CaptureSource,
   PlanCapture,
-  PlanHeader,
   PlanStep,
   RequestBasics,
   TemplatePart,
@@ -21,6 +20,7 @@ import type {
 import type { TemplateScope } from "../traffic/mod.ts";
 import { TEMPLATE_NAME } from "../traffic/mod.ts";
 import { readRequest } from "./validate_requests.ts";
+import type { RequestDefaults } from "./validate_grpc_call.ts";
 import { readPattern } from "./validate_checks.ts";
 
 /** The two lists of steps. */
@@ -73,7 +73,7 @@ export function readSteps(
   node: YamlNode,
   section: StepSection,
   target: string | undefined,
-  defaults: { headers: PlanHeader[]; timeoutMs?: number },
+  defaults: RequestDefaults,
   ctx: PlanContext,
   scope: TemplateScope,
   before: readonly string[],
