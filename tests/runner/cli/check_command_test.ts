@@ -113,3 +113,32 @@ Deno.test("check validates a plan's service, each problem located, and starts no
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("check accepts the gRPC example plan and locates a wrong method and an unknown field", async () => {
+  const example = new URL("../../../plans/examples/grpc/greeter.yaml", import.meta.url).pathname;
+  const ok = await checkPlans([example]);
+  assert.equal(ok.exitCode, EXIT_CODES.ok, ok.notes.join("\n"));
+  assert.match(ok.output!, /greeter\.yaml: ok\n/);
+  const text = await Deno.readTextFile(example);
+  const dir = join(example, "..");
+  const bad = join(dir, "bad-greeter.test.yaml");
+  const field = join(dir, "bad-field.test.yaml");
+  try {
+    await Deno.writeTextFile(bad, text.replace("Greeter/SayHello", "Greeter/SayHelo"));
+    await Deno.writeTextFile(field, text.replace("message: { name:", "message: { nme:"));
+    const refused = await checkPlans([bad, field]);
+    assert.equal(refused.exitCode, EXIT_CODES.usage);
+    const notes = refused.notes.join("\n");
+    assert.match(
+      notes,
+      /bad-greeter\.test\.yaml:7:29: error: no method `SayHelo` in helloworld\.Greeter\n.*\n.*\n\s*hint: did you mean `helloworld\.Greeter\/SayHello`\?/,
+    );
+    assert.match(
+      notes,
+      /bad-field\.test\.yaml:7:69: error: helloworld\.HelloRequest has no field `nme`\n.*\n.*\n\s*hint: did you mean `name`\?/,
+    );
+  } finally {
+    await Deno.remove(bad);
+    await Deno.remove(field);
+  }
+});
