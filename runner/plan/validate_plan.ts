@@ -76,7 +76,13 @@ export function validatePlan(
     : "";
   const grpcTarget = target !== undefined && isGrpcTarget(written);
   const grpc = get("grpc")
-    ? readGrpc(reader, get("grpc")!, ctx, /^grpcs:/i.test(written))
+    ? readGrpc(
+      reader,
+      get("grpc")!,
+      ctx,
+      /^grpcs:/i.test(written),
+      f.entries.get("grpc")!.keyPos.line,
+    )
     : undefined;
   if (grpcTarget && !f.has("grpc")) {
     reader.error(

@@ -32,12 +32,13 @@ export function grpcLine(schema: PlanGrpcSchema): number {
   return lines.get(schema) ?? 1;
 }
 
-/** Reads the `grpc` section; undefined when it has a problem (reported). */
+/** Reads the `grpc` section (its key on `line`); undefined when it has a problem (reported). */
 export function readGrpc(
   reader: PlanReader,
   node: YamlNode,
   ctx: PlanContext,
   tls: boolean,
+  line = node.pos.line,
 ): GrpcRead | undefined {
   const s = readSection(reader, node, "grpc", "grpc");
   if (s === undefined) return undefined;
@@ -68,7 +69,7 @@ export function readGrpc(
     descriptor: support.rootJson(proto.root),
     tls,
   };
-  lines.set(schema, node.pos.line);
+  lines.set(schema, line);
   return {
     schema,
     ...(deadlineMs === undefined ? {} : { deadlineMs }),
