@@ -7,7 +7,7 @@
  */
 import { fileURLToPath } from "node:url";
 import { EXIT_CODES } from "../model/mod.ts";
-import { didYouMean } from "../plan/mod.ts";
+import { didYouMean, loadGrpcSupport } from "../plan/mod.ts";
 import { TAILGATE_VERSION } from "../version.ts";
 import { RESULT_SCHEMA, RESULT_VERSION } from "../model/mod.ts";
 import { SEARCH_SCHEMA, SEARCH_VERSION } from "../model/mod.ts";
@@ -76,6 +76,8 @@ export const COMMANDS: readonly Command[] = [
     ],
     usage: RUN_HELP,
     run: async (args, { progress, signal }) => {
+      // An ad-hoc gRPC call's plan is validated as its flags are read: gRPC support first.
+      if (args.some((a) => /^grpcs?:\/\//i.test(a))) await loadGrpcSupport();
       const parsed = parseRunArgs(args);
       if (!parsed.ok) return failed(parsed.problems);
       return await runPlanCommand(parsed.value, progress, signal);

@@ -58,6 +58,8 @@ export const RUN_OPTIONS = {
   data: { type: "string", multiple: true },
   var: { type: "string", multiple: true },
   http2: { type: "boolean" },
+  proto: { type: "string", multiple: true },
+  message: { type: "string", short: "d" },
   "print-plan": { type: "boolean" },
   "fail-fast": { type: "boolean" },
   "no-fail-fast": { type: "boolean" },
@@ -76,6 +78,8 @@ const AD_HOC_FLAGS = [
   "data",
   "var",
   "http2",
+  "proto",
+  "message",
 ] as const;
 
 /** The overrides of a plan's stages, which an ad-hoc run sets with --rate and --duration instead. */
@@ -99,7 +103,14 @@ export function parseRunArgs(
     );
   }
   const v = parsed.values;
-  const adHoc = planPath !== undefined && /^https?:\/\//i.test(planPath);
+  const adHoc = planPath !== undefined && /^(https?|grpcs?):\/\//i.test(planPath);
+  const grpcFlags = (["proto", "message"] as const).filter((f) => v[f] !== undefined);
+  if (adHoc && !/^grpcs?:/i.test(planPath!) && grpcFlags.length) {
+    errors.push(
+      `${grpcFlags.map((f) => f === "message" ? "-d" : `--${f}`).join(", ")} describe a gRPC ` +
+        "call: give a grpc:// URL, e.g. grpc://127.0.0.1:50051/helloworld.Greeter/SayHello",
+    );
+  }
   let adHocPlan: AdHocPlan | undefined;
   if (adHoc) {
     // Validated here, so every error names the flag behind it (printing needs no secret).

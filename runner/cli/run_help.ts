@@ -20,6 +20,8 @@ export const RUN_HELP =
                     [--slo SLO]... [-H "Name: value"]... [--method M] [--body TEXT|@FILE]
                     [--data NAME=FILE]... [--var NAME=SPEC]... [--http2] [--print-plan]
                     [the options above]
+       tailgate run grpc://HOST:PORT/package.Service/Method --proto FILE... --rate RATE
+                    [-d JSON] [--duration DUR] [-H "name: value"]... [the options above]
 
 Runs the plan with corrected timing: every request is timed from its intended send time.
 A plan's requests may draw values per request: rows of its \`data\` files ({{users.id}}) and
@@ -47,6 +49,12 @@ the equivalent plan, validated like any, and --print-plan prints it to commit in
                                 counter, int:1:20, choice:eu|us|ap, or YAML '{ int: [1, 20] }'
   --http2                       send HTTP/2 (load.http: 2): h2 agreed by ALPN to an https
                                 URL, never falling back; h2c with prior knowledge to http
+Given a grpc:// (grpcs://: TLS) URL of a method, calls it (a plan's \`call:\`; -H is metadata):
+  --proto FILE                  the .proto file that defines it (repeatable; relative to the
+                                current folder, imports found beside it)
+  -d, --message JSON            the request message, a JSON object (default: empty)
+  without --duration the run lasts 10s; gRPC plans are checked but not yet sent by this
+  version (the run is refused before anything is sent)
   --out DIR        where the reports go (default ./tailgate-out/)
   --report FORMATS comma-separated: html, junit, md, hlog, or all (default html,junit,md):
                    report.html, junit.xml, summary.md, latency.hlog; result.json is always

@@ -27,6 +27,8 @@ export interface AdHocValues {
   data?: string[];
   var?: string[];
   http2?: boolean;
+  proto?: string[];
+  message?: string;
 }
 
 /**
@@ -52,6 +54,8 @@ export function adHocRun(
     data: v.data ?? [],
     vars: v.var ?? [],
     ...(v.http2 ? { http2: true } : {}),
+    ...(v.proto ? { proto: v.proto } : {}),
+    ...(v.message === undefined ? {} : { message: v.message }),
   });
   if (!made.ok) return made;
   const checked = checkAdHocPlan(made.value, options);
