@@ -152,8 +152,8 @@ function metadata(
   const before = reader.issues.length;
   for (const h of readHeaders(reader, node, join(path, key), scope)) {
     const name = h.name.toLowerCase();
+    const entry = node.kind === "map" ? node.entries.find((e) => e.key === h.name) : undefined;
     if (name === "content-type" || name === "te" || name.startsWith("grpc-")) {
-      const entry = node.kind === "map" ? node.entries.find((e) => e.key === h.name) : undefined;
       reader.errorAt(
         entry?.keyPos ?? node.pos,
         h.name.length,
@@ -165,9 +165,10 @@ function metadata(
     }
     if (name.endsWith("-bin") && !h.parts && !/^[A-Za-z0-9+/]*={0,2}$/.test(h.value)) {
       reader.error(
-        node,
+        entry?.value ?? node,
         join(join(path, key), h.name),
         `\`${h.name}\` is binary metadata: its value is base64`,
+        "encode the bytes as base64, e.g. `aGk=`",
       );
       continue;
     }
@@ -179,6 +180,54 @@ function metadata(
       reader.issues.slice(before).some((i) => i.severity === "error")
     ? undefined
     : headers;
+}
+
+/**
+ * Whether a call's `check` asks only what a gRPC response shows: `json`, a field of the response
+ * message's JSON form. False with a located error at each other kind.
+ */
+export function callChecksOk(reader: PlanReader, node: YamlNode, path: string): boolean {
+  if (node.kind !== "map") return true;
+  let ok = true;
+  for (const e of node.entries) {
+    if (e.key === "json") continue;
+    ok = false;
+    reader.errorAt(
+      e.keyPos,
+      e.key.length,
+      join(join(path, "check"), e.key),
+      `a gRPC call's \`check\` takes \`json\` (fields of the response message), not \`${e.key}\``,
+      e.key === "status"
+        ? "say which gRPC statuses count as success with `expect`, e.g. `expect: [OK, NOT_FOUND]`"
+        : 'check a field of the response message: `check: { json: { /message: { matches: "^Hello" } } }`',
+    );
+  }
+  return ok;
+}
+
+/**
+ * Whether a call step's `capture` reads what a gRPC response shows: `json` (a field of the response
+ * message) or `header` (response metadata); a `regex` over the body would read protobuf bytes.
+ * False with a located error.
+ */
+export function callCapturesOk(reader: PlanReader, node: YamlNode, path: string): boolean {
+  if (node.kind !== "map") return true;
+  let ok = true;
+  for (const e of node.entries) {
+    const from = e.value.kind === "map"
+      ? e.value.entries.find((x) => x.key === "regex")
+      : undefined;
+    if (from === undefined) continue;
+    ok = false;
+    reader.errorAt(
+      from.keyPos,
+      from.key.length,
+      join(join(join(path, "capture"), e.key), "regex"),
+      "a gRPC call's response body is protobuf: a `regex` capture cannot read it",
+      "capture a field of the response message: `{ json: /pointer }`",
+    );
+  }
+  return ok;
 }
 
 /**

@@ -14,7 +14,7 @@ import type { TemplateScope } from "../traffic/mod.ts";
 import { parseDurationMs } from "../units.ts";
 import { readChecks } from "./validate_checks.ts";
 import { readRequest } from "./validate_requests.ts";
-import type { RequestDefaults } from "./validate_grpc_call.ts";
+import { callCapturesOk, callChecksOk, type RequestDefaults } from "./validate_grpc_call.ts";
 import { readCaptures } from "./validate_steps.ts";
 
 /** The most steps a journey has. */
@@ -89,7 +89,8 @@ export function readJourney(
     if (stepLabel !== undefined && (nameNode || read?.request)) labels?.push(stepLabel);
     else labels = undefined;
     const captureNode = read?.fields.at("capture");
-    const captures = captureNode
+    const isCall = read?.fields.has("call") === true;
+    const captures = captureNode && (!isCall || callCapturesOk(reader, captureNode, at))
       ? readCaptures(reader, captureNode, join(at, "capture"), scope, taken, true)
       : [];
     for (const c of captures) taken.add(c.name);
@@ -104,7 +105,9 @@ export function readJourney(
       );
     }
     const checkNode = read?.fields.at("check");
-    const checks = checkNode ? readChecks(reader, checkNode, join(at, "check")) : [];
+    const checks = checkNode && (!isCall || callChecksOk(reader, checkNode, at))
+      ? readChecks(reader, checkNode, join(at, "check"))
+      : [];
     if (read?.request === undefined || stepLabel === undefined) return;
     steps.push({
       ...read.request,

@@ -25,7 +25,12 @@ import { readChecks } from "./validate_checks.ts";
 import { isJourneyItem, readJourney } from "./validate_journeys.ts";
 import { readHeaders } from "./validate_headers.ts";
 import { credentialsProblem, parseHttpUrl, readRequestUrl, urlTextOk } from "./validate_url.ts";
-import { CALL_KEYS, readGrpcCall, type RequestDefaults } from "./validate_grpc_call.ts";
+import {
+  CALL_KEYS,
+  callChecksOk,
+  readGrpcCall,
+  type RequestDefaults,
+} from "./validate_grpc_call.ts";
 
 export type { PlanContext } from "../plan_context.ts";
 
@@ -344,29 +349,6 @@ function protocolFits(
     }
   }
   return true;
-}
-
-/**
- * Whether a call's `check` asks only what a gRPC response shows: `json`, a field of the response
- * message's JSON form. False with a located error at each other kind.
- */
-function callChecksOk(reader: PlanReader, node: YamlNode, path: string): boolean {
-  if (node.kind !== "map") return true;
-  let ok = true;
-  for (const e of node.entries) {
-    if (e.key === "json") continue;
-    ok = false;
-    reader.errorAt(
-      e.keyPos,
-      e.key.length,
-      join(join(path, "check"), e.key),
-      `a gRPC call's \`check\` takes \`json\` (fields of the response message), not \`${e.key}\``,
-      e.key === "status"
-        ? "say which gRPC statuses count as success with `expect`, e.g. `expect: [OK, NOT_FOUND]`"
-        : 'check a field of the response message: `check: { json: { /message: { matches: "^Hello" } } }`',
-    );
-  }
-  return ok;
 }
 
 /**
