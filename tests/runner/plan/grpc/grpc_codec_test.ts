@@ -97,3 +97,22 @@ Deno.test("encodeBody encodes each distinct rendered text once, the cache bounde
   assert.notEqual(other, first);
   assert.equal(hex(other.subarray(5)), "0a 06 75 73 65 72 2d 38");
 });
+
+Deno.test("encodeBody's cache of one type holds at most GRPC_ENCODE_CACHE_ENTRIES texts", async () => {
+  const { GRPC_ENCODE_CACHE_ENTRIES } = await import("../../../../runner/plan/grpc/grpc_codec.ts");
+  const codec = await codecOf(GREETER_PLAN);
+  const utf8 = new TextEncoder();
+  const encode = (i: number) => {
+    const json = utf8.encode(`{"name":"u${i}"}`);
+    return codec.encodeBody("helloworld.HelloRequest", json, json.length);
+  };
+  const first = encode(0);
+  assert.equal(encode(0), first);
+  for (let i = 1; i < GRPC_ENCODE_CACHE_ENTRIES; i++) encode(i);
+  assert.equal(encode(0), first, "still cached: the cache is full, not past it");
+  encode(GRPC_ENCODE_CACHE_ENTRIES);
+  // The cache restarted: the text is encoded anew, to the same bytes.
+  const again = encode(0);
+  assert.notEqual(again, first);
+  assert.deepEqual(again, first);
+});
