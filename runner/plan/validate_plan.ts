@@ -23,7 +23,7 @@ import {
   readTarget,
   type RequestDefaults,
 } from "./requests/mod.ts";
-import { readGrpc } from "./grpc/mod.ts";
+import { readGrpc, requestGrpcSections } from "./grpc/mod.ts";
 import { grpcLoad } from "./validate_http.ts";
 import { readData } from "./traffic/mod.ts";
 import { readVars } from "./traffic/mod.ts";
@@ -75,16 +75,15 @@ export function validatePlan(
     ? targetNode.value
     : "";
   const grpcTarget = target !== undefined && isGrpcTarget(written);
-  const grpc = get("grpc")
-    ? readGrpc(
-      reader,
-      get("grpc")!,
-      ctx,
-      /^grpcs:/i.test(written),
-      f.entries.get("grpc")!.keyPos.line,
-    )
-    : undefined;
-  if (grpcTarget && !f.has("grpc")) {
+  // The plan's `grpc` and each request's own: their files make one schema.
+  const sections = [
+    ...(f.has("grpc")
+      ? [{ node: get("grpc")!, path: "grpc", line: f.entries.get("grpc")!.keyPos.line }]
+      : []),
+    ...(get("requests") ? requestGrpcSections(get("requests")!) : []),
+  ];
+  const grpc = grpcTarget ? readGrpc(reader, sections, ctx, /^grpcs:/i.test(written)) : undefined;
+  if (grpcTarget && sections.length === 0) {
     reader.error(
       targetNode!,
       "target",

@@ -7,5 +7,11 @@
  * @module
  */
 export { type GrpcSupport, grpcSupport, loadGrpcSupport } from "./grpc_support.ts";
-export { grpcLine, type GrpcRead, readGrpc } from "./read_grpc.ts";
+export {
+  grpcLine,
+  type GrpcRead,
+  type GrpcSectionAt,
+  readGrpc,
+  requestGrpcSections,
+} from "./read_grpc.ts";
 export type { GrpcCodec } from "./grpc_codec.ts";

@@ -10,7 +10,7 @@
  */
 import { dirname, isAbsolute, normalize } from "node:path";
 import type { PlanContext } from "../plan_context.ts";
-import { join, planFile, type PlanReader, type YamlNode } from "../read/mod.ts";
+import { planFile, type PlanReader, type YamlNode } from "../read/mod.ts";
 import {
   addWellKnown,
   parseInto,
@@ -33,23 +33,25 @@ export interface ProtoSchema {
   files: string[];
 }
 
-/** A `proto` item (or an `import_paths` item) as written, at its node. */
+/** A `proto` item (or an `import_paths` item) as written, at its node and path. */
 export interface ProtoItem {
   text: string;
   node: YamlNode;
+  /** Where it is, as issues name it (`grpc.proto[0]`). */
+  path: string;
 }
 
 /**
- * Reads the `proto` files (`path`: where the list is, `grpc.proto`) and their imports into one
- * schema; undefined when any problem was reported.
+ * Reads the `proto` files and their imports into one schema (a file named twice is read once);
+ * undefined when any problem was reported.
  */
 export function readProtoFiles(
   reader: PlanReader,
-  path: string,
   protos: readonly ProtoItem[],
   importPaths: readonly ProtoItem[],
   ctx: PlanContext,
 ): ProtoSchema | undefined {
+  if (protos.length === 0) return undefined;
   const before = reader.issues.length;
   const root = protoRoot();
   const done = new Set<string>();
@@ -102,14 +104,14 @@ export function readProtoFiles(
     if (ctx.isFolder !== undefined && !ctx.isFolder(folder)) {
       reader.error(
         p.node,
-        join("grpc.import_paths", i),
+        p.path,
         `import path \`${p.text}\` is not a folder`,
         "paths are relative to the plan file",
       );
     }
   }
-  protos.forEach((p, i) => {
-    const at = join(path, i);
+  protos.forEach((p) => {
+    const at = p.path;
     if (!/\.proto$/i.test(p.text)) {
       reader.error(p.node, at, `\`${p.text}\` is not a .proto file`, "name a `.proto` file");
       return;
@@ -122,14 +124,14 @@ export function readProtoFiles(
   if (!resolved.ok) {
     const first = protos[0];
     reader.error(
-      first?.node ?? protos[0].node,
-      path,
+      first.node,
+      first.path.replace(/\[\d+\]$/, ""),
       `the .proto files do not resolve: ${resolved.problems[0].message}`,
       "every type a message or method names must be defined or imported",
     );
     return undefined;
   }
-  return { root, services: servicesOf(root), files: protos.map((p) => p.text) };
+  return { root, services: servicesOf(root), files: [...new Set(protos.map((p) => p.text))] };
 }
 
 function readText(ctx: PlanContext, file: string): string | undefined {

@@ -319,7 +319,14 @@ const REQUEST: SectionSpec = {
       kind: "duration",
       positive: true,
       description:
-        "The gRPC call's deadline, sent as `grpc-timeout` (default: `grpc.deadline`, else none).",
+        "The gRPC call's deadline, sent as `grpc-timeout` (default: its own or the plan's `grpc.deadline`, else none).",
+    },
+    {
+      key: "grpc",
+      kind: "section",
+      section: "grpc",
+      description:
+        "The call's own `.proto` files (they join the plan's into one schema) and deadline.",
     },
     {
       key: "weight",

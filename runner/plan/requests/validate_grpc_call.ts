@@ -28,7 +28,7 @@ export interface RequestDefaults {
 }
 
 /** Keys that only a call has. */
-export const CALL_KEYS = ["message", "deadline", "metadata"] as const;
+export const CALL_KEYS = ["message", "deadline", "metadata", "grpc"] as const;
 
 /** The largest `grpc-timeout` value: 8 digits (gRPC over HTTP/2). */
 const MAX_TIMEOUT_DIGITS = 99_999_999;
@@ -71,7 +71,8 @@ export function readGrpcCall(
     reader.error(callNode, join(path, "call"), p.message, p.hint);
     return undefined;
   }
-  const deadlineMs = f.has("deadline") ? f.get<number>("deadline") : grpc.deadlineMs;
+  const own = f.at("grpc") === undefined ? undefined : grpc.deadlines.get(f.at("grpc")!);
+  const deadlineMs = f.has("deadline") ? f.get<number>("deadline") : own ?? grpc.deadlineMs;
   if (f.has("deadline") && deadlineMs === undefined) return undefined;
   const call = { ...found.value, ...(deadlineMs === undefined ? {} : { deadlineMs }) };
   const messageNode = f.at("message");

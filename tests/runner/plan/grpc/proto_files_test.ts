@@ -47,9 +47,8 @@ async function read(files: string[], importPaths: string[] = [], ctx = context()
   const reader = new PlanReader("t.yaml");
   const schema = readProtoFiles(
     reader,
-    "grpc.proto",
-    files.map((text) => ({ text, node: AT })),
-    importPaths.map((text) => ({ text, node: AT })),
+    files.map((text, i) => ({ text, node: AT, path: `grpc.proto[${i}]` })),
+    importPaths.map((text, i) => ({ text, node: AT, path: `grpc.import_paths[${i}]` })),
     ctx,
   );
   return { schema, errors: reader.issues.map((i) => `${i.path}: ${i.message} (${i.hint})`) };

@@ -180,3 +180,42 @@ Deno.test("run refuses a gRPC plan at its `grpc` line until the engine sends cal
   assert.equal(refusal.path, "grpc");
   assert.match(refusal.message, /gRPC calls are checked .* but not yet sent/);
 });
+
+Deno.test("a request's own grpc: its files join the plan's schema, its deadline is its calls'", async () => {
+  const parse = await parseGrpc(
+    GREETER_PLAN.replace(
+      "grpc: { proto: [helloworld.proto] }",
+      "grpc: { proto: [helloworld.proto], deadline: 2s }",
+    )
+      .replace(
+        "load:",
+        "  - { call: routeguide.RouteGuide/GetFeature, grpc: { proto: [route_guide.proto], deadline: 300ms } }\nload:",
+      ),
+  );
+  assert.deepEqual(errorLines(parse), []);
+  const plan = parse.plan!;
+  assert.deepEqual(plan.grpc!.files, ["helloworld.proto", "route_guide.proto"]);
+  assert.deepEqual(plan.requests.map((r) => [r.label, r.grpc!.deadlineMs]), [
+    ["SayHello", 2000],
+    ["RouteGuide/GetFeature", 300],
+  ]);
+  // Without a plan-level `grpc`, the requests' own make the schema.
+  const own = await parseGrpc(
+    routePlan("{ call: routeguide.RouteGuide/GetFeature, grpc: { proto: route_guide.proto } }")
+      .replace("grpc: { proto: [route_guide.proto] }\n", ""),
+  );
+  assert.deepEqual(errorLines(own), []);
+  assert.deepEqual(own.plan!.grpc!.files, ["route_guide.proto"]);
+  assert.equal(notYetRun(own.plan!)[0].line, 4);
+  const misplaced = await parseGrpc(
+    "name: h\ntarget: http://127.0.0.1:8080\nrequests: [{ path: /, grpc: { proto: [a.proto] } }]\n" +
+      "load: { stages: [{ rate: 1/s, duration: 1s }] }\n",
+  );
+  assert.deepEqual(errorLines(misplaced), [
+    "3:29 `grpc` goes with `call` (a gRPC call) (add the `call`, or remove it)",
+  ]);
+  const missing = await parseGrpc(
+    routePlan("{ call: routeguide.RouteGuide/GetFeature, grpc: { proto: [gone.proto] } }"),
+  );
+  assert.match(errorLines(missing)[0], /^5:63 proto file `gone\.proto` does not exist/);
+});
