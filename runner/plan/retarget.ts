@@ -9,10 +9,13 @@ import { mixLabels } from "./requests/mod.ts";
 
 /**
  * Points every request and journey step at `base` instead of the plan's target, keeping paths
- * and queries; so are the setup and teardown steps sent to the requests' origin.
+ * and queries; so are the setup and teardown steps sent to the requests' origin. A gRPC plan
+ * takes a `grpc://` or `grpcs://` base (kept as its printable target; its calls go to the http(s)
+ * form, and `grpcs://` or `https://` makes its calls TLS).
  */
 export function retarget(plan: ResolvedPlan, base: string): ResolvedPlan {
-  const newBase = base.replace(/\/$/, "");
+  const written = base.replace(/\/$/, "");
+  const newBase = written.replace(/^grpc(s?):\/\//i, "http$1://");
   const basePath = (u: string) => new URL(u).pathname.replace(/\/$/, "");
   const move = <R extends RequestBasics>(r: R): R => {
     const url = new URL(r.url);
@@ -34,7 +37,8 @@ export function retarget(plan: ResolvedPlan, base: string): ResolvedPlan {
   const moveStep = (s: PlanStep) => new URL(s.url).origin === origin ? move(s) : s;
   return {
     ...plan,
-    target: newBase,
+    target: plan.grpc ? written.replace(/^http(s?):\/\//i, "grpc$1://") : newBase,
+    ...(plan.grpc ? { grpc: { ...plan.grpc, tls: /^https:/i.test(newBase) } } : {}),
     requests: plan.requests.map(move),
     ...(plan.journeys
       ? { journeys: plan.journeys.map((j) => ({ ...j, steps: j.steps.map(move) })) }

@@ -72,3 +72,18 @@ load: { stages: [{ rate: 10/s, duration: 1s }] }
   assert.equal(a.url, "http://127.0.0.1:9000/v2/a");
   assert.deepEqual(b.template!.target[0], { kind: "text", text: "/v2/b/" });
 });
+
+Deno.test("retarget() moves a gRPC plan's calls to a grpc:// or grpcs:// base, TLS with grpcs", async () => {
+  const { GREETER_PLAN, parseGrpc } = await import("./grpc/_grpc_plan.ts");
+  const { plan: p } = await parseGrpc(GREETER_PLAN);
+  const tls = retarget(p!, "grpcs://10.0.0.2:443/");
+  assert.equal(tls.target, "grpcs://10.0.0.2:443");
+  assert.equal(tls.requests[0].url, "https://10.0.0.2:443/helloworld.Greeter/SayHello");
+  assert.equal(tls.grpc!.tls, true);
+  assert.deepEqual(tls.requests[0].template!.target, p!.requests[0].template!.target);
+  const plain = retarget(tls, "http://127.0.0.1:50052");
+  assert.equal(plain.target, "grpc://127.0.0.1:50052");
+  assert.equal(plain.requests[0].url, "http://127.0.0.1:50052/helloworld.Greeter/SayHello");
+  assert.equal(plain.grpc!.tls, false);
+  assert.equal(p!.grpc!.tls, false, "the plan given is not changed");
+});
