@@ -111,7 +111,7 @@ export function validatePlan(
   const defaults: RequestDefaults = {
     ...get("defaults") ? readDefaults(reader, get("defaults")!, measuredScope) : { headers: [] },
     ...(grpc ? { grpc } : {}),
-    ...(grpcTarget ? { grpcTarget } : {}),
+    ...(grpcTarget ? { grpcTarget, varSpecs: new Map(vars.map((v) => [v.name, v.spec])) } : {}),
   };
   const { requests, labels, journeys } = get("requests")
     ? readRequests(reader, get("requests")!, target, defaults, ctx, measuredScope)

@@ -10,7 +10,8 @@
  * @module
  */
 import { didYouMean, join, type PlanReader, type YamlNode } from "../read/mod.ts";
-import type { FieldInfo } from "./_protobuf.ts";
+import type { FieldInfo, FieldValueKind } from "./_protobuf.ts";
+import type { PlanVarSpec } from "../types.ts";
 import {
   ANY_JSON,
   DURATION_PATTERN,
@@ -18,6 +19,9 @@ import {
   TIMESTAMP_PATTERN,
   WRAPPERS,
 } from "./proto_json.ts";
+
+/** The plan's vars by name: what a whole-value `{{name}}` in a message draws. */
+export type VarSpecs = ReadonlyMap<string, PlanVarSpec>;
 
 /** Messages nested deeper than this are refused (a recursive type written without end). */
 const MAX_DEPTH = 64;
@@ -41,19 +45,21 @@ const INT_RANGES: Readonly<Record<string, readonly [bigint, bigint]>> = {
 export function checkMessage(
   reader: PlanReader,
   shapes: MessageShapes,
+  vars: VarSpecs,
   node: YamlNode,
   path: string,
   type: string,
 ): boolean {
   const before = reader.issues.filter((i) => i.severity === "error").length;
   if (node.kind === "scalar" && node.value === null) return true;
-  message(reader, shapes, node, path, type, 0);
+  message(reader, shapes, vars, node, path, type, 0);
   return reader.issues.filter((i) => i.severity === "error").length === before;
 }
 
 function message(
   reader: PlanReader,
   shapes: MessageShapes,
+  vars: VarSpecs,
   node: YamlNode,
   path: string,
   type: string,
@@ -105,13 +111,14 @@ function message(
       }
       oneofs.set(f.oneof, e.key);
     }
-    field(reader, shapes, e.value, at, f, depth);
+    field(reader, shapes, vars, e.value, at, f, depth);
   }
 }
 
 function field(
   reader: PlanReader,
   shapes: MessageShapes,
+  vars: VarSpecs,
   node: YamlNode,
   path: string,
   f: FieldInfo,
@@ -128,7 +135,7 @@ function field(
       if (problem !== undefined) {
         reader.errorAt(e.keyPos, e.key.length, join(path, e.key), problem);
       }
-      single(reader, shapes, e.value, join(path, e.key), f, depth);
+      single(reader, shapes, vars, e.value, join(path, e.key), f, depth);
     }
     return;
   }
@@ -137,15 +144,16 @@ function field(
       reader.error(node, path, `\`${f.name}\` is repeated: write a list`, "e.g. `[a, b]`");
       return;
     }
-    node.items.forEach((item, i) => single(reader, shapes, item, join(path, i), f, depth));
+    node.items.forEach((item, i) => single(reader, shapes, vars, item, join(path, i), f, depth));
     return;
   }
-  single(reader, shapes, node, path, f, depth);
+  single(reader, shapes, vars, node, path, f, depth);
 }
 
 function single(
   reader: PlanReader,
   shapes: MessageShapes,
+  vars: VarSpecs,
   node: YamlNode,
   path: string,
   f: FieldInfo,
@@ -155,10 +163,21 @@ function single(
   if (v.kind === "message") {
     if (node.kind === "scalar" && node.value === null) return;
     const problem = wellKnownProblem(v.type, node);
-    if (problem === "message") message(reader, shapes, node, path, v.type, depth + 1);
+    if (problem === "message") message(reader, shapes, vars, node, path, v.type, depth + 1);
     else if (problem !== undefined) {
       const [what, hint] = problem;
       reader.error(node, path, `\`${f.name}\`${what.startsWith("(") ? " " : ": "}${what}`, hint);
+    }
+    return;
+  }
+  const drawn = node.kind === "scalar" && typeof node.value === "string" &&
+      wholeTemplate(node.value)
+    ? vars.get(node.value.slice(2, -2).trim())
+    : undefined;
+  if (drawn !== undefined) {
+    const problem = drawnProblem(v, drawn);
+    if (problem !== undefined) {
+      reader.error(node, path, `\`${f.name}\` (${v.type}) ${problem[0]}`, problem[1]);
     }
     return;
   }
@@ -186,6 +205,52 @@ function single(
   if (problem !== undefined) {
     reader.error(node, path, `\`${f.name}\` (${v.type}) ${problem[0]}`, problem[1]);
   }
+}
+
+/**
+ * What is wrong with what a var draws (`spec`) as values of a scalar or enum field, with a hint;
+ * undefined when every value it can draw fits.
+ */
+function drawnProblem(
+  v: Exclude<FieldValueKind, { kind: "message" }>,
+  spec: PlanVarSpec,
+): [string, string?] | undefined {
+  const samples: Array<string | number | boolean> = spec.kind === "counter"
+    ? [1]
+    : spec.kind === "int"
+    ? [spec.min, spec.max]
+    : spec.kind === "uuid"
+    ? ["00000000-0000-4000-8000-000000000000"]
+    : spec.values;
+  for (const value of samples) {
+    const node: YamlNode = {
+      kind: "scalar",
+      pos: { line: 1, col: 1 },
+      offset: 0,
+      value,
+      contentOffset: 0,
+      quoted: false,
+      length: 1,
+    };
+    const fits = v.kind === "enum"
+      ? typeof value === "number" && Number.isInteger(value) ||
+        typeof value === "string" && Object.hasOwn(v.values, value)
+      : scalarProblem(v.type, node) === undefined ||
+        (v.type === "string" && typeof value !== "boolean");
+    if (fits) continue;
+    const what = spec.kind === "uuid"
+      ? "a uuid"
+      : spec.kind === "choice"
+      ? `the choice \`${value}\``
+      : `\`${value}\``;
+    return [
+      `cannot take ${what}, which its var draws`,
+      v.kind === "enum"
+        ? `draw the enum's names: \`{ choice: [${Object.keys(v.values).slice(0, 3).join(", ")}] }\``
+        : "draw values of the field's type, or put the template in a text field",
+    ];
+  }
+  return undefined;
 }
 
 /** What is wrong with `node` as a value of proto scalar `type`, with a hint; undefined if nothing. */

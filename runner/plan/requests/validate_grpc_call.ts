@@ -13,7 +13,13 @@ import type { GrpcRead } from "../grpc/mod.ts";
 import { join, type PlanReader, type Section, type YamlNode } from "../read/mod.ts";
 import type { TemplateScope } from "../traffic/mod.ts";
 import { jsonTemplate } from "../traffic/mod.ts";
-import type { PlanBody, PlanHeader, RequestBasics, RequestTemplate } from "../types.ts";
+import type {
+  PlanBody,
+  PlanHeader,
+  PlanVarSpec,
+  RequestBasics,
+  RequestTemplate,
+} from "../types.ts";
 import { readExpect } from "./validate_expect.ts";
 import { readHeaders } from "./validate_headers.ts";
 
@@ -25,6 +31,8 @@ export interface RequestDefaults {
   grpc?: GrpcRead;
   /** Whether the target is `grpc://` or `grpcs://`. */
   grpcTarget?: boolean;
+  /** The plan's vars by name, for what a `{{name}}` in a call's message draws. */
+  varSpecs?: ReadonlyMap<string, PlanVarSpec>;
 }
 
 /** Keys that only a call has. */
@@ -78,7 +86,14 @@ export function readGrpcCall(
   const messageNode = f.at("message");
   const messagePath = join(path, "message");
   const messageOk = messageNode === undefined ||
-    grpc.support.checkMessage(reader, grpc.shapes, messageNode, messagePath, call.requestType);
+    grpc.support.checkMessage(
+      reader,
+      grpc.shapes,
+      defaults.varSpecs ?? new Map(),
+      messageNode,
+      messagePath,
+      call.requestType,
+    );
   const compiled = messageNode ? jsonTemplate(reader, messageNode, messagePath, scope) : undefined;
   const headers = metadata(reader, f, path, defaults, scope);
   const expect = f.at("expect")

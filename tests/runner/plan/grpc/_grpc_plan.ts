@@ -56,7 +56,7 @@ export function shopPlan(message: string): string {
   return `name: shop
 target: grpc://127.0.0.1:50051
 grpc: { proto: [shop/shop.proto] }
-vars: { n: counter, k: { choice: [BOOK, MUSIC] } }
+vars: { n: counter, k: { choice: [BOOK, MUSIC] }, id: uuid, neg: { int: [-5, 5] }, yes: { choice: [true, false] } }
 requests:
   - call: shop.v1.Orders/Place
     message: ${message}

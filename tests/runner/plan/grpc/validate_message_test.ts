@@ -83,3 +83,26 @@ Deno.test("templates fit text anywhere, and numbers, bools and enums as the whol
     'e.g. `"{{n}}"`)',
   ]);
 });
+
+Deno.test("a whole-value template is checked against what its var draws", async () => {
+  const ok = await parseGrpc(shopPlan(
+    '{ customer_id: "{{n}}", qty: "{{neg}}", weight: "{{n}}", gift: "{{yes}}", kind: "{{k}}", ' +
+      'total_cents: "{{n}}" }',
+  ));
+  assert.deepEqual(errorLines(ok), []);
+  const bad = await parseGrpc(shopPlan(
+    '{ qty: "{{id}}", priority: "{{neg}}", gift: "{{n}}", kind: "{{id}}", token: "{{n}}" }',
+  ));
+  assert.deepEqual(errorLines(bad), [
+    "7:21 `qty` (int32) cannot take a uuid, which its var draws (draw values of the field's " +
+    "type, or put the template in a text field)",
+    "7:41 `priority` (uint32) cannot take `-5`, which its var draws (draw values of the field's " +
+    "type, or put the template in a text field)",
+    "7:58 `gift` (bool) cannot take `1`, which its var draws (draw values of the field's type, " +
+    "or put the template in a text field)",
+    "7:73 `kind` (shop.v1.Kind) cannot take a uuid, which its var draws (draw the enum's names: " +
+    "`{ choice: [KIND_UNSPECIFIED, BOOK, MUSIC] }`)",
+    "7:90 `token` (bytes) cannot take `1`, which its var draws (draw values of the field's type, " +
+    "or put the template in a text field)",
+  ]);
+});
