@@ -12,6 +12,7 @@ import { parsePlanText } from "../../plan/mod.ts";
 import { printable } from "../../plan/mod.ts";
 import type { PlanIssue } from "../../plan/mod.ts";
 import { type AdHocPlan, adHocPlanText, shellQuote } from "./adhoc_plan.ts";
+import { adHocGrpcPlanText } from "./adhoc_grpc_plan.ts";
 import { err, problems, type Result } from "../../model/mod.ts";
 
 /** The ad-hoc flags as `parseArgs` gives them (`tailgate run URL …`). */
@@ -41,7 +42,8 @@ export function adHocRun(
 ): Result<AdHocPlan> {
   const optional = (key: "rate" | "duration" | "connections" | "warmup" | "method" | "body") =>
     v[key] === undefined ? {} : { [key]: v[key] };
-  const made = adHocPlanText({
+  const make = /^grpcs?:\/\//i.test(url.trimStart()) ? adHocGrpcPlanText : adHocPlanText;
+  const made = make({
     url,
     ...optional("rate"),
     ...optional("duration"),

@@ -47,9 +47,6 @@ export interface AdHocFlags {
   message?: string;
 }
 
-/** How long an ad-hoc gRPC run lasts without `--duration` (ghz users give a rate alone). */
-export const AD_HOC_GRPC_DURATION = "10s";
-
 /** The command-line argument one line of the made plan came from. */
 export interface AdHocSource {
   /** The flag as written (`--duration`, `-H`), or `URL` for the URL argument. */
@@ -71,7 +68,6 @@ export interface AdHocPlan {
 export function adHocPlanText(
   flags: AdHocFlags,
 ): Result<AdHocPlan> {
-  if (/^grpcs?:\/\//i.test(flags.url.trimStart())) return adHocGrpcPlanText(flags);
   const errors: string[] = [];
   let url: URL | undefined;
   // The URL parser drops a line break or a tab without a word: refused before it can.
@@ -95,25 +91,14 @@ export function adHocPlanText(
   if (flags.duration === undefined) {
     errors.push("an ad-hoc run needs --duration, e.g. --duration 30s");
   }
-  const headers: Array<[string, string, string]> = [];
-  for (const h of flags.headers) {
-    const i = h.indexOf(":");
-    if (i <= 0) errors.push(`-H \`${h}\`: write a header as "Name: value"`);
-    // Only spaces and tabs are trimmed: any other control character is the plan's to refuse.
-    else headers.push([trimBlanks(h.slice(0, i)), trimBlanks(h.slice(i + 1)), h]);
-  }
+  const headers = headerFlags(flags.headers, errors, 'a header as "Name: value"');
   const data: Array<[string, string]> = [];
   for (const d of flags.data ?? []) {
     const made = dataLine(d);
     if (made.ok) data.push([made.value, d]);
     else errors.push(...made.problems.map(problemText));
   }
-  const vars: Array<[string, string]> = [];
-  for (const v of flags.vars ?? []) {
-    const made = varLine(v);
-    if (made.ok) vars.push([made.value, v]);
-    else errors.push(...made.problems.map(problemText));
-  }
+  const vars = varFlags(flags.vars ?? [], errors);
   if (errors.length || url === undefined) return err(problems(errors));
 
   const text: string[] = [];
@@ -178,121 +163,33 @@ export function adHocPlanText(
 }
 
 /**
- * `tailgate run grpc://host:port/pkg.Service/Method --proto x.proto -d '{"name":"a"}' --rate 2k/s`
- * (ghz's words): a plan of one call. The message is written as the JSON it is (one line, JSON's
- * escapes: a YAML flow mapping that holds only itself); without `--duration` the run lasts
- * {@linkcode AD_HOC_GRPC_DURATION}.
+ * `-H` flags as `[name, value, flag]`; one without a colon is an error (`write ${usage}`) in
+ * `errors`.
  */
-function adHocGrpcPlanText(flags: AdHocFlags): Result<AdHocPlan> {
-  const errors: string[] = [];
-  const control = wireTextProblem(flags.url, "url");
-  const form = /^\s*(grpcs?):\/\/([^/?#\s]+)\/+([A-Za-z_][\w.]*[/.][A-Za-z_]\w*)\s*$/i.exec(
-    flags.url,
-  );
-  if (control) {
-    errors.push(
-      `the URL ${shellQuote(flags.url)} holds ${control.char}: a URL cannot hold control ` +
-        `characters; ${control.hint}`,
-    );
-  } else if (form === null) {
-    errors.push(
-      `\`${flags.url}\` is not a gRPC call's URL: write grpc://HOST:PORT/package.Service/Method, ` +
-        "e.g. grpc://127.0.0.1:50051/helloworld.Greeter/SayHello",
-    );
-  }
-  if (flags.rate === undefined) errors.push("an ad-hoc run needs --rate, e.g. --rate 1k/s");
-  if (!flags.proto?.length) {
-    errors.push("a gRPC call needs its .proto file: --proto FILE, e.g. --proto helloworld.proto");
-  }
-  for (const [flag, given] of [["--method", flags.method], ["--body", flags.body]] as const) {
-    if (given !== undefined) {
-      errors.push(`${flag} is for an HTTP URL; a gRPC call's message is -d '{"field": value}'`);
-    }
-  }
-  if (flags.http2) errors.push("--http2 is for an HTTP URL; a gRPC call is always HTTP/2");
-  let message: string | undefined;
-  if (flags.message !== undefined) {
-    try {
-      const value = JSON.parse(flags.message);
-      if (value === null || typeof value !== "object" || Array.isArray(value)) throw new Error();
-      // JSON's escapes, and those `q` adds, so the line holds no line break of YAML's.
-      message = JSON.stringify(value).replace(
-        /[\u007f-\u009f\u2028\u2029\ufeff]/g,
-        (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
-      );
-    } catch {
-      errors.push(
-        `-d ${
-          shellQuote(flags.message)
-        }: give the message as a JSON object, e.g. -d '{"name":"a"}'`,
-      );
-    }
-  }
+export function headerFlags(
+  given: readonly string[],
+  errors: string[],
+  usage: string,
+): Array<[string, string, string]> {
   const headers: Array<[string, string, string]> = [];
-  for (const h of flags.headers) {
+  for (const h of given) {
     const i = h.indexOf(":");
-    if (i <= 0) errors.push(`-H \`${h}\`: write metadata as "name: value"`);
+    if (i <= 0) errors.push(`-H \`${h}\`: write ${usage}`);
+    // Only spaces and tabs are trimmed: any other control character is the plan's to refuse.
     else headers.push([trimBlanks(h.slice(0, i)), trimBlanks(h.slice(i + 1)), h]);
   }
+  return headers;
+}
+
+/** `--var` flags as `[plan line, flag]`; each one that cannot be read is an error in `errors`. */
+export function varFlags(given: readonly string[], errors: string[]): Array<[string, string]> {
   const vars: Array<[string, string]> = [];
-  for (const v of flags.vars ?? []) {
+  for (const v of given) {
     const made = varLine(v);
     if (made.ok) vars.push([made.value, v]);
     else errors.push(...made.problems.map(problemText));
   }
-  if ((flags.data ?? []).length) {
-    errors.push("--data feeds an HTTP URL's templates; write a plan for a gRPC call fed by data");
-  }
-  if (errors.length || form === null) return err(problems(errors));
-  const [, scheme, authority, callText] = form;
-  const call = callText.includes("/")
-    ? callText
-    : `${callText.slice(0, callText.lastIndexOf("."))}/${
-      callText.slice(callText.lastIndexOf(".") + 1)
-    }`;
-  const text: string[] = [];
-  const lines: Array<AdHocSource | undefined> = [];
-  const add = (line: string, flag?: string, value?: string) => {
-    text.push(line);
-    lines.push(flag === undefined ? undefined : { flag, value: value! });
-  };
-  const fromUrl = (line: string) => add(line, "URL", flags.url);
-  for (const line of comment(`tailgate run ${commandLine(flags)}`)) add(line);
-  fromUrl(`name: ${q(`ad-hoc ${call}`)}`);
-  fromUrl(`target: ${q(`${scheme.toLowerCase()}://${authority}`)}`);
-  add("grpc:");
-  add("  proto:");
-  for (const p of flags.proto!) add(`    - ${q(p)}`, "--proto", p);
-  if (vars.length) {
-    add("vars:");
-    for (const [line, v] of vars) add(`  ${line}`, "--var", v);
-  }
-  add("requests:");
-  fromUrl(`  - call: ${q(call)}`);
-  if (message !== undefined) add(`    message: ${message}`, "-d", flags.message!);
-  if (headers.length) {
-    add("    metadata:");
-    for (const [k, v, h] of headers) add(`      ${q(k)}: ${q(v)}`, "-H", h);
-  }
-  add("load:");
-  if (flags.connections !== undefined) {
-    add(`  connections: ${plain(flags.connections)}`, "--connections", flags.connections);
-  }
-  add("  stages:");
-  const stage = (name: string, duration: [string, string] | undefined, warmup: boolean) => {
-    add(`    - name: ${name}`);
-    add(`      rate: ${plain(flags.rate!)}`, "--rate", flags.rate!);
-    if (duration) add(`      duration: ${plain(duration[1])}`, duration[0], duration[1]);
-    else add(`      duration: ${AD_HOC_GRPC_DURATION} # no --duration: ${AD_HOC_GRPC_DURATION}`);
-    if (warmup) add("      warmup: true", "--warmup", duration![1]);
-  };
-  if (flags.warmup !== undefined) stage("warmup", ["--warmup", flags.warmup], true);
-  stage("steady", flags.duration === undefined ? undefined : ["--duration", flags.duration], false);
-  if (flags.slos.length) {
-    add("slo:");
-    for (const s of flags.slos) add(`  - ${q(s)}`, "--slo", s);
-  }
-  return ok({ text: text.join("\n") + "\n", lines });
+  return vars;
 }
 
 /**
@@ -315,13 +212,13 @@ export function shellQuote(s: string): string {
 }
 
 /** Text as the lines of a YAML comment: each line `# `-prefixed, whatever breaks it. */
-function comment(text: string): string[] {
+export function comment(text: string): string[] {
   return text.split(/\r\n|[\n\r\u0085\u2028\u2029]/).map((line) => `# ${line}`);
 }
 
 /** A YAML double-quoted scalar on one line: JSON's escapes, and DEL, C1 controls, U+2028/2029
  * and the byte-order mark escaped too, so the plan text holds no control character. */
-const q = (s: string) =>
+export const q = (s: string) =>
   JSON.stringify(s).replace(
     /[\u007f-\u009f\u2028\u2029\ufeff]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
@@ -329,11 +226,11 @@ const q = (s: string) =>
 
 /** Text without leading and trailing spaces and tabs (the optional whitespace around a header
  * value, RFC 9110). */
-const trimBlanks = (s: string) => s.replace(/^[ \t]+|[ \t]+$/g, "");
+export const trimBlanks = (s: string) => s.replace(/^[ \t]+|[ \t]+$/g, "");
 
 /** A value bare when YAML reads it as written (`1k/s`, `30s`, `64`), else quoted: a flag's value
  * stays one value on its own line, whatever it holds. */
-const plain = (s: string) => /^(?:[\w.+/]|-(?=\d))[\w.+/%-]*$/.test(s) ? s : q(s);
+export const plain = (s: string) => /^(?:[\w.+/]|-(?=\d))[\w.+/%-]*$/.test(s) ? s : q(s);
 
 /**
  * The request-target (`/path?query`) the plan sends: from the URL as written when it holds a
@@ -448,7 +345,7 @@ function yamlKey(name: string): string {
 }
 
 /** The flags as a command line, for the plan's first comment. */
-function commandLine(f: AdHocFlags): string {
+export function commandLine(f: AdHocFlags): string {
   const parts = [shellQuote(f.url)];
   const add = (flag: string, value: string | undefined) => {
     if (value !== undefined) parts.push(flag, shellQuote(value));
