@@ -12,11 +12,11 @@ import { err, ok, problems, type Result } from "../../model/mod.ts";
 import {
   type AdHocFlags,
   type AdHocPlan,
-  type AdHocSource,
   commandLine,
   comment,
   headerFlags,
   plain,
+  planWriter,
   q,
   shellQuote,
   varFlags,
@@ -102,13 +102,7 @@ export function adHocGrpcPlanText(flags: AdHocFlags): Result<AdHocPlan> {
     : `${callText.slice(0, callText.lastIndexOf("."))}/${
       callText.slice(callText.lastIndexOf(".") + 1)
     }`;
-  const text: string[] = [];
-  const lines: Array<AdHocSource | undefined> = [];
-  const add = (line: string, flag?: string, value?: string) => {
-    text.push(line);
-    lines.push(flag === undefined ? undefined : { flag, value: value! });
-  };
-  const fromUrl = (line: string) => add(line, "URL", flags.url);
+  const { add, fromUrl, plan } = planWriter(flags.url);
   for (const line of comment(`tailgate run ${commandLine(flags)}`)) add(line);
   fromUrl(`name: ${q(`ad-hoc ${call}`)}`);
   fromUrl(`target: ${q(`${scheme.toLowerCase()}://${authority}`)}`);
@@ -144,5 +138,5 @@ export function adHocGrpcPlanText(flags: AdHocFlags): Result<AdHocPlan> {
     add("slo:");
     for (const s of flags.slos) add(`  - ${q(s)}`, "--slo", s);
   }
-  return ok({ text: text.join("\n") + "\n", lines });
+  return ok(plan());
 }

@@ -101,13 +101,7 @@ export function adHocPlanText(
   const vars = varFlags(flags.vars ?? [], errors);
   if (errors.length || url === undefined) return err(problems(errors));
 
-  const text: string[] = [];
-  const lines: Array<AdHocSource | undefined> = [];
-  const add = (line: string, flag?: string, value?: string) => {
-    text.push(line);
-    lines.push(flag === undefined ? undefined : { flag, value: value! });
-  };
-  const fromUrl = (line: string) => add(line, "URL", flags.url);
+  const { add, fromUrl, plan } = planWriter(flags.url);
   const method = (flags.method ?? "GET").toUpperCase();
   const path = requestTarget(flags.url, url);
   const pathOnly = path.replace(/\?.*$/, "");
@@ -159,7 +153,29 @@ export function adHocPlanText(
     add("slo:");
     for (const s of flags.slos) add(`  - ${q(s)}`, "--slo", s);
   }
-  return ok({ text: text.join("\n") + "\n", lines });
+  return ok(plan());
+}
+
+/**
+ * A plan's text written line by line, each line with the flag it came from (`fromUrl`: the URL);
+ * `plan()` is the text so far.
+ */
+export function planWriter(url: string): {
+  add: (line: string, flag?: string, value?: string) => void;
+  fromUrl: (line: string) => void;
+  plan: () => AdHocPlan;
+} {
+  const text: string[] = [];
+  const lines: Array<AdHocSource | undefined> = [];
+  const add = (line: string, flag?: string, value?: string) => {
+    text.push(line);
+    lines.push(flag === undefined ? undefined : { flag, value: value! });
+  };
+  return {
+    add,
+    fromUrl: (line) => add(line, "URL", url),
+    plan: () => ({ text: text.join("\n") + "\n", lines: [...lines] }),
+  };
 }
 
 /**
