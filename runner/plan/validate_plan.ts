@@ -16,6 +16,7 @@ import { readSearch, warnSearchSteps } from "./validate_search.ts";
 import { readService } from "./validate_service.ts";
 import { readSlos, type SloFollow } from "./slo/mod.ts";
 import {
+  grpcDefaultsOk,
   isGrpcTarget,
   type PlanContext,
   readDefaults,
@@ -108,6 +109,7 @@ export function validatePlan(
     captures: new Set(declaredCaptures(get("setup"), "setup").map((c) => c.name)),
     capturedLater: new Map(later.map((c) => [c.name, c.step])),
   };
+  if (grpcTarget && get("defaults")) grpcDefaultsOk(reader, get("defaults")!);
   const defaults: RequestDefaults = {
     ...get("defaults") ? readDefaults(reader, get("defaults")!, measuredScope) : { headers: [] },
     ...(grpc ? { grpc } : {}),

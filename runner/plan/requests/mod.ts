@@ -9,7 +9,7 @@ export { MAX_BODY_FILE_BYTES, MAX_TEMPLATE_BODY_BYTES, readBody } from "./valida
 export { readExpect, statusExpected } from "./validate_expect.ts";
 export { readHeaders } from "./validate_headers.ts";
 export { isGrpcTarget, readDefaults, readRequests, readTarget } from "./validate_requests.ts";
-export { grpcTimeout, type RequestDefaults } from "./validate_grpc_call.ts";
+export { grpcDefaultsOk, grpcTimeout, type RequestDefaults } from "./validate_grpc_call.ts";
 export type { PlanContext } from "./validate_requests.ts";
 export { declaredCaptures, readSteps, warnUnusedCaptures } from "./validate_steps.ts";
 export { credentialsProblem, parseHttpUrl, readRequestUrl, urlTextOk } from "./validate_url.ts";

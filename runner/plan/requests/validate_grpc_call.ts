@@ -152,7 +152,8 @@ function metadata(
   defaults: RequestDefaults,
   scope: TemplateScope,
 ): PlanHeader[] | undefined {
-  const headers = [...defaults.headers];
+  // gRPC's own headers in `defaults` are reported by the plan (grpcDefaultsOk).
+  const headers = defaults.headers.filter((h) => !reserved(h.name.toLowerCase()));
   const key = f.has("metadata") ? "metadata" : "headers";
   const node: YamlNode | undefined = f.at(key);
   if (f.has("metadata") && f.has("headers")) {
@@ -169,7 +170,7 @@ function metadata(
   for (const h of readHeaders(reader, node, join(path, key), scope)) {
     const name = h.name.toLowerCase();
     const entry = node.kind === "map" ? node.entries.find((e) => e.key === h.name) : undefined;
-    if (name === "content-type" || name === "te" || name.startsWith("grpc-")) {
+    if (reserved(name)) {
       reader.errorAt(
         entry?.keyPos ?? node.pos,
         h.name.length,
@@ -241,6 +242,35 @@ export function callCapturesOk(reader: PlanReader, node: YamlNode, path: string)
       join(join(join(path, "capture"), e.key), "regex"),
       "a gRPC call's response body is protobuf: a `regex` capture cannot read it",
       "capture a field of the response message: `{ json: /pointer }`",
+    );
+  }
+  return ok;
+}
+
+/** Whether a header name is one gRPC sets itself. */
+function reserved(name: string): boolean {
+  return name === "content-type" || name === "te" || name.startsWith("grpc-");
+}
+
+/**
+ * Whether a gRPC plan's `defaults.headers` leave gRPC's own headers (`content-type`, `te`,
+ * `grpc-*`) to it; false with a located error at each.
+ */
+export function grpcDefaultsOk(reader: PlanReader, defaults: YamlNode): boolean {
+  const headers = defaults.kind === "map"
+    ? defaults.entries.find((e) => e.key === "headers")?.value
+    : undefined;
+  if (headers?.kind !== "map") return true;
+  let ok = true;
+  for (const e of headers.entries) {
+    if (!reserved(e.key.toLowerCase())) continue;
+    ok = false;
+    reader.errorAt(
+      e.keyPos,
+      e.key.length,
+      join("defaults.headers", e.key),
+      `\`${e.key}\` is set by gRPC itself`,
+      "remove it from `defaults`: a call sends `content-type: application/grpc` and `te: trailers`",
     );
   }
   return ok;

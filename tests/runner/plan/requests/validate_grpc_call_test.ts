@@ -62,3 +62,19 @@ Deno.test("metadata gRPC sets itself, or a binary one not in base64, is refused 
   ));
   assert.match(errorLines(both)[0], /`metadata` and `headers` say the same on a call: give one/);
 });
+
+Deno.test("a gRPC plan's defaults leave content-type, te and grpc-* to gRPC, located", async () => {
+  const parse = await parseGrpc(
+    GREETER_PLAN + "defaults: { headers: { Content-Type: application/json, x-a: b } }\n",
+  );
+  assert.deepEqual(errorLines(parse), [
+    "9:24 `Content-Type` is set by gRPC itself (remove it from `defaults`: a call sends " +
+    "`content-type: application/grpc` and `te: trailers`)",
+  ]);
+  const ok = await parseGrpc(GREETER_PLAN + "defaults: { headers: { x-a: b } }\n");
+  assert.deepEqual(ok.plan!.requests[0].headers.map((h) => h.name), [
+    "x-a",
+    "content-type",
+    "te",
+  ]);
+});
