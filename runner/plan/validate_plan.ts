@@ -24,7 +24,7 @@ import {
   readTarget,
   type RequestDefaults,
 } from "./requests/mod.ts";
-import { readGrpc, requestGrpcSections } from "./grpc/mod.ts";
+import { messageDraws, readGrpc, requestGrpcSections } from "./grpc/mod.ts";
 import { grpcLoad } from "./validate_http.ts";
 import { readData } from "./traffic/mod.ts";
 import { readVars } from "./traffic/mod.ts";
@@ -113,7 +113,7 @@ export function validatePlan(
   const defaults: RequestDefaults = {
     ...get("defaults") ? readDefaults(reader, get("defaults")!, measuredScope) : { headers: [] },
     ...(grpc ? { grpc } : {}),
-    ...(grpcTarget ? { grpcTarget, varSpecs: new Map(vars.map((v) => [v.name, v.spec])) } : {}),
+    ...(grpcTarget ? { grpcTarget, draws: messageDraws(vars, data) } : {}),
   };
   const { requests, labels, journeys } = get("requests")
     ? readRequests(reader, get("requests")!, target, defaults, ctx, measuredScope)

@@ -15,3 +15,4 @@ export {
   requestGrpcSections,
 } from "./read_grpc.ts";
 export type { GrpcCodec } from "./grpc_codec.ts";
+export { type DrawnValue, type Draws, messageDraws, varDraws } from "./message_draws.ts";

@@ -11,7 +11,7 @@
  */
 import { didYouMean, join, type PlanReader, type YamlNode } from "../read/mod.ts";
 import type { FieldInfo, FieldValueKind } from "./_protobuf.ts";
-import type { PlanVarSpec } from "../types.ts";
+import type { Drawn, Draws } from "./message_draws.ts";
 import {
   ANY_JSON,
   DURATION_PATTERN,
@@ -19,9 +19,6 @@ import {
   TIMESTAMP_PATTERN,
   WRAPPERS,
 } from "./proto_json.ts";
-
-/** The plan's vars by name: what a whole-value `{{name}}` in a message draws. */
-export type VarSpecs = ReadonlyMap<string, PlanVarSpec>;
 
 /** Messages nested deeper than this are refused (a recursive type written without end). */
 const MAX_DEPTH = 64;
@@ -45,7 +42,7 @@ const INT_RANGES: Readonly<Record<string, readonly [bigint, bigint]>> = {
 export function checkMessage(
   reader: PlanReader,
   shapes: MessageShapes,
-  vars: VarSpecs,
+  vars: Draws,
   node: YamlNode,
   path: string,
   type: string,
@@ -59,7 +56,7 @@ export function checkMessage(
 function message(
   reader: PlanReader,
   shapes: MessageShapes,
-  vars: VarSpecs,
+  vars: Draws,
   node: YamlNode,
   path: string,
   type: string,
@@ -118,7 +115,7 @@ function message(
 function field(
   reader: PlanReader,
   shapes: MessageShapes,
-  vars: VarSpecs,
+  vars: Draws,
   node: YamlNode,
   path: string,
   f: FieldInfo,
@@ -153,7 +150,7 @@ function field(
 function single(
   reader: PlanReader,
   shapes: MessageShapes,
-  vars: VarSpecs,
+  vars: Draws,
   node: YamlNode,
   path: string,
   f: FieldInfo,
@@ -175,7 +172,7 @@ function single(
     ? vars.get(node.value.slice(2, -2).trim())
     : undefined;
   if (drawn !== undefined) {
-    const problem = drawnProblem(v, drawn);
+    const problem = drawnProblem(v, drawn, String((node as { value: unknown }).value));
     if (problem !== undefined) {
       reader.error(node, path, `\`${f.name}\` (${v.type}) ${problem[0]}`, problem[1]);
     }
@@ -208,21 +205,15 @@ function single(
 }
 
 /**
- * What is wrong with what a var draws (`spec`) as values of a scalar or enum field, with a hint;
+ * What is wrong with what a template draws as values of a scalar or enum field, with a hint;
  * undefined when every value it can draw fits.
  */
 function drawnProblem(
   v: Exclude<FieldValueKind, { kind: "message" }>,
-  spec: PlanVarSpec,
+  drawn: Drawn,
+  template: string,
 ): [string, string?] | undefined {
-  const samples: Array<string | number | boolean> = spec.kind === "counter"
-    ? [1]
-    : spec.kind === "int"
-    ? [spec.min, spec.max]
-    : spec.kind === "uuid"
-    ? ["00000000-0000-4000-8000-000000000000"]
-    : spec.values;
-  for (const value of samples) {
+  for (const { value, what } of drawn.values) {
     const node: YamlNode = {
       kind: "scalar",
       pos: { line: 1, col: 1 },
@@ -232,22 +223,22 @@ function drawnProblem(
       quoted: false,
       length: 1,
     };
-    const fits = v.kind === "enum"
-      ? typeof value === "number" && Number.isInteger(value) ||
-        typeof value === "string" && Object.hasOwn(v.values, value)
-      : scalarProblem(v.type, node) === undefined ||
-        (v.type === "string" && typeof value !== "boolean");
+    const fits = value === null ||
+      (v.kind === "enum"
+        ? typeof value === "number" && Number.isInteger(value) ||
+          typeof value === "string" && Object.hasOwn(v.values, value)
+        : scalarProblem(v.type, node) === undefined ||
+          (v.type === "string" && typeof value !== "boolean"));
     if (fits) continue;
-    const what = spec.kind === "uuid"
-      ? "a uuid"
-      : spec.kind === "choice"
-      ? `the choice \`${value}\``
-      : `\`${value}\``;
     return [
-      `cannot take ${what}, which its var draws`,
-      v.kind === "enum"
-        ? `draw the enum's names: \`{ choice: [${Object.keys(v.values).slice(0, 3).join(", ")}] }\``
-        : "draw values of the field's type, or put the template in a text field",
+      `cannot take ${what}, which \`${template}\` draws`,
+      v.kind !== "enum"
+        ? drawn.hint
+        : drawn.column
+        ? `${drawn.hint}; the enum's names: ${Object.keys(v.values).slice(0, 3).join(", ")}`
+        : `draw the enum's names: \`{ choice: [${
+          Object.keys(v.values).slice(0, 3).join(", ")
+        }] }\``,
     ];
   }
   return undefined;

@@ -9,17 +9,11 @@
  * @module
  */
 import { GRPC_STATUS_BASE } from "../../model/mod.ts";
-import type { GrpcRead } from "../grpc/mod.ts";
+import type { Draws, GrpcRead } from "../grpc/mod.ts";
 import { join, type PlanReader, type Section, type YamlNode } from "../read/mod.ts";
 import type { TemplateScope } from "../traffic/mod.ts";
 import { jsonTemplate } from "../traffic/mod.ts";
-import type {
-  PlanBody,
-  PlanHeader,
-  PlanVarSpec,
-  RequestBasics,
-  RequestTemplate,
-} from "../types.ts";
+import type { PlanBody, PlanHeader, RequestBasics, RequestTemplate } from "../types.ts";
 import { readExpect } from "./validate_expect.ts";
 import { readHeaders } from "./validate_headers.ts";
 
@@ -31,8 +25,8 @@ export interface RequestDefaults {
   grpc?: GrpcRead;
   /** Whether the target is `grpc://` or `grpcs://`. */
   grpcTarget?: boolean;
-  /** The plan's vars by name, for what a `{{name}}` in a call's message draws. */
-  varSpecs?: ReadonlyMap<string, PlanVarSpec>;
+  /** What each `{{name}}` in a call's message can draw (vars and data columns). */
+  draws?: Draws;
 }
 
 /** Keys that only a call has. */
@@ -89,7 +83,7 @@ export function readGrpcCall(
     grpc.support.checkMessage(
       reader,
       grpc.shapes,
-      defaults.varSpecs ?? new Map(),
+      defaults.draws ?? new Map(),
       messageNode,
       messagePath,
       call.requestType,

@@ -94,15 +94,37 @@ Deno.test("a whole-value template is checked against what its var draws", async 
     '{ qty: "{{id}}", priority: "{{neg}}", gift: "{{n}}", kind: "{{id}}", token: "{{n}}" }',
   ));
   assert.deepEqual(errorLines(bad), [
-    "7:21 `qty` (int32) cannot take a uuid, which its var draws (draw values of the field's " +
+    "7:21 `qty` (int32) cannot take a uuid, which `{{id}}` draws (draw values of the field's " +
     "type, or put the template in a text field)",
-    "7:41 `priority` (uint32) cannot take `-5`, which its var draws (draw values of the field's " +
+    "7:41 `priority` (uint32) cannot take `-5`, which `{{neg}}` draws (draw values of the field's " +
     "type, or put the template in a text field)",
-    "7:58 `gift` (bool) cannot take `1`, which its var draws (draw values of the field's type, " +
+    "7:58 `gift` (bool) cannot take `1`, which `{{n}}` draws (draw values of the field's type, " +
     "or put the template in a text field)",
-    "7:73 `kind` (shop.v1.Kind) cannot take a uuid, which its var draws (draw the enum's names: " +
+    "7:73 `kind` (shop.v1.Kind) cannot take a uuid, which `{{id}}` draws (draw the enum's names: " +
     "`{ choice: [KIND_UNSPECIFIED, BOOK, MUSIC] }`)",
-    "7:90 `token` (bytes) cannot take `1`, which its var draws (draw values of the field's type, " +
+    "7:90 `token` (bytes) cannot take `1`, which `{{n}}` draws (draw values of the field's type, " +
     "or put the template in a text field)",
+  ]);
+});
+
+Deno.test("a data column's every row is checked against the field its template fills", async () => {
+  const plan = (message: string) =>
+    shopPlan(message).replace(
+      "vars:",
+      "data: { csv: { file: shop/orders.csv }, json: { file: shop/orders.jsonl } }\nvars:",
+    );
+  const ok = await parseGrpc(plan('{ customer_id: "{{csv.customer}}", kind: "{{csv.kind}}" }'));
+  assert.deepEqual(errorLines(ok), []);
+  const bad = await parseGrpc(plan(
+    '{ qty: "{{csv.qty}}", priority: "{{json.qty}}", kind: "{{json.kind}}" }',
+  ));
+  assert.deepEqual(errorLines(bad), [
+    "8:21 `qty` (int32) cannot take `x4` (row 2 of csv.qty), which `{{csv.qty}}` draws (fix the " +
+    "data file `shop/orders.csv`, or put the template in a text field)",
+    "8:46 `priority` (uint32) cannot take `2.5` (row 2 of json.qty), which `{{json.qty}}` draws " +
+    "(fix the data file `shop/orders.jsonl`, or put the template in a text field)",
+    "8:68 `kind` (shop.v1.Kind) cannot take `POSTER` (row 2 of json.kind), which `{{json.kind}}` " +
+    "draws (fix the data file `shop/orders.jsonl`, or put the template in a text field; the " +
+    "enum's names: KIND_UNSPECIFIED, BOOK, MUSIC)",
   ]);
 });
