@@ -95,7 +95,10 @@ export interface RequestCounts {
   ok: number;
   /** Completed but failed, by kind. */
   errors: Partial<Record<ErrorKind, number>>;
-  /** Responses by status code ("200": 1234). */
+  /**
+   * Responses by status: an HTTP status by its number ("200": 1234), a gRPC call's by its name
+   * ("OK": 1234, "UNAVAILABLE": 12; runner/model/grpc_status.ts `statusKey`).
+   */
   statusCodes: Record<string, number>;
   /** Bytes written to connections for these requests. */
   bytesSent: number;
@@ -106,6 +109,12 @@ export interface RequestCounts {
    * ("30": 12); absent when none did (and in results written before it).
    */
   retryAfterS?: Record<string, number>;
+  /**
+   * gRPC only: the response messages of the calls that succeeded (`ok`), so a server-streaming
+   * label's messages per stream are `messages / ok`; absent when none came (HTTP, and results
+   * written before it).
+   */
+  messages?: number;
 }
 
 /** Latency of a group of requests: corrected response time and service time. */
@@ -786,7 +795,7 @@ export const MAX_UNEXPECTED_BODIES = 100;
 export interface UnexpectedBody {
   /** The request label that got it. */
   label: string;
-  /** Its status code. */
+  /** Its status: HTTP's, or a gRPC call's as it travels, 1000 + code (runner/model/grpc_status.ts). */
   status: number;
   /** When it was answered: ms from the run's start. */
   atMs: number;

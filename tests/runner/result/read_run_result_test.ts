@@ -335,3 +335,19 @@ Deno.test("readRunResult() reads a label's checks and refuses ones that do not a
     /^stages\[1\]\.labels\[0\]\.checks\[0\]\.evaluated is -1: a count/,
   );
 });
+
+Deno.test("readRunResult() refuses a status key no run writes, naming its path", () => {
+  for (const key of ["SOON", "1014", "ok", "007", "0", "GRPC_1"]) {
+    assert.equal(
+      errorOf(altered((r) => {
+        for (const g of [r.stages[1].labels[0], r.stages[1], r.totals]) {
+          g.counts.statusCodes[key] = g.counts.statusCodes["200"];
+          delete g.counts.statusCodes["200"];
+        }
+      })),
+      `stages[1].labels[0].counts.statusCodes has the key ${JSON.stringify(key)}: a status is ` +
+        'counted by its HTTP number ("503") or its gRPC name ("UNAVAILABLE")',
+      key,
+    );
+  }
+});
