@@ -632,7 +632,13 @@ export interface PlanRecord {
     };
     weight: number;
     timeoutMs: number;
+    /** Accepted statuses; a gRPC request's as they travel, 1000 + code (grpc_status.ts). */
     expect: { codes: number[]; classes: number[] };
+    /**
+     * A gRPC request's call (`helloworld.Greeter/SayHello`) and deadline (ms), when it has one;
+     * absent for HTTP.
+     */
+    grpc?: { call: string; deadlineMs?: number };
   }>;
   /**
    * The journeys of the mix, when the plan has any (absent in results before them): each its
@@ -840,6 +846,11 @@ export interface RunResult {
      * results written before it: those spoke HTTP/1.1 (runner/result/read/run_protocol.ts).
      */
     protocol?: RunProtocol;
+    /**
+     * Set when the run's requests were gRPC calls (the plan's `grpc:`), over the HTTP/2 that
+     * `protocol` names (h2c for `grpc://`, h2 for `grpcs://`); absent for HTTP.
+     */
+    grpc?: true;
     /**
      * HTTP/2 only: the plan's `load.max_streams`, the most concurrent streams per connection;
      * absent: what the server's SETTINGS allow, at most {@linkcode SERVER_STREAMS_CAP}.

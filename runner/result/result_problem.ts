@@ -66,13 +66,22 @@ export function resultProblem(doc: Doc): string | undefined {
     unexpectedBodiesProblem(doc.unexpectedBodies, doc.plan);
 }
 
-/** The run's protocol, when it says one, and its streams per connection, which only HTTP/2 has. */
+/**
+ * The run's protocol, when it says one, its streams per connection, which only HTTP/2 has, and
+ * its gRPC mark, `true` on an HTTP/2 run alone.
+ */
 function protocolProblem(run: Doc): string | undefined {
-  const { protocol, maxStreams } = run;
+  const { protocol, maxStreams, grpc } = run;
   if (protocol !== undefined && !PROTOCOLS.includes(String(protocol))) {
     return `run.protocol is ${shown(protocol)}: it is one of ${
       PROTOCOLS.map((p) => JSON.stringify(p)).join(", ")
     }`;
+  }
+  if (grpc !== undefined && grpc !== true) {
+    return `run.grpc is ${shown(grpc)}: it is true or absent`;
+  }
+  if (grpc === true && protocol !== "h2" && protocol !== "h2c") {
+    return `run.grpc is set on a run over ${protocol ?? "http/1.1"}: gRPC runs over HTTP/2`;
   }
   if (maxStreams === undefined) return undefined;
   if (protocol !== "h2" && protocol !== "h2c") {
