@@ -635,10 +635,10 @@ export interface PlanRecord {
     /** Accepted statuses; a gRPC request's as they travel, 1000 + code (grpc_status.ts). */
     expect: { codes: number[]; classes: number[] };
     /**
-     * A gRPC request's call (`helloworld.Greeter/SayHello`) and deadline (ms), when it has one;
-     * absent for HTTP.
+     * A gRPC request's call (`helloworld.Greeter/SayHello`), its deadline (ms) when it has one,
+     * and `serverStreaming` for a server-streaming method; absent for HTTP.
      */
-    grpc?: { call: string; deadlineMs?: number };
+    grpc?: { call: string; deadlineMs?: number; serverStreaming?: true };
   }>;
   /**
    * The journeys of the mix, when the plan has any (absent in results before them): each its

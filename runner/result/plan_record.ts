@@ -77,10 +77,14 @@ function storedRequest(r: RequestBasics): Omit<PlanRecord["requests"][number], "
   };
 }
 
-/** A gRPC call as stored: the method as a plan names it, and its deadline when it has one. */
+/**
+ * A gRPC call as stored: the method as a plan names it, its deadline when it has one, and whether
+ * the server answers with a stream (reports then show its messages per stream).
+ */
 function grpcCallRecord(call: PlanGrpcCall): NonNullable<PlanRecord["requests"][number]["grpc"]> {
   return {
     call: `${call.service}/${call.method}`,
     ...(call.deadlineMs === undefined ? {} : { deadlineMs: call.deadlineMs }),
+    ...(call.serverStreaming ? { serverStreaming: true } : {}),
   };
 }

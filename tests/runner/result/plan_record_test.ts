@@ -127,10 +127,18 @@ Deno.test("planRecord() stores a gRPC request's call as a plan names it, its dea
       "grpc",
       { codes: [1000], classes: [] },
     ],
-    ["RouteGuide/ListFeatures", { call: "routeguide.RouteGuide/ListFeatures" }, "grpc", {
-      codes: [1000],
-      classes: [],
-    }],
+    [
+      "RouteGuide/ListFeatures",
+      {
+        call: "routeguide.RouteGuide/ListFeatures",
+        serverStreaming: true,
+      },
+      "grpc",
+      {
+        codes: [1000],
+        classes: [],
+      },
+    ],
   ]);
   const http = parseText(MINIMAL_PLAN).plan;
   assert.ok(http);
