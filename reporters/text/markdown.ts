@@ -287,7 +287,8 @@ function labelTable(result: RunResult, caps: Caps, esc: (t: string) => string): 
     "",
     ...more(labels.hidden, "labels"),
     "Over the measured stages (warmup left out), the busiest labels first; p50 and p99 of the " +
-    "response time" + (labels.ttfb ? ", p99 of the time to first byte." : "."),
+    "response time" +
+    (labels.ttfb ? `, p99 of the time to first ${result.run.grpc ? "message" : "byte"}.` : "."),
     "",
   ];
 }

@@ -446,6 +446,7 @@ Deno.test("renderMarkdown() names a gRPC run's statuses, its protocol and a stre
   );
   assert.ok(text.includes("| Greeter/SayHello | 20 | UNAVAILABLE × 12 |"), text);
   assert.ok(text.includes("| main | time to first message |"), text);
+  assert.ok(text.includes("p99 of the response time, p99 of the time to first message."), text);
   assert.ok(
     text.includes(
       "**Streams** (measured stages): RouteGuide/ListFeatures 64 messages per stream " +
@@ -456,4 +457,8 @@ Deno.test("renderMarkdown() names a gRPC run's statuses, its protocol and a stre
   assert.match(text, /12 of 40 judged requests failed \(UNAVAILABLE × 12\)/);
   const http = renderMarkdown(writtenResult());
   assert.doesNotMatch(http, /gRPC|Streams|first message/);
+  assert.match(
+    renderMarkdown(writtenResult({}, { firstByte: true })),
+    /\| time to first byte \|[^]*p99 of the time to first byte\./,
+  );
 });
