@@ -54,13 +54,15 @@ export const PERCENTILE_HEADERS: readonly string[] = COLUMNS.map(latencyColumnTi
  * The stage table.
  */
 export function stageTable(result: RunResult): string {
+  // A gRPC run's time to first byte is to the end of the first response message.
+  const ttfbName = result.run.grpc ? "first message" : "ttfb";
   const rows: Cell[][] = [];
   for (const stage of result.stages) {
-    rows.push(...groupRows(stageTitle(stage), stage.counts, stage, "stage"));
+    rows.push(...groupRows(stageTitle(stage), stage.counts, stage, "stage", ttfbName));
     if (stage.labels.length > 1) {
       for (const l of stage.labels) {
         const title = `↳ ${escapeHtml(l.label)}` + streamNote(result, l.label, l.counts);
-        rows.push(...groupRows({ html: title }, l.counts, l, "label"));
+        rows.push(...groupRows({ html: title }, l.counts, l, "label", ttfbName));
       }
     }
   }
@@ -116,6 +118,7 @@ function groupRows(
   counts: RequestCounts,
   latency: { response: EncodedHistogram; service: EncodedHistogram; ttfb?: EncodedHistogram },
   kind: "stage" | "label",
+  ttfbName: string,
 ): Cell[][] {
   const errors = errorTotal(counts);
   const muted = (name: string, h: EncodedHistogram): Cell[] =>
@@ -130,7 +133,7 @@ function groupRows(
       ...percentileCells(latency.response),
     ].map((c, i) => i === 0 ? withClass(c, `row-${kind}`) : c),
     muted("service", latency.service),
-    ...(latency.ttfb === undefined ? [] : [muted("ttfb", latency.ttfb)]),
+    ...(latency.ttfb === undefined ? [] : [muted(ttfbName, latency.ttfb)]),
   ];
 }
 

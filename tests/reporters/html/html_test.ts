@@ -401,6 +401,13 @@ Deno.test("renderHtml() names a gRPC run's statuses, its protocol and a stream's
     html.includes('↳ RouteGuide/ListFeatures<div class="muted">64 messages per stream</div>'),
   );
   assert.ok(!html.includes('↳ Greeter/SayHello<div class="muted">'), "a unary label has none");
+  // Its time to first byte is to the first message: the stage rows and the timeline say so.
+  assert.ok(html.includes('<span class="muted">first message</span>'));
+  assert.ok(!html.includes('<span class="muted">ttfb</span>'));
+  assert.ok(html.includes('"label":"p99 time to first message"'));
+  const ttfb = renderHtml(writtenResult({}, { firstByte: true }));
+  assert.ok(ttfb.includes('<span class="muted">ttfb</span>'));
+  assert.ok(ttfb.includes('"label":"p99 time to first byte"'));
   const http = renderHtml(writtenResult());
   assert.match(http, /<p>Status codes: /);
   assert.doesNotMatch(http, /gRPC|messages per stream|Statuses:/);
