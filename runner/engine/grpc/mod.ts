@@ -9,3 +9,4 @@
  */
 export { GRPC_MAX_MESSAGE_BYTES, GrpcMessageReader } from "./grpc_message_reader.ts";
 export { grpcCode, GrpcStreamSlot } from "./grpc_stream_slot.ts";
+export { checkGrpcTarget, HEALTH_CHECK_PATH } from "./grpc_target_check.ts";

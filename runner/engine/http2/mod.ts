@@ -23,3 +23,4 @@ export { concatBytes } from "./h2_frame.ts";
 export { H2SlotBase, type H2SlotEvents, type H2SlotOptions } from "./h2_slot_base.ts";
 export { streamErrorKind } from "./h2_stream_slot.ts";
 export { H2_CODE, H2Session } from "./h2_session.ts";
+export { H2DenoTransport } from "./h2_deno_transport.ts";

@@ -3,7 +3,7 @@
  * (built by .ci/install-tools; skipped, with a note, where it is not).
  */
 import assert from "node:assert/strict";
-import { GrpcStreamSlot } from "../../../../runner/engine/grpc/mod.ts";
+import { checkGrpcTarget, GrpcStreamSlot } from "../../../../runner/engine/grpc/mod.ts";
 import { H2Pool } from "../../../../runner/engine/http2/mod.ts";
 import { PERFORMANCE_CLOCK, type PreparedRequest } from "../../../../runner/engine/types.ts";
 import type { ResponseOutcome } from "../../../../runner/engine/types.ts";
@@ -60,5 +60,17 @@ Deno.test({
     assert.equal(new TextDecoder().decode(got[0].body!.subarray(2)), "Hello user-1");
     await new Promise((resolve) => setTimeout(resolve, 100)); // its log lines written
     assert.equal(greeter.log().match(/Received: user-1/g)?.length, 3);
+  },
+});
+
+Deno.test({
+  name: "the gRPC preflight passes grpc-go's greeter (UNIMPLEMENTED health) and never calls it",
+  ignore: GREETER === undefined,
+  fn: async () => {
+    await using greeter = await startExample(GREETER!, freePort());
+    const url = new URL(`${greeter.origin}/helloworld.Greeter/SayHello`);
+    assert.equal(await checkGrpcTarget(url), undefined);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.doesNotMatch(greeter.log(), /Received/);
   },
 });
