@@ -73,7 +73,8 @@ export function headLayout(
  * header named `host` or `user-agent` replaces tailgate's own, and `content-length` is always the
  * body's true length (a plan's own framing headers, `Transfer-Encoding` and `Connection` too, are
  * dropped; a validated plan has none). A `file` body's bytes, read by the caller, and a `grpc`
- * body's framed message, encoded by it, are passed as `bodyBytes`.
+ * body's framed message, encoded by it, are passed as `bodyBytes`; a `grpc` body's request says
+ * `te: trailers` too, as gRPC requires (a plan's own `te` is refused as framing).
  *
  * @example
  * ```ts
@@ -105,6 +106,8 @@ export function prepareRequest(
     if (layout.sends(header.name)) head += `${header.name}: ${header.value}\r\n`;
   }
   if (layout.userAgent) head += USER_AGENT_LINE;
+  // gRPC requires `te: trailers` (a framing header, never a plan's: tailgate adds it itself).
+  if (request.body?.kind === "grpc") head += "te: trailers\r\n";
   if (layout.contentLength) head += `Content-Length: ${body?.length ?? 0}\r\n`;
   const headBytes = encoder.encode(`${head}\r\n`);
   const bytes = new Uint8Array(headBytes.length + (body?.length ?? 0));

@@ -139,6 +139,7 @@ Deno.test("a gRPC body is the framed message the caller encoded, not its JSON te
   });
   const prepared = prepareRequest(request, 0, framed);
   assert.ok(wire(prepared.bytes).lines.includes("Content-Length: 13"));
+  assert.ok(wire(prepared.bytes).lines.includes("te: trailers"));
   assert.deepEqual(prepared.bytes.subarray(prepared.bytes.length - 13), framed);
   assert.throws(
     () => prepareRequest(request, 0),
