@@ -8,6 +8,8 @@
  * @module
  */
 import http2 from "node:http2";
+import { fileURLToPath } from "node:url";
+import { awaitListening, type TargetProcess } from "../../runner/target/spawn_target.ts";
 import type { PreparedRequest } from "../../runner/engine/mod.ts";
 import { GRPC_STATUS_BASE } from "../../runner/model/mod.ts";
 
@@ -127,6 +129,7 @@ export async function grpcServer(options: GrpcServerOptions = {}): Promise<GrpcS
   const paths: Record<string, number> = {};
   let calls = 0;
   const later = (ms: number, fn: () => void) => {
+    if (ms <= 0) return fn(); // no timer's turn of the loop for a call answered at once
     const timer = setTimeout(() => {
       timers.delete(timer);
       fn();
@@ -265,4 +268,19 @@ export async function startExample(path: string, port: number, args: string[] = 
   }
   await server[Symbol.asyncDispose]();
   throw new Error(`${path} did not listen on ${port} within 5 s: ${log}`);
+}
+
+/**
+ * grpc_target_main.ts in a child process (`--delay MS`, or `--stall MS --period MS`), on a free
+ * loopback port; resolves once it listens. Its `url` is `http://127.0.0.1:PORT`.
+ */
+export function startGrpcTarget(args: string[]): Promise<TargetProcess> {
+  const main = fileURLToPath(new URL("./grpc_target_main.ts", import.meta.url));
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-net=127.0.0.1", "--allow-read", "--allow-env", main, ...args],
+    stdout: "piped",
+    stderr: "inherit",
+    stdin: "null",
+  }).spawn();
+  return awaitListening(child, /listening on (http:\/\/\S+) /, "the gRPC target");
 }

@@ -9,53 +9,18 @@ import assert from "node:assert/strict";
 import { type EngineRun, runEngine } from "../../../runner/run/run_engine.ts";
 import { openLibcNet } from "../../../runner/engine/native/libc_net.ts";
 import type { RequestCounts } from "../../../runner/model/run_result.ts";
-import type { ResolvedPlan } from "../../../runner/plan/types.ts";
-import { parseText } from "../../_helpers/plan_fixtures.ts";
+import { greeterBody, greeterPlan } from "../../_helpers/grpc_fixtures.ts";
 import { freePort } from "../../_helpers/free_port.ts";
-import {
-  GRPC_BIN,
-  grpcExample,
-  grpcFramed,
-  grpcServer,
-  HELLO_REQUEST,
-  SAY_HELLO,
-  startExample,
-} from "../../_helpers/grpc_server.ts";
+import { GRPC_BIN, grpcExample, grpcServer, startExample } from "../../_helpers/grpc_server.ts";
 
 const GREETER = grpcExample("greeter_server");
 if (GREETER === undefined) {
   console.warn(`run_engine_grpc_test: greeter tests skipped, no greeter_server in ${GRPC_BIN}`);
 }
 
-/** A plan of one unary SayHello call to `origin`, as the plan layer resolves a `call:`. */
-export function greeterPlan(origin: string, rate: string, duration: string): ResolvedPlan {
-  const { plan, issues } = parseText(`name: greeter
-target: ${origin}
-requests:
-  - method: POST
-    path: ${SAY_HELLO}
-    headers: { content-type: application/grpc }
-load: { connections: 2, stages: [{ rate: ${rate}, duration: ${duration} }] }
-`);
-  assert.ok(plan, JSON.stringify(issues));
-  const request = plan.requests[0];
-  request.body = { kind: "grpc", text: '{"name":"user-1"}' };
-  request.expect = { codes: [1000], classes: [] };
-  request.grpc = {
-    service: "helloworld.Greeter",
-    method: "SayHello",
-    path: SAY_HELLO,
-    requestType: "helloworld.HelloRequest",
-    responseType: "helloworld.HelloReply",
-    serverStreaming: false,
-  };
-  plan.grpc = { files: ["helloworld.proto"], descriptor: {}, tls: false };
-  plan.load.http = "2";
-  return plan;
-}
-
-/** The framed HelloRequest{name: "user-1"}, as the codec gives it: `00 00 00 00 08` + 8 octets. */
-const grpcBody = () => grpcFramed(HELLO_REQUEST);
+const greeter = (origin: string, rate: string, duration: string) =>
+  greeterPlan(origin, `{ connections: 2, stages: [{ rate: ${rate}, duration: ${duration} }] }`);
+const grpcBody = greeterBody;
 
 /** The run's one stage's counts, checked to add up: scheduled = completed = ok + every error. */
 function addsUp(run: EngineRun): RequestCounts {
@@ -74,7 +39,7 @@ Deno.test("a gRPC run counts OK calls ok and UNAVAILABLE as an unexpected status
       return call.n % 5 === 4 ? { status: 14, message: "down" } : { delayMs: 2 };
     },
   });
-  const plan = greeterPlan(server.origin, "100/s", "500ms");
+  const plan = greeter(server.origin, "100/s", "500ms");
   const run = await runEngine({ plan, io: "deno", grpcBody });
   const c = addsUp(run);
   assert.deepEqual([c.scheduled, c.ok, c.errors.unexpected_status], [50, 40, 10]);
@@ -92,7 +57,7 @@ Deno.test("a gRPC run counts a broken reply as protocol, never ok", async () => 
     answer: (call) => call.n % 2 === 1 ? { broken: "truncated" } : {},
   });
   const run = await runEngine({
-    plan: greeterPlan(server.origin, "50/s", "400ms"),
+    plan: greeter(server.origin, "50/s", "400ms"),
     io: "deno",
     grpcBody,
   });
@@ -105,9 +70,9 @@ for (const io of openLibcNet() ? ["native", "deno"] as const : ["deno"] as const
     name: `a gRPC run against grpc-go's greeter: every call OK, each logged once (${io} I/O)`,
     ignore: GREETER === undefined,
     fn: async () => {
-      await using greeter = await startExample(GREETER!, freePort());
+      await using target = await startExample(GREETER!, freePort());
       const run = await runEngine({
-        plan: greeterPlan(greeter.origin, "200/s", "500ms"),
+        plan: greeter(target.origin, "200/s", "500ms"),
         io,
         grpcBody,
       });
@@ -115,7 +80,7 @@ for (const io of openLibcNet() ? ["native", "deno"] as const : ["deno"] as const
       const c = addsUp(run);
       assert.deepEqual([c.scheduled, c.ok], [100, 100]);
       await new Promise((resolve) => setTimeout(resolve, 100)); // its log lines written
-      assert.equal(greeter.log().match(/Received: user-1/g)?.length, 100);
+      assert.equal(target.log().match(/Received: user-1/g)?.length, 100);
     },
   });
 }
