@@ -33,14 +33,21 @@ export function grpcFramed(message: Uint8Array, flag = 0): Uint8Array {
 
 /**
  * A gRPC call as the engine holds it: HTTP/1.1 bytes (as the plan layer renders a request) whose
- * body is the framed HELLO_REQUEST; `path`, extra header lines (`grpc-timeout: 1m`), and the
- * bytes of the response to keep, as options.
+ * body is the framed HELLO_REQUEST (or `message`); `path`, extra header lines
+ * (`grpc-timeout: 1m`), and the bytes of the response to keep, as options.
  */
 export function grpcRequest(
   origin: string,
-  o: { path?: string; headers?: string[]; keepBodyBytes?: number; timeoutMs?: number } = {},
+  o: {
+    path?: string;
+    headers?: string[];
+    keepBodyBytes?: number;
+    timeoutMs?: number;
+    /** The request message (protobuf, unframed); default HELLO_REQUEST. */
+    message?: Uint8Array;
+  } = {},
 ): PreparedRequest {
-  const body = grpcFramed(HELLO_REQUEST);
+  const body = grpcFramed(o.message ?? HELLO_REQUEST);
   const lines = [
     `POST ${o.path ?? SAY_HELLO} HTTP/1.1`,
     `host: ${new URL(origin).host}`,

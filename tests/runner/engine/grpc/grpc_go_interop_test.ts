@@ -1,6 +1,7 @@
 /**
- * The gRPC stream slot against a server nobody here wrote: grpc-go's example greeter_server
- * (built by .ci/install-tools; skipped, with a note, where it is not).
+ * The gRPC stream slot against servers nobody here wrote: grpc-go's example greeter_server and
+ * route_guide_server (a server stream), built by .ci/install-tools; skipped, with a note, where
+ * they are not.
  */
 import assert from "node:assert/strict";
 import { checkGrpcTarget, GrpcStreamSlot } from "../../../../runner/engine/grpc/mod.ts";
@@ -11,9 +12,32 @@ import { freePort } from "../../../_helpers/free_port.ts";
 import { GRPC_BIN, grpcExample, grpcRequest, startExample } from "../../../_helpers/grpc_server.ts";
 
 const GREETER = grpcExample("greeter_server");
-if (GREETER === undefined) {
-  console.warn(`greeter_interop_test: skipped, no greeter_server in ${GRPC_BIN}`);
+const ROUTE_GUIDE = grpcExample("route_guide_server");
+if (GREETER === undefined || ROUTE_GUIDE === undefined) {
+  console.warn(
+    `grpc_go_interop_test: skipped, no greeter_server or route_guide_server in ${GRPC_BIN}`,
+  );
 }
+
+/** A protobuf varint (an int32 field's: a negative one as its 64-bit two's complement). */
+function varint(n: number): number[] {
+  let v = BigInt.asUintN(64, BigInt(n));
+  const out: number[] = [];
+  do {
+    const low = Number(v & 0x7fn);
+    v >>= 7n;
+    out.push(v > 0n ? low | 0x80 : low);
+  } while (v > 0n);
+  return out;
+}
+
+/** routeguide.Point{latitude, longitude} as protobuf. */
+const point = (latitude: number, longitude: number) => [
+  0x08,
+  ...varint(latitude),
+  0x10,
+  ...varint(longitude),
+];
 
 /** Each request's outcome, sent in turn on one gRPC stream slot. */
 async function outcomes(origin: string, requests: PreparedRequest[]): Promise<ResponseOutcome[]> {
@@ -72,5 +96,26 @@ Deno.test({
     assert.equal(await checkGrpcTarget(url), undefined);
     await new Promise((resolve) => setTimeout(resolve, 100));
     assert.doesNotMatch(greeter.log(), /Received/);
+  },
+});
+
+Deno.test({
+  name: "grpc-go's route_guide streams ListFeatures: its 100 features counted as 100 messages",
+  ignore: ROUTE_GUIDE === undefined,
+  fn: async () => {
+    await using guide = await startExample(ROUTE_GUIDE!, freePort());
+    // The example client's rectangle: lo (40°, -75°), hi (42°, -73°), in E7 degrees.
+    const lo = point(400_000_000, -750_000_000);
+    const hi = point(420_000_000, -730_000_000);
+    const rectangle = Uint8Array.of(0x0a, lo.length, ...lo, 0x12, hi.length, ...hi);
+    const list = grpcRequest(guide.origin, {
+      path: "/routeguide.RouteGuide/ListFeatures",
+      message: rectangle,
+    });
+    const got = await outcomes(guide.origin, [list, list]);
+    assert.deepEqual(got.map((o) => [o.status, o.error]), [[1000, undefined], [1000, undefined]]);
+    // Its built-in data (testdata/route_guide_db.json): 100 features, all in that rectangle.
+    assert.deepEqual(got.map((o) => o.messages), [100, 100]);
+    assert.ok(got[0].firstByteAtMs! <= got[0].completedAtMs);
   },
 });
