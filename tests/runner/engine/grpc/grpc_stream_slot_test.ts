@@ -109,3 +109,30 @@ Deno.test("a call past its timeout is given up as the dispatcher asks, the strea
   slot.close();
   assert.deepEqual([o.status, o.error], [0, "timeout"]);
 });
+
+Deno.test("an unexpected status's first answer is sampled: grpc-message, or an HTTP body", async () => {
+  const { BodySampler } = await import("../../../../runner/engine/body_sample.ts");
+  const answers: GrpcAnswer[] = [
+    {},
+    { status: 14, message: "no such user: ü" },
+    { status: 14, message: "a second one" },
+    { httpStatus: 503 },
+  ];
+  await using server = await grpcServer({ answer: (call) => answers[call.n] });
+  const request = grpcRequest(server.origin);
+  const bodySampler = new BodySampler();
+  const pool = new H2Pool({
+    origin: new URL(server.origin),
+    clock: PERFORMANCE_CLOCK,
+    connections: 1,
+    requests: [request],
+    bodySampler,
+    slot: (o) => new GrpcStreamSlot(o),
+  });
+  await pool.settle(2_000);
+  const slot = pool.slot();
+  for (let i = 0; i < answers.length; i++) await slot.send(request);
+  slot.close();
+  const samples = bodySampler.samples(0).map((s) => [s.status, new TextDecoder().decode(s.bytes)]);
+  assert.deepEqual(samples, [[1014, "no such user: ü"], [503, "not gRPC"]]);
+});
