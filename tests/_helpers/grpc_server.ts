@@ -1,5 +1,5 @@
 /**
- * An in-test gRPC server on node:http2 (h2c, 127.0.0.1, a free port): each call is read whole,
+ * An in-test gRPC server on node:http2 (h2c, or h2 over TLS; 127.0.0.1, a free port): each call is read whole,
  * then answered as its test says ({@linkcode GrpcAnswer}: a delay, a grpc-status, a
  * trailers-only answer, k messages of a server stream, broken framing, a plain HTTP answer),
  * all on timers, so its event loop is never blocked; a stall window holds the calls that arrive
@@ -12,6 +12,9 @@ import { fileURLToPath } from "node:url";
 import { awaitListening, type TargetProcess } from "../../runner/target/spawn_target.ts";
 import type { PreparedRequest } from "../../runner/engine/mod.ts";
 import { GRPC_STATUS_BASE } from "../../runner/model/mod.ts";
+import { H2_CERT } from "./http2_servers.ts";
+
+const TLS_KEY = Deno.readTextFileSync(new URL("../testdata/tls/key.pem", import.meta.url));
 
 /** The greeter's unary method's `:path`. */
 export const SAY_HELLO = "/helloworld.Greeter/SayHello";
@@ -113,11 +116,13 @@ export interface GrpcServerOptions {
    * it waits for its end before its own delay.
    */
   stall?: { periodMs: number; stallMs: number };
+  /** h2 over TLS (ALPN h2 only, the test certificate `H2_CERT`) instead of h2c. */
+  tls?: boolean;
 }
 
 /** A started gRPC server; stopped when the test's scope ends. */
 export interface GrpcServer extends AsyncDisposable {
-  /** `http://127.0.0.1:PORT` (no path). */
+  /** `http://127.0.0.1:PORT` (`https://` over TLS; no path). */
   readonly origin: string;
   readonly port: number;
   /** Calls read so far. */
@@ -128,7 +133,9 @@ export interface GrpcServer extends AsyncDisposable {
 
 /** Starts a gRPC server. */
 export async function grpcServer(options: GrpcServerOptions = {}): Promise<GrpcServer> {
-  const server = http2.createServer();
+  const server = options.tls
+    ? http2.createSecureServer({ cert: H2_CERT, key: TLS_KEY, allowHTTP1: false })
+    : http2.createServer();
   const answer = options.answer ?? ((): GrpcAnswer => ({}));
   const startMs = performance.now();
   const timers = new Set<ReturnType<typeof setTimeout>>();
@@ -165,7 +172,7 @@ export async function grpcServer(options: GrpcServerOptions = {}): Promise<GrpcS
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as { port: number };
   return {
-    origin: `http://127.0.0.1:${port}`,
+    origin: `${options.tls ? "https" : "http"}://127.0.0.1:${port}`,
     port,
     calls: () => calls,
     paths: () => ({ ...paths }),

@@ -136,3 +136,28 @@ Deno.test("an unexpected status's first answer is sampled: grpc-message, or an H
   const samples = bodySampler.samples(0).map((s) => [s.status, new TextDecoder().decode(s.bytes)]);
   assert.deepEqual(samples, [[1014, "no such user: ü"], [503, "not gRPC"]]);
 });
+
+Deno.test("over TLS (ALPN h2), calls settle as over h2c, the test certificate trusted", async () => {
+  const { H2_CERT } = await import("../../../_helpers/http2_servers.ts");
+  await using server = await grpcServer({
+    tls: true,
+    answer: (call) => call.n === 1 ? { status: 5, trailersOnly: true } : {},
+  });
+  const request = grpcRequest(server.origin);
+  const pool = new H2Pool({
+    origin: new URL(server.origin),
+    clock: PERFORMANCE_CLOCK,
+    connections: 1,
+    caCerts: [H2_CERT],
+    requests: [request],
+    slot: (o) => new GrpcStreamSlot(o),
+  });
+  await pool.settle(2_000);
+  const slot = pool.slot();
+  const got = [await slot.send(request), await slot.send(request)];
+  slot.close();
+  assert.deepEqual(got.map((o) => [o.status, o.error, o.messages]), [
+    [1000, undefined, 1],
+    [1005, undefined, 0],
+  ]);
+});

@@ -32,3 +32,11 @@ Deno.test("a gRPC server that never answers the health call is told within the t
   const problem = await checkGrpcTarget(new URL(server.origin), [], 200);
   assert.match(problem!, /did not answer a gRPC health check .* within 200 ms/);
 });
+
+Deno.test("a gRPC server over TLS passes with its certificate trusted; untrusted, it is told", async () => {
+  const { H2_CERT } = await import("../../../_helpers/http2_servers.ts");
+  await using server = await grpcServer({ tls: true });
+  assert.equal(await checkGrpcTarget(new URL(server.origin), [H2_CERT]), undefined);
+  const untrusted = await checkGrpcTarget(new URL(server.origin), []);
+  assert.match(untrusted!, /the connection for a gRPC health check failed/);
+});
