@@ -11,6 +11,7 @@ import { openLibcNet } from "../../../runner/engine/native/libc_net.ts";
 import type { RequestCounts } from "../../../runner/model/run_result.ts";
 import { greeterBody, greeterPlan } from "../../_helpers/grpc_fixtures.ts";
 import { freePort } from "../../_helpers/free_port.ts";
+import { H2_CERT } from "../../_helpers/http2_servers.ts";
 import { GRPC_BIN, grpcExample, grpcServer, startExample } from "../../_helpers/grpc_server.ts";
 
 const GREETER = grpcExample("greeter_server");
@@ -63,6 +64,15 @@ Deno.test("a gRPC run counts a broken reply as protocol, never ok", async () => 
   });
   const c = addsUp(run);
   assert.deepEqual([c.scheduled, c.ok, c.errors.protocol], [20, 10, 10]);
+});
+
+Deno.test("a gRPC run over TLS (ALPN h2) completes every call, the test certificate trusted", async () => {
+  await using server = await grpcServer({ tls: true });
+  const plan = greeter(server.origin, "100/s", "300ms");
+  const run = await runEngine({ plan, io: "deno", grpcBody, caCerts: [H2_CERT] });
+  const c = addsUp(run);
+  assert.deepEqual([c.scheduled, c.ok], [30, 30]);
+  assert.equal(server.calls(), 30);
 });
 
 for (const io of openLibcNet() ? ["native", "deno"] as const : ["deno"] as const) {
