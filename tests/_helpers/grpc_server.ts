@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { grpcTool, grpcToolsDir } from "./grpc_tools.ts";
 import http2 from "node:http2";
 import { fileURLToPath } from "node:url";
 import { awaitListening, type TargetProcess } from "../../runner/target/spawn_target.ts";
@@ -230,17 +231,12 @@ function concat(chunks: Uint8Array[]): Uint8Array {
   return out;
 }
 
-/** Where grpc-go's example servers are (`TAILGATE_GRPC_BIN`, else /tmp/grpc-probe/bin). */
-export const GRPC_BIN = Deno.env.get("TAILGATE_GRPC_BIN") ?? "/tmp/grpc-probe/bin";
+/** Where grpc-go's example servers are: `.ci/install-tools` builds them there (grpc_tools.ts). */
+export const GRPC_BIN: string = grpcToolsDir();
 
 /** The path of grpc-go's example `name` (`greeter_server`), or undefined when it is not built. */
-export function grpcExample(name: string): string | undefined {
-  const path = `${GRPC_BIN}/${name}`;
-  try {
-    return Deno.statSync(path).isFile ? path : undefined;
-  } catch {
-    return undefined;
-  }
+export function grpcExample(name: "greeter_server" | "route_guide_server"): string | undefined {
+  return grpcTool(name);
 }
 
 /** A grpc-go example server in a process of its own, on `port`, its log read as it comes. */
