@@ -1,8 +1,8 @@
 /**
  * The figures and sentences every report format shares: a verdict's value, bound and margin, the
  * latency columns, the measured floor, the machine's CPU contention, setup and teardown steps, a
- * templated plan's traffic, the sent rate's dips, the time-domain lines and the shape against the
- * baseline. Each format (text/, html/, junit/) only lays them out.
+ * templated plan's traffic, the sent rate's dips, the time-domain lines, the shape against the
+ * baseline and a gRPC stream's messages. Each format (text/, html/, junit/) only lays them out.
  *
  * @module
  */
@@ -44,4 +44,5 @@ export {
   labelRows,
 } from "./label_rows.ts";
 export { rateLimitedSentence } from "./rate_limited_text.ts";
+export { messagesPerStream, streamPhrases } from "./stream_text.ts";
 export { JOURNEY_COLUMNS, type JourneyRow, journeyRows } from "./journey_rows.ts";

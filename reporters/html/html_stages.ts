@@ -18,8 +18,10 @@ import {
   type LatencyColumn,
   latencyColumnTitle,
   latencyUs,
+  messagesPerStream,
   NO_FIGURE,
   rateLimitedSentence,
+  streamPhrases,
 } from "../figures/mod.ts";
 import { runErrorsInWords } from "../../runner/result/read/mod.ts";
 
@@ -52,12 +54,15 @@ export const PERCENTILE_HEADERS: readonly string[] = COLUMNS.map(latencyColumnTi
  * The stage table.
  */
 export function stageTable(result: RunResult): string {
+  // A gRPC run's time to first byte is to the end of the first response message.
+  const ttfbName = result.run.grpc ? "first message" : "ttfb";
   const rows: Cell[][] = [];
   for (const stage of result.stages) {
-    rows.push(...groupRows(stageTitle(stage), stage.counts, stage, "stage"));
+    rows.push(...groupRows(stageTitle(stage), stage.counts, stage, "stage", ttfbName));
     if (stage.labels.length > 1) {
       for (const l of stage.labels) {
-        rows.push(...groupRows({ html: `↳ ${escapeHtml(l.label)}` }, l.counts, l, "label"));
+        const title = `↳ ${escapeHtml(l.label)}` + streamNote(result, l.label, l.counts);
+        rows.push(...groupRows({ html: title }, l.counts, l, "label", ttfbName));
       }
     }
   }
@@ -69,8 +74,9 @@ export function stageTable(result: RunResult): string {
 }
 
 /**
- * The status codes and failed requests of the whole run, in words: each unexpected status by its
- * code.
+ * The status codes (a gRPC run's statuses, by name) and failed requests of the whole run, in
+ * words: each unexpected status by its code or name; a gRPC run's messages per stream of its
+ * server-streaming labels.
  */
 export function outcomeSummary(result: RunResult): string {
   const counts = result.totals.counts;
@@ -78,11 +84,22 @@ export function outcomeSummary(result: RunResult): string {
     `${code} × ${n.toLocaleString("en-US")}`
   );
   const limited = rateLimitedSentence(result);
-  return `<p>Status codes: ${escapeHtml(codes.join(", ") || "none")}. Errors: ${
-    escapeHtml(runErrorsInWords(result) || "none")
-  }. ${limited === undefined ? "" : `Rate limited: ${escapeHtml(limited)}. `}${
+  const streams = streamPhrases(result);
+  // A gRPC run's statuses are names (`UNAVAILABLE`), not codes.
+  return `<p>${result.run.grpc ? "Statuses" : "Status codes"}: ${
+    escapeHtml(codes.join(", ") || "none")
+  }. Errors: ${escapeHtml(runErrorsInWords(result) || "none")}. ${
+    limited === undefined ? "" : `Rate limited: ${escapeHtml(limited)}. `
+  }${streams.length === 0 ? "" : `Streams: ${escapeHtml(streams.join(", "))}. `}${
     escapeHtml(formatBytes(counts.bytesSent))
   } sent, ${escapeHtml(formatBytes(counts.bytesReceived))} received.</p>`;
+}
+
+/** A server-streaming label's messages per stream in its row, under its name; "" for others. */
+function streamNote(result: RunResult, label: string, counts: RequestCounts): string {
+  const streaming = result.plan.requests.some((r) => r.label === label && r.grpc?.serverStreaming);
+  const each = streaming ? messagesPerStream(counts) : undefined;
+  return each === undefined ? "" : `<div class="muted">${escapeHtml(each)}</div>`;
 }
 
 function stageTitle(stage: StageResult): Cell {
@@ -101,6 +118,7 @@ function groupRows(
   counts: RequestCounts,
   latency: { response: EncodedHistogram; service: EncodedHistogram; ttfb?: EncodedHistogram },
   kind: "stage" | "label",
+  ttfbName: string,
 ): Cell[][] {
   const errors = errorTotal(counts);
   const muted = (name: string, h: EncodedHistogram): Cell[] =>
@@ -115,7 +133,7 @@ function groupRows(
       ...percentileCells(latency.response),
     ].map((c, i) => i === 0 ? withClass(c, `row-${kind}`) : c),
     muted("service", latency.service),
-    ...(latency.ttfb === undefined ? [] : [muted("ttfb", latency.ttfb)]),
+    ...(latency.ttfb === undefined ? [] : [muted(ttfbName, latency.ttfb)]),
   ];
 }
 

@@ -7,7 +7,7 @@
  * @module
  */
 import type { RunResult, UnexpectedBody } from "../../runner/model/mod.ts";
-import { UNEXPECTED_BODY_BYTES } from "../../runner/model/mod.ts";
+import { statusKey, UNEXPECTED_BODY_BYTES } from "../../runner/model/mod.ts";
 import { formatDurationMs } from "../../runner/plan/mod.ts";
 import { escapeHtml } from "../page/mod.ts";
 
@@ -32,7 +32,7 @@ function entry(b: UnexpectedBody, count: number): string {
     ? "an empty body"
     : `all ${b.bodyBytes.toLocaleString("en-US")} bytes`;
   const when = `first answered ${formatDurationMs(b.atMs)} into the run; ${size}`;
-  return `<div class="unexpected"><h3><span class="badge badge-fail">${b.status} × ${
+  return `<div class="unexpected"><h3><span class="badge badge-fail">${statusKey(b.status)} × ${
     count.toLocaleString("en-US")
   }</span> ${escapeHtml(b.label)}</h3><p class="muted">${escapeHtml(when)}</p>` +
     (b.bodyBytes === 0 ? "" : `<pre class="body">${escapeHtml(b.body)}</pre>`) + `</div>`;
@@ -42,7 +42,9 @@ function entry(b: UnexpectedBody, count: number): string {
 function answered(result: RunResult, b: UnexpectedBody): number {
   let n = 0;
   for (const s of result.stages) {
-    for (const l of s.labels) if (l.label === b.label) n += l.counts.statusCodes[b.status] ?? 0;
+    for (const l of s.labels) {
+      if (l.label === b.label) n += l.counts.statusCodes[statusKey(b.status)] ?? 0;
+    }
   }
   return n;
 }

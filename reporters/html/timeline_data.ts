@@ -57,11 +57,15 @@ export function timelineData(result: RunResult): TimelineChartData | undefined {
       perInterval("p99", "p99 response time", (i) => valueMs(i.response, "99")),
       perInterval("max", "max response time", (i) => valueMs(i.response, "max")),
       perInterval("serviceP99", "p99 service time", (i) => valueMs(i.service, "99")),
-      // A result with times to first byte (none before they were recorded).
+      // A result with times to first byte (none before they were recorded); a gRPC run's are
+      // times to the first response message.
       ...(intervals.some((i) => i.ttfb !== undefined)
         ? [
-          perInterval("ttfbP99", "p99 time to first byte", (i) =>
-            i.ttfb === undefined ? null : valueMs(i.ttfb, "99")),
+          perInterval(
+            "ttfbP99",
+            `p99 time to first ${result.run.grpc ? "message" : "byte"}`,
+            (i) => i.ttfb === undefined ? null : valueMs(i.ttfb, "99"),
+          ),
         ]
         : []),
       ...stallSeries(result),

@@ -211,6 +211,7 @@ function properties(result: RunResult): Array<[string, string]> {
     ["run.shard", r.shard ? `${r.shard.index}/${r.shard.count}` : undefined],
     ["run.mergedShards", r.mergedShards],
     ["run.protocol", runProtocol(result)],
+    ["run.grpc", r.grpc],
     ["run.maxStreams", r.maxStreams],
     ["run.toolLimited", h.toolLimited],
     ["run.intendedPerSec", Math.round(h.intendedPerSec * 10) / 10],

@@ -26,6 +26,7 @@ import {
   STEP_COLUMNS,
   stepRows,
   STEPS_INTRO,
+  streamPhrases,
   timeDomainLines,
   verdictFigures,
 } from "../figures/mod.ts";
@@ -134,6 +135,7 @@ function render(result: RunResult, options: MarkdownOptions, caps: Caps): string
     ...latency(result, caps, esc),
     ...labelTable(result, caps, esc),
     ...rateLimited(result, esc),
+    ...streams(result, esc),
     ...checksSection(result),
     ...journeyTable(result, esc),
     ...health(result, caps, esc),
@@ -190,6 +192,8 @@ function latency(result: RunResult, caps: Caps, esc: (t: string) => string): str
         ? "response time"
         : kind === "service"
         ? "service time"
+        : result.run.grpc
+        ? "time to first message"
         : "time to first byte",
       requests,
       errors,
@@ -237,7 +241,10 @@ function latency(result: RunResult, caps: Caps, esc: (t: string) => string): str
     "Response time runs from each request's intended send time (corrected for coordinated " +
     "omission); service time from its actual send" +
     (judged.some((s) => s.ttfb !== undefined)
-      ? "; time to first byte from the intended send time to the response's first byte."
+      ? result.run.grpc
+        ? "; time to first message (ttfb) from the intended send time to the end of the first " +
+          "response message."
+        : "; time to first byte from the intended send time to the response's first byte."
       : "."),
     "",
   ];
@@ -247,6 +254,14 @@ function latency(result: RunResult, caps: Caps, esc: (t: string) => string): str
 function rateLimited(result: RunResult, esc: (t: string) => string): string[] {
   const sentence = rateLimitedSentence(result);
   return sentence === undefined ? [] : [`**Rate limited:** ${esc(sentence)}`, ""];
+}
+
+/** A gRPC run's server-streaming labels' messages per stream; nothing for any other run. */
+function streams(result: RunResult, esc: (t: string) => string): string[] {
+  const phrases = streamPhrases(result);
+  return phrases.length === 0
+    ? []
+    : [`**Streams** (measured stages): ${esc(phrases.join(", "))}`, ""];
 }
 
 /** Each label's requests, errors by code, p50 and p99 over the measured stages. */
@@ -272,7 +287,8 @@ function labelTable(result: RunResult, caps: Caps, esc: (t: string) => string): 
     "",
     ...more(labels.hidden, "labels"),
     "Over the measured stages (warmup left out), the busiest labels first; p50 and p99 of the " +
-    "response time" + (labels.ttfb ? ", p99 of the time to first byte." : "."),
+    "response time" +
+    (labels.ttfb ? `, p99 of the time to first ${result.run.grpc ? "message" : "byte"}.` : "."),
     "",
   ];
 }

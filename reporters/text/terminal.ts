@@ -25,6 +25,7 @@ import {
   shapeLines,
   sourceLine,
   stepRows,
+  streamPhrases,
   timeDomainLines,
   varsLine,
   verdictFigures,
@@ -131,12 +132,15 @@ export function renderTerminal(result: RunResult, options: TerminalOptions): str
       "response = from the intended send time (corrected for coordinated omission); " +
         "service = from the actual send" +
         (result.stages.some((s) => s.ttfb !== undefined)
-          ? "; ttfb = to the first response byte, from the intended send time"
+          ? `; ttfb = to the first response ${
+            result.run.grpc ? "message" : "byte"
+          }, from the intended send time`
           : ""),
     ),
   );
   const errors = runErrorsInWords(result);
   if (errors !== "") lines.push(`errors: ${errors}`);
+  for (const s of streamPhrases(result)) lines.push(`streams: ${printable(s)}`);
   const limited = rateLimitedSentence(result);
   if (limited !== undefined) lines.push(paint("yellow", `rate limited: ${limited}`));
   lines.push(healthLine(result));

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { checkTarget, descriptorProblem, openFilesLimit } from "../engine/mod.ts";
+import { checkGrpcTarget, checkTarget, descriptorProblem, openFilesLimit } from "../engine/mod.ts";
 import { EXIT_CODES, problemText } from "../model/mod.ts";
 import { firstUrl, type ResolvedPlan } from "../plan/mod.ts";
 import { readCaCerts } from "./ca_certs.ts";
@@ -84,13 +84,11 @@ export async function withPreparedRun<T extends Outcome>(
   // A service lost during the work stops it.
   const signal = service?.signal ?? options.signal;
   return await withService(service, async () => {
-    // Reached, and an https target's certificate trusted, before anything is sent.
-    const unreachable = await checkTarget(
-      new URL(firstUrl(plan)),
-      caCerts,
-      undefined,
-      plan.load.http,
-    );
+    // Reached, and an https target's certificate trusted, before anything is sent; a gRPC
+    // target answers its health service's call (never the method under test).
+    const target = new URL(firstUrl(plan));
+    const unreachable = await checkTarget(target, caCerts, undefined, plan.load.http) ??
+      (plan.grpc ? await checkGrpcTarget(target, caCerts) : undefined);
     if (unreachable) return failed(unreachable, EXIT_CODES.unreachable);
     return await work({ caCerts, ...(service ? { service } : {}), ...(signal ? { signal } : {}) });
   });

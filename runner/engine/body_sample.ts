@@ -115,7 +115,10 @@ export function firstBodySamples(
   return [...first.values()];
 }
 
-/** One number per label and status (a status is 100 to 999). */
+/**
+ * One number per label and status: HTTP's 100 to 999, or a gRPC call's 1000 + code
+ * (runner/model/grpc_status.ts), below 2^32 either way.
+ */
 function key(labelIndex: number, status: number): number {
-  return labelIndex * 1000 + status;
+  return labelIndex * 2 ** 32 + status;
 }

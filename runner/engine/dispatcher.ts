@@ -118,6 +118,7 @@ export class Dispatcher {
     bytesReceived: 0,
     firstByteMs: NaN,
     retryAfterS: NaN,
+    messages: undefined,
     checkFailed: undefined,
   };
   /** Requests taken from the schedule (due), and the most connections open at once. */
@@ -392,6 +393,7 @@ export class Dispatcher {
     c.bytesReceived = o.bytesReceived;
     c.firstByteMs = o.firstByteAtMs === undefined ? NaN : o.firstByteAtMs - startMs;
     c.retryAfterS = o.retryAfterS ?? NaN;
+    c.messages = o.messages;
     recorder.complete(c);
     journeys?.completed(-1 - slot.index, c.completedMs, c.error, this.#stopping);
     const q = this.#queue;

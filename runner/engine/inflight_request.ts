@@ -77,9 +77,15 @@ export class InflightRequest {
 
   /**
    * Settles the request at `nowMs`: `status` 0 and an `error` kind when it failed. When nothing
-   * was written, the write time is the completion time.
+   * was written, the write time is the completion time. `messages`: a gRPC call's response
+   * messages read.
    */
-  settle(status: number, error: ErrorKind | undefined, nowMs: number): void {
+  settle(
+    status: number,
+    error: ErrorKind | undefined,
+    nowMs: number,
+    messages: number | undefined = undefined,
+  ): void {
     const resolve = this.#resolve!;
     this.#resolve = undefined;
     this.busy = false;
@@ -98,6 +104,7 @@ export class InflightRequest {
       firstByteAtMs,
       retryAfterS,
     );
+    if (messages !== undefined) outcome.messages = messages;
     const kept = this.kept;
     if (kept !== undefined) {
       this.kept = undefined;

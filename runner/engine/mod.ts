@@ -50,5 +50,6 @@ export {
 } from "./native/mod.ts";
 export { Http1Connection } from "./socket/mod.ts";
 export type { H2Transport } from "./http2/mod.ts";
-export { H2Pool } from "./http2/mod.ts";
+export { H2Pool, type H2PoolOptions } from "./http2/mod.ts";
+export { checkGrpcTarget, GrpcStreamSlot } from "./grpc/mod.ts";
 export { KEEP_BODY_BYTES } from "./kept_response.ts";

@@ -124,6 +124,8 @@ export function responseOutcome(
     bodyBytes: undefined,
     bodyCut: undefined,
     headers: undefined,
+    // A gRPC call's (runner/engine/grpc/): present, unset, on every outcome.
+    messages: undefined,
   };
 }
 

@@ -52,6 +52,7 @@ export function addCounts(a: RequestCounts, b: RequestCounts): RequestCounts {
   for (const [code, n] of Object.entries(b.statusCodes)) {
     a.statusCodes[code] = (a.statusCodes[code] ?? 0) + n;
   }
+  if (b.messages !== undefined) a.messages = (a.messages ?? 0) + b.messages;
   if (b.retryAfterS !== undefined) {
     const into = a.retryAfterS ??= {};
     for (const [s, n] of Object.entries(b.retryAfterS)) into[s] = (into[s] ?? 0) + n;

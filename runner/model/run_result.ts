@@ -95,7 +95,10 @@ export interface RequestCounts {
   ok: number;
   /** Completed but failed, by kind. */
   errors: Partial<Record<ErrorKind, number>>;
-  /** Responses by status code ("200": 1234). */
+  /**
+   * Responses by status: an HTTP status by its number ("200": 1234), a gRPC call's by its name
+   * ("OK": 1234, "UNAVAILABLE": 12; runner/model/grpc_status.ts `statusKey`).
+   */
   statusCodes: Record<string, number>;
   /** Bytes written to connections for these requests. */
   bytesSent: number;
@@ -106,6 +109,12 @@ export interface RequestCounts {
    * ("30": 12); absent when none did (and in results written before it).
    */
   retryAfterS?: Record<string, number>;
+  /**
+   * gRPC only: the response messages of the calls that succeeded (`ok`), so a server-streaming
+   * label's messages per stream are `messages / ok`; absent when none came (HTTP, and results
+   * written before it).
+   */
+  messages?: number;
 }
 
 /** Latency of a group of requests: corrected response time and service time. */
@@ -623,7 +632,13 @@ export interface PlanRecord {
     };
     weight: number;
     timeoutMs: number;
+    /** Accepted statuses; a gRPC request's as they travel, 1000 + code (grpc_status.ts). */
     expect: { codes: number[]; classes: number[] };
+    /**
+     * A gRPC request's call (`helloworld.Greeter/SayHello`), its deadline (ms) when it has one,
+     * and `serverStreaming` for a server-streaming method; absent for HTTP.
+     */
+    grpc?: { call: string; deadlineMs?: number; serverStreaming?: true };
   }>;
   /**
    * The journeys of the mix, when the plan has any (absent in results before them): each its
@@ -786,7 +801,7 @@ export const MAX_UNEXPECTED_BODIES = 100;
 export interface UnexpectedBody {
   /** The request label that got it. */
   label: string;
-  /** Its status code. */
+  /** Its status: HTTP's, or a gRPC call's as it travels, 1000 + code (runner/model/grpc_status.ts). */
   status: number;
   /** When it was answered: ms from the run's start. */
   atMs: number;
@@ -831,6 +846,11 @@ export interface RunResult {
      * results written before it: those spoke HTTP/1.1 (runner/result/read/run_protocol.ts).
      */
     protocol?: RunProtocol;
+    /**
+     * Set when the run's requests were gRPC calls (the plan's `grpc:`), over the HTTP/2 that
+     * `protocol` names (h2c for `grpc://`, h2 for `grpcs://`); absent for HTTP.
+     */
+    grpc?: true;
     /**
      * HTTP/2 only: the plan's `load.max_streams`, the most concurrent streams per connection;
      * absent: what the server's SETTINGS allow, at most {@linkcode SERVER_STREAMS_CAP}.

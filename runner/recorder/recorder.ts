@@ -14,6 +14,10 @@
  * `rate_limited` (not `unexpected_status`), its `Retry-After` seconds counted in the counts'
  * `retryAfterS`.
  *
+ * A status is counted by its key (runner/model/grpc_status.ts): an HTTP status by its number
+ * (`"503"`), a gRPC call's by its name (`"UNAVAILABLE"`); a gRPC status is never `rate_limited`.
+ * A gRPC call's response messages are added into the counts' `messages` when it succeeded.
+ *
  * @module
  */
 import type { Completion, RecordSink } from "../engine/mod.ts";
@@ -32,7 +36,7 @@ import { createHistogram, type Histogram } from "../hdr/mod.ts";
 import { msToRecordableUs, toEncodedHistogram } from "../hdr/mod.ts";
 import { InlineIntervalStore, type IntervalStore } from "./interval_store.ts";
 import { encodeRawLabels, type RawInterval, type RawLabel } from "./raw_interval.ts";
-import { emptyCounts } from "../model/mod.ts";
+import { emptyCounts, statusKey } from "../model/mod.ts";
 import { type LiveTally, TALLY_FIELDS } from "./live_tally.ts";
 import { EMPTY_SPARSE } from "./empty_histogram.ts";
 import { type CheckName, CheckTally } from "./check_tally.ts";
@@ -475,8 +479,9 @@ export class Recorder implements RecordSink, JourneySink {
 }
 
 /**
- * The error kind of an answer its label does not expect: `rate_limited` for a 429, or a 503 with
- * a `Retry-After` (read: a number of seconds); else `unexpected_status`.
+ * The error kind of an answer its label does not expect: `rate_limited` for an HTTP 429, or a 503
+ * with a `Retry-After` (read: a number of seconds); else `unexpected_status` (every gRPC status,
+ * which travels as 1000 + code, RESOURCE_EXHAUSTED among them).
  */
 function statusErrorKind(status: number, retryAfterS: number | undefined): ErrorKind {
   const rateLimited = status === 429 ||
@@ -509,9 +514,15 @@ function record(
   if (sent) counts.sent++;
   counts.bytesSent += c.bytesSent;
   counts.bytesReceived += c.bytesReceived;
-  if (c.status !== 0) counts.statusCodes[c.status] = (counts.statusCodes[c.status] ?? 0) + 1;
-  if (error === undefined) counts.ok++;
-  else counts.errors[error] = (counts.errors[error] ?? 0) + 1;
+  if (c.status !== 0) {
+    const key = statusKey(c.status);
+    counts.statusCodes[key] = (counts.statusCodes[key] ?? 0) + 1;
+  }
+  if (error === undefined) {
+    counts.ok++;
+    // A stream's messages are a figure of its successful calls, as its latency is.
+    if (c.messages) counts.messages = (counts.messages ?? 0) + c.messages;
+  } else counts.errors[error] = (counts.errors[error] ?? 0) + 1;
 }
 
 function putCounts(into: Float64Array, at: number, counts: RequestCounts | undefined): void {

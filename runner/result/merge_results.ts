@@ -130,6 +130,7 @@ export function mergeResults(
       mergedShards: count,
       // The shards' one protocol (protocolProblem refused any other).
       ...(first.run.protocol === undefined ? {} : { protocol: first.run.protocol }),
+      ...(first.run.grpc ? { grpc: true } : {}),
       ...(first.run.maxStreams === undefined ? {} : { maxStreams: first.run.maxStreams }),
     },
     totals,

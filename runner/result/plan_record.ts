@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { RequestBasics, ResolvedPlan } from "../plan/mod.ts";
+import type { PlanGrpcCall, RequestBasics, ResolvedPlan } from "../plan/mod.ts";
 import type { PlanRecord } from "../model/mod.ts";
 import { carrySlos } from "./read/mod.ts";
 
@@ -73,5 +73,18 @@ function storedRequest(r: RequestBasics): Omit<PlanRecord["requests"][number], "
     ...(r.body === undefined ? {} : { body: r.body }),
     timeoutMs: r.timeoutMs,
     expect: r.expect,
+    ...(r.grpc === undefined ? {} : { grpc: grpcCallRecord(r.grpc) }),
+  };
+}
+
+/**
+ * A gRPC call as stored: the method as a plan names it, its deadline when it has one, and whether
+ * the server answers with a stream (reports then show its messages per stream).
+ */
+function grpcCallRecord(call: PlanGrpcCall): NonNullable<PlanRecord["requests"][number]["grpc"]> {
+  return {
+    call: `${call.service}/${call.method}`,
+    ...(call.deadlineMs === undefined ? {} : { deadlineMs: call.deadlineMs }),
+    ...(call.serverStreaming ? { serverStreaming: true } : {}),
   };
 }

@@ -18,7 +18,7 @@ import {
   type RunContention,
   type RunProtocol,
 } from "../model/mod.ts";
-import { addCounts, countsProblem, emptyCounts } from "../model/mod.ts";
+import { addCounts, countsProblem, emptyCounts, statusKey, statusOfKey } from "../model/mod.ts";
 import { unexpectedBodiesProblem } from "./unexpected_bodies.ts";
 
 type Doc = Record<string, unknown>;
@@ -66,13 +66,22 @@ export function resultProblem(doc: Doc): string | undefined {
     unexpectedBodiesProblem(doc.unexpectedBodies, doc.plan);
 }
 
-/** The run's protocol, when it says one, and its streams per connection, which only HTTP/2 has. */
+/**
+ * The run's protocol, when it says one, its streams per connection, which only HTTP/2 has, and
+ * its gRPC mark, `true` on an HTTP/2 run alone.
+ */
 function protocolProblem(run: Doc): string | undefined {
-  const { protocol, maxStreams } = run;
+  const { protocol, maxStreams, grpc } = run;
   if (protocol !== undefined && !PROTOCOLS.includes(String(protocol))) {
     return `run.protocol is ${shown(protocol)}: it is one of ${
       PROTOCOLS.map((p) => JSON.stringify(p)).join(", ")
     }`;
+  }
+  if (grpc !== undefined && grpc !== true) {
+    return `run.grpc is ${shown(grpc)}: it is true or absent`;
+  }
+  if (grpc === true && protocol !== "h2" && protocol !== "h2c") {
+    return `run.grpc is set on a run over ${protocol ?? "http/1.1"}: gRPC runs over HTTP/2`;
   }
   if (maxStreams === undefined) return undefined;
   if (protocol !== "h2" && protocol !== "h2c") {
@@ -172,7 +181,9 @@ function group(value: unknown, path: string, where: string, complete: boolean) {
 
 /**
  * What is wrong with a stored `counts` object's values (at `path`), if anything: each count a
- * whole number from 0 to 2^53, errors and status codes too. Shared with the baseline reader.
+ * whole number from 0 to 2^53, errors, status codes and gRPC messages (when counted) too; each
+ * status keyed as the recorder keys it: an HTTP status by its number (`"503"`), a gRPC status by
+ * its name (`"UNAVAILABLE"`, runner/model/grpc_status.ts). Shared with the baseline reader.
  *
  * @example
  * ```ts
@@ -187,8 +198,18 @@ export function countsValues(value: unknown, path: string): string | undefined {
   if (!isObject(value.errors)) return `${path}.errors is not an object`;
   if (!isObject(value.statusCodes)) return `${path}.statusCodes is not an object`;
   return first(COUNT_FIELDS, (f) => count(value[f], `${path}.${f}`)) ??
+    (value.messages === undefined ? undefined : count(value.messages, `${path}.messages`)) ??
     first(Object.entries(value.errors), ([k, n]) => count(n, `${path}.errors.${k}`)) ??
+    first(Object.keys(value.statusCodes), (k) => statusKeyProblem(k, `${path}.statusCodes`)) ??
     first(Object.entries(value.statusCodes), ([k, n]) => count(n, `${path}.statusCodes.${k}`));
+}
+
+/** A status key no run writes: neither an HTTP status's number nor a gRPC status's name. */
+function statusKeyProblem(key: string, path: string): string | undefined {
+  const status = statusOfKey(key);
+  if (status > 0 && statusKey(status) === key) return undefined;
+  return `${path} has the key ${JSON.stringify(key)}: a status is counted by its HTTP number ` +
+    '("503") or its gRPC name ("UNAVAILABLE")';
 }
 
 function histogram(value: unknown, path: string, where: string): string | undefined {
@@ -290,6 +311,7 @@ function sumProblem(
     ...Object.fromEntries(COUNT_FIELDS.map((f) => [f, c[f as "ok"]])),
     ...Object.fromEntries(Object.entries(c.errors).map(([k, n]) => [`errors.${k}`, n])),
     ...Object.fromEntries(Object.entries(c.statusCodes).map(([k, n]) => [`statusCodes.${k}`, n])),
+    ...(c.messages === undefined ? {} : { messages: c.messages }),
   });
   const have = flat(counts);
   const added = flat(sum);

@@ -10,6 +10,7 @@
  */
 import type { ResolvedPlan } from "../plan/mod.ts";
 import type { UnexpectedBody } from "../model/mod.ts";
+import { GRPC_STATUS_BASE, isGrpcStatus } from "../model/mod.ts";
 import { statusExpected } from "../plan/mod.ts";
 import { BODY_SAMPLE_BYTES, MAX_BODY_SAMPLES, type RawBodySample } from "../engine/mod.ts";
 import { maskedBody, secretForms } from "../session/mod.ts";
@@ -74,9 +75,10 @@ export function mergedUnexpectedBodies(
 
 /**
  * What is wrong with a stored `unexpectedBodies` (absent is fine), as a sentence starting with its
- * JSON path: each a label of the plan with a status from 100 to 999 it does not expect, once, a
- * time from 0, a body of text no longer than a run stores, its length a count, `cut` true or
- * absent; at most {@linkcode MAX_BODY_SAMPLES}.
+ * JSON path: each a label of the plan with a status it does not expect (HTTP's 100 to 999, or,
+ * on a gRPC call's label, a gRPC status as it travels, 1000 + code: runner/model/grpc_status.ts),
+ * once, a time from 0, a body of text no longer than a run stores, its length a count, `cut` true
+ * or absent; at most {@linkcode MAX_BODY_SAMPLES}.
  */
 export function unexpectedBodiesProblem(value: unknown, plan: unknown): string | undefined {
   if (value === undefined) return undefined;
@@ -107,8 +109,13 @@ function bodyProblem(b: unknown, path: string, requests: unknown[]): string | un
     return `${path}.label is ${shown(b.label)}: not a label of the plan`;
   }
   const status = b.status;
-  if (!Number.isSafeInteger(status) || (status as number) < 100 || (status as number) > 999) {
-    return `${path}.status is ${shown(status)}: a status is a whole number from 100 to 999`;
+  const http = Number.isSafeInteger(status) && (status as number) >= 100 &&
+    (status as number) <= 999;
+  // A gRPC call's label may get an HTTP status too (a proxy's 503 without grpc-status).
+  const grpc = request.grpc !== undefined;
+  if (!http && !(grpc && typeof status === "number" && isGrpcStatus(status))) {
+    return `${path}.status is ${shown(status)}: a status is a whole number from 100 to 999` +
+      (grpc ? `, or a gRPC status from ${GRPC_STATUS_BASE}` : "");
   }
   const expect = request.expect as Parameters<typeof statusExpected>[0] | undefined;
   if (isObject(expect) && Array.isArray(expect.codes) && Array.isArray(expect.classes)) {

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { ResolvedPlan } from "../plan/mod.ts";
+import type { RequestBasics, ResolvedPlan } from "../plan/mod.ts";
 import type { ScheduleCursor } from "../schedule/mod.ts";
 import { prepareRequest } from "../engine/mod.ts";
 import { RenderAhead, RequestRenderer } from "../engine/mod.ts";
@@ -28,16 +28,27 @@ export interface EngineRequests {
 }
 
 /**
+ * The framed message (5-octet prefix and protobuf) of a gRPC request's fixed body (kind `grpc`),
+ * by its label: what the plan's codec encodes from the body's JSON text.
+ */
+export type GrpcBody = (request: RequestBasics, labelIndex: number) => Uint8Array;
+
+/**
  * Prepares `mix`'s requests for one engine; `cursor` walks its share of the schedule (asked
- * only when requests are rendered ahead).
+ * only when requests are rendered ahead). `grpcBody` frames a gRPC request's message; a `grpc`
+ * body without it is a bug (`PrepareRequestError`).
  */
 export async function engineRequests(
   plan: ResolvedPlan,
   mix: MixLabels,
   cursor: () => ScheduleCursor,
+  grpcBody?: GrpcBody,
 ): Promise<EngineRequests> {
   const fileBodies = await Promise.all(
-    mix.requests.map((r) => r.body?.kind === "file" ? readBodyFile(r.body.path) : undefined),
+    mix.requests.map((r, i) => {
+      if (r.body?.kind === "file") return readBodyFile(r.body.path);
+      return r.body?.kind === "grpc" ? grpcBody?.(r, i) : undefined;
+    }),
   );
   const renderer = mix.requests.some((r) => r.template !== undefined)
     ? new RequestRenderer(plan, fileBodies)

@@ -25,7 +25,7 @@ import { JourneyRunner } from "../engine/mod.ts";
 import { type MixLabels, mixLabels } from "../plan/mod.ts";
 import { type Clock, type Connection, PERFORMANCE_CLOCK, type Waker } from "../engine/mod.ts";
 import type { RawBodySample } from "../engine/mod.ts";
-import { type EngineRequests, engineRequests } from "./engine_requests.ts";
+import { type EngineRequests, engineRequests, type GrpcBody } from "./engine_requests.ts";
 import { ConnectionWatch } from "./connection_watch.ts";
 import { chooseTransport, protocolOf } from "./wiring/mod.ts";
 
@@ -99,6 +99,8 @@ export interface EngineOptions {
    * (runWorkers starts them from the main thread); without it a real run starts its own.
    */
   side?: SideLinks;
+  /** Frames a gRPC request's fixed message (a plan with `grpc`), by its label. */
+  grpcBody?: GrpcBody;
   /** Overrides for tests. */
   connect?: (url: URL, clock: Clock) => Connection;
   waker?: Waker;
@@ -171,6 +173,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
     plan,
     mix,
     () => schedule.cursor(shard),
+    options.grpcBody,
   );
   const origin = new URL(mix.requests[0].url);
   // A real run keeps its engine thread for timing, writing, reading and recording: intervals are

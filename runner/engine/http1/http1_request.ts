@@ -72,8 +72,9 @@ export function headLayout(
  * Builds the request bytes. `Host` carries the port when it is not the scheme's default; a plan
  * header named `host` or `user-agent` replaces tailgate's own, and `content-length` is always the
  * body's true length (a plan's own framing headers, `Transfer-Encoding` and `Connection` too, are
- * dropped; a validated plan has none). A `file` body's bytes are read by the caller and
- * passed as `bodyBytes`.
+ * dropped; a validated plan has none). A `file` body's bytes, read by the caller, and a `grpc`
+ * body's framed message, encoded by it, are passed as `bodyBytes`; a `grpc` body's request says
+ * `te: trailers` too, as gRPC requires (a plan's own `te` is refused as framing).
  *
  * @example
  * ```ts
@@ -105,6 +106,8 @@ export function prepareRequest(
     if (layout.sends(header.name)) head += `${header.name}: ${header.value}\r\n`;
   }
   if (layout.userAgent) head += USER_AGENT_LINE;
+  // gRPC requires `te: trailers` (a framing header, never a plan's: tailgate adds it itself).
+  if (request.body?.kind === "grpc") head += "te: trailers\r\n";
   if (layout.contentLength) head += `Content-Length: ${body?.length ?? 0}\r\n`;
   const headBytes = encoder.encode(`${head}\r\n`);
   const bytes = new Uint8Array(headBytes.length + (body?.length ?? 0));
@@ -125,11 +128,13 @@ export function prepareRequest(
 function bodyOf(request: PlanRequest, bodyBytes: Uint8Array | undefined): Uint8Array | undefined {
   const body = request.body;
   if (body === undefined) return undefined;
-  if (body.kind !== "file") return encoder.encode(body.text);
+  // A file's bytes, and a gRPC call's framed message (encoded from its JSON by the run), are given.
+  if (body.kind !== "file" && body.kind !== "grpc") return encoder.encode(body.text);
   if (bodyBytes === undefined) {
-    throw new PrepareRequestError(
-      `${request.label}: the bytes of body file ${body.path} were not passed in`,
-    );
+    const what = body.kind === "file"
+      ? `the bytes of body file ${body.path}`
+      : "the framed gRPC message of its body";
+    throw new PrepareRequestError(`${request.label}: ${what} were not passed in`);
   }
   return bodyBytes;
 }

@@ -69,6 +69,18 @@ export interface H2StreamEvents {
    */
   onClose(rstCode: number, streamId: number, sessionGone: boolean): void;
   /**
+   * A gRPC stream: the header block that ends it (its trailers, or a trailers-only response's
+   * HEADERS) is read for `grpc-status` and `grpc-message` and reported by {@linkcode onTrailers}
+   * before {@linkcode onClose}. Absent for HTTP: nothing more is read of its blocks.
+   */
+  readonly grpc?: boolean;
+  /**
+   * A gRPC stream's last header block arrived: its `grpc-status` and `grpc-message` as sent (""
+   * when absent), and its size in octets when it was trailers (0 for a trailers-only response's
+   * HEADERS, whose size {@linkcode onResponse} gave).
+   */
+  onTrailers?(grpcStatus: string, grpcMessage: string, trailerOctets: number): void;
+  /**
    * Where the response's header fields go, while the request in flight keeps its response; else
    * undefined (only the status is decoded).
    */
@@ -131,6 +143,9 @@ export class H2ClientProtocol {
   #consumedBytes = 0;
   /** The header block being received. */
   readonly #block = new H2HeaderBlock();
+  /** The `grpc-status` and `grpc-message` of the last block `#decodeInto` read. */
+  #keptGrpcStatus = "";
+  #keptGrpcMessage = "";
   /** Acknowledgements written since the transport last had nothing waiting. */
   #queuedAcks = 0;
   /** The GOAWAY's last stream id, or -1. */
@@ -314,9 +329,13 @@ export class H2ClientProtocol {
     const stream = this.#streams.get(streamId);
     // A stream whose request keeps its response has its fields decoded (a final head's kept).
     const kept = stream?.status === 0 ? stream.events.kept : undefined;
+    const grpc = stream?.events.grpc === true;
+    const head = stream?.status === 0;
     let status: number;
     try {
-      status = kept === undefined ? this.#hpack.status(block) : this.#decodeInto(block, kept);
+      status = kept === undefined
+        ? this.#hpack.status(block, grpc)
+        : this.#decodeInto(block, kept, grpc);
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
       return this.#connectionError(H2_CODE.compressionError, `a header block: ${why}`);
@@ -337,16 +356,31 @@ export class H2ClientProtocol {
         stream.events.onResponse(status, block.length, retryAfterS);
       } else stream.events.onInterim?.();
     }
-    if (endsStream) this.#close(streamId, H2_CODE.noError);
+    if (!endsStream) return;
+    if (grpc) {
+      const fromKept = kept !== undefined;
+      stream.events.onTrailers!(
+        fromKept ? this.#keptGrpcStatus : this.#hpack.grpcStatus,
+        fromKept ? this.#keptGrpcMessage : this.#hpack.grpcMessage,
+        head ? 0 : block.length,
+      );
+    }
+    this.#close(streamId, H2_CODE.noError);
   }
 
-  /** Decodes `block` whole; a final head's fields go into `kept`. Returns its status (0: none). */
-  #decodeInto(block: Uint8Array, kept: KeptResponse): number {
+  /**
+   * Decodes `block` whole; a final head's fields go into `kept`. Returns its status (0: none).
+   * `grpc`: its `grpc-status` and `grpc-message` are kept too (a trailers-only response's).
+   */
+  #decodeInto(block: Uint8Array, kept: KeptResponse, grpc: boolean): number {
     let status = "";
     const fields: [string, string][] = [];
+    this.#keptGrpcStatus = this.#keptGrpcMessage = "";
     this.#hpack.decode(block, (name, value) => {
       if (name === ":status") status = value;
       else fields.push([name, value]);
+      if (grpc && name === "grpc-status") this.#keptGrpcStatus = value;
+      else if (grpc && name === "grpc-message") this.#keptGrpcMessage = value;
     });
     const code = /^[0-9]{3}$/.test(status) ? Number(status) : 0;
     if (code >= 200) { for (const [name, value] of fields) kept.field(name, value); }

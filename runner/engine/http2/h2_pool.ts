@@ -18,6 +18,7 @@ import type { H2Transport } from "./h2_transport.ts";
 import { H2Connection } from "./h2_connection.ts";
 import { type H2Request, H2RequestEncoder } from "./h2_request.ts";
 import { H2StreamSlot } from "./h2_stream_slot.ts";
+import type { H2SlotOptions } from "./h2_slot_base.ts";
 import type { BodySampler } from "../body_sample.ts";
 
 /** Streams per connection when neither the plan nor the server says (and the most SETTINGS give). */
@@ -46,6 +47,11 @@ export interface H2PoolOptions {
   transport?: () => H2Transport;
   /** Keeps the first body of each unexpected status, per label and code. */
   bodySampler?: BodySampler;
+  /**
+   * Makes each stream slot (default HTTP's `H2StreamSlot`; gRPC's reads messages and trailers):
+   * the one thing a protocol over HTTP/2 changes.
+   */
+  slot?: (options: H2SlotOptions) => Connection;
 }
 
 /**
@@ -180,14 +186,15 @@ export class H2Pool {
       ? k % connections
       : connections + Math.floor((k - initial) / this.streams);
     const countsSockets = k < initial ? k < connections : (k - initial) % this.streams === 0;
-    return new H2StreamSlot({
+    const options: H2SlotOptions = {
       connection: this.#connection(index),
       clock: this.#o.clock,
       encoder: this.#encoder,
       converted: this.#converted,
       countsSockets,
       ...(this.#o.bodySampler ? { bodySampler: this.#o.bodySampler } : {}),
-    });
+    };
+    return this.#o.slot ? this.#o.slot(options) : new H2StreamSlot(options);
   }
 
   #connection(index: number): H2Connection {

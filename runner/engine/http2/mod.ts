@@ -20,3 +20,7 @@ export { type H2Request, h2Request, H2RequestEncoder } from "./h2_request.ts";
 export { h2AlpnProblem, h2AlpnRefused, probeH2c, refusedAlpn } from "./h2_target_check.ts";
 export { H2_READ_BYTES, type H2Receiver, type H2Transport } from "./h2_transport.ts";
 export { concatBytes } from "./h2_frame.ts";
+export { H2SlotBase, type H2SlotEvents, type H2SlotOptions } from "./h2_slot_base.ts";
+export { streamErrorKind } from "./h2_stream_slot.ts";
+export { H2_CODE, H2Session } from "./h2_session.ts";
+export { H2DenoTransport } from "./h2_deno_transport.ts";

@@ -9,7 +9,7 @@
 import { type RunProtocol, type RunResult, SERVER_STREAMS_CAP } from "../../model/mod.ts";
 
 /** The part of a result this module reads. */
-export type ProtocolOf = { run: Pick<RunResult["run"], "protocol" | "maxStreams"> };
+export type ProtocolOf = { run: Pick<RunResult["run"], "protocol" | "maxStreams" | "grpc"> };
 
 /**
  * The run's protocol; `http/1.1` for a result without one (written before HTTP/2).
@@ -41,7 +41,8 @@ export function isHttp2(result: ProtocolOf): boolean {
 }
 
 /**
- * The protocol in words, with the streams per connection of an HTTP/2 run.
+ * The protocol in words, with the streams per connection of an HTTP/2 run; a run of gRPC calls
+ * says so first (`gRPC over h2c`, `gRPC over TLS`).
  *
  * @example
  * ```ts
@@ -52,13 +53,18 @@ export function isHttp2(result: ProtocolOf): boolean {
  *   protocolText({ run: { protocol: "h2c", maxStreams: 8 } }),
  *   "HTTP/2 cleartext (h2c), up to 8 streams per connection",
  * );
+ * assert.equal(
+ *   protocolText({ run: { protocol: "h2c", grpc: true, maxStreams: 8 } }),
+ *   "gRPC over h2c, HTTP/2 cleartext (h2c), up to 8 streams per connection",
+ * );
  * ```
  */
 export function protocolText(result: ProtocolOf): string {
   const protocol = runProtocol(result);
   if (protocol === "http/1.1") return "HTTP/1.1";
   const name = protocol === "h2" ? "HTTP/2 over TLS (h2)" : "HTTP/2 cleartext (h2c)";
-  return `${name}, ${streamsText(result.run.maxStreams)}`;
+  const grpc = result.run.grpc ? `gRPC over ${protocol === "h2" ? "TLS" : "h2c"}, ` : "";
+  return `${grpc}${name}, ${streamsText(result.run.maxStreams)}`;
 }
 
 /**

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { H2Pool } from "../../engine/mod.ts";
+import { H2Pool, type H2PoolOptions } from "../../engine/mod.ts";
 import { DEFAULT_WINDOW_MIB } from "../../model/mod.ts";
 import type { Protocol } from "./protocol.ts";
 
@@ -14,7 +14,16 @@ import type { Protocol } from "./protocol.ts";
  * The run's HTTP/2 pool, its first connection opened and the server's SETTINGS awaited (at most
  * the connect timeout) to fix the streams per connection; a SETTINGS notice said.
  */
-export const http2Protocol: Protocol = async (o) => {
+export const http2Protocol: Protocol = (o) => http2With(undefined, o);
+
+/**
+ * HTTP/2 as {@linkcode http2Protocol}, its stream slots made by `slot` (a protocol over HTTP/2,
+ * as gRPC: grpc_protocol.ts); undefined: HTTP's.
+ */
+export async function http2With(
+  slot: H2PoolOptions["slot"],
+  o: Parameters<Protocol>[0],
+): ReturnType<Protocol> {
   const { transport, plan } = o;
   const pool = new H2Pool({
     origin: o.origin,
@@ -26,6 +35,7 @@ export const http2Protocol: Protocol = async (o) => {
     requests: o.requests,
     ...(transport.h2 ? { transport: transport.h2 } : {}),
     bodySampler: o.bodySampler,
+    ...(slot ? { slot } : {}),
   });
   const streams = await pool.settle(o.connectTimeoutMs, transport.waker);
   const notice = pool.settingsNotice();
@@ -43,4 +53,4 @@ export const http2Protocol: Protocol = async (o) => {
       },
     }),
   };
-};
+}

@@ -11,6 +11,7 @@ import { HOSTILE, hostileResult, reportResult } from "../../_helpers/report_fixt
 import { browserTest, drawnPixels, openPage, problems, remoteRequests } from "./_page_probe.ts";
 import { recordedResult } from "../_recorded_results.ts";
 import { writtenResult } from "../../_helpers/result_fixtures.ts";
+import { judgedGrpcResult } from "../../_helpers/grpc_result_fixtures.ts";
 import { searchResult } from "../../_helpers/search_fixtures.ts";
 import { abResult } from "../../_helpers/ab_fixtures.ts";
 
@@ -422,6 +423,26 @@ browserTest(
         `Chart.getChart(document.getElementById("chart-timeline-latency")).data.datasets.map((d) => d.label)`,
       );
       assert.ok(labels.includes("p99 time to first byte"), labels.join());
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+);
+
+browserTest(
+  "renderHtml() of a gRPC run reads its statuses by name and its protocol in Chromium",
+  async () => {
+    const dir = await Deno.makeTempDir({ prefix: "tailgate-html-" });
+    try {
+      await using browser = await Chromium.launch();
+      const page = await openReport(browser, dir, await judgedGrpcResult());
+      const text = await page.evaluate<string>(`document.body.innerText`);
+      assert.ok(text.includes("gRPC over h2c, HTTP/2 cleartext (h2c)"), text);
+      assert.ok(text.includes("Statuses: OK × 38, UNAVAILABLE × 12."), text);
+      assert.ok(text.includes("↳ Greeter/SayHello"), text);
+      assert.ok(text.includes("↳ RouteGuide/ListFeatures\n64 messages per stream"), text);
+      assert.equal(await page.evaluate(`document.documentElement.dataset.charts`), "drawn");
+      assert.deepEqual(problems(page.events), []);
     } finally {
       await Deno.remove(dir, { recursive: true });
     }

@@ -7,6 +7,7 @@ import { buildChartData } from "../../../reporters/html/html_data.ts";
 import { escapeHtml } from "../../../reporters/page/html_escape.ts";
 import { formatDurationMs } from "../../../runner/plan/units.ts";
 import { SECRET_TOKEN, writtenResult } from "../../_helpers/result_fixtures.ts";
+import { judgedGrpcResult } from "../../_helpers/grpc_result_fixtures.ts";
 import { HOSTILE, hostileResult, reportResult } from "../../_helpers/report_fixtures.ts";
 import { HOSTILE_MARKDOWN, HOSTILE_TRAFFIC, withTraffic } from "../_traffic_results.ts";
 import { assertSelfContained, pageScripts as scripts } from "../_page_checks.ts";
@@ -383,4 +384,31 @@ Deno.test("the stage table has a ttfb row for a result with times to first byte,
   );
   const old = renderHtml(writtenResult());
   assert.doesNotMatch(old, /muted">ttfb|Rate limited/);
+});
+
+Deno.test("renderHtml() names a gRPC run's statuses, its protocol and a stream's messages", async () => {
+  const html = renderHtml(await judgedGrpcResult());
+  const banner = html.slice(html.indexOf('id="verdict"'), html.indexOf("</section>"));
+  const words = "gRPC over h2c, HTTP/2 cleartext (h2c), up to 8 streams per connection";
+  assert.ok(banner.includes(` · ${words}</p>`), banner);
+  assert.ok(
+    html.includes(
+      "<p>Statuses: OK × 38, UNAVAILABLE × 12. Errors: UNAVAILABLE × 12. Streams: " +
+        "RouteGuide/ListFeatures 64 messages per stream (1,280 in 20 streams). ",
+    ),
+  );
+  assert.ok(
+    html.includes('↳ RouteGuide/ListFeatures<div class="muted">64 messages per stream</div>'),
+  );
+  assert.ok(!html.includes('↳ Greeter/SayHello<div class="muted">'), "a unary label has none");
+  // Its time to first byte is to the first message: the stage rows and the timeline say so.
+  assert.ok(html.includes('<span class="muted">first message</span>'));
+  assert.ok(!html.includes('<span class="muted">ttfb</span>'));
+  assert.ok(html.includes('"label":"p99 time to first message"'));
+  const ttfb = renderHtml(writtenResult({}, { firstByte: true }));
+  assert.ok(ttfb.includes('<span class="muted">ttfb</span>'));
+  assert.ok(ttfb.includes('"label":"p99 time to first byte"'));
+  const http = renderHtml(writtenResult());
+  assert.match(http, /<p>Status codes: /);
+  assert.doesNotMatch(http, /gRPC|messages per stream|Statuses:/);
 });

@@ -10,6 +10,7 @@ import { judgedRun, rejectedRun, undecidedRegressionRun } from "../_judged_resul
 import { gateResult, scaledUs } from "../../_helpers/gate_fixtures.ts";
 import { judge } from "../../../runner/api/judge.ts";
 import { ignoreWithout } from "../../_helpers/test_tools.ts";
+import { judgedGrpcResult } from "../../_helpers/grpc_result_fixtures.ts";
 
 /** A test that drives `xmllint`: ignored where it is not installed (CI requires it). */
 function xmllintTest(name: string, fn: () => void | Promise<void>): void {
@@ -60,6 +61,7 @@ async function buildFixtures(): Promise<Record<string, RunResult>> {
     hostile: await hostile(),
     noVerdicts: await judgedRun({ slos: [] }),
     implicit: await rejectedRun(),
+    grpc: await judgedGrpcResult(),
   };
 }
 
@@ -568,5 +570,35 @@ Deno.test({
       new RegExp(`rate limited: ${limited} requests? \\(429, or 503`),
     );
     assert.doesNotMatch(renderJunit(writtenResult()), /rate limited/);
+  },
+});
+
+xmllintTest(
+  "renderJunit() marks a gRPC run beside its protocol; an HTTP run has no mark",
+  async () => {
+    const { grpc, passing } = await fixtures();
+    const xml = renderJunit(grpc);
+    assert.equal(await property(xml, "run.protocol"), "h2c");
+    assert.equal(await property(xml, "run.grpc"), "true");
+    assert.equal(await count(xml, `${SUITE}/properties/property[@name='run.grpc']`), 1);
+    const http = renderJunit(passing);
+    assert.equal(await count(http, `${SUITE}/properties/property[@name='run.grpc']`), 0);
+  },
+);
+
+Deno.test({
+  name: "junitparser reads a gRPC run's implicit error gate failing on UNAVAILABLE × 12",
+  ignore: ignoreWithoutJunitparser(),
+  fn: async () => {
+    const { grpc } = await fixtures();
+    const read = await readWithJunitparser(renderJunit(grpc));
+    const cases = read.suites[0].cases;
+    const implicit = cases.find((c) => c.name === "error_rate <= 1% (implicit)");
+    assert.ok(implicit, JSON.stringify(cases.map((c) => c.name)));
+    assert.equal(implicit.results[0].kind, "Failure");
+    assert.match(
+      implicit.results[0].message ?? "",
+      /12 of 40 judged requests failed \(UNAVAILABLE × 12\)/,
+    );
   },
 });

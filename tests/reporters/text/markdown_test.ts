@@ -11,6 +11,7 @@ import { toEncodedHistogram } from "../../../runner/hdr/encoded_histogram.ts";
 import { judgedRun, rejectedRun, undecidedRegressionRun } from "../_judged_results.ts";
 import { HOSTILE_MARKDOWN, HOSTILE_TRAFFIC, TRAFFIC, withTraffic } from "../_traffic_results.ts";
 import { writtenResult } from "../../_helpers/result_fixtures.ts";
+import { judgedGrpcResult } from "../../_helpers/grpc_result_fixtures.ts";
 
 /** Splits a GFM table row into cells as GitHub does: a backslash escapes the next character. */
 function cellsOf(row: string): string[] {
@@ -430,4 +431,34 @@ Deno.test("renderMarkdown() says how many requests were rate limited, their Retr
     ),
   );
   assert.doesNotMatch(renderMarkdown(writtenResult()), /Rate limited/);
+});
+
+Deno.test("renderMarkdown() names a gRPC run's statuses, its protocol and a stream's messages", async () => {
+  const text = renderMarkdown(await judgedGrpcResult());
+  const facts = text.split("\n")[2];
+  assert.ok(
+    facts.includes("50 of 50 requests completed in 3.0s, 12 errors (UNAVAILABLE × 12)"),
+    facts,
+  );
+  assert.ok(
+    facts.endsWith(" · gRPC over h2c, HTTP/2 cleartext (h2c), up to 8 streams per connection"),
+    facts,
+  );
+  assert.ok(text.includes("| Greeter/SayHello | 20 | UNAVAILABLE × 12 |"), text);
+  assert.ok(text.includes("| main | time to first message |"), text);
+  assert.ok(text.includes("p99 of the response time, p99 of the time to first message."), text);
+  assert.ok(
+    text.includes(
+      "**Streams** (measured stages): RouteGuide/ListFeatures 64 messages per stream " +
+        "(1,280 in 20 streams)",
+    ),
+    text,
+  );
+  assert.match(text, /12 of 40 judged requests failed \(UNAVAILABLE × 12\)/);
+  const http = renderMarkdown(writtenResult());
+  assert.doesNotMatch(http, /gRPC|Streams|first message/);
+  assert.match(
+    renderMarkdown(writtenResult({}, { firstByte: true })),
+    /\| time to first byte \|[^]*p99 of the time to first byte\./,
+  );
 });

@@ -6,6 +6,7 @@ import type { RunResult } from "../../../runner/model/run_result.ts";
 import { renderTerminal, shouldUseColor } from "../../../reporters/text/terminal.ts";
 import { displayWidth } from "../../../reporters/text/text_table.ts";
 import { writtenResult } from "../../_helpers/result_fixtures.ts";
+import { judgedGrpcResult } from "../../_helpers/grpc_result_fixtures.ts";
 import { pointsUs } from "../../_helpers/gate_fixtures.ts";
 import { judgedRun, rejectedRun, undecidedRegressionRun } from "../_judged_results.ts";
 import { HOSTILE_TRAFFIC, withTraffic } from "../_traffic_results.ts";
@@ -365,4 +366,25 @@ Deno.test("renderTerminal() says how many requests were rate limited, their Retr
   );
   assert.match(plain(result), new RegExp(`^errors: .*rate_limited × ${limited}`, "m"));
   assert.doesNotMatch(plain(writtenResult()), /rate limited/);
+});
+
+Deno.test("renderTerminal() names a gRPC run's statuses, its protocol and a stream's messages", async () => {
+  const text = plain(await judgedGrpcResult());
+  const lines = text.split("\n");
+  assert.equal(
+    lines[1],
+    "protocol: gRPC over h2c, HTTP/2 cleartext (h2c), up to 8 streams per connection",
+  );
+  assert.ok(lines.includes("errors: UNAVAILABLE × 12"), text);
+  assert.match(text, /^Greeter\/SayHello +20 +UNAVAILABLE × 12 /m);
+  assert.match(text, /^RouteGuide\/ListFeatures +20 +0 /m);
+  assert.ok(
+    lines.includes("streams: RouteGuide/ListFeatures 64 messages per stream (1,280 in 20 streams)"),
+    text,
+  );
+  assert.match(text, /; ttfb = to the first response message, from the intended send time$/m);
+  assert.match(text, /implicit gate: 12 of 40 judged requests failed \(UNAVAILABLE × 12\)/);
+  // An HTTP run says none of it.
+  const http = plain(writtenResult());
+  assert.doesNotMatch(http, /gRPC|streams:|response message/);
 });

@@ -82,3 +82,16 @@ Deno.test("firstBodySamples() keeps each label's and code's first by time, then 
   const many = Array.from({ length: 150 }, (_, i) => sample(i, 500, i, "x"));
   assert.equal(firstBodySamples([many]).length, MAX_BODY_SAMPLES);
 });
+
+Deno.test("a gRPC status of one label and an HTTP status of another are sampled apart", () => {
+  // grpc-status 200 is 1200 on label 0; HTTP 200 is 200 on label 1: one number each.
+  const sample = (labelIndex: number, status: number): RawBodySample => ({
+    labelIndex,
+    status,
+    atMs: 1,
+    bytes: new TextEncoder().encode(`${labelIndex}/${status}`),
+    bodyBytes: 5,
+  });
+  const merged = firstBodySamples([[sample(0, 1200)], [sample(1, 200)]]);
+  assert.deepEqual(merged.map(text), ["0/1200", "1/200"]);
+});

@@ -11,6 +11,18 @@ function counts(over: Partial<RequestCounts>): RequestCounts {
   return { ...emptyCounts(), ...over };
 }
 
+Deno.test("addCounts() adds gRPC statuses by name and messages, and adds no messages to HTTP's", () => {
+  const grpc = () => counts({ ok: 3, statusCodes: { OK: 3, UNAVAILABLE: 1 }, messages: 7 });
+  const total = addCounts(grpc(), grpc());
+  assert.deepEqual([total.statusCodes, total.messages], [{ OK: 6, UNAVAILABLE: 2 }, 14]);
+  assert.equal(addCounts(emptyCounts(), grpc()).messages, 7);
+  const http = addCounts(
+    counts({ statusCodes: { "200": 1 } }),
+    counts({ statusCodes: { "200": 2 } }),
+  );
+  assert.equal("messages" in http, false);
+});
+
 Deno.test("addCounts() adds every field into its first argument and returns it", () => {
   const a = counts({
     scheduled: 10,

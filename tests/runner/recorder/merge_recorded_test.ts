@@ -199,3 +199,31 @@ Deno.test("workers' journeys merge: counts added, journey times merged exactly, 
   assert.ok(Math.abs(merged.journey.maxUs - 30_000) <= 30);
   assert.deepEqual(merged.steps.map((s) => s.skipped), [0, 3]);
 });
+
+Deno.test("merging two workers' gRPC records equals one recorder: statuses by name, messages", () => {
+  const grpcRecorder = () =>
+    new Recorder(STAGES, ["Greeter/SayHello", "RouteGuide/ListFeatures"], [
+      { codes: [1000], classes: [] },
+      { codes: [1000], classes: [] },
+    ]);
+  // The HTTP mix as gRPC calls: 500 as UNAVAILABLE (1014), 429 as RESOURCE_EXHAUSTED (1008),
+  // every OK stream of label 1 with i % 9 messages.
+  const all = requests().map((c, i) => {
+    const status = c.status === 0 ? 0 : c.status === 500 ? 1014 : c.status === 429 ? 1008 : 1000;
+    return { ...c, status, messages: status === 1000 ? (c.labelIndex === 1 ? i % 9 : 1) : 0 };
+  });
+  const single = recordAll(grpcRecorder(), all, 4000);
+  const even = recordAll(grpcRecorder(), all.filter((_, i) => i % 2 === 0), 4000);
+  const odd = recordAll(grpcRecorder(), all.filter((_, i) => i % 2 === 1), 4000);
+  const merged = mergeRecordedRuns([even, odd]);
+  assert.deepEqual(merged, single);
+  const counts = merged.stages[1].counts;
+  assert.deepEqual(Object.keys(counts.statusCodes).sort(), [
+    "OK",
+    "RESOURCE_EXHAUSTED",
+    "UNAVAILABLE",
+  ]);
+  assert.equal(counts.errors.rate_limited, undefined);
+  const okStreams = all.filter((c) => c.stageIndex === 1 && c.status === 1000);
+  assert.equal(counts.messages, okStreams.reduce((n, c) => n + c.messages, 0));
+});

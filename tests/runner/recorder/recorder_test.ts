@@ -462,3 +462,54 @@ Deno.test("journeys' later steps' lag is recorded apart, and only for a plan wit
   assert.equal(recorded.stepLag?.count, 1);
   assert.equal(recorded.sendLag.count, 0, "never in the schedule's send lag");
 });
+
+Deno.test("a gRPC call's status is counted by its name, an HTTP status by its number", () => {
+  // A gRPC label expects OK (1000 + 0), as the plan stores it.
+  const rec = new Recorder(windows(), LABELS, [{ codes: [1000], classes: [] }, EXPECTS[1]]);
+  const at = (fireMs: number, status: number, labelIndex = 0, messages?: number) =>
+    record(rec, done({ fireMs, completedMs: fireMs + 1, status, labelIndex, messages }));
+  at(1, 1000, 0, 1);
+  at(2, 1000, 0, 1);
+  at(3, 1014, 0, 0); // UNAVAILABLE, trailers only
+  at(4, 1004, 0); // DEADLINE_EXCEEDED
+  at(5, 1017, 0); // a code past the named ones
+  at(6, 200, 1);
+  const [warm] = rec.finish(1000).stages;
+  const [grpc, http] = warm.labels;
+  assert.deepEqual(grpc.counts.statusCodes, {
+    OK: 2,
+    UNAVAILABLE: 1,
+    DEADLINE_EXCEEDED: 1,
+    GRPC_17: 1,
+  });
+  assert.deepEqual([grpc.counts.ok, grpc.counts.errors], [2, { unexpected_status: 3 }]);
+  assert.deepEqual(http.counts.statusCodes, { "200": 1 });
+  assert.equal("messages" in http.counts, false, "an HTTP label's counts have no messages");
+  assert.equal(grpc.counts.messages, 2);
+});
+
+Deno.test("a gRPC status is never rate_limited, RESOURCE_EXHAUSTED with a Retry-After neither", () => {
+  const rec = new Recorder(windows(), LABELS, [{ codes: [1000], classes: [] }, EXPECTS[1]]);
+  // 1008 RESOURCE_EXHAUSTED; 1429 and 1503 would be gRPC codes 429 and 503, not HTTP's.
+  for (const [i, status] of [1008, 1429, 1503].entries()) {
+    record(rec, done({ fireMs: i + 1, completedMs: i + 2, status, retryAfterS: 30 }));
+  }
+  const counts = rec.finish(1000).stages[0].labels[0].counts;
+  assert.deepEqual(counts.errors, { unexpected_status: 3 });
+  assert.deepEqual(counts.statusCodes, { RESOURCE_EXHAUSTED: 1, GRPC_429: 1, GRPC_503: 1 });
+  assert.equal(counts.retryAfterS, undefined);
+});
+
+Deno.test("a server stream's messages are counted for its successful calls, per stage and interval", () => {
+  const rec = new Recorder(windows(), LABELS, [{ codes: [1000], classes: [] }, EXPECTS[1]]);
+  const at = (fireMs: number, stageIndex: number, status: number, messages: number) =>
+    record(rec, done({ fireMs, completedMs: fireMs + 1, stageIndex, status, messages }));
+  at(100, 0, 1000, 64);
+  at(1100, 1, 1000, 10);
+  at(1200, 1, 1000, 20);
+  at(2100, 1, 1014, 5); // broken off: its messages are no stream's figure
+  const run = rec.finish(3000);
+  assert.deepEqual(run.stages.map((s) => s.labels[0].counts.messages), [64, 30]);
+  assert.deepEqual(run.stages.map((s) => s.counts.messages), [64, 30]);
+  assert.deepEqual(run.intervals.map((i) => i.counts.messages), [64, 30, undefined]);
+});

@@ -4,6 +4,7 @@ import { problemText, type Result } from "../../../runner/model/result.ts";
 import type { EncodedHistogram, RunResult } from "../../../runner/model/run_result.ts";
 import { recordShard, shardPlan, shardResults } from "../../_helpers/shard_fixtures.ts";
 import { valueOf } from "../../_helpers/result_value.ts";
+import { grpcResult } from "../../_helpers/grpc_result_fixtures.ts";
 
 /** Why the shards were refused, asserting they were. */
 function refusal(r: Result<MergedResults>): string {
@@ -334,4 +335,30 @@ Deno.test("mergeResults() of a shard written before ttfb and one with it keeps t
   ]));
   assert.equal(olds.totals.ttfb, undefined);
   assert.equal(olds.stages[0].ttfb, undefined);
+});
+
+Deno.test("mergeResults() adds gRPC statuses by name and messages exactly, and keeps run.grpc", () => {
+  const shards = [0, 1].map((index) => {
+    const r = grpcResult();
+    r.run.shard = { index, count: 2 };
+    return r;
+  });
+  const one = grpcResult();
+  const merged = valueOf(mergeResults(shards, ["a.json", "b.json"])).result;
+  assert.equal(merged.run.grpc, true);
+  assert.equal(merged.run.protocol, "h2c");
+  assert.deepEqual(merged.totals.counts.statusCodes, { OK: 76, UNAVAILABLE: 24 });
+  assert.equal(merged.totals.counts.messages, 2 * one.totals.counts.messages!);
+  for (const [s, stage] of merged.stages.entries()) {
+    for (const [l, label] of stage.labels.entries()) {
+      const single = one.stages[s].labels[l].counts;
+      assert.equal(label.counts.messages, 2 * single.messages!, `${stage.name} ${label.label}`);
+    }
+  }
+  // An HTTP/2 shard beside a gRPC one: not one run.
+  const http = { ...shards[1], run: { ...shards[1].run, grpc: undefined } };
+  assert.match(
+    refusal(mergeResults([shards[0], http], ["a.json", "b.json"])),
+    /^b\.json ran over HTTP\/2 cleartext \(h2c\), up to 8 streams per connection, a\.json over gRPC over h2c, /,
+  );
 });

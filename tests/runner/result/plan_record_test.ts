@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { planRecord } from "../../../runner/result/plan_record.ts";
 import { MINIMAL_PLAN, parseText } from "../../_helpers/plan_fixtures.ts";
+import { grpcPlan } from "../../_helpers/grpc_result_fixtures.ts";
 
 Deno.test("planRecord() never stores a secret header value, only its template", () => {
   const text = MINIMAL_PLAN.replace(
@@ -115,4 +116,31 @@ load: { stages: [{ rate: 10/s, duration: 1s }] }
   });
   assert.deepEqual(order.steps[1].think, { minMs: 10, maxMs: 20 });
   assert.equal(planRecord(parseText(MINIMAL_PLAN).plan!).journeys, undefined);
+});
+
+Deno.test("planRecord() stores a gRPC request's call as a plan names it, its deadline and message", () => {
+  const stored = planRecord(grpcPlan()).requests;
+  assert.deepEqual(stored.map((r) => [r.label, r.grpc, r.body?.kind, r.expect]), [
+    [
+      "Greeter/SayHello",
+      { call: "helloworld.Greeter/SayHello", deadlineMs: 500 },
+      "grpc",
+      { codes: [1000], classes: [] },
+    ],
+    [
+      "RouteGuide/ListFeatures",
+      {
+        call: "routeguide.RouteGuide/ListFeatures",
+        serverStreaming: true,
+      },
+      "grpc",
+      {
+        codes: [1000],
+        classes: [],
+      },
+    ],
+  ]);
+  const http = parseText(MINIMAL_PLAN).plan;
+  assert.ok(http);
+  assert.equal("grpc" in planRecord(http).requests[0], false, "an HTTP request stores no call");
 });

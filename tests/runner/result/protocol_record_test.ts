@@ -31,3 +31,24 @@ Deno.test("protocolRecord() follows --target: the retargeted scheme decides h2 o
   assert.deepEqual(protocolRecord(plan!), { protocol: "h2c" });
   assert.deepEqual(protocolRecord(retarget(plan!, "https://api.example:8443")), { protocol: "h2" });
 });
+
+Deno.test("protocolRecord(): a plan of gRPC calls is marked grpc beside its h2 or h2c", () => {
+  const grpc = { files: ["helloworld.proto"], descriptor: {}, tls: false };
+  assert.deepEqual(
+    protocolRecord({ load: { http: "2" }, grpc, requests: origin("http://127.0.0.1:50051/a.B/C") }),
+    { protocol: "h2c", grpc: true },
+  );
+  assert.deepEqual(
+    protocolRecord({
+      load: { http: "2", maxStreams: 4 },
+      grpc: { ...grpc, tls: true },
+      requests: origin("https://api.example/a.B/C"),
+    }),
+    { protocol: "h2", grpc: true, maxStreams: 4 },
+  );
+  assert.equal(
+    "grpc" in protocolRecord({ load: { http: "2" }, requests: origin("http://a:1/") }),
+    false,
+    "an HTTP/2 plan's record is as before",
+  );
+});

@@ -9,6 +9,7 @@ import { RESULT_VERSION, type RunResult } from "../../../runner/model/run_result
 import { sampleResult } from "../../_helpers/result_fixtures.ts";
 import { protocolText, runProtocol } from "../../../runner/result/read/mod.ts";
 import { makeFifo, settlesWithin } from "../../_helpers/special_files.ts";
+import { grpcResult } from "../../_helpers/grpc_result_fixtures.ts";
 
 function doc(overrides: Record<string, unknown> = {}): string {
   return JSON.stringify({ ...sampleResult(), ...overrides });
@@ -333,5 +334,60 @@ Deno.test("readRunResult() reads a label's checks and refuses ones that do not a
   assert.match(
     errorOf(altered((r) => r.stages[1].labels[0].checks = [{ ...check, evaluated: -1 }])),
     /^stages\[1\]\.labels\[0\]\.checks\[0\]\.evaluated is -1: a count/,
+  );
+});
+
+Deno.test("readRunResult() reads a gRPC run: statuses by name, messages, run.grpc", () => {
+  const read = readRunResult(JSON.stringify(grpcResult()));
+  assert.ok(read.ok, read.ok ? "" : read.problems[0].message);
+  assert.deepEqual(read.value.totals.counts.statusCodes, { OK: 38, UNAVAILABLE: 12 });
+  assert.equal(read.value.run.grpc, true);
+  assert.equal(
+    protocolText(read.value),
+    "gRPC over h2c, HTTP/2 cleartext (h2c), up to 8 streams per connection",
+  );
+});
+
+Deno.test("readRunResult() refuses a status key no run writes, naming its path", () => {
+  for (const key of ["SOON", "1014", "ok", "007", "0", "GRPC_1"]) {
+    assert.equal(
+      errorOf(altered((r) => {
+        for (const g of [r.stages[1].labels[0], r.stages[1], r.totals]) {
+          g.counts.statusCodes[key] = g.counts.statusCodes["200"];
+          delete g.counts.statusCodes["200"];
+        }
+      })),
+      `stages[1].labels[0].counts.statusCodes has the key ${JSON.stringify(key)}: a status is ` +
+        'counted by its HTTP number ("503") or its gRPC name ("UNAVAILABLE")',
+      key,
+    );
+  }
+});
+
+Deno.test("readRunResult() refuses gRPC messages that are no count or not the sum of their parts", () => {
+  const grpc = () => grpcResult();
+  const text = (alter: (r: RunResult) => void) => {
+    const r = grpc();
+    alter(r);
+    return JSON.stringify(r);
+  };
+  assert.equal(
+    errorOf(text((r) => r.stages[1].labels[1].counts.messages = -1)),
+    "stages[1].labels[1].counts.messages is -1: a count is a whole number from 0 to 2^53",
+  );
+  assert.equal(
+    errorOf(text((r) => r.stages[1].labels[1].counts.messages! += 1)),
+    'stages[1].counts (stage "main"): messages 1288 is not the sum of its labels\' (1289)',
+  );
+  assert.equal(
+    errorOf(text((r) => (r.run as Record<string, unknown>).grpc = "yes")),
+    'run.grpc is "yes": it is true or absent',
+  );
+  assert.equal(
+    errorOf(text((r) => {
+      delete r.run.protocol;
+      delete r.run.maxStreams;
+    })),
+    "run.grpc is set on a run over http/1.1: gRPC runs over HTTP/2",
   );
 });

@@ -124,6 +124,17 @@ Deno.test("analyseStage on a busy machine finds each freeze, not the busy second
   assert.ok(t.stallThresholdUs! > 58_000, `${t.stallThresholdUs}`);
 });
 
+Deno.test("analyseStage finds freezes that spill into most of a stage's seconds", () => {
+  // A 500 ms freeze every 3 s, each across two seconds (its drain): 8 of 12 seconds stand out, so
+  // the median second is a drained one, and judged by it no freeze would (the truth test's run).
+  const maxesMs = [496, 276, 26, 496, 276, 25, 500, 281, 36, 497, 277, 4];
+  const intervals = maxesMs.map((ms, k) => interval((k + 1) * 1_000, ms * 1_000));
+  const t = analyseStage(intervals, hdrOf([1_600]), 1_600);
+  assert.deepEqual(t.stalls.map((s) => s.startMs), [1_000, 4_000, 7_000, 10_000]);
+  assert.equal(t.stallPeriodMs, 3_000);
+  assert.equal(t.stallThresholdUs, 250_000);
+});
+
 Deno.test("analyseStage gives a period only when the gaps between stalls are regular", () => {
   const at = (starts: number[]) =>
     analyseStage(

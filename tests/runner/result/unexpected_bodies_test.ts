@@ -11,6 +11,7 @@ import {
   sampleResult,
   SECRET_TOKEN,
 } from "../../_helpers/result_fixtures.ts";
+import { grpcPlan, recordGrpcPlan } from "../../_helpers/grpc_result_fixtures.ts";
 
 function sample(
   labelIndex: number,
@@ -136,4 +137,28 @@ Deno.test("mergedUnexpectedBodies() keeps each label's and code's first on the m
     body("GET /b", 503, 101, "b"),
   ]);
   assert.equal(mergedUnexpectedBodies(["GET /a"], [{ bodies: undefined, offsetMs: 0 }]), undefined);
+});
+
+Deno.test("readRunResult() reads a gRPC label's first UNAVAILABLE body, and an HTTP 503 on it", () => {
+  const plan = grpcPlan();
+  const bodySamples = [sample(0, 1014, 3, ""), sample(0, 503, 4, "no healthy upstream")];
+  const r = buildResult(plan, { ...recordGrpcPlan(plan), bodySamples }, ENVIRONMENT);
+  assert.deepEqual(r.unexpectedBodies?.map((b) => b.status), [503, 1014]);
+  const read = readRunResult(JSON.stringify(r));
+  assert.ok(read.ok, read.ok ? "" : read.problems[0].message);
+  const cases: Array<[number, string]> = [
+    [1000, "unexpectedBodies[0].status is 1000: the label expects it"],
+    [
+      99,
+      "unexpectedBodies[0].status is 99: a status is a whole number from 100 to 999, or a gRPC " +
+      "status from 1000",
+    ],
+  ];
+  for (const [status, message] of cases) {
+    const bad = structuredClone(r);
+    bad.unexpectedBodies![0].status = status;
+    const refused = readRunResult(JSON.stringify(bad));
+    assert.ok(!refused.ok, `read as valid: ${status}`);
+    assert.equal(refused.problems[0].message, message);
+  }
 });

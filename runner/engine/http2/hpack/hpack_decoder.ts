@@ -53,6 +53,10 @@ export class HpackDecoder {
   /** Whether that status is a 429 or 503, whose `retry-after` {@linkcode status} keeps. */
   #readRetryAfter = false;
   #retryAfter = "";
+  /** Whether {@linkcode status} keeps `grpc-status` and `grpc-message` (a gRPC stream's block). */
+  #readGrpc = false;
+  #grpcStatus = "";
+  #grpcMessage = "";
 
   /**
    * A decoder whose peer may grow the dynamic table up to `maxTableBytes` (the
@@ -93,7 +97,9 @@ export class HpackDecoder {
    * Decodes ONE complete response header block as {@linkcode decode} does, table updates and all,
    * but returns only its `:status` (0 when it has none): a string is built only where the table
    * keeps it or where it is the status, and the other literals are skipped over. The engine's
-   * hot path: one per response. Throws {@linkcode HpackError} on malformed input.
+   * hot path: one per response. `grpc`: a gRPC stream's block, whose `grpc-status` and
+   * `grpc-message` are kept too ({@linkcode grpcStatus}). Throws {@linkcode HpackError} on
+   * malformed input.
    *
    * @example
    * ```ts
@@ -104,10 +110,12 @@ export class HpackDecoder {
    * assert.equal(new HpackDecoder().status(block), 200);
    * ```
    */
-  status(block: Uint8Array): number {
+  status(block: Uint8Array, grpc = false): number {
     this.#status = "";
     this.#readRetryAfter = false;
     this.#retryAfter = "";
+    this.#readGrpc = grpc;
+    if (grpc) this.#grpcStatus = this.#grpcMessage = "";
     this.#walk(block, undefined);
     // RFC 9113 §8.3.2: exactly three digits; anything else (`2e2`, ` 200`, `0xc8`) is malformed.
     return /^[0-9]{3}$/.test(this.#status) ? Number(this.#status) : 0;
@@ -132,6 +140,41 @@ export class HpackDecoder {
     return this.#retryAfter;
   }
 
+  /**
+   * The `grpc-status` of the last block {@linkcode status} read with `grpc` set, as sent (a
+   * decimal code); "" when it had none.
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { HpackDecoder } from "./hpack_decoder.ts";
+   * // Trailers: grpc-status "14" and grpc-message "down", literals with new names, no indexing.
+   * const text = (s: string) => [s.length, ...new TextEncoder().encode(s)];
+   * const block = Uint8Array.of(
+   *   0x00, ...text("grpc-status"), ...text("14"),
+   *   0x00, ...text("grpc-message"), ...text("down"),
+   * );
+   * const decoder = new HpackDecoder();
+   * assert.equal(decoder.status(block, true), 0);
+   * assert.equal(decoder.grpcStatus, "14");
+   * assert.equal(decoder.grpcMessage, "down");
+   * ```
+   */
+  get grpcStatus(): string {
+    return this.#grpcStatus;
+  }
+
+  /** The `grpc-message` of the last block read as {@linkcode grpcStatus} says ("" when none). */
+  get grpcMessage(): string {
+    return this.#grpcMessage;
+  }
+
+  /** Keeps a gRPC trailer's value, when `name` is one of the two kept. */
+  #keepGrpc(name: string, value: string): void {
+    if (name === "grpc-status") this.#grpcStatus = value;
+    else if (name === "grpc-message") this.#grpcMessage = value;
+  }
+
   #keepStatus(value: string): void {
     this.#status = value;
     this.#readRetryAfter = value === "429" || value === "503";
@@ -154,7 +197,7 @@ export class HpackDecoder {
         else if (name === ":status") this.#keepStatus(this.#value(index));
         else if (this.#readRetryAfter && name === "retry-after") {
           this.#retryAfter = this.#value(index);
-        }
+        } else if (this.#readGrpc) this.#keepGrpc(name, this.#value(index));
         fieldSeen = true;
       } else if (first & 0x40) { // §6.2.1 literal with incremental indexing: the table keeps it
         const index = this.#integer(block, 6);
@@ -164,6 +207,7 @@ export class HpackDecoder {
         if (onField) onField(name, value);
         else if (name === ":status") this.#keepStatus(value);
         else if (this.#readRetryAfter && name === "retry-after") this.#retryAfter = value;
+        else if (this.#readGrpc) this.#keepGrpc(name, value);
         fieldSeen = true;
       } else if (first & 0x20) { // §6.3 dynamic table size update
         // §4.2: only at the start of a block.
@@ -181,6 +225,8 @@ export class HpackDecoder {
         else if (name === ":status") this.#keepStatus(this.#string(block));
         else if (this.#readRetryAfter && name === "retry-after") {
           this.#retryAfter = this.#string(block);
+        } else if (this.#readGrpc && (name === "grpc-status" || name === "grpc-message")) {
+          this.#keepGrpc(name, this.#string(block));
         } else this.#skipString(block);
         fieldSeen = true;
       }

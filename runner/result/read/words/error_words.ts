@@ -1,6 +1,6 @@
 /**
- * A group's failed requests in words, each unexpected status named by its code: `401 × 924,
- * timeout × 3` rather than `unexpected_status 924`, which hides what the server said. A status is
+ * A group's failed requests in words, each unexpected status named by its key: `401 × 924,
+ * timeout × 3` (a gRPC status by its name: `UNAVAILABLE × 12`) rather than `unexpected_status 924`, which hides what the server said. A status is
  * unexpected for the request label that got it (each label has its own `expect`), so the codes are
  * read per label, from its `statusCodes` and its request's expectation in the stored plan. Every
  * report that counts errors words them here, and so does the implicit error gate's message.
@@ -8,6 +8,7 @@
  * @module
  */
 import type { ErrorKind, PlanRecord, RequestCounts } from "../../../model/mod.ts";
+import { statusOfKey } from "../../../model/mod.ts";
 import { statusExpected } from "../../../plan/mod.ts";
 
 /** What the words need of the plan: each request's label and expected statuses. */
@@ -46,7 +47,7 @@ export function unexpectedCodes(
     // The rate-limited answers are words of their own: every unexpected 429 is one, the rest 503s.
     let limited = l.counts.errors.rate_limited ?? 0;
     for (const [code, n] of Object.entries(l.counts.statusCodes).sort(rateLimitedFirst)) {
-      if (n <= 0 || statusExpected(expect, Number(code))) continue;
+      if (n <= 0 || statusExpected(expect, statusOfKey(code))) continue;
       const taken = code === "429" || code === "503" ? Math.min(limited, n) : 0;
       limited -= taken;
       if (n > taken) codes[code] = (codes[code] ?? 0) + n - taken;

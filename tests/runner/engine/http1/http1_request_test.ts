@@ -131,6 +131,22 @@ Deno.test("a file body is the bytes the caller read, sent verbatim", () => {
   assert.throws(() => prepareRequest(request, 0), PrepareRequestError);
 });
 
+Deno.test("a gRPC body is the framed message the caller encoded, not its JSON text", () => {
+  const framed = Uint8Array.of(0, 0, 0, 0, 8, 0x0a, 0x06, 0x75, 0x73, 0x65, 0x72, 0x2d, 0x31);
+  const request = planRequest({
+    method: "POST",
+    body: { kind: "grpc", text: '{"name":"user-1"}' },
+  });
+  const prepared = prepareRequest(request, 0, framed);
+  assert.ok(wire(prepared.bytes).lines.includes("Content-Length: 13"));
+  assert.ok(wire(prepared.bytes).lines.includes("te: trailers"));
+  assert.deepEqual(prepared.bytes.subarray(prepared.bytes.length - 13), framed);
+  assert.throws(
+    () => prepareRequest(request, 0),
+    (error) => error instanceof PrepareRequestError && /framed gRPC message/.test(error.message),
+  );
+});
+
 Deno.test("a POST without a body says Content-Length: 0; a GET or DELETE says nothing", () => {
   const lines = (method: string) => wire(prepareRequest(planRequest({ method }), 0).bytes).lines;
   assert.ok(lines("POST").includes("Content-Length: 0"));

@@ -464,3 +464,66 @@ Deno.test("a stream that keeps its response gets its final head's fields, an int
     "application/json",
   ], []]);
 });
+
+Deno.test("a gRPC stream reports its trailers' grpc-status and grpc-message before it closes", () => {
+  const c = client();
+  const grpc = (name: string): H2StreamEvents => ({
+    ...c.stream(name),
+    grpc: true,
+    onTrailers: (status, message, octets) =>
+      c.log.push(`${name} trailers ${status} "${message}" ${octets}`),
+  });
+  c.protocol.request(new Uint8Array([0x82]), undefined, grpc("a"));
+  c.protocol.request(new Uint8Array([0x82]), undefined, grpc("b"));
+  c.protocol.request(new Uint8Array([0x82]), undefined, c.stream("http"));
+  const trailers = Uint8Array.of(
+    ...literal("grpc-status", "14"),
+    ...literal("grpc-message", "down%20now"),
+  );
+  c.receive(
+    frame(FRAME.headers, FLAG.endHeaders, 1, STATUS_200),
+    frame(FRAME.data, 0, 1, new Uint8Array(5)),
+    frame(FRAME.headers, FLAG.endHeaders | FLAG.endStream, 1, trailers),
+    // A trailers-only response: one HEADERS with the status and grpc-status, END_STREAM.
+    frame(
+      FRAME.headers,
+      FLAG.endHeaders | FLAG.endStream,
+      3,
+      Uint8Array.of(...STATUS_200, ...literal("grpc-status", "12")),
+    ),
+    // An HTTP stream's trailers are decoded (the table stays in step) and not reported.
+    frame(FRAME.headers, FLAG.endHeaders, 5, STATUS_200),
+    frame(FRAME.headers, FLAG.endHeaders | FLAG.endStream, 5, trailers),
+  );
+  assert.deepEqual(c.log, [
+    "a response 200 1",
+    "a data 5",
+    `a trailers 14 "down%20now" ${trailers.length}`,
+    "a close 0 1",
+    "b response 200 17",
+    'b trailers 12 "" 0',
+    "b close 0 3",
+    "http response 200 1",
+    "http close 0 5",
+  ]);
+});
+
+Deno.test("a gRPC stream that keeps its response reads a trailers-only head's grpc-status", async () => {
+  const { KeptResponse } = await import("../../../../runner/engine/kept_response.ts");
+  const c = client();
+  const kept = new KeptResponse(100);
+  c.protocol.request(new Uint8Array([0x82]), undefined, {
+    ...c.stream("a"),
+    kept,
+    grpc: true,
+    onTrailers: (status, message, octets) =>
+      c.log.push(`a trailers ${status} ${message} ${octets}`),
+  });
+  c.receive(frame(
+    FRAME.headers,
+    FLAG.endHeaders | FLAG.endStream,
+    1,
+    Uint8Array.of(...STATUS_200, ...literal("grpc-status", "5"), ...literal("grpc-message", "x")),
+  ));
+  assert.deepEqual(c.log, ["a response 200 32", "a trailers 5 x 0", "a close 0 1"]);
+});

@@ -27,3 +27,16 @@ Deno.test("protocolText() names h2 and h2c apart, with the streams the plan aske
   assert.equal(streamsText(1), "up to 1 stream per connection");
   assert.equal(waitedFor({ run: { protocol: "h2c" } }), "a free stream");
 });
+
+Deno.test("protocolText() says a gRPC run's calls went over h2c or TLS, then its HTTP/2", () => {
+  assert.equal(
+    protocolText({ run: { protocol: "h2c", grpc: true, maxStreams: 8 } }),
+    "gRPC over h2c, HTTP/2 cleartext (h2c), up to 8 streams per connection",
+  );
+  assert.equal(
+    protocolText({ run: { protocol: "h2", grpc: true } }),
+    "gRPC over TLS, HTTP/2 over TLS (h2), streams per connection as the server's SETTINGS " +
+      "allow, at most 100",
+  );
+  assert.equal(waitedFor({ run: { protocol: "h2c", grpc: true } }), "a free stream");
+});

@@ -73,3 +73,20 @@ Deno.test("rate-limited answers are words of their own, not their status codes t
   assert.deepEqual(unexpectedCodes(plan, [l]), { "503": 3 });
   assert.equal(errorsInWords(plan, [l]), "rate_limited × 6, 503 × 3");
 });
+
+Deno.test("a gRPC label's unexpected statuses are words by name, never rate-limited ones", () => {
+  const grpc = {
+    requests: [{ label: "Greeter/SayHello", expect: { codes: [1000], classes: [] } }],
+  };
+  const counts = {
+    ok: 8,
+    statusCodes: { OK: 8, UNAVAILABLE: 12, RESOURCE_EXHAUSTED: 2 },
+    errors: { unexpected_status: 14, timeout: 1 },
+  };
+  const labels = [label("Greeter/SayHello", counts)];
+  assert.deepEqual(unexpectedCodes(grpc, labels), { UNAVAILABLE: 12, RESOURCE_EXHAUSTED: 2 });
+  assert.equal(
+    errorsInWords(grpc, labels),
+    "UNAVAILABLE × 12, RESOURCE_EXHAUSTED × 2, timeout × 1",
+  );
+});
