@@ -1,31 +1,18 @@
 /**
  * The codec against a gRPC server nobody here wrote: grpc-go's example greeter_server (built by
- * .ci/install-tools; ignored with a note where it is not on the PATH). A node:http2 client, test
+ * .ci/install-tools; ignored with a note where it was not built). A node:http2 client, test
  * side only, carries the framed bytes; what the codec frames the server reads, what the server
  * answers the codec decodes.
  */
 import assert from "node:assert/strict";
 import { connect } from "node:http2";
-import { delimiter, join } from "node:path";
 import { freePort } from "../../../_helpers/free_port.ts";
+import { grpcTool, ignoreWithoutGrpcTools } from "../../../_helpers/grpc_tools.ts";
 import { GREETER_PLAN, parseGrpc } from "./_grpc_plan.ts";
 import { loadGrpcSupport } from "../../../../runner/plan/mod.ts";
 
-/** The greeter_server on the PATH, if any. */
-function greeterServer(): string | undefined {
-  for (const dir of (Deno.env.get("PATH") ?? "").split(delimiter)) {
-    try {
-      if (Deno.statSync(join(dir, "greeter_server")).isFile) return join(dir, "greeter_server");
-    } catch { /* not here */ }
-  }
-  return undefined;
-}
-
-const server = greeterServer();
-const ignore = server === undefined && Deno.env.get("TAILGATE_REQUIRE_TOOLS") !== "1";
-if (ignore) {
-  console.error("note: `greeter_server` is not installed; its test is ignored (.ci/install-tools)");
-}
+const server = grpcTool("greeter_server");
+const ignore = ignoreWithoutGrpcTools("greeter_server");
 
 /** One unary call over h2c: the response's DATA bytes and its trailers' grpc-status. */
 function call(port: number, path: string, body: Uint8Array) {
