@@ -96,4 +96,10 @@ export { requestsToPassSlo } from "./slo/mod.ts";
 export type { MixLabel, MixLabels } from "./requests/mod.ts";
 export { retarget } from "./retarget.ts";
 export { didYouMean } from "./read/mod.ts";
-export { type GrpcCodec, type GrpcSupport, grpcSupport, loadGrpcSupport } from "./grpc/mod.ts";
+export {
+  type GrpcCodec,
+  type GrpcSupport,
+  grpcSupport,
+  loadGrpcCodec,
+  loadGrpcSupport,
+} from "./grpc/mod.ts";

@@ -7,6 +7,9 @@
  * @module
  */
 
+import type { PlanGrpcSchema } from "../types.ts";
+import type { GrpcCodec } from "./grpc_codec.ts";
+
 /** What the plan and the engine use of gRPC support, once loaded. */
 export type GrpcSupport = typeof import("./grpc_tools.ts");
 
@@ -31,4 +34,21 @@ export async function loadGrpcSupport(): Promise<GrpcSupport> {
 /** gRPC support when {@linkcode loadGrpcSupport} has loaded it, else undefined. */
 export function grpcSupport(): GrpcSupport | undefined {
   return loaded;
+}
+
+/**
+ * A codec for `schema`'s messages, gRPC support loaded first: what an engine (a worker too)
+ * awaits once before it frames a gRPC plan's requests.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { loadGrpcCodec } from "./grpc_support.ts";
+ * const descriptor = { nested: { hi: { nested: { Hi: { fields: { n: { type: "int32", id: 1 } } } } } } };
+ * const codec = await loadGrpcCodec({ files: ["hi.proto"], descriptor, tls: false });
+ * assert.deepEqual([...codec.frame("hi.Hi", '{"n":150}')], [0, 0, 0, 0, 3, 0x08, 0x96, 0x01]);
+ * ```
+ */
+export async function loadGrpcCodec(schema: PlanGrpcSchema): Promise<GrpcCodec> {
+  return (await loadGrpcSupport()).grpcCodec(schema);
 }

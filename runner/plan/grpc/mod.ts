@@ -6,7 +6,7 @@
  *
  * @module
  */
-export { type GrpcSupport, grpcSupport, loadGrpcSupport } from "./grpc_support.ts";
+export { type GrpcSupport, grpcSupport, loadGrpcCodec, loadGrpcSupport } from "./grpc_support.ts";
 export {
   grpcLine,
   type GrpcRead,
