@@ -121,7 +121,8 @@ export function readGrpcCall(
               : { kind: "text", text: h.value },
           ],
       })),
-      body: drawn ? compiled.parts : [{ kind: "text", text: body.text }],
+      // A fixed message is framed once, as a file body's bytes are, so it is not a template part.
+      ...(drawn ? { body: compiled.parts } : {}),
     }
     : undefined;
   const short = `${call.service.slice(call.service.lastIndexOf(".") + 1)}/${call.method}`;

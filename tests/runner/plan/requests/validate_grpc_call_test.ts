@@ -78,3 +78,14 @@ Deno.test("a gRPC plan's defaults leave content-type, te and grpc-* to gRPC, loc
     "te",
   ]);
 });
+
+Deno.test("a fixed message is no template part beside drawn metadata: it is framed once", async () => {
+  const parse = await parseGrpc(withRequests(
+    '  - { call: helloworld.Greeter/SayHello, metadata: { x-n: "{{n}}" }, message: { name: a } }\n',
+  ));
+  assert.deepEqual(errorLines(parse), []);
+  const [r] = parse.plan!.requests;
+  assert.deepEqual(r.body, { kind: "grpc", text: '{"name":"a"}' });
+  assert.equal(r.template!.body, undefined);
+  assert.ok(r.template!.headers.some((h) => h.name === "x-n" && h.parts[0].kind === "ref"));
+});
