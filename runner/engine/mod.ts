@@ -15,8 +15,13 @@ export {
 export { PERFORMANCE_CLOCK } from "./types.ts";
 export { CA_AS_END_ENTITY, caUsedAsEndEntity, tlsProblem } from "./tls_problem.ts";
 export type { CapturedValue, StepResponse } from "./response/mod.ts";
-export { encodeText, RenderAhead, RequestRenderer } from "./render/mod.ts";
-export { captureSourceText, captureValue, LabelChecks } from "./response/mod.ts";
+export { type EncodeBody, encodeText, RenderAhead, RequestRenderer } from "./render/mod.ts";
+export {
+  captureSourceText,
+  captureValue,
+  LabelChecks,
+  type MessageDecoder,
+} from "./response/mod.ts";
 export { lowerThreadPriority } from "./low_priority.ts";
 export type { JourneyEnd, JourneySink } from "./journeys/mod.ts";
 export type { ContentionSample } from "./contention/mod.ts";

@@ -5,15 +5,18 @@
  *
  * @module
  */
-import type { RequestBasics, ResolvedPlan } from "../plan/mod.ts";
+import type { GrpcCodec, ResolvedPlan } from "../plan/mod.ts";
 import type { ScheduleCursor } from "../schedule/mod.ts";
 import { prepareRequest } from "../engine/mod.ts";
 import { RenderAhead, RequestRenderer } from "../engine/mod.ts";
-import { LabelChecks } from "../engine/mod.ts";
+import { LabelChecks, type MessageDecoder } from "../engine/mod.ts";
 import { MAX_BODY_FILE_BYTES, type MixLabels } from "../plan/mod.ts";
 import { keepBodyBytesOf } from "./journey_bodies.ts";
 import type { PreparedRequest } from "../engine/mod.ts";
 import { readRegularFile } from "../model/mod.ts";
+
+/** A gRPC message of no fields, framed: uncompressed, length 0. */
+const EMPTY_GRPC_MESSAGE = new Uint8Array(5);
 
 /** What {@linkcode engineRequests} prepares. */
 export interface EngineRequests {
@@ -25,36 +28,42 @@ export interface EngineRequests {
   source?: RenderAhead;
   /** Per label, its checks (requests and journey steps), when any label has some. */
   checks?: (LabelChecks | undefined)[];
+  /** Per label, a gRPC call's response decoder (checks and captures read its JSON form). */
+  decoders?: (MessageDecoder | undefined)[];
 }
 
 /**
- * The framed message (5-octet prefix and protobuf) of a gRPC request's fixed body (kind `grpc`),
- * by its label: what the plan's codec encodes from the body's JSON text.
- */
-export type GrpcBody = (request: RequestBasics, labelIndex: number) => Uint8Array;
-
-/**
  * Prepares `mix`'s requests for one engine; `cursor` walks its share of the schedule (asked
- * only when requests are rendered ahead). `grpcBody` frames a gRPC request's message; a `grpc`
- * body without it is a bug (`PrepareRequestError`).
+ * only when requests are rendered ahead). A gRPC plan's messages are encoded by `codec` (its
+ * `plan.grpc` schema's): a fixed one once here, a rendered one by the renderer, once per distinct
+ * text; a `grpc` body without a codec is a bug (`PrepareRequestError`).
  */
 export async function engineRequests(
   plan: ResolvedPlan,
   mix: MixLabels,
   cursor: () => ScheduleCursor,
-  grpcBody?: GrpcBody,
+  codec?: GrpcCodec,
 ): Promise<EngineRequests> {
   const fileBodies = await Promise.all(
-    mix.requests.map((r, i) => {
+    mix.requests.map((r) => {
       if (r.body?.kind === "file") return readBodyFile(r.body.path);
-      return r.body?.kind === "grpc" ? grpcBody?.(r, i) : undefined;
+      // A fixed message is framed once; a rendered one (a template's body) at each render.
+      if (r.body?.kind !== "grpc" || r.template?.body !== undefined) return undefined;
+      return codec?.frame(r.grpc!.requestType, r.body.text);
     }),
   );
+  const encodeBody = codec
+    ? (label: number, json: Uint8Array, length: number) =>
+      codec.encodeBody(mix.requests[label].grpc!.requestType, json, length)
+    : undefined;
   const renderer = mix.requests.some((r) => r.template !== undefined)
-    ? new RequestRenderer(plan, fileBodies)
+    ? new RequestRenderer(plan, fileBodies, encodeBody)
     : undefined;
   const requests = mix.requests.map((r, i) => {
-    const prepared = prepareRequest({ ...r, weight: 1 }, i, fileBodies[i]);
+    // A rendered gRPC message's bytes come from the renderer at each send: an empty message
+    // stands in for them in the request prepared once, which is never sent as it is.
+    const body = fileBodies[i] ?? (r.body?.kind === "grpc" ? EMPTY_GRPC_MESSAGE : undefined);
+    const prepared = prepareRequest({ ...r, weight: 1 }, i, body);
     const keep = keepBodyBytesOf(mix.labels[i]);
     if (keep > 0) prepared.keepBodyBytes = keep;
     return renderer ? renderer.fixedRequest(i, prepared) : prepared;
@@ -62,15 +71,19 @@ export async function engineRequests(
   const source = renderer?.drawsValues
     ? new RenderAhead(renderer, requests, cursor(), plan.data?.length ?? 0)
     : undefined;
+  const decoders = mix.requests.map((r) =>
+    r.grpc && codec ? codec.decoder(r.grpc.responseType) : undefined
+  );
   // Labels with checks: evaluated on the engine thread at completion, counted per check.
-  const checks = mix.requests.map((r) =>
-    r.checks?.length ? new LabelChecks(r.checks, r.expect) : undefined
+  const checks = mix.requests.map((r, i) =>
+    r.checks?.length ? new LabelChecks(r.checks, r.expect, decoders[i]) : undefined
   );
   return {
     requests,
     ...(renderer ? { renderer } : {}),
     ...(source ? { source } : {}),
     ...(checks.some((c) => c !== undefined) ? { checks } : {}),
+    ...(decoders.some((d) => d !== undefined) ? { decoders } : {}),
   };
 }
 

@@ -22,10 +22,10 @@ import type { ContentionRecord } from "./contention_probe.ts";
 import { collectGarbage, youngGenerationMb } from "../engine/mod.ts";
 import { CONNECT_TIMEOUT_MS, Dispatcher } from "../engine/mod.ts";
 import { JourneyRunner } from "../engine/mod.ts";
-import { type MixLabels, mixLabels } from "../plan/mod.ts";
+import { loadGrpcCodec, type MixLabels, mixLabels } from "../plan/mod.ts";
 import { type Clock, type Connection, PERFORMANCE_CLOCK, type Waker } from "../engine/mod.ts";
 import type { RawBodySample } from "../engine/mod.ts";
-import { type EngineRequests, engineRequests, type GrpcBody } from "./engine_requests.ts";
+import { type EngineRequests, engineRequests } from "./engine_requests.ts";
 import { ConnectionWatch } from "./connection_watch.ts";
 import { chooseTransport, protocolOf } from "./wiring/mod.ts";
 
@@ -99,8 +99,6 @@ export interface EngineOptions {
    * (runWorkers starts them from the main thread); without it a real run starts its own.
    */
   side?: SideLinks;
-  /** Frames a gRPC request's fixed message (a plan with `grpc`), by its label. */
-  grpcBody?: GrpcBody;
   /** Overrides for tests. */
   connect?: (url: URL, clock: Clock) => Connection;
   waker?: Waker;
@@ -169,12 +167,10 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
   const mix = mixLabels(plan);
   const schedule = planSchedule(plan, mix);
   const shard = options.shard ?? { index: 0, count: 1 };
-  const { requests, renderer, source, checks } = await engineRequests(
-    plan,
-    mix,
-    () => schedule.cursor(shard),
-    options.grpcBody,
-  );
+  // A gRPC plan's codec (protobufjs loaded only for one: ~50 ms of start-up CPU).
+  const codec = plan.grpc ? await loadGrpcCodec(plan.grpc) : undefined;
+  const prepared = await engineRequests(plan, mix, () => schedule.cursor(shard), codec);
+  const { requests, source, checks } = prepared;
   const origin = new URL(mix.requests[0].url);
   // A real run keeps its engine thread for timing, writing, reading and recording: intervals are
   // encoded by a low-priority worker, and a probe thread measures the platform's hiccups.
@@ -199,7 +195,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
     ? attachSideWorkers(links)
     : {};
   const recorder = planRecorder(plan, mix, schedule.stages, store);
-  const journeys = journeyRunner(plan, mix, { requests, renderer, source }, recorder);
+  const journeys = journeyRunner(plan, mix, prepared, recorder);
   const share = (n: number) => Math.max(1, Math.round(n / shard.count));
   // The engine-stall probe counts from the end of the leading warmup stages, as send lag does.
   const warmupEndMs = schedule.stages.find((s) => !s.warmup)?.startMs ?? schedule.durationMs;
@@ -306,7 +302,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
 function journeyRunner(
   plan: ResolvedPlan,
   mix: MixLabels,
-  { requests, renderer, source }: EngineRequests,
+  { requests, renderer, source, decoders }: EngineRequests,
   recorder: Recorder,
 ): JourneyRunner | undefined {
   if (!plan.journeys?.length) return undefined;
@@ -320,6 +316,7 @@ function journeyRunner(
     sink: recorder,
     renderer,
     source,
+    ...(decoders ? { decoders } : {}),
   });
 }
 

@@ -1,15 +1,15 @@
 /**
  * A hand-built gRPC plan, as the plan layer resolves a `call:` of grpc-go's greeter: POST to
  * `/helloworld.Greeter/SayHello` with `content-type: application/grpc`, a `grpc` body (the
- * message's JSON text; the run frames it through `grpcBody`), `expect` OK (1000), `grpc` set on
- * the request and the plan, `load.http` 2. And the framed bytes the codec gives its message.
+ * message's JSON text; the run frames it with the codec of `plan.grpc`), `expect` OK (1000), `grpc` set on
+ * the request and the plan, `load.http` 2.
  *
  * @module
  */
 import assert from "node:assert/strict";
 import type { ResolvedPlan } from "../../runner/plan/types.ts";
 import { parseText } from "./plan_fixtures.ts";
-import { grpcFramed, HELLO_REQUEST, SAY_HELLO } from "./grpc_server.ts";
+import { SAY_HELLO } from "./grpc_server.ts";
 
 /**
  * The greeter plan against `origin` (`http://127.0.0.1:PORT`), its `load` given as YAML flow
@@ -36,10 +36,25 @@ load: ${load}
     responseType: "helloworld.HelloReply",
     serverStreaming: false,
   };
-  plan.grpc = { files: ["helloworld.proto"], descriptor: {}, tls: false };
+  plan.grpc = { files: ["helloworld.proto"], descriptor: HELLOWORLD_DESCRIPTOR, tls: false };
   plan.load.http = "2";
   return plan;
 }
 
-/** The framed HelloRequest{name: "user-1"}, as the codec gives it: `00 00 00 00 08` + 8 octets. */
-export const greeterBody = (): Uint8Array => grpcFramed(HELLO_REQUEST);
+/**
+ * helloworld.proto (grpc-go's examples) as the plan layer's schema holds it: protobufjs's JSON form
+ * of its two messages and its service.
+ */
+export const HELLOWORLD_DESCRIPTOR = {
+  nested: {
+    helloworld: {
+      nested: {
+        Greeter: {
+          methods: { SayHello: { requestType: "HelloRequest", responseType: "HelloReply" } },
+        },
+        HelloRequest: { fields: { name: { type: "string", id: 1 } } },
+        HelloReply: { fields: { message: { type: "string", id: 1 } } },
+      },
+    },
+  },
+};

@@ -17,7 +17,7 @@ import assert from "node:assert/strict";
 import { openLibcNet } from "../../runner/engine/native/libc_net.ts";
 import type { RecordedRun } from "../../runner/recorder/recorder.ts";
 import { runEngine } from "../../runner/run/run_engine.ts";
-import { greeterBody, greeterPlan } from "../_helpers/grpc_fixtures.ts";
+import { greeterPlan } from "../_helpers/grpc_fixtures.ts";
 import { startGrpcTarget } from "../_helpers/grpc_server.ts";
 import { offTruth, STALL_TRUTH, type Truth } from "../_helpers/truth.ts";
 
@@ -34,7 +34,7 @@ async function runGrpc(
       `{ rate: ${load.rate}, duration: ${load.duration} }] }`,
   );
   plan.load.maxStreams = load.streams;
-  const run = await runEngine({ plan, io, grpcBody: greeterBody });
+  const run = await runEngine({ plan, io });
   assert.equal(run.io, io);
   assert.equal(run.complete, true);
   return run.recorded;

@@ -13,7 +13,7 @@ import type { ErrorKind } from "../../model/mod.ts";
 import type { PlanJourney } from "../../plan/mod.ts";
 import { nextStepDueMs } from "../../schedule/mod.ts";
 import type { RowCursor } from "../../schedule/mod.ts";
-import { type CapturedValue, ResponseView } from "../response/mod.ts";
+import { type CapturedValue, type MessageDecoder, ResponseView } from "../response/mod.ts";
 import { ByteWriter, type RequestRenderer } from "../render/mod.ts";
 import type { PreparedRequest, RecordSink, RequestSource, ResponseOutcome } from "../types.ts";
 import { judgeStep, type StepRules } from "./judge_step.ts";
@@ -74,6 +74,8 @@ export interface JourneyRunnerOptions {
   renderer?: RequestRenderer;
   /** Where first steps rendered ahead of the schedule come from. */
   source?: RequestSource;
+  /** Per label, a gRPC call's response decoder (its captures read the message's JSON form). */
+  decoders?: readonly (MessageDecoder | undefined)[];
 }
 
 /**
@@ -113,6 +115,7 @@ export class JourneyRunner {
           expect: s.expect,
           captures: s.captures,
           captureSlots: s.captures.map((c) => slots.indexOf(c.name)),
+          ...(options.decoders?.[label] ? { decode: options.decoders[label] } : {}),
         };
       });
     });

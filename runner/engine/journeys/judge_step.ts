@@ -10,7 +10,12 @@
 import type { ErrorKind } from "../../model/mod.ts";
 import type { PlanCapture, StatusExpectation } from "../../plan/mod.ts";
 import { statusExpected } from "../../plan/mod.ts";
-import { type CapturedValue, captureValue, ResponseView } from "../response/mod.ts";
+import {
+  type CapturedValue,
+  captureValue,
+  type MessageDecoder,
+  ResponseView,
+} from "../response/mod.ts";
 import type { ResponseOutcome } from "../types.ts";
 
 /** What a step asks of its response. */
@@ -19,6 +24,8 @@ export interface StepRules {
   captures: readonly PlanCapture[];
   /** Each capture's slot among its journey's captured values. */
   captureSlots: readonly number[];
+  /** A gRPC call's response decoder: its captures read the message's JSON form. */
+  decode?: MessageDecoder;
 }
 
 /**
@@ -55,7 +62,7 @@ export function judgeStep(
   if (!statusExpected(rules.expect, outcome.status)) return "unexpected_status";
   if (rules.captures.length === 0) return undefined;
   // One reusable view of the kept body and headers: the text decoded once, on first read.
-  const response = view.of(outcome);
+  const response = view.of(outcome, rules.decode);
   for (let i = 0; i < rules.captures.length; i++) {
     const value = captureValue(rules.captures[i].from, response);
     if (!value.ok) return "check_failed";

@@ -5,5 +5,5 @@
  */
 export { ByteWriter } from "./byte_writer.ts";
 export { EncodedColumn, encodeText } from "./encoded_values.ts";
-export { RequestRenderer } from "./request_renderer.ts";
+export { type EncodeBody, RequestRenderer } from "./request_renderer.ts";
 export { RENDER_AHEAD, RenderAhead } from "./render_ahead.ts";

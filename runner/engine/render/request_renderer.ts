@@ -41,7 +41,15 @@ interface Program {
   sources: number[];
   /** Whether any step draws a value (else the request is the same every time). */
   draws: boolean;
+  /** A gRPC message rendered as JSON text, sent encoded and framed (the renderer's `encodeBody`). */
+  encode?: boolean;
 }
+
+/**
+ * Encodes and frames a gRPC label's rendered message: the first `length` bytes of `json` (its
+ * JSON text) as the 5-octet prefix and protobuf the call sends.
+ */
+export type EncodeBody = (label: number, json: Uint8Array, length: number) => Uint8Array;
 
 /**
  * The renderer of one plan's templated requests.
@@ -66,8 +74,18 @@ export class RequestRenderer {
   /** Which sources each label reads (for draw counts). */
   readonly sourcesOf: readonly (readonly number[])[];
 
-  /** `fileBodies[label]`: the bytes of a `file` body that is not a template. */
-  constructor(plan: ResolvedPlan, fileBodies: ReadonlyArray<Uint8Array | undefined>) {
+  readonly #encodeBody: EncodeBody | undefined;
+
+  /**
+   * `fileBodies[label]`: the bytes of a `file` body that is not a template (or a gRPC call's
+   * fixed message, framed); `encodeBody` frames a gRPC call's rendered message.
+   */
+  constructor(
+    plan: ResolvedPlan,
+    fileBodies: ReadonlyArray<Uint8Array | undefined>,
+    encodeBody?: EncodeBody,
+  ) {
+    this.#encodeBody = encodeBody;
     const data = plan.data ?? [];
     this.#vars = plan.vars ?? [];
     this.#seed = plan.load.seed;
@@ -181,7 +199,7 @@ export class RequestRenderer {
     const program = this.#programs[label]!;
     this.#rows.at(n);
     for (const s of program.sources) this.#row[s] = this.#rows.rowOf(s);
-    this.#emit(program, n, out);
+    this.#emit(program, n, out, label);
   }
 
   /**
@@ -199,7 +217,7 @@ export class RequestRenderer {
     const program = this.#programs[label]!;
     for (const s of program.sources) this.#row[s] = rows[s];
     this.#captured = captured;
-    this.#emit(program, n, out);
+    this.#emit(program, n, out, label);
     this.#captured = [];
   }
 
@@ -213,20 +231,31 @@ export class RequestRenderer {
     return this.#row.length;
   }
 
-  #emit(program: Program, n: number, out: ByteWriter): void {
+  #emit(program: Program, n: number, out: ByteWriter, label: number): void {
     out.reset();
+    let body: Uint8Array | undefined;
+    let bodyLength = 0;
     if (program.body !== undefined) {
       this.#body.reset();
       this.#write(program.body, n, this.#body);
+      body = this.#body.buf;
+      bodyLength = this.#body.length;
+      if (program.encode) {
+        if (this.#encodeBody === undefined) {
+          throw new Error(`label ${label}: a gRPC message rendered without its codec`);
+        }
+        body = this.#encodeBody(label, body, bodyLength);
+        bodyLength = body.length;
+      }
     }
     this.#write(program.head, n, out);
     if (program.contentLength) {
       out.ascii("Content-Length: ");
-      out.integer(program.body === undefined ? 0 : this.#body.length);
+      out.integer(bodyLength);
       out.ascii("\r\n");
     }
     out.ascii("\r\n");
-    if (program.body !== undefined) out.range(this.#body.buf, 0, this.#body.length);
+    if (body !== undefined) out.range(body, 0, bodyLength);
   }
 
   /** Var `index`'s text for request `n` (a uuid, counter or int: alike in every encoding). */
@@ -289,6 +318,9 @@ function compileRequest(
     head.push({ kind: "bytes", bytes: encoder.encode("\r\n") });
   }
   if (layout.userAgent) head.push({ kind: "bytes", bytes: encoder.encode(USER_AGENT_LINE) });
+  // gRPC requires `te: trailers`, as prepareRequest() adds it to a fixed call.
+  const grpc = r.body?.kind === "grpc";
+  if (grpc) head.push({ kind: "bytes", bytes: encoder.encode("te: trailers\r\n") });
   const body: Step[] | undefined = t.body
     ? compile(t.body, sources)
     : fileBody
@@ -298,6 +330,8 @@ function compileRequest(
     head: merge(head),
     ...(body ? { body: merge(body) } : {}),
     contentLength: layout.contentLength,
+    // A rendered message is encoded; a fixed one (`fileBody`) came framed.
+    ...(grpc && t.body ? { encode: true } : {}),
   };
 }
 

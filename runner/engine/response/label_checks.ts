@@ -19,6 +19,12 @@ const UTF8 = new TextDecoder();
 const NOT_READ = Symbol("not read");
 
 /**
+ * A gRPC message's decoder: its JSON form (proto3 JSON: 64-bit integers as strings, enums by
+ * name), undefined for bytes that are no such message.
+ */
+export type MessageDecoder = (message: Uint8Array) => { value: unknown } | undefined;
+
+/**
  * A completed response as checks and captures read it: its status, kept headers and body (text
  * and JSON made on first read, then reused). One view is reused for response after response:
  * {@linkcode ResponseView.of} points it at the next.
@@ -40,9 +46,14 @@ export class ResponseView implements CheckedResponse, StepResponse {
   #headers: ResponseHeaders = NO_HEADERS;
   #text: string | undefined = undefined;
   #json: { value: unknown } | undefined | typeof NOT_READ = NOT_READ;
+  #decode: MessageDecoder | undefined = undefined;
 
-  /** Points the view at `outcome` (its kept body and headers); returns the view. */
-  of(outcome: ResponseOutcome): this {
+  /**
+   * Points the view at `outcome` (its kept body and headers); returns the view. With `decode` (a
+   * gRPC call's), the body is a protobuf message, read as its JSON form's text.
+   */
+  of(outcome: ResponseOutcome, decode?: MessageDecoder): this {
+    this.#decode = decode;
     this.status = outcome.status;
     this.#body = outcome.body ?? EMPTY;
     this.bodyBytes = outcome.bodyBytes ?? this.#body.length;
@@ -58,9 +69,15 @@ export class ResponseView implements CheckedResponse, StepResponse {
     return this.#body;
   }
 
-  /** The kept body as UTF-8 text, decoded on first read. */
+  /**
+   * The kept body as UTF-8 text, decoded on first read; a gRPC message as the text of its JSON
+   * form (empty when the bytes are no such message).
+   */
   get bodyText(): string {
-    return this.#text ??= UTF8.decode(this.#body);
+    if (this.#text !== undefined) return this.#text;
+    if (this.#decode === undefined) return this.#text = UTF8.decode(this.#body);
+    const message = this.#decode(this.#body);
+    return this.#text = message === undefined ? "" : JSON.stringify(message.value);
   }
 
   /** The body parsed as JSON on first read: `{ value }`, or undefined when it is not JSON. */
@@ -104,12 +121,15 @@ export class LabelChecks {
   /** The view the last response was read through (reusable by captures until the next). */
   readonly view: ResponseView = new ResponseView();
   readonly #expect: StatusExpectation;
+  readonly #decode: MessageDecoder | undefined;
 
   /**
    * @param checks The label's checks.
    * @param expect The statuses the label takes (its `expect`, or its `status` check's).
+   * @param decode A gRPC call's response decoder: its checks read the message's JSON form.
    */
-  constructor(checks: readonly PlanCheck[], expect: StatusExpectation) {
+  constructor(checks: readonly PlanCheck[], expect: StatusExpectation, decode?: MessageDecoder) {
+    this.#decode = decode;
     this.checks = checks;
     this.failed = new Uint8Array(checks.length);
     this.#expect = expect;
@@ -126,7 +146,7 @@ export class LabelChecks {
    * `unexpected_status`, as `expect` makes it).
    */
   evaluate(outcome: ResponseOutcome): boolean {
-    const view = this.view.of(outcome);
+    const view = this.view.of(outcome, this.#decode);
     const failed = this.failed;
     let other = false;
     for (let i = 0; i < failed.length; i++) {

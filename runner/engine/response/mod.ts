@@ -22,4 +22,4 @@ export {
   parseJson,
 } from "./evaluate_check.ts";
 export { MAX_RETRY_AFTER_S, readsRetryAfter, retryAfterSeconds } from "./retry_after.ts";
-export { LabelChecks, ResponseView } from "./label_checks.ts";
+export { LabelChecks, type MessageDecoder, ResponseView } from "./label_checks.ts";

@@ -7,12 +7,6 @@
  * @module
  */
 export { type GrpcSupport, grpcSupport, loadGrpcCodec, loadGrpcSupport } from "./grpc_support.ts";
-export {
-  grpcLine,
-  type GrpcRead,
-  type GrpcSectionAt,
-  readGrpc,
-  requestGrpcSections,
-} from "./read_grpc.ts";
+export { type GrpcRead, type GrpcSectionAt, readGrpc, requestGrpcSections } from "./read_grpc.ts";
 export type { GrpcCodec } from "./grpc_codec.ts";
 export { type DrawnValue, type Draws, messageDraws, varDraws } from "./message_draws.ts";

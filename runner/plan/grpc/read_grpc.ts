@@ -35,14 +35,6 @@ export interface GrpcRead {
   shapes: MessageShapes;
 }
 
-/** Where each plan's `grpc` section was written, for issues about the plan as a whole. */
-const lines = new WeakMap<PlanGrpcSchema, number>();
-
-/** The line of the plan's `grpc` section, when this process read it (else 1). */
-export function grpcLine(schema: PlanGrpcSchema): number {
-  return lines.get(schema) ?? 1;
-}
-
 /**
  * The `grpc:` sections of requests and journey steps in the tree of a plan's `requests`.
  *
@@ -125,7 +117,6 @@ export function readGrpc(
     descriptor: support.rootJson(proto.root),
     tls,
   };
-  lines.set(schema, sections[0].line);
   const plan = sections[0].path === "grpc" ? deadlines.get(sections[0].node) : undefined;
   return {
     schema,

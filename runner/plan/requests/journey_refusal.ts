@@ -1,14 +1,12 @@
 /**
  * What this version validates but does not yet run (issue 44, docs/decisions/journeys.md): a
  * journey SLO over a window (`journey.p99 < 1s over 10s`): journey times are kept per stage, not
- * per second. And a plan of gRPC calls (issue 46): `tailgate check` reads its `.proto` files,
- * calls and messages, but the engine does not send them yet. `tailgate check` accepts them;
- * `run`, `search` and `ab` refuse the plan with this error, so nothing half-works.
+ * per second. `tailgate check` accepts it; `run`, `search` and `ab` refuse the plan with this
+ * error, so nothing half-works.
  *
  * @module
  */
 import type { PlanIssue, ResolvedPlan } from "../types.ts";
-import { grpcLine } from "../grpc/mod.ts";
 
 /**
  * One error per part of the plan this version cannot run yet, at its line.
@@ -38,14 +36,6 @@ export function notYetRun(plan: ResolvedPlan): PlanIssue[] {
     hint,
   });
   const out: PlanIssue[] = [];
-  if (plan.grpc !== undefined) {
-    out.push(at(
-      grpcLine(plan.grpc),
-      "grpc",
-      "gRPC calls are checked (`tailgate check`) but not yet sent by this version",
-      "nothing was sent; run the calls with ghz meanwhile, or test the service's HTTP API",
-    ));
-  }
   for (const slo of plan.slos) {
     if (slo.series === "journey" && slo.windowMs !== undefined) {
       out.push(

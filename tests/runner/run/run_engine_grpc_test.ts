@@ -1,7 +1,7 @@
 /**
  * gRPC runs end to end at the engine level: runEngine with a hand-built plan (the plan reader's
  * `call:` is another part's) whose request is a gRPC call: POST to the method's path with the
- * gRPC headers, a `grpc` body framed by the `grpcBody` seam (here the known HelloRequest bytes),
+ * gRPC headers, a `grpc` body framed by the codec of the plan's schema (the known HelloRequest bytes),
  * `plan.grpc` set and `load.http` 2 (`te: trailers` is added by prepareRequest for a `grpc` body). Against the in-test gRPC server, and grpc-go's greeter
  * (skipped, with a note, where it is not built).
  */
@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { type EngineRun, runEngine } from "../../../runner/run/run_engine.ts";
 import { openLibcNet } from "../../../runner/engine/native/libc_net.ts";
 import type { RequestCounts } from "../../../runner/model/run_result.ts";
-import { greeterBody, greeterPlan } from "../../_helpers/grpc_fixtures.ts";
+import { greeterPlan } from "../../_helpers/grpc_fixtures.ts";
 import { freePort } from "../../_helpers/free_port.ts";
 import { H2_CERT } from "../../_helpers/http2_servers.ts";
 import { GRPC_BIN, grpcExample, grpcServer, startExample } from "../../_helpers/grpc_server.ts";
@@ -21,7 +21,6 @@ if (GREETER === undefined) {
 
 const greeter = (origin: string, rate: string, duration: string) =>
   greeterPlan(origin, `{ connections: 2, stages: [{ rate: ${rate}, duration: ${duration} }] }`);
-const grpcBody = greeterBody;
 
 /** The run's one stage's counts, checked to add up: scheduled = completed = ok + every error. */
 function addsUp(run: EngineRun): RequestCounts {
@@ -41,7 +40,7 @@ Deno.test("a gRPC run counts OK calls ok and UNAVAILABLE as an unexpected status
     },
   });
   const plan = greeter(server.origin, "100/s", "500ms");
-  const run = await runEngine({ plan, io: "deno", grpcBody });
+  const run = await runEngine({ plan, io: "deno" });
   const c = addsUp(run);
   assert.deepEqual([c.scheduled, c.ok, c.errors.unexpected_status], [50, 40, 10]);
   assert.equal(server.calls(), 50);
@@ -60,7 +59,6 @@ Deno.test("a gRPC run counts a broken reply as protocol, never ok", async () => 
   const run = await runEngine({
     plan: greeter(server.origin, "50/s", "400ms"),
     io: "deno",
-    grpcBody,
   });
   const c = addsUp(run);
   assert.deepEqual([c.scheduled, c.ok, c.errors.protocol], [20, 10, 10]);
@@ -69,7 +67,7 @@ Deno.test("a gRPC run counts a broken reply as protocol, never ok", async () => 
 Deno.test("a gRPC run over TLS (ALPN h2) completes every call, the test certificate trusted", async () => {
   await using server = await grpcServer({ tls: true });
   const plan = greeter(server.origin, "100/s", "300ms");
-  const run = await runEngine({ plan, io: "deno", grpcBody, caCerts: [H2_CERT] });
+  const run = await runEngine({ plan, io: "deno", caCerts: [H2_CERT] });
   const c = addsUp(run);
   assert.deepEqual([c.scheduled, c.ok], [30, 30]);
   assert.equal(server.calls(), 30);
@@ -84,7 +82,6 @@ for (const io of openLibcNet() ? ["native", "deno"] as const : ["deno"] as const
       const run = await runEngine({
         plan: greeter(target.origin, "200/s", "500ms"),
         io,
-        grpcBody,
       });
       assert.equal(run.io, io);
       const c = addsUp(run);
