@@ -137,10 +137,12 @@ export function parseRunArgs(
     errors.push(`one plan per run; unexpected ${extra.map((e) => `\`${e}\``).join(", ")}`);
   }
   const target = parsed.values.target;
-  if (target !== undefined && !/^https?:\/\/[^/]/.test(target)) {
+  // A gRPC plan's target is grpc:// or grpcs://: checked as the http(s) URL its calls go to.
+  const httpTarget = target?.replace(/^grpc(s?):\/\//i, "http$1://");
+  if (httpTarget !== undefined && !/^https?:\/\/[^/]/.test(httpTarget)) {
     errors.push(`--target \`${target}\` is not an http(s) URL`);
-  } else if (target !== undefined) {
-    const url = parseHttpUrl(target);
+  } else if (httpTarget !== undefined) {
+    const url = parseHttpUrl(httpTarget);
     const secret = url && credentialsProblem(url);
     if (url === undefined) errors.push(`--target \`${target}\` is not an http(s) URL`);
     else if (secret) errors.push(`--target: ${secret.message}; ${secret.hint}`);

@@ -10,6 +10,7 @@ import { formatAdHocIssue } from "./args/mod.ts";
 import { type RunOutcome, runPlan } from "../api/mod.ts";
 import { EXIT_CODES } from "../model/mod.ts";
 import { planToRun } from "./plan_to_run.ts";
+import { failed } from "./command.ts";
 import type { RunOptions } from "./run_args.ts";
 
 export { RUN_HELP } from "./run_help.ts";
@@ -51,6 +52,12 @@ export async function runPlanCommand(
     return { exitCode: EXIT_CODES.ok, errors: [], notes: [], output: overridden + text };
   }
   const { planPath: _, adHocPlan: __, printPlan: ___, overrides: ____, target, ...run } = options;
+  if (target && /^grpcs?:/i.test(target) && loaded.plan.grpc === undefined) {
+    return failed(
+      `--target ${target}: ${options.planPath} sends HTTP requests, not gRPC calls; give an ` +
+        "http(s) URL",
+    );
+  }
   const plan = target ? retarget(loaded.plan, target) : loaded.plan;
   return await runPlan(plan, { ...run, onProgress, ...(signal ? { signal } : {}) });
 }

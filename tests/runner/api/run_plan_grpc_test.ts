@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { runPlan } from "../../../runner/api/run_plan.ts";
 import { loadPlan } from "../../../runner/plan/mod.ts";
 import { grpcServer } from "../../_helpers/grpc_server.ts";
+import { H2_CERT } from "../../_helpers/http2_servers.ts";
 
 const PROTO = new URL("../../../plans/examples/grpc/protos/helloworld.proto", import.meta.url);
 
@@ -70,6 +71,39 @@ slo: [error_rate < 20%]
     const summary = await Deno.readTextFile(join(outDir, "summary.md"));
     assert.match(summary, /UNAVAILABLE/);
     assert.match(summary, /gRPC over h2c/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a grpcs:// plan runs over TLS, its server's certificate trusted by --ca-cert", async () => {
+  await using server = await grpcServer({ tls: true });
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.mkdir(join(dir, "protos"));
+    await Deno.copyFile(PROTO, join(dir, "protos", "helloworld.proto"));
+    const ca = join(dir, "ca.pem");
+    await Deno.writeTextFile(ca, H2_CERT);
+    const file = join(dir, "greeter.yaml");
+    const port = new URL(server.origin).port;
+    await Deno.writeTextFile(
+      file,
+      `name: greeter-tls
+target: grpcs://localhost:${port}
+grpc: { proto: [protos/helloworld.proto] }
+requests: [{ call: helloworld.Greeter/SayHello, message: { name: tls } }]
+load: { connections: 2, stages: [{ rate: 50/s, duration: 1s }] }
+`,
+    );
+    const { plan, issues } = await loadPlan(file, { requireEnv: true });
+    assert.ok(plan, JSON.stringify(issues));
+    const untrusted = await runPlan(plan, { outDir: join(dir, "out0") });
+    assert.equal(untrusted.exitCode, 4, "an untrusted certificate stops the run before a call");
+    const outcome = await runPlan(plan, { outDir: join(dir, "out"), caCertFiles: [ca] });
+    assert.equal(outcome.exitCode, 0, outcome.errors.join("\n"));
+    assert.deepEqual(outcome.result!.stages[0].counts.statusCodes, { OK: 50 });
+    assert.equal(outcome.result!.run.protocol, "h2");
+    assert.match(outcome.output!, /gRPC over TLS/);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
