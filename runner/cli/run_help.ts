@@ -53,8 +53,7 @@ Given a grpc:// (grpcs://: TLS) URL of a method, calls it (a plan's \`call:\`; -
   --proto FILE                  the .proto file that defines it (repeatable; relative to the
                                 current folder, imports found beside it)
   -d, --message JSON            the request message, a JSON object (default: empty)
-  without --duration the run lasts 10s; gRPC plans are checked but not yet sent by this
-  version (the run is refused before anything is sent)
+  without --duration the run lasts 10s
   --out DIR        where the reports go (default ./tailgate-out/)
   --report FORMATS comma-separated: html, junit, md, hlog, or all (default html,junit,md):
                    report.html, junit.xml, summary.md, latency.hlog; result.json is always
