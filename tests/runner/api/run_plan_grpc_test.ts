@@ -108,3 +108,42 @@ load: { connections: 2, stages: [{ rate: 50/s, duration: 1s }] }
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("a journey of gRPC calls: a reply's field captured from its JSON form feeds the next call", async () => {
+  const seen: string[] = [];
+  await using server = await grpcServer({
+    answer: (call) => {
+      if (call.path === "/helloworld.Greeter/SayHello") seen.push(nameOf(call.body));
+      return {};
+    },
+  });
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.mkdir(join(dir, "protos"));
+    await Deno.copyFile(PROTO, join(dir, "protos", "helloworld.proto"));
+    const file = join(dir, "journey.yaml");
+    await Deno.writeTextFile(
+      file,
+      `name: greeter-journey
+target: ${server.origin.replace("http://", "grpc://")}
+grpc: { proto: [protos/helloworld.proto] }
+requests:
+  - journey: greet
+    steps:
+      - { name: hello, call: helloworld.Greeter/SayHello, message: { name: first }, capture: { said: { json: /message } } }
+      - { name: again, call: helloworld.Greeter/SayHello, message: { name: "{{said}}-again" } }
+load: { connections: 2, stages: [{ rate: 20/s, duration: 500ms }] }
+`,
+    );
+    const { plan, issues } = await loadPlan(file, { requireEnv: true });
+    assert.ok(plan, JSON.stringify(issues));
+    const outcome = await runPlan(plan, { outDir: join(dir, "out"), reports: [] });
+    assert.equal(outcome.exitCode, 0, outcome.errors.join("\n"));
+    // Ten journeys: each first call, then its second with the captured reply ("Hello").
+    assert.equal(seen.filter((n) => n === "first").length, 10);
+    assert.equal(seen.filter((n) => n === "Hello-again").length, 10);
+    assert.equal(seen.length, 20);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
