@@ -1,9 +1,9 @@
 /**
- * What the kept studies share (peers_compare.ts, truth_table.ts, slo_repeat.ts, verdict_noise.ts):
- * the C servers (servers/*.c) built and pinned to a core, every process a study starts tracked and
- * stopped by its PID, a bounded busy loop beside a core, CPU time and RSS from /proc, each core's
- * busy and steal ticks, the load average, and the median. The fixed-rate yardstick against oha and wrk2 is
- * `../shared/bench/peers.sh` (docs/benchmarks.md).
+ * What the kept studies share (peers_compare.ts, truth_table.ts, slo_repeat.ts, verdict_noise.ts,
+ * grpc_vs_ghz.ts): the C servers (servers/*.c) built and pinned to a core, every process a study
+ * starts tracked and stopped by its PID, a bounded busy loop beside a core, CPU time and RSS from
+ * /proc, each core's busy and steal ticks, the load average, and the median. The fixed-rate
+ * yardstick against oha and wrk2 is `../shared/bench/peers.sh` (docs/benchmarks.md).
  *
  * @module
  */
