@@ -144,20 +144,21 @@ export function stallThresholdUs(stageP50Us: number): number {
 /**
  * The max above which one of `maxesUs` (a stage's seconds' maxima, the chart's max line) stands
  * out: over {@linkcode stallThresholdUs} and over {@linkcode STALL_SECOND_FACTOR}× the stage's
- * ordinary second's max. The ordinary second is the lower middle one of the seconds that do not
- * themselves stand out from the lowest quarter (those within the factor of the ⌊n/4⌋-th
- * smallest): so stalls that spill over into most of a stage's seconds (a 500 ms freeze every
- * 3 s, each across two seconds) do not raise the bar they are judged by, and a freeze spread
- * over two seconds of a three-second stage still stands out.
+ * ordinary second's max. The ordinary second is the median of the seconds (the lower middle one,
+ * the ⌊n/2⌋-th smallest of n, so a freeze spread over two seconds of a three-second stage still
+ * stands out), unless that second itself stands out from the lowest quarter (over the factor × the
+ * ⌊n/4⌋-th smallest): then freezes have spilled into most of the stage's seconds (a 500 ms freeze
+ * every 3 s, each across two seconds), and the ordinary second is the highest below it that does
+ * not. A busy machine's seconds, spread evenly up to tens of milliseconds, keep the median.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { stallThresholdOf } from "./time_domain.ts";
- * assert.equal(stallThresholdOf([1_000_000, 3_000, 4_000, 5_000], 500), 30000); // 10 × 3 ms
- * // Eight of twelve seconds hold a freeze's 500 ms or its drain's 280 ms: the bar is 10 × 25 ms.
+ * assert.equal(stallThresholdOf([1_000_000, 3_000, 2_000, 4_000], 500), 30000); // 10 × 3 ms
+ * // Eight of twelve seconds hold a freeze's 500 ms or its drain's 280 ms: the bar is 10 × 36 ms.
  * const spilled = [496, 276, 26, 496, 276, 25, 500, 281, 36, 497, 277, 4].map((ms) => ms * 1000);
- * assert.equal(stallThresholdOf(spilled, 1_600), 250_000);
+ * assert.equal(stallThresholdOf(spilled, 1_600), 360_000);
  * assert.equal(stallThresholdOf([1_000_000], 500), 20000); // nothing to stand out from
  * ```
  */
@@ -166,9 +167,9 @@ export function stallThresholdOf(maxesUs: readonly number[], stageP50Us: number)
   if (maxesUs.length < 2) return floorUs;
   const sorted = [...maxesUs].sort((a, b) => a - b);
   const quarterUs = sorted[Math.max(0, Math.floor(sorted.length / 4) - 1)];
-  const ordinary = sorted.filter((us) => us <= STALL_SECOND_FACTOR * quarterUs);
-  const ordinaryUs = ordinary[Math.max(0, Math.floor(ordinary.length / 2) - 1)];
-  return Math.max(floorUs, STALL_SECOND_FACTOR * ordinaryUs);
+  let ordinary = Math.floor(sorted.length / 2) - 1;
+  while (ordinary > 0 && sorted[ordinary] > STALL_SECOND_FACTOR * quarterUs) ordinary--;
+  return Math.max(floorUs, STALL_SECOND_FACTOR * sorted[ordinary]);
 }
 
 function stalls(
