@@ -36,7 +36,7 @@ import { createHistogram, type Histogram } from "../hdr/mod.ts";
 import { msToRecordableUs, toEncodedHistogram } from "../hdr/mod.ts";
 import { InlineIntervalStore, type IntervalStore } from "./interval_store.ts";
 import { encodeRawLabels, type RawInterval, type RawLabel } from "./raw_interval.ts";
-import { emptyCounts, statusKey } from "../model/mod.ts";
+import { emptyCounts, isGrpcStatus, statusKey } from "../model/mod.ts";
 import { type LiveTally, TALLY_FIELDS } from "./live_tally.ts";
 import { EMPTY_SPARSE } from "./empty_histogram.ts";
 import { type CheckName, CheckTally } from "./check_tally.ts";
@@ -515,7 +515,8 @@ function record(
   counts.bytesSent += c.bytesSent;
   counts.bytesReceived += c.bytesReceived;
   if (c.status !== 0) {
-    const key = statusKey(c.status);
+    // An HTTP status is its own key (no string made per request); a gRPC status its name.
+    const key = isGrpcStatus(c.status) ? statusKey(c.status) : c.status;
     counts.statusCodes[key] = (counts.statusCodes[key] ?? 0) + 1;
   }
   if (error === undefined) {
