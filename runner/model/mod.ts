@@ -24,12 +24,14 @@ export type {
   JourneyResult,
   LabelResult,
   LatencyPair,
+  PercentileExemplar,
   PlanRecord,
   RequestCounts,
   RunContention,
   RunProtocol,
   RunResult,
   RunVerdict,
+  SlowRequest,
   StageResult,
   StageTimeDomain,
   StepRecord,
@@ -58,6 +60,7 @@ export {
   RESULT_SCHEMA,
   RESULT_VERSION,
   SERVER_STREAMS_CAP,
+  SLOWEST_KEPT,
   UNEXPECTED_BODY_BYTES,
 } from "./run_result.ts";
 export { SEARCH_SCHEMA, SEARCH_VERSION } from "./search_result.ts";

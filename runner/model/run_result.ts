@@ -141,6 +141,43 @@ export interface LabelResult extends LatencyPair {
    * label without checks or a result written before checks ran).
    */
   checks?: CheckResult[];
+  /**
+   * The label's slowest requests in the stage by response time, slowest first: at most
+   * {@linkcode SLOWEST_KEPT} (absent in intervals and totals, and in results written before them).
+   */
+  slowest?: SlowRequest[];
+  /**
+   * One request per high percentile (p90, p99, p99.9, p99.99 as far as the stage's count supports
+   * it): a request whose response time lies in the same histogram bucket as that percentile, so a
+   * reader goes from a percentile to a request that made it (absent where `slowest` is).
+   */
+  exemplars?: PercentileExemplar[];
+}
+
+/** How many of a stage × label's slowest requests a result keeps. */
+export const SLOWEST_KEPT = 10;
+
+/**
+ * One measured request, named so the service's own traces can find it: with `trace`, its W3C
+ * trace id (the one its `traceparent` header carried).
+ */
+export interface SlowRequest {
+  /** 32 lowercase hex digits, the `traceparent` trace id; absent when the run sent none. */
+  traceId?: string;
+  /** Its intended send time, ms from the run's start. */
+  intendedMs: number;
+  /** Its response time (completion − intended send time), microseconds. */
+  responseUs: number;
+  /** The status it completed with (gRPC as 1000 + code, grpc_status.ts); 0 without a response. */
+  status: number;
+  /** Why it failed, when it failed without a status. */
+  error?: ErrorKind;
+}
+
+/** A request standing for a percentile: see {@linkcode LabelResult.exemplars}. */
+export interface PercentileExemplar extends SlowRequest {
+  /** The percentile it stands for, as written in results (`"99.9"`). */
+  percentile: string;
 }
 
 /**
@@ -690,6 +727,11 @@ export interface PlanRecord {
    * false; docs/gates.md).
    */
   allowErrors?: boolean;
+  /**
+   * Set when every request carried a W3C `traceparent` (the plan's `trace`, or `--trace`), with
+   * the `tracestate` it carried too, if any.
+   */
+  trace?: { tracestate?: string };
   /** Regression gate floors by metric, when the plan sets them. */
   regression?: Record<string, number>;
   /**
@@ -821,6 +863,12 @@ export interface RunResult {
   version: number;
   /** When the run happened, how long it took, and whether it ran to the end. */
   run: {
+    /**
+     * The run's id, the `run_id` of its exported metrics: `TAILGATE_RUN_ID`, else the CI's run
+     * (`GITHUB_RUN_ID-GITHUB_RUN_ATTEMPT`), else drawn at random; shards of one CI run share it.
+     * Absent in results written before it.
+     */
+    id?: string;
     /** ISO 8601 wall-clock times. */
     startedAt: string;
     endedAt: string;

@@ -8,7 +8,7 @@
  * @module
  */
 import type { PlanGrpcSchema } from "../types.ts";
-import { decode, encode, type ProtoRoot, rootFromJson } from "./_protobuf.ts";
+import { decode, encode, type ProtoRoot, rootFromJson } from "../../protobuf/mod.ts";
 import { MessageShapes, toProtoObject } from "./proto_json.ts";
 
 /** How many distinct rendered messages of one type are kept encoded before the cache restarts. */

@@ -9,7 +9,7 @@
 import { err, ok, problem, type Result } from "../../model/mod.ts";
 import { didYouMean } from "../read/mod.ts";
 import type { PlanGrpcCall } from "../types.ts";
-import type { ServiceInfo } from "./_protobuf.ts";
+import type { ServiceInfo } from "../../protobuf/mod.ts";
 import type { ProtoSchema } from "./proto_files.ts";
 
 /**

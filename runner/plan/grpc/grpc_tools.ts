@@ -5,7 +5,7 @@
  *
  * @module
  */
-export { rootJson } from "./_protobuf.ts";
+export { rootJson } from "../../protobuf/mod.ts";
 export { type GrpcCodec, grpcCodec, grpcFrame } from "./grpc_codec.ts";
 export { lookupCall } from "./grpc_schema.ts";
 export {

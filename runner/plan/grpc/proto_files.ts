@@ -20,7 +20,7 @@ import {
   type ServiceInfo,
   servicesOf,
   wellKnown,
-} from "./_protobuf.ts";
+} from "../../protobuf/mod.ts";
 
 /** A `.proto` file may be at most this large (1 MiB). */
 export const MAX_PROTO_BYTES = 1024 * 1024;

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { type FieldInfo, fieldsOf, type ProtoRoot } from "./_protobuf.ts";
+import { type FieldInfo, fieldsOf, type ProtoRoot } from "../../protobuf/mod.ts";
 
 /** The wrapper types (`google.protobuf.Int32Value`, …): each written as its bare value. */
 export const WRAPPERS: Readonly<Record<string, string>> = {

@@ -10,7 +10,7 @@
  * @module
  */
 import { didYouMean, join, type PlanReader, type YamlNode } from "../read/mod.ts";
-import type { FieldInfo, FieldValueKind } from "./_protobuf.ts";
+import type { FieldInfo, FieldValueKind } from "../../protobuf/mod.ts";
 import type { Drawn, Draws } from "./message_draws.ts";
 import {
   ANY_JSON,

@@ -1,14 +1,14 @@
 /**
  * The only importer of `npm:protobufjs`: parses `.proto` text into one schema, describes its
  * services and message fields, and encodes and decodes messages. No protobufjs type leaves this
- * file: the rest of the room sees {@linkcode ProtoRoot} (opaque), {@linkcode ServiceInfo} and
- * {@linkcode FieldInfo}. Loaded only for a plan with gRPC calls (grpc_support.ts), so an HTTP run
+ * file: the rest of tailgate sees {@linkcode ProtoRoot} (opaque), {@linkcode ServiceInfo} and
+ * {@linkcode FieldInfo}. Loaded only on demand (gRPC support, the exporters), so an HTTP run
  * never pays for it.
  *
  * @module
  */
 import protobuf from "npm:protobufjs@8.8.1";
-import { err, ok, problem, type Result } from "../../model/mod.ts";
+import { err, ok, problem, type Result } from "../model/mod.ts";
 
 /** A schema being built or used: opaque outside this file. */
 export type ProtoRoot = { readonly __protoRoot: unique symbol };
