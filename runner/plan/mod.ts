@@ -111,4 +111,4 @@ export {
   otlpMetricsUrl,
   parseExportFlag,
   printableUrl,
-} from "./export_target.ts";
+} from "./export/mod.ts";

@@ -14,7 +14,7 @@ import { readLoad } from "./validate_load.ts";
 import { readRegression } from "./validate_regression.ts";
 import { readSearch, warnSearchSteps } from "./validate_search.ts";
 import { readService } from "./validate_service.ts";
-import { readExports } from "./validate_export.ts";
+import { readExports } from "./export/mod.ts";
 import { readSlos, type SloFollow } from "./slo/mod.ts";
 import {
   grpcDefaultsOk,

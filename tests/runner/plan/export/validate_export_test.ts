@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { parsePlanText } from "../../../runner/plan/load_plan.ts";
-import type { PlanIssue } from "../../../runner/plan/types.ts";
+import { parsePlanText } from "../../../../runner/plan/load_plan.ts";
+import type { PlanIssue } from "../../../../runner/plan/types.ts";
 
 const HEAD = `name: e
 target: http://127.0.0.1:3917

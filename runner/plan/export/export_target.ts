@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { err, ok, type Problem, problem, type Result } from "../model/mod.ts";
-import type { ExportKind, ExportTarget } from "./types.ts";
+import { err, ok, type Problem, problem, type Result } from "../../model/mod.ts";
+import type { ExportKind, ExportTarget } from "../types.ts";
 
 /** The exporters `--export` and `export:` know. */
 export const EXPORT_KINDS: readonly ExportKind[] = ["prometheus", "otlp"];

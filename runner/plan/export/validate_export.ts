@@ -5,11 +5,11 @@
  *
  * @module
  */
-import type { YamlNode } from "./read/mod.ts";
-import { type PlanReader, readSection } from "./read/mod.ts";
-import { readHeaders } from "./requests/mod.ts";
-import type { ExportTarget } from "./types.ts";
-import { scalarTemplate, sentText, type TemplateScope } from "./traffic/mod.ts";
+import type { YamlNode } from "../read/mod.ts";
+import { type PlanReader, readSection } from "../read/mod.ts";
+import { readHeaders } from "../requests/mod.ts";
+import type { ExportTarget } from "../types.ts";
+import { scalarTemplate, sentText, type TemplateScope } from "../traffic/mod.ts";
 import { exportUrlProblem, printableUrl } from "./export_target.ts";
 
 /** The exporters' kinds, in the order a plan names them. */
