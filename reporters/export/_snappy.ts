@@ -4,7 +4,7 @@
  *
  * @module
  */
-import snappyjs from "snappyjs";
+import snappyjs from "npm:snappyjs@0.7.0";
 
 // The part of the library's API used here (the package ships no types).
 const snappy = snappyjs as {
