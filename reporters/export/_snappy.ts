@@ -23,7 +23,7 @@ const snappy = snappyjs as {
  * assert.deepEqual(snappyUncompress(snappyCompress(text)), text);
  * ```
  */
-export function snappyCompress(bytes: Uint8Array): Uint8Array {
+export function snappyCompress(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
   return toPlain(snappy.compress(bytes));
 }
 
@@ -32,7 +32,8 @@ export function snappyUncompress(compressed: Uint8Array): Uint8Array {
   return toPlain(snappy.uncompress(compressed));
 }
 
-// Under Deno's Node compatibility the library may hand back a Buffer: a plain Uint8Array view.
-function toPlain(bytes: Uint8Array): Uint8Array {
-  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+// Under Deno's Node compatibility the library may hand back a Buffer: a plain Uint8Array view
+// (of the ArrayBuffer the library allocated, so fetch takes it as a body).
+function toPlain(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
+  return new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength);
 }
