@@ -68,6 +68,9 @@ export function bucketTop(index: number, schema: number): number {
  * ```
  */
 export function bucketIndex(seconds: number, schema: number): number {
+  if (!(seconds > 0 && Number.isFinite(seconds))) {
+    throw new RangeError(`a bucket holds a finite value above 0, got ${seconds}`);
+  }
   let index = Math.ceil(Math.log2(seconds) * 2 ** schema);
   while (bucketTop(index - 1, schema) >= seconds) index--;
   while (bucketTop(index, schema) < seconds) index++;
@@ -81,6 +84,21 @@ export interface NativeBuckets {
   spans: Array<{ offset: number; length: number }>;
   /** The first bucket's count, then each bucket's count less the one before it. */
   deltas: number[];
+}
+
+/**
+ * A memo of bucket indexes by HDR `highestUs`, for one encoding: the points of a series repeat the
+ * same HDR buckets, and a logarithm per bucket per point costs more than the rest of the work.
+ */
+export type IndexMemo = Map<number, number>;
+
+function memoIndex(memo: IndexMemo, highestUs: number, index: (seconds: number) => number) {
+  let found = memo.get(highestUs);
+  if (found === undefined) {
+    found = index(highestUs / 1e6);
+    memo.set(highestUs, found);
+  }
+  return found;
 }
 
 /**
@@ -103,7 +121,10 @@ export interface NativeBuckets {
  * });
  * ```
  */
-export function nativeBuckets(buckets: readonly HdrBucket[]): NativeBuckets {
+export function nativeBuckets(
+  buckets: readonly HdrBucket[],
+  memo: IndexMemo = new Map(),
+): NativeBuckets {
   let zeroCount = 0;
   const indexes: number[] = [];
   const counts: number[] = [];
@@ -113,7 +134,7 @@ export function nativeBuckets(buckets: readonly HdrBucket[]): NativeBuckets {
       zeroCount += b.count;
       continue;
     }
-    const index = bucketIndex(b.highestUs / 1e6, NATIVE_SCHEMA);
+    const index = memoIndex(memo, b.highestUs, (v) => bucketIndex(v, NATIVE_SCHEMA));
     if (indexes.length > 0 && indexes[indexes.length - 1] === index) {
       counts[counts.length - 1] += b.count;
     } else {
@@ -180,11 +201,12 @@ export function classicCumulative(
   buckets: readonly HdrBucket[],
   low: number,
   high: number,
+  memo: IndexMemo = new Map(),
 ): number[] {
   const perBucket = new Array<number>(high - low + 1).fill(0);
   for (const b of buckets) {
     if (b.count === 0) continue;
-    const index = Math.max(low, classicIndex(b.highestUs / 1e6));
+    const index = Math.max(low, memoIndex(memo, b.highestUs, classicIndex));
     if (index <= high) perBucket[index - low] += b.count;
   }
   let sum = 0;

@@ -58,8 +58,9 @@ export function nativeSeries(
   labels: Record<string, string>,
 ): WireSeries[] {
   const wireLabels = sortedLabels({ ...labels, __name__: name });
+  const memo = new Map<number, number>();
   const histograms = inTimeOrder(series.points).map((p): WireHistogram => {
-    const { zeroCount, spans, deltas } = nativeBuckets(p.buckets);
+    const { zeroCount, spans, deltas } = nativeBuckets(p.buckets, memo);
     return {
       countInt: p.count,
       sum: p.sumSeconds,
@@ -72,8 +73,9 @@ export function nativeSeries(
     };
   });
   const out: WireSeries[] = [{ labels: wireLabels, histograms }];
-  if (series.exemplars.length > 0) {
-    out.push({ labels: wireLabels, exemplars: inTimeOrder(series.exemplars).map(wireExemplar) });
+  const exemplars = sendable(series.exemplars);
+  if (exemplars.length > 0) {
+    out.push({ labels: wireLabels, exemplars: exemplars.map(wireExemplar) });
   }
   return out;
 }
@@ -86,9 +88,10 @@ export function classicSeries(
 ): WireSeries[] {
   const points = inTimeOrder(series.points);
   const { low, high } = classicRange(points.map((p) => p.buckets));
-  const cumulative = points.map((p) => classicCumulative(p.buckets, low, high));
+  const memo = new Map<number, number>();
+  const cumulative = points.map((p) => classicCumulative(p.buckets, low, high, memo));
   const exemplarsAt = new Map<number, MetricExemplar[]>();
-  for (const e of inTimeOrder(series.exemplars)) {
+  for (const e of sendable(series.exemplars)) {
     const index = e.valueSeconds > 0 ? classicIndex(e.valueSeconds) : low;
     const at = index < low ? low : index > high ? Infinity : index;
     exemplarsAt.set(at, [...exemplarsAt.get(at) ?? [], e]);
@@ -122,6 +125,11 @@ function wireExemplar(e: MetricExemplar) {
     value: e.valueSeconds,
     timestamp: e.timeMs,
   };
+}
+
+/** The exemplars with a finite value (a latency), in time order. */
+function sendable(exemplars: readonly MetricExemplar[]): MetricExemplar[] {
+  return inTimeOrder(exemplars.filter((e) => Number.isFinite(e.valueSeconds)));
 }
 
 function inTimeOrder<T extends { timeMs: number }>(items: readonly T[]): T[] {

@@ -223,3 +223,14 @@ Deno.test("a 500 saying native histograms are disabled is a refusal; other answe
     "X-Prometheus-Remote-Write-Version": "0.1.0",
   });
 });
+
+Deno.test("an exemplar without a finite value is left out; a bucket of one throws", () => {
+  const series = histogram([point(3_000, [1_000])]);
+  series.exemplars.push({ valueSeconds: Infinity, timeMs: 2_000, status: 0 });
+  const plain = writeRequest({ resource: {}, series: [series] }, { histograms: "native" });
+  assert.equal(plain.timeseries[1].exemplars?.length, 2);
+  const classic = writeRequest({ resource: {}, series: [series] }, { histograms: "classic" });
+  assert.equal(classic.timeseries.flatMap((s) => s.exemplars ?? []).length, 2);
+  assert.throws(() => bucketIndex(Infinity, 3), RangeError);
+  assert.throws(() => bucketIndex(0, 3), RangeError);
+});
