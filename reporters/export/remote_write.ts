@@ -11,25 +11,37 @@
  *   histograms, schema 3) or classic (`"classic"`: `<name>_bucket{le}` cumulative, `<name>_count`,
  *   `<name>_sum`); the bucket schemes, their error against tailgate's percentiles and the bound on
  *   the classic buckets are in `remote_write_buckets.ts`. A receiver that refuses native histograms
- *   ({@linkcode refusesNativeHistograms}) is sent the same batch again as classic.
+ *   ({@linkcode refusesNativeHistograms}) is to be sent the same batch again as classic.
  * - Exemplars (the `trace_id` label when the run traced, the value in seconds, the intended time)
  *   go on the `_bucket` series whose `le` holds their value, or with the native histogram (in an
  *   entry of its own after the histogram's: Prometheus 2.42 appends a series' exemplars before
  *   its histograms, and drops an exemplar of a series it does not hold yet).
- * - Metadata (type, help, unit `seconds`) for each metric family.
+ * - No metadata: the 1.0 specification reserves its field (Prometheus sends it in requests of its
+ *   own); the samples, native histograms and exemplars are what Prometheus's receiver reads
+ *   (`TimeSeries` fields 2, 4 and 3: the latter two are Prometheus's, beyond the 1.0 text).
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { encodeRemoteWrite } from "./remote_write.ts";
- * const bytes = encodeRemoteWrite({
+ * import { encodeRemoteWrite, writeRequest } from "./remote_write.ts";
+ * const batch = {
  *   resource: { plan: "demo", run_id: "r1" },
  *   series: [{
- *     kind: "counter", name: "tailgate_requests", help: "Requests sent.", unit: "{request}",
+ *     kind: "counter" as const, name: "tailgate_requests", help: "Requests.", unit: "{request}",
  *     labels: { stage: "main" }, startMs: 1_000, points: [{ timeMs: 2_000, value: 5 }],
  *   }],
- * }, { histograms: "native" });
- * assert.ok(bytes.length > 0);
+ * };
+ * assert.deepEqual(writeRequest(batch, { histograms: "native" }).timeseries, [{
+ *   labels: [
+ *     { name: "__name__", value: "tailgate_requests_total" },
+ *     { name: "plan", value: "demo" },
+ *     { name: "run_id", value: "r1" },
+ *     { name: "stage", value: "main" },
+ *   ],
+ *   samples: [{ value: 5, timestamp: 2_000 }],
+ * }]);
+ * const body: Uint8Array = encodeRemoteWrite(batch, { histograms: "native" }); // POST it
+ * assert.equal(body[0], 96); // snappy's preamble: the protobuf's length, 96 bytes
  * ```
  *
  * @module
@@ -71,21 +83,14 @@ export function encodeRemoteWrite(
 }
 
 /** The `WriteRequest` as the plain object protobufjs encodes (exported for the tests). */
-export function writeRequest(batch: MetricBatch, options: RemoteWriteOptions): {
-  timeseries: WireSeries[];
-  metadata: Array<{ type: string; metricFamilyName: string; help: string; unit?: string }>;
-} {
+export function writeRequest(
+  batch: MetricBatch,
+  options: RemoteWriteOptions,
+): { timeseries: WireSeries[] } {
   const timeseries: WireSeries[] = [];
-  const metadata = [];
   for (const series of batch.series) {
     const labels = { ...cleanLabels(batch.resource), ...cleanLabels(series.labels) };
     const family = familyName(series);
-    metadata.push({
-      type: series.kind.toUpperCase(),
-      metricFamilyName: family,
-      help: series.help,
-      ...(series.unit === "s" ? { unit: "seconds" } : {}),
-    });
     if (series.kind === "histogram") {
       timeseries.push(
         ...(options.histograms === "native"
@@ -100,7 +105,7 @@ export function writeRequest(batch: MetricBatch, options: RemoteWriteOptions): {
       });
     }
   }
-  return { timeseries, metadata };
+  return { timeseries };
 }
 
 /**

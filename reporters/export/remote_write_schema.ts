@@ -2,10 +2,11 @@
  * The messages of Prometheus remote write 1.0 that tailgate sends, written out here as a
  * protobufjs JSON descriptor (field numbers and types as the specification and Prometheus's
  * `prompb/types.proto` and `remote.proto` give them; the package is `prometheus`):
- * `WriteRequest { timeseries = 1; metadata = 3 }`, `TimeSeries { labels = 1; samples = 2;
- * exemplars = 3; histograms = 4 }`, `Label`, `Sample`, `Exemplar`, the native `Histogram` with its
- * `BucketSpan`s and delta-encoded counts, and `MetricMetadata`. Only the subset tailgate writes:
- * the float forms of a native histogram's counts and its negative buckets are left out.
+ * `WriteRequest { timeseries = 1 }`, `TimeSeries { labels = 1; samples = 2; exemplars = 3;
+ * histograms = 4 }`, `Label`, `Sample`, `Exemplar`, and the native `Histogram` with its
+ * `BucketSpan`s and delta-encoded counts. Only the subset tailgate writes: metadata (field 3 of
+ * `WriteRequest`, which the 1.0 specification reserves), the float forms of a native
+ * histogram's counts and its negative buckets are left out.
  *
  * @module
  */
@@ -19,7 +20,6 @@ export const REMOTE_WRITE_DESCRIPTOR = {
         WriteRequest: {
           fields: {
             timeseries: { rule: "repeated", type: "TimeSeries", id: 1 },
-            metadata: { rule: "repeated", type: "MetricMetadata", id: 3 },
           },
         },
         TimeSeries: {
@@ -61,26 +61,6 @@ export const REMOTE_WRITE_DESCRIPTOR = {
           fields: { offset: { type: "sint32", id: 1 }, length: { type: "uint32", id: 2 } },
         },
         ResetHint: { values: { UNKNOWN: 0, YES: 1, NO: 2, GAUGE: 3 } },
-        MetricMetadata: {
-          fields: {
-            type: { type: "MetricType", id: 1 },
-            metricFamilyName: { type: "string", id: 2 },
-            help: { type: "string", id: 4 },
-            unit: { type: "string", id: 5 },
-          },
-        },
-        MetricType: {
-          values: {
-            UNKNOWN: 0,
-            COUNTER: 1,
-            GAUGE: 2,
-            HISTOGRAM: 3,
-            GAUGEHISTOGRAM: 4,
-            SUMMARY: 5,
-            INFO: 6,
-            STATESET: 7,
-          },
-        },
       },
     },
   },
