@@ -6,7 +6,8 @@
  * - Every series carries `__name__`, the batch's resource labels and its own labels (its own win
  *   a clash), sorted by name; a label with an empty value is left out, and a character Prometheus
  *   does not allow in a name becomes `_`.
- * - A counter is `<name>_total`, a gauge `<name>`; samples in time order.
+ * - A counter is `<name>_total`, a gauge `<name>`; samples in time order. A series without
+ *   points is left out.
  * - A histogram is either native (`histograms: "native"`: one series `<name>` of native
  *   histograms, schema 3) or classic (`"classic"`: `<name>_bucket{le}` cumulative, `<name>_count`,
  *   `<name>_sum`); the bucket schemes, their error against tailgate's percentiles and the bound on
@@ -89,6 +90,7 @@ export function writeRequest(
 ): { timeseries: WireSeries[] } {
   const timeseries: WireSeries[] = [];
   for (const series of batch.series) {
+    if (series.points.length === 0) continue; // a series without samples is no series
     const labels = { ...cleanLabels(batch.resource), ...cleanLabels(series.labels) };
     const family = familyName(series);
     if (series.kind === "histogram") {

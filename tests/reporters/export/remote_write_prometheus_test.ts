@@ -1,5 +1,6 @@
 /**
- * The remote-write encoder against a real Prometheus (Debian's 2.42): what it stores from
+ * The remote-write encoder against a real Prometheus (the distribution's package: Debian 12's
+ * 2.42 here, Ubuntu 24.04's in CI, installed by .ci/install-tools): what it stores from
  * tailgate's bodies answers PromQL with tailgate's own counts exactly and its percentiles within
  * one bucket, returns the exemplars' trace ids, and refuses native histograms where they are not
  * enabled in the words {@linkcode refusesNativeHistograms} recognises.

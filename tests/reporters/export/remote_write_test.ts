@@ -173,7 +173,7 @@ Deno.test("a native histogram's spans and deltas hold every HDR bucket by its hi
   assert.deepEqual(exemplars.exemplars!.map((e) => e.value), [0.0011, 0.09]);
 });
 
-Deno.test("an empty label value is left out and a disallowed name character becomes _", () => {
+Deno.test("an empty label value and a series without points are left out; bad characters become _", () => {
   const plain = writeRequest({
     resource: { "service.name": "x", commit: "" },
     series: [{
@@ -183,9 +183,18 @@ Deno.test("an empty label value is left out and a disallowed name character beco
       unit: "{request}/s",
       labels: {},
       startMs: 0,
+      points: [{ timeMs: 1, value: 2 }],
+    }, {
+      kind: "counter",
+      name: "tailgate_requests",
+      help: "",
+      unit: "{request}",
+      labels: {},
+      startMs: 0,
       points: [],
     }],
   }, { histograms: "classic" });
+  assert.equal(plain.timeseries.length, 1, "the counter without points is left out");
   assert.deepEqual(plain.timeseries[0].labels, [
     { name: "__name__", value: "tailgate_rate" },
     { name: "service_name", value: "x" },
