@@ -61,8 +61,11 @@ export function nativeSeries(
   const memo = new Map<number, number>();
   const histograms = inTimeOrder(series.points).map((p): WireHistogram => {
     const { zeroCount, spans, deltas } = nativeBuckets(p.buckets, memo);
+    // The count is the buckets' own sum: later Prometheus versions refuse a histogram whose
+    // count and buckets disagree, and in a consistent batch the two are one number.
+    const inBuckets = p.buckets.reduce((n, b) => n + b.count, 0);
     return {
-      countInt: p.count,
+      countInt: inBuckets,
       sum: p.sumSeconds,
       schema: NATIVE_SCHEMA,
       zeroThreshold: 0,
