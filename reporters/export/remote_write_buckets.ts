@@ -11,14 +11,19 @@
  * - Classic: the `le` boundaries are the bucket tops of schema {@linkcode CLASSIC_SCHEMA} (2),
  *   2^(k/4) seconds (4 per octave, ratio {@linkcode CLASSIC_BOUNDARY_RATIO} ≈ 1.1892), from
  *   2^(-57/4) s ≈ 51.3 µs ({@linkcode CLASSIC_LOWEST_INDEX}) up: `histogram_quantile` lands in
- *   the bucket holding tailgate's percentile, at most 18.92% from it. Cardinality is bounded by the
- *   run's own spread: a series sends the boundaries from the last one below its smallest value
- *   (an empty bucket, so the first bucket's interpolation starts at its true bottom) to the first
- *   one at or above its largest, and `+Inf`: 4 per octave + 2 (a run between 1 ms and 1 s: 42
- *   `_bucket` series), never more than 106 + `+Inf` (51.3 µs to the 1-hour limit).
+ *   the bucket holding tailgate's percentile, at most 18.92% from it (values under 51.3 µs share
+ *   the lowest bucket, from 0). Every other native boundary is a classic one, so a classic bucket
+ *   is two native buckets. Cardinality is bounded by the run's own spread: a series sends the
+ *   boundaries from the last one below its smallest value (an empty bucket, so the first
+ *   bucket's interpolation starts at its true bottom) to the first one at or above its largest,
+ *   and `+Inf`: 4 per octave + 2 (a run between 1 ms and 1 s: 42 `_bucket` series), never more
+ *   than 106 + `+Inf` (51.3 µs to the 1-hour limit).
  *
  * Each HDR bucket (at most 0.1% wide) goes whole into the bucket holding its `highestUs`, the
- * value tailgate reports for the percentiles that fall in it.
+ * value tailgate reports for the percentiles that fall in it. "The bucket holding tailgate's
+ * percentile" is exact where both count ranks alike: PromQL takes the first bucket whose
+ * cumulative count reaches q × count, HdrHistogram the value at rank ⌈q × count⌉, the same
+ * value (tests/reporters/export/remote_write_prometheus_test.ts checks p50 to p99.9).
  *
  * @module
  */
