@@ -17,8 +17,8 @@ import { statusKey } from "../../runner/model/mod.ts";
 import { formatDurationMs } from "../../runner/plan/mod.ts";
 
 /** How to get trace ids, said where a run sent none. */
-export const NO_TRACE_HINT = "the run sent no traceparent, so its requests have no trace ids: " +
-  "`trace: true` in the plan (or `--trace`) sends one with every request";
+export const NO_TRACE_HINT = "the run sent no `traceparent`: `trace: true` in the plan (or " +
+  "`--trace`) sends one with every request";
 
 /** One slow request with the stage and label it belongs to. */
 export interface PlacedRequest extends SlowRequest {
@@ -48,9 +48,10 @@ export interface SlowFigures {
  * ```ts
  * import assert from "node:assert/strict";
  * import { slowFigures } from "./slow_requests.ts";
+ * const traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
  * assert.deepEqual(
- *   slowFigures({ traceId: "4bf92f3577b34da6a3ce929d0e0e4736", intendedMs: 3207.4, responseUs: 12_300, status: 1014 }),
- *   { traceId: "4bf92f3577b34da6a3ce929d0e0e4736", sentAt: "3.207 s", response: "12.3ms", status: "UNAVAILABLE" },
+ *   slowFigures({ traceId, intendedMs: 3207.4, responseUs: 12_300, status: 1014 }),
+ *   { traceId, sentAt: "3.207 s", response: "12.3ms", status: "UNAVAILABLE" },
  * );
  * assert.equal(slowFigures({ intendedMs: 0, responseUs: 1, status: 0, error: "timeout" }).status, "timeout");
  * ```
