@@ -55,6 +55,7 @@ export {
   isTraceId,
   NO_TRACE_HINT,
   type PlacedRequest,
+  shownRequests,
   slowestOf,
   type SlowFigures,
   slowFigures,

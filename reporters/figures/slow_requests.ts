@@ -61,7 +61,11 @@ export function slowFigures(r: SlowRequest): SlowFigures {
     ...(isTraceId(r.traceId) ? { traceId: r.traceId } : {}),
     sentAt: `${(r.intendedMs / 1000).toFixed(3)} s`,
     response: formatDurationMs(r.responseUs / 1000),
-    status: r.status === 0 ? (r.error ?? "no response") : statusKey(r.status),
+    status: r.status !== 0
+      ? statusKey(r.status)
+      : typeof r.error === "string"
+      ? r.error
+      : "no response",
   };
 }
 
@@ -101,6 +105,29 @@ export function exemplarText(e: PercentileExemplar): string {
     : `p${e.percentile}: ${f.traceId} ${f.response}`;
 }
 
+/**
+ * A label's kept slow requests (`slowest`), or its exemplars, that a report can show: entries
+ * whose times and status are numbers. A result file is data; a damaged entry is left out, never
+ * thrown over.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { shownRequests } from "./slow_requests.ts";
+ * const ok = { intendedMs: 1, responseUs: 2, status: 200 };
+ * assert.deepEqual(shownRequests([ok, { intendedMs: "1", responseUs: 2, status: 200 }]), [ok]);
+ * assert.deepEqual(shownRequests({ not: "a list" }), []);
+ * ```
+ */
+export function shownRequests<T extends SlowRequest>(list: T[] | unknown): T[] {
+  if (!Array.isArray(list)) return [];
+  const finite = (n: unknown) => typeof n === "number" && Number.isFinite(n);
+  return list.filter((r): r is T =>
+    typeof r === "object" && r !== null && finite(r.intendedMs) && finite(r.responseUs) &&
+    finite(r.status)
+  );
+}
+
 /** Whether a verdict judges latency (a percentile, max or mean in microseconds). */
 export function isLatencyGate(v: Verdict): boolean {
   return v.unit === "us" || v.censored === true;
@@ -132,7 +159,7 @@ export function slowestOf(
     if (!stageIndexes.includes(stage.index)) continue;
     for (const l of stage.labels) {
       if (label !== undefined && l.label !== label) continue;
-      for (const r of l.slowest ?? []) {
+      for (const r of shownRequests(l.slowest)) {
         placed.push({ ...r, stageIndex: stage.index, label: l.label });
       }
     }
@@ -144,6 +171,6 @@ export function slowestOf(
 /** Whether any kept slow request or exemplar of the label carries a trace id. */
 export function hasTraceIds(labels: readonly LabelResult[]): boolean {
   return labels.some((l) =>
-    [...(l.slowest ?? []), ...(l.exemplars ?? [])].some((r) => isTraceId(r.traceId))
+    [...shownRequests(l.slowest), ...shownRequests(l.exemplars)].some((r) => isTraceId(r.traceId))
   );
 }

@@ -15,7 +15,7 @@ import type {
   StageResult,
 } from "../../runner/model/mod.ts";
 import { SLOWEST_KEPT } from "../../runner/model/mod.ts";
-import { hasTraceIds, slowFigures } from "../figures/mod.ts";
+import { hasTraceIds, shownRequests, slowFigures } from "../figures/mod.ts";
 import { type Cell, escapeHtml, htmlTable } from "../page/mod.ts";
 
 /** Groups shown open when the measured stages hold at most this many (else the slowest one's). */
@@ -36,7 +36,10 @@ export function slowestPanel(result: RunResult): string {
     ...result.stages.filter((s) => s.warmup),
   ];
   const groups: Group[] = ordered.flatMap((stage) =>
-    stage.labels.filter((l) => (l.slowest?.length ?? 0) > 0).map((label) => ({ stage, label }))
+    stage.labels.filter((l) => shownRequests(l.slowest).length > 0).map((label) => ({
+      stage,
+      label,
+    }))
   );
   if (groups.length === 0) return "";
   const traced = result.plan.trace !== undefined ||
@@ -52,7 +55,7 @@ export function slowestPanel(result: RunResult): string {
 }
 
 function top(g: Group): number {
-  return g.label.slowest?.[0]?.responseUs ?? 0;
+  return shownRequests(g.label.slowest)[0]?.responseUs ?? 0;
 }
 
 function intro(traced: boolean): string {
@@ -73,7 +76,7 @@ function intro(traced: boolean): string {
 }
 
 function group(g: Group, traced: boolean, open: boolean, stageNamed: boolean): string {
-  const list = g.label.slowest ?? [];
+  const list = shownRequests(g.label.slowest);
   const title =
     (stageNamed
       ? `Stage ${g.stage.index + 1}: ${g.stage.name}${g.stage.warmup ? " (warmup)" : ""} · `
@@ -93,7 +96,7 @@ function group(g: Group, traced: boolean, open: boolean, stageNamed: boolean): s
   return `<details class="slowest"${open ? " open" : ""}><summary>${escapeHtml(title)} ` +
     `<span class="muted">slowest ${escapeHtml(slowFigures(list[0]).response)}</span></summary>` +
     htmlTable(headers, rows, { numeric, className: "slowest" }) +
-    exemplars(g.label.exemplars ?? []) + `</details>`;
+    exemplars(shownRequests(g.label.exemplars)) + `</details>`;
 }
 
 function traceCell(id: string): Cell {

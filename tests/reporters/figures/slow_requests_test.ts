@@ -8,7 +8,7 @@ import {
 } from "../../../reporters/figures/slow_requests.ts";
 import { reportResult } from "../../_helpers/report_fixtures.ts";
 import { responseUsOf, traceIdOf, withSlowest } from "../_slowest_results.ts";
-import type { Verdict } from "../../../runner/model/run_result.ts";
+import type { SlowRequest, Verdict } from "../../../runner/model/run_result.ts";
 
 Deno.test("slowestOf() merges the stages' lists slowest first, over every label when none is named", () => {
   const result = withSlowest(reportResult(), true);
@@ -79,4 +79,21 @@ Deno.test("failedLatencyGates() takes failed latency gates over stages, not erro
   const noStage: Verdict = { ...failedLatencyGates(result)[0], stageIndexes: [] };
   result.verdicts = [noStage];
   assert.deepEqual(failedLatencyGates(result), []);
+});
+
+Deno.test("slowestOf() leaves out damaged entries of a result file instead of throwing", () => {
+  const result = withSlowest(reportResult(), true);
+  const [cart, order] = result.stages[2].labels;
+  // deno-lint-ignore no-explicit-any
+  (cart as any).slowest = "not a list";
+  // deno-lint-ignore no-explicit-any
+  (order.slowest as any[]).splice(0, 2, null, { intendedMs: "5", responseUs: 1e9, status: 200 });
+  const top = slowestOf(result, [2], undefined, 3);
+  assert.deepEqual(top.map((r) => r.traceId), [
+    traceIdOf(2, 1, 2),
+    traceIdOf(2, 1, 3),
+    traceIdOf(2, 1, 4),
+  ]);
+  const damaged = { intendedMs: 0, responseUs: 1, status: 0, error: {} } as unknown as SlowRequest;
+  assert.equal(slowFigures(damaged).status, "no response");
 });

@@ -121,3 +121,18 @@ Deno.test("renderHtml() puts the slowest requests in the percentile card, under 
   assert.ok(list < card.indexOf("</section>"), "inside the card");
   assert.ok(!renderHtml(reportResult()).includes('id="slowest"'), "nothing without them");
 });
+
+Deno.test("slowestPanel() shows what is whole of a damaged result file, and nothing for junk", () => {
+  const result = withSlowest(reportResult(), true);
+  for (const s of result.stages) {
+    for (const l of s.labels) {
+      // deno-lint-ignore no-explicit-any
+      (l as any).exemplars = 7;
+      // deno-lint-ignore no-explicit-any
+      (l as any).slowest = s.index === 2 ? [...l.slowest!.slice(0, 2), "junk", { status: 1 }] : {};
+    }
+  }
+  const found = groups(slowestPanel(result));
+  assert.deepEqual(found.map((g) => g.rows.length), [2, 2]);
+  assert.ok(!slowestPanel(result).includes("At its percentiles"));
+});
