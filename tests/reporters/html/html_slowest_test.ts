@@ -136,3 +136,12 @@ Deno.test("slowestPanel() shows what is whole of a damaged result file, and noth
   assert.deepEqual(found.map((g) => g.rows.length), [2, 2]);
   assert.ok(!slowestPanel(result).includes("At its percentiles"));
 });
+
+Deno.test("slowestPanel() names a gRPC call's status by name", () => {
+  const result = withSlowest(reportResult(), true);
+  const label = result.stages[1].labels[0];
+  label.slowest![0].status = 1014;
+  const rows = groups(slowestPanel(result))[0].rows;
+  assert.equal(rows[0][4], "UNAVAILABLE");
+  assert.equal(rows[1][4], "503", "an HTTP status stays its number");
+});
