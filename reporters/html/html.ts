@@ -25,7 +25,7 @@ import { environmentTable, toolHealthPanel } from "./html_health.ts";
 import { planSummary } from "./html_plan.ts";
 import { outcomeSummary, stageTable } from "./html_stages.ts";
 import { JOURNEYS_INTRO, journeyTable } from "./html_journeys.ts";
-import { slowestPanel } from "./html_slowest.ts";
+import { gateSlowest, slowestPanel } from "./html_slowest.ts";
 import { UNEXPECTED_TITLE, unexpectedPanel } from "./html_unexpected.ts";
 import { TRAFFIC_INTRO, trafficPanel } from "./html_traffic.ts";
 import { bannerStatus, gateTable, verdictBanner, warningsBox } from "./html_verdicts.ts";
@@ -52,7 +52,12 @@ export function renderHtml(result: RunResult): string {
   // so a failing gate is on the first screen even of a phone; the warnings qualify them next.
   const sections = [
     verdictBanner(result),
-    htmlCard("gates", "Gates", "", gateTable(result.verdicts) + gatesIntro()),
+    htmlCard(
+      "gates",
+      "Gates",
+      "",
+      gateTable(result.verdicts, (v) => gateSlowest(result, v)) + gatesIntro(),
+    ),
     warningsBox(result),
     unexpected === "" ? "" : htmlCard("unexpected", UNEXPECTED_TITLE, "", unexpected),
     toc(

@@ -3,7 +3,8 @@
  * the result keeps with the longest response time (`slowest`, at most ten, slowest first), each
  * with the trace id its `traceparent` carried (text to select and paste into the service's
  * tracing), when it was meant to be sent, its response time and status; then one request per high
- * percentile (`exemplars`). A run that sent no `traceparent` is told how to send one. Every value
+ * percentile (`exemplars`). A run that sent no `traceparent` is told how to send one. Under each
+ * failed latency gate in the gate table, its slowest request and a link to the lists. Every value
  * is escaped: a result file is data.
  *
  * @module
@@ -13,9 +14,16 @@ import type {
   PercentileExemplar,
   RunResult,
   StageResult,
+  Verdict,
 } from "../../runner/model/mod.ts";
 import { SLOWEST_KEPT } from "../../runner/model/mod.ts";
-import { hasTraceIds, shownRequests, slowFigures } from "../figures/mod.ts";
+import {
+  failedLatencyGates,
+  hasTraceIds,
+  shownRequests,
+  slowestOf,
+  slowFigures,
+} from "../figures/mod.ts";
 import { type Cell, escapeHtml, htmlTable } from "../page/mod.ts";
 
 /** Groups shown open when the measured stages hold at most this many (else the slowest one's). */
@@ -52,6 +60,25 @@ export function slowestPanel(result: RunResult): string {
   const open = (g: Group) => !g.stage.warmup && (measured.length <= OPEN_GROUPS || g === slowest);
   return `<h3 id="slowest">The ${SLOWEST_KEPT} slowest requests</h3>` + intro(traced) +
     groups.map((g) => group(g, traced, open(g), result.stages.length > 1)).join("");
+}
+
+/**
+ * Under a failed latency gate in the gate table: the slowest request of the stages and label it
+ * judged (trace id, response time, send time, label, stage, status) and a link to the lists; ""
+ * for any other gate, or when the result keeps no slow requests.
+ */
+export function gateSlowest(result: RunResult, v: Verdict): string {
+  if (!failedLatencyGates(result).includes(v)) return "";
+  const [r] = slowestOf(result, v.stageIndexes, v.label, 1);
+  if (r === undefined) return "";
+  const f = slowFigures(r);
+  const stage = result.stages.find((s) => s.index === r.stageIndex)?.name ?? "";
+  const id = f.traceId === undefined
+    ? ""
+    : `<code class="trace-id">${escapeHtml(f.traceId)}</code>, `;
+  return `<div class="message slowest-request">Slowest request: ${id}` +
+    `${escapeHtml(`${f.response}, sent at ${f.sentAt} (${r.label}, ${stage}, ${f.status})`)} · ` +
+    `<a href="#slowest">the slowest requests</a></div>`;
 }
 
 function top(g: Group): number {

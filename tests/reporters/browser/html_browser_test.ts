@@ -492,6 +492,10 @@ browserTest(
       assert.ok(seen.exemplars.startsWith(`At its percentiles: p90: ${traceIdOf(2, 1, 9)} 26.3ms`));
       assert.equal(seen.width, 400, "nothing wider than the screen");
       assert.equal(seen.pwned, false);
+      const gate = await page.evaluate<string>(
+        `document.querySelector("table.gates .slowest-request").innerText`,
+      );
+      assert.ok(gate.startsWith(`Slowest request: ${traceIdOf(2, 1, 0)}, 29ms, sent at `), gate);
 
       // One click on a trace id selects all of it, ready to copy.
       const box = await page.evaluate<{ x: number; y: number }>(`(() => {

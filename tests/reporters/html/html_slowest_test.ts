@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { slowestPanel } from "../../../reporters/html/html_slowest.ts";
+import { gateSlowest, slowestPanel } from "../../../reporters/html/html_slowest.ts";
 import { renderHtml } from "../../../reporters/html/html.ts";
 import { HOSTILE, hostileResult, reportResult } from "../../_helpers/report_fixtures.ts";
 import { responseUsOf, traceIdOf, withSlowest } from "../_slowest_results.ts";
@@ -144,4 +144,45 @@ Deno.test("slowestPanel() names a gRPC call's status by name", () => {
   const rows = groups(slowestPanel(result))[0].rows;
   assert.equal(rows[0][4], "UNAVAILABLE");
   assert.equal(rows[1][4], "503", "an HTTP status stays its number");
+});
+
+Deno.test("gateSlowest() names a failed latency gate's slowest request and links to the lists", () => {
+  const result = withSlowest(reportResult(), true);
+  const failed = result.verdicts.find((v) => v.name === "max < 1ms")!;
+  const sent = `${((result.stages[2].startMs + 7.25) / 1000).toFixed(3)} s`;
+  assert.equal(
+    gateSlowest(result, failed),
+    `<div class="message slowest-request">Slowest request: <code class="trace-id">` +
+      `${traceIdOf(2, 1, 0)}</code>, 29ms, sent at ${sent} (POST /order, climb, 200) · ` +
+      `<a href="#slowest">the slowest requests</a></div>`,
+  );
+  const cart = { ...failed, label: "GET /cart", stageIndexes: [1] };
+  result.verdicts.push(cart);
+  assert.match(
+    gateSlowest(result, cart),
+    /a{24}00010000<\/code>, 14ms, sent at [\d.]+ s \(GET \/cart, steady, 200\)/,
+  );
+  for (const v of result.verdicts.filter((v) => v.status === "pass")) {
+    assert.equal(gateSlowest(result, v), "");
+  }
+  assert.equal(gateSlowest(reportResult(), failed), "", "nothing without kept requests");
+  const untraced = withSlowest(reportResult(), false);
+  assert.match(
+    gateSlowest(untraced, untraced.verdicts.find((v) => v.name === "max < 1ms")!),
+    /Slowest request: 29ms, sent at/,
+  );
+});
+
+Deno.test("renderHtml() names the slowest request under a failed latency gate, hostile labels escaped", () => {
+  const result = withSlowest(hostileResult(), true);
+  const html = renderHtml(result);
+  const gates = html.slice(html.indexOf('<section class="card" id="gates">'));
+  const notes = gates.slice(0, gates.indexOf("</section>")).match(/slowest-request/g) ?? [];
+  assert.equal(
+    notes.length,
+    result.verdicts.filter((v) => v.status === "fail" && v.unit === "us").length,
+  );
+  assert.ok(notes.length > 0);
+  result.stages[2].labels[1].label = HOSTILE;
+  assert.ok(!renderHtml(result).includes("<img"), "an <img> tag got through");
 });
