@@ -2,7 +2,8 @@
  * The figures and sentences every report format shares: a verdict's value, bound and margin, the
  * latency columns, the measured floor, the machine's CPU contention, setup and teardown steps, a
  * templated plan's traffic, the sent rate's dips, the time-domain lines, the shape against the
- * baseline and a gRPC stream's messages. Each format (text/, html/, junit/) only lays them out.
+ * baseline, a gRPC stream's messages and the slowest requests with their trace ids. Each format
+ * (text/, html/, junit/) only lays them out.
  *
  * @module
  */
@@ -46,3 +47,16 @@ export {
 export { rateLimitedSentence } from "./rate_limited_text.ts";
 export { messagesPerStream, streamPhrases } from "./stream_text.ts";
 export { JOURNEY_COLUMNS, type JourneyRow, journeyRows } from "./journey_rows.ts";
+export {
+  exemplarText,
+  failedLatencyGates,
+  hasTraceIds,
+  isLatencyGate,
+  isTraceId,
+  NO_TRACE_HINT,
+  type PlacedRequest,
+  shownRequests,
+  slowestOf,
+  type SlowFigures,
+  slowFigures,
+} from "./slow_requests.ts";

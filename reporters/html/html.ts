@@ -1,9 +1,10 @@
 /**
  * The self-contained HTML report: one file holding the verdict, the gate table (failing gates
- * first, right under the verdict), the charts (latency by percentile, latency and throughput over
- * time, latency against rate for ramps), the stage, tool-health, plan, traffic (a templated plan's
- * data and vars) and environment tables, chart.js and the data. It opens from disk and makes no
- * network request; the tables read without JavaScript.
+ * first, right under the verdict), the charts (latency by percentile, with the slowest requests
+ * and their trace ids under it; latency and throughput over time; latency against rate for
+ * ramps), the stage, tool-health, plan, traffic (a templated plan's data and vars) and
+ * environment tables, chart.js and the data. It opens from disk and makes no network request;
+ * the tables read without JavaScript.
  *
  * @module
  */
@@ -24,6 +25,7 @@ import { environmentTable, toolHealthPanel } from "./html_health.ts";
 import { planSummary } from "./html_plan.ts";
 import { outcomeSummary, stageTable } from "./html_stages.ts";
 import { JOURNEYS_INTRO, journeyTable } from "./html_journeys.ts";
+import { gateSlowest, slowestPanel } from "./html_slowest.ts";
 import { UNEXPECTED_TITLE, unexpectedPanel } from "./html_unexpected.ts";
 import { TRAFFIC_INTRO, trafficPanel } from "./html_traffic.ts";
 import { bannerStatus, gateTable, verdictBanner, warningsBox } from "./html_verdicts.ts";
@@ -50,7 +52,12 @@ export function renderHtml(result: RunResult): string {
   // so a failing gate is on the first screen even of a phone; the warnings qualify them next.
   const sections = [
     verdictBanner(result),
-    htmlCard("gates", "Gates", "", gateTable(result.verdicts) + gatesIntro()),
+    htmlCard(
+      "gates",
+      "Gates",
+      "",
+      gateTable(result.verdicts, (v) => gateSlowest(result, v)) + gatesIntro(),
+    ),
     warningsBox(result),
     unexpected === "" ? "" : htmlCard("unexpected", UNEXPECTED_TITLE, "", unexpected),
     toc(
@@ -64,7 +71,7 @@ export function renderHtml(result: RunResult): string {
       "percentiles",
       "Latency by percentile",
       percentileIntro(result),
-      percentileChart(data),
+      percentileChart(data) + slowestPanel(result),
     ),
     htmlCard(
       "stages",

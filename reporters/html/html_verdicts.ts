@@ -109,7 +109,10 @@ export function warningsBox(result: RunResult): string {
  * The gate table: one row per verdict, failing gates first (fail, invalid, inconclusive, pass; the
  * plan's order within each).
  */
-export function gateTable(verdicts: readonly Verdict[]): string {
+export function gateTable(
+  verdicts: readonly Verdict[],
+  note: (v: Verdict) => string = () => "",
+): string {
   if (verdicts.length === 0) {
     return `<p class="muted">No gates were evaluated: the plan has no SLOs and no baseline was ` +
       "compared.</p>";
@@ -124,7 +127,7 @@ export function gateTable(verdicts: readonly Verdict[]): string {
         escapeHtml(v.name)
       }${
         v.line === undefined ? "" : ` <span class="muted">(plan line ${v.line})</span>`
-      }<div class="message">${escapeHtml(v.message)}</div>`,
+      }<div class="message">${escapeHtml(v.message)}</div>${note(v)}`,
     },
     f.measured,
     f.bound,

@@ -119,6 +119,8 @@ td.row-label { padding-left: 22px; }
 .health-ok { background: #ebfbee; border: 1px solid #b2f2bb; }
 .health-limited { background: #fff5f5; border: 1px solid #ffa8a8; }
 .health-verdict ul { margin: 4px 0 0; padding-left: 20px; }
+details.slowest { margin: 8px 0; } details.slowest summary { cursor: pointer; font-weight: 600; }
+code.trace-id { user-select: all; white-space: nowrap; word-break: normal; }
 .noscript { background: var(--soft); border: 1px dashed var(--line); padding: 10px; color: var(--muted); }
 footer { color: var(--muted); font-size: 12px; margin-top: 24px; }
 `;

@@ -1,9 +1,11 @@
 /**
  * The Markdown summary for `$GITHUB_STEP_SUMMARY` and pull-request comments: the verdict and the
- * run's facts (the protocol among them), the gates (failing first), key percentiles of every
- * judged stage against the baseline (time to first byte too, in a result that has it), the
- * rate-limited requests, the tool's health, warnings, a templated plan's traffic and a link to the HTML report. Plan-controlled text
- * is escaped, and the whole stays under {@linkcode MARKDOWN_MAX_BYTES} whatever the plan's size.
+ * run's facts (the protocol among them), the gates (failing first; under a failed latency gate,
+ * its slowest requests with their trace ids), key percentiles of every judged stage against the
+ * baseline (time to first byte too, in a result that has it), the rate-limited requests, the
+ * tool's health, warnings, a templated plan's traffic and a link to the HTML report.
+ * Plan-controlled text is escaped, and the whole stays under {@linkcode MARKDOWN_MAX_BYTES}
+ * whatever the plan's size.
  *
  * @module
  */
@@ -55,6 +57,7 @@ import type {
 } from "../../runner/model/mod.ts";
 import { markdownText } from "./markdown_escape.ts";
 import { markdownTable, markdownUrl } from "./markdown_table.ts";
+import { slowestUnderGates } from "./markdown_slowest.ts";
 import { REPORT_FILES } from "../report_formats.ts";
 
 /** The largest summary {@linkcode renderMarkdown} returns, in UTF-8 bytes (GitHub: 65,536). */
@@ -132,6 +135,7 @@ function render(result: RunResult, options: MarkdownOptions, caps: Caps): string
     "",
     ...regressionWarning(overall),
     ...gates(result.verdicts, caps, esc),
+    ...slowestUnderGates(result, caps.gates, esc),
     ...latency(result, caps, esc),
     ...labelTable(result, caps, esc),
     ...rateLimited(result, esc),

@@ -4,14 +4,16 @@
  * requests and errors, the rate-limited requests, the tool's health (over HTTP/2
  * the queue wait is the wait for a free stream) and the machine's CPU contention, a templated
  * plan's data sources and vars, warnings and every gate's verdict with its value against its
- * bound; coloured for a terminal when asked, plain otherwise. {@linkcode shouldUseColor} decides which,
- * following no-color.org.
+ * bound (under a failed latency gate, its slowest request with its trace id); coloured for a
+ * terminal when asked, plain otherwise. {@linkcode shouldUseColor} decides which, following
+ * no-color.org.
  *
  * @module
  */
 import {
   checkLines,
   contentionSentence,
+  failedLatencyGates,
   floorSentence,
   LABEL_COLUMNS,
   LABEL_TTFB_COLUMN,
@@ -23,6 +25,8 @@ import {
   NO_FIGURE,
   rateLimitedSentence,
   shapeLines,
+  slowestOf,
+  slowFigures,
   sourceLine,
   stepRows,
   streamPhrases,
@@ -178,7 +182,13 @@ export function renderTerminal(result: RunResult, options: TerminalOptions): str
   if (result.verdicts.length > 0) {
     lines.push("", "gates:");
     const gateRows = result.verdicts.map((v) => verdictRow(v, styled));
-    lines.push(...textTable(gateRows, ["left", "left", "right", "left", "right", "left"]));
+    const gateLines = textTable(gateRows, ["left", "left", "right", "left", "right", "left"]);
+    const failed = failedLatencyGates(result);
+    result.verdicts.forEach((v, i) => {
+      lines.push(gateLines[i]);
+      const slowest = failed.includes(v) ? slowestLine(result, v) : undefined;
+      if (slowest !== undefined) lines.push(paint("dim", slowest));
+    });
   }
   const h = result.health;
   if (h.toolLimited) {
@@ -282,6 +292,24 @@ function healthLine(result: RunResult): string {
       ? `; ${h.queueWait.count} requests waited for ${waitedFor(result)} (up to ` +
         `${formatDurationMs(h.queueWait.maxUs / 1000)}, counted in their response time)`
       : "");
+}
+
+/**
+ * The slowest request of a failed latency gate's stages and label, in one line: its trace id,
+ * response time, send time, label, stage and status (without a trace id, how to get one); none
+ * when none was kept.
+ */
+function slowestLine(result: RunResult, v: Verdict): string | undefined {
+  const [r] = slowestOf(result, v.stageIndexes, v.label, 1);
+  if (r === undefined) return undefined;
+  const f = slowFigures(r);
+  const stage = result.stages.find((s) => s.index === r.stageIndex)?.name ?? "";
+  const figures = printable(
+    `${f.response}, sent at ${f.sentAt} (${r.label}, ${stage}, ${f.status})`,
+  );
+  return f.traceId === undefined
+    ? `      ↳ slowest request: ${figures}; no trace id (trace: true or --trace sends one)`
+    : `      ↳ slowest request: ${f.traceId}, ${figures}`;
 }
 
 function verdictRow(v: Verdict, styled: (style: Style, text: string) => TextCell): TextCell[] {

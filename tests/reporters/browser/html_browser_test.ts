@@ -14,6 +14,7 @@ import { writtenResult } from "../../_helpers/result_fixtures.ts";
 import { judgedGrpcResult } from "../../_helpers/grpc_result_fixtures.ts";
 import { searchResult } from "../../_helpers/search_fixtures.ts";
 import { abResult } from "../../_helpers/ab_fixtures.ts";
+import { traceIdOf, withSlowest } from "../_slowest_results.ts";
 
 const CHART_IDS = [
   "chart-percentile",
@@ -442,6 +443,76 @@ browserTest(
       assert.ok(text.includes("↳ Greeter/SayHello"), text);
       assert.ok(text.includes("↳ RouteGuide/ListFeatures\n64 messages per stream"), text);
       assert.equal(await page.evaluate(`document.documentElement.dataset.charts`), "drawn");
+      assert.deepEqual(problems(page.events), []);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+);
+
+browserTest(
+  "renderHtml() lists the slowest requests under the percentile chart; a click selects a trace id",
+  async () => {
+    const dir = await Deno.makeTempDir({ prefix: "tailgate-html-" });
+    try {
+      const result = withSlowest(reportResult(), true);
+      result.stages[2].labels[1].slowest![1].traceId = HOSTILE;
+      await using browser = await Chromium.launch({ widthPx: 400, heightPx: 800 });
+      const page = await openReport(browser, dir, result);
+      const seen = await page.evaluate<{
+        below: boolean;
+        lists: number;
+        shown: number;
+        rows: string[];
+        exemplars: string;
+        width: number;
+        pwned: boolean;
+      }>(`(() => {
+        const chart = document.getElementById("chart-percentile").getBoundingClientRect();
+        const lists = [...document.querySelectorAll("#percentiles details.slowest")];
+        const climb = lists.find((d) => d.querySelector("summary").innerText.startsWith("Stage 3: climb · POST /order"));
+        return {
+          below: document.getElementById("slowest").getBoundingClientRect().top >= chart.bottom,
+          lists: lists.length,
+          shown: lists.filter((d) => d.querySelector("table").checkVisibility()).length,
+          rows: [...climb.querySelectorAll("tbody tr")].slice(0, 2).map((r) => r.innerText),
+          exemplars: climb.querySelector(".exemplars").innerText,
+          width: document.documentElement.scrollWidth,
+          pwned: "pwned" in window,
+        };
+      })()`);
+      assert.equal(seen.below, true, "the list is under the chart");
+      assert.equal(seen.lists, 6, "3 stages × 2 labels");
+      assert.equal(seen.shown, 4, "the measured stages' lists are open, the warmup's closed");
+      assert.match(
+        seen.rows[0],
+        new RegExp(`^1\\s+${traceIdOf(2, 1, 0)}\\s+\\d+\\.\\d{3} s\\s+29ms\\s+200$`),
+      );
+      assert.match(seen.rows[1], /^2\s+–\s+\d+\.\d{3} s\s+28.7ms\s+503$/, "a hostile id: left out");
+      assert.ok(seen.exemplars.startsWith(`At its percentiles: p90: ${traceIdOf(2, 1, 9)} 26.3ms`));
+      assert.equal(seen.width, 400, "nothing wider than the screen");
+      assert.equal(seen.pwned, false);
+      const gate = await page.evaluate<string>(
+        `document.querySelector("table.gates .slowest-request").innerText`,
+      );
+      assert.ok(gate.startsWith(`Slowest request: ${traceIdOf(2, 1, 0)}, 29ms, sent at `), gate);
+
+      // One click on a trace id selects all of it, ready to copy.
+      const box = await page.evaluate<{ x: number; y: number }>(`(() => {
+        const code = document.querySelector("#percentiles details.slowest[open] code.trace-id");
+        code.scrollIntoView({ block: "center" });
+        const r = code.getBoundingClientRect();
+        return { x: r.left + 4, y: r.top + r.height / 2 };
+      })()`);
+      for (const type of ["mousePressed", "mouseReleased"]) {
+        await page.send("Input.dispatchMouseEvent", {
+          type,
+          ...box,
+          button: "left",
+          clickCount: 1,
+        });
+      }
+      assert.equal(await page.evaluate(`getSelection().toString()`), traceIdOf(1, 0, 0));
       assert.deepEqual(problems(page.events), []);
     } finally {
       await Deno.remove(dir, { recursive: true });

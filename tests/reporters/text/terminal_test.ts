@@ -10,6 +10,8 @@ import { judgedGrpcResult } from "../../_helpers/grpc_result_fixtures.ts";
 import { pointsUs } from "../../_helpers/gate_fixtures.ts";
 import { judgedRun, rejectedRun, undecidedRegressionRun } from "../_judged_results.ts";
 import { HOSTILE_TRAFFIC, withTraffic } from "../_traffic_results.ts";
+import { reportResult } from "../../_helpers/report_fixtures.ts";
+import { traceIdOf, withSlowest } from "../_slowest_results.ts";
 
 const ESC = "\x1b";
 const SGR = new RegExp(`${ESC}\\[\\d+m`, "g");
@@ -387,4 +389,44 @@ Deno.test("renderTerminal() names a gRPC run's statuses, its protocol and a stre
   // An HTTP run says none of it.
   const http = plain(writtenResult());
   assert.doesNotMatch(http, /gRPC|streams:|response message/);
+});
+
+Deno.test("renderTerminal() names the slowest request's trace id under each failed latency gate", () => {
+  const result = withSlowest(reportResult(), true);
+  const lines = plain(result).split("\n");
+  const sent = `${((result.stages[2].startMs + 7.25) / 1000).toFixed(3)} s`;
+  const slowest = `      ↳ slowest request: ${traceIdOf(2, 1, 0)}, 29ms, sent at ${sent} ` +
+    `(POST /order, climb, 200)`;
+  for (const gate of ["p90 < 1ms", "max < 1ms"]) {
+    const at = lines.findIndex((l) => l.startsWith(`  ✗ FAIL  ${gate} `));
+    assert.equal(lines[at + 1], slowest, gate);
+  }
+  const pass = lines.findIndex((l) => l.startsWith("  ✓ PASS  p50 < 5ms "));
+  assert.ok(!lines[pass + 1].includes("slowest"), "a passed gate names none");
+  assert.equal(lines.filter((l) => l.includes("slowest request")).length, 2);
+});
+
+Deno.test("renderTerminal() keeps to a failed gate's label, and says how to get trace ids without them", () => {
+  const result = withSlowest(reportResult(), false);
+  const failed = result.verdicts.find((v) => v.name === "max < 1ms")!;
+  result.verdicts = [{
+    ...failed,
+    name: "max < 1ms for GET /cart",
+    label: "GET /cart",
+    stageIndexes: [1],
+  }];
+  const line = plain(result).split("\n").find((l) => l.includes("slowest request"));
+  assert.match(
+    line ?? "",
+    /^ {6}↳ slowest request: 14ms, sent at \d+\.\d{3} s \(GET \/cart, steady, 200\); no trace id \(trace: true or --trace sends one\)$/,
+  );
+  assert.ok(!plain(reportResult()).includes("slowest request"), "none without kept requests");
+});
+
+Deno.test("renderTerminal() prints a hostile label under a gate inert", () => {
+  const result = withSlowest(reportResult(), true);
+  result.stages[2].labels[1].label = "x\x1b[2J\r\nfake";
+  const text = renderTerminal(result, { color: true });
+  assert.ok(!text.includes(`${ESC}[2J`) && !text.includes("\r"));
+  assert.ok(text.includes("(x\\u001b[2J\\r\\nfake, climb, 200)"));
 });
