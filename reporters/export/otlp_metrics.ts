@@ -11,7 +11,8 @@
  * - A counter is a monotonic cumulative Sum (integers as `as_int`), a gauge a Gauge (`as_double`),
  *   a histogram a cumulative exponential histogram at scale {@linkcode OTLP_SCALE}
  *   (`otlp_buckets.ts` says how HDR buckets map and the error: a percentile read from it is within
- *   0.271% of tailgate's) with count, sum, min and max. Every point starts at its series' `startMs`.
+ *   0.271% of tailgate's) with count, sum, min and max. Every point starts at its series'
+ *   `startMs`.
  * - A histogram's exemplars go on the first of its points at or after the exemplar's time (the
  *   last point when none is): the value in seconds, the time, the trace id as 16 bytes when the
  *   run sent one, and the status as the filtered attribute `status`.
@@ -76,10 +77,10 @@ const CUMULATIVE = 2;
 let schema: ProtoRoot | undefined;
 
 /** The protobuf bytes of `batch` as an `ExportMetricsServiceRequest`. */
-export function encodeOtlpMetrics(batch: MetricBatch): Uint8Array {
+export function encodeOtlpMetrics(batch: MetricBatch): Uint8Array<ArrayBuffer> {
   schema ??= rootFromJson(OTLP_METRICS_SCHEMA);
   const resource = { "service.name": "tailgate", ...withoutServiceName(batch.resource) };
-  return encode(schema, REQUEST_TYPE, {
+  const bytes = encode(schema, REQUEST_TYPE, {
     resource_metrics: [{
       resource: { attributes: attributes(resource) },
       scope_metrics: [{
@@ -88,6 +89,10 @@ export function encodeOtlpMetrics(batch: MetricBatch): Uint8Array {
       }],
     }],
   });
+  // A fetch body takes an ArrayBuffer's view, not a SharedArrayBuffer's.
+  return bytes.buffer instanceof ArrayBuffer
+    ? bytes as Uint8Array<ArrayBuffer>
+    : new Uint8Array(bytes);
 }
 
 function withoutServiceName(resource: Record<string, string>): Record<string, string> {
