@@ -51,7 +51,7 @@ Deno.test("values that are not finite and positive have no bucket", () => {
   }
 });
 
-Deno.test("HDR buckets keep every count: zeros in the zero count, the rest dense from the offset", () => {
+Deno.test("HDR buckets keep every count: zeros in the zero count, the rest dense", () => {
   const random = mulberry32(47);
   const h = createHistogram();
   h.recordValueWithCount(0, 5);
