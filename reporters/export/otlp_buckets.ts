@@ -100,24 +100,35 @@ export function exponentialUpperBound(index: number, scale: number): number {
  */
 export function toExponentialBuckets(hdr: readonly HdrBucket[], scale: number): ExponentialBuckets {
   let zeroCount = 0;
-  const byIndex: Array<[number, number]> = [];
-  for (const { highestUs, count } of hdr) {
-    if (count <= 0) continue;
-    if (highestUs <= 0) {
-      zeroCount += count;
-      continue;
-    }
-    byIndex.push([exponentialIndex(highestUs / 1e6, scale), count]);
-  }
-  if (byIndex.length === 0) return { scale, zeroCount, offset: 0, counts: [] };
+  const indexes = new Int32Array(hdr.length);
   let low = Infinity;
   let high = -Infinity;
-  for (const [index] of byIndex) {
-    low = Math.min(low, index);
-    high = Math.max(high, index);
-  }
+  // The buckets come ascending, many HDR buckets to one exponential one: a logarithm only when a
+  // value leaves the bucket of the one before.
+  let index = 0;
+  let lower = Infinity;
+  let upper = -Infinity;
+  hdr.forEach(({ highestUs, count }, i) => {
+    if (count <= 0) return;
+    if (highestUs <= 0) {
+      zeroCount += count;
+      return;
+    }
+    const seconds = highestUs / 1e6;
+    if (!(seconds > lower && seconds <= upper)) {
+      index = exponentialIndex(seconds, scale);
+      lower = exponentialUpperBound(index - 1, scale);
+      upper = exponentialUpperBound(index, scale);
+    }
+    indexes[i] = index;
+    if (index < low) low = index;
+    if (index > high) high = index;
+  });
+  if (low > high) return { scale, zeroCount, offset: 0, counts: [] };
   const counts = new Array<number>(high - low + 1).fill(0);
-  for (const [index, count] of byIndex) counts[index - low] += count;
+  hdr.forEach(({ highestUs, count }, i) => {
+    if (count > 0 && highestUs > 0) counts[indexes[i] - low] += count;
+  });
   return { scale, zeroCount, offset: low, counts };
 }
 
