@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { createHistogram, type Histogram } from "../../../runner/hdr/mod.ts";
+import { decode, rootFromJson } from "../../../runner/protobuf/mod.ts";
 import { TAILGATE_VERSION } from "../../../runner/version.ts";
 import type {
   HistogramPoint,
@@ -22,6 +23,7 @@ import {
   exponentialUpperBound,
   OTLP_RELATIVE_ERROR,
 } from "../../../reporters/export/otlp_buckets.ts";
+import { OTLP_METRICS_SCHEMA } from "../../../reporters/export/otlp_schema.ts";
 import { mulberry32 } from "../../_helpers/seeded_random.ts";
 import { ignoreWithoutOtlpDecoder, startOtlpDecoder } from "../../_helpers/otlp_decoder.ts";
 
@@ -411,4 +413,63 @@ Deno.test("epoch ms become nanoseconds exactly, past 2^53", () => {
   assert.equal(unixNano(START_MS), "1764460800000000000");
   assert.equal(unixNano(START_MS + 400.5), "1764460800400500000");
   assert.equal(unixNano(0), "0");
+});
+
+/** Our own reading of the bytes, for the shapes the collector's test above does not cover. */
+function decodedHere(b: MetricBatch) {
+  const request = decode(
+    rootFromJson(OTLP_METRICS_SCHEMA),
+    "opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest",
+    encodeOtlpMetrics(b),
+  ) as {
+    resource_metrics: Array<{
+      resource: { attributes: Array<{ key: string; value: { string_value: string } }> };
+      scope_metrics: Array<{ metrics: Array<Record<string, unknown> & { name: string }> }>;
+    }>;
+  };
+  return request.resource_metrics[0];
+}
+
+Deno.test("an empty histogram point has a zero count and sum, and no min, max or buckets", () => {
+  const { series } = histogramSeries("GET /items", 3);
+  series.points = [point(createHistogram(), START_MS + 1_000)];
+  const [metric] = decodedHere({ resource: {}, series: [series] }).scope_metrics[0].metrics;
+  const [p] = (metric.exponential_histogram as { data_points: Record<string, unknown>[] })
+    .data_points;
+  assert.equal(p.count, undefined); // proto3: a zero is not on the wire, and reads as 0
+  assert.equal(p.sum, 0); // optional: sent
+  assert.equal("min" in p || "max" in p, false);
+  assert.deepEqual(p.positive, {});
+});
+
+Deno.test("a series without points is left out; one name is one metric", () => {
+  const { series: a } = histogramSeries("GET /items", 4);
+  const { series: b } = histogramSeries("POST /items", 5);
+  const { series: empty } = histogramSeries("PUT /items", 6);
+  empty.points = [];
+  const metrics = decodedHere({ resource: {}, series: [a, empty, b] }).scope_metrics[0].metrics;
+  assert.equal(metrics.length, 1);
+  const points = (metrics[0].exponential_histogram as { data_points: unknown[] }).data_points;
+  assert.equal(points.length, 4);
+});
+
+Deno.test("the resource cannot rename the service; a counter with a fraction is a double", () => {
+  const decoded = decodedHere({
+    resource: { "service.name": "other", plan: "p" },
+    series: [{
+      kind: "counter",
+      name: "tailgate_send_lag_seconds",
+      help: "lag",
+      unit: "s",
+      labels: {},
+      startMs: START_MS,
+      points: [{ timeMs: START_MS + 1_000, value: 0.25 }],
+    }],
+  });
+  assert.deepEqual(
+    decoded.resource.attributes.map((a) => [a.key, a.value.string_value]),
+    [["service.name", "tailgate"], ["plan", "p"]],
+  );
+  const sum = decoded.scope_metrics[0].metrics[0].sum as { data_points: { as_double: number }[] };
+  assert.equal(sum.data_points[0].as_double, 0.25);
 });
