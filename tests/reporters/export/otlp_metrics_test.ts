@@ -19,10 +19,7 @@ import {
   traceIdBytes,
   unixNano,
 } from "../../../reporters/export/otlp_metrics.ts";
-import {
-  exponentialUpperBound,
-  OTLP_RELATIVE_ERROR,
-} from "../../../reporters/export/otlp_buckets.ts";
+import { exponentialUpperBound, OTLP_SCALE } from "../../../reporters/export/otlp_buckets.ts";
 import { OTLP_METRICS_SCHEMA } from "../../../reporters/export/otlp_schema.ts";
 import { mulberry32 } from "../../_helpers/seeded_random.ts";
 import { ignoreWithoutOtlpDecoder, startOtlpDecoder } from "../../_helpers/otlp_decoder.ts";
@@ -167,13 +164,13 @@ interface Request {
   }>;
 }
 
-async function decodedByCollector(b: MetricBatch): Promise<Request> {
+async function decodedByCollector(b: MetricBatch, scale?: number): Promise<Request> {
   const decoder = await startOtlpDecoder();
   try {
     const response = await fetch(`${decoder.baseUrl}${OTLP_METRICS_PATH}`, {
       method: "POST",
       headers: { "content-type": OTLP_CONTENT_TYPE },
-      body: encodeOtlpMetrics(b),
+      body: encodeOtlpMetrics(b, { scale }),
     });
     assert.equal(response.status, 200, await response.text());
     const requests = await decoder.requests();
@@ -292,31 +289,37 @@ Deno.test({
   },
 });
 
-Deno.test({
-  name: "the exponential buckets give tailgate's percentiles within the scale's 0.271%",
-  ignore,
-  fn: async () => {
-    const { batch: b, histograms } = batch();
-    const [histogram] = (await decodedByCollector(b)).resourceMetrics[0].scopeMetrics[0].metrics;
-    const last = histogram.exponentialHistogram!.dataPoints.filter((p) =>
-      p.timeUnixNano === unixNano(START_MS + 2_000)
-    );
-    assert.equal(last.length, 2);
-    for (const p of last) {
-      assert.equal(p.scale, 8);
-      const h = histograms.get(attrs(p.attributes).label!)!;
-      for (const percentile of PERCENTILES.slice(1)) {
-        const tailgate = h.getValueAtPercentile(percentile) / 1e6;
-        const upper = upperBoundAtPercentile(p, percentile);
-        const error = upper / tailgate - 1;
-        assert.ok(
-          error >= -1e-12 && error < OTLP_RELATIVE_ERROR,
-          `p${percentile}: tailgate ${tailgate} s, bucket upper bound ${upper} s (${error})`,
-        );
+for (const scale of [OTLP_SCALE, 5]) {
+  const error = 2 ** (2 ** -scale) - 1;
+  Deno.test({
+    name: `the exponential buckets at scale ${scale} give tailgate's percentiles within ${
+      (error * 100).toFixed(3)
+    }%`,
+    ignore,
+    fn: async () => {
+      const { batch: b, histograms } = batch();
+      const [histogram] = (await decodedByCollector(b, scale)).resourceMetrics[0].scopeMetrics[0]
+        .metrics;
+      const last = histogram.exponentialHistogram!.dataPoints.filter((p) =>
+        p.timeUnixNano === unixNano(START_MS + 2_000)
+      );
+      assert.equal(last.length, 2);
+      for (const p of last) {
+        assert.equal(p.scale, scale);
+        const h = histograms.get(attrs(p.attributes).label!)!;
+        for (const percentile of PERCENTILES.slice(1)) {
+          const tailgate = h.getValueAtPercentile(percentile) / 1e6;
+          const upper = upperBoundAtPercentile(p, percentile);
+          const off = upper / tailgate - 1;
+          assert.ok(
+            off >= -1e-12 && off < error,
+            `p${percentile}: tailgate ${tailgate} s, bucket upper bound ${upper} s (${off})`,
+          );
+        }
       }
-    }
-  },
-});
+    },
+  });
+}
 
 Deno.test({
   name: "exemplars carry their trace ids, values, times and statuses on the points they fall in",
@@ -406,6 +409,12 @@ Deno.test("a trace id is 16 bytes when it is 32 hex digits, not all zero; else a
   );
   for (const bad of [undefined, "", "0".repeat(32), `${TRACE_B}00`, "zz".repeat(16)]) {
     assert.equal(traceIdBytes(bad), undefined, String(bad));
+  }
+});
+
+Deno.test("a scale outside 0 to 8 is refused", () => {
+  for (const scale of [-1, 9, 2.5, NaN]) {
+    assert.throws(() => encodeOtlpMetrics({ resource: {}, series: [] }, { scale }), RangeError);
   }
 });
 
