@@ -7,7 +7,7 @@
  * @module
  */
 import { type CertainFailure, failFastWatch } from "../gates/mod.ts";
-import { collectEnvironment } from "../result/mod.ts";
+import { collectEnvironment, runIdOf } from "../result/mod.ts";
 import { buildResult } from "../result/mod.ts";
 import type { Environment, RunResult } from "../model/mod.ts";
 import type { ResolvedPlan } from "../plan/mod.ts";
@@ -45,6 +45,11 @@ export interface MeasureRunOptions {
   onNotice?: (note: string) => void;
   /** The machine's fingerprint, when already collected (runs of one process share it). */
   environment?: Environment;
+  /**
+   * The run's id (`run.id`); default `TAILGATE_RUN_ID`, else the CI's run, else drawn at random
+   * (runner/result/run_id.ts). A `TAILGATE_RUN_ID` that is not one is a RangeError.
+   */
+  runId?: string;
   /**
    * Stop once an SLO's failure is certain (runner/gates/fail_fast/fail_fast_watch.ts): the result is what
    * ran until then, `run.stopReason` `fail_fast` and `run.stoppedBy` naming the SLO and why.
@@ -147,6 +152,7 @@ export async function measurePlan(
     draw: () => crypto.getRandomValues(new Uint32Array(1))[0],
   });
   const environment = options.environment ?? await collectEnvironment();
+  const runId = options.runId ?? runIdOrThrow();
   const steps = { ...(options.caCerts ? { caCerts: options.caCerts } : {}) };
   // Setup is not measured; a step that fails throws before any load is sent.
   const session = plan.setup || plan.teardown
@@ -200,6 +206,7 @@ export async function measurePlan(
   const result: RunResult = {
     ...built,
     run: {
+      id: runId,
       ...built.run,
       ...(lost ? { complete: false } : {}),
       ...(stopped
@@ -230,4 +237,11 @@ export async function measurePlan(
   };
   let teardown: Promise<TeardownDone> | undefined;
   return { result, teardown: () => teardown ??= addTeardown() };
+}
+
+/** The run id from the environment; a `TAILGATE_RUN_ID` that is not one throws. */
+function runIdOrThrow(): string {
+  const id = runIdOf();
+  if (!id.ok) throw new RangeError(problemText(id.problems[0]));
+  return id.value;
 }

@@ -14,7 +14,7 @@ import type { ConfirmTimes } from "../gates/mod.ts";
 import { EXIT_CODES, type RunResult, withIoFailures, writeFileAtomic } from "../model/mod.ts";
 import { drawsFromSeed, formatDurationMs, formatRatePerSec, printable } from "../plan/mod.ts";
 import type { ResolvedPlan } from "../plan/mod.ts";
-import { collectEnvironment } from "../result/mod.ts";
+import { collectEnvironment, runIdOf } from "../result/mod.ts";
 import type { ShardSpec } from "../schedule/mod.ts";
 import { StepFailure } from "../session/mod.ts";
 import { type FinishOptions, finishResult } from "./finish_result.ts";
@@ -99,6 +99,8 @@ export async function runPlan(
       EXIT_CODES.usage,
     );
   }
+  const runId = runIdOf();
+  if (!runId.ok) return failed(runId.problems[0]);
   return await withPreparedRun<RunOutcome>(plan, {
     outDir: options.outDir,
     ...(options.baselineDir === undefined ? {} : { historyDir: options.baselineDir }),
@@ -107,7 +109,7 @@ export async function runPlan(
     checkDescriptors: true,
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
-  }, (prepared) => measureAndFinish(plan, options, prepared));
+  }, (prepared) => measureAndFinish(plan, options, prepared, runId.value));
 }
 
 /** The lifecycle once prepared: measure, write, judge (with reruns), file, render, tear down. */
@@ -115,6 +117,7 @@ async function measureAndFinish(
   plan: ResolvedPlan,
   options: RunPlanOptions,
   { caCerts, service, signal }: PreparedRun,
+  runId: string,
 ): Promise<RunOutcome> {
   const say = options.onProgress ?? (() => {});
   if (options.startAtEpochMs !== undefined) {
@@ -146,6 +149,7 @@ async function measureAndFinish(
       ...(signal ? { signal } : {}),
       caCerts,
       environment,
+      runId,
       ...(options.shard ? { shard: options.shard } : {}),
       ...(options.startAtEpochMs === undefined ? {} : { startAtEpochMs: options.startAtEpochMs }),
       onProgress: progress,
@@ -191,6 +195,7 @@ async function measureAndFinish(
       ...(signal ? { signal } : {}),
       caCerts,
       environment,
+      runId,
       onProgress: progress,
       ...(service ? { service: { pgid: service.pgid } } : {}),
       ...rerunWith,

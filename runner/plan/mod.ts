@@ -9,6 +9,8 @@ export type {
   ColumnValues,
   ConstantStage,
   DataOrder,
+  ExportKind,
+  ExportTarget,
   JsonTest,
   PlanBody,
   PlanCapture,
@@ -103,3 +105,10 @@ export {
   loadGrpcCodec,
   loadGrpcSupport,
 } from "./grpc/mod.ts";
+export {
+  EXPORT_KINDS,
+  exportUrlProblem,
+  otlpMetricsUrl,
+  parseExportFlag,
+  printableUrl,
+} from "./export/mod.ts";

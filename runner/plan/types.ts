@@ -505,6 +505,30 @@ export interface ResolvedPlan {
   overrides?: string[];
   /** The plan's gRPC schema (`grpc:`), when its requests are gRPC calls. */
   grpc?: PlanGrpcSchema;
+  /**
+   * Where the run's metrics go once it ends (`export`), when the plan says; `--export` adds to
+   * them. Not part of the load: no result stores it and no fingerprint reads it.
+   */
+  export?: ExportTarget[];
+}
+
+/** What kind of receiver an exporter sends to. */
+export type ExportKind = "prometheus" | "otlp";
+
+/**
+ * A receiver of the run's metrics (the plan's `export`, `--export KIND=URL`): Prometheus remote
+ * write, or an OTLP/HTTP base URL.
+ */
+export interface ExportTarget {
+  kind: ExportKind;
+  /** The URL sent to, environment variables substituted: never printed. */
+  url: string;
+  /** The URL as it may be printed: `${env.NAME}` as written, a password or query value `***`. */
+  urlText: string;
+  /** Headers sent with every export request (secret ones never printed). */
+  headers: PlanHeader[];
+  /** 1-based line of the exporter in the plan file; absent for `--export`. */
+  line?: number;
 }
 
 /** The plan's `search` section, resolved (runner/search/search_strategy.ts). */

@@ -14,6 +14,7 @@ import { readLoad } from "./validate_load.ts";
 import { readRegression } from "./validate_regression.ts";
 import { readSearch, warnSearchSteps } from "./validate_search.ts";
 import { readService } from "./validate_service.ts";
+import { readExports } from "./export/mod.ts";
 import { readSlos, type SloFollow } from "./slo/mod.ts";
 import {
   grpcDefaultsOk,
@@ -149,6 +150,7 @@ export function validatePlan(
   const search = get("search") ? readSearch(reader, get("search")!) : undefined;
   const failFast = f.get<boolean>("fail_fast");
   const service = get("service") ? readService(reader, get("service")!, ctx, scope) : undefined;
+  const exports = get("export") ? readExports(reader, get("export")!, scope) : [];
   const slos = get("slo")
     ? readSlos(reader, get("slo")!, {
       load,
@@ -218,6 +220,7 @@ export function validatePlan(
     ...(search === undefined ? {} : { search }),
     ...(failFast ? { failFast } : {}),
     ...(service === undefined ? {} : { service }),
+    ...(exports.length ? { export: exports } : {}),
     ...(secretValues.size ? { secretValues: [...secretValues] } : {}),
     ...(grpc ? { grpc: grpc.schema } : {}),
   };

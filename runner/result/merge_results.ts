@@ -113,6 +113,10 @@ export function mergeResults(
   const result: RunResult = {
     ...first,
     run: {
+      // The shards of one CI run share its id; shards of runs apart have none in common.
+      ...(first.run.id !== undefined && parts.every((p) => p.run.id === first.run.id)
+        ? { id: first.run.id }
+        : {}),
       startedAt: new Date(t0Ms).toISOString(),
       endedAt: new Date(endMs).toISOString(),
       durationMs: endMs - t0Ms,

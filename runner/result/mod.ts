@@ -39,6 +39,7 @@ export {
 } from "../model/mod.ts";
 export { planRecord } from "./plan_record.ts";
 export { collectEnvironment, cpuModelFrom, detectCi } from "./environment.ts";
+export { runIdOf } from "./run_id.ts";
 export type { EnvironmentOptions } from "./environment.ts";
 export { readRunResult, readRunResultFile } from "./read_run_result.ts";
 export type { Problem, Result } from "../model/mod.ts";

@@ -220,8 +220,18 @@ const PLAN: SectionSpec = {
         "Stop the run once an SLO's failure is certain, whatever the rest of the requests do (as `tailgate run --fail-fast`; `--no-fail-fast` overrides it): the result holds what ran and the SLO that stopped it, and the run fails (exit 1).",
     },
     { key: "service", kind: "section", section: "service" },
+    {
+      key: "export",
+      kind: "list",
+      of: "exporter",
+      description:
+        "Where the run's metrics go once it ends (as `--export`): each `{ prometheus: URL }` (remote write) or `{ otlp: URL }` (OTLP/HTTP base URL), with `headers` if the receiver needs them. A receiver that is down is a warning, never a failed run (docs/reporters.md).",
+    },
   ],
   synonyms: {
+    exports: "export",
+    exporters: "export",
+    outputs: "export",
     ignore_errors: "allow_errors",
     allow_failures: "allow_errors",
     slos: "slo",
@@ -713,6 +723,46 @@ const BODY: SectionSpec = {
   ],
 };
 
+const EXPORTER: SectionSpec = {
+  path: "export",
+  description: "One receiver of the run's metrics: Prometheus remote write or OTLP over HTTP.",
+  variants: [["prometheus"], ["otlp"]],
+  missing: {
+    message: "an exporter needs `prometheus` or `otlp`",
+    hint: "e.g. `- { prometheus: http://127.0.0.1:9090/api/v1/write }`",
+  },
+  keys: [
+    {
+      key: "prometheus",
+      kind: "text",
+      minLength: 1,
+      description:
+        "A Prometheus remote-write URL (`http://127.0.0.1:9090/api/v1/write`); `${env.NAME}` reads a secret, never printed.",
+      examples: ["http://127.0.0.1:9090/api/v1/write"],
+    },
+    {
+      key: "otlp",
+      kind: "text",
+      minLength: 1,
+      description:
+        "An OTLP/HTTP base URL (`http://127.0.0.1:4318`): metrics go to its `/v1/metrics`; `${env.NAME}` reads a secret, never printed.",
+      examples: ["http://127.0.0.1:4318"],
+    },
+    {
+      key: "headers",
+      kind: "headers",
+      description:
+        "Headers sent with every export request (`Authorization: Bearer ${env.TOKEN}`); `${env.NAME}` values are secrets, never printed.",
+    },
+  ],
+  synonyms: {
+    remote_write: "prometheus",
+    prom: "prometheus",
+    otel: "otlp",
+    opentelemetry: "otlp",
+  },
+};
+
 const GRPC: SectionSpec = {
   path: "grpc",
   required: ["proto"],
@@ -799,6 +849,7 @@ export const PLAN_LANGUAGE = {
   body: BODY,
   data_source: DATA_SOURCE,
   grpc: GRPC,
+  exporter: EXPORTER,
 } as const;
 
 /** A section's name in {@linkcode PLAN_LANGUAGE}. */
