@@ -520,6 +520,7 @@ export type ExportKind = "prometheus" | "otlp";
  * write, or an OTLP/HTTP base URL.
  */
 export interface ExportTarget {
+  /** Prometheus remote write, or OTLP over HTTP. */
   kind: ExportKind;
   /** The URL sent to, environment variables substituted: never printed. */
   url: string;
