@@ -3,17 +3,18 @@
  *
  * An exponential histogram of scale `s` has base `b = 2^(2^-s)`; its bucket of index `i` holds
  * the values in `(b^i, b^(i+1)]`. tailgate sends scale {@linkcode OTLP_SCALE} = 8 (256 buckets
- * per doubling, b = 1.002711), the finest scale Prometheus keeps for a native histogram, so a
- * receiver that converts one keeps it as is. Each HDR bucket goes whole into the exponential
+ * per doubling, b = 1.002711) unless asked for a coarser one: the finest scale Prometheus keeps
+ * for a native histogram, so a receiver that converts one keeps it as is. Each HDR bucket goes whole into the exponential
  * bucket that holds its highest equivalent value (the value tailgate reports for a percentile),
  * so the counts below any exponential boundary are exact, and tailgate's own pXX lies in the
  * exponential bucket a reader finds for pXX: that bucket's upper bound is at least pXX and less
  * than pXX × 1.002711 ({@linkcode OTLP_RELATIVE_ERROR}, 0.271%); its geometric midpoint is
  * within ±0.136% (√b − 1). A bucket of 0 µs counts as the zero bucket.
  *
- * Size: the buckets are dense from the lowest to the highest one recorded, one varint each, so
- * a point spanning 1 ms to 10 s holds 3,402 bucket counts (mostly zero, one byte each); the
- * widest span tailgate can record (1 µs to 1 hour) is 8,128.
+ * Size: the buckets are dense from the lowest to the highest one recorded, one varint each (a
+ * byte while a count is under 128), so at scale 8 a point spanning 1 ms to 10 s holds 3,402
+ * bucket counts, and the widest span tailgate can record (1 µs to 1 hour) 8,128. Each step down
+ * in scale halves that and doubles the error.
  *
  * @module
  */
