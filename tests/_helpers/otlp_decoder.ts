@@ -52,12 +52,18 @@ export interface OtlpDecoder {
 export async function startOtlpDecoder(): Promise<OtlpDecoder> {
   const dir = await Deno.makeTempDir({ prefix: "tailgate-otlp-" });
   const out = join(dir, "requests.jsonl");
-  const child = new Deno.Command(otlpDecoderPath(), {
-    args: ["-port", "0", "-out", out],
-    stdin: "null",
-    stdout: "piped",
-    stderr: "inherit",
-  }).spawn();
+  let child: Deno.ChildProcess;
+  try {
+    child = new Deno.Command(otlpDecoderPath(), {
+      args: ["-port", "0", "-out", out],
+      stdin: "null",
+      stdout: "piped",
+      stderr: "inherit",
+    }).spawn();
+  } catch (e) {
+    await Deno.remove(dir, { recursive: true });
+    throw e;
+  }
   const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
   let text = "";
   while (!text.includes("\n")) {
@@ -69,6 +75,7 @@ export async function startOtlpDecoder(): Promise<OtlpDecoder> {
   if (address === undefined) {
     child.kill();
     await child.status;
+    await Deno.remove(dir, { recursive: true });
     throw new Error(`the OTLP decoder did not say where it listens: ${JSON.stringify(text)}`);
   }
   return {
