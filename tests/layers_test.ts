@@ -393,8 +393,8 @@ Deno.test("the circle check sees rooms that import in a circle, and only those",
 
 /**
  * What a reporter may import from runner/: the result's vocabulary (model, hdr), protobuf (the
- * exporters' wire format), the plan's own
- * words (units, printable text, the SLO grammar), the reading of a judged result (result/read) and
+ * exporters' wire format), tailgate's version (the exporters' instrumentation scope), the plan's
+ * own words (units, printable text, the SLO grammar), the reading of a judged result (result/read) and
  * the one way files are written (in the model). Never the layers that produce a result (engine,
  * recorder, gates).
  */
@@ -402,6 +402,7 @@ const REPORTER_SOURCES = [
   "runner/model",
   "runner/hdr",
   "runner/protobuf",
+  "runner/version.ts",
   "runner/plan",
   "runner/result/read",
 ];
