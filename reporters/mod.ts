@@ -44,3 +44,5 @@ export {
   inconclusiveElement,
   readJunitInconclusive,
 } from "./junit/mod.ts";
+export { EXPORT_OTLP_SCALE, type ExportOutcome, exportRun } from "./export/mod.ts";
+export type { MetricBatch } from "./export/mod.ts";

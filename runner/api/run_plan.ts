@@ -13,13 +13,14 @@ import { DEFAULT_CONFIRM } from "../gates/mod.ts";
 import type { ConfirmTimes } from "../gates/mod.ts";
 import { EXIT_CODES, type RunResult, withIoFailures, writeFileAtomic } from "../model/mod.ts";
 import { drawsFromSeed, formatDurationMs, formatRatePerSec, printable } from "../plan/mod.ts";
-import type { ResolvedPlan } from "../plan/mod.ts";
+import type { ExportTarget, ResolvedPlan } from "../plan/mod.ts";
 import { collectEnvironment, runIdOf } from "../result/mod.ts";
 import type { ShardSpec } from "../schedule/mod.ts";
 import { StepFailure } from "../session/mod.ts";
 import { type FinishOptions, finishResult } from "./finish_result.ts";
 import { type MeasuredRun, measurePlan, measureRun, type Progress } from "./measure_plan.ts";
 import { failed, type Outcome } from "./outcome.ts";
+import { exportRun } from "../../reporters/mod.ts";
 import { type PreparedRun, withPreparedRun } from "./prepare_run.ts";
 import type { StartFlags } from "./service_to_start.ts";
 
@@ -46,6 +47,11 @@ export interface RunPlanOptions extends Omit<FinishOptions, "judge" | "confirm" 
   commit?: string;
   /** The branch it ran on (default as the commit). */
   branch?: string;
+  /**
+   * Receivers of the run's metrics beside the plan's `export` (`--export KIND=URL`): sent once
+   * the run is judged; one that does not take them is a warning, never a changed verdict.
+   */
+  exporters?: readonly ExportTarget[];
   /** Progress lines: the service's wait, the run's second by second, the reruns. */
   onProgress?: (line: string) => void;
 }
@@ -253,6 +259,13 @@ async function measureAndFinish(
   }
   if (lost) errors.push(`${lost}; what was measured is in ${resultPath}`);
   errors.push(...ioFailures);
+  // Once judged and written: what a receiver does not take is a warning, never the verdict's.
+  const exporters = [...plan.export ?? [], ...options.exporters ?? []];
+  if (exporters.length) {
+    const exported = await exportRun(written, exporters, { secrets: plan.secretValues ?? [] });
+    exported.sent.forEach((line) => say(line));
+    notes.push(...exported.warnings);
+  }
   return {
     exitCode: lost ? EXIT_CODES.unreachable : withIoFailures(finished.exitCode, ioFailures),
     errors,

@@ -9,7 +9,12 @@ import type { AdHocPlan } from "./args/mod.ts";
 import { adHocRun } from "./args/mod.ts";
 import { OVERRIDE_OPTIONS, readOverrideArgs } from "./args/mod.ts";
 import type { PlanOverrides } from "../plan/mod.ts";
-import { credentialsProblem, parseHttpUrl } from "../plan/mod.ts";
+import {
+  credentialsProblem,
+  type ExportTarget,
+  parseExportFlag,
+  parseHttpUrl,
+} from "../plan/mod.ts";
 import { err, ok, prefixed, problems, problemText, type Result } from "../model/mod.ts";
 import { parseCommandArgs, readResultArgs, RESULT_ARG_OPTIONS } from "./args/mod.ts";
 import { parseShard, parseStartAt } from "./args/mod.ts";
@@ -43,6 +48,7 @@ export const RUN_OPTIONS = {
   ...RESULT_ARG_OPTIONS,
   target: { type: "string" },
   "ca-cert": { type: "string", multiple: true },
+  export: { type: "string", multiple: true },
   shard: { type: "string" },
   "start-at": { type: "string" },
   confirm: { type: "string" },
@@ -180,6 +186,12 @@ export function parseRunArgs(
   }
   const start = readStartArgs(v);
   if (!start.ok) errors.push(...start.problems.map(problemText));
+  const exporters: ExportTarget[] = [];
+  for (const flag of v.export ?? []) {
+    const read = parseExportFlag(flag);
+    if (read.ok) exporters.push(read.value);
+    else errors.push(...read.problems.map(problemText));
+  }
   if (v["fail-fast"] && v["no-fail-fast"]) {
     errors.push("--fail-fast and --no-fail-fast contradict each other: give one");
   }
@@ -198,5 +210,6 @@ export function parseRunArgs(
     confirmTimes: confirm.ok && !shard?.ok ? confirm.value : 0,
     ...(start.ok && start.value ? { start: start.value } : {}),
     ...(v["fail-fast"] ? { failFast: true } : v["no-fail-fast"] ? { failFast: false } : {}),
+    ...(exporters.length ? { exporters } : {}),
   });
 }

@@ -9,6 +9,7 @@ import { OVERRIDE_HELP, START_HELP } from "./args/mod.ts";
 export const RUN_HELP =
   `Usage: tailgate run <plan.yaml> [--out DIR] [--report FORMATS] [--target URL]
                     [--ca-cert FILE] [--fail-on WHAT] [--junit-inconclusive HOW]
+                    [--export prometheus=URL | otlp=URL]...
                     [--baseline DIR | --no-baseline]
                     [--update-baseline] [--commit SHA] [--branch NAME] [--history-runs N]
                     [--confirm auto|N] [--seed N] [--shard I/N] [--start-at TIME]
@@ -63,6 +64,11 @@ Given a grpc:// (grpcs://: TLS) URL of a method, calls it (a plan's \`call:\`; -
   --target URL     run against this base URL instead of the plan's target
   --ca-cert FILE   trust this PEM certificate for https targets (repeatable); a certificate
                    not trusted stops the run before anything is sent (exit 4)
+  --export KIND=URL  send the run's metrics once it is judged (repeatable; beside the plan's
+                   \`export\`): prometheus=URL (remote write, e.g.
+                   http://127.0.0.1:9090/api/v1/write) or otlp=URL (OTLP/HTTP base URL, e.g.
+                   http://127.0.0.1:4318); a receiver that does not take them is a warning,
+                   never a changed verdict or exit code (docs/reporters.md, "Export")
   --fail-on WHAT         which undecided gates exit 3; a failed gate always exits 1:
                          inconclusive-sampling (default): an SLO the run had too few requests
                          to decide; a gate the runner left undecided (the machine's

@@ -80,10 +80,13 @@ export function parseExportFlag(text: string): Result<ExportTarget> {
       "write `--export prometheus=URL` (remote write) or `--export otlp=URL` (OTLP/HTTP)",
     ));
   }
-  const bad = url === ""
-    ? problem(`--export ${kind} needs its URL`, `write \`--export ${kind}=URL\``)
-    : exportUrlProblem(kind as ExportKind, url);
-  if (bad) return err({ ...bad, message: bad.message.replace(url, printableUrl(url)) });
+  if (url === "") {
+    return err(problem(`--export ${kind} needs its URL`, `write \`--export ${kind}=URL\``));
+  }
+  const bad = exportUrlProblem(kind as ExportKind, url);
+  if (bad) {
+    return err({ ...bad, message: `--export: ${bad.message.replace(url, printableUrl(url))}` });
+  }
   return ok({ kind: kind as ExportKind, url, urlText: printableUrl(url), headers: [] });
 }
 
