@@ -27,6 +27,7 @@ export type {
   PlanStage,
   PlanStep,
   PlanThink,
+  PlanTrace,
   PlanVar,
   PlanVarSpec,
   RampStage,
@@ -103,3 +104,4 @@ export {
   loadGrpcCodec,
   loadGrpcSupport,
 } from "./grpc/mod.ts";
+export { MAX_TRACESTATE_MEMBERS, tracestateProblem } from "./validate_trace.ts";

@@ -505,6 +505,16 @@ export interface ResolvedPlan {
   overrides?: string[];
   /** The plan's gRPC schema (`grpc:`), when its requests are gRPC calls. */
   grpc?: PlanGrpcSchema;
+  /**
+   * `trace` (or `--trace`): every request carries a W3C `traceparent` (and this `tracestate`,
+   * when set); absent: none.
+   */
+  trace?: PlanTrace;
+}
+
+/** The plan's `trace`, when on: the `tracestate` sent beside each `traceparent`, if any. */
+export interface PlanTrace {
+  tracestate?: string;
 }
 
 /** The plan's `search` section, resolved (runner/search/search_strategy.ts). */

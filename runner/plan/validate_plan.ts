@@ -14,6 +14,7 @@ import { readLoad } from "./validate_load.ts";
 import { readRegression } from "./validate_regression.ts";
 import { readSearch, warnSearchSteps } from "./validate_search.ts";
 import { readService } from "./validate_service.ts";
+import { readTrace } from "./validate_trace.ts";
 import { readSlos, type SloFollow } from "./slo/mod.ts";
 import {
   grpcDefaultsOk,
@@ -148,6 +149,7 @@ export function validatePlan(
   const regression = get("regression") ? readRegression(reader, get("regression")!) : undefined;
   const search = get("search") ? readSearch(reader, get("search")!) : undefined;
   const failFast = f.get<boolean>("fail_fast");
+  const trace = get("trace") ? readTrace(reader, get("trace")!) : undefined;
   const service = get("service") ? readService(reader, get("service")!, ctx, scope) : undefined;
   const slos = get("slo")
     ? readSlos(reader, get("slo")!, {
@@ -217,6 +219,7 @@ export function validatePlan(
     ...(regression === undefined ? {} : { regression }),
     ...(search === undefined ? {} : { search }),
     ...(failFast ? { failFast } : {}),
+    ...(trace === undefined ? {} : { trace }),
     ...(service === undefined ? {} : { service }),
     ...(secretValues.size ? { secretValues: [...secretValues] } : {}),
     ...(grpc ? { grpc: grpc.schema } : {}),

@@ -67,6 +67,8 @@ export type KeyKind =
   | { kind: "url_or_port" }
   /** A mapping of environment variable names to values (text, numbers, true/false). */
   | { kind: "env" }
+  /** `true`/`false`, or the `trace` section (`{ tracestate: "vendor=value" }`): W3C trace context. */
+  | { kind: "trace" }
   | { kind: "section"; section: SectionName };
 
 /** One key of a section. */
@@ -220,6 +222,13 @@ const PLAN: SectionSpec = {
         "Stop the run once an SLO's failure is certain, whatever the rest of the requests do (as `tailgate run --fail-fast`; `--no-fail-fast` overrides it): the result holds what ran and the SLO that stopped it, and the run fails (exit 1).",
     },
     { key: "service", kind: "section", section: "service" },
+    {
+      key: "trace",
+      kind: "trace",
+      default: false,
+      description:
+        "Send a W3C `traceparent` on every request (a trace id drawn from the seed and the request's index: reproducible, unique per request, sampled), as `tailgate run --trace`; `{ tracestate: \"vendor=value\" }` sends a `tracestate` too. The result names each stage and label's slowest requests by trace id.",
+    },
   ],
   synonyms: {
     ignore_errors: "allow_errors",
@@ -241,6 +250,8 @@ const PLAN: SectionSpec = {
     stages: "load",
     title: "name",
     abortonfail: "fail_fast",
+    traceparent: "trace",
+    tracing: "trace",
   },
   misplaced: {
     rate:
@@ -570,6 +581,25 @@ const REGRESSION: SectionSpec = {
   synonyms: { "p99_9": "p99.9", errors: "error_rate" },
 };
 
+/** The longest `tracestate` sent (W3C trace context: at most 512 characters, 32 members). */
+export const MAX_TRACESTATE_CHARS = 512;
+
+const TRACE: SectionSpec = {
+  path: "trace",
+  description: "W3C trace context on every request, with a `tracestate`.",
+  keys: [
+    {
+      key: "tracestate",
+      kind: "text",
+      minLength: 1,
+      description:
+        "The `tracestate` header sent with every `traceparent`: comma-separated `key=value` members (at most 32, 512 characters), e.g. `vendor=value`.",
+      examples: ["vendor=value"],
+    },
+  ],
+  synonyms: { state: "tracestate", trace_state: "tracestate" },
+};
+
 const SEARCH: SectionSpec = {
   path: "search",
   description:
@@ -795,6 +825,7 @@ export const PLAN_LANGUAGE = {
   stage: STAGE,
   regression: REGRESSION,
   search: SEARCH,
+  trace: TRACE,
   service: SERVICE,
   body: BODY,
   data_source: DATA_SOURCE,
