@@ -63,6 +63,7 @@ export const RUN_OPTIONS = {
   "print-plan": { type: "boolean" },
   "fail-fast": { type: "boolean" },
   "no-fail-fast": { type: "boolean" },
+  trace: { type: "boolean" },
   ...START_OPTIONS,
 } as const;
 
@@ -198,5 +199,6 @@ export function parseRunArgs(
     confirmTimes: confirm.ok && !shard?.ok ? confirm.value : 0,
     ...(start.ok && start.value ? { start: start.value } : {}),
     ...(v["fail-fast"] ? { failFast: true } : v["no-fail-fast"] ? { failFast: false } : {}),
+    ...(v.trace ? { trace: true } : {}),
   });
 }
