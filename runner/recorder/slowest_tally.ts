@@ -320,3 +320,48 @@ export function applyTails(
     })
   );
 }
+
+/**
+ * Results' `slowest` and `exemplars` of the same stage × label merged (`tailgate merge` of shard
+ * results, which keep no bucket candidates): the slowest of the union (response time down, then
+ * intended time up), exact; each percentile's exemplar chosen among the parts' exemplars and
+ * answered slowest requests, the latest in the bucket of the merged `response`'s value, and
+ * absent when none of them lies in it. Undefined when no part has them (results written before).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { mergeLabelTails } from "./slowest_tally.ts";
+ * const a = { slowest: [{ intendedMs: 5, responseUs: 900, status: 200 }], exemplars: [] };
+ * const b = { slowest: [{ intendedMs: 1, responseUs: 950, status: 200 }], exemplars: [] };
+ * const response = { count: 2, minUs: 900, maxUs: 950, meanUs: 925, hdr: "", percentilesUs: {} };
+ * assert.deepEqual(mergeLabelTails([a, b], response)?.slowest.map((r) => r.responseUs), [950, 900]);
+ * ```
+ */
+export function mergeLabelTails(
+  parts: readonly Pick<LabelResult, "slowest" | "exemplars">[],
+  response: EncodedHistogram,
+): { slowest: SlowRequest[]; exemplars: PercentileExemplar[] } | undefined {
+  if (!parts.some((p) => p.slowest !== undefined)) return undefined;
+  const slowest = parts.flatMap((p) => p.slowest ?? []).sort((a, b) =>
+    b.responseUs - a.responseUs || a.intendedMs - b.intendedMs ||
+    (a.traceId ?? "").localeCompare(b.traceId ?? "")
+  ).slice(0, SLOWEST_KEPT);
+  const candidates = parts.flatMap((p) => [
+    ...(p.exemplars ?? []).map(({ percentile: _, ...r }) => r),
+    ...(p.slowest ?? []).filter((r) => r.error === undefined),
+  ]);
+  const exemplars: PercentileExemplar[] = [];
+  for (const [percentile, needs] of EXEMPLAR_PERCENTILES) {
+    const valueUs = response.percentilesUs[percentile];
+    if (response.count < needs || valueUs === undefined) continue;
+    const bucket = coarseBucket(valueUs);
+    let chosen: SlowRequest | undefined;
+    for (const r of candidates) {
+      if (coarseBucket(r.responseUs) !== bucket) continue;
+      if (chosen === undefined || r.intendedMs > chosen.intendedMs) chosen = r;
+    }
+    if (chosen !== undefined) exemplars.push({ percentile, ...chosen });
+  }
+  return { slowest, exemplars };
+}
