@@ -104,4 +104,4 @@ export {
   loadGrpcCodec,
   loadGrpcSupport,
 } from "./grpc/mod.ts";
-export { MAX_TRACESTATE_MEMBERS, tracestateProblem } from "./validate_trace.ts";
+export { MAX_TRACESTATE_MEMBERS, tracestateProblem } from "./requests/mod.ts";

@@ -14,7 +14,6 @@ import { readLoad } from "./validate_load.ts";
 import { readRegression } from "./validate_regression.ts";
 import { readSearch, warnSearchSteps } from "./validate_search.ts";
 import { readService } from "./validate_service.ts";
-import { readTrace } from "./validate_trace.ts";
 import { readSlos, type SloFollow } from "./slo/mod.ts";
 import {
   grpcDefaultsOk,
@@ -30,7 +29,7 @@ import { grpcLoad } from "./validate_http.ts";
 import { readData } from "./traffic/mod.ts";
 import { readVars } from "./traffic/mod.ts";
 import { templateScope, warnUnused } from "./traffic/mod.ts";
-import { declaredCaptures, readSteps, warnUnusedCaptures } from "./requests/mod.ts";
+import { declaredCaptures, readSteps, readTrace, warnUnusedCaptures } from "./requests/mod.ts";
 
 /**
  * Validates the tree of a plan file. The plan is returned only when there is no error; warnings

@@ -6,9 +6,9 @@
  *
  * @module
  */
-import type { YamlNode } from "./read/mod.ts";
-import { MAX_TRACESTATE_CHARS, type PlanReader, readSection } from "./read/mod.ts";
-import type { PlanTrace } from "./types.ts";
+import type { YamlNode } from "../read/mod.ts";
+import { MAX_TRACESTATE_CHARS, type PlanReader, readSection } from "../read/mod.ts";
+import type { PlanTrace } from "../types.ts";
 
 /** The most members a `tracestate` carries (W3C trace context). */
 export const MAX_TRACESTATE_MEMBERS = 32;
@@ -25,7 +25,7 @@ const HINT = "write comma-separated `key=value` members, e.g. `vendor=value,othe
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { parseYaml, PlanReader } from "./read/mod.ts";
+ * import { parseYaml, PlanReader } from "../read/mod.ts";
  * import { readTrace } from "./validate_trace.ts";
  * const reader = new PlanReader("p.yaml");
  * const root = parseYaml("trace: { tracestate: vendor=1 }").root!;

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { tracestateProblem } from "../../../runner/plan/validate_trace.ts";
-import { MINIMAL_PLAN, parseText } from "../../_helpers/plan_fixtures.ts";
+import { tracestateProblem } from "../../../../runner/plan/requests/validate_trace.ts";
+import { MINIMAL_PLAN, parseText } from "../../../_helpers/plan_fixtures.ts";
 
 /** MINIMAL_PLAN is 7 lines: `trace` is on line 8. */
 function parseTrace(yaml: string) {
