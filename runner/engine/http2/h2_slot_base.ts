@@ -161,7 +161,9 @@ export abstract class H2SlotBase implements Connection {
     if (h2 === undefined) return this.o.encoder.encode(request.bytes);
     const at = request.traceAt ?? -1;
     if (fixed !== request && at >= 0 && h2.traceAt >= 0) {
-      h2.block.set(request.bytes.subarray(at, at + TRACEPARENT_BYTES), h2.traceAt);
+      // Octet by octet: no view made per send.
+      const from = request.bytes, into = h2.block, to = h2.traceAt;
+      for (let i = 0; i < TRACEPARENT_BYTES; i++) into[to + i] = from[at + i];
     }
     return h2;
   }
