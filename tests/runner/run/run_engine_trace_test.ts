@@ -2,7 +2,8 @@
  * `trace: true` end to end: servers that log the `traceparent` each request carried, and delay a
  * few requests on purpose. Every request's trace id is valid, unique and request n's of the seed;
  * the slowest requests the run reports are exactly the ones the server delayed, by trace id. Over
- * HTTP/1.1 (one engine, and two engine workers), HTTP/2 and a journey's steps.
+ * HTTP/1.1 (one engine, and two engine workers), HTTP/2, gRPC, templated requests and a journey's
+ * steps.
  */
 import assert from "node:assert/strict";
 import http2 from "node:http2";
@@ -13,6 +14,8 @@ import { openLibcNet } from "../../../runner/engine/native/libc_net.ts";
 import { traceIdHex } from "../../../runner/schedule/mod.ts";
 import type { LabelResult } from "../../../runner/model/mod.ts";
 import { parseText } from "../../_helpers/plan_fixtures.ts";
+import { greeterPlan } from "../../_helpers/grpc_fixtures.ts";
+import { grpcServer } from "../../_helpers/grpc_server.ts";
 
 const SEED = 11;
 const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-01$/;
@@ -191,6 +194,28 @@ for (const io of openLibcNet() ? ["deno", "native"] as const : ["deno"] as const
     assertSlowestAreTheDelayed(run.recorded.stages[0].labels[0], slow, all);
   });
 }
+
+Deno.test("gRPC: every call carries its own trace id; the slowest name the delayed", async () => {
+  const seen: Seen[] = [];
+  await using server = await grpcServer({
+    answer: (call) => {
+      const slow = isSlow(seen.length);
+      const traceparent = call.headers.traceparent as string | undefined;
+      seen.push({ traceparent, tracestate: undefined, slow });
+      return slow ? { delayMs: SLOW_MS } : {};
+    },
+  });
+  const plan = greeterPlan(
+    server.origin,
+    `{ connections: 8, seed: ${SEED}, stages: [{ rate: 200/s, duration: 1s }] }`,
+  );
+  plan.trace = {};
+  const run = await runEngine({ plan, io: "deno" });
+  assert.equal(run.recorded.stages[0].counts.ok, 200);
+  const { all, slow } = traceIdsSeen(seen);
+  assert.deepEqual(all, expectedIds(200));
+  assertSlowestAreTheDelayed(run.recorded.stages[0].labels[0], slow, all);
+});
 
 Deno.test("a journey's steps each carry a trace id of their own: the journey's n and the step", async () => {
   await using server = http1Server();
