@@ -15,6 +15,8 @@
  *
  * Both are pure functions of the set of requests seen, whatever the order, so several recorders'
  * tails merge exactly ({@linkcode mergeTails}): the top of the union, and per bucket the latest.
+ * A tally holds about 1.5 KB (a label's requests fill a few dozen of the 464 buckets), made at a
+ * stage × label's first request; nothing is allocated per request.
  *
  * @module
  */
@@ -103,13 +105,16 @@ export class SlowestTally {
   readonly #error: (ErrorKind | undefined)[] = new Array(SLOWEST_KEPT).fill(undefined);
   readonly #sent = new Uint8Array(SLOWEST_KEPT);
   #count = 0;
-  // Per coarse bucket, the latest answered request (n −1: none yet).
-  readonly #bucketN = new Float64Array(BUCKETS).fill(-1);
-  readonly #bucketStep = new Int32Array(BUCKETS);
-  readonly #bucketFireMs = new Float64Array(BUCKETS);
-  readonly #bucketUs = new Float64Array(BUCKETS);
-  readonly #bucketStatus = new Int32Array(BUCKETS);
-  readonly #bucketSent = new Uint8Array(BUCKETS);
+  // Per coarse bucket, the latest answered request: its slot in the arrays below (−1: none yet).
+  // A label's requests fill a few dozen buckets: the slots grow as they are used.
+  readonly #slotOf = new Int16Array(BUCKETS).fill(-1);
+  #slots = 0;
+  #bucketN = new Float64Array(8);
+  #bucketStep = new Int32Array(8);
+  #bucketFireMs = new Float64Array(8);
+  #bucketUs = new Float64Array(8);
+  #bucketStatus = new Int32Array(8);
+  #bucketSent = new Uint8Array(8);
 
   /** Request n's `step` completed: kept if among the slowest, and in its bucket when answered. */
   add(
@@ -123,18 +128,23 @@ export class SlowestTally {
   ): void {
     if (error === undefined) {
       const b = coarseBucket(responseUs);
-      const bn = this.#bucketN[b];
-      const bFire = this.#bucketFireMs[b];
+      let slot = this.#slotOf[b];
+      if (slot < 0) {
+        slot = this.#slotOf[b] = this.#newSlot();
+        this.#bucketN[slot] = -1;
+      }
+      const bn = this.#bucketN[slot];
+      const bFire = this.#bucketFireMs[slot];
       if (
         bn < 0 || fireMs > bFire ||
-        (fireMs === bFire && (n > bn || (n === bn && step > this.#bucketStep[b])))
+        (fireMs === bFire && (n > bn || (n === bn && step > this.#bucketStep[slot])))
       ) {
-        this.#bucketN[b] = n;
-        this.#bucketStep[b] = step;
-        this.#bucketFireMs[b] = fireMs;
-        this.#bucketUs[b] = responseUs;
-        this.#bucketStatus[b] = status;
-        this.#bucketSent[b] = sent ? 1 : 0;
+        this.#bucketN[slot] = n;
+        this.#bucketStep[slot] = step;
+        this.#bucketFireMs[slot] = fireMs;
+        this.#bucketUs[slot] = responseUs;
+        this.#bucketStatus[slot] = status;
+        this.#bucketSent[slot] = sent ? 1 : 0;
       }
     }
     let i = this.#count;
@@ -164,6 +174,27 @@ export class SlowestTally {
     this.#status[i] = status;
     this.#error[i] = error;
     this.#sent[i] = sent ? 1 : 0;
+  }
+
+  /** A slot for one more bucket, the arrays doubled when full. */
+  #newSlot(): number {
+    if (this.#slots === this.#bucketN.length) {
+      const grow = <T extends Float64Array | Int32Array | Uint8Array>(
+        a: T,
+        make: (n: number) => T,
+      ) => {
+        const more = make(2 * a.length);
+        more.set(a);
+        return more;
+      };
+      this.#bucketN = grow(this.#bucketN, (n) => new Float64Array(n));
+      this.#bucketStep = grow(this.#bucketStep, (n) => new Int32Array(n));
+      this.#bucketFireMs = grow(this.#bucketFireMs, (n) => new Float64Array(n));
+      this.#bucketUs = grow(this.#bucketUs, (n) => new Float64Array(n));
+      this.#bucketStatus = grow(this.#bucketStatus, (n) => new Int32Array(n));
+      this.#bucketSent = grow(this.#bucketSent, (n) => new Uint8Array(n));
+    }
+    return this.#slots++;
   }
 
   /**
@@ -204,17 +235,18 @@ export class SlowestTally {
     }
     const buckets: [number, TailRequest][] = [];
     for (let b = 0; b < BUCKETS; b++) {
-      if (this.#bucketN[b] < 0) continue;
+      const slot = this.#slotOf[b];
+      if (slot < 0) continue;
       buckets.push([
         b,
         request(
-          this.#bucketN[b],
-          this.#bucketStep[b],
-          this.#bucketFireMs[b],
-          this.#bucketUs[b],
-          this.#bucketStatus[b],
+          this.#bucketN[slot],
+          this.#bucketStep[slot],
+          this.#bucketFireMs[slot],
+          this.#bucketUs[slot],
+          this.#bucketStatus[slot],
           undefined,
-          this.#bucketSent[b],
+          this.#bucketSent[slot],
         ),
       ]);
     }
