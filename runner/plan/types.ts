@@ -514,6 +514,7 @@ export interface ResolvedPlan {
 
 /** The plan's `trace`, when on: the `tracestate` sent beside each `traceparent`, if any. */
 export interface PlanTrace {
+  /** The `tracestate` header sent beside each `traceparent` (W3C `key=value` members), if any. */
   tracestate?: string;
 }
 
