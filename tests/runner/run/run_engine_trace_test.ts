@@ -118,7 +118,7 @@ function assertSlowestAreTheDelayed(label: LabelResult, slow: Set<string>, all: 
   const top = slowest.slice(0, slow.size);
   assert.deepEqual(new Set(top.map((r) => r.traceId)), slow);
   for (const r of top) assert.ok(r.responseUs >= SLOW_MS * 1000, `${r.responseUs} us`);
-  assert.ok(slowest[slow.size].responseUs < SLOW_MS * 1000 / 2, "the next one was not delayed");
+  assert.ok(slowest[slow.size].responseUs < SLOW_MS * 1000, "the next one was not delayed");
   for (const r of slowest) assert.ok(all.has(r.traceId!), `${r.traceId} was sent`);
   assert.ok(label.exemplars!.length >= 2);
   for (const e of label.exemplars!) assert.ok(all.has(e.traceId!), `exemplar ${e.traceId}`);
