@@ -149,6 +149,15 @@ export function validatePlan(
   const search = get("search") ? readSearch(reader, get("search")!) : undefined;
   const failFast = f.get<boolean>("fail_fast");
   const trace = get("trace") ? readTrace(reader, get("trace")!) : undefined;
+  const ownTrace = sent.find((r) => r.headers.some((h) => /^trace(parent|state)$/i.test(h.name)));
+  if (trace && ownTrace) {
+    reader.warn(
+      get("trace")!,
+      "trace",
+      `\`trace\` replaces the \`traceparent\` and \`tracestate\` headers of \`${ownTrace.label}\``,
+      "remove them from the requests, or `trace` from the plan",
+    );
+  }
   const service = get("service") ? readService(reader, get("service")!, ctx, scope) : undefined;
   const slos = get("slo")
     ? readSlos(reader, get("slo")!, {

@@ -49,3 +49,16 @@ Deno.test("tracestate: at most 32 members and 512 characters, no key twice, valu
   assert.match(tracestateProblem("novalue")!, /key=value/);
   assert.equal(tracestateProblem("a=1 , b=2"), undefined, "spaces around commas are allowed");
 });
+
+Deno.test("trace warns that it replaces a request's own traceparent", () => {
+  const text = MINIMAL_PLAN.replace(
+    "requests:",
+    'defaults:\n  headers: { traceparent: "00-x-y-01" }\nrequests:',
+  );
+  const { plan, issues } = parseText(`${text}trace: true\n`);
+  assert.ok(plan);
+  assert.equal(issues.length, 1);
+  assert.equal(issues[0].severity, "warning");
+  assert.match(issues[0].message, /replaces the `traceparent`/);
+  assert.deepEqual(parseText(text).issues, [], "without trace, the header is the plan's to send");
+});
