@@ -150,6 +150,7 @@ export {
   type PlanStage,
   type PlanStep,
   type PlanThink,
+  type PlanTrace,
   type PlanVar,
   type PlanVarSpec,
   type RampStage,

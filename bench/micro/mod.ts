@@ -8,6 +8,8 @@
  * - `h2_request_bench.ts`: building an HTTP/2 request's frames.
  * - `reporters_bench.ts`: rendering every report format from recorded results.
  * - `check_eval_bench.ts`: keeping a response and evaluating a label's checks on it.
+ * - `trace_stamp_bench.ts`: a send's `traceparent` written into its bytes, and the recorder's
+ *   slowest requests and exemplars per completion.
  *
  * @module
  */

@@ -41,6 +41,8 @@ export interface RunPlanOptions extends Omit<FinishOptions, "judge" | "confirm" 
   start?: StartFlags;
   /** Stop once an SLO's failure is certain; default the plan's `fail_fast`. */
   failFast?: boolean;
+  /** Every request carries a W3C `traceparent` (`--trace`), as the plan's `trace: true` does. */
+  trace?: boolean;
   /** The command that runs the plan with settings, when the caller takes none (`tailgate demo`). */
   rerunWith?: string;
   /** The commit measured (default the CI's variables, else git's HEAD in the plan's folder). */
@@ -94,6 +96,8 @@ export async function runPlan(
   plan: ResolvedPlan,
   options: RunPlanOptions,
 ): Promise<RunOutcome> {
+  // `--trace` turns trace context on; a plan's own `trace` (its `tracestate`) stays as it is.
+  if (options.trace && plan.trace === undefined) plan = { ...plan, trace: {} };
   if (
     options.shard && options.startAtEpochMs === undefined && plan.load.seedPerRun &&
     drawsFromSeed(plan)

@@ -69,6 +69,7 @@ export const RUN_OPTIONS = {
   "print-plan": { type: "boolean" },
   "fail-fast": { type: "boolean" },
   "no-fail-fast": { type: "boolean" },
+  trace: { type: "boolean" },
   ...START_OPTIONS,
 } as const;
 
@@ -211,5 +212,6 @@ export function parseRunArgs(
     ...(start.ok && start.value ? { start: start.value } : {}),
     ...(v["fail-fast"] ? { failFast: true } : v["no-fail-fast"] ? { failFast: false } : {}),
     ...(exporters.length ? { exporters } : {}),
+    ...(v.trace ? { trace: true } : {}),
   });
 }

@@ -13,7 +13,7 @@ export const RUN_HELP =
                     [--baseline DIR | --no-baseline]
                     [--update-baseline] [--commit SHA] [--branch NAME] [--history-runs N]
                     [--confirm auto|N] [--seed N] [--shard I/N] [--start-at TIME]
-                    [--fail-fast | --no-fail-fast]
+                    [--fail-fast | --no-fail-fast] [--trace]
                     [--start CMD | --no-start] [--ready URL|PORT] [--ready-timeout DUR]
                     [--report-url URL] [--color | --no-color] [--print-plan]
                     [--rate-scale F] [--duration-scale F] [--stage S:K=V]... [--connections N]
@@ -114,6 +114,9 @@ Given a grpc:// (grpcs://: TLS) URL of a method, calls it (a plan's \`call:\`; -
                          what ran, marked stopped by fail-fast, and the run exits 1; never
                          while tailgate itself is behind its schedule (plan key fail_fast)
   --no-fail-fast         run to the end even when the plan says fail_fast: true
+  --trace                every request carries a W3C traceparent (its trace id drawn from
+                         load.seed and the request's index, sampled): result.json names each
+                         stage and label's slowest requests by trace id (plan key trace)
   --color, --no-color    colour the summary or not (default: on a terminal, unless NO_COLOR)
 ${START_HELP}
 Ctrl-C stops the run and still writes what was measured, marked incomplete (while waiting

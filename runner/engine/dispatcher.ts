@@ -10,6 +10,7 @@
 import type { ErrorKind } from "../model/mod.ts";
 import type { ScheduleCursor } from "../schedule/mod.ts";
 import { RequestQueue } from "./request_queue.ts";
+import type { TraceStamp } from "./trace_stamp.ts";
 import { SendPace } from "./timing/mod.ts";
 import type { LabelChecks } from "./response/mod.ts";
 import type { JourneyRunner } from "./journeys/mod.ts";
@@ -58,6 +59,11 @@ export interface DispatcherOptions {
   waker: Waker;
   /** Where outcomes and lags go (the recorder). */
   recorder: RecordSink;
+  /**
+   * `trace`: writes each send's `traceparent` into its bytes (the requests were prepared with a
+   * hole for it); absent: none is sent.
+   */
+  trace?: TraceStamp;
   /** Each label's checks (by label index), evaluated on its responses; absent: none. */
   checks?: readonly (LabelChecks | undefined)[];
   signal?: AbortSignal;
@@ -82,6 +88,11 @@ interface Slot {
   stageIndex: number;
   labelIndex: number;
   request: PreparedRequest | undefined;
+  /** The traced copy of a fixed request sent (engine/trace_stamp.ts), to give back. */
+  copy: PreparedRequest | undefined;
+  /** The request's n and journey step (0 for a single request): its name and trace id. */
+  n: number;
+  step: number;
   /** The request's schedule index, or for a journey's step −(its journey slot + 1). */
   index: number;
   waited: boolean;
@@ -111,6 +122,8 @@ export class Dispatcher {
     stageIndex: 0,
     labelIndex: 0,
     fireMs: 0,
+    n: 0,
+    step: 0,
     writtenMs: 0,
     completedMs: 0,
     status: 0,
@@ -330,9 +343,22 @@ export class Dispatcher {
     labelIndex: number,
     waited: boolean,
   ) {
+    const journeys = this.#o.journeys;
     const request = index < 0
-      ? this.#o.journeys!.take(-1 - index)
+      ? journeys!.take(-1 - index)
       : this.#o.source?.take(index, labelIndex);
+    const n = index < 0 ? journeys!.nOf(-1 - index) : index;
+    const step = index < 0 ? journeys!.stepOf(-1 - index) : 0;
+    const fixed = this.#o.requests[labelIndex];
+    let sent = request ?? fixed;
+    const trace = this.#o.trace;
+    slot.copy = undefined;
+    if (trace !== undefined) {
+      sent = trace.stamp(sent, sent === fixed, n, step);
+      if (sent.copyOf !== undefined) slot.copy = sent;
+    }
+    slot.n = n;
+    slot.step = step;
     slot.busy = true;
     slot.index = index;
     slot.fireMs = fireMs;
@@ -341,7 +367,7 @@ export class Dispatcher {
     slot.request = request;
     slot.waited = waited;
     this.#inflight++;
-    slot.conn.send(request ?? this.#o.requests[labelIndex]).then(slot.onOutcome);
+    slot.conn.send(sent).then(slot.onOutcome);
   }
 
   #done(slot: Slot, o: ResponseOutcome): void {
@@ -352,6 +378,10 @@ export class Dispatcher {
       if (journeys) journeys.release(-1 - slot.index, slot.request, o.error !== undefined);
       else this.#o.source?.release(slot.request, o.error !== undefined);
       slot.request = undefined;
+    }
+    if (slot.copy !== undefined) {
+      this.#o.trace!.release(slot.copy, o.error !== undefined);
+      slot.copy = undefined;
     }
     if (this.#abandoned) return;
     const { recorder } = this.#o;
@@ -373,6 +403,8 @@ export class Dispatcher {
     c.stageIndex = slot.stageIndex;
     c.labelIndex = slot.labelIndex;
     c.fireMs = slot.fireMs;
+    c.n = slot.n;
+    c.step = slot.step;
     c.writtenMs = writtenMs;
     c.completedMs = o.completedAtMs - startMs;
     c.status = o.status;
@@ -434,10 +466,13 @@ export class Dispatcher {
     ) {
       q.shift();
       const completedMs = offsetMs;
+      const journeys = this.#o.journeys;
       this.#o.recorder.complete({
         stageIndex: q.stageIndex,
         labelIndex: q.labelIndex,
         fireMs: q.fireMs,
+        n: q.index < 0 ? journeys!.nOf(-1 - q.index) : q.index,
+        step: q.index < 0 ? journeys!.stepOf(-1 - q.index) : 0,
         writtenMs: NaN,
         completedMs: offsetMs,
         status: 0,
@@ -477,6 +512,9 @@ export class Dispatcher {
       stageIndex: 0,
       labelIndex: 0,
       request: undefined,
+      copy: undefined,
+      n: 0,
+      step: 0,
       index: 0,
       waited: false,
       onOutcome: () => {},

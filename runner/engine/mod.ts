@@ -43,6 +43,7 @@ export {
 export { checkReachable, checkTarget, descriptorProblem, openFilesLimit } from "./preflight.ts";
 export type { HiccupMeter, HiccupProbe } from "./timing/mod.ts";
 export { CONNECT_TIMEOUT_MS, Dispatcher } from "./dispatcher.ts";
+export { TraceStamp } from "./trace_stamp.ts";
 export { JourneyRunner } from "./journeys/mod.ts";
 export { clockTicksPerSec, CounterSampler } from "./contention/mod.ts";
 export {

@@ -32,6 +32,16 @@ export interface PreparedRequest {
    * with checks or captures); absent or 0: the body is counted and dropped, as always.
    */
   keepBodyBytes?: number;
+  /**
+   * Where the `traceparent` value's 55 octets are in `bytes`, patched
+   * per send with the request's ids (`trace: true`); -1 or absent: the request carries none.
+   */
+  traceAt?: number;
+  /**
+   * A traced send's copy of a fixed request (its bytes patched per send; engine/trace_stamp.ts):
+   * the request it copies, whose conversions (an HTTP/2 header block) it shares.
+   */
+  copyOf?: PreparedRequest;
 }
 
 /**
@@ -183,6 +193,13 @@ export interface Completion {
   labelIndex: number;
   /** Intended send time. */
   fireMs: number;
+  /**
+   * The schedule's request index n (a journey's: the n that started it) and the journey step
+   * (0 for a single request): together they name the request, and its trace id. The dispatcher
+   * always sets them.
+   */
+  n?: number;
+  step?: number;
   /** Actual write, or NaN when the request was never written. */
   writtenMs: number;
   completedMs: number;

@@ -29,6 +29,7 @@ export type {
   PlanStage,
   PlanStep,
   PlanThink,
+  PlanTrace,
   PlanVar,
   PlanVarSpec,
   RampStage,
@@ -112,3 +113,4 @@ export {
   parseExportFlag,
   printableUrl,
 } from "./export/mod.ts";
+export { MAX_TRACESTATE_MEMBERS, tracestateProblem } from "./requests/mod.ts";

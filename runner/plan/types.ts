@@ -510,6 +510,11 @@ export interface ResolvedPlan {
    * them. Not part of the load: no result stores it and no fingerprint reads it.
    */
   export?: ExportTarget[];
+  /**
+   * `trace` (or `--trace`): every request carries a W3C `traceparent` (and this `tracestate`,
+   * when set); absent: none.
+   */
+  trace?: PlanTrace;
 }
 
 /** What kind of receiver an exporter sends to. */
@@ -530,6 +535,12 @@ export interface ExportTarget {
   headers: PlanHeader[];
   /** 1-based line of the exporter in the plan file; absent for `--export`. */
   line?: number;
+}
+
+/** The plan's `trace`, when on: the `tracestate` sent beside each `traceparent`, if any. */
+export interface PlanTrace {
+  /** The `tracestate` header sent beside each `traceparent` (W3C `key=value` members), if any. */
+  tracestate?: string;
 }
 
 /** The plan's `search` section, resolved (runner/search/search_strategy.ts). */

@@ -30,7 +30,7 @@ import { grpcLoad } from "./validate_http.ts";
 import { readData } from "./traffic/mod.ts";
 import { readVars } from "./traffic/mod.ts";
 import { templateScope, warnUnused } from "./traffic/mod.ts";
-import { declaredCaptures, readSteps, warnUnusedCaptures } from "./requests/mod.ts";
+import { declaredCaptures, readSteps, readTrace, warnUnusedCaptures } from "./requests/mod.ts";
 
 /**
  * Validates the tree of a plan file. The plan is returned only when there is no error; warnings
@@ -149,6 +149,16 @@ export function validatePlan(
   const regression = get("regression") ? readRegression(reader, get("regression")!) : undefined;
   const search = get("search") ? readSearch(reader, get("search")!) : undefined;
   const failFast = f.get<boolean>("fail_fast");
+  const trace = get("trace") ? readTrace(reader, get("trace")!) : undefined;
+  const ownTrace = sent.find((r) => r.headers.some((h) => /^trace(parent|state)$/i.test(h.name)));
+  if (trace && ownTrace) {
+    reader.warn(
+      get("trace")!,
+      "trace",
+      `\`trace\` replaces the \`traceparent\` and \`tracestate\` headers of \`${ownTrace.label}\``,
+      "remove them from the requests, or `trace` from the plan",
+    );
+  }
   const service = get("service") ? readService(reader, get("service")!, ctx, scope) : undefined;
   const exports = get("export") ? readExports(reader, get("export")!, scope) : [];
   const slos = get("slo")
@@ -219,6 +229,7 @@ export function validatePlan(
     ...(regression === undefined ? {} : { regression }),
     ...(search === undefined ? {} : { search }),
     ...(failFast ? { failFast } : {}),
+    ...(trace === undefined ? {} : { trace }),
     ...(service === undefined ? {} : { service }),
     ...(exports.length ? { export: exports } : {}),
     ...(secretValues.size ? { secretValues: [...secretValues] } : {}),

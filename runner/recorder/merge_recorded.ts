@@ -10,6 +10,7 @@ import { mergeEncodedHistograms } from "../hdr/mod.ts";
 import type { RecordedRun } from "./recorder.ts";
 import { addCounts, emptyCounts } from "../model/mod.ts";
 import { mergeChecks } from "./check_tally.ts";
+import { applyTails, mergeTails } from "./slowest_tally.ts";
 
 /**
  * Merges records of the same plan.
@@ -43,9 +44,15 @@ export function mergeRecordedRuns(runs: readonly RecordedRun[]): RecordedRun {
     ...mergeLatency(parts),
     labels: mergeLabels(parts.map((p) => p.labels)),
   }));
+  // The slowest and the exemplars merge exactly: the union's, chosen against the merged histograms.
+  const tails = runs.every((r) => r.tails)
+    ? stages.map((s, i) => s.labels.map((_, l) => mergeTails(runs.map((r) => r.tails![i][l]))))
+    : undefined;
+  if (tails) applyTails(stages, tails);
   return {
     stages,
     intervals,
+    ...(tails ? { tails } : {}),
     sendLag: mergeEncodedHistograms(runs.map((r) => r.sendLag)),
     dispatchLag: mergeEncodedHistograms(runs.map((r) => r.dispatchLag)),
     queueWait: mergeEncodedHistograms(runs.map((r) => r.queueWait)),

@@ -13,3 +13,4 @@ export { planRecorder } from "./plan_recorder.ts";
 export type { IntervalStore } from "./interval_store.ts";
 export type { IntervalEncoder } from "./worker_interval_store.ts";
 export { startIntervalEncoder, WorkerIntervalStore } from "./worker_interval_store.ts";
+export { mergeLabelTails } from "./slowest_tally.ts";

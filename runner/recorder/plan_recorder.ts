@@ -31,5 +31,5 @@ export function planRecorder(
     })),
   );
   recorder.countChecks(mix.requests.map((r) => r.checks));
-  return recorder;
+  return plan.trace ? recorder.traced(plan.load.seed) : recorder;
 }

@@ -42,6 +42,7 @@ import { EMPTY_SPARSE } from "./empty_histogram.ts";
 import { type CheckName, CheckTally } from "./check_tally.ts";
 import { type JourneyShape, JourneyTally } from "./journey_tally.ts";
 import type { JourneyEnd, JourneySink } from "../engine/mod.ts";
+import { applyTails, type LabelTail, SlowestTally } from "./slowest_tally.ts";
 
 /**
  * The engine-stall probe's sampling period (us): a stall longer than this is also recorded once
@@ -90,6 +91,11 @@ export interface RecordedRun {
    * thread that only sleeps 1 ms at a time. Empty when the run had no probe (tests).
    */
   platformHiccup: EncodedHistogram;
+  /**
+   * Per stage and label, its slowest requests and exemplar candidates (slowest_tally.ts), so
+   * several recorders' merge exactly; the stages' labels carry what the result keeps of them.
+   */
+  tails?: LabelTail[][];
 }
 
 /** One completed request (defined by the engine, which writes it). */
@@ -132,6 +138,10 @@ export class Recorder implements RecordSink, JourneySink {
   errors = 0;
   /** Per stage, label and check: evaluations and failures, once {@linkcode countChecks} ran. */
   #checks: CheckTally | undefined;
+  /** Per stage × label (stage · labels + label): its slowest and exemplars, from its first request. */
+  readonly #tails: (SlowestTally | undefined)[];
+  /** The seed of the run's `traceparent` ids, when it sent them ({@linkcode traced}). */
+  #traceSeed: number | undefined;
 
   constructor(
     stages: readonly StageWindow[],
@@ -149,6 +159,13 @@ export class Recorder implements RecordSink, JourneySink {
     this.#sealedStages = stages.map(() => undefined);
     this.#stageOutstanding = stages.map(() => 0);
     this.#warmup = stages.map((s) => s.warmup);
+    this.#tails = new Array(stages.length * labels.length);
+  }
+
+  /** The run sent `traceparent` ids drawn from `seed`: its kept requests name their trace ids. */
+  traced(seed: number): this {
+    this.#traceSeed = seed;
+    return this;
   }
 
   /**
@@ -282,6 +299,16 @@ export class Recorder implements RecordSink, JourneySink {
     }
     record(inInterval, c, responseUs, serviceUs, sent, error);
     record(inStage, c, responseUs, serviceUs, sent, error);
+    const tailAt = c.stageIndex * this.#labels.length + label;
+    (this.#tails[tailAt] ??= new SlowestTally()).add(
+      c.n ?? 0,
+      c.step ?? 0,
+      c.fireMs,
+      responseUs,
+      c.status,
+      error,
+      sent,
+    );
     if (c.checkFailed !== undefined) this.#checks?.add(c.stageIndex, label, c.checkFailed);
     this.completed++;
     if (error !== undefined) this.errors++;
@@ -371,9 +398,17 @@ export class Recorder implements RecordSink, JourneySink {
         ...(this.#journeys ? { journeys: this.#journeys.results(i) } : {}),
       };
     });
+    const empty = new SlowestTally();
+    const tails = this.#stages.map((_, i) =>
+      this.#labels.map((_, l) =>
+        (this.#tails[i * this.#labels.length + l] ?? empty).tail(this.#traceSeed)
+      )
+    );
+    applyTails(stages, tails);
     return {
       stages,
       intervals,
+      tails,
       sendLag: toEncodedHistogram(this.#sendLag),
       dispatchLag: toEncodedHistogram(this.#dispatchLag),
       queueWait: toEncodedHistogram(this.#queueWait),

@@ -10,7 +10,7 @@
  */
 import { recordedLateness, recordedSeries } from "./build_result.ts";
 import { mergedContention, worstContention } from "./interval_contention.ts";
-import { mergeLatency, mergeRecordedRuns } from "../recorder/mod.ts";
+import { mergeLabelTails, mergeLatency, mergeRecordedRuns } from "../recorder/mod.ts";
 import type { RecordedRun } from "../recorder/mod.ts";
 import type { FailFastStop, IntervalContention, RunResult } from "../model/mod.ts";
 import { usage } from "./traffic_record.ts";
@@ -80,6 +80,13 @@ export function mergeResults(
       platformHiccup: p.health.platformHiccup,
     };
   }));
+  // The shards' slowest requests and exemplars (results keep no bucket candidates: see there).
+  recorded.stages.forEach((stage, i) =>
+    stage.labels.forEach((label, l) => {
+      const tails = mergeLabelTails(parts.map((p) => p.stages[i].labels[l]), label.response);
+      if (tails) Object.assign(label, tails);
+    })
+  );
   const fingerprints = new Set(parts.map((p) => fingerprint(p)));
   if (fingerprints.size > 1) {
     warnings.push(

@@ -54,6 +54,7 @@ export function planRecord(plan: ResolvedPlan): PlanRecord {
     // Stored as written; the plan's parsed SLOs travel beside them (read/stored_slos.ts).
     slos: carrySlos(plan.slos.map((s) => ({ text: s.text, line: s.line })), plan.slos),
     ...(plan.allowErrors ? { allowErrors: true } : {}),
+    ...(plan.trace === undefined ? {} : { trace: { ...plan.trace } }),
     ...(plan.regression === undefined ? {} : { regression: plan.regression }),
     ...(plan.overrides?.length ? { overrides: [...plan.overrides] } : {}),
   };

@@ -63,7 +63,7 @@ export async function engineRequests(
     // A rendered gRPC message's bytes come from the renderer at each send: an empty message
     // stands in for them in the request prepared once, which is never sent as it is.
     const body = fileBodies[i] ?? (r.body?.kind === "grpc" ? EMPTY_GRPC_MESSAGE : undefined);
-    const prepared = prepareRequest({ ...r, weight: 1 }, i, body);
+    const prepared = prepareRequest({ ...r, weight: 1 }, i, body, plan.trace);
     const keep = keepBodyBytesOf(mix.labels[i]);
     if (keep > 0) prepared.keepBodyBytes = keep;
     return renderer ? renderer.fixedRequest(i, prepared) : prepared;

@@ -20,7 +20,7 @@ import { type HiccupMeter, setShortSlice } from "../engine/mod.ts";
 import { attachSideWorkers, type SideLinks, startSideWorkers } from "./start_side_workers.ts";
 import type { ContentionRecord } from "./contention_probe.ts";
 import { collectGarbage, youngGenerationMb } from "../engine/mod.ts";
-import { CONNECT_TIMEOUT_MS, Dispatcher } from "../engine/mod.ts";
+import { CONNECT_TIMEOUT_MS, Dispatcher, TraceStamp } from "../engine/mod.ts";
 import { JourneyRunner } from "../engine/mod.ts";
 import { loadGrpcCodec, type MixLabels, mixLabels } from "../plan/mod.ts";
 import { type Clock, type Connection, PERFORMANCE_CLOCK, type Waker } from "../engine/mod.ts";
@@ -234,6 +234,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
     waker,
     recorder,
     ...(checks ? { checks } : {}),
+    ...(plan.trace ? { trace: new TraceStamp(plan.load.seed) } : {}),
     signal: options.signal,
     onTick: progressTicker(recorder, schedule, shard.count, options.onProgress),
   });

@@ -27,3 +27,4 @@ export { thinkMs, thinkStream } from "./think_ms.ts";
 export { nextStepDueMs } from "./next_step_due.ts";
 export { uuidWords } from "./draw_values.ts";
 export { planSchedule } from "./plan_schedule.ts";
+export { traceIdHex, TRACEPARENT_BYTES, traceWords, writeTraceparent } from "./trace_ids.ts";

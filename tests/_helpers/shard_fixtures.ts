@@ -70,6 +70,8 @@ export function recordShard(
       stageIndex,
       labelIndex,
       fireMs,
+      n: index,
+      step: 0,
       writtenMs: fireMs + lagMs,
       completedMs: fireMs + lagMs + serviceMs,
       status: index % failEvery === 0 ? 500 : firstByte && index % 150 === 0 ? 429 : 200,

@@ -4,7 +4,8 @@
  *
  * @module
  */
-import type { PlanRequest } from "../../plan/mod.ts";
+import type { PlanRequest, PlanTrace } from "../../plan/mod.ts";
+import { TRACEPARENT_BYTES } from "../../schedule/mod.ts";
 import { framingProblem } from "../../plan/mod.ts";
 import { TAILGATE_VERSION } from "../../version.ts";
 import type { PreparedRequest } from "../types.ts";
@@ -35,6 +36,30 @@ const encoder = new TextEncoder();
 /** The `User-Agent` line tailgate sends unless the plan sets one. */
 export const USER_AGENT_LINE = `User-Agent: tailgate/${TAILGATE_VERSION}\r\n`;
 
+/** The `traceparent` line's start, up to its value. */
+export const TRACEPARENT_PREFIX = "traceparent: ";
+
+/**
+ * The trace context lines of a traced request (`trace`): `traceparent` with a placeholder value,
+ * patched per send, then `tracestate` when the plan sets one; "" without `trace`. The value starts
+ * {@linkcode TRACEPARENT_PREFIX}'s length into them.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { traceLines } from "./http1_request.ts";
+ * assert.equal(traceLines({ tracestate: "a=1" }).split("\r\n")[1], "tracestate: a=1");
+ * assert.equal(traceLines(undefined), "");
+ * ```
+ */
+export function traceLines(trace: PlanTrace | undefined): string {
+  if (trace === undefined) return "";
+  const placeholder = `00-${"0".repeat(32)}-${"0".repeat(16)}-01`;
+  if (placeholder.length !== TRACEPARENT_BYTES) throw new Error("traceparent's length changed");
+  const state = trace.tracestate === undefined ? "" : `tracestate: ${trace.tracestate}\r\n`;
+  return `${TRACEPARENT_PREFIX}${placeholder}\r\n${state}`;
+}
+
 /** Which of tailgate's own lines a request head carries, around the plan's headers. */
 export interface HeadLayout {
   /** `Host`, unless the plan sets one. */
@@ -45,10 +70,13 @@ export interface HeadLayout {
   contentLength: boolean;
   /**
    * Whether a plan header is written: never one that frames the request (plan/wire_rules.ts), so
-   * the request says the body's true `Content-Length` and nothing else about its framing.
+   * the request says the body's true `Content-Length` and nothing else about its framing; with
+   * `trace`, never a `traceparent` or `tracestate` of its own (tailgate's replace them).
    */
   sends(name: string): boolean;
 }
+
+const TRACE_HEADERS = ["traceparent", "tracestate"];
 
 /**
  * The layout of a request head, the one rule for fixed and rendered requests alike: the request
@@ -58,13 +86,16 @@ export function headLayout(
   method: string,
   headerNames: readonly string[],
   hasBody: boolean,
+  traced = false,
 ): HeadLayout {
   const names = new Set(headerNames.map((n) => n.toLowerCase()));
   return {
     host: !names.has("host"),
     userAgent: !names.has("user-agent"),
     contentLength: hasBody || EMPTY_BODY_LENGTH_METHODS.has(method),
-    sends: (name) => framingProblem(name) === undefined,
+    sends: (name) =>
+      framingProblem(name) === undefined &&
+      !(traced && TRACE_HEADERS.includes(name.toLowerCase())),
   };
 }
 
@@ -91,6 +122,7 @@ export function prepareRequest(
   request: PlanRequest,
   labelIndex: number,
   bodyBytes?: Uint8Array,
+  trace?: PlanTrace,
 ): PreparedRequest {
   const url = new URL(request.url);
   if (url.protocol !== "http:" && url.protocol !== "https:") {
@@ -99,7 +131,12 @@ export function prepareRequest(
     );
   }
   const body = bodyOf(request, bodyBytes);
-  const layout = headLayout(request.method, request.headers.map((h) => h.name), body !== undefined);
+  const layout = headLayout(
+    request.method,
+    request.headers.map((h) => h.name),
+    body !== undefined,
+    trace !== undefined,
+  );
   let head = `${request.method} ${url.pathname}${url.search} HTTP/1.1\r\n`;
   if (layout.host) head += `Host: ${url.host}\r\n`;
   for (const header of request.headers) {
@@ -108,6 +145,11 @@ export function prepareRequest(
   if (layout.userAgent) head += USER_AGENT_LINE;
   // gRPC requires `te: trailers` (a framing header, never a plan's: tailgate adds it itself).
   if (request.body?.kind === "grpc") head += "te: trailers\r\n";
+  // Trace context last but Content-Length: the value's place is known, patched per send.
+  const traceAt = trace === undefined
+    ? -1
+    : encoder.encode(head).length + TRACEPARENT_PREFIX.length;
+  head += traceLines(trace);
   if (layout.contentLength) head += `Content-Length: ${body?.length ?? 0}\r\n`;
   const headBytes = encoder.encode(`${head}\r\n`);
   const bytes = new Uint8Array(headBytes.length + (body?.length ?? 0));
@@ -122,6 +164,8 @@ export function prepareRequest(
     // A label with checks reads its responses: they keep their body (up to a limit) and head.
     // Always set (0: dropped), so every prepared request has one shape.
     keepBodyBytes: request.checks?.length ? KEEP_BODY_BYTES : 0,
+    traceAt,
+    copyOf: undefined,
   };
 }
 

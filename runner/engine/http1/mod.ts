@@ -10,7 +10,13 @@ export {
   outOfDescriptors,
   socketErrorKind,
 } from "./http1_errors.ts";
-export { headLayout, prepareRequest, USER_AGENT_LINE } from "./http1_request.ts";
+export {
+  headLayout,
+  prepareRequest,
+  traceLines,
+  TRACEPARENT_PREFIX,
+  USER_AGENT_LINE,
+} from "./http1_request.ts";
 export { ResponseReader } from "./response_reader.ts";
 export {
   HTTP2_REPLY_NOTE,

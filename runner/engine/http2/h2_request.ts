@@ -29,6 +29,11 @@ export interface H2Request {
   body: Uint8Array | undefined;
   /** What it sends, counted as HTTP/1.1 counts a head: header octets before HPACK, and the body. */
   bytes: number;
+  /**
+   * Where the `traceparent` value's octets are in `block` (a literal never Huffman-coded, so a
+   * traced send patches them in place); -1 when it has none.
+   */
+  traceAt: number;
 }
 
 /** How one header name is sent. */
@@ -43,6 +48,8 @@ interface HeaderName {
   dropped: boolean;
   /** `Host`: its value is sent as `:authority`. */
   host: boolean;
+  /** `traceparent`: its value is sent raw (never Huffman-coded), patched per send. */
+  trace: boolean;
 }
 
 const DROPPED = ["connection", "keep-alive", "transfer-encoding", "upgrade", "proxy-connection"];
@@ -67,7 +74,8 @@ function headerName(lower: string): HeaderName {
   });
   const host = lower === "host";
   const dropped = host || DROPPED.includes(lower);
-  return { lower: bytes, prefix: prefix.slice(0, prefixEnd), indexed, dropped, host };
+  const trace = lower === "traceparent";
+  return { lower: bytes, prefix: prefix.slice(0, prefixEnd), indexed, dropped, host, trace };
 }
 
 /**
@@ -83,6 +91,8 @@ export class H2RequestEncoder {
   readonly #lineNames: HeaderName[] = [];
   #lines = new Int32Array(2 * 32);
   #out = new Uint8Array(1024);
+  /** Where the block's `traceparent` value was written (-1: none), as {@linkcode #field} saw. */
+  #traceAt = -1;
 
   constructor(scheme: string) {
     this.#scheme = latin1Bytes(scheme);
@@ -149,6 +159,7 @@ export class H2RequestEncoder {
     }
     octets += hostEnd - hostStart;
     let at = 0;
+    this.#traceAt = -1;
     const [method, scheme, authority, path] = this.#pseudo;
     at = this.#field(method, bytes, 0, methodEnd, at);
     at = this.#field(scheme, this.#scheme, 0, this.#scheme.length, at);
@@ -158,7 +169,12 @@ export class H2RequestEncoder {
       at = this.#field(this.#lineNames[i], bytes, this.#lines[2 * i], this.#lines[2 * i + 1], at);
     }
     const body = bytes.length > headEnd + 4 ? bytes.subarray(headEnd + 4) : undefined;
-    return { block: this.#out.slice(0, at), body, bytes: octets + (body?.length ?? 0) };
+    return {
+      block: this.#out.slice(0, at),
+      body,
+      bytes: octets + (body?.length ?? 0),
+      traceAt: this.#traceAt,
+    };
   }
 
   /** Writes one field: indexed when the static table holds it whole, else a literal. */
@@ -174,6 +190,13 @@ export class H2RequestEncoder {
       if (equalBytes(value, bytes, start, end)) return encodeInteger(index, 7, 0x80, this.#out, at);
     }
     this.#out.set(name.prefix, at);
+    if (name.trace) {
+      // Raw (RFC 7541 §5.2, H = 0): the per-send ids go over these octets as they are.
+      at = encodeInteger(end - start, 7, 0x00, this.#out, at + name.prefix.length);
+      this.#traceAt = at;
+      this.#out.set(bytes.subarray(start, end), at);
+      return at + end - start;
+    }
     return writeStringLiteral(bytes, start, end, this.#out, at + name.prefix.length);
   }
 

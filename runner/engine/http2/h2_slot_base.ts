@@ -15,6 +15,7 @@ import type { Clock, Connection, PreparedRequest, ResponseOutcome } from "../typ
 import type { H2StreamEvents } from "./h2_session.ts";
 import { type H2Connection, sessionEndKind, type SessionState } from "./h2_connection.ts";
 import type { H2Request, H2RequestEncoder } from "./h2_request.ts";
+import { TRACEPARENT_BYTES } from "../../schedule/mod.ts";
 import type { BodySampler } from "../body_sample.ts";
 import { KeptResponse } from "../kept_response.ts";
 
@@ -149,8 +150,26 @@ export abstract class H2SlotBase implements Connection {
     this.#start(state, request);
   }
 
+  /**
+   * The request as HTTP/2 sends it: converted once before the run (a traced send's copy of a
+   * fixed request shares its block, whose `traceparent` it patches: the session copies the block
+   * into its frames at once), or converted now (a rendered request).
+   */
+  #h2Of(request: PreparedRequest): H2Request {
+    const fixed = request.copyOf ?? request;
+    const h2 = this.o.converted.get(fixed);
+    if (h2 === undefined) return this.o.encoder.encode(request.bytes);
+    const at = request.traceAt ?? -1;
+    if (fixed !== request && at >= 0 && h2.traceAt >= 0) {
+      // Octet by octet: no view made per send.
+      const from = request.bytes, into = h2.block, to = h2.traceAt;
+      for (let i = 0; i < TRACEPARENT_BYTES; i++) into[to + i] = from[at + i];
+    }
+    return h2;
+  }
+
   #start(state: SessionState, request: PreparedRequest): void {
-    const h2 = this.o.converted.get(request) ?? this.o.encoder.encode(request.bytes);
+    const h2 = this.#h2Of(request);
     this.request = request;
     const keep = request.keepBodyBytes;
     this.req.kept = this.events.kept = keep ? new KeptResponse(keep) : undefined;

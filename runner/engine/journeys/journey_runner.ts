@@ -177,6 +177,16 @@ export class JourneyRunner {
     return slot;
   }
 
+  /** The schedule's index n that started the journey in `slot` (its steps' trace ids). */
+  nOf(slot: number): number {
+    return this.#slots[slot].n;
+  }
+
+  /** The current step of the journey in `slot`, 0 for its first. */
+  stepOf(slot: number): number {
+    return this.#slots[slot].step;
+  }
+
   /** True when the current step of `slot` is a later step (not its journey's first). */
   isLaterStep(slot: number): boolean {
     return this.#slots[slot].step > 0;
@@ -291,6 +301,7 @@ export class JourneyRunner {
     r.timeoutMs = fixed.timeoutMs;
     r.expect = fixed.expect;
     r.keepBodyBytes = fixed.keepBodyBytes ?? 0;
+    r.traceAt = renderer.traceAt;
     j.request = r;
   }
 

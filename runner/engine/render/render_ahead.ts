@@ -117,6 +117,7 @@ export class RenderAhead implements RequestSource {
     r.timeoutMs = request.timeoutMs;
     r.expect = request.expect;
     r.keepBodyBytes = request.keepBodyBytes;
+    r.traceAt = this.#renderer.traceAt;
     this.#ring[(this.#head + this.#length) % RENDER_AHEAD] = r;
     this.#length++;
     c.advance();
@@ -134,6 +135,8 @@ export class RenderAhead implements RequestSource {
       timeoutMs: request.timeoutMs,
       expect: request.expect,
       keepBodyBytes: request.keepBodyBytes,
+      traceAt: -1,
+      copyOf: undefined,
     };
   }
 }

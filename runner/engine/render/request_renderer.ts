@@ -18,7 +18,7 @@ import { mixLabels } from "../../plan/mod.ts";
 import type { PreparedRequest } from "../types.ts";
 import { type DataUse, RowCursor } from "../../schedule/mod.ts";
 import { choiceIndexAt, drawVar, uuidWords } from "../../schedule/mod.ts";
-import { headLayout, USER_AGENT_LINE } from "../http1/mod.ts";
+import { headLayout, traceLines, TRACEPARENT_PREFIX, USER_AGENT_LINE } from "../http1/mod.ts";
 import { ByteWriter } from "./byte_writer.ts";
 import { EncodedColumn, encodeText } from "./encoded_values.ts";
 
@@ -75,6 +75,13 @@ export class RequestRenderer {
   readonly sourcesOf: readonly (readonly number[])[];
 
   readonly #encodeBody: EncodeBody | undefined;
+  /** A traced plan's trace context lines (a placeholder `traceparent`), else undefined. */
+  readonly #traceLines: Uint8Array | undefined;
+  /**
+   * Where the last rendered request's `traceparent` value is in its bytes (patched per send);
+   * -1 when the plan sends none.
+   */
+  traceAt = -1;
 
   /**
    * `fileBodies[label]`: the bytes of a `file` body that is not a template (or a gRPC call's
@@ -86,6 +93,7 @@ export class RequestRenderer {
     encodeBody?: EncodeBody,
   ) {
     this.#encodeBody = encodeBody;
+    this.#traceLines = plan.trace ? encoder.encode(traceLines(plan.trace)) : undefined;
     const data = plan.data ?? [];
     this.#vars = plan.vars ?? [];
     this.#seed = plan.load.seed;
@@ -146,7 +154,7 @@ export class RequestRenderer {
       if (r.template === undefined) return undefined;
       slots = captureSlots[label];
       const sources = new Set<number>();
-      const program = compileRequest(r, compile, sources, fileBodies[label]);
+      const program = compileRequest(r, compile, sources, fileBodies[label], !!plan.trace);
       const draws = [...program.head, ...program.body ?? []].some((step) => step.kind !== "bytes");
       return { ...program, sources: [...sources], draws };
     });
@@ -188,7 +196,7 @@ export class RequestRenderer {
     if (program === undefined || program.draws) return prepared;
     const out = new ByteWriter();
     this.render(0, label, out);
-    return { ...prepared, bytes: out.view().slice() };
+    return { ...prepared, bytes: out.view().slice(), traceAt: this.traceAt };
   }
 
   /**
@@ -249,6 +257,11 @@ export class RequestRenderer {
       }
     }
     this.#write(program.head, n, out);
+    // Trace context last but Content-Length, as prepareRequest() lays a fixed request out.
+    if (this.#traceLines !== undefined) {
+      this.traceAt = out.length + TRACEPARENT_PREFIX.length;
+      out.bytes(this.#traceLines);
+    }
     if (program.contentLength) {
       out.ascii("Content-Length: ");
       out.integer(bodyLength);
@@ -300,11 +313,12 @@ function compileRequest(
   compile: (parts: readonly TemplatePart[], sources: Set<number>) => Step[],
   sources: Set<number>,
   fileBody: Uint8Array | undefined,
+  traced: boolean,
 ): Omit<Program, "sources" | "draws"> {
   const t = r.template!;
   const url = new URL(r.url);
   const hasBody = t.body !== undefined || fileBody !== undefined;
-  const layout = headLayout(r.method, t.headers.map((h) => h.name), hasBody);
+  const layout = headLayout(r.method, t.headers.map((h) => h.name), hasBody, traced);
   const head: Step[] = [
     { kind: "bytes", bytes: encoder.encode(`${r.method} `) },
     ...compile(t.target, sources),

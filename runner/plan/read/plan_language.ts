@@ -67,6 +67,8 @@ export type KeyKind =
   | { kind: "url_or_port" }
   /** A mapping of environment variable names to values (text, numbers, true/false). */
   | { kind: "env" }
+  /** `true`/`false`, or the `trace` section (`{ tracestate: "vendor=value" }`): W3C trace context. */
+  | { kind: "trace" }
   | { kind: "section"; section: SectionName };
 
 /** One key of a section. */
@@ -227,6 +229,13 @@ const PLAN: SectionSpec = {
       description:
         "Where the run's metrics go once it ends (as `--export`): each `{ prometheus: URL }` (remote write) or `{ otlp: URL }` (OTLP/HTTP base URL), with `headers` if the receiver needs them. A receiver that is down is a warning, never a failed run (docs/reporters.md).",
     },
+    {
+      key: "trace",
+      kind: "trace",
+      default: false,
+      description:
+        "Send a W3C `traceparent` on every request (a trace id drawn from the seed and the request's index: reproducible, unique per request, sampled), as `tailgate run --trace`; `{ tracestate: \"vendor=value\" }` sends a `tracestate` too. The result names each stage and label's slowest requests by trace id.",
+    },
   ],
   synonyms: {
     exports: "export",
@@ -251,6 +260,8 @@ const PLAN: SectionSpec = {
     stages: "load",
     title: "name",
     abortonfail: "fail_fast",
+    traceparent: "trace",
+    tracing: "trace",
   },
   misplaced: {
     rate:
@@ -580,6 +591,25 @@ const REGRESSION: SectionSpec = {
   synonyms: { "p99_9": "p99.9", errors: "error_rate" },
 };
 
+/** The longest `tracestate` sent (W3C trace context: at most 512 characters, 32 members). */
+export const MAX_TRACESTATE_CHARS = 512;
+
+const TRACE: SectionSpec = {
+  path: "trace",
+  description: "W3C trace context on every request, with a `tracestate`.",
+  keys: [
+    {
+      key: "tracestate",
+      kind: "text",
+      minLength: 1,
+      description:
+        "The `tracestate` header sent with every `traceparent`: comma-separated `key=value` members (at most 32, 512 characters), e.g. `vendor=value`.",
+      examples: ["vendor=value"],
+    },
+  ],
+  synonyms: { state: "tracestate", trace_state: "tracestate" },
+};
+
 const SEARCH: SectionSpec = {
   path: "search",
   description:
@@ -845,6 +875,7 @@ export const PLAN_LANGUAGE = {
   stage: STAGE,
   regression: REGRESSION,
   search: SEARCH,
+  trace: TRACE,
   service: SERVICE,
   body: BODY,
   data_source: DATA_SOURCE,

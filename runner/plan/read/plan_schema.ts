@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { MAX_TRACESTATE_CHARS } from "./plan_language.ts";
 import {
   type KeySpec,
   PLAN_LANGUAGE,
@@ -299,6 +300,12 @@ function shape(key: KeySpec): JsonObject {
       };
     case "think":
       return { type: "string" };
+    case "trace": {
+      const object = section(PLAN_LANGUAGE.trace);
+      const state = (object.properties as JsonObject).tracestate as JsonObject;
+      state.maxLength = MAX_TRACESTATE_CHARS;
+      return { oneOf: [{ type: "boolean" }, object] };
+    }
     case "section":
       return DEFINED.includes(key.section) ? ref(key.section) : section(PLAN_LANGUAGE[key.section]);
   }

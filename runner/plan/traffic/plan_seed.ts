@@ -16,8 +16,8 @@ import type { ResolvedPlan } from "../types.ts";
 export const PER_RUN_SEED_PLACEHOLDER = 1;
 
 /**
- * Whether the seed changes what a plan sends: poisson arrivals, `vars`, or `random` or `shuffle`
- * data. A plan without any sends the same requests whatever its seed.
+ * Whether the seed changes what a plan sends: poisson arrivals, `vars`, `random` or `shuffle`
+ * data, or `trace` (its trace ids). A plan without any sends the same requests whatever its seed.
  *
  * @example
  * ```ts
@@ -25,6 +25,7 @@ export const PER_RUN_SEED_PLACEHOLDER = 1;
  * import { drawsFromSeed } from "./plan_seed.ts";
  * assert.equal(drawsFromSeed({ load: { arrival: "constant" }, vars: [] }), false);
  * assert.equal(drawsFromSeed({ load: { arrival: "poisson" } }), true);
+ * assert.equal(drawsFromSeed({ load: { arrival: "constant" }, trace: {} }), true);
  * ```
  */
 export function drawsFromSeed(
@@ -32,10 +33,11 @@ export function drawsFromSeed(
     load: { arrival: string };
     vars?: readonly unknown[];
     data?: readonly { order: string }[];
+    trace?: unknown;
   },
 ): boolean {
   return plan.load.arrival === "poisson" || (plan.vars?.length ?? 0) > 0 ||
-    (plan.data ?? []).some((d) => d.order !== "sequence");
+    (plan.data ?? []).some((d) => d.order !== "sequence") || plan.trace !== undefined;
 }
 
 /**

@@ -38,3 +38,22 @@ Deno.test("--export names an unknown kind, a missing URL and a bad one, each wit
     "--export: `127.0.0.1:9090` is not an http(s) URL for prometheus; write e.g. `http://127.0.0.1:9090/api/v1/write`",
   ]);
 });
+
+Deno.test("--trace turns trace context on for a plan file and for an ad-hoc URL", () => {
+  const file = parseRunArgs(["plan.yaml", "--trace"]);
+  assert.ok(file.ok);
+  assert.equal(file.value.trace, true);
+  const adHoc = parseRunArgs([
+    "http://127.0.0.1:8080/",
+    "--rate",
+    "10/s",
+    "--duration",
+    "3s",
+    "--trace",
+  ]);
+  assert.ok(adHoc.ok);
+  assert.equal(adHoc.value.trace, true);
+  const without = parseRunArgs(["plan.yaml"]);
+  assert.ok(without.ok);
+  assert.equal(without.value.trace, undefined);
+});

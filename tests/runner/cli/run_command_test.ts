@@ -70,6 +70,26 @@ Deno.test("tailgate run writes a readable result.json and a summary with both la
   assert.match(md, /`report\.html` in this run's artifact/);
 });
 
+Deno.test("tailgate run --trace of an ad-hoc URL records plan.trace and the slowest's trace ids", async () => {
+  await using target = await startTarget({ mode: "hello", port: 0 });
+  await using dir = await tempDir();
+  const args = parseRunArgs([
+    `${target.url}/x`,
+    ...["--rate", "200/s", "--duration", "500ms", "--trace", "--report", "json"],
+    ...["--out", join(String(dir), "out"), "--no-baseline"],
+  ]);
+  assert.ok(args.ok, args.ok ? "" : args.problems.map(problemText).join("\n"));
+  const outcome = await runPlanCommand(args.value, () => {});
+  assert.equal(outcome.exitCode, 0, outcome.errors.join("\n"));
+  const read = readRunResult(await Deno.readTextFile(join(String(dir), "out", "result.json")));
+  assert.ok(read.ok);
+  assert.deepEqual(read.value.plan.trace, {});
+  const [label] = read.value.stages.at(-1)!.labels;
+  assert.equal(label.slowest!.length, 10);
+  assert.ok(label.slowest!.every((r) => /^[0-9a-f]{32}$/.test(r.traceId!)));
+  assert.equal(read.value.intervals[0].labels[0].slowest, undefined);
+});
+
 for (const tls of [false, true]) {
   Deno.test(`tailgate run with load.http: 2 speaks ${tls ? "h2 by ALPN" : "h2c"} and records it`, async () => {
     await using target = tls

@@ -52,6 +52,8 @@ function requests(): Completion[] {
       stageIndex: fireMs < 1000 ? 0 : 1,
       labelIndex: i % 4 === 0 ? 1 : 0,
       fireMs,
+      n: i,
+      step: 0,
       writtenMs,
       completedMs: fireMs + 0.5 + ((i * 7919) % 400) * (i % 11 === 0 ? 3.1 : 0.07),
       status: neverWritten ? 0 : i % 13 === 0 ? 500 : i % 17 === 0 ? 429 : 200,
@@ -78,12 +80,15 @@ function recordAll(rec: Recorder, cs: Completion[], runMs: number): RecordedRun 
 
 Deno.test("merging two records equals recording every request in one recorder", () => {
   const all = requests();
-  const single = recordAll(newRecorder(), all, 4000);
-  const even = recordAll(newRecorder(), all.filter((_, i) => i % 2 === 0), 4000);
-  const odd = recordAll(newRecorder(), all.filter((_, i) => i % 2 === 1), 4000);
+  const single = recordAll(newRecorder().traced(8), all, 4000);
+  const even = recordAll(newRecorder().traced(8), all.filter((_, i) => i % 2 === 0), 4000);
+  const odd = recordAll(newRecorder().traced(8), all.filter((_, i) => i % 2 === 1), 4000);
   const merged = mergeRecordedRuns([even, odd]);
-  // Same counts, same encoded histograms and summaries, everywhere.
+  // Same counts, same encoded histograms and summaries, same slowest and exemplars, everywhere.
   assert.deepEqual(merged, single);
+  assert.equal(merged.stages[1].labels[0].slowest!.length, 10);
+  assert.ok(merged.stages[1].labels[0].slowest!.every((r) => /^[0-9a-f]{32}$/.test(r.traceId!)));
+  assert.deepEqual(merged.stages[1].labels[0].exemplars!.map((e) => e.percentile), ["90", "99"]);
   for (const [m, s] of merged.stages.map((st, i) => [st, single.stages[i]] as const)) {
     assertSameHistogram(decodeHistogram(m.response.hdr), decodeHistogram(s.response.hdr));
     assertSameHistogram(decodeHistogram(m.service.hdr), decodeHistogram(s.service.hdr));

@@ -6,6 +6,7 @@ import { toEncodedHistogram } from "../../../runner/hdr/encoded_histogram.ts";
 import { type Completion, Recorder } from "../../../runner/recorder/recorder.ts";
 import type { EncodedHistogram } from "../../../runner/model/run_result.ts";
 import { Schedule } from "../../../runner/schedule/build_schedule.ts";
+import { traceIdHex } from "../../../runner/schedule/mod.ts";
 import { assertSameHistogram } from "../../_helpers/histogram_assertions.ts";
 
 const LABELS = ["GET /a", "GET /b"];
@@ -512,4 +513,42 @@ Deno.test("a server stream's messages are counted for its successful calls, per 
   assert.deepEqual(run.stages.map((s) => s.labels[0].counts.messages), [64, 30]);
   assert.deepEqual(run.stages.map((s) => s.counts.messages), [64, 30]);
   assert.deepEqual(run.intervals.map((i) => i.counts.messages), [64, 30, undefined]);
+});
+
+Deno.test("a stage's labels name their slowest requests and exemplars; intervals do not", () => {
+  const rec = newRecorder().traced(5);
+  for (let n = 0; n < 200; n++) {
+    const fireMs = 1000 + n * 5;
+    const slow = n === 150 ? 900 : n === 30 ? 400 : 1;
+    record(
+      rec,
+      done({ fireMs, completedMs: fireMs + slow, stageIndex: 1, labelIndex: 0, n, step: 0 }),
+    );
+  }
+  const run = rec.finish(3000);
+  const [warm, main] = run.stages;
+  assert.deepEqual(warm.labels[0].slowest, []);
+  assert.deepEqual(warm.labels[0].exemplars, []);
+  const slowest = main.labels[0].slowest!;
+  assert.equal(slowest.length, 10);
+  assert.deepEqual(slowest.slice(0, 2), [
+    { traceId: traceIdHex(5, 150, 0), intendedMs: 1750, responseUs: 900_000, status: 200 },
+    { traceId: traceIdHex(5, 30, 0), intendedMs: 1150, responseUs: 400_000, status: 200 },
+  ]);
+  assert.deepEqual(main.labels[0].exemplars!.map((e) => e.percentile), ["90", "99"]);
+  assert.equal(run.intervals.some((i) => i.labels.some((l) => "slowest" in l)), false);
+});
+
+Deno.test("without trace, the slowest requests carry no trace id", () => {
+  const rec = newRecorder();
+  record(
+    rec,
+    done({ fireMs: 1100, completedMs: 1300, stageIndex: 1, labelIndex: 1, n: 3, step: 0 }),
+  );
+  const [, main] = rec.finish(3000).stages;
+  assert.deepEqual(main.labels[1].slowest, [{
+    intendedMs: 1100,
+    responseUs: 200_000,
+    status: 200,
+  }]);
 });

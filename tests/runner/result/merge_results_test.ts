@@ -36,6 +36,8 @@ Deno.test("mergeResults() of 4 shards equals recording every request in one hist
     sameHistogram(stage.response, whole.stages[i].response, `stage ${i}`);
     for (const [j, label] of stage.labels.entries()) {
       sameHistogram(label.response, whole.stages[i].labels[j].response, `stage ${i} label ${j}`);
+      // The slowest of the union are the whole run's slowest.
+      assert.deepEqual(label.slowest, whole.stages[i].labels[j].slowest, `stage ${i} slowest`);
     }
   }
   assert.equal(result.intervals.length, whole.intervals.length);
@@ -361,4 +363,33 @@ Deno.test("mergeResults() adds gRPC statuses by name and messages exactly, and k
     refusal(mergeResults([shards[0], http], ["a.json", "b.json"])),
     /^b\.json ran over HTTP\/2 cleartext \(h2c\), up to 8 streams per connection, a\.json over gRPC over h2c, /,
   );
+});
+
+Deno.test("mergeResults() takes each percentile's exemplar from the shards' within its bucket", () => {
+  const p = shardPlan();
+  const whole = recordShard(p);
+  const { result } = valueOf(mergeResults(shardResults(p, 2), ["s0", "s1"]));
+  const [label] = result.stages[2].labels;
+  assert.equal(label.slowest!.length, 10);
+  const response = whole.stages[2].labels[0].response;
+  assert.ok(label.exemplars!.length >= 1);
+  for (const e of label.exemplars!) {
+    const valueUs = response.percentilesUs[e.percentile];
+    assert.ok(Math.abs(e.responseUs - valueUs) <= valueUs * 0.07, `p${e.percentile}`);
+  }
+});
+
+Deno.test("mergeResults() of shards written before the slowest requests has none", () => {
+  const p = shardPlan();
+  const shards = shardResults(p, 2);
+  for (const s of shards) {
+    for (const stage of s.stages) {
+      for (const l of stage.labels) {
+        delete l.slowest;
+        delete l.exemplars;
+      }
+    }
+  }
+  const { result } = valueOf(mergeResults(shards, ["s0", "s1"]));
+  assert.equal(result.stages[1].labels[0].slowest, undefined);
 });

@@ -144,3 +144,15 @@ Deno.test("planRecord() stores a gRPC request's call as a plan names it, its dea
   assert.ok(http);
   assert.equal("grpc" in planRecord(http).requests[0], false, "an HTTP request stores no call");
 });
+
+Deno.test("planRecord() records trace context, with its tracestate, only when it was on", () => {
+  const traced = parseText(`${MINIMAL_PLAN}trace: { tracestate: "acme=1" }\n`).plan;
+  assert.ok(traced);
+  assert.deepEqual(planRecord(traced).trace, { tracestate: "acme=1" });
+  const on = parseText(`${MINIMAL_PLAN}trace: true\n`).plan;
+  assert.ok(on);
+  assert.deepEqual(planRecord(on).trace, {});
+  const off = parseText(MINIMAL_PLAN).plan;
+  assert.ok(off);
+  assert.equal("trace" in planRecord(off), false);
+});

@@ -42,7 +42,7 @@ Deno.test("runs given one start instant take one seed from it, another instant a
   assert.ok(Number.isInteger(a) && a >= 0 && a < 2 ** 32);
 });
 
-Deno.test("only poisson arrivals, vars, and random or shuffled data draw from the seed", () => {
+Deno.test("only poisson arrivals, vars, random or shuffled data and trace draw from the seed", () => {
   assert.equal(drawsFromSeed({ load: { arrival: "constant" } }), false);
   assert.equal(
     drawsFromSeed({ load: { arrival: "constant" }, data: [{ order: "sequence" }] }),
@@ -54,4 +54,5 @@ Deno.test("only poisson arrivals, vars, and random or shuffled data draw from th
   );
   assert.equal(drawsFromSeed({ load: { arrival: "poisson" } }), true);
   assert.equal(drawsFromSeed(planOf("")), true);
+  assert.equal(drawsFromSeed({ load: { arrival: "constant" }, trace: {} }), true);
 });
