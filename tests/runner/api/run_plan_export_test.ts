@@ -63,7 +63,7 @@ Deno.test({
     const prom = await startPrometheus(["native-histograms", "exemplar-storage"]);
     try {
       const { outcome, result, progress } = await runWith(
-        `export: [{ prometheus: ${prom.url}/api/v1/write }]\n`,
+        `trace: true\nexport: [{ prometheus: ${prom.url}/api/v1/write }]\n`,
       );
       assert.equal(outcome.exitCode, 0, outcome.errors.join("\n") + outcome.notes.join("\n"));
       assert.ok(
@@ -93,6 +93,17 @@ Deno.test({
           `p${q}: PromQL ${p.value} s, tailgate ${truthSeconds} s`,
         );
       }
+      // The slowest requests are exemplars, by the trace ids their traceparent carried.
+      const exemplars = await prom.queryExemplars(
+        `tailgate_response_time_seconds{${where}}`,
+        Date.parse(result.run.startedAt) - 1_000,
+        endMs(result),
+      );
+      const slowest = label.slowest!.map((r) => r.traceId);
+      assert.equal(slowest.length, 10);
+      assert.ok(slowest.every((id) => /^[0-9a-f]{32}$/.test(id!)));
+      const exported = new Set(exemplars.map((e) => e.labels.trace_id));
+      assert.deepEqual(slowest.filter((id) => !exported.has(id!)), [], prom.log());
       const [intended] = await prom.query(
         `tailgate_intended_rate{plan="exported", stage="steady"}`,
         endMs(result),
