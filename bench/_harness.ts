@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { ENGINE_V8_FLAGS } from "../runner/engine/v8_flags.ts";
 
 /** Resolves after `ms`. */
 export const sleep = (ms: number): Promise<void> =>
@@ -166,4 +167,49 @@ export async function startCServer(
     throw error;
   }
   return server;
+}
+
+/** A plan run by `tailgate run` on core 1 under /usr/bin/time: its CPU and its result. */
+export interface TimedRun {
+  /** User + system CPU over every completed request, µs. */
+  cpuUsPerRequest: number;
+  completed: number;
+  // deno-lint-ignore no-explicit-any
+  result: any;
+}
+
+/**
+ * Runs `planPath` (seed 1, JSON only, no baseline) with the engine's V8 flags, pinned to core 1,
+ * into `out`, and reads its CPU time and result. A run with a failed request measures nothing a
+ * cost study can use: it throws, naming the errors.
+ */
+export async function timedPlanRun(planPath: string, out: string): Promise<TimedRun> {
+  const cli = new URL("../cli.ts", import.meta.url).pathname;
+  const done = await new Deno.Command("taskset", {
+    args: [
+      ...["-c", "1", "/usr/bin/time", "-f", "cpu %U %S"],
+      ...[Deno.execPath(), "run", `--v8-flags=${ENGINE_V8_FLAGS}`, "-A", cli],
+      ...["run", planPath, "--out", out, "--report", "json", "--no-baseline", "--seed", "1"],
+    ],
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  const cpu = /cpu ([\d.]+) ([\d.]+)/.exec(decode(done.stderr));
+  if (!cpu) throw new Error(`${planPath}: no CPU time\n${decode(done.stderr).slice(-2000)}`);
+  const result = JSON.parse(await Deno.readTextFile(`${out}/result.json`));
+  let completed = 0;
+  let ok = 0;
+  for (const s of result.stages) {
+    completed += s.counts.completed;
+    ok += s.counts.ok;
+  }
+  if (completed !== ok) {
+    const errors = JSON.stringify(result.stages.at(-1).counts.errors);
+    throw new Error(`${planPath}: ${completed - ok} of ${completed} requests failed: ${errors}`);
+  }
+  return {
+    cpuUsPerRequest: (Number(cpu[1]) + Number(cpu[2])) * 1e6 / completed,
+    completed,
+    result,
+  };
 }

@@ -18,8 +18,15 @@
  */
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { ENGINE_V8_FLAGS } from "../runner/engine/v8_flags.ts";
-import { decode, kill, live, loadAverage, median, startCServer, waitForPort } from "./_harness.ts";
+import {
+  kill,
+  live,
+  loadAverage,
+  median,
+  startCServer,
+  timedPlanRun,
+  waitForPort,
+} from "./_harness.ts";
 
 const { values } = parseArgs({
   options: {
@@ -36,7 +43,6 @@ const journeysPerSec = Number(values.rate);
 const secs = Number(values.secs);
 const rounds = Number(values.rounds);
 const port = Number(values.port);
-const root = new URL("../", import.meta.url).pathname;
 const dir = await Deno.makeTempDir({ prefix: "tailgate-journey-cost-" });
 // nginx's worker runs as another user: it must reach the page (as peers.sh's `chmod 755`).
 await Deno.chmod(dir, 0o755);
@@ -111,35 +117,13 @@ async function runOnce(name: keyof typeof PLANS, round: number): Promise<Row> {
   const planPath = join(dir, `${name}.yaml`);
   await Deno.writeTextFile(planPath, PLANS[name]);
   const out = join(dir, `${name}-${round}`);
-  const done = await new Deno.Command("taskset", {
-    args: [
-      ...["-c", "1", "/usr/bin/time", "-f", "cpu %U %S"],
-      ...[Deno.execPath(), "run", `--v8-flags=${ENGINE_V8_FLAGS}`, "-A", join(root, "cli.ts")],
-      ...["run", planPath, "--out", out, "--report", "json", "--no-baseline", "--seed", "1"],
-    ],
-    stdout: "null",
-    stderr: "piped",
-  }).output();
-  const cpu = /cpu ([\d.]+) ([\d.]+)/.exec(decode(done.stderr));
-  if (!cpu) throw new Error(`${name}: no CPU time\n${decode(done.stderr).slice(-2000)}`);
-  const r = JSON.parse(await Deno.readTextFile(join(out, "result.json")));
-  let completed = 0;
-  let ok = 0;
-  for (const s of r.stages) {
-    completed += s.counts.completed;
-    ok += s.counts.ok;
-  }
-  // A failed request costs less than an answered one: a run with failures measures nothing here.
-  if (completed !== ok) {
-    const errors = JSON.stringify(r.stages.at(-1).counts.errors);
-    throw new Error(`${name}: ${completed - ok} of ${completed} requests failed: ${errors}`);
-  }
+  const { cpuUsPerRequest, completed, result: r } = await timedPlanRun(planPath, out);
   return {
-    cpuUsPerRequest: (Number(cpu[1]) + Number(cpu[2])) * 1e6 / completed,
+    cpuUsPerRequest,
     completed,
     sendLagP99Us: r.health.sendLag.percentilesUs["99"],
     stepLagP99Us: r.health.stepLag?.percentilesUs["99"] ?? NaN,
-    errors: completed - ok,
+    errors: 0,
   };
 }
 

@@ -16,8 +16,8 @@
  */
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { ENGINE_V8_FLAGS } from "../runner/engine/v8_flags.ts";
-import { decode, kill, live, loadAverage, median, startCServer } from "./_harness.ts";
+
+import { kill, live, loadAverage, median, startCServer, timedPlanRun } from "./_harness.ts";
 
 const { values } = parseArgs({
   options: {
@@ -32,7 +32,6 @@ const rate = Number(values.rate);
 const secs = Number(values.secs);
 const rounds = Number(values.rounds);
 const port = Number(values.port);
-const root = new URL("../", import.meta.url).pathname;
 const dir = await Deno.makeTempDir({ prefix: "tailgate-trace-cost-" });
 
 /** A plan of `request` at the rate: a 2 s warmup, then `secs` measured; `trace` on or not. */
@@ -68,30 +67,11 @@ async function runOnce(name: keyof typeof PLANS, round: number): Promise<Row> {
   const planPath = join(dir, `${name}.yaml`);
   await Deno.writeTextFile(planPath, PLANS[name]);
   const out = join(dir, `${name}-${round}`);
-  const done = await new Deno.Command("taskset", {
-    args: [
-      ...["-c", "1", "/usr/bin/time", "-f", "cpu %U %S"],
-      ...[Deno.execPath(), "run", `--v8-flags=${ENGINE_V8_FLAGS}`, "-A", join(root, "cli.ts")],
-      ...["run", planPath, "--out", out, "--report", "json", "--no-baseline", "--seed", "1"],
-    ],
-    stdout: "null",
-    stderr: "piped",
-  }).output();
-  const cpu = /cpu ([\d.]+) ([\d.]+)/.exec(decode(done.stderr));
-  if (!cpu) throw new Error(`${name}: no CPU time\n${decode(done.stderr).slice(-2000)}`);
-  const r = JSON.parse(await Deno.readTextFile(join(out, "result.json")));
-  let completed = 0;
-  let ok = 0;
-  for (const s of r.stages) {
-    completed += s.counts.completed;
-    ok += s.counts.ok;
-  }
-  // A failed request costs less than an answered one: a run with failures measures nothing here.
-  if (completed !== ok) throw new Error(`${name}: ${completed - ok} of ${completed} failed`);
+  const { cpuUsPerRequest, completed, result: r } = await timedPlanRun(planPath, out);
   const traced = r.stages.at(-1).labels[0].slowest?.[0]?.traceId !== undefined;
   if (traced !== name.endsWith("_traced")) throw new Error(`${name}: trace ids ${traced}`);
   return {
-    cpuUsPerRequest: (Number(cpu[1]) + Number(cpu[2])) * 1e6 / completed,
+    cpuUsPerRequest,
     completed,
     sendLagP99Us: r.health.sendLag.percentilesUs["99"],
   };

@@ -60,3 +60,18 @@ export function withSlowest(result: RunResult, traced: boolean): RunResult {
   }
   return result;
 }
+
+/**
+ * The result as one written before the slowest requests were kept: no `slowest`, no `exemplars`,
+ * no `plan.trace` (the recorder keeps them in every run since).
+ */
+export function withoutSlowest(result: RunResult): RunResult {
+  delete result.plan.trace;
+  for (const stage of result.stages) {
+    for (const l of stage.labels) {
+      delete l.slowest;
+      delete l.exemplars;
+    }
+  }
+  return result;
+}

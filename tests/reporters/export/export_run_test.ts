@@ -1,34 +1,8 @@
 import assert from "node:assert/strict";
+import { staticGraph } from "../../_helpers/static_graph.ts";
 import { fileURLToPath } from "node:url";
 import { exportRun } from "../../../reporters/export/export_run.ts";
 import { sampleResult } from "../../_helpers/result_fixtures.ts";
-
-interface InfoModule {
-  specifier: string;
-  dependencies?: Array<{ code?: { specifier: string }; isDynamic?: boolean; isTypeOnly?: boolean }>;
-}
-
-/** The modules a static import of `file` evaluates (`deno info`'s graph, dynamic imports cut). */
-async function staticGraph(file: string): Promise<string[]> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", file],
-    stdout: "piped",
-    stderr: "null",
-  }).output();
-  const info = JSON.parse(new TextDecoder().decode(out.stdout)) as { modules: InfoModule[] };
-  const bySpecifier = new Map(info.modules.map((m) => [m.specifier, m]));
-  const seen = new Set<string>();
-  const walk = (specifier: string) => {
-    if (seen.has(specifier)) return;
-    seen.add(specifier);
-    for (const d of bySpecifier.get(specifier)?.dependencies ?? []) {
-      if (d.isDynamic || d.isTypeOnly || d.code === undefined) continue;
-      walk(d.code.specifier);
-    }
-  };
-  walk(info.modules.find((m) => m.specifier.endsWith(file.split("/").pop()!))!.specifier);
-  return [...seen];
-}
 
 Deno.test("the tailgate command evaluates no protobufjs or snappy until a run exports", async () => {
   const cli = fileURLToPath(new URL("../../../cli.ts", import.meta.url));

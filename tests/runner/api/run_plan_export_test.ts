@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { parsePlanText, runPlan, startTarget } from "../../../mod.ts";
 import type { RunResult } from "../../../runner/model/mod.ts";
+import type { ExportTarget } from "../../../runner/plan/mod.ts";
 import { ignoreWithoutPrometheus, startPrometheus } from "../../_helpers/prometheus.ts";
 import { ignoreWithoutOtlpDecoder, startOtlpDecoder } from "../../_helpers/otlp_decoder.ts";
 import {
@@ -16,7 +17,11 @@ import {
 } from "../../../reporters/export/remote_write_buckets.ts";
 
 /** A 2 s run at 200/s against a target that answers a tenth of the requests 20 ms late. */
-async function runWith(exportYaml: string, env: Record<string, string> = {}) {
+async function runWith(
+  exportYaml: string,
+  env: Record<string, string> = {},
+  exporters: ExportTarget[] = [],
+) {
   await using target = await startTarget({
     mode: "bimodal",
     port: 0,
@@ -41,6 +46,7 @@ ${exportYaml}`,
       outDir: out,
       reports: [],
       confirmTimes: 0,
+      exporters,
       onProgress: (line) => progress.push(line),
     });
     return { outcome, result: outcome.result!, progress };
@@ -121,7 +127,11 @@ Deno.test({
   async fn() {
     const prom = await startPrometheus();
     try {
-      const again = await runWithFlag(prom.url);
+      // As `--export prometheus=URL` gives it, beside a plan that names no receiver.
+      const write = `${prom.url}/api/v1/write`;
+      const again = await runWith("", {}, [
+        { kind: "prometheus", url: write, urlText: write, headers: [] },
+      ]);
       assert.equal(again.outcome.exitCode, 0, again.outcome.notes.join("\n"));
       assert.ok(
         again.progress.some((l) => /classic histograms: it takes no native ones/.test(l)),
@@ -148,41 +158,6 @@ Deno.test({
     }
   },
 });
-
-/** The same run with `--export prometheus=URL` as runPlan's option rather than the plan's. */
-async function runWithFlag(promUrl: string) {
-  await using target = await startTarget({
-    mode: "bimodal",
-    port: 0,
-    delayMs: 1,
-    slowMs: 20,
-    frac: 0.1,
-  });
-  const { plan } = parsePlanText(`name: exported
-target: ${target.url}
-requests: [{ name: GET /, path: / }]
-load: { connections: 8, stages: [{ name: steady, rate: 200/s, duration: 2s }] }
-`);
-  const out = await Deno.makeTempDir({ prefix: "tailgate-export-" });
-  const progress: string[] = [];
-  try {
-    const outcome = await runPlan(plan!, {
-      outDir: out,
-      reports: [],
-      confirmTimes: 0,
-      exporters: [{
-        kind: "prometheus",
-        url: `${promUrl}/api/v1/write`,
-        urlText: `${promUrl}/api/v1/write`,
-        headers: [],
-      }],
-      onProgress: (line) => progress.push(line),
-    });
-    return { outcome, result: outcome.result!, progress };
-  } finally {
-    await Deno.remove(out, { recursive: true });
-  }
-}
 
 Deno.test({
   name: "run exports OTLP the Collector's pdata reads: every count equal",
@@ -246,7 +221,10 @@ Deno.test("a receiver that is down is a warning naming it as written; the verdic
     { OTLP_URL: secretUrl, TOKEN: "t0ken-value" },
   );
   assert.equal(outcome.exitCode, 0);
-  assert.equal(result.verdict?.status, "pass");
+  // p50 < 1s passes, or on a busy machine is left undecided by the runner's contention (exit 0):
+  // never failed, and no verdict speaks of the export.
+  assert.ok(["pass", "inconclusive"].includes(result.verdict!.status), result.verdict!.summary);
+  assert.ok(result.verdicts.every((v) => !/export/.test(v.message)));
   const warning = outcome.notes.find((n) => n.startsWith("export to otlp ${env.OTLP_URL}:"));
   assert.ok(warning, outcome.notes.join("\n"));
   assert.match(warning, /series not delivered \(.+\); the verdict stands$/);

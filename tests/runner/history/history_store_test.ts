@@ -67,7 +67,16 @@ Deno.test("an appended run loads back with byte-identical stage and label histog
     assert.equal(stored.response.hdr, stage.response.hdr);
     assert.equal(stored.service.hdr, stage.service.hdr);
     assert.equal(decodeHistogram(stored.response.hdr).totalCount, stage.response.count);
-    assert.deepEqual(stored.labels, stage.labels);
+    // A label is stored with its counts and histograms, not its slowest requests or checks.
+    assert.deepEqual(
+      stored.labels,
+      stage.labels.map(({ label, counts, response, service }) => ({
+        label,
+        counts,
+        response,
+        service,
+      })),
+    );
     assert.ok(!("intervals" in stored) && !("startMs" in stored) && !("kind" in stored));
   }
   assert.ok(run.stages.every((s) => s.labels.length === 2 && s.response.count > 0));

@@ -1,35 +1,9 @@
 import assert from "node:assert/strict";
+import { staticGraph } from "../../../_helpers/static_graph.ts";
 import { fileURLToPath } from "node:url";
 import { grpcSupport, loadGrpcSupport, loadPlan } from "../../../../runner/plan/mod.ts";
 import { GRPC_TESTDATA } from "./_grpc_plan.ts";
 import { join } from "node:path";
-
-interface InfoModule {
-  specifier: string;
-  dependencies?: Array<{ code?: { specifier: string }; isDynamic?: boolean; isTypeOnly?: boolean }>;
-}
-
-/** The modules a static import of `root` evaluates (`deno info`'s graph, dynamic imports cut). */
-async function staticGraph(root: string): Promise<string[]> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", root],
-    stdout: "piped",
-    stderr: "null",
-  }).output();
-  const info = JSON.parse(new TextDecoder().decode(out.stdout)) as { modules: InfoModule[] };
-  const bySpecifier = new Map(info.modules.map((m) => [m.specifier, m]));
-  const seen = new Set<string>();
-  const walk = (specifier: string) => {
-    if (seen.has(specifier)) return;
-    seen.add(specifier);
-    for (const d of bySpecifier.get(specifier)?.dependencies ?? []) {
-      if (d.isDynamic || d.isTypeOnly || d.code === undefined) continue;
-      walk(d.code.specifier);
-    }
-  };
-  walk(info.modules.find((m) => m.specifier.endsWith("/runner/plan/mod.ts"))!.specifier);
-  return [...seen];
-}
 
 Deno.test("importing the plan layer evaluates no protobufjs: an HTTP run never pays for it", async () => {
   const mod = fileURLToPath(new URL("../../../../runner/plan/mod.ts", import.meta.url));
