@@ -9,7 +9,7 @@
 import type { RunResult } from "../../runner/model/mod.ts";
 import type { ExportKind, ExportTarget } from "../../runner/plan/mod.ts";
 import { otlpMetricsUrl } from "../../runner/plan/mod.ts";
-import { runMetrics } from "./run_metrics.ts";
+import { BATCH_SCALE, runMetricParts } from "./run_metrics.ts";
 import {
   exportWarning,
   type ExportWire,
@@ -19,7 +19,7 @@ import {
 } from "./send_exports.ts";
 
 /** The OTLP exponential histograms' scale tailgate exports at (reporters/export/otlp_buckets.ts). */
-export const EXPORT_OTLP_SCALE = 5;
+export const EXPORT_OTLP_SCALE = BATCH_SCALE;
 
 /** What exporting did: a line per receiver that took everything, a warning per one that did not. */
 export interface ExportOutcome {
@@ -40,11 +40,11 @@ export async function exportRun(
   options: SendOptions = {},
 ): Promise<ExportOutcome> {
   if (targets.length === 0) return { sent: [], warnings: [], reports: [] };
-  const batch = runMetrics(result);
   const userAgent = `tailgate/${result.environment.tailgateVersion}`;
   const wires = await loadWires(new Set(targets.map((t) => t.kind)), userAgent);
   const reports = await Promise.all(
-    targets.map((t) => sendExport(batch, t, wires.get(t.kind)!, options)),
+    // Each receiver asks for the parts as it sends them: one stage × label's points held at once.
+    targets.map((t) => sendExport(runMetricParts(result), t, wires.get(t.kind)!, options)),
   );
   const sent: string[] = [];
   const warnings: string[] = [];

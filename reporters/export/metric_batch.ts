@@ -77,9 +77,10 @@ export interface HistogramPoint {
   minSeconds: number;
   maxSeconds: number;
   /**
-   * The recorded values as tailgate's HdrHistogram holds them, ascending: each bucket's lowest
-   * and highest equivalent value (µs; 3 significant digits, so a bucket is at most 0.1% wide)
-   * and its count. An encoder puts each in the bucket of its own scheme that holds `highestUs`.
+   * The recorded values, ascending: tailgate's HdrHistogram buckets merged within the exponential
+   * buckets of scale 5 in seconds (run_metrics.ts `BATCH_SCALE`), each its lowest and highest
+   * equivalent value (µs) and its count. An encoder puts each in the bucket of its own scheme that
+   * holds `highestUs`; every scheme sent is a union of scale 5's buckets, so none changes a count.
    */
   buckets: Array<{ lowestUs: number; highestUs: number; count: number }>;
 }

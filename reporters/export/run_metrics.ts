@@ -28,11 +28,19 @@ import type {
   MetricExemplar,
   MetricSeries,
 } from "./metric_batch.ts";
+import { exponentialIndex, exponentialUpperBound } from "./otlp_buckets.ts";
 
 /** At most this many statuses are named per stage × label; the rest are `other`. */
 export const MAX_STATUSES = 20;
 /** At most this many points per series (10 minutes of 1 s intervals). */
 export const MAX_POINTS = 600;
+/**
+ * The batch's buckets are tailgate's HDR buckets merged within the exponential buckets of this
+ * scale (32 a doubling, in seconds): every scheme an encoder sends (native schema 3, classic `le`
+ * at 2^(k/4) s, OTLP at scale 5 or coarser) is a union of them, so no count an encoder sends
+ * changes, and a point holds ~32 buckets a doubling instead of HDR's ~1,000.
+ */
+export const BATCH_SCALE = 5;
 
 const LATENCIES = [
   {
@@ -82,11 +90,22 @@ const LATENCIES = [
  * ```
  */
 export function runMetrics(result: RunResult): MetricBatch {
+  const parts = [...runMetricParts(result)];
+  return { resource: resourceOf(result), series: parts.flatMap((p) => p.series) };
+}
+
+/**
+ * The metrics of `result` in parts, made one at a time as they are asked for: each stage ×
+ * label's series, each stage's rates, then the send lag. A sender that sends a part before it
+ * asks for the next holds one stage × label's points at a time, however long the run.
+ */
+export function* runMetricParts(result: RunResult): Generator<MetricBatch> {
   const t0Ms = Date.parse(result.run.startedAt);
-  const series: MetricSeries[] = [];
-  for (const stage of result.stages) series.push(...stageSeries(result, stage, t0Ms));
-  series.push(sendLag(result, t0Ms));
-  return { resource: resourceOf(result), series };
+  const resource = resourceOf(result);
+  for (const stage of result.stages) {
+    for (const series of stageSeries(result, stage, t0Ms)) yield { resource, series };
+  }
+  yield { resource, series: [sendLag(result, t0Ms)] };
 }
 
 /** Who sent the metrics: the plan, the run, the commit and the shard. */
@@ -100,15 +119,20 @@ function resourceOf(result: RunResult): Record<string, string> {
   };
 }
 
-function stageSeries(result: RunResult, stage: StageResult, t0Ms: number): MetricSeries[] {
+/** A stage's series, a stage × label at a time, then its rates. */
+function* stageSeries(
+  result: RunResult,
+  stage: StageResult,
+  t0Ms: number,
+): Generator<MetricSeries[]> {
   const startMs = t0Ms + stage.startMs;
   const intervals = result.intervals.filter((i) => i.stageIndex === stage.index);
   // Every `step`th interval's end is a point, and the stage's last: at most MAX_POINTS.
   const step = Math.max(1, Math.ceil(intervals.length / MAX_POINTS));
   const pointAt = (i: number) => (i + 1) % step === 0 || i === intervals.length - 1;
   const endOf = (i: number) => t0Ms + intervals[i].startMs + intervals[i].durationMs;
-  const out: MetricSeries[] = [];
   for (const label of stage.labels) {
+    const out: MetricSeries[] = [];
     const labels = { stage: stage.name, label: label.label };
     const perInterval = intervals.map((i) => i.labels.find((l) => l.label === label.label));
     for (const latency of LATENCIES) {
@@ -133,9 +157,9 @@ function stageSeries(result: RunResult, stage: StageResult, t0Ms: number): Metri
       );
     }
     out.push(...countSeries(labels, startMs, perInterval.map((l) => l?.counts), pointAt, endOf));
+    yield out;
   }
-  out.push(...rateSeries(stage, startMs, intervals, pointAt, endOf));
-  return out;
+  yield rateSeries(stage, startMs, intervals, pointAt, endOf);
 }
 
 /** A histogram's points: the intervals' histograms added up, one point per chosen interval. */
@@ -162,14 +186,42 @@ function cumulativeHistogram(
       sumSeconds: sumUs / 1e6,
       minSeconds: count === 0 ? 0 : minUs / 1e6,
       maxSeconds: maxUs / 1e6,
-      buckets: [...sum.recordedValues()].map((v) => ({
-        lowestUs: v.lowestUs,
-        highestUs: v.valueUs,
-        count: v.count,
-      })),
+      buckets: coarseBuckets(sum),
     });
   });
   return points;
+}
+
+/**
+ * `sum`'s buckets merged within the exponential buckets of {@linkcode BATCH_SCALE} (in seconds,
+ * upper bound inclusive): each merged bucket spans its HDR buckets, lowest to highest.
+ */
+function coarseBuckets(sum: Histogram): HistogramPoint["buckets"] {
+  const out: HistogramPoint["buckets"] = [];
+  let index = NaN;
+  let lower = Infinity;
+  let upper = -Infinity;
+  let last: HistogramPoint["buckets"][number] | undefined;
+  for (const v of sum.recordedValues()) {
+    const seconds = v.valueUs / 1e6;
+    let at: number;
+    if (!(seconds > 0)) at = -Infinity;
+    else if (seconds > lower && seconds <= upper) at = index;
+    else {
+      at = exponentialIndex(seconds, BATCH_SCALE);
+      lower = exponentialUpperBound(at - 1, BATCH_SCALE);
+      upper = exponentialUpperBound(at, BATCH_SCALE);
+    }
+    if (last !== undefined && at === index) {
+      last.highestUs = v.valueUs;
+      last.count += v.count;
+    } else {
+      last = { lowestUs: v.lowestUs, highestUs: v.valueUs, count: v.count };
+      out.push(last);
+    }
+    index = at;
+  }
+  return out;
 }
 
 /** The slowest requests and the percentiles' requests, once each, as exemplars. */

@@ -40,6 +40,8 @@ export interface SendOptions {
   maxQueueBytes?: number;
   /** Values never to show (the plan's secrets). */
   secrets?: readonly string[];
+  /** Stops sending (the run's Ctrl-C): what is left is counted as not delivered. */
+  signal?: AbortSignal;
   /** Injected for tests. */
   fetch?: typeof fetch;
   now?: () => number;
@@ -61,11 +63,13 @@ export interface SendReport {
 }
 
 /**
- * Sends `batch` to `target` as `wire` speaks, and reports what it took. Never throws for the
- * receiver: an unreachable, slow or refusing one is a report with fewer delivered.
+ * Sends `batches` (one batch, or parts made one at a time: run_metrics.ts `runMetricParts`) to
+ * `target` as `wire` speaks, and reports what it took. A part is asked for only once the one
+ * before it was sent, so what is held is one part's series. Never throws for the receiver: an
+ * unreachable, slow or refusing one is a report with fewer delivered.
  */
 export async function sendExport(
-  batch: MetricBatch,
+  batches: MetricBatch | Iterable<MetricBatch>,
   target: ExportTarget,
   wire: ExportWire,
   options: SendOptions = {},
@@ -76,13 +80,10 @@ export async function sendExport(
   const deadline = now() + (options.deadlineMs ?? 20_000);
   const attempts = Math.max(1, options.attempts ?? 3);
   const maxQueueBytes = options.maxQueueBytes ?? 32 * 1024 * 1024;
-  const secrets = [target.url, ...target.headers.filter((h) => h.secret).map((h) => h.value)]
-    .concat(options.secrets ?? []).filter((s) => s.length >= 4);
-  const blot = (text: string) =>
-    secrets.reduce((t, s) => t.split(s).join(s === target.url ? target.urlText : "***"), text);
+  const blot = blotter(target, options.secrets ?? []);
   const report: SendReport = {
     receiver: `${target.kind} ${target.urlText}`,
-    series: batch.series.length,
+    series: 0,
     delivered: 0,
     requests: 0,
     reasons: [],
@@ -94,58 +95,86 @@ export async function sendExport(
   const headers: Record<string, string> = { ...wire.headers };
   for (const h of target.headers) headers[h.name] = h.value;
   const url = wire.url(target);
-  const chunks = chunked(batch, options.seriesPerRequest ?? 200);
+  const parts = "series" in batches ? [batches] : batches;
   let fallback = false;
   let queuedBytes = 0;
-  for (let c = 0; c < chunks.length; c++) {
-    if (now() >= deadline) {
-      reason(
-        `not sent: the ${((options.deadlineMs ?? 20_000) / 1000).toFixed(0)} s allowed ran out`,
-      );
-      break;
-    }
-    let body = wire.encode(chunks[c], fallback);
-    queuedBytes += body.byteLength;
-    if (queuedBytes > maxQueueBytes) {
-      reason(`not sent: more than ${bytesText(maxQueueBytes)} to send`);
-      break;
-    }
-    for (let attempt = 1; attempt <= attempts; attempt++) {
-      const left = deadline - now();
-      if (left <= 0) break;
-      report.requests++;
-      const answer = await post(
-        fetchFn,
-        url,
-        headers,
-        body,
-        Math.min(options.timeoutMs ?? 5_000, left),
-      );
-      if (answer.ok) {
-        report.delivered += chunks[c].series.length;
-        break;
-      }
-      if (!fallback && answer.status !== undefined && wire.refuses?.(answer.status, answer.body)) {
-        fallback = true;
-        report.fellBack = true;
-        body = wire.encode(chunks[c], true);
-        attempt--;
+  // Set once nothing more is sent: the rest is only counted.
+  let stopped = false;
+  for (const part of parts) {
+    for (const chunk of chunked(part, options.seriesPerRequest ?? 200)) {
+      report.series += chunk.series.length;
+      if (stopped) continue;
+      if (options.signal?.aborted) {
+        reason("not sent: the run was stopped");
+        stopped = true;
         continue;
       }
-      reason(
-        answer.status === undefined
-          ? answer.body
-          : `HTTP ${answer.status}${answer.body ? `: ${answer.body.trim()}` : ""}`,
-      );
-      const retryable = answer.status === undefined || answer.status === 429 ||
-        answer.status >= 500;
-      if (!retryable || attempt === attempts) break;
-      await sleep(
-        Math.min((options.backoffMs ?? 500) * 2 ** (attempt - 1), Math.max(0, deadline - now())),
-      );
+      if (now() >= deadline) {
+        reason(
+          `not sent: the ${((options.deadlineMs ?? 20_000) / 1000).toFixed(0)} s allowed ran out`,
+        );
+        stopped = true;
+        continue;
+      }
+      let body = wire.encode(chunk, fallback);
+      queuedBytes += body.byteLength;
+      if (queuedBytes > maxQueueBytes) {
+        reason(`not sent: more than ${bytesText(maxQueueBytes)} to send`);
+        stopped = true;
+        continue;
+      }
+      for (let attempt = 1; attempt <= attempts; attempt++) {
+        const left = deadline - now();
+        if (left <= 0 || options.signal?.aborted) break;
+        report.requests++;
+        const timeoutMs = Math.min(options.timeoutMs ?? 5_000, left);
+        const answer = await post(fetchFn, url, headers, body, timeoutMs, options.signal);
+        if (answer.ok) {
+          report.delivered += chunk.series.length;
+          break;
+        }
+        if (
+          !fallback && answer.status !== undefined && wire.refuses?.(answer.status, answer.body)
+        ) {
+          fallback = true;
+          report.fellBack = true;
+          body = wire.encode(chunk, true);
+          attempt--;
+          continue;
+        }
+        reason(
+          answer.status === undefined
+            ? answer.body
+            : `HTTP ${answer.status}${answer.body ? `: ${answer.body.trim()}` : ""}`,
+        );
+        const retryable = answer.status === undefined || answer.status === 429 ||
+          answer.status >= 500;
+        if (!retryable || attempt === attempts) break;
+        await sleep(
+          Math.min((options.backoffMs ?? 500) * 2 ** (attempt - 1), Math.max(0, deadline - now())),
+        );
+      }
     }
   }
   return report;
+}
+
+/**
+ * What a warning may show of a text: the target's URL as it may be printed, every secret (its
+ * headers' and the plan's, as written, percent-encoded and JSON-escaped) as `***`; done before
+ * the text is cut, so no secret is shown in part.
+ */
+function blotter(target: ExportTarget, secrets: readonly string[]): (text: string) => string {
+  const forms: Array<[string, string]> = [[target.url, target.urlText]];
+  for (const s of [...target.headers.filter((h) => h.secret).map((h) => h.value), ...secrets]) {
+    if (s.length < 4) continue;
+    for (const form of new Set([s, encodeURIComponent(s), JSON.stringify(s).slice(1, -1)])) {
+      forms.push([form, "***"]);
+    }
+  }
+  // Longest first: a secret that holds another is blotted whole.
+  forms.sort((x, y) => y[0].length - x[0].length);
+  return (text) => forms.reduce((t, [form, shown]) => t.split(form).join(shown), text);
 }
 
 /**
@@ -183,27 +212,55 @@ async function post(
   headers: Record<string, string>,
   body: Uint8Array,
   timeoutMs: number,
+  stop: AbortSignal | undefined,
 ): Promise<{ ok: boolean; status?: number; body: string }> {
+  const timeout = AbortSignal.timeout(Math.max(1, timeoutMs));
   try {
     const response = await fetchFn(url, {
       method: "POST",
       headers,
       body: body as Uint8Array<ArrayBuffer>,
-      signal: AbortSignal.timeout(Math.max(1, timeoutMs)),
+      signal: stop ? AbortSignal.any([timeout, stop]) : timeout,
     });
-    const text = response.ok ? "" : (await response.text().catch(() => "")).slice(0, 200);
+    const text = response.ok ? "" : await bodyStart(response);
     if (response.ok) await response.body?.cancel().catch(() => {});
     return { ok: response.ok, status: response.status, body: text };
   } catch (e) {
-    const name = (e as Error).name;
     return {
       ok: false,
-      body: name === "TimeoutError"
+      body: stop?.aborted
+        ? "not sent: the run was stopped"
+        : timeout.aborted
         ? `no answer within ${(timeoutMs / 1000).toFixed(1)} s`
         : (e as Error).message,
     };
   }
 }
+
+/** The first {@linkcode ERROR_BODY_BYTES} of an answer's body as text; the rest is not read. */
+async function bodyStart(response: Response): Promise<string> {
+  const reader = response.body?.getReader();
+  if (reader === undefined) return "";
+  const bytes = new Uint8Array(ERROR_BODY_BYTES);
+  let length = 0;
+  try {
+    while (length < bytes.length) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      const take = Math.min(value.length, bytes.length - length);
+      bytes.set(value.subarray(0, take), length);
+      length += take;
+    }
+  } catch {
+    // What came before the failure is the body's start.
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+  return new TextDecoder().decode(bytes.subarray(0, length));
+}
+
+/** How much of a refusing answer's body is read: enough for its reason, never the whole of it. */
+const ERROR_BODY_BYTES = 4096;
 
 function bytesText(bytes: number): string {
   return bytes >= 1048576 ? `${(bytes / 1048576).toFixed(0)} MiB` : `${bytes} bytes`;

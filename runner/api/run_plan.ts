@@ -266,9 +266,20 @@ async function measureAndFinish(
   // Once judged and written: what a receiver does not take is a warning, never the verdict's.
   const exporters = [...plan.export ?? [], ...options.exporters ?? []];
   if (exporters.length) {
-    const exported = await exportRun(written, exporters, { secrets: plan.secretValues ?? [] });
-    exported.sent.forEach((line) => say(line));
-    notes.push(...exported.warnings);
+    try {
+      const exported = await exportRun(written, exporters, {
+        secrets: plan.secretValues ?? [],
+        ...(signal ? { signal } : {}),
+      });
+      exported.sent.forEach((line) => say(printable(line)));
+      notes.push(...exported.warnings.map((w) => printable(w)));
+    } catch (e) {
+      // A wire format that cannot load (offline, no npm cache), a result it cannot encode: the
+      // metrics are not sent, and that is all it is.
+      notes.push(
+        `export: not sent (${printable((e as Error).message).slice(0, 300)}); the verdict stands`,
+      );
+    }
   }
   return {
     exitCode: lost ? EXIT_CODES.unreachable : withIoFailures(finished.exitCode, ioFailures),

@@ -6,7 +6,8 @@
  * send of its label, and a write may hold its bytes after `send` returns, so each send patches a
  * copy of it taken from a pool of that label's copies, given back when the request completes (not
  * when it failed: a write may still hold it). The copies are as many as that label's requests in
- * flight at once, at most. Nothing is allocated per request once the pools are warm.
+ * flight at once, at most. Nothing is allocated per answered request once the pools are warm; a
+ * failed send's copy is dropped, so each failed send of a fixed request costs a copy.
  *
  * @module
  */

@@ -44,7 +44,7 @@ export function readLoad(
     reader.warn(
       s.at("seed")!,
       "load.seed",
-      "`seed` only matters with `arrival: poisson`, `vars`, or `random` or `shuffle` data",
+      "`seed` only matters with `arrival: poisson`, `vars`, `random` or `shuffle` data, or `trace`",
     );
   }
   const workers = s.value<number | "auto">("workers");

@@ -129,7 +129,11 @@ export function validatePlan(
       ...setup.flatMap((s) => s.captures.map((c) => c.name)),
     ])
     : [];
-  const seedsDraws = vars.length > 0 || data.some((d) => d.order !== "sequence");
+  // `trace` draws its ids from the seed too (an explicit `trace: false` does not).
+  const traceNode = get("trace");
+  const traced = traceNode !== undefined &&
+    !(traceNode.kind === "scalar" && traceNode.value === false);
+  const seedsDraws = vars.length > 0 || data.some((d) => d.order !== "sequence") || traced;
   const read = get("load") ? readLoad(reader, get("load")!, seedsDraws) : {};
   const { binding } = read;
   const load = read.load && grpcTarget ? grpcLoad(reader, get("load")!, read.load) : read.load;
@@ -157,6 +161,17 @@ export function validatePlan(
       "trace",
       `\`trace\` replaces the \`traceparent\` and \`tracestate\` headers of \`${ownTrace.label}\``,
       "remove them from the requests, or `trace` from the plan",
+    );
+  }
+  if (trace && load && !load.seedPerRun) {
+    // The ids are the seed's and n's: every run with this seed sends the same ones.
+    reader.warn(
+      get("trace")!,
+      "trace",
+      `every run of this plan sends the same trace ids (\`load.seed: ${load.seed}\` fixes them), ` +
+        "so a tracing backend files the spans of all its runs under each id",
+      "leave `load.seed` out: each run draws its own seed (result.json records it; `--seed N` " +
+        "replays one)",
     );
   }
   const service = get("service") ? readService(reader, get("service")!, ctx, scope) : undefined;

@@ -41,20 +41,22 @@ export function exportUrlProblem(kind: ExportKind, url: string): Problem | undef
 }
 
 /**
- * A URL as it may be printed: a password in it (`user:pass@`) and the values of its query
- * replaced by `***`; an `${env.NAME}` template is printed as written (its value never is).
+ * A URL as it may be printed: its user information (`user:pass@`, a token alone) and the values
+ * of its query replaced by `***`; an `${env.NAME}` template is printed as written (its value
+ * never is).
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { printableUrl } from "./export_target.ts";
- * assert.equal(printableUrl("https://u:hunter2@m.example/api/v1/write?key=k1"), "https://u:***@m.example/api/v1/write?key=***");
+ * assert.equal(printableUrl("https://u:hunter2@m.example/api/v1/write?key=k1"), "https://***@m.example/api/v1/write?key=***");
+ * assert.equal(printableUrl("https://glc_t0ken@m.example/"), "https://***@m.example/");
  * assert.equal(printableUrl("${env.PROM_URL}"), "${env.PROM_URL}");
  * ```
  */
 export function printableUrl(text: string): string {
   return text
-    .replace(/^([a-z][a-z0-9+.-]*:\/\/[^/@:]*):[^/@]*@/i, "$1:***@")
+    .replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, "$1***@")
     .replace(/([?&][^=&#]*)=[^&#]*/g, "$1=***");
 }
 

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { decodeHistogram } from "../../../runner/hdr/mod.ts";
+import { createHistogram, decodeHistogram, toEncodedHistogram } from "../../../runner/hdr/mod.ts";
+import { exponentialIndex } from "../../../reporters/export/otlp_buckets.ts";
 import type { RunResult } from "../../../runner/model/mod.ts";
 import type {
   CounterSeries,
@@ -7,7 +8,13 @@ import type {
   HistogramSeries,
   MetricSeries,
 } from "../../../reporters/export/metric_batch.ts";
-import { MAX_POINTS, MAX_STATUSES, runMetrics } from "../../../reporters/export/run_metrics.ts";
+import {
+  BATCH_SCALE,
+  MAX_POINTS,
+  MAX_STATUSES,
+  runMetricParts,
+  runMetrics,
+} from "../../../reporters/export/run_metrics.ts";
 import { sampleResult } from "../../_helpers/result_fixtures.ts";
 
 const find = <T extends MetricSeries>(
@@ -180,4 +187,30 @@ Deno.test("runMetrics sends the run's send lag as one histogram at the run's end
   );
   const hdr = decodeHistogram(result.health.sendLag.hdr);
   assert.equal(lag.points[0].buckets.length, [...hdr.recordedValues()].length);
+});
+
+Deno.test("runMetrics merges HDR buckets within scale 5's, one merged bucket each, counts kept", () => {
+  const h = createHistogram();
+  // 2,000 distinct values from 100 us to 2 s: about 1,000 HDR buckets a doubling.
+  for (let i = 0; i < 2_000; i++) h.recordValue(Math.round(100 * 20_000 ** (i / 1999)));
+  const result = sampleResult();
+  result.health.sendLag = toEncodedHistogram(h);
+  const lag = find<HistogramSeries>(runMetrics(result).series, "tailgate_send_lag_seconds", {})!;
+  const { buckets, count } = lag.points[0];
+  assert.equal(buckets.reduce((a, b) => a + b.count, 0), 2_000);
+  assert.equal(count, 2_000);
+  const indexes = buckets.map((b) => exponentialIndex(b.highestUs / 1e6, BATCH_SCALE));
+  for (let i = 1; i < indexes.length; i++) assert.ok(indexes[i] > indexes[i - 1], `bucket ${i}`);
+  // log2(20,000) doublings at 32 buckets each, at most.
+  assert.ok(buckets.length <= Math.ceil(Math.log2(20_000) * 32) + 1, `${buckets.length} buckets`);
+  assert.ok([...h.recordedValues()].length > 4 * buckets.length);
+});
+
+Deno.test("runMetricParts makes one part per stage × label, then each stage's rates", () => {
+  const result = sampleResult();
+  const parts = [...runMetricParts(result)];
+  const labels = result.stages.reduce((n, s) => n + s.labels.length, 0);
+  assert.equal(parts.length, labels + result.stages.length + 1);
+  assert.deepEqual(parts.flatMap((p) => p.series), runMetrics(result).series);
+  assert.ok(parts[0].series.every((s) => s.labels.label === result.stages[0].labels[0].label));
 });

@@ -62,3 +62,20 @@ Deno.test("trace warns that it replaces a request's own traceparent", () => {
   assert.match(issues[0].message, /replaces the `traceparent`/);
   assert.deepEqual(parseText(text).issues, [], "without trace, the header is the plan's to send");
 });
+
+Deno.test("trace warns that a fixed load.seed sends the same trace ids in every run", () => {
+  const seeded = MINIMAL_PLAN.replace("load:\n", "load:\n  seed: 42\n");
+  assert.notEqual(seeded, MINIMAL_PLAN);
+  const { plan, issues } = parseText(`${seeded}trace: true\n`);
+  assert.ok(plan);
+  assert.equal(issues.length, 1, JSON.stringify(issues));
+  assert.equal(issues[0].severity, "warning");
+  assert.match(issues[0].message, /same trace ids \(`load\.seed: 42` fixes them\)/);
+  assert.match(issues[0].hint!, /leave `load\.seed` out/);
+  assert.deepEqual(
+    parseText(seeded).issues.map((i) => i.path),
+    ["load.seed"],
+    "without trace, only that the seed draws nothing",
+  );
+  assert.deepEqual(parseTrace("trace: true\n").issues, [], "a seed drawn per run: no warning");
+});
