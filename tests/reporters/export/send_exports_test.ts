@@ -181,3 +181,49 @@ Deno.test("sendExport holds no more than its queue bound and says what it left",
     /6 of 10 series not delivered \(not sent: more than 12 bytes to send\)/,
   );
 });
+
+Deno.test("sendExport blots a secret before it cuts an answer, however far into it it lies", async () => {
+  const token = "glc_" + "k".repeat(36);
+  await using r = receiver(() =>
+    new Response("x".repeat(280) + ` invalid token ${token}`, { status: 401 })
+  );
+  const report = await sendExport(batch(1), r.target(), wire, { secrets: [token] });
+  const warning = exportWarning(report)!;
+  assert.doesNotMatch(warning, /glc_|kkkk/);
+});
+
+Deno.test("sendExport reads no more of a refusing answer than its start", async () => {
+  await using r = receiver(() => new Response("e".repeat(8 * 1024 * 1024), { status: 400 }));
+  const report = await sendExport(batch(1), r.target(), wire);
+  assert.equal(report.delivered, 0);
+  assert.ok(report.reasons[0].length <= 300, `${report.reasons[0].length} characters`);
+});
+
+Deno.test("sendExport sends nothing once the run is stopped, and counts what it left", async () => {
+  await using r = receiver(() => new Response(null, { status: 204 }));
+  const stop = new AbortController();
+  stop.abort();
+  const report = await sendExport(
+    [batch(2), batch(3)],
+    r.target(),
+    wire,
+    { signal: stop.signal },
+  );
+  assert.equal(r.seen.length, 0);
+  assert.deepEqual([report.series, report.delivered], [5, 0]);
+  assert.deepEqual(report.reasons, ["not sent: the run was stopped"]);
+});
+
+Deno.test("sendExport asks for each part only once it sent the one before", async () => {
+  await using r = receiver(() => new Response(null, { status: 204 }));
+  const asked: number[] = [];
+  function* parts() {
+    for (let i = 0; i < 3; i++) {
+      asked.push(r.seen.length);
+      yield batch(2);
+    }
+  }
+  const report = await sendExport(parts(), r.target(), wire);
+  assert.deepEqual(asked, [0, 1, 2], "part i is made after i requests were answered");
+  assert.deepEqual([report.series, report.delivered], [6, 6]);
+});
