@@ -48,7 +48,6 @@ export { rateLimitedSentence } from "./rate_limited_text.ts";
 export { messagesPerStream, streamPhrases } from "./stream_text.ts";
 export { JOURNEY_COLUMNS, type JourneyRow, journeyRows } from "./journey_rows.ts";
 export {
-  exemplarText,
   failedLatencyGates,
   hasTraceIds,
   isLatencyGate,

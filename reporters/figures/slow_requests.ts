@@ -6,13 +6,7 @@
  *
  * @module
  */
-import type {
-  LabelResult,
-  PercentileExemplar,
-  RunResult,
-  SlowRequest,
-  Verdict,
-} from "../../runner/model/mod.ts";
+import type { LabelResult, RunResult, SlowRequest, Verdict } from "../../runner/model/mod.ts";
 import { statusKey } from "../../runner/model/mod.ts";
 import { formatDurationMs } from "../../runner/plan/mod.ts";
 
@@ -82,27 +76,6 @@ export function slowFigures(r: SlowRequest): SlowFigures {
  */
 export function isTraceId(value: unknown): value is string {
   return typeof value === "string" && /^[0-9a-f]{32}$/.test(value);
-}
-
-/**
- * An exemplar in words: `p99.9: <trace id> 12.3ms`; without a trace id, when it was meant to be
- * sent instead.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { exemplarText } from "./slow_requests.ts";
- * assert.equal(
- *   exemplarText({ percentile: "99.9", intendedMs: 1500, responseUs: 12_300, status: 200 }),
- *   "p99.9: 12.3ms (sent at 1.500 s)",
- * );
- * ```
- */
-export function exemplarText(e: PercentileExemplar): string {
-  const f = slowFigures(e);
-  return f.traceId === undefined
-    ? `p${e.percentile}: ${f.response} (sent at ${f.sentAt})`
-    : `p${e.percentile}: ${f.traceId} ${f.response}`;
 }
 
 /**

@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import {
-  exemplarText,
   failedLatencyGates,
   isLatencyGate,
   slowestOf,
@@ -62,17 +61,6 @@ Deno.test("slowFigures() leaves out a trace id that is not 32 hex digits", () =>
   assert.equal(slowFigures({ ...r, traceId: "</code><script>x</script>" }).traceId, undefined);
   assert.equal(slowFigures({ ...r, traceId: "A".repeat(32) }).traceId, undefined);
   assert.equal(slowFigures({ ...r, traceId: "0".repeat(31) }).traceId, undefined);
-});
-
-Deno.test("exemplarText() names the percentile, the trace id and the time", () => {
-  const e = {
-    percentile: "99.9",
-    traceId: traceIdOf(1, 0, 0),
-    intendedMs: 5,
-    responseUs: 12_300,
-    status: 200,
-  };
-  assert.equal(exemplarText(e), `p99.9: ${traceIdOf(1, 0, 0)} 12.3ms`);
 });
 
 Deno.test("failedLatencyGates() takes failed latency gates over stages, not error rates or passes", () => {
