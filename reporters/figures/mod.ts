@@ -49,6 +49,7 @@ export { messagesPerStream, streamPhrases } from "./stream_text.ts";
 export { JOURNEY_COLUMNS, type JourneyRow, journeyRows } from "./journey_rows.ts";
 export {
   failedLatencyGates,
+  gateSlowestFigures,
   hasTraceIds,
   isLatencyGate,
   isTraceId,

@@ -147,3 +147,21 @@ export function hasTraceIds(labels: readonly LabelResult[]): boolean {
     [...shownRequests(l.slowest), ...shownRequests(l.exemplars)].some((r) => isTraceId(r.traceId))
   );
 }
+
+/**
+ * The slowest request of a gate's stages and label as every report names it under the gate: its
+ * trace id (when the run sent one) and the rest in words, `29ms, sent at 4.007 s (POST /order,
+ * climb, 200)` (label and stage as the result holds them: escape or make printable where shown);
+ * undefined when the result keeps none.
+ */
+export function gateSlowestFigures(
+  result: RunResult,
+  v: Verdict,
+): { traceId?: string; text: string } | undefined {
+  const [r] = slowestOf(result, v.stageIndexes, v.label, 1);
+  if (r === undefined) return undefined;
+  const f = slowFigures(r);
+  const stage = result.stages.find((s) => s.index === r.stageIndex)?.name ?? "";
+  const text = `${f.response}, sent at ${f.sentAt} (${r.label}, ${stage}, ${f.status})`;
+  return f.traceId === undefined ? { text } : { traceId: f.traceId, text };
+}

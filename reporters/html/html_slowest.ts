@@ -19,9 +19,9 @@ import type {
 import { SLOWEST_KEPT } from "../../runner/model/mod.ts";
 import {
   failedLatencyGates,
+  gateSlowestFigures,
   hasTraceIds,
   shownRequests,
-  slowestOf,
   slowFigures,
 } from "../figures/mod.ts";
 import { type Cell, escapeHtml, htmlTable } from "../page/mod.ts";
@@ -69,15 +69,13 @@ export function slowestPanel(result: RunResult): string {
  */
 export function gateSlowest(result: RunResult, v: Verdict): string {
   if (!failedLatencyGates(result).includes(v)) return "";
-  const [r] = slowestOf(result, v.stageIndexes, v.label, 1);
-  if (r === undefined) return "";
-  const f = slowFigures(r);
-  const stage = result.stages.find((s) => s.index === r.stageIndex)?.name ?? "";
-  const id = f.traceId === undefined
+  const slowest = gateSlowestFigures(result, v);
+  if (slowest === undefined) return "";
+  const id = slowest.traceId === undefined
     ? ""
-    : `<code class="trace-id">${escapeHtml(f.traceId)}</code>, `;
+    : `<code class="trace-id">${escapeHtml(slowest.traceId)}</code>, `;
   return `<div class="message slowest-request">Slowest request: ${id}` +
-    `${escapeHtml(`${f.response}, sent at ${f.sentAt} (${r.label}, ${stage}, ${f.status})`)} · ` +
+    `${escapeHtml(slowest.text)} · ` +
     `<a href="#slowest">the slowest requests</a></div>`;
 }
 

@@ -15,6 +15,7 @@ import {
   contentionSentence,
   failedLatencyGates,
   floorSentence,
+  gateSlowestFigures,
   LABEL_COLUMNS,
   LABEL_TTFB_COLUMN,
   labelRows,
@@ -25,8 +26,6 @@ import {
   NO_FIGURE,
   rateLimitedSentence,
   shapeLines,
-  slowestOf,
-  slowFigures,
   sourceLine,
   stepRows,
   streamPhrases,
@@ -300,16 +299,12 @@ function healthLine(result: RunResult): string {
  * when none was kept.
  */
 function slowestLine(result: RunResult, v: Verdict): string | undefined {
-  const [r] = slowestOf(result, v.stageIndexes, v.label, 1);
-  if (r === undefined) return undefined;
-  const f = slowFigures(r);
-  const stage = result.stages.find((s) => s.index === r.stageIndex)?.name ?? "";
-  const figures = printable(
-    `${f.response}, sent at ${f.sentAt} (${r.label}, ${stage}, ${f.status})`,
-  );
-  return f.traceId === undefined
+  const slowest = gateSlowestFigures(result, v);
+  if (slowest === undefined) return undefined;
+  const figures = printable(slowest.text);
+  return slowest.traceId === undefined
     ? `      ↳ slowest request: ${figures}; no trace id (trace: true or --trace sends one)`
-    : `      ↳ slowest request: ${f.traceId}, ${figures}`;
+    : `      ↳ slowest request: ${slowest.traceId}, ${figures}`;
 }
 
 function verdictRow(v: Verdict, styled: (style: Style, text: string) => TextCell): TextCell[] {

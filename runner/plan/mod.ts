@@ -113,4 +113,4 @@ export {
   parseExportFlag,
   printableUrl,
 } from "./export/mod.ts";
-export { MAX_TRACESTATE_MEMBERS, tracestateProblem } from "./requests/mod.ts";
+export { isTraceHeader, MAX_TRACESTATE_MEMBERS, tracestateProblem } from "./requests/mod.ts";

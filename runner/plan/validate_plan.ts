@@ -15,6 +15,7 @@ import { readRegression } from "./validate_regression.ts";
 import { readSearch, warnSearchSteps } from "./validate_search.ts";
 import { readService } from "./validate_service.ts";
 import { readExports } from "./export/mod.ts";
+import { isTraceHeader } from "./requests/mod.ts";
 import { readSlos, type SloFollow } from "./slo/mod.ts";
 import {
   grpcDefaultsOk,
@@ -154,7 +155,7 @@ export function validatePlan(
   const search = get("search") ? readSearch(reader, get("search")!) : undefined;
   const failFast = f.get<boolean>("fail_fast");
   const trace = get("trace") ? readTrace(reader, get("trace")!) : undefined;
-  const ownTrace = sent.find((r) => r.headers.some((h) => /^trace(parent|state)$/i.test(h.name)));
+  const ownTrace = sent.find((r) => r.headers.some((h) => isTraceHeader(h.name)));
   if (trace && ownTrace) {
     reader.warn(
       get("trace")!,

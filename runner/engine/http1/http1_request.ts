@@ -6,7 +6,7 @@
  */
 import type { PlanRequest, PlanTrace } from "../../plan/mod.ts";
 import { TRACEPARENT_BYTES } from "../../schedule/mod.ts";
-import { framingProblem } from "../../plan/mod.ts";
+import { framingProblem, isTraceHeader } from "../../plan/mod.ts";
 import { TAILGATE_VERSION } from "../../version.ts";
 import type { PreparedRequest } from "../types.ts";
 import { KEEP_BODY_BYTES } from "../kept_response.ts";
@@ -76,8 +76,6 @@ export interface HeadLayout {
   sends(name: string): boolean;
 }
 
-const TRACE_HEADERS = ["traceparent", "tracestate"];
-
 /**
  * The layout of a request head, the one rule for fixed and rendered requests alike: the request
  * line, `Host`, the plan's headers, `User-Agent`, `Content-Length`, a blank line.
@@ -95,7 +93,7 @@ export function headLayout(
     contentLength: hasBody || EMPTY_BODY_LENGTH_METHODS.has(method),
     sends: (name) =>
       framingProblem(name) === undefined &&
-      !(traced && TRACE_HEADERS.includes(name.toLowerCase())),
+      !(traced && isTraceHeader(name)),
   };
 }
 

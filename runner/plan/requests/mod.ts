@@ -15,4 +15,9 @@ export { declaredCaptures, readSteps, warnUnusedCaptures } from "./validate_step
 export { credentialsProblem, parseHttpUrl, readRequestUrl, urlTextOk } from "./validate_url.ts";
 export { notYetRun } from "./journey_refusal.ts";
 export { firstUrl, labelNames, type MixLabel, type MixLabels, mixLabels } from "./mix_labels.ts";
-export { MAX_TRACESTATE_MEMBERS, readTrace, tracestateProblem } from "./validate_trace.ts";
+export {
+  isTraceHeader,
+  MAX_TRACESTATE_MEMBERS,
+  readTrace,
+  tracestateProblem,
+} from "./validate_trace.ts";
