@@ -10,6 +10,7 @@
  * - `check_eval_bench.ts`: keeping a response and evaluating a label's checks on it.
  * - `trace_stamp_bench.ts`: a send's `traceparent` written into its bytes, and the recorder's
  *   slowest requests and exemplars per completion.
+ * - `detect_changes_bench.ts`: the history gate's change-point search over 500 runs.
  *
  * @module
  */

@@ -16,6 +16,9 @@
  *   native path read p90 527 ms once in CI (a 25 ms margin) and Deno's TLS 536 ms; with all 500
  *   on the wire, Deno's sockets read the end of the burst 20-35 ms late (each response costs the
  *   engine thread tens of µs before the next read; the native path's kernel timestamps do not).
+ *   The p50 (truth ≈ 0: 0.43-0.47 ms over TLS on an idle machine) has 10 ms of room, as the fixed
+ *   test: over TLS it once read 5.14 ms in a full CI run, the target's Deno TLS server sharing two
+ *   cores with the rest of the suite; a stall miscounted moves p90 and p99 by hundreds of ms.
  */
 import assert from "node:assert/strict";
 import { openLibcNet } from "../../runner/engine/native/libc_net.ts";
@@ -89,7 +92,7 @@ for (const way of WAYS) {
       await using target = await way.stall();
       const stage = (await runAgainst(target.url, STALL_LOAD, way.io, way.caCerts)).stages[1];
       assert.deepEqual([stage.counts.completed, stage.counts.ok], [2000, 2000]);
-      assert.deepEqual(offTruth(stage.response, STALL_TRUTH), []);
+      assert.deepEqual(offTruth(stage.response, STALL_TRUTH, 0.05, 10), []);
     },
   });
 }

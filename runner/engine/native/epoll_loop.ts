@@ -15,14 +15,15 @@
  */
 import { type LibcNet, NET } from "./libc_net.ts";
 import type { Clock, Waker } from "../types.ts";
+import { deadlinesBatch, gapHolds, MAX_WAIT_MS, pollTimeoutMs, pollWait } from "./poll_wait.ts";
+
+export { MAX_WAIT_MS };
 
 /** Something registered with the loop: called with the epoll event bits when its fd is ready. */
 export interface EpollHandler {
   onEvents(events: number): void;
 }
 
-/** The longest single wait, so Ctrl-C and worker messages are seen within it. */
-export const MAX_WAIT_MS = 50;
 /** How often, at least, the loop yields a macrotask to the thread's event loop while busy. */
 export const YIELD_EVERY_MS = 50;
 const MAX_EVENTS = 256;
@@ -135,21 +136,22 @@ export class EpollLoop implements Waker {
     if (this.#closed) return 0;
     const clock = this.#clock;
     let startMs = clock.nowMs();
-    // When the loop should wake: a deadline already due at once (as the timing worker's waker
-    // does); a later one, not sooner than the gap after the last wake. Never later than
-    // MAX_WAIT_MS from now, so Ctrl-C and messages are seen.
-    const earliestMs = this.#lastWakeMs + (this.gapped ? this.#minGapMs : 0);
-    const wakeMs = deadlineMs <= startMs || !this.batching
-      ? deadlineMs
-      : Math.max(deadlineMs, earliestMs);
-    if (!this.#interrupted && !eager && wakeMs > startMs && earliestMs > startMs) {
+    const { wakeMs, holdMs } = pollWait({
+      nowMs: startMs,
+      deadlineMs,
+      lastWakeMs: this.#lastWakeMs,
+      minGapMs: this.#minGapMs,
+      sendIntervalMs: this.#sendIntervalMs,
+      eager,
+      interrupted: this.#interrupted,
+    });
+    if (holdMs > 0) {
       // Sockets do not end this part of the wait: what arrives meanwhile is read after it.
-      this.libc.sleepMs(Math.min(earliestMs, wakeMs, startMs + MAX_WAIT_MS) - startMs);
+      this.libc.sleepMs(holdMs);
       startMs = clock.nowMs();
     }
-    let waitMs = this.#interrupted ? 0 : Math.min(MAX_WAIT_MS, Math.max(0, wakeMs - startMs));
+    const waitMs = pollTimeoutMs(wakeMs, startMs, this.#interrupted);
     this.#interrupted = false;
-    if (!(waitMs >= 0)) waitMs = 0;
     const waitNs = Math.round(waitMs * 1e6);
     // Both fields fit in 32 bits (a wait is at most MAX_WAIT_MS); the high halves stay zero.
     this.#timespec.setUint32(0, Math.floor(waitNs / 1e9), true);
@@ -189,7 +191,7 @@ export class EpollLoop implements Waker {
    * loop three times a request, once for nothing), and no send waits for the gap's end.
    */
   get gapped(): boolean {
-    return this.#sendIntervalMs < 2 * this.#minGapMs;
+    return gapHolds(this.#sendIntervalMs, this.#minGapMs);
   }
 
   /**
@@ -199,7 +201,7 @@ export class EpollLoop implements Waker {
    * wait made the median 1.5x oha's); the ready sockets ride along with the sends' wakes.
    */
   get batching(): boolean {
-    return this.#sendIntervalMs < this.#minGapMs / 2;
+    return deadlinesBatch(this.#sendIntervalMs, this.#minGapMs);
   }
 
   /**

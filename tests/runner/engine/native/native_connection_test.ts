@@ -296,13 +296,15 @@ Deno.test({
       loop.poll(performance.now() + 30);
       return performance.now() - t0;
     };
+    // The least of five tries: a busy machine can only lengthen a wait, never shorten one.
+    const leastOf = (wait: () => number) => Math.min(...Array.from({ length: 5 }, wait));
     assert.deepEqual([loop.gapped, loop.batching], [true, true], "before the dispatcher says");
     let ready = 0;
     loop.add(fd, NET.EPOLLIN, { onEvents: () => ready++ });
     await peer.write(encoder.encode("x")); // readable, and stays so (never read)
     loop.pace(5); // a send every 5 ms: more than two 1 ms gaps apart
     assert.deepEqual([loop.gapped, loop.batching], [false, false]);
-    const freeMs = socketWaitMs();
+    const freeMs = leastOf(socketWaitMs);
     assert.ok(freeMs < 0.9, `a ready socket waited ${freeMs.toFixed(2)} ms without the gap`);
     loop.pace(1); // every 1 ms: the gap holds for sockets, not for deadlines
     assert.deepEqual([loop.gapped, loop.batching], [true, false]);
@@ -311,10 +313,12 @@ Deno.test({
       gappedMs >= 0.9 && gappedMs < 20,
       `a ready socket waited ${gappedMs.toFixed(2)} ms of the 1 ms gap`,
     );
-    loop.poll(performance.now() + 30); // a wake: the gap starts here
-    const t0 = performance.now();
-    while (performance.now() < t0 + 0.3) loop.poll(t0 + 0.3); // a deadline inside the gap
-    const deadlineMs = performance.now() - t0;
+    const deadlineMs = leastOf(() => {
+      loop.poll(performance.now() + 30); // a wake: the gap starts here
+      const t0 = performance.now();
+      while (performance.now() < t0 + 0.3) loop.poll(t0 + 0.3); // a deadline inside the gap
+      return performance.now() - t0;
+    });
     assert.ok(deadlineMs < 0.9, `a deadline 0.3 ms away waited ${deadlineMs.toFixed(2)} ms`);
     loop.pace(0.2); // every 0.2 ms, more than twice a gap: deadlines wait for it too
     assert.deepEqual([loop.gapped, loop.batching], [true, true]);
