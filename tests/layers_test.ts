@@ -118,6 +118,7 @@ const SIDE_DOORS: Record<string, string[]> = {
     "runner/run/contention_worker.ts",
     "runner/recorder/interval_encoder_worker.ts",
   ],
+  "runner/hdr/histogram_config.ts": ["runner/engine/timing/hiccup_worker.ts"],
   "runner/service/find_service.ts": ["runner/run/contention_worker.ts"],
   "runner/service/listening_sockets.ts": ["runner/run/contention_worker.ts"],
   "runner/service/process_group.ts": ["runner/run/contention_worker.ts"],
