@@ -181,6 +181,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineRun> {
     io: options.io,
     alpn: plan.load.http === "2" ? "h2" : "http/1.1",
     caCerts: options.caCerts,
+    deferReads: !plan.journeys?.length,
     waker: options.waker,
     connect: options.connect,
   });

@@ -49,6 +49,14 @@ export interface EpollLoopOptions {
    * sends, as the dispatcher tells it: the loop's own deadline wakes, batched, would not show it.)
    */
   minGapUs?: number;
+  /**
+   * How long (ms) after its last wake a ready socket may wait for the next deadline, while every
+   * socket the loop watches says it may ({@linkcode EpollLoop.mayDefer}): 0, the default, never.
+   * At 1k/s an answer arrives tens of µs after its send and was a wake of its own; read in the
+   * next send's wake instead, a request costs one wake, and its time is the kernel's receive
+   * timestamp either way. Not for journeys, whose next step is due when the answer is read.
+   */
+  readDeferMs?: number;
 }
 
 /**
@@ -77,6 +85,10 @@ export class EpollLoop implements Waker {
   #yielding: Promise<void> | undefined;
   #lastYieldMs: number;
   readonly #minGapMs: number;
+  readonly #readDeferMs: number;
+  /** Per fd: 1 while its readiness must wake the loop at once (every fd, until it says not). */
+  #urgent = new Uint8Array(64);
+  #urgentCount = 0;
   /** When the loop last woke (for a deadline or for sockets). */
   #lastWakeMs = -Infinity;
   /** The mean interval between sends lately, as the dispatcher last told (ms; 0 until then). */
@@ -92,6 +104,7 @@ export class EpollLoop implements Waker {
     this.#clock = options.clock;
     this.#onResume = options.onResume;
     this.#minGapMs = (options.minGapUs ?? 250) / 1000;
+    this.#readDeferMs = options.readDeferMs ?? 0;
     const { epollEventBytes } = libc;
     this.#events = new Uint8Array(epollEventBytes * MAX_EVENTS);
     this.#eventsView = new DataView(this.#events.buffer);
@@ -113,7 +126,26 @@ export class EpollLoop implements Waker {
   /** Watches `fd` for `events` (EPOLLIN, EPOLLOUT), calling `handler` when ready. */
   add(fd: number, events: number, handler: EpollHandler): boolean {
     this.#handlers[fd] = handler;
+    this.mayDefer(fd, false);
     return this.#control(NET.EPOLL_CTL_ADD, fd, events);
+  }
+
+  /**
+   * Whether `fd`'s next readiness may wait for the loop's next deadline (with `readDeferMs`): yes
+   * only for an answer nobody waits on yet (a request written whole, nothing of its answer read,
+   * or an idle keep-alive socket); a connect, a handshake, a write waiting for room or an answer
+   * half read wake the loop at once. Every fd is urgent from `add` until it says so.
+   */
+  mayDefer(fd: number, may: boolean): void {
+    if (fd >= this.#urgent.length) {
+      const grown = new Uint8Array(Math.max(fd + 1, 2 * this.#urgent.length));
+      grown.set(this.#urgent);
+      this.#urgent = grown;
+    }
+    const urgent = may ? 0 : 1;
+    if (this.#urgent[fd] === urgent) return;
+    this.#urgent[fd] = urgent;
+    this.#urgentCount += may ? -1 : 1;
   }
 
   /** Changes what `fd` is watched for. */
@@ -124,6 +156,7 @@ export class EpollLoop implements Waker {
   /** Stops watching `fd` (before it is closed). */
   remove(fd: number): void {
     this.#handlers[fd] = undefined;
+    this.mayDefer(fd, true);
     this.#control(NET.EPOLL_CTL_DEL, fd, 0);
   }
 
@@ -142,6 +175,7 @@ export class EpollLoop implements Waker {
       lastWakeMs: this.#lastWakeMs,
       minGapMs: this.#minGapMs,
       sendIntervalMs: this.#sendIntervalMs,
+      readDeferMs: this.#urgentCount === 0 ? this.#readDeferMs : 0,
       eager,
       interrupted: this.#interrupted,
     });

@@ -83,6 +83,8 @@ export class NativeConnection implements Connection, EpollHandler {
   #out: Uint8Array | undefined;
   /** Whether the socket is watched for EPOLLOUT (a write is waiting for room). */
   #watchingOut = false;
+  /** Whether bytes arrived for the request in flight (while it is, its rest is read at once). */
+  #partial = false;
   /** Set while `open` waits: called with the connect's result. */
   #opened: ((kind: ErrorKind | undefined) => void) | undefined;
 
@@ -113,10 +115,12 @@ export class NativeConnection implements Connection, EpollHandler {
     }
     this.#reader.start(request.isHead, request);
     this.#request = request.bytes;
+    this.#partial = false;
     const promise = this.#req.begin(this.#reader.kept);
     if (this.#state === OPEN) this.#writeRequest();
     else if (this.#state === CLOSED) this.#connect();
     else this.#connectStartedMs = this.#clock.nowMs(); // an `open` under way: waited from here
+    this.#settle();
     return promise;
   }
 
@@ -149,6 +153,23 @@ export class NativeConnection implements Connection, EpollHandler {
 
   /** Readiness of this socket, from the loop. */
   onEvents(events: number): void {
+    this.#onEvents(events);
+    this.#settle();
+  }
+
+  /**
+   * Tells the loop whether this socket's next readiness may wait for its next deadline: only
+   * while open, with nothing waiting to be written and nothing of an answer read yet.
+   */
+  #settle(): void {
+    if (this.#fd < 0) return;
+    this.#loop.mayDefer(
+      this.#fd,
+      this.#state === OPEN && !this.#watchingOut && !(this.#partial && this.#req.busy),
+    );
+  }
+
+  #onEvents(events: number): void {
     if (this.#state === CONNECTING) {
       this.#connected();
       return;
@@ -342,6 +363,7 @@ export class NativeConnection implements Connection, EpollHandler {
       return;
     }
     if (n === 0) return this.#ended();
+    this.#partial = true; // until the answer is whole (#finish)
     if (tls === undefined) {
       if (!this.#req.busy) return this.#closeSocket(); // nothing was asked: the stream is suspect
       return this.#took(n, this.#arrivalMs());

@@ -20,6 +20,12 @@ export interface PollWaitState {
   minGapMs: number;
   /** The mean interval between sends lately, as the dispatcher last told (0 until then). */
   sendIntervalMs: number;
+  /**
+   * How long after the last wake a ready socket may wait for the next deadline (0: it may not).
+   * Above 0 only while every socket's next readiness is an answer nobody waits on yet (see
+   * {@linkcode pollWait}).
+   */
+  readDeferMs: number;
   /** A ready socket ends the wait at once (requests wait for a connection). */
   eager: boolean;
   /** Someone interrupted the loop since its last wait. */
@@ -53,16 +59,22 @@ export function deadlinesBatch(sendIntervalMs: number, minGapMs: number): boolea
 
 /**
  * The loop's wait: a deadline already due wakes at once; a later one waits for the gap's end
- * only while deadlines batch; ready sockets wait for the gap's end while it holds, unless
- * `eager`. After the hold, the poll waits until `wakeMs`, at most {@linkcode MAX_WAIT_MS} from
- * the time the poll starts (see {@linkcode pollTimeoutMs}).
+ * only while deadlines batch. Ready sockets, unless `eager`, wait for the gap's end while it
+ * holds, and with `readDeferMs` for the next deadline, up to `readDeferMs` after the last wake:
+ * an answer that arrives between two sends is then read in the wake of the second (its kernel
+ * receive time is its time), one wake a request instead of two. After the hold, the poll waits
+ * until `wakeMs`, at most {@linkcode MAX_WAIT_MS} from the time the poll starts (see
+ * {@linkcode pollTimeoutMs}).
  */
 export function pollWait(state: PollWaitState): PollWait {
-  const { nowMs, deadlineMs, minGapMs, sendIntervalMs } = state;
-  const earliestMs = state.lastWakeMs + (gapHolds(sendIntervalMs, minGapMs) ? minGapMs : 0);
+  const { nowMs, deadlineMs, lastWakeMs, minGapMs, sendIntervalMs, readDeferMs } = state;
+  const gapEndMs = lastWakeMs + (gapHolds(sendIntervalMs, minGapMs) ? minGapMs : 0);
+  const earliestMs = readDeferMs > 0
+    ? Math.max(gapEndMs, Math.min(deadlineMs, lastWakeMs + readDeferMs))
+    : gapEndMs;
   const wakeMs = deadlineMs <= nowMs || !deadlinesBatch(sendIntervalMs, minGapMs)
     ? deadlineMs
-    : Math.max(deadlineMs, earliestMs);
+    : Math.max(deadlineMs, gapEndMs);
   const holds = !state.interrupted && !state.eager && wakeMs > nowMs && earliestMs > nowMs;
   const holdMs = holds ? Math.min(earliestMs, wakeMs, nowMs + MAX_WAIT_MS) - nowMs : 0;
   return { wakeMs, holdMs };

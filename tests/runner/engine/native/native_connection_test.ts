@@ -335,6 +335,81 @@ Deno.test({
 });
 
 Deno.test({
+  name: "native: with readDeferMs a ready socket waits for the deadline unless a socket is urgent",
+  ignore,
+  async fn() {
+    const loop = new EpollLoop({ libc: libc!, clock: PERFORMANCE_CLOCK, readDeferMs: 20 });
+    using socket = await connectedSocket(loop);
+    const { fd, peer } = socket;
+    loop.pace(5); // 200/s: no gap
+    let ready = 0;
+    loop.add(fd, NET.EPOLLIN, { onEvents: () => ready++ });
+    await peer.write(encoder.encode("x")); // readable, and stays so (never read)
+    const waitMs = (deadlineInMs: number) => {
+      loop.poll(performance.now() + 30); // a wake: the deferral counts from here
+      const t0 = performance.now();
+      loop.poll(t0 + deadlineInMs);
+      return performance.now() - t0;
+    };
+    const leastOf = (wait: () => number) => Math.min(...Array.from({ length: 5 }, wait));
+    const urgentMs = leastOf(() => waitMs(200));
+    assert.ok(urgentMs < 5, `an fd urgent since add waited ${urgentMs.toFixed(2)} ms`);
+    loop.mayDefer(fd, true);
+    const capMs = waitMs(200);
+    assert.ok(capMs >= 19 && capMs < 150, `waited ${capMs.toFixed(1)} ms: readDeferMs, not 200`);
+    const deadlineMs = waitMs(8);
+    assert.ok(deadlineMs >= 7.9, `waited ${deadlineMs.toFixed(1)} ms: until the 8 ms deadline`);
+    loop.mayDefer(fd, false);
+    const urgentAgainMs = leastOf(() => waitMs(200));
+    assert.ok(urgentAgainMs < 5, `urgent again: waited ${urgentAgainMs.toFixed(2)} ms`);
+    assert.ok(ready >= 12, `${ready} wakes saw the socket`);
+  },
+});
+
+Deno.test({
+  name: "native: a connection lets the loop defer only a socket with nothing of an answer read",
+  ignore,
+  async fn() {
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => release = resolve);
+    const written = Promise.withResolvers<void>();
+    await using server = tcpServer(async (conn) => {
+      while (await readRequest(conn)) {
+        await conn.write(encoder.encode("HTTP/1.1 200 OK\r\ncontent-length: 4\r\n\r\nok"));
+        written.resolve();
+        await released;
+        await conn.write(encoder.encode("ok"));
+      }
+    });
+    using connection = connect(server.url);
+    const told: boolean[] = [];
+    const mayDefer = connection.loop.mayDefer.bind(connection.loop);
+    connection.loop.mayDefer = (fd, may) => {
+      if (told.at(-1) !== may) told.push(may);
+      mayDefer(fd, may);
+    };
+    const sent = connection.send(request(server.url));
+    assert.deepEqual(told, [false], "connecting: urgent");
+    const until = async (what: boolean) => {
+      const giveUpMs = performance.now() + 5_000;
+      while (told.at(-1) !== what && performance.now() < giveUpMs) {
+        connection.loop.poll(0);
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+    };
+    await until(true); // connected and written: the answer may wait
+    assert.deepEqual(told, [false, true]);
+    await written.promise;
+    await until(false); // half an answer read: the rest is read at once
+    assert.deepEqual(told, [false, true, false]);
+    assert.equal(connection.busy, true);
+    release();
+    assert.equal((await connection.drive(sent)).status, 200);
+    assert.deepEqual(told, [false, true, false, true], "answered whole: idle, may wait");
+  },
+});
+
+Deno.test({
   name: "native: a port nobody listens on is error refused, at open and at send",
   ignore,
   async fn() {

@@ -15,6 +15,7 @@ const state = (over: Partial<PollWaitState>): PollWaitState => ({
   lastWakeMs: 100,
   minGapMs: 1,
   sendIntervalMs: 0,
+  readDeferMs: 0,
   eager: false,
   interrupted: false,
   ...over,
@@ -82,4 +83,27 @@ Deno.test("pollTimeoutMs: until the wake, never negative, at most MAX_WAIT_MS, 0
   assert.equal(pollTimeoutMs(1_000, 100, false), MAX_WAIT_MS);
   assert.equal(pollTimeoutMs(1_000, 100, true), 0);
   assert.equal(pollTimeoutMs(NaN, 100, false), 0);
+});
+
+Deno.test("pollWait: deferred reads wait for the next deadline, at most readDeferMs after the wake", () => {
+  const low = { sendIntervalMs: 1, readDeferMs: 2 }; // 1k/s: no gap
+  const { wakeMs, holdMs } = pollWait(state({ ...low, deadlineMs: 101 }));
+  assert.equal(wakeMs, 101, "the deadline is not moved");
+  assert.ok(Math.abs(holdMs - 0.8) < 1e-9, `held ${holdMs} ms: sockets wait for the deadline`);
+  const far = pollWait(state({ ...low, deadlineMs: 150 }));
+  assert.equal(far.wakeMs, 150);
+  assert.ok(Math.abs(far.holdMs - 1.8) < 1e-9, `held ${far.holdMs} ms: 2 ms after the last wake`);
+  assert.equal(pollWait(state({ ...low, deadlineMs: 150, eager: true })).holdMs, 0, "eager");
+  assert.equal(pollWait(state({ ...low, lastWakeMs: 90, deadlineMs: 150 })).holdMs, 0, "spent");
+});
+
+Deno.test("pollWait: deferred reads never shorten the gap, nor move a batched deadline", () => {
+  // 10k/s: deadlines batch to the 1 ms gap's end; a deferral shorter than the gap keeps it.
+  const batched = pollWait(state({ sendIntervalMs: 0.1, readDeferMs: 0.5, deadlineMs: 100.4 }));
+  assert.equal(batched.wakeMs, 101);
+  assert.ok(Math.abs(batched.holdMs - 0.8) < 1e-9, `held ${batched.holdMs} ms`);
+  // 1.5k/s-like: the gap holds for sockets; a deadline beyond it, sockets wait for it.
+  const gapped = pollWait(state({ sendIntervalMs: 1, readDeferMs: 2, deadlineMs: 101.5 }));
+  assert.equal(gapped.wakeMs, 101.5);
+  assert.ok(Math.abs(gapped.holdMs - 1.3) < 1e-9, `held ${gapped.holdMs} ms`);
 });
