@@ -165,6 +165,9 @@ Deno.test({
   },
 });
 
+/** The least of five waits: a busy machine can only lengthen a wait, never shorten one. */
+const leastOf = (wait: () => number) => Math.min(...Array.from({ length: 5 }, wait));
+
 /**
  * A libc socket connected to a Deno listener on loopback, and the listener's end of it: disposing
  * of it closes the socket, its peer and the listener, and `loop` (which watched it) when given.
@@ -296,8 +299,6 @@ Deno.test({
       loop.poll(performance.now() + 30);
       return performance.now() - t0;
     };
-    // The least of five tries: a busy machine can only lengthen a wait, never shorten one.
-    const leastOf = (wait: () => number) => Math.min(...Array.from({ length: 5 }, wait));
     assert.deepEqual([loop.gapped, loop.batching], [true, true], "before the dispatcher says");
     let ready = 0;
     loop.add(fd, NET.EPOLLIN, { onEvents: () => ready++ });
@@ -351,7 +352,6 @@ Deno.test({
       loop.poll(t0 + deadlineInMs);
       return performance.now() - t0;
     };
-    const leastOf = (wait: () => number) => Math.min(...Array.from({ length: 5 }, wait));
     const urgentMs = leastOf(() => waitMs(200));
     assert.ok(urgentMs < 5, `an fd urgent since add waited ${urgentMs.toFixed(2)} ms`);
     loop.mayDefer(fd, true);
