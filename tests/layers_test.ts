@@ -119,6 +119,16 @@ const SIDE_DOORS: Record<string, string[]> = {
     "runner/recorder/interval_encoder_worker.ts",
   ],
   "runner/hdr/histogram_config.ts": ["runner/engine/timing/hiccup_worker.ts"],
+  // What the engine's thread reads of a plan, without the plan's YAML and CSV readers.
+  "runner/plan/runtime/mod.ts": [
+    "runner/engine/",
+    "runner/recorder/",
+    "runner/schedule/",
+    "runner/run/run_engine.ts",
+    "runner/run/engine_requests.ts",
+  ],
+  "runner/plan/grpc/grpc_support.ts": ["runner/run/run_engine.ts"],
+
   "runner/service/find_service.ts": ["runner/run/contention_worker.ts"],
   "runner/service/listening_sockets.ts": ["runner/run/contention_worker.ts"],
   "runner/service/process_group.ts": ["runner/run/contention_worker.ts"],

@@ -12,7 +12,7 @@
  */
 import type { StatusExpectation } from "../plan/mod.ts";
 import { MAX_UNEXPECTED_BODIES, UNEXPECTED_BODY_BYTES } from "../model/mod.ts";
-import { statusExpected } from "../plan/mod.ts";
+import { statusExpected } from "../plan/runtime/mod.ts";
 
 /** How many bytes of a body a sample keeps (the rest is counted: `bodyBytes`): the result's. */
 export const BODY_SAMPLE_BYTES = UNEXPECTED_BODY_BYTES;

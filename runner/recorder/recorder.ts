@@ -22,7 +22,7 @@
  */
 import type { Completion, RecordSink } from "../engine/mod.ts";
 import type { StatusExpectation } from "../plan/mod.ts";
-import { statusExpected } from "../plan/mod.ts";
+import { statusExpected } from "../plan/runtime/mod.ts";
 import type {
   EncodedHistogram,
   ErrorKind,

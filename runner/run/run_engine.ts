@@ -22,7 +22,10 @@ import type { ContentionRecord } from "./contention_probe.ts";
 import { collectGarbage, youngGenerationMb } from "../engine/mod.ts";
 import { CONNECT_TIMEOUT_MS, Dispatcher, TraceStamp } from "../engine/mod.ts";
 import { JourneyRunner } from "../engine/mod.ts";
-import { loadGrpcCodec, type MixLabels, mixLabels } from "../plan/mod.ts";
+import type { MixLabels } from "../plan/mod.ts";
+import { mixLabels } from "../plan/runtime/mod.ts";
+// Through a side door (tests/layers_test.ts): plan/mod.ts would load the plan's YAML reader.
+import { loadGrpcCodec } from "../plan/grpc/grpc_support.ts";
 import { type Clock, type Connection, PERFORMANCE_CLOCK, type Waker } from "../engine/mod.ts";
 import type { RawBodySample } from "../engine/mod.ts";
 import { type EngineRequests, engineRequests } from "./engine_requests.ts";

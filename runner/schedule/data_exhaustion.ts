@@ -6,10 +6,10 @@
  * @module
  */
 import type { PlanIssue, RequestBasics, ResolvedPlan } from "../plan/mod.ts";
-import { mixLabels } from "../plan/mod.ts";
+import { mixLabels } from "../plan/runtime/mod.ts";
 import { planSchedule } from "./plan_schedule.ts";
 import { dataDemand, type DataUse } from "./data_rows.ts";
-import { refOwner, requestRefs } from "../plan/mod.ts";
+import { refOwner, requestRefs } from "../plan/runtime/mod.ts";
 
 /** One source's demand over the whole schedule (every shard and worker together). */
 export interface SourceDemand {

@@ -6,7 +6,7 @@
  */
 import type { PlanRequest, PlanTrace } from "../../plan/mod.ts";
 import { TRACEPARENT_BYTES } from "../../schedule/mod.ts";
-import { framingProblem, isTraceHeader } from "../../plan/mod.ts";
+import { framingProblem, isTraceHeader } from "../../plan/runtime/mod.ts";
 import { TAILGATE_VERSION } from "../../version.ts";
 import type { PreparedRequest } from "../types.ts";
 import { KEEP_BODY_BYTES } from "../kept_response.ts";

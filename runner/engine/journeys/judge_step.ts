@@ -9,7 +9,7 @@
  */
 import type { ErrorKind } from "../../model/mod.ts";
 import type { PlanCapture, StatusExpectation } from "../../plan/mod.ts";
-import { statusExpected } from "../../plan/mod.ts";
+import { statusExpected } from "../../plan/runtime/mod.ts";
 import {
   type CapturedValue,
   captureValue,

@@ -7,7 +7,7 @@
  * @module
  */
 import type { ColumnValues, TemplateEncoding } from "../../plan/mod.ts";
-import { valueAt } from "../../plan/mod.ts";
+import { valueAt } from "../../plan/runtime/mod.ts";
 
 const encoder = new TextEncoder();
 

@@ -14,7 +14,7 @@ import type {
   TemplateEncoding,
   TemplatePart,
 } from "../../plan/mod.ts";
-import { mixLabels } from "../../plan/mod.ts";
+import { mixLabels } from "../../plan/runtime/mod.ts";
 import type { PreparedRequest } from "../types.ts";
 import { type DataUse, RowCursor } from "../../schedule/mod.ts";
 import { choiceIndexAt, drawVar, uuidWords } from "../../schedule/mod.ts";

@@ -8,7 +8,7 @@
  * @module
  */
 import type { JsonTest, PlanCheck } from "../../plan/mod.ts";
-import { statusExpected } from "../../plan/mod.ts";
+import { statusExpected } from "../../plan/runtime/mod.ts";
 import { NO_VALUE, pointerValue, resolvePointer, type StepResponse } from "./capture_value.ts";
 
 /** The parts of a response a check reads. */

@@ -7,7 +7,7 @@
  * @module
  */
 import type { PlanCheck, StatusExpectation } from "../../plan/mod.ts";
-import { statusExpected } from "../../plan/mod.ts";
+import { statusExpected } from "../../plan/runtime/mod.ts";
 import type { ResponseOutcome } from "../types.ts";
 import type { ResponseHeaders } from "../kept_response.ts";
 import { type CheckedResponse, evaluateCheck, parseJson, regex } from "./evaluate_check.ts";

@@ -13,14 +13,7 @@ import type { PlanBody } from "../types.ts";
 import type { TemplateScope } from "../traffic/mod.ts";
 import { type CompiledTemplate, jsonAsTree, jsonTemplate, scalarTemplate } from "../traffic/mod.ts";
 
-/** A template body file may be at most this large (it is rendered for every request). */
-export const MAX_TEMPLATE_BODY_BYTES = 1024 * 1024;
-
-/**
- * A body file may be at most this large (16 MiB): every engine worker holds it in memory, and a run
- * reads at most this much of it.
- */
-export const MAX_BODY_FILE_BYTES = 16 * 1024 * 1024;
+import { MAX_BODY_FILE_BYTES, MAX_TEMPLATE_BODY_BYTES } from "../runtime/mod.ts";
 
 /** A body as printed and stored, and its template when it draws values or reads a secret. */
 export interface ReadBody {

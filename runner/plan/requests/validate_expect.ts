@@ -68,18 +68,3 @@ function readGrpcExpect(
   }
   return out;
 }
-
-/**
- * Whether `status` counts as success under `expect`: the one rule, for measured requests and for
- * setup and teardown steps.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { statusExpected } from "./validate_expect.ts";
- * assert.equal(statusExpected({ codes: [404], classes: [2] }, 204), true);
- * ```
- */
-export function statusExpected(expect: StatusExpectation, status: number): boolean {
-  return expect.codes.includes(status) || expect.classes.includes(Math.floor(status / 100));
-}

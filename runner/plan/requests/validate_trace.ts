@@ -13,21 +13,6 @@ import type { PlanTrace } from "../types.ts";
 /** The most members a `tracestate` carries (W3C trace context). */
 export const MAX_TRACESTATE_MEMBERS = 32;
 
-/**
- * Whether `name` is a trace context header, which `trace` sends itself (replacing a plan's own).
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { isTraceHeader } from "./validate_trace.ts";
- * assert.ok(isTraceHeader("TraceParent") && isTraceHeader("tracestate"));
- * assert.ok(!isTraceHeader("x-trace-id"));
- * ```
- */
-export function isTraceHeader(name: string): boolean {
-  return /^trace(parent|state)$/i.test(name);
-}
-
 /** A simple key, or a multi-tenant one (`tenant@system`). */
 const KEY = /^(?:[a-z][a-z0-9_\-*/]{0,255}|[a-z0-9][a-z0-9_\-*/]{0,240}@[a-z][a-z0-9_\-*/]{0,13})$/;
 /** Printable ASCII but `,` and `=`; spaces inside, not at its end. */

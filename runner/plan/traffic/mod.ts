@@ -4,14 +4,15 @@
  *
  * @module
  */
-export { columnValues, firstRowMatching, valueAt } from "./column_values.ts";
+export { columnValues, firstRowMatching, valueAt } from "../runtime/mod.ts";
 export { DATA_LIMITS, readDataTable } from "./data_table.ts";
 export type { DataTable, DataTableProblem } from "./data_table.ts";
 export { parseTemplate } from "./parse_template.ts";
 export type { ParsedTemplate, TemplateProblem, TemplateScope } from "./parse_template.ts";
 export { jsonAsTree, jsonTemplate, scalarTemplate, sentText } from "./template_nodes.ts";
 export type { CompiledTemplate } from "./template_nodes.ts";
-export { refOwner, requestRefs, templateScope, warnUnused } from "./template_scope.ts";
+export { templateScope, warnUnused } from "./template_scope.ts";
+export { refOwner, requestRefs } from "../runtime/mod.ts";
 export { MAX_PLAN_DATA_CELLS, readData } from "./validate_data.ts";
 export { MAX_CHOICES, readVars, specText, TEMPLATE_NAME } from "./validate_vars.ts";
 export {

@@ -11,7 +11,8 @@ import type { PlanDataSource, PlanRequest, PlanVar, TemplateRef } from "../types
 import type { TemplateScope } from "./parse_template.ts";
 import { printable } from "../printable.ts";
 import { NOT_ON_THE_WIRE, wireTextProblem } from "../wire_rules.ts";
-import { firstRowMatching, valueAt } from "./column_values.ts";
+import { firstRowMatching, valueAt } from "../runtime/mod.ts";
+import { refOwner, requestRefs } from "../runtime/mod.ts";
 
 /** What a header value cannot hold, named: "a line feed (`\n`)". */
 const unfitForHeader = (value: string) => wireTextProblem(value, "header_value")?.char;
@@ -102,22 +103,4 @@ export function warnUnused(
   };
   for (const d of data) warn(dataNode, "data", d.name, "data source");
   for (const v of vars) warn(varsNode, "vars", v.name, "var");
-}
-
-/**
- * Every reference a request's template draws, in order (repeats included).
- */
-export function requestRefs(request: Omit<PlanRequest, "weight">): TemplateRef[] {
-  const t = request.template;
-  if (t === undefined) return [];
-  const out: TemplateRef[] = [];
-  for (const parts of [t.target, ...t.headers.map((h) => h.parts), t.body ?? []]) {
-    for (const p of parts) if (p.kind === "ref") out.push(p.ref);
-  }
-  return out;
-}
-
-/** The var or data source a reference draws from. */
-export function refOwner(ref: TemplateRef): string {
-  return ref.kind === "var" ? ref.name : ref.source;
 }

@@ -12,7 +12,7 @@ import { join, type PlanReader } from "../read/mod.ts";
 import { readSection } from "../read/mod.ts";
 import type { DataOrder, PlanDataSource } from "../types.ts";
 import { templateName } from "./validate_vars.ts";
-import { columnValues } from "./column_values.ts";
+import { columnValues } from "../runtime/mod.ts";
 
 /** All data files of a plan together may hold at most this many values (each worker keeps them). */
 export const MAX_PLAN_DATA_CELLS = 8_000_000;

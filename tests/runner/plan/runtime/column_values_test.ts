@@ -3,7 +3,7 @@ import {
   columnValues,
   firstRowMatching,
   valueAt,
-} from "../../../../runner/plan/traffic/column_values.ts";
+} from "../../../../runner/plan/runtime/column_values.ts";
 
 Deno.test("a packed column gives back every row, empty ones and multi-byte text included", () => {
   const rows = ["ann", "", "bob, jr", "zoë", "😀x", ""];
