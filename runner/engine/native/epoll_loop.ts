@@ -89,6 +89,11 @@ export class EpollLoop implements Waker {
   /** Per fd: 1 while its readiness must wake the loop at once (every fd, until it says not). */
   #urgent = new Uint8Array(64);
   #urgentCount = 0;
+  /**
+   * The last read carried no kernel timestamp (the machine's first run may not, while the kernel
+   * turns stamping on): a deferred read would be timed up to `readDeferMs` late.
+   */
+  #stampless = false;
   /** When the loop last woke (for a deadline or for sockets). */
   #lastWakeMs = -Infinity;
   /** The mean interval between sends lately, as the dispatcher last told (ms; 0 until then). */
@@ -175,7 +180,7 @@ export class EpollLoop implements Waker {
       lastWakeMs: this.#lastWakeMs,
       minGapMs: this.#minGapMs,
       sendIntervalMs: this.#sendIntervalMs,
-      readDeferMs: this.#urgentCount === 0 ? this.#readDeferMs : 0,
+      readDeferMs: this.#urgentCount === 0 && !this.#stampless ? this.#readDeferMs : 0,
       eager,
       interrupted: this.#interrupted,
     });
@@ -240,9 +245,11 @@ export class EpollLoop implements Waker {
 
   /**
    * Places a receive timestamp (`CLOCK_REALTIME`, {@linkcode LibcNet.realtimeMs}'s scale) on the
-   * engine clock, by the two clocks' offset read at the last wake; NaN stays NaN.
+   * engine clock, by the two clocks' offset read at the last wake; NaN stays NaN. A read without
+   * a stamp is timed when it is read, so reads are not deferred until a stamp is seen again.
    */
   arrivalMs(realMs: number): number {
+    this.#stampless = realMs !== realMs;
     return realMs - this.#realOffsetMs;
   }
 

@@ -363,7 +363,7 @@ export class NativeConnection implements Connection, EpollHandler {
       return;
     }
     if (n === 0) return this.#ended();
-    this.#partial = true; // until the answer is whole (#finish)
+    this.#partial = true; // counts while this request is in flight (#settle)
     if (tls === undefined) {
       if (!this.#req.busy) return this.#closeSocket(); // nothing was asked: the stream is suspect
       return this.#took(n, this.#arrivalMs());

@@ -32,7 +32,7 @@ export interface PollWaitState {
   interrupted: boolean;
 }
 
-/** The wait: first a sleep blind to sockets (`holdMs`), then a poll of `pollMs` at most. */
+/** The wait: first a sleep blind to sockets (`holdMs`), then a poll until `wakeMs` at most. */
 export interface PollWait {
   /** When the loop means to wake for the deadline (its lateness is measured from here). */
   wakeMs: number;

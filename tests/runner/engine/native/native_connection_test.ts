@@ -359,6 +359,11 @@ Deno.test({
     assert.ok(capMs >= 19 && capMs < 150, `waited ${capMs.toFixed(1)} ms: readDeferMs, not 200`);
     const deadlineMs = waitMs(8);
     assert.ok(deadlineMs >= 7.9, `waited ${deadlineMs.toFixed(1)} ms: until the 8 ms deadline`);
+    loop.arrivalMs(NaN); // a read without a kernel timestamp: it would be timed when read
+    const stamplessMs = leastOf(() => waitMs(200));
+    assert.ok(stamplessMs < 5, `after a stampless read: waited ${stamplessMs.toFixed(2)} ms`);
+    loop.arrivalMs(Date.now()); // stamped again
+    assert.ok(waitMs(200) >= 19, "stamped again: deferred again");
     loop.mayDefer(fd, false);
     const urgentAgainMs = leastOf(() => waitMs(200));
     assert.ok(urgentAgainMs < 5, `urgent again: waited ${urgentAgainMs.toFixed(2)} ms`);
